@@ -1,0 +1,37 @@
+"""The ``nerlens`` command. Subcommands live in ``nerlens.commands``."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from nerspan import __version__
+
+from .commands import COMMAND_MODULES
+from .commands.common import run_guarded
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nerlens", description="NER evaluation that says where a model fails.")
+    parser.add_argument("--version", action="version", version=f"nerlens {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        module = importlib.import_module(f"nerlens.commands.{module_name}")
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return run_guarded(args.run, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""The embedded demo data: WNUT-17 (CC BY 4.0, Derczynski et al. 2017) and spaCy's output.
+
+``train.conll`` and ``test.conll`` are the WNUT-17 training and test splits; the system
+file is spaCy ``en_core_web_sm`` 3.8.0 on the test set with OntoNotes types mapped to
+WNUT types. See ``nerlens/data/wnut17/LICENSE``.
+"""
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+DEMO_SYSTEMS = {"spacy_sm": "spacy_sm_mapped_1997.txt"}
+
+
+def demo_path(name: str) -> Path:
+    """Path of a file of the embedded WNUT-17 demo (``train.conll``, ``test.conll``, ...)."""
+    path = Path(str(resources.files("nerlens") / "data" / "wnut17" / name))
+    if not path.exists():
+        raise FileNotFoundError(f"demo file {name!r} is missing from the nerlens installation")
+    return path
+
+
+def demo_train() -> Path:
+    return demo_path("train.conll")
+
+
+def demo_gold() -> Path:
+    return demo_path("test.conll")
+
+
+def demo_systems() -> dict[str, Path]:
+    return {name: demo_path(file) for name, file in DEMO_SYSTEMS.items()}

@@ -1,0 +1,66 @@
+"""nerspan: the span utilities shared by every nerlens metric family.
+
+Tag schemes -> spans (``decode``), the corpus model and its readers (``Corpus``,
+``read_columns``), the training-set index (``TrainIndex``), entity-level scores
+(``score``), and the input errors (``nerspan.errors``).
+
+>>> import nerspan
+>>> result = nerspan.score([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "O"]])
+>>> round(result.micro()[2], 4)
+0.6667
+"""
+from __future__ import annotations
+
+from .corpus import GOLD, IGNORE_INDEX, PRED, Corpus, Source, check_same_shape
+from .errors import (EmptyInputError, FormatError, InvalidTagError, LabelIdError,
+                     LengthMismatchError, NerspanError, SentenceCountError)
+from .inputs import as_corpus, as_train_index
+from .readers import read_columns, read_system_file
+from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
+from .scores import EntityScores, entity_scores, match, prf, safe_divide
+from .spans import LabelTable, Repairs, Spans, decode
+from .train_index import TrainIndex, mention_texts
+
+__version__ = "0.1.0"
+
+
+def check_zero_division(value) -> float:
+    if value not in (0, 1, 0.0, 1.0) or isinstance(value, bool):
+        raise ValueError(f"zero_division must be 0 or 1, not {value!r}")
+    return float(value)
+
+
+def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
+          zero_division: float = 0.0, label_list=None, gold_column: str = GOLD,
+          pred_column: str = PRED) -> EntityScores:
+    """Entity-level precision, recall and F1 of ``predictions`` against ``references``.
+
+    Inputs are lists of tag strings per sentence, label ids with ``label_list`` (-100
+    positions dropped), or a ``Corpus`` (then ``predictions`` may be omitted and the
+    columns are named by ``gold_column``/``pred_column``).
+
+    >>> s = score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]])
+    >>> s.micro()
+    (0.5, 0.5, 0.5)
+    >>> s.to_dict()["per_type"]["LOC"]["recall"]
+    0.0
+    """
+    zero_division = check_zero_division(zero_division)
+    corpus = as_corpus(references, predictions, label_list=label_list)
+    if isinstance(references, Corpus) and predictions is not None:
+        gold_column, pred_column = GOLD, PRED
+    table = LabelTable.build(corpus.labels, get_scheme(scheme))
+    gold = decode(corpus, gold_column, scheme, mode, table)
+    pred = decode(corpus, pred_column, scheme, mode, table)
+    return entity_scores(gold, pred, zero_division)
+
+
+__all__ = [
+    "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape",
+    "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
+    "LengthMismatchError", "SentenceCountError", "as_corpus", "as_train_index",
+    "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",
+    "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf",
+    "safe_divide", "LabelTable", "Repairs", "Spans", "decode", "TrainIndex",
+    "mention_texts", "score", "check_zero_division",
+]

@@ -1,0 +1,350 @@
+"""The corpus model: interned tokens and tags as flat integer arrays.
+
+A ``Corpus`` holds one sentence segmentation (``offsets``), optionally the tokens, and
+any number of tag columns (gold, one or several systems) over one shared label
+vocabulary. Everything downstream works on these arrays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .errors import (EmptyInputError, InvalidTagError, LabelIdError,
+                     LengthMismatchError, NerspanError, SentenceCountError)
+
+GOLD = "gold"
+PRED = "pred"
+IGNORE_INDEX = -100
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a corpus came from, so that errors can name the file and line."""
+
+    path: str | None = None
+    sentence_lines: np.ndarray | None = None  # 1-based line of each sentence's first token
+
+    def locate(self, sentence: int) -> dict:
+        if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
+            return {"path": self.path}
+        return {"path": self.path, "line": int(self.sentence_lines[sentence])}
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Sentences of tokens with one or more tag columns.
+
+    Attributes:
+        offsets: int64 array of length ``n_sentences + 1``; sentence ``i`` covers
+            positions ``offsets[i]:offsets[i + 1]`` of every flat array.
+        columns: column name -> int32 array of label ids (one per token).
+        labels: label vocabulary; ``labels[id]`` is the tag string.
+        tokens: int32 array of token ids, or None when no tokens were given.
+        vocab: token vocabulary; ``vocab[id]`` is the token string.
+    """
+
+    offsets: np.ndarray
+    columns: Mapping[str, np.ndarray]
+    labels: tuple
+    tokens: np.ndarray | None = None
+    vocab: tuple = ()
+    source: Source = field(default_factory=Source)
+
+    # -- shape -------------------------------------------------------------------------
+    @property
+    def n_sentences(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_tokens(self) -> int:
+        return int(self.offsets[-1])
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @property
+    def sentence_of_position(self) -> np.ndarray:
+        """Sentence index of every flat position."""
+        return np.repeat(np.arange(self.n_sentences), self.lengths)
+
+    def column(self, name: str) -> np.ndarray:
+        try:
+            return self.columns[name]
+        except KeyError:
+            raise KeyError(f"corpus has no tag column {name!r}; it has {list(self.columns)}") from None
+
+    def tags(self, name: str, sentence: int) -> list[str]:
+        """The tag strings of one sentence of one column."""
+        ids = self.column(name)[self.offsets[sentence]:self.offsets[sentence + 1]]
+        return [self.labels[i] for i in ids]
+
+    def sentence_tokens(self, sentence: int) -> list[str]:
+        if self.tokens is None:
+            raise ValueError("this corpus has no tokens")
+        ids = self.tokens[self.offsets[sentence]:self.offsets[sentence + 1]]
+        return [self.vocab[i] for i in ids]
+
+    def token_strings(self) -> np.ndarray:
+        """Every token as a string (object array); for building indexes, not hot paths."""
+        if self.tokens is None:
+            raise ValueError("this corpus has no tokens")
+        return np.asarray(self.vocab, dtype=object)[self.tokens]
+
+    def error(self, cls, problem: str, sentence: int | None = None) -> NerspanError:
+        """An exception of type ``cls`` that names the sentence and, if known, file and line."""
+        where = self.source.locate(sentence) if sentence is not None else {"path": self.source.path}
+        return cls(problem, sentence=sentence, **where)
+
+    # -- combining ---------------------------------------------------------------------
+    def with_columns(self, other: "Corpus", names: Mapping[str, str] | None = None,
+                     what: str = "predictions") -> "Corpus":
+        """This corpus plus ``other``'s columns (renamed by ``names``), checked for shape.
+
+        Label vocabularies are merged; ``other``'s ids are remapped into the union.
+        """
+        check_same_shape(self, other, what=what)
+        labels = list(self.labels)
+        index = {label: i for i, label in enumerate(labels)}
+        for label in other.labels:
+            if label not in index:
+                index[label] = len(labels)
+                labels.append(label)
+        remap = np.array([index[label] for label in other.labels] or [0], dtype=np.int32)
+        columns = dict(self.columns)
+        for name, ids in other.columns.items():
+            columns[(names or {}).get(name, name)] = remap[ids]
+        return Corpus(self.offsets, columns, tuple(labels), self.tokens, self.vocab, self.source)
+
+    def select(self, columns: Sequence[str]) -> "Corpus":
+        return Corpus(self.offsets, {c: self.column(c) for c in columns}, self.labels,
+                      self.tokens, self.vocab, self.source)
+
+    def subset(self, sentences: np.ndarray) -> "Corpus":
+        """The corpus restricted to (or resampled as) the given sentence indices."""
+        sentences = np.asarray(sentences, dtype=np.int64)
+        lengths = self.lengths[sentences]
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        positions = _ranges(self.offsets[sentences], lengths)
+        columns = {name: ids[positions] for name, ids in self.columns.items()}
+        tokens = None if self.tokens is None else self.tokens[positions]
+        lines = self.source.sentence_lines
+        source = Source(self.source.path, None if lines is None else lines[sentences])
+        return Corpus(offsets, columns, self.labels, tokens, self.vocab, source)
+
+    # -- builders ----------------------------------------------------------------------
+    @classmethod
+    def from_tags(cls, references: Sequence[Sequence[str]],
+                  predictions: Sequence[Sequence[str]] | None = None,
+                  tokens: Sequence[Sequence[str]] | None = None,
+                  columns: Mapping[str, Sequence[Sequence[str]]] | None = None) -> "Corpus":
+        """Build a corpus from lists of tag strings (one list per sentence).
+
+        ``references`` becomes column ``"gold"``, ``predictions`` column ``"pred"``;
+        ``columns`` adds more named columns (several systems).
+
+        >>> c = Corpus.from_tags([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]])
+        >>> c.n_sentences, c.n_tokens, c.tags("pred", 0)
+        (1, 3, ['B-PER', 'O', 'O'])
+        """
+        named = {GOLD: references}
+        if predictions is not None:
+            named[PRED] = predictions
+        named.update(columns or {})
+        lengths = None
+        label_index: dict = {}
+        interned = {}
+        for name, seqs in named.items():
+            seqs = _as_sentences(seqs, name)
+            these = _lengths(seqs)
+            if lengths is None:
+                lengths = these
+                if len(lengths) == 0:
+                    raise EmptyInputError(f"{name} holds no sentence")
+            else:
+                _check_lengths(lengths, these, GOLD if name != GOLD else name, name)
+            interned[name] = _intern(seqs, label_index, int(these.sum()), name)
+        offsets = _offsets(lengths)
+        token_ids, vocab = None, ()
+        if tokens is not None:
+            tokens = _as_sentences(tokens, "tokens")
+            _check_lengths(lengths, _lengths(tokens), GOLD, "tokens")
+            vocab_index: dict = {}
+            token_ids = _intern(tokens, vocab_index, int(offsets[-1]), "tokens")
+            vocab = tuple(vocab_index)
+        return cls(offsets, interned, tuple(label_index), token_ids, vocab)
+
+    @classmethod
+    def from_ids(cls, references, predictions=None, label_list: Sequence[str] = (),
+                 tokens: Sequence[Sequence[str]] | None = None,
+                 ignore_index: int = IGNORE_INDEX) -> "Corpus":
+        """Build a corpus from label ids and the label list (``id2label``).
+
+        ``references`` and ``predictions`` are ragged lists of id lists or padded 2-D
+        arrays (as ``Trainer`` gives them). Every position whose *reference* id is
+        ``ignore_index`` (-100) is dropped from both, together with its token if tokens
+        are given at that granularity; ``tokens`` may instead hold only the kept
+        positions (one token per word), which is checked.
+
+        >>> c = Corpus.from_ids([[0, 1, -100, 0]], [[0, 1, 1, 2]], ["O", "B-PER", "I-PER"])
+        >>> c.tags("gold", 0), c.tags("pred", 0)
+        (['O', 'B-PER', 'O'], ['O', 'B-PER', 'I-PER'])
+        """
+        label_list = tuple(str(label) for label in label_list)
+        if not label_list:
+            raise ValueError("label_list is empty: pass the model's id2label labels in id order")
+        ref_flat, ref_lengths = _flatten_ids(references, "references")
+        if len(ref_lengths) == 0:
+            raise EmptyInputError("references hold no sentence")
+        keep = ref_flat != ignore_index
+        columns = {GOLD: ref_flat}
+        if predictions is not None:
+            pred_flat, pred_lengths = _flatten_ids(predictions, "predictions")
+            _check_lengths(ref_lengths, pred_lengths, "references", "predictions")
+            columns[PRED] = pred_flat
+        starts = _offsets(ref_lengths)
+        kept_lengths = np.add.reduceat(keep, starts[:-1]) if len(keep) else np.zeros_like(ref_lengths)
+        kept_lengths = np.where(ref_lengths > 0, kept_lengths, 0)
+        n_labels = len(label_list)
+        for name, flat in columns.items():
+            bad = keep & ((flat < 0) | (flat >= n_labels))
+            if bad.any():
+                position = int(np.argmax(bad))
+                sentence = int(np.searchsorted(starts, position, side="right") - 1)
+                raise LabelIdError(
+                    f"{name} id {int(flat[position])} at position {position - starts[sentence]} "
+                    f"is outside the label list (0..{n_labels - 1})", sentence=sentence)
+        columns = {name: flat[keep].astype(np.int32) for name, flat in columns.items()}
+        offsets = _offsets(kept_lengths)
+        token_ids, vocab = None, ()
+        if tokens is not None:
+            tokens = _as_sentences(tokens, "tokens")
+            token_lengths = _lengths(tokens)
+            if len(token_lengths) != len(ref_lengths):
+                raise SentenceCountError(
+                    f"tokens hold {len(token_lengths)} sentences, references {len(ref_lengths)}")
+            vocab_index: dict = {}
+            token_ids = _intern(tokens, vocab_index, int(token_lengths.sum()), "tokens")
+            if np.array_equal(token_lengths, ref_lengths):
+                token_ids = token_ids[keep]
+            else:
+                _check_lengths(kept_lengths, token_lengths, "references without -100", "tokens")
+            vocab = tuple(vocab_index)
+        return cls(offsets, columns, label_list, token_ids, vocab)
+
+    @classmethod
+    def from_dataset(cls, dataset, tags_column: str = "ner_tags",
+                     tokens_column: str | None = "tokens", predictions=None) -> "Corpus":
+        """Build a corpus from a ``datasets.Dataset`` split with a ``ClassLabel`` tag sequence.
+
+        ``predictions`` may be tag-string lists or id lists (same label list).
+        """
+        feature = dataset.features[tags_column]
+        inner = getattr(feature, "feature", None)
+        names = getattr(inner, "names", None)
+        tokens = dataset[tokens_column] if tokens_column else None
+        references = dataset[tags_column]
+        if names is None:  # tags stored as strings
+            return cls.from_tags(references, predictions, tokens)
+        if predictions is not None and len(predictions) and len(predictions[0]) \
+                and isinstance(predictions[0][0], str):
+            references = [[names[i] for i in seq] for seq in references]
+            return cls.from_tags(references, predictions, tokens)
+        return cls.from_ids(references, predictions, names, tokens)
+
+
+def check_same_shape(corpus: Corpus, other: Corpus, what: str = "predictions") -> None:
+    """Raise unless the two corpora have the same sentences and sentence lengths."""
+    if other.n_sentences != corpus.n_sentences:
+        raise SentenceCountError(
+            f"{what} hold {other.n_sentences} sentences, the reference {corpus.n_sentences}",
+            path=other.source.path)
+    mismatch = np.flatnonzero(other.lengths != corpus.lengths)
+    if len(mismatch):
+        i = int(mismatch[0])
+        raise other.error(
+            LengthMismatchError,
+            f"{what} have {int(other.lengths[i])} tokens, the reference {int(corpus.lengths[i])}"
+            + (f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""), i)
+
+
+# -- helpers -----------------------------------------------------------------------------
+def _as_sentences(seqs, name: str):
+    if isinstance(seqs, (str, bytes)):
+        raise TypeError(f"{name} must be a list of sentences (lists of tags), not a string")
+    seqs = list(seqs) if not isinstance(seqs, (list, tuple)) else seqs
+    for i, seq in enumerate(seqs[:1]):
+        if isinstance(seq, str):
+            raise TypeError(f"{name}[{i}] is a string; expected a list of tags per sentence")
+    return seqs
+
+
+def _lengths(seqs) -> np.ndarray:
+    return np.fromiter(map(len, seqs), dtype=np.int64, count=len(seqs))
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
+
+
+def _check_lengths(expected: np.ndarray, found: np.ndarray, expected_name: str, found_name: str):
+    if len(found) != len(expected):
+        raise SentenceCountError(
+            f"{found_name} hold {len(found)} sentences, {expected_name} {len(expected)}")
+    mismatch = np.flatnonzero(found != expected)
+    if len(mismatch):
+        i = int(mismatch[0])
+        more = f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""
+        raise LengthMismatchError(
+            f"{found_name} have {int(found[i])} items, {expected_name} {int(expected[i])}{more}",
+            sentence=i)
+
+
+def _intern(seqs, index: dict, total: int, name: str) -> np.ndarray:
+    """Map every string of ``seqs`` to its id in ``index`` (adding new strings)."""
+    for item in set(chain.from_iterable(seqs)):
+        if not isinstance(item, str):
+            sentence = next(i for i, seq in enumerate(seqs) if item in seq)
+            raise InvalidTagError(
+                f"{name} contain {item!r} of type {type(item).__name__}; expected strings",
+                sentence=sentence)
+        index.setdefault(item, len(index))
+    return np.fromiter(map(index.__getitem__, chain.from_iterable(seqs)),
+                       dtype=np.int32, count=total)
+
+
+def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(seqs, np.ndarray) and seqs.ndim == 2:
+        n, width = seqs.shape
+        return seqs.astype(np.int64).ravel(), np.full(n, width, dtype=np.int64)
+    seqs = _as_sentences(seqs, name)
+    lengths = _lengths(seqs)
+    try:
+        flat = np.fromiter(chain.from_iterable(seqs), dtype=np.int64, count=int(lengths.sum()))
+    except (TypeError, ValueError):
+        for i, seq in enumerate(seqs):
+            try:
+                np.asarray(seq, dtype=np.int64)
+            except (TypeError, ValueError):
+                raise LabelIdError(f"{name} must be integer label ids", sentence=i) from None
+        raise
+    return flat, lengths
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s, s + n)`` for every (s, n), without a Python loop."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    nonempty = lengths > 0
+    starts, lengths = starts[nonempty], lengths[nonempty]
+    steps = np.ones(total, dtype=np.int64)
+    heads = np.cumsum(lengths)[:-1]
+    steps[0] = starts[0]
+    steps[heads] = starts[1:] - (starts[:-1] + lengths[:-1] - 1)
+    return np.cumsum(steps)

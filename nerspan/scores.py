@@ -1,0 +1,145 @@
+"""Entity-level precision, recall and F1 (micro, macro, weighted, per type)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .spans import Spans
+
+
+def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean masks: which gold spans were predicted exactly, which predictions are correct.
+
+    Mentions of one flat column never overlap, so at most one span starts at a position:
+    a binary search on start positions pairs them, then end and type must agree.
+    """
+    pred_ok = np.zeros(len(pred), dtype=bool)
+    gold_ok = np.zeros(len(gold), dtype=bool)
+    if len(gold) and len(pred):
+        index = np.searchsorted(gold.start, pred.start)
+        index = np.minimum(index, len(gold) - 1)
+        pred_ok = ((gold.start[index] == pred.start) & (gold.end[index] == pred.end)
+                   & (gold.type[index] == pred.type))
+        gold_ok[index[pred_ok]] = True
+    return gold_ok, pred_ok
+
+
+def safe_divide(numerator, denominator, zero_division: float = 0.0):
+    """Elementwise ratio; where the denominator is 0 the result is ``zero_division``."""
+    numerator = np.asarray(numerator, dtype=float)
+    denominator = np.asarray(denominator, dtype=float)
+    out = np.full(np.broadcast(numerator, denominator).shape, float(zero_division))
+    np.divide(numerator, denominator, out=out, where=denominator != 0)
+    return out
+
+
+def prf(correct, predicted, gold, zero_division: float = 0.0):
+    """Precision, recall, F1 from counts (arrays or scalars); F1 from unrounded P and R."""
+    precision = safe_divide(correct, predicted, zero_division)
+    recall = safe_divide(correct, gold, zero_division)
+    f1 = safe_divide(2 * precision * recall, precision + recall, zero_division)
+    return precision, recall, f1
+
+
+@dataclass(frozen=True)
+class EntityScores:
+    """Entity-level scores of one system against the gold standard.
+
+    Averages follow seqeval/scikit-learn: ``micro`` pools the counts; ``macro`` is the
+    unweighted mean over types present in gold or predictions; ``weighted`` weights each
+    type's score by its gold support. ``zero_division`` is the value used where a ratio is
+    undefined (0 by default, as conlleval and seqeval give); ``undefined`` lists them.
+    """
+
+    types: tuple
+    gold: np.ndarray
+    predicted: np.ndarray
+    correct: np.ndarray
+    zero_division: float = 0.0
+    repairs: dict = field(default_factory=dict)
+
+    @property
+    def n_gold(self) -> int:
+        return int(self.gold.sum())
+
+    @property
+    def n_predicted(self) -> int:
+        return int(self.predicted.sum())
+
+    @property
+    def n_correct(self) -> int:
+        return int(self.correct.sum())
+
+    def per_type(self):
+        return prf(self.correct, self.predicted, self.gold, self.zero_division)
+
+    def micro(self) -> tuple[float, float, float]:
+        p, r, f = prf(self.n_correct, self.n_predicted, self.n_gold, self.zero_division)
+        return float(p), float(r), float(f)
+
+    def macro(self) -> tuple[float, float, float]:
+        if not len(self.types):
+            return (float(self.zero_division),) * 3
+        return tuple(float(x.mean()) for x in self.per_type())
+
+    def weighted(self) -> tuple[float, float, float]:
+        support = self.gold.sum()
+        if support == 0:
+            return (float(self.zero_division),) * 3
+        return tuple(float((x * self.gold).sum() / support) for x in self.per_type())
+
+    def undefined(self) -> list[str]:
+        """Which ratios were undefined (a zero denominator) and took ``zero_division``."""
+        out = []
+        if self.n_predicted == 0:
+            out.append("precision")
+        if self.n_gold == 0:
+            out.append("recall")
+        for t, g, p in zip(self.types, self.gold.tolist(), self.predicted.tolist()):
+            if p == 0:
+                out.append(f"{t}/precision")
+            if g == 0:
+                out.append(f"{t}/recall")
+        return out
+
+    def to_dict(self) -> dict:
+        p, r, f = self.micro()
+        tp, tr, tf = self.per_type()
+        out = {
+            "precision": p, "recall": r, "f1": f,
+            "gold": self.n_gold, "predicted": self.n_predicted, "correct": self.n_correct,
+            "macro_precision": self.macro()[0], "macro_recall": self.macro()[1],
+            "macro_f1": self.macro()[2],
+            "weighted_precision": self.weighted()[0], "weighted_recall": self.weighted()[1],
+            "weighted_f1": self.weighted()[2],
+            "per_type": {
+                t: {"precision": float(tp[i]), "recall": float(tr[i]), "f1": float(tf[i]),
+                    "support": int(self.gold[i]), "predicted": int(self.predicted[i]),
+                    "correct": int(self.correct[i])}
+                for i, t in enumerate(self.types)
+            },
+            "undefined": self.undefined(),
+        }
+        if self.repairs:
+            out["repairs"] = self.repairs
+        return out
+
+
+def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0) -> EntityScores:
+    """Count gold, predicted and correct mentions per type.
+
+    Only types that occur in gold or predictions get a row (as in seqeval).
+    """
+    if gold.types != pred.types:
+        raise ValueError("gold and predicted spans come from different label tables")
+    n_types = len(gold.types)
+    _, pred_ok = match(gold, pred)
+    gold_counts = np.bincount(gold.type, minlength=n_types)
+    pred_counts = np.bincount(pred.type, minlength=n_types)
+    correct = np.bincount(pred.type[pred_ok], minlength=n_types)
+    present = np.flatnonzero((gold_counts > 0) | (pred_counts > 0))
+    repairs = {name: spans.repairs.to_dict() for name, spans in (("gold", gold), ("pred", pred))
+               if spans.repairs is not None and spans.repairs.total}
+    return EntityScores(tuple(gold.types[i] for i in present), gold_counts[present],
+                        pred_counts[present], correct[present], float(zero_division), repairs)

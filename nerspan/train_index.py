@@ -1,0 +1,172 @@
+"""The training-set index: built once from a training corpus, reused by every evaluation.
+
+It answers the questions the four methods ask of the training data:
+- which mention texts occur, and with which types (and how often);
+- how often each token string carries each IO label (``O`` or ``I-TYPE``);
+- how often a token sequence occurs in the training text, annotated or not.
+Case-insensitive variants are derived on first use and cached.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .corpus import GOLD, Corpus
+from .schemes import Scheme
+from .spans import Spans, decode
+
+
+def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list[str]:
+    """The text of every span: its tokens joined by one space."""
+    words = corpus.token_strings()
+    if lowercase:
+        words = np.asarray([w.lower() for w in corpus.vocab], dtype=object)[corpus.tokens]
+    return [" ".join(words[a:b]) for a, b in zip(spans.start.tolist(), spans.end.tolist())]
+
+
+@dataclass
+class TrainIndex:
+    """Index of a training corpus (tokens + gold tags).
+
+    Attributes:
+        corpus: the training corpus; ``spans``: its gold mentions.
+        types: the entity types of the training data.
+        vocab: token string -> row of ``io_counts``.
+        io_counts: int64 ``[len(vocab), 1 + len(types)]``; column 0 counts ``O``,
+            column ``1 + t`` counts ``I-types[t]`` (tokens inside a mention of type t).
+    """
+
+    corpus: Corpus
+    spans: Spans
+    types: tuple
+    vocab: dict
+    io_counts: np.ndarray
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, train: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
+              mode: str = "lenient") -> "TrainIndex":
+        """Index ``train`` (which must have tokens) once."""
+        if train.tokens is None:
+            raise ValueError("the training corpus needs tokens")
+        spans = decode(train, column, scheme, mode)
+        io = np.zeros(train.n_tokens, dtype=np.int64)  # 0 = O, 1 + t = I-type t
+        inside = _span_positions(spans)
+        io[inside] = 1 + np.repeat(spans.type, spans.length)
+        width = 1 + len(spans.types)
+        counts = np.bincount(train.tokens.astype(np.int64) * width + io,
+                             minlength=len(train.vocab) * width).reshape(len(train.vocab), width)
+        vocab = {w: i for i, w in enumerate(train.vocab)}
+        return cls(train, spans, spans.types, vocab, counts)
+
+    # -- tokens --------------------------------------------------------------------------
+    def token_rows(self, words, lowercase: bool = False) -> np.ndarray:
+        """Row of each word in the (lowercased) count tables, -1 when unseen in training."""
+        vocab = self._lower()["vocab"] if lowercase else self.vocab
+        return np.fromiter((vocab.get(w.lower() if lowercase else w, -1) for w in words),
+                           dtype=np.int64, count=len(words))
+
+    def token_label_counts(self, lowercase: bool = False) -> np.ndarray:
+        """``io_counts``, merged over case when ``lowercase``."""
+        return self._lower()["io_counts"] if lowercase else self.io_counts
+
+    def rows_for(self, corpus: Corpus, lowercase: bool = False) -> np.ndarray:
+        """Row of every token of ``corpus`` in the count tables (-1 = unseen)."""
+        if corpus.tokens is None:
+            raise ValueError("the corpus needs tokens")
+        return self.token_rows(corpus.vocab, lowercase)[corpus.tokens]
+
+    # -- mentions ------------------------------------------------------------------------
+    def mention_types(self, lowercase: bool = False) -> dict:
+        """Mention text -> Counter of its types in training."""
+        key = ("mentions", lowercase)
+        if key not in self._cache:
+            table = defaultdict(Counter)
+            texts = mention_texts(self.corpus, self.spans, lowercase)
+            for text, t in zip(texts, self.spans.type.tolist()):
+                table[text][self.types[t]] += 1
+            self._cache[key] = dict(table)
+        return self._cache[key]
+
+    @property
+    def n_mentions(self) -> int:
+        return len(self.spans)
+
+    # -- n-grams -------------------------------------------------------------------------
+    def count_sequences(self, sequences, lowercase: bool = True) -> tuple[np.ndarray, dict]:
+        """Occurrences of each token sequence in the training text, annotated or not.
+
+        Returns ``(occurrences, annotated)`` where ``occurrences[i]`` counts every
+        position where ``sequences[i]`` (a tuple of words) occurs within a sentence, and
+        ``annotated[i]`` is a Counter of types of training mentions with exactly that
+        span.
+        """
+        lower = self._lower() if lowercase else None
+        vocab = lower["vocab"] if lowercase else self.vocab
+        stream = lower["tokens"] if lowercase else self.corpus.tokens.astype(np.int64)
+        sentence = self.corpus.sentence_of_position
+        occurrences = np.zeros(len(sequences), dtype=np.int64)
+        by_length = defaultdict(list)
+        for i, seq in enumerate(sequences):
+            by_length[len(seq)].append(i)
+        base = max(len(vocab), 1) + 1
+        for length, members in by_length.items():
+            if length == 0 or length > len(stream):
+                continue
+            windows = len(stream) - length + 1
+            same_sentence = sentence[length - 1:] == sentence[:windows]
+            keys = _window_keys(stream, length, windows, base)[same_sentence]
+            keys.sort()
+            queries = []
+            for i in members:
+                ids = [vocab.get(w.lower() if lowercase else w, -1) for w in sequences[i]]
+                queries.append(None if -1 in ids else _sequence_key(ids, base))
+            for i, q in zip(members, queries):
+                if q is not None:
+                    occurrences[i] = (np.searchsorted(keys, q, "right")
+                                      - np.searchsorted(keys, q, "left"))
+        texts = self.mention_types(lowercase)
+        annotated = {i: texts.get(" ".join(w.lower() if lowercase else w for w in seq), Counter())
+                     for i, seq in enumerate(sequences)}
+        return occurrences, annotated
+
+    # -- derived tables ------------------------------------------------------------------
+    def _lower(self) -> dict:
+        if "lower" not in self._cache:
+            lower_vocab: dict = {}
+            row = np.fromiter((lower_vocab.setdefault(w.lower(), len(lower_vocab))
+                               for w in self.corpus.vocab), dtype=np.int64,
+                              count=len(self.corpus.vocab))
+            counts = np.zeros((len(lower_vocab), self.io_counts.shape[1]), dtype=np.int64)
+            np.add.at(counts, row, self.io_counts)
+            self._cache["lower"] = {"vocab": lower_vocab, "io_counts": counts,
+                                    "tokens": row[self.corpus.tokens]}
+        return self._cache["lower"]
+
+
+def _span_positions(spans: Spans) -> np.ndarray:
+    from .corpus import _ranges
+    return _ranges(spans.start, spans.length)
+
+
+def _window_keys(stream: np.ndarray, length: int, windows: int, base: int) -> np.ndarray:
+    """An exact integer key per window when it fits in int64, else a hash-free tuple view."""
+    if length * np.log2(base) < 62:
+        keys = np.zeros(windows, dtype=np.int64)
+        for k in range(length):
+            keys = keys * base + (stream[k:k + windows] + 1)
+        return keys
+    stacked = np.stack([stream[k:k + windows] for k in range(length)], axis=1)
+    return np.ascontiguousarray(stacked).view(np.dtype((np.void, 8 * length))).ravel()
+
+
+def _sequence_key(ids, base):
+    if len(ids) * np.log2(base) < 62:
+        key = 0
+        for i in ids:
+            key = key * base + (i + 1)
+        return np.int64(key)
+    return np.ascontiguousarray(np.asarray(ids, dtype=np.int64)).view(
+        np.dtype((np.void, 8 * len(ids))))[0]
