@@ -26,6 +26,7 @@ class Source:
 
     path: str | None = None
     sentence_lines: np.ndarray | None = None  # 1-based line of each sentence's first token
+    repaired_lines: tuple = ()  # lines whose missing tag was filled in by the reader
 
     def locate(self, sentence: int) -> dict:
         if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
@@ -132,7 +133,8 @@ class Corpus:
         columns = {name: ids[positions] for name, ids in self.columns.items()}
         tokens = None if self.tokens is None else self.tokens[positions]
         lines = self.source.sentence_lines
-        source = Source(self.source.path, None if lines is None else lines[sentences])
+        source = Source(self.source.path, None if lines is None else lines[sentences],
+                        self.source.repaired_lines)
         return Corpus(offsets, columns, self.labels, tokens, self.vocab, source)
 
     # -- builders ----------------------------------------------------------------------

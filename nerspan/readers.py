@@ -1,6 +1,6 @@
 """Column files (CoNLL style) into a ``Corpus``.
 
-One token per line, columns separated by tabs or runs of spaces; a blank line ends a
+One token per line, columns separated by any run of tabs or spaces; a blank line ends a
 sentence; a ``-DOCSTART-`` line is a document break, never a token; lines starting with
 ``comment_prefix`` (e.g. ``#`` in GermEval) are skipped when it is given.
 """
@@ -27,8 +27,9 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
             default ``{"gold": -1}``.
         token_column: index of the token column, or None for no tokens.
         comment_prefix: skip lines starting with it (``"#"``); None keeps them as tokens.
-        missing_tag: if given, a token line that lacks a tag column gets this tag (the
-            repair is counted in ``Corpus.source``); otherwise such a line is an error.
+        missing_tag: if given, a token line that lacks its last column gets this tag (the
+            lines are listed in ``corpus.source.repaired_lines``); otherwise such a line
+            is an error.
 
     Raises ``FormatError`` naming the file and line for a line with too few columns,
     ``EmptyInputError`` for a file without tokens.
@@ -36,11 +37,16 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     columns = dict(columns or {GOLD: -1})
     path = os.fspath(path)
     needed = [c for c in list(columns.values()) + [token_column] if c is not None]
-    min_width = max([c + 1 for c in needed if c >= 0] + [-c for c in needed if c < 0] + [1])
+    # Columns counted from the start and from the end must not meet: "token ... gold pred"
+    # with token 0, gold -2, pred -1 needs three columns, not two.
+    from_start = max([c + 1 for c in needed if c >= 0], default=0)
+    from_end = max([-c for c in needed if c < 0], default=0)
+    min_width = max(from_start + from_end, 1)
     tags = {name: [] for name in columns}
     tokens: list = []
     lengths: list = []
     lines: list = []
+    repaired: list = []  # lines that got missing_tag
     current = 0
     first_line = 0
     with open(path, encoding=encoding) as handle:
@@ -48,8 +54,7 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
             line = raw.rstrip("\r\n")
             if comment_prefix is not None and line.startswith(comment_prefix):
                 continue
-            fields = line.split("\t") if "\t" in line else line.split()
-            fields = [f.strip() for f in fields]
+            fields = line.split()
             if not line.strip() or fields[0] == DOCSTART:
                 if current:
                     lengths.append(current)
@@ -57,12 +62,13 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
                     current = 0
                 continue
             if len(fields) < min_width:
-                if missing_tag is None or len(fields) < min_width - 1 + (token_column is None):
+                if missing_tag is None or len(fields) != min_width - 1:
                     raise FormatError(
                         f"{len(fields)} column(s), need at least {min_width} "
                         f"(a token without a tag?): {line.strip()!r}", path=path, line=number,
                         sentence=len(lengths))
-                fields = fields + [missing_tag] * (min_width - len(fields))
+                fields = fields + [missing_tag]
+                repaired.append(number)
             if current == 0:
                 first_line = number
             current += 1
@@ -84,7 +90,7 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
         token_ids = _intern_flat(tokens, vocab_index)
         vocab = tuple(vocab_index)
     return Corpus(offsets, interned, tuple(label_index), token_ids, vocab,
-                  Source(path, np.asarray(lines, dtype=np.int64)))
+                  Source(path, np.asarray(lines, dtype=np.int64), tuple(repaired)))
 
 
 def read_system_file(path, comment_prefix=None) -> Corpus:
