@@ -157,7 +157,7 @@ class Corpus:
             named[PRED] = predictions
         named.update(columns or {})
         lengths = None
-        label_index: dict = {}
+        label_index = Interner()
         interned = {}
         for name, seqs in named.items():
             seqs = _as_sentences(seqs, name)
@@ -174,7 +174,7 @@ class Corpus:
         if tokens is not None:
             tokens = _as_sentences(tokens, "tokens")
             _check_lengths(lengths, _lengths(tokens), GOLD, "tokens")
-            vocab_index: dict = {}
+            vocab_index = Interner()
             token_ids = _intern(tokens, vocab_index, int(offsets[-1]), "tokens")
             vocab = tuple(vocab_index)
         return cls(offsets, interned, tuple(label_index), token_ids, vocab)
@@ -228,7 +228,7 @@ class Corpus:
             if len(token_lengths) != len(ref_lengths):
                 raise SentenceCountError(
                     f"tokens hold {len(token_lengths)} sentences, references {len(ref_lengths)}")
-            vocab_index: dict = {}
+            vocab_index = Interner()
             token_ids = _intern(tokens, vocab_index, int(token_lengths.sum()), "tokens")
             if np.array_equal(token_lengths, ref_lengths):
                 token_ids = token_ids[keep]
@@ -307,17 +307,28 @@ def _check_lengths(expected: np.ndarray, found: np.ndarray, expected_name: str, 
             sentence=i)
 
 
+class Interner(dict):
+    """str -> id, adding unseen strings as they come (one pass, no separate set)."""
+
+    def __missing__(self, key):
+        value = self[key] = len(self)
+        return value
+
+
 def _intern(seqs, index: dict, total: int, name: str) -> np.ndarray:
     """Map every string of ``seqs`` to its id in ``index`` (adding new strings)."""
-    for item in set(chain.from_iterable(seqs)):
+    interner = index if isinstance(index, Interner) else Interner(index)
+    ids = np.fromiter(map(interner.__getitem__, chain.from_iterable(seqs)),
+                      dtype=np.int32, count=total)
+    for item in interner:
         if not isinstance(item, str):
             sentence = next(i for i, seq in enumerate(seqs) if item in seq)
             raise InvalidTagError(
                 f"{name} contain {item!r} of type {type(item).__name__}; expected strings",
                 sentence=sentence)
-        index.setdefault(item, len(index))
-    return np.fromiter(map(index.__getitem__, chain.from_iterable(seqs)),
-                       dtype=np.int32, count=total)
+    if interner is not index:
+        index.update(interner)
+    return ids
 
 
 def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ from typing import Mapping
 
 import numpy as np
 
-from .corpus import GOLD, PRED, Corpus, Source, _offsets
+from .corpus import GOLD, PRED, Corpus, Interner, Source, _offsets
 from .errors import EmptyInputError, FormatError
 
 DOCSTART = "-DOCSTART-"
@@ -82,11 +82,11 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     if not lengths:
         raise EmptyInputError("no token in the file", path=path)
     offsets = _offsets(np.asarray(lengths, dtype=np.int64))
-    label_index: dict = {}
+    label_index = Interner()
     interned = {name: _intern_flat(seq, label_index) for name, seq in tags.items()}
     token_ids, vocab = None, ()
     if token_column is not None:
-        vocab_index: dict = {}
+        vocab_index = Interner()
         token_ids = _intern_flat(tokens, vocab_index)
         vocab = tuple(vocab_index)
     return Corpus(offsets, interned, tuple(label_index), token_ids, vocab,
@@ -98,7 +98,5 @@ def read_system_file(path, comment_prefix=None) -> Corpus:
     return read_columns(path, {GOLD: -2, PRED: -1}, comment_prefix=comment_prefix)
 
 
-def _intern_flat(items: list, index: dict) -> np.ndarray:
-    for item in set(items):
-        index.setdefault(item, len(index))
+def _intern_flat(items: list, index: Interner) -> np.ndarray:
     return np.fromiter(map(index.__getitem__, items), dtype=np.int32, count=len(items))

@@ -65,7 +65,7 @@ def load_systems(args) -> tuple[Corpus, list[str]]:
         while name in names or name == GOLD:
             name += "'"
         other = read_columns(path, {GOLD: args.pred_column}, **read)
-        corpus = corpus.with_columns(other, {GOLD: name}, what=f"predictions of {path}")
+        corpus = corpus.with_columns(other, {GOLD: name})
         names.append(name)
     return corpus, names
 
