@@ -143,3 +143,11 @@ def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0) -> Entit
                if spans.repairs is not None and spans.repairs.total}
     return EntityScores(tuple(gold.types[i] for i in present), gold_counts[present],
                         pred_counts[present], correct[present], float(zero_division), repairs)
+
+
+def sentence_counts(gold: Spans, pred: Spans, n_sentences: int) -> np.ndarray:
+    """Per sentence: correct, predicted and gold mentions (for the bootstrap)."""
+    _, pred_ok = match(gold, pred)
+    return np.stack([np.bincount(pred.sentence[pred_ok], minlength=n_sentences),
+                     np.bincount(pred.sentence, minlength=n_sentences),
+                     np.bincount(gold.sentence, minlength=n_sentences)], axis=1)

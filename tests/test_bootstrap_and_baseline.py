@@ -1,0 +1,67 @@
+"""The sentence bootstrap (coverage, pairing) and the memorisation baseline."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nerspan
+from nerlens.baseline import with_memorisation_baseline
+from nerspan import Corpus
+from nerspan.bootstrap import (f1_statistic, interval, paired_probability, ratio_statistic,
+                               sample_weights)
+
+
+def test_weights_resample_every_sentence_count():
+    weights = sample_weights(50, n_samples=30, seed=3)
+    assert weights.shape == (30, 50)
+    assert np.all(weights.sum(axis=1) == 50)
+    assert np.array_equal(weights, sample_weights(50, n_samples=30, seed=3))
+
+
+def test_coverage_on_a_system_with_known_error_rate():
+    """A synthetic system errs on each token with probability 0.2: the 95% interval of its
+    token error rate contains 0.2 for at least 90 of 100 seeds."""
+    true_rate, covered = 0.2, 0
+    for seed in range(100):
+        rng = np.random.default_rng(seed)
+        lengths = rng.integers(5, 25, size=300)
+        errors = rng.binomial(lengths, true_rate)
+        counts = np.stack([errors, lengths], axis=1)
+        ci = interval(counts, ratio_statistic, n_samples=300, seed=seed)
+        covered += ci.low <= true_rate <= ci.high
+    assert covered >= 90
+
+
+def test_paired_probability():
+    rng = np.random.default_rng(0)
+    gold = rng.integers(1, 4, size=200)
+    good = np.stack([gold, gold, gold], axis=1)              # perfect system
+    poor = np.stack([gold // 2, gold, gold], axis=1)         # finds half
+    assert paired_probability(good, poor, f1_statistic, n_samples=200) == 1.0
+    assert paired_probability(poor, good, f1_statistic, n_samples=200) == 0.0
+    assert paired_probability(good, good, f1_statistic, n_samples=200) == 0.5
+
+
+def test_entity_counts_per_sentence_add_up_to_the_scores():
+    refs = [["B-PER", "O"], ["B-LOC", "I-LOC"], ["O", "O"]]
+    preds = [["B-PER", "O"], ["B-LOC", "O"], ["B-ORG", "O"]]
+    corpus = Corpus.from_tags(refs, preds)
+    table = nerspan.LabelTable.build(corpus.labels, nerspan.get_scheme("IOB2"))
+    gold = nerspan.decode(corpus, "gold", labels=table)
+    pred = nerspan.decode(corpus, "pred", labels=table)
+    counts = nerspan.scores.sentence_counts(gold, pred, corpus.n_sentences)
+    assert counts.tolist() == [[1, 1, 1], [0, 1, 1], [0, 1, 0]]
+    assert f1_statistic(counts.sum(0, keepdims=True))[0] == pytest.approx(
+        nerspan.entity_scores(gold, pred).micro()[2])
+
+
+def test_memorisation_baseline():
+    train = nerspan.as_train_index(
+        [["Paris", "is", "in", "France"], ["Paris", "Hilton"], ["Paris", "again"]],
+        train_tags=[["B-LOC", "O", "O", "B-LOC"], ["B-PER", "I-PER"], ["B-LOC", "O"]])
+    test = Corpus.from_tags([["B-LOC", "O", "B-PER", "I-PER"]],
+                            tokens=[["Paris", "unseen", "Hilton", "France"]])
+    corpus = with_memorisation_baseline(train, test)
+    # Paris: B-LOC twice, B-PER once; unseen: O; Hilton: I-PER; France: B-LOC
+    assert corpus.tags("memorisation", 0) == ["B-LOC", "O", "I-PER", "B-LOC"]
+    assert corpus.tags("gold", 0) == ["B-LOC", "O", "B-PER", "I-PER"]
