@@ -42,9 +42,10 @@ def _table(title: str, header: list[str], rows: list[list]) -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
-def result_to_html(result: dict) -> str:
-    """Scalars in one table; each nested mapping in a table of its own."""
+def result_to_html(result: dict, headline: str | None = None) -> str:
+    """Scalars in one table (``headline`` first); each nested mapping in a table of its own."""
     scalars = [[k, v] for k, v in result.items() if not isinstance(v, (dict, list))]
+    scalars.sort(key=lambda row: row[0] != headline)
     parts = [_table("Scores", ["key", "value"], scalars)] if scalars else []
     for key, value in result.items():
         if isinstance(value, dict) and value:
@@ -66,12 +67,14 @@ def result_to_html(result: dict) -> str:
 
 def build_demo(title: str, description: str, compute: Callable[..., dict],
                example: dict, needs_tokens: bool = True, needs_train: bool = True,
-               options: dict | None = None):
+               options: dict | None = None, headline: str | None = None):
     """A ``gradio.Blocks`` app: text inputs, option widgets, a Compute button, HTML tables.
 
     ``compute(references=, predictions=, tokens=, train_tokens=, train_tags=, **options)``
     returns the metric's result dict. ``options`` maps an option name to a tuple
-    ``(choices, default)``; ``example`` pre-fills the inputs.
+    ``(choices, default)``; ``example`` pre-fills the inputs. ``headline`` names the result
+    key shown first. The returned app carries ``example_result()`` (the result of the
+    pre-filled example with default options) and ``headline`` so tests can check the page.
     """
     import gradio as gr
 
@@ -96,20 +99,28 @@ def build_demo(title: str, description: str, compute: Callable[..., dict],
 
         names = list(inputs) + list(widgets)
 
+        def arguments(given: dict) -> dict:
+            call = {"references": parse_lines(given.get("references")),
+                    "predictions": parse_lines(given.get("predictions"))}
+            if needs_tokens:
+                call["tokens"] = parse_lines(given.get("tokens"))
+            if needs_train:
+                call["train_tokens"], call["train_tags"] = parse_tagged_lines(given.get("train"))
+            return call
+
         def run(*values):
             given = dict(zip(names, values))
             kwargs = {k: given.pop(k) for k in list(widgets)}
             try:
-                call = {"references": parse_lines(given["references"]),
-                        "predictions": parse_lines(given["predictions"])}
-                if needs_tokens:
-                    call["tokens"] = parse_lines(given["tokens"])
-                if needs_train:
-                    call["train_tokens"], call["train_tags"] = parse_tagged_lines(given["train"])
-                return result_to_html(compute(**call, **kwargs))
+                result = compute(**arguments(given), **kwargs)
+                return f"<div class='nerlens-result'>{result_to_html(result, headline)}</div>"
             except (ValueError, TypeError, KeyError) as error:
-                return f"<p class='nerlens-error'><b>Error:</b> {html.escape(str(error))}</p>"
+                return (f"<div class='nerlens-result nerlens-error'><b>Error:</b> "
+                        f"{html.escape(str(error))}</div>")
 
         button.click(run, inputs=[*inputs.values(), *widgets.values()], outputs=output)
         demo.load(run, inputs=[*inputs.values(), *widgets.values()], outputs=output)
+    defaults = {name: default for name, (_, default) in options.items()}
+    demo.example_result = lambda: compute(**arguments(example), **defaults)
+    demo.headline = headline
     return demo

@@ -1,0 +1,71 @@
+"""evaluate.evaluator("token-classification") with the four modules and a tiny real model.
+
+The evaluator passes only predictions and references to ``compute``; tokens and training
+data reach the modules at ``evaluate.load(...)`` time. On transformers 5 a ``Pipeline``
+object crashes the evaluator, so the model and tokenizer are passed (see README).
+"""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch", reason="the evaluator test needs torch (test extra)")
+pytest.importorskip("transformers", reason="the evaluator test needs transformers (test extra)")
+
+from nerlens.demo import demo_train  # noqa: E402
+from tests.conftest import REPO  # noqa: E402
+from tests.tiny_model import demo_setup  # noqa: E402
+
+FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
+HEADLINE = {"faireval": "fair_f1", "tough_mentions": "recall_unseen_any",
+            "hardeval": "hardeval", "attribute_buckets": "f1"}
+
+
+@pytest.fixture(scope="module")
+def evaluated():
+    import datasets
+    import evaluate
+    from evaluate import evaluator
+
+    setup = demo_setup(n_eval=48)
+    labels = setup["labels"]
+    features = datasets.Features({
+        "tokens": datasets.Sequence(datasets.Value("string")),
+        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=labels))})
+    data = datasets.Dataset.from_dict(
+        {"tokens": setup["eval_tokens"],
+         "ner_tags": [[labels.index(t) for t in tags] for tags in setup["eval_tags"]]},
+        features=features)
+    task = evaluator("token-classification")
+    results, direct = {}, {}
+    for family in FAMILIES:
+        metric = evaluate.load(str(REPO / "metrics" / family), tokens=setup["eval_tokens"],
+                               train=str(demo_train()))
+        results[family] = task.compute(model_or_pipeline=setup["model"],
+                                       tokenizer=setup["tokenizer"], data=data,
+                                       metric=metric)
+    # the predictions the evaluator made, recomputed through the pipeline by hand
+    predictions = _word_predictions(task, setup, data)
+    for family in FAMILIES:
+        module = __import__(family)
+        kwargs = {} if family == "faireval" else dict(tokens=setup["eval_tokens"],
+                                                      train=str(demo_train()))
+        direct[family] = module.score(setup["eval_tags"], predictions, **kwargs).to_dict()
+    return results, direct, predictions
+
+
+def _word_predictions(task, setup, data):
+    pipe = task.prepare_pipeline(model_or_pipeline=setup["model"], tokenizer=setup["tokenizer"])
+    joined = [" ".join(tokens) for tokens in setup["eval_tokens"]]
+    outputs = pipe(joined, **task.PIPELINE_KWARGS)
+    return task.predictions_processor(outputs, setup["eval_tokens"], " ")["predictions"]
+
+
+def test_every_module_works_with_the_evaluator(evaluated):
+    results, direct, predictions = evaluated
+    # a random-init model: predictions are not all O, so the numbers are not trivial
+    assert sum(tag != "O" for sentence in predictions for tag in sentence) > 0
+    for family in FAMILIES:
+        key = HEADLINE[family]
+        assert key in results[family], (family, sorted(results[family]))
+        assert "total_time_in_seconds" in results[family]
+        assert results[family][key] == direct[family][key], family

@@ -1,0 +1,112 @@
+"""transformers.Trainer end to end: a tiny BERT trained a few steps on the WNUT-17 demo.
+
+The real Trainer calls nerlens's ``compute_metrics`` with logits and -100 label ids; every
+family's headline keys must come back, and the numbers must equal those of the families
+called directly on the decoded predictions.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="the Trainer test needs torch (test extra)")
+pytest.importorskip("transformers", reason="the Trainer test needs transformers (test extra)")
+
+from nerlens.demo import demo_train  # noqa: E402
+from nerlens.trainer import FAMILIES, make_compute_metrics  # noqa: E402
+from tests.tiny_model import demo_setup, encode  # noqa: E402
+
+HEADLINE = {
+    "faireval": ["fair_f1", "traditional_f1"],
+    "tough_mentions": ["recall", "recall_seen"],
+    "hardeval": ["ter", "ter_unseen"],
+    "attribute_buckets": ["f1"],
+}
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    return demo_setup()
+
+
+def _trainer(setup, tmp_path, compute_metrics, batch_eval_metrics=False):
+    from transformers import DataCollatorForTokenClassification, Trainer, TrainingArguments
+
+    tokenizer, labels = setup["tokenizer"], setup["labels"]
+    train = encode(tokenizer, setup["train_tokens"], setup["train_tags"], labels)
+    evaluation = encode(tokenizer, setup["eval_tokens"], setup["eval_tags"], labels)
+    args = TrainingArguments(output_dir=str(tmp_path), per_device_train_batch_size=32,
+                             per_device_eval_batch_size=16, max_steps=8, learning_rate=5e-3,
+                             report_to=[], save_strategy="no", logging_strategy="no",
+                             use_cpu=True, seed=0, batch_eval_metrics=batch_eval_metrics,
+                             dataloader_num_workers=0)
+    return Trainer(model=setup["model"], args=args, train_dataset=train,
+                   eval_dataset=evaluation,
+                   data_collator=DataCollatorForTokenClassification(tokenizer),
+                   compute_metrics=compute_metrics)
+
+
+def test_trainer_reports_every_family(setup, tmp_path):
+    compute_metrics = make_compute_metrics(setup["model"].config.id2label,
+                                           eval_tokens=setup["eval_tokens"],
+                                           train=str(demo_train()))
+    trainer = _trainer(setup, tmp_path, compute_metrics)
+    # before training the random model tags most words, so the numbers are not trivial
+    metrics = trainer.evaluate()
+    for family in FAMILIES:
+        for key in HEADLINE[family]:
+            assert f"eval_{family}_{key}" in metrics, (family, key, sorted(metrics))
+            assert 0.0 <= metrics[f"eval_{family}_{key}"] <= 1.0
+
+    # the same numbers from the families called directly on the decoded predictions
+    output = trainer.predict(trainer.eval_dataset)
+    labels = setup["labels"]
+    predictions = [[labels[p] for p, g in zip(row_p, row_g) if g != -100]
+                   for row_p, row_g in zip(output.predictions.argmax(-1), output.label_ids)]
+    assert sum(tag != "O" for sentence in predictions for tag in sentence) > 0
+    for family in FAMILIES:
+        module = __import__(family)
+        kwargs = {} if family == "faireval" else dict(tokens=setup["eval_tokens"],
+                                                      train=compute_metrics.index)
+        direct = module.score(setup["eval_tags"], predictions, **kwargs).to_dict()
+        for key in HEADLINE[family]:
+            assert metrics[f"eval_{family}_{key}"] == pytest.approx(direct[key], abs=1e-12)
+
+    # batch_eval_metrics: accumulated per batch, computed once at the end, same result
+    batched = _trainer(setup, tmp_path, make_compute_metrics(
+        labels, eval_tokens=setup["eval_tokens"], train=compute_metrics.index),
+        batch_eval_metrics=True)
+    batched_metrics = batched.evaluate()
+    for key, value in metrics.items():
+        if key.startswith(tuple(f"eval_{f}_" for f in FAMILIES)):
+            assert batched_metrics[key] == pytest.approx(value, abs=1e-12), key
+
+    # a few training steps, then the loop reports every family again
+    trainer.train()
+    trained = trainer.evaluate()
+    assert all(f"eval_{f}_{HEADLINE[f][0]}" in trained for f in FAMILIES)
+
+
+def test_compute_metrics_drops_ignored_positions():
+    """Logits and -100 ids as the Trainer hands them: ignored positions vanish on both sides."""
+    from transformers import EvalPrediction
+
+    labels = ["O", "B-PER", "I-PER"]
+    label_ids = np.array([[-100, 1, 2, 0, -100], [-100, 0, 1, -100, -100]])
+    logits = np.zeros((2, 5, 3))
+    for row, ids in enumerate([[0, 1, 2, 0, 1], [0, 0, 1, 2, 2]]):
+        logits[row, np.arange(5), ids] = 1.0
+    compute = make_compute_metrics(labels, metrics=("faireval",))
+    metrics = compute(EvalPrediction(predictions=logits, label_ids=label_ids))
+    import faireval
+
+    # kept positions: sentence 1 -> positions 1..3, sentence 2 -> positions 1..2
+    expected = faireval.score([["B-PER", "I-PER", "O"], ["O", "B-PER"]],
+                              [["B-PER", "I-PER", "O"], ["O", "B-PER"]]).to_dict()
+    assert metrics["faireval_traditional_f1"] == expected["traditional_f1"] == 1.0
+    wrong = np.array(logits)
+    wrong[1, 2] = [1.0, 0.0, 0.0]  # the second sentence's B-PER predicted as O
+    metrics = compute(EvalPrediction(predictions=wrong, label_ids=label_ids))
+    expected = faireval.score([["B-PER", "I-PER", "O"], ["O", "B-PER"]],
+                              [["B-PER", "I-PER", "O"], ["O", "O"]]).to_dict()
+    assert metrics["faireval_fair_f1"] == expected["fair_f1"] < 1.0
