@@ -80,12 +80,7 @@ def interval(counts: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray],
         counts = counts[:, None]
     estimate = float(statistic(counts.sum(axis=0, keepdims=True))[0])
     values = statistic(sample_totals(counts, n_samples, seed, weights))
-    values = values[~np.isnan(values)]
-    if not len(values):
-        return Interval(estimate, float("nan"), float("nan"), n_samples, confidence)
-    tail = 100 * (1 - confidence) / 2
-    low, high = np.percentile(values, [tail, 100 - tail])
-    return Interval(estimate, float(low), float(high), n_samples, confidence)
+    return percentile_interval(values, estimate, confidence)
 
 
 def paired_probability(counts_a: np.ndarray, counts_b: np.ndarray,
@@ -105,13 +100,8 @@ def paired_probability(counts_a: np.ndarray, counts_b: np.ndarray,
                            counts_b.reshape(len(counts_b), -1)], axis=1)
     totals = sample_totals(both, n_samples, seed, weights)
     k = counts_a.reshape(len(counts_a), -1).shape[1]
-    a, b = statistic(totals[:, :k]), statistic(totals[:, k:])
-    if not higher_is_better:
-        a, b = -a, -b
-    valid = ~(np.isnan(a) | np.isnan(b))
-    if not valid.any():
-        return float("nan")
-    return float(np.mean((a[valid] > b[valid]) + 0.5 * (a[valid] == b[valid])))
+    return probability_better(statistic(totals[:, :k]), statistic(totals[:, k:]),
+                              higher_is_better)
 
 
 def f1_statistic(totals: np.ndarray) -> np.ndarray:
@@ -127,3 +117,65 @@ def ratio_statistic(totals: np.ndarray) -> np.ndarray:
     numerator, denominator = totals[:, 0], totals[:, 1]
     return np.divide(numerator, denominator, out=np.full(len(totals), np.nan),
                      where=denominator > 0)
+
+
+# The minimum size of the set a number is computed on (mentions, tokens) below which the
+# report flags the number as too small to say anything: a 95% interval of a proportion
+# from fewer than 30 items is wider than +-0.15 even near 0 or 1.
+MIN_SUPPORT = 30
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A reported number as a function of per-sentence counts, ready to bootstrap.
+
+    ``counts`` is (sentences x k); ``function`` maps totals (n x k) to n values (NaN where
+    undefined); ``support`` is the size of the set the number is computed on.
+    """
+
+    name: str
+    counts: np.ndarray
+    function: Callable[[np.ndarray], np.ndarray]
+    support: int
+    higher_is_better: bool = True
+
+    @property
+    def too_small(self) -> bool:
+        return self.support < MIN_SUPPORT
+
+    def estimate(self) -> float:
+        return float(self.function(np.asarray(self.counts, float).sum(0, keepdims=True))[0])
+
+
+def resample(statistics: list[Statistic], weights: np.ndarray) -> np.ndarray:
+    """Every statistic in every resample: (samples x statistics), one matrix product."""
+    if not statistics:
+        return np.empty((len(weights), 0))
+    blocks = [np.asarray(s.counts, float).reshape(len(s.counts), -1) for s in statistics]
+    totals = weights.astype(float) @ np.concatenate(blocks, axis=1)
+    out = np.empty((len(weights), len(statistics)))
+    column = 0
+    for i, (statistic, block) in enumerate(zip(statistics, blocks)):
+        out[:, i] = statistic.function(totals[:, column:column + block.shape[1]])
+        column += block.shape[1]
+    return out
+
+
+def percentile_interval(values: np.ndarray, estimate: float, confidence: float = 0.95) -> Interval:
+    """Percentile interval of one statistic's resampled values (NaN samples left out)."""
+    finite = values[~np.isnan(values)]
+    if not len(finite):
+        return Interval(estimate, float("nan"), float("nan"), len(values), confidence)
+    tail = 100 * (1 - confidence) / 2
+    low, high = np.percentile(finite, [tail, 100 - tail])
+    return Interval(estimate, float(low), float(high), len(values), confidence)
+
+
+def probability_better(a: np.ndarray, b: np.ndarray, higher_is_better: bool = True) -> float:
+    """Share of paired resamples where ``a`` beats ``b`` (ties count half; NaN pairs left out)."""
+    if not higher_is_better:
+        a, b = -a, -b
+    valid = ~(np.isnan(a) | np.isnan(b))
+    if not valid.any():
+        return float("nan")
+    return float(np.mean((a[valid] > b[valid]) + 0.5 * (a[valid] == b[valid])))

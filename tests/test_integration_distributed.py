@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 from tests.conftest import REPO
+from tests.readme_snippets import snippet
 
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
 
@@ -39,11 +40,18 @@ WORKER = textwrap.dedent("""
         for a, b in mine:
             module.add_batch(predictions=preds[a:b], references=refs[a:b])
         out[family] = module.compute()
+    if rank != "single":  # the README's snippet, verbatim, run by both processes
+        import os
+        os.chdir(repo)
+        namespace = dict(world_size=2, rank=int(rank), shared_cache_dir=cache_dir,
+                         my_batches=[(preds[a:b], refs[a:b]) for a, b in batches[int(rank)::2]])
+        exec(README_SNIPPET, namespace)
+        out["readme"] = namespace["result"]
     if rank in ("single", "0"):
         print(json.dumps(out, default=str))
     else:
         assert all(v is None for v in out.values()), out
-""" % (FAMILIES,))
+""" % (FAMILIES,)).replace("README_SNIPPET", repr(snippet("distributed")))
 
 
 def test_two_processes_equal_one(tmp_path):
@@ -61,23 +69,26 @@ def test_two_processes_equal_one(tmp_path):
     assert single.returncode == 0, single.stderr[-3000:]
     merged = json.loads(outputs[0][0].strip().splitlines()[-1])
     alone = json.loads(single.stdout.strip().splitlines()[-1])
+    assert merged.pop("readme") == alone["faireval"]
     assert merged == alone
     assert set(merged) == set(FAMILIES)
 
 
-def test_combine_runs_the_four_modules(monkeypatch):
+def test_combine_runs_the_four_modules(tmp_path, monkeypatch):
     import evaluate
 
     from nerlens.demo import demo_train
 
-    monkeypatch.chdir(REPO)
+    # the README's snippet, verbatim, in a folder holding its "train.conll" and metrics/
+    (tmp_path / "train.conll").write_bytes(demo_train().read_bytes())
+    (tmp_path / "metrics").symlink_to(REPO / "metrics")
+    monkeypatch.chdir(tmp_path)
     tokens = [["John", "lives", "in", "Berlin"], ["Acme", "hired", "Mary"]]
     refs = [["B-person", "O", "O", "B-location"], ["B-corporation", "O", "B-person"]]
     preds = [["B-person", "O", "O", "B-person"], ["O", "O", "B-person"]]
-    modules = {family: evaluate.load(f"metrics/{family}", tokens=tokens, train=str(demo_train()))
-               for family in FAMILIES}
-    combined = evaluate.combine(modules, force_prefix=True).compute(predictions=preds,
-                                                                    references=refs)
+    namespace = dict(tokens=tokens, predictions=preds, references=refs)
+    exec(snippet("combine"), namespace)
+    combined = namespace["scores"]
     for family in FAMILIES:
         alone = evaluate.load(f"metrics/{family}", tokens=tokens,
                               train=str(demo_train())).compute(predictions=preds, references=refs)

@@ -6,6 +6,8 @@ object crashes the evaluator, so the model and tokenizer are passed (see README)
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 pytest.importorskip("torch", reason="the evaluator test needs torch (test extra)")
@@ -13,6 +15,7 @@ pytest.importorskip("transformers", reason="the evaluator test needs transformer
 
 from nerlens.demo import demo_train  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
+from tests.readme_snippets import snippet  # noqa: E402
 from tests.tiny_model import demo_setup  # noqa: E402
 
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
@@ -21,7 +24,7 @@ HEADLINE = {"faireval": "fair_f1", "tough_mentions": "recall_unseen_any",
 
 
 @pytest.fixture(scope="module")
-def evaluated():
+def evaluated(tmp_path_factory):
     import datasets
     import evaluate
     from evaluate import evaluator
@@ -43,6 +46,18 @@ def evaluated():
         results[family] = task.compute(model_or_pipeline=setup["model"],
                                        tokenizer=setup["tokenizer"], data=data,
                                        metric=metric)
+    # the README's snippet, verbatim, in a folder holding its "train.conll" and metrics/
+    folder = tmp_path_factory.mktemp("readme")
+    (folder / "train.conll").write_bytes(demo_train().read_bytes())
+    (folder / "metrics").symlink_to(REPO / "metrics")
+    namespace = dict(data=data, model=setup["model"], tokenizer=setup["tokenizer"])
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        exec(snippet("evaluator"), namespace)
+    finally:
+        os.chdir(cwd)
+    results["readme"] = namespace["results"]
     # the predictions the evaluator made, recomputed through the pipeline by hand
     predictions = _word_predictions(task, setup, data)
     for family in FAMILIES:
@@ -69,3 +84,8 @@ def test_every_module_works_with_the_evaluator(evaluated):
         assert key in results[family], (family, sorted(results[family]))
         assert "total_time_in_seconds" in results[family]
         assert results[family][key] == direct[family][key], family
+
+
+def test_readme_evaluator_snippet(evaluated):
+    results, direct, _ = evaluated
+    assert results["readme"]["recall_unseen_any"] == direct["tough_mentions"]["recall_unseen_any"]

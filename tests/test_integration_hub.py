@@ -16,8 +16,9 @@ import pytest
 
 from tests.conftest import REPO
 from tests.hub_server import SpaceServer
+from tests.readme_snippets import snippet
 
-ORG = "nerlens-test"
+ORG = "your-org"  # the README's snippet uses this name
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
 HEADLINE = {"faireval": "fair_f1", "tough_mentions": "recall", "hardeval": "ter",
             "attribute_buckets": "f1"}
@@ -85,6 +86,19 @@ def test_load_by_name_downloads_caches_and_works_offline(hub_env):
         kwargs = {} if family == "faireval" else dict(tokens=tokens, train=str(demo_train()))
         direct = __import__(family).score(refs, preds, **kwargs).to_dict()
         assert online[family][key] == pytest.approx(direct[key], abs=1e-12), family
+
+
+def test_readme_hub_snippet(hub_env):
+    env, _ = hub_env
+    with SpaceServer(REPO / "metrics", ORG) as server:
+        done = subprocess.run([sys.executable, "-c", snippet("hub")], capture_output=True,
+                              text=True, timeout=600, cwd="/",
+                              env=dict(env, HF_ENDPOINT=server.endpoint))
+    assert done.returncode == 0, done.stderr[-3000:]
+    import faireval
+
+    direct = faireval.score([["B-PER", "O", "O"]], [["B-PER", "I-PER", "O"]]).to_dict()
+    assert done.stdout.split() == [str(direct["fair_f1"]), str(direct["counts"]["BE"])]
 
 
 def test_publish_dry_run_lists_exactly_the_space_files():

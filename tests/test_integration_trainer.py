@@ -14,6 +14,7 @@ pytest.importorskip("transformers", reason="the Trainer test needs transformers 
 
 from nerlens.demo import demo_train  # noqa: E402
 from nerlens.trainer import FAMILIES, make_compute_metrics  # noqa: E402
+from tests.readme_snippets import snippet  # noqa: E402
 from tests.tiny_model import demo_setup, encode  # noqa: E402
 
 HEADLINE = {
@@ -29,30 +30,42 @@ def setup(tmp_path_factory):
     return demo_setup()
 
 
-def _trainer(setup, tmp_path, compute_metrics, batch_eval_metrics=False):
-    from transformers import DataCollatorForTokenClassification, Trainer, TrainingArguments
+def _pieces(setup, tmp_path, batch_eval_metrics=False) -> dict:
+    """What the README's Trainer snippet expects to exist."""
+    from transformers import DataCollatorForTokenClassification, TrainingArguments
 
     tokenizer, labels = setup["tokenizer"], setup["labels"]
-    train = encode(tokenizer, setup["train_tokens"], setup["train_tags"], labels)
-    evaluation = encode(tokenizer, setup["eval_tokens"], setup["eval_tags"], labels)
-    args = TrainingArguments(output_dir=str(tmp_path), per_device_train_batch_size=32,
+    args = TrainingArguments(output_dir=str(tmp_path / "out"), per_device_train_batch_size=32,
                              per_device_eval_batch_size=16, max_steps=8, learning_rate=5e-3,
                              report_to=[], save_strategy="no", logging_strategy="no",
                              use_cpu=True, seed=0, batch_eval_metrics=batch_eval_metrics,
                              dataloader_num_workers=0)
-    return Trainer(model=setup["model"], args=args, train_dataset=train,
-                   eval_dataset=evaluation,
-                   data_collator=DataCollatorForTokenClassification(tokenizer),
+    return dict(model=setup["model"], args=args, eval_tokens=setup["eval_tokens"],
+                train_features=encode(tokenizer, setup["train_tokens"], setup["train_tags"],
+                                      labels),
+                eval_features=encode(tokenizer, setup["eval_tokens"], setup["eval_tags"],
+                                     labels),
+                collator=DataCollatorForTokenClassification(tokenizer))
+
+
+def _trainer(setup, tmp_path, compute_metrics, batch_eval_metrics=False):
+    from transformers import Trainer
+
+    p = _pieces(setup, tmp_path, batch_eval_metrics)
+    return Trainer(model=p["model"], args=p["args"], train_dataset=p["train_features"],
+                   eval_dataset=p["eval_features"], data_collator=p["collator"],
                    compute_metrics=compute_metrics)
 
 
-def test_trainer_reports_every_family(setup, tmp_path):
-    compute_metrics = make_compute_metrics(setup["model"].config.id2label,
-                                           eval_tokens=setup["eval_tokens"],
-                                           train=str(demo_train()))
-    trainer = _trainer(setup, tmp_path, compute_metrics)
+def test_trainer_reports_every_family(setup, tmp_path, monkeypatch):
+    # the README's snippet, verbatim, with its "train.conll" being the demo training split
+    (tmp_path / "train.conll").write_bytes(demo_train().read_bytes())
+    monkeypatch.chdir(tmp_path)
+    namespace = _pieces(setup, tmp_path)
     # before training the random model tags most words, so the numbers are not trivial
-    metrics = trainer.evaluate()
+    exec(snippet("trainer"), namespace)
+    metrics, trainer = namespace["metrics"], namespace["trainer"]
+    compute_metrics = namespace["compute_metrics"]
     for family in FAMILIES:
         for key in HEADLINE[family]:
             assert f"eval_{family}_{key}" in metrics, (family, key, sorted(metrics))
