@@ -1,0 +1,140 @@
+"""``nerlens report``: all four methods, several systems, intervals, JSON and HTML."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from nerspan import GOLD, Corpus, InvalidTagError, as_train_index, get_scheme, read_columns, split_tag
+
+from .common import UsageError, check_file, system_name
+
+NAME = "report"
+HELP = "every method in one pass: terminal summary, report.json and report.html"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("predictions", nargs="*", help="prediction column file(s), tag last")
+    parser.add_argument("--gold", help="gold column file (token first, tag last)")
+    parser.add_argument("--train", help="training column file, or a datasets split saved "
+                                        "with save_to_disk")
+    parser.add_argument("--dataset", help="the evaluation data as a datasets split saved with "
+                                          "save_to_disk (instead of --gold)")
+    parser.add_argument("--split", default=None, help="split of a saved DatasetDict")
+    parser.add_argument("--tokens-column", default="tokens")
+    parser.add_argument("--tags-column", default="ner_tags")
+    parser.add_argument("--output", default=".", help="folder for report.json and report.html")
+    parser.add_argument("--bootstrap", type=int, default=1000,
+                        help="bootstrap samples for the intervals (0 = none; default 1000)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baseline", help="the system the others are compared with "
+                                           "(default: the first)")
+    parser.add_argument("--scheme", default="IOB2")
+    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
+    parser.add_argument("--demo", action="store_true",
+                        help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
+                             "baseline")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--format", default="table", choices=("table", "json"),
+                        help="what to print: the summary table or the JSON")
+
+
+def check_scheme(corpus: Corpus, column: str, scheme: str, what: str) -> None:
+    """A file tagged in another scheme is an error here, not a silent repair."""
+    allowed = get_scheme(scheme).prefixes
+    bad = [i for i, label in enumerate(corpus.labels) if split_tag(label)[0] not in allowed]
+    if not bad:
+        return
+    import numpy as np
+
+    position = int(np.flatnonzero(np.isin(corpus.column(column), bad))[0])
+    sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
+    tag = corpus.labels[int(corpus.column(column)[position])]
+    problem = (f"the {what} has tag {tag!r}, which is not in the {get_scheme(scheme).name} "
+               "scheme (use --scheme)")
+    lines = corpus.source.sentence_lines
+    if lines is None:
+        raise corpus.error(InvalidTagError, problem, sentence)
+    # the token's own line (sentences hold no comment lines)
+    line = int(lines[sentence]) + position - int(corpus.offsets[sentence])
+    raise InvalidTagError(problem, sentence=sentence, path=corpus.source.path, line=line)
+
+
+def _load_dataset(path: str, split: str | None, default_split: str):
+    import datasets
+
+    loaded = datasets.load_from_disk(check_file(path))
+    if isinstance(loaded, datasets.DatasetDict):
+        name = split or default_split
+        if name not in loaded:
+            raise UsageError(f"{path}: no split {name!r} (has {sorted(loaded)})")
+        loaded = loaded[name]
+    return loaded
+
+
+def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:
+    if args.dataset:
+        data = _load_dataset(args.dataset, args.split, "test")
+        corpus = Corpus.from_dataset(data, tags_column=args.tags_column,
+                                     tokens_column=args.tokens_column)
+    elif args.gold:
+        corpus = read_columns(check_file(args.gold), {GOLD: -1})
+    else:
+        raise UsageError("give --gold FILE or --dataset DIR (or --demo)")
+    if not args.predictions:
+        raise UsageError("give at least one prediction file")
+    names = []
+    for path in args.predictions:
+        name = system_name(path)
+        while name in names or name == GOLD:
+            name += "'"
+        other = read_columns(check_file(path), {GOLD: -1})
+        corpus = corpus.with_columns(other, {GOLD: name})
+        names.append(name)
+    return corpus, names
+
+
+def _training(args):
+    if not args.train:
+        raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
+    if Path(args.train).is_dir():
+        return _load_dataset(args.train, None, "train")
+    return read_columns(check_file(args.train), {GOLD: -1})
+
+
+def run(args) -> int:
+    from nerlens.report import report
+
+    if args.demo:
+        from nerlens.baseline import with_memorisation_baseline
+        from nerlens.demo import demo_gold, demo_systems, demo_train
+
+        train = read_columns(demo_train(), {GOLD: -1})
+        corpus = read_columns(demo_gold(), {GOLD: -1})
+        names = []
+        for name, path in demo_systems().items():
+            corpus = corpus.with_columns(read_columns(path, {GOLD: -1}), {GOLD: name})
+            names.append(name)
+        index = as_train_index(train, args.scheme, args.mode)
+        corpus = with_memorisation_baseline(index, corpus, "memorisation")
+        names.append("memorisation")
+        train = index
+    else:
+        corpus, names = _evaluation_corpus(args)
+        train = _training(args)
+        if isinstance(train, Corpus):
+            check_scheme(train, GOLD, args.scheme, "training file")
+    check_scheme(corpus, GOLD, args.scheme, "gold file")
+
+    result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
+                    mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
+                    baseline=args.baseline, progress=not args.no_progress and sys.stderr.isatty())
+    output = Path(args.output)
+    output.mkdir(parents=True, exist_ok=True)
+    text = result.to_json(output / "report.json")
+    result.to_html(output / "report.html")
+    if args.format == "json":
+        print(text)
+    else:
+        print(result.summary())
+        print(f"\nwrote {output / 'report.json'} and {output / 'report.html'}", file=sys.stderr)
+    return 0

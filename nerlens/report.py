@@ -1,0 +1,229 @@
+"""The nerlens report: every method in one pass, with uncertainty, pictures and HTML.
+
+    import nerlens
+    report = nerlens.report(gold="test.conll", systems={"spacy": "spacy.txt"},
+                            train="train.conll")
+    print(report.summary())
+    report.to_html("report.html"); open("report.json", "w").write(report.to_json())
+
+One ``Corpus`` holds the gold column and one column per system; the training set is
+indexed once; each family scores each system on that corpus. Every headline number is a
+function of per-sentence counts (``nerlens.statistics``), so one matrix of bootstrap
+sentence weights, shared by all systems, gives every interval and every paired
+comparison at the cost of one matrix product per system.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from nerspan import GOLD, PRED, Corpus, as_train_index, read_columns
+from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
+                               resample, sample_weights)
+
+from .statistics import FAMILIES, entity_statistics, family_statistics, score_family
+
+
+@dataclass
+class Report:
+    """What ``report()`` computed; ``to_dict()``/``to_json()``/``to_html()``/``summary()``."""
+
+    systems: list[str]
+    results: dict            # system -> family -> the family's ``to_dict()``
+    estimates: dict          # system -> statistic -> value
+    intervals: dict          # system -> statistic -> {low, high, support, too_small}
+    comparisons: dict        # "B vs A" -> statistic -> P(B better than A)
+    higher_is_better: dict   # statistic -> bool
+    info: dict               # corpus sizes, options
+    figures: dict = field(default_factory=dict)  # title -> PNG bytes
+
+    def to_dict(self) -> dict:
+        return {"systems": self.systems, "info": self.info, "estimates": self.estimates,
+                "intervals": self.intervals, "comparisons": self.comparisons,
+                "higher_is_better": self.higher_is_better, "results": self.results}
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        from .commands.common import json_ready
+
+        text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
+        if path is not None:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    def summary(self) -> str:
+        """The terminal summary: headline numbers with intervals, one column per system."""
+        from .commands.common import format_table
+
+        names = list(self.higher_is_better)
+        rows = []
+        for name in names:
+            row = [name + (" (lower is better)" if not self.higher_is_better[name] else "")]
+            for system in self.systems:
+                row.append(_with_interval(self.estimates[system].get(name),
+                                          self.intervals.get(system, {}).get(name)))
+            rows.append(row)
+        text = [format_table(["statistic"] + self.systems, rows)]
+        for pair, probabilities in self.comparisons.items():
+            text.append(f"\nP({pair.replace(' vs ', ' better than ')}):")
+            text.append(format_table(["statistic", "probability"],
+                                     [[n, probabilities.get(n)] for n in names]))
+        if self.info.get("bootstrap"):
+            text.append(f"\nIntervals: {self.info['confidence']:.0%} percentile bootstrap over "
+                        f"sentences, {self.info['bootstrap']} samples, seed {self.info['seed']}; "
+                        f"* marks numbers computed on fewer than {MIN_SUPPORT} items.")
+        return "\n".join(text)
+
+    def to_html(self, path: str | Path | None = None) -> str:
+        from .report_html import render
+
+        page = render(self)
+        if path is not None:
+            Path(path).write_text(page, encoding="utf-8")
+        return page
+
+
+def _with_interval(value, interval) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "-"
+    text = f"{100 * value:.2f}"
+    if interval and interval.get("low") is not None:
+        text += f" [{100 * interval['low']:.2f}, {100 * interval['high']:.2f}]"
+        if interval.get("too_small"):
+            text += "*"
+    return text
+
+
+def _progress(total: int, enabled: bool, description: str):
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # tqdm comes with datasets; without it, no bar
+        return None
+    return tqdm(total=total, desc=description, disable=not enabled, file=sys.stderr,
+                leave=False)
+
+
+def systems_corpus(gold, systems: Mapping, tokens=None, gold_column: int = -1,
+                   pred_column: int = -1) -> tuple[Corpus, list[str]]:
+    """A Corpus with ``gold`` and one column per system from files or tag lists."""
+    if isinstance(gold, (str, Path)):
+        corpus = read_columns(gold, {GOLD: gold_column})
+    else:
+        corpus = Corpus.from_tags(gold, tokens=tokens, columns=(GOLD,))
+    names = []
+    for name, prediction in systems.items():
+        if isinstance(prediction, (str, Path)):
+            other = read_columns(prediction, {GOLD: pred_column})
+        else:
+            other = Corpus.from_tags(prediction, columns=(GOLD,))
+        corpus = corpus.with_columns(other, {GOLD: name})
+        names.append(name)
+    return corpus, names
+
+
+def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus | None = None,
+           system_names: Sequence[str] | None = None, tokens=None, scheme: str = "IOB2",
+           mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
+           confidence: float = 0.95, baseline: str | None = None,
+           families: Sequence[str] = FAMILIES, figures: bool = True,
+           progress: bool = False) -> Report:
+    """Run every family on every system; bootstrap intervals and paired comparisons.
+
+    Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
+    column file or tag lists), or a prebuilt ``corpus`` with a ``gold`` column and the
+    columns ``system_names``. ``train`` is anything ``nerspan.as_train_index`` takes.
+    Each system is compared with ``baseline`` (default: the first system).
+    """
+    if corpus is None:
+        corpus, system_names = systems_corpus(gold, systems or {}, tokens)
+    system_names = list(system_names)
+    if not system_names:
+        raise ValueError("the report needs at least one system")
+    if corpus.tokens is None:
+        raise ValueError("the report needs the tokens of the evaluation sentences")
+    index = as_train_index(train, scheme, mode) if train is not None else None
+    if index is None and any(f != "faireval" for f in families):
+        raise ValueError("tough_mentions, hardeval and attribute_buckets need train=...")
+
+    bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
+                    "nerlens report")
+    results, objects, statistics = {}, {}, {}
+    for system in system_names:
+        view = Corpus(corpus.offsets, {GOLD: corpus.column(GOLD), PRED: corpus.column(system)},
+                      corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
+        entity, statistics[system] = entity_statistics(view, scheme, mode)
+        results[system], objects[system] = {"entity": entity}, {}
+        for family in families:
+            result = score_family(family, view, index, scheme, mode)
+            objects[system][family] = result
+            results[system][family] = result.to_dict()
+            statistics[system] += family_statistics(family, result, view, scheme, mode)
+            if bar is not None:
+                bar.update(1)
+
+    names = [s.name for s in statistics[system_names[0]]]
+    higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
+    estimates = {system: {s.name: s.estimate() for s in statistics[system]}
+                 for system in system_names}
+    intervals: dict = {system: {} for system in system_names}
+    comparisons: dict = {}
+    if bootstrap:
+        weights = sample_weights(corpus.n_sentences, bootstrap, seed)
+        samples = {system: resample(statistics[system], weights) for system in system_names}
+        for system in system_names:
+            for column, stat in enumerate(statistics[system]):
+                ci = percentile_interval(samples[system][:, column], estimates[system][stat.name],
+                                         confidence)
+                intervals[system][stat.name] = {
+                    "low": ci.low, "high": ci.high, "support": stat.support,
+                    "too_small": stat.too_small}
+        reference = baseline or system_names[0]
+        if reference not in samples:
+            raise ValueError(f"baseline {reference!r} is not one of the systems {system_names}")
+        for system in system_names:
+            if system == reference:
+                continue
+            comparisons[f"{system} vs {reference}"] = {
+                name: probability_better(samples[system][:, i], samples[reference][:, i],
+                                         higher[name])
+                for i, name in enumerate(names)}
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+
+    info = {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
+            "train_sentences": index.corpus.n_sentences if index is not None else None,
+            "scheme": scheme, "mode": mode, "bootstrap": bootstrap, "seed": seed,
+            "confidence": confidence, "baseline": baseline or system_names[0],
+            "families": list(families), "min_support": MIN_SUPPORT}
+    made = _figures(objects, system_names) if figures and "attribute_buckets" in families else {}
+    return Report(system_names, results, estimates, intervals, comparisons, higher, info, made)
+
+
+def _figures(objects: dict, system_names: list[str]) -> dict:
+    """PNG pictures of the attribute buckets (all systems in one chart per attribute)."""
+    from .statistics import bucket_figures
+
+    return bucket_figures({s: objects[s]["attribute_buckets"] for s in system_names})
+
+
+def png_data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def escape(value) -> str:
+    return html.escape(str(value))
+
+
+def figure_png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    return buffer.getvalue()

@@ -1,0 +1,171 @@
+"""The report: one pass over all four families, intervals, JSON, HTML, CLI, bad input."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import nerlens
+from nerlens.cli import main
+from nerlens.demo import demo_gold, demo_systems, demo_train
+from nerspan import GOLD, as_train_index, read_columns
+
+FAMILIES = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
+
+
+@pytest.fixture(scope="module")
+def demo_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    assert main(["report", "--demo", "--output", str(out), "--bootstrap", "200",
+                 "--no-progress"]) == 0
+    return out
+
+
+def test_demo_writes_json_and_html(demo_report, capsys):
+    data = json.loads((demo_report / "report.json").read_text())
+    assert data["systems"] == ["spacy_sm", "memorisation"]
+    assert set(data["results"]["spacy_sm"]) == {"entity", *FAMILIES}
+    page = (demo_report / "report.html").read_text()
+    for anchor in ("summary", "comparisons", *FAMILIES):
+        assert f"id='{anchor}'" in page, anchor
+    assert "<script" not in page and "http://" not in page and "https://" not in page
+    pair = "memorisation vs spacy_sm"
+    assert set(data["comparisons"][pair]) == set(data["estimates"]["spacy_sm"])
+    for system in data["systems"]:
+        for name, interval in data["intervals"][system].items():
+            value = data["estimates"][system][name]
+            if value is not None and interval["low"] is not None:
+                assert interval["low"] - 1e-12 <= value <= interval["high"] + 1e-12, name
+
+
+def test_report_numbers_equal_the_modules_called_separately():
+    import attribute_buckets
+    import faireval
+    import hardeval
+    import tough_mentions
+
+    gold = read_columns(demo_gold(), {GOLD: -1})
+    tokens = [gold.sentence_tokens(i) for i in range(gold.n_sentences)]
+    refs = [gold.tags(GOLD, i) for i in range(gold.n_sentences)]
+    system = read_columns(demo_systems()["spacy_sm"], {GOLD: -1})
+    preds = [system.tags(GOLD, i) for i in range(system.n_sentences)]
+    train = as_train_index(str(demo_train()), "IOB2", "lenient")
+    report = nerlens.report(refs, {"spacy": preds}, train=train, tokens=tokens, bootstrap=0)
+    separately = {
+        "tough_mentions": tough_mentions.score(refs, preds, tokens=tokens, train=train),
+        "hardeval": hardeval.score(refs, preds, tokens=tokens, train=train),
+        "faireval": faireval.score(refs, preds),
+        "attribute_buckets": attribute_buckets.score(refs, preds, tokens=tokens, train=train),
+    }
+    for family, result in separately.items():
+        assert report.results["spacy"][family] == result.to_dict(), family
+    # every bootstrap statistic's point estimate is the number the family reports
+    estimates = report.estimates["spacy"]
+    assert estimates["entity_f1"] == pytest.approx(report.results["spacy"]["entity"]["f1"])
+    for name, value in estimates.items():
+        family, _, key = name.partition(".")
+        if family in separately:
+            assert value == pytest.approx(_lookup(separately[family].to_dict(), key),
+                                          nan_ok=True), name
+
+
+def _lookup(result: dict, dotted: str):
+    value = result
+    for part in dotted.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    if isinstance(value, dict):  # a bucket entry
+        value = value["f1"]
+    return float("nan") if value is None else value
+
+
+def test_python_report_object(tmp_path):
+    gold = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "O"]]
+    tokens = [["John", "Smith", "in", "Paris"], ["at", "Acme", "."]]
+    pred = [["B-PER", "I-PER", "O", "O"], ["O", "B-ORG", "O"]]
+    train_tokens = [["John", "Smith", "visited", "Rome"], ["Acme", "hired", "him"]]
+    train_tags = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O", "O"]]
+    train = as_train_index(train_tokens, "IOB2", "lenient", train_tags=train_tags)
+    report = nerlens.report(gold, {"a": pred, "b": gold}, train=train, tokens=tokens,
+                            bootstrap=50, seed=1)
+    assert report.estimates["b"]["entity_f1"] == 1.0
+    assert report.estimates["a"]["entity_f1"] == pytest.approx(2 * 2 / (2 + 3))
+    # every number here rests on a handful of mentions: all flagged as too small
+    assert all(i["too_small"] for i in report.intervals["a"].values())
+    assert "b vs a" in report.comparisons
+    assert report.comparisons["b vs a"]["entity_f1"] >= 0.5
+    path = tmp_path / "r.html"
+    report.to_html(path)
+    assert path.read_text().startswith("<!DOCTYPE html>")
+    assert json.loads(report.to_json())["systems"] == ["a", "b"]
+
+
+BAD_CASES = {
+    "fewer_sentences": ("pred", "A B-PER\nB O\n\nC O\n", "A B-PER\nB O\n",
+                        "2 sentences"),
+    "fewer_tokens": ("pred", "A B-PER\nB O\n\nC O\n", "A B-PER\n\nC O\n", "length"),
+    "no_tag": ("pred", "A B-PER\nB O\n\nC O\n", "A B-PER\nB\n\nC O\n", ":2"),
+    "empty": ("pred", "A B-PER\nB O\n\nC O\n", "", "empty"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CASES))
+def test_bad_input_is_one_line_and_exit_2(case, tmp_path, capsys):
+    _, gold_text, pred_text, expected = BAD_CASES[case]
+    (tmp_path / "gold.txt").write_text(gold_text)
+    (tmp_path / "pred.txt").write_text(pred_text)
+    code = main(["report", "--train", str(demo_train()), "--gold", str(tmp_path / "gold.txt"),
+                 str(tmp_path / "pred.txt"), "--output", str(tmp_path), "--bootstrap", "0"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1, err
+    assert "pred.txt" in err and expected in err, err
+
+
+def test_training_file_in_another_scheme(tmp_path, capsys):
+    (tmp_path / "train.txt").write_text("John B-PER\nSmith E-PER\n\nParis S-LOC\n")
+    (tmp_path / "gold.txt").write_text("A B-PER\nB O\n")
+    code = main(["report", "--train", str(tmp_path / "train.txt"), "--gold",
+                 str(tmp_path / "gold.txt"), str(tmp_path / "gold.txt"), "--output",
+                 str(tmp_path), "--bootstrap", "0"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "train.txt:2" in err and "E-PER" in err and "IOB2" in err, err
+
+
+def test_dataset_input(tmp_path, capsys):
+    datasets = pytest.importorskip("datasets")
+    names = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    features = datasets.Features({
+        "tokens": datasets.Sequence(datasets.Value("string")),
+        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=names))})
+    data = datasets.Dataset.from_dict({"tokens": [["John", "in", "Paris"], ["Mary", "ran"]],
+                                       "ner_tags": [[1, 0, 3], [1, 0]]}, features=features)
+    data.save_to_disk(str(tmp_path / "test_split"))
+    train = datasets.Dataset.from_dict({"tokens": [["John", "saw", "Rome"]],
+                                        "ner_tags": [[1, 0, 3]]}, features=features)
+    train.save_to_disk(str(tmp_path / "train_split"))
+    (tmp_path / "pred.txt").write_text("John B-PER\nin O\nParis B-PER\n\nMary B-PER\nran O\n")
+    assert main(["report", "--dataset", str(tmp_path / "test_split"), "--train",
+                 str(tmp_path / "train_split"), str(tmp_path / "pred.txt"), "--output",
+                 str(tmp_path / "out"), "--bootstrap", "0", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["estimates"]["pred"]["entity_f1"] == pytest.approx(2 * 2 / (3 + 3))
+
+
+def test_bootstrap_interval_covers_a_known_error_rate():
+    """A synthetic system that misses each mention with probability 0.2, independently:
+    the 95% interval of its recall holds 0.8 in at least 90 of 100 seeds."""
+    from nerspan.bootstrap import Statistic, percentile_interval, resample, sample_weights
+
+    hits = 0
+    for seed in range(100):
+        rng = np.random.default_rng(1000 + seed)
+        mentions = rng.integers(1, 4, size=300)          # mentions per sentence
+        found = rng.binomial(mentions, 0.8)
+        statistic = Statistic("recall", np.stack([found, mentions], 1),
+                              lambda t: t[:, 0] / t[:, 1], int(mentions.sum()))
+        values = resample([statistic], sample_weights(300, 400, seed))[:, 0]
+        ci = percentile_interval(values, statistic.estimate())
+        hits += ci.low <= 0.8 <= ci.high
+    assert hits >= 90
