@@ -1,0 +1,89 @@
+"""faireval: fine-grained NER error types without double penalties (Ortmann 2022).
+
+Every target (gold) and system span ends up in exactly the events the paper's
+Algorithm 2 finds: TP, labeling error (LE), boundary error (BE, with subtypes BEs =
+system span smaller, BEl = larger, BEo = overlapping), labeling-boundary error (LBE), FN
+and FP. A near miss is then one error, not an FP plus an FN: the fair scores count each
+LE, BE and LBE as half an FP and half an FN.
+
+>>> import faireval
+>>> result = faireval.score([["B-PER", "I-PER", "O", "B-LOC"]],
+...                         [["B-PER", "O", "O", "B-ORG"]])
+>>> result.counts["BE"], result.counts["LE"], result.counts["TP"]
+(1, 1, 0)
+>>> d = result.to_dict()
+>>> d["traditional_f1"], d["fair_f1"]
+(0.0, 0.0)
+>>> spans = faireval.score([[("PER", 0, 2), ("LOC", 3, 4)]],
+...                        [[("PER", 0, 2), ("LOC", 3, 5)]], weights="weighted")
+>>> spans.counts["BEl"], round(spans.fair()[0], 4), spans.weighted()[:2]
+(1, 0.6667, (0.75, 1.0))
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .inputs import PUNCT_TAGS, Prepared, prepare
+from .matching import Events, find_errors
+from .result import FOCUS, FairEvalResult, build_result, prf
+from .spanfile import read_span_file, spans_to_tags, write_span_file
+from .weights import COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, resolve_weights
+
+__version__ = "0.1.0"
+
+
+def score(references, predictions=None, *, weights="fair", focus: str = "target",
+          labels: Sequence[str] | None = None, exclude: Sequence[str] = (),
+          ignore_punct: bool = False, pos=None, confusion_tp: bool = False,
+          return_pairs: bool = False, reference_iteration: bool = False,
+          scheme: str = "IOB2", mode: str = "lenient", train=None, tokens=None) -> FairEvalResult:
+    """FairEval error counts and traditional, fair and (if asked) weighted scores.
+
+    Args:
+        references: the target annotation: a ``nerspan.Corpus`` (columns ``gold`` and
+            ``pred``; then ``predictions`` may be omitted), tag lists per sentence (any
+            scheme of the core; multi-level tags ``B-X|I-Y``, outer level first), or span
+            lists per sentence ``[(label, start, end), ...]``, 0-based, ``end`` exclusive,
+            possibly nested or overlapping (``read_span_file`` reads FairEval's files).
+        predictions: the system annotation, in the same form.
+        weights: which scores are the headline ``precision``/``recall``/``f1``:
+            ``"fair"`` (default), ``"traditional"``, ``"weighted"`` (the paper's preset:
+            BEs = 0.5 TP + 0.5 FN, BEl = 0.5 TP + 0.5 FP, BEo = 0.5 TP + 0.25 FP +
+            0.25 FN), or a table ``{error type: (TP, FP, FN) shares}``; the last two also
+            add the ``weighted_*`` keys.
+        focus: ``"target"`` counts LE and LBE under the target label per label,
+            ``"system"`` under the system label. Overall counts do not change.
+        labels: evaluate only these labels (in this order); ``exclude``: drop these.
+            Spans of other labels are removed before matching.
+        ignore_punct: remove punctuation tokens (by ``pos``, see ``PUNCT_TAGS``) from
+            every span before matching; spans shrink past them and vanish when empty.
+        pos: POS tags per sentence (a list of lists, or a column name of the Corpus).
+        confusion_tp: also put the TPs on the confusion matrix's diagonal.
+        return_pairs: add ``pairs``: per sentence, every event with its spans.
+        reference_iteration: reproduce the reference code's numbers: it removes each
+            matched span from the list it is iterating over, so within a BE/LBE pass the
+            span right after a match is skipped (it may still match in a later pass).
+            Off by default: the paper's algorithm, which gives the published results.
+        scheme, mode: how tags are decoded (see ``nerspan.decode``).
+        train, tokens: accepted and ignored (faireval needs neither training data nor
+            tokens), so that every family can be called the same way.
+
+    Raises ``nerspan.NerspanError`` (a ``ValueError``) naming the sentence for bad spans
+    or tags, and ``ValueError`` for a bad option.
+    """
+    if focus not in FOCUS:
+        raise ValueError(f"focus must be 'target' or 'system', not {focus!r}")
+    if isinstance(weights, str) and weights not in WEIGHT_NAMES:
+        raise ValueError(f"weights must be one of {', '.join(WEIGHT_NAMES)} or a table "
+                         f"mapping error types to (TP, FP, FN) shares, not {weights!r}")
+    weight_table = None if weights in ("traditional", "fair") else resolve_weights(weights)
+    prepared = prepare(references, predictions, scheme=scheme, mode=mode, pos=pos,
+                       ignore_punct=ignore_punct, labels=labels, exclude=exclude)
+    events = find_errors(prepared, reference_iteration)
+    return build_result(prepared, events, focus, weights, weight_table,
+                        resolve_weights("fair"), confusion_tp, return_pairs)
+
+
+__all__ = ["score", "FairEvalResult", "prf", "read_span_file", "write_span_file",
+           "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
+           "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors"]

@@ -1,0 +1,193 @@
+"""Counting the events and turning counts into traditional, fair and weighted scores."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .inputs import Prepared
+from .matching import FP, LBE, LE, TP, Events
+from .weights import COUNT_NAMES, ERROR_TYPES
+
+FOCUS = ("target", "system")
+NO_SPAN_ROW = "FP"     # confusion row of system spans without a target
+NO_SPAN_COLUMN = "FN"  # confusion column of target spans without a system span
+
+
+def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    """Precision, recall and F1 (from the unrounded P and R); zero division gives 0.
+
+    >>> prf(3, 1, 2)[:2], round(prf(3, 1, 2)[2], 4)
+    ((0.75, 0.6), 0.6667)
+    """
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return float(precision), float(recall), float(f1)
+
+
+def named_counts(row) -> dict:
+    """The nine counts from one row of per-kind counts (ERROR_TYPES order)."""
+    by_kind = dict(zip(ERROR_TYPES, (int(v) for v in row)))
+    by_kind["BE"] = by_kind["BEs"] + by_kind["BEl"] + by_kind["BEo"]
+    return {name: by_kind[name] for name in COUNT_NAMES}
+
+
+def weighted_prf(row, table: dict) -> tuple[float, float, float]:
+    """P, R, F1 of per-kind counts under a weight table (kind -> (TP, FP, FN) shares)."""
+    shares = np.array([table[kind] for kind in ERROR_TYPES], dtype=float)  # 8 x 3
+    tp, fp, fn = np.asarray(row, dtype=float) @ shares
+    return prf(tp, fp, fn)
+
+
+@dataclass
+class FairEvalResult:
+    """Error counts and scores of one system against the target annotation.
+
+    ``kind_counts`` holds, overall and per label, the counts of the eight event kinds in
+    ``weights.ERROR_TYPES`` order; ``to_dict()`` gives the documented keys.
+    """
+
+    labels: tuple
+    kind_counts: np.ndarray          # 8, overall
+    label_kind_counts: np.ndarray    # n_labels x 8, under the focus label
+    n_target: np.ndarray             # per label
+    n_system: np.ndarray             # per label
+    confusion_matrix: np.ndarray     # (n_labels + 1) x (n_labels + 1)
+    focus: str
+    weights: str | dict
+    weight_table: dict | None        # None unless weighted scores were asked for
+    fair_table: dict
+    pairs: list | None = None
+    repairs: dict = field(default_factory=dict)
+
+    # -- overall -----------------------------------------------------------------------
+    @property
+    def counts(self) -> dict:
+        return named_counts(self.kind_counts)
+
+    def traditional(self) -> tuple[float, float, float]:
+        tp = int(self.kind_counts[TP])
+        return prf(tp, int(self.n_system.sum()) - tp, int(self.n_target.sum()) - tp)
+
+    def fair(self) -> tuple[float, float, float]:
+        return weighted_prf(self.kind_counts, self.fair_table)
+
+    def weighted(self) -> tuple[float, float, float] | None:
+        if self.weight_table is None:
+            return None
+        return weighted_prf(self.kind_counts, self.weight_table)
+
+    def headline(self) -> tuple[float, float, float]:
+        """The scores ``weights`` names: traditional, fair, or the weighted table's."""
+        if self.weights == "traditional":
+            return self.traditional()
+        if self.weights == "fair":
+            return self.fair()
+        return self.weighted()
+
+    # -- output ------------------------------------------------------------------------
+    def per_label(self) -> dict:
+        rows = {}
+        for k, label in enumerate(self.labels):
+            counts = named_counts(self.label_kind_counts[k])
+            tp = counts["TP"]
+            row = dict(counts)
+            row["traditional_FP"] = int(self.n_system[k]) - tp
+            row["traditional_FN"] = int(self.n_target[k]) - tp
+            row["support"] = int(self.n_target[k])
+            _put(row, "traditional", prf(tp, row["traditional_FP"], row["traditional_FN"]))
+            _put(row, "fair", weighted_prf(self.label_kind_counts[k], self.fair_table))
+            if self.weight_table is not None:
+                _put(row, "weighted", weighted_prf(self.label_kind_counts[k], self.weight_table))
+            rows[label] = row
+        return rows
+
+    def confusion(self) -> dict:
+        """Target label -> system label -> count; extra row FP, extra column FN."""
+        rows = list(self.labels) + [NO_SPAN_ROW]
+        columns = list(self.labels) + [NO_SPAN_COLUMN]
+        return {r: {c: int(self.confusion_matrix[i, j]) for j, c in enumerate(columns)}
+                for i, r in enumerate(rows)}
+
+    def to_dict(self) -> dict:
+        out = {}
+        _put(out, "", self.headline())
+        _put(out, "traditional", self.traditional())
+        _put(out, "fair", self.fair())
+        if self.weight_table is not None:
+            _put(out, "weighted", self.weighted())
+        out["counts"] = self.counts
+        tp = int(self.kind_counts[TP])
+        out["traditional_counts"] = {"TP": tp, "FP": int(self.n_system.sum()) - tp,
+                                     "FN": int(self.n_target.sum()) - tp}
+        out["per_label"] = self.per_label()
+        out["confusion"] = self.confusion()
+        if self.pairs is not None:
+            out["pairs"] = self.pairs
+        if self.repairs:
+            out["repairs"] = {column: r.to_dict() for column, r in self.repairs.items()}
+        return out
+
+
+def _put(out: dict, prefix: str, scores) -> None:
+    for name, value in zip(("precision", "recall", "f1"), scores):
+        out[f"{prefix}_{name}" if prefix else name] = value
+
+
+def build_result(prepared: Prepared, events: Events, focus: str, weights, weight_table,
+                 fair_table, confusion_tp: bool, return_pairs: bool) -> FairEvalResult:
+    n_labels = len(prepared.labels)
+    t_label = np.where(events.target >= 0,
+                       prepared.target.label[np.maximum(events.target, 0)]
+                       if len(prepared.target) else -1, -1)
+    s_label = np.where(events.system >= 0,
+                       prepared.system.label[np.maximum(events.system, 0)]
+                       if len(prepared.system) else -1, -1)
+    kind = events.kind.astype(np.int64)
+    kind_counts = np.bincount(kind, minlength=len(ERROR_TYPES))
+    # per label: FP under the system label, TP/BE/FN under the target label, LE and LBE
+    # under the focus side's label
+    use_system = (kind == FP) | (((kind == LE) | (kind == LBE)) & (focus == "system"))
+    label = np.where(use_system, s_label, t_label)
+    label_kind = np.bincount(label * len(ERROR_TYPES) + kind,
+                             minlength=n_labels * len(ERROR_TYPES)).reshape(n_labels, len(ERROR_TYPES))
+    n_target = np.bincount(prepared.target.label, minlength=n_labels)
+    n_system = np.bincount(prepared.system.label, minlength=n_labels)
+    # confusion: errors (and optionally TPs); a missing side is the extra row/column
+    shown = kind != TP if not confusion_tp else np.ones(len(kind), dtype=bool)
+    row = np.where(t_label >= 0, t_label, n_labels)[shown]
+    col = np.where(s_label >= 0, s_label, n_labels)[shown]
+    size = n_labels + 1
+    confusion = np.bincount(row * size + col, minlength=size * size).reshape(size, size)
+    pairs = _pairs(prepared, events) if return_pairs else None
+    return FairEvalResult(prepared.labels, kind_counts, label_kind, n_target, n_system,
+                          confusion, focus, weights, weight_table, fair_table, pairs,
+                          prepared.repairs)
+
+
+def _pairs(prepared: Prepared, events: Events) -> list:
+    """Per sentence, every event as ``{"type", "target", "system"}`` (spans or None)."""
+    out = [[] for _ in range(prepared.n_sentences)]
+    names = prepared.labels
+
+    def span(table, i):
+        return (names[table.label[i]], int(table.start[i]), int(table.end[i]))
+    rows = []
+    for kind, t, s in zip(events.kind.tolist(), events.target.tolist(), events.system.tolist()):
+        sentence = int(prepared.target.sentence[t] if t >= 0 else prepared.system.sentence[s])
+        item = {"type": ERROR_TYPES[kind],
+                "target": span(prepared.target, t) if t >= 0 else None,
+                "system": span(prepared.system, s) if s >= 0 else None}
+        rows.append((sentence, item))
+    for sentence, item in sorted(rows, key=lambda r: (r[0], _first_start(r[1]))):
+        out[sentence].append(item)
+    return out
+
+
+def _first_start(item: dict) -> tuple:
+    spans = [x for x in (item["target"], item["system"]) if x is not None]
+    return min((x[1], x[2]) for x in spans)
+
+
+__all__ = ["FairEvalResult", "prf", "build_result", "named_counts", "weighted_prf", "FOCUS"]

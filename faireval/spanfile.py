@@ -1,0 +1,117 @@
+"""The FairEval span-file format, and spans back to BIO tags.
+
+A span file holds one span per line, ``LABEL<TAB>begin<TAB>end<TAB>tokens`` with 1-based
+inclusive token indices (``tokens`` lists them joined by ``, ``), and a blank line
+between sentences. A sentence without spans is the single line ``NONE 999 999 999``
+(tab separated): a placeholder, not a span.
+
+Inside nerlens a span is ``(label, start, end)`` with 0-based ``start`` and exclusive
+``end``, so the file line ``PER 6 7 6, 7`` is ``("PER", 5, 7)``.
+"""
+from __future__ import annotations
+
+import os
+
+from nerspan.errors import EmptyInputError, FormatError, NerspanError
+
+PLACEHOLDER = ("NONE", "999", "999", "999")
+
+
+def read_span_file(path: str | os.PathLike, encoding: str = "utf-8") -> list[list[tuple]]:
+    """Spans per sentence, ``(label, start, end)`` 0-based with ``end`` exclusive.
+
+    Runs of blank lines separate sentences. Raises ``FormatError`` naming the file and
+    line for a line that is not four tab-separated fields, an index that is not a
+    positive integer, ``end < begin``, or a token list that is not ``begin..end``
+    (discontinuous spans are not supported). An empty token field means ``begin..end``.
+    """
+    path = os.fspath(path)
+    sentences: list[list[tuple]] = []
+    current: list[tuple] | None = None
+    with open(path, encoding=encoding) as handle:
+        for number, raw in enumerate(handle, 1):
+            line = raw.rstrip("\r\n")
+            if not line.strip():
+                if current is not None:
+                    sentences.append(current)
+                    current = None
+                continue
+            if current is None:
+                current = []
+            fields = line.split("\t")
+            if tuple(f.strip() for f in fields) == PLACEHOLDER:
+                continue
+            current.append(_parse_line(fields, path, number, len(sentences)))
+    if current is not None:
+        sentences.append(current)
+    if not sentences:
+        raise EmptyInputError("no sentence in the span file", path=path)
+    return sentences
+
+
+def _parse_line(fields: list[str], path: str, line: int, sentence: int) -> tuple:
+    def fail(problem: str) -> NerspanError:
+        return FormatError(problem, sentence=sentence, path=path, line=line)
+
+    if len(fields) != 4:
+        raise fail(f"expected 4 tab-separated fields (LABEL, begin, end, tokens), "
+                   f"found {len(fields)}: {chr(9).join(fields)!r}")
+    label, begin, end, tokens = (f.strip() for f in fields)
+    if not label:
+        raise fail("missing label")
+    try:
+        begin, end = int(begin), int(end)
+    except ValueError:
+        raise fail(f"begin and end must be integers, got {fields[1]!r} and {fields[2]!r}") from None
+    if begin < 1:
+        raise fail(f"begin {begin} is not a 1-based token index")
+    if end < begin:
+        raise fail(f"end {end} lies before begin {begin}")
+    if tokens and tokens != ", ".join(map(str, range(begin, end + 1))):
+        try:
+            listed = [int(t) for t in tokens.split(",")]
+        except ValueError:
+            raise fail(f"token indices must be integers separated by commas: {tokens!r}") from None
+        if listed != list(range(begin, end + 1)):
+            raise fail(f"token indices {tokens!r} are not the range {begin}..{end} "
+                       "(discontinuous spans are not supported)")
+    return (label, begin - 1, end)
+
+
+def write_span_file(path: str | os.PathLike, sentences, encoding: str = "utf-8") -> None:
+    """Write spans per sentence (0-based, end exclusive) in the span-file format."""
+    with open(path, "w", encoding=encoding) as handle:
+        for spans in sentences:
+            if not spans:
+                handle.write("\t".join(PLACEHOLDER) + "\n")
+            for label, start, end in spans:
+                indices = ", ".join(str(i) for i in range(start + 1, end + 1))
+                handle.write(f"{label}\t{start + 1}\t{end}\t{indices}\n")
+            handle.write("\n")
+
+
+def spans_to_tags(sentences, lengths) -> list[list[str]]:
+    """BIO (IOB2) tags for single-level spans: one tag list per sentence.
+
+    ``lengths`` gives each sentence's number of tokens. Raises ``NerspanError`` for
+    spans that overlap (they need multi-level tags) or lie outside the sentence.
+
+    >>> spans_to_tags([[("PER", 0, 2), ("LOC", 3, 4)], []], [4, 2])
+    [['B-PER', 'I-PER', 'O', 'B-LOC'], ['O', 'O']]
+    """
+    if len(sentences) != len(lengths):
+        raise NerspanError(f"{len(sentences)} sentences of spans but {len(lengths)} lengths")
+    tags = []
+    for i, (spans, n) in enumerate(zip(sentences, lengths)):
+        row = ["O"] * int(n)
+        for label, start, end in sorted(spans, key=lambda s: (s[1], s[2])):
+            if not 0 <= start < end <= n:
+                raise NerspanError(f"span ({label!r}, {start}, {end}) lies outside the "
+                                   f"sentence of {n} tokens", sentence=i)
+            if any(t != "O" for t in row[start:end]):
+                raise NerspanError(f"span ({label!r}, {start}, {end}) overlaps another span: "
+                                   "single-level BIO cannot hold it", sentence=i)
+            row[start] = f"B-{label}"
+            row[start + 1:end] = [f"I-{label}"] * (end - start - 1)
+        tags.append(row)
+    return tags

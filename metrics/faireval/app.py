@@ -1,0 +1,28 @@
+"""Hugging Face Space: FairEval error types and fair scores for tag sequences."""
+import faireval
+from nerlens.space import build_demo
+
+EXAMPLE = {
+    "references": "B-PER I-PER O O B-LOC O B-ORG I-ORG I-ORG\n"
+                  "O B-LOC I-LOC O B-PER O",
+    "predictions": "B-PER O O O B-ORG O B-ORG I-ORG O\n"
+                   "O B-LOC I-LOC O B-PER B-ORG",
+}
+
+
+def compute(references, predictions, **options):
+    return faireval.score(references, predictions, **options).to_dict()
+
+
+demo = build_demo(
+    "FairEval: NER error types without double penalties",
+    "Every disagreement becomes one error: labeling (LE), boundary (BE: BEs smaller, "
+    "BEl larger, BEo crossing), labeling-boundary (LBE), FN or FP. Fair scores count "
+    "LE, BE and LBE as half an FP and half an FN (Ortmann, LREC 2022).",
+    compute, EXAMPLE, needs_tokens=False, needs_train=False,
+    options={"weights": (("fair", "traditional", "weighted"), "fair"),
+             "focus": (("target", "system"), "target")},
+    headline="f1")
+
+if __name__ == "__main__":
+    demo.launch()

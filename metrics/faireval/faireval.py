@@ -1,0 +1,103 @@
+"""FairEval: fine-grained NER error types without double penalties (an evaluate metric)."""
+import datasets
+import evaluate
+import faireval  # From: nerlens
+
+_CITATION = """\
+@inproceedings{ortmann-2022-fine,
+    title = "Fine-Grained Error Analysis and Fair Evaluation of Labeled Spans",
+    author = "Ortmann, Katrin",
+    booktitle = "Proceedings of the Thirteenth Language Resources and Evaluation Conference",
+    month = jun,
+    year = "2022",
+    address = "Marseille, France",
+    publisher = "European Language Resources Association",
+    url = "https://aclanthology.org/2022.lrec-1.150",
+    pages = "1400--1407",
+}
+"""
+
+_DESCRIPTION = """\
+FairEval (Ortmann, 2022) sorts every disagreement between target and system spans into
+error types: labeling errors (LE: right span, wrong label), boundary errors (BE: right
+label, overlapping span; BEs = system span smaller, BEl = larger, BEo = crossing),
+labeling-boundary errors (LBE), false negatives and false positives. Traditional scores
+count a near miss twice (an FP and an FN); the fair scores count each LE, BE and LBE as
+half an FP and half an FN; weighted scores use any table of (TP, FP, FN) shares.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of predicted tag lists, one per sentence (any scheme of nerspan;
+        multi-level tags are written "B-X|I-Y", outer level first).
+    references: list of reference (target) tag lists, same shape.
+    weights: "fair" (default), "traditional", "weighted" (the paper's preset), or a table
+        {error type: (TP, FP, FN) shares}; names the headline precision/recall/f1, and
+        "weighted" or a table adds the weighted_* keys.
+    focus: "target" (default) counts LE and LBE under the target label per label,
+        "system" under the system label.
+    labels: evaluate only these labels (in this order). exclude: drop these labels.
+    ignore_punct: remove punctuation tokens (by pos) from every span before matching.
+    pos: POS tags per sentence, needed by ignore_punct.
+    confusion_tp: put TPs on the confusion matrix's diagonal as well.
+    return_pairs: add "pairs", every event per sentence with its spans.
+    reference_iteration: reproduce the numbers of the reference code (see the card).
+    scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+Options may also be given to evaluate.load(...); compute(...) overrides them.
+Returns:
+    precision, recall, f1: the scores named by weights (fair by default).
+    traditional_precision, traditional_recall, traditional_f1: exact-match scores.
+    fair_precision, fair_recall, fair_f1: LE, BE and LBE count half FP, half FN.
+    weighted_precision, weighted_recall, weighted_f1: with weights="weighted" or a table.
+    counts: TP, FP, FN, LE, BE, BEs, BEl, BEo, LBE. traditional_counts: TP, FP, FN.
+    per_label: label -> counts and scores. confusion: target label -> system label -> count,
+    with an extra row "FP" and an extra column "FN".
+Examples:
+    >>> import evaluate
+    >>> faireval_metric = evaluate.load("metrics/faireval")
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O"]]
+    >>> predictions = [["B-PER", "O", "O", "B-ORG", "O"]]
+    >>> results = faireval_metric.compute(predictions=predictions, references=references)
+    >>> results["counts"]["BE"], results["counts"]["LE"]
+    (1, 1)
+    >>> round(results["traditional_f1"], 4), round(results["fair_f1"], 4)
+    (0.0, 0.0)
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-ORG", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "B-LOC", "I-LOC"], ["B-ORG", "O"]]
+    >>> results = faireval_metric.compute(predictions=predictions, references=references,
+    ...                                   weights="weighted")
+    >>> results["counts"]["TP"], results["counts"]["BEl"]
+    (2, 1)
+    >>> [round(results[k], 4) for k in ("traditional_f1", "fair_f1", "weighted_f1")]
+    [0.6667, 0.8, 0.9091]
+"""
+
+OPTIONS = ("weights", "focus", "labels", "exclude", "ignore_punct", "pos", "confusion_tp",
+           "return_pairs", "reference_iteration", "scheme", "mode")
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Faireval(evaluate.Metric):
+    """FairEval error types and traditional, fair and weighted scores."""
+
+    def __init__(self, *args, **kwargs):
+        self._load_options = {k: kwargs.pop(k) for k in OPTIONS if k in kwargs}
+        super().__init__(*args, **kwargs)
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({
+                "predictions": datasets.Sequence(datasets.Value("string")),
+                "references": datasets.Sequence(datasets.Value("string")),
+            }),
+            homepage="https://github.com/katrinortmann/FairEval",
+            reference_urls=["https://aclanthology.org/2022.lrec-1.150"],
+        )
+
+    def _compute(self, predictions, references, **kwargs):
+        options = dict(self._load_options)
+        options.update({k: v for k, v in kwargs.items() if k in OPTIONS})
+        return faireval.score(references, predictions, **options).to_dict()

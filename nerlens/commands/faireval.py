@@ -1,0 +1,140 @@
+"""``nerlens faireval``: FairEval error types and traditional/fair/weighted scores."""
+from __future__ import annotations
+
+import json
+import os
+
+import faireval
+from nerspan import GOLD, PRED, Corpus, read_columns
+
+from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
+                     print_json, system_name)
+
+NAME = "faireval"
+HELP = "FairEval error types (LE, BE, LBE) and fair scores without double penalties"
+
+
+def add_arguments(parser) -> None:
+    add_input_arguments(parser)
+    parser.add_argument("--spans", action="store_true",
+                        help="GOLD and PRED are FairEval span files (LABEL begin end tokens)")
+    parser.add_argument("--weights", default="fair",
+                        help="fair (default), traditional, weighted, or a weight table as "
+                             "JSON or a JSON file: {\"BEs\": [0.5, 0, 0.5], ...}")
+    parser.add_argument("--focus", default="target", choices=faireval.result.FOCUS,
+                        help="count LE and LBE per label under the target (default) or "
+                             "the system label")
+    parser.add_argument("--labels", default=None,
+                        help="comma-separated labels to evaluate, in this order")
+    parser.add_argument("--exclude", default="", help="comma-separated labels to drop")
+    parser.add_argument("--confusion-tp", action="store_true",
+                        help="put the TPs on the confusion matrix's diagonal")
+    parser.add_argument("--ignore-punct", action="store_true",
+                        help="remove punctuation tokens (by POS) from spans before matching")
+    parser.add_argument("--pos-column", type=int, default=1,
+                        help="POS column of GOLD for --ignore-punct (default 1)")
+    parser.add_argument("--reference-iteration", action="store_true",
+                        help="reproduce the reference code's numbers (it skips the span "
+                             "after each match within a pass)")
+
+
+def _weights(value: str):
+    if value in faireval.WEIGHT_NAMES:
+        return value
+    text = value
+    if os.path.exists(value):
+        with open(value, encoding="utf-8") as handle:
+            text = handle.read()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise UsageError(f"--weights must be one of {', '.join(faireval.WEIGHT_NAMES)}, a "
+                         f"JSON weight table or a JSON file, not {value!r}") from None
+
+
+def _split(value: str | None):
+    if value is None:
+        return None
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def options(args) -> dict:
+    return dict(weights=_weights(args.weights), focus=args.focus, labels=_split(args.labels),
+                exclude=_split(args.exclude) or (), confusion_tp=args.confusion_tp,
+                reference_iteration=args.reference_iteration, scheme=args.scheme,
+                mode=args.mode)
+
+
+def compute(args) -> dict:
+    """System name -> result dict (compute()'s keys)."""
+    kwargs = options(args)
+    preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
+    if args.spans:
+        if not args.gold or len(preds) != 1 or not preds[0]:
+            raise UsageError("--spans needs TARGET and SYSTEM span files")
+        if args.ignore_punct:
+            raise UsageError("--ignore-punct needs POS tags, which span files do not have")
+        target = faireval.read_span_file(check_file(args.gold))
+        system = faireval.read_span_file(check_file(preds[0]))
+        return {system_name(preds[0]): faireval.score(target, system, **kwargs).to_dict()}
+    corpus, names = load_systems(args)
+    if args.ignore_punct:
+        pos_corpus = read_columns(args.gold, {GOLD: args.pos_column},
+                                  comment_prefix=args.comment_prefix)
+        kwargs.update(ignore_punct=True, pos=[pos_corpus.tags(GOLD, i)
+                                              for i in range(pos_corpus.n_sentences)])
+    out = {}
+    for name in names:
+        pair = Corpus(corpus.offsets, {GOLD: corpus.column(GOLD), PRED: corpus.column(name)},
+                      corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
+        out[name] = faireval.score(pair, **kwargs).to_dict()
+    return out
+
+
+COUNT_COLUMNS = ["TP", "FP", "LE", "BE", "LBE", "FN"]
+
+
+def report(result: dict) -> str:
+    """Per-label tables (traditional, fair, weighted if present), comparison, confusion."""
+    parts = []
+    labels = list(result["per_label"])
+    trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"],
+                  row["traditional_precision"], row["traditional_recall"], row["traditional_f1"]]
+                 for label, row in result["per_label"].items()]
+    tc = result["traditional_counts"]
+    trad_rows.append(["overall", tc["TP"], tc["FP"], tc["FN"], result["traditional_precision"],
+                      result["traditional_recall"], result["traditional_f1"]])
+    parts.append("### Traditional evaluation\n" + format_table(
+        ["Label", "TP", "FP", "FN", "Prec", "Rec", "F1"], trad_rows))
+    kinds = ["fair"] + (["weighted"] if "weighted_f1" in result else [])
+    columns = COUNT_COLUMNS + ["BEs", "BEl", "BEo"]
+    for kind in kinds:
+        rows = [[label] + [row[c] for c in columns]
+                + [row[f"{kind}_precision"], row[f"{kind}_recall"], row[f"{kind}_f1"]]
+                for label, row in result["per_label"].items()]
+        rows.append(["overall"] + [result["counts"][c] for c in columns]
+                    + [result[f"{kind}_precision"], result[f"{kind}_recall"], result[f"{kind}_f1"]])
+        parts.append(f"### {kind.title()} evaluation\n" + format_table(
+            ["Label"] + columns + ["Prec", "Rec", "F1"], rows))
+    parts.append("### Comparison\n" + format_table(
+        ["Version", "Prec", "Rec", "F1"],
+        [[kind.title(), result[f"{kind}_precision"], result[f"{kind}_recall"], result[f"{kind}_f1"]]
+         for kind in ["traditional"] + kinds]))
+    confusion = result["confusion"]
+    system_labels = labels + ["FN"]
+    parts.append("### Confusion matrix (rows: target, columns: system)\n" + format_table(
+        ["Target\\System"] + system_labels,
+        [[row] + [confusion[row][col] for col in system_labels] for row in confusion]))
+    return "\n\n".join(parts)
+
+
+def run(args) -> int:
+    results = compute(args)
+    if args.format == "json":
+        print_json(next(iter(results.values())) if len(results) == 1 else results)
+        return 0
+    for name, result in results.items():
+        if len(results) > 1:
+            print(f"== {name}")
+        print(report(result))
+    return 0

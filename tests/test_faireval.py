@@ -1,0 +1,437 @@
+"""faireval: hand-derived cases, the published NER result, properties, bad input."""
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import faireval
+from faireval import read_span_file, score, spans_to_tags, write_span_file
+from nerspan.errors import FormatError, NerspanError, SentenceCountError
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "faireval"
+
+
+def counts(result) -> dict:
+    return {k: v for k, v in result.counts.items() if v}
+
+
+# -- hand-derived cases (expected values worked out from METHODS.md section 3) -----------
+@pytest.mark.parametrize("target, system, kind", [
+    (("PER", 0, 3), ("PER", 1, 3), "BEs"),   # system inside the target, shared end
+    (("PER", 0, 3), ("PER", 0, 4), "BEl"),   # system contains the target
+    (("PER", 1, 3), ("PER", 2, 5), "BEo"),   # crossing
+])
+def test_boundary_subtypes(target, system, kind):
+    result = score([[target]], [[system]])
+    assert counts(result) == {"BE": 1, kind: 1}
+
+
+def test_tp_le_be_and_the_three_score_kinds():
+    # TP A(0,1); BEs B(2,4)->B(2,3); LE C(5,6)->D(5,6)
+    result = score([[("A", 0, 1), ("B", 2, 4), ("C", 5, 6)]],
+                   [[("A", 0, 1), ("B", 2, 3), ("D", 5, 6)]], weights="weighted")
+    assert counts(result) == {"TP": 1, "LE": 1, "BE": 1, "BEs": 1}
+    d = result.to_dict()
+    # traditional: TP 1, FP 3 - 1, FN 3 - 1
+    assert (d["traditional_precision"], d["traditional_recall"]) == (1 / 3, 1 / 3)
+    # fair: FP = FN = 0 + 0.5 * 2 errors = 1
+    assert (d["fair_precision"], d["fair_recall"], d["fair_f1"]) == (0.5, 0.5, 0.5)
+    # weighted: TP = 1 + 0.5 (BEs); FP = 0.5 (LE); FN = 0.5 (BEs) + 0.5 (LE)
+    assert (d["weighted_precision"], d["weighted_recall"]) == (0.75, 0.6)
+    assert d["weighted_f1"] == pytest.approx(2 * 0.75 * 0.6 / 1.35)
+    assert (d["precision"], d["recall"]) == (0.75, 0.6)  # headline = weighted here
+
+
+def test_one_target_split_in_two_is_two_boundary_errors_not_three_errors():
+    # ORG(0,4) vs ORG(0,2) + ORG(2,4): pass (a) takes the first of the tied candidates,
+    # pass (c) matches the second to the target's remaining tokens {2, 3}.
+    result = score([[("ORG", 0, 4)]], [[("ORG", 0, 2), ("ORG", 2, 4)]],
+                   weights="weighted", return_pairs=True)
+    assert counts(result) == {"BE": 2, "BEs": 2}
+    assert result.to_dict()["traditional_counts"] == {"TP": 0, "FP": 2, "FN": 1}
+    assert result.weighted() == pytest.approx((1.0, 0.5, 2 / 3))  # TP 1, FP 0, FN 1
+    pairs = result.to_dict()["pairs"][0]
+    assert [p["system"] for p in pairs] == [("ORG", 0, 2), ("ORG", 2, 4)]
+
+
+def test_pass_b_matches_an_unmatched_target_to_an_already_matched_system_span():
+    # Sorted targets: X(0,1) first; it takes X(0,2) (BEl) and leaves token 1 to X(0,3),
+    # which finds no unmatched system span and matches X(0,2) again in pass (b) (BEs).
+    result = score([[("X", 0, 3), ("X", 0, 1)]], [[("X", 0, 2)]], return_pairs=True)
+    assert counts(result) == {"BE": 2, "BEl": 1, "BEs": 1}
+    pairs = result.to_dict()["pairs"][0]
+    assert {(p["type"], p["target"]) for p in pairs} == {("BEl", ("X", 0, 1)),
+                                                         ("BEs", ("X", 0, 3))}
+
+
+def test_most_shared_tokens_win_then_the_rest_matches_what_is_left():
+    # A(0,4): A(1,5) shares 3 tokens, A(0,2) 2 -> BEo first; A(0,2) then shares token 0.
+    result = score([[("A", 0, 4)]], [[("A", 0, 2), ("A", 1, 5)]], return_pairs=True)
+    kinds = {p["system"]: p["type"] for p in result.to_dict()["pairs"][0]}
+    assert kinds == {("A", 1, 5): "BEo", ("A", 0, 2): "BEs"}
+    assert counts(result) == {"BE": 2, "BEs": 1, "BEo": 1}
+
+
+def test_lbe_fp_focus_and_confusion():
+    target = [[("PER", 0, 2), ("LOC", 7, 8)]]
+    system = [[("LOC", 1, 3), ("PER", 5, 6), ("ORG", 7, 8)]]
+    # LE LOC->ORG at (7,8); LBE PER(0,2)->LOC(1,3); PER(5,6) is an FP
+    by_target = score(target, system)
+    by_system = score(target, system, focus="system")
+    assert counts(by_target) == counts(by_system) == {"LE": 1, "LBE": 1, "FP": 1}
+    per_t, per_s = by_target.per_label(), by_system.per_label()
+    assert (per_t["PER"]["LBE"], per_t["LOC"]["LE"], per_t["PER"]["FP"]) == (1, 1, 1)
+    assert (per_s["LOC"]["LBE"], per_s["ORG"]["LE"], per_s["PER"]["FP"]) == (1, 1, 1)
+    assert per_s["PER"]["LBE"] == per_s["LOC"]["LE"] == 0
+    confusion = by_target.confusion()
+    assert confusion == by_system.confusion()  # the matrix ignores focus
+    assert list(confusion) == ["LOC", "ORG", "PER", "FP"]
+    assert list(confusion["LOC"]) == ["LOC", "ORG", "PER", "FN"]
+    assert confusion["PER"]["LOC"] == confusion["LOC"]["ORG"] == confusion["FP"]["PER"] == 1
+    assert sum(sum(row.values()) for row in confusion.values()) == 3
+
+
+def test_confusion_tp_adds_tps_to_the_diagonal():
+    target, system = [[("A", 0, 1), ("A", 2, 3)]], [[("A", 0, 1)]]
+    assert score(target, system).confusion()["A"] == {"A": 0, "FN": 1}
+    assert score(target, system, confusion_tp=True).confusion()["A"] == {"A": 1, "FN": 1}
+
+
+def test_duplicates_pair_one_to_one():
+    result = score([[("A", 0, 2), ("A", 0, 2)]], [[("A", 0, 2)]])
+    assert counts(result) == {"TP": 1, "FN": 1}  # the second copy has no token left
+
+
+def test_tags_in_any_scheme_and_multi_level_tags():
+    bio = score([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "O", "O", "B-ORG"]])
+    iobes = score([["B-PER", "E-PER", "O", "S-LOC"]], [["S-PER", "O", "O", "S-ORG"]],
+                  scheme="IOBES")
+    assert counts(bio) == counts(iobes) == {"LE": 1, "BE": 1, "BEs": 1}
+    # outer level first: PX(0,3) holds NX(1,3); the system misses the inner NX's first token
+    target = [["B-PX", "I-PX|B-NX", "I-PX|I-NX", "O"]]
+    system = [["B-PX", "I-PX", "I-PX|B-NX", "O"]]
+    result = score(target, system, return_pairs=True)
+    assert counts(result) == {"TP": 1, "BE": 1, "BEs": 1}
+    assert result.to_dict()["pairs"][0][1] == {"type": "BEs", "target": ("NX", 1, 3),
+                                               "system": ("NX", 2, 3)}
+
+
+def test_corpus_and_train_contract():
+    from nerspan import Corpus
+    corpus = Corpus.from_tags([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]],
+                              tokens=[["a", "b", "c"]])
+    result = score(corpus, scheme="IOB2", mode="lenient", train=None)
+    assert counts(result) == {"BE": 1, "BEs": 1}
+    scalars = {k for k, v in result.to_dict().items() if isinstance(v, float)}
+    assert {"f1", "fair_f1", "traditional_f1"} <= scalars
+
+
+def test_label_filter_and_order():
+    target = [[("A", 0, 1), ("B", 2, 3), ("C", 4, 5)]]
+    system = [[("A", 0, 1), ("C", 2, 3)]]
+    only = score(target, system, labels=["B", "A"])
+    assert list(only.per_label()) == ["B", "A"]
+    assert counts(only) == {"TP": 1, "FN": 1}  # C spans are gone before matching
+    assert counts(score(target, system, exclude=["C"])) == {"TP": 1, "FN": 1}
+
+
+def test_ignore_punct_shrinks_spans_and_drops_empty_ones():
+    pos = [["$(", "NE", "$(", "NN", "$,", "NN"]]
+    target = [[("LOC", 0, 3), ("X", 3, 6)]]
+    system = [[("LOC", 1, 2), ("Y", 4, 5)]]
+    assert counts(score(target, system)) == {"BE": 1, "BEs": 1, "LBE": 1}
+    # LOC(0,3) shrinks to (1,2): a TP; Y(4,5) covers only a comma and vanishes
+    assert counts(score(target, system, ignore_punct=True, pos=pos)) == {"TP": 1, "FN": 1}
+    with pytest.raises(ValueError, match="POS"):
+        score(target, system, ignore_punct=True)
+
+
+# -- the published NER result and the real span files ------------------------------------
+def span_files(name: str):
+    target = DATA / "target" / f"{name}_spans.csv"
+    if not target.exists():
+        pytest.skip(f"shared data not available: {target}")
+    return _read_pair(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _read_pair(name: str):
+    return (read_span_file(DATA / "target" / f"{name}_spans.csv"),
+            read_span_file(DATA / "system" / f"{name}_spans.csv"))
+
+
+def pct(x: float) -> float:
+    return round(100 * x, 2)
+
+
+@pytest.fixture(scope="module")
+def ner():
+    return span_files("ner")
+
+
+def test_published_ner_result(ner):
+    d = score(*ner).to_dict()
+    assert d["counts"] == {"TP": 5159, "FP": 253, "FN": 462, "LE": 252, "BE": 180,
+                           "BEs": 71, "BEl": 106, "BEo": 3, "LBE": 155}
+    assert [pct(d[f"traditional_{k}"]) for k in ("precision", "recall", "f1")] == [86.66, 83.51, 85.05]
+    assert [pct(d[f"fair_{k}"]) for k in ("precision", "recall", "f1")] == [90.42, 87.23, 88.80]
+
+
+def test_ner_through_bio_tags_gives_the_same_numbers(ner):
+    target, system = ner
+    lengths = [max([e for _, _, e in t + s], default=1) for t, s in zip(target, system)]
+    from_spans = score(target, system).to_dict()
+    from_tags = score(spans_to_tags(target, lengths), spans_to_tags(system, lengths)).to_dict()
+    assert from_tags == from_spans
+
+
+def test_reference_iteration_reproduces_the_reference_codes_output():
+    # Overall counts printed by the reference code for these files (its eval/eval_ner.csv,
+    # eval_chunks.csv, eval_topofields.csv): it skips the span after each match in a pass.
+    expected = {
+        "ner": {"TP": 5159, "FP": 267, "LE": 252, "BE": 173, "BEs": 68, "BEl": 101,
+                "BEo": 4, "LBE": 144, "FN": 477},
+        "chunk": {"TP": 97649, "FP": 192, "LE": 206, "BE": 2366, "BEs": 585, "BEl": 1766,
+                  "BEo": 15, "LBE": 1317, "FN": 256},
+        "topofield": {"TP": 60168, "FP": 2129, "LE": 301, "BE": 1567, "BEs": 629,
+                      "BEl": 918, "BEo": 20, "LBE": 768, "FN": 1347},
+    }
+    for name, want in expected.items():
+        assert score(*span_files(name), reference_iteration=True).counts == want, name
+
+
+@pytest.mark.parametrize("name", ["chunk", "topofield"])
+def test_nested_span_files_invariants(name):
+    target, system = span_files(name)
+    result = score(target, system)
+    c = result.counts
+    n, m = sum(map(len, target)), sum(map(len, system))
+    total = c["TP"] + c["LE"] + c["BE"] + c["LBE"] + c["FN"] + c["FP"]
+    assert max(n, m) <= total <= n + m
+    assert c["BE"] == c["BEs"] + c["BEl"] + c["BEo"]
+    assert result.fair()[2] >= result.traditional()[2]
+    # TP is the exact-match count: the same as nerspan's one-to-one matching
+    exact = sum(sum((Counter(t) & Counter(s)).values()) for t, s in zip(target, system))
+    assert c["TP"] == exact
+    assert sum(r["support"] for r in result.per_label().values()) == n
+
+
+def test_span_file_round_trip(tmp_path, ner):
+    path = tmp_path / "spans.csv"
+    write_span_file(path, ner[0][:50])
+    assert read_span_file(path) == ner[0][:50]
+
+
+# -- a plain transcription of Algorithm 2, to check the vectorised implementation --------
+def naive(targets, systems):
+    """Counts for one sentence, straight from METHODS.md with Python sets."""
+    order = lambda spans: sorted(spans, key=lambda s: s[2] - s[1])  # noqa: E731
+    T = [[lab, a, b, set(range(a, b)), False] for lab, a, b in order(targets)]
+    S = [[lab, a, b, set(range(a, b)), False] for lab, a, b in order(systems)]
+    out = Counter()
+    for kind, same_label in (("TP", True), ("LE", False)):
+        for t in T:
+            if t[4]:
+                continue
+            for s in S:
+                if not s[4] and (t[1], t[2]) == (s[1], s[2]) and (t[0] == s[0]) == same_label:
+                    out[kind] += 1
+                    t[3], s[3], t[4], s[4] = set(), set(), True, True
+                    break
+
+    def best(x, pool, x_is_target):
+        keyed = []
+        for k, y in enumerate(pool):
+            shared = len(x[3] & y[3])
+            if shared:
+                t, s = (x, y) if x_is_target else (y, x)
+                keyed.append(((-shared, len(t[3] - s[3]), len(s[3] - t[3]), y[2] - y[1], k), y))
+        return min(keyed, key=lambda p: p[0])[1] if keyed else None
+
+    def record(t, s, same_label):
+        if not same_label:
+            out["LBE"] += 1
+        elif s[1] >= t[1] and s[2] <= t[2]:
+            out["BEs"] += 1
+        elif s[1] <= t[1] and s[2] >= t[2]:
+            out["BEl"] += 1
+        else:
+            out["BEo"] += 1
+        shared = t[3] & s[3]
+        t[3] -= shared
+        s[3] -= shared
+        t[4] = s[4] = True
+
+    for same_label in (True, False):
+        fits = lambda t, s: (t[0] == s[0]) == same_label  # noqa: E731
+        for t in [t for t in T if not t[4]]:
+            s = best(t, [s for s in S if not s[4] and fits(t, s)], True)
+            if s is not None:
+                record(t, s, same_label)
+        for t in [t for t in T if not t[4]]:
+            s = best(t, [s for s in S if s[4] and fits(t, s)], True)
+            if s is not None:
+                record(t, s, same_label)
+        for s in [s for s in S if not s[4]]:
+            t = best(s, [t for t in T if t[4] and fits(t, s)], False)
+            if t is not None:
+                record(t, s, same_label)
+    out["FN"] = sum(not t[4] for t in T)
+    out["FP"] = sum(not s[4] for s in S)
+    out["BE"] = out["BEs"] + out["BEl"] + out["BEo"]
+    return out
+
+
+span = st.tuples(st.sampled_from("ABC"), st.integers(0, 7), st.integers(1, 4)).map(
+    lambda x: (x[0], x[1], x[1] + x[2]))
+sentence = st.lists(span, max_size=5)
+corpus = st.lists(st.tuples(sentence, sentence), min_size=1, max_size=6)
+
+
+@settings(max_examples=80, deadline=None, database=None)
+@given(corpus)
+def test_matches_the_plain_transcription(pairs):
+    targets, systems = [t for t, _ in pairs], [s for _, s in pairs]
+    result = score(targets, systems)
+    expected = sum((naive(t, s) for t, s in pairs), Counter())
+    assert {k: v for k, v in result.counts.items() if v} == +expected
+
+
+@settings(max_examples=80, deadline=None, database=None)
+@given(sentence, sentence, st.booleans())
+def test_properties_of_one_sentence(target, system, reference_iteration):
+    result = score([target], [system], weights="weighted",
+                   reference_iteration=reference_iteration)
+    c = result.counts
+    n, m = len(target), len(system)
+    total = c["TP"] + c["LE"] + c["BE"] + c["LBE"] + c["FN"] + c["FP"]
+    assert max(n, m) <= total <= n + m
+    assert c["BE"] == c["BEs"] + c["BEl"] + c["BEo"]
+    fair_f1 = result.fair()[2]
+    assert fair_f1 >= result.traditional()[2] - 1e-12
+    # Eq. 4: errors as all-FP, all-FN or half-half give the same F1
+    for shares in ((0, 1, 0), (0, 0, 1)):
+        table = {"LE": shares, "BE": shares, "LBE": shares}
+        again = score([target], [system], weights=table, reference_iteration=reference_iteration)
+        assert again.weighted()[2] == pytest.approx(fair_f1)
+    if c["LE"] == c["BE"] == c["LBE"] == 0:
+        assert result.traditional() == pytest.approx(result.fair())
+        assert result.fair() == pytest.approx(result.weighted())
+
+
+def distinct_lengths(spans):
+    seen, out = set(), []
+    for label, a, b in spans:
+        if b - a not in seen:
+            seen.add(b - a)
+            out.append((label, a, b))
+    return out
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(sentence.map(distinct_lengths), sentence.map(distinct_lengths), st.randoms())
+def test_list_order_does_not_matter_without_ties(target, system, rnd):
+    # With all lengths distinct on each side the stable length sort fixes the order, so
+    # the tie rule (first in list order) never applies.
+    shuffled_t, shuffled_s = list(target), list(system)
+    rnd.shuffle(shuffled_t)
+    rnd.shuffle(shuffled_s)
+    a = score([target], [system], return_pairs=True).to_dict()
+    b = score([shuffled_t], [shuffled_s], return_pairs=True).to_dict()
+    assert a == b
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(sentence, sentence, st.randoms())
+def test_list_order_only_enters_through_the_tie_rule(target, system, rnd):
+    # Any order changes the traditional scores and TP count not at all; an order that
+    # keeps equal-length spans in their relative order changes nothing.
+    shuffled = list(system)
+    rnd.shuffle(shuffled)
+    a, b = score([target], [system]), score([target], [shuffled])
+    assert a.traditional() == b.traditional() and a.counts["TP"] == b.counts["TP"]
+    regrouped = sorted(system, key=lambda s: (s[2] - s[1]))  # stable: ties keep their order
+    assert score([target], [regrouped]).to_dict() == a.to_dict()
+
+
+# -- bad input ---------------------------------------------------------------------------
+@pytest.mark.parametrize("bad, message", [
+    (("A", 3, 2), "empty or reversed"),
+    (("A", 2, 2), "empty or reversed"),
+    (("A", -1, 2), "before the sentence"),
+    (("A", 1), r"\(label, start, end\)"),
+    ((1, 0, 1), "label"),
+])
+def test_bad_spans_name_the_sentence(bad, message):
+    with pytest.raises(NerspanError, match=message) as error:
+        score([[], [("A", 0, 1)], [bad]], [[], [], []])
+    assert error.value.sentence == 2
+
+
+def test_span_outside_the_sentence():
+    with pytest.raises(NerspanError, match="past the end") as error:
+        score([[("A", 0, 3)]], [[]], pos=[["NN", "NN"]])
+    assert error.value.sentence == 0
+
+
+def test_sentence_counts_must_agree():
+    with pytest.raises(SentenceCountError):
+        score([[("A", 0, 1)], []], [[("A", 0, 1)]])
+
+
+@pytest.mark.parametrize("weights, message", [
+    ({"XE": (0, 1, 1)}, "unknown error type"),
+    ({"LE": (0, -0.5, 1)}, "negative"),
+    ({"LE": (0, 1)}, "three shares"),
+    ({"LE": {"TN": 1}}, "only be given for TP, FP and FN"),
+    ("fancy", "weights must be one of"),
+])
+def test_bad_weight_tables(weights, message):
+    with pytest.raises(ValueError, match=message):
+        score([[("A", 0, 1)]], [[("A", 0, 1)]], weights=weights)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="focus"):
+        score([[("A", 0, 1)]], [[("A", 0, 1)]], focus="both")
+    with pytest.raises(ValueError, match="leaves nothing"):
+        score([[("A", 0, 1)]], [[("B", 0, 1)]], labels=["C"])
+    with pytest.raises(ValueError, match="leaves nothing"):
+        score([[("A", 0, 1)]], [[("B", 0, 1)]], exclude=["A", "B"])
+
+
+@pytest.mark.parametrize("line, message", [
+    ("PER\t3\t2\t3, 2", "lies before begin"),
+    ("PER\t0\t1\t0, 1", "1-based"),
+    ("PER\t2\t3", "4 tab-separated"),
+    ("PER\t2\t4\t2, 4", "not the range"),
+    ("PER\tx\t4\t", "integers"),
+])
+def test_bad_span_file_lines(tmp_path, line, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(f"PER\t1\t1\t1\n\n{line}\n")
+    with pytest.raises(FormatError, match=message) as error:
+        read_span_file(path)
+    assert (error.value.line, error.value.sentence) == (3, 1)
+    assert str(path) in str(error.value)
+
+
+def test_placeholder_is_an_empty_sentence(tmp_path):
+    path = tmp_path / "spans.csv"
+    path.write_text("NONE\t999\t999\t999\n\nPER\t2\t3\t2, 3\n\n")
+    assert read_span_file(path) == [[], [("PER", 1, 3)]]
+
+
+def test_spans_to_tags_refuses_overlaps():
+    with pytest.raises(NerspanError, match="overlaps"):
+        spans_to_tags([[("A", 0, 2), ("B", 1, 3)]], [3])
+
+
+def test_exported_names():
+    assert faireval.ERROR_TYPES == ("TP", "LE", "BEs", "BEl", "BEo", "LBE", "FN", "FP")
+    assert faireval.resolve_weights("weighted")["BEo"] == (0.5, 0.25, 0.25)

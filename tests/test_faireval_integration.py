@@ -1,0 +1,173 @@
+"""faireval through evaluate, the CLI and the Space app."""
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import faireval
+from nerlens.cli import main
+
+from .conftest import REPO, shared_path
+
+REFERENCES = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-ORG", "I-ORG", "O", "B-MISC"]]
+PREDICTIONS = [["B-PER", "O", "O", "B-ORG", "O"], ["B-ORG", "I-ORG", "I-ORG", "O"]]
+
+
+@pytest.fixture(scope="module")
+def metric():
+    evaluate = pytest.importorskip("evaluate")
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.chdir(REPO)
+    yield evaluate.load("metrics/faireval")
+    monkeypatch.undo()
+
+
+def test_evaluate_module_computes_what_score_computes(metric):
+    for options in ({}, {"weights": "weighted", "focus": "system", "confusion_tp": True}):
+        got = metric.compute(predictions=PREDICTIONS, references=REFERENCES, **options)
+        assert got == faireval.score(REFERENCES, PREDICTIONS, **options).to_dict()
+    assert set(got) >= {"traditional_f1", "fair_f1", "weighted_f1", "counts", "per_label",
+                        "confusion"}
+    assert all(0.0 <= v <= 1.0 for v in got.values() if isinstance(v, float))
+
+
+def test_evaluate_module_docstring_examples_run(metric, monkeypatch):
+    monkeypatch.chdir(REPO)
+    module = sys.modules[type(metric).__module__]
+    test = doctest.DocTestParser().get_doctest(module._KWARGS_DESCRIPTION, {}, "kwargs", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False) == (0, len(test.examples))
+    assert len(test.examples) >= 5
+
+
+def test_load_without_nerlens_says_pip_install_nerlens():
+    # transformers is blocked too only to keep the test fast: evaluate treats it as optional
+    code = textwrap.dedent("""
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in {"faireval", "nerspan", "nerlens", "transformers"}:
+                    raise ImportError("blocked: " + name)
+                return None
+        sys.meta_path.insert(0, Block())
+        import evaluate
+        try:
+            evaluate.load("metrics/faireval")
+        except ImportError as error:
+            print("ERROR:", error)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                         text=True, timeout=300)
+    assert "pip install nerlens" in out.stdout, out.stdout + out.stderr
+
+
+def test_space_app_builds_and_computes_the_example():
+    pytest.importorskip("gradio")
+    spec = importlib.util.spec_from_file_location("faireval_app", REPO / "metrics" / "faireval" / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    result = app.demo.example_result()
+    assert app.demo.headline == "f1" and isinstance(result["f1"], float)
+    assert result["counts"]["LE"] == 1 and result["counts"]["BEs"] == 2
+
+
+def test_metric_card_header_and_sections():
+    text = (REPO / "metrics" / "faireval" / "README.md").read_text()
+    header = text.split("---")[1]
+    for field in ("title:", "emoji:", "colorFrom:", "colorTo:", "sdk: gradio",
+                  "sdk_version: 6.31.0", "app_file: app.py", "pinned: false", "- evaluate",
+                  "- metric", "description:"):
+        assert field in header
+    for section in ("## Metric description", "## How to use", "## Inputs", "## Output values",
+                    "## Examples", "## Limitations and bias", "## Citation"):
+        assert section in text
+    result = doctest.testfile(str(REPO / "metrics" / "faireval" / "README.md"),
+                              module_relative=False)
+    assert result.attempted > 0 and result.failed == 0
+    assert (REPO / "metrics" / "faireval" / "requirements.txt").read_text().split() == [
+        "nerlens", "gradio"]
+
+
+# -- CLI ---------------------------------------------------------------------------------
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def column_file(tmp_path):
+    path = tmp_path / "both.txt"
+    path.write_text("a NN B-PER B-PER\nb NN I-PER O\n, $, O O\nc NE B-LOC B-ORG\n\n"
+                    "( $( B-ORG B-ORG\nd NE I-ORG I-ORG\n) $( I-ORG O\n")
+    return path
+
+
+def test_cli_json_has_compute_keys(capsys, column_file):
+    code, out, _ = run(capsys, "faireval", str(column_file), "--format", "json",
+                       "--weights", "weighted", "--focus", "system")
+    assert code == 0
+    got = json.loads(out)
+    refs = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "I-ORG", "I-ORG"]]
+    preds = [["B-PER", "O", "O", "B-ORG"], ["B-ORG", "I-ORG", "O"]]
+    expected = faireval.score(refs, preds, weights="weighted", focus="system").to_dict()
+    assert got == json.loads(json.dumps(expected))
+    assert got["counts"]["BEs"] == 2 and got["counts"]["LE"] == 1
+
+
+def test_cli_ignore_punct_labels_and_table(capsys, column_file):
+    code, out, _ = run(capsys, "faireval", str(column_file), "--format", "json",
+                       "--ignore-punct")
+    assert code == 0
+    # ORG(0,3) over "( d )" shrinks to (1,2) and equals the system's ORG(0,2) shrunk
+    assert json.loads(out)["counts"]["TP"] == 1
+    code, out, _ = run(capsys, "faireval", str(column_file), "--labels", "PER",
+                       "--confusion-tp")
+    assert code == 0
+    assert "### Fair evaluation" in out and "### Confusion matrix" in out
+    assert "ORG" not in out and "overall" in out
+
+
+def test_cli_span_files(capsys, tmp_path):
+    target, system = tmp_path / "target.csv", tmp_path / "system.csv"
+    target.write_text("PER\t1\t2\t1, 2\n\nNONE\t999\t999\t999\n\n")
+    system.write_text("PER\t2\t2\t2\n\nLOC\t1\t1\t1\n\n")
+    code, out, _ = run(capsys, "faireval", "--spans", str(target), str(system),
+                       "--format", "json")
+    assert code == 0
+    assert json.loads(out)["counts"] == {"TP": 0, "FP": 1, "FN": 0, "LE": 0, "BE": 1,
+                                         "BEs": 1, "BEl": 0, "BEo": 0, "LBE": 0}
+
+
+def test_cli_published_ner_table(capsys):
+    target = shared_path("data", "faireval", "target", "ner_spans.csv")
+    system = shared_path("data", "faireval", "system", "ner_spans.csv")
+    code, out, _ = run(capsys, "faireval", "--spans", str(target), str(system))
+    assert code == 0
+    lines = out.splitlines()
+    assert any(l.split()[:1] == ["Traditional"] and l.split()[1:] == ["86.66", "83.51", "85.05"]
+               for l in lines)
+    assert any(l.split()[:1] == ["Fair"] and l.split()[1:] == ["90.42", "87.23", "88.80"]
+               for l in lines)
+
+
+def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("PER\t3\t2\t\n")
+    code, _, err = run(capsys, "faireval", "--spans", str(bad), str(bad))
+    assert code == 2 and "bad.csv:1" in err and "before begin" in err
+    assert len(err.strip().splitlines()) == 1
+    good = tmp_path / "good.csv"
+    good.write_text("PER\t1\t2\t1, 2\n")
+    code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights", "odd")
+    assert code == 2 and "--weights" in err
+    code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
+                       '{"LE": [0, -1, 1]}')
+    assert code == 2 and "negative" in err
