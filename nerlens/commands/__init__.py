@@ -4,4 +4,7 @@ A family adds its module name here; ``nerlens.cli`` imports them in this order.
 """
 COMMAND_MODULES = (
     "score",
+    "report",
+    "hardeval",
+    "faireval",
 )

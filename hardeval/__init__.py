@@ -1,0 +1,25 @@
+"""hardeval: token error rates on unseen and label-shifted tokens.
+
+Test tokens are split by what training says about them (METHODS.md section 2): *unseen*
+(the token string never occurs in training), *diff* (its gold label is not its usual
+training label: diff-I, diff-O, diff-E) and *other*; the token error rate (TER) is
+reported on each subset, and ``hardeval`` = mean TER on unseen and diff (lower is better).
+
+>>> import hardeval
+>>> r = hardeval.score([["B-PER", "O"]], [["B-PER", "B-PER"]], tokens=[["Ana", "sings"]],
+...                    train_tokens=[["Ana", "sings"]], train_tags=[["O", "O"]])
+>>> r.subsets["diff-I"].tokens, r.ter("diff-I"), r.ter("other")
+(1, 0.0, 1.0)
+"""
+from .core import (HEADLINE, HardevalResult, SubsetStats, average_domains, score, score_codes,
+                   score_domains)
+from .labels import ERROR_LABELS, ReferenceRepairs, encode, reference_mentions
+from .subsets import (DIFF_E, DIFF_I, DIFF_O, GROUPS, LEAF_NAMES, OTHER, UNSEEN_I, UNSEEN_O,
+                      classify, classify_tokens, gold_io, kfold_folds, kfold_subsets)
+
+__all__ = [
+    "score", "score_codes", "score_domains", "average_domains", "HardevalResult",
+    "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",
+    "encode", "classify", "classify_tokens", "gold_io", "kfold_folds", "kfold_subsets", "GROUPS",
+    "LEAF_NAMES", "OTHER", "UNSEEN_I", "UNSEEN_O", "DIFF_I", "DIFF_O", "DIFF_E",
+]

@@ -1,0 +1,324 @@
+"""``score``: token error rates on the hard subsets, and the result object."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from nerspan import (GOLD, PRED, Corpus, LabelTable, LengthMismatchError, NerspanError,
+                     SentenceCountError, TrainIndex, as_corpus, as_train_index, decode,
+                     get_scheme)
+
+from .labels import check_error_labels, label_names, reference_mentions, spans_codes, encode
+from .subsets import GROUPS, LEAF_NAMES, classify_tokens
+
+HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
+            "ter_diff_i", "ter_diff_o", "ter_diff_e", "ter_other")
+# Top-level key of each subset's TER.
+TER_KEYS = {"all": "ter", **{name: "ter_" + name.lower().replace("-", "_")
+                             for name in GROUPS if name != "all"}}
+
+
+@dataclass(frozen=True)
+class SubsetStats:
+    """One row of the paper's table: a subset's size and errors.
+
+    ``ter`` is None for an empty subset (``empty`` is then True): 0 would read as a
+    perfect score.
+    """
+
+    tokens: int
+    words: int | None
+    errors: int
+
+    @property
+    def empty(self) -> bool:
+        return self.tokens == 0
+
+    @property
+    def ter(self) -> float | None:
+        return None if self.tokens == 0 else self.errors / self.tokens
+
+    def to_dict(self) -> dict:
+        return {"tokens": self.tokens, "words": self.words, "errors": self.errors,
+                "ter": self.ter, "empty": self.empty}
+
+
+@dataclass(frozen=True)
+class HardevalResult:
+    """Token error rates per subset, the hardeval score and the error breakdown."""
+
+    subsets: dict                 # name (see ``GROUPS``) -> SubsetStats
+    error_labels: str
+    strict: bool | None           # None when the subsets were given precomputed
+    repairs: dict = field(default_factory=dict)
+    tokens: dict | None = None    # with return_tokens: subset name -> token rows
+
+    def ter(self, name: str = "all") -> float | None:
+        return self.subsets[name].ter
+
+    @property
+    def hardeval_parts(self) -> tuple:
+        """The subsets averaged into ``hardeval``: unseen and diff, minus empty ones."""
+        return tuple(name for name in ("unseen", "diff") if not self.subsets[name].empty)
+
+    @property
+    def hardeval(self) -> float | None:
+        """Mean TER on unseen and diff (lower is better).
+
+        An empty subset is left out (``hardeval_parts`` says which were used); None
+        when both are empty.
+        """
+        parts = self.hardeval_parts
+        return sum(self.ter(name) for name in parts) / len(parts) if parts else None
+
+    @property
+    def error_breakdown(self) -> dict:
+        """Share of all errors falling in unseen, diff and other (None without errors)."""
+        total = self.subsets["all"].errors
+        return {name: (self.subsets[name].errors / total if total else None)
+                for name in ("unseen", "diff", "other")}
+
+    def to_dict(self) -> dict:
+        out = {"hardeval": self.hardeval}
+        out.update({TER_KEYS[name]: stats.ter for name, stats in self.subsets.items()})
+        out["subsets"] = {name: stats.to_dict() for name, stats in self.subsets.items()}
+        out["error_breakdown"] = self.error_breakdown
+        out["hardeval_parts"] = list(self.hardeval_parts)
+        out["options"] = {"error_labels": self.error_labels, "strict": self.strict}
+        out["repairs"] = self.repairs
+        if self.tokens is not None:
+            out["tokens"] = self.tokens
+        return out
+
+
+def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
+          train_tags=None, subsets=None, scheme: str = "IOB2", mode: str = "lenient",
+          strict: bool = False, error_labels: str = "bilou", return_tokens: bool = False,
+          label_list=None, gold_column: str = GOLD, pred_column: str = PRED,
+          train_options: dict | None = None) -> HardevalResult:
+    """Token error rates on unseen and label-shifted tokens (lower is better).
+
+    Args:
+        references, predictions: tag lists per sentence, label ids with ``label_list``,
+            or a ``nerspan.Corpus`` (then ``predictions`` may be omitted: the columns
+            ``gold_column`` and ``pred_column`` are scored).
+        tokens: the test words per sentence (unless the corpus has them).
+        train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
+            column file path; or ``train_tokens`` + ``train_tags`` (lists per sentence).
+        train_options: how to read ``train`` when it is a file or a ``datasets`` split
+            (``nerspan.read_columns`` / ``Corpus.from_dataset`` keyword arguments).
+        subsets: precomputed leaf subset codes per token (flat array or lists per
+            sentence), e.g. from ``kfold_subsets``; then no training data is needed.
+        scheme, mode: how gold tags are decoded into mentions (``nerspan.decode``).
+        strict: a token is diff only if its gold label never occurs with it in training.
+        error_labels: ``"bilou"`` (default, the reference code), ``"bio"`` or ``"io"``.
+        return_tokens: also list the tokens of each subset with their compared labels.
+
+    >>> r = score([["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "O"], ["O", "B-ORG"]],
+    ...           tokens=[["Kim", "runs"], ["in", "Paris"]],
+    ...           train_tokens=[["Kim", "runs"], ["Paris", "is", "in"]],
+    ...           train_tags=[["B-PER", "O"], ["B-ORG", "O", "O"]])
+    >>> r.ter(), r.ter("diff-E"), r.ter("unseen"), r.hardeval, r.hardeval_parts
+    (0.25, 1.0, None, 1.0, ('diff',))
+    """
+    error_labels = check_error_labels(error_labels)
+    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
+    if not isinstance(references, Corpus) or predictions is not None:
+        gold_column, pred_column = GOLD, PRED
+    if tokens is not None and corpus.tokens is None:
+        corpus = _with_tokens(corpus, tokens)
+    if subsets is not None:
+        codes = _check_subsets(corpus, subsets)
+        strict_used = None
+    else:
+        if train is None and train_tokens is None:
+            raise ValueError("hardeval needs training data: pass train=... (a TrainIndex, "
+                             "Corpus, datasets split or column file), train_tokens=... with "
+                             "train_tags=..., or precomputed subsets=...")
+        index = _train_index(train, train_tokens, train_tags, scheme, mode, train_options or {})
+        codes = classify_tokens(corpus, index, scheme, mode, strict, gold_column)
+        strict_used = bool(strict)
+    return score_codes(corpus, codes, gold_column, pred_column, scheme, mode, error_labels,
+                       return_tokens, strict_used)
+
+
+def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
+                pred_column: str = PRED, scheme: str = "IOB2", mode: str = "lenient",
+                error_labels: str = "bilou", return_tokens: bool = False,
+                strict: bool | None = None) -> HardevalResult:
+    """Score one prediction column against leaf subset ``codes`` (classification done)."""
+    error_labels = check_error_labels(error_labels)
+    gold, pred, repairs, types = _compared_labels(corpus, gold_column, pred_column, scheme,
+                                                  mode, error_labels)
+    wrong = gold != pred
+    n_leaves = len(LEAF_NAMES)
+    codes = np.asarray(codes, dtype=np.int64)
+    leaf_tokens = np.bincount(codes, minlength=n_leaves)
+    leaf_errors = np.bincount(codes[wrong], minlength=n_leaves)
+    words = _distinct_words(corpus, codes)
+    stats = {}
+    for name, leaves in GROUPS.items():
+        leaves = list(leaves)
+        stats[name] = SubsetStats(int(leaf_tokens[leaves].sum()),
+                                  None if words is None else words[name],
+                                  int(leaf_errors[leaves].sum()))
+    listed = None
+    if return_tokens:
+        listed = _token_rows(corpus, codes, gold, pred, wrong, error_labels, types)
+    return HardevalResult(stats, error_labels, strict, repairs, listed)
+
+
+def average_domains(results: Mapping[str, HardevalResult | dict] | Sequence) -> dict:
+    """Macro average over domains (the paper's out-of-domain table).
+
+    Each headline value is the mean of the domains where it is defined (not None);
+    ``n_domains`` counts them per key and ``domains`` keeps each domain's headline.
+
+    >>> a = {"hardeval": 0.2, "ter": 0.1, "ter_unseen": 0.3}
+    >>> b = {"hardeval": 0.4, "ter": 0.3, "ter_unseen": None}
+    >>> avg = average_domains({"news": a, "web": b})
+    >>> round(avg["hardeval"], 4), round(avg["ter"], 4), avg["ter_unseen"]
+    (0.3, 0.2, 0.3)
+    >>> avg["n_domains"]["ter_unseen"]
+    1
+    """
+    if not isinstance(results, Mapping):
+        results = {str(i): r for i, r in enumerate(results)}
+    if not results:
+        raise NerspanError("average_domains needs at least one domain")
+    heads = {name: (r.to_dict() if isinstance(r, HardevalResult) else dict(r))
+             for name, r in results.items()}
+    out, counts = {}, {}
+    for key in HEADLINE:
+        values = [h[key] for h in heads.values() if h.get(key) is not None]
+        out[key] = sum(values) / len(values) if values else None
+        counts[key] = len(values)
+    out["n_domains"] = counts
+    out["domains"] = {name: {key: h.get(key) for key in HEADLINE} for name, h in heads.items()}
+    return out
+
+
+def score_domains(domains: Mapping[str, Mapping], **options) -> dict:
+    """Score each domain (a mapping of ``score`` arguments) and macro-average them.
+
+    ``options`` apply to every domain; returns ``average_domains`` of the results plus
+    ``results`` (domain -> full result dict).
+    """
+    results = {name: score(**{**options, **dict(arguments)}) for name, arguments in domains.items()}
+    out = average_domains(results)
+    out["results"] = {name: r.to_dict() for name, r in results.items()}
+    return out
+
+
+# -- helpers -----------------------------------------------------------------------------
+def _train_index(train, train_tokens, train_tags, scheme, mode, read_options) -> TrainIndex:
+    if train is None:
+        if train_tags is None:
+            raise ValueError("train_tokens needs train_tags")
+        return as_train_index(train_tokens, scheme, mode, train_tags=train_tags)
+    return as_train_index(train, scheme, mode, train_tags=train_tags, **read_options)
+
+
+def _with_tokens(corpus: Corpus, tokens) -> Corpus:
+    words = Corpus.from_tags([["O"] * len(s) for s in tokens], tokens=tokens)
+    if words.n_sentences != corpus.n_sentences:
+        raise SentenceCountError(f"tokens hold {words.n_sentences} sentences, the "
+                                 f"references {corpus.n_sentences}")
+    differ = np.flatnonzero(words.lengths != corpus.lengths)
+    if len(differ):
+        i = int(differ[0])
+        raise LengthMismatchError(f"tokens have {int(words.lengths[i])} items, the "
+                                  f"references {int(corpus.lengths[i])}", sentence=i)
+    return Corpus(corpus.offsets, corpus.columns, corpus.labels, words.tokens, words.vocab,
+                  corpus.source)
+
+
+def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
+    """Precomputed leaf codes: one per token, each a valid code."""
+    if isinstance(subsets, np.ndarray) and subsets.ndim == 1:
+        codes = subsets
+        if len(codes) != corpus.n_tokens:
+            raise LengthMismatchError(f"subsets hold {len(codes)} codes for "
+                                      f"{corpus.n_tokens} tokens")
+    else:
+        lists = list(subsets)
+        lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        if len(lists) != corpus.n_sentences:
+            raise SentenceCountError(f"subsets hold {len(lists)} sentences, the references "
+                                     f"{corpus.n_sentences}")
+        differ = np.flatnonzero(lengths != corpus.lengths)
+        if len(differ):
+            i = int(differ[0])
+            raise corpus.error(LengthMismatchError, f"subsets have {int(lengths[i])} codes, "
+                               f"the references {int(corpus.lengths[i])} tokens", i)
+        codes = np.fromiter((c for s in lists for c in s), dtype=np.int64,
+                            count=int(lengths.sum()))
+    codes = np.asarray(codes)
+    if not np.issubdtype(codes.dtype, np.integer):
+        raise NerspanError("subsets must be integer leaf codes (hardeval.OTHER ... DIFF_E)")
+    bad = (codes < 0) | (codes >= len(LEAF_NAMES))
+    if bad.any():
+        position = int(np.argmax(bad))
+        sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
+        raise corpus.error(NerspanError, f"subset code {int(codes[position])} is not one of "
+                           f"0..{len(LEAF_NAMES) - 1} ({', '.join(LEAF_NAMES)})", sentence)
+    return codes.astype(np.int64)
+
+
+def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_labels):
+    """Per-token label codes of gold and prediction under ``error_labels``, the repairs
+    made to get them, and the type vocabulary the codes use."""
+    table = LabelTable.build(corpus.labels, get_scheme(scheme))
+    n = corpus.n_tokens
+    if error_labels == "bio":
+        gold_spans = decode(corpus, gold_column, scheme, mode, table)
+        return (corpus.column(gold_column).astype(np.int64),
+                corpus.column(pred_column).astype(np.int64),
+                {"gold": _repairs_dict(gold_spans)}, table.types)
+    gold_spans = decode(corpus, gold_column, scheme, mode, table)
+    gold = spans_codes(gold_spans, n, error_labels)
+    if error_labels == "bilou" and get_scheme(scheme).name == "IOB2":
+        start, end, type_, ref_repairs = reference_mentions(corpus, pred_column, table)
+        pred = encode(start, end, type_, n, "bilou")
+        pred_repairs = ref_repairs.to_dict()
+    else:
+        pred_spans = decode(corpus, pred_column, scheme, mode, table)
+        pred = spans_codes(pred_spans, n, error_labels)
+        pred_repairs = _repairs_dict(pred_spans)
+    return gold, pred, {"gold": _repairs_dict(gold_spans), "pred": pred_repairs}, table.types
+
+
+def _repairs_dict(spans) -> dict:
+    return spans.repairs.to_dict() if spans.repairs is not None else {}
+
+
+def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:
+    if corpus.tokens is None:
+        return None
+    n_leaves = len(LEAF_NAMES)
+    pairs = np.unique(codes.astype(np.int64) * len(corpus.vocab) + corpus.tokens.astype(np.int64))
+    leaf_of_pair, word_of_pair = np.divmod(pairs, max(len(corpus.vocab), 1))
+    out = {}
+    for name, leaves in GROUPS.items():
+        mask = np.isin(leaf_of_pair, leaves)
+        out[name] = int(np.unique(word_of_pair[mask]).size)
+    return out
+
+
+def _token_rows(corpus, codes, gold, pred, wrong, error_labels, types) -> dict:
+    """Subset name -> [{sentence, position, token, gold, pred, error}] in corpus order."""
+    gold_names = label_names(gold, error_labels, types, corpus.labels)
+    pred_names = label_names(pred, error_labels, types, corpus.labels)
+    words = (corpus.token_strings().tolist() if corpus.tokens is not None
+             else [None] * corpus.n_tokens)
+    sentence = corpus.sentence_of_position
+    within = np.arange(corpus.n_tokens) - corpus.offsets[sentence]
+    out = {}
+    for name, leaves in GROUPS.items():
+        where = np.flatnonzero(np.isin(codes, leaves)).tolist()
+        out[name] = [{"sentence": int(sentence[p]), "position": int(within[p]),
+                      "token": words[p], "gold": gold_names[p], "pred": pred_names[p],
+                      "error": bool(wrong[p])} for p in where]
+    return out

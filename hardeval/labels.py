@@ -1,0 +1,134 @@
+"""The label each token is compared on: the ``error_labels`` conventions.
+
+- ``"bilou"`` (default, the reference code): gold and predicted tags are decoded to
+  mentions, re-encoded as BILOU and compared token by token. Predictions are decoded
+  the reference way (``reference_mentions``): an ``I`` that follows ``O`` is dropped and
+  ``B-X I-Y`` is one mention of type X. This differs from conlleval's repair (which
+  starts a mention at such an ``I`` and splits at a type change), so it has its own
+  decoder here; every repair is counted.
+- ``"bio"``: the raw tags are compared.
+- ``"io"``: IO labels with type (``I-TYPE`` inside a mention, ``O`` outside).
+
+Labels are integer codes per token: ``0`` is ``O``; for ``"io"`` ``1 + t``; for
+``"bilou"`` ``1 + 4 t + k`` with ``k`` indexing ``"BILU"``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nerspan import Corpus, LabelTable, Spans
+from nerspan.schemes import B, E, I, S
+
+from .subsets import positions
+
+ERROR_LABELS = ("bilou", "bio", "io")
+BILOU = "BILU"
+
+
+def check_error_labels(value: str) -> str:
+    name = str(value).lower()
+    if name not in ERROR_LABELS:
+        raise ValueError(f"error_labels must be one of {', '.join(ERROR_LABELS)}, not {value!r}")
+    return name
+
+
+@dataclass(frozen=True)
+class ReferenceRepairs:
+    """What the reference decoder repaired in the predictions.
+
+    ``dropped_inside``: ``I`` tags outside any mention (after ``O`` or at a sentence
+    start), read as ``O``. ``mixed_type``: ``I-Y`` tags continuing a mention of another
+    type X, read as part of the X mention. ``sentences``: the first sentences concerned.
+    """
+
+    dropped_inside: int = 0
+    mixed_type: int = 0
+    sentences: tuple = ()
+
+    @property
+    def total(self) -> int:
+        return self.dropped_inside + self.mixed_type
+
+    def to_dict(self) -> dict:
+        return {"dropped_inside": self.dropped_inside, "mixed_type": self.mixed_type,
+                "sentences": list(self.sentences)}
+
+
+def reference_mentions(corpus: Corpus, column: str, table: LabelTable):
+    """Mentions of ``column`` decoded as the reference code decodes predictions.
+
+    A mention starts at a ``B`` (or ``S``) tag and extends over the ``I`` (or ``E``) tags
+    that follow it in the same sentence, whatever their type; an ``I`` with no mention to
+    continue is dropped. Returns ``(start, end, type, ReferenceRepairs)``.
+
+    >>> from nerspan import Corpus, LabelTable, get_scheme
+    >>> c = Corpus.from_tags([["O", "I-PER", "B-ORG", "I-LOC", "O"]])
+    >>> table = LabelTable.build(c.labels, get_scheme("IOB2"))
+    >>> start, end, type_, repairs = reference_mentions(c, "gold", table)
+    >>> start.tolist(), end.tolist(), [table.types[t] for t in type_]
+    ([2], [4], ['ORG'])
+    >>> repairs.dropped_inside, repairs.mixed_type
+    (1, 1)
+    """
+    ids = corpus.column(column)
+    prefix = table.prefix[ids]
+    types = table.type[ids]
+    n = corpus.n_tokens
+    starts_here = (prefix == B) | (prefix == S)
+    continues = (prefix == I) | (prefix == E)
+    sentence_head = np.zeros(n, dtype=bool)
+    sentence_head[corpus.offsets[:-1][corpus.lengths > 0]] = True
+    # The anchor of a position: the last position at or before it, in its sentence, that
+    # does not continue (a continuation at a sentence head is its own anchor).
+    index = np.arange(n, dtype=np.int64)
+    anchor = np.maximum.accumulate(np.where(~continues | sentence_head, index, 0)) if n else index
+    in_mention = starts_here | (continues & starts_here[anchor])
+    dropped = continues & ~in_mention
+    mixed = continues & in_mention & (types != types[anchor])
+    next_continues = np.zeros(n, dtype=bool)
+    next_continues[:-1] = continues[1:] & ~sentence_head[1:]
+    start = np.flatnonzero(starts_here)
+    end = np.flatnonzero(in_mention & ~next_continues) + 1
+    bad = np.unique(corpus.sentence_of_position[dropped | mixed])
+    repairs = ReferenceRepairs(int(dropped.sum()), int(mixed.sum()),
+                               tuple(int(s) for s in bad[:20]))
+    return start, end, types[start].astype(np.int64), repairs
+
+
+def encode(start: np.ndarray, end: np.ndarray, type_: np.ndarray, n: int,
+           convention: str) -> np.ndarray:
+    """Per-token label codes of mentions under ``"io"`` or ``"bilou"``.
+
+    >>> encode(np.array([0, 3]), np.array([3, 4]), np.array([1, 0]), 5, "bilou").tolist()
+    [5, 6, 7, 4, 0]
+    """
+    length = np.asarray(end, dtype=np.int64) - start
+    codes = np.zeros(n, dtype=np.int64)
+    where = positions(start, length)
+    per_token_type = np.repeat(np.asarray(type_, dtype=np.int64), length)
+    if convention == "io":
+        codes[where] = 1 + per_token_type
+        return codes
+    k = np.full(len(where), BILOU.index("I"), dtype=np.int64)
+    first = np.cumsum(length) - length
+    k[first[length > 1]] = BILOU.index("B")
+    k[(first + length - 1)[length > 1]] = BILOU.index("L")
+    k[first[length == 1]] = BILOU.index("U")
+    codes[where] = 1 + 4 * per_token_type + k
+    return codes
+
+
+def spans_codes(spans: Spans, n: int, convention: str) -> np.ndarray:
+    return encode(spans.start, spans.end, spans.type, n, convention)
+
+
+def label_names(codes: np.ndarray, convention: str, types: tuple, labels: tuple) -> list[str]:
+    """Codes back to tag strings (for ``return_tokens``)."""
+    if convention == "bio":
+        return [labels[c] for c in codes.tolist()]
+    if convention == "io":
+        return ["O" if c == 0 else f"I-{types[c - 1]}" for c in codes.tolist()]
+    return ["O" if c == 0 else f"{BILOU[(c - 1) % 4]}-{types[(c - 1) // 4]}"
+            for c in codes.tolist()]

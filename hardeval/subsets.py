@@ -1,0 +1,175 @@
+"""Which test tokens are hard: unseen in training, or carrying an unusual label.
+
+Every test token falls in exactly one of six leaf subsets, stored as a small integer
+code per token (``OTHER`` ... ``DIFF_E``); the named subsets of the paper's table are
+unions of leaves (``GROUPS``). The classification only needs, per token string, how
+often training saw it outside a mention (``O``) and inside a mention of each type
+(``I-TYPE``): ``nerspan.TrainIndex.io_counts``. k-fold classification derives the
+counts of "all folds but one" by subtraction, so each fold costs one ``bincount``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from nerspan import GOLD, Corpus, LabelTable, NerspanError, TrainIndex, decode, get_scheme
+
+# Leaf subsets: one code per token.
+OTHER, UNSEEN_I, UNSEEN_O, DIFF_I, DIFF_O, DIFF_E = range(6)
+LEAF_NAMES = ("other", "unseen-I", "unseen-O", "diff-I", "diff-O", "diff-E")
+
+# The paper's subsets (rows of its table) as unions of leaves, in report order.
+GROUPS = {
+    "all": (OTHER, UNSEEN_I, UNSEEN_O, DIFF_I, DIFF_O, DIFF_E),
+    "unseen": (UNSEEN_I, UNSEEN_O),
+    "unseen-I": (UNSEEN_I,),
+    "unseen-O": (UNSEEN_O,),
+    "diff": (DIFF_I, DIFF_O, DIFF_E),
+    "diff-I": (DIFF_I,),
+    "diff-O": (DIFF_O,),
+    "diff-E": (DIFF_E,),
+    "other": (OTHER,),
+}
+
+
+def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
+             gold_column: np.ndarray, strict: bool = False) -> np.ndarray:
+    """The leaf subset code of every token.
+
+    Args:
+        rows: row of each token in ``counts``; -1 when the token string is unseen.
+        counts: int ``[n_rows, 1 + n_types]``; column 0 counts ``O``, column ``1 + t``
+            counts ``I-type t`` (``TrainIndex.io_counts``).
+        gold_inside: whether each token's gold IO label is ``I-*``.
+        gold_column: the ``counts`` column of each token's gold ``I-X``; -1 when the
+            token is ``O`` or ``X`` never occurs in training (its count is then 0).
+        strict: a token is diff only if its gold label (``I``, ``O`` or ``I-X``) never
+            occurs with it in training.
+
+    >>> counts = np.array([[5, 1, 0], [1, 3, 0], [0, 1, 2]])  # O, I-LOC, I-PER per row
+    >>> rows = np.array([-1, 0, 1, 2, 2])
+    >>> inside = np.array([True, True, False, True, True])
+    >>> column = np.array([1, 1, -1, 1, 2])
+    >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column)]
+    ['unseen-I', 'diff-I', 'diff-O', 'diff-E', 'other']
+    >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column, strict=True)]
+    ['unseen-I', 'other', 'other', 'other', 'other']
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    gold_inside = np.asarray(gold_inside, dtype=bool)
+    gold_column = np.asarray(gold_column, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    seen = rows >= 0
+    row = np.where(seen, rows, 0)
+    inside_counts = counts[:, 1:]
+    o = counts[:, 0][row] if len(counts) else np.zeros(len(rows), dtype=np.int64)
+    i = inside_counts.sum(axis=1)[row] if len(counts) else np.zeros_like(o)
+    top = (inside_counts.max(axis=1) if inside_counts.shape[1] else
+           np.zeros(len(counts), dtype=np.int64))[row] if len(counts) else np.zeros_like(o)
+    known = gold_column > 0
+    x = np.where(known, counts[row, np.where(known, gold_column, 0)] if len(counts) else 0, 0)
+
+    diff_i = seen & gold_inside & (o > i)
+    diff_o = seen & ~gold_inside & (i > o)
+    diff_e = seen & gold_inside & (i >= o) & (x < top)   # ties (x == top) are never diff
+    if strict:
+        diff_i &= i == 0
+        diff_o &= o == 0
+        diff_e &= x == 0
+    codes = np.full(len(rows), OTHER, dtype=np.int8)
+    codes[~seen & gold_inside] = UNSEEN_I
+    codes[~seen & ~gold_inside] = UNSEEN_O
+    codes[diff_i] = DIFF_I
+    codes[diff_o] = DIFF_O
+    codes[diff_e] = DIFF_E
+    return codes
+
+
+def gold_io(corpus: Corpus, column: str = GOLD, scheme: str = "IOB2", mode: str = "lenient",
+            table: LabelTable | None = None):
+    """(io, types, spans): ``io[p]`` is 0 for ``O``, ``1 + t`` inside a mention of ``types[t]``."""
+    table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
+    spans = decode(corpus, column, scheme, mode, table)
+    io = np.zeros(corpus.n_tokens, dtype=np.int64)
+    inside_type = np.repeat(spans.type.astype(np.int64), spans.length)
+    io[positions(spans.start, spans.length)] = 1 + inside_type
+    return io, spans.types, spans
+
+
+def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
+                    mode: str = "lenient", strict: bool = False, column: str = GOLD) -> np.ndarray:
+    """The leaf subset code of every token of ``corpus`` against the training index.
+
+    Token strings are compared case-sensitively; the gold mentions of ``column`` are
+    decoded with ``scheme``/``mode`` and reduced to IO labels.
+    """
+    if corpus.tokens is None:
+        raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
+                         "words per sentence) or precomputed subsets=...")
+    io, types, _ = gold_io(corpus, column, scheme, mode)
+    train_column = {t: 1 + i for i, t in enumerate(train.types)}
+    to_train = np.array([0] + [train_column.get(t, -1) for t in types], dtype=np.int64)
+    rows = train.rows_for(corpus)
+    # A vocabulary entry with no count (an index built from ``Corpus.subset`` keeps the
+    # whole vocabulary) does not make a token seen.
+    seen = rows >= 0
+    seen[seen] = train.io_counts.sum(axis=1)[rows[seen]] > 0
+    return classify(np.where(seen, rows, -1), train.io_counts, io > 0, to_train[io], strict)
+
+
+def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB2",
+                  mode: str = "lenient", strict: bool = False, column: str = GOLD) -> np.ndarray:
+    """Leaf subset codes of every token, each fold classified against the other k-1 folds.
+
+    Sentences are shuffled with ``numpy.random.default_rng(seed)`` and cut into ``k``
+    folds of (almost) equal sentence counts, so the folds are deterministic for a seed.
+    Pass the result as ``score(..., subsets=codes)`` to score predictions of a k-fold
+    experiment without leaking the test fold into its own subsets.
+
+    >>> from nerspan import Corpus
+    >>> c = Corpus.from_tags([["B-PER"], ["B-PER"], ["O"], ["O"]],
+    ...                      tokens=[["Kim"], ["Kim"], ["Kim"], ["Lee"]])
+    >>> [LEAF_NAMES[code] for code in kfold_subsets(c, k=4)]
+    ['other', 'other', 'diff-O', 'unseen-O']
+    """
+    if corpus.tokens is None:
+        raise ValueError("k-fold subsets need the corpus tokens")
+    io, _, _ = gold_io(corpus, column, scheme, mode)
+    fold_of_token = kfold_folds(corpus.n_sentences, k, seed)[corpus.sentence_of_position]
+    width = int(io.max(initial=0)) + 1
+    n_vocab = len(corpus.vocab)
+    tokens = corpus.tokens.astype(np.int64)
+    key = tokens * width + io
+    total = np.bincount(key, minlength=n_vocab * width)
+    codes = np.empty(corpus.n_tokens, dtype=np.int8)
+    for fold in range(k):
+        here = fold_of_token == fold
+        others = (total - np.bincount(key[here], minlength=n_vocab * width)).reshape(n_vocab, width)
+        rows = tokens[here]
+        rows = np.where(others.sum(axis=1)[rows] > 0, rows, -1)
+        codes[here] = classify(rows, others, io[here] > 0, np.where(io[here] > 0, io[here], -1),
+                               strict)
+    return codes
+
+
+def kfold_folds(n_sentences: int, k: int = 10, seed: int = 0) -> np.ndarray:
+    """The fold (0..k-1) of every sentence: shuffled by the seed, cut into k near-equal parts.
+
+    >>> np.bincount(kfold_folds(10, k=3, seed=1)).tolist()
+    [4, 3, 3]
+    """
+    if not 2 <= k <= n_sentences:
+        raise NerspanError(f"k must be between 2 and the number of sentences "
+                           f"({n_sentences}), not {k}")
+    fold_of_sentence = np.empty(n_sentences, dtype=np.int64)
+    order = np.random.default_rng(seed).permutation(n_sentences)
+    for fold, sentences in enumerate(np.array_split(order, k)):
+        fold_of_sentence[sentences] = fold
+    return fold_of_sentence
+
+
+def positions(start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s, s + n)`` for every (s, n)."""
+    length = np.asarray(length, dtype=np.int64)
+    first = np.cumsum(length) - length
+    return (np.arange(int(length.sum()), dtype=np.int64) - np.repeat(first, length)
+            + np.repeat(np.asarray(start, dtype=np.int64), length))

@@ -1,0 +1,107 @@
+"""hardeval: token error rates on unseen and label-shifted tokens (an evaluate metric)."""
+import datasets
+import evaluate
+import hardeval  # From: nerlens
+from nerlens.metric_support import TrainingDataMixin  # From: nerlens
+
+_CITATION = """\
+@inproceedings{bernier-colborne-langlais-2020-hardeval,
+    title = "{H}ard{E}val: Focusing on Challenging Tokens to Assess Robustness of {NER}",
+    author = "Bernier-Colborne, Gabriel and Langlais, Phillippe",
+    booktitle = "Proceedings of the Twelfth Language Resources and Evaluation Conference",
+    month = may,
+    year = "2020",
+    address = "Marseille, France",
+    publisher = "European Language Resources Association",
+    url = "https://aclanthology.org/2020.lrec-1.211",
+}
+"""
+
+_DESCRIPTION = """\
+hardeval (Bernier-Colborne and Langlais, 2020) reports the token error rate (TER) on the
+test tokens that are hard for a reason the training data shows: unseen tokens (never in
+training; unseen-I inside a gold mention, unseen-O outside) and diff tokens whose gold
+label is not their usual training label (diff-I: usually O but gold inside a mention;
+diff-O: usually inside a mention but gold O; diff-E: inside, but usually of another
+type). The hardeval score is the mean TER on unseen and diff tokens: lower is better.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of predicted tag lists, one per sentence.
+    references: list of reference tag lists, same shape.
+    tokens: the test words per sentence (or give them to evaluate.load(...)).
+    train: training data: a datasets split, a column file path, a nerspan Corpus or
+        TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
+        to evaluate.load(...) to index it once, or to compute(...).
+    subsets: precomputed leaf subset codes per token (e.g. hardeval.kfold_subsets(...));
+        then no training data is needed.
+    strict: a token is diff only if its gold label never occurs with it in training.
+    error_labels: "bilou" (default, the reference code), "bio" (raw tags) or "io".
+    return_tokens: add "tokens", the tokens of each subset with their compared labels.
+    scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+Returns:
+    hardeval: mean of ter_unseen and ter_diff (an empty subset is left out; None when
+        both are empty; "hardeval_parts" names the subsets used). Lower is better.
+    ter, ter_unseen, ter_unseen_i, ter_unseen_o, ter_diff, ter_diff_i, ter_diff_o,
+        ter_diff_e, ter_other: token error rate per subset, None for an empty subset.
+    subsets: name -> tokens, words (distinct token strings), errors, ter, empty.
+    error_breakdown: share of all errors in unseen, diff and other.
+    options, repairs: the options used and what decoding repaired (gold and pred).
+Examples:
+    >>> import evaluate
+    >>> metric = evaluate.load("metrics/hardeval",
+    ...                        train_tokens=[["Kim", "lives", "in", "Paris"], ["Paris", "Hilton"]],
+    ...                        train_tags=[["B-PER", "O", "O", "B-LOC"], ["B-PER", "I-PER"]])
+    >>> results = metric.compute(references=[["B-PER", "O", "O", "B-LOC"]],
+    ...                          predictions=[["B-PER", "O", "O", "B-PER"]],
+    ...                          tokens=[["Ana", "lives", "in", "Paris"]])
+    >>> results["ter"], results["ter_unseen"], results["ter_diff"], round(results["ter_other"], 4)
+    (0.25, 0.0, None, 0.3333)
+    >>> results["hardeval"], results["hardeval_parts"]
+    (0.0, ['unseen'])
+    >>> results = metric.compute(references=[["B-PER", "O", "O", "B-LOC"]],
+    ...                          predictions=[["B-PER", "O", "O", "B-PER"]],
+    ...                          tokens=[["Hilton", "lives", "in", "Paris"]])
+    >>> results["subsets"]["unseen"]["tokens"], results["subsets"]["other"]["tokens"]
+    (0, 4)
+"""
+
+OPTIONS = ("subsets", "strict", "error_labels", "return_tokens", "scheme", "mode")
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Hardeval(TrainingDataMixin, evaluate.Metric):
+    """Token error rates on unseen and label-shifted tokens."""
+
+    def __init__(self, *args, **kwargs):
+        self._load_options = {k: kwargs.pop(k) for k in OPTIONS
+                              if k in kwargs and k not in ("scheme", "mode")}
+        super().__init__(*args, **kwargs)
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({
+                "predictions": datasets.Sequence(datasets.Value("string")),
+                "references": datasets.Sequence(datasets.Value("string")),
+            }),
+            reference_urls=["https://aclanthology.org/2020.lrec-1.211"],
+        )
+
+    def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
+                 train_tags=None, **kwargs):
+        options = dict(self._load_options)
+        options.update({k: v for k, v in kwargs.items() if k in OPTIONS})
+        options.setdefault("scheme", self._load_scheme)
+        options.setdefault("mode", self._load_mode)
+        index = None
+        if options.get("subsets") is None:
+            index = self._require_train(
+                self._index_for(train, train_tokens, train_tags, options["scheme"],
+                                options["mode"]), "hardeval")
+        result = hardeval.score(references, predictions, tokens=self._tokens_for(tokens),
+                                train=index, **options)
+        return result.to_dict()
