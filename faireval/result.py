@@ -60,6 +60,8 @@ class FairEvalResult:
     fair_table: dict
     pairs: list | None = None
     repairs: dict = field(default_factory=dict)
+    # per sentence: the 8 event kinds, then target and system spans (for the bootstrap)
+    sentence_counts: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     # -- overall -----------------------------------------------------------------------
     @property
@@ -130,6 +132,46 @@ class FairEvalResult:
         return out
 
 
+    def statistics(self) -> list:
+        """Fair and traditional scores as bootstrap statistics over sentences.
+
+        Names are ``faireval.<key of to_dict()>``; each estimate equals that value.
+        """
+        from nerspan.bootstrap import Statistic, f1_statistic
+
+        if self.sentence_counts is None:
+            raise ValueError("this result has no per-sentence counts to resample")
+        kinds = self.sentence_counts[:, :len(ERROR_TYPES)].astype(float)
+        n_target = self.sentence_counts[:, len(ERROR_TYPES)]
+        n_system = self.sentence_counts[:, len(ERROR_TYPES) + 1]
+        shares = np.array([self.fair_table[k] for k in ERROR_TYPES], dtype=float)
+        fair = kinds @ shares                                     # tp, fp, fn per sentence
+        # f1_statistic and the ratios take (correct, predicted, gold) totals
+        fair_cpg = np.stack([fair[:, 0], fair[:, 0] + fair[:, 1], fair[:, 0] + fair[:, 2]], 1)
+        traditional = np.stack([kinds[:, TP], n_system, n_target], axis=1)
+        support = int(n_target.sum())
+        return [
+            Statistic("faireval.fair_precision", fair_cpg[:, [0, 1]], _ratio_or_zero, support),
+            Statistic("faireval.fair_recall", fair_cpg[:, [0, 2]], _ratio_or_zero, support),
+            Statistic("faireval.fair_f1", fair_cpg, _f1_from_prf, support),
+            Statistic("faireval.traditional_f1", traditional, f1_statistic, support),
+        ]
+
+
+def _ratio_or_zero(totals: np.ndarray) -> np.ndarray:
+    """First column over the second, 0 where undefined (as ``prf``)."""
+    return np.divide(totals[:, 0], totals[:, 1], out=np.zeros(len(totals)),
+                     where=totals[:, 1] > 0)
+
+
+def _f1_from_prf(totals: np.ndarray) -> np.ndarray:
+    """F1 from the unrounded P and R, as ``prf`` computes it (0 when undefined)."""
+    precision = _ratio_or_zero(totals[:, [0, 1]])
+    recall = _ratio_or_zero(totals[:, [0, 2]])
+    total = precision + recall
+    return np.divide(2 * precision * recall, total, out=np.zeros(len(totals)), where=total > 0)
+
+
 def _put(out: dict, prefix: str, scores) -> None:
     for name, value in zip(("precision", "recall", "f1"), scores):
         out[f"{prefix}_{name}" if prefix else name] = value
@@ -163,7 +205,21 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     pairs = _pairs(prepared, events) if return_pairs else None
     return FairEvalResult(prepared.labels, kind_counts, label_kind, n_target, n_system,
                           confusion, focus, weights, weight_table, fair_table, pairs,
-                          prepared.repairs)
+                          prepared.repairs, _sentence_counts(prepared, events))
+
+
+def _sentence_counts(prepared: Prepared, events: Events) -> np.ndarray:
+    """Sentences x (8 event kinds, target spans, system spans)."""
+    n, width = prepared.n_sentences, len(ERROR_TYPES)
+    target_sentence = prepared.target.sentence
+    system_sentence = prepared.system.sentence
+    sentence = np.where(events.target >= 0,
+                        target_sentence[np.maximum(events.target, 0)] if len(target_sentence) else -1,
+                        system_sentence[np.maximum(events.system, 0)] if len(system_sentence) else -1)
+    kinds = np.bincount(sentence.astype(np.int64) * width + events.kind.astype(np.int64),
+                        minlength=n * width).reshape(n, width)
+    return np.column_stack([kinds, np.bincount(target_sentence, minlength=n),
+                            np.bincount(system_sentence, minlength=n)])
 
 
 def _pairs(prepared: Prepared, events: Events) -> list:

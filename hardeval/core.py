@@ -9,6 +9,7 @@ import numpy as np
 from nerspan import (GOLD, PRED, Corpus, LabelTable, LengthMismatchError, NerspanError,
                      SentenceCountError, TrainIndex, as_corpus, as_train_index, decode,
                      get_scheme)
+from nerspan.bootstrap import Statistic, ratio_statistic
 
 from .labels import check_error_labels, label_names, reference_mentions, spans_codes, encode
 from .subsets import GROUPS, LEAF_NAMES, classify_tokens
@@ -54,6 +55,8 @@ class HardevalResult:
     strict: bool | None           # None when the subsets were given precomputed
     repairs: dict = field(default_factory=dict)
     tokens: dict | None = None    # with return_tokens: subset name -> token rows
+    # sentences x leaves x (tokens, errors): what the report's bootstrap resamples
+    sentence_counts: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def ter(self, name: str = "all") -> float | None:
         return self.subsets[name].ter
@@ -90,6 +93,27 @@ class HardevalResult:
         out["repairs"] = self.repairs
         if self.tokens is not None:
             out["tokens"] = self.tokens
+        return out
+
+    def statistics(self) -> list[Statistic]:
+        """Every TER and the hardeval score as bootstrap statistics over sentences.
+
+        Names are ``hardeval.<key of to_dict()>``; each estimate equals that value (NaN
+        where it is None). Needs the per-sentence counts that ``score`` keeps.
+        """
+        if self.sentence_counts is None:
+            raise ValueError("this result has no per-sentence counts to resample")
+        per_leaf = self.sentence_counts
+        out = []
+        for name, leaves in GROUPS.items():
+            counts = per_leaf[:, list(leaves), :].sum(axis=1)[:, ::-1]  # errors, tokens
+            out.append(Statistic(f"hardeval.{TER_KEYS[name]}", counts, ratio_statistic,
+                                 self.subsets[name].tokens, higher_is_better=False))
+        unseen = per_leaf[:, list(GROUPS["unseen"]), :].sum(axis=1)[:, ::-1]
+        diff = per_leaf[:, list(GROUPS["diff"]), :].sum(axis=1)[:, ::-1]
+        support = min(self.subsets["unseen"].tokens, self.subsets["diff"].tokens)
+        out.insert(0, Statistic("hardeval.hardeval", np.concatenate([unseen, diff], axis=1),
+                                _mean_of_defined_rates, support, higher_is_better=False))
         return out
 
 
@@ -167,7 +191,11 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     listed = None
     if return_tokens:
         listed = _token_rows(corpus, codes, gold, pred, wrong, error_labels, types)
-    return HardevalResult(stats, error_labels, strict, repairs, listed)
+    cell = (corpus.sentence_of_position * n_leaves + codes) * 2
+    per_sentence = (np.bincount(cell, minlength=corpus.n_sentences * n_leaves * 2)
+                    + np.bincount(cell[wrong] + 1, minlength=corpus.n_sentences * n_leaves * 2))
+    return HardevalResult(stats, error_labels, strict, repairs, listed,
+                          per_sentence.reshape(corpus.n_sentences, n_leaves, 2))
 
 
 def average_domains(results: Mapping[str, HardevalResult | dict] | Sequence) -> dict:
@@ -213,6 +241,16 @@ def score_domains(domains: Mapping[str, Mapping], **options) -> dict:
 
 
 # -- helpers -----------------------------------------------------------------------------
+def _mean_of_defined_rates(totals: np.ndarray) -> np.ndarray:
+    """hardeval from (unseen errors, unseen tokens, diff errors, diff tokens) totals: the
+    mean of the rates that are defined, as ``HardevalResult.hardeval`` (NaN if neither)."""
+    rates = np.stack([ratio_statistic(totals[:, 0:2]), ratio_statistic(totals[:, 2:4])])
+    defined = ~np.isnan(rates)
+    n = defined.sum(axis=0)
+    return np.divide(np.where(defined, rates, 0).sum(axis=0), n,
+                     out=np.full(len(totals), np.nan), where=n > 0)
+
+
 def _train_index(train, train_tokens, train_tags, scheme, mode, read_options) -> TrainIndex:
     if train is None:
         if train_tags is None:

@@ -435,3 +435,27 @@ def test_spans_to_tags_refuses_overlaps():
 def test_exported_names():
     assert faireval.ERROR_TYPES == ("TP", "LE", "BEs", "BEl", "BEo", "LBE", "FN", "FP")
     assert faireval.resolve_weights("weighted")["BEo"] == (0.5, 0.25, 0.25)
+
+
+# -- the report's bootstrap statistics ----------------------------------------------------
+def _statistics_agree(result) -> None:
+    values = result.to_dict()
+    names = [s.name for s in result.statistics()]
+    assert names == ["faireval.fair_precision", "faireval.fair_recall", "faireval.fair_f1",
+                     "faireval.traditional_f1"]
+    for statistic in result.statistics():
+        assert statistic.estimate() == pytest.approx(values[statistic.name.split(".", 1)[1]],
+                                                     abs=1e-12), statistic.name
+        assert statistic.counts.shape[0] == len(result.sentence_counts)
+
+
+def test_statistics_estimates_equal_the_reported_scores(ner):
+    _statistics_agree(score(*ner))
+    _statistics_agree(score([[], [("PER", 0, 1)]], [[("LOC", 0, 2)], []]))
+    _statistics_agree(score([[]], [[]]))
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(corpus)
+def test_statistics_agree_on_random_corpora(pairs):
+    _statistics_agree(score([t for t, _ in pairs], [s for _, s in pairs]))

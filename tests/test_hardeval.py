@@ -358,3 +358,24 @@ def test_cli_input_error_is_one_line(cli_files, tmp_path, capsys):
     assert len(err) == 1 and "short.txt" in err[0] and "sentence 0" in err[0]
     assert main(["hardeval", "--train", str(tmp_path / "missing.txt"), gold]) == 2
     assert "missing.txt" in capsys.readouterr().err
+
+
+def _statistics_agree(result) -> None:
+    values = result.to_dict()
+    for statistic in result.statistics():
+        key = statistic.name.split(".", 1)[1]
+        assert not statistic.higher_is_better
+        if values[key] is None:
+            assert np.isnan(statistic.estimate()), key
+        else:
+            assert statistic.estimate() == pytest.approx(values[key], abs=1e-12), key
+    assert {s.name for s in result.statistics()} == {f"hardeval.{k}" for k in hardeval.HEADLINE}
+
+
+def test_statistics_estimates_equal_the_reported_numbers(index):
+    tokens, gold = case_corpus()
+    pred = [["O"] if tags[0] != "O" else ["B-PER"] for tags in gold[::2]] + gold[1::2]
+    _statistics_agree(hardeval.score(gold[::2] + gold[1::2], pred,
+                                     tokens=tokens[::2] + tokens[1::2], train=index))
+    # only "other" tokens: hardeval and the unseen/diff rates are undefined
+    _statistics_agree(hardeval.score([["O"]], [["O"]], tokens=[["the"]], train=index))
