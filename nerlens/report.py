@@ -164,7 +164,7 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
             result = score_family(family, view, index, scheme, mode)
             objects[system][family] = result
             results[system][family] = result.to_dict()
-            statistics[system] += family_statistics(family, result, view, scheme, mode)
+            statistics[system] += family_statistics(result)
             if bar is not None:
                 bar.update(1)
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import html
 
-from .report import png_data_uri
-
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.6em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
@@ -97,9 +95,6 @@ def render(report) -> str:
              section("comparisons", "Paired comparisons", _comparisons(report))]
     for anchor, title, body in family_sections(report, table, Raw):
         parts.append(section(anchor, title, body))
-    for title, png in report.figures.items():
-        parts.append(f"<figure><img alt='{_e(title)}' src='{png_data_uri(png)}'>"
-                     f"<figcaption>{_e(title)}</figcaption></figure>")
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<title>nerlens report</title>"
             f"<style>{STYLE}</style></head><body>{''.join(parts)}</body></html>")

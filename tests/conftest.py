@@ -1,6 +1,8 @@
 """Shared test helpers: where the shared data and fixtures live."""
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,3 +19,21 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared data not available: {path}")
     return path
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian chromium driven by Playwright (no browser download)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

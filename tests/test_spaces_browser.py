@@ -7,19 +7,13 @@ it. Needs Debian's chromium (``.ci/run`` installs it) and the playwright package
 from __future__ import annotations
 
 import importlib.util
-import os
-import shutil
 import socket
 
 import pytest
 
 from tests.conftest import REPO
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
 
 
 def load_app(family: str):
@@ -34,17 +28,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.mark.parametrize("family", FAMILIES)
