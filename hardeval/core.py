@@ -151,8 +151,6 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
     if not isinstance(references, Corpus) or predictions is not None:
         gold_column, pred_column = GOLD, PRED
-    if tokens is not None and corpus.tokens is None:
-        corpus = _with_tokens(corpus, tokens)
     if subsets is not None:
         codes = _check_subsets(corpus, subsets)
         strict_used = None
@@ -259,20 +257,6 @@ def _train_index(train, train_tokens, train_tags, scheme, mode, read_options) ->
     return as_train_index(train, scheme, mode, train_tags=train_tags, **read_options)
 
 
-def _with_tokens(corpus: Corpus, tokens) -> Corpus:
-    words = Corpus.from_tags([["O"] * len(s) for s in tokens], tokens=tokens)
-    if words.n_sentences != corpus.n_sentences:
-        raise SentenceCountError(f"tokens hold {words.n_sentences} sentences, the "
-                                 f"references {corpus.n_sentences}")
-    differ = np.flatnonzero(words.lengths != corpus.lengths)
-    if len(differ):
-        i = int(differ[0])
-        raise LengthMismatchError(f"tokens have {int(words.lengths[i])} items, the "
-                                  f"references {int(corpus.lengths[i])}", sentence=i)
-    return Corpus(corpus.offsets, corpus.columns, corpus.labels, words.tokens, words.vocab,
-                  corpus.source)
-
-
 def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
     """Precomputed leaf codes: one per token, each a valid code."""
     if isinstance(subsets, np.ndarray) and subsets.ndim == 1:
@@ -335,7 +319,6 @@ def _repairs_dict(spans) -> dict:
 def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:
     if corpus.tokens is None:
         return None
-    n_leaves = len(LEAF_NAMES)
     pairs = np.unique(codes.astype(np.int64) * len(corpus.vocab) + corpus.tokens.astype(np.int64))
     leaf_of_pair, word_of_pair = np.divmod(pairs, max(len(corpus.vocab), 1))
     out = {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .corpus import GOLD, IGNORE_INDEX, PRED, Corpus, Source, check_same_shape
 from .errors import (EmptyInputError, FormatError, InvalidTagError, LabelIdError,
                      LengthMismatchError, NerspanError, SentenceCountError)
-from .inputs import as_corpus, as_train_index
+from .inputs import as_corpus, as_train_index, with_tokens
 from .readers import read_columns, read_system_file
 from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
 from .scores import EntityScores, entity_scores, match, prf, safe_divide
@@ -58,7 +58,7 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
 __all__ = [
     "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
-    "LengthMismatchError", "SentenceCountError", "as_corpus", "as_train_index",
+    "LengthMismatchError", "SentenceCountError", "as_corpus", "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",
     "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf",
     "safe_divide", "LabelTable", "Repairs", "Spans", "decode", "TrainIndex",

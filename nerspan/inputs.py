@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from .corpus import GOLD, PRED, Corpus
+from .errors import LengthMismatchError, SentenceCountError
 from .readers import read_columns
 from .schemes import Scheme
 from .train_index import TrainIndex
@@ -15,19 +18,38 @@ def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Cor
     - a ``Corpus`` (``predictions`` then may be another corpus or tag lists);
     - lists of tag strings per sentence;
     - lists of label ids (or padded 2-D arrays) with ``label_list``: -100 positions dropped.
+
+    ``tokens`` (words per sentence) are attached when the corpus has none.
     """
     if isinstance(references, Corpus):
         corpus = references
-        if predictions is None:
-            return corpus
-        if isinstance(predictions, Corpus):
-            return corpus.select([GOLD]).with_columns(predictions.select(
-                [PRED if PRED in predictions.columns else GOLD]), {GOLD: PRED})
-        other = Corpus.from_tags(predictions)
-        return corpus.select([GOLD]).with_columns(other, {GOLD: PRED})
+        if predictions is not None:
+            if isinstance(predictions, Corpus):
+                other = predictions.select([PRED if PRED in predictions.columns else GOLD])
+            else:
+                other = Corpus.from_tags(predictions)
+            corpus = corpus.select([GOLD]).with_columns(other, {GOLD: PRED})
+        if tokens is not None and corpus.tokens is None:
+            corpus = with_tokens(corpus, tokens)
+        return corpus
     if label_list is not None:
         return Corpus.from_ids(references, predictions, label_list, tokens)
     return Corpus.from_tags(references, predictions, tokens)
+
+
+def with_tokens(corpus: Corpus, tokens) -> Corpus:
+    """``corpus`` with the words ``tokens`` (lists per sentence) of the same shape."""
+    words = Corpus.from_tags([["O"] * len(s) for s in tokens], tokens=tokens)
+    if words.n_sentences != corpus.n_sentences:
+        raise SentenceCountError(f"tokens hold {words.n_sentences} sentences, the "
+                                 f"references {corpus.n_sentences}")
+    differ = np.flatnonzero(words.lengths != corpus.lengths)
+    if len(differ):
+        i = int(differ[0])
+        raise corpus.error(LengthMismatchError, f"tokens have {int(words.lengths[i])} items, "
+                           f"the references {int(corpus.lengths[i])}", i)
+    return Corpus(corpus.offsets, corpus.columns, corpus.labels, words.tokens, words.vocab,
+                  corpus.source)
 
 
 def as_train_index(train, scheme: str | Scheme = "IOB2", mode: str = "lenient",
