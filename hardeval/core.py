@@ -7,7 +7,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, LabelTable, LengthMismatchError, NerspanError,
-                     SentenceCountError, TrainIndex, as_corpus, as_train_index, decode,
+                     SentenceCountError, as_corpus, as_train_index, decode,
                      get_scheme)
 from nerspan.bootstrap import Statistic, ratio_statistic
 
@@ -159,7 +159,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
             raise ValueError("hardeval needs training data: pass train=... (a TrainIndex, "
                              "Corpus, datasets split or column file), train_tokens=... with "
                              "train_tags=..., or precomputed subsets=...")
-        index = _train_index(train, train_tokens, train_tags, scheme, mode, train_options or {})
+        index = as_train_index(train, scheme, mode, train_tags=train_tags,
+                               train_tokens=train_tokens, **(train_options or {}))
         codes = classify_tokens(corpus, index, scheme, mode, strict, gold_column)
         strict_used = bool(strict)
     return score_codes(corpus, codes, gold_column, pred_column, scheme, mode, error_labels,
@@ -247,14 +248,6 @@ def _mean_of_defined_rates(totals: np.ndarray) -> np.ndarray:
     n = defined.sum(axis=0)
     return np.divide(np.where(defined, rates, 0).sum(axis=0), n,
                      out=np.full(len(totals), np.nan), where=n > 0)
-
-
-def _train_index(train, train_tokens, train_tags, scheme, mode, read_options) -> TrainIndex:
-    if train is None:
-        if train_tags is None:
-            raise ValueError("train_tokens needs train_tags")
-        return as_train_index(train_tokens, scheme, mode, train_tags=train_tags)
-    return as_train_index(train, scheme, mode, train_tags=train_tags, **read_options)
 
 
 def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:

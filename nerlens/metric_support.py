@@ -26,33 +26,33 @@ class TrainingDataMixin:
         self._load_scheme = scheme
         self._load_mode = mode
         self._load_tokens = tokens
-        self._load_index = None
+        self._load_train = (train, train_tokens, train_tags)
         self._index_cache: dict = {}
         if train is not None or train_tokens is not None:
-            self._load_index = self._index_for(train, train_tokens, train_tags, scheme, mode)
+            self._index_for(train, train_tokens, train_tags)  # index once, at load time
 
     def _index_for(self, train=None, train_tokens=None, train_tags=None,
                    scheme: str | None = None, mode: str | None = None) -> TrainIndex | None:
-        """The training index for these arguments: the load-time one when none are given.
+        """The training index for these arguments, or for the load-time training data when
+        none are given (None when there is none).
 
-        The same training object given again is not indexed again.
+        The same training object with the same scheme and mode is indexed only once; a
+        ``compute`` with another scheme or mode indexes the training data for it.
         """
         scheme = scheme or self._load_scheme
         mode = mode or self._load_mode
         if train is None and train_tokens is None:
-            return self._load_index
+            train, train_tokens, train_tags = self._load_train
+            if train is None and train_tokens is None:
+                return None
         if isinstance(train, TrainIndex):
             return train
-        if train is None and train_tags is None:
-            raise ValueError("train_tokens needs train_tags")
         source = train if train is not None else train_tokens
         key = (id(source), id(train_tags), scheme, mode)
         cached = self._index_cache.get(key)
         if cached is None:
-            if train is not None:
-                index = as_train_index(train, scheme, mode)
-            else:
-                index = as_train_index(train_tokens, scheme, mode, train_tags=train_tags)
+            index = as_train_index(train, scheme, mode, train_tags=train_tags,
+                                   train_tokens=train_tokens)
             # keep the sources alive so that their ids cannot be reused by other objects
             cached = self._index_cache[key] = (source, train_tags, index)
         return cached[2]

@@ -52,14 +52,24 @@ def with_tokens(corpus: Corpus, tokens) -> Corpus:
                   corpus.source)
 
 
-def as_train_index(train, scheme: str | Scheme = "IOB2", mode: str = "lenient",
-                   train_tags=None, **read_options) -> TrainIndex:
+def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenient",
+                   train_tags=None, *, train_tokens=None, **read_options) -> TrainIndex:
     """A ``TrainIndex`` from any accepted training-data form (built once).
 
     ``train`` may be a ``TrainIndex`` (returned as is), a ``Corpus`` with tokens, a
     ``datasets.Dataset`` split, a path to a column file (token first, tag last), or a list
-    of token lists with ``train_tags`` (a list of tag lists).
+    of token lists with ``train_tags`` (a list of tag lists); or give ``train_tokens`` and
+    ``train_tags`` instead of ``train``. ``read_options`` go to ``read_columns`` or
+    ``Corpus.from_dataset``.
     """
+    if train is None:
+        if train_tokens is None:
+            raise ValueError("training data is needed: pass train=... (a TrainIndex, Corpus, "
+                             "datasets split or column file) or train_tokens=... with "
+                             "train_tags=...")
+        if train_tags is None:
+            raise ValueError("train_tokens needs train_tags")
+        train = train_tokens
     if isinstance(train, TrainIndex):
         return train
     if isinstance(train, Corpus):

@@ -133,6 +133,16 @@ class TrainIndex:
         return occurrences, annotated
 
     # -- derived tables ------------------------------------------------------------------
+    def derived(self, key, build):
+        """The table ``build()`` makes from this index, built on first use and kept.
+
+        Families keep their own training-side tables here (``key`` names the family and
+        its options), so every evaluation against one index reuses them.
+        """
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
     def _lower(self) -> dict:
         if "lower" not in self._cache:
             lower_vocab: dict = {}

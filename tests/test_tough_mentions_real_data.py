@@ -1,0 +1,155 @@
+"""tough_mentions on every shared corpus with a training split (skipped when absent).
+
+No published numbers are pinned: each result is checked against the invariants of
+METHODS.md section 1, against nerspan's entity scores, against its own bootstrap
+statistics, and against ``naive_tmr``, a plain dict-and-set reading of the definitions.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import nerspan
+import tough_mentions
+from nerspan import GOLD, PRED, Corpus, read_columns, read_system_file
+from tests.conftest import shared_path
+from tests.test_tough_mentions import SUBSETS, check_against_naive, naive_train, naive_tmr
+
+
+def lists(corpus: Corpus, column: str) -> list:
+    return [corpus.tags(column, i) for i in range(corpus.n_sentences)]
+
+
+def words(corpus: Corpus) -> list:
+    return [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+
+
+class Training:
+    """A training file: its index (built once) and its naive sets per case setting."""
+
+    def __init__(self, *parts):
+        self.corpus = read_columns(shared_path(*parts), {GOLD: -1})
+        self.index = nerspan.as_train_index(self.corpus)
+        self._naive = {}
+
+    def naive(self, case_sensitive=True):
+        if case_sensitive not in self._naive:
+            self._naive[case_sensitive] = naive_train(words(self.corpus), lists(self.corpus, GOLD),
+                                                      case_sensitive)
+        return self._naive[case_sensitive]
+
+
+def check(training: Training, corpus: Corpus, case_sensitive: bool = True) -> dict:
+    """Score the gold/pred columns of ``corpus``; check everything; return the dict."""
+    result = tough_mentions.score(corpus, train=training.index, case_sensitive=case_sensitive)
+    d = result.to_dict()
+    gold, pred, tokens = lists(corpus, GOLD), lists(corpus, PRED), words(corpus)
+    # the independent computation
+    check_against_naive(d, naive_tmr(None, None, tokens, gold, pred, case_sensitive,
+                                     train=training.naive(case_sensitive)))
+    # partitions
+    masks = result.subsets.masks()
+    kinds = masks["seen"].astype(int) + masks["unseen_type"] + masks["unseen_tokens"]
+    assert (kinds == 1).all()
+    assert ((masks["tcm_seen"] ^ masks["tcm_unseen"]) == masks["tcm_all"]).all()
+    counts = d["counts"]
+    assert counts["unseen_any"] == counts["unseen_type"] + counts["unseen_tokens"]
+    assert counts["tcm_all"] == counts["tcm_seen"] + counts["tcm_unseen"]
+    # per type adds up to overall; composition shares add up
+    for name in ("all",) + SUBSETS:
+        assert sum(row["counts"][name] for row in d["per_type"].values()) == counts[name]
+        assert sum(row["hits"][name] for row in d["per_type"].values()) == d["hits"][name]
+        shares = d["composition"][name]
+        assert shares["overall"] == pytest.approx(counts[name] / counts["all"])
+        assert math.fsum(v for k, v in shares.items() if k != "overall") == pytest.approx(
+            shares["overall"])
+    for value in [d[f"recall_{n}"] for n in SUBSETS] + [
+            row[k] for row in d["per_type"].values() for k in row if k.startswith("recall")]:
+        assert value is None or 0.0 <= value <= 1.0
+    # overall scores are nerspan's
+    entity = nerspan.score(corpus)
+    assert (d["precision"], d["recall"], d["f1"]) == entity.micro()
+    for t, row in d["per_type"].items():
+        assert row["recall"] == entity.to_dict()["per_type"][t]["recall"]
+    # bootstrap statistics estimate exactly the reported numbers
+    for stat in result.statistics():
+        value = d[stat.name.split(".", 1)[1]]
+        assert (value is None and math.isnan(stat.estimate())) or stat.estimate() == value
+        assert stat.counts.shape[0] == corpus.n_sentences
+    return d
+
+
+@pytest.fixture(scope="module")
+def conll03():
+    return Training("data", "conll03", "train.txt")
+
+
+def test_conll03_fifteen_systems(conll03):
+    paths = sorted(shared_path("data", "conll03", "systems").glob("*.txt"))
+    assert len(paths) == 15
+    results = {}
+    for path in paths:
+        results[path.stem] = check(conll03, read_system_file(path))
+    # the subsets depend on the gold mentions and the training data only: systems whose
+    # files carry the same gold mentions have the same composition
+    bert = results["spanner_bert_9246"]
+    same_gold = [r for r in results.values() if r["counts"]["all"] == bert["counts"]["all"]]
+    assert len(same_gold) >= 10
+    assert all(r["counts"] == bert["counts"] and r["composition"] == bert["composition"]
+               for r in same_gold)
+    # unseen mentions are harder than seen ones for every neural system here
+    for name, r in results.items():
+        if not name.startswith("spacy"):
+            assert r["recall_unseen_any"] < r["recall_seen"], name
+
+
+def test_conll03_case_insensitive(conll03):
+    corpus = read_system_file(shared_path("data", "conll03", "systems", "spanner_bert_9246.txt"))
+    exact = tough_mentions.score(corpus, train=conll03.index).to_dict()
+    folded = check(conll03, corpus, case_sensitive=False)
+    # lowercasing merges texts: never fewer seen texts, never fewer confusable ones
+    assert folded["counts"]["unseen_tokens"] <= exact["counts"]["unseen_tokens"]
+    assert folded["counts"]["tcm_all"] >= exact["counts"]["tcm_all"]
+
+
+@pytest.mark.parametrize("corpus, train_file, folder", [
+    ("wnut16", "train.txt", "systems"),
+    ("wnut17", "train.conll", "systems"),
+])
+def test_wnut(corpus, train_file, folder):
+    training = Training("data", corpus, train_file)
+    paths = sorted(shared_path("data", corpus, folder).glob("*.txt"))
+    assert paths
+    for path in paths:
+        d = check(training, read_system_file(path))
+        # emerging and rare entities: most test mentions are unseen in training
+        assert d["counts"]["unseen_any"] > d["counts"]["seen"]
+    check(training, read_system_file(paths[0]), case_sensitive=False)
+
+
+def degraded(corpus: Corpus) -> Corpus:
+    """A system without a file: gold on even sentences, nothing found on odd ones."""
+    pred = corpus.column(GOLD).copy()
+    odd = corpus.sentence_of_position % 2 == 1
+    outside = corpus.labels.index("O")
+    pred[odd] = outside
+    return Corpus(corpus.offsets, {GOLD: corpus.column(GOLD), PRED: pred}, corpus.labels,
+                  corpus.tokens, corpus.vocab, corpus.source)
+
+
+@pytest.mark.parametrize("language", ["esp", "ned"])
+def test_conll2002(language):
+    training = Training("data", "conll2002", f"{language}.train")
+    test = read_columns(shared_path("data", "conll2002", f"{language}.testb"), {GOLD: -1})
+    perfect = check(training, Corpus(test.offsets, {GOLD: test.column(GOLD),
+                                                    PRED: test.column(GOLD)},
+                                     test.labels, test.tokens, test.vocab))
+    assert all(perfect[f"recall_{s}"] in (1.0, None) for s in SUBSETS)
+    half = check(training, degraded(test))
+    assert half["counts"] == perfect["counts"] and half["recall"] < 1.0
+    if language == "esp":
+        system = read_system_file(shared_path("data", "conll2002", "systems",
+                                              "spacy_es_sm_5699.txt"))
+        d = check(training, system)
+        assert round(100 * d["f1"], 2) == pytest.approx(56.99, abs=0.011)

@@ -1,0 +1,29 @@
+"""tough_mentions: Tough Mentions Recall (TMR), recall on unseen and type-confusable mentions.
+
+Gold test mentions are split by what the training data says about them (METHODS.md
+section 1; Tu and Lignos, 2021): Seen, Unseen-Type (the text was a training mention, but
+never of this type), Unseen-Tokens (the text was never a training mention), Unseen-Any
+(both); and type-confusable mentions (TCM-All: the text has several gold types in the
+test set), split into TCM-Unseen (unseen tokens) and TCM-Seen. Recall is reported on each
+subset; precision and F1 only overall (false positives belong to no subset).
+
+>>> import tough_mentions
+>>> r = tough_mentions.score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]],
+...                          tokens=[["Ana", "in", "Lima"]],
+...                          train_tokens=[["Lima", "won"]], train_tags=[["B-ORG", "O"]])
+>>> d = r.to_dict()
+>>> d["recall"], d["recall_unseen_tokens"], d["recall_unseen_type"], d["recall_seen"]
+(0.5, 1.0, 0.0, None)
+>>> d["counts"]["unseen_any"], d["composition"]["unseen_type"]["LOC"]
+(2, 0.5)
+"""
+from .core import (ALL_SUBSETS, HEADLINE, OVERALL, ToughMentionsResult, score, score_subsets,
+                   training_index)
+from .subsets import (KIND_KEYS, SEEN, SUBSET_NAMES, SUBSETS, UNSEEN_TOKENS, UNSEEN_TYPE,
+                      MentionSubsets, classify, confusable, training_pairs)
+
+__all__ = [
+    "score", "score_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
+    "ALL_SUBSETS", "OVERALL", "SUBSETS", "SUBSET_NAMES", "KIND_KEYS", "SEEN", "UNSEEN_TYPE",
+    "UNSEEN_TOKENS", "MentionSubsets", "classify", "confusable", "training_pairs",
+]

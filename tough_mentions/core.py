@@ -1,0 +1,272 @@
+"""``score``: recall on tough mentions, and the result object."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nerspan import (GOLD, PRED, Corpus, LabelTable, TrainIndex, as_corpus, as_train_index,
+                     decode, entity_scores, get_scheme, match, prf)
+from nerspan.bootstrap import Statistic, ratio_statistic
+
+from .subsets import SUBSET_NAMES, SUBSETS, MentionSubsets, classify
+
+# Every subset key, "all" first (the gold mentions as a whole).
+ALL_SUBSETS = ("all",) + SUBSETS
+# The top-level keys of ``to_dict()`` that hold a number.
+HEADLINE = ("precision", "recall", "f1") + tuple(f"recall_{s}" for s in SUBSETS)
+OVERALL = "overall"  # the entry of ``composition`` that covers every type
+
+
+@dataclass(frozen=True)
+class ToughMentionsResult:
+    """Recall of one system on the tough-mention subsets, and the data composition.
+
+    Keeps, per gold mention, its sentence, type, subset kind and whether it was predicted
+    exactly (``hit``), and per predicted mention its sentence and correctness; every
+    number of ``to_dict()`` is computed from these arrays, and ``statistics()`` turns
+    them into per-sentence counts for the bootstrap.
+    """
+
+    subsets: MentionSubsets
+    hit: np.ndarray                # bool per gold mention: predicted exactly
+    pred_sentence: np.ndarray      # sentence of every predicted mention
+    pred_correct: np.ndarray       # bool per predicted mention: identical to a gold one
+    n_sentences: int
+    precision: float
+    recall: float
+    f1: float
+    options: dict = field(default_factory=dict)
+    repairs: dict = field(default_factory=dict)
+    mentions: dict | None = None   # with return_mentions: subset -> mention rows
+
+    # -- counts --------------------------------------------------------------------------
+    @property
+    def types(self) -> tuple:
+        """The entity types of the gold mentions, sorted."""
+        gold = self.subsets.gold
+        present = np.flatnonzero(np.bincount(gold.type, minlength=len(gold.types)))
+        return tuple(gold.types[i] for i in present)
+
+    def _by_type(self, mask: np.ndarray) -> np.ndarray:
+        gold = self.subsets.gold
+        return np.bincount(gold.type[mask], minlength=len(gold.types))
+
+    def counts(self, type_: str | None = None) -> dict:
+        """Subset key -> number of gold mentions (of ``type_`` when given)."""
+        return {name: int(self._select(mask, type_).sum())
+                for name, mask in self.subsets.masks().items()}
+
+    def hits(self, type_: str | None = None) -> dict:
+        """Subset key -> number of its gold mentions that the system predicted exactly."""
+        return {name: int((self._select(mask, type_) & self.hit).sum())
+                for name, mask in self.subsets.masks().items()}
+
+    def recall_of(self, subset: str = "all", type_: str | None = None) -> float | None:
+        """Recall on one subset (of one type); None when it holds no mention."""
+        mask = self._select(self.subsets.masks()[subset], type_)
+        size = int(mask.sum())
+        return int((mask & self.hit).sum()) / size if size else None
+
+    def _select(self, mask: np.ndarray, type_: str | None) -> np.ndarray:
+        if type_ is None:
+            return mask
+        gold = self.subsets.gold
+        if type_ not in gold.types:
+            return np.zeros_like(mask)
+        return mask & (gold.type == gold.types.index(type_))
+
+    # -- output --------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The documented keys: overall P/R/F1, recall per subset, counts, per type,
+        composition; ``hits``, ``options``, ``repairs`` (and ``mentions``) besides."""
+        masks = self.subsets.masks()
+        gold = self.subsets.gold
+        size = {name: self._by_type(mask) for name, mask in masks.items()}
+        hits = {name: self._by_type(mask & self.hit) for name, mask in masks.items()}
+        n_all = int(size["all"].sum())
+        out = {"precision": self.precision, "recall": self.recall, "f1": self.f1}
+        for name in SUBSETS:
+            out[f"recall_{name}"] = _ratio(int(hits[name].sum()), int(size[name].sum()))
+        out["counts"] = {name: int(size[name].sum()) for name in ALL_SUBSETS}
+        out["hits"] = {name: int(hits[name].sum()) for name in ALL_SUBSETS}
+        per_type = {}
+        for t in self.types:
+            i = gold.types.index(t)
+            row = {"recall": _ratio(int(hits["all"][i]), int(size["all"][i]))}
+            row.update({f"recall_{name}": _ratio(int(hits[name][i]), int(size[name][i]))
+                        for name in SUBSETS})
+            row["counts"] = {name: int(size[name][i]) for name in ALL_SUBSETS}
+            row["hits"] = {name: int(hits[name][i]) for name in ALL_SUBSETS}
+            per_type[t] = row
+        out["per_type"] = per_type
+        out["composition"] = {
+            name: {**{t: _ratio(int(size[name][gold.types.index(t)]), n_all) for t in self.types},
+                   OVERALL: _ratio(int(size[name].sum()), n_all)}
+            for name in ALL_SUBSETS}
+        out["options"] = dict(self.options)
+        out["repairs"] = dict(self.repairs)
+        if self.mentions is not None:
+            out["mentions"] = self.mentions
+        return out
+
+    def statistics(self) -> list[Statistic]:
+        """Every headline number as a ``nerspan.bootstrap.Statistic`` over sentences.
+
+        ``counts`` are per-sentence count matrices; each ``estimate()`` equals the value
+        in ``to_dict()`` (NaN where that value is None: an empty subset). Precision,
+        recall and F1 follow nerspan's ``zero_division=0`` like the overall scores.
+
+        >>> import tough_mentions
+        >>> r = tough_mentions.score([["B-PER", "O"]], [["B-PER", "O"]], tokens=[["Kim", "ran"]],
+        ...                          train_tokens=[["Kim"]], train_tags=[["B-PER"]])
+        >>> {s.name: s.estimate() for s in r.statistics()}["tough_mentions.recall_seen"]
+        1.0
+        """
+        n = self.n_sentences
+        sentence = self.subsets.gold.sentence
+        gold_total = np.bincount(sentence, minlength=n)
+        gold_hit = np.bincount(sentence[self.hit], minlength=n)
+        predicted = np.bincount(self.pred_sentence, minlength=n)
+        correct = np.bincount(self.pred_sentence[self.pred_correct], minlength=n)
+        n_pred, n_gold = len(self.pred_sentence), len(sentence)
+        stats = [
+            Statistic("tough_mentions.precision", np.stack([correct, predicted], 1),
+                      _precision_like_nerspan, n_pred),
+            Statistic("tough_mentions.recall", np.stack([gold_hit, gold_total], 1),
+                      _recall_like_nerspan, n_gold),
+            Statistic("tough_mentions.f1", np.stack([correct, predicted, gold_total], 1),
+                      _f1_like_nerspan, n_gold),
+        ]
+        masks = self.subsets.masks()
+        for name in SUBSETS:
+            mask = masks[name]
+            counts = np.stack([np.bincount(sentence[mask & self.hit], minlength=n),
+                               np.bincount(sentence[mask], minlength=n)], 1)
+            stats.append(Statistic(f"tough_mentions.recall_{name}", counts, ratio_statistic,
+                                   int(mask.sum())))
+        return stats
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None
+
+
+# Bootstrap functions computed exactly as nerspan computes the point estimates (same
+# float operations), so that each estimate equals ``to_dict()`` bit for bit.
+def _precision_like_nerspan(totals: np.ndarray) -> np.ndarray:
+    return prf(totals[:, 0], totals[:, 1], totals[:, 1])[0]
+
+
+def _recall_like_nerspan(totals: np.ndarray) -> np.ndarray:
+    return prf(totals[:, 0], totals[:, 1], totals[:, 1])[1]
+
+
+def _f1_like_nerspan(totals: np.ndarray) -> np.ndarray:
+    return prf(totals[:, 0], totals[:, 1], totals[:, 2])[2]
+
+
+def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
+          train_tags=None, case_sensitive: bool = True, scheme: str = "IOB2",
+          mode: str = "lenient", return_mentions: bool = False, label_list=None,
+          gold_column: str = GOLD, pred_column: str = PRED,
+          train_options: dict | None = None) -> ToughMentionsResult:
+    """Tough Mentions Recall: recall on unseen and type-confusable gold mentions.
+
+    Args:
+        references, predictions: tag lists per sentence, label ids with ``label_list``
+            (-100 positions dropped), or a ``nerspan.Corpus`` (then ``predictions`` may
+            be omitted: its columns ``gold_column`` and ``pred_column`` are scored).
+        tokens: the test words per sentence (unless the corpus has them).
+        train: the training data: a ``nerspan.TrainIndex`` (reused as is: index once,
+            score many times), a ``Corpus``, a ``datasets`` split, a column file path; or
+            ``train_tokens`` + ``train_tags`` (lists per sentence).
+        train_options: how to read ``train`` when it is a file or a ``datasets`` split
+            (``nerspan.read_columns`` / ``Corpus.from_dataset`` keyword arguments).
+        case_sensitive: compare mention texts as they are (default) or lowercased; the
+            same normalisation applies to type confusability in the test set.
+        scheme, mode: how tags are decoded into mentions (``nerspan.decode``); the
+            training data is decoded the same way unless ``train`` is a prebuilt index.
+        return_mentions: also list the gold mentions of each subset with their hit.
+
+    Subsets (METHODS.md section 1): Seen (the text occurs in training as a mention of
+    this type), Unseen-Type (a training mention text, never with this type),
+    Unseen-Tokens (never a training mention text), Unseen-Any (both unseen kinds);
+    TCM-All (the text has at least two gold types in the test set), TCM-Unseen
+    (TCM-All and Unseen-Tokens), TCM-Seen (the rest of TCM-All).
+
+    >>> r = score([["B-PER", "I-PER", "O", "O", "B-ORG", "O", "O", "O", "B-LOC"]],
+    ...           [["B-PER", "I-PER", "O", "O", "B-LOC", "O", "O", "O", "B-LOC"]],
+    ...           tokens=[["John", "Brown", ",", "the", "Newcastle", "star", "from", "the",
+    ...                    "UK"]],
+    ...           train_tokens=[["Newcastle", "is", "a", "city", "in", "the", "UK"]],
+    ...           train_tags=[["B-LOC", "O", "O", "O", "O", "O", "B-LOC"]])
+    >>> d = r.to_dict()
+    >>> d["counts"]["seen"], d["counts"]["unseen_type"], d["counts"]["unseen_tokens"]
+    (1, 1, 1)
+    >>> d["recall_seen"], d["recall_unseen_type"], d["recall_unseen_tokens"], d["recall_tcm_all"]
+    (1.0, 0.0, 1.0, None)
+    """
+    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
+    if not isinstance(references, Corpus) or predictions is not None:
+        gold_column, pred_column = GOLD, PRED
+    if corpus.tokens is None:
+        raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
+                         "of each sentence) or a Corpus with tokens")
+    if pred_column not in corpus.columns:
+        raise ValueError("tough_mentions needs predictions: pass predictions=... (or a "
+                         f"Corpus with a {pred_column!r} column)")
+    index = training_index(train, train_tokens, train_tags, scheme, mode, train_options)
+    table = LabelTable.build(corpus.labels, get_scheme(scheme))
+    gold = decode(corpus, gold_column, scheme, mode, table)
+    subsets = classify(corpus, gold, index, case_sensitive)
+    return score_subsets(corpus, subsets, pred_column, scheme, mode, return_mentions, table)
+
+
+def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PRED,
+                  scheme: str = "IOB2", mode: str = "lenient", return_mentions: bool = False,
+                  table: LabelTable | None = None) -> ToughMentionsResult:
+    """Score one prediction column against gold mentions already classified.
+
+    ``subsets`` comes from ``classify(corpus, gold, index)`` with ``gold`` decoded from
+    ``corpus`` with the same scheme, mode and label table: one classification serves any
+    number of systems (columns) of the same corpus.
+    """
+    table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
+    gold = subsets.gold
+    pred = decode(corpus, pred_column, scheme, mode, table)
+    hit, pred_correct = match(gold, pred)
+    precision, recall, f1 = entity_scores(gold, pred).micro()
+    repairs = {name: spans.repairs.to_dict() for name, spans in (("gold", gold), ("pred", pred))
+               if spans.repairs is not None and spans.repairs.total}
+    options = {"case_sensitive": subsets.case_sensitive, "scheme": get_scheme(scheme).name,
+               "mode": mode}
+    listed = _mention_rows(corpus, subsets, hit) if return_mentions else None
+    return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
+                               precision, recall, f1, options, repairs, listed)
+
+
+def training_index(train=None, train_tokens=None, train_tags=None, scheme: str = "IOB2",
+                   mode: str = "lenient", train_options: dict | None = None) -> TrainIndex:
+    """The training index from any accepted form (a ``TrainIndex`` is returned as is)."""
+    return as_train_index(train, scheme, mode, train_tags=train_tags, train_tokens=train_tokens,
+                          **(train_options or {}))
+
+
+# -- helpers -----------------------------------------------------------------------------
+def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray) -> dict:
+    """Subset key -> the gold mentions in it, in corpus order, as readable rows."""
+    gold = subsets.gold
+    words = corpus.token_strings()
+    base = corpus.offsets[gold.sentence]
+    rows = [{"sentence": s, "start": a, "end": b, "type": gold.types[t],
+             "text": " ".join(words[p:q]), "hit": h}
+            for s, a, b, t, p, q, h in zip(gold.sentence.tolist(), (gold.start - base).tolist(),
+                                           (gold.end - base).tolist(), gold.type.tolist(),
+                                           gold.start.tolist(), gold.end.tolist(), hit.tolist())]
+    return {name: [rows[i] for i in np.flatnonzero(mask).tolist()]
+            for name, mask in subsets.masks().items()}
+
+
+__all__ = ["score", "score_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
+           "ALL_SUBSETS", "OVERALL", "SUBSET_NAMES"]

@@ -1,0 +1,146 @@
+"""Which gold test mentions are tough: the subsets of METHODS.md section 1.
+
+Every gold test mention is classified once, on integer arrays:
+
+- its text (tokens joined by one space, lowercased when ``case_sensitive=False``) is
+  interned to an id, once per distinct text;
+- the training index is turned, once per case setting, into a text -> id table and a
+  boolean matrix ``pair_seen[text, type]`` (was this text a training mention of this
+  type?), cached in the index so that later evaluations reuse it;
+- membership is then array indexing: Seen if the pair was seen, Unseen-Tokens if the
+  text was never a training mention, Unseen-Type otherwise;
+- type confusability counts the distinct gold types of each text over the TEST mentions.
+
+>>> from nerspan import Corpus, as_train_index, decode
+>>> train = as_train_index([["Newcastle", "is", "in", "the", "UK"]], "IOB2", "lenient",
+...                        train_tags=[["B-LOC", "O", "O", "O", "B-LOC"]])
+>>> test = Corpus.from_tags([["B-LOC", "O", "B-ORG", "O", "B-PER"]],
+...                         tokens=[["UK", "beat", "Newcastle", "and", "Kim"]])
+>>> subsets = classify(test, decode(test), train)
+>>> [SUBSET_NAMES[k] for k in subsets.kind_names()]
+['Seen', 'Unseen-Type', 'Unseen-Tokens']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nerspan import Corpus, Spans, TrainIndex, mention_texts
+from nerspan.corpus import Interner
+
+# The subsets, in the order of the result keys.
+SUBSETS = ("seen", "unseen_any", "unseen_tokens", "unseen_type", "tcm_all", "tcm_seen",
+           "tcm_unseen")
+# Their names in the papers (tables, metric card).
+SUBSET_NAMES = {"all": "All", "seen": "Seen", "unseen_any": "Unseen-Any",
+                "unseen_tokens": "Unseen-Tokens", "unseen_type": "Unseen-Type",
+                "tcm_all": "TCM-All", "tcm_seen": "TCM-Seen", "tcm_unseen": "TCM-Unseen"}
+
+# The three disjoint kinds every gold mention has exactly one of.
+SEEN, UNSEEN_TYPE, UNSEEN_TOKENS = 0, 1, 2
+KIND_KEYS = ("seen", "unseen_type", "unseen_tokens")
+
+_CACHE_KEY = "tough_mentions.train_pairs"  # key of the derived table in the TrainIndex
+
+
+@dataclass(frozen=True)
+class MentionSubsets:
+    """The classification of the gold mentions of one test corpus.
+
+    Attributes:
+        gold: the gold mentions (``nerspan.Spans``), in corpus order.
+        kind: int8 per mention: ``SEEN``, ``UNSEEN_TYPE`` or ``UNSEEN_TOKENS``.
+        tcm: bool per mention: its text has at least two gold types in the test set.
+        text_id: per mention, the id of its (normalised) text among the test texts.
+        case_sensitive: whether texts were compared as they are or lowercased.
+    """
+
+    gold: Spans
+    kind: np.ndarray
+    tcm: np.ndarray
+    text_id: np.ndarray
+    case_sensitive: bool = True
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def masks(self) -> dict:
+        """Subset key (``"all"`` and ``SUBSETS``) -> boolean mask over the gold mentions."""
+        seen = self.kind == SEEN
+        unseen_tokens = self.kind == UNSEEN_TOKENS
+        return {
+            "all": np.ones(len(self.kind), dtype=bool),
+            "seen": seen,
+            "unseen_any": ~seen,
+            "unseen_tokens": unseen_tokens,
+            "unseen_type": self.kind == UNSEEN_TYPE,
+            "tcm_all": self.tcm,
+            "tcm_seen": self.tcm & ~unseen_tokens,
+            "tcm_unseen": self.tcm & unseen_tokens,
+        }
+
+    def kind_names(self) -> list[str]:
+        """The kind of each mention as a subset key (for reading, not for hot paths)."""
+        return [KIND_KEYS[k] for k in self.kind.tolist()]
+
+
+def classify(corpus: Corpus, gold: Spans, index: TrainIndex,
+             case_sensitive: bool = True) -> MentionSubsets:
+    """Classify the gold mentions ``gold`` of ``corpus`` (which must have tokens)."""
+    if corpus.tokens is None:
+        raise ValueError("tough_mentions needs the tokens of the test sentences")
+    lowercase = not case_sensitive
+    texts = mention_texts(corpus, gold, lowercase)
+    test_ids = Interner()
+    text_id = np.fromiter(map(test_ids.__getitem__, texts), dtype=np.int64, count=len(texts))
+
+    train_text_ids, pair_seen, train_types = training_pairs(index, lowercase)
+    # Per distinct test text: its row in the training table, -1 if never a training mention.
+    row_of_text = np.fromiter((train_text_ids.get(t, -1) for t in test_ids), dtype=np.int64,
+                              count=len(test_ids))
+    train_type_index = {t: i for i, t in enumerate(train_types)}
+    column_of_type = np.array([train_type_index.get(t, -1) for t in gold.types] or [-1],
+                              dtype=np.int64)
+
+    row = row_of_text[text_id] if len(text_id) else np.zeros(0, dtype=np.int64)
+    column = column_of_type[gold.type] if len(gold) else np.zeros(0, dtype=np.int64)
+    text_seen = row >= 0
+    pair = np.zeros(len(row), dtype=bool)
+    known = text_seen & (column >= 0)
+    pair[known] = pair_seen[row[known], column[known]]
+    kind = np.where(pair, SEEN, np.where(text_seen, UNSEEN_TYPE, UNSEEN_TOKENS)).astype(np.int8)
+
+    return MentionSubsets(gold, kind, confusable(text_id, gold.type, len(test_ids)), text_id,
+                          bool(case_sensitive))
+
+
+def confusable(text_id: np.ndarray, type_id: np.ndarray, n_texts: int) -> np.ndarray:
+    """Per mention: does its text occur with at least two different types among these
+    mentions?
+
+    >>> confusable(np.array([0, 1, 0, 2]), np.array([3, 3, 1, 3]), 3).tolist()
+    [True, False, True, False]
+    """
+    if not len(text_id):
+        return np.zeros(0, dtype=bool)
+    n_types = int(type_id.max()) + 1
+    pairs = np.unique(text_id * n_types + type_id)
+    types_per_text = np.bincount(pairs // n_types, minlength=n_texts)
+    return types_per_text[text_id] >= 2
+
+
+def training_pairs(index: TrainIndex, lowercase: bool = False) -> tuple[dict, np.ndarray, tuple]:
+    """The training mentions as ``(text -> row, pair_seen[row, type], types)``.
+
+    Built on first use for each case setting and kept in the index's cache of derived
+    tables, so that every later evaluation against the same index reuses it.
+    """
+    def build():
+        texts = mention_texts(index.corpus, index.spans, lowercase) if len(index.spans) else []
+        rows = Interner()
+        row = np.fromiter(map(rows.__getitem__, texts), dtype=np.int64, count=len(texts))
+        pair_seen = np.zeros((len(rows), max(len(index.types), 1)), dtype=bool)
+        pair_seen[row, index.spans.type] = True
+        return dict(rows), pair_seen, tuple(index.types)
+    return index.derived((_CACHE_KEY, bool(lowercase)), build)
