@@ -11,7 +11,7 @@ Tag schemes -> spans (``decode``), the corpus model and its readers (``Corpus``,
 """
 from __future__ import annotations
 
-from .corpus import GOLD, IGNORE_INDEX, PRED, Corpus, Source, check_same_shape
+from .corpus import GOLD, IGNORE_INDEX, PRED, Corpus, Source, check_same_shape, ranges
 from .errors import (EmptyInputError, FormatError, InvalidTagError, LabelIdError,
                      LengthMismatchError, NerspanError, SentenceCountError)
 from .inputs import as_corpus, as_train_index, with_tokens
@@ -56,7 +56,7 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
 
 
 __all__ = [
-    "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape",
+    "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "as_corpus", "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",

@@ -129,7 +129,7 @@ class Corpus:
         sentences = np.asarray(sentences, dtype=np.int64)
         lengths = self.lengths[sentences]
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        positions = _ranges(self.offsets[sentences], lengths)
+        positions = ranges(self.offsets[sentences], lengths)
         columns = {name: ids[positions] for name, ids in self.columns.items()}
         tokens = None if self.tokens is None else self.tokens[positions]
         lines = self.source.sentence_lines
@@ -349,8 +349,14 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
     return flat, lengths
 
 
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(s, s + n)`` for every (s, n), without a Python loop."""
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s, s + n)`` for every (s, n), without a Python loop.
+
+    >>> ranges(np.array([3, 10]), np.array([2, 3])).tolist()
+    [3, 4, 10, 11, 12]
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
     total = int(lengths.sum())
     if total == 0:
         return np.zeros(0, dtype=np.int64)

@@ -157,8 +157,8 @@ class TrainIndex:
 
 
 def _span_positions(spans: Spans) -> np.ndarray:
-    from .corpus import _ranges
-    return _ranges(spans.start, spans.length)
+    from .corpus import ranges
+    return ranges(spans.start, spans.length)
 
 
 def _window_keys(stream: np.ndarray, length: int, windows: int, base: int) -> np.ndarray:

@@ -6,5 +6,7 @@ COMMAND_MODULES = (
     "score",
     "report",
     "hardeval",
+    "tough_mentions",
     "faireval",
+    "buckets",
 )

@@ -1,0 +1,236 @@
+"""The paper's three views across systems and datasets, and the significance tests.
+
+All functions take result objects (``AttributeBucketsResult``) or their ``to_dict()``
+dicts, keyed by system name where several systems are compared.
+
+- model-wise: ``model_wise`` — per system and attribute, the Spearman correlation of
+  bucket F1 with bucket order (does the system get better or worse along the
+  attribute?) and the standard deviation of bucket F1 (how much does it care?);
+- attribute-wise: ``attribute_wise`` — per attribute, zeta (mean attribute value over
+  the test units of a dataset) and rho (mean over systems of |Spearman|);
+- bucket-wise: ``self_diagnosis`` (best and worst bucket of a system and their gap) and
+  ``comparative_diagnosis`` (buckets where system A most exceeds and most trails B);
+- significance: ``friedman`` across buckets and ``wilcoxon`` between two systems, over
+  repeated runs or datasets (scipy.stats).
+
+Empty buckets (F1 None) are left out of every statistic.
+
+>>> a = {"f1": 0.9, "buckets": {"eLen": [{"name": "XS", "f1": 0.95}, {"name": "S", "f1": 0.9},
+...                                     {"name": "L", "f1": 0.8}, {"name": "XL", "f1": None}]},
+...      "attributes": {"eLen": {"mean_value": 1.4}}}
+>>> model_wise({"A": a})["A"]["eLen"]["spearman"]
+-1.0
+>>> self_diagnosis(a)["eLen"]["worst"], round(self_diagnosis(a)["eLen"]["gap"], 4)
+('L', 0.15)
+"""
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+
+
+def _as_dict(result) -> dict:
+    return result.to_dict() if hasattr(result, "to_dict") else result
+
+
+def bucket_f1(result, attribute: str) -> list:
+    """Bucket F1 of one attribute in bucket order (None for an empty bucket)."""
+    if hasattr(result, "bucket_f1"):
+        return result.bucket_f1(attribute)
+    return [row["f1"] for row in result["buckets"][attribute]]
+
+
+def _attributes(results: Mapping, attributes=None) -> list:
+    if attributes is not None:
+        return list(attributes)
+    first = next(iter(results.values()))
+    return list(first.tables if hasattr(first, "tables") else first["buckets"])
+
+
+def order_correlation(f1s: Sequence) -> float | None:
+    """Spearman correlation of bucket F1 with bucket order (empty buckets left out);
+    None with fewer than 3 scored buckets or constant F1.
+
+    >>> order_correlation([0.5, 0.7, None, 0.9])
+    1.0
+    """
+    from scipy.stats import spearmanr
+    pairs = [(i, f) for i, f in enumerate(f1s) if f is not None]
+    if len(pairs) < 3 or len({f for _, f in pairs}) < 2:
+        return None
+    rho = spearmanr([i for i, _ in pairs], [f for _, f in pairs])[0]
+    return None if rho != rho else float(rho)
+
+
+def spread(f1s: Sequence) -> float | None:
+    """Standard deviation (population) of the scored bucket F1; None without any."""
+    values = [f for f in f1s if f is not None]
+    return float(np.std(values)) if values else None
+
+
+def model_wise(results: Mapping, attributes=None) -> dict:
+    """System -> attribute -> ``{"spearman": ..., "std": ...}``."""
+    out = {}
+    for system, result in results.items():
+        out[system] = {}
+        for attribute in _attributes(results, attributes):
+            f1s = bucket_f1(result, attribute)
+            out[system][attribute] = {"spearman": order_correlation(f1s), "std": spread(f1s)}
+    return out
+
+
+def attribute_wise(results: Mapping, attributes=None) -> dict:
+    """Attribute -> ``{"zeta": mean attribute value over the gold units, "rho": mean over
+    systems of |Spearman| (None if no system has one)}`` for systems on ONE dataset."""
+    per_system = model_wise(results, attributes)
+    first = next(iter(results.values()))
+    out = {}
+    for attribute in _attributes(results, attributes):
+        values = [abs(s[attribute]["spearman"]) for s in per_system.values()
+                  if s[attribute]["spearman"] is not None]
+        zeta = (first.tables[attribute].mean_value if hasattr(first, "tables")
+                else first["attributes"][attribute]["mean_value"])
+        out[attribute] = {"zeta": zeta,
+                          "rho": float(np.mean(values)) if values else None}
+    return out
+
+
+def self_diagnosis(result, attributes=None) -> dict:
+    """Attribute -> best and worst bucket (name, interval, F1) and ``gap`` = best - worst."""
+    data = _as_dict(result)
+    out = {}
+    for attribute in attributes or list(data["buckets"]):
+        rows = [r for r in data["buckets"][attribute] if r["f1"] is not None]
+        if not rows:
+            out[attribute] = None
+            continue
+        best = max(rows, key=lambda r: r["f1"])
+        worst = min(rows, key=lambda r: r["f1"])
+        out[attribute] = {"best": best["name"], "best_interval": best.get("interval"),
+                          "best_f1": best["f1"], "worst": worst["name"],
+                          "worst_interval": worst.get("interval"), "worst_f1": worst["f1"],
+                          "gap": best["f1"] - worst["f1"]}
+    return out
+
+
+def comparative_diagnosis(result_a, result_b, attributes=None) -> dict:
+    """Attribute -> where A most exceeds B and where it most trails B.
+
+    ``differences`` lists F1(A) - F1(B) per bucket (None where either is empty); the
+    two systems must have been scored on the same test set (same buckets).
+    """
+    a, b = _as_dict(result_a), _as_dict(result_b)
+    out = {}
+    for attribute in attributes or list(a["buckets"]):
+        rows_a, rows_b = a["buckets"][attribute], b["buckets"][attribute]
+        if [r["name"] for r in rows_a] != [r["name"] for r in rows_b] or \
+                [r.get("interval") for r in rows_a] != [r.get("interval") for r in rows_b]:
+            raise ValueError(f"{attribute}: the two results have different buckets; "
+                             "compare systems scored on the same test set")
+        differences = [None if ra["f1"] is None or rb["f1"] is None else ra["f1"] - rb["f1"]
+                       for ra, rb in zip(rows_a, rows_b)]
+        scored = [(d, r["name"]) for d, r in zip(differences, rows_a) if d is not None]
+        entry = {"differences": differences, "names": [r["name"] for r in rows_a]}
+        if scored:
+            top, bottom = max(scored), min(scored)
+            entry.update({"most_exceeds": top[1], "exceeds_by": top[0],
+                          "most_trails": bottom[1], "trails_by": bottom[0]})
+        out[attribute] = entry
+    return out
+
+
+def friedman(scores) -> dict:
+    """Friedman test: do the buckets differ? ``scores`` is (runs or datasets x buckets)
+    of one system's bucket F1 (rows with an empty bucket are an error)."""
+    from scipy.stats import friedmanchisquare
+    matrix = np.asarray(scores, dtype=float)
+    if matrix.ndim != 2 or matrix.shape[1] < 3 or matrix.shape[0] < 2:
+        raise ValueError("friedman needs at least 2 runs/datasets x 3 buckets of F1")
+    if np.isnan(matrix).any():
+        raise ValueError("friedman: a bucket is empty (F1 None) in some run")
+    statistic, p = friedmanchisquare(*matrix.T)
+    return {"statistic": float(statistic), "pvalue": float(p), "n_runs": int(matrix.shape[0]),
+            "n_buckets": int(matrix.shape[1])}
+
+
+def friedman_buckets(results: Sequence, attribute: str) -> dict:
+    """``friedman`` over the bucket F1 of one attribute in several runs or datasets of one
+    system; buckets empty in any run are left out."""
+    matrix = np.asarray([[np.nan if f is None else f for f in bucket_f1(r, attribute)]
+                         for r in results], dtype=float)
+    keep = ~np.isnan(matrix).any(axis=0)
+    return friedman(matrix[:, keep])
+
+
+def wilcoxon(scores_a: Sequence, scores_b: Sequence) -> dict:
+    """Wilcoxon signed-rank test between paired scores of two systems (over repeated
+    runs, datasets, or buckets); pairs with a None are left out."""
+    from scipy.stats import wilcoxon as scipy_wilcoxon
+    pairs = [(x, y) for x, y in zip(scores_a, scores_b) if x is not None and y is not None]
+    if len(scores_a) != len(scores_b):
+        raise ValueError("wilcoxon needs the same number of scores for both systems")
+    if len(pairs) < 2:
+        raise ValueError("wilcoxon needs at least 2 paired scores")
+    a, b = np.asarray(pairs, dtype=float).T
+    if np.all(a == b):
+        return {"statistic": 0.0, "pvalue": 1.0, "n_pairs": len(pairs)}
+    statistic, p = scipy_wilcoxon(a, b)
+    return {"statistic": float(statistic), "pvalue": float(p), "n_pairs": len(pairs)}
+
+
+def wilcoxon_systems(results_a: Sequence, results_b: Sequence, attribute: str | None = None) -> dict:
+    """Wilcoxon between two systems over repeated runs or datasets: paired overall F1
+    (``attribute=None``) or paired bucket F1 of one attribute (all buckets of all runs)."""
+    if attribute is None:
+        return wilcoxon([_as_dict(r)["f1"] for r in results_a],
+                        [_as_dict(r)["f1"] for r in results_b])
+    a = [f for r in results_a for f in bucket_f1(r, attribute)]
+    b = [f for r in results_b for f in bucket_f1(r, attribute)]
+    return wilcoxon(a, b)
+
+
+def relative_change(results: Mapping, baseline: str | None = None, attributes=None):
+    """The heat map's numbers: ``(rows, attributes, array rows x attributes x buckets)``.
+
+    With ``baseline`` (a key of ``results``): (F1 - baseline bucket F1) / baseline bucket
+    F1 for every other system. Without: each system's bucket F1 relative to its own
+    overall F1. NaN for empty buckets (and padding when attributes have fewer buckets).
+    """
+    attributes = _attributes(results, attributes)
+    width = max(len(_as_dict(r)["buckets"][a]) for r in results.values() for a in attributes)
+    results = {name: _as_dict(r) for name, r in results.items()}
+    rows = [name for name in results if name != baseline]
+    out = np.full((len(rows), len(attributes), width), np.nan)
+    for i, name in enumerate(rows):
+        data = _as_dict(results[name])
+        for j, attribute in enumerate(attributes):
+            f1s = bucket_f1(data, attribute)
+            if baseline is None:
+                reference = [data["f1"]] * len(f1s)
+            else:
+                reference = bucket_f1(results[baseline], attribute)
+            for k, (f, ref) in enumerate(zip(f1s, reference)):
+                if f is not None and ref:
+                    out[i, j, k] = (f - ref) / ref
+    return rows, attributes, out
+
+
+def summary(results: Mapping, attributes=None) -> dict:
+    """All three views for several systems on one dataset (what the CLI prints)."""
+    systems = list(results)
+    results = {name: _as_dict(r) for name, r in results.items()}
+    out = {"model_wise": model_wise(results, attributes),
+           "attribute_wise": attribute_wise(results, attributes),
+           "self_diagnosis": {s: self_diagnosis(results[s], attributes) for s in systems}}
+    if len(systems) >= 2:
+        out["comparative_diagnosis"] = {
+            f"{systems[0]} vs {other}": comparative_diagnosis(results[systems[0]],
+                                                              results[other], attributes)
+            for other in systems[1:]}
+    return out
+
+
+def is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not (isinstance(x, float) and math.isnan(x))

@@ -1,0 +1,303 @@
+"""The eight attributes of METHODS.md section 4, computed for all units at once.
+
+Mention attributes (one value per mention, gold or predicted): eLen, sLen, eDen, oDen,
+eCon, eFre. Token attributes (one value per scored token): tCon, tFre. A predicted
+mention gets the value computed for *it* (its own length, text and type); the sentence
+attributes (sLen, eDen, oDen) are properties of its sentence, the same for gold and
+predicted mentions (eDen counts the *gold* mention tokens of the sentence).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from nerspan import Corpus, Spans, TrainIndex, ranges
+
+from .tables import TrainingTables, needs_regex
+
+MENTION_ATTRIBUTES = ("eLen", "sLen", "eDen", "oDen", "eCon", "eFre")
+TOKEN_ATTRIBUTES = ("tCon", "tFre")
+ATTRIBUTES = MENTION_ATTRIBUTES + TOKEN_ATTRIBUTES
+NEEDS_TRAINING = ("oDen", "eCon", "eFre", "tCon", "tFre")   # they also need the test tokens
+DESCRIPTIONS = {
+    "eLen": "entity length: tokens of the mention",
+    "sLen": "sentence length: tokens of the mention's sentence",
+    "eDen": "entity density: gold mention tokens of the sentence / sentence length",
+    "oDen": "OOV density: sentence tokens absent from the training vocabulary / sentence length",
+    "eCon": "entity label consistency: share of the training occurrences of the mention's "
+            "token sequence annotated as a mention of its type",
+    "eFre": "entity frequency: training mentions with the mention's text / all training mentions",
+    "tCon": "token label consistency: share of the token's training occurrences that carry "
+            "its label (type or O)",
+    "tFre": "token frequency: the token's training occurrences / all training tokens",
+}
+FREQUENCY_NORMS = ("ratio", "rank5")
+RANK = 5  # the reference code divides frequencies by the 5th largest count
+
+
+@dataclass
+class Side:
+    """The scored units of one column: mentions (``spans``) and token labels."""
+
+    spans: Spans
+    io: np.ndarray          # per position: 0 = O, 1 + t = inside a mention of test type t
+
+
+@dataclass
+class Context:
+    """Everything an attribute function may look at."""
+
+    corpus: Corpus
+    gold: Side
+    types: tuple                          # test entity types (``Spans.types``)
+    train: TrainIndex | None
+    tables: TrainingTables | None
+    frequency_norm: str = "ratio"
+    compat: str | None = None
+
+    # -- shared per-corpus arrays ------------------------------------------------------
+    def rows(self) -> np.ndarray:
+        """Training row of every test token (-1 = not in the training vocabulary)."""
+        if not hasattr(self, "_rows"):
+            self._rows = self.tables.rows(self.corpus.vocab)[self.corpus.tokens]
+        return self._rows
+
+    def type_columns(self) -> np.ndarray:
+        if not hasattr(self, "_columns"):
+            self._columns = self.tables.type_columns(self.types)
+        return self._columns
+
+
+# -- sentence attributes -----------------------------------------------------------------
+def sentence_lengths(ctx: Context) -> np.ndarray:
+    return ctx.corpus.lengths.astype(float)
+
+
+def sentence_entity_density(ctx: Context) -> np.ndarray:
+    inside = np.bincount(ctx.gold.spans.sentence, weights=ctx.gold.spans.length,
+                         minlength=ctx.corpus.n_sentences)
+    return _per_length(inside, ctx.corpus.lengths)
+
+
+def sentence_oov_density(ctx: Context) -> np.ndarray:
+    unseen = (ctx.rows() < 0).astype(float)
+    counts = np.bincount(ctx.corpus.sentence_of_position, weights=unseen,
+                         minlength=ctx.corpus.n_sentences)
+    return _per_length(counts, ctx.corpus.lengths)
+
+
+def _per_length(counts, lengths):
+    return np.divide(counts, lengths, out=np.zeros(len(lengths)), where=lengths > 0)
+
+
+# -- mention attributes ------------------------------------------------------------------
+def entity_length(ctx: Context, spans: Spans) -> np.ndarray:
+    return spans.length.astype(float)
+
+
+def entity_sentence_length(ctx: Context, spans: Spans) -> np.ndarray:
+    return sentence_lengths(ctx)[spans.sentence]
+
+
+def entity_density(ctx: Context, spans: Spans) -> np.ndarray:
+    return sentence_entity_density(ctx)[spans.sentence]
+
+
+def entity_oov_density(ctx: Context, spans: Spans) -> np.ndarray:
+    return sentence_oov_density(ctx)[spans.sentence]
+
+
+def entity_consistency(ctx: Context, spans: Spans) -> np.ndarray:
+    """eCon: training mentions of the span's text and type / training occurrences of its
+    token sequence (annotated or not); 0 when it never occurs."""
+    if ctx.compat == "interpreteval":
+        return _reference_entity_values(ctx, spans)[0]
+    values = np.zeros(len(spans))
+    columns = ctx.type_columns()[spans.type] if len(spans) else np.zeros(0, dtype=np.int64)
+    for length, members, ids in _sequence_ids(ctx, spans):
+        occurrences = _lookup(ctx.tables.occurrences(length), ids)
+        typed = ctx.tables.typed_mention_counts(length, ids, columns[members])
+        values[members] = np.divide(typed, occurrences, out=np.zeros(len(ids)),
+                                    where=occurrences > 0)
+    return values
+
+
+def entity_frequency(ctx: Context, spans: Spans) -> np.ndarray:
+    """eFre: training mentions with the span's text / all training mentions (``ratio``);
+    ``rank5``: occurrences of the text in training / the 5th largest such count among
+    training mention texts, capped at 1 (0 for a text never annotated in training)."""
+    if ctx.compat == "interpreteval":
+        return _reference_entity_values(ctx, spans)[1]
+    values = np.zeros(len(spans))
+    n_mentions = max(ctx.train.n_mentions, 1)
+    scale = _rank_scale_mentions(ctx.tables) if ctx.frequency_norm == "rank5" else None
+    for length, members, ids in _sequence_ids(ctx, spans):
+        mentions = _lookup(ctx.tables.mention_counts(length), ids)
+        if scale is None:
+            values[members] = mentions / n_mentions
+        else:
+            occurrences = _lookup(ctx.tables.occurrences(length), ids)
+            values[members] = np.where(mentions > 0, np.minimum(occurrences / scale, 1.0), 0.0)
+    return values
+
+
+def _rank_scale_mentions(tables: TrainingTables) -> float:
+    """The 5th largest occurrence count among distinct training mention texts."""
+    counts = []
+    for length in tables.mention_lengths().tolist():
+        ids = np.unique(tables.mention_ids(length)[0])
+        counts.append(tables.occurrences(length)[ids])
+    return _rank_value(np.concatenate(counts) if counts else np.zeros(0))
+
+
+def _rank_value(counts: np.ndarray) -> float:
+    """The RANK-th largest count (the smallest one when there are fewer), at least 1."""
+    if not len(counts):
+        return 1.0
+    ordered = np.sort(counts)[::-1]
+    return float(max(ordered[min(RANK, len(ordered)) - 1], 1))
+
+
+def _sequence_ids(ctx: Context, spans: Spans):
+    """(length, span indices, training window ids) per distinct span length."""
+    rows = ctx.rows()
+    for length in np.unique(spans.length).tolist():
+        members = np.flatnonzero(spans.length == length)
+        matrix = rows[spans.start[members][:, None] + np.arange(length)]
+        yield length, members, ctx.tables.sequence_ids(matrix)
+
+
+def _lookup(table: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    return np.where(ids >= 0, table[np.maximum(ids, 0)] if len(table) else 0, 0)
+
+
+# -- token attributes --------------------------------------------------------------------
+def token_consistency(ctx: Context, positions: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """tCon of each (token position, label code): share of the token's training
+    occurrences carrying the label (0 = O, 1 + t = test type t); 0 when unseen."""
+    rows = ctx.rows()[positions]
+    columns = np.where(labels == 0, 0, ctx.type_columns()[np.maximum(labels - 1, 0)]
+                       if len(ctx.types) else 0)
+    counts = ctx.tables.label_counts
+    totals = ctx.tables.row_totals
+    seen = (rows >= 0) & (columns >= 0)
+    hits = np.where(seen, counts[np.maximum(rows, 0), np.maximum(columns, 0)], 0)
+    total = np.where(rows >= 0, totals[np.maximum(rows, 0)], 0)
+    return np.divide(hits, total, out=np.zeros(len(rows)), where=total > 0)
+
+
+def token_frequency(ctx: Context, positions: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """tFre: the token's training occurrences / all training tokens (``ratio``), or /
+    the 5th largest token count, capped at 1 (``rank5``)."""
+    rows = ctx.rows()[positions]
+    totals = ctx.tables.row_totals
+    occurrences = np.where(rows >= 0, totals[np.maximum(rows, 0)], 0).astype(float)
+    if ctx.frequency_norm == "rank5" or ctx.compat == "interpreteval":
+        return np.minimum(occurrences / _rank_value(totals), 1.0)
+    return occurrences / max(ctx.tables.n_tokens, 1)
+
+
+# -- the reference code's eCon and eFre (compat="interpreteval") -------------------------
+def _reference_entity_values(ctx: Context, spans: Spans) -> tuple[np.ndarray, np.ndarray]:
+    """eCon and eFre as the reference code computes them.
+
+    Only texts that are training mentions have values (others: 0). Occurrences are the
+    regex matches of the lowercased text in the space-joined training text (see
+    ``TrainingTables.reference_matches``); eCon is the share of the matched tokens whose
+    training label has the mention's type, eFre the match count over the 5th largest
+    match count among training mention texts (capped at 1); both rounded to 3 decimals.
+    """
+    tables = ctx.tables
+    consistency = np.zeros(len(spans))
+    frequency = np.zeros(len(spans))
+    if not len(spans):
+        return consistency, frequency
+    texts = _lower_texts(ctx.corpus, spans)
+    columns = ctx.type_columns()[spans.type]
+    mention_texts = ctx.train.mention_types(lowercase=True)
+    scale = _reference_scale(tables)
+    for length, members, ids in _sequence_ids(ctx, spans):
+        for i, member in enumerate(members.tolist()):
+            text = texts[member]
+            if text not in mention_texts:
+                continue
+            starts = _reference_starts(tables, text, length, ids[i])
+            n = len(starts)
+            frequency[member] = min(n / scale, 1.0)
+            if n and columns[member] >= 1:
+                window = ranges(starts, np.full(n, length))
+                same = np.count_nonzero(tables.io[window] == columns[member])
+                consistency[member] = same / len(window)
+    return _round3(consistency), _round3(frequency)
+
+
+def _reference_starts(tables: TrainingTables, text: str, length: int, window_id: int):
+    if needs_regex(text):
+        return tables.reference_regex_starts(text)
+    if window_id < 0:
+        return np.zeros(0, dtype=np.int64)
+    ids, starts = tables.reference_matches(length)
+    lo, hi = np.searchsorted(ids, window_id, "left"), np.searchsorted(ids, window_id, "right")
+    return starts[lo:hi]
+
+
+def _reference_scale(tables: TrainingTables) -> float:
+    """5th largest regex match count among the distinct training mention texts."""
+    if "reference_scale" not in tables._memo:
+        texts = list(tables.index.mention_types(lowercase=True))
+        counts = [len(tables.reference_regex_starts(t)) for t in texts if needs_regex(t)]
+        by_length: dict = {}
+        for text in texts:
+            if not needs_regex(text):
+                by_length.setdefault(text.count(" ") + 1, []).append(text)
+        for length, group in by_length.items():
+            words = [w for text in group for w in text.split(" ")]
+            rows = tables.index.token_rows(words, True).reshape(len(group), length)
+            window_ids = tables.sequence_ids(rows)
+            ids, _ = tables.reference_matches(length)
+            found = np.searchsorted(ids, window_ids, "right") - np.searchsorted(ids, window_ids, "left")
+            counts.extend(np.where(window_ids >= 0, found, 0).tolist())
+        tables._memo["reference_scale"] = _rank_value(np.asarray(counts, dtype=np.int64))
+    return tables._memo["reference_scale"]
+
+
+def reference_token_values(ctx: Context, positions: np.ndarray, labels: np.ndarray,
+                           mention_start: np.ndarray, function: Callable) -> np.ndarray:
+    """tCon / tFre as the reference code gives them to the tokens of one mention: a token
+    unseen in training keeps the value of the previous token of the same mention (the
+    reference never resets it inside a mention); the first one gets 0. Rounded to 3
+    decimals like the reference's precomputed tables."""
+    values = function(ctx, positions, labels)
+    seen = ctx.rows()[positions] >= 0
+    valid = seen | mention_start
+    values = np.where(valid, values, 0.0)
+    source = np.where(valid, np.arange(len(values)), 0)
+    np.maximum.accumulate(source, out=source)
+    return _round3(values[source])
+
+
+def _lower_texts(corpus: Corpus, spans: Spans) -> list[str]:
+    lowered = [w.lower() for w in corpus.vocab]
+    tokens = corpus.tokens
+    return [" ".join(lowered[t] for t in tokens[a:b].tolist())
+            for a, b in zip(spans.start.tolist(), spans.end.tolist())]
+
+
+def _round3(values: np.ndarray) -> np.ndarray:
+    """Round as ``float('%.3f' % v)`` does (the reference stores values that way)."""
+    unique, inverse = np.unique(values, return_inverse=True)
+    rounded = np.asarray([float("%.3f" % v) for v in unique.tolist()])
+    return rounded[inverse.ravel()] if len(values) else values
+
+
+MENTION_FUNCTIONS = {
+    "eLen": entity_length,
+    "sLen": entity_sentence_length,
+    "eDen": entity_density,
+    "oDen": entity_oov_density,
+    "eCon": entity_consistency,
+    "eFre": entity_frequency,
+}
+TOKEN_FUNCTIONS = {"tCon": token_consistency, "tFre": token_frequency}

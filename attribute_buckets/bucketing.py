@@ -1,0 +1,245 @@
+"""Buckets: intervals of attribute values, the paper's strategies, and the reference's.
+
+A ``Bucket`` is an interval of values, ``[low, high]`` with either end open, or a single
+value (``low == high``, both closed). Edges are always computed from the GOLD values
+(the test mentions or tokens the bucket scores are about) and then applied unchanged to
+the predicted values, so that precision and recall of a bucket talk about the same
+interval.
+
+Strategies (``n`` = the number of buckets, default 4):
+
+- ``"length"`` (eLen): ``{1}, {2}, ..., {n-1}, [n, inf)``.
+- ``"consistency"`` (eCon, tCon): ``{0}``, then ``n - 2`` equal-count buckets over the
+  values in ``(0, 1)``, then ``{1}``.
+- ``"zero_then_equal"`` (eFre, tFre, oDen): ``{0}``, then ``n - 1`` equal-count buckets
+  over the positive values, the last one open to ``inf``.
+- ``"equal"`` (sLen, eDen): ``n`` equal-count buckets ``[0, e1], (e1, e2], ..., (e, inf)``.
+
+Equal-count edges and ties: with the ``m`` region values sorted as ``s``, edge ``j`` is
+``s[ceil(j * m / k) - 1]`` and intervals are closed on the right, so a value equal to an
+edge belongs to the LOWER bucket and all units with the same value always share a
+bucket. When ties make two edges equal, the bucket between them is empty: it is kept,
+with count 0 and no score.
+
+>>> buckets = equal_count([1, 2, 3, 4, 5, 6], 3)
+>>> [b.label() for b in buckets]
+['[0, 2]', '(2, 4]', '(4, inf)']
+>>> assign(np.array([0.5, 2.0, 3.0, 9.0]), buckets).tolist()
+[0, 0, 1, 2]
+>>> [b.label() for b in equal_count([1, 2, 2, 2, 3, 4], 3)]   # a tie empties (2, 2]
+['[0, 2]', '(2, 2]', '(2, inf)']
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from nerspan import NerspanError
+
+STRATEGIES = ("length", "consistency", "zero_then_equal", "equal")
+DEFAULT_STRATEGY = {"eLen": "length", "eCon": "consistency", "tCon": "consistency",
+                    "eFre": "zero_then_equal", "tFre": "zero_then_equal",
+                    "oDen": "zero_then_equal", "sLen": "equal", "eDen": "equal"}
+# The reference code's configuration: fixed intervals for eCon and tCon; single-value
+# buckets for these values, the rest by greedy accumulation.
+REFERENCE_FIXED = [(0.0, 0.0, True, True), (0.0, 0.5, False, True),
+                   (0.5, 0.999, False, True), (1.0, 1.0, True, True)]
+REFERENCE_HARDCODED = {"eFre": (0.0,), "tFre": (0.0,), "oDen": (0.0,), "sLen": (), "eDen": ()}
+
+# Bucket names by number of buckets; other counts are named B1, B2, ...
+NAMES = {1: ("ALL",), 2: ("S", "L"), 3: ("S", "M", "L"), 4: ("XS", "S", "L", "XL"),
+         5: ("XS", "S", "M", "L", "XL"), 6: ("XXS", "XS", "S", "L", "XL", "XXL"),
+         7: ("XXS", "XS", "S", "M", "L", "XL", "XXL")}
+
+
+def bucket_names(n: int) -> tuple:
+    """``XS, S, L, XL`` for 4 buckets; see ``NAMES``; ``B1 .. Bn`` beyond 7.
+
+    >>> bucket_names(4), bucket_names(9)[-1]
+    (('XS', 'S', 'L', 'XL'), 'B9')
+    """
+    return NAMES.get(n, tuple(f"B{i + 1}" for i in range(n)))
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """An interval of attribute values."""
+
+    low: float
+    high: float
+    low_closed: bool = True
+    high_closed: bool = True
+
+    @property
+    def is_point(self) -> bool:
+        return self.low == self.high and self.low_closed and self.high_closed
+
+    def contains(self, values: np.ndarray) -> np.ndarray:
+        values = np.asarray(values, dtype=float)
+        above = values >= self.low if self.low_closed else values > self.low
+        below = values <= self.high if self.high_closed else values < self.high
+        return above & below
+
+    def label(self) -> str:
+        """``{0}``, ``(0, 0.5]``, ``[4, inf)``: the interval as text."""
+        if self.is_point:
+            return "{" + _number(self.low) + "}"
+        return ("[" if self.low_closed else "(") + _number(self.low) + ", " + \
+            _number(self.high) + ("]" if self.high_closed else ")")
+
+    def to_dict(self) -> dict:
+        return {"low": _finite(self.low), "high": _finite(self.high),
+                "low_closed": self.low_closed, "high_closed": self.high_closed}
+
+
+def _number(x: float) -> str:
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.4g}"
+
+
+def _finite(x: float):
+    return None if math.isinf(x) else float(x)
+
+
+def assign(values: np.ndarray, buckets) -> np.ndarray:
+    """Index of the first bucket containing each value; -1 where none does."""
+    values = np.asarray(values, dtype=float)
+    out = np.full(len(values), -1, dtype=np.int64)
+    for i in range(len(buckets) - 1, -1, -1):   # the first match wins
+        out[buckets[i].contains(values)] = i
+    return out
+
+
+def equal_count(values, k: int, low: float = 0.0, high: float = math.inf,
+                low_closed: bool = True, high_closed: bool = False) -> list:
+    """``k`` buckets over ``(low, high)`` holding about the same number of ``values``.
+
+    Edges come from the sorted values (ties stay together in the lower bucket); the
+    outer ends are ``low`` and ``high``. With no values every bucket but the last is
+    empty.
+    """
+    if k < 1:
+        raise ValueError("a bucketing needs at least one bucket")
+    ordered = np.sort(np.asarray(values, dtype=float))
+    m = len(ordered)
+    if m:
+        edges = [float(ordered[math.ceil(j * m / k) - 1]) for j in range(1, k)]
+    else:
+        edges = [low] * (k - 1)
+    bounds = [low] + edges + [high]
+    out = []
+    for j in range(k):
+        out.append(Bucket(bounds[j], bounds[j + 1], low_closed if j == 0 else False,
+                          high_closed if j == k - 1 else True))
+    return out
+
+
+def strategy_buckets(strategy: str, gold_values, n_buckets: int) -> list:
+    """The paper's buckets for one strategy (see the module docstring)."""
+    gold_values = np.asarray(gold_values, dtype=float)
+    if n_buckets < 2:
+        raise ValueError(f"n_buckets must be at least 2, not {n_buckets}")
+    if strategy == "length":
+        points = [Bucket(float(v), float(v)) for v in range(1, n_buckets)]
+        return points + [Bucket(float(n_buckets), math.inf, True, False)]
+    if strategy == "consistency":
+        inner = gold_values[(gold_values > 0) & (gold_values < 1)]
+        if n_buckets == 2:
+            return [Bucket(0.0, 0.0), Bucket(0.0, 1.0, False, True)]
+        middle = equal_count(inner, n_buckets - 2, 0.0, 1.0, False, False)
+        return [Bucket(0.0, 0.0)] + middle + [Bucket(1.0, 1.0)]
+    if strategy == "zero_then_equal":
+        positive = gold_values[gold_values > 0]
+        return [Bucket(0.0, 0.0)] + equal_count(positive, n_buckets - 1, 0.0, math.inf,
+                                                False, False)
+    if strategy == "equal":
+        return equal_count(gold_values, n_buckets, 0.0, math.inf, True, False)
+    raise ValueError(f"unknown bucketing strategy {strategy!r}; one of {', '.join(STRATEGIES)}")
+
+
+def edges_buckets(edges) -> list:
+    """Buckets from user edges ``[e0, e1, ..., ek]``: ``[e0, e1], (e1, e2], ..., (e_{k-1}, ek]``.
+
+    Values outside ``[e0, ek]`` fall in no bucket (reported as ``outside``).
+
+    >>> [b.label() for b in edges_buckets([0, 0.5, 1])]
+    ['[0, 0.5]', '(0.5, 1]']
+    """
+    edges = [float(e) for e in edges]
+    if len(edges) < 2:
+        raise NerspanError("bucket_edges needs at least two edges (one bucket)")
+    if any(b < a for a, b in zip(edges, edges[1:])):
+        raise NerspanError(f"bucket_edges must not decrease: {edges}")
+    return [Bucket(edges[i], edges[i + 1], i == 0, True) for i in range(len(edges) - 1)]
+
+
+# -- the reference code (compat="interpreteval") -----------------------------------------
+def reference_buckets(attribute: str, gold_values, n_buckets: int) -> tuple[list, list]:
+    """Buckets as the reference code finds them: ``(for_gold, for_predicted)``.
+
+    eCon/tCon: the fixed intervals ``{0}, (0, 0.5], (0.5, 0.999], {1}`` (a value in
+    ``(0.999, 1)`` falls in none). Others: single-value buckets for the configured values
+    present in gold (eLen ``1 .. n-1``; ``0`` for eFre, tFre, oDen), then greedy
+    accumulation over the other distinct values in increasing order: a bucket is closed
+    as soon as it holds MORE than (remaining units / remaining buckets); what is left at
+    the end is the last bucket. This can give fewer buckets than asked for. For
+    predicted values the accumulated groups become intervals ``(previous upper, upper]``
+    (the first group, if it comes first, ``(its lowest value, upper]``, which leaves
+    that lowest value out); a group of one value stays a single value. Gold units keep
+    the group they were accumulated in.
+
+    >>> gold, pred = reference_buckets("sLen", [5, 5, 6, 7, 8, 9, 9, 9], 4)
+    >>> [b.label() for b in gold], [b.label() for b in pred]
+    (['[5, 6]', '(6, 9]'], ['(5, 6]', '(6, 9]'])
+    """
+    if attribute in ("eCon", "tCon"):
+        fixed = [Bucket(*spec) for spec in REFERENCE_FIXED]
+        return fixed, fixed
+    values = np.asarray(gold_values, dtype=float)
+    hardcoded = (tuple(float(v) for v in range(1, n_buckets)) if attribute == "eLen"
+                 else REFERENCE_HARDCODED.get(attribute, ()))
+    distinct, counts = np.unique(values, return_counts=True)
+    present = dict(zip(distinct.tolist(), counts.tolist()))
+    groups = []            # (first value, last value, is single value)
+    remaining, remaining_buckets = len(values), n_buckets
+    for value in hardcoded:
+        if value in present:
+            groups.append((value, value, True))
+            remaining -= present[value]
+            remaining_buckets -= 1
+    if remaining_buckets <= 0 and remaining:
+        raise NerspanError(f"{attribute}: {n_buckets} buckets leave none for the values "
+                           "beyond the single-value buckets")
+    average = remaining / remaining_buckets if remaining_buckets > 0 else math.inf
+    group, held = [], 0
+    for value, count in zip(distinct.tolist(), counts.tolist()):
+        if value in hardcoded:
+            continue
+        group.append(value)
+        held += count
+        if held > average:
+            groups.append((group[0], group[-1], len(group) == 1))
+            group, held = [], 0
+    if held:
+        groups.append((group[0], group[-1], len(group) == 1))
+    gold_buckets, pred_buckets = [], []
+    last = None
+    for index, (first, final, single) in enumerate(groups):
+        if single:
+            gold_buckets.append(Bucket(first, first))
+            pred_buckets.append(Bucket(first, first))
+            last = first
+            continue
+        lower = first if index == 0 else last
+        gold_buckets.append(Bucket(first if index == 0 else lower, final, index == 0, True))
+        pred_buckets.append(Bucket(lower, final, False, True))
+        last = final
+    order = sorted(range(len(groups)), key=lambda i: (pred_buckets[i].low,
+                                                      not pred_buckets[i].is_point,
+                                                      pred_buckets[i].high))
+    return [gold_buckets[i] for i in order], [pred_buckets[i] for i in order]

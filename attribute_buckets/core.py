@@ -1,0 +1,401 @@
+"""``score``: bucket-wise precision, recall and F1 per attribute, and the result object."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from nerspan import (GOLD, PRED, Corpus, LabelTable, NerspanError, Spans, as_corpus,
+                     as_train_index, decode, entity_scores, get_scheme, match, ranges)
+from nerspan.bootstrap import Statistic, f1_statistic, percentile_interval, sample_weights
+from nerspan.scores import sentence_counts
+
+from . import attributes as attrs
+from .bucketing import (DEFAULT_STRATEGY, assign, bucket_names, edges_buckets,
+                        reference_buckets, strategy_buckets)
+from .tables import training_tables
+
+COMPATS = (None, "interpreteval")
+STATISTIC_PREFIX = "attribute_buckets"
+
+
+def bucket_f1_statistic(totals: np.ndarray) -> np.ndarray:
+    """F1 from totals (correct, predicted, gold); NaN for an empty bucket (no gold and no
+    predicted unit), where the reported F1 is None."""
+    correct, predicted, gold = totals[:, 0], totals[:, 1], totals[:, 2]
+    denominator = predicted + gold
+    return np.divide(2 * correct, denominator, out=np.full(len(totals), np.nan),
+                     where=denominator > 0)
+
+
+@dataclass(frozen=True)
+class AttributeTable:
+    """The buckets of one attribute and their counts.
+
+    ``counts`` is ``(sentences x buckets x 3)``: per sentence and bucket, the correct,
+    predicted and gold units (mentions, or tokens for token attributes).
+    ``gold_values`` / ``predicted_values`` hold the attribute value of every unit: gold
+    and predicted mentions in corpus order; for token attributes every token in corpus
+    order (with ``compat="interpreteval"``: the tokens inside mentions).
+    """
+
+    attribute: str
+    unit: str                     # "mention" or "token"
+    strategy: str
+    buckets: tuple                # Bucket per bucket (the interval predicted values use)
+    names: tuple
+    counts: np.ndarray
+    n_gold: int                   # all gold units, bucketed or not
+    n_predicted: int
+    mean_value: float | None      # mean attribute value over the gold units (zeta)
+    intervals: dict | None = None  # bucket index -> bootstrap Interval of F1
+    gold_values: np.ndarray | None = field(default=None, repr=False)   # per gold unit
+    predicted_values: np.ndarray | None = field(default=None, repr=False)
+    gold_buckets: tuple | None = None   # only when gold units use other intervals (compat)
+
+    @property
+    def gold(self) -> np.ndarray:
+        return self.counts[:, :, 2].sum(axis=0)
+
+    @property
+    def predicted(self) -> np.ndarray:
+        return self.counts[:, :, 1].sum(axis=0)
+
+    @property
+    def correct(self) -> np.ndarray:
+        return self.counts[:, :, 0].sum(axis=0)
+
+    def scores(self) -> list[tuple]:
+        """(precision, recall, f1) per bucket; None where undefined (empty side)."""
+        out = []
+        for c, p, g in zip(self.correct.tolist(), self.predicted.tolist(), self.gold.tolist()):
+            out.append((c / p if p else None, c / g if g else None,
+                        2 * c / (p + g) if p + g else None))
+        return out
+
+    def f1(self) -> list:
+        return [s[2] for s in self.scores()]
+
+    def to_list(self) -> list[dict]:
+        rows = []
+        for i, (bucket, name, (p, r, f)) in enumerate(zip(self.buckets, self.names, self.scores())):
+            row = {"name": name, "interval": bucket.label(), "gold": int(self.gold[i]),
+                   "predicted": int(self.predicted[i]), "correct": int(self.correct[i]),
+                   "precision": p, "recall": r, "f1": f}
+            row.update(bucket.to_dict())
+            if self.gold_buckets is not None and self.gold_buckets[i] != bucket:
+                row["gold_interval"] = self.gold_buckets[i].label()
+            if self.intervals is not None:
+                ci = self.intervals[i]
+                row["f1_interval"] = [_none_if_nan(ci.low), _none_if_nan(ci.high)]
+            rows.append(row)
+        return rows
+
+    def summary(self) -> dict:
+        return {"unit": self.unit, "strategy": self.strategy, "n_gold": self.n_gold,
+                "n_predicted": self.n_predicted,
+                "outside_gold": self.n_gold - int(self.gold.sum()),
+                "outside_predicted": self.n_predicted - int(self.predicted.sum()),
+                "mean_value": self.mean_value}
+
+
+def _none_if_nan(x: float):
+    return None if x != x else float(x)
+
+
+@dataclass(frozen=True)
+class AttributeBucketsResult:
+    """Overall micro P/R/F1 and, per attribute, the bucket table.
+
+    ``to_dict()`` gives ``precision``, ``recall``, ``f1`` and ``buckets`` (attribute ->
+    list of bucket rows in bucket order) plus ``attributes`` (per attribute: unit,
+    strategy, counts outside every bucket, mean gold value) and ``options``.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    tables: dict                          # attribute -> AttributeTable
+    overall_counts: np.ndarray            # sentences x (correct, predicted, gold)
+    options: dict = field(default_factory=dict)
+    repairs: dict = field(default_factory=dict)
+    confidence: float | None = None
+
+    def __getitem__(self, attribute: str) -> AttributeTable:
+        return self.tables[attribute]
+
+    def bucket_f1(self, attribute: str) -> list:
+        return self.tables[attribute].f1()
+
+    def to_dict(self) -> dict:
+        out = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+               "buckets": {name: table.to_list() for name, table in self.tables.items()},
+               "attributes": {name: table.summary() for name, table in self.tables.items()},
+               "options": dict(self.options)}
+        if self.confidence is not None:
+            out["options"]["confidence"] = self.confidence
+        if self.repairs:
+            out["repairs"] = self.repairs
+        return out
+
+    def statistics(self) -> list[Statistic]:
+        """Every reported F1 as a ``nerspan.bootstrap.Statistic`` (per-sentence counts of
+        correct, predicted and gold units) for the report's bootstrap.
+
+        ``attribute_buckets.f1`` is the overall F1; ``attribute_buckets.buckets.<attr>.<i>``
+        the F1 of bucket ``i`` (NaN where ``to_dict`` says None).
+        """
+        out = [Statistic(f"{STATISTIC_PREFIX}.f1", self.overall_counts, f1_statistic,
+                         int(self.overall_counts[:, 2].sum()))]
+        for name, table in self.tables.items():
+            for i in range(len(table.buckets)):
+                out.append(Statistic(f"{STATISTIC_PREFIX}.buckets.{name}.{i}",
+                                     table.counts[:, i, :], bucket_f1_statistic,
+                                     int(table.gold[i])))
+        return out
+
+
+def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
+          train_tags=None, n_buckets: int = 4, attributes=None,
+          bucket_edges: Mapping | None = None, case_sensitive: bool = False,
+          frequency_norm: str = "ratio", compat: str | None = None, scheme: str = "IOB2",
+          mode: str = "lenient", bootstrap: int = 0, seed: int | None = 0,
+          confidence: float = 0.95, label_list=None, gold_column: str = GOLD,
+          pred_column: str = PRED, train_options: dict | None = None) -> AttributeBucketsResult:
+    """Bucket-wise precision, recall and F1 for the eight attributes of Fu et al. (2020).
+
+    Args:
+        references, predictions: tag lists per sentence, label ids with ``label_list``,
+            or a ``nerspan.Corpus`` (then ``predictions`` may be omitted: the columns
+            ``gold_column`` and ``pred_column`` are scored).
+        tokens: the test words per sentence (unless the corpus has them); needed by the
+            attributes that look at training data.
+        train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
+            column file path; or ``train_tokens`` + ``train_tags``. Needed by oDen,
+            eCon, eFre, tCon and tFre.
+        n_buckets: buckets per attribute (default 4, named XS, S, L, XL).
+        attributes: names among ``ATTRIBUTES`` (default: all eight), or a mapping name ->
+            a built-in name or a function ``f(corpus, spans, train_index) -> values`` (one
+            float per span; bucketed equal-count, or by ``bucket_edges``).
+        bucket_edges: attribute -> increasing edges ``[e0, ..., ek]`` giving the buckets
+            ``[e0, e1], (e1, e2], ..., (e_{k-1}, ek]`` instead of the strategy's.
+        case_sensitive: compare tokens with training as they are (default: lowercased).
+        frequency_norm: ``"ratio"`` (default, the paper) or ``"rank5"`` (the reference
+            code: occurrences / the 5th largest count, capped at 1).
+        compat: None, or ``"interpreteval"`` to reproduce the reference code.
+        scheme, mode: how tags are decoded (``nerspan.decode``).
+        bootstrap: if > 0, that many sentence resamples give a percentile interval
+            (``confidence``) on every bucket F1 (``f1_interval``), seeded by ``seed``.
+
+    >>> r = score([["O", "B-LOC", "I-LOC", "O"]], [["O", "B-LOC", "I-LOC", "O"]],
+    ...           tokens=[["in", "New", "York", "today"]],
+    ...           train_tokens=[["New", "York", "is", "big"]],
+    ...           train_tags=[["B-LOC", "I-LOC", "O", "O"]])
+    >>> r.f1, [b["gold"] for b in r.to_dict()["buckets"]["eLen"]]
+    (1.0, [0, 1, 0, 0])
+    >>> r.to_dict()["buckets"]["eCon"][-1]["interval"], r.to_dict()["buckets"]["eCon"][-1]["gold"]
+    ('{1}', 1)
+    """
+    if compat not in COMPATS:
+        raise ValueError(f"compat must be None or 'interpreteval', not {compat!r}")
+    if frequency_norm not in attrs.FREQUENCY_NORMS:
+        raise ValueError(f"frequency_norm must be one of {attrs.FREQUENCY_NORMS}, "
+                         f"not {frequency_norm!r}")
+    if compat == "interpreteval":
+        if case_sensitive:
+            raise ValueError("compat='interpreteval' lowercases every training look-up; "
+                             "it cannot be combined with case_sensitive=True")
+        frequency_norm = "rank5"
+    n_buckets = int(n_buckets)
+    if n_buckets < 2:
+        raise ValueError(f"n_buckets must be at least 2, not {n_buckets}")
+    if bootstrap < 0:
+        raise ValueError("bootstrap must be 0 (no interval) or a number of resamples")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie between 0 and 1, not {confidence!r}")
+    chosen = _chosen_attributes(attributes)
+    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
+    if not isinstance(references, Corpus) or predictions is not None:
+        gold_column, pred_column = GOLD, PRED
+    needs_train = [a for a, f in chosen.items() if isinstance(f, str) and f in attrs.NEEDS_TRAINING]
+    index = None
+    if needs_train:
+        if corpus.tokens is None:
+            raise ValueError(f"{', '.join(needs_train)} need the test tokens: pass tokens=...")
+        if train is None and train_tokens is None:
+            raise ValueError(
+                f"{', '.join(needs_train)} need training data: pass train=... (a TrainIndex, "
+                "Corpus, datasets split or column file) or train_tokens=... with "
+                "train_tags=...; or choose attributes=('eLen', 'sLen', 'eDen')")
+    if train is not None or train_tokens is not None:
+        index = as_train_index(train, scheme, mode, train_tags=train_tags,
+                               train_tokens=train_tokens, **(train_options or {}))
+
+    table = LabelTable.build(corpus.labels, get_scheme(scheme))
+    gold = decode(corpus, gold_column, scheme, mode, table)
+    pred = decode(corpus, pred_column, scheme, mode, table)
+    overall = entity_scores(gold, pred)
+    precision, recall, f1 = overall.micro()
+    tables = training_tables(index, not case_sensitive) if index is not None else None
+    ctx = attrs.Context(corpus, attrs.Side(gold, _io_codes(gold, corpus.n_tokens)), gold.types,
+                        index, tables, frequency_norm, compat)
+    pred_side = attrs.Side(pred, _io_codes(pred, corpus.n_tokens))
+
+    weights = sample_weights(corpus.n_sentences, bootstrap, seed) if bootstrap else None
+    result_tables = {}
+    for name, function in chosen.items():
+        result_tables[name] = _attribute_table(ctx, pred_side, name, function, n_buckets,
+                                               (bucket_edges or {}).get(name), compat,
+                                               weights, confidence)
+    options = {"n_buckets": n_buckets, "case_sensitive": bool(case_sensitive),
+               "frequency_norm": frequency_norm, "compat": compat, "scheme": scheme,
+               "mode": mode, "bootstrap": int(bootstrap), "seed": seed}
+    return AttributeBucketsResult(precision, recall, f1, result_tables,
+                                  sentence_counts(gold, pred, corpus.n_sentences), options,
+                                  overall.repairs, confidence if bootstrap else None)
+
+
+# -- one attribute -----------------------------------------------------------------------
+def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, weights,
+                     confidence) -> AttributeTable:
+    gold_side = ctx.gold
+    builtin = function if isinstance(function, str) else None
+    if builtin in attrs.TOKEN_ATTRIBUTES:
+        unit = "token"
+        gold_units, pred_units, pairs = _token_units(ctx, gold_side, pred_side, builtin, compat)
+    else:
+        unit = "mention"
+        gold_units, pred_units, pairs = _mention_units(ctx, gold_side, pred_side, name, function)
+    gold_sentence, gold_values = gold_units
+    pred_sentence, pred_values = pred_units
+    strategy = DEFAULT_STRATEGY.get(builtin, "equal") if edges is None else "edges"
+    if edges is not None:
+        buckets = edges_buckets(edges)
+        gold_buckets = pred_buckets = buckets
+    elif compat == "interpreteval" and builtin is not None:
+        strategy = "reference"
+        gold_buckets, pred_buckets = reference_buckets(builtin, gold_values, n_buckets)
+    else:
+        gold_buckets = pred_buckets = strategy_buckets(strategy, gold_values, n_buckets)
+    gold_bucket = assign(gold_values, gold_buckets)
+    pred_bucket = assign(pred_values, pred_buckets)
+    nb = len(pred_buckets)
+    n_sent = ctx.corpus.n_sentences
+    gold_index, pred_index = pairs
+    same = (gold_bucket[gold_index] == pred_bucket[pred_index]) & (pred_bucket[pred_index] >= 0)
+    counts = np.stack([
+        _sentence_bucket_counts(pred_sentence[pred_index[same]], pred_bucket[pred_index[same]], n_sent, nb),
+        _sentence_bucket_counts(pred_sentence, pred_bucket, n_sent, nb),
+        _sentence_bucket_counts(gold_sentence, gold_bucket, n_sent, nb)], axis=2)
+    intervals = None
+    if weights is not None:
+        intervals = {}
+        totals = weights.astype(float) @ counts.reshape(n_sent, nb * 3).astype(float)
+        totals = totals.reshape(len(weights), nb, 3)
+        for i in range(nb):
+            estimate = bucket_f1_statistic(counts[:, i, :].sum(0, keepdims=True).astype(float))[0]
+            intervals[i] = percentile_interval(bucket_f1_statistic(totals[:, i, :]), estimate,
+                                               confidence)
+    mean = float(np.mean(gold_values)) if len(gold_values) else None
+    return AttributeTable(name, unit, strategy, tuple(pred_buckets), bucket_names(nb), counts,
+                          len(gold_values), len(pred_values), mean, intervals,
+                          gold_values, pred_values,
+                          None if gold_buckets is pred_buckets else tuple(gold_buckets))
+
+
+def _sentence_bucket_counts(sentence, bucket, n_sentences, n_buckets) -> np.ndarray:
+    keep = bucket >= 0
+    flat = np.bincount(sentence[keep] * n_buckets + bucket[keep],
+                       minlength=n_sentences * n_buckets)
+    return flat.reshape(n_sentences, n_buckets)
+
+
+def _mention_units(ctx, gold_side, pred_side, name, function):
+    gold, pred = gold_side.spans, pred_side.spans
+    if isinstance(function, str):
+        compute = attrs.MENTION_FUNCTIONS[function]
+        gold_values = np.asarray(compute(ctx, gold), dtype=float)
+        pred_values = np.asarray(compute(ctx, pred), dtype=float)
+    else:
+        gold_values = _custom_values(function, ctx, gold, name, "gold")
+        pred_values = _custom_values(function, ctx, pred, name, "predicted")
+    gold_ok, pred_ok = match(gold, pred)
+    pred_index = np.flatnonzero(pred_ok)
+    gold_index = np.searchsorted(gold.start, pred.start[pred_index]) if len(gold) else pred_index
+    return ((gold.sentence, gold_values), (pred.sentence, pred_values),
+            (gold_index.astype(np.int64), pred_index.astype(np.int64)))
+
+
+def _custom_values(function, ctx, spans, name, side) -> np.ndarray:
+    values = np.asarray(function(ctx.corpus, spans, ctx.train), dtype=float).ravel()
+    if len(values) != len(spans):
+        raise NerspanError(f"attribute {name!r} gave {len(values)} values for "
+                           f"{len(spans)} {side} mentions")
+    if np.isnan(values).any():
+        raise NerspanError(f"attribute {name!r} gave NaN for a {side} mention")
+    return values
+
+
+def _token_units(ctx, gold_side, pred_side, name, compat):
+    """Scored tokens: every token with its IO label (default), or, as the reference code,
+    only the tokens inside mentions (gold tokens in gold mentions, predicted tokens in
+    predicted mentions)."""
+    function = attrs.TOKEN_FUNCTIONS[name]
+    sentence_of = ctx.corpus.sentence_of_position
+    if compat == "interpreteval":
+        units = []
+        for side in (gold_side, pred_side):
+            positions = ranges(side.spans.start, side.spans.length)
+            labels = side.io[positions]
+            first = np.zeros(len(positions), dtype=bool)
+            first[np.cumsum(side.spans.length) - side.spans.length] = True
+            values = attrs.reference_token_values(ctx, positions, labels, first, function)
+            units.append((positions, labels, values))
+        (gp, gl, gv), (pp, pl, pv) = units
+        # a position is inside at most one mention per side: pair them by position
+        common, gold_index, pred_index = np.intersect1d(gp, pp, assume_unique=True,
+                                                        return_indices=True)
+        agree = gl[gold_index] == pl[pred_index]
+        return ((sentence_of[gp], gv), (sentence_of[pp], pv),
+                (gold_index[agree].astype(np.int64), pred_index[agree].astype(np.int64)))
+    positions = np.arange(ctx.corpus.n_tokens)
+    gold_values = function(ctx, positions, gold_side.io)
+    pred_values = function(ctx, positions, pred_side.io)
+    agree = np.flatnonzero(gold_side.io == pred_side.io)
+    return ((sentence_of, gold_values), (sentence_of, pred_values), (agree, agree))
+
+
+def _io_codes(spans: Spans, n_tokens: int) -> np.ndarray:
+    """Per position: 0 = outside, 1 + type = inside a mention of that type."""
+    io = np.zeros(n_tokens, dtype=np.int64)
+    io[ranges(spans.start, spans.length)] = 1 + np.repeat(spans.type.astype(np.int64),
+                                                           spans.length)
+    return io
+
+
+def _chosen_attributes(attributes) -> dict:
+    """name -> built-in name or custom function."""
+    if attributes is None:
+        return {a: a for a in attrs.ATTRIBUTES}
+    if isinstance(attributes, str):
+        attributes = [attributes]
+    if isinstance(attributes, Mapping):
+        items = list(attributes.items())
+    else:
+        items = [(a, a) for a in attributes]
+    out = {}
+    for name, function in items:
+        if isinstance(function, str):
+            if function not in attrs.ATTRIBUTES:
+                raise ValueError(f"unknown attribute {function!r}; built-in ones: "
+                                 f"{', '.join(attrs.ATTRIBUTES)}")
+        elif not callable(function):
+            raise TypeError(f"attribute {name!r} must be a built-in name or a function "
+                            "f(corpus, spans, train_index) -> values")
+        out[str(name)] = function
+    if not out:
+        raise ValueError("attributes is empty")
+    return out
+
+

@@ -1,0 +1,256 @@
+"""What the attributes need from the training data, derived once per ``TrainIndex``.
+
+``TrainingTables`` holds the training tokens as rows of the (lowercased) count table of
+``nerspan.TrainIndex`` and an exact n-gram index over them: every window of ``L`` tokens
+gets a dense integer id (level ``L`` pairs the id of its first ``L - 1`` tokens with its
+last token, and ``np.unique`` numbers the pairs), so that counting occurrences of many
+token sequences is a few sorted searches, never a Python loop over tokens.
+
+The tables are kept on the index (``TrainIndex.derived``), so every evaluation that reuses one index (all systems of a CLI run, every
+evaluation step of a Trainer) builds them once.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nerspan import TrainIndex, ranges
+
+CACHE_KEY = "attribute_buckets"
+# Characters the reference code deletes from a mention text before using it as a regex.
+REGEX_DELETED = "()*+"
+# After deletion, a text with any of these is a real regular expression, not a literal.
+_REGEX_SPECIAL = re.compile(r"[.^$?{}\[\]\\|()*+]")
+
+
+def training_tables(index: TrainIndex, lowercase: bool) -> "TrainingTables":
+    """The tables of ``index`` (lowercased or not), built on first use and cached."""
+    key = (CACHE_KEY, bool(lowercase))
+    return index.derived(key, lambda: TrainingTables.build(index, lowercase))
+
+
+@dataclass
+class TrainingTables:
+    """Training-side counts for one case setting.
+
+    Attributes:
+        index: the ``TrainIndex``; ``lowercase``: whether words are lowercased.
+        stream: row (in ``label_counts``) of every training token, in corpus order.
+        sentence: sentence of every training token.
+        label_counts: ``[rows, 1 + n_types]`` counts of O (column 0) and I-type labels.
+        io: IO label code of every training token (0 = O, 1 + t = inside type t).
+        types: the training entity types (``index.types``).
+    """
+
+    index: TrainIndex
+    lowercase: bool
+    stream: np.ndarray
+    sentence: np.ndarray
+    label_counts: np.ndarray
+    io: np.ndarray
+    types: tuple
+    _levels: list = field(default_factory=list, repr=False)   # level L-1: (pairs, ids)
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, index: TrainIndex, lowercase: bool) -> "TrainingTables":
+        train = index.corpus
+        rows = index.token_rows(train.vocab, lowercase)
+        stream = rows[train.tokens].astype(np.int64)
+        io = np.zeros(train.n_tokens, dtype=np.int64)
+        spans = index.spans
+        inside = ranges(spans.start, spans.length)
+        io[inside] = 1 + np.repeat(spans.type.astype(np.int64), spans.length)
+        return cls(index, lowercase, stream, train.sentence_of_position,
+                   index.token_label_counts(lowercase), io, tuple(index.types))
+
+    # -- words ---------------------------------------------------------------------------
+    @property
+    def n_tokens(self) -> int:
+        return len(self.stream)
+
+    @property
+    def row_totals(self) -> np.ndarray:
+        """Training occurrences of every row (token string)."""
+        if "row_totals" not in self._memo:
+            self._memo["row_totals"] = self.label_counts.sum(axis=1)
+        return self._memo["row_totals"]
+
+    def rows(self, words) -> np.ndarray:
+        """Row of each word, -1 when it never occurs in training."""
+        return self.index.token_rows(words, self.lowercase)
+
+    def type_columns(self, test_types) -> np.ndarray:
+        """Column of ``label_counts`` for each test type (column 0 is O); -1 for a type
+        that training never saw."""
+        position = {t: 1 + i for i, t in enumerate(self.types)}
+        return np.asarray([position.get(t, -1) for t in test_types], dtype=np.int64)
+
+    # -- n-grams -------------------------------------------------------------------------
+    def window_ids(self, length: int) -> np.ndarray:
+        """Id of every window of ``length`` training tokens (one per start position;
+        windows may cross sentences: ``within_sentence`` says which do not)."""
+        return self._level(length)[1]
+
+    def within_sentence(self, length: int) -> np.ndarray:
+        n = self.n_tokens - length + 1
+        return self.sentence[length - 1:] == self.sentence[:n]
+
+    def sequence_ids(self, rows: np.ndarray) -> np.ndarray:
+        """Id of each row of ``rows`` (sequences x L, training rows, -1 = unseen word):
+        the id the same window has in training, or -1 if it never occurs there."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.ndim != 2 or rows.shape[1] == 0:
+            raise ValueError("sequence_ids needs a 2-D array with at least one column")
+        length = rows.shape[1]
+        if length > self.n_tokens:
+            return np.full(len(rows), -1, dtype=np.int64)
+        ids = rows[:, 0].copy()
+        base = self._base
+        for level in range(2, length + 1):
+            pairs = self._level(level)[0]
+            if not len(pairs):
+                return np.full(len(rows), -1, dtype=np.int64)
+            word = rows[:, level - 1]
+            key = np.maximum(ids, 0) * base + np.maximum(word, 0)
+            where = np.minimum(np.searchsorted(pairs, key), len(pairs) - 1)
+            found = (ids >= 0) & (word >= 0) & (pairs[where] == key)
+            ids = np.where(found, where, -1)
+        return ids
+
+    def n_ids(self, length: int) -> int:
+        if length == 1:
+            return len(self.label_counts)
+        return len(self._level(length)[0])
+
+    def occurrences(self, length: int) -> np.ndarray:
+        """Occurrences of every window id of ``length`` within training sentences."""
+        key = ("occurrences", length)
+        if key not in self._memo:
+            ids = self.window_ids(length)
+            self._memo[key] = np.bincount(ids[self.within_sentence(length)],
+                                          minlength=self.n_ids(length))
+        return self._memo[key]
+
+    def mention_ids(self, length: int) -> tuple[np.ndarray, np.ndarray]:
+        """Window id and type of every training mention of ``length`` tokens."""
+        spans = self.index.spans
+        chosen = spans.length == length
+        ids = self.window_ids(length)[spans.start[chosen]]
+        return ids, spans.type[chosen].astype(np.int64)
+
+    def mention_counts(self, length: int) -> np.ndarray:
+        """Training mentions per window id of ``length`` tokens (any type)."""
+        key = ("mentions", length)
+        if key not in self._memo:
+            ids, _ = self.mention_ids(length)
+            self._memo[key] = np.bincount(ids, minlength=self.n_ids(length))
+        return self._memo[key]
+
+    def typed_mention_counts(self, length: int, ids: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """Training mentions with window id ``ids[i]`` and type column ``columns[i]``
+        (1 + training type; anything else counts 0)."""
+        key = ("typed", length)
+        if key not in self._memo:
+            train_ids, train_types = self.mention_ids(length)
+            self._memo[key] = np.sort(train_ids * (len(self.types) + 1) + train_types)
+        table = self._memo[key]
+        wanted = ids * (len(self.types) + 1) + (columns - 1)
+        counts = np.searchsorted(table, wanted, "right") - np.searchsorted(table, wanted, "left")
+        return np.where((ids >= 0) & (columns >= 1), counts, 0)
+
+    def mention_lengths(self) -> np.ndarray:
+        return np.unique(self.index.spans.length)
+
+    @property
+    def _base(self) -> int:
+        return max(len(self.label_counts), 1) + 1
+
+    def _level(self, length: int) -> tuple[np.ndarray, np.ndarray]:
+        if length < 1:
+            raise ValueError("a window has at least one token")
+        if length == 1:
+            return np.arange(len(self.label_counts), dtype=np.int64), self.stream
+        while len(self._levels) < length - 1:
+            level = len(self._levels) + 2
+            previous = self.stream if level == 2 else self._levels[-1][1]
+            n = self.n_tokens - level + 1
+            if n <= 0:
+                self._levels.append((np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+                continue
+            # The previous level's ids are < n_tokens and rows < base: the pair fits int64.
+            pairs = previous[:n] * self._base + self.stream[level - 1:]
+            unique, ids = np.unique(pairs, return_inverse=True)
+            self._levels.append((unique, ids.astype(np.int64).ravel()))
+        return self._levels[length - 2]
+
+    # -- the reference code's string matching (compat="interpreteval") -------------------
+    def reference_matches(self, length: int) -> tuple[np.ndarray, np.ndarray]:
+        """Window starts the reference code's regex would match, grouped by window id.
+
+        The reference joins ALL training tokens (lowercased) with single spaces, across
+        sentences, and searches ``" " + text + " "`` with ``re.finditer``: a match needs a
+        token before and after it (never the first or last token of the corpus), and
+        matches do not overlap (a match consumes the space after it, so the next one of
+        the same text starts at least ``length + 1`` tokens later). Returns
+        ``(order, starts)``: ``starts`` are the kept window starts sorted by (id, start),
+        ``order`` the ids of those windows.
+        """
+        key = ("reference_matches", length)
+        if key in self._memo:
+            return self._memo[key]
+        ids = self.window_ids(length)
+        starts = np.arange(len(ids), dtype=np.int64)
+        possible = (starts >= 1) & (starts + length <= self.n_tokens - 1)
+        starts, ids = starts[possible], ids[possible]
+        order = np.lexsort((starts, ids))
+        ids, starts = ids[order], starts[order]
+        keep = np.ones(len(ids), dtype=bool)
+        close = np.flatnonzero((ids[1:] == ids[:-1]) & (starts[1:] - starts[:-1] <= length))
+        if len(close):   # overlapping candidates: the regex keeps the first, skips the next
+            for group in np.unique(ids[close]):
+                members = np.flatnonzero(ids == group)
+                last = -length - 1
+                for m in members:
+                    if starts[m] - last <= length:
+                        keep[m] = False
+                    else:
+                        last = starts[m]
+        self._memo[key] = (ids[keep], starts[keep])
+        return self._memo[key]
+
+    def reference_text(self) -> tuple[str, np.ndarray]:
+        """The lowercased, space-joined training text and each token's first character."""
+        if "text" not in self._memo:
+            words = [w.lower() for w in self.index.corpus.vocab]
+            tokens = [words[i] for i in self.index.corpus.tokens.tolist()]
+            lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+            begins = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
+            self._memo["text"] = (" ".join(tokens), begins)
+        return self._memo["text"]
+
+    def reference_regex_starts(self, text: str) -> np.ndarray:
+        """Token starts of the reference code's regex matches of one (lowercased) text
+        whose pattern is a real regular expression (memoised). A pattern that is not a
+        valid regex (the reference would crash) matches nothing."""
+        memo = self._memo.setdefault("regex", {})
+        if text not in memo:
+            pattern = " " + text + " "
+            for char in REGEX_DELETED:
+                pattern = pattern.replace(char, "")
+            joined, begins = self.reference_text()
+            try:
+                found = [m.start() + 1 for m in re.finditer(pattern, joined)]
+            except re.error:
+                found = []
+            memo[text] = np.searchsorted(begins, np.asarray(found, dtype=np.int64))
+        return memo[text]
+
+
+def needs_regex(text: str) -> bool:
+    """Whether the reference code's pattern for ``text`` is not a plain literal."""
+    return bool(_REGEX_SPECIAL.search(text))
+
+

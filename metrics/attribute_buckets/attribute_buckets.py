@@ -1,0 +1,116 @@
+"""attribute_buckets: bucket-wise NER scores by entity and sentence attributes (an evaluate metric)."""
+import datasets
+import evaluate
+import attribute_buckets  # From: nerlens
+from nerlens.metric_support import TrainingDataMixin  # From: nerlens
+
+_CITATION = """\
+@inproceedings{fu-etal-2020-interpretable,
+    title = "Interpretable Multi-dataset Evaluation for Named Entity Recognition",
+    author = "Fu, Jinlan and Liu, Pengfei and Neubig, Graham",
+    booktitle = "Proceedings of the 2020 Conference on Empirical Methods in Natural Language Processing (EMNLP)",
+    month = nov,
+    year = "2020",
+    address = "Online",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/2020.emnlp-main.489",
+    doi = "10.18653/v1/2020.emnlp-main.489",
+    pages = "6058--6069",
+}
+"""
+
+_DESCRIPTION = """\
+attribute_buckets (Fu, Liu and Neubig, EMNLP 2020) breaks entity-level F1 down by eight
+attributes: entity length (eLen), sentence length (sLen), entity density (eDen), OOV
+density (oDen), entity label consistency (eCon) and entity frequency (eFre) for
+mentions; token label consistency (tCon) and token frequency (tFre) for tokens. Each
+attribute's values are cut into buckets (edges from the gold values; default 4 buckets
+named XS, S, L, XL) and precision, recall and F1 are reported per bucket: gold mentions
+are bucketed by their own value (recall), predicted mentions by the value computed for
+them (precision). It shows where a system fails: long entities, rare or inconsistently
+labelled ones, dense or unfamiliar sentences.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of predicted tag lists, one per sentence.
+    references: list of reference tag lists, same shape.
+    tokens: the test words per sentence (or give them to evaluate.load(...)).
+    train: training data: a datasets split, a column file path, a nerspan Corpus or
+        TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
+        to evaluate.load(...) to index it once, or to compute(...). Needed by oDen, eCon,
+        eFre, tCon and tFre.
+    n_buckets: buckets per attribute (default 4: XS, S, L, XL).
+    attributes: attribute names to compute (default all eight), or a mapping name ->
+        function f(corpus, spans, train_index) -> one value per span.
+    bucket_edges: attribute -> increasing edges [e0, ..., ek] (buckets [e0, e1], (e1, e2], ...).
+    case_sensitive: compare tokens with training as they are (default False: lowercased).
+    frequency_norm: "ratio" (default, the paper) or "rank5" (the reference code).
+    compat: None, or "interpreteval" to reproduce the reference code (InterpretEval).
+    bootstrap: number of sentence resamples for an interval on every bucket F1 (0 = none);
+        seed, confidence (default 0.95).
+    scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+Returns:
+    precision, recall, f1: overall entity-level micro scores (as seqeval).
+    buckets: attribute -> list of buckets in order, each with name, interval, gold,
+        predicted, correct, precision, recall, f1 (None where undefined: no predicted
+        unit for precision, no gold unit for recall, neither for f1), low, high and,
+        with bootstrap, f1_interval.
+    attributes: attribute -> unit (mention/token), strategy, n_gold, n_predicted,
+        outside_gold, outside_predicted (units in no bucket), mean_value (over gold).
+    options: the options used.
+Examples:
+    >>> import evaluate
+    >>> metric = evaluate.load("metrics/attribute_buckets",
+    ...                        train_tokens=[["Kim", "lives", "in", "New", "York"],
+    ...                                      ["New", "York", "is", "big"], ["Kim", "met", "Ana"]],
+    ...                        train_tags=[["B-PER", "O", "O", "B-LOC", "I-LOC"],
+    ...                                    ["B-ORG", "I-ORG", "O", "O"], ["B-PER", "O", "B-PER"]])
+    >>> results = metric.compute(references=[["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "O"]],
+    ...                          predictions=[["B-PER", "O", "B-LOC", "O"], ["B-PER", "O", "O"]],
+    ...                          tokens=[["Ana", "visited", "New", "York"], ["Kim", "is", "big"]])
+    >>> round(results["f1"], 4)
+    0.6667
+    >>> [(b["name"], b["interval"], b["gold"], b["predicted"], b["f1"]) for b in results["buckets"]["eLen"]]
+    [('XS', '{1}', 2, 3, 0.8), ('S', '{2}', 1, 0, 0.0), ('L', '{3}', 0, 0, None), ('XL', '[4, inf)', 0, 0, None)]
+    >>> [(b["interval"], b["gold"], b["f1"]) for b in results["buckets"]["eCon"]]
+    [('{0}', 0, 0.0), ('(0, 0.5]', 1, 0.0), ('(0.5, 1)', 0, None), ('{1}', 2, 1.0)]
+"""
+
+OPTIONS = ("n_buckets", "attributes", "bucket_edges", "case_sensitive", "frequency_norm",
+           "compat", "bootstrap", "seed", "confidence", "scheme", "mode")
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
+    """Bucket-wise precision, recall and F1 by entity and sentence attributes."""
+
+    def __init__(self, *args, **kwargs):
+        self._load_options = {k: kwargs.pop(k) for k in OPTIONS
+                              if k in kwargs and k not in ("scheme", "mode")}
+        super().__init__(*args, **kwargs)
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({
+                "predictions": datasets.Sequence(datasets.Value("string")),
+                "references": datasets.Sequence(datasets.Value("string")),
+            }),
+            reference_urls=["https://aclanthology.org/2020.emnlp-main.489",
+                            "https://github.com/neulab/InterpretEval"],
+        )
+
+    def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
+                 train_tags=None, **kwargs):
+        options = dict(self._load_options)
+        options.update({k: v for k, v in kwargs.items() if k in OPTIONS})
+        options.setdefault("scheme", self._load_scheme)
+        options.setdefault("mode", self._load_mode)
+        index = self._index_for(train, train_tokens, train_tags, options["scheme"],
+                                options["mode"])
+        result = attribute_buckets.score(references, predictions, tokens=self._tokens_for(tokens),
+                                         train=index, **options)
+        return result.to_dict()

@@ -1,0 +1,194 @@
+"""The evaluate module metrics/attribute_buckets, its Space app and the ``nerlens buckets``
+command (evaluate is slow to import: one module-scoped fixture; the missing-package
+check runs in a background process)."""
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import attribute_buckets
+from nerlens.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+TRAIN_TOKENS = [["Kim", "lives", "in", "New", "York"], ["New", "York", "is", "big"],
+                ["Kim", "met", "Ana"]]
+TRAIN_TAGS = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "I-ORG", "O", "O"],
+              ["B-PER", "O", "B-PER"]]
+TOKENS = [["Ana", "visited", "New", "York"], ["Kim", "is", "big"]]
+REFERENCES = [["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "O"]]
+PREDICTIONS = [["B-PER", "O", "B-LOC", "O"], ["B-PER", "O", "O"]]
+
+BLOCKED = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("attribute_buckets", "nerlens", "nerspan"):
+            raise ImportError(f"No module named {name!r}")
+sys.meta_path.insert(0, Block())
+import evaluate
+try:
+    evaluate.load("metrics/attribute_buckets")
+except ImportError as error:
+    print(error)
+"""
+
+
+@pytest.fixture(scope="module")
+def hint_process():
+    """Started first so that its evaluate import overlaps with ours."""
+    process = subprocess.Popen([sys.executable, "-c", BLOCKED], cwd=REPO, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    yield process
+    if process.poll() is None:
+        process.kill()
+
+
+@pytest.fixture(scope="module")
+def evaluate_module(hint_process):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(REPO)
+        import evaluate
+        yield evaluate
+
+
+def test_compute_equals_score_with_training_data_at_load_or_compute(evaluate_module):
+    expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
+                                       train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,
+                                       n_buckets=3).to_dict()
+    loaded = evaluate_module.load(str(REPO / "metrics" / "attribute_buckets"),
+                                  train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,
+                                  tokens=TOKENS, n_buckets=3)
+    result = loaded.compute(references=REFERENCES, predictions=PREDICTIONS)
+    assert result == expected
+    json.dumps(result, allow_nan=False)          # plain JSON-able values only
+    plain = evaluate_module.load(str(REPO / "metrics" / "attribute_buckets"))
+    given = plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS,
+                          train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS, n_buckets=3,
+                          unrelated_option="evaluate.combine passes everything")
+    assert given == expected
+    assert [b["name"] for b in given["buckets"]["sLen"]] == ["S", "M", "L"]
+    # "New York" (LOC) occurs twice in training, once as LOC: eCon 0.5, missed (recall 0)
+    econ = {b["interval"]: b for b in given["buckets"]["eCon"]}
+    assert econ["{1}"]["gold"] == 2 and econ["{1}"]["f1"] == 1.0
+    assert sum(b["gold"] for b in given["buckets"]["eCon"]) == 3
+    with pytest.raises(ValueError, match="training data"):
+        plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS)
+    no_train = plain.compute(references=REFERENCES, predictions=PREDICTIONS,
+                             attributes=["eLen", "sLen", "eDen"])
+    assert set(no_train["buckets"]) == {"eLen", "sLen", "eDen"}
+
+
+def test_docstring_examples_run(evaluate_module):
+    module = evaluate_module.load(str(REPO / "metrics" / "attribute_buckets"))
+    test = doctest.DocTestParser().get_doctest(module.info.inputs_description, {},
+                                               "attribute_buckets", "attribute_buckets.py", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(REPO)
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 5
+
+
+def test_missing_package_tells_to_pip_install_nerlens(hint_process):
+    out, err = hint_process.communicate(timeout=120)
+    assert "pip install nerlens" in out, err
+
+
+def test_space_app_builds_and_computes():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "attribute_buckets_space_app", REPO / "metrics" / "attribute_buckets" / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)   # builds the Gradio app, launches nothing
+    assert app.attribute_buckets.score is attribute_buckets.score
+    assert app.demo.headline == "f1"
+    result = app.demo.example_result()
+    # 5 gold mentions (Ana, New York, Kim, New York Times, New York), 3 predicted right
+    # of 5 (the LOC "New York" in the ORG "New York Times" and the short "New" are wrong)
+    assert result["f1"] == pytest.approx(0.6)
+    assert [row["gold"] for row in result["eLen"]] == [2, 2, 1, 0]
+    from nerlens.space import result_to_html
+    page = result_to_html(result, "f1")
+    assert "<h3>eCon</h3>" in page and "<h3>tFre</h3>" in page
+
+
+# -- the command line ------------------------------------------------------------------------
+def write_files(folder: Path):
+    train = folder / "train.txt"
+    train.write_text("\n\n".join("\n".join(f"{w} {t}" for w, t in zip(ws, ts))
+                                 for ws, ts in zip(TRAIN_TOKENS, TRAIN_TAGS)) + "\n")
+    systems = []
+    for name, tags in (("good", REFERENCES), ("weak", PREDICTIONS)):
+        path = folder / f"{name}.txt"
+        path.write_text("\n\n".join("\n".join(f"{w} {g} {p}" for w, g, p in zip(ws, gs, ps))
+                                    for ws, gs, ps in zip(TOKENS, REFERENCES, tags)) + "\n")
+        systems.append(path)
+    gold = folder / "gold.txt"
+    gold.write_text("\n\n".join("\n".join(f"{w} {g}" for w, g in zip(ws, gs))
+                                for ws, gs in zip(TOKENS, REFERENCES)) + "\n")
+    return train, gold, systems
+
+
+def test_cli_table_json_and_plots(tmp_path, capsys):
+    train, gold, (good, weak) = write_files(tmp_path)
+    assert main(["buckets", "--train", str(train), str(gold), str(good), str(weak)]) == 0
+    out = capsys.readouterr().out
+    assert all(f"\n{a} " in out for a in attribute_buckets.ATTRIBUTES)
+    assert "good" in out and "weak" in out
+    assert "Self-diagnosis" in out and "Comparative diagnosis, good minus weak" in out
+    assert "Model-wise" in out and "zeta" in out
+    assert main(["buckets", "--train", str(train), str(gold), str(good), str(weak),
+                 "--attributes", "eLen,eCon", "--plot", str(tmp_path / "charts")]) == 0
+    assert "charts written to" in capsys.readouterr().out
+    charts = sorted(p.name for p in (tmp_path / "charts").iterdir())
+    assert charts == ["buckets_eCon.png", "buckets_eLen.png", "comparison.png", "heatmap.png"]
+    assert main(["buckets", "--train", str(train), str(gold), str(weak), "--format", "json",
+                 "--buckets", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
+                                       train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,
+                                       n_buckets=3).to_dict()
+    assert data["buckets"] == expected["buckets"] and data["f1"] == expected["f1"]
+    assert main(["buckets", "--train", str(train), str(gold), str(good), str(weak),
+                 "--format", "json", "--compat", "interpreteval"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert set(both) == {"good", "weak"} and both["good"]["f1"] == 1.0
+    assert both["good"]["options"]["compat"] == "interpreteval"
+
+
+def test_cli_bad_input_exit_code_2_one_line(tmp_path, capsys):
+    train, gold, (good, weak) = write_files(tmp_path)
+    short = tmp_path / "short.txt"
+    short.write_text("Ana B-PER B-PER\n\nKim B-PER B-PER\nis O O\nbig O O\n")
+    assert main(["buckets", "--train", str(train), str(gold), str(short)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "sentence 0" in err
+    assert main(["buckets", "--train", str(tmp_path / "missing.txt"), str(gold), str(good)]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["buckets", "--train", str(train), str(gold), str(good),
+                 "--attributes", "eLen,size"]) == 2
+    assert "unknown attribute" in capsys.readouterr().err
+
+
+def test_datasets_split_as_training_data(evaluate_module):
+    import datasets
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    features = datasets.Features({
+        "tokens": datasets.Sequence(datasets.Value("string")),
+        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=labels))})
+    split = datasets.Dataset.from_dict(
+        {"tokens": TRAIN_TOKENS, "ner_tags": [[labels.index(t) for t in s] for s in TRAIN_TAGS]},
+        features=features)
+    expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
+                                       train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS).to_dict()
+    assert attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
+                                   train=split).to_dict() == expected
+    metric = evaluate_module.load(str(REPO / "metrics" / "attribute_buckets"), train=split,
+                                  tokens=TOKENS)
+    assert metric.compute(references=REFERENCES, predictions=PREDICTIONS) == expected

@@ -1,0 +1,82 @@
+"""attribute_buckets.plots: the charts are produced, saved, opened and look like images."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import attribute_buckets as ab
+from attribute_buckets import plots
+
+TRAIN_TOKENS = [["Kim", "lives", "in", "New", "York"], ["New", "York", "is", "big"],
+                ["Kim", "met", "Ana", "in", "Paris"]]
+TRAIN_TAGS = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "I-ORG", "O", "O"],
+              ["B-PER", "O", "B-PER", "O", "B-LOC"]]
+TOKENS = [["Ana", "visited", "New", "York"], ["Kim", "is", "big", "in", "Paris"],
+          ["The", "New", "York", "Times", "Company", "said"]]
+GOLD = [["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "O", "O", "B-LOC"],
+        ["O", "B-ORG", "I-ORG", "I-ORG", "I-ORG", "O"]]
+SYSTEMS = {
+    "good": [["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "O", "O", "B-LOC"],
+             ["O", "B-ORG", "I-ORG", "I-ORG", "O", "O"]],
+    "weak": [["B-PER", "O", "B-LOC", "O"], ["O", "O", "O", "O", "B-LOC"],
+             ["O", "B-LOC", "I-LOC", "O", "O", "O"]],
+}
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {name: ab.score(GOLD, pred, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
+                           train_tags=TRAIN_TAGS, bootstrap=100, seed=0)
+            for name, pred in SYSTEMS.items()}
+
+
+def read_image(path):
+    from matplotlib.image import imread
+    image = imread(path)
+    assert image.ndim == 3 and image.shape[2] in (3, 4)
+    return image
+
+
+def not_blank(image) -> bool:
+    """More than a background: several distinct colours over a fair share of pixels."""
+    rgb = (image[:, :, :3].reshape(-1, 3) * 255).astype(np.int64)
+    background = np.all(rgb > 247, axis=1)
+    colours = np.unique(rgb[:, 0] * 65536 + rgb[:, 1] * 256 + rgb[:, 2])
+    return background.mean() < 0.97 and len(colours) > 10
+
+
+def test_bucket_chart_with_error_bars(results, tmp_path):
+    path = tmp_path / "eCon.png"
+    figure = plots.bucket_chart(results, "eCon", path=path)
+    assert figure.axes[0].get_ylim()[1] == pytest.approx(1.05)
+    # 2 systems x 4 buckets of bars, error bars from the bootstrap intervals
+    assert len(figure.axes[0].patches) == 8
+    image = read_image(path)
+    assert image.shape[:2] == (360, 640)       # 6.4 x 3.6 inches at 100 dpi
+    assert not_blank(image)
+    single = plots.bucket_chart(results["good"], "eLen", path=tmp_path / "one.svg")
+    assert len(single.axes[0].patches) == 4
+    assert (tmp_path / "one.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_comparison_chart_and_heatmap(results, tmp_path):
+    plots.comparison_chart(results["good"], results["weak"], ("good", "weak"),
+                           path=tmp_path / "compare.png")
+    image = read_image(tmp_path / "compare.png")
+    assert image.shape[:2] == (360, 900) and not_blank(image)
+    figure = plots.heatmap(results, baseline="weak", path=tmp_path / "heat.png")
+    assert len(figure.axes) == 2                 # the map and its colour bar
+    image = read_image(tmp_path / "heat.png")
+    width, height = figure.get_size_inches() * figure.dpi
+    assert image.shape[:2] == (round(height), round(width)) and not_blank(image)
+    with pytest.raises(ValueError, match="png or .svg"):
+        plots.save(figure, tmp_path / "heat.jpg")
+
+
+def test_save_all_writes_every_chart(results, tmp_path):
+    written = plots.save_all({k: r.to_dict() for k, r in results.items()}, tmp_path / "out",
+                             attributes=["eLen", "tCon"])
+    names = sorted(p.name for p in written)
+    assert names == ["buckets_eLen.png", "buckets_tCon.png", "comparison.png", "heatmap.png"]
+    for path in written:
+        assert not_blank(read_image(path))
