@@ -76,7 +76,7 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     axes.set_ylabel("F1")
     axes.set_title(title or f"{attribute}: F1 per bucket")
     if n_systems > 1:
-        axes.legend(fontsize=8, loc="lower left")
+        axes.legend(fontsize=8, loc="best")
     if path is not None:
         save(figure, path)
     return figure

@@ -1,16 +1,13 @@
 """nerlens: NER evaluation that says where a model fails.
 
 The layer above the four metric families (``tough_mentions``, ``hardeval``,
-``faireval``, ``attribute_buckets``): the ``nerlens`` command and the demo data.
+``faireval``, ``attribute_buckets``): the ``nerlens`` command, the one-pass report, the
+Trainer helper and the demo data.
 """
 from nerspan import __version__
 
+# The function shadows its module's name on purpose: ``nerlens.report(...)`` runs the
+# report (imported here, eagerly, so that no later ``import nerlens.report`` rebinds it).
+from .report import Report, report
 
-def report(*args, **kwargs):
-    """Every method in one pass; see ``nerlens.report.report`` (imported on first use)."""
-    from .report import report as run_report
-
-    return run_report(*args, **kwargs)
-
-
-__all__ = ["__version__", "report"]
+__all__ = ["__version__", "report", "Report"]

@@ -29,7 +29,8 @@ from nerspan import GOLD, PRED, Corpus, as_train_index, read_columns
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 
-from .statistics import FAMILIES, entity_statistics, family_statistics, score_family
+from .statistics import (FAMILIES, bucket_figures, entity_statistics, family_statistics,
+                         score_family)
 
 
 @dataclass
@@ -116,13 +117,13 @@ def systems_corpus(gold, systems: Mapping, tokens=None, gold_column: int = -1,
     if isinstance(gold, (str, Path)):
         corpus = read_columns(gold, {GOLD: gold_column})
     else:
-        corpus = Corpus.from_tags(gold, tokens=tokens, columns=(GOLD,))
+        corpus = Corpus.from_tags(gold, tokens=tokens)
     names = []
     for name, prediction in systems.items():
         if isinstance(prediction, (str, Path)):
             other = read_columns(prediction, {GOLD: pred_column})
         else:
-            other = Corpus.from_tags(prediction, columns=(GOLD,))
+            other = Corpus.from_tags(prediction)
         corpus = corpus.with_columns(other, {GOLD: name})
         names.append(name)
     return corpus, names
@@ -154,15 +155,14 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
 
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
-    results, objects, statistics = {}, {}, {}
+    results, statistics = {}, {}
     for system in system_names:
         view = Corpus(corpus.offsets, {GOLD: corpus.column(GOLD), PRED: corpus.column(system)},
                       corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
         entity, statistics[system] = entity_statistics(view, scheme, mode)
-        results[system], objects[system] = {"entity": entity}, {}
+        results[system] = {"entity": entity}
         for family in families:
             result = score_family(family, view, index, scheme, mode)
-            objects[system][family] = result
             results[system][family] = result.to_dict()
             statistics[system] += family_statistics(result)
             if bar is not None:
@@ -204,15 +204,11 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
             "scheme": scheme, "mode": mode, "bootstrap": bootstrap, "seed": seed,
             "confidence": confidence, "baseline": baseline or system_names[0],
             "families": list(families), "min_support": MIN_SUPPORT}
-    made = _figures(objects, system_names) if figures and "attribute_buckets" in families else {}
+    made = {}
+    if figures and "attribute_buckets" in families:
+        made = bucket_figures({s: results[s]["attribute_buckets"] for s in system_names},
+                              intervals)
     return Report(system_names, results, estimates, intervals, comparisons, higher, info, made)
-
-
-def _figures(objects: dict, system_names: list[str]) -> dict:
-    """PNG pictures of the attribute buckets (all systems in one chart per attribute)."""
-    from .statistics import bucket_figures
-
-    return bucket_figures({s: objects[s]["attribute_buckets"] for s in system_names})
 
 
 def png_data_uri(png: bytes) -> str:

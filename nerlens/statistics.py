@@ -50,30 +50,59 @@ def _ratio_or_zero(totals: np.ndarray) -> np.ndarray:
                      where=totals[:, 1] > 0)
 
 
+# Family numbers that restate nerspan's entity scores (the families' tests assert the
+# equality): the report shows them once, as entity_*.
+SAME_AS_ENTITY = {"tough_mentions.precision", "tough_mentions.recall", "tough_mentions.f1",
+                  "attribute_buckets.f1"}
+
+
 def family_statistics(result) -> list[Statistic]:
-    """The bootstrap statistics a family's result object provides."""
-    return list(result.statistics())
+    """The bootstrap statistics a family's result object provides (less the restated
+    entity scores)."""
+    return [s for s in result.statistics() if s.name not in SAME_AS_ENTITY]
 
 
 # -- figures -----------------------------------------------------------------------------
-def bucket_figures(results: dict) -> dict:
-    """Attribute -> PNG bytes of its bucket-F1 chart, all systems in one chart.
+def bucket_figures(results: dict, intervals: dict | None = None) -> dict:
+    """Chart title -> PNG bytes of each attribute's bucket F1, all systems in one chart.
 
-    ``results`` maps a system name to its ``attribute_buckets`` result object.
+    ``results`` maps a system name to its ``attribute_buckets`` result dict; the report's
+    bootstrap ``intervals`` (system -> statistic -> low/high), when given, become the
+    error bars.
     """
+    import matplotlib.pyplot as plt
     from attribute_buckets.plots import bucket_chart
 
     from .report import figure_png
 
-    import matplotlib.pyplot as plt
-
-    first = next(iter(results.values()))
+    shown = {system: _with_intervals(result, (intervals or {}).get(system, {}))
+             for system, result in results.items()}
     out = {}
-    for attribute in first.to_dict()["buckets"]:
-        figure = bucket_chart(results, attribute)
-        out[f"F1 by {attribute} bucket"] = figure_png(figure)
+    for attribute in next(iter(shown.values()))["buckets"]:
+        figure = bucket_chart(shown, attribute)
+        out[bucket_figure_title(attribute)] = figure_png(figure)
         plt.close(figure)
     return out
+
+
+def bucket_figure_title(attribute: str) -> str:
+    return f"F1 by {attribute} bucket"
+
+
+def _with_intervals(result: dict, intervals: dict) -> dict:
+    """``result`` with each bucket's ``f1_interval`` from the report's intervals."""
+    if not intervals:
+        return result
+    buckets = {}
+    for attribute, rows in result["buckets"].items():
+        buckets[attribute] = []
+        for i, row in enumerate(rows):
+            ci = intervals.get(f"attribute_buckets.buckets.{attribute}.{i}") or {}
+            low, high = ci.get("low"), ci.get("high")
+            if low is not None and np.isnan(low):
+                low = high = None
+            buckets[attribute].append({**row, "f1_interval": (low, high)})
+    return {**result, "buckets": buckets}
 
 
 # -- HTML sections -----------------------------------------------------------------------
@@ -93,12 +122,13 @@ def _tough_mentions_section(report, table, raw) -> str:
     first = next(iter(results.values()))
     subsets = list(first["counts"])
     composition = first["composition"]
-    types = sorted({t for shares in composition.values() for t in shares})
-    rows = [[subset, first["counts"][subset]]
+    types = list(first["per_type"]) + ["overall"]
+    rows = [[subset, raw(str(first["counts"][subset]))]
             + [composition[subset].get(t) for t in types] for subset in subsets]
     parts = ["<h3>Data composition (share of all gold mentions)</h3>",
              table(["subset", "mentions"] + types, rows)]
-    rows = [[system] + [r.get(f"recall_{s}") for s in subsets] for system, r in results.items()]
+    rows = [[system] + [r["recall"] if s == "all" else r.get(f"recall_{s}") for s in subsets]
+            for system, r in results.items()]
     parts += ["<h3>Recall per subset</h3>", table(["system"] + subsets, rows),
               "<p class='note'>Recall only: false positives cannot be assigned to a subset, "
               "so precision and F1 are not defined on subsets. &ndash; = empty subset.</p>"]
@@ -152,7 +182,8 @@ def _attribute_buckets_section(report, table, raw) -> str:
     first = next(iter(results.values()))
     parts = []
     for attribute, buckets in first["buckets"].items():
-        title = f"F1 by {attribute} bucket"
+        parts.append(f"<h3>{_escape(attribute)}</h3>")
+        title = bucket_figure_title(attribute)
         if title in report.figures:
             parts.append(f"<figure><img alt='{_escape(title)}' "
                          f"src='{png_data_uri(report.figures[title])}'></figure>")
@@ -161,8 +192,7 @@ def _attribute_buckets_section(report, table, raw) -> str:
             rows.append([raw(_escape(f"{bucket['name']} {bucket['interval']}")),
                          raw(str(bucket["gold"]))]
                         + [r["buckets"][attribute][i]["f1"] for r in results.values()])
-        parts += [f"<h3>{_escape(attribute)}</h3>",
-                  table(["bucket", "gold"] + list(results), rows)]
+        parts.append(table(["bucket", "gold"] + list(results), rows))
     diagnoses = []
     for system, result in results.items():
         for attribute, buckets in result["buckets"].items():

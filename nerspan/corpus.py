@@ -262,15 +262,21 @@ def check_same_shape(corpus: Corpus, other: Corpus, what: str = "predictions") -
     """Raise unless the two corpora have the same sentences and sentence lengths."""
     if other.n_sentences != corpus.n_sentences:
         raise SentenceCountError(
-            f"{what} hold {other.n_sentences} sentences, the reference {corpus.n_sentences}",
+            f"{what} hold {_count(other.n_sentences, 'sentence')}, the reference "
+            f"{_count(corpus.n_sentences, 'sentence')}",
             path=other.source.path)
     mismatch = np.flatnonzero(other.lengths != corpus.lengths)
     if len(mismatch):
         i = int(mismatch[0])
         raise other.error(
             LengthMismatchError,
-            f"{what} have {int(other.lengths[i])} tokens, the reference {int(corpus.lengths[i])}"
+            f"length mismatch: {what} have {_count(int(other.lengths[i]), 'token')}, the "
+            f"reference {_count(int(corpus.lengths[i]), 'token')}"
             + (f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""), i)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 # -- helpers -----------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
         lengths.append(current)
         lines.append(first_line)
     if not lengths:
-        raise EmptyInputError("no token in the file", path=path)
+        raise EmptyInputError("the file is empty: no token in it", path=path)
     offsets = _offsets(np.asarray(lengths, dtype=np.int64))
     label_index = Interner()
     interned = {name: _intern_flat(seq, label_index) for name, seq in tags.items()}

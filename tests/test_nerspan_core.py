@@ -162,7 +162,7 @@ def test_with_columns_checks_shape_and_names_the_file(tmp_path):
     pred = tmp_path / "pred.txt"
     gold.write_text("a B-PER\nb O\n\nc O\n")
     pred.write_text("a B-PER\n\nc O\nd O\n")
-    with pytest.raises(LengthMismatchError, match=r"pred.txt:1, sentence 0: predictions have 1 tokens"):
+    with pytest.raises(LengthMismatchError, match=r"pred.txt:1, sentence 0: length mismatch: predictions have 1 token, the reference 2 tokens"):
         read_columns(gold).with_columns(read_columns(pred), {"gold": "pred"})
 
 
