@@ -297,7 +297,8 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
             estimate = bucket_f1_statistic(counts[:, i, :].sum(0, keepdims=True).astype(float))[0]
             intervals[i] = percentile_interval(bucket_f1_statistic(totals[:, i, :]), estimate,
                                                confidence)
-    mean = float(np.mean(gold_values)) if len(gold_values) else None
+    # summed in sorted order, so that the mean does not depend on the sentence order
+    mean = float(np.mean(np.sort(gold_values))) if len(gold_values) else None
     return AttributeTable(name, unit, strategy, tuple(pred_buckets), bucket_names(nb), counts,
                           len(gold_values), len(pred_values), mean, intervals,
                           gold_values, pred_values,

@@ -1,35 +1,74 @@
-"""Support for the evaluate loading scripts in ``metrics/``: training data and tokens.
+"""Support for the evaluate loading scripts in ``metrics/``: options, training data, tokens.
 
 evaluate passes the keyword arguments of ``evaluate.load(path, **kwargs)`` to the module's
-``__init__`` and swallows them unless the class takes them; this mixin takes the training
-data and the evaluation tokens there, indexes the training data once, and lets
-``compute(...)`` override either. It is a mixin, not an ``EvaluationModule`` subclass, so
-that evaluate still finds the script's own metric class first.
+``__init__`` and swallows them unless the class takes them; these mixins take the family's
+options, the training data and the evaluation tokens there, index the training data once,
+and let ``compute(...)`` override any of them. They are mixins, not ``EvaluationModule``
+subclasses, so that evaluate still finds the script's own metric class first.
 """
 from __future__ import annotations
 
+import datasets
+
 from nerspan import TrainIndex, as_train_index
 
-TRAIN_ARGUMENTS = ("train", "train_tokens", "train_tags")
+DECODING = ("scheme", "mode")
 
 
-class TrainingDataMixin:
-    """Accept ``train`` / ``train_tokens`` + ``train_tags`` / ``tokens`` / ``scheme`` at load time.
+def tag_features(with_tokens: bool = False) -> datasets.Features:
+    """Tag lists per sentence for ``predictions`` and ``references`` (and ``tokens``)."""
+    sequence = datasets.Sequence(datasets.Value("string"))
+    names = ("predictions", "references") + (("tokens",) if with_tokens else ())
+    return datasets.Features({name: sequence for name in names})
+
+
+class OptionsMixin:
+    """The family's ``score`` options, at ``evaluate.load(...)`` or at ``compute(...)``.
+
+    A subclass names them in ``OPTIONS``; ``scheme`` and ``mode`` are always accepted.
+    Options given to ``compute`` win over those given at load time; other keywords are
+    ignored, because ``evaluate.combine`` passes every keyword to every module.
+    """
+
+    OPTIONS: tuple = ()
+
+    def __init__(self, *args, scheme: str = "IOB2", mode: str = "lenient", **kwargs):
+        self._load_options = {"scheme": scheme, "mode": mode}
+        self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS if k in kwargs})
+        super().__init__(*args, **kwargs)
+
+    def _options(self, given: dict) -> dict:
+        """The load-time options updated by the known ones among ``given``."""
+        options = dict(self._load_options)
+        options.update({k: v for k, v in given.items() if k in self.OPTIONS + DECODING})
+        return options
+
+
+class TrainingDataMixin(OptionsMixin):
+    """Also accept ``train`` / ``train_tokens`` + ``train_tags`` / ``tokens`` at load time.
 
     ``train`` may be a ``nerspan.TrainIndex``, a ``Corpus``, a ``datasets`` split, or a
     column-file path; or give ``train_tokens`` and ``train_tags`` (lists per sentence).
+
+    Tokens given at load time serve every ``compute`` (what ``evaluate.evaluator`` needs:
+    it passes only predictions and references). Without them, ``tokens`` is an input
+    like ``predictions`` and ``references`` (see ``input_features``), so that each
+    batch's words travel with its tags: in distributed mode the batches of all processes
+    are merged in an order no process knows in advance.
     """
 
     def __init__(self, *args, train=None, train_tokens=None, train_tags=None, tokens=None,
-                 scheme: str = "IOB2", mode: str = "lenient", **kwargs):
-        super().__init__(*args, **kwargs)
-        self._load_scheme = scheme
-        self._load_mode = mode
-        self._load_tokens = tokens
+                 **kwargs):
+        self._load_tokens = tokens  # before EvaluationModule.__init__, which calls _info()
         self._load_train = (train, train_tokens, train_tags)
         self._index_cache: dict = {}
+        super().__init__(*args, **kwargs)
         if train is not None or train_tokens is not None:
             self._index_for(train, train_tokens, train_tags)  # index once, at load time
+
+    def input_features(self) -> datasets.Features:
+        """predictions and references, plus tokens unless they were given at load time."""
+        return tag_features(with_tokens=self._load_tokens is None)
 
     def _index_for(self, train=None, train_tokens=None, train_tags=None,
                    scheme: str | None = None, mode: str | None = None) -> TrainIndex | None:
@@ -39,8 +78,8 @@ class TrainingDataMixin:
         The same training object with the same scheme and mode is indexed only once; a
         ``compute`` with another scheme or mode indexes the training data for it.
         """
-        scheme = scheme or self._load_scheme
-        mode = mode or self._load_mode
+        scheme = scheme or self._load_options["scheme"]
+        mode = mode or self._load_options["mode"]
         if train is None and train_tokens is None:
             train, train_tokens, train_tags = self._load_train
             if train is None and train_tokens is None:

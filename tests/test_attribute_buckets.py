@@ -423,3 +423,23 @@ def test_label_ids_with_ignored_positions():
     assert [b["gold"] for b in d["buckets"]["eLen"]] == [0, 1, 0, 0]
     # "a", "b" unseen (tCon 0); "New", "York" always LOC in training (tCon 1)
     assert [b["gold"] for b in d["buckets"]["tCon"]] == [2, 0, 0, 2]
+
+
+def test_sentence_order_does_not_change_the_result():
+    """evaluate's distributed mode merges batches out of corpus order: nothing may depend
+    on it, to the last bit (the attribute means are summed in sorted order)."""
+    from nerlens.demo import demo_gold, demo_systems, demo_train
+    from nerspan import GOLD, as_train_index, read_columns
+
+    gold = read_columns(demo_gold(), {GOLD: -1})
+    system = read_columns(demo_systems()["spacy_sm"], {GOLD: -1})
+    n = 300
+    tokens = [gold.sentence_tokens(i) for i in range(n)]
+    refs = [gold.tags(GOLD, i) for i in range(n)]
+    preds = [system.tags(GOLD, i) for i in range(n)]
+    order = list(range(0, n, 2)) + list(range(1, n, 2))
+    train = as_train_index(str(demo_train()))
+    as_given = ab.score(refs, preds, tokens=tokens, train=train).to_dict()
+    shuffled = ab.score([refs[i] for i in order], [preds[i] for i in order],
+                        tokens=[tokens[i] for i in order], train=train).to_dict()
+    assert shuffled == as_given

@@ -79,7 +79,10 @@ def test_compute_equals_score_with_training_data_at_load_or_compute(evaluate_mod
     assert sum(b["gold"] for b in given["buckets"]["eCon"]) == 3
     with pytest.raises(ValueError, match="training data"):
         plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS)
-    no_train = plain.compute(references=REFERENCES, predictions=PREDICTIONS,
+    # without tokens at load time, tokens are an input like predictions and references
+    with pytest.raises(ValueError, match="tokens"):
+        plain.compute(references=REFERENCES, predictions=PREDICTIONS)
+    no_train = plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS,
                              attributes=["eLen", "sLen", "eDen"])
     assert set(no_train["buckets"]) == {"eLen", "sLen", "eDen"}
 

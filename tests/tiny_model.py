@@ -55,7 +55,9 @@ def tiny_bert(tokenizer, labels, seed: int = 0):
                         max_position_embeddings=128,
                         id2label=dict(enumerate(labels)),
                         label2id={label: i for i, label in enumerate(labels)})
-    return BertForTokenClassification(config)
+    # built from a config, a model is in training mode (dropout on); pipelines do not
+    # switch it off, so predictions would differ from call to call
+    return BertForTokenClassification(config).eval()
 
 
 def encode(tokenizer, tokens, tags, labels, max_length: int = 128):

@@ -1,5 +1,4 @@
 """attribute_buckets: bucket-wise NER scores by entity and sentence attributes (an evaluate metric)."""
-import datasets
 import evaluate
 import attribute_buckets  # From: nerlens
 from nerlens.metric_support import TrainingDataMixin  # From: nerlens
@@ -77,38 +76,26 @@ Examples:
     [('{0}', 0, 0.0), ('(0, 0.5]', 1, 0.0), ('(0.5, 1)', 0, None), ('{1}', 2, 1.0)]
 """
 
-OPTIONS = ("n_buckets", "attributes", "bucket_edges", "case_sensitive", "frequency_norm",
-           "compat", "bootstrap", "seed", "confidence", "scheme", "mode")
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
     """Bucket-wise precision, recall and F1 by entity and sentence attributes."""
 
-    def __init__(self, *args, **kwargs):
-        self._load_options = {k: kwargs.pop(k) for k in OPTIONS
-                              if k in kwargs and k not in ("scheme", "mode")}
-        super().__init__(*args, **kwargs)
+    OPTIONS = ("n_buckets", "attributes", "bucket_edges", "case_sensitive", "frequency_norm",
+               "compat", "bootstrap", "seed", "confidence")
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({
-                "predictions": datasets.Sequence(datasets.Value("string")),
-                "references": datasets.Sequence(datasets.Value("string")),
-            }),
+            features=self.input_features(),
             reference_urls=["https://aclanthology.org/2020.emnlp-main.489",
                             "https://github.com/neulab/InterpretEval"],
         )
 
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
-        options = dict(self._load_options)
-        options.update({k: v for k, v in kwargs.items() if k in OPTIONS})
-        options.setdefault("scheme", self._load_scheme)
-        options.setdefault("mode", self._load_mode)
+        options = self._options(kwargs)
         index = self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"])
         result = attribute_buckets.score(references, predictions, tokens=self._tokens_for(tokens),

@@ -1,7 +1,7 @@
 """FairEval: fine-grained NER error types without double penalties (an evaluate metric)."""
-import datasets
 import evaluate
 import faireval  # From: nerlens
+from nerlens.metric_support import OptionsMixin, tag_features  # From: nerlens
 
 _CITATION = """\
 @inproceedings{ortmann-2022-fine,
@@ -72,32 +72,23 @@ Examples:
     [0.6667, 0.8, 0.9091]
 """
 
-OPTIONS = ("weights", "focus", "labels", "exclude", "ignore_punct", "pos", "confusion_tp",
-           "return_pairs", "reference_iteration", "scheme", "mode")
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Faireval(evaluate.Metric):
+class Faireval(OptionsMixin, evaluate.Metric):
     """FairEval error types and traditional, fair and weighted scores."""
 
-    def __init__(self, *args, **kwargs):
-        self._load_options = {k: kwargs.pop(k) for k in OPTIONS if k in kwargs}
-        super().__init__(*args, **kwargs)
+    OPTIONS = ("weights", "focus", "labels", "exclude", "ignore_punct", "pos", "confusion_tp",
+               "return_pairs", "reference_iteration")
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({
-                "predictions": datasets.Sequence(datasets.Value("string")),
-                "references": datasets.Sequence(datasets.Value("string")),
-            }),
+            features=tag_features(),
             homepage="https://github.com/katrinortmann/FairEval",
             reference_urls=["https://aclanthology.org/2022.lrec-1.150"],
         )
 
     def _compute(self, predictions, references, **kwargs):
-        options = dict(self._load_options)
-        options.update({k: v for k, v in kwargs.items() if k in OPTIONS})
+        options = self._options(kwargs)
         return faireval.score(references, predictions, **options).to_dict()

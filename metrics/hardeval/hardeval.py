@@ -1,5 +1,4 @@
 """hardeval: token error rates on unseen and label-shifted tokens (an evaluate metric)."""
-import datasets
 import evaluate
 import hardeval  # From: nerlens
 from nerlens.metric_support import TrainingDataMixin  # From: nerlens
@@ -67,36 +66,24 @@ Examples:
     (0, 4)
 """
 
-OPTIONS = ("subsets", "strict", "error_labels", "return_tokens", "scheme", "mode")
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Hardeval(TrainingDataMixin, evaluate.Metric):
     """Token error rates on unseen and label-shifted tokens."""
 
-    def __init__(self, *args, **kwargs):
-        self._load_options = {k: kwargs.pop(k) for k in OPTIONS
-                              if k in kwargs and k not in ("scheme", "mode")}
-        super().__init__(*args, **kwargs)
+    OPTIONS = ("subsets", "strict", "error_labels", "return_tokens")
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({
-                "predictions": datasets.Sequence(datasets.Value("string")),
-                "references": datasets.Sequence(datasets.Value("string")),
-            }),
+            features=self.input_features(),
             reference_urls=["https://aclanthology.org/2020.lrec-1.211"],
         )
 
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
-        options = dict(self._load_options)
-        options.update({k: v for k, v in kwargs.items() if k in OPTIONS})
-        options.setdefault("scheme", self._load_scheme)
-        options.setdefault("mode", self._load_mode)
+        options = self._options(kwargs)
         index = None
         if options.get("subsets") is None:
             index = self._require_train(

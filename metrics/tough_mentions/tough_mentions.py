@@ -1,5 +1,4 @@
 """Tough Mentions Recall: NER recall on unseen and type-confusable mentions (evaluate metric)."""
-import datasets
 import evaluate
 import tough_mentions  # From: nerlens
 from nerlens.metric_support import TrainingDataMixin  # From: nerlens
@@ -91,39 +90,25 @@ Examples:
     (0.0, 1.0)
 """
 
-OPTIONS = ("case_sensitive", "return_mentions", "scheme", "mode")
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class ToughMentions(TrainingDataMixin, evaluate.Metric):
     """Recall on unseen and type-confusable mentions (Tough Mentions Recall)."""
 
-    def __init__(self, *args, **kwargs):
-        # scheme and mode are taken by the mixin (they also decode the training data)
-        self._load_options = {k: kwargs.pop(k) for k in ("case_sensitive", "return_mentions")
-                              if k in kwargs}
-        super().__init__(*args, **kwargs)
+    OPTIONS = ("case_sensitive", "return_mentions")
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({
-                "predictions": datasets.Sequence(datasets.Value("string")),
-                "references": datasets.Sequence(datasets.Value("string")),
-            }),
+            features=self.input_features(),
             reference_urls=["https://aclanthology.org/2021.eacl-srw.21",
                             "https://aclanthology.org/2022.findings-acl.44"],
         )
 
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
-        # evaluate.combine passes every keyword to every module: unknown ones are ignored
-        options = dict(self._load_options)
-        options.update({k: v for k, v in kwargs.items() if k in OPTIONS})
-        options.setdefault("scheme", self._load_scheme)
-        options.setdefault("mode", self._load_mode)
+        options = self._options(kwargs)
         index = self._require_train(
             self._index_for(train, train_tokens, train_tags, options["scheme"], options["mode"]),
             "tough_mentions")
