@@ -11,30 +11,12 @@ ratio (seqeval / attribute_buckets); skips when ../shared/data is absent.
 """
 from __future__ import annotations
 
-import argparse
-import gc
-import time
-from pathlib import Path
-
 import attribute_buckets
 import nerspan
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-
-
-def load_systems(folder: Path) -> dict:
-    """name -> (tokens, gold, pred), each a list of lists of strings."""
-    systems = {}
-    for path in sorted(folder.glob("*.txt")):
-        corpus = nerspan.read_system_file(path)
-        sentences = range(corpus.n_sentences)
-        systems[path.stem] = ([corpus.sentence_tokens(i) for i in sentences],
-                              [corpus.tags("gold", i) for i in sentences],
-                              [corpus.tags("pred", i) for i in sentences])
-    return systems
+from benchmarks.common import compare_on_conll03
 
 
-def run_attribute_buckets(train_path: Path, systems: dict) -> dict:
+def run_attribute_buckets(train_path, systems: dict) -> dict:
     index = nerspan.as_train_index(str(train_path))
     out = {}
     for name, (tokens, gold, pred) in systems.items():
@@ -44,49 +26,9 @@ def run_attribute_buckets(train_path: Path, systems: dict) -> dict:
     return out
 
 
-def run_seqeval(systems: dict) -> dict:
-    from seqeval.metrics import classification_report
-    return {name: classification_report(gold, pred, output_dict=True)
-            for name, (_, gold, pred) in systems.items()}
-
-
-def best_time(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args(argv)
-    train = DATA / "conll03" / "train.txt"
-    folder = DATA / "conll03" / "systems"
-    if not (train.exists() and folder.exists()):
-        print(f"skipped: shared data not found under {DATA}")
-        return 0
-    systems = load_systems(folder)
-    n_tokens = sum(sum(map(len, gold)) for _, gold, _ in systems.values())
-    print(f"CoNLL-2003: training file + {len(systems)} systems ({n_tokens} test tokens in all), "
-          f"best of {args.repeat}")
-    ours = best_time(lambda: run_attribute_buckets(train, systems), args.repeat)
-    print(f"  attribute_buckets (index training set + 8 attributes x {len(systems)} systems): "
-          f"{ours:8.3f} s")
-    try:
-        import seqeval  # noqa: F401
-    except ImportError:
-        print("  seqeval not installed: no comparison")
-        return 0
-    theirs = best_time(lambda: run_seqeval(systems), args.repeat)
-    print(f"  seqeval classification_report ({len(systems)} systems):"
-          f"{'':28}{theirs:8.3f} s")
-    print(f"  ratio seqeval / attribute_buckets: {theirs / ours:.1f}x "
-          f"({'attribute_buckets faster' if ours < theirs else 'attribute_buckets SLOWER'})")
-    return 0
+    return compare_on_conll03(__doc__.splitlines()[0], "attribute_buckets (index training "
+                              "set + 8 attributes x 15 systems)", run_attribute_buckets, argv)
 
 
 if __name__ == "__main__":

@@ -9,25 +9,15 @@ target is under 5). Also times the FairEval span files in ../shared/data when pr
 from __future__ import annotations
 
 import argparse
-import gc
 import time
-from pathlib import Path
 
 import faireval
 import nerspan
+from benchmarks.common import DATA as SHARED_DATA
+from benchmarks.common import best_time
 from benchmarks.synthetic import make_corpus
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "faireval"
-
-
-def best_time(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+DATA = SHARED_DATA / "faireval"
 
 
 def main(argv=None) -> None:

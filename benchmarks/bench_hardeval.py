@@ -10,76 +10,20 @@ both times and their ratio (seqeval / hardeval); skips when ../shared/data is ab
 """
 from __future__ import annotations
 
-import argparse
-import gc
-import time
-from pathlib import Path
-
 import hardeval
 import nerspan
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-
-
-def load_systems(folder: Path) -> dict:
-    """name -> (tokens, gold, pred), each a list of lists of strings."""
-    systems = {}
-    for path in sorted(folder.glob("*.txt")):
-        corpus = nerspan.read_system_file(path)
-        sentences = range(corpus.n_sentences)
-        systems[path.stem] = ([corpus.sentence_tokens(i) for i in sentences],
-                              [corpus.tags("gold", i) for i in sentences],
-                              [corpus.tags("pred", i) for i in sentences])
-    return systems
+from benchmarks.common import compare_on_conll03
 
 
-def run_hardeval(train_path: Path, systems: dict) -> dict:
+def run_hardeval(train_path, systems: dict) -> dict:
     index = nerspan.as_train_index(str(train_path))
     return {name: hardeval.score(gold, pred, tokens=tokens, train=index).hardeval
             for name, (tokens, gold, pred) in systems.items()}
 
 
-def run_seqeval(systems: dict) -> dict:
-    from seqeval.metrics import classification_report
-    return {name: classification_report(gold, pred, output_dict=True)
-            for name, (_, gold, pred) in systems.items()}
-
-
-def best_time(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args(argv)
-    train = DATA / "conll03" / "train.txt"
-    folder = DATA / "conll03" / "systems"
-    if not (train.exists() and folder.exists()):
-        print(f"skipped: shared data not found under {DATA}")
-        return 0
-    systems = load_systems(folder)
-    n_tokens = sum(sum(map(len, gold)) for _, gold, _ in systems.values())
-    print(f"CoNLL-2003: training file + {len(systems)} systems ({n_tokens} test tokens in all), "
-          f"best of {args.repeat}")
-    ours = best_time(lambda: run_hardeval(train, systems), args.repeat)
-    print(f"  hardeval (index training set + score {len(systems)} systems): {ours:8.3f} s")
-    try:
-        import seqeval  # noqa: F401
-    except ImportError:
-        print("  seqeval not installed: no comparison")
-        return 0
-    theirs = best_time(lambda: run_seqeval(systems), args.repeat)
-    print(f"  seqeval classification_report ({len(systems)} systems):         {theirs:8.3f} s")
-    print(f"  ratio seqeval / hardeval: {theirs / ours:.1f}x "
-          f"({'hardeval faster' if ours < theirs else 'hardeval SLOWER'})")
-    return 0
+    return compare_on_conll03(__doc__.splitlines()[0], "hardeval (index training set + "
+                              "score 15 systems)", run_hardeval, argv)
 
 
 if __name__ == "__main__":

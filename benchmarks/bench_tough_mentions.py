@@ -13,50 +13,21 @@ Skips when ../shared/data is absent.
 """
 from __future__ import annotations
 
-import argparse
-import gc
+import sys
 import time
 from pathlib import Path
 
 import nerspan
 import tough_mentions
+from benchmarks.common import CONLL03_SYSTEMS, CONLL03_TRAIN, compare_on_conll03, load_systems
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 MODULE = Path(__file__).resolve().parents[1] / "metrics" / "tough_mentions"
 
 
-def load_systems(folder: Path) -> dict:
-    """name -> (tokens, gold, pred), each a list of lists of strings."""
-    systems = {}
-    for path in sorted(folder.glob("*.txt")):
-        corpus = nerspan.read_system_file(path)
-        sentences = range(corpus.n_sentences)
-        systems[path.stem] = ([corpus.sentence_tokens(i) for i in sentences],
-                              [corpus.tags("gold", i) for i in sentences],
-                              [corpus.tags("pred", i) for i in sentences])
-    return systems
-
-
-def run_tough_mentions(train_path: Path, systems: dict) -> dict:
+def run_tough_mentions(train_path, systems: dict) -> dict:
     index = nerspan.as_train_index(str(train_path))
     return {name: tough_mentions.score(gold, pred, tokens=tokens, train=index).to_dict()
             for name, (tokens, gold, pred) in systems.items()}
-
-
-def run_seqeval(systems: dict) -> dict:
-    from seqeval.metrics import classification_report
-    return {name: classification_report(gold, pred, output_dict=True)
-            for name, (_, gold, pred) in systems.items()}
-
-
-def best_time(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def show_no_reindexing(train_path: Path, systems: dict) -> None:
@@ -93,35 +64,14 @@ def show_no_reindexing(train_path: Path, systems: dict) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--no-evaluate", action="store_true",
-                        help="skip the evaluate module's re-indexing check (slow import)")
-    args = parser.parse_args(argv)
-    train = DATA / "conll03" / "train.txt"
-    folder = DATA / "conll03" / "systems"
-    if not (train.exists() and folder.exists()):
-        print(f"skipped: shared data not found under {DATA}")
-        return 0
-    systems = load_systems(folder)
-    n_tokens = sum(sum(map(len, gold)) for _, gold, _ in systems.values())
-    print(f"CoNLL-2003: training file + {len(systems)} systems ({n_tokens} test tokens in all), "
-          f"best of {args.repeat}")
-    ours = best_time(lambda: run_tough_mentions(train, systems), args.repeat)
-    print(f"  tough_mentions (index training set + score {len(systems)} systems): {ours:8.3f} s")
-    try:
-        import seqeval  # noqa: F401
-    except ImportError:
-        print("  seqeval not installed: no comparison")
-    else:
-        theirs = best_time(lambda: run_seqeval(systems), args.repeat)
-        print(f"  seqeval classification_report ({len(systems)} systems):               "
-              f"{theirs:8.3f} s")
-        print(f"  ratio seqeval / tough_mentions: {theirs / ours:.1f}x "
-              f"({'tough_mentions faster' if ours < theirs else 'tough_mentions SLOWER'})")
-    if not args.no_evaluate:
-        show_no_reindexing(train, systems)
-    return 0
+    argv = list(sys.argv[1:] if argv is None else argv)
+    check_evaluate = "--no-evaluate" not in argv  # skips the slow evaluate import
+    argv = [a for a in argv if a != "--no-evaluate"]
+    code = compare_on_conll03(__doc__.splitlines()[0], "tough_mentions (index training set "
+                              "+ score 15 systems)", run_tough_mentions, argv)
+    if check_evaluate and CONLL03_TRAIN.exists():
+        show_no_reindexing(CONLL03_TRAIN, load_systems(CONLL03_SYSTEMS))
+    return code
 
 
 if __name__ == "__main__":

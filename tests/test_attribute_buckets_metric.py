@@ -1,12 +1,10 @@
 """The evaluate module metrics/attribute_buckets, its Space app and the ``nerlens buckets``
 command (evaluate is slow to import: one module-scoped fixture; the missing-package
-check runs in a background process)."""
+check is in test_metric_modules.py)."""
 from __future__ import annotations
 
 import doctest
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,33 +22,8 @@ TOKENS = [["Ana", "visited", "New", "York"], ["Kim", "is", "big"]]
 REFERENCES = [["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "O"]]
 PREDICTIONS = [["B-PER", "O", "B-LOC", "O"], ["B-PER", "O", "O"]]
 
-BLOCKED = """
-import sys
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("attribute_buckets", "nerlens", "nerspan"):
-            raise ImportError(f"No module named {name!r}")
-sys.meta_path.insert(0, Block())
-import evaluate
-try:
-    evaluate.load("metrics/attribute_buckets")
-except ImportError as error:
-    print(error)
-"""
-
-
 @pytest.fixture(scope="module")
-def hint_process():
-    """Started first so that its evaluate import overlaps with ours."""
-    process = subprocess.Popen([sys.executable, "-c", BLOCKED], cwd=REPO, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    yield process
-    if process.poll() is None:
-        process.kill()
-
-
-@pytest.fixture(scope="module")
-def evaluate_module(hint_process):
+def evaluate_module():
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(REPO)
         import evaluate
@@ -96,11 +69,6 @@ def test_docstring_examples_run(evaluate_module):
         patch.chdir(REPO)
         runner.run(test)
     assert runner.failures == 0 and runner.tries >= 5
-
-
-def test_missing_package_tells_to_pip_install_nerlens(hint_process):
-    out, err = hint_process.communicate(timeout=120)
-    assert "pip install nerlens" in out, err
 
 
 def test_space_app_builds_and_computes():

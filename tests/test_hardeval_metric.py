@@ -1,10 +1,8 @@
 """The evaluate module metrics/hardeval and its Space app (evaluate is slow to import:
-one module-scoped fixture, and the missing-package check runs in a background process)."""
+one module-scoped fixture; the missing-package check is in test_metric_modules.py)."""
 from __future__ import annotations
 
 import doctest
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,33 +17,8 @@ TOKENS = [["Ana", "lives", "in", "Paris"], ["Hilton", "said", "in", "Lyon"]]
 REFERENCES = [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "O", "O", "B-LOC"]]
 PREDICTIONS = [["B-PER", "O", "O", "B-PER"], ["B-PER", "O", "B-LOC", "I-LOC"]]
 
-BLOCKED = """
-import sys
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("hardeval", "nerlens", "nerspan"):
-            raise ImportError(f"No module named {name!r}")
-sys.meta_path.insert(0, Block())
-import evaluate
-try:
-    evaluate.load("metrics/hardeval")
-except ImportError as error:
-    print(error)
-"""
-
-
 @pytest.fixture(scope="module")
-def hint_process():
-    """Started first so that its evaluate import overlaps with ours."""
-    process = subprocess.Popen([sys.executable, "-c", BLOCKED], cwd=REPO, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    yield process
-    if process.poll() is None:
-        process.kill()
-
-
-@pytest.fixture(scope="module")
-def evaluate_module(hint_process):
+def evaluate_module():
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(REPO)
         import evaluate
@@ -78,11 +51,6 @@ def test_docstring_examples_run(evaluate_module):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 5
-
-
-def test_missing_package_tells_to_pip_install_nerlens(hint_process):
-    out, err = hint_process.communicate(timeout=120)
-    assert "pip install nerlens" in out, err
 
 
 def test_space_app_builds_and_computes():

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import attribute_buckets
 from attribute_buckets import analysis
-from nerspan import GOLD, as_train_index
-
-from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
-                     print_json)
+from nerspan import GOLD
+from .common import (UsageError, add_input_arguments, add_train_arguments, format_table,
+                     load_systems_with_tokens, load_training, print_json)
 
 NAME = "buckets"
 HELP = "F1 per bucket of entity length, sentence length, density, label consistency and " \
@@ -15,10 +14,7 @@ HELP = "F1 per bucket of entity length, sentence length, density, label consiste
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
-    parser.add_argument("--train", required=True,
-                        help="training column file (token first, tag last)")
-    parser.add_argument("--train-tag-column", type=int, default=-1,
-                        help="tag column of the training file (default: last)")
+    add_train_arguments(parser)
     parser.add_argument("--buckets", type=int, default=4, metavar="N",
                         help="buckets per attribute (default 4: XS, S, L, XL)")
     parser.add_argument("--attributes", default=None,
@@ -104,12 +100,10 @@ def _number(value) -> str:
 
 
 def run(args) -> int:
-    check_file(args.train)
     if args.buckets < 2:
         raise UsageError("--buckets must be at least 2")
-    corpus, systems = load_systems(args)
-    if corpus.tokens is None:
-        raise UsageError(f"{args.gold}: no token column")
+    train = load_training(args)
+    corpus, systems = load_systems_with_tokens(args)
     attributes = None
     if args.attributes:
         attributes = [a.strip() for a in args.attributes.split(",") if a.strip()]
@@ -117,9 +111,6 @@ def run(args) -> int:
         if unknown:
             raise UsageError(f"unknown attribute(s) {', '.join(unknown)}; choose among "
                              f"{', '.join(attribute_buckets.ATTRIBUTES)}")
-    train = as_train_index(args.train, args.scheme, args.mode,
-                           columns={GOLD: args.train_tag_column},
-                           comment_prefix=args.comment_prefix)
     results = compute(corpus, systems, train, scheme=args.scheme, mode=args.mode,
                       n_buckets=args.buckets, attributes=attributes,
                       case_sensitive=args.case_sensitive, frequency_norm=args.frequency_norm,

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from nerspan import GOLD, PRED, Corpus, NerspanError, read_columns
+from nerspan import GOLD, PRED, Corpus, NerspanError, TrainIndex, as_train_index, read_columns
 
 
 class UsageError(Exception):
@@ -34,6 +34,29 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
                         help="lenient = conlleval.pl's chunk rules (default); strict = "
                              "seqeval's strict mode")
     parser.add_argument("--format", default="table", choices=("table", "json"))
+
+
+def add_train_arguments(parser) -> None:
+    """--train FILE and --train-tag-column, for the methods that index the training set."""
+    parser.add_argument("--train", required=True,
+                        help="training column file (token first, tag last)")
+    parser.add_argument("--train-tag-column", type=int, default=-1,
+                        help="tag column of the training file (default: last)")
+
+
+def load_training(args) -> TrainIndex:
+    """The training index of --train, decoded with --scheme and --mode."""
+    return as_train_index(check_file(args.train), args.scheme, args.mode,
+                          columns={GOLD: args.train_tag_column},
+                          comment_prefix=args.comment_prefix)
+
+
+def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
+    """``load_systems``, and the GOLD file must hold the tokens."""
+    corpus, systems = load_systems(args)
+    if corpus.tokens is None:
+        raise UsageError(f"{args.gold}: no token column")
+    return corpus, systems
 
 
 def system_name(path: str) -> str:

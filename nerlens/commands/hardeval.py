@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import hardeval
-from nerspan import GOLD, as_train_index
+from nerspan import GOLD
 
-from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
-                     print_json)
+from .common import (add_input_arguments, add_train_arguments, format_table,
+                     load_systems_with_tokens, load_training, print_json)
 
 NAME = "hardeval"
 HELP = "token error rates on unseen and label-shifted tokens (HardEval)"
@@ -13,10 +13,7 @@ HELP = "token error rates on unseen and label-shifted tokens (HardEval)"
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
-    parser.add_argument("--train", required=True,
-                        help="training column file (token first, tag last)")
-    parser.add_argument("--train-tag-column", type=int, default=-1,
-                        help="tag column of the training file (default: last)")
+    add_train_arguments(parser)
     parser.add_argument("--strict", action="store_true",
                         help="a token is diff only if its gold label never occurs with it "
                              "in training")
@@ -48,13 +45,8 @@ def table(results: dict) -> str:
 
 
 def run(args) -> int:
-    check_file(args.train)
-    corpus, systems = load_systems(args)
-    if corpus.tokens is None:
-        raise UsageError(f"{args.gold}: no token column")
-    train = as_train_index(args.train, args.scheme, args.mode,
-                           columns={GOLD: args.train_tag_column},
-                           comment_prefix=args.comment_prefix)
+    train = load_training(args)
+    corpus, systems = load_systems_with_tokens(args)
     results = compute(corpus, systems, train, args.scheme, args.mode, args.strict,
                       args.error_labels)
     if args.format == "json":

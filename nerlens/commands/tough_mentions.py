@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import tough_mentions
-from nerspan import GOLD, LabelTable, as_train_index, decode, get_scheme
+from nerspan import GOLD, LabelTable, decode, get_scheme
 
-from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
-                     print_json)
+from .common import (add_input_arguments, add_train_arguments, format_table,
+                     load_systems_with_tokens, load_training, print_json)
 
 NAME = "tough-mentions"
 HELP = "recall on unseen and type-confusable mentions (Tough Mentions Recall)"
@@ -13,10 +13,7 @@ HELP = "recall on unseen and type-confusable mentions (Tough Mentions Recall)"
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
-    parser.add_argument("--train", required=True,
-                        help="training column file (token first, tag last)")
-    parser.add_argument("--train-tag-column", type=int, default=None,
-                        help="tag column of the training file (default: last)")
+    add_train_arguments(parser)
     parser.add_argument("--case-insensitive", action="store_true",
                         help="compare mention texts lowercased (default: exactly)")
     parser.add_argument("--mentions", action="store_true",
@@ -61,14 +58,8 @@ def recall_table(results: dict) -> str:
 
 
 def run(args) -> int:
-    check_file(args.train)
-    corpus, systems = load_systems(args)
-    if corpus.tokens is None:
-        raise UsageError(f"{args.gold}: no token column")
-    read = {"comment_prefix": args.comment_prefix}
-    if args.train_tag_column is not None:
-        read["columns"] = {GOLD: args.train_tag_column}
-    index = as_train_index(args.train, args.scheme, args.mode, **read)
+    index = load_training(args)
+    corpus, systems = load_systems_with_tokens(args)
     results = compute(corpus, systems, index, args.scheme, args.mode,
                       not args.case_insensitive, args.mentions)
     if args.format == "json":
