@@ -221,5 +221,5 @@ def escape(value) -> str:
 
 def figure_png(figure) -> bytes:
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    figure.savefig(buffer, format="png", dpi=90)  # the charts lay themselves out
     return buffer.getvalue()
