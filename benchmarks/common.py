@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import time
 from pathlib import Path
 from typing import Callable
@@ -62,9 +63,7 @@ def compare_on_conll03(description: str, label: str,
           f"all), best of {args.repeat}")
     ours = best_time(lambda: run(CONLL03_TRAIN, systems), args.repeat)
     print(f"  {label}: {ours:8.3f} s")
-    try:
-        import seqeval  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("seqeval") is None:
         print("  seqeval not installed: no comparison")
         return 0
     theirs = best_time(lambda: seqeval_reports(systems), args.repeat)

@@ -220,47 +220,35 @@ def _match_sentence(targets: list, systems: list, keep_bits: int, kinds, ts, ss,
         s_left[j] &= ~shared
         t_done[i] = s_done[j] = True
 
-    n_t, n_s = len(targets), len(systems)
+    def sweep(same_label, from_targets, partners_done):
+        """One pass over the spans of one side that are still unmatched, each against the
+        other side's spans of the wanted label relation whose matched state is
+        ``partners_done``."""
+        own_done, own_left = (t_done, t_left) if from_targets else (s_done, s_left)
+        other_done, other_left = (s_done, s_left) if from_targets else (t_done, t_left)
+        other_rows = systems if from_targets else targets
+        skip = False
+        for a in range(len(own_done)):
+            if own_done[a]:
+                continue
+            if skip:
+                skip = False
+                continue
+            own_label = (targets if from_targets else systems)[a][1]
+            candidates = [b for b in range(len(other_done))
+                          if other_done[b] == partners_done
+                          and (other_rows[b][1] == own_label) == same_label]
+            b = best(own_left[a], candidates, other_left, other_rows, from_targets)
+            if b >= 0:
+                record(*((a, b) if from_targets else (b, a)), same_label)
+                skip = reference_iteration
+
     for same_label in (True, False):  # step 2: BE, step 3: LBE
-        def fits(a, b):
-            return (targets[a][1] == systems[b][1]) == same_label
-        # (a) unmatched targets against unmatched system spans
-        skip = False
-        for i in range(n_t):
-            if not t_done[i]:
-                if skip:
-                    skip = False
-                    continue
-                j = best(t_left[i], [j for j in range(n_s) if not s_done[j] and fits(i, j)],
-                         s_left, systems, True)
-                if j >= 0:
-                    record(i, j, same_label)
-                    skip = reference_iteration
-        # (b) targets still unmatched against system spans already matched
-        skip = False
-        for i in range(n_t):
-            if not t_done[i]:
-                if skip:
-                    skip = False
-                    continue
-                j = best(t_left[i], [j for j in range(n_s) if s_done[j] and fits(i, j)],
-                         s_left, systems, True)
-                if j >= 0:
-                    record(i, j, same_label)
-                    skip = reference_iteration
-        # (c) system spans still unmatched against targets already matched
-        skip = False
-        for j in range(n_s):
-            if not s_done[j]:
-                if skip:
-                    skip = False
-                    continue
-                i = best(s_left[j], [i for i in range(n_t) if t_done[i] and fits(i, j)],
-                         t_left, targets, False)
-                if i >= 0:
-                    record(i, j, same_label)
-                    skip = reference_iteration
+        sweep(same_label, from_targets=True, partners_done=False)  # (a) free against free
+        sweep(same_label, from_targets=True, partners_done=True)   # (b) free target, matched system
+        sweep(same_label, from_targets=False, partners_done=True)  # (c) free system, matched target
     # step 4
+    n_t, n_s = len(targets), len(systems)
     for i in range(n_t):
         if not t_done[i]:
             kinds.append(FN)
