@@ -148,21 +148,28 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
                            f"{column} tag {label!r} is not in the {scheme.name} scheme "
                            f"(allowed prefixes: {', '.join(scheme.prefixes)})", sentence)
 
-    # Lay the corpus out with a sentinel O after every sentence.
+    # Lay the corpus out with a sentinel O after every sentence (label id len(labels)).
     n, n_sent = corpus.n_tokens, corpus.n_sentences
     ext_pos = np.arange(n, dtype=np.int64) + corpus.sentence_of_position
-    size = n + n_sent
-    prefix = np.zeros(size, dtype=np.uint8)
-    types = np.full(size, -1, dtype=np.int32)
-    prefix[ext_pos] = table.prefix[ids]
-    types[ext_pos] = table.type[ids]
-    prev_prefix = np.roll(prefix, 1)  # position 0 sees the last sentinel: an O
-    same = types == np.roll(types, 1)
-    code = (prev_prefix.astype(np.int64) * N_PREFIXES + prefix) * 2 + same
+    ext_ids = np.full(n + n_sent, len(table.prefix), dtype=ids.dtype)
+    ext_ids[ext_pos] = ids
+    # np.take: the same gather as fancy indexing, about twice as fast here
+    prefix = np.take(np.append(table.prefix, np.uint8(O)), ext_ids)
+    types = np.take(np.append(table.type, np.int32(-1)), ext_ids)
+    # code = (previous prefix * N_PREFIXES + prefix) * 2 + same type, in uint8 (< 50);
+    # position 0 follows the last sentinel, an O.
+    code = np.empty(len(ext_ids), dtype=np.uint8)
+    code[0] = O * 2 * N_PREFIXES
+    np.multiply(prefix[:-1], 2 * N_PREFIXES, out=code[1:])
+    code += prefix * np.uint8(2)
+    same = np.empty(len(ext_ids), dtype=bool)
+    same[0] = types[0] == -1
+    np.equal(types[1:], types[:-1], out=same[1:])
+    code += same
 
     if mode == "lenient":
-        start = np.flatnonzero(LENIENT_TABLES["start"][code])
-        end = np.flatnonzero(LENIENT_TABLES["end"][code])
+        start = np.flatnonzero(np.take(LENIENT_TABLES["start"], code))
+        end = np.flatnonzero(np.take(LENIENT_TABLES["end"], code))
     else:
         start, end = _strict(scheme, code)
 
@@ -171,7 +178,7 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     span_type = types[start]
     start = start - sentence
     end = end - sentence
-    repairs = _repairs(corpus, column, ids, table, scheme, code, ext_pos) if mode == "lenient" else None
+    repairs = _repairs(corpus, ids, table, scheme, code) if mode == "lenient" else None
     return Spans(start, end, sentence, span_type, table.types, repairs)
 
 
@@ -188,9 +195,9 @@ def _strict(scheme: Scheme, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     position that does not continue a mention is visited, so the positions between two
     of them form a segment in which the first start (if any) is the one the scan sees.
     """
-    is_start = scheme.tables["start"][code]
-    is_inside = scheme.tables["inside"][code]
-    is_end = scheme.tables["end"][code]
+    is_start = np.take(scheme.tables["start"], code)
+    is_inside = np.take(scheme.tables["inside"], code)
+    is_end = np.take(scheme.tables["end"], code)
     boundary = np.flatnonzero(~is_inside)          # segment heads
     segment = np.cumsum(~is_inside) - 1            # segment of every position
     starts = np.flatnonzero(is_start)
@@ -201,10 +208,11 @@ def _strict(scheme: Scheme, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts[keep], ends[keep]
 
 
-def _repairs(corpus, column, ids, table, scheme, code, ext_pos) -> Repairs:
-    invalid = ~scheme.tables["valid"][code]
-    outside = table.outside_scheme[ids]
-    n_invalid, n_outside = int(invalid.sum()), int(outside.sum())
+def _repairs(corpus, ids, table, scheme, code) -> Repairs:
+    invalid = ~np.take(scheme.tables["valid"], code)
+    outside = (np.take(table.outside_scheme, ids) if table.outside_scheme.any()
+               else np.zeros(len(ids), dtype=bool))
+    n_invalid, n_outside = np.count_nonzero(invalid), np.count_nonzero(outside)
     if not (n_invalid or n_outside):
         return Repairs()
     starts = ext_pos_of_sentence(corpus)
