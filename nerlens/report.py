@@ -14,9 +14,6 @@ comparison at the cost of one matrix product per system.
 """
 from __future__ import annotations
 
-import base64
-import html
-import io
 import json
 import sys
 from dataclasses import dataclass, field
@@ -29,6 +26,7 @@ from nerspan import GOLD, PRED, Corpus, as_train_index, read_columns
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 
+from .report_html import render
 from .statistics import (FAMILIES, bucket_figures, entity_statistics, family_statistics,
                          score_family)
 
@@ -83,8 +81,6 @@ class Report:
         return "\n".join(text)
 
     def to_html(self, path: str | Path | None = None) -> str:
-        from .report_html import render
-
         page = render(self)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
@@ -209,17 +205,3 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
         made = bucket_figures({s: results[s]["attribute_buckets"] for s in system_names},
                               intervals)
     return Report(system_names, results, estimates, intervals, comparisons, higher, info, made)
-
-
-def png_data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-def escape(value) -> str:
-    return html.escape(str(value))
-
-
-def figure_png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=90)  # the charts lay themselves out
-    return buffer.getvalue()

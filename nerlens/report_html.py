@@ -6,7 +6,10 @@ recall), hardeval, faireval (per-label table and confusion matrix), attribute bu
 """
 from __future__ import annotations
 
+import base64
 import html
+
+from .statistics import FAMILIES, bucket_figure_title
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em;color:#222;max-width:1200px}
@@ -19,6 +22,10 @@ th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 
 def _e(value) -> str:
     return html.escape(str(value))
+
+
+def png_data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def _number(value, percent: bool = True) -> str:
@@ -88,13 +95,121 @@ def _comparisons(report) -> str:
 
 
 def render(report) -> str:
-    from .statistics import family_sections
-
     parts = [f"<h1>nerlens report</h1><p>Systems: {_e(', '.join(report.systems))}</p>",
              section("summary", "Summary", _summary(report)),
              section("comparisons", "Paired comparisons", _comparisons(report))]
-    for anchor, title, body in family_sections(report, table, Raw):
+    for anchor, title, body in family_sections(report):
         parts.append(section(anchor, title, body))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<title>nerlens report</title>"
             f"<style>{STYLE}</style></head><body>{''.join(parts)}</body></html>")
+
+
+TITLES = {"tough_mentions": "Tough mentions: recall on unseen and type-confusable mentions",
+          "hardeval": "hardeval: token error rates on unseen and label-shifted tokens",
+          "faireval": "faireval: error types without double penalties",
+          "attribute_buckets": "Attribute buckets: F1 by entity and sentence attributes"}
+
+
+# -- family sections ---------------------------------------------------------------------
+def family_sections(report) -> list[tuple[str, str, str]]:
+    """``(anchor, title, body)`` of each family that ran, in ``FAMILIES`` order."""
+    families = [f for f in FAMILIES if f in report.info.get("families", FAMILIES)]
+    return [(family, TITLES[family], SECTIONS[family](report)) for family in families]
+
+
+def _results(report, family: str) -> dict:
+    return {system: report.results[system][family] for system in report.systems}
+
+
+def _tough_mentions_section(report) -> str:
+    results = _results(report, "tough_mentions")
+    first = next(iter(results.values()))
+    subsets = list(first["counts"])
+    composition = first["composition"]
+    types = list(first["per_type"]) + ["overall"]
+    rows = [[subset, Raw(str(first["counts"][subset]))]
+            + [composition[subset].get(t) for t in types] for subset in subsets]
+    parts = ["<h3>Data composition (share of all gold mentions)</h3>",
+             table(["subset", "mentions"] + types, rows)]
+    rows = [[system] + [r["recall"] if s == "all" else r.get(f"recall_{s}") for s in subsets]
+            for system, r in results.items()]
+    parts += ["<h3>Recall per subset</h3>", table(["system"] + subsets, rows),
+              "<p class='note'>Recall only: false positives cannot be assigned to a subset, "
+              "so precision and F1 are not defined on subsets. &ndash; = empty subset.</p>"]
+    return "".join(parts)
+
+
+def _hardeval_section(report) -> str:
+    results = _results(report, "hardeval")
+    first = next(iter(results.values()))
+    names = list(first["subsets"])
+    rows = [["tokens", None] + [Raw(str(first["subsets"][n]["tokens"])) for n in names]]
+    rows += [[system, r["hardeval"]] + [r["subsets"][n]["ter"] for n in names]
+             for system, r in results.items()]
+    breakdown = [[system] + [r["error_breakdown"][k] for k in ("unseen", "diff", "other")]
+                 for system, r in results.items()]
+    return (table(["system", "hardeval"] + names, rows)
+            + "<p class='note'>Token error rate (%) per subset; lower is better.</p>"
+            + "<h3>Share of all errors</h3>"
+            + table(["system", "unseen", "diff", "other"], breakdown))
+
+
+FAIREVAL_COUNTS = ("TP", "FP", "FN", "LE", "BE", "BEs", "BEl", "BEo", "LBE")
+
+
+def _faireval_section(report) -> str:
+    parts = []
+    for system, result in _results(report, "faireval").items():
+        rows = [[label] + [Raw(str(row[c])) for c in FAIREVAL_COUNTS]
+                + [row["traditional_f1"], row["fair_f1"]]
+                for label, row in result["per_label"].items()]
+        rows.append([Raw("<b>overall</b>")] + [Raw(str(result["counts"][c]))
+                                               for c in FAIREVAL_COUNTS]
+                    + [result["traditional_f1"], result["fair_f1"]])
+        confusion = result["confusion"]
+        columns = list(next(iter(confusion.values()))) if confusion else []
+        matrix = [[Raw(str(row_label))] + [Raw(str(confusion[row_label][c])) for c in columns]
+                  for row_label in confusion]
+        parts += [f"<h3>{_e(system)}: per label</h3>",
+                  table(["label", *FAIREVAL_COUNTS, "traditional F1", "fair F1"], rows),
+                  f"<h3>{_e(system)}: confusion of errors</h3>",
+                  table(["target \\ system", *columns], matrix)]
+    parts.append("<p class='note'>Rows: target label (FP = no target span); columns: system "
+                 "label (FN = no system span); the diagonal holds boundary errors.</p>")
+    return "".join(parts)
+
+
+def _attribute_buckets_section(report) -> str:
+    results = _results(report, "attribute_buckets")
+    first = next(iter(results.values()))
+    parts = []
+    for attribute, buckets in first["buckets"].items():
+        parts.append(f"<h3>{_e(attribute)}</h3>")
+        title = bucket_figure_title(attribute)
+        if title in report.figures:
+            parts.append(f"<figure><img alt='{_e(title)}' "
+                         f"src='{png_data_uri(report.figures[title])}'></figure>")
+        rows = []
+        for i, bucket in enumerate(buckets):
+            rows.append([Raw(_e(f"{bucket['name']} {bucket['interval']}")),
+                         Raw(str(bucket["gold"]))]
+                        + [r["buckets"][attribute][i]["f1"] for r in results.values()])
+        parts.append(table(["bucket", "gold"] + list(results), rows))
+    diagnoses = []
+    for system, result in results.items():
+        for attribute, buckets in result["buckets"].items():
+            scored = [(b["f1"], b["name"]) for b in buckets if b["f1"] is not None]
+            if len(scored) >= 2:
+                (worst, worst_name), (best, best_name) = min(scored), max(scored)
+                diagnoses.append([system, attribute, Raw(_e(best_name)), best,
+                                  Raw(_e(worst_name)), worst, best - worst])
+    if diagnoses:
+        parts += ["<h3>Self-diagnosis: best and worst bucket</h3>",
+                  table(["system", "attribute", "best", "F1", "worst", "F1", "gap"],
+                        diagnoses)]
+    return "".join(parts)
+
+
+SECTIONS = {"tough_mentions": _tough_mentions_section, "hardeval": _hardeval_section,
+            "faireval": _faireval_section, "attribute_buckets": _attribute_buckets_section}

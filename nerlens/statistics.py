@@ -1,4 +1,4 @@
-"""Per-family glue for the report: scoring, bootstrap statistics, HTML sections, figures.
+"""Per-family glue for the report: scoring, bootstrap statistics, figures.
 
 Every headline number of a family is re-expressed by the family's result object as
 ``nerspan.bootstrap.Statistic``s (``result.statistics()``): per-sentence counts and the
@@ -9,6 +9,7 @@ exactly the published numbers.
 from __future__ import annotations
 
 import importlib
+import io
 
 import numpy as np
 
@@ -17,10 +18,6 @@ from nerspan.bootstrap import Statistic, f1_statistic
 from nerspan.scores import sentence_counts
 
 FAMILIES = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
-TITLES = {"tough_mentions": "Tough mentions: recall on unseen and type-confusable mentions",
-          "hardeval": "hardeval: token error rates on unseen and label-shifted tokens",
-          "faireval": "faireval: error types without double penalties",
-          "attribute_buckets": "Attribute buckets: F1 by entity and sentence attributes"}
 
 
 def score_family(family: str, corpus, index, scheme: str, mode: str):
@@ -73,8 +70,6 @@ def bucket_figures(results: dict, intervals: dict | None = None) -> dict:
     import matplotlib.pyplot as plt
     from attribute_buckets.plots import bucket_chart
 
-    from .report import figure_png
-
     shown = {system: _with_intervals(result, (intervals or {}).get(system, {}))
              for system, result in results.items()}
     out = {}
@@ -83,6 +78,12 @@ def bucket_figures(results: dict, intervals: dict | None = None) -> dict:
         out[bucket_figure_title(attribute)] = figure_png(figure)
         plt.close(figure)
     return out
+
+
+def figure_png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=90)  # the charts lay themselves out
+    return buffer.getvalue()
 
 
 def bucket_figure_title(attribute: str) -> str:
@@ -103,116 +104,3 @@ def _with_intervals(result: dict, intervals: dict) -> dict:
                 low = high = None
             buckets[attribute].append({**row, "f1_interval": (low, high)})
     return {**result, "buckets": buckets}
-
-
-# -- HTML sections -----------------------------------------------------------------------
-def family_sections(report, table, raw) -> list[tuple[str, str, str]]:
-    """``(anchor, title, body)`` of each family that ran, in ``FAMILIES`` order."""
-    families = [f for f in FAMILIES if f in report.info.get("families", FAMILIES)]
-    return [(family, TITLES[family], SECTIONS[family](report, table, raw))
-            for family in families]
-
-
-def _results(report, family: str) -> dict:
-    return {system: report.results[system][family] for system in report.systems}
-
-
-def _tough_mentions_section(report, table, raw) -> str:
-    results = _results(report, "tough_mentions")
-    first = next(iter(results.values()))
-    subsets = list(first["counts"])
-    composition = first["composition"]
-    types = list(first["per_type"]) + ["overall"]
-    rows = [[subset, raw(str(first["counts"][subset]))]
-            + [composition[subset].get(t) for t in types] for subset in subsets]
-    parts = ["<h3>Data composition (share of all gold mentions)</h3>",
-             table(["subset", "mentions"] + types, rows)]
-    rows = [[system] + [r["recall"] if s == "all" else r.get(f"recall_{s}") for s in subsets]
-            for system, r in results.items()]
-    parts += ["<h3>Recall per subset</h3>", table(["system"] + subsets, rows),
-              "<p class='note'>Recall only: false positives cannot be assigned to a subset, "
-              "so precision and F1 are not defined on subsets. &ndash; = empty subset.</p>"]
-    return "".join(parts)
-
-
-def _hardeval_section(report, table, raw) -> str:
-    results = _results(report, "hardeval")
-    first = next(iter(results.values()))
-    names = list(first["subsets"])
-    rows = [["tokens", None] + [raw(str(first["subsets"][n]["tokens"])) for n in names]]
-    rows += [[system, r["hardeval"]] + [r["subsets"][n]["ter"] for n in names]
-             for system, r in results.items()]
-    breakdown = [[system] + [r["error_breakdown"][k] for k in ("unseen", "diff", "other")]
-                 for system, r in results.items()]
-    return (table(["system", "hardeval"] + names, rows)
-            + "<p class='note'>Token error rate (%) per subset; lower is better.</p>"
-            + "<h3>Share of all errors</h3>"
-            + table(["system", "unseen", "diff", "other"], breakdown))
-
-
-FAIREVAL_COUNTS = ("TP", "FP", "FN", "LE", "BE", "BEs", "BEl", "BEo", "LBE")
-
-
-def _faireval_section(report, table, raw) -> str:
-    parts = []
-    for system, result in _results(report, "faireval").items():
-        rows = [[label] + [raw(str(row[c])) for c in FAIREVAL_COUNTS]
-                + [row["traditional_f1"], row["fair_f1"]]
-                for label, row in result["per_label"].items()]
-        rows.append([raw("<b>overall</b>")] + [raw(str(result["counts"][c]))
-                                               for c in FAIREVAL_COUNTS]
-                    + [result["traditional_f1"], result["fair_f1"]])
-        confusion = result["confusion"]
-        columns = list(next(iter(confusion.values()))) if confusion else []
-        matrix = [[raw(str(row_label))] + [raw(str(confusion[row_label][c])) for c in columns]
-                  for row_label in confusion]
-        parts += [f"<h3>{_escape(system)}: per label</h3>",
-                  table(["label", *FAIREVAL_COUNTS, "traditional F1", "fair F1"], rows),
-                  f"<h3>{_escape(system)}: confusion of errors</h3>",
-                  table(["target \\ system", *columns], matrix)]
-    parts.append("<p class='note'>Rows: target label (FP = no target span); columns: system "
-                 "label (FN = no system span); the diagonal holds boundary errors.</p>")
-    return "".join(parts)
-
-
-def _attribute_buckets_section(report, table, raw) -> str:
-    from .report import png_data_uri
-
-    results = _results(report, "attribute_buckets")
-    first = next(iter(results.values()))
-    parts = []
-    for attribute, buckets in first["buckets"].items():
-        parts.append(f"<h3>{_escape(attribute)}</h3>")
-        title = bucket_figure_title(attribute)
-        if title in report.figures:
-            parts.append(f"<figure><img alt='{_escape(title)}' "
-                         f"src='{png_data_uri(report.figures[title])}'></figure>")
-        rows = []
-        for i, bucket in enumerate(buckets):
-            rows.append([raw(_escape(f"{bucket['name']} {bucket['interval']}")),
-                         raw(str(bucket["gold"]))]
-                        + [r["buckets"][attribute][i]["f1"] for r in results.values()])
-        parts.append(table(["bucket", "gold"] + list(results), rows))
-    diagnoses = []
-    for system, result in results.items():
-        for attribute, buckets in result["buckets"].items():
-            scored = [(b["f1"], b["name"]) for b in buckets if b["f1"] is not None]
-            if len(scored) >= 2:
-                (worst, worst_name), (best, best_name) = min(scored), max(scored)
-                diagnoses.append([system, attribute, raw(_escape(best_name)), best,
-                                  raw(_escape(worst_name)), worst, best - worst])
-    if diagnoses:
-        parts += ["<h3>Self-diagnosis: best and worst bucket</h3>",
-                  table(["system", "attribute", "best", "F1", "worst", "F1", "gap"],
-                        diagnoses)]
-    return "".join(parts)
-
-
-def _escape(value) -> str:
-    import html
-
-    return html.escape(str(value))
-
-
-SECTIONS = {"tough_mentions": _tough_mentions_section, "hardeval": _hardeval_section,
-            "faireval": _faireval_section, "attribute_buckets": _attribute_buckets_section}

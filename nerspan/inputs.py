@@ -3,10 +3,7 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
-from .corpus import GOLD, PRED, Corpus
-from .errors import LengthMismatchError, SentenceCountError
+from .corpus import GOLD, PRED, Corpus, check_same_shape
 from .readers import read_columns
 from .schemes import Scheme
 from .train_index import TrainIndex
@@ -40,14 +37,7 @@ def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Cor
 def with_tokens(corpus: Corpus, tokens) -> Corpus:
     """``corpus`` with the words ``tokens`` (lists per sentence) of the same shape."""
     words = Corpus.from_tags([["O"] * len(s) for s in tokens], tokens=tokens)
-    if words.n_sentences != corpus.n_sentences:
-        raise SentenceCountError(f"tokens hold {words.n_sentences} sentences, the "
-                                 f"references {corpus.n_sentences}")
-    differ = np.flatnonzero(words.lengths != corpus.lengths)
-    if len(differ):
-        i = int(differ[0])
-        raise corpus.error(LengthMismatchError, f"tokens have {int(words.lengths[i])} items, "
-                           f"the references {int(corpus.lengths[i])}", i)
+    check_same_shape(corpus, words, "tokens")
     return Corpus(corpus.offsets, corpus.columns, corpus.labels, words.tokens, words.vocab,
                   corpus.source)
 
