@@ -25,7 +25,6 @@ Empty buckets (F1 None) are left out of every statistic.
 """
 from __future__ import annotations
 
-import math
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -230,7 +229,3 @@ def summary(results: Mapping, attributes=None) -> dict:
                                                               results[other], attributes)
             for other in systems[1:]}
     return out
-
-
-def is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not (isinstance(x, float) and math.isnan(x))

@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from nerspan import Corpus, Spans, TrainIndex, ranges
+from nerspan import Corpus, Spans, TrainIndex, mention_texts, ranges
 
 from .tables import TrainingTables, needs_regex
 
@@ -214,14 +214,14 @@ def _reference_entity_values(ctx: Context, spans: Spans) -> tuple[np.ndarray, np
     frequency = np.zeros(len(spans))
     if not len(spans):
         return consistency, frequency
-    texts = _lower_texts(ctx.corpus, spans)
+    texts = mention_texts(ctx.corpus, spans, lowercase=True)
     columns = ctx.type_columns()[spans.type]
-    mention_texts = ctx.train.mention_types(lowercase=True)
+    train_mentions = ctx.train.mention_types(lowercase=True)
     scale = _reference_scale(tables)
     for length, members, ids in _sequence_ids(ctx, spans):
         for i, member in enumerate(members.tolist()):
             text = texts[member]
-            if text not in mention_texts:
+            if text not in train_mentions:
                 continue
             starts = _reference_starts(tables, text, length, ids[i])
             n = len(starts)
@@ -276,13 +276,6 @@ def reference_token_values(ctx: Context, positions: np.ndarray, labels: np.ndarr
     source = np.where(valid, np.arange(len(values)), 0)
     np.maximum.accumulate(source, out=source)
     return _round3(values[source])
-
-
-def _lower_texts(corpus: Corpus, spans: Spans) -> list[str]:
-    lowered = [w.lower() for w in corpus.vocab]
-    tokens = corpus.tokens
-    return [" ".join(lowered[t] for t in tokens[a:b].tolist())
-            for a, b in zip(spans.start.tolist(), spans.end.tolist())]
 
 
 def _round3(values: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, LabelTable, NerspanError, Spans, as_corpus,
+from nerspan import (GOLD, PRED, Corpus, LabelTable, NerspanError, as_corpus,
                      as_train_index, decode, entity_scores, get_scheme, match, ranges)
 from nerspan.bootstrap import Statistic, f1_statistic, percentile_interval, sample_weights
 from nerspan.scores import sentence_counts
@@ -238,9 +238,9 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     overall = entity_scores(gold, pred)
     precision, recall, f1 = overall.micro()
     tables = training_tables(index, not case_sensitive) if index is not None else None
-    ctx = attrs.Context(corpus, attrs.Side(gold, _io_codes(gold, corpus.n_tokens)), gold.types,
+    ctx = attrs.Context(corpus, attrs.Side(gold, gold.io_codes(corpus.n_tokens)), gold.types,
                         index, tables, frequency_norm, compat)
-    pred_side = attrs.Side(pred, _io_codes(pred, corpus.n_tokens))
+    pred_side = attrs.Side(pred, pred.io_codes(corpus.n_tokens))
 
     weights = sample_weights(corpus.n_sentences, bootstrap, seed) if bootstrap else None
     result_tables = {}
@@ -365,14 +365,6 @@ def _token_units(ctx, gold_side, pred_side, name, compat):
     pred_values = function(ctx, positions, pred_side.io)
     agree = np.flatnonzero(gold_side.io == pred_side.io)
     return ((sentence_of, gold_values), (sentence_of, pred_values), (agree, agree))
-
-
-def _io_codes(spans: Spans, n_tokens: int) -> np.ndarray:
-    """Per position: 0 = outside, 1 + type = inside a mention of that type."""
-    io = np.zeros(n_tokens, dtype=np.int64)
-    io[ranges(spans.start, spans.length)] = 1 + np.repeat(spans.type.astype(np.int64),
-                                                           spans.length)
-    return io
 
 
 def _chosen_attributes(attributes) -> dict:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nerspan import TrainIndex, ranges
+from nerspan import TrainIndex
 
 CACHE_KEY = "attribute_buckets"
 # Characters the reference code deletes from a mention text before using it as a regex.
@@ -59,12 +59,9 @@ class TrainingTables:
         train = index.corpus
         rows = index.token_rows(train.vocab, lowercase)
         stream = rows[train.tokens].astype(np.int64)
-        io = np.zeros(train.n_tokens, dtype=np.int64)
-        spans = index.spans
-        inside = ranges(spans.start, spans.length)
-        io[inside] = 1 + np.repeat(spans.type.astype(np.int64), spans.length)
         return cls(index, lowercase, stream, train.sentence_of_position,
-                   index.token_label_counts(lowercase), io, tuple(index.types))
+                   index.token_label_counts(lowercase), index.spans.io_codes(train.n_tokens),
+                   tuple(index.types))
 
     # -- words ---------------------------------------------------------------------------
     @property

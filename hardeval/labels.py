@@ -18,10 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nerspan import Corpus, LabelTable, Spans
+from nerspan import Corpus, LabelTable, Spans, ranges
 from nerspan.schemes import B, E, I, S
 
-from .subsets import positions
 
 ERROR_LABELS = ("bilou", "bio", "io")
 BILOU = "BILU"
@@ -106,7 +105,7 @@ def encode(start: np.ndarray, end: np.ndarray, type_: np.ndarray, n: int,
     """
     length = np.asarray(end, dtype=np.int64) - start
     codes = np.zeros(n, dtype=np.int64)
-    where = positions(start, length)
+    where = ranges(start, length)
     per_token_type = np.repeat(np.asarray(type_, dtype=np.int64), length)
     if convention == "io":
         codes[where] = 1 + per_token_type

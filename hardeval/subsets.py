@@ -89,10 +89,7 @@ def gold_io(corpus: Corpus, column: str = GOLD, scheme: str = "IOB2", mode: str 
     """(io, types, spans): ``io[p]`` is 0 for ``O``, ``1 + t`` inside a mention of ``types[t]``."""
     table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
     spans = decode(corpus, column, scheme, mode, table)
-    io = np.zeros(corpus.n_tokens, dtype=np.int64)
-    inside_type = np.repeat(spans.type.astype(np.int64), spans.length)
-    io[positions(spans.start, spans.length)] = 1 + inside_type
-    return io, spans.types, spans
+    return spans.io_codes(corpus.n_tokens), spans.types, spans
 
 
 def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
@@ -166,10 +163,3 @@ def kfold_folds(n_sentences: int, k: int = 10, seed: int = 0) -> np.ndarray:
         fold_of_sentence[sentences] = fold
     return fold_of_sentence
 
-
-def positions(start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(s, s + n)`` for every (s, n)."""
-    length = np.asarray(length, dtype=np.int64)
-    first = np.cumsum(length) - length
-    return (np.arange(int(length.sum()), dtype=np.int64) - np.repeat(first, length)
-            + np.repeat(np.asarray(start, dtype=np.int64), length))

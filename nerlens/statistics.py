@@ -14,7 +14,7 @@ import io
 import numpy as np
 
 from nerspan import GOLD, PRED, LabelTable, decode, entity_scores, get_scheme
-from nerspan.bootstrap import Statistic, f1_statistic
+from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
 from nerspan.scores import sentence_counts
 
 FAMILIES = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
@@ -35,16 +35,10 @@ def entity_statistics(corpus, scheme: str, mode: str) -> tuple[dict, list[Statis
     n_gold = int(counts[:, 2].sum())
     return entity_scores(gold, pred).to_dict(), [
         Statistic("entity_f1", counts, f1_statistic, n_gold),
-        Statistic("entity_precision", counts[:, [0, 1]], _ratio_or_zero,
+        Statistic("entity_precision", counts[:, [0, 1]], ratio_or_zero_statistic,
                   int(counts[:, 1].sum())),
-        Statistic("entity_recall", counts[:, [0, 2]], _ratio_or_zero, n_gold),
+        Statistic("entity_recall", counts[:, [0, 2]], ratio_or_zero_statistic, n_gold),
     ]
-
-
-def _ratio_or_zero(totals: np.ndarray) -> np.ndarray:
-    """Precision/recall as nerspan reports them: 0 (zero_division) when undefined."""
-    return np.divide(totals[:, 0], totals[:, 1], out=np.zeros(len(totals)),
-                     where=totals[:, 1] > 0)
 
 
 # Family numbers that restate nerspan's entity scores (the families' tests assert the

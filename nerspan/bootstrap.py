@@ -119,6 +119,13 @@ def ratio_statistic(totals: np.ndarray) -> np.ndarray:
                      where=denominator > 0)
 
 
+def ratio_or_zero_statistic(totals: np.ndarray) -> np.ndarray:
+    """First column over second; 0 where the second is 0, like nerspan's precision and
+    recall (``zero_division=0``)."""
+    numerator, denominator = totals[:, 0], totals[:, 1]
+    return np.divide(numerator, denominator, out=np.zeros(len(totals)), where=denominator > 0)
+
+
 # The minimum size of the set a number is computed on (mentions, tokens) below which the
 # report flags the number as too small to say anything: a 95% interval of a proportion
 # from fewer than 30 items is wider than +-0.15 even near 0 or 1.

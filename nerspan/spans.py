@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .corpus import GOLD, Corpus
+from .corpus import GOLD, Corpus, ranges
 from .errors import InvalidTagError
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
                       check_mode, get_scheme, split_tag)
@@ -75,6 +75,13 @@ class Spans:
     @property
     def length(self) -> np.ndarray:
         return self.end - self.start
+
+    def io_codes(self, n_positions: int) -> np.ndarray:
+        """Per flat position: 0 outside every span, ``1 + type`` inside a span of that type."""
+        io = np.zeros(n_positions, dtype=np.int64)
+        io[ranges(self.start, self.length)] = 1 + np.repeat(self.type.astype(np.int64),
+                                                            self.length)
+        return io
 
     def key(self, n_positions: int) -> np.ndarray:
         """One int64 per span identifying (start, end, type), for set operations."""

@@ -52,9 +52,7 @@ class TrainIndex:
         if train.tokens is None:
             raise ValueError("the training corpus needs tokens")
         spans = decode(train, column, scheme, mode)
-        io = np.zeros(train.n_tokens, dtype=np.int64)  # 0 = O, 1 + t = I-type t
-        inside = _span_positions(spans)
-        io[inside] = 1 + np.repeat(spans.type, spans.length)
+        io = spans.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
         width = 1 + len(spans.types)
         counts = np.bincount(train.tokens.astype(np.int64) * width + io,
                              minlength=len(train.vocab) * width).reshape(len(train.vocab), width)
@@ -154,11 +152,6 @@ class TrainIndex:
             self._cache["lower"] = {"vocab": lower_vocab, "io_counts": counts,
                                     "tokens": row[self.corpus.tokens]}
         return self._cache["lower"]
-
-
-def _span_positions(spans: Spans) -> np.ndarray:
-    from .corpus import ranges
-    return ranges(spans.start, spans.length)
 
 
 def _window_keys(stream: np.ndarray, length: int, windows: int, base: int) -> np.ndarray:

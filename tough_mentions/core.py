@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, LabelTable, TrainIndex, as_corpus, as_train_index,
-                     decode, entity_scores, get_scheme, match, prf)
-from nerspan.bootstrap import Statistic, ratio_statistic
+                     decode, entity_scores, get_scheme, match, mention_texts, prf)
+from nerspan.bootstrap import Statistic, ratio_or_zero_statistic, ratio_statistic
 
 from .subsets import SUBSET_NAMES, SUBSETS, MentionSubsets, classify
 
@@ -51,30 +51,6 @@ class ToughMentionsResult:
     def _by_type(self, mask: np.ndarray) -> np.ndarray:
         gold = self.subsets.gold
         return np.bincount(gold.type[mask], minlength=len(gold.types))
-
-    def counts(self, type_: str | None = None) -> dict:
-        """Subset key -> number of gold mentions (of ``type_`` when given)."""
-        return {name: int(self._select(mask, type_).sum())
-                for name, mask in self.subsets.masks().items()}
-
-    def hits(self, type_: str | None = None) -> dict:
-        """Subset key -> number of its gold mentions that the system predicted exactly."""
-        return {name: int((self._select(mask, type_) & self.hit).sum())
-                for name, mask in self.subsets.masks().items()}
-
-    def recall_of(self, subset: str = "all", type_: str | None = None) -> float | None:
-        """Recall on one subset (of one type); None when it holds no mention."""
-        mask = self._select(self.subsets.masks()[subset], type_)
-        size = int(mask.sum())
-        return int((mask & self.hit).sum()) / size if size else None
-
-    def _select(self, mask: np.ndarray, type_: str | None) -> np.ndarray:
-        if type_ is None:
-            return mask
-        gold = self.subsets.gold
-        if type_ not in gold.types:
-            return np.zeros_like(mask)
-        return mask & (gold.type == gold.types.index(type_))
 
     # -- output --------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -132,9 +108,9 @@ class ToughMentionsResult:
         n_pred, n_gold = len(self.pred_sentence), len(sentence)
         stats = [
             Statistic("tough_mentions.precision", np.stack([correct, predicted], 1),
-                      _precision_like_nerspan, n_pred),
+                      ratio_or_zero_statistic, n_pred),
             Statistic("tough_mentions.recall", np.stack([gold_hit, gold_total], 1),
-                      _recall_like_nerspan, n_gold),
+                      ratio_or_zero_statistic, n_gold),
             Statistic("tough_mentions.f1", np.stack([correct, predicted, gold_total], 1),
                       _f1_like_nerspan, n_gold),
         ]
@@ -154,14 +130,6 @@ def _ratio(numerator: int, denominator: int) -> float | None:
 
 # Bootstrap functions computed exactly as nerspan computes the point estimates (same
 # float operations), so that each estimate equals ``to_dict()`` bit for bit.
-def _precision_like_nerspan(totals: np.ndarray) -> np.ndarray:
-    return prf(totals[:, 0], totals[:, 1], totals[:, 1])[0]
-
-
-def _recall_like_nerspan(totals: np.ndarray) -> np.ndarray:
-    return prf(totals[:, 0], totals[:, 1], totals[:, 1])[1]
-
-
 def _f1_like_nerspan(totals: np.ndarray) -> np.ndarray:
     return prf(totals[:, 0], totals[:, 1], totals[:, 2])[2]
 
@@ -236,9 +204,9 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     gold = subsets.gold
     pred = decode(corpus, pred_column, scheme, mode, table)
     hit, pred_correct = match(gold, pred)
-    precision, recall, f1 = entity_scores(gold, pred).micro()
-    repairs = {name: spans.repairs.to_dict() for name, spans in (("gold", gold), ("pred", pred))
-               if spans.repairs is not None and spans.repairs.total}
+    scores = entity_scores(gold, pred)
+    precision, recall, f1 = scores.micro()
+    repairs = dict(scores.repairs)
     options = {"case_sensitive": subsets.case_sensitive, "scheme": get_scheme(scheme).name,
                "mode": mode}
     listed = _mention_rows(corpus, subsets, hit) if return_mentions else None
@@ -257,13 +225,11 @@ def training_index(train=None, train_tokens=None, train_tags=None, scheme: str =
 def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray) -> dict:
     """Subset key -> the gold mentions in it, in corpus order, as readable rows."""
     gold = subsets.gold
-    words = corpus.token_strings()
     base = corpus.offsets[gold.sentence]
-    rows = [{"sentence": s, "start": a, "end": b, "type": gold.types[t],
-             "text": " ".join(words[p:q]), "hit": h}
-            for s, a, b, t, p, q, h in zip(gold.sentence.tolist(), (gold.start - base).tolist(),
+    rows = [{"sentence": s, "start": a, "end": b, "type": gold.types[t], "text": text, "hit": h}
+            for s, a, b, t, text, h in zip(gold.sentence.tolist(), (gold.start - base).tolist(),
                                            (gold.end - base).tolist(), gold.type.tolist(),
-                                           gold.start.tolist(), gold.end.tolist(), hit.tolist())]
+                                           mention_texts(corpus, gold), hit.tolist())]
     return {name: [rows[i] for i in np.flatnonzero(mask).tolist()]
             for name, mask in subsets.masks().items()}
 
