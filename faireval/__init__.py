@@ -73,9 +73,6 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
     """
     if focus not in FOCUS:
         raise ValueError(f"focus must be 'target' or 'system', not {focus!r}")
-    if isinstance(weights, str) and weights not in WEIGHT_NAMES:
-        raise ValueError(f"weights must be one of {', '.join(WEIGHT_NAMES)} or a table "
-                         f"mapping error types to (TP, FP, FN) shares, not {weights!r}")
     weight_table = None if weights in ("traditional", "fair") else resolve_weights(weights)
     prepared = prepare(references, predictions, scheme=scheme, mode=mode, pos=pos,
                        ignore_punct=ignore_punct, labels=labels, exclude=exclude)

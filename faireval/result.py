@@ -5,6 +5,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import nerspan
+from nerspan.bootstrap import (Statistic, f1_statistic, prf_f1_statistic,
+                               ratio_or_zero_statistic)
+
 from .inputs import Prepared
 from .matching import FP, LBE, LE, TP, Events
 from .weights import COUNT_NAMES, ERROR_TYPES
@@ -20,10 +24,7 @@ def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
     >>> prf(3, 1, 2)[:2], round(prf(3, 1, 2)[2], 4)
     ((0.75, 0.6), 0.6667)
     """
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return float(precision), float(recall), float(f1)
+    return tuple(float(v) for v in nerspan.prf(tp, tp + fp, tp + fn))
 
 
 def named_counts(row) -> dict:
@@ -35,9 +36,13 @@ def named_counts(row) -> dict:
 
 def weighted_prf(row, table: dict) -> tuple[float, float, float]:
     """P, R, F1 of per-kind counts under a weight table (kind -> (TP, FP, FN) shares)."""
-    shares = np.array([table[kind] for kind in ERROR_TYPES], dtype=float)  # 8 x 3
-    tp, fp, fn = np.asarray(row, dtype=float) @ shares
+    tp, fp, fn = np.asarray(row, dtype=float) @ share_matrix(table)
     return prf(tp, fp, fn)
+
+
+def share_matrix(table: dict) -> np.ndarray:
+    """The weight table as an 8 x 3 array: rows in ERROR_TYPES order, columns TP, FP, FN."""
+    return np.array([table[kind] for kind in ERROR_TYPES], dtype=float)
 
 
 @dataclass
@@ -131,45 +136,29 @@ class FairEvalResult:
             out["repairs"] = {column: r.to_dict() for column, r in self.repairs.items()}
         return out
 
-
     def statistics(self) -> list:
         """Fair and traditional scores as bootstrap statistics over sentences.
 
         Names are ``faireval.<key of to_dict()>``; each estimate equals that value.
         """
-        from nerspan.bootstrap import Statistic, f1_statistic
-
         if self.sentence_counts is None:
             raise ValueError("this result has no per-sentence counts to resample")
         kinds = self.sentence_counts[:, :len(ERROR_TYPES)].astype(float)
         n_target = self.sentence_counts[:, len(ERROR_TYPES)]
         n_system = self.sentence_counts[:, len(ERROR_TYPES) + 1]
-        shares = np.array([self.fair_table[k] for k in ERROR_TYPES], dtype=float)
-        fair = kinds @ shares                                     # tp, fp, fn per sentence
+        fair = kinds @ share_matrix(self.fair_table)  # tp, fp, fn per sentence
         # f1_statistic and the ratios take (correct, predicted, gold) totals
         fair_cpg = np.stack([fair[:, 0], fair[:, 0] + fair[:, 1], fair[:, 0] + fair[:, 2]], 1)
         traditional = np.stack([kinds[:, TP], n_system, n_target], axis=1)
         support = int(n_target.sum())
         return [
-            Statistic("faireval.fair_precision", fair_cpg[:, [0, 1]], _ratio_or_zero, support),
-            Statistic("faireval.fair_recall", fair_cpg[:, [0, 2]], _ratio_or_zero, support),
-            Statistic("faireval.fair_f1", fair_cpg, _f1_from_prf, support),
+            Statistic("faireval.fair_precision", fair_cpg[:, [0, 1]], ratio_or_zero_statistic,
+                      support),
+            Statistic("faireval.fair_recall", fair_cpg[:, [0, 2]], ratio_or_zero_statistic,
+                      support),
+            Statistic("faireval.fair_f1", fair_cpg, prf_f1_statistic, support),
             Statistic("faireval.traditional_f1", traditional, f1_statistic, support),
         ]
-
-
-def _ratio_or_zero(totals: np.ndarray) -> np.ndarray:
-    """First column over the second, 0 where undefined (as ``prf``)."""
-    return np.divide(totals[:, 0], totals[:, 1], out=np.zeros(len(totals)),
-                     where=totals[:, 1] > 0)
-
-
-def _f1_from_prf(totals: np.ndarray) -> np.ndarray:
-    """F1 from the unrounded P and R, as ``prf`` computes it (0 when undefined)."""
-    precision = _ratio_or_zero(totals[:, [0, 1]])
-    recall = _ratio_or_zero(totals[:, [0, 2]])
-    total = precision + recall
-    return np.divide(2 * precision * recall, total, out=np.zeros(len(totals)), where=total > 0)
 
 
 def _put(out: dict, prefix: str, scores) -> None:

@@ -104,13 +104,12 @@ class HardevalResult:
         if self.sentence_counts is None:
             raise ValueError("this result has no per-sentence counts to resample")
         per_leaf = self.sentence_counts
-        out = []
+        out, group_counts = [], {}
         for name, leaves in GROUPS.items():
-            counts = per_leaf[:, list(leaves), :].sum(axis=1)[:, ::-1]  # errors, tokens
+            counts = group_counts[name] = per_leaf[:, list(leaves), :].sum(axis=1)[:, ::-1]
             out.append(Statistic(f"hardeval.{TER_KEYS[name]}", counts, ratio_statistic,
                                  self.subsets[name].tokens, higher_is_better=False))
-        unseen = per_leaf[:, list(GROUPS["unseen"]), :].sum(axis=1)[:, ::-1]
-        diff = per_leaf[:, list(GROUPS["diff"]), :].sum(axis=1)[:, ::-1]
+        unseen, diff = group_counts["unseen"], group_counts["diff"]  # (errors, tokens) each
         support = min(self.subsets["unseen"].tokens, self.subsets["diff"].tokens)
         out.insert(0, Statistic("hardeval.hardeval", np.concatenate([unseen, diff], axis=1),
                                 _mean_of_defined_rates, support, higher_is_better=False))
@@ -287,12 +286,11 @@ def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_label
     made to get them, and the type vocabulary the codes use."""
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     n = corpus.n_tokens
+    gold_spans = decode(corpus, gold_column, scheme, mode, table)
     if error_labels == "bio":
-        gold_spans = decode(corpus, gold_column, scheme, mode, table)
         return (corpus.column(gold_column).astype(np.int64),
                 corpus.column(pred_column).astype(np.int64),
                 {"gold": _repairs_dict(gold_spans)}, table.types)
-    gold_spans = decode(corpus, gold_column, scheme, mode, table)
     gold = spans_codes(gold_spans, n, error_labels)
     if error_labels == "bilou" and get_scheme(scheme).name == "IOB2":
         start, end, type_, ref_repairs = reference_mentions(corpus, pred_column, table)

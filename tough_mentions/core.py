@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, LabelTable, TrainIndex, as_corpus, as_train_index,
-                     decode, entity_scores, get_scheme, match, mention_texts, prf)
-from nerspan.bootstrap import Statistic, ratio_or_zero_statistic, ratio_statistic
+                     decode, entity_scores, get_scheme, match, mention_texts)
+from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
+                               ratio_statistic)
 
 from .subsets import SUBSET_NAMES, SUBSETS, MentionSubsets, classify
 
@@ -112,7 +113,7 @@ class ToughMentionsResult:
             Statistic("tough_mentions.recall", np.stack([gold_hit, gold_total], 1),
                       ratio_or_zero_statistic, n_gold),
             Statistic("tough_mentions.f1", np.stack([correct, predicted, gold_total], 1),
-                      _f1_like_nerspan, n_gold),
+                      prf_f1_statistic, n_gold),
         ]
         masks = self.subsets.masks()
         for name in SUBSETS:
@@ -126,12 +127,6 @@ class ToughMentionsResult:
 
 def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
-
-
-# Bootstrap functions computed exactly as nerspan computes the point estimates (same
-# float operations), so that each estimate equals ``to_dict()`` bit for bit.
-def _f1_like_nerspan(totals: np.ndarray) -> np.ndarray:
-    return prf(totals[:, 0], totals[:, 1], totals[:, 2])[2]
 
 
 def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
