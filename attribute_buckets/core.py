@@ -6,7 +6,7 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, LabelTable, NerspanError, as_corpus,
+from nerspan import (GOLD, PRED, LabelTable, NerspanError, as_corpus_columns,
                      as_train_index, decode, entity_scores, get_scheme, match, ranges)
 from nerspan.bootstrap import Statistic, f1_statistic, percentile_interval, sample_weights
 from nerspan.scores import sentence_counts
@@ -215,9 +215,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie between 0 and 1, not {confidence!r}")
     chosen = _chosen_attributes(attributes)
-    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
-    if not isinstance(references, Corpus) or predictions is not None:
-        gold_column, pred_column = GOLD, PRED
+    corpus, gold_column, pred_column = as_corpus_columns(
+        references, predictions, tokens, label_list, gold_column, pred_column)
     needs_train = [a for a, f in chosen.items() if isinstance(f, str) and f in attrs.NEEDS_TRAINING]
     index = None
     if needs_train:

@@ -7,7 +7,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, LabelTable, LengthMismatchError, NerspanError,
-                     SentenceCountError, as_corpus, as_train_index, decode,
+                     SentenceCountError, as_corpus_columns, as_train_index, decode,
                      get_scheme)
 from nerspan.bootstrap import Statistic, ratio_statistic
 
@@ -147,9 +147,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     (0.25, 1.0, None, 1.0, ('diff',))
     """
     error_labels = check_error_labels(error_labels)
-    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
-    if not isinstance(references, Corpus) or predictions is not None:
-        gold_column, pred_column = GOLD, PRED
+    corpus, gold_column, pred_column = as_corpus_columns(
+        references, predictions, tokens, label_list, gold_column, pred_column)
     if subsets is not None:
         codes = _check_subsets(corpus, subsets)
         strict_used = None

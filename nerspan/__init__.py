@@ -14,7 +14,7 @@ from __future__ import annotations
 from .corpus import GOLD, IGNORE_INDEX, PRED, Corpus, Source, check_same_shape, ranges
 from .errors import (EmptyInputError, FormatError, InvalidTagError, LabelIdError,
                      LengthMismatchError, NerspanError, SentenceCountError)
-from .inputs import as_corpus, as_train_index, with_tokens
+from .inputs import as_corpus, as_corpus_columns, as_train_index, with_tokens
 from .readers import read_columns, read_system_file
 from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
 from .scores import EntityScores, entity_scores, match, prf, safe_divide
@@ -46,9 +46,9 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
-    corpus = as_corpus(references, predictions, label_list=label_list)
-    if isinstance(references, Corpus) and predictions is not None:
-        gold_column, pred_column = GOLD, PRED
+    corpus, gold_column, pred_column = as_corpus_columns(
+        references, predictions, label_list=label_list, gold_column=gold_column,
+        pred_column=pred_column)
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = decode(corpus, gold_column, scheme, mode, table)
     pred = decode(corpus, pred_column, scheme, mode, table)
@@ -58,7 +58,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
 __all__ = [
     "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
-    "LengthMismatchError", "SentenceCountError", "as_corpus", "as_train_index", "with_tokens",
+    "LengthMismatchError", "SentenceCountError", "as_corpus", "as_corpus_columns",
+    "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",
     "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf",
     "safe_divide", "LabelTable", "Repairs", "Spans", "decode", "TrainIndex",

@@ -34,6 +34,20 @@ def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Cor
     return Corpus.from_tags(references, predictions, tokens)
 
 
+def as_corpus_columns(references, predictions=None, tokens=None, label_list=None,
+                      gold_column: str = GOLD, pred_column: str = PRED
+                      ) -> tuple[Corpus, str, str]:
+    """``as_corpus`` and the names of the gold and predicted columns to score.
+
+    The given names apply to a ``Corpus`` passed alone (it may hold many columns);
+    every other input form builds the columns ``GOLD`` and ``PRED``.
+    """
+    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
+    if not isinstance(references, Corpus) or predictions is not None:
+        gold_column, pred_column = GOLD, PRED
+    return corpus, gold_column, pred_column
+
+
 def with_tokens(corpus: Corpus, tokens) -> Corpus:
     """``corpus`` with the words ``tokens`` (lists per sentence) of the same shape."""
     words = Corpus.from_tags([["O"] * len(s) for s in tokens], tokens=tokens)

@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, LabelTable, TrainIndex, as_corpus, as_train_index,
-                     decode, entity_scores, get_scheme, match, mention_texts)
+from nerspan import (GOLD, PRED, Corpus, LabelTable, TrainIndex, as_corpus_columns,
+                     as_train_index, decode, entity_scores, get_scheme, match, mention_texts)
 from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
                                ratio_statistic)
 
@@ -170,9 +170,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     >>> d["recall_seen"], d["recall_unseen_type"], d["recall_unseen_tokens"], d["recall_tcm_all"]
     (1.0, 0.0, 1.0, None)
     """
-    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
-    if not isinstance(references, Corpus) or predictions is not None:
-        gold_column, pred_column = GOLD, PRED
+    corpus, gold_column, pred_column = as_corpus_columns(
+        references, predictions, tokens, label_list, gold_column, pred_column)
     if corpus.tokens is None:
         raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
                          "of each sentence) or a Corpus with tokens")
