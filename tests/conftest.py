@@ -21,6 +21,18 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+def tagged_split(tokens, tags, labels):
+    """A ``datasets`` split: string ``tokens`` and ``ner_tags`` as a ClassLabel sequence."""
+    import datasets
+
+    features = datasets.Features({
+        "tokens": datasets.Sequence(datasets.Value("string")),
+        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=labels))})
+    return datasets.Dataset.from_dict(
+        {"tokens": tokens, "ner_tags": [[labels.index(t) for t in s] for s in tags]},
+        features=features)
+
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",

@@ -11,6 +11,7 @@ import pytest
 
 import attribute_buckets
 from nerlens.cli import main
+from tests.conftest import tagged_split
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -148,14 +149,8 @@ def test_cli_bad_input_exit_code_2_one_line(tmp_path, capsys):
 
 
 def test_datasets_split_as_training_data(evaluate_module):
-    import datasets
-    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
-    features = datasets.Features({
-        "tokens": datasets.Sequence(datasets.Value("string")),
-        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=labels))})
-    split = datasets.Dataset.from_dict(
-        {"tokens": TRAIN_TOKENS, "ner_tags": [[labels.index(t) for t in s] for s in TRAIN_TAGS]},
-        features=features)
+    split = tagged_split(TRAIN_TOKENS, TRAIN_TAGS,
+                         ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"])
     expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
                                        train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS).to_dict()
     assert attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,

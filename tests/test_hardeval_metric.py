@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import hardeval
+from tests.conftest import tagged_split
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -70,14 +71,8 @@ def test_space_app_builds_and_computes():
 
 
 def test_datasets_split_as_training_data(evaluate_module):
-    import datasets
-    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
-    features = datasets.Features({
-        "tokens": datasets.Sequence(datasets.Value("string")),
-        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=labels))})
-    split = datasets.Dataset.from_dict(
-        {"tokens": TRAIN_TOKENS, "ner_tags": [[labels.index(t) for t in s] for s in TRAIN_TAGS]},
-        features=features)
+    split = tagged_split(TRAIN_TOKENS, TRAIN_TAGS,
+                         ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"])
     expected = hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
                               train_tags=TRAIN_TAGS).to_dict()
     assert hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train=split).to_dict() == expected

@@ -14,7 +14,7 @@ pytest.importorskip("torch", reason="the evaluator test needs torch (test extra)
 pytest.importorskip("transformers", reason="the evaluator test needs transformers (test extra)")
 
 from nerlens.demo import demo_train  # noqa: E402
-from tests.conftest import REPO  # noqa: E402
+from tests.conftest import REPO, tagged_split  # noqa: E402
 from tests.readme_snippets import snippet  # noqa: E402
 from tests.tiny_model import demo_setup  # noqa: E402
 
@@ -25,19 +25,11 @@ HEADLINE = {"faireval": "fair_f1", "tough_mentions": "recall_unseen_any",
 
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory):
-    import datasets
     import evaluate
     from evaluate import evaluator
 
     setup = demo_setup(n_eval=48)
-    labels = setup["labels"]
-    features = datasets.Features({
-        "tokens": datasets.Sequence(datasets.Value("string")),
-        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=labels))})
-    data = datasets.Dataset.from_dict(
-        {"tokens": setup["eval_tokens"],
-         "ner_tags": [[labels.index(t) for t in tags] for tags in setup["eval_tags"]]},
-        features=features)
+    data = tagged_split(setup["eval_tokens"], setup["eval_tags"], setup["labels"])
     task = evaluator("token-classification")
     results, direct = {}, {}
     for family in FAMILIES:

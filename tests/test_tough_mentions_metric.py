@@ -15,6 +15,7 @@ import pytest
 
 import tough_mentions
 from nerspan import TrainIndex
+from tests.conftest import tagged_split
 
 REPO = Path(__file__).resolve().parents[1]
 MODULE = str(REPO / "metrics" / "tough_mentions")
@@ -135,14 +136,8 @@ def test_training_data_at_compute(plain):
 
 
 def test_datasets_split_as_training_data(plain):
-    import datasets
-    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
-    features = datasets.Features({
-        "tokens": datasets.Sequence(datasets.Value("string")),
-        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=labels))})
-    split = datasets.Dataset.from_dict(
-        {"tokens": TRAIN_TOKENS, "ner_tags": [[labels.index(t) for t in s] for s in TRAIN_TAGS]},
-        features=features)
+    split = tagged_split(TRAIN_TOKENS, TRAIN_TAGS,
+                         ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"])
     assert tough_mentions.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
                                 train=split).to_dict() == expected()
     assert plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS,
