@@ -241,12 +241,15 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
                         index, tables, frequency_norm, compat)
     pred_side = attrs.Side(pred, pred.io_codes(corpus.n_tokens))
 
-    weights = sample_weights(corpus.n_sentences, bootstrap, seed) if bootstrap else None
+    # float once: every attribute's bootstrap is a product with these weights
+    weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
+               if bootstrap else None)
+    pairs = _mention_pairs(gold, pred)
     result_tables = {}
     for name, function in chosen.items():
         result_tables[name] = _attribute_table(ctx, pred_side, name, function, n_buckets,
                                                (bucket_edges or {}).get(name), compat,
-                                               weights, confidence)
+                                               weights, confidence, pairs)
     options = {"n_buckets": n_buckets, "case_sensitive": bool(case_sensitive),
                "frequency_norm": frequency_norm, "compat": compat, "scheme": scheme,
                "mode": mode, "bootstrap": int(bootstrap), "seed": seed}
@@ -257,7 +260,7 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
 
 # -- one attribute -----------------------------------------------------------------------
 def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, weights,
-                     confidence) -> AttributeTable:
+                     confidence, mention_pairs) -> AttributeTable:
     gold_side = ctx.gold
     builtin = function if isinstance(function, str) else None
     if builtin in attrs.TOKEN_ATTRIBUTES:
@@ -265,7 +268,8 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
         gold_units, pred_units, pairs = _token_units(ctx, gold_side, pred_side, builtin, compat)
     else:
         unit = "mention"
-        gold_units, pred_units, pairs = _mention_units(ctx, gold_side, pred_side, name, function)
+        gold_units, pred_units = _mention_units(ctx, gold_side, pred_side, name, function)
+        pairs = mention_pairs
     gold_sentence, gold_values = gold_units
     pred_sentence, pred_values = pred_units
     strategy = DEFAULT_STRATEGY.get(builtin, "equal") if edges is None else "edges"
@@ -290,7 +294,7 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
     intervals = None
     if weights is not None:
         intervals = {}
-        totals = weights.astype(float) @ counts.reshape(n_sent, nb * 3).astype(float)
+        totals = weights @ counts.reshape(n_sent, nb * 3).astype(float)
         totals = totals.reshape(len(weights), nb, 3)
         for i in range(nb):
             estimate = bucket_f1_statistic(counts[:, i, :].sum(0, keepdims=True).astype(float))[0]
@@ -320,11 +324,15 @@ def _mention_units(ctx, gold_side, pred_side, name, function):
     else:
         gold_values = _custom_values(function, ctx, gold, name, "gold")
         pred_values = _custom_values(function, ctx, pred, name, "predicted")
-    gold_ok, pred_ok = match(gold, pred)
+    return (gold.sentence, gold_values), (pred.sentence, pred_values)
+
+
+def _mention_pairs(gold, pred) -> tuple[np.ndarray, np.ndarray]:
+    """(gold index, predicted index) of every exactly predicted mention."""
+    _, pred_ok = match(gold, pred)
     pred_index = np.flatnonzero(pred_ok)
     gold_index = np.searchsorted(gold.start, pred.start[pred_index]) if len(gold) else pred_index
-    return ((gold.sentence, gold_values), (pred.sentence, pred_values),
-            (gold_index.astype(np.int64), pred_index.astype(np.int64)))
+    return gold_index.astype(np.int64), pred_index.astype(np.int64)
 
 
 def _custom_values(function, ctx, spans, name, side) -> np.ndarray:
