@@ -1,5 +1,5 @@
-"""What every evaluate module in metrics/ shares: without nerlens installed, loading it
-tells the user to ``pip install nerlens``.
+"""What every evaluate module in metrics/ shares: its metric card's examples run as
+written, and without nerlens installed, loading it tells the user to ``pip install nerlens``.
 
 One background process, with nerlens's packages blocked, loads all four modules (evaluate
 is slow to import, so once); transformers is blocked too, only to keep it fast: evaluate
@@ -7,10 +7,13 @@ treats it as optional.
 """
 from __future__ import annotations
 
+import doctest
 import json
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 from tests.conftest import REPO
 
@@ -34,6 +37,14 @@ LOAD_BLOCKED = textwrap.dedent("""
             messages[family] = str(error)
     print(json.dumps(messages))
 """)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_metric_card_examples_run_as_written(family, monkeypatch):
+    monkeypatch.chdir(REPO)  # the cards load "metrics/<family>" from the repository root
+    result = doctest.testfile(str(REPO / "metrics" / family / "README.md"),
+                              module_relative=False)
+    assert result.attempted >= 3 and result.failed == 0, result
 
 
 def test_load_without_nerlens_says_pip_install_nerlens():
