@@ -9,8 +9,9 @@ import numpy as np
 from nerspan import (GOLD, PRED, LabelTable, NerspanError, as_corpus_columns,
                      as_train_index, check_bool, check_int, decode, entity_scores,
                      get_scheme, match, ranges)
-from nerspan.bootstrap import Statistic, f1_statistic, percentile_interval, sample_weights
-from nerspan.scores import sentence_counts
+from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
+                               percentile_interval, resample, sample_weights)
+from nerspan.scores import safe_divide, sentence_counts
 
 from . import attributes as attrs
 from .bucketing import (DEFAULT_STRATEGY, assign, bucket_names, edges_buckets,
@@ -22,13 +23,9 @@ COMPATS = (None, "interpreteval")
 STATISTIC_PREFIX = "attribute_buckets"
 
 
-def bucket_f1_statistic(totals: np.ndarray) -> np.ndarray:
-    """F1 from totals (correct, predicted, gold); NaN for an empty bucket (no gold and no
-    predicted unit), where the reported F1 is None."""
-    correct, predicted, gold = totals[:, 0], totals[:, 1], totals[:, 2]
-    denominator = predicted + gold
-    return np.divide(2 * correct, denominator, out=np.full(len(totals), np.nan),
-                     where=denominator > 0)
+# F1 from totals (correct, predicted, gold); NaN for an empty bucket (no gold and no
+# predicted unit), where the reported F1 is None
+bucket_f1_statistic = f1_or_nan_statistic
 
 
 @dataclass(frozen=True)
@@ -70,11 +67,10 @@ class AttributeTable:
 
     def scores(self) -> list[tuple]:
         """(precision, recall, f1) per bucket; None where undefined (empty side)."""
-        out = []
-        for c, p, g in zip(self.correct.tolist(), self.predicted.tolist(), self.gold.tolist()):
-            out.append((c / p if p else None, c / g if g else None,
-                        2 * c / (p + g) if p + g else None))
-        return out
+        correct, predicted, gold = self.correct, self.predicted, self.gold
+        columns = (safe_divide(correct, predicted, np.nan), safe_divide(correct, gold, np.nan),
+                   safe_divide(2 * correct, predicted + gold, np.nan))
+        return [tuple(_none_if_nan(x) for x in row) for row in zip(*columns)]
 
     def f1(self) -> list:
         return [s[2] for s in self.scores()]
@@ -151,11 +147,16 @@ class AttributeBucketsResult:
         out = [Statistic(f"{STATISTIC_PREFIX}.f1", self.overall_counts, f1_statistic,
                          int(self.overall_counts[:, 2].sum()))]
         for name, table in self.tables.items():
-            for i in range(len(table.buckets)):
-                out.append(Statistic(f"{STATISTIC_PREFIX}.buckets.{name}.{i}",
-                                     table.counts[:, i, :], bucket_f1_statistic,
-                                     int(table.gold[i])))
+            out += bucket_statistics(name, table.counts)
         return out
+
+
+def bucket_statistics(attribute: str, counts: np.ndarray) -> list[Statistic]:
+    """The F1 of every bucket of one attribute as a ``Statistic``; ``counts`` is
+    ``(sentences x buckets x 3)`` as in ``AttributeTable``."""
+    return [Statistic(f"{STATISTIC_PREFIX}.buckets.{attribute}.{i}", counts[:, i, :],
+                      bucket_f1_statistic, int(counts[:, i, 2].sum()))
+            for i in range(counts.shape[1])]
 
 
 def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
@@ -313,13 +314,10 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
         _sentence_bucket_counts(gold_sentence, gold_bucket, n_sent, nb)], axis=2)
     intervals = None
     if weights is not None:
-        intervals = {}
-        totals = weights @ counts.reshape(n_sent, nb * 3).astype(float)
-        totals = totals.reshape(len(weights), nb, 3)
-        for i in range(nb):
-            estimate = bucket_f1_statistic(counts[:, i, :].sum(0, keepdims=True).astype(float))[0]
-            intervals[i] = percentile_interval(bucket_f1_statistic(totals[:, i, :]), estimate,
-                                               confidence)
+        statistics = bucket_statistics(name, counts)
+        samples = resample(statistics, weights)
+        intervals = {i: percentile_interval(samples[:, i], statistic.estimate(), confidence)
+                     for i, statistic in enumerate(statistics)}
     # summed in sorted order, so that the mean does not depend on the sentence order;
     # a discrete attribute (type codes) has no mean
     mean = float(np.mean(np.sort(gold_values))) if len(gold_values) and not discrete else None

@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from .scores import prf
+from .scores import prf, safe_divide
 
 BATCH_CELLS = 20_000_000  # weights cells per batch, to bound memory on large corpora
 
@@ -111,16 +111,18 @@ def paired_probability(counts_a: np.ndarray, counts_b: np.ndarray,
 def f1_statistic(totals: np.ndarray) -> np.ndarray:
     """F1 from totals with columns (correct, predicted, gold); 0 when undefined, like the
     point estimate."""
-    correct, predicted, gold = totals[:, 0], totals[:, 1], totals[:, 2]
-    denominator = predicted + gold
-    return np.divide(2 * correct, denominator, out=np.zeros(len(totals)), where=denominator > 0)
+    return safe_divide(2 * totals[:, 0], totals[:, 1] + totals[:, 2], 0.0)
+
+
+def f1_or_nan_statistic(totals: np.ndarray) -> np.ndarray:
+    """F1 from totals (correct, predicted, gold); NaN where undefined (nothing predicted
+    and nothing to find: an empty bucket, whose reported F1 is None)."""
+    return safe_divide(2 * totals[:, 0], totals[:, 1] + totals[:, 2], np.nan)
 
 
 def ratio_statistic(totals: np.ndarray) -> np.ndarray:
     """First column over second; NaN where the second is 0 (an empty resampled subset)."""
-    numerator, denominator = totals[:, 0], totals[:, 1]
-    return np.divide(numerator, denominator, out=np.full(len(totals), np.nan),
-                     where=denominator > 0)
+    return safe_divide(totals[:, 0], totals[:, 1], np.nan)
 
 
 def prf_f1_statistic(totals: np.ndarray) -> np.ndarray:
@@ -132,8 +134,7 @@ def prf_f1_statistic(totals: np.ndarray) -> np.ndarray:
 def ratio_or_zero_statistic(totals: np.ndarray) -> np.ndarray:
     """First column over second; 0 where the second is 0, like nerspan's precision and
     recall (``zero_division=0``)."""
-    numerator, denominator = totals[:, 0], totals[:, 1]
-    return np.divide(numerator, denominator, out=np.zeros(len(totals)), where=denominator > 0)
+    return safe_divide(totals[:, 0], totals[:, 1], 0.0)
 
 
 # The minimum size of the set a number is computed on (mentions, tokens) below which the
@@ -169,7 +170,7 @@ def resample(statistics: list[Statistic], weights: np.ndarray) -> np.ndarray:
     if not statistics:
         return np.empty((len(weights), 0))
     blocks = [np.asarray(s.counts, float).reshape(len(s.counts), -1) for s in statistics]
-    totals = weights.astype(float) @ np.concatenate(blocks, axis=1)
+    totals = np.asarray(weights, dtype=float) @ np.concatenate(blocks, axis=1)
     out = np.empty((len(weights), len(statistics)))
     column = 0
     for i, (statistic, block) in enumerate(zip(statistics, blocks)):
