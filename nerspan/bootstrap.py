@@ -52,62 +52,6 @@ def sample_weights(n_sentences: int, n_samples: int = 1000, seed: int | None = 0
     return weights
 
 
-def sample_totals(counts: np.ndarray, n_samples: int = 1000, seed: int | None = 0,
-                  weights: np.ndarray | None = None) -> np.ndarray:
-    """Column totals of ``counts`` (sentences x k) in every resample: (samples x k)."""
-    counts = np.asarray(counts, dtype=float)
-    if counts.ndim == 1:
-        counts = counts[:, None]
-    if weights is None:
-        weights = sample_weights(counts.shape[0], n_samples, seed)
-    return weights.astype(float) @ counts
-
-
-def interval(counts: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray],
-             n_samples: int = 1000, seed: int | None = 0, confidence: float = 0.95,
-             weights: np.ndarray | None = None) -> Interval:
-    """Percentile interval of ``statistic(totals)`` where totals are resampled column sums.
-
-    ``statistic`` maps an array (n x k) of count totals to n values (NaN where undefined;
-    such samples are left out of the percentiles).
-
-    >>> import numpy as np
-
-from .scores import prf
-    >>> hits = np.array([[1, 1], [0, 1], [1, 1], [1, 1]])   # per sentence: hits, total
-    >>> ci = interval(hits, lambda t: t[:, 0] / t[:, 1], n_samples=200, seed=1)
-    >>> ci.estimate, 0 <= ci.low <= ci.estimate <= ci.high <= 1
-    (0.75, True)
-    """
-    counts = np.asarray(counts, dtype=float)
-    if counts.ndim == 1:
-        counts = counts[:, None]
-    estimate = float(statistic(counts.sum(axis=0, keepdims=True))[0])
-    values = statistic(sample_totals(counts, n_samples, seed, weights))
-    return percentile_interval(values, estimate, confidence)
-
-
-def paired_probability(counts_a: np.ndarray, counts_b: np.ndarray,
-                       statistic: Callable[[np.ndarray], np.ndarray], n_samples: int = 1000,
-                       seed: int | None = 0, higher_is_better: bool = True,
-                       weights: np.ndarray | None = None) -> float:
-    """Share of paired resamples on which system A is better than system B.
-
-    Both count matrices cover the same sentences; the same sentence weights are used for
-    both (a paired bootstrap). Ties count half.
-    """
-    counts_a = np.asarray(counts_a, dtype=float)
-    counts_b = np.asarray(counts_b, dtype=float)
-    if counts_a.shape[0] != counts_b.shape[0]:
-        raise ValueError("paired bootstrap needs the same sentences for both systems")
-    both = np.concatenate([counts_a.reshape(len(counts_a), -1),
-                           counts_b.reshape(len(counts_b), -1)], axis=1)
-    totals = sample_totals(both, n_samples, seed, weights)
-    k = counts_a.reshape(len(counts_a), -1).shape[1]
-    return probability_better(statistic(totals[:, :k]), statistic(totals[:, k:]),
-                              higher_is_better)
-
-
 def f1_statistic(totals: np.ndarray) -> np.ndarray:
     """F1 from totals with columns (correct, predicted, gold); 0 when undefined, like the
     point estimate."""
@@ -166,7 +110,15 @@ class Statistic:
 
 
 def resample(statistics: list[Statistic], weights: np.ndarray) -> np.ndarray:
-    """Every statistic in every resample: (samples x statistics), one matrix product."""
+    """Every statistic in every resample: (samples x statistics), one matrix product.
+
+    >>> hits = np.array([[1, 1], [0, 1], [1, 1], [1, 1]])   # per sentence: hits, total
+    >>> recall = Statistic("recall", hits, ratio_statistic, support=4)
+    >>> values = resample([recall], sample_weights(4, n_samples=200, seed=1))
+    >>> ci = percentile_interval(values[:, 0], recall.estimate())
+    >>> ci.estimate, 0 <= ci.low <= ci.estimate <= ci.high <= 1
+    (0.75, True)
+    """
     if not statistics:
         return np.empty((len(weights), 0))
     blocks = [np.asarray(s.counts, float).reshape(len(s.counts), -1) for s in statistics]

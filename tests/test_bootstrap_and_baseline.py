@@ -7,8 +7,8 @@ import pytest
 import nerspan
 from nerlens.baseline import with_memorisation_baseline
 from nerspan import Corpus
-from nerspan.bootstrap import (f1_statistic, interval, paired_probability, ratio_statistic,
-                               sample_weights)
+from nerspan.bootstrap import (Statistic, f1_statistic, percentile_interval, probability_better,
+                               ratio_statistic, resample, sample_weights)
 
 
 def test_weights_resample_every_sentence_count():
@@ -27,7 +27,9 @@ def test_coverage_on_a_system_with_known_error_rate():
         lengths = rng.integers(5, 25, size=300)
         errors = rng.binomial(lengths, true_rate)
         counts = np.stack([errors, lengths], axis=1)
-        ci = interval(counts, ratio_statistic, n_samples=300, seed=seed)
+        rate = Statistic("error_rate", counts, ratio_statistic, int(lengths.sum()))
+        values = resample([rate], sample_weights(len(counts), n_samples=300, seed=seed))
+        ci = percentile_interval(values[:, 0], rate.estimate())
         covered += ci.low <= true_rate <= ci.high
     assert covered >= 90
 
@@ -37,9 +39,14 @@ def test_paired_probability():
     gold = rng.integers(1, 4, size=200)
     good = np.stack([gold, gold, gold], axis=1)              # perfect system
     poor = np.stack([gold // 2, gold, gold], axis=1)         # finds half
-    assert paired_probability(good, poor, f1_statistic, n_samples=200) == 1.0
-    assert paired_probability(poor, good, f1_statistic, n_samples=200) == 0.0
-    assert paired_probability(good, good, f1_statistic, n_samples=200) == 0.5
+    weights = sample_weights(len(gold), n_samples=200, seed=0)   # the same resamples
+    good_f1, poor_f1 = resample([Statistic("f1", good, f1_statistic, int(gold.sum())),
+                                 Statistic("f1", poor, f1_statistic, int(gold.sum()))],
+                                weights).T
+    assert probability_better(good_f1, poor_f1) == 1.0
+    assert probability_better(poor_f1, good_f1) == 0.0
+    assert probability_better(good_f1, good_f1) == 0.5
+    assert probability_better(good_f1, poor_f1, higher_is_better=False) == 0.0
 
 
 def test_entity_counts_per_sentence_add_up_to_the_scores():
