@@ -3,7 +3,7 @@
 It answers the questions the four methods ask of the training data:
 - which mention texts occur, and with which types (and how often);
 - how often each token string carries each IO label (``O`` or ``I-TYPE``);
-- how often a token sequence occurs in the training text, annotated or not.
+- and any table a family derives from these (``derived``), built once and kept.
 Case-insensitive variants are derived on first use and cached.
 """
 from __future__ import annotations
@@ -92,44 +92,6 @@ class TrainIndex:
     def n_mentions(self) -> int:
         return len(self.spans)
 
-    # -- n-grams -------------------------------------------------------------------------
-    def count_sequences(self, sequences, lowercase: bool = True) -> tuple[np.ndarray, dict]:
-        """Occurrences of each token sequence in the training text, annotated or not.
-
-        Returns ``(occurrences, annotated)`` where ``occurrences[i]`` counts every
-        position where ``sequences[i]`` (a tuple of words) occurs within a sentence, and
-        ``annotated[i]`` is a Counter of types of training mentions with exactly that
-        span.
-        """
-        lower = self._lower() if lowercase else None
-        vocab = lower["vocab"] if lowercase else self.vocab
-        stream = lower["tokens"] if lowercase else self.corpus.tokens.astype(np.int64)
-        sentence = self.corpus.sentence_of_position
-        occurrences = np.zeros(len(sequences), dtype=np.int64)
-        by_length = defaultdict(list)
-        for i, seq in enumerate(sequences):
-            by_length[len(seq)].append(i)
-        base = max(len(vocab), 1) + 1
-        for length, members in by_length.items():
-            if length == 0 or length > len(stream):
-                continue
-            windows = len(stream) - length + 1
-            same_sentence = sentence[length - 1:] == sentence[:windows]
-            keys = _window_keys(stream, length, windows, base)[same_sentence]
-            keys.sort()
-            queries = []
-            for i in members:
-                ids = [vocab.get(w.lower() if lowercase else w, -1) for w in sequences[i]]
-                queries.append(None if -1 in ids else _sequence_key(ids, base))
-            for i, q in zip(members, queries):
-                if q is not None:
-                    occurrences[i] = (np.searchsorted(keys, q, "right")
-                                      - np.searchsorted(keys, q, "left"))
-        texts = self.mention_types(lowercase)
-        annotated = {i: texts.get(" ".join(w.lower() if lowercase else w for w in seq), Counter())
-                     for i, seq in enumerate(sequences)}
-        return occurrences, annotated
-
     # -- derived tables ------------------------------------------------------------------
     def derived(self, key, build):
         """The table ``build()`` makes from this index, built on first use and kept.
@@ -149,27 +111,6 @@ class TrainIndex:
                               count=len(self.corpus.vocab))
             counts = np.zeros((len(lower_vocab), self.io_counts.shape[1]), dtype=np.int64)
             np.add.at(counts, row, self.io_counts)
-            self._cache["lower"] = {"vocab": lower_vocab, "io_counts": counts,
-                                    "tokens": row[self.corpus.tokens]}
+            self._cache["lower"] = {"vocab": lower_vocab, "io_counts": counts}
         return self._cache["lower"]
 
-
-def _window_keys(stream: np.ndarray, length: int, windows: int, base: int) -> np.ndarray:
-    """An exact integer key per window when it fits in int64, else a hash-free tuple view."""
-    if length * np.log2(base) < 62:
-        keys = np.zeros(windows, dtype=np.int64)
-        for k in range(length):
-            keys = keys * base + (stream[k:k + windows] + 1)
-        return keys
-    stacked = np.stack([stream[k:k + windows] for k in range(length)], axis=1)
-    return np.ascontiguousarray(stacked).view(np.dtype((np.void, 8 * length))).ravel()
-
-
-def _sequence_key(ids, base):
-    if len(ids) * np.log2(base) < 62:
-        key = 0
-        for i in ids:
-            key = key * base + (i + 1)
-        return np.int64(key)
-    return np.ascontiguousarray(np.asarray(ids, dtype=np.int64)).view(
-        np.dtype((np.void, 8 * len(ids))))[0]

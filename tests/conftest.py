@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,26 @@ def tagged_split(tokens, tags, labels):
     return datasets.Dataset.from_dict(
         {"tokens": tokens, "ner_tags": [[labels.index(t) for t in s] for s in tags]},
         features=features)
+
+
+def sequence_counts(index, sequences, lowercase: bool = True):
+    """A plain reading of a ``TrainIndex``'s training text, to check the attribute tables
+    against: ``(occurrences, annotated)`` where ``occurrences[i]`` counts the positions
+    where ``sequences[i]`` (a tuple of words) occurs within a sentence, annotated or not,
+    and ``annotated[i]`` is the Counter of types of training mentions with that text."""
+    fold = str.lower if lowercase else str
+    keys = [tuple(fold(w) for w in sequence) for sequence in sequences]
+    wanted, lengths = set(keys), {len(k) for k in keys} - {0}
+    found = Counter()
+    corpus = index.corpus
+    for i in range(corpus.n_sentences):
+        words = [fold(w) for w in corpus.sentence_tokens(i)]
+        for n in lengths:
+            found.update(w for w in (tuple(words[a:a + n]) for a in range(len(words) - n + 1))
+                         if w in wanted)
+    texts = index.mention_types(lowercase)
+    return ([found[k] if k else 0 for k in keys],
+            [texts.get(" ".join(k), Counter()) for k in keys])
 
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

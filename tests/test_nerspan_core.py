@@ -219,16 +219,6 @@ def test_train_index_token_counts(train_index):
     assert lower.tolist() == [[1, 1, 1]]
 
 
-def test_train_index_sequence_counts(train_index):
-    occurrences, annotated = train_index.count_sequences(
-        [("the", "UK"), ("Newcastle",), ("uk",), ("UK", "and", "uk", "Newcastle", "United", "x")],
-        lowercase=True)
-    assert occurrences.tolist() == [2, 2, 3, 0]
-    assert annotated[2] == Counter({"LOC": 1, "ORG": 1})
-    exact, _ = train_index.count_sequences([("uk",)], lowercase=False)
-    assert exact.tolist() == [1]
-
-
 def test_as_train_index_forms(tmp_path, train_index):
     path = tmp_path / "train.txt"
     path.write_text("Newcastle B-LOC\nis O\n\nUK B-LOC\n")
