@@ -201,9 +201,17 @@ def reference_buckets(attribute: str, gold_values, n_buckets: int) -> tuple[list
     if attribute in ("eCon", "tCon"):
         fixed = [Bucket(*spec) for spec in REFERENCE_FIXED]
         return fixed, fixed
-    values = np.asarray(gold_values, dtype=float)
     hardcoded = (tuple(float(v) for v in range(1, n_buckets)) if attribute == "eLen"
                  else REFERENCE_HARDCODED.get(attribute, ()))
+    groups = _reference_groups(attribute, gold_values, n_buckets, hardcoded)
+    return _reference_group_buckets(groups)
+
+
+def _reference_groups(attribute: str, gold_values, n_buckets: int, hardcoded) -> list:
+    """The reference code's groups of gold values, ``(first value, last value, is single
+    value)``: the single values in ``hardcoded`` present in gold, then greedy
+    accumulation over the other distinct values (see ``reference_buckets``)."""
+    values = np.asarray(gold_values, dtype=float)
     distinct, counts = np.unique(values, return_counts=True)
     present = dict(zip(distinct.tolist(), counts.tolist()))
     groups = []            # (first value, last value, is single value)
@@ -228,6 +236,12 @@ def reference_buckets(attribute: str, gold_values, n_buckets: int) -> tuple[list
             group, held = [], 0
     if held:
         groups.append((group[0], group[-1], len(group) == 1))
+    return groups
+
+
+def _reference_group_buckets(groups: list) -> tuple[list, list]:
+    """``(for_gold, for_predicted)`` buckets of the reference code's groups, in value
+    order (see ``reference_buckets``)."""
     gold_buckets, pred_buckets = [], []
     last = None
     for index, (first, final, single) in enumerate(groups):
