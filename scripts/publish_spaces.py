@@ -21,7 +21,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
+sys.path.insert(0, str(REPO))  # the nerlens of this checkout, whose Spaces are published
+from nerlens.families import FAMILIES  # noqa: E402
 COPIED_FILES = ("{family}.py", "README.md", "app.py")
 REQUIREMENTS = "requirements.txt"
 
