@@ -27,10 +27,6 @@ class Interval:
     n_samples: int
     confidence: float
 
-    def to_dict(self) -> dict:
-        return {"estimate": self.estimate, "low": self.low, "high": self.high,
-                "n_samples": self.n_samples, "confidence": self.confidence}
-
 
 def sample_weights(n_sentences: int, n_samples: int = 1000, seed: int | None = 0) -> np.ndarray:
     """How often each sentence is drawn in each resample: float array (samples x sentences).
