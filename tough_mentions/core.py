@@ -195,7 +195,7 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
     subsets = gold_subsets(context, case_sensitive, table)
     return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
-                         return_mentions, table)
+                         return_mentions, table, context)
 
 
 def gold_subsets(context: GoldContext, case_sensitive: bool = True,
@@ -211,12 +211,15 @@ def gold_subsets(context: GoldContext, case_sensitive: bool = True,
 
 def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PRED,
                   scheme: str = "IOB2", mode: str = "lenient", return_mentions: bool = False,
-                  table: LabelTable | None = None) -> ToughMentionsResult:
+                  table: LabelTable | None = None,
+                  context: GoldContext | None = None) -> ToughMentionsResult:
     """Score one prediction column against gold mentions already classified.
 
     ``subsets`` comes from ``classify(corpus, gold, index)`` with ``gold`` decoded from
     ``corpus`` with the same scheme, mode and label table: one classification serves any
-    number of systems (columns) of the same corpus.
+    number of systems (columns) of the same corpus (``gold_subsets`` of a gold
+    ``context`` keeps it, and the context keeps the mention texts ``return_mentions``
+    lists).
     """
     table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = subsets.gold
@@ -227,7 +230,7 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     repairs = dict(scores.repairs)
     options = {"case_sensitive": subsets.case_sensitive, "scheme": get_scheme(scheme).name,
                "mode": mode}
-    listed = _mention_rows(corpus, subsets, hit) if return_mentions else None
+    listed = _mention_rows(corpus, subsets, hit, context) if return_mentions else None
     return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
                                precision, recall, f1, options, repairs, listed)
 
@@ -240,14 +243,19 @@ def training_index(train=None, train_tokens=None, train_tags=None, scheme: str =
 
 
 # -- helpers -----------------------------------------------------------------------------
-def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray) -> dict:
-    """Subset key -> the gold mentions in it, in corpus order, as readable rows."""
+def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
+                  context: GoldContext | None = None) -> dict:
+    """Subset key -> the gold mentions in it, in corpus order, as readable rows (their
+    texts kept in the gold ``context`` for the next system)."""
     gold = subsets.gold
     base = corpus.offsets[gold.sentence]
+    texts = (mention_texts(corpus, gold) if context is None else
+             context.derived("tough_mentions.mention_texts",
+                             lambda: mention_texts(context.corpus, context.gold)))
     rows = [{"sentence": s, "start": a, "end": b, "type": gold.types[t], "text": text, "hit": h}
             for s, a, b, t, text, h in zip(gold.sentence.tolist(), (gold.start - base).tolist(),
                                            (gold.end - base).tolist(), gold.type.tolist(),
-                                           mention_texts(corpus, gold), hit.tolist())]
+                                           texts, hit.tolist())]
     return {name: [rows[i] for i in np.flatnonzero(mask).tolist()]
             for name, mask in subsets.masks().items()}
 
