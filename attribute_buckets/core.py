@@ -6,9 +6,8 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, LabelTable, NerspanError, as_corpus_columns,
-                     as_train_index, check_bool, check_int, decode, entity_scores,
-                     get_scheme, match, ranges)
+from nerspan import (GOLD, PRED, GoldContext, LabelTable, NerspanError, check_bool,
+                     check_int, decode, entity_scores, get_scheme, match, ranges, resolve)
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
 from nerspan.scores import safe_divide, sentence_counts
@@ -163,16 +162,18 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
           train_tags=None, n_buckets: int = 4, attributes=None,
           bucket_edges: Mapping | None = None, equal_width: bool = False,
           case_sensitive: bool = False,
-          frequency_norm: str = "ratio", compat: str | None = None, scheme: str = "IOB2",
-          mode: str = "lenient", bootstrap: int = 0, seed: int | None = 0,
+          frequency_norm: str = "ratio", compat: str | None = None,
+          scheme: str | None = None, mode: str | None = None, bootstrap: int = 0, seed: int | None = 0,
           confidence: float = 0.95, label_list=None, gold_column: str = GOLD,
           pred_column: str = PRED, train_options: dict | None = None) -> AttributeBucketsResult:
     """Bucket-wise precision, recall and F1 for the nine attributes of Fu et al. (2020).
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``,
-            or a ``nerspan.Corpus`` (then ``predictions`` may be omitted: the columns
-            ``gold_column`` and ``pred_column`` are scored).
+            a ``datasets`` split, or a ``nerspan.Corpus`` (then ``predictions`` may be
+            omitted: the columns ``gold_column`` and ``pred_column`` are scored); or
+            ``references`` a ``nerspan.GoldContext`` (gold decoded, and the gold
+            mentions' attribute values computed, once for any number of systems).
         tokens: the test words per sentence (unless the corpus has them); needed by the
             attributes that look at training data.
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
@@ -191,7 +192,7 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
         frequency_norm: ``"ratio"`` (default, the paper) or ``"rank5"`` (the reference
             code: occurrences / the 5th largest count, capped at 1).
         compat: None, or ``"interpreteval"`` to reproduce the reference code.
-        scheme, mode: how tags are decoded (``nerspan.decode``).
+        scheme, mode: how tags are decoded (``nerspan.decode``; default IOB2, lenient).
         bootstrap: if > 0, that many sentence resamples give a percentile interval
             (``confidence``) on every bucket F1 (``f1_interval``), seeded by ``seed``.
 
@@ -204,6 +205,49 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     >>> r.to_dict()["buckets"]["eCon"][-1]["interval"], r.to_dict()["buckets"]["eCon"][-1]["gold"]
     ('{1}', 1)
     """
+    frequency_norm = _check_options(compat, frequency_norm, equal_width, case_sensitive)
+    n_buckets = check_int("n_buckets", n_buckets, minimum=2)
+    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    case_sensitive = check_bool("case_sensitive", case_sensitive)
+    if seed is not None:
+        seed = check_int("seed", seed)
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie between 0 and 1, not {confidence!r}")
+    chosen = _chosen_attributes(attributes)
+    _check_bucket_edges(bucket_edges, chosen)
+    context, corpus, gold_column, pred_column = resolve(
+        references, predictions, tokens=tokens, label_list=label_list, gold_column=gold_column,
+        pred_column=pred_column, scheme=scheme, mode=mode, train=train)
+    _check_training(context, corpus, chosen, train, train_tokens)
+    index = context.index(train, train_tokens, train_tags, train_options)
+    table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
+    gold = context.gold_spans(table)
+    pred = decode(corpus, pred_column, context.scheme, context.mode, table)
+    overall = entity_scores(gold, pred)
+    tables = training_tables(index, not case_sensitive) if index is not None else None
+    ctx = attrs.Context(corpus, attrs.Side(gold, gold.io_codes(corpus.n_tokens)), gold.types,
+                        index, tables, frequency_norm, compat)
+    pred_side = attrs.Side(pred, pred.io_codes(corpus.n_tokens))
+    # float once: every attribute's bootstrap is a product with these weights
+    weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
+               if bootstrap else None)
+    pairs = _mention_pairs(gold, pred)
+    cached = _GoldValues(context, (case_sensitive, frequency_norm, compat, gold.types))
+    result_tables = {name: _attribute_table(ctx, pred_side, name, function, n_buckets,
+                                            (bucket_edges or {}).get(name), compat, weights,
+                                            confidence, pairs, equal_width, cached)
+                     for name, function in chosen.items()}
+    options = {"n_buckets": n_buckets, "equal_width": bool(equal_width),
+               "case_sensitive": bool(case_sensitive),
+               "frequency_norm": frequency_norm, "compat": compat, "scheme": context.scheme,
+               "mode": context.mode, "bootstrap": int(bootstrap), "seed": seed}
+    return AttributeBucketsResult(*overall.micro(), result_tables,
+                                  sentence_counts(gold, pred, corpus.n_sentences), options,
+                                  overall.repairs, confidence if bootstrap else None)
+
+
+def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> str:
+    """``compat`` and ``frequency_norm`` checked; the norm ``compat`` implies."""
     if compat not in COMPATS:
         raise ValueError(f"compat must be None or 'interpreteval', not {compat!r}")
     if frequency_norm not in attrs.FREQUENCY_NORMS:
@@ -217,70 +261,49 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
             raise ValueError("compat='interpreteval' lowercases every training look-up; "
                              "it cannot be combined with case_sensitive=True")
         frequency_norm = "rank5"
-    n_buckets = check_int("n_buckets", n_buckets, minimum=2)
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
-    case_sensitive = check_bool("case_sensitive", case_sensitive)
-    if seed is not None:
-        seed = check_int("seed", seed)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie between 0 and 1, not {confidence!r}")
-    chosen = _chosen_attributes(attributes)
-    _check_bucket_edges(bucket_edges, chosen)
-    corpus, gold_column, pred_column = as_corpus_columns(
-        references, predictions, tokens, label_list, gold_column, pred_column)
-    needs_train = [a for a, f in chosen.items() if isinstance(f, str) and f in attrs.NEEDS_TRAINING]
-    index = None
-    if needs_train:
-        if corpus.tokens is None:
-            raise ValueError(f"{', '.join(needs_train)} need the test tokens: pass tokens=...")
-        if train is None and train_tokens is None:
-            raise ValueError(
-                f"{', '.join(needs_train)} need training data: pass train=... (a TrainIndex, "
-                "Corpus, datasets split or column file) or train_tokens=... with "
-                "train_tags=...; or choose attributes=('eLen', 'sLen', 'eDen')")
-    if train is not None or train_tokens is not None:
-        index = as_train_index(train, scheme, mode, train_tags=train_tags,
-                               train_tokens=train_tokens, **(train_options or {}))
+    return frequency_norm
 
-    table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold = decode(corpus, gold_column, scheme, mode, table)
-    pred = decode(corpus, pred_column, scheme, mode, table)
-    overall = entity_scores(gold, pred)
-    precision, recall, f1 = overall.micro()
-    tables = training_tables(index, not case_sensitive) if index is not None else None
-    ctx = attrs.Context(corpus, attrs.Side(gold, gold.io_codes(corpus.n_tokens)), gold.types,
-                        index, tables, frequency_norm, compat)
-    pred_side = attrs.Side(pred, pred.io_codes(corpus.n_tokens))
 
-    # float once: every attribute's bootstrap is a product with these weights
-    weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
-               if bootstrap else None)
-    pairs = _mention_pairs(gold, pred)
-    result_tables = {}
-    for name, function in chosen.items():
-        result_tables[name] = _attribute_table(ctx, pred_side, name, function, n_buckets,
-                                               (bucket_edges or {}).get(name), compat,
-                                               weights, confidence, pairs, equal_width)
-    options = {"n_buckets": n_buckets, "equal_width": bool(equal_width),
-               "case_sensitive": bool(case_sensitive),
-               "frequency_norm": frequency_norm, "compat": compat, "scheme": scheme,
-               "mode": mode, "bootstrap": int(bootstrap), "seed": seed}
-    return AttributeBucketsResult(precision, recall, f1, result_tables,
-                                  sentence_counts(gold, pred, corpus.n_sentences), options,
-                                  overall.repairs, confidence if bootstrap else None)
+def _check_training(context: GoldContext, corpus, chosen: dict, train, train_tokens) -> None:
+    """The attributes that look at training data need it, and the test tokens."""
+    needs_train = [a for a, f in chosen.items()
+                   if isinstance(f, str) and f in attrs.NEEDS_TRAINING]
+    if not needs_train:
+        return
+    if corpus.tokens is None:
+        raise ValueError(f"{', '.join(needs_train)} need the test tokens: pass tokens=...")
+    if train is None and train_tokens is None and context.train is None:
+        raise ValueError(
+            f"{', '.join(needs_train)} need training data: pass train=... (a TrainIndex, "
+            "Corpus, datasets split or column file) or train_tokens=... with "
+            "train_tags=...; or choose attributes=('eLen', 'sLen', 'eDen')")
+
+
+class _GoldValues:
+    """The gold units' attribute values of built-in attributes, kept in the gold context
+    (``key``: the options and gold types they depend on) for every later system."""
+
+    def __init__(self, context: GoldContext, key: tuple):
+        self.context, self.key = context, key
+
+    def get(self, name: str, build):
+        return self.context.derived(("attribute_buckets.gold_values", name) + self.key, build)
 
 
 # -- one attribute -----------------------------------------------------------------------
 def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, weights,
-                     confidence, mention_pairs, equal_width=False) -> AttributeTable:
+                     confidence, mention_pairs, equal_width=False,
+                     cached: _GoldValues | None = None) -> AttributeTable:
     gold_side = ctx.gold
     builtin = function if isinstance(function, str) else None
     if builtin in attrs.TOKEN_ATTRIBUTES:
         unit = "token"
-        gold_units, pred_units, pairs = _token_units(ctx, gold_side, pred_side, builtin, compat)
+        gold_units, pred_units, pairs = _token_units(ctx, gold_side, pred_side, builtin, compat,
+                                                     cached)
     else:
         unit = "mention"
-        gold_units, pred_units = _mention_units(ctx, gold_side, pred_side, name, function)
+        gold_units, pred_units = _mention_units(ctx, gold_side, pred_side, name, function,
+                                                cached)
         pairs = mention_pairs
     gold_sentence, gold_values = gold_units
     pred_sentence, pred_values = pred_units
@@ -335,11 +358,12 @@ def _sentence_bucket_counts(sentence, bucket, n_sentences, n_buckets) -> np.ndar
     return flat.reshape(n_sentences, n_buckets)
 
 
-def _mention_units(ctx, gold_side, pred_side, name, function):
+def _mention_units(ctx, gold_side, pred_side, name, function, cached=None):
     gold, pred = gold_side.spans, pred_side.spans
     if isinstance(function, str):
         compute = attrs.MENTION_FUNCTIONS[function]
-        gold_values = np.asarray(compute(ctx, gold), dtype=float)
+        build = lambda: np.asarray(compute(ctx, gold), dtype=float)  # noqa: E731
+        gold_values = build() if cached is None else cached.get(function, build)
         pred_values = np.asarray(compute(ctx, pred), dtype=float)
     else:
         gold_values = _custom_values(function, ctx, gold, name, "gold")
@@ -365,7 +389,7 @@ def _custom_values(function, ctx, spans, name, side) -> np.ndarray:
     return values
 
 
-def _token_units(ctx, gold_side, pred_side, name, compat):
+def _token_units(ctx, gold_side, pred_side, name, compat, cached=None):
     """Scored tokens: every token with its IO label (default), or, as the reference code,
     only the tokens inside mentions (gold tokens in gold mentions, predicted tokens in
     predicted mentions)."""
@@ -388,7 +412,8 @@ def _token_units(ctx, gold_side, pred_side, name, compat):
         return ((sentence_of[gp], gv), (sentence_of[pp], pv),
                 (gold_index[agree].astype(np.int64), pred_index[agree].astype(np.int64)))
     positions = np.arange(ctx.corpus.n_tokens)
-    gold_values = function(ctx, positions, gold_side.io)
+    build = lambda: function(ctx, positions, gold_side.io)  # noqa: E731
+    gold_values = build() if cached is None else cached.get(name, build)
     pred_values = function(ctx, positions, pred_side.io)
     agree = np.flatnonzero(gold_side.io == pred_side.io)
     return ((sentence_of, gold_values), (sentence_of, pred_values), (agree, agree))

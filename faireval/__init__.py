@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from nerspan import check_bool
+from nerspan import GOLD, PRED, Corpus, GoldContext, check_bool, resolve
 
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
@@ -39,14 +39,17 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
           labels: Sequence[str] | None = None, exclude: Sequence[str] = (),
           ignore_punct: bool = False, pos=None, confusion_tp: bool = False,
           return_pairs: bool = False, reference_iteration: bool = False,
-          scheme: str = "IOB2", mode: str = "lenient", schemas=None, texts=None,
+          scheme: str | None = None, mode: str | None = None, schemas=None, texts=None,
           inclusive_end: bool = False, snap: bool = False, label_list=None, train=None,
-          tokens=None) -> FairEvalResult:
+          tokens=None, gold_column: str = GOLD, pred_column: str = PRED, train_tokens=None,
+          train_tags=None, train_options: dict | None = None) -> FairEvalResult:
     """FairEval error counts and traditional, fair and (if asked) weighted scores.
 
     Args:
-        references: the target annotation: a ``nerspan.Corpus`` (columns ``gold`` and
-            ``pred``; then ``predictions`` may be omitted), tag lists per sentence (any
+        references: the target annotation: a ``nerspan.Corpus`` (columns
+            ``gold_column`` and ``pred_column``; then ``predictions`` may be omitted), a
+            ``nerspan.GoldContext`` (gold decoded once for any number of systems), a
+            ``datasets`` split, tag lists per sentence (any
             scheme of the core; multi-level tags ``B-X|I-Y``, outer level first), or span
             lists per sentence ``[(label, start, end), ...]``, 0-based, ``end`` exclusive,
             possibly nested or overlapping (``read_span_file`` reads FairEval's files).
@@ -69,7 +72,8 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
             matched span from the list it is iterating over, so within a BE/LBE pass the
             span right after a match is skipped (it may still match in a later pass).
             Off by default: the paper's algorithm, which gives the published results.
-        scheme, mode: how tags are decoded (see ``nerspan.decode``).
+        scheme, mode: how tags are decoded (see ``nerspan.decode``; default IOB2,
+            lenient).
         schemas: ``"semeval"`` adds the SemEval-2013 Task 9.1 schemas as nervaluate
             counts them (strict, exact, partial, ent_type; or a list of some of them)
             under ``semeval`` in ``to_dict()``: the same spans, another accounting
@@ -80,30 +84,62 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
         label_list: the tags in id order (a list or an id2label dict) when references
             and predictions are label ids; positions whose reference id is -100 are
             dropped from both, as a ``Trainer`` gives them.
-        train: accepted and ignored (faireval needs no training data), so that every
-            family can be called the same way.
+        train, train_tokens, train_tags, train_options: accepted and ignored (faireval
+            needs no training data), so that every family can be called the same way.
 
     Raises ``nerspan.NerspanError`` (a ``ValueError``) naming the sentence for bad spans
     or tags, and ``ValueError`` for a bad option.
     """
-    for name, flag in (("ignore_punct", ignore_punct), ("confusion_tp", confusion_tp),
-                       ("return_pairs", return_pairs),
-                       ("reference_iteration", reference_iteration)):
-        check_bool(name, flag)
+    _check_flags(ignore_punct=ignore_punct, confusion_tp=confusion_tp,
+                 return_pairs=return_pairs, reference_iteration=reference_iteration)
     if focus not in FOCUS:
         raise ValueError(f"focus must be 'target' or 'system', not {focus!r}")
     weight_table = None if weights in ("traditional", "fair") else resolve_weights(weights)
     schemas = check_schemas(schemas)
+    references, predictions, context, scheme, mode = _two_columns(
+        references, predictions, scheme, mode, train, label_list, gold_column, pred_column,
+        tokens)
+    if context is not None:
+        label_list = None  # the context's corpus holds tags
+        if isinstance(pos, str):
+            pos = [context.corpus.tags(pos, i) for i in range(context.corpus.n_sentences)]
     prepared = prepare(references, predictions, scheme=scheme, mode=mode, pos=pos,
                        ignore_punct=ignore_punct, labels=labels, exclude=exclude,
                        tokens=tokens, texts=texts, inclusive_end=inclusive_end, snap=snap,
-                       label_list=label_list)
+                       label_list=label_list, context=context)
     events = find_errors(prepared, reference_iteration)
     result = build_result(prepared, events, focus, weights, weight_table,
                           resolve_weights("fair"), confusion_tp, return_pairs)
     if schemas:
         result.semeval, result.semeval_counts = semeval_scores(prepared, schemas)
     return result
+
+
+def _check_flags(**flags) -> None:
+    for name, flag in flags.items():
+        check_bool(name, flag)
+
+
+def _two_columns(references, predictions, scheme, mode, train, label_list, gold_column,
+                 pred_column, tokens):
+    """``(references, predictions, context, scheme, mode)`` for ``prepare``: a gold
+    context (or a Corpus with other column names) becomes a Corpus with the columns
+    ``gold`` and ``pred``."""
+    context = None
+    if isinstance(references, GoldContext):
+        context, corpus, gold_column, pred_column = resolve(
+            references, predictions, tokens=tokens, label_list=label_list,
+            pred_column=pred_column, scheme=scheme, mode=mode, train=train)
+        scheme, mode, predictions = context.scheme, context.mode, None
+        references = corpus
+    scheme, mode = scheme or "IOB2", mode or "lenient"
+    if isinstance(references, Corpus) and predictions is None \
+            and (gold_column, pred_column) != (GOLD, PRED):
+        references = Corpus(references.offsets, {GOLD: references.column(gold_column),
+                                                 PRED: references.column(pred_column)},
+                            references.labels, references.tokens, references.vocab,
+                            references.source)
+    return references, predictions, context, scheme, mode
 
 
 __all__ = ["score", "FairEvalResult", "SCHEMAS", "semeval_scores", "prf", "read_span_file", "write_span_file",

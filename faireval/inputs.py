@@ -89,16 +89,43 @@ class PunctMask:
 def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
             pos=None, ignore_punct: bool = False, labels: Sequence[str] | None = None,
             exclude: Sequence[str] = (), tokens=None, texts=None, inclusive_end: bool = False,
-            snap: bool = False, label_list=None) -> Prepared:
+            snap: bool = False, label_list=None, context=None) -> Prepared:
     """Decode or read both sides, drop punctuation if asked, apply the label filter.
 
     Span lists on both sides are read as they are (they may nest or overlap); span lists
     on one side and tags on the other go through ``nerspan.from_spans`` (no overlaps).
-    Label ids (with ``label_list``) are read as tags.
+    Label ids (with ``label_list``) are read as tags. ``context``: the
+    ``nerspan.GoldContext`` whose gold column is ``references``'s (a corpus with columns
+    ``gold`` and ``pred``): its gold spans, decoded once, are used for single-level tags.
     """
-    lengths = None
-    repairs: dict = {}
     span_options = dict(tokens=tokens, texts=texts, inclusive_end=inclusive_end, snap=snap)
+    target, system, names, n_sentences, lengths, repairs = _sides(
+        references, predictions, scheme, mode, span_options, label_list, context)
+    if isinstance(pos, str):
+        if not isinstance(references, Corpus):
+            raise TypeError("pos as a column name needs a Corpus as references")
+        pos = [references.tags(pos, i) for i in range(references.n_sentences)]
+    if pos is not None:
+        pos = _as_sentences(pos)
+        lengths = _pos_lengths(pos, n_sentences, lengths)
+    if lengths is not None:
+        for name, table in (("references", target), ("predictions", system)):
+            _check_within(table, lengths, name)
+    punct = None
+    if ignore_punct:
+        if pos is None:
+            raise ValueError("ignore_punct needs the POS tags: pass pos=[[tag, ...], ...] "
+                             "(one list per sentence) or a Corpus column name")
+        punct = PunctMask.from_pos(pos)
+        target = _drop_punct(target, punct)
+        system = _drop_punct(system, punct)
+    names, target, system = _filter_labels(names, target, system, labels, exclude)
+    return Prepared(target, system, names, n_sentences, punct, repairs)
+
+
+def _sides(references, predictions, scheme, mode, span_options: dict, label_list, context):
+    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``
+    from span lists on both sides, or from tags (span lists on one side become tags)."""
     if label_list is not None:
         form = (False, False)
     else:
@@ -113,49 +140,31 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     if form[0]:
         target, system, names, n_sentences, repairs = _spans_from_lists(
             references, predictions, span_options)
-        if tokens is not None:
-            lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-    else:
-        if predictions is None and not isinstance(references, Corpus):
-            raise InputTypeError("predictions is None: pass the system's tags (a list per "
-                                 "sentence), or a Corpus with a pred column as references")
-        corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
-        n_sentences = corpus.n_sentences
-        lengths = corpus.lengths
-        target, system, names, repairs = _spans_from_tags(corpus, scheme, mode)
+        tokens = span_options["tokens"]
+        lengths = None if tokens is None else np.fromiter(map(len, tokens), dtype=np.int64,
+                                                          count=len(tokens))
+        return target, system, names, n_sentences, lengths, repairs
+    if predictions is None and not isinstance(references, Corpus):
+        raise InputTypeError("predictions is None: pass the system's tags (a list per "
+                             "sentence), or a Corpus with a pred column as references")
+    corpus = as_corpus(references, predictions, tokens=span_options["tokens"],
+                       label_list=label_list)
+    target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
+    return target, system, names, corpus.n_sentences, corpus.lengths, repairs
 
-    if isinstance(pos, str):
-        if not isinstance(references, Corpus):
-            raise TypeError("pos as a column name needs a Corpus as references")
-        pos = [references.tags(pos, i) for i in range(references.n_sentences)]
-    pos_lengths = None
-    if pos is not None:
-        pos = _as_sentences(pos)
-        if len(pos) != n_sentences:
-            raise SentenceCountError(f"pos holds {len(pos)} sentences, references {n_sentences}")
-        pos_lengths = np.fromiter(map(len, pos), dtype=np.int64, count=len(pos))
-        if lengths is not None:
-            bad = np.flatnonzero(pos_lengths != lengths)
-            if len(bad):
-                i = int(bad[0])
-                raise LengthMismatchError(
-                    f"pos has {int(pos_lengths[i])} tags, the tags {int(lengths[i])}", sentence=i)
-        lengths = pos_lengths
+
+def _pos_lengths(pos, n_sentences: int, lengths):
+    """The sentence lengths the POS tags give, checked against the tags' ``lengths``."""
+    if len(pos) != n_sentences:
+        raise SentenceCountError(f"pos holds {len(pos)} sentences, references {n_sentences}")
+    pos_lengths = np.fromiter(map(len, pos), dtype=np.int64, count=len(pos))
     if lengths is not None:
-        for name, table in (("references", target), ("predictions", system)):
-            _check_within(table, lengths, name)
-
-    punct = None
-    if ignore_punct:
-        if pos is None:
-            raise ValueError("ignore_punct needs the POS tags: pass pos=[[tag, ...], ...] "
-                             "(one list per sentence) or a Corpus column name")
-        punct = PunctMask.from_pos(pos)
-        target = _drop_punct(target, punct)
-        system = _drop_punct(system, punct)
-
-    names, target, system = _filter_labels(names, target, system, labels, exclude)
-    return Prepared(target, system, names, n_sentences, punct, repairs)
+        bad = np.flatnonzero(pos_lengths != lengths)
+        if len(bad):
+            i = int(bad[0])
+            raise LengthMismatchError(
+                f"pos has {int(pos_lengths[i])} tags, the tags {int(lengths[i])}", sentence=i)
+    return pos_lengths
 
 # -- span lists --------------------------------------------------------------------------
 def _spans_from_lists(references, predictions, span_options: dict):
@@ -206,8 +215,9 @@ def _check_within(table: SpanTable, lengths: np.ndarray, name: str) -> None:
 
 
 # -- tags --------------------------------------------------------------------------------
-def _spans_from_tags(corpus: Corpus, scheme: str, mode: str):
-    """Decode gold and pred, level by level when tags are multi-level (``B-X|I-Y``)."""
+def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None):
+    """Decode gold and pred, level by level when tags are multi-level (``B-X|I-Y``);
+    single-level gold comes from the gold ``context`` when there is one."""
     levels, depth = _split_levels(corpus)
     table = LabelTable.build(levels.labels, get_scheme(scheme))
     sides, repairs = [], {}
@@ -216,7 +226,10 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str):
         for level in range(depth):
             name = f"{column}:{level}"
             side = side_name(column) + (f" (level {level + 1})" if depth > 1 else "")
-            spans = decode(levels, name, scheme, mode, table, side=side)
+            if column == GOLD and depth == 1 and context is not None:
+                spans = context.gold_spans(table)
+            else:
+                spans = decode(levels, name, scheme, mode, table, side=side)
             if spans.repairs is not None and spans.repairs.total:
                 repairs[column if depth == 1 else name] = spans.repairs
             parts.append((spans, level))

@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, LabelTable, TrainIndex, decode, get_scheme
+from nerspan import GOLD, Corpus, GoldContext, LabelTable, TrainIndex, decode, get_scheme
 from nerspan.train_index import mention_texts
 
 from .labels import check_error_labels
@@ -76,12 +76,13 @@ def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarra
 
 def token_errors(corpus: Corpus, pred_column: str, gold_column: str = GOLD,
                  scheme: str = "IOB2", mode: str = "lenient",
-                 error_labels: str = "bilou") -> np.ndarray:
-    """True for every token whose compared label (``error_labels``) is wrong."""
+                 error_labels: str = "bilou", context=None) -> np.ndarray:
+    """True for every token whose compared label (``error_labels``) is wrong; the gold
+    ``context`` of ``corpus`` (a ``nerspan.GoldContext``) gives its gold decoded once."""
     from .core import _compared_labels   # the one definition of an error
 
     gold, pred, _, _ = _compared_labels(corpus, gold_column, pred_column, scheme, mode,
-                                        check_error_labels(error_labels))
+                                        check_error_labels(error_labels), context)
     return gold != pred
 
 
@@ -104,7 +105,8 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
 
     Args:
         train: the training index.
-        evaluation: name (e.g. ``"dev"``, ``"test"``) -> gold corpus with tokens.
+        evaluation: name (e.g. ``"dev"``, ``"test"``) -> gold corpus with tokens, or a
+            ``nerspan.GoldContext`` (its gold spans, decoded once, are used).
         codes: name -> leaf subset codes of that corpus (default: classified against
             ``train`` with ``classify_tokens``).
 
@@ -118,9 +120,14 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
     out = {"train": _one_corpus(train.corpus, train.spans, scheme, mode)}
     known = set(mention_texts(train.corpus, train.spans))
     for name, corpus in (evaluation or {}).items():
-        table = LabelTable.build(corpus.labels, get_scheme(scheme))
-        spans = decode(corpus, GOLD, scheme, mode, table)
-        row = _one_corpus(corpus, spans, scheme, mode, table)
+        if isinstance(corpus, GoldContext):
+            table, spans, whole = corpus.table, corpus.gold, corpus.corpus
+            corpus = Corpus(whole.offsets, {GOLD: whole.column(corpus.gold_column)},
+                            whole.labels, whole.tokens, whole.vocab, whole.source)
+        else:
+            table = LabelTable.build(corpus.labels, get_scheme(scheme))
+            spans = decode(corpus, GOLD, scheme, mode, table)
+        row = _one_corpus(corpus, spans, scheme, mode, table, decoded=True)
         texts = mention_texts(corpus, spans)
         unseen = [t not in known for t in texts]
         unique_unseen = {t for t, u in zip(texts, unseen) if u}
@@ -128,14 +135,17 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
                    unseen_unique_mentions=_count_share(len(unique_unseen), len(set(texts))))
         leaf_codes = (codes or {}).get(name)
         if leaf_codes is None:
-            leaf_codes = classify_tokens(corpus, train, scheme, mode)
+            leaf_codes = classify_tokens(corpus, train, scheme, mode, spans=spans)
         row["subsets"] = subset_shares(leaf_codes)
         out[name] = row
     return out
 
 
-def _one_corpus(corpus: Corpus, spans, scheme: str, mode: str, table=None) -> dict:
-    io, _, _ = gold_io(corpus, GOLD, scheme, mode, table)
+def _one_corpus(corpus: Corpus, spans, scheme: str, mode: str, table=None,
+                decoded: bool = False) -> dict:
+    """The statistics of one corpus; ``decoded``: ``spans`` are its gold column decoded
+    with ``scheme``, ``mode`` and ``table`` (else the column is decoded again)."""
+    io, _, _ = gold_io(corpus, GOLD, scheme, mode, table, spans=spans if decoded else None)
     tokens = corpus.tokens.astype(np.int64)
     width = int(io.max(initial=0)) + 1
     pairs = np.unique(tokens * width + io)          # distinct (token, IO label)

@@ -6,13 +6,13 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, LabelTable, LengthMismatchError, NerspanError,
-                     SentenceCountError, as_corpus_columns, as_train_index, check_bool,
-                     decode, entity_scores, get_scheme)
+from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, LengthMismatchError,
+                     NerspanError, SentenceCountError, as_corpus_columns, check_bool, decode,
+                     entity_scores, get_scheme, resolve)
 from nerspan.bootstrap import Statistic, ratio_statistic
 
-from .labels import check_error_labels, compared_codes, label_names
-from .subsets import GROUPS, LEAF_NAMES, classify_tokens
+from .labels import check_error_labels, compared_codes, label_names, reference_codes
+from .subsets import GROUPS, LEAF_NAMES, gold_token_classes
 
 HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
             "ter_diff_i", "ter_diff_o", "ter_diff_e", "ter_other")
@@ -117,7 +117,7 @@ class HardevalResult:
 
 
 def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
-          train_tags=None, subsets=None, scheme: str = "IOB2", mode: str = "lenient",
+          train_tags=None, subsets=None, scheme: str | None = None, mode: str | None = None,
           strict: bool = False, error_labels: str = "bilou", return_tokens: bool = False,
           label_list=None, gold_column: str = GOLD, pred_column: str = PRED,
           train_options: dict | None = None) -> HardevalResult:
@@ -125,8 +125,10 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``,
-            or a ``nerspan.Corpus`` (then ``predictions`` may be omitted: the columns
-            ``gold_column`` and ``pred_column`` are scored).
+            a ``datasets`` split, or a ``nerspan.Corpus`` (then ``predictions`` may be
+            omitted: the columns ``gold_column`` and ``pred_column`` are scored); or
+            ``references`` a ``nerspan.GoldContext`` (gold decoded and classified once
+            for any number of systems: scheme, mode and training index are its own).
         tokens: the test words per sentence (unless the corpus has them).
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
             column file path; or ``train_tokens`` + ``train_tags`` (lists per sentence).
@@ -134,7 +136,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
             (``nerspan.read_columns`` / ``Corpus.from_dataset`` keyword arguments).
         subsets: precomputed leaf subset codes per token (flat array or lists per
             sentence), e.g. from ``kfold_subsets``; then no training data is needed.
-        scheme, mode: how gold tags are decoded into mentions (``nerspan.decode``).
+        scheme, mode: how gold tags are decoded into mentions (``nerspan.decode``; default
+            IOB2, lenient).
         strict: a token is diff only if its gold label never occurs with it in training.
         error_labels: ``"bilou"`` (default, the reference code), ``"bio"`` or ``"io"``.
         return_tokens: also list the tokens of each subset with their compared labels.
@@ -148,32 +151,34 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     """
     error_labels = check_error_labels(error_labels)
     strict, return_tokens = check_bool("strict", strict), check_bool("return_tokens", return_tokens)
-    corpus, gold_column, pred_column = as_corpus_columns(
-        references, predictions, tokens, label_list, gold_column, pred_column)
+    context, corpus, gold_column, pred_column = resolve(
+        references, predictions, tokens=tokens, label_list=label_list, gold_column=gold_column,
+        pred_column=pred_column, scheme=scheme, mode=mode, train=train)
     if subsets is not None:
         codes = _check_subsets(corpus, subsets)
         strict_used = None
     else:
-        if train is None and train_tokens is None:
+        if train is None and train_tokens is None and context.train is None:
             raise ValueError("hardeval needs training data: pass train=... (a TrainIndex, "
                              "Corpus, datasets split or column file), train_tokens=... with "
                              "train_tags=..., or precomputed subsets=...")
-        index = as_train_index(train, scheme, mode, train_tags=train_tags,
-                               train_tokens=train_tokens, **(train_options or {}))
-        codes = classify_tokens(corpus, index, scheme, mode, strict, gold_column)
+        context.index(train, train_tokens, train_tags, train_options)
+        codes = gold_token_classes(context, strict)
         strict_used = bool(strict)
-    return score_codes(corpus, codes, gold_column, pred_column, scheme, mode, error_labels,
-                       return_tokens, strict_used)
+    return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
+                       error_labels, return_tokens, strict_used, context)
 
 
 def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                 pred_column: str = PRED, scheme: str = "IOB2", mode: str = "lenient",
                 error_labels: str = "bilou", return_tokens: bool = False,
-                strict: bool | None = None) -> HardevalResult:
-    """Score one prediction column against leaf subset ``codes`` (classification done)."""
+                strict: bool | None = None,
+                context: GoldContext | None = None) -> HardevalResult:
+    """Score one prediction column against leaf subset ``codes`` (classification done);
+    with the ``context`` of ``corpus``'s gold, its decoded gold is used."""
     error_labels = check_error_labels(error_labels)
     gold, pred, repairs, types = _compared_labels(corpus, gold_column, pred_column, scheme,
-                                                  mode, error_labels)
+                                                  mode, error_labels, context)
     wrong = gold != pred
     n_leaves = len(LEAF_NAMES)
     codes = np.asarray(codes, dtype=np.int64)
@@ -306,16 +311,26 @@ def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
     return codes.astype(np.int64)
 
 
-def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_labels):
+def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_labels,
+                     context=None):
     """Per-token label codes of gold and prediction under ``error_labels``, the repairs
     made to get them, and the type vocabulary the codes use.
 
     Both columns are read by the same rule (``labels.compared_codes``), so identical
-    gold and predictions never differ."""
+    gold and predictions never differ. A gold ``context`` gives the gold decoded once and
+    keeps its reference reading (keyed by the label list, which fixes the type ids)."""
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold_spans = decode(corpus, gold_column, scheme, mode, table)
+    if context is None:
+        gold_spans, reference = decode(corpus, gold_column, scheme, mode, table), None
+    else:
+        gold_spans = context.gold_spans(table)
+        reference = None
+        if error_labels == "bilou" and get_scheme(scheme).name == "IOB2":
+            reference = context.derived(
+                ("hardeval.reference_codes", corpus.labels),
+                lambda: reference_codes(corpus, gold_column, table, scheme, mode))
     gold, pred, repairs = compared_codes(corpus, gold_column, pred_column, gold_spans, table,
-                                         scheme, mode, error_labels)
+                                         scheme, mode, error_labels, reference)
     return gold, pred, repairs, table.types
 
 

@@ -129,25 +129,26 @@ def spans_codes(spans: Spans, n: int, convention: str) -> np.ndarray:
 
 
 def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_spans: Spans,
-                   table: LabelTable, scheme, mode: str, error_labels: str):
+                   table: LabelTable, scheme, mode: str, error_labels: str,
+                   gold_reference=None):
     """Per-token label codes of gold and prediction under ``error_labels`` and the
     repairs made to get them (``{"gold": ..., "pred": ...}``).
 
     The two columns are always read by one rule (see the module docstring);
-    ``gold_spans`` is the gold column decoded with ``scheme`` and ``mode``.
+    ``gold_spans`` is the gold column decoded with ``scheme`` and ``mode``;
+    ``gold_reference``, when given, is ``reference_codes`` of the gold column made before
+    (a gold context keeps it for every system).
     """
     scheme = get_scheme(scheme)
     n = corpus.n_tokens
     gold_repairs = _repairs_dict(gold_spans)
     if error_labels == "bilou" and scheme.name == "IOB2":
-        codes, repairs = [], []
-        for column in (gold_column, pred_column):
-            check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
-            start, end, type_, found = reference_mentions(corpus, column, table)
-            codes.append(encode(start, end, type_, n, "bilou"))
-            repairs.append(found.to_dict())
-        return codes[0], codes[1], {"gold": _merged(gold_repairs, repairs[0]),
-                                    "pred": repairs[1]}
+        if gold_reference is None:
+            gold_reference = reference_codes(corpus, gold_column, table, scheme, mode)
+        gold_codes, found = gold_reference
+        pred_codes, pred_found = reference_codes(corpus, pred_column, table, scheme, mode)
+        return gold_codes, pred_codes, {"gold": _merged(gold_repairs, found),
+                                        "pred": pred_found}
     if error_labels == "bio":
         check_tags(corpus, corpus.column(pred_column), table, scheme, mode,
                    side_name(pred_column))
@@ -156,6 +157,14 @@ def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_span
     pred_spans = decode(corpus, pred_column, scheme, mode, table)
     return (spans_codes(gold_spans, n, error_labels), spans_codes(pred_spans, n, error_labels),
             {"gold": gold_repairs, "pred": _repairs_dict(pred_spans)})
+
+
+def reference_codes(corpus: Corpus, column: str, table: LabelTable, scheme, mode: str):
+    """BILOU codes of ``column`` read as the reference code reads it, and its repairs."""
+    check_tags(corpus, corpus.column(column), table, get_scheme(scheme), mode,
+               side_name(column))
+    start, end, type_, found = reference_mentions(corpus, column, table)
+    return encode(start, end, type_, corpus.n_tokens, "bilou"), found.to_dict()
 
 
 def _repairs_dict(spans: Spans) -> dict:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, LabelTable, NerspanError, TrainIndex, decode, get_scheme
+from nerspan import (GOLD, Corpus, GoldContext, LabelTable, NerspanError, Spans, TrainIndex,
+                     decode, get_scheme)
 
 # Leaf subsets: one code per token.
 OTHER, UNSEEN_I, UNSEEN_O, DIFF_I, DIFF_O, DIFF_E = range(6)
@@ -85,24 +86,29 @@ def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
 
 
 def gold_io(corpus: Corpus, column: str = GOLD, scheme: str = "IOB2", mode: str = "lenient",
-            table: LabelTable | None = None):
-    """(io, types, spans): ``io[p]`` is 0 for ``O``, ``1 + t`` inside a mention of ``types[t]``."""
-    table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
-    spans = decode(corpus, column, scheme, mode, table)
+            table: LabelTable | None = None, spans: Spans | None = None):
+    """(io, types, spans): ``io[p]`` is 0 for ``O``, ``1 + t`` inside a mention of ``types[t]``;
+    ``spans``, when given, are the column already decoded (a gold context's)."""
+    if spans is None:
+        table = table if table is not None else LabelTable.build(corpus.labels,
+                                                                 get_scheme(scheme))
+        spans = decode(corpus, column, scheme, mode, table)
     return spans.io_codes(corpus.n_tokens), spans.types, spans
 
 
 def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
-                    mode: str = "lenient", strict: bool = False, column: str = GOLD) -> np.ndarray:
+                    mode: str = "lenient", strict: bool = False, column: str = GOLD,
+                    spans: Spans | None = None) -> np.ndarray:
     """The leaf subset code of every token of ``corpus`` against the training index.
 
     Token strings are compared case-sensitively; the gold mentions of ``column`` are
-    decoded with ``scheme``/``mode`` and reduced to IO labels.
+    decoded with ``scheme``/``mode`` (unless ``spans`` gives them decoded) and reduced
+    to IO labels.
     """
     if corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
                          "words per sentence) or precomputed subsets=...")
-    io, types, _ = gold_io(corpus, column, scheme, mode)
+    io, types, _ = gold_io(corpus, column, scheme, mode, spans=spans)
     train_column = {t: 1 + i for i, t in enumerate(train.types)}
     to_train = np.array([0] + [train_column.get(t, -1) for t in types], dtype=np.int64)
     rows = train.rows_for(corpus)
@@ -111,6 +117,18 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     seen = rows >= 0
     seen[seen] = train.io_counts.sum(axis=1)[rows[seen]] > 0
     return classify(np.where(seen, rows, -1), train.io_counts, io > 0, to_train[io], strict)
+
+
+def gold_token_classes(context: GoldContext, strict: bool = False) -> np.ndarray:
+    """The leaf subset code of every token of the context's corpus, classified once per
+    context and ``strict`` setting against the context's training index."""
+    if context.corpus.tokens is None:
+        raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
+                         "words per sentence) or precomputed subsets=...")
+    return context.derived(
+        ("hardeval.token_classes", bool(strict)),
+        lambda: classify_tokens(context.corpus, context.train, context.scheme, context.mode,
+                                strict, context.gold_column, spans=context.gold))
 
 
 def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB2",

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import datasets
 
 from nerspan import (InputTypeError, InvalidTagError, TrainIndex, as_train_index,
-                     check_span_scheme, from_spans, is_span_input)
+                     check_span_scheme, from_spans, is_span_input, resolve)
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
 from nerspan.span_input import SPAN_OPTIONS
@@ -39,6 +39,15 @@ def input_features(with_tokens: bool = False) -> list:
     extra = {"tokens": tags} if with_tokens else {}
     return [datasets.Features({"predictions": p, "references": r, **extra})
             for p in forms for r in forms]
+
+
+def score_in_context(score, references, predictions, *, tokens=None, train=None, **options):
+    """``score`` (a family's) of one compute through one ``nerspan.GoldContext``: the
+    gold decoded once, with the training index given (the load-time one, reused)."""
+    context, _, _, pred_column = resolve(references, predictions, tokens=tokens,
+                                         scheme=options.get("scheme"),
+                                         mode=options.get("mode"), train=train)
+    return score(context, pred_column=pred_column, train=train, **options)
 
 
 def check_tag_strings(module: str, **inputs) -> None:

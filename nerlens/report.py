@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 
-from nerspan import (GOLD, PRED, Corpus, InputTypeError, LabelTable, NerspanError,
+from nerspan import (GOLD, Corpus, GoldContext, InputTypeError, LabelTable, NerspanError,
                      as_train_index, check_bool, check_int, get_scheme, read_columns)
 from nerspan.corpus import side_name
 from nerspan.spans import check_tags
@@ -188,6 +188,10 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
     in the JSON. ``inputs`` names the input files for the provenance (default: the
     paths given as ``gold``, ``systems`` and ``train``); ``notes`` are sentences the page
     and the terminal show first (the demo explains its data with them).
+
+    The gold column is decoded once, and classified against the training data once per
+    family, in one ``nerspan.GoldContext`` (``Report.info`` does not hold it) that every
+    system and family is scored against.
     """
     import tough_mentions
 
@@ -206,82 +210,115 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
     index = as_train_index(train, scheme, mode) if train is not None else None
     if index is None and any(f != "faireval" for f in families):
         raise ValueError("tough_mentions, hardeval and attribute_buckets need train=...")
+    context = GoldContext(corpus, scheme, mode, index)
 
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
+    results, statistics = score_systems(context, system_names, families, bar)
+    estimates = {system: {s.name: s.estimate() for s in statistics[system]}
+                 for system in system_names}
+    intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
+                                        seed, confidence, baseline, corpus.n_sentences, bar)
+    if bar is not None:
+        bar.close()
+    higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
+    info = _report_info(context, bootstrap, seed, confidence, baseline or system_names[0],
+                        families, min_share, notes)
+    info["provenance"] = provenance(
+        inputs if inputs is not None else _input_names(gold, systems, train),
+        {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
+                              "families", "min_share")})
+    result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
+    _add_analyses(result, context, families, figures, min_share)
+    return result
+
+
+def score_systems(context: GoldContext, system_names: list, families, bar=None
+                  ) -> tuple[dict, dict]:
+    """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
+    system -> bootstrap statistics, every system scored against one gold ``context``."""
+    corpus, scheme, mode = context.corpus, context.scheme, context.mode
     results, statistics = {}, {}
     for system in system_names:
-        view = Corpus(corpus.offsets, {GOLD: corpus.column(GOLD), PRED: corpus.column(system)},
-                      corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
-        entity, statistics[system] = entity_statistics(view, scheme, mode)
+        entity, statistics[system] = entity_statistics(corpus, scheme, mode, system, context)
         results[system] = {"entity": entity}
         for family in families:
-            result = score_family(family, view, index, scheme, mode,
+            result = score_family(family, context, context.train, scheme, mode,
+                                  pred_column=system,
                                   **report_examples.LISTING_OPTIONS.get(family, {}))
             results[system][family] = result.to_dict()
             statistics[system] += family_statistics(result)
             if bar is not None:
                 bar.update(1)
+    return results, statistics
 
-    examples = report_examples.collect(results, corpus)
-    names = [s.name for s in statistics[system_names[0]]]
-    higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
-    estimates = {system: {s.name: s.estimate() for s in statistics[system]}
-                 for system in system_names}
+
+def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap: int,
+               seed: int, confidence: float, baseline, n_sentences: int,
+               bar=None) -> tuple[dict, dict]:
+    """``(intervals, comparisons)`` from one matrix of sentence weights for all systems."""
     intervals: dict = {system: {} for system in system_names}
     comparisons: dict = {}
-    if bootstrap:
-        weights = sample_weights(corpus.n_sentences, bootstrap, seed)
-        samples = {system: resample(statistics[system], weights) for system in system_names}
-        for system in system_names:
-            for column, stat in enumerate(statistics[system]):
-                ci = percentile_interval(samples[system][:, column], estimates[system][stat.name],
-                                         confidence)
-                intervals[system][stat.name] = {
-                    "low": ci.low, "high": ci.high, "support": stat.support,
-                    "too_small": stat.too_small}
-        reference = baseline or system_names[0]
-        if reference not in samples:
-            raise ValueError(f"baseline {reference!r} is not one of the systems {system_names}")
-        for system in system_names:
-            if system == reference:
-                continue
-            comparisons[f"{system} vs {reference}"] = {
-                name: probability_better(samples[system][:, i], samples[reference][:, i],
-                                         higher[name])
-                for i, name in enumerate(names)}
-        if bar is not None:
-            bar.update(1)
+    if not bootstrap:
+        return intervals, comparisons
+    names = [s.name for s in statistics[system_names[0]]]
+    higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
+    weights = sample_weights(n_sentences, bootstrap, seed)
+    samples = {system: resample(statistics[system], weights) for system in system_names}
+    for system in system_names:
+        for column, stat in enumerate(statistics[system]):
+            ci = percentile_interval(samples[system][:, column], estimates[system][stat.name],
+                                     confidence)
+            intervals[system][stat.name] = {
+                "low": ci.low, "high": ci.high, "support": stat.support,
+                "too_small": stat.too_small}
+    reference = baseline or system_names[0]
+    if reference not in samples:
+        raise ValueError(f"baseline {reference!r} is not one of the systems {system_names}")
+    for system in system_names:
+        if system == reference:
+            continue
+        comparisons[f"{system} vs {reference}"] = {
+            name: probability_better(samples[system][:, i], samples[reference][:, i],
+                                     higher[name])
+            for i, name in enumerate(names)}
     if bar is not None:
-        bar.close()
+        bar.update(1)
+    return intervals, comparisons
 
-    info = {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
+
+def _report_info(context: GoldContext, bootstrap, seed, confidence, baseline, families,
+                 min_share, notes) -> dict:
+    """Corpus sizes and options (``Report.info``; the provenance is added after)."""
+    corpus, index = context.corpus, context.train
+    return {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
             "train_sentences": index.corpus.n_sentences if index is not None else None,
-            "scheme": scheme, "mode": mode, "bootstrap": bootstrap, "seed": seed,
-            "confidence": confidence, "baseline": baseline or system_names[0],
-            "families": list(families), "min_support": MIN_SUPPORT, "min_share": min_share}
-    info["notes"] = list(notes)
-    info["provenance"] = provenance(
-        inputs if inputs is not None else _input_names(gold, systems, train),
-        {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
-                              "families", "min_share")})
+            "scheme": context.scheme, "mode": context.mode, "bootstrap": bootstrap,
+            "seed": seed, "confidence": confidence, "baseline": baseline,
+            "families": list(families), "min_support": MIN_SUPPORT, "min_share": min_share,
+            "notes": list(notes)}
+
+
+def _add_analyses(result: Report, context: GoldContext, families, figures: bool,
+                  min_share: float) -> None:
+    """Figures, the papers' other analyses, findings and examples, into ``result``."""
+    corpus, system_names, results = context.corpus, result.systems, result.results
+    examples = report_examples.collect(results, corpus)
     made = {}
     if figures and "attribute_buckets" in families:
         made = bucket_figures({s: results[s]["attribute_buckets"] for s in system_names},
-                              intervals)
+                              result.intervals)
     if figures:
         made.update(report_analyses.figures(results, system_names, families))
-    extra = report_analyses.analyses(corpus, index, system_names, results, families, scheme,
-                                     mode, min_share)
+    extra = report_analyses.analyses(corpus, context.train, system_names, results, families,
+                                     context.scheme, context.mode, min_share, context)
     made.update(overview_figure(results, system_names, families, figures))
-    result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
-                    made, extra)
+    result.figures, result.analyses = made, extra
     result.findings = report_findings.findings(result)
     for system, rows in extra.get("hardeval", {}).pop("diff_token_errors", {}).items():
         examples.setdefault(system, {})["diff_token"] = rows
     result.examples = examples
     result.example_sentences = report_examples.shown_sentences(examples, corpus)
-    return result
 
 
 OVERVIEW_TITLE = "Overview: bucket F1 minus each system's overall F1"

@@ -20,8 +20,10 @@ HARD_TOKENS_SHOWN = 5
 
 
 def analyses(corpus, index, system_names, results, families, scheme, mode,
-             min_share: float = 0.0) -> dict:
-    """Family -> its extra analyses (JSON-ready); only for the families that ran."""
+             min_share: float = 0.0, context=None) -> dict:
+    """Family -> its extra analyses (JSON-ready); only for the families that ran. The
+    gold ``context`` of ``corpus`` (``nerspan.GoldContext``) gives the gold decoded and
+    classified once."""
     out = {}
     if "tough_mentions" in families:
         import tough_mentions
@@ -36,12 +38,16 @@ def analyses(corpus, index, system_names, results, families, scheme, mode,
     if "hardeval" in families and index is not None:
         import hardeval
 
-        codes = hardeval.classify_tokens(corpus, index, scheme, mode)
-        wrong = {s: hardeval.token_errors(corpus, s, GOLD, scheme, mode)
+        if context is None:
+            codes = hardeval.classify_tokens(corpus, index, scheme, mode)
+        else:
+            codes = hardeval.gold_token_classes(context)
+        wrong = {s: hardeval.token_errors(corpus, s, GOLD, scheme, mode, context=context)
                  for s in system_names}
+        test = corpus.select([GOLD]) if context is None else context
         out["hardeval"] = {
             "corpus_statistics": hardeval.corpus_statistics(
-                index, {"test": corpus.select([GOLD])}, scheme, mode, {"test": codes}),
+                index, {"test": test}, scheme, mode, {"test": codes}),
             "tokens": hardeval.hard_tokens(corpus, codes, wrong, HARD_TOKENS_SHOWN),
             "diff_token_errors": diff_token_errors(corpus, codes, wrong)}
     return out

@@ -21,19 +21,24 @@ from .families import METHODS_ORDER as FAMILIES  # the report's order
 
 
 def score_family(family: str, corpus, index, scheme: str, mode: str, **options):
-    """The family's result object for a corpus with gold/pred columns and tokens;
-    ``options`` go to the family's ``score``."""
+    """The family's result object for a corpus with gold/pred columns and tokens, or for
+    a ``nerspan.GoldContext`` (with ``pred_column=`` the system's column of its corpus:
+    gold decoded and classified once for all systems); ``options`` go to the family's
+    ``score``."""
     module = importlib.import_module(family)
     if family == "faireval":  # the report shows faireval's SemEval-2013 schemas too
         options = {"schemas": "semeval", **options}
     return module.score(corpus, scheme=scheme, mode=mode, train=index, **options)
 
 
-def entity_statistics(corpus, scheme: str, mode: str) -> tuple[dict, list[Statistic]]:
-    """nerspan's entity scores and the entity F1/precision/recall statistics."""
+def entity_statistics(corpus, scheme: str, mode: str, pred_column: str = PRED,
+                      context=None) -> tuple[dict, list[Statistic]]:
+    """nerspan's entity scores and the entity F1/precision/recall statistics of the
+    column ``pred_column``; a gold ``context`` of ``corpus`` gives the gold decoded."""
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold = decode(corpus, GOLD, scheme, mode, table)
-    pred = decode(corpus, PRED, scheme, mode, table)
+    gold = (decode(corpus, GOLD, scheme, mode, table) if context is None
+            else context.gold_spans(table))
+    pred = decode(corpus, pred_column, scheme, mode, table)
     counts = sentence_counts(gold, pred, corpus.n_sentences)
     n_gold = int(counts[:, 2].sum())
     return entity_scores(gold, pred).to_dict(), [

@@ -24,7 +24,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import Corpus, as_train_index
+from nerspan import Corpus, GoldContext, as_train_index
 from nerspan.corpus import as_label_list
 
 from .families import FAMILIES, family_package
@@ -132,7 +132,10 @@ class ComputeMetrics:
         return self.compute(refs, preds)
 
     def compute(self, labels, predictions) -> dict:
+        """Every family's flat scalars for one evaluation: one gold context (gold decoded
+        and classified once) that every family scores."""
         corpus = Corpus.from_ids(labels, predictions, self.label_list, tokens=self._words)
+        corpus = GoldContext(corpus, self.scheme, self.mode, self.index)
         out = {}
         for name in self.metrics:
             family = family_package(name)

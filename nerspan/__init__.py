@@ -25,6 +25,7 @@ from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
 from .scores import EntityScores, entity_scores, match, prf, safe_divide
 from .spans import LabelTable, Repairs, Spans, decode
 from .train_index import TrainIndex, mention_texts
+from .gold_context import GoldContext, resolve
 
 __version__ = "0.1.0"
 
@@ -79,5 +80,6 @@ __all__ = [
     "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf",
     "safe_divide", "LabelTable", "Repairs", "Spans", "decode", "TrainIndex",
     "mention_texts", "score", "check_zero_division", "SpanRows", "from_spans",
-    "is_span_input", "read_span_jsonl", "read_spans", "check_span_scheme",
+    "is_span_input", "read_span_jsonl", "read_spans", "check_span_scheme", "GoldContext",
+    "resolve",
 ]

@@ -21,13 +21,13 @@ subset; precision and F1 only overall (false positives belong to no subset).
 """
 from . import analysis
 from .analysis import check_min_share, recall_spread, small_subsets
-from .core import (ALL_SUBSETS, HEADLINE, ToughMentionsResult, score, score_subsets,
-                   training_index)
+from .core import (ALL_SUBSETS, HEADLINE, ToughMentionsResult, gold_subsets, score,
+                   score_subsets, training_index)
 from .subsets import (KIND_KEYS, SEEN, SUBSET_NAMES, SUBSETS, UNSEEN_TOKENS, UNSEEN_TYPE,
                       MentionSubsets, classify, confusable, training_pairs)
 
 __all__ = [
-    "score", "score_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
+    "score", "score_subsets", "gold_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
     "ALL_SUBSETS", "SUBSETS", "SUBSET_NAMES", "KIND_KEYS", "SEEN", "UNSEEN_TYPE",
     "UNSEEN_TOKENS", "MentionSubsets", "classify", "confusable", "training_pairs",
     "analysis", "small_subsets", "recall_spread", "check_min_share",

@@ -1,13 +1,13 @@
 """``score``: recall on tough mentions, and the result object."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, LabelTable, TrainIndex, as_corpus_columns,
-                     as_train_index, check_bool, decode, entity_scores, get_scheme, match,
-                     mention_texts)
+from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, TrainIndex, as_train_index,
+                     check_bool, decode, entity_scores, get_scheme, match, mention_texts,
+                     resolve)
 from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
                                ratio_statistic)
 
@@ -134,16 +134,19 @@ def _ratio(numerator: int, denominator: int) -> float | None:
 
 
 def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
-          train_tags=None, case_sensitive: bool = True, scheme: str = "IOB2",
-          mode: str = "lenient", return_mentions: bool = False, label_list=None,
+          train_tags=None, case_sensitive: bool = True, scheme: str | None = None,
+          mode: str | None = None, return_mentions: bool = False, label_list=None,
           gold_column: str = GOLD, pred_column: str = PRED,
           train_options: dict | None = None) -> ToughMentionsResult:
     """Tough Mentions Recall: recall on unseen and type-confusable gold mentions.
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``
-            (-100 positions dropped), or a ``nerspan.Corpus`` (then ``predictions`` may
-            be omitted: its columns ``gold_column`` and ``pred_column`` are scored).
+            (-100 positions dropped), a ``datasets`` split, or a ``nerspan.Corpus`` (then
+            ``predictions`` may be omitted: its columns ``gold_column`` and
+            ``pred_column`` are scored); or ``references`` a ``nerspan.GoldContext``
+            (gold decoded and classified once for any number of systems: scheme, mode
+            and training index are the context's).
         tokens: the test words per sentence (unless the corpus has them).
         train: the training data: a ``nerspan.TrainIndex`` (reused as is: index once,
             score many times), a ``Corpus``, a ``datasets`` split, a column file path; or
@@ -152,8 +155,9 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
             (``nerspan.read_columns`` / ``Corpus.from_dataset`` keyword arguments).
         case_sensitive: compare mention texts as they are (default) or lowercased; the
             same normalisation applies to type confusability in the test set.
-        scheme, mode: how tags are decoded into mentions (``nerspan.decode``); the
-            training data is decoded the same way unless ``train`` is a prebuilt index.
+        scheme, mode: how tags are decoded into mentions (``nerspan.decode``; default
+            IOB2, lenient); the training data is decoded the same way unless ``train`` is
+            a prebuilt index.
         return_mentions: also list the gold mentions of each subset with their hit.
 
     Subsets (METHODS.md section 1): Seen (the text occurs in training as a mention of
@@ -176,29 +180,46 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     """
     case_sensitive = check_bool("case_sensitive", case_sensitive)
     return_mentions = check_bool("return_mentions", return_mentions)
-    corpus, gold_column, pred_column = as_corpus_columns(
-        references, predictions, tokens, label_list, gold_column, pred_column)
+    context, corpus, gold_column, pred_column = resolve(
+        references, predictions, tokens=tokens, label_list=label_list, gold_column=gold_column,
+        pred_column=pred_column, scheme=scheme, mode=mode, train=train)
     if corpus.tokens is None:
         raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
                          "of each sentence) or a Corpus with tokens")
     if pred_column not in corpus.columns:
         raise ValueError("tough_mentions needs predictions: pass predictions=... (or a "
                          f"Corpus with a {pred_column!r} column)")
-    index = training_index(train, train_tokens, train_tags, scheme, mode, train_options)
-    table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold = decode(corpus, gold_column, scheme, mode, table)
-    subsets = classify(corpus, gold, index, case_sensitive)
-    return score_subsets(corpus, subsets, pred_column, scheme, mode, return_mentions, table)
+    index = context.index(train, train_tokens, train_tags, train_options)
+    if index is None:
+        training_index(None, None, None)  # the error that names the training data needed
+    table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
+    subsets = gold_subsets(context, case_sensitive, table)
+    return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
+                         return_mentions, table, context)
+
+
+def gold_subsets(context: GoldContext, case_sensitive: bool = True,
+                 table: LabelTable | None = None) -> MentionSubsets:
+    """The classification of the context's gold mentions, made once per context and case
+    setting; its ``gold`` in the type ids of ``table`` (a scoring corpus's table)."""
+    subsets = context.derived(
+        ("tough_mentions.subsets", bool(case_sensitive)),
+        lambda: classify(context.corpus, context.gold, context.train, case_sensitive))
+    gold = context.gold_spans(table)
+    return subsets if gold is subsets.gold else replace(subsets, gold=gold)
 
 
 def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PRED,
                   scheme: str = "IOB2", mode: str = "lenient", return_mentions: bool = False,
-                  table: LabelTable | None = None) -> ToughMentionsResult:
+                  table: LabelTable | None = None,
+                  context: GoldContext | None = None) -> ToughMentionsResult:
     """Score one prediction column against gold mentions already classified.
 
     ``subsets`` comes from ``classify(corpus, gold, index)`` with ``gold`` decoded from
     ``corpus`` with the same scheme, mode and label table: one classification serves any
-    number of systems (columns) of the same corpus.
+    number of systems (columns) of the same corpus (``gold_subsets`` of a gold
+    ``context`` keeps it, and the context keeps the mention texts ``return_mentions``
+    lists).
     """
     table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = subsets.gold
@@ -209,7 +230,7 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     repairs = dict(scores.repairs)
     options = {"case_sensitive": subsets.case_sensitive, "scheme": get_scheme(scheme).name,
                "mode": mode}
-    listed = _mention_rows(corpus, subsets, hit) if return_mentions else None
+    listed = _mention_rows(corpus, subsets, hit, context) if return_mentions else None
     return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
                                precision, recall, f1, options, repairs, listed)
 
@@ -222,17 +243,22 @@ def training_index(train=None, train_tokens=None, train_tags=None, scheme: str =
 
 
 # -- helpers -----------------------------------------------------------------------------
-def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray) -> dict:
-    """Subset key -> the gold mentions in it, in corpus order, as readable rows."""
+def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
+                  context: GoldContext | None = None) -> dict:
+    """Subset key -> the gold mentions in it, in corpus order, as readable rows (their
+    texts kept in the gold ``context`` for the next system)."""
     gold = subsets.gold
     base = corpus.offsets[gold.sentence]
+    texts = (mention_texts(corpus, gold) if context is None else
+             context.derived("tough_mentions.mention_texts",
+                             lambda: mention_texts(context.corpus, context.gold)))
     rows = [{"sentence": s, "start": a, "end": b, "type": gold.types[t], "text": text, "hit": h}
             for s, a, b, t, text, h in zip(gold.sentence.tolist(), (gold.start - base).tolist(),
                                            (gold.end - base).tolist(), gold.type.tolist(),
-                                           mention_texts(corpus, gold), hit.tolist())]
+                                           texts, hit.tolist())]
     return {name: [rows[i] for i in np.flatnonzero(mask).tolist()]
             for name, mask in subsets.masks().items()}
 
 
-__all__ = ["score", "score_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
+__all__ = ["score", "score_subsets", "gold_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
            "ALL_SUBSETS", "SUBSET_NAMES"]

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the attribute_buckets metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import TrainingDataMixin
+from nerlens.metric_support import TrainingDataMixin, score_in_context
 
 # the family package, never this script (run from this folder it would shadow it)
 attribute_buckets = family_package("attribute_buckets")
@@ -120,6 +120,6 @@ class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
             references, predictions, self._tokens_for(tokens), kwargs)
         index = self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"])
-        result = attribute_buckets.score(references, predictions, tokens=tokens,
-                                         train=index, **options)
+        result = score_in_context(attribute_buckets.score, references, predictions, tokens=tokens,
+                                  train=index, **options)
         return result.to_dict()

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the faireval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import OptionsMixin, input_features
+from nerlens.metric_support import OptionsMixin, input_features, is_span_input, score_in_context
 
 # the family package, never this script (run from this folder it would shadow it)
 faireval = family_package("faireval")
@@ -113,5 +113,9 @@ class Faireval(OptionsMixin, evaluate.Metric):
     def _compute(self, predictions, references, **kwargs):
         options = self._options(kwargs)
         # spans go to faireval as they are: it scores nested and overlapping spans
-        return faireval.score(references, predictions, **options,
-                              **self._span_options(kwargs)).to_dict()
+        span_options = self._span_options(kwargs)
+        if span_options or is_span_input(references) or is_span_input(predictions):
+            return faireval.score(references, predictions, **options,
+                                  **span_options).to_dict()
+        return score_in_context(faireval.score, references, predictions,
+                                **options).to_dict()

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the hardeval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import TrainingDataMixin
+from nerlens.metric_support import TrainingDataMixin, score_in_context
 
 # the family package, never this script (run from this folder it would shadow it)
 hardeval = family_package("hardeval")
@@ -107,6 +107,6 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
             index = self._require_train(
                 self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"]), "hardeval")
-        result = hardeval.score(references, predictions, tokens=tokens,
-                                train=index, **options)
+        result = score_in_context(hardeval.score, references, predictions, tokens=tokens,
+                                  train=index, **options)
         return result.to_dict()

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the tough_mentions metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import TrainingDataMixin
+from nerlens.metric_support import TrainingDataMixin, score_in_context
 
 # the family package, never this script (run from this folder it would shadow it)
 tough_mentions = family_package("tough_mentions")
@@ -133,6 +133,6 @@ class ToughMentions(TrainingDataMixin, evaluate.Metric):
         index = self._require_train(
             self._index_for(train, train_tokens, train_tags, options["scheme"], options["mode"]),
             "tough_mentions")
-        result = tough_mentions.score(references, predictions, tokens=tokens,
-                                      train=index, **options)
+        result = score_in_context(tough_mentions.score, references, predictions, tokens=tokens,
+                                  train=index, **options)
         return result.to_dict()

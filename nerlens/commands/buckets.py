@@ -5,7 +5,7 @@ import copy
 
 import attribute_buckets
 from attribute_buckets import analysis
-from nerspan import GOLD
+from nerspan import GOLD, resolve
 from .common import (UsageError, add_input_arguments, add_train_arguments, format_table,
                      load_systems_with_tokens, load_training, non_negative_int, print_json)
 from .manifest import read_manifest
@@ -55,9 +55,11 @@ def add_arguments(parser) -> None:
 
 
 def compute(corpus, systems, train, **options) -> dict:
-    """System name -> result object (the training tables are built once, on ``train``)."""
-    return {name: attribute_buckets.score(corpus, gold_column=GOLD, pred_column=name,
-                                          train=train, **options)
+    """System name -> result object, every system against one gold context (gold decoded
+    once; the training tables are built once, on ``train``)."""
+    context = resolve(corpus, gold_column=GOLD, pred_column=GOLD, scheme=options.get("scheme"),
+                      mode=options.get("mode"), train=train)[0]
+    return {name: attribute_buckets.score(context, pred_column=name, train=train, **options)
             for name in systems}
 
 

@@ -5,7 +5,7 @@ import json
 import os
 
 import faireval
-from nerspan import GOLD, PRED, Corpus, read_columns
+from nerspan import GOLD, GoldContext, read_columns
 
 from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
                      print_json, read_options, read_text_file, system_name)
@@ -101,12 +101,9 @@ def compute(args) -> dict:
                                   token_column=args.token_column, **read_options(args))
         kwargs.update(ignore_punct=True, pos=[pos_corpus.tags(GOLD, i)
                                               for i in range(pos_corpus.n_sentences)])
-    out = {}
-    for name in names:
-        pair = Corpus(corpus.offsets, {GOLD: corpus.column(GOLD), PRED: corpus.column(name)},
-                      corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
-        out[name] = faireval.score(pair, **kwargs).to_dict()
-    return out
+    context = GoldContext(corpus, kwargs["scheme"], kwargs["mode"])  # gold decoded once
+    return {name: faireval.score(context, pred_column=name, **kwargs).to_dict()
+            for name in names}
 
 
 COUNT_COLUMNS = ["TP", "FP", "LE", "BE", "LBE", "FN"]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import tough_mentions
-from nerspan import GOLD, LabelTable, decode, get_scheme
+from nerspan import GoldContext
 
 from .common import (UsageError, add_input_arguments, add_train_arguments, format_table,
                      load_systems_with_tokens, load_training, print_json)
@@ -31,12 +31,11 @@ def add_arguments(parser) -> None:
 
 def compute(corpus, systems, index, scheme="IOB2", mode="lenient", case_sensitive=True,
             return_mentions=False) -> dict:
-    """System name -> result dict; the gold mentions are classified once for all systems."""
-    table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold = decode(corpus, GOLD, scheme, mode, table)
-    subsets = tough_mentions.classify(corpus, gold, index, case_sensitive)
-    return {name: tough_mentions.score_subsets(corpus, subsets, name, scheme, mode,
-                                               return_mentions, table).to_dict()
+    """System name -> result dict; the gold mentions are decoded and classified once for
+    all systems (one gold context)."""
+    context = GoldContext(corpus, scheme, mode, index)
+    return {name: tough_mentions.score(context, pred_column=name, case_sensitive=case_sensitive,
+                                       return_mentions=return_mentions).to_dict()
             for name in systems}
 
 

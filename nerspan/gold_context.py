@@ -1,0 +1,221 @@
+"""The gold context: one gold corpus, decoded and classified once, scored many times.
+
+A ``GoldContext`` holds the evaluation corpus (its gold column and tokens), the scheme,
+mode and label table, the gold spans decoded once, the training index (optional), and a
+keyed cache in which each family keeps its training-based classification of the gold
+side (tough_mentions' subsets, hardeval's token classes, attribute_buckets' attribute
+values of gold mentions). Any number of systems is then scored against it by any family:
+every family's ``score`` takes a context as ``references``.
+
+>>> from nerspan import Corpus
+>>> context = GoldContext.build([["B-PER", "I-PER", "O"]], tokens=[["Ada", "Byron", "ran"]])
+>>> corpus, gold, pred = context.scoring_corpus([["B-PER", "O", "B-LOC"]])
+>>> corpus.tags(pred, 0), [len(context.gold), context.gold_decodes]
+(['B-PER', 'O', 'B-LOC'], [1, 1])
+>>> [s for s in context.gold_spans(LabelTable.build(corpus.labels, get_scheme("IOB2"))).types]
+['LOC', 'PER']
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import numpy as np
+
+from .corpus import GOLD, PRED, Corpus
+from .errors import InputTypeError
+from .inputs import as_corpus, as_corpus_columns, as_train_index, is_dataset, with_tokens
+from .schemes import get_scheme
+from .span_input import from_spans, is_span_input
+from .spans import LabelTable, Spans, decode
+from .train_index import TrainIndex
+
+
+class GoldContext:
+    """The gold side of an evaluation, built once (see the module docstring).
+
+    Attributes:
+        corpus: the evaluation corpus; ``gold_column`` names its gold column (it may hold
+            system columns too: the report's corpus does).
+        scheme, mode: how tags are decoded (as given: families echo them in ``options``).
+        table: the ``LabelTable`` of ``corpus.labels``.
+        train: the ``TrainIndex``, or None.
+        gold_decodes: how many times the gold column was decoded (1 after first use).
+    """
+
+    def __init__(self, corpus: Corpus, scheme: str = "IOB2", mode: str = "lenient",
+                 train: TrainIndex | None = None, gold_column: str = GOLD, *,
+                 source=None):
+        if not isinstance(corpus, Corpus):
+            raise InputTypeError("GoldContext needs a Corpus; build one from any input "
+                                 "form with GoldContext.build(...)")
+        corpus.column(gold_column)  # a clear KeyError for a missing column
+        self.corpus, self.gold_column = corpus, gold_column
+        self.scheme, self.mode, self.train = scheme, mode, train
+        self._table: LabelTable | None = None
+        self.gold_decodes = 0
+        self._gold: Spans | None = None
+        self._derived: dict = {}
+        self._source = source  # (kind, original references, label_list) to rebuild pred
+
+    # -- building ------------------------------------------------------------------------
+    @classmethod
+    def build(cls, references, *, tokens=None, label_list=None, gold_column: str = GOLD,
+              scheme: str = "IOB2", mode: str = "lenient", train=None, train_tokens=None,
+              train_tags=None, train_options: dict | None = None) -> "GoldContext":
+        """A context from any gold input form: tag lists, label ids with ``label_list``
+        (-100 positions dropped), a ``Corpus`` (its column ``gold_column``), a ``datasets``
+        split, or span lists (with ``tokens``). Training data as every family's ``score``
+        takes it (``train``, or ``train_tokens`` + ``train_tags``; ``train_options`` to
+        read a file or split); without any, the context has no training index."""
+        if isinstance(references, GoldContext):
+            return references
+        source = None
+        if isinstance(references, Corpus):
+            corpus = references
+            if tokens is not None and corpus.tokens is None:
+                corpus = with_tokens(corpus, tokens)
+        else:
+            if label_list is not None:
+                source = ("ids", references, label_list)
+            elif is_dataset(references):
+                source = ("dataset", references, None)
+            corpus = as_corpus(references, None, tokens=tokens, label_list=label_list)
+            gold_column = GOLD
+        index = None
+        if train is not None or train_tokens is not None:
+            index = as_train_index(train, scheme, mode, train_tags=train_tags,
+                                   train_tokens=train_tokens, **(train_options or {}))
+        return cls(corpus, scheme, mode, index, gold_column, source=source)
+
+    # -- the gold side, once -------------------------------------------------------------
+    @property
+    def table(self) -> LabelTable:
+        """The ``LabelTable`` of the corpus's labels under the scheme (built once)."""
+        if self._table is None:
+            self._table = LabelTable.build(self.corpus.labels, get_scheme(self.scheme))
+        return self._table
+
+    @property
+    def gold(self) -> Spans:
+        """The gold spans, decoded on first use (with ``table``), then kept."""
+        if self._gold is None:
+            self._gold = decode(self.corpus, self.gold_column, self.scheme, self.mode,
+                                self.table)
+            self.gold_decodes += 1
+        return self._gold
+
+    def gold_spans(self, table: LabelTable | None = None) -> Spans:
+        """The gold spans with type ids of ``table`` (the table of a scoring corpus whose
+        predictions may add labels and so types): the same mentions, renumbered."""
+        gold = self.gold
+        if table is None or table.types == gold.types:
+            return gold
+        index = {t: i for i, t in enumerate(table.types)}
+        remap = np.array([index[t] for t in gold.types] or [0], dtype=gold.type.dtype)
+        return dataclasses.replace(gold, type=remap[gold.type] if len(gold) else gold.type,
+                                   types=table.types)
+
+    def derived(self, key, build):
+        """``build()``'s value, built on first use for ``key`` and kept: where each family
+        keeps its classification of the gold side (``key`` names family and options)."""
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]
+
+    def check(self, scheme=None, mode=None, train=None) -> None:
+        """Refuse explicit values that contradict the context's scheme, mode or index."""
+        for name, given, own in (("scheme", scheme, self.scheme), ("mode", mode, self.mode)):
+            if given is not None and get_name(name, given) != get_name(name, own):
+                raise ValueError(f"{name}={given!r} conflicts with the gold context's "
+                                 f"{name} {own!r}: build the context with it, or omit it")
+        if train is not None and self.train is not None and train is not self.train \
+                and not (isinstance(train, TrainIndex) and train is self.train):
+            raise ValueError("train conflicts with the gold context's training index: give "
+                             "the training data when building the context, not to score")
+
+    def index(self, train=None, train_tokens=None, train_tags=None,
+              train_options: dict | None = None) -> TrainIndex | None:
+        """The context's training index, or one built from the given training data when
+        the context has none (it is then kept)."""
+        self.check(train=train)
+        if self.train is None and (train is not None or train_tokens is not None):
+            self.train = as_train_index(train, self.scheme, self.mode, train_tags=train_tags,
+                                        train_tokens=train_tokens, **(train_options or {}))
+        return self.train
+
+    # -- systems -------------------------------------------------------------------------
+    def scoring_corpus(self, predictions=None, *, label_list=None, pred_column: str = PRED,
+                       tokens=None) -> tuple[Corpus, str, str]:
+        """``(corpus, gold column, pred column)`` to score a system against this gold.
+
+        ``predictions`` in any accepted form (tag lists, label ids as the gold was given,
+        a ``Corpus``, span lists, for a ``datasets`` context a column name or array), or
+        None to score the column ``pred_column`` of the context's corpus. New labels of
+        the predictions are appended to the label list: gold ids keep their meaning, and
+        ``gold_spans(table)`` gives the gold in the new table's type ids.
+        """
+        if predictions is None or (isinstance(predictions, str)
+                                   and predictions in self.corpus.columns):
+            column = pred_column if predictions is None else predictions
+            if column not in self.corpus.columns:
+                raise ValueError(f"no predictions: pass predictions=... or score a corpus "
+                                 f"with a {column!r} column (it has {list(self.corpus.columns)})")
+            return self.corpus, self.gold_column, column
+        other = self._prediction_corpus(predictions, label_list, tokens)
+        base = self.corpus.select([self.gold_column])
+        corpus = base.with_columns(other, {GOLD: PRED, PRED: PRED})
+        return corpus, self.gold_column, PRED
+
+    def _prediction_corpus(self, predictions, label_list, tokens) -> Corpus:
+        """The predictions as a one-column corpus (column ``gold`` or ``pred``)."""
+        kind, references, own_labels = self._source or (None, None, None)
+        if isinstance(predictions, Corpus):
+            return predictions.select([PRED if PRED in predictions.columns else GOLD])
+        if is_span_input(predictions):
+            gold = Corpus(self.corpus.offsets, {GOLD: self.corpus.column(self.gold_column)},
+                          self.corpus.labels, self.corpus.tokens, self.corpus.vocab)
+            return from_spans(gold, predictions, tokens).select([PRED])
+        if kind == "ids":  # -100 positions of the references drop the same predictions
+            return Corpus.from_ids(references, predictions, label_list or own_labels
+                                   ).select([PRED])
+        if kind == "dataset":
+            return Corpus.from_dataset(references, tokens_column=None,
+                                       predictions=predictions).select([PRED])
+        if label_list is not None:
+            raise InputTypeError("label ids need a gold context built from label ids with "
+                                 "label_list (GoldContext.build(ids, label_list=...))")
+        if isinstance(predictions, (str, os.PathLike)):
+            raise InputTypeError(f"predictions {predictions!r}: not a column of the gold "
+                                 f"context's corpus ({list(self.corpus.columns)})")
+        return Corpus.from_tags(predictions)
+
+
+def get_name(option: str, value) -> str:
+    """The canonical spelling of a scheme (``iob2`` -> ``IOB2``) or a mode."""
+    return get_scheme(value).name if option == "scheme" else value
+
+
+def resolve(references, predictions=None, *, tokens=None, label_list=None,
+            gold_column: str = GOLD, pred_column: str = PRED, scheme=None, mode=None,
+            train=None) -> tuple[GoldContext, Corpus, str, str]:
+    """What a family's ``score`` works on: ``(context, corpus, gold column, pred column)``.
+
+    ``references`` may be a ``GoldContext`` (explicit ``scheme``, ``mode`` or ``train``
+    must then agree with it; None = not given) or any input form, from which a context
+    is built around the corpus exactly as ``as_corpus_columns`` builds it. The training
+    index is not built here: the family asks ``context.index(...)`` when it needs it.
+    """
+    if isinstance(references, GoldContext):
+        references.check(scheme, mode, train)
+        corpus, gold_column, pred_column = references.scoring_corpus(
+            predictions, label_list=label_list, pred_column=pred_column, tokens=tokens)
+        return references, corpus, gold_column, pred_column
+    corpus, gold_column, pred_column = as_corpus_columns(
+        references, predictions, tokens, label_list, gold_column, pred_column)
+    context = GoldContext(corpus, scheme or "IOB2", mode or "lenient",
+                          train if isinstance(train, TrainIndex) else None, gold_column)
+    return context, corpus, gold_column, pred_column
+
+
+__all__ = ["GoldContext", "resolve"]
