@@ -302,6 +302,22 @@ def test_report_reads_a_saved_dataset_as_gold(files, capsys):
     assert json.loads(from_folder)["results"] == json.loads(from_file)["results"]
 
 
+def test_options_may_stand_between_gold_and_predictions(files, capsys):
+    code, together, _ = run(capsys, ["report", files["gold"], files["pred"], "--train",
+                                     files["train"], "--bootstrap", "0", "--format", "json",
+                                     "--output", files["tmp"] / "a", "--no-progress"])
+    assert code == 0
+    code, split, err = run(capsys, ["report", files["gold"], "--train", files["train"],
+                                    files["pred"], "--bootstrap", "0", "--format", "json",
+                                    "--output", files["tmp"] / "b", "--no-progress"])
+    assert code == 0, err
+    assert json.loads(split)["results"] == json.loads(together)["results"]
+    with pytest.raises(SystemExit) as stop:
+        main(["score", files["gold"], files["pred"], "--bogus"])
+    assert stop.value.code == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
 # -- one loader for GOLD plus systems ---------------------------------------------------------
 def test_library_loader_reads_files_lists_and_tag_lists(files):
     from nerlens.systems import read_systems
