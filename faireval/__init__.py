@@ -16,7 +16,7 @@ LE, BE and LBE as half an FP and half an FN.
 (0.0, 0.0)
 >>> spans = faireval.score([[("PER", 0, 2), ("LOC", 3, 4)]],
 ...                        [[("PER", 0, 2), ("LOC", 3, 5)]], weights="weighted")
->>> spans.counts["BEl"], round(spans.fair()[0], 4), spans.weighted()[:2]
+>>> spans.counts["BEl"], round(spans.fair()[0], 4), spans.weight_table_scores()[:2]
 (1, 0.6667, (0.75, 1.0))
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from nerspan import GOLD, PRED, Corpus, GoldContext, check_bool, resolve
 
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
-from .result import FOCUS, FairEvalResult, build_result, prf
+from .result import FOCUS, FairEvalResult, build_result, prf, prf_from_errors
 from .semeval import SCHEMAS, check_schemas, semeval_scores
 from .spanfile import read_span_file, spans_to_tags, write_span_file
 from .weights import COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, resolve_weights
@@ -142,6 +142,7 @@ def _two_columns(references, predictions, scheme, mode, train, label_list, gold_
     return references, predictions, context, scheme, mode
 
 
-__all__ = ["score", "FairEvalResult", "SCHEMAS", "semeval_scores", "prf", "read_span_file", "write_span_file",
+__all__ = ["score", "FairEvalResult", "SCHEMAS", "semeval_scores", "prf_from_errors", "prf",
+           "read_span_file", "write_span_file",
            "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
            "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors"]

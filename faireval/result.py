@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import nerspan
+from nerspan.deprecation import deprecated_alias, warn_renamed
 from nerspan.bootstrap import (Statistic, f1_statistic, prf_f1_statistic,
                                ratio_or_zero_statistic)
 
@@ -19,13 +20,17 @@ NO_SPAN_ROW = "FP"     # confusion row of system spans without a target
 NO_SPAN_COLUMN = "FN"  # confusion column of target spans without a system span
 
 
-def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
-    """Precision, recall and F1 (from the unrounded P and R); zero division gives 0.
+def prf_from_errors(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    """Precision, recall and F1 from TP, FP and FN counts (from the unrounded P and R);
+    zero division gives 0. ``nerspan.prf_from_counts`` takes correct, predicted, gold.
 
-    >>> prf(3, 1, 2)[:2], round(prf(3, 1, 2)[2], 4)
+    >>> prf_from_errors(3, 1, 2)[:2], round(prf_from_errors(3, 1, 2)[2], 4)
     ((0.75, 0.6), 0.6667)
     """
-    return tuple(float(v) for v in nerspan.prf(tp, tp + fp, tp + fn))
+    return tuple(float(v) for v in nerspan.prf_from_counts(tp, tp + fp, tp + fn))
+
+
+prf = deprecated_alias(prf_from_errors, "faireval.prf", "faireval.prf_from_errors")
 
 
 def named_counts(row) -> dict:
@@ -35,10 +40,14 @@ def named_counts(row) -> dict:
     return {name: by_kind[name] for name in COUNT_NAMES}
 
 
-def weighted_prf(row, table: dict) -> tuple[float, float, float]:
+def weight_table_prf(row, table: dict) -> tuple[float, float, float]:
     """P, R, F1 of per-kind counts under a weight table (kind -> (TP, FP, FN) shares)."""
     tp, fp, fn = np.asarray(row, dtype=float) @ share_matrix(table)
-    return prf(tp, fp, fn)
+    return prf_from_errors(tp, fp, fn)
+
+
+weighted_prf = deprecated_alias(weight_table_prf, "faireval.result.weighted_prf",
+                                "faireval.result.weight_table_prf")
 
 
 def share_matrix(table: dict) -> np.ndarray:
@@ -79,15 +88,23 @@ class FairEvalResult:
 
     def traditional(self) -> tuple[float, float, float]:
         tp = int(self.kind_counts[TP])
-        return prf(tp, int(self.n_system.sum()) - tp, int(self.n_target.sum()) - tp)
+        return prf_from_errors(tp, int(self.n_system.sum()) - tp, int(self.n_target.sum()) - tp)
 
     def fair(self) -> tuple[float, float, float]:
-        return weighted_prf(self.kind_counts, self.fair_table)
+        return weight_table_prf(self.kind_counts, self.fair_table)
 
-    def weighted(self) -> tuple[float, float, float] | None:
+    def weight_table_scores(self) -> tuple[float, float, float] | None:
+        """P, R, F1 under the weight table of ``weights`` (the ``weighted_*`` keys), or
+        None when no weight table was asked for. Not a support-weighted average: that is
+        ``nerspan.EntityScores.support_weighted``."""
         if self.weight_table is None:
             return None
-        return weighted_prf(self.kind_counts, self.weight_table)
+        return weight_table_prf(self.kind_counts, self.weight_table)
+
+    def weighted(self) -> tuple[float, float, float] | None:
+        """Deprecated alias of ``weight_table_scores`` (goes in the next release)."""
+        warn_renamed("FairEvalResult.weighted()", "FairEvalResult.weight_table_scores()")
+        return self.weight_table_scores()
 
     def headline(self) -> tuple[float, float, float]:
         """The scores ``weights`` names: traditional, fair, or the weighted table's."""
@@ -95,7 +112,7 @@ class FairEvalResult:
             return self.traditional()
         if self.weights == "fair":
             return self.fair()
-        return self.weighted()
+        return self.weight_table_scores()
 
     # -- output ------------------------------------------------------------------------
     def per_label(self) -> dict:
@@ -107,10 +124,10 @@ class FairEvalResult:
             row["traditional_FP"] = int(self.n_system[k]) - tp
             row["traditional_FN"] = int(self.n_target[k]) - tp
             row["support"] = int(self.n_target[k])
-            _put(row, "traditional", prf(tp, row["traditional_FP"], row["traditional_FN"]))
-            _put(row, "fair", weighted_prf(self.label_kind_counts[k], self.fair_table))
+            _put(row, "traditional", prf_from_errors(tp, row["traditional_FP"], row["traditional_FN"]))
+            _put(row, "fair", weight_table_prf(self.label_kind_counts[k], self.fair_table))
             if self.weight_table is not None:
-                _put(row, "weighted", weighted_prf(self.label_kind_counts[k], self.weight_table))
+                _put(row, "weighted", weight_table_prf(self.label_kind_counts[k], self.weight_table))
             rows[label] = row
         return rows
 
@@ -127,7 +144,7 @@ class FairEvalResult:
         _put(out, "traditional", self.traditional())
         _put(out, "fair", self.fair())
         if self.weight_table is not None:
-            _put(out, "weighted", self.weighted())
+            _put(out, "weighted", self.weight_table_scores())
         out["counts"] = self.counts
         tp = int(self.kind_counts[TP])
         out["traditional_counts"] = {"TP": tp, "FP": int(self.n_system.sum()) - tp,
@@ -243,4 +260,5 @@ def _first_start(item: dict) -> tuple:
     return min((x[1], x[2]) for x in spans)
 
 
-__all__ = ["FairEvalResult", "prf", "build_result", "named_counts", "weighted_prf", "FOCUS"]
+__all__ = ["FairEvalResult", "prf_from_errors", "prf", "build_result", "named_counts",
+           "weight_table_prf", "weighted_prf", "FOCUS"]

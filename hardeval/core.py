@@ -10,6 +10,7 @@ from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, LengthMismatch
                      NerspanError, SentenceCountError, as_corpus_columns, check_bool, decode,
                      entity_scores, get_scheme, resolve)
 from nerspan.bootstrap import Statistic, ratio_statistic
+from nerspan.deprecation import renamed_keyword
 
 from .labels import check_error_labels, compared_codes, label_names, reference_codes
 from .subsets import GROUPS, LEAF_NAMES, gold_token_classes
@@ -52,7 +53,7 @@ class HardevalResult:
 
     subsets: dict                 # name (see ``GROUPS``) -> SubsetStats
     error_labels: str
-    strict: bool | None           # None when the subsets were given precomputed
+    strict_diff: bool | None      # None when the subsets were given precomputed
     repairs: dict = field(default_factory=dict)
     tokens: dict | None = None    # with return_tokens: subset name -> token rows
     # sentences x leaves x (tokens, errors): what the report's bootstrap resamples
@@ -89,7 +90,7 @@ class HardevalResult:
         out["subsets"] = {name: stats.to_dict() for name, stats in self.subsets.items()}
         out["error_breakdown"] = self.error_breakdown
         out["hardeval_parts"] = list(self.hardeval_parts)
-        out["options"] = {"error_labels": self.error_labels, "strict": self.strict}
+        out["options"] = {"error_labels": self.error_labels, "strict_diff": self.strict_diff}
         out["repairs"] = self.repairs
         if self.tokens is not None:
             out["tokens"] = self.tokens
@@ -118,9 +119,9 @@ class HardevalResult:
 
 def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
           train_tags=None, subsets=None, scheme: str | None = None, mode: str | None = None,
-          strict: bool = False, error_labels: str = "bilou", return_tokens: bool = False,
+          strict_diff: bool = False, error_labels: str = "bilou", return_tokens: bool = False,
           label_list=None, gold_column: str = GOLD, pred_column: str = PRED,
-          train_options: dict | None = None) -> HardevalResult:
+          train_options: dict | None = None, strict: bool | None = None) -> HardevalResult:
     """Token error rates on unseen and label-shifted tokens (lower is better).
 
     Args:
@@ -138,7 +139,9 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
             sentence), e.g. from ``kfold_subsets``; then no training data is needed.
         scheme, mode: how gold tags are decoded into mentions (``nerspan.decode``; default
             IOB2, lenient).
-        strict: a token is diff only if its gold label never occurs with it in training.
+        strict_diff: a token is diff only if its gold label never occurs with it in
+            training (the paper's strict variant; not ``mode="strict"``, which is about
+            decoding). ``strict`` is its deprecated name.
         error_labels: ``"bilou"`` (default, the reference code), ``"bio"`` or ``"io"``.
         return_tokens: also list the tokens of each subset with their compared labels.
 
@@ -150,32 +153,38 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     (0.25, 1.0, None, 1.0, ('diff',))
     """
     error_labels = check_error_labels(error_labels)
-    strict, return_tokens = check_bool("strict", strict), check_bool("return_tokens", return_tokens)
+    strict_diff = renamed_keyword("hardeval.score", "strict", strict, "strict_diff",
+                                  strict_diff, False)
+    strict_diff = check_bool("strict_diff", strict_diff)
+    return_tokens = check_bool("return_tokens", return_tokens)
     context, corpus, gold_column, pred_column = resolve(
         references, predictions, tokens=tokens, label_list=label_list, gold_column=gold_column,
         pred_column=pred_column, scheme=scheme, mode=mode, train=train)
     if subsets is not None:
         codes = _check_subsets(corpus, subsets)
-        strict_used = None
+        strict_diff_used = None
     else:
         if train is None and train_tokens is None and context.train is None:
             raise ValueError("hardeval needs training data: pass train=... (a TrainIndex, "
                              "Corpus, datasets split or column file), train_tokens=... with "
                              "train_tags=..., or precomputed subsets=...")
         context.index(train, train_tokens, train_tags, train_options)
-        codes = gold_token_classes(context, strict)
-        strict_used = bool(strict)
+        codes = gold_token_classes(context, strict_diff)
+        strict_diff_used = bool(strict_diff)
     return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
-                       error_labels, return_tokens, strict_used, context)
+                       error_labels, return_tokens, strict_diff_used, context)
 
 
 def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                 pred_column: str = PRED, scheme: str = "IOB2", mode: str = "lenient",
                 error_labels: str = "bilou", return_tokens: bool = False,
-                strict: bool | None = None,
-                context: GoldContext | None = None) -> HardevalResult:
+                strict_diff: bool | None = None, context: GoldContext | None = None, *,
+                strict: bool | None = None) -> HardevalResult:
     """Score one prediction column against leaf subset ``codes`` (classification done);
-    with the ``context`` of ``corpus``'s gold, its decoded gold is used."""
+    ``strict_diff`` only says in ``options`` how the codes were made; with the
+    ``context`` of ``corpus``'s gold, its decoded gold is used."""
+    strict_diff = renamed_keyword("hardeval.score_codes", "strict", strict, "strict_diff",
+                                  strict_diff, None)
     error_labels = check_error_labels(error_labels)
     gold, pred, repairs, types = _compared_labels(corpus, gold_column, pred_column, scheme,
                                                   mode, error_labels, context)
@@ -197,7 +206,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     cell = (corpus.sentence_of_position * n_leaves + codes) * 2
     per_sentence = (np.bincount(cell, minlength=corpus.n_sentences * n_leaves * 2)
                     + np.bincount(cell[wrong] + 1, minlength=corpus.n_sentences * n_leaves * 2))
-    return HardevalResult(stats, error_labels, strict, repairs, listed,
+    return HardevalResult(stats, error_labels, strict_diff, repairs, listed,
                           per_sentence.reshape(corpus.n_sentences, n_leaves, 2))
 
 

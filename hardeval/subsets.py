@@ -13,6 +13,7 @@ import numpy as np
 
 from nerspan import (GOLD, Corpus, GoldContext, LabelTable, NerspanError, Spans, TrainIndex,
                      decode, get_scheme)
+from nerspan.deprecation import renamed_keyword
 
 # Leaf subsets: one code per token.
 OTHER, UNSEEN_I, UNSEEN_O, DIFF_I, DIFF_O, DIFF_E = range(6)
@@ -33,7 +34,8 @@ GROUPS = {
 
 
 def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
-             gold_column: np.ndarray, strict: bool = False) -> np.ndarray:
+             gold_column: np.ndarray, strict_diff: bool = False, *,
+             strict: bool | None = None) -> np.ndarray:
     """The leaf subset code of every token.
 
     Args:
@@ -43,8 +45,9 @@ def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
         gold_inside: whether each token's gold IO label is ``I-*``.
         gold_column: the ``counts`` column of each token's gold ``I-X``; -1 when the
             token is ``O`` or ``X`` never occurs in training (its count is then 0).
-        strict: a token is diff only if its gold label (``I``, ``O`` or ``I-X``) never
-            occurs with it in training.
+        strict_diff: a token is diff only if its gold label (``I``, ``O`` or ``I-X``)
+            never occurs with it in training (the paper's strict variant; ``strict`` is
+            its deprecated name).
 
     >>> counts = np.array([[5, 1, 0], [1, 3, 0], [0, 1, 2]])  # O, I-LOC, I-PER per row
     >>> rows = np.array([-1, 0, 1, 2, 2])
@@ -52,9 +55,11 @@ def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
     >>> column = np.array([1, 1, -1, 1, 2])
     >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column)]
     ['unseen-I', 'diff-I', 'diff-O', 'diff-E', 'other']
-    >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column, strict=True)]
+    >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column, strict_diff=True)]
     ['unseen-I', 'other', 'other', 'other', 'other']
     """
+    strict_diff = renamed_keyword("hardeval.classify", "strict", strict, "strict_diff",
+                                  strict_diff, False)
     rows = np.asarray(rows, dtype=np.int64)
     gold_inside = np.asarray(gold_inside, dtype=bool)
     gold_column = np.asarray(gold_column, dtype=np.int64)
@@ -72,7 +77,7 @@ def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
     diff_i = seen & gold_inside & (o > i)
     diff_o = seen & ~gold_inside & (i > o)
     diff_e = seen & gold_inside & (i >= o) & (x < top)   # ties (x == top) are never diff
-    if strict:
+    if strict_diff:
         diff_i &= i == 0
         diff_o &= o == 0
         diff_e &= x == 0
@@ -97,14 +102,17 @@ def gold_io(corpus: Corpus, column: str = GOLD, scheme: str = "IOB2", mode: str 
 
 
 def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
-                    mode: str = "lenient", strict: bool = False, column: str = GOLD,
-                    spans: Spans | None = None) -> np.ndarray:
-    """The leaf subset code of every token of ``corpus`` against the training index.
+                    mode: str = "lenient", strict_diff: bool = False, column: str = GOLD,
+                    spans: Spans | None = None, *, strict: bool | None = None) -> np.ndarray:
+    """The leaf subset code of every token of ``corpus`` against the training index
+    (``strict_diff``: see ``classify``; ``strict`` is its deprecated name).
 
     Token strings are compared case-sensitively; the gold mentions of ``column`` are
     decoded with ``scheme``/``mode`` (unless ``spans`` gives them decoded) and reduced
     to IO labels.
     """
+    strict_diff = renamed_keyword("hardeval.classify_tokens", "strict", strict, "strict_diff",
+                                  strict_diff, False)
     if corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
                          "words per sentence) or precomputed subsets=...")
@@ -116,24 +124,27 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     # whole vocabulary) does not make a token seen.
     seen = rows >= 0
     seen[seen] = train.io_counts.sum(axis=1)[rows[seen]] > 0
-    return classify(np.where(seen, rows, -1), train.io_counts, io > 0, to_train[io], strict)
+    return classify(np.where(seen, rows, -1), train.io_counts, io > 0, to_train[io],
+                    strict_diff)
 
 
-def gold_token_classes(context: GoldContext, strict: bool = False) -> np.ndarray:
+def gold_token_classes(context: GoldContext, strict_diff: bool = False) -> np.ndarray:
     """The leaf subset code of every token of the context's corpus, classified once per
-    context and ``strict`` setting against the context's training index."""
+    context and ``strict_diff`` setting against the context's training index."""
     if context.corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
                          "words per sentence) or precomputed subsets=...")
     return context.derived(
-        ("hardeval.token_classes", bool(strict)),
+        ("hardeval.token_classes", bool(strict_diff)),
         lambda: classify_tokens(context.corpus, context.train, context.scheme, context.mode,
-                                strict, context.gold_column, spans=context.gold))
+                                strict_diff, context.gold_column, spans=context.gold))
 
 
 def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB2",
-                  mode: str = "lenient", strict: bool = False, column: str = GOLD) -> np.ndarray:
-    """Leaf subset codes of every token, each fold classified against the other k-1 folds.
+                  mode: str = "lenient", strict_diff: bool = False, column: str = GOLD, *,
+                  strict: bool | None = None) -> np.ndarray:
+    """Leaf subset codes of every token, each fold classified against the other k-1 folds
+    (``strict_diff``: see ``classify``; ``strict`` is its deprecated name).
 
     Sentences are shuffled with ``numpy.random.default_rng(seed)`` and cut into ``k``
     folds of (almost) equal sentence counts, so the folds are deterministic for a seed.
@@ -146,6 +157,8 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     >>> [LEAF_NAMES[code] for code in kfold_subsets(c, k=4)]
     ['other', 'other', 'diff-O', 'unseen-O']
     """
+    strict_diff = renamed_keyword("hardeval.kfold_subsets", "strict", strict, "strict_diff",
+                                  strict_diff, False)
     if corpus.tokens is None:
         raise ValueError("k-fold subsets need the corpus tokens")
     io, _, _ = gold_io(corpus, column, scheme, mode)
@@ -162,7 +175,7 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
         rows = tokens[here]
         rows = np.where(others.sum(axis=1)[rows] > 0, rows, -1)
         codes[here] = classify(rows, others, io[here] > 0, np.where(io[here] > 0, io[here], -1),
-                               strict)
+                               strict_diff)
     return codes
 
 

@@ -34,7 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # GOLD [PRED ...] may be split by options (``report GOLD --train T PRED``): argparse
+    # fills GOLD and PRED from the first run of positional arguments only
+    if extra and isinstance(getattr(args, "predictions", None), list) and args.gold \
+            and not any(item.startswith("-") for item in extra):
+        args.predictions += extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

@@ -32,6 +32,14 @@ def demo_systems() -> dict[str, Path]:
     return {name: demo_path(file) for name, file in DEMO_SYSTEMS.items()}
 
 
+def demo_corpus():
+    """The demo's gold and systems as one corpus and the system names
+    (``nerlens.systems.read_systems``)."""
+    from .systems import read_systems
+
+    return read_systems(demo_gold(), demo_systems())
+
+
 # What the demo report says first (the page and the terminal show these notes on top)
 DEMO_NOTES = (
     "Demo: the WNUT-17 test set (emerging and rare entities in social media text) with "

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 
-from nerspan import (GOLD, Corpus, GoldContext, InputTypeError, LabelTable, NerspanError,
-                     as_train_index, check_bool, check_int, get_scheme, read_columns)
+from nerspan import (GOLD, Corpus, GoldContext, LabelTable, as_train_index, check_bool,
+                     check_int, get_scheme)
 from nerspan.corpus import side_name
 from nerspan.spans import check_tags
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
@@ -30,7 +30,8 @@ from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_bet
 
 from . import report_analyses, report_examples, report_findings
 from .report_html import render
-from .statistics import (FAMILIES, bucket_figures, entity_statistics, family_statistics,
+from .families import METHODS_ORDER as FAMILIES  # the report's order
+from .statistics import (bucket_figures, entity_statistics, family_statistics,
                          figure_png, score_family)
 
 
@@ -131,34 +132,14 @@ def _progress(total: int, enabled: bool, description: str):
 
 def systems_corpus(gold, systems: Mapping, tokens=None, gold_column: int = -1,
                    pred_column: int = -1) -> tuple[Corpus, list[str]]:
-    """A Corpus with ``gold`` and one column per system from files or tag lists."""
-    if isinstance(gold, (str, Path)):
-        corpus = read_columns(gold, {GOLD: gold_column})
-    else:
-        corpus = Corpus.from_tags(gold, tokens=tokens)
-    if not isinstance(systems, Mapping):
-        raise InputTypeError("systems must map each system's name to its predictions (a "
-                             f"column file or tag lists), not a {type(systems).__name__}")
-    names = []
-    for name, prediction in systems.items():
-        if isinstance(prediction, (str, Path)):
-            other = read_columns(prediction, {GOLD: pred_column})
-        else:
-            other = _system_tags(name, prediction)
-        corpus = corpus.with_columns(other, {GOLD: name})
-        names.append(name)
-    return corpus, names
+    """A Corpus with ``gold`` and one column per system from files or tag lists
+    (``nerlens.systems.read_systems``; the tags are checked by ``report``)."""
+    from .systems import add_systems, read_gold
 
-
-def _system_tags(name: str, prediction) -> Corpus:
-    """A system's tag lists as a one-column corpus; errors name the system."""
-    if prediction is None:
-        raise InputTypeError(f"system {name!r} is None: pass its predictions (a column file "
-                             "or tag lists per sentence)")
-    try:
-        return Corpus.from_tags(prediction)
-    except NerspanError as error:
-        raise error.on_side(f"system {name!r}") from None
+    corpus = read_gold(gold, tokens=tokens, tag_column=gold_column, check=False)
+    if isinstance(systems, Mapping) and not systems:
+        return corpus, []
+    return add_systems(corpus, systems, pred_tag_column=pred_column, check=False)
 
 
 def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: str) -> None:

@@ -16,7 +16,8 @@ import html
 from .report_analyses import (FAIREVAL_ERRORS_TITLE, faireval_confusion_title,
                                self_diagnosis_title)
 from .report_names import attribute_name, bucket_label
-from .statistics import FAMILIES, bucket_figure_title
+from .families import METHODS_ORDER as FAMILIES  # the report's order
+from .statistics import bucket_figure_title
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em;color:#222;max-width:1200px}

@@ -17,7 +17,6 @@ from nerspan import GOLD, PRED, LabelTable, decode, entity_scores, get_scheme
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
 from nerspan.scores import sentence_counts
 
-from .families import METHODS_ORDER as FAMILIES  # the report's order
 
 
 def score_family(family: str, corpus, index, scheme: str, mode: str, **options):

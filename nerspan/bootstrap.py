@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from .scores import prf, safe_divide
+from .scores import prf_from_counts, safe_divide
 
 BATCH_CELLS = 20_000_000  # weights cells per batch, to bound memory on large corpora
 
@@ -67,8 +67,8 @@ def ratio_statistic(totals: np.ndarray) -> np.ndarray:
 
 def prf_f1_statistic(totals: np.ndarray) -> np.ndarray:
     """F1 from totals (correct, predicted, gold) through precision and recall, with the
-    float operations of ``nerspan.prf``, so that it equals the point estimates bit for bit."""
-    return prf(totals[:, 0], totals[:, 1], totals[:, 2])[2]
+    float operations of ``nerspan.prf_from_counts``, so that it equals the point estimates bit for bit."""
+    return prf_from_counts(totals[:, 0], totals[:, 1], totals[:, 2])[2]
 
 
 def ratio_or_zero_statistic(totals: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .deprecation import deprecated_alias, warn_renamed
 from .spans import Spans
 
 
@@ -34,22 +35,25 @@ def safe_divide(numerator, denominator, zero_division: float = 0.0):
     return out
 
 
-def prf(correct, predicted, gold, zero_division: float = 0.0):
-    """Precision, recall, F1 from counts (arrays or scalars); F1 from unrounded P and R.
+def prf_from_counts(correct, predicted, gold, zero_division: float = 0.0):
+    """Precision, recall, F1 from mention counts: correct, predicted and gold (arrays or scalars); F1 from unrounded P and R.
 
     As seqeval 1.2.2 (and scikit-learn): ``zero_division`` replaces an undefined
     precision (nothing predicted) or recall (nothing to find); F1 is then computed from
     those two and is 0 when both are 0, whatever ``zero_division`` says.
 
-    >>> [float(x) for x in prf(0, 1, 1, zero_division=1)]   # a wrong prediction
+    >>> [float(x) for x in prf_from_counts(0, 1, 1, zero_division=1)]   # a wrong prediction
     [0.0, 0.0, 0.0]
-    >>> [float(x) for x in prf(0, 0, 0, zero_division=1)]   # nothing at all
+    >>> [float(x) for x in prf_from_counts(0, 0, 0, zero_division=1)]   # nothing at all
     [1.0, 1.0, 1.0]
     """
     precision = safe_divide(correct, predicted, zero_division)
     recall = safe_divide(correct, gold, zero_division)
     f1 = safe_divide(2 * precision * recall, precision + recall, 0.0)
     return precision, recall, f1
+
+
+prf = deprecated_alias(prf_from_counts, "nerspan.prf", "nerspan.prf_from_counts")
 
 
 @dataclass(frozen=True)
@@ -82,10 +86,10 @@ class EntityScores:
         return int(self.correct.sum())
 
     def per_type(self):
-        return prf(self.correct, self.predicted, self.gold, self.zero_division)
+        return prf_from_counts(self.correct, self.predicted, self.gold, self.zero_division)
 
     def micro(self) -> tuple[float, float, float]:
-        p, r, f = prf(self.n_correct, self.n_predicted, self.n_gold, self.zero_division)
+        p, r, f = prf_from_counts(self.n_correct, self.n_predicted, self.n_gold, self.zero_division)
         return float(p), float(r), float(f)
 
     def macro(self) -> tuple[float, float, float]:
@@ -95,8 +99,9 @@ class EntityScores:
             return (float(self.zero_division),) * 3
         return tuple(float(x.mean()) for x in self.per_type())
 
-    def weighted(self) -> tuple[float, float, float]:
-        """Mean weighted by gold support. Without gold mentions it is, as in seqeval:
+    def support_weighted(self) -> tuple[float, float, float]:
+        """Mean over the types weighted by their gold support (seqeval's "weighted avg";
+        the ``weighted_*`` keys of ``to_dict``). Without gold mentions it is, as in seqeval:
         recall ``zero_division``; precision and F1 ``zero_division`` if nothing was
         predicted either, else 0."""
         support = self.gold.sum()
@@ -104,6 +109,11 @@ class EntityScores:
             value = float(self.zero_division) if self.n_predicted == 0 else 0.0
             return value, float(self.zero_division), value
         return tuple(float((x * self.gold).sum() / support) for x in self.per_type())
+
+    def weighted(self) -> tuple[float, float, float]:
+        """Deprecated alias of ``support_weighted`` (goes in the next release)."""
+        warn_renamed("EntityScores.weighted()", "EntityScores.support_weighted()")
+        return self.support_weighted()
 
     def undefined(self) -> list[str]:
         """Which ratios were undefined (a zero denominator) and took ``zero_division``."""
@@ -127,8 +137,9 @@ class EntityScores:
             "gold": self.n_gold, "predicted": self.n_predicted, "correct": self.n_correct,
             "macro_precision": self.macro()[0], "macro_recall": self.macro()[1],
             "macro_f1": self.macro()[2],
-            "weighted_precision": self.weighted()[0], "weighted_recall": self.weighted()[1],
-            "weighted_f1": self.weighted()[2],
+            "weighted_precision": self.support_weighted()[0],
+            "weighted_recall": self.support_weighted()[1],
+            "weighted_f1": self.support_weighted()[2],
             "per_type": {
                 t: {"precision": float(tp[i]), "recall": float(tr[i]), "f1": float(tf[i]),
                     "support": int(self.gold[i]), "predicted": int(self.predicted[i]),

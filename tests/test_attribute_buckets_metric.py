@@ -129,7 +129,7 @@ def test_cli_table_json_and_plots(tmp_path, capsys):
     assert charts == ["buckets_eCon.png", "buckets_eLen.png", "comparison.png", "heatmap.png",
                       "self_diagnosis_good.png", "self_diagnosis_weak.png"]
     assert main(["buckets", "--train", str(train), str(gold), str(weak), "--format", "json",
-                 "--buckets", "3"]) == 0
+                 "--n-buckets", "3"]) == 0
     data = json.loads(capsys.readouterr().out)
     expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
                                        train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,

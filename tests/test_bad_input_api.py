@@ -317,9 +317,10 @@ def test_evaluate_modules_explain_label_ids(family):
 
 # -- options -------------------------------------------------------------------------------
 OPTION_CASES = [
-    ("hardeval.score", {"strict": "False"}, InputTypeError,
-     r"strict must be True or False, not 'False' \(a str\)"),
-    ("metrics/hardeval", {"strict": "False"}, InputTypeError, r"strict must be True or False"),
+    ("hardeval.score", {"strict_diff": "False"}, InputTypeError,
+     r"strict_diff must be True or False, not 'False' \(a str\)"),
+    ("metrics/hardeval", {"strict_diff": "False"}, InputTypeError,
+     r"strict_diff must be True or False"),
     ("hardeval.score", {"return_tokens": 1}, InputTypeError, r"return_tokens must be True"),
     ("tough_mentions.score", {"case_sensitive": "no"}, InputTypeError,
      r"case_sensitive must be True or False"),

@@ -66,7 +66,7 @@ CASES = {
                      r"pred.txt:1, sentence 0: length mismatch: predictions have 2 tokens, "
                      r"the reference 3 tokens"),
     "empty_pred": ("pred", "\n\n", [], r"pred.txt: the file is empty: no token in it"),
-    "column_out_of_range": ("gold", GOLD, ["--gold-column", "6"],
+    "column_out_of_range": ("gold", GOLD, ["--gold-tag-column", "6"],
                             r"gold.txt:1, sentence 0: 2 column\(s\), need at least 7 \(are "
                             r"the column indexes right\? .*--gold-column"),
     "unknown_scheme": ("gold", GOLD, ["--scheme", "BIOX"],
@@ -97,7 +97,7 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
 
 def argv(command, tmp_path, gold, pred, train, extra=()):
     if command == "report":
-        return ["report", "--train", str(train), "--gold", str(gold), str(pred), "--output",
+        return ["report", "--train", str(train), str(gold), str(pred), "--output",
                 str(tmp_path / "out"), "--bootstrap", "0", "--no-progress", *extra]
     if command in WITH_TRAIN:
         return [command, "--train", str(train), str(gold), str(pred), *extra]

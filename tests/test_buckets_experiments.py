@@ -112,7 +112,7 @@ def files(tmp_path):
 
 def test_cli_equal_width_json_matches_the_api(files, capsys):
     assert main(["buckets", "--train", str(files / "train.txt"), str(files / "gold.txt"),
-                 str(files / "a.txt"), "--equal-width", "--buckets", "2", "--attributes",
+                 str(files / "a.txt"), "--equal-width", "--n-buckets", "2", "--attributes",
                  "sLen", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == json.loads(json.dumps(score(PRED_A, attributes=["sLen"], n_buckets=2,

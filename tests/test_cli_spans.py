@@ -87,7 +87,7 @@ def test_jsonl_snap_is_counted(capsys, files):
 def test_report_reads_jsonl(capsys, files):
     train = files["tmp"] / "train.txt"
     train.write_text("Ada B-PER\nmet O\nParis B-LOC\n")
-    code, out, _ = run(capsys, "report", "--jsonl", "--gold", files["gold"], files["system"],
+    code, out, _ = run(capsys, "report", "--jsonl", files["gold"], files["system"],
                        "--train", train, "--bootstrap", 10, "--output", files["tmp"] / "out",
                        "--format", "json")
     assert code == 0

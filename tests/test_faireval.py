@@ -54,7 +54,7 @@ def test_one_target_split_in_two_is_two_boundary_errors_not_three_errors():
                    weights="weighted", return_pairs=True)
     assert counts(result) == {"BE": 2, "BEs": 2}
     assert result.to_dict()["traditional_counts"] == {"TP": 0, "FP": 2, "FN": 1}
-    assert result.weighted() == pytest.approx((1.0, 0.5, 2 / 3))  # TP 1, FP 0, FN 1
+    assert result.weight_table_scores() == pytest.approx((1.0, 0.5, 2 / 3))  # TP 1, FP 0, FN 1
     pairs = result.to_dict()["pairs"][0]
     assert [p["system"] for p in pairs] == [("ORG", 0, 2), ("ORG", 2, 4)]
 
@@ -250,10 +250,10 @@ def test_properties_of_one_sentence(target, system, reference_iteration):
     for shares in ((0, 1, 0), (0, 0, 1)):
         table = {"LE": shares, "BE": shares, "LBE": shares}
         again = score([target], [system], weights=table, reference_iteration=reference_iteration)
-        assert again.weighted()[2] == pytest.approx(fair_f1)
+        assert again.weight_table_scores()[2] == pytest.approx(fair_f1)
     if c["LE"] == c["BE"] == c["LBE"] == 0:
         assert result.traditional() == pytest.approx(result.fair())
-        assert result.fair() == pytest.approx(result.weighted())
+        assert result.fair() == pytest.approx(result.weight_table_scores())
 
 
 def distinct_lengths(spans):

@@ -29,7 +29,7 @@ SYSTEMS = {  # file -> the flags its refusals name, in order
 }
 REMEDIES = {"--missing-tag": ["--missing-tag", "O"],
             "--allow-token-mismatch": ["--allow-token-mismatch"]}
-GERMEVAL = ["--token-column", "1", "--gold-column", "2", "--comment-prefix", "#"]
+GERMEVAL = ["--token-column", "1", "--gold-tag-column", "2", "--comment-prefix", "#"]
 
 
 def gold_tags(path) -> list[list[str]]:
@@ -100,7 +100,7 @@ def test_every_command_reads_germeval(command, tmp_path, capsys):
     flags = [*GERMEVAL, "--allow-token-mismatch", "--format", "json"]
     train = ["--train", str(dev), "--train-token-column", "1", "--train-tag-column", "2"]
     if command == "report":
-        args = ["report", "--gold", str(gold), str(system), *train, *flags, "--bootstrap", "0",
+        args = ["report", str(gold), str(system), *train, *flags, "--bootstrap", "0",
                 "--output", str(tmp_path), "--no-progress"]
     elif command == "faireval":
         args = [command, str(gold), str(system), *flags]

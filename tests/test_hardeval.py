@@ -64,7 +64,7 @@ def index():
 def test_every_subset_and_tie_rule(index, strict):
     tokens, gold = case_corpus()
     corpus = Corpus.from_tags(gold, gold, tokens=tokens)
-    codes = hardeval.classify_tokens(corpus, index, strict=strict)
+    codes = hardeval.classify_tokens(corpus, index, strict_diff=strict)
     expected = [c[3] if strict else c[2] for c in CASES]
     assert [LEAF_NAMES[c] for c in codes] == [LEAF_NAMES[c] for c in expected]
 
@@ -284,7 +284,7 @@ def test_subset_relations(test, train, convention):
     # Strict diff is a subset of diff, leaf by leaf.
     corpus = Corpus.from_tags(gold, tokens=tokens)
     loose = hardeval.classify_tokens(corpus, index)
-    tight = hardeval.classify_tokens(corpus, index, strict=True)
+    tight = hardeval.classify_tokens(corpus, index, strict_diff=True)
     for leaf in GROUPS["diff"]:
         assert np.all(loose[tight == leaf] == leaf)
     assert np.array_equal(loose != tight, np.isin(loose, GROUPS["diff"]) & (tight == OTHER))
@@ -336,7 +336,7 @@ def test_cli_table_and_json(cli_files, capsys):
     assert lines[4].split() == ["bad", "100.00", "50.00", "100.00", "100.00", "-", "100.00",
                                 "-", "-", "100.00", "0.00"]
     assert main(["hardeval", "--train", train, "--format", "json", "--error-labels", "io",
-                 "--strict", gold, bad]) == 0
+                 "--strict-diff", gold, bad]) == 0
     import json
     out = json.loads(capsys.readouterr().out)
     expected = hardeval.score(Corpus.from_tags([["B-PER", "O"], ["B-PER", "O"]],
@@ -344,9 +344,9 @@ def test_cli_table_and_json(cli_files, capsys):
                                                tokens=[["Ana", "ran"], ["Paris", "ran"]]),
                               train_tokens=[["Kim", "ran"], ["Paris", "ran"]],
                               train_tags=[["B-PER", "O"], ["B-LOC", "O"]],
-                              error_labels="io", strict=True).to_dict()
+                              error_labels="io", strict_diff=True).to_dict()
     assert out == expected
-    assert out["hardeval"] == 1.0 and out["options"] == {"error_labels": "io", "strict": True}
+    assert out["hardeval"] == 1.0 and out["options"] == {"error_labels": "io", "strict_diff": True}
 
 
 def test_cli_input_error_is_one_line(cli_files, tmp_path, capsys):

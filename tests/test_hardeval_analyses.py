@@ -92,14 +92,14 @@ def files(tmp_path):
 
 def test_cli_tokens(files, capsys):
     _, train, gold, bad = files
-    code, out, _ = run(capsys, "hardeval", "--train", train, gold, bad, "--tokens",
+    code, out, _ = run(capsys, "hardeval", "--train", train, gold, bad, "--hard-tokens",
                        "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["results"]["bad"]["hardeval"] == 1.0
     assert data["tokens"]["unseen-I"] == [{"token": "Ana", "count": 1, "errors": {"bad": 1}}]
     assert data["tokens"]["diff-E"] == [{"token": "Paris", "count": 1, "errors": {"bad": 1}}]
-    code, out, _ = run(capsys, "hardeval", "--train", train, gold, bad, "--tokens", "--top", "1")
+    code, out, _ = run(capsys, "hardeval", "--train", train, gold, bad, "--hard-tokens", "--top", "1")
     assert code == 0 and "diff-E:" in out and "errors bad" in out
 
 

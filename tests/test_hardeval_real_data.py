@@ -95,7 +95,7 @@ def test_conll03_subsets_equal_a_plain_reading_of_the_spec(conll03):
     train, index, systems = conll03
     test = next(iter(systems.values()))
     for strict in (False, True):
-        codes = hardeval.classify_tokens(test, index, strict=strict)
+        codes = hardeval.classify_tokens(test, index, strict_diff=strict)
         assert [hardeval.LEAF_NAMES[c] for c in codes] == naive_leaves(train, test, strict)
 
 
@@ -117,9 +117,9 @@ def test_conll03_all_systems(conll03):
             assert errors["io"] <= errors["bilou"] and errors["bio"] <= errors["bilou"], name
         # With the index given, score() classifies the same way.
         direct = hardeval.score(corpus, train=index).to_dict()
-        assert direct.pop("options") == {"error_labels": "bilou", "strict": False}
+        assert direct.pop("options") == {"error_labels": "bilou", "strict_diff": False}
         given = results["bilou"].to_dict()
-        assert given.pop("options") == {"error_labels": "bilou", "strict": None}
+        assert given.pop("options") == {"error_labels": "bilou", "strict_diff": None}
         assert direct == given
 
 

@@ -118,7 +118,7 @@ def test_bad_input_is_one_line_and_exit_2(case, tmp_path, capsys):
     _, gold_text, pred_text, expected = BAD_CASES[case]
     (tmp_path / "gold.txt").write_text(gold_text)
     (tmp_path / "pred.txt").write_text(pred_text)
-    code = main(["report", "--train", str(demo_train()), "--gold", str(tmp_path / "gold.txt"),
+    code = main(["report", "--train", str(demo_train()), str(tmp_path / "gold.txt"),
                  str(tmp_path / "pred.txt"), "--output", str(tmp_path), "--bootstrap", "0"])
     err = capsys.readouterr().err.strip()
     assert code == 2
@@ -129,7 +129,7 @@ def test_bad_input_is_one_line_and_exit_2(case, tmp_path, capsys):
 def test_training_file_in_another_scheme(tmp_path, capsys):
     (tmp_path / "train.txt").write_text("John B-PER\nSmith E-PER\n\nParis S-LOC\n")
     (tmp_path / "gold.txt").write_text("A B-PER\nB O\n")
-    code = main(["report", "--train", str(tmp_path / "train.txt"), "--gold",
+    code = main(["report", "--train", str(tmp_path / "train.txt"),
                  str(tmp_path / "gold.txt"), str(tmp_path / "gold.txt"), "--output",
                  str(tmp_path), "--bootstrap", "0"])
     err = capsys.readouterr().err.strip()
@@ -150,8 +150,8 @@ def test_dataset_input(tmp_path, capsys):
                                         "ner_tags": [[1, 0, 3]]}, features=features)
     train.save_to_disk(str(tmp_path / "train_split"))
     (tmp_path / "pred.txt").write_text("John B-PER\nin O\nParis B-PER\n\nMary B-PER\nran O\n")
-    assert main(["report", "--dataset", str(tmp_path / "test_split"), "--train",
-                 str(tmp_path / "train_split"), str(tmp_path / "pred.txt"), "--output",
+    assert main(["report", str(tmp_path / "test_split"), str(tmp_path / "pred.txt"),
+                 "--train", str(tmp_path / "train_split"), "--output",
                  str(tmp_path / "out"), "--bootstrap", "0", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["estimates"]["pred"]["entity_f1"] == pytest.approx(2 * 2 / (3 + 3))

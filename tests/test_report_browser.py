@@ -85,8 +85,8 @@ def test_conll_report_with_15_systems_fits_the_page(tmp_path, browser):
     systems = sorted((data / "systems").glob("*.txt"))
     if len(systems) < 15:
         pytest.skip("needs ../shared/data/conll03 with its 15 systems")
-    assert main(["report", "--gold", str(data / "test.txt"), "--train", str(data / "train.txt"),
-                 *map(str, systems), "--output", str(tmp_path), "--bootstrap", "100",
+    assert main(["report", str(data / "test.txt"), *map(str, systems),
+                 "--train", str(data / "train.txt"), "--output", str(tmp_path), "--bootstrap", "100",
                  "--no-progress"]) == 0
     page, problems = _open(browser, tmp_path / "report.html")
     findings = page.locator("section#findings").inner_text()

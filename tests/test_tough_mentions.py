@@ -477,7 +477,7 @@ def test_cli_json_equals_score(files, capsys):
     assert list(both) == ["sys_a", "perfect"]
     assert both["sys_a"] == json.loads(json.dumps(expected))
     assert main(["tough-mentions", "--train", files["train"], files["both"], "--format", "json",
-                 "--case-insensitive", "--mentions"]) == 0
+                 "--no-case-sensitive", "--return-mentions"]) == 0
     folded = json.loads(capsys.readouterr().out)
     assert folded["options"]["case_sensitive"] is False
     assert [m["text"] for m in folded["mentions"]["unseen_tokens"]] == ["John Brown", "Jordan",

@@ -20,7 +20,7 @@ EXAMPLE = {
 
 
 def compute(references, predictions, tokens, train_tokens, train_tags, **options):
-    options["strict"] = options.get("strict") == "True"
+    options["strict_diff"] = options.get("strict_diff") == "True"
     return hardeval.score(references, predictions, tokens=tokens, train_tokens=train_tokens,
                           train_tags=train_tags, **options).to_dict()
 
@@ -33,7 +33,7 @@ demo = build_demo(
     "(Bernier-Colborne and Langlais, LREC 2020).",
     compute, EXAMPLE, needs_tokens=True, needs_train=True,
     options={"error_labels": (("bilou", "bio", "io"), "bilou"),
-             "strict": (("False", "True"), "False")},
+             "strict_diff": (("False", "True"), "False")},
     headline="hardeval")
 
 if __name__ == "__main__":

@@ -51,7 +51,9 @@ Args:
         to evaluate.load(...) to index it once, or to compute(...).
     subsets: precomputed leaf subset codes per token (e.g. hardeval.kfold_subsets(...));
         then no training data is needed.
-    strict: a token is diff only if its gold label never occurs with it in training.
+    strict_diff: a token is diff only if its gold label never occurs with it in training
+        (the paper's strict variant; mode="strict" is about decoding). strict is its
+        deprecated name (warns; goes in the next release).
     error_labels: "bilou" (default, the reference code), "bio" (raw tags) or "io".
     return_tokens: add "tokens", the tokens of each subset with their compared labels.
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
@@ -86,7 +88,8 @@ Examples:
 class Hardeval(TrainingDataMixin, evaluate.Metric):
     """Token error rates on unseen and label-shifted tokens."""
 
-    OPTIONS = ("subsets", "strict", "error_labels", "return_tokens")
+    OPTIONS = ("subsets", "strict_diff", "error_labels", "return_tokens",
+               "strict")  # strict: the deprecated name of strict_diff
 
     def _info(self):
         return evaluate.MetricInfo(

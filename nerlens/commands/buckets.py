@@ -1,13 +1,15 @@
 """``nerlens buckets``: bucket-wise F1 by entity and sentence attributes (Fu et al., 2020)."""
 from __future__ import annotations
 
+import argparse
 import copy
 
 import attribute_buckets
 from attribute_buckets import analysis
 from nerspan import GOLD, resolve
-from .common import (UsageError, add_input_arguments, add_train_arguments, format_table,
-                     load_systems_with_tokens, load_training, non_negative_int, print_json)
+from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
+                     format_table, load_systems_with_tokens, load_training, non_negative_int,
+                     print_json)
 from .manifest import read_manifest
 
 NAME = "buckets"
@@ -20,16 +22,19 @@ def add_arguments(parser) -> None:
     add_train_arguments(parser, required=False,
                         help_text="training column file (token first, tag last); with "
                                   "--datasets each dataset names its own")
-    parser.add_argument("--buckets", type=int, default=4, metavar="N",
+    parser.add_argument("--n-buckets", type=int, default=4, metavar="N",
                         help="buckets per attribute (default 4: XS, S, L, XL)")
+    add_alias(parser, "--buckets", "--n-buckets", "n_buckets", type=int)
     parser.add_argument("--equal-width", action="store_true",
                         help="cut each value range evenly instead of into equal counts "
                              "({0}, {1} and eLen's buckets stay)")
     parser.add_argument("--attributes", default=None,
                         help="comma-separated attributes (default: all of "
                              f"{', '.join(attribute_buckets.ATTRIBUTES)})")
-    parser.add_argument("--case-sensitive", action="store_true",
-                        help="compare tokens with training as they are (default: lowercased)")
+    parser.add_argument("--case-sensitive", action=argparse.BooleanOptionalAction,
+                        default=False,
+                        help="compare tokens with training as they are (default "
+                             "--no-case-sensitive: lowercased)")
     parser.add_argument("--frequency-norm", default="ratio",
                         choices=attribute_buckets.FREQUENCY_NORMS,
                         help="ratio (default, the paper) or rank5 (the reference code)")
@@ -38,6 +43,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
                         help="sentence resamples for an interval on every bucket F1")
     parser.add_argument("--seed", type=non_negative_int, default=0)
+    parser.add_argument("--confidence", type=float, default=0.95,
+                        help="level of the --bootstrap intervals (default 0.95)")
     parser.add_argument("--plot", default=None, metavar="DIR",
                         help="write the charts (bar chart per attribute, heat map, "
                              "comparison of the first two systems) to DIR as PNG")
@@ -121,8 +128,8 @@ def _number(value) -> str:
 
 def _options(args) -> dict:
     """The ``attribute_buckets.score`` options of the command line."""
-    if args.buckets < 2:
-        raise UsageError("--buckets must be at least 2")
+    if args.n_buckets < 2:
+        raise UsageError("--n-buckets must be at least 2")
     attributes = None
     if args.attributes:
         attributes = [a.strip() for a in args.attributes.split(",") if a.strip()]
@@ -130,10 +137,11 @@ def _options(args) -> dict:
         if unknown:
             raise UsageError(f"unknown attribute(s) {', '.join(unknown)}; choose among "
                              f"{', '.join(attribute_buckets.ATTRIBUTES)}")
-    return dict(scheme=args.scheme, mode=args.mode, n_buckets=args.buckets,
+    return dict(scheme=args.scheme, mode=args.mode, n_buckets=args.n_buckets,
                 attributes=attributes, equal_width=args.equal_width,
                 case_sensitive=args.case_sensitive, frequency_norm=args.frequency_norm,
-                compat=args.compat, bootstrap=args.bootstrap, seed=args.seed)
+                compat=args.compat, bootstrap=args.bootstrap, seed=args.seed,
+                confidence=args.confidence)
 
 
 def _training(args, path=None):

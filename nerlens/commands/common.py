@@ -10,12 +10,11 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
-
-from nerspan import (GOLD, PRED, Corpus, InvalidTagError, LabelTable, NerspanError,
-                     TrainIndex, as_train_index, get_scheme, read_columns)
-from nerspan.schemes import FALLBACK_PREFIXES
-from nerspan.readers import check_tokens, shown, token_line, undecodable_error
+from nerspan import (GOLD, Corpus, NerspanError, TrainIndex, as_train_index, get_scheme,
+                     read_columns)
+from nerspan.readers import undecodable_error
+from nerlens import systems as library
+from nerlens.systems import check_tags, system_name  # noqa: F401 (the commands' names)
 
 
 class UsageError(Exception):
@@ -52,6 +51,35 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+class DeprecatedAlias(argparse.Action):
+    """A hidden old flag: does what ``new`` does and prints one warning line.
+
+    ``const`` given: a flag without a value that stores ``const`` (``--case-insensitive``
+    stores ``case_sensitive=False``); otherwise it takes the value ``new`` takes.
+    """
+
+    def __init__(self, option_strings, dest, new: str, const=None, nargs=None, **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, nargs=0 if const is not None else nargs,
+                         const=const, help=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        deprecated(option_string, self.new)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
+def deprecated(old: str, new: str) -> None:
+    """The one warning line of a deprecated flag."""
+    print(f"nerlens: warning: {old} is deprecated: use {new} ({old} goes in the next "
+          "release)", file=sys.stderr)
+
+
+def add_alias(parser, old: str, new: str, dest: str, **kwargs) -> None:
+    """``old`` as a hidden deprecated alias of ``new`` (same ``dest``)."""
+    parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new,
+                        default=argparse.SUPPRESS, **kwargs)
+
+
 def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
     """GOLD [PRED ...] and the options that say how to read them."""
     parser.add_argument("gold", nargs="?", help="gold column file (token first)")
@@ -73,11 +101,13 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
 
 def add_reading_arguments(parser) -> None:
     """How every column file is read: the same flags in every command."""
-    parser.add_argument("--gold-column", type=int, default=None,
-                        help="gold tag column (default: last in GOLD, or second-to-last "
-                             "when PRED is omitted)")
-    parser.add_argument("--pred-column", type=int, default=-1,
-                        help="prediction tag column (default: last)")
+    parser.add_argument("--gold-tag-column", type=int, default=None, metavar="INDEX",
+                        help="position of GOLD's tag column, 0-based, negative from the "
+                             "end (default: last, or second-to-last when PRED is omitted)")
+    parser.add_argument("--pred-tag-column", type=int, default=-1, metavar="INDEX",
+                        help="position of the prediction tag column (default -1: last)")
+    add_alias(parser, "--gold-column", "--gold-tag-column", "gold_tag_column", type=int)
+    add_alias(parser, "--pred-column", "--pred-tag-column", "pred_tag_column", type=int)
     parser.add_argument("--token-column", type=int, default=0,
                         help="token column of GOLD (default 0, the first; GermEval: 1); "
                              "prediction files hold their token first")
@@ -110,6 +140,15 @@ def read_options(args) -> dict:
                 missing_tag=args.missing_tag)
 
 
+def system_options(args, outside_scheme_is_error: bool = False) -> dict:
+    """The ``nerlens.systems.read_systems`` options of the reading flags."""
+    return dict(scheme=args.scheme, mode=args.mode, gold_tag_column=args.gold_tag_column,
+                pred_tag_column=args.pred_tag_column, token_column=args.token_column,
+                allow_token_mismatch=args.allow_token_mismatch,
+                outside_scheme_is_error=outside_scheme_is_error,
+                on_repairs=report_repairs, **read_options(args))
+
+
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
     """The --train column file, its tags checked (named as the training file's)."""
     corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
@@ -132,101 +171,61 @@ def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
     return corpus, systems
 
 
-def system_name(path: str) -> str:
-    return Path(path).stem
+def prediction_paths(args) -> list[str]:
+    """The PRED files (one or several positional arguments)."""
+    preds = args.predictions
+    return preds if isinstance(preds, list) else ([preds] if preds else [])
 
 
-def load_systems(args) -> tuple[Corpus, list[str]]:
-    """A corpus with column ``gold`` and one column per system (named after its file).
-
-    With one prediction, the column is also available as ``pred``.
-    """
+def load_systems(args, outside_scheme_is_error: bool = False) -> tuple[Corpus, list[str]]:
+    """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
+    after its file); without PRED, GOLD holds both columns. ``nerlens.systems``."""
+    preds = prediction_paths(args)
     if getattr(args, "jsonl", False):
-        from .span_files import load_span_systems
-        return load_span_systems(args)
+        if get_scheme(args.scheme).name != "IOB2":
+            raise UsageError("--jsonl spans are scored as IOB2 tags: --scheme applies to "
+                             "tag files")
+        if not args.gold or not preds:
+            raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
+        return library.read_systems(check_file(args.gold), [check_file(p) for p in preds],
+                                    jsonl=True, inclusive_end=args.inclusive_end,
+                                    snap=args.snap)
     if not args.gold:
         raise UsageError("no GOLD file given")
-    preds = args.predictions if isinstance(args.predictions, list) else (
-        [args.predictions] if args.predictions else [])
-    if not preds:
-        gold_column = -2 if args.gold_column is None else args.gold_column
-        corpus = read_columns(args.gold, {GOLD: gold_column, PRED: args.pred_column},
-                              token_column=args.token_column, **read_options(args))
-        report_repairs(corpus)
-        check_tags(corpus, GOLD, args.scheme, args.mode, "gold")
-        check_tags(corpus, PRED, args.scheme, args.mode, "prediction")
-        name = system_name(args.gold)
-        corpus = Corpus(corpus.offsets, {GOLD: corpus.columns[GOLD], name: corpus.columns[PRED]},
-                        corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
-        return corpus, [name]
-    return add_predictions(args, read_gold(args, args.gold), preds)
+    gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
+    return library.read_systems(gold, [check_file(p) for p in preds] or None,
+                                split=getattr(args, "split", None),
+                                tokens_column=getattr(args, "tokens_column", "tokens"),
+                                tags_column=getattr(args, "tags_column", "ner_tags"),
+                                **system_options(args, outside_scheme_is_error))
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
-    """The GOLD column file (--gold-column, default last), its tags checked."""
-    gold_column = -1 if args.gold_column is None else args.gold_column
-    corpus = read_columns(path, {GOLD: gold_column}, token_column=args.token_column,
-                          **read_options(args))
-    report_repairs(corpus)
-    check_tags(corpus, GOLD, args.scheme, args.mode, "gold", outside_scheme_is_error)
-    return corpus
+    """The GOLD column file (--gold-tag-column, default last), its tags checked."""
+    options = system_options(args, outside_scheme_is_error)
+    for key in ("gold_tag_column", "pred_tag_column", "allow_token_mismatch"):
+        options.pop(key)
+    return library.read_gold(check_file(path), tag_column=args.gold_tag_column, **options)
 
 
 def add_predictions(args, corpus: Corpus, paths: list[str],
                     outside_scheme_is_error: bool = False,
                     names: list[str] | None = None) -> tuple[Corpus, list[str]]:
-    """``corpus`` plus one column per prediction file, each checked on its own (so that
-    an error names that file and line): tags, sentences, lengths, tokens. The columns
-    are ``names`` (default: the file names, made unique)."""
-    given, names = names, []
-    for k, path in enumerate(paths):
-        name = given[k] if given else system_name(path)
-        while not given and (name in names or name == GOLD):
-            name += "'"
-        other = read_columns(path, {PRED: args.pred_column}, **read_options(args))
-        report_repairs(other)
-        check_tags(other, PRED, args.scheme, args.mode, "prediction", outside_scheme_is_error)
-        corpus = corpus.with_columns(other, {PRED: name})
-        check_tokens(corpus, other, args.allow_token_mismatch)
-        names.append(name)
-    return corpus, names
-
-
-def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
-               outside_scheme_is_error: bool = False) -> None:
-    """Raise ``InvalidTagError`` naming the file, line and tag of the first tag of
-    ``column`` that is no tag, or (strict mode, or ``outside_scheme_is_error``) whose
-    prefix is not in ``scheme``."""
-    scheme = get_scheme(scheme)
-    table = LabelTable.build(corpus.labels, scheme)
-    unreadable = np.array([label in table.unreadable for label in corpus.labels], dtype=bool)
-    bad = unreadable | (table.outside_scheme if mode == "strict" or outside_scheme_is_error
-                        else False)
-    hits = bad[corpus.column(column)]
-    if not hits.any():
-        return
-    position = int(np.argmax(hits))
-    label_id = int(corpus.column(column)[position])
-    tag = corpus.labels[label_id]
-    if unreadable[label_id]:
-        letters = ", ".join(sorted(set(scheme.prefixes) | set(FALLBACK_PREFIXES)))
-        problem = (f"{what} tag {shown(tag)} is not a tag: expected O or PREFIX-TYPE with a "
-                   f"prefix among {letters}")
-    else:
-        problem = (f"{what} tag {shown(tag)} is not in the {scheme.name} scheme (allowed "
-                   f"prefixes: {', '.join(scheme.prefixes)}; see --scheme)")
-    sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
-    raise InvalidTagError(problem, sentence=sentence, path=corpus.source.path,
-                          line=token_line(corpus, position))
+    """``corpus`` plus one column per prediction file (``nerlens.systems.add_systems``);
+    the columns are ``names`` (default: the file names, made unique)."""
+    options = system_options(args, outside_scheme_is_error)
+    for key in ("gold_tag_column", "token_column"):
+        options.pop(key)
+    paths = [check_file(p) for p in paths]
+    systems = dict(zip(names, paths)) if names else paths
+    return library.add_systems(corpus, systems, **options)
 
 
 def report_repairs(corpus: Corpus) -> None:
     """A note on stderr for the rows --missing-tag filled in."""
-    lines = corpus.source.repaired_lines
-    if lines:
-        shown_lines = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-        note(f"{corpus.source.path}: {len(lines)} row(s) without a tag read with "
-             f"--missing-tag (lines {shown_lines})")
+    text = library.repaired_lines_text(corpus, "--missing-tag")
+    if text:
+        note(f"{corpus.source.path}: {text}")
 
 
 def note(message: str) -> None:

@@ -8,14 +8,17 @@ corpus statistics of its Tables 1-2 and the share of test tokens per subset (Tab
 """
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 
 import hardeval
 from hardeval import analysis
 from nerspan import GOLD, read_columns
 
-from .common import (UsageError, add_input_arguments, add_train_arguments, check_file,
-                     format_table, load_systems_with_tokens, load_training, print_json)
+from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
+                     check_file, format_table, load_systems_with_tokens, load_training,
+                     print_json)
 from .manifest import read_manifest
 
 NAME = "hardeval"
@@ -27,9 +30,11 @@ def add_arguments(parser) -> None:
     add_train_arguments(parser, required=False,
                         help_text="training column file (token first, tag last); not needed "
                                   "with --kfold or --domains")
-    parser.add_argument("--strict", action="store_true",
+    parser.add_argument("--strict-diff", action=argparse.BooleanOptionalAction,
+                        default=False,
                         help="a token is diff only if its gold label never occurs with it "
-                             "in training")
+                             "in training (the paper's strict variant; not --mode strict)")
+    add_alias(parser, "--strict", "--strict-diff", "strict_diff", const=True)
     parser.add_argument("--error-labels", default="bilou", choices=hardeval.ERROR_LABELS,
                         help="labels compared: bilou (default, the reference code), bio "
                              "(raw tags) or io (typed IO labels)")
@@ -41,30 +46,31 @@ def add_arguments(parser) -> None:
     parser.add_argument("--domains", default=None, metavar="MANIFEST",
                         help="score every domain of a JSON manifest (name -> train, gold, "
                              "predictions) and macro-average them, with entity F1")
-    parser.add_argument("--tokens", action="store_true",
+    parser.add_argument("--hard-tokens", action="store_true",
                         help="list the most frequent tokens of each hard subset with each "
                              "system's errors on them")
+    add_alias(parser, "--tokens", "--hard-tokens", "hard_tokens", const=True)
     parser.add_argument("--top", type=int, default=10, metavar="N",
-                        help="tokens per subset with --tokens (default 10)")
+                        help="tokens per subset with --hard-tokens (default 10)")
     parser.add_argument("--corpus-stats", action="store_true",
                         help="corpus statistics of --train, --dev and GOLD (the paper's "
                              "Tables 1-2: ambiguous tokens and mentions, unique and unseen "
                              "mentions) and the share of tokens per subset (Table 4); GOLD's "
-                             "tag is its last column (or --gold-column), no PRED files")
+                             "tag is its last column (or --gold-tag-column), no PRED files")
     parser.add_argument("--dev", default=None,
                         help="with --corpus-stats: a development file to describe too")
 
 
-def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict=False,
+def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict_diff=False,
             error_labels="bilou", codes=None) -> dict:
     """System name -> result dict; the subsets are classified once for all systems
     (or given as leaf ``codes``, e.g. from ``hardeval.kfold_subsets``)."""
     if codes is None:
-        codes = hardeval.classify_tokens(corpus, train, scheme, mode, strict)
+        codes = hardeval.classify_tokens(corpus, train, scheme, mode, strict_diff)
     out = {}
     for name in systems:
         result = hardeval.score_codes(corpus, codes, GOLD, name, scheme, mode, error_labels,
-                                      strict=strict)
+                                      strict_diff=strict_diff)
         out[name] = result.to_dict()
     return out
 
@@ -141,16 +147,16 @@ def run(args) -> int:
     out = {}
     if args.kfold is not None:
         codes = hardeval.kfold_subsets(corpus, args.kfold, args.seed, args.scheme, args.mode,
-                                       args.strict)
+                                       args.strict_diff)
         folds = hardeval.kfold_folds(corpus.n_sentences, args.kfold, args.seed)
         out["kfold"] = {"k": args.kfold, "seed": args.seed,
                         "fold_sentences": np.bincount(folds, minlength=args.kfold).tolist(),
                         "subsets": analysis.subset_shares(codes)}
     else:
-        codes = hardeval.classify_tokens(corpus, train, args.scheme, args.mode, args.strict)
-    results = compute(corpus, systems, None, args.scheme, args.mode, args.strict,
+        codes = hardeval.classify_tokens(corpus, train, args.scheme, args.mode, args.strict_diff)
+    results = compute(corpus, systems, None, args.scheme, args.mode, args.strict_diff,
                       args.error_labels, codes)
-    if args.tokens:
+    if args.hard_tokens:
         wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
                                           args.error_labels) for s in systems}
         out["tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
@@ -193,7 +199,7 @@ def _run_domains(args) -> int:
                                       pred_column=column, train=check_file(data.train),
                                       train_options={"comment_prefix": args.comment_prefix})
         out[system] = hardeval.score_domains(domains, scheme=args.scheme, mode=args.mode,
-                                             strict=args.strict, error_labels=args.error_labels)
+                                             strict_diff=args.strict_diff, error_labels=args.error_labels)
     if args.format == "json":
         print_json(out[systems[0]] if len(systems) == 1 else out)
         return 0
@@ -216,7 +222,7 @@ def _run_corpus_stats(args) -> int:
         raise UsageError("no GOLD file given")
     train = _train_index(args)
     read = dict(comment_prefix=args.comment_prefix)
-    gold_column = -1 if args.gold_column is None else args.gold_column
+    gold_column = -1 if args.gold_tag_column is None else args.gold_tag_column
     evaluation = {}
     if args.dev:
         evaluation["dev"] = read_columns(check_file(args.dev), {GOLD: -1}, **read)

@@ -18,10 +18,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan import GOLD, PRED, Corpus, read_columns
+from nerspan import GOLD, Corpus
+from nerlens.systems import read_systems
 
-from .common import (UsageError, add_predictions, check_file, check_tags, read_gold,
-                     read_options, report_repairs, system_name)
+from .common import UsageError, check_file, system_name, system_options
 
 
 @dataclass
@@ -68,22 +68,15 @@ def _dataset(name: str, entry, folder: Path, path: str, args) -> Dataset:
     train = resolve(entry["train"]) if entry.get("train") else None
     predictions = entry.get("predictions")
     if predictions is None:
-        gold = resolve(entry["gold"])
-        corpus = read_columns(gold, {GOLD: -2, PRED: -1}, **read_options(args))
-        report_repairs(corpus)
-        check_tags(corpus, GOLD, args.scheme, args.mode, "gold")
-        check_tags(corpus, PRED, args.scheme, args.mode, "prediction")
-        system = system_name(gold)
-        corpus = Corpus(corpus.offsets, {GOLD: corpus.columns[GOLD], system: corpus.columns[PRED]},
-                        corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
-        return Dataset(name, corpus, [system], train)
+        corpus, systems = read_systems(resolve(entry["gold"]), None, **system_options(args))
+        return Dataset(name, corpus, systems, train)
     if isinstance(predictions, str):
         predictions = {system_name(predictions): predictions}
     if not isinstance(predictions, dict) or not predictions:
         raise UsageError(f"{where}: \"predictions\" is a file or an object name -> file")
     if GOLD in predictions:
         raise UsageError(f"{where}: {GOLD!r} cannot name a system")
-    corpus = read_gold(args, resolve(entry["gold"]))
-    corpus, systems = add_predictions(args, corpus, [resolve(f) for f in predictions.values()],
-                                      names=list(predictions))
+    corpus, systems = read_systems(resolve(entry["gold"]),
+                                   {system: resolve(f) for system, f in predictions.items()},
+                                   **system_options(args))
     return Dataset(name, corpus, systems, train)

@@ -1,27 +1,32 @@
 """``nerlens report``: all four methods, several systems, intervals, JSON and HTML."""
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, as_train_index, read_columns
+from nerlens.systems import load_saved_split
 
-from .common import (UsageError, add_predictions, add_reading_arguments, add_train_arguments,
-                     check_file, check_tags, non_negative_int, read_gold, read_training)
-from .span_files import add_span_arguments, load_span_systems
+from .common import (UsageError, add_alias, add_reading_arguments, add_train_arguments,
+                     load_systems, non_negative_int, read_training)
+from .span_files import add_span_arguments
 
 NAME = "report"
 HELP = "every method in one pass: terminal summary, report.json and report.html"
 
 
 def add_arguments(parser) -> None:
+    parser.add_argument("gold", nargs="?",
+                        help="gold column file (token first, tag last), or a datasets split "
+                             "or DatasetDict saved with save_to_disk (see --split)")
     parser.add_argument("predictions", nargs="*", help="prediction column file(s), tag last")
-    parser.add_argument("--gold", help="gold column file (token first, tag last)")
+    add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
+    add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
     add_train_arguments(parser, required=False, help_text="training column file (token first, "
                         "tag last), or a datasets split saved with save_to_disk")
-    parser.add_argument("--dataset", help="the evaluation data as a datasets split saved with "
-                                          "save_to_disk (instead of --gold)")
-    parser.add_argument("--split", default=None, help="split of a saved DatasetDict")
+    parser.add_argument("--split", default=None,
+                        help="split of a DatasetDict saved as GOLD (default: test)")
     parser.add_argument("--tokens-column", default="tokens")
     parser.add_argument("--tags-column", default="ner_tags")
     parser.add_argument("--output", default=".", help="folder for report.json and report.html")
@@ -38,65 +43,52 @@ def add_arguments(parser) -> None:
     parser.add_argument("--demo", action="store_true",
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
                              "baseline")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress bar on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", default="table", choices=("table", "json"),
                         help="what to print: the summary table or the JSON")
     add_reading_arguments(parser)
     add_span_arguments(parser)
 
 
-def _load_dataset(path: str, split: str | None, default_split: str):
-    import datasets
-
-    loaded = datasets.load_from_disk(check_file(path))
-    if isinstance(loaded, datasets.DatasetDict):
-        name = split or default_split
-        if name not in loaded:
-            raise UsageError(f"{path}: no split {name!r} (has {sorted(loaded)})")
-        loaded = loaded[name]
-    return loaded
+def _gold_and_predictions(args) -> None:
+    """GOLD [PRED ...] with the deprecated --gold FILE / --dataset DIR: then every
+    positional argument is a PRED."""
+    given = getattr(args, "gold_option", None) or getattr(args, "dataset_option", None)
+    if given:
+        if getattr(args, "gold_option", None) and getattr(args, "dataset_option", None):
+            raise UsageError("give GOLD once (--gold and --dataset are its old names)")
+        args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
+        args.gold = given
 
 
 def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:
-    if args.jsonl:  # --gold and the predictions are JSON Lines span files
-        return load_span_systems(args)
-    if args.dataset:
-        data = _load_dataset(args.dataset, args.split, "test")
-        corpus = Corpus.from_dataset(data, tags_column=args.tags_column,
-                                     tokens_column=args.tokens_column)
-        check_tags(corpus, GOLD, args.scheme, args.mode, "gold", outside_scheme_is_error=True)
-    elif args.gold:
-        corpus = read_gold(args, check_file(args.gold), outside_scheme_is_error=True)
-    else:
-        raise UsageError("give --gold FILE or --dataset DIR (or --demo)")
+    if not args.gold:
+        raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
+                         "file(s) (or --demo)")
     if not args.predictions:
         raise UsageError("give at least one prediction file")
-    return add_predictions(args, corpus, [check_file(p) for p in args.predictions],
-                           outside_scheme_is_error=True)
+    return load_systems(args, outside_scheme_is_error=True)
 
 
 def _training(args):
     if not args.train:
         raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
     if Path(args.train).is_dir():
-        return _load_dataset(args.train, None, "train")
+        return load_saved_split(args.train, None, "train")
     return read_training(args, outside_scheme_is_error=True)
 
 
 def run(args) -> int:
     from nerlens.report import report
 
+    _gold_and_predictions(args)
     if args.demo:
         from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
-        from nerlens.demo import DEMO_NOTES, demo_gold, demo_systems, demo_train
+        from nerlens.demo import DEMO_NOTES, demo_corpus, demo_train
 
-        train = read_columns(demo_train(), {GOLD: -1})
-        corpus = read_columns(demo_gold(), {GOLD: -1})
-        names = []
-        for name, path in demo_systems().items():
-            corpus = corpus.with_columns(read_columns(path, {GOLD: -1}), {GOLD: name})
-            names.append(name)
-        index = as_train_index(train, args.scheme, args.mode)
+        corpus, names = demo_corpus()
+        index = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
         corpus = with_memorisation_baseline(index, corpus, "memorisation")
         names.append("memorisation")
         train = index
@@ -108,13 +100,16 @@ def run(args) -> int:
         corpus, names = _evaluation_corpus(args)
         train = _training(args)
         notes = []
-        inputs = {"gold": args.gold or f"{args.dataset} (split {args.split or 'test'})",
+        gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
+                else args.gold)
+        inputs = {"gold": gold,
                   "train": args.train, "systems": dict(zip(names, args.predictions))}
 
     result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
                     mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
                     baseline=args.baseline, min_share=args.min_share,
-                    progress=not args.no_progress and sys.stderr.isatty(), inputs=inputs,
+                    progress=(sys.stderr.isatty() if args.progress is None
+                              else args.progress), inputs=inputs,
                     notes=notes)
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)

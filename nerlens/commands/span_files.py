@@ -7,9 +7,7 @@ carry only their spans: the words are the gold file's.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from nerspan import GOLD, PRED, Corpus, from_spans, get_scheme, read_span_jsonl
+from nerspan import GOLD, get_scheme, read_span_jsonl
 
 from .common import UsageError, check_file, system_name
 
@@ -30,7 +28,9 @@ def span_options(args) -> dict:
 
 
 def read_span_files(args) -> tuple[dict, list[tuple[str, dict]]]:
-    """The gold file's spans, tokens and texts, and (name, spans) for every PRED file."""
+    """The gold file's spans, tokens and texts, and (name, spans) for every PRED file, as
+    they are (faireval scores nested spans); tag-based commands read --jsonl through
+    ``common.load_systems`` (``nerlens.systems.read_systems(..., jsonl=True)``)."""
     if get_scheme(args.scheme).name != "IOB2":
         raise UsageError("--jsonl spans are scored as IOB2 tags: --scheme applies to tag files")
     preds = args.predictions if isinstance(args.predictions, list) else (
@@ -46,20 +46,3 @@ def read_span_files(args) -> tuple[dict, list[tuple[str, dict]]]:
         names.append(name)
         systems.append((name, read_span_jsonl(check_file(path))))
     return gold, systems
-
-
-def load_span_systems(args) -> tuple[Corpus, list[str]]:
-    """``common.load_systems`` for --jsonl: column ``gold`` and one column per system."""
-    gold, systems = read_span_files(args)
-    corpus, snapped = None, {}
-    for name, system in systems:
-        pair = from_spans(gold["spans"], system["spans"], gold["tokens"], texts=gold["texts"],
-                          **span_options(args))
-        snapped.update({name if column == PRED else column: sentences
-                        for column, sentences in pair.source.snapped.items()})
-        if corpus is None:
-            corpus = pair.select([GOLD])
-        corpus = corpus.with_columns(pair.select([PRED]), {PRED: name}, f"{name} spans")
-    corpus = Corpus(corpus.offsets, corpus.columns, corpus.labels, corpus.tokens, corpus.vocab,
-                    replace(corpus.source, snapped=snapped))
-    return corpus, [name for name, _ in systems]

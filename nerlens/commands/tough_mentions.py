@@ -1,11 +1,13 @@
 """``nerlens tough-mentions``: recall on unseen and type-confusable mentions (TMR)."""
 from __future__ import annotations
 
+import argparse
+
 import tough_mentions
 from nerspan import GoldContext
 
-from .common import (UsageError, add_input_arguments, add_train_arguments, format_table,
-                     load_systems_with_tokens, load_training, print_json)
+from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
+                     format_table, load_systems_with_tokens, load_training, print_json)
 
 NAME = "tough-mentions"
 HELP = "recall on unseen and type-confusable mentions (Tough Mentions Recall)"
@@ -14,11 +16,16 @@ HELP = "recall on unseen and type-confusable mentions (Tough Mentions Recall)"
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_train_arguments(parser)
-    parser.add_argument("--case-insensitive", action="store_true",
-                        help="compare mention texts lowercased (default: exactly)")
-    parser.add_argument("--mentions", action="store_true",
+    parser.add_argument("--case-sensitive", action=argparse.BooleanOptionalAction,
+                        default=True,
+                        help="compare mention texts as they are (default) or, with "
+                             "--no-case-sensitive, lowercased")
+    add_alias(parser, "--case-insensitive", "--no-case-sensitive", "case_sensitive",
+              const=False)
+    parser.add_argument("--return-mentions", action="store_true",
                         help="with --format json: list the gold mentions of each subset "
                              "with their hit")
+    add_alias(parser, "--mentions", "--return-mentions", "return_mentions", const=True)
     parser.add_argument("--min-share", type=float, default=0.0, metavar="FRACTION",
                         help="leave subsets holding less than this share of the gold "
                              "mentions out of the recall table (the paper: 0.01); JSON "
@@ -83,7 +90,7 @@ def run(args) -> int:
     index = load_training(args)
     corpus, systems = load_systems_with_tokens(args)
     results = compute(corpus, systems, index, args.scheme, args.mode,
-                      not args.case_insensitive, args.mentions)
+                      args.case_sensitive, args.return_mentions)
     first = next(iter(results.values()))
     small = tough_mentions.small_subsets(first, min_share) if min_share else None
     spread = tough_mentions.recall_spread(results) if len(systems) > 1 else None

@@ -1,0 +1,296 @@
+"""GOLD plus systems: one ``Corpus`` with a ``gold`` column and one column per system.
+
+The one loader behind ``nerlens.report`` (API), every ``nerlens`` command (``GOLD [PRED
+...]``), the manifests of ``buckets --datasets`` / ``hardeval --domains`` and the demo:
+
+    corpus, names = read_systems("test.conll", {"flair": "flair.txt", "bert": "bert.txt"})
+    corpus, names = read_systems("test.conll", ["flair.txt", "bert.txt"])  # named by file
+    corpus, names = read_systems("both.txt")      # gold second-to-last, prediction last
+    corpus, names = read_systems(gold_tags, {"spacy": spacy_tags}, tokens=words)
+    corpus, names = read_systems("conll_saved/", ["flair.txt"], split="test")  # datasets
+
+Every file is read with the same options (``read_columns``'s ``token_column``,
+``comment_prefix``, ``encoding``, ``missing_tag``; the tag columns ``gold_tag_column``
+and ``pred_tag_column``), its tags are checked on its own (an error names that file and
+line), and a prediction file's tokens must be GOLD's (``allow_token_mismatch`` accepts
+and counts differences). Column positions are ``*_column`` integers here, as in
+``read_columns``; the families' ``gold_column`` / ``pred_column`` name a ``Corpus``
+column instead, which is why the file positions are called ``*_tag_column``.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from nerspan import (GOLD, PRED, Corpus, InputTypeError, InvalidTagError, LabelTable,
+                     NerspanError, from_spans, get_scheme, read_columns, read_span_jsonl)
+from nerspan.readers import check_tokens, shown, token_line
+from nerspan.schemes import FALLBACK_PREFIXES
+
+PathLike = (str, os.PathLike)
+
+
+def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
+                 mode: str = "lenient", gold_tag_column: int | None = None,
+                 pred_tag_column: int = -1, token_column: int = 0,
+                 comment_prefix: str | None = None, encoding: str = "utf-8",
+                 missing_tag: str | None = None, allow_token_mismatch: bool = False,
+                 check: bool = True, outside_scheme_is_error: bool = False,
+                 split: str | None = None, tokens_column: str = "tokens",
+                 tags_column: str = "ner_tags", jsonl: bool = False,
+                 inclusive_end: bool = False, snap: bool = False,
+                 on_repairs: Callable[[Corpus], None] | None = None
+                 ) -> tuple[Corpus, list[str]]:
+    """Read the gold annotation and the systems into one corpus.
+
+    Args:
+        gold: a column file (token first or at ``token_column``; tag at
+            ``gold_tag_column``, default last), a folder written by a ``datasets``
+            split's or ``DatasetDict``'s ``save_to_disk`` (``split``, default ``test``;
+            ``tokens_column``, ``tags_column``), tag lists per sentence (with ``tokens``),
+            or a ``Corpus`` with a ``gold`` column.
+        systems: name -> a column file (tag at ``pred_tag_column``, default last) or tag
+            lists; or a list of files, named after the files (made unique); or None: the
+            ``gold`` file holds both (gold second-to-last, prediction last, unless
+            ``gold_tag_column``/``pred_tag_column`` say otherwise), named after the file.
+        scheme, mode: how tags are checked (``check``): a tag that is no tag is an error;
+            under strict mode (or ``outside_scheme_is_error``), a prefix outside ``scheme``.
+        allow_token_mismatch: accept prediction files whose tokens differ from the gold
+            file's (counted, with a warning) instead of failing.
+        jsonl: ``gold`` and the systems are JSON Lines span files (``nerspan.read_span_jsonl``;
+            ``inclusive_end``, ``snap`` as in ``nerspan.from_spans``).
+        on_repairs: called with every corpus read from a file in which ``missing_tag``
+            filled rows (default: a warning naming the file and lines).
+
+    Returns:
+        The corpus (column ``gold``, then one column per system) and the system names.
+    """
+    read = dict(token_column=token_column, comment_prefix=comment_prefix, encoding=encoding,
+                missing_tag=missing_tag)
+    on_repairs = on_repairs or warn_repairs
+    checking = dict(scheme=scheme, mode=mode, check=check,
+                    outside_scheme_is_error=outside_scheme_is_error)
+    if jsonl:
+        return read_span_systems(gold, _named_files(systems), scheme=scheme,
+                                 inclusive_end=inclusive_end, snap=snap)
+    if systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
+        if not isinstance(gold, PathLike) or Path(gold).is_dir():
+            raise InputTypeError("no systems given: pass systems=..., or a gold column file "
+                                 "holding the predictions in its last column")
+        return _read_pair_file(gold, gold_tag_column, pred_tag_column, read, on_repairs,
+                               checking)
+    corpus = read_gold(gold, tokens=tokens, tag_column=gold_tag_column, split=split,
+                       tokens_column=tokens_column, tags_column=tags_column,
+                       on_repairs=on_repairs, **read, **checking)
+    return add_systems(corpus, systems, pred_tag_column=pred_tag_column,
+                       allow_token_mismatch=allow_token_mismatch, on_repairs=on_repairs,
+                       comment_prefix=comment_prefix, encoding=encoding,
+                       missing_tag=missing_tag, **checking)
+
+
+def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column: int = 0,
+              comment_prefix: str | None = None, encoding: str = "utf-8",
+              missing_tag: str | None = None, split: str | None = None,
+              tokens_column: str = "tokens", tags_column: str = "ner_tags",
+              scheme: str = "IOB2", mode: str = "lenient", check: bool = True,
+              outside_scheme_is_error: bool = False,
+              on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:
+    """The gold side alone (the forms of ``read_systems``' ``gold``), its tags checked."""
+    if isinstance(gold, Corpus):
+        corpus = gold.select([GOLD])
+    elif isinstance(gold, PathLike) and Path(gold).is_dir():
+        data = load_saved_split(gold, split, "test")
+        corpus = Corpus.from_dataset(data, tags_column=tags_column, tokens_column=tokens_column)
+    elif isinstance(gold, PathLike):
+        corpus = read_columns(gold, {GOLD: -1 if tag_column is None else tag_column},
+                              token_column=token_column, comment_prefix=comment_prefix,
+                              encoding=encoding, missing_tag=missing_tag)
+        (on_repairs or warn_repairs)(corpus)
+    else:
+        corpus = Corpus.from_tags(gold, tokens=tokens)
+    if check:
+        check_tags(corpus, GOLD, scheme, mode, "gold", outside_scheme_is_error)
+    return corpus
+
+
+def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
+                comment_prefix: str | None = None, encoding: str = "utf-8",
+                missing_tag: str | None = None, allow_token_mismatch: bool = False,
+                scheme: str = "IOB2", mode: str = "lenient", check: bool = True,
+                outside_scheme_is_error: bool = False,
+                on_repairs: Callable[[Corpus], None] | None = None
+                ) -> tuple[Corpus, list[str]]:
+    """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
+    each read and checked on its own, so that an error names that file and line: tags,
+    sentences, lengths, tokens."""
+    names = []
+    for name, prediction in _named_systems(systems).items():
+        if isinstance(prediction, PathLike):
+            other = read_columns(prediction, {PRED: pred_tag_column},
+                                 comment_prefix=comment_prefix, encoding=encoding,
+                                 missing_tag=missing_tag)
+            (on_repairs or warn_repairs)(other)
+            if check:
+                check_tags(other, PRED, scheme, mode, "prediction", outside_scheme_is_error)
+            corpus = corpus.with_columns(other, {PRED: name})
+            check_tokens(corpus, other, allow_token_mismatch)
+        else:
+            corpus = corpus.with_columns(_system_tags(name, prediction), {GOLD: name})
+        names.append(name)
+    return corpus, names
+
+
+def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
+                      inclusive_end: bool = False, snap: bool = False
+                      ) -> tuple[Corpus, list[str]]:
+    """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file."""
+    if get_scheme(scheme).name != "IOB2":
+        raise ValueError("JSON Lines spans are scored as IOB2 tags: scheme applies to tag "
+                         "files")
+    if not systems:
+        raise ValueError("JSON Lines span input needs a gold file and at least one system "
+                         "file")
+    gold_spans = read_span_jsonl(gold)
+    corpus, snapped = None, {}
+    for name, path in systems.items():
+        system = read_span_jsonl(path)
+        pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
+                          texts=gold_spans["texts"], inclusive_end=inclusive_end, snap=snap)
+        snapped.update({name if column == PRED else column: sentences
+                        for column, sentences in pair.source.snapped.items()})
+        if corpus is None:
+            corpus = pair.select([GOLD])
+        corpus = corpus.with_columns(pair.select([PRED]), {PRED: name}, f"{name} spans")
+    corpus = Corpus(corpus.offsets, corpus.columns, corpus.labels, corpus.tokens, corpus.vocab,
+                    replace(corpus.source, snapped=snapped))
+    return corpus, list(systems)
+
+
+def load_saved_split(path, split: str | None = None, default_split: str = "test"):
+    """A ``datasets`` split saved with ``save_to_disk`` (of a ``DatasetDict``: ``split``,
+    default ``default_split``)."""
+    import datasets
+
+    loaded = datasets.load_from_disk(str(path))
+    if isinstance(loaded, datasets.DatasetDict):
+        name = split or default_split
+        if name not in loaded:
+            raise ValueError(f"{path}: no split {name!r} (has {sorted(loaded)})")
+        loaded = loaded[name]
+    return loaded
+
+
+def system_name(path) -> str:
+    """A system's default name: its file name without the extension."""
+    return Path(path).stem
+
+
+def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
+               outside_scheme_is_error: bool = False) -> None:
+    """Raise ``InvalidTagError`` naming the file, line and tag of the first tag of
+    ``column`` that is no tag, or (strict mode, or ``outside_scheme_is_error``) whose
+    prefix is not in ``scheme``."""
+    scheme = get_scheme(scheme)
+    table = LabelTable.build(corpus.labels, scheme)
+    unreadable = np.array([label in table.unreadable for label in corpus.labels], dtype=bool)
+    bad = unreadable | (table.outside_scheme if mode == "strict" or outside_scheme_is_error
+                        else False)
+    hits = bad[corpus.column(column)]
+    if not hits.any():
+        return
+    position = int(np.argmax(hits))
+    label_id = int(corpus.column(column)[position])
+    tag = corpus.labels[label_id]
+    if unreadable[label_id]:
+        letters = ", ".join(sorted(set(scheme.prefixes) | set(FALLBACK_PREFIXES)))
+        problem = (f"{what} tag {shown(tag)} is not a tag: expected O or PREFIX-TYPE with a "
+                   f"prefix among {letters}")
+    else:
+        problem = (f"{what} tag {shown(tag)} is not in the {scheme.name} scheme (allowed "
+                   f"prefixes: {', '.join(scheme.prefixes)}; see --scheme)")
+    sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
+    raise InvalidTagError(problem, sentence=sentence, path=corpus.source.path,
+                          line=token_line(corpus, position))
+
+
+def repaired_lines_text(corpus: Corpus, option: str = "missing_tag") -> str | None:
+    """"N row(s) without a tag read with OPTION (lines a, b, ...)" for the rows
+    ``missing_tag`` filled, or None."""
+    lines = corpus.source.repaired_lines
+    if not lines:
+        return None
+    shown_lines = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+    return f"{len(lines)} row(s) without a tag read with {option} (lines {shown_lines})"
+
+
+def warn_repairs(corpus: Corpus) -> None:
+    """The default ``on_repairs``: one warning for the rows ``missing_tag`` filled."""
+    text = repaired_lines_text(corpus)
+    if text:
+        warnings.warn(f"{corpus.source.path}: {text}", stacklevel=4)
+
+
+# -- helpers -----------------------------------------------------------------------------
+def _read_pair_file(path, gold_tag_column, pred_tag_column, read: dict, on_repairs,
+                    checking: dict) -> tuple[Corpus, list[str]]:
+    """One file holding gold (default second-to-last) and prediction (last) columns."""
+    gold_column = -2 if gold_tag_column is None else gold_tag_column
+    corpus = read_columns(path, {GOLD: gold_column, PRED: pred_tag_column}, **read)
+    on_repairs(corpus)
+    if checking["check"]:
+        for column, what in ((GOLD, "gold"), (PRED, "prediction")):
+            check_tags(corpus, column, checking["scheme"], checking["mode"], what,
+                       checking["outside_scheme_is_error"])
+    name = system_name(path)
+    corpus = Corpus(corpus.offsets, {GOLD: corpus.columns[GOLD], name: corpus.columns[PRED]},
+                    corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
+    return corpus, [name]
+
+
+def _named_files(paths) -> dict:
+    """Name -> file: a mapping as given, a list of files named after them (made unique)."""
+    if isinstance(paths, Mapping):
+        return dict(paths)
+    names: dict = {}
+    for path in [] if paths is None else ([paths] if isinstance(paths, PathLike) else paths):
+        name = system_name(path)
+        while name in names or name == GOLD:
+            name += "'"
+        names[name] = path
+    return names
+
+
+def _named_systems(systems) -> dict:
+    """Name -> predictions of ``read_systems``' ``systems``."""
+    if isinstance(systems, Mapping):
+        if GOLD in systems:
+            raise ValueError(f"{GOLD!r} cannot name a system")
+        return dict(systems)
+    if isinstance(systems, PathLike) or (
+            isinstance(systems, Sequence)
+            and all(isinstance(s, PathLike) for s in systems)):
+        return _named_files(systems)
+    raise InputTypeError("systems must map each system's name to its predictions (a "
+                         f"column file or tag lists), or list column files, not a "
+                         f"{type(systems).__name__}")
+
+
+def _system_tags(name: str, prediction) -> Corpus:
+    """A system's tag lists as a one-column corpus; errors name the system."""
+    if prediction is None:
+        raise InputTypeError(f"system {name!r} is None: pass its predictions (a column file "
+                             "or tag lists per sentence)")
+    try:
+        return Corpus.from_tags(prediction).select([GOLD])
+    except NerspanError as error:
+        raise error.on_side(f"system {name!r}") from None
+
+
+__all__ = ["read_systems", "read_gold", "add_systems", "read_span_systems",
+           "load_saved_split", "system_name", "check_tags", "warn_repairs",
+           "repaired_lines_text"]

@@ -1,0 +1,53 @@
+"""Old names kept for one release: they work as before and warn once per call site."""
+from __future__ import annotations
+
+import functools
+import warnings
+
+
+def deprecated_alias(function, old: str, new: str, removal: str = "the next release"):
+    """``function`` under its old name ``old``: each call warns (``DeprecationWarning``)
+    that ``new`` replaces it, then returns what ``function`` returns.
+
+    >>> import warnings
+    >>> double = deprecated_alias(lambda x: 2 * x, "twice", "double")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     double(2), str(caught[0].message)
+    (4, 'twice is deprecated: use double (twice goes in the next release)')
+    """
+    @functools.wraps(function)
+    def alias(*args, **kwargs):
+        warn_renamed(old, new, removal, stacklevel=3)
+        return function(*args, **kwargs)
+
+    alias.__name__ = old.rsplit(".", 1)[-1].split("(")[0]
+    alias.__doc__ = f"Deprecated alias of ``{new}`` (goes in {removal})."
+    return alias
+
+
+def warn_renamed(old: str, new: str, removal: str = "the next release",
+                 stacklevel: int = 2) -> None:
+    """The one deprecation message: ``old`` is deprecated, use ``new``."""
+    warnings.warn(f"{old} is deprecated: use {new} ({old} goes in {removal})",
+                  DeprecationWarning, stacklevel=stacklevel + 1)
+
+
+def renamed_keyword(function: str, old: str, old_value, new: str, new_value, default):
+    """The value of keyword ``new`` when a caller may still pass its old name ``old``
+    (None when not given): the old one warns, and giving both differently is an error.
+
+    >>> import warnings
+    >>> renamed_keyword("f", "strict", None, "strict_diff", True, False)
+    True
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     renamed_keyword("f", "strict", True, "strict_diff", False, False)
+    True
+    """
+    if old_value is None:
+        return new_value
+    warn_renamed(f"{function}({old}=...)", f"{new}=...", stacklevel=3)
+    if new_value != default and new_value != old_value:
+        raise TypeError(f"{function}: give {new} only ({old} is its deprecated name)")
+    return old_value

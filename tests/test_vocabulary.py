@@ -1,0 +1,351 @@
+"""One vocabulary: an option has the same name in the API, the evaluate module and the CLI.
+
+``OPTIONS`` is the table (README "One vocabulary"): per family, each ``score`` option,
+whether the evaluate module takes it, and its CLI flag (the API name with ``-`` for
+``_``) or why the CLI has none. The tests read the real signatures, the modules'
+``OPTIONS`` and the argparse parsers, so a renamed option fails here. Each deprecated
+alias (API and CLI) warns once and gives the same numbers as its new name.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import inspect
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import attribute_buckets
+import faireval
+import hardeval
+import nerspan
+import tough_mentions
+from nerlens.cli import build_parser, main
+from nerlens.commands import common
+
+from .conftest import REPO
+
+NO_FLAG = None   # a score option the CLI does not offer (the reason is in the README)
+
+# family -> command, {score option: CLI flag or NO_FLAG}; every option here is also an
+# evaluate module option, except those in MODULE_ONLY_ELSEWHERE.
+OPTIONS = {
+    "tough_mentions": ("tough-mentions", {
+        "case_sensitive": "--case-sensitive", "return_mentions": "--return-mentions",
+        "scheme": "--scheme", "mode": "--mode"}),
+    "hardeval": ("hardeval", {
+        "strict_diff": "--strict-diff", "error_labels": "--error-labels",
+        "return_tokens": NO_FLAG, "subsets": NO_FLAG,   # the CLI's --kfold makes subsets
+        "scheme": "--scheme", "mode": "--mode"}),
+    "attribute_buckets": ("buckets", {
+        "n_buckets": "--n-buckets", "attributes": "--attributes",
+        "bucket_edges": NO_FLAG, "equal_width": "--equal-width",
+        "case_sensitive": "--case-sensitive", "frequency_norm": "--frequency-norm",
+        "compat": "--compat", "bootstrap": "--bootstrap", "seed": "--seed",
+        "confidence": "--confidence", "scheme": "--scheme", "mode": "--mode"}),
+    "faireval": ("faireval", {
+        "weights": "--weights", "focus": "--focus", "labels": "--labels",
+        "exclude": "--exclude", "ignore_punct": "--ignore-punct",
+        "pos": NO_FLAG,            # the CLI reads POS tags from GOLD's --pos-column
+        "confusion_tp": "--confusion-tp", "return_pairs": NO_FLAG,
+        "reference_iteration": "--reference-iteration", "schemas": "--schemas",
+        "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "scheme": "--scheme", "mode": "--mode"}),
+}
+PACKAGES = {"tough_mentions": tough_mentions, "hardeval": hardeval,
+            "attribute_buckets": attribute_buckets, "faireval": faireval}
+DECODING = ("scheme", "mode")
+SPAN_OPTIONS = ("inclusive_end", "snap")   # every module takes them (metric_support)
+
+# Flags whose name is an API name of another meaning must not exist in the CLI: file
+# column positions are *_tag_column / *_column integers, the families' gold_column /
+# pred_column name Corpus columns.
+CLASHING_FLAGS = ("--gold-column", "--pred-column", "--strict", "--tokens", "--buckets",
+                  "--case-insensitive", "--mentions", "--gold", "--dataset")
+
+
+def subparser(command: str) -> argparse.ArgumentParser:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[command]
+
+
+def visible_flags(parser) -> dict:
+    """Flag -> action, for the options ``--help`` shows (not the deprecated aliases)."""
+    return {flag: action for action in parser._actions if action.help != argparse.SUPPRESS
+            for flag in action.option_strings}
+
+
+def metric_options(family: str) -> tuple:
+    """The ``OPTIONS`` of the evaluate loading script metrics/<family>/<family>.py."""
+    path = REPO / "metrics" / family / f"{family}.py"
+    spec = importlib.util.spec_from_file_location(f"_vocabulary_{family}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cls = next(v for v in vars(module).values()
+               if isinstance(v, type) and hasattr(v, "OPTIONS") and v.__module__ == module.__name__)
+    return cls.OPTIONS
+
+
+@pytest.mark.parametrize("family", list(OPTIONS))
+def test_api_module_and_cli_names_agree(family):
+    command, table = OPTIONS[family]
+    parameters = inspect.signature(PACKAGES[family].score).parameters
+    module_options = set(metric_options(family)) | set(DECODING) | set(SPAN_OPTIONS)
+    flags = visible_flags(subparser(command))
+    for name, flag in table.items():
+        assert name in parameters, f"{family}.score has no option {name!r}"
+        assert name in module_options, f"metrics/{family} does not take {name!r}"
+        if flag is NO_FLAG:
+            assert "--" + name.replace("_", "-") not in flags
+            continue
+        assert flag == "--" + name.replace("_", "-"), (name, flag)
+        assert flag in flags, f"nerlens {command} has no {flag}"
+        assert flags[flag].dest == name, (flag, flags[flag].dest)
+        default = parameters[name].default
+        # None: the CLI has its own "not given"; a tuple: the CLI takes comma-separated text
+        if default is not inspect.Parameter.empty and default is not None \
+                and not isinstance(default, (tuple, list)):
+            cli_default = flags[flag].default
+            assert cli_default == default, (family, name, cli_default, default)
+
+
+@pytest.mark.parametrize("family", list(OPTIONS))
+def test_every_module_option_is_a_score_option(family):
+    parameters = inspect.signature(PACKAGES[family].score).parameters
+    for name in metric_options(family):
+        assert name in parameters or name == "strict", (family, name)
+
+
+@pytest.mark.parametrize("command", ["score", "tough-mentions", "hardeval", "buckets",
+                                     "faireval", "report"])
+def test_every_command_reads_gold_then_predictions(command):
+    parser = subparser(command)
+    positionals = [a.dest for a in parser._actions if not a.option_strings]
+    assert positionals[:2] == ["gold", "predictions"], positionals
+    flags = visible_flags(parser)
+    for flag in CLASHING_FLAGS:
+        assert flag not in flags, f"{command} shows {flag}"
+    for flag, action in flags.items():   # the CLI flag is the dest with - for _
+        if flag.startswith("--no-"):
+            continue
+        assert flag in ("-h", "--help") or flag == "--" + action.dest.replace("_", "-"), \
+            (command, flag, action.dest)
+
+
+def test_boolean_pairs_follow_the_api_default():
+    tm = visible_flags(subparser("tough-mentions"))
+    buckets = visible_flags(subparser("buckets"))
+    assert "--no-case-sensitive" in tm and tm["--case-sensitive"].default is True
+    assert "--no-case-sensitive" in buckets and buckets["--case-sensitive"].default is False
+    assert (inspect.signature(tough_mentions.score).parameters["case_sensitive"].default,
+            inspect.signature(attribute_buckets.score).parameters["case_sensitive"].default) \
+        == (True, False)
+
+
+# -- API aliases: one DeprecationWarning each, the same numbers -----------------------------
+def deprecated(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = call()
+    hits = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert len(hits) == 1, [str(w.message) for w in caught]
+    assert "is deprecated: use" in str(hits[0].message)
+    return value
+
+
+def same(a, b):
+    np.testing.assert_array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+
+
+def test_nerspan_prf_alias():
+    counts = (np.array([1, 0, 3]), np.array([2, 0, 4]), np.array([3, 1, 3]))
+    old = deprecated(lambda: nerspan.prf(*counts, zero_division=1))
+    for x, y in zip(old, nerspan.prf_from_counts(*counts, zero_division=1)):
+        same(x, y)
+
+
+def test_faireval_prf_and_weighted_prf_aliases():
+    from faireval import result
+
+    assert deprecated(lambda: faireval.prf(3, 1, 2)) == faireval.prf_from_errors(3, 1, 2)
+    row = np.arange(8)
+    table = faireval.resolve_weights("weighted")
+    assert deprecated(lambda: result.weighted_prf(row, table)) \
+        == result.weight_table_prf(row, table)
+
+
+def test_result_weighted_method_aliases():
+    gold = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]]
+    pred = [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "O"]]
+    fair = faireval.score(gold, pred, weights="weighted")
+    assert deprecated(fair.weighted) == fair.weight_table_scores()
+    corpus = nerspan.Corpus.from_tags(gold, pred)
+    table = nerspan.LabelTable.build(corpus.labels, nerspan.get_scheme("IOB2"))
+    scores = nerspan.entity_scores(nerspan.decode(corpus, nerspan.GOLD, "IOB2", "lenient", table),
+                                   nerspan.decode(corpus, nerspan.PRED, "IOB2", "lenient", table))
+    assert deprecated(scores.weighted) == scores.support_weighted()
+    assert scores.to_dict()["weighted_f1"] == scores.support_weighted()[2]
+
+
+HARD = dict(tokens=[["Kim", "ran", "to", "Paris"], ["Paris", "ran"]],
+            train_tokens=[["Kim", "ran"], ["Paris", "ran", "Kim"], ["Paris", "is"]],
+            train_tags=[["B-PER", "O"], ["B-LOC", "O", "O"], ["B-PER", "O"]])
+HARD_GOLD = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"]]
+HARD_PRED = [["B-PER", "O", "O", "B-PER"], ["O", "O"]]
+
+
+def test_hardeval_strict_alias():
+    new = hardeval.score(HARD_GOLD, HARD_PRED, strict_diff=True, **HARD).to_dict()
+    old = deprecated(lambda: hardeval.score(HARD_GOLD, HARD_PRED, strict=True,
+                                            **HARD).to_dict())
+    assert old == new and new["options"]["strict_diff"] is True
+    with pytest.raises(TypeError, match="give strict_diff only"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            hardeval.score(HARD_GOLD, HARD_PRED, strict=False, strict_diff=True, **HARD)
+    corpus = nerspan.Corpus.from_tags(HARD_GOLD, tokens=HARD["tokens"])
+    index = nerspan.as_train_index(None, train_tokens=HARD["train_tokens"],
+                                   train_tags=HARD["train_tags"])
+    same(deprecated(lambda: hardeval.classify_tokens(corpus, index, strict=True)),
+         hardeval.classify_tokens(corpus, index, strict_diff=True))
+    same(deprecated(lambda: hardeval.kfold_subsets(corpus, k=2, strict=True)),
+         hardeval.kfold_subsets(corpus, k=2, strict_diff=True))
+
+
+def test_module_strict_alias():
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(REPO / "metrics" / "hardeval"),
+                           train_tokens=HARD["train_tokens"], train_tags=HARD["train_tags"])
+    new = metric.compute(references=HARD_GOLD, predictions=HARD_PRED, tokens=HARD["tokens"],
+                         strict_diff=True)
+    old = deprecated(lambda: metric.compute(references=HARD_GOLD, predictions=HARD_PRED,
+                                            tokens=HARD["tokens"], strict=True))
+    assert old == new and new["options"]["strict_diff"] is True
+
+
+# -- CLI aliases: one warning line, the same output ------------------------------------------
+@pytest.fixture
+def files(tmp_path):
+    paths = {"train": "Kim B-PER\nran O\n\nParis B-LOC\nran O\nkim O\n\nParis B-PER\nis O\n",
+             "gold": "Kim B-PER\nran O\nto O\nParis B-LOC\n\nparis B-LOC\nran O\n",
+             "pred": "Kim B-PER\nran O\nto O\nParis B-PER\n\nparis O\nran O\n"}
+    for name, text in paths.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+    return {name: str(tmp_path / f"{name}.txt") for name in paths} | {"tmp": tmp_path}
+
+
+def run(capsys, argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+ALIASES = [  # command, old flags, new flags
+    ("tough-mentions", ["--case-insensitive"], ["--no-case-sensitive"]),
+    ("tough-mentions", ["--mentions"], ["--return-mentions"]),
+    ("hardeval", ["--strict"], ["--strict-diff"]),
+    ("hardeval", ["--tokens"], ["--hard-tokens"]),
+    ("buckets", ["--buckets", "2"], ["--n-buckets", "2"]),
+    ("score", ["--gold-column", "-1"], ["--gold-tag-column", "-1"]),
+    ("score", ["--pred-column", "-1"], ["--pred-tag-column", "-1"]),
+]
+
+
+@pytest.mark.parametrize("command,old,new", ALIASES)
+def test_cli_alias_warns_once_and_gives_the_same_output(files, capsys, command, old, new):
+    argv = [command, files["gold"], files["pred"], "--format", "json"]
+    if command != "score":
+        argv += ["--train", files["train"]]
+    code, expected, err = run(capsys, argv + new)
+    assert code == 0 and "warning" not in err, err
+    code, out, err = run(capsys, argv + old)
+    assert code == 0
+    assert json.loads(out) == json.loads(expected)
+    warnings_ = [line for line in err.splitlines() if line.startswith("nerlens: warning:")]
+    assert warnings_ == [f"nerlens: warning: {old[0]} is deprecated: use {new[0]} "
+                         f"({old[0]} goes in the next release)"], err
+
+
+@pytest.mark.parametrize("old", ["--gold", "--dataset"])
+def test_report_gold_option_alias(files, capsys, old):
+    common_args = ["--train", files["train"], "--bootstrap", "0", "--format", "json",
+                   "--no-progress"]
+    code, expected, err = run(capsys, ["report", files["gold"], files["pred"],
+                                       "--output", files["tmp"] / "new", *common_args])
+    assert code == 0, err
+    code, out, err = run(capsys, ["report", old, files["gold"], files["pred"],
+                                  "--output", files["tmp"] / "old", *common_args])
+    assert code == 0, err
+    assert err.count("nerlens: warning:") == 1 and f"{old} is deprecated" in err
+    new, old_result = json.loads(expected), json.loads(out)
+    assert old_result["results"] == new["results"]
+
+
+def test_report_reads_a_saved_dataset_as_gold(files, capsys):
+    datasets = pytest.importorskip("datasets")
+    from .conftest import tagged_split
+
+    tagged_split([["Kim", "ran", "to", "Paris"], ["paris", "ran"]],
+                 [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"]],
+                 ["O", "B-PER", "B-LOC"]).save_to_disk(str(files["tmp"] / "test_split"))
+    assert datasets  # the module is needed by save_to_disk above
+    args = ["--train", files["train"], "--bootstrap", "0", "--format", "json", "--no-progress"]
+    code, from_file, err = run(capsys, ["report", files["gold"], files["pred"], "--output",
+                                        files["tmp"] / "a", *args])
+    assert code == 0, err
+    code, from_folder, err = run(capsys, ["report", files["tmp"] / "test_split", files["pred"],
+                                          "--output", files["tmp"] / "b", *args])
+    assert code == 0, err
+    assert json.loads(from_folder)["results"] == json.loads(from_file)["results"]
+
+
+def test_options_may_stand_between_gold_and_predictions(files, capsys):
+    code, together, _ = run(capsys, ["report", files["gold"], files["pred"], "--train",
+                                     files["train"], "--bootstrap", "0", "--format", "json",
+                                     "--output", files["tmp"] / "a", "--no-progress"])
+    assert code == 0
+    code, split, err = run(capsys, ["report", files["gold"], "--train", files["train"],
+                                    files["pred"], "--bootstrap", "0", "--format", "json",
+                                    "--output", files["tmp"] / "b", "--no-progress"])
+    assert code == 0, err
+    assert json.loads(split)["results"] == json.loads(together)["results"]
+    with pytest.raises(SystemExit) as stop:
+        main(["score", files["gold"], files["pred"], "--bogus"])
+    assert stop.value.code == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+# -- one loader for GOLD plus systems ---------------------------------------------------------
+def test_library_loader_reads_files_lists_and_tag_lists(files):
+    from nerlens.systems import read_systems
+
+    by_list, names = read_systems(files["gold"], [files["pred"]])
+    assert names == ["pred"]
+    by_name, names = read_systems(files["gold"], {"sys": files["pred"]})
+    assert names == ["sys"]
+    tags, names = read_systems([["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"]],
+                               {"sys": [["B-PER", "O", "O", "B-PER"], ["O", "O"]]},
+                               tokens=[["Kim", "ran", "to", "Paris"], ["paris", "ran"]])
+    for corpus, column in ((by_name, "sys"), (tags, "sys")):
+        assert corpus.tags(column, 0) == by_list.tags("pred", 0)
+        assert corpus.tags(nerspan.GOLD, 1) == by_list.tags(nerspan.GOLD, 1)
+
+
+def test_library_loader_checks_tokens(files, tmp_path):
+    from nerlens.systems import read_systems
+
+    other = tmp_path / "other.txt"
+    other.write_text("Kim B-PER\nran O\nto O\nRome B-PER\n\nparis O\nran O\n")
+    with pytest.raises(nerspan.NerspanError, match="Rome"):
+        read_systems(files["gold"], [str(other)])
+    with pytest.warns(UserWarning, match="accepted"):
+        read_systems(files["gold"], [str(other)], allow_token_mismatch=True)
+
+
+def test_cli_does_not_read_files_itself():
+    """The commands' loaders are thin wrappers of nerlens.systems (one loader)."""
+    source = inspect.getsource(common.load_systems) + inspect.getsource(common.add_predictions)
+    assert "read_columns" not in source and "library." in source
