@@ -12,7 +12,7 @@ import numpy as np
 
 import hardeval
 from hardeval import analysis
-from nerspan import GOLD, read_columns
+from nerspan import GOLD, GoldContext, read_columns
 
 from .common import (UsageError, add_input_arguments, add_train_arguments, check_file,
                      format_table, load_systems_with_tokens, load_training, print_json)
@@ -59,12 +59,13 @@ def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict=False,
             error_labels="bilou", codes=None) -> dict:
     """System name -> result dict; the subsets are classified once for all systems
     (or given as leaf ``codes``, e.g. from ``hardeval.kfold_subsets``)."""
+    context = GoldContext(corpus, scheme, mode, train)  # gold decoded once for all systems
     if codes is None:
-        codes = hardeval.classify_tokens(corpus, train, scheme, mode, strict)
+        codes = hardeval.gold_token_classes(context, strict)
     out = {}
     for name in systems:
         result = hardeval.score_codes(corpus, codes, GOLD, name, scheme, mode, error_labels,
-                                      strict=strict)
+                                      strict=strict, context=context)
         out[name] = result.to_dict()
     return out
 
