@@ -307,24 +307,9 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
         pairs = mention_pairs
     gold_sentence, gold_values = gold_units
     pred_sentence, pred_values = pred_units
-    strategy = DEFAULT_STRATEGY.get(builtin, "equal") if edges is None else "edges"
     discrete = builtin in attrs.DISCRETE_ATTRIBUTES
-    if discrete:
-        if edges is not None:
-            raise ValueError(f"{name} is discrete (one bucket per entity type): "
-                             "bucket_edges does not apply to it")
-        strategy = DISCRETE
-        gold_buckets = pred_buckets = tag_buckets(ctx.types, gold_values, compat)
-    elif edges is not None:
-        buckets = edges_buckets(edges)
-        gold_buckets = pred_buckets = buckets
-    elif compat == "interpreteval" and builtin is not None:
-        strategy = "reference"
-        gold_buckets, pred_buckets = reference_buckets(builtin, gold_values, n_buckets)
-    elif equal_width:
-        gold_buckets = pred_buckets = equal_width_buckets(strategy, gold_values, n_buckets)
-    else:
-        gold_buckets = pred_buckets = strategy_buckets(strategy, gold_values, n_buckets)
+    strategy, gold_buckets, pred_buckets = _buckets(ctx, name, builtin, gold_values, n_buckets,
+                                                    edges, compat, equal_width)
     gold_bucket = assign(gold_values, gold_buckets)
     pred_bucket = assign(pred_values, pred_buckets)
     nb = len(pred_buckets)
@@ -349,6 +334,27 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
                           len(gold_values), len(pred_values), mean, intervals,
                           gold_values, pred_values,
                           None if gold_buckets is pred_buckets else tuple(gold_buckets))
+
+
+def _buckets(ctx, name, builtin, gold_values, n_buckets, edges, compat, equal_width):
+    """``(strategy, gold buckets, predicted buckets)`` of one attribute."""
+    strategy = DEFAULT_STRATEGY.get(builtin, "equal") if edges is None else "edges"
+    if builtin in attrs.DISCRETE_ATTRIBUTES:
+        if edges is not None:
+            raise ValueError(f"{name} is discrete (one bucket per entity type): "
+                             "bucket_edges does not apply to it")
+        buckets = tag_buckets(ctx.types, gold_values, compat)
+        return DISCRETE, buckets, buckets
+    if edges is not None:
+        buckets = edges_buckets(edges)
+        return strategy, buckets, buckets
+    if compat == "interpreteval" and builtin is not None:
+        return ("reference",) + tuple(reference_buckets(builtin, gold_values, n_buckets))
+    if equal_width:
+        buckets = equal_width_buckets(strategy, gold_values, n_buckets)
+    else:
+        buckets = strategy_buckets(strategy, gold_values, n_buckets)
+    return strategy, buckets, buckets
 
 
 def _sentence_bucket_counts(sentence, bucket, n_sentences, n_buckets) -> np.ndarray:

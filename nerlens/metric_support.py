@@ -31,12 +31,21 @@ SPAN_LAYOUTS = (
 )
 
 
-def input_features(with_tokens: bool = False) -> list:
+# Per-example inputs besides the tags: lists per sentence, one item per token.
+PER_TOKEN = {"tokens": datasets.Sequence(datasets.Value("string")),
+             "pos": datasets.Sequence(datasets.Value("string")),
+             "subsets": datasets.Sequence(datasets.Value("int64"))}
+
+
+def input_features(with_tokens: bool = False, per_token: tuple = ()) -> list:
     """The alternatives evaluate chooses from by the first example: tags on both sides
-    first, then every combination of tags and span layouts."""
+    first, then every combination of tags and span layouts. ``with_tokens`` and
+    ``per_token`` (names among ``PER_TOKEN``: ``pos``, ``subsets``) add inputs that
+    travel with each example, so that batches stay aligned in distributed runs."""
     tags = datasets.Sequence(datasets.Value("string"))
     forms = [tags] + [datasets.List(layout) for layout in SPAN_LAYOUTS]
     extra = {"tokens": tags} if with_tokens else {}
+    extra.update({name: PER_TOKEN[name] for name in per_token})
     return [datasets.Features({"predictions": p, "references": r, **extra})
             for p in forms for r in forms]
 
@@ -48,6 +57,19 @@ def score_in_context(score, references, predictions, *, tokens=None, train=None,
                                          scheme=options.get("scheme"),
                                          mode=options.get("mode"), train=train)
     return score(context, pred_column=pred_column, train=train, **options)
+
+
+def per_example_option(module: str, name: str, value, declared: bool, load_flag: str):
+    """An array that should travel per example (``pos``, ``subsets``) given as a
+    ``compute`` option instead: still used for one release, with a DeprecationWarning."""
+    if value is not None and not declared:
+        import warnings
+
+        warnings.warn(f"{module}: {name}=... as a compute option is deprecated: it does not "
+                      f"follow the batches (add_batch, distributed runs); load the module "
+                      f"with evaluate.load(..., {load_flag}) and pass {name} with each batch "
+                      f"like the tags", DeprecationWarning, stacklevel=4)
+    return value
 
 
 def check_tag_strings(module: str, **inputs) -> None:
@@ -122,6 +144,10 @@ class OptionsMixin:
         check_tag_strings(self.name, predictions=predictions, references=references)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
+    # Per-token inputs (names of ``PER_TOKEN``) this instance declares as features.
+    def _per_token(self) -> tuple:
+        return ()
+
     def _options(self, given: dict) -> dict:
         """The load-time options updated by the known ones among ``given``."""
         options = dict(self._load_options)
@@ -190,7 +216,8 @@ class TrainingDataMixin(OptionsMixin):
     def input_features(self) -> list:
         """predictions and references (tags or spans), plus tokens unless they were given
         at load time."""
-        return input_features(with_tokens=self._load_tokens is None)
+        return input_features(with_tokens=self._load_tokens is None,
+                              per_token=self._per_token())
 
     def _index_for(self, train=None, train_tokens=None, train_tags=None,
                    scheme: str | None = None, mode: str | None = None) -> TrainIndex | None:

@@ -170,9 +170,8 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
     paths given as ``gold``, ``systems`` and ``train``); ``notes`` are sentences the page
     and the terminal show first (the demo explains its data with them).
 
-    The gold column is decoded once, and classified against the training data once per
-    family, in one ``nerspan.GoldContext`` (``Report.info`` does not hold it) that every
-    system and family is scored against.
+    Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
+    against which every system and family is scored.
     """
     import tough_mentions
 

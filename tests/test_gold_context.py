@@ -208,3 +208,45 @@ def test_report_on_conll03_decodes_gold_once(monkeypatch):
     assert len(report.results) == 15
     first = report.results[systems[0].stem]
     assert np.isclose(first["tough_mentions"]["f1"], first["attribute_buckets"]["f1"])
+
+
+# -- per-example arrays as evaluate features ---------------------------------------------
+def _load(family: str, **options):
+    evaluate = pytest.importorskip("evaluate")
+    from .conftest import REPO
+
+    return evaluate.load(str(REPO / "metrics" / family), **options)
+
+
+def test_faireval_pos_travels_with_each_batch():
+    references = [["B-PER", "I-PER", "I-PER", "O"], ["B-LOC", "I-LOC"]]
+    predictions = [["B-PER", "I-PER", "O", "O"], ["B-LOC", "O"]]
+    pos = [["NNP", "NNP", ",", "VB"], ["NNP", "."]]
+    expected = faireval.score(references, predictions, ignore_punct=True, pos=pos).to_dict()
+    metric = _load("faireval", ignore_punct=True)
+    for r, p, t in zip(references, predictions, pos):
+        metric.add_batch(references=[r], predictions=[p], pos=[t])
+    result = metric.compute()
+    assert result["counts"] == expected["counts"] and result["f1"] == expected["f1"]
+    old = _load("faireval")  # pos as a compute option: one more release, with a warning
+    with pytest.warns(DeprecationWarning, match="pos=... as a compute option is deprecated"):
+        again = old.compute(references=references, predictions=predictions,
+                            ignore_punct=True, pos=pos)
+    assert again["counts"] == expected["counts"]
+
+
+def test_hardeval_subsets_travel_with_each_batch():
+    references = [["B-PER", "O"], ["O", "B-LOC"]]
+    predictions = [["B-PER", "B-PER"], ["O", "O"]]
+    subsets = [[hardeval.UNSEEN_I, hardeval.OTHER], [hardeval.DIFF_O, hardeval.DIFF_E]]
+    words = [["Kim", "ran"], ["in", "Rome"]]
+    expected = hardeval.score(references, predictions, words, subsets=subsets).to_dict()
+    metric = _load("hardeval", subsets=True, tokens=words)
+    for r, p, s in zip(references, predictions, subsets):
+        metric.add_batch(references=[r], predictions=[p], subsets=[s])
+    result = metric.compute()
+    assert result["subsets"] == expected["subsets"] and result["ter"] == expected["ter"]
+    old = _load("hardeval", tokens=words)
+    with pytest.warns(DeprecationWarning, match="subsets=... as a compute option"):
+        again = old.compute(references=references, predictions=predictions, subsets=subsets)
+    assert again["subsets"] == expected["subsets"]

@@ -142,11 +142,10 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``
-            (-100 positions dropped), a ``datasets`` split, or a ``nerspan.Corpus`` (then
+            (-100 positions dropped), a ``datasets`` split, a ``nerspan.Corpus`` (then
             ``predictions`` may be omitted: its columns ``gold_column`` and
-            ``pred_column`` are scored); or ``references`` a ``nerspan.GoldContext``
-            (gold decoded and classified once for any number of systems: scheme, mode
-            and training index are the context's).
+            ``pred_column`` are scored), or as ``references`` a ``nerspan.GoldContext``
+            (gold decoded and classified once for many systems; its scheme, mode, index).
         tokens: the test words per sentence (unless the corpus has them).
         train: the training data: a ``nerspan.TrainIndex`` (reused as is: index once,
             score many times), a ``Corpus``, a ``datasets`` split, a column file path; or
@@ -155,9 +154,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
             (``nerspan.read_columns`` / ``Corpus.from_dataset`` keyword arguments).
         case_sensitive: compare mention texts as they are (default) or lowercased; the
             same normalisation applies to type confusability in the test set.
-        scheme, mode: how tags are decoded into mentions (``nerspan.decode``; default
-            IOB2, lenient); the training data is decoded the same way unless ``train`` is
-            a prebuilt index.
+        scheme, mode: how tags are decoded (``nerspan.decode``; IOB2, lenient); the
+            training data too, unless ``train`` is a prebuilt index.
         return_mentions: also list the gold mentions of each subset with their hit.
 
     Subsets (METHODS.md section 1): Seen (the text occurs in training as a mention of
@@ -189,9 +187,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     if pred_column not in corpus.columns:
         raise ValueError("tough_mentions needs predictions: pass predictions=... (or a "
                          f"Corpus with a {pred_column!r} column)")
-    index = context.index(train, train_tokens, train_tags, train_options)
-    if index is None:
-        training_index(None, None, None)  # the error that names the training data needed
+    if context.index(train, train_tokens, train_tags, train_options) is None:
+        training_index()  # raises the error that names the training data needed
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
     subsets = gold_subsets(context, case_sensitive, table)
     return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,

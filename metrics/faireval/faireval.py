@@ -10,7 +10,8 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the faireval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import OptionsMixin, input_features, is_span_input, score_in_context
+from nerlens.metric_support import (OptionsMixin, input_features, is_span_input, per_example_option,
+                                    score_in_context)
 
 # the family package, never this script (run from this folder it would shadow it)
 faireval = family_package("faireval")
@@ -57,7 +58,9 @@ Args:
         "system" under the system label.
     labels: evaluate only these labels (in this order). exclude: drop these labels.
     ignore_punct: remove punctuation tokens (by pos) from every span before matching.
-    pos: POS tags per sentence, needed by ignore_punct.
+    pos: POS tags per sentence, needed by ignore_punct. With ignore_punct=True given to
+        evaluate.load(...), pos is an input given with each batch like the tags (aligned
+        in batched and distributed runs); as a compute option it is deprecated.
     confusion_tp: put TPs on the confusion matrix's diagonal as well.
     return_pairs: add "pairs", every event per sentence with its spans.
     reference_iteration: reproduce the numbers of the reference code (see the card).
@@ -100,18 +103,25 @@ class Faireval(OptionsMixin, evaluate.Metric):
     OPTIONS = ("weights", "focus", "labels", "exclude", "ignore_punct", "pos", "confusion_tp",
                "return_pairs", "reference_iteration", "schemas", "tokens")
 
+    def _per_token(self) -> tuple:
+        # evaluate.load(..., ignore_punct=True) without pos: POS tags come per example
+        punct = self._load_options.get("ignore_punct") and "pos" not in self._load_options
+        return ("pos",) if punct else ()
+
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=input_features(),
+            features=input_features(per_token=self._per_token()),
             homepage="https://github.com/katrinortmann/FairEval",
             reference_urls=["https://aclanthology.org/2022.lrec-1.150"],
         )
 
     def _compute(self, predictions, references, **kwargs):
         options = self._options(kwargs)
+        per_example_option("faireval", "pos", kwargs.get("pos"), "pos" in self._per_token(),
+                           "ignore_punct=True")
         # spans go to faireval as they are: it scores nested and overlapping spans
         span_options = self._span_options(kwargs)
         if span_options or is_span_input(references) or is_span_input(predictions):

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the hardeval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import TrainingDataMixin, score_in_context
+from nerlens.metric_support import TrainingDataMixin, per_example_option, score_in_context
 
 # the family package, never this script (run from this folder it would shadow it)
 hardeval = family_package("hardeval")
@@ -50,7 +50,9 @@ Args:
         TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
         to evaluate.load(...) to index it once, or to compute(...).
     subsets: precomputed leaf subset codes per token (e.g. hardeval.kfold_subsets(...));
-        then no training data is needed.
+        then no training data is needed. Load the module with subsets=True to make them
+        an input given with each batch like the tags (aligned in batched and distributed
+        runs); as a compute option they are deprecated.
     strict_diff: a token is diff only if its gold label never occurs with it in training
         (the paper's strict variant; mode="strict" is about decoding). strict is its
         deprecated name (warns; goes in the next release).
@@ -91,6 +93,10 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
     OPTIONS = ("subsets", "strict_diff", "error_labels", "return_tokens",
                "strict")  # strict: the deprecated name of strict_diff
 
+    def _per_token(self) -> tuple:
+        # evaluate.load(..., subsets=True): the codes are an input of every example
+        return ("subsets",) if self._load_options.get("subsets") is True else ()
+
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
@@ -103,6 +109,8 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
         options = self._options(kwargs)
+        per_example_option("hardeval", "subsets", kwargs.get("subsets"),
+                           "subsets" in self._per_token(), "subsets=True")
         references, predictions, tokens = self._as_inputs(
             references, predictions, self._tokens_for(tokens), kwargs)
         index = None

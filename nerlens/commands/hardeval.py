@@ -14,7 +14,7 @@ import numpy as np
 
 import hardeval
 from hardeval import analysis
-from nerspan import GOLD, read_columns
+from nerspan import GOLD, GoldContext, read_columns
 
 from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
                      check_file, format_table, load_systems_with_tokens, load_training,
@@ -65,12 +65,13 @@ def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict_diff=F
             error_labels="bilou", codes=None) -> dict:
     """System name -> result dict; the subsets are classified once for all systems
     (or given as leaf ``codes``, e.g. from ``hardeval.kfold_subsets``)."""
+    context = GoldContext(corpus, scheme, mode, train)  # gold decoded once for all systems
     if codes is None:
-        codes = hardeval.classify_tokens(corpus, train, scheme, mode, strict_diff)
+        codes = hardeval.gold_token_classes(context, strict_diff)
     out = {}
     for name in systems:
         result = hardeval.score_codes(corpus, codes, GOLD, name, scheme, mode, error_labels,
-                                      strict_diff=strict_diff)
+                                      strict_diff=strict_diff, context=context)
         out[name] = result.to_dict()
     return out
 
