@@ -140,7 +140,11 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
             corpus = corpus.with_columns(other, {PRED: name})
             check_tokens(corpus, other, allow_token_mismatch)
         else:
-            corpus = corpus.with_columns(_system_tags(name, prediction), {GOLD: name})
+            other = _system_tags(name, prediction)
+            if check:
+                check_tags(other, GOLD, scheme, mode, f"system {name!r}",
+                           outside_scheme_is_error)
+            corpus = corpus.with_columns(other, {GOLD: name})
         names.append(name)
     return corpus, names
 

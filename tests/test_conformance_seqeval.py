@@ -69,7 +69,8 @@ def metric_cases():
 
 
 def averaged(result, average):
-    return {"micro": result.micro, "macro": result.macro, "weighted": result.weighted}[average]()
+    return {"micro": result.micro, "macro": result.macro,
+            "weighted": result.support_weighted}[average]()
 
 
 @pytest.mark.parametrize("case_id", ["v1_average_micro", "v1_average_macro",

@@ -78,7 +78,7 @@ OPTIONS = {
     "nerspan": st.fixed_dictionaries({"zero_division": st.sampled_from([0, 1])}),
     "tough_mentions": st.fixed_dictionaries({"case_sensitive": st.booleans()}),
     "hardeval": st.fixed_dictionaries({"error_labels": st.sampled_from(hardeval.ERROR_LABELS),
-                                       "strict": st.booleans()}),
+                                       "strict_diff": st.booleans()}),
     "faireval": st.fixed_dictionaries({
         "weights": st.sampled_from(["fair", "traditional", "weighted"]),
         "focus": st.sampled_from(["target", "system"]),

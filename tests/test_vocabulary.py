@@ -334,6 +334,15 @@ def test_library_loader_reads_files_lists_and_tag_lists(files):
         assert corpus.tags(nerspan.GOLD, 1) == by_list.tags(nerspan.GOLD, 1)
 
 
+def test_library_loader_names_the_system_of_a_bad_tag(files):
+    from nerlens.systems import read_systems
+
+    with pytest.raises(nerspan.InvalidTagError, match="system 'sys' tag 'FOO'"):
+        read_systems(files["gold"], {"sys": [["B-PER", "O", "O", "FOO"], ["O", "O"]]})
+    with pytest.raises(nerspan.InvalidTagError, match=r"gold.txt:1.*'B-PER' is not in the IO"):
+        read_systems(files["gold"], [files["pred"]], scheme="IO", mode="strict")
+
+
 def test_library_loader_checks_tokens(files, tmp_path):
     from nerlens.systems import read_systems
 
