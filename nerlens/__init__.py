@@ -9,5 +9,6 @@ from nerspan import __version__
 # The function shadows its module's name on purpose: ``nerlens.report(...)`` runs the
 # report (imported here, eagerly, so that no later ``import nerlens.report`` rebinds it).
 from .report import Report, report
+from .experiment import Experiment, experiment  # noqa: E402 (after report: it uses it)
 
-__all__ = ["__version__", "report", "Report"]
+__all__ = ["__version__", "report", "Report", "experiment", "Experiment"]
