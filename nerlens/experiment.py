@@ -17,7 +17,8 @@ per-dataset number is the report's own. On top of the reports:
 - the attribute-wise view across datasets (zeta, rho) and the model-wise Spearman
   correlations averaged over datasets, on bucket F1 averaged over each system's runs;
   a value is marked non-significant when the Friedman test (do the buckets differ?) over
-  the runs, as InterpretEval, has a Holm-adjusted p >= alpha;
+  the runs, as InterpretEval, has a Holm-adjusted p >= alpha (Holm over the tests of
+  each view);
 - Wilcoxon signed-rank tests between every two systems on the headline numbers, paired
   over runs x datasets (run k of one system with run k of the other, in each dataset),
   with Holm's correction over the pairs of systems, for each statistic;
@@ -278,7 +279,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
                     for name, by_system in runs.items()},
          "std": "sample standard deviation over runs (n - 1)",
          "correction": "Holm over the pairs of systems for each statistic (Wilcoxon); Holm "
-                       "over every Friedman test"})
+                       "over the Friedman tests of each view (attribute-wise, model-wise)"})
     for pair in result.wilcoxon.values():
         for test in pair.values():
             test["significant"] = test["pvalue_holm"] is not None and \
@@ -332,7 +333,7 @@ def _bucket_results(reports: dict, runs: dict) -> dict:
 
 def _attribute_views(reports: dict, runs: dict, systems: list, alpha: float):
     """(attribute-wise per dataset, model-wise averaged over datasets), each value with
-    its Friedman test over runs (Holm over every Friedman test of both views)."""
+    its Friedman test over runs (Holm over the Friedman tests of each view)."""
     if not all("attribute_buckets" in r.info.get("families", []) for r in reports.values()):
         return {}, {}
     from attribute_buckets import analysis
@@ -369,10 +370,12 @@ def _attribute_views(reports: dict, runs: dict, systems: list, alpha: float):
                 "n_datasets": spearman["n"],
                 "per_dataset": {n: d[attribute] for n, d in per_dataset.items()},
                 "friedman": test}
-    adjusted = holm({key: test.get("pvalue") for key, test in tests.items()})
-    for key, test in tests.items():
-        test["pvalue_holm"] = adjusted[key]
-        test["significant"] = adjusted[key] is not None and adjusted[key] < alpha
+    for view in ("attribute_wise", "model_wise"):   # one family of tests per view
+        adjusted = holm({key: test.get("pvalue") for key, test in tests.items()
+                         if key[0] == view})
+        for key, p in adjusted.items():
+            tests[key]["pvalue_holm"] = p
+            tests[key]["significant"] = p is not None and p < alpha
     return attribute_wise, model_wise
 
 

@@ -17,15 +17,17 @@ STYLE = """
 LEFT_OUT = {"examples"}   # one filter script per page: the examples stay in report.json
 
 
-def pm(value: dict | None, percent: bool = True) -> Raw:
-    """Mean +- std (n runs) as a table cell."""
+def pm(value: dict | None, runs: int | None = None) -> Raw:
+    """Mean +- std in percent as a table cell, with (n runs) unless n is ``runs`` (the
+    row says it)."""
     if not value or value.get("mean") is None:
         return Raw("&ndash;")
-    scale, digits = (100, 2) if percent else (1, 2)
-    text = f"{scale * value['mean']:.{digits}f}"
+    text = f"{100 * value['mean']:.2f}"
     if value.get("std") is not None:
-        text += f" <span class='note'>&plusmn; {scale * value['std']:.{digits}f}</span>"
-    return Raw(f"<span class='ci'>{text} <span class='note'>({value['n']})</span></span>")
+        text += f" <span class='note'>&plusmn; {100 * value['std']:.2f}</span>"
+    if value["n"] != runs:
+        text += f" <span class='note'>({value['n']})</span>"
+    return Raw(f"<span class='ci'>{text}</span>")
 
 
 def marked(value, test: dict | None, digits: int = 2) -> Raw:
@@ -72,21 +74,25 @@ def _tough_mentions(experiment) -> str:
     parts = []
     for name, by_system in experiment.tough_mentions.items():
         subsets = list(next(iter(by_system.values())))
-        rows = [[Raw(_e(s))] + [pm(by_system[s][k]) for k in subsets] for s in by_system]
+        runs = {s: len(experiment.runs[name][s]) for s in by_system}
+        rows = [[Raw(f"{_e(s)} <span class='note'>({runs[s]})</span>")]
+                + [pm(by_system[s][k], runs[s]) for k in subsets] for s in by_system]
         parts += [f"<h3>{_e(name)}</h3>",
                   table(["system"] + [SUBSET_HEADERS.get(k, k) for k in subsets], rows)]
     if not parts:
         return "<p class='note'>tough_mentions did not run.</p>"
-    return "".join(parts) + (f"<p class='note'>Recall (%) per subset, mean &plusmn; std over "
-                             f"runs (runs), as TMR's tables. {SUBSET_LEGEND}</p>")
+    return "".join(parts) + (f"<p class='note'>Recall (%) per subset, mean &plusmn; sample "
+                             "std over the system's runs, (runs) after its name, as TMR's "
+                             "tables; a cell over fewer runs (a subset empty in some) says "
+                             f"how many. {SUBSET_LEGEND}</p>")
 
 
 def _alpha_note(experiment) -> str:
     return (f"&dagger; = not significant: the Friedman test over the runs (do the buckets "
             f"differ?) has a Holm-adjusted p of at least {experiment.info['alpha']:g}, or "
             "could not be run (fewer than 2 runs or 3 buckets shared by all runs); Holm's "
-            "correction runs over every Friedman test of this page. Hover a value for its "
-            "test.")
+            "correction runs over the Friedman tests of the table (one family per table). "
+            "Hover a value for its test.")
 
 
 def _attribute_wise(experiment) -> str:

@@ -8,6 +8,7 @@ from nerspan import GOLD, Corpus, as_train_index, read_columns
 
 from .common import (UsageError, add_predictions, add_reading_arguments, add_train_arguments,
                      check_file, check_tags, non_negative_int, read_gold, read_training)
+from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .span_files import add_span_arguments, load_span_systems
 
 NAME = "report"
@@ -43,6 +44,7 @@ def add_arguments(parser) -> None:
                         help="what to print: the summary table or the JSON")
     add_reading_arguments(parser)
     add_span_arguments(parser)
+    add_experiment_arguments(parser)
 
 
 def _load_dataset(path: str, split: str | None, default_split: str):
@@ -86,6 +88,8 @@ def _training(args):
 def run(args) -> int:
     from nerlens.report import report
 
+    if is_experiment(args):
+        return run_experiment(args)
     if args.demo:
         from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
         from nerlens.demo import DEMO_NOTES, demo_gold, demo_systems, demo_train
