@@ -239,28 +239,12 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
             raise ValueError(f"dataset {name!r} has no system {baseline!r} (the baseline): "
                              "choose a baseline every dataset has")
 
-    reports = {}
-    for name, entry in entries.items():
-        given = (inputs or {}).get(name)
-        try:
-            if "corpus" in entry:
-                columns = [c for cs in runs[name].values() for c in cs]
-                reports[name] = report(None, corpus=entry["corpus"], system_names=columns,
-                                       train=entry.get("train"), scheme=scheme, mode=mode,
-                                       bootstrap=bootstrap, seed=seed, confidence=confidence,
-                                       baseline=runs[name][baseline][0], families=families,
-                                       figures=figures, min_share=min_share,
-                                       progress=progress, inputs=given)
-            else:
-                reports[name] = report(entry["gold"], predictions[name], entry.get("train"),
-                                       tokens=entry.get("tokens"), scheme=scheme, mode=mode,
-                                       bootstrap=bootstrap, seed=seed, confidence=confidence,
-                                       baseline=runs[name][baseline][0], families=families,
-                                       figures=figures, min_share=min_share,
-                                       progress=progress, inputs=given)
-        except (ValueError, TypeError) as error:
-            raise _named(name, error) from error
-
+    options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
+                   confidence=confidence, families=families, figures=figures,
+                   min_share=min_share, progress=progress)
+    reports = {name: _report(name, entry, runs[name], predictions[name], baseline,
+                             (inputs or {}).get(name), options)
+               for name, entry in entries.items()}
     higher = {}
     for r in reports.values():
         higher.update(r.higher_is_better)
@@ -290,6 +274,21 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
 
     result.findings = findings(result)
     return result
+
+
+def _report(name, entry: Mapping, runs: dict, predictions: dict, baseline: str, inputs,
+            options: dict) -> Report:
+    """The one-dataset report of one entry, its runs as columns; errors name the dataset."""
+    options = {**options, "baseline": runs[baseline][0], "inputs": inputs}
+    try:
+        if "corpus" in entry:
+            columns = [c for cs in runs.values() for c in cs]
+            return report(None, corpus=entry["corpus"], system_names=columns,
+                          train=entry.get("train"), **options)
+        return report(entry["gold"], predictions, entry.get("train"),
+                      tokens=entry.get("tokens"), **options)
+    except (ValueError, TypeError) as error:
+        raise _named(name, error) from error
 
 
 def _tough_mentions(reports: dict, runs: dict) -> dict:

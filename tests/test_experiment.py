@@ -303,3 +303,11 @@ def test_declared_datasets_keeps_order():
                    "y": {"gold": "g2", "train": "t0", "systems": {"s": ["4.txt"]}}}
     with pytest.raises(UsageError):
         declared_datasets([("data", ["x"])], None)
+
+
+def test_module_examples():
+    import doctest
+    import sys
+
+    result = doctest.testmod(sys.modules["nerlens.experiment"])
+    assert result.attempted >= 2 and result.failed == 0
