@@ -281,7 +281,9 @@ def dataset_heatmap(datasets: Mapping, baseline: str, path=None, attributes=None
     labels = [[f"{a} {b}" for b in bucket_names(cube.shape[2])] for a in attrs]
     figure, axes, image = _relative_map(rows, cube, labels, width, height)
     axes.set_xlabel("attribute and bucket")
-    figure.colorbar(image, ax=axes, label=f"(F1 - F1 of {baseline}) / F1 of {baseline}")
+    # a small label: with few rows the figure is lower than a 10 pt label is long
+    figure.colorbar(image, ax=axes).set_label(f"(F1 - F1 of {baseline}) / F1 of {baseline}",
+                                              fontsize=7)
     axes.set_title(f"Relative change of bucket F1 against {baseline}, per dataset")
     if path is not None:
         save(figure, path)

@@ -10,5 +10,6 @@ from nerspan import __version__
 # report (imported here, eagerly, so that no later ``import nerlens.report`` rebinds it).
 from .report import Report, report
 from .systems import read_systems
+from .experiment import Experiment, experiment  # noqa: E402 (after report: it uses it)
 
-__all__ = ["__version__", "report", "Report", "read_systems"]
+__all__ = ["__version__", "report", "Report", "experiment", "Experiment", "read_systems"]

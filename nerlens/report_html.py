@@ -84,6 +84,26 @@ def section(anchor: str, title: str, body: str) -> str:
 def render(report) -> str:
     """The page: notes, contents, findings and overview first, then every table."""
     from . import report_overview as top   # it builds on this module's helpers
+
+    sections = page_sections(report)
+    parts = [f"<h1>nerlens report</h1><p>Systems: {_e(', '.join(report.systems))}</p>",
+             top.notes(report), section(*sections[0]),
+             top.contents([(a, t) for a, t, _ in sections])]
+    parts += [section(anchor, title, body) for anchor, title, body in sections[1:]]
+    return page("nerlens report", "".join(parts))
+
+
+def page(title: str, body: str, style: str = "") -> str:
+    """A self-contained page around ``body`` in the report's style (plus ``style``)."""
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{_e(title)}</title>"
+            f"<style>{STYLE}{style}</style></head><body>{body}</body></html>")
+
+
+def page_sections(report) -> list[tuple[str, str, str]]:
+    """``(anchor, title, body)`` of every section of one report's page, in page order
+    (findings first; the experiment page nests them per dataset)."""
+    from . import report_overview as top   # it builds on this module's helpers
     from .report import OVERVIEW_TITLE, decoding_repairs
 
     sections = [("findings", "Findings", top.findings(report)),
@@ -97,13 +117,7 @@ def render(report) -> str:
     sections += [("repairs", "Repairs made while decoding",
                   top.repairs(decoding_repairs(report.results), report.info["mode"])),
                  ("provenance", "Provenance", top.provenance(report))]
-    parts = [f"<h1>nerlens report</h1><p>Systems: {_e(', '.join(report.systems))}</p>",
-             top.notes(report), section(*sections[0]),
-             top.contents([(a, t) for a, t, _ in sections])]
-    parts += [section(anchor, title, body) for anchor, title, body in sections[1:]]
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            "<title>nerlens report</title>"
-            f"<style>{STYLE}</style></head><body>{''.join(parts)}</body></html>")
+    return sections
 
 
 TITLES = {"tough_mentions": "Tough mentions: recall on unseen and type-confusable mentions",

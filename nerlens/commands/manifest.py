@@ -11,15 +11,21 @@ its predictions (one file, or system name -> file; tag last). Without ``predicti
 gold file holds both columns (gold second-to-last, prediction last), named after the
 file. Relative paths are read from the manifest's folder. Systems are matched across
 datasets by name.
+
+A system may have several runs (seeds): ``"predictions": {"flair": ["flair_s1.txt",
+"flair_s2.txt"], "bert": "bert.txt"}``. Its runs become the columns ``flair#1``,
+``flair#2`` (one run keeps the system's name); ``Dataset.runs`` maps each system to them.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from nerspan import GOLD, Corpus
 from nerlens.systems import read_systems
+
+from nerlens.experiment import RUN_SEPARATOR, run_name
 
 from .common import UsageError, check_file, system_name, system_options
 
@@ -30,8 +36,9 @@ class Dataset:
 
     name: str
     corpus: Corpus
-    systems: list
+    systems: list            # the corpus columns: one per run
     train: str | None
+    runs: dict = field(default_factory=dict)   # system -> its columns (runs)
 
 
 def read_manifest(path: str, args) -> list[Dataset]:
@@ -69,14 +76,23 @@ def _dataset(name: str, entry, folder: Path, path: str, args) -> Dataset:
     predictions = entry.get("predictions")
     if predictions is None:
         corpus, systems = read_systems(resolve(entry["gold"]), None, **system_options(args))
-        return Dataset(name, corpus, systems, train)
+        return Dataset(name, corpus, systems, train, {system: [system] for system in systems})
     if isinstance(predictions, str):
         predictions = {system_name(predictions): predictions}
     if not isinstance(predictions, dict) or not predictions:
-        raise UsageError(f"{where}: \"predictions\" is a file or an object name -> file")
+        raise UsageError(f"{where}: \"predictions\" is a file or an object name -> file "
+                         "(or a list of files: the system's runs)")
     if GOLD in predictions:
         raise UsageError(f"{where}: {GOLD!r} cannot name a system")
-    corpus, systems = read_systems(resolve(entry["gold"]),
-                                   {system: resolve(f) for system, f in predictions.items()},
-                                   **system_options(args))
-    return Dataset(name, corpus, systems, train)
+    runs, files = {}, {}
+    for system, value in predictions.items():
+        if RUN_SEPARATOR in system:
+            raise UsageError(f"{where}: system {system!r}: {RUN_SEPARATOR!r} is kept for the "
+                             "run columns (system#1, system#2, ...)")
+        given = value if isinstance(value, list) else [value]
+        if not given:
+            raise UsageError(f"{where}: system {system!r} has an empty list of runs")
+        runs[system] = [run_name(system, k, len(given)) for k in range(len(given))]
+        files.update(zip(runs[system], (resolve(f) for f in given)))
+    corpus, systems = read_systems(resolve(entry["gold"]), files, **system_options(args))
+    return Dataset(name, corpus, systems, train, runs)

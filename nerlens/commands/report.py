@@ -10,6 +10,7 @@ from nerlens.systems import load_saved_split
 
 from .common import (UsageError, add_alias, add_reading_arguments, add_train_arguments,
                      load_systems, non_negative_int, read_training)
+from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .span_files import add_span_arguments
 
 NAME = "report"
@@ -49,6 +50,7 @@ def add_arguments(parser) -> None:
                         help="what to print: the summary table or the JSON")
     add_reading_arguments(parser)
     add_span_arguments(parser)
+    add_experiment_arguments(parser)
 
 
 def _gold_and_predictions(args) -> None:
@@ -82,6 +84,8 @@ def _training(args):
 def run(args) -> int:
     from nerlens.report import report
 
+    if is_experiment(args):
+        return run_experiment(args)
     _gold_and_predictions(args)
     if args.demo:
         from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline

@@ -1,0 +1,185 @@
+"""``nerlens report`` over a whole experiment: several datasets, several runs per system.
+
+Declared on the command line, in order:
+
+    nerlens report --data conll03 test.txt train.txt --pred flair=f1.txt flair=f2.txt \\
+                       bert=b.txt --data wnut16 wtest.txt wtrain.txt --pred 'flair=w*.txt'
+
+``--data NAME GOLD [TRAIN]`` starts a dataset (TRAIN defaults to --train); each following
+``--pred SYSTEM=FILE`` adds a run of SYSTEM to it (a repeated SYSTEM is another run; a
+quoted FILE pattern with * or ? adds every matching file, sorted, as runs);
+``--pred NAME:SYSTEM=FILE`` adds it to dataset NAME wherever it stands. Or a JSON
+manifest (``--manifest FILE``, see ``manifest.py``) with lists of files as runs.
+Writes experiment.json and experiment.html.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import glob
+import sys
+from pathlib import Path
+
+from .common import UsageError, add_predictions, check_file, read_gold, read_training
+
+GLOB_CHARACTERS = set("*?[")
+
+
+class _Declare(argparse.Action):
+    """Keeps --data and --pred in the order given (a --pred belongs to the last --data)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        declared = list(getattr(namespace, "declared", None) or [])
+        declared.append((self.dest, list(values)))
+        namespace.declared = declared
+
+
+def add_experiment_arguments(parser) -> None:
+    group = parser.add_argument_group(
+        "experiments (several datasets, several runs per system)",
+        "Either --manifest FILE, or --data and --pred in order: e.g. --data conll03 "
+        "test.txt train.txt --pred flair=s1.txt flair=s2.txt bert=b.txt --data wnut16 "
+        "wtest.txt wtrain.txt --pred 'flair=wnut_flair_*.txt' bert=wb.txt. Writes "
+        "experiment.json and experiment.html (per-dataset sections, mean +- std over runs, "
+        "Wilcoxon tests with Holm's correction).")
+    group.add_argument("--data", nargs="+", action=_Declare, metavar=("NAME GOLD", "TRAIN"),
+                       help="a dataset: its name, gold column file and training file "
+                            "(default --train); repeat for each dataset")
+    group.add_argument("--pred", nargs="+", action=_Declare, metavar="[NAME:]SYSTEM=FILE",
+                       help="a run of SYSTEM on the last --data (or on dataset NAME); a "
+                            "repeated SYSTEM is another run; a quoted FILE pattern (* ?) "
+                            "adds every matching file as a run")
+    group.add_argument("--manifest", metavar="FILE",
+                       help="a JSON manifest: dataset -> {train, gold, predictions: {system: "
+                            "file or [run files]}}")
+    parser.set_defaults(declared=[])
+
+
+def is_experiment(args) -> bool:
+    return bool(getattr(args, "declared", None) or getattr(args, "manifest", None))
+
+
+def _files(entry: str, pattern: str) -> list[str]:
+    if not GLOB_CHARACTERS & set(pattern):
+        return [pattern]
+    found = sorted(glob.glob(pattern))
+    if not found:
+        raise UsageError(f"--pred {entry}: no file matches {pattern!r}")
+    return found
+
+
+def declared_datasets(declared: list, default_train: str | None) -> dict:
+    """Name -> {"gold", "train", "systems": {system: [files]}} from the --data and --pred
+    entries in order; errors name the entry."""
+    datasets: dict = {}
+    last = None
+    for kind, values in declared:
+        if kind == "data":
+            if len(values) not in (2, 3):
+                raise UsageError(f"--data {' '.join(values)}: give NAME GOLD [TRAIN] (2 or 3 "
+                                 f"values, not {len(values)})")
+            name, gold = values[0], values[1]
+            train = values[2] if len(values) == 3 else default_train
+            if name in datasets:
+                raise UsageError(f"--data {name}: dataset {name!r} is declared twice")
+            if not train:
+                raise UsageError(f"--data {' '.join(values)}: no training file: give it as "
+                                 "the third value or with --train")
+            datasets[name] = {"gold": gold, "train": train, "systems": {}}
+            last = name
+            continue
+        for entry in values:
+            target, equals, pattern = entry.partition("=")
+            if not equals or not target or not pattern:
+                raise UsageError(f"--pred {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
+            name, colon, system = target.rpartition(":")
+            if not colon:
+                if last is None:
+                    raise UsageError(f"--pred {entry}: no dataset yet: put it after --data "
+                                     "NAME GOLD TRAIN, or write NAME:SYSTEM=FILE")
+                name = last
+            if name not in datasets:
+                raise UsageError(f"--pred {entry}: no dataset {name!r} (declared: "
+                                 f"{', '.join(datasets) or 'none'})")
+            if not system or "#" in system:
+                raise UsageError(f"--pred {entry}: a system name is non-empty and has no '#'")
+            datasets[name]["systems"].setdefault(system, []).extend(_files(entry, pattern))
+    for name, entry in datasets.items():
+        if not entry["systems"]:
+            raise UsageError(f"--data {name}: no predictions: add --pred SYSTEM=FILE after it")
+    return datasets
+
+
+def _training(args, path: str):
+    from .report import _load_dataset
+
+    if Path(path).is_dir():
+        return _load_dataset(path, None, "train")
+    with_train = copy.copy(args)
+    with_train.train = path
+    return read_training(with_train, outside_scheme_is_error=True)
+
+
+def experiment_inputs(args) -> tuple[dict, dict]:
+    """(datasets for ``nerlens.experiment`` with prebuilt corpora, inputs for the
+    provenance), from --manifest or from --data/--pred."""
+    from nerlens.experiment import run_name
+
+    mixed = [flag for flag, value in (("GOLD/PRED", getattr(args, "predictions", None)),
+                                      ("--gold", getattr(args, "gold", None)),
+                                      ("--dataset", getattr(args, "dataset", None)),
+                                      ("--demo", getattr(args, "demo", False)),
+                                      ("--jsonl", getattr(args, "jsonl", False))) if value]
+    if mixed:
+        raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
+                         f"its declaration: leave out {', '.join(mixed)}")
+    datasets, inputs = {}, {}
+    if getattr(args, "manifest", None):
+        if args.declared:
+            raise UsageError("give --manifest or --data/--pred, not both")
+        from .manifest import read_manifest
+
+        for entry in read_manifest(args.manifest, args):
+            train = entry.train or getattr(args, "train", None)
+            if not train:
+                raise UsageError(f"{args.manifest}: dataset {entry.name!r} has no \"train\" "
+                                 "(the experiment indexes each training set)")
+            datasets[entry.name] = {"corpus": entry.corpus, "train": _training(args, train),
+                                    "systems": entry.runs}
+            inputs[entry.name] = {"gold": f"{args.manifest}: {entry.name}", "train": train,
+                                  "systems": {c: args.manifest for c in entry.systems}}
+        return datasets, inputs
+    for name, entry in declared_datasets(args.declared, getattr(args, "train", None)).items():
+        corpus = read_gold(args, check_file(entry["gold"]), outside_scheme_is_error=True)
+        runs, files = {}, []
+        for system, paths in entry["systems"].items():
+            runs[system] = [run_name(system, k, len(paths)) for k in range(len(paths))]
+            files += paths
+        columns = [c for cs in runs.values() for c in cs]
+        corpus, _ = add_predictions(args, corpus, [check_file(f) for f in files],
+                                    outside_scheme_is_error=True, names=columns)
+        datasets[name] = {"corpus": corpus, "train": _training(args, entry["train"]),
+                          "systems": runs}
+        inputs[name] = {"gold": entry["gold"], "train": entry["train"],
+                        "systems": dict(zip(columns, files))}
+    return datasets, inputs
+
+
+def run_experiment(args) -> int:
+    from nerlens.experiment import experiment
+
+    datasets, inputs = experiment_inputs(args)
+    result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
+                        bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,
+                        progress=not args.no_progress and sys.stderr.isatty(), inputs=inputs)
+    output = Path(args.output)
+    output.mkdir(parents=True, exist_ok=True)
+    text = result.to_json(output / "experiment.json")
+    result.to_html(output / "experiment.html")
+    if args.format == "json":
+        print(text)
+    else:
+        print(result.summary())
+        print(f"\nwrote {output / 'experiment.json'} and {output / 'experiment.html'}",
+              file=sys.stderr)
+    return 0

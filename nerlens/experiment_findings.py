@@ -1,0 +1,95 @@
+"""Findings of an experiment: short statements from its numbers over runs and datasets.
+
+Each rule (``RULES``, shown on the page) states something only when its evidence holds;
+a finding is plain data (``rule``, ``text``, ``evidence``) as the report's findings.
+"""
+from __future__ import annotations
+
+from .report_findings import percent
+
+RULES = {
+    "best": "The system with the highest mean entity F1 on each dataset (mean +- sample "
+            "standard deviation over its runs).",
+    "wilcoxon": "A system beats another on entity F1 when the Wilcoxon signed-rank test over "
+                "the paired runs of all datasets has a Holm-adjusted p below alpha; stated "
+                "as 'no difference shown' otherwise.",
+    "attribute": "On each dataset, the attribute whose buckets matter most for the systems "
+                 "(largest rho) among those whose Friedman test over runs is significant "
+                 "after Holm's correction.",
+}
+
+
+def _finding(rule: str, system, text: str, **evidence) -> dict:
+    return {"rule": rule, "system": system, "text": text, "evidence": evidence}
+
+
+def _pm(cell: dict) -> str:
+    text = percent(cell["mean"])
+    if cell.get("std") is not None:
+        text += f" +- {100 * cell['std']:.1f}"
+    return text + f" over {cell['n']} run{'s' if cell['n'] != 1 else ''}"
+
+
+def best(experiment) -> list[dict]:
+    out = []
+    for name, by_system in experiment.aggregate.items():
+        scored = [(cell["entity_f1"]["mean"], s) for s, cell in by_system.items()
+                  if cell.get("entity_f1", {}).get("mean") is not None]
+        if len(scored) < 2:
+            continue
+        value, system = max(scored)
+        out.append(_finding("best", system, f"{name}: {system} has the highest entity F1, "
+                            f"{_pm(by_system[system]['entity_f1'])}.", dataset=name,
+                            f1=by_system[system]["entity_f1"]))
+    return out
+
+
+def wilcoxon(experiment) -> list[dict]:
+    out, tested = [], 0
+    alpha = experiment.info["alpha"]
+    for pair, tests in experiment.wilcoxon.items():
+        test = tests.get("entity_f1")
+        if not test or test.get("pvalue") is None:
+            continue
+        tested += 1
+        if not test["significant"]:
+            continue
+        a, b = pair.split(" vs ")
+        winner, loser = (a, b) if test["difference"] > 0 else (b, a)
+        out.append(_finding(
+            "wilcoxon", winner,
+            f"{winner} beats {loser} on entity F1: {100 * abs(test['difference']):.1f} points "
+            f"on average over {test['n_pairs']} paired runs (Wilcoxon, Holm-adjusted p = "
+            f"{test['pvalue_holm']:.3g}).", pair=pair, **test))
+    if tested and not out:
+        most = max(t["entity_f1"]["n_pairs"] for t in experiment.wilcoxon.values()
+                   if "entity_f1" in t)
+        out.append(_finding(
+            "wilcoxon", None,
+            f"No two systems differ significantly on entity F1 (Wilcoxon over at most {most} "
+            f"paired runs, Holm's correction over the pairs, alpha {alpha:g})"
+            + ("; with fewer than 6 pairs no two-sided p reaches 0.05." if most < 6 else "."),
+            n_pairs=most))
+    return out
+
+
+def attribute(experiment) -> list[dict]:
+    from .report_names import attribute_name
+
+    out = []
+    for name, view in experiment.attribute_wise.items():
+        scored = [(v["rho"], a) for a, v in view.items()
+                  if v.get("rho") is not None and v["friedman"].get("significant")]
+        if not scored:
+            continue
+        rho, which = max(scored)
+        out.append(_finding("attribute", None,
+                            f"{name}: {attribute_name(which)} matters most (rho "
+                            f"{rho:.2f}, buckets differ by Friedman, Holm-adjusted p = "
+                            f"{view[which]['friedman']['pvalue_holm']:.3g}).",
+                            dataset=name, attribute=which, rho=rho))
+    return out
+
+
+def findings(experiment) -> list[dict]:
+    return best(experiment) + wilcoxon(experiment) + attribute(experiment)

@@ -1,0 +1,54 @@
+"""An experiment in the terminal: findings, entity F1 mean +- std per system and dataset
+(cut into blocks of datasets to fit ``WIDTH`` columns), the significant Wilcoxon tests."""
+from __future__ import annotations
+
+from .report_text import UNDEFINED, WIDTH, _fit, _line, _wrap
+
+
+def cell(value: dict | None) -> str:
+    """``92.4+-0.3 (5)``: mean +- std in percent and the number of runs."""
+    if not value or value.get("mean") is None:
+        return UNDEFINED
+    text = f"{100 * value['mean']:.1f}"
+    if value.get("std") is not None:
+        text += f"+-{100 * value['std']:.1f}"
+    return text + f" ({value['n']})"
+
+
+def f1_table(experiment) -> list[str]:
+    names = experiment.datasets
+    cells = {s: [cell(experiment.aggregate[d].get(s, {}).get("entity_f1")) for d in names]
+             for s in experiment.systems}
+    widths = [max(len(_fit(d, 16)), *(len(c[i]) for c in cells.values()))
+              for i, d in enumerate(names)]
+    name_width = max(6, min(20, max(len(s) for s in experiment.systems)))
+    lines, start = [], 0
+    while start < len(names):
+        stop, used = start, name_width
+        while stop < len(names) and (stop == start or used + 2 + widths[stop] <= WIDTH):
+            used += 2 + widths[stop]
+            stop += 1
+        shown = [name_width] + widths[start:stop]
+        lines.append(_line(["system"] + [_fit(d, 16) for d in names[start:stop]], shown))
+        lines.append(_line(["-" * w for w in shown], shown))
+        lines += [_line([_fit(s, name_width)] + cells[s][start:stop], shown)
+                  for s in experiment.systems]
+        lines.append("")
+        start = stop
+    return lines[:-1]
+
+
+def summary(experiment) -> str:
+    info = experiment.info
+    runs = sum(len(c) for by_system in experiment.runs.values() for c in by_system.values())
+    lines = [_wrap(f"nerlens experiment: {len(experiment.datasets)} datasets, "
+                   f"{len(experiment.systems)} systems, {runs} runs scored; baseline "
+                   f"{info['baseline']}; scheme {info['scheme']}, {info['mode']} decoding.")]
+    lines += ["", "Findings:"]
+    lines += [_wrap(f["text"], initial_indent="- ", subsequent_indent="  ")
+              for f in experiment.findings] or ["- none whose evidence holds"]
+    lines += ["", "Entity F1 (%), mean+-std over runs (runs):"] + f1_table(experiment)
+    lines.append(_wrap("std: sample standard deviation over a system's runs; every headline "
+                       f"number, per subset and per bucket, is in the HTML and the JSON; "
+                       f"{UNDEFINED} = no run."))
+    return "\n".join(lines)

@@ -1,0 +1,313 @@
+"""Whole experiments: several datasets, several runs per system (issue 16 item 4).
+
+Small synthetic experiments built from the demo's WNUT-17 data: two halves of its test
+set as two datasets, spaCy's output with a few tags dropped (one run per seed) and the
+gold with many tags dropped (a stronger, noisier "oracle"), so that every number over
+runs is known from the per-dataset reports.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import nerlens
+from nerlens.cli import main
+from nerlens.commands.experiment_inputs import declared_datasets
+from nerlens.commands.common import UsageError
+from nerlens.demo import demo_gold, demo_systems, demo_train
+from nerlens.experiment import holm, mean_std
+from nerspan import GOLD, read_columns
+
+SENTENCES = 200
+
+
+def _tags(path):
+    corpus = read_columns(path, {GOLD: -1})
+    return ([corpus.sentence_tokens(i) for i in range(corpus.n_sentences)],
+            [corpus.tags(GOLD, i) for i in range(corpus.n_sentences)])
+
+
+def _dropped(tags, share, seed):
+    rng = random.Random(seed)
+    return [[t if rng.random() > share else "O" for t in s] for s in tags]
+
+
+@pytest.fixture(scope="module")
+def parts():
+    """Two datasets: (tokens, gold, spacy) of two slices of the demo test set."""
+    tokens, gold = _tags(demo_gold())
+    _, spacy = _tags(demo_systems()["spacy_sm"])
+    cut = {"a": slice(0, SENTENCES), "b": slice(SENTENCES, 2 * SENTENCES)}
+    return {name: (tokens[s], gold[s], spacy[s]) for name, s in cut.items()}
+
+
+def _datasets(parts, runs=3, systems=("spacy", "oracle")):
+    out = {}
+    for name, (tokens, gold, spacy) in parts.items():
+        made = {"spacy": [_dropped(spacy, 0.05, k) for k in range(runs)],
+                "oracle": [_dropped(gold, 0.3, k) for k in range(runs)],
+                "weak": [_dropped(gold, 0.7, k) for k in range(runs)]}
+        out[name] = {"gold": gold, "tokens": tokens, "train": str(demo_train()),
+                     "systems": {s: made[s] for s in systems}}
+    return out
+
+
+@pytest.fixture(scope="module")
+def small(parts):
+    return nerlens.experiment(_datasets(parts), bootstrap=0)
+
+
+def test_mean_std():
+    assert mean_std([0.5, None, 0.7, float("nan")]) == {"mean": 0.6, "std": 0.141421356237,
+                                                        "n": 2}
+    assert mean_std([0.9]) == {"mean": 0.9, "std": None, "n": 1}
+    assert mean_std([None]) == {"mean": None, "std": None, "n": 0}
+
+
+def test_holm():
+    adjusted = holm({"a": 0.01, "b": 0.04, "c": 0.03, "d": None})
+    assert adjusted == {"a": 0.03, "b": 0.06, "c": 0.06, "d": None}
+    # never below the raw p, capped at 1, monotone in the raw p
+    raw = {k: p for k, p in zip("abcdef", [0.2, 0.001, 0.5, 0.04, 0.04, 0.9])}
+    adjusted = holm(raw)
+    assert all(raw[k] <= adjusted[k] <= 1 for k in raw)
+    order = sorted(raw, key=raw.get)
+    assert [adjusted[k] for k in order] == sorted(adjusted[k] for k in order)
+    assert holm({}) == {}
+
+
+def test_runs_are_report_columns_and_their_mean_and_std(small):
+    assert small.systems == ["spacy", "oracle"] and small.datasets == ["a", "b"]
+    assert small.runs["a"]["spacy"] == ["spacy#1", "spacy#2", "spacy#3"]
+    for name, report in small.reports.items():
+        assert report.systems == ["spacy#1", "spacy#2", "spacy#3", "oracle#1", "oracle#2",
+                                  "oracle#3"]
+        for system in ("spacy", "oracle"):
+            values = [report.estimates[c]["entity_f1"] for c in small.runs[name][system]]
+            cell = small.aggregate[name][system]["entity_f1"]
+            assert cell["n"] == 3
+            assert cell["mean"] == pytest.approx(np.mean(values))
+            assert cell["std"] == pytest.approx(np.std(values, ddof=1))
+            recalls = [report.results[c]["tough_mentions"]["recall_unseen_any"]
+                       for c in small.runs[name][system]]
+            assert small.tough_mentions[name][system]["unseen_any"]["mean"] == \
+                pytest.approx(np.mean(recalls))
+
+
+def test_wilcoxon_pairs_runs_over_datasets_with_holm(parts):
+    exp = nerlens.experiment(_datasets(parts, systems=("spacy", "oracle", "weak")),
+                             bootstrap=0, figures=False)
+    assert list(exp.wilcoxon) == ["spacy vs oracle", "spacy vs weak", "oracle vs weak"]
+    test = exp.wilcoxon["spacy vs oracle"]["entity_f1"]
+    # 3 runs x 2 datasets, every pair on the same side: the exact two-sided p of n = 6
+    assert test["n_pairs"] == 6 and test["pvalue"] == pytest.approx(2 / 64)
+    assert test["difference"] < 0
+    raw = {pair: tests["entity_f1"]["pvalue"] for pair, tests in exp.wilcoxon.items()}
+    adjusted = holm(raw)
+    for pair, tests in exp.wilcoxon.items():
+        assert tests["entity_f1"]["pvalue_holm"] == pytest.approx(adjusted[pair])
+        assert tests["entity_f1"]["significant"] == (adjusted[pair] < 0.05)
+    page = exp.to_html()
+    assert "Holm" in page and "Multiple comparisons" in page
+
+
+def test_attribute_views_carry_friedman_marks(small):
+    from attribute_buckets import analysis
+
+    assert set(small.attribute_wise) == {"a", "b"}
+    view = small.attribute_wise["a"]["eLen"]
+    blocks = [small.reports["a"].results[c]["attribute_buckets"]
+              for cs in small.runs["a"].values() for c in cs]
+    assert view["friedman"]["pvalue"] == pytest.approx(
+        analysis.friedman_buckets(blocks, "eLen")["pvalue"])
+    assert view["friedman"]["n_runs"] == 6
+    raw = {(d, a): v["friedman"]["pvalue"] for d, by in small.attribute_wise.items()
+           for a, v in by.items()}
+    adjusted = holm(raw)
+    for (d, a), p in adjusted.items():
+        assert small.attribute_wise[d][a]["friedman"]["pvalue_holm"] == pytest.approx(p)
+    mw = small.model_wise["oracle"]["eLen"]
+    assert mw["n_datasets"] == 2 and mw["friedman"]["n_runs"] == 6
+    assert mw["spearman"] == pytest.approx(np.mean(
+        [mw["per_dataset"][d]["spearman"] for d in ("a", "b")]))
+    page = small.to_html()
+    significant = [v["rho"] for by in small.attribute_wise.values() for v in by.values()
+                   if not v["friedman"]["significant"] and v["rho"] is not None]
+    assert significant and "&dagger;" in page
+
+
+def test_outputs(small):
+    data = json.loads(small.to_json())
+    assert set(data["datasets"]) == {"a", "b"}
+    assert data["datasets"]["a"]["systems"][0] == "spacy#1"
+    assert data["info"]["n_runs"] == {"a": {"spacy": 3, "oracle": 3},
+                                      "b": {"spacy": 3, "oracle": 3}}
+    page = small.to_html()
+    for anchor in ("findings", "holistic", "tmr", "attribute_wise", "model_wise",
+                   "significance", "d1", "d2", "d1-summary", "d2-faireval", "provenance"):
+        assert f"id='{anchor}'" in page, anchor
+    assert "<script" not in page   # the examples' filter stays out: one per page
+    text = small.summary()
+    assert max(map(len, text.splitlines())) <= 100
+    assert "spacy" in text and "(3)" in text
+
+
+def test_single_runs_and_single_predictions(parts):
+    datasets = _datasets(parts, runs=1)
+    for entry in datasets.values():
+        entry["systems"] = {s: runs[0] for s, runs in entry["systems"].items()}
+    exp = nerlens.experiment(datasets, bootstrap=0, figures=False,
+                             families=("faireval",))
+    assert exp.runs["a"] == {"spacy": ["spacy"], "oracle": ["oracle"]}
+    assert exp.aggregate["a"]["spacy"]["entity_f1"]["std"] is None
+    assert exp.wilcoxon["spacy vs oracle"]["entity_f1"]["n_pairs"] == 2
+    assert "error" in exp.wilcoxon["spacy vs oracle"]["entity_f1"] or \
+        exp.wilcoxon["spacy vs oracle"]["entity_f1"]["pvalue"] is not None
+    assert exp.attribute_wise == {} and "did not run" in exp.to_html()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["a"].pop("systems"), "dataset 'a': \"systems\""),
+    (lambda d: d["a"].update(golds="x"), "dataset 'a': unknown key(s) golds"),
+    (lambda d: d["b"]["systems"].update({"x#1": "f.txt"}), "system 'x#1'"),
+    (lambda d: d["b"]["systems"].update(spacy=[]), "dataset 'b': system 'spacy' has no"),
+    (lambda d: d["b"]["systems"].pop("spacy"), "dataset 'b' has no system 'spacy'"),
+    (lambda d: d["a"].update(train=None), "dataset 'a': tough_mentions"),
+])
+def test_bad_declarations_name_the_entry(parts, change, message):
+    datasets = _datasets(parts, runs=1)
+    change(datasets)
+    with pytest.raises((ValueError, TypeError)) as error:
+        nerlens.experiment(datasets, bootstrap=0, figures=False)
+    assert message in str(error.value)
+
+
+# -- command line ---------------------------------------------------------------------------
+def _write(path, tokens, tags):
+    path.write_text("\n\n".join("\n".join(f"{t} {g}" for t, g in zip(ts, gs))
+                                for ts, gs in zip(tokens, tags)) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def files(parts, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("experiment")
+    for name, (tokens, gold, spacy) in parts.items():
+        _write(folder / f"{name}_gold.txt", tokens, gold)
+        for k in range(3):
+            _write(folder / f"{name}_spacy_{k}.txt", tokens, _dropped(spacy, 0.05, k))
+            _write(folder / f"{name}_oracle_{k}.txt", tokens, _dropped(gold, 0.3, k))
+    (folder / "train.txt").write_text(demo_train().read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    return folder
+
+
+def test_cli_declaration(files, tmp_path, capsys):
+    f = files
+    argv = ["report", "--no-progress", "--bootstrap", "0", "--output", str(tmp_path),
+            "--format", "json", "--train", str(f / "train.txt"),
+            "--data", "a", str(f / "a_gold.txt"),
+            "--pred", f"spacy={f}/a_spacy_*.txt", f"oracle={f / 'a_oracle_0.txt'}",
+            f"oracle={f / 'a_oracle_1.txt'}",
+            "--data", "b", str(f / "b_gold.txt"), str(f / "train.txt"),
+            "--pred", f"spacy={f / 'b_spacy_0.txt'}", f"a:oracle={f / 'a_oracle_2.txt'}",
+            f"oracle={f / 'b_oracle_0.txt'}"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["info"]["n_runs"] == {"a": {"spacy": 3, "oracle": 3},
+                                      "b": {"spacy": 1, "oracle": 1}}
+    inputs = data["datasets"]["a"]["info"]["provenance"]["inputs"]
+    assert inputs["systems"]["oracle#3"].endswith("a_oracle_2.txt")
+    assert inputs["systems"]["spacy#1"].endswith("a_spacy_0.txt")
+    assert (tmp_path / "experiment.html").exists() and (tmp_path / "experiment.json").exists()
+    # the runs scored as the one-dataset report scores them
+    assert main(["report", "--no-progress", "--bootstrap", "0", "--output", str(tmp_path),
+                 "--format", "json", "--gold", str(f / "a_gold.txt"), "--train",
+                 str(f / "train.txt"), str(f / "a_oracle_1.txt")]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert data["datasets"]["a"]["estimates"]["oracle#2"] == one["estimates"]["a_oracle_1"]
+
+
+def test_cli_manifest_with_runs(files, tmp_path, capsys):
+    manifest = files / "experiment.json"
+    manifest.write_text(json.dumps({
+        "a": {"train": "train.txt", "gold": "a_gold.txt",
+              "predictions": {"spacy": [f"a_spacy_{k}.txt" for k in range(3)],
+                              "oracle": "a_oracle_0.txt"}},
+        "b": {"train": "train.txt", "gold": "b_gold.txt",
+              "predictions": {"spacy": ["b_spacy_0.txt", "b_spacy_1.txt"],
+                              "oracle": ["b_oracle_0.txt"]}}}))
+    assert main(["report", "--manifest", str(manifest), "--no-progress", "--bootstrap", "0",
+                 "--output", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "nerlens experiment: 2 datasets, 2 systems, 7 runs" in out
+    data = json.loads((tmp_path / "experiment.json").read_text())
+    assert data["runs"]["a"] == {"spacy": ["spacy#1", "spacy#2", "spacy#3"],
+                                 "oracle": ["oracle"]}
+    assert data["runs"]["b"]["spacy"] == ["spacy#1", "spacy#2"]
+
+
+def test_manifest_old_forms_still_read(files):
+    import argparse
+
+    from nerlens.commands.manifest import read_manifest
+
+    manifest = files / "old.json"
+    manifest.write_text(json.dumps({
+        "one": {"train": "train.txt", "gold": "a_gold.txt", "predictions": "a_spacy_0.txt"},
+        "two": {"gold": "b_gold.txt", "predictions": {"x": "b_spacy_0.txt"}}}))
+    args = argparse.Namespace(scheme="IOB2", mode="lenient", comment_prefix=None,
+                              encoding="utf-8", missing_tag=None, pred_column=-1,
+                              gold_column=None, token_column=0, allow_token_mismatch=False)
+    one, two = read_manifest(str(manifest), args)
+    assert one.systems == ["a_spacy_0"] and one.runs == {"a_spacy_0": ["a_spacy_0"]}
+    assert two.systems == ["x"] and two.runs == {"x": ["x"]} and two.train is None
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--pred", "x=a_gold.txt"], "--pred x=a_gold.txt: no dataset yet"),
+    (["--data", "a", "a_gold.txt", "train.txt", "--pred", "spacy"],
+     "--pred spacy: write SYSTEM=FILE or NAME:SYSTEM=FILE"),
+    (["--data", "a", "a_gold.txt", "train.txt", "--pred", "c:spacy=a_spacy_0.txt"],
+     "--pred c:spacy=a_spacy_0.txt: no dataset 'c' (declared: a)"),
+    (["--data", "a", "a_gold.txt"], "--data a a_gold.txt: no training file"),
+    (["--data", "a", "a_gold.txt", "train.txt", "x", "--pred", "s=a_spacy_0.txt"],
+     "--data a a_gold.txt train.txt x: give NAME GOLD [TRAIN]"),
+    (["--data", "a", "a_gold.txt", "train.txt"], "--data a: no predictions"),
+    (["--data", "a", "a_gold.txt", "train.txt", "--pred", "s=nothing_*.txt"],
+     "no file matches"),
+    (["--data", "a", "a_gold.txt", "train.txt", "--data", "a", "b_gold.txt", "train.txt"],
+     "dataset 'a' is declared twice"),
+    (["--data", "a", "a_gold.txt", "train.txt", "--pred", "s#2=a_spacy_0.txt"], "'#'"),
+    (["--data", "a", "a_gold.txt", "train.txt", "--pred", "s=missing.txt"],
+     "missing.txt: no such file"),
+    (["--data", "a", "a_gold.txt", "train.txt", "--pred", "s=a_spacy_0.txt", "--gold",
+      "a_gold.txt"], "leave out --gold"),
+])
+def test_cli_bad_declarations(files, tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(files)
+    assert main(["report", "--no-progress", "--bootstrap", "0", "--output", str(tmp_path),
+                 *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_declared_datasets_keeps_order():
+    declared = [("data", ["x", "g1", "t1"]), ("pred", ["s=1.txt", "s=2.txt", "r=3.txt"]),
+                ("data", ["y", "g2"]), ("pred", ["s=4.txt", "x:r=5.txt"])]
+    out = declared_datasets(declared, "t0")
+    assert out == {"x": {"gold": "g1", "train": "t1",
+                         "systems": {"s": ["1.txt", "2.txt"], "r": ["3.txt", "5.txt"]}},
+                   "y": {"gold": "g2", "train": "t0", "systems": {"s": ["4.txt"]}}}
+    with pytest.raises(UsageError):
+        declared_datasets([("data", ["x"])], None)
+
+
+def test_module_examples():
+    import doctest
+    import sys
+
+    result = doctest.testmod(sys.modules["nerlens.experiment"])
+    assert result.attempted >= 2 and result.failed == 0

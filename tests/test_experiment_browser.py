@@ -1,0 +1,82 @@
+"""The experiment page as a reader sees it, in headless Chromium 1280 px wide: a report
+with two datasets (issue 16 item 4, issue 17): findings on top, every contents link
+landing on its section, the radar chart, the relative heat map and FairEval's two figures
+(per dataset), nothing wider than the page, and a screenshot that is not blank."""
+from __future__ import annotations
+
+import pytest
+
+from nerlens.cli import main
+from nerlens.report_analyses import (FAIREVAL_ERRORS_TITLE, RADAR_TITLE,
+                                     dataset_heatmap_title, faireval_confusion_title)
+
+from .conftest import shared_path
+from .test_experiment import files, parts  # noqa: F401 (fixtures: two small datasets)
+from .test_experiment_real_data import experiment_argv
+from .test_report_browser import WIDTH, _not_blank, _open
+
+TOP = ("findings", "holistic", "tmr", "attribute_wise", "model_wise", "heatmap",
+       "significance", "d1", "d2", "provenance")
+
+
+def _check_experiment_page(page, baseline: str, first_systems: dict):
+    for anchor in TOP:
+        assert page.locator(f"section#{anchor}").count() == 1, anchor
+    order = page.eval_on_selector_all("body > section", "els => els.map(e => e.id)")
+    assert order[0] == "findings", order
+    assert page.locator("section#findings li").count() >= 1
+    # every contents link has its one target and scrolls it to the top
+    links = page.locator("nav.toc a")
+    assert links.count() > len(TOP)
+    for i in range(links.count()):
+        target = links.nth(i).get_attribute("href")
+        assert page.locator(target).count() == 1, target
+        links.nth(i).click()
+        top = page.eval_on_selector(target, "e => e.getBoundingClientRect().top")
+        at_bottom = page.evaluate(
+            "window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2")
+        assert abs(top) < 5 or (at_bottom and 0 <= top < 900), (target, top)
+    # the figures across datasets and FairEval's two figures in each dataset's section
+    wanted = {"attribute_wise": [RADAR_TITLE], "heatmap": [dataset_heatmap_title(baseline)]}
+    for k, system in first_systems.items():
+        wanted[f"d{k}-faireval"] = [FAIREVAL_ERRORS_TITLE, faireval_confusion_title(system)]
+    for anchor, titles in wanted.items():
+        for title in titles:
+            image = page.locator(f"section#{anchor} img[alt='{title}']")
+            assert image.count() == 1, (anchor, title)
+            assert image.evaluate("e => e.naturalWidth") > 400, title
+            box = image.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, title
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    # Holm's correction is stated where the tests are
+    assert "Holm" in page.locator("section#significance").inner_text()
+
+
+def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
+    f = files
+    assert main(["report", "--no-progress", "--bootstrap", "50", "--output", str(tmp_path),
+                 "--train", str(f / "train.txt"),
+                 "--data", "a", str(f / "a_gold.txt"),
+                 "--pred", f"spacy={f}/a_spacy_*.txt", f"oracle={f}/a_oracle_*.txt",
+                 "--data", "b", str(f / "b_gold.txt"),
+                 "--pred", f"spacy={f}/b_spacy_*.txt", f"oracle={f}/b_oracle_*.txt"]) == 0
+    page, problems = _open(browser, tmp_path / "experiment.html")
+    _check_experiment_page(page, "spacy", {1: "spacy#1", 2: "spacy#1"})
+    shot = page.screenshot(full_page=True)
+    page.close()
+    assert not problems, problems
+    _not_blank(shot)
+
+
+def test_real_data_experiment_renders(tmp_path, browser):
+    argv = experiment_argv(shared_path("data"))
+    assert main(["report", "--no-progress", "--bootstrap", "100", "--output", str(tmp_path),
+                 *argv]) == 0
+    page, problems = _open(browser, tmp_path / "experiment.html")
+    _check_experiment_page(page, "flair", {1: "flair#1", 2: "flair"})
+    assert "conll03: flair has the highest entity F1" in \
+        page.locator("section#findings").inner_text()
+    shot = page.screenshot(full_page=True)
+    page.close()
+    assert not problems, problems
+    _not_blank(shot)
