@@ -257,13 +257,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         reports, runs, systems, aggregate, _tough_mentions(reports, runs),
         *_attribute_views(reports, runs, systems, alpha),
         _wilcoxon(reports, runs, systems, higher), higher,
-        {"baseline": baseline, "alpha": alpha, "scheme": scheme, "mode": mode,
-         "bootstrap": bootstrap, "seed": seed, "families": list(families),
-         "n_runs": {name: {s: len(c) for s, c in by_system.items()}
-                    for name, by_system in runs.items()},
-         "std": "sample standard deviation over runs (n - 1)",
-         "correction": "Holm over the pairs of systems for each statistic (Wilcoxon); Holm "
-                       "over the Friedman tests of each view (attribute-wise, model-wise)"})
+        {"baseline": baseline, "alpha": alpha, **_info(options, runs)})
     for pair in result.wilcoxon.values():
         for test in pair.values():
             test["significant"] = test["pvalue_holm"] is not None and \
@@ -274,6 +268,17 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
 
     result.findings = findings(result)
     return result
+
+
+def _info(options: dict, runs: dict) -> dict:
+    """The experiment's options, run counts and the statistics' conventions."""
+    return {**{k: options[k] for k in ("scheme", "mode", "bootstrap", "seed")},
+            "families": list(options["families"]),
+            "n_runs": {name: {s: len(c) for s, c in by_system.items()}
+                       for name, by_system in runs.items()},
+            "std": "sample standard deviation over runs (n - 1)",
+            "correction": "Holm over the pairs of systems for each statistic (Wilcoxon); Holm "
+                          "over the Friedman tests of each view (attribute-wise, model-wise)"}
 
 
 def _report(name, entry: Mapping, runs: dict, predictions: dict, baseline: str, inputs,

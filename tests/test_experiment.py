@@ -260,8 +260,8 @@ def test_manifest_old_forms_still_read(files):
         "one": {"train": "train.txt", "gold": "a_gold.txt", "predictions": "a_spacy_0.txt"},
         "two": {"gold": "b_gold.txt", "predictions": {"x": "b_spacy_0.txt"}}}))
     args = argparse.Namespace(scheme="IOB2", mode="lenient", comment_prefix=None,
-                              encoding="utf-8", missing_tag=None, pred_column=-1,
-                              gold_column=None, token_column=0, allow_token_mismatch=False)
+                              encoding="utf-8", missing_tag=None, pred_tag_column=-1,
+                              gold_tag_column=None, token_column=0, allow_token_mismatch=False)
     one, two = read_manifest(str(manifest), args)
     assert one.systems == ["a_spacy_0"] and one.runs == {"a_spacy_0": ["a_spacy_0"]}
     assert two.systems == ["x"] and two.runs == {"x": ["x"]} and two.train is None

@@ -25,9 +25,7 @@ MAX_LINES = 60
 # json_ready moves out of the CLI on branch contract
 KNOWN_CLI_IMPORTS = {"nerlens/report.py"}
 # split on branches ctx/fast
-KNOWN_LONG = {("nerspan/spans.py", "decode"), ("faireval/__init__.py", "score"),
-              ("faireval/inputs.py", "prepare"), ("attribute_buckets/core.py", "score"),
-              ("nerlens/report.py", "report")}
+KNOWN_LONG = {("nerspan/spans.py", "decode")}
 
 
 def library_modules(include_cli: bool = False) -> dict:

@@ -20,6 +20,8 @@ import glob
 import sys
 from pathlib import Path
 
+from nerlens.systems import load_saved_split
+
 from .common import UsageError, add_predictions, check_file, read_gold, read_training
 
 GLOB_CHARACTERS = set("*?[")
@@ -111,10 +113,8 @@ def declared_datasets(declared: list, default_train: str | None) -> dict:
 
 
 def _training(args, path: str):
-    from .report import _load_dataset
-
     if Path(path).is_dir():
-        return _load_dataset(path, None, "train")
+        return load_saved_split(path, None, "train")
     with_train = copy.copy(args)
     with_train.train = path
     return read_training(with_train, outside_scheme_is_error=True)
@@ -125,9 +125,10 @@ def experiment_inputs(args) -> tuple[dict, dict]:
     provenance), from --manifest or from --data/--pred."""
     from nerlens.experiment import run_name
 
-    mixed = [flag for flag, value in (("GOLD/PRED", getattr(args, "predictions", None)),
-                                      ("--gold", getattr(args, "gold", None)),
-                                      ("--dataset", getattr(args, "dataset", None)),
+    mixed = [flag for flag, value in (("GOLD/PRED", getattr(args, "predictions", None)
+                                       or getattr(args, "gold", None)),
+                                      ("--gold", getattr(args, "gold_option", None)),
+                                      ("--dataset", getattr(args, "dataset_option", None)),
                                       ("--demo", getattr(args, "demo", False)),
                                       ("--jsonl", getattr(args, "jsonl", False))) if value]
     if mixed:
@@ -171,7 +172,8 @@ def run_experiment(args) -> int:
     datasets, inputs = experiment_inputs(args)
     result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
                         bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,
-                        progress=not args.no_progress and sys.stderr.isatty(), inputs=inputs)
+                        progress=(sys.stderr.isatty() if args.progress is None else args.progress),
+                        inputs=inputs)
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
     text = result.to_json(output / "experiment.json")
