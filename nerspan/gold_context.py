@@ -7,13 +7,12 @@ side (tough_mentions' subsets, hardeval's token classes, attribute_buckets' attr
 values of gold mentions). Any number of systems is then scored against it by any family:
 every family's ``score`` takes a context as ``references``.
 
->>> from nerspan import Corpus
 >>> context = GoldContext.build([["B-PER", "I-PER", "O"]], tokens=[["Ada", "Byron", "ran"]])
 >>> corpus, gold, pred = context.scoring_corpus([["B-PER", "O", "B-LOC"]])
 >>> corpus.tags(pred, 0), [len(context.gold), context.gold_decodes]
 (['B-PER', 'O', 'B-LOC'], [1, 1])
->>> [s for s in context.gold_spans(LabelTable.build(corpus.labels, get_scheme("IOB2"))).types]
-['LOC', 'PER']
+>>> context.gold_spans(LabelTable.build(corpus.labels, get_scheme("IOB2"))).types
+('LOC', 'PER')
 """
 from __future__ import annotations
 

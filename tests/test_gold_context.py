@@ -250,3 +250,28 @@ def test_hardeval_subsets_travel_with_each_batch():
     with pytest.warns(DeprecationWarning, match="subsets=... as a compute option"):
         again = old.compute(references=references, predictions=predictions, subsets=subsets)
     assert again["subsets"] == expected["subsets"]
+
+
+def test_trainer_helper_decodes_gold_once_per_call(monkeypatch):
+    from nerlens.trainer import make_compute_metrics
+
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    compute = make_compute_metrics(labels, eval_tokens=TOKENS,
+                                   train=(TRAIN_TOKENS, TRAIN_TAGS))
+    gold = np.array([[labels.index(t) for t in s] + [-100] * (4 - len(s)) for s in GOLD_TAGS])
+    pred = np.array([[labels.index(t) for t in s] + [0] * (4 - len(s))
+                     for s in SYSTEMS["shifted"]])
+    calls = []
+    original = nerspan.spans.decode
+
+    def counting(corpus, column=GOLD, *args, **kwargs):
+        calls.append(column)
+        return original(corpus, column, *args, **kwargs)
+    for module in list(sys.modules.values()):
+        if getattr(module, "decode", None) is original:
+            monkeypatch.setattr(module, "decode", counting)
+    for _ in range(2):
+        calls.clear()
+        out = compute.compute(gold, pred)
+        assert calls.count(GOLD) == 1
+        assert out["tough_mentions_recall"] == plain("tough_mentions", SYSTEMS["shifted"])["recall"]
