@@ -67,7 +67,7 @@ def test_context_gives_the_numbers_of_the_plain_path(name, mode):
 
 
 @pytest.mark.parametrize("options", [{"error_labels": "io"}, {"error_labels": "bio"},
-                                     {"strict": True}])
+                                     {"strict_diff": True}])
 def test_hardeval_options_through_a_context(options):
     context = GoldContext.build(GOLD_TAGS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
                                 train_tags=TRAIN_TAGS)
