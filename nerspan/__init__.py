@@ -23,7 +23,7 @@ from .span_input import (SpanRows, check_span_scheme, from_spans, is_span_input,
                          read_span_jsonl, read_spans)
 from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
 from .scores import EntityScores, entity_scores, match, prf, safe_divide
-from .spans import LabelTable, Repairs, Spans, decode
+from .spans import REPAIR_KINDS, LabelTable, Repairs, Spans, decode, repairs_dict
 from .train_index import TrainIndex, mention_texts
 
 __version__ = "0.1.0"
@@ -77,7 +77,8 @@ __all__ = [
     "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",
     "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf",
-    "safe_divide", "LabelTable", "Repairs", "Spans", "decode", "TrainIndex",
+    "safe_divide", "LabelTable", "Repairs", "REPAIR_KINDS", "repairs_dict", "Spans",
+    "decode", "TrainIndex",
     "mention_texts", "score", "check_zero_division", "SpanRows", "from_spans",
     "is_span_input", "read_span_jsonl", "read_spans", "check_span_scheme",
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import codecs
 import json
-import math
 import os
 import sys
 import warnings
@@ -16,6 +15,8 @@ from nerspan import (GOLD, PRED, Corpus, InvalidTagError, LabelTable, NerspanErr
                      TrainIndex, as_train_index, get_scheme, read_columns)
 from nerspan.schemes import FALLBACK_PREFIXES
 from nerspan.readers import check_tokens, shown, token_line, undecodable_error
+
+from ..jsonable import json_ready  # noqa: F401 (the commands' JSON output)
 
 
 class UsageError(Exception):
@@ -231,19 +232,6 @@ def report_repairs(corpus: Corpus) -> None:
 
 def note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
-
-
-def json_ready(value):
-    """Replace NaN/inf (not JSON) by None, numpy scalars by Python numbers."""
-    if isinstance(value, dict):
-        return {str(k): json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_ready(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def print_json(value) -> None:
