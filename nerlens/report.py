@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 
-from hardeval.labels import REFERENCE_KINDS
 from nerspan import (GOLD, PRED, Corpus, InputTypeError, LabelTable, NerspanError,
                      as_train_index, check_bool, check_int, get_scheme, read_columns)
 from nerspan.corpus import side_name
@@ -30,6 +29,7 @@ from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_bet
                                resample, sample_weights)
 
 from . import report_analyses, report_examples, report_findings
+from .families import family_package
 from .jsonable import json_ready
 from .report_html import render
 from .statistics import (FAMILIES, bucket_figures, entity_statistics, family_statistics,
@@ -87,6 +87,7 @@ def decoding_repairs(results: dict) -> dict:
     decodes; ``repairs`` of the entity scores) and hardeval's re-encoding of the
     predictions as BILOU (its ``REFERENCE_KINDS``)."""
     out: dict = {}
+    reference_kinds = family_package("hardeval").labels.REFERENCE_KINDS
     for system, by_family in results.items():
         decoded = by_family.get("entity", {}).get("repairs", {})
         for side, owner in (("gold", "gold"), ("pred", system)):
@@ -94,7 +95,7 @@ def decoding_repairs(results: dict) -> dict:
             if counts:
                 out.setdefault(owner, {})["decoding"] = counts
         hard = by_family.get("hardeval", {}).get("repairs", {}).get("pred", {})
-        counts = {k: hard[k] for k in REFERENCE_KINDS if hard.get(k)}
+        counts = {k: hard[k] for k in reference_kinds if hard.get(k)}
         if counts:
             out.setdefault(system, {})["hardeval re-encoding"] = counts
     return out
