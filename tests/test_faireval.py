@@ -119,7 +119,7 @@ def test_tags_in_any_scheme_and_multi_level_tags():
     result = score(target, system, return_pairs=True)
     assert counts(result) == {"TP": 1, "BE": 1, "BEs": 1}
     assert result.pairs[0][1] == {"type": "BEs", "target": ("NX", 1, 3),
-                                               "system": ("NX", 2, 3)}
+                                  "system": ("NX", 2, 3)}
 
 
 def test_corpus_and_train_contract():
