@@ -1,13 +1,15 @@
 """``score``: bucket-wise precision, recall and F1 per attribute, and the result object."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Mapping
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, GoldContext, LabelTable, NerspanError, check_bool,
-                     check_int, decode, entity_scores, get_scheme, match, ranges, resolve)
+from nerspan import (GOLD, PRED, EntityScores, GoldContext, LabelTable, NerspanError,
+                     check_bool, check_int, decode, entity_scores, get_scheme, match, ranges,
+                     repairs_dict, resolve)
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
 from nerspan.scores import safe_divide, sentence_counts
@@ -97,6 +99,17 @@ class AttributeTable:
                 "mean_value": self.mean_value}
 
 
+def _per_type(entity: EntityScores) -> dict:
+    """Exact-match scores per type, None where a ratio is undefined (as in the buckets)."""
+    out = {}
+    for t, c, p, g in zip(entity.types, entity.correct.tolist(), entity.predicted.tolist(),
+                          entity.gold.tolist()):
+        out[t] = {"precision": c / p if p else None, "recall": c / g if g else None,
+                  "f1": 2 * c / (p + g) if p + g else None, "support": int(g),
+                  "predicted": int(p), "correct": int(c)}
+    return out
+
+
 def _none_if_nan(x: float):
     return None if x != x else float(x)
 
@@ -105,9 +118,13 @@ def _none_if_nan(x: float):
 class AttributeBucketsResult:
     """Overall micro P/R/F1 and, per attribute, the bucket table.
 
-    ``to_dict()`` gives ``precision``, ``recall``, ``f1`` and ``buckets`` (attribute ->
-    list of bucket rows in bucket order) plus ``attributes`` (per attribute: unit,
-    strategy, counts outside every bucket, mean gold value) and ``options``.
+    ``to_dict()`` gives ``precision``, ``recall``, ``f1`` (nerspan's entity scores:
+    ``zero_division=0``, listed in ``undefined``) and ``buckets`` (attribute -> list of
+    bucket rows in bucket order) plus ``attributes`` (per attribute: unit, strategy,
+    counts outside every bucket, mean gold value), ``per_type`` (per entity type of gold
+    or predictions: exact-match ``precision``, ``recall``, ``f1``, None where undefined,
+    and the ``support``, ``predicted`` and ``correct`` mentions), ``options`` and
+    ``repairs``.
     """
 
     precision: float
@@ -118,6 +135,7 @@ class AttributeBucketsResult:
     options: dict = field(default_factory=dict)
     repairs: dict = field(default_factory=dict)
     confidence: float | None = None
+    entity: EntityScores | None = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, attribute: str) -> AttributeTable:
         return self.tables[attribute]
@@ -129,11 +147,13 @@ class AttributeBucketsResult:
         out = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
                "buckets": {name: table.to_list() for name, table in self.tables.items()},
                "attributes": {name: table.summary() for name, table in self.tables.items()},
-               "options": dict(self.options)}
+               "per_type": _per_type(self.entity) if self.entity is not None else {},
+               "undefined": ([u for u in self.entity.undefined() if "/" not in u]
+                             if self.entity is not None else []),
+               "options": dict(self.options),
+               "repairs": self.repairs or repairs_dict(None, None)}
         if self.confidence is not None:
             out["options"]["confidence"] = self.confidence
-        if self.repairs:
-            out["repairs"] = self.repairs
         return out
 
     def statistics(self) -> list[Statistic]:
@@ -240,10 +260,19 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     options = {"n_buckets": n_buckets, "equal_width": bool(equal_width),
                "case_sensitive": bool(case_sensitive),
                "frequency_norm": frequency_norm, "compat": compat, "scheme": context.scheme,
-               "mode": context.mode, "bootstrap": int(bootstrap), "seed": seed}
+               "mode": context.mode, "bootstrap": int(bootstrap), "seed": seed,
+               "attributes": list(chosen), "bucket_edges": _plain_edges(bucket_edges)}
     return AttributeBucketsResult(*overall.micro(), result_tables,
                                   sentence_counts(gold, pred, corpus.n_sentences), options,
-                                  overall.repairs, confidence if bootstrap else None)
+                                  overall.repairs, confidence if bootstrap else None, overall)
+
+
+def _plain_edges(bucket_edges) -> dict | None:
+    """Hand-given bucket edges in JSON's types (infinite edges as None)."""
+    if not bucket_edges:
+        return None
+    return {name: [float(e) if math.isfinite(e) else None for e in edges]
+            for name, edges in bucket_edges.items()}
 
 
 def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> str:

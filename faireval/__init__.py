@@ -112,6 +112,13 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
                           resolve_weights("fair"), confusion_tp, return_pairs)
     if schemas:
         result.semeval, result.semeval_counts = semeval_scores(prepared, schemas)
+    result.options = {"weights": weights if isinstance(weights, str) else
+                      {kind: list(shares) for kind, shares in weight_table.items()},
+                      "focus": focus, "labels": None if labels is None else list(labels),
+                      "exclude": None if exclude is None else list(exclude),
+                      "ignore_punct": ignore_punct, "confusion_tp": confusion_tp,
+                      "reference_iteration": reference_iteration, "scheme": scheme,
+                      "mode": mode, "schemas": list(schemas)}
     return result
 
 

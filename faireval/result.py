@@ -7,8 +7,7 @@ import numpy as np
 
 import nerspan
 from nerspan.deprecation import deprecated_alias, warn_renamed
-from nerspan.bootstrap import (Statistic, f1_statistic, prf_f1_statistic,
-                               ratio_or_zero_statistic)
+from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
 
 from .inputs import Prepared
 from .matching import FP, LBE, LE, TP, Events
@@ -61,6 +60,12 @@ class FairEvalResult:
 
     ``kind_counts`` holds, overall and per label, the counts of the eight event kinds in
     ``weights.ERROR_TYPES`` order; ``to_dict()`` gives the documented keys.
+
+    Zero division: ``traditional()``, ``fair()``, ``weighted()`` and ``headline()``
+    return the reference code's 0 for an undefined ratio; ``to_dict()`` and
+    ``per_type()`` give None (JSON null) there, as every family does: precision is
+    undefined without system spans (TP + FP = 0), recall without target spans
+    (TP + FN = 0), F1 when both are (otherwise F1 = 2 TP / (2 TP + FP + FN)).
     """
 
     labels: tuple
@@ -80,6 +85,7 @@ class FairEvalResult:
     # schema -> SemEval-2013 counts and scores (faireval.semeval), when schemas were asked for
     semeval: dict | None = None
     semeval_counts: dict | None = field(default=None, repr=False, compare=False)
+    options: dict = field(default_factory=dict)   # what shaped the numbers (see ``score``)
 
     # -- overall -----------------------------------------------------------------------
     @property
@@ -114,8 +120,19 @@ class FairEvalResult:
             return self.fair()
         return self.weight_table_scores()
 
+    def _shares(self, row, table: dict) -> tuple:
+        """(TP, FP, FN) of per-kind counts under a weight table."""
+        return tuple(float(x) for x in np.asarray(row, dtype=float) @ share_matrix(table))
+
+    def _traditional_counts(self) -> tuple:
+        tp = int(self.kind_counts[TP])
+        return tp, int(self.n_system.sum()) - tp, int(self.n_target.sum()) - tp
+
     # -- output ------------------------------------------------------------------------
-    def per_label(self) -> dict:
+    def per_type(self) -> dict:
+        """Label -> the nine counts (under the focus label), ``traditional_FP``/``_FN``,
+        ``support`` (target spans) and the traditional, fair (and weighted) P/R/F1,
+        None where undefined."""
         rows = {}
         for k, label in enumerate(self.labels):
             counts = named_counts(self.label_kind_counts[k])
@@ -124,10 +141,13 @@ class FairEvalResult:
             row["traditional_FP"] = int(self.n_system[k]) - tp
             row["traditional_FN"] = int(self.n_target[k]) - tp
             row["support"] = int(self.n_target[k])
-            _put(row, "traditional", prf_from_errors(tp, row["traditional_FP"], row["traditional_FN"]))
-            _put(row, "fair", weight_table_prf(self.label_kind_counts[k], self.fair_table))
+            _put(row, "traditional",
+                 defined_prf(tp, row["traditional_FP"], row["traditional_FN"]))
+            _put(row, "fair",
+                 defined_prf(*self._shares(self.label_kind_counts[k], self.fair_table)))
             if self.weight_table is not None:
-                _put(row, "weighted", weight_table_prf(self.label_kind_counts[k], self.weight_table))
+                _put(row, "weighted",
+                     defined_prf(*self._shares(self.label_kind_counts[k], self.weight_table)))
             rows[label] = row
         return rows
 
@@ -139,25 +159,40 @@ class FairEvalResult:
                 for i, r in enumerate(rows)}
 
     def to_dict(self) -> dict:
+        traditional = defined_prf(*self._traditional_counts())
+        fair = defined_prf(*self._shares(self.kind_counts, self.fair_table))
+        weighted = (defined_prf(*self._shares(self.kind_counts, self.weight_table))
+                    if self.weight_table is not None else None)
         out = {}
-        _put(out, "", self.headline())
-        _put(out, "traditional", self.traditional())
-        _put(out, "fair", self.fair())
-        if self.weight_table is not None:
-            _put(out, "weighted", self.weight_table_scores())
+        _put(out, "", traditional if self.weights == "traditional"
+             else fair if self.weights == "fair" else weighted)
+        _put(out, "traditional", traditional)
+        _put(out, "fair", fair)
+        if weighted is not None:
+            _put(out, "weighted", weighted)
         out["counts"] = self.counts
-        tp = int(self.kind_counts[TP])
-        out["traditional_counts"] = {"TP": tp, "FP": int(self.n_system.sum()) - tp,
-                                     "FN": int(self.n_target.sum()) - tp}
-        out["per_label"] = self.per_label()
+        tp, fp, fn = self._traditional_counts()
+        out["traditional_counts"] = {"TP": tp, "FP": fp, "FN": fn}
+        out["per_type"] = self.per_type()
         out["confusion"] = self.confusion()
-        if self.pairs is not None:
-            out["pairs"] = self.pairs
+        if self.pairs is not None:   # spans as lists in JSON's types
+            out["pairs"] = [[{key: list(value) if isinstance(value, tuple) else value
+                              for key, value in item.items()} for item in sentence]
+                            for sentence in self.pairs]
         if self.semeval is not None:
             out["semeval"] = self.semeval
-        if self.repairs:
-            out["repairs"] = {column: r.to_dict() for column, r in self.repairs.items()}
+        out["options"] = dict(self.options)
+        out["repairs"] = self.repairs_dict()
         return out
+
+    def repairs_dict(self) -> dict:
+        """``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); the levels of
+        multi-level tags (``gold:0``, ``gold:1``, ...) are summed per column."""
+        by_column = {}
+        for key, repairs in self.repairs.items():
+            by_column.setdefault(key.split(":")[0], []).append(repairs)
+        return nerspan.repairs_dict(*(nerspan.Repairs.merged(by_column.get(column, []))
+                                      for column in (nerspan.GOLD, nerspan.PRED)))
 
     def statistics(self) -> list:
         """Fair and traditional scores as bootstrap statistics over sentences.
@@ -175,15 +210,41 @@ class FairEvalResult:
         traditional = np.stack([kinds[:, TP], n_system, n_target], axis=1)
         support = int(n_target.sum())
         return [
-            Statistic("faireval.fair_precision", fair_cpg[:, [0, 1]], ratio_or_zero_statistic,
+            Statistic("faireval.fair_precision", fair_cpg[:, [0, 1]], ratio_statistic, support),
+            Statistic("faireval.fair_recall", fair_cpg[:, [0, 2]], ratio_statistic, support),
+            Statistic("faireval.fair_f1", fair_cpg, _fair_f1_statistic, support),
+            Statistic("faireval.traditional_f1", traditional, _traditional_f1_statistic,
                       support),
-            Statistic("faireval.fair_recall", fair_cpg[:, [0, 2]], ratio_or_zero_statistic,
-                      support),
-            Statistic("faireval.fair_f1", fair_cpg, prf_f1_statistic, support),
-            Statistic("faireval.traditional_f1", traditional, f1_statistic, support),
         ] + [Statistic(f"faireval.semeval.{name}.f1", credit_counts(name, counts),
                        prf_f1_statistic, int(counts[:, [0, 1, 2, 4]].sum()))
              for name, counts in (self.semeval_counts or {}).items()]
+
+
+def defined_prf(tp: float, fp: float, fn: float) -> tuple:
+    """Precision, recall and F1 as ``prf_from_errors``, but None where undefined: precision when
+    TP + FP = 0, recall when TP + FN = 0, F1 when TP + FP + FN = 0.
+
+    >>> defined_prf(0, 0, 2), defined_prf(0, 0, 0)
+    ((None, 0.0, 0.0), (None, None, None))
+    """
+    p, r, f = prf_from_errors(tp, fp, fn)
+    return (p if tp + fp else None, r if tp + fn else None, f if tp + fp + fn else None)
+
+
+def _fair_f1_statistic(totals: np.ndarray) -> np.ndarray:
+    """``prf_f1_statistic`` (bit for bit the point estimate), NaN where F1 is undefined:
+    no system and no target span (columns correct, predicted, gold)."""
+    return _nan_without_spans(prf_f1_statistic(totals), totals)
+
+
+def _traditional_f1_statistic(totals: np.ndarray) -> np.ndarray:
+    """``f1_statistic``, NaN where F1 is undefined (no span on either side)."""
+    return _nan_without_spans(f1_statistic(totals), totals)
+
+
+def _nan_without_spans(values: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    values[(totals[:, 1] + totals[:, 2]) == 0] = np.nan
+    return values
 
 
 def _put(out: dict, prefix: str, scores) -> None:
@@ -260,5 +321,5 @@ def _first_start(item: dict) -> tuple:
     return min((x[1], x[2]) for x in spans)
 
 
-__all__ = ["FairEvalResult", "prf_from_errors", "prf", "build_result", "named_counts",
-           "weight_table_prf", "weighted_prf", "FOCUS"]
+__all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
+           "named_counts", "weight_table_prf", "weighted_prf", "FOCUS"]

@@ -49,7 +49,13 @@ class SubsetStats:
 
 @dataclass(frozen=True)
 class HardevalResult:
-    """Token error rates per subset, the hardeval score and the error breakdown."""
+    """Token error rates per subset, the hardeval score and the error breakdown.
+
+    ``to_dict()`` also gives ``per_type``: per entity type, the TER of every subset over
+    the tokens whose gold label has that type (``ter``, ``ter_unseen``, ...: None where
+    the type has no token in the subset), with the ``tokens`` and ``errors`` per subset
+    they divide. Gold ``O`` tokens belong to no type: they count in the subsets only.
+    """
 
     subsets: dict                 # name (see ``GROUPS``) -> SubsetStats
     error_labels: str
@@ -58,6 +64,9 @@ class HardevalResult:
     tokens: dict | None = None    # with return_tokens: subset name -> token rows
     # sentences x leaves x (tokens, errors): what the report's bootstrap resamples
     sentence_counts: np.ndarray | None = field(default=None, repr=False, compare=False)
+    options: dict = field(default_factory=dict)   # scheme, mode
+    # type -> leaves x (tokens, errors) over the tokens whose gold label has that type
+    type_counts: dict = field(default_factory=dict, repr=False, compare=False)
 
     def ter(self, name: str = "all") -> float | None:
         return self.subsets[name].ter
@@ -90,7 +99,9 @@ class HardevalResult:
         out["subsets"] = {name: stats.to_dict() for name, stats in self.subsets.items()}
         out["error_breakdown"] = self.error_breakdown
         out["hardeval_parts"] = list(self.hardeval_parts)
-        out["options"] = {"error_labels": self.error_labels, "strict_diff": self.strict_diff}
+        out["per_type"] = {t: _type_row(counts) for t, counts in self.type_counts.items()}
+        out["options"] = {"error_labels": self.error_labels, "strict_diff": self.strict_diff,
+                          **self.options}
         out["repairs"] = self.repairs
         if self.tokens is not None:
             out["tokens"] = self.tokens
@@ -207,7 +218,39 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     per_sentence = (np.bincount(cell, minlength=corpus.n_sentences * n_leaves * 2)
                     + np.bincount(cell[wrong] + 1, minlength=corpus.n_sentences * n_leaves * 2))
     return HardevalResult(stats, error_labels, strict_diff, repairs, listed,
-                          per_sentence.reshape(corpus.n_sentences, n_leaves, 2))
+                          per_sentence.reshape(corpus.n_sentences, n_leaves, 2),
+                          {"scheme": get_scheme(scheme).name, "mode": mode},
+                          _type_counts(corpus, codes, gold, wrong, error_labels, types,
+                                       scheme))
+
+
+def _type_counts(corpus, codes, gold, wrong, error_labels, types, scheme) -> dict:
+    """Entity type -> leaves x (tokens, errors) over the tokens whose gold label (as
+    compared, ``error_labels``) has that type; types in the label table's order, those
+    without a gold token left out."""
+    if error_labels == "bio":
+        gold_type = LabelTable.build(corpus.labels, get_scheme(scheme)).type[gold]
+    else:
+        width = 1 if error_labels == "io" else 4
+        gold_type = np.where(gold > 0, (gold - 1) // width, -1)
+    typed = gold_type >= 0
+    n_leaves = len(LEAF_NAMES)
+    cell = gold_type[typed].astype(np.int64) * n_leaves + codes[typed]
+    size = len(types) * n_leaves
+    counts = np.stack([np.bincount(cell, minlength=size),
+                       np.bincount(cell[wrong[typed]], minlength=size)], axis=1)
+    counts = counts.reshape(len(types), n_leaves, 2)
+    return {t: counts[i] for i, t in enumerate(types) if counts[i, :, 0].sum()}
+
+
+def _type_row(counts: np.ndarray) -> dict:
+    """One ``per_type`` row: the TER of every subset, then its tokens and errors."""
+    tokens = {name: int(counts[list(leaves), 0].sum()) for name, leaves in GROUPS.items()}
+    errors = {name: int(counts[list(leaves), 1].sum()) for name, leaves in GROUPS.items()}
+    row = {TER_KEYS[name]: (errors[name] / tokens[name] if tokens[name] else None)
+           for name in GROUPS}
+    row["tokens"], row["errors"] = tokens, errors
+    return row
 
 
 # Mention-level scores averaged beside the TERs in the out-of-domain table (its "avg"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nerspan import Corpus, LabelTable, Spans, decode, get_scheme, ranges
+from nerspan import Corpus, LabelTable, Repairs, Spans, decode, get_scheme, ranges
 from nerspan.corpus import side_name
 from nerspan.schemes import B, E, I, S
 from nerspan.spans import check_tags
@@ -132,7 +132,8 @@ def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_span
                    table: LabelTable, scheme, mode: str, error_labels: str,
                    gold_reference=None):
     """Per-token label codes of gold and prediction under ``error_labels`` and the
-    repairs made to get them (``{"gold": ..., "pred": ...}``).
+    repairs made to get them: ``{"gold": ..., "pred": ...}``, both with nerspan's kinds
+    (``nerspan.REPAIR_KINDS``) and the reference decoder's (``REFERENCE_KINDS``).
 
     The two columns are always read by one rule (see the module docstring);
     ``gold_spans`` is the gold column decoded with ``scheme`` and ``mode``;
@@ -141,43 +142,55 @@ def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_span
     """
     scheme = get_scheme(scheme)
     n = corpus.n_tokens
-    gold_repairs = _repairs_dict(gold_spans)
     if error_labels == "bilou" and scheme.name == "IOB2":
         if gold_reference is None:
             gold_reference = reference_codes(corpus, gold_column, table, scheme, mode)
-        gold_codes, found = gold_reference
+        gold_codes, gold_found = gold_reference
         pred_codes, pred_found = reference_codes(corpus, pred_column, table, scheme, mode)
-        return gold_codes, pred_codes, {"gold": _merged(gold_repairs, found),
-                                        "pred": pred_found}
+        return gold_codes, pred_codes, {"gold": _side(gold_spans.repairs, gold_found),
+                                        "pred": _side(_snapped(corpus, pred_column),
+                                                      pred_found)}
     if error_labels == "bio":
         check_tags(corpus, corpus.column(pred_column), table, scheme, mode,
                    side_name(pred_column))
         return (corpus.column(gold_column).astype(np.int64),
-                corpus.column(pred_column).astype(np.int64), {"gold": gold_repairs})
+                corpus.column(pred_column).astype(np.int64),
+                {"gold": _side(gold_spans.repairs, None),
+                 "pred": _side(_snapped(corpus, pred_column), None)})
     pred_spans = decode(corpus, pred_column, scheme, mode, table)
     return (spans_codes(gold_spans, n, error_labels), spans_codes(pred_spans, n, error_labels),
-            {"gold": gold_repairs, "pred": _repairs_dict(pred_spans)})
+            {"gold": _side(gold_spans.repairs, None), "pred": _side(pred_spans.repairs, None)})
 
 
 def reference_codes(corpus: Corpus, column: str, table: LabelTable, scheme, mode: str):
-    """BILOU codes of ``column`` read as the reference code reads it, and its repairs."""
+    """BILOU codes of ``column`` read as the reference code reads it, and its repairs
+    (``ReferenceRepairs``)."""
     check_tags(corpus, corpus.column(column), table, get_scheme(scheme), mode,
                side_name(column))
     start, end, type_, found = reference_mentions(corpus, column, table)
-    return encode(start, end, type_, corpus.n_tokens, "bilou"), found.to_dict()
+    return encode(start, end, type_, corpus.n_tokens, "bilou"), found
 
 
-def _repairs_dict(spans: Spans) -> dict:
-    return spans.repairs.to_dict() if spans.repairs is not None else {}
+# The reference decoder's repair kinds, beside nerspan's in hardeval's ``repairs``.
+REFERENCE_KINDS = ("dropped_inside", "mixed_type")
 
 
-def _merged(decoded: dict, reference: dict) -> dict:
-    """nerspan's repairs of the gold column plus the reference decoder's, when it made any
-    (invalid IOB2 gold): one dict, sentences merged."""
-    if not reference["dropped_inside"] and not reference["mixed_type"]:
-        return decoded
-    sentences = sorted(set(decoded.get("sentences", [])) | set(reference["sentences"]))[:20]
-    return {**decoded, **reference, "sentences": sentences}
+def _snapped(corpus: Corpus, column: str) -> Repairs:
+    """The repairs of a column read without nerspan's decoding: span input widened to
+    token boundaries (``snap=True``), if any."""
+    snapped = corpus.source.snapped.get(column, ())
+    return Repairs(sentences=tuple(sorted(set(snapped)))[:20], snapped=len(snapped))
+
+
+def _side(decoded: Repairs | None, reference: ReferenceRepairs | None) -> dict:
+    """One column's repairs: nerspan's decoding (None: the column was not decoded by
+    nerspan) and the reference decoder's (None: not used), sentences merged."""
+    out = (decoded or Repairs()).to_dict()
+    reference = reference or ReferenceRepairs()
+    out.update(dropped_inside=int(reference.dropped_inside),
+               mixed_type=int(reference.mixed_type),
+               sentences=sorted(set(out["sentences"]) | set(reference.sentences))[:20])
+    return out
 
 
 def label_names(codes: np.ndarray, convention: str, types: tuple, labels: tuple) -> list[str]:

@@ -29,6 +29,8 @@ from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_bet
                                resample, sample_weights)
 
 from . import report_analyses, report_examples, report_findings
+from .families import family_package
+from .jsonable import json_ready
 from .report_html import render
 from .families import METHODS_ORDER as FAMILIES  # the report's order
 from .statistics import (bucket_figures, entity_statistics, family_statistics,
@@ -61,8 +63,6 @@ class Report:
                 "examples": {"systems": self.examples, "sentences": self.example_sentences}}
 
     def to_json(self, path: str | Path | None = None) -> str:
-        from .commands.common import json_ready
-
         text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
         if path is not None:
             Path(path).write_text(text + "\n", encoding="utf-8")
@@ -85,8 +85,10 @@ class Report:
 def decoding_repairs(results: dict) -> dict:
     """What lenient decoding repaired, without zeros: ``{"gold" or system: {source:
     {kind: count}}}``. Sources: nerspan's decoding (every family reads the spans it
-    decodes) and hardeval's re-encoding of the predictions as BILOU."""
+    decodes; ``repairs`` of the entity scores) and hardeval's re-encoding of the
+    predictions as BILOU (its ``REFERENCE_KINDS``)."""
     out: dict = {}
+    reference_kinds = family_package("hardeval").labels.REFERENCE_KINDS
     for system, by_family in results.items():
         decoded = by_family.get("entity", {}).get("repairs", {})
         for side, owner in (("gold", "gold"), ("pred", system)):
@@ -94,7 +96,7 @@ def decoding_repairs(results: dict) -> dict:
             if counts:
                 out.setdefault(owner, {})["decoding"] = counts
         hard = by_family.get("hardeval", {}).get("repairs", {}).get("pred", {})
-        counts = {k: v for k, v in hard.items() if k != "sentences" and v}
+        counts = {k: hard[k] for k in reference_kinds if hard.get(k)}
         if counts:
             out.setdefault(system, {})["hardeval re-encoding"] = counts
     return out

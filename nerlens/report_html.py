@@ -252,7 +252,7 @@ def _faireval_section(report) -> str:
     for system, result in _results(report, "faireval").items():
         rows = [[label] + [Raw(str(row[c])) for c in FAIREVAL_COUNTS]
                 + [row["traditional_f1"], row["fair_f1"]]
-                for label, row in result["per_label"].items()]
+                for label, row in result["per_type"].items()]
         rows.append([Raw("<b>overall</b>")] + [Raw(str(result["counts"][c]))
                                                for c in FAIREVAL_COUNTS]
                     + [result["traditional_f1"], result["fair_f1"]])

@@ -42,8 +42,8 @@ NESTED_NAMES = {
     "hardeval": {"subsets": "drop"},
     "tough_mentions": {"counts": "suffix:count", "hits": "suffix:hits"},
 }
-# Top-level parts that hold settings, not results.
-NOT_RESULTS = {"options"}
+# Top-level parts that hold settings or input diagnostics, not results.
+NOT_RESULTS = {"options", "repairs"}
 
 
 def flat_scalars(prefix: str, result: Mapping) -> dict:

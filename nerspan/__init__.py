@@ -23,7 +23,7 @@ from .span_input import (SpanRows, check_span_scheme, from_spans, is_span_input,
                          read_span_jsonl, read_spans)
 from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
 from .scores import EntityScores, entity_scores, match, prf, prf_from_counts, safe_divide
-from .spans import LabelTable, Repairs, Spans, decode
+from .spans import REPAIR_KINDS, LabelTable, Repairs, Spans, decode, repairs_dict
 from .train_index import TrainIndex, mention_texts
 from .gold_context import GoldContext, resolve
 
@@ -77,8 +77,9 @@ __all__ = [
     "check_bool", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
     "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",
-    "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf_from_counts", "prf",
-    "safe_divide", "LabelTable", "Repairs", "Spans", "decode", "TrainIndex",
+    "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf_from_counts",
+    "prf", "safe_divide", "LabelTable", "Repairs", "REPAIR_KINDS", "repairs_dict", "Spans",
+    "decode", "TrainIndex",
     "mention_texts", "score", "check_zero_division", "SpanRows", "from_spans",
     "is_span_input", "read_span_jsonl", "read_spans", "check_span_scheme", "GoldContext",
     "resolve",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .deprecation import deprecated_alias, warn_renamed
-from .spans import Spans
+from .spans import Spans, repairs_dict
 
 
 def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
@@ -64,6 +64,8 @@ class EntityScores:
     unweighted mean over types present in gold or predictions; ``weighted`` weights each
     type's score by its gold support. ``zero_division`` is the value used where a ratio is
     undefined (0 by default, as conlleval and seqeval give); ``undefined`` lists them.
+    ``repairs`` is ``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); ``options``
+    the options that shaped the numbers (scheme, mode, zero_division).
     """
 
     types: tuple
@@ -72,6 +74,7 @@ class EntityScores:
     correct: np.ndarray
     zero_division: float = 0.0
     repairs: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
 
     @property
     def n_gold(self) -> int:
@@ -147,16 +150,19 @@ class EntityScores:
                 for i, t in enumerate(self.types)
             },
             "undefined": self.undefined(),
+            "options": {**self.options, "zero_division": self.zero_division},
+            "repairs": self.repairs or repairs_dict(None, None),
         }
-        if self.repairs:
-            out["repairs"] = self.repairs
         return out
 
 
-def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0) -> EntityScores:
+def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0,
+                  options: dict | None = None) -> EntityScores:
     """Count gold, predicted and correct mentions per type.
 
-    Only types that occur in gold or predictions get a row (as in seqeval).
+    Only types that occur in gold or predictions get a row (as in seqeval). ``options``
+    (reported in ``to_dict()``) start from how the spans were decoded (``scheme``,
+    ``mode``); ``options`` given here are added.
     """
     if gold.types != pred.types:
         raise ValueError("gold and predicted spans come from different label tables")
@@ -166,10 +172,10 @@ def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0) -> Entit
     pred_counts = np.bincount(pred.type, minlength=n_types)
     correct = np.bincount(pred.type[pred_ok], minlength=n_types)
     present = np.flatnonzero((gold_counts > 0) | (pred_counts > 0))
-    repairs = {name: spans.repairs.to_dict() for name, spans in (("gold", gold), ("pred", pred))
-               if spans.repairs is not None and spans.repairs.total}
     return EntityScores(tuple(gold.types[i] for i in present), gold_counts[present],
-                        pred_counts[present], correct[present], float(zero_division), repairs)
+                        pred_counts[present], correct[present], float(zero_division),
+                        repairs_dict(gold.repairs, pred.repairs),
+                        {"scheme": gold.scheme, "mode": gold.mode, **(options or {})})
 
 
 def sentence_counts(gold: Spans, pred: Spans, n_sentences: int) -> np.ndarray:

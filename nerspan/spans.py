@@ -61,7 +61,8 @@ class Spans:
 
     ``start``/``end`` are flat corpus positions (``end`` exclusive); ``sentence`` is the
     sentence index; ``type`` indexes ``types``. ``repairs`` counts what lenient decoding
-    had to repair (see ``Repairs``).
+    had to repair (see ``Repairs``); ``scheme`` and ``mode`` say how the column was
+    decoded (results report them among their ``options``).
     """
 
     start: np.ndarray
@@ -70,6 +71,8 @@ class Spans:
     type: np.ndarray
     types: tuple
     repairs: "Repairs" = field(default=None)
+    scheme: str | None = None
+    mode: str | None = None
 
     def __len__(self) -> int:
         return len(self.start)
@@ -119,7 +122,7 @@ class Repairs:
     the lenient (conlleval) reading that strict decoding does not keep as they are, out
     of ``lenient_chunks``; ``invalid_transitions`` still counts what made them invalid,
     and ``sentences`` lists the first sentences that lost a chunk. Both are None in
-    lenient mode (and absent from ``to_dict``).
+    lenient mode (None in ``to_dict`` too: not applicable).
     """
 
     invalid_transitions: int = 0
@@ -140,15 +143,48 @@ class Repairs:
         return bool(self.lenient_chunks) and 2 * self.discarded_chunks > self.lenient_chunks
 
     def to_dict(self) -> dict:
-        out = {"invalid_transitions": self.invalid_transitions,
-               "outside_scheme": self.outside_scheme,
-               "sentences": list(self.sentences)}
-        if self.snapped:
-            out["snapped"] = self.snapped
-        if self.discarded_chunks is not None:
-            out.update(discarded_chunks=self.discarded_chunks,
-                       lenient_chunks=self.lenient_chunks)
-        return out
+        """Every kind in ``REPAIR_KINDS``, plain Python values: counts as int,
+        ``discarded_chunks``/``lenient_chunks`` None in lenient mode (not applicable)."""
+        return {"invalid_transitions": int(self.invalid_transitions),
+                "outside_scheme": int(self.outside_scheme),
+                "snapped": int(self.snapped),
+                "discarded_chunks": _int_or_none(self.discarded_chunks),
+                "lenient_chunks": _int_or_none(self.lenient_chunks),
+                "sentences": [int(s) for s in self.sentences]}
+
+    @classmethod
+    def merged(cls, parts) -> "Repairs":
+        """One column's repairs from several decodings of it (the levels of multi-level
+        tags): counts summed, sentences merged."""
+        parts = [p for p in parts if p is not None]
+        if not parts:
+            return cls()
+        strict = [p for p in parts if p.discarded_chunks is not None]
+        return cls(sum(p.invalid_transitions for p in parts),
+                   sum(p.outside_scheme for p in parts),
+                   tuple(sorted({int(s) for p in parts for s in p.sentences}))[:20],
+                   sum(p.snapped for p in parts),
+                   sum(p.discarded_chunks for p in strict) if strict else None,
+                   sum(p.lenient_chunks for p in strict) if strict else None)
+
+
+# The keys of one column's ``repairs`` dict, in every family's result.
+REPAIR_KINDS = ("invalid_transitions", "outside_scheme", "snapped", "discarded_chunks",
+                "lenient_chunks", "sentences")
+
+
+def repairs_dict(gold: Repairs | None, pred: Repairs | None) -> dict:
+    """A result's ``repairs``: ``{"gold": {...}, "pred": {...}}``, both with the keys of
+    ``REPAIR_KINDS`` (zeros when nothing was repaired), plain JSON values.
+
+    >>> repairs_dict(None, Repairs(2, 0, (0,)))["pred"]["invalid_transitions"]
+    2
+    """
+    return {"gold": (gold or Repairs()).to_dict(), "pred": (pred or Repairs()).to_dict()}
+
+
+def _int_or_none(value):
+    return None if value is None else int(value)
 
 
 def repair_note(column: str, repairs: dict, scheme: str) -> str:
@@ -239,7 +275,7 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     if snapped:
         sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
         repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
-    return Spans(start, end, sentence, span_type, table.types, repairs)
+    return Spans(start, end, sentence, span_type, table.types, repairs, scheme.name, mode)
 
 
 def check_tags(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme,

@@ -30,7 +30,7 @@ def test_evaluate_module_computes_what_score_computes(metric):
     for options in ({}, {"weights": "weighted", "focus": "system", "confusion_tp": True}):
         got = metric.compute(predictions=PREDICTIONS, references=REFERENCES, **options)
         assert got == faireval.score(REFERENCES, PREDICTIONS, **options).to_dict()
-    assert set(got) >= {"traditional_f1", "fair_f1", "weighted_f1", "counts", "per_label",
+    assert set(got) >= {"traditional_f1", "fair_f1", "weighted_f1", "counts", "per_type",
                         "confusion"}
     assert all(0.0 <= v <= 1.0 for v in got.values() if isinstance(v, float))
 

@@ -346,7 +346,8 @@ def test_cli_table_and_json(cli_files, capsys):
                               train_tags=[["B-PER", "O"], ["B-LOC", "O"]],
                               error_labels="io", strict_diff=True).to_dict()
     assert out == expected
-    assert out["hardeval"] == 1.0 and out["options"] == {"error_labels": "io", "strict_diff": True}
+    assert out["hardeval"] == 1.0 and out["options"] == {
+        "error_labels": "io", "strict_diff": True, "scheme": "IOB2", "mode": "lenient"}
 
 
 def test_cli_input_error_is_one_line(cli_files, tmp_path, capsys):

@@ -117,9 +117,12 @@ def test_conll03_all_systems(conll03):
             assert errors["io"] <= errors["bilou"] and errors["bio"] <= errors["bilou"], name
         # With the index given, score() classifies the same way.
         direct = hardeval.score(corpus, train=index).to_dict()
-        assert direct.pop("options") == {"error_labels": "bilou", "strict_diff": False}
+        decoding = {"scheme": "IOB2", "mode": "lenient"}
+        assert direct.pop("options") == {"error_labels": "bilou", "strict_diff": False,
+                                         **decoding}
         given = results["bilou"].to_dict()
-        assert given.pop("options") == {"error_labels": "bilou", "strict_diff": None}
+        assert given.pop("options") == {"error_labels": "bilou", "strict_diff": None,
+                                        **decoding}
         assert direct == given
 
 

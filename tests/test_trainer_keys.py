@@ -44,7 +44,7 @@ def test_nested_numbers_reach_the_logs_under_readable_names(logged):
         "faireval_fair_f1": direct["faireval"]["fair_f1"],
         "faireval_counts_LE": direct["faireval"]["counts"]["LE"],
         "faireval_traditional_counts_FP": direct["faireval"]["traditional_counts"]["FP"],
-        "faireval_per_label_PER_fair_f1": direct["faireval"]["per_label"]["PER"]["fair_f1"],
+        "faireval_per_type_PER_fair_f1": direct["faireval"]["per_type"]["PER"]["fair_f1"],
         "tough_mentions_recall_unseen_any": direct["tough_mentions"]["recall_unseen_any"],
         "tough_mentions_unseen_any_count": direct["tough_mentions"]["counts"]["unseen_any"],
         "tough_mentions_seen_hits": direct["tough_mentions"]["hits"]["seen"],
@@ -69,7 +69,8 @@ def test_nested_numbers_reach_the_logs_under_readable_names(logged):
 def test_every_defined_number_is_logged_and_undefined_ones_are_not(logged):
     metrics, direct = logged
     for family, result in direct.items():
-        numbers = list(_leaf_numbers({k: v for k, v in result.items() if k != "options"}))
+        numbers = list(_leaf_numbers({k: v for k, v in result.items()
+                                      if k not in ("options", "repairs")}))
         defined = [v for v in numbers if v is not None and math.isfinite(v)]
         logged_here = [k for k in metrics if k.startswith(family + "_")]
         assert len(logged_here) == len(defined), family

@@ -7,7 +7,7 @@ import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, TrainIndex, as_train_index,
                      check_bool, decode, entity_scores, get_scheme, match, mention_texts,
-                     resolve)
+                     repairs_dict, resolve)
 from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
                                ratio_statistic)
 
@@ -56,7 +56,9 @@ class ToughMentionsResult:
     # -- output --------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """The documented keys: overall P/R/F1, recall per subset, counts, per type,
-        composition; ``hits``, ``options``, ``repairs`` (and ``mentions``) besides.
+        composition; ``hits``, ``undefined`` (which of precision and recall, nerspan's
+        entity scores, took ``zero_division=0``), ``options``, ``repairs`` (and
+        ``mentions``) besides. A recall over an empty subset is None.
 
         The composition sits beside the counts it divides, so that no type name can
         clash with it: ``composition`` holds each subset's share of all gold mentions,
@@ -85,8 +87,11 @@ class ToughMentionsResult:
             per_type[t] = row
         out["per_type"] = per_type
         out["composition"] = {name: _ratio(int(size[name].sum()), n_all) for name in ALL_SUBSETS}
+        # precision, recall and F1 are nerspan's entity scores (zero_division=0)
+        out["undefined"] = ((["precision"] if not len(self.pred_sentence) else [])
+                            + (["recall"] if not len(self.hit) else []))
         out["options"] = dict(self.options)
-        out["repairs"] = dict(self.repairs)
+        out["repairs"] = dict(self.repairs) or repairs_dict(None, None)
         if self.mentions is not None:
             out["mentions"] = self.mentions
         return out

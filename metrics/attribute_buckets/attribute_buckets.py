@@ -77,7 +77,10 @@ Returns:
     attributes: attribute -> unit (mention/token), strategy, n_gold, n_predicted,
         outside_gold, outside_predicted (units in no bucket), mean_value (over gold;
         None for tag).
-    options: the options used.
+    per_type: type -> precision, recall, f1 (None where undefined), support, predicted,
+        correct. undefined: which of the overall precision and recall were 0 by
+        zero division.
+    options, repairs: the options used and what decoding repaired (gold and pred).
 Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/attribute_buckets",

@@ -66,6 +66,8 @@ Returns:
         ter_diff_e, ter_other: token error rate per subset, None for an empty subset.
     subsets: name -> tokens, words (distinct token strings), errors, ter, empty.
     error_breakdown: share of all errors in unseen, diff and other.
+    per_type: gold entity type -> ter, ter_unseen, ... over the tokens of that type, with
+        tokens and errors per subset.
     options, repairs: the options used and what decoding repaired (gold and pred).
 Examples:
     >>> import evaluate

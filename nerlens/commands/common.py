@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import codecs
 import json
-import math
 import os
 import sys
 import warnings
@@ -15,6 +14,8 @@ from nerspan import (GOLD, Corpus, NerspanError, TrainIndex, as_train_index, get
 from nerspan.readers import undecodable_error
 from nerlens import systems as library
 from nerlens.systems import check_tags, system_name  # noqa: F401 (the commands' names)
+
+from ..jsonable import json_ready  # noqa: F401 (the commands' JSON output)
 
 
 class UsageError(Exception):
@@ -230,19 +231,6 @@ def report_repairs(corpus: Corpus) -> None:
 
 def note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
-
-
-def json_ready(value):
-    """Replace NaN/inf (not JSON) by None, numpy scalars by Python numbers."""
-    if isinstance(value, dict):
-        return {str(k): json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_ready(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def print_json(value) -> None:

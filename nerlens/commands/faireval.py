@@ -112,10 +112,10 @@ COUNT_COLUMNS = ["TP", "FP", "LE", "BE", "LBE", "FN"]
 def report(result: dict) -> str:
     """Per-label tables (traditional, fair, weighted if present), comparison, confusion."""
     parts = []
-    labels = list(result["per_label"])
+    labels = list(result["per_type"])
     trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"],
                   row["traditional_precision"], row["traditional_recall"], row["traditional_f1"]]
-                 for label, row in result["per_label"].items()]
+                 for label, row in result["per_type"].items()]
     tc = result["traditional_counts"]
     trad_rows.append(["overall", tc["TP"], tc["FP"], tc["FN"], result["traditional_precision"],
                       result["traditional_recall"], result["traditional_f1"]])
@@ -126,7 +126,7 @@ def report(result: dict) -> str:
     for kind in kinds:
         rows = [[label] + [row[c] for c in columns]
                 + [row[f"{kind}_precision"], row[f"{kind}_recall"], row[f"{kind}_f1"]]
-                for label, row in result["per_label"].items()]
+                for label, row in result["per_type"].items()]
         rows.append(["overall"] + [result["counts"][c] for c in columns]
                     + [result[f"{kind}_precision"], result[f"{kind}_recall"], result[f"{kind}_f1"]])
         parts.append(f"### {kind.title()} evaluation\n" + format_table(
