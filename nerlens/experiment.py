@@ -89,7 +89,7 @@ class Experiment:
                 "datasets": {name: r.to_dict() for name, r in self.reports.items()}}
 
     def to_json(self, path: str | Path | None = None) -> str:
-        from .commands.common import json_ready
+        from .jsonable import json_ready
 
         text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
         if path is not None:
