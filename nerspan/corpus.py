@@ -441,10 +441,14 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
         return _integral_ids(seqs.ravel(), lengths, name), lengths
     seqs = _as_sentences(seqs, name)
     lengths = _lengths(seqs)
-    if set(map(type, seqs)) == {np.ndarray} and all(a.ndim == 1 for a in seqs):
-        # rows of arrays (batches of a Trainer, a ragged object array): joined in C
-        values = np.concatenate(seqs)
-        if values.dtype != object:
+    if set(map(type, seqs)) == {np.ndarray}:
+        # rows of arrays (batches of a Trainer, a ragged object array): joined in C; rows
+        # that are not all 1-D fail to join or join into more dimensions
+        try:
+            values = np.concatenate(seqs) if len(seqs) else None
+        except ValueError:
+            values = None
+        if values is not None and values.ndim == 1 and values.dtype != object:
             return _integral_ids(values, lengths, name), lengths
     flat = list(chain.from_iterable(seqs))
     try:

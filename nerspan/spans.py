@@ -1,9 +1,10 @@
 """Tags to spans, for a whole corpus at once.
 
-Decoding works on the canonical prefix code and type id of every token. The corpus is
-laid out with one sentinel ``O`` after each sentence, so that mentions never cross a
-sentence and every mention is closed; the scheme's lookup tables then say, for every
-position at once, whether a mention starts, continues or ends there.
+Decoding works on the canonical prefix code and type id of every token. Every sentence
+is read as if a sentinel ``O`` came before and after it, so that mentions never cross a
+sentence and every mention is closed; the scheme's lookup tables, indexed by label
+pair, then say for every position at once whether a mention starts, continues or ends
+there.
 """
 from __future__ import annotations
 
@@ -195,16 +196,71 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
     ids = corpus.column(column)
     check_tags(corpus, ids, table, scheme, mode, side or side_name(column))
+    if mode == "lenient":
+        start, end, repairs = _lenient(corpus, ids, table, scheme)
+    else:
+        start, end, repairs = _strict_spans(corpus, ids, table, scheme)
+        if repairs.mostly_discarded:
+            warnings.warn(
+                f"strict {scheme.name} decoding discarded {repairs.discarded_chunks} of the "
+                f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
+                f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
+                DecodingWarning, stacklevel=2)
+    sentence = corpus.sentence_of_position[start]
+    span_type = table.type[ids[start]]
+    snapped = corpus.source.snapped.get(column, ())
+    if snapped:
+        sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
+        repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
+    return Spans(start, end, sentence, span_type, table.types, repairs)
 
-    # Lay the corpus out with a sentinel O after every sentence (label id len(labels)).
+
+def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme) -> tuple:
+    """conlleval's chunks of one column: flat ``start``, ``end`` (exclusive), ``Repairs``.
+
+    Every transition is the pair ``(previous label, label)``, the previous label of a
+    sentence's first token being a sentinel ``O`` (label id ``len(labels)``); a pair
+    indexes tables built per label pair, so each question is one gather over the
+    column. A sentence's last token is followed by a sentinel: those transitions are
+    looked up per sentence, and a mention they end ends at the sentence's end.
+    """
+    sentinel = len(table.prefix)
+    width = sentinel + 1
+    offsets = corpus.offsets
+    pair = np.empty(len(ids), dtype=np.int64)
+    np.multiply(ids[:-1], width, out=pair[1:])
+    pair[offsets[:-1][corpus.lengths > 0]] = sentinel * width
+    pair += ids
+    final = np.full(corpus.n_sentences, sentinel * width + sentinel, dtype=np.int64)
+    nonempty = corpus.lengths > 0
+    final[nonempty] = ids[offsets[1:][nonempty] - 1].astype(np.int64) * width + sentinel
+    code_of_pair = transition_codes(table)
+    by_pair = {name: by_code[code_of_pair] for name, by_code in
+               (("start", LENIENT_TABLES["start"]), ("end", LENIENT_TABLES["end"]),
+                ("invalid", ~scheme.tables["valid"]))}
+    start = np.flatnonzero(np.take(by_pair["start"], pair))
+    ends = np.zeros(len(ids) + 1, dtype=bool)
+    np.take(by_pair["end"], pair, out=ends[:-1])
+    ends[offsets[1:][np.take(by_pair["end"], final)]] = True
+    end = np.flatnonzero(ends)
+    invalid = np.take(by_pair["invalid"], pair)
+    invalid_final = np.take(by_pair["invalid"], final)
+    return start, end, _repairs(corpus, ids, table, invalid, invalid_final)
+
+
+def _strict_spans(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme
+                  ) -> tuple:
+    """seqeval's strict mentions of one column: flat ``start``, ``end``, ``Repairs``.
+
+    The corpus is laid out with a sentinel ``O`` after every sentence (label id
+    ``len(labels)``), so that mentions never cross a sentence and every mention is
+    closed; ``lookup`` reads a per-label-pair table at every position of that layout.
+    """
     n, n_sent = corpus.n_tokens, corpus.n_sentences
     sentinel = len(table.prefix)
     ext_pos = np.arange(n, dtype=np.int64) + corpus.sentence_of_position
     ext_ids = np.full(n + n_sent, sentinel, dtype=np.int64)
     ext_ids[ext_pos] = ids
-    # Every transition is the pair (previous label, label); position 0 follows the last
-    # sentinel. A pair indexes tables built per label pair: one gather per question,
-    # with int64 indices that np.take uses without a conversion.
     pair = np.empty(len(ext_ids), dtype=np.int64)
     pair[0] = sentinel * (sentinel + 1) + ext_ids[0]
     np.multiply(ext_ids[:-1], sentinel + 1, out=pair[1:])
@@ -214,32 +270,13 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     def lookup(by_code: np.ndarray) -> np.ndarray:
         return np.take(by_code[code_of_pair], pair)
 
-    start = np.flatnonzero(lookup(LENIENT_TABLES["start"]))
-    end = np.flatnonzero(lookup(LENIENT_TABLES["end"]))
-    if mode == "lenient":
-        repairs = _repairs(corpus, ids, table, ~lookup(scheme.tables["valid"]))
-    else:
-        lenient = (start, end)
-        start, end = _strict(scheme, lookup)
-        n_invalid = int(np.count_nonzero(~lookup(scheme.tables["valid"])))
-        repairs = _discards(corpus, n_invalid, lenient, (start, end))
-        if repairs.mostly_discarded:
-            warnings.warn(
-                f"strict {scheme.name} decoding discarded {repairs.discarded_chunks} of the "
-                f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
-                f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
-                DecodingWarning, stacklevel=2)
-
-    # Back from the extended layout to flat positions.
+    lenient = (np.flatnonzero(lookup(LENIENT_TABLES["start"])),
+               np.flatnonzero(lookup(LENIENT_TABLES["end"])))
+    start, end = _strict(scheme, lookup)
+    n_invalid = int(np.count_nonzero(~lookup(scheme.tables["valid"])))
+    repairs = _discards(corpus, n_invalid, lenient, (start, end))
     sentence = np.searchsorted(ext_pos_of_sentence(corpus), start, side="right") - 1
-    span_type = np.append(table.type, np.int32(-1))[ext_ids[start]]
-    start = start - sentence
-    end = end - sentence
-    snapped = corpus.source.snapped.get(column, ())
-    if snapped:
-        sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
-        repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
-    return Spans(start, end, sentence, span_type, table.types, repairs)
+    return start - sentence, end - sentence, repairs
 
 
 def check_tags(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme,
@@ -327,17 +364,19 @@ def _strict(scheme: Scheme, lookup) -> tuple[np.ndarray, np.ndarray]:
     return starts[keep], ends[keep]
 
 
-def _repairs(corpus, ids, table, invalid) -> Repairs:
+def _repairs(corpus, ids, table, invalid, invalid_final) -> Repairs:
+    """What lenient decoding repaired: ``invalid`` transitions into each token and
+    ``invalid_final`` ones out of each sentence's last token, tags outside the scheme."""
     outside = (np.take(table.outside_scheme, ids) if table.outside_scheme.any()
                else np.zeros(len(ids), dtype=bool))
-    n_invalid, n_outside = np.count_nonzero(invalid), np.count_nonzero(outside)
+    n_invalid = np.count_nonzero(invalid) + np.count_nonzero(invalid_final)
+    n_outside = np.count_nonzero(outside)
     if not (n_invalid or n_outside):
         return Repairs()
-    starts = ext_pos_of_sentence(corpus)
+    of_position = corpus.sentence_of_position
     bad_sentences = np.unique(np.concatenate([
-        np.searchsorted(starts, np.flatnonzero(invalid), side="right") - 1,
-        corpus.sentence_of_position[outside]]))
-    return Repairs(n_invalid, n_outside, tuple(int(s) for s in bad_sentences[:20]))
+        of_position[invalid], np.flatnonzero(invalid_final), of_position[outside]]))
+    return Repairs(int(n_invalid), int(n_outside), tuple(int(s) for s in bad_sentences[:20]))
 
 
 def _discards(corpus, invalid: int, lenient, strict) -> Repairs:
