@@ -145,9 +145,10 @@ def _merged_labels(rows: _Rows, names: list) -> tuple[tuple, dict]:
     interned = {}
     for name, ids, interner in zip(names, rows.ids, rows.interners):
         remap = np.array([labels[label] for label in interner] or [0], dtype=np.int32)
-        column = _as_ids(ids)
-        interned[name] = column if np.array_equal(remap, np.arange(len(remap))) \
-            else remap[column]
+        column = interned[name] = _as_ids(ids)
+        if not np.array_equal(remap, np.arange(len(remap))):
+            for a in range(0, len(column), 1 << 20):  # in place, block by block
+                column[a:a + (1 << 20)] = remap[column[a:a + (1 << 20)]]
     return tuple(labels), interned
 
 

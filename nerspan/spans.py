@@ -206,7 +206,7 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
                 f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
                 f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
                 DecodingWarning, stacklevel=2)
-    sentence = corpus.sentence_of_position[start]
+    sentence = np.searchsorted(corpus.offsets, start, side="right") - 1
     span_type = table.type[ids[start]]
     snapped = corpus.source.snapped.get(column, ())
     if snapped:
@@ -215,37 +215,93 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     return Spans(start, end, sentence, span_type, table.types, repairs)
 
 
+DECODE_BLOCK = 1 << 20  # positions per block: decoding temporaries stay this small
+
+
 def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme) -> tuple:
     """conlleval's chunks of one column: flat ``start``, ``end`` (exclusive), ``Repairs``.
 
     Every transition is the pair ``(previous label, label)``, the previous label of a
     sentence's first token being a sentinel ``O`` (label id ``len(labels)``); a pair
-    indexes tables built per label pair, so each question is one gather over the
-    column. A sentence's last token is followed by a sentinel: those transitions are
-    looked up per sentence, and a mention they end ends at the sentence's end.
+    indexes tables built per label pair, so each question is one gather. A sentence's
+    last token is followed by a sentinel: those transitions are looked up per sentence,
+    and a mention they end ends at the sentence's end. The column is read in blocks of
+    ``DECODE_BLOCK`` positions, so that memory stays proportional to the spans.
     """
+    by_pair = _pair_tables(table, scheme)
     sentinel = len(table.prefix)
-    width = sentinel + 1
-    offsets = corpus.offsets
-    pair = np.empty(len(ids), dtype=np.int64)
-    np.multiply(ids[:-1], width, out=pair[1:])
-    pair[offsets[:-1][corpus.lengths > 0]] = sentinel * width
-    pair += ids
-    final = np.full(corpus.n_sentences, sentinel * width + sentinel, dtype=np.int64)
-    nonempty = corpus.lengths > 0
-    final[nonempty] = ids[offsets[1:][nonempty] - 1].astype(np.int64) * width + sentinel
+    nonempty = np.flatnonzero(corpus.lengths > 0)
+    heads, tails = corpus.offsets[nonempty], corpus.offsets[nonempty + 1]
+    final = ids[tails - 1].astype(np.int64) * (sentinel + 1) + sentinel
+    closed = tails[np.take(by_pair["end"], final)]  # a mention ends with its sentence
+    repairs = _RepairCount(corpus, table, nonempty[np.take(by_pair["invalid"], final)])
+    starts, ends = [], []
+    for a in range(0, len(ids), DECODE_BLOCK):
+        b = min(a + DECODE_BLOCK, len(ids))
+        pair = _pairs(ids, a, b, heads, sentinel)
+        starts.append(np.flatnonzero(np.take(by_pair["start"], pair)) + a)
+        end = np.take(by_pair["end"], pair)
+        end[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] = True
+        ends.append(np.flatnonzero(end) + a)
+        repairs.add(ids, a, np.flatnonzero(np.take(by_pair["invalid"], pair)) + a)
+    ends.append(closed[len(closed) - 1:][closed[-1:] == len(ids)])
+    return _joined(starts), _joined(ends), repairs.result()
+
+
+def _pair_tables(table: LabelTable, scheme: Scheme) -> dict:
+    """Lenient ``start`` and ``end`` and the scheme's ``invalid``, per label pair."""
     code_of_pair = transition_codes(table)
-    by_pair = {name: by_code[code_of_pair] for name, by_code in
-               (("start", LENIENT_TABLES["start"]), ("end", LENIENT_TABLES["end"]),
-                ("invalid", ~scheme.tables["valid"]))}
-    start = np.flatnonzero(np.take(by_pair["start"], pair))
-    ends = np.zeros(len(ids) + 1, dtype=bool)
-    np.take(by_pair["end"], pair, out=ends[:-1])
-    ends[offsets[1:][np.take(by_pair["end"], final)]] = True
-    end = np.flatnonzero(ends)
-    invalid = np.take(by_pair["invalid"], pair)
-    invalid_final = np.take(by_pair["invalid"], final)
-    return start, end, _repairs(corpus, ids, table, invalid, invalid_final)
+    return {"start": LENIENT_TABLES["start"][code_of_pair],
+            "end": LENIENT_TABLES["end"][code_of_pair],
+            "invalid": ~scheme.tables["valid"][code_of_pair]}
+
+
+def _pairs(ids: np.ndarray, a: int, b: int, heads: np.ndarray, sentinel: int) -> np.ndarray:
+    """``previous * (sentinel + 1) + label`` at positions ``a:b``; sentence ``heads``
+    follow the sentinel."""
+    pair = np.empty(b - a, dtype=np.int64)
+    pair[0] = ids[a - 1] * (sentinel + 1) if a else 0
+    np.multiply(ids[a:b - 1], sentinel + 1, out=pair[1:])
+    pair[heads[np.searchsorted(heads, a):np.searchsorted(heads, b)] - a] = \
+        sentinel * (sentinel + 1)
+    pair += ids[a:b]
+    return pair
+
+
+def _joined(parts: list) -> np.ndarray:
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+class _RepairCount:
+    """Lenient decoding's ``Repairs``, gathered block by block: invalid transitions
+    into tokens and out of sentences (``final``: sentence indices), tags outside the
+    scheme; of the sentences concerned only the first 20 are kept."""
+
+    def __init__(self, corpus: Corpus, table: LabelTable, final: np.ndarray):
+        self.offsets, self.outside = corpus.offsets, table.outside_scheme
+        self.n_invalid, self.n_outside = len(final), 0
+        self.sentences = [final[:20]]
+
+    def add(self, ids: np.ndarray, a: int, invalid: np.ndarray) -> None:
+        self.n_invalid += len(invalid)
+        self._note(invalid)
+        if self.outside.any():
+            outside = np.flatnonzero(np.take(self.outside, ids[a:a + DECODE_BLOCK])) + a
+            self.n_outside += len(outside)
+            self._note(outside)
+
+    def _note(self, positions: np.ndarray) -> None:
+        if len(positions):
+            sentence = np.searchsorted(self.offsets, positions, side="right")
+            self.sentences.append(np.unique(sentence - 1)[:20])
+
+    def result(self) -> Repairs:
+        if not (self.n_invalid or self.n_outside):
+            return Repairs()
+        sentences = np.unique(np.concatenate(self.sentences))[:20]
+        return Repairs(self.n_invalid, self.n_outside, tuple(int(s) for s in sentences))
 
 
 def _strict_spans(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme
@@ -362,21 +418,6 @@ def _strict(scheme: Scheme, lookup) -> tuple[np.ndarray, np.ndarray]:
     ends = boundary[np.minimum(first + 1, len(boundary) - 1)]
     keep = (first + 1 < len(boundary)) & is_end[ends]
     return starts[keep], ends[keep]
-
-
-def _repairs(corpus, ids, table, invalid, invalid_final) -> Repairs:
-    """What lenient decoding repaired: ``invalid`` transitions into each token and
-    ``invalid_final`` ones out of each sentence's last token, tags outside the scheme."""
-    outside = (np.take(table.outside_scheme, ids) if table.outside_scheme.any()
-               else np.zeros(len(ids), dtype=bool))
-    n_invalid = np.count_nonzero(invalid) + np.count_nonzero(invalid_final)
-    n_outside = np.count_nonzero(outside)
-    if not (n_invalid or n_outside):
-        return Repairs()
-    of_position = corpus.sentence_of_position
-    bad_sentences = np.unique(np.concatenate([
-        of_position[invalid], np.flatnonzero(invalid_final), of_position[outside]]))
-    return Repairs(int(n_invalid), int(n_outside), tuple(int(s) for s in bad_sentences[:20]))
 
 
 def _discards(corpus, invalid: int, lenient, strict) -> Repairs:
