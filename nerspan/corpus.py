@@ -6,6 +6,7 @@ vocabulary. Everything downstream works on these arrays.
 """
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -359,11 +360,17 @@ def _intern(seqs, index: dict, total: int, name: str, what: str = "tags") -> np.
     Anything but a string (an id, None, a list nested too deep) is an error naming the
     side ``name``, sentence and position; it is found after the fact, from the interned
     vocabulary, so the common case costs nothing extra.
+
+    One dict pass per column, into an ``array('i')``: measured on 750k tags (issue 18),
+    about 1.9x faster than ``np.fromiter`` over the same pass, and faster than a
+    ``dict.fromkeys`` pre-fill plus a pass, ``pandas.factorize`` (1.4x slower) or
+    ``np.unique`` on an object array (20x slower).
     """
     interner = index if isinstance(index, Interner) else Interner(index)
     try:
-        ids = np.fromiter(map(interner.__getitem__, chain.from_iterable(seqs)),
-                          dtype=np.int32, count=total)
+        ids = int32_array(array("i", map(interner.__getitem__, chain.from_iterable(seqs))))
+        if len(ids) != total:
+            raise ValueError(f"{len(ids)} items interned, {total} expected")
         clean = all(isinstance(item, str) for item in interner)
     except TypeError:  # an unhashable item: a list where a tag should be
         clean = False
@@ -372,6 +379,13 @@ def _intern(seqs, index: dict, total: int, name: str, what: str = "tags") -> np.
     if interner is not index:
         index.update(interner)
     return ids
+
+
+def int32_array(ids: array) -> np.ndarray:
+    """An ``array('i')`` as int32 NumPy, without a copy when C ints are 32 bits."""
+    if ids.itemsize != 4:
+        return np.array(ids, dtype=np.int32)
+    return np.frombuffer(ids, dtype=np.int32) if len(ids) else np.zeros(0, dtype=np.int32)
 
 
 def _raise_not_string(seqs, name: str, what: str):

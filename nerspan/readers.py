@@ -30,7 +30,7 @@ from typing import Mapping
 
 import numpy as np
 
-from .corpus import GOLD, PRED, Corpus, Interner, Source, _offsets
+from .corpus import GOLD, PRED, Corpus, Interner, Source, _offsets, int32_array
 from .errors import EmptyInputError, FormatError, TokenMismatchError
 
 DOCSTART = "-DOCSTART-"
@@ -81,7 +81,7 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     labels, interned = _merged_labels(rows, list(columns))
     token_ids, vocab = None, ()
     if token_column is not None:
-        token_ids, vocab = _as_ids(rows.ids[-1]), tuple(rows.interners[-1])
+        token_ids, vocab = int32_array(rows.ids[-1]), tuple(rows.interners[-1])
     offsets = _offsets(np.frombuffer(rows.lengths, dtype=np.int64))
     return Corpus(offsets, interned, labels, token_ids, vocab,
                   Source(path, np.frombuffer(rows.lines, dtype=np.int64),
@@ -145,18 +145,11 @@ def _merged_labels(rows: _Rows, names: list) -> tuple[tuple, dict]:
     interned = {}
     for name, ids, interner in zip(names, rows.ids, rows.interners):
         remap = np.array([labels[label] for label in interner] or [0], dtype=np.int32)
-        column = interned[name] = _as_ids(ids)
+        column = interned[name] = int32_array(ids)
         if not np.array_equal(remap, np.arange(len(remap))):
             for a in range(0, len(column), 1 << 20):  # in place, block by block
                 column[a:a + (1 << 20)] = remap[column[a:a + (1 << 20)]]
     return tuple(labels), interned
-
-
-def _as_ids(ids: array) -> np.ndarray:
-    """An ``array('i')`` as int32 NumPy, without a copy when C ints are 32 bits."""
-    if ids.itemsize == 4:
-        return np.frombuffer(ids, dtype=np.int32) if len(ids) else np.zeros(0, np.int32)
-    return np.array(ids, dtype=np.int32)
 
 
 def _split_unicode(line: str) -> list:
