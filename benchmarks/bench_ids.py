@@ -1,6 +1,7 @@
 """Scoring from ids, datasets splits and logits against seqeval, in one run (issue 18).
 
     python -m benchmarks.bench_ids [--sentences 50000] [--repeat 3] [--no-families]
+                                   [--file-mb 100]
 
 The synthetic corpus (benchmarks.synthetic) is given to every scorer in the form it
 takes: seqeval always gets lists of tag strings (what it needs); nerlens gets tag
@@ -9,11 +10,43 @@ strings, label ids (2-D padded with -100, or ragged rows), a ``datasets`` split 
 prints both times and the ratio seqeval / nerlens, then peak memory (tracemalloc).
 Building the inputs is not timed; the Trainer's training index is built once, outside
 the timing, as the helper does.
+
+The last row writes the corpus as a ``token gold pred`` column file of about
+``--file-mb`` MB (the corpus repeated) into a temporary folder and runs ``nerlens score``
+on it in a subprocess: its peak resident memory (``getrusage(RUSAGE_CHILDREN)``) against
+the file size (target: at most 2x; conlleval.pl streams in 5.6 MB), and the same for a
+subprocess that only imports the command line, for reference.
+
+Measured on branch fast (issue 18), 2 shared cores, other jobs running (load from
+``uptime``); timings are noisy, the ratios are one run against seqeval each:
+
+====================================  ===========  ===========  ==========
+row (750k tokens, 50k sentences)      before       load ~6      load ~6-8
+====================================  ===========  ===========  ==========
+tag-string lists vs f1_score          16.2x        11.5x        9.1x
+2-D padded ids vs f1_score            34.1x        47.9x        44.7x
+ragged id rows vs f1_score            21.6x        27.4x        22.8x
+datasets split vs f1_score            35.8x        49.9x        47.3x
+Trainer helper vs run_ner-style       --           53.7x        --
+peak memory / seqeval's (tracemalloc) 0.97         0.50         0.50
+nerlens score, 99 MB file: peak RSS   12x          2.81x        (below)
+====================================  ===========  ===========  ==========
+
+"before" is main at load 0.3; the middle column has the streaming reader and block
+decoding but not yet the ``array('i')`` interning and the ragged-row join; the last
+has everything. The 100 MB row: 265 MiB peak RSS (31 MiB of it the interpreter and
+imports); int32 ids for gold, pred and tokens alone are 1.27x a file of ~9.5-byte rows,
+the spans of two columns about 0.6x more.
 """
 from __future__ import annotations
 
 import argparse
 import gc
+import os
+import subprocess
+import sys
+import tempfile
+import time
 import tracemalloc
 from types import SimpleNamespace
 
@@ -92,6 +125,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--sentences", type=int, default=50_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-families", action="store_true")
+    parser.add_argument("--file-mb", type=float, default=100,
+                        help="size of the column file for the nerlens score row (0: none)")
     args = parser.parse_args(argv)
     from seqeval.metrics import classification_report, f1_score
 
@@ -116,7 +151,43 @@ def main(argv=None) -> dict:
     if not args.no_families:
         report = lambda: classification_report(gold, pred, output_dict=True)  # noqa: E731
         ratios.update(family_rows(tokens, gold, split, pred_ids, report, args.repeat))
+    if args.file_mb:
+        ratios["score file memory"] = score_file_row(tokens, gold, pred, args.file_mb)
     return ratios
+
+
+def write_column_file(path, tokens, gold, pred, megabytes: float) -> int:
+    """The corpus as ``token gold pred`` rows, repeated to about ``megabytes`` MB; size."""
+    block = "".join("".join(f"{t} {g} {p}\n" for t, g, p in zip(*sentence)) + "\n"
+                    for sentence in zip(tokens, gold, pred)).encode()
+    with open(path, "wb") as handle:
+        for _ in range(max(1, round(megabytes * 1e6 / len(block)))):
+            handle.write(block)
+    return os.path.getsize(path)
+
+
+def child_peak(argv) -> tuple[int, float]:
+    """Peak RSS in bytes (Linux ru_maxrss is in KiB) and seconds of one subprocess run
+    (each in a fresh process via a wrapper, so that RUSAGE_CHILDREN is its own)."""
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+             "stdout=subprocess.DEVNULL); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", probe, *argv], check=True,
+                         capture_output=True, text=True).stdout
+    return int(out.split()[-1]) * 1024, time.perf_counter() - start
+
+
+def score_file_row(tokens, gold, pred, megabytes: float) -> float:
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "system.txt")
+        size = write_column_file(path, tokens, gold, pred, megabytes)
+        rss, seconds = child_peak([sys.executable, "-m", "nerlens", "score", path])
+        base, _ = child_peak([sys.executable, "-c", "import nerlens.cli"])
+    print(f"{'nerlens score on a ' + f'{size / 1e6:.0f} MB column file':58s} "
+          f"{seconds:7.1f} s  peak RSS {rss / 2**20:.0f} MiB = {rss / size:.2f}x the file "
+          f"(importing the command line alone: {base / 2**20:.0f} MiB)", flush=True)
+    return rss / size
 
 
 def trainer_rows(tokens, labels, padded, repeat) -> dict:

@@ -6,9 +6,11 @@ vocabulary. Everything downstream works on these arrays.
 """
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
+from operator import attrgetter
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -359,11 +361,17 @@ def _intern(seqs, index: dict, total: int, name: str, what: str = "tags") -> np.
     Anything but a string (an id, None, a list nested too deep) is an error naming the
     side ``name``, sentence and position; it is found after the fact, from the interned
     vocabulary, so the common case costs nothing extra.
+
+    One dict pass per column, into an ``array('i')``: measured on 750k tags (issue 18),
+    about 1.9x faster than ``np.fromiter`` over the same pass, and faster than a
+    ``dict.fromkeys`` pre-fill plus a pass, ``pandas.factorize`` (1.4x slower) or
+    ``np.unique`` on an object array (20x slower).
     """
     interner = index if isinstance(index, Interner) else Interner(index)
     try:
-        ids = np.fromiter(map(interner.__getitem__, chain.from_iterable(seqs)),
-                          dtype=np.int32, count=total)
+        ids = int32_array(array("i", map(interner.__getitem__, chain.from_iterable(seqs))))
+        if len(ids) != total:
+            raise ValueError(f"{len(ids)} items interned, {total} expected")
         clean = all(isinstance(item, str) for item in interner)
     except TypeError:  # an unhashable item: a list where a tag should be
         clean = False
@@ -372,6 +380,13 @@ def _intern(seqs, index: dict, total: int, name: str, what: str = "tags") -> np.
     if interner is not index:
         index.update(interner)
     return ids
+
+
+def int32_array(ids: array) -> np.ndarray:
+    """An ``array('i')`` as int32 NumPy, without a copy when C ints are 32 bits."""
+    if ids.itemsize != 4:
+        return np.array(ids, dtype=np.int32)
+    return np.frombuffer(ids, dtype=np.int32) if len(ids) else np.zeros(0, dtype=np.int32)
 
 
 def _raise_not_string(seqs, name: str, what: str):
@@ -441,10 +456,10 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
         return _integral_ids(seqs.ravel(), lengths, name), lengths
     seqs = _as_sentences(seqs, name)
     lengths = _lengths(seqs)
-    if set(map(type, seqs)) == {np.ndarray} and all(a.ndim == 1 for a in seqs):
+    if set(map(type, seqs)) == {np.ndarray}:
         # rows of arrays (batches of a Trainer, a ragged object array): joined in C
-        values = np.concatenate(seqs)
-        if values.dtype != object:
+        values = _joined_rows(seqs)
+        if values is not None and values.dtype != object:
             return _integral_ids(values, lengths, name), lengths
     flat = list(chain.from_iterable(seqs))
     try:
@@ -456,6 +471,33 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
                          if not isinstance(v, (int, float, np.integer, np.floating))), 0)
         _raise_bad_id(flat[position], position, lengths, name)
     return _integral_ids(values, lengths, name), lengths
+
+
+def _joined_rows(rows) -> np.ndarray | None:
+    """Rows of NumPy arrays as one flat array, or None unless they are all 1-D.
+
+    Contiguous rows of one dtype are joined as bytes (``bytearray.join``: about 10x
+    faster than ``np.concatenate`` on 50k short rows); other rows by ``np.concatenate``.
+    """
+    if not len(rows):
+        return None
+    dtypes = set(map(_DTYPE, rows))
+    if len(dtypes) == 1 and set(map(_NDIM, rows)) == {1} and dtypes != {np.dtype(object)}:
+        dtype = dtypes.pop()
+        try:
+            joined = bytearray().join(rows)
+        except (BufferError, TypeError, ValueError):  # a row that is not contiguous
+            pass
+        else:
+            return np.frombuffer(joined, dtype=dtype) if joined else np.zeros(0, dtype)
+    try:
+        values = np.concatenate(rows)
+    except ValueError:  # rows of different dimensions
+        return None
+    return values if values.ndim == 1 else None
+
+
+_DTYPE, _NDIM = attrgetter("dtype"), attrgetter("ndim")
 
 
 def _interned_words(tokens) -> tuple | None:

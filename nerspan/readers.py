@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import codecs
 import os
+from array import array
 import re
 import warnings
 from typing import Mapping
 
 import numpy as np
 
-from .corpus import GOLD, PRED, Corpus, Interner, Source, _offsets
+from .corpus import GOLD, PRED, Corpus, Interner, Source, _offsets, int32_array
 from .errors import EmptyInputError, FormatError, TokenMismatchError
 
 DOCSTART = "-DOCSTART-"
@@ -72,31 +73,39 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     wanted = list(columns.values()) + ([token_column] if token_column is not None else [])
     try:
         with open(path, encoding=encoding) as handle:
-            values, lengths, lines, repaired = _read_rows(handle, path, wanted, min_width,
-                                                          comment_prefix, missing_tag)
+            rows = _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag)
     except UnicodeDecodeError as error:
         raise undecodable_error(path, encoding, error) from None
-    if not lengths:
+    if not rows.lengths:
         raise EmptyInputError("the file is empty: no token in it", path=path)
-    label_index = Interner()
-    interned = {name: _intern_flat(values[i], label_index) for i, name in enumerate(columns)}
+    labels, interned = _merged_labels(rows, list(columns))
     token_ids, vocab = None, ()
     if token_column is not None:
-        vocab_index = Interner()
-        token_ids = _intern_flat(values[-1], vocab_index)
-        vocab = tuple(vocab_index)
-    offsets = _offsets(np.asarray(lengths, dtype=np.int64))
-    return Corpus(offsets, interned, tuple(label_index), token_ids, vocab,
-                  Source(path, np.asarray(lines, dtype=np.int64), tuple(repaired)))
+        token_ids, vocab = int32_array(rows.ids[-1]), tuple(rows.interners[-1])
+    offsets = _offsets(np.frombuffer(rows.lengths, dtype=np.int64))
+    return Corpus(offsets, interned, labels, token_ids, vocab,
+                  Source(path, np.frombuffer(rows.lines, dtype=np.int64),
+                         tuple(rows.repaired)))
 
 
-def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag):
-    """Per wanted column its values; sentence lengths and first lines; repaired lines."""
-    values: list = [[] for _ in wanted]
-    sinks = list(zip(wanted, values))
-    lengths: list = []
-    lines: list = []
-    repaired: list = []  # lines that got missing_tag
+class _Rows:
+    """What ``_read_rows`` gathers: per wanted column its ids (``array('i')``) and the
+    ``Interner`` they index; sentence lengths and first lines (``array('q')``); lines
+    that got ``missing_tag``."""
+
+    def __init__(self, n_columns: int):
+        self.ids = [array("i") for _ in range(n_columns)]
+        self.interners = [Interner() for _ in range(n_columns)]
+        self.lengths, self.lines, self.repaired = array("q"), array("q"), []
+
+
+def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag) -> _Rows:
+    """Stream the rows of ``handle``: every wanted value is interned as it is read, so
+    only integer arrays grow with the file (one id per token and column)."""
+    rows = _Rows(len(wanted))
+    sinks = [(index, ids.append, interner.__getitem__)
+             for index, ids, interner in zip(wanted, rows.ids, rows.interners)]
+    lengths, lines, repaired = rows.lengths, rows.lines, rows.repaired
     width = first_row = first_field = None
     current = 0  # tokens of the sentence being read
     for number, raw in enumerate(handle, 1):
@@ -122,11 +131,25 @@ def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag):
         if current == 0:
             lines.append(number)
         current += 1
-        for index, sink in sinks:
-            sink.append(fields[index])
+        for index, append, intern in sinks:
+            append(intern(fields[index]))
     if current:
         lengths.append(current)
-    return values, lengths, lines, repaired
+    return rows
+
+
+def _merged_labels(rows: _Rows, names: list) -> tuple[tuple, dict]:
+    """One label vocabulary for the tag columns (``names``, the first ones of ``rows``),
+    in the order of first appearance column after column, and every column's ids in it."""
+    labels = Interner()
+    interned = {}
+    for name, ids, interner in zip(names, rows.ids, rows.interners):
+        remap = np.array([labels[label] for label in interner] or [0], dtype=np.int32)
+        column = interned[name] = int32_array(ids)
+        if not np.array_equal(remap, np.arange(len(remap))):
+            for a in range(0, len(column), 1 << 20):  # in place, block by block
+                column[a:a + (1 << 20)] = remap[column[a:a + (1 << 20)]]
+    return tuple(labels), interned
 
 
 def _split_unicode(line: str) -> list:
@@ -269,7 +292,3 @@ def read_system_file(path, comment_prefix=None, **read_options) -> Corpus:
     """A ``token gold pred`` file (gold = second-to-last column, prediction = last)."""
     return read_columns(path, {GOLD: -2, PRED: -1}, comment_prefix=comment_prefix,
                         **read_options)
-
-
-def _intern_flat(items: list, index: Interner) -> np.ndarray:
-    return np.fromiter(map(index.__getitem__, items), dtype=np.int32, count=len(items))

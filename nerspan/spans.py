@@ -1,9 +1,10 @@
 """Tags to spans, for a whole corpus at once.
 
-Decoding works on the canonical prefix code and type id of every token. The corpus is
-laid out with one sentinel ``O`` after each sentence, so that mentions never cross a
-sentence and every mention is closed; the scheme's lookup tables then say, for every
-position at once, whether a mention starts, continues or ends there.
+Decoding works on the canonical prefix code and type id of every token. Every sentence
+is read as if a sentinel ``O`` came before and after it, so that mentions never cross a
+sentence and every mention is closed; the scheme's lookup tables, indexed by label
+pair, then say for every position at once whether a mention starts, continues or ends
+there.
 """
 from __future__ import annotations
 
@@ -231,16 +232,127 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
     ids = corpus.column(column)
     check_tags(corpus, ids, table, scheme, mode, side or side_name(column))
+    if mode == "lenient":
+        start, end, repairs = _lenient(corpus, ids, table, scheme)
+    else:
+        start, end, repairs = _strict_spans(corpus, ids, table, scheme)
+        if repairs.mostly_discarded:
+            warnings.warn(
+                f"strict {scheme.name} decoding discarded {repairs.discarded_chunks} of the "
+                f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
+                f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
+                DecodingWarning, stacklevel=2)
+    sentence = np.searchsorted(corpus.offsets, start, side="right") - 1
+    span_type = table.type[ids[start]]
+    snapped = corpus.source.snapped.get(column, ())
+    if snapped:
+        sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
+        repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
+    return Spans(start, end, sentence, span_type, table.types, repairs, scheme.name, mode)
 
-    # Lay the corpus out with a sentinel O after every sentence (label id len(labels)).
+
+DECODE_BLOCK = 1 << 20  # positions per block: decoding temporaries stay this small
+
+
+def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme) -> tuple:
+    """conlleval's chunks of one column: flat ``start``, ``end`` (exclusive), ``Repairs``.
+
+    Every transition is the pair ``(previous label, label)``, the previous label of a
+    sentence's first token being a sentinel ``O`` (label id ``len(labels)``); a pair
+    indexes tables built per label pair, so each question is one gather. A sentence's
+    last token is followed by a sentinel: those transitions are looked up per sentence,
+    and a mention they end ends at the sentence's end. The column is read in blocks of
+    ``DECODE_BLOCK`` positions, so that memory stays proportional to the spans.
+    """
+    by_pair = _pair_tables(table, scheme)
+    sentinel = len(table.prefix)
+    nonempty = np.flatnonzero(corpus.lengths > 0)
+    heads, tails = corpus.offsets[nonempty], corpus.offsets[nonempty + 1]
+    final = ids[tails - 1].astype(np.int64) * (sentinel + 1) + sentinel
+    closed = tails[np.take(by_pair["end"], final)]  # a mention ends with its sentence
+    repairs = _RepairCount(corpus, table, nonempty[np.take(by_pair["invalid"], final)])
+    starts, ends = [], []
+    for a in range(0, len(ids), DECODE_BLOCK):
+        b = min(a + DECODE_BLOCK, len(ids))
+        pair = _pairs(ids, a, b, heads, sentinel)
+        starts.append(np.flatnonzero(np.take(by_pair["start"], pair)) + a)
+        end = np.take(by_pair["end"], pair)
+        end[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] = True
+        ends.append(np.flatnonzero(end) + a)
+        repairs.add(ids, a, np.flatnonzero(np.take(by_pair["invalid"], pair)) + a)
+    ends.append(closed[len(closed) - 1:][closed[-1:] == len(ids)])
+    return _joined(starts), _joined(ends), repairs.result()
+
+
+def _pair_tables(table: LabelTable, scheme: Scheme) -> dict:
+    """Lenient ``start`` and ``end`` and the scheme's ``invalid``, per label pair."""
+    code_of_pair = transition_codes(table)
+    return {"start": LENIENT_TABLES["start"][code_of_pair],
+            "end": LENIENT_TABLES["end"][code_of_pair],
+            "invalid": ~scheme.tables["valid"][code_of_pair]}
+
+
+def _pairs(ids: np.ndarray, a: int, b: int, heads: np.ndarray, sentinel: int) -> np.ndarray:
+    """``previous * (sentinel + 1) + label`` at positions ``a:b``; sentence ``heads``
+    follow the sentinel."""
+    pair = np.empty(b - a, dtype=np.int64)
+    pair[0] = ids[a - 1] * (sentinel + 1) if a else 0
+    np.multiply(ids[a:b - 1], sentinel + 1, out=pair[1:])
+    pair[heads[np.searchsorted(heads, a):np.searchsorted(heads, b)] - a] = \
+        sentinel * (sentinel + 1)
+    pair += ids[a:b]
+    return pair
+
+
+def _joined(parts: list) -> np.ndarray:
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+class _RepairCount:
+    """Lenient decoding's ``Repairs``, gathered block by block: invalid transitions
+    into tokens and out of sentences (``final``: sentence indices), tags outside the
+    scheme; of the sentences concerned only the first 20 are kept."""
+
+    def __init__(self, corpus: Corpus, table: LabelTable, final: np.ndarray):
+        self.offsets, self.outside = corpus.offsets, table.outside_scheme
+        self.n_invalid, self.n_outside = len(final), 0
+        self.sentences = [final[:20]]
+
+    def add(self, ids: np.ndarray, a: int, invalid: np.ndarray) -> None:
+        self.n_invalid += len(invalid)
+        self._note(invalid)
+        if self.outside.any():
+            outside = np.flatnonzero(np.take(self.outside, ids[a:a + DECODE_BLOCK])) + a
+            self.n_outside += len(outside)
+            self._note(outside)
+
+    def _note(self, positions: np.ndarray) -> None:
+        if len(positions):
+            sentence = np.searchsorted(self.offsets, positions, side="right")
+            self.sentences.append(np.unique(sentence - 1)[:20])
+
+    def result(self) -> Repairs:
+        if not (self.n_invalid or self.n_outside):
+            return Repairs()
+        sentences = np.unique(np.concatenate(self.sentences))[:20]
+        return Repairs(self.n_invalid, self.n_outside, tuple(int(s) for s in sentences))
+
+
+def _strict_spans(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme
+                  ) -> tuple:
+    """seqeval's strict mentions of one column: flat ``start``, ``end``, ``Repairs``.
+
+    The corpus is laid out with a sentinel ``O`` after every sentence (label id
+    ``len(labels)``), so that mentions never cross a sentence and every mention is
+    closed; ``lookup`` reads a per-label-pair table at every position of that layout.
+    """
     n, n_sent = corpus.n_tokens, corpus.n_sentences
     sentinel = len(table.prefix)
     ext_pos = np.arange(n, dtype=np.int64) + corpus.sentence_of_position
     ext_ids = np.full(n + n_sent, sentinel, dtype=np.int64)
     ext_ids[ext_pos] = ids
-    # Every transition is the pair (previous label, label); position 0 follows the last
-    # sentinel. A pair indexes tables built per label pair: one gather per question,
-    # with int64 indices that np.take uses without a conversion.
     pair = np.empty(len(ext_ids), dtype=np.int64)
     pair[0] = sentinel * (sentinel + 1) + ext_ids[0]
     np.multiply(ext_ids[:-1], sentinel + 1, out=pair[1:])
@@ -250,32 +362,13 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     def lookup(by_code: np.ndarray) -> np.ndarray:
         return np.take(by_code[code_of_pair], pair)
 
-    start = np.flatnonzero(lookup(LENIENT_TABLES["start"]))
-    end = np.flatnonzero(lookup(LENIENT_TABLES["end"]))
-    if mode == "lenient":
-        repairs = _repairs(corpus, ids, table, ~lookup(scheme.tables["valid"]))
-    else:
-        lenient = (start, end)
-        start, end = _strict(scheme, lookup)
-        n_invalid = int(np.count_nonzero(~lookup(scheme.tables["valid"])))
-        repairs = _discards(corpus, n_invalid, lenient, (start, end))
-        if repairs.mostly_discarded:
-            warnings.warn(
-                f"strict {scheme.name} decoding discarded {repairs.discarded_chunks} of the "
-                f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
-                f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
-                DecodingWarning, stacklevel=2)
-
-    # Back from the extended layout to flat positions.
+    lenient = (np.flatnonzero(lookup(LENIENT_TABLES["start"])),
+               np.flatnonzero(lookup(LENIENT_TABLES["end"])))
+    start, end = _strict(scheme, lookup)
+    n_invalid = int(np.count_nonzero(~lookup(scheme.tables["valid"])))
+    repairs = _discards(corpus, n_invalid, lenient, (start, end))
     sentence = np.searchsorted(ext_pos_of_sentence(corpus), start, side="right") - 1
-    span_type = np.append(table.type, np.int32(-1))[ext_ids[start]]
-    start = start - sentence
-    end = end - sentence
-    snapped = corpus.source.snapped.get(column, ())
-    if snapped:
-        sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
-        repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
-    return Spans(start, end, sentence, span_type, table.types, repairs, scheme.name, mode)
+    return start - sentence, end - sentence, repairs
 
 
 def check_tags(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme,
@@ -361,19 +454,6 @@ def _strict(scheme: Scheme, lookup) -> tuple[np.ndarray, np.ndarray]:
     ends = boundary[np.minimum(first + 1, len(boundary) - 1)]
     keep = (first + 1 < len(boundary)) & is_end[ends]
     return starts[keep], ends[keep]
-
-
-def _repairs(corpus, ids, table, invalid) -> Repairs:
-    outside = (np.take(table.outside_scheme, ids) if table.outside_scheme.any()
-               else np.zeros(len(ids), dtype=bool))
-    n_invalid, n_outside = np.count_nonzero(invalid), np.count_nonzero(outside)
-    if not (n_invalid or n_outside):
-        return Repairs()
-    starts = ext_pos_of_sentence(corpus)
-    bad_sentences = np.unique(np.concatenate([
-        np.searchsorted(starts, np.flatnonzero(invalid), side="right") - 1,
-        corpus.sentence_of_position[outside]]))
-    return Repairs(n_invalid, n_outside, tuple(int(s) for s in bad_sentences[:20]))
 
 
 def _discards(corpus, invalid: int, lenient, strict) -> Repairs:

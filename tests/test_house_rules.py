@@ -25,7 +25,7 @@ MAX_LINES = 60
 # json_ready moves out of the CLI on branch contract
 KNOWN_CLI_IMPORTS: set = set()
 # split on branches ctx/fast
-KNOWN_LONG = {("nerspan/spans.py", "decode")}
+KNOWN_LONG: set = set()
 
 
 def library_modules(include_cli: bool = False) -> dict:

@@ -1,0 +1,166 @@
+"""The streaming reader and the block-wise decoder equal what they replaced (issue 18).
+
+``read_columns`` interns tokens and tags while reading; ``old_read_columns`` below is
+the reader it replaced (Python string lists per column, interned column after column),
+kept here as the reference. Lenient decoding reads the column in blocks of
+``DECODE_BLOCK`` positions; tiny blocks must give what one block gives.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import nerspan
+from nerspan import GOLD, PRED, Corpus, decode, read_columns
+from nerspan import spans as spans_module
+from nerspan.corpus import Interner
+from nerspan.readers import DOCSTART, _split_unicode
+
+from .conftest import SHARED
+
+
+def old_read_columns(path, columns=None, token_column=0, comment_prefix=None,
+                     encoding="utf-8-sig", missing_tag=None):
+    """The reader before streaming, for well-formed files (no error paths)."""
+    columns = dict(columns or {GOLD: -1})
+    wanted = list(columns.values()) + ([token_column] if token_column is not None else [])
+    values = [[] for _ in wanted]
+    lengths, lines, repaired, width, current = [], [], [], None, 0
+    with open(path, encoding=encoding) as handle:
+        for number, raw in enumerate(handle, 1):
+            line = raw.rstrip("\r\n")
+            if current == 0 and comment_prefix is not None and line.startswith(comment_prefix):
+                continue
+            fields = line.split() if line.isascii() else _split_unicode(line)
+            if not fields or fields[0] == DOCSTART:
+                if current:
+                    lengths.append(current)
+                    current = 0
+                continue
+            if line[0] == "\t":
+                fields.insert(0, "")
+            width = width or len(fields)
+            if len(fields) == width - 1:
+                fields.append(missing_tag)
+                repaired.append(number)
+            if current == 0:
+                lines.append(number)
+            current += 1
+            for index, sink in zip(wanted, values):
+                sink.append(fields[index])
+    if current:
+        lengths.append(current)
+    labels = Interner()
+    interned = {name: np.array([labels[v] for v in values[i]], dtype=np.int32)
+                for i, name in enumerate(columns)}
+    tokens, vocab = None, ()
+    if token_column is not None:
+        words = Interner()
+        tokens = np.array([words[v] for v in values[-1]], dtype=np.int32)
+        vocab = tuple(words)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    return Corpus(offsets, interned, tuple(labels), tokens, vocab,
+                  nerspan.Source(str(path), np.array(lines, dtype=np.int64), tuple(repaired)))
+
+
+def assert_same(new: Corpus, old: Corpus):
+    assert new.labels == old.labels and new.vocab == old.vocab
+    np.testing.assert_array_equal(new.offsets, old.offsets)
+    assert list(new.columns) == list(old.columns)
+    for name in old.columns:
+        assert new.columns[name].dtype == np.int32
+        np.testing.assert_array_equal(new.columns[name], old.columns[name])
+    if old.tokens is None:
+        assert new.tokens is None
+    else:
+        np.testing.assert_array_equal(new.tokens, old.tokens)
+    np.testing.assert_array_equal(new.source.sentence_lines, old.source.sentence_lines)
+    assert new.source.repaired_lines == old.source.repaired_lines
+
+
+def real_files():
+    """(path, read options) of every shared data file (skipped when absent)."""
+    found = []
+    for folder in ("conll03", "conll2002", "wnut16", "wnut17"):
+        for path in sorted((SHARED / "data" / folder).rglob("*")):
+            if path.is_file() and path.suffix in ("", ".txt", ".conll", ".testa", ".testb",
+                                                   ".train") and "README" not in path.name \
+                    and "LICENSE" not in path.name:
+                system = "systems" in path.parts
+                found.append((path, {GOLD: -2, PRED: -1} if system else None, None))
+    for path in sorted((SHARED / "data" / "germeval2014").rglob("*.tsv")):
+        system = "systems" in path.parts
+        found.append((path, None if system else {GOLD: 2, "inner": 3}, None if system else "#"))
+    return found
+
+
+def options_of(columns, comment, path) -> dict:
+    """Token after the index column in GermEval's own files; germeval systems may lack a
+    tag (read with missing_tag, as test_germeval_files does)."""
+    germeval_system = "germeval2014" in path.parts and "systems" in path.parts
+    return dict(columns=columns, comment_prefix=comment, token_column=1 if comment else 0,
+                missing_tag="O" if germeval_system else None)
+
+
+REAL = real_files() if (SHARED / "data").exists() else []
+
+
+@pytest.mark.skipif(not REAL, reason="shared data not available")
+@pytest.mark.parametrize("path, columns, comment", REAL,
+                         ids=[str(p.relative_to(SHARED / "data")) for p, _, _ in REAL])
+def test_streaming_reader_equals_old_reader_on_real_files(path, columns, comment):
+    options = options_of(columns, comment, path)
+    try:
+        old = old_read_columns(path, **options)
+    except (IndexError, UnicodeDecodeError):
+        pytest.skip("not a well-formed file for the reference reader")
+    assert_same(read_columns(path, **options), old)
+
+
+EDGE_CASES = {
+    "bom_and_docstart": ("\ufeff-DOCSTART- O O\n\nJohn B-PER B-PER\nran O I-PER\n\n\n"
+                         "-DOCSTART- O O\nin O B-LOC\nParis B-LOC O\n", {GOLD: -2, PRED: -1}),
+    "pred_labels_first": ("a O B-MISC\nb O I-MISC\n\nc B-PER B-ORG\n", {GOLD: -2, PRED: -1}),
+    "pred_before_gold_columns": ("a O B-MISC\nb B-LOC I-MISC\n", {PRED: -1, GOLD: -2}),
+    "comments_and_hash_tokens": ("# a comment\nx B-PER\n# O\n\n#\tsecond\ny O\n",
+                                 {GOLD: -1}),
+    "leading_tab_and_unicode_space": ("\tO\nNew\u00a0York B-LOC\n\n\n\nz O\n", {GOLD: -1}),
+    "missing_tag": ("John B-PER\nran\n\nParis B-LOC\n", {GOLD: -1}),
+    "single_row_no_newline": ("x B-PER", {GOLD: -1}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_streaming_reader_equals_old_reader_on_edge_cases(tmp_path, name):
+    text, columns = EDGE_CASES[name]
+    path = tmp_path / f"{name}.txt"
+    path.write_text(text, encoding="utf-8")
+    options = dict(columns=columns, comment_prefix="#" if "comment" in name else None,
+                   missing_tag="O" if name == "missing_tag" else None)
+    assert_same(read_columns(path, **options), old_read_columns(path, **options))
+
+
+def random_corpus(seed: int, n_sentences: int = 300) -> Corpus:
+    rng = random.Random(seed)
+    tags = ["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "E-LOC", "S-LOC"]
+    make = lambda: [[rng.choice(tags) for _ in range(rng.choice([0, 1, 2, 5, 9]))]  # noqa: E731
+                    for _ in range(n_sentences)]
+    gold = make()
+    pred = [[rng.choice(tags) for _ in s] for s in gold]
+    return Corpus.from_tags(gold, pred)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES", "IOB1"])
+def test_lenient_decoding_in_small_blocks_equals_one_block(monkeypatch, seed, scheme):
+    corpus = random_corpus(seed)
+    whole = {column: decode(corpus, column, scheme) for column in (GOLD, PRED)}
+    for block in (1, 2, 7, 64):
+        monkeypatch.setattr(spans_module, "DECODE_BLOCK", block)
+        for column, expected in whole.items():
+            found = decode(corpus, column, scheme)
+            for field in ("start", "end", "sentence", "type"):
+                np.testing.assert_array_equal(getattr(found, field), getattr(expected, field))
+            assert found.repairs == expected.repairs
