@@ -83,15 +83,26 @@ def test_the_library_never_imports_the_cli():
 
 
 def long_functions(modules: dict) -> dict:
-    """(path, function name) -> lines, for every function over ``MAX_LINES`` lines."""
+    """(path, function name) -> lines, for every function over ``MAX_LINES`` lines.
+
+    The docstring does not count: an entry point documents every argument and runs
+    examples (scikit-learn's style), and that text is not code to read."""
     out = {}
     for name, tree in modules.items():
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                lines = node.end_lineno - node.lineno + 1
+                lines = node.end_lineno - node.lineno + 1 - _docstring_lines(node)
                 if lines > MAX_LINES:
                     out[(name, node.name)] = lines
     return out
+
+
+def _docstring_lines(node) -> int:
+    first = node.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+            and isinstance(first.value.value, str):
+        return first.end_lineno - first.lineno + 1
+    return 0
 
 
 def test_no_function_is_over_60_lines():
