@@ -20,23 +20,25 @@ subprocess that only imports the command line, for reference.
 Measured on branch fast (issue 18), 2 shared cores, other jobs running (load from
 ``uptime``); timings are noisy, the ratios are one run against seqeval each:
 
-====================================  ===========  ===========  ==========
-row (750k tokens, 50k sentences)      before       load ~6      load ~6-8
-====================================  ===========  ===========  ==========
-tag-string lists vs f1_score          16.2x        11.5x        9.1x
-2-D padded ids vs f1_score            34.1x        47.9x        44.7x
-ragged id rows vs f1_score            21.6x        27.4x        22.8x
-datasets split vs f1_score            35.8x        49.9x        47.3x
-Trainer helper vs run_ner-style       --           53.7x        --
-peak memory / seqeval's (tracemalloc) 0.97         0.50         0.50
-nerlens score, 99 MB file: peak RSS   12x          2.81x        (below)
-====================================  ===========  ===========  ==========
+====================================  ==========  ==========  ==========
+row (750k tokens, 50k sentences)      main, 0.3   fast, ~6    fast, ~2
+====================================  ==========  ==========  ==========
+tag-string lists vs f1_score          16.2x       11.5x       9.2x
+2-D padded ids vs f1_score            34.1x       47.9x       41.3x
+ragged id rows vs f1_score            21.6x       27.4x       32.9x
+datasets split vs f1_score            35.8x       49.9x       38.9x
+Trainer helper vs run_ner-style       --          53.7x       --
+peak memory / seqeval's (tracemalloc) 0.97        0.50        0.50
+nerlens score, 99 MB file: peak RSS   12x         2.81x       2.80x
+====================================  ==========  ==========  ==========
 
-"before" is main at load 0.3; the middle column has the streaming reader and block
-decoding but not yet the ``array('i')`` interning and the ragged-row join; the last
-has everything. The 100 MB row: 265 MiB peak RSS (31 MiB of it the interpreter and
-imports); int32 ids for gold, pred and tokens alone are 1.27x a file of ~9.5-byte rows,
-the spans of two columns about 0.6x more.
+seqeval's own time varies by 1.5x between runs (1.27-1.79 s at low load), which moves
+every ratio. The last column's string row had ``array('i')`` interning, since reverted
+(slower at low load; see ``nerspan.corpus._intern``); side by side at load 0.2 the
+string path takes 102 ms on fast and 105 ms on main, and nerlens' 2-D path 31 ms. The
+100 MB row: 265 MiB peak RSS (31 MiB of it the interpreter and imports); int32 ids for
+gold, pred and tokens alone are 1.27x a file of ~9.5-byte rows, the spans of two
+columns about 0.6x more.
 """
 from __future__ import annotations
 
