@@ -89,7 +89,7 @@ OPTIONS = {
                  {"schemas": "semeval"}, {"mode": "strict"}],
     "tough_mentions": [{}, {"case_sensitive": False}, {"return_mentions": True},
                        {"mode": "strict"}],
-    "hardeval": [{}, {"error_labels": "bio"}, {"error_labels": "io"}, {"strict": True},
+    "hardeval": [{}, {"error_labels": "bio"}, {"error_labels": "io"}, {"strict_diff": True},
                  {"return_tokens": True}, {"mode": "strict"}],
     "attribute_buckets": [{}, {"n_buckets": 3}, {"equal_width": True},
                           {"case_sensitive": True}, {"frequency_norm": "rank5"},
