@@ -153,7 +153,8 @@ def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: st
                    side_name(GOLD) if column == GOLD else f"system {column!r}")
 
 
-def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus | None = None,
+def report(gold=None, systems: Mapping | None = None, train=None, *,
+           datasets: Mapping | None = None, corpus: Corpus | None = None,
            system_names: Sequence[str] | None = None, tokens=None, scheme: str = "IOB2",
            mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
            confidence: float = 0.95, baseline: str | None = None,
@@ -174,7 +175,16 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored.
+
+    A whole experiment (several datasets, several runs per system) is ``datasets=``
+    instead of ``gold`` and ``systems``: the call is ``nerlens.experiment(datasets, ...)``
+    with these options, and returns its ``Experiment``.
     """
+    if datasets is not None:
+        return _experiment(datasets, gold, systems, corpus, dict(
+            baseline=baseline, scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
+            confidence=confidence, families=families, figures=figures,
+            min_share=min_share, progress=progress, inputs=inputs))
     import tough_mentions
 
     min_share = tough_mentions.check_min_share(min_share)
@@ -213,6 +223,16 @@ def report(gold, systems: Mapping | None = None, train=None, *, corpus: Corpus |
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
     _add_analyses(result, context, families, figures, min_share)
     return result
+
+
+def _experiment(datasets: Mapping, gold, systems, corpus, options: dict):
+    """``report(datasets=...)``: the experiment, each dataset declaring its own inputs."""
+    from .experiment import experiment
+
+    if gold is not None or systems is not None or corpus is not None:
+        raise ValueError("give datasets=... (each with its gold, train and systems) or "
+                         "gold and systems, not both")
+    return experiment(datasets, **options)
 
 
 def score_systems(context: GoldContext, system_names: list, families, bar=None

@@ -311,3 +311,12 @@ def test_module_examples():
 
     result = doctest.testmod(sys.modules["nerlens.experiment"])
     assert result.attempted >= 2 and result.failed == 0
+
+
+def test_report_with_datasets_is_the_experiment(parts, small):
+    """``nerlens.report(datasets=...)`` runs the same experiment as ``nerlens.experiment``."""
+    same = nerlens.report(datasets=_datasets(parts), bootstrap=0)
+    assert isinstance(same, type(small))
+    assert same.aggregate == small.aggregate and same.wilcoxon == small.wilcoxon
+    with pytest.raises(ValueError, match="not both"):
+        nerlens.report([["O"]], datasets=_datasets(parts), bootstrap=0)
