@@ -176,8 +176,8 @@ class FairEvalResult:
         out["per_type"] = self.per_type()
         out["confusion"] = self.confusion()
         if self.pairs is not None:   # spans as lists in JSON's types
-            out["pairs"] = [[{key: list(value) if isinstance(value, tuple) else value
-                              for key, value in item.items()} for item in sentence]
+            out["pairs"] = [[{"type": item["type"], "target": _listed(item["target"]),
+                              "system": _listed(item["system"])} for item in sentence]
                             for sentence in self.pairs]
         if self.semeval is not None:
             out["semeval"] = self.semeval
@@ -298,27 +298,43 @@ def _sentence_counts(prepared: Prepared, events: Events) -> np.ndarray:
 
 
 def _pairs(prepared: Prepared, events: Events) -> list:
-    """Per sentence, every event as ``{"type", "target", "system"}`` (spans or None)."""
+    """Per sentence, every event as ``{"type", "target", "system"}`` (spans as
+    ``(label, start, end)`` or None), ordered by the start (then end) of its first span;
+    events tied keep their order. The order is found on arrays; Python only builds the
+    listed dicts."""
+    t, s = events.target, events.system
+    first, last = np.iinfo(np.int64).max, np.iinfo(np.int64).max
+    sentence = np.where(t >= 0, _at(prepared.target.sentence, t, 0),
+                        _at(prepared.system.sentence, s, 0))
+    t_start, t_end = _at(prepared.target.start, t, first), _at(prepared.target.end, t, last)
+    s_start, s_end = _at(prepared.system.start, s, first), _at(prepared.system.end, s, last)
+    by_target = (t_start < s_start) | ((t_start == s_start) & (t_end <= s_end))
+    order = np.lexsort((np.where(by_target, t_end, s_end), np.where(by_target, t_start, s_start),
+                        sentence))
+    targets, systems = _span_tuples(prepared.target, prepared.labels), \
+        _span_tuples(prepared.system, prepared.labels)
     out = [[] for _ in range(prepared.n_sentences)]
-    names = prepared.labels
-
-    def span(table, i):
-        return (names[table.label[i]], int(table.start[i]), int(table.end[i]))
-    rows = []
-    for kind, t, s in zip(events.kind.tolist(), events.target.tolist(), events.system.tolist()):
-        sentence = int(prepared.target.sentence[t] if t >= 0 else prepared.system.sentence[s])
-        item = {"type": ERROR_TYPES[kind],
-                "target": span(prepared.target, t) if t >= 0 else None,
-                "system": span(prepared.system, s) if s >= 0 else None}
-        rows.append((sentence, item))
-    for sentence, item in sorted(rows, key=lambda r: (r[0], _first_start(r[1]))):
-        out[sentence].append(item)
+    for k, i, j, n in zip(events.kind[order].tolist(), t[order].tolist(), s[order].tolist(),
+                          sentence[order].tolist()):
+        out[n].append({"type": ERROR_TYPES[k], "target": targets[i] if i >= 0 else None,
+                       "system": systems[j] if j >= 0 else None})
     return out
 
 
-def _first_start(item: dict) -> tuple:
-    spans = [x for x in (item["target"], item["system"]) if x is not None]
-    return min((x[1], x[2]) for x in spans)
+def _listed(span: tuple | None) -> list | None:
+    return None if span is None else list(span)
+
+
+def _at(values: np.ndarray, index: np.ndarray, missing: int) -> np.ndarray:
+    """``values[index]`` as int64, ``missing`` where ``index`` is -1 (no span)."""
+    if not len(values):
+        return np.full(len(index), missing, dtype=np.int64)
+    return np.where(index >= 0, values[np.maximum(index, 0)].astype(np.int64), missing)
+
+
+def _span_tuples(table, labels) -> list:
+    return list(zip([labels[k] for k in table.label.tolist()], table.start.tolist(),
+                    table.end.tolist()))
 
 
 __all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
