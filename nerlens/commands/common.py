@@ -321,3 +321,23 @@ def check_file(path: str) -> str:
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
     return path
+
+
+def show_progress(args) -> bool:
+    """--progress/--no-progress; neither: a bar when stderr is a terminal."""
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def write_outputs(result, args, stem: str) -> None:
+    """``STEM.json`` and ``STEM.html`` of a report or experiment into --output; prints
+    the JSON (--format json) or the terminal summary."""
+    output = Path(args.output)
+    output.mkdir(parents=True, exist_ok=True)
+    text = result.to_json(output / f"{stem}.json")
+    result.to_html(output / f"{stem}.html")
+    if args.format == "json":
+        print(text)
+    else:
+        print(result.summary())
+        print(f"\nwrote {output / (stem + '.json')} and {output / (stem + '.html')}",
+              file=sys.stderr)

@@ -17,12 +17,12 @@ from __future__ import annotations
 import argparse
 import copy
 import glob
-import sys
 from pathlib import Path
 
 from nerlens.systems import load_saved_split
 
-from .common import UsageError, add_predictions, check_file, read_gold, read_training
+from .common import (UsageError, add_predictions, check_file, read_gold, read_training,
+                     show_progress, write_outputs)
 
 GLOB_CHARACTERS = set("*?[")
 
@@ -172,16 +172,6 @@ def run_experiment(args) -> int:
     datasets, inputs = experiment_inputs(args)
     result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
                         bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,
-                        progress=(sys.stderr.isatty() if args.progress is None else args.progress),
-                        inputs=inputs)
-    output = Path(args.output)
-    output.mkdir(parents=True, exist_ok=True)
-    text = result.to_json(output / "experiment.json")
-    result.to_html(output / "experiment.html")
-    if args.format == "json":
-        print(text)
-    else:
-        print(result.summary())
-        print(f"\nwrote {output / 'experiment.json'} and {output / 'experiment.html'}",
-              file=sys.stderr)
+                        progress=show_progress(args), inputs=inputs)
+    write_outputs(result, args, "experiment")
     return 0

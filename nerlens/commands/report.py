@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, as_train_index, read_columns
 from nerlens.systems import load_saved_split
 
 from .common import (UsageError, add_alias, add_reading_arguments, add_train_arguments,
-                     load_systems, non_negative_int, read_training)
+                     load_systems, non_negative_int, read_training, show_progress,
+                     write_outputs)
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .span_files import add_span_arguments
 
@@ -112,16 +112,6 @@ def run(args) -> int:
     result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
                     mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
                     baseline=args.baseline, min_share=args.min_share,
-                    progress=(sys.stderr.isatty() if args.progress is None
-                              else args.progress), inputs=inputs,
-                    notes=notes)
-    output = Path(args.output)
-    output.mkdir(parents=True, exist_ok=True)
-    text = result.to_json(output / "report.json")
-    result.to_html(output / "report.html")
-    if args.format == "json":
-        print(text)
-    else:
-        print(result.summary())
-        print(f"\nwrote {output / 'report.json'} and {output / 'report.html'}", file=sys.stderr)
+                    progress=show_progress(args), inputs=inputs, notes=notes)
+    write_outputs(result, args, "report")
     return 0
