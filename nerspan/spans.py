@@ -254,54 +254,76 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
 DECODE_BLOCK = 1 << 20  # positions per block: decoding temporaries stay this small
 
 
+# A label pair's lenient flags, one byte: a mention starts at the current token, one
+# ends just before it, the transition is invalid under the scheme.
+START, END, INVALID = 1, 2, 4
+
+
 def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme) -> tuple:
     """conlleval's chunks of one column: flat ``start``, ``end`` (exclusive), ``Repairs``.
 
     Every transition is the pair ``(previous label, label)``, the previous label of a
-    sentence's first token being a sentinel ``O`` (label id ``len(labels)``); a pair
-    indexes tables built per label pair, so each question is one gather. A sentence's
-    last token is followed by a sentinel: those transitions are looked up per sentence,
-    and a mention they end ends at the sentence's end. The column is read in blocks of
+    sentence's first token being a sentinel ``O`` (label id ``len(labels)``); one look-up
+    per position reads the pair's flags (``_pair_flags``). A sentence's last token is
+    followed by a sentinel: those transitions are looked up per sentence, and a mention
+    they end ends at the sentence's end. The column is read in blocks of
     ``DECODE_BLOCK`` positions, so that memory stays proportional to the spans.
     """
-    by_pair = _pair_tables(table, scheme)
+    flags = _pair_flags(table, scheme)
     sentinel = len(table.prefix)
     nonempty = np.flatnonzero(corpus.lengths > 0)
     heads, tails = corpus.offsets[nonempty], corpus.offsets[nonempty + 1]
-    final = ids[tails - 1].astype(np.int64) * (sentinel + 1) + sentinel
-    closed = tails[np.take(by_pair["end"], final)]  # a mention ends with its sentence
-    repairs = _RepairCount(corpus, table, nonempty[np.take(by_pair["invalid"], final)])
+    final = flags[ids[tails - 1], sentinel]
+    closed = tails[(final & END) != 0]  # a mention ends with its sentence
+    repairs = _RepairCount(corpus, table, nonempty[(final & INVALID) != 0])
     starts, ends = [], []
     for a in range(0, len(ids), DECODE_BLOCK):
         b = min(a + DECODE_BLOCK, len(ids))
-        pair = _pairs(ids, a, b, heads, sentinel)
-        starts.append(np.flatnonzero(np.take(by_pair["start"], pair)) + a)
-        end = np.take(by_pair["end"], pair)
+        flag = _flags_at(ids, a, b, heads, flags)
+        end = (flag & END) != 0
         end[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] = True
+        # flatnonzero on bools: 4x faster than on bytes
+        starts.append(np.flatnonzero((flag & START) != 0) + a)
         ends.append(np.flatnonzero(end) + a)
-        repairs.add(ids, a, np.flatnonzero(np.take(by_pair["invalid"], pair)) + a)
+        if np.any(flag & INVALID):
+            repairs.add_invalid(np.flatnonzero((flag & INVALID) != 0) + a)
+        repairs.add_outside(ids, a, b)
     ends.append(closed[len(closed) - 1:][closed[-1:] == len(ids)])
     return _joined(starts), _joined(ends), repairs.result()
 
 
-def _pair_tables(table: LabelTable, scheme: Scheme) -> dict:
-    """Lenient ``start`` and ``end`` and the scheme's ``invalid``, per label pair."""
-    code_of_pair = transition_codes(table)
-    return {"start": LENIENT_TABLES["start"][code_of_pair],
-            "end": LENIENT_TABLES["end"][code_of_pair],
-            "invalid": ~scheme.tables["valid"][code_of_pair]}
+def _pair_flags(table: LabelTable, scheme: Scheme) -> np.ndarray:
+    """``START | END | INVALID`` bits (uint8) per label pair ``[previous, label]``
+    (sentinel ``O`` last): lenient starts and ends, transitions the scheme does not allow."""
+    by_code = (LENIENT_TABLES["start"] * START | LENIENT_TABLES["end"] * END
+               | ~scheme.tables["valid"] * INVALID).astype(np.uint8)
+    n = len(table.prefix) + 1
+    return by_code[transition_codes(table)].reshape(n, n)
 
 
-def _pairs(ids: np.ndarray, a: int, b: int, heads: np.ndarray, sentinel: int) -> np.ndarray:
-    """``previous * (sentinel + 1) + label`` at positions ``a:b``; sentence ``heads``
-    follow the sentinel."""
-    pair = np.empty(b - a, dtype=np.int64)
-    pair[0] = ids[a - 1] * (sentinel + 1) if a else 0
-    np.multiply(ids[a:b - 1], sentinel + 1, out=pair[1:])
-    pair[heads[np.searchsorted(heads, a):np.searchsorted(heads, b)] - a] = \
-        sentinel * (sentinel + 1)
-    pair += ids[a:b]
-    return pair
+def _flags_at(ids: np.ndarray, a: int, b: int, heads: np.ndarray, flags: np.ndarray
+              ) -> np.ndarray:
+    """``flags[previous label, label]`` at positions ``a:b`` (uint8); the sentence
+    ``heads`` follow the sentinel (the last label of ``flags``).
+
+    A pair is ``previous * stride + label``. With at most 15 labels it fits in a byte:
+    byte arithmetic and ``bytes.translate`` take half the time of int64 pairs and
+    ``np.take`` (0.7 vs 1.55 ms on 750k tokens).
+    """
+    sentinel = len(flags) - 1
+    small = sentinel < 16
+    stride = 16 if small else sentinel + 1
+    labels = ids[a:b].astype(np.uint8) if small else ids[a:b]
+    pair = np.empty(b - a, dtype=np.uint8 if small else np.int64)
+    pair[0] = (ids[a - 1] if a else sentinel) * stride
+    np.multiply(labels[:-1], stride, out=pair[1:])
+    pair[heads[np.searchsorted(heads, a):np.searchsorted(heads, b)] - a] = sentinel * stride
+    pair += labels
+    if not small:
+        return np.take(flags, pair)
+    by_byte = np.zeros((16, 16), dtype=np.uint8)
+    by_byte[:sentinel + 1, :sentinel + 1] = flags
+    return np.frombuffer(pair.tobytes().translate(by_byte.tobytes()), dtype=np.uint8)
 
 
 def _joined(parts: list) -> np.ndarray:
@@ -320,11 +342,13 @@ class _RepairCount:
         self.n_invalid, self.n_outside = len(final), 0
         self.sentences = [final[:20]]
 
-    def add(self, ids: np.ndarray, a: int, invalid: np.ndarray) -> None:
-        self.n_invalid += len(invalid)
-        self._note(invalid)
+    def add_invalid(self, positions: np.ndarray) -> None:
+        self.n_invalid += len(positions)
+        self._note(positions)
+
+    def add_outside(self, ids: np.ndarray, a: int, b: int) -> None:
         if self.outside.any():
-            outside = np.flatnonzero(np.take(self.outside, ids[a:a + DECODE_BLOCK])) + a
+            outside = np.flatnonzero(np.take(self.outside, ids[a:b])) + a
             self.n_outside += len(outside)
             self._note(outside)
 
