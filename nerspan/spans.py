@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -61,19 +62,24 @@ class Spans:
     """Mentions of one tag column, sorted by position.
 
     ``start``/``end`` are flat corpus positions (``end`` exclusive); ``sentence`` is the
-    sentence index; ``type`` indexes ``types``. ``repairs`` counts what lenient decoding
+    sentence index, found from the corpus ``offsets`` when first read (entity scores
+    never need it); ``type`` indexes ``types``. ``repairs`` counts what lenient decoding
     had to repair (see ``Repairs``); ``scheme`` and ``mode`` say how the column was
     decoded (results report them among their ``options``).
     """
 
     start: np.ndarray
     end: np.ndarray
-    sentence: np.ndarray
+    offsets: np.ndarray
     type: np.ndarray
     types: tuple
     repairs: "Repairs" = field(default=None)
     scheme: str | None = None
     mode: str | None = None
+
+    @cached_property
+    def sentence(self) -> np.ndarray:
+        return np.searchsorted(self.offsets, self.start, side="right") - 1
 
     def __len__(self) -> int:
         return len(self.start)
@@ -242,13 +248,13 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
                 f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
                 f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
                 DecodingWarning, stacklevel=2)
-    sentence = np.searchsorted(corpus.offsets, start, side="right") - 1
     span_type = table.type[ids[start]]
     snapped = corpus.source.snapped.get(column, ())
     if snapped:
         sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
         repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
-    return Spans(start, end, sentence, span_type, table.types, repairs, scheme.name, mode)
+    return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
+                 mode)
 
 
 DECODE_BLOCK = 1 << 20  # positions per block: decoding temporaries stay this small

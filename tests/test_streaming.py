@@ -164,3 +164,21 @@ def test_lenient_decoding_in_small_blocks_equals_one_block(monkeypatch, seed, sc
             for field in ("start", "end", "sentence", "type"):
                 np.testing.assert_array_equal(getattr(found, field), getattr(expected, field))
             assert found.repairs == expected.repairs
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES"])
+def test_decoding_with_more_than_15_labels_equals_decoding_with_few(monkeypatch, seed, scheme):
+    """Up to 15 labels a label pair is read as a byte (``bytes.translate``), above as
+    an int64 index: unused labels that push the vocabulary past 15 change nothing."""
+    few = random_corpus(seed)
+    extra = tuple(f"B-X{i}" for i in range(12))
+    many = Corpus(few.offsets, few.columns, few.labels + extra, few.tokens, few.vocab)
+    for block in (1 << 20, 5):
+        monkeypatch.setattr(spans_module, "DECODE_BLOCK", block)
+        for column in (GOLD, PRED):
+            small, large = decode(few, column, scheme), decode(many, column, scheme)
+            for field in ("start", "end", "sentence"):
+                np.testing.assert_array_equal(getattr(large, field), getattr(small, field))
+            assert [large.types[t] for t in large.type] == [small.types[t] for t in small.type]
+            assert large.repairs == small.repairs and small.repairs.total
