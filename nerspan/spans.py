@@ -370,32 +370,37 @@ class _RepairCount:
         return Repairs(self.n_invalid, self.n_outside, tuple(int(s) for s in sentences))
 
 
+# The questions strict decoding asks of a transition, one bit each of a label pair's byte.
+STRICT_BITS = {"lenient_start": 1, "lenient_end": 2, "start": 4, "inside": 8, "end": 16,
+               "valid": 32}
+
+
 def _strict_spans(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme
                   ) -> tuple:
     """seqeval's strict mentions of one column: flat ``start``, ``end``, ``Repairs``.
 
     The corpus is laid out with a sentinel ``O`` after every sentence (label id
     ``len(labels)``), so that mentions never cross a sentence and every mention is
-    closed; ``lookup`` reads a per-label-pair table at every position of that layout.
+    closed; one look-up per position of that layout reads the answers of every question
+    (``STRICT_BITS``) about its transition.
     """
     n, n_sent = corpus.n_tokens, corpus.n_sentences
     sentinel = len(table.prefix)
     ext_pos = np.arange(n, dtype=np.int64) + corpus.sentence_of_position
-    ext_ids = np.full(n + n_sent, sentinel, dtype=np.int64)
+    ext_ids = np.full(n + n_sent, sentinel, dtype=ids.dtype)
     ext_ids[ext_pos] = ids
-    pair = np.empty(len(ext_ids), dtype=np.int64)
-    pair[0] = sentinel * (sentinel + 1) + ext_ids[0]
-    np.multiply(ext_ids[:-1], sentinel + 1, out=pair[1:])
-    pair[1:] += ext_ids[1:]
-    code_of_pair = transition_codes(table)
+    tables = {"lenient_start": LENIENT_TABLES["start"], "lenient_end": LENIENT_TABLES["end"],
+              **scheme.tables}
+    by_code = sum(tables[question] * bit for question, bit in STRICT_BITS.items())
+    flags = by_code.astype(np.uint8)[transition_codes(table)].reshape(sentinel + 1, -1)
+    flag = _flags_at(ext_ids, 0, len(ext_ids), np.zeros(0, dtype=np.int64), flags)
 
-    def lookup(by_code: np.ndarray) -> np.ndarray:
-        return np.take(by_code[code_of_pair], pair)
+    def lookup(question: str) -> np.ndarray:
+        return (flag & STRICT_BITS[question]) != 0
 
-    lenient = (np.flatnonzero(lookup(LENIENT_TABLES["start"])),
-               np.flatnonzero(lookup(LENIENT_TABLES["end"])))
-    start, end = _strict(scheme, lookup)
-    n_invalid = int(np.count_nonzero(~lookup(scheme.tables["valid"])))
+    lenient = (np.flatnonzero(lookup("lenient_start")), np.flatnonzero(lookup("lenient_end")))
+    start, end = _strict(lookup)
+    n_invalid = len(flag) - int(np.count_nonzero(lookup("valid")))
     repairs = _discards(corpus, n_invalid, lenient, (start, end))
     sentence = np.searchsorted(ext_pos_of_sentence(corpus), start, side="right") - 1
     return start - sentence, end - sentence, repairs
@@ -465,25 +470,39 @@ def ext_pos_of_sentence(corpus: Corpus) -> np.ndarray:
     return corpus.offsets[:-1] + np.arange(corpus.n_sentences)
 
 
-def _strict(scheme: Scheme, lookup) -> tuple[np.ndarray, np.ndarray]:
-    """seqeval's strict scan, vectorised; ``lookup(table)`` reads a scheme table (indexed
-    by transition code) at every position.
+def _strict(lookup) -> tuple[np.ndarray, np.ndarray]:
+    """seqeval's strict scan, vectorised; ``lookup(question)`` says at every position
+    whether its transition starts, continues ("inside") or ends a mention.
 
-    The scan moves token by token; at a start it jumps to the first position that does
-    not continue the mention and keeps the mention only if that position ends it. Every
-    position that does not continue a mention is visited, so the positions between two
-    of them form a segment in which the first start (if any) is the one the scan sees.
+    The scan moves token by token; at a start it jumps to the first position after it
+    that does not continue the mention and keeps the mention only if that position ends
+    it. A start the scan jumps over is not seen: it is one whose previous start's jump
+    lands after it.
     """
-    is_start, is_inside, is_end = (lookup(scheme.tables[question])
-                                   for question in ("start", "inside", "end"))
-    boundary = np.flatnonzero(~is_inside)          # segment heads
-    segment = np.cumsum(~is_inside) - 1            # segment of every position
-    starts = np.flatnonzero(is_start)
-    first, index = np.unique(segment[starts], return_index=True)
-    starts = starts[index]
-    ends = boundary[np.minimum(first + 1, len(boundary) - 1)]
-    keep = (first + 1 < len(boundary)) & is_end[ends]
+    is_end = lookup("end")
+    starts = np.flatnonzero(lookup("start"))
+    landing = _next_outside(starts, np.flatnonzero(lookup("inside")))
+    seen = np.ones(len(starts), dtype=bool)
+    np.greater_equal(starts[1:], landing[:-1], out=seen[1:])
+    starts, ends = starts[seen], landing[seen]
+    keep = ends < len(is_end)
+    keep[keep] = is_end[ends[keep]]
     return starts[keep], ends[keep]
+
+
+def _next_outside(positions: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """For every position, the first later position not among ``inside`` (sorted);
+    found from the runs of consecutive inside positions, a fraction of the tokens."""
+    breaks = np.flatnonzero(np.diff(inside) != 1)
+    run_first = inside[np.concatenate([[0], breaks + 1])] if len(inside) else inside
+    run_last = inside[np.concatenate([breaks, [len(inside) - 1]])] if len(inside) else inside
+    after = positions + 1
+    run = np.searchsorted(run_last, after)  # the first run that does not end before
+    landing = after.copy()
+    in_run = run < len(run_last)
+    in_run[in_run] = run_first[run[in_run]] <= after[in_run]
+    landing[in_run] = run_last[run[in_run]] + 1
+    return landing
 
 
 def _discards(corpus, invalid: int, lenient, strict) -> Repairs:
