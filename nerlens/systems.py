@@ -154,6 +154,7 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
                 check_tags(other, GOLD, scheme, mode, f"system {name!r}",
                            outside_scheme_is_error)
             corpus = corpus.with_columns(other, {GOLD: name})
+        del other  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)
     return corpus, names
 

@@ -35,6 +35,7 @@ from .errors import EmptyInputError, FormatError, TokenMismatchError
 
 DOCSTART = "-DOCSTART-"
 SHOWN_CHARACTERS = 80  # an offending value is cut to this many characters in messages
+COMPARE_BLOCK = 1 << 18  # tokens compared at once (token_mismatches)
 _ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # what str.split() splits ASCII text on
 _SEPARATORS = re.compile(f"[{re.escape(_ASCII_SPACE)}]+")
 
@@ -238,10 +239,17 @@ def token_line(corpus: Corpus, position: int) -> int | None:
 
 
 def token_mismatches(gold: Corpus, other: Corpus) -> np.ndarray:
-    """Flat positions where ``other``'s token differs from ``gold``'s (same shape)."""
+    """Flat positions where ``other``'s token differs from ``gold``'s (same shape).
+
+    Compared in blocks of ``COMPARE_BLOCK`` positions: a whole-corpus temporary would
+    add 0.5x a 100 MB file to the peak memory of scoring two files.
+    """
     index = {word: i for i, word in enumerate(gold.vocab)}
-    remap = np.array([index.get(word, -1) for word in other.vocab] or [-1], dtype=np.int64)
-    return np.flatnonzero(remap[other.tokens] != gold.tokens)
+    remap = np.array([index.get(word, -1) for word in other.vocab] or [-1], dtype=np.int32)
+    differ = [np.flatnonzero(remap[other.tokens[a:a + COMPARE_BLOCK]]
+                             != gold.tokens[a:a + COMPARE_BLOCK]) + a
+              for a in range(0, len(gold.tokens), COMPARE_BLOCK)]
+    return np.concatenate(differ) if differ else np.zeros(0, dtype=np.int64)
 
 
 def check_tokens(gold: Corpus, other: Corpus, allow_token_mismatch: bool = False) -> int:

@@ -20,6 +20,7 @@ from nerlens.commands import score
 from nerlens.systems import read_systems
 from nerspan import (GOLD, PRED, Corpus, FormatError, LabelTable, decode, entity_scores,
                      get_scheme, read_columns)
+from nerspan import readers
 from nerspan.errors import TokenMismatchError
 
 from .test_streaming import REAL, SHARED, assert_same, old_read_columns, options_of
@@ -143,3 +144,15 @@ def test_without_tokens_prediction_files_are_still_checked(tmp_path):
     pred.write_text("Ada B-PER\nwrote O\n")
     corpus, names = read_systems(gold, [pred], keep_tokens=False)
     assert corpus.tokens is None and corpus.vocab == () and names == ["pred"]
+
+
+@pytest.mark.parametrize("block", [1, 3, 1 << 18])
+def test_token_mismatches_in_blocks_are_every_differing_position(monkeypatch, block):
+    rng = random.Random(block)
+    words = [[rng.choice("abcde") for _ in range(rng.choice([1, 4, 7]))] for _ in range(50)]
+    changed = [[w if rng.random() < 0.9 else w.upper() for w in s] for s in words]
+    tags = [["O"] * len(s) for s in words]
+    gold, other = Corpus.from_tags(tags, tokens=words), Corpus.from_tags(tags, tokens=changed)
+    monkeypatch.setattr(readers, "COMPARE_BLOCK", block)
+    expected = [i for i, (a, b) in enumerate(zip(sum(words, []), sum(changed, []))) if a != b]
+    assert expected and readers.token_mismatches(gold, other).tolist() == expected
