@@ -104,12 +104,11 @@ def _sentence_blocks(corpus: Corpus, size: int):
     if corpus.n_tokens <= size:
         yield 0, corpus
         return
-    offsets, source = corpus.offsets, corpus.source
+    offsets, source, lines = corpus.offsets, corpus.source, corpus.source.sentence_lines
     cuts = np.searchsorted(offsets, np.arange(size, corpus.n_tokens, size))
     bounds = np.unique(np.concatenate([[0], cuts, [corpus.n_sentences]])).tolist()
     for first, stop in zip(bounds[:-1], bounds[1:]):
         a, b = offsets[first], offsets[stop]
-        lines = source.sentence_lines
         snapped = {column: tuple(s - first for s in sentences if first <= s < stop)
                    for column, sentences in source.snapped.items()}
         yield first, Corpus(offsets[first:stop + 1] - a,
