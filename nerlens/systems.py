@@ -44,8 +44,8 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                  split: str | None = None, tokens_column: str = "tokens",
                  tags_column: str = "ner_tags", jsonl: bool = False,
                  inclusive_end: bool = False, snap: bool = False,
-                 on_repairs: Callable[[Corpus], None] | None = None
-                 ) -> tuple[Corpus, list[str]]:
+                 on_repairs: Callable[[Corpus], None] | None = None,
+                 keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
     """Read the gold annotation and the systems into one corpus.
 
     Args:
@@ -66,6 +66,10 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
             ``inclusive_end``, ``snap`` as in ``nerspan.from_spans``).
         on_repairs: called with every corpus read from a file in which ``missing_tag``
             filled rows (default: a warning naming the file and lines).
+        keep_tokens: False: the corpus holds no tokens (``corpus.tokens`` None), which
+            is enough for entity scores; a file holding gold and prediction is then read
+            without its token strings (a third less memory), and prediction files are
+            still checked against gold's tokens before these are dropped.
 
     Returns:
         The corpus (column ``gold``, then one column per system) and the system names.
@@ -76,21 +80,26 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
     checking = dict(scheme=scheme, mode=mode, check=check,
                     outside_scheme_is_error=outside_scheme_is_error)
     if jsonl:
-        return read_span_systems(gold, _named_files(systems), scheme=scheme,
-                                 inclusive_end=inclusive_end, snap=snap)
-    if systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
+        corpus, names = read_span_systems(gold, _named_files(systems), scheme=scheme,
+                                          inclusive_end=inclusive_end, snap=snap)
+    elif systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
         if not isinstance(gold, PathLike) or Path(gold).is_dir():
             raise InputTypeError("no systems given: pass systems=..., or a gold column file "
                                  "holding the predictions in its last column")
-        return _read_pair_file(gold, gold_tag_column, pred_tag_column, read, on_repairs,
-                               checking)
-    corpus = read_gold(gold, tokens=tokens, tag_column=gold_tag_column, split=split,
-                       tokens_column=tokens_column, tags_column=tags_column,
-                       on_repairs=on_repairs, **read, **checking)
-    return add_systems(corpus, systems, pred_tag_column=pred_tag_column,
-                       allow_token_mismatch=allow_token_mismatch, on_repairs=on_repairs,
-                       comment_prefix=comment_prefix, encoding=encoding,
-                       missing_tag=missing_tag, **checking)
+        corpus, names = _read_pair_file(gold, gold_tag_column, pred_tag_column,
+                                        dict(read, keep_tokens=keep_tokens), on_repairs,
+                                        checking)
+    else:
+        corpus = read_gold(gold, tokens=tokens, tag_column=gold_tag_column, split=split,
+                           tokens_column=tokens_column, tags_column=tags_column,
+                           on_repairs=on_repairs, **read, **checking)
+        corpus, names = add_systems(corpus, systems, pred_tag_column=pred_tag_column,
+                                    allow_token_mismatch=allow_token_mismatch,
+                                    on_repairs=on_repairs, comment_prefix=comment_prefix,
+                                    encoding=encoding, missing_tag=missing_tag, **checking)
+    if not keep_tokens:
+        corpus = Corpus(corpus.offsets, corpus.columns, corpus.labels, source=corpus.source)
+    return corpus, names
 
 
 def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column: int = 0,
@@ -145,6 +154,7 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
                 check_tags(other, GOLD, scheme, mode, f"system {name!r}",
                            outside_scheme_is_error)
             corpus = corpus.with_columns(other, {GOLD: name})
+        del other  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)
     return corpus, names
 
@@ -204,6 +214,8 @@ def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
     unreadable = np.array([label in table.unreadable for label in corpus.labels], dtype=bool)
     bad = unreadable | (table.outside_scheme if mode == "strict" or outside_scheme_is_error
                         else False)
+    if not bad.any():  # the common case: no bad label, no pass over the column
+        return
     hits = bad[corpus.column(column)]
     if not hits.any():
         return

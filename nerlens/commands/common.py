@@ -178,9 +178,11 @@ def prediction_paths(args) -> list[str]:
     return preds if isinstance(preds, list) else ([preds] if preds else [])
 
 
-def load_systems(args, outside_scheme_is_error: bool = False) -> tuple[Corpus, list[str]]:
+def load_systems(args, outside_scheme_is_error: bool = False,
+                 keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
     """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
-    after its file); without PRED, GOLD holds both columns. ``nerlens.systems``."""
+    after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
+    (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
     preds = prediction_paths(args)
     if getattr(args, "jsonl", False):
         if get_scheme(args.scheme).name != "IOB2":
@@ -190,7 +192,7 @@ def load_systems(args, outside_scheme_is_error: bool = False) -> tuple[Corpus, l
             raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
         return library.read_systems(check_file(args.gold), [check_file(p) for p in preds],
                                     jsonl=True, inclusive_end=args.inclusive_end,
-                                    snap=args.snap)
+                                    snap=args.snap, keep_tokens=keep_tokens)
     if not args.gold:
         raise UsageError("no GOLD file given")
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
@@ -198,6 +200,7 @@ def load_systems(args, outside_scheme_is_error: bool = False) -> tuple[Corpus, l
                                 split=getattr(args, "split", None),
                                 tokens_column=getattr(args, "tokens_column", "tokens"),
                                 tags_column=getattr(args, "tags_column", "ner_tags"),
+                                keep_tokens=keep_tokens,
                                 **system_options(args, outside_scheme_is_error))
 
 

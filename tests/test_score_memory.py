@@ -1,0 +1,158 @@
+"""``nerlens score`` in little memory gives what it gave before (issue 18).
+
+The command reads a file holding gold and prediction without its token strings
+(``keep_tokens=False``) and scores the corpus in blocks of whole sentences
+(``score.SCORE_BLOCK``); ``whole_corpus_scores`` below is the scoring it replaced (every
+column decoded whole), kept as the reference. Results are compared as JSON text, so
+that key order and every float digit count.
+"""
+from __future__ import annotations
+
+import json
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import nerspan
+from nerlens.commands import score
+from nerlens.systems import read_systems
+from nerspan import (GOLD, PRED, Corpus, FormatError, LabelTable, decode, entity_scores,
+                     get_scheme, read_columns)
+from nerspan import readers
+from nerspan.errors import TokenMismatchError
+
+from .test_streaming import REAL, SHARED, assert_same, old_read_columns, options_of
+
+
+def whole_corpus_scores(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
+    """``score.compute`` before blocks: every column decoded whole."""
+    table = LabelTable.build(corpus.labels, get_scheme(scheme))
+    gold = decode(corpus, GOLD, scheme, mode, table)
+    out = {}
+    for name in systems:
+        result = entity_scores(gold, decode(corpus, name, scheme, mode, table)).to_dict()
+        result["tokens"] = corpus.n_tokens
+        result["accuracy"] = (float(np.mean(corpus.column(name) == corpus.column(GOLD)))
+                              if corpus.n_tokens else 0.0)
+        out[name] = result
+    return out
+
+
+def assert_blocks_score_as_whole(monkeypatch, corpus, systems, scheme="IOB2",
+                                 mode="lenient", blocks=(1, 2, 7, 64, 1 << 18)):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", nerspan.DecodingWarning)
+        expected = json.dumps(whole_corpus_scores(corpus, systems, scheme, mode))
+    for block in blocks:
+        monkeypatch.setattr(score, "SCORE_BLOCK", block)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # compute itself raises no DecodingWarning
+            assert json.dumps(score.compute(corpus, systems, scheme, mode)) == expected
+
+
+def random_systems(seed: int, n_sentences: int = 200) -> Corpus:
+    """Gold and two systems of random BIES tags; some sentences empty."""
+    rng = random.Random(seed)
+    tags = ["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "E-LOC", "S-LOC"]
+    gold = [[rng.choice(tags) for _ in range(rng.choice([0, 1, 2, 5, 9]))]
+            for _ in range(n_sentences)]
+    corpus = Corpus.from_tags(gold)
+    for name in ("a", "b"):
+        system = Corpus.from_tags([[rng.choice(tags) for _ in s] for s in gold])
+        corpus = corpus.with_columns(system, {GOLD: name})
+    return corpus
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("scheme, mode", [("IOB2", "lenient"), ("IOBES", "lenient"),
+                                          ("IOB1", "lenient"), ("IOBES", "strict")])
+def test_scores_in_blocks_equal_the_whole_corpus(monkeypatch, seed, scheme, mode):
+    assert_blocks_score_as_whole(monkeypatch, random_systems(seed), ["a", "b"], scheme, mode)
+
+
+def test_snapped_spans_are_counted_in_blocks(monkeypatch):
+    rng = random.Random(0)
+    texts = ["Ada Lovelace wrote notes"] * 30
+    widened = {"entity_group": "PER", "start": 0, "end": 7, "word": "Ada Lov", "score": 0.9}
+    corpus = nerspan.from_spans([[(0, 2, "PER")] for _ in texts],
+                                [[widened] if rng.random() < 0.4 else [] for _ in texts],
+                                texts=texts, snap=True)
+    assert corpus.source.snapped[PRED]
+    assert_blocks_score_as_whole(monkeypatch, corpus, [PRED])
+
+
+def test_an_error_in_blocks_names_the_sentence_of_the_corpus(monkeypatch):
+    gold = [["B-PER", "I-PER", "O"]] * 40 + [["O", "S-PER"]] + [["B-LOC"]] * 5
+    corpus = Corpus.from_tags(gold, [["O"] * len(s) for s in gold])
+    corpus = Corpus(corpus.offsets, {GOLD: corpus.columns[GOLD], "a": corpus.columns[PRED]},
+                    corpus.labels)
+    with pytest.raises(nerspan.InvalidTagError) as whole:
+        whole_corpus_scores(corpus, ["a"], "IOB2", "strict")
+    monkeypatch.setattr(score, "SCORE_BLOCK", 3)
+    with pytest.raises(nerspan.InvalidTagError) as blocks:
+        score.compute(corpus, ["a"], "IOB2", "strict")
+    assert str(blocks.value) == str(whole.value) and whole.value.sentence == 40
+
+
+SYSTEM_FILES = [path for path, columns, _ in REAL if columns == {GOLD: -2, PRED: -1}]
+
+
+@pytest.mark.skipif(not SYSTEM_FILES, reason="shared data not available")
+@pytest.mark.parametrize("path", SYSTEM_FILES,
+                         ids=[str(p.relative_to(SHARED / "data")) for p in SYSTEM_FILES])
+def test_real_system_files_score_in_blocks_as_whole(monkeypatch, path):
+    corpus, systems = read_systems(path, keep_tokens=False, on_repairs=lambda c: None)
+    assert corpus.tokens is None
+    with_tokens, _ = read_systems(path, on_repairs=lambda c: None)
+    assert_blocks_score_as_whole(monkeypatch, corpus, systems, blocks=(1000, 1 << 18))
+    np.testing.assert_array_equal(corpus.columns[systems[0]],
+                                  with_tokens.columns[systems[0]])
+
+
+@pytest.mark.skipif(not REAL, reason="shared data not available")
+@pytest.mark.parametrize("path, columns, comment", REAL,
+                         ids=[str(p.relative_to(SHARED / "data")) for p, _, _ in REAL])
+def test_without_tokens_the_reader_reads_the_same_columns(path, columns, comment):
+    options = options_of(columns, comment, path)
+    try:
+        old = old_read_columns(path, **dict(options, token_column=None))
+    except (IndexError, UnicodeDecodeError):
+        pytest.skip("not a well-formed file for the reference reader")
+    assert_same(read_columns(path, keep_tokens=False, **options), old)
+
+
+@pytest.mark.parametrize("text", ["a O O\nb O\n", "a O O\nb O O O\n", "O O\n"])
+def test_without_tokens_a_row_still_needs_its_token_column(tmp_path, text):
+    path = tmp_path / "system.txt"
+    path.write_text(text)
+    columns = {GOLD: -2, PRED: -1}
+    with pytest.raises(FormatError) as with_tokens:
+        read_columns(path, columns)
+    with pytest.raises(FormatError) as without:
+        read_columns(path, columns, keep_tokens=False)
+    assert str(without.value) == str(with_tokens.value)
+
+
+def test_without_tokens_prediction_files_are_still_checked(tmp_path):
+    gold, pred = tmp_path / "gold.txt", tmp_path / "pred.txt"
+    gold.write_text("Ada B-PER\nwrote O\n")
+    pred.write_text("Ada B-PER\nread O\n")
+    with pytest.raises(TokenMismatchError, match="'read' differs from 'wrote'"):
+        read_systems(gold, [pred], keep_tokens=False)
+    pred.write_text("Ada B-PER\nwrote O\n")
+    corpus, names = read_systems(gold, [pred], keep_tokens=False)
+    assert corpus.tokens is None and corpus.vocab == () and names == ["pred"]
+
+
+@pytest.mark.parametrize("block", [1, 3, 1 << 18])
+def test_token_mismatches_in_blocks_are_every_differing_position(monkeypatch, block):
+    rng = random.Random(block)
+    words = [[rng.choice("abcde") for _ in range(rng.choice([1, 4, 7]))] for _ in range(50)]
+    changed = [[w if rng.random() < 0.9 else w.upper() for w in s] for s in words]
+    tags = [["O"] * len(s) for s in words]
+    gold, other = Corpus.from_tags(tags, tokens=words), Corpus.from_tags(tags, tokens=changed)
+    monkeypatch.setattr(readers, "COMPARE_BLOCK", block)
+    expected = [i for i, (a, b) in enumerate(zip(sum(words, []), sum(changed, []))) if a != b]
+    assert expected and readers.token_mismatches(gold, other).tolist() == expected
