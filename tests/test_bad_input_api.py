@@ -554,6 +554,18 @@ def test_bad_experiment_declarations(case):
         nerlens.experiment(datasets, bootstrap=0, figures=False)
 
 
+@pytest.mark.parametrize("case", SHAPE_CASES)
+def test_a_run_of_another_length_names_the_dataset(case):
+    """What holds while the shape rows above are xfailed: the dataset is named (and the
+    run, once the report names the system of a shape error)."""
+    references, predictions, error, _ = TAG_CASES[case]
+    message = {"fewer predicted sentences": r": predictions hold 1 sentence, the reference 2",
+               "shorter predicted sentence": r", sentence 1: length mismatch: predictions "
+                                             r"have 1 token, the reference 2"}[case]
+    with pytest.raises(error, match=r"^dataset 'd1'(, system 'tagger#2')?" + message):
+        TAG_ENTRIES["nerlens.experiment, a run"](references, predictions)
+
+
 def test_experiment_inputs_must_be_a_mapping():
     with pytest.raises(InputTypeError, match=r"inputs must map each dataset's name to its "
                                              r"input files, not 5 \(a int\)"):
