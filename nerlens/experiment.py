@@ -29,7 +29,10 @@ The sentence-bootstrap intervals of the per-dataset reports answer another quest
 """
 from __future__ import annotations
 
+import errno
 import json
+import numbers
+import os
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -37,7 +40,8 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import InputTypeError
+from nerspan import InputTypeError, NerspanError
+from nerspan.errors import shown
 
 from .report import Report, report
 from .families import METHODS_ORDER as FAMILIES  # the report's order
@@ -156,6 +160,21 @@ def _is_runs(value) -> bool:
         isinstance(first[0], (list, tuple))
 
 
+def _check_alpha(alpha) -> float:
+    """The significance level: a number strictly between 0 and 1 (alpha=5 would mark
+    every test significant, not fail).
+
+    >>> _check_alpha(0.01)
+    0.01
+    """
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
+        raise InputTypeError(f"alpha must be a number between 0 and 1, not {shown(alpha)} "
+                             f"(a {type(alpha).__name__})")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1 (exclusive), not {alpha}")
+    return float(alpha)
+
+
 def _check_entry(name, entry) -> dict:
     where = f"dataset {name!r}"
     if not isinstance(entry, Mapping):
@@ -197,12 +216,29 @@ def _columns(name, entry) -> tuple[dict, dict]:
             continue
         values = list(value) if _is_runs(value) else [value]
         runs[system] = [run_name(system, k, len(values)) for k in range(len(values))]
+        for column, prediction in zip(runs[system], values):
+            # checked here, where the run is known: the report would name the file only
+            if isinstance(prediction, (str, os.PathLike)) and not os.path.exists(prediction):
+                raise FileNotFoundError(errno.ENOENT, f"dataset {name!r}, system {column!r}: "
+                                        "no such file", os.fspath(prediction))
         predictions.update(zip(runs[system], values))
     return runs, predictions
 
 
+def with_place(error: NerspanError, where: str) -> NerspanError:
+    """The same input error (sentence, position, file and line kept) naming ``where``
+    (a dataset, a system's run) before its side."""
+    return error.on_side(where if error.side is None else f"{where}, {error.side}")
+
+
 def _named(name, error: Exception) -> Exception:
-    """The same error, its message prefixed with the dataset (when the class allows)."""
+    """The same error naming the dataset: an input error keeps its sentence, position,
+    file and line; a file error its file; another error has its message prefixed (when
+    the class allows)."""
+    if isinstance(error, NerspanError):
+        return with_place(error, f"dataset {name!r}")
+    if isinstance(error, OSError) and error.errno is not None:
+        return type(error)(error.errno, f"dataset {name!r}: {error.strerror}", error.filename)
     try:
         return type(error)(f"dataset {name!r}: {error}")
     except Exception:  # noqa: BLE001 - an error class with another signature
@@ -228,6 +264,10 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     if not isinstance(datasets, Mapping) or not datasets:
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
+    alpha = _check_alpha(alpha)
+    if inputs is not None and not isinstance(inputs, Mapping):
+        raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
+                             f"{shown(inputs)} (a {type(inputs).__name__})")
     entries = {name: _check_entry(name, entry) for name, entry in datasets.items()}
     runs, predictions = {}, {}
     for name, entry in entries.items():
@@ -292,7 +332,7 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, baseline: str, 
                           train=entry.get("train"), **options)
         return report(entry["gold"], predictions, entry.get("train"),
                       tokens=entry.get("tokens"), **options)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, OSError) as error:
         raise _named(name, error) from error
 
 

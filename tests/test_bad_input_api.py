@@ -2,10 +2,13 @@
 that can receive it, gives one clear error (pinned here) or a correct, documented result.
 
 Entry points: ``nerspan.score``, each family's ``score``, each evaluate module's
-``compute`` (metrics/<family>), ``nerlens.report`` and the Trainer helper
-(``nerlens.trainer.make_compute_metrics``). The command line has its own matrix.
-Errors name the side (references / predictions, or the system in a report), the
-sentence, the position and the offending value, cut to 80 characters.
+``compute`` (metrics/<family>), ``nerlens.report``, ``nerlens.experiment`` and
+``nerlens.report(datasets=...)`` (one dataset; the predictions as its system, or as one
+of its runs) and the Trainer helper (``nerlens.trainer.make_compute_metrics``). The
+command line has its own matrix. Errors name the side (references / predictions, or the
+system in a report; the dataset and the system's run in an experiment), the sentence,
+the position and the offending value, cut to 80 characters. A family's ``score`` given
+a ``nerspan.GoldContext`` refuses a scheme, mode or training data that contradict it.
 """
 from __future__ import annotations
 
@@ -21,8 +24,8 @@ import hardeval
 import nerlens
 import nerspan
 import tough_mentions
-from nerspan import (EmptyInputError, InputTypeError, InvalidTagError, LabelIdError,
-                     LengthMismatchError, SentenceCountError)
+from nerspan import (EmptyInputError, GoldContext, InputTypeError, InvalidTagError,
+                     LabelIdError, LengthMismatchError, SentenceCountError)
 from nerlens.trainer import make_compute_metrics
 from tests.conftest import REPO
 
@@ -75,6 +78,22 @@ def _report(references, predictions, **options):
                           train=nerspan.as_train_index(**TRAIN), **options)
 
 
+def _experiment(runs: bool, through_report: bool = False):
+    """A one-dataset experiment ("d1") whose system "tagger" is the predictions, or has
+    them as its second of three runs (column tagger#2); or the same through
+    ``nerlens.report(datasets=...)``."""
+    def call(references, predictions, **options):
+        system = [PRED, predictions, PRED] if runs else predictions
+        datasets = {"d1": {"gold": references, "tokens": _tokens_for(references),
+                           "train": nerspan.as_train_index(**TRAIN),
+                           "systems": {"tagger": system}}}
+        options = {"bootstrap": 0, "figures": False, **options}
+        if through_report:
+            return nerlens.report(datasets=datasets, **options)
+        return nerlens.experiment(datasets, **options)
+    return call
+
+
 def _trainer(references, predictions, label_list=LABELS, **options):
     compute = make_compute_metrics(label_list, eval_tokens=_tokens_for(references),
                                    train=nerspan.as_train_index(**TRAIN), **options)
@@ -92,7 +111,11 @@ TAG_ENTRIES = {
     "metrics/faireval": _evaluate_module("faireval"),
     "metrics/attribute_buckets": _evaluate_module("attribute_buckets"),
     "nerlens.report": _report,
+    "nerlens.experiment": _experiment(runs=False),
+    "nerlens.experiment, a run": _experiment(runs=True),
+    "nerlens.report(datasets=...), a run": _experiment(runs=True, through_report=True),
 }
+EXPERIMENT_ENTRIES = [e for e in TAG_ENTRIES if "datasets" in e or "experiment" in e]
 # The entry points that take label ids with label_list=.
 ID_ENTRIES = {name: TAG_ENTRIES[name] for name in (
     "nerspan.score", "tough_mentions.score", "hardeval.score", "faireval.score",
@@ -158,11 +181,51 @@ def _expected(case: str, entry: str):
             message = r"predictions is None|system 'tagger'.*None"
     if entry.startswith("metrics/") and case in MODULE_MESSAGES:
         error, message = MODULE_MESSAGES[case]
+    if entry in EXPERIMENT_ENTRIES:
+        error, message = _experiment_expected(case, entry, error, message)
     return references, predictions, error, message
 
 
+# An experiment's one system given as [] or None has no predictions at all.
+EXPERIMENT_NO_SYSTEM = ("predictions=None", "no sentence at all")
+
+
+def _experiment_expected(case: str, entry: str, error, message):
+    """An experiment's error: the report's, naming the dataset first, and the run."""
+    system = "system 'tagger'" if entry == "nerlens.experiment" else "system 'tagger#2'"
+    if entry == "nerlens.experiment" and case in EXPERIMENT_NO_SYSTEM:
+        return ValueError, r"dataset 'd1': system 'tagger' has no predictions"
+    if case == "predictions=None":
+        return InputTypeError, rf"dataset 'd1': {system} is None: pass its predictions"
+    if case == "fewer predicted sentences":
+        return error, rf"dataset 'd1', {system}: predictions hold 1 sentence, the reference 2"
+    if case == "shorter predicted sentence":
+        return error, (rf"dataset 'd1', {system}, sentence 1: length mismatch: predictions "
+                       r"have 1 token, the reference 2")
+    if message.startswith("predictions, "):
+        return error, rf"dataset 'd1', {system}, " + message[len("predictions, "):]
+    if message.startswith("references, "):
+        return error, r"dataset 'd1', " + message
+    return error, r"dataset 'd1': " + message
+
+
+# The report names no system in a shape error of tag lists (nerlens/systems.py,
+# add_systems: corpus.with_columns outside its on_side): the experiment cannot either.
+SHAPE_CASES = ("fewer predicted sentences", "shorter predicted sentence")
+NAMES_NO_SYSTEM = pytest.mark.xfail(
+    strict=True, raises=AssertionError,
+    reason="nerlens.systems.add_systems: a shape error of a system's tag lists does not "
+           "name the system")
+
+
+def _tag_row(case: str, entry: str):
+    if entry in EXPERIMENT_ENTRIES and case in SHAPE_CASES:
+        return pytest.param(case, entry, marks=NAMES_NO_SYSTEM)
+    return case, entry
+
+
 # A report takes systems={name: predictions}: its None case is a None system (below).
-TAG_MATRIX = [(case, entry) for case in TAG_CASES for entry in TAG_ENTRIES
+TAG_MATRIX = [_tag_row(case, entry) for case in TAG_CASES for entry in TAG_ENTRIES
               if (case, entry) != ("predictions=None", "nerlens.report")]
 
 
@@ -182,7 +245,8 @@ def test_report_refuses_a_none_system_and_a_list_of_systems():
 
 
 # -- strict mode: a tag outside the scheme, on the side where it is -------------------------
-STRICT_ENTRIES = [e for e in TAG_ENTRIES if e != "nerlens.report"]
+STRICT_ENTRIES = [e for e in TAG_ENTRIES if e != "nerlens.report"
+                  and e not in EXPERIMENT_ENTRIES]
 
 
 @pytest.mark.parametrize("entry", STRICT_ENTRIES)
@@ -197,6 +261,15 @@ def test_strict_mode_in_a_report_names_the_system():
     with pytest.raises(InvalidTagError, match=r"system 'tagger', sentence 1, position 1: tag "
                                               r"'S-LOC' is not in the IOB2 scheme"):
         _report(GOLD, with_tag(PRED, 1, 1, "S-LOC"), mode="strict")
+
+
+@pytest.mark.parametrize("entry", EXPERIMENT_ENTRIES)
+def test_strict_mode_in_an_experiment_names_the_dataset_and_run(entry):
+    system = "tagger" if entry == "nerlens.experiment" else "tagger#2"
+    with pytest.raises(InvalidTagError, match=rf"dataset 'd1', system '{system}', sentence 1, "
+                                              r"position 1: tag 'S-LOC' is not in the IOB2 "
+                                              r"scheme"):
+        TAG_ENTRIES[entry](GOLD, with_tag(PRED, 1, 1, "S-LOC"), mode="strict")
 
 
 # -- label ids -----------------------------------------------------------------------------
@@ -346,6 +419,21 @@ OPTION_CASES = [
     ("faireval.score", {"mode": "loose"}, ValueError, r"unknown decoding mode 'loose'"),
     ("nerlens.report", {"bootstrap": -5}, ValueError, r"bootstrap must be at least 0"),
     ("nerlens.report", {"figures": "no"}, InputTypeError, r"figures must be True or False"),
+    ("nerlens.experiment", {"bootstrap": -5}, ValueError,
+     r"dataset 'd1': bootstrap must be at least 0"),
+    ("nerlens.experiment", {"figures": "no"}, InputTypeError,
+     r"dataset 'd1': figures must be True or False"),
+    ("nerlens.experiment", {"mode": "loose"}, ValueError,
+     r"dataset 'd1': unknown decoding mode 'loose'"),
+    ("nerlens.experiment", {"alpha": 5}, ValueError,
+     r"alpha must be between 0 and 1 \(exclusive\), not 5"),
+    ("nerlens.experiment", {"alpha": "0.05"}, InputTypeError,
+     r"alpha must be a number between 0 and 1, not '0\.05' \(a str\)"),
+    ("nerlens.experiment", {"baseline": "other"}, ValueError,
+     r"dataset 'd1' has no system 'other' \(the baseline\)"),
+    ("nerlens.experiment", {"seeds": 3}, TypeError, r"unexpected keyword argument 'seeds'"),
+    ("nerlens.report(datasets=...), a run", {"seeds": 3}, TypeError,
+     r"unexpected keyword argument 'seeds'"),
 ]
 
 
@@ -415,3 +503,118 @@ def test_training_data_errors_name_the_training_side(family):
 def test_faireval_span_lists(references, message):
     with pytest.raises(nerspan.NerspanError, match=message):
         faireval.score(references, [[]] * len(references))
+
+
+# -- an experiment's own declaration -------------------------------------------------------
+def _declared(**entry):
+    """One dataset "d1" with the usual gold, tokens, training index and system "tagger",
+    its keys replaced by ``entry`` (a key given as ``...`` is left out)."""
+    base = {"gold": GOLD, "tokens": TOKENS, "train": nerspan.as_train_index(**TRAIN),
+            "systems": {"tagger": PRED}}
+    base.update(entry)
+    return {"d1": {key: value for key, value in base.items() if value is not ...}}
+
+
+CORPUS = nerspan.Corpus.from_tags(GOLD, tokens=TOKENS, columns={"tagger": PRED})
+EXPERIMENT_CASES = {
+    "no dataset": ({}, InputTypeError, r"datasets must map each dataset's name to"),
+    "a list of datasets": ([_declared()["d1"]], InputTypeError,
+                           r"datasets must map each dataset's name to"),
+    "a dataset as a file name": ({"d1": "gold.txt"}, InputTypeError,
+                                 r"dataset 'd1': give a mapping with \"gold\", \"train\" and "
+                                 r"\"systems\", not a str"),
+    "a dataset without gold": (_declared(gold=...), ValueError,
+                               r"dataset 'd1': give \"gold\" \(a column file or tag lists\) or "
+                               r"a prebuilt \"corpus\", one of the two"),
+    "gold and a corpus": (_declared(corpus=CORPUS), ValueError,
+                          r"dataset 'd1': give \"gold\" .* one of the two"),
+    "gold None": (_declared(gold=None), InputTypeError, r"dataset 'd1': references is None"),
+    "no tokens": (_declared(tokens=...), ValueError,
+                  r"dataset 'd1': the report needs the tokens of the evaluation sentences"),
+    "a missing gold file": (_declared(gold="nope_gold.txt", tokens=...), FileNotFoundError,
+                            r"dataset 'd1': No such file .*nope_gold\.txt"),
+    "a missing run file": (_declared(systems={"tagger": ["nope_1.txt", "nope_2.txt"]}),
+                           FileNotFoundError,
+                           r"dataset 'd1', system 'tagger#1': no such file: 'nope_1\.txt'"),
+    "systems as a list": (_declared(systems=[PRED]), ValueError,
+                          r"dataset 'd1': \"systems\" maps each system's name to its "
+                          r"predictions"),
+    "a system named by a number": (_declared(systems={1: PRED}), ValueError,
+                                   r"dataset 'd1': system names are non-empty strings, not 1"),
+    "a corpus without the run's column": (
+        _declared(gold=..., tokens=..., corpus=CORPUS, systems={"tagger": ["tagger", "t2"]}),
+        ValueError, r"dataset 'd1': system 'tagger': no column 't2' in the corpus"),
+}
+
+
+@pytest.mark.parametrize("case", EXPERIMENT_CASES)
+def test_bad_experiment_declarations(case):
+    datasets, error, message = EXPERIMENT_CASES[case]
+    with pytest.raises(error, match=message):
+        nerlens.experiment(datasets, bootstrap=0, figures=False)
+
+
+@pytest.mark.parametrize("case", SHAPE_CASES)
+def test_a_run_of_another_length_names_the_dataset(case):
+    """What holds while the shape rows above are xfailed: the dataset is named (and the
+    run, once the report names the system of a shape error)."""
+    references, predictions, error, _ = TAG_CASES[case]
+    message = {"fewer predicted sentences": r": predictions hold 1 sentence, the reference 2",
+               "shorter predicted sentence": r", sentence 1: length mismatch: predictions "
+                                             r"have 1 token, the reference 2"}[case]
+    with pytest.raises(error, match=r"^dataset 'd1'(, system 'tagger#2')?" + message):
+        TAG_ENTRIES["nerlens.experiment, a run"](references, predictions)
+
+
+def test_experiment_inputs_must_be_a_mapping():
+    with pytest.raises(InputTypeError, match=r"inputs must map each dataset's name to its "
+                                             r"input files, not 5 \(a int\)"):
+        nerlens.experiment(_declared(), bootstrap=0, figures=False, inputs=5)
+
+
+def test_runs_of_different_counts_pair_the_first_runs():
+    """Documented, not refused: run k of one system is paired with run k of the other, so
+    a system's extra runs count in its mean and std, not in the Wilcoxon pairs."""
+    other = with_tag(PRED, 0, 1, "I-PER")
+    exp = nerlens.experiment(_declared(systems={"a": [PRED, other, PRED], "b": [GOLD, PRED]}),
+                             bootstrap=0, figures=False, families=("faireval",))
+    assert exp.runs["d1"] == {"a": ["a#1", "a#2", "a#3"], "b": ["b#1", "b#2"]}
+    assert exp.aggregate["d1"]["a"]["entity_f1"]["n"] == 3
+    assert exp.aggregate["d1"]["b"]["entity_f1"]["n"] == 2
+    assert exp.wilcoxon["a vs b"]["entity_f1"]["n_pairs"] == 2
+
+
+# -- a gold context and the options it fixes -----------------------------------------------
+FAMILIES = {"tough_mentions": tough_mentions, "hardeval": hardeval, "faireval": faireval,
+            "attribute_buckets": attribute_buckets}
+CONFLICTS = {
+    "scheme": ({"scheme": "IOBES"}, r"^scheme='IOBES' conflicts with the gold context's "
+                                    r"scheme 'IOB2': build the context with it, or omit it$"),
+    "mode": ({"mode": "strict"}, r"^mode='strict' conflicts with the gold context's mode "
+                                 r"'lenient': build the context with it, or omit it$"),
+    "train": ({"train": nerspan.as_train_index(**TRAIN)},
+              r"^train conflicts with the gold context's training index: give the training "
+              r"data when building the context, not to score$"),
+}
+
+
+def _context():
+    return GoldContext.build(GOLD, tokens=TOKENS, **TRAIN)
+
+
+@pytest.mark.parametrize("option", CONFLICTS)
+@pytest.mark.parametrize("family", FAMILIES)
+def test_gold_context_refuses_a_conflicting_option(family, option):
+    options, message = CONFLICTS[option]
+    with pytest.raises(ValueError, match=message):
+        FAMILIES[family].score(_context(), PRED, **options)
+
+
+@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception,
+                   reason="nerspan/gold_context.py: train_tokens/train_tags given to score are "
+                          "ignored when the context has a training index")
+@pytest.mark.parametrize("family", ["tough_mentions", "hardeval", "attribute_buckets"])
+def test_gold_context_refuses_other_training_lists(family):
+    with pytest.raises(ValueError, match=r"conflicts with the gold context's training index"):
+        FAMILIES[family].score(_context(), PRED, train_tokens=[["Rio"]],
+                               train_tags=[["B-LOC"]])

@@ -1,7 +1,9 @@
 """The CLI rows of the bad-input matrix: every bad file or flag through every command.
 
 Each case gives exit code 2 and one line on stderr naming the file, line, side and the
-offending value (pinned here), never a traceback.
+offending value (pinned here), never a traceback. An experiment (``report --data NAME
+GOLD [TRAIN] --pred [NAME:]SYSTEM=FILE`` or ``report --manifest FILE``, a system's runs
+as several files) names the dataset and the system's run as well.
 """
 from __future__ import annotations
 
@@ -289,3 +291,181 @@ def test_span_files_drop_a_bom_and_name_undecodable_bytes(tmp_path, capsys):
     assert json.loads(out)["traditional_f1"] == 1.0
     code, _, err = run(capsys, ["faireval", "--spans", str(plain), str(latin)])
     check_one_line(code, err, r"c.csv:3: not UTF-8 text: byte 0xd6 at byte offset 15")
+
+
+# -- experiments: --data/--pred and --manifest, a system's runs as several files ------------
+# case -> (file to replace: gold / run2 / train, its content, message pattern); each one
+# through --data/--pred and through a manifest. Run 2 of system "tagger" is column tagger#2.
+EXPERIMENT_CASES = {
+    "bad_tag_in_a_run": ("run2", good_pred("Paris FOO"),
+                         r"run2.txt:5, dataset 'd1', system 'tagger#2', sentence 1: prediction "
+                         r"tag 'FOO' is not a tag: expected O or PREFIX-TYPE"),
+    "outside_scheme_in_a_run": ("run2", good_pred("Paris S-LOC"),
+                                r"run2.txt:5, dataset 'd1', system 'tagger#2', sentence 1: "
+                                r"prediction tag 'S-LOC' is not in the IOB2 scheme"),
+    "token_mismatch_in_a_run": ("run2", good_pred("London B-LOC"),
+                                r"run2.txt:5, dataset 'd1', system 'tagger#2', sentence 1: token "
+                                r"'London' differs from 'Paris' at \S*gold.txt:5"),
+    "fewer_sentences_in_a_run": ("run2", "John B-PER\nSmith I-PER\nsaw O\n",
+                                 r"run2.txt, dataset 'd1', system 'tagger#2': predictions hold 1 "
+                                 r"sentence, the reference 2 sentences$"),
+    "latin1_run": ("run2", good_pred("Pärïs B-LOC").encode("latin-1"),
+                   r"run2.txt:5, dataset 'd1', system 'tagger#2': not UTF-8 text: byte 0xe4 at "
+                   r"byte offset 31 does not decode"),
+    "missing_run": ("run2", None, r"error: \S*nope.txt: no such file \(dataset 'd1', system "
+                                  r"'tagger#2'\)$"),
+    "bad_tag_in_gold": ("gold", GOLD.replace("saw O", "saw -"),
+                        r"gold.txt:3, dataset 'd1', sentence 0: gold tag '-' is not a tag"),
+    "missing_gold": ("gold", None, r"error: \S*nope.txt: no such file \(dataset 'd1'\)$"),
+    "bad_tag_in_train": ("train", TRAIN.replace("is O", "is B_LOC"),
+                         r"train.txt:2, dataset 'd1', sentence 0: training tag 'B_LOC' is not a "
+                         r"tag"),
+    "missing_train": ("train", None, r"error: \S*nope.txt: no such file \(dataset 'd1'\)$"),
+}
+
+
+def experiment_files(tmp_path, replace=None, content=None) -> dict:
+    """gold.txt, run1.txt, run2.txt and train.txt, one of them replaced (None: a path to
+    a file that does not exist)."""
+    paths = {}
+    for name, text in (("gold", GOLD), ("run1", good_pred()), ("run2", good_pred()),
+                       ("train", TRAIN)):
+        paths[name] = tmp_path / f"{name}.txt"
+        if name == replace:
+            if content is None:
+                paths[name] = tmp_path / "nope.txt"
+                continue
+            text = content
+        if isinstance(text, bytes):
+            paths[name].write_bytes(text)
+        else:
+            paths[name].write_text(text, encoding="utf-8")
+    return paths
+
+
+def experiment_argv(tmp_path, paths, form: str) -> list:
+    """``report`` over dataset d1 with system tagger's two runs, as --data/--pred or as a
+    manifest (its file names relative to its folder)."""
+    common = ["report", "--no-progress", "--bootstrap", "0", "--output", str(tmp_path / "out")]
+    if form == "data":
+        return [*common, "--data", "d1", str(paths["gold"]), str(paths["train"]), "--pred",
+                f"tagger={paths['run1']}", f"tagger={paths['run2']}"]
+    manifest = tmp_path / "experiment.json"
+    manifest.write_text(json.dumps({"d1": {
+        "gold": paths["gold"].name, "train": paths["train"].name,
+        "predictions": {"tagger": [paths["run1"].name, paths["run2"].name]}}}))
+    return [*common, "--manifest", str(manifest)]
+
+
+@pytest.mark.parametrize("form", ["data", "manifest"])
+@pytest.mark.parametrize("case", sorted(EXPERIMENT_CASES))
+def test_bad_experiment_file_gives_one_line_and_exit_2(tmp_path, capsys, case, form):
+    replace, content, message = EXPERIMENT_CASES[case]
+    paths = experiment_files(tmp_path, replace, content)
+    code, out, err = run(capsys, experiment_argv(tmp_path, paths, form))
+    check_one_line(code, err, message)
+    assert out == ""
+
+
+# --data/--pred entries: argv after ``report --no-progress ...`` -> message
+DECLARATION_CASES = {
+    "pred_without_a_file": (["--data", "d1", "gold.txt", "train.txt", "--pred", "tagger"],
+                            r"error: --pred tagger: write SYSTEM=FILE or NAME:SYSTEM=FILE$"),
+    "pred_without_a_system": (["--data", "d1", "gold.txt", "train.txt", "--pred", "=run1.txt"],
+                              r"error: --pred =run1.txt: write SYSTEM=FILE or "
+                              r"NAME:SYSTEM=FILE$"),
+    "pred_for_an_unknown_dataset": (["--data", "d1", "gold.txt", "train.txt", "--pred",
+                                     "d9:tagger=run1.txt"],
+                                    r"error: --pred d9:tagger=run1.txt: no dataset 'd9' "
+                                    r"\(declared: d1\)$"),
+    "pred_before_any_data": (["--pred", "tagger=run1.txt", "--data", "d1", "gold.txt"],
+                             r"error: --pred tagger=run1.txt: no dataset yet: put it after "
+                             r"--data"),
+    "data_without_pred": (["--data", "d1", "gold.txt", "train.txt"],
+                          r"error: --data d1: no predictions: add --pred SYSTEM=FILE after it$"),
+    "data_with_four_values": (["--data", "d1", "gold.txt", "train.txt", "x", "--pred",
+                               "tagger=run1.txt"],
+                              r"error: --data d1 gold.txt train.txt x: give NAME GOLD \[TRAIN\] "
+                              r"\(2 or 3 values, not 4\)$"),
+    "pattern_matching_no_file": (["--data", "d1", "gold.txt", "train.txt", "--pred",
+                                  "tagger=run_*.txt"],
+                                 r"error: --pred tagger=run_\*.txt: no file matches "
+                                 r"'run_\*.txt'$"),
+    "data_and_manifest": (["--manifest", "experiment.json", "--data", "d1", "gold.txt",
+                           "train.txt", "--pred", "tagger=run1.txt"],
+                          r"error: give --manifest or --data/--pred, not both$"),
+    "data_and_gold": (["gold.txt", "run1.txt", "--data", "d1", "gold.txt", "train.txt",
+                       "--pred", "tagger=run1.txt"],
+                      r"error: an experiment .* reads every file from its declaration: leave "
+                      r"out GOLD/PRED$"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DECLARATION_CASES))
+def test_bad_experiment_declaration_gives_one_line_and_exit_2(tmp_path, capsys, monkeypatch,
+                                                              case):
+    argv, message = DECLARATION_CASES[case]
+    experiment_files(tmp_path)
+    (tmp_path / "experiment.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, ["report", "--no-progress", "--bootstrap", "0", "--output",
+                                  str(tmp_path / "out"), *argv])
+    check_one_line(code, err, message)
+    assert out == ""
+
+
+def _entry(**changes) -> dict:
+    entry = {"gold": "gold.txt", "train": "train.txt",
+             "predictions": {"tagger": ["run1.txt", "run2.txt"]}}
+    entry.update(changes)
+    return {"d1": {key: value for key, value in entry.items() if value is not None}}
+
+
+# manifest file name -> (its content, message)
+MANIFEST_CASES = {
+    "experiment.yaml": ("d1:\n  gold: gold.txt\n",
+                        r"error: \S*experiment.yaml:1: not JSON: Expecting value \(column 1\)$"),
+    "trailing_comma.json": ('{"d1": {"gold": "gold.txt",\n "train": "train.txt",}}',
+                            r"error: \S*trailing_comma.json:2: not JSON: Expecting property name "
+                            r"enclosed in double quotes \(column 23\)$"),
+    "binary.json": (b"\x1f\x8b\x08\x00\x00", r"error: \S*binary.json:1: not UTF-8 text: byte "
+                                             r"0x8b at byte offset 1 does not decode"),
+    "list.json": (json.dumps([_entry()]), r"error: \S*list.json: a manifest is a JSON object"),
+    "no_gold.json": (json.dumps(_entry(gold=None)),
+                     r"error: \S*no_gold.json: dataset 'd1': needs at least \"gold\"$"),
+    "entry_not_an_object.json": (json.dumps({"d1": "gold.txt"}),
+                                 r"error: \S*entry_not_an_object.json: dataset 'd1': needs at "
+                                 r"least \"gold\"$"),
+    "unknown_key.json": (json.dumps({"d1": {**_entry()["d1"], "golds": "g.txt"}}),
+                         r"dataset 'd1': unknown key\(s\) golds \(allowed: train, gold, "
+                         r"predictions\)$"),
+    "run_not_a_file_name.json": (json.dumps(_entry(predictions={"tagger": ["run1.txt", 5]})),
+                                 r"dataset 'd1': file names must be strings, not 5$"),
+    "no_runs.json": (json.dumps(_entry(predictions={"tagger": []})),
+                     r"dataset 'd1': system 'tagger' has an empty list of runs$"),
+    "run_column_name.json": (json.dumps(_entry(predictions={"tagger#2": "run1.txt"})),
+                             r"dataset 'd1': system 'tagger#2': '#' is kept for the run columns"),
+    "no_train.json": (json.dumps(_entry(train=None)),
+                      r"error: \S*no_train.json: dataset 'd1' has no \"train\" \(the experiment "
+                      r"indexes each training set\)$"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST_CASES))
+def test_bad_manifest_gives_one_line_and_exit_2(tmp_path, capsys, name):
+    content, message = MANIFEST_CASES[name]
+    experiment_files(tmp_path)
+    manifest = tmp_path / name
+    if isinstance(content, bytes):
+        manifest.write_bytes(content)
+    else:
+        manifest.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, ["report", "--no-progress", "--bootstrap", "0", "--output",
+                                  str(tmp_path / "out"), "--manifest", str(manifest)])
+    check_one_line(code, err, message)
+    assert out == ""
+
+
+def test_missing_manifest(tmp_path, capsys):
+    code, _, err = run(capsys, ["report", "--manifest", str(tmp_path / "nope.json")])
+    check_one_line(code, err, r"error: \S*nope.json: no such file$")

@@ -17,12 +17,15 @@ from __future__ import annotations
 import argparse
 import copy
 import glob
+from contextlib import contextmanager
 from pathlib import Path
 
+from nerspan import NerspanError
+from nerlens.experiment import run_name, with_place
 from nerlens.systems import load_saved_split
 
-from .common import (UsageError, add_predictions, check_file, read_gold, read_training,
-                     show_progress, write_outputs)
+from .common import (UsageError, add_predictions, check_file, describe, read_gold,
+                     read_training, show_progress, write_outputs)
 
 GLOB_CHARACTERS = set("*?[")
 
@@ -112,6 +115,19 @@ def declared_datasets(declared: list, default_train: str | None) -> dict:
     return datasets
 
 
+@contextmanager
+def naming(where: str):
+    """Errors of reading an experiment's file also name its place (``where``: the
+    dataset, a system's run): an input error keeps its file, line and sentence and names
+    the place before its side; a missing or unreadable file names it after the file."""
+    try:
+        yield
+    except NerspanError as error:
+        raise with_place(error, where) from None
+    except (UsageError, OSError) as error:
+        raise UsageError(f"{describe(error)} ({where})") from None
+
+
 def _training(args, path: str):
     if Path(path).is_dir():
         return load_saved_split(path, None, "train")
@@ -123,8 +139,6 @@ def _training(args, path: str):
 def experiment_inputs(args) -> tuple[dict, dict]:
     """(datasets for ``nerlens.experiment`` with prebuilt corpora, inputs for the
     provenance), from --manifest or from --data/--pred."""
-    from nerlens.experiment import run_name
-
     mixed = [flag for flag, value in (("GOLD/PRED", getattr(args, "predictions", None)
                                        or getattr(args, "gold", None)),
                                       ("--gold", getattr(args, "gold_option", None)),
@@ -140,30 +154,40 @@ def experiment_inputs(args) -> tuple[dict, dict]:
             raise UsageError("give --manifest or --data/--pred, not both")
         from .manifest import read_manifest
 
-        for entry in read_manifest(args.manifest, args):
+        for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True):
             train = entry.train or getattr(args, "train", None)
             if not train:
                 raise UsageError(f"{args.manifest}: dataset {entry.name!r} has no \"train\" "
                                  "(the experiment indexes each training set)")
-            datasets[entry.name] = {"corpus": entry.corpus, "train": _training(args, train),
+            with naming(f"dataset {entry.name!r}"):
+                training = _training(args, train)
+            datasets[entry.name] = {"corpus": entry.corpus, "train": training,
                                     "systems": entry.runs}
             inputs[entry.name] = {"gold": f"{args.manifest}: {entry.name}", "train": train,
                                   "systems": {c: args.manifest for c in entry.systems}}
         return datasets, inputs
     for name, entry in declared_datasets(args.declared, getattr(args, "train", None)).items():
-        corpus = read_gold(args, check_file(entry["gold"]), outside_scheme_is_error=True)
-        runs, files = {}, []
-        for system, paths in entry["systems"].items():
-            runs[system] = [run_name(system, k, len(paths)) for k in range(len(paths))]
-            files += paths
-        columns = [c for cs in runs.values() for c in cs]
-        corpus, _ = add_predictions(args, corpus, [check_file(f) for f in files],
-                                    outside_scheme_is_error=True, names=columns)
-        datasets[name] = {"corpus": corpus, "train": _training(args, entry["train"]),
-                          "systems": runs}
-        inputs[name] = {"gold": entry["gold"], "train": entry["train"],
-                        "systems": dict(zip(columns, files))}
+        datasets[name], inputs[name] = _declared_dataset(args, name, entry)
     return datasets, inputs
+
+
+def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
+    """(the experiment's entry, its provenance) of one --data dataset: its files read
+    and checked one by one, so that an error names the dataset and the system's run."""
+    with naming(f"dataset {name!r}"):
+        corpus = read_gold(args, check_file(entry["gold"]), outside_scheme_is_error=True)
+    runs, files = {}, {}
+    for system, paths in entry["systems"].items():
+        runs[system] = [run_name(system, k, len(paths)) for k in range(len(paths))]
+        files.update(zip(runs[system], paths))
+    for column, path in files.items():
+        with naming(f"dataset {name!r}, system {column!r}"):
+            corpus, _ = add_predictions(args, corpus, [path], outside_scheme_is_error=True,
+                                        names=[column])
+    with naming(f"dataset {name!r}"):
+        training = _training(args, entry["train"])
+    return ({"corpus": corpus, "train": training, "systems": runs},
+            {"gold": entry["gold"], "train": entry["train"], "systems": files})
 
 
 def run_experiment(args) -> int:

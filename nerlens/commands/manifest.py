@@ -23,11 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nerspan import GOLD, Corpus
+from nerspan.readers import undecodable_error
 from nerlens.systems import read_systems
 
 from nerlens.experiment import RUN_SEPARATOR, run_name
 
-from .common import UsageError, check_file, system_name, system_options
+from .common import (UsageError, add_predictions, check_file, read_gold, system_name,
+                     system_options)
+from .experiment_inputs import naming
 
 
 @dataclass
@@ -41,24 +44,30 @@ class Dataset:
     runs: dict = field(default_factory=dict)   # system -> its columns (runs)
 
 
-def read_manifest(path: str, args) -> list[Dataset]:
-    """The datasets of a manifest file, in file order (errors name the file and entry).
-    Its files are read and checked as GOLD and PRED are, with the reading flags of
-    ``args`` (--comment-prefix, --encoding, --allow-token-mismatch, ...)."""
-    text = Path(check_file(path)).read_text(encoding="utf-8")
+def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> list[Dataset]:
+    """The datasets of a manifest file, in file order (errors name the file and entry,
+    and a file's errors the dataset and system). Its files are read and checked as GOLD
+    and PRED are, with the reading flags of ``args`` (--comment-prefix, --encoding,
+    --allow-token-mismatch, ...); ``outside_scheme_is_error`` as the report reads them."""
+    try:
+        text = Path(check_file(path)).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise undecodable_error(path, "utf-8-sig", error) from None
     try:
         entries = json.loads(text)
     except json.JSONDecodeError as error:
-        raise UsageError(f"{path}: not JSON ({error.msg}, line {error.lineno})") from None
+        raise UsageError(f"{path}:{error.lineno}: not JSON: {error.msg} (column "
+                         f"{error.colno})") from None
     if not isinstance(entries, dict) or not entries:
         raise UsageError(f"{path}: a manifest is a JSON object: dataset name -> "
                          "{\"train\": ..., \"gold\": ..., \"predictions\": ...}")
     folder = Path(path).parent
-    return [_dataset(name, entry, folder, path, args)
+    return [_dataset(name, entry, folder, path, args, outside_scheme_is_error)
             for name, entry in entries.items()]
 
 
-def _dataset(name: str, entry, folder: Path, path: str, args) -> Dataset:
+def _dataset(name: str, entry, folder: Path, path: str, args,
+             outside_scheme_is_error: bool) -> Dataset:
     where = f"{path}: dataset {name!r}"
     if not isinstance(entry, dict) or "gold" not in entry:
         raise UsageError(f"{where}: needs at least \"gold\"")
@@ -70,12 +79,18 @@ def _dataset(name: str, entry, folder: Path, path: str, args) -> Dataset:
     def resolve(value) -> str:
         if not isinstance(value, str):
             raise UsageError(f"{where}: file names must be strings, not {value!r}")
-        return check_file(str(folder / value))
+        return str(folder / value)
 
     train = resolve(entry["train"]) if entry.get("train") else None
+    if train is not None:
+        with naming(f"dataset {name!r}"):
+            check_file(train)
     predictions = entry.get("predictions")
     if predictions is None:
-        corpus, systems = read_systems(resolve(entry["gold"]), None, **system_options(args))
+        gold = resolve(entry["gold"])
+        with naming(f"dataset {name!r}"):
+            corpus, systems = read_systems(check_file(gold), None,
+                                           **system_options(args, outside_scheme_is_error))
         return Dataset(name, corpus, systems, train, {system: [system] for system in systems})
     if isinstance(predictions, str):
         predictions = {system_name(predictions): predictions}
@@ -94,5 +109,18 @@ def _dataset(name: str, entry, folder: Path, path: str, args) -> Dataset:
             raise UsageError(f"{where}: system {system!r} has an empty list of runs")
         runs[system] = [run_name(system, k, len(given)) for k in range(len(given))]
         files.update(zip(runs[system], (resolve(f) for f in given)))
-    corpus, systems = read_systems(resolve(entry["gold"]), files, **system_options(args))
-    return Dataset(name, corpus, systems, train, runs)
+    return Dataset(name, _read_runs(name, resolve(entry["gold"]), files, args,
+                                    outside_scheme_is_error), list(files), train, runs)
+
+
+def _read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: bool
+               ) -> Corpus:
+    """The gold file and one column per run file (column -> file), read one by one so
+    that an error names the dataset and the system's run."""
+    with naming(f"dataset {name!r}"):
+        corpus = read_gold(args, check_file(gold), outside_scheme_is_error)
+    for column, file in files.items():
+        with naming(f"dataset {name!r}, system {column!r}"):
+            corpus, _ = add_predictions(args, corpus, [check_file(file)],
+                                        outside_scheme_is_error, names=[column])
+    return corpus
