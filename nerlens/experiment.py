@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import errno
 import json
-import numbers
 import os
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -40,7 +39,7 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import InputTypeError, NerspanError
+from nerspan import InputTypeError, NerspanError, check_fraction
 from nerspan.errors import shown
 
 from .report import Report, report
@@ -160,21 +159,6 @@ def _is_runs(value) -> bool:
         isinstance(first[0], (list, tuple))
 
 
-def _check_alpha(alpha) -> float:
-    """The significance level: a number strictly between 0 and 1 (alpha=5 would mark
-    every test significant, not fail).
-
-    >>> _check_alpha(0.01)
-    0.01
-    """
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
-        raise InputTypeError(f"alpha must be a number between 0 and 1, not {shown(alpha)} "
-                             f"(a {type(alpha).__name__})")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1 (exclusive), not {alpha}")
-    return float(alpha)
-
-
 def _check_entry(name, entry) -> dict:
     where = f"dataset {name!r}"
     if not isinstance(entry, Mapping):
@@ -264,7 +248,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     if not isinstance(datasets, Mapping) or not datasets:
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
-    alpha = _check_alpha(alpha)
+    alpha = check_fraction("alpha", alpha)
     if inputs is not None and not isinstance(inputs, Mapping):
         raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
                              f"{shown(inputs)} (a {type(inputs).__name__})")

@@ -15,12 +15,36 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from nerspan.errors import InputTypeError, shown
+
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
 # the same four in the order of METHODS.md (sections 1-4), which the report follows
 METHODS_ORDER = tuple(FAMILIES[i] for i in (1, 2, 0, 3))
 
 # where the distribution installed nerlens, and so the family packages beside it
 INSTALLED_BESIDE = Path(__file__).resolve().parents[1]
+
+
+def check_families(families) -> tuple:
+    """``families`` as a tuple: distinct names among ``FAMILIES``, in the given order.
+
+    >>> check_families(["hardeval", "faireval"])
+    ('hardeval', 'faireval')
+    >>> check_families("faireval")
+    Traceback (most recent call last):
+    ...
+    nerspan.errors.InputTypeError: families must be a list of family names, not 'faireval' (a str)
+    """
+    if isinstance(families, (str, bytes)) or not hasattr(families, "__iter__"):
+        raise InputTypeError(f"families must be a list of family names, not "
+                             f"{shown(families)} (a {type(families).__name__})")
+    families = tuple(families)
+    for name in families:
+        if name not in FAMILIES:
+            raise ValueError(f"unknown metric family {shown(name)}; choose from {FAMILIES}")
+    if len(set(families)) != len(families):
+        raise ValueError(f"families names a family twice: {list(families)}")
+    return families
 
 
 def family_package(name: str) -> ModuleType:

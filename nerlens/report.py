@@ -22,14 +22,14 @@ from typing import Mapping, Sequence
 
 
 from nerspan import (GOLD, Corpus, GoldContext, LabelTable, as_train_index, check_bool,
-                     check_int, get_scheme)
+                     check_fraction, check_int, get_scheme)
 from nerspan.corpus import side_name
 from nerspan.spans import check_tags
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 
 from . import report_analyses, report_examples, report_findings
-from .families import family_package
+from .families import check_families, family_package
 from .jsonable import json_ready
 from .report_html import render
 from .families import METHODS_ORDER as FAMILIES  # the report's order
@@ -189,6 +189,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
 
     min_share = tough_mentions.check_min_share(min_share)
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    confidence = check_fraction("confidence", confidence)
+    families = check_families(families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,

@@ -153,7 +153,10 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
             if check:
                 check_tags(other, GOLD, scheme, mode, f"system {name!r}",
                            outside_scheme_is_error)
-            corpus = corpus.with_columns(other, {GOLD: name})
+            try:
+                corpus = corpus.with_columns(other, {GOLD: name})
+            except NerspanError as error:  # a shape error names the system, as tag errors do
+                raise error.on_side(f"system {name!r}") from None
         del other  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)
     return corpus, names

@@ -16,7 +16,7 @@ from .corpus import (GOLD, IGNORE_INDEX, PRED, Corpus, Source, as_label_list, ch
 from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
                      InvalidTagError, LabelIdError, LengthMismatchError, NerspanError,
                      SentenceCountError)
-from .options import check_bool, check_int
+from .options import check_bool, check_fraction, check_int
 from .inputs import as_corpus, as_corpus_columns, as_train_index, is_dataset, with_tokens
 from .readers import read_columns, read_system_file
 from .span_input import (SpanRows, check_span_scheme, from_spans, is_span_input,
@@ -74,7 +74,7 @@ __all__ = [
     "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "DecodingWarning",
-    "check_bool", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
+    "check_bool", "check_fraction", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
     "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",
     "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf_from_counts",

@@ -45,3 +45,22 @@ def check_int(name: str, value, minimum: int | None = None) -> int:
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, not {value}")
     return int(value)
+
+
+def check_fraction(name: str, value) -> float:
+    """``value`` as a float strictly between 0 and 1 (a confidence level, a significance
+    level): ``alpha=5`` would mark every test significant, not fail, so it is refused.
+
+    >>> check_fraction("alpha", 0.01)
+    0.01
+    >>> check_fraction("confidence", 95)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be between 0 and 1 (exclusive), not 95
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be a number between 0 and 1, not {shown(value)} "
+                             f"(a {type(value).__name__})")
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be between 0 and 1 (exclusive), not {value}")
+    return float(value)

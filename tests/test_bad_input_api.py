@@ -172,9 +172,10 @@ def _expected(case: str, entry: str):
         if message.startswith("predictions, "):
             message = "system 'tagger', " + message[len("predictions, "):]
         if case == "fewer predicted sentences":
-            message = r"predictions hold 1 sentence, the reference 2 sentences"
+            message = r"^system 'tagger': predictions hold 1 sentence, the reference 2 sentences"
         if case == "shorter predicted sentence":
-            message = r"sentence 1: length mismatch: predictions have 1 token, the reference 2"
+            message = (r"^system 'tagger', sentence 1: length mismatch: predictions have 1 "
+                       r"token, the reference 2")
         if case == "sentence given as a string":
             message = r"system 'tagger', sentence 1: the sentence is a string"
         if case == "predictions=None":
@@ -209,23 +210,8 @@ def _experiment_expected(case: str, entry: str, error, message):
     return error, r"dataset 'd1': " + message
 
 
-# The report names no system in a shape error of tag lists (nerlens/systems.py,
-# add_systems: corpus.with_columns outside its on_side): the experiment cannot either.
-SHAPE_CASES = ("fewer predicted sentences", "shorter predicted sentence")
-NAMES_NO_SYSTEM = pytest.mark.xfail(
-    strict=True, raises=AssertionError,
-    reason="nerlens.systems.add_systems: a shape error of a system's tag lists does not "
-           "name the system")
-
-
-def _tag_row(case: str, entry: str):
-    if entry in EXPERIMENT_ENTRIES and case in SHAPE_CASES:
-        return pytest.param(case, entry, marks=NAMES_NO_SYSTEM)
-    return case, entry
-
-
 # A report takes systems={name: predictions}: its None case is a None system (below).
-TAG_MATRIX = [_tag_row(case, entry) for case in TAG_CASES for entry in TAG_ENTRIES
+TAG_MATRIX = [(case, entry) for case in TAG_CASES for entry in TAG_ENTRIES
               if (case, entry) != ("predictions=None", "nerlens.report")]
 
 
@@ -419,6 +405,11 @@ OPTION_CASES = [
     ("faireval.score", {"mode": "loose"}, ValueError, r"unknown decoding mode 'loose'"),
     ("nerlens.report", {"bootstrap": -5}, ValueError, r"bootstrap must be at least 0"),
     ("nerlens.report", {"figures": "no"}, InputTypeError, r"figures must be True or False"),
+    ("nerlens.report", {"confidence": 95}, ValueError,
+     r"confidence must be between 0 and 1 \(exclusive\), not 95"),
+    ("nerlens.report", {"families": ("nope",)}, ValueError, r"unknown metric family 'nope'"),
+    ("nerlens.report", {"families": "faireval"}, InputTypeError,
+     r"families must be a list of family names, not 'faireval' \(a str\)"),
     ("nerlens.experiment", {"bootstrap": -5}, ValueError,
      r"dataset 'd1': bootstrap must be at least 0"),
     ("nerlens.experiment", {"figures": "no"}, InputTypeError,
@@ -552,18 +543,6 @@ def test_bad_experiment_declarations(case):
     datasets, error, message = EXPERIMENT_CASES[case]
     with pytest.raises(error, match=message):
         nerlens.experiment(datasets, bootstrap=0, figures=False)
-
-
-@pytest.mark.parametrize("case", SHAPE_CASES)
-def test_a_run_of_another_length_names_the_dataset(case):
-    """What holds while the shape rows above are xfailed: the dataset is named (and the
-    run, once the report names the system of a shape error)."""
-    references, predictions, error, _ = TAG_CASES[case]
-    message = {"fewer predicted sentences": r": predictions hold 1 sentence, the reference 2",
-               "shorter predicted sentence": r", sentence 1: length mismatch: predictions "
-                                             r"have 1 token, the reference 2"}[case]
-    with pytest.raises(error, match=r"^dataset 'd1'(, system 'tagger#2')?" + message):
-        TAG_ENTRIES["nerlens.experiment, a run"](references, predictions)
 
 
 def test_experiment_inputs_must_be_a_mapping():
