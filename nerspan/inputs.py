@@ -69,9 +69,15 @@ def as_corpus_columns(references, predictions=None, tokens=None, label_list=None
 
 
 def is_dataset(value) -> bool:
-    """Whether ``value`` is a ``datasets.Dataset`` split (duck-typed: no import)."""
-    return hasattr(value, "features") and hasattr(value, "column_names") \
-        and hasattr(value, "with_format")
+    """Whether ``value`` is a ``datasets.Dataset`` split (duck-typed: no import).
+
+    The class is asked first: on a split, reading ``features`` copies them (~0.7 ms).
+    """
+    return all(hasattr(type(value), name) for name in _DATASET_ATTRIBUTES) \
+        or all(hasattr(value, name) for name in _DATASET_ATTRIBUTES)
+
+
+_DATASET_ATTRIBUTES = ("features", "column_names", "with_format")
 
 
 def with_tokens(corpus: Corpus, tokens) -> Corpus:
