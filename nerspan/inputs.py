@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from .corpus import GOLD, PRED, Corpus, check_same_shape
+from .corpus import GOLD, PRED, Corpus, _interned_words, _offsets, check_same_shape
 from .errors import InputTypeError, NerspanError
 from .readers import read_columns
 from .schemes import Scheme
@@ -82,7 +82,8 @@ _DATASET_ATTRIBUTES = ("features", "column_names", "with_format")
 
 def with_tokens(corpus: Corpus, tokens) -> Corpus:
     """``corpus`` with the words ``tokens`` (lists per sentence) of the same shape."""
-    words = Corpus.from_tags([["O"] * len(s) for s in tokens], tokens=tokens)
+    token_ids, lengths, vocab = _interned_words(tokens)  # one pass; no tag column made up
+    words = Corpus(_offsets(lengths), {}, (), token_ids, tuple(vocab))
     check_same_shape(corpus, words, "tokens")
     return Corpus(corpus.offsets, corpus.columns, corpus.labels, words.tokens, words.vocab,
                   corpus.source)
