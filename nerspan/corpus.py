@@ -373,9 +373,10 @@ def _intern(seqs, index: dict, total: int, name: str, what: str = "tags") -> np.
     ids are collected as bytes (``bytearray(map(...))``); past that ``bytearray`` raises
     ValueError and the pass starts over into ``np.fromiter`` (the strings already interned
     keep their ids, so ids stay in order of first appearance). Measured on 750k tags
-    (issue 18, same run, load ~1): ``bytearray`` 22-28 ms, ``np.fromiter`` 34-50 ms,
-    ``bytes(map(...))`` 28-39 ms; ``array('i')``, ``dict.fromkeys`` pre-fill plus a pass,
-    ``pandas.factorize`` and ``np.unique`` on an object array slower still.
+    (issue 18; best of 9 in one run, CPU time, three runs): ``bytearray`` 22-26 ms,
+    ``bytes(map(...))`` 24-29 ms, ``np.fromiter`` 32-35 ms; ``array('i')``,
+    ``dict.fromkeys`` pre-fill plus a pass, ``pandas.factorize`` and ``np.unique`` on an
+    object array slower still.
     """
     interner = index if isinstance(index, Interner) else Interner(index)
     try:
