@@ -54,9 +54,11 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
-    if is_span_input(references) or is_span_input(predictions):
+    dataset = is_dataset(references)
+    # a split is never span input (asking would copy its features)
+    if (not dataset and is_span_input(references)) or is_span_input(predictions):
         check_span_scheme(scheme)
-    if is_dataset(references) and tokens is None and predictions is not None:
+    if dataset and tokens is None and predictions is not None:
         # entity scores need no words: the token column is not read
         references = Corpus.from_dataset(references, tokens_column=None,
                                          predictions=predictions)

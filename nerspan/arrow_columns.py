@@ -21,6 +21,10 @@ def dataset_column(dataset, name: str):
     """Column ``name`` of a datasets split as Arrow data (row selections applied)."""
     if name not in dataset.column_names:
         raise KeyError(f"the dataset has no column {name!r}; it has {dataset.column_names}")
+    if getattr(dataset, "_indices", True) is None and hasattr(dataset, "data"):
+        # no row selection: the backing table's column as it is (``with_format`` copies
+        # the split's metadata first, ~2.5 ms of the 9 ms a whole split took)
+        return dataset.data.column(name)
     return dataset.with_format("arrow")[name]
 
 

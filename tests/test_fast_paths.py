@@ -193,3 +193,75 @@ def test_trainer_helper_batches_and_logits_equal_the_string_path():
     from nerlens.trainer import flat_scalars
     assert whole == flat_scalars("faireval", faireval.score(gold, pred).to_dict())
     assert strings(labels, predicted) == whole
+
+
+def test_interning_past_255_distinct_tags_keeps_first_appearance_order():
+    # the bytes pass gives up at id 256 and starts over: ids must not change
+    many = [f"B-T{i}" for i in range(300)]
+    gold = [many[:150], many[150:], ["O"]]
+    pred = [["O"] * 150, list(reversed(many[150:])), ["B-NEW"]]
+    corpus = Corpus.from_tags(gold, pred)
+    assert corpus.labels == tuple(many + ["O", "B-NEW"])
+    assert tag_lists(corpus, "gold") == gold and tag_lists(corpus, "pred") == pred
+    assert corpus.columns["gold"].dtype == np.int32 and corpus.columns["pred"].dtype == np.int32
+    assert corpus.columns["gold"].tolist() == list(range(300)) + [300]
+    crossing = Corpus.from_tags([many[:200]], [many[100:]])  # pred's pass crosses 256
+    assert crossing.labels == tuple(many) and tag_lists(crossing, "pred") == [many[100:]]
+
+
+def test_ids_outside_the_label_list_are_found_in_every_integer_type():
+    for dtype in (np.int8, np.int32, np.int64):
+        with pytest.raises(LabelIdError, match=r"references, sentence 1, position 0: id -5 "):
+            Corpus.from_ids(padded([[0, 1], [-5]]).astype(dtype), padded([[0, 1], [0]]), LABELS)
+    with pytest.raises(LabelIdError, match=r"predictions, sentence 0, position 1: id -100 is "):
+        Corpus.from_ids(padded([[0, 1], [2]]), padded([[0, -100], [0]]), LABELS)
+    with pytest.raises(LabelIdError, match=r"predictions, sentence 1, position 0: id "
+                                           r"1099511627776 is outside"):
+        Corpus.from_ids(padded([[0, 1], [2]]), padded([[0, 1], [2**40]]), LABELS)
+    with pytest.raises(LabelIdError, match=r"predictions, sentence 1, position 0: id 6 is "):
+        Corpus.from_ids([[0, 1], [2]], [np.array([0, 1], np.uint8), np.array([6], np.uint8)],
+                        LABELS)
+    corpus = Corpus.from_ids(padded([[0, 1], [2]]).astype(np.int16),
+                             [np.array([0, 5], np.uint8), np.array([2, 0], np.uint8)], LABELS)
+    assert tag_lists(corpus, "pred") == [["O", "S-X"], ["I-PER"]]
+
+
+def test_row_counts_equal_a_sum_per_row():
+    from nerspan.corpus import _row_counts
+
+    rng = np.random.default_rng(0)
+    for shape in ((1, 1), (7, 34), (500, 3), (3, 0)):
+        mask = rng.random(shape) < 0.4
+        counts = _row_counts(mask)
+        assert counts.dtype == np.int64 and counts.tolist() == mask.sum(axis=1).tolist()
+
+
+def test_is_dataset_does_not_read_the_features_of_a_split():
+    from types import SimpleNamespace
+
+    class Split:
+        column_names = ["ner_tags"]
+
+        def with_format(self, kind):
+            return self
+
+        @property
+        def features(self):
+            raise AssertionError("features were read")
+
+    assert nerspan.is_dataset(Split())
+    assert nerspan.is_dataset(SimpleNamespace(features={}, column_names=[], with_format=None))
+    assert not nerspan.is_dataset([["O"]]) and not nerspan.is_dataset(np.zeros((1, 1)))
+
+
+def test_with_tokens_attaches_words_and_checks_their_shape():
+    corpus = Corpus.from_tags([["B-PER", "O"], ["O"]], [["O", "O"], ["B-LOC"]])
+    words = nerspan.with_tokens(corpus, [["a", "b"], ["a"]])
+    assert words.vocab == ("a", "b") and words.tokens.tolist() == [0, 1, 0]
+    assert words.columns is corpus.columns and words.labels == corpus.labels
+    with pytest.raises(LengthMismatchError, match=r"sentence 0: length mismatch: tokens have "
+                                                  r"1 token, the reference 2 tokens"):
+        nerspan.with_tokens(corpus, [["a"], ["a"]])
+    with pytest.raises(nerspan.SentenceCountError, match="tokens hold 1 sentence, the "
+                                                         "reference 2 sentences"):
+        nerspan.with_tokens(corpus, [["a", "b"]])
