@@ -478,9 +478,13 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
         lengths = np.full(n, width, dtype=np.int64)
         return _integral_ids(seqs.ravel(), lengths, name), lengths
     seqs, kinds = _checked_sentences(seqs, name)
-    lengths = _lengths(seqs)
     if kinds == {np.ndarray}:
         # rows of arrays (batches of a Trainer, a ragged object array): joined in C
+        joined = _arrow_rows(seqs)
+        if joined is not None:
+            return _integral_ids(joined[0], joined[1], name), joined[1]
+    lengths = _lengths(seqs)
+    if kinds == {np.ndarray}:
         values = _joined_rows(seqs)
         if values is not None and values.dtype != object:
             return _integral_ids(values, lengths, name), lengths
@@ -494,6 +498,28 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
                          if not isinstance(v, (int, float, np.integer, np.floating))), 0)
         _raise_bad_id(flat[position], position, lengths, name)
     return _integral_ids(values, lengths, name), lengths
+
+
+def _arrow_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(flat values, lengths)`` of NumPy rows of one numeric dtype, joined by pyarrow:
+    one pass in C++ that also refuses a row that is not 1-D (3 ms on 50k rows of ~15
+    ids, where separate length, ndim and join passes take 6 ms); None for any other
+    rows, or without pyarrow. The dtype is given, so pyarrow converts nothing."""
+    dtypes = set(map(_DTYPE, rows))
+    if len(dtypes) != 1 or dtypes.copy().pop().kind not in "iuf":
+        return None
+    try:
+        import pyarrow as pa
+
+        column = pa.array(rows, type=pa.list_(pa.from_numpy_dtype(dtypes.pop())))
+    except (ImportError, ValueError, TypeError, OverflowError):  # ArrowInvalid is a ValueError
+        return None
+    except Exception as error:  # other Arrow errors (capacity): the NumPy path decides
+        if type(error).__module__.startswith("pyarrow"):
+            return None
+        raise
+    values = column.values.to_numpy(zero_copy_only=False)
+    return values, np.diff(column.offsets.to_numpy()).astype(np.int64, copy=False)
 
 
 def _joined_rows(rows) -> np.ndarray | None:
