@@ -19,11 +19,44 @@ from .spans import Spans, decode
 
 
 def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list[str]:
-    """The text of every span: its tokens joined by one space."""
-    words = corpus.token_strings()
-    if lowercase:
-        words = np.asarray([w.lower() for w in corpus.vocab], dtype=object)[corpus.tokens]
-    return [" ".join(words[a:b]) for a, b in zip(spans.start.tolist(), spans.end.tolist())]
+    """The text of every span: its tokens joined by one space.
+
+    Each distinct token sequence is joined once (spans grouped by length, their token-id
+    rows numbered by ``row_ids``): the Python work grows with the distinct texts, not
+    with the mentions.
+    """
+    if corpus.tokens is None:
+        raise ValueError("this corpus has no tokens")
+    words = [w.lower() for w in corpus.vocab] if lowercase else corpus.vocab
+    texts = np.empty(len(spans), dtype=object)
+    for length in np.unique(spans.length).tolist():
+        members = np.flatnonzero(spans.length == length)
+        rows = corpus.tokens[spans.start[members][:, None] + np.arange(max(length, 0))]
+        first, inverse = row_ids(rows, len(corpus.vocab))
+        joined = np.empty(len(first), dtype=object)
+        joined[:] = [" ".join(map(words.__getitem__, row)) for row in rows[first].tolist()]
+        texts[members] = joined[inverse]
+    return texts.tolist()
+
+
+def row_ids(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, inverse)``: the first row of each distinct row of ``rows`` (n x L, values
+    in ``[0, base)``) and each row's index into ``first``.
+
+    Columns are folded in one at a time (``id * base + value``, renumbered densely by
+    ``np.unique``), so the keys stay within int64 for any L; faster than
+    ``np.unique(axis=0)``, which sorts rows as raw bytes.
+
+    >>> first, inverse = row_ids(np.array([[1, 2], [0, 2], [1, 2]]), 3)
+    >>> first.tolist(), inverse.tolist()
+    ([1, 0], [1, 0, 1])
+    """
+    ids = np.zeros(len(rows), dtype=np.int64)
+    for column in rows.T:
+        _, ids = np.unique(ids * base + column, return_inverse=True)
+        ids = ids.ravel()
+    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
 
 
 @dataclass
