@@ -334,19 +334,18 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
         gold_units, pred_units = _mention_units(ctx, gold_side, pred_side, name, function,
                                                 cached)
         pairs = mention_pairs
-    gold_sentence, gold_values = gold_units
-    pred_sentence, pred_values = pred_units
+    gold_sentence, gold_values = gold_units[:2]
+    pred_sentence, pred_values = pred_units[:2]
     discrete = builtin in attrs.DISCRETE_ATTRIBUTES
     strategy, gold_buckets, pred_buckets = _buckets(ctx, name, builtin, gold_values, n_buckets,
                                                     edges, compat, equal_width)
-    gold_bucket = assign(gold_values, gold_buckets)
-    pred_bucket = assign(pred_values, pred_buckets)
+    gold_bucket = _assigned(gold_units, gold_buckets)
+    pred_bucket = _assigned(pred_units, pred_buckets)
     nb = len(pred_buckets)
     n_sent = ctx.corpus.n_sentences
-    gold_index, pred_index = pairs
-    same = (gold_bucket[gold_index] == pred_bucket[pred_index]) & (pred_bucket[pred_index] >= 0)
+    correct_sentence, correct_bucket = _correct(pairs, gold_bucket, pred_bucket, pred_sentence)
     counts = np.stack([
-        _sentence_bucket_counts(pred_sentence[pred_index[same]], pred_bucket[pred_index[same]], n_sent, nb),
+        _sentence_bucket_counts(correct_sentence, correct_bucket, n_sent, nb),
         _sentence_bucket_counts(pred_sentence, pred_bucket, n_sent, nb),
         _sentence_bucket_counts(gold_sentence, gold_bucket, n_sent, nb)], axis=2)
     intervals = None
@@ -386,11 +385,32 @@ def _buckets(ctx, name, builtin, gold_values, n_buckets, edges, compat, equal_wi
     return strategy, buckets, buckets
 
 
+def _assigned(units: tuple, buckets) -> np.ndarray:
+    """Bucket of every unit; units given as ``(sentence, values, table, cells)`` (values
+    looked up in a table) are bucketed by assigning the few table cells."""
+    if len(units) == 2:
+        return assign(units[1], buckets)
+    _, _, table, cells = units
+    return assign(table.ravel(), buckets)[cells]
+
+
+def _correct(pairs, gold_bucket, pred_bucket, pred_sentence) -> tuple:
+    """``(sentence, bucket)`` of the correct predicted units: paired with a gold unit of
+    the same bucket. ``pairs``: (gold index, predicted index) arrays, or a mask over units
+    that are the same on both sides (tokens) saying where the labels agree."""
+    if isinstance(pairs, np.ndarray):
+        return pred_sentence, np.where(pairs & (gold_bucket == pred_bucket), pred_bucket, -1)
+    gold_index, pred_index = pairs
+    same = (gold_bucket[gold_index] == pred_bucket[pred_index]) & (pred_bucket[pred_index] >= 0)
+    return pred_sentence[pred_index[same]], pred_bucket[pred_index[same]]
+
+
 def _sentence_bucket_counts(sentence, bucket, n_sentences, n_buckets) -> np.ndarray:
-    keep = bucket >= 0
-    flat = np.bincount(sentence[keep] * n_buckets + bucket[keep],
-                       minlength=n_sentences * n_buckets)
-    return flat.reshape(n_sentences, n_buckets)
+    """Units per (sentence, bucket); a unit in no bucket (-1) counts in a column dropped
+    at the end, which spares selecting the bucketed units first."""
+    width = n_buckets + 1
+    flat = np.bincount(sentence * width + (bucket + 1), minlength=n_sentences * width)
+    return flat.reshape(n_sentences, width)[:, 1:]
 
 
 def _mention_units(ctx, gold_side, pred_side, name, function, cached=None):
@@ -428,9 +448,9 @@ def _token_units(ctx, gold_side, pred_side, name, compat, cached=None):
     """Scored tokens: every token with its IO label (default), or, as the reference code,
     only the tokens inside mentions (gold tokens in gold mentions, predicted tokens in
     predicted mentions)."""
-    function = attrs.TOKEN_FUNCTIONS[name]
     sentence_of = ctx.corpus.sentence_of_position
     if compat == "interpreteval":
+        function = attrs.TOKEN_FUNCTIONS[name]
         units = []
         for side in (gold_side, pred_side):
             positions = ranges(side.spans.start, side.spans.length)
@@ -446,12 +466,14 @@ def _token_units(ctx, gold_side, pred_side, name, compat, cached=None):
         agree = gl[gold_index] == pl[pred_index]
         return ((sentence_of[gp], gv), (sentence_of[pp], pv),
                 (gold_index[agree].astype(np.int64), pred_index[agree].astype(np.int64)))
-    positions = np.arange(ctx.corpus.n_tokens)
-    build = lambda: function(ctx, positions, gold_side.io)  # noqa: E731
+    table = attrs.TOKEN_TABLES[name](ctx)
+    gold_cells = attrs.token_cells(ctx, None, gold_side.io, table.shape[1])
+    pred_cells = attrs.token_cells(ctx, None, pred_side.io, table.shape[1])
+    build = lambda: table.ravel()[gold_cells]  # noqa: E731
     gold_values = build() if cached is None else cached.get(name, build)
-    pred_values = function(ctx, positions, pred_side.io)
-    agree = np.flatnonzero(gold_side.io == pred_side.io)
-    return ((sentence_of, gold_values), (sentence_of, pred_values), (agree, agree))
+    pred_values = table.ravel()[pred_cells]
+    return ((sentence_of, gold_values, table, gold_cells),
+            (sentence_of, pred_values, table, pred_cells), gold_side.io == pred_side.io)
 
 
 def _check_bucket_edges(bucket_edges, chosen: dict) -> None:

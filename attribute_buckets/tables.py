@@ -151,12 +151,16 @@ class TrainingTables:
         """Training mentions with window id ``ids[i]`` and type column ``columns[i]``
         (1 + training type; anything else counts 0)."""
         key = ("typed", length)
-        if key not in self._memo:
+        if key not in self._memo:   # distinct (id, type) keys, sorted, and their counts
             train_ids, train_types = self.mention_ids(length)
-            self._memo[key] = np.sort(train_ids * (len(self.types) + 1) + train_types)
-        table = self._memo[key]
+            self._memo[key] = np.unique(train_ids * (len(self.types) + 1) + train_types,
+                                        return_counts=True)
+        keys, key_counts = self._memo[key]
+        if not len(keys):
+            return np.zeros(len(ids), dtype=np.int64)
         wanted = ids * (len(self.types) + 1) + (columns - 1)
-        counts = np.searchsorted(table, wanted, "right") - np.searchsorted(table, wanted, "left")
+        where = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        counts = np.where(keys[where] == wanted, key_counts[where], 0)
         return np.where((ids >= 0) & (columns >= 1), counts, 0)
 
     def mention_lengths(self) -> np.ndarray:

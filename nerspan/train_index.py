@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -96,8 +97,9 @@ class TrainIndex:
     def token_rows(self, words, lowercase: bool = False) -> np.ndarray:
         """Row of each word in the (lowercased) count tables, -1 when unseen in training."""
         vocab = self._lower()["vocab"] if lowercase else self.vocab
-        return np.fromiter((vocab.get(w.lower() if lowercase else w, -1) for w in words),
-                           dtype=np.int64, count=len(words))
+        # map over C-level methods: no Python frame per word
+        keys = map(str.lower, words) if lowercase else words
+        return np.fromiter(map(vocab.get, keys, repeat(-1)), dtype=np.int64, count=len(words))
 
     def token_label_counts(self, lowercase: bool = False) -> np.ndarray:
         """``io_counts``, merged over case when ``lowercase``."""
