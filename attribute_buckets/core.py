@@ -1,6 +1,7 @@
 """``score``: bucket-wise precision, recall and F1 per attribute, and the result object."""
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -332,7 +333,7 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
     else:
         unit = "mention"
         gold_units, pred_units = _mention_units(ctx, gold_side, pred_side, name, function,
-                                                cached)
+                                                cached, mention_pairs)
         pairs = mention_pairs
     gold_sentence, gold_values = gold_units[:2]
     pred_sentence, pred_values = pred_units[:2]
@@ -413,17 +414,40 @@ def _sentence_bucket_counts(sentence, bucket, n_sentences, n_buckets) -> np.ndar
     return flat.reshape(n_sentences, width)[:, 1:]
 
 
-def _mention_units(ctx, gold_side, pred_side, name, function, cached=None):
+def _mention_units(ctx, gold_side, pred_side, name, function, cached=None, pairs=None):
     gold, pred = gold_side.spans, pred_side.spans
     if isinstance(function, str):
         compute = attrs.MENTION_FUNCTIONS[function]
         build = lambda: np.asarray(compute(ctx, gold), dtype=float)  # noqa: E731
         gold_values = build() if cached is None else cached.get(function, build)
-        pred_values = np.asarray(compute(ctx, pred), dtype=float)
+        pred_values = _predicted_values(ctx, compute, gold, pred, gold_values, pairs)
     else:
         gold_values = _custom_values(function, ctx, gold, name, "gold")
         pred_values = _custom_values(function, ctx, pred, name, "predicted")
     return (gold.sentence, gold_values), (pred.sentence, pred_values)
+
+
+def _predicted_values(ctx, compute, gold, pred, gold_values, pairs) -> np.ndarray:
+    """A built-in attribute of every predicted mention. Its value depends only on the
+    mention's own sentence, position, length and type, so an exactly predicted mention
+    (``pairs``) takes its gold mention's value and only the others are computed."""
+    if pairs is None or gold.types != pred.types:
+        return np.asarray(compute(ctx, pred), dtype=float)
+    gold_index, pred_index = pairs
+    values = np.empty(len(pred))
+    values[pred_index] = gold_values[gold_index]
+    others = ctx.cached("unpaired_predictions", lambda: _unpaired(pred, pred_index))
+    values[others[0]] = np.asarray(compute(ctx, others[1]), dtype=float)
+    return values
+
+
+def _unpaired(pred, pred_index) -> tuple:
+    """``(indices, Spans)`` of the predicted mentions outside ``pred_index``."""
+    rest = np.ones(len(pred), dtype=bool)
+    rest[pred_index] = False
+    rest = np.flatnonzero(rest)
+    return rest, dataclasses.replace(pred, start=pred.start[rest], end=pred.end[rest],
+                                     sentence=pred.sentence[rest], type=pred.type[rest])
 
 
 def _mention_pairs(gold, pred) -> tuple[np.ndarray, np.ndarray]:
