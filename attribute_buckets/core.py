@@ -345,10 +345,13 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
     nb = len(pred_buckets)
     n_sent = ctx.corpus.n_sentences
     correct_sentence, correct_bucket = _correct(pairs, gold_bucket, pred_bucket, pred_sentence)
-    counts = np.stack([
-        _sentence_bucket_counts(correct_sentence, correct_bucket, n_sent, nb),
-        _sentence_bucket_counts(pred_sentence, pred_bucket, n_sent, nb),
-        _sentence_bucket_counts(gold_sentence, gold_bucket, n_sent, nb)], axis=2)
+    # int32: the result keeps these counts for every attribute (half the memory of int64;
+    # sums over sentences still accumulate in int64, the bootstrap reads them as floats)
+    counts = np.empty((n_sent, nb, 3), dtype=np.int32)
+    for k, (sentence, bucket) in enumerate(((correct_sentence, correct_bucket),
+                                            (pred_sentence, pred_bucket),
+                                            (gold_sentence, gold_bucket))):
+        counts[:, :, k] = _sentence_bucket_counts(sentence, bucket, n_sent, nb)
     intervals = None
     if weights is not None:
         statistics = bucket_statistics(name, counts)

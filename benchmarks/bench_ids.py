@@ -215,7 +215,7 @@ def family_rows(tokens, gold, split, pred_ids, report, repeat) -> dict:
         options = {} if name == "faireval" else {"train": train}
         ratios[name] = compare(f"{name} on the split vs classification_report",
                                lambda: family.score(split, pred_ids, **options), report,
-                               repeat, memory=False)
+                               repeat)
     return ratios
 
 
