@@ -345,13 +345,9 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
     nb = len(pred_buckets)
     n_sent = ctx.corpus.n_sentences
     correct_sentence, correct_bucket = _correct(pairs, gold_bucket, pred_bucket, pred_sentence)
-    # int32: the result keeps these counts for every attribute (half the memory of int64;
-    # sums over sentences still accumulate in int64, the bootstrap reads them as floats)
-    counts = np.empty((n_sent, nb, 3), dtype=np.int32)
-    for k, (sentence, bucket) in enumerate(((correct_sentence, correct_bucket),
-                                            (pred_sentence, pred_bucket),
-                                            (gold_sentence, gold_bucket))):
-        counts[:, :, k] = _sentence_bucket_counts(sentence, bucket, n_sent, nb)
+    counts = _sentence_bucket_counts(((correct_sentence, correct_bucket),
+                                      (pred_sentence, pred_bucket),
+                                      (gold_sentence, gold_bucket)), n_sent, nb)
     intervals = None
     if weights is not None:
         statistics = bucket_statistics(name, counts)
@@ -409,12 +405,24 @@ def _correct(pairs, gold_bucket, pred_bucket, pred_sentence) -> tuple:
     return pred_sentence[pred_index[same]], pred_bucket[pred_index[same]]
 
 
-def _sentence_bucket_counts(sentence, bucket, n_sentences, n_buckets) -> np.ndarray:
-    """Units per (sentence, bucket); a unit in no bucket (-1) counts in a column dropped
-    at the end, which spares selecting the bucketed units first."""
+def _sentence_bucket_counts(columns, n_sentences: int, n_buckets: int) -> np.ndarray:
+    """``(sentences x buckets x len(columns))`` int32: per column ``(sentence, bucket)`` of
+    its units, the units per sentence and bucket.
+
+    A unit in no bucket (-1) counts in an extra column dropped at the end, which spares
+    selecting the bucketed units first; columns over the same units (tokens) share their
+    sentences' first cells. int32: the result keeps these counts for every attribute
+    (sums over sentences still accumulate in int64, the bootstrap reads them as floats).
+    """
     width = n_buckets + 1
-    flat = np.bincount(sentence * width + (bucket + 1), minlength=n_sentences * width)
-    return flat.reshape(n_sentences, width)[:, 1:]
+    counts = np.empty((n_sentences, n_buckets, len(columns)), dtype=np.int32)
+    first_cells: dict = {}   # id of a sentence array -> sentence * width + 1
+    for k, (sentence, bucket) in enumerate(columns):
+        if id(sentence) not in first_cells:
+            first_cells[id(sentence)] = sentence * width + 1
+        flat = np.bincount(first_cells[id(sentence)] + bucket, minlength=n_sentences * width)
+        counts[:, :, k] = flat.reshape(n_sentences, width)[:, 1:]
+    return counts
 
 
 def _mention_units(ctx, gold_side, pred_side, name, function, cached=None, pairs=None):
