@@ -44,19 +44,25 @@ def row_ids(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
     """``(first, inverse)``: the first row of each distinct row of ``rows`` (n x L, values
     in ``[0, base)``) and each row's index into ``first``.
 
-    Columns are folded in one at a time (``id * base + value``, renumbered densely by
-    ``np.unique``), so the keys stay within int64 for any L; faster than
-    ``np.unique(axis=0)``, which sorts rows as raw bytes.
+    Columns are folded into one int64 key per row (``key * base + value``); when the
+    next fold could pass 2**62 the keys are first renumbered densely (``np.unique``), so
+    any L works, and short rows cost one sort. Faster than ``np.unique(axis=0)``, which
+    sorts rows as raw bytes.
 
     >>> first, inverse = row_ids(np.array([[1, 2], [0, 2], [1, 2]]), 3)
     >>> first.tolist(), inverse.tolist()
     ([1, 0], [1, 0, 1])
     """
-    ids = np.zeros(len(rows), dtype=np.int64)
+    base = max(int(base), 1)
+    keys = np.zeros(len(rows), dtype=np.int64)
+    bound = 1   # every key is below this
     for column in rows.T:
-        _, ids = np.unique(ids * base + column, return_inverse=True)
-        ids = ids.ravel()
-    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        if bound * base >= 2**62:
+            _, keys = np.unique(keys, return_inverse=True)
+            keys, bound = keys.ravel().astype(np.int64), len(rows)
+        keys = keys * base + column
+        bound *= base
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     return first, inverse.ravel()
 
 
