@@ -246,9 +246,9 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     pred = decode(corpus, pred_column, context.scheme, context.mode, table)
     overall = entity_scores(gold, pred)
     tables = training_tables(index, not case_sensitive) if index is not None else None
-    ctx = attrs.Context(corpus, attrs.Side(gold, gold.io_codes(corpus.n_tokens)), gold.types,
+    ctx = attrs.Context(corpus, attrs.Side.of(gold, corpus.n_tokens), gold.types,
                         index, tables, frequency_norm, compat)
-    pred_side = attrs.Side(pred, pred.io_codes(corpus.n_tokens))
+    pred_side = attrs.Side.of(pred, corpus.n_tokens)
     # float once: every attribute's bootstrap is a product with these weights
     weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
                if bootstrap else None)
@@ -342,12 +342,14 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
                                                     edges, compat, equal_width)
     gold_bucket = _assigned(gold_units, gold_buckets)
     pred_bucket = _assigned(pred_units, pred_buckets)
+    gold_units = pred_units = None   # frees token cells (an int64 per token and side)
     nb = len(pred_buckets)
     n_sent = ctx.corpus.n_sentences
     correct_sentence, correct_bucket = _correct(pairs, gold_bucket, pred_bucket, pred_sentence)
     counts = _sentence_bucket_counts(((correct_sentence, correct_bucket),
                                       (pred_sentence, pred_bucket),
-                                      (gold_sentence, gold_bucket)), n_sent, nb)
+                                      (gold_sentence, gold_bucket)), n_sent, nb,
+                                     _count_dtype(ctx.corpus))
     intervals = None
     if weights is not None:
         statistics = bucket_statistics(name, counts)
@@ -391,7 +393,9 @@ def _assigned(units: tuple, buckets) -> np.ndarray:
     if len(units) == 2:
         return assign(units[1], buckets)
     _, _, table, cells = units
-    return assign(table.ravel(), buckets)[cells]
+    # the cells' buckets in the smallest type that holds them: one per token follows
+    small = np.int8 if len(buckets) < 127 else np.int64
+    return assign(table.ravel(), buckets).astype(small)[cells]
 
 
 def _correct(pairs, gold_bucket, pred_bucket, pred_sentence) -> tuple:
@@ -405,21 +409,35 @@ def _correct(pairs, gold_bucket, pred_bucket, pred_sentence) -> tuple:
     return pred_sentence[pred_index[same]], pred_bucket[pred_index[same]]
 
 
-def _sentence_bucket_counts(columns, n_sentences: int, n_buckets: int) -> np.ndarray:
-    """``(sentences x buckets x len(columns))`` int32: per column ``(sentence, bucket)`` of
-    its units, the units per sentence and bucket.
+def _count_dtype(corpus) -> type:
+    """The smallest signed integer type holding any count of units of one sentence (at
+    most its length): the result keeps ``sentences x buckets x 3`` counts for every
+    attribute. Sums over sentences still accumulate in int64 (NumPy's rule for small
+    integers) and the bootstrap reads the counts as floats."""
+    longest = int(corpus.lengths.max()) if corpus.n_sentences else 0
+    for dtype in (np.int8, np.int16, np.int32):
+        if longest <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def _sentence_bucket_counts(columns, n_sentences: int, n_buckets: int,
+                            dtype=np.int64) -> np.ndarray:
+    """``(sentences x buckets x len(columns))`` of ``dtype``: per column ``(sentence,
+    bucket)`` of its units, the units per sentence and bucket.
 
     A unit in no bucket (-1) counts in an extra column dropped at the end, which spares
     selecting the bucketed units first; columns over the same units (tokens) share their
-    sentences' first cells. int32: the result keeps these counts for every attribute
-    (sums over sentences still accumulate in int64, the bootstrap reads them as floats).
+    sentences' first cells.
     """
     width = n_buckets + 1
-    counts = np.empty((n_sentences, n_buckets, len(columns)), dtype=np.int32)
+    counts = np.empty((n_sentences, n_buckets, len(columns)), dtype=dtype)
     first_cells: dict = {}   # id of a sentence array -> sentence * width + 1
     for k, (sentence, bucket) in enumerate(columns):
         if id(sentence) not in first_cells:
-            first_cells[id(sentence)] = sentence * width + 1
+            cells = sentence * width
+            cells += 1   # in place: one array per token, not two
+            first_cells[id(sentence)] = cells
         flat = np.bincount(first_cells[id(sentence)] + bucket, minlength=n_sentences * width)
         counts[:, :, k] = flat.reshape(n_sentences, width)[:, 1:]
     return counts
@@ -506,7 +524,8 @@ def _token_units(ctx, gold_side, pred_side, name, compat, cached=None):
     pred_cells = attrs.token_cells(ctx, None, pred_side.io, table.shape[1])
     build = lambda: table.ravel()[gold_cells]  # noqa: E731
     gold_values = build() if cached is None else cached.get(name, build)
-    pred_values = table.ravel()[pred_cells]
+    # a label-free table (tFre) gives both sides the same cells, hence the same values
+    pred_values = gold_values if pred_cells is gold_cells else table.ravel()[pred_cells]
     return ((sentence_of, gold_values, table, gold_cells),
             (sentence_of, pred_values, table, pred_cells), gold_side.io == pred_side.io)
 
