@@ -393,7 +393,7 @@ def _assigned(units: tuple, buckets) -> np.ndarray:
     if len(units) == 2:
         return assign(units[1], buckets)
     _, _, table, cells = units
-    # the cells' buckets in the smallest type that holds them: one per token follows
+    # int8 buckets when they fit: the array gathered from them has one entry per token
     small = np.int8 if len(buckets) < 127 else np.int64
     return assign(table.ravel(), buckets).astype(small)[cells]
 
