@@ -9,7 +9,7 @@ predicted mentions (eDen counts the *gold* mention tokens of the sentence).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -47,6 +47,13 @@ class Side:
     spans: Spans
     io: np.ndarray          # per position: 0 = O, 1 + t = inside a mention of test type t
 
+    @classmethod
+    def of(cls, spans: Spans, n_tokens: int) -> "Side":
+        """The side of ``spans``; IO codes as int8 when the types allow (they live for the
+        whole scoring: an eighth of int64's memory)."""
+        io = spans.io_codes(n_tokens)
+        return cls(spans, io.astype(np.int8) if len(spans.types) < 127 else io)
+
 
 @dataclass
 class Context:
@@ -59,18 +66,21 @@ class Context:
     tables: TrainingTables | None
     frequency_norm: str = "ratio"
     compat: str | None = None
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def cached(self, key, build):
+        """``build()``, made once per context: gold and predicted units share it."""
+        if key not in self._memo:
+            self._memo[key] = build()
+        return self._memo[key]
 
     # -- shared per-corpus arrays ------------------------------------------------------
     def rows(self) -> np.ndarray:
         """Training row of every test token (-1 = not in the training vocabulary)."""
-        if not hasattr(self, "_rows"):
-            self._rows = self.tables.rows(self.corpus.vocab)[self.corpus.tokens]
-        return self._rows
+        return self.cached("rows", lambda: self.tables.rows(self.corpus.vocab)[self.corpus.tokens])
 
     def type_columns(self) -> np.ndarray:
-        if not hasattr(self, "_columns"):
-            self._columns = self.tables.type_columns(self.types)
-        return self._columns
+        return self.cached("columns", lambda: self.tables.type_columns(self.types))
 
 
 # -- sentence attributes -----------------------------------------------------------------
@@ -79,16 +89,20 @@ def sentence_lengths(ctx: Context) -> np.ndarray:
 
 
 def sentence_entity_density(ctx: Context) -> np.ndarray:
-    inside = np.bincount(ctx.gold.spans.sentence, weights=ctx.gold.spans.length,
-                         minlength=ctx.corpus.n_sentences)
-    return _per_length(inside, ctx.corpus.lengths)
+    def build():
+        inside = np.bincount(ctx.gold.spans.sentence, weights=ctx.gold.spans.length,
+                             minlength=ctx.corpus.n_sentences)
+        return _per_length(inside, ctx.corpus.lengths)
+    return ctx.cached("eDen", build)
 
 
 def sentence_oov_density(ctx: Context) -> np.ndarray:
-    unseen = (_oov_rows(ctx) < 0).astype(float)
-    counts = np.bincount(ctx.corpus.sentence_of_position, weights=unseen,
-                         minlength=ctx.corpus.n_sentences)
-    return _per_length(counts, ctx.corpus.lengths)
+    def build():
+        unseen = (_oov_rows(ctx) < 0).astype(float)
+        counts = np.bincount(ctx.corpus.sentence_of_position, weights=unseen,
+                             minlength=ctx.corpus.n_sentences)
+        return _per_length(counts, ctx.corpus.lengths)
+    return ctx.cached("oDen", build)
 
 
 def _oov_rows(ctx: Context) -> np.ndarray:
@@ -177,13 +191,20 @@ def _rank_value(counts: np.ndarray) -> float:
     return float(max(ordered[min(RANK, len(ordered)) - 1], 1))
 
 
-def _sequence_ids(ctx: Context, spans: Spans):
-    """(length, span indices, training window ids) per distinct span length."""
-    rows = ctx.rows()
-    for length in np.unique(spans.length).tolist():
-        members = np.flatnonzero(spans.length == length)
-        matrix = rows[spans.start[members][:, None] + np.arange(length)]
-        yield length, members, ctx.tables.sequence_ids(matrix)
+def _sequence_ids(ctx: Context, spans: Spans) -> list:
+    """(length, span indices, training window ids) per distinct span length; made once
+    per spans object (eCon and eFre both ask)."""
+    key = ("sequence_ids", id(spans))
+    kept = ctx._memo.get(key)
+    if kept is None or kept[0] is not spans:   # an id names one live object only
+        rows = ctx.rows()
+        groups = []
+        for length in np.unique(spans.length).tolist():
+            members = np.flatnonzero(spans.length == length)
+            matrix = rows[spans.start[members][:, None] + np.arange(length)]
+            groups.append((length, members, ctx.tables.sequence_ids(matrix)))
+        kept = ctx._memo[key] = (spans, groups)
+    return kept[1]
 
 
 def _lookup(table: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -191,29 +212,60 @@ def _lookup(table: np.ndarray, ids: np.ndarray) -> np.ndarray:
 
 
 # -- token attributes --------------------------------------------------------------------
+# A token's value depends only on its training row and its label code, so each token
+# attribute is a table of cells (row x label code; the last row for tokens unseen in
+# training) and a token's value is one look-up: buckets are assigned to the cells, not
+# to every token.
+def consistency_table(ctx: Context) -> np.ndarray:
+    """tCon of every cell, ``(training rows + 1) x (1 + test types)``: share of the row's
+    training occurrences carrying the label (0 = O, 1 + t = test type t); 0 for a type
+    training never saw and for the unseen row."""
+    def build():
+        columns = np.concatenate([[0], ctx.type_columns()]).astype(np.int64)
+        hits = np.where(columns >= 0, ctx.tables.label_counts[:, np.maximum(columns, 0)], 0)
+        hits = np.vstack([hits, np.zeros((1, len(columns)), dtype=hits.dtype)])
+        total = np.append(ctx.tables.row_totals, 0)[:, None]
+        return np.divide(hits, total, out=np.zeros(hits.shape), where=total > 0)
+    return ctx.cached("tCon", build)
+
+
+def frequency_table(ctx: Context) -> np.ndarray:
+    """tFre of every training row, ``(training rows + 1) x 1`` (the label does not
+    matter; the unseen row is 0): occurrences / all training tokens (``ratio``), or / the
+    5th largest token count, capped at 1 (``rank5``)."""
+    def build():
+        totals = ctx.tables.row_totals
+        occurrences = np.append(totals, 0).astype(float)[:, None]
+        if ctx.frequency_norm == "rank5" or ctx.compat == "interpreteval":
+            return np.minimum(occurrences / _rank_value(totals), 1.0)
+        return occurrences / max(ctx.tables.n_tokens, 1)
+    return ctx.cached("tFre", build)
+
+
+def token_cells(ctx: Context, positions: np.ndarray | None, labels: np.ndarray,
+                width: int) -> np.ndarray:
+    """Flat cell of each (token position, label code) in a table of ``width`` columns;
+    ``positions`` None: every token (``labels`` one per token)."""
+    def build():   # the table row of every token: unseen tokens get the last row
+        rows = ctx.rows()
+        return np.where(rows >= 0, rows, len(ctx.tables.label_counts))
+    rows = ctx.cached("table_rows", build)
+    rows = rows if positions is None else rows[positions]
+    return rows * width + labels if width > 1 else rows
+
+
 def token_consistency(ctx: Context, positions: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """tCon of each (token position, label code): share of the token's training
     occurrences carrying the label (0 = O, 1 + t = test type t); 0 when unseen."""
-    rows = ctx.rows()[positions]
-    columns = np.where(labels == 0, 0, ctx.type_columns()[np.maximum(labels - 1, 0)]
-                       if len(ctx.types) else 0)
-    counts = ctx.tables.label_counts
-    totals = ctx.tables.row_totals
-    seen = (rows >= 0) & (columns >= 0)
-    hits = np.where(seen, counts[np.maximum(rows, 0), np.maximum(columns, 0)], 0)
-    total = np.where(rows >= 0, totals[np.maximum(rows, 0)], 0)
-    return np.divide(hits, total, out=np.zeros(len(rows)), where=total > 0)
+    table = consistency_table(ctx)
+    return table.ravel()[token_cells(ctx, positions, labels, table.shape[1])]
 
 
 def token_frequency(ctx: Context, positions: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """tFre: the token's training occurrences / all training tokens (``ratio``), or /
     the 5th largest token count, capped at 1 (``rank5``)."""
-    rows = ctx.rows()[positions]
-    totals = ctx.tables.row_totals
-    occurrences = np.where(rows >= 0, totals[np.maximum(rows, 0)], 0).astype(float)
-    if ctx.frequency_norm == "rank5" or ctx.compat == "interpreteval":
-        return np.minimum(occurrences / _rank_value(totals), 1.0)
-    return occurrences / max(ctx.tables.n_tokens, 1)
+    table = frequency_table(ctx)
+    return table.ravel()[token_cells(ctx, positions, labels, 1)]
 
 
 # -- the reference code's eCon and eFre (compat="interpreteval") -------------------------
@@ -316,3 +368,4 @@ MENTION_FUNCTIONS = {
     "tag": entity_type,
 }
 TOKEN_FUNCTIONS = {"tCon": token_consistency, "tFre": token_frequency}
+TOKEN_TABLES = {"tCon": consistency_table, "tFre": frequency_table}

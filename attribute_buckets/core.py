@@ -1,6 +1,7 @@
 """``score``: bucket-wise precision, recall and F1 per attribute, and the result object."""
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -245,9 +246,9 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     pred = decode(corpus, pred_column, context.scheme, context.mode, table)
     overall = entity_scores(gold, pred)
     tables = training_tables(index, not case_sensitive) if index is not None else None
-    ctx = attrs.Context(corpus, attrs.Side(gold, gold.io_codes(corpus.n_tokens)), gold.types,
+    ctx = attrs.Context(corpus, attrs.Side.of(gold, corpus.n_tokens), gold.types,
                         index, tables, frequency_norm, compat)
-    pred_side = attrs.Side(pred, pred.io_codes(corpus.n_tokens))
+    pred_side = attrs.Side.of(pred, corpus.n_tokens)
     # float once: every attribute's bootstrap is a product with these weights
     weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
                if bootstrap else None)
@@ -332,23 +333,23 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
     else:
         unit = "mention"
         gold_units, pred_units = _mention_units(ctx, gold_side, pred_side, name, function,
-                                                cached)
+                                                cached, mention_pairs)
         pairs = mention_pairs
-    gold_sentence, gold_values = gold_units
-    pred_sentence, pred_values = pred_units
+    gold_sentence, gold_values = gold_units[:2]
+    pred_sentence, pred_values = pred_units[:2]
     discrete = builtin in attrs.DISCRETE_ATTRIBUTES
     strategy, gold_buckets, pred_buckets = _buckets(ctx, name, builtin, gold_values, n_buckets,
                                                     edges, compat, equal_width)
-    gold_bucket = assign(gold_values, gold_buckets)
-    pred_bucket = assign(pred_values, pred_buckets)
+    gold_bucket = _assigned(gold_units, gold_buckets)
+    pred_bucket = _assigned(pred_units, pred_buckets)
+    gold_units = pred_units = None   # frees token cells (an int64 per token and side)
     nb = len(pred_buckets)
     n_sent = ctx.corpus.n_sentences
-    gold_index, pred_index = pairs
-    same = (gold_bucket[gold_index] == pred_bucket[pred_index]) & (pred_bucket[pred_index] >= 0)
-    counts = np.stack([
-        _sentence_bucket_counts(pred_sentence[pred_index[same]], pred_bucket[pred_index[same]], n_sent, nb),
-        _sentence_bucket_counts(pred_sentence, pred_bucket, n_sent, nb),
-        _sentence_bucket_counts(gold_sentence, gold_bucket, n_sent, nb)], axis=2)
+    correct_sentence, correct_bucket = _correct(pairs, gold_bucket, pred_bucket, pred_sentence)
+    counts = _sentence_bucket_counts(((correct_sentence, correct_bucket),
+                                      (pred_sentence, pred_bucket),
+                                      (gold_sentence, gold_bucket)), n_sent, nb,
+                                     _count_dtype(ctx.corpus))
     intervals = None
     if weights is not None:
         statistics = bucket_statistics(name, counts)
@@ -386,24 +387,96 @@ def _buckets(ctx, name, builtin, gold_values, n_buckets, edges, compat, equal_wi
     return strategy, buckets, buckets
 
 
-def _sentence_bucket_counts(sentence, bucket, n_sentences, n_buckets) -> np.ndarray:
-    keep = bucket >= 0
-    flat = np.bincount(sentence[keep] * n_buckets + bucket[keep],
-                       minlength=n_sentences * n_buckets)
-    return flat.reshape(n_sentences, n_buckets)
+def _assigned(units: tuple, buckets) -> np.ndarray:
+    """Bucket of every unit; units given as ``(sentence, values, table, cells)`` (values
+    looked up in a table) are bucketed by assigning the few table cells."""
+    if len(units) == 2:
+        return assign(units[1], buckets)
+    _, _, table, cells = units
+    # int8 buckets when they fit: the array gathered from them has one entry per token
+    small = np.int8 if len(buckets) < 127 else np.int64
+    return assign(table.ravel(), buckets).astype(small)[cells]
 
 
-def _mention_units(ctx, gold_side, pred_side, name, function, cached=None):
+def _correct(pairs, gold_bucket, pred_bucket, pred_sentence) -> tuple:
+    """``(sentence, bucket)`` of the correct predicted units: paired with a gold unit of
+    the same bucket. ``pairs``: (gold index, predicted index) arrays, or a mask over units
+    that are the same on both sides (tokens) saying where the labels agree."""
+    if isinstance(pairs, np.ndarray):
+        return pred_sentence, np.where(pairs & (gold_bucket == pred_bucket), pred_bucket, -1)
+    gold_index, pred_index = pairs
+    same = (gold_bucket[gold_index] == pred_bucket[pred_index]) & (pred_bucket[pred_index] >= 0)
+    return pred_sentence[pred_index[same]], pred_bucket[pred_index[same]]
+
+
+def _count_dtype(corpus) -> type:
+    """The smallest signed integer type holding any count of units of one sentence (at
+    most its length): the result keeps ``sentences x buckets x 3`` counts for every
+    attribute. Sums over sentences still accumulate in int64 (NumPy's rule for small
+    integers) and the bootstrap reads the counts as floats."""
+    longest = int(corpus.lengths.max()) if corpus.n_sentences else 0
+    for dtype in (np.int8, np.int16, np.int32):
+        if longest <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def _sentence_bucket_counts(columns, n_sentences: int, n_buckets: int,
+                            dtype=np.int64) -> np.ndarray:
+    """``(sentences x buckets x len(columns))`` of ``dtype``: per column ``(sentence,
+    bucket)`` of its units, the units per sentence and bucket.
+
+    A unit in no bucket (-1) counts in an extra column dropped at the end, which spares
+    selecting the bucketed units first; columns over the same units (tokens) share their
+    sentences' first cells.
+    """
+    width = n_buckets + 1
+    counts = np.empty((n_sentences, n_buckets, len(columns)), dtype=dtype)
+    first_cells: dict = {}   # id of a sentence array -> sentence * width + 1
+    for k, (sentence, bucket) in enumerate(columns):
+        if id(sentence) not in first_cells:
+            cells = sentence * width
+            cells += 1   # in place: one array per token, not two
+            first_cells[id(sentence)] = cells
+        flat = np.bincount(first_cells[id(sentence)] + bucket, minlength=n_sentences * width)
+        counts[:, :, k] = flat.reshape(n_sentences, width)[:, 1:]
+    return counts
+
+
+def _mention_units(ctx, gold_side, pred_side, name, function, cached=None, pairs=None):
     gold, pred = gold_side.spans, pred_side.spans
     if isinstance(function, str):
         compute = attrs.MENTION_FUNCTIONS[function]
         build = lambda: np.asarray(compute(ctx, gold), dtype=float)  # noqa: E731
         gold_values = build() if cached is None else cached.get(function, build)
-        pred_values = np.asarray(compute(ctx, pred), dtype=float)
+        pred_values = _predicted_values(ctx, compute, gold, pred, gold_values, pairs)
     else:
         gold_values = _custom_values(function, ctx, gold, name, "gold")
         pred_values = _custom_values(function, ctx, pred, name, "predicted")
     return (gold.sentence, gold_values), (pred.sentence, pred_values)
+
+
+def _predicted_values(ctx, compute, gold, pred, gold_values, pairs) -> np.ndarray:
+    """A built-in attribute of every predicted mention. Its value depends only on the
+    mention's own sentence, position, length and type, so an exactly predicted mention
+    (``pairs``) takes its gold mention's value and only the others are computed."""
+    if pairs is None or gold.types != pred.types:
+        return np.asarray(compute(ctx, pred), dtype=float)
+    gold_index, pred_index = pairs
+    values = np.empty(len(pred))
+    values[pred_index] = gold_values[gold_index]
+    others = ctx.cached("unpaired_predictions", lambda: _unpaired(pred, pred_index))
+    values[others[0]] = np.asarray(compute(ctx, others[1]), dtype=float)
+    return values
+
+
+def _unpaired(pred, pred_index) -> tuple:
+    """``(indices, Spans)`` of the predicted mentions outside ``pred_index``."""
+    rest = np.ones(len(pred), dtype=bool)
+    rest[pred_index] = False
+    rest = np.flatnonzero(rest)
+    return rest, dataclasses.replace(pred, start=pred.start[rest], end=pred.end[rest],
+                                     sentence=pred.sentence[rest], type=pred.type[rest])
 
 
 def _mention_pairs(gold, pred) -> tuple[np.ndarray, np.ndarray]:
@@ -428,9 +501,9 @@ def _token_units(ctx, gold_side, pred_side, name, compat, cached=None):
     """Scored tokens: every token with its IO label (default), or, as the reference code,
     only the tokens inside mentions (gold tokens in gold mentions, predicted tokens in
     predicted mentions)."""
-    function = attrs.TOKEN_FUNCTIONS[name]
     sentence_of = ctx.corpus.sentence_of_position
     if compat == "interpreteval":
+        function = attrs.TOKEN_FUNCTIONS[name]
         units = []
         for side in (gold_side, pred_side):
             positions = ranges(side.spans.start, side.spans.length)
@@ -446,12 +519,15 @@ def _token_units(ctx, gold_side, pred_side, name, compat, cached=None):
         agree = gl[gold_index] == pl[pred_index]
         return ((sentence_of[gp], gv), (sentence_of[pp], pv),
                 (gold_index[agree].astype(np.int64), pred_index[agree].astype(np.int64)))
-    positions = np.arange(ctx.corpus.n_tokens)
-    build = lambda: function(ctx, positions, gold_side.io)  # noqa: E731
+    table = attrs.TOKEN_TABLES[name](ctx)
+    gold_cells = attrs.token_cells(ctx, None, gold_side.io, table.shape[1])
+    pred_cells = attrs.token_cells(ctx, None, pred_side.io, table.shape[1])
+    build = lambda: table.ravel()[gold_cells]  # noqa: E731
     gold_values = build() if cached is None else cached.get(name, build)
-    pred_values = function(ctx, positions, pred_side.io)
-    agree = np.flatnonzero(gold_side.io == pred_side.io)
-    return ((sentence_of, gold_values), (sentence_of, pred_values), (agree, agree))
+    # a label-free table (tFre) gives both sides the same cells, hence the same values
+    pred_values = gold_values if pred_cells is gold_cells else table.ravel()[pred_cells]
+    return ((sentence_of, gold_values, table, gold_cells),
+            (sentence_of, pred_values, table, pred_cells), gold_side.io == pred_side.io)
 
 
 def _check_bucket_edges(bucket_edges, chosen: dict) -> None:

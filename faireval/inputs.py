@@ -244,8 +244,10 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None):
                                label[order]))
     # Per-label rows for the types the tags use, not every type of a label list (ids
     # with the model's label list, a ClassLabel column): as with the same tags as strings.
-    columns = np.concatenate([levels.column(c) for c in levels.columns])
-    used = np.unique(table.type[np.unique(columns)])
+    present = np.zeros(len(levels.labels), dtype=bool)   # label ids the columns use
+    for column in levels.columns:   # a count per id: no sort of every token
+        present |= np.bincount(levels.column(column), minlength=len(levels.labels)) > 0
+    used = np.unique(table.type[np.flatnonzero(present)])
     used = used[used >= 0]
     if len(used) < len(table.types):
         remap = np.full(len(table.types), -1, dtype=np.int32)

@@ -214,14 +214,22 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     listed = None
     if return_tokens:
         listed = _token_rows(corpus, codes, gold, pred, wrong, error_labels, types)
-    cell = (corpus.sentence_of_position * n_leaves + codes) * 2
-    per_sentence = (np.bincount(cell, minlength=corpus.n_sentences * n_leaves * 2)
-                    + np.bincount(cell[wrong] + 1, minlength=corpus.n_sentences * n_leaves * 2))
     return HardevalResult(stats, error_labels, strict_diff, repairs, listed,
-                          per_sentence.reshape(corpus.n_sentences, n_leaves, 2),
+                          _sentence_counts(corpus, codes, wrong),
                           {"scheme": get_scheme(scheme).name, "mode": mode},
                           _type_counts(corpus, codes, gold, wrong, error_labels, types,
                                        scheme))
+
+
+def _sentence_counts(corpus: Corpus, codes: np.ndarray, wrong: np.ndarray) -> np.ndarray:
+    """sentences x leaves x (tokens, errors): one count of (sentence, leaf, wrong) cells;
+    a cell's tokens are its right plus its wrong ones."""
+    n_leaves = len(LEAF_NAMES)
+    cell = (corpus.sentence_of_position * n_leaves + codes) * 2 + wrong
+    counts = np.bincount(cell, minlength=corpus.n_sentences * n_leaves * 2)
+    counts = counts.reshape(corpus.n_sentences, n_leaves, 2)
+    counts[:, :, 0] += counts[:, :, 1]
+    return counts
 
 
 def _type_counts(corpus, codes, gold, wrong, error_labels, types, scheme) -> dict:
@@ -230,12 +238,14 @@ def _type_counts(corpus, codes, gold, wrong, error_labels, types, scheme) -> dic
     without a gold token left out."""
     if error_labels == "bio":
         gold_type = LabelTable.build(corpus.labels, get_scheme(scheme)).type[gold]
-    else:
+        typed = gold_type >= 0
+        gold_type = gold_type[typed]
+    else:   # only the typed tokens' types are computed (few, and no per-token temporaries)
         width = 1 if error_labels == "io" else 4
-        gold_type = np.where(gold > 0, (gold - 1) // width, -1)
-    typed = gold_type >= 0
+        typed = gold > 0
+        gold_type = (gold[typed] - 1) // width
     n_leaves = len(LEAF_NAMES)
-    cell = gold_type[typed].astype(np.int64) * n_leaves + codes[typed]
+    cell = gold_type.astype(np.int64) * n_leaves + codes[typed]
     size = len(types) * n_leaves
     counts = np.stack([np.bincount(cell, minlength=size),
                        np.bincount(cell[wrong[typed]], minlength=size)], axis=1)
@@ -389,13 +399,11 @@ def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_label
 def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:
     if corpus.tokens is None:
         return None
-    pairs = np.unique(codes.astype(np.int64) * len(corpus.vocab) + corpus.tokens.astype(np.int64))
-    leaf_of_pair, word_of_pair = np.divmod(pairs, max(len(corpus.vocab), 1))
-    out = {}
-    for name, leaves in GROUPS.items():
-        mask = np.isin(leaf_of_pair, leaves)
-        out[name] = int(np.unique(word_of_pair[mask]).size)
-    return out
+    # which (word, leaf) pairs occur: one scatter, no sort of the tokens
+    occurs = np.zeros((len(corpus.vocab), len(LEAF_NAMES)), dtype=bool)
+    occurs[corpus.tokens, codes] = True
+    return {name: int(np.count_nonzero(occurs[:, list(leaves)].any(axis=1)))
+            for name, leaves in GROUPS.items()}
 
 
 def _token_rows(corpus, codes, gold, pred, wrong, error_labels, types) -> dict:

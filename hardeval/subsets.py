@@ -119,13 +119,19 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     io, types, _ = gold_io(corpus, column, scheme, mode, spans=spans)
     train_column = {t: 1 + i for i, t in enumerate(train.types)}
     to_train = np.array([0] + [train_column.get(t, -1) for t in types], dtype=np.int64)
-    rows = train.rows_for(corpus)
+    rows = train.token_rows(corpus.vocab)   # per test word
     # A vocabulary entry with no count (an index built from ``Corpus.subset`` keeps the
     # whole vocabulary) does not make a token seen.
     seen = rows >= 0
     seen[seen] = train.io_counts.sum(axis=1)[rows[seen]] > 0
-    return classify(np.where(seen, rows, -1), train.io_counts, io > 0, to_train[io],
-                    strict_diff)
+    # A token's code depends only on its word and its gold IO label: every (word, label)
+    # cell is classified once and each token looks its cell up.
+    width = len(to_train)
+    cell_rows = np.repeat(np.where(seen, rows, -1), width)
+    cell_labels = np.tile(np.arange(width), len(rows))
+    codes = classify(cell_rows, train.io_counts, cell_labels > 0, to_train[cell_labels],
+                     strict_diff)
+    return codes[corpus.tokens.astype(np.int64) * width + io]
 
 
 def gold_token_classes(context: GoldContext, strict_diff: bool = False) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -19,11 +20,50 @@ from .spans import Spans, decode
 
 
 def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list[str]:
-    """The text of every span: its tokens joined by one space."""
-    words = corpus.token_strings()
-    if lowercase:
-        words = np.asarray([w.lower() for w in corpus.vocab], dtype=object)[corpus.tokens]
-    return [" ".join(words[a:b]) for a, b in zip(spans.start.tolist(), spans.end.tolist())]
+    """The text of every span: its tokens joined by one space.
+
+    Each distinct token sequence is joined once (spans grouped by length, their token-id
+    rows numbered by ``row_ids``): the Python work grows with the distinct texts, not
+    with the mentions.
+    """
+    if corpus.tokens is None:
+        raise ValueError("this corpus has no tokens")
+    words = [w.lower() for w in corpus.vocab] if lowercase else corpus.vocab
+    texts = np.empty(len(spans), dtype=object)
+    for length in np.unique(spans.length).tolist():
+        members = np.flatnonzero(spans.length == length)
+        rows = corpus.tokens[spans.start[members][:, None] + np.arange(max(length, 0))]
+        first, inverse = row_ids(rows, len(corpus.vocab))
+        joined = np.empty(len(first), dtype=object)
+        joined[:] = [" ".join(map(words.__getitem__, row)) for row in rows[first].tolist()]
+        texts[members] = joined[inverse]
+    return texts.tolist()
+
+
+def row_ids(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, inverse)``: the first row of each distinct row of ``rows`` (n x L, values
+    in ``[0, base)``) and each row's index into ``first``.
+
+    Columns are folded into one int64 key per row (``key * base + value``); when the
+    next fold could pass 2**62 the keys are first renumbered densely (``np.unique``), so
+    any L works, and short rows cost one sort. Faster than ``np.unique(axis=0)``, which
+    sorts rows as raw bytes.
+
+    >>> first, inverse = row_ids(np.array([[1, 2], [0, 2], [1, 2]]), 3)
+    >>> first.tolist(), inverse.tolist()
+    ([1, 0], [1, 0, 1])
+    """
+    base = max(int(base), 1)
+    keys = np.zeros(len(rows), dtype=np.int64)
+    bound = 1   # every key is below this
+    for column in rows.T:
+        if bound * base >= 2**62:
+            _, keys = np.unique(keys, return_inverse=True)
+            keys, bound = keys.ravel().astype(np.int64), len(rows)
+        keys = keys * base + column
+        bound *= base
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
 
 
 @dataclass
@@ -63,8 +103,9 @@ class TrainIndex:
     def token_rows(self, words, lowercase: bool = False) -> np.ndarray:
         """Row of each word in the (lowercased) count tables, -1 when unseen in training."""
         vocab = self._lower()["vocab"] if lowercase else self.vocab
-        return np.fromiter((vocab.get(w.lower() if lowercase else w, -1) for w in words),
-                           dtype=np.int64, count=len(words))
+        # map over C-level methods: no Python frame per word
+        keys = map(str.lower, words) if lowercase else words
+        return np.fromiter(map(vocab.get, keys, repeat(-1)), dtype=np.int64, count=len(words))
 
     def token_label_counts(self, lowercase: bool = False) -> np.ndarray:
         """``io_counts``, merged over case when ``lowercase``."""

@@ -23,6 +23,7 @@ Every gold test mention is classified once, on integer arrays:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -92,12 +93,13 @@ def classify(corpus: Corpus, gold: Spans, index: TrainIndex,
         raise ValueError("tough_mentions needs the tokens of the test sentences")
     lowercase = not case_sensitive
     texts = mention_texts(corpus, gold, lowercase)
-    test_ids = Interner()
+    # ids in order of first occurrence, by C-level dict passes (no Python call per text)
+    test_ids = {text: i for i, text in enumerate(dict.fromkeys(texts))}
     text_id = np.fromiter(map(test_ids.__getitem__, texts), dtype=np.int64, count=len(texts))
 
     train_text_ids, pair_seen, train_types = training_pairs(index, lowercase)
     # Per distinct test text: its row in the training table, -1 if never a training mention.
-    row_of_text = np.fromiter((train_text_ids.get(t, -1) for t in test_ids), dtype=np.int64,
+    row_of_text = np.fromiter(map(train_text_ids.get, test_ids, repeat(-1)), dtype=np.int64,
                               count=len(test_ids))
     train_type_index = {t: i for i, t in enumerate(train_types)}
     column_of_type = np.array([train_type_index.get(t, -1) for t in gold.types] or [-1],
