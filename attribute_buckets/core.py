@@ -1,7 +1,6 @@
 """``score``: bucket-wise precision, recall and F1 per attribute, and the result object."""
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -475,8 +474,7 @@ def _unpaired(pred, pred_index) -> tuple:
     rest = np.ones(len(pred), dtype=bool)
     rest[pred_index] = False
     rest = np.flatnonzero(rest)
-    return rest, dataclasses.replace(pred, start=pred.start[rest], end=pred.end[rest],
-                                     sentence=pred.sentence[rest], type=pred.type[rest])
+    return rest, pred.take(rest)
 
 
 def _mention_pairs(gold, pred) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ import numpy as np
 from .corpus import GOLD, PRED, Corpus
 from .errors import InputTypeError
 from .inputs import as_corpus, as_corpus_columns, as_train_index, is_dataset, with_tokens
-from .schemes import get_scheme
+from .schemes import check_mode, get_scheme
 from .span_input import from_spans, is_span_input
 from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
@@ -138,6 +138,10 @@ class GoldContext:
         """The context's training index, or one built from the given training data when
         the context has none (it is then kept)."""
         self.check(train=train)
+        if self.train is not None and (train_tokens is not None or train_tags is not None):
+            raise ValueError("train_tokens/train_tags conflict with the gold context's "
+                             "training index: give the training data when building the "
+                             "context, not to score")
         if self.train is None and (train is not None or train_tokens is not None):
             self.train = as_train_index(train, self.scheme, self.mode, train_tags=train_tags,
                                         train_tokens=train_tokens, **(train_options or {}))
@@ -192,7 +196,7 @@ class GoldContext:
 
 def get_name(option: str, value) -> str:
     """The canonical spelling of a scheme (``iob2`` -> ``IOB2``) or a mode."""
-    return get_scheme(value).name if option == "scheme" else value
+    return get_scheme(value).name if option == "scheme" else check_mode(value)
 
 
 def resolve(references, predictions=None, *, tokens=None, label_list=None,

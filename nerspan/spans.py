@@ -88,6 +88,11 @@ class Spans:
     def length(self) -> np.ndarray:
         return self.end - self.start
 
+    def take(self, indices: np.ndarray) -> "Spans":
+        """The mentions at ``indices`` (in order), decoded as these were."""
+        return dataclasses.replace(self, start=self.start[indices], end=self.end[indices],
+                                   type=self.type[indices])
+
     def io_codes(self, n_positions: int) -> np.ndarray:
         """Per flat position: 0 outside every span, ``1 + type`` inside a span of that type."""
         io = np.zeros(n_positions, dtype=np.int64)

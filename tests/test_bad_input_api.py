@@ -589,11 +589,15 @@ def test_gold_context_refuses_a_conflicting_option(family, option):
         FAMILIES[family].score(_context(), PRED, **options)
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception,
-                   reason="nerspan/gold_context.py: train_tokens/train_tags given to score are "
-                          "ignored when the context has a training index")
 @pytest.mark.parametrize("family", ["tough_mentions", "hardeval", "attribute_buckets"])
 def test_gold_context_refuses_other_training_lists(family):
-    with pytest.raises(ValueError, match=r"conflicts with the gold context's training index"):
+    with pytest.raises(ValueError, match=r"^train_tokens/train_tags conflict with the gold "
+                                         r"context's training index"):
         FAMILIES[family].score(_context(), PRED, train_tokens=[["Rio"]],
                                train_tags=[["B-LOC"]])
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_gold_context_names_an_unknown_mode_as_unknown(family):
+    with pytest.raises(ValueError, match=r"^unknown decoding mode 'loose'"):
+        FAMILIES[family].score(_context(), PRED, mode="loose")
