@@ -17,44 +17,35 @@ on it in a subprocess: its peak resident memory (``getrusage(RUSAGE_CHILDREN)``)
 the file size (target: at most 2x; conlleval.pl streams in 5.6 MB), and the same for a
 subprocess that only imports the command line, for reference.
 
-Measured on branch fast (issue 18), 2 shared cores, other jobs running (load from
-``uptime``); timings are noisy, the ratios are one run against seqeval each:
+Measured on 2 shared cores (issue 18), ratios one run each (``compare`` alternates the
+two sides' runs); "before" is the main of 2026-11-24 (1e90c4c) at load ~1, "after" the
+code of this docstring at load ~1:
 
-====================================  ==========  ==========  ==========
-row (750k tokens, 50k sentences)      main, 0.3   fast, ~6    fast, ~2
-====================================  ==========  ==========  ==========
-tag-string lists vs f1_score          16.2x       11.5x       9.2x
-2-D padded ids vs f1_score            34.1x       47.9x       41.3x
-ragged id rows vs f1_score            21.6x       27.4x       32.9x
-datasets split vs f1_score            35.8x       49.9x       38.9x
-Trainer helper vs run_ner-style       --          53.7x       --
-peak memory / seqeval's (tracemalloc) 0.97        0.50        0.50
-nerlens score, 99 MB file: peak RSS   12x         2.81x       2.80x
-====================================  ==========  ==========  ==========
+=====================================  ===========  ===========  ====================
+row (750k tokens, 50k sentences)       before       after        after: peak / peer's
+=====================================  ===========  ===========  ====================
+tag-string lists vs f1_score           9.9x         17.6x        0.36
+2-D padded ids vs f1_score             52.1x        52.3x        0.47
+ragged id rows vs f1_score             32.9x        29.3x        0.36
+datasets split vs f1_score             37.0x        52.3x        0.36
+Trainer helper vs run_ner-style        60.0x        59.7x        0.61
+tough_mentions vs classification_rep.  36.2x        56.7x        0.45
+hardeval vs classification_report      36.2x        51.8x        1.21
+faireval vs classification_report      63.5x        64.8x        0.79
+attribute_buckets vs classification_r. 14.5x        22.2x        2.24
+nerlens score, 99 MB file: peak RSS    2.81x        1.36x        --
+=====================================  ===========  ===========  ====================
 
-seqeval's own time varies by 1.5x between runs (1.27-1.79 s at low load), which moves
-every ratio. The last column's string row had ``array('i')`` interning, since reverted
-(slower at low load; see ``nerspan.corpus._intern``); side by side at load 0.2 the
-string path takes 102 ms on fast and 105 ms on main, and nerlens' 2-D path 31 ms. The
-100 MB row: 265 MiB peak RSS (31 MiB of it the interpreter and imports); int32 ids for
-gold, pred and tokens alone are 1.27x a file of ~9.5-byte rows, the spans of two
-columns about 0.6x more.
-
-The family rows (training index built once from the test corpus itself, not timed) on
-branch families, load ~1.6, runs alternated; before = the same rows on the branch's
-base, minutes apart (classification_report took 6.4-8.8 s):
-
-=================  ======================  ======================  ===================
-family             before                  after                   peak memory / peer
-=================  ======================  ======================  ===================
-tough_mentions     0.217 s  39.1x          0.117 s  67.9x          20 / 36 MiB (0.55)
-hardeval           0.231 s  27.7x          0.112 s  64.0x          44 / 36 MiB (1.23)
-faireval           0.114 s  71.1x          0.096 s  82.7x          30 / 36 MiB (0.83)
-attribute_buckets  0.448 s  15.7x          0.233 s  37.9x          81 / 36 MiB (2.24)
-=================  ======================  ======================  ===================
-
-attribute_buckets' peak was 139 MiB before; 31 MiB of the 81 is its result (per-token
-tCon/tFre values of both sides, per-sentence counts of nine attributes).
+seqeval's own time moves by 1.5x between runs (``f1_score`` 1.16-2.0 s here), and every
+ratio with it: in the after run it was at its fastest. nerlens' own times after: tag
+strings 65-82 ms, 2-D ids 24-28 ms, ragged rows 34-47 ms, the split 23-27 ms. Of the
+2-D path about half is page faults of fresh arrays on this VM (1.5-3 us per 4 KiB
+page); ragged rows cost three passes over the rows in C (type, dtype, pyarrow's join)
+per column. attribute_buckets' peak is over 1.5x seqeval's: 31 MiB of its 81 is its
+result (per-token tCon/tFre values of both sides, per-sentence counts of nine
+attributes). The 100 MB row: 129 MiB peak RSS, 31 MiB of it the interpreter and imports;
+``nerlens score`` reads the file without its token strings and scores it in blocks of
+whole sentences (``nerlens.commands.score.SCORE_BLOCK``).
 """
 from __future__ import annotations
 
