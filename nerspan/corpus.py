@@ -480,14 +480,10 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
     seqs, kinds = _checked_sentences(seqs, name)
     if kinds == {np.ndarray}:
         # rows of arrays (batches of a Trainer, a ragged object array): joined in C
-        joined = _arrow_rows(seqs)
+        joined = _joined_rows(seqs)
         if joined is not None:
             return _integral_ids(joined[0], joined[1], name), joined[1]
     lengths = _lengths(seqs)
-    if kinds == {np.ndarray}:
-        values = _joined_rows(seqs)
-        if values is not None and values.dtype != object:
-            return _integral_ids(values, lengths, name), lengths
     flat = list(chain.from_iterable(seqs))
     try:
         values = np.array(flat)
@@ -500,18 +496,37 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
     return _integral_ids(values, lengths, name), lengths
 
 
-def _arrow_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(flat values, lengths)`` of NumPy rows of one numeric dtype, joined by pyarrow:
-    one pass in C++ that also refuses a row that is not 1-D (3 ms on 50k rows of ~15
-    ids, where separate length, ndim and join passes take 6 ms); None for any other
-    rows, or without pyarrow. The dtype is given, so pyarrow converts nothing."""
+def _joined_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(flat values, lengths)`` of 1-D NumPy rows, or None when a row is not 1-D or
+    the values are objects (the caller's list path then names the offending item).
+
+    Rows of one numeric dtype are joined by pyarrow, given that dtype so that it
+    converts nothing: one pass in C++ that also refuses a row that is not 1-D (3 ms on
+    50k rows of ~15 ids; separate length, ndim and ``bytearray.join`` passes take 6 ms,
+    ``np.concatenate`` 9 ms). Other rows (mixed dtypes, bools), or rows pyarrow refuses,
+    go through ``np.concatenate``.
+    """
     dtypes = set(map(_DTYPE, rows))
-    if len(dtypes) != 1 or dtypes.copy().pop().kind not in "iuf":
+    if len(dtypes) == 1 and next(iter(dtypes)).kind in "iuf":
+        joined = _arrow_joined(rows, dtypes.pop())
+        if joined is not None:
+            return joined
+    try:
+        values = np.concatenate(rows)
+    except ValueError:  # rows of different dimensions, 0-d rows, no rows
         return None
+    if values.ndim != 1 or values.dtype == object:
+        return None
+    return values, _lengths(rows)
+
+
+def _arrow_joined(rows, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray] | None:
+    """Rows of ``dtype`` as a pyarrow list array, read back as ``(values, lengths)``;
+    None without pyarrow or when it refuses them."""
     try:
         import pyarrow as pa
 
-        column = pa.array(rows, type=pa.list_(pa.from_numpy_dtype(dtypes.pop())))
+        column = pa.array(rows, type=pa.list_(pa.from_numpy_dtype(dtype)))
     except (ImportError, ValueError, TypeError, OverflowError):  # ArrowInvalid is a ValueError
         return None
     except Exception as error:  # other Arrow errors (capacity): the NumPy path decides
@@ -522,33 +537,7 @@ def _arrow_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
     return values, np.diff(column.offsets.to_numpy()).astype(np.int64, copy=False)
 
 
-def _joined_rows(rows) -> np.ndarray | None:
-    """Rows of NumPy arrays as one flat array, or None unless they are all 1-D.
-
-    Contiguous rows of one dtype are joined as bytes (``bytearray.join``: 2-3 ms on 50k
-    rows of ~15 ids, ``np.concatenate`` 9 ms); other rows by ``np.concatenate``. Each
-    check is one pass over the rows in C (dtype 1.8 ms, ndim 1.8 ms; one pass reading
-    both as a tuple, 4.5-5.6 ms, is slower).
-    """
-    if not len(rows):
-        return None
-    dtypes = set(map(_DTYPE, rows))
-    if len(dtypes) == 1 and set(map(_NDIM, rows)) == {1} and dtypes != {np.dtype(object)}:
-        dtype = dtypes.pop()
-        try:
-            joined = bytearray().join(rows)
-        except (BufferError, TypeError, ValueError):  # a row that is not contiguous
-            pass
-        else:
-            return np.frombuffer(joined, dtype=dtype) if joined else np.zeros(0, dtype)
-    try:
-        values = np.concatenate(rows)
-    except ValueError:  # rows of different dimensions
-        return None
-    return values if values.ndim == 1 else None
-
-
-_DTYPE, _NDIM = attrgetter("dtype"), attrgetter("ndim")
+_DTYPE = attrgetter("dtype")
 
 
 def _interned_words(tokens) -> tuple | None:
