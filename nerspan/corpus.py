@@ -485,6 +485,9 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
             return _integral_ids(joined[0], joined[1], name), joined[1]
     lengths = _lengths(seqs)
     flat = list(chain.from_iterable(seqs))
+    if _BOOLS & set(map(type, flat)):  # np.array would read them as 0 and 1 among ints
+        position = next(k for k, v in enumerate(flat) if type(v) in _BOOLS)
+        _raise_bad_id(bool(flat[position]), position, lengths, name)
     try:
         values = np.array(flat)
     except ValueError:  # ragged nesting below the sentence level
@@ -507,6 +510,8 @@ def _joined_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
     go through ``np.concatenate``.
     """
     dtypes = set(map(_DTYPE, rows))
+    if any(dtype.kind == "b" for dtype in dtypes):  # the list path names the first bool
+        return None
     if len(dtypes) == 1 and next(iter(dtypes)).kind in "iuf":
         joined = _arrow_joined(rows, dtypes.pop())
         if joined is not None:
@@ -538,6 +543,7 @@ def _arrow_joined(rows, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray] | None
 
 
 _DTYPE = attrgetter("dtype")
+_BOOLS = {bool, np.bool_}
 
 
 def _interned_words(tokens) -> tuple | None:

@@ -265,3 +265,15 @@ def test_with_tokens_attaches_words_and_checks_their_shape():
     with pytest.raises(nerspan.SentenceCountError, match="tokens hold 1 sentence, the "
                                                          "reference 2 sentences"):
         nerspan.with_tokens(corpus, [["a", "b"]])
+
+
+@pytest.mark.parametrize("rows", [
+    [np.array([0, 1]), np.array([True])],
+    [[0, 1], [True]],
+    [np.array([0, 1]), [True]],
+], ids=["array rows", "lists", "mixed"])
+def test_a_bool_among_label_ids_is_refused_not_read_as_1(rows):
+    with pytest.raises(nerspan.LabelIdError,
+                       match=r"references, sentence 1, position 0: True is not an integer "
+                             r"label id"):
+        nerspan.Corpus.from_ids(rows, [[0, 1], [2]], ["O", "B-PER", "I-PER"])
