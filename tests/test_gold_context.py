@@ -97,7 +97,8 @@ def test_one_corpus_many_columns_every_family():
     assert context.gold_decodes == 1
 
 
-def test_classification_made_once_per_context(monkeypatch):
+def _count_classifications(monkeypatch) -> Counter:
+    """Patch tough_mentions' and hardeval's gold classification; return their call counts."""
     calls = Counter()
     for module, attribute in ((tough_mentions.core, "classify"),
                               (hardeval.subsets, "classify_tokens")):
@@ -107,6 +108,11 @@ def test_classification_made_once_per_context(monkeypatch):
             calls[_name] += 1
             return _original(*args, **kwargs)
         monkeypatch.setattr(module, attribute, counting)
+    return calls
+
+
+def test_classification_made_once_per_context(monkeypatch):
+    calls = _count_classifications(monkeypatch)
     context = GoldContext.build(GOLD_TAGS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
                                 train_tags=TRAIN_TAGS)
     for predictions in SYSTEMS.values():
@@ -192,15 +198,7 @@ def test_report_on_conll03_decodes_gold_once(monkeypatch):
         corpus = corpus.with_columns(system.select(["pred"]), {"pred": path.stem})
     train = read_columns(data / "train.txt", {GOLD: -1})
     calls = _count_gold_decodes(monkeypatch, corpus.column(GOLD))
-    classified = Counter()
-    for module, attribute in ((tough_mentions.core, "classify"),
-                              (hardeval.subsets, "classify_tokens")):
-        original = getattr(module, attribute)
-
-        def counting(*args, _original=original, _name=attribute, **kwargs):
-            classified[_name] += 1
-            return _original(*args, **kwargs)
-        monkeypatch.setattr(module, attribute, counting)
+    classified = _count_classifications(monkeypatch)
     report = nerlens.report(None, corpus=corpus, system_names=[p.stem for p in systems],
                             train=train, bootstrap=0, figures=False)
     assert calls == [GOLD]
