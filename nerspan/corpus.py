@@ -320,10 +320,25 @@ def _checked_sentences(seqs, name: str) -> tuple:
         if issubclass(kind, (str, bytes, Mapping)) or not hasattr(kind, "__len__"):
             i = next(i for i, seq in enumerate(seqs) if type(seq) is kind)
             what = ("a string" if issubclass(kind, (str, bytes)) else "None"
-                    if kind is type(None) else f"a {kind.__name__} ({shown(seqs[i])})")
+                    if kind is type(None) else f"{_a(kind.__name__)} ({shown(seqs[i])})")
             raise InputTypeError(f"the sentence is {what}; expected a list of tags per "
                                  "sentence", sentence=i, side=name)
+    if np.ndarray in kinds:
+        _refuse_scalar_arrays(seqs, kinds, name)
     return seqs, kinds
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in ("a", "e", "i", "o", "u") else "a ") + noun
+
+
+def _refuse_scalar_arrays(seqs, kinds: set, name: str) -> None:
+    """Raise for the first sentence that is a 0-d array (one value, not a sequence)."""
+    arrays = seqs if kinds == {np.ndarray} else [s for s in seqs if type(s) is np.ndarray]
+    if 0 in set(map(_NDIM, arrays)):
+        i = next(i for i, seq in enumerate(seqs) if type(seq) is np.ndarray and seq.ndim == 0)
+        raise InputTypeError(f"the sentence is a 0-d array ({shown(seqs[i])}); expected a "
+                             "list of tags per sentence", sentence=i, side=name)
 
 
 _SENTENCE_TYPES = {list, tuple, np.ndarray}
@@ -477,12 +492,13 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
         n, width = seqs.shape
         lengths = np.full(n, width, dtype=np.int64)
         return _integral_ids(seqs.ravel(), lengths, name), lengths
-    seqs, kinds = _checked_sentences(seqs, name)
-    if kinds == {np.ndarray}:
-        # rows of arrays (batches of a Trainer, a ragged object array): joined in C
-        joined = _joined_rows(seqs)
-        if joined is not None:
-            return _integral_ids(joined[0], joined[1], name), joined[1]
+    # rows of arrays (a ragged object array, slices of a Trainer's batches): joined in C
+    joined = _arrow_joined(seqs) if isinstance(seqs, (list, tuple, np.ndarray)) else None
+    if joined is None:
+        seqs, kinds = _checked_sentences(seqs, name)
+        joined = _joined_rows(seqs) if kinds == {np.ndarray} else None
+    if joined is not None:
+        return _integral_ids(joined[0], joined[1], name), joined[1]
     lengths = _lengths(seqs)
     flat = list(chain.from_iterable(seqs))
     if _BOOLS & set(map(type, flat)):  # np.array would read them as 0 and 1 among ints
@@ -500,22 +516,11 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _joined_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(flat values, lengths)`` of 1-D NumPy rows, or None when a row is not 1-D or
-    the values are objects (the caller's list path then names the offending item).
-
-    Rows of one numeric dtype are joined by pyarrow, given that dtype so that it
-    converts nothing: one pass in C++ that also refuses a row that is not 1-D (3 ms on
-    50k rows of ~15 ids; separate length, ndim and ``bytearray.join`` passes take 6 ms,
-    ``np.concatenate`` 9 ms). Other rows (mixed dtypes, bools), or rows pyarrow refuses,
-    go through ``np.concatenate``.
-    """
-    dtypes = set(map(_DTYPE, rows))
-    if any(dtype.kind == "b" for dtype in dtypes):  # the list path names the first bool
-        return None
-    if len(dtypes) == 1 and next(iter(dtypes)).kind in "iuf":
-        joined = _arrow_joined(rows, dtypes.pop())
-        if joined is not None:
-            return joined
+    """``(flat values, lengths)`` of 1-D NumPy rows of mixed dtypes, or None when a row
+    is not 1-D, is bool, or the values are objects (the caller's list path then names
+    the offending item)."""
+    if any(dtype.kind == "b" for dtype in set(map(_DTYPE, rows))):
+        return None  # np.concatenate would read them as 0 and 1 among ints
     try:
         values = np.concatenate(rows)
     except ValueError:  # rows of different dimensions, 0-d rows, no rows
@@ -525,16 +530,32 @@ def _joined_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
     return values, _lengths(rows)
 
 
-def _arrow_joined(rows, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray] | None:
-    """Rows of ``dtype`` as a pyarrow list array, read back as ``(values, lengths)``;
-    None without pyarrow or when it refuses them."""
+def _arrow_joined(rows) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(flat values, lengths)`` of rows that are 1-D NumPy arrays of one numeric
+    dtype, or None (other rows take the checked path, which names what is wrong).
+
+    pyarrow joins them, given that dtype so that it converts nothing: one pass in C++
+    that also refuses a row that is not 1-D (4 ms on 50k rows of ~15 ids, where
+    ``np.concatenate`` takes 8). Reading the dtypes first is the only other pass: a row
+    without one (a list) stops it, and a dtype set of one numeric ``np.dtype`` means
+    every row is an array or array-like pyarrow reads as such.
+    """
+    try:
+        dtypes = set(map(_DTYPE, rows))
+    except AttributeError:  # a row that is not an array
+        return None
+    if len(dtypes) != 1:
+        return None
+    dtype = dtypes.pop()
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iuf":
+        return None
     try:
         import pyarrow as pa
 
         column = pa.array(rows, type=pa.list_(pa.from_numpy_dtype(dtype)))
     except (ImportError, ValueError, TypeError, OverflowError):  # ArrowInvalid is a ValueError
         return None
-    except Exception as error:  # other Arrow errors (capacity): the NumPy path decides
+    except Exception as error:  # other Arrow errors (capacity): the checked path decides
         if type(error).__module__.startswith("pyarrow"):
             return None
         raise
@@ -543,6 +564,7 @@ def _arrow_joined(rows, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray] | None
 
 
 _DTYPE = attrgetter("dtype")
+_NDIM = attrgetter("ndim")
 _BOOLS = {bool, np.bool_}
 
 

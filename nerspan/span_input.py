@@ -81,8 +81,9 @@ def is_span_input(value) -> bool | None:
             return False
         value = list(value)
     for sentence in value:
-        if isinstance(sentence, (str, bytes, int, np.integer)):
-            return False
+        if (isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__iter__")
+                or getattr(sentence, "ndim", 1) == 0):
+            return False  # not a sentence: the tag or id path names it
         for item in sentence:
             return isinstance(item, (tuple, list, Mapping))
     return None

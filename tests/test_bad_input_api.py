@@ -147,6 +147,11 @@ TAG_CASES = {
                                    r"predictions, sentence 1: the sentence is a string"),
     "None sentence": ([GOLD[0], None], PRED, InputTypeError,
                       r"references, sentence 1: the sentence is None"),
+    "sentence given as one tag in a 0-d array": (
+        [GOLD[0], np.array("O")], PRED, InputTypeError,
+        r"references, sentence 1: the sentence is a 0-d array \(array\('O'"),
+    "sentence given as an int": (GOLD, [PRED[0], 3], InputTypeError,
+                                 r"predictions, sentence 1: the sentence is an int \(3\)"),
     "references=None": (None, PRED, InputTypeError, r"references is None"),
     "predictions=None": (GOLD, None, InputTypeError, r"predictions is None"),
     "lists nested too deep": ([[[t] for t in s] for s in GOLD], PRED, InvalidTagError,
@@ -271,6 +276,9 @@ ID_CASES = {
     "ids nested too deep": (GOLD_IDS, [[[1], [0], [0]], [[0], [3]]], LabelIdError,
                             r"predictions, sentence 0, position 0: \[1\] is a list: ids "
                             r"nested too deep"),
+    "id row given as a 0-d array": (
+        [np.array([1, 2, 0]), np.array(0)], PRED_IDS, InputTypeError,
+        r"references, sentence 1: the sentence is a 0-d array \(array\(0\)\)"),
 }
 
 
@@ -278,7 +286,8 @@ ID_CASES = {
 # test_logits_to_the_api_and_to_the_trainer_helper): those two cases do not reach it.
 ID_MATRIX = [(case, entry) for case in ID_CASES for entry in ID_ENTRIES
              if entry != "Trainer helper"
-             or case not in ("string where an id goes", "ids nested too deep")]
+             or case not in ("string where an id goes", "ids nested too deep",
+                             "id row given as a 0-d array")]
 
 
 @pytest.mark.parametrize("case, entry", ID_MATRIX)
