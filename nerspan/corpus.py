@@ -79,6 +79,13 @@ class Corpus:
         index.flags.writeable = False
         return index
 
+    @cached_property
+    def nonempty_sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(indices, first positions, end positions)`` of the sentences that have
+        tokens (computed once: every column's decoding reads them)."""
+        indices = np.flatnonzero(self.lengths > 0)
+        return indices, self.offsets[indices], self.offsets[indices + 1]
+
     def column(self, name: str) -> np.ndarray:
         try:
             return self.columns[name]

@@ -282,9 +282,8 @@ def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme)
     """
     flags = _pair_flags(table, scheme)
     sentinel = len(table.prefix)
-    nonempty = np.flatnonzero(corpus.lengths > 0)
-    heads, tails = corpus.offsets[nonempty], corpus.offsets[nonempty + 1]
-    final = flags[ids[tails - 1], sentinel]
+    nonempty, heads, tails = corpus.nonempty_sentences
+    final = np.take(flags[:, sentinel], np.take(ids, tails - 1))  # take: 3x faster here
     closed = tails[(final & END) != 0]  # a mention ends with its sentence
     repairs = _RepairCount(corpus, table, nonempty[(final & INVALID) != 0])
     starts, ends = [], []
