@@ -47,7 +47,10 @@ def list_column(column, side: str) -> tuple:
         lengths = np.full(len(column), column.type.list_size, dtype=np.int64)
     else:  # offsets of a sliced array start above 0: lengths are their differences
         lengths = np.diff(column.offsets.to_numpy()).astype(np.int64)
-    return column.flatten(), lengths
+    values = column.flatten()
+    if pa.types.is_dictionary(values.type):  # categorical tags (pandas, Polars): the values
+        values = values.dictionary_decode()
+    return values, lengths
 
 
 def null_error(values, lengths: np.ndarray, side: str, what: str = "tag"):

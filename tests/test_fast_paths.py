@@ -123,12 +123,29 @@ def test_dataset_forms_equal_the_string_path(pairs):
     same_corpus(Corpus.from_dataset(split, predictions=[np.array(s) for s in pred_ids]), slow)
     same_corpus(Corpus.from_dataset(split, predictions=pa.array(pred_ids)), slow)
     same_corpus(Corpus.from_dataset(split, predictions=pa.array(pred)), slow)
+    for arrow in arrow_forms(pred_ids) + arrow_forms(pred):
+        same_corpus(Corpus.from_dataset(split, predictions=arrow), slow)
+    rows = np.empty(len(pred_ids), dtype=object)  # a ragged object array, as Arrow gives it
+    rows[:] = [np.array(s, dtype=np.int64) for s in pred_ids]
+    same_corpus(Corpus.from_dataset(split, predictions=rows), slow)
     same_corpus(Corpus.from_dataset(split, tokens_column=None, predictions="pred"),
                 Corpus.from_tags(gold, pred))
     strings = datasets.Dataset.from_dict({"tokens": words, "ner_tags": gold, "pred": pred})
     same_corpus(Corpus.from_dataset(strings, predictions="pred"), slow)
     same_corpus(Corpus.from_dataset(strings, predictions=pred), slow)
     assert nerspan.score(split, pred_ids).to_dict() == nerspan.score(gold, pred).to_dict()
+
+
+def arrow_forms(rows: list) -> list:
+    """``rows`` as the other Arrow list layouts a caller may hold: large lists, several
+    chunks, dictionary-encoded (categorical) values."""
+    plain = pa.array(rows)
+    value_type = plain.type.value_type
+    forms = [pa.array(rows, type=pa.large_list(value_type)),
+             pa.chunked_array([plain.slice(0, 1), plain.slice(1)])]
+    if pa.types.is_string(value_type):
+        forms.append(pa.array(rows, type=pa.list_(pa.dictionary(pa.int32(), pa.string()))))
+    return forms
 
 
 def test_dataset_with_selected_rows_reads_those_rows():
