@@ -75,9 +75,24 @@ class Context:
         return self._memo[key]
 
     # -- shared per-corpus arrays ------------------------------------------------------
-    def rows(self) -> np.ndarray:
-        """Training row of every test token (-1 = not in the training vocabulary)."""
-        return self.cached("rows", lambda: self.tables.rows(self.corpus.vocab)[self.corpus.tokens])
+    def vocab_rows(self) -> np.ndarray:
+        """Training row of every word of the test vocabulary (-1 = not in training)."""
+        return self.cached("vocab_rows", lambda: self.tables.rows(self.corpus.vocab))
+
+    def rows_at(self, positions: np.ndarray) -> np.ndarray:
+        """Training row of the test tokens at ``positions`` (-1 = not in training)."""
+        return self.vocab_rows()[self.corpus.tokens[positions]]
+
+    def table_rows(self) -> np.ndarray:
+        """Row of every test token in the token tables (``consistency_table``,
+        ``frequency_table``): its training row, the last row when unseen; in the smallest
+        unsigned type, as token results keep it (``TableValues``)."""
+        def build():
+            unseen = len(self.tables.label_counts)
+            rows = self.vocab_rows()
+            rows = np.where(rows >= 0, rows, unseen).astype(np.min_scalar_type(unseen))
+            return rows[self.corpus.tokens]
+        return self.cached("table_rows", build)
 
     def type_columns(self) -> np.ndarray:
         return self.cached("columns", lambda: self.tables.type_columns(self.types))
@@ -98,20 +113,21 @@ def sentence_entity_density(ctx: Context) -> np.ndarray:
 
 def sentence_oov_density(ctx: Context) -> np.ndarray:
     def build():
-        unseen = (_oov_rows(ctx) < 0).astype(float)
-        counts = np.bincount(ctx.corpus.sentence_of_position, weights=unseen,
-                             minlength=ctx.corpus.n_sentences)
+        # the sentences of the unseen tokens only: no array of a float or a sentence per token
+        unseen = np.flatnonzero(_unseen_words(ctx)[ctx.corpus.tokens])
+        sentences = np.searchsorted(ctx.corpus.offsets, unseen, side="right") - 1
+        counts = np.bincount(sentences, minlength=ctx.corpus.n_sentences)
         return _per_length(counts, ctx.corpus.lengths)
     return ctx.cached("oDen", build)
 
 
-def _oov_rows(ctx: Context) -> np.ndarray:
-    """Training row of every test token for the OOV test. The reference code
-    (``compat="interpreteval"``) looks the test tokens up exactly as written among the
-    training tokens as written, whatever ``case_sensitive`` says."""
+def _unseen_words(ctx: Context) -> np.ndarray:
+    """Per word of the test vocabulary: absent from the training vocabulary. The
+    reference code (``compat="interpreteval"``) looks the test tokens up exactly as
+    written among the training tokens as written, whatever ``case_sensitive`` says."""
     if ctx.compat == "interpreteval":
-        return ctx.train.token_rows(ctx.corpus.vocab, lowercase=False)[ctx.corpus.tokens]
-    return ctx.rows()
+        return ctx.train.token_rows(ctx.corpus.vocab, lowercase=False) < 0
+    return ctx.vocab_rows() < 0
 
 
 def _per_length(counts, lengths):
@@ -197,11 +213,10 @@ def _sequence_ids(ctx: Context, spans: Spans) -> list:
     key = ("sequence_ids", id(spans))
     kept = ctx._memo.get(key)
     if kept is None or kept[0] is not spans:   # an id names one live object only
-        rows = ctx.rows()
         groups = []
         for length in np.unique(spans.length).tolist():
             members = np.flatnonzero(spans.length == length)
-            matrix = rows[spans.start[members][:, None] + np.arange(length)]
+            matrix = ctx.rows_at(spans.start[members][:, None] + np.arange(length))
             groups.append((length, members, ctx.tables.sequence_ids(matrix)))
         kept = ctx._memo[key] = (spans, groups)
     return kept[1]
@@ -242,30 +257,64 @@ def frequency_table(ctx: Context) -> np.ndarray:
     return ctx.cached("tFre", build)
 
 
-def token_cells(ctx: Context, positions: np.ndarray | None, labels: np.ndarray,
-                width: int) -> np.ndarray:
-    """Flat cell of each (token position, label code) in a table of ``width`` columns;
-    ``positions`` None: every token (``labels`` one per token)."""
-    def build():   # the table row of every token: unseen tokens get the last row
-        rows = ctx.rows()
-        return np.where(rows >= 0, rows, len(ctx.tables.label_counts))
-    rows = ctx.cached("table_rows", build)
-    rows = rows if positions is None else rows[positions]
-    return rows * width + labels if width > 1 else rows
+@dataclass(frozen=True)
+class TableValues:
+    """Token values kept as look-ups in a token table: token ``i`` has
+    ``table[rows[i], labels[i]]`` (``labels`` None: the table's one column). A float per
+    token costs 8 bytes; a table row (one array for both sides and every token
+    attribute, ``Context.table_rows``) and a label code cost 1-5."""
+
+    table: np.ndarray                # (table rows x columns) values
+    rows: np.ndarray                 # table row of every token
+    labels: np.ndarray | None        # column (label code) of every token
+
+    @classmethod
+    def of(cls, table: np.ndarray, rows: np.ndarray, labels: np.ndarray) -> "TableValues":
+        """The values of tokens at table ``rows`` with label codes ``labels``."""
+        return cls(table, rows, labels if table.shape[1] > 1 else None)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def cells(self) -> np.ndarray:
+        """The flat table cell of every token (int64: what NumPy indexes and counts with;
+        made when needed, never kept)."""
+        cells = self.rows.astype(np.int64)
+        if self.labels is not None:
+            cells *= self.table.shape[1]
+            cells += self.labels
+        return cells
+
+    def take(self, table: np.ndarray) -> np.ndarray:
+        """``table`` (shaped as ``self.table``) read at every token."""
+        return table.ravel()[self.cells()]
+
+    def values(self) -> np.ndarray:
+        return self.take(self.table)
+
+    def value_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct values of the tokens, increasing, and how many tokens have each:
+        the sorted values without an array of them."""
+        per_cell = np.bincount(self.cells(), minlength=self.table.size)
+        occupied = np.flatnonzero(per_cell)
+        values, inverse = np.unique(self.table.ravel()[occupied], return_inverse=True)
+        # float sums of integers below 2**53: exact
+        counts = np.bincount(inverse, weights=per_cell[occupied], minlength=len(values))
+        return values, counts.astype(np.int64)
 
 
 def token_consistency(ctx: Context, positions: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """tCon of each (token position, label code): share of the token's training
     occurrences carrying the label (0 = O, 1 + t = test type t); 0 when unseen."""
     table = consistency_table(ctx)
-    return table.ravel()[token_cells(ctx, positions, labels, table.shape[1])]
+    return TableValues.of(table, ctx.table_rows()[positions], labels).values()
 
 
 def token_frequency(ctx: Context, positions: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """tFre: the token's training occurrences / all training tokens (``ratio``), or /
     the 5th largest token count, capped at 1 (``rank5``)."""
     table = frequency_table(ctx)
-    return table.ravel()[token_cells(ctx, positions, labels, 1)]
+    return TableValues.of(table, ctx.table_rows()[positions], labels).values()
 
 
 # -- the reference code's eCon and eFre (compat="interpreteval") -------------------------
@@ -343,7 +392,7 @@ def reference_token_values(ctx: Context, positions: np.ndarray, labels: np.ndarr
     reference never resets it inside a mention); the first one gets 0. Rounded to 3
     decimals like the reference's precomputed tables."""
     values = function(ctx, positions, labels)
-    seen = ctx.rows()[positions] >= 0
+    seen = ctx.rows_at(positions) >= 0
     valid = seen | mention_start
     values = np.where(valid, values, 0.0)
     source = np.where(valid, np.arange(len(values)), 0)

@@ -116,19 +116,24 @@ def assign(values: np.ndarray, buckets) -> np.ndarray:
 
 
 def equal_count(values, k: int, low: float = 0.0, high: float = math.inf,
-                low_closed: bool = True, high_closed: bool = False) -> list:
+                low_closed: bool = True, high_closed: bool = False, counts=None) -> list:
     """``k`` buckets over ``(low, high)`` holding about the same number of ``values``.
 
     Edges come from the sorted values (ties stay together in the lower bucket); the
     outer ends are ``low`` and ``high``. With no values every bucket but the last is
-    empty.
+    empty. ``counts``: how many units have each value (default one each).
+
+    >>> [b.label() for b in equal_count([1, 2], 2, counts=[3, 1])]   # as [1, 1, 1, 2]
+    ['[0, 1]', '(1, inf)']
     """
     if k < 1:
         raise ValueError("a bucketing needs at least one bucket")
-    ordered = np.sort(np.asarray(values, dtype=float))
-    m = len(ordered)
+    ordered, ends = _sorted_runs(values, counts)
+    m = int(ends[-1]) if len(ends) else 0
     if m:
-        edges = [float(ordered[math.ceil(j * m / k) - 1]) for j in range(1, k)]
+        # unit i of the sorted units has the value of the first run ending after it
+        edges = [float(ordered[np.searchsorted(ends, math.ceil(j * m / k) - 1, "right")])
+                 for j in range(1, k)]
     else:
         edges = [low] * (k - 1)
     bounds = [low] + edges + [high]
@@ -139,27 +144,45 @@ def equal_count(values, k: int, low: float = 0.0, high: float = math.inf,
     return out
 
 
-def strategy_buckets(strategy: str, gold_values, n_buckets: int, cut=None) -> list:
+def _sorted_runs(values, counts) -> tuple[np.ndarray, np.ndarray]:
+    """The values in increasing order and, for each, where its run of units ends among
+    the sorted units (cumulative counts); ``counts`` None: one unit per value."""
+    values = np.asarray(values, dtype=float)
+    if counts is None:
+        ordered = np.sort(values)
+        return ordered, np.arange(1, len(ordered) + 1)
+    order = np.argsort(values, kind="stable")
+    return values[order], np.cumsum(np.asarray(counts, dtype=np.int64)[order])
+
+
+def strategy_buckets(strategy: str, gold_values, n_buckets: int, cut=None,
+                     counts=None) -> list:
     """The paper's buckets for one strategy (see the module docstring); ``cut`` divides
-    the parts that are not fixed ({0}, {1}, lengths): ``equal_count`` by default."""
-    cut = cut or equal_count
-    gold_values = np.asarray(gold_values, dtype=float)
+    the parts that are not fixed ({0}, {1}, lengths): ``equal_count`` by default.
+    ``counts``: how many gold units have each of ``gold_values`` (default one each)."""
     if n_buckets < 2:
         raise ValueError(f"n_buckets must be at least 2, not {n_buckets}")
+    cut = cut or equal_count
+    gold_values = np.asarray(gold_values, dtype=float)
+
+    def part(where):   # the values where ``where`` holds, and their counts
+        return gold_values[where], None if counts is None else np.asarray(counts)[where]
+
     if strategy == "length":
         points = [Bucket(float(v), float(v)) for v in range(1, n_buckets)]
         return points + [Bucket(float(n_buckets), math.inf, True, False)]
     if strategy == "consistency":
-        inner = gold_values[(gold_values > 0) & (gold_values < 1)]
         if n_buckets == 2:
             return [Bucket(0.0, 0.0), Bucket(0.0, 1.0, False, True)]
-        middle = cut(inner, n_buckets - 2, 0.0, 1.0, False, False)
+        inner, inner_counts = part((gold_values > 0) & (gold_values < 1))
+        middle = cut(inner, n_buckets - 2, 0.0, 1.0, False, False, inner_counts)
         return [Bucket(0.0, 0.0)] + middle + [Bucket(1.0, 1.0)]
     if strategy == "zero_then_equal":
-        positive = gold_values[gold_values > 0]
-        return [Bucket(0.0, 0.0)] + cut(positive, n_buckets - 1, 0.0, math.inf, False, False)
+        positive, positive_counts = part(gold_values > 0)
+        return [Bucket(0.0, 0.0)] + cut(positive, n_buckets - 1, 0.0, math.inf, False, False,
+                                        positive_counts)
     if strategy == "equal":
-        return cut(gold_values, n_buckets, 0.0, math.inf, True, False)
+        return cut(gold_values, n_buckets, 0.0, math.inf, True, False, counts)
     raise ValueError(f"unknown bucketing strategy {strategy!r}; one of {', '.join(STRATEGIES)}")
 
 
@@ -262,13 +285,14 @@ def _reference_group_buckets(groups: list) -> tuple[list, list]:
 
 # -- equal width (the paper's "divide the value range evenly", option equal_width) -------
 def equal_width(values, k: int, low: float = 0.0, high: float = math.inf,
-                low_closed: bool = True, high_closed: bool = False) -> list:
+                low_closed: bool = True, high_closed: bool = False, counts=None) -> list:
     """``k`` buckets cutting the range ``[min(values), max(values)]`` into equal widths.
 
     Inner edges are ``min + j * (max - min) / k``; intervals are closed on the right (a
     value on an edge belongs to the lower bucket) and the outer ends are ``low`` and
     ``high``, as in ``equal_count``. With no values, or one distinct value, every bucket
-    but the first is empty.
+    but the first is empty. ``counts``: how many units have each value (default one
+    each; a value no unit has is no value).
 
     >>> [b.label() for b in equal_width([1, 2, 3, 10], 3)]
     ['[0, 4]', '(4, 7]', '(7, inf)']
@@ -278,6 +302,8 @@ def equal_width(values, k: int, low: float = 0.0, high: float = math.inf,
     if k < 1:
         raise ValueError("a bucketing needs at least one bucket")
     values = np.asarray(values, dtype=float)
+    if counts is not None:
+        values = values[np.asarray(counts) > 0]
     if len(values):
         first, last = float(values.min()), float(values.max())
         edges = [first + j * (last - first) / k for j in range(1, k)]
@@ -288,7 +314,7 @@ def equal_width(values, k: int, low: float = 0.0, high: float = math.inf,
                    high_closed if j == k - 1 else True) for j in range(k)]
 
 
-def equal_width_buckets(strategy: str, gold_values, n_buckets: int) -> list:
+def equal_width_buckets(strategy: str, gold_values, n_buckets: int, counts=None) -> list:
     """A strategy's buckets (``strategy_buckets``) with every equal-count part cut by
     equal width instead: the {0} and {1} buckets of eCon, tCon, eFre, tFre and oDen stay,
     eLen keeps its length buckets.
@@ -298,4 +324,4 @@ def equal_width_buckets(strategy: str, gold_values, n_buckets: int) -> list:
     >>> [b.label() for b in equal_width_buckets("zero_then_equal", [0, 0.2, 0.4, 1.0], 3)]
     ['{0}', '(0, 0.6]', '(0.6, inf)']
     """
-    return strategy_buckets(strategy, gold_values, n_buckets, cut=equal_width)
+    return strategy_buckets(strategy, gold_values, n_buckets, cut=equal_width, counts=counts)

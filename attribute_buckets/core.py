@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Mapping
 
 import numpy as np
@@ -37,7 +38,10 @@ class AttributeTable:
     predicted and gold units (mentions, or tokens for token attributes).
     ``gold_values`` / ``predicted_values`` hold the attribute value of every unit: gold
     and predicted mentions in corpus order; for token attributes every token in corpus
-    order (with ``compat="interpreteval"``: the tokens inside mentions).
+    order (with ``compat="interpreteval"``: the tokens inside mentions). Token values
+    are kept as look-ups in the attribute's table (``kept_gold_values`` and
+    ``kept_predicted_values`` are then ``attributes.TableValues``) and read on first
+    access.
     """
 
     attribute: str
@@ -50,9 +54,23 @@ class AttributeTable:
     n_predicted: int
     mean_value: float | None      # mean value over the gold units (zeta); None for tag
     intervals: dict | None = None  # bucket index -> bootstrap Interval of F1
-    gold_values: np.ndarray | None = field(default=None, repr=False)   # per gold unit
-    predicted_values: np.ndarray | None = field(default=None, repr=False)
+    # per gold / predicted unit: an array, or attributes.TableValues
+    kept_gold_values: np.ndarray | attrs.TableValues | None = field(default=None, repr=False)
+    kept_predicted_values: np.ndarray | attrs.TableValues | None = field(default=None,
+                                                                         repr=False)
     gold_buckets: tuple | None = None   # only when gold units use other intervals (compat)
+
+    @cached_property
+    def gold_values(self) -> np.ndarray | None:
+        """The attribute value of every gold unit (float)."""
+        return _read_values(self.kept_gold_values)
+
+    @cached_property
+    def predicted_values(self) -> np.ndarray | None:
+        """The attribute value of every predicted unit (float)."""
+        if self.kept_predicted_values is self.kept_gold_values:   # tFre: label-free
+            return self.gold_values
+        return _read_values(self.kept_predicted_values)
 
     @property
     def gold(self) -> np.ndarray:
@@ -112,6 +130,11 @@ def _per_type(entity: EntityScores) -> dict:
 
 def _none_if_nan(x: float):
     return None if x != x else float(x)
+
+
+def _read_values(kept):
+    """Kept unit values as an array: ``TableValues`` read, arrays (or None) as they are."""
+    return kept.values() if isinstance(kept, attrs.TableValues) else kept
 
 
 @dataclass(frozen=True)
@@ -310,7 +333,8 @@ def _check_training(context: GoldContext, corpus, chosen: dict, train, train_tok
 
 class _GoldValues:
     """The gold units' attribute values of built-in attributes, kept in the gold context
-    (``key``: the options and gold types they depend on) for every later system."""
+    (``key``: the options and gold types they depend on) for every later system: the
+    mentions' values, and of token attributes the distinct values with their counts."""
 
     def __init__(self, context: GoldContext, key: tuple):
         self.context, self.key = context, key
@@ -323,31 +347,31 @@ class _GoldValues:
 def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, weights,
                      confidence, mention_pairs, equal_width=False,
                      cached: _GoldValues | None = None) -> AttributeTable:
-    gold_side = ctx.gold
     builtin = function if isinstance(function, str) else None
     if builtin in attrs.TOKEN_ATTRIBUTES:
         unit = "token"
-        gold_units, pred_units, pairs = _token_units(ctx, gold_side, pred_side, builtin, compat,
-                                                     cached)
+        gold_units, pred_units, pairs = _token_units(ctx, ctx.gold, pred_side, builtin, compat)
     else:
         unit = "mention"
-        gold_units, pred_units = _mention_units(ctx, gold_side, pred_side, name, function,
+        gold_units, pred_units = _mention_units(ctx, ctx.gold, pred_side, name, function,
                                                 cached, mention_pairs)
         pairs = mention_pairs
-    gold_sentence, gold_values = gold_units[:2]
-    pred_sentence, pred_values = pred_units[:2]
+    gold_sentence, gold_values = gold_units
+    pred_sentence, pred_values = pred_units
     discrete = builtin in attrs.DISCRETE_ATTRIBUTES
-    strategy, gold_buckets, pred_buckets = _buckets(ctx, name, builtin, gold_values, n_buckets,
-                                                    edges, compat, equal_width)
-    gold_bucket = _assigned(gold_units, gold_buckets)
-    pred_bucket = _assigned(pred_units, pred_buckets)
-    gold_units = pred_units = None   # frees token cells (an int64 per token and side)
+    distribution = _gold_distribution(gold_values, builtin, cached)
+    # summed in sorted order, so that the mean does not depend on the sentence order;
+    # a discrete attribute (type codes) has no mean
+    mean = _sorted_mean(*distribution) if len(gold_values) and not discrete else None
+    strategy, gold_buckets, pred_buckets = _buckets(ctx, name, builtin, distribution,
+                                                    n_buckets, edges, compat, equal_width)
+    gold_bucket = _assigned(gold_values, gold_buckets)
+    pred_bucket = _assigned(pred_values, pred_buckets)
     nb = len(pred_buckets)
-    n_sent = ctx.corpus.n_sentences
     correct_sentence, correct_bucket = _correct(pairs, gold_bucket, pred_bucket, pred_sentence)
     counts = _sentence_bucket_counts(((correct_sentence, correct_bucket),
                                       (pred_sentence, pred_bucket),
-                                      (gold_sentence, gold_bucket)), n_sent, nb,
+                                      (gold_sentence, gold_bucket)), ctx.corpus.lengths, nb,
                                      _count_dtype(ctx.corpus))
     intervals = None
     if weights is not None:
@@ -355,9 +379,6 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
         samples = resample(statistics, weights)
         intervals = {i: percentile_interval(samples[:, i], statistic.estimate(), confidence)
                      for i, statistic in enumerate(statistics)}
-    # summed in sorted order, so that the mean does not depend on the sentence order;
-    # a discrete attribute (type codes) has no mean
-    mean = float(np.mean(np.sort(gold_values))) if len(gold_values) and not discrete else None
     names = tuple(b.label() for b in pred_buckets) if discrete else bucket_names(nb)
     return AttributeTable(name, unit, strategy, tuple(pred_buckets), names, counts,
                           len(gold_values), len(pred_values), mean, intervals,
@@ -365,8 +386,26 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
                           None if gold_buckets is pred_buckets else tuple(gold_buckets))
 
 
-def _buckets(ctx, name, builtin, gold_values, n_buckets, edges, compat, equal_width):
-    """``(strategy, gold buckets, predicted buckets)`` of one attribute."""
+def _gold_distribution(gold_values, builtin, cached: _GoldValues | None) -> tuple:
+    """``(values, counts)`` the gold buckets are cut from: values kept as look-ups
+    (tokens) give their distinct values and the units of each (kept in the gold
+    context), an array itself and None (one unit each)."""
+    if not isinstance(gold_values, attrs.TableValues):
+        return gold_values, None
+    return gold_values.value_counts() if cached is None else \
+        cached.get(builtin, gold_values.value_counts)
+
+
+def _sorted_mean(values: np.ndarray, counts: np.ndarray | None) -> float:
+    """The mean of the units' values, summed in increasing order (``counts``: units per
+    value, the values increasing; None: one unit each)."""
+    return float(np.mean(np.sort(values) if counts is None else np.repeat(values, counts)))
+
+
+def _buckets(ctx, name, builtin, distribution, n_buckets, edges, compat, equal_width):
+    """``(strategy, gold buckets, predicted buckets)`` of one attribute, cut from the
+    gold ``(values, counts)`` (see ``_gold_distribution``)."""
+    gold_values, counts = distribution
     strategy = DEFAULT_STRATEGY.get(builtin, "equal") if edges is None else "edges"
     if builtin in attrs.DISCRETE_ATTRIBUTES:
         if edges is not None:
@@ -380,21 +419,21 @@ def _buckets(ctx, name, builtin, gold_values, n_buckets, edges, compat, equal_wi
     if compat == "interpreteval" and builtin is not None:
         return ("reference",) + tuple(reference_buckets(builtin, gold_values, n_buckets))
     if equal_width:
-        buckets = equal_width_buckets(strategy, gold_values, n_buckets)
+        buckets = equal_width_buckets(strategy, gold_values, n_buckets, counts)
     else:
-        buckets = strategy_buckets(strategy, gold_values, n_buckets)
+        buckets = strategy_buckets(strategy, gold_values, n_buckets, counts=counts)
     return strategy, buckets, buckets
 
 
-def _assigned(units: tuple, buckets) -> np.ndarray:
-    """Bucket of every unit; units given as ``(sentence, values, table, cells)`` (values
-    looked up in a table) are bucketed by assigning the few table cells."""
-    if len(units) == 2:
-        return assign(units[1], buckets)
-    _, _, table, cells = units
+def _assigned(values, buckets) -> np.ndarray:
+    """Bucket of every unit; values kept as look-ups (``TableValues``) are bucketed by
+    assigning the few table cells."""
+    if not isinstance(values, attrs.TableValues):
+        return assign(values, buckets)
     # int8 buckets when they fit: the array gathered from them has one entry per token
     small = np.int8 if len(buckets) < 127 else np.int64
-    return assign(table.ravel(), buckets).astype(small)[cells]
+    return values.take(assign(values.table.ravel(), buckets).astype(small)
+                       .reshape(values.table.shape))
 
 
 def _correct(pairs, gold_bucket, pred_bucket, pred_sentence) -> tuple:
@@ -420,25 +459,26 @@ def _count_dtype(corpus) -> type:
     return np.int64
 
 
-def _sentence_bucket_counts(columns, n_sentences: int, n_buckets: int,
+def _sentence_bucket_counts(columns, lengths: np.ndarray, n_buckets: int,
                             dtype=np.int64) -> np.ndarray:
     """``(sentences x buckets x len(columns))`` of ``dtype``: per column ``(sentence,
-    bucket)`` of its units, the units per sentence and bucket.
+    bucket)`` of its units, the units per sentence and bucket; ``sentence`` None: the
+    units are every token in corpus order (sentences of ``lengths`` tokens).
 
     A unit in no bucket (-1) counts in an extra column dropped at the end, which spares
-    selecting the bucketed units first; columns over the same units (tokens) share their
-    sentences' first cells.
+    selecting the bucketed units first.
     """
-    width = n_buckets + 1
+    n_sentences, width = len(lengths), n_buckets + 1
+    first_cells = np.arange(n_sentences) * width + 1
     counts = np.empty((n_sentences, n_buckets, len(columns)), dtype=dtype)
-    first_cells: dict = {}   # id of a sentence array -> sentence * width + 1
     for k, (sentence, bucket) in enumerate(columns):
-        if id(sentence) not in first_cells:
-            cells = sentence * width
-            cells += 1   # in place: one array per token, not two
-            first_cells[id(sentence)] = cells
-        flat = np.bincount(first_cells[id(sentence)] + bucket, minlength=n_sentences * width)
-        counts[:, :, k] = flat.reshape(n_sentences, width)[:, 1:]
+        # an int64 per unit (np.bincount reads int64 anyway), freed before the next one
+        cells = np.repeat(first_cells, lengths) if sentence is None else first_cells[sentence]
+        cells += bucket
+        flat = np.bincount(cells, minlength=n_sentences * width).reshape(n_sentences, width)
+        del cells
+        counts[:, :, k] = flat[:, 1:]
+        del flat
     return counts
 
 
@@ -495,37 +535,41 @@ def _custom_values(function, ctx, spans, name, side) -> np.ndarray:
     return values
 
 
-def _token_units(ctx, gold_side, pred_side, name, compat, cached=None):
-    """Scored tokens: every token with its IO label (default), or, as the reference code,
-    only the tokens inside mentions (gold tokens in gold mentions, predicted tokens in
-    predicted mentions)."""
-    sentence_of = ctx.corpus.sentence_of_position
+def _token_units(ctx, gold_side, pred_side, name, compat):
+    """Scored tokens, ``(sentence, values)`` per side and the mask of tokens whose labels
+    agree: every token (sentence None) with its value kept as a look-up by its IO label
+    (default), or, as the reference code, only the tokens inside mentions (gold tokens
+    in gold mentions, predicted tokens in predicted mentions; then pairs of indices)."""
     if compat == "interpreteval":
-        function = attrs.TOKEN_FUNCTIONS[name]
-        units = []
-        for side in (gold_side, pred_side):
-            positions = ranges(side.spans.start, side.spans.length)
-            labels = side.io[positions]
-            first = np.zeros(len(positions), dtype=bool)
-            first[np.cumsum(side.spans.length) - side.spans.length] = True
-            values = attrs.reference_token_values(ctx, positions, labels, first, function)
-            units.append((positions, labels, values))
-        (gp, gl, gv), (pp, pl, pv) = units
-        # a position is inside at most one mention per side: pair them by position
-        common, gold_index, pred_index = np.intersect1d(gp, pp, assume_unique=True,
-                                                        return_indices=True)
-        agree = gl[gold_index] == pl[pred_index]
-        return ((sentence_of[gp], gv), (sentence_of[pp], pv),
-                (gold_index[agree].astype(np.int64), pred_index[agree].astype(np.int64)))
+        return _reference_token_units(ctx, gold_side, pred_side, name)
     table = attrs.TOKEN_TABLES[name](ctx)
-    gold_cells = attrs.token_cells(ctx, None, gold_side.io, table.shape[1])
-    pred_cells = attrs.token_cells(ctx, None, pred_side.io, table.shape[1])
-    build = lambda: table.ravel()[gold_cells]  # noqa: E731
-    gold_values = build() if cached is None else cached.get(name, build)
-    # a label-free table (tFre) gives both sides the same cells, hence the same values
-    pred_values = gold_values if pred_cells is gold_cells else table.ravel()[pred_cells]
-    return ((sentence_of, gold_values, table, gold_cells),
-            (sentence_of, pred_values, table, pred_cells), gold_side.io == pred_side.io)
+    rows = ctx.table_rows()
+    gold = attrs.TableValues.of(table, rows, gold_side.io)
+    # a label-free table (tFre) gives both sides the same values: one object
+    pred = gold if gold.labels is None else attrs.TableValues.of(table, rows, pred_side.io)
+    return (None, gold), (None, pred), gold_side.io == pred_side.io
+
+
+def _reference_token_units(ctx, gold_side, pred_side, name):
+    """The reference code's token units: the tokens inside mentions, valued as it does
+    (``attributes.reference_token_values``), paired by position."""
+    sentence_of = ctx.corpus.sentence_of_position
+    function = attrs.TOKEN_FUNCTIONS[name]
+    units = []
+    for side in (gold_side, pred_side):
+        positions = ranges(side.spans.start, side.spans.length)
+        labels = side.io[positions]
+        first = np.zeros(len(positions), dtype=bool)
+        first[np.cumsum(side.spans.length) - side.spans.length] = True
+        values = attrs.reference_token_values(ctx, positions, labels, first, function)
+        units.append((positions, labels, values))
+    (gp, gl, gv), (pp, pl, pv) = units
+    # a position is inside at most one mention per side: pair them by position
+    common, gold_index, pred_index = np.intersect1d(gp, pp, assume_unique=True,
+                                                    return_indices=True)
+    agree = gl[gold_index] == pl[pred_index]
+    return ((sentence_of[gp], gv), (sentence_of[pp], pv),
+            (gold_index[agree].astype(np.int64), pred_index[agree].astype(np.int64)))
 
 
 def _check_bucket_edges(bucket_edges, chosen: dict) -> None:

@@ -32,7 +32,7 @@ Trainer helper vs run_ner-style        60.0x        59.7x        0.61
 tough_mentions vs classification_rep.  36.2x        56.7x        0.45
 hardeval vs classification_report      36.2x        51.8x        1.21
 faireval vs classification_report      63.5x        64.8x        0.79
-attribute_buckets vs classification_r. 14.5x        22.2x        2.24
+attribute_buckets vs classification_r. 14.5x        43.9x        1.14
 nerlens score, 99 MB file: peak RSS    2.81x        1.36x        --
 =====================================  ===========  ===========  ====================
 
@@ -41,9 +41,11 @@ ratio with it: in the after run it was at its fastest. nerlens' own times after:
 strings 65-82 ms, 2-D ids 24-28 ms, ragged rows 34-47 ms, the split 23-27 ms. Of the
 2-D path about half is page faults of fresh arrays on this VM (1.5-3 us per 4 KiB
 page); ragged rows cost three passes over the rows in C (type, dtype, pyarrow's join)
-per column. attribute_buckets' peak is over 1.5x seqeval's: 31 MiB of its 81 is its
-result (per-token tCon/tFre values of both sides, per-sentence counts of nine
-attributes). The 100 MB row: 129 MiB peak RSS, 31 MiB of it the interpreter and imports;
+per column. attribute_buckets' row is of a later run (load ~2.5, classification_report
+9.6 s; alternated in one process, old 202-204 ms, new 176-200 ms): its peak went from 81
+to 41 MiB (seqeval 36; 2.24x to 1.14x), its result from 31 to 18 MiB (token values kept
+as table look-ups, ``attribute_buckets.attributes.TableValues``). The 100 MB row:
+129 MiB peak RSS, 31 MiB of it the interpreter and imports;
 ``nerlens score`` reads the file without its token strings and scores it in blocks of
 whole sentences (``nerlens.commands.score.SCORE_BLOCK``).
 """

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 import attribute_buckets as ab
 import nerspan
 from attribute_buckets import analysis
-from attribute_buckets.bucketing import (assign, bucket_names, equal_count, reference_buckets,
+from attribute_buckets.bucketing import (assign, bucket_names, equal_count, equal_width,
+                                         equal_width_buckets, reference_buckets,
                                          strategy_buckets)
 from nerspan import (Corpus, LengthMismatchError, NerspanError, SentenceCountError,
                      as_train_index)
@@ -184,6 +185,28 @@ def test_token_attributes_by_hand():
     assert values(case, "tCon") == [0.0, 1.0, 0.0]
 
 
+def test_token_values_are_kept_as_table_look_ups():
+    # a float per token for each side would be most of a result's memory (issue 18): the
+    # result keeps table rows and label codes in small types and reads values when asked
+    r = ab.score([["B-LOC", "O", "O"]], [["B-PER", "O", "B-LOC"]], tokens=[["paris", "is", "Rome"]],
+                 train_tokens=[["Paris", "is"]], train_tags=[["B-LOC", "O"]],
+                 attributes=["tCon", "tFre"])
+    tcon, tfre = r.tables["tCon"], r.tables["tFre"]
+    kept = tcon.kept_gold_values
+    assert isinstance(kept, ab.attributes.TableValues)
+    assert kept.rows.dtype == np.uint8 and kept.labels.dtype == np.int8
+    assert tcon.kept_predicted_values.rows is kept.rows   # one array for both sides
+    assert tfre.kept_gold_values.rows is kept.rows        # and every token attribute
+    assert kept.values().tolist() == [kept.table[row, label] for row, label
+                                      in zip(kept.rows.tolist(), kept.labels.tolist())]
+    assert values(r, "tCon") == [1.0, 1.0, 0.0]
+    # tFre does not depend on the label: both sides are one array
+    assert tfre.kept_predicted_values is tfre.kept_gold_values
+    assert tfre.predicted_values is tfre.gold_values
+    values_, counts = kept.value_counts()
+    assert (values_.tolist(), counts.tolist()) == ([0.0, 1.0], [1, 2])
+
+
 def test_reference_token_units_and_carry_over():
     train_tokens = [["New", "York", "is", "big"]]
     train_tags = [["B-LOC", "I-LOC", "O", "O"]]
@@ -289,6 +312,26 @@ def test_ties_at_edges_stay_in_the_lower_bucket_and_empty_buckets_are_kept():
     assert np.bincount(assign([1] * 6 + [2], tied), minlength=3).tolist() == [6, 0, 1]
     # with no value at all every bucket but the last is empty
     assert [b.label() for b in equal_count([], 2)] == ["{0}", "(0, inf)"]
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(values=st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 2.0, 7.0]),
+                       max_size=8, unique=True).flatmap(
+           lambda v: st.tuples(st.just(v), st.lists(st.integers(0, 5), min_size=len(v),
+                                                    max_size=len(v)))),
+       n_buckets=st.integers(2, 6),
+       strategy=st.sampled_from(["consistency", "zero_then_equal", "equal", "length"]))
+def test_counts_cut_as_the_repeated_values(values, n_buckets, strategy):
+    # token attributes cut their buckets from distinct values and counts: the buckets
+    # of the values repeated as often, in any order
+    distinct, counts = values
+    repeated = np.repeat(distinct, counts)[::-1]
+    for cut in (equal_count, equal_width):
+        assert cut(distinct, n_buckets, counts=counts) == cut(repeated, n_buckets)
+    assert strategy_buckets(strategy, distinct, n_buckets, counts=counts) == \
+        strategy_buckets(strategy, repeated, n_buckets)
+    assert equal_width_buckets(strategy, distinct, n_buckets, counts) == \
+        equal_width_buckets(strategy, repeated, n_buckets)
 
 
 def test_empty_bucket_has_count_zero_and_no_scores():
