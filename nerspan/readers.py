@@ -26,7 +26,7 @@ import os
 from array import array
 import re
 import warnings
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -43,7 +43,7 @@ _SEPARATORS = re.compile(f"[{re.escape(_ASCII_SPACE)}]+")
 def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = None,
                  token_column: int | None = 0, comment_prefix: str | None = None,
                  encoding: str = "utf-8", missing_tag: str | None = None,
-                 keep_tokens: bool = True) -> Corpus:
+                 keep_tokens: bool = True, reference: Corpus | None = None) -> Corpus:
     """Read a column file (the rules are in this module's docstring).
 
     Args:
@@ -59,6 +59,12 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
         missing_tag: if given, a token row that lacks its last column gets this tag (the
             lines are listed in ``corpus.source.repaired_lines``); otherwise such a row
             is an error.
+        reference: the corpus this file should match (a prediction file's gold): the
+            file is read into its vocabularies (``corpus.labels`` and ``corpus.vocab``
+            begin with ``reference``'s, the file's other tags and tokens follow in order
+            of first appearance), so that ``Corpus.with_columns`` need not remap the tag
+            ids; while the file's tokens are ``reference``'s, they are compared as they
+            are read and ``corpus.tokens`` is a view of ``reference.tokens``, not a copy.
 
     Raises ``FormatError`` naming the file and line for a row with a wrong number of
     columns or bytes that do not decode, ``EmptyInputError`` for a file without tokens.
@@ -80,15 +86,17 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     wanted = list(columns.values()) + ([token_column] if keep_tokens else [])
     try:
         with open(path, encoding=encoding) as handle:
-            rows = _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag)
+            rows = _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag,
+                              _Rows(len(wanted), reference if keep_tokens else None))
     except UnicodeDecodeError as error:
         raise undecodable_error(path, encoding, error) from None
     if not rows.lengths:
         raise EmptyInputError("the file is empty: no token in it", path=path)
-    labels, interned = _merged_labels(rows, list(columns))
+    labels, interned = _merged_labels(rows, list(columns),
+                                      () if reference is None else reference.labels)
     token_ids, vocab = None, ()
     if keep_tokens:
-        token_ids, vocab = int32_array(rows.ids[-1]), tuple(rows.interners[-1])
+        token_ids, vocab = rows.token_ids(), tuple(rows.interners[-1])
     offsets = _offsets(np.frombuffer(rows.lengths, dtype=np.int64))
     return Corpus(offsets, interned, labels, token_ids, vocab,
                   Source(path, np.frombuffer(rows.lines, dtype=np.int64),
@@ -98,18 +106,63 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
 class _Rows:
     """What ``_read_rows`` gathers: per wanted column its ids (``array('i')``) and the
     ``Interner`` they index; sentence lengths and first lines (``array('q')``); lines
-    that got ``missing_tag``."""
+    that got ``missing_tag``. With a ``reference`` corpus holding tokens, the last
+    column (the tokens) is interned into its vocabulary and compared with its tokens
+    (``_SameTokens``)."""
 
-    def __init__(self, n_columns: int):
+    def __init__(self, n_columns: int, reference: Corpus | None = None):
         self.ids = [array("i") for _ in range(n_columns)]
         self.interners = [Interner() for _ in range(n_columns)]
         self.lengths, self.lines, self.repaired = array("q"), array("q"), []
+        self.same_tokens = None
+        if reference is not None and reference.tokens is not None:
+            self.interners[-1] = Interner({word: i for i, word in enumerate(reference.vocab)})
+            if reference.tokens.dtype == np.int32:  # so that a view of them is int32 too
+                self.same_tokens = _SameTokens(reference.tokens, self.ids[-1])
+
+    def token_ids(self) -> np.ndarray:
+        """The ids of the last column, the tokens."""
+        if self.same_tokens is None:
+            return int32_array(self.ids[-1])
+        return self.same_tokens.ids()
 
 
-def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag) -> _Rows:
-    """Stream the rows of ``handle``: every wanted value is interned as it is read, so
-    only integer arrays grow with the file (one id per token and column)."""
-    rows = _Rows(len(wanted))
+class _SameTokens:
+    """Token ids read against ``reference`` tokens, in its vocabulary. ``check`` (called
+    between sentences once ``block``, the ids read since the last check, holds
+    ``COMPARE_BLOCK`` of them) compares and empties the block while the file's tokens
+    are the reference's; from the first difference on, every id is kept in ``own``."""
+
+    def __init__(self, reference: np.ndarray, block: array):
+        self.reference, self.block = reference, block
+        self.same = 0  # how many leading tokens are the reference's
+        self.own = None  # array('i') of every id read, once one differs
+
+    def check(self) -> None:
+        if self.own is None:
+            ids = np.frombuffer(self.block, dtype=np.int32)
+            if np.array_equal(ids, self.reference[self.same:self.same + len(ids)]):
+                self.same += len(ids)
+            else:
+                self.own = array("i", self.reference[:self.same].astype(np.int32).tobytes())
+            del ids  # a view of the block, which is emptied below
+        if self.own is not None:
+            self.own.extend(self.block)
+        del self.block[:]
+
+    def ids(self) -> np.ndarray:
+        """Every id read: a view of the reference's while they are the same."""
+        self.check()
+        if self.own is None:
+            return self.reference[:self.same]
+        return int32_array(self.own)
+
+
+def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag,
+               rows: _Rows) -> _Rows:
+    """Stream the rows of ``handle`` into ``rows``: every wanted value is interned as it
+    is read, so only integer arrays grow with the file (one id per token and column)."""
+    checked = rows.same_tokens
     sinks = [(index, ids.append, interner.__getitem__)
              for index, ids, interner in zip(wanted, rows.ids, rows.interners)]
     lengths, lines, repaired = rows.lengths, rows.lines, rows.repaired
@@ -124,6 +177,8 @@ def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag) -> 
             if current:
                 lengths.append(current)
                 current = 0
+                if checked and len(checked.block) >= COMPARE_BLOCK:
+                    checked.check()
             continue
         if line[0] == "\t":
             fields.insert(0, "")
@@ -145,10 +200,11 @@ def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag) -> 
     return rows
 
 
-def _merged_labels(rows: _Rows, names: list) -> tuple[tuple, dict]:
-    """One label vocabulary for the tag columns (``names``, the first ones of ``rows``),
-    in the order of first appearance column after column, and every column's ids in it."""
-    labels = Interner()
+def _merged_labels(rows: _Rows, names: list, start: Sequence[str]) -> tuple[tuple, dict]:
+    """One label vocabulary for the tag columns (``names``, the first ones of ``rows``):
+    ``start``, then the other tags in the order of first appearance column after column;
+    and every column's ids in it."""
+    labels = Interner({label: i for i, label in enumerate(start)})
     interned = {}
     for name, ids, interner in zip(names, rows.ids, rows.interners):
         remap = np.array([labels[label] for label in interner] or [0], dtype=np.int32)
@@ -296,7 +352,7 @@ def read_predictions(gold: Corpus, path: str | os.PathLike, column: int = -1, *,
     ``read_options`` go to ``read_columns`` (``token_column``, ``comment_prefix``,
     ``encoding``, ``missing_tag``).
     """
-    other = read_columns(path, {PRED: column}, **read_options)
+    other = read_columns(path, {PRED: column}, reference=gold, **read_options)
     merged = gold.with_columns(other, {PRED: name})
     check_tokens(gold, other, allow_token_mismatch)
     return merged
