@@ -38,6 +38,9 @@ SHOWN_CHARACTERS = 80  # an offending value is cut to this many characters in me
 COMPARE_BLOCK = 1 << 18  # tokens compared at once (token_mismatches)
 _ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # what str.split() splits ASCII text on
 _SEPARATORS = re.compile(f"[{re.escape(_ASCII_SPACE)}]+")
+# What str.split() also splits on (str.isspace beyond ASCII): a chunk holding one is read
+# line by line, where _split_unicode keeps these in the token.
+_OTHER_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 _IS_ASCII_SPACE = np.zeros(256, dtype=bool)  # byte -> is it one of _ASCII_SPACE
 _IS_ASCII_SPACE[list(_ASCII_SPACE.encode("ascii"))] = True
 # Characters read at once: the split fields of a chunk (~60 bytes each) add ~5 MiB to
@@ -238,19 +241,24 @@ class _RowReader:
 
     def plain_chunk(self, chunk: str, number: int) -> bool:
         """Read ``chunk`` (whole lines, the first one line ``number + 1``) in C if its
-        rows are plain: ASCII, no comment prefix, no leading tab, no ``-DOCSTART-``,
-        every token row as wide as the first; False (nothing read) otherwise."""
+        rows are plain: no comment prefix, no leading tab, no space but ASCII's, every
+        token row as wide as the first; False (nothing read) otherwise."""
         prefix = self.comment_prefix
-        if (not chunk.isascii() or chunk[0] == "\t" or "\n\t" in chunk or DOCSTART in chunk
-                or (prefix is not None and prefix in chunk)):
+        if (chunk[0] == "\t" or "\n\t" in chunk or (prefix is not None and prefix in chunk)
+                or (not chunk.isascii() and _OTHER_SPACE.search(chunk))):
             return False
-        counts = _field_counts(chunk)
+        counts, document_breaks = _line_fields(chunk)
+        fields = chunk.split()
+        if document_breaks.any():  # blank rows, as far as sentences go
+            ends = np.cumsum(counts)
+            for line in np.flatnonzero(document_breaks)[::-1].tolist():
+                del fields[ends[line] - counts[line]:ends[line]]
+            counts[document_breaks] = 0
         token_lines = np.flatnonzero(counts)
         if len(token_lines):
             width = self.width or max(int(counts[token_lines[0]]), self.min_width)
             if np.any(counts[token_lines] != width):
                 return False
-            fields = chunk.split()
             if self.width is None:
                 self.width, self.first = width, (number + int(token_lines[0]) + 1, fields[0])
             rows = self.rows
@@ -288,15 +296,25 @@ class _RowReader:
         rows.lengths.extend(sizes)
 
 
-def _field_counts(chunk: str) -> np.ndarray:
-    """How many fields each line of ``chunk`` (ASCII, whole lines) holds, as
-    ``str.split`` splits them."""
-    text = np.frombuffer(chunk.encode("ascii"), dtype=np.uint8)
+def _line_fields(chunk: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per line of ``chunk`` (whole lines, no space but ASCII's): how many fields
+    ``str.split`` finds in it, and whether its first field is ``-DOCSTART-``."""
+    data = chunk.encode("utf-8", "surrogatepass")  # any other character: bytes >= 0x80
+    text = np.frombuffer(data, dtype=np.uint8)
     space = _IS_ASCII_SPACE[text]
     starts = ~space
     starts[1:] &= space[:-1]  # a field starts after a space or at the chunk's start
-    fields_before = np.cumsum(starts, dtype=np.int32)[text == 10]  # at each newline
-    return np.diff(fields_before, prepend=0)
+    newlines = np.flatnonzero(text == 10)
+    fields_so_far = np.cumsum(starts, dtype=np.int32)  # fields started up to each byte
+    counts = np.diff(fields_so_far[newlines], prepend=0)
+    document_breaks = np.zeros(len(newlines), dtype=bool)
+    for match in re.finditer(re.escape(DOCSTART.encode()), data):  # a few per document
+        at, end = match.span()
+        line = int(np.searchsorted(newlines, at))
+        before = fields_so_far[newlines[line - 1]] if line else 0
+        if starts[at] and fields_so_far[at] == before + 1 and space[end]:
+            document_breaks[line] = True
+    return counts, document_breaks
 
 
 def _merged_labels(rows: _Rows, names: list, start: Sequence[str]) -> tuple[tuple, dict]:
