@@ -11,11 +11,13 @@ prints both times and the ratio seqeval / nerlens, then peak memory (tracemalloc
 Building the inputs is not timed; the Trainer's training index is built once, outside
 the timing, as the helper does.
 
-The last row writes the corpus as a ``token gold pred`` column file of about
-``--file-mb`` MB (the corpus repeated) into a temporary folder and runs ``nerlens score``
+The last rows write the corpus as a ``token gold pred`` column file of about
+``--file-mb`` MB (the corpus repeated) into a temporary folder and run ``nerlens score``
 on it in a subprocess: its peak resident memory (``getrusage(RUSAGE_CHILDREN)``) against
 the file size (target: at most 2x; conlleval.pl streams in 5.6 MB), and the same for a
-subprocess that only imports the command line, for reference.
+subprocess that only imports the command line, for reference; then the same data as two
+files, ``token gold`` and ``token pred`` (``nerlens score GOLD PRED``), against their
+total size.
 
 Measured on 2 shared cores (issue 18), ratios one run each (``compare`` alternates the
 two sides' runs); "before" is the main of 2026-11-24 (1e90c4c) at load ~1, "after" the
@@ -34,6 +36,7 @@ hardeval vs classification_report      36.2x        51.8x        1.21
 faireval vs classification_report      63.5x        64.8x        0.79
 attribute_buckets vs classification_r. 14.5x        43.9x        1.14
 nerlens score, 99 MB file: peak RSS    2.81x        1.36x        --
+nerlens score, 2 files 140 MB: RSS     2.03x        1.41x        --
 =====================================  ===========  ===========  ====================
 
 seqeval's own time moves by 1.5x between runs (``f1_score`` 1.16-2.0 s here), and every
@@ -47,7 +50,11 @@ to 41 MiB (seqeval 36; 2.24x to 1.14x), its result from 31 to 18 MiB (token valu
 as table look-ups, ``attribute_buckets.attributes.TableValues``). The 100 MB row:
 129 MiB peak RSS, 31 MiB of it the interpreter and imports;
 ``nerlens score`` reads the file without its token strings and scores it in blocks of
-whole sentences (``nerlens.commands.score.SCORE_BLOCK``).
+whole sentences (``nerlens.commands.score.SCORE_BLOCK``). The two-file row ("before":
+e33ce84, same run): 188 MiB for 133 MiB of files; the prediction file is read into the
+gold corpus's vocabularies and its tokens compared block by block as they are read
+(``read_columns(reference=...)``), so neither its token ids nor its remapped tag ids
+are a second copy.
 """
 from __future__ import annotations
 
@@ -166,17 +173,28 @@ def main(argv=None) -> dict:
         ratios.update(family_rows(tokens, gold, split, pred_ids, report, args.repeat))
     if args.file_mb:
         ratios["score file memory"] = score_file_row(tokens, gold, pred, args.file_mb)
+        ratios["score two files memory"] = score_two_files_row(tokens, gold, pred,
+                                                               args.file_mb)
     return ratios
 
 
-def write_column_file(path, tokens, gold, pred, megabytes: float) -> int:
-    """The corpus as ``token gold pred`` rows, repeated to about ``megabytes`` MB; size."""
-    block = "".join("".join(f"{t} {g} {p}\n" for t, g, p in zip(*sentence)) + "\n"
-                    for sentence in zip(tokens, gold, pred)).encode()
+def column_text(*columns) -> bytes:
+    """The sentences of the parallel ``columns`` (token, tags, ...) as column-file rows."""
+    return "".join("".join(" ".join(row) + "\n" for row in zip(*sentence)) + "\n"
+                   for sentence in zip(*columns)).encode()
+
+
+def write_repeated(path, block: bytes, repeats: int) -> int:
+    """``block`` written ``repeats`` times to ``path``; the file's size."""
     with open(path, "wb") as handle:
-        for _ in range(max(1, round(megabytes * 1e6 / len(block)))):
+        for _ in range(repeats):
             handle.write(block)
     return os.path.getsize(path)
+
+
+def file_repeats(tokens, gold, pred, megabytes: float) -> int:
+    """How often the corpus is repeated in a ``token gold pred`` file of ``megabytes`` MB."""
+    return max(1, round(megabytes * 1e6 / len(column_text(tokens, gold, pred))))
 
 
 def child_peak(argv) -> tuple[int, float]:
@@ -191,16 +209,36 @@ def child_peak(argv) -> tuple[int, float]:
     return int(out.split()[-1]) * 1024, time.perf_counter() - start
 
 
+def score_peak_line(title: str, paths: list, size: int) -> float:
+    """Run ``nerlens score PATHS`` in a fresh process, print its time and peak RSS
+    against ``size`` (the input's bytes); the ratio."""
+    rss, seconds = child_peak([sys.executable, "-m", "nerlens", "score", *paths])
+    base, _ = child_peak([sys.executable, "-c", "import nerlens.cli"])
+    print(f"{title:58s} {seconds:7.1f} s  peak RSS {rss / 2**20:.0f} MiB = {rss / size:.2f}x "
+          f"the input (importing the command line alone: {base / 2**20:.0f} MiB)", flush=True)
+    return rss / size
+
+
 def score_file_row(tokens, gold, pred, megabytes: float) -> float:
+    """``nerlens score FILE`` on a ``token gold pred`` file of about ``megabytes`` MB."""
+    repeats = file_repeats(tokens, gold, pred, megabytes)
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "system.txt")
-        size = write_column_file(path, tokens, gold, pred, megabytes)
-        rss, seconds = child_peak([sys.executable, "-m", "nerlens", "score", path])
-        base, _ = child_peak([sys.executable, "-c", "import nerlens.cli"])
-    print(f"{'nerlens score on a ' + f'{size / 1e6:.0f} MB column file':58s} "
-          f"{seconds:7.1f} s  peak RSS {rss / 2**20:.0f} MiB = {rss / size:.2f}x the file "
-          f"(importing the command line alone: {base / 2**20:.0f} MiB)", flush=True)
-    return rss / size
+        size = write_repeated(path, column_text(tokens, gold, pred), repeats)
+        return score_peak_line(f"nerlens score on a {size / 1e6:.0f} MB column file",
+                               [path], size)
+
+
+def score_two_files_row(tokens, gold, pred, megabytes: float) -> float:
+    """``nerlens score GOLD PRED`` on the data of ``score_file_row``: a ``token gold``
+    file and a ``token pred`` file; peak RSS against their total size."""
+    repeats = file_repeats(tokens, gold, pred, megabytes)
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [os.path.join(folder, name) for name in ("gold.txt", "pred.txt")]
+        size = sum(write_repeated(path, column_text(tokens, tags), repeats)
+                   for path, tags in zip(paths, (gold, pred)))
+        return score_peak_line(f"nerlens score on two files of {size / 1e6:.0f} MB in all",
+                               paths, size)
 
 
 def trainer_rows(tokens, labels, padded, repeat) -> dict:

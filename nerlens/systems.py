@@ -142,7 +142,7 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
         if isinstance(prediction, PathLike):
             other = read_columns(prediction, {PRED: pred_tag_column},
                                  comment_prefix=comment_prefix, encoding=encoding,
-                                 missing_tag=missing_tag)
+                                 missing_tag=missing_tag, reference=corpus)
             (on_repairs or warn_repairs)(other)
             if check:
                 check_tags(other, PRED, scheme, mode, "prediction", outside_scheme_is_error)

@@ -121,7 +121,10 @@ class Corpus:
                      what: str = "predictions") -> "Corpus":
         """This corpus plus ``other``'s columns (renamed by ``names``), checked for shape.
 
-        Label vocabularies are merged; ``other``'s ids are remapped into the union.
+        Label vocabularies are merged; ``other``'s ids are remapped into the union. When
+        ``other``'s labels start with this corpus's (a prediction file read with
+        ``read_columns(reference=...)``), its ids already are the union's: its arrays are
+        shared, not copied (a copy is 0.3x a two-file input in peak memory).
         """
         check_same_shape(self, other, what=what)
         labels = list(self.labels)
@@ -131,9 +134,11 @@ class Corpus:
                 index[label] = len(labels)
                 labels.append(label)
         remap = np.array([index[label] for label in other.labels] or [0], dtype=np.int32)
+        same_ids = bool(np.array_equal(remap, np.arange(len(remap))))
         columns = dict(self.columns)
         for name, ids in other.columns.items():
-            columns[(names or {}).get(name, name)] = remap[ids]
+            shared = same_ids and ids.dtype == np.int32
+            columns[(names or {}).get(name, name)] = ids if shared else remap[ids]
         return Corpus(self.offsets, columns, tuple(labels), self.tokens, self.vocab, self.source)
 
     def select(self, columns: Sequence[str]) -> "Corpus":

@@ -26,7 +26,7 @@ import os
 from array import array
 import re
 import warnings
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -38,12 +38,20 @@ SHOWN_CHARACTERS = 80  # an offending value is cut to this many characters in me
 COMPARE_BLOCK = 1 << 18  # tokens compared at once (token_mismatches)
 _ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # what str.split() splits ASCII text on
 _SEPARATORS = re.compile(f"[{re.escape(_ASCII_SPACE)}]+")
+# What str.split() also splits on (str.isspace beyond ASCII): a chunk holding one is read
+# line by line, where _split_unicode keeps these in the token.
+_OTHER_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_IS_ASCII_SPACE = np.zeros(256, dtype=bool)  # byte -> is it one of _ASCII_SPACE
+_IS_ASCII_SPACE[list(_ASCII_SPACE.encode("ascii"))] = True
+# Characters read at once: a chunk's split fields (~60 bytes each) and NumPy passes add
+# ~2 MiB to the peak memory (1 << 18: 8 MiB, 1 << 20: 18 MiB, and none was faster).
+READ_CHUNK = 1 << 16
 
 
 def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = None,
                  token_column: int | None = 0, comment_prefix: str | None = None,
                  encoding: str = "utf-8", missing_tag: str | None = None,
-                 keep_tokens: bool = True) -> Corpus:
+                 keep_tokens: bool = True, reference: Corpus | None = None) -> Corpus:
     """Read a column file (the rules are in this module's docstring).
 
     Args:
@@ -59,6 +67,12 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
         missing_tag: if given, a token row that lacks its last column gets this tag (the
             lines are listed in ``corpus.source.repaired_lines``); otherwise such a row
             is an error.
+        reference: the corpus this file should match (a prediction file's gold): the
+            file is read into its vocabularies (``corpus.labels`` and ``corpus.vocab``
+            begin with ``reference``'s, the file's other tags and tokens follow in order
+            of first appearance), so that ``Corpus.with_columns`` need not remap the tag
+            ids; while the file's tokens are ``reference``'s, they are compared as they
+            are read and ``corpus.tokens`` is a view of ``reference.tokens``, not a copy.
 
     Raises ``FormatError`` naming the file and line for a row with a wrong number of
     columns or bytes that do not decode, ``EmptyInputError`` for a file without tokens.
@@ -80,15 +94,17 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     wanted = list(columns.values()) + ([token_column] if keep_tokens else [])
     try:
         with open(path, encoding=encoding) as handle:
-            rows = _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag)
+            rows = _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag,
+                              _Rows(len(wanted), reference if keep_tokens else None))
     except UnicodeDecodeError as error:
         raise undecodable_error(path, encoding, error) from None
     if not rows.lengths:
         raise EmptyInputError("the file is empty: no token in it", path=path)
-    labels, interned = _merged_labels(rows, list(columns))
+    labels, interned = _merged_labels(rows, list(columns),
+                                      () if reference is None else reference.labels)
     token_ids, vocab = None, ()
     if keep_tokens:
-        token_ids, vocab = int32_array(rows.ids[-1]), tuple(rows.interners[-1])
+        token_ids, vocab = rows.token_ids(), tuple(rows.interners[-1])
     offsets = _offsets(np.frombuffer(rows.lengths, dtype=np.int64))
     return Corpus(offsets, interned, labels, token_ids, vocab,
                   Source(path, np.frombuffer(rows.lines, dtype=np.int64),
@@ -98,57 +114,213 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
 class _Rows:
     """What ``_read_rows`` gathers: per wanted column its ids (``array('i')``) and the
     ``Interner`` they index; sentence lengths and first lines (``array('q')``); lines
-    that got ``missing_tag``."""
+    that got ``missing_tag``. With a ``reference`` corpus holding tokens, the last
+    column (the tokens) is interned into its vocabulary and compared with its tokens
+    (``_SameTokens``)."""
 
-    def __init__(self, n_columns: int):
+    def __init__(self, n_columns: int, reference: Corpus | None = None):
         self.ids = [array("i") for _ in range(n_columns)]
         self.interners = [Interner() for _ in range(n_columns)]
         self.lengths, self.lines, self.repaired = array("q"), array("q"), []
+        self.same_tokens = None
+        if reference is not None and reference.tokens is not None:
+            self.interners[-1] = Interner({word: i for i, word in enumerate(reference.vocab)})
+            if reference.tokens.dtype == np.int32:  # so that a view of them is int32 too
+                self.same_tokens = _SameTokens(reference.tokens, self.ids[-1])
+
+    def token_ids(self) -> np.ndarray:
+        """The ids of the last column, the tokens."""
+        if self.same_tokens is None:
+            return int32_array(self.ids[-1])
+        return self.same_tokens.ids()
 
 
-def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag) -> _Rows:
-    """Stream the rows of ``handle``: every wanted value is interned as it is read, so
-    only integer arrays grow with the file (one id per token and column)."""
-    rows = _Rows(len(wanted))
-    sinks = [(index, ids.append, interner.__getitem__)
-             for index, ids, interner in zip(wanted, rows.ids, rows.interners)]
-    lengths, lines, repaired = rows.lengths, rows.lines, rows.repaired
-    width = first_row = first_field = None
-    current = 0  # tokens of the sentence being read
-    for number, raw in enumerate(handle, 1):
-        line = raw.rstrip("\r\n")
-        if current == 0 and comment_prefix is not None and line.startswith(comment_prefix):
-            continue
-        fields = line.split() if line.isascii() else _split_unicode(line)
-        if not fields or fields[0] == DOCSTART:
-            if current:
-                lengths.append(current)
-                current = 0
-            continue
-        if line[0] == "\t":
-            fields.insert(0, "")
-        if width is None:
-            width, first_row, first_field = max(len(fields), min_width), number, fields[0]
-        if len(fields) != width:
-            if not (missing_tag is not None and len(fields) == width - 1):
-                raise _width_error(fields, line, number, (width, first_row, first_field),
-                                   min_width, path, len(lengths))
-            fields.append(missing_tag)
-            repaired.append(number)
-        if current == 0:
-            lines.append(number)
-        current += 1
-        for index, append, intern in sinks:
-            append(intern(fields[index]))
-    if current:
-        lengths.append(current)
+class _SameTokens:
+    """Token ids read against ``reference`` tokens, in its vocabulary. ``check`` (called
+    between sentences once ``block``, the ids read since the last check, holds
+    ``COMPARE_BLOCK`` of them) compares and empties the block while the file's tokens
+    are the reference's; from the first difference on, every id is kept in ``own``."""
+
+    def __init__(self, reference: np.ndarray, block: array):
+        self.reference, self.block = reference, block
+        self.same = 0  # how many leading tokens are the reference's
+        self.own = None  # array('i') of every id read, once one differs
+
+    def check(self) -> None:
+        if self.own is None:
+            ids = np.array(self.block, dtype=np.int32)  # a copy: a view would pin the block
+            if np.array_equal(ids, self.reference[self.same:self.same + len(ids)]):
+                self.same += len(ids)
+            else:
+                self.own = array("i", self.reference[:self.same].astype(np.int32).tobytes())
+        if self.own is not None:
+            self.own.extend(self.block)
+        del self.block[:]
+
+    def ids(self) -> np.ndarray:
+        """Every id read: a view of the reference's while they are the same."""
+        self.check()
+        if self.own is None:
+            return self.reference[:self.same]
+        return int32_array(self.own)
+
+
+def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag,
+               rows: _Rows) -> _Rows:
+    """Stream the rows of ``handle`` into ``rows``: every wanted value is interned as it
+    is read, so only integer arrays grow with the file (one id per token and column).
+
+    The text is read ``READ_CHUNK`` characters at a time, cut after its last newline;
+    a chunk of plain rows is split and interned in C (``_RowReader.plain_chunk``), any
+    other chunk line by line (``_RowReader.lines``), which also names the line of an
+    error.
+    """
+    reader = _RowReader(rows, path, wanted, min_width, comment_prefix, missing_tag)
+    number, rest = 0, ""  # lines read; the text after the last newline
+    while text := handle.read(READ_CHUNK):
+        text = rest + text
+        cut = text.rfind("\n") + 1
+        chunk, rest = text[:cut], text[cut:]
+        if chunk and not reader.plain_chunk(chunk, number):
+            reader.lines(chunk.split("\n")[:-1], number)
+        number += chunk.count("\n")
+    if rest:  # a last line without a newline
+        reader.lines([rest], number)
+    if reader.current:
+        rows.lengths.append(reader.current)
     return rows
 
 
-def _merged_labels(rows: _Rows, names: list) -> tuple[tuple, dict]:
-    """One label vocabulary for the tag columns (``names``, the first ones of ``rows``),
-    in the order of first appearance column after column, and every column's ids in it."""
-    labels = Interner()
+class _RowReader:
+    """The reading of ``_read_rows``, chunk after chunk: the row width (set by the first
+    token row) and the tokens of the sentence being read carry over."""
+
+    def __init__(self, rows, path, wanted, min_width, comment_prefix, missing_tag):
+        self.rows, self.path, self.wanted, self.min_width = rows, path, wanted, min_width
+        self.comment_prefix, self.missing_tag = comment_prefix, missing_tag
+        self.width = self.first = None  # (width, line, first field) of the first row
+        self.current = 0  # tokens of the sentence being read
+
+    def lines(self, texts: list, number: int) -> None:
+        """Read the lines ``texts`` (without newlines), the first one line ``number + 1``."""
+        rows, comment_prefix, missing_tag = self.rows, self.comment_prefix, self.missing_tag
+        sinks = [(index, ids.append, interner.__getitem__)
+                 for index, ids, interner in zip(self.wanted, rows.ids, rows.interners)]
+        lengths, lines, repaired, checked = rows.lengths, rows.lines, rows.repaired, \
+            rows.same_tokens
+        current, width = self.current, self.width
+        for number, line in enumerate(texts, number + 1):
+            if current == 0 and comment_prefix is not None and line.startswith(comment_prefix):
+                continue
+            fields = line.split() if line.isascii() else _split_unicode(line)
+            if not fields or fields[0] == DOCSTART:
+                if current:
+                    lengths.append(current)
+                    current = 0
+                    if checked and len(checked.block) >= COMPARE_BLOCK:
+                        checked.check()
+                continue
+            if line[0] == "\t":
+                fields.insert(0, "")
+            if width is None:
+                width = self.width = max(len(fields), self.min_width)
+                self.first = (number, fields[0])
+            if len(fields) != width:
+                if not (missing_tag is not None and len(fields) == width - 1):
+                    raise _width_error(fields, line, number, (width, *self.first),
+                                       self.min_width, self.path, len(lengths))
+                fields.append(missing_tag)
+                repaired.append(number)
+            if current == 0:
+                lines.append(number)
+            current += 1
+            for index, append, intern in sinks:
+                append(intern(fields[index]))
+        self.current = current
+
+    def plain_chunk(self, chunk: str, number: int) -> bool:
+        """Read ``chunk`` (whole lines, the first one line ``number + 1``) in C if its
+        rows are plain: no comment prefix, no leading tab, no space but ASCII's, every
+        token row as wide as the first; False (nothing read) otherwise."""
+        prefix = self.comment_prefix
+        if (chunk[0] == "\t" or "\n\t" in chunk or (prefix is not None and prefix in chunk)
+                or (not chunk.isascii() and _OTHER_SPACE.search(chunk))):
+            return False
+        counts, document_breaks = _line_fields(chunk)
+        fields = chunk.split()
+        if document_breaks.any():  # blank rows, as far as sentences go
+            ends = np.cumsum(counts)
+            for line in np.flatnonzero(document_breaks)[::-1].tolist():
+                del fields[ends[line] - counts[line]:ends[line]]
+            counts[document_breaks] = 0
+        token_lines = np.flatnonzero(counts)
+        if len(token_lines):
+            width = self.width or max(int(counts[token_lines[0]]), self.min_width)
+            if np.any(counts[token_lines] != width):
+                return False
+            if self.width is None:
+                self.width, self.first = width, (number + int(token_lines[0]) + 1, fields[0])
+            rows = self.rows
+            for index, ids, interner in zip(self.wanted, rows.ids, rows.interners):
+                values = fields[index % width::width]
+                ids.frombytes(np.fromiter(map(interner.__getitem__, values), dtype=np.int32,
+                                          count=len(values)).tobytes())
+            del fields
+            if rows.same_tokens and len(rows.same_tokens.block) >= COMPARE_BLOCK:
+                rows.same_tokens.check()
+        self.sentences(token_lines, len(counts), number)
+        return True
+
+    def sentences(self, token_lines: np.ndarray, n_lines: int, number: int) -> None:
+        """The sentence lengths and first lines of a chunk of ``n_lines`` lines whose
+        token rows are ``token_lines`` (0-based in the chunk): a run of token rows is a
+        sentence; the one open before the chunk goes on if the chunk starts with a token
+        row, and the last one stays open if the chunk ends with one."""
+        rows, current = self.rows, self.current
+        if not len(token_lines):
+            if current and n_lines:
+                rows.lengths.append(current)
+                self.current = 0
+            return
+        runs = np.concatenate([[0], np.flatnonzero(np.diff(token_lines) > 1) + 1])
+        sizes = np.diff(runs, append=len(token_lines)).tolist()
+        firsts = (token_lines[runs] + (number + 1)).tolist()
+        if current and token_lines[0] == 0:  # the open sentence goes on
+            sizes[0] += current
+            firsts = firsts[1:]
+        elif current:
+            rows.lengths.append(current)
+        self.current = sizes.pop() if token_lines[-1] == n_lines - 1 else 0
+        rows.lines.extend(firsts)
+        rows.lengths.extend(sizes)
+
+
+def _line_fields(chunk: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per line of ``chunk`` (whole lines, no space but ASCII's): how many fields
+    ``str.split`` finds in it, and whether its first field is ``-DOCSTART-``."""
+    data = chunk.encode("utf-8", "surrogatepass")  # any other character: bytes >= 0x80
+    text = np.frombuffer(data, dtype=np.uint8)
+    space = _IS_ASCII_SPACE[text]
+    starts = ~space
+    starts[1:] &= space[:-1]  # a field starts after a space or at the chunk's start
+    newlines = np.flatnonzero(text == 10)
+    fields_so_far = np.cumsum(starts, dtype=np.int32)  # fields started up to each byte
+    counts = np.diff(fields_so_far[newlines], prepend=0)
+    document_breaks = np.zeros(len(newlines), dtype=bool)
+    for match in re.finditer(re.escape(DOCSTART.encode()), data):  # a few per document
+        at, end = match.span()
+        line = int(np.searchsorted(newlines, at))
+        before = fields_so_far[newlines[line - 1]] if line else 0
+        if starts[at] and fields_so_far[at] == before + 1 and space[end]:
+            document_breaks[line] = True
+    return counts, document_breaks
+
+
+def _merged_labels(rows: _Rows, names: list, start: Sequence[str]) -> tuple[tuple, dict]:
+    """One label vocabulary for the tag columns (``names``, the first ones of ``rows``):
+    ``start``, then the other tags in the order of first appearance column after column;
+    and every column's ids in it."""
+    labels = Interner({label: i for i, label in enumerate(start)})
     interned = {}
     for name, ids, interner in zip(names, rows.ids, rows.interners):
         remap = np.array([labels[label] for label in interner] or [0], dtype=np.int32)
@@ -296,7 +468,7 @@ def read_predictions(gold: Corpus, path: str | os.PathLike, column: int = -1, *,
     ``read_options`` go to ``read_columns`` (``token_column``, ``comment_prefix``,
     ``encoding``, ``missing_tag``).
     """
-    other = read_columns(path, {PRED: column}, **read_options)
+    other = read_columns(path, {PRED: column}, reference=gold, **read_options)
     merged = gold.with_columns(other, {PRED: name})
     check_tokens(gold, other, allow_token_mismatch)
     return merged

@@ -3,13 +3,16 @@
 The command reads a file holding gold and prediction without its token strings
 (``keep_tokens=False``) and scores the corpus in blocks of whole sentences
 (``score.SCORE_BLOCK``); ``whole_corpus_scores`` below is the scoring it replaced (every
-column decoded whole), kept as the reference. Results are compared as JSON text, so
-that key order and every float digit count.
+column decoded whole), kept as the reference. ``nerlens score GOLD PRED`` reads the
+prediction file into the gold corpus's vocabularies, comparing its tokens as it reads
+(``read_columns(reference=...)``): it scores as the one file holding both columns does.
+Results are compared as JSON text, so that key order and every float digit count.
 """
 from __future__ import annotations
 
 import json
 import random
+from contextlib import nullcontext
 import warnings
 
 import numpy as np
@@ -153,3 +156,108 @@ def test_token_mismatches_in_blocks_are_every_differing_position(monkeypatch, bl
     monkeypatch.setattr(readers, "COMPARE_BLOCK", block)
     expected = [i for i, (a, b) in enumerate(zip(sum(words, []), sum(changed, []))) if a != b]
     assert expected and readers.token_mismatches(gold, other).tolist() == expected
+
+
+# -- two files: the prediction file read against the gold corpus --------------------------
+def column_text(*columns) -> str:
+    """Sentences of parallel columns (tokens, tags, ...) as column-file text."""
+    return "".join("".join(" ".join(row) + "\n" for row in zip(*sentence)) + "\n"
+                   for sentence in zip(*columns))
+
+
+def random_files(seed: int, n_sentences: int = 120):
+    """Tokens, gold tags and predicted tags (some labels only predicted)."""
+    rng = random.Random(seed)
+    tags = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    words = [[rng.choice("abcdefgh") * rng.choice([1, 2]) for _ in range(rng.choice([1, 3, 8]))]
+             for _ in range(n_sentences)]
+    gold = [[rng.choice(tags) for _ in s] for s in words]
+    pred = [[rng.choice(tags + ["B-ORG", "I-MISC"]) for _ in s] for s in words]
+    return words, gold, pred
+
+
+def score_json(capsys, *paths) -> str:
+    from nerlens.cli import main
+
+    assert main(["score", *map(str, paths), "--format", "json"]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("block", [1, 5, 1 << 18])
+@pytest.mark.parametrize("seed", range(3))
+def test_two_files_score_as_one_file(monkeypatch, capsys, tmp_path, seed, block):
+    monkeypatch.setattr(readers, "COMPARE_BLOCK", block)
+    words, gold, pred = random_files(seed)
+    one, gold_file, pred_file = tmp_path / "one.txt", tmp_path / "gold.txt", tmp_path / "p.txt"
+    one.write_text(column_text(words, gold, pred))
+    gold_file.write_text(column_text(words, gold))
+    pred_file.write_text(column_text(words, pred))
+    assert score_json(capsys, gold_file, pred_file) == score_json(capsys, one)
+
+
+@pytest.mark.skipif(not SYSTEM_FILES, reason="shared data not available")
+@pytest.mark.parametrize("path", SYSTEM_FILES[:4],
+                         ids=[str(p.relative_to(SHARED / "data")) for p in SYSTEM_FILES[:4]])
+def test_real_system_file_split_in_two_scores_as_one(capsys, tmp_path, path):
+    rows = [line.split() for line in path.read_text(encoding="utf-8-sig").splitlines()]
+    gold_file, pred_file = tmp_path / "gold.txt", tmp_path / "pred.txt"
+    gold_file.write_text("".join(" ".join(r[:1] + r[-2:-1]) + "\n" for r in rows))
+    pred_file.write_text("".join(" ".join(r[:1] + r[-1:]) + "\n" for r in rows))
+    assert score_json(capsys, gold_file, pred_file) == score_json(capsys, path)
+
+
+def changed_words(words, where: str):
+    """``words`` with one token changed (``first``, ``middle``, ``last``), one more
+    sentence (``longer``), one fewer (``shorter``) or none changed (``same``)."""
+    words = [list(s) for s in words]
+    if where == "longer":
+        return words + [["z"]]
+    if where == "shorter":
+        return words[:-1]
+    if where != "same":
+        s = {"first": 0, "middle": len(words) // 2, "last": len(words) - 1}[where]
+        words[s][-1] = "changed"
+    return words
+
+
+@pytest.mark.parametrize("block", [1, 4, 1 << 18])
+@pytest.mark.parametrize("where", ["same", "first", "middle", "last", "longer", "shorter"])
+def test_prediction_file_read_against_gold_is_read_as_alone(tmp_path, monkeypatch, block,
+                                                            where):
+    """Read with ``reference=gold`` (into gold's vocabularies, tokens compared block by
+    block): the same tokens, tags and lines; the merged corpus, token check and its error
+    as without; while the tokens are gold's, neither tokens nor tag ids are copied."""
+    monkeypatch.setattr(readers, "COMPARE_BLOCK", block)
+    words, gold_tags, pred_tags = random_files(7)
+    (tmp_path / "gold.txt").write_text(column_text(words, gold_tags))
+    other_words = changed_words(words, where)
+    (tmp_path / "pred.txt").write_text(column_text(other_words, pred_tags + [["O"]]))
+    gold = read_columns(tmp_path / "gold.txt")
+    alone = read_columns(tmp_path / "pred.txt", {PRED: -1})
+    against = read_columns(tmp_path / "pred.txt", {PRED: -1}, reference=gold)
+    assert against.labels[:len(gold.labels)] == gold.labels
+    assert against.vocab[:len(gold.vocab)] == gold.vocab
+    assert strings_of(against) == strings_of(alone)
+    assert strings_of(against)[1] == sum(other_words, [])
+    np.testing.assert_array_equal(against.offsets, alone.offsets)
+    np.testing.assert_array_equal(against.source.sentence_lines, alone.source.sentence_lines)
+    # a shorter file's tokens are a prefix of gold's: a view too
+    assert np.shares_memory(against.tokens, gold.tokens) == (where in ("same", "shorter"))
+    if where in ("longer", "shorter"):
+        return
+    merged, expected = gold.with_columns(against), gold.with_columns(alone)
+    assert merged.labels == expected.labels
+    np.testing.assert_array_equal(merged.columns[PRED], expected.columns[PRED])
+    assert merged.columns[PRED] is against.columns[PRED]
+    errors = []
+    for other in (alone, against):
+        with pytest.raises(TokenMismatchError) if where != "same" else nullcontext() as caught:
+            readers.check_tokens(gold, other)
+        errors.append(caught and str(caught.value))
+    assert errors[0] == errors[1]
+
+
+def strings_of(corpus: Corpus) -> tuple[list, list]:
+    """The prediction tags and the tokens of ``corpus``, as strings."""
+    return ([corpus.labels[i] for i in corpus.columns[PRED]],
+            [corpus.vocab[i] for i in corpus.tokens])
