@@ -35,8 +35,8 @@ tough_mentions vs classification_rep.  36.2x        56.7x        0.45
 hardeval vs classification_report      36.2x        51.8x        1.21
 faireval vs classification_report      63.5x        64.8x        0.79
 attribute_buckets vs classification_r. 14.5x        43.9x        1.14
-nerlens score, 99 MB file: peak RSS    2.81x        1.36x        --
-nerlens score, 2 files 140 MB: RSS     2.03x        1.41x        --
+nerlens score, 99 MB file: peak RSS    2.81x        1.38x        --
+nerlens score, 2 files 140 MB: RSS     2.03x        1.44x        --
 =====================================  ===========  ===========  ====================
 
 seqeval's own time moves by 1.5x between runs (``f1_score`` 1.16-2.0 s here), and every
@@ -48,13 +48,14 @@ per column. attribute_buckets' row is of a later run (load ~2.5, classification_
 9.6 s; alternated in one process, old 202-204 ms, new 176-200 ms): its peak went from 81
 to 41 MiB (seqeval 36; 2.24x to 1.14x), its result from 31 to 18 MiB (token values kept
 as table look-ups, ``attribute_buckets.attributes.TableValues``). The 100 MB row:
-129 MiB peak RSS, 31 MiB of it the interpreter and imports;
+131 MiB peak RSS, 31 MiB of it the interpreter and imports;
 ``nerlens score`` reads the file without its token strings and scores it in blocks of
 whole sentences (``nerlens.commands.score.SCORE_BLOCK``). The two-file row ("before":
-e33ce84, same run): 188 MiB for 133 MiB of files; the prediction file is read into the
-gold corpus's vocabularies and its tokens compared block by block as they are read
+e33ce84, same run): 191-194 MiB for 133 MiB of files; the prediction file is read into
+the gold corpus's vocabularies and its tokens compared block by block as they are read
 (``read_columns(reference=...)``), so neither its token ids nor its remapped tag ids
-are a second copy.
+are a second copy. Both rows take 4.8 s and 8.2 s (e33ce84: 12-13 s and 25 s, wall
+time on loaded cores): column files are read in chunks split in C.
 """
 from __future__ import annotations
 

@@ -198,7 +198,7 @@ class _RowReader:
     def __init__(self, rows, path, wanted, min_width, comment_prefix, missing_tag):
         self.rows, self.path, self.wanted, self.min_width = rows, path, wanted, min_width
         self.comment_prefix, self.missing_tag = comment_prefix, missing_tag
-        self.width = self.first = None  # (width, line, first field) of the first row
+        self.width = self.first = None  # of the first token row: width; (line, first field)
         self.current = 0  # tokens of the sentence being read
 
     def lines(self, texts: list, number: int) -> None:
@@ -206,8 +206,8 @@ class _RowReader:
         rows, comment_prefix, missing_tag = self.rows, self.comment_prefix, self.missing_tag
         sinks = [(index, ids.append, interner.__getitem__)
                  for index, ids, interner in zip(self.wanted, rows.ids, rows.interners)]
-        lengths, lines, repaired, checked = rows.lengths, rows.lines, rows.repaired, \
-            rows.same_tokens
+        lengths, lines, repaired = rows.lengths, rows.lines, rows.repaired
+        checked = rows.same_tokens
         current, width = self.current, self.width
         for number, line in enumerate(texts, number + 1):
             if current == 0 and comment_prefix is not None and line.startswith(comment_prefix):
@@ -265,7 +265,7 @@ class _RowReader:
                 values = fields[index % width::width]
                 ids.frombytes(np.fromiter(map(interner.__getitem__, values), dtype=np.int32,
                                           count=len(values)).tobytes())
-            del fields
+            del fields  # before the token check: the chunk's strings are no longer needed
             if rows.same_tokens and len(rows.same_tokens.block) >= COMPARE_BLOCK:
                 rows.same_tokens.check()
         self.sentences(token_lines, len(counts), number)
