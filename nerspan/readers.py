@@ -176,15 +176,18 @@ def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag,
     error.
     """
     reader = _RowReader(rows, path, wanted, min_width, comment_prefix, missing_tag)
-    number, rest = 0, ""  # lines read; the text after the last newline
+    number, rest = 0, []  # lines read; the text after the last newline, in pieces
     while text := handle.read(READ_CHUNK):
-        text = rest + text
         cut = text.rfind("\n") + 1
-        chunk, rest = text[:cut], text[cut:]
-        if chunk and not reader.plain_chunk(chunk, number):
+        if not cut:  # inside a long line: joined once it ends (no quadratic copying)
+            rest.append(text)
+            continue
+        chunk = "".join(rest) + text[:cut]
+        rest = [text[cut:]]
+        if not reader.plain_chunk(chunk, number):
             reader.lines(chunk.split("\n")[:-1], number)
         number += chunk.count("\n")
-    if rest:  # a last line without a newline
+    if rest := "".join(rest):  # a last line without a newline
         reader.lines([rest], number)
     if reader.current:
         rows.lengths.append(reader.current)
