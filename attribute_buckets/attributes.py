@@ -261,8 +261,8 @@ def frequency_table(ctx: Context) -> np.ndarray:
 class TableValues:
     """Token values kept as look-ups in a token table: token ``i`` has
     ``table[rows[i], labels[i]]`` (``labels`` None: the table's one column). A float per
-    token costs 8 bytes; a table row (one array for both sides and every token
-    attribute, ``Context.table_rows``) and a label code cost 1-5."""
+    token costs 8 bytes; a table row costs 1-4 (one array for both sides and every token
+    attribute, ``Context.table_rows``) and a label code 1 (the side's IO codes)."""
 
     table: np.ndarray                # (table rows x columns) values
     rows: np.ndarray                 # table row of every token

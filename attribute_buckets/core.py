@@ -553,7 +553,6 @@ def _token_units(ctx, gold_side, pred_side, name, compat):
 def _reference_token_units(ctx, gold_side, pred_side, name):
     """The reference code's token units: the tokens inside mentions, valued as it does
     (``attributes.reference_token_values``), paired by position."""
-    sentence_of = ctx.corpus.sentence_of_position
     function = attrs.TOKEN_FUNCTIONS[name]
     units = []
     for side in (gold_side, pred_side):
@@ -568,7 +567,10 @@ def _reference_token_units(ctx, gold_side, pred_side, name):
     common, gold_index, pred_index = np.intersect1d(gp, pp, assume_unique=True,
                                                     return_indices=True)
     agree = gl[gold_index] == pl[pred_index]
-    return ((sentence_of[gp], gv), (sentence_of[pp], pv),
+    # sentences of the mention tokens only (not the corpus's array of one per token)
+    gold_sentence, pred_sentence = (
+        np.searchsorted(ctx.corpus.offsets, positions, side="right") - 1 for positions in (gp, pp))
+    return ((gold_sentence, gv), (pred_sentence, pv),
             (gold_index[agree].astype(np.int64), pred_index[agree].astype(np.int64)))
 
 
