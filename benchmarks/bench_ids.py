@@ -20,42 +20,41 @@ files, ``token gold`` and ``token pred`` (``nerlens score GOLD PRED``), against 
 total size.
 
 Measured on 2 shared cores (issue 18), ratios one run each (``compare`` alternates the
-two sides' runs); "before" is the main of 2026-11-24 (1e90c4c) at load ~1, "after" the
-code of this docstring at load ~1:
+two sides' runs); "before" is the main of 2026-11-24 (1e90c4c), "after" the code of this
+docstring (2026-11-24, second session, load ~0.5 at the start of the run):
 
 =====================================  ===========  ===========  ====================
 row (750k tokens, 50k sentences)       before       after        after: peak / peer's
 =====================================  ===========  ===========  ====================
-tag-string lists vs f1_score           9.9x         17.6x        0.36
-2-D padded ids vs f1_score             52.1x        52.3x        0.47
-ragged id rows vs f1_score             32.9x        29.3x        0.36
-datasets split vs f1_score             37.0x        52.3x        0.36
-Trainer helper vs run_ner-style        60.0x        59.7x        0.61
-tough_mentions vs classification_rep.  36.2x        56.7x        0.45
-hardeval vs classification_report      36.2x        51.8x        1.21
-faireval vs classification_report      63.5x        64.8x        0.79
-attribute_buckets vs classification_r. 14.5x        43.9x        1.14
+tag-string lists vs f1_score           9.9x         23.0x        0.39
+2-D padded ids vs f1_score             52.1x        74.1x        0.47
+ragged id rows vs f1_score             32.9x        44.5x        0.39
+datasets split vs f1_score             37.0x        76.6x        0.39
+Trainer helper vs run_ner-style        60.0x        76.2x        0.64
+tough_mentions vs classification_rep.  36.2x        62.3x        0.48
+hardeval vs classification_report      36.2x        60.3x        1.25
+faireval vs classification_report      63.5x        86.1x        0.82
+attribute_buckets vs classification_r. 14.5x        42.4x        1.17
 nerlens score, 99 MB file: peak RSS    2.81x        1.38x        --
-nerlens score, 2 files 140 MB: RSS     2.03x        1.44x        --
+nerlens score, 2 files 140 MB: RSS     2.03x        1.46x        --
 =====================================  ===========  ===========  ====================
 
-seqeval's own time moves by 1.5x between runs (``f1_score`` 1.16-2.0 s here), and every
-ratio with it: in the after run it was at its fastest. nerlens' own times after: tag
-strings 65-82 ms, 2-D ids 24-28 ms, ragged rows 34-47 ms, the split 23-27 ms. Of the
-2-D path about half is page faults of fresh arrays on this VM (1.5-3 us per 4 KiB
-page); ragged rows cost three passes over the rows in C (type, dtype, pyarrow's join)
-per column. attribute_buckets' row is of a later run (load ~2.5, classification_report
-9.6 s; alternated in one process, old 202-204 ms, new 176-200 ms): its peak went from 81
-to 41 MiB (seqeval 36; 2.24x to 1.14x), its result from 31 to 18 MiB (token values kept
-as table look-ups, ``attribute_buckets.attributes.TableValues``). The 100 MB row:
-131 MiB peak RSS, 31 MiB of it the interpreter and imports;
-``nerlens score`` reads the file without its token strings and scores it in blocks of
-whole sentences (``nerlens.commands.score.SCORE_BLOCK``). The two-file row ("before":
-e33ce84, same run): 191-194 MiB for 133 MiB of files; the prediction file is read into
-the gold corpus's vocabularies and its tokens compared block by block as they are read
-(``read_columns(reference=...)``), so neither its token ids nor its remapped tag ids
-are a second copy. Both rows take 4.8 s and 8.2 s (e33ce84: 12-13 s and 25 s, wall
-time on loaded cores): column files are read in chunks split in C.
+seqeval's own time moves by 1.5x between runs (``f1_score`` 1.2-2.0 s here), and every
+ratio with it. nerlens' own times after: tag strings 72 ms, 2-D ids 24 ms, ragged rows
+41 ms, the split 23 ms; two more runs of the id rows gave 2-D 68.6x and 64.9x, ragged
+37.1x and 43.3x, the split 59.1x and 85.0x. Ragged rows are the one row under its
+target (50x): joining them costs two passes over the rows per column (their dtypes, then
+pyarrow's join), ~6 ms of the ~12 ms a column takes, and the rest of the path costs more
+after them than after a 2-D array (decoding 4-6 ms a column instead of 3.7, which moves
+with the allocator's state: pyarrow's mimalloc pool or the system's). attribute_buckets
+keeps token values as table look-ups (``attribute_buckets.attributes.TableValues``): its
+result went from 31 to 18 MiB, its peak from 81 to 42 MiB. The 99 MB row: 130 MiB peak
+RSS, 31 MiB of it the interpreter and imports; ``nerlens score`` reads the file without
+its token strings, in chunks split in C (6.2 s; 12-13 s before), and scores it in blocks
+of whole sentences (``nerlens.commands.score.SCORE_BLOCK``). The two-file row: 194 MiB
+for 133 MiB of files; the prediction file is read into the gold corpus's vocabularies
+and its tokens compared block by block as they are read (``read_columns(reference=...)``),
+so neither its token ids nor its remapped tag ids are a second copy.
 """
 from __future__ import annotations
 
