@@ -290,13 +290,16 @@ def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme)
     for a in range(0, len(ids), DECODE_BLOCK):
         b = min(a + DECODE_BLOCK, len(ids))
         flag = _flags_at(ids, a, b, heads, flags)
-        end = (flag & END) != 0
-        end[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] = True
-        # flatnonzero on bools: 4x faster than on bytes
-        starts.append(np.flatnonzero((flag & START) != 0) + a)
-        ends.append(np.flatnonzero(end) + a)
-        if np.any(flag & INVALID):
-            repairs.add_invalid(np.flatnonzero((flag & INVALID) != 0) + a)
+        flag[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] |= END
+        # one scan finds every flagged position (flatnonzero on bools: 4x faster than on
+        # bytes); the few found are then sorted by flag
+        at = np.flatnonzero(flag != 0)
+        flag_at = flag[at]
+        starts.append(at[(flag_at & START) != 0] + a)
+        ends.append(at[(flag_at & END) != 0] + a)
+        invalid = (flag_at & INVALID) != 0
+        if invalid.any():
+            repairs.add_invalid(at[invalid] + a)
         repairs.add_outside(ids, a, b)
     ends.append(closed[len(closed) - 1:][closed[-1:] == len(ids)])
     return _joined(starts), _joined(ends), repairs.result()
@@ -333,7 +336,8 @@ def _flags_at(ids: np.ndarray, a: int, b: int, heads: np.ndarray, flags: np.ndar
         return np.take(flags, pair)
     by_byte = np.zeros((16, 16), dtype=np.uint8)
     by_byte[:sentinel + 1, :sentinel + 1] = flags
-    return np.frombuffer(pair.tobytes().translate(by_byte.tobytes()), dtype=np.uint8)
+    # a bytearray: the flags stay writable (lenient decoding marks sentence ends in them)
+    return np.frombuffer(bytearray(pair).translate(by_byte.tobytes()), dtype=np.uint8)
 
 
 def _joined(parts: list) -> np.ndarray:
