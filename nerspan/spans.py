@@ -292,7 +292,7 @@ def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme)
         flag = _flags_at(ids, a, b, heads, flags)
         flag[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] |= END
         # one scan finds every flagged position (flatnonzero on bools: 4x faster than on
-        # bytes); the few found are then sorted by flag
+        # bytes); the few found are then split by their flag bits
         at = np.flatnonzero(flag != 0)
         flag_at = flag[at]
         starts.append(at[(flag_at & START) != 0] + a)
