@@ -549,8 +549,8 @@ def _arrow_joined(rows) -> tuple[np.ndarray, np.ndarray] | None:
     pyarrow joins them, given that dtype so that it converts nothing: one pass in C++
     that also refuses a row that is not 1-D (4 ms on 50k rows of ~15 ids, where
     ``np.concatenate`` takes 8). Reading the dtypes first is the only other pass: a row
-    without one (a list) stops it, and a dtype set of one numeric ``np.dtype`` means
-    every row is an array or array-like pyarrow reads as such.
+    without one (a list) stops it, and every row's dtype equal to one numeric
+    ``np.dtype`` means every row is an array or array-like pyarrow reads as such.
 
     The joined ids are allocated from the system heap, as NumPy's arrays are: with
     Arrow's default pool (mimalloc) a score of 750k ragged ids faulted in ~3,800 fresh
@@ -558,13 +558,15 @@ def _arrow_joined(rows) -> tuple[np.ndarray, np.ndarray] | None:
     faults and 29 ms (best of 6, page faults cost ~5 us each on this VM).
     """
     try:
-        dtypes = set(map(_DTYPE, rows))
+        dtypes = list(map(_DTYPE, rows))
     except AttributeError:  # a row that is not an array
         return None
-    if len(dtypes) != 1:
-        return None
-    dtype = dtypes.pop()
+    dtype = dtypes[0] if dtypes else None
     if not isinstance(dtype, np.dtype) or dtype.kind not in "iuf":
+        return None
+    # rows of one array share one dtype object: list.count finds it by identity before
+    # it compares, 0.4 ms on 50k rows where a set hashes every dtype (0.8 ms)
+    if dtypes.count(dtype) != len(dtypes):
         return None
     try:
         import pyarrow as pa

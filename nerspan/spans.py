@@ -253,7 +253,7 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
                 f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
                 f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
                 DecodingWarning, stacklevel=2)
-    span_type = table.type[ids[start]]
+    span_type = np.take(table.type, np.take(ids, start))  # take: faster than indexing
     snapped = corpus.source.snapped.get(column, ())
     if snapped:
         sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
@@ -286,23 +286,31 @@ def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme)
     final = np.take(flags[:, sentinel], np.take(ids, tails - 1))  # take: 3x faster here
     closed = tails[(final & END) != 0]  # a mention ends with its sentence
     repairs = _RepairCount(corpus, table, nonempty[(final & INVALID) != 0])
-    starts, ends = [], []
+    events = []
     for a in range(0, len(ids), DECODE_BLOCK):
         b = min(a + DECODE_BLOCK, len(ids))
         flag = _flags_at(ids, a, b, heads, flags)
         flag[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] |= END
         # one scan finds every flagged position (flatnonzero on bools: 4x faster than on
-        # bytes); the few found are then split by their flag bits
+        # bytes); the few found are then read by their flag bits
         at = np.flatnonzero(flag != 0)
         flag_at = flag[at]
-        starts.append(at[(flag_at & START) != 0] + a)
-        ends.append(at[(flag_at & END) != 0] + a)
+        events.append(np.repeat(at + a if a else at, np.take(_EVENTS, flag_at)))
         invalid = (flag_at & INVALID) != 0
         if invalid.any():
             repairs.add_invalid(at[invalid] + a)
         repairs.add_outside(ids, a, b)
-    ends.append(closed[len(closed) - 1:][closed[-1:] == len(ids)])
-    return _joined(starts), _joined(ends), repairs.result()
+    events.append(closed[len(closed) - 1:][closed[-1:] == len(ids)])
+    # Every mention starts once and ends once, and ends before the next one starts:
+    # in position order the events alternate start, end, start, end ... (a position
+    # that ends one mention and starts the next holds two equal events). Reading them
+    # so takes a third of the time of two boolean selections.
+    events = _joined(events)
+    return events[0::2], events[1::2], repairs.result()
+
+
+# How many events (a start, an end) a position's lenient flags hold.
+_EVENTS = np.array([(f & START != 0) + (f & END != 0) for f in range(256)], dtype=np.intp)
 
 
 def _pair_flags(table: LabelTable, scheme: Scheme) -> np.ndarray:
@@ -367,9 +375,10 @@ class _RepairCount:
             self._note(outside)
 
     def _note(self, positions: np.ndarray) -> None:
+        """Note the first 20 sentences of ``positions`` (ascending)."""
         if len(positions):
-            sentence = np.searchsorted(self.offsets, positions, side="right")
-            self.sentences.append(np.unique(sentence - 1)[:20])
+            sentence = np.searchsorted(self.offsets, positions, side="right") - 1
+            self.sentences.append(sentence[np.flatnonzero(np.diff(sentence, prepend=-1))[:20]])
 
     def result(self) -> Repairs:
         if not (self.n_invalid or self.n_outside):

@@ -284,6 +284,27 @@ def test_with_tokens_attaches_words_and_checks_their_shape():
         nerspan.with_tokens(corpus, [["a", "b"]])
 
 
+@pytest.mark.parametrize("row, ids", [
+    (np.array([1.0, 2.0]), [1, 2]),
+    (np.array([1, 2], dtype=np.int32), [1, 2]),
+    (np.array([1, 2], dtype=np.int64).astype(">i8"), [1, 2]),  # equal values, other dtype
+    (np.array([1, 2], dtype=np.int64)[::-1][::-1], [1, 2]),
+])
+def test_ragged_rows_of_several_dtypes_keep_their_values(row, ids):
+    """Rows whose dtype differs from the first row's are converted exactly (pyarrow,
+    given the first row's type, would truncate a float row)."""
+    rows = [np.array([0, 1]), row, np.array([2])]
+    corpus = Corpus.from_ids(rows, rows, ["O", "B-PER", "I-PER"])
+    assert corpus.columns["gold"].tolist() == [0, 1] + ids + [2]
+
+
+def test_a_fractional_id_in_a_float_row_among_int_rows_is_refused():
+    with pytest.raises(LabelIdError, match=r"references, sentence 1, position 1: 1\.5 is "
+                                           r"not an integer label id"):
+        Corpus.from_ids([np.array([0, 1]), np.array([1.0, 1.5])], [[0, 1], [1, 1]],
+                        ["O", "B-PER", "I-PER"])
+
+
 @pytest.mark.parametrize("rows", [
     [np.array([0, 1]), np.array([True])],
     [[0, 1], [True]],
