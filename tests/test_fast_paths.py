@@ -298,6 +298,16 @@ def test_ragged_rows_of_several_dtypes_keep_their_values(row, ids):
     assert corpus.columns["gold"].tolist() == [0, 1] + ids + [2]
 
 
+@pytest.mark.parametrize("big", [np.array([2**40]), np.array([2**63 + 5], dtype=np.uint64)])
+def test_ragged_ids_beyond_int32_are_named_as_given(big):
+    """Joined rows are narrowed to int32 only when every id fits: a larger id is still
+    refused with its own value (not one wrapped by a cast)."""
+    rows = [np.array([0, 1], dtype=big.dtype), big]
+    with pytest.raises(LabelIdError, match=rf"sentence 1, position 0: id {int(big[0])} is "
+                                           r"outside the label list \(0\.\.2\)"):
+        Corpus.from_ids(rows, rows, ["O", "B-PER", "I-PER"])
+
+
 def test_a_fractional_id_in_a_float_row_among_int_rows_is_refused():
     with pytest.raises(LabelIdError, match=r"references, sentence 1, position 1: 1\.5 is "
                                            r"not an integer label id"):
