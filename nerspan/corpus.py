@@ -596,7 +596,9 @@ JOIN_ROWS = 4096  # rows per pyarrow call in _arrow_joined
 
 
 def _fits_int32(values: np.ndarray) -> bool:
-    return not len(values) or (_INT32.min <= values.min() and values.max() <= _INT32.max)
+    """Whether every value fits int32: one unsigned maximum when none is negative."""
+    return (not _any_outside(values, _INT32.max + 1)
+            or bool(_INT32.min <= values.min() and values.max() <= _INT32.max))
 
 
 _INT32 = np.iinfo(np.int32)
