@@ -22,48 +22,51 @@ total size.
 
 Measured on 2 shared cores (issue 18), ratios one run each (``compare`` alternates the
 two sides' runs); "before" is the main of 2026-11-24 (1e90c4c), "after" the code of this
-docstring (2026-11-24, third session, load ~0.7 at the start of the run):
+docstring (2026-11-24, fourth session, load ~0.9 at the start of the run):
 
 =====================================  ===========  ===========  ====================
 row (750k tokens, 50k sentences)       before       after        after: peak / peer's
 =====================================  ===========  ===========  ====================
-tag-string lists vs f1_score           9.9x         18.4x        0.39
-2-D padded ids vs f1_score             52.1x        71.5x        0.47
-ragged id rows vs f1_score             32.9x        40.6x        0.78
-datasets split vs f1_score             37.0x        58.9x        0.39
-Trainer helper vs run_ner-style        60.0x        67.5x        0.64
-tough_mentions vs classification_rep.  36.2x        71.1x        0.48
-hardeval vs classification_report      36.2x        64.3x        1.25
-faireval vs classification_report      63.5x        86.2x        0.82
-attribute_buckets vs classification_r. 14.5x        36.4x        1.17
-nerlens score, 99 MB file: peak RSS    2.81x        1.38x        --
-nerlens score, 2 files 140 MB: RSS     2.03x        1.46x        --
+tag-string lists vs f1_score           9.9x         18.0x        0.39
+2-D padded ids vs f1_score             52.1x        57.3x        0.47
+ragged id rows vs f1_score             32.9x        47.9x        0.56
+datasets split vs f1_score             37.0x        76.7x        0.39
+Trainer helper vs run_ner-style        60.0x        63.0x        0.64
+tough_mentions vs classification_rep.  36.2x        59.8x        0.48
+hardeval vs classification_report      36.2x        55.3x        1.25
+faireval vs classification_report      63.5x        69.8x        0.82
+attribute_buckets vs classification_r. 14.5x        37.7x        1.17
+nerlens score, 99 MB file: peak RSS    2.81x        1.37x        --
+nerlens score, 2 files 140 MB: RSS     2.03x        1.43x        --
 =====================================  ===========  ===========  ====================
 
-seqeval's own time moves by 1.6x within one run (``f1_score`` 1.28-2.08 s in this one),
-and every ratio with it. nerlens' own times after: tag strings 113 ms (72 ms in the
-previous session's run), 2-D ids 27 ms, ragged rows 32 ms (41 ms before this session's
-change), the split 25 ms. Ragged rows are the one row under its target (50x): they
-reached 40.6x here because this row's seqeval ran in 1.28 s; 44.9x, 47.9x and 49.8x in
-three other runs of this session, 50x wants ~26 ms at seqeval's usual 1.3-1.4 s on this
-machine. What ragged rows cost beyond a 2-D array is the join, two passes over 50k
-array objects per column (their dtypes, then pyarrow's copy): 5 ms a column with the
-rows in cache, 8-10 ms just after a seqeval run, whose garbage has taken the cache.
-Joining in pyarrow's system pool rather than its default mimalloc pool took the row
-from 36-39 to 29 ms after a seqeval run (page faults per call ~3,800 -> 0-1,100; a
-fault costs ~5 us on this VM, estimated from a first call's extra time). The row's peak
-memory counts pyarrow's pool (``arrow_peak``): 14 MiB of the 28 are the joined ids.
-``np.concatenate`` (7-8 ms a column), ``bytes.join`` with length and dtype passes (6),
-pyarrow's type inference (6.3), joining in blocks, and narrowing the joined ids to int32
-were all measured and were no faster. attribute_buckets keeps token values as table look-ups
+seqeval's own time moves by 1.6x within one run and between runs (``f1_score``
+1.06-1.88 s in this session's runs), and every ratio with it. nerlens' own times after:
+tag strings 66 ms, 2-D ids 20 ms, ragged rows 25 ms, the split 20 ms. Ragged rows took
+25-29 ms in four runs of this session, 46.0x, 47.9x, 51.0x and 54.7x as seqeval took
+1.17-1.46 s: the one row still under its target (50x) in some runs. What they cost
+beyond a 2-D array is the join: a pass over 50k array objects for their dtypes, then
+pyarrow's copy, about 7.5 ms a column just after a seqeval run (profiled: most of it
+pyarrow's work per row, a shared-pointer copy, a validity bit and a ``memcpy`` each).
+The rows are joined 4,096 at a time (``nerspan.corpus.JOIN_ROWS``): in one call pyarrow
+grew a column's buffer by copying it into fresh pages, ~3,000 page faults per score at
+~2 us each, now ~240; narrowed to int32 as the blocks are put together. Over 100
+alternated scores after a seqeval run (mean of the faster half) ragged rows went from
+34.5 to 30.8 ms and 2-D ids from 24.0 to 22.2 ms (that machine state was slower than
+the run above). Lenient decoding reads mention starts and ends as alternating events
+(``np.repeat`` of the flagged positions: 0.35 ms a column where two selections took
+1.1). Measured and no faster: the dtype pass per block, ``itertools.islice`` blocks,
+Arrow's default pool with an int32 copy, ``np.concatenate`` (7-8 ms a column),
+``bytes.join`` with length, dtype and ndim passes, pyarrow's type inference.
+attribute_buckets keeps token values as table look-ups
 (``attribute_buckets.attributes.TableValues``): its result went from 31 to 18 MiB, its
-peak from 81 to 42 MiB. The 99 MB row: 131 MiB peak RSS, 31 MiB of it the interpreter
+peak from 81 to 42 MiB. The 99 MB row: 130 MiB peak RSS, 31 MiB of it the interpreter
 and imports; ``nerlens score`` reads the file without its token strings, in chunks split
-in C (5.6 s in this run, 6.2 s in the last; 12-13 s before), and scores it in blocks
-of whole sentences (``nerlens.commands.score.SCORE_BLOCK``). The two-file row: 194 MiB
-for 133 MiB of files; the prediction file is read into the gold corpus's vocabularies
-and its tokens compared block by block as they are read (``read_columns(reference=...)``),
-so neither its token ids nor its remapped tag ids are a second copy.
+in C (4.3 s in this run; 12-13 s before), and scores it in blocks of whole sentences
+(``nerlens.commands.score.SCORE_BLOCK``). The two-file row: 191 MiB for 133 MiB of
+files; the prediction file is read into the gold corpus's vocabularies and its tokens
+compared block by block as they are read (``read_columns(reference=...)``), so neither
+its token ids nor its remapped tag ids are a second copy.
 """
 from __future__ import annotations
 

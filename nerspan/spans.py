@@ -310,7 +310,7 @@ def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme)
 
 
 # How many events (a start, an end) a position's lenient flags hold.
-_EVENTS = np.array([(f & START != 0) + (f & END != 0) for f in range(256)], dtype=np.intp)
+_EVENTS = np.array([((f & START) != 0) + ((f & END) != 0) for f in range(256)], dtype=np.intp)
 
 
 def _pair_flags(table: LabelTable, scheme: Scheme) -> np.ndarray:
