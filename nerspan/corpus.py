@@ -512,19 +512,44 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
     if joined is not None:
         return _integral_ids(joined[0], joined[1], name), joined[1]
     lengths = _lengths(seqs)
+    values = _python_ints(seqs, lengths, name) if not kinds - {list, tuple} else None
+    if values is not None:
+        return values, lengths
     flat = list(chain.from_iterable(seqs))
-    if _BOOLS & set(map(type, flat)):  # np.array would read them as 0 and 1 among ints
-        position = next(k for k, v in enumerate(flat) if type(v) in _BOOLS)
-        _raise_bad_id(bool(flat[position]), position, lengths, name)
-    try:
-        values = np.array(flat)
-    except ValueError:  # ragged nesting below the sentence level
-        values = np.array(flat, dtype=object)
-    if values.ndim != 1 or values.dtype == object:
-        position = next((k for k, v in enumerate(flat)
-                         if not isinstance(v, (int, float, np.integer, np.floating))), 0)
+    # a bool or what is not a number is named before np.array reads it: bools as 0 and 1
+    # among ints, and a string would turn every id into a string
+    if any(kind in _BOOLS or not issubclass(kind, _NUMBERS) for kind in set(map(type, flat))):
+        position = next(k for k, v in enumerate(flat)
+                        if type(v) in _BOOLS or not isinstance(v, _NUMBERS))
+        value = flat[position]
+        _raise_bad_id(bool(value) if type(value) in _BOOLS else value, position, lengths, name)
+    values = np.array(flat)
+    if values.dtype.kind not in "iuf":  # objects: an int beyond 64 bits; a timedelta
+        position = next((k for k, v in enumerate(flat) if np.asarray(v).dtype.kind not in "iuf"), 0)
         _raise_bad_id(flat[position], position, lengths, name)
     return _integral_ids(values, lengths, name), lengths
+
+
+def _python_ints(seqs, lengths: np.ndarray, name: str) -> np.ndarray | None:
+    """The ids of list sentences that hold Python ints only, flat, as int32 (int64 when
+    one does not fit); None for anything else, which the general path reads or names.
+
+    The exact types are read first (one pass in C): ``np.fromiter`` would read ``True``
+    as 1 and truncate 1.5. The copy is then one more pass in C, where the general path
+    builds a list of every id and lets ``np.array`` find their type (36 vs 43 ms on 750k
+    ids).
+    """
+    if set(map(type, chain.from_iterable(seqs))) != {int}:
+        return None
+    total = int(lengths.sum())
+    for dtype in (np.int32, np.int64):
+        try:
+            return np.fromiter(chain.from_iterable(seqs), dtype, count=total)
+        except OverflowError:  # an id beyond the type
+            continue
+    position, value = next((k, v) for k, v in enumerate(chain.from_iterable(seqs))
+                           if not _INT64.min <= v <= _INT64.max)
+    _raise_bad_id(value, position, lengths, name)
 
 
 def _joined_rows(rows) -> tuple[np.ndarray, np.ndarray] | None:
@@ -601,12 +626,13 @@ def _fits_int32(values: np.ndarray) -> bool:
             or bool(_INT32.min <= values.min() and values.max() <= _INT32.max))
 
 
-_INT32 = np.iinfo(np.int32)
+_INT32, _INT64 = np.iinfo(np.int32), np.iinfo(np.int64)
 
 
 _DTYPE = attrgetter("dtype")
 _NDIM = attrgetter("ndim")
 _BOOLS = {bool, np.bool_}
+_NUMBERS = (int, float, np.integer, np.floating)
 
 
 def _interned_words(tokens) -> tuple | None:
@@ -675,10 +701,12 @@ def _integral_ids(values: np.ndarray, lengths: np.ndarray, name: str) -> np.ndar
     if values.dtype.kind in "iu":
         return values
     if values.dtype.kind == "f":
-        bad = ~np.isfinite(values) | (values != np.round(values))
+        bad = ~np.isfinite(values) | (values != np.round(values)) | (np.abs(values) >= 2**63)
         if not bad.any():
             return values.astype(np.int64)
         position = int(np.argmax(bad))
+        if np.isfinite(values[position]) and values[position] == np.round(values[position]):
+            _raise_bad_id(int(values[position]), position, lengths, name)  # beyond int64
     else:  # bools, strings
         position = 0
     _raise_bad_id(values[position].item() if hasattr(values[position], "item")
@@ -688,11 +716,13 @@ def _integral_ids(values: np.ndarray, lengths: np.ndarray, name: str) -> np.ndar
 def _raise_bad_id(value, position: int, lengths: np.ndarray, name: str):
     starts = _offsets(lengths)
     sentence = int(np.searchsorted(starts, position, side="right") - 1)
-    if isinstance(value, (list, tuple, np.ndarray)):
+    if isinstance(value, (list, tuple)) or isinstance(value, np.ndarray) and value.ndim:
         problem = f"{shown(value)} is a list: ids nested too deep; {IDS_HINT}"
     elif isinstance(value, str):
         problem = (f"{shown(value)} is a string: with label_list, {name} must be integer "
                    "label ids (or drop label_list and pass tag strings)")
+    elif isinstance(value, int) and not isinstance(value, bool):  # beyond 64 bits
+        problem = f"id {value} is outside the label list"
     else:
         problem = f"{shown(value)} is not an integer label id"
     raise LabelIdError(problem, sentence=sentence, side=name,

@@ -319,9 +319,40 @@ def test_a_fractional_id_in_a_float_row_among_int_rows_is_refused():
     [np.array([0, 1]), np.array([True])],
     [[0, 1], [True]],
     [np.array([0, 1]), [True]],
-], ids=["array rows", "lists", "mixed"])
+    [[0, 1], [np.True_]],
+], ids=["array rows", "lists", "mixed", "numpy bool in lists"])
 def test_a_bool_among_label_ids_is_refused_not_read_as_1(rows):
     with pytest.raises(nerspan.LabelIdError,
                        match=r"references, sentence 1, position 0: True is not an integer "
                              r"label id"):
         nerspan.Corpus.from_ids(rows, [[0, 1], [2]], ["O", "B-PER", "I-PER"])
+
+
+@pytest.mark.parametrize("rows, ids", [
+    ([[0, 1], [2]], [0, 1, 2]),
+    ([[0, 1], [-100, 2]], [0, 1, 2]),
+    ([[0, np.int64(1)], (2,)], [0, 1, 2]),
+    ([[0, 1.0], [np.float32(2)]], [0, 1, 2]),
+], ids=["python ints", "python ints with -100", "numpy ints", "integral floats"])
+def test_id_lists_keep_their_values(rows, ids):
+    corpus = Corpus.from_ids(rows, rows, ["O", "B-PER", "I-PER"])
+    assert corpus.columns["gold"].tolist() == ids
+
+
+@pytest.mark.parametrize("rows, shown", [
+    ([[0, 1], [2**31]], r"id 2147483648 is outside the label list \(0\.\.2\)"),
+    ([[0, 1], [2**63 + 1]], r"id 9223372036854775809 is outside the label list"),
+    ([[0, 1], [-2**63 - 1]], r"id -9223372036854775809 is outside the label list"),
+    ([[0, 1.0], [2**64]], r"id 18446744073709551616 is outside the label list"),
+    ([[0, 1.0], [1e19]], r"id 10000000000000000000 is outside the label list"),
+], ids=["beyond int32", "beyond int64", "below int64", "beyond 64 bits", "float beyond"])
+def test_list_ids_beyond_every_integer_type_are_named_as_given(rows, shown):
+    """Not wrapped by a cast, and not blamed on the first id of the input."""
+    with pytest.raises(LabelIdError, match=rf"references, sentence 1, position 0: {shown}"):
+        Corpus.from_ids(rows, [[0, 1], [0]], ["O", "B-PER", "I-PER"])
+
+
+def test_a_string_among_list_ids_is_named_at_its_position():
+    with pytest.raises(LabelIdError, match=r"references, sentence 1, position 1: 'B-PER' is "
+                                           r"a string: with label_list"):
+        Corpus.from_ids([[0, 1], [2, "B-PER"]], [[0, 1], [2, 2]], ["O", "B-PER", "I-PER"])
