@@ -5,12 +5,12 @@
 
 The synthetic corpus (benchmarks.synthetic) is given to every scorer in the form it
 takes: seqeval always gets lists of tag strings (what it needs); nerlens gets tag
-strings, label ids (2-D padded with -100, or ragged rows), a ``datasets`` split with a
-``ClassLabel`` column plus predicted ids, or logits (the Trainer helper). Every row
-prints both times and the ratio seqeval / nerlens, then peak memory (tracemalloc, plus
-the rise of pyarrow's system pool, where ragged id rows are joined: ``arrow_peak``).
-Building the inputs is not timed; the Trainer's training index is built once, outside
-the timing, as the helper does.
+strings, label ids (2-D padded with -100, ragged rows of arrays, or lists of Python
+ints), a ``datasets`` split with a ``ClassLabel`` column plus predicted ids, or logits
+(the Trainer helper). Every row prints both times and the ratio seqeval / nerlens, then
+peak memory (tracemalloc, plus the rise of pyarrow's system pool, where ragged id rows
+are joined: ``arrow_peak``). Building the inputs is not timed; the Trainer's training
+index is built once, outside the timing, as the helper does.
 
 The last rows write the corpus as a ``token gold pred`` column file of about
 ``--file-mb`` MB (the corpus repeated) into a temporary folder and run ``nerlens score``
@@ -22,48 +22,56 @@ total size.
 
 Measured on 2 shared cores (issue 18), ratios one run each (``compare`` alternates the
 two sides' runs); "before" is the main of 2026-11-24 (1e90c4c), "after" the code of this
-docstring (2026-11-24, fourth session, load ~0.9 at the start of the run):
+docstring (2026-11-24, fifth session, load ~0.5 at the start of the run):
 
 =====================================  ===========  ===========  ====================
 row (750k tokens, 50k sentences)       before       after        after: peak / peer's
 =====================================  ===========  ===========  ====================
-tag-string lists vs f1_score           9.9x         18.0x        0.39
-2-D padded ids vs f1_score             52.1x        57.3x        0.47
-ragged id rows vs f1_score             32.9x        47.9x        0.56
-datasets split vs f1_score             37.0x        76.7x        0.39
-Trainer helper vs run_ner-style        60.0x        63.0x        0.64
-tough_mentions vs classification_rep.  36.2x        59.8x        0.48
-hardeval vs classification_report      36.2x        55.3x        1.25
-faireval vs classification_report      63.5x        69.8x        0.82
-attribute_buckets vs classification_r. 14.5x        37.7x        1.17
-nerlens score, 99 MB file: peak RSS    2.81x        1.37x        --
-nerlens score, 2 files 140 MB: RSS     2.03x        1.43x        --
+tag-string lists vs f1_score           9.9x         16.4x        0.39
+2-D padded ids vs f1_score             52.1x        65.0x        0.47
+ragged id rows vs f1_score             32.9x        50.5x        0.56
+id lists (Python ints) vs f1_score     --           13.4x        0.39
+datasets split vs f1_score             37.0x        55.1x        0.39
+Trainer helper vs run_ner-style        60.0x        64.4x        0.64
+tough_mentions vs classification_rep.  36.2x        60.5x        0.48
+hardeval vs classification_report      36.2x        67.5x        1.25
+faireval vs classification_report      63.5x        69.9x        0.82
+attribute_buckets vs classification_r. 14.5x        36.6x        1.17
+nerlens score, 99 MB file: peak RSS    2.81x        1.38x        --
+nerlens score, 2 files 140 MB: RSS     2.03x        1.45x        --
 =====================================  ===========  ===========  ====================
 
 seqeval's own time moves by 1.6x within one run and between runs (``f1_score``
-1.06-1.88 s in this session's runs), and every ratio with it. nerlens' own times after:
-tag strings 66 ms, 2-D ids 20 ms, ragged rows 25 ms, the split 20 ms. Ragged rows took
-25-29 ms in four runs of this session, 46.0x, 47.9x, 51.0x and 54.7x as seqeval took
-1.17-1.46 s: the one row still under its target (50x) in some runs. What they cost
-beyond a 2-D array is the join: a pass over 50k array objects for their dtypes, then
-pyarrow's copy, about 7.5 ms a column just after a seqeval run (profiled: most of it
-pyarrow's work per row, a shared-pointer copy, a validity bit and a ``memcpy`` each).
-The rows are joined 4,096 at a time (``nerspan.corpus.JOIN_ROWS``): in one call pyarrow
-grew a column's buffer by copying it into fresh pages, ~3,000 page faults per score at
-~2 us each, now ~240; narrowed to int32 as the blocks are put together. Over 100
-alternated scores after a seqeval run (mean of the faster half) ragged rows went from
-34.5 to 30.8 ms and 2-D ids from 24.0 to 22.2 ms (that machine state was slower than
-the run above). Lenient decoding reads mention starts and ends as alternating events
-(``np.repeat`` of the flagged positions: 0.35 ms a column where two selections took
-1.1). Measured and no faster: the dtype pass per block, ``itertools.islice`` blocks,
-Arrow's default pool with an int32 copy, ``np.concatenate`` (7-8 ms a column),
-``bytes.join`` with length, dtype and ndim passes, pyarrow's type inference.
+1.06-1.88 s in these sessions' runs), and every ratio with it. nerlens' own times after:
+tag strings 65 ms, 2-D ids 20 ms, ragged rows 27 ms, id lists 89 ms, the split 22 ms.
+Ragged rows took 25-29 ms in five runs, 46.0x, 47.9x, 50.5x, 51.0x and 54.7x as seqeval
+took 1.17-1.46 s: the one row under its target (50x) in some runs. Id lists of Python
+ints (new row, no target) are read by one exact type pass and one ``np.fromiter`` copy:
+89 ms, where the code before (ef14445) took 103 (median of 12 alternated runs).
+
+What ragged rows cost beyond a 2-D array is the join: a pass over 50k array objects
+for their dtypes, then pyarrow's copy, about 7.5 ms a column just after a seqeval run
+(profiled: most of it pyarrow's work per row, a shared-pointer copy, a validity bit and
+a ``memcpy`` each). The rows are joined 4,096 at a time (``nerspan.corpus.JOIN_ROWS``):
+in one call pyarrow grew a column's buffer by copying it into fresh pages, ~3,000 page
+faults per score at ~2 us each, now ~240; narrowed to int32 as the blocks are put
+together. Over 100 alternated scores after a seqeval run (mean of the faster half)
+ragged rows went from 34.5 to 30.8 ms and 2-D ids from 24.0 to 22.2 ms (that machine
+state was slower than the run above). Lenient decoding reads mention starts and ends as
+alternating events (``np.repeat`` of the flagged positions: 0.35 ms a column where two
+selections took 1.1). Measured and no faster: the dtype pass per block,
+``itertools.islice`` blocks, Arrow's default pool with an int32 copy,
+``np.concatenate`` (7-8 ms a column), ``bytes.join`` with length, dtype and ndim passes
+(its copy is 1.5-2 ms a column faster than pyarrow's, but each extra pass over the 50k
+rows costs 1.2-2 ms), pyarrow's type inference, its ``large_list`` and ``list_view``
+types, its mimalloc and jemalloc pools (within 0.5 ms).
+
 attribute_buckets keeps token values as table look-ups
 (``attribute_buckets.attributes.TableValues``): its result went from 31 to 18 MiB, its
-peak from 81 to 42 MiB. The 99 MB row: 130 MiB peak RSS, 31 MiB of it the interpreter
+peak from 81 to 42 MiB. The 99 MB row: 131 MiB peak RSS, 31 MiB of it the interpreter
 and imports; ``nerlens score`` reads the file without its token strings, in chunks split
-in C (4.3 s in this run; 12-13 s before), and scores it in blocks of whole sentences
-(``nerlens.commands.score.SCORE_BLOCK``). The two-file row: 191 MiB for 133 MiB of
+in C (3.9 s in this run; 12-13 s before), and scores it in blocks of whole sentences
+(``nerlens.commands.score.SCORE_BLOCK``). The two-file row: 193 MiB for 133 MiB of
 files; the prediction file is read into the gold corpus's vocabularies and its tokens
 compared block by block as they are read (``read_columns(reference=...)``), so neither
 its token ids nor its remapped tag ids are a second copy.
@@ -185,6 +193,9 @@ def main(argv=None) -> dict:
         padded["gold"], padded["pred"], label_list=labels).micro(), seqeval_f1, args.repeat)
     ratios["ragged ids"] = compare("ragged id rows vs f1_score", lambda: nerspan.score(
         ragged["gold"], ragged["pred"], label_list=labels).micro(), seqeval_f1, args.repeat)
+    lists = {name: [row.tolist() for row in rows] for name, rows in ragged.items()}
+    ratios["id lists"] = compare("id lists (Python ints) vs f1_score", lambda: nerspan.score(
+        lists["gold"], lists["pred"], label_list=labels).micro(), seqeval_f1, args.repeat)
     split, pred_ids = split_of(tokens, gold, labels, padded["pred"])
     ratios["split"] = compare("datasets split (ClassLabel + 2-D predicted ids) vs f1_score",
                               lambda: nerspan.score(split, pred_ids).micro(), seqeval_f1,
