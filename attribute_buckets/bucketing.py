@@ -194,9 +194,14 @@ def edges_buckets(edges) -> list:
     >>> [b.label() for b in edges_buckets([0, 0.5, 1])]
     ['[0, 0.5]', '(0.5, 1]']
     """
-    edges = [float(e) for e in edges]
+    try:
+        edges = [float(e) for e in edges]
+    except (TypeError, ValueError):
+        raise NerspanError(f"bucket_edges must be numbers: {edges}") from None
     if len(edges) < 2:
         raise NerspanError("bucket_edges needs at least two edges (one bucket)")
+    if any(math.isnan(e) for e in edges):  # NaN compares false: it would pass the order check
+        raise NerspanError(f"bucket_edges must be numbers, not NaN: {edges}")
     if any(b < a for a, b in zip(edges, edges[1:])):
         raise NerspanError(f"bucket_edges must not decrease: {edges}")
     return [Bucket(edges[i], edges[i + 1], i == 0, True) for i in range(len(edges) - 1)]

@@ -10,6 +10,8 @@ from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, LengthMismatch
                      NerspanError, SentenceCountError, as_corpus_columns, check_bool, decode,
                      entity_scores, get_scheme, resolve)
 from nerspan.bootstrap import Statistic, ratio_statistic
+from nerspan.corpus import as_sentences
+from nerspan.errors import shown
 from nerspan.deprecation import renamed_keyword
 
 from .labels import check_error_labels, compared_codes, label_names, reference_codes
@@ -349,7 +351,7 @@ def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
             raise LengthMismatchError(f"subsets hold {len(codes)} codes for "
                                       f"{corpus.n_tokens} tokens")
     else:
-        lists = list(subsets)
+        lists = as_sentences(subsets, "subsets")
         lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
         if len(lists) != corpus.n_sentences:
             raise SentenceCountError(f"subsets hold {len(lists)} sentences, the references "
@@ -359,8 +361,18 @@ def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
             i = int(differ[0])
             raise corpus.error(LengthMismatchError, f"subsets have {int(lengths[i])} codes, "
                                f"the references {int(corpus.lengths[i])} tokens", i)
-        codes = np.fromiter((c for s in lists for c in s), dtype=np.int64,
-                            count=int(lengths.sum()))
+        flat = [c for s in lists for c in s]
+        # exact types first: np.fromiter would truncate 1.9 to 1 and read True as 1
+        if any(kind in (bool, np.bool_) or not issubclass(kind, (int, np.integer))
+               for kind in set(map(type, flat))):
+            position = next(k for k, c in enumerate(flat) if type(c) in (bool, np.bool_)
+                            or not isinstance(c, (int, np.integer)))
+            sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
+            raise corpus.error(NerspanError, f"subset code {shown(flat[position])} is not an "
+                               "integer leaf code (hardeval.OTHER ... DIFF_E)", sentence,
+                               side="subsets",
+                               position=position - int(corpus.offsets[sentence]))
+        codes = np.array(flat) if flat else np.zeros(0, dtype=np.int64)
     codes = np.asarray(codes)
     if not np.issubdtype(codes.dtype, np.integer):
         raise NerspanError("subsets must be integer leaf codes (hardeval.OTHER ... DIFF_E)")

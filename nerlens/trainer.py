@@ -24,10 +24,11 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import Corpus, GoldContext, as_train_index
-from nerspan.corpus import as_label_list
+from nerspan import (IGNORE_INDEX, Corpus, GoldContext, InputTypeError, LabelIdError,
+                     as_train_index)
+from nerspan.corpus import as_label_list, as_sentences
 
-from .families import FAMILIES, family_package
+from .families import FAMILIES, check_families, family_package
 
 NEEDS_TRAIN = {"tough_mentions", "hardeval", "attribute_buckets"}
 
@@ -98,14 +99,12 @@ class ComputeMetrics:
                  train=None, scheme: str = "IOB2", mode: str = "lenient",
                  options: Mapping[str, Mapping] | None = None):
         self.label_list = list(as_label_list(label_list))
-        self.metrics = tuple(metrics)
-        unknown = [m for m in self.metrics if m not in FAMILIES]
-        if unknown:
-            raise ValueError(f"unknown metric families {unknown}; choose from {FAMILIES}")
+        self.metrics = check_families(metrics)
         needs_train = NEEDS_TRAIN.intersection(self.metrics)
         if needs_train and (train is None or eval_tokens is None):
             raise ValueError(f"{sorted(needs_train)} need train=... and eval_tokens=...")
-        self.eval_tokens = [list(t) for t in eval_tokens] if eval_tokens is not None else None
+        self.eval_tokens = None if eval_tokens is None else [
+            list(t) for t in as_sentences(eval_tokens, "eval_tokens")]
         # interned once: every evaluation then works on integer arrays only
         self._words = None if self.eval_tokens is None else Corpus.from_tags(
             [["O"] * len(t) for t in self.eval_tokens], tokens=self.eval_tokens)
@@ -120,7 +119,8 @@ class ComputeMetrics:
         predictions = predictions[0] if isinstance(predictions, tuple) else predictions
         predictions, labels = _to_numpy(predictions), _to_numpy(labels)
         if predictions.ndim == 3:
-            predictions = predictions.argmax(-1)
+            before = sum(len(batch_labels) for batch_labels, _ in self._batches)
+            predictions = _argmax_ids(predictions, labels, len(self.label_list), before)
         if compute_result is None:  # called once with the whole evaluation set
             return self.compute(labels, predictions)
         self._batches.append((labels, predictions))
@@ -153,9 +153,32 @@ def make_compute_metrics(label_list, metrics: Sequence[str] = FAMILIES, eval_tok
 
 
 def _to_numpy(array) -> np.ndarray:
+    if array is None:
+        raise InputTypeError("the evaluation holds no predictions or no label_ids: the "
+                             "Trainer needs labels in the evaluation set")
     if hasattr(array, "detach"):  # a torch tensor (batch_eval_metrics passes tensors)
         array = array.detach().cpu().numpy()
     return np.asarray(array)
+
+
+def _argmax_ids(logits: np.ndarray, labels: np.ndarray, n_labels: int, before: int
+                ) -> np.ndarray:
+    """The predicted ids of ``logits`` (sentences, tokens, classes), whose classes must
+    be the labels; a NaN logit where a label is kept would be read as a prediction, so it
+    is an error (``before``: sentences of earlier batches, for the error's index)."""
+    if logits.shape[-1] != n_labels:
+        raise InputTypeError(f"predictions are logits over {logits.shape[-1]} classes, but "
+                             f"label_list has {n_labels} labels: is it the model's id2label?")
+    if logits.dtype.kind == "f":
+        nan = np.isnan(logits.max(axis=-1))  # max keeps a NaN: one pass, a small result
+        if nan.shape == labels.shape:
+            nan &= labels != IGNORE_INDEX
+        if nan.any():
+            sentence, position = np.argwhere(nan)[0]
+            raise LabelIdError("the logits are NaN: no label is predicted",
+                               sentence=before + int(sentence), side="predictions",
+                               position=int(position))
+    return logits.argmax(-1)
 
 
 def _join_padded(batches: list, fill: int = -100) -> np.ndarray:

@@ -17,7 +17,8 @@ from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeErr
                      InvalidTagError, LabelIdError, LengthMismatchError, NerspanError,
                      SentenceCountError)
 from .options import check_bool, check_fraction, check_int
-from .inputs import as_corpus, as_corpus_columns, as_train_index, is_dataset, with_tokens
+from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels, is_dataset,
+                     with_tokens)
 from .readers import read_columns, read_system_file
 from .span_input import (SpanRows, check_span_scheme, from_spans, is_span_input,
                          read_span_jsonl, read_spans)
@@ -60,6 +61,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
         check_span_scheme(scheme)
     if dataset and tokens is None and predictions is not None:
         # entity scores need no words: the token column is not read
+        if label_list is not None:
+            check_split_labels(references, label_list)
         references = Corpus.from_dataset(references, tokens_column=None,
                                          predictions=predictions)
         predictions = None

@@ -7,6 +7,7 @@ vocabulary. Everything downstream works on these arrays.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -323,13 +324,14 @@ def _checked_sentences(seqs, name: str) -> tuple:
         raise InputTypeError(f"{name} is None: expected a list of sentences (lists of tags)")
     if isinstance(seqs, (str, bytes)):
         raise InputTypeError(f"{name} must be a list of sentences (lists of tags), not a string")
-    if isinstance(seqs, Mapping):
+    if isinstance(seqs, (Mapping, AbstractSet)) or not hasattr(seqs, "__iter__"):
         raise InputTypeError(f"{name} must be a list of sentences (lists of tags), "
-                             f"not a {type(seqs).__name__}")
+                             f"not {_a(type(seqs).__name__)}")
     seqs = list(seqs) if not isinstance(seqs, (list, tuple)) else seqs
     kinds = set(map(type, seqs))
     for kind in kinds - _SENTENCE_TYPES:
-        if issubclass(kind, (str, bytes, Mapping)) or not hasattr(kind, "__len__"):
+        # a set has no order: its tags would meet the other side's in any order
+        if issubclass(kind, (str, bytes, Mapping, AbstractSet)) or not hasattr(kind, "__len__"):
             i = next(i for i, seq in enumerate(seqs) if type(seq) is kind)
             what = ("a string" if issubclass(kind, (str, bytes)) else "None"
                     if kind is type(None) else f"{_a(kind.__name__)} ({shown(seqs[i])})")
@@ -467,15 +469,15 @@ def as_label_list(label_list) -> tuple:
     >>> as_label_list({1: "B-PER", 0: "O"})
     ('O', 'B-PER')
     """
-    if label_list is None or isinstance(label_list, (str, bytes)):
+    if label_list is None or isinstance(label_list, (str, bytes, AbstractSet)) \
+            or not hasattr(label_list, "__iter__"):
         raise InputTypeError(f"label_list must be the tags in id order (a list, or an "
                              f"id2label dict), not {shown(label_list)}")
     if isinstance(label_list, Mapping):
-        try:
-            by_id = {int(key): tag for key, tag in label_list.items()}
-        except (TypeError, ValueError):
+        by_id = {_label_id(key): tag for key, tag in label_list.items()}
+        if None in by_id or len(by_id) != len(label_list):  # 1.5, or both 0 and "0"
             raise InputTypeError("label_list as a dict must map integer ids to tags "
-                                 f"(id2label), got keys {shown(list(label_list)[:10])}") from None
+                                 f"(id2label), got keys {shown(list(label_list)[:10])}")
         if sorted(by_id) != list(range(len(by_id))):
             missing = sorted(set(range(max(by_id, default=-1) + 1)) - set(by_id))[:10]
             raise LabelIdError(f"label_list as a dict must map every id 0..{len(by_id) - 1} "
@@ -487,8 +489,19 @@ def as_label_list(label_list) -> tuple:
         raise InputTypeError(f"label_list must hold tag strings, not {shown(bad[0])} of type "
                              f"{type(bad[0]).__name__}")
     if not labels:
-        raise ValueError("label_list is empty: pass the model's id2label labels in id order")
+        raise EmptyInputError("label_list is empty: pass the model's id2label labels in id "
+                              "order")
     return labels
+
+
+def _label_id(key) -> int | None:
+    """An id2label key as an int: an int, or a string of one (a JSON config's keys);
+    None for anything else (a float, a bool)."""
+    if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
+        return int(key)
+    if isinstance(key, str) and key.strip().lstrip("-").isdigit():
+        return int(key)
+    return None
 
 
 def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import os
 
-from .corpus import GOLD, PRED, Corpus, _interned_words, _offsets, check_same_shape
-from .errors import InputTypeError, NerspanError
+from .corpus import (GOLD, PRED, Corpus, _a, _interned_words, _offsets, as_label_list,
+                     check_same_shape, side_name)
+from .errors import InputTypeError, NerspanError, shown
 from .readers import read_columns
 from .schemes import Scheme
 from .span_input import from_spans, is_span_input
@@ -24,6 +25,8 @@ def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Cor
     ``tokens`` (words per sentence) are attached when the corpus has none.
     """
     if is_dataset(references):  # read through its Arrow buffers
+        if label_list is not None:
+            check_split_labels(references, label_list)
         corpus = Corpus.from_dataset(references, predictions=predictions)
         return corpus if tokens is None or corpus.tokens is not None \
             else with_tokens(corpus, tokens)
@@ -41,7 +44,7 @@ def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Cor
             if isinstance(predictions, Corpus):
                 other = predictions.select([PRED if PRED in predictions.columns else GOLD])
             else:
-                other = Corpus.from_tags(predictions)
+                other = _predictions_corpus(predictions, label_list)
             corpus = corpus.select([GOLD]).with_columns(other, {GOLD: PRED})
         if tokens is not None and corpus.tokens is None:
             corpus = with_tokens(corpus, tokens)
@@ -49,6 +52,30 @@ def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Cor
     if label_list is not None:
         return Corpus.from_ids(references, predictions, label_list, tokens)
     return Corpus.from_tags(references, predictions, tokens)
+
+
+def _predictions_corpus(predictions, label_list) -> Corpus:
+    """The predictions given beside a ``Corpus``, as a corpus of their own (its gold
+    column); errors name the predictions, not the references."""
+    try:
+        if label_list is not None:
+            return Corpus.from_ids(predictions, label_list=label_list)
+        return Corpus.from_tags(predictions)
+    except NerspanError as error:
+        if error.side == side_name(GOLD):
+            raise error.on_side(side_name(PRED)) from None
+        raise
+
+
+def check_split_labels(split, label_list) -> None:
+    """``label_list`` given with a split must be the names of its ClassLabel tags: its
+    ids, and the predicted ids, are read with those names."""
+    feature = split.features.get("ner_tags")
+    names = getattr(getattr(feature, "feature", None), "names", None)
+    if names is not None and tuple(names) != as_label_list(label_list):
+        raise InputTypeError(f"label_list {shown(list(as_label_list(label_list))[:10])} is not "
+                             f"the split's ClassLabel names {shown(list(names)[:10])}, with "
+                             "which its ids and the predicted ids are read")
 
 
 def as_corpus_columns(references, predictions=None, tokens=None, label_list=None,
@@ -101,11 +128,14 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
     """
     if train is None:
         if train_tokens is None:
-            raise ValueError("training data is needed: pass train=... (a TrainIndex, Corpus, "
-                             "datasets split or column file) or train_tokens=... with "
-                             "train_tags=...")
+            raise InputTypeError("training data is needed: pass train=... (a TrainIndex, "
+                                 "Corpus, datasets split or column file) or train_tokens=... "
+                                 "with train_tags=...")
         if train_tags is None:
-            raise ValueError("train_tokens needs train_tags")
+            raise InputTypeError("train_tokens needs train_tags")
+        if isinstance(train_tokens, (str, bytes, os.PathLike)):
+            raise InputTypeError("train_tokens must be token lists per sentence, not "
+                                 f"{shown(train_tokens)}: give a column file as train=...")
         train = train_tokens
     if isinstance(train, TrainIndex):
         return train
@@ -118,10 +148,17 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
 TRAIN_SIDES = {"references": "train_tags", "tokens": "train_tokens"}
 
 
+def _a_value(value) -> str:
+    return f"{shown(value)} ({_a(type(value).__name__)})"
+
+
 def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
     if isinstance(train, Corpus):
         corpus = train
     elif isinstance(train, (str, os.PathLike)):
+        if train_tags is not None:  # a file holds its own tags
+            raise InputTypeError(f"train is a column file ({shown(str(train))}): train_tags "
+                                 "would not be read; give the file alone, or token lists")
         corpus = read_columns(train, **read_options)
     elif is_dataset(train):
         corpus = Corpus.from_dataset(train, **read_options)
@@ -130,6 +167,7 @@ def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
     elif isinstance(train, tuple) and len(train) == 2:
         corpus = Corpus.from_tags(train[1], tokens=train[0])
     else:
-        raise TypeError("train must be a TrainIndex, a Corpus, a datasets split, a column "
-                        "file path, or tokens with train_tags")
+        raise InputTypeError("train must be a TrainIndex, a Corpus, a datasets split, a "
+                             "column file path, or tokens with train_tags, not "
+                             f"{_a_value(train)}")
     return TrainIndex.build(corpus, GOLD, scheme, mode)

@@ -459,7 +459,7 @@ def tag_problem(label: str) -> str | None:
     if label != label.strip() or any(c.isspace() for c in label):
         return f"tag {shown(label)} contains whitespace"
     prefix, _, entity_type = label.partition("-")
-    if prefix == "O" and entity_type:
+    if prefix == "O" and label != "O":  # O-PER, and O- with no type
         return f"{shown(label)} is not a tag: O takes no type"
     return None
 

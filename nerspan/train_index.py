@@ -15,6 +15,7 @@ from itertools import repeat
 import numpy as np
 
 from .corpus import GOLD, Corpus
+from .errors import InputTypeError
 from .schemes import Scheme
 from .spans import Spans, decode
 
@@ -90,7 +91,8 @@ class TrainIndex:
               mode: str = "lenient") -> "TrainIndex":
         """Index ``train`` (which must have tokens) once."""
         if train.tokens is None:
-            raise ValueError("the training corpus needs tokens")
+            raise InputTypeError("the training corpus needs tokens (a Corpus built with "
+                                 "tokens=..., or train_tokens with train_tags)")
         spans = decode(train, column, scheme, mode)
         io = spans.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
         width = 1 + len(spans.types)
@@ -114,7 +116,7 @@ class TrainIndex:
     def rows_for(self, corpus: Corpus, lowercase: bool = False) -> np.ndarray:
         """Row of every token of ``corpus`` in the count tables (-1 = unseen)."""
         if corpus.tokens is None:
-            raise ValueError("the corpus needs tokens")
+            raise InputTypeError("the corpus needs tokens")
         return self.token_rows(corpus.vocab, lowercase)[corpus.tokens]
 
     # -- mentions ------------------------------------------------------------------------

@@ -610,3 +610,132 @@ def test_gold_context_refuses_other_training_lists(family):
 def test_gold_context_names_an_unknown_mode_as_unknown(family):
     with pytest.raises(ValueError, match=r"^unknown decoding mode 'loose'"):
         FAMILIES[family].score(_context(), PRED, mode="loose")
+
+
+# -- inputs a probe of the API found unchecked (2026-11-24) -----------------------------------
+def test_a_set_is_refused_as_a_sentence_and_as_the_sentences():
+    """A set has no order: its tags would meet the other side's in any order (the scores
+    changed with PYTHONHASHSEED)."""
+    with pytest.raises(InputTypeError, match=r"references, sentence 0: the sentence is a set"):
+        nerspan.score([{"B-PER", "I-PER"}], [["B-PER", "I-PER"]])
+    with pytest.raises(InputTypeError, match=r"predictions must be a list of sentences .*not a "
+                                             r"frozenset"):
+        nerspan.score([["B-PER"]], frozenset({("B-PER",)}))
+    with pytest.raises(InputTypeError, match=r"references must be a list of sentences .*not an "
+                                             r"int"):
+        nerspan.score(5, [["O"]])
+
+
+@pytest.mark.parametrize("label_list, error, match", [
+    ([], EmptyInputError, "label_list is empty"),
+    ({}, EmptyInputError, "label_list is empty"),
+    (5, InputTypeError, "label_list must be the tags in id order"),
+    ({"O", "B-PER"}, InputTypeError, "label_list must be the tags in id order"),
+    ({0.0: "O", 1.5: "B-PER"}, InputTypeError, r"must map integer ids to tags .*1\.5"),
+    ({0: "O", "0": "B-PER", 1: "B-PER"}, InputTypeError, r"must map integer ids to tags"),
+    ({False: "O", True: "B-PER"}, InputTypeError, r"must map integer ids to tags"),
+], ids=["empty list", "empty dict", "int", "set", "float key", "id given twice", "bool keys"])
+def test_a_label_list_that_is_not_one_is_refused(label_list, error, match):
+    with pytest.raises(error, match=match):
+        nerspan.score([[1]], [[1]], label_list=label_list)
+
+
+def test_id2label_keys_may_be_ints_numpy_ints_or_their_strings():
+    for label_list in ({"1": "B-PER", "0": "O"}, {np.int64(1): "B-PER", np.int64(0): "O"}):
+        assert nerspan.score([[1, 0]], [[1, 0]], label_list=label_list).micro() == (1, 1, 1)
+
+
+def test_predictions_beside_a_corpus_are_named_predictions_and_read_with_label_list():
+    corpus = nerspan.Corpus.from_tags([["B-PER", "O"]])
+    with pytest.raises(InputTypeError, match=r"^predictions, sentence 0: the sentence is None"):
+        nerspan.score(corpus, [None])
+    with pytest.raises(InvalidTagError, match=r"^predictions, sentence 0, position 1: 'X' is "):
+        nerspan.score(corpus, [["B-PER", "X"]])
+    assert nerspan.score(corpus, [[1, 0]], label_list=["O", "B-PER"]).micro() == (1, 1, 1)
+
+
+def test_a_label_list_other_than_the_splits_classlabel_names_is_refused():
+    datasets = pytest.importorskip("datasets")
+    names = ["O", "B-PER", "I-PER"]
+    split = datasets.Dataset.from_dict(
+        {"tokens": [["Ana", "Lima"]], "ner_tags": [[1, 2]]},
+        features=datasets.Features({
+            "tokens": datasets.Sequence(datasets.Value("string")),
+            "ner_tags": datasets.Sequence(datasets.ClassLabel(names=names))}))
+    for score in (nerspan.score, faireval.score):
+        assert score(split, [[1, 2]], label_list=dict(enumerate(names))).to_dict()
+        with pytest.raises(InputTypeError, match=r"label_list \['O', 'B-LOC', 'I-LOC'\] is not "
+                                                 r"the split's ClassLabel names"):
+            score(split, [[1, 2]], label_list=["O", "B-LOC", "I-LOC"])
+
+
+def test_o_with_a_hyphen_is_not_a_tag():
+    with pytest.raises(InvalidTagError, match=r"'O-' is not a tag: O takes no type"):
+        nerspan.score([["O-"]], [["O"]])
+
+
+@pytest.mark.parametrize("subsets, match", [
+    ([[0, 1.9, 0], [0, 0]], r"subsets, sentence 0, position 1: subset code 1\.9 is not an "
+                            r"integer leaf code"),
+    ([[0, True, 0], [0, 0]], r"subsets, sentence 0, position 1: subset code True is not"),
+    ([[0, 0, 0], [0, "a"]], r"subsets, sentence 1, position 1: subset code 'a' is not"),
+    ([0, 0], r"subsets, sentence 0: the sentence is an int"),
+    ([None, [0, 0]], r"subsets, sentence 0: the sentence is None"),
+], ids=["fraction", "bool", "string", "ints for sentences", "None"])
+def test_hardeval_subset_codes_are_read_exactly(subsets, match):
+    with pytest.raises(nerspan.NerspanError, match=match):
+        hardeval.score(GOLD, PRED, subsets=subsets)
+
+
+def test_bucket_edges_must_be_numbers():
+    for edges, match in (([0, float("nan"), 5], "not NaN"), ([0, "a", 5], "must be numbers")):
+        with pytest.raises(nerspan.NerspanError, match=match):
+            attribute_buckets.score(GOLD, PRED, attributes=["eLen"], bucket_edges={"eLen": edges})
+
+
+def _logits(ids, n_classes):
+    return np.eye(n_classes)[np.asarray(ids)]
+
+
+def test_trainer_helper_refuses_logits_over_other_classes_and_nan_logits():
+    compute = make_compute_metrics(LABELS, metrics=("faireval",))
+    labels = np.array([[1, 2, 0], [0, 3, -100]])
+    batch = types.SimpleNamespace(predictions=_logits([[1, 2, 0], [0, 2, 0]], 3),
+                                  label_ids=labels)
+    with pytest.raises(InputTypeError, match=r"logits over 3 classes, but label_list has 4"):
+        compute(batch)
+    logits = _logits([[1, 2, 0], [0, 3, 0]], 4)
+    logits[1, 2] = np.nan  # a padded position: not read
+    assert compute(types.SimpleNamespace(predictions=logits, label_ids=labels))
+    logits[1, 1, 0] = np.nan
+    with pytest.raises(LabelIdError, match=r"predictions, sentence 1, position 1: the logits "
+                                           r"are NaN"):
+        compute(types.SimpleNamespace(predictions=logits, label_ids=labels))
+    with pytest.raises(InputTypeError, match="no predictions or no label_ids"):
+        compute(types.SimpleNamespace(predictions=logits, label_ids=None))
+
+
+def test_trainer_helper_checks_its_words_and_family_names():
+    with pytest.raises(InputTypeError, match=r"eval_tokens, sentence 0: the sentence is a "
+                                             r"string"):
+        make_compute_metrics(LABELS, metrics=("tough_mentions",), eval_tokens=["Ab", "L"],
+                             train=(TRAIN["train_tokens"], TRAIN["train_tags"]))
+    with pytest.raises(InputTypeError, match="families must be a list of family names"):
+        make_compute_metrics(LABELS, metrics="faireval")
+
+
+@pytest.mark.parametrize("train, match", [
+    (dict(train=5), r"train must be a TrainIndex, .* not 5 \(an int\)"),
+    (dict(train=[["Ana"]]), r"train must be a TrainIndex, .*\(a list\)"),
+    (dict(train_tokens="Ana", train_tags=TRAIN["train_tags"]),
+     r"train_tokens must be token lists per sentence, not 'Ana'"),
+    (dict(train="train.txt", train_tags=TRAIN["train_tags"]),
+     r"train is a column file \('train.txt'\): train_tags would not be read"),
+    (dict(train=nerspan.Corpus.from_tags(TRAIN["train_tags"])),
+     r"the training corpus needs tokens"),
+    (dict(train_tokens=TRAIN["train_tokens"]), r"train_tokens needs train_tags"),
+], ids=["int", "tokens without tags", "a string of tokens", "file and tags",
+        "corpus without tokens", "tokens only"])
+def test_training_data_of_no_accepted_form_is_refused_naming_it(train, match):
+    with pytest.raises(InputTypeError, match=match):
+        tough_mentions.score(GOLD, PRED, tokens=TOKENS, **train)
