@@ -23,6 +23,9 @@ from .tables import training_tables
 
 COMPATS = (None, "interpreteval")
 STATISTIC_PREFIX = "attribute_buckets"
+# Every bucket is a row of each attribute's table: 10,000 took 4 s on 2,000 sentences,
+# a million never finished; a thousand already reads as a curve, not a breakdown.
+MAX_BUCKETS = 1000
 
 
 # F1 from totals (correct, predicted, gold); NaN for an empty bucket (no gold and no
@@ -222,8 +225,8 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
             column file path; or ``train_tokens`` + ``train_tags``. Needed by oDen,
             eCon, eFre, tCon and tFre.
-        n_buckets: buckets per attribute (default 4, named XS, S, L, XL); ``tag`` has one
-            bucket per gold entity type instead, named by the type.
+        n_buckets: buckets per attribute (default 4, named XS, S, L, XL; 2 to 1000);
+            ``tag`` has one bucket per gold entity type instead, named by the type.
         attributes: names among ``ATTRIBUTES`` (default: all nine), or a mapping name ->
             a built-in name or a function ``f(corpus, spans, train_index) -> values`` (one
             float per span; bucketed equal-count, or by ``bucket_edges``).
@@ -249,7 +252,7 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     ('{1}', 1)
     """
     frequency_norm = _check_options(compat, frequency_norm, equal_width, case_sensitive)
-    n_buckets = check_int("n_buckets", n_buckets, minimum=2)
+    n_buckets = check_int("n_buckets", n_buckets, minimum=2, maximum=MAX_BUCKETS)
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     case_sensitive = check_bool("case_sensitive", case_sensitive)
     if seed is not None:

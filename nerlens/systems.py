@@ -28,7 +28,9 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, InputTypeError, InvalidTagError, LabelTable,
-                     NerspanError, from_spans, get_scheme, read_columns, read_span_jsonl)
+                     NerspanError, SentenceCountError, from_spans, get_scheme, read_columns,
+                     read_span_jsonl)
+from nerspan.errors import TokenMismatchError
 from nerspan.readers import check_tokens, shown, token_line
 from nerspan.schemes import FALLBACK_PREFIXES
 
@@ -81,7 +83,8 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                     outside_scheme_is_error=outside_scheme_is_error)
     if jsonl:
         corpus, names = read_span_systems(gold, _named_files(systems), scheme=scheme,
-                                          inclusive_end=inclusive_end, snap=snap)
+                                          inclusive_end=inclusive_end, snap=snap,
+                                          encoding=encoding)
     elif systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
         if not isinstance(gold, PathLike) or Path(gold).is_dir():
             raise InputTypeError("no systems given: pass systems=..., or a gold column file "
@@ -163,8 +166,8 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
 
 
 def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
-                      inclusive_end: bool = False, snap: bool = False
-                      ) -> tuple[Corpus, list[str]]:
+                      inclusive_end: bool = False, snap: bool = False,
+                      encoding: str = "utf-8") -> tuple[Corpus, list[str]]:
     """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file."""
     if get_scheme(scheme).name != "IOB2":
         raise ValueError("JSON Lines spans are scored as IOB2 tags: scheme applies to tag "
@@ -172,12 +175,22 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
     if not systems:
         raise ValueError("JSON Lines span input needs a gold file and at least one system "
                          "file")
-    gold_spans = read_span_jsonl(gold)
+    gold_spans = read_span_jsonl(gold, encoding)
     corpus, snapped = None, {}
     for name, path in systems.items():
-        system = read_span_jsonl(path)
-        pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
-                          texts=gold_spans["texts"], inclusive_end=inclusive_end, snap=snap)
+        system = read_span_jsonl(path, encoding)
+        _check_same_words(gold_spans, system, os.fspath(gold), os.fspath(path))
+        try:
+            pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
+                              texts=gold_spans["texts"], inclusive_end=inclusive_end,
+                              snap=snap)
+        except NerspanError as error:  # name the file and line of the sentence
+            if error.path is not None or error.sentence is None:
+                raise
+            where, read = (path, system) if error.side == "predictions" else (gold, gold_spans)
+            raise type(error)(error.problem, error.sentence, os.fspath(where),
+                              read["lines"][error.sentence], side=error.side,
+                              position=error.position) from None
         snapped.update({name if column == PRED else column: sentences
                         for column, sentences in pair.source.snapped.items()})
         if corpus is None:
@@ -186,6 +199,31 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
     corpus = Corpus(corpus.offsets, corpus.columns, corpus.labels, corpus.tokens, corpus.vocab,
                     replace(corpus.source, snapped=snapped))
     return corpus, list(systems)
+
+
+def _check_same_words(gold: dict, system: dict, gold_path: str, path: str) -> None:
+    """A system's span file must hold gold's sentences, with gold's tokens and text where
+    it has its own: its spans are read against gold's words."""
+    if len(system["spans"]) != len(gold["spans"]):
+        raise SentenceCountError(f"sentences: {len(system['spans'])} here, "
+                                 f"{len(gold['spans'])} in {gold_path}", path=path)
+    for key, what in (("tokens", "tokens"), ("texts", "text")):
+        ours, theirs = system[key], gold[key]
+        if ours is None or theirs is None:
+            continue
+        k = next((k for k, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
+        if k is not None:
+            if key == "tokens" and len(ours[k]) == len(theirs[k]):
+                j = next(j for j, (a, b) in enumerate(zip(ours[k], theirs[k])) if a != b)
+                problem = f"token {shown(ours[k][j])} differs from {shown(theirs[k][j])}"
+            elif key == "tokens":
+                problem = f"{len(ours[k])} tokens, where gold has {len(theirs[k])}"
+            else:
+                problem = f"text {shown(ours[k])} differs from {shown(theirs[k])}"
+            raise TokenMismatchError(f"{problem} ({gold_path}:{gold['lines'][k]}): the "
+                                     f"spans of both files must index the same {what}",
+                                     sentence=k, path=path, line=system["lines"][k],
+                                     side="predictions")
 
 
 def load_saved_split(path, split: str | None = None, default_split: str = "test"):

@@ -29,8 +29,10 @@ def check_bool(name: str, value) -> bool:
                          f"(a {type(value).__name__})")
 
 
-def check_int(name: str, value, minimum: int | None = None) -> int:
-    """``value`` as an int of at least ``minimum``; a float, a bool or a string is an error.
+def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None
+              ) -> int:
+    """``value`` as an int of at least ``minimum`` (and at most ``maximum``); a float, a
+    bool or a string is an error.
 
     >>> check_int("n_buckets", 3, minimum=2)
     3
@@ -44,6 +46,8 @@ def check_int(name: str, value, minimum: int | None = None) -> int:
                              f"(a {type(value).__name__})")
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, not {value}")
     return int(value)
 
 

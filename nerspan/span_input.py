@@ -25,6 +25,7 @@ of one side must not overlap (tags cannot hold them).
 """
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -179,8 +180,11 @@ def _rows_fast(sentences, inclusive_end: bool) -> SpanRows | None:
         return None
     if not all(labels) or not set(map(type, starts)) | set(map(type, ends)) <= {int}:
         return None
-    start = np.array(starts, dtype=np.int64)
-    end = np.array(ends, dtype=np.int64) + int(inclusive_end)
+    try:
+        start = np.array(starts, dtype=np.int64)
+        end = np.array(ends, dtype=np.int64) + int(inclusive_end)
+    except OverflowError:  # an offset beyond int64: the checked path names it
+        return None
     if (start < 0).any() or (end <= start).any():
         return None
     sentence = np.repeat(np.arange(len(sentences), dtype=np.int64), sizes)
@@ -258,6 +262,12 @@ def _check_span(label: str, start: int, end: int, name: str, sentence: int) -> N
                            "end must be greater than start (end is exclusive; "
                            "inclusive_end=True reads inclusive ends)",
                            side=name, sentence=sentence)
+    if end > _LAST_OFFSET:
+        raise NerspanError(f"span ({start}, {end}, {shown(label)}) reaches past the end of "
+                           "any sentence", side=name, sentence=sentence)
+
+
+_LAST_OFFSET = np.iinfo(np.int64).max  # offsets are kept as int64
 
 
 class _Texts:
@@ -491,33 +501,45 @@ def read_span_jsonl(path: str | os.PathLike, encoding: str = "utf-8") -> dict:
     Each line holds ``"spans"`` (any form of this module; token spans as
     ``[start, end, "LABEL"]``) and optionally ``"tokens"`` (the words) and/or ``"text"``
     (a line with text only has its whitespace-separated words as tokens). Returns
-    ``{"spans", "tokens", "texts"}`` lists (``tokens``/``texts`` None when no line has
-    them). Errors name the file and line.
+    ``{"spans", "tokens", "texts", "lines"}`` lists (``tokens``/``texts`` None when no
+    line has them; ``lines``: each sentence's line number). Errors name the file and line;
+    a UTF-8 byte-order mark is dropped.
     """
     path = os.fspath(path)
+    codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
+    try:
+        with open(path, encoding=codec) as handle:
+            return _span_lines(handle, path)
+    except UnicodeDecodeError as error:
+        raise FormatError(f"not {encoding} text: byte {error.object[error.start]:#04x} at "
+                          f"byte offset {error.start} of a block does not decode (give the "
+                          "file's encoding with encoding=, --encoding)", path=path) from None
+
+
+def _span_lines(handle, path: str) -> dict:
+    """``read_span_jsonl`` of an open file."""
     spans, tokens, texts, lines = [], [], [], []
-    with open(path, encoding=encoding) as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            fail = lambda problem: FormatError(problem, path=path, line=number,  # noqa: E731
-                                               sentence=len(spans))
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise fail(f"not JSON: {error.msg}") from None
-            if not isinstance(item, dict) or not isinstance(item.get("spans"), list):
-                raise fail('expected an object with a "spans" list')
-            words, text = item.get("tokens"), item.get("text")
-            if words is not None and (not isinstance(words, list)
-                                      or not all(isinstance(w, str) for w in words)):
-                raise fail('"tokens" must be a list of strings')
-            if text is not None and not isinstance(text, str):
-                raise fail('"text" must be a string')
-            spans.append([tuple(s) if isinstance(s, list) else s for s in item["spans"]])
-            tokens.append(words if words is not None or text is None else text.split())
-            texts.append(text)
-            lines.append(number)
+    for number, line in enumerate(handle, 1):
+        if not line.strip():
+            continue
+        fail = lambda problem: FormatError(problem, path=path, line=number,  # noqa: E731
+                                           sentence=len(spans))
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise fail(f"not JSON: {error.msg}") from None
+        if not isinstance(item, dict) or not isinstance(item.get("spans"), list):
+            raise fail('expected an object with a "spans" list')
+        words, text = item.get("tokens"), item.get("text")
+        if words is not None and (not isinstance(words, list)
+                                  or not all(isinstance(w, str) for w in words)):
+            raise fail('"tokens" must be a list of strings')
+        if text is not None and not isinstance(text, str):
+            raise fail('"text" must be a string')
+        spans.append([tuple(s) if isinstance(s, list) else s for s in item["spans"]])
+        tokens.append(words if words is not None or text is None else text.split())
+        texts.append(text)
+        lines.append(number)
     if not spans:
         raise EmptyInputError("no line in the span file", path=path)
     has_words = [t is not None for t in tokens]
@@ -528,4 +550,4 @@ def read_span_jsonl(path: str | os.PathLike, encoding: str = "utf-8") -> dict:
     if any(t is not None for t in texts):
         texts = [t if t is not None else " ".join(w) for t, w in zip(texts, tokens)]
     return {"spans": spans, "tokens": tokens if has_words[0] else None,
-            "texts": texts if texts[0] is not None else None}
+            "texts": texts if texts[0] is not None else None, "lines": lines}

@@ -469,3 +469,68 @@ def test_bad_manifest_gives_one_line_and_exit_2(tmp_path, capsys, name):
 def test_missing_manifest(tmp_path, capsys):
     code, _, err = run(capsys, ["report", "--manifest", str(tmp_path / "nope.json")])
     check_one_line(code, err, r"error: \S*nope.json: no such file$")
+
+
+# -- JSON Lines span files: a system's own words must be gold's ------------------------------
+JSONL_GOLD = ['{"tokens": ["Ada", "Lovelace", "wrote", "in", "London"], '
+              '"spans": [[0, 2, "PER"], [4, 5, "LOC"]]}',
+              '{"tokens": ["Hi", "there"], "spans": []}']
+JSONL_CASES = {
+    "other_token": ([JSONL_GOLD[0].replace("London", "Paris"), JSONL_GOLD[1]],
+                    r"pred.jsonl:1, predictions, sentence 0: token 'Paris' differs from "
+                    r"'London' \(\S*gold.jsonl:1\): the spans of both files must index the "
+                    r"same tokens"),
+    "fewer_tokens": ([JSONL_GOLD[0].replace(', "London"', ""), JSONL_GOLD[1]],
+                     r"pred.jsonl:1, predictions, sentence 0: 4 tokens, where gold has 5"),
+    "other_text": (['{"text": "Hi there", "spans": []}', '{"text": "Hi you", "spans": []}'],
+                   r"pred.jsonl:2, predictions, sentence 1: token 'you' differs from "
+                   r"'there'"),
+    "fewer_sentences": ([JSONL_GOLD[0]], r"pred.jsonl: sentences: 1 here, 2 in \S*gold.jsonl"),
+    "span_past_the_end": ([JSONL_GOLD[0].replace("[4, 5,", "[4, 9,"), JSONL_GOLD[1]],
+                          r"pred.jsonl:1, predictions, sentence 0: span \(4, 9, 'LOC'\) "
+                          r"reaches past the end of the sentence"),
+    "offset_beyond_int64": ([JSONL_GOLD[0].replace("[4, 5,", f"[4, {10**23},"),
+                             JSONL_GOLD[1]],
+                            r"pred.jsonl:1, predictions, sentence 0: span \(4, "
+                            r"100000000000000000000000, 'LOC'\) reaches past the end of any "
+                            r"sentence"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(JSONL_CASES))
+def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, capsys, case):
+    lines, message = JSONL_CASES[case]
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold_lines = JSONL_GOLD if case != "other_text" else [
+        '{"text": "Hi there", "spans": []}', '{"text": "Hi there", "spans": []}']
+    gold.write_text("\n".join(gold_lines) + "\n", encoding="utf-8")
+    pred.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, ["score", "--jsonl", str(gold), str(pred)])
+    check_one_line(code, err, message)
+
+
+def test_n_buckets_has_a_ceiling(tmp_path, capsys):
+    paths = files(tmp_path)
+    code, _, err = run(capsys, argv("buckets", tmp_path, paths["gold"], paths["pred"],
+                                    paths["train"], ["--n-buckets", "1000000"]))
+    check_one_line(code, err, r"error: n_buckets must be at most 1000, not 1000000$")
+
+
+def test_a_span_file_is_read_in_its_encoding_and_without_its_bom(tmp_path, capsys):
+    gold, bom, latin = (tmp_path / name for name in ("gold.jsonl", "bom.jsonl", "latin.jsonl"))
+    gold.write_text("\n".join(JSONL_GOLD) + "\n", encoding="utf-8")
+    bom.write_bytes(b"\xef\xbb\xbf" + gold.read_bytes())
+    assert run(capsys, ["score", "--jsonl", str(bom), str(gold)])[0] == 0
+    latin.write_bytes('{"tokens": ["Café", "x"], "spans": [[0, 1, "LOC"]]}\n'.encode("latin-1"))
+    assert run(capsys, ["score", "--jsonl", str(latin), str(latin), "--encoding",
+                        "latin-1"])[0] == 0
+    code, _, err = run(capsys, ["score", "--jsonl", str(latin), str(latin)])
+    check_one_line(code, err, r"latin.jsonl: not utf-8 text: byte 0xe9 at byte offset 16 .*"
+                              r"--encoding")
+
+
+@pytest.mark.parametrize("command", ["score", "report"])
+def test_files_given_with_demo_are_refused_not_ignored(tmp_path, capsys, command):
+    paths = files(tmp_path)
+    code, _, err = run(capsys, [command, "--demo", str(paths["gold"])])
+    check_one_line(code, err, r"--demo scores the embedded demo; GOLD would be ignored")

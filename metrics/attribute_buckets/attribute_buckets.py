@@ -56,7 +56,7 @@ Args:
         TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
         to evaluate.load(...) to index it once, or to compute(...). Needed by oDen, eCon,
         eFre, tCon and tFre.
-    n_buckets: buckets per attribute (default 4: XS, S, L, XL).
+    n_buckets: buckets per attribute (default 4: XS, S, L, XL; 2 to 1000).
     attributes: attribute names to compute (default all nine), or a mapping name ->
         function f(corpus, spans, train_index) -> one value per span.
     bucket_edges: attribute -> increasing edges [e0, ..., ek] (buckets [e0, e1], (e1, e2], ...).

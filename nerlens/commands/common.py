@@ -178,6 +178,15 @@ def prediction_paths(args) -> list[str]:
     return preds if isinstance(preds, list) else ([preds] if preds else [])
 
 
+def refuse_files_with_demo(args) -> None:
+    """``--demo`` scores the embedded demo: files given with it would be ignored."""
+    given = [f"--{name}" if name == "train" else name.upper().rstrip("S")
+             for name in ("gold", "predictions", "train") if getattr(args, name, None)]
+    if given:
+        raise UsageError(f"--demo scores the embedded demo; {', '.join(given)} would be "
+                         "ignored: give either --demo or files")
+
+
 def load_systems(args, outside_scheme_is_error: bool = False,
                  keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
     """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
@@ -192,7 +201,8 @@ def load_systems(args, outside_scheme_is_error: bool = False,
             raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
         return library.read_systems(check_file(args.gold), [check_file(p) for p in preds],
                                     jsonl=True, inclusive_end=args.inclusive_end,
-                                    snap=args.snap, keep_tokens=keep_tokens)
+                                    snap=args.snap, keep_tokens=keep_tokens,
+                                    encoding=args.encoding)
     if not args.gold:
         raise UsageError("no GOLD file given")
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)

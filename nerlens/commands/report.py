@@ -9,7 +9,7 @@ from nerlens.systems import load_saved_split
 
 from .common import (UsageError, add_alias, add_reading_arguments, add_train_arguments,
                      load_systems, non_negative_int, read_training, show_progress,
-                     write_outputs)
+                     refuse_files_with_demo, write_outputs)
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .span_files import add_span_arguments
 
@@ -88,6 +88,7 @@ def run(args) -> int:
         return run_experiment(args)
     _gold_and_predictions(args)
     if args.demo:
+        refuse_files_with_demo(args)
         from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
         from nerlens.demo import DEMO_NOTES, demo_corpus, demo_train
 

@@ -12,7 +12,7 @@ from nerspan import (GOLD, Corpus, DecodingWarning, EntityScores, LabelTable, Re
 from nerspan.corpus import side_name
 from nerspan.spans import check_tags, repair_note
 
-from .common import add_input_arguments, load_systems, print_json
+from .common import add_input_arguments, load_systems, print_json, refuse_files_with_demo
 
 NAME = "score"
 HELP = "entity-level precision, recall, F1 (conlleval-style)"
@@ -138,6 +138,8 @@ def conlleval_report(result: dict) -> str:
 def run(args) -> int:
     if args.demo:
         from nerlens.demo import demo_systems
+
+        refuse_files_with_demo(args)
         args.gold = str(next(iter(demo_systems().values())))
         args.predictions = []
     corpus, systems = load_systems(args, keep_tokens=False)  # no token is shown
