@@ -11,8 +11,8 @@ from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, LengthMismatch
                      entity_scores, get_scheme, resolve)
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences
-from nerspan.errors import shown
 from nerspan.deprecation import renamed_keyword
+from nerspan.errors import shown
 
 from .labels import check_error_labels, compared_codes, label_names, reference_codes
 from .subsets import GROUPS, LEAF_NAMES, gold_token_classes

@@ -17,8 +17,8 @@ from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeErr
                      InvalidTagError, LabelIdError, LengthMismatchError, NerspanError,
                      SentenceCountError)
 from .options import check_bool, check_fraction, check_int
-from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels, is_dataset,
-                     with_tokens)
+from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels,
+                     is_dataset, with_tokens)
 from .readers import read_columns, read_system_file
 from .span_input import (SpanRows, check_span_scheme, from_spans, is_span_input,
                          read_span_jsonl, read_spans)

@@ -180,8 +180,8 @@ def prediction_paths(args) -> list[str]:
 
 def refuse_files_with_demo(args) -> None:
     """``--demo`` scores the embedded demo: files given with it would be ignored."""
-    given = [f"--{name}" if name == "train" else name.upper().rstrip("S")
-             for name in ("gold", "predictions", "train") if getattr(args, name, None)]
+    given = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
+                                       ("train", "--train")) if getattr(args, name, None)]
     if given:
         raise UsageError(f"--demo scores the embedded demo; {', '.join(given)} would be "
                          "ignored: give either --demo or files")

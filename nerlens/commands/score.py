@@ -139,7 +139,7 @@ def run(args) -> int:
     if args.demo:
         from nerlens.demo import demo_systems
 
-        refuse_files_with_demo(args)
+        refuse_files_with_demo(args)  # before the demo's files take their place
         args.gold = str(next(iter(demo_systems().values())))
         args.predictions = []
     corpus, systems = load_systems(args, keep_tokens=False)  # no token is shown
