@@ -169,8 +169,12 @@ def _argmax_ids(logits: np.ndarray, labels: np.ndarray, n_labels: int, before: i
     if logits.shape[-1] != n_labels:
         raise InputTypeError(f"predictions are logits over {logits.shape[-1]} classes, but "
                              f"label_list has {n_labels} labels: is it the model's id2label?")
-    if logits.dtype.kind == "f":
-        nan = np.isnan(logits.max(axis=-1))  # max keeps a NaN: one pass, a small result
+    ids = logits.argmax(-1)
+    if logits.dtype.kind == "f" and _any_nan(logits):
+        # argmax stops at a position's first NaN: a position holds one iff its argmax does
+        # (a model may give NaN where a label is -100, e.g. on padding: that is not read)
+        at = np.arange(ids.size) * logits.shape[-1] + ids.ravel()
+        nan = np.isnan(np.take(logits.reshape(-1), at)).reshape(ids.shape)
         if nan.shape == labels.shape:
             nan &= labels != IGNORE_INDEX
         if nan.any():
@@ -178,7 +182,15 @@ def _argmax_ids(logits: np.ndarray, labels: np.ndarray, n_labels: int, before: i
             raise LabelIdError("the logits are NaN: no label is predicted",
                                sentence=before + int(sentence), side="predictions",
                                position=int(position))
-    return logits.argmax(-1)
+    return ids
+
+
+def _any_nan(values: np.ndarray) -> bool:
+    """Whether ``values`` may hold a NaN: their sum is NaN (so is inf - inf, which the
+    caller's exact check then clears). One pass with no temporary: 4 ms on 15M logits,
+    where ``max(axis=-1)`` over 9 classes took 120."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return bool(np.isnan(np.add.reduce(values, axis=None)))
 
 
 def _join_padded(batches: list, fill: int = -100) -> np.ndarray:
