@@ -10,7 +10,7 @@ from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, LengthMismatch
                      NerspanError, SentenceCountError, as_corpus_columns, check_bool, decode,
                      entity_scores, get_scheme, resolve)
 from nerspan.bootstrap import Statistic, ratio_statistic
-from nerspan.corpus import as_sentences
+from nerspan.corpus import as_sentences, first_outside
 from nerspan.deprecation import renamed_keyword
 from nerspan.errors import shown
 
@@ -363,10 +363,8 @@ def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
                                f"the references {int(corpus.lengths[i])} tokens", i)
         flat = [c for s in lists for c in s]
         # exact types first: np.fromiter would truncate 1.9 to 1 and read True as 1
-        if any(kind in (bool, np.bool_) or not issubclass(kind, (int, np.integer))
-               for kind in set(map(type, flat))):
-            position = next(k for k, c in enumerate(flat) if type(c) in (bool, np.bool_)
-                            or not isinstance(c, (int, np.integer)))
+        position = first_outside(flat, (int, np.integer))
+        if position is not None:
             sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
             raise corpus.error(NerspanError, f"subset code {shown(flat[position])} is not an "
                                "integer leaf code (hardeval.OTHER ... DIFF_E)", sentence,

@@ -531,9 +531,8 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
     flat = list(chain.from_iterable(seqs))
     # a bool or what is not a number is named before np.array reads it: bools as 0 and 1
     # among ints, and a string would turn every id into a string
-    if any(kind in _BOOLS or not issubclass(kind, _NUMBERS) for kind in set(map(type, flat))):
-        position = next(k for k, v in enumerate(flat)
-                        if type(v) in _BOOLS or not isinstance(v, _NUMBERS))
+    position = first_outside(flat, _NUMBERS)
+    if position is not None:
         value = flat[position]
         _raise_bad_id(bool(value) if type(value) in _BOOLS else value, position, lengths, name)
     values = np.array(flat)
@@ -541,6 +540,14 @@ def _flatten_ids(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
         position = next((k for k, v in enumerate(flat) if np.asarray(v).dtype.kind not in "iuf"), 0)
         _raise_bad_id(flat[position], position, lengths, name)
     return _integral_ids(values, lengths, name), lengths
+
+
+def first_outside(items: list, allowed: tuple) -> int | None:
+    """The position of the first item that is a bool or not an instance of ``allowed``;
+    None when there is none (the distinct types are read first, in one pass in C)."""
+    if all(kind not in _BOOLS and issubclass(kind, allowed) for kind in set(map(type, items))):
+        return None
+    return next(k for k, v in enumerate(items) if type(v) in _BOOLS or not isinstance(v, allowed))
 
 
 def _python_ints(seqs, lengths: np.ndarray, name: str) -> np.ndarray | None:
@@ -718,8 +725,8 @@ def _integral_ids(values: np.ndarray, lengths: np.ndarray, name: str) -> np.ndar
         if not bad.any():
             return values.astype(np.int64)
         position = int(np.argmax(bad))
-        if np.isfinite(values[position]) and values[position] == np.round(values[position]):
-            _raise_bad_id(int(values[position]), position, lengths, name)  # beyond int64
+        if np.isfinite(values[position]) and abs(values[position]) >= 2**63:  # beyond int64
+            _raise_bad_id(int(values[position]), position, lengths, name)
     else:  # bools, strings
         position = 0
     _raise_bad_id(values[position].item() if hasattr(values[position], "item")

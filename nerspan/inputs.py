@@ -72,10 +72,11 @@ def check_split_labels(split, label_list) -> None:
     ids, and the predicted ids, are read with those names."""
     feature = split.features.get("ner_tags")
     names = getattr(getattr(feature, "feature", None), "names", None)
-    if names is not None and tuple(names) != as_label_list(label_list):
-        raise InputTypeError(f"label_list {shown(list(as_label_list(label_list))[:10])} is not "
-                             f"the split's ClassLabel names {shown(list(names)[:10])}, with "
-                             "which its ids and the predicted ids are read")
+    labels = as_label_list(label_list)
+    if names is not None and tuple(names) != labels:
+        raise InputTypeError(f"label_list {shown(list(labels)[:10])} is not the split's "
+                             f"ClassLabel names {shown(list(names)[:10])}, with which its "
+                             "ids and the predicted ids are read")
 
 
 def as_corpus_columns(references, predictions=None, tokens=None, label_list=None,
@@ -148,10 +149,6 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
 TRAIN_SIDES = {"references": "train_tags", "tokens": "train_tokens"}
 
 
-def _a_value(value) -> str:
-    return f"{shown(value)} ({_a(type(value).__name__)})"
-
-
 def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
     if isinstance(train, Corpus):
         corpus = train
@@ -169,5 +166,5 @@ def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
     else:
         raise InputTypeError("train must be a TrainIndex, a Corpus, a datasets split, a "
                              "column file path, or tokens with train_tags, not "
-                             f"{_a_value(train)}")
+                             f"{shown(train)} ({_a(type(train).__name__)})")
     return TrainIndex.build(corpus, GOLD, scheme, mode)
