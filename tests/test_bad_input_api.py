@@ -1021,3 +1021,44 @@ def test_tokens_given_with_a_split_are_its_words():
     assert (seen, unseen.to_dict()["counts"]["seen"]) == (0, 0)
     with pytest.raises(LengthMismatchError, match=r"tokens have 1 token, the reference 2"):
         nerspan.as_corpus(_split(), [[1, 2]], tokens=[["Ana"]])
+
+
+# -- issue 28: the Trainer helper --------------------------------------------------------------
+def test_trainer_helper_takes_a_plain_tuple():
+    compute = make_compute_metrics(LABELS, metrics=("faireval",))
+    labels, predictions = _padded(GOLD_IDS), _padded(PRED_IDS)
+    expected = compute(types.SimpleNamespace(predictions=predictions, label_ids=labels))
+    assert compute((predictions, labels)) == expected
+    assert compute([predictions, labels]) == expected
+    assert compute((predictions, labels, np.zeros_like(labels))) == expected  # with inputs
+    assert compute((_logits(PRED_IDS[:1] + [[0, 3, 0]], 4), labels)) == expected
+    with pytest.raises(InputTypeError, match=r"takes an EvalPrediction or a \(predictions, "
+                                             r"label_ids\) tuple, not a dict"):
+        compute({"predictions": predictions, "label_ids": labels})
+
+
+def test_trainer_helper_refuses_predictions_narrower_than_labels():
+    compute = make_compute_metrics(LABELS, metrics=("faireval",))
+    labels = _padded(GOLD_IDS)
+    with pytest.raises(LengthMismatchError, match=r"^predictions have shape \(2, 2\) and "
+                                                  r"label_ids \(2, 3\)"):
+        compute((labels[:, :2], labels))
+    first = types.SimpleNamespace(predictions=labels, label_ids=labels)
+    assert compute(first, compute_result=False) == {}
+    narrow = types.SimpleNamespace(predictions=_logits(labels[:, :2].clip(0), 4),
+                                   label_ids=labels)
+    with pytest.raises(LengthMismatchError, match=r"^predictions in batch 1 have shape "
+                                                  r"\(2, 2, 4\) and label_ids \(2, 3\)"):
+        compute(narrow, compute_result=True)
+
+
+def test_trainer_helper_says_which_training_data_it_takes():
+    with pytest.raises(InputTypeError, match=r"\(train_tokens, train_tags\) pair") as error:
+        make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS, train=[["Ana"]])
+    assert "with train_tags" not in str(error.value)
+    with pytest.raises(ValueError, match=r"need train=\.\.\. \(a TrainIndex, .*pair .*\) and "
+                                         r"eval_tokens"):
+        make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS)
+    with pytest.raises(SentenceCountError, match=r"^train_tokens hold 2 sentences, train_tags"):
+        make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS,
+                             train=([["Ana"], ["Rio"]], [["B-PER"]]))
