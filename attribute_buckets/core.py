@@ -8,9 +8,9 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, EntityScores, GoldContext, LabelTable, NerspanError,
-                     check_bool, check_int, decode, entity_scores, get_scheme, match, ranges,
-                     repairs_dict, resolve)
+from nerspan import (EntityScores, GoldContext, LabelTable, NerspanError, check_bool,
+                     check_int, decode, entity_scores, get_scheme, input_options, match,
+                     ranges, repairs_dict, resolve)
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
 from nerspan.scores import safe_divide, sentence_counts
@@ -204,24 +204,25 @@ def bucket_statistics(attribute: str, counts: np.ndarray) -> list[Statistic]:
             for i in range(counts.shape[1])]
 
 
-def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
+@input_options(positional=("tokens",))
+def score(references, predictions=None, *, train=None, train_tokens=None,
           train_tags=None, n_buckets: int = 4, attributes=None,
           bucket_edges: Mapping | None = None, equal_width: bool = False,
           case_sensitive: bool = False,
           frequency_norm: str = "ratio", compat: str | None = None,
           scheme: str | None = None, mode: str | None = None, bootstrap: int = 0, seed: int | None = 0,
-          confidence: float = 0.95, label_list=None, gold_column: str = GOLD,
-          pred_column: str = PRED, train_options: dict | None = None) -> AttributeBucketsResult:
+          confidence: float = 0.95, train_options: dict | None = None,
+          inputs) -> AttributeBucketsResult:
     """Bucket-wise precision, recall and F1 for the nine attributes of Fu et al. (2020).
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``,
-            a ``datasets`` split, or a ``nerspan.Corpus`` (then ``predictions`` may be
-            omitted: the columns ``gold_column`` and ``pred_column`` are scored); or
-            ``references`` a ``nerspan.GoldContext`` (gold decoded, and the gold
-            mentions' attribute values computed, once for any number of systems).
-        tokens: the test words per sentence (unless the corpus has them); needed by the
-            attributes that look at training data.
+            span lists per sentence, a ``datasets`` split, or a ``nerspan.Corpus`` (then
+            ``predictions`` may be omitted: the columns ``gold_column`` and
+            ``pred_column`` are scored); or ``references`` a ``nerspan.GoldContext`` (gold
+            decoded, and the gold mentions' attribute values computed, once for any number
+            of systems). The attributes that look at training data need the test words
+            (``tokens``).
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
             column file path; or ``train_tokens`` + ``train_tags``. Needed by oDen,
             eCon, eFre, tCon and tFre.
@@ -262,8 +263,7 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     chosen = _chosen_attributes(attributes)
     _check_bucket_edges(bucket_edges, chosen)
     context, corpus, gold_column, pred_column = resolve(
-        references, predictions, tokens=tokens, label_list=label_list, gold_column=gold_column,
-        pred_column=pred_column, scheme=scheme, mode=mode, train=train)
+        references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
     _check_training(context, corpus, chosen, train, train_tokens)
     index = context.index(train, train_tokens, train_tags, train_options)
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from nerspan import GOLD, PRED, Corpus, GoldContext, check_bool, resolve
+from nerspan import GOLD, PRED, Corpus, GoldContext, check_bool, input_options, resolve
 
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
@@ -35,14 +35,14 @@ from .weights import COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, resolve_we
 __version__ = "0.1.0"
 
 
+@input_options
 def score(references, predictions=None, *, weights="fair", focus: str = "target",
           labels: Sequence[str] | None = None, exclude: Sequence[str] = (),
           ignore_punct: bool = False, pos=None, confusion_tp: bool = False,
           return_pairs: bool = False, reference_iteration: bool = False,
-          scheme: str | None = None, mode: str | None = None, schemas=None, texts=None,
-          inclusive_end: bool = False, snap: bool = False, label_list=None, train=None,
-          tokens=None, gold_column: str = GOLD, pred_column: str = PRED, train_tokens=None,
-          train_tags=None, train_options: dict | None = None) -> FairEvalResult:
+          scheme: str | None = None, mode: str | None = None, schemas=None, train=None,
+          train_tokens=None, train_tags=None, train_options: dict | None = None,
+          inputs) -> FairEvalResult:
     """FairEval error counts and traditional, fair and (if asked) weighted scores.
 
     Args:
@@ -78,12 +78,6 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
             counts them (strict, exact, partial, ent_type; or a list of some of them)
             under ``semeval`` in ``to_dict()``: the same spans, another accounting
             (``faireval.semeval``).
-        tokens, texts, inclusive_end, snap: for span input (``nerspan.span_input``):
-            the words or text that character offsets (pipeline output) refer to,
-            inclusive token ends, widening character spans to token boundaries.
-        label_list: the tags in id order (a list or an id2label dict) when references
-            and predictions are label ids; positions whose reference id is -100 are
-            dropped from both, as a ``Trainer`` gives them.
         train, train_tokens, train_tags, train_options: accepted and ignored (faireval
             needs no training data), so that every family can be called the same way.
 
@@ -97,16 +91,14 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
     weight_table = None if weights in ("traditional", "fair") else resolve_weights(weights)
     schemas = check_schemas(schemas)
     references, predictions, context, scheme, mode = _two_columns(
-        references, predictions, scheme, mode, train, label_list, gold_column, pred_column,
-        tokens)
+        references, predictions, scheme, mode, train, inputs)
     if context is not None:
-        label_list = None  # the context's corpus holds tags
+        inputs = inputs.replace(label_list=None)  # the context's corpus holds tags
         if isinstance(pos, str):
             pos = [context.corpus.tags(pos, i) for i in range(context.corpus.n_sentences)]
     prepared = prepare(references, predictions, scheme=scheme, mode=mode, pos=pos,
                        ignore_punct=ignore_punct, labels=labels, exclude=exclude,
-                       tokens=tokens, texts=texts, inclusive_end=inclusive_end, snap=snap,
-                       label_list=label_list, context=context)
+                       inputs=inputs, context=context)
     events = find_errors(prepared, reference_iteration)
     result = build_result(prepared, events, focus, weights, weight_table,
                           resolve_weights("fair"), confusion_tp, return_pairs)
@@ -127,16 +119,15 @@ def _check_flags(**flags) -> None:
         check_bool(name, flag)
 
 
-def _two_columns(references, predictions, scheme, mode, train, label_list, gold_column,
-                 pred_column, tokens):
+def _two_columns(references, predictions, scheme, mode, train, inputs):
     """``(references, predictions, context, scheme, mode)`` for ``prepare``: a gold
     context (or a Corpus with other column names) becomes a Corpus with the columns
     ``gold`` and ``pred``."""
     context = None
+    gold_column, pred_column = inputs.gold_column, inputs.pred_column
     if isinstance(references, GoldContext):
         context, corpus, gold_column, pred_column = resolve(
-            references, predictions, tokens=tokens, label_list=label_list,
-            pred_column=pred_column, scheme=scheme, mode=mode, train=train)
+            references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
         scheme, mode, predictions = context.scheme, context.mode, None
         references = corpus
     scheme, mode = scheme or "IOB2", mode or "lenient"

@@ -15,10 +15,10 @@ from typing import Sequence
 import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, LabelTable, Repairs, as_corpus, check_span_scheme,
-                     decode, from_spans, get_scheme, is_span_input, read_spans)
+                     decode, from_spans, get_scheme, input_options, read_spans, span_sides)
 from nerspan.corpus import Interner, side_name
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
-                            NerspanError, SentenceCountError)
+                            NerspanError, SentenceCountError, shown)
 
 # POS tags the reference code counts as punctuation (STTS, UPOS, custom, PTB).
 PUNCT_TAGS = frozenset({"$.", "$,", "$(", "PUNCT", "PUNKT", "KOMMA", "COMMA", "KLAMMER",
@@ -86,10 +86,10 @@ class PunctMask:
         return out
 
 
+@input_options("tokens", "texts", "inclusive_end", "snap", "label_list")
 def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
             pos=None, ignore_punct: bool = False, labels: Sequence[str] | None = None,
-            exclude: Sequence[str] = (), tokens=None, texts=None, inclusive_end: bool = False,
-            snap: bool = False, label_list=None, context=None) -> Prepared:
+            exclude: Sequence[str] = (), context=None, inputs) -> Prepared:
     """Decode or read both sides, drop punctuation if asked, apply the label filter.
 
     Span lists on both sides are read as they are (they may nest or overlap); span lists
@@ -97,16 +97,19 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     Label ids (with ``label_list``) are read as tags. ``context``: the
     ``nerspan.GoldContext`` whose gold column is ``references``'s (a corpus with columns
     ``gold`` and ``pred``): its gold spans, decoded once, are used for single-level tags.
+
+    Args:
+        references, predictions: the target and system sides (see ``faireval.score``).
     """
-    span_options = dict(tokens=tokens, texts=texts, inclusive_end=inclusive_end, snap=snap)
     target, system, names, n_sentences, lengths, repairs = _sides(
-        references, predictions, scheme, mode, span_options, label_list, context)
+        references, predictions, scheme, mode, inputs, context)
     if isinstance(pos, str):
         if not isinstance(references, Corpus):
-            raise TypeError("pos as a column name needs a Corpus as references")
+            raise InputTypeError(f"pos={pos!r} names a column, which needs a Corpus as "
+                                 "references: give POS tags per sentence (lists of tags)")
         pos = [references.tags(pos, i) for i in range(references.n_sentences)]
     if pos is not None:
-        pos = _as_sentences(pos)
+        pos = _as_sentences(pos, "pos")
         lengths = _pos_lengths(pos, n_sentences, lengths)
     if lengths is not None:
         for name, table in (("references", target), ("predictions", system)):
@@ -123,32 +126,28 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     return Prepared(target, system, names, n_sentences, punct, repairs)
 
 
-def _sides(references, predictions, scheme, mode, span_options: dict, label_list, context):
+def _sides(references, predictions, scheme, mode, inputs, context):
     """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``
     from span lists on both sides, or from tags (span lists on one side become tags)."""
-    if label_list is not None:
+    if inputs.label_list is not None:
         form = (False, False)
     else:
-        form = (is_span_input(references), is_span_input(predictions))
-    if form[0] is None:  # references hold no item at all: the predictions decide
-        form = (form[1] is not False, form[1])
-    if (form[0] and form[1] is False and predictions is not None) or (
-            form[1] and form[0] is False):  # spans on one side only: both become tags
+        form = span_sides(references, predictions, inputs)
+    if predictions is not None and form[0] != form[1]:  # spans on one side: both become tags
         check_span_scheme(scheme)
-        references = from_spans(references, predictions, **span_options)
+        references = from_spans(references, predictions, inputs=inputs)
         predictions, form = None, (False, False)
     if form[0]:
         target, system, names, n_sentences, repairs = _spans_from_lists(
-            references, predictions, span_options)
-        tokens = span_options["tokens"]
+            references, predictions, inputs)
+        tokens = inputs.tokens
         lengths = None if tokens is None else np.fromiter(map(len, tokens), dtype=np.int64,
                                                           count=len(tokens))
         return target, system, names, n_sentences, lengths, repairs
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the system's tags (a list per "
                              "sentence), or a Corpus with a pred column as references")
-    corpus = as_corpus(references, predictions, tokens=span_options["tokens"],
-                       label_list=label_list)
+    corpus = as_corpus(references, predictions, inputs=inputs)
     target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
     return target, system, names, corpus.n_sentences, corpus.lengths, repairs
 
@@ -167,12 +166,12 @@ def _pos_lengths(pos, n_sentences: int, lengths):
     return pos_lengths
 
 # -- span lists --------------------------------------------------------------------------
-def _spans_from_lists(references, predictions, span_options: dict):
+def _spans_from_lists(references, predictions, inputs):
     """Both sides' span lists as they are (``nerspan.read_spans``): they may nest."""
     if predictions is None:
-        raise TypeError("span lists need predictions: the system's span lists")
-    target_rows = read_spans(references, "references", **span_options)
-    system_rows = read_spans(predictions, "predictions", **span_options)
+        raise InputTypeError("predictions is None: pass the system's span lists")
+    target_rows = read_spans(references, "references", inputs=inputs)
+    system_rows = read_spans(predictions, "predictions", inputs=inputs)
     n_target, n_system = len(references), len(predictions)
     if n_target == 0:
         raise EmptyInputError("references hold no sentence")
@@ -189,9 +188,9 @@ def _spans_from_lists(references, predictions, span_options: dict):
                if len(rows.snapped) or rows.invalid_transitions}
     return target, system, names, n_target, repairs
 
-def _as_sentences(seqs):
-    if isinstance(seqs, (str, bytes)):
-        raise TypeError("expected a list of sentences, not a string")
+def _as_sentences(seqs, name: str):
+    if isinstance(seqs, (str, bytes)) or not hasattr(seqs, "__iter__"):
+        raise InputTypeError(f"{name} must be a list per sentence, not {shown(seqs)}")
     return seqs if isinstance(seqs, (list, tuple)) else list(seqs)
 
 
@@ -309,8 +308,11 @@ def _filter_labels(names: tuple, target: SpanTable, system: SpanTable, labels, e
     """
     if labels is None and not exclude:
         return names, target, system
-    if isinstance(labels, str) or isinstance(exclude, str):
-        raise TypeError("labels and exclude must be lists of label strings")
+    for name, given in (("labels", labels), ("exclude", exclude)):
+        if isinstance(given, (str, bytes)) or (given is not None
+                                               and not hasattr(given, "__iter__")):
+            raise InputTypeError(f"{name} must be a list of label strings, not "
+                                 f"{shown(given)}")
     excluded = set(exclude or ())
     wanted = list(dict.fromkeys(labels)) if labels is not None else list(names)
     kept = [name for name in wanted if name not in excluded]

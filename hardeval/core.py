@@ -6,9 +6,9 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, LengthMismatchError,
-                     NerspanError, SentenceCountError, as_corpus_columns, check_bool, decode,
-                     entity_scores, get_scheme, resolve)
+from nerspan import (GOLD, PRED, Corpus, GoldContext, InputOptions, LabelTable,
+                     LengthMismatchError, NerspanError, SentenceCountError, as_corpus_columns,
+                     check_bool, decode, entity_scores, get_scheme, input_options, resolve)
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences, first_outside
 from nerspan.deprecation import renamed_keyword
@@ -130,20 +130,22 @@ class HardevalResult:
         return out
 
 
-def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
+@input_options(positional=("tokens",))
+def score(references, predictions=None, *, train=None, train_tokens=None,
           train_tags=None, subsets=None, scheme: str | None = None, mode: str | None = None,
           strict_diff: bool = False, error_labels: str = "bilou", return_tokens: bool = False,
-          label_list=None, gold_column: str = GOLD, pred_column: str = PRED,
-          train_options: dict | None = None, strict: bool | None = None) -> HardevalResult:
+          train_options: dict | None = None, strict: bool | None = None,
+          inputs) -> HardevalResult:
     """Token error rates on unseen and label-shifted tokens (lower is better).
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``,
-            a ``datasets`` split, or a ``nerspan.Corpus`` (then ``predictions`` may be
-            omitted: the columns ``gold_column`` and ``pred_column`` are scored); or
-            ``references`` a ``nerspan.GoldContext`` (gold decoded and classified once
-            for any number of systems: scheme, mode and training index are its own).
-        tokens: the test words per sentence (unless the corpus has them).
+            span lists per sentence, a ``datasets`` split, or a ``nerspan.Corpus`` (then
+            ``predictions`` may be omitted: the columns ``gold_column`` and
+            ``pred_column`` are scored); or ``references`` a ``nerspan.GoldContext`` (gold
+            decoded and classified once for any number of systems: scheme, mode and
+            training index are its own). The test words (``tokens``) are needed unless
+            ``subsets`` are given.
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
             column file path; or ``train_tokens`` + ``train_tags`` (lists per sentence).
         train_options: how to read ``train`` when it is a file or a ``datasets`` split
@@ -171,8 +173,7 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     strict_diff = check_bool("strict_diff", strict_diff)
     return_tokens = check_bool("return_tokens", return_tokens)
     context, corpus, gold_column, pred_column = resolve(
-        references, predictions, tokens=tokens, label_list=label_list, gold_column=gold_column,
-        pred_column=pred_column, scheme=scheme, mode=mode, train=train)
+        references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
     if subsets is not None:
         codes = _check_subsets(corpus, subsets)
         strict_diff_used = None
@@ -322,11 +323,10 @@ def score_domains(domains: Mapping[str, Mapping], **options) -> dict:
 
 def _entity_micro(arguments: Mapping) -> tuple:
     """Entity-level micro (P, R, F1) of one domain's ``score`` arguments."""
+    scheme, mode = arguments.get("scheme") or "IOB2", arguments.get("mode") or "lenient"
     corpus, gold_column, pred_column = as_corpus_columns(
-        arguments.get("references"), arguments.get("predictions"), arguments.get("tokens"),
-        arguments.get("label_list"), arguments.get("gold_column", GOLD),
-        arguments.get("pred_column", PRED))
-    scheme, mode = arguments.get("scheme", "IOB2"), arguments.get("mode", "lenient")
+        arguments.get("references"), arguments.get("predictions"), scheme=scheme,
+        words=False, inputs=InputOptions.of(arguments))
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     return entity_scores(decode(corpus, gold_column, scheme, mode, table),
                          decode(corpus, pred_column, scheme, mode, table)).micro()

@@ -12,10 +12,11 @@ from collections.abc import Mapping
 
 import datasets
 
-from nerspan import (InputTypeError, InvalidTagError, TrainIndex, as_train_index,
-                     check_span_scheme, from_spans, is_span_input, resolve)
+from nerspan import (InputOptions, InputTypeError, InvalidTagError, TrainIndex,
+                     as_train_index, is_span_input, resolve)
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
+from nerspan.input_options import OPTION_NAMES
 from nerspan.span_input import SPAN_OPTIONS
 
 DECODING = ("scheme", "mode")
@@ -50,13 +51,17 @@ def input_features(with_tokens: bool = False, per_token: tuple = ()) -> list:
             for p in forms for r in forms]
 
 
-def score_in_context(score, references, predictions, *, tokens=None, train=None, **options):
+def score_in_context(score, references, predictions, *, train=None, **options):
     """``score`` (a family's) of one compute through one ``nerspan.GoldContext``: the
-    gold decoded once, with the training index given (the load-time one, reused)."""
-    context, _, _, pred_column = resolve(references, predictions, tokens=tokens,
+    gold decoded once, with the training index given (the load-time one, reused).
+    ``options`` are the family's and the input options (``nerspan.InputOptions``), which
+    read both sides into the context."""
+    context, _, _, pred_column = resolve(references, predictions,
                                          scheme=options.get("scheme"),
-                                         mode=options.get("mode"), train=train)
-    return score(context, pred_column=pred_column, train=train, **options)
+                                         mode=options.get("mode"), train=train,
+                                         inputs=InputOptions.of(options))
+    family = {k: v for k, v in options.items() if k not in OPTION_NAMES}
+    return score(context, pred_column=pred_column, train=train, **family)
 
 
 def per_example_option(module: str, name: str, value, declared: bool, load_flag: str):
@@ -180,16 +185,6 @@ class OptionsMixin:
         options = dict(self._load_span_options)
         options.update({k: v for k, v in given.items() if k in SPAN_OPTIONS})
         return options
-
-    def _as_inputs(self, references, predictions, tokens, given: dict) -> tuple:
-        """Span input on either side becomes one ``Corpus`` (``nerspan.from_spans``), which
-        the family scores like tags; tag input passes through unchanged."""
-        if not (is_span_input(references) or is_span_input(predictions)):
-            return references, predictions, tokens
-        check_span_scheme(self._options(given)["scheme"])
-        corpus = from_spans(references, predictions, tokens, **self._span_options(given))
-        return corpus, None, None
-
 
 class TrainingDataMixin(OptionsMixin):
     """Also accept ``train`` / ``train_tokens`` + ``train_tags`` / ``tokens`` at load time.

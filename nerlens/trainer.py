@@ -25,8 +25,9 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from nerspan import (IGNORE_INDEX, Corpus, GoldContext, InputTypeError, LabelIdError,
-                     as_train_index)
-from nerspan.corpus import as_label_list, as_sentences
+                     LengthMismatchError, as_train_index)
+from nerspan.corpus import _a, as_label_list, as_sentences
+from nerspan.inputs import TRAIN_FORMS
 
 from .families import FAMILIES, check_families, family_package
 
@@ -102,7 +103,8 @@ class ComputeMetrics:
         self.metrics = check_families(metrics)
         needs_train = NEEDS_TRAIN.intersection(self.metrics)
         if needs_train and (train is None or eval_tokens is None):
-            raise ValueError(f"{sorted(needs_train)} need train=... and eval_tokens=...")
+            raise ValueError(f"{sorted(needs_train)} need train=... ({TRAIN_FORMS}) and "
+                             "eval_tokens=... (the evaluation words, a list per sentence)")
         self.eval_tokens = None if eval_tokens is None else [
             list(t) for t in as_sentences(eval_tokens, "eval_tokens")]
         # interned once: every evaluation then works on integer arrays only
@@ -114,10 +116,10 @@ class ComputeMetrics:
         self._batches: list = []
 
     def __call__(self, eval_prediction, compute_result: bool | None = None) -> dict:
-        predictions = eval_prediction.predictions
-        labels = eval_prediction.label_ids
+        predictions, labels = _unpacked(eval_prediction)
         predictions = predictions[0] if isinstance(predictions, tuple) else predictions
         predictions, labels = _to_numpy(predictions), _to_numpy(labels)
+        _check_shapes(predictions, labels, None if compute_result is None else len(self._batches))
         if predictions.ndim == 3:
             before = sum(len(batch_labels) for batch_labels, _ in self._batches)
             predictions = _argmax_ids(predictions, labels, len(self.label_list), before)
@@ -150,6 +152,30 @@ def make_compute_metrics(label_list, metrics: Sequence[str] = FAMILIES, eval_tok
                          train=None, **kwargs) -> ComputeMetrics:
     """Build ``compute_metrics`` for a ``Trainer``; the training data is indexed here, once."""
     return ComputeMetrics(label_list, metrics, eval_tokens, train, **kwargs)
+
+
+def _unpacked(eval_prediction) -> tuple:
+    """``(predictions, label_ids)`` of an ``EvalPrediction``, or of the plain tuple that
+    older Trainers pass and that callers outside a Trainer give (a third item, the
+    inputs, is not read)."""
+    if hasattr(eval_prediction, "predictions"):
+        return eval_prediction.predictions, getattr(eval_prediction, "label_ids", None)
+    if isinstance(eval_prediction, (tuple, list)) and len(eval_prediction) in (2, 3):
+        return eval_prediction[0], eval_prediction[1]
+    raise InputTypeError("compute_metrics takes an EvalPrediction or a (predictions, "
+                         f"label_ids) tuple, not {_a(type(eval_prediction).__name__)}")
+
+
+def _check_shapes(predictions: np.ndarray, labels: np.ndarray, batch: int | None) -> None:
+    """One prediction (an id, or logits) per label position: a narrower array would be
+    padded with -100 when batches are joined, and read as a predicted id."""
+    if labels.ndim == 2 and predictions.ndim in (2, 3) \
+            and predictions.shape[:2] != labels.shape:
+        where = "" if batch is None else f" in batch {batch}"
+        raise LengthMismatchError(
+            f"predictions{where} have shape {predictions.shape} and label_ids "
+            f"{labels.shape}: one prediction is needed per label position (sentences x "
+            "tokens)")
 
 
 def _to_numpy(array) -> np.ndarray:

@@ -17,11 +17,12 @@ from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeErr
                      InvalidTagError, LabelIdError, LengthMismatchError, NerspanError,
                      SentenceCountError)
 from .options import check_bool, check_fraction, check_int
+from .input_options import InputOptions, input_options
 from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels,
                      is_dataset, with_tokens)
 from .readers import read_columns, read_system_file
 from .span_input import (SpanRows, check_span_scheme, from_spans, is_span_input,
-                         read_span_jsonl, read_spans)
+                         read_span_jsonl, read_spans, span_sides)
 from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
 from .scores import EntityScores, entity_scores, match, prf, prf_from_counts, safe_divide
 from .spans import REPAIR_KINDS, LabelTable, Repairs, Spans, decode, repairs_dict
@@ -37,16 +38,19 @@ def check_zero_division(value) -> float:
     return float(value)
 
 
+@input_options
 def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
-          zero_division: float = 0.0, label_list=None, gold_column: str = GOLD,
-          pred_column: str = PRED, tokens=None) -> EntityScores:
+          zero_division: float = 0.0, inputs) -> EntityScores:
     """Entity-level precision, recall and F1 of ``predictions`` against ``references``.
 
-    Inputs are lists of tag strings per sentence, label ids with ``label_list`` (-100
-    positions dropped), a ``datasets`` split (``Corpus.from_dataset``), span lists per sentence on either side (``nerspan.span_input``;
-    ``tokens`` are the words that character offsets refer to), or a ``Corpus`` (then
-    ``predictions`` may be omitted and the columns are named by
-    ``gold_column``/``pred_column``).
+    Args:
+        references, predictions: lists of tag strings per sentence, label ids with
+            ``label_list`` (-100 positions dropped), a ``datasets`` split
+            (``Corpus.from_dataset``), span lists per sentence on either side
+            (``nerspan.span_input``), or a ``Corpus`` (then ``predictions`` may be omitted
+            and the columns are named by ``gold_column``/``pred_column``).
+        scheme, mode: how tags are decoded (``decode``); span input is IOB2.
+        zero_division: 0 or 1, seqeval's value of an undefined precision or recall.
 
     >>> s = score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]])
     >>> s.micro()
@@ -55,20 +59,9 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
-    dataset = is_dataset(references)
-    # a split is never span input (asking would copy its features)
-    if (not dataset and is_span_input(references)) or is_span_input(predictions):
-        check_span_scheme(scheme)
-    if dataset and tokens is None and predictions is not None:
-        # entity scores need no words: the token column is not read
-        if label_list is not None:
-            check_split_labels(references, label_list)
-        references = Corpus.from_dataset(references, tokens_column=None,
-                                         predictions=predictions)
-        predictions = None
+    # entity scores need no words: a split's token column is not read
     corpus, gold_column, pred_column = as_corpus_columns(
-        references, predictions, tokens=tokens, label_list=label_list,
-        gold_column=gold_column, pred_column=pred_column)
+        references, predictions, scheme=scheme, words=False, inputs=inputs)
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = decode(corpus, gold_column, scheme, mode, table)
     pred = decode(corpus, pred_column, scheme, mode, table)
@@ -86,6 +79,6 @@ __all__ = [
     "prf", "safe_divide", "LabelTable", "Repairs", "REPAIR_KINDS", "repairs_dict", "Spans",
     "decode", "TrainIndex",
     "mention_texts", "score", "check_zero_division", "SpanRows", "from_spans",
-    "is_span_input", "read_span_jsonl", "read_spans", "check_span_scheme", "GoldContext",
-    "resolve",
+    "is_span_input", "read_span_jsonl", "read_spans", "check_span_scheme", "span_sides",
+    "GoldContext", "resolve", "InputOptions", "input_options",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import InputTypeError, InvalidTagError
+from .errors import InputTypeError, InvalidTagError, NerspanError
 
 
 def is_arrow(value) -> bool:
@@ -17,10 +17,12 @@ def is_arrow(value) -> bool:
     return type(value).__module__.startswith("pyarrow") and hasattr(value, "type")
 
 
-def dataset_column(dataset, name: str):
-    """Column ``name`` of a datasets split as Arrow data (row selections applied)."""
+def dataset_column(dataset, name: str, side: str | None = None, what: str = "column"):
+    """Column ``name`` of a datasets split as Arrow data (row selections applied); an
+    error naming ``side`` when the split has no such column."""
     if name not in dataset.column_names:
-        raise KeyError(f"the dataset has no column {name!r}; it has {dataset.column_names}")
+        raise NerspanError(f"the split has no {what} {name!r}; its columns are "
+                           f"{dataset.column_names}", side=side)
     if getattr(dataset, "_indices", True) is None and hasattr(dataset, "data"):
         # no row selection: the backing table's column as it is (``with_format`` copies
         # the split's metadata first, ~2.5 ms of the 9 ms a whole split took)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
 from operator import attrgetter
@@ -140,7 +140,12 @@ class Corpus:
         for name, ids in other.columns.items():
             shared = same_ids and ids.dtype == np.int32
             columns[(names or {}).get(name, name)] = ids if shared else remap[ids]
-        return Corpus(self.offsets, columns, tuple(labels), self.tokens, self.vocab, self.source)
+        source = self.source
+        if other.source.snapped:  # what span input repaired stays with its column
+            snapped = {(names or {}).get(c, c): v for c, v in other.source.snapped.items()
+                       if c in other.columns}
+            source = replace(source, snapped={**source.snapped, **snapped})
+        return Corpus(self.offsets, columns, tuple(labels), self.tokens, self.vocab, source)
 
     def select(self, columns: Sequence[str]) -> "Corpus":
         return Corpus(self.offsets, {c: self.column(c) for c in columns}, self.labels,
@@ -164,11 +169,14 @@ class Corpus:
     def from_tags(cls, references: Sequence[Sequence[str]],
                   predictions: Sequence[Sequence[str]] | None = None,
                   tokens: Sequence[Sequence[str]] | None = None,
-                  columns: Mapping[str, Sequence[Sequence[str]]] | None = None) -> "Corpus":
+                  columns: Mapping[str, Sequence[Sequence[str]]] | None = None, *,
+                  names: Mapping[str, str] | None = None) -> "Corpus":
         """Build a corpus from lists of tag strings (one list per sentence).
 
         ``references`` becomes column ``"gold"``, ``predictions`` column ``"pred"``;
-        ``columns`` adds more named columns (several systems).
+        ``columns`` adds more named columns (several systems). ``names`` says how errors
+        name a column or ``"tokens"`` (default: references, predictions, the column's
+        name, tokens; the training data is named train_tags and train_tokens).
 
         >>> c = Corpus.from_tags([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]])
         >>> c.n_sentences, c.n_tokens, c.tags("pred", 0)
@@ -178,26 +186,22 @@ class Corpus:
         if predictions is not None:
             named[PRED] = predictions
         named.update(columns or {})
-        lengths = None
+        name = lambda column: (names or {}).get(column, side_name(column))  # noqa: E731
+        sentences = {column: _as_sentences(seqs, name(column)) for column, seqs in named.items()}
+        if tokens is not None:
+            sentences["tokens"] = tokens = _as_sentences(tokens, name("tokens"))
+        lengths = {column: _lengths(seqs) for column, seqs in sentences.items()}
+        if len(lengths[GOLD]) == 0:
+            raise EmptyInputError(f"{name(GOLD)} hold no sentence")
+        check_shapes({name(column): these for column, these in lengths.items()})
         label_index = Interner()
-        interned = {}
-        for name, seqs in named.items():
-            seqs = _as_sentences(seqs, side_name(name))
-            these = _lengths(seqs)
-            if lengths is None:
-                lengths = these
-                if len(lengths) == 0:
-                    raise EmptyInputError(f"{side_name(name)} hold no sentence")
-            else:
-                _check_lengths(lengths, these, side_name(GOLD), side_name(name))
-            interned[name] = _intern(seqs, label_index, int(these.sum()), side_name(name))
-        offsets = _offsets(lengths)
+        interned = {column: _intern(sentences[column], label_index, int(lengths[column].sum()),
+                                    name(column)) for column in named}
+        offsets = _offsets(lengths[GOLD])
         token_ids, vocab = None, ()
         if tokens is not None:
-            tokens = _as_sentences(tokens, "tokens")
-            _check_lengths(lengths, _lengths(tokens), side_name(GOLD), "tokens")
             vocab_index = Interner()
-            token_ids = _intern(tokens, vocab_index, int(offsets[-1]), "tokens", "words")
+            token_ids = _intern(tokens, vocab_index, int(offsets[-1]), name("tokens"), "words")
             vocab = tuple(vocab_index)
         return cls(offsets, interned, tuple(label_index), token_ids, vocab)
 
@@ -235,7 +239,7 @@ class Corpus:
             raise EmptyInputError("references hold no sentence")
         columns = {GOLD: ref_flat}
         if pred is not None:
-            _check_lengths(ref_lengths, pred[1], "references", "predictions")
+            check_shapes({"references": ref_lengths, "predictions": pred[1]})
             columns[PRED] = pred[0]
         keep = None if ignore_index is None else ref_flat != ignore_index
         if keep is not None and keep.all():
@@ -255,7 +259,8 @@ class Corpus:
             if np.array_equal(token_lengths, ref_lengths):
                 token_ids = token_ids if keep is None else token_ids[keep]
             else:
-                _check_lengths(kept_lengths, token_lengths, "references without -100", "tokens")
+                check_shapes({"references without -100": kept_lengths, "tokens": token_lengths},
+                             blame="tokens")
         return cls(_offsets(kept_lengths), columns, label_list, token_ids, tuple(vocab))
 
     @classmethod
@@ -370,17 +375,42 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
     return offsets
 
 
-def _check_lengths(expected: np.ndarray, found: np.ndarray, expected_name: str, found_name: str):
-    if len(found) != len(expected):
-        raise SentenceCountError(
-            f"{found_name} hold {len(found)} sentences, {expected_name} {len(expected)}")
-    mismatch = np.flatnonzero(found != expected)
-    if len(mismatch):
-        i = int(mismatch[0])
-        more = f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""
-        raise LengthMismatchError(
-            f"{found_name} have {int(found[i])} items, {expected_name} {int(expected[i])}{more}",
-            sentence=i, side=found_name)
+def check_shapes(lengths: Mapping[str, np.ndarray], blame: str | None = None) -> None:
+    """Raise unless the inputs named by ``lengths`` (their sentence lengths) have the same
+    number of sentences and the same lengths.
+
+    Of three inputs (references, predictions, tokens), the error names the one that
+    disagrees with the two others as its side; of two, ``blame`` if given. Otherwise it
+    names both and blames neither: predictions longer than references may be either's
+    fault.
+    """
+    counts = {name: len(these) for name, these in lengths.items()}
+    if len(set(counts.values())) > 1:
+        odd, other, side = _disagreement(counts, blame)
+        raise SentenceCountError(f"{odd} hold {counts[odd]} sentences, {other} {counts[other]}",
+                                 side=side)
+    table = np.stack(list(lengths.values()))
+    differ = np.flatnonzero((table != table[0]).any(axis=0))
+    if len(differ):
+        i = int(differ[0])
+        at = {name: int(these[i]) for name, these in lengths.items()}
+        odd, other, side = _disagreement(at, blame)
+        more = f" ({len(differ)} sentences differ)" if len(differ) > 1 else ""
+        raise LengthMismatchError(f"{odd} have {at[odd]} items, {other} {at[other]}{more}",
+                                  sentence=i, side=side)
+
+
+def _disagreement(values: Mapping[str, int], blame: str | None) -> tuple:
+    """``(the input named first, one it disagrees with, the side blamed or None)``."""
+    names = list(values)
+    side = blame
+    if len(names) > 2:  # the one whose value differs from the others', which agree
+        lone = [n for n in names
+                if len(others := {values[m] for m in names if m != n}) == 1
+                and values[n] not in others]
+        side = lone[0] if lone else None
+    odd = side or next(n for n in reversed(names) if values[n] != values[names[0]])
+    return odd, next(n for n in names if values[n] != values[odd]), side
 
 
 class Interner(dict):

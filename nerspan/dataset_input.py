@@ -21,17 +21,18 @@ def dataset_corpus(cls, dataset, tags_column: str = "ner_tags",
                    tokens_column: str | None = "tokens", predictions=None,
                    ignore_index: int = IGNORE_INDEX):
     """See ``Corpus.from_dataset``."""
-    values, lengths = list_column(dataset_column(dataset, tags_column), "references")
+    tags = dataset_column(dataset, tags_column, "references", "tag column")
+    values, lengths = list_column(tags, "references")
     if len(lengths) == 0:
         raise EmptyInputError("references hold no sentence")
     words = None
     if tokens_column:
-        token_values, token_lengths = list_column(dataset_column(dataset, tokens_column),
-                                                  "tokens")
+        token_values, token_lengths = list_column(
+            dataset_column(dataset, tokens_column, "tokens", "token column"), "tokens")
         ids, vocab = encoded_strings(token_values, token_lengths, "tokens", "word")
         words = (ids, token_lengths, vocab)
     if isinstance(predictions, str):
-        predictions = dataset_column(dataset, predictions)
+        predictions = dataset_column(dataset, predictions, "predictions")
     names = getattr(getattr(dataset.features[tags_column], "feature", None), "names", None)
     if names is None:  # tag strings: no id is ignored
         gold_ids, labels = _string_tags(values, lengths, "references")

@@ -8,6 +8,8 @@ All of them derive from ``NerspanError``, itself a ``ValueError``.
 """
 from __future__ import annotations
 
+import reprlib
+
 MAX_SHOWN = 80
 
 
@@ -17,11 +19,18 @@ def shown(value, limit: int = MAX_SHOWN) -> str:
     >>> print(shown("x" * 100, limit=10))
     'xxxxxxxxx... (100 characters)
     """
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:  # lists nested deeper than repr can go: their outer levels
+        text = _OUTER_LEVELS.repr(value)
     if len(text) <= limit:
         return text
     size = f" ({len(value)} characters)" if isinstance(value, str) else ""
     return text[:limit] + "..." + size
+
+
+_OUTER_LEVELS = reprlib.Repr()
+_OUTER_LEVELS.maxlevel = 8
 
 
 class NerspanError(ValueError):

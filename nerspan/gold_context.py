@@ -23,9 +23,10 @@ import numpy as np
 
 from .corpus import GOLD, PRED, Corpus
 from .errors import InputTypeError
+from .input_options import InputOptions, input_options
 from .inputs import as_corpus, as_corpus_columns, as_train_index, is_dataset, with_tokens
 from .schemes import check_mode, get_scheme
-from .span_input import from_spans, is_span_input
+from .span_input import check_span_scheme, from_spans, span_sides
 from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
 
@@ -39,53 +40,60 @@ class GoldContext:
         scheme, mode: how tags are decoded (as given: families echo them in ``options``).
         table: the ``LabelTable`` of ``corpus.labels``.
         train: the ``TrainIndex``, or None.
+        inputs: the ``InputOptions`` the gold was read with; they also read the
+            predictions scored against the context, unless the scoring call gives others.
         gold_decodes: how many times the gold column was decoded (1 after first use).
     """
 
     def __init__(self, corpus: Corpus, scheme: str = "IOB2", mode: str = "lenient",
                  train: TrainIndex | None = None, gold_column: str = GOLD, *,
-                 source=None):
+                 source=None, inputs: InputOptions | None = None):
         if not isinstance(corpus, Corpus):
             raise InputTypeError("GoldContext needs a Corpus; build one from any input "
                                  "form with GoldContext.build(...)")
         corpus.column(gold_column)  # a clear KeyError for a missing column
         self.corpus, self.gold_column = corpus, gold_column
         self.scheme, self.mode, self.train = scheme, mode, train
+        self.inputs = (inputs or InputOptions()).replace(gold_column=gold_column)
         self._table: LabelTable | None = None
         self.gold_decodes = 0
         self._gold: Spans | None = None
         self._derived: dict = {}
-        self._source = source  # (kind, original references, label_list) to rebuild pred
+        self._source = source  # (kind, original references) to rebuild pred
 
     # -- building ------------------------------------------------------------------------
     @classmethod
-    def build(cls, references, *, tokens=None, label_list=None, gold_column: str = GOLD,
-              scheme: str = "IOB2", mode: str = "lenient", train=None, train_tokens=None,
-              train_tags=None, train_options: dict | None = None) -> "GoldContext":
+    @input_options
+    def build(cls, references, *, scheme: str = "IOB2", mode: str = "lenient", train=None,
+              train_tokens=None, train_tags=None, train_options: dict | None = None,
+              inputs) -> "GoldContext":
         """A context from any gold input form: tag lists, label ids with ``label_list``
         (-100 positions dropped), a ``Corpus`` (its column ``gold_column``), a ``datasets``
-        split, or span lists (with ``tokens``). Training data as every family's ``score``
-        takes it (``train``, or ``train_tokens`` + ``train_tags``; ``train_options`` to
-        read a file or split); without any, the context has no training index."""
+        split, or span lists. Training data as every family's ``score`` takes it
+        (``train``, or ``train_tokens`` + ``train_tags``; ``train_options`` to read a file
+        or split); without any, the context has no training index.
+
+        Args:
+            references: the gold side, in any form above.
+        """
         if isinstance(references, GoldContext):
             return references
-        source = None
+        source, gold_column = None, inputs.gold_column
         if isinstance(references, Corpus):
-            corpus = references
-            if tokens is not None and corpus.tokens is None:
-                corpus = with_tokens(corpus, tokens)
+            corpus = references if inputs.tokens is None \
+                else with_tokens(references, inputs.tokens)
         else:
-            if label_list is not None:
-                source = ("ids", references, label_list)
+            if inputs.label_list is not None:
+                source = ("ids", references)
             elif is_dataset(references):
-                source = ("dataset", references, None)
-            corpus = as_corpus(references, None, tokens=tokens, label_list=label_list)
+                source = ("dataset", references)
+            corpus = as_corpus(references, None, scheme=scheme, inputs=inputs)
             gold_column = GOLD
         index = None
         if train is not None or train_tokens is not None:
             index = as_train_index(train, scheme, mode, train_tags=train_tags,
                                    train_tokens=train_tokens, **(train_options or {}))
-        return cls(corpus, scheme, mode, index, gold_column, source=source)
+        return cls(corpus, scheme, mode, index, gold_column, source=source, inputs=inputs)
 
     # -- the gold side, once -------------------------------------------------------------
     @property
@@ -148,50 +156,58 @@ class GoldContext:
         return self.train
 
     # -- systems -------------------------------------------------------------------------
-    def scoring_corpus(self, predictions=None, *, label_list=None, pred_column: str = PRED,
-                       tokens=None) -> tuple[Corpus, str, str]:
+    @input_options
+    def scoring_corpus(self, predictions=None, *, inputs) -> tuple[Corpus, str, str]:
         """``(corpus, gold column, pred column)`` to score a system against this gold.
 
         ``predictions`` in any accepted form (tag lists, label ids as the gold was given,
         a ``Corpus``, span lists, for a ``datasets`` context a column name or array), or
-        None to score the column ``pred_column`` of the context's corpus. New labels of
+        None to score the column ``pred_column`` of the context's corpus. The context's
+        input options read them, with those given here put over them. New labels of
         the predictions are appended to the label list: gold ids keep their meaning, and
         ``gold_spans(table)`` gives the gold in the new table's type ids.
+
+        Args:
+            predictions: the system's side, or None (see above).
         """
+        inputs = inputs.over(self.inputs)
+        if inputs.gold_column != self.gold_column:
+            raise ValueError(f"gold_column={inputs.gold_column!r} conflicts with the gold "
+                             f"context's gold column {self.gold_column!r}")
         if predictions is None or (isinstance(predictions, str)
                                    and predictions in self.corpus.columns):
-            column = pred_column if predictions is None else predictions
+            column = inputs.pred_column if predictions is None else predictions
             if column not in self.corpus.columns:
                 raise ValueError(f"no predictions: pass predictions=... or score a corpus "
                                  f"with a {column!r} column (it has {list(self.corpus.columns)})")
             return self.corpus, self.gold_column, column
-        other = self._prediction_corpus(predictions, label_list, tokens)
+        other = self._prediction_corpus(predictions, inputs)
         base = self.corpus.select([self.gold_column])
         corpus = base.with_columns(other, {GOLD: PRED, PRED: PRED})
         return corpus, self.gold_column, PRED
 
-    def _prediction_corpus(self, predictions, label_list, tokens) -> Corpus:
+    def _prediction_corpus(self, predictions, inputs: InputOptions) -> Corpus:
         """The predictions as a one-column corpus (column ``gold`` or ``pred``)."""
-        kind, references, own_labels = self._source or (None, None, None)
+        kind, references = self._source or (None, None)
         if isinstance(predictions, Corpus):
             return predictions.select([PRED if PRED in predictions.columns else GOLD])
-        if is_span_input(predictions):
-            gold = Corpus(self.corpus.offsets, {GOLD: self.corpus.column(self.gold_column)},
-                          self.corpus.labels, self.corpus.tokens, self.corpus.vocab)
-            return from_spans(gold, predictions, tokens).select([PRED])
+        gold = Corpus(self.corpus.offsets, {GOLD: self.corpus.column(self.gold_column)},
+                      self.corpus.labels, self.corpus.tokens, self.corpus.vocab)
+        if inputs.label_list is None and span_sides(gold, predictions, inputs)[1]:
+            check_span_scheme(self.scheme)
+            return from_spans(gold, predictions, inputs=inputs).select([PRED])
         if kind == "ids":  # -100 positions of the references drop the same predictions
-            return Corpus.from_ids(references, predictions, label_list or own_labels
-                                   ).select([PRED])
+            return Corpus.from_ids(references, predictions, inputs.label_list).select([PRED])
         if kind == "dataset":
             return Corpus.from_dataset(references, tokens_column=None,
                                        predictions=predictions).select([PRED])
-        if label_list is not None:
+        if inputs.label_list is not None:
             raise InputTypeError("label ids need a gold context built from label ids with "
                                  "label_list (GoldContext.build(ids, label_list=...))")
         if isinstance(predictions, (str, os.PathLike)):
             raise InputTypeError(f"predictions {predictions!r}: not a column of the gold "
                                  f"context's corpus ({list(self.corpus.columns)})")
-        return Corpus.from_tags(predictions)
+        return Corpus.from_tags(predictions, names={GOLD: "predictions"})
 
 
 def get_name(option: str, value) -> str:
@@ -199,25 +215,30 @@ def get_name(option: str, value) -> str:
     return get_scheme(value).name if option == "scheme" else check_mode(value)
 
 
-def resolve(references, predictions=None, *, tokens=None, label_list=None,
-            gold_column: str = GOLD, pred_column: str = PRED, scheme=None, mode=None,
-            train=None) -> tuple[GoldContext, Corpus, str, str]:
+@input_options
+def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
+            inputs) -> tuple[GoldContext, Corpus, str, str]:
     """What a family's ``score`` works on: ``(context, corpus, gold column, pred column)``.
 
     ``references`` may be a ``GoldContext`` (explicit ``scheme``, ``mode`` or ``train``
     must then agree with it; None = not given) or any input form, from which a context
     is built around the corpus exactly as ``as_corpus_columns`` builds it. The training
     index is not built here: the family asks ``context.index(...)`` when it needs it.
+
+    Args:
+        references, predictions: the two sides (see above).
+        scheme, mode, train: the family's, or None (not given).
     """
     if isinstance(references, GoldContext):
         references.check(scheme, mode, train)
-        corpus, gold_column, pred_column = references.scoring_corpus(
-            predictions, label_list=label_list, pred_column=pred_column, tokens=tokens)
+        corpus, gold_column, pred_column = references.scoring_corpus(predictions,
+                                                                     inputs=inputs)
         return references, corpus, gold_column, pred_column
     corpus, gold_column, pred_column = as_corpus_columns(
-        references, predictions, tokens, label_list, gold_column, pred_column)
+        references, predictions, scheme=scheme or "IOB2", inputs=inputs)
     context = GoldContext(corpus, scheme or "IOB2", mode or "lenient",
-                          train if isinstance(train, TrainIndex) else None, gold_column)
+                          train if isinstance(train, TrainIndex) else None, gold_column,
+                          inputs=inputs)
     return context, corpus, gold_column, pred_column
 
 

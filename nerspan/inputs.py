@@ -6,38 +6,42 @@ import os
 from .corpus import (GOLD, PRED, Corpus, _a, _interned_words, _offsets, as_label_list,
                      check_same_shape, side_name)
 from .errors import InputTypeError, NerspanError, shown
+from .input_options import input_options
 from .readers import read_columns
 from .schemes import Scheme
-from .span_input import from_spans, is_span_input
+from .span_input import check_span_scheme, from_spans, span_sides
 from .train_index import TrainIndex
 
 
-def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Corpus:
+@input_options(positional=("tokens", "label_list"))
+def as_corpus(references, predictions=None, *, scheme=None, words: bool = True,
+              inputs) -> Corpus:
     """A corpus with columns ``gold`` (and ``pred``) from any accepted input form.
 
-    - a ``Corpus`` (``predictions`` then may be another corpus or tag lists);
+    - a ``Corpus`` (``predictions`` then may be another corpus, tag lists or spans);
     - lists of tag strings per sentence;
     - lists of label ids (or padded 2-D arrays) with ``label_list``: -100 positions dropped;
-    - a ``datasets`` split (``ner_tags`` and ``tokens`` columns) with predictions as a
-      column name, an Arrow or NumPy array, or lists (``Corpus.from_dataset``);
-    - span lists per sentence on either side (``nerspan.span_input.from_spans``).
+    - a ``datasets`` split (``ner_tags`` and, if it has one, ``tokens`` columns) with
+      predictions as a column name, an Arrow or NumPy array, or lists
+      (``Corpus.from_dataset``);
+    - span lists per sentence on either side (``nerspan.span_input.from_spans``); the
+      input options (``nerspan.InputOptions``) say how each form is read.
 
-    ``tokens`` (words per sentence) are attached when the corpus has none.
+    ``scheme``: the scheme the tags will be decoded with, checked against span input
+    (which becomes IOB2 tags). ``words=False``: a split's token column is not read.
+
+    Args:
+        references, predictions: the two sides, in any of the forms above.
     """
+    tokens, label_list = inputs.tokens, inputs.label_list
     if is_dataset(references):  # read through its Arrow buffers
-        if label_list is not None:
-            check_split_labels(references, label_list)
-        corpus = Corpus.from_dataset(references, predictions=predictions)
-        return corpus if tokens is None or corpus.tokens is not None \
-            else with_tokens(corpus, tokens)
-    if isinstance(references, Corpus) and is_span_input(predictions):
-        return from_spans(references, predictions, tokens)
+        return _split_corpus(references, predictions, inputs, words)
     if label_list is None:
-        forms = (is_span_input(references), is_span_input(predictions))
-        # lists without a single item are spans too when the tokens say the sentences
-        # are not empty (as tags they would be empty sentences)
-        if True in forms or (tokens is not None and forms[0] is None and forms[1] is not False):
-            return from_spans(references, predictions, tokens)
+        forms = span_sides(references, predictions, inputs)
+        if True in forms:
+            if scheme is not None:
+                check_span_scheme(scheme)
+            return from_spans(references, predictions, inputs=inputs)
     if isinstance(references, Corpus):
         corpus = references
         if predictions is not None:
@@ -46,12 +50,21 @@ def as_corpus(references, predictions=None, tokens=None, label_list=None) -> Cor
             else:
                 other = _predictions_corpus(predictions, label_list)
             corpus = corpus.select([GOLD]).with_columns(other, {GOLD: PRED})
-        if tokens is not None and corpus.tokens is None:
-            corpus = with_tokens(corpus, tokens)
-        return corpus
+        return corpus if tokens is None else with_tokens(corpus, tokens)
     if label_list is not None:
         return Corpus.from_ids(references, predictions, label_list, tokens)
     return Corpus.from_tags(references, predictions, tokens)
+
+
+def _split_corpus(split, predictions, inputs, words: bool) -> Corpus:
+    """A ``datasets`` split's corpus: ``tokens`` given are its words (its token column
+    is then not read), else its ``tokens`` column if it has one and ``words`` are wanted."""
+    if inputs.label_list is not None:
+        check_split_labels(split, inputs.label_list)
+    column = "tokens" if words and inputs.tokens is None and \
+        "tokens" in split.column_names else None
+    corpus = Corpus.from_dataset(split, tokens_column=column, predictions=predictions)
+    return corpus if inputs.tokens is None else with_tokens(corpus, inputs.tokens)
 
 
 def _predictions_corpus(predictions, label_list) -> Corpus:
@@ -79,9 +92,9 @@ def check_split_labels(split, label_list) -> None:
                              "ids and the predicted ids are read")
 
 
-def as_corpus_columns(references, predictions=None, tokens=None, label_list=None,
-                      gold_column: str = GOLD, pred_column: str = PRED
-                      ) -> tuple[Corpus, str, str]:
+@input_options(positional=("tokens", "label_list", "gold_column", "pred_column"))
+def as_corpus_columns(references, predictions=None, *, scheme=None, words: bool = True,
+                      inputs) -> tuple[Corpus, str, str]:
     """``as_corpus`` and the names of the gold and predicted columns to score.
 
     The given names apply to a ``Corpus`` passed alone (it may hold many columns);
@@ -90,10 +103,10 @@ def as_corpus_columns(references, predictions=None, tokens=None, label_list=None
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")
-    corpus = as_corpus(references, predictions, tokens=tokens, label_list=label_list)
-    if not isinstance(references, Corpus) or predictions is not None:
-        gold_column, pred_column = GOLD, PRED
-    return corpus, gold_column, pred_column
+    corpus = as_corpus(references, predictions, scheme=scheme, words=words, inputs=inputs)
+    if isinstance(references, Corpus) and predictions is None:
+        return corpus, inputs.gold_column, inputs.pred_column
+    return corpus, GOLD, PRED
 
 
 def is_dataset(value) -> bool:
@@ -129,9 +142,8 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
     """
     if train is None:
         if train_tokens is None:
-            raise InputTypeError("training data is needed: pass train=... (a TrainIndex, "
-                                 "Corpus, datasets split or column file) or train_tokens=... "
-                                 "with train_tags=...")
+            raise InputTypeError(f"training data is needed: pass train=... ({TRAIN_FORMS}) "
+                                 "or train_tokens=... with train_tags=...")
         if train_tags is None:
             raise InputTypeError("train_tokens needs train_tags")
         if isinstance(train_tokens, (str, bytes, os.PathLike)):
@@ -147,6 +159,12 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
 
 
 TRAIN_SIDES = {"references": "train_tags", "tokens": "train_tokens"}
+# What train= may be, wherever it is taken (the Trainer helper takes train= only).
+TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column file path, "
+               "or a (train_tokens, train_tags) pair of lists per sentence")
+
+
+_TRAIN_NAMES = {GOLD: "train_tags", "tokens": "train_tokens"}
 
 
 def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
@@ -160,11 +178,10 @@ def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
     elif is_dataset(train):
         corpus = Corpus.from_dataset(train, **read_options)
     elif train_tags is not None:
-        corpus = Corpus.from_tags(train_tags, tokens=train)
+        corpus = Corpus.from_tags(train_tags, tokens=train, names=_TRAIN_NAMES)
     elif isinstance(train, tuple) and len(train) == 2:
-        corpus = Corpus.from_tags(train[1], tokens=train[0])
+        corpus = Corpus.from_tags(train[1], tokens=train[0], names=_TRAIN_NAMES)
     else:
-        raise InputTypeError("train must be a TrainIndex, a Corpus, a datasets split, a "
-                             "column file path, or tokens with train_tags, not "
-                             f"{shown(train)} ({_a(type(train).__name__)})")
+        raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
+                             f"({_a(type(train).__name__)})")
     return TrainIndex.build(corpus, GOLD, scheme, mode)

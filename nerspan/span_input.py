@@ -35,11 +35,13 @@ from typing import Mapping
 
 import numpy as np
 
-from .corpus import GOLD, PRED, Corpus, Source, _offsets, ranges
+from .corpus import (GOLD, PRED, Corpus, Source, _a, _offsets, check_shapes, first_outside,
+                     ranges)
 from .errors import (EmptyInputError, FormatError, InputTypeError, InvalidTagError,
                      NerspanError, SentenceCountError, shown)
+from .input_options import SPAN_OPTION_NAMES, input_options
 
-SPAN_OPTIONS = ("texts", "inclusive_end", "snap")
+SPAN_OPTIONS = tuple(name for name in SPAN_OPTION_NAMES if name != "tokens")
 _NOT_A_TOKEN = re.compile(r"\S+")
 
 
@@ -90,6 +92,41 @@ def is_span_input(value) -> bool | None:
     return None
 
 
+def span_sides(references, predictions=None, inputs=None) -> tuple[bool, bool]:
+    """Whether each side is span input (``is_span_input``), deciding a side whose
+    sentences are all empty lists.
+
+    Such a side is spans (no mention at all) when anything else says the sentences have
+    words: the other side (spans, tags or a ``Corpus`` with tokens) or the input options'
+    ``tokens`` or ``texts``; as tag lists, they would be empty sentences and a length
+    mismatch. When nothing has a word, it is tags (empty sentences).
+
+    >>> span_sides([["B-PER", "O"]], [[]])
+    (False, True)
+    >>> span_sides([[]], [[]])
+    (False, False)
+    """
+    forms = [is_span_input(references), is_span_input(predictions)]
+    if None in forms:
+        tokens, texts = (None, None) if inputs is None else (inputs.tokens, inputs.texts)
+        words = True in forms or any(map(_has_words, (references, predictions, tokens))) \
+            or (texts is not None and any(map(str.strip, texts)))
+        forms = [words if form is None else form for form in forms]
+    return forms[0], forms[1]
+
+
+def _has_words(value) -> bool:
+    """Whether ``value`` (lists per sentence, a 2-D array or a Corpus) has an item."""
+    if isinstance(value, Corpus):
+        return value.n_tokens > 0
+    if isinstance(value, np.ndarray) and value.ndim > 1:
+        return value.size > 0
+    if not isinstance(value, (list, tuple, np.ndarray)):
+        return False
+    return any(not isinstance(s, (str, bytes)) and hasattr(s, "__len__") and len(s) > 0
+               for s in value)
+
+
 def check_span_scheme(scheme) -> None:
     """Span input becomes IOB2 tags: another ``scheme`` would misread them."""
     from .schemes import get_scheme
@@ -98,27 +135,24 @@ def check_span_scheme(scheme) -> None:
                          "tag input only: leave scheme at 'IOB2'")
 
 
-def read_spans(sentences, name: str = "spans", *, tokens=None, texts=None,
-               inclusive_end: bool = False, snap: bool = False) -> SpanRows:
+@input_options(*SPAN_OPTION_NAMES)
+def read_spans(sentences, name: str = "spans", *, inputs) -> SpanRows:
     """Token spans of one side, in list order (they may nest or overlap).
 
     Args:
         sentences: per sentence, a list of spans in any form of the module docstring.
         name: which side, for error messages ("references", "predictions").
-        tokens, texts: the words / the text of each sentence, needed for character
-            offsets (pipeline output).
-        inclusive_end: token offsets have inclusive ends (nervaluate's layout).
-        snap: widen character spans that miss token boundaries instead of failing.
 
     >>> rows = read_spans([[(0, 2, "PER")], [{"label": "LOC", "start": 1, "end": 2}]])
     >>> rows.to_lists(2)
     [[('PER', 0, 2)], [('LOC', 1, 2)]]
     """
     sentences = _as_list(sentences, name)
+    inclusive_end, snap = inputs.inclusive_end, inputs.snap
     fast = _rows_fast(sentences, inclusive_end)
     if fast is not None:
         return fast
-    text_of = _Texts(tokens, texts, len(sentences), name)
+    text_of = _Texts(inputs.tokens, inputs.texts, len(sentences), name)
     rows, snapped, raw = [], [], {}
     for i, spans in enumerate(sentences):
         _check_sentence(spans, name, i)
@@ -151,9 +185,11 @@ def read_spans(sentences, name: str = "spans", *, tokens=None, texts=None,
 
 
 def _as_list(value, name: str) -> list:
-    if isinstance(value, (str, bytes)):
-        raise InputTypeError("expected a list of sentences (lists of spans), not a string",
-                             side=name)
+    if value is None:
+        raise InputTypeError(f"{name} is None: expected a list of sentences (lists of spans)")
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise InputTypeError("expected a list of sentences (lists of spans), not "
+                             f"{shown(value)}", side=name)
     return value if isinstance(value, list) else list(value)
 
 
@@ -202,7 +238,8 @@ def _check_sentence(spans, name: str, sentence: int) -> None:
 
 def _fields(item, name: str, sentence: int, position: int) -> tuple:
     """``(label, start, end, offsets)``; offsets is "token", "char" or "subtoken"."""
-    if isinstance(item, (tuple, list)) and item and all(isinstance(x, str) for x in item):
+    if isinstance(item, (tuple, list)) and item \
+            and all(isinstance(x, (str, list, tuple)) for x in item):  # tags, or lists of them
         raise InvalidTagError(f"{shown(item)} is a list: {name} are nested too deep "
                               "(expected one list of tags per sentence, or spans such as "
                               "(start, end, label))", side=name, sentence=sentence,
@@ -216,9 +253,10 @@ def _fields(item, name: str, sentence: int, position: int) -> tuple:
             start, end, label = item
         return _checked_label(label, item, name, sentence), \
             _offset(start, item, name, sentence), _offset(end, item, name, sentence), "token"
-    raise NerspanError(f"a span must be (start, end, label), (label, start, end) "
-                       f"or a dict, got {shown(item)}",
-                       side=name, sentence=sentence)
+    # a tuple of another size has the right type and the wrong shape
+    error = NerspanError if isinstance(item, (tuple, list)) else InputTypeError
+    raise error(f"a span must be (start, end, label), (label, start, end) or a dict, got "
+                f"{shown(item)}", side=name, sentence=sentence, position=position)
 
 
 def _dict_fields(item: Mapping, name: str, sentence: int) -> tuple:
@@ -234,6 +272,8 @@ def _dict_fields(item: Mapping, name: str, sentence: int) -> tuple:
             return (_checked_label(given[key], item, name, sentence),
                     _offset(given["start"], item, name, sentence),
                     _offset(given["end"], item, name, sentence), offsets)
+    if "label" in item:  # declared, but None
+        _checked_label(item["label"], item, name, sentence)
     raise NerspanError(f"a span dict needs 'label' (or a pipeline's 'entity_group' "
                        f"or 'entity'), 'start' and 'end'; got keys {sorted(item)}",
                        side=name, sentence=sentence)
@@ -241,15 +281,16 @@ def _dict_fields(item: Mapping, name: str, sentence: int) -> tuple:
 
 def _checked_label(label, item, name: str, sentence: int) -> str:
     if not isinstance(label, str) or not label:
-        raise NerspanError(f"span label must be a non-empty string, got {label!r} "
-                           f"in {item!r}", side=name, sentence=sentence)
+        error = NerspanError if isinstance(label, str) else InputTypeError
+        raise error(f"span label must be a non-empty string, got {shown(label)} in "
+                    f"{shown(item)}", side=name, sentence=sentence)
     return label
 
 
 def _offset(value, item, name: str, sentence: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise NerspanError(f"span {shown(item)} needs integer start and end",
-                           side=name, sentence=sentence)
+        raise InputTypeError(f"span {shown(item)} needs integer start and end",
+                             side=name, sentence=sentence)
     return int(value)
 
 
@@ -287,6 +328,10 @@ class _Texts:
 
     def _build(self, i: int):
         words = None if self.tokens is None else list(self.tokens[i])
+        if words is not None and first_outside(words, (str,)) is not None:
+            k = first_outside(words, (str,))
+            raise InputTypeError(f"{shown(words[k])} ({_a(type(words[k]).__name__)}) is not "
+                                 "a word", side="tokens", sentence=i, position=k)
         if self.texts is None:
             if words is None:
                 raise NerspanError("character offsets need the sentence text: "
@@ -389,8 +434,8 @@ def subtoken_tags(sentences, name: str, *, tokens=None, texts=None) -> list[list
     return _subtoken_tags(raw, text_of)
 
 
-def from_spans(references, predictions=None, tokens=None, *, texts=None,
-               inclusive_end: bool = False, snap: bool = False) -> Corpus:
+@input_options(*SPAN_OPTION_NAMES, positional=("tokens",))
+def from_spans(references, predictions=None, *, inputs) -> Corpus:
     """A ``Corpus`` (columns ``gold`` and ``pred``) from span lists, for every family.
 
     Either side may instead be tag lists (``references`` also a ``Corpus``: its gold tags
@@ -406,6 +451,7 @@ def from_spans(references, predictions=None, tokens=None, *, texts=None,
     >>> c.tags("gold", 0), c.tags("pred", 0)
     (['B-PER', 'I-PER', 'O'], ['B-PER', 'O', 'O'])
     """
+    tokens, texts = inputs.tokens, inputs.texts
     if isinstance(references, Corpus):  # its gold tags (and words) against span predictions
         if tokens is None and references.tokens is not None:
             tokens = [references.sentence_tokens(i) for i in range(references.n_sentences)]
@@ -423,8 +469,8 @@ def from_spans(references, predictions=None, tokens=None, *, texts=None,
     tag_sides.update({c: subtoken_tags(v, names[c], tokens=tokens, texts=texts)
                       for c, v in sides.items() if c not in tag_sides and _is_subtoken_output(v)})
     text_of = _Texts(tokens, texts, n, "references")
-    rows = {c: read_spans(v, names[c], tokens=tokens, texts=texts, inclusive_end=inclusive_end,
-                          snap=snap) for c, v in sides.items() if c not in tag_sides}
+    rows = {c: read_spans(v, names[c], inputs=inputs.replace(tokens=tokens))
+            for c, v in sides.items() if c not in tag_sides}
     if tokens is None and texts is not None:
         tokens = [[text_of(i)[0][a:b] for a, b in zip(*text_of(i)[1:])] for i in range(n)]
     lengths = _lengths(tokens, tag_sides, rows, n)
@@ -436,7 +482,10 @@ def from_spans(references, predictions=None, tokens=None, *, texts=None,
     snapped = {c: tuple(side.snapped.tolist()) for c, side in rows.items() if len(side.snapped)}
     corpus = Corpus(offsets, columns, labels, source=Source(snapped=snapped))
     for column, tags in tag_sides.items():
-        corpus = corpus.with_columns(Corpus.from_tags(tags), {GOLD: column}, names[column])
+        tagged = Corpus.from_tags(tags, names={GOLD: names[column]})
+        if tokens is not None:  # else the lengths are this side's
+            check_shapes({names[column]: tagged.lengths, "tokens": lengths})
+        corpus = corpus.with_columns(tagged, {GOLD: column}, names[column])
     if tokens is not None:
         from .inputs import with_tokens  # inputs imports this module
         corpus = with_tokens(corpus, tokens)

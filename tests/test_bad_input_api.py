@@ -124,6 +124,9 @@ ID_ENTRIES["Trainer helper"] = _trainer
 
 # -- tag-list cases: (references, predictions) -> error type and message -------------------
 LONG = "X-" + "A" * 200
+DEEP = "B-PER"
+for _ in range(1000):  # deeper than repr goes
+    DEEP = [DEEP]
 TAG_CASES = {
     "X-PER in predictions": (GOLD, with_tag(PRED, 1, 0, "X-PER"), InvalidTagError,
                              r"predictions, sentence 1, position 0: 'X-PER' is not a tag"),
@@ -157,6 +160,9 @@ TAG_CASES = {
     "lists nested too deep": ([[[t] for t in s] for s in GOLD], PRED, InvalidTagError,
                               r"references, sentence 0, position 0: \['B-PER'\] is a list: "
                               r"references are nested too deep"),
+    "a tag nested 1,000 deep": ([[DEEP] * 3, GOLD[1]], PRED, InvalidTagError,
+                                r"references, sentence 0, position 0: \[\[\[+\.\.\.\]+ is a "
+                                r"list: references are nested too deep"),
     "fewer predicted sentences": (GOLD, PRED[:1], SentenceCountError,
                                   r"predictions hold 1 sentences, references 2"),
     "shorter predicted sentence": (GOLD, [PRED[0], ["O"]], LengthMismatchError,
@@ -487,8 +493,8 @@ def test_training_data_errors_name_the_training_side(family):
                                               r"is not a tag"):
         family.score(GOLD, PRED, tokens=TOKENS, train_tokens=[["Ana", "sings"]],
                      train_tags=[["B-PER", "X-PER"]])
-    with pytest.raises(LengthMismatchError, match=r"train_tokens, sentence 0: tokens have 2 "
-                                                  r"items"):
+    with pytest.raises(LengthMismatchError, match=r"^sentence 0: train_tokens have 2 items, "
+                                                  r"train_tags 1$"):
         family.score(GOLD, PRED, tokens=TOKENS, train_tokens=[["Ana", "sings"]],
                      train_tags=[["B-PER"]])
 
@@ -739,3 +745,320 @@ def test_trainer_helper_checks_its_words_and_family_names():
 def test_training_data_of_no_accepted_form_is_refused_naming_it(train, match):
     with pytest.raises(InputTypeError, match=match):
         tough_mentions.score(GOLD, PRED, tokens=TOKENS, **train)
+
+
+# -- issue 28: the input options, in every family (nerspan.InputOptions) -------------------
+SCORES = {"nerspan.score": nerspan, "tough_mentions.score": tough_mentions,
+          "hardeval.score": hardeval, "faireval.score": faireval,
+          "attribute_buckets.score": attribute_buckets}
+NEEDS_TRAIN = ("tough_mentions.score", "hardeval.score", "attribute_buckets.score")
+# PRED's mentions as spans, each form with the input options that read it
+PRED_SPANS = {
+    "inclusive ends": ([[{"label": "PER", "start": 0, "end": 0}],
+                        [{"label": "LOC", "start": 1, "end": 1}]], dict(inclusive_end=True)),
+    "characters in texts": ([[{"entity_group": "PER", "start": 1, "end": 4, "word": "Ana",
+                               "score": 0.9}],
+                             [{"entity_group": "LOC", "start": 3, "end": 6, "word": "Rio",
+                               "score": 0.8}]], dict(texts=[" Ana  Lima sings", "in\tRio"])),
+    "snapped characters": ([[{"entity_group": "PER", "start": 0, "end": 2, "word": "An",
+                              "score": 0.9}],
+                            [{"entity_group": "LOC", "start": 3, "end": 6, "word": "Rio",
+                              "score": 0.8}]], dict(snap=True)),
+}
+
+
+def _scored(entry, references, predictions, **options):
+    extra = dict(TRAIN) if entry in NEEDS_TRAIN else {}
+    return SCORES[entry].score(references, predictions, tokens=TOKENS, **extra, **options)
+
+
+def _numbers(result) -> dict:
+    """A result without its repairs (what span input repaired is its own business)."""
+    d = result if isinstance(result, dict) else result.to_dict()
+    return {k: v for k, v in d.items() if k != "repairs"}
+
+
+@pytest.mark.parametrize("form", PRED_SPANS)
+@pytest.mark.parametrize("entry", SCORES)
+def test_every_input_option_in_every_family(entry, form):
+    spans, options = PRED_SPANS[form]
+    by_tags = _scored(entry, GOLD, PRED)
+    by_spans = _scored(entry, GOLD, spans, **options)
+    assert _numbers(by_spans) == _numbers(by_tags)
+    assert by_spans.to_dict()["repairs"].get("pred", {}).get("snapped", 0) \
+        == (form == "snapped characters")
+
+
+@pytest.mark.parametrize("entry", SCORES)
+def test_a_character_span_off_token_boundaries_says_snap_which_works(entry):
+    spans, _ = PRED_SPANS["snapped characters"]
+    with pytest.raises(nerspan.NerspanError, match=r"^predictions, sentence 0: span 'PER' at "
+                                                   r"characters 0\.\.2 \('An'\) does not fall on "
+                                                   r"token boundaries; snap=True widens it"):
+        _scored(entry, GOLD, spans)
+    assert _scored(entry, GOLD, spans, snap=True).to_dict()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_input_options_through_a_gold_context(family):
+    """A context keeps the input options it read the gold with, and reads the
+    predictions scored against it with them (unless the scoring call gives others)."""
+    inclusive = [[{"label": "PER", "start": 0, "end": 1}], [{"label": "LOC", "start": 1,
+                                                             "end": 1}]]
+    context = GoldContext.build(inclusive, tokens=TOKENS, inclusive_end=True, **TRAIN)
+    assert context.corpus.tags("gold", 0) == GOLD[0]
+    spans, _ = PRED_SPANS["inclusive ends"]
+    expected = _numbers(FAMILIES[family].score(GOLD, PRED, tokens=TOKENS, **TRAIN)
+                        if family != "faireval" else faireval.score(GOLD, PRED))
+    assert _numbers(FAMILIES[family].score(context, spans)) == expected
+    spans, options = PRED_SPANS["characters in texts"]
+    assert _numbers(FAMILIES[family].score(context, spans, **options,
+                                           inclusive_end=False)) == expected
+    corpus, _, pred = context.scoring_corpus(PRED_SPANS["snapped characters"][0], snap=True)
+    assert corpus.tags(pred, 0) == PRED[0] and corpus.source.snapped == {"pred": (0,)}
+    with pytest.raises(ValueError, match=r"gold_column='x' conflicts with the gold context's"):
+        context.scoring_corpus(PRED, gold_column="x")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_input_options_in_the_evaluate_modules(family):
+    words = dict(tokens=TOKENS) if family == "faireval" else {}  # loaded with the others
+    for form, (spans, options) in PRED_SPANS.items():
+        got = _evaluate_module(family)(GOLD, spans, **options, **words)
+        assert _numbers(got) == _numbers(_evaluate_module(family)(GOLD, PRED)), form
+
+
+@pytest.mark.parametrize("options, match", [
+    (dict(snap="no"), r"snap must be True or False, not 'no' \(a str\)"),
+    (dict(inclusive_end=1), r"inclusive_end must be True or False, not 1 \(a int\)"),
+    (dict(texts="Ana Lima sings"), r"texts must be a list per sentence, not a string"),
+    (dict(texts=["Ana Lima sings", None]), r"texts, sentence 1: texts must hold one string "
+                                           r"per sentence, not None \(a NoneType\)"),
+    (dict(gold_column=0), r"gold_column must be a column name \(a string\), not 0"),
+], ids=["snap", "inclusive_end", "texts as a string", "a text that is None", "gold_column"])
+@pytest.mark.parametrize("entry", SCORES)
+def test_input_options_are_checked_in_every_family(entry, options, match):
+    with pytest.raises(InputTypeError, match=match):
+        SCORES[entry].score(GOLD, PRED, **options)
+
+
+def test_every_family_takes_the_one_set_of_input_options():
+    """One definition: the same names, defaults and documentation in nerspan.score, every
+    family's score and the gold context, read from nerspan.InputOptions."""
+    import dataclasses
+    import inspect
+
+    from nerspan.input_options import OPTION_NAMES
+
+    defaults = {f.name: f.default for f in dataclasses.fields(nerspan.InputOptions)}
+    for function in [module.score for module in SCORES.values()] + [
+            GoldContext.build, GoldContext.scoring_corpus, nerspan.resolve, nerspan.as_corpus]:
+        parameters = inspect.signature(function).parameters
+        for name in OPTION_NAMES:
+            assert parameters[name].default == defaults[name], (function, name)
+            assert f"        {name}: " in function.__doc__, (function, name)
+    for module in (tough_mentions, hardeval, attribute_buckets):  # tokens stay third
+        assert list(inspect.signature(module.score).parameters)[:3] == [
+            "references", "predictions", "tokens"]
+
+
+# -- issue 28: a system that predicts nothing, as empty span lists -------------------------
+NOTHING = [["O"] * len(s) for s in GOLD]
+
+
+@pytest.mark.parametrize("entry", SCORES)
+def test_empty_span_lists_are_no_mention_not_empty_sentences(entry):
+    """A pipeline that finds nothing gives [[], []]: against tags (or tokens) that have
+    words, that is no mention, not sentences without a token."""
+    assert _numbers(_scored(entry, GOLD, [[], []])) == _numbers(_scored(entry, GOLD, NOTHING))
+    assert _numbers(_scored(entry, [[], []], PRED)) == _numbers(_scored(entry, NOTHING, PRED))
+    if entry == "nerspan.score":
+        assert nerspan.score(GOLD, [[], []]).micro() == (0.0, 0.0, 0.0)
+        assert nerspan.score([[], []], [[], []]).micro() == (0.0, 0.0, 0.0)  # empty sentences
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_empty_span_lists_in_the_evaluate_modules_and_a_context(family):
+    assert _numbers(_evaluate_module(family)(GOLD, [[], []])) \
+        == _numbers(_evaluate_module(family)(GOLD, NOTHING))
+    assert _numbers(FAMILIES[family].score(_context(), [[], []])) \
+        == _numbers(FAMILIES[family].score(_context(), NOTHING))
+
+
+# -- issue 28: errors blame the side that is wrong, or neither ------------------------------
+@pytest.mark.parametrize("tokens, error, match, side", [
+    (None, LengthMismatchError, r"^sentence 0: predictions have 4 items, references 3$", None),
+    ([["a"] * 4], LengthMismatchError,
+     r"^references, sentence 0: references have 3 items, predictions 4$", "references"),
+    ([["a"] * 3], LengthMismatchError,
+     r"^predictions, sentence 0: predictions have 4 items, references 3$", "predictions"),
+    ([["a"] * 5], LengthMismatchError, r"^sentence 0: tokens have 5 items, references 3$", None),
+    ([["a"] * 3, ["b"]], SentenceCountError, r"^tokens: tokens hold 2 sentences, references 1$",
+     "tokens"),
+], ids=["no tokens", "tokens as predicted", "tokens as referenced", "tokens of neither",
+        "tokens with another sentence"])
+def test_a_length_mismatch_blames_the_side_the_others_disagree_with(tokens, error, match, side):
+    with pytest.raises(error, match=match) as raised:
+        nerspan.score([["O"] * 3], [["O"] * 4], tokens=tokens)
+    assert raised.value.side == side
+
+
+@pytest.mark.parametrize("entry", SCORES)
+def test_shorter_references_are_blamed_in_every_family(entry):
+    with pytest.raises(LengthMismatchError, match=r"^references, sentence 1: references have "
+                                                  r"1 items, predictions 2$"):
+        _scored(entry, [GOLD[0], ["O"]], PRED)
+    with pytest.raises(LengthMismatchError, match=r"^sentence 0: predictions have 4 items, "
+                                                  r"references 3$"):
+        nerspan.score([[1, 0, 0]], [[1, 0, 0, 0]], label_list=LABELS)
+
+
+@pytest.mark.parametrize("train, error, match", [
+    (dict(train_tokens=[["Ana"], ["Rio"]], train_tags=[["B-PER"]]), SentenceCountError,
+     r"^train_tokens hold 2 sentences, train_tags 1$"),
+    (dict(train=([["Ana"], ["Rio"]], [["B-PER"]])), SentenceCountError,
+     r"^train_tokens hold 2 sentences, train_tags 1$"),
+    (dict(train_tokens=[["Ana", "Rio"]], train_tags=[["B-PER", None]]), InvalidTagError,
+     r"^train_tags, sentence 0, position 1: None of type NoneType is not a string"),
+    (dict(train_tokens=[["Ana", None]], train_tags=[["B-PER", "O"]]), InvalidTagError,
+     r"^train_tokens, sentence 0, position 1: None of type NoneType is not a string"),
+], ids=["sentence counts", "a pair", "a tag", "a word"])
+def test_training_data_errors_name_train_tokens_and_train_tags(train, error, match):
+    for family in (tough_mentions, hardeval, attribute_buckets):
+        with pytest.raises(error, match=match):
+            family.score(GOLD, PRED, tokens=TOKENS, **train)
+
+
+@pytest.mark.parametrize("spans, error, match", [
+    ([[(0, 1, None)], []], InputTypeError, r"^references, sentence 0: span label must be a "
+                                           r"non-empty string, got None in \(0, 1, None\)"),
+    ([[{"label": None, "start": 0, "end": 1}], []], InputTypeError,
+     r"^references, sentence 0: span label must be a non-empty string, got None"),
+    ([[(0, 1, 7)], []], InputTypeError, r"span label must be a non-empty string, got 7"),
+    ([[(0, 1, "")], []], nerspan.NerspanError, r"span label must be a non-empty string, "
+                                               r"got ''"),
+    ([[("PER", 0.0, 1)], []], InputTypeError, r"span \('PER', 0\.0, 1\) needs integer start"),
+    ([[{"label": "PER", "start": "0", "end": 1}], []], InputTypeError,
+     r"needs integer start and end"),
+    ([[(0, 1, "PER"), 5], []], InputTypeError, r"^references, sentence 0, position 1: a span "
+                                               r"must be \(start, end, label\).*, got 5$"),
+    ([[(0, 1, "PER")], None], InputTypeError, r"^references, sentence 1: expected a list of "
+                                              r"spans, got None"),
+], ids=["None label", "None label in a dict", "an int label", "an empty label",
+        "a float offset", "a string offset", "an int among spans", "a None sentence"])
+@pytest.mark.parametrize("entry", SCORES)
+def test_wrong_types_in_span_input_are_input_type_errors(entry, spans, error, match):
+    with pytest.raises(error, match=match):
+        _scored(entry, spans, PRED)
+
+
+def test_faireval_names_the_argument_of_the_wrong_type():
+    spans = [[("PER", 0, 1)], [("LOC", 1, 2)]]
+    for call, match in [
+            (lambda: faireval.score(None, spans), r"^references is None"),
+            (lambda: faireval.score(spans, None), r"^predictions is None"),
+            (lambda: faireval.score(spans, spans, labels="PER"),
+             r"^labels must be a list of label strings, not 'PER'"),
+            (lambda: faireval.score(GOLD, PRED, exclude="LOC"),
+             r"^exclude must be a list of label strings, not 'LOC'"),
+            (lambda: faireval.score(GOLD, PRED, pos="NN", ignore_punct=True),
+             r"^pos='NN' names a column, which needs a Corpus as references"),
+            (lambda: faireval.score(GOLD, PRED, pos=5, ignore_punct=True),
+             r"^pos must be a list per sentence, not 5"),
+            (lambda: faireval.score(GOLD, [[{"entity_group": "PER", "start": 0, "end": 3}],
+                                           []], tokens=[["Ana", 5, "sings"], ["in", "Rio"]]),
+             r"^tokens, sentence 0, position 1: 5 \(an int\) is not a word")]:
+        with pytest.raises(InputTypeError, match=match):
+            call()
+
+
+# -- issue 28: datasets splits ---------------------------------------------------------------
+def _split(columns=("tokens", "ner_tags")):
+    datasets = pytest.importorskip("datasets")
+    names = ["O", "B-PER", "I-PER"]
+    data = {"tokens": [["Ana", "Lima"]], "ner_tags": [[1, 2]]}
+    kinds = {"tokens": datasets.Sequence(datasets.Value("string")),
+             "ner_tags": datasets.Sequence(datasets.ClassLabel(names=names))}
+    renamed = dict(zip(("tokens", "ner_tags"), columns))
+    return datasets.Dataset.from_dict(
+        {renamed[k]: v for k, v in data.items()},
+        features=datasets.Features({renamed[k]: v for k, v in kinds.items()}))
+
+
+def test_a_missing_split_column_is_named_with_the_columns_there_are():
+    with pytest.raises(nerspan.NerspanError, match=r"^predictions: the split has no column "
+                                                   r"'preds'; its columns are \['tokens', "
+                                                   r"'ner_tags'\]$"):
+        nerspan.score(_split(), "preds")
+    with pytest.raises(nerspan.NerspanError, match=r"^references: the split has no tag column "
+                                                   r"'ner_tags'; its columns are \['tokens', "
+                                                   r"'labels'\]$"):
+        faireval.score(_split(("tokens", "labels")), [[1, 2]])
+    with pytest.raises(nerspan.NerspanError, match=r"^tokens: the split has no token column "
+                                                   r"'words'"):
+        nerspan.Corpus.from_dataset(_split(), tokens_column="words")
+
+
+def test_a_split_without_a_token_column_needs_tokens_only_where_words_are_read():
+    split = _split(("words", "ner_tags"))
+    assert faireval.score(split, [[1, 2]]).counts["TP"] == 1
+    with pytest.raises(ValueError, match="tough_mentions needs the test tokens"):
+        tough_mentions.score(split, [[1, 2]], **TRAIN)
+    assert tough_mentions.score(split, [[1, 2]], tokens=[["Ana", "Lima"]], **TRAIN).recall == 1
+
+
+def test_tokens_given_with_a_split_are_its_words():
+    """tokens= with a split that has a token column: the given words are used (its
+    column is then not read), as with a Corpus that has words; their shape is checked."""
+    words = [["Ana", "Rio"]]
+    assert nerspan.as_corpus(_split(), [[1, 2]], tokens=words).sentence_tokens(0) == words[0]
+    context = GoldContext.build(_split(), tokens=words)
+    assert context.corpus.sentence_tokens(0) == words[0]
+    corpus = nerspan.Corpus.from_tags([["B-PER", "I-PER"]], tokens=[["Ana", "Lima"]])
+    assert nerspan.as_corpus(corpus, tokens=words).sentence_tokens(0) == words[0]
+    seen = tough_mentions.score(_split(), [[1, 2]], **TRAIN).to_dict()["counts"]["seen"]
+    unseen = tough_mentions.score(_split(), [[1, 2]], tokens=[["Bo", "Li"]], **TRAIN)
+    assert (seen, unseen.to_dict()["counts"]["seen"]) == (0, 0)
+    with pytest.raises(LengthMismatchError, match=r"tokens have 1 token, the reference 2"):
+        nerspan.as_corpus(_split(), [[1, 2]], tokens=[["Ana"]])
+
+
+# -- issue 28: the Trainer helper --------------------------------------------------------------
+def test_trainer_helper_takes_a_plain_tuple():
+    compute = make_compute_metrics(LABELS, metrics=("faireval",))
+    labels, predictions = _padded(GOLD_IDS), _padded(PRED_IDS)
+    expected = compute(types.SimpleNamespace(predictions=predictions, label_ids=labels))
+    assert compute((predictions, labels)) == expected
+    assert compute([predictions, labels]) == expected
+    assert compute((predictions, labels, np.zeros_like(labels))) == expected  # with inputs
+    assert compute((_logits(PRED_IDS[:1] + [[0, 3, 0]], 4), labels)) == expected
+    with pytest.raises(InputTypeError, match=r"takes an EvalPrediction or a \(predictions, "
+                                             r"label_ids\) tuple, not a dict"):
+        compute({"predictions": predictions, "label_ids": labels})
+
+
+def test_trainer_helper_refuses_predictions_narrower_than_labels():
+    compute = make_compute_metrics(LABELS, metrics=("faireval",))
+    labels = _padded(GOLD_IDS)
+    with pytest.raises(LengthMismatchError, match=r"^predictions have shape \(2, 2\) and "
+                                                  r"label_ids \(2, 3\)"):
+        compute((labels[:, :2], labels))
+    first = types.SimpleNamespace(predictions=labels, label_ids=labels)
+    assert compute(first, compute_result=False) == {}
+    narrow = types.SimpleNamespace(predictions=_logits(labels[:, :2].clip(0), 4),
+                                   label_ids=labels)
+    with pytest.raises(LengthMismatchError, match=r"^predictions in batch 1 have shape "
+                                                  r"\(2, 2, 4\) and label_ids \(2, 3\)"):
+        compute(narrow, compute_result=True)
+
+
+def test_trainer_helper_says_which_training_data_it_takes():
+    with pytest.raises(InputTypeError, match=r"\(train_tokens, train_tags\) pair") as error:
+        make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS, train=[["Ana"]])
+    assert "with train_tags" not in str(error.value)
+    with pytest.raises(ValueError, match=r"need train=\.\.\. \(a TrainIndex, .*pair .*\) and "
+                                         r"eval_tokens"):
+        make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS)
+    with pytest.raises(SentenceCountError, match=r"^train_tokens hold 2 sentences, train_tags"):
+        make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS,
+                             train=([["Ana"], ["Rio"]], [["B-PER"]]))

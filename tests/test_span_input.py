@@ -145,40 +145,119 @@ def _tags(spans, tokens):
                          [len(t) for t in tokens])
 
 
-def _char_dicts(spans, tokens):
-    """The spans as a pipeline would give them: character offsets in the joined words."""
+def _char_dicts(spans, tokens, texts=None, cuts=None):
+    """The spans as a pipeline would give them: character offsets in the joined words,
+    or in ``texts``; ``cuts`` (per span, characters off its first and last token) make
+    spans that miss token boundaries, which ``snap=True`` widens back."""
     out = []
-    for sentence, words in zip(spans, tokens):
-        starts = [sum(len(w) + 1 for w in words[:k]) for k in range(len(words) + 1)]
-        out.append([{"entity_group": label, "start": starts[a], "end": starts[b] - 1,
-                     "word": " ".join(words[a:b]), "score": 1.0} for a, b, label in sentence])
+    for i, (sentence, words) in enumerate(zip(spans, tokens)):
+        text = " ".join(words) if texts is None else texts[i]
+        starts, at = [], 0
+        for word in words:
+            starts.append(text.index(word, at))
+            at = starts[-1] + len(word)
+        dicts = []
+        for k, (a, b, label) in enumerate(sentence):
+            start, end = starts[a], starts[b - 1] + len(words[b - 1])
+            if cuts is not None:
+                start, end = start + cuts[i][k][0], end - cuts[i][k][1]
+            dicts.append({"entity_group": label, "start": start, "end": end,
+                          "word": text[start:end], "score": 1.0})
+        out.append(dicts)
     return out
 
 
-@settings(max_examples=40, deadline=None)
-@given(span_sentences(), st.sampled_from(["tuples", "dicts", "characters"]))
-def test_tags_and_spans_give_identical_numbers_in_every_family(case, form):
+@st.composite
+def texts_for(draw, tokens):
+    """Texts of the words with runs of spaces, tabs and newlines between them."""
+    gaps = st.sampled_from([" ", "  ", "\t", " \n ", "   "])
+    return [draw(st.sampled_from(["", " "])) + "".join(w + draw(gaps) for w in words)
+            for words in tokens]
+
+
+@st.composite
+def cuts_for(draw, spans, tokens):
+    """Per span, (characters after its first token's start, before its last token's end),
+    each inside its token, and the span still holding a character."""
+    out = []
+    for sentence, words in zip(spans, tokens):
+        row = []
+        for a, b, _ in sentence:
+            head = draw(st.integers(0, len(words[a]) - 1))
+            tail = draw(st.integers(0, len(words[b - 1]) - 1))
+            row.append((head, tail) if b - a > 1 or head + tail < len(words[a]) else (0, 0))
+        out.append(row)
+    return out
+
+
+SPAN_FORMS = ["tuples", "dicts", "inclusive dicts", "characters", "characters in texts",
+              "snapped characters"]
+
+
+def _span_form(draw, form, spans, tokens, texts=None):
+    """``(spans in that form, the input options that read them, spans snapped)``;
+    ``texts``: the texts drawn for the other side."""
+    if form == "tuples":
+        return spans, dict(tokens=tokens), 0
+    if form in ("dicts", "inclusive dicts"):
+        inclusive = form == "inclusive dicts"
+        return ([[{"label": l, "start": a, "end": b - inclusive} for a, b, l in s]
+                 for s in spans], dict(tokens=tokens, inclusive_end=inclusive), 0)
+    if form == "characters in texts":  # the words are the texts': no tokens given
+        texts = texts or draw(texts_for(tokens))
+        return _char_dicts(spans, tokens, texts), dict(texts=texts), 0
+    if form == "snapped characters":
+        cuts = draw(cuts_for(spans, tokens))
+        snapped = sum(cut != (0, 0) for row in cuts for cut in row)
+        return _char_dicts(spans, tokens, cuts=cuts), dict(tokens=tokens, snap=True), snapped
+    return _char_dicts(spans, tokens), dict(tokens=tokens), 0
+
+
+def _without_repairs(result: dict) -> dict:
+    return {key: value for key, value in result.items() if key != "repairs"}
+
+
+def _snapped(result: dict) -> int:
+    return sum(side.get("snapped", 0) for side in result["repairs"].values())
+
+
+FAMILY_OPTIONS = {nerspan: dict(), faireval: dict(schemas="semeval"),
+                  tough_mentions: dict(train=True), hardeval: dict(train=True),
+                  attribute_buckets: dict(train=True)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(span_sentences(), st.sampled_from(SPAN_FORMS), st.data())
+def test_tags_and_spans_give_identical_numbers_in_every_family(case, form, data):
+    """Every input option (inclusive ends, character offsets with or without texts, snap)
+    reads spans into the numbers of the same mentions given as tags, in every family;
+    what snap widened is counted in repairs, once per span."""
     tokens, gold, pred = case
-    if form == "dicts":
-        gold_in = [[{"label": l, "start": a, "end": b} for a, b, l in s] for s in gold]
-        pred_in = [[{"label": l, "start": a, "end": b} for a, b, l in s] for s in pred]
-    elif form == "characters":
-        gold_in, pred_in = _char_dicts(gold, tokens), _char_dicts(pred, tokens)
-    else:
-        gold_in, pred_in = gold, pred
+    gold_in, options, gold_snapped = _span_form(data.draw, form, gold, tokens)
+    pred_in, _, pred_snapped = _span_form(data.draw, form, pred, tokens, options.get("texts"))
     gold_tags, pred_tags = _tags(gold, tokens), _tags(pred, tokens)
     train = nerspan.as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    calls = {
-        nerspan: dict(tokens=tokens),
-        faireval: dict(schemas="semeval", tokens=tokens),
-        tough_mentions: dict(tokens=tokens, train=train),
-        hardeval: dict(tokens=tokens, train=train),
-        attribute_buckets: dict(tokens=tokens, train=train),
-    }
-    for family, options in calls.items():
-        by_tags = family.score(gold_tags, pred_tags, **options).to_dict()
-        by_spans = family.score(gold_in, pred_in, **options).to_dict()
-        assert by_spans == by_tags, family.__name__
+    for family, extra in FAMILY_OPTIONS.items():
+        extra = {**extra, "train": train} if extra.get("train") else extra
+        by_tags = family.score(gold_tags, pred_tags, tokens=tokens, **extra).to_dict()
+        by_spans = family.score(gold_in, pred_in, **options, **extra).to_dict()
+        assert _without_repairs(by_spans) == _without_repairs(by_tags), family.__name__
+        assert _snapped(by_spans) == gold_snapped + pred_snapped, family.__name__
+
+
+@settings(max_examples=30, deadline=None)
+@given(span_sentences(), st.sampled_from(SPAN_FORMS), st.data())
+def test_gold_given_as_its_own_prediction_scores_perfectly_in_every_family(case, form, data):
+    tokens, gold, _ = case
+    spans, options, _ = _span_form(data.draw, form, gold, tokens)
+    if not any(gold):
+        return  # nothing to find: the scores are undefined
+    train = nerspan.as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    assert nerspan.score(spans, spans, **options).micro() == (1.0, 1.0, 1.0)
+    assert faireval.score(spans, spans, **options).fair() == (1.0, 1.0, 1.0)
+    assert tough_mentions.score(spans, spans, train=train, **options).recall == 1.0
+    assert hardeval.score(spans, spans, train=train, **options).ter() == 0.0
+    assert attribute_buckets.score(spans, spans, train=train, **options).f1 == 1.0
 
 
 def test_span_input_refuses_another_scheme_and_iterators_stay_tags():

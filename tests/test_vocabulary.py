@@ -34,17 +34,20 @@ NO_FLAG = None   # a score option the CLI does not offer (the reason is in the R
 OPTIONS = {
     "tough_mentions": ("tough-mentions", {
         "case_sensitive": "--case-sensitive", "return_mentions": "--return-mentions",
+        "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "hardeval": ("hardeval", {
         "strict_diff": "--strict-diff", "error_labels": "--error-labels",
         "return_tokens": NO_FLAG, "subsets": NO_FLAG,   # the CLI's --kfold makes subsets
+        "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "attribute_buckets": ("buckets", {
         "n_buckets": "--n-buckets", "attributes": "--attributes",
         "bucket_edges": NO_FLAG, "equal_width": "--equal-width",
         "case_sensitive": "--case-sensitive", "frequency_norm": "--frequency-norm",
         "compat": "--compat", "bootstrap": "--bootstrap", "seed": "--seed",
-        "confidence": "--confidence", "scheme": "--scheme", "mode": "--mode"}),
+        "confidence": "--confidence", "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "scheme": "--scheme", "mode": "--mode"}),
     "faireval": ("faireval", {
         "weights": "--weights", "focus": "--focus", "labels": "--labels",
         "exclude": "--exclude", "ignore_punct": "--ignore-punct",

@@ -5,9 +5,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, GoldContext, LabelTable, TrainIndex, as_train_index,
-                     check_bool, decode, entity_scores, get_scheme, match, mention_texts,
-                     repairs_dict, resolve)
+from nerspan import (PRED, Corpus, GoldContext, LabelTable, TrainIndex, as_train_index,
+                     check_bool, decode, entity_scores, get_scheme, input_options, match,
+                     mention_texts, repairs_dict, resolve)
 from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
                                ratio_statistic)
 
@@ -138,20 +138,20 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
-def score(references, predictions=None, tokens=None, *, train=None, train_tokens=None,
+@input_options(positional=("tokens",))
+def score(references, predictions=None, *, train=None, train_tokens=None,
           train_tags=None, case_sensitive: bool = True, scheme: str | None = None,
-          mode: str | None = None, return_mentions: bool = False, label_list=None,
-          gold_column: str = GOLD, pred_column: str = PRED,
-          train_options: dict | None = None) -> ToughMentionsResult:
+          mode: str | None = None, return_mentions: bool = False,
+          train_options: dict | None = None, inputs) -> ToughMentionsResult:
     """Tough Mentions Recall: recall on unseen and type-confusable gold mentions.
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``
-            (-100 positions dropped), a ``datasets`` split, a ``nerspan.Corpus`` (then
-            ``predictions`` may be omitted: its columns ``gold_column`` and
-            ``pred_column`` are scored), or as ``references`` a ``nerspan.GoldContext``
-            (gold decoded and classified once for many systems; its scheme, mode, index).
-        tokens: the test words per sentence (unless the corpus has them).
+            (-100 positions dropped), span lists per sentence, a ``datasets`` split, a
+            ``nerspan.Corpus`` (then ``predictions`` may be omitted: its columns
+            ``gold_column`` and ``pred_column`` are scored), or as ``references`` a
+            ``nerspan.GoldContext`` (gold decoded and classified once for many systems;
+            its scheme, mode, index). The test words (``tokens``) are needed.
         train: the training data: a ``nerspan.TrainIndex`` (reused as is: index once,
             score many times), a ``Corpus``, a ``datasets`` split, a column file path; or
             ``train_tokens`` + ``train_tags`` (lists per sentence).
@@ -184,8 +184,7 @@ def score(references, predictions=None, tokens=None, *, train=None, train_tokens
     case_sensitive = check_bool("case_sensitive", case_sensitive)
     return_mentions = check_bool("return_mentions", return_mentions)
     context, corpus, gold_column, pred_column = resolve(
-        references, predictions, tokens=tokens, label_list=label_list, gold_column=gold_column,
-        pred_column=pred_column, scheme=scheme, mode=mode, train=train)
+        references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
     if corpus.tokens is None:
         raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
                          "of each sentence) or a Corpus with tokens")

@@ -44,7 +44,7 @@ Args:
     predictions, references may also be span lists per sentence: dicts {"label", "start",
         "end"} (token offsets, end exclusive) or a transformers token-classification
         pipeline's output dicts (character offsets); options texts, inclusive_end, snap
-        (see nerspan.span_input).
+        (nerspan.InputOptions, the same in every family); an empty span list is no mention.
     tokens: the test words per sentence (or give them to evaluate.load(...)).
     train: training data: a datasets split, a column file path, a nerspan Corpus or
         TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
@@ -113,13 +113,12 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
         options = self._options(kwargs)
         per_example_option("hardeval", "subsets", kwargs.get("subsets"),
                            "subsets" in self._per_token(), "subsets=True")
-        references, predictions, tokens = self._as_inputs(
-            references, predictions, self._tokens_for(tokens), kwargs)
         index = None
         if options.get("subsets") is None:
             index = self._require_train(
                 self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"]), "hardeval")
-        result = score_in_context(hardeval.score, references, predictions, tokens=tokens,
-                                  train=index, **options)
+        result = score_in_context(hardeval.score, references, predictions,
+                                  tokens=self._tokens_for(tokens), train=index, **options,
+                                  **self._span_options(kwargs))
         return result.to_dict()

@@ -62,7 +62,7 @@ Args:
     predictions, references may also be span lists per sentence: dicts {"label", "start",
         "end"} (token offsets, end exclusive) or a transformers token-classification
         pipeline's output dicts (character offsets); options texts, inclusive_end, snap
-        (see nerspan.span_input).
+        (nerspan.InputOptions, the same in every family); an empty span list is no mention.
     tokens: the test words per sentence (or give them to evaluate.load(...)).
     train: training data: a datasets split, a column file path, a nerspan Corpus or
         TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
@@ -128,11 +128,10 @@ class ToughMentions(TrainingDataMixin, evaluate.Metric):
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
         options = self._options(kwargs)
-        references, predictions, tokens = self._as_inputs(
-            references, predictions, self._tokens_for(tokens), kwargs)
         index = self._require_train(
             self._index_for(train, train_tokens, train_tags, options["scheme"], options["mode"]),
             "tough_mentions")
-        result = score_in_context(tough_mentions.score, references, predictions, tokens=tokens,
-                                  train=index, **options)
+        result = score_in_context(tough_mentions.score, references, predictions,
+                                  tokens=self._tokens_for(tokens), train=index, **options,
+                                  **self._span_options(kwargs))
         return result.to_dict()
