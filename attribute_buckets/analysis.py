@@ -158,16 +158,43 @@ def comparative_diagnosis(result_a, result_b, attributes=None) -> dict:
 
 def friedman(scores) -> dict:
     """Friedman test: do the buckets differ? ``scores`` is (runs or datasets x buckets)
-    of one system's bucket F1 (rows with an empty bucket are an error)."""
+    of one system's bucket F1 (rows with an empty bucket are an error). When every run
+    gives all its buckets the same F1 the test is undefined (its statistic divides by
+    zero): a ValueError, never a NaN p-value."""
     from scipy.stats import friedmanchisquare
     matrix = np.asarray(scores, dtype=float)
     if matrix.ndim != 2 or matrix.shape[1] < 3 or matrix.shape[0] < 2:
         raise ValueError("friedman needs at least 2 runs/datasets x 3 buckets of F1")
     if np.isnan(matrix).any():
         raise ValueError("friedman: a bucket is empty (F1 None) in some run")
+    if (matrix == matrix[:, :1]).all():
+        raise ValueError("friedman: undefined, every run gives all its buckets the same F1")
     statistic, p = friedmanchisquare(*matrix.T)
-    return {"statistic": float(statistic), "pvalue": float(p), "n_runs": int(matrix.shape[0]),
-            "n_buckets": int(matrix.shape[1])}
+    return {"statistic": float(statistic), "pvalue": _defined_pvalue("friedman", p),
+            "n_runs": int(matrix.shape[0]), "n_buckets": int(matrix.shape[1])}
+
+
+def defined_pairs(scores_a: Sequence, scores_b: Sequence) -> list:
+    """The pairs of scores that are both defined: a None or NaN score (an undefined
+    statistic, such as recall on an empty subset) leaves its pair out.
+
+    >>> defined_pairs([0.5, None, float("nan"), 0.7], [0.4, 0.6, 0.2, None])
+    [(0.5, 0.4)]
+    """
+    return [(float(x), float(y)) for x, y in zip(scores_a, scores_b)
+            if _defined(x) and _defined(y)]
+
+
+def _defined(score) -> bool:
+    return score is not None and bool(np.isfinite(score))
+
+
+def _defined_pvalue(test: str, p) -> float:
+    """``p`` as a float; a NaN p-value is an error, so that no caller counts it as a
+    test (Holm's correction would)."""
+    if not np.isfinite(p):
+        raise ValueError(f"{test}: undefined on these scores (no p-value)")
+    return float(p)
 
 
 def friedman_buckets(results: Sequence, attribute: str) -> dict:
@@ -181,18 +208,21 @@ def friedman_buckets(results: Sequence, attribute: str) -> dict:
 
 def wilcoxon(scores_a: Sequence, scores_b: Sequence) -> dict:
     """Wilcoxon signed-rank test between paired scores of two systems (over repeated
-    runs, datasets, or buckets); pairs with a None are left out."""
+    runs, datasets, or buckets); pairs with an undefined score (None or NaN) are left out
+    (``defined_pairs``) and not counted in ``n_pairs``."""
     from scipy.stats import wilcoxon as scipy_wilcoxon
-    pairs = [(x, y) for x, y in zip(scores_a, scores_b) if x is not None and y is not None]
     if len(scores_a) != len(scores_b):
         raise ValueError("wilcoxon needs the same number of scores for both systems")
+    pairs = defined_pairs(scores_a, scores_b)
     if len(pairs) < 2:
-        raise ValueError("wilcoxon needs at least 2 paired scores")
+        raise ValueError("wilcoxon needs at least 2 paired scores (pairs with an "
+                         "undefined score are left out)")
     a, b = np.asarray(pairs, dtype=float).T
     if np.all(a == b):
         return {"statistic": 0.0, "pvalue": 1.0, "n_pairs": len(pairs)}
     statistic, p = scipy_wilcoxon(a, b)
-    return {"statistic": float(statistic), "pvalue": float(p), "n_pairs": len(pairs)}
+    return {"statistic": float(statistic), "pvalue": _defined_pvalue("wilcoxon", p),
+            "n_pairs": len(pairs)}
 
 
 def wilcoxon_systems(results_a: Sequence, results_b: Sequence, attribute: str | None = None) -> dict:
