@@ -83,6 +83,14 @@ class Experiment:
     def datasets(self) -> list:
         return list(self.reports)
 
+    def aggregate_cell(self, dataset: str, system: str, statistic: str) -> dict | None:
+        """``{mean, std, n}`` of a statistic over the system's runs on the dataset (mean
+        None: undefined in every run); None when the system has no run there."""
+        by_system = self.aggregate[dataset]
+        if system not in by_system:
+            return None
+        return by_system[system].get(statistic, {"mean": None, "std": None, "n": 0})
+
     def to_dict(self) -> dict:
         return {"info": self.info, "systems": self.systems, "runs": self.runs,
                 "findings": self.findings, "aggregate": self.aggregate,

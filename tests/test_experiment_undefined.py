@@ -1,10 +1,11 @@
-"""Undefined numbers never enter a significance test (issue 28).
+"""Undefined numbers in an experiment (issue 28): never in a test, never shown as "no run".
 
 An undefined statistic (recall on unseen mentions when every mention is seen, hardeval's
 score without unseen or label-shifted tokens) is NaN in a report's estimates and None in
 JSON. The Wilcoxon test leaves such pairs out (and does not count them); a test without a
 defined p-value (a Friedman test over runs that are all tied) is reported as undefined;
-Holm's correction counts only defined p-values, whatever their order.
+Holm's correction counts only defined p-values, whatever their order. The page and the
+terminal mark an undefined number and a system without a run on a dataset differently.
 """
 from __future__ import annotations
 
@@ -88,7 +89,8 @@ def _slice(tokens, tags, start, stop):
 @pytest.fixture(scope="module")
 def unseen_undefined():
     """An experiment in which recall on unseen mentions is undefined on one dataset
-    (trained on its own test set: every mention is seen) and defined on the other."""
+    (trained on its own test set: every mention is seen) and defined on the other, where
+    a third system has its only runs."""
     corpus = read_columns(demo_gold(), {GOLD: -1})
     tokens = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     gold = [corpus.tags(GOLD, i) for i in range(corpus.n_sentences)]
@@ -106,7 +108,8 @@ def unseen_undefined():
                  "train": Corpus.from_tags(seen_gold, tokens=seen_tokens),
                  "systems": {"a": runs(seen_gold, 1), "b": runs(seen_gold, 2)}},
         "unseen": {"gold": other_gold, "tokens": other_tokens, "train": str(demo_train()),
-                   "systems": {"a": runs(other_gold, 3), "b": runs(other_gold, 4)}}}
+                   "systems": {"a": runs(other_gold, 3), "b": runs(other_gold, 4),
+                               "c": runs(other_gold, 5)}}}
     return nerlens.experiment(datasets, bootstrap=0, figures=False,
                               families=("tough_mentions",))
 
@@ -121,6 +124,34 @@ def test_experiment_wilcoxon_leaves_undefined_runs_out(unseen_undefined):
     assert entity["n_pairs"] == 6
     assert test["n_pairs"] == 3           # the three runs of the dataset where it is defined
     assert test["pvalue"] is not None and math.isfinite(test["pvalue"])
-    assert test["pvalue_holm"] == pytest.approx(test["pvalue"])   # one pair of systems
+    stat = "tough_mentions.recall_unseen_any"
+    adjusted = holm({pair: tests[stat]["pvalue"] for pair, tests in exp.wilcoxon.items()})
+    for pair, tests in exp.wilcoxon.items():
+        assert tests[stat]["pvalue_holm"] == adjusted[pair] is not None
+        assert not math.isnan(tests[stat]["pvalue_holm"])
     json_text = exp.to_json()
     assert "NaN" not in json_text
+
+
+def test_page_marks_no_run_and_undefined_apart(unseen_undefined):
+    import re
+
+    exp = unseen_undefined
+    page = exp.to_html()
+    tile = page.split("<h4>recall on unseen mentions</h4>")[1].split("</table>")[0]
+    rows = {re.search(r"<td>(\w+)</td>", row).group(1): row
+            for row in tile.split("<tr>")[1:] if "<td>" in row}
+    # columns: system, seen (undefined: every mention seen), unseen (defined)
+    assert re.findall(r"<td>(.*?)</td>", rows["a"])[1] == "&ndash;"
+    assert re.findall(r"<td>(.*?)</td>", rows["c"])[1] == "<span class='note'>no run</span>"
+    assert "no run = the system has no run on that dataset; &ndash; = undefined in every " \
+        "run" in page
+    assert "&ndash; = the system has no run" not in page
+
+
+def test_summary_marks_no_run_and_undefined_apart(unseen_undefined):
+    summary = unseen_undefined.summary()
+    row = next(line for line in summary.splitlines() if line.startswith("c "))
+    assert row.split()[1:3] == ["no", "run"]
+    assert "no run = the system has no run on that dataset; - = undefined in every run" \
+        in " ".join(summary.split())
