@@ -17,6 +17,10 @@ Empty buckets (F1 None) are left out of every statistic. A discrete attribute (`
 one bucket per entity type) has no bucket order and no mean value: its Spearman, zeta and
 rho are None; its spread and the bucket-wise views are computed as for the others.
 
+A token attribute (tCon, tFre) scores tokens, O included, not mentions: its bucket F1 is
+compared only with the F1 over all its tokens (``overall_f1``), never with the entity F1
+(``unit`` tells which).
+
 >>> a = {"f1": 0.9, "buckets": {"eLen": [{"name": "XS", "f1": 0.95}, {"name": "S", "f1": 0.9},
 ...                                     {"name": "L", "f1": 0.8}, {"name": "XL", "f1": None}]},
 ...      "attributes": {"eLen": {"mean_value": 1.4}}}
@@ -31,7 +35,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .attributes import DISCRETE_ATTRIBUTES
+from .attributes import DISCRETE_ATTRIBUTES, TOKEN_ATTRIBUTES
 from .discrete import DISCRETE
 
 
@@ -81,6 +85,34 @@ def is_ordered(result, attribute: str) -> bool:
         return result.tables[attribute].strategy != DISCRETE
     strategy = result.get("attributes", {}).get(attribute, {}).get("strategy")
     return strategy != DISCRETE if strategy else attribute not in DISCRETE_ATTRIBUTES
+
+
+def unit(result, attribute: str) -> str:
+    """``"token"`` or ``"mention"``: what the buckets of ``attribute`` score (the
+    ``unit`` the result reports; a result without it: by the attribute's name)."""
+    if hasattr(result, "tables"):
+        return result.tables[attribute].unit
+    reported = result.get("attributes", {}).get(attribute, {}).get("unit")
+    return reported or ("token" if attribute in TOKEN_ATTRIBUTES else "mention")
+
+
+def overall_f1(result, attribute: str) -> float | None:
+    """The overall F1 that the bucket F1 of ``attribute`` compare with: the entity F1
+    for a mention attribute; for a token attribute the F1 over all its tokens (its
+    buckets' correct, predicted and gold tokens pooled), which the entity F1 is not.
+
+    >>> tokens = {"f1": 0.2, "attributes": {"tCon": {"unit": "token"}}, "buckets": {"tCon": [
+    ...     {"correct": 8, "predicted": 9, "gold": 9}, {"correct": 1, "predicted": 1, "gold": 1}]}}
+    >>> overall_f1(tokens, "tCon"), overall_f1(tokens, "eLen")
+    (0.9, 0.2)
+    """
+    data = _as_dict(result)
+    if unit(data, attribute) != "token":
+        return data["f1"]
+    rows = data["buckets"][attribute]
+    correct, predicted, gold = (sum(row[k] for row in rows)
+                                for k in ("correct", "predicted", "gold"))
+    return 2 * correct / (predicted + gold) if predicted + gold else None
 
 
 def model_wise(results: Mapping, attributes=None) -> dict:
@@ -242,7 +274,8 @@ def relative_change(results: Mapping, baseline: str | None = None, attributes=No
 
     With ``baseline`` (a key of ``results``): (F1 - baseline bucket F1) / baseline bucket
     F1 for every other system. Without: each system's bucket F1 relative to its own
-    overall F1. ``difference=True`` gives F1 - reference instead (bounded by [-1, 1]:
+    overall F1 (``overall_f1``: over tokens for a token attribute).
+    ``difference=True`` gives F1 - reference instead (bounded by [-1, 1]:
     a weak system's ratios grow without bound). NaN for empty buckets (and padding when
     attributes have fewer buckets).
     """
@@ -256,7 +289,7 @@ def relative_change(results: Mapping, baseline: str | None = None, attributes=No
         for j, attribute in enumerate(attributes):
             f1s = bucket_f1(data, attribute)
             if baseline is None:
-                reference = [data["f1"]] * len(f1s)
+                reference = [overall_f1(data, attribute)] * len(f1s)
             else:
                 reference = bucket_f1(results[baseline], attribute)
             for k, (f, ref) in enumerate(zip(f1s, reference)):
