@@ -26,22 +26,14 @@ import tough_mentions
 from nerlens.cli import main
 from nerlens.trainer import flat_scalars, make_compute_metrics
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.test_result_contract import (COMMANDS, NEEDS_TRAIN, REFERENCES, REPO, TOKENS,
+                                        TRAIN_TAGS, TRAIN_TOKENS)
 
-TRAIN_TOKENS = [["Kim", "Lee", "lives", "in", "Paris"], ["the", "UN", "met", "Kim"]]
-TRAIN_TAGS = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "B-ORG", "O", "B-PER"]]
-TOKENS = [["Ana", "Lee", "lives", "in", "Rome"], ["the", "UN", "met", "in", "Paris"],
-          ["Kim", "said", "so"]]
-REFERENCES = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "B-ORG", "O", "O", "B-LOC"],
-              ["B-PER", "O", "O"]]
 # a boundary error (Ana Lee -> Lee), a labeling error (Paris LOC -> PER), a miss, an FP:
 # fair F1 differs from exact-match F1
 PREDICTIONS = [["O", "B-PER", "O", "O", "B-LOC"], ["O", "B-ORG", "B-LOC", "O", "B-PER"],
                ["O", "O", "O"]]
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
-NEEDS_TRAIN = {"tough_mentions", "hardeval", "attribute_buckets"}
-COMMANDS = {"nerspan": "score", "faireval": "faireval", "tough_mentions": "tough-mentions",
-            "hardeval": "hardeval", "attribute_buckets": "buckets"}
 # the report's statistics named as their family's keys
 ENTITY_ESTIMATES = {"entity_precision": "precision", "entity_recall": "recall",
                     "entity_f1": "f1"}
