@@ -181,7 +181,8 @@ def _two_columns(references, predictions, scheme, mode, train, label_list, gold_
     return references, predictions, context, scheme, mode
 
 
-__all__ = ["score", "FairEvalResult", "HEADLINE_WEIGHTS", "headline_weights_warning", "SCHEMAS", "semeval_scores", "prf_from_errors", "prf",
+__all__ = ["score", "FairEvalResult", "HEADLINE_WEIGHTS", "headline_weights_warning",
+           "SCHEMAS", "semeval_scores", "prf_from_errors", "prf",
            "read_span_file", "write_span_file",
            "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
            "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors"]

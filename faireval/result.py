@@ -81,7 +81,7 @@ class FairEvalResult:
     n_system: np.ndarray             # per label
     confusion_matrix: np.ndarray     # (n_labels + 1) x (n_labels + 1)
     focus: str
-    weights: str | dict
+    weights: str | dict | None       # the option as given (it no longer picks the headline)
     weight_table: dict | None        # None unless weight-table scores were asked for
     fair_table: dict
     pairs: list | None = None
