@@ -17,6 +17,10 @@ Empty buckets (F1 None) are left out of every statistic. A discrete attribute (`
 one bucket per entity type) has no bucket order and no mean value: its Spearman, zeta and
 rho are None; its spread and the bucket-wise views are computed as for the others.
 
+A token attribute (tCon, tFre) scores tokens, O included, not mentions: its bucket F1 is
+compared only with the F1 over all its tokens (``overall_f1``), never with the entity F1
+(``unit`` tells which).
+
 >>> a = {"f1": 0.9, "buckets": {"eLen": [{"name": "XS", "f1": 0.95}, {"name": "S", "f1": 0.9},
 ...                                     {"name": "L", "f1": 0.8}, {"name": "XL", "f1": None}]},
 ...      "attributes": {"eLen": {"mean_value": 1.4}}}
@@ -31,7 +35,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .attributes import DISCRETE_ATTRIBUTES
+from .attributes import DISCRETE_ATTRIBUTES, TOKEN_ATTRIBUTES
 from .discrete import DISCRETE
 
 
@@ -81,6 +85,34 @@ def is_ordered(result, attribute: str) -> bool:
         return result.tables[attribute].strategy != DISCRETE
     strategy = result.get("attributes", {}).get(attribute, {}).get("strategy")
     return strategy != DISCRETE if strategy else attribute not in DISCRETE_ATTRIBUTES
+
+
+def unit(result, attribute: str) -> str:
+    """``"token"`` or ``"mention"``: what the buckets of ``attribute`` score (the
+    ``unit`` the result reports; a result without it: by the attribute's name)."""
+    if hasattr(result, "tables"):
+        return result.tables[attribute].unit
+    reported = result.get("attributes", {}).get(attribute, {}).get("unit")
+    return reported or ("token" if attribute in TOKEN_ATTRIBUTES else "mention")
+
+
+def overall_f1(result, attribute: str) -> float | None:
+    """The overall F1 that the bucket F1 of ``attribute`` compare with: the entity F1
+    for a mention attribute; for a token attribute the F1 over all its tokens (its
+    buckets' correct, predicted and gold tokens pooled), which the entity F1 is not.
+
+    >>> tokens = {"f1": 0.2, "attributes": {"tCon": {"unit": "token"}}, "buckets": {"tCon": [
+    ...     {"correct": 8, "predicted": 9, "gold": 9}, {"correct": 1, "predicted": 1, "gold": 1}]}}
+    >>> overall_f1(tokens, "tCon"), overall_f1(tokens, "eLen")
+    (0.9, 0.2)
+    """
+    data = _as_dict(result)
+    if unit(data, attribute) != "token":
+        return data["f1"]
+    rows = data["buckets"][attribute]
+    correct, predicted, gold = (sum(row[k] for row in rows)
+                                for k in ("correct", "predicted", "gold"))
+    return 2 * correct / (predicted + gold) if predicted + gold else None
 
 
 def model_wise(results: Mapping, attributes=None) -> dict:
@@ -158,16 +190,43 @@ def comparative_diagnosis(result_a, result_b, attributes=None) -> dict:
 
 def friedman(scores) -> dict:
     """Friedman test: do the buckets differ? ``scores`` is (runs or datasets x buckets)
-    of one system's bucket F1 (rows with an empty bucket are an error)."""
+    of one system's bucket F1 (rows with an empty bucket are an error). When every run
+    gives all its buckets the same F1 the test is undefined (its statistic divides by
+    zero): a ValueError, never a NaN p-value."""
     from scipy.stats import friedmanchisquare
     matrix = np.asarray(scores, dtype=float)
     if matrix.ndim != 2 or matrix.shape[1] < 3 or matrix.shape[0] < 2:
         raise ValueError("friedman needs at least 2 runs/datasets x 3 buckets of F1")
     if np.isnan(matrix).any():
         raise ValueError("friedman: a bucket is empty (F1 None) in some run")
+    if (matrix == matrix[:, :1]).all():
+        raise ValueError("friedman: undefined, every run gives all its buckets the same F1")
     statistic, p = friedmanchisquare(*matrix.T)
-    return {"statistic": float(statistic), "pvalue": float(p), "n_runs": int(matrix.shape[0]),
-            "n_buckets": int(matrix.shape[1])}
+    return {"statistic": float(statistic), "pvalue": _defined_pvalue("friedman", p),
+            "n_runs": int(matrix.shape[0]), "n_buckets": int(matrix.shape[1])}
+
+
+def defined_pairs(scores_a: Sequence, scores_b: Sequence) -> list:
+    """The pairs of scores that are both defined: a None or NaN score (an undefined
+    statistic, such as recall on an empty subset) leaves its pair out.
+
+    >>> defined_pairs([0.5, None, float("nan"), 0.7], [0.4, 0.6, 0.2, None])
+    [(0.5, 0.4)]
+    """
+    return [(float(x), float(y)) for x, y in zip(scores_a, scores_b)
+            if _defined(x) and _defined(y)]
+
+
+def _defined(score) -> bool:
+    return score is not None and bool(np.isfinite(score))
+
+
+def _defined_pvalue(test: str, p) -> float:
+    """``p`` as a float; a NaN p-value is an error, so that no caller counts it as a
+    test (Holm's correction would)."""
+    if not np.isfinite(p):
+        raise ValueError(f"{test}: undefined on these scores (no p-value)")
+    return float(p)
 
 
 def friedman_buckets(results: Sequence, attribute: str) -> dict:
@@ -181,18 +240,21 @@ def friedman_buckets(results: Sequence, attribute: str) -> dict:
 
 def wilcoxon(scores_a: Sequence, scores_b: Sequence) -> dict:
     """Wilcoxon signed-rank test between paired scores of two systems (over repeated
-    runs, datasets, or buckets); pairs with a None are left out."""
+    runs, datasets, or buckets); pairs with an undefined score (None or NaN) are left out
+    (``defined_pairs``) and not counted in ``n_pairs``."""
     from scipy.stats import wilcoxon as scipy_wilcoxon
-    pairs = [(x, y) for x, y in zip(scores_a, scores_b) if x is not None and y is not None]
     if len(scores_a) != len(scores_b):
         raise ValueError("wilcoxon needs the same number of scores for both systems")
+    pairs = defined_pairs(scores_a, scores_b)
     if len(pairs) < 2:
-        raise ValueError("wilcoxon needs at least 2 paired scores")
+        raise ValueError("wilcoxon needs at least 2 paired scores (pairs with an "
+                         "undefined score are left out)")
     a, b = np.asarray(pairs, dtype=float).T
     if np.all(a == b):
         return {"statistic": 0.0, "pvalue": 1.0, "n_pairs": len(pairs)}
     statistic, p = scipy_wilcoxon(a, b)
-    return {"statistic": float(statistic), "pvalue": float(p), "n_pairs": len(pairs)}
+    return {"statistic": float(statistic), "pvalue": _defined_pvalue("wilcoxon", p),
+            "n_pairs": len(pairs)}
 
 
 def wilcoxon_systems(results_a: Sequence, results_b: Sequence, attribute: str | None = None) -> dict:
@@ -212,7 +274,8 @@ def relative_change(results: Mapping, baseline: str | None = None, attributes=No
 
     With ``baseline`` (a key of ``results``): (F1 - baseline bucket F1) / baseline bucket
     F1 for every other system. Without: each system's bucket F1 relative to its own
-    overall F1. ``difference=True`` gives F1 - reference instead (bounded by [-1, 1]:
+    overall F1 (``overall_f1``: over tokens for a token attribute).
+    ``difference=True`` gives F1 - reference instead (bounded by [-1, 1]:
     a weak system's ratios grow without bound). NaN for empty buckets (and padding when
     attributes have fewer buckets).
     """
@@ -226,7 +289,7 @@ def relative_change(results: Mapping, baseline: str | None = None, attributes=No
         for j, attribute in enumerate(attributes):
             f1s = bucket_f1(data, attribute)
             if baseline is None:
-                reference = [data["f1"]] * len(f1s)
+                reference = [overall_f1(data, attribute)] * len(f1s)
             else:
                 reference = bucket_f1(results[baseline], attribute)
             for k, (f, ref) in enumerate(zip(f1s, reference)):

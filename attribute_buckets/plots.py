@@ -7,7 +7,8 @@
 - ``heatmap``: relative change (``analysis.relative_change``), systems or settings x
   (attribute, bucket);
 - ``self_diagnosis_chart``: the self-diagnosis histogram, per attribute the best and the
-  worst bucket F1 of a system beside its overall F1;
+  worst bucket F1 of a system beside its overall F1 (token attributes in a panel of their
+  own, beside the F1 over all tokens: never against the entity F1);
 - ``radar_chart``: the attribute-wise view across datasets (the paper's Figure 4): zeta
   (scaled by its largest value over the datasets) and rho per attribute, one polygon per
   dataset;
@@ -25,7 +26,8 @@ from typing import Mapping
 import numpy as np
 
 from .analysis import (_as_dict, _attributes, attribute_wise_datasets, comparative_diagnosis,
-                       relative_change, relative_change_datasets, self_diagnosis)
+                       overall_f1, relative_change, relative_change_datasets, self_diagnosis,
+                       unit)
 
 FORMATS = (".png", ".svg")
 
@@ -81,8 +83,9 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
                  label=name)
     axes.set_xticks(x, [_tick_label(r) for r in rows], fontsize=8)
     axes.set_ylim(0, 1.05)
-    axes.set_ylabel("F1")
-    axes.set_title(title or f"{attribute}: F1 per bucket")
+    score = "token F1" if unit(first, attribute) == "token" else "F1"   # not entity F1
+    axes.set_ylabel(score)
+    axes.set_title(title or f"{attribute}: {score} per bucket")
     if n_systems > 1:
         # outside the axes: never over a bar, and cheap ("best" tests every placement)
         axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
@@ -201,34 +204,55 @@ def save_all(results: Mapping, folder, attributes=None, fmt: str = "png") -> lis
 def self_diagnosis_chart(result, path=None, title: str | None = None, attributes=None,
                          width: float | None = None, height: float = 3.6):
     """The self-diagnosis histogram: per attribute, the F1 of the system's best and worst
-    bucket (named under the bars) and, as a line, its overall F1."""
+    bucket (named above the bars) beside the overall F1 they compare with. Mention
+    attributes share a panel with the entity F1 as a line; token attributes (tCon, tFre:
+    F1 over tokens, O included) get a panel of their own, each with the F1 over all its
+    tokens (``analysis.overall_f1``): the two kinds of F1 never share an axis."""
     data = _as_dict(result)
     diagnosis = {a: d for a, d in self_diagnosis(data, attributes).items() if d}
-    names = list(diagnosis)
-    figure = _figure(width or max(6.0, 0.9 * len(names) + 2.5), height)
-    axes = figure.add_subplot()
-    x = np.arange(len(names))
-    best = [diagnosis[a]["best_f1"] for a in names]
-    worst = [diagnosis[a]["worst_f1"] for a in names]
-    axes.bar(x - 0.2, best, 0.4, color="tab:green", label="best bucket")
-    axes.bar(x + 0.2, worst, 0.4, color="tab:red", label="worst bucket")
-    for xi, a in zip(x, names):
-        axes.text(xi - 0.2, diagnosis[a]["best_f1"] + 0.01, diagnosis[a]["best"],
-                  ha="center", va="bottom", fontsize=7)
-        axes.text(xi + 0.2, diagnosis[a]["worst_f1"] + 0.01, diagnosis[a]["worst"],
-                  ha="center", va="bottom", fontsize=7)
-    if data.get("f1") is not None:
-        axes.axhline(data["f1"], color="black", linewidth=0.8, linestyle="--",
-                     label="overall F1")
-    axes.set_xticks(x, names, fontsize=8)
-    axes.set_ylim(0, 1.1)
-    axes.set_ylabel("F1")
-    axes.set_xlabel("attribute (bucket names above the bars)")
-    axes.set_title(title or "Self-diagnosis: best and worst bucket per attribute")
-    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    groups = [g for g in ([a for a in diagnosis if unit(data, a) != "token"],
+                          [a for a in diagnosis if unit(data, a) == "token"]) if g]
+    figure = _figure(width or max(6.0, 0.9 * len(diagnosis) + 1.5 * len(groups) + 1.5),
+                     height)
+    panels = figure.subplots(1, max(len(groups), 1), sharey=True, squeeze=False,
+                             width_ratios=[len(g) for g in groups] or [1])[0]
+    for axes, names in zip(panels, groups):
+        _diagnosis_panel(axes, data, diagnosis, names)
+    panels[0].set_ylim(0, 1.1)
+    panels[0].set_ylabel("F1")
+    figure.supxlabel("attribute (bucket names above the bars)", fontsize=9)
+    figure.suptitle(title or "Self-diagnosis: best and worst bucket per attribute")
+    handles = {label: h for axes in panels
+               for h, label in zip(*axes.get_legend_handles_labels())}
+    # beside the last panel, outside the axes: never over a bar
+    panels[-1].legend(handles.values(), handles.keys(), fontsize=8, loc="upper left",
+                      bbox_to_anchor=(1.01, 1))
     if path is not None:
         save(figure, path)
     return figure
+
+
+def _diagnosis_panel(axes, data: dict, diagnosis: dict, names: list) -> None:
+    """Best and worst bucket of ``names`` (attributes of one unit) and their overall F1."""
+    tokens = unit(data, names[0]) == "token"
+    x = np.arange(len(names))
+    for offset, which, colour in ((-0.2, "best", "tab:green"), (0.2, "worst", "tab:red")):
+        values = [diagnosis[a][f"{which}_f1"] for a in names]
+        axes.bar(x + offset, values, 0.4, color=colour, label=f"{which} bucket")
+        for xi, a, value in zip(x, names, values):
+            axes.text(xi + offset, value + 0.01, diagnosis[a][which], ha="center",
+                      va="bottom", fontsize=7)
+    if tokens:   # each token attribute's own tokens: a line over its bars only
+        for xi, a in zip(x, names):
+            overall = overall_f1(data, a)
+            if overall is not None:
+                axes.hlines(overall, xi - 0.45, xi + 0.45, color="black", linewidth=0.8,
+                            linestyles=":", label="overall F1 over tokens")
+    elif data.get("f1") is not None:
+        axes.axhline(data["f1"], color="black", linewidth=0.8, linestyle="--",
+                     label="overall entity F1")
+    axes.set_xticks(x, names, fontsize=8)
+    axes.set_title("tokens (O included)" if tokens else "mentions", fontsize=9)
 
 
 def radar_chart(datasets: Mapping, path=None, attributes=None, width: float = 9.0,

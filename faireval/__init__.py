@@ -12,15 +12,22 @@ LE, BE and LBE as half an FP and half an FN.
 >>> result.counts["BE"], result.counts["LE"], result.counts["TP"]
 (1, 1, 0)
 >>> d = result.to_dict()
->>> d["traditional_f1"], d["fair_f1"]
+>>> d["f1"], d["fair_f1"]
 (0.0, 0.0)
 >>> spans = faireval.score([[("PER", 0, 2), ("LOC", 3, 4)]],
 ...                        [[("PER", 0, 2), ("LOC", 3, 5)]], weights="weighted")
 >>> spans.counts["BEl"], round(spans.fair()[0], 4), spans.weight_table_scores()[:2]
 (1, 0.6667, (0.75, 1.0))
+>>> d = spans.to_dict()
+>>> d["f1"], round(d["fair_f1"], 4), round(d["weight_table_f1"], 4)
+(0.5, 0.6667, 0.8571)
+
+``precision``, ``recall`` and ``f1`` are the exact-match scores, as in every family's
+result; the fair ones are ``fair_*``, those of a weight table ``weight_table_*``.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Sequence
 
 from nerspan import GOLD, PRED, Corpus, GoldContext, check_bool, input_options, resolve
@@ -35,15 +42,20 @@ from .weights import COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, resolve_we
 __version__ = "0.1.0"
 
 
+# What ``weights`` accepted when it chose the headline scores: the headline is now
+# always the exact-match scores, so these add nothing and warn (one release).
+HEADLINE_WEIGHTS = ("traditional", "fair")
+
+
 @input_options
-def score(references, predictions=None, *, weights="fair", focus: str = "target",
+def score(references, predictions=None, *, weights=None, focus: str = "target",
           labels: Sequence[str] | None = None, exclude: Sequence[str] = (),
           ignore_punct: bool = False, pos=None, confusion_tp: bool = False,
           return_pairs: bool = False, reference_iteration: bool = False,
           scheme: str | None = None, mode: str | None = None, schemas=None, train=None,
           train_tokens=None, train_tags=None, train_options: dict | None = None,
           inputs) -> FairEvalResult:
-    """FairEval error counts and traditional, fair and (if asked) weighted scores.
+    """FairEval error counts and traditional, fair and (if asked) weight-table scores.
 
     Args:
         references: the target annotation: a ``nerspan.Corpus`` (columns
@@ -54,11 +66,13 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
             lists per sentence ``[(label, start, end), ...]``, 0-based, ``end`` exclusive,
             possibly nested or overlapping (``read_span_file`` reads FairEval's files).
         predictions: the system annotation, in the same form.
-        weights: which scores are the headline ``precision``/``recall``/``f1``:
-            ``"fair"`` (default), ``"traditional"``, ``"weighted"`` (the paper's preset:
-            BEs = 0.5 TP + 0.5 FN, BEl = 0.5 TP + 0.5 FP, BEo = 0.5 TP + 0.25 FP +
-            0.25 FN), or a table ``{error type: (TP, FP, FN) shares}``; the last two also
-            add the ``weighted_*`` keys.
+        weights: a weight table for the ``weight_table_*`` scores: ``"weighted"`` (the
+            paper's preset: BEs = 0.5 TP + 0.5 FN, BEl = 0.5 TP + 0.5 FP, BEo = 0.5 TP +
+            0.25 FP + 0.25 FN) or a table ``{error type: (TP, FP, FN) shares}``; None
+            (default) adds none. The headline ``precision``/``recall``/``f1`` are always
+            the exact-match scores and ``fair_*`` the fair ones; ``"fair"`` and
+            ``"traditional"``, which once chose the headline, are deprecated and add
+            nothing.
         focus: ``"target"`` counts LE and LBE under the target label per label,
             ``"system"`` under the system label. Overall counts do not change.
         labels: evaluate only these labels (in this order); ``exclude``: drop these.
@@ -88,7 +102,7 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
                  return_pairs=return_pairs, reference_iteration=reference_iteration)
     if focus not in FOCUS:
         raise ValueError(f"focus must be 'target' or 'system', not {focus!r}")
-    weight_table = None if weights in ("traditional", "fair") else resolve_weights(weights)
+    weight_table = _weight_table(weights)
     schemas = check_schemas(schemas)
     references, predictions, context, scheme, mode = _two_columns(
         references, predictions, scheme, mode, train, inputs)
@@ -104,7 +118,8 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
                           resolve_weights("fair"), confusion_tp, return_pairs)
     if schemas:
         result.semeval, result.semeval_counts = semeval_scores(prepared, schemas)
-    result.options = {"weights": weights if isinstance(weights, str) else
+    result.options = {"weights": None if weight_table is None else
+                      weights if isinstance(weights, str) else
                       {kind: list(shares) for kind, shares in weight_table.items()},
                       "focus": focus, "labels": None if labels is None else list(labels),
                       "exclude": None if exclude is None else list(exclude),
@@ -112,6 +127,23 @@ def score(references, predictions=None, *, weights="fair", focus: str = "target"
                       "reference_iteration": reference_iteration, "scheme": scheme,
                       "mode": mode, "schemas": list(schemas)}
     return result
+
+
+def headline_weights_warning(weights: str) -> str:
+    """What a ``weights`` value of ``HEADLINE_WEIGHTS`` is told (the CLI prints it too)."""
+    return (f"weights={weights!r} is deprecated and adds nothing: precision, recall and f1 "
+            "are the exact-match scores in every result, the fair ones fair_precision, "
+            f"fair_recall and fair_f1 (weights={weights!r} goes in the next release)")
+
+
+def _weight_table(weights) -> dict | None:
+    """The table of the ``weight_table_*`` scores, None when none was asked for."""
+    if weights is None:
+        return None
+    if isinstance(weights, str) and weights in HEADLINE_WEIGHTS:
+        warnings.warn(headline_weights_warning(weights), DeprecationWarning, stacklevel=3)
+        return None
+    return resolve_weights(weights)
 
 
 def _check_flags(**flags) -> None:
@@ -140,7 +172,8 @@ def _two_columns(references, predictions, scheme, mode, train, inputs):
     return references, predictions, context, scheme, mode
 
 
-__all__ = ["score", "FairEvalResult", "SCHEMAS", "semeval_scores", "prf_from_errors", "prf",
+__all__ = ["score", "FairEvalResult", "HEADLINE_WEIGHTS", "headline_weights_warning",
+           "SCHEMAS", "semeval_scores", "prf_from_errors", "prf",
            "read_span_file", "write_span_file",
            "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
            "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors"]

@@ -1,4 +1,4 @@
-"""Counting the events and turning counts into traditional, fair and weighted scores."""
+"""Counting the events and turning counts into traditional, fair and weight-table scores."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -61,11 +61,17 @@ class FairEvalResult:
     ``kind_counts`` holds, overall and per label, the counts of the eight event kinds in
     ``weights.ERROR_TYPES`` order; ``to_dict()`` gives the documented keys.
 
-    Zero division: ``traditional()``, ``fair()``, ``weighted()`` and ``headline()``
-    return the reference code's 0 for an undefined ratio; ``to_dict()`` and
-    ``per_type()`` give None (JSON null) there, as every family does: precision is
-    undefined without system spans (TP + FP = 0), recall without target spans
-    (TP + FN = 0), F1 when both are (otherwise F1 = 2 TP / (2 TP + FP + FN)).
+    ``to_dict()``'s headline ``precision``, ``recall``, ``f1`` are the exact-match
+    scores, as in every family's result (nerspan's micro entity scores, ``zero_division``
+    0, listed in ``undefined``); the fair scores are ``fair_*``, those of a weight table
+    ``weight_table_*``.
+
+    Zero division: ``traditional()``, ``fair()`` and ``weight_table_scores()`` return the
+    reference code's 0 for an undefined ratio; the ``traditional_*``, ``fair_*`` and
+    ``weight_table_*`` keys of ``to_dict()`` and ``per_type()`` give None (JSON null)
+    there, as every family does: precision is undefined without system spans (TP + FP =
+    0), recall without target spans (TP + FN = 0), F1 when both are (otherwise F1 = 2 TP
+    / (2 TP + FP + FN)).
     """
 
     labels: tuple
@@ -75,8 +81,8 @@ class FairEvalResult:
     n_system: np.ndarray             # per label
     confusion_matrix: np.ndarray     # (n_labels + 1) x (n_labels + 1)
     focus: str
-    weights: str | dict
-    weight_table: dict | None        # None unless weighted scores were asked for
+    weights: str | dict | None       # the option as given (it no longer picks the headline)
+    weight_table: dict | None        # None unless weight-table scores were asked for
     fair_table: dict
     pairs: list | None = None
     repairs: dict = field(default_factory=dict)
@@ -100,9 +106,9 @@ class FairEvalResult:
         return weight_table_prf(self.kind_counts, self.fair_table)
 
     def weight_table_scores(self) -> tuple[float, float, float] | None:
-        """P, R, F1 under the weight table of ``weights`` (the ``weighted_*`` keys), or
-        None when no weight table was asked for. Not a support-weighted average: that is
-        ``nerspan.EntityScores.support_weighted``."""
+        """P, R, F1 under the weight table of ``weights`` (the ``weight_table_*`` keys),
+        or None when no weight table was asked for. Not a support-weighted average: that
+        is ``nerspan.EntityScores.support_weighted`` (the ``weighted_*`` keys)."""
         if self.weight_table is None:
             return None
         return weight_table_prf(self.kind_counts, self.weight_table)
@@ -113,12 +119,17 @@ class FairEvalResult:
         return self.weight_table_scores()
 
     def headline(self) -> tuple[float, float, float]:
-        """The scores ``weights`` names: traditional, fair, or the weighted table's."""
-        if self.weights == "traditional":
-            return self.traditional()
-        if self.weights == "fair":
-            return self.fair()
-        return self.weight_table_scores()
+        """Deprecated: the headline scores are the exact-match ones, ``traditional()``;
+        ``weights`` no longer chooses them (it chose the fair scores by default)."""
+        warn_renamed("FairEvalResult.headline()", "FairEvalResult.traditional() (the "
+                     "headline precision/recall/f1) or fair()")
+        return self.traditional()
+
+    def undefined(self) -> list[str]:
+        """Which headline ratios were undefined and took 0, as nerspan lists them:
+        ``precision`` without system spans, ``recall`` without target spans."""
+        return ((["precision"] if not self.n_system.sum() else [])
+                + (["recall"] if not self.n_target.sum() else []))
 
     def _shares(self, row, table: dict) -> tuple:
         """(TP, FP, FN) of per-kind counts under a weight table."""
@@ -131,7 +142,7 @@ class FairEvalResult:
     # -- output ------------------------------------------------------------------------
     def per_type(self) -> dict:
         """Label -> the nine counts (under the focus label), ``traditional_FP``/``_FN``,
-        ``support`` (target spans) and the traditional, fair (and weighted) P/R/F1,
+        ``support`` (target spans) and the traditional, fair (and weight-table) P/R/F1,
         None where undefined."""
         rows = {}
         for k, label in enumerate(self.labels):
@@ -146,7 +157,7 @@ class FairEvalResult:
             _put(row, "fair",
                  defined_prf(*self._shares(self.label_kind_counts[k], self.fair_table)))
             if self.weight_table is not None:
-                _put(row, "weighted",
+                _put(row, "weight_table",
                      defined_prf(*self._shares(self.label_kind_counts[k], self.weight_table)))
             rows[label] = row
         return rows
@@ -159,19 +170,18 @@ class FairEvalResult:
                 for i, r in enumerate(rows)}
 
     def to_dict(self) -> dict:
-        traditional = defined_prf(*self._traditional_counts())
-        fair = defined_prf(*self._shares(self.kind_counts, self.fair_table))
-        weighted = (defined_prf(*self._shares(self.kind_counts, self.weight_table))
-                    if self.weight_table is not None else None)
-        out = {}
-        _put(out, "", traditional if self.weights == "traditional"
-             else fair if self.weights == "fair" else weighted)
-        _put(out, "traditional", traditional)
-        _put(out, "fair", fair)
-        if weighted is not None:
-            _put(out, "weighted", weighted)
-        out["counts"] = self.counts
         tp, fp, fn = self._traditional_counts()
+        out = {}
+        # the headline: exact-match scores with nerspan's zero division, the same numbers
+        # under the same keys as every family's result
+        _put(out, "", self.traditional())
+        out["undefined"] = self.undefined()
+        _put(out, "traditional", defined_prf(tp, fp, fn))
+        _put(out, "fair", defined_prf(*self._shares(self.kind_counts, self.fair_table)))
+        if self.weight_table is not None:
+            _put(out, "weight_table",
+                 defined_prf(*self._shares(self.kind_counts, self.weight_table)))
+        out["counts"] = self.counts
         out["traditional_counts"] = {"TP": tp, "FP": fp, "FN": fn}
         out["per_type"] = self.per_type()
         out["confusion"] = self.confusion()

@@ -33,8 +33,8 @@ PRESETS = {
     "weighted": {**IDENTITY, "LE": HALF, "LBE": HALF,
                  "BEs": (0.5, 0.0, 0.5), "BEl": (0.5, 0.5, 0.0), "BEo": (0.5, 0.25, 0.25)},
 }
-# weights="traditional" selects the exact-match scores as the headline; it has no table.
-WEIGHT_NAMES = ("traditional", "fair", "weighted")
+# The presets ``score(weights=...)`` takes by name ("fair" is the fair scores' own table).
+WEIGHT_NAMES = ("weighted",)
 
 _CANONICAL = {name.lower(): name for name in ERROR_TYPES + ("BE",)}
 
@@ -47,7 +47,7 @@ def resolve_weights(weights) -> dict:
     """
     if isinstance(weights, str):
         if weights not in PRESETS:
-            raise ValueError(f"weights must be one of {', '.join(WEIGHT_NAMES)} or a table "
+            raise ValueError(f"weights must be one of: {', '.join(WEIGHT_NAMES)}, or a table "
                              f"mapping error types to (TP, FP, FN) shares, not {weights!r}")
         return dict(PRESETS[weights])
     if not isinstance(weights, Mapping):

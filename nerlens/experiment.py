@@ -83,6 +83,14 @@ class Experiment:
     def datasets(self) -> list:
         return list(self.reports)
 
+    def aggregate_cell(self, dataset: str, system: str, statistic: str) -> dict | None:
+        """``{mean, std, n}`` of a statistic over the system's runs on the dataset (mean
+        None: undefined in every run); None when the system has no run there."""
+        by_system = self.aggregate[dataset]
+        if system not in by_system:
+            return None
+        return by_system[system].get(statistic, {"mean": None, "std": None, "n": 0})
+
     def to_dict(self) -> dict:
         return {"info": self.info, "systems": self.systems, "runs": self.runs,
                 "findings": self.findings, "aggregate": self.aggregate,
@@ -133,13 +141,16 @@ def mean_std(values) -> dict:
 
 
 def holm(pvalues: Mapping) -> dict:
-    """Holm's step-down adjusted p-values (key -> p; None stays None): the i-th smallest
-    of m p-values becomes max over j <= i of min(1, (m - j + 1) p_j).
+    """Holm's step-down adjusted p-values (key -> p): the i-th smallest of the m defined
+    p-values becomes max over j <= i of min(1, (m - j + 1) p_j). A test without a defined
+    p-value (None or NaN) is not counted in m and gets None.
 
-    >>> holm({"a": 0.01, "b": 0.04, "c": 0.03, "d": None})
-    {'a': 0.03, 'b': 0.06, 'c': 0.06, 'd': None}
+    >>> holm({"a": 0.01, "b": 0.04, "c": 0.03, "d": None, "e": float("nan")})
+    {'a': 0.03, 'b': 0.06, 'c': 0.06, 'd': None, 'e': None}
     """
-    defined = sorted((p, k) for k, p in pvalues.items() if p is not None)
+    # sorted by p alone: tied p-values get the same adjusted value in any order
+    defined = sorted(((p, k) for k, p in pvalues.items() if p is not None and p == p),
+                     key=lambda item: item[0])
     m, running, out = len(defined), 0.0, {k: None for k in pvalues}
     for i, (p, key) in enumerate(defined):
         running = max(running, min(1.0, (m - i) * p))
@@ -425,7 +436,7 @@ def _wilcoxon(reports: dict, runs: dict, systems: list, higher: dict) -> dict:
                         xs.append(r.estimates[ca].get(stat))
                         ys.append(r.estimates[cb].get(stat))
             test = analysis._or_error(analysis.wilcoxon, xs, ys)
-            pairs = [(x, y) for x, y in zip(xs, ys) if x is not None and y is not None]
+            pairs = analysis.defined_pairs(xs, ys)   # an undefined run's pair is left out
             test["n_pairs"] = len(pairs)
             test["difference"] = (float(np.mean([x - y for x, y in pairs])) if pairs
                                   else None)

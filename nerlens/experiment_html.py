@@ -17,11 +17,22 @@ STYLE = """
 LEFT_OUT = {"examples"}   # one filter script per page: the examples stay in report.json
 
 
+# The two marks of an empty cell: the system has no run on that dataset, or it has runs
+# and the number is undefined in every one of them.
+NO_RUN = "<span class='note'>no run</span>"
+UNDEFINED = "&ndash;"
+MARKS_LEGEND = ("no run = the system has no run on that dataset; &ndash; = undefined in "
+                "every run (e.g. recall on unseen mentions when every mention is seen, "
+                "hardeval with no unseen or label-shifted token)")
+
+
 def pm(value: dict | None, runs: int | None = None) -> Raw:
     """Mean +- std in percent as a table cell, with (n runs) unless n is ``runs`` (the
-    row says it)."""
-    if not value or value.get("mean") is None:
-        return Raw("&ndash;")
+    row says it); ``NO_RUN`` for no value (no run), ``UNDEFINED`` for no mean."""
+    if value is None:
+        return Raw(NO_RUN)
+    if value.get("mean") is None:
+        return Raw(UNDEFINED)
     text = f"{100 * value['mean']:.2f}"
     if value.get("std") is not None:
         text += f" <span class='note'>&plusmn; {100 * value['std']:.2f}</span>"
@@ -61,13 +72,13 @@ def _holistic(experiment) -> str:
     for key, title in HEADLINE:
         if key not in experiment.higher_is_better:
             continue
-        rows = [[Raw(_e(s))] + [pm(experiment.aggregate[d].get(s, {}).get(key)) for d in names]
+        rows = [[Raw(_e(s))] + [pm(experiment.aggregate_cell(d, s, key)) for d in names]
                 for s in experiment.systems]
         parts.append(f"<div><h4>{_e(title)}</h4>{table(['system', *names], rows)}</div>")
     return (f"<div class='tiles'>{''.join(parts)}</div><p class='note'>Percent: mean &plusmn; sample standard deviation "
-            "(n &minus; 1) over the system's runs, (runs) in brackets; &ndash; = the system "
-            "has no run on that dataset. Every other statistic is in experiment.json "
-            "(aggregate) and in each dataset's section.</p>")
+            f"(n &minus; 1) over the system's runs, (runs) in brackets; {MARKS_LEGEND}. "
+            "Every other statistic is in experiment.json (aggregate) and in each dataset's "
+            "section.</p>")
 
 
 def _tough_mentions(experiment) -> str:
@@ -84,7 +95,8 @@ def _tough_mentions(experiment) -> str:
     return "".join(parts) + (f"<p class='note'>Recall (%) per subset, mean &plusmn; sample "
                              "std over the system's runs, (runs) after its name, as TMR's "
                              "tables; a cell over fewer runs (a subset empty in some) says "
-                             f"how many. {SUBSET_LEGEND}</p>")
+                             "how many; &ndash; = undefined in every run (the subset is "
+                             f"empty). {SUBSET_LEGEND}</p>")
 
 
 def _alpha_note(experiment) -> str:
@@ -189,7 +201,10 @@ def _significance(experiment) -> str:
               "Wilcoxon signed-rank test between the two systems, paired over runs and "
               "datasets: run k of one system with run k of the other on the same dataset "
               "(a system with fewer runs pairs only those). &Delta; = mean difference, first "
-              "minus second system, in points (for hardeval lower is better). With fewer than "
+              "minus second system, in points (for hardeval lower is better). A pair of runs "
+              "in which either number is undefined is left out; &ndash; = no test (fewer "
+              "than 2 pairs with defined numbers; hover the adjusted p for why), not "
+              "counted in Holm's correction. With fewer than "
               "6 pairs no two-sided p reaches 0.05. These tests are over runs (training "
               "variance); the bootstrap intervals of each dataset's section are over test "
               "sentences, another question.</p>")

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from .report_text import UNDEFINED, WIDTH, _fit, _line, _wrap
 
+NO_RUN = "no run"   # the system has no run on that dataset (UNDEFINED: it has, no number)
+
 
 def cell(value: dict | None) -> str:
-    """``92.4+-0.3 (5)``: mean +- std in percent and the number of runs."""
-    if not value or value.get("mean") is None:
+    """``92.4+-0.3 (5)``: mean +- std in percent and the number of runs; ``NO_RUN`` for
+    no value, ``UNDEFINED`` for no mean (undefined in every run)."""
+    if value is None:
+        return NO_RUN
+    if value.get("mean") is None:
         return UNDEFINED
     text = f"{100 * value['mean']:.1f}"
     if value.get("std") is not None:
@@ -17,7 +22,7 @@ def cell(value: dict | None) -> str:
 
 def f1_table(experiment) -> list[str]:
     names = experiment.datasets
-    cells = {s: [cell(experiment.aggregate[d].get(s, {}).get("entity_f1")) for d in names]
+    cells = {s: [cell(experiment.aggregate_cell(d, s, "entity_f1")) for d in names]
              for s in experiment.systems}
     widths = [max(len(_fit(d, 16)), *(len(c[i]) for c in cells.values()))
               for i, d in enumerate(names)]
@@ -50,5 +55,6 @@ def summary(experiment) -> str:
     lines += ["", "Entity F1 (%), mean+-std over runs (runs):"] + f1_table(experiment)
     lines.append(_wrap("std: sample standard deviation over a system's runs; every headline "
                        f"number, per subset and per bucket, is in the HTML and the JSON; "
-                       f"{UNDEFINED} = no run."))
+                       f"{NO_RUN} = the system has no run on that dataset; {UNDEFINED} = "
+                       "undefined in every run."))
     return "\n".join(lines)

@@ -24,9 +24,12 @@ RULES = {
     "seen_unseen_gap": "Recall on seen vs unseen mentions (tough mentions): stated when each "
                        f"subset holds at least {MIN_SUPPORT} gold mentions and the two "
                        "bootstrap intervals do not overlap.",
-    "bucket_gap": "Largest bucket gap of a system: over the attributes, the best and the "
-                  f"worst bucket F1 among buckets with at least {MIN_SUPPORT} gold items "
-                  "whose intervals do not overlap; the attribute with the largest gap.",
+    "bucket_gap": "Largest bucket gap of a system: over the entity attributes, the best "
+                  f"and the worst bucket F1 among buckets with at least {MIN_SUPPORT} gold "
+                  "items whose intervals do not overlap; the attribute with the largest gap.",
+    "token_bucket_gap": "The same over the token attributes (tCon, tFre), whose buckets "
+                        "score tokens, O included: their F1 is compared only with each "
+                        "other, never with entity F1.",
     "boundary_errors": "Share of a system's errors that are boundary errors (FairEval BE + "
                        "LBE over FP + FN + LE + BE + LBE): stated when the system makes at "
                        f"least {MIN_SUPPORT} errors (a count, no interval).",
@@ -105,34 +108,60 @@ def seen_unseen_gap(report) -> list[dict]:
 
 
 def bucket_gap(report) -> list[dict]:
+    """Largest gap over the entity attributes (F1 over mentions)."""
+    return _bucket_gaps(report, tokens=False)
+
+
+def token_bucket_gap(report) -> list[dict]:
+    """Largest gap over the token attributes (F1 over tokens), ranked apart: a token F1
+    near 100% says nothing about entity F1."""
+    return _bucket_gaps(report, tokens=True)
+
+
+def _bucket_gaps(report, tokens: bool) -> list[dict]:
+    from attribute_buckets.analysis import unit
+
     out = []
     for system in report.systems:
-        buckets = report.results[system].get("attribute_buckets", {}).get("buckets", {})
+        result = report.results[system].get("attribute_buckets", {})
         best_gap = None
-        for attribute, rows in buckets.items():
-            scored = []
-            for i, row in enumerate(rows):
-                ci = report.intervals.get(system, {}).get(
-                    f"attribute_buckets.buckets.{attribute}.{i}")
-                if row.get("f1") is not None and _usable(ci):
-                    scored.append((row["f1"], i, ci))
-            if len(scored) < 2:
+        for attribute, rows in result.get("buckets", {}).items():
+            if (unit(result, attribute) == "token") != tokens:
                 continue
-            (low_f1, low_i, low_ci), (high_f1, high_i, high_ci) = min(scored), max(scored)
-            if low_ci["high"] < high_ci["low"] and (best_gap is None
-                                                     or high_f1 - low_f1 > best_gap[0]):
-                best_gap = (high_f1 - low_f1, attribute, rows[high_i], high_ci, rows[low_i],
-                            low_ci)
+            gap = _gap(report, system, attribute, rows)
+            if gap and (best_gap is None or gap[0] > best_gap[0]):
+                best_gap = gap
         if best_gap:
-            gap, attribute, high, high_ci, low, low_ci = best_gap
-            out.append(_finding(
-                "bucket_gap", system,
-                f"{system}'s largest bucket gap is in {attribute_name(attribute)}: F1 "
-                f"{percent(high['f1'])} {_interval(high_ci)} for {bucket_label(high)} vs "
-                f"{percent(low['f1'])} {_interval(low_ci)} for {bucket_label(low)}.", gap,
-                attribute=attribute, best=bucket_label(high), worst=bucket_label(low),
-                best_f1=high["f1"], worst_f1=low["f1"]))
+            out.append(_gap_finding(system, tokens, *best_gap))
     return out
+
+
+def _gap(report, system: str, attribute: str, rows: list) -> tuple | None:
+    """``(gap, attribute, best row, its interval, worst row, its interval)`` when the
+    best and worst usable buckets' intervals do not overlap."""
+    scored = []
+    for i, row in enumerate(rows):
+        ci = report.intervals.get(system, {}).get(f"attribute_buckets.buckets.{attribute}.{i}")
+        if row.get("f1") is not None and _usable(ci):
+            scored.append((row["f1"], i, ci))
+    if len(scored) < 2:
+        return None
+    (low_f1, low_i, low_ci), (high_f1, high_i, high_ci) = min(scored), max(scored)
+    if low_ci["high"] >= high_ci["low"]:
+        return None
+    return high_f1 - low_f1, attribute, rows[high_i], high_ci, rows[low_i], low_ci
+
+
+def _gap_finding(system, tokens: bool, gap, attribute, high, high_ci, low, low_ci) -> dict:
+    where, score, note = (("over tokens ", "token F1", " (F1 over every token, O included; "
+                           "not comparable with entity F1)") if tokens else ("", "F1", ""))
+    return _finding(
+        "token_bucket_gap" if tokens else "bucket_gap", system,
+        f"{system}'s largest bucket gap {where}is in {attribute_name(attribute)}: {score} "
+        f"{percent(high['f1'])} {_interval(high_ci)} for {bucket_label(high)} vs "
+        f"{percent(low['f1'])} {_interval(low_ci)} for {bucket_label(low)}{note}.", gap,
+        attribute=attribute, best=bucket_label(high), worst=bucket_label(low),
+        best_f1=high["f1"], worst_f1=low["f1"], unit="token" if tokens else "mention")
 
 
 def boundary_errors(report) -> list[dict]:
@@ -153,7 +182,8 @@ def boundary_errors(report) -> list[dict]:
     return out
 
 
-GENERATORS = (no_seen_mentions, paired, seen_unseen_gap, bucket_gap, boundary_errors)
+GENERATORS = (no_seen_mentions, paired, seen_unseen_gap, bucket_gap, token_bucket_gap,
+              boundary_errors)
 
 
 def findings(report) -> list[dict]:

@@ -285,12 +285,20 @@ def _semeval_table(system: str, semeval: dict) -> str:
             + table(["schema", *SEMEVAL_COUNTS, "P", "R", "F1"], rows))
 
 
+TOKEN_NOTE = ("Scored over tokens, O included (every token is a unit): token F1, not "
+              "comparable with entity F1.")
+
+
 def _attribute_buckets_section(report) -> str:
+    from attribute_buckets.analysis import unit
+
     results = _results(report, "attribute_buckets")
     first = next(iter(results.values()))
     parts = []
     for attribute, buckets in first["buckets"].items():
         parts.append(f"<h3>{_e(attribute_name(attribute))}</h3>")
+        if unit(first, attribute) == "token":
+            parts.append(f"<p class='note'>{TOKEN_NOTE}</p>")
         title = bucket_figure_title(attribute)
         if title in report.figures:
             parts.append(f"<figure><img alt='{_e(title)}' "
@@ -307,13 +315,19 @@ def _attribute_buckets_section(report) -> str:
             scored = [(b["f1"], b["name"]) for b in buckets if b["f1"] is not None]
             if len(scored) >= 2:
                 (worst, worst_name), (best, best_name) = min(scored), max(scored)
-                diagnoses.append([system, attribute_name(attribute), Raw(_e(best_name)), best,
-                                  Raw(_e(worst_name)), worst, best - worst])
+                tokens = ", token F1" if unit(result, attribute) == "token" else ""
+                diagnoses.append([system, attribute_name(attribute) + tokens,
+                                  Raw(_e(best_name)), best, Raw(_e(worst_name)), worst,
+                                  best - worst])
     if diagnoses:
         parts += ["<h3>Self-diagnosis: best and worst bucket</h3>",
                   table(["system", "attribute", "best", "F1", "worst", "F1", "gap"],
                         diagnoses)]
-        parts += [figure(report, self_diagnosis_title(system)) for system in results]
+        charts = [figure(report, self_diagnosis_title(system)) for system in results]
+        if any(charts):
+            parts += charts + ["<p class='note'>Each chart draws the entity attributes beside "
+                               "the system's entity F1, and the token attributes (token F1) "
+                               "apart, beside the F1 over all tokens.</p>"]
         parts.append(_figures_note(report))
     return "".join(parts)
 

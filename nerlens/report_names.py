@@ -31,7 +31,7 @@ HARD_SUBSETS = {
 }
 
 FAIREVAL = {"fair_precision": "fair precision (FairEval)", "fair_recall": "fair recall (FairEval)",
-            "fair_f1": "fair F1 (FairEval)", "traditional_f1": "traditional F1 (FairEval)"}
+            "fair_f1": "fair F1 (FairEval)"}
 
 # faireval's SemEval-2013 Task 9.1 schemas (``faireval.semeval.<schema>.f1``)
 SEMEVAL = {"strict": "strict: exact span and type", "exact": "exact: exact span, any type",

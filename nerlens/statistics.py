@@ -51,7 +51,7 @@ def entity_statistics(corpus, scheme: str, mode: str, pred_column: str = PRED,
 # Family numbers that restate nerspan's entity scores (the families' tests assert the
 # equality): the report shows them once, as entity_*.
 SAME_AS_ENTITY = {"tough_mentions.precision", "tough_mentions.recall", "tough_mentions.f1",
-                  "attribute_buckets.f1"}
+                  "attribute_buckets.f1", "faireval.traditional_f1"}
 
 
 def family_statistics(result) -> list[Statistic]:

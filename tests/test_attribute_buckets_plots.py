@@ -104,3 +104,30 @@ def test_tag_charts_name_each_type_once_and_the_heat_map_is_not_padded(results, 
             for name, pred in (("a", gold), ("b", [["B-company", "O", "O"]]))}
     compare = plots.comparison_chart(long["a"], long["b"], ("a", "b"))
     assert {t.get_rotation() for t in compare.axes[0].get_xticklabels()} == {90.0}
+
+
+def test_token_attributes_are_never_drawn_against_entity_f1(results):
+    """tCon and tFre score tokens, O included: their buckets are compared with the F1 over
+    all their tokens, in a panel of their own, never with the entity F1 (issue 28)."""
+    from matplotlib.collections import LineCollection
+
+    from attribute_buckets.analysis import overall_f1, relative_change
+
+    weak = results["weak"].to_dict()
+    token_f1 = overall_f1(weak, "tCon")
+    assert token_f1 != weak["f1"] and overall_f1(weak, "eLen") == weak["f1"]
+    figure = plots.self_diagnosis_chart(weak)
+    mentions, tokens = figure.axes
+    assert [t.get_text() for t in tokens.get_xticklabels()] == ["tCon", "tFre"]
+    assert "tCon" not in [t.get_text() for t in mentions.get_xticklabels()]
+    assert [line.get_ydata()[0] for line in mentions.get_lines()] == [weak["f1"]]
+    assert tokens.get_lines() == []            # no entity-F1 line over the token bars
+    segments = [c for c in tokens.collections if isinstance(c, LineCollection)]
+    assert [s.get_segments()[0][0][1] for s in segments] == [
+        overall_f1(weak, "tCon"), overall_f1(weak, "tFre")]
+    # the heat map against each system's own overall F1: the token one for tCon
+    _, _, cube = relative_change({"weak": weak}, attributes=["tCon"], difference=True)
+    f1s = [row["f1"] for row in weak["buckets"]["tCon"]]
+    assert [c for c in cube[0, 0] if c == c] == pytest.approx(
+        [f - token_f1 for f in f1s if f is not None])
+    assert plots.bucket_chart(results, "tCon").axes[0].get_ylabel() == "token F1"

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import faireval
+import nerspan
 from faireval import read_span_file, score, spans_to_tags, write_span_file
 from nerspan.errors import FormatError, NerspanError, SentenceCountError
 
@@ -42,10 +43,43 @@ def test_tp_le_be_and_the_three_score_kinds():
     assert (d["traditional_precision"], d["traditional_recall"]) == (1 / 3, 1 / 3)
     # fair: FP = FN = 0 + 0.5 * 2 errors = 1
     assert (d["fair_precision"], d["fair_recall"], d["fair_f1"]) == (0.5, 0.5, 0.5)
-    # weighted: TP = 1 + 0.5 (BEs); FP = 0.5 (LE); FN = 0.5 (BEs) + 0.5 (LE)
-    assert (d["weighted_precision"], d["weighted_recall"]) == (0.75, 0.6)
-    assert d["weighted_f1"] == pytest.approx(2 * 0.75 * 0.6 / 1.35)
-    assert (d["precision"], d["recall"]) == (0.75, 0.6)  # headline = weighted here
+    # weight table: TP = 1 + 0.5 (BEs); FP = 0.5 (LE); FN = 0.5 (BEs) + 0.5 (LE)
+    assert (d["weight_table_precision"], d["weight_table_recall"]) == (0.75, 0.6)
+    assert d["weight_table_f1"] == pytest.approx(2 * 0.75 * 0.6 / 1.35)
+    assert "weighted_f1" not in d     # weighted_* are support-weighted averages (nerspan)
+    # the headline is the exact-match scores whatever the weights
+    assert (d["precision"], d["recall"], d["f1"]) == (1 / 3, 1 / 3, 1 / 3)
+
+
+def test_weights_adds_weight_table_scores_and_never_changes_the_headline():
+    target, system = [[("A", 0, 2), ("B", 3, 4)]], [[("A", 0, 1), ("B", 3, 4)]]
+    plain = score(target, system).to_dict()
+    table = score(target, system, weights={"BE": (1, 0, 0)}).to_dict()
+    assert not any(k.startswith("weight_table_") for k in plain)
+    assert plain["options"]["weights"] is None
+    assert table["weight_table_f1"] == 1.0 and plain["fair_f1"] == pytest.approx(2 / 3)
+    headline = ("precision", "recall", "f1", "fair_f1", "traditional_f1")
+    assert {k: table[k] for k in headline} == {k: plain[k] for k in headline}
+    assert plain["f1"] == 0.5 == nerspan.score(target, system).micro()[2]
+
+
+@pytest.mark.parametrize("old", ["fair", "traditional"])
+def test_weights_that_chose_the_headline_are_deprecated_and_add_nothing(old):
+    target, system = [[("A", 0, 2), ("B", 3, 4)]], [[("A", 0, 1), ("B", 3, 4)]]
+    with pytest.warns(DeprecationWarning, match=f"weights='{old}' is deprecated"):
+        d = score(target, system, weights=old).to_dict()
+    assert d == score(target, system).to_dict()
+    result = score(target, system)
+    with pytest.warns(DeprecationWarning, match="headline"):
+        assert result.headline() == result.traditional()
+
+
+def test_headline_is_nerspans_entity_scores_with_zero_division():
+    d = score([[("A", 0, 1)], []], [[], []]).to_dict()
+    assert (d["precision"], d["recall"], d["f1"]) == (0.0, 0.0, 0.0)
+    assert d["undefined"] == ["precision"] == nerspan.score(
+        [[("A", 0, 1)], []], [[], []]).to_dict()["undefined"][:1]
+    assert d["traditional_precision"] is None     # faireval's own rows keep None
 
 
 def test_one_target_split_in_two_is_two_boundary_errors_not_three_errors():

@@ -30,7 +30,7 @@ def test_evaluate_module_computes_what_score_computes(metric):
     for options in ({}, {"weights": "weighted", "focus": "system", "confusion_tp": True}):
         got = metric.compute(predictions=PREDICTIONS, references=REFERENCES, **options)
         assert got == faireval.score(REFERENCES, PREDICTIONS, **options).to_dict()
-    assert set(got) >= {"traditional_f1", "fair_f1", "weighted_f1", "counts", "per_type",
+    assert set(got) >= {"traditional_f1", "fair_f1", "weight_table_f1", "counts", "per_type",
                         "confusion"}
     assert all(0.0 <= v <= 1.0 for v in got.values() if isinstance(v, float))
 
@@ -51,7 +51,11 @@ def test_space_app_builds_and_computes_the_example():
     app = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(app)
     result = app.demo.example_result()
-    assert app.demo.headline == "f1" and isinstance(result["f1"], float)
+    assert app.demo.headline == "fair_f1" and isinstance(result["fair_f1"], float)
+    assert "weight_table_f1" not in result   # weights "none" by default
+    references, predictions = ([line.split() for line in app.EXAMPLE[side].splitlines()]
+                               for side in ("references", "predictions"))
+    assert "weight_table_f1" in app.compute(references, predictions, weights="weighted")
     assert result["counts"]["LE"] == 1 and result["counts"]["BEs"] == 2
 
 
@@ -148,3 +152,18 @@ def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
                        '{"LE": [0, -1, 1]}')
     assert code == 2 and "negative" in err
+
+
+@pytest.mark.parametrize("old", ["fair", "traditional"])
+def test_cli_weights_that_chose_the_headline_warn_and_change_nothing(capsys, column_file, old):
+    code, out, err = run(capsys, "faireval", str(column_file), "--format", "json",
+                         "--weights", old)
+    assert code == 0 and err.startswith(f"nerlens: warning: --weights {old}: ")
+    assert len(err.strip().splitlines()) == 1 and "is deprecated" in err
+    _, plain, _ = run(capsys, "faireval", str(column_file), "--format", "json")
+    assert json.loads(out) == json.loads(plain)
+
+
+def test_cli_text_names_the_weight_table_scores(capsys, column_file):
+    code, out, _ = run(capsys, "faireval", str(column_file), "--weights", "weighted")
+    assert code == 0 and "### Weighted evaluation" in out and "### Fair evaluation" in out

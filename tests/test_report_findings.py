@@ -192,3 +192,23 @@ def test_readme_documents_every_rule():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for rule in report_findings.RULES:
         assert f"- `{rule}`:" in readme, rule
+
+
+def test_demo_never_ranks_a_token_attribute_against_entity_f1(demo):
+    """tCon and tFre score tokens (F1 99.8% for a system whose entity F1 is 6.1%): their
+    gaps are a rule of their own that says token F1; bucket_gap ranks entity attributes."""
+    from attribute_buckets.attributes import TOKEN_ATTRIBUTES
+
+    data = json.loads((demo / "report.json").read_text())
+    gaps = [f for f in data["findings"] if f["rule"] == "bucket_gap"]
+    tokens = [f for f in data["findings"] if f["rule"] == "token_bucket_gap"]
+    assert {f["system"] for f in gaps} == {f["system"] for f in tokens} == \
+        {"spacy_sm", "memorisation"}
+    assert all(f["evidence"]["attribute"] not in TOKEN_ATTRIBUTES for f in gaps)
+    assert all(f["evidence"]["attribute"] in TOKEN_ATTRIBUTES for f in tokens)
+    for finding in tokens:
+        assert "token F1" in finding["text"] and "not comparable with entity F1" in \
+            finding["text"]
+    page = (demo / "report.html").read_text()
+    assert "memorisation&#x27;s largest bucket gap is in token" not in page
+    assert "Scored over tokens, O included" in page

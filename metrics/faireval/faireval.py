@@ -36,7 +36,9 @@ error types: labeling errors (LE: right span, wrong label), boundary errors (BE:
 label, overlapping span; BEs = system span smaller, BEl = larger, BEo = crossing),
 labeling-boundary errors (LBE), false negatives and false positives. Traditional scores
 count a near miss twice (an FP and an FN); the fair scores count each LE, BE and LBE as
-half an FP and half an FN; weighted scores use any table of (TP, FP, FN) shares.
+half an FP and half an FN; weight-table scores use any table of (TP, FP, FN) shares.
+The headline precision, recall and f1 are the exact-match scores, as in every nerlens
+module; the fair ones are fair_precision, fair_recall and fair_f1.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -51,9 +53,9 @@ Args:
     snap: widen character spans that miss token boundaries (counted in repairs).
     schemas: "semeval" adds the SemEval-2013 schemas (strict, exact, partial, ent_type)
         as nervaluate counts them.
-    weights: "fair" (default), "traditional", "weighted" (the paper's preset), or a table
-        {error type: (TP, FP, FN) shares}; names the headline precision/recall/f1, and
-        "weighted" or a table adds the weighted_* keys.
+    weights: "weighted" (the paper's preset) or a table {error type: (TP, FP, FN)
+        shares} adds the weight_table_* keys; None (default) adds none. ("fair" and
+        "traditional", which chose the headline scores before, are deprecated.)
     focus: "target" (default) counts LE and LBE under the target label per label,
         "system" under the system label.
     labels: evaluate only these labels (in this order). exclude: drop these labels.
@@ -67,17 +69,20 @@ Args:
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
 Options may also be given to evaluate.load(...); compute(...) overrides them.
 Returns:
-    precision, recall, f1: the scores named by weights (fair by default).
-    traditional_precision, traditional_recall, traditional_f1: exact-match scores.
+    precision, recall, f1: exact-match scores, the same numbers as every nerlens module's
+        (zero division gives 0, listed in undefined).
+    traditional_precision, traditional_recall, traditional_f1: the same exact-match
+        scores, None where undefined (as fair_* and weight_table_*).
     fair_precision, fair_recall, fair_f1: LE, BE and LBE count half FP, half FN.
-    weighted_precision, weighted_recall, weighted_f1: with weights="weighted" or a table.
+    weight_table_precision, weight_table_recall, weight_table_f1: with weights="weighted"
+        or a table.
     counts: TP, FP, FN, LE, BE, BEs, BEl, BEo, LBE. traditional_counts: TP, FP, FN.
     per_type: label -> counts and scores. confusion: target label -> system label -> count,
     with an extra row "FP" and an extra column "FN".
     semeval (with schemas): schema -> correct, incorrect, partial, missed, spurious,
     possible, actual, precision, recall, f1 and per_type.
     options, repairs: the options used and what decoding repaired (gold and pred).
-    An undefined score (no span on the side it divides by) is None.
+    An undefined score (no span on the side it divides by) is None, except the headline.
 Examples:
     >>> import evaluate
     >>> faireval_metric = evaluate.load("metrics/faireval")
@@ -86,7 +91,7 @@ Examples:
     >>> results = faireval_metric.compute(predictions=predictions, references=references)
     >>> results["counts"]["BE"], results["counts"]["LE"]
     (1, 1)
-    >>> round(results["traditional_f1"], 4), round(results["fair_f1"], 4)
+    >>> round(results["f1"], 4), round(results["fair_f1"], 4)
     (0.0, 0.0)
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-ORG", "O"]]
     >>> predictions = [["B-PER", "I-PER", "O", "B-LOC", "I-LOC"], ["B-ORG", "O"]]
@@ -94,13 +99,13 @@ Examples:
     ...                                   weights="weighted")
     >>> results["counts"]["TP"], results["counts"]["BEl"]
     (2, 1)
-    >>> [round(results[k], 4) for k in ("traditional_f1", "fair_f1", "weighted_f1")]
+    >>> [round(results[k], 4) for k in ("f1", "fair_f1", "weight_table_f1")]
     [0.6667, 0.8, 0.9091]
 """
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Faireval(OptionsMixin, evaluate.Metric):
-    """FairEval error types and traditional, fair and weighted scores."""
+    """FairEval error types and traditional, fair and weight-table scores."""
 
     OPTIONS = ("weights", "focus", "labels", "exclude", "ignore_punct", "pos", "confusion_tp",
                "return_pairs", "reference_iteration", "schemas", "tokens")

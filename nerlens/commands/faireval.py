@@ -1,8 +1,9 @@
-"""``nerlens faireval``: FairEval error types and traditional/fair/weighted scores."""
+"""``nerlens faireval``: FairEval error types and traditional/fair/weight-table scores."""
 from __future__ import annotations
 
 import json
 import os
+import sys
 
 import faireval
 from nerspan import GOLD, GoldContext, read_columns
@@ -19,9 +20,10 @@ def add_arguments(parser) -> None:
     add_input_arguments(parser)
     parser.add_argument("--spans", action="store_true",
                         help="GOLD and PRED are FairEval span files (LABEL begin end tokens)")
-    parser.add_argument("--weights", default="fair",
-                        help="fair (default), traditional, weighted, or a weight table as "
-                             "JSON or a JSON file: {\"BEs\": [0.5, 0, 0.5], ...}")
+    parser.add_argument("--weights", default=None,
+                        help="add the scores of a weight table (weight_table_*): weighted "
+                             "(the paper's preset), or a table as JSON or a JSON file: "
+                             "{\"BEs\": [0.5, 0, 0.5], ...}")
     parser.add_argument("--focus", default="target", choices=faireval.result.FOCUS,
                         help="count LE and LBE per label under the target (default) or "
                              "the system label")
@@ -48,8 +50,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--plot-format", default="png", choices=("png", "svg"))
 
 
-def _weights(value: str):
-    if value in faireval.WEIGHT_NAMES:
+def _weights(value: str | None):
+    if value in faireval.HEADLINE_WEIGHTS:   # they chose the headline scores once
+        print(f"nerlens: warning: --weights {value}: "
+              f"{faireval.headline_weights_warning(value)}", file=sys.stderr)
+        return None
+    if value is None or value in faireval.WEIGHT_NAMES:
         return value
     text = value
     if os.path.exists(value):
@@ -58,8 +64,8 @@ def _weights(value: str):
     try:
         return json.loads(text)
     except json.JSONDecodeError:
-        raise UsageError(f"--weights must be one of {', '.join(faireval.WEIGHT_NAMES)}, a "
-                         f"JSON weight table or a JSON file, not {value!r}") from None
+        raise UsageError(f"--weights must be a preset ({', '.join(faireval.WEIGHT_NAMES)}), "
+                         f"a JSON weight table or a JSON file, not {value!r}") from None
 
 
 def _split(value: str | None):
@@ -107,10 +113,13 @@ def compute(args) -> dict:
 
 
 COUNT_COLUMNS = ["TP", "FP", "LE", "BE", "LBE", "FN"]
+# the reference script's table titles, by key prefix (the weight table's: "Weighted")
+KIND_TITLES = {"traditional": "Traditional", "fair": "Fair", "weight_table": "Weighted"}
 
 
 def report(result: dict) -> str:
-    """Per-label tables (traditional, fair, weighted if present), comparison, confusion."""
+    """Per-label tables (traditional, fair, weight table if present), comparison,
+    confusion."""
     parts = []
     labels = list(result["per_type"])
     trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"],
@@ -121,7 +130,7 @@ def report(result: dict) -> str:
                       result["traditional_recall"], result["traditional_f1"]])
     parts.append("### Traditional evaluation\n" + format_table(
         ["Label", "TP", "FP", "FN", "Prec", "Rec", "F1"], trad_rows))
-    kinds = ["fair"] + (["weighted"] if "weighted_f1" in result else [])
+    kinds = ["fair"] + (["weight_table"] if "weight_table_f1" in result else [])
     columns = COUNT_COLUMNS + ["BEs", "BEl", "BEo"]
     for kind in kinds:
         rows = [[label] + [row[c] for c in columns]
@@ -129,12 +138,12 @@ def report(result: dict) -> str:
                 for label, row in result["per_type"].items()]
         rows.append(["overall"] + [result["counts"][c] for c in columns]
                     + [result[f"{kind}_precision"], result[f"{kind}_recall"], result[f"{kind}_f1"]])
-        parts.append(f"### {kind.title()} evaluation\n" + format_table(
+        parts.append(f"### {KIND_TITLES[kind]} evaluation\n" + format_table(
             ["Label"] + columns + ["Prec", "Rec", "F1"], rows))
     parts.append("### Comparison\n" + format_table(
         ["Version", "Prec", "Rec", "F1"],
-        [[kind.title(), result[f"{kind}_precision"], result[f"{kind}_recall"], result[f"{kind}_f1"]]
-         for kind in ["traditional"] + kinds]))
+        [[KIND_TITLES[kind], result[f"{kind}_precision"], result[f"{kind}_recall"],
+          result[f"{kind}_f1"]] for kind in ["traditional"] + kinds]))
     confusion = result["confusion"]
     system_labels = labels + ["FN"]
     parts.append("### Confusion matrix (rows: target, columns: system)\n" + format_table(
