@@ -20,8 +20,11 @@ def shown(value, limit: int = MAX_SHOWN) -> str:
     'xxxxxxxxx... (100 characters)
     """
     try:
-        text = repr(value)
-    except RecursionError:  # lists nested deeper than repr can go: their outer levels
+        # lists nested deeper than repr can go (how deep it goes depends on the caller's
+        # stack and the recursion limit): their outer levels, whatever the stack
+        text = _OUTER_LEVELS.repr(value) if _nested_deeper(value, _OUTER_LEVELS.maxlevel) \
+            else repr(value)
+    except RecursionError:  # nested deep past the first items
         text = _OUTER_LEVELS.repr(value)
     if len(text) <= limit:
         return text
@@ -31,6 +34,15 @@ def shown(value, limit: int = MAX_SHOWN) -> str:
 
 _OUTER_LEVELS = reprlib.Repr()
 _OUTER_LEVELS.maxlevel = 8
+
+
+def _nested_deeper(value, levels: int) -> bool:
+    """Whether the first items of ``value`` are lists or tuples more than ``levels`` deep."""
+    for _ in range(levels + 1):
+        if not isinstance(value, (list, tuple)) or not value:
+            return False
+        value = value[0]
+    return True
 
 
 class NerspanError(ValueError):
