@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .corpus import (GOLD, IGNORE_INDEX, PRED, Corpus, Source, as_label_list, check_same_shape,
                      ranges)
-from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
+from .errors import (ColumnNameError, DecodingWarning, EmptyInputError, FormatError, InputTypeError,
                      InvalidTagError, LabelIdError, LengthMismatchError, NerspanError,
                      SentenceCountError)
 from .options import check_bool, check_fraction, check_int
@@ -78,7 +78,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
 __all__ = [
     "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
-    "LengthMismatchError", "SentenceCountError", "InputTypeError", "DecodingWarning",
+    "LengthMismatchError", "SentenceCountError", "InputTypeError", "ColumnNameError",
+    "DecodingWarning",
     "check_bool", "check_fraction", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
     "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",

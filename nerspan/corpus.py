@@ -16,8 +16,9 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .errors import (EmptyInputError, InputTypeError, InvalidTagError, LabelIdError,
-                     LengthMismatchError, NerspanError, SentenceCountError, shown)
+from .errors import (ColumnNameError, EmptyInputError, InputTypeError, InvalidTagError,
+                     LabelIdError, LengthMismatchError, NerspanError, SentenceCountError,
+                     shown)
 
 GOLD = "gold"
 PRED = "pred"
@@ -125,7 +126,8 @@ class Corpus:
         Label vocabularies are merged; ``other``'s ids are remapped into the union. When
         ``other``'s labels start with this corpus's (a prediction file read with
         ``read_columns(reference=...)``), its ids already are the union's: its arrays are
-        shared, not copied (a copy is 0.3x a two-file input in peak memory).
+        shared, not copied (a copy is 0.3x a two-file input in peak memory). A name
+        this corpus has already is an error (``joined_columns``).
         """
         check_same_shape(self, other, what=what)
         labels = list(self.labels)
@@ -136,11 +138,18 @@ class Corpus:
                 labels.append(label)
         remap = np.array([index[label] for label in other.labels] or [0], dtype=np.int32)
         same_ids = bool(np.array_equal(remap, np.arange(len(remap))))
-        columns = dict(self.columns)
-        for name, ids in other.columns.items():
-            shared = same_ids and ids.dtype == np.int32
-            columns[(names or {}).get(name, name)] = ids if shared else remap[ids]
+        columns = joined_columns(self.columns.items(), (
+            ((names or {}).get(name, name),
+             ids if same_ids and ids.dtype == np.int32 else remap[ids])
+            for name, ids in other.columns.items()))
         return Corpus(self.offsets, columns, tuple(labels), self.tokens, self.vocab, self.source)
+
+    def renamed(self, names: Mapping[str, str]) -> "Corpus":
+        """The same corpus with the columns ``names`` maps renamed (a name taken by
+        another column is an error)."""
+        columns = joined_columns((names.get(name, name), ids)
+                                 for name, ids in self.columns.items())
+        return Corpus(self.offsets, columns, self.labels, self.tokens, self.vocab, self.source)
 
     def select(self, columns: Sequence[str]) -> "Corpus":
         return Corpus(self.offsets, {c: self.column(c) for c in columns}, self.labels,
@@ -174,10 +183,9 @@ class Corpus:
         >>> c.n_sentences, c.n_tokens, c.tags("pred", 0)
         (1, 3, ['B-PER', 'O', 'O'])
         """
-        named = {GOLD: references}
-        if predictions is not None:
-            named[PRED] = predictions
-        named.update(columns or {})
+        named = joined_columns([(GOLD, references)],
+                               [] if predictions is None else [(PRED, predictions)],
+                               (columns or {}).items())
         lengths = None
         label_index = Interner()
         interned = {}
@@ -291,6 +299,27 @@ def check_same_shape(corpus: Corpus, other: Corpus, what: str = "predictions") -
             f"length mismatch: {what} have {_count(int(other.lengths[i]), 'token')}, the "
             f"reference {_count(int(corpus.lengths[i]), 'token')}"
             + (f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""), i)
+
+
+def joined_columns(*groups) -> dict:
+    """name -> column of every ``(name, column)`` pair of ``groups``, in order.
+
+    A name given twice is an error (``ColumnNameError``), never a column silently
+    replaced: a system named after the gold column once took its place and was scored
+    against itself.
+
+    >>> joined_columns([("gold", 1)], [("gold", 2)])
+    Traceback (most recent call last):
+    ...
+    nerspan.errors.ColumnNameError: two tag columns named 'gold': a column is never replaced by another; give the system another name
+    """
+    columns = {}
+    for name, column in chain.from_iterable(groups):
+        if name in columns:
+            raise ColumnNameError(f"two tag columns named {name!r}: a column is never "
+                                  "replaced by another; give the system another name")
+        columns[name] = column
+    return columns
 
 
 def _count(n: int, noun: str) -> str:

@@ -91,6 +91,11 @@ class InputTypeError(NerspanError, TypeError):
     lists nested too deep, a float id, a non-bool flag); a ``TypeError`` as well."""
 
 
+class ColumnNameError(NerspanError):
+    """A name given to a tag column (a system, a run) is taken: by the gold column or by
+    another column. A corpus never replaces one column with another of the same name."""
+
+
 class DecodingWarning(UserWarning):
     """Decoding lost most of a column's chunks (strict mode under a scheme that does not
     fit the data, most likely)."""

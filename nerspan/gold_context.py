@@ -166,9 +166,15 @@ class GoldContext:
                                  f"with a {column!r} column (it has {list(self.corpus.columns)})")
             return self.corpus, self.gold_column, column
         other = self._prediction_corpus(predictions, label_list, tokens)
-        base = self.corpus.select([self.gold_column])
-        corpus = base.with_columns(other, {GOLD: PRED, PRED: PRED})
-        return corpus, self.gold_column, PRED
+        # gold as GOLD: a gold column named "pred" is not the predictions' column
+        corpus = self.gold_corpus().with_columns(other, {GOLD: PRED, PRED: PRED})
+        return corpus, GOLD, PRED
+
+    def gold_corpus(self) -> Corpus:
+        """The corpus with the gold column alone, named ``GOLD``."""
+        corpus = self.corpus
+        return Corpus(corpus.offsets, {GOLD: corpus.column(self.gold_column)}, corpus.labels,
+                      corpus.tokens, corpus.vocab, corpus.source)
 
     def _prediction_corpus(self, predictions, label_list, tokens) -> Corpus:
         """The predictions as a one-column corpus (column ``gold`` or ``pred``)."""
@@ -176,9 +182,7 @@ class GoldContext:
         if isinstance(predictions, Corpus):
             return predictions.select([PRED if PRED in predictions.columns else GOLD])
         if is_span_input(predictions):
-            gold = Corpus(self.corpus.offsets, {GOLD: self.corpus.column(self.gold_column)},
-                          self.corpus.labels, self.corpus.tokens, self.corpus.vocab)
-            return from_spans(gold, predictions, tokens).select([PRED])
+            return from_spans(self.gold_corpus(), predictions, tokens).select([PRED])
         if kind == "ids":  # -100 positions of the references drop the same predictions
             return Corpus.from_ids(references, predictions, label_list or own_labels
                                    ).select([PRED])

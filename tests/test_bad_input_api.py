@@ -739,3 +739,37 @@ def test_trainer_helper_checks_its_words_and_family_names():
 def test_training_data_of_no_accepted_form_is_refused_naming_it(train, match):
     with pytest.raises(InputTypeError, match=match):
         tough_mentions.score(GOLD, PRED, tokens=TOKENS, **train)
+
+
+# -- names: a column never takes another's place (issue 28) ---------------------------------
+COLUMN_CLASHES = {
+    "columns= named gold": (lambda: nerspan.Corpus.from_tags(GOLD, columns={"gold": PRED}),
+                            "gold"),
+    "columns= named pred beside predictions": (
+        lambda: nerspan.Corpus.from_tags(GOLD, PRED, columns={"pred": GOLD}), "pred"),
+    "with_columns renamed onto gold": (
+        lambda: CORPUS.with_columns(CORPUS.select(["tagger"]), {"tagger": "gold"}), "gold"),
+    "renamed onto another column": (
+        lambda: CORPUS.renamed({"tagger": "gold"}), "gold"),
+    "the memorisation baseline named gold": (
+        lambda: __import__("nerlens.baseline").baseline.with_memorisation_baseline(
+            nerspan.as_train_index(**TRAIN), CORPUS, "gold"), "gold"),
+}
+
+
+@pytest.mark.parametrize("case", COLUMN_CLASHES)
+def test_a_column_name_given_twice_is_an_error(case):
+    build, name = COLUMN_CLASHES[case]
+    with pytest.raises(nerspan.ColumnNameError, match=rf"^two tag columns named '{name}': a "
+                                                      r"column is never replaced by another"):
+        build()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_gold_column_named_pred_is_not_replaced_by_the_predictions(family):
+    """A context whose gold column is "pred": new predictions were renamed "pred" over
+    it and scored against themselves (F1 1.0)."""
+    corpus = nerspan.Corpus.from_tags(PRED, tokens=TOKENS, columns={"pred": GOLD})
+    context = GoldContext(corpus, "IOB2", "lenient", nerspan.as_train_index(**TRAIN), "pred")
+    expected = FAMILIES[family].score(GOLD, PRED, tokens=TOKENS, **TRAIN).to_dict()
+    assert FAMILIES[family].score(context, PRED).to_dict() == expected
