@@ -39,10 +39,11 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import InputTypeError, NerspanError, check_fraction
+from nerspan import ColumnNameError, InputTypeError, NerspanError, check_fraction
 from nerspan.errors import shown
 
 from .report import Report, report
+from .systems import check_system_name, check_system_names
 from .families import METHODS_ORDER as FAMILIES  # the report's order
 
 RUN_SEPARATOR = "#"
@@ -176,14 +177,21 @@ def _check_entry(name, entry) -> dict:
         raise ValueError(f"{where}: \"systems\" maps each system's name to its predictions "
                          "(one, or a list of runs)")
     for system, value in systems.items():
-        if not isinstance(system, str) or not system:
-            raise ValueError(f"{where}: system names are non-empty strings, not {system!r}")
-        if RUN_SEPARATOR in system:
-            raise ValueError(f"{where}: system {system!r}: {RUN_SEPARATOR!r} is kept for "
-                             "run columns (system#1, system#2, ...)")
+        check_run_system(system, where)
         if value is None or (isinstance(value, (list, tuple)) and not value):
             raise ValueError(f"{where}: system {system!r} has no predictions")
     return entry
+
+
+def check_run_system(system, where: str) -> str:
+    """``system`` if it may name a system of an experiment: a name ``check_system_name``
+    accepts, without ``RUN_SEPARATOR`` (a system named ``flair#1`` would be the column
+    of run 1 of ``flair``)."""
+    check_system_name(system, where)
+    if RUN_SEPARATOR in system:
+        raise ColumnNameError(f"system {system!r}: {RUN_SEPARATOR!r} is kept for the run "
+                              "columns (system#1, system#2, ...)", side=where)
+    return system
 
 
 def _columns(name, entry) -> tuple[dict, dict]:
@@ -196,7 +204,9 @@ def _columns(name, entry) -> tuple[dict, dict]:
             if missing:
                 raise ValueError(f"dataset {name!r}: system {system!r}: no column "
                                  f"{', '.join(map(repr, missing))} in the corpus")
-            runs[system] = given
+            runs[system] = check_system_names(
+                given, f"dataset {name!r}, system {system!r}",
+                [c for columns in runs.values() for c in columns])
             continue
         values = list(value) if _is_runs(value) else [value]
         runs[system] = [run_name(system, k, len(values)) for k in range(len(values))]

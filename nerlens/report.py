@@ -35,6 +35,7 @@ from .report_html import render
 from .families import METHODS_ORDER as FAMILIES  # the report's order
 from .statistics import (bucket_figures, entity_statistics, family_statistics,
                          figure_png, score_family)
+from .systems import check_system_names
 
 
 @dataclass
@@ -195,7 +196,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               tokens)
-    system_names = list(system_names)
+    system_names = check_system_names(system_names, "system_names")
     if not system_names:
         raise ValueError("the report needs at least one system")
     if corpus.tokens is None:

@@ -27,9 +27,10 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, InputTypeError, InvalidTagError, LabelTable,
-                     NerspanError, SentenceCountError, from_spans, get_scheme, read_columns,
-                     read_span_jsonl)
+from nerspan import (GOLD, PRED, ColumnNameError, Corpus, InputTypeError, InvalidTagError,
+                     LabelTable, NerspanError, SentenceCountError, from_spans, get_scheme,
+                     read_columns, read_span_jsonl)
+from nerspan import errors
 from nerspan.errors import TokenMismatchError
 from nerspan.readers import check_tokens, shown, token_line
 from nerspan.schemes import FALLBACK_PREFIXES
@@ -82,7 +83,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
     checking = dict(scheme=scheme, mode=mode, check=check,
                     outside_scheme_is_error=outside_scheme_is_error)
     if jsonl:
-        corpus, names = read_span_systems(gold, _named_files(systems), scheme=scheme,
+        corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inclusive_end=inclusive_end, snap=snap,
                                           encoding=encoding)
     elif systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
@@ -142,6 +143,7 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
     sentences, lengths, tokens."""
     names = []
     for name, prediction in _named_systems(systems).items():
+        check_system_name(name, "systems", corpus.columns)
         if isinstance(prediction, PathLike):
             other = read_columns(prediction, {PRED: pred_tag_column},
                                  comment_prefix=comment_prefix, encoding=encoding,
@@ -245,6 +247,49 @@ def system_name(path) -> str:
     return Path(path).stem
 
 
+def named_files(paths) -> dict:
+    """Name -> file: a mapping as given (its names checked), a file or a list of files
+    named after them, made unique (``gold.txt`` is ``gold'``: gold's name is gold's).
+
+    >>> named_files(["a/gold.txt", "b/gold.txt", "run.txt"])
+    {"gold'": 'a/gold.txt', "gold''": 'b/gold.txt', 'run': 'run.txt'}
+    """
+    if isinstance(paths, Mapping):
+        return {check_system_name(name): path for name, path in paths.items()}
+    names: dict = {}
+    for path in [] if paths is None else ([paths] if isinstance(paths, PathLike) else paths):
+        name = system_name(path)
+        while name in names or name == GOLD:
+            name += "'"
+        names[name] = path
+    return names
+
+
+def check_system_name(name, where: str = "systems", taken=()) -> str:
+    """``name`` if a system may take it: a non-empty string, neither ``GOLD`` (gold is
+    never addressed by a name a system can take) nor among ``taken`` (the columns there
+    are already); otherwise an error naming ``where`` the name was given."""
+    if not isinstance(name, str) or not name:
+        raise InputTypeError(f"a system's name is a non-empty string, not {errors.shown(name)}",
+                             side=where)
+    if name == GOLD:
+        raise ColumnNameError(f"{name!r} cannot name a system: it is the gold column's name",
+                              side=where)
+    if name in taken:
+        raise ColumnNameError(f"{name!r} is given twice: each system (each run) has a "
+                              "column of its own", side=where)
+    return name
+
+
+def check_system_names(names, where: str, taken=()) -> list:
+    """``names`` as a list, each one ``check_system_name`` accepts, none given twice nor
+    among ``taken``."""
+    checked: list = []
+    for name in names:
+        checked.append(check_system_name(name, where, [*taken, *checked]))
+    return checked
+
+
 def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
                outside_scheme_is_error: bool = False) -> None:
     """Raise ``InvalidTagError`` naming the file, line and tag of the first tag of
@@ -303,35 +348,16 @@ def _read_pair_file(path, gold_tag_column, pred_tag_column, read: dict, on_repai
         for column, what in ((GOLD, "gold"), (PRED, "prediction")):
             check_tags(corpus, column, checking["scheme"], checking["mode"], what,
                        checking["outside_scheme_is_error"])
-    name = system_name(path)
-    corpus = Corpus(corpus.offsets, {GOLD: corpus.columns[GOLD], name: corpus.columns[PRED]},
-                    corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
-    return corpus, [name]
-
-
-def _named_files(paths) -> dict:
-    """Name -> file: a mapping as given, a list of files named after them (made unique)."""
-    if isinstance(paths, Mapping):
-        return dict(paths)
-    names: dict = {}
-    for path in [] if paths is None else ([paths] if isinstance(paths, PathLike) else paths):
-        name = system_name(path)
-        while name in names or name == GOLD:
-            name += "'"
-        names[name] = path
-    return names
+    [name] = named_files([path])
+    return corpus.renamed({PRED: name}), [name]
 
 
 def _named_systems(systems) -> dict:
     """Name -> predictions of ``read_systems``' ``systems``."""
-    if isinstance(systems, Mapping):
-        if GOLD in systems:
-            raise ValueError(f"{GOLD!r} cannot name a system")
-        return dict(systems)
-    if isinstance(systems, PathLike) or (
+    if isinstance(systems, Mapping) or isinstance(systems, PathLike) or (
             isinstance(systems, Sequence)
             and all(isinstance(s, PathLike) for s in systems)):
-        return _named_files(systems)
+        return named_files(systems)
     raise InputTypeError("systems must map each system's name to its predictions (a "
                          f"column file or tag lists), or list column files, not a "
                          f"{type(systems).__name__}")
@@ -349,5 +375,5 @@ def _system_tags(name: str, prediction) -> Corpus:
 
 
 __all__ = ["read_systems", "read_gold", "add_systems", "read_span_systems",
-           "load_saved_split", "system_name", "check_tags", "warn_repairs",
-           "repaired_lines_text"]
+           "load_saved_split", "system_name", "named_files", "check_system_name",
+           "check_system_names", "check_tags", "warn_repairs", "repaired_lines_text"]

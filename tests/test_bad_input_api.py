@@ -540,7 +540,7 @@ EXPERIMENT_CASES = {
                           r"dataset 'd1': \"systems\" maps each system's name to its "
                           r"predictions"),
     "a system named by a number": (_declared(systems={1: PRED}), ValueError,
-                                   r"dataset 'd1': system names are non-empty strings, not 1"),
+                                   r"dataset 'd1': a system's name is a non-empty string, not 1"),
     "a corpus without the run's column": (
         _declared(gold=..., tokens=..., corpus=CORPUS, systems={"tagger": ["tagger", "t2"]}),
         ValueError, r"dataset 'd1': system 'tagger': no column 't2' in the corpus"),
@@ -773,3 +773,69 @@ def test_a_gold_column_named_pred_is_not_replaced_by_the_predictions(family):
     context = GoldContext(corpus, "IOB2", "lenient", nerspan.as_train_index(**TRAIN), "pred")
     expected = FAMILIES[family].score(GOLD, PRED, tokens=TOKENS, **TRAIN).to_dict()
     assert FAMILIES[family].score(context, PRED).to_dict() == expected
+
+
+def _read_systems(systems, **options):
+    from nerlens.systems import read_systems
+
+    return read_systems(GOLD, systems, tokens=TOKENS, **options)
+
+
+# entry -> (a call giving a system a name that is taken, the message)
+SYSTEM_NAME_CASES = {
+    "read_systems": (lambda: _read_systems({"gold": PRED}), r"^systems: 'gold' cannot name a "
+                     r"system: it is the gold column's name$"),
+    "add_systems, a column the corpus has": (
+        lambda: __import__("nerlens.systems").systems.add_systems(CORPUS, {"tagger": PRED}),
+        r"^systems: 'tagger' is given twice: each system \(each run\) has a column of its "
+        r"own$"),
+    "nerlens.report": (lambda: nerlens.report(GOLD, {"gold": PRED}, tokens=TOKENS,
+                                              bootstrap=0),
+                       r"^systems: 'gold' cannot name a system"),
+    "nerlens.report, the gold column as a system": (
+        lambda: nerlens.report(corpus=CORPUS, system_names=["gold"], bootstrap=0,
+                               train=nerspan.as_train_index(**TRAIN)),
+        r"^system_names: 'gold' cannot name a system: it is the gold column's name$"),
+    "nerlens.report, a system twice": (
+        lambda: nerlens.report(corpus=CORPUS, system_names=["tagger", "tagger"], bootstrap=0,
+                               train=nerspan.as_train_index(**TRAIN)),
+        r"^system_names: 'tagger' is given twice"),
+    "nerlens.experiment": (
+        lambda: nerlens.experiment(_declared(systems={"gold": PRED}), bootstrap=0),
+        r"^dataset 'd1': 'gold' cannot name a system: it is the gold column's name$"),
+    "nerlens.experiment, a run's name": (
+        lambda: nerlens.experiment(_declared(systems={"a": [PRED, PRED], "a#1": PRED}),
+                                   bootstrap=0),
+        r"^dataset 'd1': system 'a#1': '#' is kept for the run columns"),
+    "nerlens.report(datasets=...)": (
+        lambda: nerlens.report(datasets=_declared(systems={"gold": PRED}), bootstrap=0),
+        r"^dataset 'd1': 'gold' cannot name a system"),
+    "nerlens.experiment, the gold column as a run": (
+        lambda: nerlens.experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
+                                             systems={"tagger": ["tagger", "gold"]}),
+                                   bootstrap=0),
+        r"^dataset 'd1', system 'tagger': 'gold' cannot name a system"),
+    "nerlens.experiment, one column as two systems": (
+        lambda: nerlens.experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
+                                             systems={"a": "tagger", "b": ["tagger"]}),
+                                   bootstrap=0),
+        r"^dataset 'd1', system 'b': 'tagger' is given twice: each system \(each run\) has a "
+        r"column of its own$"),
+}
+
+
+@pytest.mark.parametrize("case", SYSTEM_NAME_CASES)
+def test_a_system_name_that_is_taken_is_refused(case):
+    call, message = SYSTEM_NAME_CASES[case]
+    with pytest.raises(nerspan.ColumnNameError, match=message):
+        call()
+
+
+def test_a_file_of_gold_and_predictions_named_gold_is_read_as_system_gold_prime(tmp_path):
+    from nerlens.systems import read_systems
+
+    (tmp_path / "gold.txt").write_text("Ana B-PER O\nLima I-PER B-LOC\n", encoding="utf-8")
+    corpus, names = read_systems(tmp_path / "gold.txt")
+    assert names == ["gold'"]
+    assert corpus.tags("gold", 0) == ["B-PER", "I-PER"]
+    assert corpus.tags("gold'", 0) == ["O", "B-LOC"]

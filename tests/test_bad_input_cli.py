@@ -534,3 +534,117 @@ def test_files_given_with_demo_are_refused_not_ignored(tmp_path, capsys, command
     paths = files(tmp_path)
     code, _, err = run(capsys, [command, "--demo", str(paths["gold"])])
     check_one_line(code, err, r"--demo scores the embedded demo; GOLD would be ignored")
+
+
+# -- names users give: never gold's, never another system's (issue 28) ----------------------
+# GOLD's tags beside a prediction column in which every tag is wrong
+PAIR = "John B-PER O\nSmith I-PER O\nsaw O B-LOC\n\nParis B-LOC O\n"
+PAIR_COMMANDS = ("score", "tough-mentions", "hardeval", "faireval", "buckets")
+
+
+def _worst(command: str, result: dict) -> bool:
+    """Whether ``result`` scores a system that has no tag right."""
+    if command == "hardeval":
+        return result["ter"] == 1.0
+    return result["traditional_f1" if command == "faireval" else "f1"] == 0.0
+
+
+@pytest.mark.parametrize("stem", ["gold", "gold'", "pred"])
+@pytest.mark.parametrize("command", PAIR_COMMANDS)
+def test_a_file_of_gold_and_predictions_is_scored_by_any_name(tmp_path, capsys, command, stem):
+    """A ``token gold pred`` file named gold.txt: its system was named "gold" and took the
+    gold column's place (every command printed F1 100 for a system that is always wrong)."""
+    train = files(tmp_path)["train"]
+    (tmp_path / "pair").mkdir()
+    pair = tmp_path / "pair" / f"{stem}.txt"
+    pair.write_text(PAIR, encoding="utf-8")
+    extra = ["--train", str(train)] if command in WITH_TRAIN else []
+    code, out, err = run(capsys, [command, *extra, str(pair), "--format", "json"])
+    assert code == 0, err
+    assert _worst(command, json.loads(out))
+
+
+def test_files_named_gold_are_systems_named_apart_from_gold(tmp_path, capsys):
+    paths = files(tmp_path)
+    other = tmp_path / "d"
+    other.mkdir()
+    (other / "gold.txt").write_text(good_pred("Paris O"), encoding="utf-8")
+    code, out, err = run(capsys, ["score", str(paths["gold"]), str(paths["gold"]),
+                                  str(other / "gold.txt"), "--format", "json"])
+    assert code == 0, err
+    result = json.loads(out)
+    assert list(result) == ["gold'", "gold''"]
+    assert result["gold'"]["f1"] == 1.0 and result["gold''"]["f1"] == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("form", ["pair file", "prediction file"])
+@pytest.mark.parametrize("command", ["report --manifest", "hardeval --domains",
+                                     "buckets --datasets"])
+def test_a_manifest_file_named_gold_is_a_system_apart_from_gold(tmp_path, capsys, command,
+                                                                form):
+    """A manifest's gold file holding the predictions, or its one prediction file, named
+    gold.txt: named after the file, as PRED is ("gold'")."""
+    paths = experiment_files(tmp_path)
+    folder = tmp_path / "d1"
+    folder.mkdir()
+    if form == "pair file":
+        (folder / "gold.txt").write_text(PAIR, encoding="utf-8")
+        entry = {"gold": "d1/gold.txt"}
+    else:
+        (folder / "gold.txt").write_text(good_pred("Paris O"), encoding="utf-8")
+        entry = {"gold": paths["gold"].name, "predictions": "d1/gold.txt"}
+    manifest = tmp_path / "experiment.json"
+    manifest.write_text(json.dumps({"d1": {**entry, "train": paths["train"].name}}))
+    flag = command.split()[1]
+    extra = (["--bootstrap", "0", "--no-progress", "--output", str(tmp_path / "out")]
+             if command.startswith("report") else [])
+    code, out, err = run(capsys, [command.split()[0], flag, str(manifest), *extra,
+                                  "--format", "json"])
+    assert code == 0, err
+    result = json.loads(out)
+    f1 = 0.0 if form == "pair file" else pytest.approx(2 / 3)  # one mention of two
+    if command.startswith("report"):
+        assert result["systems"] == ["gold'"]
+        assert result["aggregate"]["d1"]["gold'"]["entity_f1"]["mean"] == f1
+    elif command.startswith("hardeval"):
+        assert result["domains"]["d1"]["f1"] == f1
+    else:
+        assert list(result["datasets"]["d1"]) == ["gold'"]
+        assert result["datasets"]["d1"]["gold'"]["f1"] == f1
+
+
+# argv after ``report --no-progress ...`` (or a manifest's entry) -> message
+NAME_CASES = {
+    "pred_named_gold": (["--data", "d1", "gold.txt", "train.txt", "--pred", "gold=run1.txt"],
+                        r"error: --pred gold=run1.txt: 'gold' cannot name a system: it is the "
+                        r"gold column's name$"),
+    "pred_named_gold_in_a_named_dataset": (
+        ["--data", "d1", "gold.txt", "train.txt", "--pred", "d1:gold=run1.txt"],
+        r"error: --pred d1:gold=run1.txt: 'gold' cannot name a system: it is the gold "
+        r"column's name$"),
+    "pred_named_as_a_run": (
+        ["--data", "d1", "gold.txt", "train.txt", "--pred", "tagger=run1.txt",
+         "tagger=run2.txt", "tagger#1=run1.txt"],
+        r"error: --pred tagger#1=run1.txt: system 'tagger#1': '#' is kept for the run columns "
+        r"\(system#1, system#2, ...\)$"),
+    "pred_without_a_name": (["--data", "d1", "gold.txt", "train.txt", "--pred", "d1:=run1.txt"],
+                            r"error: --pred d1:=run1.txt: a system's name is a non-empty "
+                            r"string, not ''$"),
+    "manifest_system_named_gold": (
+        ["--manifest", "named.json"],
+        r"error: \S*named.json: dataset 'd1': 'gold' cannot name a system: it is the gold "
+        r"column's name$"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NAME_CASES))
+def test_a_system_name_that_is_taken_is_refused_naming_where_it_was_given(
+        tmp_path, capsys, monkeypatch, case):
+    argv, message = NAME_CASES[case]
+    experiment_files(tmp_path)
+    (tmp_path / "named.json").write_text(json.dumps(_entry(predictions={"gold": "run1.txt"})))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, ["report", "--no-progress", "--bootstrap", "0", "--output",
+                                  str(tmp_path / "out"), *argv])
+    check_one_line(code, err, message)
+    assert out == ""

@@ -13,7 +13,7 @@ from nerspan import (GOLD, Corpus, NerspanError, TrainIndex, as_train_index, get
                      read_columns)
 from nerspan.readers import undecodable_error
 from nerlens import systems as library
-from nerlens.systems import check_tags, system_name  # noqa: F401 (the commands' names)
+from nerlens.systems import check_tags
 
 from ..jsonable import json_ready  # noqa: F401 (the commands' JSON output)
 

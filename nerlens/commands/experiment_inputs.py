@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from nerspan import NerspanError
-from nerlens.experiment import run_name, with_place
+from nerlens.experiment import check_run_system, run_name, with_place
 from nerlens.systems import load_saved_split
 
 from .common import (UsageError, add_predictions, check_file, describe, read_gold,
@@ -106,8 +106,7 @@ def declared_datasets(declared: list, default_train: str | None) -> dict:
             if name not in datasets:
                 raise UsageError(f"--pred {entry}: no dataset {name!r} (declared: "
                                  f"{', '.join(datasets) or 'none'})")
-            if not system or "#" in system:
-                raise UsageError(f"--pred {entry}: a system name is non-empty and has no '#'")
+            check_run_system(system, f"--pred {entry}")
             datasets[name]["systems"].setdefault(system, []).extend(_files(entry, pattern))
     for name, entry in datasets.items():
         if not entry["systems"]:

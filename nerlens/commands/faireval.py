@@ -6,9 +6,10 @@ import os
 
 import faireval
 from nerspan import GOLD, GoldContext, read_columns
+from nerlens.systems import named_files
 
 from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
-                     print_json, read_options, read_text_file, system_name)
+                     print_json, read_options, read_text_file)
 from .span_files import read_span_files, span_options
 
 NAME = "faireval"
@@ -86,7 +87,8 @@ def compute(args) -> dict:
             raise UsageError("--ignore-punct needs POS tags, which span files do not have")
         target = read_text_file(faireval.read_span_file, check_file(args.gold), args.encoding)
         system = read_text_file(faireval.read_span_file, check_file(preds[0]), args.encoding)
-        return {system_name(preds[0]): faireval.score(target, system, **kwargs).to_dict()}
+        [name] = named_files(preds)
+        return {name: faireval.score(target, system, **kwargs).to_dict()}
     if args.jsonl:  # span lists as they are: nested and overlapping spans are scored too
         if args.ignore_punct:
             raise UsageError("--ignore-punct needs POS tags, which span files do not have")

@@ -7,9 +7,10 @@ carry only their spans: the words are the gold file's.
 """
 from __future__ import annotations
 
-from nerspan import GOLD, get_scheme, read_span_jsonl
+from nerspan import get_scheme, read_span_jsonl
+from nerlens.systems import named_files
 
-from .common import UsageError, check_file, system_name
+from .common import UsageError, check_file
 
 
 def add_span_arguments(parser) -> None:
@@ -38,11 +39,5 @@ def read_span_files(args) -> tuple[dict, list[tuple[str, dict]]]:
     if not args.gold or not preds:
         raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
     gold = read_span_jsonl(check_file(args.gold))
-    systems, names = [], []
-    for path in preds:
-        name = system_name(path)
-        while name in names or name == GOLD:
-            name += "'"
-        names.append(name)
-        systems.append((name, read_span_jsonl(check_file(path))))
-    return gold, systems
+    return gold, [(name, read_span_jsonl(check_file(path)))
+                  for name, path in named_files(preds).items()]
