@@ -31,7 +31,7 @@ from nerspan import (GOLD, PRED, ColumnNameError, Corpus, InputTypeError, Invali
                      LabelTable, NerspanError, SentenceCountError, from_spans, get_scheme,
                      read_columns, read_span_jsonl)
 from nerspan import errors
-from nerspan.errors import TokenMismatchError
+from nerspan.errors import TokenMismatchError, TooFewColumnsError, counted
 from nerspan.readers import check_tokens, shown, token_line
 from nerspan.schemes import FALLBACK_PREFIXES
 
@@ -321,13 +321,13 @@ def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
 
 
 def repaired_lines_text(corpus: Corpus, option: str = "missing_tag") -> str | None:
-    """"N row(s) without a tag read with OPTION (lines a, b, ...)" for the rows
+    """"N rows without a tag read with OPTION (lines a, b, ...)" for the rows
     ``missing_tag`` filled, or None."""
     lines = corpus.source.repaired_lines
     if not lines:
         return None
     shown_lines = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-    return f"{len(lines)} row(s) without a tag read with {option} (lines {shown_lines})"
+    return f"{counted(len(lines), 'row')} without a tag read with {option} (lines {shown_lines})"
 
 
 def warn_repairs(corpus: Corpus) -> None:
@@ -342,7 +342,15 @@ def _read_pair_file(path, gold_tag_column, pred_tag_column, read: dict, on_repai
                     checking: dict) -> tuple[Corpus, list[str]]:
     """One file holding gold (default second-to-last) and prediction (last) columns."""
     gold_column = -2 if gold_tag_column is None else gold_tag_column
-    corpus = read_columns(path, {GOLD: gold_column, PRED: pred_tag_column}, **read)
+    try:
+        corpus = read_columns(path, {GOLD: gold_column, PRED: pred_tag_column}, **read)
+    except TooFewColumnsError as error:  # most likely a gold file alone: say what is missing
+        raise TooFewColumnsError(
+            "no prediction column (PRED): given alone, GOLD must hold token, gold and "
+            "prediction columns, and no row has them; give the prediction file(s) as PRED "
+            "(systems= in Python), or where the tag columns are (gold_tag_column, "
+            "pred_tag_column / --gold-tag-column, --pred-tag-column)", error.sentence,
+            error.path, error.line) from None
     on_repairs(corpus)
     if checking["check"]:
         for column, what in ((GOLD, "gold"), (PRED, "prediction")):

@@ -24,6 +24,15 @@ def shown(value, limit: int = MAX_SHOWN) -> str:
     return text[:limit] + "..." + size
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: the one way messages count.
+
+    >>> counted(1, "sentence"), counted(3, "column"), counted(0, "entry", "entries")
+    ('1 sentence', '3 columns', '0 entries')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 class NerspanError(ValueError):
     """Base class of every input error raised by nerspan and the families."""
 
@@ -80,6 +89,11 @@ class InvalidTagError(NerspanError):
 
 class FormatError(NerspanError):
     """A line of a column file cannot be read (missing column, stray text)."""
+
+
+class TooFewColumnsError(FormatError):
+    """No row of a column file has the columns asked for: the file lacks a column (a
+    prediction file given as GOLD alone?), not a row its tag."""
 
 
 class TokenMismatchError(NerspanError):

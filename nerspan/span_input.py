@@ -329,7 +329,7 @@ def _align(text_info, start: int, end: int, label: str, snap: bool, name: str,
         raise NerspanError(f"span {described} covers no token", side=name, sentence=sentence)
     if not snap:
         raise NerspanError(f"span {described} does not fall on token boundaries; "
-                           "snap=True widens it to the tokens it touches",
+                           "snap=True (--snap) widens it to the tokens it touches",
                            side=name, sentence=sentence)
     return a, b, True
 

@@ -839,3 +839,22 @@ def test_a_file_of_gold_and_predictions_named_gold_is_read_as_system_gold_prime(
     assert names == ["gold'"]
     assert corpus.tags("gold", 0) == ["B-PER", "I-PER"]
     assert corpus.tags("gold'", 0) == ["O", "B-LOC"]
+
+
+def test_a_file_without_its_tag_column_is_refused_even_with_missing_tag(tmp_path):
+    """missing_tag fills rows that lack their tag; a file that lacks the column had every
+    row filled with it and was scored as all O."""
+    from nerlens.systems import read_systems
+
+    words = tmp_path / "gold.txt"
+    words.write_text("Ana B-PER\nLima I-PER\n\nRio B-LOC\n", encoding="utf-8")
+    for missing_tag in (None, "O"):
+        with pytest.raises(nerspan.errors.TooFewColumnsError,
+                           match=r"gold.txt:1, sentence 0: no prediction column \(PRED\): given "
+                                 r"alone, GOLD must hold token, gold and prediction columns"):
+            read_systems(words, missing_tag=missing_tag)
+    with pytest.raises(nerspan.errors.TooFewColumnsError,
+                       match=r"gold.txt:1, sentence 0: no row has 3 columns: missing_tag / "
+                             r"--missing-tag gives a tag to rows without one, not to a file "
+                             r"without that column"):
+        nerspan.read_columns(words, {"gold": -2, "pred": -1}, missing_tag="O")

@@ -41,7 +41,7 @@ CASES = {
     "extra_column_gold": ("gold", GOLD.replace("saw O", "saw V O"), [],
                           r"gold.txt:3, sentence 0: 3 columns, but line 1 has 2"),
     "row_without_tag": ("pred", good_pred("Paris"), [],
-                        r"pred.txt:5, sentence 1: 1 column\(s\), need at least 2 \(a row "
+                        r"pred.txt:5, sentence 1: 1 column, need at least 2 \(a row "
                         r"without its tag\? .*--missing-tag.*\): 'Paris'"),
     "latin1": ("pred", good_pred("Pärïs B-LOC").encode("latin-1"), [],
                r"pred.txt:5: not UTF-8 text: byte 0xe4 at byte offset 31 does not decode; "
@@ -69,12 +69,13 @@ CASES = {
                      r"the reference 3 tokens"),
     "empty_pred": ("pred", "\n\n", [], r"pred.txt: the file is empty: no token in it"),
     "column_out_of_range": ("gold", GOLD, ["--gold-tag-column", "6"],
-                            r"gold.txt:1, sentence 0: 2 column\(s\), need at least 7 \(are "
-                            r"the column indexes right\? .*--gold-column"),
+                            r"gold.txt:1, sentence 0: 2 columns, and no row has 7 \(are "
+                            r"the column indexes right\? .*--gold-tag-column, "
+                            r"--pred-tag-column, --token-column\)"),
     "unknown_scheme": ("gold", GOLD, ["--scheme", "BIOX"],
                        r"error: unknown tag scheme 'BIOX'; choose one of IOB1, IOB2"),
     "huge_bad_line": ("pred", good_pred("P" * 5_000_000), [],
-                      r"pred.txt:5, sentence 1: 1 column\(s\).*: 'P{80}'\.\.\. "
+                      r"pred.txt:5, sentence 1: 1 column, .*: 'P{80}'\.\.\. "
                       r"\(5000000 characters\)$"),
 }
 TRAIN_CASES = {
@@ -175,7 +176,7 @@ def test_the_flags_that_accept_the_input(tmp_path, capsys, command):
                                       paths["train"], ["--missing-tag", "O",
                                                        "--allow-token-mismatch"]))
     assert code == 0, err
-    assert "pred.txt: 1 row(s) without a tag read with --missing-tag (lines 5)" in err
+    assert "pred.txt: 1 row without a tag read with --missing-tag (lines 5)" in err
     assert "pred.txt:5: token 'London' differs from 'Paris'" in err and "accepted" in err
 
 
@@ -648,3 +649,144 @@ def test_a_system_name_that_is_taken_is_refused_naming_where_it_was_given(
                                   str(tmp_path / "out"), *argv])
     check_one_line(code, err, message)
     assert out == ""
+
+
+# -- every hint of an error message, followed (issue 28) --------------------------------------
+# case -> (files beside gold.txt, pred.txt and train.txt: name -> text or bytes; the command
+# that fails; what its one line must say (the hint); the command the hint leads to; what
+# that one prints on stdout + stderr, or ("refused", the one line it fails with)). Paths
+# are {name} of a file; "train.txt" etc. are read from the folder.
+IOBES = "John B-PER\nSmith E-PER\nsaw O\n\nParis S-LOC\n"
+SPANS_GOLD = '{"tokens": ["Ada", "Lovelace", "wrote"], "spans": [[0, 2, "PER"]]}\n'
+SPANS_OFF = '{"spans": [{"entity_group": "PER", "start": 0, "end": 7}]}\n'
+HINT_CASES = {
+    "row_without_tag": (
+        {"pred.txt": good_pred("Paris")}, "score {gold} {pred}",
+        r"a row without its tag\? missing_tag / --missing-tag gives such rows a tag",
+        "score {gold} {pred} --missing-tag O",
+        r"pred.txt: 1 row without a tag read with --missing-tag \(lines 5\)"),
+    "gold_alone_without_predictions": (
+        {}, "score {gold}", r"no prediction column \(PRED\): .* give the prediction file\(s\) "
+                            r"as PRED",
+        "score {gold} {pred}", r"FB1: 100.00"),
+    "missing_tag_on_a_file_without_predictions": (
+        {}, "score {gold} --missing-tag O", r"no prediction column \(PRED\)",
+        "score {gold} {pred}", r"FB1: 100.00"),
+    "missing_tag_on_a_prediction_file_without_tags": (
+        {"words.txt": "John\nSmith\nsaw\n\nParis\n"}, "score {gold} {words} --missing-tag O",
+        r"no row has 2 columns: missing_tag / --missing-tag gives a tag to rows without one, "
+        r"not to a file without that column \(are the column indexes right\?",
+        "score {gold} {words} --pred-tag-column 1",
+        ("refused", r"words.txt:1, sentence 0: 1 column, and no row has 2")),
+    "column_out_of_range": (
+        {}, "score {gold} {pred} --gold-tag-column 6", r"--gold-tag-column, --pred-tag-column",
+        "score {gold} {pred} --gold-tag-column 1", r"FB1: 100.00"),
+    "token_mismatch": (
+        {"pred.txt": good_pred("London B-LOC")}, "score {gold} {pred}",
+        r"accept it with allow_token_mismatch=True \(--allow-token-mismatch\)",
+        "score {gold} {pred} --allow-token-mismatch",
+        r"token 'London' differs from 'Paris' .* accepted"),
+    "token_in_another_column": (
+        {"numbered.txt": "1 John B-PER\n2 Smith I-PER\n3 saw O\n\n1 Paris B-LOC\n"},
+        "score {numbered} {pred}", r"is the gold token in another column \(token_column / "
+                                   r"--token-column\)\?",
+        "score {numbered} {pred} --token-column 1", r"FB1: 100.00"),
+    "comment_lines": (
+        {"commented.txt": "# id 1\n" + GOLD}, "score {commented} {pred}",
+        r"comment lines\? give comment_prefix / --comment-prefix",
+        "score {commented} {pred} --comment-prefix #", r"FB1: 100.00"),
+    "latin1": (
+        {"latin.txt": GOLD.replace("Paris", "Pärïs").encode("latin-1"),
+         "latin_pred.txt": good_pred("Pärïs B-LOC").encode("latin-1")},
+        "score {latin} {latin_pred}", r"give it with encoding= \(--encoding\), e.g. latin-1",
+        "score {latin} {latin_pred} --encoding latin-1", r"FB1: 100.00"),
+    "utf16": (
+        {"wide.txt": GOLD.encode("utf-16"), "wide_pred.txt": good_pred().encode("utf-16")},
+        "score {wide} {wide_pred}", r"\(--encoding utf-16\)",
+        "score {wide} {wide_pred} --encoding utf-16", r"FB1: 100.00"),
+    "tag_outside_the_scheme": (
+        {"iobes.txt": IOBES, "iobes_pred.txt": IOBES}, "score {iobes} {iobes_pred} --mode strict",
+        r"gold tag 'E-PER' is not in the IOB2 scheme .*see --scheme\)",
+        "score {iobes} {iobes_pred} --mode strict --scheme IOBES", r"FB1: 100.00"),
+    "span_off_token_boundaries": (
+        {"spans.jsonl": SPANS_GOLD, "off.jsonl": SPANS_OFF},
+        "score --jsonl {spans} {off}", r"snap=True \(--snap\) widens it",
+        "score --jsonl {spans} {off} --snap", r"FB1: 100.00"),
+    "scheme_with_span_files": (
+        {"spans.jsonl": SPANS_GOLD}, "score --jsonl {spans} {spans} --scheme IOBES",
+        r"--jsonl spans are scored as IOB2 tags: --scheme applies to tag files",
+        "score --jsonl {spans} {spans}", r"FB1: 100.00"),
+    "hardeval_without_train": (
+        {}, "hardeval {gold} {pred}", r"give --train FILE \(or --kfold K, or --domains",
+        "hardeval {gold} {pred} --train {train}", r"hardeval = mean TER"),
+    "hardeval_kfold_with_train": (
+        {}, "hardeval {gold} {pred} --kfold 2 --train {train}", r"drop --train",
+        "hardeval {gold} {pred} --kfold 2", r"Subsets by 2-fold cross-validation"),
+    "buckets_without_train": (
+        {}, "buckets {gold} {pred}", r"give --train FILE",
+        "buckets {gold} {pred} --train {train}", r"Self-diagnosis"),
+    "report_without_train": (
+        {}, "report {gold} {pred} --bootstrap 0 --no-progress --output {out}",
+        r"give --train FILE", "report {gold} {pred} --bootstrap 0 --no-progress --output "
+                              "{out} --train {train}", r"wrote \S*report.json"),
+    "report_without_files": (
+        {}, "report --bootstrap 0 --no-progress --output {out}", r"\(or --demo\)",
+        "report --bootstrap 0 --no-progress --output {out} --demo", r"wrote \S*report.json"),
+    "demo_with_files": (
+        {}, "score --demo {gold}", r"give either --demo or files", "score --demo",
+        r"FB1:"),
+    "data_without_train": (
+        {}, "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} --pred "
+            "t={pred}", r"give it as the third value or with --train",
+        "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} --pred t={pred} "
+        "--train {train}", r"wrote \S*experiment.json"),
+    "data_without_pred": (
+        {}, "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} {train}",
+        r"add --pred SYSTEM=FILE after it",
+        "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} {train} --pred "
+        "t={pred}", r"wrote \S*experiment.json"),
+    "pred_before_data": (
+        {}, "report --bootstrap 0 --no-progress --output {out} --pred t={pred} --data d1 "
+            "{gold} {train}", r"put it after --data NAME GOLD TRAIN, or write NAME:SYSTEM=FILE",
+        "report --bootstrap 0 --no-progress --output {out} --pred d1:t={pred} --data d1 "
+        "{gold} {train}", r"wrote \S*experiment.json"),
+    "experiment_with_gold": (
+        {}, "report {gold} --bootstrap 0 --no-progress --output {out} --data d1 {gold} "
+            "{train} --pred t={pred}", r"leave out GOLD/PRED",
+        "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} {train} --pred "
+        "t={pred}", r"wrote \S*experiment.json"),
+    "runs_of_one_file": (
+        {}, "buckets {gold} {pred} --train {train} --runs",
+        r"--runs needs at least two PRED files",
+        "buckets {gold} {pred} {gold} --train {train} --runs", r"Friedman test"),
+    "corpus_stats_with_pred": (
+        {}, "hardeval {gold} {pred} --train {train} --corpus-stats",
+        r"give GOLD without PRED files", "hardeval {gold} --train {train} --corpus-stats",
+        r"unseen_mentions"),
+    "n_buckets_one": (
+        {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
+        r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
+        r"Self-diagnosis"),
+    "weights_unknown": (
+        {}, "faireval {gold} {pred} --weights fairest", r"--weights must be one of traditional, fair, ",
+        "faireval {gold} {pred} --weights fair", r"### Fair evaluation"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HINT_CASES))
+def test_each_hint_of_an_error_leads_to_a_command_that_works(tmp_path, capsys, case):
+    extra, bad, hint, followed, expected = HINT_CASES[case]
+    paths = {name: str(path) for name, path in files(tmp_path).items()}
+    paths["out"] = str(tmp_path / "out")
+    for name, content in extra.items():
+        path = tmp_path / name
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+        paths[path.stem] = str(path)
+    code, out, err = run(capsys, [word.format(**paths) for word in bad.split()])
+    check_one_line(code, err, hint)
+    code, out, err = run(capsys, [word.format(**paths) for word in followed.split()])
+    if isinstance(expected, tuple):
+        check_one_line(code, err, expected[1])
+    else:
+        assert code == 0, err
+        assert re.search(expected, out + err), out + err

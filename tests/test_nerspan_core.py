@@ -146,7 +146,7 @@ def test_read_columns(tmp_path):
 def test_read_columns_errors_name_file_and_line(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("a O O\nb O\n")
-    with pytest.raises(FormatError, match=r"bad.txt:2, sentence 0: 2 column\(s\), need at least 3"):
+    with pytest.raises(FormatError, match=r"bad.txt:2, sentence 0: 2 columns, need at least 3"):
         read_columns(path, {"gold": -2, "pred": -1})
     repaired = read_columns(path, {"gold": 1, "pred": 2}, missing_tag="O")
     assert repaired.tags("pred", 0) == ["O", "O"]
