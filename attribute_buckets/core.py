@@ -13,6 +13,7 @@ from nerspan import (GOLD, PRED, EntityScores, GoldContext, LabelTable, NerspanE
                      repairs_dict, resolve)
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
+from nerspan.errors import counted
 from nerspan.scores import safe_divide, sentence_counts
 
 from . import attributes as attrs
@@ -531,8 +532,8 @@ def _mention_pairs(gold, pred) -> tuple[np.ndarray, np.ndarray]:
 def _custom_values(function, ctx, spans, name, side) -> np.ndarray:
     values = np.asarray(function(ctx.corpus, spans, ctx.train), dtype=float).ravel()
     if len(values) != len(spans):
-        raise NerspanError(f"attribute {name!r} gave {len(values)} values for "
-                           f"{len(spans)} {side} mentions")
+        raise NerspanError(f"attribute {name!r} gave {counted(len(values), 'value')} for "
+                           f"{counted(len(spans), f'{side} mention')}")
     if np.isnan(values).any():
         raise NerspanError(f"attribute {name!r} gave NaN for a {side} mention")
     return values

@@ -10,6 +10,7 @@ listed in report.json under ``findings``; the page and the terminal show the fir
 from __future__ import annotations
 
 from nerspan.bootstrap import MIN_SUPPORT
+from nerspan.errors import counted
 
 from .report_names import attribute_name, bucket_label
 
@@ -29,7 +30,7 @@ RULES = {
                   "whose intervals do not overlap; the attribute with the largest gap.",
     "boundary_errors": "Share of a system's errors that are boundary errors (FairEval BE + "
                        "LBE over FP + FN + LE + BE + LBE): stated when the system makes at "
-                       f"least {MIN_SUPPORT} errors (a count, no interval).",
+                       f"least {counted(MIN_SUPPORT, 'error')} (a count, no interval).",
 }
 
 
@@ -147,7 +148,7 @@ def boundary_errors(report) -> list[dict]:
         share = (counts["BE"] + counts["LBE"]) / errors
         out.append(_finding(
             "boundary_errors", system,
-            f"{percent(share)} of {system}'s {errors} errors are boundary errors "
+            f"{percent(share)} of {system}'s {counted(errors, 'error')} are boundary errors "
             f"({counts['BE']} BE, {counts['LBE']} LBE; FairEval counting).", share,
             share=share, errors=errors, BE=counts["BE"], LBE=counts["LBE"]))
     return out

@@ -3,6 +3,8 @@ contents, the findings, the overview heat map, the headline statistics with read
 names, the paired comparisons, the repairs made while decoding and the provenance."""
 from __future__ import annotations
 
+from nerspan.errors import counted
+
 from .report_findings import RULES, shown
 from .report_html import Raw, _e, _number, figure, table
 from .report_names import statistic_label
@@ -86,14 +88,16 @@ def headline(report) -> str:
             rows.append(row)
         tables.append(table(["statistic"] + systems, rows))
     info = report.info
-    note = (f"<p class='note'>{info['sentences']} sentences, {info['tokens']} tokens; scheme "
+    note = (f"<p class='note'>{counted(info['sentences'], 'sentence')}, "
+            f"{counted(info['tokens'], 'token')}; scheme "
             f"{_e(info['scheme'])}, {_e(info['mode'])} decoding. Numbers in percent; ↓ = "
             f"lower is better; {UNDEFINED_NOTE}. Hover a statistic for its key in "
             "report.json.")
     if info.get("bootstrap"):
         note += (f" Brackets: {info['confidence']:.0%} percentile bootstrap interval over "
-                 f"sentences ({info['bootstrap']} samples, seed {info['seed']}); * marks "
-                 f"numbers computed on fewer than {info['min_support']} items.")
+                 f"sentences ({counted(info['bootstrap'], 'sample')}, seed {info['seed']}); "
+                 "* marks numbers computed on fewer than "
+                 f"{counted(info['min_support'], 'item')}.")
     return "".join(tables) + note + "</p>"
 
 

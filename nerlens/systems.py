@@ -206,9 +206,14 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
 def _check_same_words(gold: dict, system: dict, gold_path: str, path: str) -> None:
     """A system's span file must hold gold's sentences, with gold's tokens and text where
     it has its own: its spans are read against gold's words."""
-    if len(system["spans"]) != len(gold["spans"]):
-        raise SentenceCountError(f"sentences: {len(system['spans'])} here, "
-                                 f"{len(gold['spans'])} in {gold_path}", path=path)
+    n, n_gold = len(system["spans"]), len(gold["spans"])
+    counts = f"{counted(n, 'sentence')} here, {n_gold} in {gold_path}"
+    if n < n_gold:  # named where the files part
+        raise SentenceCountError(f"{counts}; after its last line, gold goes on at "
+                                 f"{gold_path}:{gold['lines'][n]}", path=path)
+    if n > n_gold:
+        raise SentenceCountError(f"{counts}; gold has no sentence from this line on", n_gold,
+                                 path, system["lines"][n_gold])
     for key, what in (("tokens", "tokens"), ("texts", "text")):
         ours, theirs = system[key], gold[key]
         if ours is None or theirs is None:
@@ -219,7 +224,7 @@ def _check_same_words(gold: dict, system: dict, gold_path: str, path: str) -> No
                 j = next(j for j, (a, b) in enumerate(zip(ours[k], theirs[k])) if a != b)
                 problem = f"token {shown(ours[k][j])} differs from {shown(theirs[k][j])}"
             elif key == "tokens":
-                problem = f"{len(ours[k])} tokens, where gold has {len(theirs[k])}"
+                problem = f"{counted(len(ours[k]), 'token')}, where gold has {len(theirs[k])}"
             else:
                 problem = f"text {shown(ours[k])} differs from {shown(theirs[k])}"
             raise TokenMismatchError(f"{problem} ({gold_path}:{gold['lines'][k]}): the "

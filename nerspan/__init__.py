@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from .corpus import (GOLD, IGNORE_INDEX, PRED, Corpus, Source, as_label_list, check_same_shape,
                      ranges)
-from .errors import (ColumnNameError, DecodingWarning, EmptyInputError, FormatError, InputTypeError,
-                     InvalidTagError, LabelIdError, LengthMismatchError, NerspanError,
-                     SentenceCountError)
+from .errors import (ColumnNameError, DecodingWarning, EmptyInputError, FormatError,
+                     InputTypeError, InvalidTagError, LabelIdError, LengthMismatchError,
+                     NerspanError, SentenceCountError, TooFewColumnsError, counted)
 from .options import check_bool, check_fraction, check_int
 from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels,
                      is_dataset, with_tokens)
@@ -79,7 +79,7 @@ __all__ = [
     "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "ColumnNameError",
-    "DecodingWarning",
+    "TooFewColumnsError", "DecodingWarning", "counted",
     "check_bool", "check_fraction", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
     "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",

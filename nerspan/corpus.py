@@ -18,7 +18,7 @@ import numpy as np
 
 from .errors import (ColumnNameError, EmptyInputError, InputTypeError, InvalidTagError,
                      LabelIdError, LengthMismatchError, NerspanError, SentenceCountError,
-                     shown)
+                     counted, shown)
 
 GOLD = "gold"
 PRED = "pred"
@@ -259,7 +259,8 @@ class Corpus:
             token_ids, token_lengths, vocab = words
             if len(token_lengths) != len(ref_lengths):
                 raise SentenceCountError(
-                    f"tokens hold {len(token_lengths)} sentences, references {len(ref_lengths)}")
+                    f"tokens hold {counted(len(token_lengths), 'sentence')}, references "
+                    f"{len(ref_lengths)}")
             if np.array_equal(token_lengths, ref_lengths):
                 token_ids = token_ids if keep is None else token_ids[keep]
             else:
@@ -287,18 +288,57 @@ class Corpus:
 def check_same_shape(corpus: Corpus, other: Corpus, what: str = "predictions") -> None:
     """Raise unless the two corpora have the same sentences and sentence lengths."""
     if other.n_sentences != corpus.n_sentences:
-        raise SentenceCountError(
-            f"{what} hold {_count(other.n_sentences, 'sentence')}, the reference "
-            f"{_count(corpus.n_sentences, 'sentence')}",
-            path=other.source.path)
+        raise _count_error(corpus, other, what)
     mismatch = np.flatnonzero(other.lengths != corpus.lengths)
     if len(mismatch):
         i = int(mismatch[0])
         raise other.error(
             LengthMismatchError,
-            f"length mismatch: {what} have {_count(int(other.lengths[i]), 'token')}, the "
-            f"reference {_count(int(corpus.lengths[i]), 'token')}"
-            + (f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""), i)
+            f"length mismatch: {what} have {counted(int(other.lengths[i]), 'token')}, the "
+            f"reference {counted(int(corpus.lengths[i]), 'token')}"
+            + (f" ({counted(len(mismatch), 'sentence')} differ)" if len(mismatch) > 1
+               else ""), i)
+
+
+def parting(expected: np.ndarray, found: np.ndarray) -> int:
+    """The sentence where two segmentations (sentence lengths) part: the first whose
+    lengths differ, else the first that only one of them has.
+
+    >>> parting(np.array([3, 1, 2]), np.array([3, 3]))
+    1
+    """
+    n = min(len(expected), len(found))
+    differ = np.flatnonzero(expected[:n] != found[:n])
+    return int(differ[0]) if len(differ) else n
+
+
+def _count_error(corpus: Corpus, other: Corpus, what: str) -> SentenceCountError:
+    """Sentence counts that differ, named where the corpora part (``parting``): in a
+    file, the row of ``other`` where one sentence goes on and the other has ended, and
+    the reference's row there."""
+    k = parting(corpus.lengths, other.lengths)
+    problem = (f"{what} hold {counted(other.n_sentences, 'sentence')}, the reference "
+               f"{counted(corpus.n_sentences, 'sentence')}")
+    if k == other.n_sentences:
+        return SentenceCountError(f"{problem}; after its last sentence, the reference goes "
+                                  f"on{_row(corpus, k, 0)}", k, other.source.path)
+    if k == corpus.n_sentences:
+        return other.error(SentenceCountError, f"{problem}; the reference has no sentence "
+                                               "from this one on", k)
+    rows = min(int(other.lengths[k]), int(corpus.lengths[k]))
+    lines = other.source.sentence_lines
+    return SentenceCountError(
+        f"{problem}; they part here: this sentence has "
+        f"{counted(int(other.lengths[k]), 'token')}, the reference's "
+        f"{int(corpus.lengths[k])}{_row(corpus, k, rows)} (a blank line missing or extra?)",
+        k, other.source.path, None if lines is None else int(lines[k]) + rows)
+
+
+def _row(corpus: Corpus, sentence: int, row: int) -> str:
+    """`` at FILE:LINE``, the line of ``row`` (0-based) of ``sentence`` of a corpus read
+    from a file (a row past the sentence's end: the line after it), or nothing."""
+    where = corpus.source.locate(sentence)
+    return f" at {where['path']}:{where['line'] + row}" if "line" in where else ""
 
 
 def joined_columns(*groups) -> dict:
@@ -320,10 +360,6 @@ def joined_columns(*groups) -> dict:
                                   "replaced by another; give the system another name")
         columns[name] = column
     return columns
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -402,14 +438,15 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
 def _check_lengths(expected: np.ndarray, found: np.ndarray, expected_name: str, found_name: str):
     if len(found) != len(expected):
         raise SentenceCountError(
-            f"{found_name} hold {len(found)} sentences, {expected_name} {len(expected)}")
+            f"{found_name} hold {counted(len(found), 'sentence')}, {expected_name} "
+            f"{len(expected)}; they part at sentence {parting(expected, found)}")
     mismatch = np.flatnonzero(found != expected)
     if len(mismatch):
         i = int(mismatch[0])
-        more = f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""
+        more = f" ({counted(len(mismatch), 'sentence')} differ)" if len(mismatch) > 1 else ""
         raise LengthMismatchError(
-            f"{found_name} have {int(found[i])} items, {expected_name} {int(expected[i])}{more}",
-            sentence=i, side=found_name)
+            f"{found_name} have {counted(int(found[i]), 'item')}, {expected_name} "
+            f"{int(expected[i])}{more}", sentence=i, side=found_name)
 
 
 class Interner(dict):

@@ -486,7 +486,7 @@ def check_tokens(gold: Corpus, other: Corpus, allow_token_mismatch: bool = False
     where = (f"{gold.source.path}:{token_line(gold, position)}" if gold.source.path
              else "the reference")
     problem = (f"token {shown(ours)} differs from {shown(theirs)} at {where}"
-               + (f" ({len(differ)} tokens differ)" if len(differ) > 1 else ""))
+               + (f" ({counted(len(differ), 'token')} differ)" if len(differ) > 1 else ""))
     if not allow_token_mismatch:
         remedy = ("if the system normalises tokens (quotes, brackets), accept it with "
                   "allow_token_mismatch=True (--allow-token-mismatch)")

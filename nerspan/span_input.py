@@ -37,7 +37,7 @@ import numpy as np
 
 from .corpus import GOLD, PRED, Corpus, Source, _offsets, ranges
 from .errors import (EmptyInputError, FormatError, InputTypeError, InvalidTagError,
-                     NerspanError, SentenceCountError, shown)
+                     NerspanError, SentenceCountError, counted, shown)
 
 SPAN_OPTIONS = ("texts", "inclusive_end", "snap")
 _NOT_A_TOKEN = re.compile(r"\S+")
@@ -277,7 +277,8 @@ class _Texts:
         self.tokens, self.texts, self.name = tokens, texts, name
         for what, value in (("tokens", tokens), ("texts", texts)):
             if value is not None and len(value) != n:
-                raise SentenceCountError(f"{what} hold {len(value)} sentences, {name} {n}")
+                raise SentenceCountError(f"{what} hold {counted(len(value), 'sentence')}, "
+                                         f"{name} {n}")
         self.cache: dict = {}
 
     def __call__(self, i: int):
@@ -417,7 +418,8 @@ def from_spans(references, predictions=None, tokens=None, *, texts=None,
     if n == 0:
         raise EmptyInputError("references hold no sentence")
     if counts.get(PRED, n) != n:
-        raise SentenceCountError(f"predictions hold {counts[PRED]} sentences, references {n}")
+        raise SentenceCountError(f"predictions hold {counted(counts[PRED], 'sentence')}, "
+                                 f"references {n}")
     tag_sides = {c: v for c, v in sides.items() if is_span_input(v) is False}
     # per-sub-token pipeline output is tags: the families decode it and count its repairs
     tag_sides.update({c: subtoken_tags(v, names[c], tokens=tokens, texts=texts)
@@ -461,7 +463,7 @@ def _check_fits(side: SpanRows, lengths: np.ndarray, name: str) -> None:
         s = int(side.sentence[k])
         raise NerspanError(f"span ({int(side.start[k])}, {int(side.end[k])}, "
                            f"{shown(side.labels[k])}) reaches past the end of the sentence "
-                           f"({int(lengths[s])} tokens)", side=name, sentence=s)
+                           f"({counted(int(lengths[s]), 'token')})", side=name, sentence=s)
 
 
 def _check_no_overlap(side: SpanRows, name: str) -> None:

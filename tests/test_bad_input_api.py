@@ -158,9 +158,10 @@ TAG_CASES = {
                               r"references, sentence 0, position 0: \['B-PER'\] is a list: "
                               r"references are nested too deep"),
     "fewer predicted sentences": (GOLD, PRED[:1], SentenceCountError,
-                                  r"predictions hold 1 sentences, references 2"),
+                                  r"predictions hold 1 sentence, references 2; they part at "
+                                  r"sentence 1$"),
     "shorter predicted sentence": (GOLD, [PRED[0], ["O"]], LengthMismatchError,
-                                   r"sentence 1: predictions have 1 items, references 2"),
+                                   r"sentence 1: predictions have 1 item, references 2"),
     "no sentence at all": ([], [], EmptyInputError, r"references hold no sentence"),
 }
 # What a report calls the predictions: the system, by name.
@@ -177,7 +178,8 @@ def _expected(case: str, entry: str):
         if message.startswith("predictions, "):
             message = "system 'tagger', " + message[len("predictions, "):]
         if case == "fewer predicted sentences":
-            message = r"^system 'tagger': predictions hold 1 sentence, the reference 2 sentences"
+            message = (r"^system 'tagger', sentence 1: predictions hold 1 sentence, the "
+                       r"reference 2 sentences; after its last sentence, the reference goes on$")
         if case == "shorter predicted sentence":
             message = (r"^system 'tagger', sentence 1: length mismatch: predictions have 1 "
                        r"token, the reference 2")
@@ -204,7 +206,8 @@ def _experiment_expected(case: str, entry: str, error, message):
     if case == "predictions=None":
         return InputTypeError, rf"dataset 'd1': {system} is None: pass its predictions"
     if case == "fewer predicted sentences":
-        return error, rf"dataset 'd1', {system}: predictions hold 1 sentence, the reference 2"
+        return error, (rf"dataset 'd1', {system}, sentence 1: predictions hold 1 sentence, the "
+                       r"reference 2")
     if case == "shorter predicted sentence":
         return error, (rf"dataset 'd1', {system}, sentence 1: length mismatch: predictions "
                        r"have 1 token, the reference 2")

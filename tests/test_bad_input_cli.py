@@ -63,7 +63,16 @@ CASES = {
                                    r"pred.txt:5, sentence 1: prediction tag 'S-LOC' is not "
                                    r"in the IOB2 scheme"),
     "fewer_sentences": ("pred", "John B-PER\nSmith I-PER\nsaw O\n", [],
-                        r"pred.txt: predictions hold 1 sentence, the reference 2 sentences"),
+                        r"pred.txt, sentence 1: predictions hold 1 sentence, the reference 2 "
+                        r"sentences; after its last sentence, the reference goes on at "
+                        r"\S*gold.txt:5$"),
+    "blank_line_missing": ("pred", "John B-PER\nSmith I-PER\nsaw O\nParis B-LOC\n", [],
+                           r"pred.txt:4, sentence 0: predictions hold 1 sentence, the reference "
+                           r"2 sentences; they part here: this sentence has 4 tokens, the "
+                           r"reference's 3 at \S*gold.txt:4 \(a blank line missing or extra\?\)$"),
+    "extra_sentence": ("pred", good_pred() + "\nnow O\n", [],
+                       r"pred.txt:7, sentence 2: predictions hold 3 sentences, the reference 2 "
+                       r"sentences; the reference has no sentence from this one on$"),
     "fewer_tokens": ("pred", "John B-PER\nSmith I-PER\n\nParis B-LOC\n", [],
                      r"pred.txt:1, sentence 0: length mismatch: predictions have 2 tokens, "
                      r"the reference 3 tokens"),
@@ -308,8 +317,9 @@ EXPERIMENT_CASES = {
                                 r"run2.txt:5, dataset 'd1', system 'tagger#2', sentence 1: token "
                                 r"'London' differs from 'Paris' at \S*gold.txt:5"),
     "fewer_sentences_in_a_run": ("run2", "John B-PER\nSmith I-PER\nsaw O\n",
-                                 r"run2.txt, dataset 'd1', system 'tagger#2': predictions hold 1 "
-                                 r"sentence, the reference 2 sentences$"),
+                                 r"run2.txt, dataset 'd1', system 'tagger#2', sentence 1: "
+                                 r"predictions hold 1 sentence, the reference 2 sentences; after "
+                                 r"its last sentence, the reference goes on at \S*gold.txt:5$"),
     "latin1_run": ("run2", good_pred("Pärïs B-LOC").encode("latin-1"),
                    r"run2.txt:5, dataset 'd1', system 'tagger#2': not UTF-8 text: byte 0xe4 at "
                    r"byte offset 31 does not decode"),
@@ -486,7 +496,12 @@ JSONL_CASES = {
     "other_text": (['{"text": "Hi there", "spans": []}', '{"text": "Hi you", "spans": []}'],
                    r"pred.jsonl:2, predictions, sentence 1: token 'you' differs from "
                    r"'there'"),
-    "fewer_sentences": ([JSONL_GOLD[0]], r"pred.jsonl: sentences: 1 here, 2 in \S*gold.jsonl"),
+    "fewer_sentences": ([JSONL_GOLD[0]], r"pred.jsonl: 1 sentence here, 2 in \S*gold.jsonl; "
+                                         r"after its last line, gold goes on at "
+                                         r"\S*gold.jsonl:2$"),
+    "extra_sentence": (JSONL_GOLD + ['{"tokens": ["Bye"], "spans": []}'],
+                       r"pred.jsonl:3, sentence 2: 3 sentences here, 2 in \S*gold.jsonl; gold "
+                       r"has no sentence from this line on$"),
     "span_past_the_end": ([JSONL_GOLD[0].replace("[4, 5,", "[4, 9,"), JSONL_GOLD[1]],
                           r"pred.jsonl:1, predictions, sentence 0: span \(4, 9, 'LOC'\) "
                           r"reaches past the end of the sentence"),

@@ -7,6 +7,7 @@ import copy
 import attribute_buckets
 from attribute_buckets import analysis
 from nerspan import GOLD, resolve
+from nerspan.errors import counted
 from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
                      format_table, load_systems_with_tokens, load_training, non_negative_int,
                      print_json)
@@ -245,7 +246,8 @@ def significance_text(significance: dict) -> str:
     attrs = list(next(iter(friedman.values())))
     rows = [[system] + [_number(friedman[system][a]["pvalue"]) for a in attrs]
             for system in friedman]
-    lines = [f"Friedman test across buckets over {significance['n_datasets']} datasets/runs "
+    lines = [f"Friedman test across buckets over "
+             f"{counted(significance['n_datasets'], 'dataset/run', 'datasets/runs')} "
              "(p-value; - = not computable):", format_table(["system"] + attrs, rows)]
     if significance["wilcoxon"]:
         keys = ["overall"] + attrs
