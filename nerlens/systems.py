@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -179,20 +180,11 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
                          "file")
     gold_spans = read_span_jsonl(gold, encoding)
     corpus, snapped = None, {}
-    for name, path in systems.items():
-        system = read_span_jsonl(path, encoding)
-        _check_same_words(gold_spans, system, os.fspath(gold), os.fspath(path))
-        try:
+    for name, path, system in span_files(gold, gold_spans, systems, encoding):
+        with span_errors_located(gold, gold_spans, path, system):
             pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
                               texts=gold_spans["texts"], inclusive_end=inclusive_end,
                               snap=snap)
-        except NerspanError as error:  # name the file and line of the sentence
-            if error.path is not None or error.sentence is None:
-                raise
-            where, read = (path, system) if error.side == "predictions" else (gold, gold_spans)
-            raise type(error)(error.problem, error.sentence, os.fspath(where),
-                              read["lines"][error.sentence], side=error.side,
-                              position=error.position) from None
         snapped.update({name if column == PRED else column: sentences
                         for column, sentences in pair.source.snapped.items()})
         if corpus is None:
@@ -201,6 +193,30 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
     corpus = Corpus(corpus.offsets, corpus.columns, corpus.labels, corpus.tokens, corpus.vocab,
                     replace(corpus.source, snapped=snapped))
     return corpus, list(systems)
+
+
+def span_files(gold_path, gold: dict, systems: Mapping, encoding: str = "utf-8"):
+    """``(name, path, spans read)`` of each system's JSON Lines span file (name -> path),
+    one at a time, each checked to hold ``gold``'s sentences, tokens and text."""
+    for name, path in systems.items():
+        system = read_span_jsonl(path, encoding)
+        _check_same_words(gold, system, os.fspath(gold_path), os.fspath(path))
+        yield name, path, system
+
+
+@contextmanager
+def span_errors_located(gold_path, gold: dict, path, system: dict):
+    """An input error about a sentence of a pair of span files (``read_span_jsonl``'s
+    ``gold`` and ``system``) names the file and line of the side it is about."""
+    try:
+        yield
+    except NerspanError as error:
+        if error.path is not None or error.sentence is None:
+            raise
+        where, read = (path, system) if error.side == "predictions" else (gold_path, gold)
+        raise type(error)(error.problem, error.sentence, os.fspath(where),
+                          read["lines"][error.sentence], side=error.side,
+                          position=error.position) from None
 
 
 def _check_same_words(gold: dict, system: dict, gold_path: str, path: str) -> None:
@@ -387,6 +403,7 @@ def _system_tags(name: str, prediction) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "read_span_systems",
-           "load_saved_split", "system_name", "named_files", "check_system_name",
-           "check_system_names", "check_tags", "warn_repairs", "repaired_lines_text"]
+__all__ = ["read_systems", "read_gold", "add_systems", "read_span_systems", "span_files",
+           "span_errors_located", "load_saved_split", "system_name", "named_files",
+           "check_system_name", "check_system_names", "check_tags", "warn_repairs",
+           "repaired_lines_text"]

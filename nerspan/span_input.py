@@ -178,7 +178,8 @@ def _rows_fast(sentences, inclusive_end: bool) -> SpanRows | None:
         starts, ends, labels = first, second, third
     else:
         return None
-    if not all(labels) or not set(map(type, starts)) | set(map(type, ends)) <= {int}:
+    if not all(labels) or not set(map(type, starts)) | set(map(type, ends)) <= {int} \
+            or any(map(_has_space, set(labels))):
         return None
     try:
         start = np.array(starts, dtype=np.int64)
@@ -243,7 +244,15 @@ def _checked_label(label, item, name: str, sentence: int) -> str:
     if not isinstance(label, str) or not label:
         raise NerspanError(f"span label must be a non-empty string, got {label!r} "
                            f"in {item!r}", side=name, sentence=sentence)
+    if _has_space(label):  # as in a tag (nerspan.spans.tag_problem): every side reads it
+        raise NerspanError(f"span label {shown(label)} contains whitespace, which no "
+                           f"entity type holds, in {shown(item)}", side=name,
+                           sentence=sentence)
     return label
+
+
+def _has_space(label: str) -> bool:
+    return any(c.isspace() for c in label)
 
 
 def _offset(value, item, name: str, sentence: int) -> int:

@@ -861,3 +861,12 @@ def test_a_file_without_its_tag_column_is_refused_even_with_missing_tag(tmp_path
                              r"--missing-tag gives a tag to rows without one, not to a file "
                              r"without that column"):
         nerspan.read_columns(words, {"gold": -2, "pred": -1}, missing_tag="O")
+
+
+@pytest.mark.parametrize("entry", [nerspan.score, faireval.score])
+def test_a_span_label_with_whitespace_is_refused_by_every_reader(entry):
+    """Tag input refused it (a tag holds no whitespace); faireval's span lists took it."""
+    spans = [[(0, 2, "PER")], [(1, 2, "NEW YORK")]]
+    with pytest.raises(nerspan.NerspanError, match=r"^predictions, sentence 1: span label "
+                                                   r"'NEW YORK' contains whitespace"):
+        entry([[(0, 2, "PER")], [(1, 2, "LOC")]], spans, tokens=TOKENS)

@@ -505,6 +505,12 @@ JSONL_CASES = {
     "span_past_the_end": ([JSONL_GOLD[0].replace("[4, 5,", "[4, 9,"), JSONL_GOLD[1]],
                           r"pred.jsonl:1, predictions, sentence 0: span \(4, 9, 'LOC'\) "
                           r"reaches past the end of the sentence"),
+    "label_not_a_string": ([JSONL_GOLD[0].replace('"LOC"', "7"), JSONL_GOLD[1]],
+                           r"pred.jsonl:1, predictions, sentence 0: span label must be a "
+                           r"non-empty string, got 7 in \(4, 5, 7\)$"),
+    "label_with_whitespace": (['{"spans": []}', '{"spans": [[0, 1, "B-X Y"]]}'],
+                              r"pred.jsonl:2, predictions, sentence 1: span label 'B-X Y' "
+                              r"contains whitespace, which no entity type holds"),
     "offset_beyond_int64": ([JSONL_GOLD[0].replace("[4, 5,", f"[4, {10**23},"),
                              JSONL_GOLD[1]],
                             r"pred.jsonl:1, predictions, sentence 0: span \(4, "
@@ -513,15 +519,22 @@ JSONL_CASES = {
 }
 
 
+@pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("case", sorted(JSONL_CASES))
-def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, capsys, case):
+def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, capsys, case,
+                                                                      command):
+    """Every command, faireval too (it scored a system's own tokens against gold's spans,
+    and named no file or line), refuses a span file as its error says."""
     lines, message = JSONL_CASES[case]
     gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
     gold_lines = JSONL_GOLD if case != "other_text" else [
         '{"text": "Hi there", "spans": []}', '{"text": "Hi there", "spans": []}']
     gold.write_text("\n".join(gold_lines) + "\n", encoding="utf-8")
     pred.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, _, err = run(capsys, ["score", "--jsonl", str(gold), str(pred)])
+    train = files(tmp_path)["train"]
+    code, _, err = run(capsys, argv(command, tmp_path, gold, pred, train, ["--jsonl"]))
+    if command == "faireval" and case == "span_past_the_end":
+        message = message.replace(", 'LOC'", "")  # faireval names a span (start, end)
     check_one_line(code, err, message)
 
 
@@ -532,15 +545,16 @@ def test_n_buckets_has_a_ceiling(tmp_path, capsys):
     check_one_line(code, err, r"error: n_buckets must be at most 1000, not 1000000$")
 
 
-def test_a_span_file_is_read_in_its_encoding_and_without_its_bom(tmp_path, capsys):
+@pytest.mark.parametrize("command", ["score", "faireval"])
+def test_a_span_file_is_read_in_its_encoding_and_without_its_bom(tmp_path, capsys, command):
     gold, bom, latin = (tmp_path / name for name in ("gold.jsonl", "bom.jsonl", "latin.jsonl"))
     gold.write_text("\n".join(JSONL_GOLD) + "\n", encoding="utf-8")
     bom.write_bytes(b"\xef\xbb\xbf" + gold.read_bytes())
-    assert run(capsys, ["score", "--jsonl", str(bom), str(gold)])[0] == 0
+    assert run(capsys, [command, "--jsonl", str(bom), str(gold)])[0] == 0
     latin.write_bytes('{"tokens": ["Café", "x"], "spans": [[0, 1, "LOC"]]}\n'.encode("latin-1"))
-    assert run(capsys, ["score", "--jsonl", str(latin), str(latin), "--encoding",
+    assert run(capsys, [command, "--jsonl", str(latin), str(latin), "--encoding",
                         "latin-1"])[0] == 0
-    code, _, err = run(capsys, ["score", "--jsonl", str(latin), str(latin)])
+    code, _, err = run(capsys, [command, "--jsonl", str(latin), str(latin)])
     check_one_line(code, err, r"latin.jsonl: not utf-8 text: byte 0xe9 at byte offset 16 .*"
                               r"--encoding")
 

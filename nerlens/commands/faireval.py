@@ -6,7 +6,7 @@ import os
 
 import faireval
 from nerspan import GOLD, GoldContext, read_columns
-from nerlens.systems import named_files
+from nerlens.systems import named_files, span_errors_located
 
 from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
                      print_json, read_options, read_text_file)
@@ -93,10 +93,13 @@ def compute(args) -> dict:
         if args.ignore_punct:
             raise UsageError("--ignore-punct needs POS tags, which span files do not have")
         gold, systems = read_span_files(args)
-        return {name: faireval.score(gold["spans"], system["spans"], tokens=gold["tokens"],
-                                     texts=gold["texts"], **span_options(args),
-                                     **kwargs).to_dict()
-                for name, system in systems}
+        results = {}
+        for name, path, system in systems:
+            with span_errors_located(args.gold, gold, path, system):
+                results[name] = faireval.score(gold["spans"], system["spans"],
+                                               tokens=gold["tokens"], texts=gold["texts"],
+                                               **span_options(args), **kwargs).to_dict()
+        return results
     corpus, names = load_systems(args)
     if args.ignore_punct:
         pos_corpus = read_columns(args.gold, {GOLD: args.pos_column},
