@@ -8,9 +8,9 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, EntityScores, GoldContext, LabelTable, NerspanError,
-                     check_bool, check_int, decode, entity_scores, get_scheme, match, ranges,
-                     repairs_dict, resolve)
+from nerspan import (GOLD, PRED, EntityScores, GoldContext, LabelTable, NameTakenError,
+                     NerspanError, check_bool, check_int, decode, entity_scores, get_scheme,
+                     match, ranges, repairs_dict, resolve)
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
 from nerspan.errors import counted
@@ -611,6 +611,12 @@ def _chosen_attributes(attributes) -> dict:
         elif not callable(function):
             raise TypeError(f"attribute {name!r} must be a built-in name or a function "
                             "f(corpus, spans, train_index) -> values")
+        if name in attrs.ATTRIBUTES and function != name:  # pages title it as the built-in
+            raise NameTakenError(f"attribute {name!r} is a built-in attribute's name: give "
+                                 f"{'the function' if callable(function) else repr(function)}"
+                                 " another name")
+        if str(name) in out:
+            raise NameTakenError(f"attribute {str(name)!r} is given twice")
         out[str(name)] = function
     if not out:
         raise ValueError("attributes is empty")

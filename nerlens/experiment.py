@@ -39,10 +39,11 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import ColumnNameError, InputTypeError, NerspanError, check_fraction
+from nerspan import InputTypeError, NameTakenError, NerspanError, check_fraction
 from nerspan.errors import shown
 
 from .report import Report, report
+from .report_names import pair_key
 from .systems import check_system_name, check_system_names
 from .families import METHODS_ORDER as FAMILIES  # the report's order
 
@@ -189,7 +190,7 @@ def check_run_system(system, where: str) -> str:
     of run 1 of ``flair``)."""
     check_system_name(system, where)
     if RUN_SEPARATOR in system:
-        raise ColumnNameError(f"system {system!r}: {RUN_SEPARATOR!r} is kept for the run "
+        raise NameTakenError(f"system {system!r}: {RUN_SEPARATOR!r} is kept for the run "
                               "columns (system#1, system#2, ...)", side=where)
     return system
 
@@ -217,6 +218,19 @@ def _columns(name, entry) -> tuple[dict, dict]:
                                         "no such file", os.fspath(prediction))
         predictions.update(zip(runs[system], values))
     return runs, predictions
+
+
+def _check_pairs(systems: list) -> None:
+    """Every two systems have a Wilcoxon key of their own (``pair_key``): "x vs y" and
+    "z" would share one with "x" and "y vs z", and one test would replace the other."""
+    pairs: dict = {}
+    for a, b in combinations(systems, 2):
+        key = pair_key(a, b)
+        if key in pairs:
+            raise NameTakenError(f"systems {a!r} and {b!r} are the pair {key!r}, as "
+                                 f"{pairs[key][0]!r} and {pairs[key][1]!r} are: rename one "
+                                 "(\" vs \" joins the two systems of a pair)")
+        pairs[key] = (a, b)
 
 
 def with_place(error: NerspanError, where: str) -> NerspanError:
@@ -267,6 +281,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     for name, entry in entries.items():
         runs[name], predictions[name] = _columns(name, entry)
     systems = list(dict.fromkeys(s for by_system in runs.values() for s in by_system))
+    _check_pairs(systems)
     baseline = baseline or systems[0]
     for name, by_system in runs.items():
         if baseline not in by_system:
@@ -425,7 +440,7 @@ def _wilcoxon(reports: dict, runs: dict, systems: list, higher: dict) -> dict:
     statistics = [key for key, _ in HEADLINE if key in higher]
     out, pvalues = {}, {}
     for a, b in combinations(systems, 2):
-        pair = f"{a} vs {b}"
+        pair = pair_key(a, b)
         out[pair] = {}
         for stat in statistics:
             xs, ys = [], []

@@ -5,9 +5,12 @@ a finding is plain data (``rule``, ``text``, ``evidence``) as the report's findi
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 from nerspan.errors import counted
 
 from .report_findings import percent
+from .report_names import pair_key
 
 RULES = {
     "best": "The system with the highest mean entity F1 on each dataset (mean +- sample "
@@ -49,14 +52,14 @@ def best(experiment) -> list[dict]:
 def wilcoxon(experiment) -> list[dict]:
     out, tested = [], 0
     alpha = experiment.info["alpha"]
-    for pair, tests in experiment.wilcoxon.items():
-        test = tests.get("entity_f1")
+    for a, b in combinations(experiment.systems, 2):
+        pair = pair_key(a, b)
+        test = experiment.wilcoxon[pair].get("entity_f1")
         if not test or test.get("pvalue") is None:
             continue
         tested += 1
         if not test["significant"]:
             continue
-        a, b = pair.split(" vs ")
         winner, loser = (a, b) if test["difference"] > 0 else (b, a)
         out.append(_finding(
             "wilcoxon", winner,

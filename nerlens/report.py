@@ -32,6 +32,7 @@ from . import report_analyses, report_examples, report_findings
 from .families import check_families, family_package
 from .jsonable import json_ready
 from .report_html import render
+from .report_names import pair_key
 from .families import METHODS_ORDER as FAMILIES  # the report's order
 from .statistics import (bucket_figures, entity_statistics, family_statistics,
                          figure_png, score_family)
@@ -283,7 +284,7 @@ def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap:
     for system in system_names:
         if system == reference:
             continue
-        comparisons[f"{system} vs {reference}"] = {
+        comparisons[pair_key(system, reference)] = {
             name: probability_better(samples[system][:, i], samples[reference][:, i],
                                      higher[name])
             for i, name in enumerate(names)}

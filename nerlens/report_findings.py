@@ -12,7 +12,7 @@ from __future__ import annotations
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 
-from .report_names import attribute_name, bucket_label
+from .report_names import attribute_name, bucket_label, pair_key
 
 SHOWN_PER_RULE = 3
 
@@ -67,9 +67,8 @@ def paired(report) -> list[dict]:
     level = (1 + report.info.get("confidence", 0.95)) / 2
     baseline = report.info.get("baseline")
     out = []
-    for pair, probabilities in report.comparisons.items():
-        system = pair.split(" vs ")[0]
-        p = probabilities.get("entity_f1")
+    for system in report.systems:
+        p = report.comparisons.get(pair_key(system, baseline), {}).get("entity_f1")
         if p is None or p != p:
             continue
         mine, theirs = report.estimates[system]["entity_f1"], report.estimates[baseline]["entity_f1"]

@@ -7,7 +7,7 @@ from nerspan.errors import counted
 
 from .report_findings import RULES, shown
 from .report_html import Raw, _e, _number, figure, table
-from .report_names import statistic_label
+from .report_names import pair_key, statistic_label
 
 # Tables with one column per system are cut into tables of at most this many systems:
 # wider ones would not fit a 1280 px page
@@ -117,11 +117,11 @@ def comparisons(report) -> str:
         return "<p class='note'>No paired comparison (one system, or no bootstrap).</p>"
     baseline = report.info.get("baseline")
     buckets = _bucket_names(report)
-    others = [pair.split(" vs ")[0] for pair in report.comparisons]
+    others = [s for s in report.systems if pair_key(s, baseline) in report.comparisons]
     tables = []
     for systems in _chunks(others):
         rows = [[Raw(_e(statistic_label(name, buckets)))]
-                + [report.comparisons[f"{s} vs {baseline}"].get(name) for s in systems]
+                + [report.comparisons[pair_key(s, baseline)].get(name) for s in systems]
                 for name in report.higher_is_better]
         tables.append(table(["statistic"] + systems, rows))
     return (f"<p>Each column: the percentage of paired resamples in which <b>that column's "

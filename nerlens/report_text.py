@@ -12,6 +12,7 @@ from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 
 from .report_findings import shown
+from .report_names import pair_key
 
 WIDTH = 100
 UNDEFINED = "-"
@@ -64,7 +65,7 @@ def headline_table(report) -> str:
         row = [_with_interval(estimates.get("entity_f1"), intervals.get("entity_f1"))]
         row += [_value(estimates.get(key)) for key, _, _ in columns]
         if report.comparisons:
-            pair = report.comparisons.get(f"{system} vs {baseline}")
+            pair = report.comparisons.get(pair_key(system, baseline))
             row.append("base" if system == baseline else
                        _value(pair.get("entity_f1") if pair else None))
         rows.append(row)

@@ -28,8 +28,8 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, ColumnNameError, Corpus, InputTypeError, InvalidTagError,
-                     LabelTable, NerspanError, SentenceCountError, from_spans, get_scheme,
+from nerspan import (GOLD, PRED, Corpus, InputTypeError, InvalidTagError, LabelTable,
+                     NameTakenError, NerspanError, SentenceCountError, from_spans, get_scheme,
                      read_columns, read_span_jsonl)
 from nerspan import errors
 from nerspan.errors import TokenMismatchError, TooFewColumnsError, counted
@@ -294,10 +294,10 @@ def check_system_name(name, where: str = "systems", taken=()) -> str:
         raise InputTypeError(f"a system's name is a non-empty string, not {errors.shown(name)}",
                              side=where)
     if name == GOLD:
-        raise ColumnNameError(f"{name!r} cannot name a system: it is the gold column's name",
+        raise NameTakenError(f"{name!r} cannot name a system: it is the gold column's name",
                               side=where)
     if name in taken:
-        raise ColumnNameError(f"{name!r} is given twice: each system (each run) has a "
+        raise NameTakenError(f"{name!r} is given twice: each system (each run) has a "
                               "column of its own", side=where)
     return name
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .corpus import (GOLD, IGNORE_INDEX, PRED, Corpus, Source, as_label_list, check_same_shape,
                      ranges)
-from .errors import (ColumnNameError, DecodingWarning, EmptyInputError, FormatError,
-                     InputTypeError, InvalidTagError, LabelIdError, LengthMismatchError,
+from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
+                     InvalidTagError, LabelIdError, LengthMismatchError, NameTakenError,
                      NerspanError, SentenceCountError, TooFewColumnsError, counted)
 from .options import check_bool, check_fraction, check_int
 from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels,
@@ -78,7 +78,7 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
 __all__ = [
     "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
-    "LengthMismatchError", "SentenceCountError", "InputTypeError", "ColumnNameError",
+    "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
     "TooFewColumnsError", "DecodingWarning", "counted",
     "check_bool", "check_fraction", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
     "as_train_index", "with_tokens",

@@ -16,8 +16,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .errors import (ColumnNameError, EmptyInputError, InputTypeError, InvalidTagError,
-                     LabelIdError, LengthMismatchError, NerspanError, SentenceCountError,
+from .errors import (EmptyInputError, InputTypeError, InvalidTagError, LabelIdError,
+                     LengthMismatchError, NameTakenError, NerspanError, SentenceCountError,
                      counted, shown)
 
 GOLD = "gold"
@@ -344,19 +344,19 @@ def _row(corpus: Corpus, sentence: int, row: int) -> str:
 def joined_columns(*groups) -> dict:
     """name -> column of every ``(name, column)`` pair of ``groups``, in order.
 
-    A name given twice is an error (``ColumnNameError``), never a column silently
+    A name given twice is an error (``NameTakenError``), never a column silently
     replaced: a system named after the gold column once took its place and was scored
     against itself.
 
     >>> joined_columns([("gold", 1)], [("gold", 2)])
     Traceback (most recent call last):
     ...
-    nerspan.errors.ColumnNameError: two tag columns named 'gold': a column is never replaced by another; give the system another name
+    nerspan.errors.NameTakenError: two tag columns named 'gold': a column is never replaced by another; give the system another name
     """
     columns = {}
     for name, column in chain.from_iterable(groups):
         if name in columns:
-            raise ColumnNameError(f"two tag columns named {name!r}: a column is never "
+            raise NameTakenError(f"two tag columns named {name!r}: a column is never "
                                   "replaced by another; give the system another name")
         columns[name] = column
     return columns

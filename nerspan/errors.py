@@ -105,9 +105,10 @@ class InputTypeError(NerspanError, TypeError):
     lists nested too deep, a float id, a non-bool flag); a ``TypeError`` as well."""
 
 
-class ColumnNameError(NerspanError):
-    """A name given to a tag column (a system, a run) is taken: by the gold column or by
-    another column. A corpus never replaces one column with another of the same name."""
+class NameTakenError(NerspanError):
+    """A name given (a system, a run, a column, an entity type) is taken: by the gold
+    column, another column or system, or a name the results use. A corpus never replaces
+    one column with another of the same name."""
 
 
 class DecodingWarning(UserWarning):

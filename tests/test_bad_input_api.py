@@ -763,7 +763,7 @@ COLUMN_CLASHES = {
 @pytest.mark.parametrize("case", COLUMN_CLASHES)
 def test_a_column_name_given_twice_is_an_error(case):
     build, name = COLUMN_CLASHES[case]
-    with pytest.raises(nerspan.ColumnNameError, match=rf"^two tag columns named '{name}': a "
+    with pytest.raises(nerspan.NameTakenError, match=rf"^two tag columns named '{name}': a "
                                                       r"column is never replaced by another"):
         build()
 
@@ -830,7 +830,7 @@ SYSTEM_NAME_CASES = {
 @pytest.mark.parametrize("case", SYSTEM_NAME_CASES)
 def test_a_system_name_that_is_taken_is_refused(case):
     call, message = SYSTEM_NAME_CASES[case]
-    with pytest.raises(nerspan.ColumnNameError, match=message):
+    with pytest.raises(nerspan.NameTakenError, match=message):
         call()
 
 
@@ -870,3 +870,54 @@ def test_a_span_label_with_whitespace_is_refused_by_every_reader(entry):
     with pytest.raises(nerspan.NerspanError, match=r"^predictions, sentence 1: span label "
                                                    r"'NEW YORK' contains whitespace"):
         entry([[(0, 2, "PER")], [(1, 2, "LOC")]], spans, tokens=TOKENS)
+
+
+# -- names the results use: an entity type, an attribute, a pair of systems, a file ---------
+@pytest.mark.parametrize("name, what", [("FN", "column of target spans without a system "
+                                                "span"),
+                                        ("FP", "row of system spans without a target")])
+def test_an_entity_type_named_as_the_confusion_matrix_margin_is_refused(name, what):
+    """A type FN shared its confusion cells with the unmatched spans'."""
+    with pytest.raises(nerspan.NameTakenError, match=rf"^entity type '{name}' has the name of "
+                                                     rf"the confusion matrix's {what}"):
+        faireval.score([[f"B-{name}", "O", "B-X"]], [["O", f"B-{name}", f"B-{name}"]])
+
+
+@pytest.mark.parametrize("attributes, match", [
+    ({"eLen": "sLen"}, r"^attribute 'eLen' is a built-in attribute's name: give 'sLen' "
+                       r"another name$"),
+    ({"tFre": lambda corpus, spans, train: [1.0] * len(spans)},
+     r"^attribute 'tFre' is a built-in attribute's name: give the function another name$"),
+    (["eLen", "eLen"], r"^attribute 'eLen' is given twice$"),
+], ids=["a built-in under another's name", "a function under a built-in name", "twice"])
+def test_an_attribute_name_that_is_taken_is_refused(attributes, match):
+    """The page titles a bucket table by its attribute's name ("eLen": entity length)."""
+    with pytest.raises(nerspan.NameTakenError, match=match):
+        attribute_buckets.score(GOLD, PRED, tokens=TOKENS, **TRAIN, attributes=attributes)
+
+
+def test_a_system_named_with_vs_is_compared_and_found_as_itself():
+    """Comparison keys ("a vs b") were split back into systems: a system "x vs y" was
+    looked up as "x" (KeyError, the report failed)."""
+    report = nerlens.report(GOLD, {"base": PRED, "x vs y": GOLD}, tokens=TOKENS,
+                            train=nerspan.as_train_index(**TRAIN), bootstrap=50, seed=0)
+    assert list(report.comparisons) == ["x vs y vs base"]
+    assert "x vs y" in report.to_html() and "x vs y" in report.summary()
+
+
+def test_two_pairs_of_systems_with_one_name_are_refused():
+    systems = {"x vs y": PRED, "z": PRED, "x": GOLD, "y vs z": GOLD}
+    with pytest.raises(nerspan.NameTakenError, match=r"^systems 'x' and 'y vs z' are the pair "
+                                                     r"'x vs y vs z', as 'x vs y' and 'z' are"):
+        nerlens.experiment(_declared(systems=systems), bootstrap=0, figures=False)
+
+
+def test_figures_of_systems_whose_names_map_to_one_file_name_are_all_written(tmp_path):
+    """confusion_a_b.png was written for "a b" and then replaced by "a_b"'s."""
+    from faireval import plots
+
+    results = {name: faireval.score(GOLD, PRED).to_dict() for name in ("a b", "a_b", "A_B")}
+    written = plots.save_all(results, tmp_path)
+    assert sorted(p.name for p in written) == ["confusion_A_B_3.png", "confusion_a_b.png",
+                                               "confusion_a_b_2.png", "error_types.png"]
+    assert all(p.exists() for p in written)

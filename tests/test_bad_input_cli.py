@@ -456,6 +456,14 @@ MANIFEST_CASES = {
                      r"dataset 'd1': system 'tagger' has an empty list of runs$"),
     "run_column_name.json": (json.dumps(_entry(predictions={"tagger#2": "run1.txt"})),
                              r"dataset 'd1': system 'tagger#2': '#' is kept for the run columns"),
+    "dataset_twice.json": ('{"d1": {"gold": "gold.txt", "train": "train.txt", "predictions": '
+                           '"run1.txt"}, "d1": {"gold": "gold.txt", "predictions": "run2.txt"}}',
+                           r"error: \S*dataset_twice.json: 'd1' is given twice in one object "
+                           r"\(the second would replace the first\)$"),
+    "system_twice.json": ('{"d1": {"gold": "gold.txt", "train": "train.txt", "predictions": '
+                          '{"tagger": "run1.txt", "tagger": "run2.txt"}}}',
+                          r"error: \S*system_twice.json: 'tagger' is given twice in one "
+                          r"object"),
     "no_train.json": (json.dumps(_entry(train=None)),
                       r"error: \S*no_train.json: dataset 'd1' has no \"train\" \(the experiment "
                       r"indexes each training set\)$"),
@@ -535,6 +543,19 @@ def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, 
     code, _, err = run(capsys, argv(command, tmp_path, gold, pred, train, ["--jsonl"]))
     if command == "faireval" and case == "span_past_the_end":
         message = message.replace(", 'LOC'", "")  # faireval names a span (start, end)
+    check_one_line(code, err, message)
+
+
+@pytest.mark.parametrize("command, flags, message", [
+    ("faireval", ["--weights", '{"BEs": [0.5, 0, 0.5], "BEs": [1, 0, 0]}'],
+     r"error: --weights: 'BEs' is given twice in one object \(the second would replace the "
+     r"first\)$"),
+    ("buckets", ["--attributes", "eLen,eLen"], r"error: attribute 'eLen' is given twice$"),
+])
+def test_a_name_given_twice_in_an_option_is_refused(tmp_path, capsys, command, flags, message):
+    paths = files(tmp_path)
+    code, out, err = run(capsys, argv(command, tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], flags))
     check_one_line(code, err, message)
 
 

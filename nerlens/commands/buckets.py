@@ -107,12 +107,13 @@ def diagnoses(results: dict) -> str:
               format_table(["", *attributes],
                            [["zeta"] + [_number(attribute_view[a]["zeta"]) for a in attributes],
                             ["rho"] + [_number(attribute_view[a]["rho"]) for a in attributes]])]
-    for pair, per_attribute in view.get("comparative_diagnosis", {}).items():
-        a, b = pair.split(" vs ", 1)
+    first, *others = results
+    for b in others:  # keyed "first vs b" (never split: a name may hold " vs ")
+        per_attribute = view["comparative_diagnosis"][f"{first} vs {b}"]
         parts = [f"{attr}: largest {100 * d['exceeds_by']:+.1f} at {d['most_exceeds']}, "
                  f"smallest {100 * d['trails_by']:+.1f} at {d['most_trails']}"
                  for attr, d in per_attribute.items() if "most_exceeds" in d]
-        lines += ["", f"Comparative diagnosis, {a} minus {b} (F1 points):"]
+        lines += ["", f"Comparative diagnosis, {first} minus {b} (F1 points):"]
         lines += [f"  {p}" for p in parts]
     return "\n".join(lines)
 

@@ -40,6 +40,20 @@ def read_text_file(reader, path: str, encoding: str):
         raise undecodable_error(path, codec, error) from None
 
 
+def load_json(text: str, where: str):
+    """``json.loads(text)``, a key given twice in one object (two datasets or systems of
+    one name) an error naming ``where``: JSON keeps the last one silently."""
+    def distinct(pairs: list) -> dict:
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise UsageError(f"{where}: {key!r} is given twice in one object (the "
+                                 "second would replace the first)")
+        return dict(pairs)
+
+    return json.loads(text, object_pairs_hook=distinct)
+
+
 def non_negative_int(text: str) -> int:
     """argparse type: a whole number >= 0 (``--bootstrap -5`` is a usage error)."""
     try:

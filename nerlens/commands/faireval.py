@@ -8,8 +8,8 @@ import faireval
 from nerspan import GOLD, GoldContext, read_columns
 from nerlens.systems import named_files, span_errors_located
 
-from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
-                     print_json, read_options, read_text_file)
+from .common import (UsageError, add_input_arguments, check_file, format_table, load_json,
+                     load_systems, print_json, read_options, read_text_file)
 from .span_files import read_span_files, span_options
 
 NAME = "faireval"
@@ -57,7 +57,7 @@ def _weights(value: str):
         with open(value, encoding="utf-8") as handle:
             text = handle.read()
     try:
-        return json.loads(text)
+        return load_json(text, "--weights")
     except json.JSONDecodeError:
         raise UsageError(f"--weights must be one of {', '.join(faireval.WEIGHT_NAMES)}, a "
                          f"JSON weight table or a JSON file, not {value!r}") from None

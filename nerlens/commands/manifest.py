@@ -27,7 +27,8 @@ from nerspan.readers import undecodable_error
 from nerlens.experiment import check_run_system, run_name
 from nerlens.systems import named_files, read_systems
 
-from .common import UsageError, add_predictions, check_file, read_gold, system_options
+from .common import (UsageError, add_predictions, check_file, load_json, read_gold,
+                     system_options)
 from .experiment_inputs import naming
 
 
@@ -52,7 +53,7 @@ def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> lis
     except UnicodeDecodeError as error:
         raise undecodable_error(path, "utf-8-sig", error) from None
     try:
-        entries = json.loads(text)
+        entries = load_json(text, path)
     except json.JSONDecodeError as error:
         raise UsageError(f"{path}:{error.lineno}: not JSON: {error.msg} (column "
                          f"{error.colno})") from None
