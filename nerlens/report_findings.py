@@ -23,11 +23,13 @@ RULES = {
               "(1 + confidence) / 2 of the paired bootstrap resamples (97.5% at 95% "
               "confidence), and worse when in at most (1 - confidence) / 2.",
     "seen_unseen_gap": "Recall on seen vs unseen mentions (tough mentions): stated when each "
-                       f"subset holds at least {MIN_SUPPORT} gold mentions and the two "
-                       "bootstrap intervals do not overlap.",
+                       "subset holds at least "
+                       f"{counted(MIN_SUPPORT, 'gold mention')} and the two bootstrap "
+                       "intervals do not overlap.",
     "bucket_gap": "Largest bucket gap of a system: over the attributes, the best and the "
-                  f"worst bucket F1 among buckets with at least {MIN_SUPPORT} gold items "
-                  "whose intervals do not overlap; the attribute with the largest gap.",
+                  "worst bucket F1 among buckets with at least "
+                  f"{counted(MIN_SUPPORT, 'gold item')} whose intervals do not overlap; the "
+                  "attribute with the largest gap.",
     "boundary_errors": "Share of a system's errors that are boundary errors (FairEval BE + "
                        "LBE over FP + FN + LE + BE + LBE): stated when the system makes at "
                        f"least {counted(MIN_SUPPORT, 'error')} (a count, no interval).",
@@ -58,8 +60,8 @@ def no_seen_mentions(report) -> list[dict]:
     if not counts or counts.get("seen") != 0 or not counts.get("all"):
         return []
     return [_finding("no_seen_mentions", None,
-                     f"None of the {counts['all']} gold mentions of the test set occurs in "
-                     "training with its type: every mention is unseen, recall on seen "
+                     f"None of the {counted(counts['all'], 'gold mention')} of the test set "
+                     "occurs in training with its type: every mention is unseen, recall on seen "
                      "mentions is undefined.", 1.0, seen=0, mentions=counts["all"])]
 
 

@@ -34,7 +34,8 @@ def findings(report) -> str:
     parts = [f"<ul class='findings'>{items}</ul>"]
     if more:
         rest = [f for f in report.findings if f not in kept]
-        parts.append(f"<details><summary>{more} more findings</summary><ul class='findings'>"
+        parts.append(f"<details><summary>{counted(more, 'more finding')}</summary>"
+                     "<ul class='findings'>"
                      + "".join(_finding_item(f) for f in rest) + "</ul></details>")
     rules = "".join(f"<li><b>{_e(rule)}</b>: {_e(text)}</li>" for rule, text in RULES.items())
     parts.append("<details><summary>How findings are chosen</summary><ul class='note'>"

@@ -818,7 +818,8 @@ HINT_CASES = {
         r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
         r"Self-diagnosis"),
     "weights_unknown": (
-        {}, "faireval {gold} {pred} --weights fairest", r"--weights must be one of traditional, fair, ",
+        {}, "faireval {gold} {pred} --weights fairest",
+        r"--weights must be one of traditional, fair, ",
         "faireval {gold} {pred} --weights fair", r"### Fair evaluation"),
 }
 

@@ -101,7 +101,8 @@ def test_from_tags_validation():
     with pytest.raises(SentenceCountError, match="predictions hold 1 sentence, references 2; they "
                                                  "part at sentence 1$"):
         nerspan.score([["O"], ["O"]], [["O"]])
-    with pytest.raises(LengthMismatchError, match="sentence 1: predictions have 1 item, references 2"):
+    with pytest.raises(LengthMismatchError,
+                       match="sentence 1: predictions have 1 item, references 2"):
         nerspan.score([["O"], ["O", "O"]], [["O"], ["O"]])
     with pytest.raises(InvalidTagError, match="sentence 1"):
         nerspan.score([["O"], ["O", 3]], [["O"], ["O", "O"]])
