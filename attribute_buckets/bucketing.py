@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nerspan import NerspanError
+from nerspan.errors import counted
 
 STRATEGIES = ("length", "consistency", "zero_then_equal", "equal")
 DEFAULT_STRATEGY = {"eLen": "length", "eCon": "consistency", "tCon": "consistency",
@@ -250,8 +251,8 @@ def _reference_groups(attribute: str, gold_values, n_buckets: int, hardcoded) ->
             remaining -= present[value]
             remaining_buckets -= 1
     if remaining_buckets <= 0 and remaining:
-        raise NerspanError(f"{attribute}: {n_buckets} buckets leave none for the values "
-                           "beyond the single-value buckets")
+        raise NerspanError(f"{attribute}: {counted(n_buckets, 'bucket')} leave none for the "
+                           "values beyond the single-value buckets")
     average = remaining / remaining_buckets if remaining_buckets > 0 else math.inf
     group, held = [], 0
     for value, count in zip(distinct.tolist(), counts.tolist()):

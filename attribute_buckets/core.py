@@ -8,11 +8,12 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import (EntityScores, GoldContext, LabelTable, NerspanError, check_bool,
-                     check_int, decode, entity_scores, get_scheme, input_options, match,
-                     ranges, repairs_dict, resolve)
+from nerspan import (EntityScores, GoldContext, LabelTable, NameTakenError,
+                     NerspanError, check_bool, check_int, decode, entity_scores, get_scheme,
+                     input_options, match, ranges, repairs_dict, resolve)
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
+from nerspan.errors import counted
 from nerspan.scores import safe_divide, sentence_counts
 
 from . import attributes as attrs
@@ -531,8 +532,8 @@ def _mention_pairs(gold, pred) -> tuple[np.ndarray, np.ndarray]:
 def _custom_values(function, ctx, spans, name, side) -> np.ndarray:
     values = np.asarray(function(ctx.corpus, spans, ctx.train), dtype=float).ravel()
     if len(values) != len(spans):
-        raise NerspanError(f"attribute {name!r} gave {len(values)} values for "
-                           f"{len(spans)} {side} mentions")
+        raise NerspanError(f"attribute {name!r} gave {counted(len(values), 'value')} for "
+                           f"{counted(len(spans), f'{side} mention')}")
     if np.isnan(values).any():
         raise NerspanError(f"attribute {name!r} gave NaN for a {side} mention")
     return values
@@ -610,6 +611,12 @@ def _chosen_attributes(attributes) -> dict:
         elif not callable(function):
             raise TypeError(f"attribute {name!r} must be a built-in name or a function "
                             "f(corpus, spans, train_index) -> values")
+        if name in attrs.ATTRIBUTES and function != name:  # pages title it as the built-in
+            raise NameTakenError(f"attribute {name!r} is a built-in attribute's name: give "
+                                 f"{'the function' if callable(function) else repr(function)}"
+                                 " another name")
+        if str(name) in out:
+            raise NameTakenError(f"attribute {str(name)!r} is given twice")
         out[str(name)] = function
     if not out:
         raise ValueError("attributes is empty")

@@ -25,6 +25,8 @@ from typing import Mapping
 
 import numpy as np
 
+from nerspan.names import file_stems
+
 from .analysis import (_as_dict, _attributes, attribute_wise_datasets, comparative_diagnosis,
                        overall_f1, relative_change, relative_change_datasets, self_diagnosis,
                        unit)
@@ -186,18 +188,21 @@ def save_all(results: Mapping, folder, attributes=None, fmt: str = "png") -> lis
     folder = Path(folder)
     systems = _systems(results)
     written = []
-    for attribute in _attributes(systems, attributes):
-        written.append(save(bucket_chart(systems, attribute), folder / f"buckets_{attribute}.{fmt}"))
+    chosen = _attributes(systems, attributes)
+    parts = file_stems(chosen)  # distinct: one chart never replaces another
+    for attribute in chosen:
+        written.append(save(bucket_chart(systems, attribute),
+                            folder / f"buckets_{parts[attribute]}.{fmt}"))
     written.append(save(heatmap(systems, attributes=attributes), folder / f"heatmap.{fmt}"))
     if len(systems) >= 2:
         a, b = list(systems)[:2]
         written.append(save(comparison_chart(systems[a], systems[b], (a, b), attributes),
                             folder / f"comparison.{fmt}"))
+    parts = file_stems(systems)
     for name, result in systems.items():
-        part = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
         written.append(save(self_diagnosis_chart(result, title=f"Self-diagnosis: {name}",
                                                  attributes=attributes),
-                            folder / f"self_diagnosis_{part}.{fmt}"))
+                            folder / f"self_diagnosis_{parts[name]}.{fmt}"))
     return written
 
 

@@ -18,7 +18,7 @@ from nerspan import (GOLD, PRED, Corpus, LabelTable, Repairs, as_corpus, check_s
                      decode, from_spans, get_scheme, input_options, read_spans, span_sides)
 from nerspan.corpus import Interner, side_name
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
-                            NerspanError, SentenceCountError, shown)
+                            NerspanError, SentenceCountError, counted, shown)
 
 # POS tags the reference code counts as punctuation (STTS, UPOS, custom, PTB).
 PUNCT_TAGS = frozenset({"$.", "$,", "$(", "PUNCT", "PUNKT", "KOMMA", "COMMA", "KLAMMER",
@@ -155,14 +155,16 @@ def _sides(references, predictions, scheme, mode, inputs, context):
 def _pos_lengths(pos, n_sentences: int, lengths):
     """The sentence lengths the POS tags give, checked against the tags' ``lengths``."""
     if len(pos) != n_sentences:
-        raise SentenceCountError(f"pos holds {len(pos)} sentences, references {n_sentences}")
+        raise SentenceCountError(f"pos holds {counted(len(pos), 'sentence')}, references "
+                                 f"{n_sentences}")
     pos_lengths = np.fromiter(map(len, pos), dtype=np.int64, count=len(pos))
     if lengths is not None:
         bad = np.flatnonzero(pos_lengths != lengths)
         if len(bad):
             i = int(bad[0])
             raise LengthMismatchError(
-                f"pos has {int(pos_lengths[i])} tags, the tags {int(lengths[i])}", sentence=i)
+                f"pos has {counted(int(pos_lengths[i]), 'tag')}, the tags {int(lengths[i])}",
+                sentence=i)
     return pos_lengths
 
 # -- span lists --------------------------------------------------------------------------
@@ -176,7 +178,8 @@ def _spans_from_lists(references, predictions, inputs):
     if n_target == 0:
         raise EmptyInputError("references hold no sentence")
     if n_system != n_target:
-        raise SentenceCountError(f"predictions hold {n_system} sentences, references {n_target}")
+        raise SentenceCountError(f"predictions hold {counted(n_system, 'sentence')}, "
+                                 f"references {n_target}")
     names, target_labels, system_labels = _intern_labels(target_rows.labels, system_rows.labels)
     target = SpanTable(target_rows.sentence, target_rows.start, target_rows.end, target_labels)
     system = SpanTable(system_rows.sentence, system_rows.start, system_rows.end, system_labels)
@@ -209,7 +212,7 @@ def _check_within(table: SpanTable, lengths: np.ndarray, name: str) -> None:
         i = int(bad[0])
         s = int(table.sentence[i])
         raise NerspanError(f"span ({int(table.start[i])}, {int(table.end[i])}) reaches past "
-                           f"the end of the sentence ({int(lengths[s])} tokens)",
+                           f"the end of the sentence ({counted(int(lengths[s]), 'token')})",
                            sentence=s, side=name)
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from nerspan.names import file_stems
+
 ERROR_TYPES = ("FP", "FN", "LE", "BE", "LBE")
 COLOURS = {"FP": "tab:red", "FN": "tab:orange", "LE": "tab:blue", "BE": "tab:green",
            "LBE": "tab:purple"}
@@ -141,16 +143,13 @@ def save_all(results: dict, folder, fmt: str = "png") -> list[Path]:
     folder = Path(folder)
     written = [folder / f"error_types.{fmt}"]
     _close(error_distribution(results, written[0]))
+    stems = file_stems(results)  # distinct: one figure never replaces another
     for name, result in results.items():
-        path = folder / f"confusion_{_file_part(name)}.{fmt}"
+        path = folder / f"confusion_{stems[name]}.{fmt}"
         _close(confusion_heatmap(result, path, title=f"Confusion of errors: {name}\n"
                                                      "(diagonal: boundary errors)"))
         written.append(path)
     return written
-
-
-def _file_part(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in str(name))
 
 
 def _close(figure) -> None:

@@ -257,6 +257,16 @@ def _nan_without_spans(values: np.ndarray, totals: np.ndarray) -> np.ndarray:
     return values
 
 
+def check_label_names(labels) -> None:
+    """No entity type may take the name of the confusion matrix's extra row (FP) or
+    column (FN): its counts and the unmatched spans' would be one cell of ``confusion``."""
+    for name, what in ((NO_SPAN_ROW, "row of system spans without a target"),
+                       (NO_SPAN_COLUMN, "column of target spans without a system span")):
+        if name in labels:
+            raise nerspan.NameTakenError(f"entity type {name!r} has the name of the "
+                                          f"confusion matrix's {what}: rename the type")
+
+
 def _put(out: dict, prefix: str, scores) -> None:
     for name, value in zip(("precision", "recall", "f1"), scores):
         out[f"{prefix}_{name}" if prefix else name] = value
@@ -264,6 +274,7 @@ def _put(out: dict, prefix: str, scores) -> None:
 
 def build_result(prepared: Prepared, events: Events, focus: str, weights, weight_table,
                  fair_table, confusion_tp: bool, return_pairs: bool) -> FairEvalResult:
+    check_label_names(prepared.labels)
     n_labels = len(prepared.labels)
     t_label = np.where(events.target >= 0,
                        prepared.target.label[np.maximum(events.target, 0)]

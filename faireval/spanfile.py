@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from nerspan.errors import EmptyInputError, FormatError, NerspanError
+from nerspan.errors import EmptyInputError, FormatError, NerspanError, counted
 
 PLACEHOLDER = ("NONE", "999", "999", "999")
 
@@ -100,14 +100,15 @@ def spans_to_tags(sentences, lengths) -> list[list[str]]:
     [['B-PER', 'I-PER', 'O', 'B-LOC'], ['O', 'O']]
     """
     if len(sentences) != len(lengths):
-        raise NerspanError(f"{len(sentences)} sentences of spans but {len(lengths)} lengths")
+        raise NerspanError(f"{counted(len(sentences), 'sentence')} of spans but "
+                           f"{counted(len(lengths), 'length')}")
     tags = []
     for i, (spans, n) in enumerate(zip(sentences, lengths)):
         row = ["O"] * int(n)
         for label, start, end in sorted(spans, key=lambda s: (s[1], s[2])):
             if not 0 <= start < end <= n:
                 raise NerspanError(f"span ({label!r}, {start}, {end}) lies outside the "
-                                   f"sentence of {n} tokens", sentence=i)
+                                   f"sentence of {counted(int(n), 'token')}", sentence=i)
             if any(t != "O" for t in row[start:end]):
                 raise NerspanError(f"span ({label!r}, {start}, {end}) overlaps another span: "
                                    "single-level BIO cannot hold it", sentence=i)

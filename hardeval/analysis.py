@@ -121,9 +121,7 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
     known = set(mention_texts(train.corpus, train.spans))
     for name, corpus in (evaluation or {}).items():
         if isinstance(corpus, GoldContext):
-            table, spans, whole = corpus.table, corpus.gold, corpus.corpus
-            corpus = Corpus(whole.offsets, {GOLD: whole.column(corpus.gold_column)},
-                            whole.labels, whole.tokens, whole.vocab, whole.source)
+            table, spans, corpus = corpus.table, corpus.gold, corpus.gold_corpus()
         else:
             table = LabelTable.build(corpus.labels, get_scheme(scheme))
             spans = decode(corpus, GOLD, scheme, mode, table)

@@ -12,7 +12,7 @@ from nerspan import (GOLD, PRED, Corpus, GoldContext, InputOptions, LabelTable,
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences, first_outside
 from nerspan.deprecation import renamed_keyword
-from nerspan.errors import shown
+from nerspan.errors import counted, shown
 
 from .labels import check_error_labels, compared_codes, label_names, reference_codes
 from .subsets import GROUPS, LEAF_NAMES, gold_token_classes
@@ -348,19 +348,20 @@ def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
     if isinstance(subsets, np.ndarray) and subsets.ndim == 1:
         codes = subsets
         if len(codes) != corpus.n_tokens:
-            raise LengthMismatchError(f"subsets hold {len(codes)} codes for "
-                                      f"{corpus.n_tokens} tokens")
+            raise LengthMismatchError(f"subsets hold {counted(len(codes), 'code')} for "
+                                      f"{counted(corpus.n_tokens, 'token')}")
     else:
         lists = as_sentences(subsets, "subsets")
         lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
         if len(lists) != corpus.n_sentences:
-            raise SentenceCountError(f"subsets hold {len(lists)} sentences, the references "
-                                     f"{corpus.n_sentences}")
+            raise SentenceCountError(f"subsets hold {counted(len(lists), 'sentence')}, the "
+                                     f"references {corpus.n_sentences}")
         differ = np.flatnonzero(lengths != corpus.lengths)
         if len(differ):
             i = int(differ[0])
-            raise corpus.error(LengthMismatchError, f"subsets have {int(lengths[i])} codes, "
-                               f"the references {int(corpus.lengths[i])} tokens", i)
+            raise corpus.error(LengthMismatchError,
+                               f"subsets have {counted(int(lengths[i]), 'code')}, the "
+                               f"references {counted(int(corpus.lengths[i]), 'token')}", i)
         flat = [c for s in lists for c in s]
         # exact types first: np.fromiter would truncate 1.9 to 1 and read True as 1
         position = first_outside(flat, (int, np.integer))

@@ -39,10 +39,12 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import InputTypeError, NerspanError, check_fraction
+from nerspan import InputTypeError, NameTakenError, NerspanError, check_fraction
 from nerspan.errors import shown
 
 from .report import Report, report
+from .report_names import pair_key
+from .systems import check_system_name, check_system_names
 from .families import METHODS_ORDER as FAMILIES  # the report's order
 
 RUN_SEPARATOR = "#"
@@ -187,14 +189,21 @@ def _check_entry(name, entry) -> dict:
         raise ValueError(f"{where}: \"systems\" maps each system's name to its predictions "
                          "(one, or a list of runs)")
     for system, value in systems.items():
-        if not isinstance(system, str) or not system:
-            raise ValueError(f"{where}: system names are non-empty strings, not {system!r}")
-        if RUN_SEPARATOR in system:
-            raise ValueError(f"{where}: system {system!r}: {RUN_SEPARATOR!r} is kept for "
-                             "run columns (system#1, system#2, ...)")
+        check_run_system(system, where)
         if value is None or (isinstance(value, (list, tuple)) and not value):
             raise ValueError(f"{where}: system {system!r} has no predictions")
     return entry
+
+
+def check_run_system(system, where: str) -> str:
+    """``system`` if it may name a system of an experiment: a name ``check_system_name``
+    accepts, without ``RUN_SEPARATOR`` (a system named ``flair#1`` would be the column
+    of run 1 of ``flair``)."""
+    check_system_name(system, where)
+    if RUN_SEPARATOR in system:
+        raise NameTakenError(f"system {system!r}: {RUN_SEPARATOR!r} is kept for the run "
+                              "columns (system#1, system#2, ...)", side=where)
+    return system
 
 
 def _columns(name, entry) -> tuple[dict, dict]:
@@ -207,7 +216,9 @@ def _columns(name, entry) -> tuple[dict, dict]:
             if missing:
                 raise ValueError(f"dataset {name!r}: system {system!r}: no column "
                                  f"{', '.join(map(repr, missing))} in the corpus")
-            runs[system] = given
+            runs[system] = check_system_names(
+                given, f"dataset {name!r}, system {system!r}",
+                [c for columns in runs.values() for c in columns])
             continue
         values = list(value) if _is_runs(value) else [value]
         runs[system] = [run_name(system, k, len(values)) for k in range(len(values))]
@@ -218,6 +229,19 @@ def _columns(name, entry) -> tuple[dict, dict]:
                                         "no such file", os.fspath(prediction))
         predictions.update(zip(runs[system], values))
     return runs, predictions
+
+
+def _check_pairs(systems: list) -> None:
+    """Every two systems have a Wilcoxon key of their own (``pair_key``): "x vs y" and
+    "z" would share one with "x" and "y vs z", and one test would replace the other."""
+    pairs: dict = {}
+    for a, b in combinations(systems, 2):
+        key = pair_key(a, b)
+        if key in pairs:
+            raise NameTakenError(f"systems {a!r} and {b!r} are the pair {key!r}, as "
+                                 f"{pairs[key][0]!r} and {pairs[key][1]!r} are: rename one "
+                                 "(\" vs \" joins the two systems of a pair)")
+        pairs[key] = (a, b)
 
 
 def with_place(error: NerspanError, where: str) -> NerspanError:
@@ -268,6 +292,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     for name, entry in entries.items():
         runs[name], predictions[name] = _columns(name, entry)
     systems = list(dict.fromkeys(s for by_system in runs.values() for s in by_system))
+    _check_pairs(systems)
     baseline = baseline or systems[0]
     for name, by_system in runs.items():
         if baseline not in by_system:
@@ -426,7 +451,7 @@ def _wilcoxon(reports: dict, runs: dict, systems: list, higher: dict) -> dict:
     statistics = [key for key, _ in HEADLINE if key in higher]
     out, pvalues = {}, {}
     for a, b in combinations(systems, 2):
-        pair = f"{a} vs {b}"
+        pair = pair_key(a, b)
         out[pair] = {}
         for stat in statistics:
             xs, ys = [], []

@@ -5,7 +5,12 @@ a finding is plain data (``rule``, ``text``, ``evidence``) as the report's findi
 """
 from __future__ import annotations
 
+from itertools import combinations
+
+from nerspan.errors import counted
+
 from .report_findings import percent
+from .report_names import pair_key
 
 RULES = {
     "best": "The system with the highest mean entity F1 on each dataset (mean +- sample "
@@ -27,7 +32,7 @@ def _pm(cell: dict) -> str:
     text = percent(cell["mean"])
     if cell.get("std") is not None:
         text += f" +- {100 * cell['std']:.1f}"
-    return text + f" over {cell['n']} run{'s' if cell['n'] != 1 else ''}"
+    return text + f" over {counted(cell['n'], 'run')}"
 
 
 def best(experiment) -> list[dict]:
@@ -47,27 +52,27 @@ def best(experiment) -> list[dict]:
 def wilcoxon(experiment) -> list[dict]:
     out, tested = [], 0
     alpha = experiment.info["alpha"]
-    for pair, tests in experiment.wilcoxon.items():
-        test = tests.get("entity_f1")
+    for a, b in combinations(experiment.systems, 2):
+        pair = pair_key(a, b)
+        test = experiment.wilcoxon[pair].get("entity_f1")
         if not test or test.get("pvalue") is None:
             continue
         tested += 1
         if not test["significant"]:
             continue
-        a, b = pair.split(" vs ")
         winner, loser = (a, b) if test["difference"] > 0 else (b, a)
         out.append(_finding(
             "wilcoxon", winner,
             f"{winner} beats {loser} on entity F1: {100 * abs(test['difference']):.1f} points "
-            f"on average over {test['n_pairs']} paired runs (Wilcoxon, Holm-adjusted p = "
-            f"{test['pvalue_holm']:.3g}).", pair=pair, **test))
+            f"on average over {counted(test['n_pairs'], 'paired run')} (Wilcoxon, "
+            f"Holm-adjusted p = {test['pvalue_holm']:.3g}).", pair=pair, **test))
     if tested and not out:
         most = max(t["entity_f1"]["n_pairs"] for t in experiment.wilcoxon.values()
                    if "entity_f1" in t)
         out.append(_finding(
             "wilcoxon", None,
-            f"No two systems differ significantly on entity F1 (Wilcoxon over at most {most} "
-            f"paired runs, Holm's correction over the pairs, alpha {alpha:g})"
+            "No two systems differ significantly on entity F1 (Wilcoxon over at most "
+            f"{counted(most, 'paired run')}, Holm's correction over the pairs, alpha {alpha:g})"
             + ("; with fewer than 6 pairs no two-sided p reaches 0.05." if most < 6 else "."),
             n_pairs=most))
     return out

@@ -4,6 +4,8 @@ datasets, the figures across datasets, the tests, and one section per dataset ho
 that dataset's report (without its error examples: report.json has them)."""
 from __future__ import annotations
 
+from nerspan.errors import counted
+
 from .experiment_findings import RULES
 from .report_analyses import RADAR_TITLE, dataset_heatmap_title
 from .report_html import (SUBSET_HEADERS, SUBSET_LEGEND, Raw, _e, figure, page, page_sections,
@@ -193,7 +195,7 @@ def _significance(experiment) -> str:
                   if tests[first]["pvalue"] is not None)
     return ("".join(parts)
             + f"<p><b>Multiple comparisons:</b> the p-values are corrected with Holm's "
-              f"step-down method over the {n_tests} pair{'s' if n_tests != 1 else ''} of "
+              f"step-down method over the {counted(n_tests, 'pair')} of "
               "systems, separately for each "
               "statistic (one family of tests per statistic); "
               f"<span class='sig'>bold</span> = significant at alpha "
@@ -226,8 +228,9 @@ def _dataset(experiment, k: int, name: str) -> tuple[str, list]:
     prefix = f"d{k + 1}-"
     inner = [(prefix + a, t, b) for a, t, b in page_sections(report) if a not in LEFT_OUT]
     runs = experiment.runs[name]
-    intro = (f"<p>{report.info['sentences']} sentences, {report.info['tokens']} tokens; "
-             + "; ".join(f"{_e(s)}: {len(c)} run{'s' if len(c) > 1 else ''}"
+    intro = (f"<p>{counted(report.info['sentences'], 'sentence')}, "
+             f"{counted(report.info['tokens'], 'token')}; "
+             + "; ".join(f"{_e(s)}: {counted(len(c), 'run')}"
                          + (f" ({_e(', '.join(c))})" if len(c) > 1 else "")
                          for s, c in runs.items())
              + ". The runs are this report's systems; its error examples are in "
@@ -266,7 +269,8 @@ def render(experiment) -> str:
     entries.append(("provenance", "Provenance", []))
     runs = sum(len(c) for by in experiment.runs.values() for c in by.values())
     parts = [f"<h1>nerlens experiment</h1><p>Datasets: {_e(', '.join(experiment.datasets))}; "
-             f"systems: {_e(', '.join(experiment.systems))}; {runs} runs scored; baseline "
+             f"systems: {_e(', '.join(experiment.systems))}; {counted(runs, 'run')} scored; "
+             "baseline "
              f"{_e(experiment.info['baseline'])}.</p>",
              section(*top[0]), _contents(entries)]
     parts += [section(*s) for s in top[1:]]

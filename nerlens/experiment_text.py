@@ -2,6 +2,8 @@
 (cut into blocks of datasets to fit ``WIDTH`` columns), the significant Wilcoxon tests."""
 from __future__ import annotations
 
+from nerspan.errors import counted
+
 from .report_text import UNDEFINED, WIDTH, _fit, _line, _wrap
 
 NO_RUN = "no run"   # the system has no run on that dataset (UNDEFINED: it has, no number)
@@ -46,8 +48,9 @@ def f1_table(experiment) -> list[str]:
 def summary(experiment) -> str:
     info = experiment.info
     runs = sum(len(c) for by_system in experiment.runs.values() for c in by_system.values())
-    lines = [_wrap(f"nerlens experiment: {len(experiment.datasets)} datasets, "
-                   f"{len(experiment.systems)} systems, {runs} runs scored; baseline "
+    lines = [_wrap(f"nerlens experiment: {counted(len(experiment.datasets), 'dataset')}, "
+                   f"{counted(len(experiment.systems), 'system')}, {counted(runs, 'run')} "
+                   "scored; baseline "
                    f"{info['baseline']}; scheme {info['scheme']}, {info['mode']} decoding.")]
     lines += ["", "Findings:"]
     lines += [_wrap(f["text"], initial_indent="- ", subsequent_indent="  ")

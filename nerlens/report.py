@@ -32,9 +32,11 @@ from . import report_analyses, report_examples, report_findings
 from .families import check_families, family_package
 from .jsonable import json_ready
 from .report_html import render
+from .report_names import pair_key
 from .families import METHODS_ORDER as FAMILIES  # the report's order
 from .statistics import (bucket_figures, entity_statistics, family_statistics,
                          figure_png, score_family)
+from .systems import check_system_names
 
 
 @dataclass
@@ -195,7 +197,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               tokens)
-    system_names = list(system_names)
+    system_names = check_system_names(system_names, "system_names")
     if not system_names:
         raise ValueError("the report needs at least one system")
     if corpus.tokens is None:
@@ -282,7 +284,7 @@ def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap:
     for system in system_names:
         if system == reference:
             continue
-        comparisons[f"{system} vs {reference}"] = {
+        comparisons[pair_key(system, reference)] = {
             name: probability_better(samples[system][:, i], samples[reference][:, i],
                                      higher[name])
             for i, name in enumerate(names)}

@@ -10,8 +10,9 @@ listed in report.json under ``findings``; the page and the terminal show the fir
 from __future__ import annotations
 
 from nerspan.bootstrap import MIN_SUPPORT
+from nerspan.errors import counted
 
-from .report_names import attribute_name, bucket_label
+from .report_names import attribute_name, bucket_label, pair_key
 
 SHOWN_PER_RULE = 3
 
@@ -22,17 +23,19 @@ RULES = {
               "(1 + confidence) / 2 of the paired bootstrap resamples (97.5% at 95% "
               "confidence), and worse when in at most (1 - confidence) / 2.",
     "seen_unseen_gap": "Recall on seen vs unseen mentions (tough mentions): stated when each "
-                       f"subset holds at least {MIN_SUPPORT} gold mentions and the two "
-                       "bootstrap intervals do not overlap.",
+                       "subset holds at least "
+                       f"{counted(MIN_SUPPORT, 'gold mention')} and the two bootstrap "
+                       "intervals do not overlap.",
     "bucket_gap": "Largest bucket gap of a system: over the entity attributes, the best "
-                  f"and the worst bucket F1 among buckets with at least {MIN_SUPPORT} gold "
-                  "items whose intervals do not overlap; the attribute with the largest gap.",
+                  "and the worst bucket F1 among buckets with at least "
+                  f"{counted(MIN_SUPPORT, 'gold item')} whose intervals do not overlap; the "
+                  "attribute with the largest gap.",
     "token_bucket_gap": "The same over the token attributes (tCon, tFre), whose buckets "
                         "score tokens, O included: their F1 is compared only with each "
                         "other, never with entity F1.",
     "boundary_errors": "Share of a system's errors that are boundary errors (FairEval BE + "
                        "LBE over FP + FN + LE + BE + LBE): stated when the system makes at "
-                       f"least {MIN_SUPPORT} errors (a count, no interval).",
+                       f"least {counted(MIN_SUPPORT, 'error')} (a count, no interval).",
 }
 
 
@@ -60,8 +63,8 @@ def no_seen_mentions(report) -> list[dict]:
     if not counts or counts.get("seen") != 0 or not counts.get("all"):
         return []
     return [_finding("no_seen_mentions", None,
-                     f"None of the {counts['all']} gold mentions of the test set occurs in "
-                     "training with its type: every mention is unseen, recall on seen "
+                     f"None of the {counted(counts['all'], 'gold mention')} of the test set "
+                     "occurs in training with its type: every mention is unseen, recall on seen "
                      "mentions is undefined.", 1.0, seen=0, mentions=counts["all"])]
 
 
@@ -69,9 +72,8 @@ def paired(report) -> list[dict]:
     level = (1 + report.info.get("confidence", 0.95)) / 2
     baseline = report.info.get("baseline")
     out = []
-    for pair, probabilities in report.comparisons.items():
-        system = pair.split(" vs ")[0]
-        p = probabilities.get("entity_f1")
+    for system in report.systems:
+        p = report.comparisons.get(pair_key(system, baseline), {}).get("entity_f1")
         if p is None or p != p:
             continue
         mine, theirs = report.estimates[system]["entity_f1"], report.estimates[baseline]["entity_f1"]
@@ -176,7 +178,7 @@ def boundary_errors(report) -> list[dict]:
         share = (counts["BE"] + counts["LBE"]) / errors
         out.append(_finding(
             "boundary_errors", system,
-            f"{percent(share)} of {system}'s {errors} errors are boundary errors "
+            f"{percent(share)} of {system}'s {counted(errors, 'error')} are boundary errors "
             f"({counts['BE']} BE, {counts['LBE']} LBE; FairEval counting).", share,
             share=share, errors=errors, BE=counts["BE"], LBE=counts["LBE"]))
     return out

@@ -7,6 +7,17 @@ is a fraction in [0, 1]; the page and the terminal show it in percent and say so
 """
 from __future__ import annotations
 
+def pair_key(system: str, other: str) -> str:
+    """The key of a comparison of ``system`` with ``other`` (``comparisons``, Wilcoxon
+    tests): ``"system vs other"``. Built, never split back: a system's name may hold
+    " vs ".
+
+    >>> pair_key("x vs y", "base")
+    'x vs y vs base'
+    """
+    return f"{system} vs {other}"
+
+
 ENTITY = {"entity_f1": "entity F1", "entity_precision": "entity precision",
           "entity_recall": "entity recall"}
 

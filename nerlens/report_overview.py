@@ -3,9 +3,11 @@ contents, the findings, the overview heat map, the headline statistics with read
 names, the paired comparisons, the repairs made while decoding and the provenance."""
 from __future__ import annotations
 
+from nerspan.errors import counted
+
 from .report_findings import RULES, shown
 from .report_html import Raw, _e, _number, figure, table
-from .report_names import statistic_label
+from .report_names import pair_key, statistic_label
 
 # Tables with one column per system are cut into tables of at most this many systems:
 # wider ones would not fit a 1280 px page
@@ -32,7 +34,8 @@ def findings(report) -> str:
     parts = [f"<ul class='findings'>{items}</ul>"]
     if more:
         rest = [f for f in report.findings if f not in kept]
-        parts.append(f"<details><summary>{more} more findings</summary><ul class='findings'>"
+        parts.append(f"<details><summary>{counted(more, 'more finding')}</summary>"
+                     "<ul class='findings'>"
                      + "".join(_finding_item(f) for f in rest) + "</ul></details>")
     rules = "".join(f"<li><b>{_e(rule)}</b>: {_e(text)}</li>" for rule, text in RULES.items())
     parts.append("<details><summary>How findings are chosen</summary><ul class='note'>"
@@ -86,14 +89,16 @@ def headline(report) -> str:
             rows.append(row)
         tables.append(table(["statistic"] + systems, rows))
     info = report.info
-    note = (f"<p class='note'>{info['sentences']} sentences, {info['tokens']} tokens; scheme "
+    note = (f"<p class='note'>{counted(info['sentences'], 'sentence')}, "
+            f"{counted(info['tokens'], 'token')}; scheme "
             f"{_e(info['scheme'])}, {_e(info['mode'])} decoding. Numbers in percent; ↓ = "
             f"lower is better; {UNDEFINED_NOTE}. Hover a statistic for its key in "
             "report.json.")
     if info.get("bootstrap"):
         note += (f" Brackets: {info['confidence']:.0%} percentile bootstrap interval over "
-                 f"sentences ({info['bootstrap']} samples, seed {info['seed']}); * marks "
-                 f"numbers computed on fewer than {info['min_support']} items.")
+                 f"sentences ({counted(info['bootstrap'], 'sample')}, seed {info['seed']}); "
+                 "* marks numbers computed on fewer than "
+                 f"{counted(info['min_support'], 'item')}.")
     return "".join(tables) + note + "</p>"
 
 
@@ -113,11 +118,11 @@ def comparisons(report) -> str:
         return "<p class='note'>No paired comparison (one system, or no bootstrap).</p>"
     baseline = report.info.get("baseline")
     buckets = _bucket_names(report)
-    others = [pair.split(" vs ")[0] for pair in report.comparisons]
+    others = [s for s in report.systems if pair_key(s, baseline) in report.comparisons]
     tables = []
     for systems in _chunks(others):
         rows = [[Raw(_e(statistic_label(name, buckets)))]
-                + [report.comparisons[f"{s} vs {baseline}"].get(name) for s in systems]
+                + [report.comparisons[pair_key(s, baseline)].get(name) for s in systems]
                 for name in report.higher_is_better]
         tables.append(table(["statistic"] + systems, rows))
     return (f"<p>Each column: the percentage of paired resamples in which <b>that column's "

@@ -9,8 +9,10 @@ from __future__ import annotations
 import textwrap
 
 from nerspan.bootstrap import MIN_SUPPORT
+from nerspan.errors import counted
 
 from .report_findings import shown
+from .report_names import pair_key
 
 WIDTH = 100
 UNDEFINED = "-"
@@ -63,7 +65,7 @@ def headline_table(report) -> str:
         row = [_with_interval(estimates.get("entity_f1"), intervals.get("entity_f1"))]
         row += [_value(estimates.get(key)) for key, _, _ in columns]
         if report.comparisons:
-            pair = report.comparisons.get(f"{system} vs {baseline}")
+            pair = report.comparisons.get(pair_key(system, baseline))
             row.append("base" if system == baseline else
                        _value(pair.get("entity_f1") if pair else None))
         rows.append(row)
@@ -87,8 +89,8 @@ def legend(report) -> str:
     parts = ["Percent."]
     if info.get("bootstrap"):
         parts.append(f"F1 [CI]: entity F1 and its {info['confidence']:.0%} percentile "
-                     f"bootstrap interval over sentences ({info['bootstrap']} samples, seed "
-                     f"{info['seed']}); * = fewer than {MIN_SUPPORT} items.")
+                     f"bootstrap interval over sentences ({counted(info['bootstrap'], 'sample')}"
+                     f", seed {info['seed']}); * = fewer than {counted(MIN_SUPPORT, 'item')}.")
     else:
         parts.append("F1: entity F1 (no bootstrap, so no interval).")
     parts += [f"{header}: {text}." for key, header, text in COLUMNS
@@ -122,15 +124,16 @@ def repairs_text(repairs: dict, shown_systems: int = 5) -> list[str]:
                            subsequent_indent="  "))
     if len(repairs) > shown_systems:
         rest = len(repairs) - shown_systems
-        lines.append(f"  ({rest} more system{'s' if rest > 1 else ''} in report.json)")
+        lines.append(f"  ({counted(rest, 'more system', 'more systems')} in report.json)")
     return ["Repairs made while decoding:"] + lines if lines else []
 
 
 def summary(report, repairs: dict) -> str:
     """The terminal view: notes, findings, the headline table, its legend, the repairs."""
     info = report.info
-    lines = [f"nerlens report: {len(report.systems)} systems, {info['sentences']} sentences, "
-             f"{info['tokens']} tokens; scheme {info['scheme']}, {info['mode']} decoding."]
+    lines = [f"nerlens report: {counted(len(report.systems), 'system')}, "
+             f"{counted(info['sentences'], 'sentence')}, {counted(info['tokens'], 'token')}; "
+             f"scheme {info['scheme']}, {info['mode']} decoding."]
     lines += [_wrap(note) for note in info.get("notes", [])]
     lines += [""] + findings_text(report) + ["", headline_table(report), legend(report)]
     repaired = repairs_text(repairs)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -28,9 +29,10 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from nerspan import (GOLD, PRED, Corpus, InputTypeError, InvalidTagError, LabelTable,
-                     NerspanError, SentenceCountError, from_spans, get_scheme, read_columns,
-                     read_span_jsonl)
-from nerspan.errors import TokenMismatchError
+                     NameTakenError, NerspanError, SentenceCountError, from_spans, get_scheme,
+                     read_columns, read_span_jsonl)
+from nerspan import errors
+from nerspan.errors import TokenMismatchError, TooFewColumnsError, counted
 from nerspan.readers import check_tokens, shown, token_line
 from nerspan.schemes import FALLBACK_PREFIXES
 
@@ -82,7 +84,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
     checking = dict(scheme=scheme, mode=mode, check=check,
                     outside_scheme_is_error=outside_scheme_is_error)
     if jsonl:
-        corpus, names = read_span_systems(gold, _named_files(systems), scheme=scheme,
+        corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inclusive_end=inclusive_end, snap=snap,
                                           encoding=encoding)
     elif systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
@@ -142,6 +144,7 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
     sentences, lengths, tokens."""
     names = []
     for name, prediction in _named_systems(systems).items():
+        check_system_name(name, "systems", corpus.columns)
         if isinstance(prediction, PathLike):
             other = read_columns(prediction, {PRED: pred_tag_column},
                                  comment_prefix=comment_prefix, encoding=encoding,
@@ -177,20 +180,11 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
                          "file")
     gold_spans = read_span_jsonl(gold, encoding)
     corpus, snapped = None, {}
-    for name, path in systems.items():
-        system = read_span_jsonl(path, encoding)
-        _check_same_words(gold_spans, system, os.fspath(gold), os.fspath(path))
-        try:
+    for name, path, system in span_files(gold, gold_spans, systems, encoding):
+        with span_errors_located(gold, gold_spans, path, system):
             pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
                               texts=gold_spans["texts"], inclusive_end=inclusive_end,
                               snap=snap)
-        except NerspanError as error:  # name the file and line of the sentence
-            if error.path is not None or error.sentence is None:
-                raise
-            where, read = (path, system) if error.side == "predictions" else (gold, gold_spans)
-            raise type(error)(error.problem, error.sentence, os.fspath(where),
-                              read["lines"][error.sentence], side=error.side,
-                              position=error.position) from None
         snapped.update({name if column == PRED else column: sentences
                         for column, sentences in pair.source.snapped.items()})
         if corpus is None:
@@ -201,12 +195,41 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
     return corpus, list(systems)
 
 
+def span_files(gold_path, gold: dict, systems: Mapping, encoding: str = "utf-8"):
+    """``(name, path, spans read)`` of each system's JSON Lines span file (name -> path),
+    one at a time, each checked to hold ``gold``'s sentences, tokens and text."""
+    for name, path in systems.items():
+        system = read_span_jsonl(path, encoding)
+        _check_same_words(gold, system, os.fspath(gold_path), os.fspath(path))
+        yield name, path, system
+
+
+@contextmanager
+def span_errors_located(gold_path, gold: dict, path, system: dict):
+    """An input error about a sentence of a pair of span files (``read_span_jsonl``'s
+    ``gold`` and ``system``) names the file and line of the side it is about."""
+    try:
+        yield
+    except NerspanError as error:
+        if error.path is not None or error.sentence is None:
+            raise
+        where, read = (path, system) if error.side == "predictions" else (gold_path, gold)
+        raise type(error)(error.problem, error.sentence, os.fspath(where),
+                          read["lines"][error.sentence], side=error.side,
+                          position=error.position) from None
+
+
 def _check_same_words(gold: dict, system: dict, gold_path: str, path: str) -> None:
     """A system's span file must hold gold's sentences, with gold's tokens and text where
     it has its own: its spans are read against gold's words."""
-    if len(system["spans"]) != len(gold["spans"]):
-        raise SentenceCountError(f"sentences: {len(system['spans'])} here, "
-                                 f"{len(gold['spans'])} in {gold_path}", path=path)
+    n, n_gold = len(system["spans"]), len(gold["spans"])
+    counts = f"{counted(n, 'sentence')} here, {n_gold} in {gold_path}"
+    if n < n_gold:  # named where the files part
+        raise SentenceCountError(f"{counts}; after its last line, gold goes on at "
+                                 f"{gold_path}:{gold['lines'][n]}", path=path)
+    if n > n_gold:
+        raise SentenceCountError(f"{counts}; gold has no sentence from this line on", n_gold,
+                                 path, system["lines"][n_gold])
     for key, what in (("tokens", "tokens"), ("texts", "text")):
         ours, theirs = system[key], gold[key]
         if ours is None or theirs is None:
@@ -217,7 +240,7 @@ def _check_same_words(gold: dict, system: dict, gold_path: str, path: str) -> No
                 j = next(j for j, (a, b) in enumerate(zip(ours[k], theirs[k])) if a != b)
                 problem = f"token {shown(ours[k][j])} differs from {shown(theirs[k][j])}"
             elif key == "tokens":
-                problem = f"{len(ours[k])} tokens, where gold has {len(theirs[k])}"
+                problem = f"{counted(len(ours[k]), 'token')}, where gold has {len(theirs[k])}"
             else:
                 problem = f"text {shown(ours[k])} differs from {shown(theirs[k])}"
             raise TokenMismatchError(f"{problem} ({gold_path}:{gold['lines'][k]}): the "
@@ -243,6 +266,49 @@ def load_saved_split(path, split: str | None = None, default_split: str = "test"
 def system_name(path) -> str:
     """A system's default name: its file name without the extension."""
     return Path(path).stem
+
+
+def named_files(paths) -> dict:
+    """Name -> file: a mapping as given (its names checked), a file or a list of files
+    named after them, made unique (``gold.txt`` is ``gold'``: gold's name is gold's).
+
+    >>> named_files(["a/gold.txt", "b/gold.txt", "run.txt"])
+    {"gold'": 'a/gold.txt', "gold''": 'b/gold.txt', 'run': 'run.txt'}
+    """
+    if isinstance(paths, Mapping):
+        return {check_system_name(name): path for name, path in paths.items()}
+    names: dict = {}
+    for path in [] if paths is None else ([paths] if isinstance(paths, PathLike) else paths):
+        name = system_name(path)
+        while name in names or name == GOLD:
+            name += "'"
+        names[name] = path
+    return names
+
+
+def check_system_name(name, where: str = "systems", taken=()) -> str:
+    """``name`` if a system may take it: a non-empty string, neither ``GOLD`` (gold is
+    never addressed by a name a system can take) nor among ``taken`` (the columns there
+    are already); otherwise an error naming ``where`` the name was given."""
+    if not isinstance(name, str) or not name:
+        raise InputTypeError(f"a system's name is a non-empty string, not {errors.shown(name)}",
+                             side=where)
+    if name == GOLD:
+        raise NameTakenError(f"{name!r} cannot name a system: it is the gold column's name",
+                              side=where)
+    if name in taken:
+        raise NameTakenError(f"{name!r} is given twice: each system (each run) has a "
+                              "column of its own", side=where)
+    return name
+
+
+def check_system_names(names, where: str, taken=()) -> list:
+    """``names`` as a list, each one ``check_system_name`` accepts, none given twice nor
+    among ``taken``."""
+    checked: list = []
+    for name in names:
+        checked.append(check_system_name(name, where, [*taken, *checked]))
+    return checked
 
 
 def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
@@ -276,13 +342,13 @@ def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
 
 
 def repaired_lines_text(corpus: Corpus, option: str = "missing_tag") -> str | None:
-    """"N row(s) without a tag read with OPTION (lines a, b, ...)" for the rows
+    """"N rows without a tag read with OPTION (lines a, b, ...)" for the rows
     ``missing_tag`` filled, or None."""
     lines = corpus.source.repaired_lines
     if not lines:
         return None
     shown_lines = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-    return f"{len(lines)} row(s) without a tag read with {option} (lines {shown_lines})"
+    return f"{counted(len(lines), 'row')} without a tag read with {option} (lines {shown_lines})"
 
 
 def warn_repairs(corpus: Corpus) -> None:
@@ -297,41 +363,30 @@ def _read_pair_file(path, gold_tag_column, pred_tag_column, read: dict, on_repai
                     checking: dict) -> tuple[Corpus, list[str]]:
     """One file holding gold (default second-to-last) and prediction (last) columns."""
     gold_column = -2 if gold_tag_column is None else gold_tag_column
-    corpus = read_columns(path, {GOLD: gold_column, PRED: pred_tag_column}, **read)
+    try:
+        corpus = read_columns(path, {GOLD: gold_column, PRED: pred_tag_column}, **read)
+    except TooFewColumnsError as error:  # most likely a gold file alone: say what is missing
+        raise TooFewColumnsError(
+            "no prediction column (PRED): given alone, GOLD must hold token, gold and "
+            "prediction columns, and no row has them; give the prediction file(s) as PRED "
+            "(systems= in Python), or where the tag columns are (gold_tag_column, "
+            "pred_tag_column / --gold-tag-column, --pred-tag-column)", error.sentence,
+            error.path, error.line) from None
     on_repairs(corpus)
     if checking["check"]:
         for column, what in ((GOLD, "gold"), (PRED, "prediction")):
             check_tags(corpus, column, checking["scheme"], checking["mode"], what,
                        checking["outside_scheme_is_error"])
-    name = system_name(path)
-    corpus = Corpus(corpus.offsets, {GOLD: corpus.columns[GOLD], name: corpus.columns[PRED]},
-                    corpus.labels, corpus.tokens, corpus.vocab, corpus.source)
-    return corpus, [name]
-
-
-def _named_files(paths) -> dict:
-    """Name -> file: a mapping as given, a list of files named after them (made unique)."""
-    if isinstance(paths, Mapping):
-        return dict(paths)
-    names: dict = {}
-    for path in [] if paths is None else ([paths] if isinstance(paths, PathLike) else paths):
-        name = system_name(path)
-        while name in names or name == GOLD:
-            name += "'"
-        names[name] = path
-    return names
+    [name] = named_files([path])
+    return corpus.renamed({PRED: name}), [name]
 
 
 def _named_systems(systems) -> dict:
     """Name -> predictions of ``read_systems``' ``systems``."""
-    if isinstance(systems, Mapping):
-        if GOLD in systems:
-            raise ValueError(f"{GOLD!r} cannot name a system")
-        return dict(systems)
-    if isinstance(systems, PathLike) or (
+    if isinstance(systems, Mapping) or isinstance(systems, PathLike) or (
             isinstance(systems, Sequence)
             and all(isinstance(s, PathLike) for s in systems)):
-        return _named_files(systems)
+        return named_files(systems)
     raise InputTypeError("systems must map each system's name to its predictions (a "
                          f"column file or tag lists), or list column files, not a "
                          f"{type(systems).__name__}")
@@ -348,6 +403,7 @@ def _system_tags(name: str, prediction) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "read_span_systems",
-           "load_saved_split", "system_name", "check_tags", "warn_repairs",
+__all__ = ["read_systems", "read_gold", "add_systems", "read_span_systems", "span_files",
+           "span_errors_located", "load_saved_split", "system_name", "named_files",
+           "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]

@@ -27,6 +27,7 @@ import numpy as np
 from nerspan import (IGNORE_INDEX, Corpus, GoldContext, InputTypeError, LabelIdError,
                      LengthMismatchError, as_train_index)
 from nerspan.corpus import _a, as_label_list, as_sentences
+from nerspan.errors import counted
 from nerspan.inputs import TRAIN_FORMS
 
 from .families import FAMILIES, check_families, family_package
@@ -193,8 +194,9 @@ def _argmax_ids(logits: np.ndarray, labels: np.ndarray, n_labels: int, before: i
     be the labels; a NaN logit where a label is kept would be read as a prediction, so it
     is an error (``before``: sentences of earlier batches, for the error's index)."""
     if logits.shape[-1] != n_labels:
-        raise InputTypeError(f"predictions are logits over {logits.shape[-1]} classes, but "
-                             f"label_list has {n_labels} labels: is it the model's id2label?")
+        raise InputTypeError(f"predictions are logits over "
+                             f"{counted(logits.shape[-1], 'class', 'classes')}, but label_list "
+                             f"has {counted(n_labels, 'label')}: is it the model's id2label?")
     ids = logits.argmax(-1)
     if logits.dtype.kind == "f" and _any_nan(logits):
         # argmax stops at a position's first NaN: a position holds one iff its argmax does

@@ -14,8 +14,8 @@ from __future__ import annotations
 from .corpus import (GOLD, IGNORE_INDEX, PRED, Corpus, Source, as_label_list, check_same_shape,
                      ranges)
 from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
-                     InvalidTagError, LabelIdError, LengthMismatchError, NerspanError,
-                     SentenceCountError)
+                     InvalidTagError, LabelIdError, LengthMismatchError, NameTakenError,
+                     NerspanError, SentenceCountError, TooFewColumnsError, counted)
 from .options import check_bool, check_fraction, check_int
 from .input_options import InputOptions, input_options
 from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels,
@@ -71,7 +71,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
 __all__ = [
     "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
-    "LengthMismatchError", "SentenceCountError", "InputTypeError", "DecodingWarning",
+    "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
+    "TooFewColumnsError", "DecodingWarning", "counted",
     "check_bool", "check_fraction", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
     "as_train_index", "with_tokens",
     "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",

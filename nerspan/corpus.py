@@ -17,7 +17,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .errors import (EmptyInputError, InputTypeError, InvalidTagError, LabelIdError,
-                     LengthMismatchError, NerspanError, SentenceCountError, shown)
+                     LengthMismatchError, NameTakenError, NerspanError, SentenceCountError,
+                     counted, shown)
 
 GOLD = "gold"
 PRED = "pred"
@@ -125,7 +126,8 @@ class Corpus:
         Label vocabularies are merged; ``other``'s ids are remapped into the union. When
         ``other``'s labels start with this corpus's (a prediction file read with
         ``read_columns(reference=...)``), its ids already are the union's: its arrays are
-        shared, not copied (a copy is 0.3x a two-file input in peak memory).
+        shared, not copied (a copy is 0.3x a two-file input in peak memory). A name
+        this corpus has already is an error (``joined_columns``).
         """
         check_same_shape(self, other, what=what)
         labels = list(self.labels)
@@ -136,16 +138,23 @@ class Corpus:
                 labels.append(label)
         remap = np.array([index[label] for label in other.labels] or [0], dtype=np.int32)
         same_ids = bool(np.array_equal(remap, np.arange(len(remap))))
-        columns = dict(self.columns)
-        for name, ids in other.columns.items():
-            shared = same_ids and ids.dtype == np.int32
-            columns[(names or {}).get(name, name)] = ids if shared else remap[ids]
+        columns = joined_columns(self.columns.items(), (
+            ((names or {}).get(name, name),
+             ids if same_ids and ids.dtype == np.int32 else remap[ids])
+            for name, ids in other.columns.items()))
         source = self.source
         if other.source.snapped:  # what span input repaired stays with its column
             snapped = {(names or {}).get(c, c): v for c, v in other.source.snapped.items()
                        if c in other.columns}
             source = replace(source, snapped={**source.snapped, **snapped})
         return Corpus(self.offsets, columns, tuple(labels), self.tokens, self.vocab, source)
+
+    def renamed(self, names: Mapping[str, str]) -> "Corpus":
+        """The same corpus with the columns ``names`` maps renamed (a name taken by
+        another column is an error)."""
+        columns = joined_columns((names.get(name, name), ids)
+                                 for name, ids in self.columns.items())
+        return Corpus(self.offsets, columns, self.labels, self.tokens, self.vocab, self.source)
 
     def select(self, columns: Sequence[str]) -> "Corpus":
         return Corpus(self.offsets, {c: self.column(c) for c in columns}, self.labels,
@@ -182,10 +191,9 @@ class Corpus:
         >>> c.n_sentences, c.n_tokens, c.tags("pred", 0)
         (1, 3, ['B-PER', 'O', 'O'])
         """
-        named = {GOLD: references}
-        if predictions is not None:
-            named[PRED] = predictions
-        named.update(columns or {})
+        named = joined_columns([(GOLD, references)],
+                               [] if predictions is None else [(PRED, predictions)],
+                               (columns or {}).items())
         name = lambda column: (names or {}).get(column, side_name(column))  # noqa: E731
         sentences = {column: _as_sentences(seqs, name(column)) for column, seqs in named.items()}
         if tokens is not None:
@@ -255,7 +263,8 @@ class Corpus:
             token_ids, token_lengths, vocab = words
             if len(token_lengths) != len(ref_lengths):
                 raise SentenceCountError(
-                    f"tokens hold {len(token_lengths)} sentences, references {len(ref_lengths)}")
+                    f"tokens hold {counted(len(token_lengths), 'sentence')}, references "
+                    f"{len(ref_lengths)}")
             if np.array_equal(token_lengths, ref_lengths):
                 token_ids = token_ids if keep is None else token_ids[keep]
             else:
@@ -284,22 +293,78 @@ class Corpus:
 def check_same_shape(corpus: Corpus, other: Corpus, what: str = "predictions") -> None:
     """Raise unless the two corpora have the same sentences and sentence lengths."""
     if other.n_sentences != corpus.n_sentences:
-        raise SentenceCountError(
-            f"{what} hold {_count(other.n_sentences, 'sentence')}, the reference "
-            f"{_count(corpus.n_sentences, 'sentence')}",
-            path=other.source.path)
+        raise _count_error(corpus, other, what)
     mismatch = np.flatnonzero(other.lengths != corpus.lengths)
     if len(mismatch):
         i = int(mismatch[0])
         raise other.error(
             LengthMismatchError,
-            f"length mismatch: {what} have {_count(int(other.lengths[i]), 'token')}, the "
-            f"reference {_count(int(corpus.lengths[i]), 'token')}"
-            + (f" ({len(mismatch)} sentences differ)" if len(mismatch) > 1 else ""), i)
+            f"length mismatch: {what} have {counted(int(other.lengths[i]), 'token')}, the "
+            f"reference {counted(int(corpus.lengths[i]), 'token')}"
+            + (f" ({counted(len(mismatch), 'sentence')} differ)" if len(mismatch) > 1
+               else ""), i)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+def parting(expected: np.ndarray, found: np.ndarray) -> int:
+    """The sentence where two segmentations (sentence lengths) part: the first whose
+    lengths differ, else the first that only one of them has.
+
+    >>> parting(np.array([3, 1, 2]), np.array([3, 3]))
+    1
+    """
+    n = min(len(expected), len(found))
+    differ = np.flatnonzero(expected[:n] != found[:n])
+    return int(differ[0]) if len(differ) else n
+
+
+def _count_error(corpus: Corpus, other: Corpus, what: str) -> SentenceCountError:
+    """Sentence counts that differ, named where the corpora part (``parting``): in a
+    file, the row of ``other`` where one sentence goes on and the other has ended, and
+    the reference's row there."""
+    k = parting(corpus.lengths, other.lengths)
+    problem = (f"{what} hold {counted(other.n_sentences, 'sentence')}, the reference "
+               f"{counted(corpus.n_sentences, 'sentence')}")
+    if k == other.n_sentences:
+        return SentenceCountError(f"{problem}; after its last sentence, the reference goes "
+                                  f"on{_row(corpus, k, 0)}", k, other.source.path)
+    if k == corpus.n_sentences:
+        return other.error(SentenceCountError, f"{problem}; the reference has no sentence "
+                                               "from this one on", k)
+    rows = min(int(other.lengths[k]), int(corpus.lengths[k]))
+    lines = other.source.sentence_lines
+    return SentenceCountError(
+        f"{problem}; they part here: this sentence has "
+        f"{counted(int(other.lengths[k]), 'token')}, the reference's "
+        f"{int(corpus.lengths[k])}{_row(corpus, k, rows)} (a blank line missing or extra?)",
+        k, other.source.path, None if lines is None else int(lines[k]) + rows)
+
+
+def _row(corpus: Corpus, sentence: int, row: int) -> str:
+    """`` at FILE:LINE``, the line of ``row`` (0-based) of ``sentence`` of a corpus read
+    from a file (a row past the sentence's end: the line after it), or nothing."""
+    where = corpus.source.locate(sentence)
+    return f" at {where['path']}:{where['line'] + row}" if "line" in where else ""
+
+
+def joined_columns(*groups) -> dict:
+    """name -> column of every ``(name, column)`` pair of ``groups``, in order.
+
+    A name given twice is an error (``NameTakenError``), never a column silently
+    replaced: a system named after the gold column once took its place and was scored
+    against itself.
+
+    >>> joined_columns([("gold", 1)], [("gold", 2)])
+    Traceback (most recent call last):
+    ...
+    nerspan.errors.NameTakenError: two tag columns named 'gold': a column is never replaced by another; give the system another name
+    """
+    columns = {}
+    for name, column in chain.from_iterable(groups):
+        if name in columns:
+            raise NameTakenError(f"two tag columns named {name!r}: a column is never "
+                                  "replaced by another; give the system another name")
+        columns[name] = column
+    return columns
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -387,17 +452,18 @@ def check_shapes(lengths: Mapping[str, np.ndarray], blame: str | None = None) ->
     counts = {name: len(these) for name, these in lengths.items()}
     if len(set(counts.values())) > 1:
         odd, other, side = _disagreement(counts, blame)
-        raise SentenceCountError(f"{odd} hold {counts[odd]} sentences, {other} {counts[other]}",
-                                 side=side)
+        raise SentenceCountError(
+            f"{odd} hold {counted(counts[odd], 'sentence')}, {other} {counts[other]}; they "
+            f"part at sentence {parting(lengths[other], lengths[odd])}", side=side)
     table = np.stack(list(lengths.values()))
     differ = np.flatnonzero((table != table[0]).any(axis=0))
     if len(differ):
         i = int(differ[0])
         at = {name: int(these[i]) for name, these in lengths.items()}
         odd, other, side = _disagreement(at, blame)
-        more = f" ({len(differ)} sentences differ)" if len(differ) > 1 else ""
-        raise LengthMismatchError(f"{odd} have {at[odd]} items, {other} {at[other]}{more}",
-                                  sentence=i, side=side)
+        more = f" ({counted(len(differ), 'sentence')} differ)" if len(differ) > 1 else ""
+        raise LengthMismatchError(f"{odd} have {counted(at[odd], 'item')}, {other} "
+                                  f"{at[other]}{more}", sentence=i, side=side)
 
 
 def _disagreement(values: Mapping[str, int], blame: str | None) -> tuple:

@@ -14,7 +14,8 @@ from .arrow_columns import (dataset_column, encoded_strings, integer_values, is_
                             is_string_type, list_column)
 from .corpus import (IGNORE_INDEX, Interner, _as_sentences, _flatten_ids, _intern, _integral_ids,
                      _lengths)
-from .errors import EmptyInputError, InputTypeError, LengthMismatchError, SentenceCountError
+from .errors import (EmptyInputError, InputTypeError, LengthMismatchError, SentenceCountError,
+                     counted)
 
 
 def dataset_corpus(cls, dataset, tags_column: str = "ner_tags",
@@ -93,10 +94,11 @@ def _unpadded(array: np.ndarray, lengths: np.ndarray, ignore_index: int) -> np.n
     each row must be padding (``ignore_index``)."""
     n, width = array.shape
     if n != len(lengths):
-        raise SentenceCountError(f"predictions hold {n} sentences, references {len(lengths)}")
+        raise SentenceCountError(f"predictions hold {counted(n, 'sentence')}, references "
+                                 f"{len(lengths)}")
     if len(lengths) and lengths.max() > width:
         i = int(np.argmax(lengths > width))
-        raise LengthMismatchError(f"predictions have {width} items, references "
+        raise LengthMismatchError(f"predictions have {counted(width, 'item')}, references "
                                   f"{int(lengths[i])}", sentence=i, side="predictions")
     # the smallest integer type that holds the width: 0.6 ms on 50k x 34, int64 1.5 ms
     small = np.min_scalar_type(width)
@@ -107,6 +109,7 @@ def _unpadded(array: np.ndarray, lengths: np.ndarray, ignore_index: int) -> np.n
         i = int(np.argmax(((array != ignore_index) & ~inside).any(axis=1)))
         extra = int(np.count_nonzero(array[i] != ignore_index) - lengths[i])
         raise LengthMismatchError(
-            f"predictions have {extra} id(s) beyond the {int(lengths[i])} tokens of the "
+            f"predictions have {counted(extra, 'id')} beyond the "
+            f"{counted(int(lengths[i]), 'token')} of the "
             f"reference (padding must be {ignore_index})", sentence=i, side="predictions")
     return _integral_ids(array[inside], lengths, "predictions")

@@ -45,6 +45,15 @@ def _nested_deeper(value, levels: int) -> bool:
     return True
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: the one way messages count.
+
+    >>> counted(1, "sentence"), counted(3, "column"), counted(0, "entry", "entries")
+    ('1 sentence', '3 columns', '0 entries')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 class NerspanError(ValueError):
     """Base class of every input error raised by nerspan and the families."""
 
@@ -103,6 +112,11 @@ class FormatError(NerspanError):
     """A line of a column file cannot be read (missing column, stray text)."""
 
 
+class TooFewColumnsError(FormatError):
+    """No row of a column file has the columns asked for: the file lacks a column (a
+    prediction file given as GOLD alone?), not a row its tag."""
+
+
 class TokenMismatchError(NerspanError):
     """A prediction file holds another token than the gold file on the same row."""
 
@@ -110,6 +124,12 @@ class TokenMismatchError(NerspanError):
 class InputTypeError(NerspanError, TypeError):
     """An argument has the wrong kind of value (None, a string for a list of sentences,
     lists nested too deep, a float id, a non-bool flag); a ``TypeError`` as well."""
+
+
+class NameTakenError(NerspanError):
+    """A name given (a system, a run, a column, an entity type) is taken: by the gold
+    column, another column or system, or a name the results use. A corpus never replaces
+    one column with another of the same name."""
 
 
 class DecodingWarning(UserWarning):

@@ -182,17 +182,22 @@ class GoldContext:
                                  f"with a {column!r} column (it has {list(self.corpus.columns)})")
             return self.corpus, self.gold_column, column
         other = self._prediction_corpus(predictions, inputs)
-        base = self.corpus.select([self.gold_column])
-        corpus = base.with_columns(other, {GOLD: PRED, PRED: PRED})
-        return corpus, self.gold_column, PRED
+        # gold as GOLD: a gold column named "pred" is not the predictions' column
+        corpus = self.gold_corpus().with_columns(other, {GOLD: PRED, PRED: PRED})
+        return corpus, GOLD, PRED
+
+    def gold_corpus(self) -> Corpus:
+        """The corpus with the gold column alone, named ``GOLD``."""
+        corpus = self.corpus
+        return Corpus(corpus.offsets, {GOLD: corpus.column(self.gold_column)}, corpus.labels,
+                      corpus.tokens, corpus.vocab, corpus.source)
 
     def _prediction_corpus(self, predictions, inputs: InputOptions) -> Corpus:
         """The predictions as a one-column corpus (column ``gold`` or ``pred``)."""
         kind, references = self._source or (None, None)
         if isinstance(predictions, Corpus):
             return predictions.select([PRED if PRED in predictions.columns else GOLD])
-        gold = Corpus(self.corpus.offsets, {GOLD: self.corpus.column(self.gold_column)},
-                      self.corpus.labels, self.corpus.tokens, self.corpus.vocab)
+        gold = self.gold_corpus()
         if inputs.label_list is None and span_sides(gold, predictions, inputs)[1]:
             check_span_scheme(self.scheme)
             return from_spans(gold, predictions, inputs=inputs).select([PRED])

@@ -31,7 +31,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .corpus import GOLD, PRED, Corpus, Interner, Source, _offsets, int32_array
-from .errors import EmptyInputError, FormatError, TokenMismatchError
+from .errors import (EmptyInputError, FormatError, TokenMismatchError, TooFewColumnsError,
+                     counted)
 
 DOCSTART = "-DOCSTART-"
 SHOWN_CHARACTERS = 80  # an offending value is cut to this many characters in messages
@@ -43,6 +44,8 @@ _SEPARATORS = re.compile(f"[{re.escape(_ASCII_SPACE)}]+")
 _OTHER_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 _IS_ASCII_SPACE = np.zeros(256, dtype=bool)  # byte -> is it one of _ASCII_SPACE
 _IS_ASCII_SPACE[list(_ASCII_SPACE.encode("ascii"))] = True
+COLUMNS_HINT = ("are the column indexes right? columns, token_column / --gold-tag-column, "
+                "--pred-tag-column, --token-column")
 # Characters read at once: a chunk's split fields (~60 bytes each) and NumPy passes add
 # ~2 MiB to the peak memory (1 << 18: 8 MiB, 1 << 20: 18 MiB, and none was faster).
 READ_CHUNK = 1 << 16
@@ -100,6 +103,11 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
         raise undecodable_error(path, encoding, error) from None
     if not rows.lengths:
         raise EmptyInputError("the file is empty: no token in it", path=path)
+    if len(rows.repaired) == len(rows.ids[0]):  # a repair of every row is none
+        raise TooFewColumnsError(
+            f"no row has {counted(min_width, 'column')}: missing_tag / --missing-tag gives "
+            f"a tag to rows without one, not to a file without that column ({COLUMNS_HINT})",
+            path=path, line=rows.repaired[0], sentence=0)
     labels, interned = _merged_labels(rows, list(columns),
                                       () if reference is None else reference.labels)
     token_ids, vocab = None, ()
@@ -175,7 +183,8 @@ def _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag,
     other chunk line by line (``_RowReader.lines``), which also names the line of an
     error.
     """
-    reader = _RowReader(rows, path, wanted, min_width, comment_prefix, missing_tag)
+    reader = _RowReader(rows, path, wanted, min_width, comment_prefix, missing_tag,
+                        handle.encoding)
     number, rest = 0, []  # lines read; the text after the last newline, in pieces
     while text := handle.read(READ_CHUNK):
         cut = text.rfind("\n") + 1
@@ -198,9 +207,11 @@ class _RowReader:
     """The reading of ``_read_rows``, chunk after chunk: the row width (set by the first
     token row) and the tokens of the sentence being read carry over."""
 
-    def __init__(self, rows, path, wanted, min_width, comment_prefix, missing_tag):
+    def __init__(self, rows, path, wanted, min_width, comment_prefix, missing_tag,
+                 encoding):
         self.rows, self.path, self.wanted, self.min_width = rows, path, wanted, min_width
         self.comment_prefix, self.missing_tag = comment_prefix, missing_tag
+        self.encoding = encoding
         self.width = self.first = None  # of the first token row: width; (line, first field)
         self.current = 0  # tokens of the sentence being read
 
@@ -230,8 +241,7 @@ class _RowReader:
                 self.first = (number, fields[0])
             if len(fields) != width:
                 if not (missing_tag is not None and len(fields) == width - 1):
-                    raise _width_error(fields, line, number, (width, *self.first),
-                                       self.min_width, self.path, len(lengths))
+                    raise self.width_error(fields, line, number, len(lengths))
                 fields.append(missing_tag)
                 repaired.append(number)
             if current == 0:
@@ -297,6 +307,28 @@ class _RowReader:
         rows.lines.extend(firsts)
         rows.lengths.extend(sizes)
 
+    def width_error(self, fields, line, number, sentence) -> FormatError:
+        """The error of a token row whose width is not the first token row's. A short
+        first row is the file's width when no row is wider: the file lacks a column
+        (``TooFewColumnsError``), and filling rows (``missing_tag``) is no remedy."""
+        (first_row, first_field), width, min_width = self.first, self.width, self.min_width
+        error, have = FormatError, counted(len(fields), "column")
+        if len(fields) < min_width and number == first_row \
+                and _widest_row(self.path, self.encoding, self.comment_prefix) < min_width:
+            error, problem = TooFewColumnsError, (f"{have}, and no row has {min_width} "
+                                                  f"({COLUMNS_HINT})")
+        elif len(fields) < min_width:
+            hint = ("a row without its tag? missing_tag / --missing-tag gives such rows a "
+                    "tag" if len(fields) == min_width - 1 else COLUMNS_HINT)
+            problem = f"{have}, need at least {min_width} ({hint})"
+        else:
+            problem = (f"{have}, but line {first_row} has {width}: every row of a column "
+                       "file needs the same columns (a token with a space in it?")
+            problem += (" comment lines? give comment_prefix / --comment-prefix)"
+                        if first_field.startswith("#") or fields[0].startswith("#") else ")")
+        return error(f"{problem}: {shown(line.strip())}", path=self.path, line=number,
+                     sentence=sentence)
+
 
 def _line_fields(chunk: str) -> tuple[np.ndarray, np.ndarray]:
     """Per line of ``chunk`` (whole lines, no space but ASCII's): how many fields
@@ -339,20 +371,16 @@ def _split_unicode(line: str) -> list:
     return _SEPARATORS.split(stripped) if stripped else []
 
 
-def _width_error(fields, line, number, first, min_width, path, sentence):
-    width, first_row, first_field = first
-    if len(fields) < min_width:
-        hint = ("a row without its tag? missing_tag / --missing-tag gives such rows a tag"
-                if len(fields) == min_width - 1 else "are the column indexes right? "
-                "columns, token_column / --gold-column, --pred-column, --token-column")
-        problem = f"{len(fields)} column(s), need at least {min_width} ({hint})"
-    else:
-        problem = (f"{len(fields)} columns, but line {first_row} has {width}: every row of "
-                   f"a column file needs the same columns (a token with a space in it?")
-        problem += (" comment lines? give comment_prefix / --comment-prefix)"
-                    if first_field.startswith("#") or fields[0].startswith("#") else ")")
-    return FormatError(f"{problem}: {shown(line.strip())}", path=path, line=number,
-                       sentence=sentence)
+def _widest_row(path, encoding: str, comment_prefix: str | None) -> int:
+    """The most columns a row of ``path`` has (read again, on the way to an error)."""
+    widest = 0
+    with open(path, encoding=encoding) as handle:
+        for line in handle:
+            if comment_prefix is None or not line.startswith(comment_prefix):
+                fields = line.split() if line.isascii() else _split_unicode(line)
+                if fields[:1] != [DOCSTART]:
+                    widest = max(widest, len(fields) + (line[:1] == "\t"))
+    return widest
 
 
 def shown(value: str, limit: int = SHOWN_CHARACTERS) -> str:
@@ -458,7 +486,7 @@ def check_tokens(gold: Corpus, other: Corpus, allow_token_mismatch: bool = False
     where = (f"{gold.source.path}:{token_line(gold, position)}" if gold.source.path
              else "the reference")
     problem = (f"token {shown(ours)} differs from {shown(theirs)} at {where}"
-               + (f" ({len(differ)} tokens differ)" if len(differ) > 1 else ""))
+               + (f" ({counted(len(differ), 'token')} differ)" if len(differ) > 1 else ""))
     if not allow_token_mismatch:
         remedy = ("if the system normalises tokens (quotes, brackets), accept it with "
                   "allow_token_mismatch=True (--allow-token-mismatch)")

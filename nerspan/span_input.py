@@ -38,7 +38,7 @@ import numpy as np
 from .corpus import (GOLD, PRED, Corpus, Source, _a, _offsets, check_shapes, first_outside,
                      ranges)
 from .errors import (EmptyInputError, FormatError, InputTypeError, InvalidTagError,
-                     NerspanError, SentenceCountError, shown)
+                     NerspanError, SentenceCountError, counted, shown)
 from .input_options import SPAN_OPTION_NAMES, input_options
 
 SPAN_OPTIONS = tuple(name for name in SPAN_OPTION_NAMES if name != "tokens")
@@ -214,7 +214,8 @@ def _rows_fast(sentences, inclusive_end: bool) -> SpanRows | None:
         starts, ends, labels = first, second, third
     else:
         return None
-    if not all(labels) or not set(map(type, starts)) | set(map(type, ends)) <= {int}:
+    if not all(labels) or not set(map(type, starts)) | set(map(type, ends)) <= {int} \
+            or any(map(_has_space, set(labels))):
         return None
     try:
         start = np.array(starts, dtype=np.int64)
@@ -284,7 +285,15 @@ def _checked_label(label, item, name: str, sentence: int) -> str:
         error = NerspanError if isinstance(label, str) else InputTypeError
         raise error(f"span label must be a non-empty string, got {shown(label)} in "
                     f"{shown(item)}", side=name, sentence=sentence)
+    if _has_space(label):  # as in a tag (nerspan.spans.tag_problem): every side reads it
+        raise NerspanError(f"span label {shown(label)} contains whitespace, which no "
+                           f"entity type holds, in {shown(item)}", side=name,
+                           sentence=sentence)
     return label
+
+
+def _has_space(label: str) -> bool:
+    return any(c.isspace() for c in label)
 
 
 def _offset(value, item, name: str, sentence: int) -> int:
@@ -318,7 +327,8 @@ class _Texts:
         self.tokens, self.texts, self.name = tokens, texts, name
         for what, value in (("tokens", tokens), ("texts", texts)):
             if value is not None and len(value) != n:
-                raise SentenceCountError(f"{what} hold {len(value)} sentences, {name} {n}")
+                raise SentenceCountError(f"{what} hold {counted(len(value), 'sentence')}, "
+                                         f"{name} {n}")
         self.cache: dict = {}
 
     def __call__(self, i: int):
@@ -374,7 +384,7 @@ def _align(text_info, start: int, end: int, label: str, snap: bool, name: str,
         raise NerspanError(f"span {described} covers no token", side=name, sentence=sentence)
     if not snap:
         raise NerspanError(f"span {described} does not fall on token boundaries; "
-                           "snap=True widens it to the tokens it touches",
+                           "snap=True (--snap) widens it to the tokens it touches",
                            side=name, sentence=sentence)
     return a, b, True
 
@@ -463,7 +473,8 @@ def from_spans(references, predictions=None, *, inputs) -> Corpus:
     if n == 0:
         raise EmptyInputError("references hold no sentence")
     if counts.get(PRED, n) != n:
-        raise SentenceCountError(f"predictions hold {counts[PRED]} sentences, references {n}")
+        raise SentenceCountError(f"predictions hold {counted(counts[PRED], 'sentence')}, "
+                                 f"references {n}")
     tag_sides = {c: v for c, v in sides.items() if is_span_input(v) is False}
     # per-sub-token pipeline output is tags: the families decode it and count its repairs
     tag_sides.update({c: subtoken_tags(v, names[c], tokens=tokens, texts=texts)
@@ -510,7 +521,7 @@ def _check_fits(side: SpanRows, lengths: np.ndarray, name: str) -> None:
         s = int(side.sentence[k])
         raise NerspanError(f"span ({int(side.start[k])}, {int(side.end[k])}, "
                            f"{shown(side.labels[k])}) reaches past the end of the sentence "
-                           f"({int(lengths[s])} tokens)", side=name, sentence=s)
+                           f"({counted(int(lengths[s]), 'token')})", side=name, sentence=s)
 
 
 def _check_no_overlap(side: SpanRows, name: str) -> None:

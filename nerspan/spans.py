@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from .corpus import GOLD, Corpus, ranges, side_name
-from .errors import DecodingWarning, InvalidTagError, shown
+from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
                       check_mode, get_scheme, split_tag)
 
@@ -203,19 +203,20 @@ def repair_note(column: str, repairs: dict, scheme: str) -> str:
     """The one-line note the command line prints for a column's ``repairs`` dict.
 
     >>> repair_note("pred", {"invalid_transitions": 2, "outside_scheme": 0}, "IOB2")
-    'note: lenient decoding repaired 2 invalid transition(s) and 0 tag(s) outside the IOB2 scheme in the pred column'
+    'note: lenient decoding repaired 2 invalid transitions and 0 tags outside the IOB2 scheme in the pred column'
     """
     name = get_scheme(scheme).name
     if repairs.get("discarded_chunks") is not None:
         note = (f"note: strict {name} decoding discarded {repairs['discarded_chunks']} of the "
-                f"{repairs['lenient_chunks']} chunk(s) of the {column} column "
-                f"({repairs['invalid_transitions']} invalid transition(s))")
+                f"{counted(repairs['lenient_chunks'], 'chunk')} of the {column} column "
+                f"({counted(repairs['invalid_transitions'], 'invalid transition')})")
         if 2 * repairs["discarded_chunks"] > repairs["lenient_chunks"]:
             note += f": most of them; do the tags follow {name}? (or use --mode lenient)"
         return note
-    return (f"note: lenient decoding repaired {repairs['invalid_transitions']} invalid "
-            f"transition(s) and {repairs['outside_scheme']} tag(s) outside the {name} "
-            f"scheme in the {column} column")
+    return (f"note: lenient decoding repaired "
+            f"{counted(repairs['invalid_transitions'], 'invalid transition')} and "
+            f"{counted(repairs['outside_scheme'], 'tag')} outside the {name} scheme in the "
+            f"{column} column")
 
 
 def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
@@ -250,7 +251,8 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
         if repairs.mostly_discarded:
             warnings.warn(
                 f"strict {scheme.name} decoding discarded {repairs.discarded_chunks} of the "
-                f"{repairs.lenient_chunks} chunks of the {side or side_name(column)}: do the "
+                f"{counted(repairs.lenient_chunks, 'chunk')} of the "
+                f"{side or side_name(column)}: do the "
                 f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
                 DecodingWarning, stacklevel=2)
     span_type = np.take(table.type, np.take(ids, start))  # take: faster than indexing

@@ -391,7 +391,7 @@ def test_user_edges_and_custom_attribute():
     assert d["attributes"]["position"]["strategy"] == "edges"
     with pytest.raises(NerspanError, match="decrease"):
         ab.score(tags, pred, attributes=["eLen"], bucket_edges={"eLen": [3, 1]})
-    with pytest.raises(NerspanError, match="values"):
+    with pytest.raises(NerspanError, match="gave 1 value for 3 gold mentions"):
         ab.score(tags, pred, attributes={"bad": lambda c, s, t: [1.0]})
     outside = ab.score(tags, pred, attributes=["eLen"], bucket_edges={"eLen": [2, 3]})
     assert outside.to_dict()["attributes"]["eLen"]["outside_gold"] == 1

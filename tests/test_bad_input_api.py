@@ -164,9 +164,10 @@ TAG_CASES = {
                                 r"references, sentence 0, position 0: \[\[\[+\.\.\.\]+ is a "
                                 r"list: references are nested too deep"),
     "fewer predicted sentences": (GOLD, PRED[:1], SentenceCountError,
-                                  r"predictions hold 1 sentences, references 2"),
+                                  r"predictions hold 1 sentence, references 2; they part at "
+                                  r"sentence 1$"),
     "shorter predicted sentence": (GOLD, [PRED[0], ["O"]], LengthMismatchError,
-                                   r"sentence 1: predictions have 1 items, references 2"),
+                                   r"sentence 1: predictions have 1 item, references 2"),
     "no sentence at all": ([], [], EmptyInputError, r"references hold no sentence"),
 }
 # What a report calls the predictions: the system, by name.
@@ -183,7 +184,8 @@ def _expected(case: str, entry: str):
         if message.startswith("predictions, "):
             message = "system 'tagger', " + message[len("predictions, "):]
         if case == "fewer predicted sentences":
-            message = r"^system 'tagger': predictions hold 1 sentence, the reference 2 sentences"
+            message = (r"^system 'tagger', sentence 1: predictions hold 1 sentence, the "
+                       r"reference 2 sentences; after its last sentence, the reference goes on$")
         if case == "shorter predicted sentence":
             message = (r"^system 'tagger', sentence 1: length mismatch: predictions have 1 "
                        r"token, the reference 2")
@@ -210,7 +212,8 @@ def _experiment_expected(case: str, entry: str, error, message):
     if case == "predictions=None":
         return InputTypeError, rf"dataset 'd1': {system} is None: pass its predictions"
     if case == "fewer predicted sentences":
-        return error, rf"dataset 'd1', {system}: predictions hold 1 sentence, the reference 2"
+        return error, (rf"dataset 'd1', {system}, sentence 1: predictions hold 1 sentence, the "
+                       r"reference 2")
     if case == "shorter predicted sentence":
         return error, (rf"dataset 'd1', {system}, sentence 1: length mismatch: predictions "
                        r"have 1 token, the reference 2")
@@ -546,7 +549,7 @@ EXPERIMENT_CASES = {
                           r"dataset 'd1': \"systems\" maps each system's name to its "
                           r"predictions"),
     "a system named by a number": (_declared(systems={1: PRED}), ValueError,
-                                   r"dataset 'd1': system names are non-empty strings, not 1"),
+                                   r"dataset 'd1': a system's name is a non-empty string, not 1"),
     "a corpus without the run's column": (
         _declared(gold=..., tokens=..., corpus=CORPUS, systems={"tagger": ["tagger", "t2"]}),
         ValueError, r"dataset 'd1': system 'tagger': no column 't2' in the corpus"),
@@ -906,7 +909,7 @@ def test_a_length_mismatch_blames_the_side_the_others_disagree_with(tokens, erro
 @pytest.mark.parametrize("entry", SCORES)
 def test_shorter_references_are_blamed_in_every_family(entry):
     with pytest.raises(LengthMismatchError, match=r"^references, sentence 1: references have "
-                                                  r"1 items, predictions 2$"):
+                                                  r"1 item, predictions 2$"):
         _scored(entry, [GOLD[0], ["O"]], PRED)
     with pytest.raises(LengthMismatchError, match=r"^sentence 0: predictions have 4 items, "
                                                   r"references 3$"):
@@ -1062,3 +1065,182 @@ def test_trainer_helper_says_which_training_data_it_takes():
     with pytest.raises(SentenceCountError, match=r"^train_tokens hold 2 sentences, train_tags"):
         make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS,
                              train=([["Ana"], ["Rio"]], [["B-PER"]]))
+
+
+# -- names: a column never takes another's place (issue 28) ---------------------------------
+COLUMN_CLASHES = {
+    "columns= named gold": (lambda: nerspan.Corpus.from_tags(GOLD, columns={"gold": PRED}),
+                            "gold"),
+    "columns= named pred beside predictions": (
+        lambda: nerspan.Corpus.from_tags(GOLD, PRED, columns={"pred": GOLD}), "pred"),
+    "with_columns renamed onto gold": (
+        lambda: CORPUS.with_columns(CORPUS.select(["tagger"]), {"tagger": "gold"}), "gold"),
+    "renamed onto another column": (
+        lambda: CORPUS.renamed({"tagger": "gold"}), "gold"),
+    "the memorisation baseline named gold": (
+        lambda: __import__("nerlens.baseline").baseline.with_memorisation_baseline(
+            nerspan.as_train_index(**TRAIN), CORPUS, "gold"), "gold"),
+}
+
+
+@pytest.mark.parametrize("case", COLUMN_CLASHES)
+def test_a_column_name_given_twice_is_an_error(case):
+    build, name = COLUMN_CLASHES[case]
+    with pytest.raises(nerspan.NameTakenError, match=rf"^two tag columns named '{name}': a "
+                                                      r"column is never replaced by another"):
+        build()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_gold_column_named_pred_is_not_replaced_by_the_predictions(family):
+    """A context whose gold column is "pred": new predictions were renamed "pred" over
+    it and scored against themselves (F1 1.0)."""
+    corpus = nerspan.Corpus.from_tags(PRED, tokens=TOKENS, columns={"pred": GOLD})
+    context = GoldContext(corpus, "IOB2", "lenient", nerspan.as_train_index(**TRAIN), "pred")
+    expected = FAMILIES[family].score(GOLD, PRED, tokens=TOKENS, **TRAIN).to_dict()
+    assert FAMILIES[family].score(context, PRED).to_dict() == expected
+
+
+def _read_systems(systems, **options):
+    from nerlens.systems import read_systems
+
+    return read_systems(GOLD, systems, tokens=TOKENS, **options)
+
+
+# entry -> (a call giving a system a name that is taken, the message)
+SYSTEM_NAME_CASES = {
+    "read_systems": (lambda: _read_systems({"gold": PRED}), r"^systems: 'gold' cannot name a "
+                     r"system: it is the gold column's name$"),
+    "add_systems, a column the corpus has": (
+        lambda: __import__("nerlens.systems").systems.add_systems(CORPUS, {"tagger": PRED}),
+        r"^systems: 'tagger' is given twice: each system \(each run\) has a column of its "
+        r"own$"),
+    "nerlens.report": (lambda: nerlens.report(GOLD, {"gold": PRED}, tokens=TOKENS,
+                                              bootstrap=0),
+                       r"^systems: 'gold' cannot name a system"),
+    "nerlens.report, the gold column as a system": (
+        lambda: nerlens.report(corpus=CORPUS, system_names=["gold"], bootstrap=0,
+                               train=nerspan.as_train_index(**TRAIN)),
+        r"^system_names: 'gold' cannot name a system: it is the gold column's name$"),
+    "nerlens.report, a system twice": (
+        lambda: nerlens.report(corpus=CORPUS, system_names=["tagger", "tagger"], bootstrap=0,
+                               train=nerspan.as_train_index(**TRAIN)),
+        r"^system_names: 'tagger' is given twice"),
+    "nerlens.experiment": (
+        lambda: nerlens.experiment(_declared(systems={"gold": PRED}), bootstrap=0),
+        r"^dataset 'd1': 'gold' cannot name a system: it is the gold column's name$"),
+    "nerlens.experiment, a run's name": (
+        lambda: nerlens.experiment(_declared(systems={"a": [PRED, PRED], "a#1": PRED}),
+                                   bootstrap=0),
+        r"^dataset 'd1': system 'a#1': '#' is kept for the run columns"),
+    "nerlens.report(datasets=...)": (
+        lambda: nerlens.report(datasets=_declared(systems={"gold": PRED}), bootstrap=0),
+        r"^dataset 'd1': 'gold' cannot name a system"),
+    "nerlens.experiment, the gold column as a run": (
+        lambda: nerlens.experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
+                                             systems={"tagger": ["tagger", "gold"]}),
+                                   bootstrap=0),
+        r"^dataset 'd1', system 'tagger': 'gold' cannot name a system"),
+    "nerlens.experiment, one column as two systems": (
+        lambda: nerlens.experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
+                                             systems={"a": "tagger", "b": ["tagger"]}),
+                                   bootstrap=0),
+        r"^dataset 'd1', system 'b': 'tagger' is given twice: each system \(each run\) has a "
+        r"column of its own$"),
+}
+
+
+@pytest.mark.parametrize("case", SYSTEM_NAME_CASES)
+def test_a_system_name_that_is_taken_is_refused(case):
+    call, message = SYSTEM_NAME_CASES[case]
+    with pytest.raises(nerspan.NameTakenError, match=message):
+        call()
+
+
+def test_a_file_of_gold_and_predictions_named_gold_is_read_as_system_gold_prime(tmp_path):
+    from nerlens.systems import read_systems
+
+    (tmp_path / "gold.txt").write_text("Ana B-PER O\nLima I-PER B-LOC\n", encoding="utf-8")
+    corpus, names = read_systems(tmp_path / "gold.txt")
+    assert names == ["gold'"]
+    assert corpus.tags("gold", 0) == ["B-PER", "I-PER"]
+    assert corpus.tags("gold'", 0) == ["O", "B-LOC"]
+
+
+def test_a_file_without_its_tag_column_is_refused_even_with_missing_tag(tmp_path):
+    """missing_tag fills rows that lack their tag; a file that lacks the column had every
+    row filled with it and was scored as all O."""
+    from nerlens.systems import read_systems
+
+    words = tmp_path / "gold.txt"
+    words.write_text("Ana B-PER\nLima I-PER\n\nRio B-LOC\n", encoding="utf-8")
+    for missing_tag in (None, "O"):
+        with pytest.raises(nerspan.errors.TooFewColumnsError,
+                           match=r"gold.txt:1, sentence 0: no prediction column \(PRED\): given "
+                                 r"alone, GOLD must hold token, gold and prediction columns"):
+            read_systems(words, missing_tag=missing_tag)
+    with pytest.raises(nerspan.errors.TooFewColumnsError,
+                       match=r"gold.txt:1, sentence 0: no row has 3 columns: missing_tag / "
+                             r"--missing-tag gives a tag to rows without one, not to a file "
+                             r"without that column"):
+        nerspan.read_columns(words, {"gold": -2, "pred": -1}, missing_tag="O")
+
+
+@pytest.mark.parametrize("entry", [nerspan.score, faireval.score])
+def test_a_span_label_with_whitespace_is_refused_by_every_reader(entry):
+    """Tag input refused it (a tag holds no whitespace); faireval's span lists took it."""
+    spans = [[(0, 2, "PER")], [(1, 2, "NEW YORK")]]
+    with pytest.raises(nerspan.NerspanError, match=r"^predictions, sentence 1: span label "
+                                                   r"'NEW YORK' contains whitespace"):
+        entry([[(0, 2, "PER")], [(1, 2, "LOC")]], spans, tokens=TOKENS)
+
+
+# -- names the results use: an entity type, an attribute, a pair of systems, a file ---------
+@pytest.mark.parametrize("name, what", [("FN", "column of target spans without a system "
+                                                "span"),
+                                        ("FP", "row of system spans without a target")])
+def test_an_entity_type_named_as_the_confusion_matrix_margin_is_refused(name, what):
+    """A type FN shared its confusion cells with the unmatched spans'."""
+    with pytest.raises(nerspan.NameTakenError, match=rf"^entity type '{name}' has the name of "
+                                                     rf"the confusion matrix's {what}"):
+        faireval.score([[f"B-{name}", "O", "B-X"]], [["O", f"B-{name}", f"B-{name}"]])
+
+
+@pytest.mark.parametrize("attributes, match", [
+    ({"eLen": "sLen"}, r"^attribute 'eLen' is a built-in attribute's name: give 'sLen' "
+                       r"another name$"),
+    ({"tFre": lambda corpus, spans, train: [1.0] * len(spans)},
+     r"^attribute 'tFre' is a built-in attribute's name: give the function another name$"),
+    (["eLen", "eLen"], r"^attribute 'eLen' is given twice$"),
+], ids=["a built-in under another's name", "a function under a built-in name", "twice"])
+def test_an_attribute_name_that_is_taken_is_refused(attributes, match):
+    """The page titles a bucket table by its attribute's name ("eLen": entity length)."""
+    with pytest.raises(nerspan.NameTakenError, match=match):
+        attribute_buckets.score(GOLD, PRED, tokens=TOKENS, **TRAIN, attributes=attributes)
+
+
+def test_a_system_named_with_vs_is_compared_and_found_as_itself():
+    """Comparison keys ("a vs b") were split back into systems: a system "x vs y" was
+    looked up as "x" (KeyError, the report failed)."""
+    report = nerlens.report(GOLD, {"base": PRED, "x vs y": GOLD}, tokens=TOKENS,
+                            train=nerspan.as_train_index(**TRAIN), bootstrap=50, seed=0)
+    assert list(report.comparisons) == ["x vs y vs base"]
+    assert "x vs y" in report.to_html() and "x vs y" in report.summary()
+
+
+def test_two_pairs_of_systems_with_one_name_are_refused():
+    systems = {"x vs y": PRED, "z": PRED, "x": GOLD, "y vs z": GOLD}
+    with pytest.raises(nerspan.NameTakenError, match=r"^systems 'x' and 'y vs z' are the pair "
+                                                     r"'x vs y vs z', as 'x vs y' and 'z' are"):
+        nerlens.experiment(_declared(systems=systems), bootstrap=0, figures=False)
+
+
+def test_figures_of_systems_whose_names_map_to_one_file_name_are_all_written(tmp_path):
+    """confusion_a_b.png was written for "a b" and then replaced by "a_b"'s."""
+    from faireval import plots
+
+    results = {name: faireval.score(GOLD, PRED).to_dict() for name in ("a b", "a_b", "A_B")}
+    written = plots.save_all(results, tmp_path)
+    assert sorted(p.name for p in written) == ["confusion_A_B_3.png", "confusion_a_b.png",
+                                               "confusion_a_b_2.png", "error_types.png"]
+    assert all(p.exists() for p in written)

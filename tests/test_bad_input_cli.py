@@ -41,7 +41,7 @@ CASES = {
     "extra_column_gold": ("gold", GOLD.replace("saw O", "saw V O"), [],
                           r"gold.txt:3, sentence 0: 3 columns, but line 1 has 2"),
     "row_without_tag": ("pred", good_pred("Paris"), [],
-                        r"pred.txt:5, sentence 1: 1 column\(s\), need at least 2 \(a row "
+                        r"pred.txt:5, sentence 1: 1 column, need at least 2 \(a row "
                         r"without its tag\? .*--missing-tag.*\): 'Paris'"),
     "latin1": ("pred", good_pred("Pärïs B-LOC").encode("latin-1"), [],
                r"pred.txt:5: not UTF-8 text: byte 0xe4 at byte offset 31 does not decode; "
@@ -63,18 +63,28 @@ CASES = {
                                    r"pred.txt:5, sentence 1: prediction tag 'S-LOC' is not "
                                    r"in the IOB2 scheme"),
     "fewer_sentences": ("pred", "John B-PER\nSmith I-PER\nsaw O\n", [],
-                        r"pred.txt: predictions hold 1 sentence, the reference 2 sentences"),
+                        r"pred.txt, sentence 1: predictions hold 1 sentence, the reference 2 "
+                        r"sentences; after its last sentence, the reference goes on at "
+                        r"\S*gold.txt:5$"),
+    "blank_line_missing": ("pred", "John B-PER\nSmith I-PER\nsaw O\nParis B-LOC\n", [],
+                           r"pred.txt:4, sentence 0: predictions hold 1 sentence, the reference "
+                           r"2 sentences; they part here: this sentence has 4 tokens, the "
+                           r"reference's 3 at \S*gold.txt:4 \(a blank line missing or extra\?\)$"),
+    "extra_sentence": ("pred", good_pred() + "\nnow O\n", [],
+                       r"pred.txt:7, sentence 2: predictions hold 3 sentences, the reference 2 "
+                       r"sentences; the reference has no sentence from this one on$"),
     "fewer_tokens": ("pred", "John B-PER\nSmith I-PER\n\nParis B-LOC\n", [],
                      r"pred.txt:1, sentence 0: length mismatch: predictions have 2 tokens, "
                      r"the reference 3 tokens"),
     "empty_pred": ("pred", "\n\n", [], r"pred.txt: the file is empty: no token in it"),
     "column_out_of_range": ("gold", GOLD, ["--gold-tag-column", "6"],
-                            r"gold.txt:1, sentence 0: 2 column\(s\), need at least 7 \(are "
-                            r"the column indexes right\? .*--gold-column"),
+                            r"gold.txt:1, sentence 0: 2 columns, and no row has 7 \(are "
+                            r"the column indexes right\? .*--gold-tag-column, "
+                            r"--pred-tag-column, --token-column\)"),
     "unknown_scheme": ("gold", GOLD, ["--scheme", "BIOX"],
                        r"error: unknown tag scheme 'BIOX'; choose one of IOB1, IOB2"),
     "huge_bad_line": ("pred", good_pred("P" * 5_000_000), [],
-                      r"pred.txt:5, sentence 1: 1 column\(s\).*: 'P{80}'\.\.\. "
+                      r"pred.txt:5, sentence 1: 1 column, .*: 'P{80}'\.\.\. "
                       r"\(5000000 characters\)$"),
 }
 TRAIN_CASES = {
@@ -175,7 +185,7 @@ def test_the_flags_that_accept_the_input(tmp_path, capsys, command):
                                       paths["train"], ["--missing-tag", "O",
                                                        "--allow-token-mismatch"]))
     assert code == 0, err
-    assert "pred.txt: 1 row(s) without a tag read with --missing-tag (lines 5)" in err
+    assert "pred.txt: 1 row without a tag read with --missing-tag (lines 5)" in err
     assert "pred.txt:5: token 'London' differs from 'Paris'" in err and "accepted" in err
 
 
@@ -307,8 +317,9 @@ EXPERIMENT_CASES = {
                                 r"run2.txt:5, dataset 'd1', system 'tagger#2', sentence 1: token "
                                 r"'London' differs from 'Paris' at \S*gold.txt:5"),
     "fewer_sentences_in_a_run": ("run2", "John B-PER\nSmith I-PER\nsaw O\n",
-                                 r"run2.txt, dataset 'd1', system 'tagger#2': predictions hold 1 "
-                                 r"sentence, the reference 2 sentences$"),
+                                 r"run2.txt, dataset 'd1', system 'tagger#2', sentence 1: "
+                                 r"predictions hold 1 sentence, the reference 2 sentences; after "
+                                 r"its last sentence, the reference goes on at \S*gold.txt:5$"),
     "latin1_run": ("run2", good_pred("Pärïs B-LOC").encode("latin-1"),
                    r"run2.txt:5, dataset 'd1', system 'tagger#2': not UTF-8 text: byte 0xe4 at "
                    r"byte offset 31 does not decode"),
@@ -445,6 +456,14 @@ MANIFEST_CASES = {
                      r"dataset 'd1': system 'tagger' has an empty list of runs$"),
     "run_column_name.json": (json.dumps(_entry(predictions={"tagger#2": "run1.txt"})),
                              r"dataset 'd1': system 'tagger#2': '#' is kept for the run columns"),
+    "dataset_twice.json": ('{"d1": {"gold": "gold.txt", "train": "train.txt", "predictions": '
+                           '"run1.txt"}, "d1": {"gold": "gold.txt", "predictions": "run2.txt"}}',
+                           r"error: \S*dataset_twice.json: 'd1' is given twice in one object "
+                           r"\(the second would replace the first\)$"),
+    "system_twice.json": ('{"d1": {"gold": "gold.txt", "train": "train.txt", "predictions": '
+                          '{"tagger": "run1.txt", "tagger": "run2.txt"}}}',
+                          r"error: \S*system_twice.json: 'tagger' is given twice in one "
+                          r"object"),
     "no_train.json": (json.dumps(_entry(train=None)),
                       r"error: \S*no_train.json: dataset 'd1' has no \"train\" \(the experiment "
                       r"indexes each training set\)$"),
@@ -485,10 +504,21 @@ JSONL_CASES = {
     "other_text": (['{"text": "Hi there", "spans": []}', '{"text": "Hi you", "spans": []}'],
                    r"pred.jsonl:2, predictions, sentence 1: token 'you' differs from "
                    r"'there'"),
-    "fewer_sentences": ([JSONL_GOLD[0]], r"pred.jsonl: sentences: 1 here, 2 in \S*gold.jsonl"),
+    "fewer_sentences": ([JSONL_GOLD[0]], r"pred.jsonl: 1 sentence here, 2 in \S*gold.jsonl; "
+                                         r"after its last line, gold goes on at "
+                                         r"\S*gold.jsonl:2$"),
+    "extra_sentence": (JSONL_GOLD + ['{"tokens": ["Bye"], "spans": []}'],
+                       r"pred.jsonl:3, sentence 2: 3 sentences here, 2 in \S*gold.jsonl; gold "
+                       r"has no sentence from this line on$"),
     "span_past_the_end": ([JSONL_GOLD[0].replace("[4, 5,", "[4, 9,"), JSONL_GOLD[1]],
                           r"pred.jsonl:1, predictions, sentence 0: span \(4, 9, 'LOC'\) "
                           r"reaches past the end of the sentence"),
+    "label_not_a_string": ([JSONL_GOLD[0].replace('"LOC"', "7"), JSONL_GOLD[1]],
+                           r"pred.jsonl:1, predictions, sentence 0: span label must be a "
+                           r"non-empty string, got 7 in \(4, 5, 7\)$"),
+    "label_with_whitespace": (['{"spans": []}', '{"spans": [[0, 1, "B-X Y"]]}'],
+                              r"pred.jsonl:2, predictions, sentence 1: span label 'B-X Y' "
+                              r"contains whitespace, which no entity type holds"),
     "offset_beyond_int64": ([JSONL_GOLD[0].replace("[4, 5,", f"[4, {10**23},"),
                              JSONL_GOLD[1]],
                             r"pred.jsonl:1, predictions, sentence 0: span \(4, "
@@ -497,15 +527,35 @@ JSONL_CASES = {
 }
 
 
+@pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("case", sorted(JSONL_CASES))
-def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, capsys, case):
+def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, capsys, case,
+                                                                      command):
+    """Every command, faireval too (it scored a system's own tokens against gold's spans,
+    and named no file or line), refuses a span file as its error says."""
     lines, message = JSONL_CASES[case]
     gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
     gold_lines = JSONL_GOLD if case != "other_text" else [
         '{"text": "Hi there", "spans": []}', '{"text": "Hi there", "spans": []}']
     gold.write_text("\n".join(gold_lines) + "\n", encoding="utf-8")
     pred.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, _, err = run(capsys, ["score", "--jsonl", str(gold), str(pred)])
+    train = files(tmp_path)["train"]
+    code, _, err = run(capsys, argv(command, tmp_path, gold, pred, train, ["--jsonl"]))
+    if command == "faireval" and case == "span_past_the_end":
+        message = message.replace(", 'LOC'", "")  # faireval names a span (start, end)
+    check_one_line(code, err, message)
+
+
+@pytest.mark.parametrize("command, flags, message", [
+    ("faireval", ["--weights", '{"BEs": [0.5, 0, 0.5], "BEs": [1, 0, 0]}'],
+     r"error: --weights: 'BEs' is given twice in one object \(the second would replace the "
+     r"first\)$"),
+    ("buckets", ["--attributes", "eLen,eLen"], r"error: attribute 'eLen' is given twice$"),
+])
+def test_a_name_given_twice_in_an_option_is_refused(tmp_path, capsys, command, flags, message):
+    paths = files(tmp_path)
+    code, out, err = run(capsys, argv(command, tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], flags))
     check_one_line(code, err, message)
 
 
@@ -516,15 +566,16 @@ def test_n_buckets_has_a_ceiling(tmp_path, capsys):
     check_one_line(code, err, r"error: n_buckets must be at most 1000, not 1000000$")
 
 
-def test_a_span_file_is_read_in_its_encoding_and_without_its_bom(tmp_path, capsys):
+@pytest.mark.parametrize("command", ["score", "faireval"])
+def test_a_span_file_is_read_in_its_encoding_and_without_its_bom(tmp_path, capsys, command):
     gold, bom, latin = (tmp_path / name for name in ("gold.jsonl", "bom.jsonl", "latin.jsonl"))
     gold.write_text("\n".join(JSONL_GOLD) + "\n", encoding="utf-8")
     bom.write_bytes(b"\xef\xbb\xbf" + gold.read_bytes())
-    assert run(capsys, ["score", "--jsonl", str(bom), str(gold)])[0] == 0
+    assert run(capsys, [command, "--jsonl", str(bom), str(gold)])[0] == 0
     latin.write_bytes('{"tokens": ["Café", "x"], "spans": [[0, 1, "LOC"]]}\n'.encode("latin-1"))
-    assert run(capsys, ["score", "--jsonl", str(latin), str(latin), "--encoding",
+    assert run(capsys, [command, "--jsonl", str(latin), str(latin), "--encoding",
                         "latin-1"])[0] == 0
-    code, _, err = run(capsys, ["score", "--jsonl", str(latin), str(latin)])
+    code, _, err = run(capsys, [command, "--jsonl", str(latin), str(latin)])
     check_one_line(code, err, r"latin.jsonl: not utf-8 text: byte 0xe9 at byte offset 16 .*"
                               r"--encoding")
 
@@ -534,3 +585,259 @@ def test_files_given_with_demo_are_refused_not_ignored(tmp_path, capsys, command
     paths = files(tmp_path)
     code, _, err = run(capsys, [command, "--demo", str(paths["gold"])])
     check_one_line(code, err, r"--demo scores the embedded demo; GOLD would be ignored")
+
+
+# -- names users give: never gold's, never another system's (issue 28) ----------------------
+# GOLD's tags beside a prediction column in which every tag is wrong
+PAIR = "John B-PER O\nSmith I-PER O\nsaw O B-LOC\n\nParis B-LOC O\n"
+PAIR_COMMANDS = ("score", "tough-mentions", "hardeval", "faireval", "buckets")
+
+
+def _worst(command: str, result: dict) -> bool:
+    """Whether ``result`` scores a system that has no tag right."""
+    if command == "hardeval":
+        return result["ter"] == 1.0
+    return result["traditional_f1" if command == "faireval" else "f1"] == 0.0
+
+
+@pytest.mark.parametrize("stem", ["gold", "gold'", "pred"])
+@pytest.mark.parametrize("command", PAIR_COMMANDS)
+def test_a_file_of_gold_and_predictions_is_scored_by_any_name(tmp_path, capsys, command, stem):
+    """A ``token gold pred`` file named gold.txt: its system was named "gold" and took the
+    gold column's place (every command printed F1 100 for a system that is always wrong)."""
+    train = files(tmp_path)["train"]
+    (tmp_path / "pair").mkdir()
+    pair = tmp_path / "pair" / f"{stem}.txt"
+    pair.write_text(PAIR, encoding="utf-8")
+    extra = ["--train", str(train)] if command in WITH_TRAIN else []
+    code, out, err = run(capsys, [command, *extra, str(pair), "--format", "json"])
+    assert code == 0, err
+    assert _worst(command, json.loads(out))
+
+
+def test_files_named_gold_are_systems_named_apart_from_gold(tmp_path, capsys):
+    paths = files(tmp_path)
+    other = tmp_path / "d"
+    other.mkdir()
+    (other / "gold.txt").write_text(good_pred("Paris O"), encoding="utf-8")
+    code, out, err = run(capsys, ["score", str(paths["gold"]), str(paths["gold"]),
+                                  str(other / "gold.txt"), "--format", "json"])
+    assert code == 0, err
+    result = json.loads(out)
+    assert list(result) == ["gold'", "gold''"]
+    assert result["gold'"]["f1"] == 1.0 and result["gold''"]["f1"] == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("form", ["pair file", "prediction file"])
+@pytest.mark.parametrize("command", ["report --manifest", "hardeval --domains",
+                                     "buckets --datasets"])
+def test_a_manifest_file_named_gold_is_a_system_apart_from_gold(tmp_path, capsys, command,
+                                                                form):
+    """A manifest's gold file holding the predictions, or its one prediction file, named
+    gold.txt: named after the file, as PRED is ("gold'")."""
+    paths = experiment_files(tmp_path)
+    folder = tmp_path / "d1"
+    folder.mkdir()
+    if form == "pair file":
+        (folder / "gold.txt").write_text(PAIR, encoding="utf-8")
+        entry = {"gold": "d1/gold.txt"}
+    else:
+        (folder / "gold.txt").write_text(good_pred("Paris O"), encoding="utf-8")
+        entry = {"gold": paths["gold"].name, "predictions": "d1/gold.txt"}
+    manifest = tmp_path / "experiment.json"
+    manifest.write_text(json.dumps({"d1": {**entry, "train": paths["train"].name}}))
+    flag = command.split()[1]
+    extra = (["--bootstrap", "0", "--no-progress", "--output", str(tmp_path / "out")]
+             if command.startswith("report") else [])
+    code, out, err = run(capsys, [command.split()[0], flag, str(manifest), *extra,
+                                  "--format", "json"])
+    assert code == 0, err
+    result = json.loads(out)
+    f1 = 0.0 if form == "pair file" else pytest.approx(2 / 3)  # one mention of two
+    if command.startswith("report"):
+        assert result["systems"] == ["gold'"]
+        assert result["aggregate"]["d1"]["gold'"]["entity_f1"]["mean"] == f1
+    elif command.startswith("hardeval"):
+        assert result["domains"]["d1"]["f1"] == f1
+    else:
+        assert list(result["datasets"]["d1"]) == ["gold'"]
+        assert result["datasets"]["d1"]["gold'"]["f1"] == f1
+
+
+# argv after ``report --no-progress ...`` (or a manifest's entry) -> message
+NAME_CASES = {
+    "pred_named_gold": (["--data", "d1", "gold.txt", "train.txt", "--pred", "gold=run1.txt"],
+                        r"error: --pred gold=run1.txt: 'gold' cannot name a system: it is the "
+                        r"gold column's name$"),
+    "pred_named_gold_in_a_named_dataset": (
+        ["--data", "d1", "gold.txt", "train.txt", "--pred", "d1:gold=run1.txt"],
+        r"error: --pred d1:gold=run1.txt: 'gold' cannot name a system: it is the gold "
+        r"column's name$"),
+    "pred_named_as_a_run": (
+        ["--data", "d1", "gold.txt", "train.txt", "--pred", "tagger=run1.txt",
+         "tagger=run2.txt", "tagger#1=run1.txt"],
+        r"error: --pred tagger#1=run1.txt: system 'tagger#1': '#' is kept for the run columns "
+        r"\(system#1, system#2, ...\)$"),
+    "pred_without_a_name": (["--data", "d1", "gold.txt", "train.txt", "--pred", "d1:=run1.txt"],
+                            r"error: --pred d1:=run1.txt: a system's name is a non-empty "
+                            r"string, not ''$"),
+    "manifest_system_named_gold": (
+        ["--manifest", "named.json"],
+        r"error: \S*named.json: dataset 'd1': 'gold' cannot name a system: it is the gold "
+        r"column's name$"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NAME_CASES))
+def test_a_system_name_that_is_taken_is_refused_naming_where_it_was_given(
+        tmp_path, capsys, monkeypatch, case):
+    argv, message = NAME_CASES[case]
+    experiment_files(tmp_path)
+    (tmp_path / "named.json").write_text(json.dumps(_entry(predictions={"gold": "run1.txt"})))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, ["report", "--no-progress", "--bootstrap", "0", "--output",
+                                  str(tmp_path / "out"), *argv])
+    check_one_line(code, err, message)
+    assert out == ""
+
+
+# -- every hint of an error message, followed (issue 28) --------------------------------------
+# case -> (files beside gold.txt, pred.txt and train.txt: name -> text or bytes; the command
+# that fails; what its one line must say (the hint); the command the hint leads to; what
+# that one prints on stdout + stderr, or ("refused", the one line it fails with)). Paths
+# are {name} of a file; "train.txt" etc. are read from the folder.
+IOBES = "John B-PER\nSmith E-PER\nsaw O\n\nParis S-LOC\n"
+SPANS_GOLD = '{"tokens": ["Ada", "Lovelace", "wrote"], "spans": [[0, 2, "PER"]]}\n'
+SPANS_OFF = '{"spans": [{"entity_group": "PER", "start": 0, "end": 7}]}\n'
+HINT_CASES = {
+    "row_without_tag": (
+        {"pred.txt": good_pred("Paris")}, "score {gold} {pred}",
+        r"a row without its tag\? missing_tag / --missing-tag gives such rows a tag",
+        "score {gold} {pred} --missing-tag O",
+        r"pred.txt: 1 row without a tag read with --missing-tag \(lines 5\)"),
+    "gold_alone_without_predictions": (
+        {}, "score {gold}", r"no prediction column \(PRED\): .* give the prediction file\(s\) "
+                            r"as PRED",
+        "score {gold} {pred}", r"FB1: 100.00"),
+    "missing_tag_on_a_file_without_predictions": (
+        {}, "score {gold} --missing-tag O", r"no prediction column \(PRED\)",
+        "score {gold} {pred}", r"FB1: 100.00"),
+    "missing_tag_on_a_prediction_file_without_tags": (
+        {"words.txt": "John\nSmith\nsaw\n\nParis\n"}, "score {gold} {words} --missing-tag O",
+        r"no row has 2 columns: missing_tag / --missing-tag gives a tag to rows without one, "
+        r"not to a file without that column \(are the column indexes right\?",
+        "score {gold} {words} --pred-tag-column 1",
+        ("refused", r"words.txt:1, sentence 0: 1 column, and no row has 2")),
+    "column_out_of_range": (
+        {}, "score {gold} {pred} --gold-tag-column 6", r"--gold-tag-column, --pred-tag-column",
+        "score {gold} {pred} --gold-tag-column 1", r"FB1: 100.00"),
+    "token_mismatch": (
+        {"pred.txt": good_pred("London B-LOC")}, "score {gold} {pred}",
+        r"accept it with allow_token_mismatch=True \(--allow-token-mismatch\)",
+        "score {gold} {pred} --allow-token-mismatch",
+        r"token 'London' differs from 'Paris' .* accepted"),
+    "token_in_another_column": (
+        {"numbered.txt": "1 John B-PER\n2 Smith I-PER\n3 saw O\n\n1 Paris B-LOC\n"},
+        "score {numbered} {pred}", r"is the gold token in another column \(token_column / "
+                                   r"--token-column\)\?",
+        "score {numbered} {pred} --token-column 1", r"FB1: 100.00"),
+    "comment_lines": (
+        {"commented.txt": "# id 1\n" + GOLD}, "score {commented} {pred}",
+        r"comment lines\? give comment_prefix / --comment-prefix",
+        "score {commented} {pred} --comment-prefix #", r"FB1: 100.00"),
+    "latin1": (
+        {"latin.txt": GOLD.replace("Paris", "Pärïs").encode("latin-1"),
+         "latin_pred.txt": good_pred("Pärïs B-LOC").encode("latin-1")},
+        "score {latin} {latin_pred}", r"give it with encoding= \(--encoding\), e.g. latin-1",
+        "score {latin} {latin_pred} --encoding latin-1", r"FB1: 100.00"),
+    "utf16": (
+        {"wide.txt": GOLD.encode("utf-16"), "wide_pred.txt": good_pred().encode("utf-16")},
+        "score {wide} {wide_pred}", r"\(--encoding utf-16\)",
+        "score {wide} {wide_pred} --encoding utf-16", r"FB1: 100.00"),
+    "tag_outside_the_scheme": (
+        {"iobes.txt": IOBES, "iobes_pred.txt": IOBES}, "score {iobes} {iobes_pred} --mode strict",
+        r"gold tag 'E-PER' is not in the IOB2 scheme .*see --scheme\)",
+        "score {iobes} {iobes_pred} --mode strict --scheme IOBES", r"FB1: 100.00"),
+    "span_off_token_boundaries": (
+        {"spans.jsonl": SPANS_GOLD, "off.jsonl": SPANS_OFF},
+        "score --jsonl {spans} {off}", r"snap=True \(--snap\) widens it",
+        "score --jsonl {spans} {off} --snap", r"FB1: 100.00"),
+    "scheme_with_span_files": (
+        {"spans.jsonl": SPANS_GOLD}, "score --jsonl {spans} {spans} --scheme IOBES",
+        r"--jsonl spans are scored as IOB2 tags: --scheme applies to tag files",
+        "score --jsonl {spans} {spans}", r"FB1: 100.00"),
+    "hardeval_without_train": (
+        {}, "hardeval {gold} {pred}", r"give --train FILE \(or --kfold K, or --domains",
+        "hardeval {gold} {pred} --train {train}", r"hardeval = mean TER"),
+    "hardeval_kfold_with_train": (
+        {}, "hardeval {gold} {pred} --kfold 2 --train {train}", r"drop --train",
+        "hardeval {gold} {pred} --kfold 2", r"Subsets by 2-fold cross-validation"),
+    "buckets_without_train": (
+        {}, "buckets {gold} {pred}", r"give --train FILE",
+        "buckets {gold} {pred} --train {train}", r"Self-diagnosis"),
+    "report_without_train": (
+        {}, "report {gold} {pred} --bootstrap 0 --no-progress --output {out}",
+        r"give --train FILE", "report {gold} {pred} --bootstrap 0 --no-progress --output "
+                              "{out} --train {train}", r"wrote \S*report.json"),
+    "report_without_files": (
+        {}, "report --bootstrap 0 --no-progress --output {out}", r"\(or --demo\)",
+        "report --bootstrap 0 --no-progress --output {out} --demo", r"wrote \S*report.json"),
+    "demo_with_files": (
+        {}, "score --demo {gold}", r"give either --demo or files", "score --demo",
+        r"FB1:"),
+    "data_without_train": (
+        {}, "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} --pred "
+            "t={pred}", r"give it as the third value or with --train",
+        "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} --pred t={pred} "
+        "--train {train}", r"wrote \S*experiment.json"),
+    "data_without_pred": (
+        {}, "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} {train}",
+        r"add --pred SYSTEM=FILE after it",
+        "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} {train} --pred "
+        "t={pred}", r"wrote \S*experiment.json"),
+    "pred_before_data": (
+        {}, "report --bootstrap 0 --no-progress --output {out} --pred t={pred} --data d1 "
+            "{gold} {train}", r"put it after --data NAME GOLD TRAIN, or write NAME:SYSTEM=FILE",
+        "report --bootstrap 0 --no-progress --output {out} --pred d1:t={pred} --data d1 "
+        "{gold} {train}", r"wrote \S*experiment.json"),
+    "experiment_with_gold": (
+        {}, "report {gold} --bootstrap 0 --no-progress --output {out} --data d1 {gold} "
+            "{train} --pred t={pred}", r"leave out GOLD/PRED",
+        "report --bootstrap 0 --no-progress --output {out} --data d1 {gold} {train} --pred "
+        "t={pred}", r"wrote \S*experiment.json"),
+    "runs_of_one_file": (
+        {}, "buckets {gold} {pred} --train {train} --runs",
+        r"--runs needs at least two PRED files",
+        "buckets {gold} {pred} {gold} --train {train} --runs", r"Friedman test"),
+    "corpus_stats_with_pred": (
+        {}, "hardeval {gold} {pred} --train {train} --corpus-stats",
+        r"give GOLD without PRED files", "hardeval {gold} --train {train} --corpus-stats",
+        r"unseen_mentions"),
+    "n_buckets_one": (
+        {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
+        r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
+        r"Self-diagnosis"),
+    "weights_unknown": (
+        {}, "faireval {gold} {pred} --weights fairest",
+        r"--weights must be one of traditional, fair, ",
+        "faireval {gold} {pred} --weights fair", r"### Fair evaluation"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HINT_CASES))
+def test_each_hint_of_an_error_leads_to_a_command_that_works(tmp_path, capsys, case):
+    extra, bad, hint, followed, expected = HINT_CASES[case]
+    paths = {name: str(path) for name, path in files(tmp_path).items()}
+    paths["out"] = str(tmp_path / "out")
+    for name, content in extra.items():
+        path = tmp_path / name
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+        paths[path.stem] = str(path)
+    code, out, err = run(capsys, [word.format(**paths) for word in bad.split()])
+    check_one_line(code, err, hint)
+    code, out, err = run(capsys, [word.format(**paths) for word in followed.split()])
+    if isinstance(expected, tuple):
+        check_one_line(code, err, expected[1])
+    else:
+        assert code == 0, err
+        assert re.search(expected, out + err), out + err

@@ -49,11 +49,13 @@ def test_gold_and_prediction_files(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("pred_text,message", [
-    ("John B-PER\nSmith I-PER\n", "pred.txt: predictions hold 1 sentence, the reference 2 sentences"),
+    ("John B-PER\nSmith I-PER\n", r"pred.txt, sentence 1: predictions hold 1 sentence, the "
+                                   r"reference 2 sentences; after its last sentence, the "
+                                   r"reference goes on at \S*gold.txt:4$"),
     ("John B-PER\nSmith I-PER\n\nParis B-LOC\nnow O\n",
      r"pred.txt:4, sentence 1: length mismatch: predictions have 2 tokens, the reference 1 token"),
     ("", r"pred.txt: the file is empty: no token in it"),
-    ("John\nSmith I-PER\n\nParis O\n", r"pred.txt:1, sentence 0: 1 column\(s\), need at least 2"),
+    ("John\nSmith I-PER\n\nParis O\n", r"pred.txt:1, sentence 0: 1 column, need at least 2"),
 ])
 def test_bad_input_exit_code_2_naming_file_and_line(capsys, tmp_path, pred_text, message):
     gold = tmp_path / "gold.txt"

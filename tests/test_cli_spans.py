@@ -81,7 +81,7 @@ def test_jsonl_snap_is_counted(capsys, files):
     code, _, err = run(capsys, "score", "--jsonl", files["gold"], files["system"])
     assert code == 2 and "does not fall on token boundaries" in err
     code, out, err = run(capsys, "score", "--jsonl", "--snap", files["gold"], files["system"])
-    assert code == 0 and "1 span(s) of pred widened to token boundaries" in err
+    assert code == 0 and "1 span of pred widened to token boundaries" in err
 
 
 def test_report_reads_jsonl(capsys, files):

@@ -162,7 +162,7 @@ def test_dataset_errors_name_side_sentence_position_and_value():
                                            r"outside the label list \(0\.\.5\)"):
         Corpus.from_dataset(split, predictions=padded([[1, 2], [0, 9]]))
     with pytest.raises(LengthMismatchError, match=r"predictions, sentence 1: predictions have "
-                                                  r"1 id\(s\) beyond the 2 tokens"):
+                                                  r"1 id beyond the 2 tokens"):
         Corpus.from_dataset(split, predictions=np.array([[1, 2, -100], [0, 0, 4]]))
     with pytest.raises(LengthMismatchError, match=r"sentence 0"):
         Corpus.from_dataset(split, predictions=pa.array([[1], [0, 0]]))

@@ -98,9 +98,11 @@ def test_zero_division_is_explicit():
 def test_from_tags_validation():
     with pytest.raises(EmptyInputError):
         nerspan.score([], [])
-    with pytest.raises(SentenceCountError, match="predictions hold 1 sentences, references 2"):
+    with pytest.raises(SentenceCountError, match="predictions hold 1 sentence, references 2; they "
+                                                 "part at sentence 1$"):
         nerspan.score([["O"], ["O"]], [["O"]])
-    with pytest.raises(LengthMismatchError, match="sentence 1: predictions have 1 items, references 2"):
+    with pytest.raises(LengthMismatchError,
+                       match="sentence 1: predictions have 1 item, references 2"):
         nerspan.score([["O"], ["O", "O"]], [["O"], ["O"]])
     with pytest.raises(InvalidTagError, match="sentence 1"):
         nerspan.score([["O"], ["O", 3]], [["O"], ["O", "O"]])
@@ -146,7 +148,7 @@ def test_read_columns(tmp_path):
 def test_read_columns_errors_name_file_and_line(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("a O O\nb O\n")
-    with pytest.raises(FormatError, match=r"bad.txt:2, sentence 0: 2 column\(s\), need at least 3"):
+    with pytest.raises(FormatError, match=r"bad.txt:2, sentence 0: 2 columns, need at least 3"):
         read_columns(path, {"gold": -2, "pred": -1})
     repaired = read_columns(path, {"gold": 1, "pred": 2}, missing_tag="O")
     assert repaired.tags("pred", 0) == ["O", "O"]

@@ -55,7 +55,7 @@ def test_a_row_starting_with_a_tab_has_an_empty_first_column(tmp_path):
      r"x.txt:2, sentence 0: 4 columns, but line 1 has 3: every row of a column file needs "
      r"the same columns \(a token with a space in it\?\): 'b X O extra'"),
     ("a X B-PER\nb O\n", {GOLD: 2},
-     r"x.txt:2, sentence 0: 2 column\(s\), need at least 3"),
+     r"x.txt:2, sentence 0: 2 columns, need at least 3"),
     ("a X B-PER\nb O\n", {GOLD: -1},   # counted from the end, 'O' would be read silently
      r"x.txt:2, sentence 0: 2 columns, but line 1 has 3"),
     ("#\turl\t[date]\n1\tParis\tB-LOC\tO\n", None,

@@ -102,6 +102,9 @@ def test_python_report_object(tmp_path):
     report.to_html(path)
     assert path.read_text().startswith("<!DOCTYPE html>")
     assert json.loads(report.to_json())["systems"] == ["a", "b"]
+    one = nerlens.report(gold, {"a": pred}, train=train, tokens=tokens, bootstrap=1)
+    assert one.summary().startswith("nerlens report: 1 system, 2 sentences, 7 tokens;")
+    assert re.search(r"\(1\s+sample,\s+seed\s+0\)", one.summary())   # 1 in the singular
 
 
 BAD_CASES = {

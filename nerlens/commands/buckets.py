@@ -7,6 +7,7 @@ import copy
 import attribute_buckets
 from attribute_buckets import analysis
 from nerspan import GOLD, resolve
+from nerspan.errors import counted
 from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
                      format_table, load_systems_with_tokens, load_training, non_negative_int,
                      print_json)
@@ -106,12 +107,13 @@ def diagnoses(results: dict) -> str:
               format_table(["", *attributes],
                            [["zeta"] + [_number(attribute_view[a]["zeta"]) for a in attributes],
                             ["rho"] + [_number(attribute_view[a]["rho"]) for a in attributes]])]
-    for pair, per_attribute in view.get("comparative_diagnosis", {}).items():
-        a, b = pair.split(" vs ", 1)
+    first, *others = results
+    for b in others:  # keyed "first vs b" (never split: a name may hold " vs ")
+        per_attribute = view["comparative_diagnosis"][f"{first} vs {b}"]
         parts = [f"{attr}: largest {100 * d['exceeds_by']:+.1f} at {d['most_exceeds']}, "
                  f"smallest {100 * d['trails_by']:+.1f} at {d['most_trails']}"
                  for attr, d in per_attribute.items() if "most_exceeds" in d]
-        lines += ["", f"Comparative diagnosis, {a} minus {b} (F1 points):"]
+        lines += ["", f"Comparative diagnosis, {first} minus {b} (F1 points):"]
         lines += [f"  {p}" for p in parts]
     return "\n".join(lines)
 
@@ -245,7 +247,8 @@ def significance_text(significance: dict) -> str:
     attrs = list(next(iter(friedman.values())))
     rows = [[system] + [_number(friedman[system][a]["pvalue"]) for a in attrs]
             for system in friedman]
-    lines = [f"Friedman test across buckets over {significance['n_datasets']} datasets/runs "
+    lines = [f"Friedman test across buckets over "
+             f"{counted(significance['n_datasets'], 'dataset/run', 'datasets/runs')} "
              "(p-value; - = not computable):", format_table(["system"] + attrs, rows)]
     if significance["wilcoxon"]:
         keys = ["overall"] + attrs

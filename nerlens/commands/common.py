@@ -9,11 +9,10 @@ import sys
 import warnings
 from pathlib import Path
 
-from nerspan import (GOLD, Corpus, NerspanError, TrainIndex, as_train_index, get_scheme,
-                     read_columns)
+from nerspan import GOLD, Corpus, NerspanError, TrainIndex, as_train_index, read_columns
 from nerspan.readers import undecodable_error
 from nerlens import systems as library
-from nerlens.systems import check_tags, system_name  # noqa: F401 (the commands' names)
+from nerlens.systems import check_tags
 
 from ..jsonable import json_ready  # noqa: F401 (the commands' JSON output)
 
@@ -39,6 +38,20 @@ def read_text_file(reader, path: str, encoding: str):
         return reader(path, encoding=codec)
     except UnicodeDecodeError as error:
         raise undecodable_error(path, codec, error) from None
+
+
+def load_json(text: str, where: str):
+    """``json.loads(text)``, a key given twice in one object (two datasets or systems of
+    one name) an error naming ``where``: JSON keeps the last one silently."""
+    def distinct(pairs: list) -> dict:
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise UsageError(f"{where}: {key!r} is given twice in one object (the "
+                                 "second would replace the first)")
+        return dict(pairs)
+
+    return json.loads(text, object_pairs_hook=distinct)
 
 
 def non_negative_int(text: str) -> int:
@@ -192,21 +205,17 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
     after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
-    preds = prediction_paths(args)
     if getattr(args, "jsonl", False):
-        if get_scheme(args.scheme).name != "IOB2":
-            raise UsageError("--jsonl spans are scored as IOB2 tags: --scheme applies to "
-                             "tag files")
-        if not args.gold or not preds:
-            raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
-        return library.read_systems(check_file(args.gold), [check_file(p) for p in preds],
-                                    jsonl=True, inclusive_end=args.inclusive_end,
+        from .span_files import span_paths  # span_files imports this module
+
+        gold, preds = span_paths(args)
+        return library.read_systems(gold, preds, jsonl=True, inclusive_end=args.inclusive_end,
                                     snap=args.snap, keep_tokens=keep_tokens,
                                     encoding=args.encoding)
     if not args.gold:
         raise UsageError("no GOLD file given")
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
-    return library.read_systems(gold, [check_file(p) for p in preds] or None,
+    return library.read_systems(gold, [check_file(p) for p in prediction_paths(args)] or None,
                                 split=getattr(args, "split", None),
                                 tokens_column=getattr(args, "tokens_column", "tokens"),
                                 tags_column=getattr(args, "tags_column", "ner_tags"),

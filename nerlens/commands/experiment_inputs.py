@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from nerspan import NerspanError
-from nerlens.experiment import run_name, with_place
+from nerlens.experiment import check_run_system, run_name, with_place
 from nerlens.systems import load_saved_split
 
 from .common import (UsageError, add_predictions, check_file, describe, read_gold,
@@ -75,44 +75,50 @@ def _files(entry: str, pattern: str) -> list[str]:
 
 def declared_datasets(declared: list, default_train: str | None) -> dict:
     """Name -> {"gold", "train", "systems": {system: [files]}} from the --data and --pred
-    entries in order; errors name the entry."""
+    entries in order (a --pred NAME:SYSTEM=FILE may come before --data NAME); errors name
+    the entry."""
     datasets: dict = {}
-    last = None
+    runs, last = [], None  # (--pred entry, dataset, system, file pattern)
     for kind, values in declared:
-        if kind == "data":
-            if len(values) not in (2, 3):
-                raise UsageError(f"--data {' '.join(values)}: give NAME GOLD [TRAIN] (2 or 3 "
-                                 f"values, not {len(values)})")
-            name, gold = values[0], values[1]
-            train = values[2] if len(values) == 3 else default_train
-            if name in datasets:
-                raise UsageError(f"--data {name}: dataset {name!r} is declared twice")
-            if not train:
-                raise UsageError(f"--data {' '.join(values)}: no training file: give it as "
-                                 "the third value or with --train")
-            datasets[name] = {"gold": gold, "train": train, "systems": {}}
-            last = name
+        if kind == "pred":
+            runs += [_parsed_run(entry, last) for entry in values]
             continue
-        for entry in values:
-            target, equals, pattern = entry.partition("=")
-            if not equals or not target or not pattern:
-                raise UsageError(f"--pred {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
-            name, colon, system = target.rpartition(":")
-            if not colon:
-                if last is None:
-                    raise UsageError(f"--pred {entry}: no dataset yet: put it after --data "
-                                     "NAME GOLD TRAIN, or write NAME:SYSTEM=FILE")
-                name = last
-            if name not in datasets:
-                raise UsageError(f"--pred {entry}: no dataset {name!r} (declared: "
-                                 f"{', '.join(datasets) or 'none'})")
-            if not system or "#" in system:
-                raise UsageError(f"--pred {entry}: a system name is non-empty and has no '#'")
-            datasets[name]["systems"].setdefault(system, []).extend(_files(entry, pattern))
+        if len(values) not in (2, 3):
+            raise UsageError(f"--data {' '.join(values)}: give NAME GOLD [TRAIN] (2 or 3 "
+                             f"values, not {len(values)})")
+        name, gold = values[0], values[1]
+        train = values[2] if len(values) == 3 else default_train
+        if name in datasets:
+            raise UsageError(f"--data {name}: dataset {name!r} is declared twice")
+        if not train:
+            raise UsageError(f"--data {' '.join(values)}: no training file: give it as "
+                             "the third value or with --train")
+        datasets[name] = {"gold": gold, "train": train, "systems": {}}
+        last = name
+    for entry, name, system, pattern in runs:  # once every dataset is declared
+        if name not in datasets:
+            raise UsageError(f"--pred {entry}: no dataset {name!r} (declared: "
+                             f"{', '.join(datasets) or 'none'})")
+        datasets[name]["systems"].setdefault(system, []).extend(_files(entry, pattern))
     for name, entry in datasets.items():
         if not entry["systems"]:
             raise UsageError(f"--data {name}: no predictions: add --pred SYSTEM=FILE after it")
     return datasets
+
+
+def _parsed_run(entry: str, last: str | None) -> tuple[str, str, str, str]:
+    """``(entry, dataset, system, file pattern)`` of a --pred entry (``last``: the --data
+    before it, the dataset of SYSTEM=FILE)."""
+    target, equals, pattern = entry.partition("=")
+    if not equals or not target or not pattern:
+        raise UsageError(f"--pred {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
+    name, colon, system = target.rpartition(":")
+    if not colon:
+        if last is None:
+            raise UsageError(f"--pred {entry}: no dataset yet: put it after --data "
+                             "NAME GOLD TRAIN, or write NAME:SYSTEM=FILE")
+        name = last
+    return entry, name, check_run_system(system, f"--pred {entry}"), pattern
 
 
 @contextmanager

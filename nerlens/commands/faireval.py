@@ -7,9 +7,10 @@ import sys
 
 import faireval
 from nerspan import GOLD, GoldContext, read_columns
+from nerlens.systems import named_files, span_errors_located
 
-from .common import (UsageError, add_input_arguments, check_file, format_table, load_systems,
-                     print_json, read_options, read_text_file, system_name)
+from .common import (UsageError, add_input_arguments, check_file, format_table, load_json,
+                     load_systems, print_json, read_options, read_text_file)
 from .span_files import read_span_files, span_options
 
 NAME = "faireval"
@@ -62,7 +63,7 @@ def _weights(value: str | None):
         with open(value, encoding="utf-8") as handle:
             text = handle.read()
     try:
-        return json.loads(text)
+        return load_json(text, "--weights")
     except json.JSONDecodeError:
         raise UsageError(f"--weights must be a preset ({', '.join(faireval.WEIGHT_NAMES)}), "
                          f"a JSON weight table or a JSON file, not {value!r}") from None
@@ -92,15 +93,19 @@ def compute(args) -> dict:
             raise UsageError("--ignore-punct needs POS tags, which span files do not have")
         target = read_text_file(faireval.read_span_file, check_file(args.gold), args.encoding)
         system = read_text_file(faireval.read_span_file, check_file(preds[0]), args.encoding)
-        return {system_name(preds[0]): faireval.score(target, system, **kwargs).to_dict()}
+        [name] = named_files(preds)
+        return {name: faireval.score(target, system, **kwargs).to_dict()}
     if args.jsonl:  # span lists as they are: nested and overlapping spans are scored too
         if args.ignore_punct:
             raise UsageError("--ignore-punct needs POS tags, which span files do not have")
         gold, systems = read_span_files(args)
-        return {name: faireval.score(gold["spans"], system["spans"], tokens=gold["tokens"],
-                                     texts=gold["texts"], **span_options(args),
-                                     **kwargs).to_dict()
-                for name, system in systems}
+        results = {}
+        for name, path, system in systems:
+            with span_errors_located(args.gold, gold, path, system):
+                results[name] = faireval.score(gold["spans"], system["spans"],
+                                               tokens=gold["tokens"], texts=gold["texts"],
+                                               **span_options(args), **kwargs).to_dict()
+        return results
     corpus, names = load_systems(args)
     if args.ignore_punct:
         pos_corpus = read_columns(args.gold, {GOLD: args.pos_column},

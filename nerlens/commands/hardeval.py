@@ -14,7 +14,7 @@ import numpy as np
 
 import hardeval
 from hardeval import analysis
-from nerspan import GOLD, GoldContext, read_columns
+from nerspan import GOLD, GoldContext, counted, read_columns
 
 from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
                      check_file, format_table, load_systems_with_tokens, load_training,
@@ -177,8 +177,8 @@ def _print(args, results: dict, systems: list, extra: dict) -> int:
     print("TER in %, lower is better; hardeval = mean TER on unseen and diff; "
           "- = empty subset")
     if "tokens" in extra:
-        print(f"\nThe {args.top} most frequent tokens of each subset, with each system's "
-              "errors on them:\n")
+        print(f"\nThe {counted(args.top, 'most frequent token')} of each subset, with each "
+              "system's errors on them:\n")
         print(tokens_table(extra["tokens"], systems))
     return 0
 

@@ -22,13 +22,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nerspan import GOLD, Corpus
+from nerspan import Corpus
 from nerspan.readers import undecodable_error
-from nerlens.systems import read_systems
+from nerlens.experiment import check_run_system, run_name
+from nerlens.systems import named_files, read_systems
 
-from nerlens.experiment import RUN_SEPARATOR, run_name
-
-from .common import (UsageError, add_predictions, check_file, read_gold, system_name,
+from .common import (UsageError, add_predictions, check_file, load_json, read_gold,
                      system_options)
 from .experiment_inputs import naming
 
@@ -54,7 +53,7 @@ def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> lis
     except UnicodeDecodeError as error:
         raise undecodable_error(path, "utf-8-sig", error) from None
     try:
-        entries = json.loads(text)
+        entries = load_json(text, path)
     except json.JSONDecodeError as error:
         raise UsageError(f"{path}:{error.lineno}: not JSON: {error.msg} (column "
                          f"{error.colno})") from None
@@ -93,17 +92,13 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
                                            **system_options(args, outside_scheme_is_error))
         return Dataset(name, corpus, systems, train, {system: [system] for system in systems})
     if isinstance(predictions, str):
-        predictions = {system_name(predictions): predictions}
+        predictions = named_files([predictions])  # named after the file, as PRED is
     if not isinstance(predictions, dict) or not predictions:
         raise UsageError(f"{where}: \"predictions\" is a file or an object name -> file "
                          "(or a list of files: the system's runs)")
-    if GOLD in predictions:
-        raise UsageError(f"{where}: {GOLD!r} cannot name a system")
     runs, files = {}, {}
     for system, value in predictions.items():
-        if RUN_SEPARATOR in system:
-            raise UsageError(f"{where}: system {system!r}: {RUN_SEPARATOR!r} is kept for the "
-                             "run columns (system#1, system#2, ...)")
+        check_run_system(system, where)
         given = value if isinstance(value, list) else [value]
         if not given:
             raise UsageError(f"{where}: system {system!r} has an empty list of runs")

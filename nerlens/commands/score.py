@@ -10,6 +10,7 @@ import numpy as np
 from nerspan import (GOLD, Corpus, DecodingWarning, EntityScores, LabelTable, Repairs,
                      Source, check_mode, decode, entity_scores, get_scheme, repairs_dict)
 from nerspan.corpus import side_name
+from nerspan.errors import counted
 from nerspan.spans import check_tags, repair_note
 
 from .common import add_input_arguments, load_systems, print_json, refuse_files_with_demo
@@ -157,6 +158,6 @@ def run(args) -> int:
                 if r["invalid_transitions"] or r["outside_scheme"] or r.get("discarded_chunks"):
                     print(repair_note(column, r, args.scheme), file=sys.stderr)
                 if r.get("snapped"):
-                    print(f"note: {r['snapped']} span(s) of {column} widened to token "
-                          "boundaries (--snap)", file=sys.stderr)
+                    print(f"note: {counted(r['snapped'], 'span')} of {column} widened to "
+                          "token boundaries (--snap)", file=sys.stderr)
     return 0

@@ -7,9 +7,10 @@ carry only their spans: the words are the gold file's.
 """
 from __future__ import annotations
 
-from nerspan import GOLD, get_scheme, read_span_jsonl
+from nerspan import get_scheme, read_span_jsonl
+from nerlens.systems import named_files, span_files
 
-from .common import UsageError, check_file, system_name
+from .common import UsageError, check_file, prediction_paths
 
 
 def add_span_arguments(parser) -> None:
@@ -27,22 +28,21 @@ def span_options(args) -> dict:
     return dict(inclusive_end=args.inclusive_end, snap=args.snap)
 
 
-def read_span_files(args) -> tuple[dict, list[tuple[str, dict]]]:
-    """The gold file's spans, tokens and texts, and (name, spans) for every PRED file, as
-    they are (faireval scores nested spans); tag-based commands read --jsonl through
-    ``common.load_systems`` (``nerlens.systems.read_systems(..., jsonl=True)``)."""
+def span_paths(args) -> tuple[str, list[str]]:
+    """GOLD and the PRED files of --jsonl, checked to exist (--scheme must be IOB2)."""
     if get_scheme(args.scheme).name != "IOB2":
         raise UsageError("--jsonl spans are scored as IOB2 tags: --scheme applies to tag files")
-    preds = args.predictions if isinstance(args.predictions, list) else (
-        [args.predictions] if args.predictions else [])
+    preds = prediction_paths(args)
     if not args.gold or not preds:
         raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
-    gold = read_span_jsonl(check_file(args.gold))
-    systems, names = [], []
-    for path in preds:
-        name = system_name(path)
-        while name in names or name == GOLD:
-            name += "'"
-        names.append(name)
-        systems.append((name, read_span_jsonl(check_file(path))))
-    return gold, systems
+    return check_file(args.gold), [check_file(path) for path in preds]
+
+
+def read_span_files(args):
+    """The gold file's spans, tokens and texts, and ``(name, path, spans)`` for every PRED
+    file (``nerlens.systems.span_files``: gold's words, checked), as they are (faireval
+    scores nested spans); tag-based commands read --jsonl through ``common.load_systems``
+    (``nerlens.systems.read_systems(..., jsonl=True)``)."""
+    gold_path, preds = span_paths(args)
+    gold = read_span_jsonl(gold_path, args.encoding)
+    return gold, span_files(gold_path, gold, named_files(preds), args.encoding)
