@@ -797,7 +797,7 @@ def test_a_character_span_off_token_boundaries_says_snap_which_works(entry):
     spans, _ = PRED_SPANS["snapped characters"]
     with pytest.raises(nerspan.NerspanError, match=r"^predictions, sentence 0: span 'PER' at "
                                                    r"characters 0\.\.2 \('An'\) does not fall on "
-                                                   r"token boundaries; snap=True widens it"):
+                                                   r"token boundaries; snap=True \(--snap\) widens it"):
         _scored(entry, GOLD, spans)
     assert _scored(entry, GOLD, spans, snap=True).to_dict()
 
