@@ -78,6 +78,60 @@ def test_most_shared_tokens_win_then_the_rest_matches_what_is_left():
     assert counts(result) == {"BE": 2, "BEs": 1, "BEo": 1}
 
 
+# -- ties among matched candidates: the reference script's choices ----------------------
+# Expected values: FairEval.py's compare_spans (katrinortmann/FairEval) run on these spans;
+# among equally similar spans already matched it takes the first matched (its lists of
+# matched spans grow in match order), not the first in length order.
+def pair_types(result) -> list:
+    return sorted((p["type"], p["target"], p["system"]) for p in result.pairs[0])
+
+
+@pytest.mark.parametrize("reference_iteration", [False, True])
+def test_pass_b_tie_goes_to_the_system_span_matched_first(reference_iteration):
+    # A(3,9) is matched in step 2, B(1,7) in step 3 (a); in step 3 (b) C(4,5) ties
+    # between them (1 shared token, 4 system-only, same length): A(3,9) was matched first
+    target, system = [[("C", 2, 3), ("A", 5, 6), ("C", 4, 5)]], [[("B", 1, 7), ("A", 3, 9)]]
+    result = score(target, system, focus="system", return_pairs=True,
+                   reference_iteration=reference_iteration)
+    assert pair_types(result) == [("BEl", ("A", 5, 6), ("A", 3, 9)),
+                                  ("LBE", ("C", 2, 3), ("B", 1, 7)),
+                                  ("LBE", ("C", 4, 5), ("A", 3, 9))]
+    per = result.per_type()
+    assert [per[label]["LBE"] for label in "ABC"] == [1, 1, 0]
+    assert result.confusion_matrix.tolist() == [[1, 0, 0, 0], [0, 0, 0, 0], [1, 1, 0, 0],
+                                                [0, 0, 0, 0]]  # rows A, B, C, no target
+
+
+@pytest.mark.parametrize("reference_iteration", [False, True])
+def test_pass_c_tie_goes_to_the_target_matched_first(reference_iteration):
+    # A(3,6) is matched in step 2 (a), C(3,6) in step 3 (a); in step 3 (c) B(2,4) ties
+    # between them (both have {3, 4} left): A(3,6), first matched, though C(3,6) comes
+    # first in the length-sorted list
+    target, system = [[("C", 3, 6), ("A", 3, 6)]], [[("B", 2, 4), ("B", 5, 6), ("A", 5, 7)]]
+    result = score(target, system, return_pairs=True, reference_iteration=reference_iteration)
+    assert pair_types(result) == [("BEo", ("A", 3, 6), ("A", 5, 7)),
+                                  ("LBE", ("A", 3, 6), ("B", 2, 4)),
+                                  ("LBE", ("C", 3, 6), ("B", 5, 6))]
+    per = result.per_type()
+    assert (per["A"]["LBE"], per["C"]["LBE"]) == (1, 1)
+    by_system = score(target, system, focus="system", reference_iteration=reference_iteration)
+    assert by_system.per_type()["B"]["LBE"] == 2
+    assert result.confusion_matrix.tolist() == [[1, 1, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0],
+                                                [0, 0, 0, 0]]
+
+
+def test_reference_iteration_removes_the_first_equal_span():
+    # The reference removes a matched span with list.remove, which takes the first EQUAL
+    # span: A(5,8) #1 matches after A(5,8) #0 was skipped, so #0 leaves the list and #1
+    # stays there with token 7 only, finds nothing in pass (b) and ends as the FN.
+    target, system = [[("A", 5, 8), ("A", 5, 8), ("A", 6, 8)]], [[("A", 5, 7), ("A", 4, 8)]]
+    skip = score(target, system, reference_iteration=True, return_pairs=True)
+    assert counts(skip) == {"BE": 2, "BEs": 1, "BEl": 1, "FN": 1}
+    assert ("FN", ("A", 5, 8), None) in pair_types(skip)
+    # without the skip, #0 takes the second system span in pass (b)
+    assert counts(score(target, system)) == {"BE": 3, "BEs": 1, "BEl": 2}
+
+
 def test_lbe_fp_focus_and_confusion():
     target = [[("PER", 0, 2), ("LOC", 7, 8)]]
     system = [[("LOC", 1, 3), ("PER", 5, 6), ("ORG", 7, 8)]]
