@@ -15,8 +15,11 @@ from .semeval import credit_counts
 from .weights import COUNT_NAMES, ERROR_TYPES
 
 FOCUS = ("target", "system")
-NO_SPAN_ROW = "FP"     # confusion row of system spans without a target
-NO_SPAN_COLUMN = "FN"  # confusion column of target spans without a system span
+# The confusion matrix's extra row and column (the paper's Figure 2), as tables and figures
+# name them. In ``confusion()`` they are the keys "FP" and "FN" beside "matrix", never
+# keys beside the labels: a label may be called FP, FN or anything else.
+NO_TARGET = "no target span (FP)"   # row: system spans no target span took
+NO_SYSTEM = "no system span (FN)"   # column: target spans no system span took
 
 
 def prf_from_errors(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
@@ -152,11 +155,15 @@ class FairEvalResult:
         return rows
 
     def confusion(self) -> dict:
-        """Target label -> system label -> count; extra row FP, extra column FN."""
-        rows = list(self.labels) + [NO_SPAN_ROW]
-        columns = list(self.labels) + [NO_SPAN_COLUMN]
-        return {r: {c: int(self.confusion_matrix[i, j]) for j, c in enumerate(columns)}
-                for i, r in enumerate(rows)}
+        """``{"matrix": target label -> system label -> count, "FN": target label ->
+        count, "FP": system label -> count}``: LE, BE and LBE (and TPs with
+        ``confusion_tp``) between labels, target spans no system span took, system spans
+        no target span took. ``confusion_table`` lays it out as the paper's Figure 2."""
+        labels, m, n = list(self.labels), self.confusion_matrix, len(self.labels)
+        return {"matrix": {t: {s: int(m[i, j]) for j, s in enumerate(labels)}
+                           for i, t in enumerate(labels)},
+                "FN": {t: int(m[i, n]) for i, t in enumerate(labels)},
+                "FP": {s: int(m[n, j]) for j, s in enumerate(labels)}}
 
     def to_dict(self) -> dict:
         traditional = defined_prf(*self._traditional_counts())
@@ -218,6 +225,20 @@ class FairEvalResult:
         ] + [Statistic(f"faireval.semeval.{name}.f1", credit_counts(name, counts),
                        prf_f1_statistic, int(counts[:, [0, 1, 2, 4]].sum()))
              for name, counts in (self.semeval_counts or {}).items()]
+
+
+def confusion_table(confusion: dict) -> tuple[list, list, list]:
+    """``(row names, column names, rows of counts)``: a ``confusion()`` dict as the paper's
+    Figure 2 draws it, target labels then ``NO_TARGET`` (FP) down, system labels then
+    ``NO_SYSTEM`` (FN) across; the FP x FN corner is no cell (None).
+
+    >>> confusion_table({"matrix": {"FN": {"FN": 1}}, "FN": {"FN": 2}, "FP": {"FN": 3}})
+    (['FN', 'no target span (FP)'], ['FN', 'no system span (FN)'], [[1, 2], [3, None]])
+    """
+    labels = list(confusion["matrix"])
+    rows = [[confusion["matrix"][t][s] for s in labels] + [confusion["FN"][t]] for t in labels]
+    rows.append([confusion["FP"][s] for s in labels] + [None])
+    return labels + [NO_TARGET], labels + [NO_SYSTEM], rows
 
 
 def defined_prf(tp: float, fp: float, fn: float) -> tuple:
@@ -338,4 +359,5 @@ def _span_tuples(table, labels) -> list:
 
 
 __all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
-           "named_counts", "weight_table_prf", "weighted_prf", "FOCUS"]
+           "named_counts", "weight_table_prf", "weighted_prf", "FOCUS", "confusion_table",
+           "NO_TARGET", "NO_SYSTEM"]

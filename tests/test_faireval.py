@@ -145,16 +145,38 @@ def test_lbe_fp_focus_and_confusion():
     assert per_s["PER"]["LBE"] == per_s["LOC"]["LE"] == 0
     confusion = by_target.confusion()
     assert confusion == by_system.confusion()  # the matrix ignores focus
-    assert list(confusion) == ["LOC", "ORG", "PER", "FP"]
-    assert list(confusion["LOC"]) == ["LOC", "ORG", "PER", "FN"]
-    assert confusion["PER"]["LOC"] == confusion["LOC"]["ORG"] == confusion["FP"]["PER"] == 1
-    assert sum(sum(row.values()) for row in confusion.values()) == 3
+    matrix = confusion["matrix"]
+    assert list(matrix) == list(matrix["LOC"]) == ["LOC", "ORG", "PER"]
+    assert matrix["PER"]["LOC"] == matrix["LOC"]["ORG"] == confusion["FP"]["PER"] == 1
+    assert sum(sum(row.values()) for row in matrix.values()) == 2
+    assert confusion["FN"] == {"LOC": 0, "ORG": 0, "PER": 0}
 
 
 def test_confusion_tp_adds_tps_to_the_diagonal():
     target, system = [[("A", 0, 1), ("A", 2, 3)]], [[("A", 0, 1)]]
-    assert score(target, system).confusion()["A"] == {"A": 0, "FN": 1}
-    assert score(target, system, confusion_tp=True).confusion()["A"] == {"A": 1, "FN": 1}
+    assert score(target, system).confusion() == {"matrix": {"A": {"A": 0}}, "FN": {"A": 1},
+                                                 "FP": {"A": 0}}
+    assert score(target, system, confusion_tp=True).confusion()["matrix"] == {"A": {"A": 1}}
+
+
+@pytest.mark.parametrize("name", ["FP", "FN", "NONE", "matrix", "_", "overall"])
+def test_labels_named_like_the_outputs_keys_do_not_collide(name):
+    # the unmatched spans are keys beside "matrix", labels only keys inside each part
+    target = [[(name, 0, 1), ("B", 2, 3), (name, 4, 5)]]
+    system = [[(name, 0, 1), (name, 2, 3), ("B", 5, 6)]]
+    result = score(target, system, confusion_tp=True)
+    confusion = result.to_dict()["confusion"]
+    first, second = sorted([name, "B"])
+    assert confusion == {"matrix": {first: {first: int(first == name), second: int(first == "B")},
+                                    second: {first: int(second == "B"),
+                                             second: int(second == name)}},
+                         "FN": {name: 1, "B": 0} if name < "B" else {"B": 0, name: 1},
+                         "FP": {"B": 1, name: 0} if name > "B" else {name: 0, "B": 1}}
+    assert result.counts == {**dict.fromkeys(faireval.COUNT_NAMES, 0), "TP": 1, "LE": 1,
+                             "FN": 1, "FP": 1}
+    assert set(result.per_type()) == {name, "B"}
+    rows, columns, cells = faireval.result.confusion_table(confusion)
+    assert rows[:2] == columns[:2] == [first, second] and cells[2][2] is None
 
 
 def test_duplicates_pair_one_to_one():
@@ -406,6 +428,21 @@ def test_bad_span_file_lines(tmp_path, line, message):
         read_span_file(path)
     assert (error.value.line, error.value.sentence) == (3, 1)
     assert str(path) in str(error.value)
+
+
+@pytest.mark.parametrize("span, message", [
+    (("NONE", 998, 999), "placeholder line NONE 999 999 999"),
+    (("A\tB", 0, 1), "would not read back"),
+    (("A\n", 0, 1), "would not read back"),
+    ((" A", 0, 1), "would not read back"),
+])
+def test_span_files_refuse_spans_that_would_not_read_back(tmp_path, span, message):
+    path = tmp_path / "spans.csv"
+    with pytest.raises(NerspanError, match=message) as error:
+        write_span_file(path, [[("PER", 0, 1)], [span]])
+    assert error.value.sentence == 1 and not path.exists()
+    write_span_file(path, [[("NONE", 997, 999)], []])   # NONE elsewhere is a span
+    assert read_span_file(path) == [[("NONE", 997, 999)], []]
 
 
 def test_placeholder_is_an_empty_sentence(tmp_path):

@@ -72,8 +72,9 @@ Returns:
     fair_precision, fair_recall, fair_f1: LE, BE and LBE count half FP, half FN.
     weighted_precision, weighted_recall, weighted_f1: with weights="weighted" or a table.
     counts: TP, FP, FN, LE, BE, BEs, BEl, BEo, LBE. traditional_counts: TP, FP, FN.
-    per_type: label -> counts and scores. confusion: target label -> system label -> count,
-    with an extra row "FP" and an extra column "FN".
+    per_type: label -> counts and scores. confusion: "matrix" (target label -> system
+    label -> count), "FN" (target label -> target spans no system span took) and "FP"
+    (system label -> system spans no target span took).
     semeval (with schemas): schema -> correct, incorrect, partial, missed, spurious,
     possible, actual, precision, recall, f1 and per_type.
     options, repairs: the options used and what decoding repaired (gold and pred).
