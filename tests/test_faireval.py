@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -130,6 +131,35 @@ def test_reference_iteration_removes_the_first_equal_span():
     assert ("FN", ("A", 5, 8), None) in pair_types(skip)
     # without the skip, #0 takes the second system span in pass (b)
     assert counts(score(target, system)) == {"BE": 3, "BEs": 1, "BEl": 2}
+
+
+REFERENCE_TIES = json.loads((Path(__file__).parent / "data" / "faireval_reference_ties.json")
+                            .read_text())["cases"]
+
+
+def nonzero(rows: dict) -> dict:
+    return {key: kept for key, row in rows.items() if (kept := {k: v for k, v in row.items() if v})}
+
+
+@pytest.mark.parametrize("case", REFERENCE_TIES, ids=range(len(REFERENCE_TIES)))
+def test_generated_ties_give_the_reference_scripts_numbers(case):
+    # Generated corpora full of ties and duplicates; the expected counts, per-label counts
+    # and confusion matrices are FairEval.py's (compare_spans) on them, as the note in the
+    # data file says: "reference_iteration" as the script runs, "paper" without its skip.
+    targets = [[tuple(span) for span in sentence] for sentence in case["targets"]]
+    systems = [[tuple(span) for span in sentence] for sentence in case["systems"]]
+    for key, want in case["expected"].items():
+        mode, focus = key.split("/")
+        result = score(targets, systems, focus=focus,
+                       reference_iteration=mode == "reference_iteration")
+        assert counts(result) == want["counts"], key
+        assert nonzero({label: {k: row[k] for k in faireval.COUNT_NAMES}
+                        for label, row in result.per_type().items()}) == want["per_type"], key
+        confusion = result.confusion()
+        as_reference = {**confusion["matrix"], "_": confusion["FP"]}
+        for label, n in confusion["FN"].items():
+            as_reference[label] = {**as_reference[label], "_": n}
+        assert nonzero(as_reference) == want["confusion"], key
 
 
 def test_lbe_fp_focus_and_confusion():

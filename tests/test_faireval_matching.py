@@ -208,6 +208,25 @@ def test_events_equal_the_oracle_without_punctuation(pairs, reference_iteration,
     check_invariant(expected, sum(map(len, targets)), sum(map(len, systems)))
 
 
+# spans of two or three tokens over ten, duplicates included: ties at every step
+tied_span = st.tuples(st.sampled_from("AB"), st.integers(0, 7), st.sampled_from([2, 2, 3])).map(
+    lambda x: (x[0], x[1], x[1] + x[2]))
+tied_side = st.lists(tied_span, max_size=6).flatmap(
+    lambda spans: st.lists(st.sampled_from(spans), max_size=2).map(lambda extra: spans + extra)
+    if spans else st.just(spans))
+tied_corpus = st.lists(st.tuples(tied_side, tied_side), min_size=1, max_size=3)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(tied_corpus, st.booleans())
+def test_events_equal_the_oracle_on_ties(pairs, reference_iteration):
+    targets, systems = [t for t, _ in pairs], [s for _, s in pairs]
+    prepared = faireval.prepare(targets, systems)
+    expected = oracle(targets, systems, reference_iteration)
+    assert library_events(prepared, reference_iteration) == expected
+    check_invariant(expected, sum(map(len, targets)), sum(map(len, systems)))
+
+
 level_tag = st.sampled_from(["O", "B-X", "I-X", "B-Y", "I-Y"])
 two_levels = st.tuples(level_tag, level_tag).map(lambda tags: "|".join(tags))
 tagged = st.lists(st.lists(st.tuples(two_levels, two_levels), min_size=1, max_size=12),
