@@ -398,6 +398,13 @@ OPTION_CASES = [
      r"return_pairs must be True or False"),
     ("metrics/faireval", {"reference_iteration": "True"}, InputTypeError,
      r"reference_iteration must be True or False"),
+    ("faireval.score", {"weights": {"BE": (1e308, 1e308, 0)}}, ValueError,
+     r"weights: the weighted TP \+ FP \+ FN of these counts \(TP 1, LE 0, BEs 1, .*\) is too "
+     r"large for a float"),
+    ("metrics/faireval", {"weights": {"TP": (1e308, 0, 1e308)}}, ValueError,
+     r"weights: the weighted TP \+ FP \+ FN of these counts \(TP 1, .*\) is too large"),
+    ("faireval.score", {"weights": {"LE": (10 ** 400, 0, 0)}}, ValueError,
+     r"weight of LE has a share too large for a float \(over 1\.8e\+308\)"),
     ("attribute_buckets.score", {"case_sensitive": "False"}, InputTypeError,
      r"case_sensitive must be True or False"),
     ("attribute_buckets.score", {"n_buckets": 2.7}, InputTypeError,

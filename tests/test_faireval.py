@@ -363,6 +363,23 @@ def test_properties_of_one_sentence(target, system, reference_iteration):
         assert result.fair() == pytest.approx(result.weight_table_scores())
 
 
+share = st.one_of(st.floats(0, 1), st.floats(0, 1e308), st.sampled_from([1e308, 5e-324, 1e154]))
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(corpus, st.dictionaries(st.sampled_from(faireval.COUNT_NAMES), st.tuples(share, share, share)))
+def test_any_weight_table_gives_plain_json_or_a_clear_error(pairs, table):
+    # huge shares overflow the weighted sums to inf (and the scores to NaN): refused
+    try:
+        d = score([t for t, _ in pairs], [s for _, s in pairs], weights=table).to_dict()
+    except ValueError as error:
+        assert "too large for a float" in str(error)
+        return
+    json.dumps(d, allow_nan=False)   # no NaN, no inf anywhere
+    assert all(0 <= v <= 1 for v in (d["weighted_precision"], d["weighted_recall"],
+                                     d["weighted_f1"]) if v is not None)
+
+
 def distinct_lengths(spans):
     seen, out = set(), []
     for label, a, b in spans:
@@ -428,6 +445,10 @@ def test_sentence_counts_must_agree():
     ({"LE": (0, -0.5, 1)}, "negative"),
     ({"LE": (0, 1)}, "three shares"),
     ({"LE": {"TN": 1}}, "only be given for TP, FP and FN"),
+    ({"LE": (0, float("nan"), 1)}, "non-finite"),
+    ({"LE": (0, 10 ** 400, 1)}, "too large for a float"),
+    ({"TP": (1e308, 1e308, 0)}, r"weighted TP \+ FP \+ FN of these counts \(TP 1, .*\) is too "
+                                r"large for a float"),
     ("fancy", "weights must be one of"),
 ])
 def test_bad_weight_tables(weights, message):

@@ -166,3 +166,7 @@ def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
                        '{"LE": [0, -1, 1]}')
     assert code == 2 and "negative" in err
+    code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
+                       '{"TP": [1e308, 1e308, 0]}')
+    assert code == 2 and "weights: the weighted TP + FP + FN" in err and "too large" in err
+    assert len(err.strip().splitlines()) == 1
