@@ -380,6 +380,31 @@ def test_any_weight_table_gives_plain_json_or_a_clear_error(pairs, table):
                                      d["weighted_f1"]) if v is not None)
 
 
+def flat(spans):
+    """Spans that do not overlap (single-level tags can hold them), the first kept."""
+    out = []
+    for label, a, b in spans:
+        if all(b <= c or d <= a for _, c, d in out):
+            out.append((label, a, b))
+    return out
+
+
+@settings(max_examples=80, deadline=None, database=None)
+@given(st.lists(st.tuples(st.sampled_from(["A", "B|C", "|"]), st.integers(0, 7),
+                          st.integers(1, 3)).map(lambda x: (x[0], x[1], x[1] + x[2])),
+                min_size=1, max_size=4).map(flat), sentence.map(flat))
+def test_one_input_one_answer_spans_or_tags_on_the_other_side(target, system):
+    # spans against spans, or against the same spans as tags: the same result, or (a
+    # span label holding the level separator of tags) an error saying so
+    tags = spans_to_tags([system], [12])
+    if any("|" in label for label, _, _ in target):
+        with pytest.raises(NerspanError, match=r"references, sentence 0, position \d+: span "
+                                               r"label '.*' holds '\|'"):
+            score([target], tags)
+        return
+    assert score([target], tags).to_dict() == score([target], [system]).to_dict()
+
+
 def distinct_lengths(spans):
     seen, out = set(), []
     for label, a, b in spans:
