@@ -13,12 +13,10 @@ from __future__ import annotations
 import base64
 import html
 
-from faireval.result import confusion_table
-
 from .report_analyses import (FAIREVAL_ERRORS_TITLE, faireval_confusion_title,
                                self_diagnosis_title)
 from .report_names import attribute_name, bucket_label
-from .families import METHODS_ORDER as FAMILIES  # the report's order
+from .families import METHODS_ORDER as FAMILIES, family_package  # FAMILIES: report order
 from .statistics import bucket_figure_title
 
 STYLE = """
@@ -258,7 +256,8 @@ def _faireval_section(report) -> str:
         rows.append([Raw("<b>overall</b>")] + [Raw(str(result["counts"][c]))
                                                for c in FAIREVAL_COUNTS]
                     + [result["traditional_f1"], result["fair_f1"]])
-        row_names, columns, counts = confusion_table(result["confusion"])
+        row_names, columns, counts = family_package("faireval").result.confusion_table(
+            result["confusion"])
         matrix = [[row_name] + cells for row_name, cells in zip(row_names, counts)]
         parts += [f"<h3>{_e(system)}: per label</h3>",
                   table(["label", *FAIREVAL_COUNTS, "traditional F1", "fair F1"], rows),
