@@ -37,7 +37,8 @@ from .matching import Events, find_errors
 from .result import FOCUS, FairEvalResult, build_result, prf, prf_from_errors
 from .semeval import SCHEMAS, check_schemas, semeval_scores
 from .spanfile import read_span_file, spans_to_tags, write_span_file
-from .weights import COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, resolve_weights
+from .weights import (COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, check_sums,
+                      resolve_weights)
 
 __version__ = "0.1.0"
 
@@ -116,6 +117,8 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
     events = find_errors(prepared, reference_iteration)
     result = build_result(prepared, events, focus, weights, weight_table,
                           resolve_weights("fair"), confusion_tp, return_pairs)
+    if weight_table is not None:   # its sums over these counts, never inf or NaN
+        check_sums(weight_table, result.kind_counts)
     if schemas:
         result.semeval, result.semeval_counts = semeval_scores(prepared, schemas)
     result.options = {"weights": None if weight_table is None else

@@ -102,7 +102,8 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         references, predictions: the target and system sides (see ``faireval.score``).
     """
     target, system, names, n_sentences, lengths, repairs = _sides(
-        references, predictions, scheme, mode, inputs, context)
+        references, predictions, scheme, mode, inputs, context,
+        None if isinstance(pos, str) else pos)
     if isinstance(pos, str):
         if not isinstance(references, Corpus):
             raise InputTypeError(f"pos={pos!r} names a column, which needs a Corpus as "
@@ -126,16 +127,19 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     return Prepared(target, system, names, n_sentences, punct, repairs)
 
 
-def _sides(references, predictions, scheme, mode, inputs, context):
+def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
     """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``
-    from span lists on both sides, or from tags (span lists on one side become tags)."""
+    from span lists on both sides, or from tags (span lists on one side become tags);
+    POS tags per sentence, like tokens, say that empty span lists are no mention."""
     if inputs.label_list is not None:
         form = (False, False)
     else:
-        form = span_sides(references, predictions, inputs)
+        form = span_sides(references, predictions, inputs, words=pos)
     if predictions is not None and form[0] != form[1]:  # spans on one side: both become tags
         check_span_scheme(scheme)
+        span_column = GOLD if form[0] else PRED
         references = from_spans(references, predictions, inputs=inputs)
+        _check_no_level_separator(references, span_column)
         predictions, form = None, (False, False)
     if form[0]:
         target, system, names, n_sentences, repairs = _spans_from_lists(
@@ -150,6 +154,26 @@ def _sides(references, predictions, scheme, mode, inputs, context):
     corpus = as_corpus(references, predictions, inputs=inputs)
     target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
     return target, system, names, corpus.n_sentences, corpus.lengths, repairs
+
+
+def _check_no_level_separator(corpus: Corpus, column: str) -> None:
+    """Refuse a span label holding ``|`` once the spans are tags: there ``|`` separates the
+    levels of multi-level tags, so ``B-A|B`` would be read as two spans. (Spans on both
+    sides are never tags, and keep such a label whole.)"""
+    bad = [k for k, tag in enumerate(corpus.labels) if LEVEL_SEPARATOR in tag]
+    if not bad:
+        return
+    ids = corpus.column(column)
+    hits = np.flatnonzero(np.isin(ids, bad))
+    if len(hits):
+        at = int(hits[0])
+        sentence = int(np.searchsorted(corpus.offsets, at, side="right")) - 1
+        label = corpus.labels[ids[at]].split("-", 1)[-1]
+        raise NerspanError(
+            f"span label {shown(label)} holds '|', which separates the levels of multi-level "
+            "tags: against tags on the other side it would be read as several spans (give "
+            "both sides as spans, or another label)", sentence=sentence,
+            side=side_name(column), position=at - int(corpus.offsets[sentence]))
 
 
 def _pos_lengths(pos, n_sentences: int, lengths):

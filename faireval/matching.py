@@ -150,9 +150,15 @@ class _Side:
 
     ``left[k]`` is span k's set of remaining tokens: a list of bitmask blocks, bit i of
     block b standing for token ``start + b * BLOCK + i`` (as large as the span, not the
-    sentence); ``count[k]`` is its size. ``same[k]`` / ``other[k]``: the positions
-    (ascending) in the other side's lists of the spans that overlap span k with the same /
-    another label; nothing else can share a token with it.
+    sentence); ``count[k]`` is its size. ``matched[k]`` is -1 while span k is unmatched,
+    then the number of the match that first took it: the reference code keeps matched
+    spans in a list in that order, and its last tie-break among them is that order.
+    ``unmatched[k]``: span k is on the list of unmatched spans (only ``reference_iteration``
+    can leave a matched span there, see ``_removed``). ``same[k]`` / ``other[k]``: the
+    positions (ascending) in the other side's lists of the spans that overlap span k with
+    the same / another label; nothing else can share a token with it. ``twins[k]``: the
+    positions (ascending) of the spans with span k's sentence, label, start and end, when
+    there are several.
     """
 
     index: list      # row in the SpanTable
@@ -161,9 +167,11 @@ class _Side:
     end: list
     left: list
     count: list
-    done: list
+    matched: list
+    unmatched: list
     same: list
     other: list
+    twins: list
 
 
 def _match_leftovers(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray,
@@ -184,9 +192,9 @@ def _match_leftovers(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray,
         _sweep(systems, targets, same_label, True, False, reference_iteration, events)  # (c)
     # step 4
     events += [(FN, targets.index[i], -1, targets.sentence[i])
-               for i, done in enumerate(targets.done) if not done]
+               for i, unmatched in enumerate(targets.unmatched) if unmatched]
     events += [(FP, -1, systems.index[j], systems.sentence[j])
-               for j, done in enumerate(systems.done) if not done]
+               for j, unmatched in enumerate(systems.unmatched) if unmatched]
     kind, t_index, s_index, sentence = (np.array(column, dtype=np.int64)
                                         for column in zip(*events))
     order = np.argsort(sentence, kind="stable")
@@ -210,9 +218,22 @@ def _link(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray) -> tuple:
         left = [[b] if n <= BLOCK else _blocks(b, n) for b, n in zip(bits, lengths)]
         sides.append(_Side(index.tolist(), table.sentence[index].tolist(), start.tolist(),
                            end.tolist(), left, [b.bit_count() for b in bits],
-                           [False] * len(index), _grouped(own[same], partner[same], len(index)),
-                           _grouped(own[~same], partner[~same], len(index))))
+                           [-1] * len(index), [True] * len(index),
+                           _grouped(own[same], partner[same], len(index)),
+                           _grouped(own[~same], partner[~same], len(index)),
+                           _twins(table.take(index))))
     return sides[0], sides[1]
+
+
+def _twins(table: SpanTable) -> list:
+    """Per span, the positions of the spans identical to it (sentence, label, start,
+    end), ascending, or () when it has no twin."""
+    key = _shared_keys([table.sentence, table.label, table.start, table.end],
+                       [np.zeros(0, np.int64)] * 4)[0]
+    n = len(key)
+    twinned = np.bincount(key, minlength=1)[key] > 1 if n else np.zeros(0, dtype=bool)
+    groups = _grouped(key[twinned], np.flatnonzero(twinned), int(key.max()) + 1 if n else 0)
+    return [groups[k] if dup else () for k, dup in zip(key.tolist(), twinned.tolist())]
 
 
 def _overlapping_pairs(target: SpanTable, system: SpanTable) -> tuple[np.ndarray, np.ndarray]:
@@ -255,45 +276,71 @@ def _grouped(owner: np.ndarray, member: np.ndarray, n: int) -> list:
 
 def _sweep(own: _Side, other: _Side, same_label: bool, partners_done: bool,
            own_is_target: bool, reference_iteration: bool, events: list) -> None:
-    """One pass: every still unmatched span of ``own``, in list order, against its
-    overlapping ``other`` spans of the wanted label relation whose matched state is
-    ``partners_done``; each match is recorded at once.
+    """One pass: every span on ``own``'s unmatched list, in list order, against its
+    overlapping ``other`` spans of the wanted label relation: those on the unmatched list
+    (``partners_done`` False) or those already matched; each match is recorded at once.
 
     ``reference_iteration`` reproduces the reference code, which removes a matched span
     from the list it is iterating over and so skips the next unmatched span of the same
-    sentence in that pass.
+    sentence in that pass (and removes the first span equal to it: ``_removed``).
     """
     candidates_of = own.same if same_label else own.other
     skip_sentence = -1
-    for a in [k for k, done in enumerate(own.done) if not done]:
+    for a in [k for k, unmatched in enumerate(own.unmatched) if unmatched]:
         if skip_sentence >= 0:
             skipped, skip_sentence = own.sentence[a] == skip_sentence, -1
             if skipped:
                 continue
         b = _best(own, a, other, candidates_of[a], partners_done, own_is_target)
-        if b >= 0:
-            if own_is_target:
-                _record(own, a, other, b, same_label, events)
-            else:
-                _record(other, b, own, a, same_label, events)
-            if reference_iteration:
-                skip_sentence = own.sentence[a]
+        if b < 0:
+            continue
+        removed = _removed(own, a) if reference_iteration else a
+        if own_is_target:
+            _record(own, a, other, b, same_label, events)
+        else:
+            _record(other, b, own, a, same_label, events)
+        own.unmatched[removed] = False
+        if not partners_done:
+            other.unmatched[b] = False
+        if reference_iteration:
+            skip_sentence = own.sentence[a]
+
+
+def _removed(own: _Side, a: int) -> int:
+    """The span the reference code takes off the unmatched list when span a is matched:
+    ``list.remove`` takes the first span EQUAL to it (label, start, end and remaining
+    tokens). Only with ``reference_iteration``, and only for duplicate spans: a twin
+    skipped just before is removed instead, and span a stays on the list (with the
+    tokens it has left) as well as being matched."""
+    for u in own.twins[a]:
+        if u >= a:
+            break
+        if own.unmatched[u] and own.left[u] == own.left[a]:
+            return u
+    return a
 
 
 def _best(own: _Side, a: int, other: _Side, candidates: list, partners_done: bool,
           own_is_target: bool) -> int:
-    """The most similar candidate (-1 if none shares a remaining token): most shared
-    tokens, fewest target-only, fewest system-only, shortest span, first in list order."""
+    """The most similar candidate (-1 if none): most shared remaining tokens, fewest
+    target-only, fewest system-only, shortest span, then the first in list order: among
+    unmatched candidates the sorted list's, among matched ones the order in which they
+    were first matched (the reference code's list of matched spans).
+
+    A matched candidate must share a remaining token. An unmatched one need only overlap,
+    as in the reference code: two spans never matched share a token whenever they
+    overlap, and a span that ``_removed`` left on the list is taken even without one."""
     chosen, chosen_key = -1, None
     for b in candidates:
-        if other.done[b] != partners_done:
+        if not (other.matched[b] >= 0 if partners_done else other.unmatched[b]):
             continue
         shared = _shared(own, a, other, b)[0].bit_count()
-        if not shared:
+        if not shared and partners_done:  # unmatched spans need none: see the docstring
             continue
         own_only, other_only = own.count[a] - shared, other.count[b] - shared
         t_only, s_only = (own_only, other_only) if own_is_target else (other_only, own_only)
-        key = (-shared, t_only, s_only, other.end[b] - other.start[b], b)
+        key = (-shared, t_only, s_only, other.end[b] - other.start[b],
+               other.matched[b] if partners_done else b)
         if chosen_key is None or key < chosen_key:
             chosen, chosen_key = b, key
     return chosen
@@ -339,7 +386,8 @@ def _remove(blocks: list, offset: int, bits: int) -> None:
 
 def _record(targets: _Side, i: int, systems: _Side, j: int, same_label: bool,
             events: list) -> None:
-    """Count the match of target i and system j and take their shared tokens away."""
+    """Count the match of target i and system j, take their shared tokens away, and
+    number the spans matched for the first time."""
     t_start, t_end = targets.start[i], targets.end[i]
     s_start, s_end = systems.start[j], systems.end[j]
     if not same_label:
@@ -357,4 +405,7 @@ def _record(targets: _Side, i: int, systems: _Side, j: int, same_label: bool,
     n_shared = shared.bit_count()
     targets.count[i] -= n_shared
     systems.count[j] -= n_shared
-    targets.done[i] = systems.done[j] = True
+    if targets.matched[i] < 0:
+        targets.matched[i] = len(events)
+    if systems.matched[j] < 0:
+        systems.matched[j] = len(events)

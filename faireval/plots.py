@@ -18,6 +18,8 @@ import numpy as np
 
 from nerspan.names import file_stems
 
+from .result import confusion_table
+
 ERROR_TYPES = ("FP", "FN", "LE", "BE", "LBE")
 COLOURS = {"FP": "tab:red", "FN": "tab:orange", "LE": "tab:blue", "BE": "tab:green",
            "LBE": "tab:purple"}
@@ -99,28 +101,30 @@ def confusion_heatmap(result, path=None, title: str | None = None, width: float 
                       height: float | None = None):
     """Figure 2: the confusion matrix of errors as a heat map, counts in the cells.
 
-    Rows: target label, then FP (no target span); columns: system label, then FN (no
-    system span). The colour scale is logarithmic in the count (0 is white).
+    Rows: target label, then the system spans without a target span (FP); columns:
+    system label, then the target spans without a system span (FN), set apart by a line.
+    The colour scale is logarithmic in the count (0 is white).
     """
-    confusion = _as_dict(result)["confusion"]
-    rows = list(confusion)
-    columns = list(next(iter(confusion.values()))) if confusion else []
-    matrix = np.array([[confusion[r][c] for c in columns] for r in rows], dtype=float)
+    rows, columns, counts = confusion_table(_as_dict(result)["confusion"])
+    matrix = np.array([[c or 0 for c in cells] for cells in counts], dtype=float)
     figure = _figure(width or max(4.5, 0.75 * len(columns) + 2.5),
                      height or max(3.2, 0.5 * len(rows) + 1.6))
     axes = figure.add_subplot()
     limit = float(np.log1p(matrix.max())) if matrix.size else 1.0
     shown = np.ma.masked_where(matrix == 0, np.log1p(matrix))
     image = axes.imshow(shown, cmap="Blues", aspect="auto", vmin=0, vmax=limit or 1.0)
-    for i, row in enumerate(rows):
-        for j, column in enumerate(columns):
-            if row == "FP" and column == "FN":   # no span on either side: not a cell
+    for i, cells in enumerate(counts):
+        for j, count in enumerate(cells):
+            if count is None:   # no span on either side: not a cell
                 axes.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="grey")
                 continue
             value = int(matrix[i, j])
             dark = limit and np.log1p(value) > 0.6 * limit
             axes.text(j, i, str(value), ha="center", va="center", fontsize=8,
                       color="white" if dark else "black")
+    n = len(columns) - 1   # the unmatched spans' row and column, set apart from the labels
+    axes.axhline(n - 0.5, color="grey", linewidth=1)
+    axes.axvline(n - 0.5, color="grey", linewidth=1)
     axes.set_xticks(np.arange(len(columns)), columns, fontsize=8, rotation=45, ha="right")
     axes.set_yticks(np.arange(len(rows)), rows, fontsize=8)
     axes.set_xlabel("system label (FN: no system span)")

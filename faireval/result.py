@@ -15,8 +15,11 @@ from .semeval import credit_counts
 from .weights import COUNT_NAMES, ERROR_TYPES
 
 FOCUS = ("target", "system")
-NO_SPAN_ROW = "FP"     # confusion row of system spans without a target
-NO_SPAN_COLUMN = "FN"  # confusion column of target spans without a system span
+# The confusion matrix's extra row and column (the paper's Figure 2), as tables and figures
+# name them. In ``confusion()`` they are the keys "FP" and "FN" beside "matrix", never
+# keys beside the labels: a label may be called FP, FN or anything else.
+NO_TARGET = "no target span (FP)"   # row: system spans no target span took
+NO_SYSTEM = "no system span (FN)"   # column: target spans no system span took
 
 
 def prf_from_errors(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
@@ -163,11 +166,15 @@ class FairEvalResult:
         return rows
 
     def confusion(self) -> dict:
-        """Target label -> system label -> count; extra row FP, extra column FN."""
-        rows = list(self.labels) + [NO_SPAN_ROW]
-        columns = list(self.labels) + [NO_SPAN_COLUMN]
-        return {r: {c: int(self.confusion_matrix[i, j]) for j, c in enumerate(columns)}
-                for i, r in enumerate(rows)}
+        """``{"matrix": target label -> system label -> count, "FN": target label ->
+        count, "FP": system label -> count}``: LE, BE and LBE (and TPs with
+        ``confusion_tp``) between labels, target spans no system span took, system spans
+        no target span took. ``confusion_table`` lays it out as the paper's Figure 2."""
+        labels, m, n = list(self.labels), self.confusion_matrix, len(self.labels)
+        return {"matrix": {t: {s: int(m[i, j]) for j, s in enumerate(labels)}
+                           for i, t in enumerate(labels)},
+                "FN": {t: int(m[i, n]) for i, t in enumerate(labels)},
+                "FP": {s: int(m[n, j]) for j, s in enumerate(labels)}}
 
     def to_dict(self) -> dict:
         tp, fp, fn = self._traditional_counts()
@@ -230,6 +237,20 @@ class FairEvalResult:
              for name, counts in (self.semeval_counts or {}).items()]
 
 
+def confusion_table(confusion: dict) -> tuple[list, list, list]:
+    """``(row names, column names, rows of counts)``: a ``confusion()`` dict as the paper's
+    Figure 2 draws it, target labels then ``NO_TARGET`` (FP) down, system labels then
+    ``NO_SYSTEM`` (FN) across; the FP x FN corner is no cell (None).
+
+    >>> confusion_table({"matrix": {"FN": {"FN": 1}}, "FN": {"FN": 2}, "FP": {"FN": 3}})
+    (['FN', 'no target span (FP)'], ['FN', 'no system span (FN)'], [[1, 2], [3, None]])
+    """
+    labels = list(confusion["matrix"])
+    rows = [[confusion["matrix"][t][s] for s in labels] + [confusion["FN"][t]] for t in labels]
+    rows.append([confusion["FP"][s] for s in labels] + [None])
+    return labels + [NO_TARGET], labels + [NO_SYSTEM], rows
+
+
 def defined_prf(tp: float, fp: float, fn: float) -> tuple:
     """Precision, recall and F1 as ``prf_from_errors``, but None where undefined: precision when
     TP + FP = 0, recall when TP + FN = 0, F1 when TP + FP + FN = 0.
@@ -257,16 +278,6 @@ def _nan_without_spans(values: np.ndarray, totals: np.ndarray) -> np.ndarray:
     return values
 
 
-def check_label_names(labels) -> None:
-    """No entity type may take the name of the confusion matrix's extra row (FP) or
-    column (FN): its counts and the unmatched spans' would be one cell of ``confusion``."""
-    for name, what in ((NO_SPAN_ROW, "row of system spans without a target"),
-                       (NO_SPAN_COLUMN, "column of target spans without a system span")):
-        if name in labels:
-            raise nerspan.NameTakenError(f"entity type {name!r} has the name of the "
-                                          f"confusion matrix's {what}: rename the type")
-
-
 def _put(out: dict, prefix: str, scores) -> None:
     for name, value in zip(("precision", "recall", "f1"), scores):
         out[f"{prefix}_{name}" if prefix else name] = value
@@ -274,7 +285,6 @@ def _put(out: dict, prefix: str, scores) -> None:
 
 def build_result(prepared: Prepared, events: Events, focus: str, weights, weight_table,
                  fair_table, confusion_tp: bool, return_pairs: bool) -> FairEvalResult:
-    check_label_names(prepared.labels)
     n_labels = len(prepared.labels)
     t_label = np.where(events.target >= 0,
                        prepared.target.label[np.maximum(events.target, 0)]
@@ -359,4 +369,5 @@ def _span_tuples(table, labels) -> list:
 
 
 __all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
-           "named_counts", "weight_table_prf", "weighted_prf", "FOCUS"]
+           "named_counts", "weight_table_prf", "weighted_prf", "FOCUS", "confusion_table",
+           "NO_TARGET", "NO_SYSTEM"]

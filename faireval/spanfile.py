@@ -3,7 +3,9 @@
 A span file holds one span per line, ``LABEL<TAB>begin<TAB>end<TAB>tokens`` with 1-based
 inclusive token indices (``tokens`` lists them joined by ``, ``), and a blank line
 between sentences. A sentence without spans is the single line ``NONE 999 999 999``
-(tab separated): a placeholder, not a span.
+(tab separated): a placeholder, not a span, wherever it appears. Other spans labelled
+NONE are spans (the reference script drops every NONE and EMPTY span:
+``exclude=["NONE", "EMPTY"]`` does the same).
 
 Inside nerlens a span is ``(label, start, end)`` with 0-based ``start`` and exclusive
 ``end``, so the file line ``PER 6 7 6, 7`` is ``("PER", 5, 7)``.
@@ -79,15 +81,31 @@ def _parse_line(fields: list[str], path: str, line: int, sentence: int) -> tuple
 
 
 def write_span_file(path: str | os.PathLike, sentences, encoding: str = "utf-8") -> None:
-    """Write spans per sentence (0-based, end exclusive) in the span-file format."""
+    """Write spans per sentence (0-based, end exclusive) in the span-file format.
+
+    Raises ``NerspanError`` naming the sentence for a span whose line would be the
+    placeholder (``("NONE", 998, 999)``: it would read back as no span), and for a label
+    that would not read back as it is (empty, blank at either end, or holding a tab or a
+    line break).
+    """
+    lines = []
+    for i, spans in enumerate(sentences):
+        if not spans:
+            lines.append("\t".join(PLACEHOLDER))
+        for label, start, end in spans:
+            fields = (str(label), str(start + 1), str(end))
+            if fields == PLACEHOLDER[:3]:
+                raise NerspanError(f"span ({label!r}, {start}, {end}) would be written as the "
+                                   "placeholder line NONE 999 999 999, which reads back as "
+                                   "no span", sentence=i)
+            if fields[0] != fields[0].strip() or not fields[0] or "\t" in fields[0]:
+                raise NerspanError(f"label {label!r} would not read back from a span file "
+                                   "(empty, blank at an end, or holding a tab or line break)",
+                                   sentence=i)
+            lines.append("\t".join(fields + (", ".join(map(str, range(start + 1, end + 1))),)))
+        lines.append("")
     with open(path, "w", encoding=encoding) as handle:
-        for spans in sentences:
-            if not spans:
-                handle.write("\t".join(PLACEHOLDER) + "\n")
-            for label, start, end in spans:
-                indices = ", ".join(str(i) for i in range(start + 1, end + 1))
-                handle.write(f"{label}\t{start + 1}\t{end}\t{indices}\n")
-            handle.write("\n")
+        handle.write("".join(line + "\n" for line in lines))
 
 
 def spans_to_tags(sentences, lengths) -> list[list[str]]:

@@ -15,6 +15,7 @@ their default: TP, FP and FN count as themselves; LE, BE and LBE as in the fair 
 from __future__ import annotations
 
 import math
+import sys
 from typing import Mapping
 
 # Every counted error type, in the order of the result's count arrays.
@@ -68,6 +69,25 @@ def resolve_weights(weights) -> dict:
     return table
 
 
+def check_sums(table: dict, kind_counts) -> None:
+    """Raise ``ValueError`` when a weight table's TP, FP and FN over these counts (in
+    ``ERROR_TYPES`` order) do not fit in a float with room to spare: shares such as 1e308
+    would turn the scores into inf and NaN. Per-label sums are parts of these.
+
+    >>> check_sums(resolve_weights({"LE": (1e308, 0, 0)}), [0, 2, 0, 0, 0, 0, 0, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: weights: the weighted TP + FP + FN of these counts (TP 0, LE 2, BEs 0, BEl 0, BEo 0, LBE 0, FN 0, FP 0) is too large for a float; use shares of the size of the presets' (0 to 1)
+    """
+    counts = [int(n) for n in kind_counts]
+    total = sum(n * sum(table[kind]) for kind, n in zip(ERROR_TYPES, counts))  # inf, no error
+    if not total * 4 < sys.float_info.max:  # room for sums taken in another order
+        listed = ", ".join(f"{kind} {n}" for kind, n in zip(ERROR_TYPES, counts))
+        raise ValueError(f"weights: the weighted TP + FP + FN of these counts ({listed}) is "
+                         "too large for a float; use shares of the size of the presets' "
+                         "(0 to 1)")
+
+
 def _shares(name: str, shares) -> tuple:
     if isinstance(shares, Mapping):
         unknown = set(shares) - {"TP", "FP", "FN"}
@@ -77,6 +97,9 @@ def _shares(name: str, shares) -> tuple:
         shares = (shares.get("TP", 0.0), shares.get("FP", 0.0), shares.get("FN", 0.0))
     try:
         values = tuple(float(v) for v in shares)
+    except OverflowError:   # an int beyond any float (10 ** 400)
+        raise ValueError(f"weight of {name} has a share too large for a float (over "
+                         f"{sys.float_info.max:.3g})") from None
     except (TypeError, ValueError):
         raise ValueError(f"weight of {name} must be three numbers (TP, FP, FN) or a "
                          f"mapping, not {shares!r}") from None

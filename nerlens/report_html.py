@@ -16,7 +16,7 @@ import html
 from .report_analyses import (FAIREVAL_ERRORS_TITLE, faireval_confusion_title,
                                self_diagnosis_title)
 from .report_names import attribute_name, bucket_label
-from .families import METHODS_ORDER as FAMILIES  # the report's order
+from .families import METHODS_ORDER as FAMILIES, family_package  # FAMILIES: report order
 from .statistics import bucket_figure_title
 
 STYLE = """
@@ -256,10 +256,9 @@ def _faireval_section(report) -> str:
         rows.append([Raw("<b>overall</b>")] + [Raw(str(result["counts"][c]))
                                                for c in FAIREVAL_COUNTS]
                     + [result["traditional_f1"], result["fair_f1"]])
-        confusion = result["confusion"]
-        columns = list(next(iter(confusion.values()))) if confusion else []
-        matrix = [[Raw(str(row_label))] + [Raw(str(confusion[row_label][c])) for c in columns]
-                  for row_label in confusion]
+        row_names, columns, counts = family_package("faireval").result.confusion_table(
+            result["confusion"])
+        matrix = [[row_name] + cells for row_name, cells in zip(row_names, counts)]
         parts += [f"<h3>{_e(system)}: per label</h3>",
                   table(["label", *FAIREVAL_COUNTS, "traditional F1", "fair F1"], rows),
                   f"<h3>{_e(system)}: confusion of errors</h3>",
@@ -267,8 +266,9 @@ def _faireval_section(report) -> str:
                   table(["target \\ system", *columns], matrix),
                   _semeval_table(system, result.get("semeval") or {})]
     parts.append(_figures_note(report))
-    parts.append("<p class='note'>Rows: target label (FP = no target span); columns: system "
-                 "label (FN = no system span); the diagonal holds boundary errors.</p>")
+    parts.append("<p class='note'>Rows: target label, then the system spans no target span "
+                 "took (FP); columns: system label, then the target spans no system span took "
+                 "(FN); the diagonal holds boundary errors.</p>")
     return "".join(parts)
 
 

@@ -452,9 +452,11 @@ def check_shapes(lengths: Mapping[str, np.ndarray], blame: str | None = None) ->
     counts = {name: len(these) for name, these in lengths.items()}
     if len(set(counts.values())) > 1:
         odd, other, side = _disagreement(counts, blame)
-        raise SentenceCountError(
-            f"{odd} hold {counted(counts[odd], 'sentence')}, {other} {counts[other]}; they "
-            f"part at sentence {parting(lengths[other], lengths[odd])}", side=side)
+        # where the lengths part before the shorter input ends (a sentence split or joined)
+        k = parting(lengths[other], lengths[odd])
+        where = f"; they part at sentence {k}" if k < min(counts.values()) else ""
+        raise SentenceCountError(f"{odd} hold {counted(counts[odd], 'sentence')}, {other} "
+                                 f"{counts[other]}{where}", side=side)
     table = np.stack(list(lengths.values()))
     differ = np.flatnonzero((table != table[0]).any(axis=0))
     if len(differ):

@@ -92,14 +92,15 @@ def is_span_input(value) -> bool | None:
     return None
 
 
-def span_sides(references, predictions=None, inputs=None) -> tuple[bool, bool]:
+def span_sides(references, predictions=None, inputs=None, words=None) -> tuple[bool, bool]:
     """Whether each side is span input (``is_span_input``), deciding a side whose
     sentences are all empty lists.
 
     Such a side is spans (no mention at all) when anything else says the sentences have
-    words: the other side (spans, tags or a ``Corpus`` with tokens) or the input options'
-    ``tokens`` or ``texts``; as tag lists, they would be empty sentences and a length
-    mismatch. When nothing has a word, it is tags (empty sentences).
+    words: the other side (spans, tags or a ``Corpus`` with tokens), the input options'
+    ``tokens`` or ``texts``, or ``words`` (other lists per token, such as POS tags); as
+    tag lists, they would be empty sentences and a length mismatch. When nothing has a
+    word, it is tags (empty sentences).
 
     >>> span_sides([["B-PER", "O"]], [[]])
     (False, True)
@@ -109,9 +110,10 @@ def span_sides(references, predictions=None, inputs=None) -> tuple[bool, bool]:
     forms = [is_span_input(references), is_span_input(predictions)]
     if None in forms:
         tokens, texts = (None, None) if inputs is None else (inputs.tokens, inputs.texts)
-        words = True in forms or any(map(_has_words, (references, predictions, tokens))) \
+        has_words = True in forms \
+            or any(map(_has_words, (references, predictions, tokens, words))) \
             or (texts is not None and any(map(str.strip, texts)))
-        forms = [words if form is None else form for form in forms]
+        forms = [has_words if form is None else form for form in forms]
     return forms[0], forms[1]
 
 

@@ -164,8 +164,7 @@ TAG_CASES = {
                                 r"references, sentence 0, position 0: \[\[\[+\.\.\.\]+ is a "
                                 r"list: references are nested too deep"),
     "fewer predicted sentences": (GOLD, PRED[:1], SentenceCountError,
-                                  r"predictions hold 1 sentence, references 2; they part at "
-                                  r"sentence 1$"),
+                                  r"predictions hold 1 sentence, references 2$"),
     "shorter predicted sentence": (GOLD, [PRED[0], ["O"]], LengthMismatchError,
                                    r"sentence 1: predictions have 1 item, references 2"),
     "no sentence at all": ([], [], EmptyInputError, r"references hold no sentence"),
@@ -407,6 +406,13 @@ OPTION_CASES = [
      r"return_pairs must be True or False"),
     ("metrics/faireval", {"reference_iteration": "True"}, InputTypeError,
      r"reference_iteration must be True or False"),
+    ("faireval.score", {"weights": {"BE": (1e308, 1e308, 0)}}, ValueError,
+     r"weights: the weighted TP \+ FP \+ FN of these counts \(TP 1, LE 0, BEs 1, .*\) is too "
+     r"large for a float"),
+    ("metrics/faireval", {"weights": {"TP": (1e308, 0, 1e308)}}, ValueError,
+     r"weights: the weighted TP \+ FP \+ FN of these counts \(TP 1, .*\) is too large"),
+    ("faireval.score", {"weights": {"LE": (10 ** 400, 0, 0)}}, ValueError,
+     r"weight of LE has a share too large for a float \(over 1\.8e\+308\)"),
     ("attribute_buckets.score", {"case_sensitive": "False"}, InputTypeError,
      r"case_sensitive must be True or False"),
     ("attribute_buckets.score", {"n_buckets": 2.7}, InputTypeError,
@@ -512,6 +518,25 @@ def test_training_data_errors_name_the_training_side(family):
 def test_faireval_span_lists(references, message):
     with pytest.raises(nerspan.NerspanError, match=message):
         faireval.score(references, [[]] * len(references))
+
+
+LEVELS = r"span label 'A\|B' holds '\|', which separates the levels of multi-level tags"
+
+
+@pytest.mark.parametrize("entry", ["faireval.score", "metrics/faireval"])
+@pytest.mark.parametrize("references, predictions, message", [
+    ([[{"label": "A|B", "start": 0, "end": 2}], []], PRED,
+     r"references, sentence 0, position 0: " + LEVELS),
+    (GOLD, [[], [{"label": "A|B", "start": 1, "end": 2}]],
+     r"predictions, sentence 1, position 1: " + LEVELS),
+], ids=["references", "predictions"])
+def test_faireval_refuses_a_level_separator_in_a_span_label_against_tags(
+        entry, references, predictions, message):
+    # against tags the span becomes B-A|B, two levels; span lists on both sides keep it
+    with pytest.raises(nerspan.NerspanError, match=message):
+        TAG_ENTRIES[entry](references, predictions)
+    spans = [[("A|B", 0, 2)], [("LOC", 1, 2)]]
+    assert faireval.score(spans, spans).counts["TP"] == 2
 
 
 # -- an experiment's own declaration -------------------------------------------------------
@@ -1196,16 +1221,6 @@ def test_a_span_label_with_whitespace_is_refused_by_every_reader(entry):
 
 
 # -- names the results use: an entity type, an attribute, a pair of systems, a file ---------
-@pytest.mark.parametrize("name, what", [("FN", "column of target spans without a system "
-                                                "span"),
-                                        ("FP", "row of system spans without a target")])
-def test_an_entity_type_named_as_the_confusion_matrix_margin_is_refused(name, what):
-    """A type FN shared its confusion cells with the unmatched spans'."""
-    with pytest.raises(nerspan.NameTakenError, match=rf"^entity type '{name}' has the name of "
-                                                     rf"the confusion matrix's {what}"):
-        faireval.score([[f"B-{name}", "O", "B-X"]], [["O", f"B-{name}", f"B-{name}"]])
-
-
 @pytest.mark.parametrize("attributes, match", [
     ({"eLen": "sLen"}, r"^attribute 'eLen' is a built-in attribute's name: give 'sLen' "
                        r"another name$"),

@@ -819,8 +819,8 @@ HINT_CASES = {
         r"Self-diagnosis"),
     "weights_unknown": (
         {}, "faireval {gold} {pred} --weights fairest",
-        r"--weights must be one of traditional, fair, ",
-        "faireval {gold} {pred} --weights fair", r"### Fair evaluation"),
+        r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",
+        "faireval {gold} {pred} --weights weighted", r"### Weighted evaluation"),
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import warnings
 from pathlib import Path
 
@@ -60,6 +61,58 @@ def assert_same_report(ours: dict, theirs: dict):
 def test_lenient_equals_seqeval_default_mode(name):
     case = BY_NAME[name]
     assert_same_report(nerlens_report(case, "lenient"), case["seqeval"]["default"])
+
+
+def random_bilou(rng: random.Random, lengths: list) -> list:
+    """Sentences of BILOU tags of these lengths, valid sequences and invalid ones alike."""
+    tags = ["O"] + [f"{p}-{t}" for p in "BILU" for t in ("PER", "LOC")]
+    return [[rng.choice(tags) for _ in range(n)] for n in lengths]
+
+
+def as_iobes(sentences: list) -> list:
+    return [[{"L": "E", "U": "S"}.get(tag[0], tag[0]) + tag[1:] for tag in s] for s in sentences]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bilou_is_read_as_iobes_l_as_e_and_u_as_s(seed):
+    """On BILOU data lenient mode is seqeval's default mode with L- read as E- and U- as S-
+    (that mode itself does not know L- and U-), and strict mode is seqeval's strict BILOU."""
+    from seqeval import scheme as schemes
+    from seqeval.metrics import classification_report
+
+    rng = random.Random(seed)
+    lengths = [rng.randint(1, 9) for _ in range(300)]
+    gold, pred = random_bilou(rng, lengths), random_bilou(rng, lengths)
+    case = {"gold": gold, "pred": pred, "scheme": "BILOU"}
+    peer = classification_report(as_iobes(gold), as_iobes(pred), output_dict=True,
+                                 zero_division=0)
+    assert_same_report(nerlens_report(case, "lenient"), json.loads(json.dumps(peer, default=float)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # strict discards chunks of random tags, and says so
+        strict = classification_report(gold, pred, output_dict=True, zero_division=0,
+                                       mode="strict", scheme=schemes.BILOU)
+        assert_same_report(nerlens_report(case, "strict"),
+                           json.loads(json.dumps(strict, default=float)))
+
+
+def test_seqevals_default_mode_does_not_read_l_and_u():
+    """The documented difference: seqeval's default mode knows B-, I-, E- and S- only. On
+    raw BILOU tags it merges neighbouring U- mentions, loses a mention that a B- of its
+    type follows, and can report one twice; nerlens reads L- as E- and U- as S-."""
+    from seqeval.metrics.sequence_labeling import get_entities
+
+    # seqeval's ends are inclusive, nerlens's exclusive
+    cases = [(["U-PER", "U-PER"], [("PER", 0, 1)], [("PER", 0, 1), ("PER", 1, 2)]),
+             (["B-PER", "L-PER", "B-PER", "L-PER"], [("PER", 2, 3)],
+              [("PER", 0, 2), ("PER", 2, 4)]),
+             (["B-PER", "E-PER", "L-PER", "O"], [("PER", 0, 1), ("PER", 0, 2)],
+              [("PER", 0, 2), ("PER", 2, 3)])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # seqeval: "L-PER seems not to be NE tag"
+        for tags, theirs, ours in cases:
+            corpus = Corpus.from_tags([tags])
+            assert get_entities(tags) == theirs
+            assert decode(corpus, "gold", "BILOU").to_list(corpus) == [ours]
 
 
 @pytest.mark.parametrize("name", STRICT_PEER)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -112,6 +113,89 @@ def test_most_shared_tokens_win_then_the_rest_matches_what_is_left():
     assert counts(result) == {"BE": 2, "BEs": 1, "BEo": 1}
 
 
+# -- ties among matched candidates: the reference script's choices ----------------------
+# Expected values: FairEval.py's compare_spans (katrinortmann/FairEval) run on these spans;
+# among equally similar spans already matched it takes the first matched (its lists of
+# matched spans grow in match order), not the first in length order.
+def pair_types(result) -> list:
+    return sorted((p["type"], p["target"], p["system"]) for p in result.pairs[0])
+
+
+@pytest.mark.parametrize("reference_iteration", [False, True])
+def test_pass_b_tie_goes_to_the_system_span_matched_first(reference_iteration):
+    # A(3,9) is matched in step 2, B(1,7) in step 3 (a); in step 3 (b) C(4,5) ties
+    # between them (1 shared token, 4 system-only, same length): A(3,9) was matched first
+    target, system = [[("C", 2, 3), ("A", 5, 6), ("C", 4, 5)]], [[("B", 1, 7), ("A", 3, 9)]]
+    result = score(target, system, focus="system", return_pairs=True,
+                   reference_iteration=reference_iteration)
+    assert pair_types(result) == [("BEl", ("A", 5, 6), ("A", 3, 9)),
+                                  ("LBE", ("C", 2, 3), ("B", 1, 7)),
+                                  ("LBE", ("C", 4, 5), ("A", 3, 9))]
+    per = result.per_type()
+    assert [per[label]["LBE"] for label in "ABC"] == [1, 1, 0]
+    assert result.confusion_matrix.tolist() == [[1, 0, 0, 0], [0, 0, 0, 0], [1, 1, 0, 0],
+                                                [0, 0, 0, 0]]  # rows A, B, C, no target
+
+
+@pytest.mark.parametrize("reference_iteration", [False, True])
+def test_pass_c_tie_goes_to_the_target_matched_first(reference_iteration):
+    # A(3,6) is matched in step 2 (a), C(3,6) in step 3 (a); in step 3 (c) B(2,4) ties
+    # between them (both have {3, 4} left): A(3,6), first matched, though C(3,6) comes
+    # first in the length-sorted list
+    target, system = [[("C", 3, 6), ("A", 3, 6)]], [[("B", 2, 4), ("B", 5, 6), ("A", 5, 7)]]
+    result = score(target, system, return_pairs=True, reference_iteration=reference_iteration)
+    assert pair_types(result) == [("BEo", ("A", 3, 6), ("A", 5, 7)),
+                                  ("LBE", ("A", 3, 6), ("B", 2, 4)),
+                                  ("LBE", ("C", 3, 6), ("B", 5, 6))]
+    per = result.per_type()
+    assert (per["A"]["LBE"], per["C"]["LBE"]) == (1, 1)
+    by_system = score(target, system, focus="system", reference_iteration=reference_iteration)
+    assert by_system.per_type()["B"]["LBE"] == 2
+    assert result.confusion_matrix.tolist() == [[1, 1, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0],
+                                                [0, 0, 0, 0]]
+
+
+def test_reference_iteration_removes_the_first_equal_span():
+    # The reference removes a matched span with list.remove, which takes the first EQUAL
+    # span: A(5,8) #1 matches after A(5,8) #0 was skipped, so #0 leaves the list and #1
+    # stays there with token 7 only, finds nothing in pass (b) and ends as the FN.
+    target, system = [[("A", 5, 8), ("A", 5, 8), ("A", 6, 8)]], [[("A", 5, 7), ("A", 4, 8)]]
+    skip = score(target, system, reference_iteration=True, return_pairs=True)
+    assert counts(skip) == {"BE": 2, "BEs": 1, "BEl": 1, "FN": 1}
+    assert ("FN", ("A", 5, 8), None) in pair_types(skip)
+    # without the skip, #0 takes the second system span in pass (b)
+    assert counts(score(target, system)) == {"BE": 3, "BEs": 1, "BEl": 2}
+
+
+REFERENCE_TIES = json.loads((Path(__file__).parent / "data" / "faireval_reference_ties.json")
+                            .read_text())["cases"]
+
+
+def nonzero(rows: dict) -> dict:
+    return {key: kept for key, row in rows.items() if (kept := {k: v for k, v in row.items() if v})}
+
+
+@pytest.mark.parametrize("case", REFERENCE_TIES, ids=range(len(REFERENCE_TIES)))
+def test_generated_ties_give_the_reference_scripts_numbers(case):
+    # Generated corpora full of ties and duplicates; the expected counts, per-label counts
+    # and confusion matrices are FairEval.py's (compare_spans) on them, as the note in the
+    # data file says: "reference_iteration" as the script runs, "paper" without its skip.
+    targets = [[tuple(span) for span in sentence] for sentence in case["targets"]]
+    systems = [[tuple(span) for span in sentence] for sentence in case["systems"]]
+    for key, want in case["expected"].items():
+        mode, focus = key.split("/")
+        result = score(targets, systems, focus=focus,
+                       reference_iteration=mode == "reference_iteration")
+        assert counts(result) == want["counts"], key
+        assert nonzero({label: {k: row[k] for k in faireval.COUNT_NAMES}
+                        for label, row in result.per_type().items()}) == want["per_type"], key
+        confusion = result.confusion()
+        as_reference = {**confusion["matrix"], "_": confusion["FP"]}
+        for label, n in confusion["FN"].items():
+            as_reference[label] = {**as_reference[label], "_": n}
+        assert nonzero(as_reference) == want["confusion"], key
+
+
 def test_lbe_fp_focus_and_confusion():
     target = [[("PER", 0, 2), ("LOC", 7, 8)]]
     system = [[("LOC", 1, 3), ("PER", 5, 6), ("ORG", 7, 8)]]
@@ -125,16 +209,38 @@ def test_lbe_fp_focus_and_confusion():
     assert per_s["PER"]["LBE"] == per_s["LOC"]["LE"] == 0
     confusion = by_target.confusion()
     assert confusion == by_system.confusion()  # the matrix ignores focus
-    assert list(confusion) == ["LOC", "ORG", "PER", "FP"]
-    assert list(confusion["LOC"]) == ["LOC", "ORG", "PER", "FN"]
-    assert confusion["PER"]["LOC"] == confusion["LOC"]["ORG"] == confusion["FP"]["PER"] == 1
-    assert sum(sum(row.values()) for row in confusion.values()) == 3
+    matrix = confusion["matrix"]
+    assert list(matrix) == list(matrix["LOC"]) == ["LOC", "ORG", "PER"]
+    assert matrix["PER"]["LOC"] == matrix["LOC"]["ORG"] == confusion["FP"]["PER"] == 1
+    assert sum(sum(row.values()) for row in matrix.values()) == 2
+    assert confusion["FN"] == {"LOC": 0, "ORG": 0, "PER": 0}
 
 
 def test_confusion_tp_adds_tps_to_the_diagonal():
     target, system = [[("A", 0, 1), ("A", 2, 3)]], [[("A", 0, 1)]]
-    assert score(target, system).confusion()["A"] == {"A": 0, "FN": 1}
-    assert score(target, system, confusion_tp=True).confusion()["A"] == {"A": 1, "FN": 1}
+    assert score(target, system).confusion() == {"matrix": {"A": {"A": 0}}, "FN": {"A": 1},
+                                                 "FP": {"A": 0}}
+    assert score(target, system, confusion_tp=True).confusion()["matrix"] == {"A": {"A": 1}}
+
+
+@pytest.mark.parametrize("name", ["FP", "FN", "NONE", "matrix", "_", "overall"])
+def test_labels_named_like_the_outputs_keys_do_not_collide(name):
+    # the unmatched spans are keys beside "matrix", labels only keys inside each part
+    target = [[(name, 0, 1), ("B", 2, 3), (name, 4, 5)]]
+    system = [[(name, 0, 1), (name, 2, 3), ("B", 5, 6)]]
+    result = score(target, system, confusion_tp=True)
+    confusion = result.to_dict()["confusion"]
+    first, second = sorted([name, "B"])
+    assert confusion == {"matrix": {first: {first: int(first == name), second: int(first == "B")},
+                                    second: {first: int(second == "B"),
+                                             second: int(second == name)}},
+                         "FN": {name: 1, "B": 0} if name < "B" else {"B": 0, name: 1},
+                         "FP": {"B": 1, name: 0} if name > "B" else {name: 0, "B": 1}}
+    assert result.counts == {**dict.fromkeys(faireval.COUNT_NAMES, 0), "TP": 1, "LE": 1,
+                             "FN": 1, "FP": 1}
+    assert set(result.per_type()) == {name, "B"}
+    rows, columns, cells = faireval.result.confusion_table(confusion)
+    assert rows[:2] == columns[:2] == [first, second] and cells[2][2] is None
 
 
 def test_duplicates_pair_one_to_one():
@@ -291,6 +397,48 @@ def test_properties_of_one_sentence(target, system, reference_iteration):
         assert result.fair() == pytest.approx(result.weight_table_scores())
 
 
+share = st.one_of(st.floats(0, 1), st.floats(0, 1e308), st.sampled_from([1e308, 5e-324, 1e154]))
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(corpus, st.dictionaries(st.sampled_from(faireval.COUNT_NAMES), st.tuples(share, share, share)))
+def test_any_weight_table_gives_plain_json_or_a_clear_error(pairs, table):
+    # huge shares overflow the weighted sums to inf (and the scores to NaN): refused
+    try:
+        d = score([t for t, _ in pairs], [s for _, s in pairs], weights=table).to_dict()
+    except ValueError as error:
+        assert "too large for a float" in str(error)
+        return
+    json.dumps(d, allow_nan=False)   # no NaN, no inf anywhere
+    assert all(0 <= v <= 1 for v in (d["weight_table_precision"], d["weight_table_recall"],
+                                     d["weight_table_f1"]) if v is not None)
+
+
+def flat(spans):
+    """Spans that do not overlap (single-level tags can hold them), the first kept."""
+    out = []
+    for label, a, b in spans:
+        if all(b <= c or d <= a for _, c, d in out):
+            out.append((label, a, b))
+    return out
+
+
+@settings(max_examples=80, deadline=None, database=None)
+@given(st.lists(st.tuples(st.sampled_from(["A", "B|C", "|"]), st.integers(0, 7),
+                          st.integers(1, 3)).map(lambda x: (x[0], x[1], x[1] + x[2])),
+                min_size=1, max_size=4).map(flat), sentence.map(flat))
+def test_one_input_one_answer_spans_or_tags_on_the_other_side(target, system):
+    # spans against spans, or against the same spans as tags: the same result, or (a
+    # span label holding the level separator of tags) an error saying so
+    tags = spans_to_tags([system], [12])
+    if any("|" in label for label, _, _ in target):
+        with pytest.raises(NerspanError, match=r"references, sentence 0, position \d+: span "
+                                               r"label '.*' holds '\|'"):
+            score([target], tags)
+        return
+    assert score([target], tags).to_dict() == score([target], [system]).to_dict()
+
+
 def distinct_lengths(spans):
     seen, out = set(), []
     for label, a, b in spans:
@@ -356,6 +504,10 @@ def test_sentence_counts_must_agree():
     ({"LE": (0, -0.5, 1)}, "negative"),
     ({"LE": (0, 1)}, "three shares"),
     ({"LE": {"TN": 1}}, "only be given for TP, FP and FN"),
+    ({"LE": (0, float("nan"), 1)}, "non-finite"),
+    ({"LE": (0, 10 ** 400, 1)}, "too large for a float"),
+    ({"TP": (1e308, 1e308, 0)}, r"weighted TP \+ FP \+ FN of these counts \(TP 1, .*\) is too "
+                                r"large for a float"),
     ("fancy", "weights must be one of"),
 ])
 def test_bad_weight_tables(weights, message):
@@ -386,6 +538,21 @@ def test_bad_span_file_lines(tmp_path, line, message):
         read_span_file(path)
     assert (error.value.line, error.value.sentence) == (3, 1)
     assert str(path) in str(error.value)
+
+
+@pytest.mark.parametrize("span, message", [
+    (("NONE", 998, 999), "placeholder line NONE 999 999 999"),
+    (("A\tB", 0, 1), "would not read back"),
+    (("A\n", 0, 1), "would not read back"),
+    ((" A", 0, 1), "would not read back"),
+])
+def test_span_files_refuse_spans_that_would_not_read_back(tmp_path, span, message):
+    path = tmp_path / "spans.csv"
+    with pytest.raises(NerspanError, match=message) as error:
+        write_span_file(path, [[("PER", 0, 1)], [span]])
+    assert error.value.sentence == 1 and not path.exists()
+    write_span_file(path, [[("NONE", 997, 999)], []])   # NONE elsewhere is a span
+    assert read_span_file(path) == [[("NONE", 997, 999)], []]
 
 
 def test_placeholder_is_an_empty_sentence(tmp_path):

@@ -127,6 +127,24 @@ def test_cli_span_files(capsys, tmp_path):
                                          "BEs": 1, "BEl": 0, "BEo": 0, "LBE": 0}
 
 
+def test_cli_labels_named_fp_and_fn_stay_apart_from_the_unmatched_spans(capsys, tmp_path):
+    target, system = tmp_path / "target.csv", tmp_path / "system.csv"
+    target.write_text("FP\t1\t1\t1\nFN\t2\t2\t2\n\n")   # FP labelled FN: an LE
+    system.write_text("FN\t1\t1\t1\n\n")                  # FN(2,2) is missed: an FN
+    code, out, _ = run(capsys, "faireval", "--spans", str(target), str(system))
+    assert code == 0
+    table = out.split("### Confusion matrix (rows: target, columns: system)\n")[1]
+    assert [line.split("  ")[0].strip() for line in table.splitlines()] == [
+        "Target\\System", "-------------------", "FN", "FP", "no target span (FP)"]
+    assert [line.split()[-3:] for line in table.splitlines()[2:]] == [
+        ["0", "0", "1"], ["1", "0", "0"], ["0", "0", "-"]]
+    code, out, _ = run(capsys, "faireval", "--spans", str(target), str(system),
+                       "--format", "json")
+    assert json.loads(out)["confusion"] == {"matrix": {"FN": {"FN": 0, "FP": 0},
+                                                       "FP": {"FN": 1, "FP": 0}},
+                                            "FN": {"FN": 1, "FP": 0}, "FP": {"FN": 0, "FP": 0}}
+
+
 def test_cli_published_ner_table(capsys):
     target = shared_path("data", "faireval", "target", "ner_spans.csv")
     system = shared_path("data", "faireval", "system", "ner_spans.csv")
@@ -152,6 +170,10 @@ def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
                        '{"LE": [0, -1, 1]}')
     assert code == 2 and "negative" in err
+    code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
+                       '{"TP": [1e308, 1e308, 0]}')
+    assert code == 2 and "weights: the weighted TP + FP + FN" in err and "too large" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("old", ["fair", "traditional"])

@@ -35,18 +35,20 @@ class Span:
 
 def oracle_sentence(targets, systems, reference_iteration=False, punct=frozenset()):
     """The events of one sentence: (kind, target position, system position), a position
-    being the span's place in its input list (None for no span)."""
+    being the span's place in its input list (None for no span).
+
+    As in the reference code, each side has a list of unmatched spans (sorted) and a list
+    of matched spans (in the order of their first match); a candidate already matched is
+    taken from the latter, so ties among matched candidates go to the first matched. A
+    matched span leaves its unmatched list as ``list.remove`` takes it there: the first
+    span equal to it (label, boundaries, remaining tokens), which with the reference's
+    skip can be a duplicate skipped just before.
+    """
     def listed(spans):  # stable sort by length: equal lengths keep their list order
         rows = [Span(i, *span, punct) for i, span in enumerate(spans)]
         return sorted(rows, key=lambda s: s.end - s.start)
     T, S = listed(targets), listed(systems)
     events = []
-
-    def record(kind, t, s, shared):
-        events.append((kind, t.index, s.index))
-        t.left -= shared
-        s.left -= shared
-        t.done = s.done = True
 
     # step 1: TPs for all targets, then LEs; first match in list order; all tokens used
     for kind, same_label in (("TP", True), ("LE", False)):
@@ -54,15 +56,19 @@ def oracle_sentence(targets, systems, reference_iteration=False, punct=frozenset
             for s in S:
                 if (not t.done and not s.done and (t.start, t.end) == (s.start, s.end)
                         and (t.label == s.label) == same_label):
-                    record(kind, t, s, t.left | s.left)
+                    events.append((kind, t.index, s.index))
+                    t.done = s.done = True
+    unmatched = {"T": [t for t in T if not t.done], "S": [s for s in S if not s.done]}
+    matched = {"T": [], "S": []}
 
-    def best(x, pool, x_is_target):
+    def best(x, pool, x_is_target, need_shared):
         """Most shared remaining tokens, fewest target-only, fewest system-only, shortest
-        original span, first in sorted list order."""
+        original span, first in the pool's order."""
         scored = []
         for k, y in enumerate(pool):
             t, s = (x, y) if x_is_target else (y, x)
-            if t.left & s.left:
+            overlap = max(t.start, s.start) < min(t.end, s.end)
+            if overlap and (t.left & s.left or not need_shared):
                 key = (-len(t.left & s.left), len(t.left - s.left), len(s.left - t.left),
                        y.end - y.start, k)
                 scored.append((key, y))
@@ -75,27 +81,40 @@ def oracle_sentence(targets, systems, reference_iteration=False, punct=frozenset
             return "BEl"
         return "BEo"
 
-    def one_pass(own, other, partners_done, own_is_target, same_label):
+    def remove(spans, x):
+        content = (x.label, x.start, x.end, x.left)
+        spans.remove(next(y for y in spans if (y.label, y.start, y.end, y.left) == content))
+
+    def one_pass(own, other, from_matched, same_label):
+        own_is_target = own == "T"
         skip = False
-        for x in [x for x in own if not x.done]:
+        for x in list(unmatched[own]):
             if skip:  # the reference code skips the span after each match
                 skip = False
                 continue
-            pool = [y for y in other
-                    if y.done == partners_done and (y.label == x.label) == same_label]
-            y = best(x, pool, own_is_target)
+            pool = [y for y in (matched if from_matched else unmatched)[other]
+                    if (y.label == x.label) == same_label]
+            y = best(x, pool, own_is_target, need_shared=from_matched)
             if y is not None:
                 t, s = (x, y) if own_is_target else (y, x)
                 kind = boundary_kind(t, s) if same_label else "LBE"
-                record(kind, t, s, t.left & s.left)
+                events.append((kind, t.index, s.index))
+                remove(unmatched[own], x)
+                matched[own].append(x)
+                if not from_matched:
+                    remove(unmatched[other], y)
+                    matched[other].append(y)
+                shared = t.left & s.left
+                t.left -= shared
+                s.left -= shared
                 skip = reference_iteration
 
     for same_label in (True, False):  # step 2: BE, step 3: LBE
-        one_pass(T, S, False, True, same_label)  # (a) unmatched targets, unmatched systems
-        one_pass(T, S, True, True, same_label)   # (b) unmatched targets, matched systems
-        one_pass(S, T, True, False, same_label)  # (c) unmatched systems, matched targets
-    events += [("FN", t.index, None) for t in T if not t.done]
-    events += [("FP", None, s.index) for s in S if not s.done]
+        one_pass("T", "S", False, same_label)  # (a) unmatched targets, unmatched systems
+        one_pass("T", "S", True, same_label)   # (b) unmatched targets, matched systems
+        one_pass("S", "T", True, same_label)   # (c) unmatched systems, matched targets
+    events += [("FN", t.index, None) for t in unmatched["T"]]
+    events += [("FP", None, s.index) for s in unmatched["S"]]
     return events
 
 
@@ -186,6 +205,25 @@ def test_events_equal_the_oracle_without_punctuation(pairs, reference_iteration,
                                 pos=pos, ignore_punct=True)
     expected = oracle(targets, systems, reference_iteration, punct_sets)
     assert library_events(prepared, reference_iteration, block) == expected
+    check_invariant(expected, sum(map(len, targets)), sum(map(len, systems)))
+
+
+# spans of two or three tokens over ten, duplicates included: ties at every step
+tied_span = st.tuples(st.sampled_from("AB"), st.integers(0, 7), st.sampled_from([2, 2, 3])).map(
+    lambda x: (x[0], x[1], x[1] + x[2]))
+tied_side = st.lists(tied_span, max_size=6).flatmap(
+    lambda spans: st.lists(st.sampled_from(spans), max_size=2).map(lambda extra: spans + extra)
+    if spans else st.just(spans))
+tied_corpus = st.lists(st.tuples(tied_side, tied_side), min_size=1, max_size=3)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(tied_corpus, st.booleans())
+def test_events_equal_the_oracle_on_ties(pairs, reference_iteration):
+    targets, systems = [t for t, _ in pairs], [s for _, s in pairs]
+    prepared = faireval.prepare(targets, systems)
+    expected = oracle(targets, systems, reference_iteration)
+    assert library_events(prepared, reference_iteration) == expected
     check_invariant(expected, sum(map(len, targets)), sum(map(len, systems)))
 
 

@@ -176,3 +176,17 @@ def test_bootstrap_interval_covers_a_known_error_rate():
         ci = percentile_interval(values, statistic.estimate())
         hits += ci.low <= 0.8 <= ci.high
     assert hits >= 90
+
+
+def test_faireval_confusion_table_keeps_labels_apart_and_escaped():
+    # types named FP and FN are labels like any other; the unmatched spans' row and column
+    # are named apart from them, and every label is escaped
+    from nerlens.report_html import _faireval_section
+    report = nerlens.report([["B-FP", "O", "B-FN", "B-a<b"]], {"a": [["B-FN", "O", "O", "O"]]},
+                            tokens=[["w", "x", "y", "z"]], bootstrap=0, families=["faireval"],
+                            figures=False)
+    html = _faireval_section(report)
+    matrix = html.split("a: confusion of errors</h3>")[1].split("</table>")[0]
+    assert re.findall(r"<tr><td>([^<]*)</td>", matrix) == ["FN", "FP", "a&lt;b",
+                                                            "no target span (FP)"]
+    assert "<th>no system span (FN)</th>" in matrix and "a<b" not in matrix

@@ -77,8 +77,9 @@ Returns:
     weight_table_precision, weight_table_recall, weight_table_f1: with weights="weighted"
         or a table.
     counts: TP, FP, FN, LE, BE, BEs, BEl, BEo, LBE. traditional_counts: TP, FP, FN.
-    per_type: label -> counts and scores. confusion: target label -> system label -> count,
-    with an extra row "FP" and an extra column "FN".
+    per_type: label -> counts and scores. confusion: "matrix" (target label -> system
+    label -> count), "FN" (target label -> target spans no system span took) and "FP"
+    (system label -> system spans no target span took).
     semeval (with schemas): schema -> correct, incorrect, partial, missed, spurious,
     possible, actual, precision, recall, f1 and per_type.
     options, repairs: the options used and what decoding repaired (gold and pred).

@@ -126,7 +126,6 @@ def report(result: dict) -> str:
     """Per-label tables (traditional, fair, weight table if present), comparison,
     confusion."""
     parts = []
-    labels = list(result["per_type"])
     trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"],
                   row["traditional_precision"], row["traditional_recall"], row["traditional_f1"]]
                  for label, row in result["per_type"].items()]
@@ -149,11 +148,9 @@ def report(result: dict) -> str:
         ["Version", "Prec", "Rec", "F1"],
         [[KIND_TITLES[kind], result[f"{kind}_precision"], result[f"{kind}_recall"],
           result[f"{kind}_f1"]] for kind in ["traditional"] + kinds]))
-    confusion = result["confusion"]
-    system_labels = labels + ["FN"]
+    rows, columns, counts = faireval.result.confusion_table(result["confusion"])
     parts.append("### Confusion matrix (rows: target, columns: system)\n" + format_table(
-        ["Target\\System"] + system_labels,
-        [[row] + [confusion[row][col] for col in system_labels] for row in confusion]))
+        ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)]))
     for schema, row in result.get("semeval", {}).items():
         parts.append(semeval_table(schema, row))
     return "\n\n".join(parts)
