@@ -5,7 +5,8 @@
   as stacked bars: where traditional counting sees two errors, fair counting sees one;
 - ``confusion_heatmap``: Figure 2, the confusion matrix of errors (target label x system
   label; the diagonal holds boundary errors, the FN column and FP row the unmatched spans)
-  as a heat map with the counts written in the cells.
+  as a heat map with the counts written in the cells; beyond ``HEATMAP_LABELS`` labels
+  those with the fewest errors are summed as "other".
 
 Both take a result object or its ``to_dict()``; they return a
 ``matplotlib.figure.Figure`` and, given ``path``, save it (PNG or SVG by suffix).
@@ -93,17 +94,57 @@ def error_distribution(results, path=None, width: float | None = None, height: f
     return _save(figure, path)
 
 
-def confusion_heatmap(result, path=None, title: str | None = None, width: float | None = None,
-                      height: float | None = None):
-    """Figure 2: the confusion matrix of errors as a heat map, counts in the cells.
+# A heat map shows at most this many labels, those with the most errors; the others are
+# summed in one "other" row and column, so that the figure stays readable and takes the
+# same time whatever the number of labels (100 labels, 10,000 written cells, took 8-25 s
+# a figure: the report's figures took 30-100 s for numbers found in 0.4).
+HEATMAP_LABELS = 20
+OTHER = "other"
 
-    Rows: target label, then FP (no target span); columns: system label, then FN (no
-    system span). The colour scale is logarithmic in the count (0 is white).
+
+def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple[list, list, np.ndarray, int]:
+    """The rows, columns and counts the heat map draws, and how many labels it summed.
+
+    The labels beyond ``max_labels`` with the fewest errors (row and column, FP and FN
+    included; the later on ties) are summed in an ``other`` row and column before the
+    FP row and FN column; the others keep their order.
+
+    >>> confusion = {"A": {"A": 1, "B": 5, "C": 0, "FN": 2}, "B": {"A": 0, "B": 0, "C": 1, "FN": 0},
+    ...              "C": {"A": 1, "B": 0, "C": 0, "FN": 0}, "FP": {"A": 0, "B": 3, "C": 0, "FN": 0}}
+    >>> rows, columns, counts, summed = confusion_cells({"confusion": confusion}, max_labels=2)
+    >>> rows, columns, summed
+    (['A', 'B', 'other', 'FP'], ['A', 'B', 'other', 'FN'], 1)
+    >>> counts.tolist()
+    [[1.0, 5.0, 0.0, 2.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, 0.0]]
     """
     confusion = _as_dict(result)["confusion"]
     rows = list(confusion)
     columns = list(next(iter(confusion.values()))) if confusion else []
     matrix = np.array([[confusion[r][c] for c in columns] for r in rows], dtype=float)
+    n_labels = len(rows) - 1   # the labels, then FP (rows) and FN (columns)
+    if n_labels <= max_labels:
+        return rows, columns, matrix, 0
+    errors = matrix[:n_labels].sum(1) + matrix[:, :n_labels].sum(0)
+    kept = np.sort(np.argsort(-errors, kind="stable")[:max_labels])
+    cell = np.full(n_labels + 1, max_labels)   # every summed label: the other row/column
+    cell[kept] = np.arange(max_labels)
+    cell[-1] = max_labels + 1
+    folded = np.zeros((max_labels + 2, max_labels + 2))
+    np.add.at(folded, np.ix_(cell, cell), matrix)
+    names = [rows[k] for k in kept] + [OTHER]
+    return names + rows[-1:], names + columns[-1:], folded, n_labels - max_labels
+
+
+def confusion_heatmap(result, path=None, title: str | None = None, width: float | None = None,
+                      height: float | None = None, max_labels: int = HEATMAP_LABELS):
+    """Figure 2: the confusion matrix of errors as a heat map, counts in the cells.
+
+    Rows: target label, then FP (no target span); columns: system label, then FN (no
+    system span). The colour scale is logarithmic in the count (0 is white). Beyond
+    ``max_labels`` labels, those with the fewest errors are summed as ``other``
+    (``confusion_cells``); the axis titles say how many.
+    """
+    rows, columns, matrix, summed = confusion_cells(result, max_labels)
     figure = _figure(width or max(4.5, 0.75 * len(columns) + 2.5),
                      height or max(3.2, 0.5 * len(rows) + 1.6))
     axes = figure.add_subplot()
@@ -112,7 +153,7 @@ def confusion_heatmap(result, path=None, title: str | None = None, width: float 
     image = axes.imshow(shown, cmap="Blues", aspect="auto", vmin=0, vmax=limit or 1.0)
     for i, row in enumerate(rows):
         for j, column in enumerate(columns):
-            if row == "FP" and column == "FN":   # no span on either side: not a cell
+            if i == len(rows) - 1 and j == len(columns) - 1:  # FP x FN: no span, no cell
                 axes.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="grey")
                 continue
             value = int(matrix[i, j])
@@ -121,8 +162,10 @@ def confusion_heatmap(result, path=None, title: str | None = None, width: float 
                       color="white" if dark else "black")
     axes.set_xticks(np.arange(len(columns)), columns, fontsize=8, rotation=45, ha="right")
     axes.set_yticks(np.arange(len(rows)), rows, fontsize=8)
-    axes.set_xlabel("system label (FN: no system span)")
-    axes.set_ylabel("target label (FP: no target span)")
+    other = (f"; {OTHER}: the {summed} labels with the fewest errors, summed" if summed
+             else "")
+    axes.set_xlabel(f"system label (FN: no system span{other})")
+    axes.set_ylabel(f"target label (FP: no target span{other and '; ' + OTHER + ' summed'})")
     axes.set_title(title or "Confusion of errors\n(diagonal: boundary errors)", fontsize=10)
     bar = figure.colorbar(image, ax=axes)
     bar.set_label("errors (count, log scale)")
