@@ -102,15 +102,17 @@ HEATMAP_LABELS = 20
 OTHER = "other"
 
 
-def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple[list, list, np.ndarray, int]:
+def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple:
     """The rows, columns and counts the heat map draws, and how many labels it summed.
 
     The labels beyond ``max_labels`` with the fewest errors (row and column, FP and FN
     included; the later on ties) are summed in an ``other`` row and column before the
     FP row and FN column; the others keep their order.
 
-    >>> confusion = {"A": {"A": 1, "B": 5, "C": 0, "FN": 2}, "B": {"A": 0, "B": 0, "C": 1, "FN": 0},
-    ...              "C": {"A": 1, "B": 0, "C": 0, "FN": 0}, "FP": {"A": 0, "B": 3, "C": 0, "FN": 0}}
+    >>> confusion = {"A": {"A": 1, "B": 5, "C": 0, "FN": 2},
+    ...              "B": {"A": 0, "B": 0, "C": 1, "FN": 0},
+    ...              "C": {"A": 1, "B": 0, "C": 0, "FN": 0},
+    ...              "FP": {"A": 0, "B": 3, "C": 0, "FN": 0}}
     >>> rows, columns, counts, summed = confusion_cells({"confusion": confusion}, max_labels=2)
     >>> rows, columns, summed
     (['A', 'B', 'other', 'FP'], ['A', 'B', 'other', 'FN'], 1)

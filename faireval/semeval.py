@@ -137,8 +137,8 @@ def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group
     pred_kind[pairs_s[alone]] = np.where(good[alone], CORRECT, schema.other)
     missed[pairs_t[alone]] = False
     s, t, good = pairs_s[shared], pairs_t[shared], good[shared]
-    distance = (np.abs(target.start[t] - system.start[s]) + np.abs(target.end[t] - system.end[s])
-                if schema.closest else None)
+    distance = (np.abs(target.start[t] - system.start[s])
+                + np.abs(target.end[t] - system.end[s]) if schema.closest else None)
     matched, kinds, taken = _greedy(schema, s, t, good, distance)
     pred_kind[matched] = kinds
     missed[taken] = False
