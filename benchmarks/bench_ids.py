@@ -78,6 +78,23 @@ in C (3.9 s in this run; 12-13 s before), and scores it in blocks of whole sente
 files; the prediction file is read into the gold corpus's vocabularies and its tokens
 compared block by block as they are read (``read_columns(reference=...)``), so neither
 its token ids nor its remapped tag ids are a second copy.
+
+Many labels (issue 28; ``--many-labels``, default 20,000 and 80,000): a vocabulary of
+``O`` and ``B-``/``I-`` of n/2 types, each mention's type drawn from all of them (a
+Trainer's large ``id2label``). Decoding tabulated every label pair, (labels + 1)^2
+entries built as int64 codes: on the main of 2026-11-26 (b11c063) 20,001 labels took
+25.5 s and 3,825 MiB (0.1x seqeval), 80,001 would need 51 GB. Pairs are now tabulated up
+to 256 labels (``nerspan.spans.PAIR_TABLE_LABELS``); beyond, each position's transition
+code comes from per-label prefix and type arrays, 65,536 positions at a time
+(``CODE_CHUNK``; all at once, the fresh temporaries' page faults doubled the time):
+20,001 labels 42-67 ms and 17 MiB (29-38x), 80,001 labels 122-261 ms and 19 MiB
+(14.5-14.7x), most of it ``LabelTable.build``'s pass over the labels. The rows above
+keep their paths: two alternated runs each of main and this code, nerlens' own times
+(ms) before / after: tag strings 82, 86 / 84, 87; 2-D ids 12, 12 / 12, 12; ragged rows
+18, 18 / 18, 18; the split 11, 11 / 12, 11; the Trainer helper 86, 88 / 92, 88 (seqeval
+1.04-1.97 s: tag strings 13.0-13.3x before, 12.4x after, both under the 15x of issue 18
+in these runs). Decoding alone, 9 labels, 6 alternated processes of 40: lenient 2.70 /
+2.60 ms, strict 12.97 / 12.82 ms at best.
 """
 from __future__ import annotations
 
@@ -99,9 +116,10 @@ from benchmarks.synthetic import make_corpus
 from nerlens.families import METHODS_ORDER
 
 
-def id_inputs(gold, pred):
-    """Labels in id order and the ids as padded 2-D arrays and as ragged rows."""
-    labels = sorted({t for s in gold for t in s} | {t for s in pred for t in s})
+def id_inputs(gold, pred, labels=None):
+    """Labels in id order (default: those of the data, sorted) and the ids as padded 2-D
+    arrays and as ragged rows."""
+    labels = labels or sorted({t for s in gold for t in s} | {t for s in pred for t in s})
     index = {label: i for i, label in enumerate(labels)}
     lengths = np.array([len(s) for s in gold])
     inside = np.arange(lengths.max()) < lengths[:, None]
@@ -178,6 +196,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--sentences", type=int, default=50_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-families", action="store_true")
+    parser.add_argument("--many-labels", type=int, nargs="*", default=[20_000, 80_000],
+                        help="label vocabularies of the many-labels rows (none: no rows)")
     parser.add_argument("--file-mb", type=float, default=100,
                         help="size of the column file for the nerlens score row (0: none)")
     args = parser.parse_args(argv)
@@ -207,6 +227,8 @@ def main(argv=None) -> dict:
     if not args.no_families:
         report = lambda: classification_report(gold, pred, output_dict=True)  # noqa: E731
         ratios.update(family_rows(tokens, gold, split, pred_ids, report, args.repeat))
+    for n_labels in args.many_labels:
+        ratios[f"{n_labels} labels"] = many_labels_row(args.sentences, n_labels, args.repeat)
     if args.file_mb:
         ratios["score file memory"] = score_file_row(tokens, gold, pred, args.file_mb)
         ratios["score two files memory"] = score_two_files_row(tokens, gold, pred,
@@ -275,6 +297,21 @@ def score_two_files_row(tokens, gold, pred, megabytes: float) -> float:
                    for path, tags in zip(paths, (gold, pred)))
         return score_peak_line(f"nerlens score on two files of {size / 1e6:.0f} MB in all",
                                paths, size)
+
+
+def many_labels_row(n_sentences: int, n_labels: int, repeat: int) -> float:
+    """2-D ids over a vocabulary of ``n_labels`` labels (``O``, ``B-`` and ``I-`` of
+    ``n_labels // 2`` types, each mention's type drawn from all of them: a Trainer's
+    large ``id2label``) against seqeval on the same tag strings."""
+    from seqeval.metrics import f1_score
+
+    types = tuple(f"T{i}" for i in range(n_labels // 2))
+    _, gold, pred = make_corpus(n_sentences, types=types)
+    labels = ["O"] + [f"{prefix}-{t}" for t in types for prefix in "BI"]
+    _, padded, _ = id_inputs(gold, pred, labels)
+    return compare(f"2-D padded ids, {len(labels)} labels vs f1_score", lambda: nerspan.score(
+        padded["gold"], padded["pred"], label_list=labels).micro(),
+        lambda: f1_score(gold, pred), repeat)
 
 
 def trainer_rows(tokens, labels, padded, repeat) -> dict:

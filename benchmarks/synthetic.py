@@ -12,8 +12,9 @@ TYPES = ("PER", "LOC", "ORG", "MISC")
 
 
 def make_corpus(n_sentences: int = 50_000, mean_length: int = 15, error_rate: float = 0.10,
-                seed: int = 0, vocab_size: int = 20_000):
-    """Return ``(tokens, gold, pred)``: lists of sentences of strings."""
+                seed: int = 0, vocab_size: int = 20_000, types: tuple = TYPES):
+    """Return ``(tokens, gold, pred)``: lists of sentences of strings; mention types are
+    drawn from ``types``."""
     rng = np.random.default_rng(seed)
     lengths = np.clip(rng.poisson(mean_length, n_sentences), 3, None)
     words = np.array([f"w{i}" for i in range(vocab_size)], dtype=object)
@@ -30,21 +31,23 @@ def make_corpus(n_sentences: int = 50_000, mean_length: int = 15, error_rate: fl
         while i < n:  # mentions of 1-3 tokens with probability ~0.12 per start
             if rng.random() < 0.12:
                 size = min(int(rng.integers(1, 4)), n - i)
-                t = TYPES[int(rng.integers(len(TYPES)))]
+                which = int(rng.integers(len(types)))
+                t = types[which]
                 g[i] = f"B-{t}"
                 for k in range(i + 1, i + size):
                     g[k] = f"I-{t}"
-                mentions.append((i, i + size, t))
+                mentions.append((i, i + size, which))
                 i += size + 1
             else:
                 i += 1
         p = list(g)
-        for start, end, t in mentions:
+        for start, end, which in mentions:
+            t = types[which]
             if rng.random() >= error_rate:
                 continue
             kind = int(rng.integers(4))
             if kind == 0:  # wrong type
-                other = TYPES[(TYPES.index(t) + 1) % len(TYPES)]
+                other = types[(which + 1) % len(types)]
                 p[start] = f"B-{other}"
                 for k in range(start + 1, end):
                     p[k] = f"I-{other}"
@@ -63,7 +66,7 @@ def make_corpus(n_sentences: int = 50_000, mean_length: int = 15, error_rate: fl
         free = [k for k in range(n) if g[k] == "O" and (k == 0 or g[k - 1] == "O")]
         if free and rng.random() < error_rate * len(mentions) / 2:  # spurious mention
             k = free[int(rng.integers(len(free)))]
-            p[k] = f"B-{TYPES[int(rng.integers(len(TYPES)))]}"
+            p[k] = f"B-{types[int(rng.integers(len(types)))]}"
         tokens.append(sentence)
         gold.append(g)
         pred.append(p)

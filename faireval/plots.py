@@ -5,7 +5,8 @@
   as stacked bars: where traditional counting sees two errors, fair counting sees one;
 - ``confusion_heatmap``: Figure 2, the confusion matrix of errors (target label x system
   label; the diagonal holds boundary errors, the FN column and FP row the unmatched spans)
-  as a heat map with the counts written in the cells.
+  as a heat map with the counts written in the cells; beyond ``HEATMAP_LABELS`` labels
+  those with the fewest errors are summed as "other".
 
 Both take a result object or its ``to_dict()``; they return a
 ``matplotlib.figure.Figure`` and, given ``path``, save it (PNG or SVG by suffix).
@@ -97,42 +98,86 @@ def error_distribution(results, path=None, width: float | None = None, height: f
     return _save(figure, path)
 
 
+# A heat map shows at most this many labels, those with the most errors; the others are
+# summed in one "other" row and column, so that the figure stays readable and takes the
+# same time whatever the number of labels (100 labels, 10,000 written cells, took 8-25 s
+# a figure: the report's figures took 30-100 s for numbers found in 0.4).
+HEATMAP_LABELS = 20
+OTHER = "other"
+
+
+def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple:
+    """The rows, columns and counts the heat map draws (``confusion_table``'s; the FP x FN
+    corner, no cell, is NaN), and how many labels it summed.
+
+    The labels beyond ``max_labels`` with the fewest errors (row and column, FP and FN
+    included; the later on ties) are summed in an ``other`` row and column before the
+    FP row and FN column; the others keep their order.
+
+    >>> confusion = {"matrix": {"A": {"A": 1, "B": 5, "C": 0}, "B": {"A": 0, "B": 0, "C": 1},
+    ...                         "C": {"A": 1, "B": 0, "C": 0}},
+    ...              "FN": {"A": 2, "B": 0, "C": 0}, "FP": {"A": 0, "B": 3, "C": 0}}
+    >>> rows, columns, counts, summed = confusion_cells({"confusion": confusion}, max_labels=2)
+    >>> rows, columns, summed
+    (['A', 'B', 'other', 'no target span (FP)'], ['A', 'B', 'other', 'no system span (FN)'], 1)
+    >>> counts.tolist()
+    [[1.0, 5.0, 0.0, 2.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, nan]]
+    """
+    rows, columns, counts = confusion_table(_as_dict(result)["confusion"])
+    matrix = np.array([[np.nan if c is None else c for c in cells] for cells in counts],
+                      dtype=float)
+    n_labels = len(rows) - 1   # the labels, then FP (rows) and FN (columns)
+    if n_labels <= max_labels:
+        return rows, columns, matrix, 0
+    errors = matrix[:n_labels].sum(1) + matrix[:, :n_labels].sum(0)  # the corner is in neither
+    kept = np.sort(np.argsort(-errors, kind="stable")[:max_labels])
+    cell = np.full(n_labels + 1, max_labels)   # every summed label: the other row/column
+    cell[kept] = np.arange(max_labels)
+    cell[-1] = max_labels + 1
+    folded = np.zeros((max_labels + 2, max_labels + 2))
+    np.add.at(folded, np.ix_(cell, cell), matrix)
+    names = [rows[k] for k in kept] + [OTHER]
+    return names + rows[-1:], names + columns[-1:], folded, n_labels - max_labels
+
+
 def confusion_heatmap(result, path=None, title: str | None = None, width: float | None = None,
-                      height: float | None = None):
+                      height: float | None = None, max_labels: int = HEATMAP_LABELS):
     """Figure 2: the confusion matrix of errors as a heat map, counts in the cells.
 
     Rows: target label, then the system spans without a target span (FP); columns:
     system label, then the target spans without a system span (FN), set apart by a line.
-    The colour scale is logarithmic in the count (0 is white).
+    The colour scale is logarithmic in the count (0 is white). Beyond ``max_labels``
+    labels, those with the fewest errors are summed as ``other`` (``confusion_cells``);
+    the axis titles say how many.
     """
-    rows, columns, counts = confusion_table(_as_dict(result)["confusion"])
-    matrix = np.array([[c or 0 for c in cells] for cells in counts], dtype=float)
+    rows, columns, matrix, summed = confusion_cells(result, max_labels)
+    counts = np.nan_to_num(matrix)
     figure = _figure(width or max(4.5, 0.75 * len(columns) + 2.5),
                      height or max(3.2, 0.5 * len(rows) + 1.6))
     axes = figure.add_subplot()
-    limit = float(np.log1p(matrix.max())) if matrix.size else 1.0
-    shown = np.ma.masked_where(matrix == 0, np.log1p(matrix))
+    limit = float(np.log1p(counts.max())) if counts.size else 1.0
+    shown = np.ma.masked_where(counts == 0, np.log1p(counts))
     image = axes.imshow(shown, cmap="Blues", aspect="auto", vmin=0, vmax=limit or 1.0)
-    for i, cells in enumerate(counts):
-        for j, count in enumerate(cells):
-            if count is None:   # no span on either side: not a cell
-                axes.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="grey")
-                continue
-            value = int(matrix[i, j])
-            dark = limit and np.log1p(value) > 0.6 * limit
-            axes.text(j, i, str(value), ha="center", va="center", fontsize=8,
-                      color="white" if dark else "black")
+    for (i, j), value in np.ndenumerate(matrix):
+        if value != value:   # the FP x FN corner: no span on either side, not a cell
+            axes.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="grey")
+            continue
+        dark = limit and np.log1p(value) > 0.6 * limit
+        axes.text(j, i, str(int(value)), ha="center", va="center", fontsize=8,
+                  color="white" if dark else "black")
     n = len(columns) - 1   # the unmatched spans' row and column, set apart from the labels
     axes.axhline(n - 0.5, color="grey", linewidth=1)
     axes.axvline(n - 0.5, color="grey", linewidth=1)
     axes.set_xticks(np.arange(len(columns)), columns, fontsize=8, rotation=45, ha="right")
     axes.set_yticks(np.arange(len(rows)), rows, fontsize=8)
-    axes.set_xlabel("system label (FN: no system span)")
-    axes.set_ylabel("target label (FP: no target span)")
+    other = (f"; {OTHER}: the {summed} labels with the fewest errors, summed" if summed
+             else "")
+    axes.set_xlabel(f"system label (FN: no system span{other})")
+    axes.set_ylabel(f"target label (FP: no target span{other and '; ' + OTHER + ' summed'})")
     axes.set_title(title or "Confusion of errors\n(diagonal: boundary errors)", fontsize=10)
     bar = figure.colorbar(image, ax=axes)
     bar.set_label("errors (count, log scale)")
-    ticks = [t for t in (1, 10, 100, 1000, 10000) if t <= max(matrix.max(), 1)]
+    ticks = [t for t in (1, 10, 100, 1000, 10000) if t <= max(counts.max(), 1)]
     bar.set_ticks(np.log1p(ticks), labels=[str(t) for t in ticks])
     return _save(figure, path)
 

@@ -123,23 +123,25 @@ def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group
               system_group) -> tuple[np.ndarray, np.ndarray]:
     """Per system span its kind, per target span whether it was missed.
 
-    Groups (sentences, or sentence-type pairs) are matched independently. Where every
-    overlap is one-to-one the outcome of each pair is read off directly; groups with a
-    span that overlaps several others replay the greedy matching.
+    Groups (sentences, or sentence-type pairs) are matched independently: only spans of
+    one group form pairs. A pair whose two spans take part in no other pair has its
+    outcome read off directly; the pairs that share a span replay the greedy matching.
     """
-    pairs_s, pairs_t, tangled = _overlap_pairs(target, system, target_group, system_group)
+    pairs_s, pairs_t = _overlap_pairs(target, system, target_group, system_group)
+    good = _is_correct(schema, target, system, pairs_t, pairs_s)
+    shared = ((np.bincount(pairs_s, minlength=len(system)) > 1)[pairs_s]
+              | (np.bincount(pairs_t, minlength=len(target)) > 1)[pairs_t])
     pred_kind = np.full(len(system), SPURIOUS, dtype=np.int64)
     missed = np.ones(len(target), dtype=bool)
-    simple = ~(np.isin(system_group[pairs_s], tangled))
-    s, t = pairs_s[simple], pairs_t[simple]
-    pred_kind[s] = np.where(_is_correct(schema, target, system, t, s), CORRECT, schema.other)
-    missed[t] = False
-    for group in tangled.tolist():
-        sys_index = np.flatnonzero(system_group == group)
-        tgt_index = np.flatnonzero(target_group == group)
-        kinds, taken = _greedy(schema, target, system, tgt_index, sys_index)
-        pred_kind[sys_index] = kinds
-        missed[tgt_index] = ~taken
+    alone = ~shared
+    pred_kind[pairs_s[alone]] = np.where(good[alone], CORRECT, schema.other)
+    missed[pairs_t[alone]] = False
+    s, t, good = pairs_s[shared], pairs_t[shared], good[shared]
+    distance = (np.abs(target.start[t] - system.start[s])
+                + np.abs(target.end[t] - system.end[s]) if schema.closest else None)
+    matched, kinds, taken = _greedy(schema, s, t, good, distance)
+    pred_kind[matched] = kinds
+    missed[taken] = False
     return pred_kind, missed
 
 
@@ -152,59 +154,65 @@ def _is_correct(schema: Schema, target, system, t, s) -> np.ndarray:
     return ok
 
 
-def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_group):
-    """Every (system, target) pair of one group that overlaps enough, and the tangled groups.
+def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_group
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Every (system, target) pair of one group that overlaps enough.
 
-    A group is tangled when one of its spans takes part in two pairs.
+    Two spans overlap when one starts within the other: the target spans that start
+    within a system span (at or after its start) and the system spans that start within
+    a target span (after its start) are ranges of one sorted order each. Finding them
+    costs n log n plus the pairs, however the spans nest.
     """
     empty = np.zeros(0, dtype=np.int64)
     if not len(target) or not len(system):
-        return empty, empty, empty
-    width = int(max(target.end.max(), system.end.max())) + 2
-    order = np.lexsort((target.start, target_group))
-    group, start = target_group[order], target.start[order]
-    # gold spans of the group with start < system end, from the first whose end (running
-    # maximum, so that nested gold spans keep the keys sorted) passes the system start
-    reach = np.maximum.accumulate(group * width + target.end[order])
-    lo = np.searchsorted(reach, system_group * width + system.start, "right")
-    hi = np.searchsorted(group * width + start, system_group * width + system.end, "left")
-    hi = np.maximum(hi, lo)
-    pairs_s = np.repeat(np.arange(len(system)), hi - lo)
-    pairs_t = order[ranges(lo, hi - lo)]
+        return empty, empty
+    width = int(max(target.end.max(), system.end.max())) + 1  # keys never cross groups
+    t_start, t_end = target_group * width + target.start, target_group * width + target.end
+    s_start, s_end = system_group * width + system.start, system_group * width + system.end
+    s_one, t_one = _starting_within(s_start, s_end, t_start)
+    t_two, s_two = _starting_within(t_start + 1, t_end, s_start)
+    pairs_s, pairs_t = np.concatenate([s_one, s_two]), np.concatenate([t_one, t_two])
     overlap = (np.minimum(system.end[pairs_s], target.end[pairs_t])
                - np.maximum(system.start[pairs_s], target.start[pairs_t]))
     length = target.end[pairs_t] - target.start[pairs_t]
     keep = (overlap > 0) & ((overlap / length) * 100.0 >= MIN_OVERLAP_PERCENT)
-    pairs_s, pairs_t = pairs_s[keep], pairs_t[keep]
-    busy_s = np.bincount(pairs_s, minlength=len(system)) > 1
-    busy_t = np.bincount(pairs_t, minlength=len(target)) > 1
-    tangled = np.unique(np.concatenate([system_group[busy_s], target_group[busy_t]]))
-    return pairs_s, pairs_t, tangled.astype(np.int64)
+    return pairs_s[keep], pairs_t[keep]
 
 
-def _greedy(schema: Schema, target: SpanTable, system: SpanTable, tgt_index, sys_index):
-    """nervaluate's matching of one group, span by span in list order."""
-    gold = [(int(target.start[k]), int(target.end[k]), int(target.label[k])) for k in tgt_index]
-    taken = np.zeros(len(gold), dtype=bool)
-    kinds = np.full(len(sys_index), SPURIOUS, dtype=np.int64)
-    for i, k in enumerate(sys_index.tolist()):
-        start, end, label = int(system.start[k]), int(system.end[k]), int(system.label[k])
-        candidates = [j for j, g in enumerate(gold)
-                      if not taken[j] and _overlaps(start, end, g[0], g[1])]
-        if not candidates:
+def _starting_within(first: np.ndarray, after: np.ndarray, other_first: np.ndarray) -> tuple:
+    """``(i, j)`` for every ``other_first[j]`` in ``[first[i], after[i])``."""
+    order = np.argsort(other_first, kind="stable")
+    lo = np.searchsorted(other_first[order], first, "left")
+    n = np.searchsorted(other_first[order], after, "left") - lo
+    return np.repeat(np.arange(len(first)), n), order[ranges(lo, n)]
+
+
+def _greedy(schema: Schema, pair_s, pair_t, good, distance) -> tuple:
+    """nervaluate's matching of ``(system, target)`` pairs that share spans: system spans
+    in list order, each taking its first correct candidate not yet taken (``good``; with
+    ``schema.closest`` the one of least ``distance``, the first on ties), else its first
+    candidate not yet taken. Returns the system spans matched, their kinds and the
+    targets taken.
+
+    Pairs of different groups share no span, so one pass over the pairs, each looked at
+    once, replays every group.
+    """
+    order = np.lexsort((pair_t, pair_s))
+    pair_s, pair_t, good = pair_s[order], pair_t[order].tolist(), good[order].tolist()
+    distance = distance[order].tolist() if distance is not None else None
+    bounds = np.flatnonzero(np.diff(pair_s, prepend=-1, append=-1)).tolist()
+    systems, kinds, taken = [], [], set()
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        free = [p for p in range(lo, hi) if pair_t[p] not in taken]
+        if not free:
             continue
-        good = [j for j in candidates
-                if (not schema.same_bounds or (gold[j][0], gold[j][1]) == (start, end))
-                and (not schema.same_label or gold[j][2] == label)]
-        if good and schema.closest:
-            choice = min(good, key=lambda j: abs(gold[j][0] - start) + abs(gold[j][1] - end))
+        correct = [p for p in free if good[p]]
+        if correct and distance is not None:
+            choice = min(correct, key=distance.__getitem__)  # min: the first on ties
         else:
-            choice = good[0] if good else candidates[0]
-        kinds[i] = CORRECT if good else schema.other
-        taken[choice] = True
-    return kinds, taken
-
-
-def _overlaps(start: int, end: int, gold_start: int, gold_end: int) -> bool:
-    overlap = min(end, gold_end) - max(start, gold_start)
-    return overlap > 0 and (overlap / (gold_end - gold_start)) * 100.0 >= MIN_OVERLAP_PERCENT
+            choice = correct[0] if correct else free[0]
+        systems.append(int(pair_s[lo]))
+        kinds.append(CORRECT if correct else schema.other)
+        taken.add(pair_t[choice])
+    return (np.array(systems, dtype=np.int64), np.array(kinds, dtype=np.int64),
+            np.fromiter(taken, dtype=np.int64, count=len(taken)))

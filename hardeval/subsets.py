@@ -124,10 +124,16 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     # whole vocabulary) does not make a token seen.
     seen = rows >= 0
     seen[seen] = train.io_counts.sum(axis=1)[rows[seen]] > 0
+    rows = np.where(seen, rows, -1)
     # A token's code depends only on its word and its gold IO label: every (word, label)
-    # cell is classified once and each token looks its cell up.
+    # cell is classified once and each token looks its cell up, while there are fewer
+    # cells than tokens (words x types outgrows the data when a label vocabulary names
+    # thousands of types: the tokens are then classified one by one).
     width = len(to_train)
-    cell_rows = np.repeat(np.where(seen, rows, -1), width)
+    if len(rows) * width > corpus.n_tokens:
+        return classify(rows[corpus.tokens], train.io_counts, io > 0, to_train[io],
+                        strict_diff)
+    cell_rows = np.repeat(rows, width)
     cell_labels = np.tile(np.arange(width), len(rows))
     codes = classify(cell_rows, train.io_counts, cell_labels > 0, to_train[cell_labels],
                      strict_diff)

@@ -267,7 +267,7 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
 DECODE_BLOCK = 1 << 20  # positions per block: decoding temporaries stay this small
 
 
-# A label pair's lenient flags, one byte: a mention starts at the current token, one
+# A transition's lenient flags, one byte: a mention starts at the current token, one
 # ends just before it, the transition is invalid under the scheme.
 START, END, INVALID = 1, 2, 4
 
@@ -276,22 +276,24 @@ def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme)
     """conlleval's chunks of one column: flat ``start``, ``end`` (exclusive), ``Repairs``.
 
     Every transition is the pair ``(previous label, label)``, the previous label of a
-    sentence's first token being a sentinel ``O`` (label id ``len(labels)``); one look-up
-    per position reads the pair's flags (``_pair_flags``). A sentence's last token is
-    followed by a sentinel: those transitions are looked up per sentence, and a mention
-    they end ends at the sentence's end. The column is read in blocks of
-    ``DECODE_BLOCK`` positions, so that memory stays proportional to the spans.
+    sentence's first token being a sentinel ``O``; one look-up per position reads its
+    flags (``Transitions``). A sentence's last token is followed by a sentinel: those
+    transitions are looked up per sentence, and a mention they end ends at the
+    sentence's end. The column is read in blocks of ``DECODE_BLOCK`` positions, so that
+    memory stays proportional to the spans.
     """
-    flags = _pair_flags(table, scheme)
-    sentinel = len(table.prefix)
+    by_code = (LENIENT_TABLES["start"] * START | LENIENT_TABLES["end"] * END
+               | ~scheme.tables["valid"] * INVALID)
+    flags = Transitions(table, by_code)
     nonempty, heads, tails = corpus.nonempty_sentences
-    final = np.take(flags[:, sentinel], np.take(ids, tails - 1))  # take: 3x faster here
+    into_sentinel = flags.of(np.arange(flags.sentinel + 1), flags.sentinel)  # per label
+    final = np.take(into_sentinel, np.take(ids, tails - 1))  # take: 3x faster here
     closed = tails[(final & END) != 0]  # a mention ends with its sentence
     repairs = _RepairCount(corpus, table, nonempty[(final & INVALID) != 0])
     events = []
     for a in range(0, len(ids), DECODE_BLOCK):
         b = min(a + DECODE_BLOCK, len(ids))
-        flag = _flags_at(ids, a, b, heads, flags)
+        flag = flags.at(ids, a, b, heads)
         flag[closed[np.searchsorted(closed, a):np.searchsorted(closed, b)] - a] |= END
         # one scan finds every flagged position (flatnonzero on bools: 4x faster than on
         # bytes); the few found are then read by their flag bits
@@ -314,39 +316,93 @@ def _lenient(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Scheme)
 # How many events (a start, an end) a position's lenient flags hold.
 _EVENTS = np.array([((f & START) != 0) + ((f & END) != 0) for f in range(256)], dtype=np.intp)
 
+# Up to this many labels (the sentinel included) the flags of every label pair are
+# tabulated: one look-up per position. Beyond, the table would grow as the square of
+# the labels (6.4 GB for 80,000), so each position's transition code is computed from
+# per-label arrays instead: two look-ups, memory linear in the labels.
+PAIR_TABLE_LABELS = 256
+# Positions whose codes are computed at once: temporaries that stay in cache (a whole
+# block's at once took twice as long in decoding, in page faults).
+CODE_CHUNK = 1 << 16
 
-def _pair_flags(table: LabelTable, scheme: Scheme) -> np.ndarray:
-    """``START | END | INVALID`` bits (uint8) per label pair ``[previous, label]``
-    (sentinel ``O`` last): lenient starts and ends, transitions the scheme does not allow."""
-    by_code = (LENIENT_TABLES["start"] * START | LENIENT_TABLES["end"] * END
-               | ~scheme.tables["valid"] * INVALID).astype(np.uint8)
-    n = len(table.prefix) + 1
-    return by_code[transition_codes(table)].reshape(n, n)
+
+class Transitions:
+    """The flags (one byte) of every transition ``(previous label, label)`` of a label
+    vocabulary, read position by position; label id ``len(labels)`` is the sentinel O.
+
+    A transition's flags depend only on its code (``code``): the two canonical prefixes
+    and whether the types are the same, 50 values; ``by_code`` holds their flags.
+    """
+
+    def __init__(self, table: LabelTable, by_code: np.ndarray):
+        self.prefix = np.append(table.prefix, np.uint8(O))
+        self.type = np.append(table.type, np.int32(-1))
+        self.sentinel = len(table.prefix)
+        by_byte = np.zeros(256, dtype=np.uint8)
+        by_byte[:len(by_code)] = by_code
+        self.by_code, self.by_byte = by_byte, by_byte.tobytes()
+        labels = np.arange(self.sentinel + 1)
+        self.pairs = (self.of(labels[:, None], labels[None, :])
+                      if len(labels) <= PAIR_TABLE_LABELS else None)
+
+    def code(self, previous: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """``(previous prefix * N_PREFIXES + prefix) * 2 + same type`` (uint8, < 50),
+        the index of the scheme tables."""
+        prefixes = self.prefix[previous] * np.uint8(N_PREFIXES) + self.prefix[labels]
+        return prefixes * np.uint8(2) + (self.type[previous] == self.type[labels])
+
+    def of(self, previous: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """The flags of the transitions ``previous -> labels`` (arrays of label ids)."""
+        return self.by_code[self.code(previous, labels)]
+
+    def at(self, ids: np.ndarray, a: int, b: int, heads: np.ndarray) -> np.ndarray:
+        """The flags at positions ``a:b`` of ``ids`` (uint8, writable); the sentence
+        ``heads`` follow the sentinel."""
+        heads = heads[np.searchsorted(heads, a):np.searchsorted(heads, b)] - a
+        previous = ids[a - 1] if a else self.sentinel
+        if self.pairs is not None:
+            return _pair_flags_at(ids[a:b], previous, heads, self.pairs)
+        code = np.empty(b - a, dtype=np.uint8)
+        for c in range(a, b, CODE_CHUNK):
+            self._codes(ids[c:min(c + CODE_CHUNK + 1, b)], code[c - a:])
+        code[0] = self.code(np.array([previous]), ids[a:a + 1])[0]
+        code[heads] = self.code(np.full(len(heads), self.sentinel), ids[a:b][heads])
+        # a bytearray: the flags stay writable (lenient decoding marks sentence ends)
+        return np.frombuffer(bytearray(code).translate(self.by_byte), dtype=np.uint8)
+
+    def _codes(self, labels: np.ndarray, out: np.ndarray) -> None:
+        """The codes of the transitions within ``labels`` into ``out[1:]`` (the first
+        label is the previous of the second): prefix and type looked up per position,
+        the pairs compared and combined in bytes."""
+        prefix, types = np.take(self.prefix, labels), np.take(self.type, labels)
+        out = out[1:len(labels)]
+        np.multiply(prefix[:-1], np.uint8(2 * N_PREFIXES), out=out)
+        out += types[:-1] == types[1:]
+        out += prefix[1:] * np.uint8(2)
 
 
-def _flags_at(ids: np.ndarray, a: int, b: int, heads: np.ndarray, flags: np.ndarray
-              ) -> np.ndarray:
-    """``flags[previous label, label]`` at positions ``a:b`` (uint8); the sentence
-    ``heads`` follow the sentinel (the last label of ``flags``).
+def _pair_flags_at(labels: np.ndarray, previous: int, heads: np.ndarray, pairs: np.ndarray
+                   ) -> np.ndarray:
+    """``pairs[previous label, label]`` for ``labels`` (uint8, writable), the first
+    following ``previous`` and the ``heads`` the sentinel (the last label of ``pairs``).
 
     A pair is ``previous * stride + label``. With at most 15 labels it fits in a byte:
     byte arithmetic and ``bytes.translate`` take half the time of int64 pairs and
     ``np.take`` (0.7 vs 1.55 ms on 750k tokens).
     """
-    sentinel = len(flags) - 1
+    sentinel = len(pairs) - 1
     small = sentinel < 16
     stride = 16 if small else sentinel + 1
-    labels = ids[a:b].astype(np.uint8) if small else ids[a:b]
-    pair = np.empty(b - a, dtype=np.uint8 if small else np.int64)
-    pair[0] = (ids[a - 1] if a else sentinel) * stride
+    labels = labels.astype(np.uint8) if small else labels
+    pair = np.empty(len(labels), dtype=np.uint8 if small else np.int64)
+    pair[0] = previous * stride
     np.multiply(labels[:-1], stride, out=pair[1:])
-    pair[heads[np.searchsorted(heads, a):np.searchsorted(heads, b)] - a] = sentinel * stride
+    pair[heads] = sentinel * stride
     pair += labels
     if not small:
-        return np.take(flags, pair)
+        return np.take(pairs, pair)
     by_byte = np.zeros((16, 16), dtype=np.uint8)
-    by_byte[:sentinel + 1, :sentinel + 1] = flags
-    # a bytearray: the flags stay writable (lenient decoding marks sentence ends in them)
+    by_byte[:sentinel + 1, :sentinel + 1] = pairs
     return np.frombuffer(bytearray(pair).translate(by_byte.tobytes()), dtype=np.uint8)
 
 
@@ -411,8 +467,8 @@ def _strict_spans(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Sc
     tables = {"lenient_start": LENIENT_TABLES["start"], "lenient_end": LENIENT_TABLES["end"],
               **scheme.tables}
     by_code = sum(tables[question] * bit for question, bit in STRICT_BITS.items())
-    flags = by_code.astype(np.uint8)[transition_codes(table)].reshape(sentinel + 1, -1)
-    flag = _flags_at(ext_ids, 0, len(ext_ids), np.zeros(0, dtype=np.int64), flags)
+    flags = Transitions(table, by_code)
+    flag = flags.at(ext_ids, 0, len(ext_ids), np.zeros(0, dtype=np.int64))
 
     def lookup(question: str) -> np.ndarray:
         return (flag & STRICT_BITS[question]) != 0
@@ -434,7 +490,8 @@ def check_tags(corpus: Corpus, ids: np.ndarray, table: LabelTable, scheme: Schem
     some label of the vocabulary is bad, and then only the bad labels are searched for.
     """
     if table.unreadable:
-        bad_ids = [i for i, label in enumerate(corpus.labels) if label in table.unreadable]
+        unreadable = set(table.unreadable)  # a tuple's look-ups: labels x bad labels
+        bad_ids = [i for i, label in enumerate(corpus.labels) if label in unreadable]
         mask = np.isin(ids, bad_ids)
         if mask.any():
             label = corpus.labels[ids[np.argmax(mask)]]
@@ -458,7 +515,7 @@ def tag_problem(label: str) -> str | None:
     """
     if label == "":
         return "the empty string is not a tag (write O for outside)"
-    if label != label.strip() or any(c.isspace() for c in label):
+    if label.split() != [label]:  # whitespace anywhere, in one C call per label
         return f"tag {shown(label)} contains whitespace"
     prefix, _, entity_type = label.partition("-")
     if prefix == "O" and label != "O":  # O-PER, and O- with no type
@@ -471,17 +528,6 @@ def _raise_at(corpus: Corpus, mask: np.ndarray, side: str, problem: str):
     sentence = _sentence_of(corpus, position)
     raise corpus.error(InvalidTagError, problem, sentence, side=side,
                        position=position - int(corpus.offsets[sentence]))
-
-
-def transition_codes(table: LabelTable) -> np.ndarray:
-    """The transition code of every label pair ``previous * (n + 1) + label`` (label id
-    ``n`` is the sentinel O): ``(previous prefix * N_PREFIXES + prefix) * 2 + same type``,
-    in uint8 (< 50), the index of the scheme tables."""
-    prefix = np.append(table.prefix, np.uint8(O)).astype(np.int64)
-    types = np.append(table.type, np.int32(-1))
-    same = types[:, None] == types[None, :]
-    codes = (prefix[:, None] * N_PREFIXES + prefix[None, :]) * 2 + same
-    return codes.ravel().astype(np.uint8)
 
 
 def ext_pos_of_sentence(corpus: Corpus) -> np.ndarray:

@@ -8,6 +8,7 @@ Case-insensitive variants are derived on first use and cached.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -67,13 +68,34 @@ def row_ids(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
     return first, inverse.ravel()
 
 
+def types_that_occur(spans: Spans) -> Spans:
+    """``spans`` with ``types`` narrowed to the types of its mentions (sorted as before).
+
+    A label vocabulary may name far more types than the data holds (a model's
+    ``id2label`` of 80,000 labels): tables per word and type stay as wide as the data.
+
+    >>> from nerspan import Corpus, decode
+    >>> c = Corpus.from_ids([[1, 0, 3]], None, ["O", "B-A", "B-B", "B-C"])
+    >>> spans = types_that_occur(decode(c))
+    >>> spans.types, spans.type.tolist()
+    (('A', 'C'), [0, 1])
+    """
+    used = np.unique(spans.type)
+    if len(used) == len(spans.types):
+        return spans
+    renumbered = np.searchsorted(used, spans.type).astype(spans.type.dtype)
+    return dataclasses.replace(spans, type=renumbered,
+                               types=tuple(spans.types[t] for t in used.tolist()))
+
+
 @dataclass
 class TrainIndex:
     """Index of a training corpus (tokens + gold tags).
 
     Attributes:
         corpus: the training corpus; ``spans``: its gold mentions.
-        types: the entity types of the training data.
+        types: the entity types of the training data (of its mentions: not every type
+            its label vocabulary may name).
         vocab: token string -> row of ``io_counts``.
         io_counts: int64 ``[len(vocab), 1 + len(types)]``; column 0 counts ``O``,
             column ``1 + t`` counts ``I-types[t]`` (tokens inside a mention of type t).
@@ -93,7 +115,7 @@ class TrainIndex:
         if train.tokens is None:
             raise InputTypeError("the training corpus needs tokens (a Corpus built with "
                                  "tokens=..., or train_tokens with train_tags)")
-        spans = decode(train, column, scheme, mode)
+        spans = types_that_occur(decode(train, column, scheme, mode))
         io = spans.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
         width = 1 + len(spans.types)
         counts = np.bincount(train.tokens.astype(np.int64) * width + io,

@@ -125,11 +125,17 @@ def test_get_entities_default():
     assert [[t, a, b - 1] for t, a, b in spans] == case["expected_inclusive_end"]
 
 
-def test_length_mismatch_is_an_error():
+def test_length_mismatch_is_an_error_but_empty_lists_are_no_mention():
+    """seqeval refuses ``[["O"]]`` against ``[[]]`` (a length mismatch). nerlens differs on
+    purpose (README, "where we differ"): a side whose sentences are all empty lists is span
+    input without a mention when the other side has words, as a pipeline that found
+    nothing gives it; tags of other lengths stay an error."""
     for case_id in ("errors_value_error_length_mismatch", "errors_value_error_length_mismatch2"):
         case = metric_cases()[case_id]
+        result = nerspan.score(case["y_true"], case["y_pred"])
+        assert (result.n_gold, result.n_predicted) == (0, 0)
         with pytest.raises(nerspan.LengthMismatchError, match="sentence 0"):
-            nerspan.score(case["y_true"], case["y_pred"])
+            nerspan.score(case["y_true"] + [["O", "O"]], case["y_pred"] + [["O"]])
 
 
 def test_conll2000_sample_f1():

@@ -2,6 +2,8 @@
 confusion matrix of errors as a heat map), in Python and from ``nerlens faireval --plot``."""
 from __future__ import annotations
 
+import numpy as np
+
 import faireval
 from faireval import plots
 from nerlens.cli import main
@@ -52,3 +54,32 @@ def test_cli_plot_on_germeval_spans(tmp_path, capsys):
     result = faireval.score(faireval.read_span_file(target), faireval.read_span_file(system))
     assert plots.error_counts(result)["fair"] == {"FP": 253, "FN": 462, "LE": 252, "BE": 180,
                                                   "LBE": 155}
+
+
+def test_heatmap_of_many_labels_sums_the_rest_as_other():
+    """100 labels once drew 10,201 cells with their counts (25 s a figure, every system
+    of a report); beyond ``HEATMAP_LABELS`` the labels with the fewest errors are summed
+    as "other", and the chart says so."""
+    types = [f"T{i:03d}" for i in range(100)]
+    gold = [[f"B-{t}", "O", f"B-{t}", "O"] for t in types]
+    pred = [list(sentence) for sentence in gold]
+    for i in range(20):   # two boundary errors each for the first 20 labels
+        pred[i][1] = pred[i][3] = f"I-{types[i]}"
+    pred[50][0] = "B-T051"   # one confusion between two of the others
+    result = faireval.score(gold, pred)
+    confusion = result.to_dict()["confusion"]
+    figure = plots.confusion_heatmap(result)
+    axes = figure.axes[0]
+    n = plots.HEATMAP_LABELS + 2   # the labels kept, other, FP / FN
+    assert len(axes.texts) == n * n
+    rows = [label.get_text() for label in axes.get_yticklabels()]
+    assert rows == types[:20] + ["other", "no target span (FP)"]
+    assert "other: the 80 labels with the fewest errors" in axes.get_xlabel()
+    _, _, counts, summed = plots.confusion_cells(result)
+    assert summed == 80 and counts.shape == (n, n)
+    assert np.nansum(counts) == sum(sum(row.values()) for row in confusion["matrix"].values()) \
+        + sum(confusion["FN"].values()) + sum(confusion["FP"].values())
+    assert counts[0, 0] == confusion["matrix"]["T000"]["T000"] == 2
+    assert counts[20, 20] == confusion["matrix"]["T050"]["T051"] == 1
+    small = plots.confusion_heatmap(faireval.score(GOLD, PRED)).axes[0]
+    assert "other" not in small.get_xlabel()   # a few labels: all drawn, as before

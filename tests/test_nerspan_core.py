@@ -221,6 +221,21 @@ def test_train_index_token_counts(train_index):
     assert lower.tolist() == [[1, 1, 1]]
 
 
+def test_train_index_tables_are_as_wide_as_the_types_of_the_data(train_index):
+    """A label vocabulary may name thousands of types that training never shows (a
+    model's id2label): the per-word table once had a column for each (4,001 labels,
+    2,001 columns; 80,000 labels and 20,000 words, 6.4 GB)."""
+    labels = ["O", "B-LOC", "B-ORG", "I-ORG"] + [f"B-X{i}" for i in range(4000)]
+    index = {label: i for i, label in enumerate(labels)}
+    corpus = train_index.corpus
+    ids = [[index[t] for t in corpus.tags("gold", i)] for i in range(corpus.n_sentences)]
+    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+    wide = nerspan.as_train_index(Corpus.from_ids(ids, None, labels, tokens=words))
+    assert wide.types == train_index.types == ("LOC", "ORG")
+    assert wide.io_counts.shape == train_index.io_counts.shape == (len(corpus.vocab), 3)
+    assert wide.mention_types() == train_index.mention_types()
+
+
 def test_as_train_index_forms(tmp_path, train_index):
     path = tmp_path / "train.txt"
     path.write_text("Newcastle B-LOC\nis O\n\nUK B-LOC\n")

@@ -5,6 +5,8 @@ numbers were checked with). Its per-document loops are run sentence by sentence 
 """
 from __future__ import annotations
 
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -82,6 +84,62 @@ def test_random_nested_spans_equal_nervaluate(rnd):
         return out
     true, pred = [spans(), spans()], [spans(), spans()]
     assert ours(true, pred, inclusive_end=True) == reference(true, pred, ["A", "B"], "dict")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(50, 400), st.randoms(use_true_random=False))
+def test_long_documents_with_many_overlaps_equal_nervaluate(n_tokens, rnd):
+    # one sentence: every group is tangled, the whole document is replayed
+    def tags():
+        return [rnd.choice(["O", "B-PER", "I-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"])
+                for _ in range(n_tokens)]
+    true, pred = [tags()], [tags()]
+    assert ours(true, pred) == reference(true, pred, ["PER", "LOC", "ORG"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(20, 150), st.randoms(use_true_random=False))
+def test_long_documents_of_nested_spans_equal_nervaluate(n_spans, rnd):
+    # spans nest and cross on both sides, some are long (a span enclosing many others
+    # must not make every later span a candidate of every earlier one)
+    def spans():
+        out = []
+        for _ in range(n_spans):
+            start = rnd.randint(0, 3 * n_spans)
+            length = rnd.choice([0, 0, 1, 2, 5, rnd.randint(0, 3 * n_spans)])
+            out.append({"label": rnd.choice("AB"), "start": start, "end": start + length})
+        return out
+    true, pred = [spans()], [spans()]
+    assert ours(true, pred, inclusive_end=True) == reference(true, pred, ["A", "B"], "dict")
+
+
+def python_calls(function) -> int:
+    """How many Python functions ``function()`` calls (comprehensions included): an
+    operation count that does not depend on the machine's speed."""
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        calls += event == "call"
+    sys.setprofile(count)
+    try:
+        function()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_matching_a_long_sentence_is_linear_in_its_spans():
+    """Each gold span overlaps two predictions, so the sentence is replayed greedily: the
+    replay once compared every prediction with every gold span (minutes for a long
+    document); now it looks at each overlapping pair once."""
+    def calls(n):
+        true = [["B-PER", "I-PER", "O"] * n]
+        pred = [["B-PER", "B-PER", "O"] * n]
+        return python_calls(lambda: ours(true, pred))
+    calls(10)  # imports
+    small, large = calls(400), calls(1600)
+    assert large < 5 * small  # 4x the spans: 16x the work when quadratic
 
 
 def test_schemas_option():

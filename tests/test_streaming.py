@@ -8,6 +8,7 @@ kept here as the reference. Lenient decoding reads the column in blocks of
 from __future__ import annotations
 
 import random
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -171,22 +172,50 @@ def test_lenient_decoding_in_small_blocks_equals_one_block(monkeypatch, seed, sc
             assert found.repairs == expected.repairs
 
 
+@pytest.mark.filterwarnings("ignore::nerspan.DecodingWarning")
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("scheme", ["IOB2", "IOBES"])
-def test_decoding_with_more_than_15_labels_equals_decoding_with_few(monkeypatch, seed, scheme):
-    """Up to 15 labels a label pair is read as a byte (``bytes.translate``), above as
-    an int64 index: unused labels that push the vocabulary past 15 change nothing."""
+@pytest.mark.parametrize("scheme, mode", [("IOB2", "lenient"), ("IOBES", "lenient"),
+                                          ("IOBES", "strict")])
+@pytest.mark.parametrize("n_extra", [12, spans_module.PAIR_TABLE_LABELS])
+def test_decoding_with_more_labels_equals_decoding_with_few(monkeypatch, seed, scheme, mode,
+                                                            n_extra):
+    """Up to 15 labels a label pair is read as a byte (``bytes.translate``), up to
+    ``PAIR_TABLE_LABELS`` as an int64 index of a pair table, beyond from per-position
+    transition codes (``CODE_CHUNK`` positions at a time): unused labels that push the
+    vocabulary past either change nothing."""
     few = random_corpus(seed)
-    extra = tuple(f"B-X{i}" for i in range(12))
+    extra = tuple(f"B-X{i}" for i in range(n_extra))
     many = Corpus(few.offsets, few.columns, few.labels + extra, few.tokens, few.vocab)
-    for block in (1 << 20, 5):
+    for block, chunk in ((1 << 20, 1 << 16), (5, 1 << 16), (1 << 20, 2), (7, 3)):
         monkeypatch.setattr(spans_module, "DECODE_BLOCK", block)
+        monkeypatch.setattr(spans_module, "CODE_CHUNK", chunk)
         for column in (GOLD, PRED):
-            small, large = decode(few, column, scheme), decode(many, column, scheme)
+            small = decode(few, column, scheme, mode)
+            large = decode(many, column, scheme, mode)
             for field in ("start", "end", "sentence"):
                 np.testing.assert_array_equal(getattr(large, field), getattr(small, field))
             assert [large.types[t] for t in large.type] == [small.types[t] for t in small.type]
             assert large.repairs == small.repairs and small.repairs.total
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_decoding_memory_is_linear_in_the_labels(mode):
+    """A table per label pair would take (labels + 1)^2 entries: 16M for 4,001 labels
+    (128 MiB as int64 codes; 80,000 labels raised MemoryError). Per-label arrays take
+    20 kB."""
+    labels = ["O"] + [f"{prefix}-T{i}" for i in range(2000) for prefix in "BI"]
+    corpus = Corpus.from_ids([[1, 2, 0, 3999]], [[3, 4, 4, 0]], labels)
+    table = nerspan.LabelTable.build(corpus.labels, nerspan.get_scheme("IOB2"))
+    decode(Corpus.from_tags([["B-A"]]), GOLD, "IOB2", mode)  # imports, caches
+    tracemalloc.start()
+    try:
+        spans = [decode(corpus, column, "IOB2", mode, table) for column in (GOLD, PRED)]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20
+    assert [s.to_list(corpus) for s in spans] == [[[("T0", 0, 2), ("T1999", 3, 4)]],
+                                                  [[("T1", 0, 3)]]]
 
 
 # -- chunks: plain chunks split in C, others line by line ---------------------------------
