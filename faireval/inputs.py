@@ -17,13 +17,13 @@ import numpy as np
 from nerspan import (GOLD, PRED, Corpus, LabelTable, Repairs, as_corpus, check_span_scheme,
                      decode, from_spans, get_scheme, input_options, read_spans, span_sides)
 from nerspan.corpus import Interner, side_name
+from nerspan.span_input import LEVEL_SEPARATOR
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
                             NerspanError, SentenceCountError, counted, shown)
 
 # POS tags the reference code counts as punctuation (STTS, UPOS, custom, PTB).
 PUNCT_TAGS = frozenset({"$.", "$,", "$(", "PUNCT", "PUNKT", "KOMMA", "COMMA", "KLAMMER",
                         ".", ",", ":", "(", ")", '"', "\u2018", "\u201c", "\u2019", "\u201d"})
-LEVEL_SEPARATOR = "|"
 
 
 @dataclass(frozen=True)
@@ -137,9 +137,7 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
         form = span_sides(references, predictions, inputs, words=pos)
     if predictions is not None and form[0] != form[1]:  # spans on one side: both become tags
         check_span_scheme(scheme)
-        span_column = GOLD if form[0] else PRED
         references = from_spans(references, predictions, inputs=inputs)
-        _check_no_level_separator(references, span_column)
         predictions, form = None, (False, False)
     if form[0]:
         target, system, names, n_sentences, repairs = _spans_from_lists(
@@ -154,26 +152,6 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
     corpus = as_corpus(references, predictions, inputs=inputs)
     target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
     return target, system, names, corpus.n_sentences, corpus.lengths, repairs
-
-
-def _check_no_level_separator(corpus: Corpus, column: str) -> None:
-    """Refuse a span label holding ``|`` once the spans are tags: there ``|`` separates the
-    levels of multi-level tags, so ``B-A|B`` would be read as two spans. (Spans on both
-    sides are never tags, and keep such a label whole.)"""
-    bad = [k for k, tag in enumerate(corpus.labels) if LEVEL_SEPARATOR in tag]
-    if not bad:
-        return
-    ids = corpus.column(column)
-    hits = np.flatnonzero(np.isin(ids, bad))
-    if len(hits):
-        at = int(hits[0])
-        sentence = int(np.searchsorted(corpus.offsets, at, side="right")) - 1
-        label = corpus.labels[ids[at]].split("-", 1)[-1]
-        raise NerspanError(
-            f"span label {shown(label)} holds '|', which separates the levels of multi-level "
-            "tags: against tags on the other side it would be read as several spans (give "
-            "both sides as spans, or another label)", sentence=sentence,
-            side=side_name(column), position=at - int(corpus.offsets[sentence]))
 
 
 def _pos_lengths(pos, n_sentences: int, lengths):

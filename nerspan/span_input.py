@@ -488,6 +488,7 @@ def from_spans(references, predictions=None, *, inputs) -> Corpus:
         tokens = [[text_of(i)[0][a:b] for a, b in zip(*text_of(i)[1:])] for i in range(n)]
     lengths = _lengths(tokens, tag_sides, rows, n)
     for column, side in rows.items():
+        _check_no_level_separator(side, names[column])
         _check_fits(side, lengths, names[column])
         _check_no_overlap(side, names[column])
     offsets = _offsets(lengths)
@@ -537,6 +538,23 @@ def _check_no_overlap(side: SpanRows, name: str) -> None:
         raise NerspanError(f"spans {pair[0]} and {pair[1]} overlap; tags cannot hold "
                            "nested or overlapping spans (faireval scores them as span lists)",
                            side=name, sentence=int(side.sentence[a]))
+
+
+# Tags join the labels of annotation levels with it (faireval reads ``B-X|I-Y`` as two).
+LEVEL_SEPARATOR = "|"
+
+
+def _check_no_level_separator(side: SpanRows, name: str) -> None:
+    """Refuse a span label holding ``|``: as a tag it would read as several levels in
+    faireval (a report scores every family on the tags). faireval keeps such a label
+    whole when both sides are span lists, which never become tags."""
+    k = next((k for k, label in enumerate(side.labels) if LEVEL_SEPARATOR in label), None)
+    if k is not None:
+        raise NerspanError(
+            f"span label {shown(side.labels[k])} holds '|', which separates the levels of "
+            "multi-level tags: as a tag it would be read as several spans (give another "
+            "label, or both sides as span lists to faireval.score)",
+            side=name, sentence=int(side.sentence[k]))
 
 
 def _tag_columns(rows: dict, offsets: np.ndarray) -> tuple[tuple, dict]:

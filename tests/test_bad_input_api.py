@@ -523,16 +523,18 @@ def test_faireval_span_lists(references, message):
 LEVELS = r"span label 'A\|B' holds '\|', which separates the levels of multi-level tags"
 
 
-@pytest.mark.parametrize("entry", ["faireval.score", "metrics/faireval"])
+@pytest.mark.parametrize("entry", ["faireval.score", "metrics/faireval", "nerspan.score",
+                                   "tough_mentions.score"])
 @pytest.mark.parametrize("references, predictions, message", [
     ([[{"label": "A|B", "start": 0, "end": 2}], []], PRED,
-     r"references, sentence 0, position 0: " + LEVELS),
+     r"references, sentence 0: " + LEVELS),
     (GOLD, [[], [{"label": "A|B", "start": 1, "end": 2}]],
-     r"predictions, sentence 1, position 1: " + LEVELS),
+     r"predictions, sentence 1: " + LEVELS),
 ], ids=["references", "predictions"])
-def test_faireval_refuses_a_level_separator_in_a_span_label_against_tags(
+def test_a_level_separator_in_a_span_label_is_refused_where_spans_become_tags(
         entry, references, predictions, message):
-    # against tags the span becomes B-A|B, two levels; span lists on both sides keep it
+    # as a tag the span is B-A|B, which faireval (and so a report) reads as two levels;
+    # faireval's span lists on both sides never become tags and keep it
     with pytest.raises(nerspan.NerspanError, match=message):
         TAG_ENTRIES[entry](references, predictions)
     spans = [[("A|B", 0, 2)], [("LOC", 1, 2)]]

@@ -432,7 +432,7 @@ def test_one_input_one_answer_spans_or_tags_on_the_other_side(target, system):
     # span label holding the level separator of tags) an error saying so
     tags = spans_to_tags([system], [12])
     if any("|" in label for label, _, _ in target):
-        with pytest.raises(NerspanError, match=r"references, sentence 0, position \d+: span "
+        with pytest.raises(NerspanError, match=r"references, sentence 0: span "
                                                r"label '.*' holds '\|'"):
             score([target], tags)
         return
