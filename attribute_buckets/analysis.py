@@ -10,8 +10,9 @@ dicts, keyed by system name where several systems are compared.
   the test units of a dataset) and rho (mean over systems of |Spearman|);
 - bucket-wise: ``self_diagnosis`` (best and worst bucket of a system and their gap) and
   ``comparative_diagnosis`` (buckets where system A most exceeds and most trails B);
-- significance: ``friedman`` across buckets and ``wilcoxon`` between two systems, over
-  repeated runs or datasets (scipy.stats).
+- significance: ``friedman_buckets`` across buckets and ``wilcoxon_systems`` between two
+  systems, over repeated runs or datasets (the tests themselves, ``friedman`` and
+  ``wilcoxon``, are ``nerspan.significance``'s).
 
 Empty buckets (F1 None) are left out of every statistic. A discrete attribute (``tag``:
 one bucket per entity type) has no bucket order and no mean value: its Spearman, zeta and
@@ -34,6 +35,9 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 import numpy as np
+
+# the tests are nerspan's; friedman, wilcoxon and defined_pairs stay importable from here
+from nerspan.significance import defined_pairs, friedman, result_or_reason, wilcoxon  # noqa: F401
 
 from .attributes import DISCRETE_ATTRIBUTES, TOKEN_ATTRIBUTES
 from .discrete import DISCRETE
@@ -188,47 +192,6 @@ def comparative_diagnosis(result_a, result_b, attributes=None) -> dict:
     return out
 
 
-def friedman(scores) -> dict:
-    """Friedman test: do the buckets differ? ``scores`` is (runs or datasets x buckets)
-    of one system's bucket F1 (rows with an empty bucket are an error). When every run
-    gives all its buckets the same F1 the test is undefined (its statistic divides by
-    zero): a ValueError, never a NaN p-value."""
-    from scipy.stats import friedmanchisquare
-    matrix = np.asarray(scores, dtype=float)
-    if matrix.ndim != 2 or matrix.shape[1] < 3 or matrix.shape[0] < 2:
-        raise ValueError("friedman needs at least 2 runs/datasets x 3 buckets of F1")
-    if np.isnan(matrix).any():
-        raise ValueError("friedman: a bucket is empty (F1 None) in some run")
-    if (matrix == matrix[:, :1]).all():
-        raise ValueError("friedman: undefined, every run gives all its buckets the same F1")
-    statistic, p = friedmanchisquare(*matrix.T)
-    return {"statistic": float(statistic), "pvalue": _defined_pvalue("friedman", p),
-            "n_runs": int(matrix.shape[0]), "n_buckets": int(matrix.shape[1])}
-
-
-def defined_pairs(scores_a: Sequence, scores_b: Sequence) -> list:
-    """The pairs of scores that are both defined: a None or NaN score (an undefined
-    statistic, such as recall on an empty subset) leaves its pair out.
-
-    >>> defined_pairs([0.5, None, float("nan"), 0.7], [0.4, 0.6, 0.2, None])
-    [(0.5, 0.4)]
-    """
-    return [(float(x), float(y)) for x, y in zip(scores_a, scores_b)
-            if _defined(x) and _defined(y)]
-
-
-def _defined(score) -> bool:
-    return score is not None and bool(np.isfinite(score))
-
-
-def _defined_pvalue(test: str, p) -> float:
-    """``p`` as a float; a NaN p-value is an error, so that no caller counts it as a
-    test (Holm's correction would)."""
-    if not np.isfinite(p):
-        raise ValueError(f"{test}: undefined on these scores (no p-value)")
-    return float(p)
-
-
 def friedman_buckets(results: Sequence, attribute: str) -> dict:
     """``friedman`` over the bucket F1 of one attribute in several runs or datasets of one
     system; buckets empty in any run are left out."""
@@ -236,25 +199,6 @@ def friedman_buckets(results: Sequence, attribute: str) -> dict:
                          for r in results], dtype=float)
     keep = ~np.isnan(matrix).any(axis=0)
     return friedman(matrix[:, keep])
-
-
-def wilcoxon(scores_a: Sequence, scores_b: Sequence) -> dict:
-    """Wilcoxon signed-rank test between paired scores of two systems (over repeated
-    runs, datasets, or buckets); pairs with an undefined score (None or NaN) are left out
-    (``defined_pairs``) and not counted in ``n_pairs``."""
-    from scipy.stats import wilcoxon as scipy_wilcoxon
-    if len(scores_a) != len(scores_b):
-        raise ValueError("wilcoxon needs the same number of scores for both systems")
-    pairs = defined_pairs(scores_a, scores_b)
-    if len(pairs) < 2:
-        raise ValueError("wilcoxon needs at least 2 paired scores (pairs with an "
-                         "undefined score are left out)")
-    a, b = np.asarray(pairs, dtype=float).T
-    if np.all(a == b):
-        return {"statistic": 0.0, "pvalue": 1.0, "n_pairs": len(pairs)}
-    statistic, p = scipy_wilcoxon(a, b)
-    return {"statistic": float(statistic), "pvalue": _defined_pvalue("wilcoxon", p),
-            "n_pairs": len(pairs)}
 
 
 def wilcoxon_systems(results_a: Sequence, results_b: Sequence, attribute: str | None = None) -> dict:
@@ -371,22 +315,13 @@ def significance_datasets(datasets: Mapping, baseline: str | None = None,
     out = {"friedman": {}, "wilcoxon": {}, "n_datasets": len(names)}
     for system in systems:
         runs = [_as_dict(datasets[n][system]) for n in names]
-        out["friedman"][system] = {a: _or_error(friedman_buckets, runs, a) for a in attrs}
+        out["friedman"][system] = {a: result_or_reason(friedman_buckets, runs, a) for a in attrs}
     base = [_as_dict(datasets[n][baseline]) for n in names]
     for system in systems:
         if system == baseline:
             continue
         runs = [_as_dict(datasets[n][system]) for n in names]
-        entry = {"overall": _or_error(wilcoxon_systems, runs, base)}
-        entry.update({a: _or_error(wilcoxon_systems, runs, base, a) for a in attrs})
+        entry = {"overall": result_or_reason(wilcoxon_systems, runs, base)}
+        entry.update({a: result_or_reason(wilcoxon_systems, runs, base, a) for a in attrs})
         out["wilcoxon"][f"{system} vs {baseline}"] = entry
     return out
-
-
-def _or_error(test, *args) -> dict:
-    """The test's result, or ``{"statistic": None, "pvalue": None, "error": why}`` when
-    the data cannot carry it (too few datasets or buckets, empty buckets)."""
-    try:
-        return test(*args)
-    except ValueError as error:
-        return {"statistic": None, "pvalue": None, "error": str(error)}

@@ -41,6 +41,8 @@ import numpy as np
 
 from nerspan import InputTypeError, NameTakenError, NerspanError, check_fraction
 from nerspan.errors import shown
+from nerspan.significance import (defined_pairs, holm, mean_difference, mean_std,
+                                  result_or_reason, wilcoxon)
 
 from .report import Report, report
 from .report_names import pair_key
@@ -123,41 +125,6 @@ class Experiment:
         from .experiment_text import summary
 
         return summary(self)
-
-
-# -- statistics over runs ---------------------------------------------------------------
-def mean_std(values) -> dict:
-    """``{"mean", "std", "n"}`` of the defined values (None and NaN left out); ``std`` is
-    the sample standard deviation (n - 1), None for fewer than two values.
-
-    >>> mean_std([0.5, None, 0.7])
-    {'mean': 0.6, 'std': 0.141421356237, 'n': 2}
-    """
-    kept = [float(v) for v in values if v is not None and v == v]
-    if not kept:
-        return {"mean": None, "std": None, "n": 0}
-    std = float(np.std(kept, ddof=1)) if len(kept) > 1 else None
-    return {"mean": round(float(np.mean(kept)), 12),
-            "std": None if std is None else round(std, 12),
-            "n": len(kept)}
-
-
-def holm(pvalues: Mapping) -> dict:
-    """Holm's step-down adjusted p-values (key -> p): the i-th smallest of the m defined
-    p-values becomes max over j <= i of min(1, (m - j + 1) p_j). A test without a defined
-    p-value (None or NaN) is not counted in m and gets None.
-
-    >>> holm({"a": 0.01, "b": 0.04, "c": 0.03, "d": None, "e": float("nan")})
-    {'a': 0.03, 'b': 0.06, 'c': 0.06, 'd': None, 'e': None}
-    """
-    # sorted by p alone: tied p-values get the same adjusted value in any order
-    defined = sorted(((p, k) for k, p in pvalues.items() if p is not None and p == p),
-                     key=lambda item: item[0])
-    m, running, out = len(defined), 0.0, {k: None for k in pvalues}
-    for i, (p, key) in enumerate(defined):
-        running = max(running, min(1.0, (m - i) * p))
-        out[key] = round(running, 12)
-    return out
 
 
 # -- inputs ----------------------------------------------------------------------------
@@ -413,7 +380,7 @@ def _attribute_views(reports: dict, runs: dict, systems: list, alpha: float):
                   for columns in runs[name].values() for c in columns]
         attribute_wise[name] = {}
         for attribute in attributes:
-            test = analysis._or_error(analysis.friedman_buckets, blocks, attribute)
+            test = result_or_reason(analysis.friedman_buckets, blocks, attribute)
             tests[("attribute_wise", name, attribute)] = test
             attribute_wise[name][attribute] = {**view[attribute], "friedman": test}
     model_wise = {}
@@ -425,7 +392,7 @@ def _attribute_views(reports: dict, runs: dict, systems: list, alpha: float):
                   for name in per_dataset for c in runs[name][system]]
         model_wise[system] = {}
         for attribute in attributes:
-            test = analysis._or_error(analysis.friedman_buckets, blocks, attribute)
+            test = result_or_reason(analysis.friedman_buckets, blocks, attribute)
             tests[("model_wise", system, attribute)] = test
             spearman = mean_std(d[attribute]["spearman"] for d in per_dataset.values())
             model_wise[system][attribute] = {
@@ -446,8 +413,6 @@ def _attribute_views(reports: dict, runs: dict, systems: list, alpha: float):
 def _wilcoxon(reports: dict, runs: dict, systems: list, higher: dict) -> dict:
     """"A vs B" -> statistic -> Wilcoxon over runs x datasets, with Holm's correction over
     the pairs of systems (one family per statistic); ``difference`` = mean of A - B."""
-    from attribute_buckets import analysis
-
     statistics = [key for key, _ in HEADLINE if key in higher]
     out, pvalues = {}, {}
     for a, b in combinations(systems, 2):
@@ -460,11 +425,10 @@ def _wilcoxon(reports: dict, runs: dict, systems: list, higher: dict) -> dict:
                     for ca, cb in zip(runs[name][a], runs[name][b]):
                         xs.append(r.estimates[ca].get(stat))
                         ys.append(r.estimates[cb].get(stat))
-            test = analysis._or_error(analysis.wilcoxon, xs, ys)
-            pairs = analysis.defined_pairs(xs, ys)   # an undefined run's pair is left out
-            test["n_pairs"] = len(pairs)
-            test["difference"] = (float(np.mean([x - y for x, y in pairs])) if pairs
-                                  else None)
+            test = result_or_reason(wilcoxon, xs, ys)
+            # an undefined run's pair is left out
+            test["n_pairs"] = len(defined_pairs(xs, ys))
+            test["difference"] = mean_difference(xs, ys)
             out[pair][stat] = test
             pvalues[(pair, stat)] = test.get("pvalue")
     for stat in statistics:   # one family of tests per statistic: all pairs of systems

@@ -49,7 +49,7 @@ def best(experiment) -> list[dict]:
     return out
 
 
-def wilcoxon(experiment) -> list[dict]:
+def significant_differences(experiment) -> list[dict]:
     out, tested = [], 0
     alpha = experiment.info["alpha"]
     for a, b in combinations(experiment.systems, 2):
@@ -97,4 +97,5 @@ def attribute(experiment) -> list[dict]:
 
 
 def findings(experiment) -> list[dict]:
-    return best(experiment) + wilcoxon(experiment) + attribute(experiment)
+    return (best(experiment) + significant_differences(experiment)
+            + attribute(experiment))

@@ -18,8 +18,8 @@ from nerlens.cli import main
 from nerlens.commands.experiment_inputs import declared_datasets
 from nerlens.commands.common import UsageError
 from nerlens.demo import demo_gold, demo_systems, demo_train
-from nerlens.experiment import holm, mean_std
 from nerspan import GOLD, read_columns
+from nerspan.significance import holm
 
 SENTENCES = 200
 
@@ -58,25 +58,6 @@ def _datasets(parts, runs=3, systems=("spacy", "oracle")):
 @pytest.fixture(scope="module")
 def small(parts):
     return nerlens.experiment(_datasets(parts), bootstrap=0)
-
-
-def test_mean_std():
-    assert mean_std([0.5, None, 0.7, float("nan")]) == {"mean": 0.6, "std": 0.141421356237,
-                                                        "n": 2}
-    assert mean_std([0.9]) == {"mean": 0.9, "std": None, "n": 1}
-    assert mean_std([None]) == {"mean": None, "std": None, "n": 0}
-
-
-def test_holm():
-    adjusted = holm({"a": 0.01, "b": 0.04, "c": 0.03, "d": None})
-    assert adjusted == {"a": 0.03, "b": 0.06, "c": 0.06, "d": None}
-    # never below the raw p, capped at 1, monotone in the raw p
-    raw = {k: p for k, p in zip("abcdef", [0.2, 0.001, 0.5, 0.04, 0.04, 0.9])}
-    adjusted = holm(raw)
-    assert all(raw[k] <= adjusted[k] <= 1 for k in raw)
-    order = sorted(raw, key=raw.get)
-    assert [adjusted[k] for k in order] == sorted(adjusted[k] for k in order)
-    assert holm({}) == {}
 
 
 def test_runs_are_report_columns_and_their_mean_and_std(small):
@@ -303,14 +284,6 @@ def test_declared_datasets_keeps_order():
                    "y": {"gold": "g2", "train": "t0", "systems": {"s": ["4.txt"]}}}
     with pytest.raises(UsageError):
         declared_datasets([("data", ["x"])], None)
-
-
-def test_module_examples():
-    import doctest
-    import sys
-
-    result = doctest.testmod(sys.modules["nerlens.experiment"])
-    assert result.attempted >= 2 and result.failed == 0
 
 
 def test_report_with_datasets_is_the_experiment(parts, small):

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 import nerlens
 from attribute_buckets import analysis
 from nerlens.demo import demo_gold, demo_train
-from nerlens.experiment import holm
 from nerspan import GOLD, read_columns
+from nerspan.significance import friedman, holm, result_or_reason, wilcoxon
 
 NAN = float("nan")
 
@@ -28,18 +28,18 @@ NAN = float("nan")
 def test_wilcoxon_leaves_out_pairs_with_an_undefined_score():
     a = [0.1, NAN, 0.3, 0.5, None, 0.6, 0.2]
     b = [0.2, 0.5, 0.1, 0.4, 0.3, 0.3, 0.6]
-    test = analysis.wilcoxon(a, b)
-    defined = analysis.wilcoxon([0.1, 0.3, 0.5, 0.6, 0.2], [0.2, 0.1, 0.4, 0.3, 0.6])
+    test = wilcoxon(a, b)
+    defined = wilcoxon([0.1, 0.3, 0.5, 0.6, 0.2], [0.2, 0.1, 0.4, 0.3, 0.6])
     assert test == defined and test["n_pairs"] == 5 and math.isfinite(test["pvalue"])
     with pytest.raises(ValueError, match="at least 2 paired scores"):
-        analysis.wilcoxon([NAN, NAN, 0.2], [0.1, 0.2, 0.3])
+        wilcoxon([NAN, NAN, 0.2], [0.1, 0.2, 0.3])
 
 
 def test_friedman_over_tied_runs_is_undefined_not_nan():
     with pytest.raises(ValueError, match="undefined"):
-        analysis.friedman([[0.5, 0.5, 0.5], [0.7, 0.7, 0.7]])
+        friedman([[0.5, 0.5, 0.5], [0.7, 0.7, 0.7]])
     runs = [{"buckets": {"eLen": [{"f1": f} for f in (0.5, 0.5, 0.5)]}}] * 2
-    test = analysis._or_error(analysis.friedman_buckets, runs, "eLen")
+    test = result_or_reason(analysis.friedman_buckets, runs, "eLen")
     assert test["pvalue"] is None and "undefined" in test["error"]
 
 
