@@ -1,15 +1,36 @@
 """nerlens: NER evaluation that says where a model fails.
 
 The layer above the four metric families (``tough_mentions``, ``hardeval``,
-``faireval``, ``attribute_buckets``): the ``nerlens`` command, the one-pass report, the
+``faireval``, ``attribute_buckets``): the ``nerlens`` command (``nerlens.cli``), the
+one-pass report (``nerlens.report``), whole experiments (``nerlens.experiment``), the
 Trainer helper and the demo data.
 """
+from typing import Mapping
+
 from nerspan import __version__
 
-# The function shadows its module's name on purpose: ``nerlens.report(...)`` runs the
-# report (imported here, eagerly, so that no later ``import nerlens.report`` rebinds it).
-from .report import Report, report
+from .experiment import Experiment, experiment
+from .report import Report
+from .report import report as dataset_report
 from .systems import read_systems
-from .experiment import Experiment, experiment  # noqa: E402 (after report: it uses it)
 
 __all__ = ["__version__", "report", "Report", "experiment", "Experiment", "read_systems"]
+
+
+def report(gold=None, systems: Mapping | None = None, train=None, *,
+           datasets: Mapping | None = None, **options):
+    """Every method in one pass: the report of ``gold`` and ``systems``, or, with
+    ``datasets=`` instead of them, the report of a whole experiment.
+
+    Without ``datasets`` this is ``nerlens.report.build.report`` (gold decoded once,
+    every family run on every system, bootstrap intervals and paired comparisons; its
+    options are documented there) and returns a ``Report``. With ``datasets`` (several
+    datasets, several runs per system) it is ``nerlens.experiment(datasets, **options)``
+    and returns an ``Experiment``.
+    """
+    if datasets is None:
+        return dataset_report(gold, systems, train, **options)
+    if gold is not None or systems is not None or options.pop("corpus", None) is not None:
+        raise ValueError("give datasets=... (each with its gold, train and systems) or "
+                         "gold and systems, not both")
+    return experiment(datasets, **options)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from .systems import read_systems
+
 DEMO_SYSTEMS = {"spacy_sm": "spacy_sm_mapped_1997.txt"}
 
 
@@ -35,8 +37,6 @@ def demo_systems() -> dict[str, Path]:
 def demo_corpus():
     """The demo's gold and systems as one corpus and the system names
     (``nerlens.systems.read_systems``)."""
-    from .systems import read_systems
-
     return read_systems(demo_gold(), demo_systems())
 
 

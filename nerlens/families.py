@@ -6,9 +6,14 @@ script it runs first on ``sys.path``, so there ``import faireval`` finds the loa
 script, not the package. ``family_package`` finds the package where ``nerlens`` itself is
 installed (the distribution ships all of them side by side) and registers it under its
 name, so every later ``import faireval`` in the process gets the package too.
+
+Hence every module that ``import nerlens`` (or a Space) loads reaches a family through
+``family_package`` and ``family_module``, never by an import statement naming it; only
+the command line (``nerlens.cli``), which no loading script imports, names them.
 """
 from __future__ import annotations
 
+import importlib
 import importlib.machinery
 import importlib.util
 import sys
@@ -76,3 +81,9 @@ def family_package(name: str) -> ModuleType:
         raise
     return module
 
+
+def family_module(name: str, module: str) -> ModuleType:
+    """The module ``module`` of the family package ``name`` (``family_module("faireval",
+    "plots")``), the package imported by ``family_package``: how the modules the package
+    does not import itself are reached without naming the family in an import."""
+    return importlib.import_module(f"{family_package(name).__name__}.{module}")

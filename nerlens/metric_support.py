@@ -8,6 +8,7 @@ subclasses, so that evaluate still finds the script's own metric class first.
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 import datasets
@@ -68,8 +69,6 @@ def per_example_option(module: str, name: str, value, declared: bool, load_flag:
     """An array that should travel per example (``pos``, ``subsets``) given as a
     ``compute`` option instead: still used for one release, with a DeprecationWarning."""
     if value is not None and not declared:
-        import warnings
-
         warnings.warn(f"{module}: {name}=... as a compute option is deprecated: it does not "
                       f"follow the batches (add_batch, distributed runs); load the module "
                       f"with evaluate.load(..., {load_flag}) and pass {name} with each batch "

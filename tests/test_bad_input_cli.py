@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-import nerlens.commands.score
+import nerlens.cli.score
 from nerlens.cli import main
 
 from .conftest import REPO
@@ -255,7 +255,7 @@ def test_an_internal_error_is_one_line_and_debug_shows_it(tmp_path, capsys, monk
     def broken(*args, **kwargs):
         raise IndexError("index 0 is out of bounds")
 
-    monkeypatch.setattr(nerlens.commands.score, "compute", broken)
+    monkeypatch.setattr(nerlens.cli.score, "compute", broken)
     paths = files(tmp_path)
     code, _, err = run(capsys, ["score", str(paths["gold"]), str(paths["pred"])])
     check_one_line(code, err, r"internal error: IndexError: index 0 is out of bounds \(run "

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from nerlens.commands.score import compute, conlleval_report
+from nerlens.cli.score import compute, conlleval_report
 from nerspan import PRED, decode, read_columns
 from seqeval.metrics.sequence_labeling import get_entities
 

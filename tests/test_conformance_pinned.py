@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import nerspan
-from nerlens.commands.score import compute, conlleval_report
+from nerlens.cli.score import compute, conlleval_report
 from nerspan import PRED, Corpus, decode, read_columns
 
 from .pin_conformance import seqeval_outputs

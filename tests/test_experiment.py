@@ -15,8 +15,8 @@ import pytest
 
 import nerlens
 from nerlens.cli import main
-from nerlens.commands.experiment_inputs import declared_datasets
-from nerlens.commands.common import UsageError
+from nerlens.cli.experiment_inputs import declared_datasets
+from nerlens.cli.common import UsageError
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerspan import GOLD, read_columns
 from nerspan.significance import holm
@@ -234,7 +234,7 @@ def test_cli_manifest_with_runs(files, tmp_path, capsys):
 def test_manifest_old_forms_still_read(files):
     import argparse
 
-    from nerlens.commands.manifest import read_manifest
+    from nerlens.cli.manifest import read_manifest
 
     manifest = files / "old.json"
     manifest.write_text(json.dumps({

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nerlens.cli import main
-from nerlens.report_analyses import (FAIREVAL_ERRORS_TITLE, RADAR_TITLE,
+from nerlens.report.analyses import (FAIREVAL_ERRORS_TITLE, RADAR_TITLE,
                                      dataset_heatmap_title, faireval_confusion_title)
 
 from .conftest import shared_path

@@ -16,7 +16,7 @@ import nerlens
 import nerspan
 import nerspan.spans
 import tough_mentions
-from nerlens.commands.common import json_ready
+from nerlens.jsonable import json_ready
 from nerspan import GOLD, GoldContext, InputTypeError, as_train_index, read_columns
 
 from .conftest import shared_path, tagged_split

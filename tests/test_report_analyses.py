@@ -11,7 +11,7 @@ import pytest
 import nerlens
 import tough_mentions
 from nerlens.cli import main
-from nerlens.report_analyses import (FAIREVAL_ERRORS_TITLE, faireval_confusion_title,
+from nerlens.report.analyses import (FAIREVAL_ERRORS_TITLE, faireval_confusion_title,
                                      self_diagnosis_title)
 from nerspan import as_train_index
 
@@ -97,7 +97,7 @@ def test_figures_in_the_page(report, tmp_path, browser):
 def test_dataset_figures_for_a_multi_dataset_report():
     """The figures a report over several datasets shows (the report itself holds one
     dataset until issue 16): the radar chart and the relative heat map, as PNG."""
-    from nerlens.report_analyses import RADAR_TITLE, dataset_figures, dataset_heatmap_title
+    from nerlens.report.analyses import RADAR_TITLE, dataset_figures, dataset_heatmap_title
 
     from .test_buckets_experiments import datasets
 
@@ -107,7 +107,7 @@ def test_dataset_figures_for_a_multi_dataset_report():
 
 
 def test_per_system_figures_are_capped_and_the_page_says_so():
-    from nerlens.report_analyses import FIGURE_SYSTEMS
+    from nerlens.report.analyses import FIGURE_SYSTEMS
 
     many = {f"s{i}": SYSTEMS["tagger" if i % 2 else "other"]
             for i in range(FIGURE_SYSTEMS + 1)}

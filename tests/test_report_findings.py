@@ -11,12 +11,13 @@ import re
 import pytest
 
 import nerlens
-from nerlens import report_findings
+from nerlens.report import findings as report_findings
 from nerlens.cli import main
 from nerlens.demo import demo_gold, demo_systems, demo_train
-from nerlens.report import OVERVIEW_TITLE, Report
-from nerlens.report_names import statistic_label
-from nerlens.report_text import WIDTH
+from nerlens.report import Report
+from nerlens.report.analyses import OVERVIEW_TITLE
+from nerlens.report.names import statistic_label
+from nerlens.report.text import WIDTH
 from nerspan import GOLD, read_columns
 
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import nerspan
-from nerlens.commands import score
+from nerlens.cli import score
 from nerlens.systems import read_systems
 from nerspan import (GOLD, PRED, Corpus, FormatError, LabelTable, decode, entity_scores,
                      get_scheme, read_columns)

@@ -23,7 +23,7 @@ import hardeval
 import nerspan
 import tough_mentions
 from nerlens.cli import build_parser, main
-from nerlens.commands import common
+from nerlens.cli import inputs
 
 from .conftest import REPO
 
@@ -359,5 +359,5 @@ def test_library_loader_checks_tokens(files, tmp_path):
 
 def test_cli_does_not_read_files_itself():
     """The commands' loaders are thin wrappers of nerlens.systems (one loader)."""
-    source = inspect.getsource(common.load_systems) + inspect.getsource(common.add_predictions)
+    source = inspect.getsource(inputs.load_systems) + inspect.getsource(inputs.add_predictions)
     assert "read_columns" not in source and "library." in source

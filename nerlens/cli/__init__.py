@@ -1,14 +1,21 @@
-"""The ``nerlens`` command. Subcommands live in ``nerlens.commands``."""
+"""The ``nerlens`` command: the parser and ``main``; one module per subcommand.
+
+Each subcommand module defines NAME, HELP, add_arguments() and run(); a family adds its
+module to ``COMMANDS``. ``common`` holds what every subcommand shares (errors, flags,
+output), ``inputs`` the reading of GOLD [PRED ...] and --train, ``span_files`` the
+--jsonl span files, ``manifest`` and ``experiment_inputs`` the datasets of an experiment.
+"""
 from __future__ import annotations
 
 import argparse
-import importlib
-import sys
 
 from nerspan import __version__
 
-from .commands import COMMAND_MODULES
-from .commands.common import run_guarded
+from . import buckets, faireval, hardeval, report, score, tough_mentions
+from .common import run_guarded
+
+# the subcommands, in the order of ``nerlens --help``
+COMMANDS = (score, report, hardeval, tough_mentions, faireval, buckets)
 
 
 class Parser(argparse.ArgumentParser):
@@ -22,8 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="nerlens", description="NER evaluation that says where a model fails.")
     parser.add_argument("--version", action="version", version=f"nerlens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in COMMAND_MODULES:
-        module = importlib.import_module(f"nerlens.commands.{module_name}")
+    for module in COMMANDS:
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.add_argument("--debug", action="store_true",
@@ -46,7 +52,3 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     return run_guarded(args.run, args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

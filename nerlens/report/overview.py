@@ -1,13 +1,14 @@
-"""The parts of the HTML report around the family sections: the notes, the table of
-contents, the findings, the overview heat map, the headline statistics with readable
-names, the paired comparisons, the repairs made while decoding and the provenance."""
+"""The parts of the HTML report around the family sections: the notes, the findings,
+the overview heat map, the headline statistics with readable names, the paired
+comparisons, the error examples, the repairs made while decoding and the provenance."""
 from __future__ import annotations
 
 from nerspan.errors import counted
 
-from .report_findings import RULES, shown
-from .report_html import Raw, _e, _number, figure, table
-from .report_names import pair_key, statistic_label
+from .examples import KINDS, shown_examples
+from .findings import RULES, shown
+from .names import pair_key, statistic_label
+from .page_kit import Raw, escape, figure, number, table
 
 # Tables with one column per system are cut into tables of at most this many systems:
 # wider ones would not fit a 1280 px page
@@ -16,13 +17,8 @@ UNDEFINED_NOTE = "&ndash; = undefined (an empty subset or bucket, or nothing to 
 
 
 def notes(report) -> str:
-    items = "".join(f"<p>{_e(note)}</p>" for note in report.info.get("notes", []))
+    items = "".join(f"<p>{escape(note)}</p>" for note in report.info.get("notes", []))
     return f"<div class='notes'>{items}</div>" if items else ""
-
-
-def contents(entries: list[tuple[str, str]]) -> str:
-    links = "".join(f"<li><a href='#{anchor}'>{_e(title)}</a></li>" for anchor, title in entries)
-    return f"<nav class='toc'><h2>Contents</h2><ol>{links}</ol></nav>"
 
 
 def findings(report) -> str:
@@ -37,7 +33,8 @@ def findings(report) -> str:
         parts.append(f"<details><summary>{counted(more, 'more finding')}</summary>"
                      "<ul class='findings'>"
                      + "".join(_finding_item(f) for f in rest) + "</ul></details>")
-    rules = "".join(f"<li><b>{_e(rule)}</b>: {_e(text)}</li>" for rule, text in RULES.items())
+    rules = "".join(f"<li><b>{escape(rule)}</b>: {escape(text)}</li>"
+                    for rule, text in RULES.items())
     parts.append("<details><summary>How findings are chosen</summary><ul class='note'>"
                  f"{rules}</ul><p class='note'>Intervals in brackets are percent, "
                  "from the report's bootstrap. report.json lists every finding with its "
@@ -46,8 +43,8 @@ def findings(report) -> str:
 
 
 def _finding_item(finding: dict) -> str:
-    return (f"<li data-rule='{_e(finding['rule'])}' title='{_e(RULES[finding['rule']])}'>"
-            f"{_e(finding['text'])}</li>")
+    return (f"<li data-rule='{escape(finding['rule'])}' title='{escape(RULES[finding['rule']])}'>"
+            f"{escape(finding['text'])}</li>")
 
 
 OVERVIEW_NOTE = (
@@ -59,7 +56,7 @@ OVERVIEW_NOTE = (
     "F1 is not comparable with entity F1.")
 
 
-def overview(report, title: str) -> str:
+def heat_map(report, title: str) -> str:
     picture = figure(report, title)
     if not picture:
         return "<p class='note'>No overview: the attribute buckets did not run, or figures " \
@@ -84,14 +81,14 @@ def headline(report) -> str:
         rows = []
         for name, higher in report.higher_is_better.items():
             label = statistic_label(name, buckets) + ("" if higher else " ↓")
-            row = [Raw(f"<span title='{_e(name)}'>{_e(label)}</span>")]
+            row = [Raw(f"<span title='{escape(name)}'>{escape(label)}</span>")]
             row += [Raw(_with_interval(report, system, name)) for system in systems]
             rows.append(row)
         tables.append(table(["statistic"] + systems, rows))
     info = report.info
     note = (f"<p class='note'>{counted(info['sentences'], 'sentence')}, "
             f"{counted(info['tokens'], 'token')}; scheme "
-            f"{_e(info['scheme'])}, {_e(info['mode'])} decoding. Numbers in percent; ↓ = "
+            f"{escape(info['scheme'])}, {escape(info['mode'])} decoding. Numbers in percent; ↓ = "
             f"lower is better; {UNDEFINED_NOTE}. Hover a statistic for its key in "
             "report.json.")
     if info.get("bootstrap"):
@@ -103,7 +100,7 @@ def headline(report) -> str:
 
 
 def _with_interval(report, system: str, name: str) -> str:
-    text = _number(report.estimates[system].get(name))
+    text = number(report.estimates[system].get(name))
     interval = report.intervals.get(system, {}).get(name)
     if interval and interval["low"] is not None and interval["low"] == interval["low"]:
         text += (f" <span class='note ci'>[{100 * interval['low']:.2f}, "
@@ -121,12 +118,12 @@ def comparisons(report) -> str:
     others = [s for s in report.systems if pair_key(s, baseline) in report.comparisons]
     tables = []
     for systems in _chunks(others):
-        rows = [[Raw(_e(statistic_label(name, buckets)))]
+        rows = [[Raw(escape(statistic_label(name, buckets)))]
                 + [report.comparisons[pair_key(s, baseline)].get(name) for s in systems]
                 for name in report.higher_is_better]
         tables.append(table(["statistic"] + systems, rows))
     return (f"<p>Each column: the percentage of paired resamples in which <b>that column's "
-            f"system</b> is better than the baseline <b>{_e(baseline)}</b>.</p>"
+            f"system</b> is better than the baseline <b>{escape(baseline)}</b>.</p>"
             + "".join(tables)
             + "<p class='note'>Paired bootstrap: both systems are scored on the same resampled "
               "sentences; ties count half; better means lower for the statistics marked ↓ "
@@ -134,11 +131,12 @@ def comparisons(report) -> str:
 
 
 def repairs(repaired: dict, mode: str) -> str:
-    rows = [[Raw(_e(owner)), Raw(_e(source)), Raw(_e(kind.replace("_", " "))), Raw(str(n))]
+    rows = [[Raw(escape(owner)), Raw(escape(source)), Raw(escape(kind.replace("_", " "))),
+             Raw(str(n))]
             for owner, by_source in repaired.items() for source, kinds in by_source.items()
             for kind, n in kinds.items()]
     if not rows:
-        return f"<p>No tag needed a repair ({_e(mode)} decoding).</p>"
+        return f"<p>No tag needed a repair ({escape(mode)} decoding).</p>"
     return (table(["column", "where", "repair", "tags"], rows, text=True)
             + "<p class='note'>Lenient decoding reads tags as conlleval.pl does: an invalid "
               "transition (e.g. O followed by I-PER) starts a mention, a tag outside the "
@@ -157,7 +155,7 @@ def provenance(report) -> str:
              for key, value in record.get("options", {}).items()]
     rows += [["nerlens version", record.get("nerlens_version")],
              ["date (UTC)", record.get("date")]]
-    return table(["", "value"], [[Raw(_e(k)), Raw("&ndash;" if v is None else _e(v))]
+    return table(["", "value"], [[Raw(escape(k)), Raw("&ndash;" if v is None else escape(v))]
                                  for k, v in rows], text=True)
 
 
@@ -174,11 +172,9 @@ li.hidden=!!k&&li.dataset.kind!==k;});});})();
 
 
 def examples(report) -> str:
-    from .report_examples import KINDS, shown
-
     if not report.examples:
         return "<p class='note'>No examples: faireval and tough_mentions did not run.</p>"
-    options = "".join(f"<option value='{kind}'>{_e(name)}</option>"
+    options = "".join(f"<option value='{kind}'>{escape(name)}</option>"
                       for kind, name in KINDS.items())
     parts = ["<p>Sentences each system gets wrong, a few of each kind spread over the test "
              "set: <span class='gold'>gold mention</span> and <span class='pred'>system "
@@ -188,16 +184,14 @@ def examples(report) -> str:
     for n, (system, kinds) in enumerate(report.examples.items()):
         counts = ", ".join(f"{len(rows)} {kind}" for kind, rows in kinds.items())
         items = "".join(_example(report, kind, row) for kind, rows in kinds.items()
-                        for row in shown(rows))
-        parts.append(f"<details{' open' if n == 0 else ''}><summary><b>{_e(system)}</b> "
-                     f"({_e(counts)})</summary><ul class='examples'>{items}</ul></details>")
+                        for row in shown_examples(rows))
+        parts.append(f"<details{' open' if n == 0 else ''}><summary><b>{escape(system)}</b> "
+                     f"({escape(counts)})</summary><ul class='examples'>{items}</ul></details>")
     parts.append(f"<script>{FILTER_SCRIPT}</script>")
     return "".join(parts)
 
 
 def _example(report, kind: str, row: dict) -> str:
-    from .report_examples import KINDS
-
     tokens = report.example_sentences.get(str(row["sentence"]), [])
     if "token_index" in row:             # a hardeval token: both tags on that token
         at = row["token_index"]
@@ -212,18 +206,18 @@ def _example(report, kind: str, row: dict) -> str:
     for i in range(low, high):
         classes = [name for name, span in (("gold", gold), ("pred", predicted))
                    if span and span[1] <= i < span[2]]
-        word = _e(tokens[i])
+        word = escape(tokens[i])
         words.append(f"<span class='{' '.join(classes)}'>{word}</span>" if classes else word)
     text = ("&hellip; " if low else "") + " ".join(words) + (" &hellip;" if high < len(tokens)
                                                               else "")
-    detail = f"gold {_e(gold[0])}" if gold else "no gold mention"
+    detail = f"gold {escape(gold[0])}" if gold else "no gold mention"
     if "subset" in row:
-        detail = (f"{_e(row['subset'])} token; gold tag {_e(row['gold_tag'])}, system tag "
-                  f"{_e(row['predicted_tag'])}")
+        detail = (f"{escape(row['subset'])} token; gold tag {escape(row['gold_tag'])}, system tag "
+                  f"{escape(row['predicted_tag'])}")
     elif "predicted_tags" in row:
-        detail += f"; system tags {_e(' '.join(row['predicted_tags']))}"
+        detail += f"; system tags {escape(' '.join(row['predicted_tags']))}"
     else:
-        detail += f"; system {_e(predicted[0])}" if predicted else "; no system mention"
-    return (f"<li class='example' data-kind='{kind}'><span class='kind'>{_e(KINDS[kind])}"
+        detail += f"; system {escape(predicted[0])}" if predicted else "; no system mention"
+    return (f"<li class='example' data-kind='{kind}'><span class='kind'>{escape(KINDS[kind])}"
             f"</span> sentence {row['sentence']}: {text} <span class='note'>({detail})"
             "</span></li>")

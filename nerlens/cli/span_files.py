@@ -41,7 +41,7 @@ def span_paths(args) -> tuple[str, list[str]]:
 def read_span_files(args):
     """The gold file's spans, tokens and texts, and ``(name, path, spans)`` for every PRED
     file (``nerlens.systems.span_files``: gold's words, checked), as they are (faireval
-    scores nested spans); tag-based commands read --jsonl through ``common.load_systems``
+    scores nested spans); tag-based commands read --jsonl through ``inputs.load_systems``
     (``nerlens.systems.read_systems(..., jsonl=True)``)."""
     gold_path, preds = span_paths(args)
     gold = read_span_jsonl(gold_path, args.encoding)

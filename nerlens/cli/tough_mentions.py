@@ -6,8 +6,9 @@ import argparse
 import tough_mentions
 from nerspan import GoldContext
 
-from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
-                     format_table, load_systems_with_tokens, load_training, print_json)
+from .common import UsageError, add_alias, format_table, print_json
+from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
+                     load_training)
 
 NAME = "tough-mentions"
 HELP = "recall on unseen and type-confusable mentions (Tough Mentions Recall)"

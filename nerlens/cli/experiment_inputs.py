@@ -17,15 +17,15 @@ from __future__ import annotations
 import argparse
 import copy
 import glob
-from contextlib import contextmanager
 from pathlib import Path
 
-from nerspan import NerspanError
-from nerlens.experiment import check_run_system, run_name, with_place
+from nerlens.experiment import experiment
+from nerlens.experiment.runs import check_run_system, run_name
 from nerlens.systems import load_saved_split
 
-from .common import (UsageError, add_predictions, check_file, describe, read_gold,
-                     read_training, show_progress, write_outputs)
+from .common import UsageError, show_progress, write_outputs
+from .inputs import read_training
+from .manifest import naming, read_manifest, read_runs
 
 GLOB_CHARACTERS = set("*?[")
 
@@ -121,19 +121,6 @@ def _parsed_run(entry: str, last: str | None) -> tuple[str, str, str, str]:
     return entry, name, check_run_system(system, f"--pred {entry}"), pattern
 
 
-@contextmanager
-def naming(where: str):
-    """Errors of reading an experiment's file also name its place (``where``: the
-    dataset, a system's run): an input error keeps its file, line and sentence and names
-    the place before its side; a missing or unreadable file names it after the file."""
-    try:
-        yield
-    except NerspanError as error:
-        raise with_place(error, where) from None
-    except (UsageError, OSError) as error:
-        raise UsageError(f"{describe(error)} ({where})") from None
-
-
 def _training(args, path: str):
     if Path(path).is_dir():
         return load_saved_split(path, None, "train")
@@ -158,8 +145,6 @@ def experiment_inputs(args) -> tuple[dict, dict]:
     if getattr(args, "manifest", None):
         if args.declared:
             raise UsageError("give --manifest or --data/--pred, not both")
-        from .manifest import read_manifest
-
         for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True):
             train = entry.train or getattr(args, "train", None)
             if not train:
@@ -180,16 +165,11 @@ def experiment_inputs(args) -> tuple[dict, dict]:
 def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
     """(the experiment's entry, its provenance) of one --data dataset: its files read
     and checked one by one, so that an error names the dataset and the system's run."""
-    with naming(f"dataset {name!r}"):
-        corpus = read_gold(args, check_file(entry["gold"]), outside_scheme_is_error=True)
     runs, files = {}, {}
     for system, paths in entry["systems"].items():
         runs[system] = [run_name(system, k, len(paths)) for k in range(len(paths))]
         files.update(zip(runs[system], paths))
-    for column, path in files.items():
-        with naming(f"dataset {name!r}, system {column!r}"):
-            corpus, _ = add_predictions(args, corpus, [path], outside_scheme_is_error=True,
-                                        names=[column])
+    corpus = read_runs(name, entry["gold"], files, args, outside_scheme_is_error=True)
     with naming(f"dataset {name!r}"):
         training = _training(args, entry["train"])
     return ({"corpus": corpus, "train": training, "systems": runs},
@@ -197,8 +177,6 @@ def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
 
 
 def run_experiment(args) -> int:
-    from nerlens.experiment import experiment
-
     datasets, inputs = experiment_inputs(args)
     result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
                         bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,

@@ -12,7 +12,9 @@ from __future__ import annotations
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 
-from .report_names import attribute_name, bucket_label, pair_key
+from nerlens.families import family_package
+
+from .names import attribute_name, bucket_label, pair_key
 
 SHOWN_PER_RULE = 3
 
@@ -121,8 +123,7 @@ def token_bucket_gap(report) -> list[dict]:
 
 
 def _bucket_gaps(report, tokens: bool) -> list[dict]:
-    from attribute_buckets.analysis import unit
-
+    unit = family_package("attribute_buckets").analysis.unit
     out = []
     for system in report.systems:
         result = report.results[system].get("attribute_buckets", {})

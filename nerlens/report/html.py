@@ -2,7 +2,7 @@
 small inline script (the error-example filter; the page works without it).
 
 Sections: notes and contents, findings, the overview heat map, headline statistics (with
-intervals), paired comparisons (``report_overview``), then tough mentions (composition,
+intervals), paired comparisons (``overview``), then tough mentions (composition,
 recall, its spread across systems), hardeval (with the corpus statistics and the hard
 tokens), faireval (error types figure, per-label table, confusion heat map and matrix),
 attribute buckets (charts, tables, diagnoses and self-diagnosis histograms), each present
@@ -10,113 +10,41 @@ whenever its family ran; last the repairs made while decoding and the provenance
 """
 from __future__ import annotations
 
-import base64
-import html
+from nerlens.families import METHODS_ORDER as FAMILIES, family_package  # the report's order
 
-from .report_analyses import (FAIREVAL_ERRORS_TITLE, faireval_confusion_title,
-                               self_diagnosis_title)
-from .report_names import attribute_name, bucket_label
-from .families import METHODS_ORDER as FAMILIES, family_package  # FAMILIES: report order
+from . import overview
+from .analyses import (FAIREVAL_ERRORS_TITLE, OVERVIEW_TITLE, faireval_confusion_title,
+                       self_diagnosis_title)
+from .names import attribute_name, bucket_label
+from .page_kit import Raw, contents, escape, figure, number, page, section, table
+from .repairs import decoding_repairs
 from .statistics import bucket_figure_title
-
-STYLE = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em;color:#222;max-width:1200px}
-h1{font-size:1.6em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;margin:.6em 0 1.2em}th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#f3f3f3;overflow-wrap:anywhere}td:first-child,th:first-child{text-align:left}
-.tiles{display:flex;flex-wrap:wrap;gap:0 1.5em}.tiles>div{min-width:0;max-width:100%}.tiles h4{margin:.4em 0 0}
-.wide{overflow-x:auto;max-width:100%}.text td,.text th{text-align:left}.notes{background:#f6f8fa;border-left:4px solid #8ab;padding:.2em 1em}
-.toc ol{columns:2;max-width:52em}.findings li{margin:.3em 0}.findings{font-size:1.05em}
-.small{color:#a33}.ci{white-space:nowrap}.gold{border-bottom:3px solid #2a7}.pred{background:#fd7}
-.examples li{margin:.35em 0}.kind{display:inline-block;min-width:17em;font-weight:600}.note{color:#555;font-size:.9em}img{max-width:100%;border:1px solid #eee;margin:.4em 0}
-"""
-
-
-def _e(value) -> str:
-    return html.escape(str(value))
-
-
-def png_data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-def _number(value, percent: bool = True) -> str:
-    if value is None:
-        return "&ndash;"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        if value != value:  # NaN
-            return "&ndash;"
-        return f"{100 * value:.2f}" if percent else f"{value:.4g}"
-    return _e(value)
-
-
-def table(header: list, rows: list[list], percent: bool = True, text: bool = False) -> str:
-    """Rows of cells (numbers as percent unless ``percent=False``; ``Raw`` HTML as is);
-    ``text=True`` aligns every column left (tables of words)."""
-    # long system names break after their underscores, not inside a word
-    head = "".join(f"<th>{_e(h).replace('_', '_<wbr>')}</th>" for h in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{cell if isinstance(cell, Raw) else _number(cell, percent)}</td>"
-                         for cell in row) + "</tr>" for row in rows)
-    # a table wider than the page scrolls inside its box, the page never does
-    return (f"<div class='wide{' text' if text else ''}'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
-            "</table></div>")
-
-
-class Raw(str):
-    """Already-escaped HTML for a table cell."""
-
-
-def figure(report, title: str) -> str:
-    """The report's picture of that title as an inline image ('' when it was not drawn)."""
-    if title not in report.figures:
-        return ""
-    return (f"<figure><img alt='{_e(title)}' src='{png_data_uri(report.figures[title])}'>"
-            "</figure>")
-
-
-def section(anchor: str, title: str, body: str) -> str:
-    return f"<section id='{anchor}'><h2>{_e(title)}</h2>{body}</section>"
 
 
 def render(report) -> str:
     """The page: notes, contents, findings and overview first, then every table."""
-    from . import report_overview as top   # it builds on this module's helpers
-
     sections = page_sections(report)
-    parts = [f"<h1>nerlens report</h1><p>Systems: {_e(', '.join(report.systems))}</p>",
-             top.notes(report), section(*sections[0]),
-             top.contents([(a, t) for a, t, _ in sections])]
+    parts = [f"<h1>nerlens report</h1><p>Systems: {escape(', '.join(report.systems))}</p>",
+             overview.notes(report), section(*sections[0]),
+             contents([(a, t, []) for a, t, _ in sections])]
     parts += [section(anchor, title, body) for anchor, title, body in sections[1:]]
     return page("nerlens report", "".join(parts))
-
-
-def page(title: str, body: str, style: str = "") -> str:
-    """A self-contained page around ``body`` in the report's style (plus ``style``)."""
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{_e(title)}</title>"
-            f"<style>{STYLE}{style}</style></head><body>{body}</body></html>")
 
 
 def page_sections(report) -> list[tuple[str, str, str]]:
     """``(anchor, title, body)`` of every section of one report's page, in page order
     (findings first; the experiment page nests them per dataset)."""
-    from . import report_overview as top   # it builds on this module's helpers
-    from .report import OVERVIEW_TITLE, decoding_repairs
-
-    sections = [("findings", "Findings", top.findings(report)),
+    sections = [("findings", "Findings", overview.findings(report)),
                 ("overview", "Overview: where each system is weaker or stronger",
-                 top.overview(report, OVERVIEW_TITLE)),
-                ("summary", "Headline statistics", top.headline(report)),
+                 overview.heat_map(report, OVERVIEW_TITLE)),
+                ("summary", "Headline statistics", overview.headline(report)),
                 ("comparisons", "Paired comparisons with the baseline",
-                 top.comparisons(report))]
+                 overview.comparisons(report))]
     sections += family_sections(report)
-    sections.append(("examples", "Error examples", top.examples(report)))
+    sections.append(("examples", "Error examples", overview.examples(report)))
     sections += [("repairs", "Repairs made while decoding",
-                  top.repairs(decoding_repairs(report.results), report.info["mode"])),
-                 ("provenance", "Provenance", top.provenance(report))]
+                  overview.repairs(decoding_repairs(report.results), report.info["mode"])),
+                 ("provenance", "Provenance", overview.provenance(report))]
     return sections
 
 
@@ -156,7 +84,7 @@ def _tough_mentions_section(report) -> str:
               f"{SUBSET_LEGEND}</p>"]
     if left_out:
         parts.append(f"<p class='note'>Left out (under {100 * extra['min_share']:g}% of the "
-                     f"gold mentions, as the paper's tables): {_e(', '.join(left_out))}; "
+                     f"gold mentions, as the paper's tables): {escape(', '.join(left_out))}; "
                      "report.json keeps their numbers.</p>")
     spread = extra.get("recall_spread")
     if spread:
@@ -181,10 +109,10 @@ SUBSET_LEGEND = ("Seen: text and type occur together in training; unseen text: t
 def _composition_table(result: dict, subsets: list) -> str:
     """One row per type and one over all types: each subset's count (share %)."""
     def cells(counts, shares):
-        return [Raw(f"{counts[s]} ({_number(shares[s])}%)" if shares[s] is not None
+        return [Raw(f"{counts[s]} ({number(shares[s])}%)" if shares[s] is not None
                     else str(counts[s])) for s in subsets]
 
-    rows = [[Raw(_e(t))] + cells(row["counts"], row["composition"])
+    rows = [[Raw(escape(t))] + cells(row["counts"], row["composition"])
             for t, row in result["per_type"].items()]
     rows.append([Raw("<b>all types</b>")] + cells(result["counts"], result["composition"]))
     return table(["type"] + [SUBSET_HEADERS.get(s, s) for s in subsets], rows)
@@ -222,8 +150,8 @@ def _hardeval_analyses(report) -> str:
     def cell(value):
         if isinstance(value, dict):
             share = "" if value["share"] is None else f" ({100 * value['share']:.1f}%)"
-            return Raw(_e(f"{value['count']}{share}"))
-        return Raw("&ndash;" if value is None else _e(value))
+            return Raw(escape(f"{value['count']}{share}"))
+        return Raw("&ndash;" if value is None else escape(value))
 
     parts = ["<h3>Corpus statistics (the paper's Tables 1-2)</h3>",
              table(["statistic", *stats], [[k] + [cell(stats[c].get(k)) for c in stats]
@@ -236,9 +164,9 @@ def _hardeval_analyses(report) -> str:
     for subset, rows in extra["tokens"].items():
         if not rows:
             continue
-        body = [[Raw(_e(r["token"])), Raw(str(r["count"]))]
+        body = [[Raw(escape(r["token"])), Raw(str(r["count"]))]
                 + [Raw(str(r["errors"][s])) for s in report.systems] for r in rows]
-        tiles.append(f"<div><h4>{_e(subset)}</h4>"
+        tiles.append(f"<div><h4>{escape(subset)}</h4>"
                      + table(["token", "count"] + [f"errors {s}" for s in report.systems],
                              body) + "</div>")
     return "".join(parts) + f"<div class='tiles'>{''.join(tiles)}</div>"
@@ -259,9 +187,9 @@ def _faireval_section(report) -> str:
         row_names, columns, counts = family_package("faireval").result.confusion_table(
             result["confusion"])
         matrix = [[row_name] + cells for row_name, cells in zip(row_names, counts)]
-        parts += [f"<h3>{_e(system)}: per label</h3>",
+        parts += [f"<h3>{escape(system)}: per label</h3>",
                   table(["label", *FAIREVAL_COUNTS, "traditional F1", "fair F1"], rows),
-                  f"<h3>{_e(system)}: confusion of errors</h3>",
+                  f"<h3>{escape(system)}: confusion of errors</h3>",
                   figure(report, faireval_confusion_title(system)),
                   table(["target \\ system", *columns], matrix),
                   _semeval_table(system, result.get("semeval") or {})]
@@ -279,9 +207,9 @@ def _semeval_table(system: str, semeval: dict) -> str:
     """The SemEval-2013 schemas (nervaluate's accounting of the same spans), overall."""
     if not semeval:
         return ""
-    rows = [[Raw(_e(name))] + [Raw(str(row[c])) for c in SEMEVAL_COUNTS]
+    rows = [[Raw(escape(name))] + [Raw(str(row[c])) for c in SEMEVAL_COUNTS]
             + [row["precision"], row["recall"], row["f1"]] for name, row in semeval.items()]
-    return (f"<h3>{_e(system)}: SemEval-2013 schemas</h3>"
+    return (f"<h3>{escape(system)}: SemEval-2013 schemas</h3>"
             + table(["schema", *SEMEVAL_COUNTS, "P", "R", "F1"], rows))
 
 
@@ -290,22 +218,19 @@ TOKEN_NOTE = ("Scored over tokens, O included (every token is a unit): token F1,
 
 
 def _attribute_buckets_section(report) -> str:
-    from attribute_buckets.analysis import unit
-
+    unit = family_package("attribute_buckets").analysis.unit
     results = _results(report, "attribute_buckets")
     first = next(iter(results.values()))
     parts = []
     for attribute, buckets in first["buckets"].items():
-        parts.append(f"<h3>{_e(attribute_name(attribute))}</h3>")
+        parts.append(f"<h3>{escape(attribute_name(attribute))}</h3>")
         if unit(first, attribute) == "token":
             parts.append(f"<p class='note'>{TOKEN_NOTE}</p>")
         title = bucket_figure_title(attribute)
-        if title in report.figures:
-            parts.append(f"<figure><img alt='{_e(title)}' "
-                         f"src='{png_data_uri(report.figures[title])}'></figure>")
+        parts.append(figure(report, title))
         rows = []
         for i, bucket in enumerate(buckets):
-            rows.append([Raw(_e(bucket_label(bucket))),
+            rows.append([Raw(escape(bucket_label(bucket))),
                          Raw(str(bucket["gold"]))]
                         + [r["buckets"][attribute][i]["f1"] for r in results.values()])
         parts.append(table(["bucket", "gold"] + list(results), rows))
@@ -317,7 +242,7 @@ def _attribute_buckets_section(report) -> str:
                 (worst, worst_name), (best, best_name) = min(scored), max(scored)
                 tokens = ", token F1" if unit(result, attribute) == "token" else ""
                 diagnoses.append([system, attribute_name(attribute) + tokens,
-                                  Raw(_e(best_name)), best, Raw(_e(worst_name)), worst,
+                                  Raw(escape(best_name)), best, Raw(escape(worst_name)), worst,
                                   best - worst])
     if diagnoses:
         parts += ["<h3>Self-diagnosis: best and worst bucket</h3>",
@@ -339,7 +264,7 @@ def _figures_note(report) -> str:
     if not drawn or len(drawn) == len(report.systems):
         return ""
     return (f"<p class='note'>Per-system figures are drawn for the first {len(drawn)} "
-            f"systems only ({_e(', '.join(drawn))}); <code>nerlens faireval --plot</code> and "
+            f"systems only ({escape(', '.join(drawn))}); <code>nerlens faireval --plot</code> and "
             "<code>nerlens buckets --plot</code> draw them for every system.</p>")
 
 

@@ -9,8 +9,8 @@ from itertools import combinations
 
 from nerspan.errors import counted
 
-from .report_findings import percent
-from .report_names import pair_key
+from nerlens.report.findings import percent
+from nerlens.report.names import attribute_name, pair_key
 
 RULES = {
     "best": "The system with the highest mean entity F1 on each dataset (mean +- sample "
@@ -79,8 +79,6 @@ def significant_differences(experiment) -> list[dict]:
 
 
 def attribute(experiment) -> list[dict]:
-    from .report_names import attribute_name
-
     out = []
     for name, view in experiment.attribute_wise.items():
         scored = [(v["rho"], a) for a, v in view.items()

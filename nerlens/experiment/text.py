@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nerspan.errors import counted
 
-from .report_text import UNDEFINED, WIDTH, _fit, _line, _wrap
+from nerlens.report.text import UNDEFINED, WIDTH, fit, row_line, wrap
 
 NO_RUN = "no run"   # the system has no run on that dataset (UNDEFINED: it has, no number)
 
@@ -26,7 +26,7 @@ def f1_table(experiment) -> list[str]:
     names = experiment.datasets
     cells = {s: [cell(experiment.aggregate_cell(d, s, "entity_f1")) for d in names]
              for s in experiment.systems}
-    widths = [max(len(_fit(d, 16)), *(len(c[i]) for c in cells.values()))
+    widths = [max(len(fit(d, 16)), *(len(c[i]) for c in cells.values()))
               for i, d in enumerate(names)]
     name_width = max(6, min(20, max(len(s) for s in experiment.systems)))
     lines, start = [], 0
@@ -36,9 +36,9 @@ def f1_table(experiment) -> list[str]:
             used += 2 + widths[stop]
             stop += 1
         shown = [name_width] + widths[start:stop]
-        lines.append(_line(["system"] + [_fit(d, 16) for d in names[start:stop]], shown))
-        lines.append(_line(["-" * w for w in shown], shown))
-        lines += [_line([_fit(s, name_width)] + cells[s][start:stop], shown)
+        lines.append(row_line(["system"] + [fit(d, 16) for d in names[start:stop]], shown))
+        lines.append(row_line(["-" * w for w in shown], shown))
+        lines += [row_line([fit(s, name_width)] + cells[s][start:stop], shown)
                   for s in experiment.systems]
         lines.append("")
         start = stop
@@ -48,15 +48,15 @@ def f1_table(experiment) -> list[str]:
 def summary(experiment) -> str:
     info = experiment.info
     runs = sum(len(c) for by_system in experiment.runs.values() for c in by_system.values())
-    lines = [_wrap(f"nerlens experiment: {counted(len(experiment.datasets), 'dataset')}, "
+    lines = [wrap(f"nerlens experiment: {counted(len(experiment.datasets), 'dataset')}, "
                    f"{counted(len(experiment.systems), 'system')}, {counted(runs, 'run')} "
                    "scored; baseline "
                    f"{info['baseline']}; scheme {info['scheme']}, {info['mode']} decoding.")]
     lines += ["", "Findings:"]
-    lines += [_wrap(f["text"], initial_indent="- ", subsequent_indent="  ")
+    lines += [wrap(f["text"], initial_indent="- ", subsequent_indent="  ")
               for f in experiment.findings] or ["- none whose evidence holds"]
     lines += ["", "Entity F1 (%), mean+-std over runs (runs):"] + f1_table(experiment)
-    lines.append(_wrap("std: sample standard deviation over a system's runs; every headline "
+    lines.append(wrap("std: sample standard deviation over a system's runs; every headline "
                        f"number, per subset and per bucket, is in the HTML and the JSON; "
                        f"{NO_RUN} = the system has no run on that dataset; {UNDEFINED} = "
                        "undefined in every run."))

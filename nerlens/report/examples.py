@@ -3,7 +3,7 @@
 Kinds: FairEval's error types (LE: wrong label, BE: wrong boundary, LBE: both, FN: a gold
 mention with no overlapping prediction, FP: a prediction with no overlapping gold
 mention), the tough mentions it misses (an unseen gold mention not predicted exactly)
-and hardeval's label-shifted (diff) tokens it gets wrong (``report_analyses``).
+and hardeval's label-shifted (diff) tokens it gets wrong (``analyses``).
 The families list them (faireval ``return_pairs``, tough_mentions ``return_mentions``);
 ``collect`` moves those lists out of the result dicts, so the results keep their usual
 shape. report.json keeps every example (sentence index and spans: ``[type, start,
@@ -55,7 +55,7 @@ def collect(results: dict, corpus) -> dict:
     return out
 
 
-def shown(rows: list) -> list:
+def shown_examples(rows: list) -> list:
     """``SHOWN`` examples spread evenly over the list (the list is in sentence order)."""
     if len(rows) <= SHOWN:
         return rows
@@ -65,5 +65,5 @@ def shown(rows: list) -> list:
 def shown_sentences(examples: dict, corpus) -> dict:
     """Sentence index (a string, as JSON keys are) -> tokens, for the shown examples."""
     wanted = {row["sentence"] for kinds in examples.values() for rows in kinds.values()
-              for row in shown(rows)}
+              for row in shown_examples(rows)}
     return {str(i): corpus.sentence_tokens(i) for i in sorted(wanted)}

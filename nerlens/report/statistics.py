@@ -8,7 +8,6 @@ exactly the published numbers.
 """
 from __future__ import annotations
 
-import importlib
 import io
 
 import numpy as np
@@ -17,6 +16,7 @@ from nerspan import GOLD, PRED, LabelTable, decode, entity_scores, get_scheme
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
 from nerspan.scores import sentence_counts
 
+from nerlens.families import family_package
 
 
 def score_family(family: str, corpus, index, scheme: str, mode: str, **options):
@@ -24,7 +24,7 @@ def score_family(family: str, corpus, index, scheme: str, mode: str, **options):
     a ``nerspan.GoldContext`` (with ``pred_column=`` the system's column of its corpus:
     gold decoded and classified once for all systems); ``options`` go to the family's
     ``score``."""
-    module = importlib.import_module(family)
+    module = family_package(family)
     if family == "faireval":  # the report shows faireval's SemEval-2013 schemas too
         options = {"schemas": "semeval", **options}
     return module.score(corpus, scheme=scheme, mode=mode, train=index, **options)
@@ -69,8 +69,8 @@ def bucket_figures(results: dict, intervals: dict | None = None) -> dict:
     error bars.
     """
     import matplotlib.pyplot as plt
-    from attribute_buckets.plots import bucket_chart
 
+    bucket_chart = family_package("attribute_buckets").plots.bucket_chart
     shown = {system: _with_intervals(result, (intervals or {}).get(system, {}))
              for system, result in results.items()}
     out = {}

@@ -8,7 +8,7 @@
 
 One ``Corpus`` holds the gold column and one column per system; the training set is
 indexed once; each family scores each system on that corpus. Every headline number is a
-function of per-sentence counts (``nerlens.statistics``), so one matrix of bootstrap
+function of per-sentence counts (``statistics``), so one matrix of bootstrap
 sentence weights, shared by all systems, gives every interval and every paired
 comparison at the cost of one matrix product per system.
 """
@@ -17,26 +17,26 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping, Sequence
 
-
-from nerspan import (GOLD, Corpus, GoldContext, LabelTable, as_train_index, check_bool,
-                     check_fraction, check_int, get_scheme)
-from nerspan.corpus import side_name
-from nerspan.spans import check_tags
+from nerspan import (GOLD, Corpus, GoldContext, LabelTable, __version__, as_train_index,
+                     check_bool, check_fraction, check_int, get_scheme)
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
+from nerspan.corpus import side_name
+from nerspan.spans import check_tags
 
-from . import report_analyses, report_examples, report_findings
-from .families import check_families, family_package
-from .jsonable import json_ready
-from .report_html import render
-from .report_names import pair_key
-from .families import METHODS_ORDER as FAMILIES  # the report's order
-from .statistics import (bucket_figures, entity_statistics, family_statistics,
-                         figure_png, score_family)
-from .systems import check_system_names
+from nerlens.families import METHODS_ORDER as FAMILIES  # the report's order
+from nerlens.families import check_families, family_package
+from nerlens.jsonable import json_ready
+from nerlens.systems import add_systems, check_system_names, read_gold
+
+from . import analyses, examples, findings, html, text
+from .names import pair_key
+from .repairs import decoding_repairs
+from .statistics import bucket_figures, entity_statistics, family_statistics, score_family
 
 
 @dataclass
@@ -52,7 +52,7 @@ class Report:
     info: dict               # corpus sizes, options
     figures: dict = field(default_factory=dict)  # title -> PNG bytes
     analyses: dict = field(default_factory=dict)  # family -> the papers' other analyses
-    findings: list = field(default_factory=list)  # report_findings.findings(self)
+    findings: list = field(default_factory=list)  # findings.findings(self)
     examples: dict = field(default_factory=dict)  # system -> error kind -> examples
     example_sentences: dict = field(default_factory=dict)  # "index" -> tokens (shown ones)
 
@@ -73,43 +73,17 @@ class Report:
     def summary(self) -> str:
         """The terminal view: findings, then one row of headline numbers per system
         (fits 100 columns; every statistic is in the HTML and the JSON)."""
-        from .report_text import summary
-
-        return summary(self, decoding_repairs(self.results))
+        return text.summary(self)
 
     def to_html(self, path: str | Path | None = None) -> str:
-        page = render(self)
+        page = html.render(self)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page
 
 
-def decoding_repairs(results: dict) -> dict:
-    """What lenient decoding repaired, without zeros: ``{"gold" or system: {source:
-    {kind: count}}}``. Sources: nerspan's decoding (every family reads the spans it
-    decodes; ``repairs`` of the entity scores) and hardeval's re-encoding of the
-    predictions as BILOU (its ``REFERENCE_KINDS``)."""
-    out: dict = {}
-    reference_kinds = family_package("hardeval").labels.REFERENCE_KINDS
-    for system, by_family in results.items():
-        decoded = by_family.get("entity", {}).get("repairs", {})
-        for side, owner in (("gold", "gold"), ("pred", system)):
-            counts = {k: v for k, v in decoded.get(side, {}).items() if k != "sentences" and v}
-            if counts:
-                out.setdefault(owner, {})["decoding"] = counts
-        hard = by_family.get("hardeval", {}).get("repairs", {}).get("pred", {})
-        counts = {k: hard[k] for k in reference_kinds if hard.get(k)}
-        if counts:
-            out.setdefault(system, {})["hardeval re-encoding"] = counts
-    return out
-
-
 def provenance(inputs: Mapping | None, options: dict) -> dict:
     """Where the report's numbers come from: inputs, options, nerlens version, date."""
-    from datetime import datetime, timezone
-
-    from nerspan import __version__
-
     return {"inputs": dict(inputs or {}), "options": options, "nerlens_version": __version__,
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
@@ -138,8 +112,6 @@ def systems_corpus(gold, systems: Mapping, tokens=None, gold_column: int = -1,
                    pred_column: int = -1) -> tuple[Corpus, list[str]]:
     """A Corpus with ``gold`` and one column per system from files or tag lists
     (``nerlens.systems.read_systems``; the tags are checked by ``report``)."""
-    from .systems import add_systems, read_gold
-
     corpus = read_gold(gold, tokens=tokens, tag_column=gold_column, check=False)
     if isinstance(systems, Mapping) and not systems:
         return corpus, []
@@ -156,7 +128,7 @@ def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: st
 
 
 def report(gold=None, systems: Mapping | None = None, train=None, *,
-           datasets: Mapping | None = None, corpus: Corpus | None = None,
+           corpus: Corpus | None = None,
            system_names: Sequence[str] | None = None, tokens=None, scheme: str = "IOB2",
            mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
            confidence: float = 0.95, baseline: str | None = None,
@@ -178,18 +150,10 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored.
 
-    A whole experiment (several datasets, several runs per system) is ``datasets=``
-    instead of ``gold`` and ``systems``: the call is ``nerlens.experiment(datasets, ...)``
-    with these options, and returns its ``Experiment``.
+    One dataset; ``nerlens.report(datasets=...)`` is a whole experiment
+    (``nerlens.experiment``).
     """
-    if datasets is not None:
-        return _experiment(datasets, gold, systems, corpus, dict(
-            baseline=baseline, scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
-            confidence=confidence, families=families, figures=figures,
-            min_share=min_share, progress=progress, inputs=inputs))
-    import tough_mentions
-
-    min_share = tough_mentions.check_min_share(min_share)
+    min_share = family_package("tough_mentions").check_min_share(min_share)
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     confidence = check_fraction("confidence", confidence)
     families = check_families(families)
@@ -229,16 +193,6 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     return result
 
 
-def _experiment(datasets: Mapping, gold, systems, corpus, options: dict):
-    """``report(datasets=...)``: the experiment, each dataset declaring its own inputs."""
-    from .experiment import experiment
-
-    if gold is not None or systems is not None or corpus is not None:
-        raise ValueError("give datasets=... (each with its gold, train and systems) or "
-                         "gold and systems, not both")
-    return experiment(datasets, **options)
-
-
 def score_systems(context: GoldContext, system_names: list, families, bar=None
                   ) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
@@ -251,7 +205,7 @@ def score_systems(context: GoldContext, system_names: list, families, bar=None
         for family in families:
             result = score_family(family, context, context.train, scheme, mode,
                                   pred_column=system,
-                                  **report_examples.LISTING_OPTIONS.get(family, {}))
+                                  **examples.LISTING_OPTIONS.get(family, {}))
             results[system][family] = result.to_dict()
             statistics[system] += family_statistics(result)
             if bar is not None:
@@ -309,43 +263,19 @@ def _add_analyses(result: Report, context: GoldContext, families, figures: bool,
                   min_share: float) -> None:
     """Figures, the papers' other analyses, findings and examples, into ``result``."""
     corpus, system_names, results = context.corpus, result.systems, result.results
-    examples = report_examples.collect(results, corpus)
+    listed = examples.collect(results, corpus)
     made = {}
     if figures and "attribute_buckets" in families:
         made = bucket_figures({s: results[s]["attribute_buckets"] for s in system_names},
                               result.intervals)
     if figures:
-        made.update(report_analyses.figures(results, system_names, families))
-    extra = report_analyses.analyses(corpus, context.train, system_names, results, families,
-                                     context.scheme, context.mode, min_share, context)
-    made.update(overview_figure(results, system_names, families, figures))
+        made.update(analyses.figures(results, system_names, families))
+    extra = analyses.analyses(corpus, context.train, system_names, results, families,
+                              context.scheme, context.mode, min_share, context)
+    made.update(analyses.overview_figure(results, system_names, families, figures))
     result.figures, result.analyses = made, extra
-    result.findings = report_findings.findings(result)
+    result.findings = findings.findings(result)
     for system, rows in extra.get("hardeval", {}).pop("diff_token_errors", {}).items():
-        examples.setdefault(system, {})["diff_token"] = rows
-    result.examples = examples
-    result.example_sentences = report_examples.shown_sentences(examples, corpus)
-
-
-OVERVIEW_TITLE = "Overview: bucket F1 minus each system's overall F1"
-
-
-def overview_figure(results: dict, system_names: list, families, drawn: bool) -> dict:
-    """The overview heat map (systems x attribute buckets), one figure for all systems."""
-    if not drawn or "attribute_buckets" not in families:
-        return {}
-    from attribute_buckets.plots import heatmap   # a pyplot-free Figure: nothing to close
-
-    from attribute_buckets.attributes import TOKEN_ATTRIBUTES
-
-    shown = {s: results[s]["attribute_buckets"] for s in system_names}
-    # entity attributes only: token attributes score every token (O included), so their F1
-    # is not comparable with entity F1
-    attributes = [a for a in shown[system_names[0]]["buckets"] if a not in TOKEN_ATTRIBUTES]
-    if not attributes:
-        return {}
-    # the difference, not the ratio: a weak system's ratios would wash out every other row
-    figure = heatmap(shown, attributes=attributes, width=12.5, difference=True,
-                     height=max(2.5, 0.3 * len(system_names) + 2.2))
-    figure.axes[0].set_title(OVERVIEW_TITLE)
-    return {OVERVIEW_TITLE: figure_png(figure)}
+        listed.setdefault(system, {})["diff_token"] = rows
+    result.examples = listed
+    result.example_sentences = examples.shown_sentences(listed, corpus)

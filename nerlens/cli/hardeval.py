@@ -16,9 +16,9 @@ import hardeval
 from hardeval import analysis
 from nerspan import GOLD, GoldContext, counted, read_columns
 
-from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
-                     check_file, format_table, load_systems_with_tokens, load_training,
-                     print_json)
+from .common import UsageError, add_alias, check_file, format_table, print_json
+from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
+                     load_training)
 from .manifest import read_manifest
 
 NAME = "hardeval"

@@ -19,17 +19,18 @@ A system may have several runs (seeds): ``"predictions": {"flair": ["flair_s1.tx
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nerspan import Corpus
+from nerspan import Corpus, NerspanError
 from nerspan.readers import undecodable_error
-from nerlens.experiment import check_run_system, run_name
+
+from nerlens.experiment.runs import check_run_system, run_name, with_place
 from nerlens.systems import named_files, read_systems
 
-from .common import (UsageError, add_predictions, check_file, load_json, read_gold,
-                     system_options)
-from .experiment_inputs import naming
+from .common import UsageError, check_file, describe, load_json
+from .inputs import add_predictions, read_gold, system_options
 
 
 @dataclass
@@ -104,14 +105,14 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
             raise UsageError(f"{where}: system {system!r} has an empty list of runs")
         runs[system] = [run_name(system, k, len(given)) for k in range(len(given))]
         files.update(zip(runs[system], (resolve(f) for f in given)))
-    return Dataset(name, _read_runs(name, resolve(entry["gold"]), files, args,
-                                    outside_scheme_is_error), list(files), train, runs)
+    return Dataset(name, read_runs(name, resolve(entry["gold"]), files, args,
+                                   outside_scheme_is_error), list(files), train, runs)
 
 
-def _read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: bool
-               ) -> Corpus:
-    """The gold file and one column per run file (column -> file), read one by one so
-    that an error names the dataset and the system's run."""
+def read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: bool
+              ) -> Corpus:
+    """The corpus of one dataset: its gold file and one column per run file (column ->
+    file), read one by one so that an error names the dataset and the system's run."""
     with naming(f"dataset {name!r}"):
         corpus = read_gold(args, check_file(gold), outside_scheme_is_error)
     for column, file in files.items():
@@ -119,3 +120,16 @@ def _read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error:
             corpus, _ = add_predictions(args, corpus, [check_file(file)],
                                         outside_scheme_is_error, names=[column])
     return corpus
+
+
+@contextmanager
+def naming(where: str):
+    """Errors of reading an experiment's file also name its place (``where``: the
+    dataset, a system's run): an input error keeps its file, line and sentence and names
+    the place before its side; a missing or unreadable file names it after the file."""
+    try:
+        yield
+    except NerspanError as error:
+        raise with_place(error, where) from None
+    except (UsageError, OSError) as error:
+        raise UsageError(f"{describe(error)} ({where})") from None

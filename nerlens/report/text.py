@@ -11,8 +11,9 @@ import textwrap
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 
-from .report_findings import shown
-from .report_names import pair_key
+from .findings import shown
+from .names import pair_key
+from .repairs import decoding_repairs
 
 WIDTH = 100
 UNDEFINED = "-"
@@ -44,11 +45,13 @@ def _with_interval(value, interval) -> str:
     return text
 
 
-def _wrap(text: str, **indents) -> str:
+def wrap(text: str, **indents) -> str:
+    """``text`` filled to ``WIDTH`` columns (words and hyphenated names kept whole)."""
     return textwrap.fill(text, WIDTH, break_on_hyphens=False, **indents)
 
 
-def _fit(name: str, width: int) -> str:
+def fit(name: str, width: int) -> str:
+    """``name`` cut to ``width`` characters, ending in ".." when cut."""
     return name if len(name) <= width else name[:width - 2] + ".."
 
 
@@ -72,14 +75,15 @@ def headline_table(report) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     name_width = max(6, min(max(len(s) for s in report.systems),
                             WIDTH - sum(widths) - 2 * len(widths)))
-    lines = [_line(["system"] + header, [name_width] + widths)]
-    lines.append(_line(["-" * w for w in [name_width] + widths], [name_width] + widths))
-    lines += [_line([_fit(s, name_width)] + r, [name_width] + widths)
+    lines = [row_line(["system"] + header, [name_width] + widths)]
+    lines.append(row_line(["-" * w for w in [name_width] + widths], [name_width] + widths))
+    lines += [row_line([fit(s, name_width)] + r, [name_width] + widths)
               for s, r in zip(report.systems, rows)]
     return "\n".join(lines)
 
 
-def _line(cells: list, widths: list) -> str:
+def row_line(cells: list, widths: list) -> str:
+    """One row of a text table: the first cell left-aligned, the others right."""
     return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
                      for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
@@ -100,7 +104,7 @@ def legend(report) -> str:
                      f"beats the baseline {info.get('baseline')}'s.")
     parts.append(f"{UNDEFINED} = undefined. Every statistic, per type and per bucket, is in "
                  "report.html and report.json.")
-    return _wrap(" ".join(parts))
+    return wrap(" ".join(parts))
 
 
 def findings_text(report) -> list[str]:
@@ -109,7 +113,7 @@ def findings_text(report) -> list[str]:
         return ["Findings: none whose evidence holds (see report.html for the rules)."]
     lines = ["Findings:"]
     for finding in kept:
-        lines.append(_wrap(finding["text"], initial_indent="- ", subsequent_indent="  "))
+        lines.append(wrap(finding["text"], initial_indent="- ", subsequent_indent="  "))
     if more:
         lines.append(f"  ({more} more in report.json and report.html)")
     return lines
@@ -120,7 +124,7 @@ def repairs_text(repairs: dict, shown_systems: int = 5) -> list[str]:
     for system, by_source in list(repairs.items())[:shown_systems]:
         counts = [f"{source} {kind.replace('_', ' ')} {n}" for source, kinds in by_source.items()
                   for kind, n in kinds.items()]
-        lines.append(_wrap(f"{system}: " + ", ".join(counts), initial_indent="- ",
+        lines.append(wrap(f"{system}: " + ", ".join(counts), initial_indent="- ",
                            subsequent_indent="  "))
     if len(repairs) > shown_systems:
         rest = len(repairs) - shown_systems
@@ -128,15 +132,15 @@ def repairs_text(repairs: dict, shown_systems: int = 5) -> list[str]:
     return ["Repairs made while decoding:"] + lines if lines else []
 
 
-def summary(report, repairs: dict) -> str:
+def summary(report) -> str:
     """The terminal view: notes, findings, the headline table, its legend, the repairs."""
     info = report.info
     lines = [f"nerlens report: {counted(len(report.systems), 'system')}, "
              f"{counted(info['sentences'], 'sentence')}, {counted(info['tokens'], 'token')}; "
              f"scheme {info['scheme']}, {info['mode']} decoding."]
-    lines += [_wrap(note) for note in info.get("notes", [])]
+    lines += [wrap(note) for note in info.get("notes", [])]
     lines += [""] + findings_text(report) + ["", headline_table(report), legend(report)]
-    repaired = repairs_text(repairs)
+    repaired = repairs_text(decoding_repairs(report.results))
     if repaired:
         lines += [""] + repaired
     return "\n".join(lines)

@@ -6,11 +6,14 @@ import os
 import sys
 
 import faireval
+from faireval import plots
 from nerspan import GOLD, GoldContext, read_columns
+
 from nerlens.systems import named_files, span_errors_located
 
-from .common import (UsageError, add_input_arguments, check_file, format_table, load_json,
-                     load_systems, print_json, read_options, read_text_file)
+from .common import (UsageError, check_file, format_table, load_json, print_json,
+                     read_text_file)
+from .inputs import add_input_arguments, load_systems, read_options
 from .span_files import read_span_files, span_options
 
 NAME = "faireval"
@@ -173,7 +176,6 @@ def semeval_table(schema: str, row: dict) -> str:
 def run(args) -> int:
     results = compute(args)
     if args.plot:
-        from faireval import plots
         plots.save_all(results, args.plot, fmt=args.plot_format)
     if args.format == "json":
         print_json(next(iter(results.values())) if len(results) == 1 else results)

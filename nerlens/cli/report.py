@@ -5,11 +5,15 @@ import argparse
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, as_train_index, read_columns
+
+from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
+from nerlens.demo import DEMO_NOTES, demo_corpus, demo_train
+from nerlens.report import report
 from nerlens.systems import load_saved_split
 
-from .common import (UsageError, add_alias, add_reading_arguments, add_train_arguments,
-                     load_systems, non_negative_int, read_training, show_progress,
-                     refuse_files_with_demo, write_outputs)
+from .common import UsageError, add_alias, non_negative_int, show_progress, write_outputs
+from .inputs import (add_reading_arguments, add_train_arguments, load_systems,
+                     read_training, refuse_files_with_demo)
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .span_files import add_span_arguments
 
@@ -82,16 +86,11 @@ def _training(args):
 
 
 def run(args) -> int:
-    from nerlens.report import report
-
     if is_experiment(args):
         return run_experiment(args)
     _gold_and_predictions(args)
     if args.demo:
         refuse_files_with_demo(args)
-        from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
-        from nerlens.demo import DEMO_NOTES, demo_corpus, demo_train
-
         corpus, names = demo_corpus()
         index = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
         corpus = with_memorisation_baseline(index, corpus, "memorisation")

@@ -1,16 +1,19 @@
-"""An experiment as one self-contained HTML page, in the report's style and with its
-pieces (``report_html``): findings and contents first, then the tables over runs and
-datasets, the figures across datasets, the tests, and one section per dataset holding
-that dataset's report (without its error examples: report.json has them)."""
+"""An experiment as one self-contained HTML page, built with the report's page kit
+(``nerlens.report.page_kit``) and sections (``nerlens.report.html``): findings and
+contents first, then the tables over runs and datasets, the figures across datasets, the
+tests, and one section per dataset holding that dataset's report (without its error
+examples: report.json has them)."""
 from __future__ import annotations
 
 from nerspan.errors import counted
 
-from .experiment_findings import RULES
-from .report_analyses import RADAR_TITLE, dataset_heatmap_title
-from .report_html import (SUBSET_HEADERS, SUBSET_LEGEND, Raw, _e, figure, page, page_sections,
-                          section, table)
-from .report_names import attribute_name
+from nerlens.report.analyses import RADAR_TITLE, dataset_heatmap_title
+from nerlens.report.html import SUBSET_HEADERS, SUBSET_LEGEND, page_sections
+from nerlens.report.names import attribute_name
+from nerlens.report.page_kit import Raw, contents, escape, figure, page, section, table
+
+from .findings import RULES
+from .over_runs import HEADLINE
 
 STYLE = """
 .toc ol ol{columns:1;margin:.1em 0 .3em}.dataset>section>h3{font-size:1.2em;border-bottom:1px solid #e5e5e5}
@@ -53,15 +56,15 @@ def marked(value, test: dict | None, digits: int = 2) -> Raw:
         why = (test or {}).get("error") or (
             f"Friedman p = {test['pvalue']:.3g}, Holm-adjusted {test['pvalue_holm']:.3g}"
             if test and test.get("pvalue") is not None else "no test")
-        return Raw(f"<span class='ns' title='{_e(why)}'>{text}&dagger;</span>")
+        return Raw(f"<span class='ns' title='{escape(why)}'>{text}&dagger;</span>")
     return Raw(f"<span title='Friedman Holm-adjusted p = {test['pvalue_holm']:.3g}'>{text}"
                "</span>")
 
 
 def _findings(experiment) -> str:
-    items = "".join(f"<li data-rule='{_e(f['rule'])}'>{_e(f['text'])}</li>"
+    items = "".join(f"<li data-rule='{escape(f['rule'])}'>{escape(f['text'])}</li>"
                     for f in experiment.findings) or "<li>None whose evidence holds.</li>"
-    rules = "".join(f"<li><b>{_e(k)}</b>: {_e(v)}</li>" for k, v in RULES.items())
+    rules = "".join(f"<li><b>{escape(k)}</b>: {escape(v)}</li>" for k, v in RULES.items())
     return (f"<ul class='findings'>{items}</ul><details><summary>How findings are chosen"
             f"</summary><ul class='note'>{rules}</ul></details>")
 
@@ -69,14 +72,12 @@ def _findings(experiment) -> str:
 def _holistic(experiment) -> str:
     names = experiment.datasets
     parts = []
-    from .experiment import HEADLINE
-
     for key, title in HEADLINE:
         if key not in experiment.higher_is_better:
             continue
-        rows = [[Raw(_e(s))] + [pm(experiment.aggregate_cell(d, s, key)) for d in names]
+        rows = [[Raw(escape(s))] + [pm(experiment.aggregate_cell(d, s, key)) for d in names]
                 for s in experiment.systems]
-        parts.append(f"<div><h4>{_e(title)}</h4>{table(['system', *names], rows)}</div>")
+        parts.append(f"<div><h4>{escape(title)}</h4>{table(['system', *names], rows)}</div>")
     return (f"<div class='tiles'>{''.join(parts)}</div><p class='note'>Percent: mean &plusmn; sample standard deviation "
             f"(n &minus; 1) over the system's runs, (runs) in brackets; {MARKS_LEGEND}. "
             "Every other statistic is in experiment.json (aggregate) and in each dataset's "
@@ -88,9 +89,9 @@ def _tough_mentions(experiment) -> str:
     for name, by_system in experiment.tough_mentions.items():
         subsets = list(next(iter(by_system.values())))
         runs = {s: len(experiment.runs[name][s]) for s in by_system}
-        rows = [[Raw(f"{_e(s)} <span class='note'>({runs[s]})</span>")]
+        rows = [[Raw(f"{escape(s)} <span class='note'>({runs[s]})</span>")]
                 + [pm(by_system[s][k], runs[s]) for k in subsets] for s in by_system]
-        parts += [f"<h3>{_e(name)}</h3>",
+        parts += [f"<h3>{escape(name)}</h3>",
                   table(["system"] + [SUBSET_HEADERS.get(k, k) for k in subsets], rows)]
     if not parts:
         return "<p class='note'>tough_mentions did not run.</p>"
@@ -117,7 +118,7 @@ def _attribute_wise(experiment) -> str:
     header = ["attribute"] + [f"{h} {d}" for d in names for h in ("zeta", "rho")]
     rows = []
     for a in attributes:
-        row = [Raw(f"<span title='{_e(a)}'>{_e(attribute_name(a))}</span>")]
+        row = [Raw(f"<span title='{escape(a)}'>{escape(attribute_name(a))}</span>")]
         for d in names:
             view = experiment.attribute_wise[d][a]
             row += [Raw("&ndash;" if view["zeta"] is None else f"{view['zeta']:.3g}"),
@@ -136,7 +137,7 @@ def _model_wise(experiment) -> str:
     attributes = list(next(iter(experiment.model_wise.values())))
     rows = []
     for system, by_attribute in experiment.model_wise.items():
-        row = [Raw(_e(system))]
+        row = [Raw(escape(system))]
         for a in attributes:
             v = by_attribute[a]
             cell = marked(v["spearman"], v["friedman"])
@@ -157,7 +158,7 @@ def _heatmap(experiment) -> str:
     if not picture:
         return "<p class='note'>No heat map: one system, or the figures were turned off.</p>"
     return picture + (f"<p class='note'>Each cell: (bucket F1 &minus; the baseline "
-                      f"{_e(experiment.info['baseline'])}'s bucket F1) / the baseline's, on "
+                      f"{escape(experiment.info['baseline'])}'s bucket F1) / the baseline's, on "
                       "bucket F1 averaged over the runs; one row per dataset and system; "
                       "blank: an empty bucket.</p>")
 
@@ -167,26 +168,24 @@ def _test_cells(t: dict) -> list:
     diff = "&ndash;" if t["difference"] is None else f"{100 * t['difference']:+.2f}"
     if t["pvalue_holm"] is None:
         return [Raw(diff), Raw("&ndash;"),
-                Raw(f"<span class='ns' title='{_e(t.get('error', ''))}'>&ndash;</span>")]
+                Raw(f"<span class='ns' title='{escape(t.get('error', ''))}'>&ndash;</span>")]
     cls = "sig" if t["significant"] else "ns"
     return [Raw(diff), Raw(f"{t['pvalue']:.3g}"),
             Raw(f"<span class='{cls}'>{t['pvalue_holm']:.3g}</span>")]
 
 
 def _significance(experiment) -> str:
-    from .experiment import HEADLINE
-
     if not experiment.wilcoxon:
         return "<p class='note'>One system: nothing to compare.</p>"
     headers = dict(HEADLINE)
     stats = list(next(iter(experiment.wilcoxon.values())))
     first, rest = stats[0], stats[1:]
     columns = ["pairs of runs", "Δ (points)", "p", "p, Holm"]
-    rows = [[Raw(_e(pair)), Raw(str(tests[first]["n_pairs"]))] + _test_cells(tests[first])
+    rows = [[Raw(escape(pair)), Raw(str(tests[first]["n_pairs"]))] + _test_cells(tests[first])
             for pair, tests in experiment.wilcoxon.items()]
-    parts = [f"<h3>{_e(headers[first])}</h3>", table(["pair", *columns], rows)]
+    parts = [f"<h3>{escape(headers[first])}</h3>", table(["pair", *columns], rows)]
     if rest:
-        rows = [[Raw(_e(pair)), Raw(_e(headers[s])), Raw(str(tests[s]["n_pairs"]))]
+        rows = [[Raw(escape(pair)), Raw(escape(headers[s])), Raw(str(tests[s]["n_pairs"]))]
                 + _test_cells(tests[s]) for pair, tests in experiment.wilcoxon.items()
                 for s in rest]
         parts.append("<details><summary>The other headline numbers</summary>"
@@ -218,7 +217,7 @@ def _provenance(experiment) -> str:
     rows.append(["families", ", ".join(info["families"])])
     rows += [[f"runs on {d}", ", ".join(f"{s} {n}" for s, n in by.items())]
              for d, by in info["n_runs"].items()]
-    return table(["", "value"], [[Raw(_e(k)), Raw(_e(v))] for k, v in rows], text=True) + \
+    return table(["", "value"], [[Raw(escape(k)), Raw(escape(v))] for k, v in rows], text=True) + \
         "<p class='note'>Each dataset's inputs are in its section's provenance.</p>"
 
 
@@ -230,25 +229,16 @@ def _dataset(experiment, k: int, name: str) -> tuple[str, list]:
     runs = experiment.runs[name]
     intro = (f"<p>{counted(report.info['sentences'], 'sentence')}, "
              f"{counted(report.info['tokens'], 'token')}; "
-             + "; ".join(f"{_e(s)}: {counted(len(c), 'run')}"
-                         + (f" ({_e(', '.join(c))})" if len(c) > 1 else "")
+             + "; ".join(f"{escape(s)}: {counted(len(c), 'run')}"
+                         + (f" ({escape(', '.join(c))})" if len(c) > 1 else "")
                          for s, c in runs.items())
              + ". The runs are this report's systems; its error examples are in "
                "experiment.json.</p>")
-    body = intro + "".join(f"<section id='{a}'><h3>{_e(t)}</h3>{b}</section>"
+    body = intro + "".join(f"<section id='{a}'><h3>{escape(t)}</h3>{b}</section>"
                            for a, t, b in inner)
-    html = (f"<section id='d{k + 1}' class='dataset'><h2>Dataset {_e(name)}</h2>{body}"
+    html = (f"<section id='d{k + 1}' class='dataset'><h2>Dataset {escape(name)}</h2>{body}"
             "</section>")
     return html, [(a, t) for a, t, _ in inner]
-
-
-def _contents(entries: list) -> str:
-    def items(rows):
-        return "".join(f"<li><a href='#{a}'>{_e(t)}</a>"
-                       + (f"<ol>{items(sub)}</ol>" if sub else "") + "</li>"
-                       for a, t, sub in rows)
-
-    return f"<nav class='toc'><h2>Contents</h2><ol>{items(entries)}</ol></nav>"
 
 
 def render(experiment) -> str:
@@ -268,11 +258,11 @@ def render(experiment) -> str:
                 for k, (name, (_, sub)) in enumerate(zip(experiment.datasets, datasets))]
     entries.append(("provenance", "Provenance", []))
     runs = sum(len(c) for by in experiment.runs.values() for c in by.values())
-    parts = [f"<h1>nerlens experiment</h1><p>Datasets: {_e(', '.join(experiment.datasets))}; "
-             f"systems: {_e(', '.join(experiment.systems))}; {counted(runs, 'run')} scored; "
+    parts = [f"<h1>nerlens experiment</h1><p>Datasets: {escape(', '.join(experiment.datasets))}; "
+             f"systems: {escape(', '.join(experiment.systems))}; {counted(runs, 'run')} scored; "
              "baseline "
-             f"{_e(experiment.info['baseline'])}.</p>",
-             section(*top[0]), _contents(entries)]
+             f"{escape(experiment.info['baseline'])}.</p>",
+             section(*top[0]), contents(entries)]
     parts += [section(*s) for s in top[1:]]
     parts += [html for html, _ in datasets]
     parts.append(section("provenance", "Provenance", _provenance(experiment)))

@@ -5,12 +5,13 @@ import argparse
 import copy
 
 import attribute_buckets
-from attribute_buckets import analysis
+from attribute_buckets import analysis, plots
 from nerspan import GOLD, resolve
 from nerspan.errors import counted
-from .common import (UsageError, add_alias, add_input_arguments, add_train_arguments,
-                     format_table, load_systems_with_tokens, load_training, non_negative_int,
-                     print_json)
+
+from .common import UsageError, add_alias, format_table, non_negative_int, print_json
+from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
+                     load_training)
 from .manifest import read_manifest
 
 NAME = "buckets"
@@ -171,7 +172,6 @@ def run(args) -> int:
         significance = analysis.significance_datasets(
             {name: {"system": d} for name, d in dicts.items()})
     if args.plot:
-        from attribute_buckets import plots
         plots.save_all(dicts, args.plot, fmt=args.plot_format)
     if args.format == "json":
         if significance is not None:
@@ -214,7 +214,6 @@ def _run_datasets(args, options) -> int:
            "attribute_wise": analysis.attribute_wise_datasets(results),
            "significance": analysis.significance_datasets(results, baseline)}
     if args.plot:
-        from attribute_buckets import plots
         plots.save_datasets(results, args.plot, baseline, fmt=args.plot_format)
     if args.format == "json":
         print_json(out)

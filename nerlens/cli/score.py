@@ -13,7 +13,10 @@ from nerspan.corpus import side_name
 from nerspan.errors import counted
 from nerspan.spans import check_tags, repair_note
 
-from .common import add_input_arguments, load_systems, print_json, refuse_files_with_demo
+from nerlens.demo import demo_systems
+
+from .common import print_json
+from .inputs import add_input_arguments, load_systems, refuse_files_with_demo
 
 NAME = "score"
 HELP = "entity-level precision, recall, F1 (conlleval-style)"
@@ -138,8 +141,6 @@ def conlleval_report(result: dict) -> str:
 
 def run(args) -> int:
     if args.demo:
-        from nerlens.demo import demo_systems
-
         refuse_files_with_demo(args)  # before the demo's files take their place
         args.gold = str(next(iter(demo_systems().values())))
         args.predictions = []

@@ -1,0 +1,213 @@
+"""What the subcommands share: usage errors, argument types and deprecated flags, the
+guard that turns an error into one line, and output (tables, JSON, written reports)."""
+from __future__ import annotations
+
+import argparse
+import codecs
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+
+from nerspan import NerspanError
+from nerspan.readers import undecodable_error
+
+from nerlens.jsonable import json_ready
+
+
+class UsageError(Exception):
+    """A problem with the command line or the input files: exit code 2, one line."""
+
+
+def encoding_name(text: str) -> str:
+    """argparse type: a text encoding Python knows."""
+    try:
+        codecs.lookup(text)
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"unknown encoding {text!r}") from None
+    return text
+
+
+def read_text_file(reader, path: str, encoding: str):
+    """``reader(path, encoding=...)``, a UTF-8 BOM dropped and undecodable bytes named
+    (file, line, byte offset), as ``read_columns`` does for column files."""
+    codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
+    try:
+        return reader(path, encoding=codec)
+    except UnicodeDecodeError as error:
+        raise undecodable_error(path, codec, error) from None
+
+
+def load_json(text: str, where: str):
+    """``json.loads(text)``, a key given twice in one object (two datasets or systems of
+    one name) an error naming ``where``: JSON keeps the last one silently."""
+    def distinct(pairs: list) -> dict:
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise UsageError(f"{where}: {key!r} is given twice in one object (the "
+                                 "second would replace the first)")
+        return dict(pairs)
+
+    return json.loads(text, object_pairs_hook=distinct)
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: a whole number >= 0 (``--bootstrap -5`` is a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+class DeprecatedAlias(argparse.Action):
+    """A hidden old flag: does what ``new`` does and prints one warning line.
+
+    ``const`` given: a flag without a value that stores ``const`` (``--case-insensitive``
+    stores ``case_sensitive=False``); otherwise it takes the value ``new`` takes.
+    """
+
+    def __init__(self, option_strings, dest, new: str, const=None, nargs=None, **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, nargs=0 if const is not None else nargs,
+                         const=const, help=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        deprecated(option_string, self.new)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
+def deprecated(old: str, new: str) -> None:
+    """The one warning line of a deprecated flag."""
+    print(f"nerlens: warning: {old} is deprecated: use {new} ({old} goes in the next "
+          "release)", file=sys.stderr)
+
+
+def add_alias(parser, old: str, new: str, dest: str, **kwargs) -> None:
+    """``old`` as a hidden deprecated alias of ``new`` (same ``dest``)."""
+    parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new,
+                        default=argparse.SUPPRESS, **kwargs)
+
+
+def prediction_paths(args) -> list[str]:
+    """The PRED files (one or several positional arguments)."""
+    preds = args.predictions
+    return preds if isinstance(preds, list) else ([preds] if preds else [])
+
+
+def note(message: str) -> None:
+    print(f"note: {message}", file=sys.stderr)
+
+
+def print_json(value) -> None:
+    json.dump(json_ready(value), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def format_table(header: list[str], rows: list[list], align_first_left: bool = True) -> str:
+    """A plain text table; floats are printed as percentages with 2 decimals."""
+    def cell(v):
+        if v is None or (isinstance(v, float) and v != v):  # undefined: one mark, never nan
+            return "-"
+        if isinstance(v, float):
+            return f"{100 * v:.2f}"
+        return str(v)
+    body = [[cell(v) for v in row] for row in rows]
+    widths = [max(len(str(h)), *(len(r[i]) for r in body)) if body else len(str(h))
+              for i, h in enumerate(header)]
+    def line(values):
+        return "  ".join(
+            (v.ljust(w) if (i == 0 and align_first_left) else v.rjust(w))
+            for i, (v, w) in enumerate(zip(values, widths)))
+    return "\n".join([line([str(h) for h in header]), line(["-" * w for w in widths])]
+                     + [line(r) for r in body])
+
+
+MESSAGE_LIMIT = 500  # characters of an error message; values in it are cut to 80 already
+
+
+def fail(message: str) -> int:
+    message = " ".join(message.split("\n"))
+    if len(message) > MESSAGE_LIMIT:
+        message = message[:MESSAGE_LIMIT] + "... (cut; --debug shows all)"
+    print(f"nerlens: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_guarded(run, args) -> int:
+    """Run a subcommand: every error becomes one line on stderr and exit code 2 (with
+    ``--debug`` the traceback instead); a closed output pipe (``| head``) ends quietly
+    with code 0; library warnings become one ``nerlens: warning:`` line each."""
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            code = run(args) or 0
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        _discard_stdout()
+        return 0
+    except KeyboardInterrupt:
+        print("nerlens: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:
+        if getattr(args, "debug", False):
+            raise
+        return fail(describe(error))
+
+
+def describe(error: Exception) -> str:
+    """One line for an exception: the message of an input error, the file of an OSError."""
+    if isinstance(error, (NerspanError, UsageError)):
+        return str(error)
+    if isinstance(error, OSError) and error.filename is not None:
+        reason = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory, "
+                  "not a file", PermissionError: "permission denied"}.get(type(error))
+        return f"{error.filename}: {reason or error.strerror or error}"
+    if isinstance(error, (ValueError, TypeError, KeyError, OSError)):
+        return str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return (f"internal error: {type(error).__name__}: {error} (run again with --debug for "
+            "the traceback, and please report it)")
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"nerlens: warning: {message}", file=sys.stderr)
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is no real file (a test's capture)
+
+
+def check_file(path: str) -> str:
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    return path
+
+
+def show_progress(args) -> bool:
+    """--progress/--no-progress; neither: a bar when stderr is a terminal."""
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def write_outputs(result, args, stem: str) -> None:
+    """``STEM.json`` and ``STEM.html`` of a report or experiment into --output; prints
+    the JSON (--format json) or the terminal summary."""
+    output = Path(args.output)
+    output.mkdir(parents=True, exist_ok=True)
+    text = result.to_json(output / f"{stem}.json")
+    result.to_html(output / f"{stem}.html")
+    if args.format == "json":
+        print(text)
+    else:
+        print(result.summary())
+        print(f"\nwrote {output / (stem + '.json')} and {output / (stem + '.html')}",
+              file=sys.stderr)

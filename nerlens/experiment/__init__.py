@@ -1,0 +1,12 @@
+"""Whole experiments: several datasets, several runs per system (``nerlens.experiment``).
+
+- ``build``: ``experiment()``, one report per dataset and the numbers over them, and
+  what it returns, ``Experiment``;
+- ``runs``: the datasets and runs declared, checked and named as report columns;
+- ``over_runs``: means and standard deviations over runs, the attribute views and the
+  significance tests between systems;
+- ``findings``, ``html``, ``text``: what it states first, its page, its terminal view.
+"""
+from .build import Experiment, experiment
+
+__all__ = ["Experiment", "experiment"]

@@ -1,0 +1,199 @@
+"""Whole experiments in one report: several datasets, several runs per system.
+
+    import nerlens
+    exp = nerlens.experiment({
+        "conll03": {"gold": "conll03/test.txt", "train": "conll03/train.txt",
+                    "systems": {"flair": ["flair_s1.txt", "flair_s2.txt"], "bert": "bert.txt"}},
+        "wnut16": {"gold": "wnut16/test.txt", "train": "wnut16/train.txt",
+                   "systems": {"flair": "wnut_flair.txt", "bert": "wnut_bert.txt"}}})
+    print(exp.summary()); exp.to_html("experiment.html"); exp.to_json("experiment.json")
+
+Each dataset is scored by the one-dataset ``nerlens.report`` (the runs of a system are
+its columns ``system#1``, ``system#2``, ...; one run keeps the system's name), so every
+per-dataset number is the report's own. On top of the reports:
+
+- every headline number as mean +- standard deviation over a system's runs (sample
+  standard deviation, n - 1; TMR's table layout), per dataset;
+- the attribute-wise view across datasets (zeta, rho) and the model-wise Spearman
+  correlations averaged over datasets, on bucket F1 averaged over each system's runs;
+  a value is marked non-significant when the Friedman test (do the buckets differ?) over
+  the runs, as InterpretEval, has a Holm-adjusted p >= alpha (Holm over the tests of
+  each view);
+- Wilcoxon signed-rank tests between every two systems on the headline numbers, paired
+  over runs x datasets (run k of one system with run k of the other, in each dataset),
+  with Holm's correction over the pairs of systems, for each statistic;
+- the radar chart of zeta/rho and the heat map of relative change against the baseline.
+
+The sentence-bootstrap intervals of the per-dataset reports answer another question
+(test-set sampling); the standard deviations and tests here are over runs and datasets.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from nerspan import InputTypeError, check_fraction
+from nerspan.errors import shown
+
+from nerlens.families import METHODS_ORDER as FAMILIES  # the report's order
+from nerlens.jsonable import json_ready
+from nerlens.report import Report, report
+from nerlens.report.analyses import dataset_figures
+
+from . import findings, html, text
+from .over_runs import (aggregate, attribute_views, bucket_results, tough_mentions_over_runs,
+                        wilcoxon_tests)
+from .runs import check_entry, check_pairs, in_dataset, run_columns
+
+ALPHA = 0.05
+
+
+@dataclass
+class Experiment:
+    """What ``experiment()`` computed; ``to_dict()``/``to_json()``/``to_html()``/``summary()``."""
+
+    reports: dict            # dataset -> its Report (runs as columns)
+    runs: dict               # dataset -> system -> [report columns]
+    systems: list            # every system, in order of first appearance
+    aggregate: dict          # dataset -> system -> statistic -> {mean, std, n}
+    tough_mentions: dict     # dataset -> system -> subset -> {mean, std, n}
+    attribute_wise: dict     # dataset -> attribute -> {zeta, rho, friedman}
+    model_wise: dict         # system -> attribute -> {spearman, std, per_dataset, friedman}
+    wilcoxon: dict           # "A vs B" -> statistic -> {statistic, pvalue, pvalue_holm, ...}
+    higher_is_better: dict   # statistic -> bool
+    info: dict
+    figures: dict = field(default_factory=dict)   # title -> PNG bytes
+    findings: list = field(default_factory=list)
+
+    @property
+    def datasets(self) -> list:
+        return list(self.reports)
+
+    def aggregate_cell(self, dataset: str, system: str, statistic: str) -> dict | None:
+        """``{mean, std, n}`` of a statistic over the system's runs on the dataset (mean
+        None: undefined in every run); None when the system has no run there."""
+        by_system = self.aggregate[dataset]
+        if system not in by_system:
+            return None
+        return by_system[system].get(statistic, {"mean": None, "std": None, "n": 0})
+
+    def to_dict(self) -> dict:
+        return {"info": self.info, "systems": self.systems, "runs": self.runs,
+                "findings": self.findings, "aggregate": self.aggregate,
+                "tough_mentions": self.tough_mentions, "attribute_wise": self.attribute_wise,
+                "model_wise": self.model_wise, "wilcoxon": self.wilcoxon,
+                "higher_is_better": self.higher_is_better,
+                "datasets": {name: r.to_dict() for name, r in self.reports.items()}}
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        json_text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
+        if path is not None:
+            Path(path).write_text(json_text + "\n", encoding="utf-8")
+        return json_text
+
+    def to_html(self, path: str | Path | None = None) -> str:
+        page = html.render(self)
+        if path is not None:
+            Path(path).write_text(page, encoding="utf-8")
+        return page
+
+    def summary(self) -> str:
+        """The terminal view (fits 100 columns): findings, entity F1 mean +- std per
+        system and dataset, the significant Wilcoxon tests."""
+        return text.summary(self)
+
+
+def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = "IOB2",
+               mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
+               confidence: float = 0.95, families=FAMILIES, figures: bool = True,
+               min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
+               inputs: Mapping | None = None) -> Experiment:
+    """Score every dataset with ``nerlens.report`` and aggregate over runs and datasets.
+
+    ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
+    training data (anything ``report`` takes), "systems": {system: prediction or [run,
+    run, ...]}}`` (``"tokens"`` with tag lists); or, instead of ``gold``, a prebuilt
+    ``"corpus"`` whose ``systems`` map to column names (one or a list of runs). Systems are
+    matched across datasets by name; ``baseline`` (default: the first system) must be in
+    every dataset. ``alpha`` is the significance level of the marks. The other options
+    are ``report``'s and apply to every dataset.
+    """
+    if not isinstance(datasets, Mapping) or not datasets:
+        raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
+                             "\"train\": ..., \"systems\": {...}}")
+    alpha = check_fraction("alpha", alpha)
+    if inputs is not None and not isinstance(inputs, Mapping):
+        raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
+                             f"{shown(inputs)} (a {type(inputs).__name__})")
+    entries = {name: check_entry(name, entry) for name, entry in datasets.items()}
+    runs, predictions = {}, {}
+    for name, entry in entries.items():
+        runs[name], predictions[name] = run_columns(name, entry)
+    systems = list(dict.fromkeys(s for by_system in runs.values() for s in by_system))
+    check_pairs(systems)
+    baseline = baseline or systems[0]
+    for name, by_system in runs.items():
+        if baseline not in by_system:
+            raise ValueError(f"dataset {name!r} has no system {baseline!r} (the baseline): "
+                             "choose a baseline every dataset has")
+
+    options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
+                   confidence=confidence, families=families, figures=figures,
+                   min_share=min_share, progress=progress)
+    reports = {name: _report(name, entry, runs[name], predictions[name], baseline,
+                             (inputs or {}).get(name), options)
+               for name, entry in entries.items()}
+    higher = {}
+    for r in reports.values():
+        higher.update(r.higher_is_better)
+    result = Experiment(
+        reports, runs, systems, aggregate(reports, runs),
+        tough_mentions_over_runs(reports, runs),
+        *attribute_views(reports, runs, systems, alpha),
+        wilcoxon_tests(reports, runs, systems, higher, alpha), higher,
+        {"baseline": baseline, "alpha": alpha, **_info(options, runs)})
+    if figures and "attribute_buckets" in families:
+        result.figures = _figures(reports, runs, baseline)
+    result.findings = findings.findings(result)
+    return result
+
+
+def _info(options: dict, runs: dict) -> dict:
+    """The experiment's options, run counts and the statistics' conventions."""
+    return {**{k: options[k] for k in ("scheme", "mode", "bootstrap", "seed")},
+            "families": list(options["families"]),
+            "n_runs": {name: {s: len(c) for s, c in by_system.items()}
+                       for name, by_system in runs.items()},
+            "std": "sample standard deviation over runs (n - 1)",
+            "correction": "Holm over the pairs of systems for each statistic (Wilcoxon); Holm "
+                          "over the Friedman tests of each view (attribute-wise, model-wise)"}
+
+
+def _report(name, entry: Mapping, runs: dict, predictions: dict, baseline: str, inputs,
+            options: dict) -> Report:
+    """The one-dataset report of one entry, its runs as columns; errors name the dataset."""
+    options = {**options, "baseline": runs[baseline][0], "inputs": inputs}
+    try:
+        if "corpus" in entry:
+            columns = [c for cs in runs.values() for c in cs]
+            return report(None, corpus=entry["corpus"], system_names=columns,
+                          train=entry.get("train"), **options)
+        return report(entry["gold"], predictions, entry.get("train"),
+                      tokens=entry.get("tokens"), **options)
+    except (ValueError, TypeError, OSError) as error:
+        raise in_dataset(name, error) from error
+
+
+def _figures(reports: dict, runs: dict, baseline: str) -> dict:
+    """The radar chart and the relative heat map across datasets (bucket F1 averaged over
+    runs), on the systems every dataset has."""
+    averaged = bucket_results(reports, runs)
+    shared = [s for s in next(iter(averaged.values()))
+              if all(s in by_system for by_system in averaged.values())]
+    try:
+        return dataset_figures({name: {s: by_system[s] for s in shared}
+                                for name, by_system in averaged.items()}, baseline)
+    except ValueError:   # fewer than 3 ordered attributes: no radar chart
+        return {}

@@ -1,0 +1,131 @@
+"""The datasets and runs of an experiment: checked, and named as report columns.
+
+An experiment maps each dataset's name to its gold, training data and systems; a system
+has one prediction or a list of runs. Run k of system ``flair`` is the column
+``flair#2`` of its dataset's report (one run keeps the system's name), so a system's
+name may not hold ``RUN_SEPARATOR``. Errors name the dataset and the system's run.
+"""
+from __future__ import annotations
+
+import errno
+import os
+from itertools import combinations
+from pathlib import Path
+from typing import Mapping
+
+from nerspan import InputTypeError, NameTakenError, NerspanError
+
+from nerlens.report.names import pair_key
+from nerlens.systems import check_system_name, check_system_names
+
+RUN_SEPARATOR = "#"
+ENTRY_KEYS = {"gold", "train", "systems", "tokens", "corpus"}
+
+
+def run_name(system: str, k: int, n_runs: int) -> str:
+    """The report column of run ``k`` (0-based) of ``system``."""
+    return system if n_runs == 1 else f"{system}{RUN_SEPARATOR}{k + 1}"
+
+
+def _is_runs(value) -> bool:
+    """A list of predictions (files or tag lists), not one prediction's tag lists."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    first = value[0]
+    if isinstance(first, (str, Path)):
+        return True
+    return isinstance(first, (list, tuple)) and bool(first) and \
+        isinstance(first[0], (list, tuple))
+
+
+def check_entry(name, entry) -> dict:
+    """``entry`` if it declares one dataset: gold or a corpus, and systems with predictions."""
+    where = f"dataset {name!r}"
+    if not isinstance(entry, Mapping):
+        raise InputTypeError(f"{where}: give a mapping with \"gold\", \"train\" and "
+                             f"\"systems\", not a {type(entry).__name__}")
+    unknown = set(entry) - ENTRY_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} "
+                         f"(allowed: {', '.join(sorted(ENTRY_KEYS))})")
+    if ("gold" in entry) == ("corpus" in entry):
+        raise ValueError(f"{where}: give \"gold\" (a column file or tag lists) or a prebuilt "
+                         "\"corpus\", one of the two")
+    systems = entry.get("systems")
+    if not isinstance(systems, Mapping) or not systems:
+        raise ValueError(f"{where}: \"systems\" maps each system's name to its predictions "
+                         "(one, or a list of runs)")
+    for system, value in systems.items():
+        check_run_system(system, where)
+        if value is None or (isinstance(value, (list, tuple)) and not value):
+            raise ValueError(f"{where}: system {system!r} has no predictions")
+    return entry
+
+
+def check_run_system(system, where: str) -> str:
+    """``system`` if it may name a system of an experiment: a name ``check_system_name``
+    accepts, without ``RUN_SEPARATOR`` (a system named ``flair#1`` would be the column
+    of run 1 of ``flair``)."""
+    check_system_name(system, where)
+    if RUN_SEPARATOR in system:
+        raise NameTakenError(f"system {system!r}: {RUN_SEPARATOR!r} is kept for the run "
+                              "columns (system#1, system#2, ...)", side=where)
+    return system
+
+
+def run_columns(name, entry) -> tuple[dict, dict]:
+    """(system -> [column], column -> prediction or None for a prebuilt corpus)."""
+    runs, predictions = {}, {}
+    for system, value in entry["systems"].items():
+        if "corpus" in entry:
+            given = list(value) if isinstance(value, (list, tuple)) else [value]
+            missing = [c for c in given if c not in entry["corpus"].columns]
+            if missing:
+                raise ValueError(f"dataset {name!r}: system {system!r}: no column "
+                                 f"{', '.join(map(repr, missing))} in the corpus")
+            runs[system] = check_system_names(
+                given, f"dataset {name!r}, system {system!r}",
+                [c for columns in runs.values() for c in columns])
+            continue
+        values = list(value) if _is_runs(value) else [value]
+        runs[system] = [run_name(system, k, len(values)) for k in range(len(values))]
+        for column, prediction in zip(runs[system], values):
+            # checked here, where the run is known: the report would name the file only
+            if isinstance(prediction, (str, os.PathLike)) and not os.path.exists(prediction):
+                raise FileNotFoundError(errno.ENOENT, f"dataset {name!r}, system {column!r}: "
+                                        "no such file", os.fspath(prediction))
+        predictions.update(zip(runs[system], values))
+    return runs, predictions
+
+
+def check_pairs(systems: list) -> None:
+    """Every two systems have a Wilcoxon key of their own (``pair_key``): "x vs y" and
+    "z" would share one with "x" and "y vs z", and one test would replace the other."""
+    pairs: dict = {}
+    for a, b in combinations(systems, 2):
+        key = pair_key(a, b)
+        if key in pairs:
+            raise NameTakenError(f"systems {a!r} and {b!r} are the pair {key!r}, as "
+                                 f"{pairs[key][0]!r} and {pairs[key][1]!r} are: rename one "
+                                 "(\" vs \" joins the two systems of a pair)")
+        pairs[key] = (a, b)
+
+
+def with_place(error: NerspanError, where: str) -> NerspanError:
+    """The same input error (sentence, position, file and line kept) naming ``where``
+    (a dataset, a system's run) before its side."""
+    return error.on_side(where if error.side is None else f"{where}, {error.side}")
+
+
+def in_dataset(name, error: Exception) -> Exception:
+    """The same error naming the dataset: an input error keeps its sentence, position,
+    file and line; a file error its file; another error has its message prefixed (when
+    the class allows)."""
+    if isinstance(error, NerspanError):
+        return with_place(error, f"dataset {name!r}")
+    if isinstance(error, OSError) and error.errno is not None:
+        return type(error)(error.errno, f"dataset {name!r}: {error.strerror}", error.filename)
+    try:
+        return type(error)(f"dataset {name!r}: {error}")
+    except Exception:  # noqa: BLE001 - an error class with another signature
+        return error
