@@ -5,6 +5,8 @@ The layer above the four metric families (``tough_mentions``, ``hardeval``,
 one-pass report (``nerlens.report``), whole experiments (``nerlens.experiment``), the
 Trainer helper and the demo data.
 """
+from __future__ import annotations
+
 from typing import Mapping
 
 from nerspan import __version__
