@@ -523,8 +523,8 @@ def _checked_offsets(offsets) -> np.ndarray:
 def _checked_strings(values, name: str) -> tuple:
     """``values`` as a tuple of strings (their types read in one pass in C)."""
     values = values if type(values) is tuple else tuple(values)
-    if not set(map(type, values)) <= {str}:
-        bad = next(v for v in values if type(v) is not str)
+    if not all(issubclass(kind, str) for kind in set(map(type, values))):
+        bad = next(v for v in values if not isinstance(v, str))
         raise InputTypeError(f"corpus {name} must be strings, not {bad!r} "
                              f"({type(bad).__name__})")
     return values
