@@ -14,7 +14,9 @@ from typing import Callable
 
 import numpy as np
 
-from nerspan import Corpus, Spans, TrainIndex, mention_texts, ranges
+from nerspan import Corpus, Spans, TrainIndex
+from nerspan.flat import ranges
+from nerspan.train_index import mention_texts
 
 from .tables import TrainingTables, needs_regex
 

@@ -8,15 +8,24 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import (EntityScores, GoldContext, LabelTable, NameTakenError,
-                     NerspanError, check_bool, check_int, decode, entity_scores, get_scheme,
-                     input_options, match, ranges, repairs_dict, resolve)
+from nerspan import EntityScores, GoldContext, NameTakenError, NerspanError, decode
+from nerspan.flat import ranges
+from nerspan.gold_context import resolve
+from nerspan.input_options import input_options
+from nerspan.options import check_bool, check_int
+from nerspan.schemes import get_scheme
+from nerspan.scores import entity_scores, match
+from nerspan.spans import LabelTable, repairs_dict
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
 from nerspan.errors import counted
+from nerspan.result import entity_row, undefined_keys
 from nerspan.scores import safe_divide, sentence_counts
 
-from . import attributes as attrs
+from .attributes import (ATTRIBUTES, Context, DISCRETE_ATTRIBUTES, FREQUENCY_NORMS,
+                         MENTION_FUNCTIONS, NEEDS_TRAINING, Side, TOKEN_ATTRIBUTES,
+                         TOKEN_FUNCTIONS, TOKEN_TABLES, TableValues,
+                         reference_token_values)
 from .bucketing import (DEFAULT_STRATEGY, assign, bucket_names, edges_buckets,
                         equal_width_buckets, reference_buckets, strategy_buckets)
 from .discrete import DISCRETE, tag_buckets
@@ -59,8 +68,8 @@ class AttributeTable:
     mean_value: float | None      # mean value over the gold units (zeta); None for tag
     intervals: dict | None = None  # bucket index -> bootstrap Interval of F1
     # per gold / predicted unit: an array, or attributes.TableValues
-    kept_gold_values: np.ndarray | attrs.TableValues | None = field(default=None, repr=False)
-    kept_predicted_values: np.ndarray | attrs.TableValues | None = field(default=None,
+    kept_gold_values: np.ndarray | TableValues | None = field(default=None, repr=False)
+    kept_predicted_values: np.ndarray | TableValues | None = field(default=None,
                                                                          repr=False)
     gold_buckets: tuple | None = None   # only when gold units use other intervals (compat)
 
@@ -123,13 +132,8 @@ class AttributeTable:
 
 def _per_type(entity: EntityScores) -> dict:
     """Exact-match scores per type, None where a ratio is undefined (as in the buckets)."""
-    out = {}
-    for t, c, p, g in zip(entity.types, entity.correct.tolist(), entity.predicted.tolist(),
-                          entity.gold.tolist()):
-        out[t] = {"precision": c / p if p else None, "recall": c / g if g else None,
-                  "f1": 2 * c / (p + g) if p + g else None, "support": int(g),
-                  "predicted": int(p), "correct": int(c)}
-    return out
+    return {t: entity_row(c, p, g) for t, c, p, g in zip(
+        entity.types, entity.correct.tolist(), entity.predicted.tolist(), entity.gold.tolist())}
 
 
 def _none_if_nan(x: float):
@@ -138,7 +142,7 @@ def _none_if_nan(x: float):
 
 def _read_values(kept):
     """Kept unit values as an array: ``TableValues`` read, arrays (or None) as they are."""
-    return kept.values() if isinstance(kept, attrs.TableValues) else kept
+    return kept.values() if isinstance(kept, TableValues) else kept
 
 
 @dataclass(frozen=True)
@@ -170,13 +174,19 @@ class AttributeBucketsResult:
     def bucket_f1(self, attribute: str) -> list:
         return self.tables[attribute].f1()
 
+    def undefined(self) -> list:
+        """The headline ratios that took ``zero_division`` (nerspan's entity scores)."""
+        zero_division = [] if self.entity is None else \
+            [u for u in self.entity.undefined() if "/" not in u]
+        return undefined_keys({"precision": self.precision, "recall": self.recall,
+                               "f1": self.f1}, zero_division)
+
     def to_dict(self) -> dict:
         out = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
                "buckets": {name: table.to_list() for name, table in self.tables.items()},
                "attributes": {name: table.summary() for name, table in self.tables.items()},
                "per_type": _per_type(self.entity) if self.entity is not None else {},
-               "undefined": ([u for u in self.entity.undefined() if "/" not in u]
-                             if self.entity is not None else []),
+               "undefined": self.undefined(),
                "options": dict(self.options),
                "repairs": self.repairs or repairs_dict(None, None)}
         if self.confidence is not None:
@@ -272,9 +282,9 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     pred = decode(corpus, pred_column, context.scheme, context.mode, table)
     overall = entity_scores(gold, pred)
     tables = training_tables(index, not case_sensitive) if index is not None else None
-    ctx = attrs.Context(corpus, attrs.Side.of(gold, corpus.n_tokens), gold.types,
+    ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
                         index, tables, frequency_norm, compat)
-    pred_side = attrs.Side.of(pred, corpus.n_tokens)
+    pred_side = Side.of(pred, corpus.n_tokens)
     # float once: every attribute's bootstrap is a product with these weights
     weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
                if bootstrap else None)
@@ -306,8 +316,8 @@ def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> 
     """``compat`` and ``frequency_norm`` checked; the norm ``compat`` implies."""
     if compat not in COMPATS:
         raise ValueError(f"compat must be None or 'interpreteval', not {compat!r}")
-    if frequency_norm not in attrs.FREQUENCY_NORMS:
-        raise ValueError(f"frequency_norm must be one of {attrs.FREQUENCY_NORMS}, "
+    if frequency_norm not in FREQUENCY_NORMS:
+        raise ValueError(f"frequency_norm must be one of {FREQUENCY_NORMS}, "
                          f"not {frequency_norm!r}")
     if compat == "interpreteval":
         if equal_width:
@@ -323,7 +333,7 @@ def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> 
 def _check_training(context: GoldContext, corpus, chosen: dict, train, train_tokens) -> None:
     """The attributes that look at training data need it, and the test tokens."""
     needs_train = [a for a, f in chosen.items()
-                   if isinstance(f, str) and f in attrs.NEEDS_TRAINING]
+                   if isinstance(f, str) and f in NEEDS_TRAINING]
     if not needs_train:
         return
     if corpus.tokens is None:
@@ -352,7 +362,7 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
                      confidence, mention_pairs, equal_width=False,
                      cached: _GoldValues | None = None) -> AttributeTable:
     builtin = function if isinstance(function, str) else None
-    if builtin in attrs.TOKEN_ATTRIBUTES:
+    if builtin in TOKEN_ATTRIBUTES:
         unit = "token"
         gold_units, pred_units, pairs = _token_units(ctx, ctx.gold, pred_side, builtin, compat)
     else:
@@ -362,7 +372,7 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
         pairs = mention_pairs
     gold_sentence, gold_values = gold_units
     pred_sentence, pred_values = pred_units
-    discrete = builtin in attrs.DISCRETE_ATTRIBUTES
+    discrete = builtin in DISCRETE_ATTRIBUTES
     distribution = _gold_distribution(gold_values, builtin, cached)
     # summed in sorted order, so that the mean does not depend on the sentence order;
     # a discrete attribute (type codes) has no mean
@@ -394,7 +404,7 @@ def _gold_distribution(gold_values, builtin, cached: _GoldValues | None) -> tupl
     """``(values, counts)`` the gold buckets are cut from: values kept as look-ups
     (tokens) give their distinct values and the units of each (kept in the gold
     context), an array itself and None (one unit each)."""
-    if not isinstance(gold_values, attrs.TableValues):
+    if not isinstance(gold_values, TableValues):
         return gold_values, None
     return gold_values.value_counts() if cached is None else \
         cached.get(builtin, gold_values.value_counts)
@@ -411,7 +421,7 @@ def _buckets(ctx, name, builtin, distribution, n_buckets, edges, compat, equal_w
     gold ``(values, counts)`` (see ``_gold_distribution``)."""
     gold_values, counts = distribution
     strategy = DEFAULT_STRATEGY.get(builtin, "equal") if edges is None else "edges"
-    if builtin in attrs.DISCRETE_ATTRIBUTES:
+    if builtin in DISCRETE_ATTRIBUTES:
         if edges is not None:
             raise ValueError(f"{name} is discrete (one bucket per entity type): "
                              "bucket_edges does not apply to it")
@@ -432,7 +442,7 @@ def _buckets(ctx, name, builtin, distribution, n_buckets, edges, compat, equal_w
 def _assigned(values, buckets) -> np.ndarray:
     """Bucket of every unit; values kept as look-ups (``TableValues``) are bucketed by
     assigning the few table cells."""
-    if not isinstance(values, attrs.TableValues):
+    if not isinstance(values, TableValues):
         return assign(values, buckets)
     # int8 buckets when they fit: the array gathered from them has one entry per token
     small = np.int8 if len(buckets) < 127 else np.int64
@@ -489,7 +499,7 @@ def _sentence_bucket_counts(columns, lengths: np.ndarray, n_buckets: int,
 def _mention_units(ctx, gold_side, pred_side, name, function, cached=None, pairs=None):
     gold, pred = gold_side.spans, pred_side.spans
     if isinstance(function, str):
-        compute = attrs.MENTION_FUNCTIONS[function]
+        compute = MENTION_FUNCTIONS[function]
         build = lambda: np.asarray(compute(ctx, gold), dtype=float)  # noqa: E731
         gold_values = build() if cached is None else cached.get(function, build)
         pred_values = _predicted_values(ctx, compute, gold, pred, gold_values, pairs)
@@ -546,25 +556,25 @@ def _token_units(ctx, gold_side, pred_side, name, compat):
     in gold mentions, predicted tokens in predicted mentions; then pairs of indices)."""
     if compat == "interpreteval":
         return _reference_token_units(ctx, gold_side, pred_side, name)
-    table = attrs.TOKEN_TABLES[name](ctx)
+    table = TOKEN_TABLES[name](ctx)
     rows = ctx.table_rows()
-    gold = attrs.TableValues.of(table, rows, gold_side.io)
+    gold = TableValues.of(table, rows, gold_side.io)
     # a label-free table (tFre) gives both sides the same values: one object
-    pred = gold if gold.labels is None else attrs.TableValues.of(table, rows, pred_side.io)
+    pred = gold if gold.labels is None else TableValues.of(table, rows, pred_side.io)
     return (None, gold), (None, pred), gold_side.io == pred_side.io
 
 
 def _reference_token_units(ctx, gold_side, pred_side, name):
     """The reference code's token units: the tokens inside mentions, valued as it does
     (``attributes.reference_token_values``), paired by position."""
-    function = attrs.TOKEN_FUNCTIONS[name]
+    function = TOKEN_FUNCTIONS[name]
     units = []
     for side in (gold_side, pred_side):
         positions = ranges(side.spans.start, side.spans.length)
         labels = side.io[positions]
         first = np.zeros(len(positions), dtype=bool)
         first[np.cumsum(side.spans.length) - side.spans.length] = True
-        values = attrs.reference_token_values(ctx, positions, labels, first, function)
+        values = reference_token_values(ctx, positions, labels, first, function)
         units.append((positions, labels, values))
     (gp, gl, gv), (pp, pl, pv) = units
     # a position is inside at most one mention per side: pair them by position
@@ -595,7 +605,7 @@ def _check_bucket_edges(bucket_edges, chosen: dict) -> None:
 def _chosen_attributes(attributes) -> dict:
     """name -> built-in name or custom function."""
     if attributes is None:
-        return {a: a for a in attrs.ATTRIBUTES}
+        return {a: a for a in ATTRIBUTES}
     if isinstance(attributes, str):
         attributes = [attributes]
     if isinstance(attributes, Mapping):
@@ -605,13 +615,13 @@ def _chosen_attributes(attributes) -> dict:
     out = {}
     for name, function in items:
         if isinstance(function, str):
-            if function not in attrs.ATTRIBUTES:
+            if function not in ATTRIBUTES:
                 raise ValueError(f"unknown attribute {function!r}; built-in ones: "
-                                 f"{', '.join(attrs.ATTRIBUTES)}")
+                                 f"{', '.join(ATTRIBUTES)}")
         elif not callable(function):
             raise TypeError(f"attribute {name!r} must be a built-in name or a function "
                             "f(corpus, spans, train_index) -> values")
-        if name in attrs.ATTRIBUTES and function != name:  # pages title it as the built-in
+        if name in ATTRIBUTES and function != name:  # pages title it as the built-in
             raise NameTakenError(f"attribute {name!r} is a built-in attribute's name: give "
                                  f"{'the function' if callable(function) else repr(function)}"
                                  " another name")

@@ -30,7 +30,10 @@ from __future__ import annotations
 import warnings
 from typing import Sequence
 
-from nerspan import GOLD, PRED, Corpus, GoldContext, check_bool, input_options, resolve
+from nerspan import GOLD, PRED, Corpus, GoldContext
+from nerspan.gold_context import resolve
+from nerspan.input_options import input_options
+from nerspan.options import check_bool
 
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
@@ -115,20 +118,20 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
                        ignore_punct=ignore_punct, labels=labels, exclude=exclude,
                        inputs=inputs, context=context)
     events = find_errors(prepared, reference_iteration)
+    options = {"weights": None if weight_table is None else
+               weights if isinstance(weights, str) else
+               {kind: list(shares) for kind, shares in weight_table.items()},
+               "focus": focus, "labels": None if labels is None else list(labels),
+               "exclude": None if exclude is None else list(exclude),
+               "ignore_punct": ignore_punct, "confusion_tp": confusion_tp,
+               "reference_iteration": reference_iteration, "scheme": scheme,
+               "mode": mode, "schemas": list(schemas)}
     result = build_result(prepared, events, focus, weights, weight_table,
-                          resolve_weights("fair"), confusion_tp, return_pairs)
+                          resolve_weights("fair"), confusion_tp, return_pairs,
+                          semeval=semeval_scores(prepared, schemas) if schemas
+                          else (None, None), options=options)
     if weight_table is not None:   # its sums over these counts, never inf or NaN
         check_sums(weight_table, result.kind_counts)
-    if schemas:
-        result.semeval, result.semeval_counts = semeval_scores(prepared, schemas)
-    result.options = {"weights": None if weight_table is None else
-                      weights if isinstance(weights, str) else
-                      {kind: list(shares) for kind, shares in weight_table.items()},
-                      "focus": focus, "labels": None if labels is None else list(labels),
-                      "exclude": None if exclude is None else list(exclude),
-                      "ignore_punct": ignore_punct, "confusion_tp": confusion_tp,
-                      "reference_iteration": reference_iteration, "scheme": scheme,
-                      "mode": mode, "schemas": list(schemas)}
     return result
 
 
@@ -168,10 +171,7 @@ def _two_columns(references, predictions, scheme, mode, train, inputs):
     scheme, mode = scheme or "IOB2", mode or "lenient"
     if isinstance(references, Corpus) and predictions is None \
             and (gold_column, pred_column) != (GOLD, PRED):
-        references = Corpus(references.offsets, {GOLD: references.column(gold_column),
-                                                 PRED: references.column(pred_column)},
-                            references.labels, references.tokens, references.vocab,
-                            references.source)
+        references = references.paired(gold_column, pred_column)
     return references, predictions, context, scheme, mode
 
 

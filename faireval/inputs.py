@@ -14,9 +14,13 @@ from typing import Sequence
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, LabelTable, Repairs, as_corpus, check_span_scheme,
-                     decode, from_spans, get_scheme, input_options, read_spans, span_sides)
-from nerspan.corpus import Interner, side_name
+from nerspan.corpus import Corpus
+from nerspan.flat import GOLD, PRED, Interner, side_name
+from nerspan.input_options import input_options
+from nerspan.inputs import SPAN_PAIRS, SPANS, input_form, read_input
+from nerspan.schemes import get_scheme
+from nerspan.span_input import read_spans
+from nerspan.spans import LabelTable, Repairs, decode
 from nerspan.span_input import LEVEL_SEPARATOR
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
                             NerspanError, SentenceCountError, counted, shown)
@@ -128,18 +132,15 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
 
 
 def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
-    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``
-    from span lists on both sides, or from tags (span lists on one side become tags);
-    POS tags per sentence, like tokens, say that empty span lists are no mention."""
-    if inputs.label_list is not None:
-        form = (False, False)
-    else:
-        form = span_sides(references, predictions, inputs, words=pos)
-    if predictions is not None and form[0] != form[1]:  # spans on one side: both become tags
-        check_span_scheme(scheme)
-        references = from_spans(references, predictions, inputs=inputs)
-        predictions, form = None, (False, False)
-    if form[0]:
+    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``.
+
+    The input form is nerspan's dispatcher's (``nerspan.inputs.input_form``; POS tags
+    per sentence, like tokens, say that empty span lists are no mention): span lists on
+    both sides are read here as they are, nested or overlapping; every other form is
+    read by the dispatcher into a corpus of tags, whose spans are decoded.
+    """
+    form = input_form(references, predictions, inputs, words=pos)
+    if form is SPAN_PAIRS:
         target, system, names, n_sentences, repairs = _spans_from_lists(
             references, predictions, inputs)
         tokens = inputs.tokens
@@ -147,9 +148,11 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
                                                           count=len(tokens))
         return target, system, names, n_sentences, lengths, repairs
     if predictions is None and not isinstance(references, Corpus):
-        raise InputTypeError("predictions is None: pass the system's tags (a list per "
-                             "sentence), or a Corpus with a pred column as references")
-    corpus = as_corpus(references, predictions, inputs=inputs)
+        raise InputTypeError("predictions is None: pass the system's "
+                             + ("span lists" if form is SPANS else "tags (a list per "
+                                "sentence), or a Corpus with a pred column as references"))
+    corpus = read_input(references, predictions, inputs=inputs, scheme=scheme,
+                        form=form).corpus
     target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
     return target, system, names, corpus.n_sentences, corpus.lengths, repairs
 
@@ -281,8 +284,7 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
     # spans snapped by span input (single level) stay counted in the level-0 column
     source = replace(corpus.source,
                      snapped={f"{c}:0": v for c, v in corpus.source.snapped.items()})
-    levels = Corpus(corpus.offsets, columns, tuple(vocab), corpus.tokens, corpus.vocab, source)
-    return levels, depth
+    return corpus.with_tags(columns, tuple(vocab), source), depth
 
 
 # -- punctuation -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nerspan import ranges
+from nerspan.flat import ranges
 
 from .inputs import Prepared, SpanTable
 

@@ -7,6 +7,7 @@ import numpy as np
 
 import nerspan
 from nerspan.deprecation import deprecated_alias, warn_renamed
+from nerspan.result import entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
 
 from .inputs import Prepared
@@ -57,7 +58,7 @@ def share_matrix(table: dict) -> np.ndarray:
     return np.array([table[kind] for kind in ERROR_TYPES], dtype=float)
 
 
-@dataclass
+@dataclass(frozen=True)
 class FairEvalResult:
     """Error counts and scores of one system against the target annotation.
 
@@ -129,10 +130,27 @@ class FairEvalResult:
         return self.traditional()
 
     def undefined(self) -> list[str]:
-        """Which headline ratios were undefined and took 0, as nerspan lists them:
-        ``precision`` without system spans, ``recall`` without target spans."""
-        return ((["precision"] if not self.n_system.sum() else [])
-                + (["recall"] if not self.n_target.sum() else []))
+        """The top-level keys of ``to_dict()`` that took 0 as nerspan lists them
+        (``precision`` without system spans, ``recall`` without target spans), then those
+        that are None (``fair_precision`` without system spans, ...)."""
+        zero_division = ((["precision"] if not self.n_system.sum() else [])
+                         + (["recall"] if not self.n_target.sum() else []))
+        return undefined_keys(self._scores(), zero_division)
+
+    def _scores(self) -> dict:
+        """The top-level scores of ``to_dict()``: the headline (exact match), the
+        traditional, fair and weight-table ones."""
+        tp, fp, fn = self._traditional_counts()
+        out = {}
+        # the headline: exact-match scores with nerspan's zero division, the same numbers
+        # under the same keys as every family's result
+        _put(out, "", self.traditional())
+        _put(out, "traditional", defined_prf(tp, fp, fn))
+        _put(out, "fair", defined_prf(*self._shares(self.kind_counts, self.fair_table)))
+        if self.weight_table is not None:
+            _put(out, "weight_table",
+                 defined_prf(*self._shares(self.kind_counts, self.weight_table)))
+        return out
 
     def _shares(self, row, table: dict) -> tuple:
         """(TP, FP, FN) of per-kind counts under a weight table."""
@@ -144,17 +162,19 @@ class FairEvalResult:
 
     # -- output ------------------------------------------------------------------------
     def per_type(self) -> dict:
-        """Label -> the nine counts (under the focus label), ``traditional_FP``/``_FN``,
-        ``support`` (target spans) and the traditional, fair (and weight-table) P/R/F1,
-        None where undefined."""
+        """Label -> the exact-match ``precision``, ``recall``, ``f1`` with ``support``
+        (target spans), ``predicted`` (system spans) and ``correct`` (``TP``) as every
+        family's rows give them (``nerspan.result.entity_row``), the nine counts (under
+        the focus label), ``traditional_FP``/``_FN`` and the traditional, fair (and
+        weight-table) P/R/F1, None where undefined."""
         rows = {}
         for k, label in enumerate(self.labels):
             counts = named_counts(self.label_kind_counts[k])
             tp = counts["TP"]
-            row = dict(counts)
+            row = entity_row(tp, self.n_system[k], self.n_target[k])
+            row.update(counts)
             row["traditional_FP"] = int(self.n_system[k]) - tp
             row["traditional_FN"] = int(self.n_target[k]) - tp
-            row["support"] = int(self.n_target[k])
             _put(row, "traditional",
                  defined_prf(tp, row["traditional_FP"], row["traditional_FN"]))
             _put(row, "fair",
@@ -178,16 +198,8 @@ class FairEvalResult:
 
     def to_dict(self) -> dict:
         tp, fp, fn = self._traditional_counts()
-        out = {}
-        # the headline: exact-match scores with nerspan's zero division, the same numbers
-        # under the same keys as every family's result
-        _put(out, "", self.traditional())
+        out = self._scores()
         out["undefined"] = self.undefined()
-        _put(out, "traditional", defined_prf(tp, fp, fn))
-        _put(out, "fair", defined_prf(*self._shares(self.kind_counts, self.fair_table)))
-        if self.weight_table is not None:
-            _put(out, "weight_table",
-                 defined_prf(*self._shares(self.kind_counts, self.weight_table)))
         out["counts"] = self.counts
         out["traditional_counts"] = {"TP": tp, "FP": fp, "FN": fn}
         out["per_type"] = self.per_type()
@@ -284,7 +296,12 @@ def _put(out: dict, prefix: str, scores) -> None:
 
 
 def build_result(prepared: Prepared, events: Events, focus: str, weights, weight_table,
-                 fair_table, confusion_tp: bool, return_pairs: bool) -> FairEvalResult:
+                 fair_table, confusion_tp: bool, return_pairs: bool, *,
+                 semeval: tuple = (None, None), options: dict | None = None
+                 ) -> FairEvalResult:
+    """The result of ``events`` (``matching.find_errors``) on ``prepared``, built once:
+    ``semeval`` is ``(scores, per-sentence counts)`` of the SemEval schemas, or Nones;
+    ``options`` what shaped the numbers."""
     n_labels = len(prepared.labels)
     t_label = np.where(events.target >= 0,
                        prepared.target.label[np.maximum(events.target, 0)]
@@ -311,7 +328,8 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     pairs = _pairs(prepared, events) if return_pairs else None
     return FairEvalResult(prepared.labels, kind_counts, label_kind, n_target, n_system,
                           confusion, focus, weights, weight_table, fair_table, pairs,
-                          prepared.repairs, _sentence_counts(prepared, events))
+                          prepared.repairs, _sentence_counts(prepared, events), *semeval,
+                          options=dict(options or {}))
 
 
 def _sentence_counts(prepared: Prepared, events: Events) -> np.ndarray:

@@ -2,13 +2,13 @@
 
 Test tokens are split by what training says about them (METHODS.md section 2): *unseen*
 (the token string never occurs in training), *diff* (its gold label is not its usual
-training label: diff-I, diff-O, diff-E) and *other*; the token error rate (TER) is
-reported on each subset, and ``hardeval`` = mean TER on unseen and diff (lower is better).
+training label: diff-I, diff-O, diff-E, keyed ``diff_i``, ``diff_o``, ``diff_e``) and
+*other*; the token error rate (TER) is reported on each subset, and ``hardeval`` = mean TER on unseen and diff (lower is better).
 
 >>> import hardeval
 >>> r = hardeval.score([["B-PER", "O"]], [["B-PER", "B-PER"]], tokens=[["Ana", "sings"]],
 ...                    train_tokens=[["Ana", "sings"]], train_tags=[["O", "O"]])
->>> r.subsets["diff-I"].tokens, r.ter("diff-I"), r.ter("other")
+>>> r.subsets["diff_i"].tokens, r.ter("diff_i"), r.ter("other")
 (1, 0.0, 1.0)
 """
 from . import analysis

@@ -21,11 +21,13 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, GoldContext, LabelTable, TrainIndex, decode, get_scheme
+from nerspan import GOLD, Corpus, GoldContext, TrainIndex, decode
+from nerspan.schemes import get_scheme
+from nerspan.spans import LabelTable
 from nerspan.train_index import mention_texts
 
 from .labels import check_error_labels
-from .subsets import GROUPS, LEAF_NAMES, gold_io
+from .subsets import GROUPS, LEAF_NAMES, gold_io, subset_name
 
 
 def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarray] | None = None,
@@ -43,14 +45,14 @@ def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarra
     Each row: ``{"token", "count", "errors": {system: n}}``.
 
     >>> c = Corpus.from_tags([["B-LOC", "O", "B-LOC"]], tokens=[["Rome", "is", "Rome"]])
-    >>> hard_tokens(c, np.array([1, 0, 1]), top=1, subsets=["unseen-I"])
-    {'unseen-I': [{'token': 'Rome', 'count': 2, 'errors': {}}]}
+    >>> hard_tokens(c, np.array([1, 0, 1]), top=1, subsets=["unseen_i"])
+    {'unseen_i': [{'token': 'Rome', 'count': 2, 'errors': {}}]}
     """
     if corpus.tokens is None:
         raise ValueError("hard tokens need the corpus tokens")
     if top < 1:
         raise ValueError(f"top must be at least 1, not {top}")
-    names = list(subsets) if subsets is not None else [n for n in GROUPS
+    names = list(map(subset_name, subsets)) if subsets is not None else [n for n in GROUPS
                                                         if n not in ("all", "other")]
     unknown = [n for n in names if n not in GROUPS]
     if unknown:

@@ -6,22 +6,28 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, GoldContext, InputOptions, LabelTable,
-                     LengthMismatchError, NerspanError, SentenceCountError, as_corpus_columns,
-                     check_bool, decode, entity_scores, get_scheme, input_options, resolve)
+from nerspan import (Corpus, GOLD, GoldContext, InputOptions, LengthMismatchError,
+                     NerspanError, PRED, SentenceCountError, decode)
+from nerspan.gold_context import resolve
+from nerspan.input_options import input_options
+from nerspan.inputs import as_corpus_columns
+from nerspan.options import check_bool
+from nerspan.schemes import get_scheme
+from nerspan.scores import entity_scores
+from nerspan.spans import LabelTable
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences, first_outside
 from nerspan.deprecation import renamed_keyword
 from nerspan.errors import counted, shown
+from nerspan.result import undefined_keys
 
 from .labels import check_error_labels, compared_codes, label_names, reference_codes
-from .subsets import GROUPS, LEAF_NAMES, gold_token_classes
+from .subsets import GROUPS, LEAF_NAMES, Subsets, gold_token_classes, subset_name
 
 HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
             "ter_diff_i", "ter_diff_o", "ter_diff_e", "ter_other")
-# Top-level key of each subset's TER.
-TER_KEYS = {"all": "ter", **{name: "ter_" + name.lower().replace("-", "_")
-                             for name in GROUPS if name != "all"}}
+# Top-level key of each subset's TER: ter_ + the subset's key.
+TER_KEYS = {"all": "ter", **{name: "ter_" + name for name in GROUPS if name != "all"}}
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,14 @@ class HardevalResult:
     type_counts: dict = field(default_factory=dict, repr=False, compare=False)
 
     def ter(self, name: str = "all") -> float | None:
-        return self.subsets[name].ter
+        """The TER of subset ``name`` (a key of ``GROUPS``)."""
+        return self.subsets[subset_name(name)].ter
+
+    def undefined(self) -> list:
+        """The top-level keys of ``to_dict()`` that are None: ``hardeval`` when unseen
+        and diff are both empty, the TER of every empty subset."""
+        return undefined_keys({"hardeval": self.hardeval,
+                               **{TER_KEYS[n]: s.ter for n, s in self.subsets.items()}})
 
     @property
     def hardeval_parts(self) -> tuple:
@@ -102,6 +115,7 @@ class HardevalResult:
         out["error_breakdown"] = self.error_breakdown
         out["hardeval_parts"] = list(self.hardeval_parts)
         out["per_type"] = {t: _type_row(counts) for t, counts in self.type_counts.items()}
+        out["undefined"] = self.undefined()
         out["options"] = {"error_labels": self.error_labels, "strict_diff": self.strict_diff,
                           **self.options}
         out["repairs"] = self.repairs
@@ -164,7 +178,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     ...           tokens=[["Kim", "runs"], ["in", "Paris"]],
     ...           train_tokens=[["Kim", "runs"], ["Paris", "is", "in"]],
     ...           train_tags=[["B-PER", "O"], ["B-ORG", "O", "O"]])
-    >>> r.ter(), r.ter("diff-E"), r.ter("unseen"), r.hardeval, r.hardeval_parts
+    >>> r.ter(), r.ter("diff_e"), r.ter("unseen"), r.hardeval, r.hardeval_parts
     (0.25, 1.0, None, 1.0, ('diff',))
     """
     error_labels = check_error_labels(error_labels)
@@ -208,7 +222,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     leaf_tokens = np.bincount(codes, minlength=n_leaves)
     leaf_errors = np.bincount(codes[wrong], minlength=n_leaves)
     words = _distinct_words(corpus, codes)
-    stats = {}
+    stats = Subsets()
     for name, leaves in GROUPS.items():
         leaves = list(leaves)
         stats[name] = SubsetStats(int(leaf_tokens[leaves].sum()),

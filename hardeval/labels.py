@@ -21,7 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nerspan import Corpus, LabelTable, Repairs, Spans, decode, get_scheme, ranges
+from nerspan import Corpus, Spans, decode
+from nerspan.flat import ranges
+from nerspan.schemes import get_scheme
+from nerspan.spans import LabelTable, Repairs
 from nerspan.corpus import side_name
 from nerspan.schemes import B, E, I, S
 from nerspan.spans import check_tags

@@ -11,26 +11,60 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan import (GOLD, Corpus, GoldContext, LabelTable, NerspanError, Spans, TrainIndex,
-                     decode, get_scheme)
-from nerspan.deprecation import renamed_keyword
+from nerspan import GOLD, Corpus, GoldContext, NerspanError, Spans, TrainIndex, decode
+from nerspan.schemes import get_scheme
+from nerspan.spans import LabelTable
+from nerspan.deprecation import renamed_keyword, warn_renamed
 
 # Leaf subsets: one code per token.
 OTHER, UNSEEN_I, UNSEEN_O, DIFF_I, DIFF_O, DIFF_E = range(6)
-LEAF_NAMES = ("other", "unseen-I", "unseen-O", "diff-I", "diff-O", "diff-E")
+LEAF_NAMES = ("other", "unseen_i", "unseen_o", "diff_i", "diff_o", "diff_e")
 
-# The paper's subsets (rows of its table) as unions of leaves, in report order.
+# The paper's subsets (rows of its table) as unions of leaves, in report order. A
+# subset's key is one word everywhere: ``subsets``, ``per_type`` rows, ``tokens``, the
+# analyses; its TER is ``ter_`` + key (the paper writes unseen-I, diff-E: ``TITLES``).
 GROUPS = {
     "all": (OTHER, UNSEEN_I, UNSEEN_O, DIFF_I, DIFF_O, DIFF_E),
     "unseen": (UNSEEN_I, UNSEEN_O),
-    "unseen-I": (UNSEEN_I,),
-    "unseen-O": (UNSEEN_O,),
+    "unseen_i": (UNSEEN_I,),
+    "unseen_o": (UNSEEN_O,),
     "diff": (DIFF_I, DIFF_O, DIFF_E),
-    "diff-I": (DIFF_I,),
-    "diff-O": (DIFF_O,),
-    "diff-E": (DIFF_E,),
+    "diff_i": (DIFF_I,),
+    "diff_o": (DIFF_O,),
+    "diff_e": (DIFF_E,),
     "other": (OTHER,),
 }
+
+# How the paper (and the metric card's prose) writes each subset.
+TITLES = {name: name.replace("_i", "-I").replace("_o", "-O").replace("_e", "-E")
+          for name in GROUPS}
+# The keys before issue 29 (unseen-I ...), still read where a subset is named.
+OLD_NAMES = {title: name for name, title in TITLES.items() if title != name}
+
+
+def subset_name(name: str) -> str:
+    """The key of a subset given by its key or by its old key (``"diff-E"`` for
+    ``"diff_e"``: deprecated, it warns).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     subset_name("diff-E"), subset_name("unseen")
+    ('diff_e', 'unseen')
+    """
+    if name in OLD_NAMES:
+        warn_renamed(f"the subset name {name!r}", repr(OLD_NAMES[name]), stacklevel=3)
+        return OLD_NAMES[name]
+    return name
+
+
+class Subsets(dict):
+    """Subset key -> its counts; an old key (``"diff-E"``) reads its new one and warns."""
+
+    def __missing__(self, key):
+        if key in OLD_NAMES:
+            return self[subset_name(key)]
+        raise KeyError(key)
 
 
 def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
@@ -54,9 +88,9 @@ def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
     >>> inside = np.array([True, True, False, True, True])
     >>> column = np.array([1, 1, -1, 1, 2])
     >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column)]
-    ['unseen-I', 'diff-I', 'diff-O', 'diff-E', 'other']
+    ['unseen_i', 'diff_i', 'diff_o', 'diff_e', 'other']
     >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column, strict_diff=True)]
-    ['unseen-I', 'other', 'other', 'other', 'other']
+    ['unseen_i', 'other', 'other', 'other', 'other']
     """
     strict_diff = renamed_keyword("hardeval.classify", "strict", strict, "strict_diff",
                                   strict_diff, False)
@@ -167,7 +201,7 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     >>> c = Corpus.from_tags([["B-PER"], ["B-PER"], ["O"], ["O"]],
     ...                      tokens=[["Kim"], ["Kim"], ["Kim"], ["Lee"]])
     >>> [LEAF_NAMES[code] for code in kfold_subsets(c, k=4)]
-    ['other', 'other', 'diff-O', 'unseen-O']
+    ['other', 'other', 'diff_o', 'unseen_o']
     """
     strict_diff = renamed_keyword("hardeval.kfold_subsets", "strict", strict, "strict_diff",
                                   strict_diff, False)

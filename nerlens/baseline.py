@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, TrainIndex
-from nerspan.corpus import joined_columns
+from nerspan import Corpus, TrainIndex
+from nerspan.flat import GOLD
 
 MEMORISATION_NOTE = (
     "memorisation is a baseline, not a model: each test token gets the tag it carried most "
@@ -49,5 +49,4 @@ def memorisation_tags(train: TrainIndex, corpus: Corpus) -> np.ndarray:
 def with_memorisation_baseline(train: TrainIndex, corpus: Corpus, name: str = "memorisation") -> Corpus:
     """``corpus`` plus a tag column ``name`` holding the baseline's predictions."""
     ids, labels = memorisation_tags(train, corpus)
-    columns = joined_columns(corpus.columns.items(), [(name, ids)])
-    return Corpus(corpus.offsets, columns, labels, corpus.tokens, corpus.vocab, corpus.source)
+    return corpus.with_column(name, ids, labels)

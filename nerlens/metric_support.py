@@ -14,7 +14,9 @@ from collections.abc import Mapping
 import datasets
 
 from nerspan import (InputOptions, InputTypeError, InvalidTagError, TrainIndex,
-                     as_train_index, is_span_input, resolve)
+                     as_train_index)
+from nerspan.gold_context import resolve
+from nerspan.span_input import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
 from nerspan.input_options import OPTION_NAMES

@@ -28,13 +28,17 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (GOLD, PRED, Corpus, InputTypeError, InvalidTagError, LabelTable,
-                     NameTakenError, NerspanError, SentenceCountError, from_spans, get_scheme,
-                     read_columns, read_span_jsonl)
+from nerspan import Corpus, InputOptions, read_columns
 from nerspan import errors
-from nerspan.errors import TokenMismatchError, TooFewColumnsError, counted
+from nerspan.errors import (InputTypeError, InvalidTagError, NameTakenError, NerspanError,
+                            SentenceCountError, TokenMismatchError, TooFewColumnsError,
+                            counted)
+from nerspan.flat import GOLD, PRED
+from nerspan.inputs import read_input
 from nerspan.readers import check_tokens, shown, token_line
-from nerspan.schemes import FALLBACK_PREFIXES
+from nerspan.schemes import FALLBACK_PREFIXES, get_scheme
+from nerspan.span_input import from_spans, read_span_jsonl
+from nerspan.spans import LabelTable
 
 PathLike = (str, os.PathLike)
 
@@ -103,7 +107,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                                     on_repairs=on_repairs, comment_prefix=comment_prefix,
                                     encoding=encoding, missing_tag=missing_tag, **checking)
     if not keep_tokens:
-        corpus = Corpus(corpus.offsets, corpus.columns, corpus.labels, source=corpus.source)
+        corpus = corpus.without_tokens()
     return corpus, names
 
 
@@ -115,9 +119,7 @@ def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column:
               outside_scheme_is_error: bool = False,
               on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:
     """The gold side alone (the forms of ``read_systems``' ``gold``), its tags checked."""
-    if isinstance(gold, Corpus):
-        corpus = gold.select([GOLD])
-    elif isinstance(gold, PathLike) and Path(gold).is_dir():
+    if isinstance(gold, PathLike) and Path(gold).is_dir():
         data = load_saved_split(gold, split, "test")
         corpus = Corpus.from_dataset(data, tags_column=tags_column, tokens_column=tokens_column)
     elif isinstance(gold, PathLike):
@@ -125,8 +127,9 @@ def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column:
                               token_column=token_column, comment_prefix=comment_prefix,
                               encoding=encoding, missing_tag=missing_tag)
         (on_repairs or warn_repairs)(corpus)
-    else:
-        corpus = Corpus.from_tags(gold, tokens=tokens)
+    else:  # a Corpus, tag lists or any other form nerspan's dispatcher reads
+        corpus = read_input(gold, None, inputs=InputOptions(tokens=tokens)).corpus
+        corpus = corpus.select([GOLD])
     if check:
         check_tags(corpus, GOLD, scheme, mode, "gold", outside_scheme_is_error)
     return corpus
@@ -190,9 +193,7 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
         if corpus is None:
             corpus = pair.select([GOLD])
         corpus = corpus.with_columns(pair.select([PRED]), {PRED: name}, f"{name} spans")
-    corpus = Corpus(corpus.offsets, corpus.columns, corpus.labels, corpus.tokens, corpus.vocab,
-                    replace(corpus.source, snapped=snapped))
-    return corpus, list(systems)
+    return corpus.with_source(replace(corpus.source, snapped=snapped)), list(systems)
 
 
 def span_files(gold_path, gold: dict, systems: Mapping, encoding: str = "utf-8"):
@@ -398,7 +399,7 @@ def _system_tags(name: str, prediction) -> Corpus:
         raise InputTypeError(f"system {name!r} is None: pass its predictions (a column file "
                              "or tag lists per sentence)")
     try:
-        return Corpus.from_tags(prediction).select([GOLD])
+        return read_input(prediction).corpus.select([GOLD])
     except NerspanError as error:
         raise error.on_side(f"system {name!r}") from None
 

@@ -24,8 +24,9 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (IGNORE_INDEX, Corpus, GoldContext, InputTypeError, LabelIdError,
-                     LengthMismatchError, as_train_index)
+from nerspan import (Corpus, GoldContext, InputTypeError, LabelIdError, LengthMismatchError,
+                     as_train_index)
+from nerspan.flat import IGNORE_INDEX
 from nerspan.corpus import _a, as_label_list, as_sentences
 from nerspan.errors import counted
 from nerspan.inputs import TRAIN_FORMS

@@ -11,31 +11,34 @@ Tag schemes -> spans (``decode``), the corpus model and its readers (``Corpus``,
 """
 from __future__ import annotations
 
-from .corpus import (GOLD, IGNORE_INDEX, PRED, Corpus, Source, as_label_list, check_same_shape,
-                     ranges)
+from .corpus import Corpus
+from .deprecation import moved_names
 from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
                      InvalidTagError, LabelIdError, LengthMismatchError, NameTakenError,
-                     NerspanError, SentenceCountError, TooFewColumnsError, counted)
-from .options import check_bool, check_fraction, check_int
+                     NerspanError, SentenceCountError, TokenMismatchError, TooFewColumnsError)
+from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
-from .inputs import (as_corpus, as_corpus_columns, as_train_index, check_split_labels,
-                     is_dataset, with_tokens)
+from .inputs import as_train_index, read_input
+from .options import check_zero_division
 from .readers import read_columns, read_system_file
-from .span_input import (SpanRows, check_span_scheme, from_spans, is_span_input,
-                         read_span_jsonl, read_spans, span_sides)
-from .schemes import MODES, SCHEMES, Scheme, check_mode, get_scheme, split_tag
-from .scores import EntityScores, entity_scores, match, prf, prf_from_counts, safe_divide
-from .spans import REPAIR_KINDS, LabelTable, Repairs, Spans, decode, repairs_dict
-from .train_index import TrainIndex, mention_texts
-from .gold_context import GoldContext, resolve
+from .result import Result
+from .schemes import get_scheme
+from .scores import EntityScores, entity_scores, prf_from_counts
+from .span_input import from_spans, read_span_jsonl
+from .spans import REPAIR_KINDS, LabelTable, Spans, decode
+from .train_index import TrainIndex
+from .gold_context import GoldContext
+
+# Read here by code that has not moved to the submodules yet (outside ``__all__``).
+from .corpus import Source  # noqa: F401,E402
+from .errors import counted  # noqa: F401,E402
+from .gold_context import resolve  # noqa: F401,E402
+from .options import check_bool, check_fraction, check_int  # noqa: F401,E402
+from .schemes import check_mode  # noqa: F401,E402
+from .scores import prf  # noqa: F401,E402  (deprecated itself)
+from .spans import Repairs, repairs_dict  # noqa: F401,E402
 
 __version__ = "0.1.0"
-
-
-def check_zero_division(value) -> float:
-    if value not in (0, 1, 0.0, 1.0) or isinstance(value, bool):
-        raise ValueError(f"zero_division must be 0 or 1, not {value!r}")
-    return float(value)
 
 
 @input_options
@@ -59,27 +62,38 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
+    if predictions is None and not isinstance(references, Corpus):
+        raise InputTypeError("predictions is None: pass the predicted tags (a list per "
+                             "sentence), or a Corpus with a pred column as references")
     # entity scores need no words: a split's token column is not read
-    corpus, gold_column, pred_column = as_corpus_columns(
-        references, predictions, scheme=scheme, words=False, inputs=inputs)
+    reading = read_input(references, predictions, inputs=inputs, scheme=scheme, words=False)
+    corpus = reading.corpus
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold = decode(corpus, gold_column, scheme, mode, table)
-    pred = decode(corpus, pred_column, scheme, mode, table)
+    gold = decode(corpus, reading.gold_column, scheme, mode, table)
+    pred = decode(corpus, reading.pred_column, scheme, mode, table)
     return entity_scores(gold, pred, zero_division)
 
 
+# What ``from nerspan import *`` gives: what a user needs (at most 30 names). Every other
+# name is its module's (``nerspan.spans.LabelTable``, ``nerspan.options.check_int``);
+# some of them are still read here (the names above), the others through
+# ``__getattr__`` with a deprecation warning.
 __all__ = [
-    "Corpus", "Source", "GOLD", "PRED", "IGNORE_INDEX", "check_same_shape", "ranges",
+    "score", "Corpus", "GoldContext", "TrainIndex", "InputOptions", "Result", "decode",
+    "read_columns", "read_system_file", "read_span_jsonl", "from_spans", "as_train_index",
+    "EntityScores", "Spans", "REPAIR_KINDS", "GOLD", "PRED", "prf_from_counts",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
-    "TooFewColumnsError", "DecodingWarning", "counted",
-    "check_bool", "check_fraction", "check_int", "as_label_list", "as_corpus", "as_corpus_columns",
-    "as_train_index", "with_tokens",
-    "read_columns", "read_system_file", "MODES", "SCHEMES", "Scheme", "check_mode",
-    "get_scheme", "split_tag", "EntityScores", "entity_scores", "match", "prf_from_counts",
-    "prf", "safe_divide", "LabelTable", "Repairs", "REPAIR_KINDS", "repairs_dict", "Spans",
-    "decode", "TrainIndex",
-    "mention_texts", "score", "check_zero_division", "SpanRows", "from_spans",
-    "is_span_input", "read_span_jsonl", "read_spans", "check_span_scheme", "span_sides",
-    "GoldContext", "resolve", "InputOptions", "input_options",
+    "TooFewColumnsError", "TokenMismatchError", "DecodingWarning",
 ]
+
+# Names this package gave before issue 29, now read from their modules.
+__getattr__ = moved_names(__name__, {
+    "IGNORE_INDEX": "flat", "ranges": "flat", "as_label_list": "flat",
+    "check_same_shape": "corpus", "as_corpus": "inputs", "as_corpus_columns": "inputs",
+    "with_tokens": "inputs", "is_dataset": "inputs", "check_split_labels": "inputs",
+    "MODES": "schemes", "SCHEMES": "schemes", "Scheme": "schemes", "split_tag": "schemes",
+    "match": "scores", "safe_divide": "scores", "mention_texts": "train_index",
+    "SpanRows": "span_input", "is_span_input": "span_input", "read_spans": "span_input",
+    "check_span_scheme": "span_input", "span_sides": "span_input",
+})

@@ -4,7 +4,7 @@ Tag and token columns are Arrow list arrays: their offsets give the sentence len
 integer values (``ClassLabel`` ids) are used as a NumPy view and strings are
 dictionary-encoded in Arrow. Predictions come as another column, an Arrow array, a NumPy
 array (padded 2-D or ragged) or lists; every form ends as flat ids over one label list,
-scored by the same code as ``Corpus.from_ids``.
+which ``Corpus.from_dataset`` builds a corpus of as ``Corpus.from_ids`` does.
 """
 from __future__ import annotations
 
@@ -12,16 +12,19 @@ import numpy as np
 
 from .arrow_columns import (dataset_column, encoded_strings, integer_values, is_arrow,
                             is_string_type, list_column)
-from .corpus import (IGNORE_INDEX, Interner, _as_sentences, _flatten_ids, _intern, _integral_ids,
-                     _lengths)
+from .flat import (IGNORE_INDEX, Interner, _as_sentences, _flatten_ids, _intern, _integral_ids,
+                   _lengths)
 from .errors import (EmptyInputError, InputTypeError, LengthMismatchError, SentenceCountError,
                      counted)
 
 
-def dataset_corpus(cls, dataset, tags_column: str = "ner_tags",
+def dataset_arrays(dataset, tags_column: str = "ner_tags",
                    tokens_column: str | None = "tokens", predictions=None,
-                   ignore_index: int = IGNORE_INDEX):
-    """See ``Corpus.from_dataset``."""
+                   ignore_index: int = IGNORE_INDEX) -> tuple:
+    """``(references, predictions, labels, words, ignore_index)`` of a split, as
+    ``Corpus._from_flat_ids`` takes them (see ``Corpus.from_dataset``): references and
+    predictions as ``(flat ids, lengths)``, words as ``(flat ids, lengths, vocab)``;
+    ``ignore_index`` None for tag strings (no id is ignored)."""
     tags = dataset_column(dataset, tags_column, "references", "tag column")
     values, lengths = list_column(tags, "references")
     if len(lengths) == 0:
@@ -38,12 +41,12 @@ def dataset_corpus(cls, dataset, tags_column: str = "ner_tags",
     if names is None:  # tag strings: no id is ignored
         gold_ids, labels = _string_tags(values, lengths, "references")
         pred = None if predictions is None else _predicted_tags(predictions, labels, lengths)
-        return cls._from_flat_ids((gold_ids, lengths), pred, tuple(labels), words, None)
+        return (gold_ids, lengths), pred, tuple(labels), words, None
     labels = list(names)
     gold_ids = integer_values(values, lengths, "references")
     pred = None if predictions is None else _predicted_ids(predictions, labels, lengths,
                                                           ignore_index)
-    return cls._from_flat_ids((gold_ids, lengths), pred, tuple(labels), words, ignore_index)
+    return (gold_ids, lengths), pred, tuple(labels), words, ignore_index
 
 
 def _string_tags(values, lengths, side: str) -> tuple[np.ndarray, list]:

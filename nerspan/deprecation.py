@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import warnings
 
 
@@ -51,3 +52,23 @@ def renamed_keyword(function: str, old: str, old_value, new: str, new_value, def
     if new_value != default and new_value != old_value:
         raise TypeError(f"{function}: give {new} only ({old} is its deprecated name)")
     return old_value
+
+
+def moved_names(package: str, moved: dict):
+    """A module ``__getattr__`` for ``package``: a name in ``moved`` (name -> the
+    submodule that holds it now) is read from there, with a warning naming the new place.
+
+    >>> import warnings
+    >>> getattr_ = moved_names("nerspan", {"split_tag": "schemes"})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     getattr_("split_tag")("B-PER"), str(caught[0].message).split(" (")[0]
+    (('B', 'PER'), 'nerspan.split_tag is deprecated: use nerspan.schemes.split_tag')
+    """
+    def __getattr__(name: str):
+        if name not in moved:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = importlib.import_module(f"{package}.{moved[name]}")
+        warn_renamed(f"{package}.{name}", f"{package}.{moved[name]}.{name}")
+        return getattr(module, name)
+    return __getattr__

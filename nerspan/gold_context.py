@@ -21,12 +21,13 @@ import os
 
 import numpy as np
 
-from .corpus import GOLD, PRED, Corpus
+from .corpus import Corpus
 from .errors import InputTypeError
+from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
-from .inputs import as_corpus, as_corpus_columns, as_train_index, is_dataset, with_tokens
+from .inputs import CORPUS, InputForm, Reading, as_train_index, input_form, read_input, \
+    register_form
 from .schemes import check_mode, get_scheme
-from .span_input import check_span_scheme, from_spans, span_sides
 from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
 
@@ -47,7 +48,7 @@ class GoldContext:
 
     def __init__(self, corpus: Corpus, scheme: str = "IOB2", mode: str = "lenient",
                  train: TrainIndex | None = None, gold_column: str = GOLD, *,
-                 source=None, inputs: InputOptions | None = None):
+                 source: tuple | None = None, inputs: InputOptions | None = None):
         if not isinstance(corpus, Corpus):
             raise InputTypeError("GoldContext needs a Corpus; build one from any input "
                                  "form with GoldContext.build(...)")
@@ -59,7 +60,9 @@ class GoldContext:
         self.gold_decodes = 0
         self._gold: Spans | None = None
         self._derived: dict = {}
-        self._source = source  # (kind, original references) to rebuild pred
+        # (input form, references as given): a form that reads predictions together
+        # with its references (label ids, a split) reads every system with them
+        self._source = source
 
     # -- building ------------------------------------------------------------------------
     @classmethod
@@ -78,22 +81,14 @@ class GoldContext:
         """
         if isinstance(references, GoldContext):
             return references
-        source, gold_column = None, inputs.gold_column
-        if isinstance(references, Corpus):
-            corpus = references if inputs.tokens is None \
-                else with_tokens(references, inputs.tokens)
-        else:
-            if inputs.label_list is not None:
-                source = ("ids", references)
-            elif is_dataset(references):
-                source = ("dataset", references)
-            corpus = as_corpus(references, None, scheme=scheme, inputs=inputs)
-            gold_column = GOLD
+        reading = read_input(references, None, inputs=inputs, scheme=scheme)
+        source = (reading.form, references) if reading.form.pairs else None
         index = None
         if train is not None or train_tokens is not None:
             index = as_train_index(train, scheme, mode, train_tags=train_tags,
                                    train_tokens=train_tokens, **(train_options or {}))
-        return cls(corpus, scheme, mode, index, gold_column, source=source, inputs=inputs)
+        return cls(reading.corpus, scheme, mode, index, reading.gold_column, source=source,
+                   inputs=inputs)
 
     # -- the gold side, once -------------------------------------------------------------
     @property
@@ -188,31 +183,28 @@ class GoldContext:
 
     def gold_corpus(self) -> Corpus:
         """The corpus with the gold column alone, named ``GOLD``."""
-        corpus = self.corpus
-        return Corpus(corpus.offsets, {GOLD: corpus.column(self.gold_column)}, corpus.labels,
-                      corpus.tokens, corpus.vocab, corpus.source)
+        return self.corpus.paired(self.gold_column, None)
 
     def _prediction_corpus(self, predictions, inputs: InputOptions) -> Corpus:
-        """The predictions as a one-column corpus (column ``gold`` or ``pred``)."""
-        kind, references = self._source or (None, None)
-        if isinstance(predictions, Corpus):
-            return predictions.select([PRED if PRED in predictions.columns else GOLD])
+        """The predictions as a one-column corpus (column ``pred``), read by the input
+        form that recognises them beside the gold corpus, or, for label ids and a split's
+        predictions, together with the references they were given with."""
+        form, references = self._source or (None, None)
         gold = self.gold_corpus()
-        if inputs.label_list is None and span_sides(gold, predictions, inputs)[1]:
-            check_span_scheme(self.scheme)
-            return from_spans(gold, predictions, inputs=inputs).select([PRED])
-        if kind == "ids":  # -100 positions of the references drop the same predictions
-            return Corpus.from_ids(references, predictions, inputs.label_list).select([PRED])
-        if kind == "dataset":
-            return Corpus.from_dataset(references, tokens_column=None,
-                                       predictions=predictions).select([PRED])
-        if inputs.label_list is not None:
+        if gold.tokens is not None:  # the gold's words are the context's: not read again
+            inputs = inputs.replace(tokens=None)
+        beside = input_form(gold, predictions, inputs)
+        if beside is CORPUS and form is not None and not isinstance(predictions, Corpus):
+            return read_input(references, predictions, inputs=inputs, words=False,
+                              form=form).corpus.select([PRED])
+        if beside is CORPUS and inputs.label_list is not None:
             raise InputTypeError("label ids need a gold context built from label ids with "
                                  "label_list (GoldContext.build(ids, label_list=...))")
         if isinstance(predictions, (str, os.PathLike)):
             raise InputTypeError(f"predictions {predictions!r}: not a column of the gold "
                                  f"context's corpus ({list(self.corpus.columns)})")
-        return Corpus.from_tags(predictions, names={GOLD: "predictions"})
+        return read_input(gold, predictions, inputs=inputs, scheme=self.scheme,
+                          form=beside).corpus.select([PRED])
 
 
 def get_name(option: str, value) -> str:
@@ -234,17 +226,32 @@ def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
         references, predictions: the two sides (see above).
         scheme, mode, train: the family's, or None (not given).
     """
-    if isinstance(references, GoldContext):
-        references.check(scheme, mode, train)
-        corpus, gold_column, pred_column = references.scoring_corpus(predictions,
-                                                                     inputs=inputs)
-        return references, corpus, gold_column, pred_column
-    corpus, gold_column, pred_column = as_corpus_columns(
-        references, predictions, scheme=scheme or "IOB2", inputs=inputs)
-    context = GoldContext(corpus, scheme or "IOB2", mode or "lenient",
-                          train if isinstance(train, TrainIndex) else None, gold_column,
-                          inputs=inputs)
-    return context, corpus, gold_column, pred_column
+    if predictions is None and not isinstance(references, (Corpus, GoldContext)):
+        raise InputTypeError("predictions is None: pass the predicted tags (a list per "
+                             "sentence), or a Corpus with a pred column as references")
+    reading = read_input(references, predictions, inputs=inputs, scheme=scheme)
+    if reading.context is not None:
+        reading.context.check(mode=mode, train=train)
+        return reading.context, reading.corpus, reading.gold_column, reading.pred_column
+    context = GoldContext(reading.corpus, scheme or "IOB2", mode or "lenient",
+                          train if isinstance(train, TrainIndex) else None,
+                          reading.gold_column, inputs=inputs)
+    return context, reading.corpus, reading.gold_column, reading.pred_column
+
+
+def _read_context(context: GoldContext, predictions, inputs, scheme, words) -> Reading:
+    """A gold context's corpus with the system ``predictions`` (``scoring_corpus``);
+    its ``scheme`` (when given) must be the context's (``resolve`` checks the rest)."""
+    context.check(scheme)
+    corpus, gold_column, pred_column = context.scoring_corpus(predictions, inputs=inputs)
+    return Reading(CONTEXT, corpus, gold_column, pred_column, context)
+
+
+CONTEXT = InputForm(
+    "context", lambda r, p, inputs, words: isinstance(r, GoldContext), _read_context,
+    "a GoldContext as references (gold decoded and classified once): the predictions "
+    "are read as it reads them")
+register_form(CONTEXT, before="dataset")
 
 
 __all__ = ["GoldContext", "resolve"]

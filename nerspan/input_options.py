@@ -22,7 +22,7 @@ import inspect
 import textwrap
 from dataclasses import dataclass, field
 
-from .corpus import GOLD, PRED, _a, as_label_list, first_outside
+from .flat import GOLD, PRED, _a, as_label_list, first_outside
 from .errors import InputTypeError, shown
 from .options import check_bool
 

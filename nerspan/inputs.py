@@ -1,62 +1,119 @@
-"""Normalising the input forms every family accepts into a ``Corpus`` or a ``TrainIndex``."""
+"""Every input form, one dispatcher: the ``Corpus`` (or ``TrainIndex``) every family scores.
+
+An input form is data: one ``InputForm`` record (its name, how it is recognised, its
+reader) in ``FORMS``, which ``read_input`` reads in order; the first form that
+recognises the references (and predictions) reads them. The built-in forms:
+
+- ``context``: a ``GoldContext`` as references (registered by ``nerspan.gold_context``);
+- ``dataset``: a ``datasets`` split, predictions a column name, an Arrow or NumPy array
+  or lists (``Corpus.from_dataset``);
+- ``span_pairs``: span lists per sentence on both sides (every layout of
+  ``nerspan.span_input``: token tuples, nervaluate's dicts, pipeline output);
+- ``spans``: span lists on one side, tag lists (or a ``Corpus``) on the other;
+- ``corpus``: a ``Corpus``; predictions another corpus, tag lists or label ids beside it;
+- ``ids``: label ids with ``label_list`` (ragged lists, rows of arrays, padded 2-D
+  arrays): -100 positions dropped (``Corpus.from_ids``);
+- ``tags``: lists of tag strings per sentence (``Corpus.from_tags``).
+
+Both span forms become IOB2 tags through ``nerspan.from_spans`` for every family;
+faireval, which scores nested and overlapping spans as they are, asks ``input_form``
+and reads ``span_pairs`` itself. One set of input options (``InputOptions``) reads every
+form. A new form is one more record (``register_form``). Files (column files, JSON Lines
+span files) are read by ``nerspan.readers`` and ``nerspan.span_input`` into the same
+``Corpus``.
+"""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from typing import Callable
 
-from .corpus import (GOLD, PRED, Corpus, _a, _interned_words, _offsets, as_label_list,
-                     check_same_shape, side_name)
+from .corpus import Corpus
 from .errors import InputTypeError, NerspanError, shown
-from .input_options import input_options
+from .flat import GOLD, PRED, _a, as_label_list, side_name
+from .input_options import InputOptions, input_options
 from .readers import read_columns
 from .schemes import Scheme
 from .span_input import check_span_scheme, from_spans, span_sides
 from .train_index import TrainIndex
 
 
-@input_options(positional=("tokens", "label_list"))
-def as_corpus(references, predictions=None, *, scheme=None, words: bool = True,
-              inputs) -> Corpus:
-    """A corpus with columns ``gold`` (and ``pred``) from any accepted input form.
+@dataclass(frozen=True)
+class InputForm:
+    """One input form: ``recognise(references, predictions, inputs, words)`` says whether
+    the pair is in this form; ``read(references, predictions, inputs, scheme, words)``
+    gives a ``Reading``. ``pairs``: predictions are read together with these references
+    (they share their positions or label names), so a gold context keeps the references
+    to read each system with them."""
 
-    - a ``Corpus`` (``predictions`` then may be another corpus, tag lists or spans);
-    - lists of tag strings per sentence;
-    - lists of label ids (or padded 2-D arrays) with ``label_list``: -100 positions dropped;
-    - a ``datasets`` split (``ner_tags`` and, if it has one, ``tokens`` columns) with
-      predictions as a column name, an Arrow or NumPy array, or lists
-      (``Corpus.from_dataset``);
-    - span lists per sentence on either side (``nerspan.span_input.from_spans``); the
-      input options (``nerspan.InputOptions``) say how each form is read.
+    name: str
+    recognise: Callable
+    read: Callable
+    doc: str
+    pairs: bool = False
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What ``read_input`` gives: the form, the corpus, the names of its gold and
+    predicted columns, and the gold context when the references were one."""
+
+    form: InputForm
+    corpus: Corpus
+    gold_column: str = GOLD
+    pred_column: str = PRED
+    context: object = None
+
+
+def input_form(references, predictions=None, inputs: InputOptions | None = None,
+               words=None) -> InputForm:
+    """The first form of ``FORMS`` that recognises the pair. ``words``: other lists per
+    token (POS tags) that say the sentences have words (see ``span_sides``).
+
+    >>> input_form([["B-PER"]], [["O"]]).name, input_form([[(0, 1, "PER")]], [[]]).name
+    ('tags', 'span_pairs')
+    """
+    inputs = inputs or InputOptions()
+    return next(form for form in FORMS if form.recognise(references, predictions, inputs,
+                                                         words))
+
+
+def read_input(references, predictions=None, *, inputs: InputOptions | None = None,
+               scheme=None, words: bool = True, form: InputForm | None = None) -> Reading:
+    """The one dispatcher: the references and predictions, in whichever form, read
+    into a ``Reading`` by the form's reader (``form``: one recognised already).
 
     ``scheme``: the scheme the tags will be decoded with, checked against span input
     (which becomes IOB2 tags). ``words=False``: a split's token column is not read.
-
-    Args:
-        references, predictions: the two sides, in any of the forms above.
     """
-    tokens, label_list = inputs.tokens, inputs.label_list
-    if is_dataset(references):  # read through its Arrow buffers
-        return _split_corpus(references, predictions, inputs, words)
-    if label_list is None:
-        forms = span_sides(references, predictions, inputs)
-        if True in forms:
-            if scheme is not None:
-                check_span_scheme(scheme)
-            return from_spans(references, predictions, inputs=inputs)
-    if isinstance(references, Corpus):
-        corpus = references
-        if predictions is not None:
-            if isinstance(predictions, Corpus):
-                other = predictions.select([PRED if PRED in predictions.columns else GOLD])
-            else:
-                other = _predictions_corpus(predictions, label_list)
-            corpus = corpus.select([GOLD]).with_columns(other, {GOLD: PRED})
-        return corpus if tokens is None else with_tokens(corpus, tokens)
-    if label_list is not None:
-        return Corpus.from_ids(references, predictions, label_list, tokens)
-    return Corpus.from_tags(references, predictions, tokens)
+    inputs = inputs or InputOptions()
+    form = form or input_form(references, predictions, inputs)
+    return form.read(references, predictions, inputs, scheme, words)
 
 
-def _split_corpus(split, predictions, inputs, words: bool) -> Corpus:
+def register_form(form: InputForm, before: str | None = None) -> None:
+    """Add ``form`` to ``FORMS``, before the form named ``before`` (default: last, where
+    only what no other form recognises reaches it)."""
+    if any(f.name == form.name for f in FORMS):
+        raise ValueError(f"an input form named {form.name!r} is registered already")
+    at = next((k for k, f in enumerate(FORMS) if f.name == before), len(FORMS))
+    FORMS.insert(at, form)
+
+
+# -- the built-in forms ------------------------------------------------------------------
+def is_dataset(value) -> bool:
+    """Whether ``value`` is a ``datasets.Dataset`` split (duck-typed: no import).
+
+    The class is asked first: on a split, reading ``features`` copies them (~0.7 ms).
+    """
+    return all(hasattr(type(value), name) for name in _DATASET_ATTRIBUTES) \
+        or all(hasattr(value, name) for name in _DATASET_ATTRIBUTES)
+
+
+_DATASET_ATTRIBUTES = ("features", "column_names", "with_format")
+
+
+def _read_split(split, predictions, inputs, scheme, words: bool) -> Reading:
     """A ``datasets`` split's corpus: ``tokens`` given are its words (its token column
     is then not read), else its ``tokens`` column if it has one and ``words`` are wanted."""
     if inputs.label_list is not None:
@@ -64,20 +121,7 @@ def _split_corpus(split, predictions, inputs, words: bool) -> Corpus:
     column = "tokens" if words and inputs.tokens is None and \
         "tokens" in split.column_names else None
     corpus = Corpus.from_dataset(split, tokens_column=column, predictions=predictions)
-    return corpus if inputs.tokens is None else with_tokens(corpus, inputs.tokens)
-
-
-def _predictions_corpus(predictions, label_list) -> Corpus:
-    """The predictions given beside a ``Corpus``, as a corpus of their own (its gold
-    column); errors name the predictions, not the references."""
-    try:
-        if label_list is not None:
-            return Corpus.from_ids(predictions, label_list=label_list)
-        return Corpus.from_tags(predictions)
-    except NerspanError as error:
-        if error.side == side_name(GOLD):
-            raise error.on_side(side_name(PRED)) from None
-        raise
+    return Reading(DATASET, _with_words(corpus, inputs))
 
 
 def check_split_labels(split, label_list) -> None:
@@ -92,6 +136,102 @@ def check_split_labels(split, label_list) -> None:
                              "ids and the predicted ids are read")
 
 
+def _span_sides(references, predictions, inputs, words) -> tuple:
+    """Which sides are span lists; never with ``label_list`` (ids are no spans)."""
+    if inputs.label_list is not None or is_dataset(references):
+        return False, False
+    return span_sides(references, predictions, inputs, words)
+
+
+def _read_spans(form_name: str):
+    def read(references, predictions, inputs, scheme, words) -> Reading:
+        if scheme is not None:
+            check_span_scheme(scheme)
+        return Reading(FORM_NAMED[form_name], from_spans(references, predictions,
+                                                         inputs=inputs))
+    return read
+
+
+def _read_corpus(corpus: Corpus, predictions, inputs, scheme, words) -> Reading:
+    """A ``Corpus`` alone (its columns named by the options) or with predictions beside
+    it (another corpus, tag lists or label ids): then columns ``gold`` and ``pred``."""
+    if predictions is None:
+        return Reading(CORPUS, _with_words(corpus, inputs), inputs.gold_column,
+                       inputs.pred_column)
+    if isinstance(predictions, Corpus):
+        other = predictions.select([PRED if PRED in predictions.columns else GOLD])
+    else:
+        other = _predictions_alone(predictions, inputs.label_list)
+    paired = corpus.paired(GOLD, None).with_columns(other, {GOLD: PRED})
+    return Reading(CORPUS, _with_words(paired, inputs))
+
+
+def _predictions_alone(predictions, label_list) -> Corpus:
+    """Predictions given beside a ``Corpus``, as a corpus of their own (its gold
+    column); errors name the predictions, not the references."""
+    try:
+        if label_list is not None:
+            return Corpus.from_ids(predictions, label_list=label_list)
+        return Corpus.from_tags(predictions)
+    except NerspanError as error:
+        if error.side == side_name(GOLD):
+            raise error.on_side(side_name(PRED)) from None
+        raise
+
+
+def _read_ids(references, predictions, inputs, scheme, words) -> Reading:
+    return Reading(IDS, Corpus.from_ids(references, predictions, inputs.label_list,
+                                        inputs.tokens))
+
+
+def _read_tags(references, predictions, inputs, scheme, words) -> Reading:
+    return Reading(TAGS, Corpus.from_tags(references, predictions, inputs.tokens))
+
+
+def _with_words(corpus: Corpus, inputs) -> Corpus:
+    return corpus if inputs.tokens is None else corpus.with_tokens(inputs.tokens)
+
+
+DATASET = InputForm(
+    "dataset", lambda r, p, inputs, words: is_dataset(r), _read_split,
+    "a datasets split (ClassLabel or tag-string ner_tags); predictions a column name, "
+    "an Arrow or NumPy array, or lists", pairs=True)
+SPAN_PAIRS = InputForm(
+    "span_pairs", lambda r, p, inputs, words: p is not None
+    and _span_sides(r, p, inputs, words) == (True, True), _read_spans("span_pairs"),
+    "span lists per sentence on both sides, in any layout (token tuples, nervaluate "
+    "dicts, pipeline output)")
+SPANS = InputForm(
+    "spans", lambda r, p, inputs, words: True in _span_sides(r, p, inputs, words),
+    _read_spans("spans"), "span lists on one side, tags (or a Corpus) on the other")
+CORPUS = InputForm(
+    "corpus", lambda r, p, inputs, words: isinstance(r, Corpus), _read_corpus,
+    "a Corpus; predictions another corpus, tag lists or label ids beside it")
+IDS = InputForm(
+    "ids", lambda r, p, inputs, words: inputs.label_list is not None, _read_ids,
+    "label ids with label_list (lists, rows of arrays, padded 2-D arrays); -100 "
+    "positions dropped", pairs=True)
+TAGS = InputForm(
+    "tags", lambda r, p, inputs, words: True, _read_tags, "lists of tag strings per sentence")
+# In order: the first that recognises the input reads it (tags take what is left).
+FORMS = [DATASET, SPAN_PAIRS, SPANS, CORPUS, IDS, TAGS]
+FORM_NAMED = {form.name: form for form in FORMS}
+
+
+# -- the dispatcher's older faces ----------------------------------------------------------
+@input_options(positional=("tokens", "label_list"))
+def as_corpus(references, predictions=None, *, scheme=None, words: bool = True,
+              inputs) -> Corpus:
+    """A corpus with columns ``gold`` (and ``pred``) from any input form (``FORMS``;
+    a ``Corpus`` given alone keeps its columns): ``read_input(...).corpus``.
+
+    Args:
+        references, predictions: the two sides, in any input form.
+    """
+    return read_input(references, predictions, inputs=inputs, scheme=scheme,
+                      words=words).corpus
+
+
 @input_options(positional=("tokens", "label_list", "gold_column", "pred_column"))
 def as_corpus_columns(references, predictions=None, *, scheme=None, words: bool = True,
                       inputs) -> tuple[Corpus, str, str]:
@@ -103,31 +243,14 @@ def as_corpus_columns(references, predictions=None, *, scheme=None, words: bool 
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")
-    corpus = as_corpus(references, predictions, scheme=scheme, words=words, inputs=inputs)
-    if isinstance(references, Corpus) and predictions is None:
-        return corpus, inputs.gold_column, inputs.pred_column
-    return corpus, GOLD, PRED
-
-
-def is_dataset(value) -> bool:
-    """Whether ``value`` is a ``datasets.Dataset`` split (duck-typed: no import).
-
-    The class is asked first: on a split, reading ``features`` copies them (~0.7 ms).
-    """
-    return all(hasattr(type(value), name) for name in _DATASET_ATTRIBUTES) \
-        or all(hasattr(value, name) for name in _DATASET_ATTRIBUTES)
-
-
-_DATASET_ATTRIBUTES = ("features", "column_names", "with_format")
+    reading = read_input(references, predictions, inputs=inputs, scheme=scheme, words=words)
+    return reading.corpus, reading.gold_column, reading.pred_column
 
 
 def with_tokens(corpus: Corpus, tokens) -> Corpus:
-    """``corpus`` with the words ``tokens`` (lists per sentence) of the same shape."""
-    token_ids, lengths, vocab = _interned_words(tokens)  # one pass; no tag column made up
-    words = Corpus(_offsets(lengths), {}, (), token_ids, tuple(vocab))
-    check_same_shape(corpus, words, "tokens")
-    return Corpus(corpus.offsets, corpus.columns, corpus.labels, words.tokens, words.vocab,
-                  corpus.source)
+    """``corpus.with_tokens(tokens)``: the words ``tokens`` (lists per sentence) of the
+    same shape."""
+    return corpus.with_tokens(tokens)
 
 
 def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenient",

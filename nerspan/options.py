@@ -51,6 +51,17 @@ def check_int(name: str, value, minimum: int | None = None, maximum: int | None 
     return int(value)
 
 
+def check_zero_division(value) -> float:
+    """``zero_division`` as a float: 0 or 1 (seqeval's values), never a bool.
+
+    >>> check_zero_division(1)
+    1.0
+    """
+    if value not in (0, 1, 0.0, 1.0) or isinstance(value, bool):
+        raise ValueError(f"zero_division must be 0 or 1, not {value!r}")
+    return float(value)
+
+
 def check_fraction(name: str, value) -> float:
     """``value`` as a float strictly between 0 and 1 (a confidence level, a significance
     level): ``alpha=5`` would mark every test significant, not fail, so it is refused.

@@ -30,7 +30,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .corpus import GOLD, PRED, Corpus, Interner, Source, _offsets, int32_array
+from .corpus import Corpus, Source
+from .flat import GOLD, PRED, Interner, _offsets, int32_array
 from .errors import (EmptyInputError, FormatError, TokenMismatchError, TooFewColumnsError,
                      counted)
 

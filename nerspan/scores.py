@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .deprecation import deprecated_alias, warn_renamed
+from .result import entity_row
 from .spans import Spans, repairs_dict
 
 
@@ -136,7 +137,6 @@ class EntityScores:
 
     def to_dict(self) -> dict:
         p, r, f = self.micro()
-        tp, tr, tf = self.per_type()
         out = {
             "precision": p, "recall": r, "f1": f,
             "gold": self.n_gold, "predicted": self.n_predicted, "correct": self.n_correct,
@@ -145,12 +145,10 @@ class EntityScores:
             "weighted_precision": self.support_weighted()[0],
             "weighted_recall": self.support_weighted()[1],
             "weighted_f1": self.support_weighted()[2],
-            "per_type": {
-                t: {"precision": float(tp[i]), "recall": float(tr[i]), "f1": float(tf[i]),
-                    "support": int(self.gold[i]), "predicted": int(self.predicted[i]),
-                    "correct": int(self.correct[i])}
-                for i, t in enumerate(self.types)
-            },
+            "per_type": {t: entity_row(c, n_pred, n_gold, self.zero_division)
+                         for t, c, n_pred, n_gold in zip(
+                             self.types, self.correct.tolist(), self.predicted.tolist(),
+                             self.gold.tolist())},
             "undefined": self.undefined(),
             "options": {**self.options, "zero_division": self.zero_division},
             "repairs": self.repairs or repairs_dict(None, None),

@@ -35,8 +35,8 @@ from typing import Mapping
 
 import numpy as np
 
-from .corpus import (GOLD, PRED, Corpus, Source, _a, _offsets, check_shapes, first_outside,
-                     ranges)
+from .corpus import Corpus, Source
+from .flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
 from .errors import (EmptyInputError, FormatError, InputTypeError, InvalidTagError,
                      NerspanError, SentenceCountError, counted, shown)
 from .input_options import SPAN_OPTION_NAMES, input_options
@@ -500,10 +500,7 @@ def from_spans(references, predictions=None, *, inputs) -> Corpus:
         if tokens is not None:  # else the lengths are this side's
             check_shapes({names[column]: tagged.lengths, "tokens": lengths})
         corpus = corpus.with_columns(tagged, {GOLD: column}, names[column])
-    if tokens is not None:
-        from .inputs import with_tokens  # inputs imports this module
-        corpus = with_tokens(corpus, tokens)
-    return corpus
+    return corpus if tokens is None else corpus.with_tokens(tokens)
 
 
 def _lengths(tokens, tag_sides: dict, rows: dict, n: int) -> np.ndarray:

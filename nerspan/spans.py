@@ -15,7 +15,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .corpus import GOLD, Corpus, ranges, side_name
+from .corpus import Corpus
+from .flat import GOLD, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
                       check_mode, get_scheme, split_tag)

@@ -882,7 +882,7 @@ def test_every_family_takes_the_one_set_of_input_options():
 
     defaults = {f.name: f.default for f in dataclasses.fields(nerspan.InputOptions)}
     for function in [module.score for module in SCORES.values()] + [
-            GoldContext.build, GoldContext.scoring_corpus, nerspan.resolve, nerspan.as_corpus]:
+            GoldContext.build, GoldContext.scoring_corpus, nerspan.gold_context.resolve, nerspan.inputs.as_corpus]:
         parameters = inspect.signature(function).parameters
         for name in OPTION_NAMES:
             assert parameters[name].default == defaults[name], (function, name)
@@ -1041,16 +1041,16 @@ def test_tokens_given_with_a_split_are_its_words():
     """tokens= with a split that has a token column: the given words are used (its
     column is then not read), as with a Corpus that has words; their shape is checked."""
     words = [["Ana", "Rio"]]
-    assert nerspan.as_corpus(_split(), [[1, 2]], tokens=words).sentence_tokens(0) == words[0]
+    assert nerspan.inputs.as_corpus(_split(), [[1, 2]], tokens=words).sentence_tokens(0) == words[0]
     context = GoldContext.build(_split(), tokens=words)
     assert context.corpus.sentence_tokens(0) == words[0]
     corpus = nerspan.Corpus.from_tags([["B-PER", "I-PER"]], tokens=[["Ana", "Lima"]])
-    assert nerspan.as_corpus(corpus, tokens=words).sentence_tokens(0) == words[0]
+    assert nerspan.inputs.as_corpus(corpus, tokens=words).sentence_tokens(0) == words[0]
     seen = tough_mentions.score(_split(), [[1, 2]], **TRAIN).to_dict()["counts"]["seen"]
     unseen = tough_mentions.score(_split(), [[1, 2]], tokens=[["Bo", "Li"]], **TRAIN)
     assert (seen, unseen.to_dict()["counts"]["seen"]) == (0, 0)
     with pytest.raises(LengthMismatchError, match=r"tokens have 1 token, the reference 2"):
-        nerspan.as_corpus(_split(), [[1, 2]], tokens=[["Ana"]])
+        nerspan.inputs.as_corpus(_split(), [[1, 2]], tokens=[["Ana"]])
 
 
 # -- issue 28: the Trainer helper --------------------------------------------------------------

@@ -59,7 +59,7 @@ def test_entity_counts_per_sentence_add_up_to_the_scores():
     counts = nerspan.scores.sentence_counts(gold, pred, corpus.n_sentences)
     assert counts.tolist() == [[1, 1, 1], [0, 1, 1], [0, 1, 0]]
     assert f1_statistic(counts.sum(0, keepdims=True))[0] == pytest.approx(
-        nerspan.entity_scores(gold, pred).micro()[2])
+        nerspan.scores.entity_scores(gold, pred).micro()[2])
 
 
 def test_memorisation_baseline():

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import nerspan
-from nerspan import Corpus, decode, get_scheme, read_columns
+from nerspan import Corpus, decode, read_columns
+from nerspan.schemes import get_scheme
 from nerspan.schemes import N_PREFIXES
 
 from .conftest import shared_path
@@ -56,7 +57,7 @@ def test_transition_tables(scheme):
     for prev, cur, expected in load("scheme_transitions.json")["cases"][scheme]:
         codes = []
         for tag in (prev, cur):
-            letter, entity_type = nerspan.split_tag(tag)
+            letter, entity_type = nerspan.schemes.split_tag(tag)
             codes.append((table.prefixes[letter], entity_type))
         (p, pt), (c, ct) = codes
         index = (p * N_PREFIXES + c) * 2 + int(pt == ct and p != 0 and c != 0)

@@ -98,7 +98,7 @@ def test_classifying_is_linear_with_a_vocabulary_of_many_types(index):
     finally:
         tracemalloc.stop()
     assert peak < 2**20
-    assert [LEAF_NAMES[c] for c in codes[:2]] == ["unseen-I", "diff-O"]
+    assert [LEAF_NAMES[c] for c in codes[:2]] == ["unseen_i", "diff_o"]
 
 
 def test_subset_counts_in_result(index):
@@ -106,10 +106,10 @@ def test_subset_counts_in_result(index):
     result = hardeval.score(gold, gold, tokens=tokens, train=index)
     sizes = {name: s.tokens for name, s in result.subsets.items()}
     # Counted by hand from CASES.
-    assert sizes == {"all": 18, "unseen": 3, "unseen-I": 1, "unseen-O": 2, "diff": 9,
-                     "diff-I": 2, "diff-O": 2, "diff-E": 5, "other": 6}
-    assert result.subsets["unseen-O"].words == 2
-    assert result.subsets["diff-E"].words == 4   # Paris, Jordan, May, Lincoln (twice)
+    assert sizes == {"all": 18, "unseen": 3, "unseen_i": 1, "unseen_o": 2, "diff": 9,
+                     "diff_i": 2, "diff_o": 2, "diff_e": 5, "other": 6}
+    assert result.subsets["unseen_o"].words == 2
+    assert result.subsets["diff_e"].words == 4   # Paris, Jordan, May, Lincoln (twice)
     assert result.ter() == 0.0 and result.hardeval == 0.0
     assert result.error_breakdown == {"unseen": None, "diff": None, "other": None}
 
@@ -169,7 +169,7 @@ def test_return_tokens_lists_compared_labels():
                             tokens=[["Ann", "Lee", "ran"]], subsets=[[UNSEEN_I, OTHER, OTHER]],
                             return_tokens=True)
     rows = result.to_dict()["tokens"]
-    assert rows["unseen-I"] == [{"sentence": 0, "position": 0, "token": "Ann", "gold": "B-PER",
+    assert rows["unseen_i"] == [{"sentence": 0, "position": 0, "token": "Ann", "gold": "B-PER",
                                  "pred": "U-PER", "error": True}]
     assert [r["token"] for r in rows["other"]] == ["Lee", "ran"]
     assert rows["other"][0]["gold"] == "L-PER" and rows["other"][0]["pred"] == "U-PER"
@@ -189,7 +189,7 @@ def test_empty_subsets_are_flagged_and_left_out_of_the_score():
     r = hardeval.score(gold, [["O", "O"]], tokens=[["Bo", "ran"]],
                        train_tokens=[["Ann", "ran"]], train_tags=[["B-PER", "O"]])
     assert r.hardeval == 1.0 and r.hardeval_parts == ("unseen",)
-    assert r.to_dict()["subsets"]["unseen-O"]["empty"] is True
+    assert r.to_dict()["subsets"]["unseen_o"]["empty"] is True
 
 
 def test_hardeval_is_the_mean_of_unseen_and_diff():
@@ -197,7 +197,7 @@ def test_hardeval_is_the_mean_of_unseen_and_diff():
     r = hardeval.score([["B-PER", "B-PER", "B-PER"]], [["O", "B-PER", "O"]],
                        tokens=[["Bo", "Cy", "ran"]], train_tokens=[["ran"]], train_tags=[["O"]],
                        error_labels="io")
-    assert r.ter("unseen") == 0.5 and r.ter("diff-I") == 1.0
+    assert r.ter("unseen") == 0.5 and r.ter("diff_i") == 1.0
     assert r.hardeval == 0.75
     assert r.error_breakdown == {"unseen": 0.5, "diff": 0.5, "other": 0.0}
 
@@ -304,8 +304,8 @@ def test_subset_relations(test, train, convention):
     for field in ("tokens", "errors"):
         def size(name):
             return getattr(s[name], field)
-        assert size("unseen") == size("unseen-I") + size("unseen-O")
-        assert size("diff") == size("diff-I") + size("diff-O") + size("diff-E")
+        assert size("unseen") == size("unseen_i") + size("unseen_o")
+        assert size("diff") == size("diff_i") + size("diff_o") + size("diff_e")
         assert size("all") == size("unseen") + size("diff") + size("other")
     assert s["all"].tokens == sum(map(len, tokens))
     for stats in s.values():

@@ -74,7 +74,7 @@ def test_corpus_statistics_small():
     assert s["unseen_mentions"] == {"count": 1, "share": 1 / 3}           # Acme
     assert s["unseen_unique_mentions"] == {"count": 1, "share": 1 / 2}
     # Table 4: Acme unseen-I; Paris (LOC, trained I more than O, LOC its top type) other
-    assert s["subsets"]["unseen-I"] == {"count": 1, "share": 1 / 5}
+    assert s["subsets"]["unseen_i"] == {"count": 1, "share": 1 / 5}
     assert s["subsets"]["all"]["count"] == 5
 
 
@@ -97,10 +97,10 @@ def test_cli_tokens(files, capsys):
     assert code == 0
     data = json.loads(out)
     assert data["results"]["bad"]["hardeval"] == 1.0
-    assert data["tokens"]["unseen-I"] == [{"token": "Ana", "count": 1, "errors": {"bad": 1}}]
-    assert data["tokens"]["diff-E"] == [{"token": "Paris", "count": 1, "errors": {"bad": 1}}]
+    assert data["tokens"]["unseen_i"] == [{"token": "Ana", "count": 1, "errors": {"bad": 1}}]
+    assert data["tokens"]["diff_e"] == [{"token": "Paris", "count": 1, "errors": {"bad": 1}}]
     code, out, _ = run(capsys, "hardeval", "--train", train, gold, bad, "--hard-tokens", "--top", "1")
-    assert code == 0 and "diff-E:" in out and "errors bad" in out
+    assert code == 0 and "diff_e:" in out and "errors bad" in out
 
 
 def test_cli_kfold_is_deterministic_from_the_seed(files, capsys):
@@ -156,7 +156,7 @@ def test_cli_corpus_stats(files, capsys):
     assert list(data) == ["train", "dev", "test"]
     # Ana is no training mention; Paris is one (as LOC): unseen is about the text only
     assert data["test"]["unseen_mentions"] == {"count": 1, "share": 0.5}
-    assert data["test"]["subsets"]["diff-E"] == {"count": 1, "share": 0.25}
+    assert data["test"]["subsets"]["diff_e"] == {"count": 1, "share": 0.25}
     code, out, _ = run(capsys, "hardeval", "--train", train, gold, "--corpus-stats")
     assert code == 0 and "ambiguous_mentions" in out and "Tokens per subset" in out
     code, _, err = run(capsys, "hardeval", gold, "--corpus-stats")
@@ -180,9 +180,9 @@ def test_conll03_hard_token_ranking_as_the_paper_lists_it(conll03):
     diff-O and LEAGUE third (second is "Group", which the paper does not mention)."""
     train, test = conll03
     ranked = hardeval.hard_tokens(test, hardeval.classify_tokens(test, train), top=3)
-    assert [r["token"] for r in ranked["diff-E"]] == ["United", "Santa", "New"]
-    assert [r["token"] for r in ranked["diff-O"]] == ["DIVISION", "Group", "LEAGUE"]
-    assert [r["count"] for r in ranked["diff-E"]] == [22, 19, 15]
+    assert [r["token"] for r in ranked["diff_e"]] == ["United", "Santa", "New"]
+    assert [r["token"] for r in ranked["diff_o"]] == ["DIVISION", "Group", "LEAGUE"]
+    assert [r["count"] for r in ranked["diff_e"]] == [22, 19, 15]
 
 
 def test_conll03_kfold_subset_sizes_are_fixed_by_the_seed(conll03):
@@ -196,8 +196,8 @@ def test_conll03_kfold_subset_sizes_are_fixed_by_the_seed(conll03):
     assert first == again and first != other
     assert first["all"]["count"] == 46435
     assert {name: row["count"] for name, row in first.items()} == {
-        "all": 46435, "unseen": 5675, "unseen-I": 1765, "unseen-O": 3910, "diff": 741,
-        "diff-I": 171, "diff-O": 106, "diff-E": 464, "other": 40019}
+        "all": 46435, "unseen": 5675, "unseen_i": 1765, "unseen_o": 3910, "diff": 741,
+        "diff_i": 171, "diff_o": 106, "diff_e": 464, "other": 40019}
     assert np.bincount(hardeval.kfold_folds(test.n_sentences, 10, 0)).tolist() \
         == [346, 346, 346, 345, 345, 345, 345, 345, 345, 345]
 

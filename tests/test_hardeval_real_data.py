@@ -47,18 +47,18 @@ def naive_leaves(train_corpus, test_corpus, strict=False):
     for word, label in zip(test_corpus.token_strings(), io_labels(test_corpus)):
         c = counts.get(word)
         if c is None:
-            leaves.append("unseen-O" if label == "O" else "unseen-I")
+            leaves.append("unseen_o" if label == "O" else "unseen_i")
             continue
         o = c["O"]
         i = sum(v for k, v in c.items() if k != "O")
         top = max([v for k, v in c.items() if k != "O"], default=0)
         if label == "O":
             diff = i > o and (not strict or o == 0)
-            leaves.append("diff-O" if diff else "other")
+            leaves.append("diff_o" if diff else "other")
         elif o > i and (not strict or i == 0):
-            leaves.append("diff-I")
+            leaves.append("diff_i")
         elif o <= i and c[label] < top and (not strict or c[label] == 0):
-            leaves.append("diff-E")
+            leaves.append("diff_e")
         else:
             leaves.append("other")
     return leaves
@@ -69,8 +69,8 @@ def check_invariants(result):
     s = d["subsets"]
     for field in ("tokens", "errors"):
         assert s["all"][field] == s["unseen"][field] + s["diff"][field] + s["other"][field]
-        assert s["unseen"][field] == s["unseen-I"][field] + s["unseen-O"][field]
-        assert s["diff"][field] == s["diff-I"][field] + s["diff-O"][field] + s["diff-E"][field]
+        assert s["unseen"][field] == s["unseen_i"][field] + s["unseen_o"][field]
+        assert s["diff"][field] == s["diff_i"][field] + s["diff_o"][field] + s["diff_e"][field]
     for row in s.values():
         assert row["ter"] is None or 0.0 <= row["ter"] <= 1.0
         assert row["words"] <= row["tokens"]

@@ -9,7 +9,8 @@ from seqeval.metrics.sequence_labeling import get_entities
 from seqeval.scheme import BILOU, IOB1, IOB2, IOBES, IOE1, IOE2, Tokens
 
 import nerspan
-from nerspan import Corpus, decode, get_scheme
+from nerspan import Corpus, decode
+from nerspan.schemes import get_scheme
 
 TYPES = ["PER", "LOC", "X-Y"]
 SEQEVAL_SCHEMES = {"IOB1": IOB1, "IOB2": IOB2, "IOE1": IOE1, "IOE2": IOE2, "IOBES": IOBES,

@@ -24,7 +24,7 @@ import faireval
 import hardeval
 import nerspan
 import tough_mentions
-from nerspan import get_scheme
+from nerspan.schemes import get_scheme
 from tests.test_properties_core import ALL_SCHEMES, SEQEVAL_SCHEMES, TYPES
 
 pytestmark = pytest.mark.filterwarnings("ignore::nerspan.DecodingWarning")

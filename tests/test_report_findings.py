@@ -174,8 +174,8 @@ def test_every_error_is_an_example_in_the_json(demo):
         assert len(examples["missed_unseen"]) == missed
         hard = data["results"][system]["hardeval"]["subsets"]["diff"]
         assert len(examples["diff_token"]) == hard["errors"]
-        assert {row["subset"] for row in examples["diff_token"]} <= {"diff-I", "diff-O",
-                                                                     "diff-E"}
+        assert {row["subset"] for row in examples["diff_token"]} <= {"diff_i", "diff_o",
+                                                                     "diff_e"}
         # the families' listings moved out: the results keep their usual shape
         assert "pairs" not in data["results"][system]["faireval"]
         assert "mentions" not in tough

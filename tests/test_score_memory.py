@@ -21,8 +21,10 @@ import pytest
 import nerspan
 from nerlens.cli import score
 from nerlens.systems import read_systems
-from nerspan import (GOLD, PRED, Corpus, FormatError, LabelTable, decode, entity_scores,
-                     get_scheme, read_columns)
+from nerspan import GOLD, PRED, Corpus, FormatError, decode, read_columns
+from nerspan.schemes import get_scheme
+from nerspan.scores import entity_scores
+from nerspan.spans import LabelTable
 from nerspan import readers
 from nerspan.errors import TokenMismatchError
 

@@ -13,7 +13,8 @@ import hardeval
 import nerspan
 import tough_mentions
 from faireval import spans_to_tags
-from nerspan import NerspanError, from_spans, read_span_jsonl, read_spans
+from nerspan import NerspanError, from_spans, read_span_jsonl
+from nerspan.span_input import read_spans
 
 TOKENS = [["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London"]]
 GOLD_TAGS = [["B-PER", "I-PER", "O", "B-PER", "I-PER", "O", "B-LOC"]]

@@ -63,7 +63,7 @@ def old_read_columns(path, columns=None, token_column=0, comment_prefix=None,
         vocab = tuple(words)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     return Corpus(offsets, interned, tuple(labels), tokens, vocab,
-                  nerspan.Source(str(path), np.array(lines, dtype=np.int64), tuple(repaired)))
+                  nerspan.corpus.Source(str(path), np.array(lines, dtype=np.int64), tuple(repaired)))
 
 
 def assert_same(new: Corpus, old: Corpus):

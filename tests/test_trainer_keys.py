@@ -52,7 +52,7 @@ def test_nested_numbers_reach_the_logs_under_readable_names(logged):
             direct["tough_mentions"]["per_type"]["PER"]["counts"]["seen"],
         "hardeval_ter_unseen": direct["hardeval"]["ter_unseen"],
         "hardeval_unseen_errors": direct["hardeval"]["subsets"]["unseen"]["errors"],
-        "hardeval_unseen-O_tokens": direct["hardeval"]["subsets"]["unseen-O"]["tokens"],
+        "hardeval_unseen_o_tokens": direct["hardeval"]["subsets"]["unseen_o"]["tokens"],
         "attribute_buckets_f1": direct["attribute_buckets"]["f1"],
         "attribute_buckets_eLen_S_f1": buckets["S"]["f1"],
         "attribute_buckets_eLen_S_gold": buckets["S"]["gold"],

@@ -187,7 +187,7 @@ def test_result_weighted_method_aliases():
     assert deprecated(fair.weighted) == fair.weight_table_scores()
     corpus = nerspan.Corpus.from_tags(gold, pred)
     table = nerspan.LabelTable.build(corpus.labels, nerspan.get_scheme("IOB2"))
-    scores = nerspan.entity_scores(nerspan.decode(corpus, nerspan.GOLD, "IOB2", "lenient", table),
+    scores = nerspan.scores.entity_scores(nerspan.decode(corpus, nerspan.GOLD, "IOB2", "lenient", table),
                                    nerspan.decode(corpus, nerspan.PRED, "IOB2", "lenient", table))
     assert deprecated(scores.weighted) == scores.support_weighted()
     assert scores.to_dict()["weighted_f1"] == scores.support_weighted()[2]

@@ -5,9 +5,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from nerspan import (PRED, Corpus, GoldContext, LabelTable, TrainIndex, as_train_index,
-                     check_bool, decode, entity_scores, get_scheme, input_options, match,
-                     mention_texts, repairs_dict, resolve)
+from nerspan import PRED, Corpus, GoldContext, TrainIndex, as_train_index, decode
+from nerspan.gold_context import resolve
+from nerspan.input_options import input_options
+from nerspan.options import check_bool
+from nerspan.schemes import get_scheme
+from nerspan.scores import entity_scores, match
+from nerspan.spans import LabelTable, repairs_dict
+from nerspan.train_index import mention_texts
+from nerspan.result import entity_row, undefined_keys
 from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
                                ratio_statistic)
 
@@ -40,6 +46,8 @@ class ToughMentionsResult:
     options: dict = field(default_factory=dict)
     repairs: dict = field(default_factory=dict)
     mentions: dict | None = None   # with return_mentions: subset -> mention rows
+    # type id (of ``subsets.gold.types``) of every predicted mention, for per-type precision
+    pred_type: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     # -- counts --------------------------------------------------------------------------
     @property
@@ -75,9 +83,12 @@ class ToughMentionsResult:
         out["counts"] = {name: int(size[name].sum()) for name in ALL_SUBSETS}
         out["hits"] = {name: int(hits[name].sum()) for name in ALL_SUBSETS}
         per_type = {}
+        predicted, correct = self._predicted_by_type()
         for t in self.types:
             i = gold.types.index(t)
-            row = {"recall": _ratio(int(hits["all"][i]), int(size["all"][i]))}
+            row = entity_row(correct[i], predicted[i], size["all"][i]) \
+                if predicted is not None else \
+                {"recall": _ratio(int(hits["all"][i]), int(size["all"][i]))}
             row.update({f"recall_{name}": _ratio(int(hits[name][i]), int(size[name][i]))
                         for name in SUBSETS})
             row["counts"] = {name: int(size[name][i]) for name in ALL_SUBSETS}
@@ -87,14 +98,30 @@ class ToughMentionsResult:
             per_type[t] = row
         out["per_type"] = per_type
         out["composition"] = {name: _ratio(int(size[name].sum()), n_all) for name in ALL_SUBSETS}
-        # precision, recall and F1 are nerspan's entity scores (zero_division=0)
-        out["undefined"] = ((["precision"] if not len(self.pred_sentence) else [])
-                            + (["recall"] if not len(self.hit) else []))
+        out["undefined"] = self.undefined(out)
         out["options"] = dict(self.options)
         out["repairs"] = dict(self.repairs) or repairs_dict(None, None)
         if self.mentions is not None:
             out["mentions"] = self.mentions
         return out
+
+    def undefined(self, out: dict | None = None) -> list:
+        """The top-level keys whose value took ``zero_division`` (precision, recall:
+        nerspan's entity scores) or is None (a recall over an empty subset)."""
+        zero_division = ((["precision"] if not len(self.pred_sentence) else [])
+                         + (["recall"] if not len(self.hit) else []))
+        if out is None:
+            return self.to_dict()["undefined"]
+        return undefined_keys(out, zero_division)
+
+    def _predicted_by_type(self) -> tuple:
+        """Predicted and correct mentions per type id, or (None, None) without
+        ``pred_type``."""
+        if self.pred_type is None:
+            return None, None
+        n = len(self.subsets.gold.types)
+        return (np.bincount(self.pred_type, minlength=n),
+                np.bincount(self.pred_type[self.pred_correct], minlength=n))
 
     def statistics(self) -> list[Statistic]:
         """Every headline number as a ``nerspan.bootstrap.Statistic`` over sentences.
@@ -233,7 +260,7 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
                "mode": mode}
     listed = _mention_rows(corpus, subsets, hit, context) if return_mentions else None
     return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
-                               precision, recall, f1, options, repairs, listed)
+                               precision, recall, f1, options, repairs, listed, pred.type)
 
 
 def training_index(train=None, train_tokens=None, train_tags=None, scheme: str = "IOB2",

@@ -27,7 +27,8 @@ from itertools import repeat
 
 import numpy as np
 
-from nerspan import Corpus, Spans, TrainIndex, mention_texts
+from nerspan import Corpus, Spans, TrainIndex
+from nerspan.train_index import mention_texts
 from nerspan.corpus import Interner
 
 # The subsets, in the order of the result keys.

@@ -12,7 +12,10 @@ import io
 
 import numpy as np
 
-from nerspan import GOLD, PRED, LabelTable, decode, entity_scores, get_scheme
+from nerspan import GOLD, PRED, decode
+from nerspan.schemes import get_scheme
+from nerspan.scores import entity_scores
+from nerspan.spans import LabelTable
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
 from nerspan.scores import sentence_counts
 
