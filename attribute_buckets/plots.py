@@ -27,6 +27,7 @@ import numpy as np
 
 from nerspan.names import file_stems
 
+from .bucketing import bucket_names
 from .analysis import (_as_dict, _attributes, attribute_wise_datasets, comparative_diagnosis,
                        overall_f1, relative_change, relative_change_datasets, self_diagnosis,
                        unit)
@@ -306,7 +307,6 @@ def dataset_heatmap(datasets: Mapping, baseline: str, path=None, attributes=None
     rows, attrs, cube = relative_change_datasets(datasets, baseline, attributes)
     if not rows:
         raise ValueError("the heat map needs at least one system besides the baseline")
-    from .bucketing import bucket_names
     labels = [[f"{a} {b}" for b in bucket_names(cube.shape[2])] for a in attrs]
     figure, axes, image = _relative_map(rows, cube, labels, width, height)
     axes.set_xlabel("attribute and bucket")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import nerspan
+from nerspan.spans import Repairs, repairs_dict
 from nerspan.deprecation import deprecated_alias, warn_renamed
 from nerspan.result import entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
@@ -220,8 +221,8 @@ class FairEvalResult:
         by_column = {}
         for key, repairs in self.repairs.items():
             by_column.setdefault(key.split(":")[0], []).append(repairs)
-        return nerspan.repairs_dict(*(nerspan.Repairs.merged(by_column.get(column, []))
-                                      for column in (nerspan.GOLD, nerspan.PRED)))
+        return repairs_dict(*(Repairs.merged(by_column.get(column, []))
+                              for column in (nerspan.GOLD, nerspan.PRED)))
 
     def statistics(self) -> list:
         """Fair and traditional scores as bootstrap statistics over sentences.

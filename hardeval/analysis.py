@@ -26,8 +26,9 @@ from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
 from nerspan.train_index import mention_texts
 
+from .core import _compared_labels   # the one definition of an error
 from .labels import check_error_labels
-from .subsets import GROUPS, LEAF_NAMES, gold_io, subset_name
+from .subsets import GROUPS, LEAF_NAMES, classify_tokens, gold_io, subset_name
 
 
 def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarray] | None = None,
@@ -81,8 +82,6 @@ def token_errors(corpus: Corpus, pred_column: str, gold_column: str = GOLD,
                  error_labels: str = "bilou", context=None) -> np.ndarray:
     """True for every token whose compared label (``error_labels``) is wrong; the gold
     ``context`` of ``corpus`` (a ``nerspan.GoldContext``) gives its gold decoded once."""
-    from .core import _compared_labels   # the one definition of an error
-
     gold, pred, _, _ = _compared_labels(corpus, gold_column, pred_column, scheme, mode,
                                         check_error_labels(error_labels), context)
     return gold != pred
@@ -117,8 +116,6 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
     unseen mentions and unique mentions (text never a training mention) and ``subsets``
     (``subset_shares``).
     """
-    from .subsets import classify_tokens
-
     out = {"train": _one_corpus(train.corpus, train.spans, scheme, mode)}
     known = set(mention_texts(train.corpus, train.spans))
     for name, corpus in (evaluation or {}).items():

@@ -29,14 +29,6 @@ from .spans import REPAIR_KINDS, LabelTable, Spans, decode
 from .train_index import TrainIndex
 from .gold_context import GoldContext
 
-# Read here by code that has not moved to the submodules yet (outside ``__all__``).
-from .corpus import Source  # noqa: F401,E402
-from .errors import counted  # noqa: F401,E402
-from .gold_context import resolve  # noqa: F401,E402
-from .options import check_bool, check_fraction, check_int  # noqa: F401,E402
-from .schemes import check_mode  # noqa: F401,E402
-from .scores import prf  # noqa: F401,E402  (deprecated itself)
-from .spans import Repairs, repairs_dict  # noqa: F401,E402
 
 __version__ = "0.1.0"
 
@@ -76,8 +68,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
 
 # What ``from nerspan import *`` gives: what a user needs (at most 30 names). Every other
 # name is its module's (``nerspan.spans.LabelTable``, ``nerspan.options.check_int``);
-# some of them are still read here (the names above), the others through
-# ``__getattr__`` with a deprecation warning.
+# those this package gave before are still read here through ``__getattr__``, with a
+# deprecation warning naming their module.
 __all__ = [
     "score", "Corpus", "GoldContext", "TrainIndex", "InputOptions", "Result", "decode",
     "read_columns", "read_system_file", "read_span_jsonl", "from_spans", "as_train_index",
@@ -95,5 +87,8 @@ __getattr__ = moved_names(__name__, {
     "MODES": "schemes", "SCHEMES": "schemes", "Scheme": "schemes", "split_tag": "schemes",
     "match": "scores", "safe_divide": "scores", "mention_texts": "train_index",
     "SpanRows": "span_input", "is_span_input": "span_input", "read_spans": "span_input",
-    "check_span_scheme": "span_input", "span_sides": "span_input",
+    "check_span_scheme": "span_input", "span_sides": "span_input", "Source": "corpus",
+    "counted": "errors", "resolve": "gold_context", "check_bool": "options",
+    "check_fraction": "options", "check_int": "options", "check_mode": "schemes",
+    "prf": "scores", "Repairs": "spans", "repairs_dict": "spans",
 })

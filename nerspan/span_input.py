@@ -40,6 +40,8 @@ from .flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
 from .errors import (EmptyInputError, FormatError, InputTypeError, InvalidTagError,
                      NerspanError, SentenceCountError, counted, shown)
 from .input_options import SPAN_OPTION_NAMES, input_options
+from .schemes import get_scheme
+from .spans import decode
 
 SPAN_OPTIONS = tuple(name for name in SPAN_OPTION_NAMES if name != "tokens")
 _NOT_A_TOKEN = re.compile(r"\S+")
@@ -131,7 +133,6 @@ def _has_words(value) -> bool:
 
 def check_span_scheme(scheme) -> None:
     """Span input becomes IOB2 tags: another ``scheme`` would misread them."""
-    from .schemes import get_scheme
     if get_scheme(scheme).name != "IOB2":
         raise ValueError(f"span input is scored as IOB2 tags; scheme={scheme!r} applies to "
                          "tag input only: leave scheme at 'IOB2'")
@@ -408,7 +409,6 @@ def _subtoken_tags(raw: dict, text_of) -> list[list[str]]:
 def _subtoken_rows(raw: dict, text_of) -> tuple[list, object]:
     """The spans of per-sub-token pipeline output (decoded as lenient IOB2) and the
     decoding's ``Repairs``, with sentence indices of the whole input."""
-    from .spans import decode
     sentences = sorted(raw)
     corpus = Corpus.from_tags(_subtoken_tags(raw, text_of))
     spans = decode(corpus, GOLD, "IOB2", "lenient")

@@ -31,18 +31,6 @@ FAMILIES = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
 LAZY = {"matplotlib", "datasets", "evaluate", "transformers", "torch", "tqdm", "gradio",
         "pyarrow", "scipy"}
 
-# Imports inside functions in nerspan and the families, (importer, imported): the core
-# branch (nerspan and the families) removes them; the lead empties this set when both
-# branches are merged. Two of them close a circle (the two circles left in the house):
-KNOWN_ELSEWHERE = {
-    ("nerspan.corpus", "nerspan.dataset_input"),   # circle: corpus <-> dataset_input
-    ("nerspan.span_input", "nerspan.inputs"),      # circle: inputs <-> span_input
-    ("nerspan.span_input", "nerspan.schemes"),
-    ("nerspan.span_input", "nerspan.spans"),
-    ("hardeval.analysis", "hardeval.core"),
-    ("hardeval.analysis", "hardeval.subsets"),
-    ("attribute_buckets.plots", "attribute_buckets.bucketing"),
-}
 # (attribute_buckets.core's ``from . import attributes`` imports the module
 # attribute_buckets.attributes, not the package: no circle with attribute_buckets/__init__.)
 
@@ -115,11 +103,10 @@ def all_imports(modules: dict) -> list[Import]:
 
 
 def graph(imports: list[Import], modules) -> dict:
-    """Importer -> set of imported project modules (``KNOWN_ELSEWHERE`` left out)."""
+    """Importer -> set of imported project modules."""
     edges: dict = {name: set() for name in modules}
     for found in imports:
-        known = found.in_function and (found.importer, found.imported) in KNOWN_ELSEWHERE
-        if found.imported in modules and found.imported != found.importer and not known:
+        if found.imported in modules and found.imported != found.importer:
             edges[found.importer].add(found.imported)
     return edges
 
@@ -186,11 +173,10 @@ def test_no_import_circle():
 def test_a_function_imports_no_module_of_the_project():
     modules = project_modules()
     inside = [i for i in all_imports(modules) if i.in_function]
-    project = {(i.importer, i.imported): i.line for i in inside if _top(i.imported) in PACKAGES}
-    offenders = {key: line for key, line in project.items() if key not in KNOWN_ELSEWHERE}
+    offenders = {(i.importer, i.imported): i.line for i in inside
+                 if _top(i.imported) in PACKAGES}
     assert offenders == {}, f"import these at module level (a circle? put things where " \
                             f"they belong): {offenders}"
-    assert KNOWN_ELSEWHERE - set(project) == set(), "fixed: remove from KNOWN_ELSEWHERE"
     others = {(i.importer, i.imported) for i in inside
               if _top(i.imported) not in PACKAGES and _top(i.imported) not in LAZY}
     assert others == set(), f"only an optional or heavy dependency is imported in a " \

@@ -6,7 +6,8 @@ import copy
 
 import attribute_buckets
 from attribute_buckets import analysis, plots
-from nerspan import GOLD, resolve
+from nerspan import GOLD
+from nerspan.gold_context import resolve
 from nerspan.errors import counted
 
 from .common import UsageError, add_alias, format_table, non_negative_int, print_json

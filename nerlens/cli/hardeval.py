@@ -14,7 +14,8 @@ import numpy as np
 
 import hardeval
 from hardeval import analysis
-from nerspan import GOLD, GoldContext, counted, read_columns
+from nerspan import GOLD, GoldContext, read_columns
+from nerspan.errors import counted
 
 from .common import UsageError, add_alias, check_file, format_table, print_json
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,

@@ -7,11 +7,12 @@ import warnings
 
 import numpy as np
 
-from nerspan import (GOLD, Corpus, DecodingWarning, EntityScores, LabelTable, Repairs,
-                     Source, check_mode, decode, entity_scores, get_scheme, repairs_dict)
+from nerspan import (GOLD, Corpus, DecodingWarning, EntityScores, LabelTable, decode,
+                     entity_scores, get_scheme)
 from nerspan.corpus import side_name
+from nerspan.schemes import check_mode
 from nerspan.errors import counted
-from nerspan.spans import check_tags, repair_note
+from nerspan.spans import Repairs, check_tags, repair_note, repairs_dict
 
 from nerlens.demo import demo_systems
 
@@ -108,18 +109,10 @@ def _sentence_blocks(corpus: Corpus, size: int):
     if corpus.n_tokens <= size:
         yield 0, corpus
         return
-    offsets, source, lines = corpus.offsets, corpus.source, corpus.source.sentence_lines
-    cuts = np.searchsorted(offsets, np.arange(size, corpus.n_tokens, size))
+    cuts = np.searchsorted(corpus.offsets, np.arange(size, corpus.n_tokens, size))
     bounds = np.unique(np.concatenate([[0], cuts, [corpus.n_sentences]])).tolist()
     for first, stop in zip(bounds[:-1], bounds[1:]):
-        a, b = offsets[first], offsets[stop]
-        snapped = {column: tuple(s - first for s in sentences if first <= s < stop)
-                   for column, sentences in source.snapped.items()}
-        yield first, Corpus(offsets[first:stop + 1] - a,
-                            {name: ids[a:b] for name, ids in corpus.columns.items()},
-                            corpus.labels, source=Source(
-                                source.path, None if lines is None else lines[first:stop],
-                                snapped=snapped))
+        yield first, corpus.block(first, stop)
 
 
 def conlleval_report(result: dict) -> str:

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from nerspan import InputTypeError, check_fraction
+from nerspan import InputTypeError
+from nerspan.options import check_fraction
 from nerspan.errors import shown
 
 from nerlens.families import METHODS_ORDER as FAMILIES  # the report's order

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from nerspan import (GOLD, Corpus, GoldContext, LabelTable, __version__, as_train_index,
-                     check_bool, check_fraction, check_int, get_scheme)
+                     get_scheme)
+from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 from nerspan.corpus import side_name
