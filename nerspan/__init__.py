@@ -28,6 +28,7 @@ from .span_input import from_spans, read_span_jsonl
 from .spans import REPAIR_KINDS, LabelTable, Spans, decode
 from .train_index import TrainIndex
 from .gold_context import GoldContext
+from .scores import prf  # noqa: F401,E402  (a deprecated alias of prf_from_counts: it warns)
 
 
 __version__ = "0.1.0"
@@ -90,5 +91,5 @@ __getattr__ = moved_names(__name__, {
     "check_span_scheme": "span_input", "span_sides": "span_input", "Source": "corpus",
     "counted": "errors", "resolve": "gold_context", "check_bool": "options",
     "check_fraction": "options", "check_int": "options", "check_mode": "schemes",
-    "prf": "scores", "Repairs": "spans", "repairs_dict": "spans",
+    "Repairs": "spans", "repairs_dict": "spans",
 })
