@@ -36,19 +36,28 @@ def count(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
     ``count``).
 
     Args:
-        source: a column file (a path or ``TagFile``), a ``Corpus`` with tokens (its
-            ``column``), or lists of tags per sentence with ``tokens``.
+        source: a column file (a path or ``TagFile``), several (a list of them: their
+            counts added), a ``Corpus`` with tokens (its ``column``), or lists of tags
+            per sentence with ``tokens``.
         scheme, repair: how the tags are read (``nerspan.encodings.mentions``).
-        file_options: for a path: ``tag_column``, ``token_column``, ``comment_prefix``,
+        file_options: for paths: ``tag_column``, ``token_column``, ``comment_prefix``,
             ``encoding`` (``TagFile``).
     """
-    found = mentions(source, scheme, repair=repair, column=column, tokens=tokens,
-                     **file_options)
-    texts = mention_texts(found.corpus, found.spans)
-    counts = Counter(zip(np.asarray(found.spans.types, dtype=object)[found.spans.type]
-                         .tolist(), texts))
+    counts = Counter()
+    for one in _sources(source):
+        found = mentions(one, scheme, repair=repair, column=column, tokens=tokens,
+                         **file_options)
+        kinds = np.asarray(found.spans.types, dtype=object)[found.spans.type].tolist()
+        counts.update(zip(kinds, mention_texts(found.corpus, found.spans)))
     return [{"count": n, "type": kind, "text": text}
             for (kind, text), n in counts.most_common()]
+
+
+def _sources(source) -> list:
+    """A list of files for several (paths or ``TagFile``), else ``[source]``."""
+    several = isinstance(source, (list, tuple)) and source and all(
+        isinstance(one, (str, os.PathLike, TagFile)) for one in source)
+    return list(source) if several else [source]
 
 
 def mention_texts(corpus: Corpus, spans: Spans) -> list[str]:
@@ -63,16 +72,26 @@ def mention_texts(corpus: Corpus, spans: Spans) -> list[str]:
 def summarize(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
               column: str = GOLD, tokens=None, **file_options) -> dict:
     """Documents, sentences, tokens and mentions per type (sorted by type) and in all,
-    as seqscore's ``summarize`` counts them; ``documents`` only for a file (the
-    ``-DOCSTART-`` rows part it; None for other sources, which do not say)."""
-    found = mentions(source, scheme, repair=repair, column=column, tokens=tokens,
-                     **file_options)
-    corpus, spans = found.corpus, found.spans
-    per_type = np.bincount(spans.type, minlength=len(spans.types))
-    return {"documents": found.file.documents(corpus) if found.file else None,
-            "sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
-            "mentions": {kind: int(n) for kind, n in zip(spans.types, per_type.tolist()) if n},
-            "total": len(spans)}
+    as seqscore's ``summarize`` counts them (sources as ``count``'s; for several files,
+    their sums and, under ``files``, each file's). ``documents`` only for files (the
+    ``-DOCSTART-`` rows part them; None for other sources, which do not say)."""
+    parts = []
+    for one in _sources(source):
+        found = mentions(one, scheme, repair=repair, column=column, tokens=tokens,
+                         **file_options)
+        corpus, spans = found.corpus, found.spans
+        parts.append({"file": found.file and found.file.path,
+                      "documents": found.file.documents(corpus) if found.file else None,
+                      "sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
+                      "mentions": Counter(dict(zip(spans.types, np.bincount(
+                          spans.type, minlength=len(spans.types)).tolist())))})
+    mentions_per_type = sum((part.pop("mentions") for part in parts), Counter())
+    summary = {key: None if None in values else sum(values)
+               for key in ("documents", "sentences", "tokens")
+               for values in [[part[key] for part in parts]]}
+    summary["mentions"] = {kind: n for kind, n in sorted(mentions_per_type.items()) if n}
+    summary["total"] = sum(summary["mentions"].values())
+    return {**summary, "files": parts} if len(parts) > 1 else summary
 
 
 def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
