@@ -60,6 +60,7 @@ def main(argv=None) -> None:
         print(f"nervaluate Evaluator.evaluate():   {reference:.3f} s (same numbers)")
         print(f"ratio nervaluate / nerlens: {reference / semeval:.1f}")
         long_document_row(args.document_tokens, args.repeat)
+    matching_row(gold, pred, args.repeat)
 
     corpus = nerspan.Corpus.from_tags(pred)
     spans = [[(a, b, t) for t, a, b in sentence]
@@ -91,6 +92,19 @@ def long_document_row(n_tokens: int, repeat: int) -> float:
     print(f"one {len(gold[0])}-token document, overlapping spans: nerlens {ours:.3f} s, "
           f"nervaluate {theirs:.3f} s (same numbers), ratio {theirs / ours:.1f}x")
     return theirs / ours
+
+
+def matching_row(gold, pred, repeat: int) -> None:
+    """The four schemas alone on prepared spans, nervaluate's greedy matching against the
+    optimal one (a maximum-weight assignment within each group of overlapping spans)."""
+    from faireval.inputs import prepare
+    from faireval.semeval import MATCHINGS, semeval_scores
+
+    prepared = prepare(gold, pred)
+    times = {m: best_time(lambda: semeval_scores(prepared, matching=m), repeat)
+             for m in MATCHINGS}
+    print(f"semeval_scores, matching greedy / optimal: {times['greedy']:.3f} s / "
+          f"{times['optimal']:.3f} s")
 
 
 if __name__ == "__main__":

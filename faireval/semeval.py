@@ -4,29 +4,43 @@ Every predicted span is correct, incorrect, partial or spurious; every gold span
 taken by a prediction is missed. possible = correct + incorrect + partial + missed (the
 gold spans), actual = correct + incorrect + partial + spurious (the predictions).
 
-nervaluate's matching, which this reproduces (it is greedy, so results can depend on
-the order of the spans; tags give them in text order): predictions are taken in list
-order, each against the gold spans of its sentence not yet taken that overlap it (at
-least 1% of the gold span's tokens, or the same boundaries). Among those candidates the
-schema's "correct" candidate wins if there is one (the first; for ent_type the one with
-the closest boundaries, the first on ties); otherwise the first candidate is taken as
-incorrect (partial in the partial schema). Per type, each type is evaluated on its own
-spans only (both sides filtered to it), so a type confusion is missed + spurious there
-and the per-type counts need not add up to the overall ones. Zero division gives 0.
+nervaluate's matching (``matching="greedy"``, the default; ``nervaluate/strategies.py``),
+which this reproduces: predictions are taken in list order, each against the gold spans
+of its sentence not yet taken that overlap it by at least ``min_overlap`` (a fraction of
+the gold span's tokens; nervaluate's ``min_overlap_percentage`` / 100, default 1%).
+Among those candidates the schema's "correct" candidate wins if there is one (the first;
+for ent_type the one with the closest boundaries, the first on ties); otherwise the
+first candidate is taken as incorrect (partial in the partial schema). Being greedy, it
+can depend on the order of the spans (tags give them in text order; nervaluate issue
+40). ``matching="optimal"`` pairs them instead by a maximum-weight assignment within
+each group of spans linked by overlaps: the pairs the schema counts correct first, then
+the most overlapping tokens; spans tied on both are taken in the order of their
+boundaries and labels, so the pairing does not depend on the order of the input.
+
+Per type, each type is evaluated on its own spans only (both sides filtered to it), so
+a type confusion is missed + spurious there and the per-type counts need not add up to
+the overall ones. Zero division gives 0. ``semeval_instances`` lists, per schema, every
+gold and predicted span with its outcome (nervaluate's per-instance indices, with the
+gold span each prediction took), as plain JSON; ``write_instances_csv`` writes them.
 """
 from __future__ import annotations
 
+import csv
+import numbers
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from nerspan.corpus import ranges
+from nerspan.errors import InputTypeError, shown
 
 from .inputs import Prepared, SpanTable
 
 CORRECT, INCORRECT, PARTIAL, SPURIOUS, MISSED = range(5)
 COUNT_NAMES = ("correct", "incorrect", "partial", "spurious", "missed")
-MIN_OVERLAP_PERCENT = 1.0  # nervaluate's default min_overlap_percentage
+MIN_OVERLAP = 0.01  # nervaluate's default min_overlap_percentage (1.0), as a fraction
+MATCHINGS = ("greedy", "optimal")
 
 
 @dataclass(frozen=True)
@@ -64,9 +78,65 @@ def check_schemas(schemas) -> tuple:
     return tuple(SCHEMAS) if SEMEVAL in names else tuple(dict.fromkeys(names))
 
 
-def semeval_scores(prepared: Prepared, schemas=SEMEVAL) -> tuple[dict, dict]:
+def check_min_overlap(min_overlap) -> float:
+    """``min_overlap`` as a float in (0, 1]: a fraction, not nervaluate's percentage.
+
+    >>> check_min_overlap(0.5)
+    0.5
+    >>> check_min_overlap(50)
+    Traceback (most recent call last):
+    ...
+    ValueError: min_overlap must be a fraction of the gold span's tokens in (0, 1] (nervaluate's min_overlap_percentage / 100), not 50
+    """
+    if isinstance(min_overlap, (bool, np.bool_)) or not isinstance(min_overlap, numbers.Real):
+        raise InputTypeError(f"min_overlap must be a number in (0, 1], not {shown(min_overlap)}"
+                             f" (a {type(min_overlap).__name__})")
+    if not 0 < min_overlap <= 1:
+        raise ValueError("min_overlap must be a fraction of the gold span's tokens in (0, 1] "
+                         f"(nervaluate's min_overlap_percentage / 100), not {min_overlap}")
+    return float(min_overlap)
+
+
+def check_matching(matching: str) -> str:
+    if matching not in MATCHINGS:
+        raise ValueError(f"unknown matching {matching!r}; choose 'greedy' (nervaluate's, in "
+                         "list order) or 'optimal' (a maximum-weight pairing)")
+    return matching
+
+
+@dataclass(frozen=True)
+class Matching:
+    """How predictions take gold spans: ``min_overlap`` (a fraction of the gold span's
+    tokens) and ``matching`` (``"greedy"`` or ``"optimal"``); ``label_rank`` orders the
+    label ids by name (optimal matching's order of ties)."""
+
+    min_overlap: float = MIN_OVERLAP
+    matching: str = "greedy"
+    label_rank: np.ndarray | None = None
+
+    @classmethod
+    def checked(cls, prepared: Prepared, min_overlap, matching) -> "Matching":
+        rank = np.argsort(np.argsort(np.asarray(prepared.labels, dtype=object)))
+        return cls(check_min_overlap(min_overlap), check_matching(matching), rank)
+
+    @property
+    def percent(self) -> float:
+        """The threshold as nervaluate's percentage, which it compares with
+        ``overlap / gold length * 100`` (rounded: 0.29 is 29, not 28.999999999999996)."""
+        return round(self.min_overlap * 100.0, 9)
+
+
+def semeval_scores(prepared: Prepared, schemas=SEMEVAL, *, min_overlap: float = MIN_OVERLAP,
+                   matching: str = "greedy") -> tuple[dict, dict]:
     """Schema -> counts, possible, actual, precision, recall, f1 and ``per_type``; and
-    schema -> per-sentence counts (sentences x 5, ``COUNT_NAMES`` order) for the bootstrap."""
+    schema -> per-sentence counts (sentences x 5, ``COUNT_NAMES`` order) for the bootstrap.
+
+    ``min_overlap``: the least overlap of a prediction that may take a gold span, as a
+    fraction of the gold span's tokens (default 0.01: nervaluate's 1%; equal numbers to
+    nervaluate's ``min_overlap_percentage`` = 100 x ``min_overlap``); ``matching``:
+    ``"greedy"`` (nervaluate's) or ``"optimal"`` (see the module).
+    """
+    how = Matching.checked(prepared, min_overlap, matching)
     out, per_sentence = {}, {}
     n_labels = len(prepared.labels)
     target, system = prepared.target, prepared.system
@@ -74,11 +144,11 @@ def semeval_scores(prepared: Prepared, schemas=SEMEVAL) -> tuple[dict, dict]:
                           + np.bincount(system.label, minlength=n_labels))
     for name in check_schemas(schemas):
         schema = SCHEMAS[name]
-        overall = _outcomes(schema, target, system, target.sentence, system.sentence)
+        overall = _outcomes(schema, target, system, target.sentence, system.sentence, how)
         # per type: the same matching with each (sentence, type) on its own
         by_type = _outcomes(schema, target, system,
                             target.sentence * n_labels + target.label,
-                            system.sentence * n_labels + system.label)
+                            system.sentence * n_labels + system.label, how)
         per_sentence[name] = _count(overall, system.sentence, target.sentence,
                                     prepared.n_sentences)
         row = _row(schema, per_sentence[name].sum(0))
@@ -86,6 +156,87 @@ def semeval_scores(prepared: Prepared, schemas=SEMEVAL) -> tuple[dict, dict]:
         row["per_type"] = {prepared.labels[k]: _row(schema, per_label[k]) for k in used}
         out[name] = row
     return out, per_sentence
+
+
+def semeval_instances(prepared: Prepared, schemas=SEMEVAL, *,
+                      min_overlap: float = MIN_OVERLAP, matching: str = "greedy") -> dict:
+    """Per schema, every span with its outcome (the overall matching of
+    ``semeval_scores``): a list of rows ``{"sentence", "outcome", "pred", "gold"}``, the
+    predictions of each sentence in list order (``pred`` the span, ``gold`` the one it
+    took or None), then its missed gold spans (``pred`` None). A span is ``{"index",
+    "label", "start", "end"}``: its index among its side's spans of the sentence (as
+    nervaluate's instance indices count), its offsets 0-based, ``end`` exclusive.
+
+    >>> from faireval.inputs import prepare
+    >>> rows = semeval_instances(prepare([["B-PER", "I-PER", "O"]], [["B-PER", "O", "B-LOC"]]),
+    ...                          ["partial"])["partial"]
+    >>> [(r["outcome"], r["pred"] and r["pred"]["label"], r["gold"] and r["gold"]["end"])
+    ...  for r in rows]
+    [('partial', 'PER', 2), ('spurious', 'LOC', None)]
+    """
+    how = Matching.checked(prepared, min_overlap, matching)
+    target, system = prepared.target, prepared.system
+    out = {}
+    for name in check_schemas(schemas):
+        kinds, took = _outcomes(SCHEMAS[name], target, system, target.sentence,
+                                system.sentence, how)
+        out[name] = list(_instance_rows(prepared, kinds, took))
+    return out
+
+
+def _instance_rows(prepared: Prepared, kinds: np.ndarray, took: np.ndarray):
+    target, system, labels = prepared.target, prepared.system, prepared.labels
+    missed = np.ones(len(target), dtype=bool)
+    missed[took[took >= 0]] = False
+    side_index = [np.arange(len(t)) - np.searchsorted(t.sentence, t.sentence)
+                  for t in (system, target)]
+    # predictions of a sentence first (list order), then its missed gold spans
+    sentence = np.concatenate([system.sentence, target.sentence[missed]])
+    order = np.lexsort((np.arange(len(sentence)), sentence))
+    for k in order.tolist():
+        if k < len(system):
+            t = int(took[k])
+            yield {"sentence": int(system.sentence[k]), "outcome": COUNT_NAMES[kinds[k]],
+                   "pred": _span(system, k, side_index[0], labels),
+                   "gold": None if t < 0 else _span(target, t, side_index[1], labels)}
+        else:
+            t = int(np.flatnonzero(missed)[k - len(system)])
+            yield {"sentence": int(target.sentence[t]), "outcome": "missed", "pred": None,
+                   "gold": _span(target, t, side_index[1], labels)}
+
+
+def _span(table: SpanTable, k: int, index: np.ndarray, labels: tuple) -> dict:
+    return {"index": int(index[k]), "label": labels[table.label[k]],
+            "start": int(table.start[k]), "end": int(table.end[k])}
+
+
+CSV_COLUMNS = ("schema", "sentence", "outcome", "gold_index", "gold_label", "gold_start",
+               "gold_end", "pred_index", "pred_label", "pred_start", "pred_end")
+
+
+def write_instances_csv(instances: dict, out) -> None:
+    """Write ``semeval_instances``'s rows as CSV (``CSV_COLUMNS``, a header first, a
+    side's cells empty where it has no span) to ``out``, a path or a text file.
+
+    >>> import io
+    >>> buffer = io.StringIO()
+    >>> write_instances_csv({"strict": [{"sentence": 0, "outcome": "missed", "pred": None,
+    ...     "gold": {"index": 0, "label": "PER", "start": 0, "end": 2}}]}, buffer)
+    >>> print(buffer.getvalue().splitlines()[1])
+    strict,0,missed,0,PER,0,2,,,,
+    """
+    if isinstance(out, (str, os.PathLike)):
+        with open(out, "w", newline="", encoding="utf-8") as handle:
+            return write_instances_csv(instances, handle)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for schema, rows in instances.items():
+        for row in rows:
+            cells = [schema, row["sentence"], row["outcome"]]
+            for side in ("gold", "pred"):
+                span = row[side] or {}
+                cells += [span.get(key, "") for key in ("index", "label", "start", "end")]
+            writer.writerow(cells)
 
 
 def credit_counts(name: str, counts: np.ndarray) -> np.ndarray:
@@ -98,10 +249,12 @@ def credit_counts(name: str, counts: np.ndarray) -> np.ndarray:
 
 def _count(outcomes, system_key: np.ndarray, target_key: np.ndarray, n: int) -> np.ndarray:
     """n x 5 counts (``COUNT_NAMES`` order): system spans by their outcome under
-    ``system_key``, missed target spans under ``target_key``."""
-    pred_kind, missed = outcomes
+    ``system_key``, missed target spans (taken by none) under ``target_key``."""
+    pred_kind, took = outcomes
     counts = np.bincount(system_key.astype(np.int64) * 5 + pred_kind, minlength=n * 5)
     counts = counts.reshape(n, 5)
+    missed = np.ones(len(target_key), dtype=bool)
+    missed[took[took >= 0]] = False
     counts[:, MISSED] = np.bincount(target_key[missed], minlength=n)
     return counts
 
@@ -120,29 +273,34 @@ def _row(schema: Schema, counts) -> dict:
 
 
 def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group,
-              system_group) -> tuple[np.ndarray, np.ndarray]:
-    """Per system span its kind, per target span whether it was missed.
+              system_group, how: Matching) -> tuple[np.ndarray, np.ndarray]:
+    """Per system span its kind and the target span it took (-1: none).
 
     Groups (sentences, or sentence-type pairs) are matched independently: only spans of
     one group form pairs. A pair whose two spans take part in no other pair has its
-    outcome read off directly; the pairs that share a span replay the greedy matching.
+    outcome read off directly; the pairs that share a span are matched by ``how``.
     """
-    pairs_s, pairs_t = _overlap_pairs(target, system, target_group, system_group)
+    pairs_s, pairs_t, overlap = _overlap_pairs(target, system, target_group, system_group,
+                                               how.percent)
     good = _is_correct(schema, target, system, pairs_t, pairs_s)
     shared = ((np.bincount(pairs_s, minlength=len(system)) > 1)[pairs_s]
               | (np.bincount(pairs_t, minlength=len(target)) > 1)[pairs_t])
     pred_kind = np.full(len(system), SPURIOUS, dtype=np.int64)
-    missed = np.ones(len(target), dtype=bool)
+    took = np.full(len(system), -1, dtype=np.int64)
     alone = ~shared
     pred_kind[pairs_s[alone]] = np.where(good[alone], CORRECT, schema.other)
-    missed[pairs_t[alone]] = False
+    took[pairs_s[alone]] = pairs_t[alone]
     s, t, good = pairs_s[shared], pairs_t[shared], good[shared]
-    distance = (np.abs(target.start[t] - system.start[s])
-                + np.abs(target.end[t] - system.end[s]) if schema.closest else None)
-    matched, kinds, taken = _greedy(schema, s, t, good, distance)
-    pred_kind[matched] = kinds
-    missed[taken] = False
-    return pred_kind, missed
+    if how.matching == "greedy":
+        distance = (np.abs(target.start[t] - system.start[s])
+                    + np.abs(target.end[t] - system.end[s]) if schema.closest else None)
+        matched, chosen, correct = _greedy(s, t, good, distance)
+    else:
+        matched, chosen, correct = _optimal(s, t, good, overlap[shared], (system, target),
+                                            how.label_rank)
+    pred_kind[matched] = np.where(correct, CORRECT, schema.other)
+    took[matched] = chosen
+    return pred_kind, took
 
 
 def _is_correct(schema: Schema, target, system, t, s) -> np.ndarray:
@@ -154,9 +312,10 @@ def _is_correct(schema: Schema, target, system, t, s) -> np.ndarray:
     return ok
 
 
-def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_group
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Every (system, target) pair of one group that overlaps enough.
+def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_group,
+                   percent: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (system, target) pair of one group that overlaps by at least ``percent``
+    of the target's tokens (as nervaluate computes it), and their overlaps in tokens.
 
     Two spans overlap when one starts within the other: the target spans that start
     within a system span (at or after its start) and the system spans that start within
@@ -165,7 +324,7 @@ def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_gr
     """
     empty = np.zeros(0, dtype=np.int64)
     if not len(target) or not len(system):
-        return empty, empty
+        return empty, empty, empty
     width = int(max(target.end.max(), system.end.max())) + 1  # keys never cross groups
     t_start, t_end = target_group * width + target.start, target_group * width + target.end
     s_start, s_end = system_group * width + system.start, system_group * width + system.end
@@ -175,8 +334,8 @@ def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_gr
     overlap = (np.minimum(system.end[pairs_s], target.end[pairs_t])
                - np.maximum(system.start[pairs_s], target.start[pairs_t]))
     length = target.end[pairs_t] - target.start[pairs_t]
-    keep = (overlap > 0) & ((overlap / length) * 100.0 >= MIN_OVERLAP_PERCENT)
-    return pairs_s[keep], pairs_t[keep]
+    keep = (overlap > 0) & ((overlap / length) * 100.0 >= percent)
+    return pairs_s[keep], pairs_t[keep], overlap[keep]
 
 
 def _starting_within(first: np.ndarray, after: np.ndarray, other_first: np.ndarray) -> tuple:
@@ -187,12 +346,12 @@ def _starting_within(first: np.ndarray, after: np.ndarray, other_first: np.ndarr
     return np.repeat(np.arange(len(first)), n), order[ranges(lo, n)]
 
 
-def _greedy(schema: Schema, pair_s, pair_t, good, distance) -> tuple:
+def _greedy(pair_s, pair_t, good, distance) -> tuple:
     """nervaluate's matching of ``(system, target)`` pairs that share spans: system spans
     in list order, each taking its first correct candidate not yet taken (``good``; with
-    ``schema.closest`` the one of least ``distance``, the first on ties), else its first
-    candidate not yet taken. Returns the system spans matched, their kinds and the
-    targets taken.
+    ``distance`` the one of least distance, the first on ties), else its first candidate
+    not yet taken. Returns the system spans matched, the targets they took and whether
+    each took a correct one.
 
     Pairs of different groups share no span, so one pass over the pairs, each looked at
     once, replays every group.
@@ -201,18 +360,70 @@ def _greedy(schema: Schema, pair_s, pair_t, good, distance) -> tuple:
     pair_s, pair_t, good = pair_s[order], pair_t[order].tolist(), good[order].tolist()
     distance = distance[order].tolist() if distance is not None else None
     bounds = np.flatnonzero(np.diff(pair_s, prepend=-1, append=-1)).tolist()
-    systems, kinds, taken = [], [], set()
+    systems, chosen, correct, taken = [], [], [], set()
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         free = [p for p in range(lo, hi) if pair_t[p] not in taken]
         if not free:
             continue
-        correct = [p for p in free if good[p]]
-        if correct and distance is not None:
-            choice = min(correct, key=distance.__getitem__)  # min: the first on ties
+        good_ones = [p for p in free if good[p]]
+        if good_ones and distance is not None:
+            choice = min(good_ones, key=distance.__getitem__)  # min: the first on ties
         else:
-            choice = correct[0] if correct else free[0]
+            choice = good_ones[0] if good_ones else free[0]
         systems.append(int(pair_s[lo]))
-        kinds.append(CORRECT if correct else schema.other)
+        chosen.append(pair_t[choice])
+        correct.append(bool(good_ones))
         taken.add(pair_t[choice])
-    return (np.array(systems, dtype=np.int64), np.array(kinds, dtype=np.int64),
-            np.fromiter(taken, dtype=np.int64, count=len(taken)))
+    return (np.array(systems, dtype=np.int64), np.array(chosen, dtype=np.int64),
+            np.array(correct, dtype=bool))
+
+
+def _optimal(pair_s, pair_t, good, overlap, tables, label_rank) -> tuple:
+    """A maximum-weight pairing of ``(system, target)`` pairs that share spans, within
+    each connected group of them: weight = overlap in tokens, plus more than all
+    overlaps together for a pair ``good`` (correct under the schema), so that the most
+    correct pairs come first. Each group's spans are ordered by their boundaries and
+    labels (``label_rank``), so that ties fall the same way whatever the input order.
+    Returns the system spans matched, the targets they took and whether each is good.
+    """
+    from scipy.optimize import linear_sum_assignment
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(pair_s):
+        return empty, empty, np.zeros(0, dtype=bool)
+    s_ids, s_local = np.unique(pair_s, return_inverse=True)
+    t_ids, t_local = np.unique(pair_t, return_inverse=True)
+    n = len(s_ids) + len(t_ids)
+    graph = coo_matrix((np.ones(len(pair_s)), (s_local, len(s_ids) + t_local)), shape=(n, n))
+    group = connected_components(graph, directed=False)[1][s_local]
+    weight = overlap + good * (float(overlap.sum()) + 1.0)
+    order = np.argsort(group, kind="stable")
+    bounds = np.flatnonzero(np.diff(group[order], prepend=-1, append=-1)).tolist()
+    systems, chosen, correct = [], [], []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        p = order[lo:hi]
+        rows = _in_order(pair_s[p], tables[0], label_rank)
+        cols = _in_order(pair_t[p], tables[1], label_rank)
+        matrix = np.zeros((len(rows[0]), len(cols[0])))
+        matrix[rows[1], cols[1]] = weight[p]
+        is_good = np.zeros(matrix.shape, dtype=bool)
+        is_good[rows[1], cols[1]] = good[p]
+        r, c = linear_sum_assignment(matrix, maximize=True)
+        kept = matrix[r, c] > 0
+        systems.append(rows[0][r[kept]])
+        chosen.append(cols[0][c[kept]])
+        correct.append(is_good[r[kept], c[kept]])
+    return np.concatenate(systems), np.concatenate(chosen), np.concatenate(correct)
+
+
+def _in_order(ids: np.ndarray, table: SpanTable, label_rank: np.ndarray) -> tuple:
+    """``(spans, where)``: the distinct spans of ``ids`` ordered by start, end and
+    label (then index: only spans equal in all three, interchangeable, keep list
+    order), and where each of ``ids`` is in that order."""
+    spans = np.unique(ids)
+    spans = spans[np.lexsort((spans, label_rank[table.label[spans]], table.end[spans],
+                              table.start[spans]))]
+    by_id = np.argsort(spans)
+    return spans, by_id[np.searchsorted(spans[by_id], ids)]

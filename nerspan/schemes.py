@@ -36,7 +36,11 @@ class Scheme:
 
     Each pattern is ``(previous prefixes, current prefixes, type relation)`` with the
     prefixes as canonical letters ("*" = any, O included) and the relation one of
-    ``"any"``, ``"same"``, ``"diff"``.
+    ``"any"``, ``"same"``, ``"diff"``. ``also_valid``: transitions valid under the
+    scheme that its strict patterns start no mention at (seqeval's IOE1 starts none at
+    an ``E-`` after ``O``, though IOE1 writes a one-token mention so before one of its
+    type); they count as valid (``nerspan.encodings.validate``) and strict decoding
+    still drops those mentions, as seqeval does.
     """
 
     name: str
@@ -44,6 +48,7 @@ class Scheme:
     start: tuple
     inside: tuple
     end: tuple
+    also_valid: tuple = ()
     tables: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -54,7 +59,8 @@ class Scheme:
         prev_o[O] = True
         cur_o = np.zeros_like(tables["start"])
         cur_o[:, O] = True
-        tables["valid"] = tables["inside"] | ((prev_o | tables["end"]) & (cur_o | tables["start"]))
+        tables["valid"] = (tables["inside"] | _compile(self.also_valid)
+                           | ((prev_o | tables["end"]) & (cur_o | tables["start"])))
         object.__setattr__(self, "tables", {k: v.ravel() for k, v in tables.items()})
 
 
@@ -118,6 +124,7 @@ IOE1 = Scheme(
     inside=(("I", "I", SAME), ("I", "E", SAME)),
     end=(("I", "I", DIFF), ("I", "O", ANY), ("I", "E", DIFF), ("E", "I", SAME),
          ("E", "E", SAME)),
+    also_valid=(("O", "E", ANY), ("I", "E", DIFF)),  # "O E-X I-X", "I-Y E-X I-X"
 )
 IOE2 = Scheme(
     "IOE2", _IOE_LETTERS,
