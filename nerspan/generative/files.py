@@ -18,7 +18,8 @@ from ..errors import EmptyInputError, FormatError
 def read_generated_jsonl(path: str | os.PathLike, encoding: str = "utf-8") -> dict:
     """``{"responses", "tokens", "texts", "sentences", "lines"}``, lists in file order
     (``tokens``, ``texts``, ``sentences`` None when no line has them; a line with text
-    only has its whitespace-separated words as tokens)."""
+    only has its whitespace-separated words as tokens, a line with tokens only has them
+    joined by spaces as its text when other lines have a text)."""
     path = os.fspath(path)
     out = {"responses": [], "tokens": [], "texts": [], "sentences": [], "lines": []}
     with open(path, encoding="utf-8-sig" if encoding == "utf-8" else encoding) as handle:
@@ -27,16 +28,25 @@ def read_generated_jsonl(path: str | os.PathLike, encoding: str = "utf-8") -> di
                 _read_line(line, number, path, out)
     if not out["lines"]:
         raise EmptyInputError("no line in the file of generated output", path=path)
-    for key in ("tokens", "texts", "sentences"):
-        given = [value is not None for value in out[key]]
-        if any(given) and not all(given):
-            k = given.index(False)
-            raise FormatError(f'no "{key[:-1] if key != "texts" else "text"}" here, but '
-                              "other lines have one", path=path, line=out["lines"][k],
-                              sentence=k)
-        if not any(given):
-            out[key] = None
+    _every_line_or_none(out, "tokens", 'no "tokens" or "text" here, but other lines have '
+                        "them", path)
+    _every_line_or_none(out, "sentences", 'no "sentence" here, but other lines have one', path)
+    if out["tokens"] is not None and any(text is not None for text in out["texts"]):
+        out["texts"] = [" ".join(words) if text is None else text
+                        for text, words in zip(out["texts"], out["tokens"])]
+    else:
+        out["texts"] = None
     return out
+
+
+def _every_line_or_none(out: dict, key: str, problem: str, path: str) -> None:
+    """``out[key]`` stays when every line has the value, becomes None when none has."""
+    given = [value is not None for value in out[key]]
+    if any(given) and not all(given):
+        k = given.index(False)
+        raise FormatError(problem, path=path, line=out["lines"][k], sentence=k)
+    if not any(given):
+        out[key] = None
 
 
 def _read_line(line: str, number: int, path: str, out: dict) -> None:

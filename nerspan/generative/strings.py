@@ -167,17 +167,20 @@ def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, Ge
     predicted, record = [], _Record()
     for i, value in enumerate(sentences):
         queries: dict = {}
-        for given, answer, failure in _answers(value, i, record):
+        for given, answer in _answers(value, i, record):
             entity_type, how = match(given)
             record.typed(i, how, given, answer)
-            items, parse_failure = (universalner.parse(answer) if isinstance(answer, str)
-                                    else universalner.normalised_items(answer))
-            if failure or parse_failure:
+            repeats: list = []
+            items, parse_failure = (universalner.parse(answer, repeats)
+                                    if isinstance(answer, str)
+                                    else universalner.normalised_items(answer, repeats))
+            if parse_failure:
                 record.failures.append(Listing(i, answer if isinstance(answer, str)
-                                               else repr(answer)[:80], given,
-                                               failure or parse_failure))
-            record.entities += len(items)
+                                               else repr(answer)[:80], given, parse_failure))
+            record.entities += len(items) + len(repeats)
+            record.duplicates.extend(Listing(i, str(item), entity_type) for item in repeats)
             kept = queries.setdefault(entity_type, [])
+            # two answers for one type (a model's "person" and "PERSON") form one query
             for item in items:
                 if item in kept:
                     record.duplicates.append(Listing(i, str(item), entity_type))
@@ -188,13 +191,13 @@ def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, Ge
 
 
 def _answers(value, i: int, record: "_Record"):
-    """``(type, answer, failure)`` per query of one sentence: a dict from type to a
+    """``(type, answer)`` per query of one sentence: a dict from type to a
     response (or its list) as UniversalNER's model answers; any other form is read
     (``reading``) and its texts grouped by type."""
     if isinstance(value, Mapping) and all(isinstance(k, str) for k in value) \
             and not {k.casefold() for k in value} & set(TEXT_KEYS) and all(
                 v is None or isinstance(v, (str, list, tuple)) for v in value.values()):
-        return [(k, [] if v is None else v, None) for k, v in value.items()]
+        return [(k, [] if v is None else v) for k, v in value.items()]
     found, failure, rejected = read_response(value, "predictions", i)
     record.rejected.extend(Listing(i, text, given, reason) for text, given, reason in rejected)
     if failure is not None:
@@ -203,7 +206,7 @@ def _answers(value, i: int, record: "_Record"):
     grouped: dict = {}
     for text, given in found:
         grouped.setdefault(given, []).append(text)
-    return [(given, texts, None) for given, texts in grouped.items()]
+    return list(grouped.items())
 
 
 class _Record:

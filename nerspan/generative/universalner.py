@@ -53,9 +53,10 @@ def normalise(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
-def parse(response: str) -> tuple[list, str | None]:
+def parse(response: str, repeats: list | None = None) -> tuple[list, str | None]:
     """``(items, failure)``: the normalised, unique items of a response by the
-    script's parse, and why it gave none (None when it read a list, even ``[]``).
+    script's parse, and why it gave none (None when it read a list, even ``[]``);
+    items kept once are added to ``repeats`` (when given) each time they recur.
 
     >>> parse('["Paris", "the Paris", "Rome."] and more')
     (['paris', 'rome'], None)
@@ -75,10 +76,10 @@ def parse(response: str) -> tuple[list, str | None]:
         items = json.loads(found.group())
     except ValueError as error:
         return [], f"invalid JSON in {found.group()[:80]!r}: {error}"
-    return normalised_items(items)
+    return normalised_items(items, repeats)
 
 
-def normalised_items(items) -> tuple[list, str | None]:
+def normalised_items(items, repeats: list | None = None) -> tuple[list, str | None]:
     """Items as the script keeps them (the step after decoding), with its failure.
 
     >>> normalised_items(["Ada", "ada!", None])
@@ -96,6 +97,8 @@ def normalised_items(items) -> tuple[list, str | None]:
             return [], f"an item is not a string or a list of strings: {item!r}"[:120]
         if item not in kept:
             kept.append(item)
+        elif repeats is not None:
+            repeats.append(item)
     return kept, None
 
 
