@@ -156,33 +156,48 @@ class _SentenceTexts(_Texts):
 def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Found) -> list:
     """One sentence's spans, sorted; what was not kept is added to ``found``."""
     index = SentenceIndex(*text_of(i))
-    candidates, listed, missing, used = {}, set(), set(), Counter()
+    find, fuzzy, levels = index.find, rules.fuzzy, found.levels
+    take = _InOrder() if rules.ordered else None
+    candidates, missing = {}, set()
     for order, (text, entity_type) in enumerate(_listings(i, entities, rules, found)):
-        repeated = (text, entity_type) in listed
-        listed.add((text, entity_type))
-        level, hits = index.find(text, rules.fuzzy)
+        level, hits = find(text, fuzzy)
         if not hits:
             key = (normalise(text), entity_type)
             (found.duplicates if key in missing else found.ungrounded).append(
                 Listing(i, text, entity_type))
             missing.add(key)
             continue
-        if rules.ordered:
-            k = used[text]
-            used[text] += 1
-            if k >= len(hits) and repeated:
-                found.duplicates.append(Listing(i, text, entity_type))
-                continue
-            hits = hits[min(k, len(hits) - 1):][:1]
+        if take is not None:
+            hits = take(text, entity_type, hits)
         new = [(a, b, entity_type) for a, b in hits if (a, b, entity_type) not in candidates]
-        if not new:
+        if not new:  # past the last occurrence, or the same spans as an earlier listing
             found.duplicates.append(Listing(i, text, entity_type))
             continue
-        found.levels[level] += 1
-        candidates.update((span, (order, text)) for span in new)
-    kept = candidates if rules.keep_overlaps else _without_overlaps(i, candidates, found)
+        levels[level] += 1
+        for span in new:
+            candidates[span] = (order, text)
+    kept = candidates if rules.keep_overlaps else \
+        _without_overlaps(i, candidates, len(index.starts), found)
     found.usable += len({order for order, _ in kept.values()})
     return sorted(kept)
+
+
+class _InOrder:
+    """``occurrences="ordered"``: the i-th listing of a text takes its i-th occurrence;
+    one past the last is a duplicate of an earlier listing of the same type, else takes
+    the last occurrence."""
+
+    def __init__(self):
+        self.listed, self.used = set(), Counter()
+
+    def __call__(self, text: str, entity_type: str, hits: list) -> list:
+        repeated = (text, entity_type) in self.listed
+        self.listed.add((text, entity_type))
+        k = self.used[text]
+        self.used[text] += 1
+        if k >= len(hits) and repeated:
+            return []
+        return [hits[min(k, len(hits) - 1)]]
 
 
 def _listings(i: int, entities: list, rules: _Rules, found: _Found) -> list:
@@ -200,26 +215,23 @@ def _listings(i: int, entities: list, rules: _Rules, found: _Found) -> list:
     return unique
 
 
-def _without_overlaps(i: int, candidates: dict, found: _Found) -> dict:
-    """The spans that overlap no longer (then more leftward, then earlier taken) one."""
-    ordered = sorted(candidates)
-    reach = -1
-    for a, b, _ in ordered:
-        if a < reach:
-            break
-        reach = max(reach, b)
-    else:
-        return candidates  # nothing overlaps: the usual case, in one pass
-    kept = {}
-    for span in sorted(candidates, key=lambda s: (s[0] - s[1], s[0], candidates[s][0])):
-        winner = next((k for k in kept if span[0] < k[1] and k[0] < span[1]), None)
+def _without_overlaps(i: int, candidates: dict, n_tokens: int, found: _Found) -> dict:
+    """The spans that overlap no longer (then more leftward, then earlier taken) one:
+    taken in that order, each kept unless a token of it is already a kept span's."""
+    if len(candidates) < 2:
+        return candidates
+    kept, owner = {}, [None] * n_tokens  # the kept span on each token
+    for _, _, order, span in sorted((a - b, a, order, (a, b, t))
+                                    for (a, b, t), (order, _) in candidates.items()):
+        a, b, entity_type = span
+        winner = next((o for o in owner[a:b] if o is not None), None)
         if winner is None:
             kept[span] = candidates[span]
+            owner[a:b] = [span] * (b - a)
             continue
-        text = candidates[span][1]
         found.dropped.append(Listing(
-            i, text, span[2], f"tokens {span[0]}..{span[1]} overlap {kept[winner][1]!r} "
-            f"({winner[2]}) at tokens {winner[0]}..{winner[1]}"))
+            i, candidates[span][1], entity_type, f"tokens {a}..{b} overlap "
+            f"{kept[winner][1]!r} ({winner[2]}) at tokens {winner[0]}..{winner[1]}"))
     return kept
 
 
@@ -235,15 +247,17 @@ class SentenceIndex:
     def find(self, entity: str, fuzzy: float | None = None) -> tuple[str | None, list]:
         """``(level, [(start, end), ...])``: the token spans where ``entity`` occurs, at
         the first level that finds any (``(None, [])`` when none does)."""
-        hits = occurrences(self.text, entity, self.start_at, self.end_at)
+        hits = occurrences(self.text, self.start_at, self.end_at, entity)
         if hits:
             return "exact", hits
-        hits = occurrences(self.lower, lowercase_in_place(entity), self.start_at, self.end_at)
+        hits = occurrences(self.lower, self.start_at, self.end_at, lowercase_in_place(entity))
         if hits:
             return "case_insensitive", hits
         key = normalise(entity)
-        text, start_at, end_at, _ = self.normalised
-        hits = occurrences(text, key, start_at, end_at) if key else []
+        # when the tokens are the text's words, the per-token view is the whole text
+        # unified (one C-level pass): a key not in it is not looked for in a view built
+        hits = occurrences(*self.normalised, key) if key and (
+            self.split_unified is None or key in self.unified) else []
         if hits:
             return "normalised", hits
         if fuzzy is not None and key:
@@ -257,28 +271,56 @@ class SentenceIndex:
         return lowercase_in_place(self.text)
 
     @cached_property
-    def normalised(self) -> tuple[str, dict, dict, list]:
-        """The tokens ``unify``-ed and joined by single spaces; where a span may start
-        and end in it (at a token's edges or inside its surrounding punctuation); and
-        each token's ``(start, end)`` there without that punctuation."""
-        parts = [unify(self.text[a:b]) for a, b in zip(self.starts, self.ends)]
-        start_at, end_at, cores, at = {}, {}, [], 0
-        for k, part in enumerate(parts):
-            start_at[at], end_at[at + len(part)] = k, k + 1
+    def unified(self) -> str:
+        return unify(self.text)
+
+    @cached_property
+    def normalised(self) -> tuple[str, dict, dict]:
+        """The tokens ``unify``-ed and joined by single spaces, and where a span may
+        start and end in it: at a token's edges, or inside its surrounding punctuation."""
+        parts = self._unified_tokens()
+        starts = [0, *accumulate(len(part) + 1 for part in parts[:-1])] if parts else []
+        start_at = dict(zip(starts, range(len(parts))))
+        end_at = {start + len(part): k + 1 for k, (start, part) in enumerate(zip(starts, parts))}
+        for k, (start, part) in enumerate(zip(starts, parts)):
+            if not (part[:1].isalnum() and part[-1:].isalnum()):
+                a, b = core_bounds(part)
+                if b > a:
+                    start_at.setdefault(start + a, k)
+                    end_at.setdefault(start + b, k + 1)
+        return " ".join(parts), start_at, end_at
+
+    @cached_property
+    def cores(self) -> list:
+        """Each token's ``(start, end)`` in the normalised text, without its surrounding
+        punctuation (all of it when nothing else is left)."""
+        parts, cores, at = self._unified_tokens(), [], 0
+        for part in parts:
             a, b = core_bounds(part)
-            if b > a:
-                start_at.setdefault(at + a, k)
-                end_at.setdefault(at + b, k + 1)
             cores.append((at + a, at + b) if b > a else (at, at + len(part)))
             at += len(part) + 1
-        return " ".join(parts), start_at, end_at, cores
+        return cores
+
+    @cached_property
+    def split_unified(self) -> list | None:
+        """The whole text unified, split into the tokens unified, when the tokens are
+        its whitespace-separated words and stay so (NFKC can put a space inside a
+        token: ``"\u00a8"``); else None."""
+        words = [self.text[a:b] for a, b in zip(self.starts, self.ends)]
+        parts = self.unified.split(" ")
+        return parts if len(parts) == len(words) and self.text.split() == words else None
+
+    def _unified_tokens(self) -> list:
+        if self.split_unified is not None:
+            return self.split_unified
+        return [unify(self.text[a:b]) for a, b in zip(self.starts, self.ends)]
 
     def most_similar(self, key: str, threshold: float) -> tuple[int, int] | None:
         """The token window whose normalised text is most similar to ``key`` (ratio of
         ``difflib.SequenceMatcher``) if it reaches ``threshold``; ties go to the shorter
         window, then the leftmost. Windows too short or too long to reach the threshold
         (ratio <= 2 min / (sum of lengths)) are never compared."""
-        text, _, _, cores = self.normalised
+        text, cores = self.normalised[0], self.cores
         shortest = len(key) * threshold / (2 - threshold)
         longest = len(key) * (2 - threshold) / threshold
         best, best_rank = None, None
@@ -300,11 +342,11 @@ class SentenceIndex:
         return best
 
 
-def occurrences(text: str, entity: str, start_at: dict, end_at: dict) -> list:
+def occurrences(text: str, start_at: dict, end_at: dict, entity: str) -> list:
     """Token spans ``(start, end)`` where ``entity`` occurs in ``text`` starting at a
     key of ``start_at`` and ending at a key of ``end_at`` (character -> token maps).
 
-    >>> occurrences("Paris and Parisians", "Paris", {0: 0, 6: 1, 10: 2}, {5: 1, 9: 2, 19: 3})
+    >>> occurrences("Paris and Parisians", {0: 0, 6: 1, 10: 2}, {5: 1, 9: 2, 19: 3}, "Paris")
     [(0, 1)]
     """
     out, size = [], len(entity)

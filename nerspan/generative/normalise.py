@@ -20,18 +20,13 @@ _UNIFIED = str.maketrans({
 
 
 def unify(text: str) -> str:
-    """NFKC, quotes and dashes unified, case folded, whitespace runs as one space
-    (nothing stripped: a token keeps its punctuation).
+    """NFKC, quotes and dashes unified, case folded, whitespace runs as one space and
+    none at either end (punctuation stays: a token keeps its own).
 
     >>> unify("\u201cNew\u00a0 York\u201d \u2013 NY")
     '"new york" - ny'
     """
-    folded = unicodedata.normalize("NFKC", text).translate(_UNIFIED).casefold()
-    return " ".join(folded.split()) if _has_space(folded) else folded
-
-
-def _has_space(text: str) -> bool:
-    return not text.isalnum() and any(c.isspace() for c in text)
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_UNIFIED).casefold().split())
 
 
 def _is_punctuation_or_space(char: str) -> bool:
