@@ -146,6 +146,8 @@ def test_a_callers_mistake_raises_naming_side_and_sentence(predictions, error, m
      r"tokens, sentence 0, position 1: 3 \(an int\) is not a word"),
     (lambda: ground(GOOD, tokens=[["Ada"], ["Rome"]], texts=["Ada", "Paris"]), NerspanError,
      "sentence 1: token 0 'Rome' is not in the text"),
+    (lambda: ground(GOOD, tokens=["Ada Lovelace wrote", "in Paris"]), InputTypeError,
+     r"tokens, sentence 0: the sentence's tokens are a string \('Ada Lovelace wrote'\)"),
     (lambda: ground(GOOD, tokens="Ada Lovelace"), InputTypeError,
      "tokens must be a list per sentence, not a string"),
     (lambda: ground(GOOD, tokens=TOKENS, types="PER"), InputTypeError,

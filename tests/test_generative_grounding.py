@@ -9,7 +9,7 @@ import pytest
 
 import faireval
 import nerspan
-from nerspan.generative import (GenerativeRepairs, Listing, add_ungrounded, ground,
+from nerspan.generative import (GenerativeRepairs, add_ungrounded, ground,
                                 merge_repairs, read_generated)
 
 WORDS = ["Ada", "Lovelace", "met", "Babbage", "in", "London", "."]
@@ -277,9 +277,10 @@ def test_add_ungrounded_without_ungrounded_entities_changes_no_number():
 # -- reading once, grounding many times ---------------------------------------------------
 
 def test_ground_takes_what_read_generated_returned():
-    read = read_generated([[["london", "LOC"]]])
-    assert ground(read, tokens=[WORDS]).spans == ground([[["london", "LOC"]]],
-                                                        tokens=[WORDS]).spans
+    read = read_generated([[["london", "location"]]], types={"LOC"}, type_map={"location": "LOC"})
+    assert ground(read, tokens=[WORDS]).spans == [[(5, 6, "LOC")]]
+    with pytest.raises(ValueError, match="types and type_map apply when the output is read"):
+        ground(read, tokens=[WORDS], types={"LOC"})
 
 
 def test_every_family_scores_grounded_spans_like_any_prediction():

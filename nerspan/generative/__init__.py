@@ -64,10 +64,14 @@ def is_generated_input(value) -> bool | None:
 
     >>> is_generated_input(['[{"text": "Paris", "type": "LOC"}]'])
     True
-    >>> is_generated_input([[{"text": "Paris", "type": "LOC"}]]), is_generated_input([[("Paris", "LOC")]])
-    (True, True)
-    >>> is_generated_input([[{"label": "LOC", "start": 0, "end": 1}]]), is_generated_input(["B-LOC", "O"])
-    (False, False)
+    >>> is_generated_input([[{"text": "Paris", "type": "LOC"}]])
+    True
+    >>> is_generated_input([[("Paris", "LOC")]])
+    True
+    >>> is_generated_input([[{"label": "LOC", "start": 0, "end": 1}]])
+    False
+    >>> is_generated_input(["B-LOC", "O"])
+    False
     """
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
         return False

@@ -33,7 +33,7 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from itertools import accumulate
 
-from ..errors import NerspanError
+from ..errors import InputTypeError, NerspanError, shown
 from ..input_options import input_options
 from ..options import check_fraction
 from ..span_input import _Texts
@@ -63,7 +63,8 @@ def ground(predictions, *, types=None, type_map=None, occurrences: str = "all",
 
     Args:
         predictions: per sentence, generated output in any form of
-            ``nerspan.generative.reading`` (or what ``read_generated`` returned).
+            ``nerspan.generative.reading``, or what ``read_generated`` returned (read
+            once, grounded under several options; its types are matched already).
         types, type_map: how types are matched (``read_generated``): the gold type
             names (a set of strings, never gold spans) and a dict of other names.
         occurrences: ``"all"`` (default) or ``"ordered"`` (module docstring).
@@ -85,8 +86,13 @@ def ground(predictions, *, types=None, type_map=None, occurrences: str = "all",
     "tokens 0..1 overlap 'paris hilton' (PER) at tokens 0..2"
     """
     rules = _Rules(occurrences, overlaps, fuzzy)
-    generated = predictions if isinstance(predictions, Generated) else \
-        read_generated(predictions, types=types, type_map=type_map, name=name)
+    if isinstance(predictions, Generated):
+        if types is not None or type_map is not None:
+            raise ValueError("types and type_map apply when the output is read: pass them "
+                             "to read_generated, whose result this is")
+        generated = predictions
+    else:
+        generated = read_generated(predictions, types=types, type_map=type_map, name=name)
     if inputs.tokens is None and inputs.texts is None:
         raise NerspanError("grounding needs the sentence text: pass tokens=... or "
                            "texts=...", side=name)
@@ -136,6 +142,9 @@ class _SentenceTexts(_Texts):
     def __call__(self, i: int):
         if self.texts is None:
             words = self.tokens[i]
+            if isinstance(words, str):  # joined, it would be read letter by letter
+                raise InputTypeError(f"the sentence's tokens are a string ({shown(words)}); "
+                                     "expected a list of words", side="tokens", sentence=i)
             try:
                 text = " ".join(words)
             except TypeError:  # a token that is not a string: the checked path names it

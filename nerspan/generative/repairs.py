@@ -9,9 +9,12 @@ with the number of entities found at each grounding level (``levels``).
 
 It joins a result's ``repairs`` on the prediction side (``merge_repairs``), and
 ``add_ungrounded`` turns the ungrounded entities into the false positives they are in
-``nerspan`` entity scores. Other families do the same with ``ungrounded_by_type`` (an FP
-per entity under its type: faireval's FP and traditional FP) or report the count beside
-their numbers (``ungrounded_count``: hardeval, tough_mentions).
+``nerspan`` entity scores (and so in every family's headline ``precision``). A family's
+own counts take them from ``ungrounded_by_type`` (an FP per entity under its type:
+faireval's FP and traditional FP, attribute_buckets' predicted mentions) and
+``ungrounded_per_sentence`` (a bootstrap's resampled counts); hardeval and
+tough_mentions, which score tokens and gold mentions, report ``len(ungrounded)`` beside
+their numbers.
 """
 from __future__ import annotations
 
@@ -182,8 +185,8 @@ def merge_repairs(repairs: dict, generative: GenerativeRepairs) -> dict:
     concerns join ``pred["sentences"]`` (the first 20).
 
     >>> from nerspan import repairs_dict
-    >>> merged = merge_repairs(repairs_dict(None, None),
-    ...                        GenerativeRepairs(responses=1, ungrounded=(Listing(0, "Oz", "LOC"),)))
+    >>> record = GenerativeRepairs(responses=1, ungrounded=(Listing(0, "Oz", "LOC"),))
+    >>> merged = merge_repairs(repairs_dict(None, None), record)
     >>> merged["pred"]["generative"]["ungrounded"], merged["pred"]["sentences"]
     (1, [0])
     """

@@ -21,7 +21,7 @@ import numpy as np
 from ..corpus import GOLD
 from ..errors import InputTypeError, NerspanError, SentenceCountError, counted
 from ..input_options import input_options
-from ..scores import EntityScores, prf_from_counts, safe_divide
+from ..scores import EntityScores, safe_divide
 from ..span_input import from_spans, is_span_input
 from ..spans import decode, repairs_dict
 from . import universalner
@@ -46,19 +46,14 @@ class StringScores(EntityScores):
     partial: bool = False
 
     def per_type(self):
-        precision, _, _ = prf_from_counts(self.correct, self.predicted, self.gold,
-                                          self.zero_division)
-        recall = safe_divide(self.found, self.gold, self.zero_division)
-        return precision, recall, safe_divide(2 * precision * recall, precision + recall)
+        return _prf(self.correct, self.found, self.predicted, self.gold, self.zero_division)
 
     def micro(self) -> tuple[float, float, float]:
         correct, found = int(self.correct.sum()), int(self.found.sum())
         if self.compat == "universalner":
             return universalner.script_prf(correct, self.n_predicted, self.n_gold, found)
-        precision = float(prf_from_counts(correct, self.n_predicted, 1, self.zero_division)[0])
-        recall = float(safe_divide(found, self.n_gold, self.zero_division))
-        f1 = float(safe_divide(2 * precision * recall, precision + recall))
-        return precision, recall, f1
+        return tuple(float(x) for x in _prf(correct, found, self.n_predicted, self.n_gold,
+                                            self.zero_division))
 
     def to_dict(self) -> dict:
         out = super().to_dict()
@@ -66,6 +61,13 @@ class StringScores(EntityScores):
         for k, row in enumerate(out["per_type"].values()):
             row["found"] = int(self.found[k])
         return out
+
+
+def _prf(correct, found, predicted, gold, zero_division: float):
+    """Precision of the correct predictions, recall of the gold strings found, F1."""
+    precision = safe_divide(correct, predicted, zero_division)
+    recall = safe_divide(found, gold, zero_division)
+    return precision, recall, safe_divide(2 * precision * recall, precision + recall)
 
 
 @input_options("tokens", "texts")
