@@ -128,3 +128,12 @@ def test_ordered_occurrences_depend_on_the_order_by_design():
     reverse = [list(reversed(listed[0]))]
     assert ground(listed, tokens=tokens, occurrences="ordered").spans != \
         ground(reverse, tokens=tokens, occurrences="ordered").spans
+
+
+def test_the_option_names_are_the_parameters_of_each_way():
+    from nerspan.generative import (GENERATIVE_OPTION_NAMES, GROUNDING_OPTION_NAMES,
+                                    STRING_OPTION_NAMES, score_strings)
+    assert set(GROUNDING_OPTION_NAMES) < set(inspect.signature(ground).parameters)
+    assert set(STRING_OPTION_NAMES) < set(inspect.signature(score_strings).parameters)
+    assert set(GENERATIVE_OPTION_NAMES) == \
+        {"matching"} | set(GROUNDING_OPTION_NAMES) | set(STRING_OPTION_NAMES)

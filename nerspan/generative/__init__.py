@@ -47,11 +47,15 @@ from .repairs import (LEVELS, MAX_LISTED, TYPE_MATCHES, GenerativeRepairs, Listi
 from .strings import COMPAT, StringScores, score_strings
 from .type_names import TypeMatcher
 
-# The options of generated input, as ``ground`` and ``score_strings`` name them: a
-# dispatcher passes these keywords on (``nerspan.InputOptions`` holds the others).
-GENERATIVE_OPTION_NAMES = ("types", "type_map", "occurrences", "overlaps", "fuzzy",
-                           "matching", "compat", "partial")
+# The options of generated input, under the names ``ground`` and ``score_strings`` take
+# (``nerspan.InputOptions`` holds the others: ``tokens``, ``texts``). A dispatcher reads
+# ``matching`` (``MATCHING``: ground, the default, or match strings) and passes on the
+# options of the way chosen.
+GROUNDING_OPTION_NAMES = ("types", "type_map", "occurrences", "overlaps", "fuzzy")
+STRING_OPTION_NAMES = ("types", "type_map", "compat", "partial")
 MATCHING = ("grounded", "strings")
+GENERATIVE_OPTION_NAMES = ("matching", "types", "type_map", "occurrences", "overlaps",
+                           "fuzzy", "compat", "partial")
 
 
 def is_generated_input(value) -> bool | None:
@@ -102,4 +106,5 @@ __all__ = ["ground", "Grounded", "read_generated", "read_response", "Generated",
            "score_strings", "StringScores", "GenerativeRepairs", "Listing",
            "add_ungrounded", "merge_repairs", "is_generated_input", "read_generated_jsonl",
            "TypeMatcher", "LEVELS", "TYPE_MATCHES", "MAX_LISTED", "OCCURRENCES", "OVERLAPS",
-           "COMPAT", "MATCHING", "GENERATIVE_OPTION_NAMES"]
+           "COMPAT", "MATCHING", "GENERATIVE_OPTION_NAMES", "GROUNDING_OPTION_NAMES",
+           "STRING_OPTION_NAMES"]
