@@ -1,0 +1,110 @@
+"""Generated NER output: entities as strings, without offsets (METHODS §6).
+
+A large language model answers a NER prompt with text: a JSON list of entities, a list
+per type, the sentence with inline ``<TYPE>...</TYPE>`` markup, often inside prose or a
+code fence, sometimes with entities that are not in the sentence. This package reads
+all of it and scores it two ways:
+
+- ``read_generated``: every form -> ``(text, type)`` entities per sentence, types
+  matched to the gold type names (``types``, ``type_map``), failures counted
+  (``reading``, ``type_names``).
+- ``ground`` (way 1, the default): each entity located in its sentence, at token
+  boundaries, by exact, case-insensitive, normalised (and, if asked, fuzzy) matching ->
+  token spans per sentence, which ``nerspan.from_spans`` and every family score like
+  any prediction (``grounding``).
+- ``score_strings`` (way 2, ``matching="strings"``): sets of (normalised text, type)
+  per sentence against gold's; ``compat="universalner"`` reproduces the UniversalNER
+  evaluation (``strings``, ``universalner``).
+
+Both keep one ``GenerativeRepairs`` record of what could not be used, which joins a
+result's ``repairs`` (``merge_repairs``); ``add_ungrounded`` makes every ungrounded
+entity a false positive of ``nerspan`` entity scores.
+
+>>> import nerspan
+>>> from nerspan.generative import add_ungrounded, ground
+>>> tokens = [["Ada", "Lovelace", "visited", "Paris", "."]]
+>>> response = 'Here you go:\\n```json\\n[{"text": "Ada Lovelace", "type": "person"},' \\
+...            ' {"text": "paris", "type": "LOC"}, {"text": "Atlantis", "type": "LOC"}]\\n```'
+>>> grounded = ground([response], tokens=tokens, types={"PER", "LOC"},
+...                   type_map={"person": "PER"})
+>>> grounded.spans
+[[(0, 2, 'PER'), (3, 4, 'LOC')]]
+>>> scores = nerspan.score([[(0, 2, "PER"), (3, 4, "LOC")]], grounded.spans, tokens=tokens)
+>>> add_ungrounded(scores, grounded.repairs).micro()
+(0.6666666666666666, 1.0, 0.8)
+>>> print(grounded.repairs.summary())
+2 of 3 entities usable (67%); 1 entity ungrounded
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .files import read_generated_jsonl
+from .grounding import OCCURRENCES, OVERLAPS, Grounded, ground
+from .reading import TEXT_KEYS, Generated, read_generated, read_response
+from .repairs import (LEVELS, MAX_LISTED, TYPE_MATCHES, GenerativeRepairs, Listing,
+                      add_ungrounded, merge_repairs)
+from .strings import COMPAT, StringScores, score_strings
+from .type_names import TypeMatcher
+
+# The options of generated input, under the names ``ground`` and ``score_strings`` take
+# (``nerspan.InputOptions`` holds the others: ``tokens``, ``texts``). A dispatcher reads
+# ``matching`` (``MATCHING``: ground, the default, or match strings) and passes on the
+# options of the way chosen.
+GROUNDING_OPTION_NAMES = ("types", "type_map", "occurrences", "overlaps", "fuzzy")
+STRING_OPTION_NAMES = ("types", "type_map", "compat", "partial")
+MATCHING = ("grounded", "strings")
+GENERATIVE_OPTION_NAMES = ("matching", "types", "type_map", "occurrences", "overlaps",
+                           "fuzzy", "compat", "partial")
+
+
+def is_generated_input(value) -> bool | None:
+    """True for generated output per sentence (strings, dicts from type to texts,
+    lists of entity dicts without offsets or of ``[text, type]`` pairs), False for
+    every other input form (tags, ids, span lists), None when every sentence is empty.
+
+    A list of one-word strings is not generated output but tags or words given flat (a
+    list for one sentence): False, so that the tag reader names the mistake.
+
+    >>> is_generated_input(['[{"text": "Paris", "type": "LOC"}]'])
+    True
+    >>> is_generated_input([[{"text": "Paris", "type": "LOC"}]])
+    True
+    >>> is_generated_input([[("Paris", "LOC")]])
+    True
+    >>> is_generated_input([[{"label": "LOC", "start": 0, "end": 1}]])
+    False
+    >>> is_generated_input(["B-LOC", "O"])
+    False
+    """
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
+        return False
+    strings = [s for s in value if isinstance(s, str)]
+    if strings:
+        return any(_is_response(s) for s in strings)
+    for sentence in value:
+        if isinstance(sentence, Mapping):
+            return True
+        if isinstance(sentence, (list, tuple)) and sentence:
+            return _is_entity(sentence[0])
+    return None
+
+
+def _is_response(text: str) -> bool:
+    return len(text.split()) != 1 or any(c in text for c in "[{<")
+
+
+def _is_entity(item) -> bool:
+    if isinstance(item, Mapping):
+        keys = {k.casefold() for k in item if isinstance(k, str)}
+        return bool(keys & set(TEXT_KEYS)) and not keys & {"start", "end"}
+    return isinstance(item, (list, tuple)) and len(item) == 2 \
+        and all(isinstance(x, str) for x in item)
+
+
+__all__ = ["ground", "Grounded", "read_generated", "read_response", "Generated",
+           "score_strings", "StringScores", "GenerativeRepairs", "Listing",
+           "add_ungrounded", "merge_repairs", "is_generated_input", "read_generated_jsonl",
+           "TypeMatcher", "LEVELS", "TYPE_MATCHES", "MAX_LISTED", "OCCURRENCES", "OVERLAPS",
+           "COMPAT", "MATCHING", "GENERATIVE_OPTION_NAMES", "GROUNDING_OPTION_NAMES",
+           "STRING_OPTION_NAMES"]

@@ -1,0 +1,373 @@
+"""Entity texts -> token spans: each text located in its sentence (METHODS §6, way 1).
+
+An entity becomes a span where its text occurs in the sentence at token boundaries,
+found at the first level that finds it: ``exact``; ``case_insensitive``; ``normalised``
+(``normalise.normalise`` on both sides, where a token's own surrounding punctuation may
+lie outside the span's text: ``Paris`` finds the token ``Paris,``); and, only when asked
+(``fuzzy=0.9``), ``fuzzy``: the token window most similar to the normalised text, by
+``difflib``'s character ratio, if that reaches the threshold.
+
+- ``occurrences="all"`` (default): an entity marks every occurrence of its text (a model
+  lists "Paris" once for a sentence that has it twice); ``"ordered"``: the i-th listing
+  of a text takes its i-th occurrence, left to right, whatever the types (so
+  ``[("Washington", PER), ("Washington", LOC)]`` reads "Washington was born in
+  Washington"); a listing past the last occurrence is a duplicate when an earlier one
+  had the same type, and else takes the last occurrence, where the overlap rule decides.
+- An entity listed twice with the same type is one (a duplicate, counted); so are two
+  listings that ground to the same spans (``Paris`` and ``paris``).
+- Overlapping spans: the longer wins, then the leftmost, then (same tokens, other
+  types) the first listed under ``"ordered"`` and else the first in the order of
+  (text, type), so that under ``"all"`` the order of the list changes nothing; the
+  others are dropped and counted. ``overlaps="keep"`` keeps them all, for faireval.
+- An entity found nowhere is ungrounded: counted and listed with its text; it is a false
+  positive in every precision (``repairs.add_ungrounded``).
+
+Grounding reads the sentence text and the entity texts only, never gold spans or labels.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import cached_property
+from itertools import accumulate
+
+from ..errors import InputTypeError, NerspanError, shown
+from ..input_options import input_options
+from ..options import check_fraction
+from ..span_input import _Texts
+from .normalise import core_bounds, lowercase_in_place, normalise, unify
+from .reading import Generated, read_generated
+from .repairs import LEVELS, GenerativeRepairs, Listing
+
+OCCURRENCES = ("all", "ordered")
+OVERLAPS = ("drop", "keep")
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """Grounded generated output: per sentence, ``(start, end, type)`` token spans
+    (``end`` exclusive, sorted), the span form ``nerspan.from_spans`` and
+    ``faireval.score`` read, and the ``GenerativeRepairs`` of reading and grounding."""
+
+    spans: list
+    repairs: GenerativeRepairs
+
+
+@input_options("tokens", "texts")
+def ground(predictions, *, types=None, type_map=None, occurrences: str = "all",
+           overlaps: str = "drop", fuzzy: float | None = None, name: str = "predictions",
+           inputs) -> Grounded:
+    """Ground every sentence's generated entities to token spans.
+
+    Args:
+        predictions: per sentence, generated output in any form of
+            ``nerspan.generative.reading``, or what ``read_generated`` returned (read
+            once, grounded under several options; its types are matched already).
+        types, type_map: how types are matched (``read_generated``): the gold type
+            names (a set of strings, never gold spans) and a dict of other names.
+        occurrences: ``"all"`` (default) or ``"ordered"`` (module docstring).
+        overlaps: ``"drop"`` (default: the longer span wins) or ``"keep"`` (faireval).
+        fuzzy: None (default: no fuzzy level) or a similarity threshold in (0, 1).
+        name: the side, for error messages.
+
+    The sentence text is ``texts`` (its whitespace-separated words are the tokens) or
+    ``tokens`` joined by single spaces, or both (each token found in the text in turn).
+
+    >>> grounded = ground([[["Paris", "LOC"], ["paris hilton", "PER"], ["Oz", "LOC"]]],
+    ...                   tokens=[["Paris", "Hilton", "left", "Paris", "."]])
+    >>> grounded.spans
+    [[(0, 2, 'PER'), (3, 4, 'LOC')]]
+    >>> r = grounded.repairs
+    >>> r.levels["exact"], r.levels["case_insensitive"], [x.text for x in r.ungrounded]
+    (1, 1, ['Oz'])
+    >>> r.dropped_overlaps[0].reason
+    "tokens 0..1 overlap 'paris hilton' (PER) at tokens 0..2"
+    """
+    rules = _Rules(occurrences, overlaps, fuzzy)
+    if isinstance(predictions, Generated):
+        if types is not None or type_map is not None:
+            raise ValueError("types and type_map apply when the output is read: pass them "
+                             "to read_generated, whose result this is")
+        generated = predictions
+    else:
+        generated = read_generated(predictions, types=types, type_map=type_map, name=name)
+    if inputs.tokens is None and inputs.texts is None:
+        raise NerspanError("grounding needs the sentence text: pass tokens=... or "
+                           "texts=...", side=name)
+    text_of = _SentenceTexts(inputs.tokens, inputs.texts, generated.n_sentences, name)
+    found = _Found()
+    spans = [_ground_sentence(i, entities, text_of, rules, found) if entities else []
+             for i, entities in enumerate(generated.entities)]
+    return Grounded(spans, found.repairs(generated.repairs, spans))
+
+
+class _Rules:
+    """The grounding options, checked."""
+
+    def __init__(self, occurrences: str, overlaps: str, fuzzy):
+        for option, value, choices in (("occurrences", occurrences, OCCURRENCES),
+                                       ("overlaps", overlaps, OVERLAPS)):
+            if value not in choices:
+                raise ValueError(f"{option} must be one of {', '.join(map(repr, choices))}, "
+                                 f"not {value!r}")
+        self.ordered = occurrences == "ordered"
+        self.keep_overlaps = overlaps == "keep"
+        self.fuzzy = None if fuzzy is None else check_fraction("fuzzy", fuzzy)
+
+
+class _Found:
+    """What grounding counts, across sentences."""
+
+    def __init__(self):
+        self.levels = dict.fromkeys(LEVELS, 0)
+        self.duplicates, self.ungrounded, self.dropped = [], [], []
+        self.usable = 0
+
+    def repairs(self, read: GenerativeRepairs, spans: list) -> GenerativeRepairs:
+        return read.replace(
+            levels=self.levels, usable=self.usable, spans=sum(map(len, spans)),
+            duplicates=read.duplicates + tuple(self.duplicates),
+            ungrounded=tuple(self.ungrounded), dropped_overlaps=tuple(self.dropped))
+
+
+class _SentenceTexts(_Texts):
+    """``span_input._Texts`` (the text and where each token starts and ends), as lists
+    and without NumPy where the tokens or the text alone are given: a sentence is read
+    in a microsecond, not ten (grounding 10,000 sentences reads all of them)."""
+
+    _WORD = re.compile(r"\S+")
+
+    def __call__(self, i: int):
+        if self.texts is None:
+            words = self.tokens[i]
+            if isinstance(words, str):  # joined, it would be read letter by letter
+                raise InputTypeError(f"the sentence's tokens are a string ({shown(words)}); "
+                                     "expected a list of words", side="tokens", sentence=i)
+            try:
+                text = " ".join(words)
+            except TypeError:  # a token that is not a string: the checked path names it
+                return self._lists(i)
+            starts = [0, *accumulate(len(word) + 1 for word in words[:-1])] if words else []
+            return text, starts, [a + len(word) for a, word in zip(starts, words)]
+        if self.tokens is None:
+            text = self.texts[i]
+            found = [(m.start(), m.end()) for m in self._WORD.finditer(text)]
+            return text, [a for a, _ in found], [b for _, b in found]
+        return self._lists(i)
+
+    def _lists(self, i: int):
+        text, starts, ends = self._build(i)
+        return text, starts.tolist(), ends.tolist()
+
+
+def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Found) -> list:
+    """One sentence's spans, sorted; what was not kept is added to ``found``."""
+    index = SentenceIndex(*text_of(i))
+    find, fuzzy, levels = index.find, rules.fuzzy, found.levels
+    take = _InOrder() if rules.ordered else None
+    candidates, missing = {}, set()
+    for order, (text, entity_type) in enumerate(_listings(i, entities, rules, found)):
+        level, hits = find(text, fuzzy)
+        if not hits:
+            key = (normalise(text), entity_type)
+            (found.duplicates if key in missing else found.ungrounded).append(
+                Listing(i, text, entity_type))
+            missing.add(key)
+            continue
+        if take is not None:
+            hits = take(text, entity_type, hits)
+        new = [(a, b, entity_type) for a, b in hits if (a, b, entity_type) not in candidates]
+        if not new:  # past the last occurrence, or the same spans as an earlier listing
+            found.duplicates.append(Listing(i, text, entity_type))
+            continue
+        levels[level] += 1
+        for span in new:
+            candidates[span] = (order, text)
+    kept = candidates if rules.keep_overlaps else \
+        _without_overlaps(i, candidates, len(index.starts), found)
+    found.usable += len({order for order, _ in kept.values()})
+    return sorted(kept)
+
+
+class _InOrder:
+    """``occurrences="ordered"``: the i-th listing of a text takes its i-th occurrence;
+    one past the last is a duplicate of an earlier listing of the same type, else takes
+    the last occurrence."""
+
+    def __init__(self):
+        self.listed, self.used = set(), Counter()
+
+    def __call__(self, text: str, entity_type: str, hits: list) -> list:
+        repeated = (text, entity_type) in self.listed
+        self.listed.add((text, entity_type))
+        k = self.used[text]
+        self.used[text] += 1
+        if k >= len(hits) and repeated:
+            return []
+        return [hits[min(k, len(hits) - 1)]]
+
+
+def _listings(i: int, entities: list, rules: _Rules, found: _Found) -> list:
+    """The entities in the order grounding takes them: as listed under
+    ``occurrences="ordered"``; else each (text, type) once (repeats are duplicates),
+    sorted, so that the order of the list changes nothing, ties of overlapping spans
+    included."""
+    if rules.ordered:
+        return entities
+    unique = sorted(set(entities))
+    if len(unique) < len(entities):
+        repeats = Counter(entities)
+        found.duplicates.extend(Listing(i, text, entity_type) for text, entity_type in unique
+                                for _ in range(repeats[text, entity_type] - 1))
+    return unique
+
+
+def _without_overlaps(i: int, candidates: dict, n_tokens: int, found: _Found) -> dict:
+    """The spans that overlap no longer (then more leftward, then earlier taken) one:
+    taken in that order, each kept unless a token of it is already a kept span's."""
+    if len(candidates) < 2:
+        return candidates
+    kept, owner = {}, [None] * n_tokens  # the kept span on each token
+    for _, _, order, span in sorted((a - b, a, order, (a, b, t))
+                                    for (a, b, t), (order, _) in candidates.items()):
+        a, b, entity_type = span
+        winner = next((o for o in owner[a:b] if o is not None), None)
+        if winner is None:
+            kept[span] = candidates[span]
+            owner[a:b] = [span] * (b - a)
+            continue
+        found.dropped.append(Listing(
+            i, candidates[span][1], entity_type, f"tokens {a}..{b} overlap "
+            f"{kept[winner][1]!r} ({winner[2]}) at tokens {winner[0]}..{winner[1]}"))
+    return kept
+
+
+class SentenceIndex:
+    """One sentence's text, where its tokens start and end, and its lower-case and
+    normalised views (built when first needed): ``find`` looks an entity text up."""
+
+    def __init__(self, text: str, starts: list, ends: list):
+        self.text, self.starts, self.ends = text, starts, ends
+        self.start_at = dict(zip(self.starts, range(len(self.starts))))
+        self.end_at = dict(zip(self.ends, range(1, len(self.ends) + 1)))
+
+    def find(self, entity: str, fuzzy: float | None = None) -> tuple[str | None, list]:
+        """``(level, [(start, end), ...])``: the token spans where ``entity`` occurs, at
+        the first level that finds any (``(None, [])`` when none does)."""
+        hits = occurrences(self.text, self.start_at, self.end_at, entity)
+        if hits:
+            return "exact", hits
+        hits = occurrences(self.lower, self.start_at, self.end_at, lowercase_in_place(entity))
+        if hits:
+            return "case_insensitive", hits
+        key = normalise(entity)
+        # when the tokens are the text's words, the per-token view is the whole text
+        # unified (one C-level pass): a key not in it is not looked for in a view built
+        hits = occurrences(*self.normalised, key) if key and (
+            self.split_unified is None or key in self.unified) else []
+        if hits:
+            return "normalised", hits
+        if fuzzy is not None and key:
+            best = self.most_similar(key, fuzzy)
+            if best is not None:
+                return "fuzzy", [best]
+        return None, []
+
+    @cached_property
+    def lower(self) -> str:
+        return lowercase_in_place(self.text)
+
+    @cached_property
+    def unified(self) -> str:
+        return unify(self.text)
+
+    @cached_property
+    def normalised(self) -> tuple[str, dict, dict]:
+        """The tokens ``unify``-ed and joined by single spaces, and where a span may
+        start and end in it: at a token's edges, or inside its surrounding punctuation."""
+        parts = self._unified_tokens()
+        starts = [0, *accumulate(len(part) + 1 for part in parts[:-1])] if parts else []
+        start_at = dict(zip(starts, range(len(parts))))
+        end_at = {start + len(part): k + 1 for k, (start, part) in enumerate(zip(starts, parts))}
+        for k, (start, part) in enumerate(zip(starts, parts)):
+            if not (part[:1].isalnum() and part[-1:].isalnum()):
+                a, b = core_bounds(part)
+                if b > a:
+                    start_at.setdefault(start + a, k)
+                    end_at.setdefault(start + b, k + 1)
+        return " ".join(parts), start_at, end_at
+
+    @cached_property
+    def cores(self) -> list:
+        """Each token's ``(start, end)`` in the normalised text, without its surrounding
+        punctuation (all of it when nothing else is left)."""
+        parts, cores, at = self._unified_tokens(), [], 0
+        for part in parts:
+            a, b = core_bounds(part)
+            cores.append((at + a, at + b) if b > a else (at, at + len(part)))
+            at += len(part) + 1
+        return cores
+
+    @cached_property
+    def split_unified(self) -> list | None:
+        """The whole text unified, split into the tokens unified, when the tokens are
+        its whitespace-separated words and stay so (NFKC can put a space inside a
+        token: ``"\u00a8"``); else None."""
+        words = [self.text[a:b] for a, b in zip(self.starts, self.ends)]
+        parts = self.unified.split(" ")
+        return parts if len(parts) == len(words) and self.text.split() == words else None
+
+    def _unified_tokens(self) -> list:
+        if self.split_unified is not None:
+            return self.split_unified
+        return [unify(self.text[a:b]) for a, b in zip(self.starts, self.ends)]
+
+    def most_similar(self, key: str, threshold: float) -> tuple[int, int] | None:
+        """The token window whose normalised text is most similar to ``key`` (ratio of
+        ``difflib.SequenceMatcher``) if it reaches ``threshold``; ties go to the shorter
+        window, then the leftmost. Windows too short or too long to reach the threshold
+        (ratio <= 2 min / (sum of lengths)) are never compared."""
+        text, cores = self.normalised[0], self.cores
+        shortest = len(key) * threshold / (2 - threshold)
+        longest = len(key) * (2 - threshold) / threshold
+        best, best_rank = None, None
+        matcher = SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(key)
+        for a in range(len(cores)):
+            for b in range(a, len(cores)):
+                window = text[cores[a][0]:cores[b][1]]
+                if len(window) > longest:
+                    break
+                if len(window) < shortest:
+                    continue
+                matcher.set_seq1(window)
+                if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
+                    continue
+                rank = (-matcher.ratio(), b - a, a)
+                if rank[0] <= -threshold and (best_rank is None or rank < best_rank):
+                    best, best_rank = (a, b + 1), rank
+        return best
+
+
+def occurrences(text: str, start_at: dict, end_at: dict, entity: str) -> list:
+    """Token spans ``(start, end)`` where ``entity`` occurs in ``text`` starting at a
+    key of ``start_at`` and ending at a key of ``end_at`` (character -> token maps).
+
+    >>> occurrences("Paris and Parisians", {0: 0, 6: 1, 10: 2}, {5: 1, 9: 2, 19: 3}, "Paris")
+    [(0, 1)]
+    """
+    out, size = [], len(entity)
+    at = text.find(entity)
+    while at >= 0:
+        first = start_at.get(at)
+        if first is not None:
+            last = end_at.get(at + size)
+            if last is not None:
+                out.append((first, last))
+        at = text.find(entity, at + 1)
+    return out
+
+
+__all__ = ["ground", "Grounded", "SentenceIndex", "occurrences", "OCCURRENCES", "OVERLAPS"]

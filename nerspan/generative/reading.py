@@ -1,0 +1,337 @@
+"""Generated output -> ``(text, type)`` entities per sentence, every failure counted.
+
+Forms accepted per sentence (or document), as METHODS §6 lists them:
+
+- a list of entities: dicts ``{"text": ..., "type": ...}`` (the text also under
+  ``mention``, ``span`` or ``entity``, the type under ``label`` or ``entity_type``; keys
+  in any case) or pairs ``[text, type]``;
+- a dict from type to texts, ``{"PER": ["Ada Lovelace"], "LOC": []}`` (a single text
+  for a list, ``null`` for none); one entity dict alone; a list of such dicts; a wrapper
+  whose values are entity lists (``{"entities": [...]}``);
+- a string: a raw model response. Its first fenced code block (```json ... ```) is read
+  as JSON; without one, the first JSON array or object in it, prose around it allowed;
+  or, when markup comes first, the sentence with ``<TYPE>text</TYPE>`` around each
+  entity (nesting allowed).
+
+What the model wrote and cannot be read is never a crash and never silent: a response
+with no JSON, invalid JSON or of no entity shape is a *parse failure* (the sentence has
+no entity); an item that is no entity (a number, a text without a type, a type that is
+a number, an empty text) is *rejected*; both are listed with sentence and text in
+``GenerativeRepairs``. What the caller passed wrongly (not a list of sentences, a
+sentence of a kind no JSON gives) raises a ``nerspan.errors`` exception naming the side
+and the sentence.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..errors import EmptyInputError, InputTypeError, shown
+from .repairs import TYPE_MATCHES, GenerativeRepairs, Listing
+from .type_names import TypeMatcher
+
+TEXT_KEYS = ("text", "mention", "span", "entity")
+TYPE_KEYS = ("type", "label", "entity_type")
+# Containers inside containers: a wrapper, a list of type dicts, an entity in a type
+# list; deeper than this no model answers, so it is rejected rather than followed.
+MAX_DEPTH = 4
+# Brackets tried as the start of JSON: prose rarely holds more before the answer, and
+# trying each of 500,000 brackets of a 1 MB response would take minutes.
+MAX_JSON_STARTS = 100
+# Open tags searched for the one a closing tag ends (markup is never nested deeper).
+MAX_OPEN_TAGS = 32
+
+_FENCE = re.compile(r"```[^\n`]*\n?(.*?)(?:```|\Z)", re.S)
+_JSON_START = re.compile(r"[\[{]")
+_TAG = re.compile(r"<(/?)([A-Za-z][\w.\-]*)\s*>")
+_DECODER = json.JSONDecoder()
+_NOTHING = object()
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One side's generated output read: per sentence, ``(text, type)`` entities in the
+    order the model listed them (types matched, see ``type_names``), and the record of
+    what reading counted (``parse_failures``, ``rejected``, ``unknown_types``,
+    ``types``)."""
+
+    entities: list
+    repairs: GenerativeRepairs
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.entities)
+
+
+def read_generated(predictions, *, types=None, type_map=None, name: str = "predictions"
+                   ) -> Generated:
+    """Read every sentence's generated output (any form of the module docstring).
+
+    Args:
+        predictions: one item per sentence (or document): a raw response string, an
+            entity list or a dict from type to texts.
+        types: the gold type names (a set of strings), to match types against; None
+            matches nothing and counts nothing unknown.
+        type_map: a dict from a model's type name to a gold type name.
+        name: the side, for error messages.
+
+    >>> read = read_generated(['Sure! ```json\\n[{"text": "Ada", "type": "person"}]\\n```',
+    ...                        {"LOC": ["Paris"]}, "<ORG>ACME</ORG> hired me", "No idea."],
+    ...                       types={"PER", "LOC", "ORG"}, type_map={"person": "PER"})
+    >>> read.entities
+    [[('Ada', 'PER')], [('Paris', 'LOC')], [('ACME', 'ORG')], []]
+    >>> read.repairs.parse_failures[0].reason
+    'no JSON array or object, and no <TYPE>...</TYPE> markup'
+    """
+    sentences = _sentences(predictions, name)
+    match = TypeMatcher(types, type_map)
+    entities, failures, rejected, unknown = [], [], [], []
+    how_typed = dict.fromkeys(TYPE_MATCHES, 0)
+    for i, value in enumerate(sentences):
+        found, failure, bad = read_response(value, name, i)
+        if failure is not None:
+            failures.append(Listing(i, value if isinstance(value, str) else shown(value),
+                                    reason=failure))
+        rejected.extend(Listing(i, text, given, reason) for text, given, reason in bad)
+        typed = []
+        for text, given in found:
+            entity_type, how = match(given)
+            how_typed[how] += 1
+            if how == "unknown":
+                unknown.append(Listing(i, text, given))
+            typed.append((text, entity_type))
+        entities.append(typed)
+    repairs = GenerativeRepairs(
+        responses=len(sentences), entities=sum(map(len, entities)), types=how_typed,
+        parse_failures=tuple(failures), rejected=tuple(rejected), unknown_types=tuple(unknown))
+    return Generated(entities, repairs)
+
+
+def _sentences(predictions, name: str) -> list:
+    if predictions is None:
+        raise InputTypeError(f"{name} is None: expected a list with one model output per "
+                             "sentence")
+    if isinstance(predictions, (str, bytes, Mapping)) or not hasattr(predictions, "__iter__"):
+        raise InputTypeError(f"expected a list with one model output per sentence, not "
+                             f"{shown(predictions)}", side=name)
+    sentences = list(predictions)
+    if not sentences:
+        raise EmptyInputError(f"{name} hold no sentence")
+    return sentences
+
+
+def read_response(value, name: str = "predictions", sentence: int | None = None
+                  ) -> tuple[list, str | None, list]:
+    """One sentence's output -> ``(entities, failure, rejected)``: ``(text, type)``
+    pairs as written, the parse failure's reason (or None) and ``(text, type, reason)``
+    of each rejected item.
+
+    >>> read_response('[["Paris", "LOC"], [3, "LOC"], ["", "PER"]]')
+    ([('Paris', 'LOC')], None, [('3', 'LOC', 'text is not a string'), ('', 'PER', 'empty text')])
+    >>> read_response('[{"text": "Paris", "type": "LOC"')[1]
+    "invalid JSON: Expecting ',' delimiter (character 32)"
+    """
+    found, rejected = [], []
+    reader = _Reader(found, rejected)
+    if value is None:
+        return found, "no response (None)", rejected
+    if isinstance(value, str):
+        return found, reader.string(value), rejected
+    if isinstance(value, (bool, int, float)):
+        return found, f"not entities: {type(value).__name__} {shown(value)}", rejected
+    if isinstance(value, Mapping):
+        reader.entity_dict(value, None, 0)
+    elif isinstance(value, (list, tuple)):
+        reader.items(value, None, 0)
+    else:
+        raise InputTypeError(f"a model output is a string, a list or a dict (what JSON "
+                             f"gives), not {shown(value)} ({type(value).__name__})",
+                             side=name, sentence=sentence)
+    return found, None, rejected
+
+
+class _Reader:
+    """Walks one sentence's output, adding to ``found`` and ``rejected``."""
+
+    def __init__(self, found: list, rejected: list):
+        self.found, self.rejected = found, rejected
+
+    def string(self, text: str) -> str | None:
+        """Read a raw response; the parse failure's reason, or None."""
+        if not text.strip():
+            return "empty response"
+        fence = _FENCE.search(text)
+        if fence is not None:
+            return self._fenced(fence.group(1))
+        markup, first_tag = _markup(text) if "</" in text else ([], None)
+        value, error = first_json(text, len(text) if first_tag is None else first_tag)
+        if value is not _NOTHING:
+            return self.value(value)
+        if markup:
+            for entity_text, entity_type in markup:
+                self.entity(entity_text, entity_type)
+            return None
+        if error is not None:
+            return error
+        return "no JSON array or object, and no <TYPE>...</TYPE> markup"
+
+    def _fenced(self, content: str) -> str | None:
+        try:
+            return self.value(json.loads(content))
+        except RecursionError:
+            return "invalid JSON in the code fence: nested too deep"
+        except ValueError as error:
+            markup, _ = _markup(content)
+            if not markup:
+                return f"invalid JSON in the code fence: {_described(error)}"
+        for entity_text, entity_type in markup:
+            self.entity(entity_text, entity_type)
+        return None
+
+    def value(self, value) -> str | None:
+        if isinstance(value, Mapping):
+            self.entity_dict(value, None, 0)
+        elif isinstance(value, list):
+            self.items(value, None, 0)
+        else:  # a fence holding a bare string or number
+            return f"not entities: JSON {type(value).__name__} {shown(value)}"
+        return None
+
+    def items(self, items, key, depth: int) -> None:
+        """A list: entity dicts, ``[text, type]`` pairs, texts of type ``key``."""
+        for item in items:
+            if isinstance(item, str):
+                if key is None:
+                    self.reject(item, None, "a text without a type")
+                else:
+                    self.entity(item, key)
+            elif isinstance(item, Mapping):
+                self.entity_dict(item, key, depth + 1)
+            elif isinstance(item, (list, tuple)) and len(item) == 2 \
+                    and not any(isinstance(x, (list, tuple, Mapping)) for x in item):
+                self.entity(item[0], item[1])
+            elif isinstance(item, (list, tuple)) and item and depth < MAX_DEPTH \
+                    and all(isinstance(x, (list, tuple, Mapping)) for x in item):
+                self.items(item, key, depth + 1)
+            else:
+                self.reject(item, key, "not an entity")
+
+    def entity_dict(self, item: Mapping, key, depth: int) -> None:
+        """One entity (it has a text key), else a dict from type to texts."""
+        text, entity_type = item.get("text"), item.get("type")
+        if isinstance(text, str) and entity_type is not None:  # the usual keys, first
+            self.entity(text, entity_type)
+            return
+        keys = {k.casefold(): k for k in item if isinstance(k, str)}
+        text_key = next((keys[k] for k in TEXT_KEYS if k in keys), None)
+        if text_key is not None and not isinstance(item[text_key], (list, tuple, Mapping)):
+            type_key = next((keys[k] for k in TYPE_KEYS if k in keys), None)
+            if type_key is None and key is None:
+                self.reject(item[text_key], None, "no type")
+            else:
+                self.entity(item[text_key], key if type_key is None else item[type_key])
+        elif depth > MAX_DEPTH:
+            self.reject(shown(dict(item)), key, "nested too deep")
+        else:
+            self.type_dict(item, depth)
+
+    def type_dict(self, item: Mapping, depth: int) -> None:
+        for key, value in item.items():
+            if value is None:
+                continue  # {"LOC": null}: no entity of the type
+            if not isinstance(key, str):
+                self.reject(value, key, "type is not a string")
+            elif isinstance(value, (list, tuple)):
+                self.items(value, key, depth + 1)
+            elif isinstance(value, Mapping):
+                self.entity_dict(value, key, depth + 1)
+            else:
+                self.entity(value, key)
+
+    def entity(self, text, entity_type) -> None:
+        if not isinstance(text, str):
+            self.reject(text, entity_type, "text is not a string")
+        elif not isinstance(entity_type, str):
+            self.reject(text, entity_type, "type is not a string")
+        elif not text.strip():
+            self.reject(text, entity_type, "empty text")
+        elif not entity_type.strip():
+            self.reject(text, entity_type, "empty type")
+        else:
+            self.found.append((text.strip(), entity_type.strip()))
+
+    def reject(self, text, entity_type, reason: str) -> None:
+        self.rejected.append((text if isinstance(text, str) else shown(text),
+                              entity_type if entity_type is None or isinstance(
+                                  entity_type, str) else shown(entity_type), reason))
+
+
+def first_json(text: str, before: int) -> tuple:
+    """``(value, None)``: the first JSON array or object starting before character
+    ``before``; else ``(_NOTHING, failure)``, why broken JSON or too many brackets fail
+    the response, or None when no bracket started JSON at all.
+
+    A bracket whose JSON breaks after its first value (``[{"text": "Ada"}, {"te``, a
+    response cut short) makes the response invalid JSON: the scan stops there rather
+    than take an object inside it for the answer. A bracket that starts no value at all
+    (``[ here ]``, ``{sic}``) is prose, and the scan goes on.
+    """
+    for tried, start in enumerate(_JSON_START.finditer(text, 0, before)):
+        if tried == MAX_JSON_STARTS:
+            return _NOTHING, f"no JSON array or object in its first {MAX_JSON_STARTS} " \
+                "brackets"
+        try:
+            return _DECODER.raw_decode(text, start.start())[0], None
+        except RecursionError:
+            return _NOTHING, "invalid JSON: nested too deep"
+        except ValueError as failure:
+            if getattr(failure, "pos", 0) > _first_value(text, start.start()):
+                return _NOTHING, f"invalid JSON: {_described(failure)}"
+    return _NOTHING, None
+
+
+def _first_value(text: str, bracket: int) -> int:
+    """Where the first value after an opening bracket starts (whitespace skipped)."""
+    at = bracket + 1
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def _described(error: ValueError) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} (character {error.pos})"
+    return str(error)
+
+
+def _markup(text: str) -> tuple[list, int | None]:
+    """``(text, type)`` of every ``<TYPE>...</TYPE>`` pair (in the order they open,
+    tags removed from the text inside) and where the first of them opens."""
+    plain, at, last = [], 0, 0
+    open_tags, pairs = [], []
+    for tag in _TAG.finditer(text):
+        plain.append(text[last:tag.start()])
+        at += tag.start() - last
+        last = tag.end()
+        name = tag.group(2)
+        if not tag.group(1):
+            open_tags.append((name.casefold(), name, at, len(pairs), tag.start()))
+            pairs.append(None)
+            continue
+        for k in range(len(open_tags) - 1, max(-1, len(open_tags) - 1 - MAX_OPEN_TAGS), -1):
+            if open_tags[k][0] == name.casefold():
+                _, opened, start, slot, where = open_tags[k]
+                pairs[slot] = (start, at, opened, where)
+                del open_tags[k:]
+                break
+    plain.append(text[last:])
+    joined = "".join(plain)
+    found = [pair for pair in pairs if pair is not None]
+    first = min((where for *_, where in found), default=None)
+    return [(joined[a:b], name) for a, b, name, _ in found], first
+
+
+__all__ = ["Generated", "read_generated", "read_response", "first_json", "TEXT_KEYS",
+           "TYPE_KEYS"]

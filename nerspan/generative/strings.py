@@ -1,0 +1,262 @@
+"""String matching (``matching="strings"``, METHODS §6 way 2): no grounding at all.
+
+Each sentence's predicted entities become a set of (normalised text, type) pairs, and so
+do its gold mentions (their tokens joined by single spaces); a prediction is correct when
+its pair is among gold's, as LLM NER papers score. ``compat="universalner"`` applies the
+UniversalNER evaluation's rules instead (``universalner``): its normalisation, its
+parse of each (sentence, type) response, unique strings per query and its formulas; a
+sentence's prediction is then, as its model answers, a dict from type to the response
+to "What describes TYPE in the text?" (a string, or the list it holds), though any form
+of ``reading`` is accepted. ``partial=True`` counts a prediction correct when its
+word-overlap F1 with a gold string of its sentence and type reaches 0.5 (and a gold
+string found when a prediction reaches 0.5 with it).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..corpus import GOLD
+from ..errors import InputTypeError, NerspanError, SentenceCountError, counted
+from ..input_options import input_options
+from ..scores import EntityScores, safe_divide
+from ..span_input import from_spans, is_span_input
+from ..spans import decode, repairs_dict
+from . import universalner
+from .normalise import normalise
+from .reading import TEXT_KEYS, _sentences, read_generated, read_response
+from .repairs import TYPE_MATCHES, GenerativeRepairs, Listing, merge_repairs
+from .type_names import TypeMatcher
+
+COMPAT = (None, "universalner")
+
+
+@dataclass(frozen=True)
+class StringScores(EntityScores):
+    """``nerspan.EntityScores`` of string matching: per type, ``gold`` and ``predicted``
+    strings (unique per sentence), ``correct`` predictions and ``found`` gold strings
+    (equal to ``correct`` unless ``partial``); precision = correct / predicted, recall =
+    found / gold. Under ``compat="universalner"`` the micro scores are the script's
+    (1e-10 in each denominator), to its last digit."""
+
+    found: np.ndarray = field(default=None)
+    compat: str | None = None
+    partial: bool = False
+
+    def per_type(self):
+        return _prf(self.correct, self.found, self.predicted, self.gold, self.zero_division)
+
+    def micro(self) -> tuple[float, float, float]:
+        correct, found = int(self.correct.sum()), int(self.found.sum())
+        if self.compat == "universalner":
+            return universalner.script_prf(correct, self.n_predicted, self.n_gold, found)
+        return tuple(float(x) for x in _prf(correct, found, self.n_predicted, self.n_gold,
+                                            self.zero_division))
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["found"] = int(self.found.sum())
+        for k, row in enumerate(out["per_type"].values()):
+            row["found"] = int(self.found[k])
+        return out
+
+
+def _prf(correct, found, predicted, gold, zero_division: float):
+    """Precision of the correct predictions, recall of the gold strings found, F1."""
+    precision = safe_divide(correct, predicted, zero_division)
+    recall = safe_divide(found, gold, zero_division)
+    return precision, recall, safe_divide(2 * precision * recall, precision + recall)
+
+
+@input_options("tokens", "texts")
+def score_strings(references, predictions, *, types=None, type_map=None, compat=None,
+                  partial: bool = False, scheme: str = "IOB2", mode: str = "lenient",
+                  inputs) -> StringScores:
+    """Precision, recall and F1 of generated entities against gold, as strings.
+
+    Args:
+        references: gold, as span lists per sentence (any form of
+            ``nerspan.span_input``), tag lists per sentence (decoded by ``scheme`` and
+            ``mode``) or a ``Corpus`` (its gold column); ``tokens`` or ``texts`` give
+            the words unless the Corpus has them.
+        predictions: per sentence, generated output in any form of ``reading``.
+        types, type_map: how predicted types are matched to gold's (``type_names``);
+            ``types`` defaults to the gold types.
+        compat: None (default) or ``"universalner"``.
+        partial: count word-overlap matches (F1 >= 0.5) as correct.
+
+    >>> s = score_strings([[(0, 2, "PER"), (3, 4, "LOC")]],
+    ...                   ['[{"text": "ada lovelace", "type": "PER"}, ["Paris", "ORG"]]'],
+    ...                   tokens=[["Ada", "Lovelace", "in", "Paris"]])
+    >>> s.micro(), s.to_dict()["per_type"]["LOC"]["recall"]
+    ((0.5, 0.5, 0.5), 0.0)
+    >>> u = score_strings([[(0, 2, "PER"), (3, 4, "LOC")]],
+    ...                   [{"person": '["The Ada Lovelace"]', "location": "[]"}],
+    ...                   tokens=[["Ada", "Lovelace", "in", "Paris"]], compat="universalner",
+    ...                   type_map={"person": "PER", "location": "LOC"})
+    >>> u.micro()
+    (0.9999999999, 0.499999999975, 0.6666666665777777)
+    """
+    if compat not in COMPAT:
+        raise ValueError(f"compat must be None or 'universalner', not {compat!r}")
+    if not isinstance(partial, bool):
+        raise InputTypeError(f"partial must be True or False, not {partial!r}")
+    gold_texts = gold_mention_texts(references, scheme=scheme, mode=mode, inputs=inputs)
+    sentences = _sentences(predictions, "predictions")
+    if len(sentences) != len(gold_texts):
+        raise SentenceCountError(f"predictions hold {counted(len(sentences), 'sentence')}, "
+                                 f"references {len(gold_texts)}")
+    if types is None:
+        types = {t for mentions in gold_texts for _, t in mentions}
+    match = TypeMatcher(types, type_map)
+    if compat == "universalner":
+        predicted, record = _universalner_queries(sentences, match)
+        gold = [_by_type(mentions, universalner.gold_strings) for mentions in gold_texts]
+    else:
+        predicted, record = _normalised_sets(sentences, types, type_map)
+        gold = [_by_type(mentions, _unique_normalised) for mentions in gold_texts]
+    return _scores(gold, predicted, record, compat, partial)
+
+
+def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient",
+                       inputs) -> list:
+    """Per sentence, ``(text, type)`` of every gold mention (tokens joined by a space),
+    read and checked as every family reads gold (``nerspan.from_spans``)."""
+    spans_given = is_span_input(references)
+    corpus = from_spans(references, inputs=inputs)
+    if corpus.tokens is None:
+        raise NerspanError("string matching needs the gold mentions' words: pass "
+                           "tokens=... or texts=...", side="references")
+    mentions = decode(corpus, GOLD, "IOB2" if spans_given else scheme, mode).to_list(corpus)
+    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+    return [[(" ".join(words[i][a:b]), label) for label, a, b in sentence]
+            for i, sentence in enumerate(mentions)]
+
+
+def _by_type(mentions: list, unique) -> dict:
+    """type -> that type's unique strings, by ``unique`` (a list of texts -> items)."""
+    texts: dict = {}
+    for text, entity_type in mentions:
+        texts.setdefault(entity_type, []).append(text)
+    return {t: unique(found) for t, found in texts.items()}
+
+
+def _unique_normalised(texts: list) -> list:
+    return list(dict.fromkeys(map(normalise, texts)))
+
+
+def _normalised_sets(sentences: list, types, type_map) -> tuple[list, GenerativeRepairs]:
+    """Per sentence, type -> unique normalised texts; repeats listed as duplicates."""
+    read = read_generated(sentences, types=types, type_map=type_map)
+    predicted, duplicates = [], []
+    for i, entities in enumerate(read.entities):
+        keys: dict = {}
+        for text, entity_type in entities:
+            kept = keys.setdefault(entity_type, {})
+            key = normalise(text)
+            if key in kept:
+                duplicates.append(Listing(i, text, entity_type))
+            kept[key] = True
+        predicted.append({t: list(kept) for t, kept in keys.items()})
+    usable = sum(len(items) for sentence in predicted for items in sentence.values())
+    return predicted, read.repairs.replace(duplicates=tuple(duplicates), usable=usable)
+
+
+def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, GenerativeRepairs]:
+    """Per sentence, type -> the query's unique items by the script's rules."""
+    predicted, record = [], _Record()
+    for i, value in enumerate(sentences):
+        queries: dict = {}
+        for given, answer in _answers(value, i, record):
+            entity_type, how = match(given)
+            record.typed(i, how, given, answer)
+            repeats: list = []
+            items, parse_failure = (universalner.parse(answer, repeats)
+                                    if isinstance(answer, str)
+                                    else universalner.normalised_items(answer, repeats))
+            if parse_failure:
+                record.failures.append(Listing(i, answer if isinstance(answer, str)
+                                               else repr(answer)[:80], given, parse_failure))
+            record.entities += len(items) + len(repeats)
+            record.duplicates.extend(Listing(i, str(item), entity_type) for item in repeats)
+            kept = queries.setdefault(entity_type, [])
+            # two answers for one type (a model's "person" and "PERSON") form one query
+            for item in items:
+                if item in kept:
+                    record.duplicates.append(Listing(i, str(item), entity_type))
+                else:
+                    kept.append(item)
+        predicted.append(queries)
+    return predicted, record.repairs(len(sentences), predicted)
+
+
+def _answers(value, i: int, record: "_Record"):
+    """``(type, answer)`` per query of one sentence: a dict from type to a
+    response (or its list) as UniversalNER's model answers; any other form is read
+    (``reading``) and its texts grouped by type."""
+    if isinstance(value, Mapping) and all(isinstance(k, str) for k in value) \
+            and not {k.casefold() for k in value} & set(TEXT_KEYS) and all(
+                v is None or isinstance(v, (str, list, tuple)) for v in value.values()):
+        return [(k, [] if v is None else v) for k, v in value.items()]
+    found, failure, rejected = read_response(value, "predictions", i)
+    record.rejected.extend(Listing(i, text, given, reason) for text, given, reason in rejected)
+    if failure is not None:
+        record.failures.append(Listing(i, value if isinstance(value, str) else repr(value),
+                                       reason=failure))
+    grouped: dict = {}
+    for text, given in found:
+        grouped.setdefault(given, []).append(text)
+    return list(grouped.items())
+
+
+class _Record:
+    """What the UniversalNER reading counts."""
+
+    def __init__(self):
+        self.failures, self.rejected, self.unknown, self.duplicates = [], [], [], []
+        self.types = dict.fromkeys(TYPE_MATCHES, 0)
+        self.entities = 0
+
+    def typed(self, i: int, how: str, given: str, answer) -> None:
+        self.types[how] += 1
+        if how == "unknown":
+            self.unknown.append(Listing(i, answer if isinstance(answer, str)
+                                        else repr(answer)[:80], given))
+
+    def repairs(self, n: int, predicted: list) -> GenerativeRepairs:
+        usable = sum(len(items) for sentence in predicted for items in sentence.values())
+        return GenerativeRepairs(
+            responses=n, entities=self.entities, usable=usable, types=self.types,
+            parse_failures=tuple(self.failures), rejected=tuple(self.rejected),
+            unknown_types=tuple(self.unknown), duplicates=tuple(self.duplicates))
+
+
+def _scores(gold: list, predicted: list, record: GenerativeRepairs, compat, partial: bool
+            ) -> StringScores:
+    """Count per type over all sentences and build the result."""
+    similar = universalner.word_f1
+    counts: dict = {}
+    for gold_items, predicted_items in zip(gold, predicted):
+        for entity_type in set(gold_items) | set(predicted_items):
+            g, p = gold_items.get(entity_type, []), predicted_items.get(entity_type, [])
+            row = counts.setdefault(entity_type, [0, 0, 0, 0])
+            if partial:
+                hit = [[isinstance(x, str) and similar(x, y) >= universalner.PARTIAL_THRESHOLD
+                        for y in g] for x in p]
+                correct, found = sum(map(any, hit)), sum(map(any, zip(*hit))) if hit else 0
+            else:
+                correct = found = len(set(p) & set(g))
+            for k, n in enumerate((len(g), len(p), correct, found)):
+                row[k] += n
+    types = tuple(sorted(counts))
+    column = lambda k: np.array([counts[t][k] for t in types], dtype=np.int64)  # noqa: E731
+    return StringScores(
+        types, column(0), column(1), column(2), 0.0,
+        merge_repairs(repairs_dict(None, None), record),
+        {"matching": "strings", "compat": compat, "partial": partial},
+        found=column(3), compat=compat, partial=partial)
+
+
+__all__ = ["score_strings", "StringScores", "gold_mention_texts", "COMPAT"]

@@ -1,0 +1,111 @@
+"""Entity types as a model writes them, matched to the gold types (METHODS §6).
+
+The gold types are names the caller gives (a set of strings, the type vocabulary), never
+gold spans or labels. A type the model wrote is mapped by ``type_map`` if it names it
+(as written, then case-insensitively), then matched to a gold type as written, then
+case-insensitively: case folded and runs of spaces, hyphens and underscores read alike,
+so ``"Creative Work"`` is WNUT-17's ``creative-work``. A type that still matches none is
+kept as its own type (its entities can only be wrong) and counted as unknown; without
+gold types nothing is checked (``unchecked``). A kept type becomes a span label, which
+holds no whitespace and no ``|`` (``nerspan.from_spans``): those characters become ``_``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..errors import InputTypeError, NerspanError, shown
+
+_SEPARATORS = re.compile(r"[\s_\-]+")
+_NOT_IN_A_LABEL = re.compile(r"[\s|]+")
+
+
+def loose_key(name: str) -> str:
+    """The key under which type names match case-insensitively.
+
+    >>> loose_key("Creative Work") == loose_key("creative-work")
+    True
+    """
+    return _SEPARATORS.sub("-", name.strip().casefold())
+
+
+def as_label(name: str) -> str:
+    """``name`` as a span label: whitespace and ``|`` as ``_``.
+
+    >>> as_label(" creative work ")
+    'creative_work'
+    """
+    return _NOT_IN_A_LABEL.sub("_", name.strip())
+
+
+class TypeMatcher:
+    """Given type -> ``(type, how)``; ``how`` is one of ``repairs.TYPE_MATCHES``.
+
+    >>> match = TypeMatcher({"PER", "LOC", "creative-work"}, {"city": "LOC"})
+    >>> match("PER"), match("per"), match("City"), match("Creative Work"), match("date")
+    (('PER', 'as_given'), ('PER', 'case_insensitive'), ('LOC', 'type_map'), \
+('creative-work', 'case_insensitive'), ('date', 'unknown'))
+    """
+
+    def __init__(self, types=None, type_map: Mapping | None = None):
+        self.types = _checked_types(types)
+        self.type_map = _checked_type_map(type_map)
+        self.mapped_loose = {loose_key(k): v for k, v in reversed(list(self.type_map.items()))}
+        self.loose = {} if self.types is None else \
+            {loose_key(t): t for t in sorted(self.types, reverse=True)}
+        self.cache: dict = {}
+
+    def __call__(self, given: str) -> tuple[str, str]:
+        found = self.cache.get(given)
+        if found is None:
+            found = self.cache[given] = self._match(given)
+        return found
+
+    def _match(self, given: str) -> tuple[str, str]:
+        mapped = self.type_map.get(given)
+        if mapped is None:
+            mapped = self.mapped_loose.get(loose_key(given))
+        name = given if mapped is None else mapped
+        if self.types is None:
+            return as_label(name), "unchecked" if mapped is None else "type_map"
+        if name in self.types:
+            return name, "as_given" if mapped is None else "type_map"
+        loose = self.loose.get(loose_key(name))
+        if loose is not None:
+            return loose, "case_insensitive" if mapped is None else "type_map"
+        return as_label(name), "unknown"
+
+
+def _checked_types(types):
+    """The gold type names as a frozenset (None: nothing to match against)."""
+    if types is None:
+        return None
+    if isinstance(types, (str, bytes)) or not hasattr(types, "__iter__"):
+        raise InputTypeError(f"types must be a set of type names, not {shown(types)}",
+                             side="types")
+    names = list(types)
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise InputTypeError(f"types must be type names (non-empty strings), not "
+                                 f"{shown(name)}: give the gold type vocabulary, never "
+                                 "gold spans or labels", side="types")
+    return frozenset(names)
+
+
+def _checked_type_map(type_map) -> dict:
+    if type_map is None:
+        return {}
+    if not isinstance(type_map, Mapping):
+        raise InputTypeError(f"type_map must be a dict from a model's type name to a gold "
+                             f"type name, not {shown(type_map)}", side="type_map")
+    for key, value in type_map.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise InputTypeError(f"type_map maps strings to strings, not {shown(key)} -> "
+                                 f"{shown(value)}", side="type_map")
+        if not value.strip():
+            raise NerspanError(f"type_map maps {shown(key)} to an empty type name",
+                               side="type_map")
+    return dict(type_map)
+
+
+__all__ = ["TypeMatcher", "loose_key", "as_label"]
