@@ -180,11 +180,11 @@ class GenerativeRepairs:
 
 
 def merge_repairs(repairs: dict, generative: GenerativeRepairs) -> dict:
-    """A result's ``repairs`` (``{"gold": ..., "pred": ...}``, ``nerspan.repairs_dict``)
+    """A result's ``repairs`` (``{"gold": ..., "pred": ...}``, ``nerspan.spans.repairs_dict``)
     with the generated side's record as ``pred["generative"]``; the sentences it
     concerns join ``pred["sentences"]`` (the first 20).
 
-    >>> from nerspan import repairs_dict
+    >>> from nerspan.spans import repairs_dict
     >>> record = GenerativeRepairs(responses=1, ungrounded=(Listing(0, "Oz", "LOC"),))
     >>> merged = merge_repairs(repairs_dict(None, None), record)
     >>> merged["pred"]["generative"]["ungrounded"], merged["pred"]["sentences"]
