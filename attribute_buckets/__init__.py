@@ -32,7 +32,10 @@ from .core import (COMPATS, AttributeBucketsResult, AttributeTable, bucket_f1_st
 from .tables import TrainingTables, training_tables
 from . import analysis, plots  # noqa: E402  (both import scipy/matplotlib only when used)
 
+from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
+
 __all__ = [
+    "FAMILY",
     "score", "AttributeBucketsResult", "AttributeTable", "bucket_f1_statistic", "COMPATS",
     "ATTRIBUTE_TABLE", "Attribute", "ATTRIBUTES", "MENTION_ATTRIBUTES", "TOKEN_ATTRIBUTES",
     "DISCRETE_ATTRIBUTES", "NEEDS_TRAINING", "DISCRETE", "Category", "tag_buckets",

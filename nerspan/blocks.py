@@ -25,7 +25,7 @@ Cells of a table:
 - ``OverRuns(value, runs)``: mean and standard deviation over runs
   (``value``: ``{"mean", "std", "n"}`` as ``nerspan.significance.mean_std`` gives, or None
   for no run), with the number of runs unless it is ``runs``;
-- ``Tested(value, test, digits)``: a number marked † when its significance ``test``
+- ``Marked(value, test, digits)``: a number marked † when its significance ``test``
   (``{"pvalue", "pvalue_holm", "significant"}`` or ``{"error"}``) does not hold.
 
 >>> Table(("system", "recall"), (("a", 0.5), ("b", None))).rows[1]
@@ -130,7 +130,7 @@ class OverRuns:
 
 
 @dataclass(frozen=True)
-class Tested:
+class Marked:
     """A number marked † when its significance ``test`` does not hold (None: no test)."""
 
     value: float | None
@@ -139,4 +139,4 @@ class Tested:
 
 
 BLOCKS = (Heading, Note, Table, Figure, Tiles, FiguresCapNote)
-CELLS = (Strong, Hover, Noted, OverRuns, Tested)
+CELLS = (Strong, Hover, Noted, OverRuns, Marked)

@@ -181,11 +181,11 @@ def test_bootstrap_interval_covers_a_known_error_rate():
 def test_faireval_confusion_table_keeps_labels_apart_and_escaped():
     # types named FP and FN are labels like any other; the unmatched spans' row and column
     # are named apart from them, and every label is escaped
-    from nerlens.report.html import _faireval_section
+    from nerlens.report.html import family_sections
     report = nerlens.report([["B-FP", "O", "B-FN", "B-a<b"]], {"a": [["B-FN", "O", "O", "O"]]},
                             tokens=[["w", "x", "y", "z"]], bootstrap=0, families=["faireval"],
                             figures=False)
-    html = _faireval_section(report)
+    html = {anchor: body for anchor, _, body in family_sections(report)}["faireval"]
     matrix = html.split("a: confusion of errors</h3>")[1].split("</table>")[0]
     assert re.findall(r"<tr><td>([^<]*)</td>", matrix) == ["FN", "FP", "a&lt;b",
                                                             "no target span (FP)"]
