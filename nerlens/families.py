@@ -85,7 +85,8 @@ def register_family(descriptor: Family, *, replace: bool = False) -> None:
         raise ValueError(f"a family named {descriptor.name!r} is registered already (from "
                          f"{_packages.get(descriptor.name)}); pass replace=True to replace it")
     _registry[descriptor.name] = descriptor
-    _packages[descriptor.name] = getattr(descriptor.score, "__module__", "").split(".")[0]
+    module = getattr(descriptor.score, "__module__", None) or ""
+    _packages[descriptor.name] = module.split(".")[0] or descriptor.name
 
 
 def unregister_family(name: str) -> Family:
