@@ -19,9 +19,11 @@ True
 >>> [(b["name"], b["gold"], b["f1"]) for b in r.to_dict()["buckets"]["tag"]]
 [('LOC', 1, 1.0)]
 """
-from .attributes import (ATTRIBUTES, DESCRIPTIONS, DISCRETE_ATTRIBUTES, FREQUENCY_NORMS,
-                         MENTION_ATTRIBUTES, NEEDS_TRAINING, TOKEN_ATTRIBUTES)
-from .bucketing import (DEFAULT_STRATEGY, STRATEGIES, Bucket, assign, bucket_names,
+from nerspan.deprecation import warn_renamed
+
+from .attributes import (ATTRIBUTE_TABLE, ATTRIBUTES, DISCRETE_ATTRIBUTES, FREQUENCY_NORMS,
+                         MENTION_ATTRIBUTES, NEEDS_TRAINING, TOKEN_ATTRIBUTES, Attribute)
+from .bucketing import (REFERENCE_RULES, STRATEGIES, Bucket, assign, bucket_names,
                         edges_buckets, equal_count, equal_width, equal_width_buckets,
                         reference_buckets, strategy_buckets)
 from .discrete import DISCRETE, Category, tag_buckets
@@ -30,12 +32,31 @@ from .core import (COMPATS, AttributeBucketsResult, AttributeTable, bucket_f1_st
 from .tables import TrainingTables, training_tables
 from . import analysis, plots  # noqa: E402  (both import scipy/matplotlib only when used)
 
+from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
+
 __all__ = [
+    "FAMILY",
     "score", "AttributeBucketsResult", "AttributeTable", "bucket_f1_statistic", "COMPATS",
-    "ATTRIBUTES", "MENTION_ATTRIBUTES", "TOKEN_ATTRIBUTES", "DISCRETE_ATTRIBUTES",
-    "NEEDS_TRAINING", "DESCRIPTIONS", "DISCRETE", "Category", "tag_buckets",
+    "ATTRIBUTE_TABLE", "Attribute", "ATTRIBUTES", "MENTION_ATTRIBUTES", "TOKEN_ATTRIBUTES",
+    "DISCRETE_ATTRIBUTES", "NEEDS_TRAINING", "DISCRETE", "Category", "tag_buckets",
     "FREQUENCY_NORMS", "Bucket", "assign", "bucket_names", "edges_buckets", "equal_count",
     "equal_width", "equal_width_buckets", "reference_buckets", "strategy_buckets",
-    "DEFAULT_STRATEGY", "STRATEGIES",
+    "STRATEGIES", "REFERENCE_RULES",
     "TrainingTables", "training_tables", "analysis", "plots",
 ]
+
+
+# Two tables the attribute records replace, kept one release (their values come from the
+# records): DESCRIPTIONS[name] is ATTRIBUTE_TABLE[name].description, DEFAULT_STRATEGY[name]
+# ATTRIBUTE_TABLE[name].bucketing.
+_REPLACED = {"DESCRIPTIONS": "description", "DEFAULT_STRATEGY": "bucketing"}
+
+
+def __getattr__(name: str):
+    if name in _REPLACED:
+        field = _REPLACED[name]
+        warn_renamed(f"attribute_buckets.{name}", f"attribute_buckets.ATTRIBUTE_TABLE[name]."
+                     f"{field}")
+        return {a.name: getattr(a, field) for a in ATTRIBUTE_TABLE.values()
+                if name != "DEFAULT_STRATEGY" or a.ordered}
+    raise AttributeError(f"module 'attribute_buckets' has no attribute {name!r}")

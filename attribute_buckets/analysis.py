@@ -39,7 +39,7 @@ import numpy as np
 # the tests are nerspan's; friedman, wilcoxon and defined_pairs stay importable from here
 from nerspan.significance import defined_pairs, friedman, result_or_reason, wilcoxon  # noqa: F401
 
-from .attributes import DISCRETE_ATTRIBUTES, TOKEN_ATTRIBUTES
+from .attributes import ATTRIBUTE_TABLE, MENTION
 from .discrete import DISCRETE
 
 
@@ -88,7 +88,9 @@ def is_ordered(result, attribute: str) -> bool:
     if hasattr(result, "tables"):
         return result.tables[attribute].strategy != DISCRETE
     strategy = result.get("attributes", {}).get(attribute, {}).get("strategy")
-    return strategy != DISCRETE if strategy else attribute not in DISCRETE_ATTRIBUTES
+    if strategy:
+        return strategy != DISCRETE
+    return ATTRIBUTE_TABLE[attribute].ordered if attribute in ATTRIBUTE_TABLE else True
 
 
 def unit(result, attribute: str) -> str:
@@ -97,7 +99,9 @@ def unit(result, attribute: str) -> str:
     if hasattr(result, "tables"):
         return result.tables[attribute].unit
     reported = result.get("attributes", {}).get(attribute, {}).get("unit")
-    return reported or ("token" if attribute in TOKEN_ATTRIBUTES else "mention")
+    if reported:
+        return reported
+    return ATTRIBUTE_TABLE[attribute].level if attribute in ATTRIBUTE_TABLE else MENTION
 
 
 def overall_f1(result, attribute: str) -> float | None:

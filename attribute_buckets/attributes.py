@@ -18,26 +18,9 @@ from nerspan import Corpus, Spans, TrainIndex
 from nerspan.flat import ranges
 from nerspan.train_index import mention_texts
 
+from .discrete import DISCRETE
 from .tables import TrainingTables, needs_regex
 
-MENTION_ATTRIBUTES = ("eLen", "sLen", "eDen", "oDen", "eCon", "eFre", "tag")
-TOKEN_ATTRIBUTES = ("tCon", "tFre")
-DISCRETE_ATTRIBUTES = ("tag",)   # buckets without an order: one per entity type
-ATTRIBUTES = ("eLen", "sLen", "eDen", "oDen", "eCon", "eFre", "tCon", "tFre", "tag")
-NEEDS_TRAINING = ("oDen", "eCon", "eFre", "tCon", "tFre")   # they also need the test tokens
-DESCRIPTIONS = {
-    "eLen": "entity length: tokens of the mention",
-    "sLen": "sentence length: tokens of the mention's sentence",
-    "eDen": "entity density: gold mention tokens of the sentence / sentence length",
-    "oDen": "OOV density: sentence tokens absent from the training vocabulary / sentence length",
-    "eCon": "entity label consistency: share of the training occurrences of the mention's "
-            "token sequence annotated as a mention of its type",
-    "eFre": "entity frequency: training mentions with the mention's text / all training mentions",
-    "tCon": "token label consistency: share of the token's training occurrences that carry "
-            "its label (type or O)",
-    "tFre": "token frequency: the token's training occurrences / all training tokens",
-    "tag": "entity type: one bucket per type, ordered by type name",
-}
 FREQUENCY_NORMS = ("ratio", "rank5")
 RANK = 5  # the reference code divides frequencies by the 5th largest count
 
@@ -409,14 +392,77 @@ def _round3(values: np.ndarray) -> np.ndarray:
     return rounded[inverse.ravel()] if len(values) else values
 
 
-MENTION_FUNCTIONS = {
-    "eLen": entity_length,
-    "sLen": entity_sentence_length,
-    "eDen": entity_density,
-    "oDen": entity_oov_density,
-    "eCon": entity_consistency,
-    "eFre": entity_frequency,
-    "tag": entity_type,
-}
-TOKEN_FUNCTIONS = {"tCon": token_consistency, "tFre": token_frequency}
-TOKEN_TABLES = {"tCon": consistency_table, "tFre": frequency_table}
+# -- the table: one record per attribute --------------------------------------------------
+MENTION, TOKEN = "mention", "token"
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One bucketing attribute, everything the scoring, the tables, the plots and the
+    report's names read of it.
+
+    - ``name`` (its key: ``eLen``), ``title`` (its readable name: ``entity length``),
+      ``description`` (its definition, METHODS.md section 4);
+    - ``level``: ``"mention"`` (a value per gold and predicted mention) or ``"token"`` (a
+      value per token and label: its buckets score tokens, O included);
+    - ``ordered``: whether its buckets have an order (``tag``'s, one per type, have none:
+      the analyses that need an order skip it);
+    - ``needs_training``: it looks at the training data (and the test tokens);
+    - ``bucketing``: its buckets by default, a strategy of ``bucketing.STRATEGIES`` or
+      ``discrete.DISCRETE`` (one bucket per type);
+    - ``compat``: its buckets under ``compat="interpreteval"``, a rule of
+      ``bucketing.REFERENCE_RULES`` (``"types"``: ``discrete.tag_buckets``' reference rule);
+    - ``values``: how its values are computed: ``values(ctx, spans)`` for a mention
+      attribute, ``values(ctx, positions, labels)`` for a token attribute, whose values are
+      also a ``table(ctx)`` of cells (training row x label code) read per token.
+    """
+
+    name: str
+    title: str
+    description: str
+    level: str
+    values: Callable
+    bucketing: str = "equal"
+    compat: str = "greedy"
+    ordered: bool = True
+    needs_training: bool = False
+    table: Callable | None = None
+
+
+ATTRIBUTE_TABLE = {a.name: a for a in (
+    Attribute("eLen", "entity length", "entity length: tokens of the mention", MENTION,
+              entity_length, bucketing="length", compat="length"),
+    Attribute("sLen", "sentence length", "sentence length: tokens of the mention's sentence",
+              MENTION, entity_sentence_length),
+    Attribute("eDen", "entity density",
+              "entity density: gold mention tokens of the sentence / sentence length",
+              MENTION, entity_density),
+    Attribute("oDen", "OOV density", "OOV density: sentence tokens absent from the training "
+              "vocabulary / sentence length", MENTION, entity_oov_density,
+              bucketing="zero_then_equal", compat="zero", needs_training=True),
+    Attribute("eCon", "entity label consistency",
+              "entity label consistency: share of the training occurrences of the mention's "
+              "token sequence annotated as a mention of its type", MENTION,
+              entity_consistency, bucketing="consistency", compat="fixed",
+              needs_training=True),
+    Attribute("eFre", "entity frequency", "entity frequency: training mentions with the "
+              "mention's text / all training mentions", MENTION, entity_frequency,
+              bucketing="zero_then_equal", compat="zero", needs_training=True),
+    Attribute("tCon", "token label consistency",
+              "token label consistency: share of the token's training occurrences that carry "
+              "its label (type or O)", TOKEN, token_consistency, bucketing="consistency",
+              compat="fixed", needs_training=True, table=consistency_table),
+    Attribute("tFre", "token frequency",
+              "token frequency: the token's training occurrences / all training tokens",
+              TOKEN, token_frequency, bucketing="zero_then_equal", compat="zero",
+              needs_training=True, table=frequency_table),
+    Attribute("tag", "entity type", "entity type: one bucket per type, ordered by type name",
+              MENTION, entity_type, bucketing=DISCRETE, compat="types", ordered=False),
+)}
+
+# The names, as the options and the checks list them (read from the table)
+ATTRIBUTES = tuple(ATTRIBUTE_TABLE)
+MENTION_ATTRIBUTES = tuple(a.name for a in ATTRIBUTE_TABLE.values() if a.level == MENTION)
+TOKEN_ATTRIBUTES = tuple(a.name for a in ATTRIBUTE_TABLE.values() if a.level == TOKEN)
+DISCRETE_ATTRIBUTES = tuple(a.name for a in ATTRIBUTE_TABLE.values() if not a.ordered)
+NEEDS_TRAINING = tuple(a.name for a in ATTRIBUTE_TABLE.values() if a.needs_training)

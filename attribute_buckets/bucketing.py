@@ -40,14 +40,13 @@ from nerspan import NerspanError
 from nerspan.errors import counted
 
 STRATEGIES = ("length", "consistency", "zero_then_equal", "equal")
-DEFAULT_STRATEGY = {"eLen": "length", "eCon": "consistency", "tCon": "consistency",
-                    "eFre": "zero_then_equal", "tFre": "zero_then_equal",
-                    "oDen": "zero_then_equal", "sLen": "equal", "eDen": "equal"}
-# The reference code's configuration: fixed intervals for eCon and tCon; single-value
-# buckets for these values, the rest by greedy accumulation.
+# The reference code's rules (compat="interpreteval"), which attribute follows which is in
+# the attribute's record (``attributes.ATTRIBUTE_TABLE``): fixed intervals (eCon, tCon);
+# single-value buckets for 1 .. n-1 (eLen) or for 0 (eFre, tFre, oDen), the rest by greedy
+# accumulation; greedy accumulation alone (sLen, eDen).
+REFERENCE_RULES = ("fixed", "length", "zero", "greedy")
 REFERENCE_FIXED = [(0.0, 0.0, True, True), (0.0, 0.5, False, True),
                    (0.5, 0.999, False, True), (1.0, 1.0, True, True)]
-REFERENCE_HARDCODED = {"eFre": (0.0,), "tFre": (0.0,), "oDen": (0.0,), "sLen": (), "eDen": ()}
 
 # Bucket names by number of buckets; other counts are named B1, B2, ...
 NAMES = {1: ("ALL",), 2: ("S", "L"), 3: ("S", "M", "L"), 4: ("XS", "S", "L", "XL"),
@@ -209,30 +208,34 @@ def edges_buckets(edges) -> list:
 
 
 # -- the reference code (compat="interpreteval") -----------------------------------------
-def reference_buckets(attribute: str, gold_values, n_buckets: int) -> tuple[list, list]:
-    """Buckets as the reference code finds them: ``(for_gold, for_predicted)``.
+def reference_buckets(rule: str, gold_values, n_buckets: int, name: str | None = None
+                      ) -> tuple[list, list]:
+    """Buckets as the reference code finds them by ``rule`` (``REFERENCE_RULES``):
+    ``(for_gold, for_predicted)``; ``name``: the attribute, for errors.
 
-    eCon/tCon: the fixed intervals ``{0}, (0, 0.5], (0.5, 0.999], {1}`` (a value in
-    ``(0.999, 1)`` falls in none). Others: single-value buckets for the configured values
-    present in gold (eLen ``1 .. n-1``; ``0`` for eFre, tFre, oDen), then greedy
-    accumulation over the other distinct values in increasing order: a bucket is closed
-    as soon as it holds MORE than (remaining units / remaining buckets); what is left at
-    the end is the last bucket. This can give fewer buckets than asked for. For
-    predicted values the accumulated groups become intervals ``(previous upper, upper]``
-    (the first group, if it comes first, ``(its lowest value, upper]``, which leaves
-    that lowest value out); a group of one value stays a single value. Gold units keep
-    the group they were accumulated in.
+    ``"fixed"``: the intervals ``{0}, (0, 0.5], (0.5, 0.999], {1}`` (a value in
+    ``(0.999, 1)`` falls in none). The others: single-value buckets for the configured
+    values present in gold (``"length"``: ``1 .. n-1``; ``"zero"``: ``0``; ``"greedy"``:
+    none), then greedy accumulation over the other distinct values in increasing order: a
+    bucket is closed as soon as it holds MORE than (remaining units / remaining buckets);
+    what is left at the end is the last bucket. This can give fewer buckets than asked
+    for. For predicted values the accumulated groups become intervals ``(previous upper,
+    upper]`` (the first group, if it comes first, ``(its lowest value, upper]``, which
+    leaves that lowest value out); a group of one value stays a single value. Gold units
+    keep the group they were accumulated in.
 
-    >>> gold, pred = reference_buckets("sLen", [5, 5, 6, 7, 8, 9, 9, 9], 4)
+    >>> gold, pred = reference_buckets("greedy", [5, 5, 6, 7, 8, 9, 9, 9], 4)
     >>> [b.label() for b in gold], [b.label() for b in pred]
     (['[5, 6]', '(6, 9]'], ['(5, 6]', '(6, 9]'])
     """
-    if attribute in ("eCon", "tCon"):
+    if rule == "fixed":
         fixed = [Bucket(*spec) for spec in REFERENCE_FIXED]
         return fixed, fixed
-    hardcoded = (tuple(float(v) for v in range(1, n_buckets)) if attribute == "eLen"
-                 else REFERENCE_HARDCODED.get(attribute, ()))
-    groups = _reference_groups(attribute, gold_values, n_buckets, hardcoded)
+    points = {"length": tuple(float(v) for v in range(1, n_buckets)), "zero": (0.0,),
+              "greedy": ()}
+    if rule not in points:
+        raise ValueError(f"unknown reference rule {rule!r}; one of {', '.join(REFERENCE_RULES)}")
+    groups = _reference_groups(name or rule, gold_values, n_buckets, points[rule])
     return _reference_group_buckets(groups)
 
 

@@ -22,12 +22,11 @@ from nerspan.errors import counted
 from nerspan.result import entity_row, undefined_keys
 from nerspan.scores import safe_divide, sentence_counts
 
-from .attributes import (ATTRIBUTES, Context, DISCRETE_ATTRIBUTES, FREQUENCY_NORMS,
-                         MENTION_FUNCTIONS, NEEDS_TRAINING, Side, TOKEN_ATTRIBUTES,
-                         TOKEN_FUNCTIONS, TOKEN_TABLES, TableValues,
+from . import attributes as attrs
+from .attributes import (Context, FREQUENCY_NORMS, Side, TableValues,
                          reference_token_values)
-from .bucketing import (DEFAULT_STRATEGY, assign, bucket_names, edges_buckets,
-                        equal_width_buckets, reference_buckets, strategy_buckets)
+from .bucketing import (assign, bucket_names, edges_buckets, equal_width_buckets,
+                        reference_buckets, strategy_buckets)
 from .discrete import DISCRETE, tag_buckets
 from .tables import training_tables
 
@@ -333,7 +332,7 @@ def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> 
 def _check_training(context: GoldContext, corpus, chosen: dict, train, train_tokens) -> None:
     """The attributes that look at training data need it, and the test tokens."""
     needs_train = [a for a, f in chosen.items()
-                   if isinstance(f, str) and f in NEEDS_TRAINING]
+                   if isinstance(f, str) and attrs.ATTRIBUTE_TABLE[f].needs_training]
     if not needs_train:
         return
     if corpus.tokens is None:
@@ -361,8 +360,8 @@ class _GoldValues:
 def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, weights,
                      confidence, mention_pairs, equal_width=False,
                      cached: _GoldValues | None = None) -> AttributeTable:
-    builtin = function if isinstance(function, str) else None
-    if builtin in TOKEN_ATTRIBUTES:
+    builtin = attrs.ATTRIBUTE_TABLE[function] if isinstance(function, str) else None
+    if builtin is not None and builtin.level == attrs.TOKEN:
         unit = "token"
         gold_units, pred_units, pairs = _token_units(ctx, ctx.gold, pred_side, builtin, compat)
     else:
@@ -372,7 +371,7 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
         pairs = mention_pairs
     gold_sentence, gold_values = gold_units
     pred_sentence, pred_values = pred_units
-    discrete = builtin in DISCRETE_ATTRIBUTES
+    discrete = builtin is not None and not builtin.ordered
     distribution = _gold_distribution(gold_values, builtin, cached)
     # summed in sorted order, so that the mean does not depend on the sentence order;
     # a discrete attribute (type codes) has no mean
@@ -407,7 +406,7 @@ def _gold_distribution(gold_values, builtin, cached: _GoldValues | None) -> tupl
     if not isinstance(gold_values, TableValues):
         return gold_values, None
     return gold_values.value_counts() if cached is None else \
-        cached.get(builtin, gold_values.value_counts)
+        cached.get(builtin.name, gold_values.value_counts)
 
 
 def _sorted_mean(values: np.ndarray, counts: np.ndarray | None) -> float:
@@ -417,11 +416,12 @@ def _sorted_mean(values: np.ndarray, counts: np.ndarray | None) -> float:
 
 
 def _buckets(ctx, name, builtin, distribution, n_buckets, edges, compat, equal_width):
-    """``(strategy, gold buckets, predicted buckets)`` of one attribute, cut from the
-    gold ``(values, counts)`` (see ``_gold_distribution``)."""
+    """``(strategy, gold buckets, predicted buckets)`` of one attribute (``builtin``: its
+    record, None for a custom one), cut from the gold ``(values, counts)`` (see
+    ``_gold_distribution``)."""
     gold_values, counts = distribution
-    strategy = DEFAULT_STRATEGY.get(builtin, "equal") if edges is None else "edges"
-    if builtin in DISCRETE_ATTRIBUTES:
+    strategy = "edges" if edges is not None else builtin.bucketing if builtin else "equal"
+    if builtin is not None and builtin.bucketing == DISCRETE:
         if edges is not None:
             raise ValueError(f"{name} is discrete (one bucket per entity type): "
                              "bucket_edges does not apply to it")
@@ -431,7 +431,8 @@ def _buckets(ctx, name, builtin, distribution, n_buckets, edges, compat, equal_w
         buckets = edges_buckets(edges)
         return strategy, buckets, buckets
     if compat == "interpreteval" and builtin is not None:
-        return ("reference",) + tuple(reference_buckets(builtin, gold_values, n_buckets))
+        return ("reference",) + tuple(reference_buckets(builtin.compat, gold_values,
+                                                        n_buckets, builtin.name))
     if equal_width:
         buckets = equal_width_buckets(strategy, gold_values, n_buckets, counts)
     else:
@@ -499,7 +500,7 @@ def _sentence_bucket_counts(columns, lengths: np.ndarray, n_buckets: int,
 def _mention_units(ctx, gold_side, pred_side, name, function, cached=None, pairs=None):
     gold, pred = gold_side.spans, pred_side.spans
     if isinstance(function, str):
-        compute = MENTION_FUNCTIONS[function]
+        compute = attrs.ATTRIBUTE_TABLE[function].values
         build = lambda: np.asarray(compute(ctx, gold), dtype=float)  # noqa: E731
         gold_values = build() if cached is None else cached.get(function, build)
         pred_values = _predicted_values(ctx, compute, gold, pred, gold_values, pairs)
@@ -549,14 +550,14 @@ def _custom_values(function, ctx, spans, name, side) -> np.ndarray:
     return values
 
 
-def _token_units(ctx, gold_side, pred_side, name, compat):
+def _token_units(ctx, gold_side, pred_side, attribute, compat):
     """Scored tokens, ``(sentence, values)`` per side and the mask of tokens whose labels
     agree: every token (sentence None) with its value kept as a look-up by its IO label
     (default), or, as the reference code, only the tokens inside mentions (gold tokens
     in gold mentions, predicted tokens in predicted mentions; then pairs of indices)."""
     if compat == "interpreteval":
-        return _reference_token_units(ctx, gold_side, pred_side, name)
-    table = TOKEN_TABLES[name](ctx)
+        return _reference_token_units(ctx, gold_side, pred_side, attribute)
+    table = attribute.table(ctx)
     rows = ctx.table_rows()
     gold = TableValues.of(table, rows, gold_side.io)
     # a label-free table (tFre) gives both sides the same values: one object
@@ -564,10 +565,10 @@ def _token_units(ctx, gold_side, pred_side, name, compat):
     return (None, gold), (None, pred), gold_side.io == pred_side.io
 
 
-def _reference_token_units(ctx, gold_side, pred_side, name):
+def _reference_token_units(ctx, gold_side, pred_side, attribute):
     """The reference code's token units: the tokens inside mentions, valued as it does
     (``attributes.reference_token_values``), paired by position."""
-    function = TOKEN_FUNCTIONS[name]
+    function = attribute.values
     units = []
     for side in (gold_side, pred_side):
         positions = ranges(side.spans.start, side.spans.length)
@@ -605,7 +606,7 @@ def _check_bucket_edges(bucket_edges, chosen: dict) -> None:
 def _chosen_attributes(attributes) -> dict:
     """name -> built-in name or custom function."""
     if attributes is None:
-        return {a: a for a in ATTRIBUTES}
+        return {a: a for a in attrs.ATTRIBUTE_TABLE}
     if isinstance(attributes, str):
         attributes = [attributes]
     if isinstance(attributes, Mapping):
@@ -615,13 +616,13 @@ def _chosen_attributes(attributes) -> dict:
     out = {}
     for name, function in items:
         if isinstance(function, str):
-            if function not in ATTRIBUTES:
+            if function not in attrs.ATTRIBUTE_TABLE:
                 raise ValueError(f"unknown attribute {function!r}; built-in ones: "
-                                 f"{', '.join(ATTRIBUTES)}")
+                                 f"{', '.join(attrs.ATTRIBUTE_TABLE)}")
         elif not callable(function):
             raise TypeError(f"attribute {name!r} must be a built-in name or a function "
                             "f(corpus, spans, train_index) -> values")
-        if name in ATTRIBUTES and function != name:  # pages title it as the built-in
+        if name in attrs.ATTRIBUTE_TABLE and function != name:  # pages title it as the built-in
             raise NameTakenError(f"attribute {name!r} is a built-in attribute's name: give "
                                  f"{'the function' if callable(function) else repr(function)}"
                                  " another name")

@@ -35,6 +35,7 @@ from nerspan.gold_context import resolve
 from nerspan.input_options import input_options
 from nerspan.options import check_bool
 
+from .family import describe
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
 from .result import FOCUS, FairEvalResult, build_result, prf, prf_from_errors
@@ -175,8 +176,12 @@ def _two_columns(references, predictions, scheme, mode, train, inputs):
     return references, predictions, context, scheme, mode
 
 
-__all__ = ["score", "FairEvalResult", "HEADLINE_WEIGHTS", "headline_weights_warning",
+__all__ = ["score", "FAMILY", "FairEvalResult", "HEADLINE_WEIGHTS", "headline_weights_warning",
            "SCHEMAS", "semeval_scores", "prf_from_errors", "prf",
            "read_span_file", "write_span_file",
            "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
            "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors"]
+
+
+# The package's descriptor for nerlens (``nerspan.family.Family``).
+FAMILY = describe(score)

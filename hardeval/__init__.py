@@ -20,7 +20,10 @@ from .subsets import (DIFF_E, DIFF_I, DIFF_O, GROUPS, LEAF_NAMES, OTHER, UNSEEN_
                       classify, classify_tokens, gold_io, gold_token_classes, kfold_folds,
                       kfold_subsets)
 
+from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
+
 __all__ = [
+    "FAMILY",
     "score", "score_codes", "score_domains", "average_domains", "HardevalResult",
     "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",
     "encode", "classify", "classify_tokens", "gold_token_classes", "gold_io", "kfold_folds", "kfold_subsets", "GROUPS",

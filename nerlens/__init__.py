@@ -1,9 +1,10 @@
 """nerlens: NER evaluation that says where a model fails.
 
-The layer above the four metric families (``tough_mentions``, ``hardeval``,
-``faireval``, ``attribute_buckets``): the ``nerlens`` command (``nerlens.cli``), the
-one-pass report (``nerlens.report``), whole experiments (``nerlens.experiment``), the
-Trainer helper and the demo data.
+The layer above the metric families (the four built-in ones: ``tough_mentions``,
+``hardeval``, ``faireval``, ``attribute_buckets``; any other registered with
+``register_family`` or an entry point, see ``nerlens.families``): the ``nerlens``
+command (``nerlens.cli``), the one-pass report (``nerlens.report``), whole experiments
+(``nerlens.experiment``), the Trainer helper and the demo data.
 """
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from typing import Mapping
 from nerspan import __version__
 
 from .experiment import Experiment, experiment
+from .families import register_family
 from .report import Report
 from .report import report as dataset_report
 from .systems import read_systems
 
-__all__ = ["__version__", "report", "Report", "experiment", "Experiment", "read_systems"]
+__all__ = ["__version__", "report", "Report", "experiment", "Experiment", "read_systems",
+           "register_family"]
 
 
 def report(gold=None, systems: Mapping | None = None, train=None, *,

@@ -5,7 +5,7 @@
         label_list=model.config.id2label,          # dict or list, in id order
         eval_tokens=dataset["validation"]["tokens"],
         train=dataset["train"],                    # indexed once, here
-        metrics=("faireval", "tough_mentions", "hardeval", "attribute_buckets"))
+        metrics=("faireval", "tough_mentions", "hardeval", "attribute_buckets"))  # default: all
     trainer = Trainer(..., compute_metrics=compute_metrics)
 
 The function receives logits (or predicted ids) and label ids with -100 on ignored
@@ -13,7 +13,8 @@ sub-tokens and special tokens; it drops those positions from both sides, maps id
 runs every family on one ``Corpus`` and returns every number of the results as flat
 scalars prefixed by family (``faireval_fair_f1``, ``faireval_counts_LE``,
 ``tough_mentions_unseen_any_count``, ``attribute_buckets_eLen_XS_f1``, ...; see
-``flat_scalars``). With
+``flat_scalars``; each family's descriptor says how its nested parts are named,
+``Family.logged``). ``metrics`` names registered families (default: every one). With
 ``batch_eval_metrics=True`` in ``TrainingArguments`` it accumulates batches and computes
 at the last one (``compute_result=True``).
 """
@@ -31,36 +32,29 @@ from nerspan.corpus import _a, as_label_list, as_sentences
 from nerspan.errors import counted
 from nerspan.inputs import TRAIN_FORMS
 
-from .families import FAMILIES, check_families, family_package
+from .families import check_families, family_names, get_family, registered
 
-NEEDS_TRAIN = {"tough_mentions", "hardeval", "attribute_buckets"}
-
-
-# How a nested part of a family's result is named in the flat keys. By default a key of
-# a nested mapping follows its parent's name (``faireval_counts_LE``); a part listed here
-# either lends its children no name of its own ("drop": ``attribute_buckets_eLen_XS_f1``,
-# not ``..._buckets_eLen_XS_f1``) or names them by a suffix (tough_mentions' per-subset
-# counts read like its recalls: ``tough_mentions_unseen_any_count``).
-NESTED_NAMES = {
-    "attribute_buckets": {"buckets": "drop"},
-    "hardeval": {"subsets": "drop"},
-    "tough_mentions": {"counts": "suffix:count", "hits": "suffix:hits"},
-}
 # Top-level parts that hold settings or input diagnostics, not results.
 NOT_RESULTS = {"options", "repairs"}
 
 
-def flat_scalars(prefix: str, result: Mapping) -> dict:
+def flat_scalars(prefix: str, result: Mapping, nested: Mapping | None = None) -> dict:
     """Every number of a result as a flat ``{name: float}``, names prefixed by ``prefix``.
 
     Nested mappings are walked, their keys joined with ``_``; a list of rows that carry a
     ``name`` (the buckets of attribute_buckets) is keyed by those names; strings, booleans,
     settings (``options``) and undefined numbers (None, NaN, infinite) are left out.
-    Raises ValueError when two numbers would get the same name.
+    ``nested`` names nested parts (``nerspan.family.Logged``: "drop" lends the children
+    no name of the part, "suffix:NAME" ends them in ``_NAME``); by default the registered
+    family ``prefix``'s (none for another prefix). Raises ValueError when two numbers
+    would get the same name.
     """
+    if nested is None:
+        family = registered().get(prefix)
+        nested = family.logged.nested if family is not None else {}
     out: dict = {}
     results = {key: value for key, value in result.items() if key not in NOT_RESULTS}
-    for path, value in _numbers(results, (), NESTED_NAMES.get(prefix, {})):
+    for path, value in _numbers(results, (), nested):
         name = "_".join((prefix,) + path)
         if name in out:
             raise ValueError(f"two numbers of the {prefix} result are both named {name}")
@@ -98,15 +92,20 @@ def _suffixed(numbers, suffix: str):
 class ComputeMetrics:
     """Callable for ``Trainer(compute_metrics=...)``; see the module docstring."""
 
-    def __init__(self, label_list, metrics: Iterable[str] = FAMILIES, eval_tokens=None,
+    def __init__(self, label_list, metrics: Iterable[str] | None = None, eval_tokens=None,
                  train=None, scheme: str = "IOB2", mode: str = "lenient",
                  options: Mapping[str, Mapping] | None = None):
         self.label_list = list(as_label_list(label_list))
-        self.metrics = check_families(metrics)
-        needs_train = NEEDS_TRAIN.intersection(self.metrics)
+        self.metrics = check_families(family_names() if metrics is None else metrics)
+        self.families = [get_family(name) for name in self.metrics]
+        needs_train = [f.name for f in self.families if f.needs_train]
         if needs_train and (train is None or eval_tokens is None):
             raise ValueError(f"{sorted(needs_train)} need train=... ({TRAIN_FORMS}) and "
                              "eval_tokens=... (the evaluation words, a list per sentence)")
+        needs_tokens = [f.name for f in self.families if f.needs_tokens]
+        if needs_tokens and eval_tokens is None:
+            raise ValueError(f"{sorted(needs_tokens)} need eval_tokens=... (the evaluation "
+                             "words, a list per sentence)")
         self.eval_tokens = None if eval_tokens is None else [
             list(t) for t in as_sentences(eval_tokens, "eval_tokens")]
         # interned once: every evaluation then works on integer arrays only
@@ -116,6 +115,12 @@ class ComputeMetrics:
         self.options = {name: dict(opts) for name, opts in (options or {}).items()}
         self.index = as_train_index(train, scheme, mode) if needs_train else None
         self._batches: list = []
+
+    @property
+    def headline_keys(self) -> list[str]:
+        """The logged keys to watch (``metric_for_best_model``, without the Trainer's
+        ``eval_`` prefix): each family's ``Logged.headline``."""
+        return [f"{f.name}_{key}" for f in self.families for key in f.logged.headline]
 
     def __call__(self, eval_prediction, compute_result: bool | None = None) -> dict:
         predictions, labels = _unpacked(eval_prediction)
@@ -141,16 +146,17 @@ class ComputeMetrics:
         corpus = Corpus.from_ids(labels, predictions, self.label_list, tokens=self._words)
         corpus = GoldContext(corpus, self.scheme, self.mode, self.index)
         out = {}
-        for name in self.metrics:
-            family = family_package(name)
-            kwargs = dict(scheme=self.scheme, mode=self.mode, **self.options.get(name, {}))
-            if name in NEEDS_TRAIN:
+        for family in self.families:
+            kwargs = dict(scheme=self.scheme, mode=self.mode,
+                          **self.options.get(family.name, {}))
+            if family.needs_train:
                 kwargs["train"] = self.index
-            out.update(flat_scalars(name, family.score(corpus, **kwargs).to_dict()))
+            out.update(flat_scalars(family.name, family.score(corpus, **kwargs).to_dict(),
+                                    family.logged.nested))
         return out
 
 
-def make_compute_metrics(label_list, metrics: Sequence[str] = FAMILIES, eval_tokens=None,
+def make_compute_metrics(label_list, metrics: Sequence[str] | None = None, eval_tokens=None,
                          train=None, **kwargs) -> ComputeMetrics:
     """Build ``compute_metrics`` for a ``Trainer``; the training data is indexed here, once."""
     return ComputeMetrics(label_list, metrics, eval_tokens, train, **kwargs)

@@ -22,7 +22,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # the nerlens of this checkout, whose Spaces are published
-from nerlens.families import FAMILIES  # noqa: E402
+from nerlens.families import family_names  # noqa: E402
+
+# one Space per registered family that has a metric folder here (a family registered by
+# another distribution publishes its own)
+FAMILIES = tuple(name for name in family_names() if (REPO / "metrics" / name).is_dir())
 COPIED_FILES = ("{family}.py", "README.md", "app.py")
 REQUIREMENTS = "requirements.txt"
 

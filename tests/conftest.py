@@ -1,6 +1,7 @@
 """Shared test helpers: where the shared data and fixtures live."""
 from __future__ import annotations
 
+import configparser
 import os
 import shutil
 import subprocess
@@ -14,6 +15,15 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 DATA = SHARED / "data"
 FIXTURES = SHARED / "fixtures"
+
+
+def built_in_families() -> tuple:
+    """The families nerlens ships: the names its setup.cfg registers in the entry point
+    group ``nerlens.families`` (a new built-in family is one line there), in file order."""
+    config = configparser.ConfigParser()
+    config.read(REPO / "setup.cfg", encoding="utf-8")
+    lines = config.get("options.entry_points", "nerlens.families").splitlines()
+    return tuple(line.partition("=")[0].strip() for line in lines if "=" in line)
 
 
 def shared_path(*parts: str) -> Path:

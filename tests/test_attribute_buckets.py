@@ -361,16 +361,16 @@ def test_bucket_names():
 
 def test_reference_greedy_accumulation():
     # 8 values, 4 buckets asked: average 2; a bucket closes when it holds MORE than 2
-    gold, pred = reference_buckets("sLen", [5, 5, 6, 7, 8, 9, 9, 9], 4)
+    gold, pred = reference_buckets("greedy", [5, 5, 6, 7, 8, 9, 9, 9], 4)
     assert [b.label() for b in pred] == ["(5, 6]", "(6, 9]"]       # fewer than asked
     assert assign([5, 6, 9], gold).tolist() == [0, 0, 1]
     assert assign([5, 6, 9, 10, 4], pred).tolist() == [-1, 0, 1, -1, -1]   # 5 dropped
-    gold, pred = reference_buckets("eFre", [0, 0, 0.1, 0.2, 0.3, 0.4], 3)
+    gold, pred = reference_buckets("zero", [0, 0, 0.1, 0.2, 0.3, 0.4], 3)
     # what is left at the end is a bucket too; a single value stays a single value
     assert [b.label() for b in pred] == ["{0}", "(0, 0.3]", "{0.4}"]
-    gold, pred = reference_buckets("eLen", [1, 1, 2, 4, 7], 4)
+    gold, pred = reference_buckets("length", [1, 1, 2, 4, 7], 4)
     assert [b.label() for b in pred] == ["{1}", "{2}", "(2, 7]"]  # no 3 in gold
-    gold, pred = reference_buckets("eCon", [0.9995], 4)
+    gold, pred = reference_buckets("fixed", [0.9995], 4)
     assert assign([0.9995, 1.0, 0.0, 0.5], pred).tolist() == [-1, 3, 0, 1]
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from nerlens.cli import main
-from nerlens.report.analyses import (FAIREVAL_ERRORS_TITLE, RADAR_TITLE,
-                                     dataset_heatmap_title, faireval_confusion_title)
+from attribute_buckets.report import RADAR_TITLE, dataset_heatmap_title
+from faireval.report import ERRORS_TITLE as FAIREVAL_ERRORS_TITLE
+from faireval.report import confusion_title as faireval_confusion_title
 
 from .conftest import shared_path
 from .test_experiment import files, parts  # noqa: F401 (fixtures: two small datasets)

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, built_in_families
 
-LIBRARY = ("nerspan", "tough_mentions", "hardeval", "faireval", "attribute_buckets",
+LIBRARY = ("nerspan", *built_in_families(),
            "nerlens", "metrics")
 CLI = ("nerlens/cli/", "nerlens/__main__.py")
 MAX_LINES = 60

@@ -21,11 +21,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from tests.conftest import REPO
+from tests.conftest import REPO, built_in_families
 
-PACKAGES = ("nerspan", "tough_mentions", "hardeval", "faireval", "attribute_buckets",
-            "nerlens")
-FAMILIES = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
+FAMILIES = built_in_families()
+PACKAGES = ("nerspan",) + FAMILIES + ("nerlens",)
 
 # Third-party modules a function may import: optional, or heavy and needed on one path.
 LAZY = {"matplotlib", "datasets", "evaluate", "transformers", "torch", "tqdm", "gradio",

@@ -69,6 +69,9 @@ def test_the_wheel_in_a_fresh_venv_runs_the_demo(nerlens_dist, fresh_venv, tmp_p
     assert "Traceback" not in done.stderr
     report = json.loads((tmp_path / "report.json").read_text())
     assert (tmp_path / "report.html").stat().st_size > 10_000
+    # the families came from the wheel's entry points (nerlens.families), not a checkout
+    assert report["info"]["families"] == ["tough_mentions", "hardeval", "faireval",
+                                          "attribute_buckets"]
     # the installed copy, not this checkout, produced it: the venv sees no checkout
     where = fresh_venv.run("python", "-c", "import nerlens; print(nerlens.__file__)",
                            cwd=tmp_path, timeout=120)

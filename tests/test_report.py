@@ -12,7 +12,9 @@ from nerlens.cli import main
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerspan import GOLD, as_train_index, read_columns
 
-FAMILIES = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
+from .conftest import built_in_families
+
+FAMILIES = built_in_families()   # the demo runs every one
 
 
 @pytest.fixture(scope="module")
@@ -181,11 +183,11 @@ def test_bootstrap_interval_covers_a_known_error_rate():
 def test_faireval_confusion_table_keeps_labels_apart_and_escaped():
     # types named FP and FN are labels like any other; the unmatched spans' row and column
     # are named apart from them, and every label is escaped
-    from nerlens.report.html import _faireval_section
+    from nerlens.report.html import family_sections
     report = nerlens.report([["B-FP", "O", "B-FN", "B-a<b"]], {"a": [["B-FN", "O", "O", "O"]]},
                             tokens=[["w", "x", "y", "z"]], bootstrap=0, families=["faireval"],
                             figures=False)
-    html = _faireval_section(report)
+    html = {anchor: body for anchor, _, body in family_sections(report)}["faireval"]
     matrix = html.split("a: confusion of errors</h3>")[1].split("</table>")[0]
     assert re.findall(r"<tr><td>([^<]*)</td>", matrix) == ["FN", "FP", "a&lt;b",
                                                             "no target span (FP)"]

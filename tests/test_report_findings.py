@@ -15,8 +15,11 @@ from nerlens.report import findings as report_findings
 from nerlens.cli import main
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerlens.report import Report
-from nerlens.report.analyses import OVERVIEW_TITLE
+from attribute_buckets.report import OVERVIEW_TITLE
+from nerlens.families import get_family
 from nerlens.report.names import statistic_label
+from nerlens.report.views import report_view
+from tough_mentions.report import seen_unseen_gap
 from nerlens.report.text import WIDTH
 from nerspan import GOLD, read_columns
 
@@ -53,7 +56,7 @@ def test_demo_terminal_view_findings_first_and_narrow(demo_run):
 def test_demo_json_findings_repairs_provenance(demo):
     data = json.loads((demo / "report.json").read_text())
     rules = [f["rule"] for f in data["findings"]]
-    assert set(rules) <= set(report_findings.RULES)
+    assert set(rules) <= set(report_findings.all_rules())
     assert "no_seen_mentions" in rules and "paired" in rules
     assert "seen_unseen_gap" not in rules        # no seen mention in WNUT-17's test set
     paired = next(f for f in data["findings"] if f["rule"] == "paired")
@@ -98,9 +101,10 @@ def test_demo_page_findings_contents_overview(demo):
 def test_statistic_labels():
     buckets = {"eLen": [{"name": "XS", "interval": "{1}"}],
                "tag": [{"name": "person", "interval": "person"}]}
-    assert statistic_label("attribute_buckets.buckets.eLen.0", buckets) == \
+    first = {"attribute_buckets": {"buckets": buckets}}
+    assert statistic_label("attribute_buckets.buckets.eLen.0", first) == \
         "F1, entity length (eLen) XS {1}"
-    assert statistic_label("attribute_buckets.buckets.tag.0", buckets) == \
+    assert statistic_label("attribute_buckets.buckets.tag.0", first) == \
         "F1, entity type (tag) person"
     assert statistic_label("tough_mentions.recall_unseen_any") == "recall, unseen mentions (any)"
     assert statistic_label("hardeval.ter_unseen") == "token error rate, unseen tokens"
@@ -117,16 +121,21 @@ def _report(seen, unseen, support=(100, 100), comparisons=None) -> Report:
                   {n: True for n in estimates}, {"baseline": "A", "confidence": 0.95})
 
 
+def _gap(seen, unseen, support=(100, 100)) -> list:
+    """tough_mentions' seen_unseen_gap rule on a report of one system A."""
+    report = _report(seen, unseen, support)
+    return seen_unseen_gap(report_view(report, get_family("tough_mentions")))
+
+
 def test_seen_unseen_gap_needs_disjoint_intervals_and_support():
-    stated = report_findings.seen_unseen_gap(_report((0.8, 0.75, 0.85), (0.4, 0.3, 0.5)))
+    stated = _gap((0.8, 0.75, 0.85), (0.4, 0.3, 0.5))
     assert [f["text"] for f in stated] == [
         "A recalls 80.0% of seen mentions [75.0, 85.0] but 40.0% of unseen ones [30.0, 50.0]."]
     assert stated[0]["size"] == pytest.approx(0.4)
     # overlapping intervals: no statement
-    assert not report_findings.seen_unseen_gap(_report((0.8, 0.6, 0.9), (0.5, 0.3, 0.65)))
+    assert not _gap((0.8, 0.6, 0.9), (0.5, 0.3, 0.65))
     # too few mentions in a subset: no statement, however far apart
-    assert not report_findings.seen_unseen_gap(
-        _report((0.9, 0.85, 0.95), (0.1, 0.05, 0.2), support=(100, 12)))
+    assert not _gap((0.9, 0.85, 0.95), (0.1, 0.05, 0.2), support=(100, 12))
 
 
 def test_paired_rule_uses_the_confidence_level():
@@ -191,7 +200,7 @@ def test_readme_documents_every_rule():
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    for rule in report_findings.RULES:
+    for rule in report_findings.all_rules():
         assert f"- `{rule}`:" in readme, rule
 
 

@@ -12,8 +12,10 @@ import attribute_buckets
 import faireval
 import hardeval
 import tough_mentions
-from nerlens.trainer import FAMILIES, flat_scalars, make_compute_metrics
+from nerlens.trainer import flat_scalars, make_compute_metrics
 from nerspan import as_train_index
+
+FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
 
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 TOKENS = [["John", "Smith", "visited", "Paris"], ["Acme", "hired", "Kim", "Lee"]]

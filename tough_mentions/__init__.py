@@ -26,7 +26,10 @@ from .core import (ALL_SUBSETS, HEADLINE, ToughMentionsResult, gold_subsets, sco
 from .subsets import (KIND_KEYS, SEEN, SUBSET_NAMES, SUBSETS, UNSEEN_TOKENS, UNSEEN_TYPE,
                       MentionSubsets, classify, confusable, training_pairs)
 
+from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
+
 __all__ = [
+    "FAMILY",
     "score", "score_subsets", "gold_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
     "ALL_SUBSETS", "SUBSETS", "SUBSET_NAMES", "KIND_KEYS", "SEEN", "UNSEEN_TYPE",
     "UNSEEN_TOKENS", "MentionSubsets", "classify", "confusable", "training_pairs",

@@ -43,7 +43,8 @@ demo = build_demo(
     "(eLen), sentence length (sLen), entity density (eDen), OOV density (oDen), entity "
     "and token label consistency (eCon, tCon) and frequency (eFre, tFre) in the training "
     "data (Fu, Liu and Neubig, EMNLP 2020).",
-    compute, EXAMPLE, needs_tokens=True, needs_train=True,
+    compute, EXAMPLE, needs_tokens=attribute_buckets.FAMILY.needs_tokens,
+    needs_train=attribute_buckets.FAMILY.needs_train,
     options={"n_buckets": (("3", "4", "5", "6"), "4"),
              "compat": (("none", "interpreteval"), "none"),
              "frequency_norm": (("ratio", "rank5"), "ratio")},

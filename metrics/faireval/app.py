@@ -26,7 +26,8 @@ demo = build_demo(
     "LE, BE and LBE as half an FP and half an FN (Ortmann, LREC 2022); precision, recall "
     "and f1 are the exact-match scores, fair_* the fair ones, weight_table_* those of the "
     "weighted preset.",
-    compute, EXAMPLE, needs_tokens=False, needs_train=False,
+    compute, EXAMPLE, needs_tokens=faireval.FAMILY.needs_tokens,
+    needs_train=faireval.FAMILY.needs_train,
     options={"weights": (("none", "weighted"), "none"),
              "focus": (("target", "system"), "target")},
     headline="fair_f1")

@@ -31,7 +31,8 @@ demo = build_demo(
     "whose gold label is not their usual training label (diff-I, diff-O, diff-E); "
     "hardeval = mean TER on unseen and diff, lower is better "
     "(Bernier-Colborne and Langlais, LREC 2020).",
-    compute, EXAMPLE, needs_tokens=True, needs_train=True,
+    compute, EXAMPLE, needs_tokens=hardeval.FAMILY.needs_tokens,
+    needs_train=hardeval.FAMILY.needs_train,
     options={"error_labels": (("bilou", "bio", "io"), "bilou"),
              "strict_diff": (("False", "True"), "False")},
     headline="hardeval")

@@ -37,7 +37,8 @@ demo = build_demo(
     "(the text was never a training mention), Unseen-Type (it was, but never of this "
     "type), and type-confusable mentions (TCM: the text has several types in the test "
     "set); precision and F1 overall only (Tu and Lignos, EACL SRW 2021).",
-    compute, EXAMPLE, needs_tokens=True, needs_train=True,
+    compute, EXAMPLE, needs_tokens=tough_mentions.FAMILY.needs_tokens,
+    needs_train=tough_mentions.FAMILY.needs_train,
     options={"case_sensitive": (("True", "False"), "True"),
              "mode": (("lenient", "strict"), "lenient")},
     headline="recall_unseen_any")

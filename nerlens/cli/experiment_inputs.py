@@ -180,6 +180,7 @@ def run_experiment(args) -> int:
     datasets, inputs = experiment_inputs(args)
     result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
                         bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,
+                        families=getattr(args, "families", None),
                         progress=show_progress(args), inputs=inputs)
     write_outputs(result, args, "experiment")
     return 0

@@ -1,4 +1,5 @@
-"""``nerlens report``: all four methods, several systems, intervals, JSON and HTML."""
+"""``nerlens report``: every registered family (or those of ``--families``), several
+systems, intervals, JSON and HTML."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +9,7 @@ from nerspan import GOLD, Corpus, as_train_index, read_columns
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
 from nerlens.demo import DEMO_NOTES, demo_corpus, demo_train
+from nerlens.families import check_families, family_names, get_family
 from nerlens.report import report
 from nerlens.systems import load_saved_split
 
@@ -43,6 +45,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--min-share", type=float, default=0.0, metavar="FRACTION",
                         help="leave tough-mention subsets holding less than this share of "
                              "the gold mentions out of the recall table (the paper: 0.01)")
+    parser.add_argument("--families", type=family_list, default=None, metavar="NAME,...",
+                        help="the metric families to run, comma-separated (default: every "
+                             "registered one: " + ", ".join(family_names()) + ")")
     parser.add_argument("--scheme", default="IOB2")
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
     parser.add_argument("--demo", action="store_true",
@@ -77,8 +82,23 @@ def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:
     return load_systems(args, outside_scheme_is_error=True)
 
 
+def family_list(text: str) -> tuple:
+    """argparse type: comma-separated names of registered families."""
+    try:
+        return check_families([name.strip() for name in text.split(",") if name.strip()])
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def needs_training(args) -> bool:
+    """Whether a family of ``--families`` (default: every registered one) needs --train."""
+    return any(get_family(name).needs_train for name in args.families or family_names())
+
+
 def _training(args):
     if not args.train:
+        if not needs_training(args):
+            return None
         raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
     if Path(args.train).is_dir():
         return load_saved_split(args.train, None, "train")
@@ -111,7 +131,7 @@ def run(args) -> int:
 
     result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
                     mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
-                    baseline=args.baseline, min_share=args.min_share,
+                    baseline=args.baseline, min_share=args.min_share, families=args.families,
                     progress=show_progress(args), inputs=inputs, notes=notes)
     write_outputs(result, args, "report")
     return 0

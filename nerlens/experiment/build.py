@@ -38,14 +38,13 @@ from nerspan import InputTypeError
 from nerspan.options import check_fraction
 from nerspan.errors import shown
 
-from nerlens.families import METHODS_ORDER as FAMILIES  # the report's order
+from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
 from nerlens.report import Report, report
-from nerlens.report.analyses import dataset_figures
+from nerlens.report.analyses import figure_png
 
 from . import findings, html, text
-from .over_runs import (aggregate, attribute_views, bucket_results, tough_mentions_over_runs,
-                        wilcoxon_tests)
+from .over_runs import aggregate, experiment_view, family_parts, wilcoxon_tests
 from .runs import check_entry, check_pairs, in_dataset, run_columns
 
 ALPHA = 0.05
@@ -59,14 +58,22 @@ class Experiment:
     runs: dict               # dataset -> system -> [report columns]
     systems: list            # every system, in order of first appearance
     aggregate: dict          # dataset -> system -> statistic -> {mean, std, n}
-    tough_mentions: dict     # dataset -> system -> subset -> {mean, std, n}
-    attribute_wise: dict     # dataset -> attribute -> {zeta, rho, friedman}
-    model_wise: dict         # system -> attribute -> {spearman, std, per_dataset, friedman}
     wilcoxon: dict           # "A vs B" -> statistic -> {statistic, pvalue, pvalue_holm, ...}
     higher_is_better: dict   # statistic -> bool
     info: dict
+    # what the families add (``ExperimentPart``), key -> data, each key also an attribute:
+    # tough_mentions (dataset -> system -> subset -> {mean, std, n}), attribute_wise
+    # (dataset -> attribute -> {zeta, rho, friedman}), model_wise (system -> attribute ->
+    # {spearman, std, per_dataset, friedman})
+    views: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)   # title -> PNG bytes
     findings: list = field(default_factory=list)
+
+    def __getattr__(self, name: str):
+        views = self.__dict__.get("views") or {}
+        if name in views:
+            return views[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def datasets(self) -> list:
@@ -82,9 +89,8 @@ class Experiment:
 
     def to_dict(self) -> dict:
         return {"info": self.info, "systems": self.systems, "runs": self.runs,
-                "findings": self.findings, "aggregate": self.aggregate,
-                "tough_mentions": self.tough_mentions, "attribute_wise": self.attribute_wise,
-                "model_wise": self.model_wise, "wilcoxon": self.wilcoxon,
+                "findings": self.findings, "aggregate": self.aggregate, **self.views,
+                "wilcoxon": self.wilcoxon,
                 "higher_is_better": self.higher_is_better,
                 "datasets": {name: r.to_dict() for name, r in self.reports.items()}}
 
@@ -108,7 +114,7 @@ class Experiment:
 
 def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = "IOB2",
                mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
-               confidence: float = 0.95, families=FAMILIES, figures: bool = True,
+               confidence: float = 0.95, families=None, figures: bool = True,
                min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
                inputs: Mapping | None = None) -> Experiment:
     """Score every dataset with ``nerlens.report`` and aggregate over runs and datasets.
@@ -125,6 +131,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
     alpha = check_fraction("alpha", alpha)
+    families = check_families(family_names() if families is None else families)
     if inputs is not None and not isinstance(inputs, Mapping):
         raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
                              f"{shown(inputs)} (a {type(inputs).__name__})")
@@ -151,12 +158,13 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         higher.update(r.higher_is_better)
     result = Experiment(
         reports, runs, systems, aggregate(reports, runs),
-        tough_mentions_over_runs(reports, runs),
-        *attribute_views(reports, runs, systems, alpha),
         wilcoxon_tests(reports, runs, systems, higher, alpha), higher,
         {"baseline": baseline, "alpha": alpha, **_info(options, runs)})
-    if figures and "attribute_buckets" in families:
-        result.figures = _figures(reports, runs, baseline)
+    for family, part in family_parts():
+        view = experiment_view(result, family)
+        result.views.update(part.compute(view) if view.ran else {k: {} for k in part.keys})
+    if figures:
+        result.figures = _figures(result, families)
     result.findings = findings.findings(result)
     return result
 
@@ -187,14 +195,12 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, baseline: str, 
         raise in_dataset(name, error) from error
 
 
-def _figures(reports: dict, runs: dict, baseline: str) -> dict:
-    """The radar chart and the relative heat map across datasets (bucket F1 averaged over
-    runs), on the systems every dataset has."""
-    averaged = bucket_results(reports, runs)
-    shared = [s for s in next(iter(averaged.values()))
-              if all(s in by_system for by_system in averaged.values())]
-    try:
-        return dataset_figures({name: {s: by_system[s] for s in shared}
-                                for name, by_system in averaged.items()}, baseline)
-    except ValueError:   # fewer than 3 ordered attributes: no radar chart
-        return {}
+def _figures(experiment: Experiment, families) -> dict:
+    """Title -> PNG bytes of the figures across datasets of the families that ran."""
+    out = {}
+    for family, part in family_parts():
+        if part.figures is not None and family.name in families:
+            view = experiment_view(experiment, family)
+            out.update({title: figure_png(figure)
+                        for title, figure in part.figures(view).items()})
+    return out

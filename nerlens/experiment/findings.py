@@ -1,16 +1,19 @@
 """Findings of an experiment: short statements from its numbers over runs and datasets.
 
-Each rule (``RULES``, shown on the page) states something only when its evidence holds;
-a finding is plain data (``rule``, ``text``, ``evidence``) as the report's findings.
+Each rule (the experiment's own, ``RULES``, then those of the families' experiment parts;
+all shown on the page) states something only when its evidence holds; a finding is plain
+data (``rule``, ``text``, ``evidence``) as the report's findings.
 """
 from __future__ import annotations
 
 from itertools import combinations
 
 from nerspan.errors import counted
+from nerspan.family import finding, percent
 
-from nerlens.report.findings import percent
-from nerlens.report.names import attribute_name, pair_key
+from nerlens.report.names import pair_key
+
+from .over_runs import experiment_view, family_parts
 
 RULES = {
     "best": "The system with the highest mean entity F1 on each dataset (mean +- sample "
@@ -18,14 +21,7 @@ RULES = {
     "wilcoxon": "A system beats another on entity F1 when the Wilcoxon signed-rank test over "
                 "the paired runs of all datasets has a Holm-adjusted p below alpha; stated "
                 "as 'no difference shown' otherwise.",
-    "attribute": "On each dataset, the attribute whose buckets matter most for the systems "
-                 "(largest rho) among those whose Friedman test over runs is significant "
-                 "after Holm's correction.",
 }
-
-
-def _finding(rule: str, system, text: str, **evidence) -> dict:
-    return {"rule": rule, "system": system, "text": text, "evidence": evidence}
 
 
 def _pm(cell: dict) -> str:
@@ -43,7 +39,7 @@ def best(experiment) -> list[dict]:
         if len(scored) < 2:
             continue
         value, system = max(scored)
-        out.append(_finding("best", system, f"{name}: {system} has the highest entity F1, "
+        out.append(finding("best", system, f"{name}: {system} has the highest entity F1, "
                             f"{_pm(by_system[system]['entity_f1'])}.", dataset=name,
                             f1=by_system[system]["entity_f1"]))
     return out
@@ -61,7 +57,7 @@ def significant_differences(experiment) -> list[dict]:
         if not test["significant"]:
             continue
         winner, loser = (a, b) if test["difference"] > 0 else (b, a)
-        out.append(_finding(
+        out.append(finding(
             "wilcoxon", winner,
             f"{winner} beats {loser} on entity F1: {100 * abs(test['difference']):.1f} points "
             f"on average over {counted(test['n_pairs'], 'paired run')} (Wilcoxon, "
@@ -69,7 +65,7 @@ def significant_differences(experiment) -> list[dict]:
     if tested and not out:
         most = max(t["entity_f1"]["n_pairs"] for t in experiment.wilcoxon.values()
                    if "entity_f1" in t)
-        out.append(_finding(
+        out.append(finding(
             "wilcoxon", None,
             "No two systems differ significantly on entity F1 (Wilcoxon over at most "
             f"{counted(most, 'paired run')}, Holm's correction over the pairs, alpha {alpha:g})"
@@ -78,22 +74,15 @@ def significant_differences(experiment) -> list[dict]:
     return out
 
 
-def attribute(experiment) -> list[dict]:
-    out = []
-    for name, view in experiment.attribute_wise.items():
-        scored = [(v["rho"], a) for a, v in view.items()
-                  if v.get("rho") is not None and v["friedman"].get("significant")]
-        if not scored:
-            continue
-        rho, which = max(scored)
-        out.append(_finding("attribute", None,
-                            f"{name}: {attribute_name(which)} matters most (rho "
-                            f"{rho:.2f}, buckets differ by Friedman, Holm-adjusted p = "
-                            f"{view[which]['friedman']['pvalue_holm']:.3g}).",
-                            dataset=name, attribute=which, rho=rho))
-    return out
+def rules(experiment) -> dict:
+    """Rule name -> what the page says of it: the experiment's, then the families'."""
+    return {**RULES, **{rule.name: rule.text for _, part in family_parts() for rule in part.findings}}
 
 
 def findings(experiment) -> list[dict]:
-    return (best(experiment) + significant_differences(experiment)
-            + attribute(experiment))
+    out = best(experiment) + significant_differences(experiment)
+    for family, part in family_parts():
+        view = experiment_view(experiment, family)
+        for rule in part.findings:
+            out += rule.function(view)
+    return out

@@ -1,13 +1,18 @@
 """The report: every method in one pass over one dataset, with uncertainty, pictures and
 HTML (``nerlens.report(...)``).
 
+Every family is read from its descriptor (``nerspan.family.Family``, registered in
+``nerlens.families``); no module here names a family.
+
 - ``build``: the one pass, ``report()``, and what it returns, ``Report``;
-- ``statistics``: per-family glue (scoring, bootstrap statistics, bucket charts);
-- ``analyses``, ``findings``, ``examples``: what the report computes beyond the headline
-  numbers, what it states first, the errors it shows;
+- ``statistics``: scoring a family and its bootstrap statistics;
+- ``views``: the report as one family sees it (``ReportView``);
+- ``analyses``, ``findings``, ``examples``: the families' analyses and figures, what the
+  report states first, the errors it shows;
 - ``names``: readable names of the statistics; ``repairs``: what decoding repaired;
-- the page: ``page_kit`` (the HTML helpers the experiment's page uses too), ``overview``
-  (the sections around the families') and ``html`` (the families' sections, the page);
+- the page: ``page_kit`` (the HTML helpers the experiment's page uses too), ``blocks``
+  (the families' page blocks as HTML and text), ``overview`` (the sections around the
+  families') and ``html`` (the page);
 - ``text``: the terminal view.
 """
 from .build import Report, report

@@ -29,15 +29,15 @@ from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_bet
 from nerspan.corpus import side_name
 from nerspan.spans import check_tags
 
-from nerlens.families import METHODS_ORDER as FAMILIES  # the report's order
-from nerlens.families import check_families, family_package
+from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_ready
 from nerlens.systems import add_systems, check_system_names, read_gold
 
 from . import analyses, examples, findings, html, text
 from .names import pair_key
 from .repairs import decoding_repairs
-from .statistics import bucket_figures, entity_statistics, family_statistics, score_family
+from .statistics import entity_statistics, family_statistics, score_family
+from .views import every_family
 
 
 @dataclass
@@ -133,7 +133,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            system_names: Sequence[str] | None = None, tokens=None, scheme: str = "IOB2",
            mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
            confidence: float = 0.95, baseline: str | None = None,
-           families: Sequence[str] = FAMILIES, figures: bool = True,
+           families: Sequence[str] | None = None, figures: bool = True,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
            notes: Sequence[str] = ()) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
@@ -141,10 +141,12 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
     column file or tag lists), or a prebuilt ``corpus`` with a ``gold`` column and the
     columns ``system_names``. ``train`` is anything ``nerspan.as_train_index`` takes.
-    Each system is compared with ``baseline`` (default: the first system).
-    ``min_share`` leaves the tough-mention subsets holding less than that share of the
-    gold mentions out of the recall table (the paper's rule: 0.01); their numbers stay
-    in the JSON. ``inputs`` names the input files for the provenance (default: the
+    ``families`` names the registered families to run (default: every one,
+    ``nerlens.families.family_names()``). Each system is compared with ``baseline``
+    (default: the first system). ``min_share`` leaves the tough-mention subsets holding
+    less than that share of the gold mentions out of the recall table (the paper's rule:
+    0.01); their numbers stay in the JSON (a family reads such options through its
+    ``settings``). ``inputs`` names the input files for the provenance (default: the
     paths given as ``gold``, ``systems`` and ``train``); ``notes`` are sentences the page
     and the terminal show first (the demo explains its data with them).
 
@@ -154,10 +156,11 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     One dataset; ``nerlens.report(datasets=...)`` is a whole experiment
     (``nerlens.experiment``).
     """
-    min_share = family_package("tough_mentions").check_min_share(min_share)
+    settings = checked_settings({"min_share": min_share})
+    min_share = settings["min_share"]
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     confidence = check_fraction("confidence", confidence)
-    families = check_families(families)
+    families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
@@ -169,8 +172,9 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
         raise ValueError("the report needs the tokens of the evaluation sentences")
     _check_system_tags(corpus, system_names, scheme, mode)
     index = as_train_index(train, scheme, mode) if train is not None else None
-    if index is None and any(f != "faireval" for f in families):
-        raise ValueError("tough_mentions, hardeval and attribute_buckets need train=...")
+    needs = [name for name in families if get_family(name).needs_train]
+    if index is None and needs:
+        raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
     context = GoldContext(corpus, scheme, mode, index)
 
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
@@ -190,8 +194,24 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share")})
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
-    _add_analyses(result, context, families, figures, min_share)
+    _add_analyses(result, context, families, figures, settings)
     return result
+
+
+def checked_settings(given: dict) -> dict:
+    """The report options families read (``Family.settings``), each checked by every
+    registered family that reads it."""
+    out = dict(given)
+    for family in every_family():
+        for name, check in family.settings.items():
+            if name in out:
+                out[name] = check(out[name])
+    return out
+
+
+def _listed(names: list) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def score_systems(context: GoldContext, system_names: list, families, bar=None
@@ -203,12 +223,11 @@ def score_systems(context: GoldContext, system_names: list, families, bar=None
     for system in system_names:
         entity, statistics[system] = entity_statistics(corpus, scheme, mode, system, context)
         results[system] = {"entity": entity}
-        for family in families:
-            result = score_family(family, context, context.train, scheme, mode,
-                                  pred_column=system,
-                                  **examples.LISTING_OPTIONS.get(family, {}))
-            results[system][family] = result.to_dict()
-            statistics[system] += family_statistics(result)
+        for name in families:
+            family = get_family(name)
+            result = score_family(family, context, system)
+            results[system][name] = result.to_dict()
+            statistics[system] += family_statistics(family, result)
             if bar is not None:
                 bar.update(1)
     return results, statistics
@@ -261,22 +280,13 @@ def _report_info(context: GoldContext, bootstrap, seed, confidence, baseline, fa
 
 
 def _add_analyses(result: Report, context: GoldContext, families, figures: bool,
-                  min_share: float) -> None:
-    """Figures, the papers' other analyses, findings and examples, into ``result``."""
+                  settings: dict) -> None:
+    """The families' examples, analyses, figures and findings, into ``result``."""
+    ran = in_report_order(families)
     corpus, system_names, results = context.corpus, result.systems, result.results
-    listed = examples.collect(results, corpus)
-    made = {}
-    if figures and "attribute_buckets" in families:
-        made = bucket_figures({s: results[s]["attribute_buckets"] for s in system_names},
-                              result.intervals)
+    result.examples = examples.collect(results, context, ran)
+    result.analyses = analyses.analyses(context, results, system_names, ran, settings)
     if figures:
-        made.update(analyses.figures(results, system_names, families))
-    extra = analyses.analyses(corpus, context.train, system_names, results, families,
-                              context.scheme, context.mode, min_share, context)
-    made.update(analyses.overview_figure(results, system_names, families, figures))
-    result.figures, result.analyses = made, extra
+        result.figures = analyses.figures(result, ran)
     result.findings = findings.findings(result)
-    for system, rows in extra.get("hardeval", {}).pop("diff_token_errors", {}).items():
-        listed.setdefault(system, {})["diff_token"] = rows
-    result.examples = listed
-    result.example_sentences = examples.shown_sentences(listed, corpus)
+    result.example_sentences = examples.shown_sentences(result.examples, corpus)

@@ -1,57 +1,39 @@
 """Error examples: for each system, the sentences it gets wrong, by kind of error.
 
-Kinds: FairEval's error types (LE: wrong label, BE: wrong boundary, LBE: both, FN: a gold
-mention with no overlapping prediction, FP: a prediction with no overlapping gold
-mention), the tough mentions it misses (an unseen gold mention not predicted exactly)
-and hardeval's label-shifted (diff) tokens it gets wrong (``analyses``).
-The families list them (faireval ``return_pairs``, tough_mentions ``return_mentions``);
-``collect`` moves those lists out of the result dicts, so the results keep their usual
-shape. report.json keeps every example (sentence index and spans: ``[type, start,
-end)``, token positions in the sentence); the page shows ``SHOWN`` of each kind per
-system, spread over the test set, with their sentences.
+Each family that lists examples says how (``Family.examples``): its kinds, and a function
+from a system's result dict (scored with the family's ``report_options``) to its rows.
+``collect`` gathers them and removes the listings from the result dicts, so the results
+keep their usual shape. report.json keeps every example (sentence index and spans:
+``[type, start, end)``, token positions in the sentence); the page shows ``SHOWN`` of each
+kind per system, spread over the test set, with their sentences.
 """
 from __future__ import annotations
 
 import numpy as np
 
-# family -> the score() options that make it list its errors or mentions
-LISTING_OPTIONS = {"faireval": {"return_pairs": True},
-                   "tough_mentions": {"return_mentions": True}}
-
-KINDS = {"LE": "wrong label (LE)", "BE": "wrong boundary (BE)",
-         "LBE": "wrong label and boundary (LBE)", "FN": "missed mention (FN)",
-         "FP": "spurious mention (FP)", "missed_unseen": "missed unseen mention",
-         "diff_token": "wrong label-shifted token"}
-FAIREVAL_KINDS = {"LE": "LE", "BEs": "BE", "BEl": "BE", "BEo": "BE", "LBE": "LBE",
-                  "FN": "FN", "FP": "FP"}
 SHOWN = 3
 
 
-def collect(results: dict, corpus) -> dict:
-    """``{system: {kind: [example, ...]}}``, every example of every kind; removes the
-    families' listings (``pairs``, ``mentions``) from ``results``."""
-    out = {}
-    for system, by_family in results.items():
-        kinds: dict = {kind: [] for kind in KINDS}
-        pairs = by_family.get("faireval", {}).pop("pairs", None) or []
-        for sentence, events in enumerate(pairs):
-            for event in events:
-                kind = FAIREVAL_KINDS.get(event["type"])
-                if kind:
-                    kinds[kind].append({"sentence": sentence, "error": event["type"],
-                                        "gold": event["target"],
-                                        "predicted": event["system"]})
-        mentions = by_family.get("tough_mentions", {}).pop("mentions", None) or {}
-        for mention in mentions.get("unseen_any", []):
-            if not mention["hit"]:
-                start, end, sentence = mention["start"], mention["end"], mention["sentence"]
-                kinds["missed_unseen"].append({
-                    "sentence": sentence, "gold": [mention["type"], start, end],
-                    "text": mention["text"],
-                    "predicted_tags": corpus.tags(system, sentence)[start:end]})
-        if pairs or mentions:
-            out[system] = {kind: rows for kind, rows in kinds.items() if kind in
-                           FAIREVAL_KINDS.values() or kind == "missed_unseen"}
+def kinds(families) -> dict:
+    """Kind -> its human name, of every family (descriptors) that lists examples."""
+    return {kind: name for family in families if family.examples is not None
+            for kind, name in family.examples.kinds.items()}
+
+
+def collect(results: dict, context, families) -> dict:
+    """``{system: {kind: [example, ...]}}``, every example of every kind of the families
+    (descriptors, in the report's order) that ran; removes the families' listings
+    (``Examples.listed``) from ``results``."""
+    out: dict = {}
+    for family in families:
+        if family.examples is None:
+            continue
+        for system, by_family in results.items():
+            result = by_family[family.name]
+            rows = family.examples.rows(result, system, context)
+            out.setdefault(system, {}).update(rows)
+            for key in family.examples.listed:
+                result.pop(key, None)
     return out
 
 

@@ -1,14 +1,16 @@
 """The parts of the HTML report around the family sections: the notes, the findings,
-the overview heat map, the headline statistics with readable names, the paired
-comparisons, the error examples, the repairs made while decoding and the provenance."""
+the headline statistics with readable names, the paired comparisons, the error examples,
+the repairs made while decoding and the provenance."""
 from __future__ import annotations
 
 from nerspan.errors import counted
 
-from .examples import KINDS, shown_examples
-from .findings import RULES, shown
-from .names import pair_key, statistic_label
-from .page_kit import Raw, escape, figure, number, table
+from .examples import kinds, shown_examples
+from .findings import rule_texts, shown
+from .names import first_results, pair_key, statistic_label
+from .page_kit import Raw, escape, number, table
+from .repairs import repairs_note
+from .views import every_family, ran
 
 # Tables with one column per system are cut into tables of at most this many systems:
 # wider ones would not fit a 1280 px page
@@ -23,18 +25,19 @@ def notes(report) -> str:
 
 def findings(report) -> str:
     kept, more = shown(report.findings)
+    texts = rule_texts(report)
     if not report.findings:
         items = "<li>None: no statement's evidence holds (rules below).</li>"
     else:
-        items = "".join(_finding_item(f) for f in kept)
+        items = "".join(_finding_item(f, texts) for f in kept)
     parts = [f"<ul class='findings'>{items}</ul>"]
     if more:
         rest = [f for f in report.findings if f not in kept]
         parts.append(f"<details><summary>{counted(more, 'more finding')}</summary>"
                      "<ul class='findings'>"
-                     + "".join(_finding_item(f) for f in rest) + "</ul></details>")
+                     + "".join(_finding_item(f, texts) for f in rest) + "</ul></details>")
     rules = "".join(f"<li><b>{escape(rule)}</b>: {escape(text)}</li>"
-                    for rule, text in RULES.items())
+                    for rule, text in texts.items())
     parts.append("<details><summary>How findings are chosen</summary><ul class='note'>"
                  f"{rules}</ul><p class='note'>Intervals in brackets are percent, "
                  "from the report's bootstrap. report.json lists every finding with its "
@@ -42,26 +45,9 @@ def findings(report) -> str:
     return "".join(parts)
 
 
-def _finding_item(finding: dict) -> str:
-    return (f"<li data-rule='{escape(finding['rule'])}' title='{escape(RULES[finding['rule']])}'>"
-            f"{escape(finding['text'])}</li>")
-
-
-OVERVIEW_NOTE = (
-    "Each cell: the system's F1 on the bucket minus its overall entity F1, as a fraction "
-    "(&minus;0.2 = 20 points below its overall F1); green: the system does better on "
-    "the bucket than overall, red: worse; blank: an empty bucket. Columns: attribute and "
-    "bucket (the names and intervals are in the attribute buckets section). The token "
-    "attributes (tCon, tFre) are left out: they score every token, O included, so their "
-    "F1 is not comparable with entity F1.")
-
-
-def heat_map(report, title: str) -> str:
-    picture = figure(report, title)
-    if not picture:
-        return "<p class='note'>No overview: the attribute buckets did not run, or figures " \
-               "were turned off.</p>"
-    return picture + f"<p class='note'>{OVERVIEW_NOTE}</p>"
+def _finding_item(finding: dict, texts: dict) -> str:
+    return (f"<li data-rule='{escape(finding['rule'])}' "
+            f"title='{escape(texts.get(finding['rule'], ''))}'>{escape(finding['text'])}</li>")
 
 
 def _chunks(systems: list) -> list[list]:
@@ -69,18 +55,13 @@ def _chunks(systems: list) -> list[list]:
                                                            SYSTEMS_PER_TABLE)]
 
 
-def _bucket_names(report) -> dict:
-    first = report.results[report.systems[0]]
-    return first.get("attribute_buckets", {}).get("buckets", {})
-
-
 def headline(report) -> str:
-    buckets = _bucket_names(report)
+    first = first_results(report)
     tables = []
     for systems in _chunks(report.systems):
         rows = []
         for name, higher in report.higher_is_better.items():
-            label = statistic_label(name, buckets) + ("" if higher else " ↓")
+            label = statistic_label(name, first) + ("" if higher else " ↓")
             row = [Raw(f"<span title='{escape(name)}'>{escape(label)}</span>")]
             row += [Raw(_with_interval(report, system, name)) for system in systems]
             rows.append(row)
@@ -114,11 +95,11 @@ def comparisons(report) -> str:
     if not report.comparisons:
         return "<p class='note'>No paired comparison (one system, or no bootstrap).</p>"
     baseline = report.info.get("baseline")
-    buckets = _bucket_names(report)
+    first = first_results(report)
     others = [s for s in report.systems if pair_key(s, baseline) in report.comparisons]
     tables = []
     for systems in _chunks(others):
-        rows = [[Raw(escape(statistic_label(name, buckets)))]
+        rows = [[Raw(escape(statistic_label(name, first)))]
                 + [report.comparisons[pair_key(s, baseline)].get(name) for s in systems]
                 for name in report.higher_is_better]
         tables.append(table(["statistic"] + systems, rows))
@@ -138,12 +119,8 @@ def repairs(repaired: dict, mode: str) -> str:
     if not rows:
         return f"<p>No tag needed a repair ({escape(mode)} decoding).</p>"
     return (table(["column", "where", "repair", "tags"], rows, text=True)
-            + "<p class='note'>Lenient decoding reads tags as conlleval.pl does: an invalid "
-              "transition (e.g. O followed by I-PER) starts a mention, a tag outside the "
-              "scheme is read by its usual meaning. hardeval re-encodes the predictions as "
-              "BILOU: an I after O is dropped (dropped inside), B-X I-Y is one mention of "
-              "type X (mixed type). report.json lists the first sentences concerned under "
-              "each family's repairs.</p>")
+            + f"<p class='note'>{escape(repairs_note())} report.json lists the first "
+              "sentences concerned under each family's repairs.</p>")
 
 
 def provenance(report) -> str:
@@ -172,18 +149,21 @@ li.hidden=!!k&&li.dataset.kind!==k;});});})();
 
 
 def examples(report) -> str:
+    names = kinds(ran(report))
     if not report.examples:
-        return "<p class='note'>No examples: faireval and tough_mentions did not run.</p>"
+        listing = [f.name for f in every_family() if f.examples is not None]
+        return (f"<p class='note'>No examples: {escape(', '.join(listing) or 'no family')} "
+                "did not run.</p>")
     options = "".join(f"<option value='{kind}'>{escape(name)}</option>"
-                      for kind, name in KINDS.items())
+                      for kind, name in names.items())
     parts = ["<p>Sentences each system gets wrong, a few of each kind spread over the test "
              "set: <span class='gold'>gold mention</span> and <span class='pred'>system "
              "mention</span>. report.json lists every example (under examples).</p>",
              "<form id='example-filter' hidden><label>Show only: <select><option value=''>"
              f"every kind</option>{options}</select></label></form>"]
-    for n, (system, kinds) in enumerate(report.examples.items()):
-        counts = ", ".join(f"{len(rows)} {kind}" for kind, rows in kinds.items())
-        items = "".join(_example(report, kind, row) for kind, rows in kinds.items()
+    for n, (system, by_kind) in enumerate(report.examples.items()):
+        counts = ", ".join(f"{len(rows)} {kind}" for kind, rows in by_kind.items())
+        items = "".join(_example(report, kind, row, names) for kind, rows in by_kind.items()
                         for row in shown_examples(rows))
         parts.append(f"<details{' open' if n == 0 else ''}><summary><b>{escape(system)}</b> "
                      f"({escape(counts)})</summary><ul class='examples'>{items}</ul></details>")
@@ -191,9 +171,9 @@ def examples(report) -> str:
     return "".join(parts)
 
 
-def _example(report, kind: str, row: dict) -> str:
+def _example(report, kind: str, row: dict, names: dict) -> str:
     tokens = report.example_sentences.get(str(row["sentence"]), [])
-    if "token_index" in row:             # a hardeval token: both tags on that token
+    if "token_index" in row:             # a token row: both tags on that token
         at = row["token_index"]
         row = {**row, "gold": None if row["gold_tag"] == "O" else [row["gold_tag"], at, at + 1],
                "predicted": (None if row["predicted_tag"] == "O"
@@ -218,6 +198,6 @@ def _example(report, kind: str, row: dict) -> str:
         detail += f"; system tags {escape(' '.join(row['predicted_tags']))}"
     else:
         detail += f"; system {escape(predicted[0])}" if predicted else "; no system mention"
-    return (f"<li class='example' data-kind='{kind}'><span class='kind'>{escape(KINDS[kind])}"
+    return (f"<li class='example' data-kind='{kind}'><span class='kind'>{escape(names.get(kind, kind))}"
             f"</span> sentence {row['sentence']}: {text} <span class='note'>({detail})"
             "</span></li>")

@@ -1,4 +1,4 @@
-"""Per-family glue for the report: scoring, bootstrap statistics, figures.
+"""Scoring and bootstrap statistics for the report, read from the family descriptors.
 
 Every headline number of a family is re-expressed by the family's result object as
 ``nerspan.bootstrap.Statistic``s (``result.statistics()``): per-sentence counts and the
@@ -8,29 +8,21 @@ exactly the published numbers.
 """
 from __future__ import annotations
 
-import io
-
-import numpy as np
-
 from nerspan import GOLD, PRED, decode
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores
 from nerspan.spans import LabelTable
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
+from nerspan.family import Family
 from nerspan.scores import sentence_counts
 
-from nerlens.families import family_package
 
-
-def score_family(family: str, corpus, index, scheme: str, mode: str, **options):
-    """The family's result object for a corpus with gold/pred columns and tokens, or for
-    a ``nerspan.GoldContext`` (with ``pred_column=`` the system's column of its corpus:
-    gold decoded and classified once for all systems); ``options`` go to the family's
-    ``score``."""
-    module = family_package(family)
-    if family == "faireval":  # the report shows faireval's SemEval-2013 schemas too
-        options = {"schemas": "semeval", **options}
-    return module.score(corpus, scheme=scheme, mode=mode, train=index, **options)
+def score_family(family: Family, context, pred_column: str, **options):
+    """The family's result object for the system ``pred_column`` of a gold ``context``
+    (``nerspan.GoldContext``: gold decoded and classified once for all systems), scored
+    with the options the report passes (``family.report_options``) and ``options``."""
+    return family.score(context, scheme=context.scheme, mode=context.mode, train=context.train,
+                        pred_column=pred_column, **{**family.report_options, **options})
 
 
 def entity_statistics(corpus, scheme: str, mode: str, pred_column: str = PRED,
@@ -51,60 +43,11 @@ def entity_statistics(corpus, scheme: str, mode: str, pred_column: str = PRED,
     ]
 
 
-# Family numbers that restate nerspan's entity scores (the families' tests assert the
-# equality): the report shows them once, as entity_*.
-SAME_AS_ENTITY = {"tough_mentions.precision", "tough_mentions.recall", "tough_mentions.f1",
-                  "attribute_buckets.f1", "faireval.traditional_f1"}
-
-
-def family_statistics(result) -> list[Statistic]:
-    """The bootstrap statistics a family's result object provides (less the restated
-    entity scores)."""
-    return [s for s in result.statistics() if s.name not in SAME_AS_ENTITY]
-
-
-# -- figures -----------------------------------------------------------------------------
-def bucket_figures(results: dict, intervals: dict | None = None) -> dict:
-    """Chart title -> PNG bytes of each attribute's bucket F1, all systems in one chart.
-
-    ``results`` maps a system name to its ``attribute_buckets`` result dict; the report's
-    bootstrap ``intervals`` (system -> statistic -> low/high), when given, become the
-    error bars.
-    """
-    import matplotlib.pyplot as plt
-
-    bucket_chart = family_package("attribute_buckets").plots.bucket_chart
-    shown = {system: _with_intervals(result, (intervals or {}).get(system, {}))
-             for system, result in results.items()}
-    out = {}
-    for attribute in next(iter(shown.values()))["buckets"]:
-        figure = bucket_chart(shown, attribute)
-        out[bucket_figure_title(attribute)] = figure_png(figure)
-        plt.close(figure)
-    return out
-
-
-def figure_png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=90)  # the charts lay themselves out
-    return buffer.getvalue()
-
-
-def bucket_figure_title(attribute: str) -> str:
-    return f"F1 by {attribute} bucket"
-
-
-def _with_intervals(result: dict, intervals: dict) -> dict:
-    """``result`` with each bucket's ``f1_interval`` from the report's intervals."""
-    if not intervals:
-        return result
-    buckets = {}
-    for attribute, rows in result["buckets"].items():
-        buckets[attribute] = []
-        for i, row in enumerate(rows):
-            ci = intervals.get(f"attribute_buckets.buckets.{attribute}.{i}") or {}
-            low, high = ci.get("low"), ci.get("high")
-            if low is not None and np.isnan(low):
-                low = high = None
-            buckets[attribute].append({**row, "f1_interval": (low, high)})
-    return {**result, "buckets": buckets}
+def family_statistics(family: Family, result) -> list[Statistic]:
+    """The bootstrap statistics a family's result object provides, less those that
+    restate nerspan's entity scores (``family.same_as_entity``: the report shows them
+    once, as ``entity_*``; the families' tests assert the equality)."""
+    if not hasattr(result, "statistics"):    # a family may offer none: no interval then
+        return []
+    same = {family.key(key) for key in family.same_as_entity}
+    return [s for s in result.statistics() if s.name not in same]

@@ -14,19 +14,22 @@ from nerspan.errors import counted
 from .findings import shown
 from .names import pair_key
 from .repairs import decoding_repairs
+from .views import every_family
 
 WIDTH = 100
 UNDEFINED = "-"
 
-# (statistic key, column header, legend); a column appears when its family ran
-COLUMNS = (
-    ("entity_precision", "P", "entity precision"),
-    ("entity_recall", "R", "entity recall"),
-    ("tough_mentions.recall_unseen_any", "R unseen", "recall on unseen mentions"),
-    ("hardeval.hardeval", "hardeval", "hardeval score, mean token error rate on unseen and "
-                                      "label-shifted tokens (lower is better)"),
-    ("faireval.fair_f1", "fair F1", "FairEval's F1 without double penalties"),
-)
+# (statistic key, column header, legend): entity precision and recall, then the families'
+# headline statistics; a column appears when its statistic was computed
+ENTITY_COLUMNS = (("entity_precision", "P", "entity precision"),
+                  ("entity_recall", "R", "entity recall"))
+
+
+def columns(report) -> list[tuple]:
+    """The headline columns of the report: ``(statistic key, header, legend)``."""
+    found = list(ENTITY_COLUMNS) + [(family.key(h.key), h.column, h.legend)
+                                    for family in every_family() for h in family.headline]
+    return [c for c in found if c[0] in report.higher_is_better]
 
 
 def _value(value) -> str:
@@ -58,15 +61,15 @@ def fit(name: str, width: int) -> str:
 def headline_table(report) -> str:
     """One row per system: entity F1 with its interval, the headline numbers, and the
     probability of beating the baseline on entity F1."""
-    columns = [c for c in COLUMNS if c[0] in report.higher_is_better]
+    chosen = columns(report)
     first = "F1 [CI]" if report.info.get("bootstrap") else "F1"
-    header = [first] + [c[1] for c in columns] + (["P>base"] if report.comparisons else [])
+    header = [first] + [c[1] for c in chosen] + (["P>base"] if report.comparisons else [])
     baseline = report.info.get("baseline")
     rows = []
     for system in report.systems:
         estimates, intervals = report.estimates[system], report.intervals.get(system, {})
         row = [_with_interval(estimates.get("entity_f1"), intervals.get("entity_f1"))]
-        row += [_value(estimates.get(key)) for key, _, _ in columns]
+        row += [_value(estimates.get(key)) for key, _, _ in chosen]
         if report.comparisons:
             pair = report.comparisons.get(pair_key(system, baseline))
             row.append("base" if system == baseline else
@@ -97,8 +100,7 @@ def legend(report) -> str:
                      f", seed {info['seed']}); * = fewer than {counted(MIN_SUPPORT, 'item')}.")
     else:
         parts.append("F1: entity F1 (no bootstrap, so no interval).")
-    parts += [f"{header}: {text}." for key, header, text in COLUMNS
-              if key in report.higher_is_better]
+    parts += [f"{header}: {text}." for _, header, text in columns(report)]
     if report.comparisons:
         parts.append(f"P>base: share of paired resamples in which the system's entity F1 "
                      f"beats the baseline {info.get('baseline')}'s.")

@@ -1,0 +1,26 @@
+"""hardeval as a metric family of nerlens: its descriptor, ``FAMILY``."""
+from __future__ import annotations
+
+from nerspan.family import Examples, Family, Headline, Logged
+
+from . import report
+from .core import score
+
+FAMILY = Family(
+    name="hardeval",
+    title="hardeval: token error rates on unseen and label-shifted tokens",
+    order=2,
+    score=score,
+    needs_train=True,
+    needs_tokens=True,
+    headline=(Headline("hardeval", "hardeval",
+                       "hardeval score, mean token error rate on unseen and label-shifted "
+                       "tokens (lower is better)", title="hardeval (lower is better)",
+                       undefined="hardeval with no unseen or label-shifted token"),),
+    statistic_name=report.statistic_name,
+    analyses=report.analyses,
+    examples=Examples({"diff_token": "wrong label-shifted token"}, report.diff_tokens),
+    section=report.section,
+    repairs=report.REPAIRS,
+    logged=Logged({"subsets": "drop"}, headline=("hardeval", "ter_unseen", "ter_diff")),
+)

@@ -1,0 +1,145 @@
+"""What the nerlens report shows of hardeval, as plain data.
+
+- ``statistic_name``: readable names of the token error rates;
+- ``analyses``: the corpus statistics (the paper's Tables 1-2 and the test tokens per
+  subset of its Table 4) and the most frequent tokens of each hard subset with each
+  system's errors on them;
+- ``section``: the error rates, the share of errors per subset and the analyses (page
+  blocks);
+- ``diff_tokens``: the label-shifted tokens a system gets wrong, as error examples;
+- ``REPAIRS``: what re-encoding the predictions as BILOU repaired.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from nerspan import GOLD
+from nerspan.blocks import Heading, Table, Tiles
+from nerspan.family import Repairs
+
+from .analysis import corpus_statistics, hard_tokens, token_errors
+from .labels import REFERENCE_KINDS
+from .subsets import GROUPS, LEAF_NAMES, gold_token_classes
+
+HARD_TOKENS_SHOWN = 5
+
+SUBSETS = {
+    "ter": "all tokens", "ter_unseen": "unseen tokens", "ter_unseen_i": "unseen tokens in mentions",
+    "ter_unseen_o": "unseen tokens outside mentions", "ter_diff": "label-shifted tokens",
+    "ter_diff_i": "label-shifted: mostly O in training, in a mention here",
+    "ter_diff_o": "label-shifted: mostly in mentions in training, O here",
+    "ter_diff_e": "label-shifted: mostly another type in training",
+    "ter_other": "other tokens",
+}
+
+
+def statistic_name(key: str, first=None) -> str:
+    """``ter_unseen`` -> ``token error rate, unseen tokens``.
+
+    >>> statistic_name("hardeval"), statistic_name("ter_diff")
+    ('hardeval score (mean TER unseen, label-shifted)', 'token error rate, label-shifted tokens')
+    """
+    if key == "hardeval":
+        return "hardeval score (mean TER unseen, label-shifted)"
+    return f"token error rate, {SUBSETS.get(key, key)}"
+
+
+def analyses(context, results: dict, settings: dict) -> dict:
+    """The corpus statistics and the hard tokens of the report's gold ``context`` (a
+    ``nerspan.GoldContext`` with the training index), with the errors of every system."""
+    corpus = context.corpus
+    codes = gold_token_classes(context)
+    wrong = {s: token_errors(corpus, s, GOLD, context.scheme, context.mode, context=context)
+             for s in results}
+    return {"corpus_statistics": corpus_statistics(context.train, {"test": context},
+                                                   context.scheme, context.mode,
+                                                   {"test": codes}),
+            "tokens": hard_tokens(corpus, codes, wrong, HARD_TOKENS_SHOWN)}
+
+
+# -- the report's section ----------------------------------------------------------------
+def section(view) -> tuple:
+    """The error rate of every subset per system (with the subsets' sizes), the share of
+    the errors in each subset, the corpus statistics and the hard tokens."""
+    first = view.first()
+    names = list(first["subsets"])
+    sizes = [["tokens", None] + [first["subsets"][n]["tokens"] for n in names],
+             ["% of tokens", None] + [first["subsets"][n]["tokens"]
+                                      / max(first["subsets"]["all"]["tokens"], 1)
+                                      for n in names]]
+    rows = [[system, r["hardeval"]] + [r["subsets"][n]["ter"] for n in names]
+            for system, r in view.results.items()]
+    breakdown = [[system] + [r["error_breakdown"][k] for k in ("unseen", "diff", "other")]
+                 for system, r in view.results.items()]
+    return (Table(["system", "hardeval"] + names, sizes + rows,
+                  note="Token error rate (%) per subset; lower is better. TER on diff-O and "
+                       "unseen-O means little on its own: a system that tags nothing has TER "
+                       "0 there."),
+            Heading("Share of all errors (%)"),
+            Table(["system", "unseen", "diff", "other"], breakdown),
+            *analyses_blocks(view))
+
+
+STATISTICS = ["sentences", "tokens", "mentions", "unique_mentions", "ambiguous_tokens",
+              "ambiguous_mentions", "unseen_mentions", "unseen_unique_mentions"]
+
+
+def analyses_blocks(view) -> tuple:
+    extra = view.analyses
+    if not extra:
+        return ()
+    stats = extra["corpus_statistics"]
+
+    def cell(value):
+        if isinstance(value, dict):
+            share = "" if value["share"] is None else f" ({100 * value['share']:.1f}%)"
+            return f"{value['count']}{share}"
+        return None if value is None else str(value)
+
+    tiles = [(subset, Table(["token", "count"] + [f"errors {s}" for s in view.systems],
+                            [[r["token"], r["count"]] + [r["errors"][s] for s in view.systems]
+                             for r in rows]))
+             for subset, rows in extra["tokens"].items() if rows]
+    return (Heading("Corpus statistics (the paper's Tables 1-2)"),
+            Table(["statistic", *stats], [[k] + [cell(stats[c].get(k)) for c in stats]
+                                           for k in STATISTICS],
+                  note="Ambiguous: a token string seen with two or more IO labels, a mention "
+                       "text with two or more types; unseen: a mention text that is no "
+                       "training mention."),
+            Heading("Most frequent hard tokens (the paper's section 3.2)"),
+            Tiles(tiles))
+
+
+# -- error examples ----------------------------------------------------------------------
+def diff_tokens(result: dict, system: str, context) -> dict:
+    """The label-shifted (diff) tokens ``system`` gets wrong: sentence, position in the
+    sentence, token, subset (diff-I, diff-O, diff-E) and both raw tags. (hardeval compares
+    BILOU labels, so a token can be wrong while its raw tags agree: its mention's
+    boundary differs.)"""
+    corpus = context.corpus
+    codes = gold_token_classes(context)
+    errors = token_errors(corpus, system, GOLD, context.scheme, context.mode, context=context)
+    diff = np.isin(codes, GROUPS["diff"])
+    rows = []
+    for position in np.flatnonzero(diff & errors).tolist():
+        sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
+        rows.append({"sentence": sentence, "token_index": position - int(corpus.offsets[sentence]),
+                     "token": corpus.vocab[corpus.tokens[position]],
+                     "subset": LEAF_NAMES[codes[position]],
+                     "gold_tag": corpus.labels[corpus.column(GOLD)[position]],
+                     "predicted_tag": corpus.labels[corpus.column(system)[position]]})
+    return {"diff_token": rows}
+
+
+# -- repairs -----------------------------------------------------------------------------
+def reencoding_repairs(result: dict) -> dict:
+    """What re-encoding one system's predictions as BILOU repaired (non-zero counts)."""
+    repaired = result.get("repairs", {}).get("pred", {})
+    return {kind: repaired[kind] for kind in REFERENCE_KINDS if repaired.get(kind)}
+
+
+REPAIRS = Repairs(
+    "hardeval re-encoding", reencoding_repairs,
+    "hardeval re-encodes the predictions as BILOU: an I after O is dropped (dropped "
+    "inside), B-X I-Y is one mention of type X (mixed type).")
+

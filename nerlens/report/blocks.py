@@ -1,0 +1,179 @@
+"""Page blocks (``nerspan.blocks``, what a family's section is made of) as HTML and text.
+
+``html(blocks, holder)`` renders with the page kit: ``holder`` is what holds the figures
+(a report, an experiment: ``holder.figures``, title -> PNG bytes), ``cap_note`` the HTML a
+``FiguresCapNote`` stands for. ``text(blocks)`` renders for a terminal (figures by title).
+Prose (headings, notes) is escaped and its non-ASCII punctuation written as named
+entities (``–`` as ``&ndash;``), so that a page stays ASCII.
+"""
+from __future__ import annotations
+
+import html as html_module
+from html.entities import codepoint2name
+
+from nerspan.blocks import (Figure, FiguresCapNote, Heading, Hover, Marked, Note, Noted,
+                            OverRuns, Strong, Table, Tiles)
+
+from .page_kit import Raw, escape, figure, number, table
+from .text import UNDEFINED as DASH
+from .text import row_line, wrap
+
+
+def prose(text: str) -> str:
+    """Text of a heading or a note as HTML: escaped (quotes kept), non-ASCII characters
+    that have a named entity written as that entity.
+
+    >>> prose("a < b \u2013 x's \u00b1 1")
+    "a &lt; b &ndash; x's &plusmn; 1"
+    """
+    escaped = html_module.escape(str(text), quote=False)
+    return "".join(f"&{codepoint2name[ord(c)]};" if ord(c) > 127 and ord(c) in codepoint2name
+                   else c for c in escaped)
+
+
+# -- HTML --------------------------------------------------------------------------------
+def html(blocks, holder, cap_note: str = "") -> str:
+    """The blocks as HTML (see the module docstring)."""
+    return "".join(_block_html(block, holder, cap_note) for block in blocks)
+
+
+def _block_html(block, holder, cap_note: str) -> str:
+    if isinstance(block, Heading):
+        return f"<h{block.level}>{prose(block.text)}</h{block.level}>"
+    if isinstance(block, Note):
+        return f"<p class='note'>{prose(block.text)}</p>"
+    if isinstance(block, Table):
+        rows = [[Raw(cell_html(cell, block.percent)) for cell in row] for row in block.rows]
+        out = table(list(block.header), rows, percent=block.percent)
+        return out + (f"<p class='note'>{prose(block.note)}</p>" if block.note else "")
+    if isinstance(block, Figure):
+        return figure(holder, block.title)
+    if isinstance(block, Tiles):
+        return "<div class='tiles'>" + "".join(
+            f"<div><h4>{prose(title)}</h4>{_block_html(inner, holder, cap_note)}</div>"
+            for title, inner in block.tiles) + "</div>"
+    if isinstance(block, FiguresCapNote):
+        return cap_note
+    raise TypeError(f"not a page block: {block!r}")
+
+
+def cell_html(cell, percent: bool = True) -> str:
+    """A table cell (``nerspan.blocks``) as HTML.
+
+    >>> cell_html(0.5), cell_html(None), cell_html(3), cell_html(Strong("all"))
+    ('50.00', '&ndash;', '3', '<b>all</b>')
+    """
+    if isinstance(cell, Strong):
+        return f"<b>{escape(cell.text)}</b>"
+    if isinstance(cell, Hover):
+        return f"<span title='{escape(cell.title)}'>{escape(cell.text)}</span>"
+    if isinstance(cell, Noted):
+        return f"{cell_html(cell.cell, percent)} <span class='note'>{prose(cell.note)}</span>"
+    if isinstance(cell, OverRuns):
+        return over_runs_html(cell.value, cell.runs)
+    if isinstance(cell, Marked):
+        return marked_html(cell.value, cell.test, cell.digits)
+    return number(cell, percent)
+
+
+NO_RUN = "<span class='note'>no run</span>"
+UNDEFINED = "&ndash;"
+
+
+def over_runs_html(value, runs: int | None = None) -> str:
+    """Mean +- std in percent, with (n runs) unless n is ``runs``; ``NO_RUN`` for no
+    value (no run), ``UNDEFINED`` for no mean."""
+    if value is None:
+        return NO_RUN
+    if value.get("mean") is None:
+        return UNDEFINED
+    text = f"{100 * value['mean']:.2f}"
+    if value.get("std") is not None:
+        text += f" <span class='note'>&plusmn; {100 * value['std']:.2f}</span>"
+    if value["n"] != runs:
+        text += f" <span class='note'>({value['n']})</span>"
+    return f"<span class='ci'>{text}</span>"
+
+
+def marked_html(value, test, digits: int = 2) -> str:
+    """A number marked † when its test is not significant (or could not be run); the
+    title gives the test."""
+    if value is None:
+        return "&ndash;"
+    text = f"{value:.{digits}f}"
+    if not test or not test.get("significant"):
+        why = (test or {}).get("error") or (
+            f"Friedman p = {test['pvalue']:.3g}, Holm-adjusted {test['pvalue_holm']:.3g}"
+            if test and test.get("pvalue") is not None else "no test")
+        return f"<span class='ns' title='{escape(why)}'>{text}&dagger;</span>"
+    return f"<span title='Friedman Holm-adjusted p = {test['pvalue_holm']:.3g}'>{text}</span>"
+
+
+# -- text --------------------------------------------------------------------------------
+def text(blocks, figures=(), cap_note: str = "") -> str:
+    """The blocks for a terminal: tables aligned, notes wrapped to ``WIDTH`` columns,
+    a figure by its title when it is among ``figures``.
+
+    >>> print(text([Heading("Recall"), Table(["system", "recall"], [["a", 0.5]], note="%.")]))
+    Recall
+    system  recall
+    ------  ------
+    a        50.00
+    %.
+    """
+    lines: list = []
+    for block in blocks:
+        lines += _block_text(block, figures, cap_note)
+    return "\n".join(lines)
+
+
+def _block_text(block, figures, cap_note: str) -> list:
+    if isinstance(block, Heading):
+        return [block.text]
+    if isinstance(block, Note):
+        return [wrap(block.text)]
+    if isinstance(block, Table):
+        cells = [list(block.header)] + [[cell_text(c, block.percent) for c in row]
+                                         for row in block.rows]
+        widths = [max(len(row[i]) for row in cells if i < len(row))
+                  for i in range(len(cells[0]))]
+        out = [row_line(cells[0], widths), row_line(["-" * w for w in widths], widths)]
+        out += [row_line(row, widths) for row in cells[1:]]
+        return out + ([wrap(block.note)] if block.note else [])
+    if isinstance(block, Figure):
+        return [f"[figure: {block.title}]"] if block.title in figures else []
+    if isinstance(block, Tiles):
+        return [line for title, inner in block.tiles
+                for line in [title] + _block_text(inner, figures, cap_note)]
+    if isinstance(block, FiguresCapNote):
+        return [wrap(cap_note)] if cap_note else []
+    raise TypeError(f"not a page block: {block!r}")
+
+
+def cell_text(cell, percent: bool = True) -> str:
+    """A table cell as text (``-`` for undefined, † for not significant)."""
+    if isinstance(cell, (Strong, Hover)):
+        return cell.text
+    if isinstance(cell, Noted):
+        return f"{cell_text(cell.cell, percent)} {cell.note}"
+    if isinstance(cell, OverRuns):
+        value = cell.value
+        if value is None:
+            return "no run"
+        if value.get("mean") is None:
+            return DASH
+        out = f"{100 * value['mean']:.2f}"
+        if value.get("std") is not None:
+            out += f" \u00b1 {100 * value['std']:.2f}"
+        return out + (f" ({value['n']})" if value["n"] != cell.runs else "")
+    if isinstance(cell, Marked):
+        if cell.value is None:
+            return DASH
+        mark = "" if cell.test and cell.test.get("significant") else "\u2020"
+        return f"{cell.value:.{cell.digits}f}{mark}"
+    if cell is None or (isinstance(cell, float) and cell != cell):
+        return DASH
+    if isinstance(cell, float) and not isinstance(cell, bool):
+        return f"{100 * cell:.2f}" if percent else f"{cell:.4g}"
+    return str(cell)
+

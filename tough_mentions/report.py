@@ -1,0 +1,199 @@
+"""What the nerlens report and experiment show of Tough Mentions Recall, as plain data.
+
+- ``statistic_name``: the readable names of the recall statistics;
+- ``analyses``: the subsets under ``min_share`` of the gold mentions and the spread of
+  each subset's recall across the systems;
+- ``section``: the data composition, the recall per subset and its spread (page blocks);
+- ``missed_unseen``: the unseen gold mentions a system misses, as error examples;
+- ``no_seen_mentions``, ``seen_unseen_gap``: the findings' rules;
+- ``over_runs`` and ``experiment_sections``: recall per subset, mean +- std over the runs
+  of an experiment (TMR's Table 3).
+
+Every function reads result dicts (``ToughMentionsResult.to_dict()``) through a
+``nerspan.family.ReportView`` or ``ExperimentView``.
+"""
+from __future__ import annotations
+
+from nerspan.blocks import Heading, Noted, Note, OverRuns, Strong, Table
+from nerspan.bootstrap import MIN_SUPPORT
+from nerspan.errors import counted
+from nerspan.family import Section, finding, interval_text, percent, usable
+from nerspan.significance import mean_std
+
+from .analysis import recall_spread, small_subsets
+
+SUBSETS = {
+    "all": "all mentions",
+    "seen": "seen mentions (text and type in training)",
+    "unseen_any": "unseen mentions (any)",
+    "unseen_tokens": "unseen mentions (text never a training mention)",
+    "unseen_type": "unseen mentions (text seen, type never)",
+    "tcm_all": "type-confusable mentions",
+    "tcm_seen": "type-confusable mentions, seen",
+    "tcm_unseen": "type-confusable mentions, unseen",
+}
+SUBSET_HEADERS = {"all": "all", "seen": "seen", "unseen_any": "unseen (any)",
+                  "unseen_tokens": "unseen text", "unseen_type": "unseen type",
+                  "tcm_all": "TCM", "tcm_seen": "TCM seen", "tcm_unseen": "TCM unseen"}
+SUBSET_LEGEND = ("Seen: text and type occur together in training; unseen text: the text "
+                 "is no training mention; unseen type: the text is, never with this type; "
+                 "TCM: type-confusable mentions, texts with two or more types in the test "
+                 "set.")
+
+
+def statistic_name(key: str, first=None) -> str | None:
+    """``recall_unseen_any`` -> ``recall, unseen mentions (any)``.
+
+    >>> statistic_name("recall_tcm_seen")
+    'recall, type-confusable mentions, seen'
+    """
+    if not key.startswith("recall_"):
+        return None
+    subset = key[len("recall_"):]
+    return f"recall, {SUBSETS.get(subset, subset)}"
+
+
+def analyses(context, results: dict, settings: dict) -> dict:
+    """The subsets under ``min_share`` of the gold mentions (left out of the recall
+    table) and, with two or more systems, the spread of each subset's recall."""
+    min_share = settings.get("min_share", 0.0)
+    first = next(iter(results.values()))
+    return {"min_share": min_share, "small_subsets": small_subsets(first, min_share),
+            "recall_spread": recall_spread(results) if len(results) > 1 else None}
+
+
+# -- the report's section ----------------------------------------------------------------
+def section(view) -> tuple:
+    """Data composition, recall per subset (without the small subsets), the spread."""
+    first = view.first()
+    subsets = list(first["counts"])
+    blocks = [Heading("Data composition"),
+              Table(["type"] + [SUBSET_HEADERS.get(s, s) for s in subsets],
+                    composition_rows(first, subsets),
+                    note="Gold mentions in each subset and, in brackets, their share of the "
+                         "gold mentions of the row's type (last row: of all gold mentions).")]
+    extra = view.analyses
+    left_out = extra.get("small_subsets", {}).get("overall", []) if extra.get("min_share") else []
+    shown = [s for s in subsets if s not in left_out]
+    rows = [[system] + [r["recall"] if s == "all" else r.get(f"recall_{s}") for s in shown]
+            for system, r in view.results.items()]
+    blocks += [Heading("Recall per subset (%)"),
+               Table(["system"] + [SUBSET_HEADERS.get(s, s) for s in shown], rows,
+                     note="Recall only: false positives cannot be assigned to a subset, so "
+                          "precision and F1 are not defined on subsets. \u2013 = empty "
+                          f"subset. {SUBSET_LEGEND}")]
+    if left_out:
+        blocks.append(Note(f"Left out (under {100 * extra['min_share']:g}% of the gold "
+                           f"mentions, as the paper's tables): {', '.join(left_out)}; "
+                           "report.json keeps their numbers."))
+    spread = extra.get("recall_spread")
+    if spread:
+        rows = [[subset, row["n_systems"], row["min"], row["max"], row["range"], row["std"]]
+                for subset, row in spread.items() if subset not in left_out]
+        blocks += [Heading("Spread of each subset's recall across the systems"),
+                   Table(["subset", "systems", "min", "max", "range", "std"], rows,
+                         note="A subset whose recall spreads much wider than the overall "
+                              "recall (row all) separates systems that overall scores rank "
+                              "alike.")]
+    return tuple(blocks)
+
+
+def composition_rows(result: dict, subsets: list) -> list:
+    """One row per type and one over all types: each subset's count (share %)."""
+    def cells(counts, shares):
+        return [f"{counts[s]} ({100 * shares[s]:.2f}%)" if shares[s] is not None
+                else str(counts[s]) for s in subsets]
+
+    rows = [[t] + cells(row["counts"], row["composition"])
+            for t, row in result["per_type"].items()]
+    rows.append([Strong("all types")] + cells(result["counts"], result["composition"]))
+    return rows
+
+
+# -- error examples ----------------------------------------------------------------------
+def missed_unseen(result: dict, system: str, context) -> dict:
+    """The unseen gold mentions ``system`` does not predict exactly (``result`` scored
+    with ``return_mentions=True``), with the system's tags on them."""
+    rows = []
+    for mention in (result.get("mentions") or {}).get("unseen_any", []):
+        if not mention["hit"]:
+            start, end, sentence = mention["start"], mention["end"], mention["sentence"]
+            rows.append({"sentence": sentence, "gold": [mention["type"], start, end],
+                         "text": mention["text"],
+                         "predicted_tags": context.corpus.tags(system, sentence)[start:end]})
+    return {"missed_unseen": rows}
+
+
+# -- findings ----------------------------------------------------------------------------
+NO_SEEN_MENTIONS = ("The test set has no gold mention whose text and type occur in "
+                    "training: recall on seen mentions is undefined.")
+SEEN_UNSEEN_GAP = ("Recall on seen vs unseen mentions (tough mentions): stated when each "
+                   f"subset holds at least {counted(MIN_SUPPORT, 'gold mention')} and the "
+                   "two bootstrap intervals do not overlap.")
+SEEN, UNSEEN = "tough_mentions.recall_seen", "tough_mentions.recall_unseen_any"
+
+
+def no_seen_mentions(view) -> list[dict]:
+    counts = next((c for c in (view.results.get(s, {}).get("counts") for s in view.systems)
+                   if c), None)
+    if not counts or counts.get("seen") != 0 or not counts.get("all"):
+        return []
+    return [finding("no_seen_mentions", None,
+                    f"None of the {counted(counts['all'], 'gold mention')} of the test set "
+                    "occurs in training with its type: every mention is unseen, recall on "
+                    "seen mentions is undefined.", size=1.0, seen=0, mentions=counts["all"])]
+
+
+def seen_unseen_gap(view) -> list[dict]:
+    out = []
+    for system in view.systems:
+        seen, unseen = (view.intervals.get(system, {}).get(n) for n in (SEEN, UNSEEN))
+        if not (usable(seen) and usable(unseen)):
+            continue
+        if seen["low"] <= unseen["high"] and unseen["low"] <= seen["high"]:
+            continue
+        a, b = (view.estimates[system][n] for n in (SEEN, UNSEEN))
+        out.append(finding(
+            "seen_unseen_gap", system,
+            f"{system} recalls {percent(a)} of seen mentions {interval_text(seen)} but "
+            f"{percent(b)} of unseen ones {interval_text(unseen)}.", size=abs(a - b),
+            recall_seen=a, recall_unseen=b, interval_seen=seen, interval_unseen=unseen))
+    return out
+
+
+# -- over the runs of an experiment ------------------------------------------------------
+def over_runs(view) -> dict:
+    """``{"tough_mentions": dataset -> system -> subset -> recall mean +- std over its
+    runs}`` (TMR's Table 3)."""
+    out = {}
+    for name in view.datasets:
+        if name not in view.results:
+            continue
+        out[name] = {}
+        for system, columns in view.runs[name].items():
+            results = [view.results[name][c] for c in columns]
+            out[name][system] = {
+                subset: mean_std(x["recall"] if subset == "all" else x.get(f"recall_{subset}")
+                                 for x in results)
+                for subset in results[0]["counts"]}
+    return {"tough_mentions": out}
+
+
+def experiment_sections(view) -> tuple:
+    """The experiment's table of recall per subset over runs, per dataset."""
+    blocks = []
+    for name, by_system in view.data.get("tough_mentions", {}).items():
+        subsets = list(next(iter(by_system.values())))
+        runs = {s: len(view.runs[name][s]) for s in by_system}
+        rows = [[Noted(s, f"({runs[s]})")] + [OverRuns(by_system[s][k], runs[s]) for k in subsets]
+                for s in by_system]
+        blocks += [Heading(name),
+                   Table(["system"] + [SUBSET_HEADERS.get(k, k) for k in subsets], rows)]
+    if blocks:
+        blocks.append(Note("Recall (%) per subset, mean \u00b1 sample std over the system's "
+                           "runs, (runs) after its name, as TMR's tables; a cell over fewer "
+                           "runs (a subset empty in some) says how many; \u2013 = undefined in "
+                           f"every run (the subset is empty). {SUBSET_LEGEND}"))
+    else:
+        blocks.append(Note("tough_mentions did not run."))
+    return (Section("tmr", "Recall per subset over runs (tough mentions)", tuple(blocks)),)
