@@ -24,5 +24,5 @@ FAMILY = Family(
     experiment=ExperimentPart(("attribute_wise", "model_wise"), report.views,
                               report.experiment_sections, report.experiment_figures,
                               findings=(Rule("attribute", report.ATTRIBUTE, report.attribute),)),
-    logged=Logged({"buckets": "drop"}, headline=("f1",)),
+    logged=Logged({"buckets": "drop"}, headline=("f1",), trainer_keys=("eLen/*/f1",)),
 )

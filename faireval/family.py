@@ -28,5 +28,7 @@ def describe(score) -> Family:
         section=report.section,
         findings=(Rule("boundary_errors", report.BOUNDARY_ERRORS, report.boundary_errors),),
         plot_command="nerlens faireval --plot",
-        logged=Logged(headline=("fair_f1", "traditional_f1", "f1")),
+        logged=Logged(headline=("fair_f1", "traditional_f1", "f1"),
+                      trainer_keys=("precision", "recall", "fair_precision", "fair_recall",
+                                    "per_type/*/f1", "per_type/*/fair_f1")),
     )

@@ -22,5 +22,6 @@ FAMILY = Family(
     examples=Examples({"diff_token": "wrong label-shifted token"}, report.diff_tokens),
     section=report.section,
     repairs=report.REPAIRS,
-    logged=Logged({"subsets": "drop"}, headline=("hardeval", "ter_unseen", "ter_diff")),
+    logged=Logged({"subsets": "drop"}, headline=("hardeval", "ter_unseen", "ter_diff"),
+                  trainer_keys=("ter", "ter_other")),
 )

@@ -10,11 +10,14 @@
 
 The function receives logits (or predicted ids) and label ids with -100 on ignored
 sub-tokens and special tokens; it drops those positions from both sides, maps ids to tags,
-runs every family on one ``Corpus`` and returns every number of the results as flat
-scalars prefixed by family (``faireval_fair_f1``, ``faireval_counts_LE``,
-``tough_mentions_unseen_any_count``, ``attribute_buckets_eLen_XS_f1``, ...; see
-``flat_scalars``; each family's descriptor says how its nested parts are named,
-``Family.logged``). ``metrics`` names registered families (default: every one). With
+runs every family on one ``Corpus`` and returns numbers of the results as flat scalars
+prefixed by family (``faireval_fair_f1``, ``tough_mentions_recall_unseen_any``,
+``attribute_buckets_eLen_XS_f1``, ...; see ``flat_scalars``; each family's descriptor says
+how its nested parts are named, ``Family.logged``). ``detail="headline"`` (the default)
+returns each family's headline (``Logged.headline`` and ``Logged.trainer_keys``: 32
+numbers for the four families and 3 entity types, 3 more per type); ``detail="all"`` every
+number (700 or so), under the same names. ``metrics`` names registered families (default:
+every one). With
 ``batch_eval_metrics=True`` in ``TrainingArguments`` it accumulates batches and computes
 at the last one (``compute_result=True``).
 """
@@ -36,9 +39,12 @@ from .families import check_families, family_names, get_family, registered
 
 # Top-level parts that hold settings or input diagnostics, not results.
 NOT_RESULTS = {"options", "repairs"}
+# What compute_metrics logs: each family's headline (a few dozen charts), or every number.
+DETAILS = ("headline", "all")
 
 
-def flat_scalars(prefix: str, result: Mapping, nested: Mapping | None = None) -> dict:
+def flat_scalars(prefix: str, result: Mapping, nested: Mapping | None = None,
+                 keep=None) -> dict:
     """Every number of a result as a flat ``{name: float}``, names prefixed by ``prefix``.
 
     Nested mappings are walked, their keys joined with ``_``; a list of rows that carry a
@@ -46,7 +52,8 @@ def flat_scalars(prefix: str, result: Mapping, nested: Mapping | None = None) ->
     settings (``options``) and undefined numbers (None, NaN, infinite) are left out.
     ``nested`` names nested parts (``nerspan.family.Logged``: "drop" lends the children
     no name of the part, "suffix:NAME" ends them in ``_NAME``); by default the registered
-    family ``prefix``'s (none for another prefix). Raises ValueError when two numbers
+    family ``prefix``'s (none for another prefix). ``keep(path)``, given, chooses the
+    numbers by their name's parts (``Logged.logs``). Raises ValueError when two numbers
     would get the same name.
     """
     if nested is None:
@@ -55,6 +62,8 @@ def flat_scalars(prefix: str, result: Mapping, nested: Mapping | None = None) ->
     out: dict = {}
     results = {key: value for key, value in result.items() if key not in NOT_RESULTS}
     for path, value in _numbers(results, (), nested):
+        if keep is not None and not keep(path):
+            continue
         name = "_".join((prefix,) + path)
         if name in out:
             raise ValueError(f"two numbers of the {prefix} result are both named {name}")
@@ -94,7 +103,11 @@ class ComputeMetrics:
 
     def __init__(self, label_list, metrics: Iterable[str] | None = None, eval_tokens=None,
                  train=None, scheme: str = "IOB2", mode: str = "lenient",
-                 options: Mapping[str, Mapping] | None = None):
+                 options: Mapping[str, Mapping] | None = None, detail: str = "headline"):
+        if detail not in DETAILS:
+            raise ValueError(f"detail must be one of {', '.join(map(repr, DETAILS))}, not "
+                             f"{detail!r}")
+        self.detail = detail
         self.label_list = list(as_label_list(label_list))
         self.metrics = check_families(family_names() if metrics is None else metrics)
         self.families = [get_family(name) for name in self.metrics]
@@ -151,15 +164,18 @@ class ComputeMetrics:
                           **self.options.get(family.name, {}))
             if family.needs_train:
                 kwargs["train"] = self.index
+            keep = family.logged.logs if self.detail == "headline" else None
             out.update(flat_scalars(family.name, family.score(corpus, **kwargs).to_dict(),
-                                    family.logged.nested))
+                                    family.logged.nested, keep))
         return out
 
 
 def make_compute_metrics(label_list, metrics: Sequence[str] | None = None, eval_tokens=None,
-                         train=None, **kwargs) -> ComputeMetrics:
-    """Build ``compute_metrics`` for a ``Trainer``; the training data is indexed here, once."""
-    return ComputeMetrics(label_list, metrics, eval_tokens, train, **kwargs)
+                         train=None, *, detail: str = "headline", **kwargs) -> ComputeMetrics:
+    """Build ``compute_metrics`` for a ``Trainer``; the training data is indexed here, once.
+    ``detail``: "headline" (default, each family's ``Logged`` keys) or "all" (every number).
+    """
+    return ComputeMetrics(label_list, metrics, eval_tokens, train, detail=detail, **kwargs)
 
 
 def _unpacked(eval_prediction) -> tuple:

@@ -86,17 +86,31 @@ class Examples:
 
 @dataclass(frozen=True)
 class Logged:
-    """What the Trainer logs of a family's result (every number, flat, prefixed by the
+    """What the Trainer logs of a family's result (numbers, flat, prefixed by the
     family's name): ``nested`` names nested parts (part -> ``"drop"``: its children take
     no name of the part; ``"suffix:NAME"``: they end in ``_NAME``), ``headline`` the result
-    keys to watch (``metric_for_best_model``)."""
+    keys to watch (``metric_for_best_model``), ``trainer_keys`` the other numbers logged by
+    default (``detail="headline"``; ``detail="all"`` logs every number): paths in the
+    result as its flat names are built (after ``nested``), parts joined by ``/``, ``*``
+    standing for any one part (``"per_type/*/f1"``: every type's F1)."""
 
     nested: Mapping = field(default_factory=dict)
     headline: tuple = ()
+    trainer_keys: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "nested", _frozen(self.nested))
         object.__setattr__(self, "headline", tuple(self.headline))
+        object.__setattr__(self, "trainer_keys", tuple(self.trainer_keys))
+
+    def logs(self, path: tuple) -> bool:
+        """Whether ``detail="headline"`` logs the number at ``path`` (its name's parts)."""
+        return any(_matches(pattern.split("/"), path)
+                   for pattern in self.headline + self.trainer_keys)
+
+
+def _matches(pattern: list, path: tuple) -> bool:
+    return len(pattern) == len(path) and all(p in ("*", part) for p, part in zip(pattern, path))
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,10 @@ print(json.dumps({{
     "registered": family_names(), "json": json.loads(report.to_json()),
     "html": report.to_html(), "summary": report.summary(),
     "experiment": json.loads(experiment.to_json()), "experiment_html": experiment.to_html(),
-    "trainer": make_compute_metrics(labels, metrics=["token_accuracy"]).compute(ids, predicted),
+    "trainer": make_compute_metrics(labels, metrics=["token_accuracy"], detail="all").compute(
+        ids, predicted),
+    "trainer_headline": make_compute_metrics(labels, metrics=["token_accuracy"]).compute(
+        ids, predicted),
     "headline_keys": make_compute_metrics(labels, metrics=families).headline_keys}}))
 """
 
@@ -180,6 +183,8 @@ def test_an_outside_family_is_in_the_experiment(api):
 def test_an_outside_family_is_in_the_trainer_keys(api):
     assert api["trainer"] == {"token_accuracy_accuracy": pytest.approx(8 / 9),
                               "token_accuracy_correct": 8.0, "token_accuracy_tokens": 9.0}
+    # by default only its headline (Logged.headline), under the same name
+    assert api["trainer_headline"] == {"token_accuracy_accuracy": pytest.approx(8 / 9)}
     assert api["headline_keys"] == ["token_accuracy_accuracy", "faireval_fair_f1",
                                     "faireval_traditional_f1", "faireval_f1"]
 

@@ -197,7 +197,8 @@ def test_trainer_helper_batches_and_logits_equal_the_string_path():
     predicted = np.array([[0, 1, 0, 0, 0], [5, 3, 4, 3, 2]])
     np.put_along_axis(logits, predicted[..., None], 1.0, axis=-1)
     words = [["a", "b", "c"], ["d", "e", "f"]]
-    helper = make_compute_metrics(LABELS, metrics=("faireval",), eval_tokens=words)
+    helper = make_compute_metrics(LABELS, metrics=("faireval",), eval_tokens=words,
+                                  detail="all")
     whole = helper(SimpleNamespace(predictions=logits, label_ids=labels))
     helper(SimpleNamespace(predictions=logits[:1], label_ids=labels[:1]), compute_result=False)
     batched = helper(SimpleNamespace(predictions=logits[1:, :4], label_ids=labels[1:, :4]),
@@ -205,7 +206,7 @@ def test_trainer_helper_batches_and_logits_equal_the_string_path():
     assert batched == whole
     gold = [["B-PER", "I-PER", "O"], ["B-LOC", "I-LOC", "O"]]
     pred = [["B-PER", "O", "O"], ["B-LOC", "I-LOC", "B-LOC"]]
-    strings = make_compute_metrics(LABELS, metrics=("faireval",)).compute
+    strings = make_compute_metrics(LABELS, metrics=("faireval",), detail="all").compute
     import faireval
     from nerlens.trainer import flat_scalars
     assert whole == flat_scalars("faireval", faireval.score(gold, pred).to_dict())

@@ -1,4 +1,5 @@
-"""The Trainer helper's flat keys: every number of every family, under stable names.
+"""The Trainer helper's flat keys: every number of every family under stable names
+(``detail="all"``), or each family's headline (the default).
 
 Runs without torch: ``ComputeMetrics.compute`` is what the Trainer's call ends in.
 """
@@ -12,6 +13,7 @@ import attribute_buckets
 import faireval
 import hardeval
 import tough_mentions
+from nerlens.families import get_family
 from nerlens.trainer import flat_scalars, make_compute_metrics
 from nerspan import as_train_index
 
@@ -29,7 +31,7 @@ TRAIN_TAGS = [["B-PER", "I-PER", "O", "B-LOC"], ["B-PER", "I-PER", "O"]]
 def logged():
     """What compute_metrics returns for the small example, with the families' own results."""
     train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    compute = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train)
+    compute = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train, detail="all")
     ids = [[LABELS.index(tag) for tag in sentence] for sentence in GOLD]
     predicted = [[LABELS.index(tag) for tag in sentence] for sentence in PRED]
     direct = {name: module.score(GOLD, PRED, **({} if name == "faireval" else
@@ -103,3 +105,60 @@ def _leaf_numbers(node):
 def test_two_numbers_with_one_name_are_an_error():
     with pytest.raises(ValueError, match="both named faireval_counts_LE"):
         flat_scalars("faireval", {"counts": {"LE": 1}, "counts_LE": 2})
+
+
+@pytest.fixture(scope="module")
+def headline(logged):
+    """The default (``detail="headline"``) on the same example."""
+    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    compute = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train)
+    ids = [[LABELS.index(tag) for tag in sentence] for sentence in GOLD]
+    predicted = [[LABELS.index(tag) for tag in sentence] for sentence in PRED]
+    return compute, compute.compute(ids, predicted)
+
+
+def test_all_is_every_number_of_every_family(logged):
+    # detail="all" is what the helper logged before the headline default: flat_scalars
+    # of each family's whole result
+    metrics, direct = logged
+    every = {}
+    for family, result in direct.items():
+        every.update(flat_scalars(family, result))
+    assert metrics == every
+
+
+def test_the_default_logs_a_handful_per_family_under_the_same_names(logged, headline):
+    metrics, _ = logged
+    compute, default = headline
+    assert compute.detail == "headline"
+    # three entity types (PER, LOC, ORG), all four families: a few dozen charts at most
+    assert len({t[2:] for s in GOLD + PRED for t in s if t != "O"}) == 3
+    assert len(default) <= 40 < len(metrics)
+    # a subset of "all", same names and numbers: switching detail renames nothing
+    assert default == {name: metrics[name] for name in default}
+    # every key to watch (metric_for_best_model) is logged when defined
+    watched = [k for k in compute.headline_keys if k in metrics]
+    assert watched and set(watched) <= set(default)
+    # each family's headline is there: its own numbers, per type where it has types
+    for family in FAMILIES:
+        assert any(name.startswith(family + "_") for name in default), family
+    for kind in ("PER", "LOC", "ORG"):
+        assert f"faireval_per_type_{kind}_fair_f1" in default
+    assert "faireval_counts_LE" not in default and "hardeval_unseen_errors" not in default
+
+
+def test_the_headline_is_the_descriptors_paths(logged, headline):
+    metrics, direct = logged
+    _, default = headline
+    for family in FAMILIES:
+        logged_paths = get_family(family).logged
+        chosen = flat_scalars(family, direct[family], keep=logged_paths.logs)
+        assert chosen == {k: v for k, v in default.items() if k.startswith(family + "_")}
+    assert get_family("faireval").logged.logs(("per_type", "PER", "fair_f1"))
+    assert not get_family("faireval").logged.logs(("per_type", "PER", "fair_f1", "x"))
+    assert not get_family("faireval").logged.logs(("counts", "LE"))
+
+
+def test_detail_is_checked():
+    with pytest.raises(ValueError, match="detail must be one of 'headline', 'all'"):
+        make_compute_metrics(LABELS, metrics=["faireval"], detail="some")

@@ -30,5 +30,7 @@ FAMILY = Family(
     experiment=ExperimentPart(("tough_mentions",), report.over_runs,
                               report.experiment_sections),
     logged=Logged({"counts": "suffix:count", "hits": "suffix:hits"},
-                  headline=("recall", "recall_unseen_any")),
+                  headline=("recall", "recall_unseen_any"),
+                  trainer_keys=("recall_seen", "recall_unseen_tokens", "recall_unseen_type",
+                                "recall_tcm_all", "per_type/*/recall_unseen_any")),
 )
