@@ -1,4 +1,5 @@
-"""Support for the evaluate loading scripts in ``metrics/``: options, training data, tokens.
+"""Support for the evaluate loading scripts in ``metrics/``: options, training data, tokens,
+label ids with ``label_list``.
 
 evaluate passes the keyword arguments of ``evaluate.load(path, **kwargs)`` to the module's
 ``__init__`` and swallows them unless the class takes them; these mixins take the family's
@@ -8,6 +9,7 @@ subclasses, so that evaluate still finds the script's own metric class first.
 """
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Mapping
 
@@ -43,15 +45,18 @@ PER_TOKEN = {"tokens": datasets.Sequence(datasets.Value("string")),
 
 def input_features(with_tokens: bool = False, per_token: tuple = ()) -> list:
     """The alternatives evaluate chooses from by the first example: tags on both sides
-    first, then every combination of tags and span layouts. ``with_tokens`` and
+    first, then every combination of tags and span layouts, then label ids on both sides
+    (read with ``label_list``; last, because an int64 feature would take the string "1").
+    ``with_tokens`` and
     ``per_token`` (names among ``PER_TOKEN``: ``pos``, ``subsets``) add inputs that
     travel with each example, so that batches stay aligned in distributed runs."""
     tags = datasets.Sequence(datasets.Value("string"))
     forms = [tags] + [datasets.List(layout) for layout in SPAN_LAYOUTS]
     extra = {"tokens": tags} if with_tokens else {}
     extra.update({name: PER_TOKEN[name] for name in per_token})
+    ids = datasets.Sequence(datasets.Value("int64"))
     return [datasets.Features({"predictions": p, "references": r, **extra})
-            for p in forms for r in forms]
+            for p, r in [(p, r) for p in forms for r in forms] + [(ids, ids)]]
 
 
 def score_in_context(score, references, predictions, *, train=None, **options):
@@ -78,13 +83,14 @@ def per_example_option(module: str, name: str, value, declared: bool, load_flag:
     return value
 
 
-def check_tag_strings(module: str, **inputs) -> None:
+def check_tag_strings(module: str, ids: bool = False, **inputs) -> None:
     """Refuse what evaluate would misread before it encodes the batch: a sentence given
     as a string (``datasets`` splits it into characters), lists nested too deep, and
-    label ids (e.g. a Trainer's ids with -100) where a module takes tag strings, saying
-    what to do instead. One side None and the other given is an error too (both None
-    means: the batches added before). The checks look at the sentences' types and at the
-    first tag only: evaluate checks the rest against the features."""
+    label ids (e.g. a Trainer's ids with -100) without ``label_list`` (``ids``: one is
+    given, or may still come with ``compute``), saying what to do instead. One side None
+    and the other given is an error too (both None means: the batches added before). The
+    checks look at the sentences' types and at the first tag only: evaluate checks the
+    rest against the features, nerspan the ids against ``label_list``."""
     missing = [name for name, sentences in inputs.items() if sentences is None]
     if len(missing) == 1:
         raise InputTypeError(f"{missing[0]} is None: pass both predictions and references "
@@ -96,16 +102,23 @@ def check_tag_strings(module: str, **inputs) -> None:
         sentence, first = _first_item(sentences)
         if first is None or isinstance(first, (str, Mapping)):
             continue  # tags, or span dicts (one of the span features)
+        if ids and _is_id(first):
+            continue
         if isinstance(first, (list, tuple)):
             raise InvalidTagError(f"{shown(first)} is a list: {name} are nested too deep "
                                   "(expected one list of tags per sentence)",
                                   sentence=sentence, side=name, position=0)
         raise InputTypeError(
             f"the {module} module takes tag strings per sentence, but {name} hold "
-            f"{shown(first)} of type {type(first).__name__}: for label ids, map them to tags "
-            f"with the model's label list (dropping the -100 positions), e.g. "
-            f"{module}.score(references, predictions, label_list=model.config.id2label, ...), "
-            f"or in a Trainer use nerlens.trainer.make_compute_metrics(label_list=...)")
+            f"{shown(first)} of type {type(first).__name__}: for label ids, give the tags in "
+            f"id order as label_list=model.config.id2label (to evaluate.load(...) or to "
+            f"compute(...); positions whose reference id is -100 are dropped), or in a "
+            f"Trainer use nerlens.trainer.make_compute_metrics(label_list=...)")
+
+
+def _is_id(value) -> bool:
+    """An integer label id (a Python or numpy integer, not a bool)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _first_item(sentences) -> tuple:
@@ -119,36 +132,49 @@ def _first_item(sentences) -> tuple:
 class OptionsMixin:
     """The family's ``score`` options, at ``evaluate.load(...)`` or at ``compute(...)``.
 
-    A subclass names them in ``OPTIONS``; ``scheme`` and ``mode`` are always accepted.
+    A subclass names them in ``OPTIONS``; ``scheme``, ``mode`` and ``label_list`` (the
+    tags in id order, for label ids as a ``Trainer`` gives them) are always accepted.
     Options given to ``compute`` win over those given at load time; other keywords are
     ignored, because ``evaluate.combine`` passes every keyword to every module.
     """
 
     OPTIONS: tuple = ()
 
-    def __init__(self, *args, scheme: str = "IOB2", mode: str = "lenient", **kwargs):
+    def __init__(self, *args, scheme: str = "IOB2", mode: str = "lenient", label_list=None,
+                 **kwargs):
         self._load_options = {"scheme": scheme, "mode": mode}
+        if label_list is not None:  # checked here, at load, rather than at the first compute
+            self._load_options["label_list"] = InputOptions(label_list=label_list).label_list
         self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS if k in kwargs})
         self._load_span_options = {k: kwargs.pop(k) for k in SPAN_OPTIONS if k in kwargs}
         super().__init__(*args, **kwargs)
 
     # Tag strings are checked before evaluate encodes the batch, whose own error on label
     # ids ("don't match the expected format") does not say what to do.
+    # label ids are let through when added: label_list may still come with compute(...),
+    # where _compute checks them again
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of tag lists (see ``evaluate.EvaluationModule.add_batch``)."""
-        check_tag_strings(self.name, predictions=predictions, references=references)
+        """Add a batch of tag lists or label ids (see ``evaluate.EvaluationModule.add_batch``)."""
+        check_tag_strings(self.name, True, predictions=predictions, references=references)
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one sentence's tags (see ``evaluate.EvaluationModule.add``)."""
-        check_tag_strings(self.name, predictions=[prediction], references=[reference])
+        """Add one sentence's tags or label ids (see ``evaluate.EvaluationModule.add``)."""
+        check_tag_strings(self.name, True, predictions=[prediction], references=[reference])
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
     def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the metric; tag lists per sentence (see the module's description).
-        """
-        check_tag_strings(self.name, predictions=predictions, references=references)
+        """Compute the metric; tag lists per sentence, or label ids with ``label_list``
+        (see the module's description)."""
+        check_tag_strings(self.name, self._label_list(kwargs) is not None,
+                          predictions=predictions, references=references)
         return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def _label_list(self, given: dict):
+        """``label_list`` given to ``compute``, else the load-time one (None: none)."""
+        if given.get("label_list") is not None:
+            return given["label_list"]
+        return self._load_options.get("label_list")
 
     # Per-token inputs (names of ``PER_TOKEN``) this instance declares as features.
     def _per_token(self) -> tuple:
@@ -158,6 +184,9 @@ class OptionsMixin:
         """The load-time options updated by the known ones among ``given``."""
         options = dict(self._load_options)
         options.update({k: v for k, v in given.items() if k in self.OPTIONS + DECODING})
+        options["label_list"] = self._label_list(given)
+        if options["label_list"] is None:
+            del options["label_list"]
         return options
 
     def _infer_feature_from_batch(self, batch):
@@ -177,7 +206,7 @@ class OptionsMixin:
                 self._enforce_nested_string_type(features, example)
                 features.encode_example(example)
                 return features
-            except (ValueError, TypeError, KeyError, AttributeError):
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError):
                 continue
         return super()._infer_feature_from_example(example)
 

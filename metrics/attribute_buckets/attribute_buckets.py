@@ -51,6 +51,10 @@ Args:
         "end"} (token offsets, end exclusive) or a transformers token-classification
         pipeline's output dicts (character offsets); options texts, inclusive_end, snap
         (nerspan.InputOptions, the same in every family); an empty span list is no mention.
+    label_list: the tags in id order (a list, or model.config.id2label): predictions and
+        references are then label ids as a Trainer gives them (lists or padded arrays of
+        ints; positions whose reference id is -100 are dropped from both sides), with the
+        numbers of the tag route. At evaluate.load(...) or at compute(...).
     tokens: the test words per sentence (or give them to evaluate.load(...)).
     train: training data: a datasets split, a column file path, a nerspan Corpus or
         TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it

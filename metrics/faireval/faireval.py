@@ -49,6 +49,10 @@ Args:
         transformers token-classification pipeline's output dicts (character offsets).
     references: list of reference (target) tag lists or span lists, same sentences.
     tokens, texts: the words or the text that character offsets refer to.
+    label_list: the tags in id order (a list, or model.config.id2label): predictions and
+        references are then label ids as a Trainer gives them (lists or padded arrays of
+        ints; positions whose reference id is -100 are dropped from both sides), with the
+        numbers of the tag route. At evaluate.load(...) or at compute(...).
     inclusive_end: token spans have inclusive ends (nervaluate's layout).
     snap: widen character spans that miss token boundaries (counted in repairs).
     schemas: "semeval" adds the SemEval-2013 schemas (strict, exact, partial, ent_type)
