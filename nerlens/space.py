@@ -2,12 +2,40 @@
 
 Inputs are typed as text, one sentence per line with space-separated items: tokens,
 reference tags, predicted tags, and for the methods that need them, training sentences
-(``token/TAG`` items). The result is shown as HTML tables, never as a raw dict.
+(``token/TAG`` items). The page shows what the report shows, for one system: the
+sentences with gold and predicted mentions marked and each kind of error colored
+(FairEval's kinds, named as the report's examples name them), the report's headline
+table and the family's section of the report (its tables, human names, percent), and how
+to get the full report. Nothing is downloaded: the report is computed here.
 """
 from __future__ import annotations
 
 import html
-from typing import Callable
+import re
+from typing import Callable, Mapping
+
+from nerspan import as_train_index
+
+from nerlens.families import get_family, registered
+from nerlens.report import blocks, overview
+from nerlens.report.build import report as build_report
+from nerlens.report.page_kit import STYLE, escape
+from nerlens.report.views import report_view
+
+SYSTEM = "system"  # the one system's name in the report's tables
+# the family whose error kinds color the mentions (one kind per pair of mentions)
+KINDS_FAMILY = "faireval"
+CORRECT = ("TP", "correct mention")
+# kind colors in the order of the kinds (then again): distinct at a glance, dark text reads
+PALETTE = ("#ffc38a", "#fff07a", "#d9b8ff", "#ff9d9d", "#9fc5ff", "#bdf0f0")
+CORRECT_COLOR = "#a8e6b6"
+# nerlens has no home page yet (no package index either): the command, and the README's
+# section by its title
+REPORT_HINT = ("The full report, with every method, bootstrap intervals, findings, figures "
+               "and error examples, on your files: <code>pip install nerlens</code>, then "
+               "<code>nerlens report gold.conll system.conll --train train.conll</code> "
+               "(<code>nerlens report --demo</code> shows one); nerlens' README describes it "
+               "under &ldquo;The report: every method in one pass&rdquo;.")
 
 
 def parse_lines(text: str) -> list[list[str]]:
@@ -27,100 +55,216 @@ def parse_tagged_lines(text: str) -> tuple[list[list[str]], list[list[str]]]:
     return tokens, tags
 
 
-def _cell(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    if value is None:
-        return "–"
-    return html.escape(str(value))
+def scoped_style(style: str = STYLE, scope: str = ".nerlens-result") -> str:
+    """The report's CSS with every rule limited to ``scope`` (a Space page is Gradio's, not
+    ours); the ``body`` rule is left out.
+
+    >>> scoped_style("body{margin:0}h1,th{color:red}")
+    '.nerlens-result h1,.nerlens-result th{color:red}'
+    """
+    out = []
+    for selectors, rule in re.findall(r"([^{}]+)\{([^{}]*)\}", style):
+        names = [s.strip() for s in selectors.split(",") if s.strip() != "body"]
+        if names:
+            out.append(",".join(f"{scope} {s}" for s in names) + "{" + rule + "}")
+    return "".join(out)
 
 
-def _table(title: str, header: list[str], rows: list[list]) -> str:
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in rows)
-    return (f"<h3>{html.escape(title)}</h3><table class='nerlens-table'>"
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+# Gradio's own table style outranks a class and an element: the cells' alignment and
+# padding are the report's only with !important
+SPACE_STYLE = scoped_style() + """
+.nerlens-result td,.nerlens-result th{text-align:right!important;padding:.2em .55em!important}
+.nerlens-result td:first-child,.nerlens-result th:first-child,.nerlens-result .text td{text-align:left!important}
+.nerlens-result .sentence td,.nerlens-result .sentence th{text-align:center!important;padding:.15em .4em!important}
+.nerlens-result .sentence th{font-weight:400;background:#fff}
+.nerlens-result .sentence td.side{text-align:left!important;color:#555;font-size:.9em}
+.nerlens-result .legend span{display:inline-block;padding:.1em .5em;margin:.1em .3em .1em 0;border:1px solid #ccc}
+.nerlens-result{color:#222;font-size:15px}
+"""
 
 
-def result_to_html(result: dict, headline: str | None = None) -> str:
-    """Scalars in one table (``headline`` first); each nested mapping in a table of its own."""
-    scalars = [[k, v] for k, v in result.items() if not isinstance(v, (dict, list))]
-    scalars.sort(key=lambda row: row[0] != headline)
-    parts = [_table("Scores", ["key", "value"], scalars)] if scalars else []
-    for key, value in result.items():
-        if isinstance(value, dict) and value:
-            inner = list(value.values())
-            if all(isinstance(v, dict) for v in inner):
-                columns = []
-                for v in inner:
-                    columns += [c for c in v if c not in columns and not isinstance(v[c], (dict, list))]
-                rows = [[name] + [v.get(c) for c in columns] for name, v in value.items()]
-                parts.append(_table(key, [""] + columns, rows))
-            else:
-                parts.append(_table(key, ["key", "value"],
-                                    [[k, v] for k, v in value.items() if not isinstance(v, (dict, list))]))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            columns = list(value[0])
-            parts.append(_table(key, columns, [[v.get(c) for c in columns] for v in value]))
-    return "\n".join(parts)
+def report_of(family: str, references, predictions, tokens=None, train=None,
+              options: Mapping | None = None):
+    """The report of one system (``SYSTEM``) for the Space of ``family``. ``train``: ``(tokens,
+    tags)`` of the training sentences, or None; ``options``: the family's score options
+    (``scheme`` and ``mode`` among them are the report's)."""
+    options = dict(options or {})
+    decoding = {k: options.pop(k) for k in ("scheme", "mode") if k in options}
+    tokens = shown_tokens(tokens, references)
+    if train is not None:
+        train = as_train_index(train[0], decoding.get("scheme", "IOB2"),
+                               decoding.get("mode", "lenient"), train_tags=train[1])
+    return build_report(references, {SYSTEM: predictions}, train, tokens=tokens,
+                        families=[family], bootstrap=0, figures=False,
+                        options={family: options}, **decoding)
 
 
-def build_demo(title: str, description: str, compute: Callable[..., dict],
-               example: dict, needs_tokens: bool = True, needs_train: bool = True,
-               options: dict | None = None, headline: str | None = None):
-    """A ``gradio.Blocks`` app: text inputs, option widgets, a Compute button, HTML tables.
+def mention_kinds(references, predictions, scheme: str = "IOB2", mode: str = "lenient"
+                  ) -> tuple[dict, list]:
+    """``(kinds, sentences)``: kind -> its name (correct first, then the kinds' family's
+    error kinds) and, per sentence, ``(side, [type, start, end], kind)`` for every gold
+    (side "gold") and predicted ("system") mention. Empty without the kinds' family."""
+    family = registered().get(KINDS_FAMILY)
+    if family is None or family.examples is None:
+        return {}, [[] for _ in references]
+    result = family.score(references, predictions, scheme=scheme, mode=mode,
+                          return_pairs=True).to_dict()
+    kinds = {CORRECT[0]: CORRECT[1], **family.examples.kinds}
+    marks: list = [[] for _ in references]
+    for kind, rows in family.examples.rows(result, SYSTEM, None).items():
+        for row in rows:
+            for side, key in (("gold", "gold"), ("system", "predicted")):
+                if row.get(key):
+                    marks[row["sentence"]].append((side, tuple(row[key]), kind))
+    for sentence, events in enumerate(result.get("pairs") or []):
+        for event in events:
+            if event["type"] == CORRECT[0]:
+                marks[sentence] += [("gold", tuple(event["target"]), CORRECT[0]),
+                                    ("system", tuple(event["system"]), CORRECT[0])]
+    return kinds, marks
 
-    ``compute(references=, predictions=, tokens=, train_tokens=, train_tags=, **options)``
-    returns the metric's result dict. ``options`` maps an option name to a tuple
-    ``(choices, default)``; ``example`` pre-fills the inputs. ``headline`` names the result
-    key shown first. The returned app carries ``example_result()`` (the result of the
-    pre-filled example with default options) and ``headline`` so tests can check the page.
+
+def colors(kinds) -> dict:
+    """Kind -> background color: correct green, the errors from ``PALETTE`` in order."""
+    errors = [k for k in kinds if k != CORRECT[0]]
+    return {CORRECT[0]: CORRECT_COLOR,
+            **{k: PALETTE[i % len(PALETTE)] for i, k in enumerate(errors)}}
+
+
+def sentences_html(tokens, references, predictions, scheme="IOB2", mode="lenient") -> str:
+    """Each sentence as a small table: its words, then the gold and the predicted mentions
+    (type over the words they cover), colored by kind, with a legend."""
+    kinds, marks = mention_kinds(references, predictions, scheme, mode)
+    paint = colors(kinds)
+    legend = "".join(f"<span style='background:{paint[k]}'>{escape(name)}</span>"
+                     for k, name in kinds.items())
+    parts = ["<p class='legend'>Gold mentions (first row under the words) and predicted "
+             f"mentions (second row), colored by kind: {legend}</p>" if kinds else
+             "<p class='note'>No error kinds: the faireval family is not installed.</p>"]
+    for i, words in enumerate(tokens):
+        head = "<th></th>" + "".join(f"<th>{escape(w)}</th>" for w in words)
+        rows = [f"<tr>{head}</tr>"]
+        for side, title in (("gold", "gold"), ("system", "predicted")):
+            # one kind per mention: the first event that names it (a boundary error may
+            # pair one gold mention with two predicted ones)
+            spans: dict = {}
+            for mark_side, span, kind in marks[i]:
+                if mark_side == side:
+                    spans.setdefault(span[1:], (span[0], kind))
+            cells, at = [f"<td class='side'>{title}</td>"], 0
+            for (start, end), (label, kind) in sorted(spans.items()):
+                if start < at:  # overlapping mentions on one side: not from tags
+                    continue
+                cells += ["<td></td>"] * (start - at)
+                cells.append(f"<td colspan='{end - start}' style='background:{paint[kind]}' "
+                             f"title='{escape(kinds[kind])}'>{escape(label)}</td>")
+                at = end
+            cells += ["<td></td>"] * (len(words) - at)
+            rows.append(f"<tr>{''.join(cells)}</tr>")
+        parts.append(f"<div class='wide'><table class='sentence'>{''.join(rows)}</table></div>")
+    return "".join(parts)
+
+
+def result_page(family: str, references, predictions, tokens=None, train=None,
+                options: Mapping | None = None) -> str:
+    """The Space's result: the sentences, the headline table, the family's section."""
+    report = report_of(family, references, predictions, tokens, train, options)
+    descriptor = get_family(family)
+    scheme, mode = report.info["scheme"], report.info["mode"]
+    words = shown_tokens(tokens, references)
+    section = blocks.html(descriptor.section(report_view(report, descriptor)), report) \
+        if descriptor.section is not None else ""
+    # the style travels with the result: Gradio 6 takes page CSS only at launch()
+    return (f"<div class='nerlens-result'><style>{SPACE_STYLE}</style>"
+            "<h2>Your sentences</h2>" + sentences_html(words, references, predictions, scheme,
+                                                       mode)
+            + "<h2>Headline statistics</h2>" + overview.headline(report)
+            + f"<h2>{escape(descriptor.title)}</h2>" + section
+            + "<p class='notes'>" + REPORT_HINT + "</p></div>")
+
+
+def shown_tokens(tokens, references) -> list:
+    """The words: those given, else (a family that needs none) the positions 1, 2, ..."""
+    if tokens and any(tokens):
+        return tokens
+    return [[str(i + 1) for i in range(len(s))] for s in references]
+
+
+def typed_inputs(given: Mapping, needs_train: bool) -> dict:
+    """The text boxes' contents as ``result_page``'s arguments."""
+    call = {"references": parse_lines(given.get("references")),
+            "predictions": parse_lines(given.get("predictions")),
+            "tokens": parse_lines(given.get("tokens")) or None}
+    if needs_train:
+        call["train"] = parse_tagged_lines(given.get("train"))
+    return call
+
+
+def build_demo(family: str, title: str, description: str, example: dict,
+               options: dict | None = None, convert: Callable[[dict], dict] | None = None):
+    """A ``gradio.Blocks`` app: text inputs, option widgets, a Compute button, the result
+    page (``result_page``).
+
+    ``options`` maps an option name to ``(choices, default, label)`` (dropdowns; the label
+    says what it does in words, default: the name);
+    ``convert`` turns the dropdowns' strings into the family's score options (default: as
+    they are). ``example`` pre-fills the inputs. The returned app carries, for tests,
+    ``example_report(chosen)`` (the report of the pre-filled example with the dropdowns'
+    defaults updated by ``chosen``), ``example_result(chosen)`` (the family's result dict
+    in it), ``example_page()`` (the page shown first) and ``family``.
     """
     import gradio as gr
 
+    descriptor = get_family(family)
     options = options or {}
+    convert = convert or dict
     with gr.Blocks(title=title) as demo:
         gr.Markdown(f"# {title}\n{description}")
         inputs = {}
-        if needs_tokens:
-            inputs["tokens"] = gr.Textbox(label="Tokens (one sentence per line)",
-                                          value=example.get("tokens", ""), lines=4)
+        inputs["tokens"] = gr.Textbox(
+            label="Tokens (one sentence per line)" if descriptor.needs_tokens
+            else "Tokens (one sentence per line; optional)",
+            value=example.get("tokens", ""), lines=4)
         inputs["references"] = gr.Textbox(label="Reference tags (one sentence per line)",
                                           value=example.get("references", ""), lines=4)
         inputs["predictions"] = gr.Textbox(label="Predicted tags (one sentence per line)",
                                            value=example.get("predictions", ""), lines=4)
-        if needs_train:
+        if descriptor.needs_train:
             inputs["train"] = gr.Textbox(label="Training sentences (token/TAG items)",
                                          value=example.get("train", ""), lines=4)
-        widgets = {name: gr.Dropdown(choices=list(choices), value=default, label=name)
-                   for name, (choices, default) in options.items()}
+        widgets = {name: gr.Dropdown(choices=list(spec[0]), value=spec[1],
+                                     label=spec[2] if len(spec) > 2 else name)
+                   for name, spec in options.items()}
         button = gr.Button("Compute", variant="primary")
         output = gr.HTML(label="Result")
 
         names = list(inputs) + list(widgets)
 
         def arguments(given: dict) -> dict:
-            call = {"references": parse_lines(given.get("references")),
-                    "predictions": parse_lines(given.get("predictions"))}
-            if needs_tokens:
-                call["tokens"] = parse_lines(given.get("tokens"))
-            if needs_train:
-                call["train_tokens"], call["train_tags"] = parse_tagged_lines(given.get("train"))
-            return call
+            return typed_inputs(given, descriptor.needs_train)
 
         def run(*values):
             given = dict(zip(names, values))
-            kwargs = {k: given.pop(k) for k in list(widgets)}
+            chosen = convert({k: given.pop(k) for k in list(widgets)})
             try:
-                result = compute(**arguments(given), **kwargs)
-                return f"<div class='nerlens-result'>{result_to_html(result, headline)}</div>"
+                return result_page(family, **arguments(given), options=chosen)
             except (ValueError, TypeError, KeyError) as error:
                 return (f"<div class='nerlens-result nerlens-error'><b>Error:</b> "
                         f"{html.escape(str(error))}</div>")
 
         button.click(run, inputs=[*inputs.values(), *widgets.values()], outputs=output)
         demo.load(run, inputs=[*inputs.values(), *widgets.values()], outputs=output)
-    defaults = {name: default for name, (_, default) in options.items()}
-    demo.example_result = lambda: compute(**arguments(example), **defaults)
-    demo.headline = headline
+    defaults = {name: spec[1] for name, spec in options.items()}
+
+    def example_report(chosen: Mapping | None = None):
+        """The report of the pre-filled example, with the dropdowns ``chosen`` (default:
+        their defaults)."""
+        return report_of(family, **arguments(example),
+                         options=convert({**defaults, **(chosen or {})}))
+
+    demo.example_report = example_report
+    demo.example_result = lambda chosen=None: example_report(chosen).results[SYSTEM][family]
+    demo.example_page = lambda: run(*[example.get(n, "") for n in inputs],
+                                    *[defaults[n] for n in widgets])
+    demo.family = family
     return demo

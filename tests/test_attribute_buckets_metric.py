@@ -78,16 +78,14 @@ def test_space_app_builds_and_computes():
         "attribute_buckets_space_app", REPO / "metrics" / "attribute_buckets" / "app.py")
     app = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(app)   # builds the Gradio app, launches nothing
-    assert app.attribute_buckets.score is attribute_buckets.score
-    assert app.demo.headline == "f1"
+    assert app.demo.family == "attribute_buckets"
     result = app.demo.example_result()
     # 5 gold mentions (Ana, New York, Kim, New York Times, New York), 3 predicted right
     # of 5 (the LOC "New York" in the ORG "New York Times" and the short "New" are wrong)
     assert result["f1"] == pytest.approx(0.6)
-    assert [row["gold"] for row in result["eLen"]] == [2, 2, 1, 0]
-    from nerlens.space import result_to_html
-    page = result_to_html(result, "f1")
-    assert "<h3>eCon</h3>" in page and "<h3>tFre</h3>" in page
+    assert [row["gold"] for row in result["buckets"]["eLen"]] == [2, 2, 1, 0]
+    page = app.demo.example_page()   # the report's tables, attributes by their names
+    assert "entity label consistency (eCon)" in page and "token frequency (tFre)" in page
 
 
 # -- the command line ------------------------------------------------------------------------

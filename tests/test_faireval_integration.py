@@ -51,12 +51,13 @@ def test_space_app_builds_and_computes_the_example():
     app = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(app)
     result = app.demo.example_result()
-    assert app.demo.headline == "fair_f1" and isinstance(result["fair_f1"], float)
+    assert app.demo.family == "faireval" and isinstance(result["fair_f1"], float)
     assert "weight_table_f1" not in result   # weights "none" by default
-    references, predictions = ([line.split() for line in app.EXAMPLE[side].splitlines()]
-                               for side in ("references", "predictions"))
-    assert "weight_table_f1" in app.compute(references, predictions, weights="weighted")
+    assert "weight_table_f1" in app.demo.example_result({"weights": "weighted"})
     assert result["counts"]["LE"] == 1 and result["counts"]["BEs"] == 2
+    # the page: the sentences with the error kinds' legend, the family's tables
+    page = app.demo.example_page()
+    assert "wrong label (LE)" in page and "Acme" in page and "Error" not in page
 
 
 def test_metric_card_header_and_sections():

@@ -1,10 +1,5 @@
 """Hugging Face Space: attribute_buckets, bucket-wise NER scores by entity and sentence attributes."""
-from nerlens.families import family_package
 from nerlens.space import build_demo
-
-# The family package, never the loading script attribute_buckets.py beside this file: a Space runs
-# app.py from this folder, where `import attribute_buckets` would find the script first.
-attribute_buckets = family_package("attribute_buckets")
 
 EXAMPLE = {
     "tokens": "Ana visited New York\n"
@@ -22,33 +17,28 @@ EXAMPLE = {
 }
 
 
-def compute(references, predictions, tokens, train_tokens, train_tags, **options):
-    """The metric's result, with one table per attribute for the page."""
-    options["n_buckets"] = int(options.get("n_buckets", 4))
-    if options.get("compat") in ("none", "", None):
-        options["compat"] = None
-    result = attribute_buckets.score(references, predictions, tokens=tokens,
-                                     train_tokens=train_tokens, train_tags=train_tags,
-                                     **options).to_dict()
-    shown = {key: result[key] for key in ("f1", "precision", "recall")}
-    for attribute, rows in result["buckets"].items():
-        shown[attribute] = [{k: row[k] for k in ("name", "interval", "gold", "predicted",
-                                                 "precision", "recall", "f1")} for row in rows]
-    return shown
+def options(chosen: dict) -> dict:
+    """The dropdowns as attribute_buckets' options: n_buckets an int, compat None or a name."""
+    compat = chosen.get("compat")
+    return {**chosen, "n_buckets": int(chosen.get("n_buckets", 4)),
+            "compat": None if compat in ("none", "", None) else compat}
 
 
 demo = build_demo(
+    "attribute_buckets",
     "attribute_buckets: where does the NER system fail?",
     "Entity-level precision, recall and F1 per bucket of eight attributes: entity length "
     "(eLen), sentence length (sLen), entity density (eDen), OOV density (oDen), entity "
     "and token label consistency (eCon, tCon) and frequency (eFre, tFre) in the training "
     "data (Fu, Liu and Neubig, EMNLP 2020).",
-    compute, EXAMPLE, needs_tokens=attribute_buckets.FAMILY.needs_tokens,
-    needs_train=attribute_buckets.FAMILY.needs_train,
-    options={"n_buckets": (("3", "4", "5", "6"), "4"),
-             "compat": (("none", "interpreteval"), "none"),
-             "frequency_norm": (("ratio", "rank5"), "ratio")},
-    headline="f1")
+    EXAMPLE,
+    options={"n_buckets": (("3", "4", "5", "6"), "4", "Buckets per attribute"),
+             "compat": (("none", "interpreteval"), "none",
+                        "Bucketing (nerlens', or InterpretEval's reference code's)"),
+             "frequency_norm": (("ratio", "rank5"), "ratio",
+                                "Frequency normalisation (ratio as the paper, rank5 as the "
+                                "reference code)")},
+    convert=options)
 
 if __name__ == "__main__":
     demo.launch()

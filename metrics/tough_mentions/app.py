@@ -1,10 +1,5 @@
 """Hugging Face Space: Tough Mentions Recall, recall on unseen and type-confusable mentions."""
-from nerlens.families import family_package
 from nerlens.space import build_demo
-
-# The family package, never the loading script tough_mentions.py beside this file: a Space runs
-# app.py from this folder, where `import tough_mentions` would find the script first.
-tough_mentions = family_package("tough_mentions")
 
 # Every subset occurs: UK, Kim and the LOC Paris are Seen; Newcastle (ORG here, LOC in
 # training) and the ORG Paris are Unseen-Type; John Brown and Jordan are Unseen-Tokens;
@@ -24,24 +19,24 @@ EXAMPLE = {
 }
 
 
-def compute(references, predictions, tokens, train_tokens, train_tags, **options):
-    options["case_sensitive"] = options.get("case_sensitive", "True") == "True"
-    return tough_mentions.score(references, predictions, tokens=tokens,
-                                train_tokens=train_tokens, train_tags=train_tags,
-                                **options).to_dict()
+def options(chosen: dict) -> dict:
+    """The dropdowns as options: case_sensitive a bool; mode is the report's decoding."""
+    return {**chosen, "case_sensitive": chosen.get("case_sensitive", "True") == "True"}
 
 
 demo = build_demo(
+    "tough_mentions",
     "Tough Mentions Recall: recall on unseen and type-confusable mentions",
     "Recall on the gold mentions the training data does not make easy: Unseen-Tokens "
     "(the text was never a training mention), Unseen-Type (it was, but never of this "
     "type), and type-confusable mentions (TCM: the text has several types in the test "
     "set); precision and F1 overall only (Tu and Lignos, EACL SRW 2021).",
-    compute, EXAMPLE, needs_tokens=tough_mentions.FAMILY.needs_tokens,
-    needs_train=tough_mentions.FAMILY.needs_train,
-    options={"case_sensitive": (("True", "False"), "True"),
-             "mode": (("lenient", "strict"), "lenient")},
-    headline="recall_unseen_any")
+    EXAMPLE,
+    options={"case_sensitive": (("True", "False"), "True",
+                                "Compare mention texts with training case-sensitively"),
+             "mode": (("lenient", "strict"), "lenient",
+                      "Decoding of invalid tag sequences (lenient or strict)")},
+    convert=options)
 
 if __name__ == "__main__":
     demo.launch()

@@ -135,7 +135,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            confidence: float = 0.95, baseline: str | None = None,
            families: Sequence[str] | None = None, figures: bool = True,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
-           notes: Sequence[str] = ()) -> Report:
+           notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -148,7 +148,9 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     0.01); their numbers stay in the JSON (a family reads such options through its
     ``settings``). ``inputs`` names the input files for the provenance (default: the
     paths given as ``gold``, ``systems`` and ``train``); ``notes`` are sentences the page
-    and the terminal show first (the demo explains its data with them).
+    and the terminal show first (the demo explains its data with them). ``options``: family
+    -> its ``score`` options (``{"faireval": {"weights": "weighted"}}``), as in the Trainer
+    helper.
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored.
@@ -179,7 +181,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
 
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
-    results, statistics = score_systems(context, system_names, families, bar)
+    results, statistics = score_systems(context, system_names, families, bar, options)
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
     intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
@@ -214,10 +216,11 @@ def _listed(names: list) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def score_systems(context: GoldContext, system_names: list, families, bar=None
-                  ) -> tuple[dict, dict]:
+def score_systems(context: GoldContext, system_names: list, families, bar=None,
+                  options: Mapping[str, Mapping] | None = None) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
-    system -> bootstrap statistics, every system scored against one gold ``context``."""
+    system -> bootstrap statistics, every system scored against one gold ``context``
+    (``options``: family -> its score options)."""
     corpus, scheme, mode = context.corpus, context.scheme, context.mode
     results, statistics = {}, {}
     for system in system_names:
@@ -225,7 +228,7 @@ def score_systems(context: GoldContext, system_names: list, families, bar=None
         results[system] = {"entity": entity}
         for name in families:
             family = get_family(name)
-            result = score_family(family, context, system)
+            result = score_family(family, context, system, **(options or {}).get(name, {}))
             results[system][name] = result.to_dict()
             statistics[system] += family_statistics(family, result)
             if bar is not None:
