@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import attribute_buckets
 import faireval
@@ -162,3 +164,22 @@ def test_the_headline_is_the_descriptors_paths(logged, headline):
 def test_detail_is_checked():
     with pytest.raises(ValueError, match="detail must be one of 'headline', 'all'"):
         make_compute_metrics(LABELS, metrics=["faireval"], detail="some")
+
+
+TAGS = st.sampled_from(LABELS)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.tuples(TAGS, TAGS), min_size=1, max_size=6), min_size=1,
+                max_size=4))
+def test_the_headline_is_always_part_of_all(pairs):
+    # whatever the tags: the default logs a subset of "all", same names, same numbers
+    ids = [[LABELS.index(g) for g, _ in sentence] for sentence in pairs]
+    predicted = [[LABELS.index(p) for _, p in sentence] for sentence in pairs]
+    tokens = [[f"w{i}" for i in range(len(sentence))] for sentence in pairs]
+    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    every = make_compute_metrics(LABELS, eval_tokens=tokens, train=train, detail="all")
+    default = make_compute_metrics(LABELS, eval_tokens=tokens, train=train)
+    logged, headline = every.compute(ids, predicted), default.compute(ids, predicted)
+    assert headline == {name: logged[name] for name in headline}
+    assert len(headline) <= 40
