@@ -26,7 +26,7 @@ def options(chosen: dict) -> dict:
 
 demo = build_demo(
     "attribute_buckets",
-    "attribute_buckets: where does the NER system fail?",
+    "Attribute buckets: where does the NER system fail?",
     "Entity-level precision, recall and F1 per bucket of eight attributes: entity length "
     "(eLen), sentence length (sLen), entity density (eDen), OOV density (oDen), entity "
     "and token label consistency (eCon, tCon) and frequency (eFre, tFre) in the training "
