@@ -43,7 +43,7 @@ from nerlens.jsonable import json_ready
 from nerlens.report import Report, report
 from nerlens.report.analyses import figure_png
 
-from . import findings, html, text
+from . import dataset_page, findings, html, text
 from .over_runs import aggregate, experiment_view, family_parts, wilcoxon_tests
 from .runs import check_entry, check_pairs, in_dataset, run_columns
 
@@ -67,6 +67,8 @@ class Experiment:
     # {spearman, std, per_dataset, friedman})
     views: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)   # title -> PNG bytes
+    # dataset -> title -> PNG bytes: each family's figures per system, its runs folded
+    system_figures: dict = field(default_factory=dict)
     findings: list = field(default_factory=list)
 
     def __getattr__(self, name: str):
@@ -147,8 +149,9 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
             raise ValueError(f"dataset {name!r} has no system {baseline!r} (the baseline): "
                              "choose a baseline every dataset has")
 
+    # the reports draw no figure: their columns are runs; the page draws per system
     options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
-                   confidence=confidence, families=families, figures=figures,
+                   confidence=confidence, families=families, figures=False,
                    min_share=min_share, progress=progress)
     reports = {name: _report(name, entry, runs[name], predictions[name], baseline,
                              (inputs or {}).get(name), options)
@@ -165,6 +168,10 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         result.views.update(part.compute(view) if view.ran else {k: {} for k in part.keys})
     if figures:
         result.figures = _figures(result, families)
+        result.system_figures = {
+            name: {title: figure_png(figure) for title, figure in
+                   dataset_page.figures(r, runs[name], baseline).items()}
+            for name, r in reports.items()}
     result.findings = findings.findings(result)
     return result
 
