@@ -26,6 +26,9 @@ from .over_runs import headline
 from .systems import over_runs_blocks, system_report, system_view
 
 
+FAMILY = " class='family'"   # a family's section: its blocks, the family's own words
+
+
 def figures(report, runs: dict, baseline: str) -> dict:
     """Title -> Figure of every family's figures of ``report`` per system (its runs folded;
     every system drawn)."""
@@ -150,8 +153,9 @@ def section(experiment, k: int, name: str) -> tuple[str, list]:
              + ". Every table is per system over its runs (mean &plusmn; std); each run's "
                "tables are one click away (Per run). Error examples are in "
                "experiment.json.</p>")
-    body = intro + "".join(f"<section id='{a}'><h3>{escape(t)}</h3>{b}</section>"
-                           for a, t, b in inner)
+    families = {prefix + f.name for f in ran(report)}
+    body = intro + "".join(f"<section id='{a}'{FAMILY if a in families else ''}>"
+                           f"<h3>{escape(t)}</h3>{b}</section>" for a, t, b in inner)
     html = (f"<section id='d{k + 1}' class='dataset'><h2>Dataset {escape(name)}</h2>{body}"
             "</section>")
     return html, [(a, t) for a, t, _ in inner]

@@ -1,9 +1,10 @@
 """An experiment as one self-contained HTML page, built with the report's page kit
-(``nerlens.report.page_kit``) and sections (``nerlens.report.html``): findings and
-contents first, then the tables over runs and datasets, the families' sections (their
+(``nerlens.report.page_kit``) and blocks: findings and contents first, then the tables
+over runs and datasets (each run's numbers one click away), the families' sections (their
 ``ExperimentPart``: e.g. recall per subset over runs, the attribute views and the figures
-across datasets), the tests, and one section per dataset holding that dataset's report
-(without its error examples: report.json has them)."""
+across datasets), the tests, and one section per dataset (``dataset_page``: every table
+per system over its runs, each run's tables closed below; its error examples are in
+experiment.json)."""
 from __future__ import annotations
 
 from nerspan.errors import counted
@@ -151,12 +152,15 @@ def _lower_note(experiment) -> str:
 
 def _provenance(experiment) -> str:
     info = experiment.info
-    rows = [[k, info[k]] for k in ("baseline", "alpha", "scheme", "mode", "bootstrap", "seed")]
-    rows.append(["families", ", ".join(info["families"])])
+    rows = [[k, info[k]] for k in ("baseline", "alpha", "scheme", "mode")]
+    rows += [["bootstrap samples", info["bootstrap"]], ["seed", info["seed"]]]
+    # the families by the first part of their titles (their names are report.json keys)
+    titles = {f.name: f.title.split(":")[0] for f in every_family()}
+    rows.append(["families", ", ".join(titles.get(f, f) for f in info["families"])])
     rows += [[f"runs on {d}", ", ".join(f"{s} {n}" for s, n in by.items())]
              for d, by in info["n_runs"].items()]
     return table(["", "value"], [[Raw(escape(k)), Raw(escape(v))] for k, v in rows], text=True) + \
-        "<p class='note'>Each dataset's inputs are in its section's provenance.</p>"
+        "<p class='note'>Each dataset's inputs are in its section (Runs: repairs and inputs).</p>"
 
 
 def render(experiment) -> str:
