@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from nerspan.blocks import Figure, Tiles
+from nerspan.blocks import Figure, Table, Tiles
 from nerspan.errors import counted
 
 from nerlens.report import blocks, overview
@@ -56,6 +56,16 @@ def _runs_shown(runs: dict) -> int | None:
 def _has_figure(family_blocks) -> bool:
     return any(isinstance(b, Figure) or (isinstance(b, Tiles) and _has_figure(
         [inner for _, inner in b.tiles])) for b in family_blocks)
+
+
+def _counts(family_blocks, drawn) -> str:
+    """`` (3 tables, 12 figures)``: what a closed part holds."""
+    flat = [inner for b in family_blocks
+            for inner in ([i for _, i in b.tiles] if isinstance(b, Tiles) else [b])]
+    tables = sum(isinstance(b, Table) for b in flat)
+    figures = sum(isinstance(b, Figure) and b.title in drawn for b in flat)
+    parts = [counted(n, what) for n, what in ((tables, "table"), (figures, "figure")) if n]
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def _details(summary: str, body: str, open_: bool = False) -> str:
@@ -120,8 +130,9 @@ def _family(experiment, name: str, folded, family) -> str:
     report, runs = experiment.reports[name], experiment.runs[name]
     mine = over_runs_blocks(family.section(system_view(folded, family)), _runs_shown(runs))
     each = family.section(report_view(report, family))
-    return (_details("Per system, mean &plusmn; std over its runs", blocks.html(mine, folded),
-                     open_=not _has_figure(mine))
+    shown = _counts(mine, folded.figures)
+    return (_details(f"Per system, mean &plusmn; std over its runs{shown}",
+                     blocks.html(mine, folded), open_=not _has_figure(mine))
             + _details("Per run", blocks.html(each, report)))
 
 
