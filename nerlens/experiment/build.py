@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Mapping
 
 from nerspan import InputTypeError
-from nerspan.options import check_fraction
+from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
 
 from nerlens.families import check_families, family_names
@@ -133,6 +133,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
     alpha = check_fraction("alpha", alpha)
+    figures = check_bool("figures", figures)   # the reports draw none: checked here
     families = check_families(family_names() if families is None else families)
     if inputs is not None and not isinstance(inputs, Mapping):
         raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
