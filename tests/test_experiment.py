@@ -12,6 +12,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerlens
 from nerlens.cli import main
@@ -391,3 +393,42 @@ def test_experiment_figures_read_at_1280_px(small):
     heat.canvas.draw()   # tick labels are formatted when drawn
     ticks = [t.get_text() for t in bar.get_yticklabels() if t.get_text()]
     assert ticks and all(t.endswith("%") for t in ticks), ticks
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.floats(0, 1)), min_size=1, max_size=6))
+def test_folded_fraction_is_mean_and_sample_std_of_the_defined_runs(values):
+    from nerlens.experiment.systems import Mean, folded
+
+    defined = [v for v in values if v is not None]
+    cell = folded(values)
+    if not defined:
+        assert cell is None
+        return
+    assert isinstance(cell, Mean) and cell.n == len(defined)
+    assert float(cell) == pytest.approx(np.mean(defined), abs=1e-12)
+    if len(defined) == 1:
+        assert cell.std is None
+    else:
+        assert cell.std == pytest.approx(np.std(defined, ddof=1), abs=1e-9)
+
+
+JSON_LIKE = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(0, 50), st.floats(0, 1), st.text(max_size=3)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+    max_leaves=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_LIKE, st.integers(1, 4))
+def test_runs_that_agree_fold_to_their_result(result, runs):
+    """A system whose runs all give the same result has that result (its floats as means
+    with std 0, or None for one run)."""
+    from nerlens.experiment.systems import Mean, MeanCount, folded
+
+    out = folded([result] * runs)
+    assert out == result
+    assert not isinstance(out, MeanCount)   # equal counts stay counts
+    if isinstance(result, float):
+        assert isinstance(out, Mean) and out.std == (None if runs == 1 else 0.0)

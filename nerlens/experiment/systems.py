@@ -94,7 +94,10 @@ def folded(values: list):
         if cell["mean"] is None:
             return None
         counts = all(isinstance(v, int) for v in values if v is not None)
-        return (MeanCount if counts else Mean)(cell["mean"], cell["std"], cell["n"])
+        defined = {v for v in values if v is not None and v == v}
+        # runs that agree give their number as it is (mean_std rounds to 12 digits)
+        mean = defined.pop() if len(defined) == 1 else cell["mean"]
+        return (MeanCount if counts else Mean)(mean, cell["std"], cell["n"])
     if all(v == first for v in values):
         return first
     return " / ".join(dict.fromkeys(map(str, values)))
@@ -152,7 +155,7 @@ def system_analyses(report, results: dict, runs: Mapping) -> dict:
         mine = {s: results[s][family.name] for s in results}
         try:
             out[family.name] = family.analyses(None, mine, settings)
-        except AttributeError:   # it reads the gold context, which the report drops
+        except (AttributeError, TypeError):   # it reads the gold context, not kept
             out[family.name] = by_system(report.analyses[family.name], runs)
     return out
 
