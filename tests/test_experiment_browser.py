@@ -101,6 +101,8 @@ def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
     _no_key_shown(page, json.loads((tmp_path / "experiment.json").read_text()))
     findings = page.locator("section#findings > ul").inner_text()
     assert "spacy's runs spread" in findings and "#" not in findings
+    # runs are named only where each run is shown, one click away (closed)
+    assert not re.findall(r"\w#\d", page.evaluate("document.body.innerText"))
     _check_experiment_page(page, "spacy", ["spacy", "oracle"])
     shot = page.screenshot(full_page=True)
     page.close()

@@ -17,7 +17,8 @@ from .over_runs import experiment_view, family_parts
 
 RULES = {
     "best": "The system with the highest mean entity F1 on each dataset (mean \u00b1 sample "
-            "standard deviation over its runs).",
+            "standard deviation over its runs), and whether the Wilcoxon test over runs "
+            "shows it apart from the runner-up.",
     "run_spread": "How far each system's runs spread on entity F1: the largest range (best "
                   "minus worst run) over the datasets where it has two or more runs.",
     "wilcoxon": "A system beats another on entity F1 when the Wilcoxon signed-rank test over "
@@ -33,6 +34,12 @@ def _pm(cell: dict) -> str:
     return text + f" over {counted(cell['n'], 'run')}"
 
 
+def _test(experiment, a: str, b: str) -> dict | None:
+    """The Wilcoxon test of entity F1 between systems ``a`` and ``b`` (either order)."""
+    tests = experiment.wilcoxon.get(pair_key(a, b)) or experiment.wilcoxon.get(pair_key(b, a))
+    return (tests or {}).get("entity_f1")
+
+
 def best(experiment) -> list[dict]:
     out = []
     for name, by_system in experiment.aggregate.items():
@@ -40,10 +47,15 @@ def best(experiment) -> list[dict]:
                   if cell.get("entity_f1", {}).get("mean") is not None]
         if len(scored) < 2:
             continue
-        value, system = max(scored)
+        (value, system), (_, second) = sorted(scored, reverse=True)[:2]
+        test = _test(experiment, system, second)
+        # a lead the tests over runs do not carry is said to be one
+        tested = "" if test is None or test.get("significant") else (
+            f"; not shown apart from {second} (Wilcoxon over the paired runs of all "
+            f"datasets, {counted(test['n_pairs'], 'pair')})")
         out.append(finding("best", system, f"{name}: {system} has the highest entity F1, "
-                            f"{_pm(by_system[system]['entity_f1'])}.", dataset=name,
-                            f1=by_system[system]["entity_f1"]))
+                            f"{_pm(by_system[system]['entity_f1'])}{tested}.", dataset=name,
+                            f1=by_system[system]["entity_f1"], runner_up=second))
     return out
 
 
