@@ -312,10 +312,10 @@ def dataset_heatmap(datasets: Mapping, baseline: str, path=None, attributes=None
 
     labels = [[f"{a} {b}" for b in bucket_names(cube.shape[2])] for a in attrs]
     columns = sum(map(len, labels))
-    # at most 13 in (1,170 px at 90 dpi): shown 1:1 on a page 1280 px wide, so that 9 pt
-    # labels stay 11 px
+    # at most 12.2 in (1,098 px at 90 dpi): shown 1:1 in a page's figure 1280 px wide
+    # (1,118 px), so that 9 pt labels stay 11 px
     figure, axes, image = _relative_map(
-        rows, cube, labels, width or min(13.0, max(6.0, 0.32 * columns + 3)),
+        rows, cube, labels, width or min(12.2, max(6.0, 0.32 * columns + 3)),
         height or max(3.6, 0.45 * len(rows) + 2.6))
     axes.tick_params(labelsize=9)
     axes.set_xlabel("attribute and bucket", fontsize=10)

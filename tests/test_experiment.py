@@ -363,9 +363,10 @@ def test_every_system_has_its_figures(parts):
     assert "systems only" not in page
 
 
-def _label_pixels(figure, page_width: int = 1200, dpi: int = 90) -> list:
+def _label_pixels(figure, page_width: int = 1118, dpi: int = 90) -> list:
     """(pixels, text) of every label of ``figure`` as a page shows it: saved at ``dpi``,
-    scaled down to ``page_width`` (the page's content width at 1280 px) when wider."""
+    scaled down to ``page_width`` when wider (at 1280 px: the page's 1,200 px less a
+    figure's margins, 40 px each side, and the picture's border)."""
     from matplotlib.text import Text
 
     natural = figure.get_figwidth() * dpi

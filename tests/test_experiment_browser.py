@@ -57,6 +57,9 @@ def _check_experiment_page(page, baseline: str, systems: list):
             assert image.evaluate("e => e.naturalWidth") > 400, title
             box = image.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, title
+            if anchor in ("attribute_wise", "heatmap"):
+                # shown 1:1, so that their labels keep the pixels test_experiment measures
+                assert image.evaluate("e => e.naturalWidth <= e.clientWidth + 1"), title
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
     page.evaluate("document.querySelectorAll('section.dataset details').forEach("
                   "d => d.open = false)")
