@@ -22,7 +22,10 @@ per-dataset number is the report's own. On top of the reports:
 - Wilcoxon signed-rank tests between every two systems on the headline numbers, paired
   over runs x datasets (run k of one system with run k of the other, in each dataset),
   with Holm's correction over the pairs of systems, for each statistic;
-- the radar chart of zeta/rho and the heat map of relative change against the baseline.
+- the radar chart of zeta/rho and the heat map of relative change against the baseline;
+- each family's figures of each dataset per system, its runs folded into one result
+  (``systems``, ``dataset_page``): the reports themselves draw no figure (their columns
+  are runs), so every system has its figures.
 
 The sentence-bootstrap intervals of the per-dataset reports answer another question
 (test-set sampling); the standard deviations and tests here are over runs and datasets.
