@@ -289,13 +289,14 @@ def radar_chart(datasets: Mapping, path=None, attributes=None, width: float = 9.
             closed = np.append(np.nan_to_num(row), np.nan_to_num(row[0]))
             axes.plot(np.append(angles, angles[0]), closed, linewidth=1.2, label=name)
             axes.fill(np.append(angles, angles[0]), closed, alpha=0.1)
-        axes.set_xticks(angles, attrs, fontsize=8)
+        # 9 pt and up: at least 11 px on a page 1280 px wide (the figure is shown 1:1)
+        axes.set_xticks(angles, attrs, fontsize=10)
         axes.set_ylim(0, 1)
-        axes.set_yticks([0.25, 0.5, 0.75, 1.0], ["0.25", "0.5", "0.75", "1"], fontsize=6)
-        axes.set_title(label, fontsize=9, pad=14)
-    figure.suptitle("Attribute-wise view across datasets", fontsize=11)
-    figure.legend(*axes.get_legend_handles_labels(), fontsize=8, loc="outside lower center",
-                  ncols=min(len(views), 5), title="dataset", title_fontsize=8)
+        axes.set_yticks([0.25, 0.5, 0.75, 1.0], ["0.25", "0.5", "0.75", "1"], fontsize=9)
+        axes.set_title(label, fontsize=10, pad=14)
+    figure.suptitle("Attribute-wise view across datasets", fontsize=12)
+    figure.legend(*axes.get_legend_handles_labels(), fontsize=9, loc="outside lower center",
+                  ncols=min(len(views), 5), title="dataset", title_fontsize=9)
     if path is not None:
         save(figure, path)
     return figure
@@ -307,13 +308,21 @@ def dataset_heatmap(datasets: Mapping, baseline: str, path=None, attributes=None
     rows, attrs, cube = relative_change_datasets(datasets, baseline, attributes)
     if not rows:
         raise ValueError("the heat map needs at least one system besides the baseline")
+    from matplotlib.ticker import PercentFormatter
+
     labels = [[f"{a} {b}" for b in bucket_names(cube.shape[2])] for a in attrs]
-    figure, axes, image = _relative_map(rows, cube, labels, width, height)
-    axes.set_xlabel("attribute and bucket")
-    # a small label: with few rows the figure is lower than a 10 pt label is long
-    figure.colorbar(image, ax=axes).set_label(f"(F1 - F1 of {baseline}) / F1 of {baseline}",
-                                              fontsize=7)
-    axes.set_title(f"Relative change of bucket F1 against {baseline}, per dataset")
+    columns = sum(map(len, labels))
+    # at most 12.2 in (1,098 px at 90 dpi): shown 1:1 in a page's figure 1280 px wide
+    # (1,118 px), so that 9 pt labels stay 11 px
+    figure, axes, image = _relative_map(
+        rows, cube, labels, width or min(12.2, max(6.0, 0.32 * columns + 3)),
+        height or max(3.6, 0.45 * len(rows) + 2.6))
+    axes.tick_params(labelsize=9)
+    axes.set_xlabel("attribute and bucket", fontsize=10)
+    bar = figure.colorbar(image, ax=axes, format=PercentFormatter(xmax=1, decimals=0))
+    bar.ax.tick_params(labelsize=9)
+    bar.set_label(f"change against {baseline} (%)", fontsize=9)
+    axes.set_title(f"Relative change of bucket F1 against {baseline}, per dataset", fontsize=11)
     if path is not None:
         save(figure, path)
     return figure

@@ -428,8 +428,9 @@ def _heatmap(view) -> tuple:
         return (Note("No heat map: one system, or the figures were turned off."),)
     return (Figure(title),
             Note(f"Each cell: (bucket F1 \u2212 the baseline {baseline}'s bucket F1) / the "
-                 "baseline's, on bucket F1 averaged over the runs; one row per dataset and "
-                 "system; blank: an empty bucket."))
+                 "baseline's, in percent (+50% = half as good again as the baseline), on "
+                 "bucket F1 averaged over the runs; one row per dataset and system; blank: "
+                 "an empty bucket."))
 
 
 ATTRIBUTE = ("On each dataset, the attribute whose buckets matter most for the systems "

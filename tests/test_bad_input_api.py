@@ -437,7 +437,7 @@ OPTION_CASES = [
     ("nerlens.experiment", {"bootstrap": -5}, ValueError,
      r"dataset 'd1': bootstrap must be at least 0"),
     ("nerlens.experiment", {"figures": "no"}, InputTypeError,
-     r"dataset 'd1': figures must be True or False"),
+     r"^figures must be True or False"),   # the experiment draws the figures
     ("nerlens.experiment", {"mode": "loose"}, ValueError,
      r"dataset 'd1': unknown decoding mode 'loose'"),
     ("nerlens.experiment", {"alpha": 5}, ValueError,

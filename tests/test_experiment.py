@@ -12,6 +12,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerlens
 from nerlens.cli import main
@@ -293,3 +295,141 @@ def test_report_with_datasets_is_the_experiment(parts, small):
     assert same.aggregate == small.aggregate and same.wilcoxon == small.wilcoxon
     with pytest.raises(ValueError, match="not both"):
         nerlens.report([["O"]], datasets=_datasets(parts), bootstrap=0)
+
+
+# -- systems over runs, not runs (issue 32 item 3) ------------------------------------------
+def test_dataset_tables_are_per_system_over_runs(small):
+    """Each dataset's tables fold a system's runs: every number the mean over its runs,
+    with their sample standard deviation; each run's tables stay one click away."""
+    from nerlens.experiment.systems import Mean, system_results
+
+    report, runs = small.reports["a"], small.runs["a"]
+    folded = system_results(report, runs)
+    for system, columns in runs.items():
+        buckets = [report.results[c]["attribute_buckets"]["buckets"]["eLen"] for c in columns]
+        for i, cell in enumerate(folded[system]["attribute_buckets"]["buckets"]["eLen"]):
+            values = [b[i]["f1"] for b in buckets]
+            if any(v is None for v in values):
+                continue
+            assert isinstance(cell["f1"], Mean) and cell["f1"].n == 3
+            assert cell["f1"] == pytest.approx(np.mean(values))
+            assert cell["f1"].std == pytest.approx(np.std(values, ddof=1))
+            assert cell["gold"] == buckets[0][i]["gold"]   # a count every run shares
+    page = small.to_html()
+    part = page[page.index("id='d1-attribute_buckets'"):page.index("id='d1-runs'")]
+    shown, each = part.split("<summary>Per run</summary>")
+    assert "<th>spacy</th>" in shown and "spacy#1" not in shown and "&plusmn;" in shown
+    assert "<th>spacy#1</th>" in each
+    summary = page[page.index("id='d1-summary'"):page.index("id='d1-overview'")]
+    assert "Every statistic of each run" in summary and "spacy#3" in summary
+
+
+def test_findings_compare_systems_and_name_no_run(small):
+    texts = [f["text"] for f in small.findings]
+    assert texts and not [t for t in texts if "#" in t]
+    spreads = {f["system"]: f for f in small.findings if f["rule"] == "run_spread"}
+    assert set(spreads) == {"spacy", "oracle"}
+    for system, found in spreads.items():
+        ranges = {}
+        for name, report in small.reports.items():
+            values = [report.estimates[c]["entity_f1"] for c in small.runs[name][system]]
+            ranges[name] = max(values) - min(values)
+        widest = max(ranges, key=ranges.get)
+        assert found["evidence"]["dataset"] == widest
+        assert found["evidence"]["range"] == pytest.approx(ranges[widest])
+        assert f"{100 * ranges[widest]:.1f} entity-F1 points on {widest}" in found["text"]
+    assert any(f["rule"] == "wilcoxon" for f in small.findings)
+
+
+def test_every_system_has_its_figures(parts):
+    """Five systems, more than the report draws per-system figures for: on the experiment
+    page each has its own (drawn from its runs folded), none is left out."""
+    datasets = {}
+    for name, (tokens, gold, spacy) in parts.items():
+        systems = {f"s{k}": [_dropped(gold, 0.2 + 0.1 * k, seed) for seed in range(2)]
+                   for k in range(5)}
+        datasets[name] = {"gold": gold, "tokens": tokens, "train": str(demo_train()),
+                          "systems": systems}
+    exp = nerlens.experiment(datasets, bootstrap=0, families=("faireval", "attribute_buckets"))
+    from attribute_buckets.report import self_diagnosis_title
+    from faireval.report import confusion_title
+
+    for name in exp.datasets:
+        titles = set(exp.system_figures[name])
+        for system in exp.systems:
+            assert self_diagnosis_title(system) in titles and confusion_title(system) in titles
+        assert not [t for t in titles if "#" in t]
+    page = exp.to_html()
+    assert "systems only" not in page
+
+
+def _label_pixels(figure, page_width: int = 1118, dpi: int = 90) -> list:
+    """(pixels, text) of every label of ``figure`` as a page shows it: saved at ``dpi``,
+    scaled down to ``page_width`` when wider (at 1280 px: the page's 1,200 px less a
+    figure's margins, 40 px each side, and the picture's border)."""
+    from matplotlib.text import Text
+
+    natural = figure.get_figwidth() * dpi
+    scale = min(1.0, page_width / natural)
+    return [(t.get_fontsize() * dpi / 72 * scale, t.get_text())
+            for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def test_experiment_figures_read_at_1280_px(small):
+    """The figures across datasets: labels of at least 10 px at 1280 px, the relative
+    change in percent with its unit on the colour bar."""
+    from attribute_buckets.family import FAMILY
+    from attribute_buckets.report import dataset_heatmap_title
+
+    from nerlens.experiment.over_runs import experiment_view
+
+    figures = FAMILY.experiment.figures(experiment_view(small, FAMILY))
+    assert len(figures) == 2
+    for title, figure in figures.items():
+        small_labels = [(round(px, 1), text) for px, text in _label_pixels(figure) if px < 10]
+        assert not small_labels, (title, small_labels)
+    heat = figures[dataset_heatmap_title("spacy")]
+    bar = heat.axes[-1]
+    assert "(%)" in bar.get_ylabel()
+    heat.canvas.draw()   # tick labels are formatted when drawn
+    ticks = [t.get_text() for t in bar.get_yticklabels() if t.get_text()]
+    assert ticks and all(t.endswith("%") for t in ticks), ticks
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.floats(0, 1)), min_size=1, max_size=6))
+def test_folded_fraction_is_mean_and_sample_std_of_the_defined_runs(values):
+    from nerlens.experiment.systems import Mean, folded
+
+    defined = [v for v in values if v is not None]
+    cell = folded(values)
+    if not defined:
+        assert cell is None
+        return
+    assert isinstance(cell, Mean) and cell.n == len(defined)
+    assert float(cell) == pytest.approx(np.mean(defined), abs=1e-12)
+    if len(defined) == 1:
+        assert cell.std is None
+    else:
+        assert cell.std == pytest.approx(np.std(defined, ddof=1), abs=1e-9)
+
+
+JSON_LIKE = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(0, 50), st.floats(0, 1), st.text(max_size=3)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+    max_leaves=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_LIKE, st.integers(1, 4))
+def test_runs_that_agree_fold_to_their_result(result, runs):
+    """A system whose runs all give the same result has that result (its floats as means
+    with std 0, or None for one run)."""
+    from nerlens.experiment.systems import Mean, MeanCount, folded
+
+    out = folded([result] * runs)
+    assert out == result
+    assert not isinstance(out, MeanCount)   # equal counts stay counts
+    if isinstance(result, float):
+        assert isinstance(out, Mean) and out.std == (None if runs == 1 else 0.0)

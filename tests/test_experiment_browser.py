@@ -1,8 +1,13 @@
 """The experiment page as a reader sees it, in headless Chromium 1280 px wide: a report
 with two datasets (issue 16 item 4, issue 17): findings on top, every contents link
-landing on its section, the radar chart, the relative heat map and FairEval's two figures
-(per dataset), nothing wider than the page, and a screenshot that is not blank."""
+landing on its section, the radar chart, the relative heat map and FairEval's figures of
+every system (per dataset), nothing wider than the page, and a screenshot that is not
+blank. Issue 32: 2 datasets x 2 systems x 3 runs within 20,000 px, no report.json key as
+visible text, findings that name no run."""
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 
@@ -20,7 +25,7 @@ TOP = ("findings", "holistic", "tmr", "attribute_wise", "model_wise", "heatmap",
        "significance", "d1", "d2", "provenance")
 
 
-def _check_experiment_page(page, baseline: str, first_systems: dict):
+def _check_experiment_page(page, baseline: str, systems: list):
     for anchor in TOP:
         assert page.locator(f"section#{anchor}").count() == 1, anchor
     order = page.eval_on_selector_all("body > section", "els => els.map(e => e.id)")
@@ -39,8 +44,12 @@ def _check_experiment_page(page, baseline: str, first_systems: dict):
         assert abs(top) < 5 or (at_bottom and 0 <= top < 900), (target, top)
     # the figures across datasets and FairEval's two figures in each dataset's section
     wanted = {"attribute_wise": [RADAR_TITLE], "heatmap": [dataset_heatmap_title(baseline)]}
-    for k, system in first_systems.items():
-        wanted[f"d{k}-faireval"] = [FAIREVAL_ERRORS_TITLE, faireval_confusion_title(system)]
+    for k in (1, 2):   # every system's figures, one per system (its runs folded)
+        wanted[f"d{k}-faireval"] = [FAIREVAL_ERRORS_TITLE] + [faireval_confusion_title(s)
+                                                              for s in systems]
+    # the per-system parts of a dataset with figures start closed: opened to look at them
+    page.evaluate("document.querySelectorAll('section.dataset details').forEach("
+                  "d => d.open = true)")
     for anchor, titles in wanted.items():
         for title in titles:
             image = page.locator(f"section#{anchor} img[alt='{title}']")
@@ -48,9 +57,37 @@ def _check_experiment_page(page, baseline: str, first_systems: dict):
             assert image.evaluate("e => e.naturalWidth") > 400, title
             box = image.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, title
+            if anchor in ("attribute_wise", "heatmap"):
+                # shown 1:1, so that their labels keep the pixels test_experiment measures
+                assert image.evaluate("e => e.naturalWidth <= e.clientWidth + 1"), title
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    page.evaluate("document.querySelectorAll('section.dataset details').forEach("
+                  "d => d.open = false)")
     # Holm's correction is stated where the tests are
     assert "Holm" in page.locator("section#significance").inner_text()
+
+
+def _keys(data) -> set:
+    """Every key of experiment.json (the datasets' report.json included)."""
+    if isinstance(data, dict):
+        return set(data).union(*map(_keys, data.values()))
+    if isinstance(data, list):
+        return set().union(*map(_keys, data)) if data else set()
+    return set()
+
+
+def _no_key_shown(page, data) -> None:
+    """No key of experiment.json that only a program would write (``unseen_any``,
+    ``entity_f1``: with ``_`` or ``.``) is visible text of the experiment's own parts.
+    The families' sections of each dataset are their blocks, as on the report page, and
+    are checked there (issue 32 item 1)."""
+    keys = {k for k in _keys(data) if "_" in k or "." in k}
+    text = page.evaluate("""() => { const body = document.body.cloneNode(true);
+        body.querySelectorAll('section.family').forEach(e => e.remove());
+        document.documentElement.appendChild(body); body.style.display = 'block';
+        const text = body.innerText; body.remove(); return text; }""")
+    shown = sorted(k for k in keys if re.search(rf"(?<![\w.]){re.escape(k)}(?![\w.])", text))
+    assert not shown, shown
 
 
 def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
@@ -62,7 +99,14 @@ def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
                  "--data", "b", str(f / "b_gold.txt"),
                  "--pred", f"spacy={f}/b_spacy_*.txt", f"oracle={f}/b_oracle_*.txt"]) == 0
     page, problems = _open(browser, tmp_path / "experiment.html")
-    _check_experiment_page(page, "spacy", {1: "spacy#1", 2: "spacy#1"})
+    height = page.evaluate("document.body.scrollHeight")
+    assert 2000 < height <= 20_000, height   # 60,304 px before runs were folded
+    _no_key_shown(page, json.loads((tmp_path / "experiment.json").read_text()))
+    findings = page.locator("section#findings > ul").inner_text()
+    assert "spacy's runs spread" in findings and "#" not in findings
+    # runs are named only where each run is shown, one click away (closed)
+    assert not re.findall(r"\w#\d", page.evaluate("document.body.innerText"))
+    _check_experiment_page(page, "spacy", ["spacy", "oracle"])
     shot = page.screenshot(full_page=True)
     page.close()
     assert not problems, problems
@@ -74,7 +118,7 @@ def test_real_data_experiment_renders(tmp_path, browser):
     assert main(["report", "--no-progress", "--bootstrap", "100", "--output", str(tmp_path),
                  *argv]) == 0
     page, problems = _open(browser, tmp_path / "experiment.html")
-    _check_experiment_page(page, "flair", {1: "flair#1", 2: "flair"})
+    _check_experiment_page(page, "flair", ["flair", "elmo"])
     assert "conll03: flair has the highest entity F1" in \
         page.locator("section#findings").inner_text()
     shot = page.screenshot(full_page=True)

@@ -22,7 +22,10 @@ per-dataset number is the report's own. On top of the reports:
 - Wilcoxon signed-rank tests between every two systems on the headline numbers, paired
   over runs x datasets (run k of one system with run k of the other, in each dataset),
   with Holm's correction over the pairs of systems, for each statistic;
-- the radar chart of zeta/rho and the heat map of relative change against the baseline.
+- the radar chart of zeta/rho and the heat map of relative change against the baseline;
+- each family's figures of each dataset per system, its runs folded into one result
+  (``systems``, ``dataset_page``): the reports themselves draw no figure (their columns
+  are runs), so every system has its figures.
 
 The sentence-bootstrap intervals of the per-dataset reports answer another question
 (test-set sampling); the standard deviations and tests here are over runs and datasets.
@@ -35,7 +38,7 @@ from pathlib import Path
 from typing import Mapping
 
 from nerspan import InputTypeError
-from nerspan.options import check_fraction
+from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
 
 from nerlens.families import check_families, family_names
@@ -43,7 +46,7 @@ from nerlens.jsonable import json_ready
 from nerlens.report import Report, report
 from nerlens.report.analyses import figure_png
 
-from . import findings, html, text
+from . import dataset_page, findings, html, text
 from .over_runs import aggregate, experiment_view, family_parts, wilcoxon_tests
 from .runs import check_entry, check_pairs, in_dataset, run_columns
 
@@ -67,6 +70,8 @@ class Experiment:
     # {spearman, std, per_dataset, friedman})
     views: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)   # title -> PNG bytes
+    # dataset -> title -> PNG bytes: each family's figures per system, its runs folded
+    system_figures: dict = field(default_factory=dict)
     findings: list = field(default_factory=list)
 
     def __getattr__(self, name: str):
@@ -131,6 +136,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
     alpha = check_fraction("alpha", alpha)
+    figures = check_bool("figures", figures)   # the reports draw none: checked here
     families = check_families(family_names() if families is None else families)
     if inputs is not None and not isinstance(inputs, Mapping):
         raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
@@ -147,8 +153,9 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
             raise ValueError(f"dataset {name!r} has no system {baseline!r} (the baseline): "
                              "choose a baseline every dataset has")
 
+    # the reports draw no figure: their columns are runs; the page draws per system
     options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
-                   confidence=confidence, families=families, figures=figures,
+                   confidence=confidence, families=families, figures=False,
                    min_share=min_share, progress=progress)
     reports = {name: _report(name, entry, runs[name], predictions[name], baseline,
                              (inputs or {}).get(name), options)
@@ -165,6 +172,10 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         result.views.update(part.compute(view) if view.ran else {k: {} for k in part.keys})
     if figures:
         result.figures = _figures(result, families)
+        result.system_figures = {
+            name: {title: figure_png(figure) for title, figure in
+                   dataset_page.figures(r, runs[name], baseline).items()}
+            for name, r in reports.items()}
     result.findings = findings.findings(result)
     return result
 

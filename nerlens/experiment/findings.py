@@ -16,8 +16,11 @@ from nerlens.report.names import pair_key
 from .over_runs import experiment_view, family_parts
 
 RULES = {
-    "best": "The system with the highest mean entity F1 on each dataset (mean +- sample "
-            "standard deviation over its runs).",
+    "best": "The system with the highest mean entity F1 on each dataset (mean \u00b1 sample "
+            "standard deviation over its runs), and whether the Wilcoxon test over runs "
+            "shows it apart from the runner-up.",
+    "run_spread": "How far each system's runs spread on entity F1: the largest range (best "
+                  "minus worst run) over the datasets where it has two or more runs.",
     "wilcoxon": "A system beats another on entity F1 when the Wilcoxon signed-rank test over "
                 "the paired runs of all datasets has a Holm-adjusted p below alpha; stated "
                 "as 'no difference shown' otherwise.",
@@ -27,8 +30,14 @@ RULES = {
 def _pm(cell: dict) -> str:
     text = percent(cell["mean"])
     if cell.get("std") is not None:
-        text += f" +- {100 * cell['std']:.1f}"
+        text += f" \u00b1 {100 * cell['std']:.1f}"
     return text + f" over {counted(cell['n'], 'run')}"
+
+
+def _test(experiment, a: str, b: str) -> dict | None:
+    """The Wilcoxon test of entity F1 between systems ``a`` and ``b`` (either order)."""
+    tests = experiment.wilcoxon.get(pair_key(a, b)) or experiment.wilcoxon.get(pair_key(b, a))
+    return (tests or {}).get("entity_f1")
 
 
 def best(experiment) -> list[dict]:
@@ -38,10 +47,40 @@ def best(experiment) -> list[dict]:
                   if cell.get("entity_f1", {}).get("mean") is not None]
         if len(scored) < 2:
             continue
-        value, system = max(scored)
+        (value, system), (_, second) = sorted(scored, reverse=True)[:2]
+        test = _test(experiment, system, second)
+        # a lead the tests over runs do not carry is said to be one
+        tested = "" if test is None or test.get("significant") else (
+            f"; not shown apart from {second} (Wilcoxon over the paired runs of all "
+            f"datasets, {counted(test['n_pairs'], 'pair')})")
         out.append(finding("best", system, f"{name}: {system} has the highest entity F1, "
-                            f"{_pm(by_system[system]['entity_f1'])}.", dataset=name,
-                            f1=by_system[system]["entity_f1"]))
+                            f"{_pm(by_system[system]['entity_f1'])}{tested}.", dataset=name,
+                            f1=by_system[system]["entity_f1"], runner_up=second))
+    return out
+
+
+def run_spread(experiment) -> list[dict]:
+    """Per system, the dataset where its runs' entity F1 spreads most (a statement about
+    run variance: the only finding that looks at single runs)."""
+    out = []
+    for system in experiment.systems:
+        widest = None
+        for name, report in experiment.reports.items():
+            values = [report.estimates[c].get("entity_f1")
+                      for c in experiment.runs[name].get(system, ())]
+            values = [v for v in values if v is not None and v == v]
+            if len(values) >= 2 and (widest is None or max(values) - min(values) > widest[0]):
+                widest = (max(values) - min(values), name, min(values), max(values))
+        if widest is None:
+            continue
+        spread, name, low, high = widest
+        cell = experiment.aggregate[name][system]["entity_f1"]
+        out.append(finding(
+            "run_spread", system,
+            f"{system}'s runs spread {100 * spread:.1f} entity-F1 points on {name} "
+            f"({percent(low)} to {percent(high)}, std {100 * cell['std']:.1f} over "
+            f"{counted(cell['n'], 'run')}).", dataset=name, range=spread, min=low,
+            max=high, std=cell["std"], n=cell["n"]))
     return out
 
 
@@ -80,7 +119,7 @@ def rules(experiment) -> dict:
 
 
 def findings(experiment) -> list[dict]:
-    out = best(experiment) + significant_differences(experiment)
+    out = best(experiment) + significant_differences(experiment) + run_spread(experiment)
     for family, part in family_parts():
         view = experiment_view(experiment, family)
         for rule in part.findings:

@@ -1,26 +1,27 @@
 """An experiment as one self-contained HTML page, built with the report's page kit
-(``nerlens.report.page_kit``) and sections (``nerlens.report.html``): findings and
-contents first, then the tables over runs and datasets, the families' sections (their
+(``nerlens.report.page_kit``) and blocks: findings and contents first, then the tables
+over runs and datasets (each run's numbers one click away), the families' sections (their
 ``ExperimentPart``: e.g. recall per subset over runs, the attribute views and the figures
-across datasets), the tests, and one section per dataset holding that dataset's report
-(without its error examples: report.json has them)."""
+across datasets), the tests, and one section per dataset (``dataset_page``: every table
+per system over its runs, each run's tables closed below; its error examples are in
+experiment.json)."""
 from __future__ import annotations
 
 from nerspan.errors import counted
 
 from nerlens.report import blocks
-from nerlens.report.html import page_sections
 from nerlens.report.page_kit import Raw, contents, escape, page, section, table
 from nerlens.report.views import every_family
 
+from . import dataset_page
 from .findings import rules
 from .over_runs import experiment_view, family_parts, headline
 
 STYLE = """
 .toc ol ol{columns:1;margin:.1em 0 .3em}.dataset>section>h3{font-size:1.2em;border-bottom:1px solid #e5e5e5}
 .ns{color:#888}.sig{font-weight:700}
+details{margin:.4em 0}summary{cursor:pointer;color:#246}
 """
-LEFT_OUT = {"examples"}   # one filter script per page: the examples stay in report.json
 
 
 def marks_legend() -> str:
@@ -56,8 +57,31 @@ def _holistic(experiment) -> str:
         parts.append(f"<div><h4>{escape(title)}</h4>{table(['system', *names], rows)}</div>")
     return (f"<div class='tiles'>{''.join(parts)}</div><p class='note'>Percent: mean &plusmn; sample standard deviation "
             f"(n &minus; 1) over the system's runs, (runs) in brackets; {marks_legend()}. "
-            "Every other statistic is in experiment.json (aggregate) and in each dataset's "
-            "section.</p>")
+            "Every other statistic is in each dataset's section and in experiment.json "
+            "(aggregate).</p>" + _each_run(experiment))
+
+
+def _each_run(experiment) -> str:
+    """The headline numbers of every run, closed: run k of each system per dataset."""
+    names = experiment.datasets
+    parts = []
+    for key, title in headline():
+        if key not in experiment.higher_is_better:
+            continue
+        rows = []
+        for s in experiment.systems:
+            most = max(len(experiment.runs[d].get(s, ())) for d in names)
+            for k in range(most):
+                row = [Raw(escape(f"{s}, run {k + 1}"))]
+                for d in names:
+                    columns = experiment.runs[d].get(s, ())
+                    row.append(experiment.reports[d].estimates[columns[k]].get(key)
+                               if k < len(columns) else Raw(blocks.NO_RUN))
+                rows.append(row)
+        parts.append(f"<div><h4>{escape(title)}</h4>{table(['run', *names], rows)}</div>")
+    runs = sum(len(c) for by in experiment.runs.values() for c in by.values())
+    return (f"<details><summary>Each run's numbers ({counted(runs, 'run')})</summary>"
+            f"<div class='tiles'>{''.join(parts)}</div></details>")
 
 
 def family_sections(experiment) -> list[tuple[str, str, str]]:
@@ -128,32 +152,15 @@ def _lower_note(experiment) -> str:
 
 def _provenance(experiment) -> str:
     info = experiment.info
-    rows = [[k, info[k]] for k in ("baseline", "alpha", "scheme", "mode", "bootstrap", "seed")]
-    rows.append(["families", ", ".join(info["families"])])
+    rows = [[k, info[k]] for k in ("baseline", "alpha", "scheme", "mode")]
+    rows += [["bootstrap samples", info["bootstrap"]], ["seed", info["seed"]]]
+    # the families by the first part of their titles (their names are report.json keys)
+    titles = {f.name: f.title.split(":")[0] for f in every_family()}
+    rows.append(["families", ", ".join(titles.get(f, f) for f in info["families"])])
     rows += [[f"runs on {d}", ", ".join(f"{s} {n}" for s, n in by.items())]
              for d, by in info["n_runs"].items()]
     return table(["", "value"], [[Raw(escape(k)), Raw(escape(v))] for k, v in rows], text=True) + \
-        "<p class='note'>Each dataset's inputs are in its section's provenance.</p>"
-
-
-def _dataset(experiment, k: int, name: str) -> tuple[str, list]:
-    """The dataset's section and its ``(anchor, title)`` entries for the contents."""
-    report = experiment.reports[name]
-    prefix = f"d{k + 1}-"
-    inner = [(prefix + a, t, b) for a, t, b in page_sections(report) if a not in LEFT_OUT]
-    runs = experiment.runs[name]
-    intro = (f"<p>{counted(report.info['sentences'], 'sentence')}, "
-             f"{counted(report.info['tokens'], 'token')}; "
-             + "; ".join(f"{escape(s)}: {counted(len(c), 'run')}"
-                         + (f" ({escape(', '.join(c))})" if len(c) > 1 else "")
-                         for s, c in runs.items())
-             + ". The runs are this report's systems; its error examples are in "
-               "experiment.json.</p>")
-    body = intro + "".join(f"<section id='{a}'><h3>{escape(t)}</h3>{b}</section>"
-                           for a, t, b in inner)
-    html = (f"<section id='d{k + 1}' class='dataset'><h2>Dataset {escape(name)}</h2>{body}"
-            "</section>")
-    return html, [(a, t) for a, t, _ in inner]
+        "<p class='note'>Each dataset's inputs are in its section (Runs: repairs and inputs).</p>"
 
 
 def render(experiment) -> str:
@@ -161,7 +168,8 @@ def render(experiment) -> str:
            ("holistic", "Systems x datasets: mean and std over runs", _holistic(experiment)),
            *family_sections(experiment),
            ("significance", "Wilcoxon tests between systems", _significance(experiment))]
-    datasets = [_dataset(experiment, k, name) for k, name in enumerate(experiment.datasets)]
+    datasets = [dataset_page.section(experiment, k, name)
+                for k, name in enumerate(experiment.datasets)]
     entries = [(a, t, []) for a, t, _ in top]
     entries += [(f"d{k + 1}", f"Dataset {name}", [(a, t, []) for a, t in sub])
                 for k, (name, (_, sub)) in enumerate(zip(experiment.datasets, datasets))]
