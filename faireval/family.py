@@ -23,7 +23,8 @@ def describe(score) -> Family:
         same_as_entity=("traditional_f1",),
         # the report shows the SemEval-2013 schemas and lists every error as an example
         report_options={"schemas": "semeval", "return_pairs": True},
-        examples=Examples(report.KINDS, report.error_examples, listed=("pairs",)),
+        examples=Examples(report.KINDS, report.error_examples, listed=("pairs",),
+                          classifies_mentions=True),
         figures=report.figures,
         section=report.section,
         findings=(Rule("boundary_errors", report.BOUNDARY_ERRORS, report.boundary_errors),),

@@ -23,8 +23,6 @@ from nerlens.report.page_kit import STYLE, escape
 from nerlens.report.views import report_view
 
 SYSTEM = "system"  # the one system's name in the report's tables
-# the family whose error kinds color the mentions (one kind per pair of mentions)
-KINDS_FAMILY = "faireval"
 CORRECT = ("TP", "correct mention")
 # kind colors in the order of the kinds (then again): distinct at a glance, dark text reads
 PALETTE = ("#ffc38a", "#fff07a", "#d9b8ff", "#ff9d9d", "#9fc5ff", "#bdf0f0")
@@ -101,11 +99,11 @@ def report_of(family: str, references, predictions, tokens=None, train=None,
 
 def mention_kinds(references, predictions, scheme: str = "IOB2", mode: str = "lenient"
                   ) -> tuple[dict, list]:
-    """``(kinds, sentences)``: kind -> its name (correct first, then the kinds' family's
+    """``(kinds, sentences)``: kind -> its name (correct first, then ``kinds_family()``'s
     error kinds) and, per sentence, ``(side, [type, start, end], kind)`` for every gold
-    (side "gold") and predicted ("system") mention. Empty without the kinds' family."""
-    family = registered().get(KINDS_FAMILY)
-    if family is None or family.examples is None:
+    (side "gold") and predicted ("system") mention. Empty without such a family."""
+    family = kinds_family()
+    if family is None:
         return {}, [[] for _ in references]
     result = family.score(references, predictions, scheme=scheme, mode=mode,
                           return_pairs=True).to_dict()
@@ -124,6 +122,12 @@ def mention_kinds(references, predictions, scheme: str = "IOB2", mode: str = "le
     return kinds, marks
 
 
+def kinds_family():
+    """The first registered family whose error kinds sort every mention, or None."""
+    return next((f for f in registered().values()
+                 if f.examples is not None and f.examples.classifies_mentions), None)
+
+
 def colors(kinds) -> dict:
     """Kind -> background color: correct green, the errors from ``PALETTE`` in order."""
     errors = [k for k in kinds if k != CORRECT[0]]
@@ -140,7 +144,7 @@ def sentences_html(tokens, references, predictions, scheme="IOB2", mode="lenient
                      for k, name in kinds.items())
     parts = ["<p class='legend'>Gold mentions (first row under the words) and predicted "
              f"mentions (second row), colored by kind: {legend}</p>" if kinds else
-             "<p class='note'>No error kinds: the faireval family is not installed.</p>"]
+             "<p class='note'>No error kinds: no installed family sorts mentions by kind of error.</p>"]
     for i, words in enumerate(tokens):
         head = "<th></th>" + "".join(f"<th>{escape(w)}</th>" for w in words)
         rows = [f"<tr>{head}</tr>"]

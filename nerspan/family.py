@@ -68,6 +68,9 @@ class Examples:
     (``result``: its result dict, scored with the family's ``report_options``;
     ``context``: the report's ``nerspan.GoldContext``), and ``listed``, the result keys
     holding the listing (the report removes them from the results it keeps).
+    ``classifies_mentions``: the kinds sort every gold and predicted mention (with
+    ``return_pairs=True`` the result lists the correct pairs as ``"TP"`` events), so a page
+    may color mentions by kind (the Spaces do).
 
     A row: ``{"sentence": i, "gold": [type, start, end] or None, "predicted": [...] or
     None}`` (token offsets in the sentence; ``"predicted_tags"`` instead of
@@ -78,6 +81,7 @@ class Examples:
     kinds: Mapping
     rows: Callable
     listed: tuple = ()
+    classifies_mentions: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "kinds", _frozen(self.kinds))
