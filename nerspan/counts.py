@@ -15,22 +15,25 @@ tokens joined by one space.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 
 import numpy as np
 
 from .corpus import GOLD, PRED, Corpus
-from .encodings import mentions
+from .encodings import Mentions, mentions
 from .errors import InputTypeError
 from .readers import read_predictions
 from .schemes import Scheme
 from .spans import Spans
 from .tagfiles import TAGS, TagFile
+from .type_processing import TypeProcessing, label_types, process_spans
 
 
 def count(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
-          column: str = GOLD, tokens=None, **file_options) -> list[dict]:
+          column: str = GOLD, tokens=None, types: TypeProcessing | None = None,
+          **file_options) -> list[dict]:
     """Every mention's type and text with how often it occurs: rows ``{"count", "type",
     "text"}``, the most frequent first, ties in order of first occurrence (seqscore's
     ``count``).
@@ -40,17 +43,27 @@ def count(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
             counts added), a ``Corpus`` with tokens (its ``column``), or lists of tags
             per sentence with ``tokens``.
         scheme, repair: how the tags are read (``nerspan.encodings.mentions``).
+        types: a ``nerspan.type_processing.TypeProcessing`` (seqscore's ``process``)
+            applied to the mentions first.
         file_options: for paths: ``tag_column``, ``token_column``, ``comment_prefix``,
             ``encoding`` (``TagFile``).
     """
     counts = Counter()
     for one in _sources(source):
-        found = mentions(one, scheme, repair=repair, column=column, tokens=tokens,
-                         **file_options)
+        found = _processed(mentions(one, scheme, repair=repair, column=column,
+                                    tokens=tokens, **file_options), types)
         kinds = np.asarray(found.spans.types, dtype=object)[found.spans.type].tolist()
         counts.update(zip(kinds, mention_texts(found.corpus, found.spans)))
     return [{"count": n, "type": kind, "text": text}
             for (kind, text), n in counts.most_common()]
+
+
+def _processed(found: Mentions, types: TypeProcessing | None) -> Mentions:
+    """``found`` with its mentions processed by ``types`` (its types checked)."""
+    if types is None:
+        return found
+    types.check_types(label_types(found.corpus.labels))
+    return dataclasses.replace(found, spans=process_spans(found.spans, types)[0])
 
 
 def _sources(source) -> list:
@@ -70,15 +83,16 @@ def mention_texts(corpus: Corpus, spans: Spans) -> list[str]:
 
 
 def summarize(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
-              column: str = GOLD, tokens=None, **file_options) -> dict:
+              column: str = GOLD, tokens=None, types: TypeProcessing | None = None,
+              **file_options) -> dict:
     """Documents, sentences, tokens and mentions per type (sorted by type) and in all,
     as seqscore's ``summarize`` counts them (sources as ``count``'s; for several files,
     their sums and, under ``files``, each file's). ``documents`` only for files (the
     ``-DOCSTART-`` rows part them; None for other sources, which do not say)."""
     parts = []
     for one in _sources(source):
-        found = mentions(one, scheme, repair=repair, column=column, tokens=tokens,
-                         **file_options)
+        found = _processed(mentions(one, scheme, repair=repair, column=column,
+                                    tokens=tokens, **file_options), types)
         corpus, spans = found.corpus, found.spans
         parts.append({"file": found.file and found.file.path,
                       "documents": found.file.documents(corpus) if found.file else None,
@@ -95,7 +109,8 @@ def summarize(source, scheme: str | Scheme = "IOB2", *, repair: str | None = Non
 
 
 def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
-                 repair: str | None = None, tokens=None, **file_options) -> list[dict]:
+                 repair: str | None = None, tokens=None,
+                 types: TypeProcessing | None = None, **file_options) -> list[dict]:
     """seqscore's error-count table: the false positives (predicted mentions no gold
     mention equals) and false negatives (gold mentions no prediction equals) by type and
     text, rows ``{"count", "error", "type", "text"}`` with ``error`` ``"FP"`` or
@@ -115,7 +130,7 @@ def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
     """
     corpus, gold_column, pred_column = _two_columns(references, predictions, tokens,
                                                     file_options)
-    gold, pred = (mentions(corpus, scheme, repair=repair, column=c).spans
+    gold, pred = (_processed(mentions(corpus, scheme, repair=repair, column=c), types).spans
                   for c in (gold_column, pred_column))  # one corpus: the same types
     keys = (pred.key(corpus.n_tokens), gold.key(corpus.n_tokens))
     combined = Counter()
