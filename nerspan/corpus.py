@@ -44,6 +44,10 @@ class Source:
     types_mapped: Mapping = field(default_factory=dict)
     types_removed: Mapping = field(default_factory=dict)
     types_seen: frozenset = frozenset()  # the types of processed columns, before processing
+    # column -> sentence of every invalid transition / tag outside the scheme in tags
+    # that type processing wrote anew (still counted as repairs)
+    retyped_transitions: Mapping = field(default_factory=dict)
+    retyped_outside: Mapping = field(default_factory=dict)
 
     def locate(self, sentence: int) -> dict:
         if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
@@ -52,7 +56,8 @@ class Source:
 
 
 # The fields of ``Source`` that hold, per column, the sentence of every span changed.
-_PER_COLUMN = ("snapped", "types_mapped", "types_removed")
+_PER_COLUMN = ("snapped", "types_mapped", "types_removed", "retyped_transitions",
+               "retyped_outside")
 
 
 @dataclass(frozen=True)

@@ -267,10 +267,16 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     # what span input (snapped) and type processing changed, per sentence
     changed = {kind: getattr(corpus.source, kind).get(column, ())
                for kind in ("snapped", "types_mapped", "types_removed")}
-    if any(changed.values()):
-        sentences = tuple(sorted(set(repairs.sentences).union(*changed.values())))[:20]
-        repairs = dataclasses.replace(repairs, sentences=sentences,
-                                      **{kind: len(v) for kind, v in changed.items()})
+    # repairs of tags that type processing wrote anew (valid now): counted still
+    rewritten = [corpus.source.retyped_transitions.get(column, ()),
+                 corpus.source.retyped_outside.get(column, ())]
+    if any(changed.values()) or any(rewritten):
+        sentences = tuple(sorted(set(repairs.sentences).union(*changed.values(),
+                                                              *rewritten)))[:20]
+        repairs = dataclasses.replace(
+            repairs, sentences=sentences, **{kind: len(v) for kind, v in changed.items()},
+            invalid_transitions=repairs.invalid_transitions + len(rewritten[0]),
+            outside_scheme=repairs.outside_scheme + len(rewritten[1]))
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
 

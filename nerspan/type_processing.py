@@ -37,6 +37,7 @@ from .encodings import encode, tag_labels
 from .errors import DecodingWarning, InputTypeError, NerspanError, shown
 from .schemes import O, Scheme, get_scheme, split_tag
 from .spans import LabelTable, Spans, decode
+from .validation import find_problems
 
 TYPE_OPTIONS = ("keep_types", "remove_types", "type_map")
 
@@ -192,6 +193,7 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
     label_index = {label: i for i, label in enumerate(labels)}
     new_columns = dict(corpus.columns)
     mapped, removed = dict(corpus.source.types_mapped), dict(corpus.source.types_removed)
+    lost = {kind: dict(getattr(corpus.source, kind)) for kind in LOST_REPAIRS}
     for column in columns:
         with warnings.catch_warnings():  # the scoring decode warns, once
             warnings.simplefilter("ignore", DecodingWarning)
@@ -218,8 +220,10 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
         column_ids = ids.copy()
         column_ids[rewrite] = remap[new_ids]
         new_columns[column] = column_ids
+        for kind, sentences in _lost_repairs(corpus, ids, column_ids, labels, scheme).items():
+            lost[kind][column] = sentences
     source = dataclasses.replace(corpus.source, types_mapped=mapped, types_removed=removed,
-                                 types_seen=frozenset(seen))
+                                 types_seen=frozenset(seen), **lost)
     return corpus.with_tags(new_columns, labels, source)
 
 
@@ -243,6 +247,31 @@ def relabel_tags(corpus: Corpus, column: str, processing: TypeProcessing | None)
         remap.append(index[new])
     ids = np.array(remap or [0], dtype=corpus.column(column).dtype)[corpus.column(column)]
     return corpus.with_tags({**corpus.columns, column: ids}, labels)
+
+
+# Source fields: per column, the sentence of every repair of a tag that was written anew
+# (decoding adds them to ``invalid_transitions`` and ``outside_scheme``).
+LOST_REPAIRS = ("retyped_transitions", "retyped_outside")
+
+
+def _lost_repairs(corpus: Corpus, before: np.ndarray, after: np.ndarray, labels: list,
+                  scheme: Scheme) -> dict:
+    """What lenient decoding would have repaired in the tags written anew: per kind,
+    a sentence per repair. These are the problems ``validate`` finds (their counts are
+    decoding's) in the column before, less those after: a rewritten run is valid."""
+    table = LabelTable.build(tuple(labels), scheme)
+    counted = {}
+    for name, ids in (("before", before), ("after", after)):
+        probe = corpus.with_tags({"tags": ids}, labels)
+        outside, invalid, ends = find_problems(probe, "tags", table, scheme)
+        sentence = probe.sentence_of_position
+        # as decoding counts them: a tag outside the scheme is an invalid transition too
+        transitions = np.concatenate([invalid, ends])
+        counted[name] = [np.bincount(sentence[p], minlength=corpus.n_sentences)
+                         for p in (transitions, outside)]
+    return {kind: tuple(np.repeat(np.arange(corpus.n_sentences),
+                                  np.maximum(b - a, 0)).tolist())
+            for kind, b, a in zip(LOST_REPAIRS, counted["before"], counted["after"])}
 
 
 def _runs_to_rewrite(corpus: Corpus, ids: np.ndarray, table: LabelTable,
