@@ -7,7 +7,7 @@ from nerspan.type_processing import process_retagged
 
 from .common import type_processing
 from .repair import print_changes
-from .tag_files import (add_file_arguments, add_repair_argument, add_scheme_argument,
+from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         check_in_out, file_options)
 
 NAME = "convert"
@@ -25,8 +25,9 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     processing = type_processing(args)
     source, out = check_in_out(args)
-    converted = convert(source, args.from_scheme, args.to_scheme, repair=args.repair,
-                        **file_options(args))
+    with command_hints(args, args.from_scheme):
+        converted = convert(source, args.from_scheme, args.to_scheme, repair=args.repair,
+                            **file_options(args))
     converted = process_retagged(converted, processing)
     converted.write(out)
     print_changes(converted, args.format, out)

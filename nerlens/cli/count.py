@@ -4,7 +4,7 @@ from __future__ import annotations
 from nerspan.counts import count
 
 from .common import print_json, type_processing
-from .tag_files import (add_file_arguments, add_repair_argument, add_scheme_argument,
+from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         file_options, input_files)
 
 NAME = "count"
@@ -18,8 +18,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    rows = count(input_files(args), args.scheme, repair=args.repair,
-                 types=type_processing(args), **file_options(args))
+    with command_hints(args, args.scheme):
+        rows = count(input_files(args), args.scheme, repair=args.repair,
+                     types=type_processing(args), **file_options(args))
     if args.format == "json":
         print_json(rows)
     else:  # seqscore's layout: tab-separated, no header

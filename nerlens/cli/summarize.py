@@ -5,7 +5,7 @@ from __future__ import annotations
 from nerspan.counts import summarize
 
 from .common import format_table, print_json, type_processing
-from .tag_files import (add_file_arguments, add_repair_argument, add_scheme_argument,
+from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         file_options, input_files)
 
 NAME = "summarize"
@@ -20,8 +20,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     paths = input_files(args)
-    summary = summarize(paths if len(paths) > 1 else paths[0], args.scheme,
-                        repair=args.repair, types=type_processing(args), **file_options(args))
+    with command_hints(args, args.scheme):
+        summary = summarize(paths if len(paths) > 1 else paths[0], args.scheme,
+                            repair=args.repair, types=type_processing(args), **file_options(args))
     if args.format == "json":
         print_json(summary)
         return 0

@@ -4,9 +4,12 @@ file is read, the type flags, and the output format. The work is ``nerspan``'s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shlex
 
 from nerspan.schemes import get_scheme
+from nerspan.validation import InvalidTransitionError
 
 from .common import UsageError, add_type_arguments, check_file, encoding_name
 
@@ -75,3 +78,18 @@ def check_in_out(args) -> tuple[str, str]:
     if os.path.exists(args.output) and os.path.samefile(source, args.output):
         raise UsageError(f"{args.output}: OUT is IN; write to another file")
     return source, args.output
+
+
+@contextlib.contextmanager
+def command_hints(args, scheme: str):
+    """Invalid tags refused: the remedy as this command line's flags (the library's
+    message names its own)."""
+    try:
+        yield
+    except InvalidTransitionError as error:
+        problem = error.problem.split(". Validate the tags")[0]
+        path = error.path or "FILE"
+        raise UsageError(
+            f"{path}:{error.line}: {problem}. List them with: nerlens validate {shlex.quote(path)} "
+            f"--scheme {scheme}; or read them repaired: --repair conlleval (as conlleval.pl "
+            "reads them) or --repair discard (drop the mentions written invalidly)") from None
