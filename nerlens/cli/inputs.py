@@ -32,7 +32,6 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
                              "seqeval's strict mode")
     parser.add_argument("--format", default="table", choices=("table", "json"))
     add_span_arguments(parser)
-    add_type_arguments(parser)
 
 
 def add_reading_arguments(parser) -> None:
@@ -59,6 +58,7 @@ def add_reading_arguments(parser) -> None:
     parser.add_argument("--allow-token-mismatch", action="store_true",
                         help="accept prediction files whose tokens differ from GOLD's "
                              "(systems that normalise quotes or brackets); counted on stderr")
+    add_type_arguments(parser)
 
 
 def add_train_arguments(parser, required: bool = True,

@@ -8,7 +8,7 @@ from nerspan.encodings import repair
 from nerspan.type_processing import process_retagged
 
 from .common import print_json, type_processing
-from .tag_files import (add_file_arguments, add_repair_argument, add_scheme_argument,
+from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         check_in_out, file_options)
 
 NAME = "repair"
@@ -27,7 +27,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     processing = type_processing(args)
     source, out = check_in_out(args)
-    fixed = repair(source, args.scheme, args.repair, **file_options(args))
+    with command_hints(args, args.scheme):
+        fixed = repair(source, args.scheme, args.repair, **file_options(args))
     fixed = process_retagged(fixed, processing)
     fixed.write(out)
     print_changes(fixed, args.format, out)

@@ -9,6 +9,7 @@ import os
 import shlex
 
 from nerspan.schemes import get_scheme
+from nerspan.errors import InvalidTagError
 from nerspan.validation import InvalidTransitionError
 
 from .common import UsageError, add_type_arguments, check_file, encoding_name
@@ -82,10 +83,15 @@ def check_in_out(args) -> tuple[str, str]:
 
 @contextlib.contextmanager
 def command_hints(args, scheme: str):
-    """Invalid tags refused: the remedy as this command line's flags (the library's
+    """Errors of the library in this command's terms: a bad tag at its token's line;
+    invalid tags refused with the remedy as this command line's flags (the library's
     message names its own)."""
     try:
         yield
+    except InvalidTagError as error:  # the line of the token, as the scoring commands say
+        line = error.line + error.position if None not in (error.line, error.position) \
+            else error.line
+        raise InvalidTagError(error.problem, error.sentence, error.path, line) from None
     except InvalidTransitionError as error:
         problem = error.problem.split(". Validate the tags")[0]
         path = error.path or "FILE"

@@ -6,7 +6,8 @@ from nerspan.type_processing import relabel_tags
 from nerspan.validation import validate
 
 from .common import print_json, type_processing
-from .tag_files import add_file_arguments, add_scheme_argument, file_options, input_files
+from .tag_files import (add_file_arguments, add_scheme_argument, command_hints, file_options,
+                        input_files)
 
 NAME = "validate"
 HELP = ("every invalid transition of tag files (file, line, token, the rule broken); exit "
@@ -23,10 +24,11 @@ def run(args) -> int:
     results = []
     for path in input_files(args):
         file = TagFile(path, **file_options(args))
-        corpus = file.read()
-        if processing is not None:  # the tags as they read once renamed: not yet mentions
-            corpus = relabel_tags(corpus, TAGS, processing)
-        found = validate(corpus, args.scheme, column=TAGS)
+        with command_hints(args, args.scheme):
+            corpus = file.read()
+            if processing is not None:  # the tags as they read once renamed: no mentions yet
+                corpus = relabel_tags(corpus, TAGS, processing)
+            found = validate(corpus, args.scheme, column=TAGS)
         results.append({**found.to_dict(), "file": path, "documents": file.documents(corpus),
                         "messages": found.messages()})
     valid = all(result["valid"] for result in results)
