@@ -180,9 +180,12 @@ REFERENCE_KINDS = ("dropped_inside", "mixed_type")
 
 def _snapped(corpus: Corpus, column: str) -> Repairs:
     """The repairs of a column read without nerspan's decoding: span input widened to
-    token boundaries (``snap=True``), if any."""
-    snapped = corpus.source.snapped.get(column, ())
-    return Repairs(sentences=tuple(sorted(set(snapped)))[:20], snapped=len(snapped))
+    token boundaries (``snap=True``) and the mentions type processing retyped or
+    dropped (``type_map``, ``keep_types``, ``remove_types``), if any."""
+    changed = {kind: getattr(corpus.source, kind).get(column, ())
+               for kind in ("snapped", "types_mapped", "types_removed")}
+    return Repairs(sentences=tuple(sorted(set().union(*changed.values())))[:20],
+                   **{kind: len(sentences) for kind, sentences in changed.items()})
 
 
 def _side(decoded: Repairs | None, reference: ReferenceRepairs | None) -> dict:

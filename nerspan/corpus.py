@@ -56,8 +56,8 @@ class Source:
 
 
 # The fields of ``Source`` that hold, per column, the sentence of every span changed.
-_PER_COLUMN = ("snapped", "types_mapped", "types_removed", "retyped_transitions",
-               "retyped_outside")
+PER_COLUMN = ("snapped", "types_mapped", "types_removed", "retyped_transitions",
+              "retyped_outside")
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ class Corpus:
             (renamed[name], ids if same_ids and ids.dtype == np.int32 else remap[ids])
             for name, ids in other.columns.items()))
         source = self.source
-        for kind in _PER_COLUMN:  # what span input or type processing did stays with its column
+        for kind in PER_COLUMN:  # what span input or type processing did stays with its column
             theirs = getattr(other.source, kind)
             if theirs:
                 moved = {renamed.get(c, c): v for c, v in theirs.items() if c in other.columns}
@@ -294,7 +294,7 @@ class Corpus:
         lines = self.source.sentence_lines
         per_column = {kind: {column: tuple(s - first for s in sentences if first <= s < stop)
                              for column, sentences in getattr(self.source, kind).items()}
-                      for kind in _PER_COLUMN}
+                      for kind in PER_COLUMN}
         source = Source(self.source.path, None if lines is None else lines[first:stop],
                         **per_column)
         return self._derive(offsets=self.offsets[first:stop + 1] - a,

@@ -210,3 +210,21 @@ def test_training_data_is_processed_too():
     by_hand = tough_mentions.score([["B-PER", "O"]], pred, tokens=words,
                                    train=([["Ann", "works"]], [["B-PER", "O"]])).to_dict()
     assert mapped["counts"] == by_hand["counts"] and mapped["recall"] == 1.0
+
+
+@pytest.mark.parametrize("family", ["nerspan", "tough_mentions", "hardeval", "faireval",
+                                    "attribute_buckets"])
+def test_every_family_counts_the_changes_in_repairs(family):
+    import importlib
+    score = importlib.import_module(family).score
+    gold = [["B-PERSON", "I-PERSON", "O", "B-LOC"], ["B-MISC", "O"]]
+    pred = [["B-PER", "I-PER", "O", "B-LOC"], ["B-MISC", "O"]]
+    words = [["Ann", "Lee", "in", "Oslo"], ["Bob", "ran"]]
+    extra = {} if family in ("nerspan", "faireval") else dict(
+        tokens=words, train=(words, [["B-PERSON", "I-PERSON", "O", "B-LOC"], ["O", "O"]]))
+    repairs = score(gold, pred, type_map={"PERSON": "PER"}, remove_types=["MISC"],
+                    **extra).to_dict()["repairs"]
+    # gold: one PERSON mention retyped, one MISC dropped; pred: one MISC dropped
+    assert (repairs["gold"]["types_mapped"], repairs["gold"]["types_removed"]) == (1, 1)
+    assert (repairs["pred"]["types_mapped"], repairs["pred"]["types_removed"]) == (0, 1)
+    assert repairs["gold"]["sentences"] == [0, 1]
