@@ -25,7 +25,7 @@ from nerspan import Corpus, Spans, decode
 from nerspan.flat import ranges
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable, Repairs
-from nerspan.corpus import side_name
+from nerspan.corpus import CHANGE_KINDS, side_name
 from nerspan.schemes import B, E, I, S
 from nerspan.spans import check_tags
 
@@ -182,8 +182,7 @@ def _snapped(corpus: Corpus, column: str) -> Repairs:
     """The repairs of a column read without nerspan's decoding: span input widened to
     token boundaries (``snap=True``) and the mentions type processing retyped or
     dropped (``type_map``, ``keep_types``, ``remove_types``), if any."""
-    changed = {kind: getattr(corpus.source, kind).get(column, ())
-               for kind in ("snapped", "types_mapped", "types_removed")}
+    changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
     return Repairs(sentences=tuple(sorted(set().union(*changed.values())))[:20],
                    **{kind: len(sentences) for kind, sentences in changed.items()})
 

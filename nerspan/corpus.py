@@ -55,9 +55,12 @@ class Source:
         return {"path": self.path, "line": int(self.sentence_lines[sentence])}
 
 
-# The fields of ``Source`` that hold, per column, the sentence of every span changed.
-PER_COLUMN = ("snapped", "types_mapped", "types_removed", "retyped_transitions",
-              "retyped_outside")
+# The fields of ``Source`` that hold, per column, the sentence of every span changed:
+# those counted in ``repairs`` under their own name (``nerspan.spans.Repairs``), and the
+# repairs of tags that type processing wrote anew (added to invalid_transitions and
+# outside_scheme).
+CHANGE_KINDS = ("snapped", "types_mapped", "types_removed")
+PER_COLUMN = CHANGE_KINDS + ("retyped_transitions", "retyped_outside")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .corpus import Corpus
+from .corpus import CHANGE_KINDS, Corpus
 from .flat import GOLD, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
@@ -265,8 +265,7 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
                 DecodingWarning, stacklevel=2)
     span_type = np.take(table.type, np.take(ids, start))  # take: faster than indexing
     # what span input (snapped) and type processing changed, per sentence
-    changed = {kind: getattr(corpus.source, kind).get(column, ())
-               for kind in ("snapped", "types_mapped", "types_removed")}
+    changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
     # repairs of tags that type processing wrote anew (valid now): counted still
     rewritten = [corpus.source.retyped_transitions.get(column, ()),
                  corpus.source.retyped_outside.get(column, ())]
