@@ -9,6 +9,9 @@ path and on the command line.
 """
 from __future__ import annotations
 
+import contextlib
+import importlib
+import io
 import json
 import random
 
@@ -16,15 +19,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import faireval
 import nerspan
+import tough_mentions
 from nerlens.cli import main
 from nerspan.type_processing import TypeNotFoundError, TypeProcessing, process_corpus
 
 pytest.importorskip("seqscore")
 from click.testing import CliRunner  # noqa: E402
+from seqscore.encoding import get_encoding  # noqa: E402
+from seqscore.model import AnnotatedSequence  # noqa: E402
+from seqscore.processing import TypeMapper  # noqa: E402
 from seqscore.scripts import seqscore as seqscore_cli  # noqa: E402
 
-from tests.test_encodings import WORDS, file_tags, random_corpus  # noqa: E402
+from tests.test_encodings import PEER_NAMES, WORDS, file_tags, random_corpus  # noqa: E402
 
 # (keep, remove, map): seqscore's flags and the API's options
 PROCESSINGS = [
@@ -128,8 +136,6 @@ def test_scores_equal_scoring_seqscore_processed_files(tmp_path, case, invalid):
 
 
 def _cli_json(argv):
-    import contextlib
-    import io
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main([*argv, "--format", "json"])
@@ -139,7 +145,6 @@ def _cli_json(argv):
 
 def test_every_family_scores_the_processed_mentions(tmp_path):
     """faireval and a GoldContext read through read_input: the same as processing first."""
-    import faireval
     rnd = random.Random(7)
     gold = random_corpus(rnd, "IOB2", 60, corrupt=0.0)
     pred = [[t if rnd.random() > 0.3 else "O" for t in tags] for tags in gold]
@@ -202,7 +207,6 @@ def test_clear_errors():
 
 
 def test_training_data_is_processed_too():
-    import tough_mentions
     gold, pred, words = [["B-PERSON", "O"]], [["B-PER", "O"]], [["Ann", "sleeps"]]
     mapped = tough_mentions.score(gold, pred, tokens=words, train=([["Ann", "works"]],
                                                                    [["B-PERSON", "O"]]),
@@ -215,7 +219,6 @@ def test_training_data_is_processed_too():
 @pytest.mark.parametrize("family", ["nerspan", "tough_mentions", "hardeval", "faireval",
                                     "attribute_buckets"])
 def test_every_family_counts_the_changes_in_repairs(family):
-    import importlib
     score = importlib.import_module(family).score
     gold = [["B-PERSON", "I-PERSON", "O", "B-LOC"], ["B-MISC", "O"]]
     pred = [["B-PER", "I-PER", "O", "B-LOC"], ["B-MISC", "O"]]
@@ -228,3 +231,50 @@ def test_every_family_counts_the_changes_in_repairs(family):
     assert (repairs["gold"]["types_mapped"], repairs["gold"]["types_removed"]) == (1, 1)
     assert (repairs["pred"]["types_mapped"], repairs["pred"]["types_removed"]) == (0, 1)
     assert repairs["gold"]["sentences"] == [0, 1]
+
+
+TYPE_NAMES = ("PER", "LOC", "ORG")
+
+
+@st.composite
+def processings(draw):
+    """Random options: a map (maybe merging types), then keep or remove (or neither)."""
+    mapping = draw(st.dictionaries(st.sampled_from(TYPE_NAMES),
+                                   st.sampled_from(TYPE_NAMES + ("GPE",)), max_size=2))
+    targets = sorted({mapping.get(t, t) for t in TYPE_NAMES})
+    which = draw(st.sampled_from(["keep", "remove", "none"]))
+    chosen = draw(st.lists(st.sampled_from(targets), min_size=1, max_size=2, unique=True))
+    return (chosen if which == "keep" else None, chosen if which == "remove" else None,
+            {s: t for s, t in mapping.items() if s != t} or None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(["IOB1", "IOB2", "IOBES",
+                                                           "BILOU", "BMES"]), processings())
+def test_mentions_equal_seqscore_type_mapper(rnd, scheme, options):
+    """seqscore's ``TypeMapper`` (the API behind its ``process``) on random valid
+    sentences: the same mentions as decoding nerlens's processed tags."""
+    keep, remove, mapping = options
+    sentences = random_corpus(rnd, scheme, 15, corrupt=0.0)
+    present = {t.partition("-")[2] for s in sentences for t in s} - {""}
+    processing = TypeProcessing.of(keep, remove, mapping)
+    corpus = nerspan.Corpus.from_tags(sentences)
+    try:
+        processed = process_corpus(corpus, ["gold"], scheme, "lenient", processing)
+    except TypeNotFoundError:  # a type named that these sentences lack
+        assert not set(mapping or {}) <= present or not set(keep or remove or ()) <= {
+            (mapping or {}).get(t, t) for t in present}
+        return
+    ours = nerspan.decode(processed, scheme=scheme).to_list(processed)
+    encoding = get_encoding(PEER_NAMES[scheme])
+    inverted = {}
+    for source, target in (mapping or {}).items():
+        inverted.setdefault(target, []).append(source)
+    mapper = TypeMapper(keep or (), remove or (), inverted)
+    theirs = []
+    for tags in sentences:
+        sequence = AnnotatedSequence(tokens=tuple("w" * len(tags)), labels=tuple(tags),
+                                     mentions=tuple(encoding.decode_labels(tags)))
+        theirs.append([(m.type, m.span.start, m.span.end)
+                       for m in mapper.map_types(sequence).mentions])
+    assert ours == theirs
