@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import evaluate
 import faireval
 import nerspan
 import tough_mentions
@@ -32,6 +33,7 @@ from seqscore.model import AnnotatedSequence  # noqa: E402
 from seqscore.processing import TypeMapper  # noqa: E402
 from seqscore.scripts import seqscore as seqscore_cli  # noqa: E402
 
+from tests.conftest import REPO  # noqa: E402
 from tests.test_encodings import PEER_NAMES, WORDS, file_tags, random_corpus  # noqa: E402
 
 # (keep, remove, map): seqscore's flags and the API's options
@@ -278,3 +280,24 @@ def test_mentions_equal_seqscore_type_mapper(rnd, scheme, options):
         theirs.append([(m.type, m.span.start, m.span.end)
                        for m in mapper.map_types(sequence).mentions])
     assert ours == theirs
+
+
+@pytest.mark.parametrize("family", ["faireval", "tough_mentions"])
+def test_evaluate_modules_take_the_type_options(family, monkeypatch):
+    """The evaluate modules pass them on (at load time or to compute), training data
+    included: the same as the family's score."""
+    monkeypatch.chdir(REPO)
+    gold = [["B-PERSON", "I-PERSON", "O", "B-LOC"], ["B-MISC", "O"]]
+    pred = [["B-PER", "I-PER", "O", "B-LOC"], ["B-MISC", "O"]]
+    words = [["Ann", "Lee", "in", "Oslo"], ["Bob", "ran"]]
+    extra = {} if family == "faireval" else dict(tokens=words, train_tokens=words,
+                                                  train_tags=gold)
+    options = dict(type_map={"PERSON": "PER"}, remove_types=["MISC"])
+    expected = importlib.import_module(family).score(gold, pred, **options, **extra).to_dict()
+    at_compute = evaluate.load(f"metrics/{family}").compute(
+        predictions=pred, references=gold, **options, **extra)
+    at_load = evaluate.load(f"metrics/{family}", **options).compute(
+        predictions=pred, references=gold, **extra)
+    for result in (at_compute, at_load):
+        assert result["repairs"] == expected["repairs"]
+        assert result["f1"] == expected["f1"]
