@@ -22,7 +22,7 @@ from collections import Counter
 import numpy as np
 
 from .corpus import GOLD, PRED, Corpus
-from .encodings import Mentions, mentions
+from .encodings import mentions
 from .errors import InputTypeError
 from .readers import read_predictions
 from .schemes import Scheme
@@ -49,21 +49,26 @@ def count(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
             ``encoding`` (``TagFile``).
     """
     counts = Counter()
-    for one in _sources(source):
-        found = _processed(mentions(one, scheme, repair=repair, column=column,
-                                    tokens=tokens, **file_options), types)
+    for found in _all_processed(source, scheme, repair, column, tokens, file_options, types):
         kinds = np.asarray(found.spans.types, dtype=object)[found.spans.type].tolist()
         counts.update(zip(kinds, mention_texts(found.corpus, found.spans)))
     return [{"count": n, "type": kind, "text": text}
             for (kind, text), n in counts.most_common()]
 
 
-def _processed(found: Mentions, types: TypeProcessing | None) -> Mentions:
-    """``found`` with its mentions processed by ``types`` (its types checked)."""
+def _all_processed(source, scheme, repair, column, tokens, file_options, types) -> list:
+    """The ``Mentions`` of every source, processed by ``types``."""
+    return _processed([mentions(one, scheme, repair=repair, column=column, tokens=tokens,
+                                **file_options) for one in _sources(source)], types)
+
+
+def _processed(found: list, types: TypeProcessing | None) -> list:
+    """``Mentions`` processed by ``types``; the types it names must occur in the tags
+    of one of them."""
     if types is None:
         return found
-    types.check_types(label_types(found.corpus.labels))
-    return dataclasses.replace(found, spans=process_spans(found.spans, types)[0])
+    types.check_types(set().union(*(label_types(f.corpus.labels) for f in found)))
+    return [dataclasses.replace(f, spans=process_spans(f.spans, types)[0]) for f in found]
 
 
 def _sources(source) -> list:
@@ -90,9 +95,7 @@ def summarize(source, scheme: str | Scheme = "IOB2", *, repair: str | None = Non
     their sums and, under ``files``, each file's). ``documents`` only for files (the
     ``-DOCSTART-`` rows part them; None for other sources, which do not say)."""
     parts = []
-    for one in _sources(source):
-        found = _processed(mentions(one, scheme, repair=repair, column=column,
-                                    tokens=tokens, **file_options), types)
+    for found in _all_processed(source, scheme, repair, column, tokens, file_options, types):
         corpus, spans = found.corpus, found.spans
         parts.append({"file": found.file and found.file.path,
                       "documents": found.file.documents(corpus) if found.file else None,
@@ -130,8 +133,9 @@ def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
     """
     corpus, gold_column, pred_column = _two_columns(references, predictions, tokens,
                                                     file_options)
-    gold, pred = (_processed(mentions(corpus, scheme, repair=repair, column=c), types).spans
-                  for c in (gold_column, pred_column))  # one corpus: the same types
+    gold, pred = (found.spans for found in _processed(  # one corpus: the same types
+        [mentions(corpus, scheme, repair=repair, column=c) for c in (gold_column, pred_column)],
+        types))
     keys = (pred.key(corpus.n_tokens), gold.key(corpus.n_tokens))
     combined = Counter()
     for error, (spans, own, other) in zip(("FP", "FN"), ((pred, keys[0], keys[1]),
