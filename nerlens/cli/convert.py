@@ -18,7 +18,7 @@ HELP = "write the mentions of a tag file in another scheme (IOB1, IOB2, IOE1, IO
 def add_arguments(parser) -> None:
     add_file_arguments(parser, files="in_out")
     add_scheme_argument(parser, "--from", "from_scheme", "the scheme of IN")
-    add_scheme_argument(parser, "--to", "to_scheme", "the scheme to write")
+    add_scheme_argument(parser, "--to", "to_scheme", "the scheme to write", required=True)
     add_repair_argument(parser)
 
 

@@ -40,10 +40,11 @@ def add_file_arguments(parser, files: str = "one") -> None:
 
 
 def add_scheme_argument(parser, flag: str = "--scheme", dest: str | None = None,
-                        what: str = "the tags' scheme") -> None:
-    parser.add_argument(flag, dest=dest, default="IOB2", type=scheme_name,
+                        what: str = "the tags' scheme", required: bool = False) -> None:
+    parser.add_argument(flag, dest=dest, default=None if required else "IOB2",
+                        required=required, type=scheme_name, metavar="SCHEME",
                         help=f"{what}: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, "
-                             "BILOU, IO (default IOB2)")
+                             f"BILOU, IO{'' if required else ' (default IOB2)'}")
 
 
 def add_repair_argument(parser, flag: str = "--repair", default=None,
