@@ -137,6 +137,16 @@ def test_scores_equal_scoring_seqscore_processed_files(tmp_path, case, invalid):
     assert cli["repairs"]["gold"]["types_mapped"] == repairs["gold"]["types_mapped"]
 
 
+def test_score_notes_the_mentions_changed(tmp_path, capsys):
+    path = tmp_path / "both.txt"
+    path.write_text("Ann B-PERSON B-PER\nin O O\nOslo B-MISC O\n", encoding="utf-8")
+    assert main(["score", str(path), "--map-types", "PERSON=PER", "--remove-types",
+                 "MISC"]) == 0
+    err = capsys.readouterr().err
+    assert "note: 1 mention of gold retyped, 1 dropped (--map-types" in err
+    assert "note: 0 mentions of" not in err  # a column without change gets no note
+
+
 def _cli_json(argv):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -177,6 +177,10 @@ def run(args) -> int:
             for column, r in repairs.items():
                 if r["invalid_transitions"] or r["outside_scheme"] or r.get("discarded_chunks"):
                     print(repair_note(column, r, args.scheme), file=sys.stderr)
+                if r.get("types_mapped") or r.get("types_removed"):
+                    print(f"note: {counted(r['types_mapped'], 'mention')} of {column} "
+                          f"retyped, {r['types_removed']} dropped (--map-types, "
+                          "--keep-types, --remove-types)", file=sys.stderr)
                 if r.get("snapped"):
                     print(f"note: {counted(r['snapped'], 'span')} of {column} widened to "
                           "token boundaries (--snap)", file=sys.stderr)
