@@ -48,6 +48,7 @@ class Source:
     # that type processing wrote anew (still counted as repairs)
     retyped_transitions: Mapping = field(default_factory=dict)
     retyped_outside: Mapping = field(default_factory=dict)
+    retyped_discarded: Mapping = field(default_factory=dict)  # strict mode's discards
 
     def locate(self, sentence: int) -> dict:
         if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
@@ -57,10 +58,11 @@ class Source:
 
 # The fields of ``Source`` that hold, per column, the sentence of every span changed:
 # those counted in ``repairs`` under their own name (``nerspan.spans.Repairs``), and the
-# repairs of tags that type processing wrote anew (added to invalid_transitions and
-# outside_scheme).
+# repairs of tags that type processing wrote anew (added to invalid_transitions,
+# outside_scheme and, in strict mode, discarded_chunks and lenient_chunks).
 CHANGE_KINDS = ("snapped", "types_mapped", "types_removed")
-PER_COLUMN = CHANGE_KINDS + ("retyped_transitions", "retyped_outside")
+PER_COLUMN = CHANGE_KINDS + ("retyped_transitions", "retyped_outside",
+                             "retyped_discarded")
 
 
 @dataclass(frozen=True)

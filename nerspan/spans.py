@@ -268,14 +268,18 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
     # repairs of tags that type processing wrote anew (valid now): counted still
     rewritten = [corpus.source.retyped_transitions.get(column, ()),
-                 corpus.source.retyped_outside.get(column, ())]
+                 corpus.source.retyped_outside.get(column, ()),
+                 corpus.source.retyped_discarded.get(column, ())]
     if any(changed.values()) or any(rewritten):
         sentences = tuple(sorted(set(repairs.sentences).union(*changed.values(),
                                                               *rewritten)))[:20]
+        strict = {} if repairs.discarded_chunks is None else dict(
+            discarded_chunks=repairs.discarded_chunks + len(rewritten[2]),
+            lenient_chunks=repairs.lenient_chunks + len(rewritten[2]))
         repairs = dataclasses.replace(
             repairs, sentences=sentences, **{kind: len(v) for kind, v in changed.items()},
             invalid_transitions=repairs.invalid_transitions + len(rewritten[0]),
-            outside_scheme=repairs.outside_scheme + len(rewritten[1]))
+            outside_scheme=repairs.outside_scheme + len(rewritten[1]), **strict)
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
 

@@ -11,8 +11,10 @@ input is an error, so that a misspelt type never passes as "nothing to do".
 It works on mentions, not on tags: ``B-PER I-PERSON`` with ``PERSON -> PER`` stays two
 mentions (a type change ends one), written anew in the scheme. Only the runs of non-``O``
 tags that hold a changed mention are written anew; every other tag stays as it was, so
-that what decoding repairs there is still counted. The mentions changed are counted in
-every result's ``repairs`` (``types_mapped``, ``types_removed``).
+that what decoding repairs there is still counted, and what it would have repaired in
+the runs written anew is kept in the corpus's ``source`` and counted with it
+(``LOST_REPAIRS``). The mentions changed are counted in every result's ``repairs``
+(``types_mapped``, ``types_removed``).
 
 >>> processing = TypeProcessing.of(type_map={"PERSON": "PER"}, remove_types=["MISC"])
 >>> from nerspan import Corpus, decode
@@ -220,7 +222,8 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
         column_ids = ids.copy()
         column_ids[rewrite] = remap[new_ids]
         new_columns[column] = column_ids
-        for kind, sentences in _lost_repairs(corpus, ids, column_ids, labels, scheme).items():
+        for kind, sentences in _lost_repairs(corpus, ids, column_ids, labels, scheme,
+                                             mode).items():
             lost[kind][column] = sentences
     source = dataclasses.replace(corpus.source, types_mapped=mapped, types_removed=removed,
                                  types_seen=frozenset(seen), **lost)
@@ -250,15 +253,17 @@ def relabel_tags(corpus: Corpus, column: str, processing: TypeProcessing | None)
 
 
 # Source fields: per column, the sentence of every repair of a tag that was written anew
-# (decoding adds them to ``invalid_transitions`` and ``outside_scheme``).
-LOST_REPAIRS = ("retyped_transitions", "retyped_outside")
+# (decoding adds them to ``invalid_transitions``, ``outside_scheme`` and, in strict
+# mode, to ``discarded_chunks`` and ``lenient_chunks``).
+LOST_REPAIRS = ("retyped_transitions", "retyped_outside", "retyped_discarded")
 
 
 def _lost_repairs(corpus: Corpus, before: np.ndarray, after: np.ndarray, labels: list,
-                  scheme: Scheme) -> dict:
-    """What lenient decoding would have repaired in the tags written anew: per kind,
-    a sentence per repair. These are the problems ``validate`` finds (their counts are
-    decoding's) in the column before, less those after: a rewritten run is valid."""
+                  scheme: Scheme, mode: str) -> dict:
+    """What decoding would have repaired in the tags written anew: per kind, a
+    sentence per repair. These are the problems ``validate`` finds (their counts are
+    decoding's) and, in strict mode, the lenient chunks strict decoding does not keep,
+    in the column before, less those after: a rewritten run is valid."""
     table = LabelTable.build(tuple(labels), scheme)
     counted = {}
     for name, ids in (("before", before), ("after", after)):
@@ -269,9 +274,23 @@ def _lost_repairs(corpus: Corpus, before: np.ndarray, after: np.ndarray, labels:
         transitions = np.concatenate([invalid, ends])
         counted[name] = [np.bincount(sentence[p], minlength=corpus.n_sentences)
                          for p in (transitions, outside)]
+        counted[name].append(_discarded(probe, table, scheme) if mode == "strict"
+                             else np.zeros(corpus.n_sentences, dtype=np.int64))
     return {kind: tuple(np.repeat(np.arange(corpus.n_sentences),
                                   np.maximum(b - a, 0)).tolist())
             for kind, b, a in zip(LOST_REPAIRS, counted["before"], counted["after"])}
+
+
+def _discarded(corpus: Corpus, table: LabelTable, scheme: Scheme) -> np.ndarray:
+    """Per sentence, the lenient chunks of column ``"tags"`` that strict decoding does
+    not keep as they are (what ``Repairs.discarded_chunks`` counts)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DecodingWarning)
+        lenient = decode(corpus, "tags", scheme, "lenient", table)
+        strict = decode(corpus, "tags", scheme, "strict", table)
+    n = corpus.n_tokens
+    lost = ~np.isin(lenient.key(n), strict.key(n))
+    return np.bincount(lenient.sentence[lost], minlength=corpus.n_sentences)
 
 
 def _runs_to_rewrite(corpus: Corpus, ids: np.ndarray, table: LabelTable,

@@ -14,6 +14,7 @@ import importlib
 import io
 import json
 import random
+import warnings
 
 import pytest
 from hypothesis import given, settings
@@ -197,6 +198,32 @@ def test_processing_equals_retyping_the_decoded_mentions(rnd, scheme):
     # the tags written anew are valid, and what decoding repaired in them still counts
     assert (after.repairs.invalid_transitions, after.repairs.outside_scheme) == \
         (before.repairs.invalid_transitions, before.repairs.outside_scheme)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(["IOB2", "IOE2", "IOBES",
+                                                           "BILOU"]))
+def test_strict_mode_keeps_its_discards_counted(rnd, scheme):
+    """Strict decoding of the processed tags: the strict mentions retyped and filtered,
+    and the chunks it discards counted as before (also those in runs written anew)."""
+    sentences = random_corpus(rnd, scheme, 20, corrupt=0.25)
+    corpus = nerspan.Corpus.from_tags(sentences)
+    processing = TypeProcessing.of(type_map={"ORG": "PER"}, remove_types=["LOC"])
+    present = {t.partition("-")[2] for s in sentences for t in s} - {""}
+    if not {"ORG", "LOC"} <= present:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", nerspan.DecodingWarning)
+        before = nerspan.decode(corpus, scheme=scheme, mode="strict")
+        after_corpus = process_corpus(corpus, ["gold"], scheme, "strict", processing)
+        after = nerspan.decode(after_corpus, scheme=scheme, mode="strict")
+    expected = [[("PER" if k == "ORG" else k, a, b) for k, a, b in s if k != "LOC"]
+                for s in before.to_list(corpus)]
+    assert after.to_list(after_corpus) == expected
+    b, a = before.repairs, after.repairs
+    assert (a.invalid_transitions, a.outside_scheme, a.discarded_chunks) == \
+        (b.invalid_transitions, b.outside_scheme, b.discarded_chunks)
+    assert a.lenient_chunks == b.lenient_chunks - a.types_removed
 
 
 def test_clear_errors():
