@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from nerspan.corpus import Corpus
+from nerspan.corpus import PER_COLUMN, Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
 from nerspan.input_options import input_options
 from nerspan.inputs import SPAN_PAIRS, SPANS, input_form, read_input
@@ -281,9 +281,11 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
         ids = corpus.column(column)
         for k in range(depth):
             columns[f"{column}:{k}"] = per_level[ids, k]
-    # spans snapped by span input (single level) stay counted in the level-0 column
-    source = replace(corpus.source,
-                     snapped={f"{c}:0": v for c, v in corpus.source.snapped.items()})
+    # what span input or type processing changed (single level) stays counted in the
+    # level-0 column
+    source = replace(corpus.source, **{
+        kind: {f"{c}:0": v for c, v in getattr(corpus.source, kind).items()}
+        for kind in PER_COLUMN})
     return corpus.with_tags(columns, tuple(vocab), source), depth
 
 

@@ -25,7 +25,7 @@ from nerspan import Corpus, Spans, decode
 from nerspan.flat import ranges
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable, Repairs
-from nerspan.corpus import side_name
+from nerspan.corpus import CHANGE_KINDS, side_name
 from nerspan.schemes import B, E, I, S
 from nerspan.spans import check_tags
 
@@ -180,9 +180,11 @@ REFERENCE_KINDS = ("dropped_inside", "mixed_type")
 
 def _snapped(corpus: Corpus, column: str) -> Repairs:
     """The repairs of a column read without nerspan's decoding: span input widened to
-    token boundaries (``snap=True``), if any."""
-    snapped = corpus.source.snapped.get(column, ())
-    return Repairs(sentences=tuple(sorted(set(snapped)))[:20], snapped=len(snapped))
+    token boundaries (``snap=True``) and the mentions type processing retyped or
+    dropped (``type_map``, ``keep_types``, ``remove_types``), if any."""
+    changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
+    return Repairs(sentences=tuple(sorted(set().union(*changed.values())))[:20],
+                   **{kind: len(sentences) for kind, sentences in changed.items()})
 
 
 def _side(decoded: Repairs | None, reference: ReferenceRepairs | None) -> dict:

@@ -22,9 +22,13 @@ from nerspan.span_input import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
 from nerspan.input_options import OPTION_NAMES
+from nerspan.type_processing import TYPE_OPTIONS, TypeProcessing
 from nerspan.span_input import SPAN_OPTIONS
 
 DECODING = ("scheme", "mode")
+# Type processing, as every family's score takes it (nerspan.type_processing): read at
+# load time and by compute, applied to gold, predictions and training data.
+TYPES = TYPE_OPTIONS
 # The span dict layouts of nerspan.span_input: nervaluate's, and a token-classification
 # pipeline's output with and without aggregation. evaluate needs a dict's keys to be
 # exactly those of its feature, so each layout is its own feature.
@@ -145,7 +149,9 @@ class OptionsMixin:
         self._load_options = {"scheme": scheme, "mode": mode}
         if label_list is not None:  # checked here, at load, rather than at the first compute
             self._load_options["label_list"] = InputOptions(label_list=label_list).label_list
-        self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS if k in kwargs})
+        self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS + TYPES
+                                   if k in kwargs})
+        TypeProcessing.of(*(self._load_options.get(k) for k in TYPES))  # errors at load
         self._load_span_options = {k: kwargs.pop(k) for k in SPAN_OPTIONS if k in kwargs}
         super().__init__(*args, **kwargs)
 
@@ -183,10 +189,13 @@ class OptionsMixin:
     def _options(self, given: dict) -> dict:
         """The load-time options updated by the known ones among ``given``."""
         options = dict(self._load_options)
-        options.update({k: v for k, v in given.items() if k in self.OPTIONS + DECODING})
+        options.update({k: v for k, v in given.items()
+                        if k in self.OPTIONS + DECODING + TYPES})
         options["label_list"] = self._label_list(given)
         if options["label_list"] is None:
             del options["label_list"]
+        # the training index of this compute is processed as its gold (``_index_for``)
+        self._types = TypeProcessing.of(*(options.get(k) for k in TYPES))
         return options
 
     def _infer_feature_from_batch(self, batch):
@@ -261,11 +270,12 @@ class TrainingDataMixin(OptionsMixin):
         if isinstance(train, TrainIndex):
             return train
         source = train if train is not None else train_tokens
-        key = (id(source), id(train_tags), scheme, mode)
+        types = getattr(self, "_types", None)
+        key = (id(source), id(train_tags), scheme, mode, types)
         cached = self._index_cache.get(key)
         if cached is None:
             index = as_train_index(train, scheme, mode, train_tags=train_tags,
-                                   train_tokens=train_tokens)
+                                   train_tokens=train_tokens, types=types)
             # keep the sources alive so that their ids cannot be reused by other objects
             cached = self._index_cache[key] = (source, train_tags, index)
         return cached[2]

@@ -59,7 +59,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")
     # entity scores need no words: a split's token column is not read
-    reading = read_input(references, predictions, inputs=inputs, scheme=scheme, words=False)
+    reading = read_input(references, predictions, inputs=inputs, scheme=scheme, words=False,
+                         mode=mode)
     corpus = reading.corpus
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = decode(corpus, reading.gold_column, scheme, mode, table)

@@ -39,11 +39,30 @@ class Source:
     repaired_lines: tuple = ()  # lines whose missing tag was filled in by the reader
     # column -> sentence of every span that span input widened to token boundaries
     snapped: Mapping = field(default_factory=dict)
+    # column -> sentence of every mention that type processing retyped / dropped
+    # (``nerspan.type_processing``); a column named here is processed already
+    types_mapped: Mapping = field(default_factory=dict)
+    types_removed: Mapping = field(default_factory=dict)
+    types_seen: frozenset = frozenset()  # the types of processed columns, before processing
+    # column -> sentence of every invalid transition / tag outside the scheme in tags
+    # that type processing wrote anew (still counted as repairs)
+    retyped_transitions: Mapping = field(default_factory=dict)
+    retyped_outside: Mapping = field(default_factory=dict)
+    retyped_discarded: Mapping = field(default_factory=dict)  # strict mode's discards
 
     def locate(self, sentence: int) -> dict:
         if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
             return {"path": self.path}
         return {"path": self.path, "line": int(self.sentence_lines[sentence])}
+
+
+# The fields of ``Source`` that hold, per column, the sentence of every span changed:
+# those counted in ``repairs`` under their own name (``nerspan.spans.Repairs``), and the
+# repairs of tags that type processing wrote anew (added to invalid_transitions,
+# outside_scheme and, in strict mode, discarded_chunks and lenient_chunks).
+CHANGE_KINDS = ("snapped", "types_mapped", "types_removed")
+PER_COLUMN = CHANGE_KINDS + ("retyped_transitions", "retyped_outside",
+                             "retyped_discarded")
 
 
 @dataclass(frozen=True)
@@ -189,10 +208,11 @@ class Corpus:
             (renamed[name], ids if same_ids and ids.dtype == np.int32 else remap[ids])
             for name, ids in other.columns.items()))
         source = self.source
-        if other.source.snapped:  # what span input repaired stays with its column
-            snapped = {renamed.get(c, c): v for c, v in other.source.snapped.items()
-                       if c in other.columns}
-            source = replace(source, snapped={**source.snapped, **snapped})
+        for kind in PER_COLUMN:  # what span input or type processing did stays with its column
+            theirs = getattr(other.source, kind)
+            if theirs:
+                moved = {renamed.get(c, c): v for c, v in theirs.items() if c in other.columns}
+                source = replace(source, **{kind: {**getattr(source, kind), **moved}})
         changes = dict(columns=columns, source=source)
         if len(labels) != len(self.labels):
             changes["labels"] = tuple(labels)
@@ -277,10 +297,11 @@ class Corpus:
         arrays (no copy), with their file lines and snapped spans, renumbered."""
         a, b = int(self.offsets[first]), int(self.offsets[stop])
         lines = self.source.sentence_lines
-        snapped = {column: tuple(s - first for s in sentences if first <= s < stop)
-                   for column, sentences in self.source.snapped.items()}
+        per_column = {kind: {column: tuple(s - first for s in sentences if first <= s < stop)
+                             for column, sentences in getattr(self.source, kind).items()}
+                      for kind in PER_COLUMN}
         source = Source(self.source.path, None if lines is None else lines[first:stop],
-                        snapped=snapped)
+                        **per_column)
         return self._derive(offsets=self.offsets[first:stop + 1] - a,
                             columns={name: ids[a:b] for name, ids in self.columns.items()},
                             tokens=None if self.tokens is None else self.tokens[a:b],

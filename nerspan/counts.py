@@ -15,6 +15,7 @@ tokens joined by one space.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 
@@ -27,10 +28,12 @@ from .readers import read_predictions
 from .schemes import Scheme
 from .spans import Spans
 from .tagfiles import TAGS, TagFile
+from .type_processing import TypeProcessing, label_types, process_spans
 
 
 def count(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
-          column: str = GOLD, tokens=None, **file_options) -> list[dict]:
+          column: str = GOLD, tokens=None, types: TypeProcessing | None = None,
+          **file_options) -> list[dict]:
     """Every mention's type and text with how often it occurs: rows ``{"count", "type",
     "text"}``, the most frequent first, ties in order of first occurrence (seqscore's
     ``count``).
@@ -40,17 +43,32 @@ def count(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
             counts added), a ``Corpus`` with tokens (its ``column``), or lists of tags
             per sentence with ``tokens``.
         scheme, repair: how the tags are read (``nerspan.encodings.mentions``).
+        types: a ``nerspan.type_processing.TypeProcessing`` (seqscore's ``process``)
+            applied to the mentions first.
         file_options: for paths: ``tag_column``, ``token_column``, ``comment_prefix``,
             ``encoding`` (``TagFile``).
     """
     counts = Counter()
-    for one in _sources(source):
-        found = mentions(one, scheme, repair=repair, column=column, tokens=tokens,
-                         **file_options)
+    for found in _all_processed(source, scheme, repair, column, tokens, file_options, types):
         kinds = np.asarray(found.spans.types, dtype=object)[found.spans.type].tolist()
         counts.update(zip(kinds, mention_texts(found.corpus, found.spans)))
     return [{"count": n, "type": kind, "text": text}
             for (kind, text), n in counts.most_common()]
+
+
+def _all_processed(source, scheme, repair, column, tokens, file_options, types) -> list:
+    """The ``Mentions`` of every source, processed by ``types``."""
+    return _processed([mentions(one, scheme, repair=repair, column=column, tokens=tokens,
+                                **file_options) for one in _sources(source)], types)
+
+
+def _processed(found: list, types: TypeProcessing | None) -> list:
+    """``Mentions`` processed by ``types``; the types it names must occur in the tags
+    of one of them."""
+    if types is None:
+        return found
+    types.check_types(set().union(*(label_types(f.corpus.labels) for f in found)))
+    return [dataclasses.replace(f, spans=process_spans(f.spans, types)[0]) for f in found]
 
 
 def _sources(source) -> list:
@@ -70,15 +88,14 @@ def mention_texts(corpus: Corpus, spans: Spans) -> list[str]:
 
 
 def summarize(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
-              column: str = GOLD, tokens=None, **file_options) -> dict:
+              column: str = GOLD, tokens=None, types: TypeProcessing | None = None,
+              **file_options) -> dict:
     """Documents, sentences, tokens and mentions per type (sorted by type) and in all,
     as seqscore's ``summarize`` counts them (sources as ``count``'s; for several files,
     their sums and, under ``files``, each file's). ``documents`` only for files (the
     ``-DOCSTART-`` rows part them; None for other sources, which do not say)."""
     parts = []
-    for one in _sources(source):
-        found = mentions(one, scheme, repair=repair, column=column, tokens=tokens,
-                         **file_options)
+    for found in _all_processed(source, scheme, repair, column, tokens, file_options, types):
         corpus, spans = found.corpus, found.spans
         parts.append({"file": found.file and found.file.path,
                       "documents": found.file.documents(corpus) if found.file else None,
@@ -95,7 +112,8 @@ def summarize(source, scheme: str | Scheme = "IOB2", *, repair: str | None = Non
 
 
 def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
-                 repair: str | None = None, tokens=None, **file_options) -> list[dict]:
+                 repair: str | None = None, tokens=None,
+                 types: TypeProcessing | None = None, **file_options) -> list[dict]:
     """seqscore's error-count table: the false positives (predicted mentions no gold
     mention equals) and false negatives (gold mentions no prediction equals) by type and
     text, rows ``{"count", "error", "type", "text"}`` with ``error`` ``"FP"`` or
@@ -115,8 +133,9 @@ def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
     """
     corpus, gold_column, pred_column = _two_columns(references, predictions, tokens,
                                                     file_options)
-    gold, pred = (mentions(corpus, scheme, repair=repair, column=c).spans
-                  for c in (gold_column, pred_column))  # one corpus: the same types
+    gold, pred = (found.spans for found in _processed(  # one corpus: the same types
+        [mentions(corpus, scheme, repair=repair, column=c) for c in (gold_column, pred_column)],
+        types))
     keys = (pred.key(corpus.n_tokens), gold.key(corpus.n_tokens))
     combined = Counter()
     for error, (spans, own, other) in zip(("FP", "FN"), ((pred, keys[0], keys[1]),

@@ -30,6 +30,7 @@ from .inputs import CORPUS, InputForm, Reading, as_train_index, input_form, read
 from .schemes import check_mode, get_scheme
 from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
+from .type_processing import TypeProcessing
 
 
 class GoldContext:
@@ -81,12 +82,14 @@ class GoldContext:
         """
         if isinstance(references, GoldContext):
             return references
-        reading = read_input(references, None, inputs=inputs, scheme=scheme)
+        reading = read_input(references, None, inputs=inputs, scheme=scheme, mode=mode)
         source = (reading.form, references) if reading.form.pairs else None
         index = None
         if train is not None or train_tokens is not None:
             index = as_train_index(train, scheme, mode, train_tags=train_tags,
-                                   train_tokens=train_tokens, **(train_options or {}))
+                                   train_tokens=train_tokens,
+                                   types=TypeProcessing.of_options(inputs),
+                                   **(train_options or {}))
         return cls(reading.corpus, scheme, mode, index, reading.gold_column, source=source,
                    inputs=inputs)
 
@@ -147,7 +150,9 @@ class GoldContext:
                              "context, not to score")
         if self.train is None and (train is not None or train_tokens is not None):
             self.train = as_train_index(train, self.scheme, self.mode, train_tags=train_tags,
-                                        train_tokens=train_tokens, **(train_options or {}))
+                                        train_tokens=train_tokens,
+                                        types=TypeProcessing.of_options(self.inputs),
+                                        **(train_options or {}))
         return self.train
 
     # -- systems -------------------------------------------------------------------------
@@ -204,7 +209,7 @@ class GoldContext:
             raise InputTypeError(f"predictions {predictions!r}: not a column of the gold "
                                  f"context's corpus ({list(self.corpus.columns)})")
         return read_input(gold, predictions, inputs=inputs, scheme=self.scheme,
-                          form=beside).corpus.select([PRED])
+                          form=beside, mode=self.mode).corpus.select([PRED])
 
 
 def get_name(option: str, value) -> str:
@@ -229,7 +234,8 @@ def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
     if predictions is None and not isinstance(references, (Corpus, GoldContext)):
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")
-    reading = read_input(references, predictions, inputs=inputs, scheme=scheme)
+    reading = read_input(references, predictions, inputs=inputs, scheme=scheme,
+                         mode=mode or "lenient")
     if reading.context is not None:
         reading.context.check(mode=mode, train=train)
         return reading.context, reading.corpus, reading.gold_column, reading.pred_column

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from .flat import GOLD, PRED, _a, as_label_list, first_outside
 from .errors import InputTypeError, shown
 from .options import check_bool
+from .type_processing import type_mapping, type_names
 
 
 def _text_lists(name: str, value):
@@ -46,6 +47,12 @@ def _texts(name: str, value):
         raise InputTypeError(f"{name} must hold one string per sentence, not "
                              f"{shown(value[position])} ({_a(type(value[position]).__name__)})",
                              side=name, sentence=position)
+    return value
+
+
+def _types(check, name: str, value):
+    """The value as given, once ``check`` (``nerspan.type_processing``) accepts it."""
+    check(name, value)
     return value
 
 
@@ -97,6 +104,21 @@ class InputOptions:
     pred_column: str = _option(
         PRED, "the predicted column when ``references`` is a ``Corpus`` given without "
         "predictions.", _column)
+    keep_types: object = _option(
+        None, "entity types to keep (a list; every other type's mentions are dropped), "
+        "as seqscore's ``process --keep-types``; on gold, predictions and training data "
+        "alike, after ``type_map``; the mentions dropped are counted in ``repairs`` "
+        "(``types_removed``). Not together with ``remove_types``; a type that occurs in "
+        "no tag is an error.", lambda name, value: _types(type_names, name, value))
+    remove_types: object = _option(
+        None, "entity types whose mentions are dropped (a list), after ``type_map``, "
+        "counted in ``repairs`` (``types_removed``).",
+        lambda name, value: _types(type_names, name, value))
+    type_map: object = _option(
+        None, "a dict from an entity type to the type it becomes (``{'PERSON': 'PER'}``), "
+        "applied to every mention before ``keep_types``/``remove_types``, counted in "
+        "``repairs`` (``types_mapped``). Mentions, not tags, are retyped: ``B-PER "
+        "I-PERSON`` stays two mentions.", lambda name, value: _types(type_mapping, name, value))
     given: frozenset | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):

@@ -24,6 +24,7 @@ span files) are read by ``nerspan.readers`` and ``nerspan.span_input`` into the 
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from typing import Callable
@@ -36,6 +37,7 @@ from .readers import read_columns
 from .schemes import Scheme
 from .span_input import check_span_scheme, from_spans, span_sides
 from .train_index import TrainIndex
+from .type_processing import TypeProcessing, process_corpus
 
 
 @dataclass(frozen=True)
@@ -79,16 +81,28 @@ def input_form(references, predictions=None, inputs: InputOptions | None = None,
 
 
 def read_input(references, predictions=None, *, inputs: InputOptions | None = None,
-               scheme=None, words: bool = True, form: InputForm | None = None) -> Reading:
+               scheme=None, words: bool = True, form: InputForm | None = None,
+               mode: str = "lenient") -> Reading:
     """The one dispatcher: the references and predictions, in whichever form, read
     into a ``Reading`` by the form's reader (``form``: one recognised already).
 
     ``scheme``: the scheme the tags will be decoded with, checked against span input
     (which becomes IOB2 tags). ``words=False``: a split's token column is not read.
+    ``keep_types``, ``remove_types``, ``type_map`` of ``inputs`` process the mentions of
+    both columns read (``nerspan.type_processing``, decoded in ``scheme`` and ``mode``);
+    the types they name are checked once both sides are read.
     """
     inputs = inputs or InputOptions()
     form = form or input_form(references, predictions, inputs)
-    return form.read(references, predictions, inputs, scheme, words)
+    reading = form.read(references, predictions, inputs, scheme, words)
+    processing = TypeProcessing.of_options(inputs)
+    if processing is None:
+        return reading
+    corpus = reading.corpus
+    columns = [c for c in (reading.gold_column, reading.pred_column) if c in corpus.columns]
+    both = len(columns) == 2  # a gold side alone: its types are checked beside predictions
+    corpus = process_corpus(corpus, columns, scheme or "IOB2", mode, processing, check=both)
+    return dataclasses.replace(reading, corpus=corpus)
 
 
 def register_form(form: InputForm, before: str | None = None) -> None:
@@ -254,14 +268,17 @@ def with_tokens(corpus: Corpus, tokens) -> Corpus:
 
 
 def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenient",
-                   train_tags=None, *, train_tokens=None, **read_options) -> TrainIndex:
+                   train_tags=None, *, train_tokens=None, types: TypeProcessing | None = None,
+                   **read_options) -> TrainIndex:
     """A ``TrainIndex`` from any accepted training-data form (built once).
 
     ``train`` may be a ``TrainIndex`` (returned as is), a ``Corpus`` with tokens, a
     ``datasets.Dataset`` split, a path to a column file (token first, tag last), or a list
     of token lists with ``train_tags`` (a list of tag lists); or give ``train_tokens`` and
     ``train_tags`` instead of ``train``. ``read_options`` go to ``read_columns`` or
-    ``Corpus.from_dataset``.
+    ``Corpus.from_dataset``. ``types``: the type processing of gold and predictions
+    (``TypeProcessing.of_options``), applied to the training data too (a ``TrainIndex``
+    given is taken as built).
     """
     if train is None:
         if train_tokens is None:
@@ -276,7 +293,7 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
     if isinstance(train, TrainIndex):
         return train
     try:
-        return _train_index(train, scheme, mode, train_tags, read_options)
+        return _train_index(train, scheme, mode, train_tags, read_options, types)
     except NerspanError as error:  # name the training data, not "references"
         raise error.on_side(TRAIN_SIDES.get(error.side, error.side)) from None
 
@@ -290,7 +307,7 @@ TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column f
 _TRAIN_NAMES = {GOLD: "train_tags", "tokens": "train_tokens"}
 
 
-def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
+def _train_index(train, scheme, mode, train_tags, read_options, types=None) -> TrainIndex:
     if isinstance(train, Corpus):
         corpus = train
     elif isinstance(train, (str, os.PathLike)):
@@ -307,4 +324,7 @@ def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
     else:
         raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
                              f"({_a(type(train).__name__)})")
+    # its types are checked beside gold and predictions, not alone: a type kept may
+    # be missing from the training data
+    corpus = process_corpus(corpus, [GOLD], scheme, mode, types, check=False)
     return TrainIndex.build(corpus, GOLD, scheme, mode)

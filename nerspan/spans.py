@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .corpus import Corpus
+from .corpus import CHANGE_KINDS, Corpus
 from .flat import GOLD, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
@@ -129,6 +129,8 @@ class Repairs:
     ``outside_scheme``: tags whose prefix letter the scheme does not have (e.g. ``S-`` in
     IOB2), read by their usual meaning. ``snapped``: character spans of span input
     widened to token boundaries (``snap=True``, see ``nerspan.span_input``).
+    ``types_mapped``, ``types_removed``: mentions retyped or dropped by type processing
+    (``keep_types``, ``remove_types``, ``type_map``; ``nerspan.type_processing``).
     ``sentences``: the first sentences concerned.
 
     Strict mode repairs nothing but discards: ``discarded_chunks`` counts the chunks of
@@ -144,11 +146,13 @@ class Repairs:
     snapped: int = 0
     discarded_chunks: int | None = None
     lenient_chunks: int | None = None
+    types_mapped: int = 0
+    types_removed: int = 0
 
     @property
     def total(self) -> int:
         return (self.invalid_transitions + self.outside_scheme + self.snapped
-                + (self.discarded_chunks or 0))
+                + (self.discarded_chunks or 0) + self.types_mapped + self.types_removed)
 
     @property
     def mostly_discarded(self) -> bool:
@@ -163,6 +167,8 @@ class Repairs:
                 "snapped": int(self.snapped),
                 "discarded_chunks": _int_or_none(self.discarded_chunks),
                 "lenient_chunks": _int_or_none(self.lenient_chunks),
+                "types_mapped": int(self.types_mapped),
+                "types_removed": int(self.types_removed),
                 "sentences": [int(s) for s in self.sentences]}
 
     @classmethod
@@ -178,12 +184,13 @@ class Repairs:
                    tuple(sorted({int(s) for p in parts for s in p.sentences}))[:20],
                    sum(p.snapped for p in parts),
                    sum(p.discarded_chunks for p in strict) if strict else None,
-                   sum(p.lenient_chunks for p in strict) if strict else None)
+                   sum(p.lenient_chunks for p in strict) if strict else None,
+                   sum(p.types_mapped for p in parts), sum(p.types_removed for p in parts))
 
 
 # The keys of one column's ``repairs`` dict, in every family's result.
 REPAIR_KINDS = ("invalid_transitions", "outside_scheme", "snapped", "discarded_chunks",
-                "lenient_chunks", "sentences")
+                "lenient_chunks", "types_mapped", "types_removed", "sentences")
 
 
 def repairs_dict(gold: Repairs | None, pred: Repairs | None) -> dict:
@@ -257,10 +264,22 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
                 f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
                 DecodingWarning, stacklevel=2)
     span_type = np.take(table.type, np.take(ids, start))  # take: faster than indexing
-    snapped = corpus.source.snapped.get(column, ())
-    if snapped:
-        sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
-        repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
+    # what span input (snapped) and type processing changed, per sentence
+    changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
+    # repairs of tags that type processing wrote anew (valid now): counted still
+    rewritten = [corpus.source.retyped_transitions.get(column, ()),
+                 corpus.source.retyped_outside.get(column, ()),
+                 corpus.source.retyped_discarded.get(column, ())]
+    if any(changed.values()) or any(rewritten):
+        sentences = tuple(sorted(set(repairs.sentences).union(*changed.values(),
+                                                              *rewritten)))[:20]
+        strict = {} if repairs.discarded_chunks is None else dict(
+            discarded_chunks=repairs.discarded_chunks + len(rewritten[2]),
+            lenient_chunks=repairs.lenient_chunks + len(rewritten[2]))
+        repairs = dataclasses.replace(
+            repairs, sentences=sentences, **{kind: len(v) for kind, v in changed.items()},
+            invalid_transitions=repairs.invalid_transitions + len(rewritten[0]),
+            outside_scheme=repairs.outside_scheme + len(rewritten[1]), **strict)
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
 

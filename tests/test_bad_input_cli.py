@@ -841,3 +841,100 @@ def test_each_hint_of_an_error_leads_to_a_command_that_works(tmp_path, capsys, c
     else:
         assert code == 0, err
         assert re.search(expected, out + err), out + err
+
+
+# -- the file tools (issue 30) and the type flags -------------------------------------
+FILE_TOOLS = {  # command -> its arguments after FILE (OUT for those that write)
+    "validate": [], "count": [], "summarize": [],
+    "repair": ["{out}"], "convert": ["{out}", "--to", "IOBES"],
+}
+SCHEME_FLAG = {"convert": "--from"}
+# case -> (the file's content, None: missing; extra flags; message pattern; argparse-level)
+FILE_CASES = {
+    "missing_file": (None, [], r"error: \S*nope.txt: no such file$", False),
+    "latin1": (GOLD.replace("Paris", "Pärïs").encode("latin-1"), [],
+               r"gold.txt:5: not UTF-8 text: byte 0xe4 .*\(--encoding\), e.g. latin-1", False),
+    "invalid_tag": (GOLD.replace("saw O", "saw -"), [],
+                    r"gold.txt:3, sentence 0: '-' is not a tag", False),
+    "invalid_scheme": (GOLD, ["{scheme}", "BIOX"],
+                       r"error: argument --(scheme|from): unknown tag scheme 'BIOX'; choose "
+                       r"one of IOB1, IOB2", True),
+    "map_types_syntax": (GOLD, ["--map-types", "PERSON"],
+                         r"error: argument --map-types: expected SRC=DST\[,SRC=DST\] .*not "
+                         r"'PERSON'", True),
+    "map_types_empty_target": (GOLD, ["--map-types", "PERSON=PER,LOC="],
+                               r"error: argument --map-types: expected SRC=DST", True),
+    "kept_type_missing": (GOLD, ["--keep-types", "FOO"],
+                          r"error: kept type 'FOO' occurs in no tag \(the types: LOC, PER\)$",
+                          False),
+    "removed_type_missing": (GOLD, ["--remove-types", "PER,MISC"],
+                             r"error: removed type 'MISC' occurs in no tag", False),
+    "keep_and_remove": (GOLD, ["--keep-types", "PER", "--remove-types", "LOC"],
+                        r"error: --keep-types and --remove-types were both given: give one",
+                        False),
+    "empty_keep_types": (GOLD, ["--keep-types", ","],
+                         r"error: argument --keep-types: expected type names separated by "
+                         r"commas", True),
+}
+
+
+def file_tool_argv(command, tmp_path, content, extra):
+    path = tmp_path / "gold.txt"
+    if content is None:
+        path = tmp_path / "nope.txt"
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    rest = [arg.format(out=tmp_path / "out.txt") for arg in FILE_TOOLS[command]]
+    flags = [SCHEME_FLAG.get(command, "--scheme") if arg == "{scheme}" else arg
+             for arg in extra]
+    return [command, str(path), *rest, *flags]
+
+
+@pytest.mark.parametrize("case,command", [(case, command) for case in sorted(FILE_CASES)
+                                          for command in FILE_TOOLS])
+def test_file_tools_bad_input_is_one_line(tmp_path, capsys, case, command):
+    content, extra, message, usage = FILE_CASES[case]
+    argv_ = file_tool_argv(command, tmp_path, content, extra)
+    if usage:
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv_)
+        code = exit_info.value.code
+        out, err = capsys.readouterr()
+    else:
+        code, out, err = run(capsys, argv_)
+    check_one_line(code, err, message)
+    assert out == ""
+    assert not (tmp_path / "out.txt").exists()  # nothing half written
+
+
+TYPE_CASES = {  # the type flags on every scoring command
+    "kept_type_missing": (["--keep-types", "FOO"],
+                          r"error: kept type 'FOO' occurs in no tag \(the types: LOC, PER\)$"),
+    "mapped_type_missing": (["--map-types", "PERSON=PER"],
+                            r"error: mapped type 'PERSON' occurs in no tag"),
+    "keep_and_remove": (["--keep-types", "PER", "--remove-types", "LOC"],
+                        r"error: --keep-types and --remove-types were both given"),
+}
+
+
+@pytest.mark.parametrize("case,command", [(case, command) for case in sorted(TYPE_CASES)
+                                          for command in COMMANDS])
+def test_type_flags_bad_input_is_one_line(tmp_path, capsys, case, command):
+    extra, message = TYPE_CASES[case]
+    paths = files(tmp_path)
+    code, out, err = run(capsys, argv(command, tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], extra))
+    check_one_line(code, err, message)
+    assert out == ""
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_map_types_syntax_is_a_usage_error(tmp_path, capsys, command):
+    paths = files(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv(command, tmp_path, paths["gold"], paths["pred"], paths["train"],
+                  ["--map-types", "PERSON:PER"]))
+    check_one_line(exit_info.value.code, capsys.readouterr().err,
+                   r"error: argument --map-types: expected SRC=DST\[,SRC=DST\]")

@@ -12,10 +12,12 @@ import argparse
 from nerspan import __version__
 
 from . import buckets, faireval, hardeval, report, score, tough_mentions
+from . import convert, count, repair, summarize, validate  # the file tools (issue 30)
 from .common import run_guarded
 
 # the subcommands, in the order of ``nerlens --help``
-COMMANDS = (score, report, hardeval, tough_mentions, faireval, buckets)
+COMMANDS = (score, report, hardeval, tough_mentions, faireval, buckets,
+            validate, repair, convert, count, summarize)
 
 
 class Parser(argparse.ArgumentParser):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from nerspan import NerspanError
 from nerspan.readers import undecodable_error
+from nerspan.type_processing import TypeProcessing
 
 from nerlens.jsonable import json_ready
 
@@ -211,3 +212,51 @@ def write_outputs(result, args, stem: str) -> None:
         print(result.summary())
         print(f"\nwrote {output / (stem + '.json')} and {output / (stem + '.html')}",
               file=sys.stderr)
+
+
+def type_list(text: str) -> list[str]:
+    """argparse type of --keep-types/--remove-types: ``A,B`` (type names, comma-separated)."""
+    names = [name.strip() for name in text.split(",")]
+    if not text.strip() or not all(names):
+        raise argparse.ArgumentTypeError(f"expected type names separated by commas (e.g. "
+                                         f"PER,LOC), not {text!r}")
+    return names
+
+
+def type_map(text: str) -> dict:
+    """argparse type of --map-types: ``SRC=DST[,SRC=DST]``."""
+    mapping = {}
+    for pair in text.split(","):
+        source, equals, target = (part.strip() for part in pair.partition("="))
+        if not equals or not source or not target or "=" in target:
+            raise argparse.ArgumentTypeError(f"expected SRC=DST[,SRC=DST] (e.g. "
+                                             f"PERSON=PER,ORGANIZATION=ORG), not {text!r}")
+        if source in mapping:
+            raise argparse.ArgumentTypeError(f"{source} is mapped twice in {text!r}")
+        mapping[source] = target
+    return mapping
+
+
+def add_type_arguments(parser) -> None:
+    """--keep-types, --remove-types, --map-types: seqscore's ``process`` on every input
+    (the API's ``keep_types``, ``remove_types``, ``type_map``)."""
+    group = parser.add_argument_group(
+        "entity types", "applied to the mentions of every input file (gold, predictions, "
+        "training data) before anything else; the mentions changed are counted in repairs")
+    group.add_argument("--keep-types", type=type_list, metavar="A,B",
+                       help="keep only the mentions of these types (after --map-types)")
+    group.add_argument("--remove-types", type=type_list, metavar="C,D",
+                       help="drop the mentions of these types (after --map-types); not "
+                            "with --keep-types")
+    group.add_argument("--map-types", type=type_map, metavar="SRC=DST[,SRC=DST]",
+                       help="rename types: mentions of SRC become DST")
+
+
+def type_processing(args):
+    """The ``nerspan.type_processing.TypeProcessing`` of the type flags (None: none)."""
+    if getattr(args, "keep_types", None) and getattr(args, "remove_types", None):
+        raise UsageError("--keep-types and --remove-types were both given: give one "
+                         "(keeping some types removes all the others)")
+    return TypeProcessing.of(getattr(args, "keep_types", None),
+                             getattr(args, "remove_types", None),
+                             getattr(args, "map_types", None))

@@ -6,11 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, TrainIndex, as_train_index, read_columns
+from nerspan.type_processing import process_corpus
 
 from nerlens import systems as library
 from nerlens.systems import check_tags
 
-from .common import UsageError, add_alias, check_file, encoding_name, note, prediction_paths
+from .common import (UsageError, add_alias, add_type_arguments, check_file, encoding_name,
+                     note, prediction_paths, type_processing)
 from .span_files import add_span_arguments, span_paths
 
 
@@ -56,6 +58,7 @@ def add_reading_arguments(parser) -> None:
     parser.add_argument("--allow-token-mismatch", action="store_true",
                         help="accept prediction files whose tokens differ from GOLD's "
                              "(systems that normalise quotes or brackets); counted on stderr")
+    add_type_arguments(parser)
 
 
 def add_train_arguments(parser, required: bool = True,
@@ -88,7 +91,9 @@ def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
                           token_column=args.train_token_column, **read_options(args))
     report_repairs(corpus)
     check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error)
-    return corpus
+    # processed as gold and predictions are; its types are checked beside theirs
+    return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
+                          check=False)
 
 
 def load_training(args) -> TrainIndex:
@@ -118,20 +123,25 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
     after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
+    processing = type_processing(args)  # flag errors before any reading
     if getattr(args, "jsonl", False):
         gold, preds = span_paths(args)
-        return library.read_systems(gold, preds, jsonl=True, inclusive_end=args.inclusive_end,
-                                    snap=args.snap, keep_tokens=keep_tokens,
-                                    encoding=args.encoding)
-    if not args.gold:
-        raise UsageError("no GOLD file given")
-    gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
-    return library.read_systems(gold, [check_file(p) for p in prediction_paths(args)] or None,
-                                split=getattr(args, "split", None),
-                                tokens_column=getattr(args, "tokens_column", "tokens"),
-                                tags_column=getattr(args, "tags_column", "ner_tags"),
-                                keep_tokens=keep_tokens,
-                                **system_options(args, outside_scheme_is_error))
+        corpus, systems = library.read_systems(
+            gold, preds, jsonl=True, inclusive_end=args.inclusive_end, snap=args.snap,
+            keep_tokens=keep_tokens, encoding=args.encoding)
+    else:
+        if not args.gold:
+            raise UsageError("no GOLD file given")
+        gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
+        corpus, systems = library.read_systems(
+            gold, [check_file(p) for p in prediction_paths(args)] or None,
+            split=getattr(args, "split", None),
+            tokens_column=getattr(args, "tokens_column", "tokens"),
+            tags_column=getattr(args, "tags_column", "ner_tags"), keep_tokens=keep_tokens,
+            **system_options(args, outside_scheme_is_error))
+    # --keep-types, --remove-types, --map-types: on every column, as the API's read_input
+    scheme = "IOB2" if getattr(args, "jsonl", False) else args.scheme
+    return process_corpus(corpus, [GOLD, *systems], scheme, args.mode, processing), systems
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
@@ -139,7 +149,10 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
     options = system_options(args, outside_scheme_is_error)
     for key in ("gold_tag_column", "pred_tag_column", "allow_token_mismatch"):
         options.pop(key)
-    return library.read_gold(check_file(path), tag_column=args.gold_tag_column, **options)
+    corpus = library.read_gold(check_file(path), tag_column=args.gold_tag_column, **options)
+    # its types are checked once predictions are added (add_predictions)
+    return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
+                          check=False)
 
 
 def add_predictions(args, corpus: Corpus, paths: list[str],
@@ -152,7 +165,8 @@ def add_predictions(args, corpus: Corpus, paths: list[str],
         options.pop(key)
     paths = [check_file(p) for p in paths]
     systems = dict(zip(names, paths)) if names else paths
-    return library.add_systems(corpus, systems, **options)
+    corpus, columns = library.add_systems(corpus, systems, **options)
+    return process_corpus(corpus, columns, args.scheme, args.mode, type_processing(args)), columns
 
 
 def report_repairs(corpus: Corpus) -> None:

@@ -10,13 +10,14 @@ import numpy as np
 from nerspan import (GOLD, Corpus, DecodingWarning, EntityScores, LabelTable, decode,
                      entity_scores, get_scheme)
 from nerspan.corpus import side_name
+from nerspan.counts import error_counts
 from nerspan.schemes import check_mode
 from nerspan.errors import counted
 from nerspan.spans import Repairs, check_tags, repair_note, repairs_dict
 
 from nerlens.demo import demo_systems
 
-from .common import print_json
+from .common import UsageError, print_json
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo
 
 NAME = "score"
@@ -32,6 +33,9 @@ def add_arguments(parser) -> None:
     add_input_arguments(parser)
     parser.add_argument("--demo", action="store_true",
                         help="score the embedded WNUT-17 demo (spaCy's output)")
+    parser.add_argument("--error-counts", action="store_true",
+                        help="also the false positives and negatives by type and text "
+                             "(seqscore's error-count table; JSON: error_counts)")
 
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
@@ -132,13 +136,33 @@ def conlleval_report(result: dict) -> str:
     return "\n".join(lines)
 
 
+def add_error_counts(results: dict, corpus, systems: list, args) -> None:
+    """Each system's ``error_counts`` (``nerspan.counts.error_counts``): its mentions
+    read as the scores read them (lenient: conlleval's repair; strict: ``discard``)."""
+    if corpus.tokens is None:
+        raise UsageError("--error-counts needs the tokens: GOLD has no token column")
+    repair = "conlleval" if args.mode == "lenient" else "discard"
+    for name in systems:
+        results[name]["error_counts"] = error_counts(corpus.paired(GOLD, name), None,
+                                                     args.scheme, repair=repair)
+
+
+def error_count_table(rows: list) -> str:
+    """seqscore's error-count table: count, error (FP/FN), type, text."""
+    return "\n".join(["count\terror\ttype\ttext"] + [
+        f"{row['count']}\t{row['error']}\t{row['type']}\t{row['text']}" for row in rows])
+
+
 def run(args) -> int:
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place
         args.gold = str(next(iter(demo_systems().values())))
         args.predictions = []
-    corpus, systems = load_systems(args, keep_tokens=False)  # no token is shown
+    # no token is shown but in the error counts
+    corpus, systems = load_systems(args, keep_tokens=args.error_counts)
     results = compute(corpus, systems, args.scheme, args.mode)
+    if args.error_counts:
+        add_error_counts(results, corpus, systems, args)
     if args.format == "json":
         print_json(results[systems[0]] if len(systems) == 1 else results)
         return 0
@@ -146,11 +170,17 @@ def run(args) -> int:
         if len(systems) > 1:
             print(f"== {name}")
         print(conlleval_report(results[name]))
+        if args.error_counts:
+            print(error_count_table(results[name]["error_counts"]))
         repairs = results[name].get("repairs")
         if repairs:
             for column, r in repairs.items():
                 if r["invalid_transitions"] or r["outside_scheme"] or r.get("discarded_chunks"):
                     print(repair_note(column, r, args.scheme), file=sys.stderr)
+                if r.get("types_mapped") or r.get("types_removed"):
+                    print(f"note: {counted(r['types_mapped'], 'mention')} of {column} "
+                          f"retyped, {r['types_removed']} dropped (--map-types, "
+                          "--keep-types, --remove-types)", file=sys.stderr)
                 if r.get("snapped"):
                     print(f"note: {counted(r['snapped'], 'span')} of {column} widened to "
                           "token boundaries (--snap)", file=sys.stderr)

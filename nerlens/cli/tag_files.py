@@ -1,0 +1,102 @@
+"""What the file tools share (validate, repair, convert, count, summarize): how a tag
+file is read, the type flags, and the output format. The work is ``nerspan``'s
+(``validation``, ``encodings``, ``counts``); these commands read flags and print."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shlex
+
+from nerspan.schemes import get_scheme
+from nerspan.errors import InvalidTagError
+from nerspan.validation import InvalidTransitionError
+
+from .common import UsageError, add_type_arguments, check_file, encoding_name
+
+
+def add_file_arguments(parser, files: str = "one") -> None:
+    """FILE (``files="one"``), FILE... (``"several"``) or IN OUT (``"in_out"``), and how
+    they are read; --format; the type flags."""
+    if files == "in_out":
+        parser.add_argument("input", metavar="IN", help="column file (token first, tag last)")
+        parser.add_argument("output", metavar="OUT", help="file to write (IN's layout, "
+                                                          "its tag field replaced)")
+    else:
+        parser.add_argument("files", metavar="FILE", nargs="+" if files == "several" else 1,
+                            help="column file(s), token first and tag last")
+    parser.add_argument("--tag-column", type=int, default=-1, metavar="INDEX",
+                        help="position of the tag column, 0-based, negative from the end "
+                             "(default -1: last)")
+    parser.add_argument("--token-column", type=int, default=0, metavar="INDEX",
+                        help="position of the token column (default 0, the first)")
+    parser.add_argument("--comment-prefix", default=None,
+                        help="skip lines starting with this (e.g. '#') before a sentence")
+    parser.add_argument("--encoding", default="utf-8", type=encoding_name,
+                        help="text encoding of the files (default utf-8; a BOM is dropped)")
+    parser.add_argument("--format", default="table", choices=("table", "json"),
+                        help="table: lines to read (default); json: the whole result")
+    add_type_arguments(parser)
+
+
+def add_scheme_argument(parser, flag: str = "--scheme", dest: str | None = None,
+                        what: str = "the tags' scheme", required: bool = False) -> None:
+    parser.add_argument(flag, dest=dest, default=None if required else "IOB2",
+                        required=required, type=scheme_name, metavar="SCHEME",
+                        help=f"{what}: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, "
+                             f"BILOU, IO{'' if required else ' (default IOB2)'}")
+
+
+def add_repair_argument(parser, flag: str = "--repair", default=None,
+                        help_text: str | None = None) -> None:
+    parser.add_argument(flag, dest="repair", default=default,
+                        choices=("conlleval", "discard"),
+                        help=help_text or "repair invalid tags first (conlleval: every "
+                                          "chunk conlleval.pl reads; discard: drop the "
+                                          "invalid chunks); default: refuse them")
+
+
+def scheme_name(text: str) -> str:
+    """argparse type: a scheme name (its canonical spelling)."""
+    try:
+        return get_scheme(text).name
+    except ValueError as error:  # it lists the schemes
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def file_options(args) -> dict:
+    """The ``nerspan.tagfiles.TagFile`` options of the reading flags."""
+    return dict(tag_column=args.tag_column, token_column=args.token_column,
+                comment_prefix=args.comment_prefix, encoding=args.encoding)
+
+
+def input_files(args) -> list[str]:
+    return [check_file(path) for path in args.files]
+
+
+def check_in_out(args) -> tuple[str, str]:
+    """IN (existing) and OUT (not IN itself: IN is read while OUT is written)."""
+    source = check_file(args.input)
+    if os.path.exists(args.output) and os.path.samefile(source, args.output):
+        raise UsageError(f"{args.output}: OUT is IN; write to another file")
+    return source, args.output
+
+
+@contextlib.contextmanager
+def command_hints(args, scheme: str):
+    """Errors of the library in this command's terms: a bad tag at its token's line;
+    invalid tags refused with the remedy as this command line's flags (the library's
+    message names its own)."""
+    try:
+        yield
+    except InvalidTagError as error:  # the line of the token, as the scoring commands say
+        line = error.line + error.position if None not in (error.line, error.position) \
+            else error.line
+        raise InvalidTagError(error.problem, error.sentence, error.path, line) from None
+    except InvalidTransitionError as error:
+        problem = error.problem.split(". Validate the tags")[0]
+        path = error.path or "FILE"
+        raise UsageError(
+            f"{path}:{error.line}: {problem}. List them with: nerlens validate {shlex.quote(path)} "
+            f"--scheme {scheme}; or read them repaired: --repair conlleval (as conlleval.pl "
+            "reads them) or --repair discard (drop the mentions written invalidly)") from None
