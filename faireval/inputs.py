@@ -281,9 +281,11 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
         ids = corpus.column(column)
         for k in range(depth):
             columns[f"{column}:{k}"] = per_level[ids, k]
-    # spans snapped by span input (single level) stay counted in the level-0 column
+    # spans snapped by span input, generated entities grounded (single level) stay
+    # counted in the level-0 column
     source = replace(corpus.source,
-                     snapped={f"{c}:0": v for c, v in corpus.source.snapped.items()})
+                     snapped={f"{c}:0": v for c, v in corpus.source.snapped.items()},
+                     generated={f"{c}:0": v for c, v in corpus.source.generated.items()})
     return corpus.with_tags(columns, tuple(vocab), source), depth
 
 

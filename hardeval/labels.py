@@ -180,9 +180,13 @@ REFERENCE_KINDS = ("dropped_inside", "mixed_type")
 
 def _snapped(corpus: Corpus, column: str) -> Repairs:
     """The repairs of a column read without nerspan's decoding: span input widened to
-    token boundaries (``snap=True``), if any."""
+    token boundaries (``snap=True``), if any, and what grounding generated predictions
+    did (their ungrounded entities have no token: hardeval reports them, never scores)."""
     snapped = corpus.source.snapped.get(column, ())
-    return Repairs(sentences=tuple(sorted(set(snapped)))[:20], snapped=len(snapped))
+    generated = corpus.source.generated.get(column)
+    sentences = set(snapped) | set(generated.sentences() if generated is not None else ())
+    return Repairs(sentences=tuple(sorted(sentences))[:20], snapped=len(snapped),
+                   generated=generated)
 
 
 def _side(decoded: Repairs | None, reference: ReferenceRepairs | None) -> dict:

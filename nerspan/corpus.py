@@ -39,6 +39,9 @@ class Source:
     repaired_lines: tuple = ()  # lines whose missing tag was filled in by the reader
     # column -> sentence of every span that span input widened to token boundaries
     snapped: Mapping = field(default_factory=dict)
+    # column -> what reading and grounding generated predictions did to it (a
+    # ``nerspan.generative.GenerativeRepairs``: its ungrounded entities are predictions)
+    generated: Mapping = field(default_factory=dict)
 
     def locate(self, sentence: int) -> dict:
         if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
@@ -189,10 +192,11 @@ class Corpus:
             (renamed[name], ids if same_ids and ids.dtype == np.int32 else remap[ids])
             for name, ids in other.columns.items()))
         source = self.source
-        if other.source.snapped:  # what span input repaired stays with its column
-            snapped = {renamed.get(c, c): v for c, v in other.source.snapped.items()
-                       if c in other.columns}
-            source = replace(source, snapped={**source.snapped, **snapped})
+        for kind in ("snapped", "generated"):  # what input repaired stays with its column
+            mine, theirs = getattr(source, kind), getattr(other.source, kind)
+            if theirs:
+                moved = {renamed.get(c, c): v for c, v in theirs.items() if c in other.columns}
+                source = replace(source, **{kind: {**mine, **moved}})
         changes = dict(columns=columns, source=source)
         if len(labels) != len(self.labels):
             changes["labels"] = tuple(labels)

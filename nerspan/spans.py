@@ -144,11 +144,20 @@ class Repairs:
     snapped: int = 0
     discarded_chunks: int | None = None
     lenient_chunks: int | None = None
+    # generated predictions: what reading and grounding did (``nerspan.generative``'s
+    # ``GenerativeRepairs``, read by its methods only: this module imports none of it)
+    generated: object = None
 
     @property
     def total(self) -> int:
         return (self.invalid_transitions + self.outside_scheme + self.snapped
-                + (self.discarded_chunks or 0))
+                + (self.discarded_chunks or 0)
+                + (self.generated.total if self.generated is not None else 0))
+
+    def unplaced(self) -> dict:
+        """type -> predicted entities that have no span (generated entities not found in
+        their sentence): false positives the entity scores add."""
+        return {} if self.generated is None else self.generated.ungrounded_by_type()
 
     @property
     def mostly_discarded(self) -> bool:
@@ -163,7 +172,9 @@ class Repairs:
                 "snapped": int(self.snapped),
                 "discarded_chunks": _int_or_none(self.discarded_chunks),
                 "lenient_chunks": _int_or_none(self.lenient_chunks),
-                "sentences": [int(s) for s in self.sentences]}
+                "sentences": [int(s) for s in self.sentences],
+                **({} if self.generated is None
+                   else {"generative": self.generated.to_dict()})}
 
     @classmethod
     def merged(cls, parts) -> "Repairs":
@@ -178,7 +189,8 @@ class Repairs:
                    tuple(sorted({int(s) for p in parts for s in p.sentences}))[:20],
                    sum(p.snapped for p in parts),
                    sum(p.discarded_chunks for p in strict) if strict else None,
-                   sum(p.lenient_chunks for p in strict) if strict else None)
+                   sum(p.lenient_chunks for p in strict) if strict else None,
+                   next((p.generated for p in parts if p.generated is not None), None))
 
 
 # The keys of one column's ``repairs`` dict, in every family's result.
@@ -261,6 +273,10 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     if snapped:
         sentences = tuple(sorted(set(repairs.sentences) | set(snapped)))[:20]
         repairs = dataclasses.replace(repairs, sentences=sentences, snapped=len(snapped))
+    generated = corpus.source.generated.get(column)
+    if generated is not None:
+        sentences = tuple(sorted(set(repairs.sentences) | set(generated.sentences())))[:20]
+        repairs = dataclasses.replace(repairs, sentences=sentences, generated=generated)
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
 
