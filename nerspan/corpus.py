@@ -244,7 +244,14 @@ class Corpus:
         columns = {GOLD: self.column(gold_column)}
         if pred_column is not None:
             columns[PRED] = self.column(pred_column)
-        return self._derive(columns=columns)
+        names = {gold_column: GOLD, pred_column: PRED}
+        source = self.source
+        for kind in ("snapped", "generated"):  # what input repaired follows its column
+            mine = getattr(source, kind)
+            if mine:
+                source = replace(source, **{kind: {names[c]: v for c, v in mine.items()
+                                                   if c in names}})
+        return self._derive(columns=columns, source=source)
 
     def with_tokens(self, tokens) -> "Corpus":
         """This corpus with the words ``tokens`` (lists per sentence, or a ``Corpus``

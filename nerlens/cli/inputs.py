@@ -11,6 +11,7 @@ from nerlens import systems as library
 from nerlens.systems import check_tags
 
 from .common import UsageError, add_alias, check_file, encoding_name, note, prediction_paths
+from .generated_files import add_generated_arguments, generated_options
 from .span_files import add_span_arguments, span_paths
 
 
@@ -30,6 +31,7 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
                              "seqeval's strict mode")
     parser.add_argument("--format", default="table", choices=("table", "json"))
     add_span_arguments(parser)
+    add_generated_arguments(parser)
 
 
 def add_reading_arguments(parser) -> None:
@@ -107,7 +109,8 @@ def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
 def refuse_files_with_demo(args) -> None:
     """``--demo`` scores the embedded demo: files given with it would be ignored."""
     given = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
-                                       ("train", "--train")) if getattr(args, name, None)]
+                                       ("generated", "--generated"), ("train", "--train"))
+             if getattr(args, name, None)]
     if given:
         raise UsageError(f"--demo scores the embedded demo; {', '.join(given)} would be "
                          "ignored: give either --demo or files")
@@ -119,6 +122,9 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
     if getattr(args, "jsonl", False):
+        if getattr(args, "generated", None):
+            raise UsageError("--generated reads GOLD as a column file or a saved split, "
+                             "not with --jsonl span files")
         gold, preds = span_paths(args)
         return library.read_systems(gold, preds, jsonl=True, inclusive_end=args.inclusive_end,
                                     snap=args.snap, keep_tokens=keep_tokens,
@@ -126,12 +132,17 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     if not args.gold:
         raise UsageError("no GOLD file given")
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
-    return library.read_systems(gold, [check_file(p) for p in prediction_paths(args)] or None,
+    loaded = library.read_systems(gold, [check_file(p) for p in prediction_paths(args)] or None,
                                 split=getattr(args, "split", None),
                                 tokens_column=getattr(args, "tokens_column", "tokens"),
                                 tags_column=getattr(args, "tags_column", "ner_tags"),
-                                keep_tokens=keep_tokens,
+                                keep_tokens=keep_tokens, **generated_options(args),
                                 **system_options(args, outside_scheme_is_error))
+    for name, record in loaded[0].source.generated.items():
+        note(f"{name}: {record.summary()}; an entity not found in its sentence is a wrong "
+             "prediction in every precision (hardeval's token error rates have no token "
+             "for it: it is counted beside them)")
+    return loaded
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
