@@ -19,8 +19,14 @@ from nerspan.gold_context import resolve
 from nerspan.span_input import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
-from nerspan.input_options import OPTION_NAMES
+from nerspan.generative.form import is_generated
+from nerspan.input_options import GENERATIVE_INPUT_NAMES, OPTION_NAMES
 from nerspan.span_input import SPAN_OPTIONS
+
+# The input options a module takes at load time or compute: span input's (``texts``,
+# ``inclusive_end``, ``snap``) and generated output's (``matching``, ``occurrences``,
+# ``fuzzy``), under nerspan's names.
+READ_OPTIONS = SPAN_OPTIONS + GENERATIVE_INPUT_NAMES
 
 DECODING = ("scheme", "mode")
 # The span dict layouts of nerspan.span_input: nervaluate's, and a token-classification
@@ -35,6 +41,11 @@ SPAN_LAYOUTS = (
 )
 
 
+# Generated output per sentence, on the prediction side: an LLM's response (a string:
+# JSON, inline markup, prose) or its entities as {"text", "type"} dicts. Grounding needs
+# the sentence's words: a ``tokens`` input travels with it unless given at load time.
+GENERATED_FORMS = (_STRING, datasets.List({"text": _STRING, "type": _STRING}))
+
 # Per-example inputs besides the tags: lists per sentence, one item per token.
 PER_TOKEN = {"tokens": datasets.Sequence(datasets.Value("string")),
              "pos": datasets.Sequence(datasets.Value("string")),
@@ -43,15 +54,19 @@ PER_TOKEN = {"tokens": datasets.Sequence(datasets.Value("string")),
 
 def input_features(with_tokens: bool = False, per_token: tuple = ()) -> list:
     """The alternatives evaluate chooses from by the first example: tags on both sides
-    first, then every combination of tags and span layouts. ``with_tokens`` and
-    ``per_token`` (names among ``PER_TOKEN``: ``pos``, ``subsets``) add inputs that
-    travel with each example, so that batches stay aligned in distributed runs."""
+    first (evaluate requires the first alternative's inputs of every call), then
+    generated output (``GENERATED_FORMS``, which the tag feature refuses: a string is no
+    list, a dict no tag) against tags or spans, then every combination of tags and span
+    layouts. ``with_tokens`` and ``per_token`` (names among ``PER_TOKEN``: ``pos``,
+    ``subsets``) add inputs that travel with each example, so that batches stay aligned
+    in distributed runs (grounding generated output reads those ``tokens``)."""
     tags = datasets.Sequence(datasets.Value("string"))
     forms = [tags] + [datasets.List(layout) for layout in SPAN_LAYOUTS]
     extra = {"tokens": tags} if with_tokens else {}
     extra.update({name: PER_TOKEN[name] for name in per_token})
-    return [datasets.Features({"predictions": p, "references": r, **extra})
-            for p in forms for r in forms]
+    pairs = [(tags, tags), *((g, r) for g in GENERATED_FORMS for r in forms),
+             *((p, r) for p in forms for r in forms if (p, r) != (tags, tags))]
+    return [datasets.Features({"predictions": p, "references": r, **extra}) for p, r in pairs]
 
 
 def score_in_context(score, references, predictions, *, train=None, **options):
@@ -90,8 +105,8 @@ def check_tag_strings(module: str, **inputs) -> None:
         raise InputTypeError(f"{missing[0]} is None: pass both predictions and references "
                              "(tag lists per sentence)")
     for name, sentences in inputs.items():
-        if sentences is None:
-            continue
+        if sentences is None or (name == "predictions" and is_generated(sentences)):
+            continue  # generated output (an LLM's responses) is read by nerspan.generative
         sentences = as_sentences(sentences, name)
         sentence, first = _first_item(sentences)
         if first is None or isinstance(first, (str, Mapping)):
@@ -129,7 +144,7 @@ class OptionsMixin:
     def __init__(self, *args, scheme: str = "IOB2", mode: str = "lenient", **kwargs):
         self._load_options = {"scheme": scheme, "mode": mode}
         self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS if k in kwargs})
-        self._load_span_options = {k: kwargs.pop(k) for k in SPAN_OPTIONS if k in kwargs}
+        self._load_span_options = {k: kwargs.pop(k) for k in READ_OPTIONS if k in kwargs}
         super().__init__(*args, **kwargs)
 
     # Tag strings are checked before evaluate encodes the batch, whose own error on label
@@ -182,9 +197,10 @@ class OptionsMixin:
         return super()._infer_feature_from_example(example)
 
     def _span_options(self, given: dict) -> dict:
-        """``texts``, ``inclusive_end``, ``snap`` (nerspan.span_input): load time, then compute."""
+        """``texts``, ``inclusive_end``, ``snap`` (nerspan.span_input) and ``matching``,
+        ``occurrences``, ``fuzzy`` (generated output): load time, then compute."""
         options = dict(self._load_span_options)
-        options.update({k: v for k, v in given.items() if k in SPAN_OPTIONS})
+        options.update({k: v for k, v in given.items() if k in READ_OPTIONS})
         return options
 
 class TrainingDataMixin(OptionsMixin):
