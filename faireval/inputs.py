@@ -237,7 +237,8 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None):
                 spans = context.gold_spans(table)
             else:
                 spans = decode(levels, name, scheme, mode, table, side=side)
-            if spans.repairs is not None and spans.repairs.total:
+            if spans.repairs is not None and (spans.repairs.total or
+                                              spans.repairs.generated is not None):
                 repairs[column if depth == 1 else name] = spans.repairs
             parts.append((spans, level))
         start = np.concatenate([s.start for s, _ in parts])
