@@ -54,8 +54,7 @@ def add_arguments(parser) -> None:
                              "registered one: " + ", ".join(family_names()) + ")")
     parser.add_argument("--scheme", default="IOB2")
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
-    parser.add_argument("--demo", nargs="?", const="spacy", default=None,
-                        choices=tuple(DEMOS),
+    parser.add_argument("--demo", nargs="?", const="spacy", default=None, metavar="NAME",
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
                              "baseline; --demo generative: LLM-style responses to 24 of its "
                              "sentences beside spaCy's output")
@@ -89,6 +88,18 @@ def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:
     return load_systems(args, outside_scheme_is_error=True)
 
 
+def _demo_name(args) -> None:
+    """--demo takes an optional NAME, so argparse reads ``--demo GOLD`` as a name: an
+    existing file there is GOLD (which --demo refuses, naming it); else the name must be
+    one of ``DEMOS``."""
+    if args.demo is None or args.demo in DEMOS:
+        return
+    if not Path(args.demo).exists():
+        raise UsageError(f"--demo {args.demo!r}: the demos are {', '.join(DEMOS)}")
+    args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
+    args.gold, args.demo = args.demo, DEMOS[0]
+
+
 def family_list(text: str) -> tuple:
     """argparse type: comma-separated names of registered families."""
     try:
@@ -116,6 +127,7 @@ def run(args) -> int:
     if is_experiment(args):
         return run_experiment(args)
     _gold_and_predictions(args)
+    _demo_name(args)
     if args.demo == "generative":
         refuse_files_with_demo(args)
         corpus, names = demo_generative_corpus()

@@ -1,6 +1,7 @@
 """Whether predictions are generated output (``is_generated_input``), for the dispatcher."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from .reading import TEXT_KEYS
@@ -22,8 +23,8 @@ def is_generated_input(value) -> bool | None:
     True
     >>> is_generated_input([[{"label": "LOC", "start": 0, "end": 1}]])
     False
-    >>> is_generated_input(["B-LOC", "O"])
-    False
+    >>> is_generated_input(["B-LOC", "O"]), is_generated_input(["B-LOC I-LOC O"])
+    (False, False)
     """
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
         return False
@@ -39,7 +40,16 @@ def is_generated_input(value) -> bool | None:
 
 
 def _is_response(text: str) -> bool:
-    return len(text.split()) != 1 or any(c in text for c in "[{<")
+    """A model's answer, not one word (tags given flat) nor tags joined by spaces (a
+    sentence's tags as one string): those are the tag reader's to refuse, by name."""
+    words = text.split()
+    if any(c in text for c in "[{<"):
+        return True
+    return len(words) != 1 and not all(_TAG.match(word) for word in words)
+
+
+# A tag of any scheme: O, or a prefix letter, a hyphen and a type.
+_TAG = re.compile(r"(?:O|[BIEOSLUM]-\S+)\Z")
 
 
 def _is_entity(item) -> bool:
