@@ -22,6 +22,7 @@ import tough_mentions
 from nerspan import GoldContext, InputTypeError
 from nerspan.generative import GENERATED, ground, score_strings
 from nerspan.inputs import FORMS, input_form
+from tests.conftest import REPO
 
 TOKENS = [["Ada", "Lovelace", "visited", "Paris", "."], ["Paris", "Hilton", "is", "here"]]
 GOLD = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-PER", "I-PER", "O", "O"]]
@@ -246,3 +247,39 @@ def test_every_form_of_one_answer_scores_alike():
     assert all(without_repairs(r) == without_repairs(results[0]) for r in results)
     assert results[0]["f1"] == 1.0
 
+
+
+# -- the evaluate modules: generated output is a feature of the predictions -------------------
+MODULES = {"tough_mentions": TRAIN, "hardeval": TRAIN, "attribute_buckets": TRAIN,
+           "faireval": {}}
+RESPONSES = ['Sure:\n```json\n[{"text": "Ada Lovelace", "type": "PER"}, '
+             '{"text": "Atlantis", "type": "LOC"}]\n```', "<PER>Paris Hilton</PER> is here"]
+AS_DICTS = [[{"text": "Ada Lovelace", "type": "PER"}, {"text": "Atlantis", "type": "LOC"}],
+            [{"text": "Paris Hilton", "type": "PER"}]]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_module_takes_generated_output_as_the_api_does(module):
+    evaluate = pytest.importorskip("evaluate")
+    family = {"tough_mentions": tough_mentions, "hardeval": hardeval,
+              "attribute_buckets": attribute_buckets, "faireval": faireval}[module]
+    train = MODULES[module]
+    api = family.score(GOLD, RESPONSES, tokens=TOKENS, **train).to_dict()
+    metric = evaluate.load(str(REPO / "metrics" / module), **train,
+                           **({"tokens": TOKENS} if module == "faireval" else {}))
+    for predictions in (RESPONSES, AS_DICTS):
+        kwargs = {} if module == "faireval" else {"tokens": TOKENS}
+        got = metric.compute(predictions=predictions, references=GOLD, **kwargs)
+        assert without_repairs(got) == without_repairs(api)
+        assert got["repairs"]["pred"]["generative"]["ungrounded"] == 1
+    if module != "faireval":  # tokens travel with each batch
+        metric.add_batch(predictions=RESPONSES[:1], references=GOLD[:1], tokens=TOKENS[:1])
+        metric.add_batch(predictions=RESPONSES[1:], references=GOLD[1:], tokens=TOKENS[1:])
+        assert without_repairs(metric.compute()) == without_repairs(api)
+    # a grounding option at load time reaches the grounding: fuzzy finds a misspelling
+    fuzzy = evaluate.load(str(REPO / "metrics" / module), fuzzy=0.8, **train,
+                          **({"tokens": TOKENS} if module == "faireval" else {}))
+    kwargs = {} if module == "faireval" else {"tokens": TOKENS}
+    got = fuzzy.compute(predictions=['[["Ada Lovelase", "PER"]]', "[]"], references=GOLD,
+                        **kwargs)
+    assert got["repairs"]["pred"]["generative"]["levels"]["fuzzy"] == 1
