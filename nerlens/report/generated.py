@@ -22,6 +22,13 @@ RULE = ("For a system given as generated output (an LLM's responses), the share 
         "entities that are not in their sentence (a wrong prediction in every precision), "
         "the responses that could not be read and the share of entities that became spans.")
 
+SOURCE = "generated output"   # its rows' "where" in the repairs table
+NOTE = ("Generated output (an LLM's responses): the rows count responses that could not be "
+        "read, items that are no entity, entities of a type gold does not have, listed "
+        "twice, found nowhere in their sentence (each a wrong prediction) and overlapping "
+        "spans dropped (the longer one kept); the error examples show them with the "
+        "model's text.")
+
 # ``to_dict()`` counts shown among the repairs (the listings are the examples).
 COUNTED = ("parse_failures", "rejected", "unknown_types", "duplicates", "ungrounded",
            "dropped_overlaps")
@@ -84,4 +91,4 @@ def repair_counts(record: dict) -> dict:
 
 
 __all__ = ["records", "usable", "example_rows", "kind_names", "repair_counts", "KINDS",
-           "RULE"]
+           "RULE", "SOURCE", "NOTE"]

@@ -9,6 +9,7 @@ from .examples import kinds, shown_examples
 from .findings import rule_texts, shown
 from .names import first_results, pair_key, statistic_label
 from .page_kit import Raw, escape, number, table
+from . import generated
 from .repairs import repairs_note
 from .views import every_family, ran
 
@@ -118,8 +119,11 @@ def repairs(repaired: dict, mode: str) -> str:
             for kind, n in kinds.items()]
     if not rows:
         return f"<p>No tag needed a repair ({escape(mode)} decoding).</p>"
+    note = repairs_note()
+    if any(generated.SOURCE in by_source for by_source in repaired.values()):
+        note += " " + generated.NOTE
     return (table(["column", "where", "repair", "tags"], rows, text=True)
-            + f"<p class='note'>{escape(repairs_note())} report.json lists the first "
+            + f"<p class='note'>{escape(note)} report.json lists the first "
               "sentences concerned under each family's repairs.</p>")
 
 

@@ -28,7 +28,7 @@ def decoding_repairs(results: dict) -> dict:
                 out.setdefault(owner, {})["decoding"] = counts
             record = decoded.get(side, {}).get("generative")
             if record and generated.repair_counts(record):
-                out.setdefault(owner, {})["generated output"] = generated.repair_counts(record)
+                out.setdefault(owner, {})[generated.SOURCE] = generated.repair_counts(record)
         for family in repairing:
             if family.name in by_family:
                 counts = family.repairs.count(by_family[family.name])
