@@ -16,7 +16,8 @@ import numpy as np
 
 from nerspan.corpus import Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
-from nerspan.input_options import input_options
+from nerspan.generative.form import GENERATED, ground_predictions, words_of
+from nerspan.input_options import InputOptions, input_options
 from nerspan.inputs import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.span_input import read_spans
@@ -140,6 +141,8 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
     read by the dispatcher into a corpus of tags, whose spans are decoded.
     """
     form = input_form(references, predictions, inputs, words=pos)
+    if form is GENERATED and inputs.overlaps == "keep":
+        return _generated_spans(references, predictions, scheme, mode, inputs)
     if form is SPAN_PAIRS:
         target, system, names, n_sentences, repairs = _spans_from_lists(
             references, predictions, inputs)
@@ -155,6 +158,24 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
                         form=form).corpus
     target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
     return target, system, names, corpus.n_sentences, corpus.lengths, repairs
+
+
+def _generated_spans(references, predictions, scheme, mode, inputs):
+    """Generated predictions grounded with ``overlaps="keep"``: their spans as they are,
+    nested and overlapping, against gold's decoded spans (``_sides``' tuple)."""
+    reading = read_input(references, None, inputs=inputs, scheme=scheme)
+    gold = reading.corpus.paired(reading.gold_column, None)
+    grounded = ground_predictions(predictions, gold, inputs)
+    gold_spans = decode(gold, GOLD, scheme, mode)
+    gold_lists = [[(a, b, t) for t, a, b in sentence] for sentence in gold_spans.to_list(gold)]
+    tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
+    target, system, names, n_sentences, repairs = _spans_from_lists(
+        gold_lists, grounded.spans, InputOptions(tokens=tokens, texts=inputs.texts))
+    if gold_spans.repairs is not None and gold_spans.repairs.total:
+        repairs[GOLD] = gold_spans.repairs
+    repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
+                            generated=grounded.repairs)
+    return target, system, names, n_sentences, gold.lengths, repairs
 
 
 def _pos_lengths(pos, n_sentences: int, lengths):

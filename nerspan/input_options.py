@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from .flat import GOLD, PRED, _a, as_label_list, first_outside
 from .errors import InputTypeError, shown
-from .options import MATCHING, OCCURRENCES, check_bool, check_choice, check_fraction
+from .options import (MATCHING, OCCURRENCES, OVERLAPS, check_bool, check_choice,
+                      check_fraction)
 
 
 def _text_lists(name: str, value):
@@ -113,6 +114,11 @@ class InputOptions:
         "entity's text in its sentence; ``\"ordered\"`` gives the i-th listing of a text "
         "its i-th occurrence.", lambda name, value: check_choice(name, value, OCCURRENCES),
         generative=True)
+    overlaps: str = _option(
+        "drop", "generated predictions, grounded: of overlapping spans the longer is kept "
+        "(``\"drop\"``, the others counted); ``\"keep\"`` keeps them all, for faireval, "
+        "which scores nested and overlapping spans (the other families read tags).",
+        lambda name, value: check_choice(name, value, OVERLAPS), generative=True)
     fuzzy: float | None = _option(
         None, "generated predictions, grounded: a similarity threshold in (0, 1) to also "
         "ground an entity text at the most similar token window; None (default): exact, "

@@ -85,6 +85,7 @@ def check_fraction(name: str, value) -> float:
 # where ``InputOptions`` checks them and the generative package reads them.
 MATCHING = ("grounded", "strings")
 OCCURRENCES = ("all", "ordered")
+OVERLAPS = ("drop", "keep")
 COMPAT = (None, "universalner")
 
 

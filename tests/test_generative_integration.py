@@ -283,3 +283,20 @@ def test_every_module_takes_generated_output_as_the_api_does(module):
     got = fuzzy.compute(predictions=['[["Ada Lovelase", "PER"]]', "[]"], references=GOLD,
                         **kwargs)
     assert got["repairs"]["pred"]["generative"]["levels"]["fuzzy"] == 1
+
+
+def test_faireval_keeps_overlapping_spans_when_asked():
+    tokens = [["Paris", "Hilton", "left", "Paris", "."]]
+    gold = [["B-PER", "I-PER", "O", "B-LOC", "O"]]
+    generated = [[["Paris", "LOC"], ["Paris Hilton", "PER"], ["Oz", "LOC"]]]
+    dropped = faireval.score(gold, generated, tokens=tokens).to_dict()
+    kept = faireval.score(gold, generated, tokens=tokens, overlaps="keep").to_dict()
+    # by hand: Paris Hilton and the second Paris are right; Oz is found nowhere; kept, the
+    # first Paris (inside Paris Hilton, whose gold span is taken) is one more FP
+    assert dropped["traditional_counts"] == {"TP": 2, "FP": 1, "FN": 0}
+    assert kept["traditional_counts"] == {"TP": 2, "FP": 2, "FN": 0}
+    assert dropped["repairs"]["pred"]["generative"]["dropped_overlaps"] == 1
+    assert kept["repairs"]["pred"]["generative"]["dropped_overlaps"] == 0
+    with pytest.raises(InputTypeError, match='overlaps="keep" keeps nested and overlapping '
+                                             'spans, which only faireval scores'):
+        nerspan.score(gold, generated, tokens=tokens, overlaps="keep")

@@ -47,12 +47,16 @@ def read_generated_form(references, predictions, inputs, scheme, words) -> Readi
         raise InputTypeError('matching="strings" compares sets of strings and gives entity '
                              "scores only (nerspan.score); the families score spans: "
                              'ground the output (matching="grounded", the default)')
+    if inputs.overlaps == "keep":
+        raise InputTypeError('overlaps="keep" keeps nested and overlapping spans, which '
+                             "only faireval scores; the other families read tags: "
+                             'overlaps="drop" (the default)')
     if scheme is not None:
         check_span_scheme(scheme)
     reading = read_input(references, None, inputs=inputs, scheme=scheme, words=True)
     gold = reading.corpus.paired(reading.gold_column, None)
     grounded = ground_predictions(predictions, gold, inputs)
-    tokens = inputs.tokens if inputs.tokens is not None else _words(gold)
+    tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
     # the grounded spans' own layout (token offsets, end exclusive), whatever the options
     spans = from_spans(grounded.spans, inputs=InputOptions(
         tokens=tokens, texts=None if tokens is not None else inputs.texts))
@@ -72,16 +76,17 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
         predictions = read_generated(predictions, types=types)
     tokens, texts = inputs.tokens, inputs.texts
     if tokens is None and texts is None:
-        tokens = _words(gold)
+        tokens = words_of(gold)
         if tokens is None:
             raise InputTypeError("generated predictions are grounded in the sentence text: "
                                  "pass tokens=... (the words of each sentence) or texts=...",
                                  side="predictions")
     return ground(predictions, tokens=tokens, texts=texts, occurrences=inputs.occurrences,
-                  fuzzy=inputs.fuzzy)
+                  overlaps=inputs.overlaps, fuzzy=inputs.fuzzy)
 
 
-def _words(corpus) -> list | None:
+def words_of(corpus) -> list | None:
+    """The corpus's words per sentence, or None when it has none."""
     if corpus.tokens is None:
         return None
     return [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
@@ -96,4 +101,5 @@ GENERATED = InputForm(
 register_form(GENERATED, before="dataset")
 
 
-__all__ = ["GENERATED", "is_generated", "ground_predictions", "read_generated_form"]
+__all__ = ["GENERATED", "is_generated", "ground_predictions", "read_generated_form",
+           "words_of"]
