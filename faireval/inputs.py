@@ -16,7 +16,8 @@ import numpy as np
 
 from nerspan.corpus import PER_COLUMN, Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
-from nerspan.input_options import input_options
+from nerspan.generative.form import GENERATED, ground_predictions, words_of
+from nerspan.input_options import InputOptions, input_options
 from nerspan.inputs import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.span_input import read_spans
@@ -140,6 +141,8 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
     read by the dispatcher into a corpus of tags, whose spans are decoded.
     """
     form = input_form(references, predictions, inputs, words=pos)
+    if form is GENERATED and inputs.overlaps == "keep":
+        return _generated_spans(references, predictions, scheme, mode, inputs)
     if form is SPAN_PAIRS:
         target, system, names, n_sentences, repairs = _spans_from_lists(
             references, predictions, inputs)
@@ -155,6 +158,24 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
                         form=form).corpus
     target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
     return target, system, names, corpus.n_sentences, corpus.lengths, repairs
+
+
+def _generated_spans(references, predictions, scheme, mode, inputs):
+    """Generated predictions grounded with ``overlaps="keep"``: their spans as they are,
+    nested and overlapping, against gold's decoded spans (``_sides``' tuple)."""
+    reading = read_input(references, None, inputs=inputs, scheme=scheme)
+    gold = reading.corpus.paired(reading.gold_column, None)
+    grounded = ground_predictions(predictions, gold, inputs)
+    gold_spans = decode(gold, GOLD, scheme, mode)
+    gold_lists = [[(a, b, t) for t, a, b in sentence] for sentence in gold_spans.to_list(gold)]
+    tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
+    target, system, names, n_sentences, repairs = _spans_from_lists(
+        gold_lists, grounded.spans, InputOptions(tokens=tokens, texts=inputs.texts))
+    if gold_spans.repairs is not None and gold_spans.repairs.total:
+        repairs[GOLD] = gold_spans.repairs
+    repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
+                            generated=grounded.repairs)
+    return target, system, names, n_sentences, gold.lengths, repairs
 
 
 def _pos_lengths(pos, n_sentences: int, lengths):
@@ -237,7 +258,8 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None):
                 spans = context.gold_spans(table)
             else:
                 spans = decode(levels, name, scheme, mode, table, side=side)
-            if spans.repairs is not None and spans.repairs.total:
+            if spans.repairs is not None and (spans.repairs.total or
+                                              spans.repairs.generated is not None):
                 repairs[column if depth == 1 else name] = spans.repairs
             parts.append((spans, level))
         start = np.concatenate([s.start for s, _ in parts])
@@ -281,11 +303,11 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
         ids = corpus.column(column)
         for k in range(depth):
             columns[f"{column}:{k}"] = per_level[ids, k]
-    # what span input or type processing changed (single level) stays counted in the
-    # level-0 column
+    # what span input, type processing or grounding changed (single level) stays counted
+    # in the level-0 column
     source = replace(corpus.source, **{
         kind: {f"{c}:0": v for c, v in getattr(corpus.source, kind).items()}
-        for kind in PER_COLUMN})
+        for kind in PER_COLUMN + ("generated",)})
     return corpus.with_tags(columns, tuple(vocab), source), depth
 
 

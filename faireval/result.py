@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import nerspan
+from nerspan.flat import PRED
 from nerspan.spans import Repairs, repairs_dict
 from nerspan.deprecation import deprecated_alias, warn_renamed
 from nerspan.result import entity_row, undefined_keys
@@ -327,10 +328,53 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     size = n_labels + 1
     confusion = np.bincount(row * size + col, minlength=size * size).reshape(size, size)
     pairs = _pairs(prepared, events) if return_pairs else None
-    return FairEvalResult(prepared.labels, kind_counts, label_kind, n_target, n_system,
+    counts = (prepared.labels, kind_counts, label_kind, n_target, n_system, confusion,
+              _sentence_counts(prepared, events))
+    unplaced = _unplaced(prepared)
+    if unplaced:
+        counts = _with_unplaced(counts, unplaced)
+    labels, kind_counts, label_kind, n_target, n_system, confusion, per_sentence = counts
+    return FairEvalResult(labels, kind_counts, label_kind, n_target, n_system,
                           confusion, focus, weights, weight_table, fair_table, pairs,
-                          prepared.repairs, _sentence_counts(prepared, events), *semeval,
+                          prepared.repairs, per_sentence, *semeval,
                           options=dict(options or {}))
+
+
+def _unplaced(prepared: Prepared) -> tuple:
+    """The system's generated entities found nowhere in their sentence (``nerspan.
+    generative``): spans with no position, each a false positive (FP)."""
+    repairs = prepared.repairs.get(PRED)
+    generated = getattr(repairs, "generated", None)
+    return generated.ungrounded if generated is not None else ()
+
+
+def _with_unplaced(counts: tuple, unplaced: tuple) -> tuple:
+    """The counts with every unplaced entity an FP of its type (a label added when the
+    type is none of them): overall, per label, in the confusion's no-target row and in
+    its sentence. They are in no ``pairs`` (they have no span)."""
+    labels, kind_counts, label_kind, n_target, n_system, confusion, per_sentence = counts
+    new = sorted({item.type for item in unplaced} - set(labels))
+    labels = tuple(labels) + tuple(new)
+    index = {label: k for k, label in enumerate(labels)}
+    size, grow = len(labels), len(new)
+    label_kind = np.pad(label_kind, ((0, grow), (0, 0)))
+    n_target, n_system = np.pad(n_target, (0, grow)), np.pad(n_system, (0, grow))
+    # the confusion's last row and column (no target span, no system span) stay last
+    old = confusion.shape[0] - 1
+    widened = np.zeros((size + 1, size + 1), dtype=confusion.dtype)
+    widened[:old, :old] = confusion[:old, :old]
+    widened[size, :old], widened[:old, size] = confusion[old, :old], confusion[:old, old]
+    widened[size, size] = confusion[old, old]
+    kind_counts, per_sentence = kind_counts.copy(), per_sentence.copy()
+    for item in unplaced:
+        k = index[item.type]
+        kind_counts[FP] += 1
+        label_kind[k, FP] += 1
+        n_system[k] += 1
+        widened[size, k] += 1
+        per_sentence[item.sentence, FP] += 1
+        per_sentence[item.sentence, -1] += 1
+    return labels, kind_counts, label_kind, n_target, n_system, widened, per_sentence
 
 
 def _sentence_counts(prepared: Prepared, events: Events) -> np.ndarray:

@@ -180,10 +180,15 @@ REFERENCE_KINDS = ("dropped_inside", "mixed_type")
 
 def _snapped(corpus: Corpus, column: str) -> Repairs:
     """The repairs of a column read without nerspan's decoding: span input widened to
-    token boundaries (``snap=True``) and the mentions type processing retyped or
-    dropped (``type_map``, ``keep_types``, ``remove_types``), if any."""
+    token boundaries (``snap=True``), the mentions type processing retyped or dropped
+    (``type_map``, ``keep_types``, ``remove_types``), and what grounding generated
+    predictions did (their ungrounded entities have no token: hardeval reports them,
+    never scores), if any."""
     changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
-    return Repairs(sentences=tuple(sorted(set().union(*changed.values())))[:20],
+    generated = corpus.source.generated.get(column)
+    sentences = set().union(*changed.values(),
+                            generated.sentences() if generated is not None else ())
+    return Repairs(sentences=tuple(sorted(sentences))[:20], generated=generated,
                    **{kind: len(sentences) for kind, sentences in changed.items()})
 
 

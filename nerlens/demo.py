@@ -2,7 +2,9 @@
 
 ``train.conll`` and ``test.conll`` are the WNUT-17 training and test splits; the system
 file is spaCy ``en_core_web_sm`` 3.8.0 on the test set with OntoNotes types mapped to
-WNUT types. See ``nerlens/data/wnut17/LICENSE``.
+WNUT types. See ``nerlens/data/wnut17/LICENSE``. ``generative_responses.jsonl`` holds
+responses in the forms LLMs give, written by hand for 24 of the test sentences (the
+generative demo, ``nerlens report --demo generative``).
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from pathlib import Path
 from .systems import read_systems
 
 DEMO_SYSTEMS = {"spacy_sm": "spacy_sm_mapped_1997.txt"}
+# The generative demo's system: LLM-style responses (one JSON object per answered sentence)
+DEMO_GENERATED = {"llm": "generative_responses.jsonl"}
 
 
 def demo_path(name: str) -> Path:
@@ -40,6 +44,16 @@ def demo_corpus():
     return read_systems(demo_gold(), demo_systems())
 
 
+def demo_generated() -> dict[str, Path]:
+    return {name: demo_path(file) for name, file in DEMO_GENERATED.items()}
+
+
+def demo_generative_corpus():
+    """The generative demo: the test sentences its responses answer, with gold, spaCy's
+    output and the responses grounded (``read_systems(..., generated=...)``)."""
+    return read_systems(demo_gold(), demo_systems(), generated=demo_generated())
+
+
 # What the demo report says first (the page and the terminal show these notes on top)
 DEMO_NOTES = (
     "Demo: the WNUT-17 test set (emerging and rare entities in social media text) with "
@@ -48,4 +62,15 @@ DEMO_NOTES = (
     "WNUT-17's test set was built from entities that do not occur in its training data, "
     "so by design it has no seen mentions: every gold mention is unseen, and recall on "
     "seen mentions (and on seen type-confusable mentions) is undefined.",
+)
+
+GENERATIVE_NOTES = (
+    "Generative demo: 24 sentences of the WNUT-17 test set, answered by hand-written "
+    "responses in the forms large language models give (entity lists, a dict from type to "
+    "texts, inline markup, prose and code fences, answers that cannot be read, entities "
+    "that are not in the sentence), beside spaCy en_core_web_sm's output on the same "
+    "sentences. No model was run.",
+    "Each response's entities are located in their sentence (exact, case-insensitive, "
+    "normalised text); an entity found nowhere is a wrong prediction, and the error "
+    "examples list it with the model's text.",
 )

@@ -21,9 +21,15 @@ from nerspan.gold_context import resolve
 from nerspan.span_input import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
-from nerspan.input_options import OPTION_NAMES
+from nerspan.generative.form import is_generated
+from nerspan.input_options import GENERATIVE_INPUT_NAMES, OPTION_NAMES
 from nerspan.type_processing import TYPE_OPTIONS, TypeProcessing
 from nerspan.span_input import SPAN_OPTIONS
+
+# The input options a module takes at load time or compute: span input's (``texts``,
+# ``inclusive_end``, ``snap``) and generated output's (``matching``, ``occurrences``,
+# ``fuzzy``), under nerspan's names.
+READ_OPTIONS = SPAN_OPTIONS + GENERATIVE_INPUT_NAMES
 
 DECODING = ("scheme", "mode")
 # Type processing, as every family's score takes it (nerspan.type_processing): read at
@@ -41,6 +47,11 @@ SPAN_LAYOUTS = (
 )
 
 
+# Generated output per sentence, on the prediction side: an LLM's response (a string:
+# JSON, inline markup, prose) or its entities as {"text", "type"} dicts. Grounding needs
+# the sentence's words: a ``tokens`` input travels with it unless given at load time.
+GENERATED_FORMS = (_STRING, datasets.List({"text": _STRING, "type": _STRING}))
+
 # Per-example inputs besides the tags: lists per sentence, one item per token.
 PER_TOKEN = {"tokens": datasets.Sequence(datasets.Value("string")),
              "pos": datasets.Sequence(datasets.Value("string")),
@@ -49,18 +60,22 @@ PER_TOKEN = {"tokens": datasets.Sequence(datasets.Value("string")),
 
 def input_features(with_tokens: bool = False, per_token: tuple = ()) -> list:
     """The alternatives evaluate chooses from by the first example: tags on both sides
-    first, then every combination of tags and span layouts, then label ids on both sides
-    (read with ``label_list``; last, because an int64 feature would take the string "1").
-    ``with_tokens`` and
-    ``per_token`` (names among ``PER_TOKEN``: ``pos``, ``subsets``) add inputs that
-    travel with each example, so that batches stay aligned in distributed runs."""
+    first (evaluate requires the first alternative's inputs of every call), then
+    generated output (``GENERATED_FORMS``, which the tag feature refuses: a string is no
+    list, a dict no tag) against tags or spans, then every combination of tags and span
+    layouts, then label ids on both sides (read with ``label_list``; last, because an
+    int64 feature would take the string "1"). ``with_tokens`` and ``per_token`` (names
+    among ``PER_TOKEN``: ``pos``, ``subsets``) add inputs that travel with each example,
+    so that batches stay aligned in distributed runs (grounding generated output reads
+    those ``tokens``)."""
     tags = datasets.Sequence(datasets.Value("string"))
     forms = [tags] + [datasets.List(layout) for layout in SPAN_LAYOUTS]
     extra = {"tokens": tags} if with_tokens else {}
     extra.update({name: PER_TOKEN[name] for name in per_token})
     ids = datasets.Sequence(datasets.Value("int64"))
-    return [datasets.Features({"predictions": p, "references": r, **extra})
-            for p, r in [(p, r) for p in forms for r in forms] + [(ids, ids)]]
+    pairs = [(tags, tags), *((g, r) for g in GENERATED_FORMS for r in forms),
+             *((p, r) for p in forms for r in forms if (p, r) != (tags, tags)), (ids, ids)]
+    return [datasets.Features({"predictions": p, "references": r, **extra}) for p, r in pairs]
 
 
 def score_in_context(score, references, predictions, *, train=None, **options):
@@ -100,8 +115,8 @@ def check_tag_strings(module: str, ids: bool = False, **inputs) -> None:
         raise InputTypeError(f"{missing[0]} is None: pass both predictions and references "
                              "(tag lists per sentence)")
     for name, sentences in inputs.items():
-        if sentences is None:
-            continue
+        if sentences is None or (name == "predictions" and is_generated(sentences)):
+            continue  # generated output (an LLM's responses) is read by nerspan.generative
         sentences = as_sentences(sentences, name)
         sentence, first = _first_item(sentences)
         if first is None or isinstance(first, (str, Mapping)):
@@ -152,7 +167,7 @@ class OptionsMixin:
         self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS + TYPES
                                    if k in kwargs})
         TypeProcessing.of(*(self._load_options.get(k) for k in TYPES))  # errors at load
-        self._load_span_options = {k: kwargs.pop(k) for k in SPAN_OPTIONS if k in kwargs}
+        self._load_span_options = {k: kwargs.pop(k) for k in READ_OPTIONS if k in kwargs}
         super().__init__(*args, **kwargs)
 
     # Tag strings are checked before evaluate encodes the batch, whose own error on label
@@ -220,9 +235,10 @@ class OptionsMixin:
         return super()._infer_feature_from_example(example)
 
     def _span_options(self, given: dict) -> dict:
-        """``texts``, ``inclusive_end``, ``snap`` (nerspan.span_input): load time, then compute."""
+        """``texts``, ``inclusive_end``, ``snap`` (nerspan.span_input) and ``matching``,
+        ``occurrences``, ``fuzzy`` (generated output): load time, then compute."""
         options = dict(self._load_span_options)
-        options.update({k: v for k, v in given.items() if k in SPAN_OPTIONS})
+        options.update({k: v for k, v in given.items() if k in READ_OPTIONS})
         return options
 
 class TrainingDataMixin(OptionsMixin):

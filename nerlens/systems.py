@@ -8,6 +8,7 @@ The one loader behind ``nerlens.report`` (API), every ``nerlens`` command (``GOL
     corpus, names = read_systems("both.txt")      # gold second-to-last, prediction last
     corpus, names = read_systems(gold_tags, {"spacy": spacy_tags}, tokens=words)
     corpus, names = read_systems("conll_saved/", ["flair.txt"], split="test")  # datasets
+    corpus, names = read_systems("test.conll", generated={"gpt": "gpt.jsonl"})  # LLM output
 
 Every file is read with the same options (``read_columns``'s ``token_column``,
 ``comment_prefix``, ``encoding``, ``missing_tag``; the tag columns ``gold_tag_column``
@@ -30,10 +31,11 @@ import numpy as np
 
 from nerspan import Corpus, InputOptions, read_columns
 from nerspan import errors
-from nerspan.errors import (InputTypeError, InvalidTagError, NameTakenError, NerspanError,
-                            SentenceCountError, TokenMismatchError, TooFewColumnsError,
-                            counted)
+from nerspan.errors import (FormatError, InputTypeError, InvalidTagError, NameTakenError,
+                            NerspanError, SentenceCountError, TokenMismatchError,
+                            TooFewColumnsError, counted)
 from nerspan.flat import GOLD, PRED
+from nerspan.generative import read_generated_jsonl
 from nerspan.inputs import read_input
 from nerspan.readers import check_tokens, shown, token_line
 from nerspan.schemes import FALLBACK_PREFIXES, get_scheme
@@ -53,7 +55,8 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                  tags_column: str = "ner_tags", jsonl: bool = False,
                  inclusive_end: bool = False, snap: bool = False,
                  on_repairs: Callable[[Corpus], None] | None = None,
-                 keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
+                 keep_tokens: bool = True, generated=None, occurrences: str = "all",
+                 fuzzy: float | None = None) -> tuple[Corpus, list[str]]:
     """Read the gold annotation and the systems into one corpus.
 
     Args:
@@ -74,6 +77,10 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
             ``inclusive_end``, ``snap`` as in ``nerspan.from_spans``).
         on_repairs: called with every corpus read from a file in which ``missing_tag``
             filled rows (default: a warning naming the file and lines).
+        generated: name -> a JSON Lines file of generated output (an LLM's responses,
+            ``nerspan.generative.read_generated_jsonl``), or a list of such files: each
+            grounded in gold's sentences (``occurrences``, ``fuzzy``; ``add_generated``)
+            as one more system, beside or instead of ``systems``.
         keep_tokens: False: the corpus holds no tokens (``corpus.tokens`` None), which
             is enough for entity scores; a file holding gold and prediction is then read
             without its token strings (a third less memory), and prediction files are
@@ -91,6 +98,11 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inclusive_end=inclusive_end, snap=snap,
                                           encoding=encoding)
+    elif generated and (systems is None or (isinstance(systems, (list, tuple, Mapping))
+                                           and not systems)):
+        corpus, names = read_gold(gold, tokens=tokens, tag_column=gold_tag_column, split=split,
+                                  tokens_column=tokens_column, tags_column=tags_column,
+                                  on_repairs=on_repairs, **read, **checking), []
     elif systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
         if not isinstance(gold, PathLike) or Path(gold).is_dir():
             raise InputTypeError("no systems given: pass systems=..., or a gold column file "
@@ -106,9 +118,80 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                                     allow_token_mismatch=allow_token_mismatch,
                                     on_repairs=on_repairs, comment_prefix=comment_prefix,
                                     encoding=encoding, missing_tag=missing_tag, **checking)
+    if generated:
+        corpus, more = add_generated(corpus, generated, occurrences=occurrences, fuzzy=fuzzy,
+                                     encoding=encoding)
+        names = names + more
     if not keep_tokens:
         corpus = corpus.without_tokens()
     return corpus, names
+
+
+def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
+                  fuzzy: float | None = None, encoding: str = "utf-8"
+                  ) -> tuple[Corpus, list[str]]:
+    """``corpus`` plus one column per file of generated output (name -> JSON Lines file,
+    or a list of files named after them; ``nerspan.generative.read_generated_jsonl``).
+
+    Line k answers gold sentence k, or, when the lines carry ``"sentence"`` indices, the
+    sentence it names: the corpus is then restricted to those sentences, in the file's
+    order (what the model was asked is what is scored), and every file must answer the
+    same ones. A line's ``tokens`` (or the words of its ``text``) must be its sentence's.
+    Each response is grounded in the sentence's words (``occurrences``, ``fuzzy``: the
+    options of ``nerspan.InputOptions``); what reading and grounding did travels with
+    the column into every family's ``repairs``.
+    """
+    names, answered = [], None
+    for name, path in named_files(files).items():
+        check_system_name(name, "generated", corpus.columns)
+        read = read_generated_jsonl(path, encoding)
+        sentences = read["sentences"]
+        if answered is None and sentences is not None:
+            _check_sentence_indices(sentences, read["lines"], corpus, path)
+            corpus = corpus.subset(np.array(sentences, dtype=np.int64))
+        if answered is not None and sentences != answered:
+            raise FormatError(f"answers other sentences than {names[0]!r}'s file: every file "
+                              "of generated output must answer the same ones",
+                              path=os.fspath(path))
+        answered = sentences
+        if len(read["responses"]) != corpus.n_sentences:
+            raise SentenceCountError(f"{counted(len(read['responses']), 'response')} for "
+                                     f"{counted(corpus.n_sentences, 'gold sentence')}: one "
+                                     'line per sentence, or "sentence" indices', path=os.fspath(path))
+        words = read["tokens"]
+        if corpus.tokens is not None and words is not None:
+            _check_generated_words(corpus, words, read["lines"], path)
+        inputs = InputOptions(tokens=words if corpus.tokens is None else None,
+                              occurrences=occurrences, fuzzy=fuzzy)
+        try:
+            reading = read_input(corpus.select([GOLD]), read["responses"], inputs=inputs)
+        except NerspanError as error:
+            raise error.on_side(f"generated {name!r} ({os.fspath(path)})") from None
+        corpus = corpus.with_columns(reading.corpus.select([PRED]), {PRED: name})
+        names.append(name)
+    return corpus, names
+
+
+def _check_sentence_indices(sentences: list, lines: list, corpus: Corpus, path) -> None:
+    seen = set()
+    for k, i in enumerate(sentences):
+        if i >= corpus.n_sentences:
+            raise FormatError(f"sentence {i} is past gold's last "
+                              f"({counted(corpus.n_sentences, 'sentence')})",
+                              path=os.fspath(path), line=lines[k])
+        if i in seen:
+            raise FormatError(f"sentence {i} is answered twice", path=os.fspath(path), line=lines[k])
+        seen.add(i)
+
+
+def _check_generated_words(corpus: Corpus, words: list, lines: list, path) -> None:
+    """Each line's words are its gold sentence's (grounding reads gold's words)."""
+    for k, line_words in enumerate(words):
+        gold_words = corpus.sentence_tokens(k)
+        if list(line_words) != list(gold_words):
+            raise TokenMismatchError(f"the line's words {shown(' '.join(line_words))} are not "
+                                     f"its gold sentence's {shown(' '.join(gold_words))}",
+                                     path=os.fspath(path), line=lines[k])
 
 
 def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column: int = 0,
@@ -404,7 +487,7 @@ def _system_tags(name: str, prediction) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "read_span_systems", "span_files",
+__all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_span_systems", "span_files",
            "span_errors_located", "load_saved_split", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]

@@ -28,6 +28,7 @@ from .span_input import from_spans, read_span_jsonl
 from .spans import REPAIR_KINDS, LabelTable, Spans, decode
 from .train_index import TrainIndex
 from .gold_context import GoldContext
+from .generative import score_strings  # registers generated predictions as an input form
 from .scores import prf  # noqa: F401,E402  (a deprecated alias of prf_from_counts: it warns)
 
 
@@ -36,7 +37,8 @@ __version__ = "0.1.0"
 
 @input_options
 def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
-          zero_division: float = 0.0, inputs) -> EntityScores:
+          zero_division: float = 0.0, compat: str | None = None, partial: bool = False,
+          inputs) -> EntityScores:
     """Entity-level precision, recall and F1 of ``predictions`` against ``references``.
 
     Args:
@@ -44,9 +46,15 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
             ``label_list`` (-100 positions dropped), a ``datasets`` split
             (``Corpus.from_dataset``), span lists per sentence on either side
             (``nerspan.span_input``), or a ``Corpus`` (then ``predictions`` may be omitted
-            and the columns are named by ``gold_column``/``pred_column``).
+            and the columns are named by ``gold_column``/``pred_column``); predictions
+            may be generated output (``nerspan.generative``: entity lists, dicts from
+            type to texts, inline markup, raw LLM responses), grounded in the sentence
+            text, each entity not found in it a false positive.
         scheme, mode: how tags are decoded (``decode``); span input is IOB2.
         zero_division: 0 or 1, seqeval's value of an undefined precision or recall.
+        compat, partial: ``matching="strings"`` only (``nerspan.generative.score_strings``):
+            ``compat="universalner"`` reproduces the UniversalNER evaluation script;
+            ``partial=True`` counts a word-overlap F1 of 0.5 with a gold string correct.
 
     >>> s = score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]])
     >>> s.micro()
@@ -55,6 +63,11 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
+    if inputs.matching == "strings":  # generated output as strings: no spans to decode
+        return score_strings(references, predictions, compat=compat, partial=partial,
+                             scheme=scheme, mode=mode, inputs=inputs)
+    if compat is not None or partial:
+        raise ValueError('compat and partial apply to matching="strings" only')
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")

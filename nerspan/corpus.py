@@ -49,6 +49,9 @@ class Source:
     retyped_transitions: Mapping = field(default_factory=dict)
     retyped_outside: Mapping = field(default_factory=dict)
     retyped_discarded: Mapping = field(default_factory=dict)  # strict mode's discards
+    # column -> what reading and grounding generated predictions did to it (a
+    # ``nerspan.generative.GenerativeRepairs``: its ungrounded entities are predictions)
+    generated: Mapping = field(default_factory=dict)
 
     def locate(self, sentence: int) -> dict:
         if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
@@ -208,7 +211,8 @@ class Corpus:
             (renamed[name], ids if same_ids and ids.dtype == np.int32 else remap[ids])
             for name, ids in other.columns.items()))
         source = self.source
-        for kind in PER_COLUMN:  # what span input or type processing did stays with its column
+        # what span input, type processing or grounding did stays with its column
+        for kind in PER_COLUMN + ("generated",):
             theirs = getattr(other.source, kind)
             if theirs:
                 moved = {renamed.get(c, c): v for c, v in theirs.items() if c in other.columns}
@@ -260,7 +264,14 @@ class Corpus:
         columns = {GOLD: self.column(gold_column)}
         if pred_column is not None:
             columns[PRED] = self.column(pred_column)
-        return self._derive(columns=columns)
+        names = {gold_column: GOLD, pred_column: PRED}
+        source = self.source
+        for kind in ("snapped", "generated"):  # what input repaired follows its column
+            mine = getattr(source, kind)
+            if mine:
+                source = replace(source, **{kind: {names[c]: v for c, v in mine.items()
+                                                   if c in names}})
+        return self._derive(columns=columns, source=source)
 
     def with_tokens(self, tokens) -> "Corpus":
         """This corpus with the words ``tokens`` (lists per sentence, or a ``Corpus``

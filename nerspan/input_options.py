@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from .flat import GOLD, PRED, _a, as_label_list, first_outside
 from .errors import InputTypeError, shown
-from .options import check_bool
+from .options import (MATCHING, OCCURRENCES, OVERLAPS, check_bool, check_choice,
+                      check_fraction)
 from .type_processing import type_mapping, type_names
 
 
@@ -62,10 +63,12 @@ def _column(name: str, value) -> str:
     return value
 
 
-def _option(default, doc: str, check=None, span: bool = False):
+def _option(default, doc: str, check=None, span: bool = False, generative: bool = False):
     """A field of ``InputOptions``: ``check(name, value)`` returns the value to keep;
-    ``span``: an option of span input (``nerspan.span_input`` reads it)."""
-    return field(default=default, metadata={"doc": doc, "check": check, "span": span})
+    ``span``: an option of span input (``nerspan.span_input`` reads it); ``generative``:
+    an option of generated predictions (``nerspan.generative`` reads it)."""
+    return field(default=default, metadata={"doc": doc, "check": check, "span": span,
+                                            "generative": generative})
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,29 @@ class InputOptions:
         "applied to every mention before ``keep_types``/``remove_types``, counted in "
         "``repairs`` (``types_mapped``). Mentions, not tags, are retyped: ``B-PER "
         "I-PERSON`` stays two mentions.", lambda name, value: _types(type_mapping, name, value))
+    matching: str = _option(
+        "grounded", "generated predictions (entity lists, dicts from type to texts, inline "
+        "markup, raw LLM responses; ``nerspan.generative``): ``\"grounded\"`` locates each "
+        "entity text in its sentence (``tokens`` or ``texts``), which every family then "
+        "scores as spans; ``\"strings\"`` compares sets of (normalised text, type) per "
+        "sentence, entity scores only (``nerspan.score``, whose ``compat`` and ``partial`` "
+        "follow the LLM papers' scripts).",
+        lambda name, value: check_choice(name, value, MATCHING),
+        generative=True)
+    occurrences: str = _option(
+        "all", "generated predictions, grounded: ``\"all\"`` marks every occurrence of an "
+        "entity's text in its sentence; ``\"ordered\"`` gives the i-th listing of a text "
+        "its i-th occurrence.", lambda name, value: check_choice(name, value, OCCURRENCES),
+        generative=True)
+    overlaps: str = _option(
+        "drop", "generated predictions, grounded: of overlapping spans the longer is kept "
+        "(``\"drop\"``, the others counted); ``\"keep\"`` keeps them all, for faireval, "
+        "which scores nested and overlapping spans (the other families read tags).",
+        lambda name, value: check_choice(name, value, OVERLAPS), generative=True)
+    fuzzy: float | None = _option(
+        None, "generated predictions, grounded: a similarity threshold in (0, 1) to also "
+        "ground an entity text at the most similar token window; None (default): exact, "
+        "case-insensitive and normalised matches only.", check_fraction, generative=True)
     given: frozenset | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -156,6 +182,8 @@ def _is_default(value, option) -> bool:
 OPTION_FIELDS = tuple(f for f in dataclasses.fields(InputOptions) if f.name != "given")
 OPTION_NAMES = tuple(f.name for f in OPTION_FIELDS)
 SPAN_OPTION_NAMES = tuple(f.name for f in OPTION_FIELDS if f.metadata["span"])
+# The options of generated predictions (``nerspan.generative``), beside tokens and texts.
+GENERATIVE_INPUT_NAMES = tuple(f.name for f in OPTION_FIELDS if f.metadata["generative"])
 _FIELDS = {f.name: f for f in OPTION_FIELDS}
 
 
@@ -247,4 +275,5 @@ def _documented(doc: str, taken: tuple) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["InputOptions", "input_options", "OPTION_NAMES", "SPAN_OPTION_NAMES"]
+__all__ = ["InputOptions", "input_options", "OPTION_NAMES", "SPAN_OPTION_NAMES",
+           "GENERATIVE_INPUT_NAMES"]

@@ -79,3 +79,25 @@ def check_fraction(name: str, value) -> float:
     if not 0 < value < 1:
         raise ValueError(f"{name} must be between 0 and 1 (exclusive), not {value}")
     return float(value)
+
+
+# The choices of generated predictions' options (``nerspan.generative``, METHODS §6), here
+# where ``InputOptions`` checks them and the generative package reads them.
+MATCHING = ("grounded", "strings")
+OCCURRENCES = ("all", "ordered")
+OVERLAPS = ("drop", "keep")
+COMPAT = (None, "universalner")
+
+
+def check_choice(name: str, value, choices: tuple):
+    """``value`` if it is one of ``choices``, else an error listing them.
+
+    >>> check_choice("occurrences", "every", OCCURRENCES)
+    Traceback (most recent call last):
+    ...
+    ValueError: occurrences must be one of 'all', 'ordered', not 'every'
+    """
+    if isinstance(value, (list, dict, set)) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, "
+                         f"not {value!r}")
+    return value

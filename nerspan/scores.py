@@ -171,8 +171,20 @@ def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0,
     gold_counts = np.bincount(gold.type, minlength=n_types)
     pred_counts = np.bincount(pred.type, minlength=n_types)
     correct = np.bincount(pred.type[pred_ok], minlength=n_types)
+    types = list(gold.types)
+    unplaced = pred.repairs.unplaced() if pred.repairs is not None else {}
+    if unplaced:  # generated entities not found in their sentence: predictions, all wrong
+        types += sorted(set(unplaced) - set(types))
+        extra = np.array([unplaced.get(t, 0) for t in types], dtype=np.int64)
+        pad = len(types) - n_types
+        gold_counts, correct = np.pad(gold_counts, (0, pad)), np.pad(correct, (0, pad))
+        pred_counts = np.pad(pred_counts, (0, pad)) + extra
+        order = np.argsort(types, kind="stable") if pad else np.arange(len(types))
+        types, gold_counts, pred_counts, correct = ([types[i] for i in order],
+                                                    gold_counts[order], pred_counts[order],
+                                                    correct[order])
     present = np.flatnonzero((gold_counts > 0) | (pred_counts > 0))
-    return EntityScores(tuple(gold.types[i] for i in present), gold_counts[present],
+    return EntityScores(tuple(types[i] for i in present), gold_counts[present],
                         pred_counts[present], correct[present], float(zero_division),
                         repairs_dict(gold.repairs, pred.repairs),
                         {"scheme": gold.scheme, "mode": gold.mode, **(options or {})})
@@ -181,6 +193,9 @@ def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0,
 def sentence_counts(gold: Spans, pred: Spans, n_sentences: int) -> np.ndarray:
     """Per sentence: correct, predicted and gold mentions (for the bootstrap)."""
     _, pred_ok = match(gold, pred)
+    predicted = np.bincount(pred.sentence, minlength=n_sentences)
+    generated = pred.repairs.generated if pred.repairs is not None else None
+    if generated is not None:  # its ungrounded entities are wrong predictions too
+        predicted = predicted + generated.ungrounded_per_sentence(n_sentences)[:n_sentences]
     return np.stack([np.bincount(pred.sentence[pred_ok], minlength=n_sentences),
-                     np.bincount(pred.sentence, minlength=n_sentences),
-                     np.bincount(gold.sentence, minlength=n_sentences)], axis=1)
+                     predicted, np.bincount(gold.sentence, minlength=n_sentences)], axis=1)

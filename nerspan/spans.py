@@ -148,11 +148,20 @@ class Repairs:
     lenient_chunks: int | None = None
     types_mapped: int = 0
     types_removed: int = 0
+    # generated predictions: what reading and grounding did (``nerspan.generative``'s
+    # ``GenerativeRepairs``, read by its methods only: this module imports none of it)
+    generated: object = None
 
     @property
     def total(self) -> int:
         return (self.invalid_transitions + self.outside_scheme + self.snapped
-                + (self.discarded_chunks or 0) + self.types_mapped + self.types_removed)
+                + (self.discarded_chunks or 0) + self.types_mapped + self.types_removed
+                + (self.generated.total if self.generated is not None else 0))
+
+    def unplaced(self) -> dict:
+        """type -> predicted entities that have no span (generated entities not found in
+        their sentence): false positives the entity scores add."""
+        return {} if self.generated is None else self.generated.ungrounded_by_type()
 
     @property
     def mostly_discarded(self) -> bool:
@@ -169,7 +178,9 @@ class Repairs:
                 "lenient_chunks": _int_or_none(self.lenient_chunks),
                 "types_mapped": int(self.types_mapped),
                 "types_removed": int(self.types_removed),
-                "sentences": [int(s) for s in self.sentences]}
+                "sentences": [int(s) for s in self.sentences],
+                **({} if self.generated is None
+                   else {"generative": self.generated.to_dict()})}
 
     @classmethod
     def merged(cls, parts) -> "Repairs":
@@ -185,7 +196,8 @@ class Repairs:
                    sum(p.snapped for p in parts),
                    sum(p.discarded_chunks for p in strict) if strict else None,
                    sum(p.lenient_chunks for p in strict) if strict else None,
-                   sum(p.types_mapped for p in parts), sum(p.types_removed for p in parts))
+                   sum(p.types_mapped for p in parts), sum(p.types_removed for p in parts),
+                   next((p.generated for p in parts if p.generated is not None), None))
 
 
 # The keys of one column's ``repairs`` dict, in every family's result.
@@ -280,6 +292,10 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
             repairs, sentences=sentences, **{kind: len(v) for kind, v in changed.items()},
             invalid_transitions=repairs.invalid_transitions + len(rewritten[0]),
             outside_scheme=repairs.outside_scheme + len(rewritten[1]), **strict)
+    generated = corpus.source.generated.get(column)
+    if generated is not None:
+        sentences = tuple(sorted(set(repairs.sentences) | set(generated.sentences())))[:20]
+        repairs = dataclasses.replace(repairs, sentences=sentences, generated=generated)
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
 

@@ -930,6 +930,54 @@ def test_type_flags_bad_input_is_one_line(tmp_path, capsys, case, command):
     assert out == ""
 
 
+# -- --generated FILE.jsonl (an LLM's responses) ----------------------------------------------
+# A bad file is one line and exit 2, naming the file and line; what the model wrote wrongly
+# is no error: counted (a note on stderr, repairs in the JSON) while the other sentence scores.
+PARIS = json.dumps({"response": '[["Paris", "LOC"]]'})
+GENERATED_FILE_CASES = {
+    "not JSON": (["not json", PARIS], r"g.jsonl:1, sentence 0: not JSON: Expecting value"),
+    "JSON of the wrong shape": (['["John", "PER"]', PARIS],
+                                r'g.jsonl:1, sentence 0: expected an object with a "response"'),
+    "tokens of the wrong shape": (
+        [json.dumps({"response": "[]", "tokens": "John Smith saw"}),
+         json.dumps({"response": "[]", "tokens": ["Paris"]})],
+        r'g.jsonl:1, sentence 0: "tokens" must be a list of strings'),
+    "another sentence's words": (
+        [json.dumps({"response": "[]", "tokens": ["John", "Smith", "saw"]}),
+         json.dumps({"response": "[]", "tokens": ["London"]})],
+        r"g.jsonl:2: the line's words 'London' are not its gold sentence's 'Paris'"),
+    "a line short": ([PARIS], r"g.jsonl: 1 response for 2 gold sentences"),
+    "a sentence past the end": ([json.dumps({"response": "[]", "sentence": 7})],
+                                r"g.jsonl:1: sentence 7 is past gold's last \(2 sentences\)"),
+}
+# case -> (the first sentence's response, the kind it is counted as)
+GENERATED_MODEL_CASES = {
+    "not JSON": ("I cannot help with that.", "parse_failures"),
+    "JSON of the wrong shape": ("```json\n42\n```", "parse_failures"),
+    "a type that is a number": ('[["John Smith", 5]]', "rejected"),
+    "an empty string entity": ('[["", "PER"]]', "rejected"),
+    "a response of 1 MB": (json.dumps([["x" * 1_000_000, "PER"]]), "ungrounded"),
+}
+
+
+def generated_argv(command, tmp_path, paths, generated, extra=()):
+    """``argv`` with the predictions given as --generated FILE instead of PRED."""
+    args = argv(command, tmp_path, paths["gold"], paths["pred"], paths["train"], extra)
+    args.remove(str(paths["pred"]))
+    return args + ["--generated", str(generated)]
+
+
+@pytest.mark.parametrize("case,command", [(case, command) for case in GENERATED_FILE_CASES
+                                          for command in COMMANDS])
+def test_bad_generated_file_gives_one_line_and_exit_2(tmp_path, capsys, case, command):
+    lines, message = GENERATED_FILE_CASES[case]
+    generated = tmp_path / "g.jsonl"
+    generated.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, generated_argv(command, tmp_path, files(tmp_path), generated))
+    check_one_line(code, err, message)
+    assert out == ""
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_map_types_syntax_is_a_usage_error(tmp_path, capsys, command):
     paths = files(tmp_path)
@@ -938,3 +986,27 @@ def test_map_types_syntax_is_a_usage_error(tmp_path, capsys, command):
                   ["--map-types", "PERSON:PER"]))
     check_one_line(exit_info.value.code, capsys.readouterr().err,
                    r"error: argument --map-types: expected SRC=DST\[,SRC=DST\]")
+
+
+@pytest.mark.parametrize("case,command", [(case, command) for case in GENERATED_MODEL_CASES
+                                          for command in COMMANDS])
+def test_a_models_mistake_is_counted_and_the_rest_scores(tmp_path, capsys, case, command):
+    response, kind = GENERATED_MODEL_CASES[case]
+    generated = tmp_path / "g.jsonl"
+    generated.write_text(json.dumps({"response": response}) + "\n" + PARIS + "\n",
+                         encoding="utf-8")
+    extra = [] if command == "report" else ["--format", "json"]
+    code, out, err = run(capsys, generated_argv(command, tmp_path, files(tmp_path), generated,
+                                                extra))
+    assert code == 0, err
+    assert "Traceback" not in err and "note: g: 1 of " in err
+    if command == "report":
+        data = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+        result = data["results"]["g"]["entity"]
+    else:
+        result = json.loads(out)
+    record = result["repairs"]["pred"]["generative"]
+    assert record[kind] == 1 and record["usable"] == 1
+    if command not in ("hardeval", "report"):
+        # by hand: gold John Smith (PER) and Paris (LOC); Paris found, John Smith missed
+        assert result["per_type"]["LOC"]["correct"] == 1 and result["recall"] == 0.5

@@ -3,7 +3,9 @@ wrongly is a counted, listed outcome, never a crash or a silent drop; what the c
 passed wrongly raises one ``nerspan.errors`` exception naming the side and sentence.
 
 Entry points: ``read_generated``, ``ground`` and ``score_strings`` (both ways of
-matching, with and without ``compat="universalner"``).
+matching, with and without ``compat="universalner"``); the issue's cases also through
+``nerspan.score``, every family's ``score`` and an evaluate module (the command line's
+rows are in ``test_bad_input_cli``).
 """
 from __future__ import annotations
 
@@ -12,8 +14,14 @@ import json
 import numpy as np
 import pytest
 
+import attribute_buckets
+import faireval
+import hardeval
+import nerspan
+import tough_mentions
 from nerspan import EmptyInputError, InputTypeError, NerspanError, SentenceCountError
 from nerspan.generative import ground, read_generated, read_generated_jsonl, score_strings
+from tests.conftest import REPO
 
 TOKENS = [["Ada", "Lovelace", "wrote"], ["in", "Paris"]]
 GOLD = [[(0, 2, "PER")], [(1, 2, "LOC")]]
@@ -223,3 +231,49 @@ def test_a_jsonl_file_reads_every_form(tmp_path):
     found = ground(read["responses"], texts=read["texts"])
     assert found.spans == [[(0, 1, "PER")], [], [(0, 1, "LOC")]]
     assert len(found.repairs.parse_failures) == 1
+
+
+# -- through nerspan.score, every family and an evaluate module -------------------------------
+GOLD_TAGS = [["B-PER", "I-PER", "O"], ["O", "B-LOC"]]
+
+
+def _family_entries():
+    train = dict(train_tokens=TOKENS, train_tags=GOLD_TAGS)
+    return {"nerspan.score": lambda p: nerspan.score(GOLD_TAGS, p, tokens=TOKENS),
+            "tough_mentions": lambda p: tough_mentions.score(GOLD_TAGS, p, tokens=TOKENS,
+                                                             **train),
+            "hardeval": lambda p: hardeval.score(GOLD_TAGS, p, tokens=TOKENS, **train),
+            "faireval": lambda p: faireval.score(GOLD_TAGS, p, tokens=TOKENS),
+            "attribute_buckets": lambda p: attribute_buckets.score(GOLD_TAGS, p, tokens=TOKENS,
+                                                                   **train)}
+
+
+FAMILY_NAMES = ("nerspan.score", "tough_mentions", "hardeval", "faireval", "attribute_buckets")
+# the cases of the matrix the issue names, in the grounded way
+FAMILY_CASES = ("not JSON", "wrong shape: a number", "a type that is a number",
+                "an empty string entity", "a response of 1 MB")
+
+
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+@pytest.mark.parametrize("case", FAMILY_CASES)
+def test_a_bad_response_in_every_family(case, family):
+    response, kind = MODEL_CASES[case][:2]
+    result = _family_entries()[family]([response, [["Paris", "LOC"]]]).to_dict()
+    record = result["repairs"]["pred"]["generative"]
+    if kind is not None:
+        assert record[kind] == 1
+    assert record["usable"] == 1 and record["spans"] == 1
+    if family != "hardeval":  # by hand: Paris found, Ada Lovelace missed
+        assert result["precision"] == (0.5 if case == "a response of 1 MB" else 1.0)
+        assert result["recall"] == 0.5
+
+
+def test_a_bad_response_through_an_evaluate_module():
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(REPO / "metrics" / "faireval"), tokens=TOKENS)
+    responses = [response for response, *_ in (MODEL_CASES[case] for case in FAMILY_CASES)]
+    for response in responses:
+        result = metric.compute(predictions=[response, '[["Paris", "LOC"]]'],
+                                references=GOLD_TAGS)
+        assert result["traditional_counts"]["TP"] == 1
+        assert result["repairs"]["pred"]["generative"]["usable"] == 1

@@ -22,7 +22,8 @@ LABELS = ["O", "B-PER", "I-PER", "B-LOC"]
 # -- the form table ------------------------------------------------------------------------
 def test_every_form_is_one_record_in_one_table():
     names = [form.name for form in FORMS]
-    assert names == ["context", "dataset", "span_pairs", "spans", "corpus", "ids", "tags"]
+    assert names == ["context", "generated", "dataset", "span_pairs", "spans", "corpus", "ids",
+                     "tags"]
     assert all(isinstance(form, InputForm) and form.doc for form in FORMS)
     corpus = Corpus.from_tags(TAGS, PRED)
     cases = {
@@ -33,6 +34,9 @@ def test_every_form_is_one_record_in_one_table():
         "span_pairs": ([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 1, "PER")], [(0, 1, "LOC")]],
                        {}),
         "context": (GoldContext.build(TAGS), PRED, {}),
+        # PRED's mentions as an LLM lists them, located in the words
+        "generated": (TAGS, [[("Ada", "PER")], '[{"text": "Paris", "type": "LOC"}]'],
+                      {"tokens": [["Ada", "Lovelace", "wrote"], ["Paris"]]}),
     }
     for name, (references, predictions, options) in cases.items():
         inputs = nerspan.InputOptions(**options)

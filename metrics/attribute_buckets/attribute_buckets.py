@@ -47,6 +47,11 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions: list of predicted tag lists, one per sentence.
     references: list of reference tag lists, same shape.
+    predictions may be generated output (an LLM's): per sentence the response (a
+        string: JSON, a code fence, inline <TYPE>...</TYPE> markup, prose) or a list of
+        {"text", "type"} dicts; each entity is located in the sentence's tokens
+        (options occurrences, fuzzy; matching="grounded"), one not found is a wrong
+        prediction; repairs["pred"]["generative"] counts what could not be used.
     predictions, references may also be span lists per sentence: dicts {"label", "start",
         "end"} (token offsets, end exclusive) or a transformers token-classification
         pipeline's output dicts (character offsets); options texts, inclusive_end, snap

@@ -48,6 +48,12 @@ Args:
         sentence: dicts {"label", "start", "end"} (token offsets, end exclusive) or a
         transformers token-classification pipeline's output dicts (character offsets).
     references: list of reference (target) tag lists or span lists, same sentences.
+    predictions may be generated output (an LLM's): per sentence the response (a
+        string: JSON, a code fence, inline <TYPE>...</TYPE> markup, prose) or a list of
+        {"text", "type"} dicts; each entity is located in the sentence's tokens
+        (options occurrences, fuzzy; matching="grounded"), one not found is a wrong
+        prediction (an FP); give tokens to evaluate.load(...) or
+        compute(...); repairs["pred"]["generative"] counts what could not be used.
     tokens, texts: the words or the text that character offsets refer to.
     label_list: the tags in id order (a list, or model.config.id2label): predictions and
         references are then label ids as a Trainer gives them (lists or padded arrays of

@@ -13,6 +13,7 @@ from nerlens.systems import check_tags
 
 from .common import (UsageError, add_alias, add_type_arguments, check_file, encoding_name,
                      note, prediction_paths, type_processing)
+from .generated_files import add_generated_arguments, generated_options
 from .span_files import add_span_arguments, span_paths
 
 
@@ -32,6 +33,7 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
                              "seqeval's strict mode")
     parser.add_argument("--format", default="table", choices=("table", "json"))
     add_span_arguments(parser)
+    add_generated_arguments(parser)
 
 
 def add_reading_arguments(parser) -> None:
@@ -112,7 +114,8 @@ def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
 def refuse_files_with_demo(args) -> None:
     """``--demo`` scores the embedded demo: files given with it would be ignored."""
     given = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
-                                       ("train", "--train")) if getattr(args, name, None)]
+                                       ("generated", "--generated"), ("train", "--train"))
+             if getattr(args, name, None)]
     if given:
         raise UsageError(f"--demo scores the embedded demo; {', '.join(given)} would be "
                          "ignored: give either --demo or files")
@@ -125,6 +128,9 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
     processing = type_processing(args)  # flag errors before any reading
     if getattr(args, "jsonl", False):
+        if getattr(args, "generated", None):
+            raise UsageError("--generated reads GOLD as a column file or a saved split, "
+                             "not with --jsonl span files")
         gold, preds = span_paths(args)
         corpus, systems = library.read_systems(
             gold, preds, jsonl=True, inclusive_end=args.inclusive_end, snap=args.snap,
@@ -138,7 +144,11 @@ def load_systems(args, outside_scheme_is_error: bool = False,
             split=getattr(args, "split", None),
             tokens_column=getattr(args, "tokens_column", "tokens"),
             tags_column=getattr(args, "tags_column", "ner_tags"), keep_tokens=keep_tokens,
-            **system_options(args, outside_scheme_is_error))
+            **generated_options(args), **system_options(args, outside_scheme_is_error))
+        for name, record in corpus.source.generated.items():
+            note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
+                 "wrong prediction in every precision (hardeval's token error rates have no "
+                 "token for it: it is counted beside them)")
     # --keep-types, --remove-types, --map-types: on every column, as the API's read_input
     scheme = "IOB2" if getattr(args, "jsonl", False) else args.scheme
     return process_corpus(corpus, [GOLD, *systems], scheme, args.mode, processing), systems

@@ -8,7 +8,8 @@ from pathlib import Path
 from nerspan import GOLD, Corpus, as_train_index, read_columns
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
-from nerlens.demo import DEMO_NOTES, demo_corpus, demo_train
+from nerlens.demo import (DEMO_GENERATED, DEMO_NOTES, GENERATIVE_NOTES, demo_corpus,
+                          demo_generative_corpus, demo_train)
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report import report
 from nerlens.systems import load_saved_split
@@ -17,9 +18,12 @@ from .common import UsageError, add_alias, non_negative_int, show_progress, writ
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems,
                      read_training, refuse_files_with_demo)
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
+from .generated_files import add_generated_arguments, generated_paths
 from .span_files import add_span_arguments
 
 NAME = "report"
+# --demo NAME: the embedded demos (--demo alone is spaCy's)
+DEMOS = ("spacy", "generative")
 HELP = "every method in one pass: terminal summary, report.json and report.html"
 
 
@@ -50,15 +54,17 @@ def add_arguments(parser) -> None:
                              "registered one: " + ", ".join(family_names()) + ")")
     parser.add_argument("--scheme", default="IOB2")
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
-    parser.add_argument("--demo", action="store_true",
+    parser.add_argument("--demo", nargs="?", const="spacy", default=None, metavar="NAME",
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
-                             "baseline")
+                             "baseline; --demo generative: LLM-style responses to 24 of its "
+                             "sentences beside spaCy's output")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", default="table", choices=("table", "json"),
                         help="what to print: the summary table or the JSON")
     add_reading_arguments(parser)
     add_span_arguments(parser)
+    add_generated_arguments(parser)
     add_experiment_arguments(parser)
 
 
@@ -77,9 +83,21 @@ def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:
     if not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
                          "file(s) (or --demo)")
-    if not args.predictions:
-        raise UsageError("give at least one prediction file")
+    if not args.predictions and not generated_paths(args):
+        raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
     return load_systems(args, outside_scheme_is_error=True)
+
+
+def _demo_name(args) -> None:
+    """--demo takes an optional NAME, so argparse reads ``--demo GOLD`` as a name: an
+    existing file there is GOLD (which --demo refuses, naming it); else the name must be
+    one of ``DEMOS``."""
+    if args.demo is None or args.demo in DEMOS:
+        return
+    if not Path(args.demo).exists():
+        raise UsageError(f"--demo {args.demo!r}: the demos are {', '.join(DEMOS)}")
+    args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
+    args.gold, args.demo = args.demo, DEMOS[0]
 
 
 def family_list(text: str) -> tuple:
@@ -109,7 +127,18 @@ def run(args) -> int:
     if is_experiment(args):
         return run_experiment(args)
     _gold_and_predictions(args)
-    if args.demo:
+    _demo_name(args)
+    if args.demo == "generative":
+        refuse_files_with_demo(args)
+        corpus, names = demo_generative_corpus()
+        train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
+        notes = list(GENERATIVE_NOTES)
+        inputs = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
+                  "train": "demo: WNUT-17 train",
+                  "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
+                              **{name: f"demo: hand-written LLM-style responses ({file})"
+                                 for name, file in DEMO_GENERATED.items()}}}
+    elif args.demo:
         refuse_files_with_demo(args)
         corpus, names = demo_corpus()
         index = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
@@ -126,8 +155,8 @@ def run(args) -> int:
         notes = []
         gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
                 else args.gold)
-        inputs = {"gold": gold,
-                  "train": args.train, "systems": dict(zip(names, args.predictions))}
+        inputs = {"gold": gold, "train": args.train,
+                  "systems": dict(zip(names, list(args.predictions) + generated_paths(args)))}
 
     result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
                     mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,

@@ -50,6 +50,10 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
     check_mode(mode)
     scheme = get_scheme(scheme)
     table = LabelTable.build(corpus.labels, scheme)
+    # generated systems' records are added once to the sums, never to each block's counts
+    generated = dict(corpus.source.generated)
+    if generated:
+        corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={}))
     for column in (GOLD, *systems):  # before the blocks: errors name the corpus's sentence
         check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
     parts = {name: [] for name in systems}  # per system, per block: _BlockScores
@@ -63,7 +67,8 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
                 parts[name].append(_BlockScores(
                     entity_scores(gold, pred), _shifted(gold.repairs, first),
                     _shifted(pred.repairs, first), int(same_tags)))
-    return {name: _summed(parts[name], table.types, corpus.n_tokens) for name in systems}
+    return {name: _summed(parts[name], table.types, corpus.n_tokens, generated.get(name))
+            for name in systems}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,19 +82,25 @@ class _BlockScores:
     same_tags: int
 
 
-def _summed(parts: list, types: tuple, n_tokens: int) -> dict:
+def _summed(parts: list, types: tuple, n_tokens: int, generated=None) -> dict:
     """One system's result dict from its blocks (``_BlockScores``, in corpus order):
     the mention counts of ``types`` summed, the repairs merged; as ``entity_scores``
-    gives for the whole corpus, plus ``tokens`` and ``accuracy``."""
+    gives for the whole corpus, plus ``tokens`` and ``accuracy``. ``generated``: the
+    record of a generated system, whose ungrounded entities are wrong predictions."""
+    pred_repairs = dataclasses.replace(Repairs.merged([p.pred_repairs for p in parts]),
+                                       generated=generated)
+    unplaced = pred_repairs.unplaced()
+    types = tuple(sorted(set(types) | set(unplaced))) if unplaced else types
     index = {name: i for i, name in enumerate(types)}
     counts = np.zeros((3, len(types)), dtype=np.int64)  # gold, predicted, correct
     for part in parts:
         at = [index[name] for name in part.scores.types]
         counts[:, at] += (part.scores.gold, part.scores.predicted, part.scores.correct)
+    for name, n in unplaced.items():
+        counts[1, index[name]] += n
     present = np.flatnonzero((counts[0] > 0) | (counts[1] > 0))
     first = parts[0].scores
-    repairs = repairs_dict(Repairs.merged([p.gold_repairs for p in parts]),
-                           Repairs.merged([p.pred_repairs for p in parts]))
+    repairs = repairs_dict(Repairs.merged([p.gold_repairs for p in parts]), pred_repairs)
     result = EntityScores(tuple(types[i] for i in present), gold=counts[0, present],
                           predicted=counts[1, present], correct=counts[2, present],
                           zero_division=first.zero_division, repairs=repairs,

@@ -3,7 +3,8 @@
 Each family that lists examples says how (``Family.examples``): its kinds, and a function
 from a system's result dict (scored with the family's ``report_options``) to its rows.
 ``collect`` gathers them and removes the listings from the result dicts, so the results
-keep their usual shape. report.json keeps every example (sentence index and spans:
+keep their usual shape; a system given as generated output adds what became no span
+(``generated``: entities not in the sentence, responses not read), with its text. report.json keeps every example (sentence index and spans:
 ``[type, start, end)``, token positions in the sentence); the page shows ``SHOWN`` of each
 kind per system, spread over the test set, with their sentences.
 """
@@ -11,13 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import generated
+
 SHOWN = 3
 
 
 def kinds(families) -> dict:
     """Kind -> its human name, of every family (descriptors) that lists examples."""
-    return {kind: name for family in families if family.examples is not None
-            for kind, name in family.examples.kinds.items()}
+    return {**{kind: name for family in families if family.examples is not None
+               for kind, name in family.examples.kinds.items()}, **generated.kind_names()}
 
 
 def collect(results: dict, context, families) -> dict:
@@ -34,6 +37,9 @@ def collect(results: dict, context, families) -> dict:
             out.setdefault(system, {}).update(rows)
             for key in family.examples.listed:
                 result.pop(key, None)
+    # what a system's generated output had that became no span: the model's own text
+    for system, record in generated.records(results).items():
+        out.setdefault(system, {}).update(generated.example_rows(record))
     return out
 
 

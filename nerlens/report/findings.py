@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from nerspan.family import Rule, finding, percent
 
+from . import generated
 from .names import pair_key
 from .views import every_family, ran, report_view
 
@@ -52,7 +53,8 @@ def rules(families) -> list[tuple]:
     ``families`` (descriptors, in the report's order), the paired comparison, their other
     rules."""
     found = [(rule, family) for family in families for rule in family.findings]
-    return ([(r, f) for r, f in found if r.warning] + [(Rule("paired", PAIRED, paired), None)]
+    return ([(Rule("generated_output", generated.RULE, generated.usable, warning=True), None)]
+            + [(r, f) for r, f in found if r.warning] + [(Rule("paired", PAIRED, paired), None)]
             + [(r, f) for r, f in found if not r.warning])
 
 

@@ -9,6 +9,7 @@ from .examples import kinds, shown_examples
 from .findings import rule_texts, shown
 from .names import first_results, pair_key, statistic_label
 from .page_kit import Raw, escape, number, table
+from . import generated
 from .repairs import repairs_note
 from .views import every_family, ran
 
@@ -118,8 +119,11 @@ def repairs(repaired: dict, mode: str) -> str:
             for kind, n in kinds.items()]
     if not rows:
         return f"<p>No tag needed a repair ({escape(mode)} decoding).</p>"
+    note = repairs_note()
+    if any(generated.SOURCE in by_source for by_source in repaired.values()):
+        note += " " + generated.NOTE
     return (table(["column", "where", "repair", "tags"], rows, text=True)
-            + f"<p class='note'>{escape(repairs_note())} report.json lists the first "
+            + f"<p class='note'>{escape(note)} report.json lists the first "
               "sentences concerned under each family's repairs.</p>")
 
 
@@ -173,6 +177,8 @@ def examples(report) -> str:
 
 def _example(report, kind: str, row: dict, names: dict) -> str:
     tokens = report.example_sentences.get(str(row["sentence"]), [])
+    if "generated" in row:               # generated output that became no span: its text
+        return _generated_example(kind, row, tokens, names)
     if "token_index" in row:             # a token row: both tags on that token
         at = row["token_index"]
         row = {**row, "gold": None if row["gold_tag"] == "O" else [row["gold_tag"], at, at + 1],
@@ -201,3 +207,16 @@ def _example(report, kind: str, row: dict, names: dict) -> str:
     return (f"<li class='example' data-kind='{kind}'><span class='kind'>{escape(names.get(kind, kind))}"
             f"</span> sentence {row['sentence']}: {text} <span class='note'>({detail})"
             "</span></li>")
+
+
+def _generated_example(kind: str, row: dict, tokens: list, names: dict) -> str:
+    """The model's text (and type) beside its sentence, cut to ``2 * CONTEXT`` words."""
+    cut = len(tokens) > 2 * CONTEXT
+    sentence = escape(" ".join(tokens[:2 * CONTEXT])) + (" &hellip;" if cut else "")
+    typed = f" ({escape(row['type'])})" if row.get("type") else ""
+    reason = f"; {escape(row['reason'])}" if row.get("reason") else ""
+    said = (f"the model's <span class='pred'>{escape(row['generated'])}</span>"
+            if row["generated"].strip() else "the model said nothing")
+    return (f"<li class='example' data-kind='{kind}'><span class='kind'>"
+            f"{escape(names.get(kind, kind))}</span> sentence {row['sentence']}: {sentence} "
+            f"<span class='note'>({said}{typed}{reason})</span></li>")

@@ -1,6 +1,7 @@
 """What lenient decoding repaired in a report, gathered from the family results."""
 from __future__ import annotations
 
+from . import generated
 from .views import every_family
 
 DECODING_NOTE = ("Lenient decoding reads tags as conlleval.pl does: an invalid transition "
@@ -21,9 +22,13 @@ def decoding_repairs(results: dict) -> dict:
     for system, by_family in results.items():
         decoded = by_family.get("entity", {}).get("repairs", {})
         for side, owner in (("gold", "gold"), ("pred", system)):
-            counts = {k: v for k, v in decoded.get(side, {}).items() if k != "sentences" and v}
+            counts = {k: v for k, v in decoded.get(side, {}).items()
+                      if k not in ("sentences", "generative") and v}
             if counts:
                 out.setdefault(owner, {})["decoding"] = counts
+            record = decoded.get(side, {}).get("generative")
+            if record and generated.repair_counts(record):
+                out.setdefault(owner, {})[generated.SOURCE] = generated.repair_counts(record)
         for family in repairing:
             if family.name in by_family:
                 counts = family.repairs.count(by_family[family.name])

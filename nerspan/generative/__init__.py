@@ -37,11 +37,12 @@ entity a false positive of ``nerspan`` entity scores.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from ..options import MATCHING
+from .detect import is_generated_input
 from .files import read_generated_jsonl
+from .form import GENERATED, ground_predictions
 from .grounding import OCCURRENCES, OVERLAPS, Grounded, ground
-from .reading import TEXT_KEYS, Generated, read_generated, read_response
+from .reading import Generated, read_generated, read_response
 from .repairs import (LEVELS, MAX_LISTED, TYPE_MATCHES, GenerativeRepairs, Listing,
                       add_ungrounded, merge_repairs)
 from .strings import COMPAT, StringScores, score_strings
@@ -53,53 +54,8 @@ from .type_names import TypeMatcher
 # options of the way chosen.
 GROUNDING_OPTION_NAMES = ("types", "type_map", "occurrences", "overlaps", "fuzzy")
 STRING_OPTION_NAMES = ("types", "type_map", "compat", "partial")
-MATCHING = ("grounded", "strings")
 GENERATIVE_OPTION_NAMES = ("matching", "types", "type_map", "occurrences", "overlaps",
                            "fuzzy", "compat", "partial")
-
-
-def is_generated_input(value) -> bool | None:
-    """True for generated output per sentence (strings, dicts from type to texts,
-    lists of entity dicts without offsets or of ``[text, type]`` pairs), False for
-    every other input form (tags, ids, span lists), None when every sentence is empty.
-
-    A list of one-word strings is not generated output but tags or words given flat (a
-    list for one sentence): False, so that the tag reader names the mistake.
-
-    >>> is_generated_input(['[{"text": "Paris", "type": "LOC"}]'])
-    True
-    >>> is_generated_input([[{"text": "Paris", "type": "LOC"}]])
-    True
-    >>> is_generated_input([[("Paris", "LOC")]])
-    True
-    >>> is_generated_input([[{"label": "LOC", "start": 0, "end": 1}]])
-    False
-    >>> is_generated_input(["B-LOC", "O"])
-    False
-    """
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
-        return False
-    strings = [s for s in value if isinstance(s, str)]
-    if strings:
-        return any(_is_response(s) for s in strings)
-    for sentence in value:
-        if isinstance(sentence, Mapping):
-            return True
-        if isinstance(sentence, (list, tuple)) and sentence:
-            return _is_entity(sentence[0])
-    return None
-
-
-def _is_response(text: str) -> bool:
-    return len(text.split()) != 1 or any(c in text for c in "[{<")
-
-
-def _is_entity(item) -> bool:
-    if isinstance(item, Mapping):
-        keys = {k.casefold() for k in item if isinstance(k, str)}
-        return bool(keys & set(TEXT_KEYS)) and not keys & {"start", "end"}
-    return isinstance(item, (list, tuple)) and len(item) == 2 \
-        and all(isinstance(x, str) for x in item)
 
 
 __all__ = ["ground", "Grounded", "read_generated", "read_response", "Generated",
@@ -107,4 +63,4 @@ __all__ = ["ground", "Grounded", "read_generated", "read_response", "Generated",
            "add_ungrounded", "merge_repairs", "is_generated_input", "read_generated_jsonl",
            "TypeMatcher", "LEVELS", "TYPE_MATCHES", "MAX_LISTED", "OCCURRENCES", "OVERLAPS",
            "COMPAT", "MATCHING", "GENERATIVE_OPTION_NAMES", "GROUNDING_OPTION_NAMES",
-           "STRING_OPTION_NAMES"]
+           "STRING_OPTION_NAMES", "GENERATED", "ground_predictions"]

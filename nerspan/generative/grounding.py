@@ -35,14 +35,12 @@ from itertools import accumulate
 
 from ..errors import InputTypeError, NerspanError, shown
 from ..input_options import input_options
-from ..options import check_fraction
+from ..options import OCCURRENCES, OVERLAPS, check_fraction
 from ..span_input import _Texts
 from .normalise import core_bounds, lowercase_in_place, normalise, unify
 from .reading import Generated, read_generated
 from .repairs import LEVELS, GenerativeRepairs, Listing
 
-OCCURRENCES = ("all", "ordered")
-OVERLAPS = ("drop", "keep")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import numpy as np
 from ..corpus import GOLD
 from ..errors import InputTypeError, NerspanError, SentenceCountError, counted
 from ..input_options import input_options
+from ..options import COMPAT
 from ..scores import EntityScores, safe_divide
 from ..span_input import from_spans, is_span_input
 from ..spans import decode, repairs_dict
@@ -29,8 +30,6 @@ from .normalise import normalise
 from .reading import TEXT_KEYS, _sentences, read_generated, read_response
 from .repairs import TYPE_MATCHES, GenerativeRepairs, Listing, merge_repairs
 from .type_names import TypeMatcher
-
-COMPAT = (None, "universalner")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,55 @@
+"""``--generated FILE.jsonl``: an LLM's output as the predictions, for every subcommand
+that reads GOLD and PRED.
+
+One JSON object per line and sentence with ``"response"`` (the raw response, an entity
+list or a dict from type to texts) and optionally ``"tokens"``/``"text"`` (checked to be
+the gold sentence's) and ``"sentence"`` (the gold sentence it answers; then only those
+sentences are scored). Each file is one system, grounded in gold's words
+(``nerlens.systems.add_generated``); ``--occurrences`` and ``--fuzzy`` are the
+``nerspan.InputOptions`` of the same names.
+"""
+from __future__ import annotations
+
+import argparse
+
+from nerspan.options import OCCURRENCES
+from nerlens.systems import named_files
+
+from .common import check_file
+
+
+def add_generated_arguments(parser) -> None:
+    parser.add_argument("--generated", action="append", default=None, metavar="FILE.jsonl",
+                        help="a JSON Lines file of an LLM's responses, one object per "
+                             "sentence with \"response\" (and \"tokens\"/\"text\", "
+                             "\"sentence\"): scored as a system (repeat for several)")
+    parser.add_argument("--occurrences", default="all", choices=OCCURRENCES,
+                        help="--generated: an entity marks every occurrence of its text "
+                             "(all, default) or the i-th listing the i-th (ordered)")
+    parser.add_argument("--fuzzy", type=fraction, default=None, metavar="THRESHOLD",
+                        help="--generated: also ground an entity at the most similar token "
+                             "window when the similarity reaches THRESHOLD (0-1)")
+
+
+def fraction(text: str) -> float:
+    """argparse type: a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, not {text!r}")
+    return value
+
+
+def generated_options(args) -> dict:
+    """``nerlens.systems.read_systems``' options of the --generated flags."""
+    files = getattr(args, "generated", None)
+    if not files:
+        return {}
+    return dict(generated=named_files([check_file(path) for path in files]),
+                occurrences=args.occurrences, fuzzy=args.fuzzy)
+
+
+def generated_paths(args) -> list[str]:
+    return list(getattr(args, "generated", None) or [])

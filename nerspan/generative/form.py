@@ -1,0 +1,105 @@
+"""Generated predictions as one input form of the dispatcher (``nerspan.inputs.FORMS``).
+
+When the predictions are generated output (``is_generated_input``: entity lists, dicts
+from type to texts, inline markup, raw responses; or what ``read_generated`` or
+``ground`` returned), the references are read as any references are, the entities are
+grounded in the sentence text (``tokens``, ``texts``, or the references' own words;
+never their labels), and the grounded spans become the predicted column as span input
+does. What reading and grounding did rides with that column (``Source.generated``):
+decoding puts it in the column's ``Repairs``, so every family's ``repairs`` holds it
+(``pred["generative"]``) and entity scores count each ungrounded entity as a wrong
+prediction (``Repairs.unplaced``).
+
+``matching="strings"`` scores no spans: ``nerspan.score`` takes it (``score_strings``);
+a family asked for it is told so.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..errors import InputTypeError
+from ..flat import GOLD, PRED
+from ..input_options import InputOptions
+from ..inputs import InputForm, Reading, read_input, register_form
+from ..schemes import get_scheme
+from ..span_input import check_span_scheme, from_spans
+from ..spans import LabelTable
+from .detect import is_generated_input
+from .grounding import Grounded, ground
+from .reading import Generated, read_generated
+
+
+def is_generated(predictions) -> bool:
+    """Generated predictions: output of a model (``is_generated_input``) or what
+    ``read_generated`` or ``ground`` returned."""
+    if isinstance(predictions, (Generated, Grounded)):
+        return True
+    return is_generated_input(predictions) is True
+
+
+def _recognise(references, predictions, inputs, words) -> bool:
+    return predictions is not None and inputs.label_list is None and is_generated(predictions)
+
+
+def read_generated_form(references, predictions, inputs, scheme, words) -> Reading:
+    """The references' gold column and the grounded predictions as column ``pred``."""
+    if inputs.matching == "strings":
+        raise InputTypeError('matching="strings" compares sets of strings and gives entity '
+                             "scores only (nerspan.score); the families score spans: "
+                             'ground the output (matching="grounded", the default)')
+    if inputs.overlaps == "keep":
+        raise InputTypeError('overlaps="keep" keeps nested and overlapping spans, which '
+                             "only faireval scores; the other families read tags: "
+                             'overlaps="drop" (the default)')
+    if scheme is not None:
+        check_span_scheme(scheme)
+    reading = read_input(references, None, inputs=inputs, scheme=scheme, words=True)
+    gold = reading.corpus.paired(reading.gold_column, None)
+    grounded = ground_predictions(predictions, gold, inputs)
+    tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
+    # the grounded spans' own layout (token offsets, end exclusive), whatever the options
+    spans = from_spans(grounded.spans, inputs=InputOptions(
+        tokens=tokens, texts=None if tokens is not None else inputs.texts))
+    corpus = gold.with_columns(spans, {GOLD: PRED})
+    source = dataclasses.replace(corpus.source,
+                                 generated={**corpus.source.generated, PRED: grounded.repairs})
+    return Reading(GENERATED, corpus.with_source(source), context=reading.context)
+
+
+def ground_predictions(predictions, gold, inputs) -> Grounded:
+    """``predictions`` grounded in the sentences of the ``gold`` corpus (its words, or
+    ``tokens``/``texts``), types matched to the type names of its labels."""
+    if isinstance(predictions, Grounded):
+        return predictions
+    if not isinstance(predictions, Generated):
+        types = set(LabelTable.build(gold.labels, get_scheme("IOB2")).types)
+        predictions = read_generated(predictions, types=types)
+    tokens, texts = inputs.tokens, inputs.texts
+    if tokens is None and texts is None:
+        tokens = words_of(gold)
+        if tokens is None:
+            raise InputTypeError("generated predictions are grounded in the sentence text: "
+                                 "pass tokens=... (the words of each sentence) or texts=...",
+                                 side="predictions")
+    return ground(predictions, tokens=tokens, texts=texts, occurrences=inputs.occurrences,
+                  overlaps=inputs.overlaps, fuzzy=inputs.fuzzy)
+
+
+def words_of(corpus) -> list | None:
+    """The corpus's words per sentence, or None when it has none."""
+    if corpus.tokens is None:
+        return None
+    return [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+
+
+GENERATED = InputForm(
+    "generated", _recognise, read_generated_form,
+    "generated predictions (entity lists, dicts from type to texts, inline markup, raw "
+    "LLM responses), grounded in the sentence text; references in any form")
+# Before the forms of the references' own kind (an entity list is no span list, a response
+# no tag list), after the gold context, which reads its predictions through this one.
+register_form(GENERATED, before="dataset")
+
+
+__all__ = ["GENERATED", "is_generated", "ground_predictions", "read_generated_form",
+           "words_of"]
