@@ -26,6 +26,11 @@ SEMEVAL = {"strict": "strict: exact span and type", "exact": "exact: exact span,
            "ent_type": "type: overlapping span, same type"}
 
 
+# a schema's name in the table (the SemEval-2013 task's; nervaluate's key ent_type is
+# its type schema)
+SEMEVAL_SHORT = {name: text.partition(":")[0] for name, text in SEMEVAL.items()}
+
+
 def statistic_name(key: str, first=None) -> str | None:
     """``fair_f1`` -> ``fair F1 (FairEval)``; ``semeval.partial.f1`` -> ``F1, SemEval-2013
     partial: overlapping span, any type``.
@@ -60,6 +65,9 @@ def figures(view) -> dict:
 
 # -- the report's section ----------------------------------------------------------------
 COUNTS = ("TP", "FP", "FN", "LE", "BE", "BEs", "BEl", "BEo", "LBE")
+COUNTS_LEGEND = ("Per label: TP correct; FP spurious; FN missed; LE wrong label; BE wrong "
+                 "boundary, the system span smaller (BEs), larger (BEl) or overlapping (BEo); "
+                 "LBE wrong label and boundary. F1 in percent.")
 SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 
 
@@ -81,16 +89,16 @@ def section(view) -> tuple:
                          [[name] + cells for name, cells in zip(row_names, counts)]),
                    *semeval_blocks(system, result.get("semeval") or {})]
     return (*blocks, FiguresCapNote(),
-            Note("Rows: target label, then the system spans no target span took (FP); "
-                 "columns: system label, then the target spans no system span took (FN); "
-                 "the diagonal holds boundary errors."))
+            Note(f"{COUNTS_LEGEND} Confusion of errors: rows: target label, then the system "
+                 "spans no target span took (FP); columns: system label, then the target "
+                 "spans no system span took (FN); the diagonal holds boundary errors."))
 
 
 def semeval_blocks(system: str, semeval: dict) -> tuple:
     """The SemEval-2013 schemas (nervaluate's accounting of the same spans), overall."""
     if not semeval:
         return ()
-    rows = [[name] + [str(row[c]) for c in SEMEVAL_COUNTS]
+    rows = [[SEMEVAL_SHORT.get(name, name)] + [str(row[c]) for c in SEMEVAL_COUNTS]
             + [row["precision"], row["recall"], row["f1"]] for name, row in semeval.items()]
     return (Heading(f"{system}: SemEval-2013 schemas"),
             Table(["schema", *SEMEVAL_COUNTS, "P", "R", "F1"], rows))

@@ -95,7 +95,8 @@ def test_demo_page_findings_contents_overview(demo):
     assert ">attribute_buckets.buckets.eLen.0<" not in page
     assert "WNUT-17&#x27;s test set was built from entities" in page
     # the comparison says which system each probability is about
-    assert "<b>that column's system</b> is better than the baseline <b>spacy_sm</b>" in page
+    assert ("<b>that column's system</b> is better than the reference system <b>spacy_sm</b>"
+            in page)
 
 
 def test_statistic_labels():
