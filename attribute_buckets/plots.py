@@ -37,6 +37,7 @@ FORMATS = (".png", ".svg")
 # The smallest text of a chart, in points: 9 pt at the report's 90 dpi is 11 px on a page
 # showing the chart at its own size, readable at 1280 px (tick labels, legends, cells)
 SMALL = 9
+UNDEFINED = "\u2013"   # an undefined number, as the report's tables show it
 
 
 def percent_axis(axes, values, label: str, floor: float = 0.0) -> None:
@@ -82,16 +83,21 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     Empty buckets (F1 None) get no bar; buckets empty by construction are left out; the
     gold count of each bucket is under its name; the axis fits the bars and intervals.
     """
+    from matplotlib import colormaps
+
     systems = _systems(results)
     first = next(iter(systems.values()))
     rows = first["buckets"][attribute]
     n_buckets, n_systems = len(rows), len(systems)
-    # many buckets (tag: one per type) get more room, so that their names never overlap
-    figure = _figure(max(width, 2.5 + 1.25 * n_buckets), height)
+    # many buckets (tag: one per type) get more room, so that their names never overlap;
+    # many systems too (bars of at least 0.1 inch), their legend under the chart
+    below = n_systems > 6
+    figure = _figure(max(width, 2.5 + max(1.25, 0.12 * n_systems) * n_buckets),
+                     height + (0.22 * np.ceil(n_systems / 3) if below else 0))
     axes = figure.add_subplot()
     x = np.arange(n_buckets)
     bar = 0.8 / max(n_systems, 1)
-    tops = []
+    tops, f1s = [], []
     for i, (name, data) in enumerate(systems.items()):
         buckets = data["buckets"][attribute]
         f1 = 100 * np.array([np.nan if b["f1"] is None else b["f1"] for b in buckets])
@@ -103,9 +109,12 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
                                    else b["f1_interval"][1] for b in buckets])
             errors = np.nan_to_num(np.vstack([np.clip(f1 - low, 0, None),
                                               np.clip(high - f1, 0, None)]))
-            tops.append(high)
+            tops += [high, low]
+        f1s.append(f1)
         drawn = axes.bar(x - 0.4 + bar * (i + 0.5), np.nan_to_num(f1), bar, yerr=errors,
-                         capsize=3 if n_systems <= 4 else 0, label=name)
+                         capsize=3 if n_systems <= 4 else 0, label=name,
+                         # past 10 systems the default colours repeat: 20 distinct ones
+                         color=colormaps["tab20"](i % 20) if n_systems > 10 else None)
         overall = overall_f1(data, attribute)
         if overall is not None:
             axes.axhline(100 * overall, color=drawn.patches[0].get_facecolor(),
@@ -114,18 +123,32 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
         tops.append(f1)
     axes.set_xticks(x, [_tick_label(r) for r in rows], fontsize=SMALL)
     score = "token F1" if unit(first, attribute) == "token" else "F1"   # not entity F1
-    percent_axis(axes, np.concatenate([np.ravel(t) for t in tops]), f"{score} (%)")
-    axes.set_xlabel(f"bucket of {attribute_name(attribute)}, its values and gold count",
-                    fontsize=SMALL)
-    axes.set_title(title or f"{attribute_name(attribute)}: {score} per bucket\n"
-                   f"(dashed: each system's overall {score})", fontsize=10)
-    if n_systems > 1:
+    values = np.concatenate([np.ravel(t) for t in tops])
+    percent_axis(axes, values, f"{score} (%)", floor=_floor(values, bars=f1s))
+    # one line of title, no x label (the ticks name each bucket, its values and gold
+    # count): each text costs its share of the report's time
+    axes.set_title(title or f"{attribute_name(attribute)}: {score} per bucket "
+                   f"(dashed: overall {score})", fontsize=10)
+    if below:
+        figure.legend(fontsize=SMALL, loc="outside lower center", ncols=3)
+    elif n_systems > 1:
         # outside the axes: never over a bar, and cheap ("best" tests every placement)
-        axes.legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1),
-                    ncols=1 if n_systems <= 8 else 2)
+        axes.legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1))
     if path is not None:
         save(figure, path)
     return figure
+
+
+def _floor(values, bars) -> float:
+    """Where a bar chart's axis starts: 0, unless every bar and interval lies above 40%
+    (15 systems between 85% and 95% would look alike from 0): then a round step under
+    the lowest value (the axis says where it starts)."""
+    lowest = [np.nanmin(b) for b in bars if np.isfinite(b).any()]
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if not lowest or min(lowest) < 40 or not finite.size:
+        return 0.0
+    return float(10 * np.floor(min(min(lowest), finite.min()) * 0.95 / 10))
 
 
 def _tick_label(row: dict) -> str:
@@ -221,6 +244,9 @@ def _relative_map(rows, cube, labels, width=None, height=None, groups=None):
     axes.set_yticks(np.arange(len(rows)), rows, fontsize=SMALL)
     for edge in np.cumsum(widths)[:-1].tolist():
         axes.axvline(edge - 0.5, color="black", linewidth=0.8)
+    for i, j in zip(*np.nonzero(~np.isfinite(matrix))):
+        # the tables' mark of an undefined number (an empty bucket), not a blank
+        axes.text(j, i, UNDEFINED, ha="center", va="center", fontsize=SMALL, color="grey")
     lines = 0
     for name, start, n in zip(groups or (), np.cumsum([0] + widths[:-1]).tolist(), widths):
         # the attribute's name above its columns, wrapped to their width

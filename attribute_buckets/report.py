@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan.blocks import (Figure, FiguresCapNote, Heading, Hover, Marked, Note, Noted,
-                            Table)
+from nerspan.blocks import (Collapsed, Figure, FiguresCapNote, Heading, Hover, Marked, Note,
+                            Noted, Table)
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 from nerspan.family import Section, finding, interval_text, percent, usable
@@ -124,7 +124,8 @@ TOKEN_NOTE = ("Scored over tokens, O included (every token is a unit): token F1,
 OVERVIEW_NOTE = (
     "Each cell: the system's F1 on the bucket minus its overall entity F1, in points "
     "(\u221220 = 20 points below its overall F1); green: the system does better on the "
-    "bucket than overall, red: worse; blank: a bucket without gold or predicted mentions. "
+    "bucket than overall, red: worse; \u2013: undefined (a bucket without gold or "
+    "predicted mentions). "
     "Columns: the buckets of each attribute (their intervals are in the attribute buckets "
     "section). The token attributes (token label consistency, token frequency) are left "
     "out: they score every token, O included, so their F1 is not comparable with entity "
@@ -140,9 +141,10 @@ def overview(view) -> tuple:
 
 
 def section(view) -> tuple:
-    """Per attribute its chart and the F1 of every bucket and system (buckets empty by
-    construction left out, and said); the self-diagnosis (best and worst bucket) of
-    every system, and its histograms."""
+    """Per attribute its chart (each system's overall F1 as a dashed line) and the F1 of
+    every bucket and system (collapsed beyond two systems; buckets empty by construction
+    left out, and said); the self-diagnosis (best and worst bucket) of every system, and
+    its histograms."""
     first, results = view.first(), view.results
     blocks = []
     for attribute, buckets in first["buckets"].items():
@@ -154,12 +156,14 @@ def section(view) -> tuple:
                 + [r["buckets"][attribute][i]["f1"] for r in results.values()]
                 for i, bucket in enumerate(buckets) if not degenerate(bucket)]
         left_out = [bucket_label(b) for b in buckets if degenerate(b)]
-        note = (f"Left out: {', '.join(left_out)}, empty by construction (two bucket edges "
-                "fell on the same value, so no value lies inside). Dashed lines in the "
-                "chart: each system's overall F1." if left_out else
-                "Dashed lines in the chart: each system's overall F1.")
-        blocks.append(Table(["bucket", "gold mentions" if analysis.unit(first, attribute)
-                             != TOKEN else "gold tokens"] + list(results), rows, note=note))
+        if left_out:
+            blocks.append(Note(f"Left out: {', '.join(left_out)}, empty by construction (two "
+                               "bucket edges fell on the same value, so no value lies "
+                               "inside)."))
+        table = Table(["bucket", "gold mentions" if analysis.unit(first, attribute) != TOKEN
+                       else "gold tokens"] + list(results), rows)
+        blocks.append(Collapsed(f"{attribute_name(attribute)}: F1 per bucket (%), every "
+                                "system", (table,), opened=len(results) <= 2))
     diagnoses = []
     for system, result in results.items():
         for attribute, buckets in result["buckets"].items():
@@ -171,8 +175,10 @@ def section(view) -> tuple:
                                   best, str(worst_name), worst, best - worst])
     if diagnoses:
         blocks += [Heading("Self-diagnosis: best and worst bucket"),
-                   Table(["system", "attribute", "best", "F1", "worst", "F1", "gap"],
-                         diagnoses)]
+                   Collapsed(f"Best and worst bucket of every attribute, "
+                             f"{counted(len(results), 'system')}",
+                             (Table(["system", "attribute", "best", "F1", "worst", "F1",
+                                     "gap"], diagnoses),), opened=len(diagnoses) <= 20)]
         charts = [self_diagnosis_title(system) for system in results]
         if any(title in view.figures for title in charts):
             blocks += [Figure(title) for title in charts]
@@ -458,7 +464,7 @@ def _heatmap(view) -> tuple:
     return (Figure(title),
             Note(f"Each cell: (bucket F1 \u2212 the baseline {baseline}'s bucket F1) / the "
                  "baseline's, on bucket F1 averaged over the runs; one row per dataset and "
-                 "system; blank: an empty bucket."))
+                 "system; \u2013: an empty bucket."))
 
 
 ATTRIBUTE = ("On each dataset, the attribute whose buckets matter most for the systems "

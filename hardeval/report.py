@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from nerspan import GOLD
-from nerspan.blocks import Heading, Table, Tiles
+from nerspan.blocks import Collapsed, Heading, Table, Tiles
 from nerspan.family import Repairs
 
 from .analysis import corpus_statistics, hard_tokens, token_errors
@@ -78,8 +78,9 @@ def section(view) -> tuple:
     the errors in each subset, the corpus statistics and the hard tokens."""
     first = view.first()
     names = list(first["subsets"])
-    sizes = [["tokens", None] + [first["subsets"][n]["tokens"] for n in names],
-             ["% of tokens", None] + [first["subsets"][n]["tokens"]
+    # no hardeval score for the sizes' rows: an empty cell, not the mark of undefined
+    sizes = [["tokens", ""] + [first["subsets"][n]["tokens"] for n in names],
+             ["% of tokens", ""] + [first["subsets"][n]["tokens"]
                                       / max(first["subsets"]["all"]["tokens"], 1)
                                       for n in names]]
     rows = [[system, r["hardeval"]] + [r["subsets"][n]["ter"] for n in names]
@@ -126,8 +127,8 @@ def analyses_blocks(view) -> tuple:
                   note="Ambiguous: a token string seen with two or more IO labels, a mention "
                        "text with two or more types; unseen: a mention text that is no "
                        "training mention."),
-            Heading("Most frequent hard tokens (the paper's section 3.2)"),
-            Tiles(tiles))
+            Collapsed("Most frequent hard tokens of each subset, with each system's errors "
+                      "on them (the paper's section 3.2)", (Tiles(tiles),)))
 
 
 # -- error examples ----------------------------------------------------------------------

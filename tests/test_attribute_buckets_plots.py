@@ -104,8 +104,14 @@ def test_tag_charts_name_each_type_once_and_the_heat_map_is_not_padded(results, 
     columns = [t.get_text() for t in heat.axes[0].get_xticklabels()]
     assert columns == ["XS", "S", "L", "XL", "LOC", "ORG", "PER"]
     # each attribute named in full above its columns, its key beside the name
-    assert [t.get_text().replace("\n", " ") for t in heat.axes[0].texts] == [
+    texts = [t.get_text().replace("\n", " ") for t in heat.axes[0].texts]
+    assert [t for t in texts if t != plots.UNDEFINED] == [
         "entity length (eLen)", "entity type (tag)"]
+    # an empty bucket shows the tables' mark of undefined, one per undefined cell
+    _, _, cube = ab.analysis.relative_change(results, "weak", ["eLen", "tag"])
+    widths = [4, 3]
+    undefined = sum(int(np.isnan(cube[:, j, :n]).sum()) for j, n in enumerate(widths))
+    assert texts.count(plots.UNDEFINED) == undefined
     compare = plots.comparison_chart(results["good"], results["weak"], ("good", "weak"),
                                      attributes=["eLen", "tag"], path=tmp_path / "cmp.png")
     assert {t.get_rotation() for t in compare.axes[0].get_xticklabels()} == {0.0}

@@ -72,7 +72,8 @@ def headline_table(report) -> str:
         row += [_value(estimates.get(key)) for key, _, _ in chosen]
         if report.comparisons:
             pair = report.comparisons.get(pair_key(system, baseline))
-            row.append("ref" if system == baseline else
+            same = estimates.get("entity_f1") == report.estimates[baseline].get("entity_f1")
+            row.append("ref" if system == baseline else "tie" if same else
                        _value(pair.get("entity_f1") if pair else None))
         rows.append(row)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
@@ -103,7 +104,8 @@ def legend(report) -> str:
     parts += [f"{header}: {text}." for _, header, text in columns(report)]
     if report.comparisons:
         parts.append(f"P>ref: share of paired resamples in which the system's entity F1 "
-                     f"beats the reference system {info.get('baseline')}'s (ref).")
+                     f"beats the reference system {info.get('baseline')}'s (ref); tie: the "
+                     "same entity F1 on the test set.")
     parts.append(f"{UNDEFINED} = undefined. Every statistic, per type and per bucket, is in "
                  "report.html and report.json.")
     return wrap(" ".join(parts))
