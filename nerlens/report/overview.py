@@ -15,6 +15,8 @@ from .views import every_family, ran
 # Tables with one column per system are cut into tables of at most this many systems:
 # wider ones would not fit a 1280 px page
 SYSTEMS_PER_TABLE = 6
+# a listing of more rows than this (repairs, the systems' files) is collapsed
+LONG = 10
 UNDEFINED_NOTE = "&ndash; = undefined (an empty subset or bucket, or nothing to divide by)"
 
 
@@ -224,9 +226,12 @@ def repairs(repaired: dict, mode: str) -> str:
             for kind, n in kinds.items()]
     if not rows:
         return f"<p>No tag needed a repair ({escape(mode)} decoding).</p>"
-    return (table(["column", "where", "repair", "tags"], rows, text=True)
-            + f"<p class='note'>{escape(repairs_note())} report.json lists the first "
-              "sentences concerned under each family's repairs.</p>")
+    listing = table(["column", "where", "repair", "tags"], rows, text=True)
+    if len(rows) > LONG:
+        listing = (f"<details><summary>{counted(len(rows), 'repair count')} over "
+                   f"{counted(len(repaired), 'column')}</summary>{listing}</details>")
+    return (listing + f"<p class='note'>{escape(repairs_note())} report.json lists the "
+            "first sentences concerned under each family's repairs.</p>")
 
 
 # the report's options in the provenance table, by what they set (report.json keeps the
@@ -251,13 +256,21 @@ def provenance(report) -> str:
     record = report.info.get("provenance", {})
     inputs = record.get("inputs", {})
     rows = [["gold", inputs.get("gold")], ["training data", inputs.get("train")]]
-    rows += [[f"system {name}", source] for name, source in inputs.get("systems", {}).items()]
     rows += [[OPTION_NAMES.get(key, key), _option_value(key, value)]
              for key, value in record.get("options", {}).items()]
     rows += [["nerlens version", record.get("nerlens_version")],
              ["date (UTC)", record.get("date")]]
-    return table(["", "value"], [[Raw(escape(k)), Raw("&ndash;" if v is None else escape(v))]
-                                 for k, v in rows], text=True)
+    systems = [[f"system {name}", source] for name, source in inputs.get("systems", {}).items()]
+
+    def listed(pairs):
+        return table(["", "value"], [[Raw(escape(k)), Raw("&ndash;" if v is None else escape(v))]
+                                     for k, v in pairs], text=True)
+
+    if len(systems) > LONG:   # the systems' files apart, on demand
+        return listed(rows) + (f"<details><summary>The files of the "
+                               f"{counted(len(systems), 'system')}</summary>"
+                               f"{listed(systems)}</details>")
+    return listed(rows[:2] + systems + rows[2:])
 
 
 # -- error examples ----------------------------------------------------------------------
