@@ -90,14 +90,14 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     rows = first["buckets"][attribute]
     n_buckets, n_systems = len(rows), len(systems)
     # many buckets (tag: one per type) get more room, so that their names never overlap;
-    # many systems too (bars of at least 0.1 inch), their legend under the chart
+    # many systems too (bars of about 0.08 inch, 7 px), their legend under the chart
     below = n_systems > 6
-    figure = _figure(max(width, 2.5 + max(1.25, 0.12 * n_systems) * n_buckets),
+    figure = _figure(max(width, 2.5 + max(1.25, 0.1 * n_systems) * n_buckets),
                      height + (0.22 * np.ceil(n_systems / 3) if below else 0))
     axes = figure.add_subplot()
     x = np.arange(n_buckets)
     bar = 0.8 / max(n_systems, 1)
-    tops, f1s = [], []
+    tops, f1s, lines = [], [], []
     for i, (name, data) in enumerate(systems.items()):
         buckets = data["buckets"][attribute]
         f1 = 100 * np.array([np.nan if b["f1"] is None else b["f1"] for b in buckets])
@@ -117,10 +117,13 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
                          color=colormaps["tab20"](i % 20) if n_systems > 10 else None)
         overall = overall_f1(data, attribute)
         if overall is not None:
-            axes.axhline(100 * overall, color=drawn.patches[0].get_facecolor(),
-                         linestyle="--", linewidth=1)
-            tops.append([100 * overall])
+            lines.append((100 * overall, drawn.patches[0].get_facecolor()))
         tops.append(f1)
+    if lines:   # each system's overall F1: one collection of lines, cheap to draw
+        axes.hlines([y for y, _ in lines], -0.5, n_buckets - 0.5, colors=[c for _, c in lines],
+                    linestyles="--", linewidth=1)
+        axes.set_xlim(-0.5, n_buckets - 0.5)
+        tops.append([y for y, _ in lines])
     axes.set_xticks(x, [_tick_label(r) for r in rows], fontsize=SMALL)
     score = "token F1" if unit(first, attribute) == "token" else "F1"   # not entity F1
     values = np.concatenate([np.ravel(t) for t in tops])

@@ -55,9 +55,11 @@ def test_bucket_chart_with_error_bars(results, tmp_path):
     assert highest <= axes.get_ylim()[1] <= 100 and axes.get_ylabel() == "F1 (%)"
     # 2 systems x 4 buckets of bars, error bars from the bootstrap intervals
     assert len(axes.patches) == 8
-    # each system's overall F1 drawn as a line across the chart
-    assert sorted(line.get_ydata()[0] for line in axes.get_lines()
-                  if line.get_linestyle() == "--") == sorted(
+    # each system's overall F1 drawn as a dashed line across the chart
+    from matplotlib.collections import LineCollection
+    dashed = [c for c in axes.collections if isinstance(c, LineCollection)
+              and c.get_linestyle()[0][1] is not None]
+    assert sorted(segment[0][1] for c in dashed for segment in c.get_segments()) == sorted(
         100 * r.to_dict()["f1"] for r in results.values())
     image = read_image(path)
     width, height = figure.get_size_inches() * 100   # at 100 dpi

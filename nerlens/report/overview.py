@@ -198,7 +198,8 @@ def family_statistics(report, family) -> str:
         return ""
     tables = []
     for systems in _chunks(report.systems):
-        rows = [[Raw(escape(statistic_label(n, first))
+        # hover a name for its key in report.json
+        rows = [[Raw(f"<span title='{escape(n)}'>{escape(statistic_label(n, first))}</span>"
                      + ("" if report.higher_is_better[n] else " \u2193"))]
                 + [Raw(_with_interval(report, s, n)) for s in systems] for n in defined]
         tables.append(table(["statistic"] + systems, rows))
@@ -214,7 +215,7 @@ def family_statistics(report, family) -> str:
                      + comparison_tables(report, defined)
                      + f"<p class='note'>{PAIRED_NOTE}.</p>")
     return (f"<details class='statistics'><summary>Every statistic of this section with its "
-            f"interval ({len(defined)})"
+            f"interval ({len(defined)}; hover a name for its key in report.json)"
             + (", and its paired comparisons" if report.comparisons else "")
             + "</summary>" + "".join(parts) + "</details>")
 
