@@ -90,10 +90,10 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     rows = first["buckets"][attribute]
     n_buckets, n_systems = len(rows), len(systems)
     # many buckets (tag: one per type) get more room, so that their names never overlap;
-    # many systems too (bars of about 0.08 inch, 7 px), their legend under the chart
+    # many systems too (bars of at least 0.064 inch, 6 px), their legend under the chart
     below = n_systems > 6
-    figure = _figure(max(width, 2.5 + max(1.25, 0.1 * n_systems) * n_buckets),
-                     height + (0.22 * np.ceil(n_systems / 3) if below else 0))
+    figure = _figure(max(width, 2.5 + max(1.25, 0.08 * n_systems) * n_buckets),
+                     height + (0.2 * np.ceil(n_systems / 3) if below else 0))
     axes = figure.add_subplot()
     x = np.arange(n_buckets)
     bar = 0.8 / max(n_systems, 1)
@@ -305,7 +305,10 @@ def self_diagnosis_chart(result, path=None, title: str | None = None, attributes
         _diagnosis_panel(axes, data, diagnosis, names)
     values = [100 * diagnosis[a]["best_f1"] for a in diagnosis] + [100 * (data.get("f1") or 0)]
     percent_axis(panels[0], values, "F1 (%)")
-    panels[0].set_ylim(0, min(100, panels[0].get_ylim()[1] * 1.08))  # room for the names
+    # room above the bars for their bucket names, ticks up to 100 only
+    top = panels[0].get_ylim()[1]
+    panels[0].set_yticks([t for t in panels[0].get_yticks() if t <= top])
+    panels[0].set_ylim(0, top * 1.1)
     figure.supxlabel("attribute (bucket names above the bars)", fontsize=SMALL)
     figure.suptitle(title or "Self-diagnosis: best and worst bucket per attribute")
     handles = {label: h for axes in panels
