@@ -47,6 +47,37 @@ def _as_dict(result) -> dict:
     return result.to_dict() if hasattr(result, "to_dict") else result
 
 
+def attribute_name(attribute: str) -> str:
+    """``eLen`` -> ``entity length (eLen)``; an unknown (custom) attribute as it is.
+
+    >>> attribute_name("tCon"), attribute_name("position")
+    ('token label consistency (tCon)', 'position')
+    """
+    record = ATTRIBUTE_TABLE.get(attribute)
+    return f"{record.title} ({attribute})" if record else attribute
+
+
+def degenerate(row: Mapping) -> bool:
+    """A bucket empty by construction: its interval holds no value (``(a, a]``: two
+    equal-frequency edges fell on the same value), so it never scores anything.
+
+    >>> degenerate({"low": 0.5, "high": 0.5, "low_closed": False, "high_closed": True})
+    True
+    >>> degenerate({"low": 1, "high": 1, "low_closed": True, "high_closed": True})
+    False
+    """
+    low, high = row.get("low"), row.get("high")
+    return (low is not None and low == high
+            and not (row.get("low_closed") and row.get("high_closed")))
+
+
+def without_degenerate(result) -> dict:
+    """``result`` (a dict) without its buckets empty by construction (``degenerate``)."""
+    data = _as_dict(result)
+    return {**data, "buckets": {a: [r for r in rows if not degenerate(r)]
+                                for a, rows in data["buckets"].items()}}
+
+
 def bucket_f1(result, attribute: str) -> list:
     """Bucket F1 of one attribute in bucket order (None for an empty bucket)."""
     if hasattr(result, "bucket_f1"):

@@ -1,7 +1,7 @@
 """The attribute buckets as a metric family of nerlens: its descriptor, ``FAMILY``."""
 from __future__ import annotations
 
-from nerspan.family import ExperimentPart, Family, Logged, Rule
+from nerspan.family import ExperimentPart, Family, Headline, Logged, Rule
 
 from . import report
 from .core import score
@@ -13,6 +13,9 @@ FAMILY = Family(
     score=score,
     needs_train=True,
     needs_tokens=True,
+    # no bootstrap statistic: the report computes it from each system's buckets
+    headline=(Headline("largest_gap", "gap", report.GAP_NOTE, title="largest bucket gap",
+                       value=report.largest_gap),),
     statistic_name=report.statistic_name,
     same_as_entity=("f1",),
     figures=report.figures,

@@ -20,6 +20,7 @@ or SVG by the file suffix). matplotlib is imported only when a chart is drawn.
 """
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Mapping
 
@@ -28,11 +29,27 @@ import numpy as np
 from nerspan.names import file_stems
 
 from .bucketing import bucket_names
-from .analysis import (_as_dict, _attributes, attribute_wise_datasets, comparative_diagnosis,
-                       overall_f1, relative_change, relative_change_datasets, self_diagnosis,
-                       unit)
+from .analysis import (_attributes, attribute_name, attribute_wise_datasets,
+                       comparative_diagnosis, overall_f1, relative_change,
+                       relative_change_datasets, self_diagnosis, unit, without_degenerate)
 
 FORMATS = (".png", ".svg")
+# The smallest text of a chart, in points: 9 pt at the report's 90 dpi is 11 px on a page
+# showing the chart at its own size, readable at 1280 px (tick labels, legends, cells)
+SMALL = 9
+UNDEFINED = "\u2013"   # an undefined number, as the report's tables show it
+
+
+def percent_axis(axes, values, label: str, floor: float = 0.0) -> None:
+    """A y axis in percent fitted to ``values`` (percent; NaN ignored): from ``floor`` to
+    a round step above the largest value, at most 100, labelled ``label``."""
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    top = float(finite.max()) if finite.size else 100.0
+    step = 5 if top <= 30 else 10
+    axes.set_ylim(floor, min(100.0, step * np.ceil(top * 1.08 / step) or step))
+    axes.set_ylabel(label)
+    axes.tick_params(labelsize=SMALL)
 
 
 def _figure(width: float, height: float):
@@ -51,50 +68,90 @@ def save(figure, path) -> Path:
 
 
 def _systems(results) -> dict:
+    """System name -> result dict, without the buckets empty by construction (a chart
+    leaves them out; the tables say so)."""
     if isinstance(results, Mapping) and "buckets" not in results:
-        return {str(name): _as_dict(r) for name, r in results.items()}
-    return {"system": _as_dict(results)}
+        return {str(name): without_degenerate(r) for name, r in results.items()}
+    return {"system": without_degenerate(results)}
 
 
 def bucket_chart(results, attribute: str, path=None, title: str | None = None,
                  width: float = 6.4, height: float = 3.6):
-    """Grouped bars of bucket F1 for ``results`` ({system name: result} or one result).
+    """Grouped bars of bucket F1 (percent) for ``results`` ({system name: result} or one
+    result), each system's overall F1 as a dashed line in its colour.
 
-    Empty buckets (F1 None) get no bar; the gold count of each bucket is under its name.
+    Empty buckets (F1 None) get no bar; buckets empty by construction are left out; the
+    gold count of each bucket is under its name; the axis fits the bars and intervals.
     """
+    from matplotlib import colormaps
+
     systems = _systems(results)
     first = next(iter(systems.values()))
     rows = first["buckets"][attribute]
     n_buckets, n_systems = len(rows), len(systems)
-    # many buckets (tag: one per type) get more room, so that their names never overlap
-    figure = _figure(max(width, 2.5 + 0.8 * n_buckets), height)
+    # many buckets (tag: one per type) get more room, so that their names never overlap;
+    # many systems too (bars of at least 0.064 inch, 6 px), their legend under the chart
+    below = n_systems > 6
+    figure = _figure(max(width, 2.5 + max(1.25, 0.08 * n_systems) * n_buckets),
+                     height + (0.2 * np.ceil(n_systems / 3) if below else 0))
     axes = figure.add_subplot()
     x = np.arange(n_buckets)
     bar = 0.8 / max(n_systems, 1)
+    tops, f1s, lines = [], [], []
     for i, (name, data) in enumerate(systems.items()):
         buckets = data["buckets"][attribute]
-        f1 = np.array([np.nan if b["f1"] is None else b["f1"] for b in buckets])
+        f1 = 100 * np.array([np.nan if b["f1"] is None else b["f1"] for b in buckets])
         errors = None
         if all("f1_interval" in b for b in buckets):
-            low = np.array([np.nan if b["f1_interval"][0] is None else b["f1_interval"][0]
-                            for b in buckets])
-            high = np.array([np.nan if b["f1_interval"][1] is None else b["f1_interval"][1]
-                             for b in buckets])
-            errors = np.vstack([np.clip(f1 - low, 0, None), np.clip(high - f1, 0, None)])
-            errors = np.nan_to_num(errors)
-        axes.bar(x - 0.4 + bar * (i + 0.5), np.nan_to_num(f1), bar, yerr=errors, capsize=3,
-                 label=name)
-    axes.set_xticks(x, [_tick_label(r) for r in rows], fontsize=8)
-    axes.set_ylim(0, 1.05)
+            low = 100 * np.array([np.nan if b["f1_interval"][0] is None
+                                  else b["f1_interval"][0] for b in buckets])
+            high = 100 * np.array([np.nan if b["f1_interval"][1] is None
+                                   else b["f1_interval"][1] for b in buckets])
+            errors = np.nan_to_num(np.vstack([np.clip(f1 - low, 0, None),
+                                              np.clip(high - f1, 0, None)]))
+            tops += [high, low]
+        f1s.append(f1)
+        drawn = axes.bar(x - 0.4 + bar * (i + 0.5), np.nan_to_num(f1), bar, yerr=errors,
+                         capsize=3 if n_systems <= 4 else 0, label=name,
+                         # past 10 systems the default colours repeat: 20 distinct ones
+                         color=colormaps["tab20"](i % 20) if n_systems > 10 else None)
+        overall = overall_f1(data, attribute)
+        if overall is not None:
+            lines.append((100 * overall, drawn.patches[0].get_facecolor()))
+        tops.append(f1)
+    if lines:   # each system's overall F1: one collection of lines, cheap to draw
+        axes.hlines([y for y, _ in lines], -0.5, n_buckets - 0.5, colors=[c for _, c in lines],
+                    linestyles="--", linewidth=1)
+        axes.set_xlim(-0.5, n_buckets - 0.5)
+        tops.append([y for y, _ in lines])
+    axes.set_xticks(x, [_tick_label(r) for r in rows], fontsize=SMALL)
     score = "token F1" if unit(first, attribute) == "token" else "F1"   # not entity F1
-    axes.set_ylabel(score)
-    axes.set_title(title or f"{attribute}: {score} per bucket")
-    if n_systems > 1:
+    values = np.concatenate([np.ravel(t) for t in tops])
+    percent_axis(axes, values, f"{score} (%)", floor=_floor(values, bars=f1s))
+    # one line of title, no x label (the ticks name each bucket, its values and gold
+    # count): each text costs its share of the report's time
+    axes.set_title(title or f"{attribute_name(attribute)}: {score} per bucket "
+                   f"(dashed: overall {score})", fontsize=10)
+    if below:
+        figure.legend(fontsize=SMALL, loc="outside lower center", ncols=3)
+    elif n_systems > 1:
         # outside the axes: never over a bar, and cheap ("best" tests every placement)
-        axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+        axes.legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1))
     if path is not None:
         save(figure, path)
     return figure
+
+
+def _floor(values, bars) -> float:
+    """Where a bar chart's axis starts: 0, unless every bar and interval lies above 40%
+    (15 systems between 85% and 95% would look alike from 0): then a round step under
+    the lowest value (the axis says where it starts)."""
+    lowest = [np.nanmin(b) for b in bars if np.isfinite(b).any()]
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if not lowest or min(lowest) < 40 or not finite.size:
+        return 0.0
+    return float(10 * np.floor(min(min(lowest), finite.min()) * 0.95 / 10))
 
 
 def _tick_label(row: dict) -> str:
@@ -112,7 +169,7 @@ def comparison_chart(result_a, result_b, names=("A", "B"), attributes=None, path
         starts.append(len(labels))
         for name, d in zip(entry["names"], entry["differences"]):
             labels.append(name)
-            values.append(np.nan if d is None else d)
+            values.append(np.nan if d is None else 100 * d)
     values = np.asarray(values, dtype=float)
     figure = _figure(width, height)
     axes = figure.add_subplot()
@@ -125,12 +182,13 @@ def comparison_chart(result_a, result_b, names=("A", "B"), attributes=None, path
     # long bucket names (tag: the types) stand upright; the attribute names then go
     # above the bars, where the upright names cannot reach them
     upright = max(map(len, labels), default=0) > 3
-    axes.set_xticks(x, labels, fontsize=7, rotation=90 if upright else 0)
+    axes.set_xticks(x, labels, fontsize=SMALL, rotation=90 if upright else 0)
+    axes.tick_params(axis="y", labelsize=SMALL)
     for attribute, start, end in zip(diagnosis, starts, starts[1:] + [len(labels)]):
         axes.text((start + end - 1) / 2, 1.01 if upright else -0.12, attribute,
-                  ha="center", va="bottom" if upright else "top", fontsize=8,
+                  ha="center", va="bottom" if upright else "top", fontsize=SMALL,
                   transform=axes.get_xaxis_transform())
-    axes.set_ylabel("F1 difference")
+    axes.set_ylabel("F1 difference (points)")
     axes.set_title(f"F1({names[0]}) - F1({names[1]}): where each is better",
                    pad=16 if upright else 6)
     if path is not None:
@@ -140,33 +198,42 @@ def comparison_chart(result_a, result_b, names=("A", "B"), attributes=None, path
 
 def heatmap(results: Mapping, baseline: str | None = None, attributes=None, path=None,
             width: float | None = None, height: float | None = None,
-            difference: bool = False):
-    """Relative change per (system or setting) x (attribute, bucket) as a heat map.
+            difference: bool = False, title: str | None = None):
+    """Relative change per (system or setting) x (attribute, bucket) as a heat map, in
+    percent.
 
     With ``baseline`` the change is against that system's bucket F1, else against each
     system's own overall F1 (``analysis.relative_change``); ``difference=True`` draws
-    the difference of F1 instead of the relative change.
+    the difference of F1 (points) instead of the relative change. Buckets empty by
+    construction are left out.
     """
+    results = {name: without_degenerate(r) for name, r in results.items()}
     rows, attrs, cube = relative_change(results, baseline, attributes, difference)
     if not rows:
         raise ValueError("heatmap needs at least one system besides the baseline")
     # each attribute takes as many columns as it has buckets (tag has one per type)
-    first = _as_dict(next(iter(results.values())))["buckets"]
-    labels = [[f"{attribute} {b['name']}" for b in first[attribute]] for attribute in attrs]
-    figure, axes, image = _relative_map(rows, cube, labels, width, height)
-    figure.colorbar(image, ax=axes, label="F1 difference" if difference
-                    else "relative change of F1")
-    axes.set_title(("difference of bucket F1" if difference else "relative change of bucket F1") +
-                   (f" against {baseline}" if baseline else " against overall F1"))
+    first = next(iter(results.values()))["buckets"]
+    labels = [[str(b["name"]) for b in first[attribute]] for attribute in attrs]
+    figure, axes, image, pad = _relative_map(rows, 100 * cube, labels, width, height,
+                                             [attribute_name(a) for a in attrs])
+    figure.colorbar(image, ax=axes).set_label(
+        "F1 difference (points)" if difference else "relative change of F1 (%)",
+        fontsize=SMALL)
+    axes.set_title(title or (
+        ("difference of bucket F1" if difference else "relative change of bucket F1")
+        + (f" against {baseline}" if baseline else " against overall F1")),
+        pad=pad)
     if path is not None:
         save(figure, path)
     return figure
 
 
-def _relative_map(rows, cube, labels, width=None, height=None):
+def _relative_map(rows, cube, labels, width=None, height=None, groups=None):
     """The heat map both relative-change charts draw: rows x (attribute, bucket) cells on
-    a diverging scale symmetric around 0, attributes parted by black lines. ``labels``
-    holds one list of bucket labels per attribute (attributes differ in bucket count)."""
+    a diverging scale symmetric around 0, attributes parted by black lines and named
+    above their columns (``groups``, default: none). ``labels`` holds one list of
+    bucket labels per attribute (attributes differ in bucket count). Returns the
+    figure, axes, image and the title's pad (points) clearing the names."""
     widths = [len(names) for names in labels]
     matrix = np.concatenate([cube[:, j, :n] for j, n in enumerate(widths)], axis=1)
     figure = _figure(width or max(6.0, 0.45 * matrix.shape[1] + 2),
@@ -175,11 +242,22 @@ def _relative_map(rows, cube, labels, width=None, height=None):
     limit = float(np.nanmax(np.abs(matrix))) if np.isfinite(matrix).any() else 1.0
     image = axes.imshow(np.ma.masked_invalid(matrix), cmap="RdYlGn", vmin=-(limit or 1),
                         vmax=limit or 1, aspect="auto")
-    axes.set_xticks(np.arange(matrix.shape[1]), sum(labels, []), rotation=90, fontsize=7)
-    axes.set_yticks(np.arange(len(rows)), rows, fontsize=8)
+    axes.set_xticks(np.arange(matrix.shape[1]), sum(labels, []), rotation=90,
+                    fontsize=SMALL)
+    axes.set_yticks(np.arange(len(rows)), rows, fontsize=SMALL)
     for edge in np.cumsum(widths)[:-1].tolist():
         axes.axvline(edge - 0.5, color="black", linewidth=0.8)
-    return figure, axes, image
+    for i, j in zip(*np.nonzero(~np.isfinite(matrix))):
+        # the tables' mark of an undefined number (an empty bucket), not a blank
+        axes.text(j, i, UNDEFINED, ha="center", va="center", fontsize=SMALL, color="grey")
+    lines = 0
+    for name, start, n in zip(groups or (), np.cumsum([0] + widths[:-1]).tolist(), widths):
+        # the attribute's name above its columns, wrapped to their width
+        wrapped = textwrap.fill(name, max(10, 4 * n))
+        lines = max(lines, wrapped.count("\n") + 1)
+        axes.text(start + (n - 1) / 2, 1.02, wrapped, ha="center", va="bottom",
+                  fontsize=SMALL, transform=axes.get_xaxis_transform())
+    return figure, axes, image, 6 + 1.25 * SMALL * lines  # the title's pad: above the names
 
 
 def save_all(results: Mapping, folder, attributes=None, fmt: str = "png") -> list[Path]:
@@ -208,30 +286,35 @@ def save_all(results: Mapping, folder, attributes=None, fmt: str = "png") -> lis
 
 
 def self_diagnosis_chart(result, path=None, title: str | None = None, attributes=None,
-                         width: float | None = None, height: float = 3.6):
-    """The self-diagnosis histogram: per attribute, the F1 of the system's best and worst
-    bucket (named above the bars) beside the overall F1 they compare with. Mention
-    attributes share a panel with the entity F1 as a line; token attributes (tCon, tFre:
-    F1 over tokens, O included) get a panel of their own, each with the F1 over all its
-    tokens (``analysis.overall_f1``): the two kinds of F1 never share an axis."""
-    data = _as_dict(result)
+                         width: float | None = None, height: float = 3.8):
+    """The self-diagnosis histogram: per attribute, the F1 (percent) of the system's best
+    and worst bucket (named above the bars) beside the overall F1 they compare with.
+    Mention attributes share a panel with the entity F1 as a line; token attributes (tCon,
+    tFre: F1 over tokens, O included) get a panel of their own, each with the F1 over all
+    its tokens (``analysis.overall_f1``): the two kinds of F1 never share an axis."""
+    data = without_degenerate(result)
     diagnosis = {a: d for a, d in self_diagnosis(data, attributes).items() if d}
     groups = [g for g in ([a for a in diagnosis if unit(data, a) != "token"],
                           [a for a in diagnosis if unit(data, a) == "token"]) if g]
-    figure = _figure(width or max(6.0, 0.9 * len(diagnosis) + 1.5 * len(groups) + 1.5),
-                     height)
+    # at most 12.5 inches: 1125 px at the report's 90 dpi, shown at its size at 1280 px
+    figure = _figure(width or min(12.5, max(6.0, 0.95 * len(diagnosis)
+                                            + 1.2 * len(groups) + 1.8)), height)
     panels = figure.subplots(1, max(len(groups), 1), sharey=True, squeeze=False,
                              width_ratios=[len(g) for g in groups] or [1])[0]
     for axes, names in zip(panels, groups):
         _diagnosis_panel(axes, data, diagnosis, names)
-    panels[0].set_ylim(0, 1.1)
-    panels[0].set_ylabel("F1")
-    figure.supxlabel("attribute (bucket names above the bars)", fontsize=9)
+    values = [100 * diagnosis[a]["best_f1"] for a in diagnosis] + [100 * (data.get("f1") or 0)]
+    percent_axis(panels[0], values, "F1 (%)")
+    # room above the bars for their bucket names, ticks up to 100 only
+    top = panels[0].get_ylim()[1]
+    panels[0].set_yticks([t for t in panels[0].get_yticks() if t <= top])
+    panels[0].set_ylim(0, top * 1.1)
+    figure.supxlabel("attribute (bucket names above the bars)", fontsize=SMALL)
     figure.suptitle(title or "Self-diagnosis: best and worst bucket per attribute")
     handles = {label: h for axes in panels
                for h, label in zip(*axes.get_legend_handles_labels())}
     # beside the last panel, outside the axes: never over a bar
-    panels[-1].legend(handles.values(), handles.keys(), fontsize=8, loc="upper left",
+    panels[-1].legend(handles.values(), handles.keys(), fontsize=SMALL, loc="upper left",
                       bbox_to_anchor=(1.01, 1))
     if path is not None:
         save(figure, path)
@@ -243,22 +326,25 @@ def _diagnosis_panel(axes, data: dict, diagnosis: dict, names: list) -> None:
     tokens = unit(data, names[0]) == "token"
     x = np.arange(len(names))
     for offset, which, colour in ((-0.2, "best", "tab:green"), (0.2, "worst", "tab:red")):
-        values = [diagnosis[a][f"{which}_f1"] for a in names]
+        values = [100 * diagnosis[a][f"{which}_f1"] for a in names]
         axes.bar(x + offset, values, 0.4, color=colour, label=f"{which} bucket")
         for xi, a, value in zip(x, names, values):
-            axes.text(xi + offset, value + 0.01, diagnosis[a][which], ha="center",
-                      va="bottom", fontsize=7)
+            axes.text(xi + offset, value + 0.5, diagnosis[a][which], ha="center",
+                      va="bottom", fontsize=SMALL)
     if tokens:   # each token attribute's own tokens: a line over its bars only
         for xi, a in zip(x, names):
             overall = overall_f1(data, a)
             if overall is not None:
-                axes.hlines(overall, xi - 0.45, xi + 0.45, color="black", linewidth=0.8,
-                            linestyles=":", label="overall F1 over tokens")
+                axes.hlines(100 * overall, xi - 0.45, xi + 0.45, color="black",
+                            linewidth=0.8, linestyles=":", label="overall F1 over tokens")
     elif data.get("f1") is not None:
-        axes.axhline(data["f1"], color="black", linewidth=0.8, linestyle="--",
+        axes.axhline(100 * data["f1"], color="black", linewidth=0.8, linestyle="--",
                      label="overall entity F1")
-    axes.set_xticks(x, names, fontsize=8)
-    axes.set_title("tokens (O included)" if tokens else "mentions", fontsize=9)
+    # the attribute spelled out over two or three short lines, its key last
+    axes.set_xticks(x, [textwrap.fill(attribute_name(a), 12) for a in names],
+                    fontsize=SMALL)
+    axes.tick_params(axis="y", labelsize=SMALL)
+    axes.set_title("tokens (O included)" if tokens else "mentions", fontsize=SMALL)
 
 
 def radar_chart(datasets: Mapping, path=None, attributes=None, width: float = 9.0,
@@ -314,12 +400,12 @@ def dataset_heatmap(datasets: Mapping, baseline: str, path=None, attributes=None
     columns = sum(map(len, labels))
     # at most 12.2 in (1,098 px at 90 dpi): shown 1:1 in a page's figure 1280 px wide
     # (1,118 px), so that 9 pt labels stay 11 px
-    figure, axes, image = _relative_map(
-        rows, cube, labels, width or min(12.2, max(6.0, 0.32 * columns + 3)),
+    figure, axes, image, _ = _relative_map(
+        rows, 100 * cube, labels, width or min(12.2, max(6.0, 0.32 * columns + 3)),
         height or max(3.6, 0.45 * len(rows) + 2.6))
     axes.tick_params(labelsize=9)
     axes.set_xlabel("attribute and bucket", fontsize=10)
-    bar = figure.colorbar(image, ax=axes, format=PercentFormatter(xmax=1, decimals=0))
+    bar = figure.colorbar(image, ax=axes, format=PercentFormatter(xmax=100, decimals=0))
     bar.ax.tick_params(labelsize=9)
     bar.set_label(f"change against {baseline} (%)", fontsize=9)
     axes.set_title(f"Relative change of bucket F1 against {baseline}, per dataset", fontsize=11)

@@ -15,31 +15,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan.blocks import (Figure, FiguresCapNote, Heading, Hover, Marked, Note, Noted,
-                            Table)
+from nerspan.blocks import (Collapsed, Figure, FiguresCapNote, Heading, Hover, Marked, Note,
+                            Noted, Table)
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 from nerspan.family import Section, finding, interval_text, percent, usable
 from nerspan.significance import holm, mean_std, result_or_reason
 
 from . import analysis, plots
-from .attributes import ATTRIBUTE_TABLE, TOKEN
+from .analysis import attribute_name, degenerate
+from .attributes import TOKEN
 from .core import STATISTIC_PREFIX
 
 BUCKETS = "buckets."   # a bucket's statistic: buckets.<attribute>.<index>
 
 
 # -- names -------------------------------------------------------------------------------
-def attribute_name(attribute: str) -> str:
-    """``eLen`` -> ``entity length (eLen)``; an unknown (custom) attribute as it is.
-
-    >>> attribute_name("tCon"), attribute_name("position")
-    ('token label consistency (tCon)', 'position')
-    """
-    record = ATTRIBUTE_TABLE.get(attribute)
-    return f"{record.title} ({attribute})" if record else attribute
-
-
 def bucket_label(bucket: dict) -> str:
     """A bucket's name with its interval; a type bucket is named by its type alone."""
     if bucket["interval"] == bucket["name"]:
@@ -106,8 +97,8 @@ def overview_figure(view) -> dict:
         return {}
     # the difference, not the ratio: a weak system's ratios would wash out every other row
     figure = plots.heatmap(results, attributes=attributes, width=12.5, difference=True,
-                           height=max(2.5, 0.3 * len(view.systems) + 2.2))
-    figure.axes[0].set_title(OVERVIEW_TITLE)
+                           height=max(2.5, 0.3 * len(view.systems) + 2.2),
+                           title=OVERVIEW_TITLE)
     return {OVERVIEW_TITLE: figure}
 
 
@@ -131,12 +122,14 @@ def with_intervals(result: dict, intervals: dict) -> dict:
 TOKEN_NOTE = ("Scored over tokens, O included (every token is a unit): token F1, not "
               "comparable with entity F1.")
 OVERVIEW_NOTE = (
-    "Each cell: the system's F1 on the bucket minus its overall entity F1, as a fraction "
-    "(\u22120.2 = 20 points below its overall F1); green: the system does better on "
-    "the bucket than overall, red: worse; blank: an empty bucket. Columns: attribute and "
-    "bucket (the names and intervals are in the attribute buckets section). The token "
-    "attributes (tCon, tFre) are left out: they score every token, O included, so their "
-    "F1 is not comparable with entity F1.")
+    "Each cell: the system's F1 on the bucket minus its overall entity F1, in points "
+    "(\u221220 = 20 points below its overall F1); green: the system does better on the "
+    "bucket than overall, red: worse; \u2013: undefined (a bucket without gold or "
+    "predicted mentions). "
+    "Columns: the buckets of each attribute (their intervals are in the attribute buckets "
+    "section). The token attributes (token label consistency, token frequency) are left "
+    "out: they score every token, O included, so their F1 is not comparable with entity "
+    "F1.")
 
 
 def overview(view) -> tuple:
@@ -148,8 +141,10 @@ def overview(view) -> tuple:
 
 
 def section(view) -> tuple:
-    """Per attribute its chart and the F1 of every bucket and system; the self-diagnosis
-    (best and worst bucket) of every system, and its histograms."""
+    """Per attribute its chart (each system's overall F1 as a dashed line) and the F1 of
+    every bucket and system (collapsed beyond two systems; buckets empty by construction
+    left out, and said); the self-diagnosis (best and worst bucket) of every system, and
+    its histograms."""
     first, results = view.first(), view.results
     blocks = []
     for attribute, buckets in first["buckets"].items():
@@ -159,8 +154,16 @@ def section(view) -> tuple:
         blocks.append(Figure(bucket_figure_title(attribute)))
         rows = [[bucket_label(bucket), str(bucket["gold"])]
                 + [r["buckets"][attribute][i]["f1"] for r in results.values()]
-                for i, bucket in enumerate(buckets)]
-        blocks.append(Table(["bucket", "gold"] + list(results), rows))
+                for i, bucket in enumerate(buckets) if not degenerate(bucket)]
+        left_out = [bucket_label(b) for b in buckets if degenerate(b)]
+        if left_out:
+            blocks.append(Note(f"Left out: {', '.join(left_out)}, empty by construction (two "
+                               "bucket edges fell on the same value, so no value lies "
+                               "inside)."))
+        table = Table(["bucket", "gold mentions" if analysis.unit(first, attribute) != TOKEN
+                       else "gold tokens"] + list(results), rows)
+        blocks.append(Collapsed(f"{attribute_name(attribute)}: F1 per bucket (%), every "
+                                "system", (table,), opened=len(results) <= 2))
     diagnoses = []
     for system, result in results.items():
         for attribute, buckets in result["buckets"].items():
@@ -172,8 +175,10 @@ def section(view) -> tuple:
                                   best, str(worst_name), worst, best - worst])
     if diagnoses:
         blocks += [Heading("Self-diagnosis: best and worst bucket"),
-                   Table(["system", "attribute", "best", "F1", "worst", "F1", "gap"],
-                         diagnoses)]
+                   Collapsed(f"Best and worst bucket of every attribute, "
+                             f"{counted(len(results), 'system')}",
+                             (Table(["system", "attribute", "best", "F1", "worst", "F1",
+                                     "gap"], diagnoses),), opened=len(diagnoses) <= 20)]
         charts = [self_diagnosis_title(system) for system in results]
         if any(title in view.figures for title in charts):
             blocks += [Figure(title) for title in charts]
@@ -184,11 +189,41 @@ def section(view) -> tuple:
     return tuple(blocks)
 
 
+# -- the headline ------------------------------------------------------------------------
+GAP_NOTE = (f"the largest difference of F1 between two buckets of one entity attribute, "
+            f"among buckets of at least {counted(MIN_SUPPORT, 'gold mention')}")
+
+
+def largest_gap(result: dict) -> tuple:
+    """``(gap, "attribute: best vs worst")``: the largest F1 gap between two buckets of
+    an entity attribute (buckets of at least ``MIN_SUPPORT`` gold mentions; the token
+    attributes score tokens and are left out); ``(None, "")`` without two such buckets.
+
+    >>> rows = [{"name": "XS", "f1": 0.9, "gold": 40}, {"name": "S", "f1": 0.5, "gold": 30},
+    ...         {"name": "L", "f1": 0.1, "gold": 2}]
+    >>> gap, what = largest_gap({"buckets": {"eLen": rows}})
+    >>> round(gap, 2), what
+    (0.4, 'entity length (eLen): XS vs S')
+    """
+    best = None
+    for attribute, rows in result.get("buckets", {}).items():
+        if analysis.unit(result, attribute) == TOKEN:
+            continue
+        scored = [(r["f1"], str(r["name"])) for r in rows
+                  if r["f1"] is not None and r["gold"] >= MIN_SUPPORT]
+        if len(scored) >= 2:
+            (low, low_name), (high, high_name) = min(scored), max(scored)
+            if best is None or high - low > best[0]:
+                best = (high - low, f"{attribute_name(attribute)}: {high_name} vs {low_name}")
+    return best or (None, "")
+
+
 # -- findings ----------------------------------------------------------------------------
 BUCKET_GAP = ("Largest bucket gap of a system: over the entity attributes, the best and the "
               f"worst bucket F1 among buckets with at least {counted(MIN_SUPPORT, 'gold item')}"
               " whose intervals do not overlap; the attribute with the largest gap.")
-TOKEN_BUCKET_GAP = ("The same over the token attributes (tCon, tFre), whose buckets score "
+TOKEN_BUCKET_GAP = ("The same over the token attributes (token label consistency and token "
+                    "frequency), whose buckets score "
                     "tokens, O included: their F1 is compared only with each other, never "
                     "with entity F1.")
 
@@ -429,7 +464,7 @@ def _heatmap(view) -> tuple:
     return (Figure(title),
             Note(f"Each cell: (bucket F1 \u2212 the baseline {baseline}'s bucket F1) / the "
                  "baseline's, in percent (+50% = half as good again as the baseline), on "
-                 "bucket F1 averaged over the runs; one row per dataset and system; blank: "
+                 "bucket F1 averaged over the runs; one row per dataset and system; \u2013: "
                  "an empty bucket."))
 
 

@@ -22,6 +22,10 @@ from nerspan.names import file_stems
 from .result import confusion_table
 
 ERROR_TYPES = ("FP", "FN", "LE", "BE", "LBE")
+# the smallest text, in points: 9 pt is 11 px at the report's 90 dpi, readable at 1280 px
+SMALL = 9
+# what an undefined number shows, as in the report's tables
+UNDEFINED = "\u2013"
 COLOURS = {"FP": "tab:red", "FN": "tab:orange", "LE": "tab:blue", "BE": "tab:green",
            "LBE": "tab:purple"}
 
@@ -71,8 +75,9 @@ def error_distribution(results, path=None, width: float | None = None, height: f
         counts = error_counts(data)
         for counting in ("traditional", "fair"):
             rows.append(counts[counting])
-            labels.append(f"{name}\n{counting}" if len(systems) > 1 else counting)
-    figure = _figure(width or 7.5, max(height, 0.55 * len(rows) + 1.4))
+            labels.append(f"{name}: {counting}" if len(systems) > 1 else counting)
+    # a row of 0.3 inch holds its one-line label (27 px at the report's 90 dpi)
+    figure = _figure(width or 7.5, max(height, 0.3 * len(rows) + 1.4))
     axes = figure.add_subplot()
     y = np.arange(len(rows))[::-1]
     left = np.zeros(len(rows))
@@ -83,18 +88,19 @@ def error_distribution(results, path=None, width: float | None = None, height: f
         for yi, start, value in zip(y, left, values):
             if value >= 0.06 * total:      # a number only where it fits in its segment
                 axes.text(start + value / 2, yi, str(int(value)), ha="center", va="center",
-                          fontsize=8, color="white")
+                          fontsize=SMALL, color="white")
         left += values
     for yi, value in zip(y, left):
-        axes.text(value, yi, f" {int(value)}", va="center", fontsize=8)
-    axes.set_yticks(y, labels, fontsize=8)
+        axes.text(value, yi, f" {int(value)}", va="center", fontsize=SMALL)
+    axes.set_yticks(y, labels, fontsize=SMALL)
+    axes.tick_params(axis="x", labelsize=SMALL)
     axes.set_ylim(-0.6, len(rows) - 0.4)
     axes.set_xlim(0, total * 1.12)
     axes.set_xlabel("errors (count)")
     axes.set_title("Errors by type: traditional vs fair counting")
     # outside the axes: never over a bar
-    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), title="error type",
-                title_fontsize=8)
+    axes.legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1),
+                title="error type", title_fontsize=SMALL)
     return _save(figure, path)
 
 
@@ -160,16 +166,17 @@ def confusion_heatmap(result, path=None, title: str | None = None, width: float 
     image = axes.imshow(shown, cmap="Blues", aspect="auto", vmin=0, vmax=limit or 1.0)
     for (i, j), value in np.ndenumerate(matrix):
         if value != value:   # the FP x FN corner: no span on either side, not a cell
-            axes.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="grey")
+            axes.text(j, i, UNDEFINED, ha="center", va="center", fontsize=SMALL,
+                      color="grey")
             continue
         dark = limit and np.log1p(value) > 0.6 * limit
-        axes.text(j, i, str(int(value)), ha="center", va="center", fontsize=8,
+        axes.text(j, i, str(int(value)), ha="center", va="center", fontsize=SMALL,
                   color="white" if dark else "black")
     n = len(columns) - 1   # the unmatched spans' row and column, set apart from the labels
     axes.axhline(n - 0.5, color="grey", linewidth=1)
     axes.axvline(n - 0.5, color="grey", linewidth=1)
-    axes.set_xticks(np.arange(len(columns)), columns, fontsize=8, rotation=45, ha="right")
-    axes.set_yticks(np.arange(len(rows)), rows, fontsize=8)
+    axes.set_xticks(np.arange(len(columns)), columns, fontsize=SMALL, rotation=45, ha="right")
+    axes.set_yticks(np.arange(len(rows)), rows, fontsize=SMALL)
     other = (f"; {OTHER}: the {summed} labels with the fewest errors, summed" if summed
              else "")
     axes.set_xlabel(f"system label (FN: no system span{other})")
@@ -179,6 +186,7 @@ def confusion_heatmap(result, path=None, title: str | None = None, width: float 
     bar.set_label("errors (count, log scale)")
     ticks = [t for t in (1, 10, 100, 1000, 10000) if t <= max(counts.max(), 1)]
     bar.set_ticks(np.log1p(ticks), labels=[str(t) for t in ticks])
+    bar.ax.tick_params(labelsize=SMALL)
     return _save(figure, path)
 
 

@@ -10,7 +10,7 @@
 """
 from __future__ import annotations
 
-from nerspan.blocks import FiguresCapNote, Figure, Heading, Note, Strong, Table
+from nerspan.blocks import Collapsed, FiguresCapNote, Figure, Heading, Strong, Table
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 from nerspan.family import finding, percent
@@ -24,6 +24,11 @@ SCORES = {"fair_precision": "fair precision (FairEval)", "fair_recall": "fair re
 SEMEVAL = {"strict": "strict: exact span and type", "exact": "exact: exact span, any type",
            "partial": "partial: overlapping span, any type",
            "ent_type": "type: overlapping span, same type"}
+
+
+# a schema's name in the table (the SemEval-2013 task's; nervaluate's key ent_type is
+# its type schema)
+SEMEVAL_SHORT = {name: text.partition(":")[0] for name, text in SEMEVAL.items()}
 
 
 def statistic_name(key: str, first=None) -> str | None:
@@ -60,37 +65,49 @@ def figures(view) -> dict:
 
 # -- the report's section ----------------------------------------------------------------
 COUNTS = ("TP", "FP", "FN", "LE", "BE", "BEs", "BEl", "BEo", "LBE")
+CONFUSION_NOTE = ("Rows: target label, then the system spans no target span took (FP); "
+                  "columns: system label, then the target spans no system span took (FN); "
+                  "the diagonal holds boundary errors.")
+COUNTS_LEGEND = ("Per label: TP correct; FP spurious; FN missed; LE wrong label; BE wrong "
+                 "boundary, the system span smaller (BEs), larger (BEl) or overlapping (BEo); "
+                 "LBE wrong label and boundary. F1 in percent.")
 SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 
 
 def section(view) -> tuple:
-    """Errors by type, then per system: the per-label counts and scores, the confusion
-    of errors (figure and matrix) and the SemEval-2013 schemas."""
-    blocks = [Figure(ERRORS_TITLE)]
-    for system, result in view.results.items():
+    """Errors by type and one row of counts per system, then per system (collapsed but
+    the first): the per-label counts and scores, the confusion of errors (figure and
+    matrix) and the SemEval-2013 schemas."""
+    overall = [[system] + [str(r["counts"][c]) for c in COUNTS]
+               + [r["traditional_f1"], r["fair_f1"]] for system, r in view.results.items()]
+    blocks = [Figure(ERRORS_TITLE),
+              Table(["system", *COUNTS, "traditional F1", "fair F1"], overall,
+                    note=COUNTS_LEGEND)]
+    for n, (system, result) in enumerate(view.results.items()):
         rows = [[label] + [str(row[c]) for c in COUNTS] + [row["traditional_f1"], row["fair_f1"]]
                 for label, row in result["per_type"].items()]
         rows.append([Strong("overall")] + [str(result["counts"][c]) for c in COUNTS]
                     + [result["traditional_f1"], result["fair_f1"]])
         row_names, columns, counts = confusion_table(result["confusion"])
-        blocks += [Heading(f"{system}: per label"),
-                   Table(["label", *COUNTS, "traditional F1", "fair F1"], rows),
-                   Heading(f"{system}: confusion of errors"),
-                   Figure(confusion_title(system)),
-                   Table(["target \\ system", *columns],
-                         [[name] + cells for name, cells in zip(row_names, counts)]),
-                   *semeval_blocks(system, result.get("semeval") or {})]
-    return (*blocks, FiguresCapNote(),
-            Note("Rows: target label, then the system spans no target span took (FP); "
-                 "columns: system label, then the target spans no system span took (FN); "
-                 "the diagonal holds boundary errors."))
+        parts = (Heading(f"{system}: per label"),
+                 Table(["label", *COUNTS, "traditional F1", "fair F1"], rows),
+                 Heading(f"{system}: confusion of errors"),
+                 Figure(confusion_title(system)),
+                 Table(["target \\ system", *columns],
+                       [[name] + cells for name, cells in zip(row_names, counts)],
+                       note=CONFUSION_NOTE),
+                 *semeval_blocks(system, result.get("semeval") or {}))
+        blocks.append(Collapsed(f"{system}: per label, confusion of errors"
+                                + (", SemEval-2013 schemas" if result.get("semeval") else ""),
+                                parts, opened=n == 0))
+    return (*blocks, FiguresCapNote())
 
 
 def semeval_blocks(system: str, semeval: dict) -> tuple:
     """The SemEval-2013 schemas (nervaluate's accounting of the same spans), overall."""
     if not semeval:
         return ()
-    rows = [[name] + [str(row[c]) for c in SEMEVAL_COUNTS]
+    rows = [[SEMEVAL_SHORT.get(name, name)] + [str(row[c]) for c in SEMEVAL_COUNTS]
             + [row["precision"], row["recall"], row["f1"]] for name, row in semeval.items()]
     return (Heading(f"{system}: SemEval-2013 schemas"),
             Table(["schema", *SEMEVAL_COUNTS, "P", "R", "F1"], rows))

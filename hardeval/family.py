@@ -5,6 +5,7 @@ from nerspan.family import Examples, Family, Headline, Logged
 
 from . import report
 from .core import score
+from .subsets import LEAF_NAMES
 
 FAMILY = Family(
     name="hardeval",
@@ -19,7 +20,8 @@ FAMILY = Family(
                        undefined="hardeval with no unseen or label-shifted token"),),
     statistic_name=report.statistic_name,
     analyses=report.analyses,
-    examples=Examples({"diff_token": "wrong label-shifted token"}, report.diff_tokens),
+    examples=Examples({"diff_token": "wrong label-shifted token"}, report.diff_tokens,
+                      subsets={leaf: report.subset_title(leaf) for leaf in LEAF_NAMES}),
     section=report.section,
     repairs=report.REPAIRS,
     logged=Logged({"subsets": "drop"}, headline=("hardeval", "ter_unseen", "ter_diff"),

@@ -14,12 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from nerspan import GOLD
-from nerspan.blocks import Heading, Table, Tiles
+from nerspan.blocks import Collapsed, Heading, Table, Tiles
 from nerspan.family import Repairs
 
 from .analysis import corpus_statistics, hard_tokens, token_errors
 from .labels import REFERENCE_KINDS
-from .subsets import GROUPS, LEAF_NAMES, gold_token_classes
+from .subsets import GROUPS, LEAF_NAMES, TITLES, gold_token_classes
 
 HARD_TOKENS_SHOWN = 5
 
@@ -31,6 +31,21 @@ SUBSETS = {
     "ter_diff_e": "label-shifted: mostly another type in training",
     "ter_other": "other tokens",
 }
+
+
+# a subset's short name in a table's header: the paper's (unseen-I, diff-E), the union of
+# the diff subsets by what it holds
+HEADERS = {**TITLES, "diff": "label-shifted"}
+HEADER_LEGEND = ("unseen: test tokens never seen in training, inside a gold mention "
+                 "(unseen-I) or outside (unseen-O); label-shifted: tokens whose most "
+                 "frequent training label is another one: mostly O in training, in a mention "
+                 "here (diff-I), mostly in mentions in training, O here (diff-O), mostly "
+                 "another type (diff-E); other: every other token.")
+
+
+def subset_title(subset: str) -> str:
+    """A subset's readable name (``unseen_i`` -> ``unseen tokens in mentions``)."""
+    return SUBSETS.get(f"ter_{subset}", SUBSETS["ter"] if subset == "all" else subset)
 
 
 def statistic_name(key: str, first=None) -> str:
@@ -63,25 +78,31 @@ def section(view) -> tuple:
     the errors in each subset, the corpus statistics and the hard tokens."""
     first = view.first()
     names = list(first["subsets"])
-    sizes = [["tokens", None] + [first["subsets"][n]["tokens"] for n in names],
-             ["% of tokens", None] + [first["subsets"][n]["tokens"]
+    # no hardeval score for the sizes' rows: an empty cell, not the mark of undefined
+    sizes = [["tokens", ""] + [first["subsets"][n]["tokens"] for n in names],
+             ["% of tokens", ""] + [first["subsets"][n]["tokens"]
                                       / max(first["subsets"]["all"]["tokens"], 1)
                                       for n in names]]
     rows = [[system, r["hardeval"]] + [r["subsets"][n]["ter"] for n in names]
             for system, r in view.results.items()]
     breakdown = [[system] + [r["error_breakdown"][k] for k in ("unseen", "diff", "other")]
                  for system, r in view.results.items()]
-    return (Table(["system", "hardeval"] + names, sizes + rows,
+    return (Table(["system", "hardeval score"] + [HEADERS.get(n, n) for n in names],
+                  sizes + rows,
                   note="Token error rate (%) per subset; lower is better. TER on diff-O and "
                        "unseen-O means little on its own: a system that tags nothing has TER "
-                       "0 there."),
+                       f"0 there. {HEADER_LEGEND}"),
             Heading("Share of all errors (%)"),
-            Table(["system", "unseen", "diff", "other"], breakdown),
+            Table(["system", "unseen", "label-shifted", "other"], breakdown),
             *analyses_blocks(view))
 
 
-STATISTICS = ["sentences", "tokens", "mentions", "unique_mentions", "ambiguous_tokens",
-              "ambiguous_mentions", "unseen_mentions", "unseen_unique_mentions"]
+STATISTICS = {"sentences": "sentences", "tokens": "tokens", "mentions": "mentions",
+              "unique_mentions": "distinct mention texts",
+              "ambiguous_tokens": "ambiguous tokens",
+              "ambiguous_mentions": "ambiguous mentions",
+              "unseen_mentions": "unseen mentions",
+              "unseen_unique_mentions": "distinct unseen mention texts"}
 
 
 def analyses_blocks(view) -> tuple:
@@ -96,18 +117,18 @@ def analyses_blocks(view) -> tuple:
             return f"{value['count']}{share}"
         return None if value is None else str(value)
 
-    tiles = [(subset, Table(["token", "count"] + [f"errors {s}" for s in view.systems],
+    tiles = [(subset_title(subset), Table(["token", "count"] + [f"errors {s}" for s in view.systems],
                             [[r["token"], r["count"]] + [r["errors"][s] for s in view.systems]
                              for r in rows]))
              for subset, rows in extra["tokens"].items() if rows]
     return (Heading("Corpus statistics (the paper's Tables 1-2)"),
-            Table(["statistic", *stats], [[k] + [cell(stats[c].get(k)) for c in stats]
-                                           for k in STATISTICS],
+            Table(["statistic", *stats], [[name] + [cell(stats[c].get(k)) for c in stats]
+                                           for k, name in STATISTICS.items()],
                   note="Ambiguous: a token string seen with two or more IO labels, a mention "
                        "text with two or more types; unseen: a mention text that is no "
                        "training mention."),
-            Heading("Most frequent hard tokens (the paper's section 3.2)"),
-            Tiles(tiles))
+            Collapsed("Most frequent hard tokens of each subset, with each system's errors "
+                      "on them (the paper's section 3.2)", (Tiles(tiles),)))
 
 
 # -- error examples ----------------------------------------------------------------------

@@ -12,7 +12,9 @@ Blocks:
   as matplotlib Figures; the page shows them by title, or nothing when absent);
 - ``Tiles(tiles)``: small ``(title, Table)`` pairs shown side by side;
 - ``FiguresCapNote()``: where the page says that per-system figures were drawn for the
-  first systems only (nothing when every system has them).
+  first systems only (nothing when every system has them);
+- ``Collapsed(summary, blocks)``: blocks shown on demand under a one-line summary (a long
+  table, one part per system), open when ``opened``.
 
 Cells of a table:
 
@@ -95,6 +97,19 @@ class FiguresCapNote:
     only; renders as nothing when every system has its figures."""
 
 
+@dataclass(frozen=True)
+class Collapsed:
+    """Blocks a reader opens on demand, under a one-line ``summary`` (HTML: a
+    ``<details>``; a terminal shows them all)."""
+
+    summary: str
+    blocks: tuple
+    opened: bool = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "blocks", _tuple(self.blocks))
+
+
 # -- cells -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Strong:
@@ -138,5 +153,5 @@ class Marked:
     digits: int = 2
 
 
-BLOCKS = (Heading, Note, Table, Figure, Tiles, FiguresCapNote)
+BLOCKS = (Heading, Note, Table, Figure, Tiles, FiguresCapNote, Collapsed)
 CELLS = (Strong, Hover, Noted, OverRuns, Marked)

@@ -36,13 +36,19 @@ class Headline:
     family's statistics (without the family prefix), ``column`` its short header in the
     terminal, ``legend`` what the terminal's legend says of it, ``title`` its name in the
     experiment's tables (default: ``legend``), ``undefined``: when it is undefined (the
-    pages' example of an undefined number)."""
+    pages' example of an undefined number).
+
+    ``value``: for a headline number that is no bootstrap statistic of the family (the
+    largest bucket gap), ``value(result dict) -> (number or None, what it is about)``;
+    the report's headline table computes it from each system's result (no interval), and
+    what reads statistics only (the experiment's tests, the terminal) leaves it out."""
 
     key: str
     column: str
     legend: str
     title: str = ""
     undefined: str = ""
+    value: Callable | None = None
 
     def __post_init__(self):
         if not self.title:
@@ -75,16 +81,19 @@ class Examples:
     A row: ``{"sentence": i, "gold": [type, start, end] or None, "predicted": [...] or
     None}`` (token offsets in the sentence; ``"predicted_tags"`` instead of
     ``"predicted"`` for a mention's tags, ``"error"`` and ``"text"`` as detail), or a
-    token: ``{"sentence", "token_index", "token", "subset", "gold_tag", "predicted_tag"}``.
+    token: ``{"sentence", "token_index", "token", "subset", "gold_tag", "predicted_tag"}``;
+    ``subsets`` names a token row's ``subset`` for the page (key -> human name).
     """
 
     kinds: Mapping
     rows: Callable
     listed: tuple = ()
     classifies_mentions: bool = False
+    subsets: Mapping = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "kinds", _frozen(self.kinds))
+        object.__setattr__(self, "subsets", _frozen(self.subsets))
         object.__setattr__(self, "listed", tuple(self.listed))
 
 

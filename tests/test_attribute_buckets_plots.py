@@ -48,11 +48,22 @@ def not_blank(image) -> bool:
 def test_bucket_chart_with_error_bars(results, tmp_path):
     path = tmp_path / "eCon.png"
     figure = plots.bucket_chart(results, "eCon", path=path)
-    assert figure.axes[0].get_ylim()[1] == pytest.approx(1.05)
+    axes = figure.axes[0]
+    # percent, the axis fitted to the bars and their intervals, never past 100
+    highest = max(100 * b["f1_interval"][1] for r in results.values()
+                  for b in r.to_dict()["buckets"]["eCon"] if b["f1_interval"][1] is not None)
+    assert highest <= axes.get_ylim()[1] <= 100 and axes.get_ylabel() == "F1 (%)"
     # 2 systems x 4 buckets of bars, error bars from the bootstrap intervals
-    assert len(figure.axes[0].patches) == 8
+    assert len(axes.patches) == 8
+    # each system's overall F1 drawn as a dashed line across the chart
+    from matplotlib.collections import LineCollection
+    dashed = [c for c in axes.collections if isinstance(c, LineCollection)
+              and c.get_linestyle()[0][1] is not None]
+    assert sorted(segment[0][1] for c in dashed for segment in c.get_segments()) == sorted(
+        100 * r.to_dict()["f1"] for r in results.values())
     image = read_image(path)
-    assert image.shape[:2] == (360, 640)       # 6.4 x 3.6 inches at 100 dpi
+    width, height = figure.get_size_inches() * 100   # at 100 dpi
+    assert image.shape[:2] == (round(height), round(width))
     assert not_blank(image)
     single = plots.bucket_chart(results["good"], "eLen", path=tmp_path / "one.svg")
     assert len(single.axes[0].patches) == 4
@@ -93,7 +104,16 @@ def test_tag_charts_name_each_type_once_and_the_heat_map_is_not_padded(results, 
     # one column per bucket: 4 for eLen, 3 for tag (no padding to the widest attribute)
     heat = plots.heatmap(results, baseline="weak", attributes=["eLen", "tag"])
     columns = [t.get_text() for t in heat.axes[0].get_xticklabels()]
-    assert columns == ["eLen XS", "eLen S", "eLen L", "eLen XL", "tag LOC", "tag ORG", "tag PER"]
+    assert columns == ["XS", "S", "L", "XL", "LOC", "ORG", "PER"]
+    # each attribute named in full above its columns, its key beside the name
+    texts = [t.get_text().replace("\n", " ") for t in heat.axes[0].texts]
+    assert [t for t in texts if t != plots.UNDEFINED] == [
+        "entity length (eLen)", "entity type (tag)"]
+    # an empty bucket shows the tables' mark of undefined, one per undefined cell
+    _, _, cube = ab.analysis.relative_change(results, "weak", ["eLen", "tag"])
+    widths = [4, 3]
+    undefined = sum(int(np.isnan(cube[:, j, :n]).sum()) for j, n in enumerate(widths))
+    assert texts.count(plots.UNDEFINED) == undefined
     compare = plots.comparison_chart(results["good"], results["weak"], ("good", "weak"),
                                      attributes=["eLen", "tag"], path=tmp_path / "cmp.png")
     assert {t.get_rotation() for t in compare.axes[0].get_xticklabels()} == {0.0}
@@ -118,16 +138,18 @@ def test_token_attributes_are_never_drawn_against_entity_f1(results):
     assert token_f1 != weak["f1"] and overall_f1(weak, "eLen") == weak["f1"]
     figure = plots.self_diagnosis_chart(weak)
     mentions, tokens = figure.axes
-    assert [t.get_text() for t in tokens.get_xticklabels()] == ["tCon", "tFre"]
-    assert "tCon" not in [t.get_text() for t in mentions.get_xticklabels()]
-    assert [line.get_ydata()[0] for line in mentions.get_lines()] == [weak["f1"]]
+    names = [t.get_text().replace("\n", " ") for t in tokens.get_xticklabels()]
+    assert names == ["token label consistency (tCon)", "token frequency (tFre)"]
+    assert not any("tCon" in t.get_text() for t in mentions.get_xticklabels())
+    # in percent, as every chart of the report
+    assert [line.get_ydata()[0] for line in mentions.get_lines()] == [100 * weak["f1"]]
     assert tokens.get_lines() == []            # no entity-F1 line over the token bars
     segments = [c for c in tokens.collections if isinstance(c, LineCollection)]
     assert [s.get_segments()[0][0][1] for s in segments] == [
-        overall_f1(weak, "tCon"), overall_f1(weak, "tFre")]
+        100 * overall_f1(weak, "tCon"), 100 * overall_f1(weak, "tFre")]
     # the heat map against each system's own overall F1: the token one for tCon
     _, _, cube = relative_change({"weak": weak}, attributes=["tCon"], difference=True)
     f1s = [row["f1"] for row in weak["buckets"]["tCon"]]
     assert [c for c in cube[0, 0] if c == c] == pytest.approx(
         [f - token_f1 for f in f1s if f is not None])
-    assert plots.bucket_chart(results, "tCon").axes[0].get_ylabel() == "token F1"
+    assert plots.bucket_chart(results, "tCon").axes[0].get_ylabel() == "token F1 (%)"

@@ -35,7 +35,7 @@ def test_figures_have_titles_labels_and_cell_texts(tmp_path):
     assert axes.get_ylabel().startswith("target label") and "FN" in axes.get_xlabel()
     cells = [t.get_text() for t in axes.texts]
     rows = list(result.to_dict()["confusion"]["matrix"]) + ["no target span (FP)"]
-    assert len(cells) == len(rows) ** 2 and cells[-1] == "n/a"   # FP x FN is no cell
+    assert len(cells) == len(rows) ** 2 and cells[-1] == plots.UNDEFINED  # FP x FN: no cell
     assert [t.get_text() for t in axes.get_yticklabels()] == rows
     written = plots.save_all({"sys": result}, tmp_path)
     assert [p.name for p in written] == ["error_types.png", "confusion_sys.png"]

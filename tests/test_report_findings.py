@@ -15,9 +15,10 @@ from nerlens.report import findings as report_findings
 from nerlens.cli import main
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerlens.report import Report
-from attribute_buckets.report import OVERVIEW_TITLE
-from nerlens.families import get_family
+from attribute_buckets.report import OVERVIEW_TITLE, largest_gap
+from nerlens.families import get_family, in_report_order
 from nerlens.report.names import statistic_label
+from nerlens.report.overview import TIE, comparison_cell, headline_columns
 from nerlens.report.views import report_view
 from tough_mentions.report import seen_unseen_gap
 from nerlens.report.text import WIDTH
@@ -95,7 +96,8 @@ def test_demo_page_findings_contents_overview(demo):
     assert ">attribute_buckets.buckets.eLen.0<" not in page
     assert "WNUT-17&#x27;s test set was built from entities" in page
     # the comparison says which system each probability is about
-    assert "<b>that column's system</b> is better than the baseline <b>spacy_sm</b>" in page
+    assert ("<b>that column's system</b> is better than the reference system <b>spacy_sm</b>"
+            in page)
 
 
 def test_statistic_labels():
@@ -222,3 +224,44 @@ def test_demo_never_ranks_a_token_attribute_against_entity_f1(demo):
     page = (demo / "report.html").read_text()
     assert "memorisation&#x27;s largest bucket gap is in token" not in page
     assert "Scored over tokens, O included" in page
+
+
+def test_the_headline_is_the_descriptors_handful_one_row_per_system(demo):
+    """Issue 32: entity F1, then each family's ``headline`` (the largest bucket gap
+    computed by its ``value``), one row per system; every other statistic collapsed in
+    its family's section."""
+    data = json.loads((demo / "report.json").read_text(encoding="utf-8"))
+    report = Report(data["systems"], data["results"], data["estimates"], data["intervals"],
+                    data["comparisons"], data["higher_is_better"], data["info"])
+    wanted = ["entity F1"] + [h.title for f in in_report_order(data["info"]["families"])
+                              for h in f.headline]
+    assert [c[0] for c in headline_columns(report)] == wanted
+    page = (demo / "report.html").read_text(encoding="utf-8")
+    summary = page[page.index("<section id='summary'>"):page.index("<section id='comparisons'>")]
+    first = summary[:summary.index("</table>")]
+    assert first.count("<tr>") == 1 + len(data["systems"])    # header and one per system
+    # each family's every statistic, collapsed at the end of its section
+    for family in ("tough_mentions", "hardeval", "faireval", "attribute_buckets"):
+        part = page[page.index(f"<section id='{family}'>"):]
+        part = part[:part.index("</section>")]
+        assert "<details class='statistics'>" in part, family
+
+
+def test_two_systems_with_the_same_score_are_a_tie_not_50_percent():
+    report = _report((0.5, 0.4, 0.6), (0.0, 0.0, 0.0))
+    report.systems = ["A", "B"]
+    report.estimates["B"] = {"entity_f1": 0.7, "tough_mentions.recall_unseen_any": 0.0}
+    report.comparisons = {"B vs A": {"entity_f1": 1.0, "tough_mentions.recall_unseen_any": 0.5}}
+    assert comparison_cell(report, "B", "tough_mentions.recall_unseen_any") == TIE
+    assert comparison_cell(report, "B", "entity_f1") == "100.00"
+
+
+def test_largest_bucket_gap_leaves_out_small_and_token_buckets():
+    rows = [{"name": "XS", "f1": 0.9, "gold": 30}, {"name": "S", "f1": 0.6, "gold": 40},
+            {"name": "L", "f1": 0.0, "gold": 29}]            # L: fewer than 30 mentions
+    tokens = [{"name": "XS", "f1": 0.1, "gold": 500}, {"name": "S", "f1": 0.99, "gold": 500}]
+    result = {"buckets": {"eLen": rows, "tCon": tokens},
+              "attributes": {"tCon": {"unit": "token"}}}
+    gap, about = largest_gap(result)
+    assert gap == pytest.approx(0.9 - 0.6) and about == "entity length (eLen): XS vs S"
+    assert largest_gap({"buckets": {"eLen": rows[2:]}}) == (None, "")

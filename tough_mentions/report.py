@@ -84,17 +84,19 @@ def section(view) -> tuple:
                           f"subset. {SUBSET_LEGEND}")]
     if left_out:
         blocks.append(Note(f"Left out (under {100 * extra['min_share']:g}% of the gold "
-                           f"mentions, as the paper's tables): {', '.join(left_out)}; "
+                           f"mentions, as the paper's tables): "
+                           f"{', '.join(SUBSETS.get(s, s) for s in left_out)}; "
                            "report.json keeps their numbers."))
     spread = extra.get("recall_spread")
     if spread:
-        rows = [[subset, row["n_systems"], row["min"], row["max"], row["range"], row["std"]]
+        rows = [[SUBSETS.get(subset, subset), row["n_systems"], row["min"], row["max"],
+                 row["range"], row["std"]]
                 for subset, row in spread.items() if subset not in left_out]
         blocks += [Heading("Spread of each subset's recall across the systems"),
                    Table(["subset", "systems", "min", "max", "range", "std"], rows,
-                         note="A subset whose recall spreads much wider than the overall "
-                              "recall (row all) separates systems that overall scores rank "
-                              "alike.")]
+                         note="Recall in percent. A subset whose recall spreads much wider "
+                              "than the overall recall (row all mentions) separates systems "
+                              "that overall scores rank alike.")]
     return tuple(blocks)
 
 

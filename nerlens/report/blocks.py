@@ -11,8 +11,8 @@ from __future__ import annotations
 import html as html_module
 from html.entities import codepoint2name
 
-from nerspan.blocks import (Figure, FiguresCapNote, Heading, Hover, Marked, Note, Noted,
-                            OverRuns, Strong, Table, Tiles)
+from nerspan.blocks import (Collapsed, Figure, FiguresCapNote, Heading, Hover, Marked, Note,
+                            Noted, OverRuns, Strong, Table, Tiles)
 
 from .page_kit import Raw, escape, figure, number, table
 from .text import UNDEFINED as DASH
@@ -54,6 +54,9 @@ def _block_html(block, holder, cap_note: str) -> str:
             for title, inner in block.tiles) + "</div>"
     if isinstance(block, FiguresCapNote):
         return cap_note
+    if isinstance(block, Collapsed):
+        return (f"<details{' open' if block.opened else ''}><summary>{prose(block.summary)}"
+                f"</summary>{html(block.blocks, holder, cap_note)}</details>")
     raise TypeError(f"not a page block: {block!r}")
 
 
@@ -147,6 +150,9 @@ def _block_text(block, figures, cap_note: str) -> list:
                 for line in [title] + _block_text(inner, figures, cap_note)]
     if isinstance(block, FiguresCapNote):
         return [wrap(cap_note)] if cap_note else []
+    if isinstance(block, Collapsed):
+        return [block.summary] + [line for inner in block.blocks
+                                  for line in _block_text(inner, figures, cap_note)]
     raise TypeError(f"not a page block: {block!r}")
 
 

@@ -23,6 +23,13 @@ def kinds(families) -> dict:
                for kind, name in family.examples.kinds.items()}, **generated.kind_names()}
 
 
+def subset_names(families) -> dict:
+    """A token example's subset -> its human name, of every family (descriptors) that
+    lists examples."""
+    return {key: name for family in families if family.examples is not None
+            for key, name in family.examples.subsets.items()}
+
+
 def collect(results: dict, context, families) -> dict:
     """``{system: {kind: [example, ...]}}``, every example of every kind of the families
     (descriptors, in the report's order) that ran; removes the families' listings

@@ -20,7 +20,8 @@ from .views import every_family, ran, report_view
 
 SHOWN_PER_RULE = 3
 
-PAIRED = ("A system beats the baseline on entity F1 when it is better in at least "
+PAIRED = ("A system beats the reference system (option baseline; default: the first "
+          "system) on entity F1, or the other way round, when it is better in at least "
           "(1 + confidence) / 2 of the paired bootstrap resamples (97.5% at 95% "
           "confidence), and worse when in at most (1 - confidence) / 2.")
 

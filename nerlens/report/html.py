@@ -31,8 +31,9 @@ def page_sections(report) -> list[tuple[str, str, str]]:
     sections = [("findings", "Findings", overview.findings(report)),
                 ("overview", "Overview: where each system is weaker or stronger",
                  overview_parts(report)),
-                ("summary", "Headline statistics", overview.headline(report)),
-                ("comparisons", "Paired comparisons with the baseline",
+                ("summary", "Headline: the numbers to compare first",
+                 overview.headline(report)),
+                ("comparisons", "Paired comparisons with the reference system",
                  overview.comparisons(report))]
     sections += family_sections(report)
     sections.append(("examples", "Error examples", overview.examples(report)))
@@ -54,7 +55,8 @@ def family_sections(report) -> list[tuple[str, str, str]]:
     """``(anchor, title, body)`` of each family that ran, in the report's order."""
     cap = figures_cap_note(report)
     return [(family.name, family.title,
-             blocks.html(family.section(report_view(report, family)), report, cap))
+             blocks.html(family.section(report_view(report, family)), report, cap)
+             + overview.family_statistics(report, family))
             for family in ran(report) if family.section is not None]
 
 

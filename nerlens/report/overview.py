@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from nerspan.errors import counted
 
-from .examples import kinds, shown_examples
+from .examples import kinds, shown_examples, subset_names
 from .findings import rule_texts, shown
 from .names import first_results, pair_key, statistic_label
 from .page_kit import Raw, escape, number, table
@@ -16,6 +16,8 @@ from .views import every_family, ran
 # Tables with one column per system are cut into tables of at most this many systems:
 # wider ones would not fit a 1280 px page
 SYSTEMS_PER_TABLE = 6
+# a listing of more rows than this (repairs, the systems' files) is collapsed
+LONG = 10
 UNDEFINED_NOTE = "&ndash; = undefined (an empty subset or bucket, or nothing to divide by)"
 
 
@@ -37,7 +39,8 @@ def findings(report) -> str:
         parts.append(f"<details><summary>{counted(more, 'more finding')}</summary>"
                      "<ul class='findings'>"
                      + "".join(_finding_item(f, texts) for f in rest) + "</ul></details>")
-    rules = "".join(f"<li><b>{escape(rule)}</b>: {escape(text)}</li>"
+    # the rules by their texts (their names are report.json's, in each finding's rule)
+    rules = "".join(f"<li data-rule='{escape(rule)}'>{escape(text)}</li>"
                     for rule, text in texts.items())
     parts.append("<details><summary>How findings are chosen</summary><ul class='note'>"
                  f"{rules}</ul><p class='note'>Intervals in brackets are percent, "
@@ -56,29 +59,66 @@ def _chunks(systems: list) -> list[list]:
                                                            SYSTEMS_PER_TABLE)]
 
 
+def headline_columns(report) -> list[tuple]:
+    """The headline table's columns: ``(title, legend, family, Headline)``, entity F1
+    first (family and Headline None), then each family's ``headline`` in the report's
+    order (a statistic that was not computed is left out)."""
+    columns = [("entity F1", "entity F1 (exact span and type)", None, None)]
+    for family in ran(report):
+        for h in family.headline:
+            if h.value is not None or family.key(h.key) in report.higher_is_better:
+                lower = report.higher_is_better.get(family.key(h.key)) is False
+                title = h.title + (" \u2193" if lower and "lower" not in h.title else "")
+                columns.append((title, h.legend, family, h))
+    return columns
+
+
+def _headline_cell(report, system: str, family, h) -> str:
+    if family is None:
+        return _with_interval(report, system, "entity_f1")
+    if h.value is None:
+        return _with_interval(report, system, family.key(h.key))
+    value, about = h.value(report.results[system][family.name])
+    return number(value) + (f" <span class='note'>{escape(about)}</span>" if about else "")
+
+
 def headline(report) -> str:
-    first = first_results(report)
-    tables = []
-    for systems in _chunks(report.systems):
-        rows = []
-        for name, higher in report.higher_is_better.items():
-            label = statistic_label(name, first) + ("" if higher else " ↓")
-            row = [Raw(f"<span title='{escape(name)}'>{escape(label)}</span>")]
-            row += [Raw(_with_interval(report, system, name)) for system in systems]
-            rows.append(row)
-        tables.append(table(["statistic"] + systems, rows))
+    """One row per system: the handful of numbers a reader compares first (entity F1
+    and each family's ``headline``); entity precision and recall collapsed below; every
+    other statistic in its family's section."""
+    columns = headline_columns(report)
+    reference = report.info.get("baseline")
+    rows = [[Raw(f"<b>{escape(system)}</b>" + (" <span class='note'>(reference)</span>"
+                                               if system == reference and len(report.systems) > 1
+                                               else ""))]
+            + [Raw(_headline_cell(report, system, family, h)) for _, _, family, h in columns]
+            for system in report.systems]
+    parts = [table(["system"] + [title for title, *_ in columns], rows)]
+    legends = "; ".join(f"{escape(title)}: {escape(legend)}" for title, legend, *_ in columns
+                        if legend != title)
     info = report.info
     note = (f"<p class='note'>{counted(info['sentences'], 'sentence')}, "
             f"{counted(info['tokens'], 'token')}; scheme "
-            f"{escape(info['scheme'])}, {escape(info['mode'])} decoding. Numbers in percent; ↓ = "
-            f"lower is better; {UNDEFINED_NOTE}. Hover a statistic for its key in "
-            "report.json.")
+            f"{escape(info['scheme'])}, {escape(info['mode'])} decoding. Numbers in percent "
+            f"(a gap in points); {legends}; "
+            + ("\u2193 = lower is better; " if any("\u2193" in c[0] for c in columns) else "")
+            + f"{UNDEFINED_NOTE}. "
+            "Every other statistic, with its interval and its paired comparison, is in its "
+            "family's section (collapsed).")
     if info.get("bootstrap"):
         note += (f" Brackets: {info['confidence']:.0%} percentile bootstrap interval over "
                  f"sentences ({counted(info['bootstrap'], 'sample')}, seed {info['seed']}); "
                  "* marks numbers computed on fewer than "
                  f"{counted(info['min_support'], 'item')}.")
-    return "".join(tables) + note + "</p>"
+    parts.append(note + "</p>")
+    entity = [n for n in ("entity_precision", "entity_recall") if n in report.higher_is_better]
+    if entity:
+        rows = [[Raw(escape(system))] + [Raw(_with_interval(report, system, n)) for n in entity]
+                for system in report.systems]
+        parts.append("<details><summary>Entity precision and recall</summary>"
+                     + table(["system"] + [statistic_label(n) for n in entity], rows)
+                     + "</details>")
+    return "".join(parts)
 
 
 def _with_interval(report, system: str, name: str) -> str:
@@ -92,24 +132,93 @@ def _with_interval(report, system: str, name: str) -> str:
     return text
 
 
+TIE = "<span title='both systems score the same on the test set'>tie</span>"
+
+
+def comparison_cell(report, system: str, name: str) -> Raw:
+    """The share of paired resamples in which ``system`` beats the reference system on
+    ``name``; ``tie`` when both score the same on the test set (two systems both at 0
+    are not "50%" apart, which counting ties half would say)."""
+    reference = report.info.get("baseline")
+    mine, theirs = report.estimates[system].get(name), report.estimates[reference].get(name)
+    if mine is not None and mine == theirs:
+        return Raw(TIE)
+    return Raw(number(report.comparisons[pair_key(system, reference)].get(name)))
+
+
+def comparison_tables(report, names: list) -> str:
+    """The paired comparisons of the statistics ``names``: one row per statistic, one
+    column per system other than the reference system (tables of ``SYSTEMS_PER_TABLE``)."""
+    reference = report.info.get("baseline")
+    first = first_results(report)
+    others = [s for s in report.systems if pair_key(s, reference) in report.comparisons]
+    return "".join(
+        table(["statistic"] + systems,
+              [[Raw(escape(statistic_label(name, first))
+                    + ("" if report.higher_is_better[name] else " \u2193"))]
+               + [comparison_cell(report, s, name) for s in systems] for name in names])
+        for systems in _chunks(others))
+
+
+def headline_statistics(report) -> list:
+    """The statistics of the headline (entity scores and each family's headline
+    statistics that were computed), in the report's order."""
+    names = list(ENTITY_STATISTICS) + [family.key(h.key) for family in ran(report)
+                                       for h in family.headline if h.value is None]
+    return [n for n in names if n in report.higher_is_better]
+
+
+ENTITY_STATISTICS = ("entity_f1", "entity_precision", "entity_recall")
+PAIRED_NOTE = ("Paired bootstrap: both systems are scored on the same resampled "
+               "sentences; a resample in which they tie counts half; tie: both score the "
+               "same on the test set; better means lower for the statistics marked "
+               "\u2193")
+
+
 def comparisons(report) -> str:
     if not report.comparisons:
         return "<p class='note'>No paired comparison (one system, or no bootstrap).</p>"
-    baseline = report.info.get("baseline")
-    first = first_results(report)
-    others = [s for s in report.systems if pair_key(s, baseline) in report.comparisons]
-    tables = []
-    for systems in _chunks(others):
-        rows = [[Raw(escape(statistic_label(name, first)))]
-                + [report.comparisons[pair_key(s, baseline)].get(name) for s in systems]
-                for name in report.higher_is_better]
-        tables.append(table(["statistic"] + systems, rows))
+    reference = report.info.get("baseline")
     return (f"<p>Each column: the percentage of paired resamples in which <b>that column's "
-            f"system</b> is better than the baseline <b>{escape(baseline)}</b>.</p>"
-            + "".join(tables)
-            + "<p class='note'>Paired bootstrap: both systems are scored on the same resampled "
-              "sentences; ties count half; better means lower for the statistics marked ↓ "
-              f"in the headline table; {UNDEFINED_NOTE}.</p>")
+            f"system</b> is better than the reference system <b>{escape(reference)}</b> "
+            "(option baseline).</p>"
+            + comparison_tables(report, headline_statistics(report))
+            + f"<p class='note'>{PAIRED_NOTE}; {UNDEFINED_NOTE}. The comparisons of every "
+              "other statistic are in its family's section (collapsed).</p>")
+
+
+def family_statistics(report, family) -> str:
+    """Every statistic of ``family`` with its interval, and its paired comparisons,
+    collapsed (a long list); statistics undefined for every system are left out and
+    named."""
+    first = first_results(report)
+    names = [n for n in report.higher_is_better if n.startswith(family.name + ".")]
+    defined = [n for n in names
+               if any(number(report.estimates[s].get(n)) != "&ndash;" for s in report.systems)]
+    if not defined:
+        return ""
+    tables = []
+    for systems in _chunks(report.systems):
+        # hover a name for its key in report.json
+        rows = [[Raw(f"<span title='{escape(n)}'>{escape(statistic_label(n, first))}</span>"
+                     + ("" if report.higher_is_better[n] else " \u2193"))]
+                + [Raw(_with_interval(report, s, n)) for s in systems] for n in defined]
+        tables.append(table(["statistic"] + systems, rows))
+    left = [statistic_label(n, first) for n in names if n not in defined]
+    parts = ["".join(tables)]
+    if left:
+        parts.append(f"<p class='note'>Left out, undefined for every system: "
+                     f"{escape('; '.join(left))}.</p>")
+    if report.comparisons:
+        parts.append("<p>Paired comparisons: the percentage of paired resamples in which "
+                     "each column's system is better than the reference system <b>"
+                     f"{escape(report.info.get('baseline'))}</b>.</p>"
+                     + comparison_tables(report, defined)
+                     + f"<p class='note'>{PAIRED_NOTE}.</p>")
+    return (f"<details class='statistics'><summary>Every statistic of this section with its "
+            f"interval ({len(defined)}; hover a name for its key in report.json)"
+            + (", and its paired comparisons" if report.comparisons else "")
+            + "</summary>" + "".join(parts) + "</details>")
 
 
 def repairs(repaired: dict, mode: str) -> str:
@@ -122,22 +231,51 @@ def repairs(repaired: dict, mode: str) -> str:
     note = repairs_note()
     if any(generated.SOURCE in by_source for by_source in repaired.values()):
         note += " " + generated.NOTE
-    return (table(["column", "where", "repair", "tags"], rows, text=True)
-            + f"<p class='note'>{escape(note)} report.json lists the first "
-              "sentences concerned under each family's repairs.</p>")
+    listing = table(["column", "where", "repair", "tags"], rows, text=True)
+    if len(rows) > LONG:
+        listing = (f"<details><summary>{counted(len(rows), 'repair count')} over "
+                   f"{counted(len(repaired), 'column')}</summary>{listing}</details>")
+    return (listing + f"<p class='note'>{escape(note)} report.json lists the "
+            "first sentences concerned under each family's repairs.</p>")
+
+
+# the report's options in the provenance table, by what they set (report.json keeps the
+# keywords: ``report(min_share=...)``)
+OPTION_NAMES = {"scheme": "tagging scheme", "mode": "decoding mode",
+                "bootstrap": "bootstrap samples", "seed": "bootstrap seed",
+                "confidence": "confidence of the intervals",
+                "baseline": "reference system (option baseline)",
+                "families": "families run",
+                "min_share": "smallest share of the gold mentions a recall subset needs"}
+
+
+def _option_value(key: str, value) -> str:
+    """An option's value as the page shows it: the families by their sections' names."""
+    if key == "families":
+        titles = {f.name: f.title.partition(":")[0] for f in every_family()}
+        return ", ".join(titles.get(name, name) for name in value)
+    return ", ".join(map(str, value)) if isinstance(value, list) else value
 
 
 def provenance(report) -> str:
     record = report.info.get("provenance", {})
     inputs = record.get("inputs", {})
     rows = [["gold", inputs.get("gold")], ["training data", inputs.get("train")]]
-    rows += [[f"system {name}", source] for name, source in inputs.get("systems", {}).items()]
-    rows += [[f"option {key}", ", ".join(map(str, value)) if isinstance(value, list) else value]
+    rows += [[OPTION_NAMES.get(key, key), _option_value(key, value)]
              for key, value in record.get("options", {}).items()]
     rows += [["nerlens version", record.get("nerlens_version")],
              ["date (UTC)", record.get("date")]]
-    return table(["", "value"], [[Raw(escape(k)), Raw("&ndash;" if v is None else escape(v))]
-                                 for k, v in rows], text=True)
+    systems = [[f"system {name}", source] for name, source in inputs.get("systems", {}).items()]
+
+    def listed(pairs):
+        return table(["", "value"], [[Raw(escape(k)), Raw("&ndash;" if v is None else escape(v))]
+                                     for k, v in pairs], text=True)
+
+    if len(systems) > LONG:   # the systems' files apart, on demand
+        return listed(rows) + (f"<details><summary>The files of the "
+                               f"{counted(len(systems), 'system')}</summary>"
+                               f"{listed(systems)}</details>")
+    return listed(rows[:2] + systems + rows[2:])
 
 
 # -- error examples ----------------------------------------------------------------------
@@ -153,7 +291,7 @@ li.hidden=!!k&&li.dataset.kind!==k;});});})();
 
 
 def examples(report) -> str:
-    names = kinds(ran(report))
+    names, subsets = kinds(ran(report)), subset_names(ran(report))
     if not report.examples:
         listing = [f.name for f in every_family() if f.examples is not None]
         return (f"<p class='note'>No examples: {escape(', '.join(listing) or 'no family')} "
@@ -166,16 +304,17 @@ def examples(report) -> str:
              "<form id='example-filter' hidden><label>Show only: <select><option value=''>"
              f"every kind</option>{options}</select></label></form>"]
     for n, (system, by_kind) in enumerate(report.examples.items()):
-        counts = ", ".join(f"{len(rows)} {kind}" for kind, rows in by_kind.items())
-        items = "".join(_example(report, kind, row, names) for kind, rows in by_kind.items()
-                        for row in shown_examples(rows))
+        counts = ", ".join(f"{len(rows)} {names.get(kind, kind)}"
+                           for kind, rows in by_kind.items())
+        items = "".join(_example(report, kind, row, names, subsets)
+                        for kind, rows in by_kind.items() for row in shown_examples(rows))
         parts.append(f"<details{' open' if n == 0 else ''}><summary><b>{escape(system)}</b> "
                      f"({escape(counts)})</summary><ul class='examples'>{items}</ul></details>")
     parts.append(f"<script>{FILTER_SCRIPT}</script>")
     return "".join(parts)
 
 
-def _example(report, kind: str, row: dict, names: dict) -> str:
+def _example(report, kind: str, row: dict, names: dict, subsets: dict) -> str:
     tokens = report.example_sentences.get(str(row["sentence"]), [])
     if "generated" in row:               # generated output that became no span: its text
         return _generated_example(kind, row, tokens, names)
@@ -198,7 +337,7 @@ def _example(report, kind: str, row: dict, names: dict) -> str:
                                                               else "")
     detail = f"gold {escape(gold[0])}" if gold else "no gold mention"
     if "subset" in row:
-        detail = (f"{escape(row['subset'])} token; gold tag {escape(row['gold_tag'])}, system tag "
+        detail = (f"{escape(subsets.get(row['subset'], row['subset']))}; gold tag {escape(row['gold_tag'])}, system tag "
                   f"{escape(row['predicted_tag'])}")
     elif "predicted_tags" in row:
         detail += f"; system tags {escape(' '.join(row['predicted_tags']))}"

@@ -60,10 +60,10 @@ def fit(name: str, width: int) -> str:
 
 def headline_table(report) -> str:
     """One row per system: entity F1 with its interval, the headline numbers, and the
-    probability of beating the baseline on entity F1."""
+    probability of beating the reference system (option ``baseline``) on entity F1."""
     chosen = columns(report)
     first = "F1 [CI]" if report.info.get("bootstrap") else "F1"
-    header = [first] + [c[1] for c in chosen] + (["P>base"] if report.comparisons else [])
+    header = [first] + [c[1] for c in chosen] + (["P>ref"] if report.comparisons else [])
     baseline = report.info.get("baseline")
     rows = []
     for system in report.systems:
@@ -72,7 +72,8 @@ def headline_table(report) -> str:
         row += [_value(estimates.get(key)) for key, _, _ in chosen]
         if report.comparisons:
             pair = report.comparisons.get(pair_key(system, baseline))
-            row.append("base" if system == baseline else
+            same = estimates.get("entity_f1") == report.estimates[baseline].get("entity_f1")
+            row.append("ref" if system == baseline else "tie" if same else
                        _value(pair.get("entity_f1") if pair else None))
         rows.append(row)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
@@ -102,8 +103,9 @@ def legend(report) -> str:
         parts.append("F1: entity F1 (no bootstrap, so no interval).")
     parts += [f"{header}: {text}." for _, header, text in columns(report)]
     if report.comparisons:
-        parts.append(f"P>base: share of paired resamples in which the system's entity F1 "
-                     f"beats the baseline {info.get('baseline')}'s.")
+        parts.append(f"P>ref: share of paired resamples in which the system's entity F1 "
+                     f"beats the reference system {info.get('baseline')}'s (ref); tie: the "
+                     "same entity F1 on the test set.")
     parts.append(f"{UNDEFINED} = undefined. Every statistic, per type and per bucket, is in "
                  "report.html and report.json.")
     return wrap(" ".join(parts))
