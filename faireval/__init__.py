@@ -32,6 +32,7 @@ from typing import Sequence
 
 from nerspan import GOLD, PRED, Corpus, GoldContext
 from nerspan.gold_context import resolve
+from nerspan.fbeta import fbeta_option
 from nerspan.input_options import input_options
 from nerspan.options import check_bool
 
@@ -52,6 +53,7 @@ __version__ = "0.1.0"
 HEADLINE_WEIGHTS = ("traditional", "fair")
 
 
+@fbeta_option
 @input_options
 def score(references, predictions=None, *, weights=None, focus: str = "target",
           labels: Sequence[str] | None = None, exclude: Sequence[str] = (),

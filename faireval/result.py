@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import nerspan
+from nerspan.fbeta import with_fbeta
 from nerspan.spans import Repairs, repairs_dict
 from nerspan.deprecation import deprecated_alias, warn_renamed
 from nerspan.result import entity_row, undefined_keys
@@ -213,7 +214,7 @@ class FairEvalResult:
             out["semeval"] = self.semeval
         out["options"] = dict(self.options)
         out["repairs"] = self.repairs_dict()
-        return out
+        return with_fbeta(out, self.options.get("beta", 1.0))
 
     def repairs_dict(self) -> dict:
         """``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); the levels of

@@ -11,15 +11,19 @@ Tag schemes -> spans (``decode``), the corpus model and its readers (``Corpus``,
 """
 from __future__ import annotations
 
+import dataclasses
+
 from .corpus import Corpus
+from .confusion import confusion_dict
 from .deprecation import moved_names
+from .fbeta import check_beta
 from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
                      InvalidTagError, LabelIdError, LengthMismatchError, NameTakenError,
                      NerspanError, SentenceCountError, TokenMismatchError, TooFewColumnsError)
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
 from .inputs import as_train_index, read_input
-from .options import check_zero_division
+from .options import check_bool, check_zero_division
 from .readers import read_columns, read_system_file
 from .result import Result
 from .schemes import get_scheme
@@ -36,7 +40,8 @@ __version__ = "0.1.0"
 
 @input_options
 def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
-          zero_division: float = 0.0, inputs) -> EntityScores:
+          zero_division: float = 0.0, beta: float = 1.0, confusion: bool = False,
+          inputs) -> EntityScores:
     """Entity-level precision, recall and F1 of ``predictions`` against ``references``.
 
     Args:
@@ -47,6 +52,12 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
             and the columns are named by ``gold_column``/``pred_column``).
         scheme, mode: how tags are decoded (``decode``); span input is IOB2.
         zero_division: 0 or 1, seqeval's value of an undefined precision or recall.
+        beta: also report F-beta beside every F1, as seqeval's ``beta`` (a number > 0;
+            the key names it: ``f2``, ``macro_f2``, ``f0.5``; ``nerspan.fbeta``); 1
+            (default) adds nothing.
+        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
+            type]`` over mentions with identical spans ("O": missed, spurious), and
+            ``boundary_errors`` per type apart (``nerspan.confusion``).
 
     >>> s = score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]])
     >>> s.micro()
@@ -55,6 +66,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
+    beta = check_beta(beta)
+    check_bool("confusion", confusion)
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")
@@ -64,7 +77,10 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = decode(corpus, reading.gold_column, scheme, mode, table)
     pred = decode(corpus, reading.pred_column, scheme, mode, table)
-    return entity_scores(gold, pred, zero_division)
+    scores = entity_scores(gold, pred, zero_division, beta=beta)
+    if confusion:
+        scores = dataclasses.replace(scores, confusion=confusion_dict(gold, pred))
+    return scores
 
 
 # What ``from nerspan import *`` gives: what a user needs (at most 30 names). Every other
