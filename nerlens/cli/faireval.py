@@ -1,18 +1,20 @@
 """``nerlens faireval``: FairEval error types and traditional/fair/weight-table scores."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 
 import faireval
 from faireval import plots
+from faireval.semeval import MATCHINGS, check_min_overlap
 from nerspan import GOLD, GoldContext, read_columns
 
 from nerlens.systems import named_files, span_errors_located
 
-from .common import (UsageError, check_file, format_table, load_json, print_json,
-                     read_text_file)
+from .common import (UsageError, add_beta_argument, check_file, format_table, load_json,
+                     print_json, read_text_file)
 from .inputs import add_input_arguments, load_systems, read_options
 from .span_files import read_span_files, span_options
 
@@ -44,6 +46,22 @@ def add_arguments(parser) -> None:
                         help="semeval: add the SemEval-2013 Task 9.1 schemas (strict, exact, "
                              "partial, ent_type) as nervaluate counts them; or a "
                              "comma-separated list of some of them")
+    parser.add_argument("--min-overlap", type=min_overlap_fraction, default=None, metavar="F",
+                        help="with --schemas: the least overlap of a prediction that may "
+                             "take a gold span, a fraction of the gold span's tokens in "
+                             "(0, 1] (nervaluate's min_overlap_percentage / 100; default "
+                             "0.01)")
+    parser.add_argument("--matching", default=None, choices=MATCHINGS,
+                        help="with --schemas: greedy (nervaluate's, in list order; "
+                             "default) or optimal (a maximum-weight pairing that does not "
+                             "depend on the order of the spans)")
+    parser.add_argument("--instances", action="store_true",
+                        help="with --schemas: list every span with its outcome per schema "
+                             "(semeval_instances in the JSON)")
+    parser.add_argument("--csv", default=None, metavar="FILE",
+                        help="with --schemas: write the per-instance listing as CSV to FILE "
+                             "(FILE-SYSTEM.csv per system when there are several)")
+    add_beta_argument(parser)
     parser.add_argument("--reference-iteration", action="store_true",
                         help="reproduce the reference code's numbers (it skips the span "
                              "after each match within a pass)")
@@ -78,11 +96,37 @@ def _split(value: str | None):
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def min_overlap_fraction(text: str) -> float:
+    """argparse type of ``--min-overlap``: a fraction in (0, 1]."""
+    try:
+        return check_min_overlap(float(text))
+    except ValueError as error:
+        message = str(error) if "fraction" in str(error) else \
+            f"must be a fraction in (0, 1], not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+SEMEVAL_FLAGS = {"min_overlap": "--min-overlap", "matching": "--matching",
+                 "instances": "--instances", "csv": "--csv"}
+
+
 def options(args) -> dict:
+    schemas = _split(args.schemas)
+    given = [flag for name, flag in SEMEVAL_FLAGS.items() if getattr(args, name, None)]
+    if given and not schemas:
+        raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to the "
+                         "SemEval-2013 schemas: add --schemas semeval (or some of "
+                         f"{', '.join(faireval.SCHEMAS)})")
+    semeval = {}
+    if args.min_overlap is not None:
+        semeval["min_overlap"] = args.min_overlap
+    if args.matching is not None:
+        semeval["matching"] = args.matching
     return dict(weights=_weights(args.weights), focus=args.focus, labels=_split(args.labels),
                 exclude=_split(args.exclude) or (), confusion_tp=args.confusion_tp,
                 reference_iteration=args.reference_iteration, scheme=args.scheme,
-                mode=args.mode, schemas=_split(args.schemas))
+                mode=args.mode, schemas=schemas, beta=args.beta,
+                return_instances=bool(args.instances or args.csv), **semeval)
 
 
 def compute(args) -> dict:
@@ -173,8 +217,28 @@ def semeval_table(schema: str, row: dict) -> str:
         ["Label"] + [c.title() for c in SEMEVAL_COLUMNS] + ["Prec", "Rec", "F1"], rows)
 
 
+def write_csv(results: dict, path: str) -> list[str]:
+    """Each system's instance listing as CSV: to ``path``, or with several systems to
+    ``path`` with ``-SYSTEM`` before its extension. Returns the paths written."""
+    written = []
+    for name, result in results.items():
+        target = path
+        if len(results) > 1:
+            stem, dot, extension = path.rpartition(".")
+            target = f"{stem}-{name}.{extension}" if dot else f"{path}-{name}"
+        faireval.write_instances_csv(result["semeval_instances"], target)
+        written.append(target)
+    return written
+
+
 def run(args) -> int:
     results = compute(args)
+    if args.csv:
+        for path in write_csv(results, args.csv):
+            print(f"nerlens: wrote {path}", file=sys.stderr)
+        if not args.instances:  # asked for the file, not for the listing in the output
+            for result in results.values():
+                result.pop("semeval_instances", None)
     if args.plot:
         plots.save_all(results, args.plot, fmt=args.plot_format)
     if args.format == "json":
