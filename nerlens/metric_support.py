@@ -23,6 +23,8 @@ from nerspan.input_options import OPTION_NAMES
 from nerspan.span_input import SPAN_OPTIONS
 
 DECODING = ("scheme", "mode")
+# Options every module takes beside its family's own: how the tags are written.
+SHARED_OPTIONS = ("suffix",)
 # The span dict layouts of nerspan.span_input: nervaluate's, and a token-classification
 # pipeline's output with and without aggregation. evaluate needs a dict's keys to be
 # exactly those of its feature, so each layout is its own feature.
@@ -119,7 +121,8 @@ def _first_item(sentences) -> tuple:
 class OptionsMixin:
     """The family's ``score`` options, at ``evaluate.load(...)`` or at ``compute(...)``.
 
-    A subclass names them in ``OPTIONS``; ``scheme`` and ``mode`` are always accepted.
+    A subclass names them in ``OPTIONS``; ``scheme``, ``mode`` and ``suffix`` (tags
+    written ``PER-B``) are always accepted.
     Options given to ``compute`` win over those given at load time; other keywords are
     ignored, because ``evaluate.combine`` passes every keyword to every module.
     """
@@ -128,7 +131,8 @@ class OptionsMixin:
 
     def __init__(self, *args, scheme: str = "IOB2", mode: str = "lenient", **kwargs):
         self._load_options = {"scheme": scheme, "mode": mode}
-        self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS if k in kwargs})
+        self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS + SHARED_OPTIONS
+                                   if k in kwargs})
         self._load_span_options = {k: kwargs.pop(k) for k in SPAN_OPTIONS if k in kwargs}
         super().__init__(*args, **kwargs)
 
@@ -157,7 +161,8 @@ class OptionsMixin:
     def _options(self, given: dict) -> dict:
         """The load-time options updated by the known ones among ``given``."""
         options = dict(self._load_options)
-        options.update({k: v for k, v in given.items() if k in self.OPTIONS + DECODING})
+        options.update({k: v for k, v in given.items()
+                        if k in self.OPTIONS + DECODING + SHARED_OPTIONS})
         return options
 
     def _infer_feature_from_batch(self, batch):
@@ -232,11 +237,12 @@ class TrainingDataMixin(OptionsMixin):
         if isinstance(train, TrainIndex):
             return train
         source = train if train is not None else train_tokens
-        key = (id(source), id(train_tags), scheme, mode)
+        suffix = self._load_options.get("suffix", False)   # tags written PER-B
+        key = (id(source), id(train_tags), scheme, mode, suffix)
         cached = self._index_cache.get(key)
         if cached is None:
             index = as_train_index(train, scheme, mode, train_tags=train_tags,
-                                   train_tokens=train_tokens)
+                                   train_tokens=train_tokens, suffix=suffix)
             # keep the sources alive so that their ids cannot be reused by other objects
             cached = self._index_cache[key] = (source, train_tags, index)
         return cached[2]

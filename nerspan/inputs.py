@@ -24,6 +24,7 @@ span files) are read by ``nerspan.readers`` and ``nerspan.span_input`` into the 
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from typing import Callable
@@ -33,7 +34,8 @@ from .errors import InputTypeError, NerspanError, shown
 from .flat import GOLD, PRED, _a, as_label_list, side_name
 from .input_options import InputOptions, input_options
 from .readers import read_columns
-from .schemes import Scheme
+from .options import check_bool
+from .schemes import Scheme, from_suffix, to_suffix
 from .span_input import check_span_scheme, from_spans, span_sides
 from .train_index import TrainIndex
 
@@ -51,6 +53,7 @@ class InputForm:
     read: Callable
     doc: str
     pairs: bool = False
+    tags: bool = True   # the form's labels are tags as written (``suffix`` applies)
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,21 @@ def read_input(references, predictions=None, *, inputs: InputOptions | None = No
     """
     inputs = inputs or InputOptions()
     form = form or input_form(references, predictions, inputs)
-    return form.read(references, predictions, inputs, scheme, words)
+    reading = form.read(references, predictions, inputs, scheme, words)
+    if inputs.suffix and reading.context is None:  # a context's corpus is read already
+        if not form.tags:
+            raise InputTypeError("suffix=True reads tags written type first (PER-B); span "
+                                 "input has types, not tags: leave suffix out")
+        reading = dataclasses.replace(reading, corpus=suffixed(reading.corpus))
+    return reading
+
+
+def suffixed(corpus: Corpus, undo: bool = False) -> Corpus:
+    """``corpus`` with its labels (tags written type first, ``PER-B``) in the usual order
+    (``B-PER``; ``nerspan.schemes.from_suffix``), or, with ``undo``, back: a change of the
+    label vocabulary, the tag columns' ids stay."""
+    change = to_suffix if undo else from_suffix
+    return corpus._derive(labels=tuple(change(label) for label in corpus.labels))
 
 
 def register_form(form: InputForm, before: str | None = None) -> None:
@@ -200,10 +217,11 @@ SPAN_PAIRS = InputForm(
     "span_pairs", lambda r, p, inputs, words: p is not None
     and _span_sides(r, p, inputs, words) == (True, True), _read_spans("span_pairs"),
     "span lists per sentence on both sides, in any layout (token tuples, nervaluate "
-    "dicts, pipeline output)")
+    "dicts, pipeline output)", tags=False)
 SPANS = InputForm(
     "spans", lambda r, p, inputs, words: True in _span_sides(r, p, inputs, words),
-    _read_spans("spans"), "span lists on one side, tags (or a Corpus) on the other")
+    _read_spans("spans"), "span lists on one side, tags (or a Corpus) on the other",
+    tags=False)
 CORPUS = InputForm(
     "corpus", lambda r, p, inputs, words: isinstance(r, Corpus), _read_corpus,
     "a Corpus; predictions another corpus, tag lists or label ids beside it")
@@ -254,14 +272,15 @@ def with_tokens(corpus: Corpus, tokens) -> Corpus:
 
 
 def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenient",
-                   train_tags=None, *, train_tokens=None, **read_options) -> TrainIndex:
+                   train_tags=None, *, train_tokens=None, suffix: bool = False,
+                   **read_options) -> TrainIndex:
     """A ``TrainIndex`` from any accepted training-data form (built once).
 
     ``train`` may be a ``TrainIndex`` (returned as is), a ``Corpus`` with tokens, a
     ``datasets.Dataset`` split, a path to a column file (token first, tag last), or a list
     of token lists with ``train_tags`` (a list of tag lists); or give ``train_tokens`` and
     ``train_tags`` instead of ``train``. ``read_options`` go to ``read_columns`` or
-    ``Corpus.from_dataset``.
+    ``Corpus.from_dataset``; ``suffix``: the tags are written type first (``PER-B``).
     """
     if train is None:
         if train_tokens is None:
@@ -276,7 +295,8 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
     if isinstance(train, TrainIndex):
         return train
     try:
-        return _train_index(train, scheme, mode, train_tags, read_options)
+        return _train_index(train, scheme, mode, train_tags, read_options,
+                            check_bool("suffix", suffix))
     except NerspanError as error:  # name the training data, not "references"
         raise error.on_side(TRAIN_SIDES.get(error.side, error.side)) from None
 
@@ -290,7 +310,7 @@ TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column f
 _TRAIN_NAMES = {GOLD: "train_tags", "tokens": "train_tokens"}
 
 
-def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
+def _train_index(train, scheme, mode, train_tags, read_options, suffix=False) -> TrainIndex:
     if isinstance(train, Corpus):
         corpus = train
     elif isinstance(train, (str, os.PathLike)):
@@ -307,4 +327,4 @@ def _train_index(train, scheme, mode, train_tags, read_options) -> TrainIndex:
     else:
         raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
                              f"({_a(type(train).__name__)})")
-    return TrainIndex.build(corpus, GOLD, scheme, mode)
+    return TrainIndex.build(suffixed(corpus) if suffix else corpus, GOLD, scheme, mode)

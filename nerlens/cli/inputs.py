@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, TrainIndex, as_train_index, read_columns
+from nerspan.inputs import suffixed
 
 from nerlens import systems as library
 from nerlens.systems import check_tags
@@ -28,6 +29,9 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
                         help="lenient = conlleval.pl's chunk rules (default); strict = "
                              "seqeval's strict mode")
+    parser.add_argument("--suffix", action="store_true",
+                        help="tags are written type first, prefix last (PER-B), as "
+                             "seqeval's suffix=True: split on the last hyphen")
     parser.add_argument("--format", default="table", choices=("table", "json"))
     add_span_arguments(parser)
 
@@ -79,7 +83,9 @@ def system_options(args, outside_scheme_is_error: bool = False) -> dict:
                 pred_tag_column=args.pred_tag_column, token_column=args.token_column,
                 allow_token_mismatch=args.allow_token_mismatch,
                 outside_scheme_is_error=outside_scheme_is_error,
-                on_repairs=report_repairs, **read_options(args))
+                on_repairs=report_repairs, **read_options(args),
+                # --suffix: the tags are checked once turned round (with_suffix)
+                **({"check": False} if getattr(args, "suffix", False) else {}))
 
 
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
@@ -87,6 +93,8 @@ def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
     corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
                           token_column=args.train_token_column, **read_options(args))
     report_repairs(corpus)
+    if getattr(args, "suffix", False):   # checked below, as the training file's
+        corpus = suffixed(corpus)
     check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error)
     return corpus
 
@@ -119,6 +127,9 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
     if getattr(args, "jsonl", False):
+        if getattr(args, "suffix", False):
+            raise UsageError("--suffix reads tags written type first (PER-B); --jsonl spans "
+                             "have types, not tags")
         gold, preds = span_paths(args)
         return library.read_systems(gold, preds, jsonl=True, inclusive_end=args.inclusive_end,
                                     snap=args.snap, keep_tokens=keep_tokens,
@@ -126,12 +137,28 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     if not args.gold:
         raise UsageError("no GOLD file given")
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
-    return library.read_systems(gold, [check_file(p) for p in prediction_paths(args)] or None,
-                                split=getattr(args, "split", None),
-                                tokens_column=getattr(args, "tokens_column", "tokens"),
-                                tags_column=getattr(args, "tags_column", "ner_tags"),
-                                keep_tokens=keep_tokens,
-                                **system_options(args, outside_scheme_is_error))
+    corpus, systems = library.read_systems(
+        gold, [check_file(p) for p in prediction_paths(args)] or None,
+        split=getattr(args, "split", None),
+        tokens_column=getattr(args, "tokens_column", "tokens"),
+        tags_column=getattr(args, "tags_column", "ner_tags"), keep_tokens=keep_tokens,
+        **system_options(args, outside_scheme_is_error))
+    return with_suffix(args, corpus, outside_scheme_is_error=outside_scheme_is_error), systems
+
+
+def with_suffix(args, corpus: Corpus, undo: bool = False,
+                outside_scheme_is_error: bool = False) -> Corpus:
+    """``corpus`` with --suffix tags (``PER-B``) in the usual order, its tag columns
+    checked then (``undo``: turned back, unchecked)."""
+    if not getattr(args, "suffix", False):
+        return corpus
+    corpus = suffixed(corpus, undo)
+    if not undo:
+        for column in corpus.columns:
+            check_tags(corpus, column, args.scheme, args.mode,
+                       "gold" if column == GOLD else f"system {column!r}",
+                       outside_scheme_is_error)
+    return corpus
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
@@ -139,7 +166,8 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
     options = system_options(args, outside_scheme_is_error)
     for key in ("gold_tag_column", "pred_tag_column", "allow_token_mismatch"):
         options.pop(key)
-    return library.read_gold(check_file(path), tag_column=args.gold_tag_column, **options)
+    return with_suffix(args, library.read_gold(check_file(path), tag_column=args.gold_tag_column,
+                                               **options))
 
 
 def add_predictions(args, corpus: Corpus, paths: list[str],
@@ -152,7 +180,10 @@ def add_predictions(args, corpus: Corpus, paths: list[str],
         options.pop(key)
     paths = [check_file(p) for p in paths]
     systems = dict(zip(names, paths)) if names else paths
-    return library.add_systems(corpus, systems, **options)
+    # the gold's labels turned back, then all of them turned round at once
+    corpus, added = library.add_systems(with_suffix(args, corpus, undo=True), systems,
+                                        **options)
+    return with_suffix(args, corpus), added
 
 
 def report_repairs(corpus: Corpus) -> None:
