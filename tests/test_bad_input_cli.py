@@ -868,7 +868,7 @@ def test_each_hint_of_an_error_leads_to_a_command_that_works(tmp_path, capsys, c
 @pytest.mark.parametrize("flags, named", [
     (["--min-overlap", "0.5"], "--min-overlap applies"),
     (["--matching", "optimal", "--csv", "x.csv"], "--matching, --csv apply"),
-    (["--instances"], "--instances applies"),
+    (["--return-instances"], "--return-instances applies"),
 ])
 def test_semeval_flags_without_schemas_are_refused(tmp_path, capsys, flags, named):
     paths = files(tmp_path)

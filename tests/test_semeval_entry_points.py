@@ -105,7 +105,7 @@ def test_the_cli_and_its_csv_equal_nervaluate(tmp_path, capsys):
         table = tmp_path / "instances.csv"
         capsys.readouterr()
         assert main(["faireval", "--jsonl", gold, system, "--inclusive-end", "--schemas",
-                     "semeval", "--min-overlap", str(percent / 100), "--instances", "--csv",
+                     "semeval", "--min-overlap", str(percent / 100), "--return-instances", "--csv",
                      str(table), "--format", "json"]) == 0
         got = json.loads(capsys.readouterr().out)
         for schema in counts:

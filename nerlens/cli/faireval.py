@@ -8,7 +8,7 @@ import sys
 
 import faireval
 from faireval import plots
-from faireval.semeval import MATCHINGS, check_min_overlap
+from faireval.semeval import MATCHINGS, MIN_OVERLAP, check_min_overlap
 from nerspan import GOLD, GoldContext, read_columns
 
 from nerlens.systems import named_files, span_errors_located
@@ -46,16 +46,17 @@ def add_arguments(parser) -> None:
                         help="semeval: add the SemEval-2013 Task 9.1 schemas (strict, exact, "
                              "partial, ent_type) as nervaluate counts them; or a "
                              "comma-separated list of some of them")
-    parser.add_argument("--min-overlap", type=min_overlap_fraction, default=None, metavar="F",
+    parser.add_argument("--min-overlap", type=min_overlap_fraction, default=MIN_OVERLAP,
+                        metavar="F",
                         help="with --schemas: the least overlap of a prediction that may "
                              "take a gold span, a fraction of the gold span's tokens in "
                              "(0, 1] (nervaluate's min_overlap_percentage / 100; default "
                              "0.01)")
-    parser.add_argument("--matching", default=None, choices=MATCHINGS,
+    parser.add_argument("--matching", default="greedy", choices=MATCHINGS,
                         help="with --schemas: greedy (nervaluate's, in list order; "
                              "default) or optimal (a maximum-weight pairing that does not "
                              "depend on the order of the spans)")
-    parser.add_argument("--instances", action="store_true",
+    parser.add_argument("--return-instances", action="store_true",
                         help="with --schemas: list every span with its outcome per schema "
                              "(semeval_instances in the JSON)")
     parser.add_argument("--csv", default=None, metavar="FILE",
@@ -106,27 +107,25 @@ def min_overlap_fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(message) from None
 
 
-SEMEVAL_FLAGS = {"min_overlap": "--min-overlap", "matching": "--matching",
-                 "instances": "--instances", "csv": "--csv"}
+# the SemEval flags and their defaults (not given)
+SEMEVAL_FLAGS = {"min_overlap": ("--min-overlap", MIN_OVERLAP),
+                 "matching": ("--matching", "greedy"),
+                 "return_instances": ("--return-instances", False), "csv": ("--csv", None)}
 
 
 def options(args) -> dict:
     schemas = _split(args.schemas)
-    given = [flag for name, flag in SEMEVAL_FLAGS.items() if getattr(args, name, None)]
+    given = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
+             if getattr(args, name) != default]
     if given and not schemas:
         raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to the "
                          "SemEval-2013 schemas: add --schemas semeval (or some of "
                          f"{', '.join(faireval.SCHEMAS)})")
-    semeval = {}
-    if args.min_overlap is not None:
-        semeval["min_overlap"] = args.min_overlap
-    if args.matching is not None:
-        semeval["matching"] = args.matching
     return dict(weights=_weights(args.weights), focus=args.focus, labels=_split(args.labels),
                 exclude=_split(args.exclude) or (), confusion_tp=args.confusion_tp,
                 reference_iteration=args.reference_iteration, scheme=args.scheme,
-                mode=args.mode, schemas=schemas, beta=args.beta,
-                return_instances=bool(args.instances or args.csv), **semeval)
+                mode=args.mode, schemas=schemas, beta=args.beta, min_overlap=args.min_overlap,
+                matching=args.matching, return_instances=bool(args.return_instances or args.csv))
 
 
 def compute(args) -> dict:
@@ -236,7 +235,7 @@ def run(args) -> int:
     if args.csv:
         for path in write_csv(results, args.csv):
             print(f"nerlens: wrote {path}", file=sys.stderr)
-        if not args.instances:  # asked for the file, not for the listing in the output
+        if not args.return_instances:  # asked for the file, not for the listing in the output
             for result in results.values():
                 result.pop("semeval_instances", None)
     if args.plot:
