@@ -33,7 +33,7 @@ from nerlens.families import check_families, family_names, get_family, in_report
 from nerlens.jsonable import json_ready
 from nerlens.systems import add_systems, check_system_names, read_gold
 
-from . import analyses, examples, findings, html, text
+from . import analyses, confusion, examples, findings, html, text
 from .names import pair_key
 from .repairs import decoding_repairs
 from .statistics import entity_statistics, family_statistics, score_family
@@ -56,6 +56,7 @@ class Report:
     findings: list = field(default_factory=list)  # findings.findings(self)
     examples: dict = field(default_factory=dict)  # system -> error kind -> examples
     example_sentences: dict = field(default_factory=dict)  # "index" -> tokens (shown ones)
+    confusion: dict = field(default_factory=dict)  # system -> entity confusion matrix
 
     def to_dict(self) -> dict:
         return {"systems": self.systems, "info": self.info, "findings": self.findings,
@@ -63,7 +64,8 @@ class Report:
                 "intervals": self.intervals, "comparisons": self.comparisons,
                 "higher_is_better": self.higher_is_better, "results": self.results,
                 "analyses": self.analyses,
-                "examples": {"systems": self.examples, "sentences": self.example_sentences}}
+                "examples": {"systems": self.examples, "sentences": self.example_sentences},
+                "confusion": self.confusion}
 
     def to_json(self, path: str | Path | None = None) -> str:
         text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
@@ -290,3 +292,5 @@ def _add_analyses(result: Report, context: GoldContext, families, figures: bool,
         result.figures = analyses.figures(result, ran)
     result.findings = findings.findings(result)
     result.example_sentences = examples.shown_sentences(result.examples, corpus)
+    result.confusion = confusion.collect(context, system_names)
+    result.example_sentences.update(confusion.sentences(result.confusion, corpus))
