@@ -152,3 +152,18 @@ def test_the_modules_read_suffix_tags():
     expected = tough_mentions.score(*PREFIXED, tokens=TOKENS, train_tokens=TOKENS,
                                     train_tags=[PREFIXED[0][0], PREFIXED[1][1]]).to_dict()
     assert got["counts"] == expected["counts"]
+
+
+def test_the_report_reads_suffix_tags(tmp_path, capsys):
+    gold, pred = tmp_path / "gold.txt", tmp_path / "tagger.txt"
+    for path, side in ((gold, GOLD), (pred, PRED)):
+        path.write_text("\n\n".join("\n".join(f"{w} {t}" for w, t in zip(words, tags))
+                                    for words, tags in zip(TOKENS, side)) + "\n",
+                        encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["report", str(gold), str(pred), "--suffix", "--bootstrap", "0",
+                 "--no-progress", "--families", "faireval", "--output", str(out)]) == 0
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    expected = nerspan.score(*PREFIXED, confusion=True).to_dict()
+    assert data["results"]["tagger"]["entity"]["per_type"] == expected["per_type"]
+    assert data["confusion"]["tagger"]["confusion"] == expected["confusion"]

@@ -50,6 +50,9 @@ def add_arguments(parser) -> None:
                              "registered one: " + ", ".join(family_names()) + ")")
     parser.add_argument("--scheme", default="IOB2")
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
+    parser.add_argument("--suffix", action="store_true",
+                        help="tags are written type first, prefix last (PER-B), as "
+                             "seqeval's suffix=True: split on the last hyphen")
     parser.add_argument("--demo", action="store_true",
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
                              "baseline")
