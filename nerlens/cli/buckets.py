@@ -10,8 +10,8 @@ from nerspan import GOLD
 from nerspan.gold_context import resolve
 from nerspan.errors import counted
 
-from .common import (UsageError, add_alias, add_beta_argument, format_table, non_negative_int,
-                     print_json)
+from .common import (UsageError, add_alias, add_beta_argument, fbeta_column, format_table,
+                     non_negative_int, print_json)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
@@ -87,9 +87,11 @@ def tables(results: dict) -> str:
             body.append([row["name"], row["interval"], row["gold"]]
                         + [results[s]["buckets"][attribute][i]["f1"] for s in systems])
         parts.append(format_table(header, body))
+    fb = fbeta_column(first)   # --beta: F-beta after F1
+    overall_keys = ("precision", "recall", "f1") + ((fb[0],) if fb else ())
     overall = format_table(["overall", "", ""] + systems,
                            [[key, "", ""] + [results[s][key] for s in systems]
-                            for key in ("precision", "recall", "f1")])
+                            for key in overall_keys])
     return "\n\n".join([overall] + parts)
 
 

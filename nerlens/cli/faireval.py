@@ -13,8 +13,8 @@ from nerspan import GOLD, GoldContext, read_columns
 
 from nerlens.systems import named_files, span_errors_located
 
-from .common import (UsageError, add_beta_argument, check_file, format_table, load_json,
-                     print_json, read_text_file)
+from .common import (UsageError, add_beta_argument, check_file, fbeta_column, format_table,
+                     load_json, print_json, read_text_file)
 from .inputs import add_input_arguments, load_systems, read_options
 from .span_files import read_span_files, span_options
 
@@ -170,35 +170,39 @@ KIND_TITLES = {"traditional": "Traditional", "fair": "Fair", "weight_table": "We
 
 def report(result: dict) -> str:
     """Per-label tables (traditional, fair, weight table if present), comparison,
-    confusion."""
+    confusion (with ``--beta``, an F-beta column after each F1)."""
+    fb = fbeta_column(result)
+    extra = [fb[1]] if fb else []
+
+    def scores(row, prefix=""):
+        keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
+        return [row[f"{prefix}{key}"] for key in keys]
+
     parts = []
-    trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"],
-                  row["traditional_precision"], row["traditional_recall"], row["traditional_f1"]]
-                 for label, row in result["per_type"].items()]
+    trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"]]
+                 + scores(row, "traditional_") for label, row in result["per_type"].items()]
     tc = result["traditional_counts"]
-    trad_rows.append(["overall", tc["TP"], tc["FP"], tc["FN"], result["traditional_precision"],
-                      result["traditional_recall"], result["traditional_f1"]])
+    trad_rows.append(["overall", tc["TP"], tc["FP"], tc["FN"]] + scores(result, "traditional_"))
     parts.append("### Traditional evaluation\n" + format_table(
-        ["Label", "TP", "FP", "FN", "Prec", "Rec", "F1"], trad_rows))
+        ["Label", "TP", "FP", "FN", "Prec", "Rec", "F1"] + extra, trad_rows))
     kinds = ["fair"] + (["weight_table"] if "weight_table_f1" in result else [])
     columns = COUNT_COLUMNS + ["BEs", "BEl", "BEo"]
     for kind in kinds:
-        rows = [[label] + [row[c] for c in columns]
-                + [row[f"{kind}_precision"], row[f"{kind}_recall"], row[f"{kind}_f1"]]
+        rows = [[label] + [row[c] for c in columns] + scores(row, f"{kind}_")
                 for label, row in result["per_type"].items()]
         rows.append(["overall"] + [result["counts"][c] for c in columns]
-                    + [result[f"{kind}_precision"], result[f"{kind}_recall"], result[f"{kind}_f1"]])
+                    + scores(result, f"{kind}_"))
         parts.append(f"### {KIND_TITLES[kind]} evaluation\n" + format_table(
-            ["Label"] + columns + ["Prec", "Rec", "F1"], rows))
+            ["Label"] + columns + ["Prec", "Rec", "F1"] + extra, rows))
     parts.append("### Comparison\n" + format_table(
-        ["Version", "Prec", "Rec", "F1"],
-        [[KIND_TITLES[kind], result[f"{kind}_precision"], result[f"{kind}_recall"],
-          result[f"{kind}_f1"]] for kind in ["traditional"] + kinds]))
+        ["Version", "Prec", "Rec", "F1"] + extra,
+        [[KIND_TITLES[kind]] + scores(result, f"{kind}_")
+         for kind in ["traditional"] + kinds]))
     rows, columns, counts = faireval.result.confusion_table(result["confusion"])
     parts.append("### Confusion matrix (rows: target, columns: system)\n" + format_table(
         ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)]))
     for schema, row in result.get("semeval", {}).items():
-        parts.append(semeval_table(schema, row))
+        parts.append(semeval_table(schema, row, fb))
     return "\n\n".join(parts)
 
 
@@ -206,14 +210,16 @@ SEMEVAL_COLUMNS = ["correct", "incorrect", "partial", "missed", "spurious", "pos
                    "actual"]
 
 
-def semeval_table(schema: str, row: dict) -> str:
-    """One SemEval-2013 schema: counts and P/R/F1 per type and overall."""
-    rows = [[label] + [r[c] for c in SEMEVAL_COLUMNS] + [r["precision"], r["recall"], r["f1"]]
+def semeval_table(schema: str, row: dict, fb: tuple | None = None) -> str:
+    """One SemEval-2013 schema: counts and P/R/F1 (and F-beta, ``fb``: ``fbeta_column``)
+    per type and overall."""
+    keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
+    rows = [[label] + [r[c] for c in SEMEVAL_COLUMNS] + [r[k] for k in keys]
             for label, r in row["per_type"].items()]
-    rows.append(["overall"] + [row[c] for c in SEMEVAL_COLUMNS]
-                + [row["precision"], row["recall"], row["f1"]])
+    rows.append(["overall"] + [row[c] for c in SEMEVAL_COLUMNS] + [row[k] for k in keys])
     return f"### SemEval-2013 {schema}\n" + format_table(
-        ["Label"] + [c.title() for c in SEMEVAL_COLUMNS] + ["Prec", "Rec", "F1"], rows)
+        ["Label"] + [c.title() for c in SEMEVAL_COLUMNS] + ["Prec", "Rec", "F1"]
+        + ([fb[1]] if fb else []), rows)
 
 
 def write_csv(results: dict, path: str) -> list[str]:

@@ -6,7 +6,8 @@ import argparse
 import tough_mentions
 from nerspan import GoldContext
 
-from .common import UsageError, add_alias, add_beta_argument, format_table, print_json
+from .common import (UsageError, add_alias, add_beta_argument, fbeta_column, format_table,
+                     print_json)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 
@@ -71,9 +72,11 @@ def composition_table(result: dict) -> str:
 def recall_table(results: dict, left_out=()) -> str:
     """One row per system: overall P/R/F1, then recall on each subset (less ``left_out``)."""
     subsets = [s for s in tough_mentions.SUBSETS if s not in left_out]
-    rows = [[system, r["precision"], r["recall"], r["f1"]] + [r[f"recall_{s}"] for s in subsets]
+    fb = fbeta_column(next(iter(results.values())))   # --beta: F-beta after F1
+    keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
+    rows = [[system] + [r[k] for k in keys] + [r[f"recall_{s}"] for s in subsets]
             for system, r in results.items()]
-    return format_table(["system", "P", "R", "F1"]
+    return format_table(["system", "P", "R", "F1"] + ([fb[1]] if fb else [])
                         + [tough_mentions.SUBSET_NAMES[s] for s in subsets], rows)
 
 
