@@ -10,7 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import attribute_buckets
+import faireval
 import nerspan
+import tough_mentions
 from nerspan.fbeta import check_beta, fbeta_key, with_fbeta
 
 seqeval_metrics = pytest.importorskip("seqeval.metrics.sequence_labeling")
@@ -133,10 +136,6 @@ def fbeta_pairs(out, key):
 
 def test_every_family_reports_fbeta_beside_its_f1():
     # hardeval reports token error rates, no F1: it takes no beta
-    import attribute_buckets
-    import faireval
-    import tough_mentions
-
     gold, pred = FAMILY_INPUT
     tokens = [["w"] * len(tags) for tags in gold]
     train = dict(train_tokens=tokens, train_tags=gold)
