@@ -885,3 +885,17 @@ def test_suffix_with_span_files_is_refused(tmp_path, capsys):
     code, _, err = run(capsys, ["score", "--jsonl", str(gold), str(gold), "--suffix"])
     check_one_line(code, err, r"--suffix reads tags written type first \(PER-B\); --jsonl "
                               r"spans have types, not tags")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_bad_suffix_tag_is_named_as_the_file_writes_it(tmp_path, capsys, command):
+    paths = files(tmp_path)
+    for name in ("gold", "pred", "train"):   # the same files, their tags written PER-B
+        text = paths[name].read_text(encoding="utf-8")
+        paths[name].write_text(re.sub(r"\b([BI])-(\w+)", r"\2-\1", text), encoding="utf-8")
+    paths["pred"].write_text(good_pred("Paris LOC-X").replace("B-PER", "PER-B")
+                             .replace("I-PER", "PER-I"), encoding="utf-8")
+    code, out, err = run(capsys, argv(command, tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], ["--suffix"]))
+    check_one_line(code, err, r"pred.txt:5, sentence 1: prediction tag 'LOC-X' \(read as "
+                              r"'X-LOC', written type first\) is not a tag")

@@ -83,9 +83,8 @@ def system_options(args, outside_scheme_is_error: bool = False) -> dict:
                 pred_tag_column=args.pred_tag_column, token_column=args.token_column,
                 allow_token_mismatch=args.allow_token_mismatch,
                 outside_scheme_is_error=outside_scheme_is_error,
-                on_repairs=report_repairs, **read_options(args),
-                # --suffix: the tags are checked once turned round (with_suffix)
-                **({"check": False} if getattr(args, "suffix", False) else {}))
+                on_repairs=report_repairs, suffix=getattr(args, "suffix", False),
+                **read_options(args))
 
 
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
@@ -93,9 +92,9 @@ def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
     corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
                           token_column=args.train_token_column, **read_options(args))
     report_repairs(corpus)
-    if getattr(args, "suffix", False):   # checked below, as the training file's
-        corpus = suffixed(corpus)
-    check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error)
+    check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error,
+               getattr(args, "suffix", False))
+    corpus = with_suffix(args, corpus)
     return corpus
 
 
@@ -143,22 +142,13 @@ def load_systems(args, outside_scheme_is_error: bool = False,
         tokens_column=getattr(args, "tokens_column", "tokens"),
         tags_column=getattr(args, "tags_column", "ner_tags"), keep_tokens=keep_tokens,
         **system_options(args, outside_scheme_is_error))
-    return with_suffix(args, corpus, outside_scheme_is_error=outside_scheme_is_error), systems
+    return with_suffix(args, corpus), systems
 
 
-def with_suffix(args, corpus: Corpus, undo: bool = False,
-                outside_scheme_is_error: bool = False) -> Corpus:
-    """``corpus`` with --suffix tags (``PER-B``) in the usual order, its tag columns
-    checked then (``undo``: turned back, unchecked)."""
-    if not getattr(args, "suffix", False):
-        return corpus
-    corpus = suffixed(corpus, undo)
-    if not undo:
-        for column in corpus.columns:
-            check_tags(corpus, column, args.scheme, args.mode,
-                       "gold" if column == GOLD else f"system {column!r}",
-                       outside_scheme_is_error)
-    return corpus
+def with_suffix(args, corpus: Corpus, undo: bool = False) -> Corpus:
+    """``corpus`` with --suffix tags (``PER-B``, checked as they were read) in the usual
+    order (``undo``: back)."""
+    return suffixed(corpus, undo) if getattr(args, "suffix", False) else corpus
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
