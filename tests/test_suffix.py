@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import faireval
+import nerlens
 import nerspan
 import tough_mentions
 from nerlens.cli import main
@@ -167,3 +168,12 @@ def test_the_report_reads_suffix_tags(tmp_path, capsys):
     expected = nerspan.score(*PREFIXED, confusion=True).to_dict()
     assert data["results"]["tagger"]["entity"]["per_type"] == expected["per_type"]
     assert data["confusion"]["tagger"]["confusion"] == expected["confusion"]
+
+
+def test_the_report_api_reads_suffix_tags():
+    made = nerlens.report(GOLD, {"tagger": PRED}, train=(TOKENS, GOLD), tokens=TOKENS,
+                          suffix=True, bootstrap=0, figures=False)
+    expected = nerlens.report(PREFIXED[0], {"tagger": PREFIXED[1]},
+                              train=(TOKENS, PREFIXED[0]), tokens=TOKENS, bootstrap=0,
+                              figures=False)
+    assert made.results == expected.results and made.confusion == expected.confusion

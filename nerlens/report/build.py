@@ -27,6 +27,7 @@ from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 from nerspan.corpus import side_name
+from nerspan.inputs import suffixed
 from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
@@ -137,7 +138,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            confidence: float = 0.95, baseline: str | None = None,
            families: Sequence[str] | None = None, figures: bool = True,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
-           notes: Sequence[str] = ()) -> Report:
+           notes: Sequence[str] = (), suffix: bool = False) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -150,7 +151,9 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     0.01); their numbers stay in the JSON (a family reads such options through its
     ``settings``). ``inputs`` names the input files for the provenance (default: the
     paths given as ``gold``, ``systems`` and ``train``); ``notes`` are sentences the page
-    and the terminal show first (the demo explains its data with them).
+    and the terminal show first (the demo explains its data with them). ``suffix``: the
+    tags (gold, systems, training) are written type first (``PER-B``), as seqeval's
+    ``suffix=True``.
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored.
@@ -164,16 +167,19 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     confidence = check_fraction("confidence", confidence)
     families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
+    suffix = check_bool("suffix", suffix)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               tokens)
+    if suffix:   # the label vocabulary turned round once: PER-B reads as B-PER
+        corpus = suffixed(corpus)
     system_names = check_system_names(system_names, "system_names")
     if not system_names:
         raise ValueError("the report needs at least one system")
     if corpus.tokens is None:
         raise ValueError("the report needs the tokens of the evaluation sentences")
     _check_system_tags(corpus, system_names, scheme, mode)
-    index = as_train_index(train, scheme, mode) if train is not None else None
+    index = as_train_index(train, scheme, mode, suffix=suffix) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
         raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
