@@ -29,13 +29,16 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from .corpus import Corpus
-from .errors import InputTypeError, NerspanError, shown
+from .errors import InputTypeError, InvalidTagError, NerspanError, shown
 from .flat import GOLD, PRED, _a, as_label_list, side_name
 from .input_options import InputOptions, input_options
 from .readers import read_columns
 from .options import check_bool
-from .schemes import Scheme, from_suffix, to_suffix
+from .schemes import FALLBACK_PREFIXES, Scheme, from_suffix, split_tag, to_suffix
+from .spans import tag_problem
 from .span_input import check_span_scheme, from_spans, span_sides
 from .train_index import TrainIndex
 
@@ -105,7 +108,30 @@ def suffixed(corpus: Corpus, undo: bool = False) -> Corpus:
     (``B-PER``; ``nerspan.schemes.from_suffix``), or, with ``undo``, back: a change of the
     label vocabulary, the tag columns' ids stay."""
     change = to_suffix if undo else from_suffix
-    return corpus._derive(labels=tuple(change(label) for label in corpus.labels))
+    turned = corpus._derive(labels=tuple(change(label) for label in corpus.labels))
+    if not undo:
+        _check_turned(corpus, turned)
+    return turned
+
+
+def _check_turned(corpus: Corpus, turned: Corpus) -> None:
+    """A tag that turned round is no tag (``PER-X``) is an error naming it as written,
+    its side, sentence and position: later checks would name it as read (``X-PER``)."""
+    bad = [k for k, label in enumerate(turned.labels) if label != "O" and (
+        tag_problem(label) or split_tag(label)[0] not in FALLBACK_PREFIXES)]
+    if not bad:
+        return
+    for column in corpus.columns:
+        mask = np.isin(corpus.column(column), bad)
+        if mask.any():
+            position = int(np.argmax(mask))
+            sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
+            written = corpus.labels[corpus.column(column)[position]]
+            raise corpus.error(
+                InvalidTagError, f"{shown(written)} (written type first, read as "
+                f"{shown(from_suffix(written))}) is not a tag: expected O or TYPE-PREFIX with "
+                f"a prefix among {', '.join(sorted(FALLBACK_PREFIXES))}", sentence,
+                side=side_name(column), position=position - int(corpus.offsets[sentence]))
 
 
 def register_form(form: InputForm, before: str | None = None) -> None:

@@ -177,3 +177,11 @@ def test_the_report_api_reads_suffix_tags():
                               train=(TOKENS, PREFIXED[0]), tokens=TOKENS, bootstrap=0,
                               figures=False)
     assert made.results == expected.results and made.confusion == expected.confusion
+
+
+def test_a_tag_that_is_no_suffix_tag_is_named_as_written():
+    with pytest.raises(ValueError, match=r"predictions, sentence 1, position 0: 'LOC-X' "
+                                         r"\(written type first, read as 'X-LOC'\) is not a tag"):
+        nerspan.score(GOLD, [PRED[0], ["LOC-X", "O", "O"]], suffix=True)
+    with pytest.raises(ValueError, match=r"'PER-B ' contains whitespace|'PER-B '"):
+        faireval.score([["PER-B "]], [["O"]], suffix=True)
