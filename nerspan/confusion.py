@@ -70,10 +70,12 @@ def confusion_cells(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     return gold_cell, pred_cell
 
 
-def confusion_counts(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def confusion_counts(gold: Spans, pred: Spans, cells: tuple | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(matrix, gold boundary errors, predicted boundary errors)`` over the type ids
-    (and "O" last): an integer (types + 1)^2 matrix and two arrays per type."""
-    gold_cell, pred_cell = confusion_cells(gold, pred)
+    (and "O" last): an integer (types + 1)^2 matrix and two arrays per type; ``cells``:
+    ``confusion_cells(gold, pred)`` when found already."""
+    gold_cell, pred_cell = cells if cells is not None else confusion_cells(gold, pred)
     size = len(gold.types) + 1
     rows = np.concatenate([gold.type[gold_cell >= 0], np.full(np.sum(pred_cell == size - 1),
                                                                 size - 1)])
@@ -84,14 +86,15 @@ def confusion_counts(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray, 
             np.bincount(pred.type[pred_cell == BOUNDARY], minlength=size - 1))
 
 
-def confusion_dict(gold: Spans, pred: Spans) -> dict:
+def confusion_dict(gold: Spans, pred: Spans, cells: tuple | None = None) -> dict:
     """``{"confusion": {gold type: {predicted type: count}}, "boundary_errors": {"gold":
     {type: count}, "predicted": {type: count}}}`` over the types of either side (sorted,
-    "O" last; ``["O"]["O"]`` left out)."""
+    "O" last; ``["O"]["O"]`` left out); ``cells``: ``confusion_cells(gold, pred)``
+    when found already."""
     n_types = len(gold.types)
     present = np.flatnonzero(np.bincount(gold.type, minlength=n_types)
                              + np.bincount(pred.type, minlength=n_types))
-    return counts_dict(gold.types, present, *confusion_counts(gold, pred))
+    return counts_dict(gold.types, present, *confusion_counts(gold, pred, cells))
 
 
 def counts_dict(types: tuple, present, matrix: np.ndarray, gold_be: np.ndarray,
@@ -110,5 +113,5 @@ def counts_dict(types: tuple, present, matrix: np.ndarray, gold_be: np.ndarray,
     return {"confusion": confusion, "boundary_errors": boundary}
 
 
-__all__ = ["confusion_cells", "confusion_counts", "confusion_dict", "counts_dict", "OUTSIDE", "BOUNDARY",
-           "PAIRED"]
+__all__ = ["confusion_cells", "confusion_counts", "confusion_dict", "counts_dict", "OUTSIDE",
+           "BOUNDARY", "PAIRED"]

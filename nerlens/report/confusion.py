@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from nerspan import LabelTable, decode, get_scheme
-from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_cells, counts_dict
+from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_cells, confusion_dict
 
 from .examples import SHOWN
 from .overview import _example
@@ -39,18 +39,7 @@ def collect(context, systems: list) -> dict:
     for system in systems:
         pred = decode(corpus, system, context.scheme, context.mode, table)
         gold_cell, pred_cell = confusion_cells(gold, pred)
-        n_types = len(table.types)
-        present = np.flatnonzero(np.bincount(gold.type, minlength=n_types)
-                                 + np.bincount(pred.type, minlength=n_types))
-        size = n_types + 1
-        matrix = np.zeros((size, size), dtype=np.int64)
-        on_matrix = gold_cell >= 0
-        np.add.at(matrix, (gold.type[on_matrix], gold_cell[on_matrix]), 1)
-        spurious = pred_cell == n_types
-        np.add.at(matrix[n_types], pred.type[spurious], 1)
-        data = counts_dict(table.types, present, matrix,
-                           np.bincount(gold.type[gold_cell == BOUNDARY], minlength=n_types),
-                           np.bincount(pred.type[pred_cell == BOUNDARY], minlength=n_types))
+        data = confusion_dict(gold, pred, (gold_cell, pred_cell))
         data["examples"] = _cell_examples(corpus, gold, pred, gold_cell, pred_cell, table.types)
         out[system] = data
     return out
