@@ -11,6 +11,7 @@ import numpy as np
 from nerspan import EntityScores, GoldContext, NameTakenError, NerspanError, decode
 from nerspan.flat import ranges
 from nerspan.gold_context import resolve
+from nerspan.fbeta import fbeta_option, with_fbeta
 from nerspan.input_options import input_options
 from nerspan.options import check_bool, check_int
 from nerspan.schemes import get_scheme
@@ -190,7 +191,7 @@ class AttributeBucketsResult:
                "repairs": self.repairs or repairs_dict(None, None)}
         if self.confidence is not None:
             out["options"]["confidence"] = self.confidence
-        return out
+        return with_fbeta(out, self.options.get("beta", 1.0))
 
     def statistics(self) -> list[Statistic]:
         """Every reported F1 as a ``nerspan.bootstrap.Statistic`` (per-sentence counts of
@@ -214,6 +215,7 @@ def bucket_statistics(attribute: str, counts: np.ndarray) -> list[Statistic]:
             for i in range(counts.shape[1])]
 
 
+@fbeta_option
 @input_options(positional=("tokens",))
 def score(references, predictions=None, *, train=None, train_tokens=None,
           train_tags=None, n_buckets: int = 4, attributes=None,

@@ -27,11 +27,13 @@ result; the fair ones are ``fair_*``, those of a weight table ``weight_table_*``
 """
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from typing import Sequence
 
 from nerspan import GOLD, PRED, Corpus, GoldContext
 from nerspan.gold_context import resolve
+from nerspan.fbeta import fbeta_option
 from nerspan.input_options import input_options
 from nerspan.options import check_bool
 
@@ -39,7 +41,8 @@ from .family import describe
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
 from .result import FOCUS, FairEvalResult, build_result, prf, prf_from_errors
-from .semeval import SCHEMAS, check_schemas, semeval_scores
+from .semeval import (MIN_OVERLAP, SCHEMAS, check_matching, check_min_overlap, check_schemas,
+                      semeval_instances, semeval_scores, write_instances_csv)
 from .spanfile import read_span_file, spans_to_tags, write_span_file
 from .weights import (COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, check_sums,
                       resolve_weights)
@@ -52,12 +55,15 @@ __version__ = "0.1.0"
 HEADLINE_WEIGHTS = ("traditional", "fair")
 
 
+@fbeta_option
 @input_options
 def score(references, predictions=None, *, weights=None, focus: str = "target",
           labels: Sequence[str] | None = None, exclude: Sequence[str] = (),
           ignore_punct: bool = False, pos=None, confusion_tp: bool = False,
           return_pairs: bool = False, reference_iteration: bool = False,
-          scheme: str | None = None, mode: str | None = None, schemas=None, train=None,
+          scheme: str | None = None, mode: str | None = None, schemas=None,
+          min_overlap: float = MIN_OVERLAP, matching: str = "greedy",
+          return_instances: bool = False, train=None,
           train_tokens=None, train_tags=None, train_options: dict | None = None,
           inputs) -> FairEvalResult:
     """FairEval error counts and traditional, fair and (if asked) weight-table scores.
@@ -97,6 +103,16 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
             counts them (strict, exact, partial, ent_type; or a list of some of them)
             under ``semeval`` in ``to_dict()``: the same spans, another accounting
             (``faireval.semeval``).
+        min_overlap: with ``schemas``: the least overlap of a prediction that may take a
+            gold span, a fraction of the gold span's tokens in (0, 1] (nervaluate's
+            ``min_overlap_percentage`` / 100, equal numbers; default 0.01 as nervaluate).
+        matching: with ``schemas``: ``"greedy"`` (nervaluate's, predictions in list
+            order) or ``"optimal"`` (a maximum-weight pairing, correct pairs first, that
+            does not depend on the order of the input).
+        return_instances: with ``schemas``: add ``semeval_instances``, per schema every
+            predicted and gold span with its outcome (correct, incorrect, partial,
+            spurious, missed) and the gold span a prediction took
+            (``faireval.semeval.semeval_instances``; ``write_instances_csv`` writes them).
         train, train_tokens, train_tags, train_options: accepted and ignored (faireval
             needs no training data), so that every family can be called the same way.
 
@@ -104,7 +120,11 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
     or tags, and ``ValueError`` for a bad option.
     """
     _check_flags(ignore_punct=ignore_punct, confusion_tp=confusion_tp,
-                 return_pairs=return_pairs, reference_iteration=reference_iteration)
+                 return_pairs=return_pairs, reference_iteration=reference_iteration,
+                 return_instances=return_instances)
+    min_overlap, matching = check_min_overlap(min_overlap), check_matching(matching)
+    _check_semeval_options(schemas, min_overlap=min_overlap != MIN_OVERLAP,
+                           matching=matching != "greedy", return_instances=return_instances)
     if focus not in FOCUS:
         raise ValueError(f"focus must be 'target' or 'system', not {focus!r}")
     weight_table = _weight_table(weights)
@@ -127,10 +147,16 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
                "ignore_punct": ignore_punct, "confusion_tp": confusion_tp,
                "reference_iteration": reference_iteration, "scheme": scheme,
                "mode": mode, "schemas": list(schemas)}
+    if schemas:   # they shape the SemEval numbers only
+        options.update(min_overlap=min_overlap, matching=matching)
+    matched = dict(min_overlap=min_overlap, matching=matching)
     result = build_result(prepared, events, focus, weights, weight_table,
                           resolve_weights("fair"), confusion_tp, return_pairs,
-                          semeval=semeval_scores(prepared, schemas) if schemas
+                          semeval=semeval_scores(prepared, schemas, **matched) if schemas
                           else (None, None), options=options)
+    if return_instances and schemas:
+        result = dataclasses.replace(result, instances=semeval_instances(
+            prepared, schemas, **matched))
     if weight_table is not None:   # its sums over these counts, never inf or NaN
         check_sums(weight_table, result.kind_counts)
     return result
@@ -151,6 +177,16 @@ def _weight_table(weights) -> dict | None:
         warnings.warn(headline_weights_warning(weights), DeprecationWarning, stacklevel=3)
         return None
     return resolve_weights(weights)
+
+
+def _check_semeval_options(schemas, **given) -> None:
+    """The SemEval options shape the schemas' numbers only: given without ``schemas``
+    they would change nothing, silently, so they are refused."""
+    named = [name for name, set_ in given.items() if set_]
+    if named and not schemas:
+        raise ValueError(f"{', '.join(named)} appl{'ies' if len(named) == 1 else 'y'} to "
+                         "the SemEval-2013 schemas: give schemas='semeval' (or some of "
+                         f"{', '.join(SCHEMAS)}) as well")
 
 
 def _check_flags(**flags) -> None:
@@ -177,7 +213,8 @@ def _two_columns(references, predictions, scheme, mode, train, inputs):
 
 
 __all__ = ["score", "FAMILY", "FairEvalResult", "HEADLINE_WEIGHTS", "headline_weights_warning",
-           "SCHEMAS", "semeval_scores", "prf_from_errors", "prf",
+           "SCHEMAS", "semeval_scores", "semeval_instances", "write_instances_csv",
+           "prf_from_errors", "prf",
            "read_span_file", "write_span_file",
            "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
            "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors"]

@@ -7,6 +7,7 @@ import numpy as np
 
 import nerspan
 from nerspan.flat import PRED
+from nerspan.fbeta import with_fbeta
 from nerspan.spans import Repairs, repairs_dict
 from nerspan.deprecation import deprecated_alias, warn_renamed
 from nerspan.result import entity_row, undefined_keys
@@ -97,6 +98,8 @@ class FairEvalResult:
     # schema -> SemEval-2013 counts and scores (faireval.semeval), when schemas were asked for
     semeval: dict | None = None
     semeval_counts: dict | None = field(default=None, repr=False, compare=False)
+    # schema -> per-instance rows (faireval.semeval.semeval_instances), when asked for
+    instances: dict | None = None
     options: dict = field(default_factory=dict)   # what shaped the numbers (see ``score``)
 
     # -- overall -----------------------------------------------------------------------
@@ -212,9 +215,11 @@ class FairEvalResult:
                             for sentence in self.pairs]
         if self.semeval is not None:
             out["semeval"] = self.semeval
+        if self.instances is not None:
+            out["semeval_instances"] = self.instances
         out["options"] = dict(self.options)
         out["repairs"] = self.repairs_dict()
-        return out
+        return with_fbeta(out, self.options.get("beta", 1.0))
 
     def repairs_dict(self) -> dict:
         """``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); the levels of

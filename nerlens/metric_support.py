@@ -35,6 +35,8 @@ DECODING = ("scheme", "mode")
 # Type processing, as every family's score takes it (nerspan.type_processing): read at
 # load time and by compute, applied to gold, predictions and training data.
 TYPES = TYPE_OPTIONS
+# Options every module takes beside its family's own: how the tags are written.
+SHARED_OPTIONS = ("suffix",)
 # The span dict layouts of nerspan.span_input: nervaluate's, and a token-classification
 # pipeline's output with and without aggregation. evaluate needs a dict's keys to be
 # exactly those of its feature, so each layout is its own feature.
@@ -151,8 +153,9 @@ def _first_item(sentences) -> tuple:
 class OptionsMixin:
     """The family's ``score`` options, at ``evaluate.load(...)`` or at ``compute(...)``.
 
-    A subclass names them in ``OPTIONS``; ``scheme``, ``mode`` and ``label_list`` (the
-    tags in id order, for label ids as a ``Trainer`` gives them) are always accepted.
+    A subclass names them in ``OPTIONS``; ``scheme``, ``mode``, ``label_list`` (the
+    tags in id order, for label ids as a ``Trainer`` gives them) and ``suffix`` (tags
+    written ``PER-B``) are always accepted.
     Options given to ``compute`` win over those given at load time; other keywords are
     ignored, because ``evaluate.combine`` passes every keyword to every module.
     """
@@ -165,7 +168,7 @@ class OptionsMixin:
         if label_list is not None:  # checked here, at load, rather than at the first compute
             self._load_options["label_list"] = InputOptions(label_list=label_list).label_list
         self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS + TYPES
-                                   if k in kwargs})
+                                   + SHARED_OPTIONS if k in kwargs})
         TypeProcessing.of(*(self._load_options.get(k) for k in TYPES))  # errors at load
         self._load_span_options = {k: kwargs.pop(k) for k in READ_OPTIONS if k in kwargs}
         super().__init__(*args, **kwargs)
@@ -205,7 +208,7 @@ class OptionsMixin:
         """The load-time options updated by the known ones among ``given``."""
         options = dict(self._load_options)
         options.update({k: v for k, v in given.items()
-                        if k in self.OPTIONS + DECODING + TYPES})
+                        if k in self.OPTIONS + DECODING + TYPES + SHARED_OPTIONS})
         options["label_list"] = self._label_list(given)
         if options["label_list"] is None:
             del options["label_list"]
@@ -287,11 +290,12 @@ class TrainingDataMixin(OptionsMixin):
             return train
         source = train if train is not None else train_tokens
         types = getattr(self, "_types", None)
-        key = (id(source), id(train_tags), scheme, mode, types)
+        suffix = self._load_options.get("suffix", False)   # tags written PER-B
+        key = (id(source), id(train_tags), scheme, mode, types, suffix)
         cached = self._index_cache.get(key)
         if cached is None:
             index = as_train_index(train, scheme, mode, train_tags=train_tags,
-                                   train_tokens=train_tokens, types=types)
+                                   train_tokens=train_tokens, types=types, suffix=suffix)
             # keep the sources alive so that their ids cannot be reused by other objects
             cached = self._index_cache[key] = (source, train_tags, index)
         return cached[2]

@@ -38,7 +38,7 @@ from nerspan.flat import GOLD, PRED
 from nerspan.generative import read_generated_jsonl
 from nerspan.inputs import read_input
 from nerspan.readers import check_tokens, shown, token_line
-from nerspan.schemes import FALLBACK_PREFIXES, get_scheme
+from nerspan.schemes import FALLBACK_PREFIXES, from_suffix, get_scheme
 from nerspan.span_input import from_spans, read_span_jsonl
 from nerspan.spans import LabelTable
 
@@ -51,6 +51,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                  comment_prefix: str | None = None, encoding: str = "utf-8",
                  missing_tag: str | None = None, allow_token_mismatch: bool = False,
                  check: bool = True, outside_scheme_is_error: bool = False,
+                 suffix: bool = False,
                  split: str | None = None, tokens_column: str = "tokens",
                  tags_column: str = "ner_tags", jsonl: bool = False,
                  inclusive_end: bool = False, snap: bool = False,
@@ -71,6 +72,9 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
             ``gold_tag_column``/``pred_tag_column`` say otherwise), named after the file.
         scheme, mode: how tags are checked (``check``): a tag that is no tag is an error;
             under strict mode (or ``outside_scheme_is_error``), a prefix outside ``scheme``.
+        suffix: the tags are written type first (``PER-B``): checked so, and named as
+            written in an error (the corpus keeps them as written: ``nerspan.inputs.suffixed``
+            turns them round).
         allow_token_mismatch: accept prediction files whose tokens differ from the gold
             file's (counted, with a warning) instead of failing.
         jsonl: ``gold`` and the systems are JSON Lines span files (``nerspan.read_span_jsonl``;
@@ -93,7 +97,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                 missing_tag=missing_tag)
     on_repairs = on_repairs or warn_repairs
     checking = dict(scheme=scheme, mode=mode, check=check,
-                    outside_scheme_is_error=outside_scheme_is_error)
+                    outside_scheme_is_error=outside_scheme_is_error, suffix=suffix)
     if jsonl:
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inclusive_end=inclusive_end, snap=snap,
@@ -199,7 +203,7 @@ def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column:
               missing_tag: str | None = None, split: str | None = None,
               tokens_column: str = "tokens", tags_column: str = "ner_tags",
               scheme: str = "IOB2", mode: str = "lenient", check: bool = True,
-              outside_scheme_is_error: bool = False,
+              outside_scheme_is_error: bool = False, suffix: bool = False,
               on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:
     """The gold side alone (the forms of ``read_systems``' ``gold``), its tags checked."""
     if isinstance(gold, PathLike) and Path(gold).is_dir():
@@ -214,7 +218,7 @@ def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column:
         corpus = read_input(gold, None, inputs=InputOptions(tokens=tokens)).corpus
         corpus = corpus.select([GOLD])
     if check:
-        check_tags(corpus, GOLD, scheme, mode, "gold", outside_scheme_is_error)
+        check_tags(corpus, GOLD, scheme, mode, "gold", outside_scheme_is_error, suffix)
     return corpus
 
 
@@ -222,7 +226,7 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
                 comment_prefix: str | None = None, encoding: str = "utf-8",
                 missing_tag: str | None = None, allow_token_mismatch: bool = False,
                 scheme: str = "IOB2", mode: str = "lenient", check: bool = True,
-                outside_scheme_is_error: bool = False,
+                outside_scheme_is_error: bool = False, suffix: bool = False,
                 on_repairs: Callable[[Corpus], None] | None = None
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
@@ -237,14 +241,15 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
                                  missing_tag=missing_tag, reference=corpus)
             (on_repairs or warn_repairs)(other)
             if check:
-                check_tags(other, PRED, scheme, mode, "prediction", outside_scheme_is_error)
+                check_tags(other, PRED, scheme, mode, "prediction", outside_scheme_is_error,
+                           suffix)
             corpus = corpus.with_columns(other, {PRED: name})
             check_tokens(corpus, other, allow_token_mismatch)
         else:
             other = _system_tags(name, prediction)
             if check:
                 check_tags(other, GOLD, scheme, mode, f"system {name!r}",
-                           outside_scheme_is_error)
+                           outside_scheme_is_error, suffix)
             try:
                 corpus = corpus.with_columns(other, {GOLD: name})
             except NerspanError as error:  # a shape error names the system, as tag errors do
@@ -396,13 +401,15 @@ def check_system_names(names, where: str, taken=()) -> list:
 
 
 def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
-               outside_scheme_is_error: bool = False) -> None:
+               outside_scheme_is_error: bool = False, suffix: bool = False) -> None:
     """Raise ``InvalidTagError`` naming the file, line and tag of the first tag of
     ``column`` that is no tag, or (strict mode, or ``outside_scheme_is_error``) whose
-    prefix is not in ``scheme``."""
+    prefix is not in ``scheme``; ``suffix``: the tags are written type first (``PER-B``),
+    the tag is named as written and as read."""
     scheme = get_scheme(scheme)
-    table = LabelTable.build(corpus.labels, scheme)
-    unreadable = np.array([label in table.unreadable for label in corpus.labels], dtype=bool)
+    read = tuple(from_suffix(label) for label in corpus.labels) if suffix else corpus.labels
+    table = LabelTable.build(read, scheme)
+    unreadable = np.array([label in table.unreadable for label in read], dtype=bool)
     bad = unreadable | (table.outside_scheme if mode == "strict" or outside_scheme_is_error
                         else False)
     if not bad.any():  # the common case: no bad label, no pass over the column
@@ -412,13 +419,15 @@ def check_tags(corpus: Corpus, column: str, scheme: str, mode: str, what: str,
         return
     position = int(np.argmax(hits))
     label_id = int(corpus.column(column)[position])
-    tag = corpus.labels[label_id]
+    tag = shown(corpus.labels[label_id])
+    if suffix:
+        tag += f" (read as {shown(read[label_id])}, written type first)"
     if unreadable[label_id]:
         letters = ", ".join(sorted(set(scheme.prefixes) | set(FALLBACK_PREFIXES)))
-        problem = (f"{what} tag {shown(tag)} is not a tag: expected O or PREFIX-TYPE with a "
+        problem = (f"{what} tag {tag} is not a tag: expected O or PREFIX-TYPE with a "
                    f"prefix among {letters}")
     else:
-        problem = (f"{what} tag {shown(tag)} is not in the {scheme.name} scheme (allowed "
+        problem = (f"{what} tag {tag} is not in the {scheme.name} scheme (allowed "
                    f"prefixes: {', '.join(scheme.prefixes)}; see --scheme)")
     sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
     raise InvalidTagError(problem, sentence=sentence, path=corpus.source.path,
@@ -460,7 +469,7 @@ def _read_pair_file(path, gold_tag_column, pred_tag_column, read: dict, on_repai
     if checking["check"]:
         for column, what in ((GOLD, "gold"), (PRED, "prediction")):
             check_tags(corpus, column, checking["scheme"], checking["mode"], what,
-                       checking["outside_scheme_is_error"])
+                       checking["outside_scheme_is_error"], checking["suffix"])
     [name] = named_files([path])
     return corpus.renamed({PRED: name}), [name]
 

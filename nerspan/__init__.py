@@ -11,15 +11,19 @@ Tag schemes -> spans (``decode``), the corpus model and its readers (``Corpus``,
 """
 from __future__ import annotations
 
+import dataclasses
+
 from .corpus import Corpus
+from .confusion import confusion_dict
 from .deprecation import moved_names
+from .fbeta import check_beta
 from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
                      InvalidTagError, LabelIdError, LengthMismatchError, NameTakenError,
                      NerspanError, SentenceCountError, TokenMismatchError, TooFewColumnsError)
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
 from .inputs import as_train_index, read_input
-from .options import check_zero_division
+from .options import check_bool, check_zero_division
 from .readers import read_columns, read_system_file
 from .result import Result
 from .schemes import get_scheme
@@ -37,7 +41,8 @@ __version__ = "0.1.0"
 
 @input_options
 def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
-          zero_division: float = 0.0, compat: str | None = None, partial: bool = False,
+          zero_division: float = 0.0, beta: float = 1.0, confusion: bool = False,
+          compat: str | None = None, partial: bool = False,
           inputs) -> EntityScores:
     """Entity-level precision, recall and F1 of ``predictions`` against ``references``.
 
@@ -52,6 +57,12 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
             text, each entity not found in it a false positive.
         scheme, mode: how tags are decoded (``decode``); span input is IOB2.
         zero_division: 0 or 1, seqeval's value of an undefined precision or recall.
+        beta: also report F-beta beside every F1, as seqeval's ``beta`` (a number > 0;
+            the key names it: ``f2``, ``macro_f2``, ``f0.5``; ``nerspan.fbeta``); 1
+            (default) adds nothing.
+        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
+            type]`` over mentions with identical spans ("O": missed, spurious), and
+            ``boundary_errors`` per type apart (``nerspan.confusion``).
         compat, partial: ``matching="strings"`` only (``nerspan.generative.score_strings``):
             ``compat="universalner"`` reproduces the UniversalNER evaluation script;
             ``partial=True`` counts a word-overlap F1 of 0.5 with a gold string correct.
@@ -63,6 +74,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
+    beta = check_beta(beta)
+    check_bool("confusion", confusion)
     if inputs.matching == "strings":  # generated output as strings: no spans to decode
         return score_strings(references, predictions, compat=compat, partial=partial,
                              scheme=scheme, mode=mode, inputs=inputs)
@@ -78,7 +91,10 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = decode(corpus, reading.gold_column, scheme, mode, table)
     pred = decode(corpus, reading.pred_column, scheme, mode, table)
-    return entity_scores(gold, pred, zero_division)
+    scores = entity_scores(gold, pred, zero_division, beta=beta)
+    if confusion:
+        scores = dataclasses.replace(scores, confusion=confusion_dict(gold, pred))
+    return scores
 
 
 # What ``from nerspan import *`` gives: what a user needs (at most 30 names). Every other

@@ -26,7 +26,7 @@ from .errors import InputTypeError
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
 from .inputs import CORPUS, InputForm, Reading, as_train_index, input_form, read_input, \
-    register_form
+    register_form, suffixed
 from .schemes import check_mode, get_scheme
 from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
@@ -150,7 +150,7 @@ class GoldContext:
                              "context, not to score")
         if self.train is None and (train is not None or train_tokens is not None):
             self.train = as_train_index(train, self.scheme, self.mode, train_tags=train_tags,
-                                        train_tokens=train_tokens,
+                                        train_tokens=train_tokens, suffix=self.inputs.suffix,
                                         types=TypeProcessing.of_options(self.inputs),
                                         **(train_options or {}))
         return self.train
@@ -208,6 +208,8 @@ class GoldContext:
         if isinstance(predictions, (str, os.PathLike)):
             raise InputTypeError(f"predictions {predictions!r}: not a column of the gold "
                                  f"context's corpus ({list(self.corpus.columns)})")
+        if inputs.suffix:  # read_input turns the labels around again, the gold's too
+            gold = suffixed(gold, undo=True)
         return read_input(gold, predictions, inputs=inputs, scheme=self.scheme,
                           form=beside, mode=self.mode).corpus.select([PRED])
 

@@ -101,6 +101,11 @@ class InputOptions:
         False, "span input: a character span that does not start and end on token "
         "boundaries is widened to the tokens it touches and counted in ``repairs`` "
         "(``snapped``); by default it is an error naming it.", check_bool, span=True)
+    suffix: bool = _option(
+        False, "tags are written type first and prefix last (``PER-B``, ``MISC-I``), as "
+        "seqeval's ``suffix=True``: split on the last hyphen. For tags and label ids on "
+        "both sides and the training tags; span input has types, not tags, and refuses "
+        "it.", check_bool)
     gold_column: str = _option(
         GOLD, "the gold column when ``references`` is a ``Corpus`` given without "
         "predictions.", _column)

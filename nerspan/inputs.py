@@ -29,12 +29,16 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from .corpus import Corpus
-from .errors import InputTypeError, NerspanError, shown
+from .errors import InputTypeError, InvalidTagError, NerspanError, shown
 from .flat import GOLD, PRED, _a, as_label_list, side_name
 from .input_options import InputOptions, input_options
 from .readers import read_columns
-from .schemes import Scheme
+from .options import check_bool
+from .schemes import FALLBACK_PREFIXES, Scheme, from_suffix, split_tag, to_suffix
+from .spans import tag_problem
 from .span_input import check_span_scheme, from_spans, span_sides
 from .train_index import TrainIndex
 from .type_processing import TypeProcessing, process_corpus
@@ -53,6 +57,7 @@ class InputForm:
     read: Callable
     doc: str
     pairs: bool = False
+    tags: bool = True   # the form's labels are tags as written (``suffix`` applies)
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,11 @@ def read_input(references, predictions=None, *, inputs: InputOptions | None = No
     inputs = inputs or InputOptions()
     form = form or input_form(references, predictions, inputs)
     reading = form.read(references, predictions, inputs, scheme, words)
+    if inputs.suffix and reading.context is None:  # a context's corpus is read already
+        if not form.tags:
+            raise InputTypeError("suffix=True reads tags written type first (PER-B); span "
+                                 "input has types, not tags: leave suffix out")
+        reading = dataclasses.replace(reading, corpus=suffixed(reading.corpus))
     processing = TypeProcessing.of_options(inputs)
     if processing is None:
         return reading
@@ -103,6 +113,37 @@ def read_input(references, predictions=None, *, inputs: InputOptions | None = No
     both = len(columns) == 2  # a gold side alone: its types are checked beside predictions
     corpus = process_corpus(corpus, columns, scheme or "IOB2", mode, processing, check=both)
     return dataclasses.replace(reading, corpus=corpus)
+
+
+def suffixed(corpus: Corpus, undo: bool = False) -> Corpus:
+    """``corpus`` with its labels (tags written type first, ``PER-B``) in the usual order
+    (``B-PER``; ``nerspan.schemes.from_suffix``), or, with ``undo``, back: a change of the
+    label vocabulary, the tag columns' ids stay."""
+    change = to_suffix if undo else from_suffix
+    turned = corpus._derive(labels=tuple(change(label) for label in corpus.labels))
+    if not undo:
+        _check_turned(corpus, turned)
+    return turned
+
+
+def _check_turned(corpus: Corpus, turned: Corpus) -> None:
+    """A tag that turned round is no tag (``PER-X``) is an error naming it as written,
+    its side, sentence and position: later checks would name it as read (``X-PER``)."""
+    bad = [k for k, label in enumerate(turned.labels) if label != "O" and (
+        tag_problem(label) or split_tag(label)[0] not in FALLBACK_PREFIXES)]
+    if not bad:
+        return
+    for column in corpus.columns:
+        mask = np.isin(corpus.column(column), bad)
+        if mask.any():
+            position = int(np.argmax(mask))
+            sentence = int(np.searchsorted(corpus.offsets, position, side="right") - 1)
+            written = corpus.labels[corpus.column(column)[position]]
+            raise corpus.error(
+                InvalidTagError, f"{shown(written)} (written type first, read as "
+                f"{shown(from_suffix(written))}) is not a tag: expected O or TYPE-PREFIX with "
+                f"a prefix among {', '.join(sorted(FALLBACK_PREFIXES))}", sentence,
+                side=side_name(column), position=position - int(corpus.offsets[sentence]))
 
 
 def register_form(form: InputForm, before: str | None = None) -> None:
@@ -214,10 +255,11 @@ SPAN_PAIRS = InputForm(
     "span_pairs", lambda r, p, inputs, words: p is not None
     and _span_sides(r, p, inputs, words) == (True, True), _read_spans("span_pairs"),
     "span lists per sentence on both sides, in any layout (token tuples, nervaluate "
-    "dicts, pipeline output)")
+    "dicts, pipeline output)", tags=False)
 SPANS = InputForm(
     "spans", lambda r, p, inputs, words: True in _span_sides(r, p, inputs, words),
-    _read_spans("spans"), "span lists on one side, tags (or a Corpus) on the other")
+    _read_spans("spans"), "span lists on one side, tags (or a Corpus) on the other",
+    tags=False)
 CORPUS = InputForm(
     "corpus", lambda r, p, inputs, words: isinstance(r, Corpus), _read_corpus,
     "a Corpus; predictions another corpus, tag lists or label ids beside it")
@@ -268,7 +310,8 @@ def with_tokens(corpus: Corpus, tokens) -> Corpus:
 
 
 def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenient",
-                   train_tags=None, *, train_tokens=None, types: TypeProcessing | None = None,
+                   train_tags=None, *, train_tokens=None, suffix: bool = False,
+                   types: TypeProcessing | None = None,
                    **read_options) -> TrainIndex:
     """A ``TrainIndex`` from any accepted training-data form (built once).
 
@@ -276,9 +319,9 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
     ``datasets.Dataset`` split, a path to a column file (token first, tag last), or a list
     of token lists with ``train_tags`` (a list of tag lists); or give ``train_tokens`` and
     ``train_tags`` instead of ``train``. ``read_options`` go to ``read_columns`` or
-    ``Corpus.from_dataset``. ``types``: the type processing of gold and predictions
-    (``TypeProcessing.of_options``), applied to the training data too (a ``TrainIndex``
-    given is taken as built).
+    ``Corpus.from_dataset``; ``suffix``: the tags are written type first (``PER-B``).
+    ``types``: the type processing of gold and predictions (``TypeProcessing.of_options``),
+    applied to the training data too (a ``TrainIndex`` given is taken as built).
     """
     if train is None:
         if train_tokens is None:
@@ -293,7 +336,8 @@ def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenie
     if isinstance(train, TrainIndex):
         return train
     try:
-        return _train_index(train, scheme, mode, train_tags, read_options, types)
+        return _train_index(train, scheme, mode, train_tags, read_options,
+                            check_bool("suffix", suffix), types)
     except NerspanError as error:  # name the training data, not "references"
         raise error.on_side(TRAIN_SIDES.get(error.side, error.side)) from None
 
@@ -307,7 +351,8 @@ TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column f
 _TRAIN_NAMES = {GOLD: "train_tags", "tokens": "train_tokens"}
 
 
-def _train_index(train, scheme, mode, train_tags, read_options, types=None) -> TrainIndex:
+def _train_index(train, scheme, mode, train_tags, read_options, suffix=False,
+                 types=None) -> TrainIndex:
     if isinstance(train, Corpus):
         corpus = train
     elif isinstance(train, (str, os.PathLike)):
@@ -324,6 +369,8 @@ def _train_index(train, scheme, mode, train_tags, read_options, types=None) -> T
     else:
         raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
                              f"({_a(type(train).__name__)})")
+    if suffix:
+        corpus = suffixed(corpus)
     # its types are checked beside gold and predictions, not alone: a type kept may
     # be missing from the training data
     corpus = process_corpus(corpus, [GOLD], scheme, mode, types, check=False)

@@ -176,3 +176,23 @@ def split_tag(tag: str) -> tuple[str, str]:
     """``"B-WORK-OF-ART"`` -> ``("B", "WORK-OF-ART")``; ``"O"`` -> ``("O", "")``."""
     prefix, _, entity_type = tag.partition("-")
     return prefix, entity_type
+
+
+def from_suffix(tag: str) -> str:
+    """A tag written type first (seqeval's ``suffix=True``) in the usual order: split on
+    the LAST hyphen, ``"WORK-OF-ART-B"`` -> ``"B-WORK-OF-ART"``; a tag without a hyphen
+    (``O``) stays.
+
+    >>> from_suffix("PER-B"), from_suffix("WORK-OF-ART-I"), from_suffix("O")
+    ('B-PER', 'I-WORK-OF-ART', 'O')
+    >>> to_suffix(from_suffix("WORK-OF-ART-I"))
+    'WORK-OF-ART-I'
+    """
+    entity_type, hyphen, prefix = tag.rpartition("-")
+    return f"{prefix}-{entity_type}" if hyphen else tag
+
+
+def to_suffix(tag: str) -> str:
+    """``from_suffix`` undone: ``"B-WORK-OF-ART"`` -> ``"WORK-OF-ART-B"``."""
+    prefix, hyphen, entity_type = tag.partition("-")
+    return f"{entity_type}-{prefix}" if hyphen else tag

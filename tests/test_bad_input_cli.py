@@ -22,6 +22,7 @@ from .conftest import REPO
 
 COMMANDS = ("score", "tough-mentions", "hardeval", "faireval", "buckets", "report")
 WITH_TRAIN = ("tough-mentions", "hardeval", "buckets", "report")
+BETA_COMMANDS = ("score", "faireval", "tough-mentions", "buckets")   # those reporting F1
 GOLD = "John B-PER\nSmith I-PER\nsaw O\n\nParis B-LOC\n"
 TRAIN = "Paris B-LOC\nis O\n\nJohn B-PER\n"
 
@@ -102,6 +103,27 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
                                r"'many'"),
     "negative_seed": (("report", "buckets"), ["--seed", "-1"],
                       r"error: argument --seed: must be 0 or more, not -1"),
+    "beta_zero": (BETA_COMMANDS, ["--beta", "0"],
+                  r"error: argument --beta: beta must be a number > 0 \(the weight of recall "
+                  r"against precision in F-beta\), not 0\.0"),
+    "beta_negative": (BETA_COMMANDS, ["--beta=-2"],
+                      r"error: argument --beta: beta must be a number > 0 .*not -2\.0"),
+    "beta_not_a_number": (BETA_COMMANDS, ["--beta", "high"],
+                          r"error: argument --beta: beta must be a number > 0, not 'high'"),
+    "beta_infinite": (BETA_COMMANDS, ["--beta", "inf"],
+                      r"error: argument --beta: beta must be a number > 0 .*not inf"),
+    "min_overlap_zero": (("faireval",), ["--schemas", "semeval", "--min-overlap", "0"],
+                         r"error: argument --min-overlap: min_overlap must be a fraction of "
+                         r"the gold span's tokens in \(0, 1\] .*not 0\.0"),
+    "min_overlap_percent": (("faireval",), ["--schemas", "semeval", "--min-overlap", "50"],
+                            r"error: argument --min-overlap: min_overlap must be a fraction "
+                            r".*not 50\.0"),
+    "min_overlap_not_a_number": (("faireval",), ["--min-overlap", "half"],
+                                 r"error: argument --min-overlap: must be a fraction in "
+                                 r"\(0, 1\], not 'half'"),
+    "unknown_matching": (("faireval",), ["--schemas", "semeval", "--matching", "best"],
+                         r"error: argument --matching: invalid choice: 'best' \(choose from "
+                         r"'greedy', 'optimal'\)"),
     "unknown_encoding": (COMMANDS, ["--encoding", "klingon"],
                          r"error: argument --encoding: unknown encoding 'klingon'"),
 }
@@ -1010,3 +1032,39 @@ def test_a_models_mistake_is_counted_and_the_rest_scores(tmp_path, capsys, case,
     if command not in ("hardeval", "report"):
         # by hand: gold John Smith (PER) and Paris (LOC); Paris found, John Smith missed
         assert result["per_type"]["LOC"]["correct"] == 1 and result["recall"] == 0.5
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--min-overlap", "0.5"], "--min-overlap applies"),
+    (["--matching", "optimal", "--csv", "x.csv"], "--matching, --csv apply"),
+    (["--return-instances"], "--return-instances applies"),
+])
+def test_semeval_flags_without_schemas_are_refused(tmp_path, capsys, flags, named):
+    paths = files(tmp_path)
+    code, out, err = run(capsys, argv("faireval", tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], flags))
+    check_one_line(code, err, re.escape(named) + r" to the SemEval-2013 schemas: add "
+                                                 r"--schemas semeval")
+    assert out == ""
+
+
+def test_suffix_with_span_files_is_refused(tmp_path, capsys):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"tokens": ["Ada"], "spans": [[0, 1, "PER"]]}\n', encoding="utf-8")
+    code, _, err = run(capsys, ["score", "--jsonl", str(gold), str(gold), "--suffix"])
+    check_one_line(code, err, r"--suffix reads tags written type first \(PER-B\); --jsonl "
+                              r"spans have types, not tags")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_bad_suffix_tag_is_named_as_the_file_writes_it(tmp_path, capsys, command):
+    paths = files(tmp_path)
+    for name in ("gold", "pred", "train"):   # the same files, their tags written PER-B
+        text = paths[name].read_text(encoding="utf-8")
+        paths[name].write_text(re.sub(r"\b([BI])-(\w+)", r"\2-\1", text), encoding="utf-8")
+    paths["pred"].write_text(good_pred("Paris LOC-X").replace("B-PER", "PER-B")
+                             .replace("I-PER", "PER-I"), encoding="utf-8")
+    code, out, err = run(capsys, argv(command, tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], ["--suffix"]))
+    check_one_line(code, err, r"pred.txt:5, sentence 1: prediction tag 'LOC-X' \(read as "
+                              r"'X-LOC', written type first\) is not a tag")

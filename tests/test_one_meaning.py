@@ -161,3 +161,49 @@ def test_weighted_means_support_weighted_wherever_it_appears():
                 if key.startswith("weighted_")]
     assert fair["weight_table_f1"] == faireval.score(
         REFERENCES, PREDICTIONS, weights="weighted").weight_table_scores()[2]
+
+
+def test_beta_means_the_same_everywhere(tmp_path, capsys):
+    """``beta`` (API, modules) and ``--beta`` (CLI) give the same F-beta under the same
+    names wherever F1 is reported: the exact-match ``f2`` is nerspan's in every family."""
+    evaluate = pytest.importorskip("evaluate")
+    train = dict(train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    results = {"api nerspan": flat("nerspan", nerspan.score(
+        REFERENCES, PREDICTIONS, beta=2).to_dict())}
+    families = {"faireval": faireval, "tough_mentions": tough_mentions,
+                "attribute_buckets": attribute_buckets}   # hardeval reports no F1
+    for family, package in families.items():
+        extra = dict(tokens=TOKENS, **train) if family in NEEDS_TRAIN else {}
+        results[f"api {family}"] = flat(family, package.score(
+            REFERENCES, PREDICTIONS, beta=2, **extra).to_dict())
+        if family in NEEDS_TRAIN:
+            metric = evaluate.load(str(REPO / "metrics" / family), beta=2, **train)
+            module = metric.compute(references=REFERENCES, predictions=PREDICTIONS,
+                                    tokens=TOKENS)
+        else:
+            module = evaluate.load(str(REPO / "metrics" / family)).compute(
+                references=REFERENCES, predictions=PREDICTIONS, beta=2)
+        results[f"module {family}"] = flat(family, module)
+    trainer_file = write_columns(tmp_path / "train.txt", TRAIN_TOKENS, TRAIN_TAGS)
+    both = write_columns(tmp_path / "both.txt", TOKENS, REFERENCES, PREDICTIONS)
+    for family in ("nerspan", *families):
+        command = COMMANDS[family]
+        argv = [command] + (["--train", trainer_file] if family in NEEDS_TRAIN else [])
+        capsys.readouterr()
+        assert main(argv + [both, "--beta", "2", "--format", "json"]) == 0
+        results[f"cli {command}"] = flat(family, json.loads(capsys.readouterr().out))
+    assert disagreements(results) == []
+    holding = [where for where, numbers in results.items() if "f2" in numbers]
+    assert len(holding) == len(results) == 2 + 3 * 3, holding
+    assert results["api faireval"]["fair_f2"] != results["api faireval"]["f2"]
+
+
+def test_confusion_means_the_same_in_the_api_and_the_cli(tmp_path, capsys):
+    both = write_columns(tmp_path / "both.txt", TOKENS, REFERENCES, PREDICTIONS)
+    assert main(["score", both, "--confusion", "--format", "json"]) == 0
+    cli_result = json.loads(capsys.readouterr().out)
+    api_result = nerspan.score(REFERENCES, PREDICTIONS, confusion=True).to_dict()
+    for key in ("confusion", "boundary_errors"):
+        assert cli_result[key] == api_result[key]
+    assert disagreements({"api": flat("nerspan", api_result),
+                          "cli": flat("nerspan", cli_result)}) == []

@@ -34,19 +34,21 @@ NO_FLAG = None   # a score option the CLI does not offer (the reason is in the R
 OPTIONS = {
     "tough_mentions": ("tough-mentions", {
         "case_sensitive": "--case-sensitive", "return_mentions": "--return-mentions",
+        "beta": "--beta", "suffix": "--suffix",
         "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "hardeval": ("hardeval", {
         "strict_diff": "--strict-diff", "error_labels": "--error-labels",
         "return_tokens": NO_FLAG, "subsets": NO_FLAG,   # the CLI's --kfold makes subsets
-        "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "suffix": "--suffix", "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "attribute_buckets": ("buckets", {
         "n_buckets": "--n-buckets", "attributes": "--attributes",
         "bucket_edges": NO_FLAG, "equal_width": "--equal-width",
         "case_sensitive": "--case-sensitive", "frequency_norm": "--frequency-norm",
         "compat": "--compat", "bootstrap": "--bootstrap", "seed": "--seed",
-        "confidence": "--confidence", "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "confidence": "--confidence", "beta": "--beta", "suffix": "--suffix",
+        "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "faireval": ("faireval", {
         "weights": "--weights", "focus": "--focus", "labels": "--labels",
@@ -54,6 +56,8 @@ OPTIONS = {
         "pos": NO_FLAG,            # the CLI reads POS tags from GOLD's --pos-column
         "confusion_tp": "--confusion-tp", "return_pairs": NO_FLAG,
         "reference_iteration": "--reference-iteration", "schemas": "--schemas",
+        "min_overlap": "--min-overlap", "matching": "--matching",
+        "return_instances": "--return-instances", "beta": "--beta", "suffix": "--suffix",
         "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
 }
@@ -61,6 +65,7 @@ PACKAGES = {"tough_mentions": tough_mentions, "hardeval": hardeval,
             "attribute_buckets": attribute_buckets, "faireval": faireval}
 DECODING = ("scheme", "mode")
 SPAN_OPTIONS = ("inclusive_end", "snap")   # every module takes them (metric_support)
+SHARED_OPTIONS = ("suffix",)                # every module takes it (metric_support)
 
 # Flags whose name is an API name of another meaning must not exist in the CLI: file
 # column positions are *_tag_column / *_column integers, the families' gold_column /
@@ -96,7 +101,8 @@ def metric_options(family: str) -> tuple:
 def test_api_module_and_cli_names_agree(family):
     command, table = OPTIONS[family]
     parameters = inspect.signature(PACKAGES[family].score).parameters
-    module_options = set(metric_options(family)) | set(DECODING) | set(SPAN_OPTIONS)
+    module_options = (set(metric_options(family)) | set(DECODING) | set(SPAN_OPTIONS)
+                      | set(SHARED_OPTIONS))
     flags = visible_flags(subparser(command))
     for name, flag in table.items():
         assert name in parameters, f"{family}.score has no option {name!r}"

@@ -7,6 +7,7 @@ import numpy as np
 
 from nerspan import PRED, Corpus, GoldContext, TrainIndex, as_train_index, decode
 from nerspan.gold_context import resolve
+from nerspan.fbeta import fbeta_option, with_fbeta
 from nerspan.input_options import input_options
 from nerspan.options import check_bool
 from nerspan.schemes import get_scheme
@@ -103,7 +104,7 @@ class ToughMentionsResult:
         out["repairs"] = dict(self.repairs) or repairs_dict(None, None)
         if self.mentions is not None:
             out["mentions"] = self.mentions
-        return out
+        return with_fbeta(out, self.options.get("beta", 1.0))
 
     def undefined(self, out: dict | None = None) -> list:
         """The top-level keys whose value took ``zero_division`` (precision, recall:
@@ -165,6 +166,7 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
+@fbeta_option
 @input_options(positional=("tokens",))
 def score(references, predictions=None, *, train=None, train_tokens=None,
           train_tags=None, case_sensitive: bool = True, scheme: str | None = None,

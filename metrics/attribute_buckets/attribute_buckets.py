@@ -77,6 +77,8 @@ Args:
     bootstrap: number of sentence resamples for an interval on every bucket F1 (0 = none);
         seed, confidence (default 0.95).
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+    beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
+        naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Returns:
     precision, recall, f1: overall entity-level micro scores (as seqeval).
     buckets: attribute -> list of buckets in order, each with name, interval, gold,
@@ -113,7 +115,7 @@ class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
     """Bucket-wise precision, recall and F1 by entity and sentence attributes."""
 
     OPTIONS = ("n_buckets", "attributes", "bucket_edges", "equal_width", "case_sensitive",
-               "frequency_norm", "compat", "bootstrap", "seed", "confidence")
+               "frequency_norm", "compat", "bootstrap", "seed", "confidence", "beta")
 
     def _info(self):
         return evaluate.MetricInfo(

@@ -62,7 +62,11 @@ Args:
     inclusive_end: token spans have inclusive ends (nervaluate's layout).
     snap: widen character spans that miss token boundaries (counted in repairs).
     schemas: "semeval" adds the SemEval-2013 schemas (strict, exact, partial, ent_type)
-        as nervaluate counts them.
+        as nervaluate counts them. With schemas: min_overlap, the least overlap of a
+        prediction that may take a gold span (a fraction of its tokens in (0, 1],
+        nervaluate's min_overlap_percentage / 100, default 0.01); matching, "greedy"
+        (nervaluate's) or "optimal" (a maximum-weight pairing, independent of the order);
+        return_instances, add semeval_instances (every span with its outcome per schema).
     weights: "weighted" (the paper's preset) or a table {error type: (TP, FP, FN)
         shares} adds the weight_table_* keys; None (default) adds none. ("fair" and
         "traditional", which chose the headline scores before, are deprecated.)
@@ -77,6 +81,8 @@ Args:
     return_pairs: add "pairs", every event per sentence with its spans.
     reference_iteration: reproduce the numbers of the reference code (see the card).
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+    beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
+        naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Options may also be given to evaluate.load(...); compute(...) overrides them.
 Returns:
     precision, recall, f1: exact-match scores, the same numbers as every nerlens module's
@@ -119,7 +125,8 @@ class Faireval(OptionsMixin, evaluate.Metric):
     """FairEval error types and traditional, fair and weight-table scores."""
 
     OPTIONS = ("weights", "focus", "labels", "exclude", "ignore_punct", "pos", "confusion_tp",
-               "return_pairs", "reference_iteration", "schemas", "tokens")
+               "return_pairs", "reference_iteration", "schemas", "tokens", "beta",
+               "min_overlap", "matching", "return_instances")
 
     def _per_token(self) -> tuple:
         # evaluate.load(..., ignore_punct=True) without pos: POS tags come per example

@@ -79,6 +79,8 @@ Args:
     case_sensitive: compare mention texts exactly (default True) or lowercased.
     return_mentions: add "mentions", the gold mentions of each subset with their hit.
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+    beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
+        naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Options may also be given to evaluate.load(...); compute(...) overrides them.
 Returns:
     precision, recall, f1: overall entity-level scores (exact span and type).
@@ -122,7 +124,7 @@ Examples:
 class ToughMentions(TrainingDataMixin, evaluate.Metric):
     """Recall on unseen and type-confusable mentions (Tough Mentions Recall)."""
 
-    OPTIONS = ("case_sensitive", "return_mentions")
+    OPTIONS = ("case_sensitive", "return_mentions", "beta")
 
     def _info(self):
         return evaluate.MetricInfo(

@@ -10,7 +10,8 @@ from nerspan import GOLD
 from nerspan.gold_context import resolve
 from nerspan.errors import counted
 
-from .common import UsageError, add_alias, format_table, non_negative_int, print_json
+from .common import (UsageError, add_alias, add_beta_argument, fbeta_column, format_table,
+                     non_negative_int, print_json)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
@@ -45,6 +46,7 @@ def add_arguments(parser) -> None:
                         help="reproduce the reference code (InterpretEval)")
     parser.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
                         help="sentence resamples for an interval on every bucket F1")
+    add_beta_argument(parser)
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--confidence", type=float, default=0.95,
                         help="level of the --bootstrap intervals (default 0.95)")
@@ -85,9 +87,11 @@ def tables(results: dict) -> str:
             body.append([row["name"], row["interval"], row["gold"]]
                         + [results[s]["buckets"][attribute][i]["f1"] for s in systems])
         parts.append(format_table(header, body))
+    fb = fbeta_column(first)   # --beta: F-beta after F1
+    overall_keys = ("precision", "recall", "f1") + ((fb[0],) if fb else ())
     overall = format_table(["overall", "", ""] + systems,
                            [[key, "", ""] + [results[s][key] for s in systems]
-                            for key in ("precision", "recall", "f1")])
+                            for key in overall_keys])
     return "\n\n".join([overall] + parts)
 
 
@@ -141,7 +145,7 @@ def _options(args) -> dict:
         if unknown:
             raise UsageError(f"unknown attribute(s) {', '.join(unknown)}; choose among "
                              f"{', '.join(attribute_buckets.ATTRIBUTES)}")
-    return dict(scheme=args.scheme, mode=args.mode, n_buckets=args.n_buckets,
+    return dict(scheme=args.scheme, mode=args.mode, beta=args.beta, n_buckets=args.n_buckets,
                 attributes=attributes, equal_width=args.equal_width,
                 case_sensitive=args.case_sensitive, frequency_norm=args.frequency_norm,
                 compat=args.compat, bootstrap=args.bootstrap, seed=args.seed,

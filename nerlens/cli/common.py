@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 
 from nerspan import NerspanError
+from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.readers import undecodable_error
 from nerspan.type_processing import TypeProcessing
 
@@ -52,6 +53,35 @@ def load_json(text: str, where: str):
         return dict(pairs)
 
     return json.loads(text, object_pairs_hook=distinct)
+
+
+def positive_beta(text: str) -> float:
+    """argparse type of ``--beta``: a number > 0 (``nerspan.fbeta.check_beta``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"beta must be a number > 0, not {text!r}") from None
+    try:
+        return check_beta(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_beta_argument(parser) -> None:
+    """``--beta B``: F-beta beside every F1 (the API's ``beta``)."""
+    parser.add_argument("--beta", type=positive_beta, default=1.0, metavar="B",
+                        help="also report F-beta beside every F1, as seqeval's beta (a "
+                             "number > 0; keys f2, f0.5, ...; default 1 adds nothing)")
+
+
+def fbeta_column(result: dict) -> tuple[str, str] | None:
+    """``(key, header)`` of the F-beta column of a result scored with a beta other than 1
+    (``("f2", "F2")``), None otherwise: the text tables show it after F1."""
+    beta = result.get("options", {}).get("beta", 1.0)
+    if beta == 1:
+        return None
+    key = fbeta_key(beta)
+    return key, "F" + key[1:]
 
 
 def non_negative_int(text: str) -> int:

@@ -1,18 +1,20 @@
 """``nerlens faireval``: FairEval error types and traditional/fair/weight-table scores."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 
 import faireval
 from faireval import plots
+from faireval.semeval import MATCHINGS, MIN_OVERLAP, check_min_overlap
 from nerspan import GOLD, GoldContext, read_columns
 
 from nerlens.systems import named_files, span_errors_located
 
-from .common import (UsageError, check_file, format_table, load_json, print_json,
-                     read_text_file)
+from .common import (UsageError, add_beta_argument, check_file, fbeta_column, format_table,
+                     load_json, print_json, read_text_file)
 from .inputs import add_input_arguments, load_systems, read_options
 from .span_files import read_span_files, span_options
 
@@ -44,6 +46,23 @@ def add_arguments(parser) -> None:
                         help="semeval: add the SemEval-2013 Task 9.1 schemas (strict, exact, "
                              "partial, ent_type) as nervaluate counts them; or a "
                              "comma-separated list of some of them")
+    parser.add_argument("--min-overlap", type=min_overlap_fraction, default=MIN_OVERLAP,
+                        metavar="F",
+                        help="with --schemas: the least overlap of a prediction that may "
+                             "take a gold span, a fraction of the gold span's tokens in "
+                             "(0, 1] (nervaluate's min_overlap_percentage / 100; default "
+                             "0.01)")
+    parser.add_argument("--matching", default="greedy", choices=MATCHINGS,
+                        help="with --schemas: greedy (nervaluate's, in list order; "
+                             "default) or optimal (a maximum-weight pairing that does not "
+                             "depend on the order of the spans)")
+    parser.add_argument("--return-instances", action="store_true",
+                        help="with --schemas: list every span with its outcome per schema "
+                             "(semeval_instances in the JSON)")
+    parser.add_argument("--csv", default=None, metavar="FILE",
+                        help="with --schemas: write the per-instance listing as CSV to FILE "
+                             "(FILE-SYSTEM.csv per system when there are several)")
+    add_beta_argument(parser)
     parser.add_argument("--reference-iteration", action="store_true",
                         help="reproduce the reference code's numbers (it skips the span "
                              "after each match within a pass)")
@@ -78,11 +97,35 @@ def _split(value: str | None):
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def min_overlap_fraction(text: str) -> float:
+    """argparse type of ``--min-overlap``: a fraction in (0, 1]."""
+    try:
+        return check_min_overlap(float(text))
+    except ValueError as error:
+        message = str(error) if "fraction" in str(error) else \
+            f"must be a fraction in (0, 1], not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+# the SemEval flags and their defaults (not given)
+SEMEVAL_FLAGS = {"min_overlap": ("--min-overlap", MIN_OVERLAP),
+                 "matching": ("--matching", "greedy"),
+                 "return_instances": ("--return-instances", False), "csv": ("--csv", None)}
+
+
 def options(args) -> dict:
+    schemas = _split(args.schemas)
+    given = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
+             if getattr(args, name) != default]
+    if given and not schemas:
+        raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to the "
+                         "SemEval-2013 schemas: add --schemas semeval (or some of "
+                         f"{', '.join(faireval.SCHEMAS)})")
     return dict(weights=_weights(args.weights), focus=args.focus, labels=_split(args.labels),
                 exclude=_split(args.exclude) or (), confusion_tp=args.confusion_tp,
                 reference_iteration=args.reference_iteration, scheme=args.scheme,
-                mode=args.mode, schemas=_split(args.schemas))
+                mode=args.mode, schemas=schemas, beta=args.beta, min_overlap=args.min_overlap,
+                matching=args.matching, return_instances=bool(args.return_instances or args.csv))
 
 
 def compute(args) -> dict:
@@ -127,35 +170,39 @@ KIND_TITLES = {"traditional": "Traditional", "fair": "Fair", "weight_table": "We
 
 def report(result: dict) -> str:
     """Per-label tables (traditional, fair, weight table if present), comparison,
-    confusion."""
+    confusion (with ``--beta``, an F-beta column after each F1)."""
+    fb = fbeta_column(result)
+    extra = [fb[1]] if fb else []
+
+    def scores(row, prefix=""):
+        keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
+        return [row[f"{prefix}{key}"] for key in keys]
+
     parts = []
-    trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"],
-                  row["traditional_precision"], row["traditional_recall"], row["traditional_f1"]]
-                 for label, row in result["per_type"].items()]
+    trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"]]
+                 + scores(row, "traditional_") for label, row in result["per_type"].items()]
     tc = result["traditional_counts"]
-    trad_rows.append(["overall", tc["TP"], tc["FP"], tc["FN"], result["traditional_precision"],
-                      result["traditional_recall"], result["traditional_f1"]])
+    trad_rows.append(["overall", tc["TP"], tc["FP"], tc["FN"]] + scores(result, "traditional_"))
     parts.append("### Traditional evaluation\n" + format_table(
-        ["Label", "TP", "FP", "FN", "Prec", "Rec", "F1"], trad_rows))
+        ["Label", "TP", "FP", "FN", "Prec", "Rec", "F1"] + extra, trad_rows))
     kinds = ["fair"] + (["weight_table"] if "weight_table_f1" in result else [])
     columns = COUNT_COLUMNS + ["BEs", "BEl", "BEo"]
     for kind in kinds:
-        rows = [[label] + [row[c] for c in columns]
-                + [row[f"{kind}_precision"], row[f"{kind}_recall"], row[f"{kind}_f1"]]
+        rows = [[label] + [row[c] for c in columns] + scores(row, f"{kind}_")
                 for label, row in result["per_type"].items()]
         rows.append(["overall"] + [result["counts"][c] for c in columns]
-                    + [result[f"{kind}_precision"], result[f"{kind}_recall"], result[f"{kind}_f1"]])
+                    + scores(result, f"{kind}_"))
         parts.append(f"### {KIND_TITLES[kind]} evaluation\n" + format_table(
-            ["Label"] + columns + ["Prec", "Rec", "F1"], rows))
+            ["Label"] + columns + ["Prec", "Rec", "F1"] + extra, rows))
     parts.append("### Comparison\n" + format_table(
-        ["Version", "Prec", "Rec", "F1"],
-        [[KIND_TITLES[kind], result[f"{kind}_precision"], result[f"{kind}_recall"],
-          result[f"{kind}_f1"]] for kind in ["traditional"] + kinds]))
+        ["Version", "Prec", "Rec", "F1"] + extra,
+        [[KIND_TITLES[kind]] + scores(result, f"{kind}_")
+         for kind in ["traditional"] + kinds]))
     rows, columns, counts = faireval.result.confusion_table(result["confusion"])
     parts.append("### Confusion matrix (rows: target, columns: system)\n" + format_table(
         ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)]))
     for schema, row in result.get("semeval", {}).items():
-        parts.append(semeval_table(schema, row))
+        parts.append(semeval_table(schema, row, fb))
     return "\n\n".join(parts)
 
 
@@ -163,18 +210,40 @@ SEMEVAL_COLUMNS = ["correct", "incorrect", "partial", "missed", "spurious", "pos
                    "actual"]
 
 
-def semeval_table(schema: str, row: dict) -> str:
-    """One SemEval-2013 schema: counts and P/R/F1 per type and overall."""
-    rows = [[label] + [r[c] for c in SEMEVAL_COLUMNS] + [r["precision"], r["recall"], r["f1"]]
+def semeval_table(schema: str, row: dict, fb: tuple | None = None) -> str:
+    """One SemEval-2013 schema: counts and P/R/F1 (and F-beta, ``fb``: ``fbeta_column``)
+    per type and overall."""
+    keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
+    rows = [[label] + [r[c] for c in SEMEVAL_COLUMNS] + [r[k] for k in keys]
             for label, r in row["per_type"].items()]
-    rows.append(["overall"] + [row[c] for c in SEMEVAL_COLUMNS]
-                + [row["precision"], row["recall"], row["f1"]])
+    rows.append(["overall"] + [row[c] for c in SEMEVAL_COLUMNS] + [row[k] for k in keys])
     return f"### SemEval-2013 {schema}\n" + format_table(
-        ["Label"] + [c.title() for c in SEMEVAL_COLUMNS] + ["Prec", "Rec", "F1"], rows)
+        ["Label"] + [c.title() for c in SEMEVAL_COLUMNS] + ["Prec", "Rec", "F1"]
+        + ([fb[1]] if fb else []), rows)
+
+
+def write_csv(results: dict, path: str) -> list[str]:
+    """Each system's instance listing as CSV: to ``path``, or with several systems to
+    ``path`` with ``-SYSTEM`` before its extension. Returns the paths written."""
+    written = []
+    for name, result in results.items():
+        target = path
+        if len(results) > 1:
+            stem, dot, extension = path.rpartition(".")
+            target = f"{stem}-{name}.{extension}" if dot else f"{path}-{name}"
+        faireval.write_instances_csv(result["semeval_instances"], target)
+        written.append(target)
+    return written
 
 
 def run(args) -> int:
     results = compute(args)
+    if args.csv:
+        for path in write_csv(results, args.csv):
+            print(f"nerlens: wrote {path}", file=sys.stderr)
+        if not args.return_instances:  # asked for the file, not for the listing in the output
+            for result in results.values():
+                result.pop("semeval_instances", None)
     if args.plot:
         plots.save_all(results, args.plot, fmt=args.plot_format)
     if args.format == "json":

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from nerspan import GOLD, Corpus, TrainIndex, as_train_index, read_columns
 from nerspan.type_processing import process_corpus
+from nerspan.inputs import suffixed
 
 from nerlens import systems as library
 from nerlens.systems import check_tags
@@ -31,6 +32,9 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
                         help="lenient = conlleval.pl's chunk rules (default); strict = "
                              "seqeval's strict mode")
+    parser.add_argument("--suffix", action="store_true",
+                        help="tags are written type first, prefix last (PER-B), as "
+                             "seqeval's suffix=True: split on the last hyphen")
     parser.add_argument("--format", default="table", choices=("table", "json"))
     add_span_arguments(parser)
     add_generated_arguments(parser)
@@ -84,7 +88,8 @@ def system_options(args, outside_scheme_is_error: bool = False) -> dict:
                 pred_tag_column=args.pred_tag_column, token_column=args.token_column,
                 allow_token_mismatch=args.allow_token_mismatch,
                 outside_scheme_is_error=outside_scheme_is_error,
-                on_repairs=report_repairs, **read_options(args))
+                on_repairs=report_repairs, suffix=getattr(args, "suffix", False),
+                **read_options(args))
 
 
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
@@ -92,7 +97,9 @@ def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
     corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
                           token_column=args.train_token_column, **read_options(args))
     report_repairs(corpus)
-    check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error)
+    check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error,
+               getattr(args, "suffix", False))
+    corpus = with_suffix(args, corpus)
     # processed as gold and predictions are; its types are checked beside theirs
     return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
                           check=False)
@@ -131,6 +138,9 @@ def load_systems(args, outside_scheme_is_error: bool = False,
         if getattr(args, "generated", None):
             raise UsageError("--generated reads GOLD as a column file or a saved split, "
                              "not with --jsonl span files")
+        if getattr(args, "suffix", False):
+            raise UsageError("--suffix reads tags written type first (PER-B); --jsonl spans "
+                             "have types, not tags")
         gold, preds = span_paths(args)
         corpus, systems = library.read_systems(
             gold, preds, jsonl=True, inclusive_end=args.inclusive_end, snap=args.snap,
@@ -149,9 +159,16 @@ def load_systems(args, outside_scheme_is_error: bool = False,
             note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
                  "wrong prediction in every precision (hardeval's token error rates have no "
                  "token for it: it is counted beside them)")
+        corpus = with_suffix(args, corpus)
     # --keep-types, --remove-types, --map-types: on every column, as the API's read_input
     scheme = "IOB2" if getattr(args, "jsonl", False) else args.scheme
     return process_corpus(corpus, [GOLD, *systems], scheme, args.mode, processing), systems
+
+
+def with_suffix(args, corpus: Corpus, undo: bool = False) -> Corpus:
+    """``corpus`` with --suffix tags (``PER-B``, checked as they were read) in the usual
+    order (``undo``: back)."""
+    return suffixed(corpus, undo) if getattr(args, "suffix", False) else corpus
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
@@ -159,7 +176,8 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
     options = system_options(args, outside_scheme_is_error)
     for key in ("gold_tag_column", "pred_tag_column", "allow_token_mismatch"):
         options.pop(key)
-    corpus = library.read_gold(check_file(path), tag_column=args.gold_tag_column, **options)
+    corpus = with_suffix(args, library.read_gold(check_file(path),
+                                                 tag_column=args.gold_tag_column, **options))
     # its types are checked once predictions are added (add_predictions)
     return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
                           check=False)
@@ -175,7 +193,10 @@ def add_predictions(args, corpus: Corpus, paths: list[str],
         options.pop(key)
     paths = [check_file(p) for p in paths]
     systems = dict(zip(names, paths)) if names else paths
-    corpus, columns = library.add_systems(corpus, systems, **options)
+    # the gold's labels turned back, then all of them turned round at once
+    corpus, columns = library.add_systems(with_suffix(args, corpus, undo=True), systems,
+                                          **options)
+    corpus = with_suffix(args, corpus)
     return process_corpus(corpus, columns, args.scheme, args.mode, type_processing(args)), columns
 
 

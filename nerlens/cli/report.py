@@ -54,6 +54,9 @@ def add_arguments(parser) -> None:
                              "registered one: " + ", ".join(family_names()) + ")")
     parser.add_argument("--scheme", default="IOB2")
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
+    parser.add_argument("--suffix", action="store_true",
+                        help="tags are written type first, prefix last (PER-B), as "
+                             "seqeval's suffix=True: split on the last hyphen")
     parser.add_argument("--demo", nargs="?", const="spacy", default=None, metavar="NAME",
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
                              "baseline; --demo generative: LLM-style responses to 24 of its "

@@ -9,15 +9,17 @@ import numpy as np
 
 from nerspan import (GOLD, Corpus, DecodingWarning, EntityScores, LabelTable, decode,
                      entity_scores, get_scheme)
+from nerspan.confusion import confusion_counts, counts_dict
 from nerspan.corpus import side_name
 from nerspan.counts import error_counts
+from nerspan.fbeta import fbeta_key
 from nerspan.schemes import check_mode
 from nerspan.errors import counted
 from nerspan.spans import Repairs, check_tags, repair_note, repairs_dict
 
 from nerlens.demo import demo_systems
 
-from .common import UsageError, print_json
+from .common import UsageError, add_beta_argument, format_table, print_json
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo
 
 NAME = "score"
@@ -36,16 +38,22 @@ def add_arguments(parser) -> None:
     parser.add_argument("--error-counts", action="store_true",
                         help="also the false positives and negatives by type and text "
                              "(seqscore's error-count table; JSON: error_counts)")
+    add_beta_argument(parser)
+    parser.add_argument("--confusion", action="store_true",
+                        help="add the entity confusion matrix (gold type x predicted type "
+                             "over identical spans; O: missed, spurious) and the boundary "
+                             "errors per type apart")
 
 
-def compute(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
+def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
+            confusion: bool = False) -> dict:
     """Scores of every system column: name -> json dict (plus token accuracy).
 
     The corpus is decoded and counted in blocks of whole sentences (about
     ``SCORE_BLOCK`` tokens): mentions never cross a sentence, so the blocks' counts and
     repairs add up to the corpus's, and only one block's spans are held at once. No
     ``DecodingWarning`` is raised: the ``repairs`` of the result say it (``run`` prints
-    them), once per column.
+    them), once per column. ``beta`` and ``confusion`` as in ``nerspan.score``.
     """
     check_mode(mode)
     scheme = get_scheme(scheme)
@@ -66,8 +74,10 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
                 same_tags = np.count_nonzero(block.column(name) == block.column(GOLD))
                 parts[name].append(_BlockScores(
                     entity_scores(gold, pred), _shifted(gold.repairs, first),
-                    _shifted(pred.repairs, first), int(same_tags)))
-    return {name: _summed(parts[name], table.types, corpus.n_tokens, generated.get(name))
+                    _shifted(pred.repairs, first), int(same_tags),
+                    confusion_counts(gold, pred) if confusion else None))
+    return {name: _summed(parts[name], table.types, corpus.n_tokens, generated.get(name),
+                          beta)
             for name in systems}
 
 
@@ -80,9 +90,11 @@ class _BlockScores:
     gold_repairs: Repairs
     pred_repairs: Repairs
     same_tags: int
+    confusion: tuple | None = None   # confusion_counts over the table's types
 
 
-def _summed(parts: list, types: tuple, n_tokens: int, generated=None) -> dict:
+def _summed(parts: list, types: tuple, n_tokens: int, generated=None,
+            beta: float = 1.0) -> dict:
     """One system's result dict from its blocks (``_BlockScores``, in corpus order):
     the mention counts of ``types`` summed, the repairs merged; as ``entity_scores``
     gives for the whole corpus, plus ``tokens`` and ``accuracy``. ``generated``: the
@@ -99,12 +111,15 @@ def _summed(parts: list, types: tuple, n_tokens: int, generated=None) -> dict:
     for name, n in unplaced.items():
         counts[1, index[name]] += n
     present = np.flatnonzero((counts[0] > 0) | (counts[1] > 0))
-    first = parts[0].scores
+    first, first_confusion = parts[0].scores, parts[0].confusion
     repairs = repairs_dict(Repairs.merged([p.gold_repairs for p in parts]), pred_repairs)
     result = EntityScores(tuple(types[i] for i in present), gold=counts[0, present],
                           predicted=counts[1, present], correct=counts[2, present],
                           zero_division=first.zero_division, repairs=repairs,
-                          options=first.options).to_dict()
+                          options=first.options, beta=beta,
+                          confusion=None if first_confusion is None else counts_dict(
+                              types, present, *(sum(counts) for counts in zip(
+                                  *(p.confusion for p in parts))))).to_dict()
     result["tokens"] = n_tokens
     same_tags = sum(p.same_tags for p in parts)
     result["accuracy"] = same_tags / n_tokens if n_tokens else 0.0
@@ -131,7 +146,14 @@ def _sentence_blocks(corpus: Corpus, size: int):
 
 
 def conlleval_report(result: dict) -> str:
-    """The text conlleval.pl prints, number for number."""
+    """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
+    after ``FB1``)."""
+    beta = result.get("options", {}).get("beta", 1.0)
+    key = fbeta_key(beta)
+
+    def fb(row) -> str:
+        return f"; F{key[1:].upper()}: {100 * row[key]:6.2f}" if beta != 1 else ""
+
     lines = [
         f"processed {result['tokens']} tokens with {result['gold']} phrases; "
         f"found: {result['predicted']} phrases; correct: {result['correct']}.",
@@ -139,11 +161,12 @@ def conlleval_report(result: dict) -> str:
     if result["tokens"]:
         lines.append(
             f"accuracy: {100 * result['accuracy']:6.2f}%; precision: {100 * result['precision']:6.2f}%; "
-            f"recall: {100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}")
+            f"recall: {100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}{fb(result)}")
     for name, row in sorted(result["per_type"].items()):
         lines.append(
             f"{name:>17}: precision: {100 * row['precision']:6.2f}%; "
-            f"recall: {100 * row['recall']:6.2f}%; FB1: {100 * row['f1']:6.2f}  {row['predicted']}")
+            f"recall: {100 * row['recall']:6.2f}%; FB1: {100 * row['f1']:6.2f}{fb(row)}"
+            f"  {row['predicted']}")
     return "\n".join(lines)
 
 
@@ -162,6 +185,19 @@ def error_count_table(rows: list) -> str:
     """seqscore's error-count table: count, error (FP/FN), type, text."""
     return "\n".join(["count\terror\ttype\ttext"] + [
         f"{row['count']}\t{row['error']}\t{row['type']}\t{row['text']}" for row in rows])
+def confusion_report(result: dict) -> str:
+    """The confusion matrix (rows: gold, columns: predicted) and the boundary errors."""
+    matrix = result["confusion"]
+    columns = list(matrix[next(iter(matrix))]) if matrix else []
+    rows = [[gold] + [cells.get(column, "") for column in columns]
+            for gold, cells in matrix.items()]
+    boundary = result["boundary_errors"]
+    return ("\nconfusion over identical spans (rows: gold, columns: predicted; O: missed "
+            "or spurious)\n" + format_table(["gold\\pred"] + columns, rows)
+            + "\n\nboundary errors (overlapping spans that differ, not in the matrix)\n"
+            + format_table(["type", "gold", "predicted"],
+                           [[t, n, boundary["predicted"][t]]
+                            for t, n in boundary["gold"].items()]))
 
 
 def run(args) -> int:
@@ -171,7 +207,7 @@ def run(args) -> int:
         args.predictions = []
     # no token is shown but in the error counts
     corpus, systems = load_systems(args, keep_tokens=args.error_counts)
-    results = compute(corpus, systems, args.scheme, args.mode)
+    results = compute(corpus, systems, args.scheme, args.mode, args.beta, args.confusion)
     if args.error_counts:
         add_error_counts(results, corpus, systems, args)
     if args.format == "json":
@@ -183,6 +219,8 @@ def run(args) -> int:
         print(conlleval_report(results[name]))
         if args.error_counts:
             print(error_count_table(results[name]["error_counts"]))
+        if "confusion" in results[name]:
+            print(confusion_report(results[name]))
         repairs = results[name].get("repairs")
         if repairs:
             for column, r in repairs.items():

@@ -6,7 +6,8 @@ import argparse
 import tough_mentions
 from nerspan import GoldContext
 
-from .common import UsageError, add_alias, format_table, print_json
+from .common import (UsageError, add_alias, add_beta_argument, fbeta_column, format_table,
+                     print_json)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 
@@ -27,6 +28,7 @@ def add_arguments(parser) -> None:
                         help="with --format json: list the gold mentions of each subset "
                              "with their hit")
     add_alias(parser, "--mentions", "--return-mentions", "return_mentions", const=True)
+    add_beta_argument(parser)
     parser.add_argument("--min-share", type=float, default=0.0, metavar="FRACTION",
                         help="leave subsets holding less than this share of the gold "
                              "mentions out of the recall table (the paper: 0.01); JSON "
@@ -38,12 +40,12 @@ def add_arguments(parser) -> None:
 
 
 def compute(corpus, systems, index, scheme="IOB2", mode="lenient", case_sensitive=True,
-            return_mentions=False) -> dict:
+            return_mentions=False, beta: float = 1.0) -> dict:
     """System name -> result dict; the gold mentions are decoded and classified once for
     all systems (one gold context)."""
     context = GoldContext(corpus, scheme, mode, index)
     return {name: tough_mentions.score(context, pred_column=name, case_sensitive=case_sensitive,
-                                       return_mentions=return_mentions).to_dict()
+                                       return_mentions=return_mentions, beta=beta).to_dict()
             for name in systems}
 
 
@@ -70,9 +72,11 @@ def composition_table(result: dict) -> str:
 def recall_table(results: dict, left_out=()) -> str:
     """One row per system: overall P/R/F1, then recall on each subset (less ``left_out``)."""
     subsets = [s for s in tough_mentions.SUBSETS if s not in left_out]
-    rows = [[system, r["precision"], r["recall"], r["f1"]] + [r[f"recall_{s}"] for s in subsets]
+    fb = fbeta_column(next(iter(results.values())))   # --beta: F-beta after F1
+    keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
+    rows = [[system] + [r[k] for k in keys] + [r[f"recall_{s}"] for s in subsets]
             for system, r in results.items()]
-    return format_table(["system", "P", "R", "F1"]
+    return format_table(["system", "P", "R", "F1"] + ([fb[1]] if fb else [])
                         + [tough_mentions.SUBSET_NAMES[s] for s in subsets], rows)
 
 
@@ -91,7 +95,7 @@ def run(args) -> int:
     index = load_training(args)
     corpus, systems = load_systems_with_tokens(args)
     results = compute(corpus, systems, index, args.scheme, args.mode,
-                      args.case_sensitive, args.return_mentions)
+                      args.case_sensitive, args.return_mentions, args.beta)
     first = next(iter(results.values()))
     small = tough_mentions.small_subsets(first, min_share) if min_share else None
     spread = tough_mentions.recall_spread(results) if len(systems) > 1 else None

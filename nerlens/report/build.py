@@ -27,13 +27,14 @@ from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 from nerspan.corpus import side_name
+from nerspan.inputs import suffixed
 from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_ready
 from nerlens.systems import add_systems, check_system_names, read_gold
 
-from . import analyses, examples, findings, html, text
+from . import analyses, confusion, examples, findings, html, text
 from .names import pair_key
 from .repairs import decoding_repairs
 from .statistics import entity_statistics, family_statistics, score_family
@@ -56,6 +57,7 @@ class Report:
     findings: list = field(default_factory=list)  # findings.findings(self)
     examples: dict = field(default_factory=dict)  # system -> error kind -> examples
     example_sentences: dict = field(default_factory=dict)  # "index" -> tokens (shown ones)
+    confusion: dict = field(default_factory=dict)  # system -> entity confusion matrix
 
     def to_dict(self) -> dict:
         return {"systems": self.systems, "info": self.info, "findings": self.findings,
@@ -63,7 +65,8 @@ class Report:
                 "intervals": self.intervals, "comparisons": self.comparisons,
                 "higher_is_better": self.higher_is_better, "results": self.results,
                 "analyses": self.analyses,
-                "examples": {"systems": self.examples, "sentences": self.example_sentences}}
+                "examples": {"systems": self.examples, "sentences": self.example_sentences},
+                "confusion": self.confusion}
 
     def to_json(self, path: str | Path | None = None) -> str:
         text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
@@ -135,7 +138,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            confidence: float = 0.95, baseline: str | None = None,
            families: Sequence[str] | None = None, figures: bool = True,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
-           notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None) -> Report:
+           notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None,
+           suffix: bool = False) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -150,7 +154,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     paths given as ``gold``, ``systems`` and ``train``); ``notes`` are sentences the page
     and the terminal show first (the demo explains its data with them). ``options``: family
     -> its ``score`` options (``{"faireval": {"weights": "weighted"}}``), as in the Trainer
-    helper.
+    helper. ``suffix``: the tags (gold, systems, training) are written type first
+    (``PER-B``), as seqeval's ``suffix=True``.
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored.
@@ -164,16 +169,19 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     confidence = check_fraction("confidence", confidence)
     families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
+    suffix = check_bool("suffix", suffix)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               tokens)
+    if suffix:   # the label vocabulary turned round once: PER-B reads as B-PER
+        corpus = suffixed(corpus)
     system_names = check_system_names(system_names, "system_names")
     if not system_names:
         raise ValueError("the report needs at least one system")
     if corpus.tokens is None:
         raise ValueError("the report needs the tokens of the evaluation sentences")
     _check_system_tags(corpus, system_names, scheme, mode)
-    index = as_train_index(train, scheme, mode) if train is not None else None
+    index = as_train_index(train, scheme, mode, suffix=suffix) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
         raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
@@ -293,3 +301,5 @@ def _add_analyses(result: Report, context: GoldContext, families, figures: bool,
         result.figures = analyses.figures(result, ran)
     result.findings = findings.findings(result)
     result.example_sentences = examples.shown_sentences(result.examples, corpus)
+    result.confusion = confusion.collect(context, system_names)
+    result.example_sentences.update(confusion.sentences(result.confusion, corpus))

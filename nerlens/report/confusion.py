@@ -1,0 +1,221 @@
+"""The report's entity confusion matrix: per system, a heat map of gold type x predicted
+type over identical spans (``nerspan.confusion``), boundary errors apart, with example
+sentences per cell.
+
+``collect`` gives, per system, ``confusion`` and ``boundary_errors`` (as
+``nerspan.score(confusion=True)`` reports them) and ``examples``: per cell that is an
+error (``"GOLD -> PRED"``, ``"GOLD -> O"`` missed, ``"O -> PRED"`` spurious, ``"boundary
+GOLD"`` a boundary error of a gold mention) a few mentions spread over the test set (the
+error examples' rows: ``{"sentence", "gold", "predicted"}``, spans ``[type, start, end)``
+in the sentence). ``html`` draws the matrix as a table heat map in the colours and scale of
+the other heat maps (matplotlib's Blues, log scale, counts in the cells, 0 white), each
+cell's examples on hover and listed under the map.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from nerspan import LabelTable, decode, get_scheme
+from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_cells, confusion_dict
+
+from .examples import SHOWN
+from .overview import _example
+from .page_kit import escape
+
+# Blues of matplotlib (the other heat maps' colour map) at 0, 0.25, 0.5, 0.75 and 1
+BLUES = np.array([[247, 251, 255], [198, 219, 239], [107, 174, 214], [33, 113, 181],
+                  [8, 48, 107]], dtype=float)
+# Greys, the same steps: the boundary errors, set apart from the matrix
+GREYS = np.array([[250, 250, 250], [217, 217, 217], [150, 150, 150], [99, 99, 99],
+                  [37, 37, 37]], dtype=float)
+
+
+def collect(context, systems: list) -> dict:
+    """``{system: {"confusion", "boundary_errors", "examples"}}`` (see the module)."""
+    corpus = context.corpus
+    table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
+    gold = context.gold_spans(table)
+    out = {}
+    for system in systems:
+        pred = decode(corpus, system, context.scheme, context.mode, table)
+        gold_cell, pred_cell = confusion_cells(gold, pred)
+        data = confusion_dict(gold, pred, (gold_cell, pred_cell))
+        data["examples"] = _cell_examples(corpus, gold, pred, gold_cell, pred_cell, table.types)
+        out[system] = data
+    return out
+
+
+def _cell_examples(corpus, gold, pred, gold_cell, pred_cell, types) -> dict:
+    """Cell name -> ``SHOWN`` example rows spread over the test set (in sentence order);
+    the mentions are grouped by cell with array operations, rows built for those shown."""
+    outside = len(types)
+    offsets = corpus.offsets
+
+    def span(spans, k):
+        first = int(offsets[spans.sentence[k]])
+        return [types[spans.type[k]], int(spans.start[k]) - first, int(spans.end[k]) - first]
+
+    # per gold mention the prediction it is shown with: the one at its start (identical
+    # spans) or the first one reaching past its start (a boundary error; predictions of
+    # one column never overlap)
+    partner = np.where(gold_cell == BOUNDARY, np.searchsorted(pred.end, gold.start, "right"),
+                       np.searchsorted(pred.start, gold.start))
+    error = gold_cell != gold.type
+    cells: dict = {}
+    for k in _spread(gold.type[error] * (outside + 2) + np.where(
+            gold_cell[error] == BOUNDARY, outside + 1, gold_cell[error]), np.flatnonzero(error)):
+        cell = int(gold_cell[k])
+        own = types[gold.type[k]]
+        name = (f"boundary {own}" if cell == BOUNDARY else f"{own} -> {OUTSIDE}"
+                if cell == outside else f"{own} -> {types[cell]}")
+        cells.setdefault(name, []).append(
+            {"sentence": int(gold.sentence[k]), "gold": span(gold, k),
+             "predicted": None if cell == outside else span(pred, int(partner[k]))})
+    spurious = np.flatnonzero(pred_cell == outside)
+    for k in _spread(pred.type[spurious], spurious):
+        cells.setdefault(f"{OUTSIDE} -> {types[pred.type[k]]}", []).append(
+            {"sentence": int(pred.sentence[k]), "gold": None, "predicted": span(pred, k)})
+    return cells
+
+
+def _spread(keys: np.ndarray, indices: np.ndarray) -> list:
+    """Of ``indices`` (in text order), ``SHOWN`` per key spread evenly over the key's
+    mentions (as ``examples.shown_examples``), grouped by key."""
+    order = np.argsort(keys, kind="stable")
+    _, first, count = np.unique(keys[order], return_index=True, return_counts=True)
+    out = []
+    for lo, n in zip(first.tolist(), count.tolist()):
+        picked = np.linspace(0, n - 1, min(n, SHOWN)).round().astype(int)
+        out += indices[order[lo + picked]].tolist()
+    return out
+
+
+def sentences(confusion: dict, corpus) -> dict:
+    """Sentence index (a string) -> tokens, of every example listed."""
+    wanted = {row["sentence"] for data in confusion.values()
+              for rows in data["examples"].values() for row in rows}
+    return {str(i): corpus.sentence_tokens(i) for i in sorted(wanted)}
+
+
+# -- the page ----------------------------------------------------------------------------
+STYLE = ("<style>.heat td{min-width:3.2em;text-align:center}.heat .diag{outline:2px solid #2a7;"
+         "outline-offset:-3px}.heat .apart{border-left:3px double #888;background:#f6f6f6}"
+         ".heat tr.apart td,.heat tr.apart th{border-top:3px double #888;background:#f6f6f6}"
+         ".heat th{text-align:center}</style>")
+
+
+def colour(count: int, largest: int, steps: np.ndarray = BLUES) -> tuple[str, str]:
+    """Background and text colour of a cell: ``steps`` (Blues) on log(1 + count), 0
+    white."""
+    if count <= 0 or largest <= 0:
+        return "#ffffff", "#222"
+    share = np.log1p(count) / np.log1p(largest)
+    position = share * (len(steps) - 1)
+    low = int(min(position, len(steps) - 2))
+    rgb = steps[low] + (steps[low + 1] - steps[low]) * (position - low)
+    return "#%02x%02x%02x" % tuple(int(round(c)) for c in rgb), \
+        "#fff" if share > 0.6 else "#222"
+
+
+def html(report) -> str:
+    """The section: one heat map per system (the first open), its examples listed."""
+    confusion = getattr(report, "confusion", None) or {}
+    if not confusion:
+        return "<p class='note'>No confusion matrix was computed.</p>"
+    parts = [STYLE, "<p>Gold type (rows) against predicted type (columns) over mentions "
+             "whose spans are identical: the outlined diagonal holds the correct mentions, "
+             "the rest labeling errors; column <b>O (missed)</b> the gold mentions no "
+             "prediction touches, row <b>O (spurious)</b> the predictions that touch no "
+             "gold mention. Mentions whose spans overlap but differ are boundary errors: they "
+             "are not in the matrix but counted apart, in the grey column (gold mentions, by "
+             "gold type) and row (predictions, by predicted type). Cells hold mention counts; "
+             "the colour is log-scaled; hover a cell for its share and examples. "
+             "report.json has the matrix under <code>confusion</code>.</p>"]
+    for n, (system, data) in enumerate(confusion.items()):
+        parts.append(f"<details{' open' if n == 0 else ''}><summary><b>{escape(system)}</b>"
+                     f"</summary>{_heat_map(report, data)}{_listed(report, data)}</details>")
+    return "".join(parts)
+
+
+def _heat_map(report, data: dict) -> str:
+    matrix, boundary = data["confusion"], data["boundary_errors"]
+    types = [t for t in matrix if t != OUTSIDE]
+    if not types:
+        return "<p class='note'>No mention in gold or predictions.</p>"
+    columns = types + [OUTSIDE]
+    largest = max([n for row in matrix.values() for n in row.values()]
+                  + list(boundary["gold"].values()) + list(boundary["predicted"].values()))
+    examples = data["examples"]
+    head = "".join(f"<th>{escape(c)}</th>" for c in types) + "<th>O (missed)</th>"
+    rows = [f"<tr><th>gold \\ predicted</th>{head}<th class='apart'>boundary errors"
+            "</th></tr>"]
+    for gold_type in columns:
+        cells = []
+        row_total = sum(matrix[gold_type].values()) + boundary["gold"].get(gold_type, 0)
+        for predicted in columns:
+            if gold_type == OUTSIDE and predicted == OUTSIDE:
+                cells.append("<td title='not counted: no mention on either side'></td>")
+                continue
+            count = matrix[gold_type][predicted]
+            name = f"{gold_type} -> {predicted}"
+            cells.append(_cell(report, count, largest, name, examples.get(name, []),
+                               _share(count, row_total, gold_type),
+                               " class='diag'" if gold_type == predicted else ""))
+        if gold_type == OUTSIDE:
+            cells.append("<td class='apart'></td>")
+        else:
+            count = boundary["gold"][gold_type]
+            name = f"boundary {gold_type}"
+            cells.append(_cell(report, count, largest, name, examples.get(name, []),
+                               _share(count, row_total, gold_type), " class='apart'", GREYS))
+        label = "O (spurious)" if gold_type == OUTSIDE else gold_type
+        rows.append(f"<tr><th>{escape(label)}</th>{''.join(cells)}</tr>")
+    predicted_row = "".join(
+        _cell(report, boundary["predicted"][t], largest, "", [], f"{boundary['predicted'][t]} "
+              f"predicted {t} mentions overlap a gold mention with a different span", "",
+              GREYS) for t in types)
+    rows.append(f"<tr class='apart'><th>boundary errors (predicted)</th>{predicted_row}"
+                "<td></td><td></td></tr>")
+    return f"<div class='wide'><table class='heat'>{''.join(rows)}</table></div>"
+
+
+def _share(count: int, total: int, gold_type: str) -> str:
+    if gold_type == OUTSIDE or not total:
+        return f"{count} mention{'s' if count != 1 else ''}"
+    return f"{count} of {total} gold {gold_type} mentions ({100 * count / total:.1f}%)"
+
+
+def _cell(report, count: int, largest: int, name: str, rows: list, share: str,
+          attributes: str, steps: np.ndarray = BLUES) -> str:
+    background, text_colour = colour(count, largest, steps)
+    hover = [share] + [_plain(report, row) for row in rows[:SHOWN]]
+    title = escape("\n".join(hover))
+    return (f"<td{attributes} style='background:{background};color:{text_colour}' "
+            f"title='{title}'>{count}</td>")
+
+
+def _plain(report, row: dict) -> str:
+    """One example as plain text (for a hover): the sentence, the mentions bracketed."""
+    tokens = report.example_sentences.get(str(row["sentence"]), [])
+    spans = [(side, span) for side, span in (("gold", row["gold"]), ("pred", row["predicted"]))
+             if span]
+    words = []
+    for i, token in enumerate(tokens):
+        opened = "".join(f"[{side} {span[0]}: " for side, span in spans if span[1] == i)
+        closed = "]" * sum(1 for _, span in spans if span[2] - 1 == i)
+        words.append(f"{opened}{token}{closed}")
+    return f"sentence {row['sentence']}: " + " ".join(words)
+
+
+def _listed(report, data: dict) -> str:
+    """The examples of every cell that is an error, under the map, each labelled with
+    its cell."""
+    items = "".join(_example(report, name, row, {name: name})
+                    for name, rows in sorted(data["examples"].items()) for row in rows)
+    if not items:
+        return "<p class='note'>No error: every mention is on the diagonal.</p>"
+    return ("<details><summary>Example sentences per cell (a few each, spread over the test "
+            f"set)</summary><ul class='examples'>{items}</ul></details>")
+
+
+__all__ = ["collect", "sentences", "html", "colour"]
