@@ -218,10 +218,9 @@ def score_systems(context: GoldContext, system_names: list, families, bar=None
                   ) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
     system -> bootstrap statistics, every system scored against one gold ``context``."""
-    corpus, scheme, mode = context.corpus, context.scheme, context.mode
     results, statistics = {}, {}
     for system in system_names:
-        entity, statistics[system] = entity_statistics(corpus, scheme, mode, system, context)
+        entity, statistics[system] = entity_statistics(context, system)
         results[system] = {"entity": entity}
         for name in families:
             family = get_family(name)
