@@ -155,7 +155,7 @@ def run_guarded(run, args) -> int:
         print("nerlens: interrupted", file=sys.stderr)
         return 130
     except Exception as error:
-        if getattr(args, "debug", False):
+        if args.debug:   # every subcommand has --debug (nerlens.cli.build_parser)
             raise
         return fail(describe(error))
 

@@ -11,6 +11,7 @@ from nerlens import systems as library
 from nerlens.systems import check_tags
 
 from .common import UsageError, add_alias, check_file, encoding_name, note, prediction_paths
+from .options import READ, SPANS, SYSTEMS, from_args, given
 from .span_files import add_span_arguments, span_paths
 
 
@@ -68,24 +69,16 @@ def add_train_arguments(parser, required: bool = True,
                         help="token column of the training file (default 0, the first)")
 
 
-def read_options(args) -> dict:
-    return dict(comment_prefix=args.comment_prefix, encoding=args.encoding,
-                missing_tag=args.missing_tag)
-
-
 def system_options(args, outside_scheme_is_error: bool = False) -> dict:
-    """The ``nerlens.systems.read_systems`` options of the reading flags."""
-    return dict(scheme=args.scheme, mode=args.mode, gold_tag_column=args.gold_tag_column,
-                pred_tag_column=args.pred_tag_column, token_column=args.token_column,
-                allow_token_mismatch=args.allow_token_mismatch,
-                outside_scheme_is_error=outside_scheme_is_error,
-                on_repairs=report_repairs, **read_options(args))
+    """The ``nerlens.systems.read_systems`` options of the flags (``options.SYSTEMS``)."""
+    return from_args(args, SYSTEMS, outside_scheme_is_error=outside_scheme_is_error,
+                   on_repairs=report_repairs)
 
 
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
     """The --train column file, its tags checked (named as the training file's)."""
     corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
-                          token_column=args.train_token_column, **read_options(args))
+                          token_column=args.train_token_column, **from_args(args, READ))
     report_repairs(corpus)
     check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error)
     return corpus
@@ -106,10 +99,10 @@ def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
 
 def refuse_files_with_demo(args) -> None:
     """``--demo`` scores the embedded demo: files given with it would be ignored."""
-    given = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
-                                       ("train", "--train")) if getattr(args, name, None)]
-    if given:
-        raise UsageError(f"--demo scores the embedded demo; {', '.join(given)} would be "
+    files = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
+                                       ("train", "--train")) if given(args, name)]
+    if files:
+        raise UsageError(f"--demo scores the embedded demo; {', '.join(files)} would be "
                          "ignored: give either --demo or files")
 
 
@@ -118,18 +111,17 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
     after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
-    if getattr(args, "jsonl", False):
+    if given(args, "jsonl"):
         gold, preds = span_paths(args)
-        return library.read_systems(gold, preds, jsonl=True, inclusive_end=args.inclusive_end,
-                                    snap=args.snap, keep_tokens=keep_tokens,
-                                    encoding=args.encoding)
+        return library.read_systems(gold, preds, jsonl=True, keep_tokens=keep_tokens,
+                                    encoding=args.encoding, **from_args(args, SPANS))
     if not args.gold:
         raise UsageError("no GOLD file given")
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
     return library.read_systems(gold, [check_file(p) for p in prediction_paths(args)] or None,
-                                split=getattr(args, "split", None),
-                                tokens_column=getattr(args, "tokens_column", "tokens"),
-                                tags_column=getattr(args, "tags_column", "ner_tags"),
+                                split=given(args, "split"),
+                                tokens_column=given(args, "tokens_column"),
+                                tags_column=given(args, "tags_column"),
                                 keep_tokens=keep_tokens,
                                 **system_options(args, outside_scheme_is_error))
 

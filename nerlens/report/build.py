@@ -14,7 +14,6 @@ comparison at the cost of one matrix product per system.
 """
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -30,7 +29,7 @@ from nerspan.corpus import side_name
 from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
-from nerlens.jsonable import json_ready
+from nerlens.jsonable import json_text
 from nerlens.systems import add_systems, check_system_names, read_gold
 
 from . import analyses, examples, findings, html, text
@@ -66,7 +65,7 @@ class Report:
                 "examples": {"systems": self.examples, "sentences": self.example_sentences}}
 
     def to_json(self, path: str | Path | None = None) -> str:
-        text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
+        text = json_text(self.to_dict())
         if path is not None:
             Path(path).write_text(text + "\n", encoding="utf-8")
         return text
