@@ -57,10 +57,11 @@ def _systems(results) -> dict:
 
 
 def bucket_chart(results, attribute: str, path=None, title: str | None = None,
-                 width: float = 6.4, height: float = 3.6):
+                 width: float = 6.4, height: float = 3.6, legend: bool = True):
     """Grouped bars of bucket F1 for ``results`` ({system name: result} or one result).
 
     Empty buckets (F1 None) get no bar; the gold count of each bucket is under its name.
+    ``legend=False``: no legend (charts shown together share one ``system_key``).
     """
     systems = _systems(results)
     first = next(iter(systems.values()))
@@ -89,9 +90,31 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     score = "token F1" if unit(first, attribute) == "token" else "F1"   # not entity F1
     axes.set_ylabel(score)
     axes.set_title(title or f"{attribute}: {score} per bucket")
-    if n_systems > 1:
+    if n_systems > 1 and legend:
         # outside the axes: never over a bar, and cheap ("best" tests every placement)
         axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    if path is not None:
+        save(figure, path)
+    return figure
+
+
+def system_key(names, path=None, title: str = "Systems"):
+    """The legend of ``bucket_chart``s of the systems ``names`` (their bars' colours, in
+    that order) as a figure of its own: one key for many charts. A legend of 15 systems
+    costs as much to draw as the rest of a chart, and each chart repeated it."""
+    from matplotlib import rcParams
+    from matplotlib.patches import Patch
+
+    colours = rcParams["axes.prop_cycle"].by_key()["color"]   # the bars' colours
+    names = [str(name) for name in names]
+    columns = min(len(names), 3)
+    longest = max(map(len, names), default=0)   # a name's width: its characters at 8 pt
+    figure = _figure(max(6.4, columns * (0.6 + 0.07 * longest)),
+                     0.3 + 0.22 * -(-len(names) // max(columns, 1)))
+    figure.legend(handles=[Patch(color=colours[i % len(colours)], label=name)
+                           for i, name in enumerate(names)],
+                  loc="center", ncols=max(columns, 1), fontsize=8, frameon=False, title=title,
+                  title_fontsize=8)
     if path is not None:
         save(figure, path)
     return figure

@@ -150,7 +150,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     and the terminal show first (the demo explains its data with them).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
-    against which every system and family is scored.
+    against which every system and family is scored; each system is decoded once there
+    (``GoldContext.predicted``) for every family, and the training data once.
 
     One dataset; ``nerlens.report(datasets=...)`` is a whole experiment
     (``nerlens.experiment``).
