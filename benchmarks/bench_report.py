@@ -1,12 +1,21 @@
-"""The whole report on CoNLL-2003 with its 15 systems against seqeval, one run.
+"""The whole report on CoNLL-2003 with its 15 systems against seqeval, in one run.
 
-    python -m benchmarks.bench_report [--bootstrap 1000] [--types 100]
+    python -m benchmarks.bench_report [--bootstrap 1000] [--types 100] [--rounds 3]
 
 Times ``nerlens.report`` (all four families, training index built once, HTML and JSON
-rendered) without figures and bootstrap (the scoring alone: gold decoded once, every
-system and family scored), with the bootstrap off and with ``--bootstrap`` samples, and seqeval's
-``classification_report`` alone on the same 15 systems; prints both ratios. Skips when
-``../shared/data`` is absent.
+rendered) without figures and bootstrap (the scoring alone: gold, every system and the
+training data decoded once, every family scored), with figures and the bootstrap off,
+and with ``--bootstrap`` samples, against seqeval's ``classification_report`` alone on
+the same 15 systems; prints the ratios of wall and CPU time. Seqeval and the two reports
+run in interleaved rounds, the best of each kept. Skips when ``../shared/data`` is absent.
+
+Issue 29 (2 cores shared with other sessions, load 3-7; ``--bootstrap 10 --types 4``,
+3 rounds; main at 5deb6ea and this branch, one after the other): the report with its
+figures took 0.99-1.54x seqeval's wall time and 1.29-1.39x its CPU time (4.5-4.7 s);
+now 1.05-1.06x and 0.98x (decoding once per column; one key of the systems' colours
+for the nine bucket charts instead of a 15-entry legend on each, which was half their
+cost; per-system figures for the first 2 systems, not 4; report.json by json's C
+encoder). The scoring alone: 0.42x seqeval's CPU time.
 
 Then a synthetic corpus of ``--types`` entity types (benchmarks.synthetic, 3,000
 sentences) and four systems: the FairEval report with and without its figures, against
