@@ -9,13 +9,14 @@ and with ``--bootstrap`` samples, against seqeval's ``classification_report`` al
 the same 15 systems; prints the ratios of wall and CPU time. Seqeval and the two reports
 run in interleaved rounds, the best of each kept. Skips when ``../shared/data`` is absent.
 
-Issue 29 (2 cores shared with other sessions, load 3-7; ``--bootstrap 10 --types 4``,
-3 rounds; main at 5deb6ea and this branch, one after the other): the report with its
-figures took 0.99-1.54x seqeval's wall time and 1.29-1.39x its CPU time (4.5-4.7 s);
-now 1.05-1.06x and 0.98x (decoding once per column; one key of the systems' colours
-for the nine bucket charts instead of a 15-entry legend on each, which was half their
-cost; per-system figures for the first 2 systems, not 4; report.json by json's C
-encoder). The scoring alone: 0.42x seqeval's CPU time.
+Issue 29 (2 cores shared with other sessions; ``--bootstrap 10 --types 4``, 3 rounds;
+main at 5deb6ea, then this branch, at load 1.4-2.8): the report with its figures took
+1.28x seqeval's wall time (5.69 s against 4.46 s) and 1.27x its CPU time; now 0.96x and
+0.93x (4.33 s against 4.53 s). What changed: each column decoded once; one key of the
+systems' colours for the nine bucket charts instead of a 15-entry legend on each (half
+their cost); per-system figures for the first 2 systems, not 4; report.json by json's C
+encoder. At load 5-7 the ratios varied (before 0.99-1.54x wall, 1.29-1.39x CPU; after
+1.05-1.06x wall, 0.98x CPU). The scoring alone: 0.40x seqeval's time (0.48x before).
 
 Then a synthetic corpus of ``--types`` entity types (benchmarks.synthetic, 3,000
 sentences) and four systems: the FairEval report with and without its figures, against
