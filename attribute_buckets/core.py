@@ -8,7 +8,7 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import EntityScores, GoldContext, NameTakenError, NerspanError, decode
+from nerspan import EntityScores, GoldContext, NameTakenError, NerspanError
 from nerspan.flat import ranges
 from nerspan.gold_context import resolve
 from nerspan.fbeta import fbeta_option, with_fbeta
@@ -280,7 +280,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     index = context.index(train, train_tokens, train_tags, train_options)
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
     gold = context.gold_spans(table)
-    pred = decode(corpus, pred_column, context.scheme, context.mode, table)
+    pred = context.pred_spans(corpus, pred_column, table)
     overall = entity_scores(gold, pred)
     tables = training_tables(index, not case_sensitive) if index is not None else None
     ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,

@@ -76,12 +76,13 @@ def _systems(results) -> dict:
 
 
 def bucket_chart(results, attribute: str, path=None, title: str | None = None,
-                 width: float = 6.4, height: float = 3.6):
+                 width: float = 6.4, height: float = 3.6, legend: bool = True):
     """Grouped bars of bucket F1 (percent) for ``results`` ({system name: result} or one
     result), each system's overall F1 as a dashed line in its colour.
 
     Empty buckets (F1 None) get no bar; buckets empty by construction are left out; the
     gold count of each bucket is under its name; the axis fits the bars and intervals.
+    ``legend=False``: no legend (charts shown together share one ``system_key``).
     """
     from matplotlib import colormaps
 
@@ -91,7 +92,7 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     n_buckets, n_systems = len(rows), len(systems)
     # many buckets (tag: one per type) get more room, so that their names never overlap;
     # many systems too (bars of at least 0.064 inch, 6 px), their legend under the chart
-    below = n_systems > 6
+    below = legend and n_systems > 6  # a legend of many systems goes under the chart
     figure = _figure(max(width, 2.5 + max(1.25, 0.08 * n_systems) * n_buckets),
                      height + (0.2 * np.ceil(n_systems / 3) if below else 0))
     axes = figure.add_subplot()
@@ -132,9 +133,9 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     # count): each text costs its share of the report's time
     axes.set_title(title or f"{attribute_name(attribute)}: {score} per bucket "
                    f"(dashed: overall {score})", fontsize=10)
-    if below:
+    if legend and below:
         figure.legend(fontsize=SMALL, loc="outside lower center", ncols=3)
-    elif n_systems > 1:
+    elif legend and n_systems > 1:
         # outside the axes: never over a bar, and cheap ("best" tests every placement)
         axes.legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1))
     if path is not None:
@@ -152,6 +153,31 @@ def _floor(values, bars) -> float:
     if not lowest or min(lowest) < 40 or not finite.size:
         return 0.0
     return float(10 * np.floor(min(min(lowest), finite.min()) * 0.95 / 10))
+
+
+def system_key(names, path=None, title: str = "Systems"):
+    """The legend of ``bucket_chart``s of the systems ``names`` (their bars' colours, in
+    that order) as a figure of its own: one key for many charts. A legend of 15 systems
+    costs as much to draw as the rest of a chart, and each chart repeated it."""
+    from matplotlib import colormaps, rcParams
+    from matplotlib.patches import Patch
+
+    names = [str(name) for name in names]
+    cycle = rcParams["axes.prop_cycle"].by_key()["color"]   # the bars' colours
+    # past 10 systems ``bucket_chart`` takes 20 distinct colours: so does its key
+    colours = ([colormaps["tab20"](i % 20) for i in range(len(names))] if len(names) > 10
+               else [cycle[i % len(cycle)] for i in range(len(names))])
+    columns = min(len(names), 3)
+    longest = max(map(len, names), default=0)   # a name's width: its characters at 9 pt
+    figure = _figure(max(6.4, columns * (0.6 + 0.08 * longest)),
+                     0.35 + 0.25 * -(-len(names) // max(columns, 1)))
+    figure.legend(handles=[Patch(color=colour, label=name)
+                           for colour, name in zip(colours, names)],
+                  loc="center", ncols=max(columns, 1), fontsize=SMALL, frameon=False,
+                  title=title, title_fontsize=SMALL)
+    if path is not None:
+        save(figure, path)
+    return figure
 
 
 def _tick_label(row: dict) -> str:

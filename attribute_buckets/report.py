@@ -64,6 +64,9 @@ def statistic_name(key: str, first=None) -> str | None:
 OVERVIEW_TITLE = "Overview: bucket F1 minus each system's overall F1"
 
 
+KEY_TITLE = "Systems: the colours of the bucket charts"
+
+
 def bucket_figure_title(attribute: str) -> str:
     return f"F1 by {attribute} bucket"
 
@@ -74,12 +77,15 @@ def self_diagnosis_title(system: str) -> str:
 
 def figures(view) -> dict:
     """Title -> Figure: each attribute's bucket F1, all systems in one chart (with the
-    report's intervals as error bars); the self-diagnosis of the systems ``view.drawn``;
-    the overview heat map (every system's bucket F1 against its overall F1)."""
+    report's intervals as error bars) and, for several systems, one key of their colours
+    for all the charts; the self-diagnosis of the systems ``view.drawn``; the overview
+    heat map (every system's bucket F1 against its overall F1)."""
     first = view.first()
     shown = {system: with_intervals(result, view.intervals.get(system, {}))
              for system, result in view.results.items()}
-    out = {bucket_figure_title(a): plots.bucket_chart(shown, a) for a in first["buckets"]}
+    out = {KEY_TITLE: plots.system_key(list(shown))} if len(shown) > 1 else {}
+    out.update({bucket_figure_title(a): plots.bucket_chart(shown, a, legend=False)
+                for a in first["buckets"]})
     for system in view.drawn:
         out[self_diagnosis_title(system)] = plots.self_diagnosis_chart(
             view.results[system], title=f"Self-diagnosis: {system}")
@@ -146,7 +152,7 @@ def section(view) -> tuple:
     left out, and said); the self-diagnosis (best and worst bucket) of every system, and
     its histograms."""
     first, results = view.first(), view.results
-    blocks = []
+    blocks = [Figure(KEY_TITLE)] if KEY_TITLE in view.figures else []
     for attribute, buckets in first["buckets"].items():
         blocks.append(Heading(attribute_name(attribute)))
         if analysis.unit(first, attribute) == TOKEN:

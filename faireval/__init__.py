@@ -34,7 +34,7 @@ from typing import Sequence
 from nerspan import GOLD, PRED, Corpus, GoldContext
 from nerspan.gold_context import resolve
 from nerspan.fbeta import fbeta_option
-from nerspan.input_options import input_options
+from nerspan.input_options import OPTION_NAMES, input_options
 from nerspan.options import check_bool
 
 from .family import describe
@@ -53,10 +53,13 @@ __version__ = "0.1.0"
 # What ``weights`` accepted when it chose the headline scores: the headline is now
 # always the exact-match scores, so these add nothing and warn (one release).
 HEADLINE_WEIGHTS = ("traditional", "fair")
+# ``matching`` here is how the SemEval-2013 schemas pair spans (greedy, optimal): FairEval
+# grounds generated predictions always (their string matching gives no spans to classify)
+INPUT_OPTIONS = tuple(name for name in OPTION_NAMES if name != "matching")
 
 
 @fbeta_option
-@input_options
+@input_options(*INPUT_OPTIONS)
 def score(references, predictions=None, *, weights=None, focus: str = "target",
           labels: Sequence[str] | None = None, exclude: Sequence[str] = (),
           ignore_punct: bool = False, pos=None, confusion_tp: bool = False,
@@ -129,7 +132,7 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
         raise ValueError(f"focus must be 'target' or 'system', not {focus!r}")
     weight_table = _weight_table(weights)
     schemas = check_schemas(schemas)
-    references, predictions, context, scheme, mode = _two_columns(
+    references, predictions, context, system, scheme, mode = _two_columns(
         references, predictions, scheme, mode, train, inputs)
     if context is not None:
         inputs = inputs.replace(label_list=None)  # the context's corpus holds tags
@@ -137,7 +140,7 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
             pos = [context.corpus.tags(pos, i) for i in range(context.corpus.n_sentences)]
     prepared = prepare(references, predictions, scheme=scheme, mode=mode, pos=pos,
                        ignore_punct=ignore_punct, labels=labels, exclude=exclude,
-                       inputs=inputs, context=context)
+                       inputs=inputs, context=context, system=system)
     events = find_errors(prepared, reference_iteration)
     options = {"weights": None if weight_table is None else
                weights if isinstance(weights, str) else
@@ -195,21 +198,23 @@ def _check_flags(**flags) -> None:
 
 
 def _two_columns(references, predictions, scheme, mode, train, inputs):
-    """``(references, predictions, context, scheme, mode)`` for ``prepare``: a gold
-    context (or a Corpus with other column names) becomes a Corpus with the columns
-    ``gold`` and ``pred``."""
-    context = None
+    """``(references, predictions, context, system, scheme, mode)`` for ``prepare``: a
+    gold context (or a Corpus with other column names) becomes a Corpus with the columns
+    ``gold`` and ``pred``; ``system`` names the predictions' column in the context's own
+    corpus (its spans decoded once there), else None."""
+    context = system = None
     gold_column, pred_column = inputs.gold_column, inputs.pred_column
     if isinstance(references, GoldContext):
         context, corpus, gold_column, pred_column = resolve(
             references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
         scheme, mode, predictions = context.scheme, context.mode, None
         references = corpus
+        system = pred_column if corpus is context.corpus else None
     scheme, mode = scheme or "IOB2", mode or "lenient"
     if isinstance(references, Corpus) and predictions is None \
             and (gold_column, pred_column) != (GOLD, PRED):
         references = references.paired(gold_column, pred_column)
-    return references, predictions, context, scheme, mode
+    return references, predictions, context, system, scheme, mode
 
 
 __all__ = ["score", "FAMILY", "FairEvalResult", "HEADLINE_WEIGHTS", "headline_weights_warning",

@@ -94,20 +94,22 @@ class PunctMask:
 @input_options("tokens", "texts", "inclusive_end", "snap", "label_list")
 def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
             pos=None, ignore_punct: bool = False, labels: Sequence[str] | None = None,
-            exclude: Sequence[str] = (), context=None, inputs) -> Prepared:
+            exclude: Sequence[str] = (), context=None, system: str | None = None,
+            inputs) -> Prepared:
     """Decode or read both sides, drop punctuation if asked, apply the label filter.
 
     Span lists on both sides are read as they are (they may nest or overlap); span lists
     on one side and tags on the other go through ``nerspan.from_spans`` (no overlaps).
     Label ids (with ``label_list``) are read as tags. ``context``: the
     ``nerspan.GoldContext`` whose gold column is ``references``'s (a corpus with columns
-    ``gold`` and ``pred``): its gold spans, decoded once, are used for single-level tags.
+    ``gold`` and ``pred``): its gold spans, decoded once, are used for single-level tags,
+    and so are the predictions of its corpus's column ``system`` when it is given.
 
     Args:
         references, predictions: the target and system sides (see ``faireval.score``).
     """
-    target, system, names, n_sentences, lengths, repairs = _sides(
-        references, predictions, scheme, mode, inputs, context,
+    target, spans, names, n_sentences, lengths, repairs = _sides(
+        references, predictions, scheme, mode, inputs, (context, system),
         None if isinstance(pos, str) else pos)
     if isinstance(pos, str):
         if not isinstance(references, Corpus):
@@ -118,7 +120,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         pos = _as_sentences(pos, "pos")
         lengths = _pos_lengths(pos, n_sentences, lengths)
     if lengths is not None:
-        for name, table in (("references", target), ("predictions", system)):
+        for name, table in (("references", target), ("predictions", spans)):
             _check_within(table, lengths, name)
     punct = None
     if ignore_punct:
@@ -127,13 +129,14 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
                              "(one list per sentence) or a Corpus column name")
         punct = PunctMask.from_pos(pos)
         target = _drop_punct(target, punct)
-        system = _drop_punct(system, punct)
-    names, target, system = _filter_labels(names, target, system, labels, exclude)
-    return Prepared(target, system, names, n_sentences, punct, repairs)
+        spans = _drop_punct(spans, punct)
+    names, target, spans = _filter_labels(names, target, spans, labels, exclude)
+    return Prepared(target, spans, names, n_sentences, punct, repairs)
 
 
 def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
-    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``.
+    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``;
+    ``context``: ``(gold context, its system column)`` as ``prepare`` takes them.
 
     The input form is nerspan's dispatcher's (``nerspan.inputs.input_form``; POS tags
     per sentence, like tokens, say that empty span lists are no mention): span lists on
@@ -156,7 +159,7 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
                                 "sentence), or a Corpus with a pred column as references"))
     corpus = read_input(references, predictions, inputs=inputs, scheme=scheme,
                         form=form).corpus
-    target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, context)
+    target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, *context)
     return target, system, names, corpus.n_sentences, corpus.lengths, repairs
 
 
@@ -243,9 +246,11 @@ def _check_within(table: SpanTable, lengths: np.ndarray, name: str) -> None:
 
 
 # -- tags --------------------------------------------------------------------------------
-def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None):
+def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
+                     system: str | None = None):
     """Decode gold and pred, level by level when tags are multi-level (``B-X|I-Y``);
-    single-level gold comes from the gold ``context`` when there is one."""
+    single-level gold comes from the gold ``context`` when there is one, single-level
+    predictions too when ``system`` names their column in the context's corpus."""
     levels, depth = _split_levels(corpus)
     table = LabelTable.build(levels.labels, get_scheme(scheme))
     sides, repairs = [], {}
@@ -256,6 +261,8 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None):
             side = side_name(column) + (f" (level {level + 1})" if depth > 1 else "")
             if column == GOLD and depth == 1 and context is not None:
                 spans = context.gold_spans(table)
+            elif depth == 1 and system is not None:
+                spans = context.predicted(system, table)
             else:
                 spans = decode(levels, name, scheme, mode, table, side=side)
             if spans.repairs is not None and (spans.repairs.total or

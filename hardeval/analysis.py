@@ -116,7 +116,10 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
     unseen mentions and unique mentions (text never a training mention) and ``subsets``
     (``subset_shares``).
     """
-    out = {"train": _one_corpus(train.corpus, train.spans, scheme, mode)}
+    # the index's spans are the training column decoded once (with their own scheme and
+    # mode, which must be those asked for to be used here)
+    indexed = (train.spans.scheme, train.spans.mode) == (get_scheme(scheme).name, mode)
+    out = {"train": _one_corpus(train.corpus, train.spans, scheme, mode, decoded=indexed)}
     known = set(mention_texts(train.corpus, train.spans))
     for name, corpus in (evaluation or {}).items():
         if isinstance(corpus, GoldContext):

@@ -21,7 +21,8 @@ from nerspan.deprecation import renamed_keyword
 from nerspan.errors import counted, shown
 from nerspan.result import undefined_keys
 
-from .labels import check_error_labels, compared_codes, label_names, reference_codes
+from .labels import (check_error_labels, compared_codes, label_names, reads_spans,
+                     reference_codes)
 from .subsets import GROUPS, LEAF_NAMES, Subsets, gold_token_classes, subset_name
 
 HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
@@ -416,8 +417,10 @@ def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_label
             reference = context.derived(
                 ("hardeval.reference_codes", corpus.labels),
                 lambda: reference_codes(corpus, gold_column, table, scheme, mode))
+    pred_spans = (context.pred_spans(corpus, pred_column, table)
+                  if context is not None and reads_spans(scheme, error_labels) else None)
     gold, pred, repairs = compared_codes(corpus, gold_column, pred_column, gold_spans, table,
-                                         scheme, mode, error_labels, reference)
+                                         scheme, mode, error_labels, reference, pred_spans)
     return gold, pred, repairs, table.types
 
 

@@ -133,7 +133,7 @@ def spans_codes(spans: Spans, n: int, convention: str) -> np.ndarray:
 
 def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_spans: Spans,
                    table: LabelTable, scheme, mode: str, error_labels: str,
-                   gold_reference=None):
+                   gold_reference=None, pred_spans: Spans | None = None):
     """Per-token label codes of gold and prediction under ``error_labels`` and the
     repairs made to get them: ``{"gold": ..., "pred": ...}``, both with nerspan's kinds
     (``nerspan.REPAIR_KINDS``) and the reference decoder's (``REFERENCE_KINDS``).
@@ -141,7 +141,8 @@ def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_span
     The two columns are always read by one rule (see the module docstring);
     ``gold_spans`` is the gold column decoded with ``scheme`` and ``mode``;
     ``gold_reference``, when given, is ``reference_codes`` of the gold column made before
-    (a gold context keeps it for every system).
+    (a gold context keeps it for every system); ``pred_spans``, when given, is the
+    prediction column decoded the same way (a gold context's, decoded once per system).
     """
     scheme = get_scheme(scheme)
     n = corpus.n_tokens
@@ -160,9 +161,17 @@ def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_span
                 corpus.column(pred_column).astype(np.int64),
                 {"gold": _side(gold_spans.repairs, None),
                  "pred": _side(_snapped(corpus, pred_column), None)})
-    pred_spans = decode(corpus, pred_column, scheme, mode, table)
+    if pred_spans is None:
+        pred_spans = decode(corpus, pred_column, scheme, mode, table)
     return (spans_codes(gold_spans, n, error_labels), spans_codes(pred_spans, n, error_labels),
             {"gold": _side(gold_spans.repairs, None), "pred": _side(pred_spans.repairs, None)})
+
+
+def reads_spans(scheme, error_labels: str) -> bool:
+    """Whether ``compared_codes`` reads the predictions as decoded spans (neither the
+    reference code's own reading of IOB2 into BILOU nor ``bio``'s tags as they are)."""
+    return error_labels != "bio" and not (error_labels == "bilou"
+                                          and get_scheme(scheme).name == "IOB2")
 
 
 def reference_codes(corpus: Corpus, column: str, table: LabelTable, scheme, mode: str):

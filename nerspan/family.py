@@ -229,7 +229,10 @@ class Family:
       Trainer keys (``name_key``); ``title``: its report section's title; ``order``: its
       place in the report (METHODS.md's section number for the built-in families).
     - ``score(references, predictions=None, *, scheme, mode, train, pred_column, ...)``:
-      the family's entry point, taking a ``nerspan.GoldContext`` as references; returns a
+      the family's entry point, taking a ``nerspan.GoldContext`` as references (the
+      report calls ``score(context, pred_column=system, **report_options)``: the context
+      carries scheme, mode and training index, and ``context.predicted(system)`` gives the
+      system's spans, decoded once for every family); returns a
       result with ``to_dict()`` and ``statistics()`` (``nerspan.bootstrap.Statistic``s named
       ``name.key``). ``needs_train`` / ``needs_tokens``: it needs training data / the
       test words (the one place that says so).

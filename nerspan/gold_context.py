@@ -45,6 +45,8 @@ class GoldContext:
         inputs: the ``InputOptions`` the gold was read with; they also read the
             predictions scored against the context, unless the scoring call gives others.
         gold_decodes: how many times the gold column was decoded (1 after first use).
+        pred_decodes: system column -> how many times it was decoded (1 after first use:
+            ``predicted`` keeps it for every family).
     """
 
     def __init__(self, corpus: Corpus, scheme: str = "IOB2", mode: str = "lenient",
@@ -60,6 +62,8 @@ class GoldContext:
         self._table: LabelTable | None = None
         self.gold_decodes = 0
         self._gold: Spans | None = None
+        self.pred_decodes: dict = {}
+        self._predicted: dict = {}
         self._derived: dict = {}
         # (input form, references as given): a form that reads predictions together
         # with its references (label ids, a split) reads every system with them
@@ -113,13 +117,30 @@ class GoldContext:
     def gold_spans(self, table: LabelTable | None = None) -> Spans:
         """The gold spans with type ids of ``table`` (the table of a scoring corpus whose
         predictions may add labels and so types): the same mentions, renumbered."""
-        gold = self.gold
-        if table is None or table.types == gold.types:
-            return gold
-        index = {t: i for i, t in enumerate(table.types)}
-        remap = np.array([index[t] for t in gold.types] or [0], dtype=gold.type.dtype)
-        return dataclasses.replace(gold, type=remap[gold.type] if len(gold) else gold.type,
-                                   types=table.types)
+        return in_table(self.gold, table)
+
+    # -- the prediction side, once per system ---------------------------------------------
+    def predicted(self, column: str, table: LabelTable | None = None) -> Spans:
+        """The spans of the system column ``column`` of the context's corpus, decoded on
+        first use (the context's scheme, mode and table) and kept: every family scoring
+        that system reads these, so a report decodes each system once. In the type ids
+        of ``table`` when given (as ``gold_spans``)."""
+        if column == self.gold_column:
+            return self.gold_spans(table)
+        if column not in self._predicted:
+            self._predicted[column] = decode(self.corpus, column, self.scheme, self.mode,
+                                             self.table)
+            self.pred_decodes[column] = self.pred_decodes.get(column, 0) + 1
+        return in_table(self._predicted[column], table)
+
+    def pred_spans(self, corpus: Corpus, column: str, table: LabelTable | None = None
+                   ) -> Spans:
+        """The predictions ``column`` of a scoring ``corpus`` (``scoring_corpus``) decoded
+        with the context's scheme and mode: kept (``predicted``) when ``corpus`` is the
+        context's own, decoded here when it is one built for predictions given apart."""
+        if corpus is self.corpus:
+            return self.predicted(column, table)
+        return decode(corpus, column, self.scheme, self.mode, table)
 
     def derived(self, key, build):
         """``build()``'s value, built on first use for ``key`` and kept: where each family
@@ -212,6 +233,17 @@ class GoldContext:
             gold = suffixed(gold, undo=True)
         return read_input(gold, predictions, inputs=inputs, scheme=self.scheme,
                           form=beside, mode=self.mode).corpus.select([PRED])
+
+
+def in_table(spans: Spans, table: LabelTable | None) -> Spans:
+    """``spans`` with the type ids of ``table`` (which has every type of ``spans``): the
+    same mentions, renumbered; as they are when the types agree."""
+    if table is None or table.types == spans.types:
+        return spans
+    index = {t: i for i, t in enumerate(table.types)}
+    remap = np.array([index[t] for t in spans.types] or [0], dtype=spans.type.dtype)
+    return dataclasses.replace(spans, type=remap[spans.type] if len(spans) else spans.type,
+                               types=table.types)
 
 
 def get_name(option: str, value) -> str:

@@ -153,3 +153,20 @@ def test_token_attributes_are_never_drawn_against_entity_f1(results):
     assert [c for c in cube[0, 0] if c == c] == pytest.approx(
         [f - token_f1 for f in f1s if f is not None])
     assert plots.bucket_chart(results, "tCon").axes[0].get_ylabel() == "token F1 (%)"
+
+
+def test_one_key_of_the_systems_colours_serves_charts_without_legends(results, tmp_path):
+    """The report's bucket charts share ``system_key``: each chart's bars take the
+    colours the key shows, in the systems' order."""
+    from matplotlib.colors import to_rgba
+    chart = plots.bucket_chart(results, "eLen", legend=False)
+    assert chart.axes[0].get_legend() is None
+    key = plots.system_key(list(results), path=tmp_path / "key.png")
+    assert not_blank(read_image(tmp_path / "key.png"))
+    [legend] = key.legends
+    assert [t.get_text() for t in legend.get_texts()] == list(results)
+    n_buckets = len(next(iter(results.values())).to_dict()["buckets"]["eLen"])
+    bars = chart.axes[0].patches
+    for i, handle in enumerate(legend.legend_handles):   # system i's bars: its colour
+        assert to_rgba(bars[i * n_buckets].get_facecolor()) == to_rgba(handle.get_facecolor())
+    assert plots.bucket_chart(results, "eLen").axes[0].get_legend() is not None

@@ -2,8 +2,8 @@
 
 The command reads a file holding gold and prediction without its token strings
 (``keep_tokens=False``) and scores the corpus in blocks of whole sentences
-(``score.SCORE_BLOCK``); ``whole_corpus_scores`` below is the scoring it replaced (every
-column decoded whole), kept as the reference. ``nerlens score GOLD PRED`` reads the
+(``nerspan.streaming.score_in_blocks``); ``whole_corpus_scores`` below is the scoring it
+replaced (every column decoded whole), kept as the reference. ``nerlens score GOLD PRED`` reads the
 prediction file into the gold corpus's vocabularies, comparing its tokens as it reads
 (``read_columns(reference=...)``): it scores as the one file holding both columns does.
 Results are compared as JSON text, so that key order and every float digit count.
@@ -25,6 +25,7 @@ from nerspan import GOLD, PRED, Corpus, FormatError, decode, read_columns
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores
 from nerspan.spans import LabelTable
+from nerspan.streaming import score_in_blocks
 from nerspan import readers
 from nerspan.errors import TokenMismatchError
 
@@ -32,7 +33,7 @@ from .test_streaming import REAL, SHARED, assert_same, options_of, reference_col
 
 
 def whole_corpus_scores(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
-    """``score.compute`` before blocks: every column decoded whole."""
+    """``score_in_blocks`` before blocks: every column decoded whole."""
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = decode(corpus, GOLD, scheme, mode, table)
     out = {}
@@ -45,16 +46,17 @@ def whole_corpus_scores(corpus, systems, scheme="IOB2", mode="lenient") -> dict:
     return out
 
 
-def assert_blocks_score_as_whole(monkeypatch, corpus, systems, scheme="IOB2",
-                                 mode="lenient", blocks=(1, 2, 7, 64, 1 << 18)):
+def assert_blocks_score_as_whole(corpus, systems, scheme="IOB2", mode="lenient",
+                                 blocks=(1, 2, 7, 64, 1 << 18)):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", nerspan.DecodingWarning)
         expected = json.dumps(whole_corpus_scores(corpus, systems, scheme, mode))
     for block in blocks:
-        monkeypatch.setattr(score, "SCORE_BLOCK", block)
         with warnings.catch_warnings():
-            warnings.simplefilter("error")  # compute itself raises no DecodingWarning
-            assert json.dumps(score.compute(corpus, systems, scheme, mode)) == expected
+            warnings.simplefilter("error")  # scoring itself raises no DecodingWarning
+            found = score_in_blocks(corpus, systems, scheme, mode, block_tokens=block)
+            assert json.dumps(found) == expected
+    assert json.dumps(score.compute(corpus, systems, scheme, mode)) == expected  # the CLI's
 
 
 def random_systems(seed: int, n_sentences: int = 200) -> Corpus:
@@ -73,11 +75,11 @@ def random_systems(seed: int, n_sentences: int = 200) -> Corpus:
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("scheme, mode", [("IOB2", "lenient"), ("IOBES", "lenient"),
                                           ("IOB1", "lenient"), ("IOBES", "strict")])
-def test_scores_in_blocks_equal_the_whole_corpus(monkeypatch, seed, scheme, mode):
-    assert_blocks_score_as_whole(monkeypatch, random_systems(seed), ["a", "b"], scheme, mode)
+def test_scores_in_blocks_equal_the_whole_corpus(seed, scheme, mode):
+    assert_blocks_score_as_whole(random_systems(seed), ["a", "b"], scheme, mode)
 
 
-def test_snapped_spans_are_counted_in_blocks(monkeypatch):
+def test_snapped_spans_are_counted_in_blocks():
     rng = random.Random(0)
     texts = ["Ada Lovelace wrote notes"] * 30
     widened = {"entity_group": "PER", "start": 0, "end": 7, "word": "Ada Lov", "score": 0.9}
@@ -85,19 +87,18 @@ def test_snapped_spans_are_counted_in_blocks(monkeypatch):
                                 [[widened] if rng.random() < 0.4 else [] for _ in texts],
                                 texts=texts, snap=True)
     assert corpus.source.snapped[PRED]
-    assert_blocks_score_as_whole(monkeypatch, corpus, [PRED])
+    assert_blocks_score_as_whole(corpus, [PRED])
 
 
-def test_an_error_in_blocks_names_the_sentence_of_the_corpus(monkeypatch):
+def test_an_error_in_blocks_names_the_sentence_of_the_corpus():
     gold = [["B-PER", "I-PER", "O"]] * 40 + [["O", "S-PER"]] + [["B-LOC"]] * 5
     corpus = Corpus.from_tags(gold, [["O"] * len(s) for s in gold])
     corpus = Corpus(corpus.offsets, {GOLD: corpus.columns[GOLD], "a": corpus.columns[PRED]},
                     corpus.labels)
     with pytest.raises(nerspan.InvalidTagError) as whole:
         whole_corpus_scores(corpus, ["a"], "IOB2", "strict")
-    monkeypatch.setattr(score, "SCORE_BLOCK", 3)
     with pytest.raises(nerspan.InvalidTagError) as blocks:
-        score.compute(corpus, ["a"], "IOB2", "strict")
+        score_in_blocks(corpus, ["a"], "IOB2", "strict", block_tokens=3)
     assert str(blocks.value) == str(whole.value) and whole.value.sentence == 40
 
 
@@ -107,11 +108,11 @@ SYSTEM_FILES = [path for path, columns, _ in REAL if columns == {GOLD: -2, PRED:
 @pytest.mark.skipif(not SYSTEM_FILES, reason="shared data not available")
 @pytest.mark.parametrize("path", SYSTEM_FILES,
                          ids=[str(p.relative_to(SHARED / "data")) for p in SYSTEM_FILES])
-def test_real_system_files_score_in_blocks_as_whole(monkeypatch, path):
+def test_real_system_files_score_in_blocks_as_whole(path):
     corpus, systems = read_systems(path, keep_tokens=False, on_repairs=lambda c: None)
     assert corpus.tokens is None
     with_tokens, _ = read_systems(path, on_repairs=lambda c: None)
-    assert_blocks_score_as_whole(monkeypatch, corpus, systems, blocks=(1000, 1 << 18))
+    assert_blocks_score_as_whole(corpus, systems, blocks=(1000, 1 << 18))
     np.testing.assert_array_equal(corpus.columns[systems[0]],
                                   with_tokens.columns[systems[0]])
 

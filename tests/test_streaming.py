@@ -293,3 +293,52 @@ def test_real_files_in_small_chunks_equal_the_old_reader(monkeypatch, chunk):
 def test_other_space_is_what_str_split_splits_on_beyond_ascii():
     spaces = "".join(chr(c) for c in range(128, 0x110000) if chr(c).isspace())
     assert "".join(readers._OTHER_SPACE.findall(spaces + "a\u200b")) == spaces
+
+
+# -- nerspan.streaming: block-wise scoring as a library function (issue 29) ---------------
+def _systems_corpus(seed: int, n_sentences: int = 80) -> Corpus:
+    rng = random.Random(seed)
+    tags = ["O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    gold = [[rng.choice(tags) for _ in range(rng.choice([0, 1, 3, 8]))]
+            for _ in range(n_sentences)]
+    return Corpus.from_tags(gold, columns={name: [[rng.choice(tags) for _ in s] for s in gold]
+                                           for name in ("a", "b")})
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_score_in_blocks_equals_nerspan_score_per_system(seed):
+    from nerspan.streaming import score_in_blocks
+    corpus = _systems_corpus(seed)
+    for block in (1, 5, 1 << 18):
+        results = score_in_blocks(corpus, block_tokens=block)
+        assert list(results) == ["a", "b"]  # default: every column but gold
+        for name, result in results.items():
+            whole = nerspan.score(corpus.paired(GOLD, name)).to_dict()
+            assert {k: result[k] for k in whole} == whole
+            same = corpus.column(name) == corpus.column(GOLD)
+            assert result["tokens"] == corpus.n_tokens
+            assert result["accuracy"] == np.count_nonzero(same) / corpus.n_tokens
+
+
+def test_sentence_blocks_cover_the_corpus_in_whole_sentences():
+    from nerspan.streaming import sentence_blocks
+    corpus = _systems_corpus(4)
+    blocks = list(sentence_blocks(corpus, 7))
+    assert [first for first, _ in blocks] == sorted({first for first, _ in blocks})
+    assert sum(block.n_sentences for _, block in blocks) == corpus.n_sentences
+    for first, block in blocks:
+        np.testing.assert_array_equal(
+            block.column(GOLD), corpus.column(GOLD)[
+                corpus.offsets[first]:corpus.offsets[first + block.n_sentences]])
+    # about 7 tokens a block (cut at the sentence starts nearest multiples of 7)
+    assert len(blocks) >= corpus.n_tokens // 7 // 2 > 1
+
+
+def test_score_in_blocks_refuses_bad_arguments():
+    from nerspan.streaming import score_in_blocks
+    with pytest.raises(TypeError, match="nerspan.Corpus"):
+        score_in_blocks([["B-PER"]])
+    with pytest.raises(ValueError, match="block_tokens"):
+        score_in_blocks(_systems_corpus(0), block_tokens=0)
+    with pytest.raises(ValueError, match="mode"):
+        score_in_blocks(_systems_corpus(0), mode="fuzzy")

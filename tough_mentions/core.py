@@ -249,11 +249,13 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     ``corpus`` with the same scheme, mode and label table: one classification serves any
     number of systems (columns) of the same corpus (``gold_subsets`` of a gold
     ``context`` keeps it, and the context keeps the mention texts ``return_mentions``
-    lists).
+    lists). With a ``context``, the predictions come from it: decoded once per system
+    (its scheme and mode, which ``score`` passes) whatever else scores them.
     """
     table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = subsets.gold
-    pred = decode(corpus, pred_column, scheme, mode, table)
+    pred = (decode(corpus, pred_column, scheme, mode, table) if context is None
+            else context.pred_spans(corpus, pred_column, table))
     hit, pred_correct = match(gold, pred)
     scores = entity_scores(gold, pred)
     precision, recall, f1 = scores.micro()

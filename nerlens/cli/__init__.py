@@ -14,6 +14,7 @@ from nerspan import __version__
 from . import buckets, faireval, hardeval, report, score, tough_mentions
 from . import convert, count, repair, summarize, validate  # the file tools (issue 30)
 from .common import run_guarded
+from .options import given
 
 # the subcommands, in the order of ``nerlens --help``
 COMMANDS = (score, report, hardeval, tough_mentions, faireval, buckets,
@@ -45,12 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     # GOLD [PRED ...] may be split by options (``report GOLD --train T PRED``): argparse
     # fills GOLD and PRED from the first run of positional arguments only
-    if extra and isinstance(getattr(args, "predictions", None), list) and args.gold \
+    if extra and isinstance(given(args, "predictions"), list) and args.gold \
             and not any(item.startswith("-") for item in extra):
         args.predictions += extra
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if not getattr(args, "run", None):
+    if not given(args, "run"):
         parser.print_help()
         return 2
     return run_guarded(args.run, args)

@@ -15,6 +15,7 @@ from .common import (UsageError, add_alias, add_beta_argument, fbeta_column, for
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
+from .options import ATTRIBUTE_BUCKETS, from_args
 
 NAME = "buckets"
 HELP = "F1 per bucket of entity length, sentence length, density, label consistency, " \
@@ -134,24 +135,6 @@ def _number(value) -> str:
     return "-" if value is None else f"{value:.4g}"
 
 
-def _options(args) -> dict:
-    """The ``attribute_buckets.score`` options of the command line."""
-    if args.n_buckets < 2:
-        raise UsageError("--n-buckets must be at least 2")
-    attributes = None
-    if args.attributes:
-        attributes = [a.strip() for a in args.attributes.split(",") if a.strip()]
-        unknown = [a for a in attributes if a not in attribute_buckets.ATTRIBUTES]
-        if unknown:
-            raise UsageError(f"unknown attribute(s) {', '.join(unknown)}; choose among "
-                             f"{', '.join(attribute_buckets.ATTRIBUTES)}")
-    return dict(scheme=args.scheme, mode=args.mode, beta=args.beta, n_buckets=args.n_buckets,
-                attributes=attributes, equal_width=args.equal_width,
-                case_sensitive=args.case_sensitive, frequency_norm=args.frequency_norm,
-                compat=args.compat, bootstrap=args.bootstrap, seed=args.seed,
-                confidence=args.confidence)
-
-
 def _training(args, path=None):
     """The training index of ``path`` (a manifest's) or of --train."""
     if not (path or args.train):
@@ -163,7 +146,7 @@ def _training(args, path=None):
 
 
 def run(args) -> int:
-    options = _options(args)
+    options = from_args(args, ATTRIBUTE_BUCKETS)
     if args.datasets:
         return _run_datasets(args, options)
     train = _training(args)

@@ -13,7 +13,6 @@ from pathlib import Path
 from nerspan import NerspanError
 from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.readers import undecodable_error
-from nerspan.type_processing import TypeProcessing
 
 from nerlens.jsonable import json_ready
 
@@ -186,7 +185,7 @@ def run_guarded(run, args) -> int:
         print("nerlens: interrupted", file=sys.stderr)
         return 130
     except Exception as error:
-        if getattr(args, "debug", False):
+        if args.debug:   # every subcommand has --debug (nerlens.cli.build_parser)
             raise
         return fail(describe(error))
 
@@ -280,13 +279,3 @@ def add_type_arguments(parser) -> None:
                             "with --keep-types")
     group.add_argument("--map-types", type=type_map, metavar="SRC=DST[,SRC=DST]",
                        help="rename types: mentions of SRC become DST")
-
-
-def type_processing(args):
-    """The ``nerspan.type_processing.TypeProcessing`` of the type flags (None: none)."""
-    if getattr(args, "keep_types", None) and getattr(args, "remove_types", None):
-        raise UsageError("--keep-types and --remove-types were both given: give one "
-                         "(keeping some types removes all the others)")
-    return TypeProcessing.of(getattr(args, "keep_types", None),
-                             getattr(args, "remove_types", None),
-                             getattr(args, "map_types", None))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nerspan.encodings import convert
 from nerspan.type_processing import process_retagged
 
-from .common import type_processing
+from .options import type_processing
 from .repair import print_changes
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         check_in_out, file_options)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from nerspan.counts import count
 
-from .common import print_json, type_processing
+from .common import print_json
+from .options import type_processing
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         file_options, input_files)
 

@@ -26,6 +26,7 @@ from nerlens.systems import load_saved_split
 from .common import UsageError, show_progress, write_outputs
 from .inputs import read_training
 from .manifest import naming, read_manifest, read_runs
+from .options import given
 
 GLOB_CHARACTERS = set("*?[")
 
@@ -61,7 +62,7 @@ def add_experiment_arguments(parser) -> None:
 
 
 def is_experiment(args) -> bool:
-    return bool(getattr(args, "declared", None) or getattr(args, "manifest", None))
+    return bool(given(args, "declared") or given(args, "manifest"))
 
 
 def _files(entry: str, pattern: str) -> list[str]:
@@ -132,21 +133,21 @@ def _training(args, path: str):
 def experiment_inputs(args) -> tuple[dict, dict]:
     """(datasets for ``nerlens.experiment`` with prebuilt corpora, inputs for the
     provenance), from --manifest or from --data/--pred."""
-    mixed = [flag for flag, value in (("GOLD/PRED", getattr(args, "predictions", None)
-                                       or getattr(args, "gold", None)),
-                                      ("--gold", getattr(args, "gold_option", None)),
-                                      ("--dataset", getattr(args, "dataset_option", None)),
-                                      ("--demo", getattr(args, "demo", False)),
-                                      ("--jsonl", getattr(args, "jsonl", False))) if value]
+    mixed = [flag for flag, value in (("GOLD/PRED", given(args, "predictions")
+                                       or given(args, "gold")),
+                                      ("--gold", given(args, "gold_option")),
+                                      ("--dataset", given(args, "dataset_option")),
+                                      ("--demo", given(args, "demo")),
+                                      ("--jsonl", given(args, "jsonl"))) if value]
     if mixed:
         raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
                          f"its declaration: leave out {', '.join(mixed)}")
     datasets, inputs = {}, {}
-    if getattr(args, "manifest", None):
+    if given(args, "manifest"):
         if args.declared:
             raise UsageError("give --manifest or --data/--pred, not both")
         for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True):
-            train = entry.train or getattr(args, "train", None)
+            train = entry.train or given(args, "train")
             if not train:
                 raise UsageError(f"{args.manifest}: dataset {entry.name!r} has no \"train\" "
                                  "(the experiment indexes each training set)")
@@ -157,7 +158,7 @@ def experiment_inputs(args) -> tuple[dict, dict]:
             inputs[entry.name] = {"gold": f"{args.manifest}: {entry.name}", "train": train,
                                   "systems": {c: args.manifest for c in entry.systems}}
         return datasets, inputs
-    for name, entry in declared_datasets(args.declared, getattr(args, "train", None)).items():
+    for name, entry in declared_datasets(args.declared, given(args, "train")).items():
         datasets[name], inputs[name] = _declared_dataset(args, name, entry)
     return datasets, inputs
 
@@ -180,7 +181,7 @@ def run_experiment(args) -> int:
     datasets, inputs = experiment_inputs(args)
     result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
                         bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,
-                        families=getattr(args, "families", None),
+                        families=given(args, "families"),
                         progress=show_progress(args), inputs=inputs)
     write_outputs(result, args, "experiment")
     return 0

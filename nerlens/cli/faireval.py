@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 
 import faireval
@@ -14,9 +12,10 @@ from nerspan import GOLD, GoldContext, read_columns
 from nerlens.systems import named_files, span_errors_located
 
 from .common import (UsageError, add_beta_argument, check_file, fbeta_column, format_table,
-                     load_json, print_json, read_text_file)
-from .inputs import add_input_arguments, load_systems, read_options
-from .span_files import read_span_files, span_options
+                     print_json, read_text_file)
+from .inputs import add_input_arguments, load_systems
+from .options import FAIREVAL, READ, SPANS, from_args
+from .span_files import read_span_files
 
 NAME = "faireval"
 HELP = "FairEval error types (LE, BE, LBE) and fair scores without double penalties"
@@ -73,30 +72,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--plot-format", default="png", choices=("png", "svg"))
 
 
-def _weights(value: str | None):
-    if value in faireval.HEADLINE_WEIGHTS:   # they chose the headline scores once
-        print(f"nerlens: warning: --weights {value}: "
-              f"{faireval.headline_weights_warning(value)}", file=sys.stderr)
-        return None
-    if value is None or value in faireval.WEIGHT_NAMES:
-        return value
-    text = value
-    if os.path.exists(value):
-        with open(value, encoding="utf-8") as handle:
-            text = handle.read()
-    try:
-        return load_json(text, "--weights")
-    except json.JSONDecodeError:
-        raise UsageError(f"--weights must be a preset ({', '.join(faireval.WEIGHT_NAMES)}), "
-                         f"a JSON weight table or a JSON file, not {value!r}") from None
-
-
-def _split(value: str | None):
-    if value is None:
-        return None
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
 def min_overlap_fraction(text: str) -> float:
     """argparse type of ``--min-overlap``: a fraction in (0, 1]."""
     try:
@@ -114,20 +89,17 @@ SEMEVAL_FLAGS = {"min_overlap": ("--min-overlap", MIN_OVERLAP),
 
 
 def options(args) -> dict:
-    schemas = _split(args.schemas)
+    """``faireval.score``'s options of the flags (``options.FLAGS``); the SemEval flags
+    apply to the SemEval-2013 schemas only, and --csv lists the instances."""
+    kwargs = from_args(args, FAIREVAL)
     given = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
              if getattr(args, name) != default]
-    if given and not schemas:
+    if given and not kwargs["schemas"]:
         raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to the "
                          "SemEval-2013 schemas: add --schemas semeval (or some of "
                          f"{', '.join(faireval.SCHEMAS)})")
-    return dict(weights=_weights(args.weights), focus=args.focus, labels=_split(args.labels),
-                exclude=_split(args.exclude) or (), confusion_tp=args.confusion_tp,
-                reference_iteration=args.reference_iteration, scheme=args.scheme,
-                mode=args.mode, schemas=schemas, beta=args.beta, min_overlap=args.min_overlap,
-                matching=args.matching, return_instances=bool(args.return_instances or args.csv))
-
-
+    kwargs["return_instances"] = bool(kwargs["return_instances"] or args.csv)
+    return kwargs
 def compute(args) -> dict:
     """System name -> result dict (compute()'s keys)."""
     kwargs = options(args)
@@ -150,12 +122,12 @@ def compute(args) -> dict:
             with span_errors_located(args.gold, gold, path, system):
                 results[name] = faireval.score(gold["spans"], system["spans"],
                                                tokens=gold["tokens"], texts=gold["texts"],
-                                               **span_options(args), **kwargs).to_dict()
+                                               **from_args(args, SPANS), **kwargs).to_dict()
         return results
     corpus, names = load_systems(args)
     if args.ignore_punct:
         pos_corpus = read_columns(args.gold, {GOLD: args.pos_column},
-                                  token_column=args.token_column, **read_options(args))
+                                  token_column=args.token_column, **from_args(args, READ))
         kwargs.update(ignore_punct=True, pos=[pos_corpus.tags(GOLD, i)
                                               for i in range(pos_corpus.n_sentences)])
     context = GoldContext(corpus, kwargs["scheme"], kwargs["mode"])  # gold decoded once

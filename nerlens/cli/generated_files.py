@@ -16,6 +16,7 @@ from nerspan.options import OCCURRENCES
 from nerlens.systems import named_files
 
 from .common import check_file
+from .options import GENERATED, from_args, given
 
 
 def add_generated_arguments(parser) -> None:
@@ -44,12 +45,12 @@ def fraction(text: str) -> float:
 
 def generated_options(args) -> dict:
     """``nerlens.systems.read_systems``' options of the --generated flags."""
-    files = getattr(args, "generated", None)
+    files = given(args, "generated")
     if not files:
         return {}
     return dict(generated=named_files([check_file(path) for path in files]),
-                occurrences=args.occurrences, fuzzy=args.fuzzy)
+                **from_args(args, GENERATED))
 
 
 def generated_paths(args) -> list[str]:
-    return list(getattr(args, "generated", None) or [])
+    return list(given(args, "generated") or [])

@@ -13,8 +13,9 @@ from nerlens import systems as library
 from nerlens.systems import check_tags
 
 from .common import (UsageError, add_alias, add_type_arguments, check_file, encoding_name,
-                     note, prediction_paths, type_processing)
+                     note, prediction_paths)
 from .generated_files import add_generated_arguments, generated_options
+from .options import READ, SPANS, SYSTEMS, from_args, given, type_processing
 from .span_files import add_span_arguments, span_paths
 
 
@@ -77,28 +78,19 @@ def add_train_arguments(parser, required: bool = True,
                         help="token column of the training file (default 0, the first)")
 
 
-def read_options(args) -> dict:
-    return dict(comment_prefix=args.comment_prefix, encoding=args.encoding,
-                missing_tag=args.missing_tag)
-
-
 def system_options(args, outside_scheme_is_error: bool = False) -> dict:
-    """The ``nerlens.systems.read_systems`` options of the reading flags."""
-    return dict(scheme=args.scheme, mode=args.mode, gold_tag_column=args.gold_tag_column,
-                pred_tag_column=args.pred_tag_column, token_column=args.token_column,
-                allow_token_mismatch=args.allow_token_mismatch,
-                outside_scheme_is_error=outside_scheme_is_error,
-                on_repairs=report_repairs, suffix=getattr(args, "suffix", False),
-                **read_options(args))
+    """The ``nerlens.systems.read_systems`` options of the flags (``options.SYSTEMS``)."""
+    return from_args(args, SYSTEMS, outside_scheme_is_error=outside_scheme_is_error,
+                   on_repairs=report_repairs)
 
 
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
     """The --train column file, its tags checked (named as the training file's)."""
     corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
-                          token_column=args.train_token_column, **read_options(args))
+                          token_column=args.train_token_column, **from_args(args, READ))
     report_repairs(corpus)
     check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error,
-               getattr(args, "suffix", False))
+               given(args, "suffix"))
     corpus = with_suffix(args, corpus)
     # processed as gold and predictions are; its types are checked beside theirs
     return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
@@ -120,11 +112,11 @@ def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
 
 def refuse_files_with_demo(args) -> None:
     """``--demo`` scores the embedded demo: files given with it would be ignored."""
-    given = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
+    files = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
                                        ("generated", "--generated"), ("train", "--train"))
-             if getattr(args, name, None)]
-    if given:
-        raise UsageError(f"--demo scores the embedded demo; {', '.join(given)} would be "
+             if given(args, name)]
+    if files:
+        raise UsageError(f"--demo scores the embedded demo; {', '.join(files)} would be "
                          "ignored: give either --demo or files")
 
 
@@ -134,26 +126,24 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
     processing = type_processing(args)  # flag errors before any reading
-    if getattr(args, "jsonl", False):
-        if getattr(args, "generated", None):
+    if given(args, "jsonl"):
+        if given(args, "generated"):
             raise UsageError("--generated reads GOLD as a column file or a saved split, "
                              "not with --jsonl span files")
-        if getattr(args, "suffix", False):
+        if given(args, "suffix"):
             raise UsageError("--suffix reads tags written type first (PER-B); --jsonl spans "
                              "have types, not tags")
         gold, preds = span_paths(args)
-        corpus, systems = library.read_systems(
-            gold, preds, jsonl=True, inclusive_end=args.inclusive_end, snap=args.snap,
-            keep_tokens=keep_tokens, encoding=args.encoding)
+        corpus, systems = library.read_systems(gold, preds, jsonl=True, keep_tokens=keep_tokens,
+                                               encoding=args.encoding, **from_args(args, SPANS))
     else:
         if not args.gold:
             raise UsageError("no GOLD file given")
         gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
         corpus, systems = library.read_systems(
             gold, [check_file(p) for p in prediction_paths(args)] or None,
-            split=getattr(args, "split", None),
-            tokens_column=getattr(args, "tokens_column", "tokens"),
-            tags_column=getattr(args, "tags_column", "ner_tags"), keep_tokens=keep_tokens,
+            split=given(args, "split"), tokens_column=given(args, "tokens_column"),
+            tags_column=given(args, "tags_column"), keep_tokens=keep_tokens,
             **generated_options(args), **system_options(args, outside_scheme_is_error))
         for name, record in corpus.source.generated.items():
             note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
@@ -161,14 +151,14 @@ def load_systems(args, outside_scheme_is_error: bool = False,
                  "token for it: it is counted beside them)")
         corpus = with_suffix(args, corpus)
     # --keep-types, --remove-types, --map-types: on every column, as the API's read_input
-    scheme = "IOB2" if getattr(args, "jsonl", False) else args.scheme
+    scheme = "IOB2" if given(args, "jsonl") else args.scheme
     return process_corpus(corpus, [GOLD, *systems], scheme, args.mode, processing), systems
 
 
 def with_suffix(args, corpus: Corpus, undo: bool = False) -> Corpus:
     """``corpus`` with --suffix tags (``PER-B``, checked as they were read) in the usual
     order (``undo``: back)."""
-    return suffixed(corpus, undo) if getattr(args, "suffix", False) else corpus
+    return suffixed(corpus, undo) if given(args, "suffix") else corpus
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:

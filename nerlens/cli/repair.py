@@ -7,7 +7,8 @@ import sys
 from nerspan.encodings import repair
 from nerspan.type_processing import process_retagged
 
-from .common import print_json, type_processing
+from .common import print_json
+from .options import type_processing
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         check_in_out, file_options)
 

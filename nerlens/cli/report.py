@@ -17,6 +17,7 @@ from nerlens.systems import load_saved_split
 from .common import UsageError, add_alias, non_negative_int, show_progress, write_outputs
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems,
                      read_training, refuse_files_with_demo)
+from .options import given
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 from .span_files import add_span_arguments
@@ -74,12 +75,12 @@ def add_arguments(parser) -> None:
 def _gold_and_predictions(args) -> None:
     """GOLD [PRED ...] with the deprecated --gold FILE / --dataset DIR: then every
     positional argument is a PRED."""
-    given = getattr(args, "gold_option", None) or getattr(args, "dataset_option", None)
-    if given:
-        if getattr(args, "gold_option", None) and getattr(args, "dataset_option", None):
+    old = given(args, "gold_option") or given(args, "dataset_option")
+    if old:
+        if given(args, "gold_option") and given(args, "dataset_option"):
             raise UsageError("give GOLD once (--gold and --dataset are its old names)")
         args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
-        args.gold = given
+        args.gold = old
 
 
 def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:

@@ -1,21 +1,14 @@
 """``nerlens score``: entity-level P/R/F1 as conlleval.pl prints it."""
 from __future__ import annotations
 
-import dataclasses
 import sys
-import warnings
 
-import numpy as np
-
-from nerspan import (GOLD, Corpus, DecodingWarning, EntityScores, LabelTable, decode,
-                     entity_scores, get_scheme)
-from nerspan.confusion import confusion_counts, counts_dict
-from nerspan.corpus import side_name
+from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.fbeta import fbeta_key
-from nerspan.schemes import check_mode
 from nerspan.errors import counted
-from nerspan.spans import Repairs, check_tags, repair_note, repairs_dict
+from nerspan.spans import repair_note
+from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_systems
 
@@ -24,11 +17,6 @@ from .inputs import add_input_arguments, load_systems, refuse_files_with_demo
 
 NAME = "score"
 HELP = "entity-level precision, recall, F1 (conlleval-style)"
-
-# Tokens per block of whole sentences that ``compute`` decodes at once: the spans of a
-# whole 100 MB file would add 0.6x the file to the peak memory; a block of 2**18 tokens
-# adds 6 MiB and scores it as fast as 2**20 (which adds 27 MiB) or 2**16.
-SCORE_BLOCK = 1 << 18
 
 
 def add_arguments(parser) -> None:
@@ -47,102 +35,10 @@ def add_arguments(parser) -> None:
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
             confusion: bool = False) -> dict:
-    """Scores of every system column: name -> json dict (plus token accuracy).
-
-    The corpus is decoded and counted in blocks of whole sentences (about
-    ``SCORE_BLOCK`` tokens): mentions never cross a sentence, so the blocks' counts and
-    repairs add up to the corpus's, and only one block's spans are held at once. No
-    ``DecodingWarning`` is raised: the ``repairs`` of the result say it (``run`` prints
-    them), once per column. ``beta`` and ``confusion`` as in ``nerspan.score``.
-    """
-    check_mode(mode)
-    scheme = get_scheme(scheme)
-    table = LabelTable.build(corpus.labels, scheme)
-    # generated systems' records are added once to the sums, never to each block's counts
-    generated = dict(corpus.source.generated)
-    if generated:
-        corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={}))
-    for column in (GOLD, *systems):  # before the blocks: errors name the corpus's sentence
-        check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
-    parts = {name: [] for name in systems}  # per system, per block: _BlockScores
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DecodingWarning)
-        for first, block in _sentence_blocks(corpus, SCORE_BLOCK):
-            gold = decode(block, GOLD, scheme, mode, table)
-            for name in systems:
-                pred = decode(block, name, scheme, mode, table)
-                same_tags = np.count_nonzero(block.column(name) == block.column(GOLD))
-                parts[name].append(_BlockScores(
-                    entity_scores(gold, pred), _shifted(gold.repairs, first),
-                    _shifted(pred.repairs, first), int(same_tags),
-                    confusion_counts(gold, pred) if confusion else None))
-    return {name: _summed(parts[name], table.types, corpus.n_tokens, generated.get(name),
-                          beta)
-            for name in systems}
-
-
-@dataclasses.dataclass(frozen=True)
-class _BlockScores:
-    """One system on one block: its scores, both columns' repairs with sentences
-    counted in the whole corpus, and how many tokens have the gold tag."""
-
-    scores: EntityScores
-    gold_repairs: Repairs
-    pred_repairs: Repairs
-    same_tags: int
-    confusion: tuple | None = None   # confusion_counts over the table's types
-
-
-def _summed(parts: list, types: tuple, n_tokens: int, generated=None,
-            beta: float = 1.0) -> dict:
-    """One system's result dict from its blocks (``_BlockScores``, in corpus order):
-    the mention counts of ``types`` summed, the repairs merged; as ``entity_scores``
-    gives for the whole corpus, plus ``tokens`` and ``accuracy``. ``generated``: the
-    record of a generated system, whose ungrounded entities are wrong predictions."""
-    pred_repairs = dataclasses.replace(Repairs.merged([p.pred_repairs for p in parts]),
-                                       generated=generated)
-    unplaced = pred_repairs.unplaced()
-    types = tuple(sorted(set(types) | set(unplaced))) if unplaced else types
-    index = {name: i for i, name in enumerate(types)}
-    counts = np.zeros((3, len(types)), dtype=np.int64)  # gold, predicted, correct
-    for part in parts:
-        at = [index[name] for name in part.scores.types]
-        counts[:, at] += (part.scores.gold, part.scores.predicted, part.scores.correct)
-    for name, n in unplaced.items():
-        counts[1, index[name]] += n
-    present = np.flatnonzero((counts[0] > 0) | (counts[1] > 0))
-    first, first_confusion = parts[0].scores, parts[0].confusion
-    repairs = repairs_dict(Repairs.merged([p.gold_repairs for p in parts]), pred_repairs)
-    result = EntityScores(tuple(types[i] for i in present), gold=counts[0, present],
-                          predicted=counts[1, present], correct=counts[2, present],
-                          zero_division=first.zero_division, repairs=repairs,
-                          options=first.options, beta=beta,
-                          confusion=None if first_confusion is None else counts_dict(
-                              types, present, *(sum(counts) for counts in zip(
-                                  *(p.confusion for p in parts))))).to_dict()
-    result["tokens"] = n_tokens
-    same_tags = sum(p.same_tags for p in parts)
-    result["accuracy"] = same_tags / n_tokens if n_tokens else 0.0
-    return result
-
-
-def _shifted(repairs: Repairs, first: int) -> Repairs:
-    """``repairs`` of a block starting at sentence ``first``, sentences of the corpus."""
-    return dataclasses.replace(repairs, sentences=tuple(s + first for s in repairs.sentences))
-
-
-def _sentence_blocks(corpus: Corpus, size: int):
-    """``(first sentence, block)`` for blocks of whole sentences of about ``size``
-    tokens (a longer sentence is a block of its own), each a ``Corpus`` of views of
-    ``corpus``'s arrays, with the file lines of its sentences for error messages. A
-    corpus of at most ``size`` tokens is one block: itself."""
-    if corpus.n_tokens <= size:
-        yield 0, corpus
-        return
-    cuts = np.searchsorted(corpus.offsets, np.arange(size, corpus.n_tokens, size))
-    bounds = np.unique(np.concatenate([[0], cuts, [corpus.n_sentences]])).tolist()
-    for first, stop in zip(bounds[:-1], bounds[1:]):
-        yield first, corpus.block(first, stop)
+    """Scores of every system column: name -> json dict (plus token accuracy), scored in
+    blocks of whole sentences by the library (``nerspan.streaming.score_in_blocks``;
+    ``beta`` and ``confusion`` as in ``nerspan.score``)."""
+    return score_in_blocks(corpus, systems, scheme, mode, beta=beta, confusion=confusion)
 
 
 def conlleval_report(result: dict) -> str:

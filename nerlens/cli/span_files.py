@@ -24,10 +24,6 @@ def add_span_arguments(parser) -> None:
                              "(each one is counted in repairs) instead of failing")
 
 
-def span_options(args) -> dict:
-    return dict(inclusive_end=args.inclusive_end, snap=args.snap)
-
-
 def span_paths(args) -> tuple[str, list[str]]:
     """GOLD and the PRED files of --jsonl, checked to exist (--scheme must be IOB2)."""
     if get_scheme(args.scheme).name != "IOB2":

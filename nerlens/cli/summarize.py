@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from nerspan.counts import summarize
 
-from .common import format_table, print_json, type_processing
+from .common import format_table, print_json
+from .options import type_processing
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         file_options, input_files)
 

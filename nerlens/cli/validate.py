@@ -5,7 +5,8 @@ from nerspan.tagfiles import TAGS, TagFile
 from nerspan.type_processing import relabel_tags
 from nerspan.validation import validate
 
-from .common import print_json, type_processing
+from .common import print_json
+from .options import type_processing
 from .tag_files import (add_file_arguments, add_scheme_argument, command_hints, file_options,
                         input_files)
 

@@ -14,7 +14,6 @@ comparison at the cost of one matrix product per system.
 """
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,7 +30,7 @@ from nerspan.inputs import suffixed
 from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
-from nerlens.jsonable import json_ready
+from nerlens.jsonable import json_text
 from nerlens.systems import add_systems, check_system_names, read_gold
 
 from . import analyses, confusion, examples, findings, html, text
@@ -69,7 +68,7 @@ class Report:
                 "confusion": self.confusion}
 
     def to_json(self, path: str | Path | None = None) -> str:
-        text = json.dumps(json_ready(self.to_dict()), indent=2, ensure_ascii=False)
+        text = json_text(self.to_dict())
         if path is not None:
             Path(path).write_text(text + "\n", encoding="utf-8")
         return text
@@ -158,7 +157,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     (``PER-B``), as seqeval's ``suffix=True``.
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
-    against which every system and family is scored.
+    against which every system and family is scored; each system is decoded once there
+    (``GoldContext.predicted``) for every family, and the training data once.
 
     One dataset; ``nerlens.report(datasets=...)`` is a whole experiment
     (``nerlens.experiment``).
@@ -229,10 +229,9 @@ def score_systems(context: GoldContext, system_names: list, families, bar=None,
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
     system -> bootstrap statistics, every system scored against one gold ``context``
     (``options``: family -> its score options)."""
-    corpus, scheme, mode = context.corpus, context.scheme, context.mode
     results, statistics = {}, {}
     for system in system_names:
-        entity, statistics[system] = entity_statistics(corpus, scheme, mode, system, context)
+        entity, statistics[system] = entity_statistics(context, system)
         results[system] = {"entity": entity}
         for name in families:
             family = get_family(name)

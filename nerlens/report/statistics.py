@@ -8,10 +8,8 @@ exactly the published numbers.
 """
 from __future__ import annotations
 
-from nerspan import GOLD, PRED, decode
-from nerspan.schemes import get_scheme
+from nerspan import PRED
 from nerspan.scores import entity_scores
-from nerspan.spans import LabelTable
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
 from nerspan.family import Family
 from nerspan.scores import sentence_counts
@@ -19,21 +17,19 @@ from nerspan.scores import sentence_counts
 
 def score_family(family: Family, context, pred_column: str, **options):
     """The family's result object for the system ``pred_column`` of a gold ``context``
-    (``nerspan.GoldContext``: gold decoded and classified once for all systems), scored
-    with the options the report passes (``family.report_options``) and ``options``."""
-    return family.score(context, scheme=context.scheme, mode=context.mode, train=context.train,
-                        pred_column=pred_column, **{**family.report_options, **options})
+    (``nerspan.GoldContext``: gold decoded and classified once, each system decoded once,
+    for all families), scored with the options the report passes
+    (``family.report_options``) and ``options``. The context alone carries scheme, mode
+    and training index: nothing beside it for the family to check against it."""
+    return family.score(context, pred_column=pred_column,
+                        **{**family.report_options, **options})
 
 
-def entity_statistics(corpus, scheme: str, mode: str, pred_column: str = PRED,
-                      context=None) -> tuple[dict, list[Statistic]]:
+def entity_statistics(context, pred_column: str = PRED) -> tuple[dict, list[Statistic]]:
     """nerspan's entity scores and the entity F1/precision/recall statistics of the
-    column ``pred_column``; a gold ``context`` of ``corpus`` gives the gold decoded."""
-    table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold = (decode(corpus, GOLD, scheme, mode, table) if context is None
-            else context.gold_spans(table))
-    pred = decode(corpus, pred_column, scheme, mode, table)
-    counts = sentence_counts(gold, pred, corpus.n_sentences)
+    system column ``pred_column`` of a gold ``context`` (its spans, decoded once)."""
+    gold, pred = context.gold, context.predicted(pred_column)
+    counts = sentence_counts(gold, pred, context.corpus.n_sentences)
     n_gold = int(counts[:, 2].sum())
     return entity_scores(gold, pred).to_dict(), [
         Statistic("entity_f1", counts, f1_statistic, n_gold),

@@ -7,9 +7,11 @@ from nerspan.family import Family, ReportView
 from nerlens.families import in_report_order, registered
 
 # Per-system figures are drawn for this many systems (the first ones, baseline first):
-# each costs as much as a bucket chart, and with 15 systems they would triple the time
-# of the report's figures. The page says so; the tables cover every system.
-FIGURE_SYSTEMS = 4
+# each costs twice a bucket chart; with 15 systems all of them would triple the time of
+# the report's figures, and 4 of them kept the 15-system report slower than seqeval's
+# classification_report (benchmarks/bench_report.py). The page says so; the tables
+# cover every system.
+FIGURE_SYSTEMS = 2
 
 
 def figure_systems(system_names) -> list:

@@ -1,0 +1,206 @@
+"""The one translator from command-line arguments to the library's options.
+
+Every flag whose value the library takes is one row of ``FLAGS``: its argparse
+destination, the option name the library gives it (the one contract: the same name in
+the API, the evaluate modules and here), the library calls (``targets``) that take it,
+the function that turns the flag's text into the option's value, and its value when a
+command has no such flag. ``from_args(args, target)`` reads a parsed ``Namespace``
+through the table; ``given(args, dest)`` reads one flag (its ``absent`` value when the
+command does not define it). Adding a flag is adding its row here (and its
+``add_argument`` in the command's module); nothing else translates arguments.
+
+>>> import argparse
+>>> args = argparse.Namespace(scheme="IOBES", mode="strict", labels="PER, LOC",
+...                           exclude="", weights=None)
+>>> opts = from_args(args, FAIREVAL)
+>>> opts["scheme"], opts["labels"], opts["exclude"]
+('IOBES', ['PER', 'LOC'], ())
+>>> given(args, "jsonl"), given(args, "tokens_column")
+(False, 'tokens')
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+import attribute_buckets
+import faireval
+
+from nerspan.type_processing import TypeProcessing
+
+from .common import UsageError, load_json
+
+# The library calls the rows feed (``targets``).
+READ = "read"                    # nerspan.read_columns: how a column file is read
+SYSTEMS = "systems"              # nerlens.systems.read_systems / add_systems / read_gold
+SPANS = "spans"                  # span input (--jsonl)
+FAIREVAL = "faireval"            # faireval.score
+ATTRIBUTE_BUCKETS = "attribute_buckets"  # attribute_buckets.score
+TYPES = "types"                  # nerspan.type_processing.TypeProcessing.of
+GENERATED = "generated"          # grounding --generated responses (read_systems)
+
+
+def comma_list(value: str | None) -> list | None:
+    """``"A, B"`` -> ``["A", "B"]``; None stays None."""
+    if value is None:
+        return None
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def comma_list_or_none_left(value: str | None):
+    """``comma_list``, an empty or absent list as ``()`` (nothing left out)."""
+    return comma_list(value) or ()
+
+
+def weight_table(value: str | None):
+    """--weights: a preset name, a JSON weight table or a JSON file's."""
+    if value in faireval.HEADLINE_WEIGHTS:   # they chose the headline scores once
+        print(f"nerlens: warning: --weights {value}: "
+              f"{faireval.headline_weights_warning(value)}", file=sys.stderr)
+        return None
+    if value is None or value in faireval.WEIGHT_NAMES:
+        return value
+    text = value
+    if os.path.exists(value):
+        with open(value, encoding="utf-8") as handle:
+            text = handle.read()
+    try:
+        return load_json(text, "--weights")
+    except json.JSONDecodeError:
+        raise UsageError(f"--weights must be a preset ({', '.join(faireval.WEIGHT_NAMES)}), "
+                         f"a JSON weight table or a JSON file, not {value!r}") from None
+
+
+def attribute_names(value: str | None) -> list | None:
+    """--attributes: comma-separated names of ``attribute_buckets.ATTRIBUTES``."""
+    attributes = comma_list(value) if value else None
+    unknown = [a for a in attributes or () if a not in attribute_buckets.ATTRIBUTES]
+    if unknown:
+        raise UsageError(f"unknown attribute(s) {', '.join(unknown)}; choose among "
+                         f"{', '.join(attribute_buckets.ATTRIBUTES)}")
+    return attributes
+
+
+def bucket_count(value: int) -> int:
+    """--n-buckets: at least 2."""
+    if value < 2:
+        raise UsageError("--n-buckets must be at least 2")
+    return value
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One flag: argparse ``dest``, the library's ``option`` name, the ``targets`` that
+    take it, ``parse`` (the flag's value -> the option's; None: as it is) and ``absent``
+    (its value for a command without the flag)."""
+
+    dest: str
+    option: str | None = None
+    targets: tuple = ()
+    parse: Callable | None = None
+    absent: object = None
+
+    def value(self, args):
+        raw = getattr(args, self.dest, self.absent)   # the one place a flag may be missing
+        return raw if self.parse is None else self.parse(raw)
+
+
+FLAGS = (
+    # reading column files
+    Flag("comment_prefix", "comment_prefix", (READ, SYSTEMS)),
+    Flag("encoding", "encoding", (READ, SYSTEMS)),
+    Flag("missing_tag", "missing_tag", (READ, SYSTEMS)),
+    Flag("gold_tag_column", "gold_tag_column", (SYSTEMS,)),
+    Flag("pred_tag_column", "pred_tag_column", (SYSTEMS,)),
+    Flag("token_column", "token_column", (SYSTEMS,)),
+    Flag("allow_token_mismatch", "allow_token_mismatch", (SYSTEMS,)),
+    Flag("split", "split", (), absent=None),
+    Flag("tokens_column", "tokens_column", (), absent="tokens"),
+    Flag("tags_column", "tags_column", (), absent="ner_tags"),
+    # decoding
+    Flag("scheme", "scheme", (SYSTEMS, FAIREVAL, ATTRIBUTE_BUCKETS)),
+    Flag("mode", "mode", (SYSTEMS, FAIREVAL, ATTRIBUTE_BUCKETS)),
+    Flag("suffix", "suffix", (SYSTEMS,), absent=False),   # tags written PER-B
+    # scores
+    Flag("beta", "beta", (FAIREVAL, ATTRIBUTE_BUCKETS), absent=1.0),
+    # span files (--jsonl)
+    Flag("jsonl", absent=False),
+    Flag("inclusive_end", "inclusive_end", (SPANS,)),
+    Flag("snap", "snap", (SPANS,)),
+    # entity types (seqscore's process), on every input
+    Flag("keep_types", "keep_types", (TYPES,)),
+    Flag("remove_types", "remove_types", (TYPES,)),
+    Flag("map_types", "type_map", (TYPES,)),
+    # generated output (--generated FILE.jsonl)
+    Flag("occurrences", "occurrences", (GENERATED,)),
+    Flag("fuzzy", "fuzzy", (GENERATED,)),
+    # faireval
+    Flag("weights", "weights", (FAIREVAL,), weight_table),
+    Flag("focus", "focus", (FAIREVAL,)),
+    Flag("labels", "labels", (FAIREVAL,), comma_list),
+    Flag("exclude", "exclude", (FAIREVAL,), comma_list_or_none_left),
+    Flag("confusion_tp", "confusion_tp", (FAIREVAL,)),
+    Flag("reference_iteration", "reference_iteration", (FAIREVAL,)),
+    Flag("schemas", "schemas", (FAIREVAL,), comma_list),
+    Flag("min_overlap", "min_overlap", (FAIREVAL,)),
+    Flag("matching", "matching", (FAIREVAL,)),
+    Flag("return_instances", "return_instances", (FAIREVAL,), absent=False),
+    Flag("csv"),
+    # attribute_buckets
+    Flag("n_buckets", "n_buckets", (ATTRIBUTE_BUCKETS,), bucket_count),
+    Flag("attributes", "attributes", (ATTRIBUTE_BUCKETS,), attribute_names),
+    Flag("equal_width", "equal_width", (ATTRIBUTE_BUCKETS,)),
+    Flag("case_sensitive", "case_sensitive", (ATTRIBUTE_BUCKETS,)),
+    Flag("frequency_norm", "frequency_norm", (ATTRIBUTE_BUCKETS,)),
+    Flag("compat", "compat", (ATTRIBUTE_BUCKETS,)),
+    Flag("bootstrap", "bootstrap", (ATTRIBUTE_BUCKETS,)),
+    Flag("seed", "seed", (ATTRIBUTE_BUCKETS,)),
+    Flag("confidence", "confidence", (ATTRIBUTE_BUCKETS,)),
+    # what the commands read for themselves (no library option)
+    Flag("debug", absent=False),
+    Flag("run"),
+    Flag("gold"),
+    Flag("predictions"),
+    Flag("train"),
+    Flag("generated"),
+    Flag("demo", absent=False),
+    Flag("families"),
+    Flag("gold_option"),
+    Flag("dataset_option"),
+    Flag("declared"),
+    Flag("manifest"),
+)
+
+_BY_DEST = {flag.dest: flag for flag in FLAGS}
+
+
+def from_args(args, target: str, **fixed) -> dict:
+    """The options of the library call ``target`` from the parsed ``args`` (the flags
+    the command defines), plus ``fixed`` (options no flag gives)."""
+    out = {flag.option: flag.value(args) for flag in FLAGS
+           if target in flag.targets and hasattr(args, flag.dest)}
+    out.update(fixed)
+    return out
+
+
+def type_processing(args):
+    """The ``nerspan.type_processing.TypeProcessing`` of the type flags (None: none)."""
+    types = from_args(args, TYPES)
+    if types.get("keep_types") and types.get("remove_types"):
+        raise UsageError("--keep-types and --remove-types were both given: give one "
+                         "(keeping some types removes all the others)")
+    return TypeProcessing.of(types.get("keep_types"), types.get("remove_types"),
+                             types.get("type_map"))
+
+
+def given(args, dest: str):
+    """The value of the flag ``dest`` (parsed by its row), or its ``absent`` value when
+    the command has no such flag."""
+    try:
+        flag = _BY_DEST[dest]
+    except KeyError:
+        raise KeyError(f"no row for the flag {dest!r} in nerlens.cli.options.FLAGS") from None
+    return flag.value(args)

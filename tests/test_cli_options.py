@@ -1,0 +1,82 @@
+"""The command line has one translator from arguments to options (issue 29, item 5):
+``nerlens.cli.options.FLAGS``, one row a flag, read by ``from_args`` and ``given``."""
+from __future__ import annotations
+
+import argparse
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+import attribute_buckets
+import faireval
+from nerspan import read_columns
+from nerlens import systems
+from nerlens.cli import build_parser
+from nerlens.cli.common import UsageError
+from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, READ, SPANS, SYSTEMS,
+                                 from_args, given)
+
+CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
+
+# the library call behind each target: every option a row gives must be its parameter
+TARGETS = {READ: read_columns, SYSTEMS: systems.read_systems, SPANS: systems.read_systems,
+           FAIREVAL: faireval.score, ATTRIBUTE_BUCKETS: attribute_buckets.score}
+
+
+def _dests() -> set:
+    """Every argparse destination of every subcommand."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {dest for command in sub.choices.values()
+            for dest in [a.dest for a in command._actions] + list(command._defaults)}
+
+
+def test_every_row_is_a_flag_of_some_command_and_an_option_of_its_targets():
+    dests = _dests()
+    for flag in FLAGS:
+        assert flag.dest in dests, f"{flag.dest}: no command has this flag"
+        for target in flag.targets:
+            assert flag.option in inspect.signature(TARGETS[target]).parameters, \
+                (flag.dest, target)
+    assert len({flag.dest for flag in FLAGS}) == len(FLAGS)  # one row a flag
+
+
+def test_no_command_reads_a_maybe_missing_flag_itself():
+    """``getattr(args, name, default)`` only in the translator: a flag's value when a
+    command lacks it is stated once, in its row."""
+    found = [f"{path.name}:{n}" for path in sorted(CLI.glob("*.py"))
+             if path.name != "options.py"
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"getattr\(args\b", line)]
+    assert found == []
+
+
+def test_from_args_parses_through_the_rows_and_skips_flags_a_command_lacks():
+    args = build_parser().parse_args(["faireval", "g.txt", "--labels", "PER, LOC",
+                                      "--schemas", "strict,exact", "--scheme", "IOBES"])
+    options = from_args(args, FAIREVAL)
+    assert options["labels"] == ["PER", "LOC"] and options["schemas"] == ["strict", "exact"]
+    assert options["exclude"] == () and options["scheme"] == "IOBES"
+    assert set(options) <= set(inspect.signature(faireval.score).parameters)
+    # a namespace without the flags: nothing given, the library's defaults apply
+    assert from_args(argparse.Namespace(), FAIREVAL) == {}
+    assert from_args(argparse.Namespace(), SYSTEMS, on_repairs=print) == {"on_repairs": print}
+
+
+def test_parse_errors_are_usage_errors():
+    args = build_parser().parse_args(["buckets", "g.txt", "--attributes", "eLen,eLn"])
+    with pytest.raises(UsageError, match="unknown attribute.*eLn"):
+        from_args(args, ATTRIBUTE_BUCKETS)
+    args = build_parser().parse_args(["buckets", "g.txt", "--n-buckets", "1"])
+    with pytest.raises(UsageError, match="--n-buckets must be at least 2"):
+        from_args(args, ATTRIBUTE_BUCKETS)
+
+
+def test_given_reads_the_row_s_absent_value():
+    empty = argparse.Namespace()
+    assert given(empty, "jsonl") is False and given(empty, "tokens_column") == "tokens"
+    assert given(argparse.Namespace(jsonl=True), "jsonl") is True
+    with pytest.raises(KeyError, match="no row for the flag 'nope'"):
+        given(empty, "nope")
