@@ -99,8 +99,11 @@ def check_min_overlap(min_overlap) -> float:
 
 def check_matching(matching: str) -> str:
     if matching not in MATCHINGS:
+        # nerspan.score's matching="strings" compares generated output as strings: no spans
+        hint = ("; matching='strings' (generated output as strings) is nerspan.score's: "
+                "FairEval grounds generated output to spans" if matching == "strings" else "")
         raise ValueError(f"unknown matching {matching!r}; choose 'greedy' (nervaluate's, in "
-                         "list order) or 'optimal' (a maximum-weight pairing)")
+                         f"list order) or 'optimal' (a maximum-weight pairing){hint}")
     return matching
 
 

@@ -85,11 +85,13 @@ def score_in_context(score, references, predictions, *, train=None, **options):
     gold decoded once, with the training index given (the load-time one, reused).
     ``options`` are the family's and the input options (``nerspan.InputOptions``), which
     read both sides into the context."""
-    context, _, _, pred_column = resolve(references, predictions,
-                                         scheme=options.get("scheme"),
-                                         mode=options.get("mode"), train=train,
-                                         inputs=InputOptions.of(options))
-    family = {k: v for k, v in options.items() if k not in OPTION_NAMES}
+    # the input options the family reads as such (faireval's ``matching`` is its own)
+    input_names = getattr(score, "input_option_names", OPTION_NAMES)
+    context, _, _, pred_column = resolve(
+        references, predictions, scheme=options.get("scheme"), mode=options.get("mode"),
+        train=train, inputs=InputOptions.of({k: v for k, v in options.items()
+                                             if k in input_names}))
+    family = {k: v for k, v in options.items() if k not in input_names}
     return score(context, pred_column=pred_column, train=train, **family)
 
 
@@ -241,7 +243,9 @@ class OptionsMixin:
         """``texts``, ``inclusive_end``, ``snap`` (nerspan.span_input) and ``matching``,
         ``occurrences``, ``fuzzy`` (generated output): load time, then compute."""
         options = dict(self._load_span_options)
-        options.update({k: v for k, v in given.items() if k in READ_OPTIONS})
+        # a family's own option of the same name is its own (faireval's SemEval matching)
+        options.update({k: v for k, v in given.items()
+                        if k in READ_OPTIONS and k not in self.OPTIONS})
         return options
 
 class TrainingDataMixin(OptionsMixin):

@@ -229,6 +229,7 @@ def input_options(*names: str, positional: tuple = ()):
             return func(**arguments, **extra, inputs=inputs)
 
         wrapper.__signature__ = signature
+        wrapper.input_option_names = tuple(taken)  # what the function reads as input options
         wrapper.__doc__ = _documented(func.__doc__ or "", taken)
         return wrapper
     return decorate

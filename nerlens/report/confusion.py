@@ -210,7 +210,7 @@ def _plain(report, row: dict) -> str:
 def _listed(report, data: dict) -> str:
     """The examples of every cell that is an error, under the map, each labelled with
     its cell."""
-    items = "".join(_example(report, name, row, {name: name})
+    items = "".join(_example(report, name, row, {name: name}, {})
                     for name, rows in sorted(data["examples"].items()) for row in rows)
     if not items:
         return "<p class='note'>No error: every mention is on the diagonal.</p>"
