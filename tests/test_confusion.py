@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import nerspan
 from nerlens.cli import main
 from nerspan import Corpus, LabelTable, decode, get_scheme
+from nerspan import streaming
 from nerspan.confusion import confusion_dict
-from nerlens.cli import score as score_command
 
 get_entities = pytest.importorskip("seqeval.metrics.sequence_labeling").get_entities
 
@@ -123,7 +123,7 @@ def test_gold_against_itself_is_diagonal(pair):
 @pytest.mark.parametrize("block", [None, 3])
 def test_cli_confusion_equals_the_api(tmp_path, capsys, monkeypatch, block):
     if block is not None:  # counted over blocks of sentences, then summed
-        monkeypatch.setattr(score_command, "SCORE_BLOCK", block)
+        monkeypatch.setattr(streaming, "SCORE_BLOCK", block)
     gold = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"], ["B-LOC", "O", "B-PER"]]
     pred = [["B-PER", "O", "O", "B-ORG"], ["O", "B-LOC"], ["B-LOC", "O", "O"]]
     path = tmp_path / "both.txt"

@@ -14,7 +14,7 @@ from nerlens.systems import named_files, span_errors_located
 from .common import (UsageError, add_beta_argument, check_file, fbeta_column, format_table,
                      print_json, read_text_file)
 from .inputs import add_input_arguments, load_systems
-from .options import FAIREVAL, READ, SPANS, from_args
+from .options import FAIREVAL, READ, SPANS, from_args, given
 from .span_files import read_span_files
 
 NAME = "faireval"
@@ -92,11 +92,11 @@ def options(args) -> dict:
     """``faireval.score``'s options of the flags (``options.FLAGS``); the SemEval flags
     apply to the SemEval-2013 schemas only, and --csv lists the instances."""
     kwargs = from_args(args, FAIREVAL)
-    given = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
-             if getattr(args, name) != default]
-    if given and not kwargs["schemas"]:
-        raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to the "
-                         "SemEval-2013 schemas: add --schemas semeval (or some of "
+    set_flags = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
+                 if given(args, name) != default]
+    if set_flags and not kwargs["schemas"]:
+        raise UsageError(f"{', '.join(set_flags)} appl{'ies' if len(set_flags) == 1 else 'y'} "
+                         "to the SemEval-2013 schemas: add --schemas semeval (or some of "
                          f"{', '.join(faireval.SCHEMAS)})")
     kwargs["return_instances"] = bool(kwargs["return_instances"] or args.csv)
     return kwargs

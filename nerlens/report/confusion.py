@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan import LabelTable, decode, get_scheme
+from nerspan import LabelTable, get_scheme
 from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_cells, confusion_dict
 
 from .examples import SHOWN
@@ -37,7 +37,7 @@ def collect(context, systems: list) -> dict:
     gold = context.gold_spans(table)
     out = {}
     for system in systems:
-        pred = decode(corpus, system, context.scheme, context.mode, table)
+        pred = context.predicted(system, table)  # decoded once for every family
         gold_cell, pred_cell = confusion_cells(gold, pred)
         data = confusion_dict(gold, pred, (gold_cell, pred_cell))
         data["examples"] = _cell_examples(corpus, gold, pred, gold_cell, pred_cell, table.types)
