@@ -41,6 +41,7 @@ FAIREVAL = "faireval"            # faireval.score
 ATTRIBUTE_BUCKETS = "attribute_buckets"  # attribute_buckets.score
 TYPES = "types"                  # nerspan.type_processing.TypeProcessing.of
 GENERATED = "generated"          # grounding --generated responses (read_systems)
+TAG_FILES = "tag_files"          # nerspan.tagfiles.TagFile: the file tools' inputs
 
 
 def comma_list(value: str | None) -> list | None:
@@ -110,12 +111,13 @@ class Flag:
 
 FLAGS = (
     # reading column files
-    Flag("comment_prefix", "comment_prefix", (READ, SYSTEMS)),
-    Flag("encoding", "encoding", (READ, SYSTEMS)),
+    Flag("comment_prefix", "comment_prefix", (READ, SYSTEMS, TAG_FILES)),
+    Flag("encoding", "encoding", (READ, SYSTEMS, TAG_FILES)),
     Flag("missing_tag", "missing_tag", (READ, SYSTEMS)),
     Flag("gold_tag_column", "gold_tag_column", (SYSTEMS,)),
     Flag("pred_tag_column", "pred_tag_column", (SYSTEMS,)),
-    Flag("token_column", "token_column", (SYSTEMS,)),
+    Flag("token_column", "token_column", (SYSTEMS, TAG_FILES)),
+    Flag("tag_column", "tag_column", (TAG_FILES,)),
     Flag("allow_token_mismatch", "allow_token_mismatch", (SYSTEMS,)),
     Flag("split", "split", (), absent=None),
     Flag("tokens_column", "tokens_column", (), absent="tokens"),

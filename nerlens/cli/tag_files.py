@@ -13,6 +13,7 @@ from nerspan.errors import InvalidTagError
 from nerspan.validation import InvalidTransitionError
 
 from .common import UsageError, add_type_arguments, check_file, encoding_name
+from .options import TAG_FILES, from_args
 
 
 def add_file_arguments(parser, files: str = "one") -> None:
@@ -65,9 +66,8 @@ def scheme_name(text: str) -> str:
 
 
 def file_options(args) -> dict:
-    """The ``nerspan.tagfiles.TagFile`` options of the reading flags."""
-    return dict(tag_column=args.tag_column, token_column=args.token_column,
-                comment_prefix=args.comment_prefix, encoding=args.encoding)
+    """The ``nerspan.tagfiles.TagFile`` options of the reading flags (``options.FLAGS``)."""
+    return from_args(args, TAG_FILES)
 
 
 def input_files(args) -> list[str]:
