@@ -4,7 +4,9 @@ the min_share rule, hardeval's corpus statistics and hard tokens, and the figure
 headless Chromium."""
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 
 import pytest
 
@@ -121,3 +123,71 @@ def test_per_system_figures_are_capped_and_the_page_says_so():
     assert [s for s in many if self_diagnosis_title(s) in report.figures] == drawn
     assert FAIREVAL_ERRORS_TITLE in report.figures     # Figure 1 covers every system
     assert f"drawn for the first {FIGURE_SYSTEMS} systems only" in report.to_html()
+
+
+def _bar_figures(n: int) -> dict:
+    from matplotlib.figure import Figure
+
+    figures = {}
+    for k in range(n):
+        figure = Figure(figsize=(3, 2), layout="constrained")
+        figure.add_subplot().bar(["a", "b", "c"], [k, k + 1, 2 * k])
+        figures[f"chart {k}"] = figure
+    return figures
+
+
+def check_parallel_drawing() -> None:
+    """Forked workers give the same PNG bytes, in the same order, as one process; a
+    worker that fails leaves its share to the parent, which draws it. Run in a fresh
+    interpreter: one thread, as the command line has."""
+    import os
+
+    analyses = importlib.import_module("nerlens.report.analyses")
+    assert analyses._workers(12) > 1
+    alone = {title: analyses.figure_png(f) for title, f in _bar_figures(12).items()}
+    assert analyses.figure_pngs(_bar_figures(12)) == alone
+    assert list(analyses.figure_pngs(_bar_figures(12))) == list(alone)
+
+    parent = os.getpid()
+    drawn_here = []
+    draw = analyses.figure_png
+
+    def fails_in_a_child(figure):
+        if os.getpid() != parent:
+            raise RuntimeError("a worker failing")
+        drawn_here.append(figure)
+        return draw(figure)
+
+    analyses.figure_png = fails_in_a_child
+    assert analyses.figure_pngs(_bar_figures(12)) == alone
+    assert len(drawn_here) == 12          # the parent drew every share itself
+
+
+def test_figures_drawn_in_parallel_are_the_figures_drawn_one_by_one():
+    import os
+    import subprocess
+    from pathlib import Path
+
+    if not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("figures are drawn in parallel on Linux with 2 or more cores only")
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run(
+        [sys.executable, "-c",
+         "from tests.test_report_analyses import check_parallel_drawing as c; c()"],
+        cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+
+
+def test_figures_are_drawn_in_one_process_when_threads_run():
+    """fork copies one thread only: with another thread running, nothing is forked."""
+    import threading
+
+    analyses = importlib.import_module("nerlens.report.analyses")
+    stop = threading.Event()
+    waiting = threading.Thread(target=stop.wait)
+    waiting.start()
+    try:
+        assert analyses._workers(12) == 1
+    finally:
+        stop.set()
+        waiting.join()

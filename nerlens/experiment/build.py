@@ -44,7 +44,7 @@ from nerspan.errors import shown
 from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
 from nerlens.report import Report, report
-from nerlens.report.analyses import figure_png
+from nerlens.report.analyses import figure_pngs
 
 from . import dataset_page, findings, html, text
 from .over_runs import aggregate, experiment_view, family_parts, wilcoxon_tests
@@ -171,11 +171,15 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         view = experiment_view(result, family)
         result.views.update(part.compute(view) if view.ran else {k: {} for k in part.keys})
     if figures:
-        result.figures = _figures(result, families)
-        result.system_figures = {
-            name: {title: figure_png(figure) for title, figure in
-                   dataset_page.figures(r, runs[name], baseline).items()}
-            for name, r in reports.items()}
+        # every figure of the page drawn in one go, shared out over the workers
+        drawn = {(None, title): figure for title, figure in _figures(result, families).items()}
+        for name, r in reports.items():
+            drawn.update({(name, title): figure for title, figure in
+                          dataset_page.figures(r, runs[name], baseline).items()})
+        pngs = figure_pngs(drawn)
+        result.figures = {title: png for (name, title), png in pngs.items() if name is None}
+        result.system_figures = {name: {title: png for (of, title), png in pngs.items()
+                                        if of == name} for name in reports}
     result.findings = findings.findings(result)
     return result
 
@@ -207,11 +211,9 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, baseline: str, 
 
 
 def _figures(experiment: Experiment, families) -> dict:
-    """Title -> PNG bytes of the figures across datasets of the families that ran."""
+    """Title -> Figure of the figures across datasets of the families that ran."""
     out = {}
     for family, part in family_parts():
         if part.figures is not None and family.name in families:
-            view = experiment_view(experiment, family)
-            out.update({title: figure_png(figure)
-                        for title, figure in part.figures(view).items()})
+            out.update(part.figures(experiment_view(experiment, family)))
     return out

@@ -107,8 +107,14 @@ def _progress(total: int, enabled: bool, description: str):
         from tqdm.auto import tqdm
     except ImportError:  # tqdm comes with datasets; without it, no bar
         return None
-    return tqdm(total=total, desc=description, disable=not enabled, file=sys.stderr,
-                leave=False)
+
+    class Bar(tqdm):
+        # no monitor thread: the figures are drawn in forked processes, which is safe
+        # only in a process of one thread (analyses.figure_pngs)
+        monitor_interval = 0
+
+    return Bar(total=total, desc=description, disable=not enabled, file=sys.stderr,
+               leave=False)
 
 
 def systems_corpus(gold, systems: Mapping, tokens=None, gold_column: int = -1,
