@@ -10,6 +10,7 @@ import textwrap
 
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
+from nerspan.fbeta import fbeta_key
 
 from .findings import shown
 from .names import pair_key
@@ -27,8 +28,12 @@ ENTITY_COLUMNS = (("entity_precision", "P", "entity precision"),
 
 def columns(report) -> list[tuple]:
     """The headline columns of the report: ``(statistic key, header, legend)``."""
-    found = list(ENTITY_COLUMNS) + [(family.key(h.key), h.column, h.legend)
-                                    for family in every_family() for h in family.headline]
+    beta = report.info.get("beta", 1)
+    fbeta = [(fbeta_key(beta, "entity_"), f"F{fbeta_key(beta)[1:]}",
+              f"entity F-beta, beta {beta:g}")] if beta != 1 else []
+    found = fbeta + list(ENTITY_COLUMNS) + [(family.key(h.key), h.column, h.legend)
+                                            for family in every_family()
+                                            for h in family.headline]
     return [c for c in found if c[0] in report.higher_is_better]
 
 
