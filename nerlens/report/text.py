@@ -12,6 +12,7 @@ from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 from nerspan.fbeta import fbeta_key
 
+from . import confusion
 from .findings import shown
 from .names import pair_key
 from .repairs import decoding_repairs
@@ -142,13 +143,17 @@ def repairs_text(repairs: dict, shown_systems: int = 5) -> list[str]:
 
 
 def summary(report) -> str:
-    """The terminal view: notes, findings, the headline table, its legend, the repairs."""
+    """The terminal view: notes, findings, the headline table, its legend, the entity
+    confusion matrices, the repairs."""
     info = report.info
     lines = [f"nerlens report: {counted(len(report.systems), 'system')}, "
              f"{counted(info['sentences'], 'sentence')}, {counted(info['tokens'], 'token')}; "
              f"scheme {info['scheme']}, {info['mode']} decoding."]
     lines += [wrap(note) for note in info.get("notes", [])]
     lines += [""] + findings_text(report) + ["", headline_table(report), legend(report)]
+    matrices = confusion.text(report, WIDTH)
+    if matrices:
+        lines += [""] + matrices
     repaired = repairs_text(decoding_repairs(report.results))
     if repaired:
         lines += [""] + repaired
