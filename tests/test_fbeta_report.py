@@ -172,3 +172,23 @@ def test_cli_report_beta(tmp_path, capsys):
     assert close(data["results"][system]["entity"]["f0.5"], expected)
     assert data["info"]["beta"] == 0.5
     assert data["info"]["provenance"]["options"]["beta"] == 0.5
+
+
+def test_the_demo_page_with_beta_shows_names_not_keys(tmp_path, browser):
+    # issue 32's reader checks hold with the extra column: no report.json key as text
+    # (every collapsed part opened), a headline of one row per system
+    from tests.test_report_browser import _check_no_raw_key, _headline_rows
+
+    assert main(["report", "--demo", "--beta", "2", "--output", str(tmp_path),
+                 "--bootstrap", "50", "--no-progress"]) == 0
+    data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert "f2" in data["results"]["spacy_sm"]["entity"]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto((tmp_path / "report.html").as_uri(), wait_until="load")
+    headers = page.locator("section#summary table").first.locator("th").all_inner_texts()
+    assert headers[:3] == ["system", "entity F1", "entity F2"]
+    _headline_rows(page, len(data["systems"]))
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    _check_no_raw_key(page, data)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    page.close()
