@@ -32,11 +32,11 @@ def fbeta_name(name: str) -> str | None:
     """The readable name of an F-beta key (``f2``, ``entity_f0.5``: "F2", "entity
     F0.5"), or None for another key.
 
-    >>> fbeta_name("entity_f2"), fbeta_name("f0.5"), fbeta_name("entity_f1")
-    ('entity F2', 'F0.5', None)
+    >>> fbeta_name("entity_f2"), fbeta_name("f0.5"), fbeta_name("entity_f1"), fbeta_name("2")
+    ('entity F2', 'F0.5', None, None)
     """
-    stem, _, beta = name.rpartition("f")
-    if stem not in ("", "entity_") or beta in ("", "1"):
+    stem, found, beta = name.rpartition("f")
+    if not found or stem not in ("", "entity_") or beta in ("", "1"):
         return None
     try:
         float(beta)
