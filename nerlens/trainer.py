@@ -135,7 +135,8 @@ class ComputeMetrics:
     @property
     def headline_keys(self) -> list[str]:
         """The logged keys to watch (``metric_for_best_model``, without the Trainer's
-        ``eval_`` prefix): each family's ``Logged.headline``."""
+        ``eval_`` prefix): each family's ``Logged.headline``, with ``beta`` the F-beta
+        after each F1."""
         return [f"{f.name}_{key}" for f in self.families for key in self._headline(f)]
 
     def _headline(self, family) -> list:
