@@ -128,3 +128,34 @@ def test_fairevals_matrix_of_errors_is_error_confusion_and_its_old_key_still_rea
         assert faireval.result.error_confusion(saved) == result["error_confusion"]
         assert faireval.plots.confusion_cells(saved)[0] == faireval.plots.confusion_cells(
             result)[0]
+
+
+@pytest.mark.parametrize("options", [{"keep_types": ["PER", "LOC"]},
+                                     {"type_map": {"ORG": "LOC"}}, {"suffix": True}])
+def test_the_input_options_shape_the_matrix_as_in_nerspan(modules, options):
+    gold = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-ORG", "O", "B-PER"]]
+    pred = [["B-PER", "O", "O", "B-ORG", "I-ORG"], ["B-LOC", "O", "B-PER"]]
+    tokens = [["Ana", "Lee", "in", "Rome", "."], ["Acme", "hired", "Kim"]]
+    if options.get("suffix"):   # the same tags written type first
+        gold, pred = ([[t if t == "O" else f"{t[2:]}-{t[0]}" for t in s] for s in side]
+                      for side in (gold, pred))
+    want = nerspan.score(gold, pred, confusion=True, **options).to_dict()
+    for family, module in modules.items():
+        extra = {} if family == "faireval" else {"tokens": tokens}
+        got = module.compute(predictions=pred, references=gold, confusion=True, **options,
+                             **extra)
+        assert {key: got[key] for key in KEYS} == {key: want[key] for key in KEYS}, family
+
+
+def test_generated_output_gives_nerspans_confusion(modules):
+    gold = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-ORG", "O", "B-PER"]]
+    tokens = [["Ana", "Lee", "in", "Rome", "."], ["Acme", "hired", "Kim"]]
+    responses = ['[{"text": "Ana Lee", "type": "PER"}, {"text": "Rome", "type": "ORG"}]',
+                 '[{"text": "Kim", "type": "PER"}, {"text": "Bob", "type": "PER"}]']
+    want = nerspan.score(gold, responses, tokens=tokens, confusion=True).to_dict()
+    got = modules["faireval"].compute(predictions=responses, references=gold, tokens=tokens,
+                                      confusion=True)
+    assert {key: got[key] for key in KEYS} == {key: want[key] for key in KEYS}
+    # Rome taken as ORG; ORG "Acme" missed; "Bob" is not in the sentence: no span
+    assert want["confusion"]["LOC"]["ORG"] == want["confusion"]["ORG"]["O"] == 1
+    assert want["confusion"]["PER"]["PER"] == 2
