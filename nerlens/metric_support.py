@@ -125,10 +125,14 @@ def with_confusion(out: dict, context, pred_column: str) -> dict:
     return out
 
 
-def entity_confusion(out: dict, score, references, predictions, **options) -> dict:
-    """``with_confusion`` for a result of ``score`` scored without a gold context
-    (faireval's span route): both sides read as ``nerspan.score`` reads them (flat spans,
-    tags or ids) with the input options among ``options``."""
+def entity_confusion(out: dict, score, references, predictions, *, confusion: bool = False,
+                     **options) -> dict:
+    """``out``, and with ``confusion=True`` ``with_confusion`` of it, for a result of
+    ``score`` scored without a gold context (faireval's span route): both sides read as
+    ``nerspan.score`` reads them (flat spans, tags or ids) with the input options among
+    ``options``."""
+    if not check_bool("confusion", confusion):
+        return out
     input_names = getattr(score, "input_option_names", OPTION_NAMES)
     context, _, _, pred_column = resolve(
         references, predictions, scheme=options.get("scheme"), mode=options.get("mode"),

@@ -159,3 +159,9 @@ def test_generated_output_gives_nerspans_confusion(modules):
     # Rome taken as ORG; ORG "Acme" missed; "Bob" is not in the sentence: no span
     assert want["confusion"]["LOC"]["ORG"] == want["confusion"]["ORG"]["O"] == 1
     assert want["confusion"]["PER"]["PER"] == 2
+
+
+def test_a_bad_confusion_value_is_refused_on_the_span_route(modules):
+    spans = [[{"label": "PER", "start": 0, "end": 1}]]
+    with pytest.raises(InputTypeError, match="confusion must be True or False"):
+        modules["faireval"].compute(predictions=spans, references=spans, confusion="no")

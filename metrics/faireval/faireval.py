@@ -157,6 +157,6 @@ class Faireval(OptionsMixin, evaluate.Metric):
         if span_options or is_span_input(references) or is_span_input(predictions):
             confusion = options.pop("confusion", False)
             out = faireval.score(references, predictions, **options, **span_options).to_dict()
-            return entity_confusion(out, faireval.score, references, predictions, **options,
-                                    **span_options) if confusion else out
+            return entity_confusion(out, faireval.score, references, predictions,
+                                    confusion=confusion, **options, **span_options)
         return module_result(faireval.score, references, predictions, **options)
