@@ -19,7 +19,7 @@ import numpy as np
 
 from nerspan.names import file_stems
 
-from .result import confusion_table
+from .result import confusion_table, error_confusion
 
 ERROR_TYPES = ("FP", "FN", "LE", "BE", "LBE")
 # the smallest text, in points: 9 pt is 11 px at the report's 90 dpi, readable at 1280 px
@@ -123,13 +123,14 @@ def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple:
     >>> confusion = {"matrix": {"A": {"A": 1, "B": 5, "C": 0}, "B": {"A": 0, "B": 0, "C": 1},
     ...                         "C": {"A": 1, "B": 0, "C": 0}},
     ...              "FN": {"A": 2, "B": 0, "C": 0}, "FP": {"A": 0, "B": 3, "C": 0}}
-    >>> rows, columns, counts, summed = confusion_cells({"confusion": confusion}, max_labels=2)
+    >>> rows, columns, counts, summed = confusion_cells({"error_confusion": confusion},
+    ...                                                 max_labels=2)
     >>> rows, columns, summed
     (['A', 'B', 'other', 'no target span (FP)'], ['A', 'B', 'other', 'no system span (FN)'], 1)
     >>> counts.tolist()
     [[1.0, 5.0, 0.0, 2.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, nan]]
     """
-    rows, columns, counts = confusion_table(_as_dict(result)["confusion"])
+    rows, columns, counts = confusion_table(error_confusion(_as_dict(result)))
     matrix = np.array([[np.nan if c is None else c for c in cells] for cells in counts],
                       dtype=float)
     n_labels = len(rows) - 1   # the labels, then FP (rows) and FN (columns)
@@ -191,7 +192,8 @@ def confusion_heatmap(result, path=None, title: str | None = None, width: float 
 
 
 def _is_result(value) -> bool:
-    return hasattr(value, "to_dict") or (isinstance(value, dict) and "confusion" in value)
+    return hasattr(value, "to_dict") or (isinstance(value, dict) and (
+        "error_confusion" in value or "confusion" in value))   # or saved before the rename
 
 
 def save_all(results: dict, folder, fmt: str = "png") -> list[Path]:

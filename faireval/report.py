@@ -16,7 +16,7 @@ from nerspan.errors import counted
 from nerspan.family import finding, percent
 
 from . import plots
-from .result import confusion_table
+from .result import confusion_table, error_confusion
 
 SCORES = {"fair_precision": "fair precision (FairEval)", "fair_recall": "fair recall (FairEval)",
           "fair_f1": "fair F1 (FairEval)"}
@@ -88,7 +88,7 @@ def section(view) -> tuple:
                 for label, row in result["per_type"].items()]
         rows.append([Strong("overall")] + [str(result["counts"][c]) for c in COUNTS]
                     + [result["traditional_f1"], result["fair_f1"]])
-        row_names, columns, counts = confusion_table(result["confusion"])
+        row_names, columns, counts = confusion_table(error_confusion(result))
         parts = (Heading(f"{system}: per label"),
                  Table(["label", *COUNTS, "traditional F1", "fair F1"], rows),
                  Heading(f"{system}: confusion of errors"),

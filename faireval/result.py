@@ -9,7 +9,7 @@ import nerspan
 from nerspan.flat import PRED
 from nerspan.fbeta import with_fbeta
 from nerspan.spans import Repairs, repairs_dict
-from nerspan.deprecation import deprecated_alias, warn_renamed
+from nerspan.deprecation import RenamedKeys, deprecated_alias, warn_renamed
 from nerspan.result import entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
 
@@ -24,6 +24,9 @@ FOCUS = ("target", "system")
 # keys beside the labels: a label may be called FP, FN or anything else.
 NO_TARGET = "no target span (FP)"   # row: system spans no target span took
 NO_SYSTEM = "no system span (FN)"   # column: target spans no system span took
+# result keys renamed (old -> new), read under the old name for one release: "confusion"
+# is the entity confusion matrix wherever it appears (``nerspan.confusion``)
+RENAMED_KEYS = {"confusion": "error_confusion"}
 
 
 def prf_from_errors(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
@@ -208,7 +211,7 @@ class FairEvalResult:
         out["counts"] = self.counts
         out["traditional_counts"] = {"TP": tp, "FP": fp, "FN": fn}
         out["per_type"] = self.per_type()
-        out["confusion"] = self.confusion()
+        out["error_confusion"] = self.confusion()
         if self.pairs is not None:   # spans as lists in JSON's types
             out["pairs"] = [[{"type": item["type"], "target": _listed(item["target"]),
                               "system": _listed(item["system"])} for item in sentence]
@@ -219,7 +222,9 @@ class FairEvalResult:
             out["semeval_instances"] = self.instances
         out["options"] = dict(self.options)
         out["repairs"] = self.repairs_dict()
-        return with_fbeta(out, self.options.get("beta", 1.0))
+        # "confusion" names the entity confusion matrix in every result (confusion=True);
+        # FairEval's matrix of errors was "confusion" until 0.1: still read there, warning
+        return RenamedKeys(with_fbeta(out, self.options.get("beta", 1.0)), RENAMED_KEYS)
 
     def repairs_dict(self) -> dict:
         """``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); the levels of
@@ -254,6 +259,22 @@ class FairEvalResult:
         ] + [Statistic(f"faireval.semeval.{name}.f1", credit_counts(name, counts),
                        prf_f1_statistic, int(counts[:, [0, 1, 2, 4]].sum()))
              for name, counts in (self.semeval_counts or {}).items()]
+
+
+def error_confusion(result) -> dict:
+    """FairEval's confusion of errors (``{"matrix", "FN", "FP"}``) of a result dict: its
+    ``error_confusion``, or in a result saved before the rename its ``confusion``.
+
+    >>> error_confusion({"confusion": {"matrix": {}, "FN": {}, "FP": {}}})["matrix"]
+    {}
+    """
+    if "error_confusion" in result:
+        return result["error_confusion"]
+    old = dict.get(result, "confusion")   # not RenamedKeys.get: no warning for saved files
+    if isinstance(old, dict) and "matrix" in old:
+        return old
+    raise KeyError("error_confusion: not a faireval result (FairEval's confusion of errors "
+                   "is missing)")
 
 
 def confusion_table(confusion: dict) -> tuple[list, list, list]:
@@ -438,4 +459,5 @@ def _span_tuples(table, labels) -> list:
 
 __all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
            "named_counts", "weight_table_prf", "weighted_prf", "FOCUS", "confusion_table",
+           "error_confusion", "RENAMED_KEYS",
            "NO_TARGET", "NO_SYSTEM"]

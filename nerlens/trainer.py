@@ -34,8 +34,9 @@ from nerspan.flat import IGNORE_INDEX
 from nerspan.corpus import _a, as_label_list, as_sentences
 from nerspan.errors import counted
 from nerspan.inputs import TRAIN_FORMS
+from nerspan.fbeta import check_beta, fbeta_key
 
-from .families import check_families, family_names, get_family, registered
+from .families import check_families, family_names, get_family, registered, with_beta
 
 # Top-level parts that hold settings or input diagnostics, not results.
 NOT_RESULTS = {"options", "repairs"}
@@ -103,7 +104,8 @@ class ComputeMetrics:
 
     def __init__(self, label_list, metrics: Iterable[str] | None = None, eval_tokens=None,
                  train=None, scheme: str = "IOB2", mode: str = "lenient",
-                 options: Mapping[str, Mapping] | None = None, detail: str = "headline"):
+                 options: Mapping[str, Mapping] | None = None, detail: str = "headline",
+                 beta: float = 1.0):
         if detail not in DETAILS:
             raise ValueError(f"detail must be one of {', '.join(map(repr, DETAILS))}, not "
                              f"{detail!r}")
@@ -125,15 +127,34 @@ class ComputeMetrics:
         self._words = None if self.eval_tokens is None else Corpus.from_tags(
             [["O"] * len(t) for t in self.eval_tokens], tokens=self.eval_tokens)
         self.scheme, self.mode = scheme, mode
-        self.options = {name: dict(opts) for name, opts in (options or {}).items()}
+        self.beta = check_beta(beta)
+        self.options = with_beta(options, self.metrics, self.beta)
         self.index = as_train_index(train, scheme, mode) if needs_train else None
         self._batches: list = []
 
     @property
     def headline_keys(self) -> list[str]:
         """The logged keys to watch (``metric_for_best_model``, without the Trainer's
-        ``eval_`` prefix): each family's ``Logged.headline``."""
-        return [f"{f.name}_{key}" for f in self.families for key in f.logged.headline]
+        ``eval_`` prefix): each family's ``Logged.headline``, with ``beta`` the F-beta
+        after each F1."""
+        return [f"{f.name}_{key}" for f in self.families for key in self._headline(f)]
+
+    def _headline(self, family) -> list:
+        """The family's ``Logged.headline`` keys, each F1 followed by its F-beta when the
+        family reports one (``beta`` other than 1)."""
+        beta = self.options.get(family.name, {}).get("beta", 1)
+        out = []
+        for key in family.logged.headline:
+            out.append(key)
+            if beta != 1 and (key == "f1" or key.endswith("_f1")):
+                out.append(fbeta_key(beta, key[:-2]))
+        return out
+
+    def _keeps(self, family):
+        """What ``detail="headline"`` logs of the family: its ``Logged`` paths, and the
+        F-beta of its headline F1s (a handful: per type F-beta only with "all")."""
+        extra = set(self._headline(family)) - set(family.logged.headline)
+        return lambda path: family.logged.logs(path) or (len(path) == 1 and path[0] in extra)
 
     def __call__(self, eval_prediction, compute_result: bool | None = None) -> dict:
         predictions, labels = _unpacked(eval_prediction)
@@ -164,18 +185,23 @@ class ComputeMetrics:
                           **self.options.get(family.name, {}))
             if family.needs_train:
                 kwargs["train"] = self.index
-            keep = family.logged.logs if self.detail == "headline" else None
+            keep = self._keeps(family) if self.detail == "headline" else None
             out.update(flat_scalars(family.name, family.score(corpus, **kwargs).to_dict(),
                                     family.logged.nested, keep))
         return out
 
 
 def make_compute_metrics(label_list, metrics: Sequence[str] | None = None, eval_tokens=None,
-                         train=None, *, detail: str = "headline", **kwargs) -> ComputeMetrics:
+                         train=None, *, detail: str = "headline", beta: float = 1.0,
+                         **kwargs) -> ComputeMetrics:
     """Build ``compute_metrics`` for a ``Trainer``; the training data is indexed here, once.
     ``detail``: "headline" (default, each family's ``Logged`` keys) or "all" (every number).
+    ``beta``: also F-beta beside every F1 (seqeval's ``beta``, a number > 0), logged under
+    a key naming it (``eval_faireval_f2``, ``eval_faireval_fair_f2``); with "headline" the
+    F-beta of each headline F1 only. 1 (default) adds nothing.
     """
-    return ComputeMetrics(label_list, metrics, eval_tokens, train, detail=detail, **kwargs)
+    return ComputeMetrics(label_list, metrics, eval_tokens, train, detail=detail, beta=beta,
+                          **kwargs)
 
 
 def _unpacked(eval_prediction) -> tuple:

@@ -72,3 +72,41 @@ def moved_names(package: str, moved: dict):
         warn_renamed(f"{package}.{name}", f"{package}.{moved[name]}.{name}")
         return getattr(module, name)
     return __getattr__
+
+
+class RenamedKeys(dict):
+    """A result dict (plain JSON: it holds and serializes the new keys only) in which a
+    key renamed in this release still reads under its old name for one release, with a
+    warning naming the new one: ``renamed`` maps old -> new. An old key that names
+    something else now (``confusion`` with ``confusion=True``) is a real key then, read
+    as such.
+
+    >>> import warnings
+    >>> out = RenamedKeys({"error_confusion": {"matrix": {}}}, {"confusion": "error_confusion"})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     out["confusion"], str(caught[0].message).split(" (")[0]
+    ({'matrix': {}}, 'result["confusion"] is deprecated: use result["error_confusion"]')
+    >>> list(out), "confusion" in out
+    (['error_confusion'], False)
+    """
+
+    def __init__(self, data, renamed: dict, removal: str = "the next release"):
+        super().__init__(data)
+        self.renamed = dict(renamed)
+        self.removal = removal
+
+    def __missing__(self, key):
+        new = self.renamed.get(key) if isinstance(key, str) else None
+        if new is None or new not in self:
+            raise KeyError(key)
+        warn_renamed(f"result[{key!r}]".replace("'", '"'), f"result[{new!r}]".replace("'", '"'),
+                     self.removal)
+        return self[new]
+
+    def get(self, key, default=None):
+        return self[key] if key in self or key in self.renamed and \
+            self.renamed[key] in self else default
+
+    def __reduce__(self):   # pickled and copied with its old names
+        return type(self), (dict(self), self.renamed, self.removal)

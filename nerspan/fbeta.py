@@ -147,6 +147,15 @@ def fbeta_option(func):
     return wrapper
 
 
+def takes_beta(score) -> bool:
+    """Whether a family's ``score`` takes ``beta`` (it reports F1: ``fbeta_option``); the
+    report and the Trainer helper pass their ``beta`` to those only."""
+    try:
+        return "beta" in inspect.signature(score).parameters
+    except (TypeError, ValueError):   # a callable without a signature takes no beta
+        return False
+
+
 def _documented(doc: str) -> str:
     """``doc`` with ``BETA_DOC`` as the last entry of its ``Args:``."""
     lines = doc.splitlines()
@@ -161,4 +170,4 @@ def _documented(doc: str) -> str:
 
 
 __all__ = ["check_beta", "fbeta_key", "fbeta", "fbeta_value", "with_fbeta", "fbeta_option",
-           "BETA_DOC"]
+           "takes_beta", "BETA_DOC"]

@@ -22,7 +22,8 @@ from .conftest import REPO
 
 COMMANDS = ("score", "tough-mentions", "hardeval", "faireval", "buckets", "report")
 WITH_TRAIN = ("tough-mentions", "hardeval", "buckets", "report")
-BETA_COMMANDS = ("score", "faireval", "tough-mentions", "buckets")   # those reporting F1
+BETA_COMMANDS = ("score", "faireval", "tough-mentions", "buckets",   # those reporting F1
+                 "report")
 GOLD = "John B-PER\nSmith I-PER\nsaw O\n\nParis B-LOC\n"
 TRAIN = "Paris B-LOC\nis O\n\nJohn B-PER\n"
 

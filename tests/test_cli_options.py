@@ -17,15 +17,17 @@ from nerspan.type_processing import TypeProcessing
 from nerlens import systems
 from nerlens.cli import build_parser
 from nerlens.cli.common import UsageError
-from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, READ, SPANS,
-                                 SYSTEMS, TAG_FILES, TYPES, from_args, given)
+from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, READ, REPORT,
+                                 SPANS, SYSTEMS, TAG_FILES, TYPES, from_args, given)
+from nerlens.report import report
 
 CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
 
 # the library call behind each target: every option a row gives must be its parameter
 TARGETS = {READ: read_columns, SYSTEMS: systems.read_systems, SPANS: systems.read_systems,
            FAIREVAL: faireval.score, ATTRIBUTE_BUCKETS: attribute_buckets.score,
-           TYPES: TypeProcessing.of, GENERATED: systems.read_systems, TAG_FILES: TagFile}
+           TYPES: TypeProcessing.of, GENERATED: systems.read_systems, TAG_FILES: TagFile,
+           REPORT: report}
 
 
 def _dests() -> set:

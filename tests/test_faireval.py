@@ -230,7 +230,7 @@ def test_labels_named_like_the_outputs_keys_do_not_collide(name):
     target = [[(name, 0, 1), ("B", 2, 3), (name, 4, 5)]]
     system = [[(name, 0, 1), (name, 2, 3), ("B", 5, 6)]]
     result = score(target, system, confusion_tp=True)
-    confusion = result.to_dict()["confusion"]
+    confusion = result.to_dict()["error_confusion"]
     first, second = sorted([name, "B"])
     assert confusion == {"matrix": {first: {first: int(first == name), second: int(first == "B")},
                                     second: {first: int(second == "B"),

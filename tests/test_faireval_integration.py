@@ -31,7 +31,7 @@ def test_evaluate_module_computes_what_score_computes(metric):
         got = metric.compute(predictions=PREDICTIONS, references=REFERENCES, **options)
         assert got == faireval.score(REFERENCES, PREDICTIONS, **options).to_dict()
     assert set(got) >= {"traditional_f1", "fair_f1", "weight_table_f1", "counts", "per_type",
-                        "confusion"}
+                        "error_confusion"}
     assert all(0.0 <= v <= 1.0 for v in got.values() if isinstance(v, float))
 
 
@@ -141,7 +141,7 @@ def test_cli_labels_named_fp_and_fn_stay_apart_from_the_unmatched_spans(capsys, 
         ["0", "0", "1"], ["1", "0", "0"], ["0", "0", "-"]]
     code, out, _ = run(capsys, "faireval", "--spans", str(target), str(system),
                        "--format", "json")
-    assert json.loads(out)["confusion"] == {"matrix": {"FN": {"FN": 0, "FP": 0},
+    assert json.loads(out)["error_confusion"] == {"matrix": {"FN": {"FN": 0, "FP": 0},
                                                        "FP": {"FN": 1, "FP": 0}},
                                             "FN": {"FN": 1, "FP": 0}, "FP": {"FN": 0, "FP": 0}}
 

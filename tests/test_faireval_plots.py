@@ -34,7 +34,7 @@ def test_figures_have_titles_labels_and_cell_texts(tmp_path):
     axes = heat.axes[0]
     assert axes.get_ylabel().startswith("target label") and "FN" in axes.get_xlabel()
     cells = [t.get_text() for t in axes.texts]
-    rows = list(result.to_dict()["confusion"]["matrix"]) + ["no target span (FP)"]
+    rows = list(result.to_dict()["error_confusion"]["matrix"]) + ["no target span (FP)"]
     assert len(cells) == len(rows) ** 2 and cells[-1] == plots.UNDEFINED  # FP x FN: no cell
     assert [t.get_text() for t in axes.get_yticklabels()] == rows
     written = plots.save_all({"sys": result}, tmp_path)
@@ -67,7 +67,7 @@ def test_heatmap_of_many_labels_sums_the_rest_as_other():
         pred[i][1] = pred[i][3] = f"I-{types[i]}"
     pred[50][0] = "B-T051"   # one confusion between two of the others
     result = faireval.score(gold, pred)
-    confusion = result.to_dict()["confusion"]
+    confusion = result.to_dict()["error_confusion"]
     figure = plots.confusion_heatmap(result)
     axes = figure.axes[0]
     n = plots.HEATMAP_LABELS + 2   # the labels kept, other, FP / FN

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the attribute_buckets metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import TrainingDataMixin, score_in_context
+from nerlens.metric_support import TrainingDataMixin, module_result
 
 # the family package, never this script (run from this folder it would shadow it)
 attribute_buckets = family_package("attribute_buckets")
@@ -77,6 +77,9 @@ Args:
     bootstrap: number of sentence resamples for an interval on every bucket F1 (0 = none);
         seed, confidence (default 0.95).
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+    confusion: also give the entity confusion matrix, confusion[gold type][predicted
+        type] over mentions with identical spans ("O": missed, spurious), and
+        boundary_errors per type apart, as nerspan.score(confusion=True).
     beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
         naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Returns:
@@ -132,7 +135,6 @@ class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
         options = self._options(kwargs)
         index = self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"])
-        result = score_in_context(attribute_buckets.score, references, predictions,
-                                  tokens=self._tokens_for(tokens), train=index, **options,
-                                  **self._span_options(kwargs))
-        return result.to_dict()
+        return module_result(attribute_buckets.score, references, predictions,
+                             tokens=self._tokens_for(tokens), train=index, **options,
+                             **self._span_options(kwargs))

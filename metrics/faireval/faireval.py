@@ -10,8 +10,8 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the faireval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import (OptionsMixin, input_features, is_span_input, per_example_option,
-                                    score_in_context)
+from nerlens.metric_support import (OptionsMixin, entity_confusion, input_features, is_span_input,
+                                    module_result, per_example_option)
 
 # the family package, never this script (run from this folder it would shadow it)
 faireval = family_package("faireval")
@@ -81,6 +81,9 @@ Args:
     return_pairs: add "pairs", every event per sentence with its spans.
     reference_iteration: reproduce the numbers of the reference code (see the card).
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+    confusion: also give the entity confusion matrix, confusion[gold type][predicted
+        type] over mentions with identical spans ("O": missed, spurious), and
+        boundary_errors per type apart, as nerspan.score(confusion=True).
     beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
         naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Options may also be given to evaluate.load(...); compute(...) overrides them.
@@ -93,9 +96,11 @@ Returns:
     weight_table_precision, weight_table_recall, weight_table_f1: with weights="weighted"
         or a table.
     counts: TP, FP, FN, LE, BE, BEs, BEl, BEo, LBE. traditional_counts: TP, FP, FN.
-    per_type: label -> counts and scores. confusion: "matrix" (target label -> system
-    label -> count), "FN" (target label -> target spans no system span took) and "FP"
-    (system label -> system spans no target span took).
+    per_type: label -> counts and scores. error_confusion (FairEval's confusion of
+    errors; "confusion" before, still read for one release): "matrix" (target label ->
+    system label -> count), "FN" (target label -> target spans no system span took) and
+    "FP" (system label -> system spans no target span took).
+    confusion, boundary_errors (with confusion=True): the entity confusion matrix.
     semeval (with schemas): schema -> correct, incorrect, partial, missed, spurious,
     possible, actual, precision, recall, f1 and per_type.
     options, repairs: the options used and what decoding repaired (gold and pred).
@@ -150,7 +155,8 @@ class Faireval(OptionsMixin, evaluate.Metric):
         # spans go to faireval as they are: it scores nested and overlapping spans
         span_options = self._span_options(kwargs)
         if span_options or is_span_input(references) or is_span_input(predictions):
-            return faireval.score(references, predictions, **options,
-                                  **span_options).to_dict()
-        return score_in_context(faireval.score, references, predictions,
-                                **options).to_dict()
+            confusion = options.pop("confusion", False)
+            out = faireval.score(references, predictions, **options, **span_options).to_dict()
+            return entity_confusion(out, faireval.score, references, predictions,
+                                    confusion=confusion, **options, **span_options)
+        return module_result(faireval.score, references, predictions, **options)

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the hardeval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import TrainingDataMixin, per_example_option, score_in_context
+from nerlens.metric_support import TrainingDataMixin, per_example_option, module_result
 
 # the family package, never this script (run from this folder it would shadow it)
 hardeval = family_package("hardeval")
@@ -68,6 +68,9 @@ Args:
     error_labels: "bilou" (default, the reference code), "bio" (raw tags) or "io".
     return_tokens: add "tokens", the tokens of each subset with their compared labels.
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+    confusion: also give the entity confusion matrix, confusion[gold type][predicted
+        type] over mentions with identical spans ("O": missed, spurious), and
+        boundary_errors per type apart, as nerspan.score(confusion=True).
 Returns:
     hardeval: mean of ter_unseen and ter_diff (an empty subset is left out; None when
         both are empty; "hardeval_parts" names the subsets used). Lower is better.
@@ -127,7 +130,6 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
             index = self._require_train(
                 self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"]), "hardeval")
-        result = score_in_context(hardeval.score, references, predictions,
-                                  tokens=self._tokens_for(tokens), train=index, **options,
-                                  **self._span_options(kwargs))
-        return result.to_dict()
+        return module_result(hardeval.score, references, predictions,
+                             tokens=self._tokens_for(tokens), train=index, **options,
+                             **self._span_options(kwargs))

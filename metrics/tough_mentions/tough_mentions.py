@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the tough_mentions metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import TrainingDataMixin, score_in_context
+from nerlens.metric_support import TrainingDataMixin, module_result
 
 # the family package, never this script (run from this folder it would shadow it)
 tough_mentions = family_package("tough_mentions")
@@ -79,6 +79,9 @@ Args:
     case_sensitive: compare mention texts exactly (default True) or lowercased.
     return_mentions: add "mentions", the gold mentions of each subset with their hit.
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
+    confusion: also give the entity confusion matrix, confusion[gold type][predicted
+        type] over mentions with identical spans ("O": missed, spurious), and
+        boundary_errors per type apart, as nerspan.score(confusion=True).
     beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
         naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Options may also be given to evaluate.load(...); compute(...) overrides them.
@@ -142,7 +145,6 @@ class ToughMentions(TrainingDataMixin, evaluate.Metric):
         index = self._require_train(
             self._index_for(train, train_tokens, train_tags, options["scheme"], options["mode"]),
             "tough_mentions")
-        result = score_in_context(tough_mentions.score, references, predictions,
-                                  tokens=self._tokens_for(tokens), train=index, **options,
-                                  **self._span_options(kwargs))
-        return result.to_dict()
+        return module_result(tough_mentions.score, references, predictions,
+                             tokens=self._tokens_for(tokens), train=index, **options,
+                             **self._span_options(kwargs))

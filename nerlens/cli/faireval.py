@@ -170,7 +170,8 @@ def report(result: dict) -> str:
         ["Version", "Prec", "Rec", "F1"] + extra,
         [[KIND_TITLES[kind]] + scores(result, f"{kind}_")
          for kind in ["traditional"] + kinds]))
-    rows, columns, counts = faireval.result.confusion_table(result["confusion"])
+    rows, columns, counts = faireval.result.confusion_table(
+        faireval.result.error_confusion(result))
     parts.append("### Confusion matrix (rows: target, columns: system)\n" + format_table(
         ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)]))
     for schema, row in result.get("semeval", {}).items():

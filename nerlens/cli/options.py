@@ -42,6 +42,7 @@ ATTRIBUTE_BUCKETS = "attribute_buckets"  # attribute_buckets.score
 TYPES = "types"                  # nerspan.type_processing.TypeProcessing.of
 GENERATED = "generated"          # grounding --generated responses (read_systems)
 TAG_FILES = "tag_files"          # nerspan.tagfiles.TagFile: the file tools' inputs
+REPORT = "report"                # nerlens.report: the report's own options
 
 
 def comma_list(value: str | None) -> list | None:
@@ -127,7 +128,7 @@ FLAGS = (
     Flag("mode", "mode", (SYSTEMS, FAIREVAL, ATTRIBUTE_BUCKETS)),
     Flag("suffix", "suffix", (SYSTEMS,), absent=False),   # tags written PER-B
     # scores
-    Flag("beta", "beta", (FAIREVAL, ATTRIBUTE_BUCKETS), absent=1.0),
+    Flag("beta", "beta", (FAIREVAL, ATTRIBUTE_BUCKETS, REPORT), absent=1.0),
     # span files (--jsonl)
     Flag("jsonl", absent=False),
     Flag("inclusive_end", "inclusive_end", (SPANS,)),

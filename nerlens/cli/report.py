@@ -14,10 +14,11 @@ from nerlens.families import check_families, family_names, get_family
 from nerlens.report import report
 from nerlens.systems import load_saved_split
 
-from .common import UsageError, add_alias, non_negative_int, show_progress, write_outputs
+from .common import (UsageError, add_alias, add_beta_argument, non_negative_int, show_progress,
+                     write_outputs)
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems,
                      read_training, refuse_files_with_demo)
-from .options import given
+from .options import REPORT, from_args, given
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 from .span_files import add_span_arguments
@@ -62,6 +63,7 @@ def add_arguments(parser) -> None:
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
                              "baseline; --demo generative: LLM-style responses to 24 of its "
                              "sentences beside spaCy's output")
+    add_beta_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", default="table", choices=("table", "json"),
@@ -129,6 +131,9 @@ def _training(args):
 
 def run(args) -> int:
     if is_experiment(args):
+        if given(args, "beta") != 1:   # refused rather than left out of the page unsaid
+            raise UsageError("--beta is taken by a report of one dataset; an experiment "
+                             "(several datasets or runs) does not take it yet")
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)
@@ -165,6 +170,7 @@ def run(args) -> int:
     result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
                     mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
                     baseline=args.baseline, min_share=args.min_share, families=args.families,
-                    progress=show_progress(args), inputs=inputs, notes=notes)
+                    progress=show_progress(args), inputs=inputs, notes=notes,
+                    **from_args(args, REPORT))
     write_outputs(result, args, "report")
     return 0

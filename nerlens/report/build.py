@@ -23,13 +23,15 @@ from typing import Mapping, Sequence
 from nerspan import (GOLD, Corpus, GoldContext, LabelTable, __version__, as_train_index,
                      get_scheme)
 from nerspan.options import check_bool, check_fraction, check_int
+from nerspan.fbeta import check_beta
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 from nerspan.corpus import side_name
 from nerspan.inputs import suffixed
 from nerspan.spans import check_tags
 
-from nerlens.families import check_families, family_names, get_family, in_report_order
+from nerlens.families import (check_families, family_names, get_family, in_report_order,
+                               with_beta)
 from nerlens.jsonable import json_text
 from nerlens.systems import add_systems, check_system_names, read_gold
 
@@ -144,7 +146,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            families: Sequence[str] | None = None, figures: bool = True,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
            notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None,
-           suffix: bool = False) -> Report:
+           suffix: bool = False, beta: float = 1.0) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -160,7 +162,10 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     and the terminal show first (the demo explains its data with them). ``options``: family
     -> its ``score`` options (``{"faireval": {"weights": "weighted"}}``), as in the Trainer
     helper. ``suffix``: the tags (gold, systems, training) are written type first
-    (``PER-B``), as seqeval's ``suffix=True``.
+    (``PER-B``), as seqeval's ``suffix=True``. ``beta``: also F-beta beside every F1
+    (seqeval's ``beta``, a number > 0; ``nerspan.fbeta``): the entity scores' ``f2`` (and
+    per type), the statistic ``entity_f2`` with its interval, and in each family that
+    reports F1; 1 (default) adds nothing.
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored; each system is decoded once there
@@ -176,6 +181,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
     suffix = check_bool("suffix", suffix)
+    beta = check_beta(beta)
+    options = with_beta(options, families, beta)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               tokens)
@@ -195,7 +202,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
 
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
-    results, statistics = score_systems(context, system_names, families, bar, options)
+    results, statistics = score_systems(context, system_names, families, bar, options, beta)
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
     intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
@@ -205,10 +212,12 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
     info = _report_info(context, bootstrap, seed, confidence, baseline or system_names[0],
                         families, min_share, notes)
+    if beta != 1:   # stated when it adds numbers, as a result's options state it
+        info["beta"] = beta
     info["provenance"] = provenance(
         inputs if inputs is not None else _input_names(gold, systems, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
-                              "families", "min_share")})
+                              "families", "min_share", "beta") if k in info})
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
     _add_analyses(result, context, families, figures, settings)
     return result
@@ -231,13 +240,14 @@ def _listed(names: list) -> str:
 
 
 def score_systems(context: GoldContext, system_names: list, families, bar=None,
-                  options: Mapping[str, Mapping] | None = None) -> tuple[dict, dict]:
+                  options: Mapping[str, Mapping] | None = None,
+                  beta: float = 1.0) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
     system -> bootstrap statistics, every system scored against one gold ``context``
-    (``options``: family -> its score options)."""
+    (``options``: family -> its score options; ``beta``: the entity F-beta too)."""
     results, statistics = {}, {}
     for system in system_names:
-        entity, statistics[system] = entity_statistics(context, system)
+        entity, statistics[system] = entity_statistics(context, system, beta)
         results[system] = {"entity": entity}
         for name in families:
             family = get_family(name)

@@ -9,9 +9,12 @@ GOLD"`` a boundary error of a gold mention) a few mentions spread over the test 
 error examples' rows: ``{"sentence", "gold", "predicted"}``, spans ``[type, start, end)``
 in the sentence). ``html`` draws the matrix as a table heat map in the colours and scale of
 the other heat maps (matplotlib's Blues, log scale, counts in the cells, 0 white), each
-cell's examples on hover and listed under the map.
+cell's examples on hover and listed under the map. ``text`` gives the terminal's view:
+the matrix per system, or its largest error cells when it is too wide.
 """
 from __future__ import annotations
+
+import textwrap
 
 import numpy as np
 
@@ -218,4 +221,70 @@ def _listed(report, data: dict) -> str:
             f"set)</summary><ul class='examples'>{items}</ul></details>")
 
 
-__all__ = ["collect", "sentences", "html", "colour"]
+# -- the terminal -------------------------------------------------------------------------
+# systems whose matrix the terminal shows (every one is on the page and in report.json)
+TEXT_SYSTEMS = 3
+# the largest error cells listed for a system whose matrix is too wide for the terminal
+TEXT_CELLS = 8
+BOUNDARY_NAME = "boundary"
+TEXT_NOTE = ("Entity confusion matrix, mentions: gold type (rows) x predicted type (columns) "
+             "over identical spans; diagonal = correct; column O = missed, row O = spurious; "
+             "boundary = overlapping mentions with another span, counted apart (gold by "
+             "gold type in the column, predictions by predicted type in the row).")
+
+
+def text(report, width: int) -> list[str]:
+    """The section in the terminal: per system (the first ``TEXT_SYSTEMS``) the matrix
+    when it fits ``width`` columns, else its ``TEXT_CELLS`` largest error cells; no
+    lines when no matrix was computed."""
+    confusion = getattr(report, "confusion", None) or {}
+    if not confusion:
+        return []
+    lines = textwrap.wrap(TEXT_NOTE, width, break_on_hyphens=False)
+    for system, data in list(confusion.items())[:TEXT_SYSTEMS]:
+        lines.append(f"{system}:")
+        lines += _text_matrix(data, width - 2) or _text_cells(data, width - 2)
+    if len(confusion) > TEXT_SYSTEMS:
+        rest = len(confusion) - TEXT_SYSTEMS
+        lines.append(f"({rest} more system{'s' if rest > 1 else ''}: report.html, "
+                     "report.json)")
+    return lines
+
+
+def _text_matrix(data: dict, width: int) -> list[str]:
+    """The matrix as indented text rows, or [] when it is wider than ``width``."""
+    matrix, boundary = data["confusion"], data["boundary_errors"]
+    types = [t for t in matrix if t != OUTSIDE]
+    if not types:
+        return ["  no mention in gold or predictions"]
+    head = ["gold \\ pred", *types, OUTSIDE, BOUNDARY_NAME]
+    rows = [[t, *(str(matrix[t][p]) for p in types + [OUTSIDE]), str(boundary["gold"][t])]
+            for t in types]
+    rows.append([OUTSIDE, *(str(matrix[OUTSIDE][p]) for p in types), "", ""])
+    rows.append([BOUNDARY_NAME, *(str(boundary["predicted"][p]) for p in types), "", ""])
+    widths = [max(len(row[k]) for row in [head] + rows) for k in range(len(head))]
+    if sum(widths) + 2 * (len(widths) - 1) > width:
+        return []
+    return ["  " + "  ".join(c.ljust(w) if k == 0 else c.rjust(w)
+                             for k, (c, w) in enumerate(zip(row, widths))).rstrip()
+            for row in [head] + rows]
+
+
+def _text_cells(data: dict, width: int) -> list[str]:
+    """The largest error cells (off the diagonal), the correct mentions and the boundary
+    errors, as wrapped indented text."""
+    matrix, boundary = data["confusion"], data["boundary_errors"]
+    cells = sorted(((n, g, p) for g, row in matrix.items() for p, n in row.items()
+                    if g != p and n), key=lambda cell: (-cell[0], cell[1], cell[2]))
+    correct = sum(row.get(g, 0) for g, row in matrix.items() if g != OUTSIDE)
+    shown = ", ".join(f"{g} -> {p} {n}" for n, g, p in cells[:TEXT_CELLS])
+    more = len(cells) - TEXT_CELLS
+    text = (f"{len(matrix) - 1} types, too many for a matrix here; largest errors: "
+            f"{shown or 'none'}" + (f" ({more} more cells)" if more > 0 else "")
+            + f"; correct {correct}; boundary errors: gold {sum(boundary['gold'].values())}, "
+            f"predicted {sum(boundary['predicted'].values())}.")
+    return textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  ",
+                         break_on_hyphens=False)
+
+
+__all__ = ["collect", "sentences", "html", "colour", "text"]

@@ -28,6 +28,23 @@ ENTITY = {"entity_f1": "entity F1", "entity_precision": "entity precision",
           "entity_recall": "entity recall"}
 
 
+def fbeta_name(name: str) -> str | None:
+    """The readable name of an F-beta key (``f2``, ``entity_f0.5``: "F2", "entity
+    F0.5"), or None for another key.
+
+    >>> fbeta_name("entity_f2"), fbeta_name("f0.5"), fbeta_name("entity_f1"), fbeta_name("2")
+    ('entity F2', 'F0.5', None, None)
+    """
+    stem, found, beta = name.rpartition("f")
+    if not found or stem not in ("", "entity_") or beta in ("", "1"):
+        return None
+    try:
+        float(beta)
+    except ValueError:
+        return None
+    return f"{stem.replace('_', ' ')}F{beta}"
+
+
 def statistic_label(name: str, first: Mapping | None = None) -> str:
     """The readable name of a report statistic (``family.key``), as its family names it;
     ``first`` maps a family's name to one system's result dict (for names read from the
@@ -40,6 +57,8 @@ def statistic_label(name: str, first: Mapping | None = None) -> str:
     """
     if name in ENTITY:
         return ENTITY[name]
+    if fbeta_name(name):   # the entity F-beta of report(beta=...)
+        return fbeta_name(name)
     family, _, key = name.partition(".")
     descriptor = registered().get(family)
     label = descriptor.statistic_label(key, (first or {}).get(family)) if descriptor else None

@@ -4,6 +4,7 @@ the repairs made while decoding and the provenance."""
 from __future__ import annotations
 
 from nerspan.errors import counted
+from nerspan.fbeta import fbeta_key
 
 from .examples import kinds, shown_examples, subset_names
 from .findings import rule_texts, shown
@@ -61,9 +62,12 @@ def _chunks(systems: list) -> list[list]:
 
 def headline_columns(report) -> list[tuple]:
     """The headline table's columns: ``(title, legend, family, Headline)``, entity F1
-    first (family and Headline None), then each family's ``headline`` in the report's
+    first (family None, the statistic's name for Headline; with ``report(beta=...)`` the
+    entity F-beta after it), then each family's ``headline`` in the report's
     order (a statistic that was not computed is left out)."""
-    columns = [("entity F1", "entity F1 (exact span and type)", None, None)]
+    columns = [("entity F1", "entity F1 (exact span and type)", None, "entity_f1")]
+    columns += [(statistic_label(name), fbeta_legend(report), None, name)
+                for name in entity_fbeta(report)]
     for family in ran(report):
         for h in family.headline:
             if h.value is not None or family.key(h.key) in report.higher_is_better:
@@ -75,7 +79,7 @@ def headline_columns(report) -> list[tuple]:
 
 def _headline_cell(report, system: str, family, h) -> str:
     if family is None:
-        return _with_interval(report, system, "entity_f1")
+        return _with_interval(report, system, h)
     if h.value is None:
         return _with_interval(report, system, family.key(h.key))
     value, about = h.value(report.results[system][family.name])
@@ -163,12 +167,29 @@ def comparison_tables(report, names: list) -> str:
 def headline_statistics(report) -> list:
     """The statistics of the headline (entity scores and each family's headline
     statistics that were computed), in the report's order."""
-    names = list(ENTITY_STATISTICS) + [family.key(h.key) for family in ran(report)
-                                       for h in family.headline if h.value is None]
+    names = [*ENTITY_STATISTICS[:1], *entity_fbeta(report), *ENTITY_STATISTICS[1:]]
+    names += [family.key(h.key) for family in ran(report) for h in family.headline
+              if h.value is None]
     return [n for n in names if n in report.higher_is_better]
 
 
 ENTITY_STATISTICS = ("entity_f1", "entity_precision", "entity_recall")
+
+
+def entity_fbeta(report) -> list:
+    """The entity F-beta statistic of ``report(beta=...)`` (``entity_f2``), if any."""
+    beta = report.info.get("beta", 1)
+    name = fbeta_key(beta, "entity_")
+    return [name] if beta != 1 and name in report.higher_is_better else []
+
+
+def fbeta_legend(report) -> str:
+    """What the entity F-beta column is."""
+    beta = report.info.get("beta", 1)
+    return (f"entity F-beta with beta {beta:g}, recall weighted {beta:g} times as much as "
+            "precision (seqeval's beta)")
+
+
 PAIRED_NOTE = ("Paired bootstrap: both systems are scored on the same resampled "
                "sentences; a resample in which they tie counts half; tie: both score the "
                "same on the test set; better means lower for the statistics marked "
@@ -246,7 +267,8 @@ OPTION_NAMES = {"scheme": "tagging scheme", "mode": "decoding mode",
                 "confidence": "confidence of the intervals",
                 "baseline": "reference system (option baseline)",
                 "families": "families run",
-                "min_share": "smallest share of the gold mentions a recall subset needs"}
+                "min_share": "smallest share of the gold mentions a recall subset needs",
+                "beta": "F-beta's beta (weight of recall against precision)"}
 
 
 def _option_value(key: str, value) -> str:

@@ -8,9 +8,12 @@ exactly the published numbers.
 """
 from __future__ import annotations
 
+import functools
+
 from nerspan import PRED
 from nerspan.scores import entity_scores
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
+from nerspan.fbeta import fbeta, fbeta_key
 from nerspan.family import Family
 from nerspan.scores import sentence_counts
 
@@ -25,18 +28,32 @@ def score_family(family: Family, context, pred_column: str, **options):
                         **{**family.report_options, **options})
 
 
-def entity_statistics(context, pred_column: str = PRED) -> tuple[dict, list[Statistic]]:
+def entity_statistics(context, pred_column: str = PRED,
+                      beta: float = 1.0) -> tuple[dict, list[Statistic]]:
     """nerspan's entity scores and the entity F1/precision/recall statistics of the
-    system column ``pred_column`` of a gold ``context`` (its spans, decoded once)."""
+    system column ``pred_column`` of a gold ``context`` (its spans, decoded once); with
+    ``beta`` other than 1, the entity F-beta too (``entity_f2``), beside F1 in the
+    scores."""
     gold, pred = context.gold, context.predicted(pred_column)
     counts = sentence_counts(gold, pred, context.corpus.n_sentences)
     n_gold = int(counts[:, 2].sum())
-    return entity_scores(gold, pred).to_dict(), [
+    statistics = [
         Statistic("entity_f1", counts, f1_statistic, n_gold),
         Statistic("entity_precision", counts[:, [0, 1]], ratio_or_zero_statistic,
                   int(counts[:, 1].sum())),
         Statistic("entity_recall", counts[:, [0, 2]], ratio_or_zero_statistic, n_gold),
     ]
+    if beta != 1:
+        statistics.insert(1, Statistic(fbeta_key(beta, "entity_"), counts,
+                                       functools.partial(fbeta_statistic, beta=beta), n_gold))
+    return entity_scores(gold, pred, beta=beta).to_dict(), statistics
+
+
+def fbeta_statistic(totals, beta: float):
+    """F-beta from totals (correct, predicted, gold) through precision and recall (0
+    where undefined), as nerspan's entity scores compute it."""
+    return fbeta(ratio_or_zero_statistic(totals[:, [0, 1]]),
+                 ratio_or_zero_statistic(totals[:, [0, 2]]), beta)
 
 
 def family_statistics(family: Family, result) -> list[Statistic]:

@@ -10,7 +10,9 @@ import textwrap
 
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
+from nerspan.fbeta import fbeta_key
 
+from . import confusion
 from .findings import shown
 from .names import pair_key
 from .repairs import decoding_repairs
@@ -27,8 +29,12 @@ ENTITY_COLUMNS = (("entity_precision", "P", "entity precision"),
 
 def columns(report) -> list[tuple]:
     """The headline columns of the report: ``(statistic key, header, legend)``."""
-    found = list(ENTITY_COLUMNS) + [(family.key(h.key), h.column, h.legend)
-                                    for family in every_family() for h in family.headline]
+    beta = report.info.get("beta", 1)
+    fbeta = [(fbeta_key(beta, "entity_"), f"F{fbeta_key(beta)[1:]}",
+              f"entity F-beta, beta {beta:g}")] if beta != 1 else []
+    found = fbeta + list(ENTITY_COLUMNS) + [(family.key(h.key), h.column, h.legend)
+                                            for family in every_family()
+                                            for h in family.headline]
     return [c for c in found if c[0] in report.higher_is_better]
 
 
@@ -137,13 +143,17 @@ def repairs_text(repairs: dict, shown_systems: int = 5) -> list[str]:
 
 
 def summary(report) -> str:
-    """The terminal view: notes, findings, the headline table, its legend, the repairs."""
+    """The terminal view: notes, findings, the headline table, its legend, the entity
+    confusion matrices, the repairs."""
     info = report.info
     lines = [f"nerlens report: {counted(len(report.systems), 'system')}, "
              f"{counted(info['sentences'], 'sentence')}, {counted(info['tokens'], 'token')}; "
              f"scheme {info['scheme']}, {info['mode']} decoding."]
     lines += [wrap(note) for note in info.get("notes", [])]
     lines += [""] + findings_text(report) + ["", headline_table(report), legend(report)]
+    matrices = confusion.text(report, WIDTH)
+    if matrices:
+        lines += [""] + matrices
     repaired = repairs_text(decoding_repairs(report.results))
     if repaired:
         lines += [""] + repaired
