@@ -36,7 +36,7 @@ from nerlens.experiment.generated import ground_runs
 from nerlens.experiment.runs import check_run_system, run_name, with_place
 from nerlens.systems import named_files, read_systems
 
-from .common import UsageError, check_file, describe, load_json
+from .common import UsageError, check_file, describe, load_json, note
 from .inputs import add_predictions, read_gold, system_options
 from .options import GENERATED, TYPES, from_args
 
@@ -150,6 +150,8 @@ def read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: 
     with naming(f"dataset {name!r}"):
         corpus = ground_runs(corpus, generated or {}, encoding=args.encoding,
                              **from_args(args, GENERATED))
+    for column in generated or {}:   # as the one-dataset report notes each file
+        note(f"dataset {name!r}, {column}: {corpus.source.generated[column].summary()}")
     return corpus
 
 
