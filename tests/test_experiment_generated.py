@@ -208,6 +208,15 @@ def test_bad_generated_declarations_name_the_dataset_and_run(files, change, erro
     assert message in str(raised.value)
 
 
+@pytest.mark.parametrize("option", [dict(occurrences="each"), dict(fuzzy=1.5)])
+def test_grounding_options_are_checked_without_generated_output(files, option):
+    declared = {"news": {"gold": files["news"]["gold"],
+                         "systems": {"tagger": files["news"]["tagger"]}}}
+    with pytest.raises(ValueError, match=next(iter(option))):
+        nerlens.experiment(declared, bootstrap=0, figures=False, families=("faireval",),
+                           **option)
+
+
 def test_add_generated_refuses_indices_after_a_file_without(files, tmp_path):
     """Every file answers the first file's sentences: a later file naming sentences would
     restrict the corpus and lose the first file's other answers."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from nerspan import InputTypeError
+from nerspan import InputOptions, InputTypeError
 from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
 
@@ -154,6 +154,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     alpha = check_fraction("alpha", alpha)
     figures = check_bool("figures", figures)   # the reports draw none: checked here
     families = check_families(family_names() if families is None else families)
+    InputOptions(occurrences=occurrences, fuzzy=fuzzy)   # checked even without generated output
     if inputs is not None and not isinstance(inputs, Mapping):
         raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
                              f"{shown(inputs)} (a {type(inputs).__name__})")
