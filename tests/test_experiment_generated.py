@@ -102,6 +102,7 @@ def test_each_run_scores_as_the_one_dataset_report_of_its_file(files, experiment
     assert _same(mine.estimates["tagger"], one.estimates["tagger"])
     as_json = lambda r, c: json.loads(r.to_json())["results"][c]  # noqa: E731
     assert as_json(mine, f"llm#{k}") == as_json(one, "llm")
+    assert mine.info["provenance"]["inputs"]["systems"][f"llm#{k}"] == f["llm"][k - 1]
     # the experiment's record of the run is the report's, its listings left in the report
     record = report_generated.records(one.results)["llm"]
     assert experiment.generated[name]["llm"][f"llm#{k}"] == \

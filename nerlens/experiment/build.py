@@ -45,6 +45,7 @@ from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
 from nerlens.report import Report, report
 from nerlens.report.analyses import figure_png
+from nerlens.report.build import input_names
 from nerlens.systems import add_systems, read_gold
 
 from . import dataset_page, findings, generated, html, text
@@ -224,6 +225,9 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
                     corpus, _ = add_systems(corpus, predictions, check=False)
             corpus = generated.ground_runs(corpus, grounded, **grounding)
             columns = [c for cs in runs.values() for c in cs]
+            if inputs is None:   # the files, named as report() names what it reads
+                options["inputs"] = input_names(entry.get("gold", entry.get("corpus")),
+                                                {**predictions, **grounded}, entry.get("train"))
             return report(None, corpus=corpus, system_names=columns,
                           train=entry.get("train"), **options)
         if "corpus" in entry:

@@ -91,7 +91,7 @@ def provenance(inputs: Mapping | None, options: dict) -> dict:
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
-def _input_names(gold, systems: Mapping | None, train) -> dict:
+def input_names(gold, systems: Mapping | None, train) -> dict:
     """File paths as given; anything else by its kind."""
     def name(value):
         if value is None:
@@ -200,7 +200,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     info = _report_info(context, bootstrap, seed, confidence, baseline or system_names[0],
                         families, min_share, notes)
     info["provenance"] = provenance(
-        inputs if inputs is not None else _input_names(gold, systems, train),
+        inputs if inputs is not None else input_names(gold, systems, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share")})
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
