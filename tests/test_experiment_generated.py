@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import nerlens
 from nerlens.cli import main
+from nerlens.experiment import generated
 from nerlens.report import generated as report_generated
 from nerlens.systems import add_generated, read_gold, read_systems
 from nerspan import FormatError
@@ -126,7 +127,7 @@ def test_grounding_counted_per_dataset_and_run_by_hand(experiment):
         "parse_failures"] == 1
 
 
-def test_findings_state_the_usable_share_per_dataset_and_run_first(experiment):
+def test_findings_and_page_state_grounding_per_dataset_and_run(files, experiment):
     stated = [f for f in experiment.findings if f["rule"] == "generated_output"]
     assert [(f["evidence"]["dataset"], f["system"]) for f in stated] == \
         [("news", "llm#1"), ("news", "llm#2"), ("web", "llm#1"), ("web", "llm#2")]
@@ -135,6 +136,17 @@ def test_findings_state_the_usable_share_per_dataset_and_run_first(experiment):
     assert "1 of 2 responses could not be read" in stated[3]["text"]
     page = experiment.to_html()
     assert "generated_output" in page and "25.0% of llm#1" in page
+    # the page's table: a row per dataset and run, its counts and levels as in the JSON
+    header, rows = generated.table_rows(experiment)
+    assert [row[:2] for row in rows] == [["news", "llm#1"], ["news", "llm#2"],
+                                         ["web", "llm#1"], ["web", "llm#2"]]
+    news_1 = dict(zip(header, rows[0]))
+    assert (news_1["entities"], news_1["ungrounded"], news_1["found exact"]) == (4, 1, 3)
+    assert "Generated output: what grounding did" in page
+    plain = nerlens.experiment({"news": {"gold": files["news"]["gold"],
+                                         "systems": {"tagger": files["news"]["tagger"]}}},
+                               bootstrap=0, figures=False, families=("faireval",))
+    assert plain.generated == {} and "what grounding did" not in plain.to_html()
     assert "news: 25.0% of llm#1" in experiment.summary()
 
 

@@ -10,8 +10,8 @@ the same ones. An error names the dataset and the run, with the file and line.
 
 What grounding did travels with each column into its report's results (``repairs``),
 so the dataset's page lists it per run; ``records`` gathers it per dataset, system and
-run, and ``findings`` states the report's ``generated_output`` finding per dataset and
-run.
+run (``table_rows``: the page's table of it), and ``findings`` states the report's
+``generated_output`` finding per dataset and run.
 """
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from typing import Mapping
 from nerspan import Corpus, InputTypeError, NerspanError
 from nerspan.errors import shown
 
+from nerspan.generative import LEVELS
+
 from nerlens.report import generated as report_generated
 from nerlens.systems import add_generated
 
@@ -29,6 +31,17 @@ from .runs import check_run_system, run_name, with_place
 
 PathLike = (str, os.PathLike)
 RULE = "generated_output"
+# The record's counts shown per run (key -> header), then the entities grounded per level.
+COUNTS = {"responses": "responses", "entities": "entities", "usable": "usable",
+          "parse_failures": "unreadable", "rejected": "rejected",
+          "unknown_types": "unknown type", "duplicates": "listed twice",
+          "ungrounded": "ungrounded", "dropped_overlaps": "overlap dropped"}
+NOTE = ("Per run of generated output: responses read, entities read and those that became "
+        "spans (usable); what did not (unreadable responses, items that are no entity, types "
+        "gold does not have, entities listed twice, not found in their sentence: each a "
+        "wrong prediction, overlapping spans dropped); and the entities found at each "
+        "grounding level. experiment.json lists them with the model's text (each dataset's "
+        "examples).")
 
 
 def generated_columns(name, entry: Mapping, runs: dict) -> dict:
@@ -94,6 +107,18 @@ def records(reports: Mapping, runs: Mapping) -> dict:
             if mine:
                 out.setdefault(name, {})[system] = mine
     return out
+
+
+def table_rows(experiment) -> tuple[list, list]:
+    """(header, rows): one row per dataset and run of generated output, its counts and
+    the entities grounded per level (``LEVELS``)."""
+    header = ["dataset", "run", *COUNTS.values(), *(f"found {level.replace('_', '-')}"
+                                                     for level in LEVELS)]
+    rows = [[name, column, *(record[k] for k in COUNTS),
+             *(record["levels"].get(level, 0) for level in LEVELS)]
+            for name, by_system in experiment.generated.items()
+            for by_run in by_system.values() for column, record in by_run.items()]
+    return header, rows
 
 
 def findings(experiment) -> list[dict]:
