@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import nerlens
 from nerlens.cli import main
+from nerlens.demo import demo_generated, demo_generative_corpus, demo_gold, demo_systems
 from nerlens.experiment import generated
 from nerlens.report import generated as report_generated
 from nerlens.systems import add_generated, read_gold, read_systems
@@ -197,6 +198,24 @@ def test_sentence_indices_restrict_the_dataset_for_every_system(tmp_path, files)
     # sentence 1 alone: Acme, Mary, Rome; the tagger finds all three
     assert exp.reports["news"].results["tagger"]["entity"]["gold"] == 3
     assert exp.reports["news"].estimates["tagger"]["entity_f1"] == 1.0
+
+
+def test_the_demo_responses_as_two_runs_score_as_the_generative_demo_report():
+    """The embedded WNUT-17 responses (with "sentence" indices into its test set) as two
+    runs of one system: each run's numbers are ``nerlens report --demo generative``'s."""
+    [(name, path)] = demo_generated().items()
+    exp = nerlens.experiment({"wnut17": {"gold": str(demo_gold()),
+                                         "systems": {"spacy_sm": str(demo_systems()["spacy_sm"])},
+                                         "generated": {name: [str(path), str(path)]}}},
+                             bootstrap=0, figures=False, families=("faireval",))
+    corpus, names = demo_generative_corpus()
+    one = nerlens.report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
+                         families=("faireval",))
+    mine = exp.reports["wnut17"]
+    for column in (f"{name}#1", f"{name}#2"):
+        assert _same(mine.estimates[column], one.estimates[name])
+    assert _same(mine.estimates["spacy_sm"], one.estimates["spacy_sm"])
+    assert exp.aggregate["wnut17"][name]["entity_f1"]["std"] == 0.0
 
 
 @pytest.mark.parametrize("change, error, message", [
