@@ -150,10 +150,12 @@ def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
         check_system_name(name, "generated", corpus.columns)
         read = read_generated_jsonl(path, encoding)
         sentences = read["sentences"]
-        if answered is None and sentences is not None:
+        if not names and sentences is not None:
             _check_sentence_indices(sentences, read["lines"], corpus, path)
             corpus = corpus.subset(np.array(sentences, dtype=np.int64))
-        if answered is not None and sentences != answered:
+        # a later file answers the first one's sentences, indexed or not (the corpus is
+        # restricted to what the first answered: another file's other lines would be lost)
+        if names and sentences != answered:
             raise FormatError(f"answers other sentences than {names[0]!r}'s file: every file "
                               "of generated output must answer the same ones",
                               path=os.fspath(path))

@@ -1298,3 +1298,42 @@ def test_figures_of_systems_whose_names_map_to_one_file_name_are_all_written(tmp
     assert sorted(p.name for p in written) == ["confusion_A_B_3.png", "confusion_a_b.png",
                                                "confusion_a_b_2.png", "error_types.png"]
     assert all(p.exists() for p in written)
+
+
+# -- generated output in an experiment: run 2 of system "llm" is the bad file (issue 31) -----
+RIO = '{"response": "[[\\"Rio\\", \\"LOC\\"]]"}'
+GOOD_RUN = ['{"response": "[[\\"Ana Lima\\", \\"PER\\"]]"}', RIO]
+# case -> (run 1's lines, run 2's lines, error, message)
+GENERATED_RUN_CASES = {
+    "not JSON": (GOOD_RUN, ["not json", RIO], nerspan.FormatError,
+                 r"g2.jsonl:1, dataset 'd1', system 'llm#2', sentence 0: not JSON"),
+    "a line short": (GOOD_RUN, [RIO], nerspan.SentenceCountError,
+                     r"g2.jsonl, dataset 'd1', system 'llm#2': 1 response for 2 gold "
+                     r"sentences"),
+    "another sentence's words": (
+        GOOD_RUN, ['{"response": "[]", "tokens": ["Ana", "Lima", "sings"]}',
+                   '{"response": "[]", "tokens": ["in", "Paris"]}'], nerspan.TokenMismatchError,
+        r"g2.jsonl:2, dataset 'd1', system 'llm#2': the line's words 'in Paris' are not its "
+        r"gold sentence's 'in Rio'"),
+    "other sentences than run 1": (
+        ['{"response": "[]", "sentence": 0}'], ['{"response": "[]", "sentence": 1}'],
+        nerspan.FormatError, r"g2.jsonl, dataset 'd1', system 'llm#2': answers other "
+                             r"sentences than 'llm#1''s file"),
+    "a sentence past the end": (
+        ['{"response": "[]", "sentence": 5}'], ['{"response": "[]", "sentence": 5}'],
+        nerspan.FormatError, r"g1.jsonl:1, dataset 'd1', system 'llm#1': sentence 5 is past "
+                             r"gold's last \(2 sentences\)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GENERATED_RUN_CASES))
+def test_a_bad_generated_run_names_the_dataset_run_file_and_line(tmp_path, case):
+    run1, run2, error, message = GENERATED_RUN_CASES[case]
+    paths = []
+    for k, lines in enumerate((run1, run2), 1):
+        paths.append(tmp_path / f"g{k}.jsonl")
+        paths[-1].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    datasets = {"d1": {"gold": GOLD, "tokens": TOKENS, "systems": {"tagger": PRED},
+                       "generated": {"llm": [str(p) for p in paths]}}}
+    with pytest.raises(error, match=message):
+        nerlens.experiment(datasets, bootstrap=0, figures=False, families=("faireval",))

@@ -472,7 +472,7 @@ MANIFEST_CASES = {
                                  r"least \"gold\"$"),
     "unknown_key.json": (json.dumps({"d1": {**_entry()["d1"], "golds": "g.txt"}}),
                          r"dataset 'd1': unknown key\(s\) golds \(allowed: train, gold, "
-                         r"predictions\)$"),
+                         r"predictions, generated\)$"),
     "run_not_a_file_name.json": (json.dumps(_entry(predictions={"tagger": ["run1.txt", 5]})),
                                  r"dataset 'd1': file names must be strings, not 5$"),
     "no_runs.json": (json.dumps(_entry(predictions={"tagger": []})),
@@ -1069,3 +1069,94 @@ def test_a_bad_suffix_tag_is_named_as_the_file_writes_it(tmp_path, capsys, comma
                                       paths["train"], ["--suffix"]))
     check_one_line(code, err, r"pred.txt:5, sentence 1: prediction tag 'LOC-X' \(read as "
                               r"'X-LOC', written type first\) is not a tag")
+
+
+# -- generated output in an experiment: run 2 of system "llm" is the bad file -----------------
+# Every bad file of --generated, as run 2 of "llm" on dataset d1 (--pred-generated, or the
+# manifest's "generated"): the same message, naming the dataset and the run after the file.
+def in_experiment(message: str) -> str:
+    """A --generated message pattern (``g.jsonl[:LINE][, sentence K]: ...``) as the
+    experiment words it: the dataset and the run named after the file and line."""
+    return re.sub(r"^(g\.jsonl(?::\d+)?)((?:, sentence \d+)?): ",
+                  r"\1, dataset 'd1', system 'llm#2'\2: ", message)
+
+
+# case -> (run 2's lines, message, run 1's lines: None, two good lines or, when run 2
+# names sentences, the same ones answered with nothing)
+GENERATED_EXPERIMENT_CASES = {
+    **{case: (lines, in_experiment(message), None)
+       for case, (lines, message) in GENERATED_FILE_CASES.items()},
+    # run 1 answers it first: its file is checked first
+    "a sentence past the end": (GENERATED_FILE_CASES["a sentence past the end"][0],
+                                r"g1.jsonl:1, dataset 'd1', system 'llm#1': sentence 7 is past "
+                                r"gold's last \(2 sentences\)", None),
+    "other sentences than run 1": ([json.dumps({"response": "[]", "sentence": 1})],
+                                   r"g.jsonl, dataset 'd1', system 'llm#2': answers other "
+                                   r"sentences than 'llm#1''s file",
+                                   [json.dumps({"response": "[]", "sentence": 0})]),
+    "indices where run 1 has none": ([json.dumps({"response": "[]", "sentence": 1})],
+                                     r"g.jsonl, dataset 'd1', system 'llm#2': answers other "
+                                     r"sentences than 'llm#1''s file",
+                                     [PARIS.replace("Paris", "John"), PARIS]),
+    "missing run": (None, r"error: \S*nope.jsonl: no such file \(dataset 'd1', system "
+                          r"'llm#2'\)$", None),
+}
+
+
+def generated_experiment_argv(tmp_path, run2, run1_lines, form: str) -> list:
+    """``report`` over dataset d1: tagger's run and llm's two runs, run 2 last."""
+    paths = experiment_files(tmp_path)
+    run1 = tmp_path / "g1.jsonl"
+    if run1_lines is None:
+        text = run2.read_text(encoding="utf-8") if run2.exists() else ""
+        answered = [json.loads(line).get("sentence") for line in text.splitlines()
+                    if '"sentence"' in line]
+        run1_lines = ([json.dumps({"response": "[]", "sentence": k}) for k in answered]
+                      if answered else [PARIS.replace("Paris", "John"), PARIS])
+    run1.write_text("\n".join(run1_lines) + "\n", encoding="utf-8")
+    common = ["report", "--no-progress", "--bootstrap", "0", "--output", str(tmp_path / "out")]
+    if form == "data":
+        return [*common, "--data", "d1", str(paths["gold"]), str(paths["train"]), "--pred",
+                f"tagger={paths['run1']}", "--pred-generated", f"llm={run1}", f"llm={run2}"]
+    manifest = tmp_path / "experiment.json"
+    manifest.write_text(json.dumps({"d1": {
+        "gold": paths["gold"].name, "train": paths["train"].name,
+        "predictions": {"tagger": paths["run1"].name},
+        "generated": {"llm": [run1.name, run2.name]}}}))
+    return [*common, "--manifest", str(manifest)]
+
+
+@pytest.mark.parametrize("form", ["data", "manifest"])
+@pytest.mark.parametrize("case", sorted(GENERATED_EXPERIMENT_CASES))
+def test_bad_generated_run_of_an_experiment_gives_one_line_and_exit_2(tmp_path, capsys, case,
+                                                                      form):
+    lines, message, run1_lines = GENERATED_EXPERIMENT_CASES[case]
+    run2 = tmp_path / ("nope.jsonl" if lines is None else "g.jsonl")
+    if lines is not None:
+        run2.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, generated_experiment_argv(tmp_path, run2, run1_lines, form))
+    check_one_line(code, err, message)
+    assert out == ""
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--generated", "g1.jsonl"], r"error: an experiment .* leave out --generated \(give "
+                                  r"--pred-generated\)$"),
+    (["--pred-generated", "tagger=g1.jsonl"], r"error: --pred-generated tagger=g1.jsonl: "
+                                              r"system 'tagger' has runs of --pred and of "
+                                              r"--pred-generated on dataset 'd1'"),
+    (["--pred-generated", "llm=g1.jsonl", "--map-types", "PER=person"],
+     r"error: --keep-types, --remove-types and --map-types do not apply to the generated "
+     r"output of an experiment"),
+])
+def test_bad_generated_declaration_gives_one_line_and_exit_2(tmp_path, capsys, monkeypatch,
+                                                             argv, message):
+    paths = experiment_files(tmp_path)
+    (tmp_path / "g1.jsonl").write_text(PARIS + "\n" + PARIS + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, ["report", "--no-progress", "--bootstrap", "0", "--output",
+                                  str(tmp_path / "out"), "--data", "d1", str(paths["gold"]),
+                                  str(paths["train"]), "--pred", f"tagger={paths['run1']}",
+                                  *argv])
+    check_one_line(code, err, message)
+    assert out == ""

@@ -282,8 +282,14 @@ def test_declared_datasets_keeps_order():
                 ("data", ["y", "g2"]), ("pred", ["s=4.txt", "x:r=5.txt"])]
     out = declared_datasets(declared, "t0")
     assert out == {"x": {"gold": "g1", "train": "t1",
-                         "systems": {"s": ["1.txt", "2.txt"], "r": ["3.txt", "5.txt"]}},
-                   "y": {"gold": "g2", "train": "t0", "systems": {"s": ["4.txt"]}}}
+                         "systems": {"s": ["1.txt", "2.txt"], "r": ["3.txt", "5.txt"]},
+                         "generated": {}},
+                   "y": {"gold": "g2", "train": "t0", "systems": {"s": ["4.txt"]},
+                         "generated": {}}}
+    # --pred-generated: runs of generated output, in the same order
+    out = declared_datasets(declared + [("pred_generated", ["x:g=6.jsonl", "g=7.jsonl"])], "t0")
+    assert out["x"]["generated"] == {"g": ["6.jsonl"]} and out["y"]["generated"] == {
+        "g": ["7.jsonl"]}
     with pytest.raises(UsageError):
         declared_datasets([("data", ["x"])], None)
 

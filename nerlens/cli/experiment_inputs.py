@@ -8,7 +8,9 @@ Declared on the command line, in order:
 ``--data NAME GOLD [TRAIN]`` starts a dataset (TRAIN defaults to --train); each following
 ``--pred SYSTEM=FILE`` adds a run of SYSTEM to it (a repeated SYSTEM is another run; a
 quoted FILE pattern with * or ? adds every matching file, sorted, as runs);
-``--pred NAME:SYSTEM=FILE`` adds it to dataset NAME wherever it stands. Or a JSON
+``--pred NAME:SYSTEM=FILE`` adds it to dataset NAME wherever it stands;
+``--pred-generated [NAME:]SYSTEM=FILE.jsonl`` the same for a run of generated output (an
+LLM's responses, as ``--generated`` reads them; --occurrences, --fuzzy). Or a JSON
 manifest (``--manifest FILE``, see ``manifest.py``) with lists of files as runs.
 Writes experiment.json and experiment.html.
 """
@@ -29,6 +31,9 @@ from .manifest import naming, read_manifest, read_runs
 from .options import given
 
 GLOB_CHARACTERS = set("*?[")
+# the flags that add a run (their ``_Declare`` kind) -> the key of its dataset's entry
+RUN_KINDS = {"pred": "systems", "pred_generated": "generated"}
+FLAG_OF = {"systems": "--pred", "generated": "--pred-generated"}
 
 
 class _Declare(argparse.Action):
@@ -55,9 +60,15 @@ def add_experiment_arguments(parser) -> None:
                        help="a run of SYSTEM on the last --data (or on dataset NAME); a "
                             "repeated SYSTEM is another run; a quoted FILE pattern (* ?) "
                             "adds every matching file as a run")
+    group.add_argument("--pred-generated", nargs="+", action=_Declare,
+                       metavar="[NAME:]SYSTEM=FILE.jsonl",
+                       help="a run of SYSTEM given as generated output (an LLM's responses, "
+                            "JSON Lines as --generated reads them) on the last --data (or "
+                            "on dataset NAME); grounded in its gold sentences")
     group.add_argument("--manifest", metavar="FILE",
                        help="a JSON manifest: dataset -> {train, gold, predictions: {system: "
-                            "file or [run files]}}")
+                            "file or [run files]}, generated: {system: JSON Lines file or "
+                            "[run files]}}")
     parser.set_defaults(declared=[])
 
 
@@ -66,23 +77,24 @@ def is_experiment(args) -> bool:
 
 
 def _files(entry: str, pattern: str) -> list[str]:
+    """The files of a run's pattern (``entry``: the flag and its value, for errors)."""
     if not GLOB_CHARACTERS & set(pattern):
         return [pattern]
     found = sorted(glob.glob(pattern))
     if not found:
-        raise UsageError(f"--pred {entry}: no file matches {pattern!r}")
+        raise UsageError(f"{entry}: no file matches {pattern!r}")
     return found
 
 
 def declared_datasets(declared: list, default_train: str | None) -> dict:
-    """Name -> {"gold", "train", "systems": {system: [files]}} from the --data and --pred
-    entries in order (a --pred NAME:SYSTEM=FILE may come before --data NAME); errors name
-    the entry."""
+    """Name -> {"gold", "train", "systems": {system: [files]}, "generated": {system:
+    [files]}} from the --data, --pred and --pred-generated entries in order (a --pred
+    NAME:SYSTEM=FILE may come before --data NAME); errors name the entry."""
     datasets: dict = {}
-    runs, last = [], None  # (--pred entry, dataset, system, file pattern)
+    runs, last = [], None  # (key, --pred entry, dataset, system, file pattern)
     for kind, values in declared:
-        if kind == "pred":
-            runs += [_parsed_run(entry, last) for entry in values]
+        if kind in RUN_KINDS:
+            runs += [(RUN_KINDS[kind], *_parsed_run(entry, last, kind)) for entry in values]
             continue
         if len(values) not in (2, 3):
             raise UsageError(f"--data {' '.join(values)}: give NAME GOLD [TRAIN] (2 or 3 "
@@ -94,32 +106,40 @@ def declared_datasets(declared: list, default_train: str | None) -> dict:
         if not train:
             raise UsageError(f"--data {' '.join(values)}: no training file: give it as "
                              "the third value or with --train")
-        datasets[name] = {"gold": gold, "train": train, "systems": {}}
+        datasets[name] = {"gold": gold, "train": train, "systems": {}, "generated": {}}
         last = name
-    for entry, name, system, pattern in runs:  # once every dataset is declared
+    for key, entry, name, system, pattern in runs:  # once every dataset is declared
+        flag = FLAG_OF[key]
         if name not in datasets:
-            raise UsageError(f"--pred {entry}: no dataset {name!r} (declared: "
+            raise UsageError(f"{flag} {entry}: no dataset {name!r} (declared: "
                              f"{', '.join(datasets) or 'none'})")
-        datasets[name]["systems"].setdefault(system, []).extend(_files(entry, pattern))
+        other = datasets[name]["generated" if key == "systems" else "systems"]
+        if system in other:
+            raise UsageError(f"{flag} {entry}: system {system!r} has runs of --pred and of "
+                             f"--pred-generated on dataset {name!r}: give its output one way")
+        datasets[name][key].setdefault(system, []).extend(_files(f"{flag} {entry}", pattern))
     for name, entry in datasets.items():
-        if not entry["systems"]:
+        if not entry["systems"] and not entry["generated"]:
             raise UsageError(f"--data {name}: no predictions: add --pred SYSTEM=FILE after it")
     return datasets
 
 
-def _parsed_run(entry: str, last: str | None) -> tuple[str, str, str, str]:
-    """``(entry, dataset, system, file pattern)`` of a --pred entry (``last``: the --data
-    before it, the dataset of SYSTEM=FILE)."""
+def _parsed_run(entry: str, last: str | None, kind: str = "pred"
+                ) -> tuple[str, str, str, str]:
+    """``(entry, dataset, system, file pattern)`` of a --pred (``kind``: or
+    --pred-generated) entry (``last``: the --data before it, the dataset of
+    SYSTEM=FILE)."""
+    flag = FLAG_OF[RUN_KINDS[kind]]
     target, equals, pattern = entry.partition("=")
     if not equals or not target or not pattern:
-        raise UsageError(f"--pred {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
+        raise UsageError(f"{flag} {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
     name, colon, system = target.rpartition(":")
     if not colon:
         if last is None:
-            raise UsageError(f"--pred {entry}: no dataset yet: put it after --data "
+            raise UsageError(f"{flag} {entry}: no dataset yet: put it after --data "
                              "NAME GOLD TRAIN, or write NAME:SYSTEM=FILE")
         name = last
-    return entry, name, check_run_system(system, f"--pred {entry}"), pattern
+    return entry, name, check_run_system(system, f"{flag} {entry}"), pattern
 
 
 def _training(args, path: str):
@@ -138,6 +158,8 @@ def experiment_inputs(args) -> tuple[dict, dict]:
                                       ("--gold", given(args, "gold_option")),
                                       ("--dataset", given(args, "dataset_option")),
                                       ("--demo", given(args, "demo")),
+                                      ("--generated (give --pred-generated)",
+                                       given(args, "generated")),
                                       ("--jsonl", given(args, "jsonl"))) if value]
     if mixed:
         raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
@@ -166,15 +188,18 @@ def experiment_inputs(args) -> tuple[dict, dict]:
 def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
     """(the experiment's entry, its provenance) of one --data dataset: its files read
     and checked one by one, so that an error names the dataset and the system's run."""
-    runs, files = {}, {}
-    for system, paths in entry["systems"].items():
-        runs[system] = [run_name(system, k, len(paths)) for k in range(len(paths))]
-        files.update(zip(runs[system], paths))
-    corpus = read_runs(name, entry["gold"], files, args, outside_scheme_is_error=True)
+    runs, files, generated = {}, {}, {}
+    for key, into in (("systems", files), ("generated", generated)):
+        for system, paths in entry.get(key, {}).items():
+            runs[system] = [run_name(system, k, len(paths)) for k in range(len(paths))]
+            into.update(zip(runs[system], paths))
+    corpus = read_runs(name, entry["gold"], files, args, outside_scheme_is_error=True,
+                       generated=generated)
     with naming(f"dataset {name!r}"):
         training = _training(args, entry["train"])
     return ({"corpus": corpus, "train": training, "systems": runs},
-            {"gold": entry["gold"], "train": entry["train"], "systems": files})
+            {"gold": entry["gold"], "train": entry["train"],
+             "systems": {**files, **generated}})
 
 
 def run_experiment(args) -> int:

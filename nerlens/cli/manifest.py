@@ -15,6 +15,12 @@ datasets by name.
 A system may have several runs (seeds): ``"predictions": {"flair": ["flair_s1.txt",
 "flair_s2.txt"], "bert": "bert.txt"}``. Its runs become the columns ``flair#1``,
 ``flair#2`` (one run keeps the system's name); ``Dataset.runs`` maps each system to them.
+
+Generated output (an LLM's responses, JSON Lines as ``--generated`` reads them) is given
+the same way under ``"generated"``, beside or instead of ``"predictions"``:
+``"generated": {"gpt": ["gpt_s1.jsonl", "gpt_s2.jsonl"]}``. Each dataset's runs are
+grounded in its gold sentences as the one-dataset report grounds them
+(``nerlens.experiment.generated.ground_runs``, with --occurrences and --fuzzy).
 """
 from __future__ import annotations
 
@@ -26,11 +32,13 @@ from pathlib import Path
 from nerspan import Corpus, NerspanError
 from nerspan.readers import undecodable_error
 
+from nerlens.experiment.generated import ground_runs
 from nerlens.experiment.runs import check_run_system, run_name, with_place
 from nerlens.systems import named_files, read_systems
 
-from .common import UsageError, check_file, describe, load_json
+from .common import UsageError, check_file, describe, load_json, note
 from .inputs import add_predictions, read_gold, system_options
+from .options import GENERATED, TYPES, from_args
 
 
 @dataclass
@@ -71,10 +79,10 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
     where = f"{path}: dataset {name!r}"
     if not isinstance(entry, dict) or "gold" not in entry:
         raise UsageError(f"{where}: needs at least \"gold\"")
-    unknown = set(entry) - {"train", "gold", "predictions"}
+    unknown = set(entry) - {"train", "gold", "predictions", "generated"}
     if unknown:
         raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
-                         "(allowed: train, gold, predictions)")
+                         "(allowed: train, gold, predictions, generated)")
 
     def resolve(value) -> str:
         if not isinstance(value, str):
@@ -85,7 +93,9 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
     if train is not None:
         with naming(f"dataset {name!r}"):
             check_file(train)
-    predictions = entry.get("predictions")
+    predictions, generated = entry.get("predictions"), entry.get("generated")
+    if generated is not None and predictions is None:
+        predictions = {}   # gold alone, then the generated runs
     if predictions is None:
         gold = resolve(entry["gold"])
         with naming(f"dataset {name!r}"):
@@ -94,31 +104,54 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
         return Dataset(name, corpus, systems, train, {system: [system] for system in systems})
     if isinstance(predictions, str):
         predictions = named_files([predictions])  # named after the file, as PRED is
-    if not isinstance(predictions, dict) or not predictions:
+    if not isinstance(predictions, dict) or not (predictions or generated):
         raise UsageError(f"{where}: \"predictions\" is a file or an object name -> file "
                          "(or a list of files: the system's runs)")
-    runs, files = {}, {}
-    for system, value in predictions.items():
-        check_run_system(system, where)
-        given = value if isinstance(value, list) else [value]
-        if not given:
-            raise UsageError(f"{where}: system {system!r} has an empty list of runs")
-        runs[system] = [run_name(system, k, len(given)) for k in range(len(given))]
-        files.update(zip(runs[system], (resolve(f) for f in given)))
-    return Dataset(name, read_runs(name, resolve(entry["gold"]), files, args,
-                                   outside_scheme_is_error), list(files), train, runs)
+    if generated is not None and (not isinstance(generated, dict) or not generated):
+        raise UsageError(f"{where}: \"generated\" is an object name -> JSON Lines file (or "
+                         "a list of files: the system's runs)")
+    runs, files, generated_files = {}, {}, {}
+    for declared, into in ((predictions, files), (generated or {}, generated_files)):
+        for system, value in declared.items():
+            check_run_system(system, where)
+            if system in runs:
+                raise UsageError(f"{where}: system {system!r} is in \"predictions\" and in "
+                                 "\"generated\": give each system's output once")
+            given = value if isinstance(value, list) else [value]
+            if not given:
+                raise UsageError(f"{where}: system {system!r} has an empty list of runs")
+            runs[system] = [run_name(system, k, len(given)) for k in range(len(given))]
+            into.update(zip(runs[system], (resolve(f) for f in given)))
+    corpus = read_runs(name, resolve(entry["gold"]), files, args, outside_scheme_is_error,
+                       generated_files)
+    return Dataset(name, corpus, [*files, *generated_files], train, runs)
 
 
-def read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: bool
-              ) -> Corpus:
+def read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: bool,
+              generated: dict | None = None) -> Corpus:
     """The corpus of one dataset: its gold file and one column per run file (column ->
-    file), read one by one so that an error names the dataset and the system's run."""
+    file), read one by one so that an error names the dataset and the system's run; then
+    the runs of generated output (column -> JSON Lines file), grounded in gold's
+    sentences together (``ground_runs``: they answer the same sentences)."""
+    if generated and any(from_args(args, TYPES).values()):
+        # gold's types are processed as it is read; the report grounds first
+        raise UsageError("--keep-types, --remove-types and --map-types do not apply to the "
+                         "generated output of an experiment: leave them out, or score each "
+                         "dataset with nerlens report GOLD --generated FILE")
     with naming(f"dataset {name!r}"):
         corpus = read_gold(args, check_file(gold), outside_scheme_is_error)
     for column, file in files.items():
         with naming(f"dataset {name!r}, system {column!r}"):
             corpus, _ = add_predictions(args, corpus, [check_file(file)],
                                         outside_scheme_is_error, names=[column])
+    for column, file in (generated or {}).items():
+        with naming(f"dataset {name!r}, system {column!r}"):
+            check_file(file)
+    with naming(f"dataset {name!r}"):
+        corpus = ground_runs(corpus, generated or {}, encoding=args.encoding,
+                             **from_args(args, GENERATED))
+    for column in generated or {}:   # as the one-dataset report notes each file
+        note(f"dataset {name!r}, {column}: {corpus.source.generated[column].summary()}")
     return corpus
 
 

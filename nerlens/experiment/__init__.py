@@ -3,6 +3,8 @@
 - ``build``: ``experiment()``, one report per dataset and the numbers over them, and
   what it returns, ``Experiment``;
 - ``runs``: the datasets and runs declared, checked and named as report columns;
+- ``generated``: the runs given as generated output (an LLM's responses), grounded as the
+  one-dataset report grounds them, and what grounding did per dataset and run;
 - ``over_runs``: means and standard deviations over runs, the attribute views and the
   significance tests between systems;
 - ``findings``, ``html``, ``text``: what it states first, its page, its terminal view.

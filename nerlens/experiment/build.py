@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from nerspan import InputTypeError
+from nerspan import InputOptions, InputTypeError
 from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
 
@@ -45,8 +45,10 @@ from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
 from nerlens.report import Report, report
 from nerlens.report.analyses import figure_pngs
+from nerlens.report.build import input_names
+from nerlens.systems import add_systems, read_gold
 
-from . import dataset_page, findings, html, text
+from . import dataset_page, findings, generated, html, text
 from .over_runs import aggregate, experiment_view, family_parts, wilcoxon_tests
 from .runs import check_entry, check_pairs, in_dataset, run_columns
 
@@ -73,6 +75,9 @@ class Experiment:
     # dataset -> title -> PNG bytes: each family's figures per system, its runs folded
     system_figures: dict = field(default_factory=dict)
     findings: list = field(default_factory=list)
+    # dataset -> system -> run column -> what reading and grounding did to that run's
+    # generated output (``generated.records``); empty without generated output
+    generated: dict = field(default_factory=dict)
 
     def __getattr__(self, name: str):
         views = self.__dict__.get("views") or {}
@@ -95,6 +100,7 @@ class Experiment:
     def to_dict(self) -> dict:
         return {"info": self.info, "systems": self.systems, "runs": self.runs,
                 "findings": self.findings, "aggregate": self.aggregate, **self.views,
+                "generated": self.generated,
                 "wilcoxon": self.wilcoxon,
                 "higher_is_better": self.higher_is_better,
                 "datasets": {name: r.to_dict() for name, r in self.reports.items()}}
@@ -121,7 +127,8 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
                mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
                confidence: float = 0.95, families=None, figures: bool = True,
                min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
-               inputs: Mapping | None = None) -> Experiment:
+               inputs: Mapping | None = None, occurrences: str = "all",
+               fuzzy: float | None = None) -> Experiment:
     """Score every dataset with ``nerlens.report`` and aggregate over runs and datasets.
 
     ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
@@ -131,6 +138,16 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     matched across datasets by name; ``baseline`` (default: the first system) must be in
     every dataset. ``alpha`` is the significance level of the marks. The other options
     are ``report``'s and apply to every dataset.
+
+    Generated output (an LLM's responses): ``"generated": {system: file or [run, run,
+    ...]}`` beside (or instead of) ``"systems"``, each file a JSON Lines file as
+    ``nerlens.systems.read_systems``' ``generated=`` reads (one object per sentence with
+    ``"response"``; ``"tokens"``/``"text"``, ``"sentence"``). A dataset's runs are
+    grounded in its gold sentences as the one-dataset report grounds them
+    (``add_generated``, with ``occurrences`` and ``fuzzy``), so each run's numbers are
+    ``report``'s for that file; a system may be generated output on one dataset and a
+    tagger on another. What grounding did is in ``Experiment.generated`` (dataset ->
+    system -> run), in each run's repairs and in a finding per dataset and run.
     """
     if not isinstance(datasets, Mapping) or not datasets:
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
@@ -138,13 +155,15 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     alpha = check_fraction("alpha", alpha)
     figures = check_bool("figures", figures)   # the reports draw none: checked here
     families = check_families(family_names() if families is None else families)
+    InputOptions(occurrences=occurrences, fuzzy=fuzzy)   # checked even without generated output
     if inputs is not None and not isinstance(inputs, Mapping):
         raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
                              f"{shown(inputs)} (a {type(inputs).__name__})")
     entries = {name: check_entry(name, entry) for name, entry in datasets.items()}
-    runs, predictions = {}, {}
+    runs, predictions, grounded = {}, {}, {}
     for name, entry in entries.items():
         runs[name], predictions[name] = run_columns(name, entry)
+        grounded[name] = generated.generated_columns(name, entry, runs[name])
     systems = list(dict.fromkeys(s for by_system in runs.values() for s in by_system))
     check_pairs(systems)
     baseline = baseline or systems[0]
@@ -157,8 +176,9 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
                    confidence=confidence, families=families, figures=False,
                    min_share=min_share, progress=progress)
-    reports = {name: _report(name, entry, runs[name], predictions[name], baseline,
-                             (inputs or {}).get(name), options)
+    grounding = dict(occurrences=occurrences, fuzzy=fuzzy)
+    reports = {name: _report(name, entry, runs[name], predictions[name], grounded[name],
+                             grounding, baseline, (inputs or {}).get(name), options)
                for name, entry in entries.items()}
     higher = {}
     for r in reports.values():
@@ -180,6 +200,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         result.figures = {title: png for (name, title), png in pngs.items() if name is None}
         result.system_figures = {name: {title: png for (of, title), png in pngs.items()
                                         if of == name} for name in reports}
+    result.generated = generated.records(reports, runs)
     result.findings = findings.findings(result)
     return result
 
@@ -195,11 +216,24 @@ def _info(options: dict, runs: dict) -> dict:
                           "over the Friedman tests of each view (attribute-wise, model-wise)"}
 
 
-def _report(name, entry: Mapping, runs: dict, predictions: dict, baseline: str, inputs,
-            options: dict) -> Report:
+def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
+            grounding: dict, baseline: str, inputs, options: dict) -> Report:
     """The one-dataset report of one entry, its runs as columns; errors name the dataset."""
     options = {**options, "baseline": runs[baseline][0], "inputs": inputs}
     try:
+        if grounded:   # the corpus the report would read, plus the grounded runs
+            corpus = entry.get("corpus")
+            if corpus is None:
+                corpus = read_gold(entry["gold"], tokens=entry.get("tokens"), check=False)
+                if predictions:
+                    corpus, _ = add_systems(corpus, predictions, check=False)
+            corpus = generated.ground_runs(corpus, grounded, **grounding)
+            columns = [c for cs in runs.values() for c in cs]
+            if inputs is None:   # the files, named as report() names what it reads
+                options["inputs"] = input_names(entry.get("gold", entry.get("corpus")),
+                                                {**predictions, **grounded}, entry.get("train"))
+            return report(None, corpus=corpus, system_names=columns,
+                          train=entry.get("train"), **options)
         if "corpus" in entry:
             columns = [c for cs in runs.values() for c in cs]
             return report(None, corpus=entry["corpus"], system_names=columns,

@@ -13,9 +13,14 @@ from nerspan.family import finding, percent
 
 from nerlens.report.names import pair_key
 
+from . import generated
 from .over_runs import experiment_view, family_parts
 
 RULES = {
+    generated.RULE: "On each dataset, for each run of a system given as generated output (an "
+                    "LLM's responses), the share of its entities that are not in their "
+                    "sentence (a wrong prediction in every precision), the responses that could "
+                    "not be read and the share of entities that became spans; stated first.",
     "best": "The system with the highest mean entity F1 on each dataset (mean \u00b1 sample "
             "standard deviation over its runs), and whether the Wilcoxon test over runs "
             "shows it apart from the runner-up.",
@@ -119,7 +124,9 @@ def rules(experiment) -> dict:
 
 
 def findings(experiment) -> list[dict]:
-    out = best(experiment) + significant_differences(experiment) + run_spread(experiment)
+    # what could not be scored comes first, as in the report
+    out = (generated.findings(experiment) + best(experiment)
+           + significant_differences(experiment) + run_spread(experiment))
     for family, part in family_parts():
         view = experiment_view(experiment, family)
         for rule in part.findings:

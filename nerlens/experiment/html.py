@@ -13,7 +13,7 @@ from nerlens.report import blocks
 from nerlens.report.page_kit import Raw, contents, escape, page, section, table
 from nerlens.report.views import every_family
 
-from . import dataset_page
+from . import dataset_page, generated
 from .findings import rules
 from .over_runs import experiment_view, family_parts, headline
 
@@ -163,8 +163,16 @@ def _provenance(experiment) -> str:
         "<p class='note'>Each dataset's inputs are in its section (Runs: repairs and inputs).</p>"
 
 
+def _generated(experiment) -> str:
+    header, rows = generated.table_rows(experiment)
+    return (table(header, [[Raw(escape(d)), Raw(escape(r)), *counts] for d, r, *counts in rows],
+                  percent=False) + f"<p class='note'>{escape(generated.NOTE)}</p>")
+
+
 def render(experiment) -> str:
     top = [("findings", "Findings", _findings(experiment)),
+           *([("generated", "Generated output: what grounding did", _generated(experiment))]
+             if experiment.generated else []),
            ("holistic", "Systems x datasets: mean and std over runs", _holistic(experiment)),
            *family_sections(experiment),
            ("significance", "Wilcoxon tests between systems", _significance(experiment))]

@@ -19,7 +19,7 @@ from nerlens.report.names import pair_key
 from nerlens.systems import check_system_name, check_system_names
 
 RUN_SEPARATOR = "#"
-ENTRY_KEYS = {"gold", "train", "systems", "tokens", "corpus"}
+ENTRY_KEYS = {"gold", "train", "systems", "generated", "tokens", "corpus"}
 
 
 def run_name(system: str, k: int, n_runs: int) -> str:
@@ -52,9 +52,13 @@ def check_entry(name, entry) -> dict:
         raise ValueError(f"{where}: give \"gold\" (a column file or tag lists) or a prebuilt "
                          "\"corpus\", one of the two")
     systems = entry.get("systems")
-    if not isinstance(systems, Mapping) or not systems:
+    # generated output alone is a dataset's systems too (``generated``)
+    if entry.get("generated") and systems is None:
+        systems = {}
+    if not isinstance(systems, Mapping) or not (systems or entry.get("generated")):
         raise ValueError(f"{where}: \"systems\" maps each system's name to its predictions "
-                         "(one, or a list of runs)")
+                         "(one, or a list of runs), \"generated\" to its generated output "
+                         "(JSON Lines files)")
     for system, value in systems.items():
         check_run_system(system, where)
         if value is None or (isinstance(value, (list, tuple)) and not value):
@@ -76,7 +80,7 @@ def check_run_system(system, where: str) -> str:
 def run_columns(name, entry) -> tuple[dict, dict]:
     """(system -> [column], column -> prediction or None for a prebuilt corpus)."""
     runs, predictions = {}, {}
-    for system, value in entry["systems"].items():
+    for system, value in (entry.get("systems") or {}).items():
         if "corpus" in entry:
             given = list(value) if isinstance(value, (list, tuple)) else [value]
             missing = [c for c in given if c not in entry["corpus"].columns]

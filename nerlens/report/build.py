@@ -93,7 +93,7 @@ def provenance(inputs: Mapping | None, options: dict) -> dict:
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
-def _input_names(gold, systems: Mapping | None, train) -> dict:
+def input_names(gold, systems: Mapping | None, train) -> dict:
     """File paths as given; anything else by its kind."""
     def name(value):
         if value is None:
@@ -215,7 +215,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     if beta != 1:   # stated when it adds numbers, as a result's options state it
         info["beta"] = beta
     info["provenance"] = provenance(
-        inputs if inputs is not None else _input_names(gold, systems, train),
+        inputs if inputs is not None else input_names(gold, systems, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share", "beta") if k in info})
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
