@@ -181,3 +181,25 @@ def test_faireval_semeval_matching_still_reaches_faireval(tmp_path, capsys):
         api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, schemas="semeval",
                              matching=matching).to_dict()
         assert cli["semeval"] == api["semeval"] and cli["options"]["matching"] == matching
+
+
+# option of nerspan.score, its value, and the flag of nerlens score: none is read by
+# string matching
+UNREAD = {"type_map": ({"person": "PER"}, ["--map-types", "person=PER"]),
+          "keep_types": (["PER"], ["--keep-types", "PER"]),
+          "occurrences": ("ordered", ["--occurrences", "ordered"]),
+          "fuzzy": (0.9, ["--fuzzy", "0.9"]), "beta": (2.0, ["--beta", "2"]),
+          "confusion": (True, ["--confusion"])}
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD))
+def test_what_strings_do_not_read_is_refused_by_the_api_and_the_cli(tmp_path, capsys, name):
+    value, flags = UNREAD[name]
+    with pytest.raises(ValueError, match=rf"^{name} is not read by matching=\"strings\""):
+        nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, matching="strings",
+                      **{name: value})
+    gold, generated = write(tmp_path, RESPONSES)
+    code, out, err = run(capsys, ["score", gold, "--generated", generated, "--matching",
+                                  "strings", *flags])
+    assert code == 2 and out == ""
+    assert "not spans: " in err and flags[0] in err.split("not spans: ")[1]
