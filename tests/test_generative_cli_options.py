@@ -203,3 +203,37 @@ def test_what_strings_do_not_read_is_refused_by_the_api_and_the_cli(tmp_path, ca
                                   "strings", *flags])
     assert code == 2 and out == ""
     assert "not spans: " in err and flags[0] in err.split("not spans: ")[1]
+
+
+# -- type processing reaches every generated entity ------------------------------------------
+# By hand, --keep-types PER: gold John Smith alone; predictions John Smith and, kept or not
+# by overlaps, Smith inside it; Atlantis, a location found nowhere, is dropped with the
+# other locations (left as it was, it was a false positive of a type no longer scored).
+KEEP_PER = {"keep": {"TP": 1, "FP": 1, "FN": 0}, "drop": {"TP": 1, "FP": 0, "FN": 0}}
+
+
+@pytest.mark.parametrize("overlaps", sorted(KEEP_PER))
+def test_keep_types_drops_ungrounded_entities_of_other_types(tmp_path, capsys, overlaps):
+    gold, generated = write(tmp_path, NESTED)
+    cli, _ = cli_json(capsys, ["faireval", gold, "--generated", generated, "--overlaps",
+                               overlaps, "--keep-types", "PER"])
+    api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, overlaps=overlaps,
+                         keep_types=["PER"]).to_dict()
+    assert cli["traditional_counts"] == api["traditional_counts"] == KEEP_PER[overlaps]
+    assert list(cli["per_type"]) == ["PER"]
+    # removed by hand: Paris Gazette, Paris (and the inner Paris when kept), Atlantis
+    assert api["repairs"]["pred"]["types_removed"] == {"keep": 5, "drop": 4}[overlaps]
+
+
+def test_entity_scores_process_the_ungrounded_entities_too(tmp_path, capsys):
+    gold, generated = write(tmp_path, RESPONSES)
+    cli, _ = cli_json(capsys, ["score", gold, "--generated", generated, "--keep-types", "PER"])
+    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, keep_types=["PER"]).to_dict()
+    # by hand: john smith found, its one gold mention; no location left, Atlantis included
+    assert (cli["correct"], cli["predicted"], cli["gold"]) == (1, 1, 1)
+    assert {k: cli[k] for k in ("precision", "recall", "f1", "per_type")} == \
+        {k: api[k] for k in ("precision", "recall", "f1", "per_type")}
+    mapped = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS,
+                           type_map={"LOC": "GPE"}).to_dict()
+    assert mapped["repairs"]["pred"]["generative"]["ungrounded_by_type"] == {"GPE": 1}
+    assert mapped["per_type"]["GPE"]["predicted"] == 4   # Paris twice, Paris, Atlantis
