@@ -103,6 +103,8 @@ def options(args) -> dict:
 def compute(args) -> dict:
     """System name -> result dict (compute()'s keys)."""
     kwargs = options(args)
+    if from_args(args, KEEP)["overlaps"] == "keep":   # before the span files: it is --generated's
+        return keep_overlaps(args, kwargs)
     preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
     if args.spans:
         if not args.gold or len(preds) != 1 or not preds[0]:
@@ -124,8 +126,6 @@ def compute(args) -> dict:
                                                tokens=gold["tokens"], texts=gold["texts"],
                                                **from_args(args, SPANS), **kwargs).to_dict()
         return results
-    if from_args(args, KEEP)["overlaps"] == "keep":
-        return keep_overlaps(args, kwargs)
     corpus, names = load_systems(args)
     if args.ignore_punct:
         pos_corpus = read_columns(args.gold, {GOLD: args.pos_column},
