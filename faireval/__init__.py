@@ -35,7 +35,7 @@ from nerspan import GOLD, PRED, Corpus, GoldContext
 from nerspan.gold_context import resolve
 from nerspan.fbeta import fbeta_option
 from nerspan.input_options import OPTION_NAMES, input_options
-from nerspan.options import check_bool
+from nerspan.options import MATCHING, check_bool
 
 from .family import describe
 from .inputs import PUNCT_TAGS, Prepared, prepare
@@ -56,6 +56,7 @@ HEADLINE_WEIGHTS = ("traditional", "fair")
 # ``matching`` here is how the SemEval-2013 schemas pair spans (greedy, optimal): FairEval
 # grounds generated predictions always (their string matching gives no spans to classify)
 INPUT_OPTIONS = tuple(name for name in OPTION_NAMES if name != "matching")
+GROUNDED = MATCHING[0]
 
 
 @fbeta_option
@@ -111,7 +112,10 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
             ``min_overlap_percentage`` / 100, equal numbers; default 0.01 as nervaluate).
         matching: with ``schemas``: ``"greedy"`` (nervaluate's, predictions in list
             order) or ``"optimal"`` (a maximum-weight pairing, correct pairs first, that
-            does not depend on the order of the input).
+            does not depend on the order of the input). ``"grounded"``, generated
+            output's value in the other families, is what faireval always does with
+            generated output (the pairing stays greedy); ``"strings"`` is
+            ``nerspan.score``'s alone.
         return_instances: with ``schemas``: add ``semeval_instances``, per schema every
             predicted and gold span with its outcome (correct, incorrect, partial,
             spurious, missed) and the gold span a prediction took
@@ -125,6 +129,10 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
     _check_flags(ignore_punct=ignore_punct, confusion_tp=confusion_tp,
                  return_pairs=return_pairs, reference_iteration=reference_iteration,
                  return_instances=return_instances)
+    # "grounded" is generated output's matching (nerspan.InputOptions), which faireval
+    # always does: accepted as every family accepts it, the SemEval pairing its default
+    if matching == GROUNDED:
+        matching = "greedy"
     min_overlap, matching = check_min_overlap(min_overlap), check_matching(matching)
     _check_semeval_options(schemas, min_overlap=min_overlap != MIN_OVERLAP,
                            matching=matching != "greedy", return_instances=return_instances)

@@ -22,6 +22,7 @@ from nerspan.inputs import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.span_input import read_spans
 from nerspan.spans import LabelTable, Repairs, decode
+from nerspan.type_processing import TypeProcessing, process_ungrounded
 from nerspan.span_input import LEVEL_SEPARATOR
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
                             NerspanError, SentenceCountError, counted, shown)
@@ -169,16 +170,38 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     reading = read_input(references, None, inputs=inputs, scheme=scheme)
     gold = reading.corpus.paired(reading.gold_column, None)
     grounded = ground_predictions(predictions, gold, inputs)
-    gold_spans = decode(gold, GOLD, scheme, mode)
+    gold_spans = decode(gold, GOLD, scheme, mode)   # processed as read (type options)
     gold_lists = [[(a, b, t) for t, a, b in sentence] for sentence in gold_spans.to_list(gold)]
     tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
+    spans, record, retyped, dropped = _processed(grounded, TypeProcessing.of_options(inputs))
     target, system, names, n_sentences, repairs = _spans_from_lists(
-        gold_lists, grounded.spans, InputOptions(tokens=tokens, texts=inputs.texts))
+        gold_lists, spans, InputOptions(tokens=tokens, texts=inputs.texts))
     if gold_spans.repairs is not None and gold_spans.repairs.total:
         repairs[GOLD] = gold_spans.repairs
     repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
-                            generated=grounded.repairs)
+                            types_mapped=retyped, types_removed=dropped, generated=record)
     return target, system, names, n_sentences, gold.lengths, repairs
+
+
+def _processed(grounded, processing):
+    """``(spans, record, retyped, dropped)``: the grounded spans and the ungrounded
+    entities of ``grounded`` processed by the type options (``processing``; None: as
+    they are), as ``nerspan.type_processing`` processes the mentions of a tag column,
+    and how many of them were retyped and dropped."""
+    if processing is None:
+        return grounded.spans, grounded.repairs, 0, 0
+    spans, retyped, dropped = [], 0, 0
+    for sentence in grounded.spans:
+        kept = []
+        for a, b, entity_type in sentence:
+            target = processing.target(entity_type)
+            retyped += target is not None and target != entity_type
+            dropped += target is None
+            if target is not None:
+                kept.append((a, b, target))
+        spans.append(kept)
+    record, more_retyped, more_dropped = process_ungrounded(grounded.repairs, processing)
+    return spans, record, retyped + len(more_retyped), dropped + len(more_dropped)
 
 
 def _pos_lengths(pos, n_sentences: int, lengths):

@@ -35,6 +35,11 @@ from nerspan.span_input import SPAN_OPTIONS
 # ``fuzzy``), under nerspan's names.
 READ_OPTIONS = SPAN_OPTIONS + GENERATIVE_INPUT_NAMES
 
+# nerspan.score's options of generated output scored as strings (``matching="strings"``),
+# at the values that mean it: no family scores strings, so a module refuses them rather
+# than score spans under them (other values of ``compat`` are a family's own, or its error)
+STRING_MATCHING = {"partial": True, "compat": "universalner"}
+
 DECODING = ("scheme", "mode")
 # Type processing, as every family's score takes it (nerspan.type_processing): read at
 # load time and by compute, applied to gold, predictions and training data.
@@ -140,6 +145,19 @@ def entity_confusion(out: dict, score, references, predictions, *, confusion: bo
     return with_confusion(out, context, pred_column)
 
 
+def refuse_string_matching(module: str, options: Mapping) -> None:
+    """``partial=True`` or ``compat="universalner"`` (``STRING_MATCHING``) given to a
+    module: an error saying whose options they are and where they apply."""
+    for name, value in STRING_MATCHING.items():
+        if options.get(name) is not None and options.get(name) == value:
+            raise InputTypeError(
+                f"{name}={value!r} is nerspan.score's, for generated output scored as "
+                f'strings (matching="strings"); the {module} module grounds generated '
+                "output and scores spans: score strings with nerspan.score(references, "
+                f'predictions, tokens=..., matching="strings", {name}={value!r}) or '
+                "nerlens score GOLD --generated FILE.jsonl --matching strings")
+
+
 def per_example_option(module: str, name: str, value, declared: bool, load_flag: str):
     """An array that should travel per example (``pos``, ``subsets``) given as a
     ``compute`` option instead: still used for one release, with a DeprecationWarning."""
@@ -211,6 +229,8 @@ class OptionsMixin:
 
     def __init__(self, *args, scheme: str = "IOB2", mode: str = "lenient", label_list=None,
                  **kwargs):
+        # the module's name is evaluate's, set below: the script's file name is the same
+        refuse_string_matching(type(self).__module__.rpartition(".")[2], kwargs)
         self._load_options = {"scheme": scheme, "mode": mode}
         if label_list is not None:  # checked here, at load, rather than at the first compute
             self._load_options["label_list"] = InputOptions(label_list=label_list).label_list
@@ -239,6 +259,7 @@ class OptionsMixin:
         (see the module's description)."""
         check_tag_strings(self.name, self._label_list(kwargs) is not None,
                           predictions=predictions, references=references)
+        refuse_string_matching(self.name, kwargs)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _label_list(self, given: dict):

@@ -148,25 +148,17 @@ def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
     names, answered = [], None
     for name, path in named_files(files).items():
         check_system_name(name, "generated", corpus.columns)
-        read = read_generated_jsonl(path, encoding)
-        sentences = read["sentences"]
-        if not names and sentences is not None:
-            _check_sentence_indices(sentences, read["lines"], corpus, path)
-            corpus = corpus.subset(np.array(sentences, dtype=np.int64))
-        # a later file answers the first one's sentences, indexed or not (the corpus is
-        # restricted to what the first answered: another file's other lines would be lost)
-        if names and sentences != answered:
-            raise FormatError(f"answers other sentences than {names[0]!r}'s file: every file "
-                              "of generated output must answer the same ones",
-                              path=os.fspath(path))
-        answered = sentences
-        if len(read["responses"]) != corpus.n_sentences:
-            raise SentenceCountError(f"{counted(len(read['responses']), 'response')} for "
-                                     f"{counted(corpus.n_sentences, 'gold sentence')}: one "
-                                     'line per sentence, or "sentence" indices', path=os.fspath(path))
+        if answered is None:
+            corpus, read = read_answers(corpus, path, encoding)
+        else:
+            read = read_generated_jsonl(path, encoding)
+            if read["sentences"] != answered["sentences"]:
+                raise FormatError(f"answers other sentences than {names[0]!r}'s file: every "
+                                  "file of generated output must answer the same ones",
+                                  path=os.fspath(path))
+            _, read = read_answers(corpus, path, encoding, read, subset=False)
+        answered = read
         words = read["tokens"]
-        if corpus.tokens is not None and words is not None:
-            _check_generated_words(corpus, words, read["lines"], path)
         inputs = InputOptions(tokens=words if corpus.tokens is None else None,
                               occurrences=occurrences, fuzzy=fuzzy)
         try:
@@ -176,6 +168,27 @@ def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
         corpus = corpus.with_columns(reading.corpus.select([PRED]), {PRED: name})
         names.append(name)
     return corpus, names
+
+
+def read_answers(corpus: Corpus, path, encoding: str = "utf-8", read: dict | None = None,
+                 subset: bool = True) -> tuple[Corpus, dict]:
+    """The gold ``corpus`` restricted to the sentences a file of generated output answers
+    (its ``"sentence"`` indices, in its order; all of them without), and the file as
+    ``nerspan.generative.read_generated_jsonl`` reads it (``read``: already read), one
+    response per sentence and each line's words its sentence's, checked (``subset``
+    False: ``corpus`` is already the answered sentences)."""
+    read = read_generated_jsonl(path, encoding) if read is None else read
+    sentences = read["sentences"]
+    if subset and sentences is not None:
+        _check_sentence_indices(sentences, read["lines"], corpus, path)
+        corpus = corpus.subset(np.array(sentences, dtype=np.int64))
+    if len(read["responses"]) != corpus.n_sentences:
+        raise SentenceCountError(f"{counted(len(read['responses']), 'response')} for "
+                                 f"{counted(corpus.n_sentences, 'gold sentence')}: one "
+                                 'line per sentence, or "sentence" indices', path=os.fspath(path))
+    if corpus.tokens is not None and read["tokens"] is not None:
+        _check_generated_words(corpus, read["tokens"], read["lines"], path)
+    return corpus, read
 
 
 def _check_sentence_indices(sentences: list, lines: list, corpus: Corpus, path) -> None:
@@ -498,7 +511,7 @@ def _system_tags(name: str, prediction) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_span_systems", "span_files",
+__all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_answers", "read_span_systems", "span_files",
            "span_errors_located", "load_saved_split", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]

@@ -77,6 +77,8 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     beta = check_beta(beta)
     check_bool("confusion", confusion)
     if inputs.matching == "strings":  # generated output as strings: no spans to decode
+        _refuse_unread(inputs, zero_division=zero_division != 0, beta=beta != 1,
+                       confusion=confusion)
         return score_strings(references, predictions, compat=compat, partial=partial,
                              scheme=scheme, mode=mode, inputs=inputs)
     if compat is not None or partial:
@@ -95,6 +97,24 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     if confusion:
         scores = dataclasses.replace(scores, confusion=confusion_dict(gold, pred))
     return scores
+
+
+# What string matching does not read: grounding's options and those of spans or counts
+# (type processing retypes mentions, which strings are not); given, they are refused
+STRINGS_UNREAD = ("occurrences", "overlaps", "fuzzy", "keep_types", "remove_types", "type_map")
+_DEFAULT_INPUTS = InputOptions()
+
+
+def _refuse_unread(inputs: InputOptions, **others: bool) -> None:
+    unread = [name for name in STRINGS_UNREAD
+              if getattr(inputs, name) != getattr(_DEFAULT_INPUTS, name)] + \
+        [name for name, is_given in others.items() if is_given]
+    if unread:
+        raise ValueError(f"{', '.join(unread)} {'is' if len(unread) == 1 else 'are'} not read "
+                         'by matching="strings", which compares sets of (text, type) '
+                         "strings per sentence: leave "
+                         f"{'it' if len(unread) == 1 else 'them'} out, or ground the output "
+                         '(matching="grounded", the default)')
 
 
 # What ``from nerspan import *`` gives: what a user needs (at most 30 names). Every other

@@ -68,6 +68,21 @@ PER_COLUMN = CHANGE_KINDS + ("retyped_transitions", "retyped_outside",
                              "retyped_discarded")
 
 
+def _followed(source: Source, places) -> dict:
+    """``Source``'s per-sentence records (``PER_COLUMN``, and ``generated``: each
+    column's ``GenerativeRepairs``, whose ungrounded entities are predictions) for the
+    corpus of some of its sentences: every sentence ``i`` is at ``places(i)`` there (none,
+    one, or several in a resample). A generated record that lost its listings of the
+    other sentences would lose their false positives; it keeps the output's totals
+    (``GenerativeRepairs.at``)."""
+    out = {kind: {column: tuple(sorted(k for i in sentences for k in places(i)))
+                  for column, sentences in getattr(source, kind).items()}
+           for kind in PER_COLUMN}
+    out["generated"] = {column: record.at(places)
+                        for column, record in source.generated.items()}
+    return out
+
+
 @dataclass(frozen=True)
 class Corpus:
     """Sentences of tokens with one or more tag columns, checked when built.
@@ -299,8 +314,12 @@ class Corpus:
         columns = {name: ids[positions] for name, ids in self.columns.items()}
         tokens = None if self.tokens is None else self.tokens[positions]
         lines = self.source.sentence_lines
+        placed: dict = {}   # sentence -> its places here (a resample repeats sentences)
+        for k, i in enumerate(sentences.tolist()):
+            placed.setdefault(i, []).append(k)
         source = Source(self.source.path, None if lines is None else lines[sentences],
-                        self.source.repaired_lines)
+                        self.source.repaired_lines,
+                        **_followed(self.source, lambda i: placed.get(i, ())))
         return self._derive(offsets=offsets, columns=columns, tokens=tokens, source=source)
 
     def block(self, first: int, stop: int) -> "Corpus":
@@ -308,11 +327,9 @@ class Corpus:
         arrays (no copy), with their file lines and snapped spans, renumbered."""
         a, b = int(self.offsets[first]), int(self.offsets[stop])
         lines = self.source.sentence_lines
-        per_column = {kind: {column: tuple(s - first for s in sentences if first <= s < stop)
-                             for column, sentences in getattr(self.source, kind).items()}
-                      for kind in PER_COLUMN}
         source = Source(self.source.path, None if lines is None else lines[first:stop],
-                        **per_column)
+                        **_followed(self.source,
+                                    lambda i: (i - first,) if first <= i < stop else ()))
         return self._derive(offsets=self.offsets[first:stop + 1] - a,
                             columns={name: ids[a:b] for name, ids in self.columns.items()},
                             tokens=None if self.tokens is None else self.tokens[a:b],

@@ -69,7 +69,9 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
     systems = [c for c in corpus.columns if c != GOLD] if systems is None else list(systems)
     scheme = get_scheme(scheme)
     table = LabelTable.build(corpus.labels, scheme)
-    # generated systems' records are added once to the sums, never to each block's counts
+    # generated systems' records are added once to the sums, never to each block's counts:
+    # a block keeps its sentences' listings (Corpus.block), and the sum would count its
+    # ungrounded entities twice; the whole record also keeps the output's totals whole
     generated = dict(corpus.source.generated)
     if generated:
         corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={}))

@@ -170,6 +170,24 @@ def process_spans(spans: Spans, processing: TypeProcessing) -> tuple[Spans, np.n
     return processed, changed
 
 
+def process_ungrounded(record, processing: TypeProcessing):
+    """``(record, retyped, dropped)``: a generated system's record
+    (``nerspan.generative.GenerativeRepairs``) whose ungrounded entities, each a wrong
+    prediction of its type, are processed as the mentions are (retyped or dropped), and
+    the sentences of those retyped and dropped. Left as they were, ``keep_types=["PER"]``
+    would still count a hallucinated location as a false positive."""
+    kept, retyped, dropped = [], [], []
+    for item in record.ungrounded:
+        target = processing.target(item.type)
+        if target is None:
+            dropped.append(item.sentence)
+            continue
+        if target != item.type:
+            retyped.append(item.sentence)
+        kept.append(item._replace(type=target))
+    return record.replace(ungrounded=tuple(kept)), retyped, dropped
+
+
 def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
                    processing: TypeProcessing | None, check: bool = True) -> Corpus:
     """``corpus`` with the mentions of ``columns`` processed (see the module), each
@@ -196,6 +214,7 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
     new_columns = dict(corpus.columns)
     mapped, removed = dict(corpus.source.types_mapped), dict(corpus.source.types_removed)
     lost = {kind: dict(getattr(corpus.source, kind)) for kind in LOST_REPAIRS}
+    generated = dict(corpus.source.generated)
     for column in columns:
         with warnings.catch_warnings():  # the scoring decode warns, once
             warnings.simplefilter("ignore", DecodingWarning)
@@ -207,6 +226,11 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
             dropped = targets[spans.type]
         mapped[column] = tuple(spans.sentence[changed & ~dropped].tolist())
         removed[column] = tuple(spans.sentence[dropped].tolist())
+        if column in generated:   # its ungrounded entities are mentions too (no span)
+            generated[column], retyped, gone = process_ungrounded(generated[column],
+                                                                  processing)
+            mapped[column] = tuple(sorted(mapped[column] + tuple(retyped)))
+            removed[column] = tuple(sorted(removed[column] + tuple(gone)))
         if not changed.any():
             continue
         ids = corpus.column(column)
@@ -226,7 +250,7 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
                                              mode).items():
             lost[kind][column] = sentences
     source = dataclasses.replace(corpus.source, types_mapped=mapped, types_removed=removed,
-                                 types_seen=frozenset(seen), **lost)
+                                 types_seen=frozenset(seen), generated=generated, **lost)
     return corpus.with_tags(new_columns, labels, source)
 
 

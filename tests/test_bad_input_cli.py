@@ -124,7 +124,13 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
                                  r"\(0, 1\], not 'half'"),
     "unknown_matching": (("faireval",), ["--schemas", "semeval", "--matching", "best"],
                          r"error: argument --matching: invalid choice: 'best' \(choose from "
-                         r"'greedy', 'optimal'\)"),
+                         r"'grounded', 'strings', 'greedy', 'optimal'\)"),
+    "unknown_overlaps": (("faireval",), ["--overlaps", "all"],
+                         r"error: argument --overlaps: invalid choice: 'all' \(choose from "
+                         r"'drop', 'keep'\)"),
+    "unknown_compat": (COMMANDS, ["--compat", "conlleval"],
+                       r"error: argument --compat: invalid choice: 'conlleval' \(choose from "
+                       r"'universalner', 'interpreteval'\)"),
     "unknown_encoding": (COMMANDS, ["--encoding", "klingon"],
                          r"error: argument --encoding: unknown encoding 'klingon'"),
 }
@@ -840,6 +846,62 @@ HINT_CASES = {
         {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
         r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
         r"Self-diagnosis"),
+    # one flag, one meaning per value: the hint is the command the value applies to
+    "matching_strings_on_faireval": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "faireval {gold} --generated {llm} --matching strings",
+        r"--matching strings does not apply to nerlens faireval: .*: nerlens score \S*gold.txt "
+        r"--generated \S*llm.jsonl --matching strings$",
+        "score {gold} --generated {llm} --matching strings", r"scored as strings"),
+    "matching_strings_on_report": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "report {gold} --generated {llm} --train {train} --output {out} --matching strings",
+        r"--matching strings does not apply to nerlens report: .*: nerlens score",
+        "score {gold} --generated {llm} --matching strings", r"scored as strings"),
+    "matching_optimal_on_score": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "score {gold} --generated {llm} --matching optimal",
+        r"--matching optimal does not apply to nerlens score: it is how faireval's SemEval-2013 "
+        r"schemas pair spans: nerlens faireval \S*gold.txt --generated \S*llm.jsonl --schemas "
+        r"semeval --matching optimal$",
+        "faireval {gold} --generated {llm} --schemas semeval --matching optimal",
+        r"SemEval-2013 strict"),
+    "overlaps_keep_on_hardeval": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "hardeval {gold} --generated {llm} --train {train} --overlaps keep",
+        r"--overlaps keep does not apply to nerlens hardeval: .*only faireval scores.*: "
+        r"nerlens faireval \S*gold.txt --generated \S*llm.jsonl --overlaps keep$",
+        "faireval {gold} --generated {llm} --overlaps keep", r"### Traditional evaluation"),
+    "overlaps_keep_without_generated": (   # FILE.jsonl: the user's, here llm.jsonl
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "faireval {gold} {pred} --overlaps keep",
+        r"--overlaps keep applies to --generated output: nerlens faireval \S*gold.txt "
+        r"--generated FILE.jsonl --overlaps keep$",
+        "faireval {gold} --generated {llm} --overlaps keep", r"### Traditional evaluation"),
+    "compat_universalner_on_buckets": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "buckets {gold} --generated {llm} --train {train} --compat universalner",
+        r"--compat universalner does not apply to nerlens buckets: .*: nerlens score "
+        r"\S*gold.txt --generated \S*llm.jsonl --matching strings --compat universalner$",
+        "score {gold} --generated {llm} --matching strings --compat universalner",
+        r"scored as strings"),
+    "compat_interpreteval_on_score": (
+        {}, "score {gold} {pred} --compat interpreteval",
+        r"--compat interpreteval does not apply to nerlens score: .*: nerlens buckets "
+        r"--train TRAIN \S*gold.txt \S*pred.txt --compat interpreteval$",
+        "buckets --train {train} {gold} {pred} --compat interpreteval", r"Self-diagnosis"),
+    "partial_without_strings": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "score {gold} --generated {llm} --partial",
+        r"--partial applies to --matching strings: add --matching strings",
+        "score {gold} --generated {llm} --partial --matching strings", r"gold strings found"),
+    "strings_with_pred": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "score {gold} {pred} --matching strings",
+        r"--matching strings scores generated output: give it with --generated FILE.jsonl, "
+        r"without PRED files \(nerlens score \S*gold.txt --generated FILE.jsonl --matching "
+        r"strings\)$",
+        "score {gold} --generated {llm} --matching strings", r"scored as strings"),
     "weights_unknown": (
         {}, "faireval {gold} {pred} --weights fairest",
         r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",
@@ -1160,3 +1222,39 @@ def test_bad_generated_declaration_gives_one_line_and_exit_2(tmp_path, capsys, m
                                   *argv])
     check_one_line(code, err, message)
     assert out == ""
+# -- one flag, one meaning per value (--matching, --compat, --overlaps, --partial) ------------
+# (flag, value) -> the commands it applies to; on every other command: one line naming the
+# flag, the value and the command
+VALUE_COMMANDS = {("--matching", "strings"): ("score",), ("--matching", "greedy"): ("faireval",),
+                  ("--matching", "optimal"): ("faireval",), ("--overlaps", "keep"): ("faireval",),
+                  ("--compat", "universalner"): ("score",),
+                  ("--compat", "interpreteval"): ("buckets",), ("--partial", None): ("score",)}
+
+
+@pytest.mark.parametrize("flag,value,command", [
+    (flag, value, command) for (flag, value), takers in VALUE_COMMANDS.items()
+    for command in COMMANDS if command not in takers])
+def test_a_value_on_a_command_it_does_not_apply_to(tmp_path, capsys, flag, value, command):
+    generated = tmp_path / "g.jsonl"
+    generated.write_text(PARIS + "\n" + PARIS + "\n", encoding="utf-8")
+    extra = [flag] + ([value] if value else [])
+    code, out, err = run(capsys, generated_argv(command, tmp_path, files(tmp_path), generated,
+                                                extra))
+    shown = f"{flag} {value}" if value else flag
+    check_one_line(code, err, rf"error: {shown} does not apply to nerlens {command}: .*: "
+                              rf"nerlens {VALUE_COMMANDS[flag, value][0]} ")
+    assert out == ""
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "report"])
+def test_the_default_values_given_change_nothing(tmp_path, capsys, command):
+    generated = tmp_path / "g.jsonl"
+    generated.write_text(PARIS + "\n" + PARIS + "\n", encoding="utf-8")
+    paths = files(tmp_path)
+    outputs = []
+    for extra in ([], ["--matching", "grounded", "--overlaps", "drop"]):
+        code, out, err = run(capsys, generated_argv(command, tmp_path, paths, generated,
+                                                    ["--format", "json", *extra]))
+        assert code == 0, err
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1]

@@ -11,14 +11,16 @@ import pytest
 
 import attribute_buckets
 import faireval
+import nerspan
 from nerspan import read_columns
 from nerspan.tagfiles import TagFile
 from nerspan.type_processing import TypeProcessing
 from nerlens import systems
 from nerlens.cli import build_parser
 from nerlens.cli.common import UsageError
-from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, READ, REPORT,
-                                 SPANS, SYSTEMS, TAG_FILES, TYPES, from_args, given)
+from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, KEEP, READ,
+                                 REPORT, SPANS, STRINGS, SYSTEMS, TAG_FILES, TYPES,
+                                 check_values, from_args, given)
 from nerlens.report import report
 
 CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
@@ -27,7 +29,7 @@ CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
 TARGETS = {READ: read_columns, SYSTEMS: systems.read_systems, SPANS: systems.read_systems,
            FAIREVAL: faireval.score, ATTRIBUTE_BUCKETS: attribute_buckets.score,
            TYPES: TypeProcessing.of, GENERATED: systems.read_systems, TAG_FILES: TagFile,
-           REPORT: report}
+           REPORT: report, STRINGS: nerspan.score, KEEP: faireval.score}
 
 
 def _dests() -> set:
@@ -45,7 +47,37 @@ def test_every_row_is_a_flag_of_some_command_and_an_option_of_its_targets():
         for target in flag.targets:
             assert flag.option in inspect.signature(TARGETS[target]).parameters, \
                 (flag.dest, target)
-    assert len({flag.dest for flag in FLAGS}) == len(FLAGS)  # one row a flag
+    # one row a flag, or one row per meaning: then every row states its values, apart
+    rows: dict = {}
+    for flag in FLAGS:
+        rows.setdefault(flag.dest, []).append(flag)
+    for dest, same in rows.items():
+        if len(same) > 1:
+            values = [value for flag in same for value in flag.values]
+            assert all(flag.values for flag in same), dest
+            assert len(values) == len(set(values)), dest
+
+
+def test_one_flag_one_meaning_per_value():
+    """--matching's value goes to the call it means; the other call keeps its default."""
+    parse = build_parser().parse_args
+    args = parse(["faireval", "g.txt", "--schemas", "semeval", "--matching", "optimal"])
+    assert from_args(args, FAIREVAL)["matching"] == "optimal"
+    assert from_args(args, STRINGS)["matching"] == "grounded"
+    args = parse(["score", "g.txt", "--generated", "x.jsonl", "--matching", "strings",
+                  "--compat", "universalner", "--partial"])
+    assert from_args(args, STRINGS) == {"matching": "strings", "compat": "universalner",
+                                        "partial": True}
+    args = parse(["faireval", "g.txt"])   # nothing given: each call's default
+    assert from_args(args, FAIREVAL)["matching"] == "greedy"
+    assert from_args(args, KEEP) == {"overlaps": "drop"}
+    check_values(args, "faireval")
+    args = parse(["hardeval", "g.txt", "--matching", "optimal"])
+    with pytest.raises(UsageError, match=r"^--matching optimal does not apply to nerlens "
+                                         r"hardeval: .*nerlens faireval g.txt PRED --schemas "
+                                         r"semeval --matching optimal$"):
+        check_values(args, "hardeval")
+    check_values(parse(["hardeval", "g.txt", "--matching", "grounded"]), "hardeval")
 
 
 def test_no_command_reads_a_maybe_missing_flag_itself():

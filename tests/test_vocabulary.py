@@ -24,10 +24,14 @@ import nerspan
 import tough_mentions
 from nerlens.cli import build_parser, main
 from nerlens.cli import inputs
+from nerlens.cli.options import FLAGS
+from nerspan.options import MATCHING, OVERLAPS
 
 from .conftest import REPO
 
 NO_FLAG = None   # a score option the CLI does not offer (the reason is in the README)
+# flags of several meanings, one per value (nerlens.cli.options: one row per meaning)
+ROUTED = {row.dest for row in FLAGS if row.values}
 
 # family -> command, {score option: CLI flag or NO_FLAG}; every option here is also an
 # evaluate module option, except those in MODULE_ONLY_ELSEWHERE.
@@ -118,7 +122,29 @@ def test_api_module_and_cli_names_agree(family):
         if default is not inspect.Parameter.empty and default is not None \
                 and not isinstance(default, (tuple, list)):
             cli_default = flags[flag].default
+            if cli_default is None and name in ROUTED:   # one flag of several meanings:
+                cli_default = next(row.absent for row in FLAGS   # its row's for this call
+                                   if row.dest == name and row.absent == default)
             assert cli_default == default, (family, name, cli_default, default)
+
+
+# generated output's options (nerspan.InputOptions, every family), and nerspan.score's of
+# string matching: the same names as flags of the commands that read --generated
+GENERATED_OPTIONS = ("matching", "occurrences", "overlaps", "fuzzy")
+STRING_OPTIONS = ("compat", "partial")
+
+
+@pytest.mark.parametrize("command", ["score", "tough-mentions", "hardeval", "buckets",
+                                     "faireval", "report"])
+def test_generated_output_options_are_flags_of_the_same_names(command):
+    flags = visible_flags(subparser(command))
+    names = GENERATED_OPTIONS + (STRING_OPTIONS if command == "score" else ())
+    for name in names:
+        assert name in nerspan.InputOptions.__dataclass_fields__ \
+            or name in inspect.signature(nerspan.score).parameters, name
+        assert flags["--" + name].dest == name, (command, name)
+    assert set(MATCHING) <= set(flags["--matching"].choices)
+    assert set(OVERLAPS) == set(flags["--overlaps"].choices)
 
 
 @pytest.mark.parametrize("family", list(OPTIONS))

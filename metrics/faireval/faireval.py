@@ -52,7 +52,8 @@ Args:
         string: JSON, a code fence, inline <TYPE>...</TYPE> markup, prose) or a list of
         {"text", "type"} dicts; each entity is located in the sentence's tokens
         (options occurrences, fuzzy; matching="grounded"), one not found is a wrong
-        prediction (an FP); give tokens to evaluate.load(...) or
+        prediction (an FP); overlaps="keep" keeps nested and overlapping grounded spans
+        (default "drop": the longer wins); give tokens to evaluate.load(...) or
         compute(...); repairs["pred"]["generative"] counts what could not be used.
     tokens, texts: the words or the text that character offsets refer to.
     label_list: the tags in id order (a list, or model.config.id2label): predictions and

@@ -14,7 +14,7 @@ from nerspan import __version__
 from . import buckets, faireval, hardeval, report, score, tough_mentions
 from . import convert, count, repair, summarize, validate  # the file tools (issue 30)
 from .common import run_guarded
-from .options import given
+from .options import check_values, given
 
 # the subcommands, in the order of ``nerlens --help``
 COMMANDS = (score, report, hardeval, tough_mentions, faireval, buckets,
@@ -54,4 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     if not given(args, "run"):
         parser.print_help()
         return 2
-    return run_guarded(args.run, args)
+    return run_guarded(run_command, args)
+
+
+def run_command(args) -> int:
+    """The subcommand, once its flags' values are checked to apply to it."""
+    check_values(args, args.command)
+    return args.run(args)

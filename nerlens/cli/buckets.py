@@ -43,8 +43,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--frequency-norm", default="ratio",
                         choices=attribute_buckets.FREQUENCY_NORMS,
                         help="ratio (default, the paper) or rank5 (the reference code)")
-    parser.add_argument("--compat", default=None, choices=("interpreteval",),
-                        help="reproduce the reference code (InterpretEval)")
+    # --compat interpreteval: defined with the input flags (generated_files), one flag
     parser.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
                         help="sentence resamples for an interval on every bucket F1")
     add_beta_argument(parser)

@@ -6,15 +6,15 @@ import sys
 
 import faireval
 from faireval import plots
-from faireval.semeval import MATCHINGS, MIN_OVERLAP, check_min_overlap
-from nerspan import GOLD, GoldContext, read_columns
+from faireval.semeval import MIN_OVERLAP, check_min_overlap
+from nerspan import GOLD, GoldContext, NerspanError, read_columns
 
 from nerlens.systems import named_files, span_errors_located
 
 from .common import (UsageError, add_beta_argument, check_file, fbeta_column, format_table,
-                     print_json, read_text_file)
-from .inputs import add_input_arguments, load_systems
-from .options import FAIREVAL, READ, SPANS, from_args, given
+                     note, print_json, read_text_file)
+from .inputs import add_input_arguments, load_generated, load_systems
+from .options import FAIREVAL, GENERATED, KEEP, READ, SPANS, TYPES, from_args, given
 from .span_files import read_span_files
 
 NAME = "faireval"
@@ -51,10 +51,7 @@ def add_arguments(parser) -> None:
                              "take a gold span, a fraction of the gold span's tokens in "
                              "(0, 1] (nervaluate's min_overlap_percentage / 100; default "
                              "0.01)")
-    parser.add_argument("--matching", default="greedy", choices=MATCHINGS,
-                        help="with --schemas: greedy (nervaluate's, in list order; "
-                             "default) or optimal (a maximum-weight pairing that does not "
-                             "depend on the order of the spans)")
+    # --matching greedy|optimal: defined with the input flags (generated_files), one flag
     parser.add_argument("--return-instances", action="store_true",
                         help="with --schemas: list every span with its outcome per schema "
                              "(semeval_instances in the JSON)")
@@ -92,8 +89,11 @@ def options(args) -> dict:
     """``faireval.score``'s options of the flags (``options.FLAGS``); the SemEval flags
     apply to the SemEval-2013 schemas only, and --csv lists the instances."""
     kwargs = from_args(args, FAIREVAL)
+    # --matching is read as its FairEval row takes it (grounded is generated output's)
+    values = {name: kwargs["matching"] if name == "matching" else given(args, name)
+              for name in SEMEVAL_FLAGS}
     set_flags = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
-                 if given(args, name) != default]
+                 if values[name] != default]
     if set_flags and not kwargs["schemas"]:
         raise UsageError(f"{', '.join(set_flags)} appl{'ies' if len(set_flags) == 1 else 'y'} "
                          "to the SemEval-2013 schemas: add --schemas semeval (or some of "
@@ -103,6 +103,8 @@ def options(args) -> dict:
 def compute(args) -> dict:
     """System name -> result dict (compute()'s keys)."""
     kwargs = options(args)
+    if from_args(args, KEEP)["overlaps"] == "keep":   # before the span files: it is --generated's
+        return keep_overlaps(args, kwargs)
     preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
     if args.spans:
         if not args.gold or len(preds) != 1 or not preds[0]:
@@ -133,6 +135,31 @@ def compute(args) -> dict:
     context = GoldContext(corpus, kwargs["scheme"], kwargs["mode"])  # gold decoded once
     return {name: faireval.score(context, pred_column=name, **kwargs).to_dict()
             for name in names}
+
+
+def keep_overlaps(args, kwargs: dict) -> dict:
+    """--generated output with --overlaps keep: each file's responses as
+    ``faireval.score(gold, responses, overlaps="keep", ...)`` scores them (its grounded
+    spans nested and overlapping as they are), the PRED files as usual."""
+    if not given(args, "generated"):
+        raise UsageError("--overlaps keep applies to --generated output: nerlens faireval "
+                         f"{args.gold or 'GOLD'} --generated FILE.jsonl --overlaps keep")
+    if args.ignore_punct:
+        raise UsageError("--ignore-punct is not read with --overlaps keep: give one of them")
+    # the PRED files as without --generated (the flags that read it left out)
+    results = compute(argparse.Namespace(**{**vars(args), "generated": None,
+                                            "overlaps": None})) if args.predictions else {}
+    _, answers = load_generated(args)
+    for name, gold, read in answers:
+        try:
+            results[name] = faireval.score(
+                gold, read["responses"], tokens=read["tokens"] if gold.tokens is None else None,
+                **from_args(args, GENERATED), **from_args(args, KEEP), **from_args(args, TYPES),
+                **kwargs).to_dict()
+        except NerspanError as error:
+            raise error.on_side(f"generated {name!r}") from None
+        note(f"{name}: {results[name]['repairs']['pred']['generative']['summary']}")
+    return results
 
 
 COUNT_COLUMNS = ["TP", "FP", "LE", "BE", "LBE", "FN"]

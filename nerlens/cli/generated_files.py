@@ -5,14 +5,18 @@ One JSON object per line and sentence with ``"response"`` (the raw response, an 
 list or a dict from type to texts) and optionally ``"tokens"``/``"text"`` (checked to be
 the gold sentence's) and ``"sentence"`` (the gold sentence it answers; then only those
 sentences are scored). Each file is one system, grounded in gold's words
-(``nerlens.systems.add_generated``); ``--occurrences`` and ``--fuzzy`` are the
-``nerspan.InputOptions`` of the same names.
+(``nerlens.systems.add_generated``); ``--occurrences``, ``--fuzzy``, ``--overlaps`` and
+``--matching`` are the ``nerspan.InputOptions`` of the same names, ``--compat`` and
+``--partial`` ``nerspan.score``'s. ``--matching`` and ``--compat`` are defined here once
+for every command, with every value they take: a value's meaning (and the commands it
+applies to) is its row's in ``options.FLAGS``.
 """
 from __future__ import annotations
 
 import argparse
 
-from nerspan.options import OCCURRENCES
+from faireval.semeval import MATCHINGS
+from nerspan.options import COMPAT, MATCHING, OCCURRENCES, OVERLAPS
 from nerlens.systems import named_files
 
 from .common import check_file
@@ -30,6 +34,24 @@ def add_generated_arguments(parser) -> None:
     parser.add_argument("--fuzzy", type=fraction, default=None, metavar="THRESHOLD",
                         help="--generated: also ground an entity at the most similar token "
                              "window when the similarity reaches THRESHOLD (0-1)")
+    parser.add_argument("--overlaps", default=None, choices=OVERLAPS,
+                        help="--generated: of overlapping grounded spans keep the longer "
+                             "(drop, default) or all of them (keep: nerlens faireval only)")
+    parser.add_argument("--matching", default=None,
+                        choices=MATCHING + tuple(MATCHINGS),
+                        help="--generated: grounded (default: each entity located in its "
+                             "sentence) or strings (nerlens score: sets of (text, type) "
+                             "per sentence, as LLM papers score); nerlens faireval "
+                             "--schemas: how the SemEval schemas pair spans, greedy "
+                             "(nervaluate's, default) or optimal (independent of order)")
+    parser.add_argument("--compat", default=None,
+                        choices=tuple(c for c in COMPAT if c) + ("interpreteval",),
+                        help="universalner: --matching strings as the UniversalNER script "
+                             "scores (nerlens score); interpreteval: InterpretEval's "
+                             "attribute buckets (nerlens buckets)")
+    parser.add_argument("--partial", action="store_true",
+                        help="--matching strings: a prediction whose word-overlap F1 with a "
+                             "gold string of its type reaches 0.5 is correct (nerlens score)")
 
 
 def fraction(text: str) -> float:

@@ -155,6 +155,29 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     return process_corpus(corpus, [GOLD, *systems], scheme, args.mode, processing), systems
 
 
+def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
+    """GOLD and the --generated files as they are, for the library calls that read the
+    responses themselves (``nerspan.score`` with ``matching="strings"``, ``faireval.score``
+    with ``overlaps="keep"``): the gold corpus and, per file, its name, the gold sentences
+    it answers and the file read (``nerlens.systems.read_answers``)."""
+    if given(args, "jsonl"):
+        raise UsageError("--generated reads GOLD as a column file or a saved split, not "
+                         "with --jsonl span files")
+    if not args.gold:
+        raise UsageError("no GOLD file given")
+    gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
+    corpus = with_suffix(args, library.read_gold(
+        gold, tag_column=args.gold_tag_column, split=given(args, "split"),
+        tokens_column=given(args, "tokens_column"), tags_column=given(args, "tags_column"),
+        **{key: value for key, value in system_options(args).items()
+           if key not in ("gold_tag_column", "pred_tag_column", "allow_token_mismatch")}))
+    answers = []
+    for name, path in generated_options(args)["generated"].items():
+        answered, read = library.read_answers(corpus, path, args.encoding)
+        answers.append((name, answered, read))
+    return corpus, answers
+
+
 def with_suffix(args, corpus: Corpus, undo: bool = False) -> Corpus:
     """``corpus`` with --suffix tags (``PER-B``, checked as they were read) in the usual
     order (``undo``: back)."""

@@ -9,6 +9,13 @@ through the table; ``given(args, dest)`` reads one flag (its ``absent`` value wh
 command does not define it). Adding a flag is adding its row here (and its
 ``add_argument`` in the command's module); nothing else translates arguments.
 
+One flag has one meaning per value: a flag whose values mean different things to
+different library calls (``--matching grounded|strings`` for generated output,
+``greedy|optimal`` for faireval's SemEval pairing) has one row per meaning, each with its
+``values``; the row that holds the value given takes it, the others their ``absent``.
+A row's ``commands`` are the commands its values apply to: ``check_values`` refuses the
+value on any other command, saying what it means and a command that takes it.
+
 >>> import argparse
 >>> args = argparse.Namespace(scheme="IOBES", mode="strict", labels="PER, LOC",
 ...                           exclude="", weights=None)
@@ -29,6 +36,8 @@ from typing import Callable
 import attribute_buckets
 import faireval
 
+from faireval.semeval import MATCHINGS
+from nerspan.options import MATCHING, OVERLAPS
 from nerspan.type_processing import TypeProcessing
 
 from .common import UsageError, load_json
@@ -43,6 +52,8 @@ TYPES = "types"                  # nerspan.type_processing.TypeProcessing.of
 GENERATED = "generated"          # grounding --generated responses (read_systems)
 TAG_FILES = "tag_files"          # nerspan.tagfiles.TagFile: the file tools' inputs
 REPORT = "report"                # nerlens.report: the report's own options
+STRINGS = "strings"              # nerspan.score of --generated output (matching, compat, partial)
+KEEP = "keep"                    # faireval.score of --generated output (overlaps)
 
 
 def comma_list(value: str | None) -> list | None:
@@ -97,13 +108,20 @@ def bucket_count(value: int) -> int:
 class Flag:
     """One flag: argparse ``dest``, the library's ``option`` name, the ``targets`` that
     take it, ``parse`` (the flag's value -> the option's; None: as it is) and ``absent``
-    (its value for a command without the flag)."""
+    (its value for a command without the flag, or given a value of another row).
+    ``values``: the values of this row's meaning (empty: all); ``commands``: the
+    commands they apply to (empty: every command with the flag), ``use`` what they mean
+    and a command that takes them (``{gold}``, ``{pred}``, ``{generated}``, ``{train}``:
+    the user's files, ``{value}``: the value)."""
 
     dest: str
     option: str | None = None
     targets: tuple = ()
     parse: Callable | None = None
     absent: object = None
+    values: tuple = ()
+    commands: tuple = ()
+    use: str = ""
 
     def value(self, args):
         raw = getattr(args, self.dest, self.absent)   # the one place a flag may be missing
@@ -140,6 +158,23 @@ FLAGS = (
     # generated output (--generated FILE.jsonl)
     Flag("occurrences", "occurrences", (GENERATED,)),
     Flag("fuzzy", "fuzzy", (GENERATED,)),
+    Flag("matching", "matching", (STRINGS,), absent="grounded", values=MATCHING[:1]),
+    Flag("matching", "matching", (STRINGS,), absent="grounded", values=MATCHING[1:],
+         commands=("score",), use="it scores generated output as sets of (text, type) "
+         "strings, entity P/R/F1 only, which nerlens score gives: nerlens score {gold} "
+         "--generated {generated} --matching strings"),
+    Flag("compat", "compat", (STRINGS,), values=("universalner",), commands=("score",),
+         use="it reproduces the UniversalNER script's string matching of generated "
+         "output: nerlens score {gold} --generated {generated} --matching strings "
+         "--compat universalner"),
+    Flag("partial", "partial", (STRINGS,), absent=False, commands=("score",),
+         use="it counts word-overlap matches in the string matching of generated output: "
+         "nerlens score {gold} --generated {generated} --matching strings --partial"),
+    Flag("overlaps", "overlaps", (KEEP,), absent="drop", values=OVERLAPS[:1]),
+    Flag("overlaps", "overlaps", (KEEP,), absent="drop", values=OVERLAPS[1:],
+         commands=("faireval",), use="it keeps nested and overlapping grounded spans, "
+         "which only faireval scores (the other commands read tags): nerlens faireval "
+         "{gold} --generated {generated} --overlaps keep"),
     # faireval
     Flag("weights", "weights", (FAIREVAL,), weight_table),
     Flag("focus", "focus", (FAIREVAL,)),
@@ -149,7 +184,9 @@ FLAGS = (
     Flag("reference_iteration", "reference_iteration", (FAIREVAL,)),
     Flag("schemas", "schemas", (FAIREVAL,), comma_list),
     Flag("min_overlap", "min_overlap", (FAIREVAL,)),
-    Flag("matching", "matching", (FAIREVAL,)),
+    Flag("matching", "matching", (FAIREVAL,), absent="greedy", values=MATCHINGS,
+         commands=("faireval",), use="it is how faireval's SemEval-2013 schemas pair "
+         "spans: nerlens faireval {gold} {pred} --schemas semeval --matching {value}"),
     Flag("return_instances", "return_instances", (FAIREVAL,), absent=False),
     Flag("csv"),
     # attribute_buckets
@@ -158,7 +195,9 @@ FLAGS = (
     Flag("equal_width", "equal_width", (ATTRIBUTE_BUCKETS,)),
     Flag("case_sensitive", "case_sensitive", (ATTRIBUTE_BUCKETS,)),
     Flag("frequency_norm", "frequency_norm", (ATTRIBUTE_BUCKETS,)),
-    Flag("compat", "compat", (ATTRIBUTE_BUCKETS,)),
+    Flag("compat", "compat", (ATTRIBUTE_BUCKETS,), values=("interpreteval",),
+         commands=("buckets",), use="it reproduces InterpretEval's attribute buckets: "
+         "nerlens buckets --train {train} {gold} {pred} --compat interpreteval"),
     Flag("bootstrap", "bootstrap", (ATTRIBUTE_BUCKETS,)),
     Flag("seed", "seed", (ATTRIBUTE_BUCKETS,)),
     Flag("confidence", "confidence", (ATTRIBUTE_BUCKETS,)),
@@ -177,16 +216,45 @@ FLAGS = (
     Flag("manifest"),
 )
 
-_BY_DEST = {flag.dest: flag for flag in FLAGS}
+_BY_DEST = {}
+for _flag in FLAGS:   # a flag of several rows (one per meaning) is read as its first's
+    _BY_DEST.setdefault(_flag.dest, _flag)
 
 
 def from_args(args, target: str, **fixed) -> dict:
     """The options of the library call ``target`` from the parsed ``args`` (the flags
-    the command defines), plus ``fixed`` (options no flag gives)."""
-    out = {flag.option: flag.value(args) for flag in FLAGS
-           if target in flag.targets and hasattr(args, flag.dest)}
+    the command defines), plus ``fixed`` (options no flag gives). A row with ``values``
+    takes the flag's value when it is one of them, else gives its ``absent``."""
+    out = {}
+    for flag in FLAGS:
+        if target in flag.targets and hasattr(args, flag.dest):
+            value = flag.value(args)
+            if flag.values and value not in flag.values:
+                out.setdefault(flag.option, flag.absent)
+            else:
+                out[flag.option] = value
     out.update(fixed)
     return out
+
+
+def check_values(args, command: str) -> None:
+    """Refuse a flag's value that does not apply to ``command`` (its row's ``commands``):
+    one error naming the flag, the value and the command, what the value means and a
+    command that takes it."""
+    for flag in FLAGS:
+        if not flag.commands or command in flag.commands or not hasattr(args, flag.dest):
+            continue
+        value = getattr(args, flag.dest)
+        if value is None or value is False or (flag.values and value not in flag.values):
+            continue   # not given (argparse's default), or another row's value
+        generated = given(args, "generated")
+        preds = " ".join(map(str, given(args, "predictions") or []))
+        files = dict(gold=given(args, "gold") or "GOLD", train=given(args, "train") or "TRAIN",
+                     generated=generated[0] if generated else "FILE.jsonl",
+                     pred=preds or (f"--generated {generated[0]}" if generated else "PRED"))
+        shown = "" if value is True else f" {value}"
+        raise UsageError(f"--{flag.dest.replace('_', '-')}{shown} does not apply to nerlens "
+                         f"{command}: {flag.use.format(value=value, **files)}")
 
 
 def type_processing(args):

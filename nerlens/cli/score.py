@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+import nerspan
 from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.fbeta import fbeta_key
@@ -12,8 +13,9 @@ from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_systems
 
-from .common import UsageError, add_beta_argument, format_table, print_json
-from .inputs import add_input_arguments, load_systems, refuse_files_with_demo
+from .common import UsageError, add_beta_argument, format_table, note, print_json
+from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
+from .options import STRINGS, from_args, given
 
 NAME = "score"
 HELP = "entity-level precision, recall, F1 (conlleval-style)"
@@ -96,7 +98,84 @@ def confusion_report(result: dict) -> str:
                             for t, n in boundary["gold"].items()]))
 
 
+# What --matching strings does not read: it compares strings, not spans (flag -> is it given)
+NOT_WITH_STRINGS = {
+    "a PRED file": lambda args: bool(given(args, "predictions")),
+    "--demo": lambda args: args.demo,
+    "--occurrences ordered": lambda args: args.occurrences != "all",
+    "--fuzzy": lambda args: args.fuzzy is not None,
+    "--overlaps": lambda args: args.overlaps is not None,
+    "--error-counts": lambda args: args.error_counts,
+    "--confusion": lambda args: args.confusion,
+    "--beta": lambda args: args.beta != 1.0,
+    "--keep-types, --remove-types, --map-types":
+        lambda args: any(given(args, flag) for flag in ("keep_types", "remove_types",
+                                                        "map_types")),
+}
+
+
+def score_strings(args, options: dict) -> dict:
+    """--generated output scored as strings (``--matching strings``): per file, the
+    ``nerspan.score`` result dict of its responses against the gold sentences it answers
+    (``options``: ``matching``, ``compat``, ``partial``)."""
+    if not given(args, "generated"):
+        raise UsageError("--matching strings scores generated output: give it with "
+                         "--generated FILE.jsonl, without PRED files (nerlens score "
+                         f"{args.gold or 'GOLD'} --generated FILE.jsonl --matching strings)")
+    refused = [flag for flag, is_given in NOT_WITH_STRINGS.items() if is_given(args)]
+    if refused:
+        raise UsageError(f"--matching strings compares sets of (text, type) strings of "
+                         f"--generated output, not spans: {', '.join(refused)} do"
+                         f"{'es' if len(refused) == 1 else ''} not apply to it")
+    _, answers = load_generated(args)
+    results = {}
+    for name, gold, read in answers:
+        try:
+            results[name] = nerspan.score(
+                gold, read["responses"], scheme=args.scheme, mode=args.mode,
+                tokens=read["tokens"] if gold.tokens is None else None, **options).to_dict()
+        except nerspan.NerspanError as error:
+            raise error.on_side(f"generated {name!r}") from None
+    return results
+
+
+def strings_report(result: dict) -> str:
+    """conlleval's lines for string matching: strings, not tokens or phrases."""
+    lines = [f"scored as strings: {result['gold']} gold strings; found: "
+             f"{result['predicted']} strings; correct: {result['correct']}"
+             + (f"; gold strings found: {result['found']}" if result["options"]["partial"]
+                else "") + ".",
+             f"precision: {100 * result['precision']:6.2f}%; recall: "
+             f"{100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}"]
+    for name, row in sorted(result["per_type"].items()):
+        lines.append(f"{name:>17}: precision: {100 * row['precision']:6.2f}%; "
+                     f"recall: {100 * row['recall']:6.2f}%; FB1: {100 * row['f1']:6.2f}"
+                     f"  {row['predicted']}")
+    return "\n".join(lines)
+
+
+def run_strings(args, options: dict) -> int:
+    results = score_strings(args, options)
+    for name, result in results.items():
+        note(f"{name}: {result['repairs']['pred']['generative']['summary']}")
+    if args.format == "json":
+        print_json(next(iter(results.values())) if len(results) == 1 else results)
+        return 0
+    for name, result in results.items():
+        if len(results) > 1:
+            print(f"== {name}")
+        print(strings_report(result))
+    return 0
+
+
 def run(args) -> int:
+    strings = from_args(args, STRINGS)
+    if strings["matching"] == "strings":
+        return run_strings(args, strings)
+    if strings["compat"] is not None or strings["partial"]:
+        # as nerspan.score refuses them: they are string matching's
+        raise UsageError(f"{'--compat universalner' if strings['compat'] else '--partial'} "
+                         "applies to --matching strings: add --matching strings")
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place
         args.gold = str(next(iter(demo_systems().values())))

@@ -153,6 +153,24 @@ class GenerativeRepairs:
     def replace(self, **changes) -> "GenerativeRepairs":
         return dataclasses.replace(self, **changes)
 
+    def at(self, places) -> "GenerativeRepairs":
+        """The record of a corpus of some of the sentences (``nerspan.Corpus.subset``,
+        ``block``): each listing of sentence ``i`` at each of ``places(i)`` (none, one,
+        or several in a resample), so that its ungrounded entities stay the false
+        positives of their sentences. The totals (``responses``, ``entities``,
+        ``usable``, ``spans``, ``levels``, ``types``) stay the whole output's: they are
+        not kept per sentence.
+
+        >>> record = GenerativeRepairs(responses=3, ungrounded=(Listing(0, "Oz", "LOC"),
+        ...                                                     Listing(2, "Atlantis", "LOC")))
+        >>> [(item.sentence, item.text) for item in record.at({2: [0, 1]}.get).ungrounded]
+        [(0, 'Atlantis'), (1, 'Atlantis')]
+        """
+        return self.replace(**{kind: tuple(sorted(
+            (item._replace(sentence=k) for item in getattr(self, kind)
+             for k in places(item.sentence) or ()), key=lambda item: item.sentence))
+            for kind in LISTED_KINDS})
+
     @classmethod
     def merged(cls, parts) -> "GenerativeRepairs":
         """One record from the records of consecutive batches (a distributed or
