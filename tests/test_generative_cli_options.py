@@ -154,7 +154,7 @@ def test_faireval_overlaps_by_hand_and_as_the_api(tmp_path, capsys, overlaps):
     assert cli["traditional_counts"] == OVERLAPS_BY_HAND[overlaps]
     api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, overlaps=overlaps).to_dict()
     for key in ("traditional_counts", "counts", "precision", "recall", "f1", "fair_f1",
-                "per_type", "confusion"):
+                "per_type", "error_confusion"):
         assert cli[key] == api[key], key
     assert cli["repairs"]["pred"]["generative"] == api["repairs"]["pred"]["generative"]
     assert "note: llm: " in err

@@ -117,7 +117,7 @@ def test_ungrounded_entities_in_each_family():
     assert tm["precision"] == 3 / 5 and tm["recall"] == 1.0
     fe = faireval.score(GOLD, UNGROUNDED, tokens=TOKENS).to_dict()
     assert fe["traditional_counts"] == {"TP": 3, "FP": 2, "FN": 0}
-    assert fe["confusion"]["FP"] == {"LOC": 1, "PER": 0, "GOD": 1}
+    assert fe["error_confusion"]["FP"] == {"LOC": 1, "PER": 0, "GOD": 1}
     assert fe["per_type"]["GOD"]["traditional_FP"] == 1
     ab = attribute_buckets.score(GOLD, UNGROUNDED, tokens=TOKENS, **TRAIN)
     assert ab.precision == 3 / 5
