@@ -66,6 +66,9 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
         compat, partial: ``matching="strings"`` only (``nerspan.generative.score_strings``):
             ``compat="universalner"`` reproduces the UniversalNER evaluation script;
             ``partial=True`` counts a word-overlap F1 of 0.5 with a gold string correct.
+            ``keep_types``, ``remove_types`` and ``type_map`` process the types of
+            gold's strings and the predicted ones alike there too (a model's
+            ``"person"`` mapped to gold's ``"PER"``), counted in ``repairs``.
 
     >>> s = score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]])
     >>> s.micro()
@@ -99,9 +102,10 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     return scores
 
 
-# What string matching does not read: grounding's options and those of spans or counts
-# (type processing retypes mentions, which strings are not); given, they are refused
-STRINGS_UNREAD = ("occurrences", "overlaps", "fuzzy", "keep_types", "remove_types", "type_map")
+# What string matching does not read: grounding's options and those of spans or counts;
+# given, they are refused. Type processing (keep_types, remove_types, type_map) it reads,
+# on gold's mention texts and the predicted strings alike (``score_strings``).
+STRINGS_UNREAD = ("occurrences", "overlaps", "fuzzy")
 _DEFAULT_INPUTS = InputOptions()
 
 

@@ -184,10 +184,8 @@ def test_faireval_semeval_matching_still_reaches_faireval(tmp_path, capsys):
 
 
 # option of nerspan.score, its value, and the flag of nerlens score: none is read by
-# string matching
-UNREAD = {"type_map": ({"person": "PER"}, ["--map-types", "person=PER"]),
-          "keep_types": (["PER"], ["--keep-types", "PER"]),
-          "occurrences": ("ordered", ["--occurrences", "ordered"]),
+# string matching (type processing is: tests/test_generative_strings_types.py)
+UNREAD = {"occurrences": ("ordered", ["--occurrences", "ordered"]),
           "fuzzy": (0.9, ["--fuzzy", "0.9"]), "beta": (2.0, ["--beta", "2"]),
           "confusion": (True, ["--confusion"])}
 

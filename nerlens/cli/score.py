@@ -15,7 +15,7 @@ from nerlens.demo import demo_systems
 
 from .common import UsageError, add_beta_argument, format_table, note, print_json
 from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
-from .options import STRINGS, from_args, given
+from .options import STRINGS, TYPES, from_args, given, type_processing
 
 NAME = "score"
 HELP = "entity-level precision, recall, F1 (conlleval-style)"
@@ -108,16 +108,14 @@ NOT_WITH_STRINGS = {
     "--error-counts": lambda args: args.error_counts,
     "--confusion": lambda args: args.confusion,
     "--beta": lambda args: args.beta != 1.0,
-    "--keep-types, --remove-types, --map-types":
-        lambda args: any(given(args, flag) for flag in ("keep_types", "remove_types",
-                                                        "map_types")),
 }
 
 
 def score_strings(args, options: dict) -> dict:
     """--generated output scored as strings (``--matching strings``): per file, the
     ``nerspan.score`` result dict of its responses against the gold sentences it answers
-    (``options``: ``matching``, ``compat``, ``partial``)."""
+    (``options``: ``matching``, ``compat``, ``partial``; the type flags, --keep-types,
+    --remove-types, --map-types, process gold's strings and the predicted ones alike)."""
     if not given(args, "generated"):
         raise UsageError("--matching strings scores generated output: give it with "
                          "--generated FILE.jsonl, without PRED files (nerlens score "
@@ -127,6 +125,8 @@ def score_strings(args, options: dict) -> dict:
         raise UsageError(f"--matching strings compares sets of (text, type) strings of "
                          f"--generated output, not spans: {', '.join(refused)} do"
                          f"{'es' if len(refused) == 1 else ''} not apply to it")
+    type_processing(args)  # --keep-types with --remove-types: refused as on every route
+    options = {**options, **from_args(args, TYPES)}
     _, answers = load_generated(args)
     results = {}
     for name, gold, read in answers:
@@ -158,6 +158,11 @@ def run_strings(args, options: dict) -> int:
     results = score_strings(args, options)
     for name, result in results.items():
         note(f"{name}: {result['repairs']['pred']['generative']['summary']}")
+        for column, r in result["repairs"].items():
+            if r["types_mapped"] or r["types_removed"]:
+                note(f"{name}: {counted(r['types_mapped'], 'string')} of {column} retyped, "
+                     f"{r['types_removed']} dropped (--map-types, --keep-types, "
+                     "--remove-types)")
     if args.format == "json":
         print_json(next(iter(results.values())) if len(results) == 1 else results)
         return 0

@@ -10,6 +10,17 @@ to "What describes TYPE in the text?" (a string, or the list it holds), though a
 of ``reading`` is accepted. ``partial=True`` counts a prediction correct when its
 word-overlap F1 with a gold string of its sentence and type reaches 0.5 (and a gold
 string found when a prediction reaches 0.5 with it).
+
+Type processing (``type_map``, ``keep_types``, ``remove_types``: seqscore's ``process``,
+``nerspan.type_processing``) means here what it means in the grounded route: the types
+of gold's mentions and of the predicted strings alike are mapped, then kept or removed,
+before the sets are compared. A predicted type is first matched (``type_names``) to
+the gold types or to a type the options name (``"Person"`` to ``type_map``'s
+``"person"``), then processed. A type named in an option that neither side has is an
+error (``TypeNotFoundError``); the gold mentions and the predicted strings (unique per
+sentence and type) retyped or dropped are counted in ``repairs`` (``types_mapped``,
+``types_removed``), and predicted strings that a mapping makes equal are listed as
+duplicates.
 """
 from __future__ import annotations
 
@@ -24,7 +35,8 @@ from ..input_options import input_options
 from ..options import COMPAT
 from ..scores import EntityScores, safe_divide
 from ..span_input import from_spans, is_span_input
-from ..spans import decode, repairs_dict
+from ..spans import Repairs, decode, repairs_dict
+from ..type_processing import TYPE_OPTIONS, TypeProcessing
 from . import universalner
 from .normalise import normalise
 from .reading import TEXT_KEYS, _sentences, read_generated, read_response
@@ -69,8 +81,8 @@ def _prf(correct, found, predicted, gold, zero_division: float):
     return precision, recall, safe_divide(2 * precision * recall, precision + recall)
 
 
-@input_options("tokens", "texts")
-def score_strings(references, predictions, *, types=None, type_map=None, compat=None,
+@input_options("tokens", "texts", *TYPE_OPTIONS)
+def score_strings(references, predictions, *, types=None, compat=None,
                   partial: bool = False, scheme: str = "IOB2", mode: str = "lenient",
                   inputs) -> StringScores:
     """Precision, recall and F1 of generated entities against gold, as strings.
@@ -81,8 +93,8 @@ def score_strings(references, predictions, *, types=None, type_map=None, compat=
             ``mode``) or a ``Corpus`` (its gold column); ``tokens`` or ``texts`` give
             the words unless the Corpus has them.
         predictions: per sentence, generated output in any form of ``reading``.
-        types, type_map: how predicted types are matched to gold's (``type_names``);
-            ``types`` defaults to the gold types.
+        types: the gold type names predicted types are matched to (``type_names``);
+            by default the types of gold's mentions.
         compat: None (default) or ``"universalner"``.
         partial: count word-overlap matches (F1 >= 0.5) as correct.
 
@@ -107,16 +119,24 @@ def score_strings(references, predictions, *, types=None, type_map=None, compat=
     if len(sentences) != len(gold_texts):
         raise SentenceCountError(f"predictions hold {counted(len(sentences), 'sentence')}, "
                                  f"references {len(gold_texts)}")
+    processing = TypeProcessing.of_options(inputs)
     if types is None:
         types = {t for mentions in gold_texts for _, t in mentions}
-    match = TypeMatcher(types, type_map)
+    names, type_map = _known_names(types, processing)
     if compat == "universalner":
-        predicted, record = _universalner_queries(sentences, match)
-        gold = [_by_type(mentions, universalner.gold_strings) for mentions in gold_texts]
+        predicted, record = _universalner_queries(sentences, TypeMatcher(names, type_map))
     else:
-        predicted, record = _normalised_sets(sentences, types, type_map)
-        gold = [_by_type(mentions, _unique_normalised) for mentions in gold_texts]
-    return _scores(gold, predicted, record, compat, partial)
+        predicted, record = _normalised_sets(sentences, names, type_map)
+    gold_repairs = pred_repairs = None
+    if processing is not None:
+        processing.check_types({t for mentions in gold_texts for _, t in mentions}
+                               | {t for queries in predicted for t in queries})
+        gold_texts, gold_repairs = _process_mentions(gold_texts, processing)
+        predicted, pred_repairs, record = _process_sets(predicted, processing, record)
+    unique = universalner.gold_strings if compat == "universalner" else _unique_normalised
+    gold = [_by_type(mentions, unique) for mentions in gold_texts]
+    return _scores(gold, predicted, record, compat, partial,
+                   repairs_dict(gold_repairs, pred_repairs))
 
 
 def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient",
@@ -132,6 +152,72 @@ def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient
     words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     return [[(" ".join(words[i][a:b]), label) for label, a, b in sentence]
             for i, sentence in enumerate(mentions)]
+
+
+def _known_names(types, processing: TypeProcessing | None) -> tuple:
+    """``(names, type_map)`` for ``TypeMatcher``: the gold types and every type the
+    processing names, so that a model's ``"Person"`` is read as ``type_map``'s
+    ``"person"``; a name the processing maps that is no gold type is counted as matched
+    by ``type_map``. The mapping itself is the processing's, on both sides."""
+    names = set(types)
+    if processing is None:
+        return names, None
+    sources = {source for source, _ in processing.mapping}
+    names |= sources | {target for _, target in processing.mapping} \
+        | set(processing.keep or ()) | set(processing.remove)
+    return names, {name: name for name in sorted(sources - set(types))} or None
+
+
+def _process_mentions(mentions: list, processing: TypeProcessing) -> tuple[list, Repairs]:
+    """Gold's ``(text, type)`` mentions per sentence processed, and the ``Repairs``
+    counting those retyped and dropped (one per mention, as the grounded route counts)."""
+    out, mapped, removed = [], [], []
+    for i, sentence in enumerate(mentions):
+        kept = []
+        for text, entity_type in sentence:
+            target = processing.target(entity_type)
+            if target is None:
+                removed.append(i)
+                continue
+            if target != entity_type:
+                mapped.append(i)
+            kept.append((text, target))
+        out.append(kept)
+    return out, _type_repairs(mapped, removed)
+
+
+def _process_sets(predicted: list, processing: TypeProcessing, record: GenerativeRepairs
+                  ) -> tuple[list, Repairs, GenerativeRepairs]:
+    """Predicted sets (per sentence, type -> unique items) processed: each item of a
+    type retyped or dropped is counted once; an item a mapping makes equal to another
+    of its new type is kept once and listed as a duplicate (no longer usable)."""
+    out, mapped, removed, merged = [], [], [], []
+    for i, queries in enumerate(predicted):
+        processed: dict = {}
+        for entity_type, items in queries.items():
+            target = processing.target(entity_type)
+            if target is None:
+                removed.extend([i] * len(items))
+                continue
+            if target != entity_type:
+                mapped.extend([i] * len(items))
+            kept = processed.setdefault(target, [])
+            for item in items:
+                if item in kept:
+                    merged.append(Listing(i, str(item), target,
+                                          f"the same as another after type_map "
+                                          f"({entity_type} -> {target})"))
+                else:
+                    kept.append(item)
+        out.append(processed)
+    record = record.replace(duplicates=record.duplicates + tuple(merged),
+                            usable=record.usable - len(merged))
+    return out, _type_repairs(mapped, removed), record
+
+
+def _type_repairs(mapped: list, removed: list) -> Repairs:
+    return Repairs(sentences=tuple(sorted(set(mapped) | set(removed)))[:20],
+                   types_mapped=len(mapped), types_removed=len(removed))
 
 
 def _by_type(mentions: list, unique) -> dict:
@@ -232,8 +318,8 @@ class _Record:
             unknown_types=tuple(self.unknown), duplicates=tuple(self.duplicates))
 
 
-def _scores(gold: list, predicted: list, record: GenerativeRepairs, compat, partial: bool
-            ) -> StringScores:
+def _scores(gold: list, predicted: list, record: GenerativeRepairs, compat, partial: bool,
+            repairs: dict) -> StringScores:
     """Count per type over all sentences and build the result."""
     similar = universalner.word_f1
     counts: dict = {}
@@ -253,7 +339,7 @@ def _scores(gold: list, predicted: list, record: GenerativeRepairs, compat, part
     column = lambda k: np.array([counts[t][k] for t in types], dtype=np.int64)  # noqa: E731
     return StringScores(
         types, column(0), column(1), column(2), 0.0,
-        merge_repairs(repairs_dict(None, None), record),
+        merge_repairs(repairs, record),
         {"matching": "strings", "compat": compat, "partial": partial},
         found=column(3), compat=compat, partial=partial)
 

@@ -1,0 +1,232 @@
+"""Type processing in string matching (``matching="strings"``, METHODS §5 and §6):
+``type_map``, ``keep_types`` and ``remove_types`` mean what they mean in the grounded
+route, on gold's mention texts and the predicted strings alike (predicted types first
+matched to the gold types or the names the options give, then processed), counted in
+``repairs``; the same numbers from ``nerspan.score``, ``score_strings`` and ``nerlens
+score --matching strings``. Numbers by hand; the invariant (gold's own strings score
+perfectly, whatever the processing) by hypothesis."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nerspan
+from nerlens.cli import main
+from nerspan.generative import score_strings
+from nerspan.generative.universalner import script_prf
+from nerspan.type_processing import TypeNotFoundError
+
+# -- UniversalNER-style queries by type name, mapped to gold's types --------------------------
+TOKENS = [["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London"],
+          ["The", "ICC", "sits", "in", "The", "Hague"]]
+GOLD = [[(0, 2, "PER"), (3, 5, "PER"), (6, 7, "LOC")], [(1, 2, "ORG"), (4, 6, "LOC")]]
+# One answer per (sentence, type query), as UniversalNER's model answers; "Person" is
+# matched case-insensitively to the map's "person".
+QUERIES = [{"person": '["Ada Lovelace", "Babbage"]', "location": '["London"]',
+            "organization": "[]"},
+           {"Person": "[]", "location": '["the Hague"]', "organization": '["ICC", "UN"]'}]
+TYPE_MAP = {"person": "PER", "location": "LOC", "organization": "ORG"}
+# By hand, per query (predicted items, gold items, correct):
+#   PER: {ada lovelace, babbage} vs {ada lovelace, charles babbage}: 2, 2, 1; then 0, 0, 0
+#   LOC: {london} vs {london}: 1, 1, 1; {hague} vs {hague} ("The Hague"): 1, 1, 1
+#   ORG: 0, 0, 0; {icc, un} vs {icc}: 2, 1, 1
+# Mapped: the predicted items of every query (2 + 1 + 0 + 0 + 1 + 2), no gold mention.
+# keep_types=["PER"]: gold drops 2 LOC + 1 ORG mentions, predictions 1 + 1 LOC and 2 ORG
+# items; remove_types=["ORG"]: gold drops ICC, predictions ICC and UN.
+BY_HAND = {  # options -> (correct, predicted, gold, pred mapped, pred removed, gold removed)
+    (): (4, 6, 5, 6, 0, 0),
+    (("keep_types", ("PER",)),): (1, 2, 2, 2, 4, 3),
+    (("remove_types", ("ORG",)),): (3, 4, 4, 4, 2, 1),
+}
+
+
+@pytest.mark.parametrize("options", sorted(BY_HAND))
+def test_universalner_queries_by_type_name_with_type_map_by_hand(options):
+    correct, predicted, gold, mapped, removed, gold_removed = BY_HAND[options]
+    kwargs = {name: list(value) for name, value in options}
+    s = nerspan.score(GOLD, QUERIES, tokens=TOKENS, matching="strings",
+                      compat="universalner", type_map=TYPE_MAP, **kwargs)
+    assert s.micro() == script_prf(correct, predicted, gold)
+    d = s.to_dict()
+    assert (d["correct"], d["predicted"], d["gold"]) == (correct, predicted, gold)
+    pred, gold_side = d["repairs"]["pred"], d["repairs"]["gold"]
+    assert (pred["types_mapped"], pred["types_removed"]) == (mapped, removed)
+    assert (gold_side["types_mapped"], gold_side["types_removed"]) == (0, gold_removed)
+    # every query's type was matched through the map: none is unknown
+    assert pred["generative"]["types"]["type_map"] == 6
+    assert pred["generative"]["unknown_types"] == 0
+    # the same call through score_strings
+    same = score_strings(GOLD, QUERIES, tokens=TOKENS, compat="universalner",
+                         type_map=TYPE_MAP, **kwargs).to_dict()
+    assert same == d
+
+
+def test_without_type_map_the_queries_are_unknown_types():
+    d = nerspan.score(GOLD, QUERIES, tokens=TOKENS, matching="strings",
+                      compat="universalner").to_dict()
+    assert d["correct"] == 0 and d["predicted"] == 6
+    assert d["repairs"]["pred"]["generative"]["types"]["unknown"] == 6
+
+
+# -- entity lists: keep, remove and map on both sides ------------------------------------------
+# Gold: {john smith PER, paris gazette LOC}, {paris LOC} (Paris twice: 2 mentions).
+# Predicted: {john smith PER, paris LOC, atlantis LOC}, {paris LOC}.
+GOLD_TAGS = [["B-PER", "I-PER", "O", "O", "B-LOC", "I-LOC"], ["B-LOC", "O", "B-LOC"]]
+WORDS = [["John", "Smith", "saw", "the", "Paris", "Gazette"], ["Paris", "and", "Paris"]]
+RESPONSES = ['[{"text": "john smith", "type": "PER"}, {"text": "Paris", "type": "LOC"}, '
+             '{"text": "Atlantis", "type": "LOC"}]',
+             "<LOC>Paris</LOC> and Paris"]
+# option -> (correct, predicted, gold; gold mapped, removed; pred mapped, removed), by hand
+LISTS_BY_HAND = {
+    "remove_types": ({"remove_types": ["LOC"]}, (1, 1, 1, 0, 3, 0, 3)),
+    "keep_types": ({"keep_types": ["LOC"]}, (1, 3, 2, 0, 1, 0, 1)),
+    "type_map": ({"type_map": {"LOC": "GPE"}}, (2, 4, 3, 3, 0, 3, 0)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LISTS_BY_HAND))
+def test_keep_remove_and_map_on_both_sides_by_hand(case):
+    options, (correct, predicted, gold, *counts) = LISTS_BY_HAND[case]
+    d = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching="strings",
+                      **options).to_dict()
+    assert (d["correct"], d["predicted"], d["gold"]) == (correct, predicted, gold)
+    repairs = d["repairs"]
+    assert [repairs[side][kind] for side in ("gold", "pred")
+            for kind in ("types_mapped", "types_removed")] == counts
+    if case == "type_map":
+        assert d["per_type"]["GPE"]["support"] == 2 and "LOC" not in d["per_type"]
+
+
+def test_a_mapping_that_makes_two_strings_equal_keeps_one_and_lists_it():
+    # "Paris" as a city and as LOC: one string once city -> LOC
+    d = nerspan.score([[(0, 1, "LOC")]], [[["Paris", "city"], ["Paris", "LOC"]]],
+                      tokens=[["Paris"]], matching="strings",
+                      type_map={"city": "LOC"}).to_dict()
+    assert (d["correct"], d["predicted"], d["gold"]) == (1, 1, 1)
+    generative = d["repairs"]["pred"]["generative"]
+    assert generative["duplicates"] == 1 and generative["usable"] == 1
+    assert "type_map" in generative["listed"]["duplicates"][0]["reason"]
+
+
+def test_a_type_named_nowhere_is_the_grounded_routes_error():
+    for options, message in (({"keep_types": ["DATE"]}, r"^kept type 'DATE' occurs in no tag"),
+                             ({"type_map": {"person": "PER"}},
+                              r"^mapped type 'person' occurs in no tag")):
+        for matching in ("grounded", "strings"):
+            with pytest.raises(TypeNotFoundError, match=message):
+                nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching=matching,
+                              **options)
+    with pytest.raises(nerspan.InputTypeError, match="keep_types and remove_types were both"):
+        nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching="strings",
+                      keep_types=["PER"], remove_types=["LOC"])
+
+
+# -- the same numbers on the command line ------------------------------------------------------
+def write(tmp_path, gold_text, responses):
+    (tmp_path / "gold.txt").write_text(gold_text, encoding="utf-8")
+    path = tmp_path / "llm.jsonl"
+    path.write_text("".join(json.dumps({"response": r}) + "\n" for r in responses),
+                    encoding="utf-8")
+    return str(tmp_path / "gold.txt"), str(path)
+
+
+def column_file(tokens, tags) -> str:
+    return "\n".join("\n".join(f"{w} {t}" for w, t in zip(ws, ts)) + "\n"
+                     for ws, ts in zip(tokens, tags))
+
+
+CLI_CASES = {  # flags -> the API's options
+    "map": (["--map-types", "LOC=GPE"], {"type_map": {"LOC": "GPE"}}),
+    "keep": (["--keep-types", "LOC"], {"keep_types": ["LOC"]}),
+    "remove": (["--remove-types", "LOC", "--partial"],
+               {"remove_types": ["LOC"], "partial": True}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLI_CASES))
+def test_the_cli_gives_the_apis_numbers(tmp_path, capsys, case):
+    flags, options = CLI_CASES[case]
+    gold, generated = write(tmp_path, column_file(WORDS, GOLD_TAGS), RESPONSES)
+    code = main(["score", gold, "--generated", generated, "--matching", "strings", *flags,
+                 "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    cli = json.loads(out)
+    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching="strings",
+                        **options).to_dict()
+    for key in ("correct", "predicted", "gold", "found", "precision", "recall", "f1",
+                "per_type", "repairs"):
+        assert cli[key] == api[key], key
+    assert "retyped" in err and "(--map-types, --keep-types, --remove-types)" in err
+
+
+def test_the_cli_maps_universalner_type_queries(tmp_path, capsys):
+    gold_tags = [["B-PER", "I-PER", "O", "B-PER", "I-PER", "O", "B-LOC"],
+                 ["O", "B-ORG", "O", "O", "B-LOC", "I-LOC"]]
+    gold, generated = write(tmp_path, column_file(TOKENS, gold_tags), QUERIES)
+    code = main(["score", gold, "--generated", generated, "--matching", "strings",
+                 "--compat", "universalner", "--map-types",
+                 ",".join(f"{k}={v}" for k, v in TYPE_MAP.items()), "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    cli = json.loads(out)
+    assert (cli["precision"], cli["recall"], cli["f1"]) == script_prf(4, 6, 5)
+
+
+# -- invariant: gold's own strings score perfectly, whatever the processing ------------------
+TYPES = ("PER", "LOC", "ORG")
+WORD = st.sampled_from(["Ada", "Paris", "ACME", "the", "New", "York", "Oz"])
+
+
+@st.composite
+def sentences(draw):
+    """Per sentence, words and non-overlapping gold spans."""
+    out = []
+    for _ in range(draw(st.integers(1, 3))):
+        words = draw(st.lists(WORD, min_size=1, max_size=8))
+        cuts = sorted(draw(st.sets(st.integers(0, len(words)), max_size=6)))
+        spans = [(a, b, draw(st.sampled_from(TYPES))) for a, b in zip(cuts, cuts[1:])
+                 if draw(st.booleans())]
+        out.append((words, spans))
+    return out
+
+
+@st.composite
+def processing(draw, present):
+    present = sorted(present)
+    options = {}
+    if present and draw(st.booleans()):
+        sources = draw(st.lists(st.sampled_from(present), unique=True, max_size=3))
+        options["type_map"] = {s: draw(st.sampled_from(TYPES + ("MISC",))) for s in sources}
+    after = sorted({options.get("type_map", {}).get(t, t) for t in present})
+    which = draw(st.sampled_from(["none", "keep", "remove"]))
+    if after and which != "none":
+        options[f"{which}_types"] = draw(st.lists(st.sampled_from(after), unique=True,
+                                                  max_size=len(after)))
+    return options
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_gold_strings_as_the_answer_score_perfectly_under_any_processing(data):
+    corpus = data.draw(sentences())
+    tokens = [words for words, _ in corpus]
+    gold = [spans for _, spans in corpus]
+    present = {t for spans in gold for _, _, t in spans}
+    options = data.draw(processing(present))
+    lower = data.draw(st.booleans())  # the model writes "per": matched case-insensitively
+    name = str.lower if lower else str
+    answers = [[[" ".join(words[a:b]), name(t)] for a, b, t in spans]
+               for words, spans in corpus]
+    queries = [{name(t): json.dumps([" ".join(words[a:b]) for a, b, u in spans if u == t])
+                for t in {t for _, _, t in spans}} for words, spans in corpus]
+    for compat, predictions in ((None, answers), ("universalner", queries)):
+        d = nerspan.score(gold, predictions, tokens=tokens, matching="strings",
+                          compat=compat, **options).to_dict()
+        assert d["correct"] == d["predicted"] == d["found"] == d["gold"], (compat, options)
+        if d["gold"]:
+            assert d["f1"] == pytest.approx(1.0)
+        assert d["repairs"]["pred"]["generative"]["unknown_types"] == 0
