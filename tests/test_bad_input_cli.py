@@ -1015,6 +1015,21 @@ def test_type_flags_bad_input_is_one_line(tmp_path, capsys, case, command):
     assert out == ""
 
 
+@pytest.mark.parametrize("case", sorted(TYPE_CASES))
+def test_type_flags_with_matching_strings_bad_input_is_one_line(tmp_path, capsys, case):
+    # string matching processes types as the grounded route does, with its errors
+    extra, message = TYPE_CASES[case]
+    paths = files(tmp_path)
+    generated = tmp_path / "llm.jsonl"
+    generated.write_text(PARIS + "\n" + json.dumps({"response": "[]"}) + "\n",
+                         encoding="utf-8")
+    code, out, err = run(capsys, ["score", str(paths["gold"]), "--generated", str(generated),
+                                  "--matching", "strings", *extra])
+    # a type named nowhere: named with the file whose strings were read beside gold's
+    check_one_line(code, err, message.replace("error: ", "error: (generated 'llm': )?"))
+    assert out == ""
+
+
 # -- --generated FILE.jsonl (an LLM's responses) ----------------------------------------------
 # A bad file is one line and exit 2, naming the file and line; what the model wrote wrongly
 # is no error: counted (a note on stderr, repairs in the JSON) while the other sentence scores.
