@@ -15,8 +15,8 @@ Type processing (``type_map``, ``keep_types``, ``remove_types``: seqscore's ``pr
 ``nerspan.type_processing``) means here what it means in the grounded route: the types
 of gold's mentions and of the predicted strings alike are mapped, then kept or removed,
 before the sets are compared. A predicted type is first matched (``type_names``) to
-the gold types or to a type the options name (``"Person"`` to ``type_map``'s
-``"person"``), then processed. A type named in an option that neither side has is an
+the gold types or to a name ``type_map`` maps (``"Person"`` to the map's ``"person"``),
+then processed. A type named in an option that neither side has is an
 error (``TypeNotFoundError``); the gold mentions and the predicted strings (unique per
 sentence and type) retyped or dropped are counted in ``repairs`` (``types_mapped``,
 ``types_removed``), and predicted strings that a mapping makes equal are listed as
@@ -155,17 +155,16 @@ def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient
 
 
 def _known_names(types, processing: TypeProcessing | None) -> tuple:
-    """``(names, type_map)`` for ``TypeMatcher``: the gold types and every type the
-    processing names, so that a model's ``"Person"`` is read as ``type_map``'s
-    ``"person"``; a name the processing maps that is no gold type is counted as matched
-    by ``type_map``. The mapping itself is the processing's, on both sides."""
+    """``(names, type_map)`` for ``TypeMatcher``: the gold types and the names
+    ``type_map`` maps, so that a model's ``"Person"`` is read as the map's ``"person"``
+    (counted as matched by ``type_map`` when it is no gold type). The mapping itself is
+    the processing's, on both sides; a mapping's target or a kept or removed name is
+    matched as the grounded route matches it (as a gold type, or not at all)."""
     names = set(types)
     if processing is None:
         return names, None
-    sources = {source for source, _ in processing.mapping}
-    names |= sources | {target for _, target in processing.mapping} \
-        | set(processing.keep or ()) | set(processing.remove)
-    return names, {name: name for name in sorted(sources - set(types))} or None
+    sources = {source for source, _ in processing.mapping} - names
+    return names | sources, {name: name for name in sorted(sources)} or None
 
 
 def _process_mentions(mentions: list, processing: TypeProcessing) -> tuple[list, Repairs]:
