@@ -230,3 +230,27 @@ def test_gold_strings_as_the_answer_score_perfectly_under_any_processing(data):
         if d["gold"]:
             assert d["f1"] == pytest.approx(1.0)
         assert d["repairs"]["pred"]["generative"]["unknown_types"] == 0
+
+
+# -- one meaning in both ways ------------------------------------------------------------------
+# Each text once in its sentence and no normalisation at play: a grounded span and a string
+# are right or wrong together (Babbage is a wrong span and a wrong string, UN ungrounded
+# and a wrong string), so both ways count alike under any processing.
+LISTS = [[["Ada Lovelace", "PER"], ["Babbage", "PER"], ["London", "LOC"]],
+         [["ICC", "ORG"], ["UN", "ORG"], ["The Hague", "LOC"]]]
+
+
+@pytest.mark.parametrize("options", [{}, {"remove_types": ["ORG"]}, {"keep_types": ["PER"]},
+                                     {"type_map": {"LOC": "GPE", "ORG": "PER"}},
+                                     {"type_map": {"LOC": "PER"}, "remove_types": ["ORG"]}])
+def test_grounded_and_strings_process_types_alike(options):
+    ways = {matching: nerspan.score(GOLD, LISTS, tokens=TOKENS, matching=matching,
+                                    **options).to_dict()
+            for matching in ("grounded", "strings")}
+    grounded, strings = ways["grounded"], ways["strings"]
+    for key in ("correct", "predicted", "gold", "precision", "recall", "f1"):
+        assert grounded[key] == strings[key], key
+    for side in ("gold", "pred"):
+        for kind in ("types_mapped", "types_removed"):
+            assert grounded["repairs"][side][kind] == strings["repairs"][side][kind], \
+                (side, kind)
