@@ -18,6 +18,7 @@ import faireval
 from faireval import plots
 from faireval.result import (NO_SYSTEM, NO_TARGET, OTHER, confusion_layout, confusion_table,
                              error_confusion)
+from nerlens.trainer import make_compute_metrics
 
 span = st.tuples(st.sampled_from("ABCDE"), st.integers(0, 9), st.integers(1, 4)).map(
     lambda x: (x[0], x[1], x[1] + x[2]))
@@ -137,3 +138,20 @@ def test_ten_thousand_labels_give_a_result_in_the_size_of_the_errors():
     assert summed == n - faireval.result.CONFUSION_LABELS and len(rows) == len(table) == size
     assert sum(c for row in table for c in row if c is not None) == 30
     json.dumps(confusion)   # plain JSON
+
+
+def test_the_trainer_logs_the_non_zero_cells_and_every_labels_fn_and_fp():
+    labels = ["O", "B-A", "I-A", "B-B", "I-B", "B-C", "I-C"]
+    gold = [["B-A", "I-A", "O", "B-B"], ["B-C", "O", "B-A", "O"]]
+    pred = [["B-B", "I-B", "O", "B-B"], ["O", "O", "B-A", "I-A"]]   # LE A->B, FN C, BE A
+    compute = make_compute_metrics(labels, metrics=["faireval"], detail="all")
+    logged = compute.compute([[labels.index(t) for t in s] for s in gold],
+                             [[labels.index(t) for t in s] for s in pred])
+    cells = {k: v for k, v in logged.items()
+             if k.startswith("faireval_error_confusion_matrix_")}
+    assert cells == {"faireval_error_confusion_matrix_A_B": 1.0,
+                     "faireval_error_confusion_matrix_A_A": 1.0}
+    for side in ("FN", "FP"):
+        assert {k for k in logged if k.startswith(f"faireval_error_confusion_{side}_")} == {
+            f"faireval_error_confusion_{side}_{label}" for label in "ABC"}
+    assert logged["faireval_error_confusion_FN_C"] == 1.0
