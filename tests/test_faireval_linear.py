@@ -18,6 +18,9 @@ import faireval
 from faireval import plots
 from faireval.result import (NO_SYSTEM, NO_TARGET, OTHER, confusion_layout, confusion_table,
                              error_confusion)
+import nerlens
+from nerlens.cli.faireval import report as text_report
+from nerlens.report.html import family_sections
 from nerlens.trainer import make_compute_metrics
 
 span = st.tuples(st.sampled_from("ABCDE"), st.integers(0, 9), st.integers(1, 4)).map(
@@ -155,3 +158,24 @@ def test_the_trainer_logs_the_non_zero_cells_and_every_labels_fn_and_fp():
         assert {k for k in logged if k.startswith(f"faireval_error_confusion_{side}_")} == {
             f"faireval_error_confusion_{side}_{label}" for label in "ABC"}
     assert logged["faireval_error_confusion_FN_C"] == 1.0
+
+
+def test_tables_of_many_labels_fold_them_and_say_so():
+    # 30 labels, the first 25 with a boundary error each: the report's table and the
+    # command line's show 20 labels, "other" (10 summed) and the unmatched spans
+    types = [f"T{i:02d}" for i in range(30)]
+    gold = [[f"B-{t}", "O"] for t in types]
+    pred = [[f"B-{t}", f"I-{t}" if i < 25 else "O"] for i, t in enumerate(types)]
+    note = "The 10 labels with the fewest errors are summed as \"other\""
+    result = faireval.score(gold, pred).to_dict()
+    text = text_report(result).split("### Confusion of errors (rows: target, columns: "
+                                     "system)\n")[1]
+    lines = text.split("\n\n")[0].splitlines()
+    assert [line.split()[0] for line in lines[2:-1]] == types[:20] + ["other", "no"]
+    assert lines[-1].startswith(note)
+    page = nerlens.report(gold, {"a": pred}, tokens=[["w", "x"]] * 30, bootstrap=0,
+                          families=["faireval"], figures=False)
+    html = {anchor: body for anchor, _, body in family_sections(page)}["faireval"]
+    matrix = html.split("a: confusion of errors</h3>")[1]
+    assert note in matrix
+    assert len(matrix.split("</table>")[0].split("<tr>")) - 2 == 22   # header row apart
