@@ -338,8 +338,11 @@ def confusion_layout(confusion: dict, max_labels: int | None = CONFUSION_LABELS)
 
     >>> confusion = {"matrix": {"A": {"B": 5, "A": 1}, "B": {"C": 1}, "C": {"A": 1}},
     ...              "FN": {"A": 2, "B": 0, "C": 0}, "FP": {"A": 0, "B": 3, "C": 0}}
-    >>> confusion_layout(confusion, max_labels=2)
-    (['A', 'B', 'other', 'no target span (FP)'], ['A', 'B', 'other', 'no system span (FN)'], [[1, 5, 0, 2], [0, 0, 1, 0], [1, 0, 0, 0], [0, 3, 0, None]], 1)
+    >>> rows, columns, counts, summed = confusion_layout(confusion, max_labels=2)
+    >>> rows, summed
+    (['A', 'B', 'other', 'no target span (FP)'], 1)
+    >>> counts
+    [[1, 5, 0, 2], [0, 0, 1, 0], [1, 0, 0, 0], [0, 3, 0, None]]
     """
     matrix = confusion["matrix"]
     labels = list(dict.fromkeys([*confusion["FN"], *confusion["FP"], *matrix,
@@ -558,5 +561,6 @@ def _span_tuples(table, labels) -> list:
 
 __all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
            "named_counts", "weight_table_prf", "weighted_prf", "FOCUS", "confusion_table",
-           "confusion_layout", "summed_note", "error_confusion", "RENAMED_KEYS", "CONFUSION_LABELS", "OTHER",
+           "confusion_layout", "summed_note", "error_confusion", "RENAMED_KEYS",
+           "CONFUSION_LABELS", "OTHER",
            "NO_TARGET", "NO_SYSTEM"]
