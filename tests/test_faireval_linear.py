@@ -9,6 +9,7 @@ used before (written out here with NumPy on the dense view).
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import numpy as np
 from hypothesis import given, settings
@@ -58,7 +59,8 @@ def dense_layout(result, max_labels):
 @settings(max_examples=80, deadline=None, database=None)
 @given(corpus, st.booleans(), st.integers(1, 6))
 def test_the_matrix_has_a_cell_per_error_at_most_and_the_dense_counts(pairs, tp, max_labels):
-    result = faireval.score([t for t, _ in pairs], [s for _, s in pairs], confusion_tp=tp)
+    result = faireval.score([t for t, _ in pairs], [s for _, s in pairs], confusion_tp=tp,
+                            return_pairs=True)
     confusion = result.to_dict()["error_confusion"]
     matrix = confusion["matrix"]
     cells = [count for row in matrix.values() for count in row.values()]
@@ -69,7 +71,16 @@ def test_the_matrix_has_a_cell_per_error_at_most_and_the_dense_counts(pairs, tp,
     c = result.counts
     assert sum(cells) == c["LE"] + c["BE"] + c["LBE"] + (c["TP"] if tp else 0)
     assert (sum(confusion["FN"].values()), sum(confusion["FP"].values())) == (c["FN"], c["FP"])
-    # the same counts as the dense (labels + 1)^2 matrix, cell for cell
+    # the oracle: the events of ``pairs`` (found apart from the counts) by label pair
+    events = Counter((e["target"] and e["target"][0], e["system"] and e["system"][0])
+                     for sentence in result.pairs for e in sentence if tp or e["type"] != "TP")
+    assert {(t, s): v for t, row in matrix.items() for s, v in row.items()} == {
+        key: v for key, v in events.items() if None not in key}
+    assert {t: v for t, v in confusion["FN"].items() if v} == {
+        t: v for (t, s), v in events.items() if s is None}
+    assert {s: v for s, v in confusion["FP"].items() if v} == {
+        s: v for (t, s), v in events.items() if t is None}
+    # the dense view, FairEval's (labels + 1)^2 layout, holds the same cells
     dense = result.confusion_matrix
     n = len(result.labels)
     index = {label: k for k, label in enumerate(result.labels)}
