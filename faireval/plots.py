@@ -19,7 +19,7 @@ import numpy as np
 
 from nerspan.names import file_stems
 
-from .result import confusion_table, error_confusion
+from .result import CONFUSION_LABELS, OTHER, confusion_layout, error_confusion
 
 ERROR_TYPES = ("FP", "FN", "LE", "BE", "LBE")
 # the smallest text, in points: 9 pt is 11 px at the report's 90 dpi, readable at 1280 px
@@ -107,18 +107,19 @@ def error_distribution(results, path=None, width: float | None = None, height: f
 # A heat map shows at most this many labels, those with the most errors; the others are
 # summed in one "other" row and column, so that the figure stays readable and takes the
 # same time whatever the number of labels (100 labels, 10,000 written cells, took 8-25 s
-# a figure: the report's figures took 30-100 s for numbers found in 0.4).
-HEATMAP_LABELS = 20
-OTHER = "other"
+# a figure: the report's figures took 30-100 s for numbers found in 0.4). The tables of
+# the confusion fold the same labels (``faireval.result.CONFUSION_LABELS``).
+HEATMAP_LABELS = CONFUSION_LABELS
 
 
 def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple:
-    """The rows, columns and counts the heat map draws (``confusion_table``'s; the FP x FN
-    corner, no cell, is NaN), and how many labels it summed.
+    """The rows, columns and counts the heat map draws (``confusion_layout``'s; the FP x
+    FN corner, no cell, is NaN), and how many labels it summed.
 
     The labels beyond ``max_labels`` with the fewest errors (row and column, FP and FN
     included; the later on ties) are summed in an ``other`` row and column before the
-    FP row and FN column; the others keep their order.
+    FP row and FN column; the others keep their order. The work is in the non-zero
+    cells, never labels x labels.
 
     >>> confusion = {"matrix": {"A": {"A": 1, "B": 5, "C": 0}, "B": {"A": 0, "B": 0, "C": 1},
     ...                         "C": {"A": 1, "B": 0, "C": 0}},
@@ -130,21 +131,11 @@ def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple:
     >>> counts.tolist()
     [[1.0, 5.0, 0.0, 2.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, nan]]
     """
-    rows, columns, counts = confusion_table(error_confusion(_as_dict(result)))
+    rows, columns, counts, summed = confusion_layout(error_confusion(_as_dict(result)),
+                                                     max_labels)
     matrix = np.array([[np.nan if c is None else c for c in cells] for cells in counts],
                       dtype=float)
-    n_labels = len(rows) - 1   # the labels, then FP (rows) and FN (columns)
-    if n_labels <= max_labels:
-        return rows, columns, matrix, 0
-    errors = matrix[:n_labels].sum(1) + matrix[:, :n_labels].sum(0)  # the corner is in neither
-    kept = np.sort(np.argsort(-errors, kind="stable")[:max_labels])
-    cell = np.full(n_labels + 1, max_labels)   # every summed label: the other row/column
-    cell[kept] = np.arange(max_labels)
-    cell[-1] = max_labels + 1
-    folded = np.zeros((max_labels + 2, max_labels + 2))
-    np.add.at(folded, np.ix_(cell, cell), matrix)
-    names = [rows[k] for k in kept] + [OTHER]
-    return names + rows[-1:], names + columns[-1:], folded, n_labels - max_labels
+    return rows, columns, matrix, summed
 
 
 def confusion_heatmap(result, path=None, title: str | None = None, width: float | None = None,

@@ -16,7 +16,7 @@ from nerspan.errors import counted
 from nerspan.family import finding, percent
 
 from . import plots
-from .result import confusion_table, error_confusion
+from .result import confusion_layout, error_confusion, summed_note
 
 SCORES = {"fair_precision": "fair precision (FairEval)", "fair_recall": "fair recall (FairEval)",
           "fair_f1": "fair F1 (FairEval)"}
@@ -88,14 +88,14 @@ def section(view) -> tuple:
                 for label, row in result["per_type"].items()]
         rows.append([Strong("overall")] + [str(result["counts"][c]) for c in COUNTS]
                     + [result["traditional_f1"], result["fair_f1"]])
-        row_names, columns, counts = confusion_table(error_confusion(result))
+        row_names, columns, counts, summed = confusion_layout(error_confusion(result))
         parts = (Heading(f"{system}: per label"),
                  Table(["label", *COUNTS, "traditional F1", "fair F1"], rows),
                  Heading(f"{system}: confusion of errors"),
                  Figure(confusion_title(system)),
                  Table(["target \\ system", *columns],
                        [[name] + cells for name, cells in zip(row_names, counts)],
-                       note=CONFUSION_NOTE),
+                       note=" ".join(filter(None, (CONFUSION_NOTE, summed_note(summed))))),
                  *semeval_blocks(system, result.get("semeval") or {}))
         blocks.append(Collapsed(f"{system}: per label, confusion of errors"
                                 + (", SemEval-2013 schemas" if result.get("semeval") else ""),

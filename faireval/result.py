@@ -27,6 +27,11 @@ NO_SYSTEM = "no system span (FN)"   # column: target spans no system span took
 # result keys renamed (old -> new), read under the old name for one release: "confusion"
 # is the entity confusion matrix wherever it appears (``nerspan.confusion``)
 RENAMED_KEYS = {"confusion": "error_confusion"}
+# The confusion's tables and figures lay out at most this many labels, those with the most
+# errors; the others are summed in one "other" row and column (``confusion_layout``), so
+# that a table or figure stays the same size whatever the number of labels.
+CONFUSION_LABELS = 20
+OTHER = "other"
 
 
 def prf_from_errors(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
@@ -89,7 +94,10 @@ class FairEvalResult:
     label_kind_counts: np.ndarray    # n_labels x 8, under the focus label
     n_target: np.ndarray             # per label
     n_system: np.ndarray             # per label
-    confusion_matrix: np.ndarray     # (n_labels + 1) x (n_labels + 1)
+    # the confusion of errors, sparse: one row (target label, system label, count) per
+    # non-zero cell, sorted; label n_labels is the missing side (no target / system span).
+    # Never (n_labels + 1)^2 cells: its size is at most the number of events.
+    error_cells: np.ndarray
     focus: str
     weights: str | dict | None       # the option as given (it no longer picks the headline)
     weight_table: dict | None        # None unless weight-table scores were asked for
@@ -106,6 +114,17 @@ class FairEvalResult:
     options: dict = field(default_factory=dict)   # what shaped the numbers (see ``score``)
 
     # -- overall -----------------------------------------------------------------------
+    @property
+    def confusion_matrix(self) -> np.ndarray:
+        """The confusion of errors as a dense ``(n_labels + 1) x (n_labels + 1)`` array
+        (FairEval's layout: the last row no target span, the last column no system span).
+        Quadratic in the labels: for a few labels; ``error_cells`` and ``confusion()``
+        hold the same counts in the size of the errors."""
+        size = len(self.labels) + 1
+        dense = np.zeros((size, size), dtype=np.int64)
+        dense[self.error_cells[:, 0], self.error_cells[:, 1]] = self.error_cells[:, 2]
+        return dense
+
     @property
     def counts(self) -> dict:
         return named_counts(self.kind_counts)
@@ -197,12 +216,22 @@ class FairEvalResult:
         """``{"matrix": target label -> system label -> count, "FN": target label ->
         count, "FP": system label -> count}``: LE, BE and LBE (and TPs with
         ``confusion_tp``) between labels, target spans no system span took, system spans
-        no target span took. ``confusion_table`` lays it out as the paper's Figure 2."""
-        labels, m, n = list(self.labels), self.confusion_matrix, len(self.labels)
-        return {"matrix": {t: {s: int(m[i, j]) for j, s in enumerate(labels)}
-                           for i, t in enumerate(labels)},
-                "FN": {t: int(m[i, n]) for i, t in enumerate(labels)},
-                "FP": {s: int(m[n, j]) for j, s in enumerate(labels)}}
+        no target span took. ``"matrix"`` holds the non-zero cells only (a missing cell,
+        or a target label with no cell, is 0), so its size is at most the number of
+        errors, never labels x labels; ``"FN"`` and ``"FP"`` give every label (0
+        included), in label order. ``confusion_table`` lays it out as the paper's
+        Figure 2."""
+        labels, n = self.labels, len(self.labels)
+        matrix: dict = {}
+        fn, fp = dict.fromkeys(labels, 0), dict.fromkeys(labels, 0)
+        for i, j, count in self.error_cells.tolist():
+            if i == n:
+                fp[labels[j]] = count
+            elif j == n:
+                fn[labels[i]] = count
+            else:
+                matrix.setdefault(labels[i], {})[labels[j]] = count
+        return {"matrix": matrix, "FN": fn, "FP": fp}
 
     def to_dict(self) -> dict:
         tp, fp, fn = self._traditional_counts()
@@ -263,32 +292,94 @@ class FairEvalResult:
 
 def error_confusion(result) -> dict:
     """FairEval's confusion of errors (``{"matrix", "FN", "FP"}``) of a result dict: its
-    ``error_confusion``, or in a result saved before the rename its ``confusion``.
+    ``error_confusion``, or in a result saved before the rename its ``confusion``; as
+    ``FairEvalResult.confusion()`` gives it (a result saved with every cell, zeros
+    included, reads with its non-zero cells only).
 
-    >>> error_confusion({"confusion": {"matrix": {}, "FN": {}, "FP": {}}})["matrix"]
-    {}
+    >>> error_confusion({"confusion": {"matrix": {"A": {"A": 0, "B": 2}, "B": {"A": 0,
+    ...     "B": 0}}, "FN": {"A": 1, "B": 0}, "FP": {"A": 0, "B": 0}}})["matrix"]
+    {'A': {'B': 2}}
     """
     if "error_confusion" in result:
-        return result["error_confusion"]
-    old = dict.get(result, "confusion")   # not RenamedKeys.get: no warning for saved files
-    if isinstance(old, dict) and "matrix" in old:
-        return old
-    raise KeyError("error_confusion: not a faireval result (FairEval's confusion of errors "
-                   "is missing)")
+        confusion = result["error_confusion"]
+    else:
+        confusion = dict.get(result, "confusion")   # not RenamedKeys.get: no warning
+        if not (isinstance(confusion, dict) and "matrix" in confusion):
+            raise KeyError("error_confusion: not a faireval result (FairEval's confusion "
+                           "of errors is missing)")
+    matrix = {t: {s: count for s, count in row.items() if count}
+              for t, row in confusion["matrix"].items()}
+    return {**confusion, "matrix": {t: row for t, row in matrix.items() if row}}
 
 
-def confusion_table(confusion: dict) -> tuple[list, list, list]:
+def confusion_table(confusion: dict, max_labels: int | None = CONFUSION_LABELS
+                    ) -> tuple[list, list, list]:
     """``(row names, column names, rows of counts)``: a ``confusion()`` dict as the paper's
     Figure 2 draws it, target labels then ``NO_TARGET`` (FP) down, system labels then
-    ``NO_SYSTEM`` (FN) across; the FP x FN corner is no cell (None).
+    ``NO_SYSTEM`` (FN) across; the FP x FN corner is no cell (None). Beyond
+    ``max_labels`` labels, those with the fewest errors are one ``other`` row and column
+    (``confusion_layout``; None: every label, labels x labels cells).
 
     >>> confusion_table({"matrix": {"FN": {"FN": 1}}, "FN": {"FN": 2}, "FP": {"FN": 3}})
     (['FN', 'no target span (FP)'], ['FN', 'no system span (FN)'], [[1, 2], [3, None]])
     """
-    labels = list(confusion["matrix"])
-    rows = [[confusion["matrix"][t][s] for s in labels] + [confusion["FN"][t]] for t in labels]
-    rows.append([confusion["FP"][s] for s in labels] + [None])
-    return labels + [NO_TARGET], labels + [NO_SYSTEM], rows
+    return confusion_layout(confusion, max_labels)[:3]
+
+
+def confusion_layout(confusion: dict, max_labels: int | None = CONFUSION_LABELS) -> tuple:
+    """``confusion_table``'s rows, columns and counts, and how many labels it summed.
+
+    The labels are those of ``"FN"``, ``"FP"`` and ``"matrix"`` in that order (a missing
+    cell is 0: the sparse ``confusion()`` and a dense one saved before lay out alike).
+    Beyond ``max_labels`` labels, those with the fewest errors (row and column, FP and FN
+    included; the later on ties) are summed in an ``other`` row and column before the FP
+    row and FN column; the others keep their order. The work is in the size of the dict,
+    the table ``max_labels + 2`` square.
+
+    >>> confusion = {"matrix": {"A": {"B": 5, "A": 1}, "B": {"C": 1}, "C": {"A": 1}},
+    ...              "FN": {"A": 2, "B": 0, "C": 0}, "FP": {"A": 0, "B": 3, "C": 0}}
+    >>> rows, columns, counts, summed = confusion_layout(confusion, max_labels=2)
+    >>> rows, summed
+    (['A', 'B', 'other', 'no target span (FP)'], 1)
+    >>> counts
+    [[1, 5, 0, 2], [0, 0, 1, 0], [1, 0, 0, 0], [0, 3, 0, None]]
+    """
+    matrix = confusion["matrix"]
+    labels = list(dict.fromkeys([*confusion["FN"], *confusion["FP"], *matrix,
+                                 *(s for row in matrix.values() for s in row)]))
+    n = len(labels)
+    index = {label: k for k, label in enumerate(labels)}
+    cells = ([(index[t], index[s], c) for t, row in matrix.items() for s, c in row.items()]
+             + [(index[t], n, c) for t, c in confusion["FN"].items()]
+             + [(n, index[s], c) for s, c in confusion["FP"].items()])
+    i, j, count = np.array(cells, dtype=np.int64).reshape(-1, 3).T
+    if max_labels is None or n <= max_labels:
+        kept, summed = np.arange(n), 0
+    else:
+        errors = (np.bincount(i, count, n + 1) + np.bincount(j, count, n + 1))[:n]
+        kept, summed = np.sort(np.argsort(-errors, kind="stable")[:max_labels]), n - max_labels
+    names = [labels[k] for k in kept.tolist()] + ([OTHER] if summed else [])
+    position = np.full(n + 1, len(kept))   # every summed label: the other row/column
+    position[kept] = np.arange(len(kept))
+    position[n] = len(names)
+    table = np.zeros((len(names) + 1, len(names) + 1), dtype=np.int64)
+    np.add.at(table, (position[i], position[j]), count)
+    rows = table.tolist()
+    rows[-1][-1] = None
+    return names + [NO_TARGET], names + [NO_SYSTEM], rows, summed
+
+
+def summed_note(summed: int) -> str:
+    """What a confusion table says when it sums labels (``confusion_layout``): how many,
+    and where every cell is.
+
+    >>> summed_note(0), summed_note(3)[:50]
+    ('', 'The 3 labels with the fewest errors are summed as ')
+    """
+    if not summed:
+        return ""
+    return (f"The {summed} labels with the fewest errors are summed as \"{OTHER}\" "
+            "(every non-zero cell is in the result's error_confusion).")
 
 
 def defined_prf(tp: float, fp: float, fn: float) -> tuple:
@@ -347,12 +438,12 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
                              minlength=n_labels * len(ERROR_TYPES)).reshape(n_labels, len(ERROR_TYPES))
     n_target = np.bincount(prepared.target.label, minlength=n_labels)
     n_system = np.bincount(prepared.system.label, minlength=n_labels)
-    # confusion: errors (and optionally TPs); a missing side is the extra row/column
+    # confusion: errors (and optionally TPs); a missing side is the extra row/column.
+    # Sparse: one code per event, the distinct codes counted (never labels^2 cells)
     shown = kind != TP if not confusion_tp else np.ones(len(kind), dtype=bool)
     row = np.where(t_label >= 0, t_label, n_labels)[shown]
     col = np.where(s_label >= 0, s_label, n_labels)[shown]
-    size = n_labels + 1
-    confusion = np.bincount(row * size + col, minlength=size * size).reshape(size, size)
+    confusion = _cells(row, col, np.ones(len(row), dtype=np.int64), n_labels + 1)
     pairs = _pairs(prepared, events) if return_pairs else None
     counts = (prepared.labels, kind_counts, label_kind, n_target, n_system, confusion,
               _sentence_counts(prepared, events))
@@ -364,6 +455,16 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
                           confusion, focus, weights, weight_table, fair_table, pairs,
                           prepared.repairs, per_sentence, *semeval,
                           options=dict(options or {}))
+
+
+def _cells(row: np.ndarray, col: np.ndarray, count: np.ndarray, size: int) -> np.ndarray:
+    """The non-zero cells of a ``size`` x ``size`` matrix as rows (row, column, count),
+    sorted: the counts of equal (row, column) summed."""
+    code = row.astype(np.int64) * size + col.astype(np.int64)
+    cells, where = np.unique(code, return_inverse=True)
+    totals = np.bincount(where.ravel(), count, len(cells)).astype(np.int64)
+    keep = totals != 0
+    return np.column_stack([cells[keep] // size, cells[keep] % size, totals[keep]])
 
 
 def _unplaced(prepared: Prepared) -> tuple:
@@ -386,18 +487,19 @@ def _with_unplaced(counts: tuple, unplaced: tuple) -> tuple:
     label_kind = np.pad(label_kind, ((0, grow), (0, 0)))
     n_target, n_system = np.pad(n_target, (0, grow)), np.pad(n_system, (0, grow))
     # the confusion's last row and column (no target span, no system span) stay last
-    old = confusion.shape[0] - 1
-    widened = np.zeros((size + 1, size + 1), dtype=confusion.dtype)
-    widened[:old, :old] = confusion[:old, :old]
-    widened[size, :old], widened[:old, size] = confusion[old, :old], confusion[:old, old]
-    widened[size, size] = confusion[old, old]
+    old = len(index) - grow
+    row, col = (np.where(confusion[:, k] == old, size, confusion[:, k]) for k in (0, 1))
+    unplaced_label = np.array([index[item.type] for item in unplaced], dtype=np.int64)
+    widened = _cells(np.concatenate([row, np.full(len(unplaced), size)]),
+                     np.concatenate([col, unplaced_label]),
+                     np.concatenate([confusion[:, 2], np.ones(len(unplaced), np.int64)]),
+                     size + 1)
     kind_counts, per_sentence = kind_counts.copy(), per_sentence.copy()
     for item in unplaced:
         k = index[item.type]
         kind_counts[FP] += 1
         label_kind[k, FP] += 1
         n_system[k] += 1
-        widened[size, k] += 1
         per_sentence[item.sentence, FP] += 1
         per_sentence[item.sentence, -1] += 1
     return labels, kind_counts, label_kind, n_target, n_system, widened, per_sentence
@@ -459,5 +561,6 @@ def _span_tuples(table, labels) -> list:
 
 __all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
            "named_counts", "weight_table_prf", "weighted_prf", "FOCUS", "confusion_table",
-           "error_confusion", "RENAMED_KEYS",
+           "confusion_layout", "summed_note", "error_confusion", "RENAMED_KEYS",
+           "CONFUSION_LABELS", "OTHER",
            "NO_TARGET", "NO_SYSTEM"]

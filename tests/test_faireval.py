@@ -193,7 +193,7 @@ def test_generated_ties_give_the_reference_scripts_numbers(case):
         confusion = result.confusion()
         as_reference = {**confusion["matrix"], "_": confusion["FP"]}
         for label, n in confusion["FN"].items():
-            as_reference[label] = {**as_reference[label], "_": n}
+            as_reference[label] = {**as_reference.get(label, {}), "_": n}
         assert nonzero(as_reference) == want["confusion"], key
 
 
@@ -210,16 +210,18 @@ def test_lbe_fp_focus_and_confusion():
     assert per_s["PER"]["LBE"] == per_s["LOC"]["LE"] == 0
     confusion = by_target.confusion()
     assert confusion == by_system.confusion()  # the matrix ignores focus
-    matrix = confusion["matrix"]
-    assert list(matrix) == list(matrix["LOC"]) == ["LOC", "ORG", "PER"]
-    assert matrix["PER"]["LOC"] == matrix["LOC"]["ORG"] == confusion["FP"]["PER"] == 1
-    assert sum(sum(row.values()) for row in matrix.values()) == 2
+    # the matrix's non-zero cells only (in label order); FN and FP give every label
+    assert list(confusion["matrix"].items()) == [("LOC", {"ORG": 1}), ("PER", {"LOC": 1})]
+    assert confusion["FP"] == {"LOC": 0, "ORG": 0, "PER": 1}
     assert confusion["FN"] == {"LOC": 0, "ORG": 0, "PER": 0}
+    # the dense view, FairEval's (labels + 1) x (labels + 1) layout, holds the same cells
+    assert by_target.confusion_matrix.tolist() == [[0, 1, 0, 0], [0, 0, 0, 0],
+                                                   [1, 0, 0, 0], [0, 0, 1, 0]]
 
 
 def test_confusion_tp_adds_tps_to_the_diagonal():
     target, system = [[("A", 0, 1), ("A", 2, 3)]], [[("A", 0, 1)]]
-    assert score(target, system).confusion() == {"matrix": {"A": {"A": 0}}, "FN": {"A": 1},
+    assert score(target, system).confusion() == {"matrix": {}, "FN": {"A": 1},
                                                  "FP": {"A": 0}}
     assert score(target, system, confusion_tp=True).confusion()["matrix"] == {"A": {"A": 1}}
 
@@ -232,9 +234,9 @@ def test_labels_named_like_the_outputs_keys_do_not_collide(name):
     result = score(target, system, confusion_tp=True)
     confusion = result.to_dict()["error_confusion"]
     first, second = sorted([name, "B"])
-    assert confusion == {"matrix": {first: {first: int(first == name), second: int(first == "B")},
-                                    second: {first: int(second == "B"),
-                                             second: int(second == name)}},
+    # the matrix holds its non-zero cells only: the TP name x name and the LE B x name
+    assert confusion == {"matrix": {first: {first: 1}, second: {first: 1}} if name < "B"
+                         else {first: {second: 1}, second: {second: 1}},
                          "FN": {name: 1, "B": 0} if name < "B" else {"B": 0, name: 1},
                          "FP": {"B": 1, name: 0} if name > "B" else {name: 0, "B": 1}}
     assert result.counts == {**dict.fromkeys(faireval.COUNT_NAMES, 0), "TP": 1, "LE": 1,

@@ -99,7 +99,7 @@ Returns:
     counts: TP, FP, FN, LE, BE, BEs, BEl, BEo, LBE. traditional_counts: TP, FP, FN.
     per_type: label -> counts and scores. error_confusion (FairEval's confusion of
     errors; "confusion" before, still read for one release): "matrix" (target label ->
-    system label -> count), "FN" (target label -> target spans no system span took) and
+    system label -> count, non-zero cells only: a missing one is 0), "FN" (target label -> target spans no system span took) and
     "FP" (system label -> system spans no target span took).
     confusion, boundary_errors (with confusion=True): the entity confusion matrix.
     semeval (with schemas): schema -> correct, incorrect, partial, missed, spurious,

@@ -197,10 +197,11 @@ def report(result: dict) -> str:
         ["Version", "Prec", "Rec", "F1"] + extra,
         [[KIND_TITLES[kind]] + scores(result, f"{kind}_")
          for kind in ["traditional"] + kinds]))
-    rows, columns, counts = faireval.result.confusion_table(
+    rows, columns, counts, summed = faireval.result.confusion_layout(
         faireval.result.error_confusion(result))
-    parts.append("### Confusion matrix (rows: target, columns: system)\n" + format_table(
-        ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)]))
+    parts.append("### Confusion of errors (rows: target, columns: system)\n" + format_table(
+        ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)])
+        + (f"\n{faireval.result.summed_note(summed)}" if summed else ""))
     for schema, row in result.get("semeval", {}).items():
         parts.append(semeval_table(schema, row, fb))
     return "\n\n".join(parts)
