@@ -6,7 +6,7 @@
 - ``confusion_heatmap``: Figure 2, the confusion matrix of errors (target label x system
   label; the diagonal holds boundary errors, the FN column and FP row the unmatched spans)
   as a heat map with the counts written in the cells; beyond ``HEATMAP_LABELS`` labels
-  those with the fewest errors are summed as "other".
+  those with the fewest errors are summed as "other (N labels)".
 
 Both take a result object or its ``to_dict()``; they return a
 ``matplotlib.figure.Figure`` and, given ``path``, save it (PNG or SVG by suffix).
@@ -19,7 +19,7 @@ import numpy as np
 
 from nerspan.names import file_stems
 
-from .result import CONFUSION_LABELS, OTHER, confusion_layout, error_confusion
+from .result import CONFUSION_LABELS, confusion_layout, error_confusion
 
 ERROR_TYPES = ("FP", "FN", "LE", "BE", "LBE")
 # the smallest text, in points: 9 pt is 11 px at the report's 90 dpi, readable at 1280 px
@@ -105,7 +105,7 @@ def error_distribution(results, path=None, width: float | None = None, height: f
 
 
 # A heat map shows at most this many labels, those with the most errors; the others are
-# summed in one "other" row and column, so that the figure stays readable and takes the
+# summed in one row and column, "other (N labels)", so that the figure stays readable and takes the
 # same time whatever the number of labels (100 labels, 10,000 written cells, took 8-25 s
 # a figure: the report's figures took 30-100 s for numbers found in 0.4). The tables of
 # the confusion fold the same labels (``faireval.result.CONFUSION_LABELS``).
@@ -117,7 +117,7 @@ def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple:
     FN corner, no cell, is NaN), and how many labels it summed.
 
     The labels beyond ``max_labels`` with the fewest errors (row and column, FP and FN
-    included; the later on ties) are summed in an ``other`` row and column before the
+    included; the later on ties) are summed in one row and column (``summed_name``) before the
     FP row and FN column; the others keep their order. The work is in the non-zero
     cells, never labels x labels.
 
@@ -126,8 +126,8 @@ def confusion_cells(result, max_labels: int = HEATMAP_LABELS) -> tuple:
     ...              "FN": {"A": 2, "B": 0, "C": 0}, "FP": {"A": 0, "B": 3, "C": 0}}
     >>> rows, columns, counts, summed = confusion_cells({"error_confusion": confusion},
     ...                                                 max_labels=2)
-    >>> rows, columns, summed
-    (['A', 'B', 'other', 'no target span (FP)'], ['A', 'B', 'other', 'no system span (FN)'], 1)
+    >>> rows[2], columns[3], summed
+    ('other (1 label)', 'no system span (FN)', 1)
     >>> counts.tolist()
     [[1.0, 5.0, 0.0, 2.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, nan]]
     """
@@ -169,10 +169,10 @@ def confusion_heatmap(result, path=None, title: str | None = None, width: float 
     axes.axvline(n - 0.5, color="grey", linewidth=1)
     axes.set_xticks(np.arange(len(columns)), columns, fontsize=SMALL, rotation=45, ha="right")
     axes.set_yticks(np.arange(len(rows)), rows, fontsize=SMALL)
-    other = (f"; {OTHER}: the {summed} labels with the fewest errors, summed" if summed
-             else "")
+    # rows[-2]: the summed labels' row, when there is one (``summed_name``)
+    other = f"; {rows[-2]}: the labels with the fewest errors, summed" if summed else ""
     axes.set_xlabel(f"system label (FN: no system span{other})")
-    axes.set_ylabel(f"target label (FP: no target span{other and '; ' + OTHER + ' summed'})")
+    axes.set_ylabel(f"target label (FP: no target span{other and '; ' + rows[-2] + ' summed'})")
     axes.set_title(title or "Confusion of errors\n(diagonal: boundary errors)", fontsize=10)
     bar = figure.colorbar(image, ax=axes)
     bar.set_label("errors (count, log scale)")

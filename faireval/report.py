@@ -95,7 +95,7 @@ def section(view) -> tuple:
                  Figure(confusion_title(system)),
                  Table(["target \\ system", *columns],
                        [[name] + cells for name, cells in zip(row_names, counts)],
-                       note=" ".join(filter(None, (CONFUSION_NOTE, summed_note(summed))))),
+                       note=" ".join(filter(None, (CONFUSION_NOTE, summed_note(summed, row_names[-2]))))),
                  *semeval_blocks(system, result.get("semeval") or {}))
         blocks.append(Collapsed(f"{system}: per label, confusion of errors"
                                 + (", SemEval-2013 schemas" if result.get("semeval") else ""),

@@ -10,6 +10,7 @@ from nerspan.flat import PRED
 from nerspan.fbeta import with_fbeta
 from nerspan.spans import Repairs, repairs_dict
 from nerspan.deprecation import RenamedKeys, deprecated_alias, warn_renamed
+from nerspan.errors import counted
 from nerspan.result import entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
 
@@ -28,10 +29,9 @@ NO_SYSTEM = "no system span (FN)"   # column: target spans no system span took
 # is the entity confusion matrix wherever it appears (``nerspan.confusion``)
 RENAMED_KEYS = {"confusion": "error_confusion"}
 # The confusion's tables and figures lay out at most this many labels, those with the most
-# errors; the others are summed in one "other" row and column (``confusion_layout``), so
-# that a table or figure stays the same size whatever the number of labels.
+# errors; the others are summed in one row and column (``confusion_layout``, named by
+# ``summed_name``), so that a table or figure stays the same size whatever the labels.
 CONFUSION_LABELS = 20
-OTHER = "other"
 
 
 def prf_from_errors(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
@@ -332,7 +332,7 @@ def confusion_layout(confusion: dict, max_labels: int | None = CONFUSION_LABELS)
     The labels are those of ``"FN"``, ``"FP"`` and ``"matrix"`` in that order (a missing
     cell is 0: the sparse ``confusion()`` and a dense one saved before lay out alike).
     Beyond ``max_labels`` labels, those with the fewest errors (row and column, FP and FN
-    included; the later on ties) are summed in an ``other`` row and column before the FP
+    included; the later on ties) are summed in one row and column (``summed_name``) before the FP
     row and FN column; the others keep their order. The work is in the size of the dict,
     the table ``max_labels + 2`` square.
 
@@ -340,7 +340,7 @@ def confusion_layout(confusion: dict, max_labels: int | None = CONFUSION_LABELS)
     ...              "FN": {"A": 2, "B": 0, "C": 0}, "FP": {"A": 0, "B": 3, "C": 0}}
     >>> rows, columns, counts, summed = confusion_layout(confusion, max_labels=2)
     >>> rows, summed
-    (['A', 'B', 'other', 'no target span (FP)'], 1)
+    (['A', 'B', 'other (1 label)', 'no target span (FP)'], 1)
     >>> counts
     [[1, 5, 0, 2], [0, 0, 1, 0], [1, 0, 0, 0], [0, 3, 0, None]]
     """
@@ -358,7 +358,7 @@ def confusion_layout(confusion: dict, max_labels: int | None = CONFUSION_LABELS)
     else:
         errors = (np.bincount(i, count, n + 1) + np.bincount(j, count, n + 1))[:n]
         kept, summed = np.sort(np.argsort(-errors, kind="stable")[:max_labels]), n - max_labels
-    names = [labels[k] for k in kept.tolist()] + ([OTHER] if summed else [])
+    names = [labels[k] for k in kept.tolist()] + ([summed_name(summed, labels)] if summed else [])
     position = np.full(n + 1, len(kept))   # every summed label: the other row/column
     position[kept] = np.arange(len(kept))
     position[n] = len(names)
@@ -369,16 +369,29 @@ def confusion_layout(confusion: dict, max_labels: int | None = CONFUSION_LABELS)
     return names + [NO_TARGET], names + [NO_SYSTEM], rows, summed
 
 
-def summed_note(summed: int) -> str:
-    """What a confusion table says when it sums labels (``confusion_layout``): how many,
-    and where every cell is.
+def summed_name(summed: int, labels) -> str:
+    """The name of the row and column summing ``summed`` labels: one no label has (a
+    type may well be called "other").
 
-    >>> summed_note(0), summed_note(3)[:50]
-    ('', 'The 3 labels with the fewest errors are summed as ')
+    >>> summed_name(3, ["other", "PER"]), summed_name(3, ["other (3 labels)"])
+    ('other (3 labels)', 'other (3 labels)*')
+    """
+    name = f"other ({counted(summed, 'label')})"
+    while name in labels:
+        name += "*"
+    return name
+
+
+def summed_note(summed: int, name: str) -> str:
+    """What a confusion table says when it sums ``summed`` labels in the row and column
+    ``name`` (``confusion_layout``): how many, and where every cell is.
+
+    >>> summed_note(0, ""), summed_note(3, "other (3 labels)")[:48]
+    ('', 'The 3 labels with the fewest errors are summed i')
     """
     if not summed:
         return ""
-    return (f"The {summed} labels with the fewest errors are summed as \"{OTHER}\" "
+    return (f"The {summed} labels with the fewest errors are summed in \"{name}\" "
             "(every non-zero cell is in the result's error_confusion).")
 
 
@@ -562,5 +575,5 @@ def _span_tuples(table, labels) -> list:
 __all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
            "named_counts", "weight_table_prf", "weighted_prf", "FOCUS", "confusion_table",
            "confusion_layout", "summed_note", "error_confusion", "RENAMED_KEYS",
-           "CONFUSION_LABELS", "OTHER",
+           "CONFUSION_LABELS", "summed_name",
            "NO_TARGET", "NO_SYSTEM"]

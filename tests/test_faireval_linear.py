@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import faireval
 from faireval import plots
-from faireval.result import (NO_SYSTEM, NO_TARGET, OTHER, confusion_layout, confusion_table,
-                             error_confusion)
+from faireval.result import (NO_SYSTEM, NO_TARGET, confusion_layout, confusion_table,
+                             error_confusion, summed_name)
 import nerlens
 from nerlens.cli.faireval import report as text_report
 from nerlens.report.html import family_sections
@@ -53,7 +53,8 @@ def dense_layout(result, max_labels):
     folded = np.zeros((max_labels + 2, max_labels + 2))
     np.add.at(folded, np.ix_(cell, cell), np.nan_to_num(m))
     folded[-1, -1] = np.nan
-    return [labels[k] for k in kept] + [OTHER], folded, n - max_labels
+    return [labels[k] for k in kept] + [summed_name(n - max_labels, labels)], folded, \
+        n - max_labels
 
 
 @settings(max_examples=80, deadline=None, database=None)
@@ -177,7 +178,7 @@ def test_tables_of_many_labels_fold_them_and_say_so():
     types = [f"T{i:02d}" for i in range(30)]
     gold = [[f"B-{t}", "O"] for t in types]
     pred = [[f"B-{t}", f"I-{t}" if i < 25 else "O"] for i, t in enumerate(types)]
-    note = "The 10 labels with the fewest errors are summed as \"other\""
+    note = "The 10 labels with the fewest errors are summed in \"other (10 labels)\""
     result = faireval.score(gold, pred).to_dict()
     text = text_report(result).split("### Confusion of errors (rows: target, columns: "
                                      "system)\n")[1]
@@ -190,3 +191,15 @@ def test_tables_of_many_labels_fold_them_and_say_so():
     matrix = html.split("a: confusion of errors</h3>")[1]
     assert note in matrix
     assert len(matrix.split("</table>")[0].split("<tr>")) - 2 == 22   # header row apart
+
+
+def test_the_summed_row_is_named_apart_from_a_label_called_other():
+    """A type may be called "other": the row and column summing the labels with the
+    fewest errors never take a label's name."""
+    labels = ["other"] + [f"T{i}" for i in range(5)]
+    confusion = {"matrix": {"other": {"T0": 3}, "T0": {"other": 2}},
+                 "FN": {label: 1 for label in labels}, "FP": {label: 0 for label in labels}}
+    rows, columns, _, summed = confusion_layout(confusion, max_labels=2)
+    assert summed == 4 and rows[:2] == ["other", "T0"]
+    assert rows[2] == columns[2] == "other (4 labels)" not in labels
+    assert len(set(rows)) == len(rows)

@@ -59,7 +59,7 @@ def test_cli_plot_on_germeval_spans(tmp_path, capsys):
 def test_heatmap_of_many_labels_sums_the_rest_as_other():
     """100 labels once drew 10,201 cells with their counts (25 s a figure, every system
     of a report); beyond ``HEATMAP_LABELS`` the labels with the fewest errors are summed
-    as "other", and the chart says so."""
+    as "other (80 labels)", and the chart says so."""
     types = [f"T{i:03d}" for i in range(100)]
     gold = [[f"B-{t}", "O", f"B-{t}", "O"] for t in types]
     pred = [list(sentence) for sentence in gold]
@@ -73,8 +73,8 @@ def test_heatmap_of_many_labels_sums_the_rest_as_other():
     n = plots.HEATMAP_LABELS + 2   # the labels kept, other, FP / FN
     assert len(axes.texts) == n * n
     rows = [label.get_text() for label in axes.get_yticklabels()]
-    assert rows == types[:20] + ["other", "no target span (FP)"]
-    assert "other: the 80 labels with the fewest errors" in axes.get_xlabel()
+    assert rows == types[:20] + ["other (80 labels)", "no target span (FP)"]
+    assert "other (80 labels): the labels with the fewest errors" in axes.get_xlabel()
     _, _, counts, summed = plots.confusion_cells(result)
     assert summed == 80 and counts.shape == (n, n)
     assert np.nansum(counts) == sum(sum(row.values()) for row in confusion["matrix"].values()) \

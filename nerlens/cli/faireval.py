@@ -201,7 +201,7 @@ def report(result: dict) -> str:
         faireval.result.error_confusion(result))
     parts.append("### Confusion of errors (rows: target, columns: system)\n" + format_table(
         ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)])
-        + (f"\n{faireval.result.summed_note(summed)}" if summed else ""))
+        + (f"\n{faireval.result.summed_note(summed, rows[-2])}" if summed else ""))
     for schema, row in result.get("semeval", {}).items():
         parts.append(semeval_table(schema, row, fb))
     return "\n\n".join(parts)
