@@ -842,6 +842,11 @@ HINT_CASES = {
         {}, "hardeval {gold} {pred} --train {train} --corpus-stats",
         r"give GOLD without PRED files", "hardeval {gold} --train {train} --corpus-stats",
         r"unseen_mentions"),
+    "corpus_stats_with_confusion": (
+        {}, "hardeval {gold} --train {train} --corpus-stats --confusion",
+        r"give GOLD without PRED files \(--confusion compares a system with GOLD\)",
+        "hardeval {gold} {pred} --train {train} --confusion",
+        r"gold \\ pred"),
     "n_buckets_one": (
         {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
         r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
