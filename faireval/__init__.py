@@ -31,7 +31,7 @@ import dataclasses
 import warnings
 from typing import Sequence
 
-from nerspan import GOLD, PRED, Corpus, GoldContext
+from nerspan import GOLD, PRED, Corpus, GoldContext, NerspanError
 from nerspan.confusion import confusion_dict, context_confusion
 from nerspan.gold_context import resolve
 from nerspan.fbeta import fbeta_option
@@ -193,8 +193,15 @@ def _entity_confusion(prepared: Prepared, references, predictions, inputs, schem
     sides as given, read as ``nerspan.score`` reads them."""
     if prepared.decoded is not None:
         return confusion_dict(*prepared.decoded)
-    context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
-                                              mode=mode, inputs=inputs)
+    try:
+        context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
+                                                  mode=mode, inputs=inputs)
+    except NerspanError as error:   # nested spans, overlaps="keep": scored, but no matrix
+        raise type(error)(
+            f"{error.problem} (confusion=True counts flat mentions, read as nerspan.score "
+            "reads them: leave confusion out to score these spans with faireval)",
+            error.sentence, error.path, error.line, side=error.side,
+            position=error.position) from None
     return context_confusion(context, pred_column, corpus)
 
 

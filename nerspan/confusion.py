@@ -117,25 +117,16 @@ def counts_dict(types: tuple, present, matrix: np.ndarray, gold_be: np.ndarray,
 
 # The keys ``confusion=True`` adds to a result, in every family, module and command.
 CONFUSION_KEYS = ("confusion", "boundary_errors")
-CONFUSION_DOC = ("confusion: add the entity confusion matrix, ``confusion[gold type]"
-                 "[predicted type]`` over mentions with identical spans (\"O\": missed, "
-                 "spurious), and ``boundary_errors`` per type apart, as "
-                 "``nerspan.score(confusion=True)`` gives them (``nerspan.confusion``).")
 
 
-def context_confusion(context, column: str, corpus=None, table: LabelTable | None = None,
-                      pred: Spans | None = None) -> dict:
+def context_confusion(context, column: str, corpus=None) -> dict:
     """``confusion_dict`` of the system ``column`` of ``corpus`` (a scoring corpus of the
-    ``nerspan.GoldContext`` ``context``; default its own) against the context's gold: the
-    spans every family scores, decoded once (the context keeps the gold, and each system
-    of its own corpus); ``pred``: the system's spans when a family decoded them already,
-    ``table``: the scoring corpus's label table when built already."""
+    ``nerspan.GoldContext`` ``context``; default its own) against the context's gold, as
+    every family reads them: the gold decoded once, the system once per context (when
+    ``corpus`` is the context's own)."""
     corpus = context.corpus if corpus is None else corpus
-    if table is None:
-        table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
-    if pred is None:
-        pred = context.pred_spans(corpus, column, table)
-    return confusion_dict(context.gold_spans(table), pred)
+    table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
+    return confusion_dict(context.gold_spans(table), context.pred_spans(corpus, column, table))
 
 
 def entity_confusion(confusion, gold: Spans, pred: Spans) -> dict | None:
@@ -153,5 +144,5 @@ def with_confusion(out: dict, matrix: dict | None) -> dict:
 
 
 __all__ = ["confusion_cells", "confusion_counts", "confusion_dict", "counts_dict", "OUTSIDE",
-           "BOUNDARY", "PAIRED", "CONFUSION_KEYS", "CONFUSION_DOC", "context_confusion",
+           "BOUNDARY", "PAIRED", "CONFUSION_KEYS", "context_confusion",
            "entity_confusion", "with_confusion"]

@@ -506,6 +506,31 @@ def test_bad_options(entry, options, error, message):
         TAG_ENTRIES[entry](GOLD, PRED, **options)
 
 
+# faireval scores nested spans; its entity confusion matrix (confusion=True) counts flat
+# mentions as nerspan.score reads them, and says so
+NESTED_CONFUSION = {
+    "nested span lists": ([[("PER", 0, 3), ("LOC", 1, 2)]], [[("PER", 0, 3)]], {},
+                          nerspan.NerspanError,
+                          r"references, sentence 0: spans \(0, 3, 'PER'\) and \(1, 2, 'LOC'\) "
+                          r"overlap; .*\(confusion=True counts flat mentions, read as "
+                          r"nerspan.score reads them: leave confusion out"),
+    "generated output, overlaps kept": ([["B-PER", "I-PER", "O"]],
+                                        ["<PER>a b</PER> <LOC>b</LOC>"], {"overlaps": "keep"},
+                                        InputTypeError, r"overlaps=\"keep\" keeps nested .*"
+                                        r"\(confusion=True counts flat mentions"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NESTED_CONFUSION))
+def test_faireval_confusion_of_nested_spans(case):
+    references, predictions, options, error, message = NESTED_CONFUSION[case]
+    scored = faireval.score(references, predictions, tokens=[["a", "b", "c"]], **options)
+    assert "confusion" not in scored.to_dict()   # faireval scores them without the option
+    with pytest.raises(error, match=message):
+        faireval.score(references, predictions, tokens=[["a", "b", "c"]], confusion=True,
+                       **options)
+
+
 # -- crashes that are now results ----------------------------------------------------------
 def test_mention_longer_than_the_training_set():
     gold = [["B-PER"] + ["I-PER"] * 4]

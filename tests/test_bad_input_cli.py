@@ -847,6 +847,12 @@ HINT_CASES = {
         r"give GOLD without PRED files \(--confusion compares a system with GOLD\)",
         "hardeval {gold} {pred} --train {train} --confusion",
         r"gold \\ pred"),
+    "confusion_with_overlaps_kept": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "faireval {gold} --generated {llm} --overlaps keep --confusion",
+        r"--confusion counts flat mentions, --overlaps keep keeps nested and overlapping "
+        r"spans: give one of them$",
+        "faireval {gold} --generated {llm} --confusion", r"gold \\ pred"),
     "n_buckets_one": (
         {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
         r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",

@@ -148,6 +148,9 @@ def keep_overlaps(args, kwargs: dict) -> dict:
                          f"{args.gold or 'GOLD'} --generated FILE.jsonl --overlaps keep")
     if args.ignore_punct:
         raise UsageError("--ignore-punct is not read with --overlaps keep: give one of them")
+    if kwargs["confusion"]:   # the entity matrix pairs flat mentions, as nerlens score does
+        raise UsageError("--confusion counts flat mentions, --overlaps keep keeps nested and "
+                         "overlapping spans: give one of them")
     # the PRED files as without --generated (the flags that read it left out)
     results = compute(argparse.Namespace(**{**vars(args), "generated": None,
                                             "overlaps": None})) if args.predictions else {}
