@@ -10,6 +10,7 @@ import numpy as np
 
 from nerspan import EntityScores, GoldContext, NameTakenError, NerspanError
 from nerspan.flat import ranges
+from nerspan.confusion import entity_confusion, with_confusion
 from nerspan.gold_context import resolve
 from nerspan.fbeta import fbeta_option, with_fbeta
 from nerspan.input_options import input_options
@@ -167,6 +168,8 @@ class AttributeBucketsResult:
     repairs: dict = field(default_factory=dict)
     confidence: float | None = None
     entity: EntityScores | None = field(default=None, repr=False, compare=False)
+    # with confusion=True: the entity confusion matrix of the same spans (nerspan.confusion)
+    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, attribute: str) -> AttributeTable:
         return self.tables[attribute]
@@ -191,7 +194,8 @@ class AttributeBucketsResult:
                "repairs": self.repairs or repairs_dict(None, None)}
         if self.confidence is not None:
             out["options"]["confidence"] = self.confidence
-        return with_fbeta(out, self.options.get("beta", 1.0))
+        return with_confusion(with_fbeta(out, self.options.get("beta", 1.0)),
+                              self.entity_confusion)
 
     def statistics(self) -> list[Statistic]:
         """Every reported F1 as a ``nerspan.bootstrap.Statistic`` (per-sentence counts of
@@ -224,7 +228,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
           frequency_norm: str = "ratio", compat: str | None = None,
           scheme: str | None = None, mode: str | None = None, bootstrap: int = 0, seed: int | None = 0,
           confidence: float = 0.95, train_options: dict | None = None,
-          inputs) -> AttributeBucketsResult:
+          confusion: bool = False, inputs) -> AttributeBucketsResult:
     """Bucket-wise precision, recall and F1 for the nine attributes of Fu et al. (2020).
 
     Args:
@@ -254,6 +258,10 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
         scheme, mode: how tags are decoded (``nerspan.decode``; default IOB2, lenient).
         bootstrap: if > 0, that many sentence resamples give a percentile interval
             (``confidence``) on every bucket F1 (``f1_interval``), seeded by ``seed``.
+        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
+            type]`` over mentions with identical spans ("O": missed, spurious), and
+            ``boundary_errors`` per type apart, as ``nerspan.score(confusion=True)``
+            gives them (``nerspan.confusion``), of the spans scored here.
 
     >>> r = score([["O", "B-LOC", "I-LOC", "O"]], [["O", "B-LOC", "I-LOC", "O"]],
     ...           tokens=[["in", "New", "York", "today"]],
@@ -268,6 +276,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     n_buckets = check_int("n_buckets", n_buckets, minimum=2, maximum=MAX_BUCKETS)
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     case_sensitive = check_bool("case_sensitive", case_sensitive)
+    confusion = check_bool("confusion", confusion)
     if seed is not None:
         seed = check_int("seed", seed)
     if not 0 < confidence < 1:
@@ -302,7 +311,8 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
                "attributes": list(chosen), "bucket_edges": _plain_edges(bucket_edges)}
     return AttributeBucketsResult(*overall.micro(), result_tables,
                                   sentence_counts(gold, pred, corpus.n_sentences), options,
-                                  overall.repairs, confidence if bootstrap else None, overall)
+                                  overall.repairs, confidence if bootstrap else None, overall,
+                                  entity_confusion(confusion, gold, pred))
 
 
 def _plain_edges(bucket_edges) -> dict | None:

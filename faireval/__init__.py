@@ -31,7 +31,8 @@ import dataclasses
 import warnings
 from typing import Sequence
 
-from nerspan import GOLD, PRED, Corpus, GoldContext
+from nerspan import GOLD, PRED, Corpus, GoldContext, NerspanError
+from nerspan.confusion import confusion_dict, context_confusion
 from nerspan.gold_context import resolve
 from nerspan.fbeta import fbeta_option
 from nerspan.input_options import OPTION_NAMES, input_options
@@ -69,7 +70,7 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
           min_overlap: float = MIN_OVERLAP, matching: str = "greedy",
           return_instances: bool = False, train=None,
           train_tokens=None, train_tags=None, train_options: dict | None = None,
-          inputs) -> FairEvalResult:
+          confusion: bool = False, inputs) -> FairEvalResult:
     """FairEval error counts and traditional, fair and (if asked) weight-table scores.
 
     Args:
@@ -122,13 +123,21 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
             (``faireval.semeval.semeval_instances``; ``write_instances_csv`` writes them).
         train, train_tokens, train_tags, train_options: accepted and ignored (faireval
             needs no training data), so that every family can be called the same way.
+        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
+            type]`` over mentions with identical spans ("O": missed, spurious), and
+            ``boundary_errors`` per type apart, as ``nerspan.score(confusion=True)``
+            gives them (``nerspan.confusion``): of the spans decoded here (tags), before
+            ``labels``, ``exclude`` and ``ignore_punct`` filter them; span lists and
+            multi-level tags are read for it as ``nerspan.score`` reads them (flat
+            spans). FairEval's own matrix of errors is ``error_confusion``
+            (``confusion_tp``), whatever this option.
 
     Raises ``nerspan.NerspanError`` (a ``ValueError``) naming the sentence for bad spans
     or tags, and ``ValueError`` for a bad option.
     """
     _check_flags(ignore_punct=ignore_punct, confusion_tp=confusion_tp,
                  return_pairs=return_pairs, reference_iteration=reference_iteration,
-                 return_instances=return_instances)
+                 return_instances=return_instances, confusion=confusion)
     # "grounded" is generated output's matching (nerspan.InputOptions), which faireval
     # always does: accepted as every family accepts it, the SemEval pairing its default
     if matching == GROUNDED:
@@ -140,6 +149,7 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
         raise ValueError(f"focus must be 'target' or 'system', not {focus!r}")
     weight_table = _weight_table(weights)
     schemas = check_schemas(schemas)
+    given = (references, predictions, inputs)   # as given: the entity matrix may read them
     references, predictions, context, system, scheme, mode = _two_columns(
         references, predictions, scheme, mode, train, inputs)
     if context is not None:
@@ -170,7 +180,29 @@ def score(references, predictions=None, *, weights=None, focus: str = "target",
             prepared, schemas, **matched))
     if weight_table is not None:   # its sums over these counts, never inf or NaN
         check_sums(weight_table, result.kind_counts)
+    if confusion:
+        result = dataclasses.replace(result, entity_confusion=_entity_confusion(
+            prepared, *given, scheme, mode))
     return result
+
+
+def _entity_confusion(prepared: Prepared, references, predictions, inputs, scheme,
+                      mode) -> dict:
+    """The entity confusion matrix (``confusion=True``): of the single-level spans
+    ``prepare`` decoded; else (span lists, which may nest; multi-level tags) of both
+    sides as given, read as ``nerspan.score`` reads them."""
+    if prepared.decoded is not None:
+        return confusion_dict(*prepared.decoded)
+    try:
+        context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
+                                                  mode=mode, inputs=inputs)
+    except NerspanError as error:   # nested spans, overlaps="keep": scored, but no matrix
+        raise type(error)(
+            f"{error.problem} (confusion=True counts flat mentions, read as nerspan.score "
+            "reads them: leave confusion out to score these spans with faireval)",
+            error.sentence, error.path, error.line, side=error.side,
+            position=error.position) from None
+    return context_confusion(context, pred_column, corpus)
 
 
 def headline_weights_warning(weights: str) -> str:

@@ -62,6 +62,9 @@ class Prepared:
     n_sentences: int
     punct: "PunctMask | None"  # set when ignore_punct is on
     repairs: dict              # column -> nerspan.Repairs of lenient decoding (tags only)
+    # (gold, predicted) nerspan.Spans of single-level tags as decoded, before the
+    # punctuation and label filters: the entity confusion matrix's (None for span lists)
+    decoded: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     Args:
         references, predictions: the target and system sides (see ``faireval.score``).
     """
-    target, spans, names, n_sentences, lengths, repairs = _sides(
+    target, spans, names, n_sentences, lengths, repairs, decoded = _sides(
         references, predictions, scheme, mode, inputs, (context, system),
         None if isinstance(pos, str) else pos)
     if isinstance(pos, str):
@@ -132,12 +135,12 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         target = _drop_punct(target, punct)
         spans = _drop_punct(spans, punct)
     names, target, spans = _filter_labels(names, target, spans, labels, exclude)
-    return Prepared(target, spans, names, n_sentences, punct, repairs)
+    return Prepared(target, spans, names, n_sentences, punct, repairs, decoded)
 
 
 def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
-    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``;
-    ``context``: ``(gold context, its system column)`` as ``prepare`` takes them.
+    """``(target, system, label names, n_sentences, sentence lengths or None, repairs,
+    decoded)`` (``Prepared.decoded``); ``context``: ``(gold context, its system column)`` as ``prepare`` takes them.
 
     The input form is nerspan's dispatcher's (``nerspan.inputs.input_form``; POS tags
     per sentence, like tokens, say that empty span lists are no mention): span lists on
@@ -146,22 +149,22 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
     """
     form = input_form(references, predictions, inputs, words=pos)
     if form is GENERATED and inputs.overlaps == "keep":
-        return _generated_spans(references, predictions, scheme, mode, inputs)
+        return _generated_spans(references, predictions, scheme, mode, inputs) + (None,)
     if form is SPAN_PAIRS:
         target, system, names, n_sentences, repairs = _spans_from_lists(
             references, predictions, inputs)
         tokens = inputs.tokens
         lengths = None if tokens is None else np.fromiter(map(len, tokens), dtype=np.int64,
                                                           count=len(tokens))
-        return target, system, names, n_sentences, lengths, repairs
+        return target, system, names, n_sentences, lengths, repairs, None
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the system's "
                              + ("span lists" if form is SPANS else "tags (a list per "
                                 "sentence), or a Corpus with a pred column as references"))
     corpus = read_input(references, predictions, inputs=inputs, scheme=scheme,
                         form=form).corpus
-    target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, *context)
-    return target, system, names, corpus.n_sentences, corpus.lengths, repairs
+    target, system, names, repairs, decoded = _spans_from_tags(corpus, scheme, mode, *context)
+    return target, system, names, corpus.n_sentences, corpus.lengths, repairs, decoded
 
 
 def _generated_spans(references, predictions, scheme, mode, inputs):
@@ -273,10 +276,12 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
                      system: str | None = None):
     """Decode gold and pred, level by level when tags are multi-level (``B-X|I-Y``);
     single-level gold comes from the gold ``context`` when there is one, single-level
-    predictions too when ``system`` names their column in the context's corpus."""
+    predictions too when ``system`` names their column in the context's corpus. Returns
+    ``(target, system, label names, repairs, decoded)``: ``decoded`` the single-level
+    gold and predicted spans (``Prepared.decoded``), None for multi-level tags."""
     levels, depth = _split_levels(corpus)
     table = LabelTable.build(levels.labels, get_scheme(scheme))
-    sides, repairs = [], {}
+    sides, repairs, decoded = [], {}, []
     for column in (GOLD, PRED):
         parts = []
         for level in range(depth):
@@ -292,6 +297,7 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
                                               spans.repairs.generated is not None):
                 repairs[column if depth == 1 else name] = spans.repairs
             parts.append((spans, level))
+        decoded.append(parts[0][0] if depth == 1 else None)
         start = np.concatenate([s.start for s, _ in parts])
         end = np.concatenate([s.end for s, _ in parts])
         sentence = np.concatenate([s.sentence for s, _ in parts]).astype(np.int64)
@@ -312,7 +318,8 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
         remap = np.full(len(table.types), -1, dtype=np.int32)
         remap[used] = np.arange(len(used), dtype=np.int32)
         sides = [SpanTable(t.sentence, t.start, t.end, remap[t.label]) for t in sides]
-    return sides[0], sides[1], tuple(table.types[i] for i in used), repairs
+    return (sides[0], sides[1], tuple(table.types[i] for i in used), repairs,
+            tuple(decoded) if depth == 1 else None)
 
 
 def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:

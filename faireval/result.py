@@ -7,6 +7,7 @@ import numpy as np
 
 import nerspan
 from nerspan.flat import PRED
+from nerspan.confusion import with_confusion
 from nerspan.fbeta import with_fbeta
 from nerspan.spans import Repairs, repairs_dict
 from nerspan.deprecation import RenamedKeys, deprecated_alias, warn_renamed
@@ -112,6 +113,8 @@ class FairEvalResult:
     # schema -> per-instance rows (faireval.semeval.semeval_instances), when asked for
     instances: dict | None = None
     options: dict = field(default_factory=dict)   # what shaped the numbers (see ``score``)
+    # with confusion=True: the entity confusion matrix (nerspan.confusion), key "confusion"
+    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     # -- overall -----------------------------------------------------------------------
     @property
@@ -253,7 +256,8 @@ class FairEvalResult:
         out["repairs"] = self.repairs_dict()
         # "confusion" names the entity confusion matrix in every result (confusion=True);
         # FairEval's matrix of errors was "confusion" until 0.1: still read there, warning
-        return RenamedKeys(with_fbeta(out, self.options.get("beta", 1.0)), RENAMED_KEYS)
+        return RenamedKeys(with_confusion(with_fbeta(out, self.options.get("beta", 1.0)),
+                                          self.entity_confusion), RENAMED_KEYS)
 
     def repairs_dict(self) -> dict:
         """``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); the levels of

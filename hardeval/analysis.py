@@ -82,7 +82,7 @@ def token_errors(corpus: Corpus, pred_column: str, gold_column: str = GOLD,
                  error_labels: str = "bilou", context=None) -> np.ndarray:
     """True for every token whose compared label (``error_labels``) is wrong; the gold
     ``context`` of ``corpus`` (a ``nerspan.GoldContext``) gives its gold decoded once."""
-    gold, pred, _, _ = _compared_labels(corpus, gold_column, pred_column, scheme, mode,
+    gold, pred, _, _, _ = _compared_labels(corpus, gold_column, pred_column, scheme, mode,
                                         check_error_labels(error_labels), context)
     return gold != pred
 

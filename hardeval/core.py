@@ -8,6 +8,7 @@ import numpy as np
 
 from nerspan import (Corpus, GOLD, GoldContext, InputOptions, LengthMismatchError,
                      NerspanError, PRED, SentenceCountError, decode)
+from nerspan.confusion import entity_confusion, with_confusion
 from nerspan.gold_context import resolve
 from nerspan.input_options import input_options
 from nerspan.inputs import as_corpus_columns
@@ -76,6 +77,8 @@ class HardevalResult:
     options: dict = field(default_factory=dict)   # scheme, mode
     # type -> leaves x (tokens, errors) over the tokens whose gold label has that type
     type_counts: dict = field(default_factory=dict, repr=False, compare=False)
+    # with confusion=True: the entity confusion matrix of the decoded spans (``score``)
+    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     def ter(self, name: str = "all") -> float | None:
         """The TER of subset ``name`` (a key of ``GROUPS``)."""
@@ -122,7 +125,7 @@ class HardevalResult:
         out["repairs"] = self.repairs
         if self.tokens is not None:
             out["tokens"] = self.tokens
-        return out
+        return with_confusion(out, self.entity_confusion)
 
     def statistics(self) -> list[Statistic]:
         """Every TER and the hardeval score as bootstrap statistics over sentences.
@@ -150,7 +153,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
           train_tags=None, subsets=None, scheme: str | None = None, mode: str | None = None,
           strict_diff: bool = False, error_labels: str = "bilou", return_tokens: bool = False,
           train_options: dict | None = None, strict: bool | None = None,
-          inputs) -> HardevalResult:
+          confusion: bool = False, inputs) -> HardevalResult:
     """Token error rates on unseen and label-shifted tokens (lower is better).
 
     Args:
@@ -174,6 +177,14 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
             decoding). ``strict`` is its deprecated name.
         error_labels: ``"bilou"`` (default, the reference code), ``"bio"`` or ``"io"``.
         return_tokens: also list the tokens of each subset with their compared labels.
+        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
+            type]`` over mentions with identical spans ("O": missed, spurious), and
+            ``boundary_errors`` per type apart, as ``nerspan.score(confusion=True)``
+            gives them (``nerspan.confusion``). hardeval scores tokens, but it decodes
+            the mentions to read the labels: the matrix is over those mentions, gold
+            and predicted, decoded with ``scheme`` and ``mode`` (the predictions once,
+            also where ``error_labels`` reads the tags as the reference code does). It
+            does not depend on ``error_labels`` or the subsets.
 
     >>> r = score([["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "O"], ["O", "B-ORG"]],
     ...           tokens=[["Kim", "runs"], ["in", "Paris"]],
@@ -187,6 +198,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
                                   strict_diff, False)
     strict_diff = check_bool("strict_diff", strict_diff)
     return_tokens = check_bool("return_tokens", return_tokens)
+    confusion = check_bool("confusion", confusion)
     context, corpus, gold_column, pred_column = resolve(
         references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
     if subsets is not None:
@@ -201,22 +213,25 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
         codes = gold_token_classes(context, strict_diff)
         strict_diff_used = bool(strict_diff)
     return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
-                       error_labels, return_tokens, strict_diff_used, context)
+                       error_labels, return_tokens, strict_diff_used, context,
+                       confusion=confusion)
 
 
 def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                 pred_column: str = PRED, scheme: str = "IOB2", mode: str = "lenient",
                 error_labels: str = "bilou", return_tokens: bool = False,
                 strict_diff: bool | None = None, context: GoldContext | None = None, *,
-                strict: bool | None = None) -> HardevalResult:
+                strict: bool | None = None, confusion: bool = False) -> HardevalResult:
     """Score one prediction column against leaf subset ``codes`` (classification done);
     ``strict_diff`` only says in ``options`` how the codes were made; with the
-    ``context`` of ``corpus``'s gold, its decoded gold is used."""
+    ``context`` of ``corpus``'s gold, its decoded gold is used; ``confusion``: add the
+    entity confusion matrix of the decoded mentions (``score``)."""
     strict_diff = renamed_keyword("hardeval.score_codes", "strict", strict, "strict_diff",
                                   strict_diff, None)
     error_labels = check_error_labels(error_labels)
-    gold, pred, repairs, types = _compared_labels(corpus, gold_column, pred_column, scheme,
-                                                  mode, error_labels, context)
+    gold, pred, repairs, types, spans = _compared_labels(
+        corpus, gold_column, pred_column, scheme, mode, error_labels, context,
+        check_bool("confusion", confusion))
     wrong = gold != pred
     n_leaves = len(LEAF_NAMES)
     codes = np.asarray(codes, dtype=np.int64)
@@ -236,7 +251,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                           _sentence_counts(corpus, codes, wrong),
                           {"scheme": get_scheme(scheme).name, "mode": mode},
                           _type_counts(corpus, codes, gold, wrong, error_labels, types,
-                                       scheme))
+                                       scheme), entity_confusion(confusion, *spans))
 
 
 def _sentence_counts(corpus: Corpus, codes: np.ndarray, wrong: np.ndarray) -> np.ndarray:
@@ -400,9 +415,10 @@ def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
 
 
 def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_labels,
-                     context=None):
+                     context=None, spans: bool = False):
     """Per-token label codes of gold and prediction under ``error_labels``, the repairs
-    made to get them, and the type vocabulary the codes use.
+    made to get them, the type vocabulary the codes use, and (``spans``: asked for,
+    else None) the decoded gold and predicted mentions.
 
     Both columns are read by the same rule (``labels.compared_codes``), so identical
     gold and predictions never differ. A gold ``context`` gives the gold decoded once and
@@ -417,11 +433,18 @@ def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_label
             reference = context.derived(
                 ("hardeval.reference_codes", corpus.labels),
                 lambda: reference_codes(corpus, gold_column, table, scheme, mode))
-    pred_spans = (context.pred_spans(corpus, pred_column, table)
-                  if context is not None and reads_spans(scheme, error_labels) else None)
-    gold, pred, repairs = compared_codes(corpus, gold_column, pred_column, gold_spans, table,
-                                         scheme, mode, error_labels, reference, pred_spans)
-    return gold, pred, repairs, table.types
+    pred_spans = None
+    if context is not None and (spans or reads_spans(scheme, error_labels)):
+        pred_spans = context.pred_spans(corpus, pred_column, table)
+    elif spans:
+        pred_spans = decode(corpus, pred_column, scheme, mode, table)
+    # pred_spans are read only where the predictions are read as decoded spans: the
+    # reference code's reading stays its own
+    gold, pred, repairs = compared_codes(
+        corpus, gold_column, pred_column, gold_spans, table, scheme, mode, error_labels,
+        reference, pred_spans if reads_spans(scheme, error_labels) else None)
+    return (gold, pred, repairs, table.types,
+            (gold_spans, pred_spans) if spans else (None, None))
 
 
 def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:

@@ -17,10 +17,6 @@ import datasets
 
 from nerspan import (InputOptions, InputTypeError, InvalidTagError, TrainIndex,
                      as_train_index)
-from nerspan.confusion import confusion_dict
-from nerspan.options import check_bool
-from nerspan.schemes import get_scheme
-from nerspan.spans import LabelTable
 from nerspan.gold_context import resolve
 from nerspan.span_input import is_span_input
 from nerspan.corpus import as_sentences
@@ -46,7 +42,7 @@ DECODING = ("scheme", "mode")
 TYPES = TYPE_OPTIONS
 # Options every module takes beside its family's own: how the tags are written, and the
 # entity confusion matrix (``confusion=True``: ``confusion`` and ``boundary_errors``, as
-# ``nerspan.score`` gives them; ``module_result``).
+# ``nerspan.score`` gives them; every family's ``score`` takes it).
 SHARED_OPTIONS = ("suffix", "confusion")
 # The span dict layouts of nerspan.span_input: nervaluate's, and a token-classification
 # pipeline's output with and without aggregation. evaluate needs a dict's keys to be
@@ -96,11 +92,6 @@ def score_in_context(score, references, predictions, *, train=None, **options):
     gold decoded once, with the training index given (the load-time one, reused).
     ``options`` are the family's and the input options (``nerspan.InputOptions``), which
     read both sides into the context."""
-    return _in_context(score, references, predictions, train=train, **options)[0]
-
-
-def _in_context(score, references, predictions, *, train=None, **options) -> tuple:
-    """``(result, context, pred column)`` of ``score_in_context``."""
     # the input options the family reads as such (faireval's ``matching`` is its own)
     input_names = getattr(score, "input_option_names", OPTION_NAMES)
     context, _, _, pred_column = resolve(
@@ -108,41 +99,13 @@ def _in_context(score, references, predictions, *, train=None, **options) -> tup
         train=train, inputs=InputOptions.of({k: v for k, v in options.items()
                                              if k in input_names}))
     family = {k: v for k, v in options.items() if k not in input_names}
-    return score(context, pred_column=pred_column, train=train, **family), context, pred_column
+    return score(context, pred_column=pred_column, train=train, **family)
 
 
-def module_result(score, references, predictions, *, confusion: bool = False,
-                  **options) -> dict:
-    """A module's result: ``score_in_context(...).to_dict()``, and with ``confusion=True``
-    the entity confusion matrix of the same spans (``with_confusion``)."""
-    check_bool("confusion", confusion)
-    result, context, pred_column = _in_context(score, references, predictions, **options)
-    out = result.to_dict()
-    return with_confusion(out, context, pred_column) if confusion else out
-
-
-def with_confusion(out: dict, context, pred_column: str) -> dict:
-    """``out`` with ``confusion`` and ``boundary_errors`` of the system ``pred_column``
-    against the gold of ``context``: as ``nerspan.score(confusion=True)`` gives them
-    (``nerspan.confusion``), the same key and meaning in every family's module."""
-    table = LabelTable.build(context.corpus.labels, get_scheme(context.scheme))
-    out.update(confusion_dict(context.gold_spans(table), context.predicted(pred_column, table)))
-    return out
-
-
-def entity_confusion(out: dict, score, references, predictions, *, confusion: bool = False,
-                     **options) -> dict:
-    """``out``, and with ``confusion=True`` ``with_confusion`` of it, for a result of
-    ``score`` scored without a gold context (faireval's span route): both sides read as
-    ``nerspan.score`` reads them (flat spans, tags or ids) with the input options among
-    ``options``."""
-    if not check_bool("confusion", confusion):
-        return out
-    input_names = getattr(score, "input_option_names", OPTION_NAMES)
-    context, _, _, pred_column = resolve(
-        references, predictions, scheme=options.get("scheme"), mode=options.get("mode"),
-        inputs=InputOptions.of({k: v for k, v in options.items() if k in input_names}))
-    return with_confusion(out, context, pred_column)
+def module_result(score, references, predictions, **options) -> dict:
+    """A module's result: ``score_in_context(...).to_dict()``; ``confusion`` (one of
+    ``SHARED_OPTIONS``) is the family's ``score`` option like the others."""
+    return score_in_context(score, references, predictions, **options).to_dict()
 
 
 def refuse_string_matching(module: str, options: Mapping) -> None:

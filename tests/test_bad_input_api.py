@@ -455,7 +455,18 @@ OPTION_CASES = [
      r"confusion must be True or False, not 'yes'"),
     ("metrics/hardeval", {"confusion": 1}, InputTypeError,
      r"confusion must be True or False, not 1"),
+    ("tough_mentions.score", {"confusion": "yes"}, InputTypeError,
+     r"confusion must be True or False, not 'yes'"),
+    ("hardeval.score", {"confusion": 1}, InputTypeError,
+     r"confusion must be True or False, not 1"),
+    ("faireval.score", {"confusion": None}, InputTypeError,
+     r"confusion must be True or False, not None"),
+    ("attribute_buckets.score", {"confusion": "False"}, InputTypeError,
+     r"confusion must be True or False, not 'False'"),
     ("nerlens.report", {"beta": 0}, ValueError, r"beta must be a number > 0 .*not 0"),
+    ("nerlens.experiment", {"beta": -1}, ValueError, r"beta must be a number > 0 .*not -1"),
+    ("nerlens.experiment, a run", {"beta": "2"}, InputTypeError,
+     r"beta must be a number > 0, not '2' \(a str\)"),
     ("nerlens.report", {"beta": 2, "options": {"faireval": {"beta": 3}}}, ValueError,
      r"beta=2\.0 and options\['faireval'\]\['beta'\]=3: give one beta"),
     ("nerspan.score", {"suffix": 1}, InputTypeError, r"suffix must be True or False"),
@@ -493,6 +504,31 @@ OPTION_CASES = [
 def test_bad_options(entry, options, error, message):
     with pytest.raises(error, match=message):
         TAG_ENTRIES[entry](GOLD, PRED, **options)
+
+
+# faireval scores nested spans; its entity confusion matrix (confusion=True) counts flat
+# mentions as nerspan.score reads them, and says so
+NESTED_CONFUSION = {
+    "nested span lists": ([[("PER", 0, 3), ("LOC", 1, 2)]], [[("PER", 0, 3)]], {},
+                          nerspan.NerspanError,
+                          r"references, sentence 0: spans \(0, 3, 'PER'\) and \(1, 2, 'LOC'\) "
+                          r"overlap; .*\(confusion=True counts flat mentions, read as "
+                          r"nerspan.score reads them: leave confusion out"),
+    "generated output, overlaps kept": ([["B-PER", "I-PER", "O"]],
+                                        ["<PER>a b</PER> <LOC>b</LOC>"], {"overlaps": "keep"},
+                                        InputTypeError, r"overlaps=\"keep\" keeps nested .*"
+                                        r"\(confusion=True counts flat mentions"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NESTED_CONFUSION))
+def test_faireval_confusion_of_nested_spans(case):
+    references, predictions, options, error, message = NESTED_CONFUSION[case]
+    scored = faireval.score(references, predictions, tokens=[["a", "b", "c"]], **options)
+    assert "confusion" not in scored.to_dict()   # faireval scores them without the option
+    with pytest.raises(error, match=message):
+        faireval.score(references, predictions, tokens=[["a", "b", "c"]], confusion=True,
+                       **options)
 
 
 # -- crashes that are now results ----------------------------------------------------------

@@ -842,6 +842,17 @@ HINT_CASES = {
         {}, "hardeval {gold} {pred} --train {train} --corpus-stats",
         r"give GOLD without PRED files", "hardeval {gold} --train {train} --corpus-stats",
         r"unseen_mentions"),
+    "corpus_stats_with_confusion": (
+        {}, "hardeval {gold} --train {train} --corpus-stats --confusion",
+        r"give GOLD without PRED files \(--confusion compares a system with GOLD\)",
+        "hardeval {gold} {pred} --train {train} --confusion",
+        r"gold \\ pred"),
+    "confusion_with_overlaps_kept": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
+        "faireval {gold} --generated {llm} --overlaps keep --confusion",
+        r"--confusion counts flat mentions, --overlaps keep keeps nested and overlapping "
+        r"spans: give one of them$",
+        "faireval {gold} --generated {llm} --confusion", r"gold \\ pred"),
     "n_buckets_one": (
         {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
         r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",

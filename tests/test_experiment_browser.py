@@ -90,8 +90,9 @@ def _no_key_shown(page, data) -> None:
 
 def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
     f = files
+    # with --beta: the entity F-beta over runs and in the tests, by its name
     assert main(["report", "--no-progress", "--bootstrap", "50", "--output", str(tmp_path),
-                 "--train", str(f / "train.txt"),
+                 "--train", str(f / "train.txt"), "--beta", "2",
                  "--data", "a", str(f / "a_gold.txt"),
                  "--pred", f"spacy={f}/a_spacy_*.txt", f"oracle={f}/a_oracle_*.txt",
                  "--data", "b", str(f / "b_gold.txt"),
@@ -100,6 +101,7 @@ def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
     height = page.evaluate("document.body.scrollHeight")
     assert 2000 < height <= 20_000, height   # 60,304 px before runs were folded
     _no_key_shown(page, json.loads((tmp_path / "experiment.json").read_text()))
+    assert "entity F2" in page.locator("section#holistic").inner_text()
     findings = page.locator("section#findings > ul").inner_text()
     assert "spacy's runs spread" in findings and "#" not in findings
     # runs are named only where each run is shown, one click away (closed)

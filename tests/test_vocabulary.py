@@ -38,13 +38,13 @@ ROUTED = {row.dest for row in FLAGS if row.values}
 OPTIONS = {
     "tough_mentions": ("tough-mentions", {
         "case_sensitive": "--case-sensitive", "return_mentions": "--return-mentions",
-        "beta": "--beta", "suffix": "--suffix",
+        "beta": "--beta", "suffix": "--suffix", "confusion": "--confusion",
         "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "hardeval": ("hardeval", {
         "strict_diff": "--strict-diff", "error_labels": "--error-labels",
         "return_tokens": NO_FLAG, "subsets": NO_FLAG,   # the CLI's --kfold makes subsets
-        "suffix": "--suffix", "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "suffix": "--suffix", "confusion": "--confusion", "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "attribute_buckets": ("buckets", {
         "n_buckets": "--n-buckets", "attributes": "--attributes",
@@ -52,6 +52,7 @@ OPTIONS = {
         "case_sensitive": "--case-sensitive", "frequency_norm": "--frequency-norm",
         "compat": "--compat", "bootstrap": "--bootstrap", "seed": "--seed",
         "confidence": "--confidence", "beta": "--beta", "suffix": "--suffix",
+        "confusion": "--confusion",
         "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
     "faireval": ("faireval", {
@@ -62,6 +63,7 @@ OPTIONS = {
         "reference_iteration": "--reference-iteration", "schemas": "--schemas",
         "min_overlap": "--min-overlap", "matching": "--matching",
         "return_instances": "--return-instances", "beta": "--beta", "suffix": "--suffix",
+        "confusion": "--confusion",
         "inclusive_end": "--inclusive-end", "snap": "--snap",
         "scheme": "--scheme", "mode": "--mode"}),
 }
@@ -69,7 +71,7 @@ PACKAGES = {"tough_mentions": tough_mentions, "hardeval": hardeval,
             "attribute_buckets": attribute_buckets, "faireval": faireval}
 DECODING = ("scheme", "mode")
 SPAN_OPTIONS = ("inclusive_end", "snap")   # every module takes them (metric_support)
-SHARED_OPTIONS = ("suffix",)                # every module takes it (metric_support)
+SHARED_OPTIONS = ("suffix", "confusion")    # every module takes them (metric_support)
 
 # Flags whose name is an API name of another meaning must not exist in the CLI: file
 # column positions are *_tag_column / *_column integers, the families' gold_column /

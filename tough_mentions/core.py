@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from nerspan import PRED, Corpus, GoldContext, TrainIndex, as_train_index, decode
+from nerspan.confusion import entity_confusion, with_confusion
 from nerspan.gold_context import resolve
 from nerspan.fbeta import fbeta_option, with_fbeta
 from nerspan.input_options import input_options
@@ -49,6 +50,8 @@ class ToughMentionsResult:
     mentions: dict | None = None   # with return_mentions: subset -> mention rows
     # type id (of ``subsets.gold.types``) of every predicted mention, for per-type precision
     pred_type: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # with confusion=True: the entity confusion matrix of the same spans (nerspan.confusion)
+    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     # -- counts --------------------------------------------------------------------------
     @property
@@ -104,7 +107,8 @@ class ToughMentionsResult:
         out["repairs"] = dict(self.repairs) or repairs_dict(None, None)
         if self.mentions is not None:
             out["mentions"] = self.mentions
-        return with_fbeta(out, self.options.get("beta", 1.0))
+        return with_confusion(with_fbeta(out, self.options.get("beta", 1.0)),
+                              self.entity_confusion)
 
     def undefined(self, out: dict | None = None) -> list:
         """The top-level keys whose value took ``zero_division`` (precision, recall:
@@ -171,7 +175,8 @@ def _ratio(numerator: int, denominator: int) -> float | None:
 def score(references, predictions=None, *, train=None, train_tokens=None,
           train_tags=None, case_sensitive: bool = True, scheme: str | None = None,
           mode: str | None = None, return_mentions: bool = False,
-          train_options: dict | None = None, inputs) -> ToughMentionsResult:
+          train_options: dict | None = None, confusion: bool = False,
+          inputs) -> ToughMentionsResult:
     """Tough Mentions Recall: recall on unseen and type-confusable gold mentions.
 
     Args:
@@ -191,6 +196,10 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
         scheme, mode: how tags are decoded (``nerspan.decode``; IOB2, lenient); the
             training data too, unless ``train`` is a prebuilt index.
         return_mentions: also list the gold mentions of each subset with their hit.
+        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
+            type]`` over mentions with identical spans ("O": missed, spurious), and
+            ``boundary_errors`` per type apart, as ``nerspan.score(confusion=True)``
+            gives them (``nerspan.confusion``), of the spans scored here.
 
     Subsets (METHODS.md section 1): Seen (the text occurs in training as a mention of
     this type), Unseen-Type (a training mention text, never with this type),
@@ -212,6 +221,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     """
     case_sensitive = check_bool("case_sensitive", case_sensitive)
     return_mentions = check_bool("return_mentions", return_mentions)
+    confusion = check_bool("confusion", confusion)
     context, corpus, gold_column, pred_column = resolve(
         references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
     if corpus.tokens is None:
@@ -225,7 +235,7 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
     subsets = gold_subsets(context, case_sensitive, table)
     return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
-                         return_mentions, table, context)
+                         return_mentions, table, context, confusion)
 
 
 def gold_subsets(context: GoldContext, case_sensitive: bool = True,
@@ -242,7 +252,8 @@ def gold_subsets(context: GoldContext, case_sensitive: bool = True,
 def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PRED,
                   scheme: str = "IOB2", mode: str = "lenient", return_mentions: bool = False,
                   table: LabelTable | None = None,
-                  context: GoldContext | None = None) -> ToughMentionsResult:
+                  context: GoldContext | None = None,
+                  confusion: bool = False) -> ToughMentionsResult:
     """Score one prediction column against gold mentions already classified.
 
     ``subsets`` comes from ``classify(corpus, gold, index)`` with ``gold`` decoded from
@@ -251,6 +262,7 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     ``context`` keeps it, and the context keeps the mention texts ``return_mentions``
     lists). With a ``context``, the predictions come from it: decoded once per system
     (its scheme and mode, which ``score`` passes) whatever else scores them.
+    ``confusion``: add the entity confusion matrix of these spans (``score``).
     """
     table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = subsets.gold
@@ -264,7 +276,8 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
                "mode": mode}
     listed = _mention_rows(corpus, subsets, hit, context) if return_mentions else None
     return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
-                               precision, recall, f1, options, repairs, listed, pred.type)
+                               precision, recall, f1, options, repairs, listed, pred.type,
+                               entity_confusion(confusion, gold, pred))
 
 
 def training_index(train=None, train_tokens=None, train_tags=None, scheme: str = "IOB2",

@@ -10,8 +10,8 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the faireval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import (OptionsMixin, entity_confusion, input_features, is_span_input,
-                                    module_result, per_example_option)
+from nerlens.metric_support import (OptionsMixin, input_features, is_span_input, module_result,
+                                    per_example_option)
 
 # the family package, never this script (run from this folder it would shadow it)
 faireval = family_package("faireval")
@@ -156,8 +156,6 @@ class Faireval(OptionsMixin, evaluate.Metric):
         # spans go to faireval as they are: it scores nested and overlapping spans
         span_options = self._span_options(kwargs)
         if span_options or is_span_input(references) or is_span_input(predictions):
-            confusion = options.pop("confusion", False)
-            out = faireval.score(references, predictions, **options, **span_options).to_dict()
-            return entity_confusion(out, faireval.score, references, predictions,
-                                    confusion=confusion, **options, **span_options)
+            return faireval.score(references, predictions, **options,
+                                  **span_options).to_dict()
         return module_result(faireval.score, references, predictions, **options)

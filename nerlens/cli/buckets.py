@@ -10,8 +10,8 @@ from nerspan import GOLD
 from nerspan.gold_context import resolve
 from nerspan.errors import counted
 
-from .common import (UsageError, add_alias, add_beta_argument, fbeta_column, format_table,
-                     non_negative_int, print_json)
+from .common import (UsageError, add_alias, add_beta_argument, add_confusion_argument,
+                     confusion_text, fbeta_column, format_table, non_negative_int, print_json)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
@@ -47,6 +47,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
                         help="sentence resamples for an interval on every bucket F1")
     add_beta_argument(parser)
+    add_confusion_argument(parser)
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--confidence", type=float, default=0.95,
                         help="level of the --bootstrap intervals (default 0.95)")
@@ -172,6 +173,9 @@ def run(args) -> int:
     print(diagnoses(dicts))
     if significance is not None:
         print("\n" + significance_text(significance))
+    matrices = confusion_text(dicts)
+    if matrices:
+        print(f"\n{matrices}")
     if args.plot:
         print(f"\ncharts written to {args.plot}")
     return 0

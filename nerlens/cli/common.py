@@ -15,6 +15,8 @@ from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.readers import undecodable_error
 
 from nerlens.jsonable import json_ready
+from nerlens.report.confusion import matrices_text
+from nerlens.report.text import WIDTH
 
 
 class UsageError(Exception):
@@ -81,6 +83,22 @@ def fbeta_column(result: dict) -> tuple[str, str] | None:
         return None
     key = fbeta_key(beta)
     return key, "F" + key[1:]
+
+
+def add_confusion_argument(parser) -> None:
+    """``--confusion``: the entity confusion matrix (the API's ``confusion=True``)."""
+    parser.add_argument("--confusion", action="store_true",
+                        help="add the entity confusion matrix (gold type x predicted type "
+                             "over identical spans; O: missed, spurious) and the boundary "
+                             "errors per type apart (JSON: confusion, boundary_errors)")
+
+
+def confusion_text(results: dict) -> str | None:
+    """``--confusion`` in the text view: every system's entity confusion matrix (system
+    -> result dict), drawn as the report's terminal view draws it; None when no result
+    has one."""
+    matrices = {name: result for name, result in results.items() if "confusion" in result}
+    return "\n".join(matrices_text(matrices, WIDTH)) if matrices else None
 
 
 def non_negative_int(text: str) -> int:

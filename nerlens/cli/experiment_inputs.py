@@ -207,6 +207,6 @@ def run_experiment(args) -> int:
     result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
                         bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,
                         families=given(args, "families"),
-                        progress=show_progress(args), inputs=inputs)
+                        progress=show_progress(args), inputs=inputs, beta=args.beta)
     write_outputs(result, args, "experiment")
     return 0

@@ -11,8 +11,9 @@ from nerspan import GOLD, GoldContext, NerspanError, read_columns
 
 from nerlens.systems import named_files, span_errors_located
 
-from .common import (UsageError, add_beta_argument, check_file, fbeta_column, format_table,
-                     note, print_json, read_text_file)
+from .common import (UsageError, add_beta_argument, add_confusion_argument, check_file,
+                     confusion_text, fbeta_column, format_table, note, print_json,
+                     read_text_file)
 from .inputs import add_input_arguments, load_generated, load_systems
 from .options import FAIREVAL, GENERATED, KEEP, READ, SPANS, TYPES, from_args, given
 from .span_files import read_span_files
@@ -59,6 +60,7 @@ def add_arguments(parser) -> None:
                         help="with --schemas: write the per-instance listing as CSV to FILE "
                              "(FILE-SYSTEM.csv per system when there are several)")
     add_beta_argument(parser)
+    add_confusion_argument(parser)
     parser.add_argument("--reference-iteration", action="store_true",
                         help="reproduce the reference code's numbers (it skips the span "
                              "after each match within a pass)")
@@ -146,6 +148,9 @@ def keep_overlaps(args, kwargs: dict) -> dict:
                          f"{args.gold or 'GOLD'} --generated FILE.jsonl --overlaps keep")
     if args.ignore_punct:
         raise UsageError("--ignore-punct is not read with --overlaps keep: give one of them")
+    if kwargs["confusion"]:   # the entity matrix pairs flat mentions, as nerlens score does
+        raise UsageError("--confusion counts flat mentions, --overlaps keep keeps nested and "
+                         "overlapping spans: give one of them")
     # the PRED files as without --generated (the flags that read it left out)
     results = compute(argparse.Namespace(**{**vars(args), "generated": None,
                                             "overlaps": None})) if args.predictions else {}
@@ -254,6 +259,9 @@ def run(args) -> int:
         if len(results) > 1:
             print(f"== {name}")
         print(report(result))
+    matrices = confusion_text(results)
+    if matrices:
+        print(f"\n{matrices}")
     if args.plot:
         print(f"\nfigures written to {args.plot}")
     return 0

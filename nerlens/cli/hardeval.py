@@ -17,7 +17,8 @@ from hardeval import analysis
 from nerspan import GOLD, GoldContext, read_columns
 from nerspan.errors import counted
 
-from .common import UsageError, add_alias, check_file, format_table, print_json
+from .common import (UsageError, add_alias, add_confusion_argument, check_file, confusion_text,
+                     format_table, print_json)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
@@ -60,19 +61,22 @@ def add_arguments(parser) -> None:
                              "tag is its last column (or --gold-tag-column), no PRED files")
     parser.add_argument("--dev", default=None,
                         help="with --corpus-stats: a development file to describe too")
+    add_confusion_argument(parser)
 
 
 def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict_diff=False,
-            error_labels="bilou", codes=None) -> dict:
+            error_labels="bilou", codes=None, confusion: bool = False) -> dict:
     """System name -> result dict; the subsets are classified once for all systems
-    (or given as leaf ``codes``, e.g. from ``hardeval.kfold_subsets``)."""
+    (or given as leaf ``codes``, e.g. from ``hardeval.kfold_subsets``); ``confusion``:
+    the entity confusion matrix of each system's decoded mentions too."""
     context = GoldContext(corpus, scheme, mode, train)  # gold decoded once for all systems
     if codes is None:
         codes = hardeval.gold_token_classes(context, strict_diff)
     out = {}
     for name in systems:
         result = hardeval.score_codes(corpus, codes, GOLD, name, scheme, mode, error_labels,
-                                      strict_diff=strict_diff, context=context)
+                                      strict_diff=strict_diff, context=context,
+                                      confusion=confusion)
         out[name] = result.to_dict()
     return out
 
@@ -157,7 +161,7 @@ def run(args) -> int:
     else:
         codes = hardeval.classify_tokens(corpus, train, args.scheme, args.mode, args.strict_diff)
     results = compute(corpus, systems, None, args.scheme, args.mode, args.strict_diff,
-                      args.error_labels, codes)
+                      args.error_labels, codes, args.confusion)
     if args.hard_tokens:
         wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
                                           args.error_labels) for s in systems}
@@ -181,6 +185,9 @@ def _print(args, results: dict, systems: list, extra: dict) -> int:
         print(f"\nThe {counted(args.top, 'most frequent token')} of each subset, with each "
               "system's errors on them:\n")
         print(tokens_table(extra["tokens"], systems))
+    matrices = confusion_text(results)
+    if matrices:
+        print(f"\n{matrices}")
     return 0
 
 
@@ -201,7 +208,9 @@ def _run_domains(args) -> int:
                                       pred_column=column, train=check_file(data.train),
                                       train_options={"comment_prefix": args.comment_prefix})
         out[system] = hardeval.score_domains(domains, scheme=args.scheme, mode=args.mode,
-                                             strict_diff=args.strict_diff, error_labels=args.error_labels)
+                                             strict_diff=args.strict_diff,
+                                             error_labels=args.error_labels,
+                                             confusion=args.confusion)
     if args.format == "json":
         print_json(out[systems[0]] if len(systems) == 1 else out)
         return 0
@@ -211,15 +220,21 @@ def _run_domains(args) -> int:
         print(domains_table(averaged))
     print("F1 = entity-level micro F1; TER in %, lower is better; avg = macro average over "
           "the domains where a number is defined")
+    matrices = confusion_text({f"{system}, {domain}": result for system, averaged in out.items()
+                               for domain, result in averaged["results"].items()})
+    if matrices:
+        print(f"\n{matrices}")
     return 0
 
 
 def _run_corpus_stats(args) -> int:
     if args.kfold is not None:
         raise UsageError("--corpus-stats describes a fixed train/test split: drop --kfold")
-    if args.predictions:
+    if args.predictions or args.confusion:
         raise UsageError("--corpus-stats describes the data, not a system: give GOLD "
-                         "without PRED files")
+                         "without PRED files"
+                         + (" (--confusion compares a system with GOLD)" if args.confusion
+                            else ""))
     if not args.gold:
         raise UsageError("no GOLD file given")
     train = _train_index(args)

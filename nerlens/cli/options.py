@@ -147,6 +147,7 @@ FLAGS = (
     Flag("suffix", "suffix", (SYSTEMS,), absent=False),   # tags written PER-B
     # scores
     Flag("beta", "beta", (FAIREVAL, ATTRIBUTE_BUCKETS, REPORT), absent=1.0),
+    Flag("confusion", "confusion", (FAIREVAL, ATTRIBUTE_BUCKETS), absent=False),
     # span files (--jsonl)
     Flag("jsonl", absent=False),
     Flag("inclusive_end", "inclusive_end", (SPANS,)),

@@ -131,9 +131,6 @@ def _training(args):
 
 def run(args) -> int:
     if is_experiment(args):
-        if given(args, "beta") != 1:   # refused rather than left out of the page unsaid
-            raise UsageError("--beta is taken by a report of one dataset; an experiment "
-                             "(several datasets or runs) does not take it yet")
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)

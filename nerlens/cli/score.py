@@ -13,7 +13,8 @@ from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_systems
 
-from .common import UsageError, add_beta_argument, format_table, note, print_json
+from .common import (UsageError, add_beta_argument, add_confusion_argument, confusion_text,
+                     note, print_json)
 from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
 from .options import STRINGS, TYPES, from_args, given, type_processing
 
@@ -29,10 +30,7 @@ def add_arguments(parser) -> None:
                         help="also the false positives and negatives by type and text "
                              "(seqscore's error-count table; JSON: error_counts)")
     add_beta_argument(parser)
-    parser.add_argument("--confusion", action="store_true",
-                        help="add the entity confusion matrix (gold type x predicted type "
-                             "over identical spans; O: missed, spurious) and the boundary "
-                             "errors per type apart")
+    add_confusion_argument(parser)
 
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
@@ -83,21 +81,6 @@ def error_count_table(rows: list) -> str:
     """seqscore's error-count table: count, error (FP/FN), type, text."""
     return "\n".join(["count\terror\ttype\ttext"] + [
         f"{row['count']}\t{row['error']}\t{row['type']}\t{row['text']}" for row in rows])
-def confusion_report(result: dict) -> str:
-    """The confusion matrix (rows: gold, columns: predicted) and the boundary errors."""
-    matrix = result["confusion"]
-    columns = list(matrix[next(iter(matrix))]) if matrix else []
-    rows = [[gold] + [cells.get(column, "") for column in columns]
-            for gold, cells in matrix.items()]
-    boundary = result["boundary_errors"]
-    return ("\nconfusion over identical spans (rows: gold, columns: predicted; O: missed "
-            "or spurious)\n" + format_table(["gold\\pred"] + columns, rows)
-            + "\n\nboundary errors (overlapping spans that differ, not in the matrix)\n"
-            + format_table(["type", "gold", "predicted"],
-                           [[t, n, boundary["predicted"][t]]
-                            for t, n in boundary["gold"].items()]))
-
-
 # What --matching strings does not read: it compares strings, not spans (flag -> is it given)
 NOT_WITH_STRINGS = {
     "a PRED file": lambda args: bool(given(args, "predictions")),
@@ -199,8 +182,6 @@ def run(args) -> int:
         print(conlleval_report(results[name]))
         if args.error_counts:
             print(error_count_table(results[name]["error_counts"]))
-        if "confusion" in results[name]:
-            print(confusion_report(results[name]))
         repairs = results[name].get("repairs")
         if repairs:
             for column, r in repairs.items():
@@ -213,4 +194,7 @@ def run(args) -> int:
                 if r.get("snapped"):
                     print(f"note: {counted(r['snapped'], 'span')} of {column} widened to "
                           "token boundaries (--snap)", file=sys.stderr)
+    matrices = confusion_text(results)
+    if matrices:
+        print(f"\n{matrices}")
     return 0

@@ -6,8 +6,8 @@ import argparse
 import tough_mentions
 from nerspan import GoldContext
 
-from .common import (UsageError, add_alias, add_beta_argument, fbeta_column, format_table,
-                     print_json)
+from .common import (UsageError, add_alias, add_beta_argument, add_confusion_argument,
+                     confusion_text, fbeta_column, format_table, print_json)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 
@@ -29,6 +29,7 @@ def add_arguments(parser) -> None:
                              "with their hit")
     add_alias(parser, "--mentions", "--return-mentions", "return_mentions", const=True)
     add_beta_argument(parser)
+    add_confusion_argument(parser)
     parser.add_argument("--min-share", type=float, default=0.0, metavar="FRACTION",
                         help="leave subsets holding less than this share of the gold "
                              "mentions out of the recall table (the paper: 0.01); JSON "
@@ -40,12 +41,13 @@ def add_arguments(parser) -> None:
 
 
 def compute(corpus, systems, index, scheme="IOB2", mode="lenient", case_sensitive=True,
-            return_mentions=False, beta: float = 1.0) -> dict:
+            return_mentions=False, beta: float = 1.0, confusion: bool = False) -> dict:
     """System name -> result dict; the gold mentions are decoded and classified once for
     all systems (one gold context)."""
     context = GoldContext(corpus, scheme, mode, index)
     return {name: tough_mentions.score(context, pred_column=name, case_sensitive=case_sensitive,
-                                       return_mentions=return_mentions, beta=beta).to_dict()
+                                       return_mentions=return_mentions, beta=beta,
+                                       confusion=confusion).to_dict()
             for name in systems}
 
 
@@ -95,7 +97,7 @@ def run(args) -> int:
     index = load_training(args)
     corpus, systems = load_systems_with_tokens(args)
     results = compute(corpus, systems, index, args.scheme, args.mode,
-                      args.case_sensitive, args.return_mentions, args.beta)
+                      args.case_sensitive, args.return_mentions, args.beta, args.confusion)
     first = next(iter(results.values()))
     small = tough_mentions.small_subsets(first, min_share) if min_share else None
     spread = tough_mentions.recall_spread(results) if len(systems) > 1 else None
@@ -122,4 +124,7 @@ def run(args) -> int:
     if spread is not None:
         print("\nSpread of each subset's recall across the systems (%):")
         print(spread_table(spread, left_out))
+    matrices = confusion_text(results)
+    if matrices:
+        print(f"\n{matrices}")
     return 0

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Mapping
 
 from nerspan import InputOptions, InputTypeError
+from nerspan.fbeta import check_beta
 from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
 
@@ -128,7 +129,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
                confidence: float = 0.95, families=None, figures: bool = True,
                min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
                inputs: Mapping | None = None, occurrences: str = "all",
-               fuzzy: float | None = None) -> Experiment:
+               fuzzy: float | None = None, beta: float = 1.0) -> Experiment:
     """Score every dataset with ``nerlens.report`` and aggregate over runs and datasets.
 
     ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
@@ -148,11 +149,17 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     ``report``'s for that file; a system may be generated output on one dataset and a
     tagger on another. What grounding did is in ``Experiment.generated`` (dataset ->
     system -> run), in each run's repairs and in a finding per dataset and run.
+
+    ``beta`` (a number > 0; 1, the default, adds nothing): every dataset's report gives
+    the entity F-beta beside F1 (``report(beta=...)``: statistic ``entity_f2``), and the
+    experiment takes it as F1: mean +- std over runs, a Wilcoxon test between every two
+    systems, shown as "entity F2" beside "entity F1".
     """
     if not isinstance(datasets, Mapping) or not datasets:
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
     alpha = check_fraction("alpha", alpha)
+    beta = check_beta(beta)
     figures = check_bool("figures", figures)   # the reports draw none: checked here
     families = check_families(family_names() if families is None else families)
     InputOptions(occurrences=occurrences, fuzzy=fuzzy)   # checked even without generated output
@@ -175,7 +182,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     # the reports draw no figure: their columns are runs; the page draws per system
     options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
                    confidence=confidence, families=families, figures=False,
-                   min_share=min_share, progress=progress)
+                   min_share=min_share, progress=progress, beta=beta)
     grounding = dict(occurrences=occurrences, fuzzy=fuzzy)
     reports = {name: _report(name, entry, runs[name], predictions[name], grounded[name],
                              grounding, baseline, (inputs or {}).get(name), options)
@@ -185,7 +192,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         higher.update(r.higher_is_better)
     result = Experiment(
         reports, runs, systems, aggregate(reports, runs),
-        wilcoxon_tests(reports, runs, systems, higher, alpha), higher,
+        wilcoxon_tests(reports, runs, systems, higher, alpha, beta), higher,
         {"baseline": baseline, "alpha": alpha, **_info(options, runs)})
     for family, part in family_parts():
         view = experiment_view(result, family)
@@ -209,6 +216,7 @@ def _info(options: dict, runs: dict) -> dict:
     """The experiment's options, run counts and the statistics' conventions."""
     return {**{k: options[k] for k in ("scheme", "mode", "bootstrap", "seed")},
             "families": list(options["families"]),
+            **({"beta": options["beta"]} if options["beta"] != 1 else {}),
             "n_runs": {name: {s: len(c) for s, c in by_system.items()}
                        for name, by_system in runs.items()},
             "std": "sample standard deviation over runs (n - 1)",

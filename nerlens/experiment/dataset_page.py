@@ -77,7 +77,8 @@ def _summary(experiment, name: str, folded) -> str:
     """Headline numbers per system over runs; every statistic, then each run, closed."""
     report, runs = experiment.reports[name], experiment.runs[name]
     shown = _runs_shown(runs)
-    keys = [(k, t) for k, t in headline() if k in report.higher_is_better]
+    keys = [(k, t) for k, t in headline(report.info.get("beta", 1.0))
+            if k in report.higher_is_better]
     rows = [[Raw(escape(s))] + [Raw(blocks.over_runs_html(experiment.aggregate_cell(name, s, k),
                                                           shown)) for k, _ in keys]
             for s in runs]

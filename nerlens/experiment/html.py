@@ -10,6 +10,7 @@ from __future__ import annotations
 from nerspan.errors import counted
 
 from nerlens.report import blocks
+from nerlens.report.overview import OPTION_NAMES
 from nerlens.report.page_kit import Raw, contents, escape, page, section, table
 from nerlens.report.views import every_family
 
@@ -49,7 +50,7 @@ def _findings(experiment) -> str:
 def _holistic(experiment) -> str:
     names = experiment.datasets
     parts = []
-    for key, title in headline():
+    for key, title in headline(experiment.info.get("beta", 1.0)):
         if key not in experiment.higher_is_better:
             continue
         rows = [[Raw(escape(s))] + [pm(experiment.aggregate_cell(d, s, key)) for d in names]
@@ -65,7 +66,7 @@ def _each_run(experiment) -> str:
     """The headline numbers of every run, closed: run k of each system per dataset."""
     names = experiment.datasets
     parts = []
-    for key, title in headline():
+    for key, title in headline(experiment.info.get("beta", 1.0)):
         if key not in experiment.higher_is_better:
             continue
         rows = []
@@ -108,7 +109,7 @@ def _test_cells(t: dict) -> list:
 def _significance(experiment) -> str:
     if not experiment.wilcoxon:
         return "<p class='note'>One system: nothing to compare.</p>"
-    headers = dict(headline())
+    headers = dict(headline(experiment.info.get("beta", 1.0)))
     stats = list(next(iter(experiment.wilcoxon.values())))
     first, rest = stats[0], stats[1:]
     columns = ["pairs of runs", "Δ (points)", "p", "p, Holm"]
@@ -153,6 +154,8 @@ def _lower_note(experiment) -> str:
 def _provenance(experiment) -> str:
     info = experiment.info
     rows = [[k, info[k]] for k in ("baseline", "alpha", "scheme", "mode")]
+    if "beta" in info:   # named as the one-dataset report names it
+        rows.append([OPTION_NAMES["beta"], info["beta"]])
     rows += [["bootstrap samples", info["bootstrap"]], ["seed", info["seed"]]]
     # the families by the first part of their titles (their names are report.json keys)
     titles = {f.name: f.title.split(":")[0] for f in every_family()}

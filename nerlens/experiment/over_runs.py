@@ -13,10 +13,11 @@ from __future__ import annotations
 from itertools import combinations
 
 from nerspan.family import ExperimentView
+from nerspan.fbeta import fbeta_key
 from nerspan.significance import (defined_pairs, holm, mean_difference, mean_std,
                                   result_or_reason, wilcoxon)
 
-from nerlens.report.names import pair_key
+from nerlens.report.names import fbeta_name, pair_key
 from nerlens.report.views import every_family
 
 # (statistic key, header): the entity scores, first of the experiment's headline numbers
@@ -24,10 +25,14 @@ ENTITY = (("entity_f1", "entity F1"), ("entity_precision", "precision"),
           ("entity_recall", "recall"))
 
 
-def headline() -> tuple:
+def headline(beta: float = 1.0) -> tuple:
     """``(statistic key, header)`` of the headline numbers of the experiment tables (those
-    computed are shown): the entity scores, then each family's ``headline``."""
-    return ENTITY + tuple((family.key(h.key), h.title) for family in every_family()
+    computed are shown): the entity scores (with an experiment's ``beta`` other than 1,
+    the entity F-beta after F1: ``entity_f2``, "entity F2"), then each family's
+    ``headline``."""
+    fbeta = fbeta_key(beta, "entity_")
+    entity = ENTITY[:1] + (((fbeta, fbeta_name(fbeta)),) if beta != 1 else ()) + ENTITY[1:]
+    return entity + tuple((family.key(h.key), h.title) for family in every_family()
                           for h in family.headline)
 
 
@@ -60,10 +65,11 @@ def aggregate(reports: dict, runs: dict) -> dict:
 
 
 def wilcoxon_tests(reports: dict, runs: dict, systems: list, higher: dict,
-                   alpha: float) -> dict:
+                   alpha: float, beta: float = 1.0) -> dict:
     """"A vs B" -> statistic -> Wilcoxon over runs x datasets, with Holm's correction over
-    the pairs of systems (one family per statistic); ``difference`` = mean of A - B."""
-    statistics = [key for key, _ in headline() if key in higher]
+    the pairs of systems (one family per statistic); ``difference`` = mean of A - B. The
+    statistics are the ``headline`` numbers (with ``beta``: the entity F-beta too)."""
+    statistics = [key for key, _ in headline(beta) if key in higher]
     out, pvalues = {}, {}
     for a, b in combinations(systems, 2):
         pair = pair_key(a, b)

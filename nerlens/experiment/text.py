@@ -1,9 +1,12 @@
-"""An experiment in the terminal: findings, entity F1 mean +- std per system and dataset
-(cut into blocks of datasets to fit ``WIDTH`` columns), the significant Wilcoxon tests."""
+"""An experiment in the terminal: findings, entity F1 (and with ``beta`` the entity
+F-beta) mean +- std per system and dataset (cut into blocks of datasets to fit ``WIDTH``
+columns), the significant Wilcoxon tests."""
 from __future__ import annotations
 
 from nerspan.errors import counted
+from nerspan.fbeta import fbeta_key
 
+from nerlens.report.names import fbeta_name
 from nerlens.report.text import UNDEFINED, WIDTH, fit, row_line, wrap
 
 NO_RUN = "no run"   # the system has no run on that dataset (UNDEFINED: it has, no number)
@@ -22,9 +25,10 @@ def cell(value: dict | None) -> str:
     return text + f" ({value['n']})"
 
 
-def f1_table(experiment) -> list[str]:
+def f1_table(experiment, statistic: str = "entity_f1") -> list[str]:
+    """``statistic`` (default entity F1) per system and dataset, mean+-std over runs."""
     names = experiment.datasets
-    cells = {s: [cell(experiment.aggregate_cell(d, s, "entity_f1")) for d in names]
+    cells = {s: [cell(experiment.aggregate_cell(d, s, statistic)) for d in names]
              for s in experiment.systems}
     widths = [max(len(fit(d, 16)), *(len(c[i]) for c in cells.values()))
               for i, d in enumerate(names)]
@@ -56,6 +60,11 @@ def summary(experiment) -> str:
     lines += [wrap(f["text"], initial_indent="- ", subsequent_indent="  ")
               for f in experiment.findings] or ["- none whose evidence holds"]
     lines += ["", "Entity F1 (%), mean+-std over runs (runs):"] + f1_table(experiment)
+    if info.get("beta", 1) != 1:   # the experiment's F-beta, taken as F1 is
+        key = fbeta_key(info["beta"], "entity_")
+        name = fbeta_name(key)
+        lines += ["", f"{name[0].upper()}{name[1:]} (%), beta {info['beta']:g}, mean+-std "
+                  "over runs (runs):"] + f1_table(experiment, key)
     lines.append(wrap("std: sample standard deviation over a system's runs; every headline "
                        f"number, per subset and per bucket, is in the HTML and the JSON; "
                        f"{NO_RUN} = the system has no run on that dataset; {UNDEFINED} = "

@@ -238,16 +238,26 @@ def text(report, width: int) -> list[str]:
     when it fits ``width`` columns, else its ``TEXT_CELLS`` largest error cells; no
     lines when no matrix was computed."""
     confusion = getattr(report, "confusion", None) or {}
-    if not confusion:
-        return []
-    lines = textwrap.wrap(TEXT_NOTE, width, break_on_hyphens=False)
-    for system, data in list(confusion.items())[:TEXT_SYSTEMS]:
-        lines.append(f"{system}:")
-        lines += _text_matrix(data, width - 2) or _text_cells(data, width - 2)
+    lines = matrices_text(confusion, width, TEXT_SYSTEMS)
     if len(confusion) > TEXT_SYSTEMS:
         rest = len(confusion) - TEXT_SYSTEMS
         lines.append(f"({rest} more system{'s' if rest > 1 else ''}: report.html, "
                      "report.json)")
+    return lines
+
+
+def matrices_text(confusion: dict, width: int, limit: int | None = None) -> list[str]:
+    """The one terminal view of entity confusion matrices (the report's, and every
+    command's ``--confusion``): ``confusion`` maps a system to a result holding
+    ``confusion`` and ``boundary_errors`` (``nerspan.confusion``); the note, then per
+    system (the first ``limit``; None: all) the matrix when it fits ``width`` columns,
+    else its ``TEXT_CELLS`` largest error cells. No lines for no system."""
+    if not confusion:
+        return []
+    lines = textwrap.wrap(TEXT_NOTE, width, break_on_hyphens=False)
+    for system, data in list(confusion.items())[:limit]:
+        lines.append(f"{system}:")
+        lines += _text_matrix(data, width - 2) or _text_cells(data, width - 2)
     return lines
 
 
@@ -287,4 +297,4 @@ def _text_cells(data: dict, width: int) -> list[str]:
                          break_on_hyphens=False)
 
 
-__all__ = ["collect", "sentences", "html", "colour", "text"]
+__all__ = ["collect", "sentences", "html", "colour", "text", "matrices_text"]
