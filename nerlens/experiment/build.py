@@ -198,15 +198,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
         view = experiment_view(result, family)
         result.views.update(part.compute(view) if view.ran else {k: {} for k in part.keys})
     if figures:
-        # every figure of the page drawn in one go, shared out over the workers
-        drawn = {(None, title): figure for title, figure in _figures(result, families).items()}
-        for name, r in reports.items():
-            drawn.update({(name, title): figure for title, figure in
-                          dataset_page.figures(r, runs[name], baseline).items()})
-        pngs = figure_pngs(drawn)
-        result.figures = {title: png for (name, title), png in pngs.items() if name is None}
-        result.system_figures = {name: {title: png for (of, title), png in pngs.items()
-                                        if of == name} for name in reports}
+        _draw(result, families, baseline)
     result.generated = generated.records(reports, runs)
     result.findings = findings.findings(result)
     return result
@@ -250,6 +242,19 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
                       tokens=entry.get("tokens"), **options)
     except (ValueError, TypeError, OSError) as error:
         raise in_dataset(name, error) from error
+
+
+def _draw(experiment: Experiment, families, baseline: str) -> None:
+    """The page's figures (across datasets) and each dataset's per system, as PNG bytes:
+    drawn in one go, shared out over the workers (``figure_pngs``)."""
+    drawn = {(None, title): figure for title, figure in _figures(experiment, families).items()}
+    for name, r in experiment.reports.items():
+        drawn.update({(name, title): figure for title, figure in
+                      dataset_page.figures(r, experiment.runs[name], baseline).items()})
+    pngs = figure_pngs(drawn)
+    experiment.figures = {title: png for (name, title), png in pngs.items() if name is None}
+    experiment.system_figures = {name: {title: png for (of, title), png in pngs.items()
+                                        if of == name} for name in experiment.reports}
 
 
 def _figures(experiment: Experiment, families) -> dict:
