@@ -36,6 +36,7 @@ from nerspan.errors import (FormatError, InputTypeError, InvalidTagError, NameTa
                             TooFewColumnsError, counted)
 from nerspan.flat import GOLD, PRED
 from nerspan.generative import read_generated_jsonl
+from nerspan.generative.form import read_typed
 from nerspan.inputs import read_input
 from nerspan.readers import check_tokens, shown, token_line
 from nerspan.schemes import FALLBACK_PREFIXES, from_suffix, get_scheme
@@ -57,7 +58,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                  inclusive_end: bool = False, snap: bool = False,
                  on_repairs: Callable[[Corpus], None] | None = None,
                  keep_tokens: bool = True, generated=None, occurrences: str = "all",
-                 fuzzy: float | None = None) -> tuple[Corpus, list[str]]:
+                 fuzzy: float | None = None, mapped_types=()) -> tuple[Corpus, list[str]]:
     """Read the gold annotation and the systems into one corpus.
 
     Args:
@@ -85,6 +86,10 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
             ``nerspan.generative.read_generated_jsonl``), or a list of such files: each
             grounded in gold's sentences (``occurrences``, ``fuzzy``; ``add_generated``)
             as one more system, beside or instead of ``systems``.
+        mapped_types: the keys of the ``type_map`` the caller processes the corpus with
+            afterwards (``nerspan.type_processing.process_corpus``): a generated type that
+            names one (in any case) is matched to it, not counted unknown
+            (``add_generated``).
         keep_tokens: False: the corpus holds no tokens (``corpus.tokens`` None), which
             is enough for entity scores; a file holding gold and prediction is then read
             without its token strings (a third less memory), and prediction files are
@@ -124,7 +129,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                                     encoding=encoding, missing_tag=missing_tag, **checking)
     if generated:
         corpus, more = add_generated(corpus, generated, occurrences=occurrences, fuzzy=fuzzy,
-                                     encoding=encoding)
+                                     encoding=encoding, mapped_types=mapped_types)
         names = names + more
     if not keep_tokens:
         corpus = corpus.without_tokens()
@@ -132,7 +137,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
 
 
 def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
-                  fuzzy: float | None = None, encoding: str = "utf-8"
+                  fuzzy: float | None = None, encoding: str = "utf-8", mapped_types=()
                   ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per file of generated output (name -> JSON Lines file,
     or a list of files named after them; ``nerspan.generative.read_generated_jsonl``).
@@ -143,8 +148,11 @@ def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
     same ones. A line's ``tokens`` (or the words of its ``text``) must be its sentence's.
     Each response is grounded in the sentence's words (``occurrences``, ``fuzzy``: the
     options of ``nerspan.InputOptions``); what reading and grounding did travels with
-    the column into every family's ``repairs``.
+    the column into every family's ``repairs``. A response's types are matched to gold's
+    types, then to ``mapped_types`` (the keys of the ``type_map`` the corpus is processed
+    with afterwards), as ``nerspan.score`` matches them (``read_typed``, METHODS §6).
     """
+    mapped_types = list(mapped_types or ())
     names, answered = [], None
     for name, path in named_files(files).items():
         check_system_name(name, "generated", corpus.columns)
@@ -162,7 +170,9 @@ def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
         inputs = InputOptions(tokens=words if corpus.tokens is None else None,
                               occurrences=occurrences, fuzzy=fuzzy)
         try:
-            reading = read_input(corpus.select([GOLD]), read["responses"], inputs=inputs)
+            gold = corpus.select([GOLD])
+            reading = read_input(gold, read_typed(read["responses"], gold, mapped_types),
+                                 inputs=inputs)
         except NerspanError as error:
             raise error.on_side(f"generated {name!r} ({os.fspath(path)})") from None
         corpus = corpus.with_columns(reading.corpus.select([PRED]), {PRED: name})

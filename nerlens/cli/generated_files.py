@@ -20,7 +20,7 @@ from nerspan.options import COMPAT, MATCHING, OCCURRENCES, OVERLAPS
 from nerlens.systems import named_files
 
 from .common import check_file
-from .options import GENERATED, from_args, given
+from .options import GENERATED, TYPES, from_args, given
 
 
 def add_generated_arguments(parser) -> None:
@@ -70,8 +70,10 @@ def generated_options(args) -> dict:
     files = given(args, "generated")
     if not files:
         return {}
+    # --map-types processes the corpus once it is read: its keys are matched as read
+    mapped = from_args(args, TYPES).get("type_map") or {}
     return dict(generated=named_files([check_file(path) for path in files]),
-                **from_args(args, GENERATED))
+                mapped_types=list(mapped), **from_args(args, GENERATED))
 
 
 def generated_paths(args) -> list[str]:

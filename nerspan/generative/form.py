@@ -24,9 +24,11 @@ from ..inputs import InputForm, Reading, read_input, register_form
 from ..schemes import get_scheme
 from ..span_input import check_span_scheme, from_spans
 from ..spans import LabelTable
+from ..type_processing import TypeProcessing
 from .detect import is_generated_input
 from .grounding import Grounded, ground
 from .reading import Generated, read_generated
+from .type_names import known_names
 
 
 def is_generated(predictions) -> bool:
@@ -68,12 +70,13 @@ def read_generated_form(references, predictions, inputs, scheme, words) -> Readi
 
 def ground_predictions(predictions, gold, inputs) -> Grounded:
     """``predictions`` grounded in the sentences of the ``gold`` corpus (its words, or
-    ``tokens``/``texts``), types matched to the type names of its labels."""
+    ``tokens``/``texts``), types matched as ``read_typed`` matches them."""
     if isinstance(predictions, Grounded):
         return predictions
     if not isinstance(predictions, Generated):
-        types = set(LabelTable.build(gold.labels, get_scheme("IOB2")).types)
-        predictions = read_generated(predictions, types=types)
+        processing = TypeProcessing.of_options(inputs)
+        predictions = read_typed(predictions, gold, () if processing is None else
+                                 [source for source, _ in processing.mapping])
     tokens, texts = inputs.tokens, inputs.texts
     if tokens is None and texts is None:
         tokens = words_of(gold)
@@ -83,6 +86,20 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
                                  side="predictions")
     return ground(predictions, tokens=tokens, texts=texts, occurrences=inputs.occurrences,
                   overlaps=inputs.overlaps, fuzzy=inputs.fuzzy)
+
+
+def read_typed(predictions, gold, mapped=(), name: str = "predictions") -> Generated:
+    """``predictions`` read (``read_generated``), their types matched to the types of
+    the ``gold`` corpus's gold column before any type processing, then to the names
+    ``mapped`` (the keys of the ``type_map`` the types are processed with afterwards),
+    as string matching matches them (``type_names.known_names``): a model's ``"Person"``
+    with ``type_map={"person": "PER"}`` is matched by the map, not counted unknown."""
+    if GOLD in gold.source.types_mapped:   # processed already: the types it had
+        types = set(gold.source.types_seen)
+    else:
+        types = set(LabelTable.build(gold.labels, get_scheme("IOB2")).types)
+    names, type_map = known_names(types, mapped)
+    return read_generated(predictions, types=names, type_map=type_map, name=name)
 
 
 def words_of(corpus) -> list | None:
@@ -101,5 +118,5 @@ GENERATED = InputForm(
 register_form(GENERATED, before="dataset")
 
 
-__all__ = ["GENERATED", "is_generated", "ground_predictions", "read_generated_form",
+__all__ = ["GENERATED", "is_generated", "ground_predictions", "read_generated_form", "read_typed",
            "words_of"]

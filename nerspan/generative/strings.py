@@ -41,7 +41,7 @@ from . import universalner
 from .normalise import normalise
 from .reading import TEXT_KEYS, _sentences, read_generated, read_response
 from .repairs import TYPE_MATCHES, GenerativeRepairs, Listing, merge_repairs
-from .type_names import TypeMatcher
+from .type_names import TypeMatcher, known_names
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,9 @@ def score_strings(references, predictions, *, types=None, compat=None,
     processing = TypeProcessing.of_options(inputs)
     if types is None:
         types = {t for mentions in gold_texts for _, t in mentions}
-    names, type_map = _known_names(types, processing)
+    # the mapping itself is the processing's, on both sides (below)
+    names, type_map = known_names(types, () if processing is None else
+                                  (source for source, _ in processing.mapping))
     if compat == "universalner":
         predicted, record = _universalner_queries(sentences, TypeMatcher(names, type_map))
     else:
@@ -152,19 +154,6 @@ def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient
     words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     return [[(" ".join(words[i][a:b]), label) for label, a, b in sentence]
             for i, sentence in enumerate(mentions)]
-
-
-def _known_names(types, processing: TypeProcessing | None) -> tuple:
-    """``(names, type_map)`` for ``TypeMatcher``: the gold types and the names
-    ``type_map`` maps, so that a model's ``"Person"`` is read as the map's ``"person"``
-    (counted as matched by ``type_map`` when it is no gold type). The mapping itself is
-    the processing's, on both sides; a mapping's target or a kept or removed name is
-    matched as the grounded route matches it (as a gold type, or not at all)."""
-    names = set(types)
-    if processing is None:
-        return names, None
-    sources = {source for source, _ in processing.mapping} - names
-    return names | sources, {name: name for name in sorted(sources)} or None
 
 
 def _process_mentions(mentions: list, processing: TypeProcessing) -> tuple[list, Repairs]:

@@ -76,6 +76,23 @@ class TypeMatcher:
         return as_label(name), "unknown"
 
 
+def known_names(types, mapped=()) -> tuple:
+    """``(names, type_map)`` for ``TypeMatcher`` when the types are processed afterwards
+    (``nerspan.type_processing``; ``mapped``: the names its ``type_map`` maps): the gold
+    types and the mapped names that are none of them, each read as itself, so that a
+    model's ``"Person"`` is the map's ``"person"`` (counted as matched by ``type_map``,
+    not as unknown) and the processing then maps it. The same in both ways of METHODS §6
+    (``form.ground_predictions``, ``strings.score_strings``).
+
+    >>> names, type_map = known_names({"PER"}, ["person", "PER"])
+    >>> sorted(names), type_map
+    (['PER', 'person'], {'person': 'person'})
+    """
+    names = set(types)
+    sources = sorted(set(mapped) - names)
+    return names | set(sources), {name: name for name in sources} or None
+
+
 def _checked_types(types):
     """The gold type names as a frozenset (None: nothing to match against)."""
     if types is None:
@@ -108,4 +125,4 @@ def _checked_type_map(type_map) -> dict:
     return dict(type_map)
 
 
-__all__ = ["TypeMatcher", "loose_key", "as_label"]
+__all__ = ["TypeMatcher", "known_names", "loose_key", "as_label"]
