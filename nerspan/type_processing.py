@@ -203,6 +203,9 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
     for column in corpus.columns:
         used[np.unique(corpus.column(column))] = True
     seen = corpus.source.types_seen | label_types(np.asarray(corpus.labels, dtype=object)[used])
+    # an ungrounded entity is a mention of its type too (no tag): string matching sees it
+    seen |= {item.type for record in corpus.source.generated.values()
+             for item in record.ungrounded}
     if check:
         processing.check_types(seen)
     if not columns:

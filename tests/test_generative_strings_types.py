@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 import nerspan
 from nerlens.cli import main
+from nerlens.systems import read_systems
 from nerspan.generative import score_strings
+from nerspan.generative.repairs import TYPE_MATCHES
 from nerspan.generative.universalner import script_prf
 from nerspan.type_processing import TypeNotFoundError
 
@@ -254,3 +256,139 @@ def test_grounded_and_strings_process_types_alike(options):
         for kind in ("types_mapped", "types_removed"):
             assert grounded["repairs"][side][kind] == strings["repairs"][side][kind], \
                 (side, kind)
+
+
+# Types written otherwise: "org" is ORG case-insensitively, "person" a key of the map and
+# "Person" that key in another case (matched by the map in both ways, never unknown),
+# "Location" unknown unless the map names it.
+WRITTEN = [[["Ada Lovelace", "person"], ["Babbage", "Person"], ["London", "LOC"]],
+           [["ICC", "org"], ["UN", "ORG"], ["The Hague", "Location"]]]
+# By hand, for type_map={"person": "PER", "location": "LOC"}: as given London, UN (2);
+# case-insensitively org (1); by the map person, Person, Location (3); unknown none.
+WRITTEN_OPTIONS = [{"type_map": {"person": "PER"}},
+                   {"type_map": {"person": "PER", "location": "LOC"}},
+                   {"type_map": {"Person": "PER", "LOCATION": "LOC"}, "remove_types": ["ORG"]},
+                   {"type_map": {"person": "LOC"}, "keep_types": ["LOC"]}]
+
+
+def ways(predictions, options) -> dict:
+    return {matching: nerspan.score(GOLD, predictions, tokens=TOKENS, matching=matching,
+                                    **options).to_dict()
+            for matching in ("grounded", "strings")}
+
+
+def assert_alike(grounded, strings):
+    for key in ("correct", "predicted", "gold", "precision", "recall", "f1"):
+        assert grounded[key] == strings[key], key
+    for side in ("gold", "pred"):
+        for kind in ("types_mapped", "types_removed"):
+            assert grounded["repairs"][side][kind] == strings["repairs"][side][kind], \
+                (side, kind)
+    # a way whose record counts nothing may leave it out of repairs: all zero
+    zero = {"types": dict.fromkeys(TYPE_MATCHES, 0), "unknown_types": 0}
+    g, s = (d["repairs"]["pred"].get("generative", zero) for d in (grounded, strings))
+    assert (g["types"], g["unknown_types"]) == (s["types"], s["unknown_types"])
+
+
+@pytest.mark.parametrize("options", WRITTEN_OPTIONS)
+def test_grounded_and_strings_match_written_types_alike(options):
+    found = ways(WRITTEN, options)
+    assert_alike(found["grounded"], found["strings"])
+    unknown = 0 if "location" in {k.lower() for k in options["type_map"]} else 1
+    assert found["grounded"]["repairs"]["pred"]["generative"]["unknown_types"] == unknown
+
+
+def test_written_types_by_hand():
+    found = ways(WRITTEN, {"type_map": {"person": "PER", "location": "LOC"}})
+    for d in found.values():
+        generative = d["repairs"]["pred"]["generative"]
+        assert generative["types"] == {"as_given": 2, "case_insensitive": 1, "type_map": 3,
+                                       "unknown": 0, "unchecked": 0}
+        # correct: Ada Lovelace, London, ICC, The Hague; Babbage and UN wrong
+        assert (d["correct"], d["predicted"], d["gold"]) == (4, 6, 5)
+        assert d["repairs"]["pred"]["types_mapped"] == 3   # person, Person, Location
+
+
+def test_the_cli_and_the_report_match_written_types_as_the_api(tmp_path, capsys):
+    gold_tags = [["B-PER", "I-PER", "O", "B-PER", "I-PER", "O", "B-LOC"],
+                 ["O", "B-ORG", "O", "O", "B-LOC", "I-LOC"]]
+    gold, generated = write(tmp_path, column_file(TOKENS, gold_tags),
+                            [json.dumps(sentence) for sentence in WRITTEN])
+    options = {"type_map": {"person": "PER", "location": "LOC"}}
+    api = ways(WRITTEN, options)["grounded"]
+    for matching in ("grounded", "strings"):
+        code = main(["score", gold, "--generated", generated, "--matching", matching,
+                     "--map-types", "person=PER,location=LOC", "--format", "json"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        assert_alike(json.loads(out), api)
+    # the report's reading (add_generated) matches them before its corpus is processed
+    corpus, _ = read_systems(gold, generated={"llm": generated},
+                             mapped_types=list(options["type_map"]))
+    record = corpus.source.generated["llm"]
+    assert record.types == api["repairs"]["pred"]["generative"]["types"]
+    report = tmp_path / "report"
+    code = main(["report", gold, "--generated", generated, "--map-types",
+                 "person=PER,location=LOC", "--families", "faireval", "--output", str(report),
+                 "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    results = json.loads((report / "report.json").read_text(encoding="utf-8"))["results"]
+    entity = results["llm"]["entity"]
+    for key in ("correct", "predicted", "gold"):
+        assert entity[key] == api[key], key
+    assert entity["repairs"]["pred"]["generative"]["types"] == \
+        api["repairs"]["pred"]["generative"]["types"]
+
+
+# -- invariant: both ways match written types alike -------------------------------------------
+ALIASES = {"PER": "person", "LOC": "location", "ORG": "organization"}
+UNIQUE_WORDS = ["Ada", "Paris", "ACME", "Oslo", "Kim", "Rome", "Nile", "Bank"]
+
+
+def random_case(draw, name: str) -> str:
+    return "".join(c.upper() if draw(st.booleans()) else c.lower() for c in name)
+
+
+@st.composite
+def written_types(draw):
+    """Sentences of distinct words (each text once in its sentence), gold spans, the
+    model's entities (gold's texts and one it invented) under types written in a random
+    case, as gold's type or an alias, and a type_map over the aliases (its keys in a
+    random case too)."""
+    tokens, gold, answers = [], [], []
+    for _ in range(draw(st.integers(1, 3))):
+        words = draw(st.lists(st.sampled_from(UNIQUE_WORDS), min_size=1, max_size=6,
+                              unique=True))
+        cuts = sorted(draw(st.sets(st.integers(0, len(words)), max_size=6)))
+        spans = [(a, b, draw(st.sampled_from(TYPES))) for a, b in zip(cuts, cuts[1:])
+                 if draw(st.booleans())]
+        entities = []
+        for a, b, t in spans:
+            if draw(st.booleans()):
+                written = draw(st.sampled_from([t, ALIASES[t], draw(st.sampled_from(TYPES))]))
+                entities.append([" ".join(words[a:b]), random_case(draw, written)])
+        if draw(st.booleans()):
+            entities.append(["Zork", random_case(draw, draw(st.sampled_from(TYPES)))])
+        tokens.append(words)
+        gold.append(spans)
+        answers.append(entities)
+    aliases = draw(st.lists(st.sampled_from(sorted(ALIASES.values())), unique=True))
+    type_map = {random_case(draw, alias): draw(st.sampled_from(TYPES)) for alias in aliases}
+    return tokens, gold, answers, type_map
+
+
+@settings(max_examples=80, deadline=None)
+@given(written_types())
+def test_grounded_and_strings_match_written_types_alike_under_any_type_map(case):
+    tokens, gold, answers, type_map = case
+    found = {}
+    for matching in ("grounded", "strings"):
+        try:
+            found[matching] = nerspan.score(gold, answers, tokens=tokens, matching=matching,
+                                            type_map=type_map or None).to_dict()
+        except TypeNotFoundError as error:   # a mapped name no side has: both refuse it
+            found[matching] = str(error)
+    if isinstance(found["grounded"], str) or isinstance(found["strings"], str):
+        assert found["grounded"] == found["strings"]
+    else:
+        assert_alike(found["grounded"], found["strings"])
