@@ -4,11 +4,14 @@ route, on gold's mention texts and the predicted strings alike (predicted types 
 matched to the gold types or the names the options give, then processed), counted in
 ``repairs``; the same numbers from ``nerspan.score``, ``score_strings`` and ``nerlens
 score --matching strings``. Numbers by hand; the invariant (gold's own strings score
-perfectly, whatever the processing) by hypothesis."""
+perfectly, whatever the processing) by hypothesis. Both ways match written types alike
+(a map's key in any case is matched by the map, never unknown): in the API, the faireval
+module, ``nerlens score`` and ``nerlens report``, and by hypothesis."""
 from __future__ import annotations
 
 import json
 
+import evaluate
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,6 +23,8 @@ from nerspan.generative import score_strings
 from nerspan.generative.repairs import TYPE_MATCHES
 from nerspan.generative.universalner import script_prf
 from nerspan.type_processing import TypeNotFoundError
+
+from .conftest import REPO
 
 # -- UniversalNER-style queries by type name, mapped to gold's types --------------------------
 TOKENS = [["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London"],
@@ -339,6 +344,20 @@ def test_the_cli_and_the_report_match_written_types_as_the_api(tmp_path, capsys)
     assert entity["repairs"]["pred"]["generative"]["types"] == \
         api["repairs"]["pred"]["generative"]["types"]
 
+
+
+def test_the_faireval_module_matches_written_types_as_the_api():
+    options = {"type_map": {"person": "PER", "location": "LOC"}}
+    strings = ways(WRITTEN, options)["strings"]
+    module = evaluate.load(str(REPO / "metrics" / "faireval"), tokens=TOKENS, **options)
+    got = module.compute(predictions=[json.dumps(sentence) for sentence in WRITTEN],
+                         references=[["B-PER", "I-PER", "O", "B-PER", "I-PER", "O", "B-LOC"],
+                                     ["O", "B-ORG", "O", "O", "B-LOC", "I-LOC"]])
+    counts = got["traditional_counts"]
+    assert (counts["TP"], counts["TP"] + counts["FP"], counts["TP"] + counts["FN"]) == \
+        (strings["correct"], strings["predicted"], strings["gold"])
+    assert got["repairs"]["pred"]["generative"]["types"] == \
+        strings["repairs"]["pred"]["generative"]["types"]
 
 # -- invariant: both ways match written types alike -------------------------------------------
 ALIASES = {"PER": "person", "LOC": "location", "ORG": "organization"}
