@@ -188,6 +188,13 @@ def process_ungrounded(record, processing: TypeProcessing):
     return record.replace(ungrounded=tuple(kept)), retyped, dropped
 
 
+def _ungrounded_types(corpus: Corpus) -> set:
+    """The types of the generated columns' ungrounded entities: mentions of their type
+    too (with no tag), which string matching sees."""
+    return {item.type for record in corpus.source.generated.values()
+            for item in record.ungrounded}
+
+
 def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
                    processing: TypeProcessing | None, check: bool = True) -> Corpus:
     """``corpus`` with the mentions of ``columns`` processed (see the module), each
@@ -203,9 +210,7 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
     for column in corpus.columns:
         used[np.unique(corpus.column(column))] = True
     seen = corpus.source.types_seen | label_types(np.asarray(corpus.labels, dtype=object)[used])
-    # an ungrounded entity is a mention of its type too (no tag): string matching sees it
-    seen |= {item.type for record in corpus.source.generated.values()
-             for item in record.ungrounded}
+    seen |= _ungrounded_types(corpus)
     if check:
         processing.check_types(seen)
     if not columns:
