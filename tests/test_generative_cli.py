@@ -141,3 +141,17 @@ def test_demo_refuses_generated_files(files, capsys, tmp_path):
     code, _, err = run(capsys, ["report", "--demo", "generative", "--generated",
                                 files / "llm.jsonl", "--output", tmp_path])
     assert code == 2 and "--generated would be ignored" in err
+
+
+def test_the_same_responses_twice_read_alike():
+    """Each file's types are matched to gold's alone: a file read first must not make
+    the unknown types of the next one known (the corpus's label list holds both)."""
+    from nerlens.systems import read_systems
+
+    responses = demo_path("generative_responses.jsonl")
+    corpus, names = read_systems(demo_gold(), generated={"a": responses, "b": responses})
+    a, b = (corpus.source.generated[name].to_dict() for name in names)
+    assert a["unknown_types"] > 0       # the demo's responses name types gold lacks
+    assert a == b
+    alone, _ = read_systems(demo_gold(), generated={"b": responses})
+    assert alone.source.generated["b"].to_dict() == b

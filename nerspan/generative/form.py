@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from ..errors import InputTypeError
 from ..flat import GOLD, PRED
 from ..input_options import InputOptions
@@ -97,7 +99,11 @@ def read_typed(predictions, gold, mapped=(), name: str = "predictions") -> Gener
     if GOLD in gold.source.types_mapped:   # processed already: the types it had
         types = set(gold.source.types_seen)
     else:
-        types = set(LabelTable.build(gold.labels, get_scheme("IOB2")).types)
+        # the labels of the gold column only: the corpus's label list also holds those of
+        # its other columns (a generated system read before, with its unknown types)
+        used = np.unique(gold.column(GOLD))
+        types = set(LabelTable.build([gold.labels[k] for k in used.tolist()],
+                                     get_scheme("IOB2")).types)
     names, type_map = known_names(types, mapped)
     return read_generated(predictions, types=names, type_map=type_map, name=name)
 
