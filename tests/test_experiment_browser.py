@@ -107,6 +107,10 @@ def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
     # runs are named only where each run is shown, one click away (closed)
     assert not re.findall(r"\w#\d", page.evaluate("document.body.innerText"))
     _check_experiment_page(page, "spacy", ["spacy", "oracle"])
+    # the contents' two columns: a dataset's entries stay in its column, one below another
+    lefts = page.evaluate("[...document.querySelectorAll('.toc ol ol')].map(ol => "
+                          "[...ol.children].map(li => Math.round(li.getBoundingClientRect().x)))")
+    assert lefts and all(len(set(column)) == 1 for column in lefts), lefts
     shot = page.screenshot(full_page=True)
     page.close()
     assert not problems, problems

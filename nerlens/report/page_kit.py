@@ -17,7 +17,7 @@ table{border-collapse:collapse;margin:.6em 0 1.2em}th,td{border:1px solid #ccc;p
 th{background:#f3f3f3;overflow-wrap:anywhere}td:first-child,th:first-child{text-align:left}
 .tiles{display:flex;flex-wrap:wrap;gap:0 1.5em}.tiles>div{min-width:0;max-width:100%}.tiles h4{margin:.4em 0 0}
 .wide{overflow-x:auto;max-width:100%}.text td,.text th{text-align:left}.notes{background:#f6f8fa;border-left:4px solid #8ab;padding:.2em 1em}
-.toc ol{columns:2;max-width:52em}.findings li{margin:.3em 0}.findings{font-size:1.05em}
+.toc>ol{columns:2;max-width:52em}.toc li{break-inside:avoid}.findings li{margin:.3em 0}.findings{font-size:1.05em}
 .small{color:#a33}.ci{white-space:nowrap}.gold{border-bottom:3px solid #2a7}.pred{background:#fd7}
 .examples li{margin:.35em 0}.kind{display:inline-block;min-width:17em;font-weight:600}.note{color:#555;font-size:.9em}img{max-width:100%;border:1px solid #eee;margin:.4em 0}
 """
