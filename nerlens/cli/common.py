@@ -156,6 +156,18 @@ def print_json(value) -> None:
     sys.stdout.write("\n")
 
 
+def print_results(results: dict, render, as_json: bool) -> None:
+    """Name -> result as JSON (one result alone, several by name), or each rendered as
+    text (``render``), under ``== name`` when there are several."""
+    if as_json:
+        print_json(next(iter(results.values())) if len(results) == 1 else results)
+        return
+    for name, result in results.items():
+        if len(results) > 1:
+            print(f"== {name}")
+        print(render(result))
+
+
 def format_table(header: list[str], rows: list[list], align_first_left: bool = True) -> str:
     """A plain text table; floats are printed as percentages with 2 decimals."""
     def cell(v):

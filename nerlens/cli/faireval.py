@@ -12,7 +12,7 @@ from nerspan import GOLD, GoldContext, NerspanError, read_columns
 from nerlens.systems import named_files, span_errors_located
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, check_file,
-                     confusion_text, fbeta_column, format_table, note, print_json,
+                     confusion_text, fbeta_column, format_table, note, print_results,
                      read_text_file)
 from .inputs import add_input_arguments, load_generated, load_systems
 from .options import FAIREVAL, GENERATED, KEEP, READ, SPANS, TYPES, from_args, given
@@ -252,13 +252,9 @@ def run(args) -> int:
                 result.pop("semeval_instances", None)
     if args.plot:
         plots.save_all(results, args.plot, fmt=args.plot_format)
+    print_results(results, report, args.format == "json")
     if args.format == "json":
-        print_json(next(iter(results.values())) if len(results) == 1 else results)
         return 0
-    for name, result in results.items():
-        if len(results) > 1:
-            print(f"== {name}")
-        print(report(result))
     matrices = confusion_text(results)
     if matrices:
         print(f"\n{matrices}")

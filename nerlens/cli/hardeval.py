@@ -18,7 +18,7 @@ from nerspan import GOLD, GoldContext, read_columns
 from nerspan.errors import counted
 
 from .common import (UsageError, add_alias, add_confusion_argument, check_file, confusion_text,
-                     format_table, print_json)
+                     format_table, print_json, print_results)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
@@ -211,13 +211,9 @@ def _run_domains(args) -> int:
                                              strict_diff=args.strict_diff,
                                              error_labels=args.error_labels,
                                              confusion=args.confusion)
+    print_results(out, domains_table, args.format == "json")
     if args.format == "json":
-        print_json(out[systems[0]] if len(systems) == 1 else out)
         return 0
-    for system, averaged in out.items():
-        if len(out) > 1:
-            print(f"== {system}")
-        print(domains_table(averaged))
     print("F1 = entity-level micro F1; TER in %, lower is better; avg = macro average over "
           "the domains where a number is defined")
     matrices = confusion_text({f"{system}, {domain}": result for system, averaged in out.items()

@@ -14,7 +14,7 @@ from nerspan.streaming import score_in_blocks
 from nerlens.demo import demo_systems
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, confusion_text,
-                     note, print_json)
+                     note, print_json, print_results)
 from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
 from .options import STRINGS, TYPES, from_args, given, type_processing
 
@@ -146,13 +146,7 @@ def run_strings(args, options: dict) -> int:
                 note(f"{name}: {counted(r['types_mapped'], 'string')} of {column} retyped, "
                      f"{r['types_removed']} dropped (--map-types, --keep-types, "
                      "--remove-types)")
-    if args.format == "json":
-        print_json(next(iter(results.values())) if len(results) == 1 else results)
-        return 0
-    for name, result in results.items():
-        if len(results) > 1:
-            print(f"== {name}")
-        print(strings_report(result))
+    print_results(results, strings_report, args.format == "json")
     return 0
 
 
