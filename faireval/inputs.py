@@ -95,7 +95,7 @@ class PunctMask:
         return out
 
 
-@input_options("tokens", "texts", "inclusive_end", "snap", "label_list")
+@input_options("tokens", "texts", "inclusive_end", "snap", "offsets", "label_list")
 def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
             pos=None, ignore_punct: bool = False, labels: Sequence[str] | None = None,
             exclude: Sequence[str] = (), context=None, system: str | None = None,
@@ -125,7 +125,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         lengths = _pos_lengths(pos, n_sentences, lengths)
     if lengths is not None:
         for name, table in (("references", target), ("predictions", spans)):
-            _check_within(table, lengths, name)
+            _check_within(table, lengths, name, names)
     punct = None
     if ignore_punct:
         if pos is None:
@@ -178,7 +178,7 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
     spans, record, retyped, dropped = _processed(grounded, TypeProcessing.of_options(inputs))
     target, system, names, n_sentences, repairs = _spans_from_lists(
-        gold_lists, spans, InputOptions(tokens=tokens, texts=inputs.texts))
+        gold_lists, spans, InputOptions(tokens=tokens, texts=inputs.texts, offsets="tokens"))
     if gold_spans.repairs is not None and gold_spans.repairs.total:
         repairs[GOLD] = gold_spans.repairs
     repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
@@ -259,15 +259,18 @@ def _intern_labels(target_labels: list, system_labels: list):
     return names, to_ids(target_labels), to_ids(system_labels)
 
 
-def _check_within(table: SpanTable, lengths: np.ndarray, name: str) -> None:
+def _check_within(table: SpanTable, lengths: np.ndarray, name: str, labels: tuple) -> None:
+    """Every span of ``table`` ends inside its sentence (``lengths``); the error names
+    the first that does not with its label (``labels``, the label vocabulary)."""
     if not len(table):
         return
     bad = np.flatnonzero(table.end > lengths[table.sentence])
     if len(bad):
         i = int(bad[0])
         s = int(table.sentence[i])
-        raise NerspanError(f"span ({int(table.start[i])}, {int(table.end[i])}) reaches past "
-                           f"the end of the sentence ({counted(int(lengths[s]), 'token')})",
+        raise NerspanError(f"span ({int(table.start[i])}, {int(table.end[i])}, "
+                           f"{shown(labels[int(table.label[i])])}) reaches past the end of "
+                           f"the sentence ({counted(int(lengths[s]), 'token')})",
                            sentence=s, side=name)
 
 

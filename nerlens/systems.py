@@ -35,6 +35,7 @@ from nerspan.errors import (FormatError, InputTypeError, InvalidTagError, NameTa
                             NerspanError, SentenceCountError, TokenMismatchError,
                             TooFewColumnsError, counted)
 from nerspan.flat import GOLD, PRED
+from nerspan.deprecation import renamed_keyword
 from nerspan.generative import read_generated_jsonl
 from nerspan.generative.form import read_typed
 from nerspan.inputs import read_input
@@ -55,7 +56,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                  suffix: bool = False,
                  split: str | None = None, tokens_column: str = "tokens",
                  tags_column: str = "ner_tags", jsonl: bool = False,
-                 inclusive_end: bool = False, snap: bool = False,
+                 inclusive_end: bool = False, snap: bool = False, offsets: str | None = None,
                  on_repairs: Callable[[Corpus], None] | None = None,
                  keep_tokens: bool = True, generated=None, occurrences: str = "all",
                  fuzzy: float | None = None, mapped_types=()) -> tuple[Corpus, list[str]]:
@@ -79,7 +80,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
         allow_token_mismatch: accept prediction files whose tokens differ from the gold
             file's (counted, with a warning) instead of failing.
         jsonl: ``gold`` and the systems are JSON Lines span files (``nerspan.read_span_jsonl``;
-            ``inclusive_end``, ``snap`` as in ``nerspan.from_spans``).
+            ``inclusive_end``, ``snap``, ``offsets`` as in ``nerspan.from_spans``).
         on_repairs: called with every corpus read from a file in which ``missing_tag``
             filled rows (default: a warning naming the file and lines).
         generated: name -> a JSON Lines file of generated output (an LLM's responses,
@@ -106,10 +107,11 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
     if jsonl:
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inclusive_end=inclusive_end, snap=snap,
-                                          encoding=encoding)
+                                          offsets=offsets, encoding=encoding)
     elif generated and (systems is None or (isinstance(systems, (list, tuple, Mapping))
                                            and not systems)):
-        corpus, names = read_gold(gold, tokens=tokens, tag_column=gold_tag_column, split=split,
+        corpus, names = read_gold(gold, tokens=tokens, gold_tag_column=gold_tag_column,
+                                  split=split,
                                   tokens_column=tokens_column, tags_column=tags_column,
                                   on_repairs=on_repairs, **read, **checking), []
     elif systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
@@ -120,7 +122,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
                                         dict(read, keep_tokens=keep_tokens), on_repairs,
                                         checking)
     else:
-        corpus = read_gold(gold, tokens=tokens, tag_column=gold_tag_column, split=split,
+        corpus = read_gold(gold, tokens=tokens, gold_tag_column=gold_tag_column, split=split,
                            tokens_column=tokens_column, tags_column=tags_column,
                            on_repairs=on_repairs, **read, **checking)
         corpus, names = add_systems(corpus, systems, pred_tag_column=pred_tag_column,
@@ -169,15 +171,31 @@ def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
         words = read["tokens"]
         inputs = InputOptions(tokens=words if corpus.tokens is None else None,
                               occurrences=occurrences, fuzzy=fuzzy)
-        try:
+        with answers_located(f"generated {name!r} ({os.fspath(path)})", corpus, read):
             gold = corpus.select([GOLD])
             reading = read_input(gold, read_typed(read["responses"], gold, mapped_types),
                                  inputs=inputs)
-        except NerspanError as error:
-            raise error.on_side(f"generated {name!r} ({os.fspath(path)})") from None
         corpus = corpus.with_columns(reading.corpus.select([PRED]), {PRED: name})
         names.append(name)
     return corpus, names
+
+
+@contextmanager
+def answers_located(side: str, corpus: Corpus, read: dict):
+    """An input error while scoring generated output (``read``, a file as
+    ``read_generated_jsonl`` reads it) against the gold sentences it answers
+    (``corpus``, ``read_answers``) names ``side``, and a sentence by gold's number of it
+    and, unless it names a file already, the line of the file that answers it (its
+    place among the answered sentences is no sentence number)."""
+    try:
+        yield
+    except NerspanError as error:
+        if error.sentence is None:
+            raise error.on_side(side) from None
+        where = (error.path, error.line) if error.path is not None else \
+            (read["path"], read["lines"][error.sentence])
+        raise type(error)(error.problem, corpus.source.number(error.sentence), *where,
+                          side=side, position=error.position) from None
 
 
 def read_answers(corpus: Corpus, path, encoding: str = "utf-8", read: dict | None = None,
@@ -223,21 +241,31 @@ def _check_generated_words(corpus: Corpus, words: list, lines: list, path) -> No
                                      path=os.fspath(path), line=lines[k])
 
 
-def read_gold(gold, *, tokens=None, tag_column: int | None = None, token_column: int = 0,
-              comment_prefix: str | None = None, encoding: str = "utf-8",
-              missing_tag: str | None = None, split: str | None = None,
-              tokens_column: str = "tokens", tags_column: str = "ner_tags",
-              scheme: str = "IOB2", mode: str = "lenient", check: bool = True,
-              outside_scheme_is_error: bool = False, suffix: bool = False,
-              on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:
-    """The gold side alone (the forms of ``read_systems``' ``gold``), its tags checked."""
+def read_gold(gold, *, tokens=None, gold_tag_column: int | None = None,
+              token_column: int = 0, comment_prefix: str | None = None,
+              encoding: str = "utf-8", missing_tag: str | None = None,
+              split: str | None = None, tokens_column: str = "tokens",
+              tags_column: str = "ner_tags", scheme: str = "IOB2", mode: str = "lenient",
+              check: bool = True, outside_scheme_is_error: bool = False,
+              suffix: bool = False, on_repairs: Callable[[Corpus], None] | None = None,
+              tag_column: int | None = None) -> Corpus:
+    """The gold side alone (the forms of ``read_systems``' ``gold``), its tags checked.
+
+    A column file's tags are read from ``gold_tag_column``; None (default): the last
+    column, unless another column holds tags of the same entity types (a ``token gold
+    prediction`` file): then which one is gold is not guessed (``AmbiguousInputError``,
+    ``nerspan.read_columns``). ``tag_column`` is the old name of ``gold_tag_column``.
+    """
+    gold_tag_column = renamed_keyword("read_gold", "tag_column", tag_column,
+                                      "gold_tag_column", gold_tag_column, None)
     if isinstance(gold, PathLike) and Path(gold).is_dir():
         data = load_saved_split(gold, split, "test")
         corpus = Corpus.from_dataset(data, tags_column=tags_column, tokens_column=tokens_column)
     elif isinstance(gold, PathLike):
-        corpus = read_columns(gold, {GOLD: -1 if tag_column is None else tag_column},
-                              token_column=token_column, comment_prefix=comment_prefix,
-                              encoding=encoding, missing_tag=missing_tag)
+        corpus = read_columns(gold, None if gold_tag_column is None else
+                              {GOLD: gold_tag_column}, token_column=token_column,
+                              comment_prefix=comment_prefix, encoding=encoding,
+                              missing_tag=missing_tag)
         (on_repairs or warn_repairs)(corpus)
     else:  # a Corpus, tag lists or any other form nerspan's dispatcher reads
         corpus = read_input(gold, None, inputs=InputOptions(tokens=tokens)).corpus
@@ -271,14 +299,11 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
             corpus = corpus.with_columns(other, {PRED: name})
             check_tokens(corpus, other, allow_token_mismatch)
         else:
-            other = _system_tags(name, prediction)
+            other = _system_tags(name, prediction, corpus)
             if check:
-                check_tags(other, GOLD, scheme, mode, f"system {name!r}",
+                check_tags(other, PRED, scheme, mode, f"system {name!r}",
                            outside_scheme_is_error, suffix)
-            try:
-                corpus = corpus.with_columns(other, {GOLD: name})
-            except NerspanError as error:  # a shape error names the system, as tag errors do
-                raise error.on_side(f"system {name!r}") from None
+            corpus = corpus.with_columns(other, {PRED: name})
         del other  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)
     return corpus, names
@@ -286,7 +311,8 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
 
 def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
                       inclusive_end: bool = False, snap: bool = False,
-                      encoding: str = "utf-8") -> tuple[Corpus, list[str]]:
+                      offsets: str | None = None, encoding: str = "utf-8"
+                      ) -> tuple[Corpus, list[str]]:
     """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file."""
     if get_scheme(scheme).name != "IOB2":
         raise ValueError("JSON Lines spans are scored as IOB2 tags: scheme applies to tag "
@@ -300,7 +326,7 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
         with span_errors_located(gold, gold_spans, path, system):
             pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
                               texts=gold_spans["texts"], inclusive_end=inclusive_end,
-                              snap=snap)
+                              snap=snap, offsets=offsets)
         snapped.update({name if column == PRED else column: sentences
                         for column, sentences in pair.source.snapped.items()})
         if corpus is None:
@@ -510,18 +536,22 @@ def _named_systems(systems) -> dict:
                          f"{type(systems).__name__}")
 
 
-def _system_tags(name: str, prediction) -> Corpus:
-    """A system's tag lists as a one-column corpus; errors name the system."""
+def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
+    """A system's predictions (tag lists, or any form nerspan's dispatcher reads beside
+    gold: span lists, generated output) as a one-column corpus (column ``PRED``) of
+    ``gold``'s sentences: spans are placed in gold's words, whatever their last span
+    reaches; errors (a shape too) name the system."""
     if prediction is None:
         raise InputTypeError(f"system {name!r} is None: pass its predictions (a column file "
                              "or tag lists per sentence)")
     try:
-        return read_input(prediction).corpus.select([GOLD])
+        return read_input(gold.select([GOLD]), prediction).corpus.select([PRED])
     except NerspanError as error:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_answers", "read_span_systems", "span_files",
+__all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_answers",
+           "answers_located", "read_span_systems", "span_files",
            "span_errors_located", "load_saved_split", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]

@@ -17,9 +17,10 @@ from .corpus import Corpus
 from .confusion import confusion_dict
 from .deprecation import moved_names
 from .fbeta import check_beta
-from .errors import (DecodingWarning, EmptyInputError, FormatError, InputTypeError,
-                     InvalidTagError, LabelIdError, LengthMismatchError, NameTakenError,
-                     NerspanError, SentenceCountError, TokenMismatchError, TooFewColumnsError)
+from .errors import (AmbiguousInputError, DecodingWarning, EmptyInputError, FormatError,
+                     InputTypeError, InvalidTagError, LabelIdError, LengthMismatchError,
+                     NameTakenError, NerspanError, SentenceCountError, TokenMismatchError,
+                     TooFewColumnsError)
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
 from .inputs import as_train_index, read_input
@@ -131,7 +132,7 @@ __all__ = [
     "EntityScores", "Spans", "REPAIR_KINDS", "GOLD", "PRED", "prf_from_counts",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
-    "TooFewColumnsError", "TokenMismatchError", "DecodingWarning",
+    "TooFewColumnsError", "TokenMismatchError", "AmbiguousInputError", "DecodingWarning",
 ]
 
 # Names this package gave before issue 29, now read from their modules.

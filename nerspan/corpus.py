@@ -52,6 +52,15 @@ class Source:
     # column -> what reading and grounding generated predictions did to it (a
     # ``nerspan.generative.GenerativeRepairs``: its ungrounded entities are predictions)
     generated: Mapping = field(default_factory=dict)
+    # each sentence's number in the input it was read from, for a corpus of some of its
+    # sentences (``Corpus.subset``: the gold sentences generated output answers); None:
+    # the sentences are numbered 0, 1, ... as they are here
+    sentence_numbers: np.ndarray | None = None
+
+    def number(self, sentence: int) -> int:
+        """Sentence ``sentence``'s number in the input it was read from."""
+        numbers = self.sentence_numbers
+        return sentence if numbers is None else int(numbers[sentence])
 
     def locate(self, sentence: int) -> dict:
         if self.sentence_lines is None or not 0 <= sentence < len(self.sentence_lines):
@@ -306,7 +315,8 @@ class Corpus:
         return self._derive(source=source)
 
     def subset(self, sentences: np.ndarray) -> "Corpus":
-        """The corpus restricted to (or resampled as) the given sentence indices."""
+        """The corpus restricted to (or resampled as) the given sentence indices; its
+        ``source.sentence_numbers`` keep each sentence's number in the whole input."""
         sentences = np.asarray(sentences, dtype=np.int64)
         lengths = self.lengths[sentences]
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
@@ -317,19 +327,22 @@ class Corpus:
         placed: dict = {}   # sentence -> its places here (a resample repeats sentences)
         for k, i in enumerate(sentences.tolist()):
             placed.setdefault(i, []).append(k)
+        numbers = self.source.sentence_numbers
         source = Source(self.source.path, None if lines is None else lines[sentences],
                         self.source.repaired_lines,
-                        **_followed(self.source, lambda i: placed.get(i, ())))
+                        **_followed(self.source, lambda i: placed.get(i, ())),
+                        sentence_numbers=sentences if numbers is None else numbers[sentences])
         return self._derive(offsets=offsets, columns=columns, tokens=tokens, source=source)
 
     def block(self, first: int, stop: int) -> "Corpus":
         """Sentences ``first`` to ``stop`` (exclusive) as a corpus of views of this one's
         arrays (no copy), with their file lines and snapped spans, renumbered."""
         a, b = int(self.offsets[first]), int(self.offsets[stop])
-        lines = self.source.sentence_lines
+        lines, numbers = self.source.sentence_lines, self.source.sentence_numbers
         source = Source(self.source.path, None if lines is None else lines[first:stop],
                         **_followed(self.source,
-                                    lambda i: (i - first,) if first <= i < stop else ()))
+                                    lambda i: (i - first,) if first <= i < stop else ()),
+                        sentence_numbers=None if numbers is None else numbers[first:stop])
         return self._derive(offsets=self.offsets[first:stop + 1] - a,
                             columns={name: ids[a:b] for name, ids in self.columns.items()},
                             tokens=None if self.tokens is None else self.tokens[a:b],

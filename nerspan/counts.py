@@ -24,7 +24,7 @@ import numpy as np
 from .corpus import GOLD, PRED, Corpus
 from .encodings import mentions
 from .errors import InputTypeError
-from .readers import read_predictions
+from .readers import check_gold_column, read_predictions
 from .schemes import Scheme
 from .spans import Spans
 from .tagfiles import TAGS, TagFile
@@ -153,7 +153,10 @@ def _two_columns(references, predictions, tokens, file_options) -> tuple[Corpus,
     """One corpus holding both sides: ``(corpus, gold column, pred column)``."""
     if isinstance(references, (str, os.PathLike)):
         gold_file = TagFile(os.fspath(references), **file_options)
-        corpus = read_predictions(gold_file.read(), predictions, gold_file.tag_column,
+        # gold beside predictions: its last column is not taken for gold when another
+        # holds tags of the same types (a token, gold, prediction file)
+        check_gold_column(gold_file.path, gold_file.other_tag_columns())
+        corpus = read_predictions(gold_file.read(), predictions, gold_file.column,
                                   token_column=gold_file.token_column,
                                   comment_prefix=gold_file.comment_prefix,
                                   encoding=gold_file.encoding)

@@ -8,6 +8,7 @@ All of them derive from ``NerspanError``, itself a ``ValueError``.
 """
 from __future__ import annotations
 
+import difflib
 import reprlib
 
 MAX_SHOWN = 80
@@ -43,6 +44,20 @@ def _nested_deeper(value, levels: int) -> bool:
             return False
         value = value[0]
     return True
+
+
+def did_you_mean(name: str, known, cutoff: float = 0.6) -> str:
+    """``" (did you mean 'x'?)"`` for the name among ``known`` closest to a misspelt
+    ``name`` (``difflib``, at least ``cutoff`` alike), or ``""`` when none is close.
+
+    >>> did_you_mean("sentense", ["response", "sentence"]), did_you_mean("id", ["text"])
+    (" (did you mean 'sentence'?)", '')
+    """
+    close = difflib.get_close_matches(name.casefold(), [k.casefold() for k in known], 1,
+                                      cutoff)
+    if not close:
+        return ""
+    return f" (did you mean {next(k for k in known if k.casefold() == close[0])!r}?)"
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
@@ -115,6 +130,11 @@ class FormatError(NerspanError):
 class TooFewColumnsError(FormatError):
     """No row of a column file has the columns asked for: the file lacks a column (a
     prediction file given as GOLD alone?), not a row its tag."""
+
+
+class AmbiguousInputError(NerspanError):
+    """The input reads two ways that give different numbers (which column is gold, whether
+    offsets count tokens or characters) and nothing says which: an option chooses."""
 
 
 class TokenMismatchError(NerspanError):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from .flat import GOLD, PRED, _a, as_label_list, first_outside
 from .errors import InputTypeError, shown
-from .options import (MATCHING, OCCURRENCES, OVERLAPS, check_bool, check_choice,
+from .options import (MATCHING, OCCURRENCES, OFFSETS, OVERLAPS, check_bool, check_choice,
                       check_fraction)
 from .type_processing import type_mapping, type_names
 
@@ -101,6 +101,16 @@ class InputOptions:
         False, "span input: a character span that does not start and end on token "
         "boundaries is widened to the tokens it touches and counted in ``repairs`` "
         "(``snapped``); by default it is an error naming it.", check_bool, span=True)
+    offsets: str | None = _option(
+        None, "span input: what ``start`` and ``end`` count in spans written ``(start, "
+        "end, label)`` or ``{'label', 'start', 'end'}``: ``\"tokens\"``, or ``\"chars\"``, "
+        "characters of the sentence text (``texts``, else the tokens joined by single "
+        "spaces), as spaCy, doccano, Label Studio and GLiNER write them (a span must start "
+        "and end on token boundaries unless ``snap``). None (default): tokens, unless "
+        "``texts`` are given; then characters when some span reaches past its sentence's "
+        "words as token offsets, and an error naming the ambiguity when every span fits "
+        "both ways. A pipeline's output always counts characters.",
+        lambda name, value: check_choice(name, value, OFFSETS), span=True)
     suffix: bool = _option(
         False, "tags are written type first and prefix last (``PER-B``, ``MISC-I``), as "
         "seqeval's ``suffix=True``: split on the last hyphen. For tags and label ids on "

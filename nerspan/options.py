@@ -87,6 +87,9 @@ MATCHING = ("grounded", "strings")
 OCCURRENCES = ("all", "ordered")
 OVERLAPS = ("drop", "keep")
 COMPAT = (None, "universalner")
+# What ``start`` and ``end`` of span input count (``InputOptions.offsets``): words of the
+# sentence, or characters of its text.
+OFFSETS = ("tokens", "chars")
 
 
 def check_choice(name: str, value, choices: tuple):

@@ -32,8 +32,9 @@ import numpy as np
 
 from .corpus import Corpus, Source
 from .flat import GOLD, PRED, Interner, _offsets, int32_array
-from .errors import (EmptyInputError, FormatError, TokenMismatchError, TooFewColumnsError,
-                     counted)
+from .errors import (AmbiguousInputError, EmptyInputError, FormatError, TokenMismatchError,
+                     TooFewColumnsError, counted)
+from .schemes import FALLBACK_PREFIXES, from_suffix, split_tag
 
 DOCSTART = "-DOCSTART-"
 SHOWN_CHARACTERS = 80  # an offending value is cut to this many characters in messages
@@ -47,6 +48,9 @@ _IS_ASCII_SPACE = np.zeros(256, dtype=bool)  # byte -> is it one of _ASCII_SPACE
 _IS_ASCII_SPACE[list(_ASCII_SPACE.encode("ascii"))] = True
 COLUMNS_HINT = ("are the column indexes right? columns, token_column / --gold-tag-column, "
                 "--pred-tag-column, --token-column")
+# Token rows looked at to find the columns that may hold tags beside the last one
+# (``columns=None``): a column with a value that is no tag among them is none.
+PREFIX_ROWS = 100
 # Characters read at once: a chunk's split fields (~60 bytes each) and NumPy passes add
 # ~2 MiB to the peak memory (1 << 18: 8 MiB, 1 << 20: 18 MiB, and none was faster).
 READ_CHUNK = 1 << 16
@@ -60,7 +64,12 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
 
     Args:
         columns: tag column name -> column index (negative counts from the end);
-            default ``{"gold": -1}``.
+            default ``{"gold": -1}``, then checked: when another column (not the
+            token's) holds tags of the same entity types as the last one (a ``token
+            gold prediction`` file, GermEval's outer and inner columns), which one is
+            gold is not guessed: ``AmbiguousInputError``, naming the columns (give
+            ``columns`` to choose; CoNLL-2003's chunk column, of other types, is no
+            such column).
         token_column: index of the token column, or None for no tokens.
         keep_tokens: False: the token column still counts in every row's width (a row
             without it is an error, as with True) but its values are not read into the
@@ -81,6 +90,7 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     Raises ``FormatError`` naming the file and line for a row with a wrong number of
     columns or bytes that do not decode, ``EmptyInputError`` for a file without tokens.
     """
+    chosen = columns is not None
     columns = dict(columns or {GOLD: -1})
     path = os.fspath(path)
     if comment_prefix == "":
@@ -95,7 +105,10 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
     if codecs.lookup(encoding).name == "utf-8":
         encoding = "utf-8-sig"  # the same codec, and a leading BOM is dropped
     keep_tokens = keep_tokens and token_column is not None
-    wanted = list(columns.values()) + ([token_column] if keep_tokens else [])
+    # read beside the tag columns (never into the corpus): the columns that may hold tags
+    others = [] if chosen else _tag_column_candidates(path, encoding, comment_prefix,
+                                                      token_column)
+    wanted = list(columns.values()) + others + ([token_column] if keep_tokens else [])
     try:
         with open(path, encoding=encoding) as handle:
             rows = _read_rows(handle, path, wanted, min_width, comment_prefix, missing_tag,
@@ -104,6 +117,9 @@ def read_columns(path: str | os.PathLike, columns: Mapping[str, int] | None = No
         raise undecodable_error(path, encoding, error) from None
     if not rows.lengths:
         raise EmptyInputError("the file is empty: no token in it", path=path)
+    if others:
+        check_gold_column(path, _shared_types(
+            rows.interners[0], dict(zip(others, rows.interners[1:1 + len(others)]))))
     if len(rows.repaired) == len(rows.ids[0]):  # a repair of every row is none
         raise TooFewColumnsError(
             f"no row has {counted(min_width, 'column')}: missing_tag / --missing-tag gives "
@@ -329,6 +345,111 @@ class _RowReader:
                         if first_field.startswith("#") or fields[0].startswith("#") else ")")
         return error(f"{problem}: {shown(line.strip())}", path=self.path, line=number,
                      sentence=sentence)
+
+
+def _tag_column_candidates(path: str, encoding: str, comment_prefix: str | None,
+                           token_column: int | None) -> list:
+    """The columns (0-based, never the token's nor the last) whose values in the first
+    ``PREFIX_ROWS`` token rows are all tags: those that may hold tags beside the last."""
+    rows = _first_token_rows(path, encoding, comment_prefix)
+    width = len(rows[0]) if rows else 0
+    if width < 3 or any(len(row) != width for row in rows):  # reading names a bad row
+        return []
+    token = None if token_column is None or not -width <= token_column < width \
+        else token_column % width
+    return [k for k in range(width - 1)
+            if k != token and tag_types({row[k] for row in rows}) is not None]
+
+
+def _first_token_rows(path: str, encoding: str, comment_prefix: str | None) -> list:
+    """The fields of the first ``PREFIX_ROWS`` token rows of ``path`` (fewer if the file
+    is shorter or stops decoding there: reading it names the problem)."""
+    rows, in_sentence = [], False
+    try:
+        with open(path, encoding=encoding) as handle:
+            for line in handle:
+                if not in_sentence and comment_prefix is not None \
+                        and line.startswith(comment_prefix):
+                    continue
+                fields = line.split() if line.isascii() else _split_unicode(line)
+                in_sentence = bool(fields) and fields[0] != DOCSTART
+                if in_sentence:
+                    rows.append(([""] if line[0] == "\t" else []) + fields)
+                    if len(rows) == PREFIX_ROWS:
+                        break
+    except UnicodeDecodeError:
+        pass
+    return rows
+
+
+def tag_types(values) -> set | None:
+    """The entity types of ``values`` if every one is a tag (``O`` or ``PREFIX-TYPE``,
+    or all of them written type first, ``TYPE-PREFIX``), else None.
+
+    >>> sorted(tag_types({"B-PER", "I-PER", "O", "B-LOC"})), tag_types({"NN", "O"})
+    (['LOC', 'PER'], None)
+    >>> sorted(tag_types({"PER-B", "O"}))
+    ['PER']
+    """
+    for read in (str, from_suffix):
+        types = set()
+        for value in values:
+            prefix, entity_type = split_tag(read(value))
+            if value != "O" and (prefix == "O" or prefix not in FALLBACK_PREFIXES):
+                break
+            if value != "O":
+                types.add(entity_type)
+        else:
+            return types
+    return None
+
+
+def other_tag_columns(path: str | os.PathLike, token_column: int | None = 0,
+                      comment_prefix: str | None = None, encoding: str = "utf-8") -> dict:
+    """Column (0-based) -> the entity types it shares with the last column, for every
+    other column of the file (not the token's) that holds tags: what ``read_columns``
+    refuses to guess past when no column is given (read again, only when the first rows
+    show such a column): ``{1: ['PER']}`` for a ``token gold prediction`` file whose
+    columns share the type PER.
+    """
+    path = os.fspath(path)
+    if codecs.lookup(encoding).name == "utf-8":
+        encoding = "utf-8-sig"
+    candidates = _tag_column_candidates(path, encoding, comment_prefix, token_column)
+    if not candidates:
+        return {}
+    corpus = read_columns(path, {GOLD: -1, **{str(k): k for k in candidates}},
+                          token_column=token_column, comment_prefix=comment_prefix,
+                          encoding=encoding, keep_tokens=False)
+    values = {name: [corpus.labels[k] for k in np.unique(ids).tolist()]
+              for name, ids in corpus.columns.items()}
+    return _shared_types(values.pop(GOLD), {int(name): v for name, v in values.items()})
+
+
+def _shared_types(gold, others: dict) -> dict:
+    """Column -> the types its tags (``others[column]``, values) share with ``gold``'s
+    (the values of the last column), for the columns that share any."""
+    gold_types = tag_types(gold)
+    if not gold_types:  # no tag, or no typed one: nothing to mistake
+        return {}
+    shared = {column: sorted(gold_types & (tag_types(values) or set()))
+              for column, values in others.items()}
+    return {column: types for column, types in shared.items() if types}
+
+
+def check_gold_column(path: str, others: dict) -> None:
+    """Refuse reading gold from the last column of ``path`` when ``others`` (column ->
+    the entity types it shares with it, ``other_tag_columns``) names another column."""
+    if not others:
+        return
+    column, shared = next(iter(others.items()))
+    raise AmbiguousInputError(
+        f"gold is read from the last column, and column {column} holds tags of the same "
+        f"entity types ({', '.join(shared[:5])}{', ...' if len(shared) > 5 else ''}): a "
+        f"file of tokens, gold and predicted tags? Say which column is gold's: "
+        f"columns={{'gold': {column}}} / gold_tag_column={column} / --gold-tag-column "
+        f"{column} (-1: the last); a file of gold and predictions is scored given alone "
+        "(GOLD without PRED; nerspan.read_system_file)", path=path)
 
 
 def _line_fields(chunk: str) -> tuple[np.ndarray, np.ndarray]:

@@ -37,8 +37,8 @@ import numpy as np
 
 from .corpus import Corpus, Source
 from .flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
-from .errors import (EmptyInputError, FormatError, InputTypeError, InvalidTagError,
-                     NerspanError, SentenceCountError, counted, shown)
+from .errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTypeError,
+                     InvalidTagError, NerspanError, SentenceCountError, counted, shown)
 from .input_options import SPAN_OPTION_NAMES, input_options
 from .schemes import get_scheme
 from .spans import decode
@@ -152,7 +152,8 @@ def read_spans(sentences, name: str = "spans", *, inputs) -> SpanRows:
     """
     sentences = _as_list(sentences, name)
     inclusive_end, snap = inputs.inclusive_end, inputs.snap
-    fast = _rows_fast(sentences, inclusive_end)
+    counted_as, why = _counted_offsets(sentences, inputs, name)
+    fast = _rows_fast(sentences, inclusive_end) if counted_as == "tokens" else None
     if fast is not None:
         return fast
     text_of = _Texts(inputs.tokens, inputs.texts, len(sentences), name)
@@ -162,12 +163,13 @@ def read_spans(sentences, name: str = "spans", *, inputs) -> SpanRows:
         spans = list(spans)
         for k, item in enumerate(spans):
             label, start, end, offsets = _fields(item, name, i, k)
-            if offsets == "token":
+            if offsets == "token" and counted_as == "tokens":
                 rows.append((i, start, end + 1 if inclusive_end else end, label))
             elif offsets == "subtoken":
                 raw.setdefault(i, []).append((label, start, end))
             else:
-                a, b, was_snapped = _align(text_of(i), start, end, label, snap, name, i)
+                a, b, was_snapped = _align(text_of(i), start, end, label, snap, name, i,
+                                           why if offsets == "token" else "")
                 rows.append((i, a, b, label))
                 if was_snapped:
                     snapped.append(i)
@@ -185,6 +187,64 @@ def read_spans(sentences, name: str = "spans", *, inputs) -> SpanRows:
     return SpanRows(as_array([r[0] for r in rows]), as_array([r[1] for r in rows]),
                     as_array([r[2] for r in rows]), [r[3] for r in rows], as_array(snapped),
                     repairs.invalid_transitions if repairs is not None else 0)
+
+
+def _counted_offsets(sentences: list, inputs, name: str) -> tuple[str, str]:
+    """What ``start`` and ``end`` count in the spans written as token spans (tuples,
+    ``{"label", "start", "end"}``): ``("tokens" | "chars", why)``, ``why`` saying, when
+    the spans decided it, what made them characters (``InputOptions.offsets``).
+
+    Without ``offsets``, a side with ``texts`` is read as characters when some span
+    reaches past its sentence's words as token offsets, as tokens when some span would
+    cut a word's letters apart as characters (``_cuts_a_word``); when every span fits
+    both ways, which one is meant is not guessed (``AmbiguousInputError``).
+    """
+    if inputs.offsets is not None or inputs.texts is None:
+        return inputs.offsets or "tokens", ""
+    text_of = _Texts(inputs.tokens, inputs.texts, len(sentences), name)
+    example, cuts = None, False  # a span that fits both ways (for the error); a cut word
+    for i, spans in enumerate(sentences):
+        for k, item in enumerate(spans if isinstance(spans, (list, tuple)) else ()):
+            try:
+                label, start, end, kind = _fields(item, name, i, k)
+            except NerspanError:  # reading the spans names it
+                return "tokens", ""
+            if kind != "token":
+                continue
+            text, starts, _ = text_of(i)
+            if end + inputs.inclusive_end > len(starts):
+                return "chars", (f"read as characters of the text: as token offsets, span "
+                                 f"({start}, {end}, {shown(label)}) of sentence {i} reaches "
+                                 f"past its {counted(len(starts), 'word')}; offsets='tokens' "
+                                 "(--offsets tokens) reads token offsets")
+            cuts = cuts or _cuts_a_word(text, start, end)
+            if example is None and 0 <= start < end:
+                example = (i, label, start, end + inputs.inclusive_end)
+    if example is None or cuts:
+        return "tokens", ""
+    i, label, start, end = example
+    text, starts, ends = text_of(i)
+    raise AmbiguousInputError(
+        f"span ({start}, {end - inputs.inclusive_end}, {shown(label)}) reads as the words "
+        f"{shown(text[starts[start]:ends[end - 1]])} or as the characters "
+        f"{shown(text[start:end - inputs.inclusive_end])} of the text, and every span fits "
+        "both ways: say what start and end count, offsets='chars' (--offsets chars; spaCy, "
+        "doccano, Label Studio and GLiNER count characters) or offsets='tokens' (--offsets "
+        "tokens)", side=name, sentence=i)
+
+
+def _cuts_a_word(text: str, start: int, end: int) -> bool:
+    """Whether the characters ``[start, end)`` of ``text`` are no span a tool would
+    write: outside the text, or cutting letters or digits apart at either end (a
+    punctuation mark beside them may be cut off: ``Paris`` of ``Paris,``).
+
+    >>> _cuts_a_word("Ada met Bob", 0, 2), _cuts_a_word("Ada, Bob", 0, 3)
+    (True, False)
+    """
+    if not 0 <= start < end <= len(text):
+        return True
+    return any(0 < at < len(text) and text[at - 1].isalnum() and text[at].isalnum()
+               for at in (start, end))
 
 
 def _as_list(value, name: str) -> list:
@@ -371,8 +431,9 @@ class _Texts:
 
 
 def _align(text_info, start: int, end: int, label: str, snap: bool, name: str,
-           sentence: int) -> tuple[int, int, bool]:
-    """Token offsets of the character span [start, end); whether it had to be widened."""
+           sentence: int, why: str = "") -> tuple[int, int, bool]:
+    """Token offsets of the character span [start, end); whether it had to be widened.
+    ``why``: why the offsets are read as characters, when the spans decided it."""
     text, starts, ends = text_info
     first = int(np.searchsorted(starts, start))
     last = int(np.searchsorted(ends, end))
@@ -383,11 +444,13 @@ def _align(text_info, start: int, end: int, label: str, snap: bool, name: str,
     a = int(np.searchsorted(ends, start, side="right"))
     b = int(np.searchsorted(starts, end, side="left"))
     described = f"{shown(label)} at characters {start}..{end} ({shown(text[start:end])})"
+    why = f" ({why})" if why else ""
     if b <= a:
-        raise NerspanError(f"span {described} covers no token", side=name, sentence=sentence)
+        raise NerspanError(f"span {described} covers no token{why}", side=name,
+                           sentence=sentence)
     if not snap:
         raise NerspanError(f"span {described} does not fall on token boundaries; "
-                           "snap=True (--snap) widens it to the tokens it touches",
+                           f"snap=True (--snap) widens it to the tokens it touches{why}",
                            side=name, sentence=sentence)
     return a, b, True
 

@@ -19,7 +19,7 @@ from typing import Iterable
 import numpy as np
 
 from .corpus import GOLD, Corpus
-from .readers import DOCSTART, read_columns
+from .readers import DOCSTART, other_tag_columns, read_columns
 
 TAGS = "tags"  # the corpus column a tag file is read into, and how errors name it
 # What nerspan.readers splits columns on: ASCII whitespace only (U+00A0 and the other
@@ -35,19 +35,35 @@ class TagFile:
     """A column file read for one tag column: which columns, how its lines are read.
 
     ``tag_column`` and ``token_column`` index the columns (negative from the end; the
-    defaults read ``token ... tag`` files); ``token_column=None`` reads no tokens.
+    defaults read ``token ... tag`` files: ``tag_column=None`` is the last column, not
+    chosen: ``other_tag_columns`` names the other columns that hold tags);
+    ``token_column=None`` reads no tokens.
     """
 
     path: str
-    tag_column: int = -1
+    tag_column: int | None = None
     token_column: int | None = 0
     comment_prefix: str | None = None
     encoding: str = "utf-8"
 
+    @property
+    def column(self) -> int:
+        """The index of the tag column read (negative from the end)."""
+        return -1 if self.tag_column is None else self.tag_column
+
     def read(self) -> Corpus:
         """The file as a corpus with one tag column, ``"tags"``."""
-        return read_columns(self.path, {TAGS: self.tag_column}, token_column=self.token_column,
+        return read_columns(self.path, {TAGS: self.column}, token_column=self.token_column,
                             comment_prefix=self.comment_prefix, encoding=self.encoding)
+
+    def other_tag_columns(self) -> dict:
+        """Column -> the entity types it shares with the last one, for the other columns
+        that hold tags (``nerspan.readers.other_tag_columns``), when no ``tag_column``
+        was chosen; else ``{}``."""
+        if self.tag_column is not None:
+            return {}
+        return other_tag_columns(self.path, self.token_column, self.comment_prefix,
+                                 self.encoding)
 
     def lines(self) -> Iterable[str]:
         """The file's lines, newlines kept (a byte-order mark dropped)."""
@@ -64,7 +80,7 @@ class TagFile:
     def _rewritten(self, lines: Iterable[str], tags) -> Iterable[str]:
         """The token rows as ``read_columns`` finds them: a comment only where a sentence
         may begin, a blank or ``-DOCSTART-`` row ends a sentence."""
-        prefix, column, in_sentence = self.comment_prefix, self.tag_column, False
+        prefix, column, in_sentence = self.comment_prefix, self.column, False
         for line in lines:
             if not in_sentence and prefix is not None and line.startswith(prefix):
                 yield line
@@ -118,7 +134,7 @@ def _writing_codec(encoding: str) -> str:
     return "utf-8" if codecs.lookup(encoding).name == "utf-8" else encoding
 
 
-def tag_source(source, *, column: str = GOLD, tokens=None, tag_column: int = -1,
+def tag_source(source, *, column: str = GOLD, tokens=None, tag_column: int | None = None,
                token_column: int | None = 0, comment_prefix: str | None = None,
                encoding: str = "utf-8") -> tuple[Corpus, str, TagFile | None]:
     """``(corpus, column, file)`` for a source: a path or ``TagFile`` (read, column

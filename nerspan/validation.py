@@ -80,7 +80,11 @@ class Problem:
 @dataclass(frozen=True)
 class Validation:
     """The problems of one tag column under one scheme (empty: the column is valid),
-    and the size of what was read (``documents``: for files, else None)."""
+    and the size of what was read (``documents``: for files, else None). For a file:
+    ``tag_column``, the column validated (as given, negative from the end; -1 the last),
+    and ``other_tag_columns``, the other columns that hold tags of the same entity types
+    when no column was given (column -> the types shared, ``TagFile.other_tag_columns``).
+    """
 
     scheme: str
     problems: tuple
@@ -88,6 +92,8 @@ class Validation:
     sentences: int
     documents: int | None = None
     path: str | None = None
+    tag_column: int | None = None
+    other_tag_columns: dict | None = None
 
     @property
     def valid(self) -> bool:
@@ -101,7 +107,26 @@ class Validation:
         return {"scheme": self.scheme, "file": self.path, "valid": self.valid,
                 "problems": len(self.problems), "tokens": self.tokens,
                 "sentences": self.sentences, "documents": self.documents,
+                "tag_column": self.tag_column,
+                "other_tag_columns": None if self.other_tag_columns is None else
+                {str(column): types for column, types in self.other_tag_columns.items()},
                 "errors": [problem.to_dict() for problem in self.problems]}
+
+    def column_note(self) -> str | None:
+        """Which column of a file was validated, when another holds tags of the same
+        types (None otherwise): the one line a reader of "valid" needs.
+
+        >>> Validation("IOB2", (), 3, 1, tag_column=-1, other_tag_columns={1: ["PER"]}
+        ...            ).column_note()
+        'validated the last column; column 1 holds tags of the same types too (PER): tag_column=1 (--tag-column 1) validates it'
+        """
+        if not self.other_tag_columns:
+            return None
+        column, types = next(iter(self.other_tag_columns.items()))
+        which = "the last column" if self.tag_column == -1 else f"column {self.tag_column}"
+        return (f"validated {which}; column {column} holds tags of the same types too "
+                f"({', '.join(types[:5])}{', ...' if len(types) > 5 else ''}): "
+                f"tag_column={column} (--tag-column {column}) validates it")
 
 
 def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, tokens=None,
@@ -112,7 +137,8 @@ def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, token
         source: a column file (path or ``nerspan.tagfiles.TagFile``), a ``Corpus`` (its
             ``column``), or lists of tags per sentence (with ``tokens``, optionally).
         scheme: the scheme the tags should follow (``nerspan.schemes.SCHEMES``).
-        file_options: for a path: ``tag_column`` (default -1), ``token_column`` (0),
+        file_options: for a path: ``tag_column`` (default: the last, other columns of
+            tags named, ``Validation.other_tag_columns``), ``token_column`` (0),
             ``comment_prefix``, ``encoding`` (see ``TagFile``).
 
     Raises ``InvalidTagError`` (file:line) for a value that is no tag at all.
@@ -129,7 +155,9 @@ def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, token
     found = find_problems(corpus, column, table, scheme)
     problems = tuple(_problems(corpus, column, table, scheme, found))
     return Validation(scheme.name, problems, corpus.n_tokens, corpus.n_sentences,
-                      file.documents(corpus) if file else None, corpus.source.path)
+                      file.documents(corpus) if file else None, corpus.source.path,
+                      file.column if file else None,
+                      file.other_tag_columns() if file else None)
 
 
 def find_problems(corpus: Corpus, column: str, table: LabelTable, scheme: Scheme

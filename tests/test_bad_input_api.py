@@ -866,6 +866,10 @@ PRED_SPANS = {
                               "score": 0.9}],
                             [{"entity_group": "LOC", "start": 3, "end": 6, "word": "Rio",
                               "score": 0.8}]], dict(snap=True)),
+    # spaCy's, GLiNER's dicts: characters of the text (issue 37)
+    "characters counted": ([[{"label": "PER", "start": 0, "end": 3}],
+                            [{"label": "LOC", "start": 3, "end": 6}]],
+                           dict(texts=["Ana Lima sings", "in Rio"], offsets="chars")),
 }
 
 
@@ -899,6 +903,48 @@ def test_a_character_span_off_token_boundaries_says_snap_which_works(entry):
                                                    r"token boundaries; snap=True \(--snap\) widens it"):
         _scored(entry, GOLD, spans)
     assert _scored(entry, GOLD, spans, snap=True).to_dict()
+
+
+@pytest.mark.parametrize("entry", [*SCORES, *(f"metrics/{f}" for f in FAMILIES)])
+def test_character_offsets_that_fit_as_token_offsets_are_refused_naming_offsets(entry):
+    """"Ana" as characters, or the three words as token offsets: read neither way in
+    silence (issue 37); ``offsets`` says which."""
+    spans = [[{"label": "PER", "start": 0, "end": 3}], []]
+    texts = dict(texts=["Ana Lima sings", "in Rio"])
+    call = TAG_ENTRIES[entry] if entry.startswith("metrics/") else (
+        lambda references, predictions, **options: _scored(entry, references, predictions,
+                                                           **options))
+    with pytest.raises(nerspan.AmbiguousInputError,
+                       match=r"^predictions, sentence 0: span \(0, 3, 'PER'\) reads as the words "
+                             r"'Ana Lima sings' or as the characters 'Ana' of the text, and every "
+                             r"span fits both ways: .*offsets='chars' \(--offsets chars; .*\) or "
+                             r"offsets='tokens' \(--offsets tokens\)$"):
+        call(GOLD, spans, **texts)
+    assert _numbers(call(GOLD, spans, **texts, offsets="chars")) == _numbers(
+        call(GOLD, [["B-PER", "O", "O"], ["O", "O"]]))
+
+
+def _found(value, key: str):
+    """Every value of ``key`` anywhere in a result's plain data."""
+    if isinstance(value, dict):
+        return [v for k, v in value.items() if k == key] + [
+            x for v in value.values() for x in _found(v, key)]
+    if isinstance(value, list):
+        return [x for v in value for x in _found(v, key)]
+    return []
+
+
+# (an experiment's system given as a list of strings is its runs, files: there the
+# responses are one run, as the other experiment entries give them)
+@pytest.mark.parametrize("entry", [e for e in TAG_ENTRIES if e != "nerlens.experiment"])
+def test_responses_of_one_word_or_empty_are_responses_without_entities(entry):
+    """"None", "N/A", "": generated output with no entity, counted as unreadable where it
+    is, as the CLI reads it; never "tags given flat" (issue 37)."""
+    words = dict(tokens=TOKENS) if entry in ("nerspan.score", "faireval.score",
+                                             "metrics/faireval") else {}
+    result = TAG_ENTRIES[entry](GOLD, ["None", ""], **words)
+    data = result if isinstance(result, dict) else result.to_dict()
+    assert 2 in _found(data, "parse_failures"), entry
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -1342,7 +1388,7 @@ GOOD_RUN = ['{"response": "[[\\"Ana Lima\\", \\"PER\\"]]"}', RIO]
 # case -> (run 1's lines, run 2's lines, error, message)
 GENERATED_RUN_CASES = {
     "not JSON": (GOOD_RUN, ["not json", RIO], nerspan.FormatError,
-                 r"g2.jsonl:1, dataset 'd1', system 'llm#2', sentence 0: not JSON"),
+                 r"g2.jsonl:1, dataset 'd1', system 'llm#2': not JSON"),
     "a line short": (GOOD_RUN, [RIO], nerspan.SentenceCountError,
                      r"g2.jsonl, dataset 'd1', system 'llm#2': 1 response for 2 gold "
                      r"sentences"),

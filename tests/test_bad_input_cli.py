@@ -85,6 +85,12 @@ CASES = {
                             r"--pred-tag-column, --token-column\)"),
     "unknown_scheme": ("gold", GOLD, ["--scheme", "BIOX"],
                        r"error: unknown tag scheme 'BIOX'; choose one of IOB1, IOB2"),
+    # a token, gold, prediction file as GOLD: its last column is no gold (issue 37)
+    "two_tag_columns_gold": ("gold", "John B-PER B-PER\nSmith I-PER O\nsaw O O\n\nParis B-LOC "
+                                     "B-LOC\n", [],
+                             r"gold.txt: gold is read from the last column, and column 1 "
+                             r"holds tags of the same entity types \(LOC, PER\): .*"
+                             r"--gold-tag-column 1 \(-1: the last\)"),
     "huge_bad_line": ("pred", good_pred("P" * 5_000_000), [],
                       r"pred.txt:5, sentence 1: 1 column, .*: 'P{80}'\.\.\. "
                       r"\(5000000 characters\)$"),
@@ -561,7 +567,8 @@ JSONL_CASES = {
 def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, capsys, case,
                                                                       command):
     """Every command, faireval too (it scored a system's own tokens against gold's spans,
-    and named no file or line), refuses a span file as its error says."""
+    and named no file or line; its span past the end named no label), refuses a span
+    file as its error says."""
     lines, message = JSONL_CASES[case]
     gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
     gold_lines = JSONL_GOLD if case != "other_text" else [
@@ -570,8 +577,6 @@ def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, 
     pred.write_text("\n".join(lines) + "\n", encoding="utf-8")
     train = files(tmp_path)["train"]
     code, _, err = run(capsys, argv(command, tmp_path, gold, pred, train, ["--jsonl"]))
-    if command == "faireval" and case == "span_past_the_end":
-        message = message.replace(", 'LOC'", "")  # faireval names a span (start, end)
     check_one_line(code, err, message)
 
 
@@ -913,6 +918,24 @@ HINT_CASES = {
         r"without PRED files \(nerlens score \S*gold.txt --generated FILE.jsonl --matching "
         r"strings\)$",
         "score {gold} --generated {llm} --matching strings", r"scored as strings"),
+    "two_tag_columns": (   # a token, gold, prediction file as GOLD beside PRED (issue 37)
+        {"system.txt": "John B-PER B-PER\nSmith I-PER O\nsaw O O\n\nParis B-LOC B-LOC\n"},
+        "score {system} {pred}", r"--gold-tag-column 1 \(-1: the last\)",
+        "score {system} {pred} --gold-tag-column 1", r"FB1: 100.00"),
+    "character_offsets": (
+        {"chars.jsonl": '{"text": "Ada met Bob", "spans": [{"label": "PER", "start": 0, '
+                        '"end": 3}]}\n',
+         "pipe.jsonl": '{"spans": [{"entity_group": "PER", "start": 0, "end": 3, "word": '
+                       '"Ada", "score": 0.9}]}\n'},
+        "score --jsonl {chars} {pipe}", r"offsets='chars' \(--offsets chars;",
+        "score --jsonl {chars} {pipe} --offsets chars", r"FB1: 100.00"),
+    "misspelt_key_of_generated_output": (
+        {"misspelt.jsonl": '{"response": "[]", "sentense": 1}\n{"response": "[]", '
+                           '"sentense": 0}\n',
+         "answers.jsonl": '{"response": "[]", "sentence": 1}\n{"response": '
+                          '"<PER>John Smith</PER>", "sentence": 0}\n'},
+        "score {gold} --generated {misspelt}", r"did you mean 'sentence'\?",
+        "score {gold} --generated {answers}", r"FB1:  66.67"),
     "weights_unknown": (
         {}, "faireval {gold} {pred} --weights fairest",
         r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",
@@ -1046,13 +1069,13 @@ def test_type_flags_with_matching_strings_bad_input_is_one_line(tmp_path, capsys
 # is no error: counted (a note on stderr, repairs in the JSON) while the other sentence scores.
 PARIS = json.dumps({"response": '[["Paris", "LOC"]]'})
 GENERATED_FILE_CASES = {
-    "not JSON": (["not json", PARIS], r"g.jsonl:1, sentence 0: not JSON: Expecting value"),
+    "not JSON": (["not json", PARIS], r"g.jsonl:1: not JSON: Expecting value"),
     "JSON of the wrong shape": (['["John", "PER"]', PARIS],
-                                r'g.jsonl:1, sentence 0: expected an object with a "response"'),
+                                r'g.jsonl:1: expected an object with a "response"'),
     "tokens of the wrong shape": (
         [json.dumps({"response": "[]", "tokens": "John Smith saw"}),
          json.dumps({"response": "[]", "tokens": ["Paris"]})],
-        r'g.jsonl:1, sentence 0: "tokens" must be a list of strings'),
+        r'g.jsonl:1: "tokens" must be a list of strings'),
     "another sentence's words": (
         [json.dumps({"response": "[]", "tokens": ["John", "Smith", "saw"]}),
          json.dumps({"response": "[]", "tokens": ["London"]})],
@@ -1060,6 +1083,9 @@ GENERATED_FILE_CASES = {
     "a line short": ([PARIS], r"g.jsonl: 1 response for 2 gold sentences"),
     "a sentence past the end": ([json.dumps({"response": "[]", "sentence": 7})],
                                 r"g.jsonl:1: sentence 7 is past gold's last \(2 sentences\)"),
+    "a misspelt key": ([json.dumps({"response": "[]", "sentense": 1}), PARIS],
+                       r"g.jsonl:1: unknown key 'sentense' \(did you mean 'sentence'\?\); a "
+                       r"line's keys are response, tokens, text, sentence"),
 }
 # case -> (the first sentence's response, the kind it is counted as)
 GENERATED_MODEL_CASES = {
@@ -1068,6 +1094,8 @@ GENERATED_MODEL_CASES = {
     "a type that is a number": ('[["John Smith", 5]]', "rejected"),
     "an empty string entity": ('[["", "PER"]]', "rejected"),
     "a response of 1 MB": (json.dumps([["x" * 1_000_000, "PER"]]), "ungrounded"),
+    "an entity with a misspelt key": ('[{"txt": "John Smith", "type": "PER"}]', "rejected"),
+    "a one-word response": ("None", "parse_failures"),
 }
 
 

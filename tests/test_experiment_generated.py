@@ -230,7 +230,7 @@ def test_the_demo_responses_as_two_runs_score_as_the_generative_demo_report():
     (lambda d, f: d["web"]["generated"].update(llm=[[["B-PER"]]]), TypeError,
      "dataset 'web', system 'llm': generated output is a JSON Lines file"),
     (lambda d, f: d["web"]["generated"].update(llm=[f["web"]["llm"][0], f["news"]["gold"]]),
-     FormatError, "news_gold.txt:1, dataset 'web', system 'llm#2', sentence 0: not JSON"),
+     FormatError, "news_gold.txt:1, dataset 'web', system 'llm#2': not JSON"),
 ])
 def test_bad_generated_declarations_name_the_dataset_and_run(files, change, error, message):
     declared = _declared(files)

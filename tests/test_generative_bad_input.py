@@ -201,8 +201,16 @@ def test_bad_arguments(call, error, message):
 # -- a JSON Lines file of responses ------------------------------------------------------------
 
 @pytest.mark.parametrize("lines, message", [
-    (["not json"], r"g\.jsonl:1, sentence 0: not JSON"),
-    (['{"text": "a"}'], r'g\.jsonl:1, sentence 0: expected an object with a "response"'),
+    # a line that cannot be read is named by its line: its place is no sentence number
+    (["not json"], r"g\.jsonl:1: not JSON"),
+    (['{"text": "a"}'], r'g\.jsonl:1: expected an object with a "response"'),
+    (['{"response": [], "sentence": 64, "tokens": "a b"}'],
+     r'g\.jsonl:1, sentence 64: "tokens" must be a list of strings'),
+    (['{"response": [], "sentense": 3}'],
+     r"g\.jsonl:1: unknown key 'sentense' \(did you mean 'sentence'\?\); a line's keys are "
+     r"response, tokens, text, sentence$"),
+    (['{"respons": []}'], r"g\.jsonl:1: unknown key 'respons' \(did you mean 'response'\?\)"),
+    (['{"response": [], "id": 7}'], r"g\.jsonl:1: unknown key 'id'; a line's keys are"),
     (['{"response": [], "tokens": "a b"}'], '"tokens" must be a list of strings'),
     (['{"response": [], "text": 3}'], '"text" must be a string'),
     (['{"response": [], "sentence": -1}'], '"sentence" must be a sentence index'),

@@ -39,12 +39,13 @@ OPTIONS = {
     "tough_mentions": ("tough-mentions", {
         "case_sensitive": "--case-sensitive", "return_mentions": "--return-mentions",
         "beta": "--beta", "suffix": "--suffix", "confusion": "--confusion",
-        "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
         "scheme": "--scheme", "mode": "--mode"}),
     "hardeval": ("hardeval", {
         "strict_diff": "--strict-diff", "error_labels": "--error-labels",
         "return_tokens": NO_FLAG, "subsets": NO_FLAG,   # the CLI's --kfold makes subsets
-        "suffix": "--suffix", "confusion": "--confusion", "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "suffix": "--suffix", "confusion": "--confusion",
+        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
         "scheme": "--scheme", "mode": "--mode"}),
     "attribute_buckets": ("buckets", {
         "n_buckets": "--n-buckets", "attributes": "--attributes",
@@ -53,7 +54,7 @@ OPTIONS = {
         "compat": "--compat", "bootstrap": "--bootstrap", "seed": "--seed",
         "confidence": "--confidence", "beta": "--beta", "suffix": "--suffix",
         "confusion": "--confusion",
-        "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
         "scheme": "--scheme", "mode": "--mode"}),
     "faireval": ("faireval", {
         "weights": "--weights", "focus": "--focus", "labels": "--labels",
@@ -64,13 +65,13 @@ OPTIONS = {
         "min_overlap": "--min-overlap", "matching": "--matching",
         "return_instances": "--return-instances", "beta": "--beta", "suffix": "--suffix",
         "confusion": "--confusion",
-        "inclusive_end": "--inclusive-end", "snap": "--snap",
+        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
         "scheme": "--scheme", "mode": "--mode"}),
 }
 PACKAGES = {"tough_mentions": tough_mentions, "hardeval": hardeval,
             "attribute_buckets": attribute_buckets, "faireval": faireval}
 DECODING = ("scheme", "mode")
-SPAN_OPTIONS = ("inclusive_end", "snap")   # every module takes them (metric_support)
+SPAN_OPTIONS = ("inclusive_end", "snap", "offsets")   # every module takes them (metric_support)
 SHARED_OPTIONS = ("suffix", "confusion")    # every module takes them (metric_support)
 
 # Flags whose name is an API name of another meaning must not exist in the CLI: file

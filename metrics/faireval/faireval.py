@@ -62,6 +62,9 @@ Args:
         numbers of the tag route. At evaluate.load(...) or at compute(...).
     inclusive_end: token spans have inclusive ends (nervaluate's layout).
     snap: widen character spans that miss token boundaries (counted in repairs).
+    offsets: what start and end of {"label", "start", "end"} dicts count: "tokens", or
+        "chars" of texts (spaCy, GLiNER); None: decided from the spans, refused when
+        both fit.
     schemas: "semeval" adds the SemEval-2013 schemas (strict, exact, partial, ent_type)
         as nervaluate counts them. With schemas: min_overlap, the least overlap of a
         prediction that may take a gold span (a fraction of its tokens in (0, 1],

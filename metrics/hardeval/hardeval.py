@@ -48,7 +48,8 @@ Args:
         score (counted only); repairs["pred"]["generative"] counts what could not be used.
     predictions, references may also be span lists per sentence: dicts {"label", "start",
         "end"} (token offsets, end exclusive) or a transformers token-classification
-        pipeline's output dicts (character offsets); options texts, inclusive_end, snap
+        pipeline's output dicts (character offsets); options texts, inclusive_end, snap,
+        offsets ("chars": the dicts count characters of texts, as spaCy writes them)
         (nerspan.InputOptions, the same in every family); an empty span list is no mention.
     label_list: the tags in id order (a list, or model.config.id2label): predictions and
         references are then label ids as a Trainer gives them (lists or padded arrays of

@@ -7,16 +7,16 @@ import sys
 import faireval
 from faireval import plots
 from faireval.semeval import MIN_OVERLAP, check_min_overlap
-from nerspan import GOLD, GoldContext, NerspanError, read_columns
+from nerspan import GOLD, GoldContext, read_columns
 
-from nerlens.systems import named_files, span_errors_located
+from nerlens.systems import answers_located, named_files, span_errors_located
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, check_file,
                      confusion_text, fbeta_column, format_table, note, print_results,
                      read_text_file)
 from .inputs import add_input_arguments, load_generated, load_systems
 from .options import FAIREVAL, GENERATED, KEEP, READ, SPANS, TYPES, from_args, given
-from .span_files import read_span_files
+from .span_files import read_span_files, refuse_span_flags
 
 NAME = "faireval"
 HELP = "FairEval error types (LE, BE, LBE) and fair scores without double penalties"
@@ -113,6 +113,7 @@ def compute(args) -> dict:
             raise UsageError("--spans needs TARGET and SYSTEM span files")
         if args.ignore_punct:
             raise UsageError("--ignore-punct needs POS tags, which span files do not have")
+        refuse_span_flags(args)
         target = read_text_file(faireval.read_span_file, check_file(args.gold), args.encoding)
         system = read_text_file(faireval.read_span_file, check_file(preds[0]), args.encoding)
         [name] = named_files(preds)
@@ -156,13 +157,11 @@ def keep_overlaps(args, kwargs: dict) -> dict:
                                             "overlaps": None})) if args.predictions else {}
     _, answers = load_generated(args)
     for name, gold, read in answers:
-        try:
+        with answers_located(f"generated {name!r}", gold, read):
             results[name] = faireval.score(
                 gold, read["responses"], tokens=read["tokens"] if gold.tokens is None else None,
                 **from_args(args, GENERATED), **from_args(args, KEEP), **from_args(args, TYPES),
                 **kwargs).to_dict()
-        except NerspanError as error:
-            raise error.on_side(f"generated {name!r}") from None
         note(f"{name}: {results[name]['repairs']['pred']['generative']['summary']}")
     return results
 

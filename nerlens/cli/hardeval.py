@@ -235,11 +235,12 @@ def _run_corpus_stats(args) -> int:
         raise UsageError("no GOLD file given")
     train = _train_index(args)
     read = dict(comment_prefix=args.comment_prefix)
-    gold_column = -1 if args.gold_tag_column is None else args.gold_tag_column
+    # None: the last column, unless another holds tags of the same types (then refused)
+    gold_column = None if args.gold_tag_column is None else {GOLD: args.gold_tag_column}
     evaluation = {}
     if args.dev:
         evaluation["dev"] = read_columns(check_file(args.dev), {GOLD: -1}, **read)
-    evaluation["test"] = read_columns(check_file(args.gold), {GOLD: gold_column}, **read)
+    evaluation["test"] = read_columns(check_file(args.gold), gold_column, **read)
     stats = analysis.corpus_statistics(train, evaluation, args.scheme, args.mode)
     if args.format == "json":
         print_json(stats)

@@ -16,7 +16,7 @@ from .common import (UsageError, add_alias, add_type_arguments, check_file, enco
                      note, prediction_paths)
 from .generated_files import add_generated_arguments, generated_options
 from .options import READ, SPANS, SYSTEMS, from_args, given, type_processing
-from .span_files import add_span_arguments, span_paths
+from .span_files import add_span_arguments, refuse_span_flags, span_paths
 
 
 def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
@@ -139,6 +139,7 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     else:
         if not args.gold:
             raise UsageError("no GOLD file given")
+        refuse_span_flags(args)
         gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
         corpus, systems = library.read_systems(
             gold, [check_file(p) for p in prediction_paths(args)] or None,
@@ -165,12 +166,13 @@ def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
                          "with --jsonl span files")
     if not args.gold:
         raise UsageError("no GOLD file given")
+    refuse_span_flags(args)
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
     corpus = with_suffix(args, library.read_gold(
-        gold, tag_column=args.gold_tag_column, split=given(args, "split"),
-        tokens_column=given(args, "tokens_column"), tags_column=given(args, "tags_column"),
+        gold, split=given(args, "split"), tokens_column=given(args, "tokens_column"),
+        tags_column=given(args, "tags_column"),
         **{key: value for key, value in system_options(args).items()
-           if key not in ("gold_tag_column", "pred_tag_column", "allow_token_mismatch")}))
+           if key not in ("pred_tag_column", "allow_token_mismatch")}))
     answers = []
     for name, path in generated_options(args)["generated"].items():
         answered, read = library.read_answers(corpus, path, args.encoding)
@@ -187,10 +189,9 @@ def with_suffix(args, corpus: Corpus, undo: bool = False) -> Corpus:
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
     """The GOLD column file (--gold-tag-column, default last), its tags checked."""
     options = system_options(args, outside_scheme_is_error)
-    for key in ("gold_tag_column", "pred_tag_column", "allow_token_mismatch"):
+    for key in ("pred_tag_column", "allow_token_mismatch"):
         options.pop(key)
-    corpus = with_suffix(args, library.read_gold(check_file(path),
-                                                 tag_column=args.gold_tag_column, **options))
+    corpus = with_suffix(args, library.read_gold(check_file(path), **options))
     # its types are checked once predictions are added (add_predictions)
     return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
                           check=False)

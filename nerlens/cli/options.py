@@ -152,6 +152,7 @@ FLAGS = (
     Flag("jsonl", absent=False),
     Flag("inclusive_end", "inclusive_end", (SPANS,)),
     Flag("snap", "snap", (SPANS,)),
+    Flag("offsets", "offsets", (SPANS,)),
     # entity types (seqscore's process), on every input
     Flag("keep_types", "keep_types", (TYPES,)),
     Flag("remove_types", "remove_types", (TYPES,)),

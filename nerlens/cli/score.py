@@ -12,6 +12,7 @@ from nerspan.spans import repair_note
 from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_systems
+from nerlens.systems import answers_located
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, confusion_text,
                      note, print_json, print_results)
@@ -113,12 +114,10 @@ def score_strings(args, options: dict) -> dict:
     _, answers = load_generated(args)
     results = {}
     for name, gold, read in answers:
-        try:
+        with answers_located(f"generated {name!r}", gold, read):
             results[name] = nerspan.score(
                 gold, read["responses"], scheme=args.scheme, mode=args.mode,
                 tokens=read["tokens"] if gold.tokens is None else None, **options).to_dict()
-        except nerspan.NerspanError as error:
-            raise error.on_side(f"generated {name!r}") from None
     return results
 
 

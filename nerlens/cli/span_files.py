@@ -8,9 +8,11 @@ carry only their spans: the words are the gold file's.
 from __future__ import annotations
 
 from nerspan import get_scheme, read_span_jsonl
+from nerspan.options import OFFSETS
 from nerlens.systems import named_files, span_files
 
 from .common import UsageError, check_file, prediction_paths
+from .options import SPANS, from_args
 
 
 def add_span_arguments(parser) -> None:
@@ -22,6 +24,23 @@ def add_span_arguments(parser) -> None:
     parser.add_argument("--snap", action="store_true",
                         help="widen --jsonl character spans to the tokens they touch "
                              "(each one is counted in repairs) instead of failing")
+    parser.add_argument("--offsets", choices=OFFSETS, default=None,
+                        help="what start and end of --jsonl spans written [start, end, "
+                             "LABEL] or {\"label\", \"start\", \"end\"} count: tokens, or "
+                             "chars of the line's \"text\" (spaCy, doccano, Label Studio, "
+                             "GLiNER); default: tokens, or chars when a span reaches past "
+                             "its line's words, and an error when both fit")
+
+
+def refuse_span_flags(args) -> None:
+    """--inclusive-end, --snap and --offsets say how --jsonl spans are read: given for
+    other files, they would be ignored in silence."""
+    flags = [f"--{option.replace('_', '-')}" for option, value in from_args(args, SPANS).items()
+             if value not in (None, False)]
+    if flags:
+        raise UsageError(f"{', '.join(flags)} read{'s' if len(flags) == 1 else ''} --jsonl "
+                         "span files: add --jsonl if GOLD and PRED are such files, else "
+                         f"leave {'it' if len(flags) == 1 else 'them'} out")
 
 
 def span_paths(args) -> tuple[str, list[str]]:

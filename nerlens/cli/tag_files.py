@@ -26,9 +26,10 @@ def add_file_arguments(parser, files: str = "one") -> None:
     else:
         parser.add_argument("files", metavar="FILE", nargs="+" if files == "several" else 1,
                             help="column file(s), token first and tag last")
-    parser.add_argument("--tag-column", type=int, default=-1, metavar="INDEX",
+    parser.add_argument("--tag-column", type=int, default=None, metavar="INDEX",
                         help="position of the tag column, 0-based, negative from the end "
-                             "(default -1: last)")
+                             "(default: the last; validate names another column of tags "
+                             "of the same types)")
     parser.add_argument("--token-column", type=int, default=0, metavar="INDEX",
                         help="position of the token column (default 0, the first)")
     parser.add_argument("--comment-prefix", default=None,

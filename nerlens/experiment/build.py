@@ -134,7 +134,8 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
 
     ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
     training data (anything ``report`` takes), "systems": {system: prediction or [run,
-    run, ...]}}`` (``"tokens"`` with tag lists); or, instead of ``gold``, a prebuilt
+    run, ...]}}`` (``"tokens"`` with tag lists; ``"gold_tag_column"``, a column file's
+    gold column, as ``report`` takes it); or, instead of ``gold``, a prebuilt
     ``"corpus"`` whose ``systems`` map to column names (one or a list of runs). Systems are
     matched across datasets by name; ``baseline`` (default: the first system) must be in
     every dataset. ``alpha`` is the significance level of the marks. The other options
@@ -224,7 +225,8 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
         if grounded:   # the corpus the report would read, plus the grounded runs
             corpus = entry.get("corpus")
             if corpus is None:
-                corpus = read_gold(entry["gold"], tokens=entry.get("tokens"), check=False)
+                corpus = read_gold(entry["gold"], tokens=entry.get("tokens"), check=False,
+                                   gold_tag_column=entry.get("gold_tag_column"))
                 if predictions:
                     corpus, _ = add_systems(corpus, predictions, check=False)
             corpus = generated.ground_runs(corpus, grounded, **grounding)
@@ -239,7 +241,8 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
             return report(None, corpus=entry["corpus"], system_names=columns,
                           train=entry.get("train"), **options)
         return report(entry["gold"], predictions, entry.get("train"),
-                      tokens=entry.get("tokens"), **options)
+                      tokens=entry.get("tokens"),
+                      gold_tag_column=entry.get("gold_tag_column"), **options)
     except (ValueError, TypeError, OSError) as error:
         raise in_dataset(name, error) from error
 

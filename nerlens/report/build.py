@@ -119,11 +119,11 @@ def _progress(total: int, enabled: bool, description: str):
                leave=False)
 
 
-def systems_corpus(gold, systems: Mapping, tokens=None, gold_column: int = -1,
+def systems_corpus(gold, systems: Mapping, tokens=None, gold_tag_column: int | None = None,
                    pred_column: int = -1) -> tuple[Corpus, list[str]]:
     """A Corpus with ``gold`` and one column per system from files or tag lists
     (``nerlens.systems.read_systems``; the tags are checked by ``report``)."""
-    corpus = read_gold(gold, tokens=tokens, tag_column=gold_column, check=False)
+    corpus = read_gold(gold, tokens=tokens, gold_tag_column=gold_tag_column, check=False)
     if isinstance(systems, Mapping) and not systems:
         return corpus, []
     return add_systems(corpus, systems, pred_tag_column=pred_column, check=False)
@@ -146,7 +146,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            families: Sequence[str] | None = None, figures: bool = True,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
            notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None,
-           suffix: bool = False, beta: float = 1.0) -> Report:
+           suffix: bool = False, beta: float = 1.0,
+           gold_tag_column: int | None = None) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -165,7 +166,10 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     (``PER-B``), as seqeval's ``suffix=True``. ``beta``: also F-beta beside every F1
     (seqeval's ``beta``, a number > 0; ``nerspan.fbeta``): the entity scores' ``f2`` (and
     per type), the statistic ``entity_f2`` with its interval, and in each family that
-    reports F1; 1 (default) adds nothing.
+    reports F1; 1 (default) adds nothing. ``gold_tag_column``: the column of a ``gold``
+    column file that holds gold's tags (0-based, negative from the end); None (default):
+    the last, unless another column holds tags of the same types, which is refused as
+    ``nerlens.read_systems`` refuses it.
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored; each system is decoded once there
@@ -185,7 +189,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     options = with_beta(options, families, beta)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
-                                              tokens)
+                                              tokens, gold_tag_column)
     if suffix:   # the label vocabulary turned round once: PER-B reads as B-PER
         corpus = suffixed(corpus)
     system_names = check_system_names(system_names, "system_names")
@@ -318,3 +322,19 @@ def _add_analyses(result: Report, context: GoldContext, families, figures: bool,
     result.example_sentences = examples.shown_sentences(result.examples, corpus)
     result.confusion = confusion.collect(context, system_names)
     result.example_sentences.update(confusion.sentences(result.confusion, corpus))
+    _by_gold_number(result, corpus.source.sentence_numbers)
+
+
+def _by_gold_number(result: Report, numbers) -> None:
+    """The examples' sentences named by their numbers in gold (``numbers``, a corpus of
+    some of gold's sentences: those generated output answers), not their places here."""
+    if numbers is None:
+        return
+    renumbered = lambda rows: [{**row, "sentence": int(numbers[row["sentence"]])}  # noqa: E731
+                               for row in rows]
+    result.examples = {system: {kind: renumbered(rows) for kind, rows in kinds.items()}
+                       for system, kinds in result.examples.items()}
+    for data in result.confusion.values():
+        data["examples"] = {cell: renumbered(rows) for cell, rows in data["examples"].items()}
+    result.example_sentences = {str(int(numbers[int(i)])): words
+                                for i, words in result.example_sentences.items()}

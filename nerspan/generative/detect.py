@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .reading import TEXT_KEYS
+from .reading import ENTITY_KEYS
 
 
 def is_generated_input(value) -> bool | None:
@@ -12,8 +12,11 @@ def is_generated_input(value) -> bool | None:
     lists of entity dicts without offsets or of ``[text, type]`` pairs), False for
     every other input form (tags, ids, span lists), None when every sentence is empty.
 
-    A list of one-word strings is not generated output but tags or words given flat (a
-    list for one sentence): False, so that the tag reader names the mistake.
+    A list of tags given flat (a list for one sentence: ``["B-PER", "O"]``), or of a
+    sentence's tags as one string, is not generated output: False, so that the tag
+    reader names the mistake. Any other string is a response, one word or empty
+    included (``"None"``, ``"N/A"``, ``""``: a response without entities, counted as
+    unreadable).
 
     >>> is_generated_input(['[{"text": "Paris", "type": "LOC"}]'])
     True
@@ -25,6 +28,8 @@ def is_generated_input(value) -> bool | None:
     False
     >>> is_generated_input(["B-LOC", "O"]), is_generated_input(["B-LOC I-LOC O"])
     (False, False)
+    >>> is_generated_input(["None", "N/A", ""])
+    True
     """
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
         return False
@@ -40,12 +45,12 @@ def is_generated_input(value) -> bool | None:
 
 
 def _is_response(text: str) -> bool:
-    """A model's answer, not one word (tags given flat) nor tags joined by spaces (a
+    """A model's answer, not a tag (tags given flat) nor tags joined by spaces (a
     sentence's tags as one string): those are the tag reader's to refuse, by name."""
-    words = text.split()
     if any(c in text for c in "[{<"):
         return True
-    return len(words) != 1 and not all(_TAG.match(word) for word in words)
+    words = text.split()
+    return not words or not all(_TAG.match(word) for word in words)
 
 
 # A tag of any scheme: O, or a prefix letter, a hyphen and a type.
@@ -55,7 +60,8 @@ _TAG = re.compile(r"(?:O|[BIEOSLUM]-\S+)\Z")
 def _is_entity(item) -> bool:
     if isinstance(item, Mapping):
         keys = {k.casefold() for k in item if isinstance(k, str)}
-        return bool(keys & set(TEXT_KEYS)) and not keys & {"start", "end"}
+        # a text or a type key (a misspelt text key is still an entity, rejected by name)
+        return bool(keys & set(ENTITY_KEYS)) and not keys & {"start", "end"}
     return isinstance(item, (list, tuple)) and len(item) == 2 \
         and all(isinstance(x, str) for x in item)
 

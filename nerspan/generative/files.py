@@ -5,23 +5,29 @@ string, an entity list or a dict from type to texts) and the sentence it answers
 ``"tokens"`` (its words) and/or ``"text"``; optionally ``"sentence"``, the sentence's
 index in a gold file (the embedded demo's ``generative_responses.jsonl`` points into
 its test set that way). A response that is ``null`` is kept (a parse failure, counted);
-a line that is not such an object is a ``FormatError`` naming the file and line.
+a line that is not such an object, or holds any other key (a misspelt ``"sentense"``
+would pair responses with sentences by line), is a ``FormatError`` naming the file, the
+line and, where the line gives it, the sentence.
 """
 from __future__ import annotations
 
 import json
 import os
 
-from ..errors import EmptyInputError, FormatError
+from ..errors import EmptyInputError, FormatError, did_you_mean, shown
+
+# What a line may hold: anything else (a misspelt key, another tool's field) is refused.
+LINE_KEYS = ("response", "tokens", "text", "sentence")
 
 
 def read_generated_jsonl(path: str | os.PathLike, encoding: str = "utf-8") -> dict:
-    """``{"responses", "tokens", "texts", "sentences", "lines"}``, lists in file order
-    (``tokens``, ``texts``, ``sentences`` None when no line has them; a line with text
-    only has its whitespace-separated words as tokens, a line with tokens only has them
-    joined by spaces as its text when other lines have a text)."""
+    """``{"responses", "tokens", "texts", "sentences", "lines", "path"}``, lists in file
+    order (``tokens``, ``texts``, ``sentences`` None when no line has them; a line with
+    text only has its whitespace-separated words as tokens, a line with tokens only has
+    them joined by spaces as its text when other lines have a text), and the file."""
     path = os.fspath(path)
-    out = {"responses": [], "tokens": [], "texts": [], "sentences": [], "lines": []}
+    out = {"responses": [], "tokens": [], "texts": [], "sentences": [], "lines": [],
+           "path": path}
     with open(path, encoding="utf-8-sig" if encoding == "utf-8" else encoding) as handle:
         for number, line in enumerate(handle, 1):
             if line.strip():
@@ -50,13 +56,24 @@ def _every_line_or_none(out: dict, key: str, problem: str, path: str) -> None:
 
 
 def _read_line(line: str, number: int, path: str, out: dict) -> None:
+    # an error names the file's line, and the gold sentence only where the line gives it:
+    # its place among the lines is no sentence number when lines carry "sentence"
+    given = None
     fail = lambda problem: FormatError(problem, path=path, line=number,  # noqa: E731
-                                       sentence=len(out["lines"]))
+                                       sentence=given)
     try:
         item = json.loads(line)
     except json.JSONDecodeError as error:
         raise fail(f"not JSON: {error.msg}") from None
-    if not isinstance(item, dict) or "response" not in item:
+    if not isinstance(item, dict):
+        raise fail('expected an object with a "response"')
+    if _is_index(item.get("sentence")):
+        given = item["sentence"]
+    unknown = [key for key in item if key not in LINE_KEYS]
+    if unknown:   # a misspelt "sentence" would pair responses with sentences by line
+        raise fail(f"unknown key {shown(unknown[0])}{did_you_mean(str(unknown[0]), LINE_KEYS)}"
+                   f"; a line's keys are {', '.join(LINE_KEYS)}")
+    if "response" not in item:
         raise fail('expected an object with a "response"')
     words, text, sentence = item.get("tokens"), item.get("text"), item.get("sentence")
     if words is not None and (not isinstance(words, list)
@@ -64,8 +81,7 @@ def _read_line(line: str, number: int, path: str, out: dict) -> None:
         raise fail('"tokens" must be a list of strings')
     if text is not None and not isinstance(text, str):
         raise fail('"text" must be a string')
-    if sentence is not None and (isinstance(sentence, bool) or not isinstance(sentence, int)
-                                 or sentence < 0):
+    if sentence is not None and not _is_index(sentence):
         raise fail('"sentence" must be a sentence index (an integer from 0)')
     out["responses"].append(item["response"])
     out["tokens"].append(words if words is not None or text is None else text.split())
@@ -74,4 +90,8 @@ def _read_line(line: str, number: int, path: str, out: dict) -> None:
     out["lines"].append(number)
 
 
-__all__ = ["read_generated_jsonl"]
+def _is_index(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+__all__ = ["read_generated_jsonl", "LINE_KEYS"]

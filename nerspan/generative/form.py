@@ -63,7 +63,7 @@ def read_generated_form(references, predictions, inputs, scheme, words) -> Readi
     tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
     # the grounded spans' own layout (token offsets, end exclusive), whatever the options
     spans = from_spans(grounded.spans, inputs=InputOptions(
-        tokens=tokens, texts=None if tokens is not None else inputs.texts))
+        tokens=tokens, texts=None if tokens is not None else inputs.texts, offsets="tokens"))
     corpus = gold.with_columns(spans, {GOLD: PRED})
     source = dataclasses.replace(corpus.source,
                                  generated={**corpus.source.generated, PRED: grounded.repairs})

@@ -28,12 +28,20 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..errors import EmptyInputError, InputTypeError, shown
+from ..errors import EmptyInputError, InputTypeError, did_you_mean, shown
 from .repairs import TYPE_MATCHES, GenerativeRepairs, Listing
 from .type_names import TypeMatcher
 
 TEXT_KEYS = ("text", "mention", "span", "entity")
 TYPE_KEYS = ("type", "label", "entity_type")
+ENTITY_KEYS = TEXT_KEYS + TYPE_KEYS
+# Keys an entity may carry beside its text and type, read and not used (grounding finds
+# the text; METHODS §6): any other key of an entity rejects it, naming the key.
+IGNORED_KEYS = ("start", "end", "score", "confidence")
+# How close a key of a dict from type to texts must be to an entity key to read as one
+# misspelt (``{"txt": "Paris", "tpe": "LOC"}``), unless gold has that type: 0.8 leaves
+# types such as QUANTITY, PLANT or TEST (0.67 to 0.75 from "entity", "span", "text").
+MISSPELT = 0.8
 # Containers inside containers: a wrapper, a list of type dicts, an entity in a type
 # list; deeper than this no model answers, so it is rejected rather than followed.
 MAX_DEPTH = 4
@@ -90,7 +98,7 @@ def read_generated(predictions, *, types=None, type_map=None, name: str = "predi
     entities, failures, rejected, unknown = [], [], [], []
     how_typed = dict.fromkeys(TYPE_MATCHES, 0)
     for i, value in enumerate(sentences):
-        found, failure, bad = read_response(value, name, i)
+        found, failure, bad = read_response(value, name, i, match.knows)
         if failure is not None:
             failures.append(Listing(i, value if isinstance(value, str) else shown(value),
                                     reason=failure))
@@ -122,11 +130,12 @@ def _sentences(predictions, name: str) -> list:
     return sentences
 
 
-def read_response(value, name: str = "predictions", sentence: int | None = None
-                  ) -> tuple[list, str | None, list]:
+def read_response(value, name: str = "predictions", sentence: int | None = None,
+                  known_type=None) -> tuple[list, str | None, list]:
     """One sentence's output -> ``(entities, failure, rejected)``: ``(text, type)``
     pairs as written, the parse failure's reason (or None) and ``(text, type, reason)``
-    of each rejected item.
+    of each rejected item. ``known_type(name)``: whether a name is a gold type (a key
+    of a dict from type to texts that is no misspelt entity key).
 
     >>> read_response('[["Paris", "LOC"], [3, "LOC"], ["", "PER"]]')
     ([('Paris', 'LOC')], None, [('3', 'LOC', 'text is not a string'), ('', 'PER', 'empty text')])
@@ -134,7 +143,7 @@ def read_response(value, name: str = "predictions", sentence: int | None = None
     "invalid JSON: Expecting ',' delimiter (character 32)"
     """
     found, rejected = [], []
-    reader = _Reader(found, rejected)
+    reader = _Reader(found, rejected, known_type)
     if value is None:
         return found, "no response (None)", rejected
     if isinstance(value, str):
@@ -155,8 +164,10 @@ def read_response(value, name: str = "predictions", sentence: int | None = None
 class _Reader:
     """Walks one sentence's output, adding to ``found`` and ``rejected``."""
 
-    def __init__(self, found: list, rejected: list):
+    def __init__(self, found: list, rejected: list, known_type=None):
         self.found, self.rejected = found, rejected
+        # whether a name is one of gold's types (a type dict's key, not a misspelt key)
+        self.known_type = known_type
 
     def string(self, text: str) -> str | None:
         """Read a raw response; the parse failure's reason, or None."""
@@ -219,25 +230,54 @@ class _Reader:
                 self.reject(item, key, "not an entity")
 
     def entity_dict(self, item: Mapping, key, depth: int) -> None:
-        """One entity (it has a text key), else a dict from type to texts."""
+        """One entity (a dict with a text or type key whose value is no container: its
+        other keys must be entity keys), else a dict from type to texts (or a wrapper,
+        ``{"entities": [...]}``)."""
         text, entity_type = item.get("text"), item.get("type")
-        if isinstance(text, str) and entity_type is not None:  # the usual keys, first
-            self.entity(text, entity_type)
+        if len(item) == 2 and isinstance(text, str) and entity_type is not None:
+            self.entity(text, entity_type)  # the usual keys, first
             return
         keys = {k.casefold(): k for k in item if isinstance(k, str)}
         text_key = next((keys[k] for k in TEXT_KEYS if k in keys), None)
-        if text_key is not None and not isinstance(item[text_key], (list, tuple, Mapping)):
-            type_key = next((keys[k] for k in TYPE_KEYS if k in keys), None)
-            if type_key is None and key is None:
-                self.reject(item[text_key], None, "no type")
-            else:
-                self.entity(item[text_key], key if type_key is None else item[type_key])
+        type_key = next((keys[k] for k in TYPE_KEYS if k in keys), None)
+        named = text_key if text_key is not None else type_key
+        if named is not None and not isinstance(item[named], (list, tuple, Mapping)):
+            self.entity_record(item, key, text_key, type_key)
         elif depth > MAX_DEPTH:
             self.reject(shown(dict(item)), key, "nested too deep")
         else:
             self.type_dict(item, depth)
 
+    def entity_record(self, item: Mapping, key, text_key, type_key) -> None:
+        """An entity dict: its text and type (``key``, the type it is listed under, when
+        it has no type key); an unknown key rejects it, named (a misspelt key would
+        lose the text or the type)."""
+        unknown = next((k for k in item if not isinstance(k, str)
+                        or k.casefold() not in ENTITY_KEYS + IGNORED_KEYS), _NOTHING)
+        given_type = key if type_key is None else item[type_key]
+        if unknown is not _NOTHING:
+            self.reject(item[text_key] if text_key is not None else shown(dict(item)),
+                        given_type, f"unknown key {shown(unknown)}"
+                        f"{did_you_mean(str(unknown), ENTITY_KEYS)}: an entity has "
+                        f"{'/'.join(TEXT_KEYS)} and {'/'.join(TYPE_KEYS)} "
+                        f"({', '.join(IGNORED_KEYS)} ignored)")
+        elif text_key is None:
+            self.reject(shown(dict(item)), given_type, "no text")
+        elif type_key is None and key is None:
+            self.reject(item[text_key], None, "no type")
+        else:
+            self.entity(item[text_key], given_type)
+
     def type_dict(self, item: Mapping, depth: int) -> None:
+        """A dict from type to texts; refused whole when a key with one text is an
+        entity key misspelt (``{"txt": "Paris", "tpe": "LOC"}``) and no gold type."""
+        misspelt = next((k for k, value in item.items() if isinstance(value, str)
+                         and misspelt_key(k, self.known_type)), None)
+        if misspelt is not None:
+            self.reject(shown(dict(item)), None, f"key {misspelt!r}"
+                        f"{did_you_mean(misspelt, ENTITY_KEYS, MISSPELT)} is no type: "
+                        "neither an entity nor a dict from type to texts")
+            return
         for key, value in item.items():
             if value is None:
                 continue  # {"LOC": null}: no entity of the type
@@ -333,5 +373,12 @@ def _markup(text: str) -> tuple[list, int | None]:
     return [(joined[a:b], name) for a, b, name, _ in found], first
 
 
+def misspelt_key(name, known_type=None) -> bool:
+    """Whether ``name`` (a key of a dict from type to texts) reads as an entity key
+    misspelt (``MISSPELT``), not as a type (``known_type``, gold's)."""
+    return isinstance(name, str) and not (known_type is not None and known_type(name)) \
+        and bool(did_you_mean(name, ENTITY_KEYS, MISSPELT))
+
+
 __all__ = ["Generated", "read_generated", "read_response", "first_json", "TEXT_KEYS",
-           "TYPE_KEYS"]
+           "TYPE_KEYS", "ENTITY_KEYS", "IGNORED_KEYS", "misspelt_key"]

@@ -39,7 +39,7 @@ from ..spans import Repairs, decode, repairs_dict
 from ..type_processing import TYPE_OPTIONS, TypeProcessing
 from . import universalner
 from .normalise import normalise
-from .reading import TEXT_KEYS, _sentences, read_generated, read_response
+from .reading import ENTITY_KEYS, _sentences, misspelt_key, read_generated, read_response
 from .repairs import TYPE_MATCHES, GenerativeRepairs, Listing, merge_repairs
 from .type_names import TypeMatcher, known_names
 
@@ -242,7 +242,7 @@ def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, Ge
     predicted, record = [], _Record()
     for i, value in enumerate(sentences):
         queries: dict = {}
-        for given, answer in _answers(value, i, record):
+        for given, answer in _answers(value, i, record, match.knows):
             entity_type, how = match(given)
             record.typed(i, how, given, answer)
             repeats: list = []
@@ -265,15 +265,17 @@ def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, Ge
     return predicted, record.repairs(len(sentences), predicted)
 
 
-def _answers(value, i: int, record: "_Record"):
+def _answers(value, i: int, record: "_Record", known_type=None):
     """``(type, answer)`` per query of one sentence: a dict from type to a
-    response (or its list) as UniversalNER's model answers; any other form is read
+    response (or its list) as UniversalNER's model answers (no key an entity key, nor
+    one misspelt: ``{"txt": ..., "type": ...}`` is an entity); any other form is read
     (``reading``) and its texts grouped by type."""
     if isinstance(value, Mapping) and all(isinstance(k, str) for k in value) \
-            and not {k.casefold() for k in value} & set(TEXT_KEYS) and all(
+            and not {k.casefold() for k in value} & set(ENTITY_KEYS) \
+            and not any(misspelt_key(k, known_type) for k in value) and all(
                 v is None or isinstance(v, (str, list, tuple)) for v in value.values()):
         return [(k, [] if v is None else v) for k, v in value.items()]
-    found, failure, rejected = read_response(value, "predictions", i)
+    found, failure, rejected = read_response(value, "predictions", i, known_type)
     record.rejected.extend(Listing(i, text, given, reason) for text, given, reason in rejected)
     if failure is not None:
         record.failures.append(Listing(i, value if isinstance(value, str) else repr(value),

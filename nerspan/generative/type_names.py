@@ -61,6 +61,11 @@ class TypeMatcher:
             found = self.cache[given] = self._match(given)
         return found
 
+    def knows(self, given: str) -> bool:
+        """Whether ``given`` names a type: one of ``types`` (in any case) or a key of
+        ``type_map``."""
+        return self(given)[1] in ("as_given", "case_insensitive", "type_map")
+
     def _match(self, given: str) -> tuple[str, str]:
         mapped = self.type_map.get(given)
         if mapped is None:
