@@ -337,6 +337,15 @@ def test_an_entity_with_a_misspelt_key_is_rejected_by_name_never_typed(family):
         family, GOLD, ['[{"text": "Paris", "type": "LOC"}]', "[]"], tokens=TOKENS))
 
 
+def test_the_report_lists_an_entity_rejected_for_its_key_with_the_key():
+    report = nerlens.report(GOLD, {"llm": [TXT, "[]"]}, tokens=TOKENS, bootstrap=0,
+                            figures=False, families=["faireval"])
+    [row] = report.examples["llm"]["rejected"]
+    assert (row["sentence"], row["type"]) == (0, "PER")
+    assert row["reason"].startswith("unknown key 'txt' (did you mean 'text'?)")
+    assert "unknown key &#x27;txt&#x27;" in report.to_html()
+
+
 @pytest.mark.parametrize("value, reason", [
     ([{"text": "Paris", "typ": "LOC"}], "unknown key 'typ' (did you mean 'type'?)"),
     ([{"text": "Paris", "type": "LOC", "reason": "a city"}], "unknown key 'reason': "),

@@ -15,6 +15,7 @@ from nerspan.family import finding, percent
 # Example kind -> (its human name, the listing of ``to_dict()["listed"]`` it shows).
 KINDS = {"ungrounded": ("entity not in the sentence", "ungrounded"),
          "unparsed": ("response not read", "parse_failures"),
+         "rejected": ("item that is no entity", "rejected"),   # with why: a misspelt key
          "unknown_type": ("entity of an unknown type", "unknown_types"),
          "dropped_overlap": ("overlapping entity dropped", "dropped_overlaps")}
 
