@@ -436,6 +436,19 @@ OPTION_CASES = [
      r"beta must be a number > 0, not True \(a bool\)"),
     ("metrics/faireval", {"beta": -1}, ValueError, r"beta must be a number > 0"),
     ("metrics/tough_mentions", {"beta": "x"}, InputTypeError, r"beta must be a number > 0"),
+    # finite, but its square is not a float (seqeval: OverflowError) or is 0
+    ("nerspan.score", {"beta": 1e200}, ValueError,
+     r"^beta must be at most 1e\+150 \(F-beta squares it, and the square of a larger beta "
+     r"overflows a float\), not 1e\+200$"),
+    ("nerspan.score", {"beta": 1e-200}, ValueError,
+     r"^beta must be at least 1e-150 \(F-beta squares it, and the square of a smaller beta is "
+     r"0 in a float: F-beta would be the precision\), not 1e-200$"),
+    ("faireval.score", {"beta": 1e155}, ValueError, r"^beta must be at most 1e\+150 "),
+    ("metrics/attribute_buckets", {"beta": 1e200}, ValueError,
+     r"^beta must be at most 1e\+150 \(F-beta squares it"),
+    ("metrics/faireval", {"beta": 1e-160}, ValueError, r"^beta must be at least 1e-150 "),
+    ("nerlens.report", {"beta": 1e200}, ValueError, r"^beta must be at most 1e\+150 "),
+    ("nerlens.experiment", {"beta": 1e200}, ValueError, r"beta must be at most 1e\+150 "),
     ("faireval.score", {"schemas": "semeval", "min_overlap": 0}, ValueError,
      r"min_overlap must be a fraction of the gold span's tokens in \(0, 1\] \(nervaluate's "
      r"min_overlap_percentage / 100\), not 0"),

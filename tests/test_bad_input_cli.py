@@ -113,6 +113,14 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
                           r"error: argument --beta: beta must be a number > 0, not 'high'"),
     "beta_infinite": (BETA_COMMANDS, ["--beta", "inf"],
                       r"error: argument --beta: beta must be a number > 0 .*not inf"),
+    # finite, but its square overflows (seqeval raises OverflowError) or is 0
+    "beta_huge": (BETA_COMMANDS, ["--beta", "1e200"],
+                  r"error: argument --beta: beta must be at most 1e\+150 \(F-beta squares it, "
+                  r"and the square of a larger beta overflows a float\), not 1e\+200"),
+    "beta_tiny": (BETA_COMMANDS, ["--beta", "1e-200"],
+                  r"error: argument --beta: beta must be at least 1e-150 \(F-beta squares it, "
+                  r"and the square of a smaller beta is 0 in a float: F-beta would be the "
+                  r"precision\), not 1e-200"),
     "min_overlap_zero": (("faireval",), ["--schemas", "semeval", "--min-overlap", "0"],
                          r"error: argument --min-overlap: min_overlap must be a fraction of "
                          r"the gold span's tokens in \(0, 1\] .*not 0\.0"),

@@ -57,7 +57,8 @@ def load_json(text: str, where: str):
 
 
 def positive_beta(text: str) -> float:
-    """argparse type of ``--beta``: a number > 0 (``nerspan.fbeta.check_beta``)."""
+    """argparse type of ``--beta``: a number > 0 within ``nerspan.fbeta.BETA_RANGE``
+    (``nerspan.fbeta.check_beta``, its message)."""
     try:
         value = float(text)
     except ValueError:
@@ -72,7 +73,8 @@ def add_beta_argument(parser) -> None:
     """``--beta B``: F-beta beside every F1 (the API's ``beta``)."""
     parser.add_argument("--beta", type=positive_beta, default=1.0, metavar="B",
                         help="also report F-beta beside every F1, as seqeval's beta (a "
-                             "number > 0; keys f2, f0.5, ...; default 1 adds nothing)")
+                             "number between 1e-150 and 1e150; keys f2, f0.5, ...; default "
+                             "1 adds nothing)")
 
 
 def fbeta_column(result: dict) -> tuple[str, str] | None:
