@@ -357,6 +357,36 @@ def test_good_id_forms_give_the_tag_result(entry):
     assert _headline(got) == _headline(want)
 
 
+@pytest.mark.parametrize("entry", list(ID_ENTRIES))
+def test_suffix_labels_with_ids(entry):
+    """``suffix=True`` with label ids reads the label list type first (``PER-B``) at
+    every entry point that takes ids, the Trainer helper's included: the tag result, and
+    a label that is no suffix tag named as written."""
+    def turned(tag):
+        return tag if tag == "O" else "-".join(tag.split("-")[::-1])
+
+    suffix_labels = [turned(label) for label in LABELS]
+    refs, preds = GOLD_IDS, PRED_IDS
+    plain, suffixed = {}, {}
+    if entry == "Trainer helper":   # padded ids; its training index is built already
+        refs, preds, call = _padded(refs), _padded(preds), _trainer
+    elif entry in ("nerspan.score", "faireval.score"):
+        call = ID_ENTRIES[entry]
+    else:
+        call = {"tough_mentions.score": tough_mentions, "hardeval.score": hardeval,
+                "attribute_buckets.score": attribute_buckets}[entry].score
+        plain = dict(tokens=TOKENS, **TRAIN)
+        suffixed = dict(tokens=TOKENS, train_tokens=TRAIN["train_tokens"],  # type first too
+                        train_tags=[[turned(t) for t in s] for s in TRAIN["train_tags"]])
+    got = call(refs, preds, label_list=suffix_labels, suffix=True, **suffixed)
+    assert _headline(got) == _headline(call(refs, preds, label_list=LABELS, **plain))
+    with pytest.raises(InvalidTagError, match=r"references, sentence 0, position 0: 'PER-X' "
+                                              r"\(written type first, read as 'X-PER'\) is "
+                                              r"not a tag"):
+        call(refs, preds, label_list=["O", "PER-X"] + suffix_labels[2:], suffix=True,
+             **suffixed)
+
+
 def test_label_list_dict_must_cover_every_id():
     with pytest.raises(LabelIdError, match=r"must map every id 0\.\.2 to a tag; ids \[0, 1, "
                                            r"3\] given, missing \[2\]"):
