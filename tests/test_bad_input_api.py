@@ -27,6 +27,7 @@ import tough_mentions
 from nerspan import (EmptyInputError, GoldContext, InputTypeError, InvalidTagError,
                      LabelIdError, LengthMismatchError, SentenceCountError)
 from nerlens.trainer import make_compute_metrics
+from nerspan.type_processing import TypeNotFoundError
 from tests.conftest import REPO
 
 GOLD = [["B-PER", "I-PER", "O"], ["O", "B-LOC"]]
@@ -512,6 +513,15 @@ OPTION_CASES = [
      r"beta must be a number > 0, not '2' \(a str\)"),
     ("nerlens.report", {"beta": 2, "options": {"faireval": {"beta": 3}}}, ValueError,
      r"beta=2\.0 and options\['faireval'\]\['beta'\]=3: give one beta"),
+    # a type_map key that a type matches in another case names no type (case-sensitive)
+    ("nerspan.score", {"type_map": {"per": "X"}}, TypeNotFoundError,
+     r"^mapped type 'per' occurs in no tag \(the types: LOC, PER\); 'per': did you mean "
+     r"'PER'\? \(type names are case-sensitive\)$"),
+    ("metrics/faireval", {"type_map": {"per": "X"}}, TypeNotFoundError,
+     r"'per': did you mean 'PER'\?"),
+    ("tough_mentions.score", {"type_map": {"LOC": "GPE"}, "keep_types": ["loc"]},
+     TypeNotFoundError, r"^kept type 'loc' occurs in no tag \(the types: LOC, PER; by "
+                        r"type_map: GPE\); 'loc': did you mean 'LOC'\?"),
     ("nerspan.score", {"suffix": 1}, InputTypeError, r"suffix must be True or False"),
     ("metrics/faireval", {"suffix": "True"}, InputTypeError, r"suffix must be True or False"),
     ("nerspan.score", {"zero_division": 0.5}, ValueError, r"zero_division must be 0 or 1"),

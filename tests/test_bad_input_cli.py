@@ -976,6 +976,13 @@ FILE_CASES = {
     "keep_and_remove": (GOLD, ["--keep-types", "PER", "--remove-types", "LOC"],
                         r"error: --keep-types and --remove-types were both given: give one",
                         False),
+    "mapped_type_in_another_case": (GOLD, ["--map-types", "per=X"],
+                                    r"error: mapped type 'per' occurs in no tag \(the types: "
+                                    r"LOC, PER\); 'per': did you mean 'PER'\? \(type names "
+                                    r"are case-sensitive\)$", False),
+    "kept_type_missing_with_a_map": (GOLD, ["--map-types", "LOC=GPE", "--keep-types", "FOO"],
+                                     r"error: kept type 'FOO' occurs in no tag \(the types: "
+                                     r"LOC, PER; by type_map: GPE\)$", False),
     "empty_keep_types": (GOLD, ["--keep-types", ","],
                          r"error: argument --keep-types: expected type names separated by "
                          r"commas", True),
@@ -1020,6 +1027,12 @@ TYPE_CASES = {  # the type flags on every scoring command
                             r"error: mapped type 'PERSON' occurs in no tag"),
     "keep_and_remove": (["--keep-types", "PER", "--remove-types", "LOC"],
                         r"error: --keep-types and --remove-types were both given"),
+    # tags: no type written so; generated output: gold's type written otherwise
+    "mapped_type_in_another_case": (
+        ["--map-types", "per=X"],
+        r"error: mapped type 'per' (occurs in no tag \(the types: LOC, PER\); 'per': did you "
+        r"mean 'PER'\? \(type names are case-sensitive\)|is gold's type 'PER' written "
+        r"otherwise: .* write it as gold does \('PER'\))$"),
 }
 
 
