@@ -1020,6 +1020,23 @@ def test_file_tools_bad_input_is_one_line(tmp_path, capsys, case, command):
     assert not (tmp_path / "out.txt").exists()  # nothing half written
 
 
+def test_convert_to_io_refuses_merging_unless_lossy(tmp_path, capsys):
+    """Adjacent mentions of one type, which IO writes as one: one line naming the place
+    and both remedies; ``--lossy`` merges them (counted), nothing else changes."""
+    path = tmp_path / "gold.txt"
+    path.write_text(GOLD.replace("Smith I-PER", "Smith B-PER"), encoding="utf-8")
+    out = tmp_path / "out.txt"
+    code, stdout, err = run(capsys, ["convert", str(path), str(out), "--to", "IO"])
+    check_one_line(code, err, r"gold.txt:2, sentence 0, position 1: IO cannot write the PER "
+                              r"mention at 1-2 apart from the one at 0-1 right before it: .* "
+                              r"\(1 such pair in all\); convert to a scheme that parts them "
+                              r"\(IOB2, IOBES, \.\.\.\), or merge them knowingly \(--lossy: "
+                              r"the pairs merged are counted\)$")
+    assert stdout == "" and not out.exists()
+    code, stdout, err = run(capsys, ["convert", str(path), str(out), "--to", "IO", "--lossy"])
+    assert code == 0 and "(IO; 1 merged pair)" in err and "note: 1 pair of adjacent" in err
+
+
 TYPE_CASES = {  # the type flags on every scoring command
     "kept_type_missing": (["--keep-types", "FOO"],
                           r"error: kept type 'FOO' occurs in no tag \(the types: LOC, PER\)$"),
