@@ -237,7 +237,8 @@ def describe(error: Exception) -> str:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"nerlens: warning: {message}", file=sys.stderr)
+    # a warning that names the API's options may carry its words with the flags
+    print(f"nerlens: warning: {getattr(message, 'command_line', message)}", file=sys.stderr)
 
 
 def _discard_stdout() -> None:
