@@ -123,3 +123,13 @@ def test_results_keep_their_shape():
     result = nerspan.score(IOB2_TAGS, IOB2_TAGS, scheme="IOBES", mode="strict")
     assert set(json.loads(json.dumps(result.to_dict()))["repairs"]["gold"]) == set(
         nerspan.REPAIR_KINDS)
+
+
+def test_the_training_tags_are_named_as_such():
+    """Training data decoded in the wrong scheme warns of the training tags (it said
+    "the references", which the evaluation's gold is)."""
+    messages = warned(lambda: nerspan.as_train_index(
+        train_tokens=[["w"] * len(s) for s in IOB2_TAGS], train_tags=IOB2_TAGS,
+        scheme="IOBES", mode="strict"))
+    assert messages == [f"strict IOBES decoding discarded 3 of the 3 chunks of the "
+                        f"train_tags: {API_HINT}"]
