@@ -113,9 +113,6 @@ class TypeProcessing:
         object.__setattr__(self, "_kept", None if self.keep is None else frozenset(self.keep))
         object.__setattr__(self, "_removed", frozenset(self.remove))
 
-    def __hash__(self):   # a key of the modules' index cache
-        return hash((self.keep, self.remove, self.mapping))
-
     @classmethod
     def of(cls, keep_types=None, remove_types=None, type_map=None) -> "TypeProcessing | None":
         """The processing the options ask for (checked), or None when they ask none."""
