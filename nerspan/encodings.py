@@ -81,15 +81,21 @@ WRITINGS = {
 }
 
 
+# What to do where a scheme cannot part adjacent mentions of one type (converting)
+CONVERT_REMEDY = ("convert to a scheme that parts them (IOB2, IOBES, ...), or merge them "
+                  "knowingly (lossy=True: the pairs merged are counted)")
+
+
 def encode(spans: Spans, scheme: str | Scheme, corpus: Corpus | None = None,
-           lossy: bool = False) -> tuple[np.ndarray, np.ndarray]:
+           lossy: bool = False, remedy: str = CONVERT_REMEDY
+           ) -> tuple[np.ndarray, np.ndarray]:
     """Every token's canonical prefix (uint8) and type id (int32, -1 for O) when
     ``spans`` (sorted, not overlapping) are written in ``scheme``.
 
-    Raises ``UnwritableMentionError`` (naming the first place, in ``corpus`` if given)
-    when the scheme cannot part two adjacent mentions of one type, unless ``lossy``:
-    then they are written as the scheme writes them, and read back as one mention
-    (``merged_pairs`` counts them).
+    Raises ``UnwritableMentionError`` (naming the first place, in ``corpus`` if given,
+    and ``remedy``) when the scheme cannot part two adjacent mentions of one type, unless
+    ``lossy``: then they are written as the scheme writes them, and read back as one
+    mention (``merged_pairs`` counts them).
     """
     scheme = get_scheme(scheme)
     writing = WRITINGS[scheme.name]
@@ -106,7 +112,7 @@ def encode(spans: Spans, scheme: str | Scheme, corpus: Corpus | None = None,
     prefix[start[length == 1]] = writing.code(writing.single)
     touching = np.flatnonzero(_touching(spans)) + 1  # the second of each touching pair
     if len(touching) and not writing.parts_same and not lossy:
-        raise _unwritable(spans, touching, scheme, corpus)
+        raise _unwritable(spans, touching, scheme, corpus, remedy)
     if len(touching) and writing.after_same:
         prefix[start[touching]] = writing.code(writing.after_same)
     if len(touching) and writing.before_same:
@@ -130,7 +136,8 @@ def _touching(spans: Spans) -> np.ndarray:
     return (start == end) & (spans.type[1:] == spans.type[:-1]) & ~head
 
 
-def _unwritable(spans: Spans, touching: np.ndarray, scheme: Scheme, corpus) -> NerspanError:
+def _unwritable(spans: Spans, touching: np.ndarray, scheme: Scheme, corpus, remedy: str
+                ) -> NerspanError:
     i = int(touching[0])
     sentence = int(spans.sentence[i])
     base = int(spans.offsets[sentence])
@@ -138,9 +145,7 @@ def _unwritable(spans: Spans, touching: np.ndarray, scheme: Scheme, corpus) -> N
     problem = (f"{scheme.name} cannot write the {spans.types[spans.type[i]]} mention at "
                f"{b}-{c} apart from the one at {a}-{b} right before it: adjacent mentions "
                f"of one type read as one mention in {scheme.name} "
-               f"({counted(len(touching), 'such pair')} in all); convert to a scheme "
-               "that parts them (IOB2, IOBES, ...), or merge them knowingly (lossy=True: "
-               "the pairs merged are counted)")
+               f"({counted(len(touching), 'such pair')} in all); {remedy}")
     where = corpus.source.locate(sentence) if corpus is not None else {}
     line = where.get("line")
     return UnwritableMentionError(problem, sentence, where.get("path"),

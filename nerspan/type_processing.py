@@ -283,7 +283,10 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
             continue
         ids = corpus.column(column)
         rewrite = _runs_to_rewrite(corpus, ids, table, spans.start[changed])
-        prefix, types = encode(processed, scheme, corpus)
+        prefix, types = encode(processed, scheme, corpus, remedy=(   # IO only
+            "type_map made them one type (seqscore's process would merge them): convert "
+            "the tags to a scheme that parts them first (nerspan.encodings.convert, nerlens "
+            "convert IN OUT --from IO --to IOB2), or map the types apart"))
         new_ids, new_labels = tag_labels(prefix[rewrite], types[rewrite], processed.types,
                                          scheme)
         for label in new_labels:

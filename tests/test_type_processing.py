@@ -406,3 +406,21 @@ def test_the_type_scaling_benchmark_runs_at_a_small_size(capsys):
     assert all(row["occur"] <= row["types"] for row in rows)
     assert "exponent (time ~ types^k): processing" in capsys.readouterr().out
     assert bench_type_processing.exponent([1, 10, 100], [2, 20, 200]) == pytest.approx(1)
+
+
+def test_io_tags_a_map_makes_adjacent_of_one_type_are_refused_with_the_remedy(tmp_path):
+    """IO cannot write two adjacent mentions of one type apart: a map that makes them so
+    is refused naming the place and what to do (not the converter's lossy=True, which
+    scoring does not take); converted to IOB2 first, they stay two mentions."""
+    tags = [["I-ORG", "I-PER", "O"]]
+    with pytest.raises(nerspan.NerspanError, match=(
+            r"sentence 0, position 1: IO cannot write the PER mention at 1-2 apart from the "
+            r"one at 0-1 right before it: .*; type_map made them one type \(seqscore's "
+            r"process would merge them\): convert the tags to a scheme that parts them first "
+            r"\(nerspan.encodings.convert, nerlens convert IN OUT --from IO --to IOB2\), or "
+            r"map the types apart$")):
+        nerspan.score(tags, tags, scheme="IO", type_map={"ORG": "PER"})
+    iob2 = nerspan.encodings.convert(tags, "IO", "IOB2").tags()
+    assert iob2 == [["B-ORG", "B-PER", "O"]]
+    result = nerspan.score(iob2, iob2, type_map={"ORG": "PER"}).to_dict()
+    assert result["per_type"]["PER"]["support"] == 2
