@@ -282,21 +282,8 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
         if not changed.any():
             continue
         ids = corpus.column(column)
-        rewrite = _runs_to_rewrite(corpus, ids, table, spans.start[changed])
-        prefix, types = encode(processed, scheme, corpus, remedy=(   # IO only
-            "type_map made them one type (seqscore's process would merge them): convert "
-            "the tags to a scheme that parts them first (nerspan.encodings.convert, nerlens "
-            "convert IN OUT --from IO --to IOB2), or map the types apart"))
-        new_ids, new_labels = tag_labels(prefix[rewrite], types[rewrite], processed.types,
-                                         scheme)
-        for label in new_labels:
-            if label not in label_index:
-                label_index[label] = len(labels)
-                labels.append(label)
-        remap = np.array([label_index[label] for label in new_labels] or [0], dtype=ids.dtype)
-        column_ids = ids.copy()
-        column_ids[rewrite] = remap[new_ids]
-        new_columns[column] = column_ids
+        column_ids = new_columns[column] = _rewritten(
+            corpus, ids, table, spans.start[changed], processed, scheme, labels, label_index)
         for kind, sentences in _lost_repairs(corpus, ids, column_ids, labels, scheme,
                                              mode).items():
             lost[kind][column] = sentences
@@ -325,6 +312,32 @@ def relabel_tags(corpus: Corpus, column: str, processing: TypeProcessing | None)
         remap.append(index[new])
     ids = np.array(remap or [0], dtype=corpus.column(column).dtype)[corpus.column(column)]
     return corpus.with_tags({**corpus.columns, column: ids}, labels)
+
+
+# Where IO cannot write apart two adjacent mentions that a map made one type
+MERGED_BY_MAP = ("type_map made them one type (seqscore's process would merge them): "
+                 "convert the tags to a scheme that parts them first "
+                 "(nerspan.encodings.convert, nerlens convert IN OUT --from IO --to IOB2), "
+                 "or map the types apart")
+
+
+def _rewritten(corpus: Corpus, ids: np.ndarray, table: LabelTable, starts: np.ndarray,
+               processed: Spans, scheme: Scheme, labels: list, label_index: dict
+               ) -> np.ndarray:
+    """The column ``ids`` with the runs of tags holding a changed mention (``starts``)
+    written anew from the ``processed`` spans; new labels are appended to ``labels``
+    (and ``label_index``)."""
+    rewrite = _runs_to_rewrite(corpus, ids, table, starts)
+    prefix, types = encode(processed, scheme, corpus, remedy=MERGED_BY_MAP)
+    new_ids, new_labels = tag_labels(prefix[rewrite], types[rewrite], processed.types, scheme)
+    for label in new_labels:
+        if label not in label_index:
+            label_index[label] = len(labels)
+            labels.append(label)
+    remap = np.array([label_index[label] for label in new_labels] or [0], dtype=ids.dtype)
+    column_ids = ids.copy()
+    column_ids[rewrite] = remap[new_ids]
+    return column_ids
 
 
 # Source fields: per column, the sentence of every repair of a tag that was written anew
