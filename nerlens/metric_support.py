@@ -317,16 +317,18 @@ class TrainingDataMixin(OptionsMixin):
         """
         scheme = scheme or self._load_options["scheme"]
         mode = mode or self._load_options["mode"]
+        # tags written PER-B: training data given to this compute is read as its tags
+        # (its options), training data given at load time as loaded
+        suffix = getattr(self, "_suffix", self._load_options.get("suffix", False))
         if train is None and train_tokens is None:
             train, train_tokens, train_tags = self._load_train
+            suffix = self._load_options.get("suffix", False)
             if train is None and train_tokens is None:
                 return None
         if isinstance(train, TrainIndex):
             return train
         source = train if train is not None else train_tokens
         types = getattr(self, "_types", None)
-        # tags written PER-B: as this compute's (its options), or at load time as loaded
-        suffix = getattr(self, "_suffix", self._load_options.get("suffix", False))
         key = (id(source), id(train_tags), scheme, mode, types, suffix)
         cached = self._index_cache.get(key)
         if cached is None:

@@ -215,9 +215,10 @@ def test_the_trainer_helper_reads_suffix_labels():
 
 @pytest.mark.parametrize("family", ["tough_mentions", "hardeval", "attribute_buckets"])
 def test_suffix_given_to_compute_reads_the_training_tags_too(family):
-    """``suffix=True`` given to ``compute`` (not at load) reads that compute's training
-    tags type first too, as the load-time option does; a later compute without it reads
-    the same module's training data as written (prefix first)."""
+    """``suffix=True`` given to ``compute`` (not at load) reads the training tags given
+    to that compute type first too, as the load-time option does those given at load; a
+    later compute without it reads its training data prefix first; training data given
+    at load time is read as loaded whatever a compute's suffix."""
     evaluate = pytest.importorskip("evaluate")
     score = __import__(family).score
     train = dict(train_tokens=TOKENS, train_tags=[GOLD[0], PRED[1]])
@@ -234,5 +235,8 @@ def test_suffix_given_to_compute_reads_the_training_tags_too(family):
     # the same module, the next compute without suffix: prefix-first tags and training
     again = metric.compute(references=PREFIXED[0], predictions=PREFIXED[1], tokens=TOKENS,
                            **prefixed_train)
-    assert {k: v for k, v in again.items() if k != "options"} == \
-        {k: v for k, v in expected.items() if k != "options"}
+    loaded = evaluate.load(str(REPO / "metrics" / family), **prefixed_train).compute(
+        references=GOLD, predictions=PRED, tokens=TOKENS, suffix=True)
+    for got in (again, loaded):
+        assert {k: v for k, v in got.items() if k != "options"} == \
+            {k: v for k, v in expected.items() if k != "options"}
