@@ -243,8 +243,10 @@ class OptionsMixin:
         options["label_list"] = self._label_list(given)
         if options["label_list"] is None:
             del options["label_list"]
-        # the training index of this compute is processed as its gold (``_index_for``)
+        # the training index of this compute is processed, and its tags read, as its
+        # gold (``_index_for``)
         self._types = TypeProcessing.of(*(options.get(k) for k in TYPES))
+        self._suffix = options.get("suffix", False)
         return options
 
     def _infer_feature_from_batch(self, batch):
@@ -315,15 +317,18 @@ class TrainingDataMixin(OptionsMixin):
         """
         scheme = scheme or self._load_options["scheme"]
         mode = mode or self._load_options["mode"]
+        # tags written PER-B: training data given to this compute is read as its tags
+        # (its options), training data given at load time as loaded
+        suffix = getattr(self, "_suffix", self._load_options.get("suffix", False))
         if train is None and train_tokens is None:
             train, train_tokens, train_tags = self._load_train
+            suffix = self._load_options.get("suffix", False)
             if train is None and train_tokens is None:
                 return None
         if isinstance(train, TrainIndex):
             return train
         source = train if train is not None else train_tokens
         types = getattr(self, "_types", None)
-        suffix = self._load_options.get("suffix", False)   # tags written PER-B
         key = (id(source), id(train_tags), scheme, mode, types, suffix)
         cached = self._index_cache.get(key)
         if cached is None:

@@ -33,8 +33,9 @@ from nerspan import (Corpus, GoldContext, InputTypeError, LabelIdError, LengthMi
 from nerspan.flat import IGNORE_INDEX
 from nerspan.corpus import _a, as_label_list, as_sentences
 from nerspan.errors import counted
-from nerspan.inputs import TRAIN_FORMS
+from nerspan.inputs import TRAIN_FORMS, suffixed
 from nerspan.fbeta import check_beta, fbeta_key
+from nerspan.options import check_bool
 
 from .families import check_families, family_names, get_family, registered, with_beta
 
@@ -105,7 +106,7 @@ class ComputeMetrics:
     def __init__(self, label_list, metrics: Iterable[str] | None = None, eval_tokens=None,
                  train=None, scheme: str = "IOB2", mode: str = "lenient",
                  options: Mapping[str, Mapping] | None = None, detail: str = "headline",
-                 beta: float = 1.0):
+                 beta: float = 1.0, suffix: bool = False):
         if detail not in DETAILS:
             raise ValueError(f"detail must be one of {', '.join(map(repr, DETAILS))}, not "
                              f"{detail!r}")
@@ -127,9 +128,11 @@ class ComputeMetrics:
         self._words = None if self.eval_tokens is None else Corpus.from_tags(
             [["O"] * len(t) for t in self.eval_tokens], tokens=self.eval_tokens)
         self.scheme, self.mode = scheme, mode
+        self.suffix = check_bool("suffix", suffix)  # id2label writes PER-B
         self.beta = check_beta(beta)
         self.options = with_beta(options, self.metrics, self.beta)
-        self.index = as_train_index(train, scheme, mode) if needs_train else None
+        self.index = as_train_index(train, scheme, mode, suffix=self.suffix) \
+            if needs_train else None
         self._batches: list = []
 
     @property
@@ -178,6 +181,8 @@ class ComputeMetrics:
         """Every family's flat scalars for one evaluation: one gold context (gold decoded
         and classified once) that every family scores."""
         corpus = Corpus.from_ids(labels, predictions, self.label_list, tokens=self._words)
+        if self.suffix:  # the tags read in the usual order (a bad one named as written)
+            corpus = suffixed(corpus)
         corpus = GoldContext(corpus, self.scheme, self.mode, self.index)
         out = {}
         for family in self.families:
@@ -193,15 +198,17 @@ class ComputeMetrics:
 
 def make_compute_metrics(label_list, metrics: Sequence[str] | None = None, eval_tokens=None,
                          train=None, *, detail: str = "headline", beta: float = 1.0,
-                         **kwargs) -> ComputeMetrics:
+                         suffix: bool = False, **kwargs) -> ComputeMetrics:
     """Build ``compute_metrics`` for a ``Trainer``; the training data is indexed here, once.
     ``detail``: "headline" (default, each family's ``Logged`` keys) or "all" (every number).
     ``beta``: also F-beta beside every F1 (seqeval's ``beta``, a number > 0), logged under
     a key naming it (``eval_faireval_f2``, ``eval_faireval_fair_f2``); with "headline" the
-    F-beta of each headline F1 only. 1 (default) adds nothing.
+    F-beta of each headline F1 only. 1 (default) adds nothing. ``suffix``: the labels
+    (``id2label``) and the training tags are written type first (``PER-B``), as every
+    entry point's ``suffix=True`` reads them.
     """
     return ComputeMetrics(label_list, metrics, eval_tokens, train, detail=detail, beta=beta,
-                          **kwargs)
+                          suffix=suffix, **kwargs)
 
 
 def _unpacked(eval_prediction) -> tuple:

@@ -11,7 +11,8 @@ On that rest seqscore's file tools (``seqscore/encoding.py``, ``scripts/seqscore
 - ``convert``: the mentions of valid tags in one scheme, written in another; seqscore's
   ``convert`` on every scheme both have (IOB1, IOB2, IOBES, BILOU, BMES, IO). Tags with
   an invalid transition are refused, as seqscore refuses them, unless ``repair`` names
-  a method.
+  a method. Adjacent mentions of one type that IO cannot part are refused, where
+  seqscore merges them, unless ``lossy=True`` (merged as seqscore merges them, counted).
 - ``repair``: ``"conlleval"`` keeps every chunk of the lenient reading (conlleval.pl's)
   and writes it as the scheme does; ``"discard"`` keeps only the chunks that are
   already written so (the others become ``O``). On IOB2 these are seqscore's methods of
@@ -33,6 +34,7 @@ import numpy as np
 
 from .corpus import GOLD, Corpus, ranges
 from .errors import NerspanError, counted
+from .options import check_bool
 from .schemes import PREFIX_NAMES, O, Scheme, get_scheme
 from .spans import LabelTable, Spans, check_tags, decode
 from .tagfiles import TagFile, tag_source, write_tags
@@ -79,13 +81,21 @@ WRITINGS = {
 }
 
 
-def encode(spans: Spans, scheme: str | Scheme, corpus: Corpus | None = None
+# What to do where a scheme cannot part adjacent mentions of one type (converting)
+CONVERT_REMEDY = ("convert to a scheme that parts them (IOB2, IOBES, ...), or merge them "
+                  "knowingly (lossy=True: the pairs merged are counted)")
+
+
+def encode(spans: Spans, scheme: str | Scheme, corpus: Corpus | None = None,
+           lossy: bool = False, remedy: str = CONVERT_REMEDY
            ) -> tuple[np.ndarray, np.ndarray]:
     """Every token's canonical prefix (uint8) and type id (int32, -1 for O) when
     ``spans`` (sorted, not overlapping) are written in ``scheme``.
 
-    Raises ``UnwritableMentionError`` (naming the first place, in ``corpus`` if given)
-    when the scheme cannot part two adjacent mentions of one type.
+    Raises ``UnwritableMentionError`` (naming the first place, in ``corpus`` if given,
+    and ``remedy``) when the scheme cannot part two adjacent mentions of one type, unless
+    ``lossy``: then they are written as the scheme writes them, and read back as one
+    mention (``merged_pairs`` counts them).
     """
     scheme = get_scheme(scheme)
     writing = WRITINGS[scheme.name]
@@ -101,13 +111,21 @@ def encode(spans: Spans, scheme: str | Scheme, corpus: Corpus | None = None
     prefix[start] = writing.code(writing.first)
     prefix[start[length == 1]] = writing.code(writing.single)
     touching = np.flatnonzero(_touching(spans)) + 1  # the second of each touching pair
-    if len(touching) and not writing.parts_same:
-        raise _unwritable(spans, touching, scheme, corpus)
+    if len(touching) and not writing.parts_same and not lossy:
+        raise _unwritable(spans, touching, scheme, corpus, remedy)
     if len(touching) and writing.after_same:
         prefix[start[touching]] = writing.code(writing.after_same)
     if len(touching) and writing.before_same:
         prefix[end[touching - 1] - 1] = writing.code(writing.before_same)
     return prefix, types
+
+
+def merged_pairs(spans: Spans, scheme: str | Scheme) -> int:
+    """The pairs of adjacent mentions of one type that ``scheme`` writes as one mention
+    (0 where it parts them)."""
+    if WRITINGS[get_scheme(scheme).name].parts_same:
+        return 0
+    return int(np.count_nonzero(_touching(spans)))
 
 
 def _touching(spans: Spans) -> np.ndarray:
@@ -118,7 +136,8 @@ def _touching(spans: Spans) -> np.ndarray:
     return (start == end) & (spans.type[1:] == spans.type[:-1]) & ~head
 
 
-def _unwritable(spans: Spans, touching: np.ndarray, scheme: Scheme, corpus) -> NerspanError:
+def _unwritable(spans: Spans, touching: np.ndarray, scheme: Scheme, corpus, remedy: str
+                ) -> NerspanError:
     i = int(touching[0])
     sentence = int(spans.sentence[i])
     base = int(spans.offsets[sentence])
@@ -126,8 +145,7 @@ def _unwritable(spans: Spans, touching: np.ndarray, scheme: Scheme, corpus) -> N
     problem = (f"{scheme.name} cannot write the {spans.types[spans.type[i]]} mention at "
                f"{b}-{c} apart from the one at {a}-{b} right before it: adjacent mentions "
                f"of one type read as one mention in {scheme.name} "
-               f"({counted(len(touching), 'such pair')} in all); convert to a scheme "
-               "that parts them (IOB2, IOBES, ...)")
+               f"({counted(len(touching), 'such pair')} in all); {remedy}")
     where = corpus.source.locate(sentence) if corpus is not None else {}
     line = where.get("line")
     return UnwritableMentionError(problem, sentence, where.get("path"),
@@ -334,8 +352,8 @@ def mentions(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None
 
 
 def convert(source, from_scheme: str | Scheme, to_scheme: str | Scheme, *,
-            repair: str | None = None, column: str = GOLD, tokens=None,
-            **file_options) -> Retagged:
+            repair: str | None = None, lossy: bool = False, column: str = GOLD,
+            tokens=None, **file_options) -> Retagged:
     """The mentions of ``source``'s tags in ``from_scheme``, written in ``to_scheme``.
 
     Args:
@@ -345,22 +363,30 @@ def convert(source, from_scheme: str | Scheme, to_scheme: str | Scheme, *,
         repair: None (default): tags with an invalid transition are refused
             (``InvalidTransitionError``, as seqscore's ``convert``); ``"conlleval"`` or
             ``"discard"``: repaired first (``repair``), the changes listed.
-
-    Raises ``UnwritableMentionError`` naming the first place where ``to_scheme`` cannot
-    keep the mentions apart (IO: adjacent mentions of one type).
+        lossy: False (default): ``UnwritableMentionError`` naming the first place where
+            ``to_scheme`` cannot keep the mentions apart (IO: adjacent mentions of one
+            type); True: write them as seqscore's ``convert`` does, so that they read
+            as one mention, and count them (``counts["merged_pairs"]``).
 
     >>> convert([["B-PER", "B-PER", "I-PER"]], "IOB2", "IOB1").tags()
     [['I-PER', 'B-PER', 'I-PER']]
     >>> convert([["B-PER", "B-PER"]], "IOB2", "IO")
     Traceback (most recent call last):
     ...
-    nerspan.encodings.UnwritableMentionError: sentence 0, position 1: IO cannot write the PER mention at 1-2 apart from the one at 0-1 right before it: adjacent mentions of one type read as one mention in IO (1 such pair in all); convert to a scheme that parts them (IOB2, IOBES, ...)
+    nerspan.encodings.UnwritableMentionError: sentence 0, position 1: IO cannot write the PER mention at 1-2 apart from the one at 0-1 right before it: adjacent mentions of one type read as one mention in IO (1 such pair in all); convert to a scheme that parts them (IOB2, IOBES, ...), or merge them knowingly (lossy=True: the pairs merged are counted)
+    >>> merged = convert([["B-PER", "B-PER"]], "IOB2", "IO", lossy=True)
+    >>> merged.tags(), merged.counts["merged_pairs"]
+    ([['I-PER', 'I-PER']], 1)
     """
     target = get_scheme(to_scheme)  # an unknown name fails before any reading
+    lossy = check_bool("lossy", lossy)
     found = mentions(source, from_scheme, repair=repair, column=column, tokens=tokens,
                      **file_options)
-    prefix, types = encode(found.spans, target, found.corpus)
+    prefix, types = encode(found.spans, target, found.corpus, lossy=lossy)
     ids, labels = tag_labels(prefix, types, found.spans.types, target)
     done = found.repaired or Retagged(found.corpus, found.column, ids, labels, target.name)
+    counts = dict(done.counts)
+    if lossy:
+        counts["merged_pairs"] = merged_pairs(found.spans, target)
     return Retagged(found.corpus, found.column, ids, labels, target.name, done.method,
-                    done.changes, done.counts, found.file)
+                    done.changes, counts, found.file)

@@ -2,8 +2,10 @@
 
 F = (1 + b^2) P R / (b^2 P + R), 0 where the denominator is 0 (seqeval 1.2.2's
 ``precision_recall_fscore_support(..., beta=b)``, term for term, so the numbers are
-equal to the last bit). ``beta`` must be a finite number > 0; ``beta=1`` adds nothing
-(F1 is reported already), and a result states a ``beta`` other than 1 in its
+equal to the last bit). ``beta`` must be a number in [1e-150, 1e150] (``BETA_RANGE``):
+F-beta squares it, and the square must be a float, neither infinite (past about 1.3e154
+it overflows, where seqeval raises OverflowError) nor 0 (below about 1.5e-154: F-beta
+would silently be the precision); ``beta=1`` adds nothing (F1 is reported already), and a result states a ``beta`` other than 1 in its
 ``options``.
 
 The key: ``f`` and beta written as Python writes the float, shortest, without a
@@ -22,6 +24,10 @@ F-beta, which ``nerspan.EntityScores`` computes itself.
 Traceback (most recent call last):
 ...
 ValueError: beta must be a number > 0 (the weight of recall against precision in F-beta), not 0
+>>> check_beta(1e200)
+Traceback (most recent call last):
+...
+ValueError: beta must be at most 1e+150 (F-beta squares it, and the square of a larger beta overflows a float), not 1e+200
 """
 from __future__ import annotations
 
@@ -38,16 +44,27 @@ from .errors import InputTypeError, shown
 
 # the prefixes of means over types: their F-beta is a mean of F-betas, not F of means
 MEANS = ("macro_", "weighted_")
+# the betas whose square is a float, neither infinite nor 0 (with a margin): round bounds
+BETA_RANGE = (1e-150, 1e150)
 
 
 def check_beta(beta) -> float:
-    """``beta`` as a float: a finite number > 0 (a bool or a string is an error)."""
+    """``beta`` as a float: a number > 0 within ``BETA_RANGE`` (a bool or a string is an
+    error)."""
     if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, numbers.Real):
         raise InputTypeError(f"beta must be a number > 0, not {shown(beta)} "
                              f"(a {type(beta).__name__})")
     if not (beta > 0 and math.isfinite(beta)):
         raise ValueError("beta must be a number > 0 (the weight of recall against "
                          f"precision in F-beta), not {beta}")
+    low, high = BETA_RANGE
+    if beta > high:
+        raise ValueError(f"beta must be at most {high:g} (F-beta squares it, and the "
+                         f"square of a larger beta overflows a float), not {beta:g}")
+    if beta < low:
+        raise ValueError(f"beta must be at least {low:g} (F-beta squares it, and the "
+                         "square of a smaller beta is 0 in a float: F-beta would be the "
+                         f"precision), not {beta:g}")
     return float(beta)
 
 
@@ -169,5 +186,5 @@ def _documented(doc: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["check_beta", "fbeta_key", "fbeta", "fbeta_value", "with_fbeta", "fbeta_option",
+__all__ = ["BETA_RANGE", "check_beta", "fbeta_key", "fbeta", "fbeta_value", "with_fbeta", "fbeta_option",
            "takes_beta", "BETA_DOC"]

@@ -219,8 +219,11 @@ def _int_or_none(value):
     return None if value is None else int(value)
 
 
-def repair_note(column: str, repairs: dict, scheme: str) -> str:
-    """The one-line note the command line prints for a column's ``repairs`` dict.
+def repair_note(column: str, repairs: dict, scheme: str,
+                look_alike: tuple | None = None) -> str:
+    """The one-line note the command line prints for a column's ``repairs`` dict;
+    ``look_alike``: the column's ``likely_scheme``, named when strict decoding lost
+    most of its chunks.
 
     >>> repair_note("pred", {"invalid_transitions": 2, "outside_scheme": 0}, "IOB2")
     'note: lenient decoding repaired 2 invalid transitions and 0 tags outside the IOB2 scheme in the pred column'
@@ -231,12 +234,65 @@ def repair_note(column: str, repairs: dict, scheme: str) -> str:
                 f"{counted(repairs['lenient_chunks'], 'chunk')} of the {column} column "
                 f"({counted(repairs['invalid_transitions'], 'invalid transition')})")
         if 2 * repairs["discarded_chunks"] > repairs["lenient_chunks"]:
-            note += f": most of them; do the tags follow {name}? (or use --mode lenient)"
+            note += f": most of them; do the tags follow {name}? " + scheme_hint(
+                look_alike, command_line=True)
         return note
     return (f"note: lenient decoding repaired "
             f"{counted(repairs['invalid_transitions'], 'invalid transition')} and "
             f"{counted(repairs['outside_scheme'], 'tag')} outside the {name} scheme in the "
             f"{column} column")
+
+
+# The schemes a column's tags may look like, in the order one is named when several read
+# them equally well (IOB2 tags are valid IOB1 only where no mention follows O)
+LOOK_ALIKES = ("IOB2", "IOBES", "BILOU", "IOB1", "IOE2", "IOE1", "BMES", "IO")
+
+
+def likely_scheme(corpus: Corpus, column: str, declared: str | Scheme
+                  ) -> tuple[str, int] | None:
+    """``(scheme, chunks it discards)``: the scheme whose strict decoding keeps most of
+    the lenient chunks of ``column``, among those with every prefix letter the column
+    uses (ties: the first of ``LOOK_ALIKES``), when it discards fewer than ``declared``
+    does; else None. What strict decoding's note names when it loses most chunks (IOB2
+    tags read as IOBES).
+
+    >>> likely_scheme(Corpus.from_tags([["B-PER", "I-PER", "O", "B-LOC"]]), GOLD, "IOBES")
+    ('IOB2', 0)
+    """
+    declared = get_scheme(declared)
+    ids = corpus.column(column)
+    letters = {split_tag(corpus.labels[k])[0] for k in np.unique(ids).tolist()} - {"O"}
+    found = {}
+    for name in (declared.name,) + LOOK_ALIKES:
+        scheme = get_scheme(name)
+        if name in found or not letters <= set(scheme.prefixes):
+            continue
+        *_, repairs = _strict_spans(corpus, ids, LabelTable.build(corpus.labels, scheme),
+                                    scheme)
+        found[name] = repairs.discarded_chunks
+    best = min(LOOK_ALIKES, key=lambda name: found.get(name, np.inf))
+    if best not in found or found[best] >= found.get(declared.name, np.inf):
+        return None
+    return best, int(found[best])
+
+
+def scheme_hint(look_alike: tuple | None, command_line: bool = False) -> str:
+    """What strict decoding's note suggests: the scheme the tags look like
+    (``likely_scheme``), if any, then lenient mode; in the API's words or the command
+    line's flags.
+
+    >>> scheme_hint(("IOB2", 0)), scheme_hint(None, command_line=True)
+    ("They read as IOB2 (strict IOB2 decoding keeps every chunk): declare scheme='IOB2', or use mode='lenient'", '(declare their scheme with --scheme, or use --mode lenient)')
+    """
+    lenient = "--mode lenient" if command_line else "mode='lenient'"
+    if look_alike is None:
+        return (f"(declare their scheme{' with --scheme' if command_line else ''}, or use "
+                f"{lenient})")
+    name, discarded = look_alike
+    kept = "every chunk" if not discarded else f"all but {counted(discarded, 'chunk')}"
+    declare = f"--scheme {name}" if command_line else f"declare scheme={name!r}"
+    return (f"They read as {name} (strict {name} decoding keeps {kept}): {declare}, or use "
+            f"{lenient}")
 
 
 def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
@@ -269,12 +325,8 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     else:
         start, end, repairs = _strict_spans(corpus, ids, table, scheme)
         if repairs.mostly_discarded:
-            warnings.warn(
-                f"strict {scheme.name} decoding discarded {repairs.discarded_chunks} of the "
-                f"{counted(repairs.lenient_chunks, 'chunk')} of the "
-                f"{side or side_name(column)}: do the "
-                f"tags follow {scheme.name}? (declare their scheme, or use mode='lenient')",
-                DecodingWarning, stacklevel=2)
+            warnings.warn(_discard_warning(corpus, column, scheme, repairs,
+                                           side or side_name(column)), stacklevel=2)
     span_type = np.take(table.type, np.take(ids, start))  # take: faster than indexing
     # what span input (snapped) and type processing changed, per sentence
     changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
@@ -298,6 +350,20 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
         repairs = dataclasses.replace(repairs, sentences=sentences, generated=generated)
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
+
+
+def _discard_warning(corpus: Corpus, column: str, scheme: Scheme, repairs: Repairs,
+                     side: str) -> DecodingWarning:
+    """The warning of a strict decoding that lost most chunks, naming the scheme the
+    tags look like; ``command_line``: the same words with the command line's flags
+    (what ``nerlens`` prints)."""
+    look_alike = likely_scheme(corpus, column, scheme)
+    head = (f"strict {scheme.name} decoding discarded {repairs.discarded_chunks} of the "
+            f"{counted(repairs.lenient_chunks, 'chunk')} of the {side}: do the tags follow "
+            f"{scheme.name}? ")
+    warning = DecodingWarning(head + scheme_hint(look_alike))
+    warning.command_line = head + scheme_hint(look_alike, command_line=True)
+    return warning
 
 
 DECODE_BLOCK = 1 << 20  # positions per block: decoding temporaries stay this small

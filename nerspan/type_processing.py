@@ -6,7 +6,11 @@ A mention's type is mapped first (``type_map``), then the mention is dropped unl
 (mapped) type is kept (``keep_types``) or when it is removed (``remove_types``), as
 seqscore's ``TypeMapper`` does. Keeping and removing at once is refused, as seqscore
 refuses it: one of them says all. A type named in any option that occurs in no tag of the
-input is an error, so that a misspelt type never passes as "nothing to do".
+input is an error, so that a misspelt type never passes as "nothing to do": a mapped type
+must be written so, a kept or removed one written so or made so by the map (with
+``LOC -> GPE``, ``keep_types=["LOC"]`` names a type and keeps no mention of it, as
+seqscore's ``process`` does). Types are case-sensitive, as in every peer: a name that a
+written type matches only in another case is named in the error.
 
 It works on mentions, not on tags: ``B-PER I-PERSON`` with ``PERSON -> PER`` stays two
 mentions (a type change ends one), written anew in the scheme. Only the runs of non-``O``
@@ -29,8 +33,9 @@ the runs written anew is kept in the corpus's ``source`` and counted with it
 from __future__ import annotations
 
 import dataclasses
+import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -42,6 +47,7 @@ from .spans import LabelTable, Spans, decode
 from .validation import find_problems
 
 TYPE_OPTIONS = ("keep_types", "remove_types", "type_map")
+_SPACE = re.compile(r"\s")
 
 
 class TypeNotFoundError(NerspanError):
@@ -84,7 +90,7 @@ def _check_type(name: str, value) -> None:
     if not isinstance(value, str) or not value:
         raise InputTypeError(f"{name} must be a type name (a non-empty string), not "
                              f"{shown(value)}")
-    if value == "O" or any(c.isspace() for c in value):
+    if value == "O" or _SPACE.search(value):
         raise InputTypeError(f"{name}: {value!r} is no entity type (O is outside every "
                              "mention; a type holds no space)")
 
@@ -97,6 +103,15 @@ class TypeProcessing:
     keep: tuple | None = None
     remove: tuple = ()
     mapping: tuple = ()
+    # the look-ups ``target`` reads, built once: a call costs O(1), not O(types)
+    _map: dict = field(init=False, repr=False, compare=False)
+    _kept: frozenset | None = field(init=False, repr=False, compare=False)
+    _removed: frozenset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_map", dict(self.mapping))
+        object.__setattr__(self, "_kept", None if self.keep is None else frozenset(self.keep))
+        object.__setattr__(self, "_removed", frozenset(self.remove))
 
     @classmethod
     def of(cls, keep_types=None, remove_types=None, type_map=None) -> "TypeProcessing | None":
@@ -118,25 +133,36 @@ class TypeProcessing:
 
     def target(self, name: str) -> str | None:
         """The type a mention of type ``name`` becomes; None: it is dropped."""
-        name = dict(self.mapping).get(name, name)
-        if (self.keep is not None and name not in self.keep) or name in self.remove:
+        name = self._map.get(name, name)
+        if (self._kept is not None and name not in self._kept) or name in self._removed:
             return None
         return name
 
     def check_types(self, present) -> None:
         """``TypeNotFoundError`` for a type named here that no tag has (``present``:
-        the types of the tags, before mapping)."""
+        the types of the tags as written, before mapping). A mapped type must be written
+        so; a kept or removed one written so, or be what ``type_map`` makes of one
+        (seqscore's order: a mention is mapped, then kept or removed by its new type, so
+        ``keep_types=["LOC"]`` with ``LOC -> GPE`` names a type and keeps no mention of
+        it, as seqscore's ``process`` does)."""
         present = set(present)
-        mapped = {dict(self.mapping).get(t, t) for t in present}
+        mapped = {self._map.get(t, t) for t in present}
         for what, names, among in (("mapped", [s for s, _ in self.mapping], present),
-                                   ("kept", self.keep or (), mapped),
-                                   ("removed", self.remove, mapped)):
+                                   ("kept", self.keep or (), present | mapped),
+                                   ("removed", self.remove, present | mapped)):
             missing = [name for name in names if name not in among]
             if missing:
-                raise TypeNotFoundError(
-                    f"{what} type {', '.join(map(repr, missing))} occurs in no tag (the "
-                    f"types{' after mapping' if among is mapped and self.mapping else ''}: "
-                    f"{', '.join(sorted(among)) or 'none'})")
+                raise TypeNotFoundError(f"{what} type {', '.join(map(repr, missing))} "
+                                        f"occurs in no tag ({self._types_text(what, present)})"
+                                        + _other_case(missing, among))
+
+    def _types_text(self, what: str, present: set) -> str:
+        """The types a name was looked for among, as the error lists them."""
+        written = ", ".join(sorted(present)) or "none"
+        if what == "mapped" or not self.mapping:
+            return f"the types: {written}"
+        made = sorted({self._map[t] for t in present if t in self._map} - present)
+        return f"the types: {written}; by type_map: {', '.join(made) or 'none'}"
 
     def describe(self) -> str:
         parts = [f"{s}->{t}" for s, t in self.mapping]
@@ -145,6 +171,19 @@ class TypeProcessing:
         if self.remove:
             parts.append(f"remove {','.join(self.remove)}")
         return "; ".join(parts)
+
+
+def _other_case(missing, among) -> str:
+    """The hint for names that a type written in another case would match: types are
+    case-sensitive in tags (as in every peer), so such a name is no type."""
+    folded = {}
+    for name in sorted(among):
+        folded.setdefault(name.casefold(), name)
+    near = [(name, folded[name.casefold()]) for name in missing if name.casefold() in folded]
+    if not near:
+        return ""
+    return "; " + "; ".join(f"{name!r}: did you mean {written!r}?" for name, written in near
+                            ) + " (type names are case-sensitive)"
 
 
 def label_types(labels) -> set:
@@ -157,8 +196,9 @@ def process_spans(spans: Spans, processing: TypeProcessing) -> tuple[Spans, np.n
     new types (``types`` extended by new names), and for every input span whether it was
     retyped or dropped."""
     targets = [processing.target(name) for name in spans.types]
+    known = set(spans.types)
     types = spans.types + tuple(dict.fromkeys(
-        t for t in targets if t is not None and t not in spans.types))
+        t for t in targets if t is not None and t not in known))
     index = {name: i for i, name in enumerate(types)}
     remap = np.array([index.get(t, -1) if t is not None else -1 for t in targets] or [-1],
                      dtype=np.int64)
@@ -230,8 +270,8 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
         processed, changed = process_spans(spans, processing)
         dropped = np.zeros(len(spans), dtype=bool)
         if len(spans):
-            targets = np.array([processing.target(t) is None for t in spans.types])
-            dropped = targets[spans.type]
+            gone = np.array([processing.target(t) is None for t in spans.types])
+            dropped = gone[spans.type]
         mapped[column] = tuple(spans.sentence[changed & ~dropped].tolist())
         removed[column] = tuple(spans.sentence[dropped].tolist())
         if column in generated:   # its ungrounded entities are mentions too (no span)
@@ -242,18 +282,8 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
         if not changed.any():
             continue
         ids = corpus.column(column)
-        rewrite = _runs_to_rewrite(corpus, ids, table, spans.start[changed])
-        prefix, types = encode(processed, scheme, corpus)
-        new_ids, new_labels = tag_labels(prefix[rewrite], types[rewrite], processed.types,
-                                         scheme)
-        for label in new_labels:
-            if label not in label_index:
-                label_index[label] = len(labels)
-                labels.append(label)
-        remap = np.array([label_index[label] for label in new_labels] or [0], dtype=ids.dtype)
-        column_ids = ids.copy()
-        column_ids[rewrite] = remap[new_ids]
-        new_columns[column] = column_ids
+        column_ids = new_columns[column] = _rewritten(
+            corpus, ids, table, spans.start[changed], processed, scheme, labels, label_index)
         for kind, sentences in _lost_repairs(corpus, ids, column_ids, labels, scheme,
                                              mode).items():
             lost[kind][column] = sentences
@@ -282,6 +312,32 @@ def relabel_tags(corpus: Corpus, column: str, processing: TypeProcessing | None)
         remap.append(index[new])
     ids = np.array(remap or [0], dtype=corpus.column(column).dtype)[corpus.column(column)]
     return corpus.with_tags({**corpus.columns, column: ids}, labels)
+
+
+# Where IO cannot write apart two adjacent mentions that a map made one type
+MERGED_BY_MAP = ("type_map made them one type (seqscore's process would merge them): "
+                 "convert the tags to a scheme that parts them first "
+                 "(nerspan.encodings.convert, nerlens convert IN OUT --from IO --to IOB2), "
+                 "or map the types apart")
+
+
+def _rewritten(corpus: Corpus, ids: np.ndarray, table: LabelTable, starts: np.ndarray,
+               processed: Spans, scheme: Scheme, labels: list, label_index: dict
+               ) -> np.ndarray:
+    """The column ``ids`` with the runs of tags holding a changed mention (``starts``)
+    written anew from the ``processed`` spans; new labels are appended to ``labels``
+    (and ``label_index``)."""
+    rewrite = _runs_to_rewrite(corpus, ids, table, starts)
+    prefix, types = encode(processed, scheme, corpus, remedy=MERGED_BY_MAP)
+    new_ids, new_labels = tag_labels(prefix[rewrite], types[rewrite], processed.types, scheme)
+    for label in new_labels:
+        if label not in label_index:
+            label_index[label] = len(labels)
+            labels.append(label)
+    remap = np.array([label_index[label] for label in new_labels] or [0], dtype=ids.dtype)
+    column_ids = ids.copy()
+    column_ids[rewrite] = remap[new_ids]
+    return column_ids
 
 
 # Source fields: per column, the sentence of every repair of a tag that was written anew

@@ -27,6 +27,7 @@ import tough_mentions
 from nerspan import (EmptyInputError, GoldContext, InputTypeError, InvalidTagError,
                      LabelIdError, LengthMismatchError, SentenceCountError)
 from nerlens.trainer import make_compute_metrics
+from nerspan.type_processing import TypeNotFoundError
 from tests.conftest import REPO
 
 GOLD = [["B-PER", "I-PER", "O"], ["O", "B-LOC"]]
@@ -357,6 +358,36 @@ def test_good_id_forms_give_the_tag_result(entry):
     assert _headline(got) == _headline(want)
 
 
+@pytest.mark.parametrize("entry", list(ID_ENTRIES))
+def test_suffix_labels_with_ids(entry):
+    """``suffix=True`` with label ids reads the label list type first (``PER-B``) at
+    every entry point that takes ids, the Trainer helper's included: the tag result, and
+    a label that is no suffix tag named as written."""
+    def turned(tag):
+        return tag if tag == "O" else "-".join(tag.split("-")[::-1])
+
+    suffix_labels = [turned(label) for label in LABELS]
+    refs, preds = GOLD_IDS, PRED_IDS
+    plain, suffixed = {}, {}
+    if entry == "Trainer helper":   # padded ids; its training index is built already
+        refs, preds, call = _padded(refs), _padded(preds), _trainer
+    elif entry in ("nerspan.score", "faireval.score"):
+        call = ID_ENTRIES[entry]
+    else:
+        call = {"tough_mentions.score": tough_mentions, "hardeval.score": hardeval,
+                "attribute_buckets.score": attribute_buckets}[entry].score
+        plain = dict(tokens=TOKENS, **TRAIN)
+        suffixed = dict(tokens=TOKENS, train_tokens=TRAIN["train_tokens"],  # type first too
+                        train_tags=[[turned(t) for t in s] for s in TRAIN["train_tags"]])
+    got = call(refs, preds, label_list=suffix_labels, suffix=True, **suffixed)
+    assert _headline(got) == _headline(call(refs, preds, label_list=LABELS, **plain))
+    with pytest.raises(InvalidTagError, match=r"references, sentence 0, position 0: 'PER-X' "
+                                              r"\(written type first, read as 'X-PER'\) is "
+                                              r"not a tag"):
+        call(refs, preds, label_list=["O", "PER-X"] + suffix_labels[2:], suffix=True,
+             **suffixed)
+
+
 def test_label_list_dict_must_cover_every_id():
     with pytest.raises(LabelIdError, match=r"must map every id 0\.\.2 to a tag; ids \[0, 1, "
                                            r"3\] given, missing \[2\]"):
@@ -436,6 +467,19 @@ OPTION_CASES = [
      r"beta must be a number > 0, not True \(a bool\)"),
     ("metrics/faireval", {"beta": -1}, ValueError, r"beta must be a number > 0"),
     ("metrics/tough_mentions", {"beta": "x"}, InputTypeError, r"beta must be a number > 0"),
+    # finite, but its square is not a float (seqeval: OverflowError) or is 0
+    ("nerspan.score", {"beta": 1e200}, ValueError,
+     r"^beta must be at most 1e\+150 \(F-beta squares it, and the square of a larger beta "
+     r"overflows a float\), not 1e\+200$"),
+    ("nerspan.score", {"beta": 1e-200}, ValueError,
+     r"^beta must be at least 1e-150 \(F-beta squares it, and the square of a smaller beta is "
+     r"0 in a float: F-beta would be the precision\), not 1e-200$"),
+    ("faireval.score", {"beta": 1e155}, ValueError, r"^beta must be at most 1e\+150 "),
+    ("metrics/attribute_buckets", {"beta": 1e200}, ValueError,
+     r"^beta must be at most 1e\+150 \(F-beta squares it"),
+    ("metrics/faireval", {"beta": 1e-160}, ValueError, r"^beta must be at least 1e-150 "),
+    ("nerlens.report", {"beta": 1e200}, ValueError, r"^beta must be at most 1e\+150 "),
+    ("nerlens.experiment", {"beta": 1e200}, ValueError, r"beta must be at most 1e\+150 "),
     ("faireval.score", {"schemas": "semeval", "min_overlap": 0}, ValueError,
      r"min_overlap must be a fraction of the gold span's tokens in \(0, 1\] \(nervaluate's "
      r"min_overlap_percentage / 100\), not 0"),
@@ -469,6 +513,15 @@ OPTION_CASES = [
      r"beta must be a number > 0, not '2' \(a str\)"),
     ("nerlens.report", {"beta": 2, "options": {"faireval": {"beta": 3}}}, ValueError,
      r"beta=2\.0 and options\['faireval'\]\['beta'\]=3: give one beta"),
+    # a type_map key that a type matches in another case names no type (case-sensitive)
+    ("nerspan.score", {"type_map": {"per": "X"}}, TypeNotFoundError,
+     r"^mapped type 'per' occurs in no tag \(the types: LOC, PER\); 'per': did you mean "
+     r"'PER'\? \(type names are case-sensitive\)$"),
+    ("metrics/faireval", {"type_map": {"per": "X"}}, TypeNotFoundError,
+     r"'per': did you mean 'PER'\?"),
+    ("tough_mentions.score", {"type_map": {"LOC": "GPE"}, "keep_types": ["loc"]},
+     TypeNotFoundError, r"^kept type 'loc' occurs in no tag \(the types: LOC, PER; by "
+                        r"type_map: GPE\); 'loc': did you mean 'LOC'\?"),
     ("nerspan.score", {"suffix": 1}, InputTypeError, r"suffix must be True or False"),
     ("metrics/faireval", {"suffix": "True"}, InputTypeError, r"suffix must be True or False"),
     ("nerspan.score", {"zero_division": 0.5}, ValueError, r"zero_division must be 0 or 1"),

@@ -119,6 +119,14 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
                           r"error: argument --beta: beta must be a number > 0, not 'high'"),
     "beta_infinite": (BETA_COMMANDS, ["--beta", "inf"],
                       r"error: argument --beta: beta must be a number > 0 .*not inf"),
+    # finite, but its square overflows (seqeval raises OverflowError) or is 0
+    "beta_huge": (BETA_COMMANDS, ["--beta", "1e200"],
+                  r"error: argument --beta: beta must be at most 1e\+150 \(F-beta squares it, "
+                  r"and the square of a larger beta overflows a float\), not 1e\+200"),
+    "beta_tiny": (BETA_COMMANDS, ["--beta", "1e-200"],
+                  r"error: argument --beta: beta must be at least 1e-150 \(F-beta squares it, "
+                  r"and the square of a smaller beta is 0 in a float: F-beta would be the "
+                  r"precision\), not 1e-200"),
     "min_overlap_zero": (("faireval",), ["--schemas", "semeval", "--min-overlap", "0"],
                          r"error: argument --min-overlap: min_overlap must be a fraction of "
                          r"the gold span's tokens in \(0, 1\] .*not 0\.0"),
@@ -991,6 +999,13 @@ FILE_CASES = {
     "keep_and_remove": (GOLD, ["--keep-types", "PER", "--remove-types", "LOC"],
                         r"error: --keep-types and --remove-types were both given: give one",
                         False),
+    "mapped_type_in_another_case": (GOLD, ["--map-types", "per=X"],
+                                    r"error: mapped type 'per' occurs in no tag \(the types: "
+                                    r"LOC, PER\); 'per': did you mean 'PER'\? \(type names "
+                                    r"are case-sensitive\)$", False),
+    "kept_type_missing_with_a_map": (GOLD, ["--map-types", "LOC=GPE", "--keep-types", "FOO"],
+                                     r"error: kept type 'FOO' occurs in no tag \(the types: "
+                                     r"LOC, PER; by type_map: GPE\)$", False),
     "empty_keep_types": (GOLD, ["--keep-types", ","],
                          r"error: argument --keep-types: expected type names separated by "
                          r"commas", True),
@@ -1028,6 +1043,23 @@ def test_file_tools_bad_input_is_one_line(tmp_path, capsys, case, command):
     assert not (tmp_path / "out.txt").exists()  # nothing half written
 
 
+def test_convert_to_io_refuses_merging_unless_lossy(tmp_path, capsys):
+    """Adjacent mentions of one type, which IO writes as one: one line naming the place
+    and both remedies; ``--lossy`` merges them (counted), nothing else changes."""
+    path = tmp_path / "gold.txt"
+    path.write_text(GOLD.replace("Smith I-PER", "Smith B-PER"), encoding="utf-8")
+    out = tmp_path / "out.txt"
+    code, stdout, err = run(capsys, ["convert", str(path), str(out), "--to", "IO"])
+    check_one_line(code, err, r"gold.txt:2, sentence 0, position 1: IO cannot write the PER "
+                              r"mention at 1-2 apart from the one at 0-1 right before it: .* "
+                              r"\(1 such pair in all\); convert to a scheme that parts them "
+                              r"\(IOB2, IOBES, \.\.\.\), or merge them knowingly \(--lossy: "
+                              r"the pairs merged are counted\)$")
+    assert stdout == "" and not out.exists()
+    code, stdout, err = run(capsys, ["convert", str(path), str(out), "--to", "IO", "--lossy"])
+    assert code == 0 and "(IO; 1 merged pair)" in err and "note: 1 pair of adjacent" in err
+
+
 TYPE_CASES = {  # the type flags on every scoring command
     "kept_type_missing": (["--keep-types", "FOO"],
                           r"error: kept type 'FOO' occurs in no tag \(the types: LOC, PER\)$"),
@@ -1035,6 +1067,12 @@ TYPE_CASES = {  # the type flags on every scoring command
                             r"error: mapped type 'PERSON' occurs in no tag"),
     "keep_and_remove": (["--keep-types", "PER", "--remove-types", "LOC"],
                         r"error: --keep-types and --remove-types were both given"),
+    # tags: no type written so; generated output: gold's type written otherwise
+    "mapped_type_in_another_case": (
+        ["--map-types", "per=X"],
+        r"error: mapped type 'per' (occurs in no tag \(the types: LOC, PER\); 'per': did you "
+        r"mean 'PER'\? \(type names are case-sensitive\)|is gold's type 'PER' written "
+        r"otherwise: .* write it as gold does \('PER'\))$"),
 }
 
 

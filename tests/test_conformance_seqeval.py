@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -149,3 +150,54 @@ def test_conll2000_sample_f1():
     assert (result.n_gold, result.n_predicted, result.n_correct) == tuple(map(int, counts.groups()))
     assert f"FB1:  {100 * result.micro()[2]:.2f}" in expected
     assert round(100 * result.micro()[2], 2) == 74.35
+
+
+# -- where nerlens differs from seqeval on purpose (README "Exactness, and where we
+# differ on purpose"): each pinned, seqeval's number computed here, ours by hand
+def _seqeval(gold, pred, strict, suffix=False):
+    """seqeval's micro F1 and its type names (default mode, or strict IOB2); the test
+    is skipped without seqeval (its fixtures above need it not)."""
+    seqeval_metrics = pytest.importorskip("seqeval.metrics")
+    seqeval_scheme = pytest.importorskip("seqeval.scheme")
+    options = dict(mode="strict", scheme=seqeval_scheme.IOB2) if strict else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f1 = seqeval_metrics.f1_score(gold, pred, suffix=suffix, **options)
+        report = seqeval_metrics.classification_report(gold, pred, suffix=suffix,
+                                                       output_dict=True, **options)
+    return f1, sorted(k for k in report if not k.endswith(" avg"))
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_untyped_tag_and_the_type_underscore_differ_here(strict):
+    """seqeval names an untyped tag's type ``_``, so ``B-_`` is ``B`` there (in both
+    modes); nerlens gives it the empty type, as conlleval.pl does (its report prints an
+    empty type name: shared/fixtures/conlleval/edge_untyped_tags), so ``_`` is a type of
+    its own."""
+    gold, pred = [["B", "I", "O"]], [["B-_", "I-_", "O"]]
+    assert _seqeval(gold, pred, strict) == (1.0, ["_"])
+    ours = nerspan.score(gold, pred, mode="strict" if strict else "lenient")
+    assert ours.micro() == (0.0, 0.0, 0.0)
+    assert list(ours.to_dict()["per_type"]) == ["", "_"]
+    # alike they are equal here too
+    assert nerspan.score(gold, gold).micro() == (1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("gold_tag, suffix", [("B--X", False), ("B-X-", False),
+                                              ("X--B", True)])
+def test_hyphens_around_a_type_are_kept_in_strict_mode_here(gold_tag, suffix):
+    """seqeval's strict mode strips every hyphen around the type (``B--X``, ``B-X-``
+    and, with ``suffix``, ``X--B`` are type ``X``, the same as ``B-X``), its default mode
+    does not (``-X``, ``X-``); nerlens reads the type after the first hyphen (the last
+    with ``suffix``) in both modes, as conlleval.pl and seqeval's default mode do."""
+    plain = "X-B" if suffix else "B-X"
+    gold, pred = [[gold_tag, "O"]], [[plain, "O"]]
+    theirs_default, types_default = _seqeval(gold, pred, False, suffix)
+    theirs_strict, types_strict = _seqeval(gold, pred, True, suffix)
+    assert (theirs_default, theirs_strict, types_strict) == (0.0, 1.0, ["X"])
+    written = "-X" if gold_tag == "B--X" else "X-"
+    assert types_default == sorted([written, "X"])
+    for mode in ("lenient", "strict"):
+        ours = nerspan.score(gold, pred, mode=mode, suffix=suffix)
+        assert ours.micro() == (0.0, 0.0, 0.0)
+        assert list(ours.to_dict()["per_type"]) == sorted([written, "X"])

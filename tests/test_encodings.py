@@ -9,12 +9,14 @@ the scheme.
 """
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nerlens.cli import main
 from nerspan import Corpus, InvalidTagError, decode
 from nerspan.encodings import (UnwritableMentionError, WRITINGS, convert, mentions,
                                repair)
@@ -247,6 +249,11 @@ def test_convert_equals_seqscore_for_every_pair(source, rnd):
         if target == "IO" and any(adjacent):
             with pytest.raises(UnwritableMentionError, match="IO cannot write the"):
                 convert(valid, source, target)
+            # lossy: seqscore's tags, merging them; the pairs merged counted
+            merged = convert(valid, source, target, lossy=True)
+            assert merged.tags() == expected
+            assert merged.counts["merged_pairs"] == sum(
+                a[0] == b[0] and a[2] == b[1] for m in found for a, b in zip(m, m[1:]))
             keep = [i for i, a in enumerate(adjacent) if not a]
             valid, found = [valid[i] for i in keep], [found[i] for i in keep]
             expected = [expected[i] for i in keep]
@@ -278,6 +285,42 @@ def test_convert_file_equals_seqscore_convert(tmp_path, source, target):
     ours = (tmp_path / "ours.txt").read_text().splitlines()
     assert [line.split("\t")[0] for line in ours] == [
         line.split("\t")[0] for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("source", ["IOB2", "IOBES", "IOB1"])
+def test_lossy_io_file_equals_seqscore_convert(tmp_path, capsys, source):
+    """Converting to IO with adjacent mentions of one type: refused by default (the API
+    and ``nerlens convert``), written as seqscore writes them with ``lossy=True`` /
+    ``--lossy``, file for file, and the pairs merged counted (JSON, the note)."""
+    rnd = random.Random(f"lossy{source}")
+    sentences = random_corpus(rnd, source, 150, corrupt=0.0)
+    pairs = sum(a[0] == b[0] and a[2] == b[1] for tags in sentences
+                for m in [peer_mentions(tags, source)] for a, b in zip(m, m[1:]))
+    assert pairs   # the corpus has some to merge
+    path = write_file(tmp_path / "in.txt", sentences, rnd)
+    result = CliRunner().invoke(seqscore_cli.convert, [
+        "--input-labels", PEER_NAMES[source], "--output-labels", "IO", str(path),
+        str(tmp_path / "theirs.txt")])
+    assert result.exit_code == 0, result.output
+    with pytest.raises(UnwritableMentionError, match=r"or merge them knowingly \(lossy=True"):
+        convert(path, source, "IO")
+    api = convert(path, source, "IO", lossy=True)
+    api.write(tmp_path / "api.txt")
+    assert file_tags(tmp_path / "api.txt") == file_tags(tmp_path / "theirs.txt")
+    assert api.counts["merged_pairs"] == pairs and api.to_dict()["merged_pairs"] == pairs
+    out = tmp_path / "ours.txt"
+    assert main(["convert", str(path), str(out), "--from", source, "--to", "IO"]) == 2
+    err = capsys.readouterr().err
+    assert "or merge them knowingly (--lossy: the pairs merged are counted)" in err
+    assert not out.exists()
+    assert main(["convert", str(path), str(out), "--from", source, "--to", "IO", "--lossy",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["merged_pairs"] == pairs
+    assert f"note: {pairs} pairs of adjacent mentions of one type merged" in captured.err
+    assert file_tags(out) == file_tags(tmp_path / "theirs.txt")
+    # to a scheme that parts them, lossy merges nothing
+    assert convert(path, source, "IOB2", lossy=True).counts["merged_pairs"] == 0
 
 
 def _adjacent(iob2_tags):

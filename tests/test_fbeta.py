@@ -14,7 +14,7 @@ import attribute_buckets
 import faireval
 import nerspan
 import tough_mentions
-from nerspan.fbeta import check_beta, fbeta_key, with_fbeta
+from nerspan.fbeta import BETA_RANGE, check_beta, fbeta_key, with_fbeta
 
 seqeval_metrics = pytest.importorskip("seqeval.metrics.sequence_labeling")
 
@@ -95,6 +95,35 @@ def test_beta_1_adds_nothing_and_the_key_names_beta():
 def test_bad_beta_is_refused(beta):
     with pytest.raises(ValueError, match="beta must be a number > 0"):
         nerspan.score([["B-PER"]], [["B-PER"]], beta=beta)
+
+
+def test_beta_is_bounded_where_its_square_stops_being_a_float():
+    """At the bounds F-beta equals seqeval's; past the upper one seqeval itself fails
+    (its square overflows), past the lower one the square is 0 and F-beta would be the
+    precision: both refused, with the bound and its reason."""
+    low, high = BETA_RANGE
+    gold, pred = [["B-PER", "O", "B-LOC", "O"]], [["B-PER", "O", "O", "B-ORG"]]
+    for beta in (low, high):
+        got = nerspan.score(gold, pred, beta=beta).to_dict()[fbeta_key(beta)]
+        assert close(got, seqeval_prf(gold, pred, beta, "micro", 0)[2])
+    with pytest.raises(OverflowError):
+        seqeval_prf(gold, pred, 1e200, "micro", 0)
+    assert (1e-200) ** 2 == 0.0
+    for beta, message in ((1e200, r"at most 1e\+150 .*overflows a float\), not 1e\+200"),
+                          (high * 1.01, r"at most 1e\+150"),
+                          (1e-200, r"at least 1e-150 .*F-beta would be the precision\), "
+                                   r"not 1e-200"),
+                          (low / 1.01, r"at least 1e-150")):
+        with pytest.raises(ValueError, match=rf"^beta must be {message}"):
+            nerspan.score(gold, pred, beta=beta)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(BETA_RANGE[0], BETA_RANGE[1]))
+def test_every_beta_in_range_gives_a_number_in_0_1(beta):
+    gold, pred = [["B-PER", "O", "B-LOC", "O"]], [["B-PER", "O", "O", "B-ORG"]]
+    value = nerspan.score(gold, pred, beta=beta).to_dict()[fbeta_key(beta)]
+    assert 0 <= value <= 1 and math.isfinite(value)
 
 
 @pytest.mark.parametrize("beta", ["2", True, None, [2]])

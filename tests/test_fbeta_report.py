@@ -130,6 +130,9 @@ def test_one_beta_for_every_family_and_a_bad_beta_is_refused():
                        families=["faireval"], figures=False)
     with pytest.raises(ValueError, match="beta must be a number > 0"):
         make_compute_metrics(LABELS, metrics=["faireval"], beta=-1)
+    # finite but too large to square (seqeval: OverflowError): the same message everywhere
+    with pytest.raises(ValueError, match=r"^beta must be at most 1e\+150 \(F-beta squares"):
+        make_compute_metrics(LABELS, metrics=["faireval"], beta=1e200)
 
 
 GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O", "B-PER", "O"],

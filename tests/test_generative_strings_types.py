@@ -10,13 +10,16 @@ module, ``nerlens score`` and ``nerlens report``, and by hypothesis."""
 from __future__ import annotations
 
 import json
+import re
 
 import evaluate
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import faireval
 import nerspan
+import tough_mentions
 from nerlens.cli import main
 from nerlens.systems import read_systems
 from nerspan.generative import score_strings
@@ -407,3 +410,103 @@ def test_grounded_and_strings_match_written_types_alike_under_any_type_map(case)
         assert found["grounded"] == found["strings"]
     else:
         assert_alike(found["grounded"], found["strings"])
+
+
+# -- a type_map key that is gold's type in another case: refused on every route -----------------
+# Gold writes "corporation"; the model too, or in another case. A key "Corporation" would
+# map the model's entities (matched to it in any case) and not gold's: correct predictions
+# became errors (F1 0.5 here). Refused, naming gold's spelling; the key as gold writes it
+# maps both sides alike.
+CASED_TOKENS = [["Acme", "hired", "Ann"]]
+CASED_GOLD = [["B-corporation", "O", "B-person"]]
+CASED_ANSWERS = [[["Acme", "corporation"], ["Ann", "Person"]]]
+CASED_REFUSED = (r"^mapped type 'Corporation' is gold's type 'corporation' written "
+                 r"otherwise: generated types are matched to gold's \(in any case\) before "
+                 r"type_map maps them, so this key would map the model's entities and not "
+                 r"gold's; write it as gold does \('corporation'\)")
+
+
+@pytest.mark.parametrize("matching", ["grounded", "strings"])
+def test_a_key_that_is_golds_type_in_another_case_is_refused(matching):
+    with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
+        nerspan.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS, matching=matching,
+                      type_map={"Corporation": "ORG"})
+    # written as gold writes it: both sides mapped, every prediction right
+    d = nerspan.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS, matching=matching,
+                      type_map={"corporation": "ORG"}).to_dict()
+    assert d["f1"] == 1.0 and sorted(d["per_type"]) == ["ORG", "person"]
+    assert d["repairs"]["gold"]["types_mapped"] == d["repairs"]["pred"]["types_mapped"] == 1
+
+
+def test_the_families_and_the_module_refuse_it_too():
+    with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
+        faireval.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS,
+                       type_map={"Corporation": "ORG"})
+    with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
+        tough_mentions.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS,
+                             train=(CASED_TOKENS, CASED_GOLD), type_map={"Corporation": "ORG"})
+    module = evaluate.load(str(REPO / "metrics" / "faireval"), tokens=CASED_TOKENS)
+    with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
+        module.compute(predictions=[json.dumps(CASED_ANSWERS[0])], references=CASED_GOLD,
+                       type_map={"Corporation": "ORG"})
+    # tags: types are case-sensitive, the key names no type, and the error says which
+    with pytest.raises(TypeNotFoundError, match=r"^mapped type 'Corporation' occurs in no tag "
+                                                r"\(the types: corporation, person\); "
+                                                r"'Corporation': did you mean 'corporation'\? "
+                                                r"\(type names are case-sensitive\)$"):
+        nerspan.score(CASED_GOLD, CASED_GOLD, type_map={"Corporation": "ORG"})
+
+
+def test_the_cli_and_the_report_refuse_it_too(tmp_path, capsys):
+    gold, generated = write(tmp_path, column_file(CASED_TOKENS, CASED_GOLD),
+                            [json.dumps(answer) for answer in CASED_ANSWERS])
+    message = CASED_REFUSED.replace("^", "")
+    for command in (["score", gold, "--generated", generated],
+                    ["score", gold, "--generated", generated, "--matching", "strings"],
+                    ["faireval", gold, "--generated", generated],
+                    ["report", gold, "--generated", generated, "--families", "faireval",
+                     "--output", str(tmp_path / "report"), "--no-progress"]):
+        code = main([*command, "--map-types", "Corporation=ORG"])
+        err = capsys.readouterr().err
+        assert code == 2 and re.search(message, err), (command, err)
+        assert len(err.strip().splitlines()) == 1
+    # tag files: the key names no type
+    code = main(["score", gold, gold, "--map-types", "Corporation=ORG"])
+    assert code == 2 and "did you mean 'corporation'?" in capsys.readouterr().err
+    assert main(["score", gold, "--generated", generated, "--map-types", "corporation=ORG",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["f1"] == 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_key_in_any_case_maps_alike_or_is_refused(data):
+    """Invariant: gold's own strings as the answer (types in any case) score perfectly
+    under a type_map whose keys are gold's types in any case, or the map is refused;
+    never a lower score in silence."""
+    tokens, gold = [], []
+    for _ in range(data.draw(st.integers(1, 3))):   # each text once: grounded alike
+        words = data.draw(st.lists(st.sampled_from(UNIQUE_WORDS), min_size=1, max_size=6,
+                                   unique=True))
+        cuts = sorted(data.draw(st.sets(st.integers(0, len(words)), max_size=6)))
+        tokens.append(words)
+        gold.append([(a, b, data.draw(st.sampled_from(TYPES))) for a, b in zip(cuts, cuts[1:])
+                     if data.draw(st.booleans())])
+    corpus = list(zip(tokens, gold))
+    present = sorted({t for spans in gold for _, _, t in spans})
+    if not present:
+        return
+    sources = data.draw(st.lists(st.sampled_from(present), min_size=1, unique=True))
+    type_map = {random_case(data.draw, s): data.draw(st.sampled_from(TYPES + ("MISC",)))
+                for s in sources}
+    answers = [[[" ".join(words[a:b]), random_case(data.draw, t)] for a, b, t in spans]
+               for words, spans in corpus]
+    for matching in ("grounded", "strings"):
+        try:
+            d = nerspan.score(gold, answers, tokens=tokens, matching=matching,
+                              type_map=type_map).to_dict()
+        except TypeNotFoundError as error:
+            assert any(key not in present for key in type_map), error
+            continue
+        assert all(key in present for key in type_map)
+        assert d["correct"] == d["predicted"] == d["gold"], (matching, type_map)

@@ -185,3 +185,58 @@ def test_a_tag_that_is_no_suffix_tag_is_named_as_written():
         nerspan.score(GOLD, [PRED[0], ["LOC-X", "O", "O"]], suffix=True)
     with pytest.raises(ValueError, match=r"'PER-B ' contains whitespace|'PER-B '"):
         faireval.score([["PER-B "]], [["O"]], suffix=True)
+
+
+def test_the_trainer_helper_reads_suffix_labels():
+    """``make_compute_metrics(..., suffix=True)``: a model whose ``id2label`` writes
+    ``PER-B`` logs what the same model with ``B-PER`` labels logs, its training tags
+    (written so too) included; a label that is no suffix tag is named as written."""
+    trainer = pytest.importorskip("nerlens.trainer")
+    labels = sorted({t for s in GOLD + PRED for t in s})
+    ids = {label: k for k, label in enumerate(labels)}
+    width = max(map(len, GOLD))   # padded with -100, as a Trainer gives them
+    gold_ids, pred_ids = ([[ids[t] for t in s] + [-100] * (width - len(s)) for s in side]
+                          for side in (GOLD, PRED))
+    train = (TOKENS, [GOLD[0], PRED[1]])
+    got = trainer.make_compute_metrics(labels, eval_tokens=TOKENS, train=train,
+                                       suffix=True, detail="all")((pred_ids, gold_ids))
+    expected = trainer.make_compute_metrics(
+        [from_suffix(t) for t in labels], eval_tokens=TOKENS,
+        train=(TOKENS, [PREFIXED[0][0], PREFIXED[1][1]]), detail="all")((pred_ids, gold_ids))
+    assert got == expected and got["tough_mentions_seen_count"] == 2  # Ana Lee, Rome
+    bad = trainer.make_compute_metrics(labels + ["LOC-X"], metrics=["faireval"],
+                                       suffix=True)
+    with pytest.raises(ValueError, match=r"predictions, sentence 0, position 1: 'LOC-X' "
+                                         r"\(written type first, read as 'X-LOC'\)"):
+        bad(([[0, len(labels)]], [[0, 0]]))
+    with pytest.raises(TypeError, match="suffix must be True or False"):
+        trainer.make_compute_metrics(labels, metrics=["faireval"], suffix="yes")
+
+
+@pytest.mark.parametrize("family", ["tough_mentions", "hardeval", "attribute_buckets"])
+def test_suffix_given_to_compute_reads_the_training_tags_too(family):
+    """``suffix=True`` given to ``compute`` (not at load) reads the training tags given
+    to that compute type first too, as the load-time option does those given at load; a
+    later compute without it reads its training data prefix first; training data given
+    at load time is read as loaded whatever a compute's suffix."""
+    evaluate = pytest.importorskip("evaluate")
+    score = __import__(family).score
+    train = dict(train_tokens=TOKENS, train_tags=[GOLD[0], PRED[1]])
+    prefixed_train = dict(train_tokens=TOKENS, train_tags=[PREFIXED[0][0], PREFIXED[1][1]])
+    expected = score(*PREFIXED, tokens=TOKENS, **prefixed_train).to_dict()
+    metric = evaluate.load(str(REPO / "metrics" / family))
+    at_compute = metric.compute(references=GOLD, predictions=PRED, tokens=TOKENS,
+                                suffix=True, **train)
+    at_load = evaluate.load(str(REPO / "metrics" / family), suffix=True, **train).compute(
+        references=GOLD, predictions=PRED, tokens=TOKENS)
+    for got in (at_compute, at_load):
+        assert {k: v for k, v in got.items() if k != "options"} == \
+            {k: v for k, v in expected.items() if k != "options"}
+    # the same module, the next compute without suffix: prefix-first tags and training
+    again = metric.compute(references=PREFIXED[0], predictions=PREFIXED[1], tokens=TOKENS,
+                           **prefixed_train)
+    loaded = evaluate.load(str(REPO / "metrics" / family), **prefixed_train).compute(
+        references=GOLD, predictions=PRED, tokens=TOKENS, suffix=True)
+    for got in (again, loaded):
+        assert {k: v for k, v in got.items() if k != "options"} == \
+            {k: v for k, v in expected.items() if k != "options"}

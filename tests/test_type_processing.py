@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import evaluate
 import faireval
+from benchmarks import bench_type_processing
 import nerspan
 import tough_mentions
 from nerlens.cli import main
@@ -44,6 +45,10 @@ PROCESSINGS = [
     (None, ["LOC"], None),
     (["GPE", "PER"], None, {"LOC": "GPE"}),
     (None, ["ORG"], {"LOC": "PER"}),
+    # a kept or removed type named as written, which the map renames: seqscore's order
+    # (mapped first) keeps none of it / removes none of it
+    (["LOC", "PER"], None, {"LOC": "GPE"}),
+    (None, ["LOC"], {"LOC": "GPE"}),
 ]
 
 
@@ -280,9 +285,10 @@ def processings(draw):
     """Random options: a map (maybe merging types), then keep or remove (or neither)."""
     mapping = draw(st.dictionaries(st.sampled_from(TYPE_NAMES),
                                    st.sampled_from(TYPE_NAMES + ("GPE",)), max_size=2))
-    targets = sorted({mapping.get(t, t) for t in TYPE_NAMES})
+    # a type as written or as the map makes it (keep LOC with LOC -> GPE keeps none)
+    named = sorted({mapping.get(t, t) for t in TYPE_NAMES} | set(TYPE_NAMES))
     which = draw(st.sampled_from(["keep", "remove", "none"]))
-    chosen = draw(st.lists(st.sampled_from(targets), min_size=1, max_size=2, unique=True))
+    chosen = draw(st.lists(st.sampled_from(named), min_size=1, max_size=2, unique=True))
     return (chosen if which == "keep" else None, chosen if which == "remove" else None,
             {s: t for s, t in mapping.items() if s != t} or None)
 
@@ -302,7 +308,7 @@ def test_mentions_equal_seqscore_type_mapper(rnd, scheme, options):
         processed = process_corpus(corpus, ["gold"], scheme, "lenient", processing)
     except TypeNotFoundError:  # a type named that these sentences lack
         assert not set(mapping or {}) <= present or not set(keep or remove or ()) <= {
-            (mapping or {}).get(t, t) for t in present}
+            (mapping or {}).get(t, t) for t in present} | present
         return
     ours = nerspan.decode(processed, scheme=scheme).to_list(processed)
     encoding = get_encoding(PEER_NAMES[scheme])
@@ -338,3 +344,83 @@ def test_evaluate_modules_take_the_type_options(family, monkeypatch):
     for result in (at_compute, at_load):
         assert result["repairs"] == expected["repairs"]
         assert result["f1"] == expected["f1"]
+
+
+# seqscore's own test file (tests/conll_annotation/minimal.bio) and the outputs its
+# test_process_click.py pins for a kept or removed type that the map renames
+MINIMAL = ("This O\nis O\na O\nsentence O\n. O\n\nUniversity B-ORG\nof I-ORG\n"
+           "Pennsylvania I-ORG\nis O\nin O\nWest B-LOC\nPhiladelphia I-LOC\n, O\n"
+           "Pennsylvania B-LOC\n. O\n")
+@pytest.mark.parametrize("which", ["keep", "remove"])
+def test_a_kept_or_removed_type_is_named_as_written(tmp_path, which, monkeypatch):
+    """``type_map={"LOC": "GPE"}`` with ``keep_types=["LOC"]`` (or ``remove_types``):
+    LOC occurs as written, so it is no error; mentions are mapped first, so none is kept
+    (none removed), as seqscore's ``process`` does and its tests pin (its
+    minimal_no_names.bio, minimal_GPE.bio). The same through the API, an evaluate
+    module, ``nerlens convert`` (the file seqscore writes, tag for tag), ``nerlens score``
+    and ``nerlens report``."""
+    source = tmp_path / "minimal.bio"
+    source.write_text(MINIMAL, encoding="utf-8")
+    keep, remove = (["LOC"], None) if which == "keep" else (None, ["LOC"])
+    theirs = file_tags(seqscore_processed(tmp_path, source, "minimal", keep, remove,
+                                          {"LOC": "GPE"}, False))
+    written = [line.split()[1] for line in MINIMAL.splitlines() if line]
+    # what seqscore's tests pin: no name at all; or every LOC a GPE
+    assert theirs == (["O"] * len(written) if which == "keep"
+                      else [t.replace("LOC", "GPE") for t in written])
+    flags = ["--map-types", "LOC=GPE", f"--{which}-types", "LOC"]
+    out = tmp_path / "ours.bio"
+    assert main(["convert", str(source), str(out), "--from", "IOB2", "--to", "IOB2",
+                 *flags]) == 0
+    assert file_tags(out) == theirs
+    # scored: the processed file's mentions, on both sides
+    tags = [written[:5], written[5:]]
+    options = dict(type_map={"LOC": "GPE"}, keep_types=keep, remove_types=remove)
+    expected = counts(nerspan.score([theirs[:5], theirs[5:]], [theirs[:5], theirs[5:]]))
+    assert counts(nerspan.score(tags, tags, **options)) == expected
+    monkeypatch.chdir(REPO)
+    module = evaluate.load("metrics/faireval").compute(predictions=tags, references=tags,
+                                                        **options)
+    assert {t: row["support"] for t, row in module["per_type"].items()} == \
+        {t: c[0] for t, c in expected.items()}
+    assert _cli_json(["score", str(source), str(source), *flags])["per_type"] == \
+        nerspan.score(tags, tags, **options).to_dict()["per_type"]
+    # the report (ORG kept too: a report of a gold without mentions is another matter)
+    if which == "keep":
+        flags[-1], options["keep_types"] = "LOC,ORG", ["LOC", "ORG"]
+    report_dir = tmp_path / "report"
+    assert main(["report", str(source), str(source), "--bootstrap", "0", "--no-progress",
+                 "--families", "faireval", "--output", str(report_dir), *flags]) == 0
+    data = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    entity = next(iter(data["results"].values()))["entity"]
+    assert entity["per_type"] == nerspan.score(tags, tags, **options).to_dict()["per_type"]
+    assert sorted(entity["per_type"]) == (["ORG"] if which == "keep" else ["GPE", "ORG"])
+
+
+def test_the_type_scaling_benchmark_runs_at_a_small_size(capsys):
+    """benchmarks/bench_type_processing (thousands of types) at a small size, so that it
+    never rots; its exponent line is printed. No time is asserted."""
+    rows = bench_type_processing.main(["--sentences", "300", "--types", "20", "60",
+                                       "--repeat", "1"])
+    assert [row["types"] for row in rows] == [20, 60]
+    assert all(row["occur"] <= row["types"] for row in rows)
+    assert "exponent (time ~ types^k): processing" in capsys.readouterr().out
+    assert bench_type_processing.exponent([1, 10, 100], [2, 20, 200]) == pytest.approx(1)
+
+
+def test_io_tags_a_map_makes_adjacent_of_one_type_are_refused_with_the_remedy(tmp_path):
+    """IO cannot write two adjacent mentions of one type apart: a map that makes them so
+    is refused naming the place and what to do (not the converter's lossy=True, which
+    scoring does not take); converted to IOB2 first, they stay two mentions."""
+    tags = [["I-ORG", "I-PER", "O"]]
+    with pytest.raises(nerspan.NerspanError, match=(
+            r"sentence 0, position 1: IO cannot write the PER mention at 1-2 apart from the "
+            r"one at 0-1 right before it: .*; type_map made them one type \(seqscore's "
+            r"process would merge them\): convert the tags to a scheme that parts them first "
+            r"\(nerspan.encodings.convert, nerlens convert IN OUT --from IO --to IOB2\), or "
+            r"map the types apart$")):
+        nerspan.score(tags, tags, scheme="IO", type_map={"ORG": "PER"})
+    iob2 = nerspan.encodings.convert(tags, "IO", "IOB2").tags()
+    assert iob2 == [["B-ORG", "B-PER", "O"]]
+    result = nerspan.score(iob2, iob2, type_map={"ORG": "PER"}).to_dict()
+    assert result["per_type"]["PER"]["support"] == 2

@@ -57,7 +57,8 @@ def load_json(text: str, where: str):
 
 
 def positive_beta(text: str) -> float:
-    """argparse type of ``--beta``: a number > 0 (``nerspan.fbeta.check_beta``)."""
+    """argparse type of ``--beta``: a number > 0 within ``nerspan.fbeta.BETA_RANGE``
+    (``nerspan.fbeta.check_beta``, its message)."""
     try:
         value = float(text)
     except ValueError:
@@ -72,7 +73,8 @@ def add_beta_argument(parser) -> None:
     """``--beta B``: F-beta beside every F1 (the API's ``beta``)."""
     parser.add_argument("--beta", type=positive_beta, default=1.0, metavar="B",
                         help="also report F-beta beside every F1, as seqeval's beta (a "
-                             "number > 0; keys f2, f0.5, ...; default 1 adds nothing)")
+                             "number between 1e-150 and 1e150; keys f2, f0.5, ...; default "
+                             "1 adds nothing)")
 
 
 def fbeta_column(result: dict) -> tuple[str, str] | None:
@@ -235,7 +237,8 @@ def describe(error: Exception) -> str:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"nerlens: warning: {message}", file=sys.stderr)
+    # a warning that names the API's options may carry its words with the flags
+    print(f"nerlens: warning: {getattr(message, 'command_line', message)}", file=sys.stderr)
 
 
 def _discard_stdout() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from nerspan.encodings import repair
+from nerspan.errors import counted
 from nerspan.type_processing import process_retagged
 
 from .common import print_json
@@ -44,5 +45,14 @@ def print_changes(fixed, output_format: str, out: str) -> None:
     for change in fixed.changes:
         token = f" (token {change.token!r})" if change.token is not None else ""
         print(f"{change.path}:{change.line}: {change.tag} -> {change.repaired}{token}")
-    counts = ", ".join(f"{value} {key.replace('_', ' ')}" for key, value in fixed.counts.items())
+    counts = ", ".join(counted(value, *COUNT_NOUNS.get(key, (key.replace("_", " "),)))
+                       for key, value in fixed.counts.items())
     print(f"wrote {out} ({fixed.scheme}{'; ' + counts if counts else ''})", file=sys.stderr)
+
+
+# What a ``Retagged`` counts, in words: the type counts are of mentions, not of types
+COUNT_NOUNS = {"invalid_transitions": ("invalid transition",),
+               "changed_tags": ("changed tag",), "chunks": ("chunk",),
+               "discarded_chunks": ("discarded chunk",), "merged_pairs": ("merged pair",),
+               "types_mapped": ("mention retyped", "mentions retyped"),
+               "types_removed": ("mention removed", "mentions removed")}

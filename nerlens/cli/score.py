@@ -8,7 +8,7 @@ from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.fbeta import fbeta_key
 from nerspan.errors import counted
-from nerspan.spans import repair_note
+from nerspan.spans import likely_scheme, repair_note
 from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_systems
@@ -40,6 +40,15 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
     blocks of whole sentences by the library (``nerspan.streaming.score_in_blocks``;
     ``beta`` and ``confusion`` as in ``nerspan.score``)."""
     return score_in_blocks(corpus, systems, scheme, mode, beta=beta, confusion=confusion)
+
+
+def _look_alike(corpus, column: str, repairs: dict, scheme: str):
+    """The scheme the column's tags look like, when strict decoding lost most of its
+    chunks (``nerspan.spans.likely_scheme``); None otherwise."""
+    discarded = repairs.get("discarded_chunks")
+    if discarded is None or 2 * discarded <= repairs["lenient_chunks"]:
+        return None
+    return likely_scheme(corpus, column, scheme)
 
 
 def conlleval_report(result: dict) -> str:
@@ -179,7 +188,9 @@ def run(args) -> int:
         if repairs:
             for column, r in repairs.items():
                 if r["invalid_transitions"] or r["outside_scheme"] or r.get("discarded_chunks"):
-                    print(repair_note(column, r, args.scheme), file=sys.stderr)
+                    print(repair_note(column, r, args.scheme, _look_alike(
+                        corpus, GOLD if column == "gold" else name, r, args.scheme)),
+                        file=sys.stderr)
                 if r.get("types_mapped") or r.get("types_removed"):
                     print(f"note: {counted(r['types_mapped'], 'mention')} of {column} "
                           f"retyped, {r['types_removed']} dropped (--map-types, "

@@ -8,6 +8,7 @@ import contextlib
 import os
 import shlex
 
+from nerspan.encodings import UnwritableMentionError
 from nerspan.schemes import get_scheme
 from nerspan.errors import InvalidTagError
 from nerspan.validation import InvalidTransitionError
@@ -90,6 +91,10 @@ def command_hints(args, scheme: str):
     message names its own)."""
     try:
         yield
+    except UnwritableMentionError as error:   # the remedy as this command's flag
+        raise UnwritableMentionError(error.problem.replace("lossy=True", "--lossy"),
+                                     error.sentence, error.path, error.line,
+                                     side=error.side, position=error.position) from None
     except InvalidTagError as error:  # the line of the token, as the scoring commands say
         line = error.line + error.position if None not in (error.line, error.position) \
             else error.line

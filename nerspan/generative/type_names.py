@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 
 from ..errors import InputTypeError, NerspanError, shown
+from ..type_processing import TypeNotFoundError
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
 _NOT_IN_A_LABEL = re.compile(r"[\s|]+")
@@ -89,12 +90,30 @@ def known_names(types, mapped=()) -> tuple:
     not as unknown) and the processing then maps it. The same in both ways of METHODS §6
     (``form.ground_predictions``, ``strings.score_strings``).
 
+    A mapped name that is a gold type in another spelling (``"Corporation"`` where gold
+    writes ``"corporation"``) is refused (``TypeNotFoundError``): the model's types are
+    matched to gold's first, in any case, so the map would rename the model's entities of
+    that type and not gold's, and turn correct predictions into errors; in tags, where
+    types are case-sensitive, such a key names no type either.
+
     >>> names, type_map = known_names({"PER"}, ["person", "PER"])
     >>> sorted(names), type_map
     (['PER', 'person'], {'person': 'person'})
+    >>> known_names({"corporation"}, ["Corporation"])
+    Traceback (most recent call last):
+    ...
+    nerspan.type_processing.TypeNotFoundError: mapped type 'Corporation' is gold's type 'corporation' written otherwise: generated types are matched to gold's (in any case) before type_map maps them, so this key would map the model's entities and not gold's; write it as gold does ('corporation')
     """
     names = set(types)
     sources = sorted(set(mapped) - names)
+    gold = {loose_key(t): t for t in sorted(names, reverse=True)}
+    for name in sources:
+        if loose_key(name) in gold:
+            raise TypeNotFoundError(
+                f"mapped type {name!r} is gold's type {gold[loose_key(name)]!r} written "
+                "otherwise: generated types are matched to gold's (in any case) before "
+                "type_map maps them, so this key would map the model's entities and not "
+                f"gold's; write it as gold does ({gold[loose_key(name)]!r})")
     return names | set(sources), {name: name for name in sources} or None
 
 
