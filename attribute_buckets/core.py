@@ -86,15 +86,17 @@ class AttributeTable:
             return self.gold_values
         return _read_values(self.kept_predicted_values)
 
-    @property
+    # summed over the sentences once: a row per bucket reads them (``to_list``), and a
+    # sum per read made the table quadratic in the buckets (a type each for ``tag``)
+    @cached_property
     def gold(self) -> np.ndarray:
         return self.counts[:, :, 2].sum(axis=0)
 
-    @property
+    @cached_property
     def predicted(self) -> np.ndarray:
         return self.counts[:, :, 1].sum(axis=0)
 
-    @property
+    @cached_property
     def correct(self) -> np.ndarray:
         return self.counts[:, :, 0].sum(axis=0)
 
@@ -110,9 +112,11 @@ class AttributeTable:
 
     def to_list(self) -> list[dict]:
         rows = []
+        gold, predicted, correct = (self.gold.tolist(), self.predicted.tolist(),
+                                    self.correct.tolist())
         for i, (bucket, name, (p, r, f)) in enumerate(zip(self.buckets, self.names, self.scores())):
-            row = {"name": name, "interval": bucket.label(), "gold": int(self.gold[i]),
-                   "predicted": int(self.predicted[i]), "correct": int(self.correct[i]),
+            row = {"name": name, "interval": bucket.label(), "gold": gold[i],
+                   "predicted": predicted[i], "correct": correct[i],
                    "precision": p, "recall": r, "f1": f}
             row.update(bucket.to_dict())
             if self.gold_buckets is not None and self.gold_buckets[i] != bucket:
