@@ -299,9 +299,9 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
                         index, tables, frequency_norm, compat)
     pred_side = Side.of(pred, corpus.n_tokens)
-    # float once: every attribute's bootstrap is a product with these weights
-    weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
-               if bootstrap else None)
+    # drawn once: every attribute's bootstrap is a product with these weights (read as
+    # float64 a batch of resamples at a time, ``resample``)
+    weights = sample_weights(corpus.n_sentences, bootstrap, seed) if bootstrap else None
     pairs = _mention_pairs(gold, pred)
     cached = _GoldValues(context, (case_sensitive, frequency_norm, compat, gold.types))
     result_tables = {name: _attribute_table(ctx, pred_side, name, function, n_buckets,
