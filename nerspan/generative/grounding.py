@@ -192,6 +192,9 @@ def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Fou
         added += 1
         for span in new:
             candidates[span] = (order, text)
+    if len(candidates) < 2:
+        found.usable += added
+        return list(candidates)
     spans = sorted(candidates)
     if rules.keep_overlaps or all(left[1] <= right[0] for left, right in zip(spans, spans[1:])):
         found.usable += added   # every listing that added a span keeps them all

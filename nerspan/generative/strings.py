@@ -257,7 +257,8 @@ def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, Ge
                 record.failures.append(Listing(i, answer if isinstance(answer, str)
                                                else repr(answer)[:80], given, parse_failure))
             record.entities += len(items) + len(repeats)
-            record.duplicates.extend(Listing(i, str(item), entity_type) for item in repeats)
+            if repeats:
+                record.duplicates.extend(Listing(i, str(item), entity_type) for item in repeats)
             kept = queries.setdefault(entity_type, [])
             # two answers for one type (a model's "person" and "PERSON") form one query
             for item in items:
@@ -273,12 +274,15 @@ def _answers(value, i: int, record: "_Record"):
     """``(type, answer)`` per query of one sentence: a dict from type to a
     response (or its list) as UniversalNER's model answers; any other form is read
     (``reading``) and its texts grouped by type."""
-    if isinstance(value, Mapping) and all(isinstance(k, str) for k in value) \
+    if type(value) is not str and isinstance(value, Mapping) \
+            and all(isinstance(k, str) for k in value) \
             and not {k.casefold() for k in value} & set(TEXT_KEYS) and all(
                 v is None or isinstance(v, (str, list, tuple)) for v in value.values()):
         return [(k, [] if v is None else v) for k, v in value.items()]
     found, failure, rejected = read_response(value, "predictions", i)
-    record.rejected.extend(Listing(i, text, given, reason) for text, given, reason in rejected)
+    if rejected:
+        record.rejected.extend(Listing(i, text, given, reason)
+                               for text, given, reason in rejected)
     if failure is not None:
         record.failures.append(Listing(i, value if isinstance(value, str) else repr(value),
                                        reason=failure))
