@@ -24,8 +24,8 @@ them small).
 
 Issue 37, 2 shared cores at load 3-4, one run each. This branch, default sizes:
 confusion 0.03-0.06 s (exponent 0.30), tag buckets 0.07-0.23 s (0.58), report 0.7-1.9 s
-(0.44); chain optimal 0.28-1.92 s (0.91; greedy 1.09); document 0.27-3.06 s (1.18: its
-entities' occurrences, 1.6 per entity, and an index per entity length). Main before
+(0.44); chain optimal 0.28-1.92 s (0.91; greedy 1.09); document 0.27-3.06 s (1.18; in
+CPU time alone 0.15, 0.30, 0.57, 1.35 s, about 1.4 spans per entity). Main before
 (types 125-1,000 and chains 1,000-8,000, smaller: the larger did not fit): confusion
 exponent 1.57, tag buckets 2.20 (14.5 s at 1,000 types), report 1.30; chain optimal
 2.17 (31.9 s at 8,000); document 1.54 (47.9 s at 200,000 tokens).
