@@ -107,12 +107,34 @@ def _finite(x: float):
 
 
 def assign(values: np.ndarray, buckets) -> np.ndarray:
-    """Index of the first bucket containing each value; -1 where none does."""
+    """Index of the first bucket containing each value; -1 where none does.
+
+    >>> from attribute_buckets.discrete import Category
+    >>> assign(np.array([2.0, 0.0, 5.0]), [Category("A", (0,)), Category("B", (2, 0))]).tolist()
+    [1, 0, -1]
+    """
     values = np.asarray(values, dtype=float)
+    codes = [getattr(bucket, "codes", None) for bucket in buckets]
+    if buckets and all(c is not None for c in codes):   # categories (``discrete``)
+        return _category_index(values, codes)
     out = np.full(len(values), -1, dtype=np.int64)
     for i in range(len(buckets) - 1, -1, -1):   # the first match wins
         out[buckets[i].contains(values)] = i
     return out
+
+
+def _category_index(values: np.ndarray, codes: list) -> np.ndarray:
+    """``assign`` for buckets that are sets of codes: one sorted look-up of every value,
+    linear in the values whatever the number of buckets (a type each, for ``tag``)."""
+    first = {}
+    for i in range(len(codes) - 1, -1, -1):   # the first bucket holding a code wins
+        first.update(dict.fromkeys(map(float, codes[i]), i))
+    keys = np.array(sorted(first), dtype=float)
+    if not len(keys):
+        return np.full(len(values), -1, dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, values), len(keys) - 1)
+    index = np.array([first[k] for k in keys.tolist()], dtype=np.int64)
+    return np.where(keys[at] == values, index[at], -1)
 
 
 def equal_count(values, k: int, low: float = 0.0, high: float = math.inf,

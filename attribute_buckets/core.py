@@ -86,15 +86,17 @@ class AttributeTable:
             return self.gold_values
         return _read_values(self.kept_predicted_values)
 
-    @property
+    # summed over the sentences once: a row per bucket reads them (``to_list``), and a
+    # sum per read made the table quadratic in the buckets (a type each for ``tag``)
+    @cached_property
     def gold(self) -> np.ndarray:
         return self.counts[:, :, 2].sum(axis=0)
 
-    @property
+    @cached_property
     def predicted(self) -> np.ndarray:
         return self.counts[:, :, 1].sum(axis=0)
 
-    @property
+    @cached_property
     def correct(self) -> np.ndarray:
         return self.counts[:, :, 0].sum(axis=0)
 
@@ -110,9 +112,11 @@ class AttributeTable:
 
     def to_list(self) -> list[dict]:
         rows = []
+        gold, predicted, correct = (self.gold.tolist(), self.predicted.tolist(),
+                                    self.correct.tolist())
         for i, (bucket, name, (p, r, f)) in enumerate(zip(self.buckets, self.names, self.scores())):
-            row = {"name": name, "interval": bucket.label(), "gold": int(self.gold[i]),
-                   "predicted": int(self.predicted[i]), "correct": int(self.correct[i]),
+            row = {"name": name, "interval": bucket.label(), "gold": gold[i],
+                   "predicted": predicted[i], "correct": correct[i],
                    "precision": p, "recall": r, "f1": f}
             row.update(bucket.to_dict())
             if self.gold_buckets is not None and self.gold_buckets[i] != bucket:
@@ -295,9 +299,9 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
                         index, tables, frequency_norm, compat)
     pred_side = Side.of(pred, corpus.n_tokens)
-    # float once: every attribute's bootstrap is a product with these weights
-    weights = (sample_weights(corpus.n_sentences, bootstrap, seed).astype(float)
-               if bootstrap else None)
+    # drawn once: every attribute's bootstrap is a product with these weights (read as
+    # float64 a batch of resamples at a time, ``resample``)
+    weights = sample_weights(corpus.n_sentences, bootstrap, seed) if bootstrap else None
     pairs = _mention_pairs(gold, pred)
     cached = _GoldValues(context, (case_sensitive, frequency_norm, compat, gold.types))
     result_tables = {name: _attribute_table(ctx, pred_side, name, function, n_buckets,

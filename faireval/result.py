@@ -7,7 +7,7 @@ import numpy as np
 
 import nerspan
 from nerspan.flat import PRED
-from nerspan.confusion import with_confusion
+from nerspan.confusion import summed_name, with_confusion
 from nerspan.fbeta import with_fbeta
 from nerspan.spans import Repairs, repairs_dict
 from nerspan.deprecation import RenamedKeys, deprecated_alias, warn_renamed
@@ -371,19 +371,6 @@ def confusion_layout(confusion: dict, max_labels: int | None = CONFUSION_LABELS)
     rows = table.tolist()
     rows[-1][-1] = None
     return names + [NO_TARGET], names + [NO_SYSTEM], rows, summed
-
-
-def summed_name(summed: int, labels) -> str:
-    """The name of the row and column summing ``summed`` labels: one no label has (a
-    type may well be called "other").
-
-    >>> summed_name(3, ["other", "PER"]), summed_name(3, ["other (3 labels)"])
-    ('other (3 labels)', 'other (3 labels)*')
-    """
-    name = f"other ({counted(summed, 'label')})"
-    while name in labels:
-        name += "*"
-    return name
 
 
 def summed_note(summed: int, name: str) -> str:

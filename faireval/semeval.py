@@ -14,8 +14,9 @@ first candidate is taken as incorrect (partial in the partial schema). Being gre
 can depend on the order of the spans (tags give them in text order; nervaluate issue
 40). ``matching="optimal"`` pairs them instead by a maximum-weight assignment within
 each group of spans linked by overlaps: the pairs the schema counts correct first, then
-the most overlapping tokens; spans tied on both are taken in the order of their
-boundaries and labels, so the pairing does not depend on the order of the input.
+the most overlapping tokens, then the most pairs; spans tied on all three are taken in
+the order of their boundaries and labels, so the pairing does not depend on the order
+of the input (``faireval.assignment``: linear in the pairs).
 
 Per type, each type is evaluated on its own spans only (both sides filtered to it), so
 a type confusion is missed + spurious there and the per-type counts need not add up to
@@ -35,6 +36,7 @@ import numpy as np
 from nerspan.corpus import ranges
 from nerspan.errors import InputTypeError, shown
 
+from .assignment import optimal_pairs
 from .inputs import Prepared, SpanTable
 
 CORRECT, INCORRECT, PARTIAL, SPURIOUS, MISSED = range(5)
@@ -299,8 +301,8 @@ def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group
                     + np.abs(target.end[t] - system.end[s]) if schema.closest else None)
         matched, chosen, correct = _greedy(s, t, good, distance)
     else:
-        matched, chosen, correct = _optimal(s, t, good, overlap[shared], (system, target),
-                                            how.label_rank)
+        matched, chosen, correct = optimal_pairs(s, t, good, overlap[shared], (system, target),
+                                                 how.label_rank)
     pred_kind[matched] = np.where(correct, CORRECT, schema.other)
     took[matched] = chosen
     return pred_kind, took
@@ -379,54 +381,3 @@ def _greedy(pair_s, pair_t, good, distance) -> tuple:
         taken.add(pair_t[choice])
     return (np.array(systems, dtype=np.int64), np.array(chosen, dtype=np.int64),
             np.array(correct, dtype=bool))
-
-
-def _optimal(pair_s, pair_t, good, overlap, tables, label_rank) -> tuple:
-    """A maximum-weight pairing of ``(system, target)`` pairs that share spans, within
-    each connected group of them: weight = overlap in tokens, plus more than all
-    overlaps together for a pair ``good`` (correct under the schema), so that the most
-    correct pairs come first. Each group's spans are ordered by their boundaries and
-    labels (``label_rank``), so that ties fall the same way whatever the input order.
-    Returns the system spans matched, the targets they took and whether each is good.
-    """
-    from scipy.optimize import linear_sum_assignment
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    empty = np.zeros(0, dtype=np.int64)
-    if not len(pair_s):
-        return empty, empty, np.zeros(0, dtype=bool)
-    s_ids, s_local = np.unique(pair_s, return_inverse=True)
-    t_ids, t_local = np.unique(pair_t, return_inverse=True)
-    n = len(s_ids) + len(t_ids)
-    graph = coo_matrix((np.ones(len(pair_s)), (s_local, len(s_ids) + t_local)), shape=(n, n))
-    group = connected_components(graph, directed=False)[1][s_local]
-    weight = overlap + good * (float(overlap.sum()) + 1.0)
-    order = np.argsort(group, kind="stable")
-    bounds = np.flatnonzero(np.diff(group[order], prepend=-1, append=-1)).tolist()
-    systems, chosen, correct = [], [], []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        p = order[lo:hi]
-        rows = _in_order(pair_s[p], tables[0], label_rank)
-        cols = _in_order(pair_t[p], tables[1], label_rank)
-        matrix = np.zeros((len(rows[0]), len(cols[0])))
-        matrix[rows[1], cols[1]] = weight[p]
-        is_good = np.zeros(matrix.shape, dtype=bool)
-        is_good[rows[1], cols[1]] = good[p]
-        r, c = linear_sum_assignment(matrix, maximize=True)
-        kept = matrix[r, c] > 0
-        systems.append(rows[0][r[kept]])
-        chosen.append(cols[0][c[kept]])
-        correct.append(is_good[r[kept], c[kept]])
-    return np.concatenate(systems), np.concatenate(chosen), np.concatenate(correct)
-
-
-def _in_order(ids: np.ndarray, table: SpanTable, label_rank: np.ndarray) -> tuple:
-    """``(spans, where)``: the distinct spans of ``ids`` ordered by start, end and
-    label (then index: only spans equal in all three, interchangeable, keep list
-    order), and where each of ``ids`` is in that order."""
-    spans = np.unique(ids)
-    spans = spans[np.lexsort((spans, label_rank[table.label[spans]], table.end[spans],
-                              table.start[spans]))]
-    by_id = np.argsort(spans)
-    return spans, by_id[np.searchsorted(spans[by_id], ids)]

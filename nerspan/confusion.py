@@ -12,11 +12,16 @@ Every gold mention and every prediction falls in exactly one place:
   predicted type), as FairEval keeps boundary errors (BE, LBE) apart from labeling
   errors (LE).
 
+A generated prediction that has no span (an entity whose text is not in its sentence,
+``Repairs.unplaced``) touches no gold mention: it is spurious, in ``["O"][its type]``, as
+it is a false positive in every precision.
+
 So a row of a gold type sums to its gold mentions minus its boundary errors, a column
-of a predicted type to its predictions minus theirs. ``["O"]["O"]`` is never counted
-and not in the result. Mentions of one flat tag column never overlap, so spans pair
-through one look-up table and overlaps through one cumulative sum: linear in tokens
-and mentions; the matrix has at most (types + 1)^2 cells.
+of a predicted type to its predictions minus theirs. ``["O"]["O"]`` is never counted.
+The result holds the non-zero cells only (a missing cell, or a missing row, is 0), so it
+grows with the mentions, never with types x types; ``boundary_errors`` names every type
+of either side. Mentions of one flat tag column never overlap, so spans pair through one
+look-up table and overlaps through one cumulative sum: linear in tokens and mentions.
 
 >>> from nerspan import Corpus, LabelTable, decode, get_scheme
 >>> corpus = Corpus.from_tags([["B-PER", "I-PER", "O", "B-LOC", "B-ORG", "O"]],
@@ -24,15 +29,16 @@ and mentions; the matrix has at most (types + 1)^2 cells.
 >>> table = LabelTable.build(corpus.labels, get_scheme("IOB2"))
 >>> gold, pred = (decode(corpus, side, "IOB2", "lenient", table) for side in ("gold", "pred"))
 >>> out = confusion_dict(gold, pred)
->>> out["confusion"]["PER"]["PER"], out["confusion"]["LOC"]["ORG"], out["confusion"]["ORG"]["O"]
-(1, 1, 1)
->>> out["confusion"]["O"]["LOC"], out["boundary_errors"]["gold"]["LOC"]
-(1, 0)
+>>> out["confusion"]
+{'LOC': {'ORG': 1}, 'ORG': {'O': 1}, 'PER': {'PER': 1}, 'O': {'LOC': 1}}
+>>> out["boundary_errors"]["gold"]
+{'LOC': 0, 'ORG': 0, 'PER': 0}
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .errors import counted
 from .options import check_bool
 from .schemes import get_scheme
 from .spans import LabelTable, Spans
@@ -74,45 +80,98 @@ def confusion_cells(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
 
 def confusion_counts(gold: Spans, pred: Spans, cells: tuple | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(matrix, gold boundary errors, predicted boundary errors)`` over the type ids
-    (and "O" last): an integer (types + 1)^2 matrix and two arrays per type; ``cells``:
-    ``confusion_cells(gold, pred)`` when found already."""
+    """``(cells, gold boundary errors, predicted boundary errors)`` over the type ids (and
+    "O" as id ``len(types)``): ``cells`` the non-zero cells of the matrix, one row
+    ``(gold id, predicted id, count)`` each, sorted; the boundary errors an array per
+    type. ``cells``: ``confusion_cells(gold, pred)`` when found already."""
     gold_cell, pred_cell = cells if cells is not None else confusion_cells(gold, pred)
-    size = len(gold.types) + 1
-    rows = np.concatenate([gold.type[gold_cell >= 0], np.full(np.sum(pred_cell == size - 1),
-                                                                size - 1)])
-    cols = np.concatenate([gold_cell[gold_cell >= 0], pred.type[pred_cell == size - 1]])
-    matrix = np.bincount(rows.astype(np.int64) * size + cols,
-                         minlength=size * size).reshape(size, size)
-    return (matrix, np.bincount(gold.type[gold_cell == BOUNDARY], minlength=size - 1),
-            np.bincount(pred.type[pred_cell == BOUNDARY], minlength=size - 1))
+    outside = len(gold.types)
+    spurious = pred_cell == outside
+    rows = np.concatenate([gold.type[gold_cell >= 0], np.full(np.sum(spurious), outside)])
+    cols = np.concatenate([gold_cell[gold_cell >= 0], pred.type[spurious]])
+    return (_cells(rows.astype(np.int64) * (outside + 1) + cols, None, outside + 1),
+            np.bincount(gold.type[gold_cell == BOUNDARY], minlength=outside),
+            np.bincount(pred.type[pred_cell == BOUNDARY], minlength=outside))
+
+
+def _cells(keys: np.ndarray, counts: np.ndarray | None, size: int) -> np.ndarray:
+    """``(k x 3)`` rows ``(row, column, count)``: the counts (default 1 each) of the
+    cells ``row * size + column`` in ``keys`` summed, zeros left out, sorted."""
+    distinct, where = np.unique(keys, return_inverse=True)
+    summed = np.bincount(where.ravel(), counts, minlength=len(distinct)).astype(np.int64)
+    kept = summed != 0
+    return np.stack([distinct[kept] // size, distinct[kept] % size, summed[kept]], axis=1)
+
+
+def summed_counts(parts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``confusion_counts`` of several blocks of a corpus (over one label table) added up:
+    the cells of equal ids summed, the boundary errors summed."""
+    parts = list(parts)
+    cells = np.concatenate([p[0] for p in parts]).reshape(-1, 3)
+    size = int(cells[:, :2].max()) + 1 if len(cells) else 1
+    return (_cells(cells[:, 0] * size + cells[:, 1], cells[:, 2], size),
+            sum(p[1] for p in parts), sum(p[2] for p in parts))
 
 
 def confusion_dict(gold: Spans, pred: Spans, cells: tuple | None = None) -> dict:
     """``{"confusion": {gold type: {predicted type: count}}, "boundary_errors": {"gold":
-    {type: count}, "predicted": {type: count}}}`` over the types of either side (sorted,
-    "O" last; ``["O"]["O"]`` left out); ``cells``: ``confusion_cells(gold, pred)``
-    when found already."""
+    {type: count}, "predicted": {type: count}}}``: the non-zero cells (types sorted, "O"
+    last), the boundary errors of every type of either side; the predictions without a
+    span (``pred.repairs.unplaced()``) spurious. ``cells``: ``confusion_cells(gold,
+    pred)`` when found already."""
     n_types = len(gold.types)
     present = np.flatnonzero(np.bincount(gold.type, minlength=n_types)
                              + np.bincount(pred.type, minlength=n_types))
-    return counts_dict(gold.types, present, *confusion_counts(gold, pred, cells))
+    unplaced = pred.repairs.unplaced() if pred.repairs is not None else {}
+    return counts_dict(gold.types, present, *confusion_counts(gold, pred, cells),
+                       unplaced=unplaced)
 
 
-def counts_dict(types: tuple, present, matrix: np.ndarray, gold_be: np.ndarray,
-                pred_be: np.ndarray) -> dict:
-    """``confusion_dict`` of counts over all of ``types`` (``confusion_counts``, summed
-    over blocks of a corpus, say), for the type ids ``present``."""
-    present = [int(i) for i in present]
-    n_types = len(types)
-    names = [types[i] for i in present] + [OUTSIDE]
-    at = present + [n_types]
-    confusion = {name: {other: int(matrix[i, j]) for other, j in zip(names, at)
-                        if not (i == n_types and j == n_types)}
-                 for name, i in zip(names, at)}
-    boundary = {"gold": {types[i]: int(gold_be[i]) for i in present},
-                "predicted": {types[i]: int(pred_be[i]) for i in present}}
+def counts_dict(types: tuple, present, cells: np.ndarray, gold_be: np.ndarray,
+                pred_be: np.ndarray, unplaced: dict | None = None) -> dict:
+    """``confusion_dict`` of counts over ``types`` (``confusion_counts``, or
+    ``summed_counts`` of blocks of a corpus), whose type ids ``present`` occur;
+    ``unplaced``: type -> predictions without a span (spurious; their types need not be
+    in ``types``)."""
+    names = [*types, OUTSIDE]
+    confusion: dict = {}
+    for gold_id, pred_id, count in cells.tolist():
+        confusion.setdefault(names[gold_id], {})[names[pred_id]] = count
+    if unplaced:
+        spurious = confusion.pop(OUTSIDE, {})
+        for name, count in unplaced.items():
+            spurious[name] = spurious.get(name, 0) + int(count)
+        confusion[OUTSIDE] = dict(sorted(spurious.items()))
+    every = sorted({types[int(i)] for i in present} | set(unplaced or ()))
+    at = {name: i for i, name in enumerate(types)}
+    boundary = {side: {name: int(counts[at[name]]) if name in at else 0 for name in every}
+                for side, counts in (("gold", gold_be), ("predicted", pred_be))}
     return {"confusion": confusion, "boundary_errors": boundary}
+
+
+def confusion_types(data: dict) -> list:
+    """Every type of a result's ``confusion`` and ``boundary_errors`` (either side's, as
+    the matrix's rows and columns), sorted: of a result holding the non-zero cells, as of
+    one saved with every cell, zeros included (as
+    written before)."""
+    matrix, boundary = data["confusion"], data["boundary_errors"]
+    return sorted(({*matrix, *boundary["gold"], *boundary["predicted"]}
+                   | {p for row in matrix.values() for p in row}) - {OUTSIDE})
+
+
+def summed_name(summed: int, labels, noun: str = "label") -> str:
+    """The name of the row and column of a table that sums ``summed`` of its ``labels``
+    (the others than those shown): one no label has (a type may well be called "other").
+
+    >>> summed_name(3, ["other", "PER"]), summed_name(3, ["other (3 labels)"])
+    ('other (3 labels)', 'other (3 labels)*')
+    >>> summed_name(1, ["PER"], "type")
+    'other (1 type)'
+    """
+    name = f"other ({counted(summed, noun)})"
+    while name in labels:
+        name += "*"
+    return name
 
 
 # The keys ``confusion=True`` adds to a result, in every family, module and command.
@@ -143,6 +202,6 @@ def with_confusion(out: dict, matrix: dict | None) -> dict:
     return out
 
 
-__all__ = ["confusion_cells", "confusion_counts", "confusion_dict", "counts_dict", "OUTSIDE",
-           "BOUNDARY", "PAIRED", "CONFUSION_KEYS", "context_confusion",
-           "entity_confusion", "with_confusion"]
+__all__ = ["confusion_cells", "confusion_counts", "summed_counts", "confusion_dict",
+           "counts_dict", "confusion_types", "summed_name", "OUTSIDE", "BOUNDARY", "PAIRED",
+           "CONFUSION_KEYS", "context_confusion", "entity_confusion", "with_confusion"]

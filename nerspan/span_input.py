@@ -258,8 +258,9 @@ def _as_list(value, name: str) -> list:
 
 def _rows_fast(sentences, inclusive_end: bool) -> SpanRows | None:
     """The rows when every span is a well-formed token tuple, else None (checked in C)."""
-    if any(isinstance(spans, (str, bytes, Mapping)) for spans in sentences):
-        return None
+    if not set(map(type, sentences)) <= {list, tuple} and \
+            any(isinstance(spans, (str, bytes, Mapping)) for spans in sentences):
+        return None   # (the types first: an isinstance of typing's Mapping costs 2 us)
     try:
         sizes = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     except TypeError:
@@ -564,6 +565,24 @@ def from_spans(references, predictions=None, *, inputs) -> Corpus:
             check_shapes({names[column]: tagged.lengths, "tokens": lengths})
         corpus = corpus.with_columns(tagged, {GOLD: column}, names[column])
     return corpus if tokens is None else corpus.with_tokens(tokens)
+
+
+def spans_on(lengths: np.ndarray, sentences, name: str = "predictions") -> Corpus:
+    """One side's token spans (``(start, end, label)`` per sentence, or any form of
+    ``read_spans`` with token offsets) as the gold column of a ``Corpus`` of sentences
+    of ``lengths`` tokens, without words: ``from_spans`` for a side whose sentences are
+    known already (its checks, and no second copy of the words to intern).
+
+    >>> spans_on(np.array([3]), [[(0, 2, "PER")]]).tags("gold", 0)
+    ['B-PER', 'I-PER', 'O']
+    """
+    rows = read_spans(sentences, name)
+    _check_no_level_separator(rows, name)
+    _check_fits(rows, lengths, name)
+    _check_no_overlap(rows, name)
+    offsets = _offsets(lengths)
+    labels, columns = _tag_columns({GOLD: rows}, offsets)
+    return Corpus(offsets, columns, labels)
 
 
 def _lengths(tokens, tag_sides: dict, rows: dict, n: int) -> np.ndarray:

@@ -22,7 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .confusion import confusion_counts, counts_dict
+from .confusion import confusion_counts, counts_dict, summed_counts
 from .corpus import Corpus
 from .errors import DecodingWarning
 from .fbeta import check_beta
@@ -142,11 +142,11 @@ def _summed(parts: list, types: tuple, n_tokens: int, generated=None,
     first = parts[0].scores
     repairs = repairs_dict(Repairs.merged([p.gold_repairs for p in parts]), pred_repairs)
     matrix = None
-    if parts[0].confusion is not None:   # over the table's types (no ungrounded ones)
-        summed = [sum(cells) for cells in zip(*(p.confusion for p in parts))]
-        in_table = present if not unplaced else [
-            table_types.index(types[i]) for i in present if types[i] in table_types]
-        matrix = counts_dict(table_types, in_table, *summed)
+    if parts[0].confusion is not None:   # over the table's types; the ungrounded apart
+        at = {name: i for i, name in enumerate(table_types)}
+        in_table = [at[types[i]] for i in present if types[i] in at]
+        matrix = counts_dict(table_types, in_table,
+                             *summed_counts(p.confusion for p in parts), unplaced=unplaced)
     result = EntityScores(tuple(types[i] for i in present), gold=counts[0, present],
                           predicted=counts[1, present], correct=counts[2, present],
                           zero_division=first.zero_division, repairs=repairs,

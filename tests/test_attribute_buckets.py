@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import attribute_buckets as ab
 import nerspan
 from attribute_buckets import analysis
+from attribute_buckets.discrete import Category
 from attribute_buckets.bucketing import (assign, bucket_names, equal_count, equal_width,
                                          equal_width_buckets, reference_buckets,
                                          strategy_buckets)
@@ -245,6 +246,35 @@ def test_tag_one_bucket_per_gold_type_by_name():
     assert r.bucket_f1("tag") == [b["f1"] for b in rows]
     with pytest.raises(ValueError, match="discrete"):
         ab.score(gold, pred, attributes=["tag"], bucket_edges={"tag": [0, 1, 2]})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 8), max_size=12),
+       st.lists(st.lists(st.integers(0, 8), min_size=1, max_size=3), max_size=5))
+def test_categories_are_assigned_as_each_buckets_own_test(values, codes):
+    """``assign`` looks categories up in one table (linear in the units whatever the
+    buckets): the first bucket whose ``contains`` holds the value, as for intervals."""
+    buckets = [Category(str(k), tuple(c)) for k, c in enumerate(codes)]
+    array = np.array(values, dtype=float)
+    expected = np.full(len(array), -1)
+    for k in range(len(buckets) - 1, -1, -1):
+        expected[buckets[k].contains(array)] = k
+    assert assign(array, buckets).tolist() == expected.tolist()
+
+
+def test_many_types_one_bucket_each_as_the_per_type_counts():
+    types = [f"T{k:03d}" for k in range(120)]
+    gold = [[f"B-{t}", "O", f"B-{types[(k + 7) % 120]}"] for k, t in enumerate(types)]
+    pred = [[f"B-{t}", "O", f"B-{types[(k + 8) % 120] if k % 4 else types[(k + 7) % 120]}"]
+            for k, t in enumerate(types)]
+    result = ab.score(gold, pred, attributes=["tag"])
+    rows, per_type = result.to_dict()["buckets"]["tag"], result.to_dict()["per_type"]
+    assert [b["name"] for b in rows] == types
+    assert [(b["gold"], b["predicted"], b["correct"]) for b in rows] == \
+        [(per_type[t]["support"], per_type[t]["predicted"], per_type[t]["correct"])
+         for t in types]
+    table = result.tables["tag"]
+    assert table.gold is table.gold   # summed over the sentences once, not per row
 
 
 def test_tag_under_compat_keeps_the_six_most_frequent_types_lowercased():

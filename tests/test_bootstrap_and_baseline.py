@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import nerlens
 import nerspan
 from nerlens.baseline import with_memorisation_baseline
 from nerspan import Corpus
@@ -16,6 +17,48 @@ def test_weights_resample_every_sentence_count():
     assert weights.shape == (30, 50)
     assert np.all(weights.sum(axis=1) == 50)
     assert np.array_equal(weights, sample_weights(50, n_samples=30, seed=3))
+
+
+def one_product(statistics, weights) -> np.ndarray:
+    """``resample`` as it was: the whole weight matrix copied to float64, one product."""
+    blocks = [np.asarray(s.counts, float).reshape(len(s.counts), -1) for s in statistics]
+    totals = np.asarray(weights, dtype=float) @ np.concatenate(blocks, axis=1)
+    out, column = np.empty((len(weights), len(statistics))), 0
+    for i, (statistic, block) in enumerate(zip(statistics, blocks)):
+        out[:, i] = statistic.function(totals[:, column:column + block.shape[1]])
+        column += block.shape[1]
+    return out
+
+
+@pytest.mark.parametrize("batch_cells", [1, 700, 7_000, 20_000_000])
+def test_batches_of_resamples_give_the_values_of_one_product_bit_for_bit(monkeypatch,
+                                                                         batch_cells):
+    rng = np.random.default_rng(11)
+    n = 70
+    mentions = rng.integers(0, 6, size=(n, 3))
+    shares = rng.integers(0, 9, size=(n, 3)) / 4   # FairEval's fair counts: quarters
+    statistics = [Statistic("f1", mentions, f1_statistic, 1),
+                  Statistic("ratio", mentions[:, :2], ratio_statistic, 1),
+                  Statistic("fair", shares, f1_statistic, 1)]
+    weights = sample_weights(n, n_samples=97, seed=4)
+    assert weights.dtype == np.float32   # read as float64 a batch at a time, never whole
+    monkeypatch.setattr("nerspan.bootstrap.BATCH_CELLS", batch_cells)
+    got = resample(statistics, weights)
+    np.testing.assert_array_equal(got, one_product(statistics, weights))
+
+
+def test_report_intervals_do_not_depend_on_the_batches(monkeypatch):
+    gold = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"], ["O", "B-LOC", "I-LOC"]] * 9
+    pred = [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "B-PER"], ["O", "B-LOC", "O"]] * 9
+    tokens = [[f"w{k}" for k in range(len(s))] for s in gold]
+
+    def intervals():
+        report = nerlens.report(gold, {"a": pred, "b": gold}, tokens=tokens,
+                                families=["faireval"], bootstrap=60, seed=5, figures=False)
+        return report.intervals, report.comparisons
+    whole = intervals()
+    monkeypatch.setattr("nerspan.bootstrap.BATCH_CELLS", 30)   # resamples one at a time
+    assert intervals() == whole
 
 
 def test_coverage_on_a_system_with_known_error_rate():

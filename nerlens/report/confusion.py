@@ -19,7 +19,8 @@ import textwrap
 import numpy as np
 
 from nerspan import LabelTable, get_scheme
-from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_cells, confusion_dict
+from nerspan.confusion import (BOUNDARY, OUTSIDE, confusion_cells, confusion_dict,
+                               confusion_types, summed_name)
 
 from .examples import SHOWN
 from .overview import _example
@@ -140,9 +141,59 @@ def html(report) -> str:
     return "".join(parts)
 
 
-def _heat_map(report, data: dict) -> str:
+# types a heat map shows: beyond them, those in the fewest cells are summed (as FairEval's
+# confusion of errors folds its labels), so a page stays the same size whatever the types
+HEAT_MAP_TYPES = 20
+
+
+def folded(data: dict, max_types: int | None = HEAT_MAP_TYPES) -> tuple:
+    """``(types, matrix, boundary, summed)``: a result's ``confusion`` and
+    ``boundary_errors`` (non-zero cells, or every cell as saved before) over at most
+    ``max_types`` types: beyond them, the types with the fewest mentions in the matrix and
+    the boundary errors are summed in one row and column (``summed_name``, the last type;
+    ``summed`` says how many). The work is in the size of the dicts.
+
+    >>> data = {"confusion": {"A": {"A": 3, "O": 1}, "B": {"C": 1}, "O": {"C": 1}},
+    ...         "boundary_errors": {"gold": {"A": 0, "B": 0, "C": 0},
+    ...                             "predicted": {"A": 0, "B": 0, "C": 1}}}
+    >>> types, matrix, boundary, summed = folded(data, max_types=1)
+    >>> types, matrix, boundary["predicted"], summed
+    (['A', 'other (2 types)'], {'A': {'A': 3, 'O': 1}, 'other (2 types)': \
+{'other (2 types)': 1}, 'O': {'other (2 types)': 1}}, {'A': 0, 'other (2 types)': 1}, 2)
+    """
     matrix, boundary = data["confusion"], data["boundary_errors"]
-    types = [t for t in matrix if t != OUTSIDE]
+    types = confusion_types(data)
+    if max_types is None or len(types) <= max_types:
+        return types, matrix, boundary, 0
+    mentions = dict.fromkeys(types, 0)
+    for gold_type, row in matrix.items():
+        for predicted, count in row.items():
+            for name in {gold_type, predicted} - {OUTSIDE}:
+                mentions[name] += count
+    for counts in boundary.values():
+        for name, count in counts.items():
+            mentions[name] += count
+    kept = set(sorted(types, key=lambda t: -mentions[t])[:max_types])  # stable: by name
+    other = summed_name(len(types) - max_types, types, "type")
+    name = {t: t if t in kept else other for t in types} | {OUTSIDE: OUTSIDE}
+    summed: dict = {}
+    for gold_type, row in matrix.items():
+        for predicted, count in row.items():
+            cells = summed.setdefault(name[gold_type], {})
+            cells[name[predicted]] = cells.get(name[predicted], 0) + count
+    shown = [t for t in types if t in kept] + [other]
+    order = {t: k for k, t in enumerate(shown + [OUTSIDE])}
+    summed = {g: dict(sorted(row.items(), key=lambda cell: order[cell[0]]))
+              for g, row in sorted(summed.items(), key=lambda row: order[row[0]])}
+    folded_boundary = {side: {t: 0 for t in shown} for side in boundary}
+    for side, counts in boundary.items():
+        for t, count in counts.items():
+            folded_boundary[side][name[t]] += count
+    return shown, summed, folded_boundary, len(types) - max_types
+
+
+def _heat_map(report, data: dict) -> str:
+    types, matrix, boundary, summed = folded(data)
     if not types:
         return "<p class='note'>No mention in gold or predictions.</p>"
     columns = types + [OUTSIDE]
@@ -154,12 +205,13 @@ def _heat_map(report, data: dict) -> str:
             "</th></tr>"]
     for gold_type in columns:
         cells = []
-        row_total = sum(matrix[gold_type].values()) + boundary["gold"].get(gold_type, 0)
+        row = matrix.get(gold_type, {})
+        row_total = sum(row.values()) + boundary["gold"].get(gold_type, 0)
         for predicted in columns:
             if gold_type == OUTSIDE and predicted == OUTSIDE:
                 cells.append("<td title='not counted: no mention on either side'></td>")
                 continue
-            count = matrix[gold_type][predicted]
+            count = row.get(predicted, 0)
             name = f"{gold_type} -> {predicted}"
             cells.append(_cell(report, count, largest, name, examples.get(name, []),
                                _share(count, row_total, gold_type),
@@ -167,19 +219,22 @@ def _heat_map(report, data: dict) -> str:
         if gold_type == OUTSIDE:
             cells.append("<td class='apart'></td>")
         else:
-            count = boundary["gold"][gold_type]
+            count = boundary["gold"].get(gold_type, 0)
             name = f"boundary {gold_type}"
             cells.append(_cell(report, count, largest, name, examples.get(name, []),
                                _share(count, row_total, gold_type), " class='apart'", GREYS))
         label = "O (spurious)" if gold_type == OUTSIDE else gold_type
         rows.append(f"<tr><th>{escape(label)}</th>{''.join(cells)}</tr>")
     predicted_row = "".join(
-        _cell(report, boundary["predicted"][t], largest, "", [], f"{boundary['predicted'][t]} "
-              f"predicted {t} mentions overlap a gold mention with a different span", "",
-              GREYS) for t in types)
+        _cell(report, boundary["predicted"].get(t, 0), largest, "", [],
+              f"{boundary['predicted'].get(t, 0)} predicted {t} mentions overlap a gold "
+              "mention with a different span", "", GREYS) for t in types)
     rows.append(f"<tr class='apart'><th>boundary errors (predicted)</th>{predicted_row}"
                 "<td></td><td></td></tr>")
-    return f"<div class='wide'><table class='heat'>{''.join(rows)}</table></div>"
+    note = (f"<p class='note'>The {summed} types in the fewest mentions are summed in "
+            f"\"{escape(types[-1])}\" (every non-zero cell is in report.json).</p>"
+            if summed else "")
+    return f"{note}<div class='wide'><table class='heat'>{''.join(rows)}</table></div>"
 
 
 def _share(count: int, total: int, gold_type: str) -> str:
@@ -262,16 +317,21 @@ def matrices_text(confusion: dict, width: int, limit: int | None = None) -> list
 
 
 def _text_matrix(data: dict, width: int) -> list[str]:
-    """The matrix as indented text rows, or [] when it is wider than ``width``."""
+    """The matrix as indented text rows, or [] when it is wider than ``width`` (every
+    type takes a column of at least its name's width, two spaces apart)."""
     matrix, boundary = data["confusion"], data["boundary_errors"]
-    types = [t for t in matrix if t != OUTSIDE]
+    types = confusion_types(data)
     if not types:
         return ["  no mention in gold or predictions"]
+    if sum(len(t) + 2 for t in types) > width:   # before a row of types x types is built
+        return []
     head = ["gold \\ pred", *types, OUTSIDE, BOUNDARY_NAME]
-    rows = [[t, *(str(matrix[t][p]) for p in types + [OUTSIDE]), str(boundary["gold"][t])]
+    cell = lambda g, p: str(matrix.get(g, {}).get(p, 0))  # noqa: E731
+    rows = [[t, *(cell(t, p) for p in types + [OUTSIDE]), str(boundary["gold"].get(t, 0))]
             for t in types]
-    rows.append([OUTSIDE, *(str(matrix[OUTSIDE][p]) for p in types), "", ""])
-    rows.append([BOUNDARY_NAME, *(str(boundary["predicted"][p]) for p in types), "", ""])
+    rows.append([OUTSIDE, *(cell(OUTSIDE, p) for p in types), "", ""])
+    rows.append([BOUNDARY_NAME, *(str(boundary["predicted"].get(p, 0)) for p in types), "",
+                 ""])
     widths = [max(len(row[k]) for row in [head] + rows) for k in range(len(head))]
     if sum(widths) + 2 * (len(widths) - 1) > width:
         return []
@@ -289,12 +349,13 @@ def _text_cells(data: dict, width: int) -> list[str]:
     correct = sum(row.get(g, 0) for g, row in matrix.items() if g != OUTSIDE)
     shown = ", ".join(f"{g} -> {p} {n}" for n, g, p in cells[:TEXT_CELLS])
     more = len(cells) - TEXT_CELLS
-    text = (f"{len(matrix) - 1} types, too many for a matrix here; largest errors: "
-            f"{shown or 'none'}" + (f" ({more} more cells)" if more > 0 else "")
+    text = (f"{len(confusion_types(data))} types, too many for a matrix here; largest "
+            f"errors: {shown or 'none'}" + (f" ({more} more cells)" if more > 0 else "")
             + f"; correct {correct}; boundary errors: gold {sum(boundary['gold'].values())}, "
             f"predicted {sum(boundary['predicted'].values())}.")
     return textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  ",
                          break_on_hyphens=False)
 
 
-__all__ = ["collect", "sentences", "html", "colour", "text", "matrices_text"]
+__all__ = ["collect", "sentences", "html", "colour", "text", "matrices_text", "folded",
+           "HEAT_MAP_TYPES"]

@@ -19,12 +19,12 @@ import dataclasses
 
 import numpy as np
 
+from ..collector import collector_paused
 from ..errors import InputTypeError
 from ..flat import GOLD, PRED
-from ..input_options import InputOptions
 from ..inputs import InputForm, Reading, read_input, register_form
 from ..schemes import get_scheme
-from ..span_input import check_span_scheme, from_spans
+from ..span_input import check_span_scheme, spans_on
 from ..spans import LabelTable
 from ..type_processing import TypeProcessing
 from .detect import is_generated_input
@@ -45,6 +45,7 @@ def _recognise(references, predictions, inputs, words) -> bool:
     return predictions is not None and inputs.label_list is None and is_generated(predictions)
 
 
+@collector_paused
 def read_generated_form(references, predictions, inputs, scheme, words) -> Reading:
     """The references' gold column and the grounded predictions as column ``pred``."""
     if inputs.matching == "strings":
@@ -60,11 +61,8 @@ def read_generated_form(references, predictions, inputs, scheme, words) -> Readi
     reading = read_input(references, None, inputs=inputs, scheme=scheme, words=True)
     gold = reading.corpus.paired(reading.gold_column, None)
     grounded = ground_predictions(predictions, gold, inputs)
-    tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
     # the grounded spans' own layout (token offsets, end exclusive), whatever the options
-    spans = from_spans(grounded.spans, inputs=InputOptions(
-        tokens=tokens, texts=None if tokens is not None else inputs.texts, offsets="tokens"))
-    corpus = gold.with_columns(spans, {GOLD: PRED})
+    corpus = gold.with_columns(spans_on(gold.lengths, grounded.spans), {GOLD: PRED})
     source = dataclasses.replace(corpus.source,
                                  generated={**corpus.source.generated, PRED: grounded.repairs})
     return Reading(GENERATED, corpus.with_source(source), context=reading.context)

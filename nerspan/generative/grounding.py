@@ -33,6 +33,9 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from itertools import accumulate
 
+import numpy as np
+
+from ..collector import collector_paused
 from ..errors import InputTypeError, NerspanError, shown
 from ..input_options import input_options
 from ..options import OCCURRENCES, OVERLAPS, check_fraction
@@ -53,6 +56,7 @@ class Grounded:
     repairs: GenerativeRepairs
 
 
+@collector_paused
 @input_options("tokens", "texts")
 def ground(predictions, *, types=None, type_map=None, occurrences: str = "all",
            overlaps: str = "drop", fuzzy: float | None = None, name: str = "predictions",
@@ -131,13 +135,15 @@ class _Found:
 
 
 class _SentenceTexts(_Texts):
-    """``span_input._Texts`` (the text and where each token starts and ends), as lists
-    and without NumPy where the tokens or the text alone are given: a sentence is read
-    in a microsecond, not ten (grounding 10,000 sentences reads all of them)."""
+    """``span_input._Texts`` (the text and where each token starts and ends), read into
+    a ``SentenceIndex``, as lists and without NumPy where the tokens or the text alone
+    are given: a sentence is read in a microsecond, not ten (grounding 10,000 sentences
+    reads all of them). Tokens joined by single spaces, none holding a space, need no
+    list of where they start (``SentenceIndex``'s spaced text)."""
 
     _WORD = re.compile(r"\S+")
 
-    def __call__(self, i: int):
+    def __call__(self, i: int) -> "SentenceIndex":
         if self.texts is None:
             words = self.tokens[i]
             if isinstance(words, str):  # joined, it would be read letter by letter
@@ -147,25 +153,27 @@ class _SentenceTexts(_Texts):
                 text = " ".join(words)
             except TypeError:  # a token that is not a string: the checked path names it
                 return self._lists(i)
+            if words and text.count(" ") == len(words) - 1:
+                return SentenceIndex(text)
             starts = [0, *accumulate(len(word) + 1 for word in words[:-1])] if words else []
-            return text, starts, [a + len(word) for a, word in zip(starts, words)]
+            return SentenceIndex(text, starts, [a + len(word) for a, word in zip(starts, words)])
         if self.tokens is None:
             text = self.texts[i]
             found = [(m.start(), m.end()) for m in self._WORD.finditer(text)]
-            return text, [a for a, _ in found], [b for _, b in found]
+            return SentenceIndex(text, [a for a, _ in found], [b for _, b in found])
         return self._lists(i)
 
-    def _lists(self, i: int):
+    def _lists(self, i: int) -> "SentenceIndex":
         text, starts, ends = self._build(i)
-        return text, starts.tolist(), ends.tolist()
+        return SentenceIndex(text, starts.tolist(), ends.tolist())
 
 
 def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Found) -> list:
     """One sentence's spans, sorted; what was not kept is added to ``found``."""
-    index = SentenceIndex(*text_of(i))
+    index = text_of(i)
     find, fuzzy, levels = index.find, rules.fuzzy, found.levels
     take = _InOrder() if rules.ordered else None
-    candidates, missing = {}, set()
+    candidates, missing, added = {}, set(), 0
     for order, (text, entity_type) in enumerate(_listings(i, entities, rules, found)):
         level, hits = find(text, fuzzy)
         if not hits:
@@ -181,10 +189,17 @@ def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Fou
             found.duplicates.append(Listing(i, text, entity_type))
             continue
         levels[level] += 1
+        added += 1
         for span in new:
             candidates[span] = (order, text)
-    kept = candidates if rules.keep_overlaps else \
-        _without_overlaps(i, candidates, len(index.starts), found)
+    if len(candidates) < 2:
+        found.usable += added
+        return list(candidates)
+    spans = sorted(candidates)
+    if rules.keep_overlaps or all(left[1] <= right[0] for left, right in zip(spans, spans[1:])):
+        found.usable += added   # every listing that added a span keeps them all
+        return spans
+    kept = _without_overlaps(i, candidates, index.n_tokens, found)
     found.usable += len({order for order, _ in kept.values()})
     return sorted(kept)
 
@@ -212,7 +227,7 @@ def _listings(i: int, entities: list, rules: _Rules, found: _Found) -> list:
     ``occurrences="ordered"``; else each (text, type) once (repeats are duplicates),
     sorted, so that the order of the list changes nothing, ties of overlapping spans
     included."""
-    if rules.ordered:
+    if rules.ordered or len(entities) < 2:
         return entities
     unique = sorted(set(entities))
     if len(unique) < len(entities):
@@ -225,8 +240,6 @@ def _listings(i: int, entities: list, rules: _Rules, found: _Found) -> list:
 def _without_overlaps(i: int, candidates: dict, n_tokens: int, found: _Found) -> dict:
     """The spans that overlap no longer (then more leftward, then earlier taken) one:
     taken in that order, each kept unless a token of it is already a kept span's."""
-    if len(candidates) < 2:
-        return candidates
     kept, owner = {}, [None] * n_tokens  # the kept span on each token
     for _, _, order, span in sorted((a - b, a, order, (a, b, t))
                                     for (a, b, t), (order, _) in candidates.items()):
@@ -244,27 +257,61 @@ def _without_overlaps(i: int, candidates: dict, n_tokens: int, found: _Found) ->
 
 class SentenceIndex:
     """One sentence's text, where its tokens start and end, and its lower-case and
-    normalised views (built when first needed): ``find`` looks an entity text up."""
+    normalised views (built when first needed): ``find`` looks an entity text up.
 
-    def __init__(self, text: str, starts: list, ends: list):
-        self.text, self.starts, self.ends = text, starts, ends
-        self.start_at = dict(zip(self.starts, range(len(self.starts))))
-        self.end_at = dict(zip(self.ends, range(1, len(self.ends) + 1)))
+    ``starts`` and ``ends`` None: the text is its tokens joined by single spaces and no
+    token holds a space, so a token starts where a space ends and ends where one starts
+    (``spaced_occurrences``: no map of the positions is built, the common case). A text
+    longer than ``LONG_TEXT`` characters (a document) is looked up in an index of its
+    token-aligned windows (``WindowIndex``), each view built once: an entity costs its
+    own length and occurrences, not the text's."""
+
+    def __init__(self, text: str, starts: list | None = None, ends: list | None = None):
+        self.text, self.spaced = text, starts is None
+        if starts is None:
+            self.n_tokens = text.count(" ") + 1
+        else:
+            self.n_tokens = len(starts)
+            self.__dict__.update(starts=starts, ends=ends)   # the cached properties' values
+        # the exact level of a short spaced text, the usual lookup, in one call
+        self.quick = self.spaced and len(text) <= LONG_TEXT
+        self.windows: dict | None = None
+
+    @cached_property
+    def starts(self) -> list:
+        words = self.text.split(" ")
+        return [0, *accumulate(len(word) + 1 for word in words[:-1])]
+
+    @cached_property
+    def ends(self) -> list:
+        return [a + len(word) for a, word in zip(self.starts, self.text.split(" "))]
+
+    @cached_property
+    def start_at(self) -> dict:
+        return dict(zip(self.starts, range(len(self.starts))))
+
+    @cached_property
+    def end_at(self) -> dict:
+        return dict(zip(self.ends, range(1, len(self.ends) + 1)))
 
     def find(self, entity: str, fuzzy: float | None = None) -> tuple[str | None, list]:
         """``(level, [(start, end), ...])``: the token spans where ``entity`` occurs, at
         the first level that finds any (``(None, [])`` when none does)."""
-        hits = occurrences(self.text, self.start_at, self.end_at, entity)
+        hits = spaced_occurrences(self.text, entity) if self.quick else \
+            self._occurrences("exact", entity)
         if hits:
             return "exact", hits
-        hits = occurrences(self.lower, self.start_at, self.end_at, lowercase_in_place(entity))
+        hits = self._occurrences("case_insensitive", lowercase_in_place(entity))
         if hits:
             return "case_insensitive", hits
         key = normalise(entity)
         # when the tokens are the text's words, the per-token view is the whole text
         # unified (one C-level pass): a key not in it is not looked for in a view built
-        hits = occurrences(*self.normalised, key) if key and (
-            self.split_unified is None or key in self.unified) else []
+        if key and len(self.text) > LONG_TEXT:
+            hits = self._windows("normalised", *self.normalised).occurrences(key)
+        else:
+            hits = occurrences(*self.normalised, key) if key and (
+                self.split_unified is None or key in self.unified) else []
         if hits:
             return "normalised", hits
         if fuzzy is not None and key:
@@ -272,6 +319,22 @@ class SentenceIndex:
             if best is not None:
                 return "fuzzy", [best]
         return None, []
+
+    def _occurrences(self, level: str, entity: str) -> list:
+        """``occurrences`` of ``entity`` in the text (``"exact"``) or its lower case."""
+        text = self.text if level == "exact" else self.lower
+        if len(text) > LONG_TEXT:
+            return self._windows(level, text, self.start_at, self.end_at).occurrences(entity)
+        if self.spaced:
+            return spaced_occurrences(text, entity)
+        return occurrences(text, self.start_at, self.end_at, entity)
+
+    def _windows(self, level: str, text: str, start_at: dict, end_at: dict) -> "WindowIndex":
+        if self.windows is None:
+            self.windows = {}
+        if level not in self.windows:
+            self.windows[level] = WindowIndex(text, start_at, end_at)
+        return self.windows[level]
 
     @cached_property
     def lower(self) -> str:
@@ -313,7 +376,8 @@ class SentenceIndex:
         """The whole text unified, split into the tokens unified, when the tokens are
         its whitespace-separated words and stay so (NFKC can put a space inside a
         token: ``"\u00a8"``); else None."""
-        words = [self.text[a:b] for a, b in zip(self.starts, self.ends)]
+        words = self.text.split(" ") if self.spaced else \
+            [self.text[a:b] for a, b in zip(self.starts, self.ends)]
         parts = self.unified.split(" ")
         return parts if len(parts) == len(words) and self.text.split() == words else None
 
@@ -368,4 +432,90 @@ def occurrences(text: str, start_at: dict, end_at: dict, entity: str) -> list:
     return out
 
 
-__all__ = ["ground", "Grounded", "SentenceIndex", "occurrences", "OCCURRENCES", "OVERLAPS"]
+def spaced_occurrences(text: str, entity: str) -> list:
+    """``occurrences`` in a text of tokens joined by single spaces, none holding a space:
+    a token starts at 0 or after a space and ends at the end or before one, and its
+    index is the number of spaces before it.
+
+    >>> spaced_occurrences("Paris and Parisians in Paris", "Paris")
+    [(0, 1), (4, 5)]
+    """
+    out, size, length = [], len(entity), len(text)
+    at = text.find(entity)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or text[at - 1] == " ") and (end == length or text[end] == " "):
+            first = text.count(" ", 0, at)
+            out.append((first, first + text.count(" ", at, end) + 1))
+        at = text.find(entity, at + 1)
+    return out
+
+
+# Characters from which a sentence's views are looked up in an index of their windows
+# (a document): below, one ``str.find`` over the text costs less than building one.
+LONG_TEXT = 20_000
+# The polynomial hash of a window: characters weighted by powers of an odd number
+# modulo 2**64 (NumPy's unsigned arithmetic wraps), its inverse making every window's
+# hash a difference of two prefix sums.
+_BASE = 0x9E3779B97F4A7C15
+_INVERSE = pow(_BASE, -1, 2 ** 64)
+
+
+class WindowIndex:
+    """The windows of a text that start at a key of ``start_at`` and end at a key of
+    ``end_at`` (character -> token maps), by length and hash of their characters, built
+    once per length asked for: ``occurrences`` gives ``occurrences(text, start_at,
+    end_at, entity)`` in time of the entity's length and its candidates (each checked
+    character for character), where ``str.find`` scanned the whole text per entity.
+
+    >>> index = WindowIndex("Paris and Parisians", {0: 0, 6: 1, 10: 2}, {5: 1, 9: 2, 19: 3})
+    >>> index.occurrences("Paris"), index.occurrences("and Parisians")
+    ([(0, 1)], [(1, 3)])
+    """
+
+    def __init__(self, text: str, start_at: dict, end_at: dict):
+        self.text, self.start_at, self.end_at = text, start_at, end_at
+        codes = _codes(text)
+        self.inverse, self.powers = _powers(_INVERSE, len(codes)), _powers(_BASE, len(codes))
+        self.prefix = np.concatenate([np.zeros(1, dtype=np.uint64),
+                                      np.cumsum(codes * self.inverse[:-1])])
+        self.first = np.array(sorted(start_at), dtype=np.int64)
+        self.is_end = np.zeros(len(codes) + 1, dtype=bool)
+        self.is_end[np.array(list(end_at), dtype=np.int64)] = True
+        self.by_length: dict = {}
+
+    def occurrences(self, entity: str) -> list:
+        size = len(entity)
+        if not 0 < size <= len(self.text):
+            return occurrences(self.text, self.start_at, self.end_at, entity)
+        hashes, starts = self._windows(size)
+        key = np.sum(_codes(entity) * self.inverse[:size], dtype=np.uint64)
+        lo, hi = np.searchsorted(hashes, key, "left"), np.searchsorted(hashes, key, "right")
+        text, start_at, end_at = self.text, self.start_at, self.end_at
+        return [(start_at[at], end_at[at + size]) for at in sorted(starts[lo:hi].tolist())
+                if text.startswith(entity, at)]
+
+    def _windows(self, size: int) -> tuple:
+        """``(hashes sorted, their starts)`` of the windows of ``size`` characters."""
+        if size not in self.by_length:
+            starts = self.first[self.first + size < len(self.is_end)]
+            starts = starts[self.is_end[starts + size]]
+            hashes = (self.prefix[starts + size] - self.prefix[starts]) * self.powers[starts]
+            order = np.argsort(hashes, kind="stable")
+            self.by_length[size] = hashes[order], starts[order]
+        return self.by_length[size]
+
+
+def _codes(text: str) -> np.ndarray:
+    """The code points of ``text``, one per character (its offsets)."""
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+
+
+def _powers(base: int, n: int) -> np.ndarray:
+    """``base ** k`` modulo 2**64 for k in 0..n."""
+    return np.cumprod(np.concatenate([np.ones(1, dtype=np.uint64),
+                                      np.full(n, base, dtype=np.uint64)]))
+
+
+__all__ = ["ground", "Grounded", "SentenceIndex", "occurrences", "spaced_occurrences",
+           "WindowIndex", "LONG_TEXT", "OCCURRENCES", "OVERLAPS"]

@@ -8,6 +8,7 @@ every character at its offset, so that positions found in it are positions in th
 """
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 # Why unify these: a model rewrites the sentence's typewriter quotes and hyphens as
@@ -40,6 +41,8 @@ def core_bounds(text: str) -> tuple[int, int]:
     >>> core_bounds('("Paris!")')
     (2, 7)
     """
+    if text[:1].isalnum() and text[-1:].isalnum():   # most texts: nothing to strip
+        return 0, len(text)
     start, end = 0, len(text)
     while start < end and _is_punctuation_or_space(text[start]):
         start += 1
@@ -48,6 +51,7 @@ def core_bounds(text: str) -> tuple[int, int]:
     return start, end
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normalise(text: str) -> str:
     """The normalised form of an entity text: ``unify`` and then the surrounding
     punctuation stripped.

@@ -102,7 +102,8 @@ def read_generated(predictions, *, types=None, type_map=None, name: str = "predi
         if failure is not None:
             failures.append(Listing(i, value if isinstance(value, str) else shown(value),
                                     reason=failure))
-        rejected.extend(Listing(i, text, given, reason) for text, given, reason in bad)
+        if bad:
+            rejected.extend(Listing(i, text, given, reason) for text, given, reason in bad)
         typed = []
         for text, given in found:
             entity_type, how = match(given)
@@ -142,6 +143,10 @@ def read_response(value, name: str = "predictions", sentence: int | None = None,
     >>> read_response('[{"text": "Paris", "type": "LOC"')[1]
     "invalid JSON: Expecting ',' delimiter (character 32)"
     """
+    if isinstance(value, str):
+        plain = plain_entities(value)
+        if plain is not None:
+            return plain, None, []
     found, rejected = [], []
     reader = _Reader(found, rejected, known_type)
     if value is None:
@@ -159,6 +164,37 @@ def read_response(value, name: str = "predictions", sentence: int | None = None,
                              f"gives), not {shown(value)} ({type(value).__name__})",
                              side=name, sentence=sentence)
     return found, None, rejected
+
+
+def plain_entities(text: str) -> list | None:
+    """The entities of the response most models give, read at C speed: a JSON list
+    first (whitespace before it, anything after it), no code fence, no markup, every
+    item ``{"text": ..., "type": ...}`` with two non-empty strings and no other key.
+    None for anything else, which ``_Reader`` reads (to the same entities when it is
+    this form: the first JSON of such a text is this list).
+
+    >>> plain_entities(' [{"text": "Ada ", "type": "PER"}] thanks'), plain_entities("[1]")
+    ([('Ada', 'PER')], None)
+    """
+    start = len(text) - len(text.lstrip())
+    if text[start:start + 1] != "[" or "```" in text or "</" in text:
+        return None
+    try:
+        items = _DECODER.raw_decode(text, start)[0]
+    except (ValueError, RecursionError):
+        return None
+    found = []
+    for item in items:
+        if type(item) is not dict or len(item) != 2:
+            return None
+        entity_text, entity_type = item.get("text"), item.get("type")
+        if type(entity_text) is not str or type(entity_type) is not str:
+            return None
+        entity_text, entity_type = entity_text.strip(), entity_type.strip()
+        if not entity_text or not entity_type:
+            return None
+        found.append((entity_text, entity_type))
+    return found
 
 
 class _Reader:

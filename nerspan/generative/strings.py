@@ -24,11 +24,13 @@ duplicates.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..collector import collector_paused
 from ..corpus import GOLD
 from ..errors import InputTypeError, NerspanError, SentenceCountError, counted
 from ..input_options import input_options
@@ -81,6 +83,7 @@ def _prf(correct, found, predicted, gold, zero_division: float):
     return precision, recall, safe_divide(2 * precision * recall, precision + recall)
 
 
+@collector_paused
 @input_options("tokens", "texts", *TYPE_OPTIONS)
 def score_strings(references, predictions, *, types=None, compat=None,
                   partial: bool = False, scheme: str = "IOB2", mode: str = "lenient",
@@ -151,9 +154,10 @@ def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient
         raise NerspanError("string matching needs the gold mentions' words: pass "
                            "tokens=... or texts=...", side="references")
     mentions = decode(corpus, GOLD, "IOB2" if spans_given else scheme, mode).to_list(corpus)
-    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
-    return [[(" ".join(words[i][a:b]), label) for label, a, b in sentence]
-            for i, sentence in enumerate(mentions)]
+    # the words given are the corpus's (checked by from_spans): read, not rebuilt from it
+    words = corpus.sentence_tokens if inputs.tokens is None else inputs.tokens.__getitem__
+    return [[(" ".join(words(i)[a:b]), label) for label, a, b in sentence] if sentence
+            else [] for i, sentence in enumerate(mentions)]
 
 
 def _process_mentions(mentions: list, processing: TypeProcessing) -> tuple[list, Repairs]:
@@ -253,7 +257,8 @@ def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, Ge
                 record.failures.append(Listing(i, answer if isinstance(answer, str)
                                                else repr(answer)[:80], given, parse_failure))
             record.entities += len(items) + len(repeats)
-            record.duplicates.extend(Listing(i, str(item), entity_type) for item in repeats)
+            if repeats:
+                record.duplicates.extend(Listing(i, str(item), entity_type) for item in repeats)
             kept = queries.setdefault(entity_type, [])
             # two answers for one type (a model's "person" and "PERSON") form one query
             for item in items:
@@ -270,13 +275,16 @@ def _answers(value, i: int, record: "_Record", known_type=None):
     response (or its list) as UniversalNER's model answers (no key an entity key, nor
     one misspelt: ``{"txt": ..., "type": ...}`` is an entity); any other form is read
     (``reading``) and its texts grouped by type."""
-    if isinstance(value, Mapping) and all(isinstance(k, str) for k in value) \
+    if type(value) is not str and isinstance(value, Mapping) \
+            and all(isinstance(k, str) for k in value) \
             and not {k.casefold() for k in value} & set(ENTITY_KEYS) \
             and not any(misspelt_key(k, known_type) for k in value) and all(
                 v is None or isinstance(v, (str, list, tuple)) for v in value.values()):
         return [(k, [] if v is None else v) for k, v in value.items()]
     found, failure, rejected = read_response(value, "predictions", i, known_type)
-    record.rejected.extend(Listing(i, text, given, reason) for text, given, reason in rejected)
+    if rejected:
+        record.rejected.extend(Listing(i, text, given, reason)
+                               for text, given, reason in rejected)
     if failure is not None:
         record.failures.append(Listing(i, value if isinstance(value, str) else repr(value),
                                        reason=failure))
@@ -311,20 +319,7 @@ class _Record:
 def _scores(gold: list, predicted: list, record: GenerativeRepairs, compat, partial: bool,
             repairs: dict) -> StringScores:
     """Count per type over all sentences and build the result."""
-    similar = universalner.word_f1
-    counts: dict = {}
-    for gold_items, predicted_items in zip(gold, predicted):
-        for entity_type in set(gold_items) | set(predicted_items):
-            g, p = gold_items.get(entity_type, []), predicted_items.get(entity_type, [])
-            row = counts.setdefault(entity_type, [0, 0, 0, 0])
-            if partial:
-                hit = [[isinstance(x, str) and similar(x, y) >= universalner.PARTIAL_THRESHOLD
-                        for y in g] for x in p]
-                correct, found = sum(map(any, hit)), sum(map(any, zip(*hit))) if hit else 0
-            else:
-                correct = found = len(set(p) & set(g))
-            for k, n in enumerate((len(g), len(p), correct, found)):
-                row[k] += n
+    counts = (_partial_counts if partial else _exact_counts)(gold, predicted)
     types = tuple(sorted(counts))
     column = lambda k: np.array([counts[t][k] for t in types], dtype=np.int64)  # noqa: E731
     return StringScores(
@@ -332,6 +327,37 @@ def _scores(gold: list, predicted: list, record: GenerativeRepairs, compat, part
         merge_repairs(repairs, record),
         {"matching": "strings", "compat": compat, "partial": partial},
         found=column(3), compat=compat, partial=partial)
+
+
+def _exact_counts(gold: list, predicted: list) -> dict:
+    """type -> [gold, predicted, correct, found] items, over every sentence's dicts from
+    type to unique items: a prediction is correct when its sentence's gold has it under
+    its type. Counted over sets of (type, sentence, item) at once, not per sentence: a
+    type a sentence names with no item still gets its row."""
+    keys = [{(t, i, item) for i, items in enumerate(side) for t, found in items.items()
+             for item in found} for side in (gold, predicted)]
+    names = set().union(*gold, *predicted)
+    gold_n, predicted_n = (Counter(t for t, _, _ in side) for side in keys)
+    correct = Counter(t for t, _, _ in keys[0] & keys[1])
+    return {t: [gold_n[t], predicted_n[t], correct[t], correct[t]] for t in names}
+
+
+def _partial_counts(gold: list, predicted: list) -> dict:
+    """``_exact_counts`` where a prediction is correct when its word-overlap F1 with a
+    gold item of its sentence and type reaches 0.5, and a gold item found when some
+    prediction reaches 0.5 with it."""
+    similar = universalner.word_f1
+    counts: dict = {}
+    for gold_items, predicted_items in zip(gold, predicted):
+        for entity_type in set(gold_items) | set(predicted_items):
+            g, p = gold_items.get(entity_type, []), predicted_items.get(entity_type, [])
+            row = counts.setdefault(entity_type, [0, 0, 0, 0])
+            hit = [[isinstance(x, str) and similar(x, y) >= universalner.PARTIAL_THRESHOLD
+                    for y in g] for x in p]
+            correct, found = sum(map(any, hit)), sum(map(any, zip(*hit))) if hit else 0
+            for k, n in enumerate((len(g), len(p), correct, found)):
+                row[k] += n
+    return counts
 
 
 __all__ = ["score_strings", "StringScores", "gold_mention_texts", "COMPAT"]

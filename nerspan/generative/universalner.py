@@ -31,6 +31,7 @@ correct when its word-overlap F1 (``word_f1``) with some gold item of the query 
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import string
@@ -43,6 +44,7 @@ EPSILON = 1e-10
 PARTIAL_THRESHOLD = 0.5
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normalise(text: str) -> str:
     """UniversalNER's normalisation of an answer string.
 
@@ -85,6 +87,10 @@ def normalised_items(items, repeats: list | None = None) -> tuple[list, str | No
     >>> normalised_items(["Ada", "ada!", None])
     ([], 'an item is not a string or a list of strings: None')
     """
+    if type(items) is list and set(map(type, items)) <= {str}:   # strings: at C speed
+        kept = list(dict.fromkeys(map(normalise, items)))
+        if len(kept) == len(items) or repeats is None:
+            return kept, None
     kept = []
     for item in items:
         if isinstance(item, (list, tuple)):
@@ -109,7 +115,7 @@ def gold_strings(texts: list) -> list:
     >>> gold_strings(["Paris", "the paris", "Rome"]), gold_strings(["[ here ]", "Rome"])
     (['paris', 'rome'], [])
     """
-    if any("]" in text for text in texts):
+    if "]" in "".join(texts):   # (one text holds it)
         return []
     return normalised_items(texts)[0]
 
