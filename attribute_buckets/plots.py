@@ -89,6 +89,9 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     systems = _systems(results)
     first = next(iter(systems.values()))
     rows = first["buckets"][attribute]
+    if not rows:   # tag without a type in gold: no bar to draw, and no axis to fit
+        raise ValueError(f"{attribute_name(attribute)} has no bucket to draw (no gold "
+                         "mention of any type)")
     n_buckets, n_systems = len(rows), len(systems)
     # many buckets (tag: one per type) get more room, so that their names never overlap;
     # many systems too (bars of at least 0.064 inch, 6 px), their legend under the chart
@@ -141,6 +144,14 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     if path is not None:
         save(figure, path)
     return figure
+
+
+def drawable(results: Mapping, attributes) -> list:
+    """The ``attributes`` that have a bucket to draw in ``results`` ({system: result
+    dict}): a bucket holding gold items (not tag on a gold without mentions, whose types
+    make no bucket, nor an entity attribute whose every bucket is empty then)."""
+    first = without_degenerate(next(iter(results.values())))
+    return [a for a in attributes if any(row["gold"] for row in first["buckets"][a])]
 
 
 def _floor(values, bars) -> float:
@@ -295,7 +306,7 @@ def save_all(results: Mapping, folder, attributes=None, fmt: str = "png") -> lis
     written = []
     chosen = _attributes(systems, attributes)
     parts = file_stems(chosen)  # distinct: one chart never replaces another
-    for attribute in chosen:
+    for attribute in drawable(systems, chosen):
         written.append(save(bucket_chart(systems, attribute),
                             folder / f"buckets_{parts[attribute]}.{fmt}"))
     written.append(save(heatmap(systems, attributes=attributes), folder / f"heatmap.{fmt}"))

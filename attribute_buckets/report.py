@@ -19,7 +19,7 @@ from nerspan.blocks import (Collapsed, Figure, FiguresCapNote, Heading, Hover, M
                             Noted, Table)
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
-from nerspan.family import Section, finding, interval_text, percent, usable
+from nerspan.family import Section, finding, interval_text, no_gold_note, percent, usable
 from nerspan.significance import holm, mean_std, result_or_reason
 
 from . import analysis, plots
@@ -85,7 +85,7 @@ def figures(view) -> dict:
              for system, result in view.results.items()}
     out = {KEY_TITLE: plots.system_key(list(shown))} if len(shown) > 1 else {}
     out.update({bucket_figure_title(a): plots.bucket_chart(shown, a, legend=False)
-                for a in first["buckets"]})
+                for a in plots.drawable(shown, first["buckets"])})
     for system in view.drawn:
         out[self_diagnosis_title(system)] = plots.self_diagnosis_chart(
             view.results[system], title=f"Self-diagnosis: {system}")
@@ -98,7 +98,8 @@ def overview_figure(view) -> dict:
     results = dict(view.results)
     # entity attributes only: token attributes score every token (O included), so their F1
     # is not comparable with entity F1
-    attributes = [a for a in view.first()["buckets"] if analysis.unit(view.first(), a) != TOKEN]
+    attributes = [a for a in plots.drawable(results, view.first()["buckets"])
+                  if analysis.unit(view.first(), a) != TOKEN]
     if not attributes:
         return {}
     # the difference, not the ratio: a weak system's ratios would wash out every other row
@@ -141,9 +142,18 @@ OVERVIEW_NOTE = (
 def overview(view) -> tuple:
     """The overview heat map and what it shows (the report's overview section)."""
     if OVERVIEW_TITLE not in view.figures:
-        return (Note("No overview: the attribute buckets did not run, or figures were "
-                     "turned off."),)
+        return no_gold_note(view, "no bucket of an entity attribute holds one, so there is "
+                            "no overview.") or (
+            Note("No overview: the attribute buckets did not run, or figures were turned "
+                 "off."),)
     return Figure(OVERVIEW_TITLE), Note(OVERVIEW_NOTE)
+
+
+NO_GOLD = ("every bucket of an entity attribute holds 0 gold mentions, so its recall is "
+           "undefined and its F1 is 0 where a system predicted mentions (each a false "
+           "positive), undefined (\u2013) where it predicted none; no chart is drawn for "
+           "them, and entity type (tag) has no bucket. The token attributes score every "
+           "token (O included) and stay defined.")
 
 
 def section(view) -> tuple:
@@ -152,11 +162,15 @@ def section(view) -> tuple:
     left out, and said); the self-diagnosis (best and worst bucket) of every system, and
     its histograms."""
     first, results = view.first(), view.results
-    blocks = [Figure(KEY_TITLE)] if KEY_TITLE in view.figures else []
+    blocks = [*no_gold_note(view, NO_GOLD)]
+    blocks += [Figure(KEY_TITLE)] if KEY_TITLE in view.figures else []
     for attribute, buckets in first["buckets"].items():
         blocks.append(Heading(attribute_name(attribute)))
         if analysis.unit(first, attribute) == TOKEN:
             blocks.append(Note(TOKEN_NOTE))
+        if not buckets:
+            blocks.append(Note("No bucket: gold has no mention, so no type to make one."))
+            continue
         blocks.append(Figure(bucket_figure_title(attribute)))
         rows = [[bucket_label(bucket), str(bucket["gold"])]
                 + [r["buckets"][attribute][i]["f1"] for r in results.values()]

@@ -15,7 +15,7 @@ import numpy as np
 
 from nerspan import GOLD
 from nerspan.blocks import Collapsed, Heading, Table, Tiles
-from nerspan.family import Repairs
+from nerspan.family import Repairs, no_gold_note
 
 from .analysis import corpus_statistics, hard_tokens, token_errors
 from .labels import REFERENCE_KINDS
@@ -73,6 +73,11 @@ def analyses(context, results: dict, settings: dict) -> dict:
 
 
 # -- the report's section ----------------------------------------------------------------
+NO_GOLD = ("no test token lies inside one, so the subsets of such tokens (unseen-I, "
+           "diff-I, diff-E) hold none and their error rates are undefined (\u2013); the "
+           "other subsets are scored as usual.")
+
+
 def section(view) -> tuple:
     """The error rate of every subset per system (with the subsets' sizes), the share of
     the errors in each subset, the corpus statistics and the hard tokens."""
@@ -87,7 +92,8 @@ def section(view) -> tuple:
             for system, r in view.results.items()]
     breakdown = [[system] + [r["error_breakdown"][k] for k in ("unseen", "diff", "other")]
                  for system, r in view.results.items()]
-    return (Table(["system", "hardeval score"] + [HEADERS.get(n, n) for n in names],
+    return (*no_gold_note(view, NO_GOLD),
+            Table(["system", "hardeval score"] + [HEADERS.get(n, n) for n in names],
                   sizes + rows,
                   note="Token error rate (%) per subset; lower is better. TER on diff-O and "
                        "unseen-O means little on its own: a system that tags nothing has TER "

@@ -17,7 +17,7 @@ from __future__ import annotations
 from nerspan.blocks import Heading, Noted, Note, OverRuns, Strong, Table
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
-from nerspan.family import Section, finding, interval_text, percent, usable
+from nerspan.family import Section, finding, interval_text, no_gold_note, percent, usable
 from nerspan.significance import mean_std
 
 from .analysis import recall_spread, small_subsets
@@ -63,11 +63,15 @@ def analyses(context, results: dict, settings: dict) -> dict:
 
 
 # -- the report's section ----------------------------------------------------------------
+NO_GOLD = ("every subset is empty, so recall is undefined in each (\u2013); the column all "
+           "is the entity recall, 0 by seqeval's zero_division.")
+
+
 def section(view) -> tuple:
     """Data composition, recall per subset (without the small subsets), the spread."""
     first = view.first()
     subsets = list(first["counts"])
-    blocks = [Heading("Data composition"),
+    blocks = [*no_gold_note(view, NO_GOLD), Heading("Data composition"),
               Table(["type"] + [SUBSET_HEADERS.get(s, s) for s in subsets],
                     composition_rows(first, subsets),
                     note="Gold mentions in each subset and, in brackets, their share of the "
@@ -122,7 +126,7 @@ def missed_unseen(result: dict, system: str, context) -> dict:
             start, end, sentence = mention["start"], mention["end"], mention["sentence"]
             rows.append({"sentence": sentence, "gold": [mention["type"], start, end],
                          "text": mention["text"],
-                         "predicted_tags": context.corpus.tags(system, sentence)[start:end]})
+                         "predicted_tags": context.corpus.tags(system, sentence, start, end)})
     return {"missed_unseen": rows}
 
 

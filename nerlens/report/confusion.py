@@ -21,7 +21,7 @@ import numpy as np
 from nerspan import LabelTable, get_scheme
 from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_cells, confusion_dict
 
-from .examples import SHOWN
+from .examples import SHOWN, cut_note, window
 from .overview import _example
 from .page_kit import escape
 
@@ -198,15 +198,20 @@ def _cell(report, count: int, largest: int, name: str, rows: list, share: str,
 
 
 def _plain(report, row: dict) -> str:
-    """One example as plain text (for a hover): the sentence, the mentions bracketed."""
+    """One example as plain text (for a hover): its window of the sentence
+    (``examples.window``), the mentions bracketed, each cut end an ellipsis saying how
+    many tokens it leaves out."""
     tokens = report.example_sentences.get(str(row["sentence"]), [])
     spans = [(side, span) for side, span in (("gold", row["gold"]), ("pred", row["predicted"]))
              if span]
-    words = []
-    for i, token in enumerate(tokens):
+    low, high = window(len(tokens), (row["gold"], row["predicted"]))
+    words = [f"\u2026 ({cut_note(low)})"] if low else []
+    for i in range(low, high):
         opened = "".join(f"[{side} {span[0]}: " for side, span in spans if span[1] == i)
         closed = "]" * sum(1 for _, span in spans if span[2] - 1 == i)
-        words.append(f"{opened}{token}{closed}")
+        words.append(f"{opened}{tokens[i]}{closed}")
+    if high < len(tokens):
+        words.append(f"\u2026 ({cut_note(len(tokens) - high)})")
     return f"sentence {row['sentence']}: " + " ".join(words)
 
 
