@@ -24,6 +24,7 @@ Cells of a table:
 - ``Strong(text)``: emphasised text (a total row's name);
 - ``Hover(text, title)``: text with a title shown on hover (a key behind a name);
 - ``Noted(cell, note)``: a cell followed by a small note (``(3)``, ``± 0.12``);
+- ``Few(cell)``: a number computed on fewer than ``MIN_SUPPORT`` items, marked *;
 - ``OverRuns(value, runs)``: mean and standard deviation over runs
   (``value``: ``{"mean", "std", "n"}`` as ``nerspan.significance.mean_std`` gives, or None
   for no run), with the number of runs unless it is ``runs``;
@@ -135,6 +136,14 @@ class Noted:
 
 
 @dataclass(frozen=True)
+class Few:
+    """A cell (any cell) whose number is computed on fewer than ``MIN_SUPPORT`` items
+    (``nerspan.bootstrap``): marked *, as the report marks such an interval."""
+
+    cell: Any
+
+
+@dataclass(frozen=True)
 class OverRuns:
     """Mean +- standard deviation over runs (``value``: ``{"mean", "std", "n"}``, None for
     no run; ``mean`` None: undefined in every run), the number of runs shown unless it
@@ -154,4 +163,4 @@ class Marked:
 
 
 BLOCKS = (Heading, Note, Table, Figure, Tiles, FiguresCapNote, Collapsed)
-CELLS = (Strong, Hover, Noted, OverRuns, Marked)
+CELLS = (Strong, Hover, Noted, Few, OverRuns, Marked)

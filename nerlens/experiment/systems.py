@@ -18,7 +18,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Mapping
 
-from nerspan.blocks import Noted, OverRuns, Table, Tiles
+from nerspan.blocks import Few, Noted, OverRuns, Table, Tiles
 from nerspan.family import ReportView
 from nerspan.significance import mean_std
 
@@ -180,6 +180,8 @@ def over_runs_cell(cell, runs: int | None):
         return OverRuns(cell.summary(), runs)
     if isinstance(cell, Noted):
         return Noted(over_runs_cell(cell.cell, runs), cell.note)
+    if isinstance(cell, Few):
+        return Few(over_runs_cell(cell.cell, runs))
     return cell
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import html as html_module
 from html.entities import codepoint2name
 
-from nerspan.blocks import (Collapsed, Figure, FiguresCapNote, Heading, Hover, Marked, Note,
-                            Noted, OverRuns, Strong, Table, Tiles)
+from nerspan.blocks import (Collapsed, Few, Figure, FiguresCapNote, Heading, Hover, Marked,
+                            Note, Noted, OverRuns, Strong, Table, Tiles)
 
-from .page_kit import Raw, escape, figure, number, table
+from .page_kit import FEW_MARK, Raw, escape, figure, number, table
 from .text import UNDEFINED as DASH
 from .text import row_line, wrap
 
@@ -72,6 +72,8 @@ def cell_html(cell, percent: bool = True) -> str:
         return f"<span title='{escape(cell.title)}'>{escape(cell.text)}</span>"
     if isinstance(cell, Noted):
         return f"{cell_html(cell.cell, percent)} <span class='note'>{prose(cell.note)}</span>"
+    if isinstance(cell, Few):
+        return cell_html(cell.cell, percent) + FEW_MARK
     if isinstance(cell, OverRuns):
         return over_runs_html(cell.value, cell.runs)
     if isinstance(cell, Marked):
@@ -85,17 +87,18 @@ UNDEFINED = "&ndash;"
 
 def over_runs_html(value, runs: int | None = None) -> str:
     """Mean +- std in percent, with (n runs) unless n is ``runs``; ``NO_RUN`` for no
-    value (no run), ``UNDEFINED`` for no mean."""
+    value (no run), ``UNDEFINED`` for no mean. Each part stays whole; a table too wide
+    for the page puts the std under its mean rather than overflow."""
     if value is None:
         return NO_RUN
     if value.get("mean") is None:
         return UNDEFINED
     text = f"{100 * value['mean']:.2f}"
     if value.get("std") is not None:
-        text += f" <span class='note'>&plusmn; {100 * value['std']:.2f}</span>"
+        text += f" <span class='note ci'>&plusmn;&nbsp;{100 * value['std']:.2f}</span>"
     if value["n"] != runs:
-        text += f" <span class='note'>({value['n']})</span>"
-    return f"<span class='ci'>{text}</span>"
+        text += f" <span class='note ci'>({value['n']})</span>"
+    return text
 
 
 def marked_html(value, test, digits: int = 2) -> str:
@@ -162,6 +165,8 @@ def cell_text(cell, percent: bool = True) -> str:
         return cell.text
     if isinstance(cell, Noted):
         return f"{cell_text(cell.cell, percent)} {cell.note}"
+    if isinstance(cell, Few):
+        return cell_text(cell.cell, percent) + "*"
     if isinstance(cell, OverRuns):
         value = cell.value
         if value is None:

@@ -9,7 +9,7 @@ from nerspan.fbeta import fbeta_key
 from .examples import CONTEXT, cut_note, kinds, shown_examples, subset_names, window
 from .findings import rule_texts, shown
 from .names import first_results, pair_key, statistic_label
-from .page_kit import Raw, escape, number, table
+from .page_kit import FEW_MARK, Raw, escape, number, table
 from . import generated
 from .repairs import repairs_note
 from .views import every_family, ran
@@ -132,7 +132,7 @@ def _with_interval(report, system: str, name: str) -> str:
         text += (f" <span class='note ci'>[{100 * interval['low']:.2f}, "
                  f"{100 * interval['high']:.2f}]</span>")
     if interval and interval.get("too_small") and text != "&ndash;":
-        text += " <span class='small' title='fewer than min_support items'>*</span>"
+        text += FEW_MARK
     return text
 
 
