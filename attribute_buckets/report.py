@@ -195,7 +195,7 @@ def _attribute_blocks(view, attribute: str, buckets: list) -> list:
                            "inside)."))
     small = any(b["gold"] < MIN_SUPPORT for b in buckets if not degenerate(b))
     table = Table(["bucket", "gold tokens" if tokens else "gold mentions"] + list(results),
-                  rows, note=FEW_NOTE if small else "")
+                  rows, note=FEW_NOTE if small else "", system_columns=2)
     return blocks + [Collapsed(f"{attribute_name(attribute)}: {'token ' if tokens else ''}F1 "
                                "per bucket (%), every system", (table,),
                                opened=len(results) <= 2)]

@@ -19,7 +19,7 @@ from nerspan.family import Repairs, no_gold_note
 
 from .analysis import corpus_statistics, hard_tokens, token_errors
 from .labels import REFERENCE_KINDS
-from .subsets import GROUPS, LEAF_NAMES, TITLES, gold_token_classes
+from .subsets import GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES, gold_token_classes
 
 HARD_TOKENS_SHOWN = 5
 
@@ -33,14 +33,6 @@ SUBSETS = {
 }
 
 
-# a subset's short name in a table's header: the paper's (unseen-I, diff-E), the union of
-# the diff subsets by what it holds
-HEADERS = {**TITLES, "diff": "label-shifted"}
-HEADER_LEGEND = ("unseen: test tokens never seen in training, inside a gold mention "
-                 "(unseen-I) or outside (unseen-O); label-shifted: tokens whose most "
-                 "frequent training label is another one: mostly O in training, in a mention "
-                 "here (diff-I), mostly in mentions in training, O here (diff-O), mostly "
-                 "another type (diff-E); other: every other token.")
 
 
 def subset_title(subset: str) -> str:
@@ -123,9 +115,10 @@ def analyses_blocks(view) -> tuple:
             return f"{value['count']}{share}"
         return None if value is None else str(value)
 
-    tiles = [(subset_title(subset), Table(["token", "count"] + [f"errors {s}" for s in view.systems],
-                            [[r["token"], r["count"]] + [r["errors"][s] for s in view.systems]
-                             for r in rows]))
+    tiles = [(subset_title(subset),
+              Table(["token", "count"] + [f"errors {s}" for s in view.systems],
+                    [[r["token"], r["count"]] + [r["errors"][s] for s in view.systems]
+                     for r in rows], system_columns=2))
              for subset, rows in extra["tokens"].items() if rows]
     return (Heading("Corpus statistics (the paper's Tables 1-2)"),
             Table(["statistic", *stats], [[name] + [cell(stats[c].get(k)) for c in stats]

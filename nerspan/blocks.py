@@ -7,7 +7,8 @@ Blocks:
 
 - ``Heading(text)``: a sub-heading of the section;
 - ``Note(text)``: a sentence or two of small print;
-- ``Table(header, rows, note)``: rows of cells under a header, with an optional note;
+- ``Table(header, rows, note)``: rows of cells under a header, with an optional note (and
+  ``system_columns``: where its columns of one system each begin);
 - ``Figure(title)``: the figure of that title, when it was drawn (families draw figures
   as matplotlib Figures; the page shows them by title, or nothing when absent);
 - ``Tiles(tiles)``: small ``(title, Table)`` pairs shown side by side;
@@ -63,12 +64,15 @@ class Note:
 @dataclass(frozen=True)
 class Table:
     """Rows of cells under a header (see the module docstring for the cells); ``note`` is
-    small print under the table; ``percent=False`` shows floats as they are."""
+    small print under the table; ``percent=False`` shows floats as they are;
+    ``system_columns``: the columns from this index on are one per system (a page splits
+    many systems into several tables, each repeating the columns before)."""
 
     header: tuple
     rows: tuple
     note: str = ""
     percent: bool = True
+    system_columns: int | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "header", _tuple(self.header))

@@ -21,24 +21,11 @@ from nerspan.family import Section, finding, interval_text, no_gold_note, percen
 from nerspan.significance import mean_std
 
 from .analysis import recall_spread, small_subsets
+from .subsets import NAMING, SUBSET_LEGEND
 
-SUBSETS = {
-    "all": "all mentions",
-    "seen": "seen mentions (text and type in training)",
-    "unseen_any": "unseen mentions (any)",
-    "unseen_tokens": "unseen mentions (text never a training mention)",
-    "unseen_type": "unseen mentions (text seen, type never)",
-    "tcm_all": "type-confusable mentions",
-    "tcm_seen": "type-confusable mentions, seen",
-    "tcm_unseen": "type-confusable mentions, unseen",
-}
-SUBSET_HEADERS = {"all": "all", "seen": "seen", "unseen_any": "unseen (any)",
-                  "unseen_tokens": "unseen text", "unseen_type": "unseen type",
-                  "tcm_all": "TCM", "tcm_seen": "TCM seen", "tcm_unseen": "TCM unseen"}
-SUBSET_LEGEND = ("Seen: text and type occur together in training; unseen text: the text "
-                 "is no training mention; unseen type: the text is, never with this type; "
-                 "TCM: type-confusable mentions, texts with two or more types in the test "
-                 "set.")
+# the subsets' names, as the terminal names them too (``subsets.NAMING``)
+SUBSETS = {key: naming.title for key, naming in NAMING.items()}
+SUBSET_HEADERS = {key: naming.header for key, naming in NAMING.items()}
 
 
 def statistic_name(key: str, first=None) -> str | None:
@@ -104,11 +91,19 @@ def section(view) -> tuple:
     return tuple(blocks)
 
 
+def composition_cell(count: int, share: float | None) -> str:
+    """A subset's count and its share, as the page and the terminal write it.
+
+    >>> composition_cell(3, 0.25), composition_cell(0, None)
+    ('3 (25.00%)', '0')
+    """
+    return f"{count} ({100 * share:.2f}%)" if share is not None else str(count)
+
+
 def composition_rows(result: dict, subsets: list) -> list:
     """One row per type and one over all types: each subset's count (share %)."""
     def cells(counts, shares):
-        return [f"{counts[s]} ({100 * shares[s]:.2f}%)" if shares[s] is not None
-                else str(counts[s]) for s in subsets]
+        return [composition_cell(counts[s], shares[s]) for s in subsets]
 
     rows = [[t] + cells(row["counts"], row["composition"])
             for t, row in result["per_type"].items()]

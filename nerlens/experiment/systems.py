@@ -15,6 +15,7 @@ page shows no std for it.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Mapping
 
@@ -190,8 +191,8 @@ def over_runs_blocks(blocks, runs: int | None) -> tuple:
     out = []
     for block in blocks:
         if isinstance(block, Table):
-            block = Table(block.header, [[over_runs_cell(c, runs) for c in row]
-                                         for row in block.rows], block.note, block.percent)
+            block = replace(block, rows=[[over_runs_cell(c, runs) for c in row]
+                                         for row in block.rows])
         elif isinstance(block, Tiles):
             block = Tiles([(title, over_runs_blocks([inner], runs)[0])
                            for title, inner in block.tiles])

@@ -14,7 +14,7 @@ from html.entities import codepoint2name
 from nerspan.blocks import (Collapsed, Few, Figure, FiguresCapNote, Heading, Hover, Marked,
                             Note, Noted, OverRuns, Strong, Table, Tiles)
 
-from .page_kit import FEW_MARK, Raw, escape, figure, number, table
+from .page_kit import FEW_MARK, SYSTEMS_PER_TABLE, Raw, escape, figure, number, table
 from .text import UNDEFINED as DASH
 from .text import row_line, wrap
 
@@ -44,7 +44,10 @@ def _block_html(block, holder, cap_note: str) -> str:
         return f"<p class='note'>{prose(block.text)}</p>"
     if isinstance(block, Table):
         rows = [[Raw(cell_html(cell, block.percent)) for cell in row] for row in block.rows]
-        out = table(list(block.header), rows, percent=block.percent)
+        out = "".join(table([block.header[k] for k in kept], [[row[k] for k in kept]
+                                                             for row in rows],
+                            percent=block.percent)
+                      for kept in column_chunks(len(block.header), block.system_columns))
         return out + (f"<p class='note'>{prose(block.note)}</p>" if block.note else "")
     if isinstance(block, Figure):
         return figure(holder, block.title)
@@ -58,6 +61,21 @@ def _block_html(block, holder, cap_note: str) -> str:
         return (f"<details{' open' if block.opened else ''}><summary>{prose(block.summary)}"
                 f"</summary>{html(block.blocks, holder, cap_note)}</details>")
     raise TypeError(f"not a page block: {block!r}")
+
+
+def column_chunks(width: int, system_columns: int | None) -> list[list[int]]:
+    """The columns of each table a table of ``width`` columns is shown as: all of them, or
+    with ``system_columns`` its leading columns and at most ``SYSTEMS_PER_TABLE`` systems'
+    (more would not fit a 1280 px page).
+
+    >>> column_chunks(3, None), column_chunks(10, 2)
+    ([[0, 1, 2]], [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 8, 9]])
+    """
+    if system_columns is None or width - system_columns <= SYSTEMS_PER_TABLE:
+        return [list(range(width))]
+    lead = list(range(system_columns))
+    return [lead + list(range(start, min(width, start + SYSTEMS_PER_TABLE)))
+            for start in range(system_columns, width, SYSTEMS_PER_TABLE)]
 
 
 def cell_html(cell, percent: bool = True) -> str:

@@ -20,6 +20,7 @@ import numpy as np
 
 from nerspan import LabelTable, get_scheme
 from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_cells, confusion_dict
+from nerspan.errors import counted
 
 from .examples import SHOWN, cut_note, window
 from .overview import _example
@@ -184,7 +185,7 @@ def _heat_map(report, data: dict) -> str:
 
 def _share(count: int, total: int, gold_type: str) -> str:
     if gold_type == OUTSIDE or not total:
-        return f"{count} mention{'s' if count != 1 else ''}"
+        return counted(count, "mention")
     return f"{count} of {total} gold {gold_type} mentions ({100 * count / total:.1f}%)"
 
 
@@ -246,7 +247,7 @@ def text(report, width: int) -> list[str]:
     lines = matrices_text(confusion, width, TEXT_SYSTEMS)
     if len(confusion) > TEXT_SYSTEMS:
         rest = len(confusion) - TEXT_SYSTEMS
-        lines.append(f"({rest} more system{'s' if rest > 1 else ''}: report.html, "
+        lines.append(f"({counted(rest, 'more system', 'more systems')}: report.html, "
                      "report.json)")
     return lines
 
@@ -295,7 +296,8 @@ def _text_cells(data: dict, width: int) -> list[str]:
     shown = ", ".join(f"{g} -> {p} {n}" for n, g, p in cells[:TEXT_CELLS])
     more = len(cells) - TEXT_CELLS
     text = (f"{len(matrix) - 1} types, too many for a matrix here; largest errors: "
-            f"{shown or 'none'}" + (f" ({more} more cells)" if more > 0 else "")
+            f"{shown or 'none'}" + (f" ({counted(more, 'more cell', 'more cells')})"
+                                    if more > 0 else "")
             + f"; correct {correct}; boundary errors: gold {sum(boundary['gold'].values())}, "
             f"predicted {sum(boundary['predicted'].values())}.")
     return textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  ",

@@ -9,14 +9,11 @@ from nerspan.fbeta import fbeta_key
 from .examples import CONTEXT, cut_note, kinds, shown_examples, subset_names, window
 from .findings import rule_texts, shown
 from .names import first_results, pair_key, statistic_label
-from .page_kit import FEW_MARK, Raw, escape, number, table
+from .page_kit import FEW_MARK, SYSTEMS_PER_TABLE, Raw, escape, number, table
 from . import generated
 from .repairs import repairs_note
 from .views import every_family, ran
 
-# Tables with one column per system are cut into tables of at most this many systems:
-# wider ones would not fit a 1280 px page
-SYSTEMS_PER_TABLE = 6
 # a listing of more rows than this (repairs, the systems' files) is collapsed
 LONG = 10
 UNDEFINED_NOTE = "&ndash; = undefined (an empty subset or bucket, or nothing to divide by)"
@@ -324,7 +321,8 @@ def examples(report) -> str:
              "<form id='example-filter' hidden><label>Show only: <select><option value=''>"
              f"every kind</option>{options}</select></label></form>"]
     for n, (system, by_kind) in enumerate(report.examples.items()):
-        counts = ", ".join(f"{len(rows)} {names.get(kind, kind)}"
+        # "kind: count": a kind's name is a phrase in the singular ("wrong label (LE)")
+        counts = ", ".join(f"{names.get(kind, kind)}: {len(rows)}"
                            for kind, rows in by_kind.items())
         items = "".join(_example(report, kind, row, names, subsets)
                         for kind, rows in by_kind.items() for row in shown_examples(rows))

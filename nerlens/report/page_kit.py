@@ -23,6 +23,9 @@ th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 """
 
 
+# Tables with one column per system are cut into tables of at most this many systems:
+# wider ones would not fit a 1280 px page
+SYSTEMS_PER_TABLE = 6
 # the mark of a number computed on fewer than MIN_SUPPORT items (nerspan.bootstrap), in
 # every table that marks one (intervals, buckets)
 FEW_MARK = " <span class='small' title='fewer than min_support items'>*</span>"
