@@ -351,8 +351,10 @@ def _relative_map(rows, cube, labels, width=None, height=None, groups=None, gold
         value = matrix[i, j]
         text = (UNDEFINED if not np.isfinite(value) else
                 (f"{value:+.0f}" if abs(value) > limit else "") + ("*" if few[i, j] else ""))
+        # a clipped cell has a colour scale's dark end: white text, unless faded
         axes.text(j, i, text, ha="center", va="center", fontsize=SMALL,
-                  color="grey" if not np.isfinite(value) else "black")
+                  color="grey" if not np.isfinite(value) else
+                  "white" if abs(value) > limit and not few[i, j] else "black")
     lines = 0
     for name, start, n in zip(groups or (), np.cumsum([0] + widths[:-1]).tolist(), widths):
         # the attribute's name above its columns, wrapped to their width
