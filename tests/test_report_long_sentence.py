@@ -99,3 +99,13 @@ def test_tags_of_a_token_range_are_the_slice_of_the_sentence(sentences, data):
     end = data.draw(st.integers(start, len(sentences[k]) + 3))
     assert corpus.tags(GOLD, k, start, end) == sentences[k][start:end]
     assert corpus.tags(GOLD, k) == sentences[k]
+
+
+def test_the_benchmark_runs_at_a_small_size(capsys):
+    """``benchmarks/bench_long_sentence.py`` measures the time (no time asserted here):
+    it runs, and prints both shapes and their ratio."""
+    from benchmarks import bench_long_sentence
+
+    measured = bench_long_sentence.main(["--tokens", "600"])
+    assert measured["tokens"] >= 500 and measured["ratio"] > 0
+    assert "in one sentence" in capsys.readouterr().out
