@@ -37,7 +37,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 # the tests are nerspan's; friedman, wilcoxon and defined_pairs stay importable from here
-from nerspan.significance import defined_pairs, friedman, result_or_reason, wilcoxon  # noqa: F401
+from nerspan.significance import (defined_pairs, friedman, holm,  # noqa: F401
+                                  result_or_reason, wilcoxon)
 
 from .attributes import ATTRIBUTE_TABLE, MENTION
 from .discrete import DISCRETE
@@ -183,6 +184,19 @@ def attribute_wise(results: Mapping, attributes=None) -> dict:
     return out
 
 
+def zeta_text(zeta: float | None) -> str | None:
+    """A zeta as every view writes it (the page, ``nerlens buckets``): 3 significant
+    digits, never in exponent notation (a frequency's zeta is small); None stays None.
+
+    >>> zeta_text(20.44), zeta_text(0.0008317), zeta_text(0.84), zeta_text(None)
+    ('20.4', '0.000832', '0.84', None)
+    """
+    if zeta is None:
+        return None
+    return np.format_float_positional(zeta, precision=3, unique=False, fractional=False,
+                                      trim="-")
+
+
 def self_diagnosis(result, attributes=None) -> dict:
     """Attribute -> best and worst bucket (name, interval, F1) and ``gap`` = best - worst."""
     data = _as_dict(result)
@@ -279,6 +293,18 @@ def relative_change(results: Mapping, baseline: str | None = None, attributes=No
     return rows, attributes, out
 
 
+def bucket_gold(result, attributes, width: int) -> np.ndarray:
+    """Gold units per bucket, ``attributes x width`` (NaN past an attribute's buckets):
+    what a bucket's F1 is computed on (its statistic's support), for marking the
+    buckets of fewer than ``MIN_SUPPORT`` items as the tables do."""
+    data = _as_dict(result)
+    out = np.full((len(attributes), width), np.nan)
+    for j, attribute in enumerate(attributes):
+        gold = [row["gold"] for row in data["buckets"][attribute]]
+        out[j, :len(gold)] = gold
+    return out
+
+
 def summary(results: Mapping, attributes=None) -> dict:
     """All three views for several systems on one dataset (what the CLI prints)."""
     systems = list(results)
@@ -317,7 +343,14 @@ def relative_change_datasets(datasets: Mapping, baseline: str, attributes=None):
     Returns ``(rows, attributes, array)`` as ``relative_change``, one row per (dataset,
     other system), named ``"dataset: system"``.
     """
-    rows, cubes, attrs = [], [], None
+    rows, attrs, cube, _ = relative_change_gold(datasets, baseline, attributes)
+    return rows, attrs, cube
+
+
+def relative_change_gold(datasets: Mapping, baseline: str, attributes=None):
+    """``relative_change_datasets`` and the gold units of each row's buckets (an array
+    of the cube's shape: ``bucket_gold`` of the row's dataset)."""
+    rows, cubes, golds, attrs = [], [], [], None
     attributes = ordered_attributes(next(iter(datasets.values())), attributes)
     for name, results in datasets.items():
         if baseline not in results:
@@ -326,37 +359,80 @@ def relative_change_datasets(datasets: Mapping, baseline: str, attributes=None):
         attrs = attrs or attrs_here
         rows += [f"{name}: {system}" for system in names]
         cubes.append(cube)
+        gold = bucket_gold(results[baseline], attrs, cube.shape[2])
+        golds.append(np.broadcast_to(gold, cube.shape))
     width = max(c.shape[2] for c in cubes)
-    padded = [np.pad(c, ((0, 0), (0, 0), (0, width - c.shape[2])), constant_values=np.nan)
-              for c in cubes]
-    return rows, attrs, np.concatenate(padded, axis=0)
+
+    def joined(arrays):
+        return np.concatenate([np.pad(a, ((0, 0), (0, 0), (0, width - a.shape[2])),
+                                      constant_values=np.nan) for a in arrays], axis=0)
+
+    return rows, attrs, joined(cubes), joined(golds)
 
 
 def significance_datasets(datasets: Mapping, baseline: str | None = None,
-                          attributes=None) -> dict:
-    """The paper's tests over datasets (or repeated runs given as datasets).
+                          attributes=None, alpha: float = 0.05) -> dict:
+    """The paper's tests over datasets (or repeated runs given as datasets), each system
+    one result per dataset: ``significance_runs`` with one run each.
 
-    - ``friedman``: system -> attribute -> do its buckets differ? (bucket F1 of every
-      dataset; buckets empty in some dataset left out; None with fewer than 2 datasets
-      or 3 buckets, with ``error`` saying why);
-    - ``wilcoxon``: "system vs baseline" -> ``overall`` (paired F1 over datasets) and per
-      attribute (paired bucket F1 of all datasets); ``baseline`` defaults to the first
-      system.
+    ``datasets`` maps a dataset name to ``{system: result}``.
+    """
+    runs = {name: {system: [system] for system in results}
+            for name, results in datasets.items()}
+    return significance_runs(datasets, runs, baseline, attributes, alpha)
+
+
+def significance_runs(datasets: Mapping, runs: Mapping, baseline: str | None = None,
+                      attributes=None, alpha: float = 0.05) -> dict:
+    """The paper's tests over the runs of systems on several datasets, Holm-corrected.
+
+    ``datasets``: dataset -> column (one run of a system) -> result; ``runs``: dataset ->
+    system -> its columns (every dataset the same systems; the experiment's reading of a
+    manifest).
+
+    - ``friedman``: system -> attribute -> do its buckets differ? (bucket F1 of every run
+      on every dataset; buckets empty in some run left out; None with fewer than 2 runs
+      or 3 buckets, with ``error`` saying why); Holm's correction over the table's tests
+      (every system and attribute), as the experiment's model-wise view;
+    - ``wilcoxon``: "system vs baseline" -> ``overall`` (paired F1) and per attribute
+      (paired bucket F1), run k of one system paired with run k of the other on each
+      dataset (a system with fewer runs pairs only those), as the experiment pairs them;
+      Holm's correction over the pairs, one family per statistic. ``baseline`` defaults to
+      the first system.
+
+    Every test holds ``pvalue_holm`` and ``significant`` (Holm-adjusted p < ``alpha``).
     """
     names = list(datasets)
-    systems = list(next(iter(datasets.values())))
-    attrs = _attributes(next(iter(datasets.values())), attributes)
+    systems = list(runs[names[0]])
+    first = datasets[names[0]][runs[names[0]][systems[0]][0]]
+    attrs = _attributes({"first": first}, attributes)
     baseline = baseline or systems[0]
-    out = {"friedman": {}, "wilcoxon": {}, "n_datasets": len(names)}
+    out = {"friedman": {}, "wilcoxon": {}, "n_datasets": len(names), "alpha": alpha,
+           "n_runs": {s: sum(len(runs[n][s]) for n in names) for s in systems}}
     for system in systems:
-        runs = [_as_dict(datasets[n][system]) for n in names]
-        out["friedman"][system] = {a: result_or_reason(friedman_buckets, runs, a) for a in attrs}
-    base = [_as_dict(datasets[n][baseline]) for n in names]
+        blocks = [_as_dict(datasets[n][c]) for n in names for c in runs[n][system]]
+        out["friedman"][system] = {a: result_or_reason(friedman_buckets, blocks, a)
+                                   for a in attrs}
     for system in systems:
         if system == baseline:
             continue
-        runs = [_as_dict(datasets[n][system]) for n in names]
-        entry = {"overall": result_or_reason(wilcoxon_systems, runs, base)}
-        entry.update({a: result_or_reason(wilcoxon_systems, runs, base, a) for a in attrs})
+        pairs = [(_as_dict(datasets[n][a]), _as_dict(datasets[n][b])) for n in names
+                 for a, b in zip(runs[n][system], runs[n][baseline])]
+        mine, base = [p[0] for p in pairs], [p[1] for p in pairs]
+        entry = {"overall": result_or_reason(wilcoxon_systems, mine, base)}
+        entry.update({a: result_or_reason(wilcoxon_systems, mine, base, a) for a in attrs})
         out["wilcoxon"][f"{system} vs {baseline}"] = entry
+    _holm_correct([test for tests in out["friedman"].values() for test in tests.values()],
+                  alpha)
+    for statistic in ["overall", *attrs]:
+        _holm_correct([entry[statistic] for entry in out["wilcoxon"].values()], alpha)
     return out
+
+
+def _holm_correct(tests: list, alpha: float) -> None:
+    """Adds ``pvalue_holm`` (Holm over ``tests``, one family) and ``significant`` to each
+    test."""
+    adjusted = holm({k: test.get("pvalue") for k, test in enumerate(tests)})
+    for k, test in enumerate(tests):
+        test["pvalue_holm"] = adjusted[k]
+        test["significant"] = adjusted[k] is not None and adjusted[k] < alpha

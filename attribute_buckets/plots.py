@@ -26,12 +26,14 @@ from typing import Mapping
 
 import numpy as np
 
+from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.names import file_stems
 
+from .attributes import TOKEN
 from .bucketing import bucket_names
-from .analysis import (_attributes, attribute_name, attribute_wise_datasets,
-                       comparative_diagnosis, overall_f1, relative_change,
-                       relative_change_datasets, self_diagnosis, unit, without_degenerate)
+from .analysis import (_as_dict, _attributes, attribute_name, attribute_wise_datasets,
+                       bucket_gold, comparative_diagnosis, overall_f1, relative_change,
+                       relative_change_gold, self_diagnosis, unit, without_degenerate)
 
 FORMATS = (".png", ".svg")
 # The smallest text of a chart, in points: 9 pt at the report's 90 dpi is 11 px on a page
@@ -40,14 +42,15 @@ SMALL = 9
 UNDEFINED = "\u2013"   # an undefined number, as the report's tables show it
 
 
-def percent_axis(axes, values, label: str, floor: float = 0.0) -> None:
-    """A y axis in percent fitted to ``values`` (percent; NaN ignored): from ``floor`` to
-    a round step above the largest value, at most 100, labelled ``label``."""
+def percent_axis(axes, values, label: str) -> None:
+    """A y axis in percent fitted to ``values`` (percent; NaN ignored): from 0 (bars'
+    lengths are their values) to a round step above the largest value, at most 100,
+    labelled ``label``."""
     finite = np.asarray(values, dtype=float)
     finite = finite[np.isfinite(finite)]
     top = float(finite.max()) if finite.size else 100.0
     step = 5 if top <= 30 else 10
-    axes.set_ylim(floor, min(100.0, step * np.ceil(top * 1.08 / step) or step))
+    axes.set_ylim(0.0, min(100.0, step * np.ceil(top * 1.08 / step) or step))
     axes.set_ylabel(label)
     axes.tick_params(labelsize=SMALL)
 
@@ -89,6 +92,9 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     systems = _systems(results)
     first = next(iter(systems.values()))
     rows = first["buckets"][attribute]
+    if not rows:   # tag without a type in gold: no bar to draw, and no axis to fit
+        raise ValueError(f"{attribute_name(attribute)} has no bucket to draw (no gold "
+                         "mention of any type)")
     n_buckets, n_systems = len(rows), len(systems)
     # many buckets (tag: one per type) get more room, so that their names never overlap;
     # many systems too (bars of at least 0.064 inch, 6 px), their legend under the chart
@@ -98,20 +104,12 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     axes = figure.add_subplot()
     x = np.arange(n_buckets)
     bar = 0.8 / max(n_systems, 1)
-    tops, f1s, lines = [], [], []
+    tops, lines = [], []
     for i, (name, data) in enumerate(systems.items()):
         buckets = data["buckets"][attribute]
         f1 = 100 * np.array([np.nan if b["f1"] is None else b["f1"] for b in buckets])
-        errors = None
-        if all("f1_interval" in b for b in buckets):
-            low = 100 * np.array([np.nan if b["f1_interval"][0] is None
-                                  else b["f1_interval"][0] for b in buckets])
-            high = 100 * np.array([np.nan if b["f1_interval"][1] is None
-                                   else b["f1_interval"][1] for b in buckets])
-            errors = np.nan_to_num(np.vstack([np.clip(f1 - low, 0, None),
-                                              np.clip(high - f1, 0, None)]))
-            tops += [high, low]
-        f1s.append(f1)
+        errors, ends = _error_bars(buckets, f1)
+        tops += ends
         drawn = axes.bar(x - 0.4 + bar * (i + 0.5), np.nan_to_num(f1), bar, yerr=errors,
                          capsize=3 if n_systems <= 4 else 0, label=name,
                          # past 10 systems the default colours repeat: 20 distinct ones
@@ -127,8 +125,9 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
         tops.append([y for y, _ in lines])
     axes.set_xticks(x, [_tick_label(r) for r in rows], fontsize=SMALL)
     score = "token F1" if unit(first, attribute) == "token" else "F1"   # not entity F1
-    values = np.concatenate([np.ravel(t) for t in tops])
-    percent_axis(axes, values, f"{score} (%)", floor=_floor(values, bars=f1s))
+    # from 0, always: a bar's length is its value (token F1 near 95% drawn from 60 made
+    # a 67% bucket look a tenth of a 99% one)
+    percent_axis(axes, np.concatenate([np.ravel(t) for t in tops]), f"{score} (%)")
     # one line of title, no x label (the ticks name each bucket, its values and gold
     # count): each text costs its share of the report's time
     axes.set_title(title or f"{attribute_name(attribute)}: {score} per bucket "
@@ -143,16 +142,23 @@ def bucket_chart(results, attribute: str, path=None, title: str | None = None,
     return figure
 
 
-def _floor(values, bars) -> float:
-    """Where a bar chart's axis starts: 0, unless every bar and interval lies above 40%
-    (15 systems between 85% and 95% would look alike from 0): then a round step under
-    the lowest value (the axis says where it starts)."""
-    lowest = [np.nanmin(b) for b in bars if np.isfinite(b).any()]
-    finite = np.asarray(values, dtype=float)
-    finite = finite[np.isfinite(finite)]
-    if not lowest or min(lowest) < 40 or not finite.size:
-        return 0.0
-    return float(10 * np.floor(min(min(lowest), finite.min()) * 0.95 / 10))
+def _error_bars(buckets: list, f1: np.ndarray) -> tuple:
+    """``(yerr, [high, low])`` of the buckets' ``f1_interval`` (percent) about ``f1``;
+    ``(None, [])`` when the buckets carry no interval."""
+    if not all("f1_interval" in b for b in buckets):
+        return None, []
+    low, high = (100 * np.array([np.nan if b["f1_interval"][k] is None
+                                 else b["f1_interval"][k] for b in buckets]) for k in (0, 1))
+    return (np.nan_to_num(np.vstack([np.clip(f1 - low, 0, None), np.clip(high - f1, 0, None)])),
+            [high, low])
+
+
+def drawable(results: Mapping, attributes) -> list:
+    """The ``attributes`` that have a bucket to draw in ``results`` ({system: result
+    dict}): a bucket holding gold items (not tag on a gold without mentions, whose types
+    make no bucket, nor an entity attribute whose every bucket is empty then)."""
+    first = without_degenerate(next(iter(results.values())))
+    return [a for a in attributes if any(row["gold"] for row in first["buckets"][a])]
 
 
 def system_key(names, path=None, title: str = "Systems"):
@@ -231,51 +237,124 @@ def heatmap(results: Mapping, baseline: str | None = None, attributes=None, path
     With ``baseline`` the change is against that system's bucket F1, else against each
     system's own overall F1 (``analysis.relative_change``); ``difference=True`` draws
     the difference of F1 (points) instead of the relative change. Buckets empty by
-    construction are left out.
+    construction are left out; buckets of fewer than ``MIN_SUPPORT`` gold units are
+    faded and marked ``*`` (the tables' mark), and the colour scale is robust
+    (``colour_limit``): a cell beyond it shows its value.
     """
     results = {name: without_degenerate(r) for name, r in results.items()}
     rows, attrs, cube = relative_change(results, baseline, attributes, difference)
     if not rows:
         raise ValueError("heatmap needs at least one system besides the baseline")
     # each attribute takes as many columns as it has buckets (tag has one per type)
-    first = next(iter(results.values()))["buckets"]
-    labels = [[str(b["name"]) for b in first[attribute]] for attribute in attrs]
-    figure, axes, image, pad = _relative_map(rows, 100 * cube, labels, width, height,
-                                             [attribute_name(a) for a in attrs])
-    figure.colorbar(image, ax=axes).set_label(
-        "F1 difference (points)" if difference else "relative change of F1 (%)",
-        fontsize=SMALL)
-    axes.set_title(title or (
+    first = next(iter(results.values()))
+    labels = [[str(b["name"]) for b in first["buckets"][attribute]] for attribute in attrs]
+    gold = np.broadcast_to(bucket_gold(first, attrs, cube.shape[2]), cube.shape)
+    drawn = _relative_map(rows, 100 * cube, labels, width, height,
+                          [attribute_name(a) for a in attrs], gold,
+                          "points" if difference else "%")
+    drawn.colour_bar("F1 difference (points)" if difference else "relative change of F1 (%)",
+                     SMALL)
+    drawn.axes.set_title(title or (
         ("difference of bucket F1" if difference else "relative change of bucket F1")
         + (f" against {baseline}" if baseline else " against overall F1")),
-        pad=pad)
+        pad=drawn.pad)
     if path is not None:
-        save(figure, path)
-    return figure
+        save(drawn.figure, path)
+    return drawn.figure
 
 
-def _relative_map(rows, cube, labels, width=None, height=None, groups=None):
+# a cell of fewer than MIN_SUPPORT gold units: this much of its colour (the rest white)
+FADED = 0.35
+
+
+def colour_limit(values) -> tuple[float, int]:
+    """The colour scale's end (symmetric around 0) for ``values`` (NaN ignored), and how
+    many values lie beyond it. A robust end: the largest absolute value, unless it is
+    more than twice the 90th percentile (one bucket against a near-zero baseline bucket
+    gave +2000% and washed every other cell out): then twice that percentile, rounded
+    up to 1, 2, 2.5 or 5 times a power of ten (never past the largest value).
+
+    >>> colour_limit([1.0, -2.0, 3.0])
+    (3.0, 0)
+    >>> colour_limit([1.0] * 9 + [-2000.0])
+    (2.0, 1)
+    """
+    finite = np.abs(np.asarray(values, dtype=float))
+    finite = finite[np.isfinite(finite)]
+    largest = float(finite.max()) if finite.size else 0.0
+    typical = float(np.percentile(finite, 90, method="lower")) if finite.size else 0.0
+    if largest <= 2 * typical or typical == 0:
+        return largest or 1.0, 0
+    power = 10.0 ** np.floor(np.log10(2 * typical))
+    limit = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= 2 * typical)
+    if limit >= largest:
+        return largest, 0
+    return float(limit), int((finite > limit).sum())
+
+
+class _Drawn:
+    """What ``_relative_map`` drew: ``figure``, ``axes``, ``image``, the title's ``pad``
+    (points, clearing the attribute names), the scale's ``limit`` and ``unit``, and the
+    ``clipped`` and ``few`` (faded) cell counts."""
+
+    def __init__(self, **parts):
+        self.__dict__.update(parts)
+
+    def colour_bar(self, label: str, size: float, **options):
+        """The colour bar, with arrows at the ends when cells lie beyond the scale, and a
+        key to the marks under the map."""
+        bar = self.figure.colorbar(self.image, ax=self.axes,
+                                   extend="both" if self.clipped else "neither", **options)
+        bar.set_label(label, fontsize=size)
+        bar.ax.tick_params(labelsize=size)
+        marks = []
+        if self.few:
+            marks.append(f"* faded: a bucket of fewer than {MIN_SUPPORT} gold units")
+        if self.clipped:
+            marks.append(f"a number: the cell's value, beyond the scale's "
+                         f"\u00b1{self.limit:g}{'%' if self.unit == '%' else ' ' + self.unit}")
+        if marks:
+            self.figure.supxlabel("; ".join(marks), fontsize=size)
+        return bar
+
+
+def _relative_map(rows, cube, labels, width=None, height=None, groups=None, gold=None,
+                  unit: str = "%") -> _Drawn:
     """The heat map both relative-change charts draw: rows x (attribute, bucket) cells on
-    a diverging scale symmetric around 0, attributes parted by black lines and named
-    above their columns (``groups``, default: none). ``labels`` holds one list of
-    bucket labels per attribute (attributes differ in bucket count). Returns the
-    figure, axes, image and the title's pad (points) clearing the names."""
+    a diverging scale symmetric around 0 (``colour_limit``: cells beyond show their value
+    in ``unit``), attributes parted by black lines and named above their columns
+    (``groups``, default: none), cells of fewer than ``MIN_SUPPORT`` units (``gold``, the
+    cube's shape) faded and marked ``*``. ``labels`` holds one list of bucket labels per
+    attribute (attributes differ in bucket count)."""
     widths = [len(names) for names in labels]
-    matrix = np.concatenate([cube[:, j, :n] for j, n in enumerate(widths)], axis=1)
+
+    def flat(array):
+        return np.concatenate([array[:, j, :n] for j, n in enumerate(widths)], axis=1)
+
+    matrix = flat(cube)
+    few = flat(gold) < MIN_SUPPORT if gold is not None else np.zeros(matrix.shape, bool)
+    few &= np.isfinite(matrix)
     figure = _figure(width or max(6.0, 0.45 * matrix.shape[1] + 2),
                      height or max(2.0, 0.45 * len(rows) + 1.5))
     axes = figure.add_subplot()
-    limit = float(np.nanmax(np.abs(matrix))) if np.isfinite(matrix).any() else 1.0
-    image = axes.imshow(np.ma.masked_invalid(matrix), cmap="RdYlGn", vmin=-(limit or 1),
-                        vmax=limit or 1, aspect="auto")
+    limit, clipped = colour_limit(matrix)
+    image = axes.imshow(np.ma.masked_invalid(np.clip(matrix, -limit, limit)), cmap="RdYlGn",
+                        vmin=-limit, vmax=limit, aspect="auto",
+                        alpha=np.where(few, FADED, 1.0))
     axes.set_xticks(np.arange(matrix.shape[1]), sum(labels, []), rotation=90,
                     fontsize=SMALL)
     axes.set_yticks(np.arange(len(rows)), rows, fontsize=SMALL)
     for edge in np.cumsum(widths)[:-1].tolist():
         axes.axvline(edge - 0.5, color="black", linewidth=0.8)
-    for i, j in zip(*np.nonzero(~np.isfinite(matrix))):
-        # the tables' mark of an undefined number (an empty bucket), not a blank
-        axes.text(j, i, UNDEFINED, ha="center", va="center", fontsize=SMALL, color="grey")
+    for i, j in zip(*np.nonzero(~np.isfinite(matrix) | few | (np.abs(matrix) > limit))):
+        # the tables' marks: undefined (an empty bucket), * (few units); a clipped value
+        value = matrix[i, j]
+        text = (UNDEFINED if not np.isfinite(value) else
+                (f"{value:+.0f}" if abs(value) > limit else "") + ("*" if few[i, j] else ""))
+        # a clipped cell has a colour scale's dark end: white text, unless faded
+        axes.text(j, i, text, ha="center", va="center", fontsize=SMALL,
+                  color="grey" if not np.isfinite(value) else
+                  "white" if abs(value) > limit and not few[i, j] else "black")
     lines = 0
     for name, start, n in zip(groups or (), np.cumsum([0] + widths[:-1]).tolist(), widths):
         # the attribute's name above its columns, wrapped to their width
@@ -283,7 +362,8 @@ def _relative_map(rows, cube, labels, width=None, height=None, groups=None):
         lines = max(lines, wrapped.count("\n") + 1)
         axes.text(start + (n - 1) / 2, 1.02, wrapped, ha="center", va="bottom",
                   fontsize=SMALL, transform=axes.get_xaxis_transform())
-    return figure, axes, image, 6 + 1.25 * SMALL * lines  # the title's pad: above the names
+    return _Drawn(figure=figure, axes=axes, image=image, limit=limit, clipped=clipped, unit=unit,
+                  few=int(few.sum()), pad=6 + 1.25 * SMALL * lines)  # title above the names
 
 
 def save_all(results: Mapping, folder, attributes=None, fmt: str = "png") -> list[Path]:
@@ -295,7 +375,7 @@ def save_all(results: Mapping, folder, attributes=None, fmt: str = "png") -> lis
     written = []
     chosen = _attributes(systems, attributes)
     parts = file_stems(chosen)  # distinct: one chart never replaces another
-    for attribute in chosen:
+    for attribute in drawable(systems, chosen):
         written.append(save(bucket_chart(systems, attribute),
                             folder / f"buckets_{parts[attribute]}.{fmt}"))
     written.append(save(heatmap(systems, attributes=attributes), folder / f"heatmap.{fmt}"))
@@ -416,8 +496,15 @@ def radar_chart(datasets: Mapping, path=None, attributes=None, width: float = 9.
 
 def dataset_heatmap(datasets: Mapping, baseline: str, path=None, attributes=None,
                     width: float | None = None, height: float | None = None):
-    """Relative change of bucket F1 against ``baseline``, one row per (dataset, system)."""
-    rows, attrs, cube = relative_change_datasets(datasets, baseline, attributes)
+    """Relative change of bucket F1 against ``baseline``, one row per (dataset, system).
+
+    ``attributes``: default the entity attributes, as the report's overview (the token
+    attributes score every token, O included). Buckets of fewer than ``MIN_SUPPORT`` gold
+    units are faded and marked ``*``; the colour scale is robust (``colour_limit``)."""
+    if attributes is None:
+        first = next(iter(next(iter(datasets.values())).values()))
+        attributes = [a for a in _as_dict(first)["buckets"] if unit(first, a) != TOKEN]
+    rows, attrs, cube, gold = relative_change_gold(datasets, baseline, attributes)
     if not rows:
         raise ValueError("the heat map needs at least one system besides the baseline")
     from matplotlib.ticker import PercentFormatter
@@ -426,18 +513,18 @@ def dataset_heatmap(datasets: Mapping, baseline: str, path=None, attributes=None
     columns = sum(map(len, labels))
     # at most 12.2 in (1,098 px at 90 dpi): shown 1:1 in a page's figure 1280 px wide
     # (1,118 px), so that 9 pt labels stay 11 px
-    figure, axes, image, _ = _relative_map(
+    drawn = _relative_map(
         rows, 100 * cube, labels, width or min(12.2, max(6.0, 0.32 * columns + 3)),
-        height or max(3.6, 0.45 * len(rows) + 2.6))
-    axes.tick_params(labelsize=9)
-    axes.set_xlabel("attribute and bucket", fontsize=10)
-    bar = figure.colorbar(image, ax=axes, format=PercentFormatter(xmax=100, decimals=0))
-    bar.ax.tick_params(labelsize=9)
-    bar.set_label(f"change against {baseline} (%)", fontsize=9)
-    axes.set_title(f"Relative change of bucket F1 against {baseline}, per dataset", fontsize=11)
+        height or max(3.6, 0.45 * len(rows) + 2.6), gold=gold)
+    drawn.axes.tick_params(labelsize=9)
+    drawn.axes.set_xlabel("attribute and bucket", fontsize=10)
+    drawn.colour_bar(f"change against {baseline} (%)", 9,
+                     format=PercentFormatter(xmax=100, decimals=0))
+    drawn.axes.set_title(f"Relative change of bucket F1 against {baseline}, per dataset",
+                         fontsize=11)
     if path is not None:
-        save(figure, path)
-    return figure
+        save(drawn.figure, path)
+    return drawn.figure
 
 
 def save_datasets(datasets: Mapping, folder, baseline: str | None = None, attributes=None,

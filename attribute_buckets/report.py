@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan.blocks import (Collapsed, Figure, FiguresCapNote, Heading, Hover, Marked, Note,
-                            Noted, Table)
+from nerspan.blocks import (Collapsed, Few, Figure, FiguresCapNote, Heading, Hover, Marked,
+                            Note, Noted, Table)
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
-from nerspan.family import Section, finding, interval_text, percent, usable
+from nerspan.family import Section, finding, interval_text, no_gold_note, percent, usable
 from nerspan.significance import holm, mean_std, result_or_reason
 
 from . import analysis, plots
@@ -85,7 +85,7 @@ def figures(view) -> dict:
              for system, result in view.results.items()}
     out = {KEY_TITLE: plots.system_key(list(shown))} if len(shown) > 1 else {}
     out.update({bucket_figure_title(a): plots.bucket_chart(shown, a, legend=False)
-                for a in first["buckets"]})
+                for a in plots.drawable(shown, first["buckets"])})
     for system in view.drawn:
         out[self_diagnosis_title(system)] = plots.self_diagnosis_chart(
             view.results[system], title=f"Self-diagnosis: {system}")
@@ -98,7 +98,8 @@ def overview_figure(view) -> dict:
     results = dict(view.results)
     # entity attributes only: token attributes score every token (O included), so their F1
     # is not comparable with entity F1
-    attributes = [a for a in view.first()["buckets"] if analysis.unit(view.first(), a) != TOKEN]
+    attributes = [a for a in plots.drawable(results, view.first()["buckets"])
+                  if analysis.unit(view.first(), a) != TOKEN]
     if not attributes:
         return {}
     # the difference, not the ratio: a weak system's ratios would wash out every other row
@@ -127,6 +128,11 @@ def with_intervals(result: dict, intervals: dict) -> dict:
 # -- the report's page -------------------------------------------------------------------
 TOKEN_NOTE = ("Scored over tokens, O included (every token is a unit): token F1, not "
               "comparable with entity F1.")
+# what the heat maps' marks mean (plots._relative_map draws them)
+MAP_MARKS = ("A faded cell marked *: a bucket of fewer than "
+             f"{counted(MIN_SUPPORT, 'gold unit')} (the tables' *); a number in a cell: its "
+             "value, beyond the colour scale's end (the scale leaves out outliers, so that "
+             "one bucket cannot wash the others out).")
 OVERVIEW_NOTE = (
     "Each cell: the system's F1 on the bucket minus its overall entity F1, in points "
     "(\u221220 = 20 points below its overall F1); green: the system does better on the "
@@ -135,42 +141,76 @@ OVERVIEW_NOTE = (
     "Columns: the buckets of each attribute (their intervals are in the attribute buckets "
     "section). The token attributes (token label consistency, token frequency) are left "
     "out: they score every token, O included, so their F1 is not comparable with entity "
-    "F1.")
+    f"F1. {MAP_MARKS}")
 
 
 def overview(view) -> tuple:
     """The overview heat map and what it shows (the report's overview section)."""
     if OVERVIEW_TITLE not in view.figures:
-        return (Note("No overview: the attribute buckets did not run, or figures were "
-                     "turned off."),)
+        return no_gold_note(view, "no bucket of an entity attribute holds one, so there is "
+                            "no overview.") or (
+            Note("No overview: the attribute buckets did not run, or figures were turned "
+                 "off."),)
     return Figure(OVERVIEW_TITLE), Note(OVERVIEW_NOTE)
+
+
+NO_GOLD = ("every bucket of an entity attribute holds 0 gold mentions, so its recall is "
+           "undefined and its F1 is 0 where a system predicted mentions (each a false "
+           "positive), undefined (\u2013) where it predicted none; no chart is drawn for "
+           "them, and entity type (tag) has no bucket. The token attributes score every "
+           "token (O included) and stay defined.")
 
 
 def section(view) -> tuple:
     """Per attribute its chart (each system's overall F1 as a dashed line) and the F1 of
     every bucket and system (collapsed beyond two systems; buckets empty by construction
-    left out, and said); the self-diagnosis (best and worst bucket) of every system, and
-    its histograms."""
-    first, results = view.first(), view.results
-    blocks = [Figure(KEY_TITLE)] if KEY_TITLE in view.figures else []
+    left out, and said; buckets of fewer than ``MIN_SUPPORT`` gold units marked *); the
+    self-diagnosis (best and worst bucket) of every system, and its histograms."""
+    first = view.first()
+    blocks = [*no_gold_note(view, NO_GOLD)]
+    blocks += [Figure(KEY_TITLE)] if KEY_TITLE in view.figures else []
     for attribute, buckets in first["buckets"].items():
-        blocks.append(Heading(attribute_name(attribute)))
-        if analysis.unit(first, attribute) == TOKEN:
-            blocks.append(Note(TOKEN_NOTE))
-        blocks.append(Figure(bucket_figure_title(attribute)))
-        rows = [[bucket_label(bucket), str(bucket["gold"])]
-                + [r["buckets"][attribute][i]["f1"] for r in results.values()]
-                for i, bucket in enumerate(buckets) if not degenerate(bucket)]
-        left_out = [bucket_label(b) for b in buckets if degenerate(b)]
-        if left_out:
-            blocks.append(Note(f"Left out: {', '.join(left_out)}, empty by construction (two "
-                               "bucket edges fell on the same value, so no value lies "
-                               "inside)."))
-        table = Table(["bucket", "gold mentions" if analysis.unit(first, attribute) != TOKEN
-                       else "gold tokens"] + list(results), rows)
-        blocks.append(Collapsed(f"{attribute_name(attribute)}: F1 per bucket (%), every "
-                                "system", (table,), opened=len(results) <= 2))
-    diagnoses = []
+        blocks += _attribute_blocks(view, attribute, buckets)
+    return (*blocks, *_diagnosis_blocks(view))
+
+
+FEW_NOTE = f"* = a bucket of fewer than {counted(MIN_SUPPORT, 'gold unit')}."
+
+
+def _attribute_blocks(view, attribute: str, buckets: list) -> list:
+    """One attribute's heading, chart and table of F1 per bucket and system."""
+    first, results = view.first(), view.results
+    tokens = analysis.unit(first, attribute) == TOKEN
+    blocks = [Heading(attribute_name(attribute))] + ([Note(TOKEN_NOTE)] if tokens else [])
+    if not buckets:
+        return blocks + [Note("No bucket: gold has no mention, so no type to make one.")]
+    blocks.append(Figure(bucket_figure_title(attribute)))
+    rows = [[bucket_label(bucket), str(bucket["gold"])]
+            + [few(r["buckets"][attribute][i]["f1"], bucket["gold"]) for r in results.values()]
+            for i, bucket in enumerate(buckets) if not degenerate(bucket)]
+    left_out = [bucket_label(b) for b in buckets if degenerate(b)]
+    if left_out:
+        blocks.append(Note(f"Left out: {', '.join(left_out)}, empty by construction (two "
+                           "bucket edges fell on the same value, so no value lies "
+                           "inside)."))
+    small = any(b["gold"] < MIN_SUPPORT for b in buckets if not degenerate(b))
+    table = Table(["bucket", "gold tokens" if tokens else "gold mentions"] + list(results),
+                  rows, note=FEW_NOTE if small else "", system_columns=2)
+    return blocks + [Collapsed(f"{attribute_name(attribute)}: {'token ' if tokens else ''}F1 "
+                               "per bucket (%), every system", (table,),
+                               opened=len(results) <= 2)]
+
+
+def few(cell, gold: int):
+    """A bucket's F1 cell, marked * (``Few``) when the bucket holds fewer than
+    ``MIN_SUPPORT`` gold units, as the report's intervals and heat maps mark it."""
+    return Few(cell) if cell is not None and gold < MIN_SUPPORT else cell
+
+
+def _diagnosis_blocks(view) -> list:
+    """The self-diagnosis table (best and worst bucket of every attribute and system) and
+    the systems' histograms."""
+    results, diagnoses = view.results, []
     for system, result in results.items():
         for attribute, buckets in result["buckets"].items():
             scored = [(b["f1"], b["name"]) for b in buckets if b["f1"] is not None]
@@ -179,20 +219,20 @@ def section(view) -> tuple:
                 tokens = ", token F1" if analysis.unit(result, attribute) == TOKEN else ""
                 diagnoses.append([system, attribute_name(attribute) + tokens, str(best_name),
                                   best, str(worst_name), worst, best - worst])
-    if diagnoses:
-        blocks += [Heading("Self-diagnosis: best and worst bucket"),
-                   Collapsed(f"Best and worst bucket of every attribute, "
-                             f"{counted(len(results), 'system')}",
-                             (Table(["system", "attribute", "best", "F1", "worst", "F1",
-                                     "gap"], diagnoses),), opened=len(diagnoses) <= 20)]
-        charts = [self_diagnosis_title(system) for system in results]
-        if any(title in view.figures for title in charts):
-            blocks += [Figure(title) for title in charts]
-            blocks.append(Note("Each chart draws the entity attributes beside the system's "
-                               "entity F1, and the token attributes (token F1) apart, beside "
-                               "the F1 over all tokens."))
-        blocks.append(FiguresCapNote())
-    return tuple(blocks)
+    if not diagnoses:
+        return []
+    blocks = [Heading("Self-diagnosis: best and worst bucket"),
+              Collapsed(f"Best and worst bucket of every attribute, "
+                        f"{counted(len(results), 'system')}",
+                        (Table(["system", "attribute", "best", "F1", "worst", "F1", "gap"],
+                               diagnoses),), opened=len(diagnoses) <= 20)]
+    charts = [self_diagnosis_title(system) for system in results]
+    if any(title in view.figures for title in charts):
+        blocks += [Figure(title) for title in charts]
+        blocks.append(Note("Each chart draws the entity attributes beside the system's "
+                           "entity F1, and the token attributes (token F1) apart, beside "
+                           "the F1 over all tokens."))
+    return blocks + [FiguresCapNote()]
 
 
 # -- the headline ------------------------------------------------------------------------
@@ -427,7 +467,7 @@ def _attribute_wise(view) -> tuple:
         row = [Hover(attribute_name(a), a)]
         for d in view.datasets:
             one = by_dataset[d][a]
-            row += [None if one["zeta"] is None else f"{one['zeta']:.3g}",
+            row += [analysis.zeta_text(one["zeta"]),
                     Marked(one["rho"], one["friedman"])]
         rows.append(row)
     return (Figure(RADAR_TITLE),
@@ -471,7 +511,9 @@ def _heatmap(view) -> tuple:
             Note(f"Each cell: (bucket F1 \u2212 the baseline {baseline}'s bucket F1) / the "
                  "baseline's, in percent (+50% = half as good again as the baseline), on "
                  "bucket F1 averaged over the runs; one row per dataset and system; \u2013: "
-                 "an empty bucket."))
+                 "an empty bucket, or one where the baseline's F1 is 0. The token attributes "
+                 "are left out, as in each dataset's overview (they score every token, O "
+                 f"included). {MAP_MARKS}"))
 
 
 ATTRIBUTE = ("On each dataset, the attribute whose buckets matter most for the systems "

@@ -13,7 +13,7 @@ from __future__ import annotations
 from nerspan.blocks import Collapsed, FiguresCapNote, Figure, Heading, Strong, Table
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
-from nerspan.family import finding, percent
+from nerspan.family import finding, no_gold_note, percent
 
 from . import plots
 from .result import confusion_layout, error_confusion, summed_note
@@ -74,13 +74,18 @@ COUNTS_LEGEND = ("Per label: TP correct; FP spurious; FN missed; LE wrong label;
 SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 
 
+NO_GOLD = ("there is nothing to find, so every system span is a false positive; "
+           "traditional and fair F1 are 0 for a system that predicts a mention and "
+           "undefined (\u2013) for one that predicts none.")
+
+
 def section(view) -> tuple:
     """Errors by type and one row of counts per system, then per system (collapsed but
     the first): the per-label counts and scores, the confusion of errors (figure and
     matrix) and the SemEval-2013 schemas."""
     overall = [[system] + [str(r["counts"][c]) for c in COUNTS]
                + [r["traditional_f1"], r["fair_f1"]] for system, r in view.results.items()]
-    blocks = [Figure(ERRORS_TITLE),
+    blocks = [*no_gold_note(view, NO_GOLD), Figure(ERRORS_TITLE),
               Table(["system", *COUNTS, "traditional F1", "fair F1"], overall,
                     note=COUNTS_LEGEND)]
     for n, (system, result) in enumerate(view.results.items()):
@@ -95,7 +100,8 @@ def section(view) -> tuple:
                  Figure(confusion_title(system)),
                  Table(["target \\ system", *columns],
                        [[name] + cells for name, cells in zip(row_names, counts)],
-                       note=" ".join(filter(None, (CONFUSION_NOTE, summed_note(summed, row_names[-2]))))),
+                       note=" ".join(filter(None, (CONFUSION_NOTE,
+                                                   summed_note(summed, row_names[-2] if summed else ""))))),
                  *semeval_blocks(system, result.get("semeval") or {}))
         blocks.append(Collapsed(f"{system}: per label, confusion of errors"
                                 + (", SemEval-2013 schemas" if result.get("semeval") else ""),

@@ -16,9 +16,9 @@ from .analysis import corpus_statistics, hard_tokens, subset_shares, token_error
 from .core import (DOMAIN_KEYS, HEADLINE, HardevalResult, SubsetStats, average_domains, score,
                    score_codes, score_domains)
 from .labels import ERROR_LABELS, ReferenceRepairs, encode, reference_mentions
-from .subsets import (DIFF_E, DIFF_I, DIFF_O, GROUPS, LEAF_NAMES, OTHER, UNSEEN_I, UNSEEN_O,
-                      classify, classify_tokens, gold_io, gold_token_classes, kfold_folds,
-                      kfold_subsets)
+from .subsets import (DIFF_E, DIFF_I, DIFF_O, GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES,
+                      OTHER, UNSEEN_I, UNSEEN_O, classify, classify_tokens, gold_io,
+                      gold_token_classes, kfold_folds, kfold_subsets)
 
 from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
@@ -27,6 +27,7 @@ __all__ = [
     "score", "score_codes", "score_domains", "average_domains", "HardevalResult",
     "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",
     "encode", "classify", "classify_tokens", "gold_token_classes", "gold_io", "kfold_folds", "kfold_subsets", "GROUPS",
-    "LEAF_NAMES", "OTHER", "UNSEEN_I", "UNSEEN_O", "DIFF_I", "DIFF_O", "DIFF_E", "DOMAIN_KEYS",
+    "LEAF_NAMES", "HEADERS", "HEADER_LEGEND", "OTHER", "UNSEEN_I", "UNSEEN_O", "DIFF_I",
+    "DIFF_O", "DIFF_E", "DOMAIN_KEYS",
     "analysis", "hard_tokens", "token_errors", "subset_shares", "corpus_statistics",
 ]

@@ -15,11 +15,11 @@ import numpy as np
 
 from nerspan import GOLD
 from nerspan.blocks import Collapsed, Heading, Table, Tiles
-from nerspan.family import Repairs
+from nerspan.family import Repairs, no_gold_note
 
 from .analysis import corpus_statistics, hard_tokens, token_errors
 from .labels import REFERENCE_KINDS
-from .subsets import GROUPS, LEAF_NAMES, TITLES, gold_token_classes
+from .subsets import GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES, gold_token_classes
 
 HARD_TOKENS_SHOWN = 5
 
@@ -33,14 +33,6 @@ SUBSETS = {
 }
 
 
-# a subset's short name in a table's header: the paper's (unseen-I, diff-E), the union of
-# the diff subsets by what it holds
-HEADERS = {**TITLES, "diff": "label-shifted"}
-HEADER_LEGEND = ("unseen: test tokens never seen in training, inside a gold mention "
-                 "(unseen-I) or outside (unseen-O); label-shifted: tokens whose most "
-                 "frequent training label is another one: mostly O in training, in a mention "
-                 "here (diff-I), mostly in mentions in training, O here (diff-O), mostly "
-                 "another type (diff-E); other: every other token.")
 
 
 def subset_title(subset: str) -> str:
@@ -73,6 +65,11 @@ def analyses(context, results: dict, settings: dict) -> dict:
 
 
 # -- the report's section ----------------------------------------------------------------
+NO_GOLD = ("no test token lies inside one, so the subsets of such tokens (unseen-I, "
+           "diff-I, diff-E) hold none and their error rates are undefined (\u2013); the "
+           "other subsets are scored as usual.")
+
+
 def section(view) -> tuple:
     """The error rate of every subset per system (with the subsets' sizes), the share of
     the errors in each subset, the corpus statistics and the hard tokens."""
@@ -87,7 +84,8 @@ def section(view) -> tuple:
             for system, r in view.results.items()]
     breakdown = [[system] + [r["error_breakdown"][k] for k in ("unseen", "diff", "other")]
                  for system, r in view.results.items()]
-    return (Table(["system", "hardeval score"] + [HEADERS.get(n, n) for n in names],
+    return (*no_gold_note(view, NO_GOLD),
+            Table(["system", "hardeval score"] + [HEADERS.get(n, n) for n in names],
                   sizes + rows,
                   note="Token error rate (%) per subset; lower is better. TER on diff-O and "
                        "unseen-O means little on its own: a system that tags nothing has TER "
@@ -117,9 +115,10 @@ def analyses_blocks(view) -> tuple:
             return f"{value['count']}{share}"
         return None if value is None else str(value)
 
-    tiles = [(subset_title(subset), Table(["token", "count"] + [f"errors {s}" for s in view.systems],
-                            [[r["token"], r["count"]] + [r["errors"][s] for s in view.systems]
-                             for r in rows]))
+    tiles = [(subset_title(subset),
+              Table(["token", "count"] + [f"errors {s}" for s in view.systems],
+                    [[r["token"], r["count"]] + [r["errors"][s] for s in view.systems]
+                     for r in rows], system_columns=2))
              for subset, rows in extra["tokens"].items() if rows]
     return (Heading("Corpus statistics (the paper's Tables 1-2)"),
             Table(["statistic", *stats], [[name] + [cell(stats[c].get(k)) for c in stats]

@@ -40,6 +40,14 @@ TITLES = {name: name.replace("_i", "-I").replace("_o", "-O").replace("_e", "-E")
           for name in GROUPS}
 # The keys before issue 29 (unseen-I ...), still read where a subset is named.
 OLD_NAMES = {title: name for name, title in TITLES.items() if title != name}
+# A subset's column in every table of them, the page's and the terminal's: the paper's
+# short name (unseen-I, diff-E), the union of the diff subsets by what it holds.
+HEADERS = {**TITLES, "diff": "label-shifted"}
+HEADER_LEGEND = ("unseen: test tokens never seen in training, inside a gold mention "
+                 "(unseen-I) or outside (unseen-O); label-shifted: tokens whose most "
+                 "frequent training label is another one: mostly O in training, in a mention "
+                 "here (diff-I), mostly in mentions in training, O here (diff-O), mostly "
+                 "another type (diff-E); other: every other token.")
 
 
 def subset_name(name: str) -> str:

@@ -7,7 +7,8 @@ Blocks:
 
 - ``Heading(text)``: a sub-heading of the section;
 - ``Note(text)``: a sentence or two of small print;
-- ``Table(header, rows, note)``: rows of cells under a header, with an optional note;
+- ``Table(header, rows, note)``: rows of cells under a header, with an optional note (and
+  ``system_columns``: where its columns of one system each begin);
 - ``Figure(title)``: the figure of that title, when it was drawn (families draw figures
   as matplotlib Figures; the page shows them by title, or nothing when absent);
 - ``Tiles(tiles)``: small ``(title, Table)`` pairs shown side by side;
@@ -24,6 +25,7 @@ Cells of a table:
 - ``Strong(text)``: emphasised text (a total row's name);
 - ``Hover(text, title)``: text with a title shown on hover (a key behind a name);
 - ``Noted(cell, note)``: a cell followed by a small note (``(3)``, ``± 0.12``);
+- ``Few(cell)``: a number computed on fewer than ``MIN_SUPPORT`` items, marked *;
 - ``OverRuns(value, runs)``: mean and standard deviation over runs
   (``value``: ``{"mean", "std", "n"}`` as ``nerspan.significance.mean_std`` gives, or None
   for no run), with the number of runs unless it is ``runs``;
@@ -62,12 +64,15 @@ class Note:
 @dataclass(frozen=True)
 class Table:
     """Rows of cells under a header (see the module docstring for the cells); ``note`` is
-    small print under the table; ``percent=False`` shows floats as they are."""
+    small print under the table; ``percent=False`` shows floats as they are;
+    ``system_columns``: the columns from this index on are one per system (a page splits
+    many systems into several tables, each repeating the columns before)."""
 
     header: tuple
     rows: tuple
     note: str = ""
     percent: bool = True
+    system_columns: int | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "header", _tuple(self.header))
@@ -135,6 +140,14 @@ class Noted:
 
 
 @dataclass(frozen=True)
+class Few:
+    """A cell (any cell) whose number is computed on fewer than ``MIN_SUPPORT`` items
+    (``nerspan.bootstrap``): marked *, as the report marks such an interval."""
+
+    cell: Any
+
+
+@dataclass(frozen=True)
 class OverRuns:
     """Mean +- standard deviation over runs (``value``: ``{"mean", "std", "n"}``, None for
     no run; ``mean`` None: undefined in every run), the number of runs shown unless it
@@ -154,4 +167,4 @@ class Marked:
 
 
 BLOCKS = (Heading, Note, Table, Figure, Tiles, FiguresCapNote, Collapsed)
-CELLS = (Strong, Hover, Noted, OverRuns, Marked)
+CELLS = (Strong, Hover, Noted, Few, OverRuns, Marked)

@@ -186,10 +186,14 @@ class Corpus:
         except KeyError:
             raise KeyError(f"corpus has no tag column {name!r}; it has {list(self.columns)}") from None
 
-    def tags(self, name: str, sentence: int) -> list[str]:
-        """The tag strings of one sentence of one column."""
-        ids = self.column(name)[self.offsets[sentence]:self.offsets[sentence + 1]]
-        return [self.labels[i] for i in ids]
+    def tags(self, name: str, sentence: int, start: int = 0, end: int | None = None
+             ) -> list[str]:
+        """The tag strings of one sentence of one column; with ``start`` and ``end``
+        those of its tokens ``[start, end)`` alone (read without the rest of the
+        sentence: a mention's tags in a sentence of a million tokens)."""
+        first, last = int(self.offsets[sentence]), int(self.offsets[sentence + 1])
+        stop = last if end is None else min(last, first + end)
+        return [self.labels[i] for i in self.column(name)[first + start:stop]]
 
     def sentence_tokens(self, sentence: int) -> list[str]:
         if self.tokens is None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable, Mapping
 
+from .blocks import Note
 from .bootstrap import MIN_SUPPORT
 
 
@@ -335,6 +336,22 @@ def interval_text(ci: Mapping) -> str:
     '[10.0, 25.0]'
     """
     return f"[{100 * ci['low']:.1f}, {100 * ci['high']:.1f}]"
+
+
+def no_gold_mention(view) -> bool:
+    """Whether the report's gold holds no mention (its ``info["mentions"]`` is 0): each
+    family's section then says first what that leaves undefined. A report saved before
+    it counted them says nothing (False)."""
+    return view.info.get("mentions") == 0
+
+
+def no_gold_note(view, undefined: str) -> tuple:
+    """The page block a family's section starts with when gold holds no mention
+    (``no_gold_mention``): ``undefined`` says what that leaves undefined in the section;
+    no block otherwise."""
+    if not no_gold_mention(view):
+        return ()
+    return (Note(f"Gold holds no mention: {undefined}"),)
 
 
 def usable(ci: Mapping | None) -> bool:

@@ -107,8 +107,11 @@ def test_tag_charts_name_each_type_once_and_the_heat_map_is_not_padded(results, 
     assert columns == ["XS", "S", "L", "XL", "LOC", "ORG", "PER"]
     # each attribute named in full above its columns, its key beside the name
     texts = [t.get_text().replace("\n", " ") for t in heat.axes[0].texts]
-    assert [t for t in texts if t != plots.UNDEFINED] == [
+    assert [t for t in texts if t not in (plots.UNDEFINED, "*")] == [
         "entity length (eLen)", "entity type (tag)"]
+    # every defined cell is a bucket of fewer than 30 gold units here: marked *
+    defined = np.isfinite(heat.axes[0].images[0].get_array().filled(np.nan))
+    assert texts.count("*") == int(defined.sum())
     # an empty bucket shows the tables' mark of undefined, one per undefined cell
     _, _, cube = ab.analysis.relative_change(results, "weak", ["eLen", "tag"])
     widths = [4, 3]

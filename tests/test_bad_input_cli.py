@@ -810,7 +810,7 @@ HINT_CASES = {
         "score --jsonl {spans} {spans}", r"FB1: 100.00"),
     "hardeval_without_train": (
         {}, "hardeval {gold} {pred}", r"give --train FILE \(or --kfold K, or --domains",
-        "hardeval {gold} {pred} --train {train}", r"hardeval = mean TER"),
+        "hardeval {gold} {pred} --train {train}", r"hardeval score = mean TER"),
     "hardeval_kfold_with_train": (
         {}, "hardeval {gold} {pred} --kfold 2 --train {train}", r"drop --train",
         "hardeval {gold} {pred} --kfold 2", r"Subsets by 2-fold cross-validation"),

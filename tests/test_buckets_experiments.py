@@ -128,7 +128,7 @@ def test_cli_datasets_manifest(files, capsys, tmp_path):
     assert main(["buckets", "--datasets", str(manifest), "--format", "json",
                  "--plot", str(plots_dir)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"datasets", "attribute_wise", "significance"}
+    assert set(out) == {"datasets", "runs", "attribute_wise", "significance"}
     assert out["datasets"]["one"]["A"]["f1"] == score(PRED_A).f1
     assert set(out["significance"]["wilcoxon"]) == {"B vs A"}
     assert sorted(p.name for p in plots_dir.iterdir()) == ["heatmap_datasets.png", "radar.png"]

@@ -20,6 +20,7 @@ from nerlens.cli import main
 from nerlens.cli.experiment_inputs import declared_datasets
 from nerlens.cli.common import UsageError
 from nerlens.demo import demo_gold, demo_systems, demo_train
+from nerlens.report.page_kit import header_html
 from nerspan import GOLD, read_columns
 from nerspan.significance import holm
 
@@ -324,8 +325,9 @@ def test_dataset_tables_are_per_system_over_runs(small):
     page = small.to_html()
     part = page[page.index("id='d1-attribute_buckets'"):page.index("id='d1-runs'")]
     shown, each = part.split("<summary>Per run</summary>")
-    assert "<th>spacy</th>" in shown and "spacy#1" not in shown and "&plusmn;" in shown
-    assert "<th>spacy#1</th>" in each
+    assert f"<th>{header_html('spacy')}</th>" in shown
+    assert "spacy#1" not in shown and "&plusmn;" in shown
+    assert f"<th>{header_html('spacy#1')}</th>" in each
     summary = page[page.index("id='d1-summary'"):page.index("id='d1-overview'")]
     assert "Every statistic of each run" in summary and "spacy#3" in summary
 

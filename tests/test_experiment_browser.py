@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from nerlens import experiment as nerlens_experiment
 from nerlens.cli import main
 from attribute_buckets.report import RADAR_TITLE, dataset_heatmap_title
 from faireval.report import ERRORS_TITLE as FAIREVAL_ERRORS_TITLE
@@ -19,7 +20,7 @@ from faireval.report import confusion_title as faireval_confusion_title
 from .conftest import shared_path
 from .test_experiment import files, parts  # noqa: F401 (fixtures: two small datasets)
 from .test_experiment_real_data import experiment_argv
-from .test_report_browser import WIDTH, _not_blank, _open
+from .test_report_browser import WIDTH, _not_blank, _open, check_tables
 
 TOP = ("findings", "holistic", "tmr", "attribute_wise", "model_wise", "heatmap",
        "significance", "d1", "d2", "provenance")
@@ -107,6 +108,8 @@ def test_two_dataset_experiment_renders(files, tmp_path, browser):  # noqa: F811
     # runs are named only where each run is shown, one click away (closed)
     assert not re.findall(r"\w#\d", page.evaluate("document.body.innerText"))
     _check_experiment_page(page, "spacy", ["spacy", "oracle"])
+    check_tables(page)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
     # the contents' two columns: a dataset's entries stay in its column, one below another
     lefts = page.evaluate("[...document.querySelectorAll('.toc ol ol')].map(ol => "
                           "[...ol.children].map(li => Math.round(li.getBoundingClientRect().x)))")
@@ -125,7 +128,33 @@ def test_real_data_experiment_renders(tmp_path, browser):
     _check_experiment_page(page, "flair", ["flair", "elmo"])
     assert "conll03: flair has the highest entity F1" in \
         page.locator("section#findings").inner_text()
+    check_tables(page)   # wnut16's ten types head FairEval's tables; hardeval's 11 columns
     shot = page.screenshot(full_page=True)
     page.close()
     assert not problems, problems
     _not_blank(shot)
+
+
+def test_generated_experiment_tables_fit(tmp_path, browser):
+    """The grounding table (17 columns in one table overflowed the page, its headers broke
+    inside words) and the tables of a tiny dataset, as a reader opens them."""
+    from . import test_experiment_generated as generated
+
+    every = [s for sentences in generated.DATASETS.values() for s in sentences]
+    train = generated._columns(tmp_path / "train.txt", *zip(*every))
+    datasets = {}
+    for name, sentences in generated.DATASETS.items():
+        tokens, gold = zip(*sentences)
+        datasets[name] = {
+            "gold": str(generated._columns(tmp_path / f"{name}_gold.txt", tokens, gold)),
+            "train": str(train),
+            "systems": {"tagger": str(generated._columns(tmp_path / f"{name}_tagger.txt",
+                                                         tokens, generated.TAGGER[name]))},
+            "generated": {"llm": [str(generated._jsonl(tmp_path / f"{name}_llm_{k}.jsonl", run))
+                                  for k, run in enumerate(generated.LLM[name], 1)]}}
+    nerlens_experiment(datasets, bootstrap=20).to_html(tmp_path / "experiment.html")
+    page, problems = _open(browser, tmp_path / "experiment.html")
+    assert page.locator("section#generated table").count() == 2
+    check_tables(page)
+    page.close()
+    assert not problems, problems

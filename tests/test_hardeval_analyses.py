@@ -100,7 +100,7 @@ def test_cli_tokens(files, capsys):
     assert data["tokens"]["unseen_i"] == [{"token": "Ana", "count": 1, "errors": {"bad": 1}}]
     assert data["tokens"]["diff_e"] == [{"token": "Paris", "count": 1, "errors": {"bad": 1}}]
     code, out, _ = run(capsys, "hardeval", "--train", train, gold, bad, "--hard-tokens", "--top", "1")
-    assert code == 0 and "diff_e:" in out and "errors bad" in out
+    assert code == 0 and "diff-E:" in out and "errors bad" in out
 
 
 def test_cli_kfold_is_deterministic_from_the_seed(files, capsys):
@@ -137,7 +137,8 @@ def test_cli_domains_manifest(files, capsys):
     assert data["f1"] == 0.5 and data["hardeval"] == 0.5
     code, out, _ = run(capsys, "hardeval", "--domains", manifest)
     rows = [line.split() for line in out.splitlines()]
-    assert rows[0] == ["domain", "F1", "hardeval", "TER", "unseen", "diff", "other"]
+    assert rows[0] == ["domain", "F1", "hardeval", "score", "TER", "unseen", "label-shifted",
+                       "other"]
     assert rows[-2][:3] == ["avg", "50.00", "50.00"]
     manifest.write_text(json.dumps({"news": {"gold": "gold.txt", "test": "x"}}))
     code, _, err = run(capsys, "hardeval", "--domains", manifest)

@@ -13,6 +13,7 @@ import pytest
 import nerlens
 import tough_mentions
 from nerlens.cli import main
+from nerlens.report.page_kit import header_html
 from attribute_buckets.report import self_diagnosis_title
 from faireval.report import ERRORS_TITLE as FAIREVAL_ERRORS_TITLE
 from faireval.report import confusion_title as faireval_confusion_title
@@ -60,7 +61,8 @@ def test_analyses_in_json_equal_the_library(report):
 def test_min_share_leaves_small_subsets_out_of_the_page(report):
     page = report.to_html()
     recall_table = page.split("<h3>Recall per subset (%)</h3>")[1].split("</table>")[0]
-    assert "<th>unseen type</th>" not in recall_table and "<th>unseen (any)</th>" in recall_table
+    assert f"<th>{header_html('unseen type')}</th>" not in recall_table \
+        and f"<th>{header_html('unseen (any)')}</th>" in recall_table
     assert "Left out (under 20% of the gold mentions" in page
     with pytest.raises(ValueError, match="min_share"):
         nerlens.report(GOLD, SYSTEMS, train=as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS),

@@ -450,14 +450,16 @@ def test_cli_tables(files, capsys):
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0].startswith("Data composition")
-    assert "Unseen-Tokens" in lines[1] and "TCM-Unseen" in lines[1]
+    # the subsets named as the page names them (tough_mentions.NAMING), and explained
+    assert "unseen text" in lines[1] and "TCM unseen" in lines[1]
+    assert "Unseen-Tokens" not in lines[1] and "the paper's Seen, Unseen-Tokens" in out
     # per type: shares of that type's 3 mentions; last row: shares of all 9
     org = next(line for line in lines if line.startswith("ORG")).split()
-    assert org[1:3] == ["3", "(100.0%)"] and org[9:11] == ["3", "(100.0%)"]  # all, Unseen-Type
+    assert org[1:3] == ["3", "(100.00%)"] and org[9:11] == ["3", "(100.00%)"]  # all, unseen type
     per = next(line for line in lines if line.startswith("PER")).split()
-    assert per[3:7] == ["1", "(33.3%)", "2", "(66.7%)"]                     # Seen, Unseen-Any
+    assert per[3:7] == ["1", "(33.33%)", "2", "(66.67%)"]                  # seen, unseen (any)
     overall = next(line for line in lines if line.startswith("all types")).split()
-    assert overall[2:4] == ["9", "(100.0%)"] and overall[10:12] == ["3", "(33.3%)"]
+    assert overall[2:4] == ["9", "(100.00%)"] and overall[10:12] == ["3", "(33.33%)"]
     sys_a = next(line for line in lines if line.startswith("sys_a")).split()
     assert sys_a[1:] == ["66.67", "66.67", "66.67", "100.00", "50.00", "66.67", "33.33",
                          "50.00", "50.00", "50.00"]

@@ -23,15 +23,17 @@ from . import analysis
 from .analysis import check_min_share, recall_spread, small_subsets
 from .core import (ALL_SUBSETS, HEADLINE, ToughMentionsResult, gold_subsets, score,
                    score_subsets, training_index)
-from .subsets import (KIND_KEYS, SEEN, SUBSET_NAMES, SUBSETS, UNSEEN_TOKENS, UNSEEN_TYPE,
-                      MentionSubsets, classify, confusable, training_pairs)
+from .subsets import (KIND_KEYS, NAMING, SEEN, SUBSET_LEGEND, SUBSET_NAMES, SUBSETS,
+                      UNSEEN_TOKENS, UNSEEN_TYPE, MentionSubsets, SubsetNaming, classify,
+                      confusable, training_pairs)
 
 from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
 __all__ = [
     "FAMILY",
     "score", "score_subsets", "gold_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
-    "ALL_SUBSETS", "SUBSETS", "SUBSET_NAMES", "KIND_KEYS", "SEEN", "UNSEEN_TYPE",
+    "ALL_SUBSETS", "SUBSETS", "SUBSET_NAMES", "NAMING", "SubsetNaming", "SUBSET_LEGEND",
+    "KIND_KEYS", "SEEN", "UNSEEN_TYPE",
     "UNSEEN_TOKENS", "MentionSubsets", "classify", "confusable", "training_pairs",
     "analysis", "small_subsets", "recall_spread", "check_min_share",
 ]

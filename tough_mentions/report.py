@@ -17,28 +17,15 @@ from __future__ import annotations
 from nerspan.blocks import Heading, Noted, Note, OverRuns, Strong, Table
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
-from nerspan.family import Section, finding, interval_text, percent, usable
+from nerspan.family import Section, finding, interval_text, no_gold_note, percent, usable
 from nerspan.significance import mean_std
 
 from .analysis import recall_spread, small_subsets
+from .subsets import NAMING, SUBSET_LEGEND
 
-SUBSETS = {
-    "all": "all mentions",
-    "seen": "seen mentions (text and type in training)",
-    "unseen_any": "unseen mentions (any)",
-    "unseen_tokens": "unseen mentions (text never a training mention)",
-    "unseen_type": "unseen mentions (text seen, type never)",
-    "tcm_all": "type-confusable mentions",
-    "tcm_seen": "type-confusable mentions, seen",
-    "tcm_unseen": "type-confusable mentions, unseen",
-}
-SUBSET_HEADERS = {"all": "all", "seen": "seen", "unseen_any": "unseen (any)",
-                  "unseen_tokens": "unseen text", "unseen_type": "unseen type",
-                  "tcm_all": "TCM", "tcm_seen": "TCM seen", "tcm_unseen": "TCM unseen"}
-SUBSET_LEGEND = ("Seen: text and type occur together in training; unseen text: the text "
-                 "is no training mention; unseen type: the text is, never with this type; "
-                 "TCM: type-confusable mentions, texts with two or more types in the test "
-                 "set.")
+# the subsets' names, as the terminal names them too (``subsets.NAMING``)
+SUBSETS = {key: naming.title for key, naming in NAMING.items()}
+SUBSET_HEADERS = {key: naming.header for key, naming in NAMING.items()}
 
 
 def statistic_name(key: str, first=None) -> str | None:
@@ -63,11 +50,15 @@ def analyses(context, results: dict, settings: dict) -> dict:
 
 
 # -- the report's section ----------------------------------------------------------------
+NO_GOLD = ("every subset is empty, so recall is undefined in each (\u2013); the column all "
+           "is the entity recall, 0 by seqeval's zero_division.")
+
+
 def section(view) -> tuple:
     """Data composition, recall per subset (without the small subsets), the spread."""
     first = view.first()
     subsets = list(first["counts"])
-    blocks = [Heading("Data composition"),
+    blocks = [*no_gold_note(view, NO_GOLD), Heading("Data composition"),
               Table(["type"] + [SUBSET_HEADERS.get(s, s) for s in subsets],
                     composition_rows(first, subsets),
                     note="Gold mentions in each subset and, in brackets, their share of the "
@@ -100,11 +91,19 @@ def section(view) -> tuple:
     return tuple(blocks)
 
 
+def composition_cell(count: int, share: float | None) -> str:
+    """A subset's count and its share, as the page and the terminal write it.
+
+    >>> composition_cell(3, 0.25), composition_cell(0, None)
+    ('3 (25.00%)', '0')
+    """
+    return f"{count} ({100 * share:.2f}%)" if share is not None else str(count)
+
+
 def composition_rows(result: dict, subsets: list) -> list:
     """One row per type and one over all types: each subset's count (share %)."""
     def cells(counts, shares):
-        return [f"{counts[s]} ({100 * shares[s]:.2f}%)" if shares[s] is not None
-                else str(counts[s]) for s in subsets]
+        return [composition_cell(counts[s], shares[s]) for s in subsets]
 
     rows = [[t] + cells(row["counts"], row["composition"])
             for t, row in result["per_type"].items()]
@@ -122,7 +121,7 @@ def missed_unseen(result: dict, system: str, context) -> dict:
             start, end, sentence = mention["start"], mention["end"], mention["sentence"]
             rows.append({"sentence": sentence, "gold": [mention["type"], start, end],
                          "text": mention["text"],
-                         "predicted_tags": context.corpus.tags(system, sentence)[start:end]})
+                         "predicted_tags": context.corpus.tags(system, sentence, start, end)})
     return {"missed_unseen": rows}
 
 

@@ -34,10 +34,40 @@ from nerspan.corpus import Interner
 # The subsets, in the order of the result keys.
 SUBSETS = ("seen", "unseen_any", "unseen_tokens", "unseen_type", "tcm_all", "tcm_seen",
            "tcm_unseen")
-# Their names in the papers (tables, metric card).
-SUBSET_NAMES = {"all": "All", "seen": "Seen", "unseen_any": "Unseen-Any",
-                "unseen_tokens": "Unseen-Tokens", "unseen_type": "Unseen-Type",
-                "tcm_all": "TCM-All", "tcm_seen": "TCM-Seen", "tcm_unseen": "TCM-Unseen"}
+
+
+@dataclass(frozen=True)
+class SubsetNaming:
+    """How every view names a subset (the one record the page and the terminal read):
+    ``header``, a table's column ("unseen text"); ``title``, in a sentence ("unseen
+    mentions (text never a training mention)"); ``paper``, Tu and Lignos's name
+    ("Unseen-Tokens", for the reader coming from the paper)."""
+
+    header: str
+    title: str
+    paper: str
+
+
+NAMING = {
+    "all": SubsetNaming("all", "all mentions", "All"),
+    "seen": SubsetNaming("seen", "seen mentions (text and type in training)", "Seen"),
+    "unseen_any": SubsetNaming("unseen (any)", "unseen mentions (any)", "Unseen-Any"),
+    "unseen_tokens": SubsetNaming("unseen text", "unseen mentions (text never a training "
+                                  "mention)", "Unseen-Tokens"),
+    "unseen_type": SubsetNaming("unseen type", "unseen mentions (text seen, type never)",
+                                "Unseen-Type"),
+    "tcm_all": SubsetNaming("TCM", "type-confusable mentions", "TCM-All"),
+    "tcm_seen": SubsetNaming("TCM seen", "type-confusable mentions, seen", "TCM-Seen"),
+    "tcm_unseen": SubsetNaming("TCM unseen", "type-confusable mentions, unseen",
+                               "TCM-Unseen"),
+}
+# What the headers mean, under every table of them.
+SUBSET_LEGEND = ("Seen: text and type occur together in training; unseen text: the text "
+                 "is no training mention; unseen type: the text is, never with this type; "
+                 "TCM: type-confusable mentions, texts with two or more types in the test "
+                 "set (the paper's Seen, Unseen-Tokens, Unseen-Type, TCM-All).")
+# Their names in the papers (the metric card).
+SUBSET_NAMES = {key: naming.paper for key, naming in NAMING.items()}
 
 # The three disjoint kinds every gold mention has exactly one of.
 SEEN, UNSEEN_TYPE, UNSEEN_TOKENS = 0, 1, 2

@@ -6,7 +6,11 @@ import copy
 
 import attribute_buckets
 from attribute_buckets import analysis, plots
+from attribute_buckets.attributes import TOKEN
+from attribute_buckets.report import averaged_buckets
+from nerlens.report.text import wrap
 from nerspan import GOLD
+from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.gold_context import resolve
 from nerspan.errors import counted
 
@@ -77,16 +81,21 @@ def compute(corpus, systems, train, **options) -> dict:
 
 
 def tables(results: dict) -> str:
-    """One table per attribute: buckets as rows, F1 (%) of each system as columns."""
+    """One table per attribute: buckets as rows, F1 (%) of each system as columns (a token
+    attribute's headed "token F1"; buckets of fewer than ``MIN_SUPPORT`` gold units
+    marked *, as the report marks them)."""
     systems = list(results)
     first = next(iter(results.values()))
     parts = []
     for attribute, rows in first["buckets"].items():
-        header = [attribute, "interval", "gold"] + systems
+        tokens = analysis.unit(first, attribute) == TOKEN
+        header = [f"{attribute} (token F1)" if tokens else attribute, "interval",
+                  "gold tokens" if tokens else "gold"] + systems
         body = []
         for i, row in enumerate(rows):
             body.append([row["name"], row["interval"], row["gold"]]
-                        + [results[s]["buckets"][attribute][i]["f1"] for s in systems])
+                        + [_marked(results[s]["buckets"][attribute][i]["f1"], row["gold"])
+                           for s in systems])
         parts.append(format_table(header, body))
     fb = fbeta_column(first)   # --beta: F-beta after F1
     overall_keys = ("precision", "recall", "f1") + ((fb[0],) if fb else ())
@@ -94,6 +103,27 @@ def tables(results: dict) -> str:
                            [[key, "", ""] + [results[s][key] for s in systems]
                             for key in overall_keys])
     return "\n\n".join([overall] + parts)
+
+
+def _marked(f1, gold: int):
+    """A bucket's F1 as the table shows it: with * when its bucket holds fewer than
+    ``MIN_SUPPORT`` gold units (undefined stays undefined)."""
+    if f1 is None or gold >= MIN_SUPPORT:
+        return f1
+    return f"{100 * f1:.2f}*"
+
+
+def legend(results: dict) -> str:
+    """What the bucket tables' marks and units mean."""
+    first = next(iter(results.values()))
+    tokens = [a for a in first["buckets"] if analysis.unit(first, a) == TOKEN]
+    parts = ["F1 in %", "- = empty bucket (no gold and no predicted unit)"]
+    if any(r["gold"] < MIN_SUPPORT for rows in first["buckets"].values() for r in rows):
+        parts.append(f"* = a bucket of fewer than {counted(MIN_SUPPORT, 'gold unit')}")
+    if tokens:
+        parts.append(f"{', '.join(tokens)}: token F1, every token a unit (O included), "
+                     "not comparable with entity F1")
+    return wrap("; ".join(parts) + ".")
 
 
 def diagnoses(results: dict) -> str:
@@ -112,8 +142,8 @@ def diagnoses(results: dict) -> str:
     attribute_view = view["attribute_wise"]
     lines += ["", "Attribute-wise (zeta = mean value over gold units; rho = mean |Spearman|):",
               format_table(["", *attributes],
-                           [["zeta"] + [_number(attribute_view[a]["zeta"]) for a in attributes],
-                            ["rho"] + [_number(attribute_view[a]["rho"]) for a in attributes]])]
+                           [["zeta"] + [_zeta(attribute_view[a]["zeta"]) for a in attributes],
+                            ["rho"] + [_rho(attribute_view[a]["rho"]) for a in attributes]])]
     first, *others = results
     for b in others:  # keyed "first vs b" (never split: a name may hold " vs ")
         per_attribute = view["comparative_diagnosis"][f"{first} vs {b}"]
@@ -133,6 +163,16 @@ def _pair(entry: dict) -> str:
 
 def _number(value) -> str:
     return "-" if value is None else f"{value:.4g}"
+
+
+def _zeta(value) -> str:
+    """A zeta as the page writes it (``analysis.zeta_text``)."""
+    return "-" if value is None else analysis.zeta_text(value)
+
+
+def _rho(value) -> str:
+    """A rho as the page writes it: 2 decimals."""
+    return "-" if value is None else f"{value:.2f}"
 
 
 def _training(args, path=None):
@@ -168,7 +208,7 @@ def run(args) -> int:
             print_json(dicts[systems[0]] if len(systems) == 1 else dicts)
         return 0
     print(tables(dicts))
-    print("F1 in %; - = empty bucket (no gold and no predicted unit)")
+    print(legend(dicts))
     print()
     print(diagnoses(dicts))
     if significance is not None:
@@ -182,49 +222,58 @@ def run(args) -> int:
 
 
 def _run_datasets(args, options) -> int:
+    """Every dataset of the manifest read as ``nerlens report --manifest`` reads it: a
+    system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
+    tests, not systems of their own."""
     if args.gold or args.train or args.runs:
         raise UsageError("--datasets reads every file from the manifest: give no GOLD, "
                          "PRED, --train or --runs")
     datasets = read_manifest(args.datasets, args)
-    systems = datasets[0].systems
-    results = {}
+    systems = list(datasets[0].runs)
+    results, runs = {}, {}
     for data in datasets:
-        if data.systems != systems:
+        if list(data.runs) != systems:
             raise UsageError(f"{args.datasets}: dataset {data.name!r} has systems "
-                             f"{data.systems}, the first one {systems}: give every dataset "
-                             "the same systems")
+                             f"{list(data.runs)}, the first one {systems}: give every "
+                             "dataset the same systems")
         if not data.train:
             raise UsageError(f"{args.datasets}: dataset {data.name!r} has no \"train\"")
         train = _training(args, data.train)
         results[data.name] = {name: r.to_dict() for name, r in
-                              compute(data.corpus, systems, train, **options).items()}
+                              compute(data.corpus, data.systems, train, **options).items()}
+        runs[data.name] = data.runs
     baseline = args.baseline or systems[0]
     if baseline not in systems:
         raise UsageError(f"--baseline {baseline!r} is not one of the systems {systems}")
-    out = {"datasets": results,
-           "attribute_wise": analysis.attribute_wise_datasets(results),
-           "significance": analysis.significance_datasets(results, baseline)}
+    # the views and charts read each system's bucket F1 averaged over its runs
+    averaged = {name: {system: averaged_buckets([results[name][c] for c in columns])
+                       for system, columns in runs[name].items()} for name in results}
+    out = {"datasets": results, "runs": runs,
+           "attribute_wise": analysis.attribute_wise_datasets(averaged),
+           "significance": analysis.significance_runs(results, runs, baseline)}
     if args.plot:
-        plots.save_datasets(results, args.plot, baseline, fmt=args.plot_format)
+        plots.save_datasets(averaged, args.plot, baseline, fmt=args.plot_format)
     if args.format == "json":
         print_json(out)
         return 0
-    print(datasets_text(out, systems))
+    print(datasets_text(out, systems, averaged))
     if args.plot:
         print(f"\ncharts written to {args.plot}")
     return 0
 
 
-def datasets_text(out: dict, systems: list) -> str:
-    """Holistic F1 table (datasets x systems), zeta/rho per dataset, the tests."""
-    results = out["datasets"]
-    lines = ["Overall F1 (%):", format_table(["dataset"] + systems,
-                                             [[name] + [r[s]["f1"] for s in systems]
-                                              for name, r in results.items()])]
+def datasets_text(out: dict, systems: list, averaged: dict) -> str:
+    """Holistic F1 table (datasets x systems, mean over runs), zeta/rho per dataset, the
+    tests."""
+    several = any(len(c) > 1 for by_system in out["runs"].values() for c in by_system.values())
+    lines = [f"Overall F1 (%{', mean over runs' if several else ''}):",
+             format_table(["dataset"] + systems,
+                          [[name] + [r[s]["f1"] for s in systems]
+                           for name, r in averaged.items()])]
     attrs = list(next(iter(out["attribute_wise"].values())))
-    for key, title in (("zeta", "mean attribute value over gold units"),
-                       ("rho", "mean |Spearman| over systems")):
-        rows = [[name] + [_number(view[a][key]) for a in attrs]
+    for key, title, shown in (("zeta", "mean attribute value over gold units", _zeta),
+                              ("rho", "mean |Spearman| over systems", _rho)):
+        rows = [[name] + [shown(view[a][key]) for a in attrs]
                 for name, view in out["attribute_wise"].items()]
         lines += ["", f"Attribute-wise {key} ({title}):", format_table(["dataset"] + attrs, rows)]
     lines += ["", significance_text(out["significance"])]
@@ -232,19 +281,30 @@ def datasets_text(out: dict, systems: list) -> str:
 
 
 def significance_text(significance: dict) -> str:
-    """Friedman (per system and attribute) and Wilcoxon (per pair) p-values as tables."""
+    """Friedman (per system and attribute) and Wilcoxon (per pair) p-values as tables,
+    each with its Holm-adjusted p-value (``analysis.significance_runs``)."""
     friedman = significance["friedman"]
     attrs = list(next(iter(friedman.values())))
-    rows = [[system] + [_number(friedman[system][a]["pvalue"]) for a in attrs]
-            for system in friedman]
-    lines = [f"Friedman test across buckets over "
-             f"{counted(significance['n_datasets'], 'dataset/run', 'datasets/runs')} "
-             "(p-value; - = not computable):", format_table(["system"] + attrs, rows)]
+    n = significance["n_datasets"]
+    over = (f"the runs of {counted(n, 'dataset')}"
+            if max(significance.get("n_runs", {}).values(), default=n) > n
+            else counted(n, "dataset/run", "datasets/runs"))
+    rows = [[system] + [_tested(friedman[system][a]) for a in attrs] for system in friedman]
+    lines = [wrap(f"Friedman test across buckets over {over} (p / Holm-adjusted p over the "
+                  "table's tests; - = not computable):"), format_table(["system"] + attrs, rows)]
     if significance["wilcoxon"]:
         keys = ["overall"] + attrs
-        rows = [[pair] + [_number(entry[k]["pvalue"]) for k in keys]
+        rows = [[pair] + [_tested(entry[k]) for k in keys]
                 for pair, entry in significance["wilcoxon"].items()]
-        lines += ["", "Wilcoxon signed-rank test, paired F1 (overall) and bucket F1 (per "
-                  "attribute) over the datasets/runs (p-value):",
+        lines += ["", wrap("Wilcoxon signed-rank test, paired F1 (overall) and bucket F1 "
+                           f"(per attribute) over {over}, run k with run k (p / Holm-adjusted "
+                           "p over the pairs, per column):"),
                   format_table(["pair"] + keys, rows)]
     return "\n".join(lines)
+
+
+def _tested(test: dict) -> str:
+    """A test's p-value and its Holm-adjusted one (``p/holm``), or - when not computable."""
+    if test.get("pvalue") is None:
+        return "-"
+    return f"{_number(test['pvalue'])}/{_number(test.get('pvalue_holm'))}"

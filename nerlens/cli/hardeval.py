@@ -14,6 +14,7 @@ import numpy as np
 
 import hardeval
 from hardeval import analysis
+from nerlens.report.text import wrap
 from nerspan import GOLD, GoldContext, read_columns
 from nerspan.errors import counted
 
@@ -88,7 +89,8 @@ def table(results: dict) -> str:
     rows = [["tokens", None] + [first[n]["tokens"] for n in names]]
     for system, result in results.items():
         rows.append([system, result["hardeval"]] + [result["subsets"][n]["ter"] for n in names])
-    return format_table(["system", "hardeval"] + names, rows)
+    return format_table(["system", "hardeval score"] + [hardeval.HEADERS[n] for n in names],
+                        rows)
 
 
 def domains_table(averaged: dict) -> str:
@@ -96,7 +98,8 @@ def domains_table(averaged: dict) -> str:
     keys = ["f1", "hardeval", "ter", "ter_unseen", "ter_diff", "ter_other"]
     rows = [[name] + [head[k] for k in keys] for name, head in averaged["domains"].items()]
     rows.append(["avg"] + [averaged[k] for k in keys])
-    return format_table(["domain", "F1", "hardeval", "TER", "unseen", "diff", "other"], rows)
+    return format_table(["domain", "F1", "hardeval score", "TER", "unseen",
+                         hardeval.HEADERS["diff"], "other"], rows)
 
 
 def tokens_table(ranked: dict, systems: list) -> str:
@@ -104,8 +107,9 @@ def tokens_table(ranked: dict, systems: list) -> str:
     for subset, rows in ranked.items():
         body = [[row["token"], row["count"]] + [row["errors"][s] for s in systems]
                 for row in rows]
-        parts.append(f"{subset}:\n" + format_table(["token", "count"]
-                                                    + [f"errors {s}" for s in systems], body))
+        parts.append(f"{hardeval.HEADERS.get(subset, subset)}:\n"
+                     + format_table(["token", "count"] + [f"errors {s}" for s in systems],
+                                    body))
     return "\n\n".join(parts)
 
 
@@ -126,7 +130,7 @@ def stats_table(stats: dict) -> str:
     parts = [format_table(["statistic"] + corpora, rows)]
     evaluated = [c for c in corpora if "subsets" in stats[c]]
     if evaluated:
-        rows = [[name] + [cell(stats[c]["subsets"][name]) for c in evaluated]
+        rows = [[hardeval.HEADERS[name]] + [cell(stats[c]["subsets"][name]) for c in evaluated]
                 for name in hardeval.GROUPS]
         parts.append("Tokens per subset (share of all tokens):\n"
                      + format_table(["subset"] + evaluated, rows))
@@ -179,8 +183,8 @@ def _print(args, results: dict, systems: list, extra: dict) -> int:
         print(f"Subsets by {kfold['k']}-fold cross-validation over GOLD (seed {kfold['seed']}; "
               f"sentences per fold {kfold['fold_sentences']})")
     print(table(results))
-    print("TER in %, lower is better; hardeval = mean TER on unseen and diff; "
-          "- = empty subset")
+    print(wrap("TER in %, lower is better; hardeval score = mean TER on unseen and "
+               f"label-shifted tokens; - = empty subset. {hardeval.HEADER_LEGEND}"))
     if "tokens" in extra:
         print(f"\nThe {counted(args.top, 'most frequent token')} of each subset, with each "
               "system's errors on them:\n")

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 
 import tough_mentions
+from nerlens.report.text import wrap
+from tough_mentions.report import composition_cell
 from nerspan import GoldContext
 
 from .common import (UsageError, add_alias, add_beta_argument, add_confusion_argument,
@@ -60,15 +62,17 @@ def composition_table(result: dict) -> str:
     mentions of that type; last row, each subset's count and share of all gold mentions."""
     names = tough_mentions.ALL_SUBSETS
 
-    def cell(count, share):
-        return f"{count} ({100 * share:.1f}%)" if share is not None else str(count)
-
     def row(label, counts, shares):
-        return [label] + [cell(counts[n], shares[n]) for n in names]
+        return [label] + [composition_cell(counts[n], shares[n]) for n in names]
 
     rows = [row(t, r["counts"], r["composition"]) for t, r in result["per_type"].items()]
     rows.append(row(ALL_TYPES, result["counts"], result["composition"]))
-    return format_table(["type"] + [tough_mentions.SUBSET_NAMES[n] for n in names], rows)
+    return format_table(["type"] + [header(n) for n in names], rows)
+
+
+def header(subset: str) -> str:
+    """A subset's column, as the page heads it (``tough_mentions.NAMING``)."""
+    return tough_mentions.NAMING[subset].header
 
 
 def recall_table(results: dict, left_out=()) -> str:
@@ -79,12 +83,12 @@ def recall_table(results: dict, left_out=()) -> str:
     rows = [[system] + [r[k] for k in keys] + [r[f"recall_{s}"] for s in subsets]
             for system, r in results.items()]
     return format_table(["system", "P", "R", "F1"] + ([fb[1]] if fb else [])
-                        + [tough_mentions.SUBSET_NAMES[s] for s in subsets], rows)
+                        + [header(s) for s in subsets], rows)
 
 
 def spread_table(spread: dict, left_out=()) -> str:
     """Per subset: the lowest and highest recall over the systems, range and std (%)."""
-    rows = [[tough_mentions.SUBSET_NAMES[s], row["n_systems"], row["min"], row["max"],
+    rows = [[tough_mentions.NAMING[s].title, row["n_systems"], row["min"], row["max"],
              row["range"], row["std"]] for s, row in spread.items() if s not in left_out]
     return format_table(["subset", "systems", "min", "max", "range", "std"], rows)
 
@@ -117,10 +121,10 @@ def run(args) -> int:
     print()
     print("Recall on each subset (%); precision and F1 overall only:")
     print(recall_table(results, left_out))
-    print("- = empty subset (no recall)")
+    print(wrap(f"- = empty subset (no recall). {tough_mentions.SUBSET_LEGEND}"))
     if left_out:
         print(f"Left out (under {100 * min_share:g}% of the gold mentions): "
-              + ", ".join(tough_mentions.SUBSET_NAMES[s] for s in left_out))
+              + ", ".join(tough_mentions.NAMING[s].title for s in left_out))
     if spread is not None:
         print("\nSpread of each subset's recall across the systems (%):")
         print(spread_table(spread, left_out))

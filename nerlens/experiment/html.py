@@ -167,9 +167,15 @@ def _provenance(experiment) -> str:
 
 
 def _generated(experiment) -> str:
+    """The counts of every run, then the entities found per grounding level: two tables,
+    each narrow enough for the page (one of 17 columns overflowed it)."""
     header, rows = generated.table_rows(experiment)
-    return (table(header, [[Raw(escape(d)), Raw(escape(r)), *counts] for d, r, *counts in rows],
-                  percent=False) + f"<p class='note'>{escape(generated.NOTE)}</p>")
+    rows = [[Raw(escape(d)), Raw(escape(r)), *counts] for d, r, *counts in rows]
+    split = 2 + len(generated.COUNTS)
+    return (table(header[:split], [row[:split] for row in rows], percent=False)
+            + table(header[:2] + header[split:], [row[:2] + row[split:] for row in rows],
+                    percent=False)
+            + f"<p class='note'>{escape(generated.NOTE)}</p>")
 
 
 def render(experiment) -> str:

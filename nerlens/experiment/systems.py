@@ -15,10 +15,11 @@ page shows no std for it.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Mapping
 
-from nerspan.blocks import Noted, OverRuns, Table, Tiles
+from nerspan.blocks import Few, Noted, OverRuns, Table, Tiles
 from nerspan.family import ReportView
 from nerspan.significance import mean_std
 
@@ -180,6 +181,8 @@ def over_runs_cell(cell, runs: int | None):
         return OverRuns(cell.summary(), runs)
     if isinstance(cell, Noted):
         return Noted(over_runs_cell(cell.cell, runs), cell.note)
+    if isinstance(cell, Few):
+        return Few(over_runs_cell(cell.cell, runs))
     return cell
 
 
@@ -188,8 +191,8 @@ def over_runs_blocks(blocks, runs: int | None) -> tuple:
     out = []
     for block in blocks:
         if isinstance(block, Table):
-            block = Table(block.header, [[over_runs_cell(c, runs) for c in row]
-                                         for row in block.rows], block.note, block.percent)
+            block = replace(block, rows=[[over_runs_cell(c, runs) for c in row]
+                                         for row in block.rows])
         elif isinstance(block, Tiles):
             block = Tiles([(title, over_runs_blocks([inner], runs)[0])
                            for title, inner in block.tiles])

@@ -11,10 +11,10 @@ from __future__ import annotations
 import html as html_module
 from html.entities import codepoint2name
 
-from nerspan.blocks import (Collapsed, Figure, FiguresCapNote, Heading, Hover, Marked, Note,
-                            Noted, OverRuns, Strong, Table, Tiles)
+from nerspan.blocks import (Collapsed, Few, Figure, FiguresCapNote, Heading, Hover, Marked,
+                            Note, Noted, OverRuns, Strong, Table, Tiles)
 
-from .page_kit import Raw, escape, figure, number, table
+from .page_kit import FEW_MARK, SYSTEMS_PER_TABLE, Raw, escape, figure, number, table
 from .text import UNDEFINED as DASH
 from .text import row_line, wrap
 
@@ -44,7 +44,10 @@ def _block_html(block, holder, cap_note: str) -> str:
         return f"<p class='note'>{prose(block.text)}</p>"
     if isinstance(block, Table):
         rows = [[Raw(cell_html(cell, block.percent)) for cell in row] for row in block.rows]
-        out = table(list(block.header), rows, percent=block.percent)
+        out = "".join(table([block.header[k] for k in kept], [[row[k] for k in kept]
+                                                             for row in rows],
+                            percent=block.percent)
+                      for kept in column_chunks(len(block.header), block.system_columns))
         return out + (f"<p class='note'>{prose(block.note)}</p>" if block.note else "")
     if isinstance(block, Figure):
         return figure(holder, block.title)
@@ -60,6 +63,21 @@ def _block_html(block, holder, cap_note: str) -> str:
     raise TypeError(f"not a page block: {block!r}")
 
 
+def column_chunks(width: int, system_columns: int | None) -> list[list[int]]:
+    """The columns of each table a table of ``width`` columns is shown as: all of them, or
+    with ``system_columns`` its leading columns and at most ``SYSTEMS_PER_TABLE`` systems'
+    (more would not fit a 1280 px page).
+
+    >>> column_chunks(3, None), column_chunks(10, 2)
+    ([[0, 1, 2]], [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 8, 9]])
+    """
+    if system_columns is None or width - system_columns <= SYSTEMS_PER_TABLE:
+        return [list(range(width))]
+    lead = list(range(system_columns))
+    return [lead + list(range(start, min(width, start + SYSTEMS_PER_TABLE)))
+            for start in range(system_columns, width, SYSTEMS_PER_TABLE)]
+
+
 def cell_html(cell, percent: bool = True) -> str:
     """A table cell (``nerspan.blocks``) as HTML.
 
@@ -72,6 +90,8 @@ def cell_html(cell, percent: bool = True) -> str:
         return f"<span title='{escape(cell.title)}'>{escape(cell.text)}</span>"
     if isinstance(cell, Noted):
         return f"{cell_html(cell.cell, percent)} <span class='note'>{prose(cell.note)}</span>"
+    if isinstance(cell, Few):
+        return cell_html(cell.cell, percent) + FEW_MARK
     if isinstance(cell, OverRuns):
         return over_runs_html(cell.value, cell.runs)
     if isinstance(cell, Marked):
@@ -85,17 +105,18 @@ UNDEFINED = "&ndash;"
 
 def over_runs_html(value, runs: int | None = None) -> str:
     """Mean +- std in percent, with (n runs) unless n is ``runs``; ``NO_RUN`` for no
-    value (no run), ``UNDEFINED`` for no mean."""
+    value (no run), ``UNDEFINED`` for no mean. Each part stays whole; a table too wide
+    for the page puts the std under its mean rather than overflow."""
     if value is None:
         return NO_RUN
     if value.get("mean") is None:
         return UNDEFINED
     text = f"{100 * value['mean']:.2f}"
     if value.get("std") is not None:
-        text += f" <span class='note'>&plusmn; {100 * value['std']:.2f}</span>"
+        text += f" <span class='note ci'>&plusmn;&nbsp;{100 * value['std']:.2f}</span>"
     if value["n"] != runs:
-        text += f" <span class='note'>({value['n']})</span>"
-    return f"<span class='ci'>{text}</span>"
+        text += f" <span class='note ci'>({value['n']})</span>"
+    return text
 
 
 def marked_html(value, test, digits: int = 2) -> str:
@@ -162,6 +183,8 @@ def cell_text(cell, percent: bool = True) -> str:
         return cell.text
     if isinstance(cell, Noted):
         return f"{cell_text(cell.cell, percent)} {cell.note}"
+    if isinstance(cell, Few):
+        return cell_text(cell.cell, percent) + "*"
     if isinstance(cell, OverRuns):
         value = cell.value
         if value is None:

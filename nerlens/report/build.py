@@ -297,11 +297,20 @@ def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap:
     return intervals, comparisons
 
 
+NO_GOLD_NOTE = ("Gold holds no mention: recall is undefined for every system. Entity recall "
+                "and F1 show 0 (seqeval's zero_division), and so does precision: every "
+                "predicted mention is a false positive, and a system predicting none gets "
+                "zero_division's 0. Each method's section says what else is undefined.")
+
+
 def _report_info(context: GoldContext, bootstrap, seed, confidence, baseline, families,
                  min_share, notes) -> dict:
     """Corpus sizes and options (``Report.info``; the provenance is added after)."""
     corpus, index = context.corpus, context.train
-    return {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
+    mentions = len(context.gold)
+    if not mentions:   # said first, on the page and in the terminal
+        notes = [*notes, NO_GOLD_NOTE]
+    return {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens, "mentions": mentions,
             "train_sentences": index.corpus.n_sentences if index is not None else None,
             "scheme": context.scheme, "mode": context.mode, "bootstrap": bootstrap,
             "seed": seed, "confidence": confidence, "baseline": baseline,

@@ -21,8 +21,9 @@ import numpy as np
 from nerspan import LabelTable, get_scheme
 from nerspan.confusion import (BOUNDARY, OUTSIDE, confusion_cells, confusion_dict,
                                confusion_types, summed_name)
+from nerspan.errors import counted
 
-from .examples import SHOWN
+from .examples import SHOWN, cut_note, window
 from .overview import _example
 from .page_kit import escape
 
@@ -239,7 +240,7 @@ def _heat_map(report, data: dict) -> str:
 
 def _share(count: int, total: int, gold_type: str) -> str:
     if gold_type == OUTSIDE or not total:
-        return f"{count} mention{'s' if count != 1 else ''}"
+        return counted(count, "mention")
     return f"{count} of {total} gold {gold_type} mentions ({100 * count / total:.1f}%)"
 
 
@@ -253,15 +254,20 @@ def _cell(report, count: int, largest: int, name: str, rows: list, share: str,
 
 
 def _plain(report, row: dict) -> str:
-    """One example as plain text (for a hover): the sentence, the mentions bracketed."""
+    """One example as plain text (for a hover): its window of the sentence
+    (``examples.window``), the mentions bracketed, each cut end an ellipsis saying how
+    many tokens it leaves out."""
     tokens = report.example_sentences.get(str(row["sentence"]), [])
     spans = [(side, span) for side, span in (("gold", row["gold"]), ("pred", row["predicted"]))
              if span]
-    words = []
-    for i, token in enumerate(tokens):
+    low, high = window(len(tokens), (row["gold"], row["predicted"]))
+    words = [f"\u2026 ({cut_note(low)})"] if low else []
+    for i in range(low, high):
         opened = "".join(f"[{side} {span[0]}: " for side, span in spans if span[1] == i)
         closed = "]" * sum(1 for _, span in spans if span[2] - 1 == i)
-        words.append(f"{opened}{token}{closed}")
+        words.append(f"{opened}{tokens[i]}{closed}")
+    if high < len(tokens):
+        words.append(f"\u2026 ({cut_note(len(tokens) - high)})")
     return f"sentence {row['sentence']}: " + " ".join(words)
 
 
@@ -296,7 +302,7 @@ def text(report, width: int) -> list[str]:
     lines = matrices_text(confusion, width, TEXT_SYSTEMS)
     if len(confusion) > TEXT_SYSTEMS:
         rest = len(confusion) - TEXT_SYSTEMS
-        lines.append(f"({rest} more system{'s' if rest > 1 else ''}: report.html, "
+        lines.append(f"({counted(rest, 'more system', 'more systems')}: report.html, "
                      "report.json)")
     return lines
 
@@ -350,7 +356,8 @@ def _text_cells(data: dict, width: int) -> list[str]:
     shown = ", ".join(f"{g} -> {p} {n}" for n, g, p in cells[:TEXT_CELLS])
     more = len(cells) - TEXT_CELLS
     text = (f"{len(confusion_types(data))} types, too many for a matrix here; largest "
-            f"errors: {shown or 'none'}" + (f" ({more} more cells)" if more > 0 else "")
+            f"errors: {shown or 'none'}" + (f" ({counted(more, 'more cell', 'more cells')})"
+                                            if more > 0 else "")
             + f"; correct {correct}; boundary errors: gold {sum(boundary['gold'].values())}, "
             f"predicted {sum(boundary['predicted'].values())}.")
     return textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  ",

@@ -12,9 +12,37 @@ from __future__ import annotations
 
 import numpy as np
 
+from nerspan.errors import counted
+
 from . import generated
 
 SHOWN = 3
+CONTEXT = 8   # tokens shown on each side of an example's spans in a long sentence
+
+
+def window(length: int, spans, context: int = CONTEXT) -> tuple[int, int]:
+    """The tokens ``[low, high)`` an example shows of a sentence of ``length`` tokens:
+    its spans (``[type, start, end)``, None for no span) and ``context`` tokens on each
+    side. An example costs its window, not its sentence (a document never split into
+    sentences is one sentence of a million tokens).
+
+    >>> window(100, [["PER", 40, 42], None]), window(5, [["PER", 1, 2]])
+    ((32, 50), (0, 5))
+    """
+    given = [span for span in spans if span]
+    if not given:
+        return 0, min(length, 2 * context)
+    return (max(0, min(s[1] for s in given) - context),
+            min(length, max(s[2] for s in given) + context))
+
+
+def cut_note(count: int) -> str:
+    """What an ellipsis stands for: the tokens of the sentence left out there.
+
+    >>> cut_note(1), cut_note(12)
+    ('1 token of the sentence left out', '12 tokens of the sentence left out')
+    """
+    return f"{counted(count, 'token')} of the sentence left out"
 
 
 def kinds(families) -> dict:

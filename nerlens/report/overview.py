@@ -6,17 +6,14 @@ from __future__ import annotations
 from nerspan.errors import counted
 from nerspan.fbeta import fbeta_key
 
-from .examples import kinds, shown_examples, subset_names
+from .examples import CONTEXT, cut_note, kinds, shown_examples, subset_names, window
 from .findings import rule_texts, shown
 from .names import first_results, pair_key, statistic_label
-from .page_kit import Raw, escape, number, table
+from .page_kit import FEW_MARK, SYSTEMS_PER_TABLE, Raw, escape, number, table
 from . import generated
 from .repairs import repairs_note
 from .views import every_family, ran
 
-# Tables with one column per system are cut into tables of at most this many systems:
-# wider ones would not fit a 1280 px page
-SYSTEMS_PER_TABLE = 6
 # a listing of more rows than this (repairs, the systems' files) is collapsed
 LONG = 10
 UNDEFINED_NOTE = "&ndash; = undefined (an empty subset or bucket, or nothing to divide by)"
@@ -132,7 +129,7 @@ def _with_interval(report, system: str, name: str) -> str:
         text += (f" <span class='note ci'>[{100 * interval['low']:.2f}, "
                  f"{100 * interval['high']:.2f}]</span>")
     if interval and interval.get("too_small") and text != "&ndash;":
-        text += " <span class='small' title='fewer than min_support items'>*</span>"
+        text += FEW_MARK
     return text
 
 
@@ -301,8 +298,6 @@ def provenance(report) -> str:
 
 
 # -- error examples ----------------------------------------------------------------------
-CONTEXT = 8   # tokens shown on each side of an example's spans in a long sentence
-
 # the filter: hides the examples of other kinds; without script every example shows
 FILTER_SCRIPT = """
 (function(){var f=document.getElementById('example-filter');f.hidden=false;
@@ -326,7 +321,8 @@ def examples(report) -> str:
              "<form id='example-filter' hidden><label>Show only: <select><option value=''>"
              f"every kind</option>{options}</select></label></form>"]
     for n, (system, by_kind) in enumerate(report.examples.items()):
-        counts = ", ".join(f"{len(rows)} {names.get(kind, kind)}"
+        # "kind: count": a kind's name is a phrase in the singular ("wrong label (LE)")
+        counts = ", ".join(f"{names.get(kind, kind)}: {len(rows)}"
                            for kind, rows in by_kind.items())
         items = "".join(_example(report, kind, row, names, subsets)
                         for kind, rows in by_kind.items() for row in shown_examples(rows))
@@ -346,17 +342,14 @@ def _example(report, kind: str, row: dict, names: dict, subsets: dict) -> str:
                "predicted": (None if row["predicted_tag"] == "O"
                              else [row["predicted_tag"], at, at + 1])}
     gold, predicted = row.get("gold"), row.get("predicted")
-    spans = [s for s in (gold, predicted) if s]
-    low = max(0, min(s[1] for s in spans) - CONTEXT)
-    high = min(len(tokens), max(s[2] for s in spans) + CONTEXT)
+    low, high = window(len(tokens), (gold, predicted))
     words = []
     for i in range(low, high):
         classes = [name for name, span in (("gold", gold), ("pred", predicted))
                    if span and span[1] <= i < span[2]]
         word = escape(tokens[i])
         words.append(f"<span class='{' '.join(classes)}'>{word}</span>" if classes else word)
-    text = ("&hellip; " if low else "") + " ".join(words) + (" &hellip;" if high < len(tokens)
-                                                              else "")
+    text = ellipsis(low) + " ".join(words) + ellipsis(len(tokens) - high, before=False)
     detail = f"gold {escape(gold[0])}" if gold else "no gold mention"
     if "subset" in row:
         detail = (f"{escape(subsets.get(row['subset'], row['subset']))}; gold tag {escape(row['gold_tag'])}, system tag "
@@ -370,10 +363,19 @@ def _example(report, kind: str, row: dict, names: dict, subsets: dict) -> str:
             "</span></li>")
 
 
+def ellipsis(cut: int, before: bool = True) -> str:
+    """Where an example leaves ``cut`` tokens of its sentence out: an ellipsis that says
+    so on hover ('' when nothing is cut)."""
+    if cut <= 0:
+        return ""
+    mark = f"<span class='cut' title='{cut_note(cut)}'>&hellip;</span>"
+    return mark + " " if before else " " + mark
+
+
 def _generated_example(kind: str, row: dict, tokens: list, names: dict) -> str:
     """The model's text (and type) beside its sentence, cut to ``2 * CONTEXT`` words."""
-    cut = len(tokens) > 2 * CONTEXT
-    sentence = escape(" ".join(tokens[:2 * CONTEXT])) + (" &hellip;" if cut else "")
+    sentence = (escape(" ".join(tokens[:2 * CONTEXT]))
+                + ellipsis(len(tokens) - 2 * CONTEXT, before=False))
     typed = f" ({escape(row['type'])})" if row.get("type") else ""
     reason = f"; {escape(row['reason'])}" if row.get("reason") else ""
     said = (f"the model's <span class='pred'>{escape(row['generated'])}</span>"

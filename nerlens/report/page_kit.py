@@ -14,13 +14,21 @@ STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.6em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:.6em 0 1.2em}th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#f3f3f3;overflow-wrap:anywhere}td:first-child,th:first-child{text-align:left}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 .tiles{display:flex;flex-wrap:wrap;gap:0 1.5em}.tiles>div{min-width:0;max-width:100%}.tiles h4{margin:.4em 0 0}
 .wide{overflow-x:auto;max-width:100%}.text td,.text th{text-align:left}.notes{background:#f6f8fa;border-left:4px solid #8ab;padding:.2em 1em}
 .toc>ol{columns:2;max-width:52em}.toc li{break-inside:avoid}.findings li{margin:.3em 0}.findings{font-size:1.05em}
-.small{color:#a33}.ci{white-space:nowrap}.gold{border-bottom:3px solid #2a7}.pred{background:#fd7}
+.small{color:#a33}.ci,.w{white-space:nowrap}.gold{border-bottom:3px solid #2a7}.pred{background:#fd7}
 .examples li{margin:.35em 0}.kind{display:inline-block;min-width:17em;font-weight:600}.note{color:#555;font-size:.9em}img{max-width:100%;border:1px solid #eee;margin:.4em 0}
 """
+
+
+# Tables with one column per system are cut into tables of at most this many systems:
+# wider ones would not fit a 1280 px page
+SYSTEMS_PER_TABLE = 6
+# the mark of a number computed on fewer than MIN_SUPPORT items (nerspan.bootstrap), in
+# every table that marks one (intervals, buckets)
+FEW_MARK = " <span class='small' title='fewer than min_support items'>*</span>"
 
 
 class Raw(str):
@@ -57,14 +65,25 @@ def number(value, percent: bool = True) -> str:
 def table(header: list, rows: list[list], percent: bool = True, text: bool = False) -> str:
     """Rows of cells (numbers as percent unless ``percent=False``; ``Raw`` HTML as is);
     ``text=True`` aligns every column left (tables of words)."""
-    # long system names break after their underscores, not inside a word
-    head = "".join(f"<th>{escape(h).replace('_', '_<wbr>')}</th>" for h in header)
+    head = "".join(f"<th>{header_html(h)}</th>" for h in header)
     body = "".join(
         "<tr>" + "".join(f"<td>{cell if isinstance(cell, Raw) else number(cell, percent)}</td>"
                          for cell in row) + "</tr>" for row in rows)
     # a table wider than the page scrolls inside its box, the page never does
     return (f"<div class='wide{' text' if text else ''}'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
             "</table></div>")
+
+
+def header_html(text) -> str:
+    """A column header: its words kept whole, a line broken between them only (not in
+    "unseen-O" nor inside "musicartist"), a long system name after its underscores.
+
+    >>> header_html("unseen-O rate"), header_html("my_system")
+    ("<span class='w'>unseen-O</span> <span class='w'>rate</span>", 'my_<wbr>system')
+    """
+    return " ".join(word.replace("_", "_<wbr>") if "_" in word
+                    else f"<span class='w'>{word}</span>" if word else word
+                    for word in escape(text).split(" "))
 
 
 def png_data_uri(png: bytes) -> str:

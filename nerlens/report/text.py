@@ -49,9 +49,13 @@ def _with_interval(value, interval) -> str:
     if text != UNDEFINED and interval and interval.get("low") is not None \
             and interval["low"] == interval["low"]:
         text += f" [{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]"
-        if interval.get("too_small"):
-            text += "*"
-    return text
+    return text + _few(text, interval)
+
+
+def _few(text: str, interval) -> str:
+    """``*`` after a number computed on fewer than ``MIN_SUPPORT`` items (its interval
+    says so), as the page marks it; nothing after an undefined one."""
+    return "*" if text != UNDEFINED and interval and interval.get("too_small") else ""
 
 
 def wrap(text: str, **indents) -> str:
@@ -75,7 +79,8 @@ def headline_table(report) -> str:
     for system in report.systems:
         estimates, intervals = report.estimates[system], report.intervals.get(system, {})
         row = [_with_interval(estimates.get("entity_f1"), intervals.get("entity_f1"))]
-        row += [_value(estimates.get(key)) for key, _, _ in chosen]
+        row += [_value(estimates.get(key)) + _few(_value(estimates.get(key)), intervals.get(key))
+                for key, _, _ in chosen]
         if report.comparisons:
             pair = report.comparisons.get(pair_key(system, baseline))
             same = estimates.get("entity_f1") == report.estimates[baseline].get("entity_f1")
@@ -104,7 +109,8 @@ def legend(report) -> str:
     if info.get("bootstrap"):
         parts.append(f"F1 [CI]: entity F1 and its {info['confidence']:.0%} percentile "
                      f"bootstrap interval over sentences ({counted(info['bootstrap'], 'sample')}"
-                     f", seed {info['seed']}); * = fewer than {counted(MIN_SUPPORT, 'item')}.")
+                     f", seed {info['seed']}). *: a number computed on fewer than "
+                     f"{counted(MIN_SUPPORT, 'item')}.")
     else:
         parts.append("F1: entity F1 (no bootstrap, so no interval).")
     parts += [f"{header}: {text}." for _, header, text in columns(report)]
