@@ -87,6 +87,9 @@ MATCHING = ("grounded", "strings")
 OCCURRENCES = ("all", "ordered")
 OVERLAPS = ("drop", "keep")
 COMPAT = (None, "universalner")
+# How faireval's SemEval-2013 schemas pair spans (``faireval.semeval``), here so that the
+# command line offers the values without importing the family.
+SEMEVAL_MATCHING = ("greedy", "optimal")
 
 
 def check_choice(name: str, value, choices: tuple):
