@@ -29,7 +29,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SMALL = ["--rounds", "1"]   # the test of every benchmark runs this (tests/test_benchmarks.py)
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--rounds", "1"]
 
 GOLD = "John\tB-PER\nlives\tO\nin\tO\nParis\tB-LOC\n\nAna\tB-PER\nmet\tO\nKim\tB-PER\n"
 PRED = "John\tB-PER\nlives\tO\nin\tO\nParis\tB-ORG\n\nAna\tB-PER\nmet\tO\nKim\tO\n"
