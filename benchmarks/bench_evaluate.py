@@ -21,11 +21,22 @@ score and compute / no-op; the module's result is checked equal to the family's 
 Then the faireval module against a seqeval-style module (evaluate's published
 ``seqeval``: ``classification_report`` on the decoded lists), the same F1 checked first.
 
-Issue 37 (2 shared cores, load about 2; 50,000 sentences, 750k tokens, best of 3): on
-main at 228e979 compute / no-op was faireval 1.21, hardeval 1.40, tough_mentions 1.33,
-attribute_buckets 1.57 and compute / score 4.8, 3.3, 3.5, 3.0 (evaluate encoded every
-tag, decoded it back to lists, and its collector traversed those objects); see
-``nerlens.metric_support`` for what changed, and the CHANGELOG for the numbers after.
+Issue 37 (2 shared cores, load 4-5; 20,000 sentences, 300k tokens, best of 5; main at
+228e979, then this code, one after the other):
+
+==================  ===============  ===============  ========================
+module              compute / score  compute / no-op  compute / no-op, paused
+==================  ===============  ===============  ========================
+faireval            3.43 -> 2.53     1.47 -> 0.94     1.73 -> 1.02
+hardeval            3.60 -> 2.15     1.36 -> 0.87     1.63 -> 1.19
+tough_mentions      4.44 -> 2.70     1.41 -> 0.86     1.65 -> 1.06
+attribute_buckets   2.71 -> 1.81     1.81 -> 1.17     2.12 -> 1.35
+==================  ===============  ===============  ========================
+
+At 50,000 sentences (best of 3, load 3-5) compute / no-op went from 1.15-3.01 to
+0.50-0.81 (1.01-1.28 against the no-op with the collector paused). What is left of
+compute / score is evaluate's encoding of every sentence, which the no-op pays too;
+attribute_buckets' own ``score`` is the rest of its ratio.
 """
 from __future__ import annotations
 
