@@ -125,3 +125,9 @@ def test_a_family_asked_of_the_registry_imports_that_family_alone():
     modules, out = imported("from nerlens.families import family_names; "
                             "print(*family_names())")
     assert set(out.split()) >= FAMILIES and tops(modules) >= FAMILIES
+
+
+def test_a_module_loads_its_family_alone():
+    modules, _ = imported("import evaluate; evaluate.load('metrics/faireval')")
+    assert tops(modules) & FAMILIES == {"faireval"}
+    assert report_modules(modules) == set() and "matplotlib" not in modules
