@@ -1,11 +1,12 @@
 """Entity-level scoring speed: nerlens against seqeval, nervaluate and seqscore, one run.
 
-    python -m benchmarks.bench_core [--sentences 50000] [--repeat 3]
+    python -m benchmarks.bench_core [--sentences 50000] [--repeat 3] [--systems 15]
 
 Inputs for everyone are lists of tag strings per sentence (what users hold); each
 timing includes the scorer's own conversion of those lists. Prints tokens per second, the
 ratio of every peer's time to nerlens's lenient time, and peak memory (tracemalloc) of
-nerlens and seqeval. Also times the 15 real CoNLL-2003 outputs when ../shared/data has them.
+nerlens and seqeval; nerlens's lenient F1 is checked equal to seqeval's ``f1_score``
+first. Also times the 15 real CoNLL-2003 outputs when ../shared/data has them.
 """
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ import tracemalloc
 from pathlib import Path
 
 import nerspan
+from benchmarks.common import add_systems_argument
 from benchmarks.synthetic import make_corpus
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--sentences", "300", "--repeat", "1", "--systems", "1"]
 
 
 def peers():
@@ -79,7 +83,11 @@ def run(gold, pred, repeat, title):
         "nerlens strict": lambda g, p: nerspan.score(g, p, mode="strict").micro(),
     }
     timings = {name: best_time(f, gold, pred, repeat) for name, f in ours.items()}
-    for name, f in peers().items():
+    found = peers()
+    if "seqeval f1_score" in found:   # the same number, or the times compare nothing
+        assert abs(ours["nerlens lenient"](gold, pred)[2]
+                   - found["seqeval f1_score"](gold, pred)) < 1e-12
+    for name, f in found.items():
         timings[name] = best_time(f, gold, pred, 1 if "nervaluate" in name else repeat)
     base = timings["nerlens lenient"]
     print(f"{'scorer':40s} {'seconds':>9s} {'tokens/s':>12s} {'x nerlens':>10s}")
@@ -95,6 +103,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=50_000)
     parser.add_argument("--repeat", type=int, default=3)
+    add_systems_argument(parser)
     args = parser.parse_args(argv)
     _, gold, pred = make_corpus(args.sentences)
     timings = run(gold, pred, args.repeat, "synthetic corpus")
@@ -106,7 +115,7 @@ def main(argv=None):
               f"(ratio {ours / theirs:.2f})")
     except ImportError:
         print(f"peak memory: nerlens {ours / 2**20:.1f} MiB")
-    systems = sorted((DATA / "conll03" / "systems").glob("*.txt"))
+    systems = sorted((DATA / "conll03" / "systems").glob("*.txt"))[:args.systems]
     if systems:
         corpora = [nerspan.read_system_file(path) for path in systems]
         lists = [([c.tags("gold", i) for i in range(c.n_sentences)],
@@ -122,10 +131,10 @@ def main(argv=None):
             for g, p in lists:
                 classification_report(g, p, output_dict=True)
             theirs = time.perf_counter() - start
-            print(f"nerlens score (all 15): {ours:.3f} s; seqeval classification_report: "
-                  f"{theirs:.3f} s; ratio {theirs / ours:.1f}x")
+            print(f"nerlens score ({len(systems)} systems): {ours:.3f} s; seqeval "
+                  f"classification_report: {theirs:.3f} s; ratio {theirs / ours:.1f}x")
         except ImportError:
-            print(f"nerlens score (all 15): {ours:.3f} s")
+            print(f"nerlens score ({len(systems)} systems): {ours:.3f} s")
     return timings
 
 

@@ -19,6 +19,9 @@ import sys
 import tempfile
 import time
 
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--rounds", "1"]
+
 SEQEVAL_SCRIPT = """
 from seqeval.metrics import classification_report
 from nerlens.demo import demo_corpus

@@ -1,6 +1,6 @@
 """File tools against seqscore: validate, repair, convert and count a CoNLL-2003 file.
 
-    python -m benchmarks.bench_encodings [--repeat 3]
+    python -m benchmarks.bench_encodings [--repeat 3] [--documents 946]
 
 The CoNLL-2003 training file (IOB2, 203,621 tokens in 14,041 sentences and 946
 documents; read where it lies, never copied) through nerlens's functions
@@ -29,29 +29,32 @@ from nerspan.validation import validate
 
 TRAIN = DATA / "conll03" / "train.txt"
 
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--repeat", "1", "--documents", "20"]
 
-def ours(task: str, out: Path):
+
+def ours(task: str, out: Path, source: Path = TRAIN):
     if task == "validate":
-        return len(validate(TRAIN, "IOB1").problems)
+        return len(validate(source, "IOB1").problems)
     if task == "repair":
-        return repair(TRAIN, "IOB1", "conlleval").write(out)
+        return repair(source, "IOB1", "conlleval").write(out)
     if task == "convert":
-        return convert(TRAIN, "IOB2", "IOBES").write(out)
-    return count(TRAIN, "IOB2")
+        return convert(source, "IOB2", "IOBES").write(out)
+    return count(source, "IOB2")
 
 
-def theirs(task: str, out: Path):
+def theirs(task: str, out: Path, source: Path = TRAIN):
     from seqscore.conll import (LineSpec, ingest_conll_file, validate_conll_file,
                                 write_docs_using_encoding)
 
     spec, options = LineSpec(0, -1), dict(ignore_document_boundaries=False,
                                           allow_comment_lines=False)
     if task == "validate":
-        return len(validate_conll_file(str(TRAIN), "IOB", "UTF-8", spec, **options).errors)
+        return len(validate_conll_file(str(source), "IOB", "UTF-8", spec, **options).errors)
     name, repair_method, target = {"repair": ("IOB", "conlleval", "IOB"),
                                    "convert": ("BIO", None, "BIOES"),
                                    "count": ("BIO", None, None)}[task]
-    docs = ingest_conll_file(TRAIN, name, "UTF-8", spec, repair=repair_method, quiet=True,
+    docs = ingest_conll_file(source, name, "UTF-8", spec, repair=repair_method, quiet=True,
                              **options)
     if target is None:  # count: as the command counts
         from collections import Counter
@@ -59,6 +62,19 @@ def theirs(task: str, out: Path):
                          for doc in docs for s in doc for m in s.mentions)
         return [{"count": n, "type": k, "text": t} for (k, t), n in counts.most_common()]
     return write_docs_using_encoding(docs, target, "UTF-8", "\t", spec, out)
+
+
+def first_documents(path: Path, n: int, out: Path) -> Path:
+    """The first ``n`` documents (``-DOCSTART-`` lines) of ``path``, written to ``out``."""
+    kept, seen = [], 0
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            seen += line.startswith("-DOCSTART-")
+            if seen > n:
+                break
+            kept.append(line)
+    out.write_text("".join(kept), encoding="utf-8")
+    return out
 
 
 def tags(path: Path) -> list:
@@ -69,6 +85,8 @@ def tags(path: Path) -> list:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--documents", type=int, default=None,
+                        help="the first N documents of the file (default: all 946)")
     args = parser.parse_args(argv)
     if not TRAIN.exists():
         print(f"skipped: {TRAIN} not found")
@@ -78,12 +96,15 @@ def main(argv=None) -> int:
         return 0
     with tempfile.TemporaryDirectory() as folder:
         mine, peer = Path(folder) / "ours.txt", Path(folder) / "theirs.txt"
-        print(f"CoNLL-2003 train.txt, best of {args.repeat}; nerlens / seqscore")
+        source = TRAIN if args.documents is None else first_documents(
+            TRAIN, args.documents, Path(folder) / "train.txt")
+        print(f"CoNLL-2003 train.txt ({args.documents or 'all'} documents), best of "
+              f"{args.repeat}; nerlens / seqscore")
         for task in ("validate", "repair", "convert", "count"):
-            a, b = ours(task, mine), theirs(task, peer)
+            a, b = ours(task, mine, source), theirs(task, peer, source)
             assert a == b and (task not in ("repair", "convert") or tags(mine) == tags(peer))
-            time_ours = best_time(lambda: ours(task, mine), args.repeat)
-            time_theirs = best_time(lambda: theirs(task, peer), args.repeat)
+            time_ours = best_time(lambda: ours(task, mine, source), args.repeat)
+            time_theirs = best_time(lambda: theirs(task, peer, source), args.repeat)
             print(f"  {task:9s} {time_ours:7.3f} s  {time_theirs:7.3f} s  "
                   f"{time_theirs / time_ours:5.1f}x (same {'tags' if a is None else 'output'})")
     return 0

@@ -25,6 +25,9 @@ from benchmarks.synthetic import make_corpus
 
 DATA = SHARED_DATA / "faireval"
 
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--sentences", "300", "--repeat", "1", "--long-tokens", "2000"]
+
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

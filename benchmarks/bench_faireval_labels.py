@@ -33,6 +33,9 @@ import faireval
 from benchmarks.common import best_time
 from benchmarks.synthetic import make_corpus
 
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--sentences", "300", "--labels", "10", "100", "--repeat", "1"]
+
 
 def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -23,6 +23,9 @@ from benchmarks.common import best_time
 from benchmarks.synthetic import make_corpus
 from nerspan.generative import ground, read_generated
 
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--sentences", "200", "--repeat", "1"]
+
 TYPES = ("PER", "LOC", "ORG", "MISC")
 
 

@@ -1,6 +1,6 @@
 """hardeval speed on the real CoNLL-2003 data, against seqeval's classification_report.
 
-    python -m benchmarks.bench_hardeval [--repeat 3]
+    python -m benchmarks.bench_hardeval [--repeat 3] [--systems 15]
 
 The 15 system outputs are read once into lists of strings per sentence (what users
 hold). hardeval's time covers reading and indexing the training file, then scoring all
@@ -13,6 +13,9 @@ from __future__ import annotations
 import hardeval
 import nerspan
 from benchmarks.common import compare_on_conll03
+
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--repeat", "1", "--systems", "1"]
 
 
 def run_hardeval(train_path, systems: dict) -> dict:

@@ -114,6 +114,9 @@ import nerspan
 from benchmarks.common import best_time
 from benchmarks.synthetic import make_corpus
 
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--sentences", "300", "--repeat", "1", "--many-labels", "200", "--file-mb", "0.2"]
+
 
 def id_inputs(gold, pred, labels=None):
     """Labels in id order (default: those of the data, sorted) and the ids as padded 2-D

@@ -1,6 +1,7 @@
 """The whole report on CoNLL-2003 with its 15 systems against seqeval, in one run.
 
     python -m benchmarks.bench_report [--bootstrap 1000] [--types 100] [--rounds 3]
+                                      [--systems 15]
 
 Times ``nerlens.report`` (all four families, training index built once, HTML and JSON
 rendered) without figures and bootstrap (the scoring alone: gold, every system and the
@@ -41,9 +42,13 @@ import time
 from pathlib import Path
 
 import nerlens
+from benchmarks.common import add_systems_argument
 from nerspan import GOLD, read_columns, read_system_file
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "conll03"
+
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--bootstrap", "10", "--types", "4", "--rounds", "1", "--systems", "2"]
 
 
 def main(argv=None) -> dict | None:
@@ -53,9 +58,10 @@ def main(argv=None) -> dict | None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of (seqeval, report without figures, report); the "
                              "best of each is kept")
+    add_systems_argument(parser)
     args = parser.parse_args(argv)
     many_types = many_types_row(args.types)
-    systems = sorted((DATA / "systems").glob("*.txt"))
+    systems = sorted((DATA / "systems").glob("*.txt"))[:args.systems]
     if not systems:
         print(f"skipped: no CoNLL-2003 systems under {DATA}")
         return {"many_types": many_types}

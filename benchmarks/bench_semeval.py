@@ -27,6 +27,9 @@ import nerspan
 from benchmarks.common import best_time
 from benchmarks.synthetic import TYPES, make_corpus
 
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--sentences", "300", "--repeat", "1", "--document-tokens", "300"]
+
 
 def nervaluate_numbers(gold, pred, types=TYPES) -> dict | None:
     try:

@@ -26,16 +26,23 @@ def best_time(function: Callable, repeat: int) -> float:
     return min(times)
 
 
-def load_systems(folder: Path = CONLL03_SYSTEMS) -> dict:
-    """name -> (tokens, gold, pred), each a list of lists of strings (what users hold)."""
+def load_systems(folder: Path = CONLL03_SYSTEMS, limit: int | None = None) -> dict:
+    """name -> (tokens, gold, pred), each a list of lists of strings (what users hold), of
+    the first ``limit`` outputs (None: all)."""
     systems = {}
-    for path in sorted(folder.glob("*.txt")):
+    for path in sorted(folder.glob("*.txt"))[:limit]:
         corpus = nerspan.read_system_file(path)
         sentences = range(corpus.n_sentences)
         systems[path.stem] = ([corpus.sentence_tokens(i) for i in sentences],
                               [corpus.tags("gold", i) for i in sentences],
                               [corpus.tags("pred", i) for i in sentences])
     return systems
+
+
+def add_systems_argument(parser) -> None:
+    """``--systems N``: only the first N of the 15 CoNLL-2003 outputs (a small run)."""
+    parser.add_argument("--systems", type=int, default=None,
+                        help="the first N of the CoNLL-2003 outputs (default: all 15)")
 
 
 def seqeval_reports(systems: dict) -> dict:
@@ -53,11 +60,12 @@ def compare_on_conll03(description: str, label: str,
     print both and their ratio. Skips when ../shared/data is absent."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--repeat", type=int, default=3)
+    add_systems_argument(parser)
     args = parser.parse_args(argv)
     if not (CONLL03_TRAIN.exists() and CONLL03_SYSTEMS.exists()):
         print(f"skipped: shared data not found under {DATA}")
         return 0
-    systems = load_systems()
+    systems = load_systems(limit=args.systems)
     n_tokens = sum(sum(map(len, gold)) for _, gold, _ in systems.values())
     print(f"CoNLL-2003: training file + {len(systems)} systems ({n_tokens} test tokens in "
           f"all), best of {args.repeat}")

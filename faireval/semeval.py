@@ -35,6 +35,7 @@ import numpy as np
 
 from nerspan.corpus import ranges
 from nerspan.errors import InputTypeError, shown
+from nerspan.options import SEMEVAL_MATCHING
 
 from .assignment import optimal_pairs
 from .inputs import Prepared, SpanTable
@@ -42,7 +43,7 @@ from .inputs import Prepared, SpanTable
 CORRECT, INCORRECT, PARTIAL, SPURIOUS, MISSED = range(5)
 COUNT_NAMES = ("correct", "incorrect", "partial", "spurious", "missed")
 MIN_OVERLAP = 0.01  # nervaluate's default min_overlap_percentage (1.0), as a fraction
-MATCHINGS = ("greedy", "optimal")
+MATCHINGS = SEMEVAL_MATCHING
 
 
 @dataclass(frozen=True)

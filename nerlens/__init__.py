@@ -12,11 +12,20 @@ from typing import Mapping
 
 from nerspan import __version__
 
-from .experiment import Experiment, experiment
+# The report and the experiment import every family, the pages and the figures: they are
+# imported when first used (``nerlens.exports``), so that a command that uses neither
+# starts without them. Their packages come first: ``nerlens.report`` and
+# ``nerlens.experiment`` are then the functions of these names, however late a module of
+# the packages is imported (importing a submodule binds only a package not imported yet).
+from . import experiment as _experiment_package
+from . import report as _report_package
+from .exports import on_demand
 from .families import register_family
-from .report import Report
-from .report import report as dataset_report
 from .systems import read_systems
+
+del experiment   # the function of that name, from ``__getattr__``
+__getattr__ = on_demand(__name__, {"experiment": ".experiment", "Experiment": ".experiment",
+                                   "Report": ".report"})
 
 __all__ = ["__version__", "report", "Report", "experiment", "Experiment", "read_systems",
            "register_family"]
@@ -34,8 +43,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     and returns an ``Experiment``.
     """
     if datasets is None:
-        return dataset_report(gold, systems, train, **options)
+        return _report_package.report(gold, systems, train, **options)
     if gold is not None or systems is not None or options.pop("corpus", None) is not None:
         raise ValueError("give datasets=... (each with its gold, train and systems) or "
                          "gold and systems, not both")
-    return experiment(datasets, **options)
+    return _experiment_package.experiment(datasets, **options)

@@ -9,6 +9,11 @@ Spaces) reads the descriptors here and names no family.
 Order: the report's, by each descriptor's ``order`` (METHODS.md's sections for the
 built-in families), then by name.
 
+A family's package is imported when its descriptor is first asked for (``get_family``,
+``family_package``): the entry points are read at once, each family loaded on its own,
+so that ``nerlens faireval`` or the faireval evaluate module imports no other family.
+``registered()`` (every family, in order) loads them all.
+
 The packages are imported by a path no loading script can shadow. A metric folder
 (``metrics/faireval/``), and the Hub Space published from it, holds the evaluate loading
 script ``faireval.py`` beside ``app.py``; Python puts the folder of the script it runs
@@ -40,6 +45,7 @@ INSTALLED_BESIDE = Path(__file__).resolve().parents[1]
 
 _registry: dict[str, Family] = {}    # name -> descriptor, once loaded
 _packages: dict[str, str] = {}       # name -> the package that exports the descriptor
+_points: dict = {}                   # name -> its entry point, until its descriptor loads
 _loaded = False
 
 
@@ -47,6 +53,8 @@ _loaded = False
 def registered() -> dict[str, Family]:
     """Every registered family, name -> descriptor, in the report's order."""
     _load()
+    for name in list(_points):
+        _descriptor(name)
     return dict(sorted(_registry.items(), key=lambda item: (item[1].order, item[0])))
 
 
@@ -60,12 +68,13 @@ def family_names() -> tuple:
 
 
 def get_family(name: str) -> Family:
-    """The descriptor of the registered family ``name``."""
-    families = registered()
-    if name not in families:
+    """The descriptor of the registered family ``name`` (only its package imported)."""
+    _load()
+    descriptor = _descriptor(name) if isinstance(name, str) else None
+    if descriptor is None:
         raise ValueError(f"unknown metric family {shown(name)}; choose from "
-                         f"{tuple(families)}")
-    return families[name]
+                         f"{tuple(registered())}")
+    return descriptor
 
 
 def in_report_order(names) -> list[Family]:
@@ -82,9 +91,12 @@ def register_family(descriptor: Family, *, replace: bool = False) -> None:
         raise InputTypeError(f"register_family takes a nerspan.family.Family, not "
                              f"{shown(descriptor)} (a {type(descriptor).__name__})")
     _load()
-    if descriptor.name in _registry and not replace and _registry[descriptor.name] is not descriptor:
+    taken = descriptor.name in _points or (descriptor.name in _registry
+                                           and _registry[descriptor.name] is not descriptor)
+    if taken and not replace:
         raise ValueError(f"a family named {descriptor.name!r} is registered already (from "
                          f"{_packages.get(descriptor.name)}); pass replace=True to replace it")
+    _points.pop(descriptor.name, None)
     _registry[descriptor.name] = descriptor
     module = getattr(descriptor.score, "__module__", None) or ""
     _packages[descriptor.name] = module.split(".")[0] or descriptor.name
@@ -92,9 +104,9 @@ def register_family(descriptor: Family, *, replace: bool = False) -> None:
 
 def unregister_family(name: str) -> Family:
     """Remove a family registered at run time (tests); returns its descriptor."""
-    _load()
+    descriptor = get_family(name)
     _packages.pop(name, None)
-    return _registry.pop(name)
+    return _registry.pop(name, descriptor)
 
 
 def check_families(families) -> tuple:
@@ -139,16 +151,34 @@ def with_beta(options, families, beta: float) -> dict:
 def _load() -> None:
     """Read the entry points once: every installed distribution's, and, when the
     installed nerlens metadata declares none (a source checkout installed before the
-    group existed), those of setup.cfg beside the packages."""
+    group existed), those of setup.cfg beside the packages. No family is imported here
+    (``_descriptor``)."""
     global _loaded
     if _loaded:
         return
-    _loaded = True       # a package that asks for the registry while it loads gets it so far
     try:
         _load_entry_points()
     except BaseException:
-        _loaded = False
+        _points.clear()
         raise
+    _loaded = True
+
+
+def _descriptor(name: str) -> Family | None:
+    """The descriptor of ``name``, its entry point loaded now if it was not (None: no
+    family of that name). A package that asks for the registry while it loads finds
+    itself not registered yet."""
+    if name in _registry:
+        return _registry[name]
+    point = _points.pop(name, None)
+    if point is None:
+        return None
+    try:
+        descriptor = _load_point(point)
+    except BaseException:
+        _points[name] = point
+        raise
+    return _registry.setdefault(name, descriptor)
 
 
 def _load_entry_points() -> None:
@@ -162,9 +192,9 @@ def _load_entry_points() -> None:
                              f"{found[point.name].value} and {point.value}")
         found[point.name] = point
     for name, point in found.items():
-        descriptor = _load_point(point)
-        _registry.setdefault(name, descriptor)
-        _packages.setdefault(name, point.value.split(":")[0].split(".")[0])
+        if name not in _registry:   # a family registered at run time first stays
+            _points[name] = point
+            _packages.setdefault(name, point.value.split(":")[0].split(".")[0])
 
 
 def _distribution(point) -> str | None:

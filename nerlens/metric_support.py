@@ -6,17 +6,31 @@ evaluate passes the keyword arguments of ``evaluate.load(path, **kwargs)`` to th
 options, the training data and the evaluation tokens there, index the training data once,
 and let ``compute(...)`` override any of them. They are mixins, not ``EvaluationModule``
 subclasses, so that evaluate still finds the script's own metric class first.
+
+What evaluate costs a module is kept to what it must do. It encodes every input into an
+Arrow cache before ``_compute`` runs; it is asked to hand the columns over as they are
+stored (``format="arrow"``), and tag strings (or label ids with ``label_list``) on both
+sides, with their tokens, are read through their Arrow buffers (``read_columns``,
+nerspan's ``arrow`` input form): no Python list is decoded per sentence, no string per
+tag. Other forms (span dicts, generated output) are decoded to lists, as evaluate would.
+Python's garbage collector is paused while a batch is added and computed
+(``collector_paused``): its passes over the objects evaluate makes while encoding took
+about half of a compute's time. ``benchmarks/bench_evaluate.py`` times each module
+against its family's ``score`` and a no-op module with the same features.
 """
 from __future__ import annotations
 
+import gc
 import numbers
 import warnings
 from collections.abc import Mapping
+from contextlib import contextmanager
 
 import datasets
 
 from nerspan import (InputOptions, InputTypeError, InvalidTagError, TrainIndex,
                      as_train_index)
+from nerspan.arrow_columns import is_arrow, list_column
 from nerspan.gold_context import resolve
 from nerspan.span_input import is_span_input
 from nerspan.corpus import as_sentences
@@ -85,6 +99,58 @@ def input_features(with_tokens: bool = False, per_token: tuple = ()) -> list:
     pairs = [(tags, tags), *((g, r) for g in GENERATED_FORMS for r in forms),
              *((p, r) for p in forms for r in forms if (p, r) != (tags, tags)), (ids, ids)]
     return [datasets.Features({"predictions": p, "references": r, **extra}) for p, r in pairs]
+
+
+# How evaluate hands the stored inputs to ``_compute``: as Arrow arrays (``read_columns``).
+COLUMN_FORMAT = "arrow"
+
+
+def read_columns(predictions, references, tokens=None, label_list=None) -> tuple:
+    """``(predictions, references, tokens)`` as the family reads them, from the Arrow
+    arrays evaluate hands over: tag strings on both sides (or label ids, with
+    ``label_list``) stay Arrow, and their tokens with them (nerspan reads their buffers);
+    any other form (span dicts, generated output), a side of empty sentences only (span
+    lists without a mention, or an error nerspan words), and their tokens, become Python
+    lists, as evaluate decodes them. Values that are no Arrow arrays are kept as they are.
+    """
+    if all(_arrow_tags(side, label_list) for side in (predictions, references)):
+        return predictions, references, tokens
+    return python_lists(predictions), python_lists(references), python_lists(tokens)
+
+
+def python_lists(value):
+    """An Arrow array as Python lists (evaluate's decoding); anything else as it is."""
+    return value.to_pylist() if is_arrow(value) else value
+
+
+def _arrow_tags(column, label_list) -> bool:
+    """Whether ``column`` is an Arrow list array of strings (of integers: with a
+    ``label_list``), not all its sentences empty, which nerspan reads through its
+    buffers."""
+    if not is_arrow(column) or not hasattr(column.type, "value_type"):
+        return False   # no list per sentence: generated output, a string each
+    kind = str(column.type.value_type)
+    if not (kind in ("string", "large_string")
+            or (label_list is not None and kind.startswith(("int", "uint")))):
+        return False
+    values, _ = list_column(column, "predictions")
+    return len(values) > 0
+
+
+@contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off for the block, on again after (if it was
+    on): adding a batch makes a Python object per tag and per sentence (evaluate's
+    encoding), and the collector's passes over them and over the caller's own lists took
+    about half of a compute's time. Those objects are freed by reference counting;
+    nothing here makes cycles, which is all the collector frees."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def score_in_context(score, references, predictions, *, train=None, **options):
@@ -202,6 +268,7 @@ class OptionsMixin:
         TypeProcessing.of(*(self._load_options.get(k) for k in TYPES))  # errors at load
         self._load_span_options = {k: kwargs.pop(k) for k in READ_OPTIONS if k in kwargs}
         super().__init__(*args, **kwargs)
+        self.info.format = COLUMN_FORMAT   # _compute reads the columns (read_columns)
 
     # Tag strings are checked before evaluate encodes the batch, whose own error on label
     # ids ("don't match the expected format") does not say what to do.
@@ -210,12 +277,14 @@ class OptionsMixin:
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of tag lists or label ids (see ``evaluate.EvaluationModule.add_batch``)."""
         check_tag_strings(self.name, True, predictions=predictions, references=references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
+        with collector_paused():
+            return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one sentence's tags or label ids (see ``evaluate.EvaluationModule.add``)."""
         check_tag_strings(self.name, True, predictions=[prediction], references=[reference])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+        with collector_paused():
+            return super().add(prediction=prediction, reference=reference, **kwargs)
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the metric; tag lists per sentence, or label ids with ``label_list``
@@ -223,7 +292,8 @@ class OptionsMixin:
         check_tag_strings(self.name, self._label_list(kwargs) is not None,
                           predictions=predictions, references=references)
         refuse_string_matching(self.name, kwargs)
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        with collector_paused():
+            return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _label_list(self, given: dict):
         """``label_list`` given to ``compute``, else the load-time one (None: none)."""
@@ -236,9 +306,10 @@ class OptionsMixin:
         return ()
 
     def _options(self, given: dict) -> dict:
-        """The load-time options updated by the known ones among ``given``."""
+        """The load-time options updated by the known ones among ``given`` (a per-token
+        input evaluate stored, ``pos`` or ``subsets``, as Python lists)."""
         options = dict(self._load_options)
-        options.update({k: v for k, v in given.items()
+        options.update({k: python_lists(v) for k, v in given.items()
                         if k in self.OPTIONS + DECODING + TYPES + SHARED_OPTIONS})
         options["label_list"] = self._label_list(given)
         if options["label_list"] is None:
@@ -269,6 +340,11 @@ class OptionsMixin:
             except (ValueError, TypeError, KeyError, IndexError, AttributeError):
                 continue
         return super()._infer_feature_from_example(example)
+
+    def _columns(self, options: dict, predictions, references, tokens=None) -> tuple:
+        """``read_columns`` of this compute's inputs, with its ``options``
+        (``_options``): ``(predictions, references, tokens)``."""
+        return read_columns(predictions, references, tokens, options.get("label_list"))
 
     def _span_options(self, given: dict) -> dict:
         """``texts``, ``inclusive_end``, ``snap`` (nerspan.span_input) and ``matching``,

@@ -7,6 +7,9 @@ sentences with gold and predicted mentions marked and each kind of error colored
 (FairEval's kinds, named as the report's examples name them), the report's headline
 table and the family's section of the report (its tables, human names, percent), and how
 to get the full report. Nothing is downloaded: the report is computed here.
+
+Gradio is the extra ``spaces`` of the distribution (``SPACES_INSTALL``); an app run
+without it stops with that command, not a traceback.
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ from nerlens.report.page_kit import STYLE, escape
 from nerlens.report.views import report_view
 
 SYSTEM = "system"  # the one system's name in the report's tables
+# what brings Gradio (setup.cfg's extra "spaces")
+SPACES_INSTALL = 'pip install "nerlens[spaces]"'
 CORRECT = ("TP", "correct mention")
 # kind colors in the order of the kinds (then again): distinct at a glance, dark text reads
 PALETTE = ("#ffc38a", "#fff07a", "#d9b8ff", "#ff9d9d", "#9fc5ff", "#bdf0f0")
@@ -204,6 +209,19 @@ def typed_inputs(given: Mapping, needs_train: bool) -> dict:
     return call
 
 
+def gradio():
+    """The ``gradio`` package. Without it, ``SystemExit`` with the command that installs
+    it: an app is run as a script (``python metrics/faireval/app.py``), and one line
+    saying what to install serves its user better than a traceback."""
+    try:
+        import gradio as gr
+    except ModuleNotFoundError as error:
+        if error.name != "gradio":   # gradio is there, something it needs is not
+            raise
+        raise SystemExit(f"this Space's app needs Gradio: {SPACES_INSTALL}") from None
+    return gr
+
+
 def build_demo(family: str, title: str, description: str, example: dict,
                options: dict | None = None, convert: Callable[[dict], dict] | None = None):
     """A ``gradio.Blocks`` app: text inputs, option widgets, a Compute button, the result
@@ -217,8 +235,7 @@ def build_demo(family: str, title: str, description: str, example: dict,
     defaults updated by ``chosen``), ``example_result(chosen)`` (the family's result dict
     in it), ``example_page()`` (the page shown first) and ``family``.
     """
-    import gradio as gr
-
+    gr = gradio()
     descriptor = get_family(family)
     options = options or {}
     convert = convert or dict

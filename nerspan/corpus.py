@@ -20,7 +20,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .dataset_input import dataset_arrays
+from .arrow_columns import is_arrow
+from .dataset_input import arrow_arrays, arrow_words, dataset_arrays
 from .errors import (EmptyInputError, InputTypeError, LabelIdError, LengthMismatchError,
                      NameTakenError, NerspanError, SentenceCountError, counted)
 from .flat import (GOLD, IGNORE_INDEX, PRED, Interner, _any_outside, _as_sentences,
@@ -465,6 +466,33 @@ class Corpus:
         """
         ref, pred, labels, words, ignore = dataset_arrays(
             dataset, tags_column, tokens_column, predictions, ignore_index)
+        return cls._from_flat_ids(ref, pred, labels, words, ignore)
+
+    @classmethod
+    def from_arrow(cls, references, predictions=None, tokens=None, label_list=None,
+                   ignore_index: int = IGNORE_INDEX) -> "Corpus":
+        """Build a corpus from Arrow list arrays (``pyarrow``; evaluate stores a module's
+        inputs so), read through their buffers: no Python object is made per tag.
+
+        ``references`` hold tag strings, or label ids with ``label_list`` (positions
+        whose reference id is ``ignore_index`` are dropped, as ``from_ids`` drops them);
+        ``predictions`` the same beside them (an Arrow array, or lists); ``tokens`` an
+        Arrow array or lists per sentence. The same corpus as ``from_tags`` and
+        ``from_ids`` build of the same lists.
+
+        >>> import pyarrow as pa
+        >>> c = Corpus.from_arrow(pa.array([["B-PER", "O"]]), pa.array([["O", "O"]]),
+        ...                       pa.array([["Ana", "sang"]]))
+        >>> c.tags("gold", 0), c.tags("pred", 0), c.sentence_tokens(0)
+        (['B-PER', 'O'], ['O', 'O'], ['Ana', 'sang'])
+        """
+        ref, pred, labels, ignore = arrow_arrays(references, predictions, label_list,
+                                                 ignore_index)
+        words = arrow_words(tokens) if is_arrow(tokens) else _interned_words(tokens)
+        if words is not None and ignore is None:   # the tags' error names the odd input
+            check_shapes({"references": ref[1], **({} if pred is None else
+                                                   {"predictions": pred[1]}),
+                          "tokens": words[1]})
         return cls._from_flat_ids(ref, pred, labels, words, ignore)
 
 

@@ -1,7 +1,8 @@
-"""``Corpus.from_dataset``: a ``datasets`` split read through its Arrow buffers.
+"""``Corpus.from_dataset`` and ``Corpus.from_arrow``: a ``datasets`` split, or Arrow list
+arrays (what evaluate hands a module's ``_compute``), read through their Arrow buffers.
 
 Tag and token columns are Arrow list arrays: their offsets give the sentence lengths,
-integer values (``ClassLabel`` ids) are used as a NumPy view and strings are
+integer values (``ClassLabel`` ids, label ids) are used as a NumPy view and strings are
 dictionary-encoded in Arrow. Predictions come as another column, an Arrow array, a NumPy
 array (padded 2-D or ragged) or lists; every form ends as flat ids over one label list,
 which ``Corpus.from_dataset`` builds a corpus of as ``Corpus.from_ids`` does.
@@ -13,7 +14,7 @@ import numpy as np
 from .arrow_columns import (dataset_column, encoded_strings, integer_values, is_arrow,
                             is_string_type, list_column)
 from .flat import (IGNORE_INDEX, Interner, _as_sentences, _flatten_ids, _intern, _integral_ids,
-                   _lengths)
+                   _lengths, as_label_list)
 from .errors import (EmptyInputError, InputTypeError, LengthMismatchError, SentenceCountError,
                      counted)
 
@@ -26,27 +27,44 @@ def dataset_arrays(dataset, tags_column: str = "ner_tags",
     predictions as ``(flat ids, lengths)``, words as ``(flat ids, lengths, vocab)``;
     ``ignore_index`` None for tag strings (no id is ignored)."""
     tags = dataset_column(dataset, tags_column, "references", "tag column")
-    values, lengths = list_column(tags, "references")
-    if len(lengths) == 0:
-        raise EmptyInputError("references hold no sentence")
-    words = None
-    if tokens_column:
-        token_values, token_lengths = list_column(
-            dataset_column(dataset, tokens_column, "tokens", "token column"), "tokens")
-        ids, vocab = encoded_strings(token_values, token_lengths, "tokens", "word")
-        words = (ids, token_lengths, vocab)
     if isinstance(predictions, str):
         predictions = dataset_column(dataset, predictions, "predictions")
     names = getattr(getattr(dataset.features[tags_column], "feature", None), "names", None)
-    if names is None:  # tag strings: no id is ignored
+    ref, pred, labels, ignore = arrow_arrays(tags, predictions, names, ignore_index)
+    words = None
+    if tokens_column:
+        words = arrow_words(dataset_column(dataset, tokens_column, "tokens", "token column"))
+    return ref, pred, labels, words, ignore
+
+
+def arrow_arrays(references, predictions=None, label_list=None,
+                 ignore_index: int = IGNORE_INDEX) -> tuple:
+    """``(references, predictions, labels, ignore_index)`` of an Arrow list array of
+    references and the predictions beside it, as ``Corpus._from_flat_ids`` takes them:
+    tag strings (``ignore_index`` None: no id is ignored), or label ids named by
+    ``label_list`` (the predictions may be tag strings of those names)."""
+    values, lengths = list_column(references, "references")
+    if len(lengths) == 0:
+        raise EmptyInputError("references hold no sentence")
+    if label_list is None:
         gold_ids, labels = _string_tags(values, lengths, "references")
         pred = None if predictions is None else _predicted_tags(predictions, labels, lengths)
-        return (gold_ids, lengths), pred, tuple(labels), words, None
-    labels = list(names)
+        return (gold_ids, lengths), pred, tuple(labels), None
+    labels = list(as_label_list(label_list))
     gold_ids = integer_values(values, lengths, "references")
+    if gold_ids is None:
+        raise InputTypeError(f"references must be label ids with label_list, not Arrow "
+                             f"type {values.type}")
     pred = None if predictions is None else _predicted_ids(predictions, labels, lengths,
                                                           ignore_index)
-    return (gold_ids, lengths), pred, tuple(labels), words, ignore_index
+    return (gold_ids, lengths), pred, tuple(labels), ignore_index
+
+
+def arrow_words(tokens) -> tuple:
+    """``(flat token ids, sentence lengths, vocab)`` of an Arrow list array of words."""
+    values, lengths = list_column(tokens, "tokens")
+    ids, vocab = encoded_strings(values, lengths, "tokens", "word")
+    return ids, lengths, vocab
 
 
 def _string_tags(values, lengths, side: str) -> tuple[np.ndarray, list]:

@@ -7,6 +7,8 @@ recognises the references (and predictions) reads them. The built-in forms:
 - ``context``: a ``GoldContext`` as references (registered by ``nerspan.gold_context``);
 - ``dataset``: a ``datasets`` split, predictions a column name, an Arrow or NumPy array
   or lists (``Corpus.from_dataset``);
+- ``arrow``: Arrow list arrays of tag strings, or of label ids with ``label_list``, as
+  evaluate hands a module's inputs over (``Corpus.from_arrow``);
 - ``span_pairs``: span lists per sentence on both sides (every layout of
   ``nerspan.span_input``: token tuples, nervaluate's dicts, pipeline output);
 - ``spans``: span lists on one side, tag lists (or a ``Corpus``) on the other;
@@ -31,6 +33,7 @@ from typing import Callable
 
 import numpy as np
 
+from .arrow_columns import is_arrow
 from .corpus import Corpus
 from .errors import InputTypeError, InvalidTagError, NerspanError, shown
 from .flat import GOLD, PRED, _a, as_label_list, side_name
@@ -239,6 +242,11 @@ def _read_ids(references, predictions, inputs, scheme, words) -> Reading:
                                         inputs.tokens))
 
 
+def _read_arrow(references, predictions, inputs, scheme, words) -> Reading:
+    return Reading(ARROW, Corpus.from_arrow(references, predictions, inputs.tokens,
+                                            inputs.label_list))
+
+
 def _read_tags(references, predictions, inputs, scheme, words) -> Reading:
     return Reading(TAGS, Corpus.from_tags(references, predictions, inputs.tokens))
 
@@ -251,6 +259,10 @@ DATASET = InputForm(
     "dataset", lambda r, p, inputs, words: is_dataset(r), _read_split,
     "a datasets split (ClassLabel or tag-string ner_tags); predictions a column name, "
     "an Arrow or NumPy array, or lists", pairs=True)
+ARROW = InputForm(
+    "arrow", lambda r, p, inputs, words: is_arrow(r), _read_arrow,
+    "Arrow list arrays (pyarrow: what evaluate hands a module) of tag strings, or of label "
+    "ids with label_list; predictions an Arrow array or lists, tokens too", pairs=True)
 SPAN_PAIRS = InputForm(
     "span_pairs", lambda r, p, inputs, words: p is not None
     and _span_sides(r, p, inputs, words) == (True, True), _read_spans("span_pairs"),
@@ -270,7 +282,7 @@ IDS = InputForm(
 TAGS = InputForm(
     "tags", lambda r, p, inputs, words: True, _read_tags, "lists of tag strings per sentence")
 # In order: the first that recognises the input reads it (tags take what is left).
-FORMS = [DATASET, SPAN_PAIRS, SPANS, CORPUS, IDS, TAGS]
+FORMS = [DATASET, ARROW, SPAN_PAIRS, SPANS, CORPUS, IDS, TAGS]
 FORM_NAMED = {form.name: form for form in FORMS}
 
 

@@ -90,6 +90,9 @@ COMPAT = (None, "universalner")
 # What ``start`` and ``end`` of span input count (``InputOptions.offsets``): words of the
 # sentence, or characters of its text.
 OFFSETS = ("tokens", "chars")
+# How faireval's SemEval-2013 schemas pair spans (``faireval.semeval``), here so that the
+# command line offers the values without importing the family.
+SEMEVAL_MATCHING = ("greedy", "optimal")
 
 
 def check_choice(name: str, value, choices: tuple):

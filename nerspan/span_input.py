@@ -35,6 +35,7 @@ from typing import Mapping
 
 import numpy as np
 
+from .arrow_columns import is_arrow
 from .corpus import Corpus, Source
 from .flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
 from .errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTypeError,
@@ -76,9 +77,10 @@ class SpanRows:
 
 
 def is_span_input(value) -> bool | None:
-    """True for span lists per sentence, False for tags, ids or a Corpus, None if all empty."""
+    """True for span lists per sentence, False for tags, ids, a Corpus or Arrow arrays
+    (nerspan's ``arrow`` form reads tags and ids), None if all empty."""
     if value is None or isinstance(value, (Corpus, str, bytes)) or (
-            isinstance(value, np.ndarray)):
+            isinstance(value, np.ndarray)) or is_arrow(value):
         return False
     if not isinstance(value, (list, tuple)):
         # an iterator cannot be peeked at without consuming it: tags, as before

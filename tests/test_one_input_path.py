@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 import faireval
@@ -22,14 +23,15 @@ LABELS = ["O", "B-PER", "I-PER", "B-LOC"]
 # -- the form table ------------------------------------------------------------------------
 def test_every_form_is_one_record_in_one_table():
     names = [form.name for form in FORMS]
-    assert names == ["context", "generated", "dataset", "span_pairs", "spans", "corpus", "ids",
-                     "tags"]
+    assert names == ["context", "generated", "dataset", "arrow", "span_pairs", "spans", "corpus",
+                     "ids", "tags"]
     assert all(isinstance(form, InputForm) and form.doc for form in FORMS)
     corpus = Corpus.from_tags(TAGS, PRED)
     cases = {
         "tags": (TAGS, PRED, {}),
         "ids": ([[1, 2, 0], [3]], [[1, 0, 0], [3]], {"label_list": LABELS}),
         "corpus": (corpus, None, {}),
+        "arrow": (pa.array(TAGS), pa.array(PRED), {}),   # as evaluate hands a module
         "spans": ([[(0, 2, "PER")], [(0, 1, "LOC")]], PRED, {}),
         "span_pairs": ([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 1, "PER")], [(0, 1, "LOC")]],
                        {}),

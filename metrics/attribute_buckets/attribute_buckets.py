@@ -134,8 +134,10 @@ class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
         options = self._options(kwargs)
+        predictions, references, tokens = self._columns(options, predictions, references,
+                                                        self._tokens_for(tokens))
         index = self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"])
         return module_result(attribute_buckets.score, references, predictions,
-                             tokens=self._tokens_for(tokens), train=index, **options,
+                             tokens=tokens, train=index, **options,
                              **self._span_options(kwargs))

@@ -154,6 +154,7 @@ class Faireval(OptionsMixin, evaluate.Metric):
 
     def _compute(self, predictions, references, **kwargs):
         options = self._options(kwargs)
+        predictions, references, _ = self._columns(options, predictions, references)
         per_example_option("faireval", "pos", kwargs.get("pos"), "pos" in self._per_token(),
                            "ignore_punct=True")
         # spans go to faireval as they are: it scores nested and overlapping spans

@@ -124,6 +124,8 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
         options = self._options(kwargs)
+        predictions, references, tokens = self._columns(options, predictions, references,
+                                                        self._tokens_for(tokens))
         per_example_option("hardeval", "subsets", kwargs.get("subsets"),
                            "subsets" in self._per_token(), "subsets=True")
         index = None
@@ -132,5 +134,5 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
                 self._index_for(train, train_tokens, train_tags, options["scheme"],
                                 options["mode"]), "hardeval")
         return module_result(hardeval.score, references, predictions,
-                             tokens=self._tokens_for(tokens), train=index, **options,
+                             tokens=tokens, train=index, **options,
                              **self._span_options(kwargs))

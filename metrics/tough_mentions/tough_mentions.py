@@ -143,9 +143,11 @@ class ToughMentions(TrainingDataMixin, evaluate.Metric):
     def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
                  train_tags=None, **kwargs):
         options = self._options(kwargs)
+        predictions, references, tokens = self._columns(options, predictions, references,
+                                                        self._tokens_for(tokens))
         index = self._require_train(
             self._index_for(train, train_tokens, train_tags, options["scheme"], options["mode"]),
             "tough_mentions")
         return module_result(tough_mentions.score, references, predictions,
-                             tokens=self._tokens_for(tokens), train=index, **options,
+                             tokens=tokens, train=index, **options,
                              **self._span_options(kwargs))

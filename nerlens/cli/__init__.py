@@ -1,24 +1,88 @@
 """The ``nerlens`` command: the parser and ``main``; one module per subcommand.
 
-Each subcommand module defines NAME, HELP, add_arguments() and run(); a family adds its
-module to ``COMMANDS``. ``common`` holds what every subcommand shares (errors, flags,
-output), ``inputs`` the reading of GOLD [PRED ...] and --train, ``span_files`` the
---jsonl span files, ``manifest`` and ``experiment_inputs`` the datasets of an experiment.
+A subcommand is one ``Command`` record in ``COMMANDS``: its name, its one-line help and
+the module that defines ``add_arguments(parser)`` and ``run(args)``. The module is
+imported when the command is named on the line (``Commands``), so that a command imports
+what it uses and no other command's code: ``nerlens score`` imports no family and
+nothing of the report (``benchmarks/bench_startup.py`` times it against seqscore).
+``common`` holds what every subcommand shares (errors, flags, output), ``inputs`` the
+reading of GOLD [PRED ...] and --train, ``span_files`` the --jsonl span files,
+``manifest`` and ``experiment_inputs`` the datasets of an experiment.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
+from dataclasses import dataclass
 
 from nerspan import __version__
 
-from . import buckets, faireval, hardeval, report, score, tough_mentions
-from . import convert, count, repair, summarize, validate  # the file tools (issue 30)
 from .common import run_guarded
 from .options import check_values, given
 
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its ``name`` on the command line, its one-line ``help`` and the
+    ``module`` that defines ``add_arguments(parser)`` and ``run(args)``."""
+
+    name: str
+    module: str
+    help: str
+
+    def fill(self, parser: argparse.ArgumentParser) -> None:
+        """Add the command's flags (its module's, and ``--debug``) and its ``run`` to its
+        parser: the one place the module is imported."""
+        module = importlib.import_module(self.module)
+        module.add_arguments(parser)
+        parser.add_argument("--debug", action="store_true",
+                            help="on an error, show the Python traceback")
+        parser.set_defaults(run=module.run)
+
+
 # the subcommands, in the order of ``nerlens --help``
-COMMANDS = (score, report, hardeval, tough_mentions, faireval, buckets,
-            validate, repair, convert, count, summarize)
+COMMANDS = (
+    Command("score", "nerlens.cli.score", "entity-level precision, recall, F1 (conlleval-style)"),
+    Command("report", "nerlens.cli.report",
+            "every method in one pass: terminal summary, report.json and report.html"),
+    Command("hardeval", "nerlens.cli.hardeval",
+            "token error rates on unseen and label-shifted tokens (HardEval)"),
+    Command("tough-mentions", "nerlens.cli.tough_mentions",
+            "recall on unseen and type-confusable mentions (Tough Mentions Recall)"),
+    Command("faireval", "nerlens.cli.faireval",
+            "FairEval error types (LE, BE, LBE) and fair scores without double penalties"),
+    Command("buckets", "nerlens.cli.buckets",
+            "F1 per bucket of entity length, sentence length, density, label consistency, "
+            "frequency in training and entity type (attribute buckets, Fu et al. 2020)"),
+    # the file tools (issue 30)
+    Command("validate", "nerlens.cli.validate",
+            "every invalid transition of tag files (file, line, token, the rule broken); "
+            "exit status 1 when there is any"),
+    Command("repair", "nerlens.cli.repair",
+            "repair the invalid transitions of a tag file (conlleval or discard), listing them"),
+    Command("convert", "nerlens.cli.convert",
+            "write the mentions of a tag file in another scheme (IOB1, IOB2, IOE1, IOE2, "
+            "IOBES, BILOU, BMES, IO)"),
+    Command("count", "nerlens.cli.count",
+            "mentions of tag files by type and text, the most frequent first"),
+    Command("summarize", "nerlens.cli.summarize",
+            "documents, sentences, tokens and mentions per type of tag files"),
+)
+
+
+class Commands(argparse._SubParsersAction):
+    """The subcommands' parsers; one still in ``unfilled`` (name -> ``Command``) gets its
+    flags when its command is named, before argparse reads the rest of the line."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.unfilled: dict = {}
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        command = self.unfilled.pop(values[0], None)
+        if command is not None:
+            command.fill(self.choices[command.name])
+        super().__call__(parser, namespace, values, option_string)
 
 
 class Parser(argparse.ArgumentParser):
@@ -28,21 +92,24 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
+    """The ``nerlens`` parser. ``lazy``: a command's flags are added when the command is
+    named (what ``main`` does; each command imports its module then); otherwise every
+    command's are added now (every command's module imported)."""
     parser = Parser(prog="nerlens", description="NER evaluation that says where a model fails.")
     parser.add_argument("--version", action="version", version=f"nerlens {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
-        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
-        module.add_arguments(command)
-        command.add_argument("--debug", action="store_true",
-                             help="on an error, show the Python traceback")
-        command.set_defaults(run=module.run)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=Commands)
+    for command in COMMANDS:
+        subparser = sub.add_parser(command.name, help=command.help, description=command.help)
+        if lazy:
+            sub.unfilled[command.name] = command
+        else:
+            command.fill(subparser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(lazy=True)
     args, extra = parser.parse_known_args(argv)
     # GOLD [PRED ...] may be split by options (``report GOLD --train T PRED``): argparse
     # fills GOLD and PRED from the first run of positional arguments only

@@ -21,10 +21,6 @@ from .inputs import (add_input_arguments, add_train_arguments, load_systems_with
 from .manifest import read_manifest
 from .options import ATTRIBUTE_BUCKETS, from_args
 
-NAME = "buckets"
-HELP = "F1 per bucket of entity length, sentence length, density, label consistency, " \
-       "frequency in training and entity type (attribute buckets, Fu et al. 2020)"
-
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import importlib
 import json
 import os
 import sys
@@ -15,8 +16,10 @@ from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.readers import undecodable_error
 
 from nerlens.jsonable import json_ready
-from nerlens.report.confusion import matrices_text
-from nerlens.report.text import WIDTH
+
+# The report's terminal view, which draws ``--confusion``'s matrices: imported when a
+# matrix is drawn, so that a command without one imports nothing of the report.
+REPORT_TEXT = "nerlens.report.text"
 
 
 class UsageError(Exception):
@@ -100,7 +103,10 @@ def confusion_text(results: dict) -> str | None:
     -> result dict), drawn as the report's terminal view draws it; None when no result
     has one."""
     matrices = {name: result for name, result in results.items() if "confusion" in result}
-    return "\n".join(matrices_text(matrices, WIDTH)) if matrices else None
+    if not matrices:
+        return None
+    text = importlib.import_module(REPORT_TEXT)
+    return "\n".join(text.confusion.matrices_text(matrices, text.WIDTH))
 
 
 def non_negative_int(text: str) -> int:

@@ -14,10 +14,6 @@ from .repair import print_changes
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         check_in_out, file_options)
 
-NAME = "convert"
-HELP = "write the mentions of a tag file in another scheme (IOB1, IOB2, IOE1, IOE2, IOBES, " \
-       "BILOU, BMES, IO)"
-
 
 def add_arguments(parser) -> None:
     add_file_arguments(parser, files="in_out")

@@ -8,9 +8,6 @@ from .options import type_processing
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         file_options, input_files)
 
-NAME = "count"
-HELP = "mentions of tag files by type and text, the most frequent first"
-
 
 def add_arguments(parser) -> None:
     add_file_arguments(parser, files="several")

@@ -18,9 +18,6 @@ from .inputs import add_input_arguments, load_generated, load_systems
 from .options import FAIREVAL, GENERATED, KEEP, READ, SPANS, TYPES, from_args, given
 from .span_files import read_span_files, refuse_span_flags
 
-NAME = "faireval"
-HELP = "FairEval error types (LE, BE, LBE) and fair scores without double penalties"
-
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)

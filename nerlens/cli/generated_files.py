@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from faireval.semeval import MATCHINGS
-from nerspan.options import COMPAT, MATCHING, OCCURRENCES, OVERLAPS
+from nerspan.options import COMPAT, MATCHING, OCCURRENCES, OVERLAPS, SEMEVAL_MATCHING
 from nerlens.systems import named_files
 
 from .common import check_file
@@ -38,7 +37,7 @@ def add_generated_arguments(parser) -> None:
                         help="--generated: of overlapping grounded spans keep the longer "
                              "(drop, default) or all of them (keep: nerlens faireval only)")
     parser.add_argument("--matching", default=None,
-                        choices=MATCHING + tuple(MATCHINGS),
+                        choices=MATCHING + SEMEVAL_MATCHING,
                         help="--generated: grounded (default: each entity located in its "
                              "sentence) or strings (nerlens score: sets of (text, type) "
                              "per sentence, as LLM papers score); nerlens faireval "

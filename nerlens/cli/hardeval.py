@@ -24,9 +24,6 @@ from .inputs import (add_input_arguments, add_train_arguments, load_systems_with
                      load_training)
 from .manifest import read_manifest
 
-NAME = "hardeval"
-HELP = "token error rates on unseen and label-shifted tokens (HardEval)"
-
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)

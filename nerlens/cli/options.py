@@ -33,12 +33,10 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-import attribute_buckets
-import faireval
-
-from faireval.semeval import MATCHINGS
-from nerspan.options import MATCHING, OVERLAPS
+from nerspan.options import MATCHING, OVERLAPS, SEMEVAL_MATCHING
 from nerspan.type_processing import TypeProcessing
+
+from nerlens.families import family_package
 
 from .common import UsageError, load_json
 
@@ -70,6 +68,7 @@ def comma_list_or_none_left(value: str | None):
 
 def weight_table(value: str | None):
     """--weights: a preset name, a JSON weight table or a JSON file's."""
+    faireval = family_package("faireval")   # imported by the commands that have --weights
     if value in faireval.HEADLINE_WEIGHTS:   # they chose the headline scores once
         print(f"nerlens: warning: --weights {value}: "
               f"{faireval.headline_weights_warning(value)}", file=sys.stderr)
@@ -89,11 +88,12 @@ def weight_table(value: str | None):
 
 def attribute_names(value: str | None) -> list | None:
     """--attributes: comma-separated names of ``attribute_buckets.ATTRIBUTES``."""
+    known = family_package("attribute_buckets").ATTRIBUTES  # as --weights' family
     attributes = comma_list(value) if value else None
-    unknown = [a for a in attributes or () if a not in attribute_buckets.ATTRIBUTES]
+    unknown = [a for a in attributes or () if a not in known]
     if unknown:
         raise UsageError(f"unknown attribute(s) {', '.join(unknown)}; choose among "
-                         f"{', '.join(attribute_buckets.ATTRIBUTES)}")
+                         f"{', '.join(known)}")
     return attributes
 
 
@@ -186,7 +186,7 @@ FLAGS = (
     Flag("reference_iteration", "reference_iteration", (FAIREVAL,)),
     Flag("schemas", "schemas", (FAIREVAL,), comma_list),
     Flag("min_overlap", "min_overlap", (FAIREVAL,)),
-    Flag("matching", "matching", (FAIREVAL,), absent="greedy", values=MATCHINGS,
+    Flag("matching", "matching", (FAIREVAL,), absent="greedy", values=SEMEVAL_MATCHING,
          commands=("faireval",), use="it is how faireval's SemEval-2013 schemas pair "
          "spans: nerlens faireval {gold} {pred} --schemas semeval --matching {value}"),
     Flag("return_instances", "return_instances", (FAIREVAL,), absent=False),

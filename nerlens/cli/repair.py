@@ -13,9 +13,6 @@ from .options import type_processing
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         check_in_out, file_options)
 
-NAME = "repair"
-HELP = "repair the invalid transitions of a tag file (conlleval or discard), listing them"
-
 
 def add_arguments(parser) -> None:
     add_file_arguments(parser, files="in_out")

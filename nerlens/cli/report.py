@@ -23,10 +23,8 @@ from .experiment_inputs import add_experiment_arguments, is_experiment, run_expe
 from .generated_files import add_generated_arguments, generated_paths
 from .span_files import add_span_arguments
 
-NAME = "report"
 # --demo NAME: the embedded demos (--demo alone is spaCy's)
 DEMOS = ("spacy", "generative")
-HELP = "every method in one pass: terminal summary, report.json and report.html"
 
 
 def add_arguments(parser) -> None:

@@ -19,9 +19,6 @@ from .common import (UsageError, add_beta_argument, add_confusion_argument, conf
 from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
 from .options import STRINGS, TYPES, from_args, given, type_processing
 
-NAME = "score"
-HELP = "entity-level precision, recall, F1 (conlleval-style)"
-
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)

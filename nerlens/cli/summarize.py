@@ -9,9 +9,6 @@ from .options import type_processing
 from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
                         file_options, input_files)
 
-NAME = "summarize"
-HELP = "documents, sentences, tokens and mentions per type of tag files"
-
 
 def add_arguments(parser) -> None:
     add_file_arguments(parser, files="several")

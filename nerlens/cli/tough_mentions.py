@@ -13,9 +13,6 @@ from .common import (UsageError, add_alias, add_beta_argument, add_confusion_arg
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 
-NAME = "tough-mentions"
-HELP = "recall on unseen and type-confusable mentions (Tough Mentions Recall)"
-
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)

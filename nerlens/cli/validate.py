@@ -12,10 +12,6 @@ from .options import type_processing
 from .tag_files import (add_file_arguments, add_scheme_argument, command_hints, file_options,
                         input_files)
 
-NAME = "validate"
-HELP = ("every invalid transition of tag files (file, line, token, the rule broken); exit "
-        "status 1 when there is any")
-
 
 def add_arguments(parser) -> None:
     add_file_arguments(parser, files="several")

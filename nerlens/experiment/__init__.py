@@ -9,6 +9,8 @@
   significance tests between systems;
 - ``findings``, ``html``, ``text``: what it states first, its page, its terminal view.
 """
-from .build import Experiment, experiment
+from nerlens.exports import on_demand
 
+# imported when first used: a command that runs no experiment imports none of it
+__getattr__ = on_demand(__name__, {"Experiment": ".build", "experiment": ".build"})
 __all__ = ["Experiment", "experiment"]

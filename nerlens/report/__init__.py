@@ -15,6 +15,8 @@ Every family is read from its descriptor (``nerspan.family.Family``, registered 
   families') and ``html`` (the page);
 - ``text``: the terminal view.
 """
-from .build import Report, report
+from nerlens.exports import on_demand
 
+# imported when first used: a command that writes no report imports none of it
+__getattr__ = on_demand(__name__, {"Report": ".build", "report": ".build"})
 __all__ = ["Report", "report"]
