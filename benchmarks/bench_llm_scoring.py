@@ -114,6 +114,10 @@ def run(n_sentences: int, repeat: int) -> dict:
             if name != "reimplementation"}
 
 
+# a run of a few seconds, for tests/test_benchmarks.py (benchmarks/README.md)
+SMALL = ["--sentences", "300", "1000", "--repeat", "1"]
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, nargs="+", default=[10_000, 100_000])

@@ -37,6 +37,10 @@ def report_seconds(tokens, gold, pred, train) -> float:
     return timed(run)[0]
 
 
+# a run of a few seconds, for tests/test_benchmarks.py (benchmarks/README.md)
+SMALL = ["--tokens", "3000"]
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=200_000,

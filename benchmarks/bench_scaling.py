@@ -117,6 +117,10 @@ def run(shape: str, scale: float, repeat: int) -> dict:
     return exponents
 
 
+# a run of a few seconds, for tests/test_benchmarks.py (benchmarks/README.md)
+SMALL = ["--scale", "0.02", "--repeat", "1"]
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", nargs="+", choices=sorted(SHAPES), default=list(SHAPES))

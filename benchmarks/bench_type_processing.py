@@ -46,6 +46,10 @@ def options_for(gold) -> dict:
             "remove_types": [f"{t}_mapped" for t in present[::10]]}
 
 
+# a run of a few seconds, for tests/test_benchmarks.py (benchmarks/README.md)
+SMALL = ["--sentences", "500", "--types", "50", "100", "--repeat", "1"]
+
+
 def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=20_000)

@@ -16,7 +16,7 @@ from nerspan import read_columns
 from nerspan.tagfiles import TagFile
 from nerspan.type_processing import TypeProcessing
 from nerlens import systems
-from nerlens.cli import build_parser
+from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
 from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, KEEP, READ,
                                  REPORT, SPANS, STRINGS, SYSTEMS, TAG_FILES, TYPES,
@@ -117,3 +117,12 @@ def test_given_reads_the_row_s_absent_value():
     assert given(argparse.Namespace(jsonl=True), "jsonl") is True
     with pytest.raises(KeyError, match="no row for the flag 'nope'"):
         given(empty, "nope")
+
+
+def test_a_flag_is_never_read_from_an_abbreviation(capsys):
+    """``--json`` is no flag: argparse would read it as ``--jsonl`` (the span files) and
+    the user would get "not JSON" for a column file; it is refused, naming it."""
+    with pytest.raises(SystemExit) as stop:
+        main(["score", "gold.txt", "pred.txt", "--json"])
+    assert stop.value.code == 2
+    assert "unrecognized arguments: --json" in capsys.readouterr().err

@@ -86,7 +86,11 @@ class Commands(argparse._SubParsersAction):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with a usage error as one line (the usage is in ``--help``)."""
+    """argparse, with a usage error as one line (the usage is in ``--help``), and no
+    abbreviated flags: ``--json`` must not be read as ``--jsonl``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
