@@ -18,12 +18,12 @@ from nerspan.corpus import PER_COLUMN, Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
 from nerspan.generative.form import GENERATED, ground_predictions, words_of
 from nerspan.input_options import InputOptions, input_options
-from nerspan.inputs import SPAN_PAIRS, SPANS, input_form, read_input
+from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
-from nerspan.span_input import read_spans
+from nerspan.reading.span_lists import read_spans
 from nerspan.spans import LabelTable, Repairs, decode
 from nerspan.type_processing import TypeProcessing, process_ungrounded
-from nerspan.span_input import LEVEL_SEPARATOR
+from nerspan.reading.span_lists import LEVEL_SEPARATOR
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
                             NerspanError, SentenceCountError, counted, shown)
 
@@ -142,7 +142,7 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
     """``(target, system, label names, n_sentences, sentence lengths or None, repairs,
     decoded)`` (``Prepared.decoded``); ``context``: ``(gold context, its system column)`` as ``prepare`` takes them.
 
-    The input form is nerspan's dispatcher's (``nerspan.inputs.input_form``; POS tags
+    The input form is nerspan's dispatcher's (``nerspan.reading.forms.input_form``; POS tags
     per sentence, like tokens, say that empty span lists are no mention): span lists on
     both sides are read here as they are, nested or overlapping; every other form is
     read by the dispatcher into a corpus of tags, whose spans are decoded.

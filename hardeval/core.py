@@ -11,7 +11,7 @@ from nerspan import (Corpus, GOLD, GoldContext, InputOptions, LengthMismatchErro
 from nerspan.confusion import entity_confusion, with_confusion
 from nerspan.gold_context import resolve
 from nerspan.input_options import input_options
-from nerspan.inputs import as_corpus_columns
+from nerspan.reading.forms import as_corpus_columns
 from nerspan.options import check_bool
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores

@@ -21,7 +21,7 @@ from . import experiment as _experiment_package
 from . import report as _report_package
 from .exports import on_demand
 from .families import register_family
-from .systems import read_systems
+from nerspan.reading.systems import read_systems
 
 del experiment   # the function of that name, from ``__getattr__``
 __getattr__ = on_demand(__name__, {"experiment": ".experiment", "Experiment": ".experiment",

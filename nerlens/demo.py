@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from .systems import read_systems
+from nerspan.reading.systems import read_systems
 
 DEMO_SYSTEMS = {"spacy_sm": "spacy_sm_mapped_1997.txt"}
 # The generative demo's system: LLM-style responses (one JSON object per answered sentence)
@@ -40,7 +40,7 @@ def demo_systems() -> dict[str, Path]:
 
 def demo_corpus():
     """The demo's gold and systems as one corpus and the system names
-    (``nerlens.systems.read_systems``)."""
+    (``nerspan.reading.systems.read_systems``)."""
     return read_systems(demo_gold(), demo_systems())
 
 

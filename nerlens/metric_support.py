@@ -32,13 +32,13 @@ from nerspan import (InputOptions, InputTypeError, InvalidTagError, TrainIndex,
                      as_train_index)
 from nerspan.arrow_columns import is_arrow, list_column
 from nerspan.gold_context import resolve
-from nerspan.span_input import is_span_input
+from nerspan.reading.span_lists import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
 from nerspan.generative.form import is_generated
 from nerspan.input_options import GENERATIVE_INPUT_NAMES, OPTION_NAMES
 from nerspan.type_processing import TYPE_OPTIONS, TypeProcessing
-from nerspan.span_input import SPAN_OPTIONS
+from nerspan.reading.span_lists import SPAN_OPTIONS
 
 # The input options a module takes at load time or compute: span input's (``texts``,
 # ``inclusive_end``, ``snap``) and generated output's (``matching``, ``occurrences``,
@@ -58,7 +58,7 @@ TYPES = TYPE_OPTIONS
 # entity confusion matrix (``confusion=True``: ``confusion`` and ``boundary_errors``, as
 # ``nerspan.score`` gives them; every family's ``score`` takes it).
 SHARED_OPTIONS = ("suffix", "confusion")
-# The span dict layouts of nerspan.span_input: nervaluate's, and a token-classification
+# The span dict layouts of nerspan.reading.span_lists: nervaluate's, and a token-classification
 # pipeline's output with and without aggregation. evaluate needs a dict's keys to be
 # exactly those of its feature, so each layout is its own feature.
 _STRING, _INT, _FLOAT = datasets.Value("string"), datasets.Value("int64"), datasets.Value("float64")
@@ -347,7 +347,7 @@ class OptionsMixin:
         return read_columns(predictions, references, tokens, options.get("label_list"))
 
     def _span_options(self, given: dict) -> dict:
-        """``texts``, ``inclusive_end``, ``snap`` (nerspan.span_input) and ``matching``,
+        """``texts``, ``inclusive_end``, ``snap`` (nerspan.reading.span_lists) and ``matching``,
         ``occurrences``, ``fuzzy`` (generated output): load time, then compute."""
         options = dict(self._load_span_options)
         # a family's own option of the same name is its own (faireval's SemEval matching)

@@ -33,7 +33,7 @@ from nerspan import (Corpus, GoldContext, InputTypeError, LabelIdError, LengthMi
 from nerspan.flat import IGNORE_INDEX
 from nerspan.corpus import _a, as_label_list, as_sentences
 from nerspan.errors import counted
-from nerspan.inputs import TRAIN_FORMS, suffixed
+from nerspan.reading.forms import TRAIN_FORMS, suffixed
 from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.options import check_bool
 

@@ -23,13 +23,13 @@ from .errors import (AmbiguousInputError, DecodingWarning, EmptyInputError, Form
                      TooFewColumnsError)
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
-from .inputs import as_train_index, read_input
+from .reading.columns import read_columns, read_system_file
+from .reading.forms import as_train_index, read_input
+from .reading.span_lists import from_spans, read_span_jsonl
 from .options import check_bool, check_zero_division
-from .readers import read_columns, read_system_file
 from .result import Result
 from .schemes import get_scheme
 from .scores import EntityScores, entity_scores, prf_from_counts
-from .span_input import from_spans, read_span_jsonl
 from .spans import REPAIR_KINDS, LabelTable, Spans, decode
 from .train_index import TrainIndex
 from .gold_context import GoldContext
@@ -51,7 +51,7 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
         references, predictions: lists of tag strings per sentence, label ids with
             ``label_list`` (-100 positions dropped), a ``datasets`` split
             (``Corpus.from_dataset``), span lists per sentence on either side
-            (``nerspan.span_input``), or a ``Corpus`` (then ``predictions`` may be omitted
+            (``nerspan.reading.span_lists``), or a ``Corpus`` (then ``predictions`` may be omitted
             and the columns are named by ``gold_column``/``pred_column``); predictions
             may be generated output (``nerspan.generative``: entity lists, dicts from
             type to texts, inline markup, raw LLM responses), grounded in the sentence

@@ -24,7 +24,7 @@ import numpy as np
 from .corpus import GOLD, PRED, Corpus
 from .encodings import mentions
 from .errors import InputTypeError
-from .readers import check_gold_column, read_predictions
+from .reading.columns import check_gold_column, read_predictions
 from .schemes import Scheme
 from .spans import Spans
 from .tagfiles import TAGS, TagFile

@@ -25,7 +25,7 @@ from .corpus import Corpus
 from .errors import InputTypeError
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
-from .inputs import CORPUS, InputForm, Reading, as_train_index, input_form, read_input, \
+from .reading.forms import CORPUS, InputForm, Reading, as_train_index, input_form, read_input, \
     register_form, suffixed
 from .schemes import check_mode, get_scheme
 from .spans import LabelTable, Spans, decode

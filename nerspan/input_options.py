@@ -65,7 +65,7 @@ def _column(name: str, value) -> str:
 
 def _option(default, doc: str, check=None, span: bool = False, generative: bool = False):
     """A field of ``InputOptions``: ``check(name, value)`` returns the value to keep;
-    ``span``: an option of span input (``nerspan.span_input`` reads it); ``generative``:
+    ``span``: an option of span input (``nerspan.reading.span_lists`` reads it); ``generative``:
     an option of generated predictions (``nerspan.generative`` reads it)."""
     return field(default=default, metadata={"doc": doc, "check": check, "span": span,
                                             "generative": generative})

@@ -128,7 +128,7 @@ class Repairs:
     (e.g. ``O`` -> ``I-PER`` in IOB2), read as conlleval.pl reads them.
     ``outside_scheme``: tags whose prefix letter the scheme does not have (e.g. ``S-`` in
     IOB2), read by their usual meaning. ``snapped``: character spans of span input
-    widened to token boundaries (``snap=True``, see ``nerspan.span_input``).
+    widened to token boundaries (``snap=True``, see ``nerspan.reading.span_lists``).
     ``types_mapped``, ``types_removed``: mentions retyped or dropped by type processing
     (``keep_types``, ``remove_types``, ``type_map``; ``nerspan.type_processing``).
     ``sentences``: the first sentences concerned.

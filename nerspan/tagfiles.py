@@ -19,10 +19,10 @@ from typing import Iterable
 import numpy as np
 
 from .corpus import GOLD, Corpus
-from .readers import DOCSTART, other_tag_columns, read_columns
+from .reading.columns import DOCSTART, other_tag_columns, read_columns
 
 TAGS = "tags"  # the corpus column a tag file is read into, and how errors name it
-# What nerspan.readers splits columns on: ASCII whitespace only (U+00A0 and the other
+# What nerspan.reading.columns splits columns on: ASCII whitespace only (U+00A0 and the other
 # Unicode spaces belong to a token).
 _ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
 _FIELD = re.compile(f"[^{re.escape(_ASCII_SPACE)}]+")
@@ -58,7 +58,7 @@ class TagFile:
 
     def other_tag_columns(self) -> dict:
         """Column -> the entity types it shares with the last one, for the other columns
-        that hold tags (``nerspan.readers.other_tag_columns``), when no ``tag_column``
+        that hold tags (``nerspan.reading.columns.other_tag_columns``), when no ``tag_column``
         was chosen; else ``{}``."""
         if self.tag_column is not None:
             return {}

@@ -1053,7 +1053,7 @@ def test_every_family_takes_the_one_set_of_input_options():
 
     defaults = {f.name: f.default for f in dataclasses.fields(nerspan.InputOptions)}
     for function in [module.score for module in SCORES.values()] + [
-            GoldContext.build, GoldContext.scoring_corpus, nerspan.gold_context.resolve, nerspan.inputs.as_corpus]:
+            GoldContext.build, GoldContext.scoring_corpus, nerspan.gold_context.resolve, nerspan.reading.forms.as_corpus]:
         parameters = inspect.signature(function).parameters
         # faireval's ``matching`` is its own (the SemEval schemas' pairing)
         for name in getattr(function, "input_option_names", OPTION_NAMES):
@@ -1213,16 +1213,16 @@ def test_tokens_given_with_a_split_are_its_words():
     """tokens= with a split that has a token column: the given words are used (its
     column is then not read), as with a Corpus that has words; their shape is checked."""
     words = [["Ana", "Rio"]]
-    assert nerspan.inputs.as_corpus(_split(), [[1, 2]], tokens=words).sentence_tokens(0) == words[0]
+    assert nerspan.reading.forms.as_corpus(_split(), [[1, 2]], tokens=words).sentence_tokens(0) == words[0]
     context = GoldContext.build(_split(), tokens=words)
     assert context.corpus.sentence_tokens(0) == words[0]
     corpus = nerspan.Corpus.from_tags([["B-PER", "I-PER"]], tokens=[["Ana", "Lima"]])
-    assert nerspan.inputs.as_corpus(corpus, tokens=words).sentence_tokens(0) == words[0]
+    assert nerspan.reading.forms.as_corpus(corpus, tokens=words).sentence_tokens(0) == words[0]
     seen = tough_mentions.score(_split(), [[1, 2]], **TRAIN).to_dict()["counts"]["seen"]
     unseen = tough_mentions.score(_split(), [[1, 2]], tokens=[["Bo", "Li"]], **TRAIN)
     assert (seen, unseen.to_dict()["counts"]["seen"]) == (0, 0)
     with pytest.raises(LengthMismatchError, match=r"tokens have 1 token, the reference 2"):
-        nerspan.inputs.as_corpus(_split(), [[1, 2]], tokens=[["Ana"]])
+        nerspan.reading.forms.as_corpus(_split(), [[1, 2]], tokens=[["Ana"]])
 
 
 # -- issue 28: the Trainer helper --------------------------------------------------------------
@@ -1301,7 +1301,7 @@ def test_a_gold_column_named_pred_is_not_replaced_by_the_predictions(family):
 
 
 def _read_systems(systems, **options):
-    from nerlens.systems import read_systems
+    from nerspan.reading.systems import read_systems
 
     return read_systems(GOLD, systems, tokens=TOKENS, **options)
 
@@ -1311,7 +1311,7 @@ SYSTEM_NAME_CASES = {
     "read_systems": (lambda: _read_systems({"gold": PRED}), r"^systems: 'gold' cannot name a "
                      r"system: it is the gold column's name$"),
     "add_systems, a column the corpus has": (
-        lambda: __import__("nerlens.systems").systems.add_systems(CORPUS, {"tagger": PRED}),
+        lambda: __import__("nerspan.reading.systems").reading.systems.add_systems(CORPUS, {"tagger": PRED}),
         r"^systems: 'tagger' is given twice: each system \(each run\) has a column of its "
         r"own$"),
     "nerlens.report": (lambda: nerlens.report(GOLD, {"gold": PRED}, tokens=TOKENS,
@@ -1357,7 +1357,7 @@ def test_a_system_name_that_is_taken_is_refused(case):
 
 
 def test_a_file_of_gold_and_predictions_named_gold_is_read_as_system_gold_prime(tmp_path):
-    from nerlens.systems import read_systems
+    from nerspan.reading.systems import read_systems
 
     (tmp_path / "gold.txt").write_text("Ana B-PER O\nLima I-PER B-LOC\n", encoding="utf-8")
     corpus, names = read_systems(tmp_path / "gold.txt")
@@ -1369,7 +1369,7 @@ def test_a_file_of_gold_and_predictions_named_gold_is_read_as_system_gold_prime(
 def test_a_file_without_its_tag_column_is_refused_even_with_missing_tag(tmp_path):
     """missing_tag fills rows that lack their tag; a file that lacks the column had every
     row filled with it and was scored as all O."""
-    from nerlens.systems import read_systems
+    from nerspan.reading.systems import read_systems
 
     words = tmp_path / "gold.txt"
     words.write_text("Ana B-PER\nLima I-PER\n\nRio B-LOC\n", encoding="utf-8")

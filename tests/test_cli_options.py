@@ -15,7 +15,7 @@ import nerspan
 from nerspan import read_columns
 from nerspan.tagfiles import TagFile
 from nerspan.type_processing import TypeProcessing
-from nerlens import systems
+from nerspan.reading import systems
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
 from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, KEEP, READ,

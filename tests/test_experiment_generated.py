@@ -20,7 +20,7 @@ from nerlens.cli import main
 from nerlens.demo import demo_generated, demo_generative_corpus, demo_gold, demo_systems
 from nerlens.experiment import generated
 from nerlens.report import generated as report_generated
-from nerlens.systems import add_generated, read_gold, read_systems
+from nerspan.reading.systems import add_generated, read_gold, read_systems
 from nerspan import FormatError
 
 DATASETS = {

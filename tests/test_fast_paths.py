@@ -267,22 +267,22 @@ def test_is_dataset_does_not_read_the_features_of_a_split():
         def features(self):
             raise AssertionError("features were read")
 
-    assert nerspan.inputs.is_dataset(Split())
-    assert nerspan.inputs.is_dataset(SimpleNamespace(features={}, column_names=[], with_format=None))
-    assert not nerspan.inputs.is_dataset([["O"]]) and not nerspan.inputs.is_dataset(np.zeros((1, 1)))
+    assert nerspan.reading.forms.is_dataset(Split())
+    assert nerspan.reading.forms.is_dataset(SimpleNamespace(features={}, column_names=[], with_format=None))
+    assert not nerspan.reading.forms.is_dataset([["O"]]) and not nerspan.reading.forms.is_dataset(np.zeros((1, 1)))
 
 
 def test_with_tokens_attaches_words_and_checks_their_shape():
     corpus = Corpus.from_tags([["B-PER", "O"], ["O"]], [["O", "O"], ["B-LOC"]])
-    words = nerspan.inputs.with_tokens(corpus, [["a", "b"], ["a"]])
+    words = nerspan.reading.forms.with_tokens(corpus, [["a", "b"], ["a"]])
     assert words.vocab == ("a", "b") and words.tokens.tolist() == [0, 1, 0]
     assert words.columns is corpus.columns and words.labels == corpus.labels
     with pytest.raises(LengthMismatchError, match=r"sentence 0: length mismatch: tokens have "
                                                   r"1 token, the reference 2 tokens"):
-        nerspan.inputs.with_tokens(corpus, [["a"], ["a"]])
+        nerspan.reading.forms.with_tokens(corpus, [["a"], ["a"]])
     with pytest.raises(nerspan.SentenceCountError, match="tokens hold 1 sentence, the "
                                                          "reference 2 sentences"):
-        nerspan.inputs.with_tokens(corpus, [["a", "b"]])
+        nerspan.reading.forms.with_tokens(corpus, [["a", "b"]])
 
 
 @pytest.mark.parametrize("row, ids", [

@@ -146,7 +146,7 @@ def test_demo_refuses_generated_files(files, capsys, tmp_path):
 def test_the_same_responses_twice_read_alike():
     """Each file's types are matched to gold's alone: a file read first must not make
     the unknown types of the next one known (the corpus's label list holds both)."""
-    from nerlens.systems import read_systems
+    from nerspan.reading.systems import read_systems
 
     responses = demo_path("generative_responses.jsonl")
     corpus, names = read_systems(demo_gold(), generated={"a": responses, "b": responses})

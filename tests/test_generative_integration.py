@@ -21,7 +21,7 @@ import nerspan
 import tough_mentions
 from nerspan import GoldContext, InputTypeError
 from nerspan.generative import GENERATED, ground, score_strings
-from nerspan.inputs import FORMS, input_form
+from nerspan.reading.forms import FORMS, input_form
 from tests.conftest import REPO
 
 TOKENS = [["Ada", "Lovelace", "visited", "Paris", "."], ["Paris", "Hilton", "is", "here"]]

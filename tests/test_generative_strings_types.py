@@ -21,7 +21,7 @@ import faireval
 import nerspan
 import tough_mentions
 from nerlens.cli import main
-from nerlens.systems import read_systems
+from nerspan.reading.systems import read_systems
 from nerspan.generative import score_strings
 from nerspan.generative.repairs import TYPE_MATCHES
 from nerspan.generative.universalner import script_prf

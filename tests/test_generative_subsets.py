@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import nerspan
 from nerlens.demo import demo_generated, demo_gold
-from nerlens.systems import read_systems
+from nerspan.reading.systems import read_systems
 from nerspan.streaming import score_in_blocks
 
 COUNTS = ("predicted", "correct", "gold")

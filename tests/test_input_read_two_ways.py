@@ -20,11 +20,11 @@ import nerlens
 import nerspan
 import tough_mentions
 from nerlens.cli import main
-from nerlens.systems import answers_located, read_systems
+from nerspan.reading.systems import answers_located, read_systems
 from nerspan import AmbiguousInputError, NerspanError, read_columns
 from nerspan.counts import error_counts
 from nerspan.generative import read_response
-from nerspan.readers import other_tag_columns
+from nerspan.reading.columns import other_tag_columns
 from nerspan.validation import validate
 
 from .conftest import DATA, REPO
@@ -122,7 +122,7 @@ def test_the_gold_column_given_reads_it_in_every_api_reader(files):
 
 
 def test_the_old_name_of_read_golds_column_still_reads_it(files):
-    from nerlens.systems import read_gold
+    from nerspan.reading.systems import read_gold
 
     with pytest.warns(DeprecationWarning, match=r"read_gold\(tag_column=\.\.\.\) is deprecated"):
         assert read_gold(files["system"], tag_column=1).tags("gold", 1) == GOLD[1]

@@ -27,7 +27,7 @@ import nerspan
 from nerlens.families import family_package
 from nerlens.metric_support import collector_paused, read_columns
 from nerspan import Corpus, LengthMismatchError, SentenceCountError
-from nerspan.inputs import input_form
+from nerspan.reading.forms import input_form
 
 from tests.conftest import REPO
 

@@ -1,4 +1,4 @@
-"""One input path (issue 29): every input form is one record of ``nerspan.inputs.FORMS``
+"""One input path (issue 29): every input form is one record of ``nerspan.reading.forms.FORMS``
 read by one dispatcher, and the ``Corpus`` it builds is immutable and checks itself."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import faireval
 import nerspan
 from nerspan import Corpus, GoldContext
 from nerspan.errors import InputTypeError, LabelIdError, LengthMismatchError, NameTakenError
-from nerspan.inputs import (FORMS, InputForm, Reading, input_form, read_input,
+from nerspan.reading.forms import (FORMS, InputForm, Reading, input_form, read_input,
                             register_form)
 
 TAGS = [["B-PER", "I-PER", "O"], ["B-LOC"]]

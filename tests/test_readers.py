@@ -1,4 +1,4 @@
-"""nerspan.readers: the rules of column files, and their errors (file, line, value)."""
+"""nerspan.reading.columns: the rules of column files, and their errors (file, line, value)."""
 from __future__ import annotations
 
 import codecs
@@ -9,7 +9,7 @@ import pytest
 import tough_mentions
 from nerspan import FormatError, GOLD, PRED, read_columns
 from nerspan.errors import TokenMismatchError
-from nerspan.readers import check_tokens, read_predictions, shown, token_line
+from nerspan.reading.columns import check_tokens, read_predictions, shown, token_line
 
 from .conftest import shared_path
 

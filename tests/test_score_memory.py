@@ -20,7 +20,7 @@ import pytest
 
 import nerspan
 from nerlens.cli import score
-from nerlens.systems import read_systems
+from nerspan.reading.systems import read_systems
 from nerspan import GOLD, PRED, Corpus, FormatError, decode, read_columns
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores

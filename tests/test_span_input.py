@@ -1,4 +1,4 @@
-"""Span input (nerspan.span_input): every form, its errors, and tags = spans in every family."""
+"""Span input (nerspan.reading.span_lists): every form, its errors, and tags = spans in every family."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ import nerspan
 import tough_mentions
 from faireval import spans_to_tags
 from nerspan import NerspanError, from_spans, read_span_jsonl
-from nerspan.span_input import read_spans
+from nerspan.reading.span_lists import read_spans
 
 TOKENS = [["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London"]]
 GOLD_TAGS = [["B-PER", "I-PER", "O", "B-PER", "I-PER", "O", "B-LOC"]]

@@ -17,7 +17,7 @@ import nerspan
 from nerspan import GOLD, PRED, Corpus, decode, read_columns
 from nerspan import readers, spans as spans_module
 from nerspan.corpus import Interner
-from nerspan.readers import DOCSTART, _split_unicode
+from nerspan.reading.columns import DOCSTART, _split_unicode
 
 from .conftest import SHARED
 

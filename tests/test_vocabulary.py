@@ -358,7 +358,7 @@ def test_options_may_stand_between_gold_and_predictions(files, capsys):
 
 # -- one loader for GOLD plus systems ---------------------------------------------------------
 def test_library_loader_reads_files_lists_and_tag_lists(files):
-    from nerlens.systems import read_systems
+    from nerspan.reading.systems import read_systems
 
     by_list, names = read_systems(files["gold"], [files["pred"]])
     assert names == ["pred"]
@@ -373,7 +373,7 @@ def test_library_loader_reads_files_lists_and_tag_lists(files):
 
 
 def test_library_loader_names_the_system_of_a_bad_tag(files):
-    from nerlens.systems import read_systems
+    from nerspan.reading.systems import read_systems
 
     with pytest.raises(nerspan.InvalidTagError, match="system 'sys' tag 'FOO'"):
         read_systems(files["gold"], {"sys": [["B-PER", "O", "O", "FOO"], ["O", "O"]]})
@@ -382,7 +382,7 @@ def test_library_loader_names_the_system_of_a_bad_tag(files):
 
 
 def test_library_loader_checks_tokens(files, tmp_path):
-    from nerlens.systems import read_systems
+    from nerspan.reading.systems import read_systems
 
     other = tmp_path / "other.txt"
     other.write_text("Kim B-PER\nran O\nto O\nRome B-PER\n\nparis O\nran O\n")
@@ -393,6 +393,6 @@ def test_library_loader_checks_tokens(files, tmp_path):
 
 
 def test_cli_does_not_read_files_itself():
-    """The commands' loaders are thin wrappers of nerlens.systems (one loader)."""
+    """The commands' loaders are thin wrappers of nerspan.reading.systems (one loader)."""
     source = inspect.getsource(inputs.load_systems) + inspect.getsource(inputs.add_predictions)
     assert "read_columns" not in source and "library." in source

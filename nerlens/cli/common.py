@@ -13,7 +13,7 @@ from pathlib import Path
 
 from nerspan import NerspanError
 from nerspan.fbeta import check_beta, fbeta_key
-from nerspan.readers import undecodable_error
+from nerspan.reading.columns import undecodable_error
 
 from nerlens.jsonable import json_ready
 

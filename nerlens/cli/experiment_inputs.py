@@ -23,7 +23,7 @@ from pathlib import Path
 
 from nerlens.experiment import experiment
 from nerlens.experiment.runs import check_run_system, run_name
-from nerlens.systems import load_saved_split
+from nerspan.reading.systems import load_saved_split
 
 from .common import UsageError, show_progress, write_outputs
 from .inputs import read_training

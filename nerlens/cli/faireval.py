@@ -9,7 +9,7 @@ from faireval import plots
 from faireval.semeval import MIN_OVERLAP, check_min_overlap
 from nerspan import GOLD, GoldContext, read_columns
 
-from nerlens.systems import answers_located, named_files, span_errors_located
+from nerspan.reading.systems import answers_located, named_files, span_errors_located
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, check_file,
                      confusion_text, fbeta_column, format_table, note, print_results,

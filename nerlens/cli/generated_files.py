@@ -5,7 +5,7 @@ One JSON object per line and sentence with ``"response"`` (the raw response, an 
 list or a dict from type to texts) and optionally ``"tokens"``/``"text"`` (checked to be
 the gold sentence's) and ``"sentence"`` (the gold sentence it answers; then only those
 sentences are scored). Each file is one system, grounded in gold's words
-(``nerlens.systems.add_generated``); ``--occurrences``, ``--fuzzy``, ``--overlaps`` and
+(``nerspan.reading.systems.add_generated``); ``--occurrences``, ``--fuzzy``, ``--overlaps`` and
 ``--matching`` are the ``nerspan.InputOptions`` of the same names, ``--compat`` and
 ``--partial`` ``nerspan.score``'s. ``--matching`` and ``--compat`` are defined here once
 for every command, with every value they take: a value's meaning (and the commands it
@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from nerspan.options import COMPAT, MATCHING, OCCURRENCES, OVERLAPS, SEMEVAL_MATCHING
-from nerlens.systems import named_files
+from nerspan.reading.systems import named_files
 
 from .common import check_file
 from .options import GENERATED, TYPES, from_args, given
@@ -65,7 +65,7 @@ def fraction(text: str) -> float:
 
 
 def generated_options(args) -> dict:
-    """``nerlens.systems.read_systems``' options of the --generated flags."""
+    """``nerspan.reading.systems.read_systems``' options of the --generated flags."""
     files = given(args, "generated")
     if not files:
         return {}

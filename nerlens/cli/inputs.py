@@ -1,5 +1,5 @@
 """GOLD [PRED ...] and --train for every subcommand: the flags that say how to read them,
-and the reading, through ``nerlens.systems`` (the one loader behind the API and the CLI):
+and the reading, through ``nerspan.reading.systems`` (the one loader behind the API and the CLI):
 column files, saved ``datasets`` folders and, with --jsonl, span files (``span_files``)."""
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 from nerspan import GOLD, Corpus, TrainIndex, as_train_index, read_columns
 from nerspan.type_processing import process_corpus
-from nerspan.inputs import suffixed
+from nerspan.reading.forms import suffixed
 
-from nerlens import systems as library
-from nerlens.systems import check_tags
+from nerspan.reading import systems as library
+from nerspan.reading.systems import check_tags
 
 from .common import (UsageError, add_alias, add_type_arguments, check_file, encoding_name,
                      note, prediction_paths)
@@ -79,7 +79,7 @@ def add_train_arguments(parser, required: bool = True,
 
 
 def system_options(args, outside_scheme_is_error: bool = False) -> dict:
-    """The ``nerlens.systems.read_systems`` options of the flags (``options.SYSTEMS``)."""
+    """The ``nerspan.reading.systems.read_systems`` options of the flags (``options.SYSTEMS``)."""
     return from_args(args, SYSTEMS, outside_scheme_is_error=outside_scheme_is_error,
                    on_repairs=report_repairs)
 
@@ -123,7 +123,7 @@ def refuse_files_with_demo(args) -> None:
 def load_systems(args, outside_scheme_is_error: bool = False,
                  keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
     """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
-    after its file); without PRED, GOLD holds both columns. ``nerlens.systems``
+    after its file); without PRED, GOLD holds both columns. ``nerspan.reading.systems``
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
     processing = type_processing(args)  # flag errors before any reading
     if given(args, "jsonl"):
@@ -160,7 +160,7 @@ def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
     """GOLD and the --generated files as they are, for the library calls that read the
     responses themselves (``nerspan.score`` with ``matching="strings"``, ``faireval.score``
     with ``overlaps="keep"``): the gold corpus and, per file, its name, the gold sentences
-    it answers and the file read (``nerlens.systems.read_answers``)."""
+    it answers and the file read (``nerspan.reading.systems.read_answers``)."""
     if given(args, "jsonl"):
         raise UsageError("--generated reads GOLD as a column file or a saved split, not "
                          "with --jsonl span files")
@@ -200,7 +200,7 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
 def add_predictions(args, corpus: Corpus, paths: list[str],
                     outside_scheme_is_error: bool = False,
                     names: list[str] | None = None) -> tuple[Corpus, list[str]]:
-    """``corpus`` plus one column per prediction file (``nerlens.systems.add_systems``);
+    """``corpus`` plus one column per prediction file (``nerspan.reading.systems.add_systems``);
     the columns are ``names`` (default: the file names, made unique)."""
     options = system_options(args, outside_scheme_is_error)
     for key in ("gold_tag_column", "token_column"):

@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nerspan import Corpus, NerspanError
-from nerspan.readers import undecodable_error
+from nerspan.reading.columns import undecodable_error
 
 from nerlens.experiment.generated import ground_runs
 from nerlens.experiment.runs import check_run_system, run_name, with_place
-from nerlens.systems import named_files, read_systems
+from nerspan.reading.systems import named_files, read_systems
 
 from .common import UsageError, check_file, describe, load_json, note
 from .inputs import add_predictions, read_gold, system_options

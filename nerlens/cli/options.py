@@ -42,7 +42,7 @@ from .common import UsageError, load_json
 
 # The library calls the rows feed (``targets``).
 READ = "read"                    # nerspan.read_columns: how a column file is read
-SYSTEMS = "systems"              # nerlens.systems.read_systems / add_systems / read_gold
+SYSTEMS = "systems"              # nerspan.reading.systems.read_systems / add_systems / read_gold
 SPANS = "spans"                  # span input (--jsonl)
 FAIREVAL = "faireval"            # faireval.score
 ATTRIBUTE_BUCKETS = "attribute_buckets"  # attribute_buckets.score

@@ -12,7 +12,7 @@ from nerlens.demo import (DEMO_GENERATED, DEMO_NOTES, GENERATIVE_NOTES, demo_cor
                           demo_generative_corpus, demo_train)
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report import report
-from nerlens.systems import load_saved_split
+from nerspan.reading.systems import load_saved_split
 
 from .common import (UsageError, add_alias, add_beta_argument, non_negative_int, show_progress,
                      write_outputs)

@@ -12,7 +12,7 @@ from nerspan.spans import likely_scheme, repair_note
 from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_systems
-from nerlens.systems import answers_located
+from nerspan.reading.systems import answers_located
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, confusion_text,
                      note, print_json, print_results)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from nerspan import get_scheme, read_span_jsonl
 from nerspan.options import OFFSETS
-from nerlens.systems import named_files, span_files
+from nerspan.reading.systems import named_files, span_files
 
 from .common import UsageError, check_file, prediction_paths
 from .options import SPANS, from_args
@@ -55,9 +55,9 @@ def span_paths(args) -> tuple[str, list[str]]:
 
 def read_span_files(args):
     """The gold file's spans, tokens and texts, and ``(name, path, spans)`` for every PRED
-    file (``nerlens.systems.span_files``: gold's words, checked), as they are (faireval
+    file (``nerspan.reading.systems.span_files``: gold's words, checked), as they are (faireval
     scores nested spans); tag-based commands read --jsonl through ``inputs.load_systems``
-    (``nerlens.systems.read_systems(..., jsonl=True)``)."""
+    (``nerspan.reading.systems.read_systems(..., jsonl=True)``)."""
     gold_path, preds = span_paths(args)
     gold = read_span_jsonl(gold_path, args.encoding)
     return gold, span_files(gold_path, gold, named_files(preds), args.encoding)

@@ -47,7 +47,7 @@ from nerlens.jsonable import json_ready
 from nerlens.report import Report, report
 from nerlens.report.analyses import figure_pngs
 from nerlens.report.build import input_names
-from nerlens.systems import add_systems, read_gold
+from nerspan.reading.systems import add_systems, read_gold
 
 from . import dataset_page, findings, generated, html, text
 from .over_runs import aggregate, experiment_view, family_parts, wilcoxon_tests
@@ -143,7 +143,7 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
 
     Generated output (an LLM's responses): ``"generated": {system: file or [run, run,
     ...]}`` beside (or instead of) ``"systems"``, each file a JSON Lines file as
-    ``nerlens.systems.read_systems``' ``generated=`` reads (one object per sentence with
+    ``nerspan.reading.systems.read_systems``' ``generated=`` reads (one object per sentence with
     ``"response"``; ``"tokens"``/``"text"``, ``"sentence"``). A dataset's runs are
     grounded in its gold sentences as the one-dataset report grounds them
     (``add_generated``, with ``occurrences`` and ``fuzzy``), so each run's numbers are

@@ -1,10 +1,10 @@
 """Generated output (an LLM's responses) in an experiment.
 
 A dataset may give, beside or instead of its ``systems``, ``"generated": {system: file or
-[run, run, ...]}``: JSON Lines files of a model's responses (``nerlens.systems``'
+[run, run, ...]}``: JSON Lines files of a model's responses (``nerspan.reading.systems``'
 ``generated=``). Run k of system ``gpt`` is the column ``gpt#2`` as a tagger's run is.
 All of a dataset's runs are grounded in its gold sentences by one call of
-``nerlens.systems.add_generated``, the one-dataset report's own grounding: lines carrying
+``nerspan.reading.systems.add_generated``, the one-dataset report's own grounding: lines carrying
 ``"sentence"`` indices restrict the dataset to those sentences, and every run must answer
 the same ones. An error names the dataset and the run, with the file and line.
 
@@ -25,7 +25,7 @@ from nerspan.errors import shown
 from nerspan.generative import LEVELS
 
 from nerlens.report import generated as report_generated
-from nerlens.systems import add_generated
+from nerspan.reading.systems import add_generated
 
 from .runs import check_run_system, run_name, with_place
 

@@ -16,7 +16,7 @@ from typing import Mapping
 from nerspan import InputTypeError, NameTakenError, NerspanError
 
 from nerlens.report.names import pair_key
-from nerlens.systems import check_system_name, check_system_names
+from nerspan.reading.systems import check_system_name, check_system_names
 
 RUN_SEPARATOR = "#"
 ENTRY_KEYS = {"gold", "train", "systems", "generated", "tokens", "corpus", "gold_tag_column"}

@@ -27,13 +27,13 @@ from nerspan.fbeta import check_beta
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 from nerspan.corpus import side_name
-from nerspan.inputs import suffixed
+from nerspan.reading.forms import suffixed
 from nerspan.spans import check_tags
 
 from nerlens.families import (check_families, family_names, get_family, in_report_order,
                                with_beta)
 from nerlens.jsonable import json_text
-from nerlens.systems import add_systems, check_system_names, read_gold
+from nerspan.reading.systems import add_systems, check_system_names, read_gold
 
 from . import analyses, confusion, examples, findings, html, text
 from .names import pair_key
@@ -122,7 +122,7 @@ def _progress(total: int, enabled: bool, description: str):
 def systems_corpus(gold, systems: Mapping, tokens=None, gold_tag_column: int | None = None,
                    pred_column: int = -1) -> tuple[Corpus, list[str]]:
     """A Corpus with ``gold`` and one column per system from files or tag lists
-    (``nerlens.systems.read_systems``; the tags are checked by ``report``)."""
+    (``nerspan.reading.systems.read_systems``; the tags are checked by ``report``)."""
     corpus = read_gold(gold, tokens=tokens, gold_tag_column=gold_tag_column, check=False)
     if isinstance(systems, Mapping) and not systems:
         return corpus, []

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from ..options import MATCHING
 from .detect import is_generated_input
-from .files import read_generated_jsonl
+from ..reading.generated import read_generated_jsonl
 from .form import GENERATED, ground_predictions
 from .grounding import OCCURRENCES, OVERLAPS, Grounded, ground
 from .reading import Generated, read_generated, read_response

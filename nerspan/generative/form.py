@@ -1,4 +1,4 @@
-"""Generated predictions as one input form of the dispatcher (``nerspan.inputs.FORMS``).
+"""Generated predictions as one input form of the dispatcher (``nerspan.reading.forms.FORMS``).
 
 When the predictions are generated output (``is_generated_input``: entity lists, dicts
 from type to texts, inline markup, raw responses; or what ``read_generated`` or
@@ -22,9 +22,9 @@ import numpy as np
 from ..collector import collector_paused
 from ..errors import InputTypeError
 from ..flat import GOLD, PRED
-from ..inputs import InputForm, Reading, read_input, register_form
+from ..reading.forms import InputForm, Reading, read_input, register_form
 from ..schemes import get_scheme
-from ..span_input import check_span_scheme, spans_on
+from ..reading.span_lists import check_span_scheme, spans_on
 from ..spans import LabelTable
 from ..type_processing import TypeProcessing
 from .detect import is_generated_input

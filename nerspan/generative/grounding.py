@@ -39,7 +39,7 @@ from ..collector import collector_paused
 from ..errors import InputTypeError, NerspanError, shown
 from ..input_options import input_options
 from ..options import OCCURRENCES, OVERLAPS, check_fraction
-from ..span_input import _Texts
+from ..reading.span_lists import _Texts
 from .normalise import core_bounds, lowercase_in_place, normalise, unify
 from .reading import Generated, read_generated
 from .repairs import LEVELS, GenerativeRepairs, Listing

@@ -36,7 +36,7 @@ from ..errors import InputTypeError, NerspanError, SentenceCountError, counted
 from ..input_options import input_options
 from ..options import COMPAT
 from ..scores import EntityScores, safe_divide
-from ..span_input import from_spans, is_span_input
+from ..reading.span_lists import from_spans, is_span_input
 from ..spans import Repairs, decode, repairs_dict
 from ..type_processing import TYPE_OPTIONS, TypeProcessing
 from . import universalner
@@ -92,7 +92,7 @@ def score_strings(references, predictions, *, types=None, compat=None,
 
     Args:
         references: gold, as span lists per sentence (any form of
-            ``nerspan.span_input``), tag lists per sentence (decoded by ``scheme`` and
+            ``nerspan.reading.span_lists``), tag lists per sentence (decoded by ``scheme`` and
             ``mode``) or a ``Corpus`` (its gold column); ``tokens`` or ``texts`` give
             the words unless the Corpus has them.
         predictions: per sentence, generated output in any form of ``reading``.

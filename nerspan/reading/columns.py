@@ -30,11 +30,11 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .corpus import Corpus, Source
-from .flat import GOLD, PRED, Interner, _offsets, int32_array
-from .errors import (AmbiguousInputError, EmptyInputError, FormatError, TokenMismatchError,
+from ..corpus import Corpus, Source
+from ..flat import GOLD, PRED, Interner, _offsets, int32_array
+from ..errors import (AmbiguousInputError, EmptyInputError, FormatError, TokenMismatchError,
                      TooFewColumnsError, counted)
-from .schemes import FALLBACK_PREFIXES, from_suffix, split_tag
+from ..schemes import FALLBACK_PREFIXES, from_suffix, split_tag
 
 DOCSTART = "-DOCSTART-"
 SHOWN_CHARACTERS = 80  # an offending value is cut to this many characters in messages

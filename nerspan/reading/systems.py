@@ -29,20 +29,21 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import Corpus, InputOptions, read_columns
-from nerspan import errors
-from nerspan.errors import (FormatError, InputTypeError, InvalidTagError, NameTakenError,
+from .. import errors
+from ..corpus import Corpus
+from ..deprecation import renamed_keyword
+from ..input_options import InputOptions
+from ..errors import (FormatError, InputTypeError, InvalidTagError, NameTakenError,
                             NerspanError, SentenceCountError, TokenMismatchError,
                             TooFewColumnsError, counted)
-from nerspan.flat import GOLD, PRED
-from nerspan.deprecation import renamed_keyword
-from nerspan.generative import read_generated_jsonl
-from nerspan.generative.form import read_typed
-from nerspan.inputs import read_input
-from nerspan.readers import check_tokens, shown, token_line
-from nerspan.schemes import FALLBACK_PREFIXES, from_suffix, get_scheme
-from nerspan.span_input import from_spans, read_span_jsonl
-from nerspan.spans import LabelTable
+from ..flat import GOLD, PRED
+from ..generative.form import read_typed
+from .columns import check_tokens, read_columns, shown, token_line
+from .forms import read_input
+from .generated import read_generated_jsonl
+from ..schemes import FALLBACK_PREFIXES, from_suffix, get_scheme
+from .span_lists import from_spans, read_span_jsonl
+from ..spans import LabelTable
 
 PathLike = (str, os.PathLike)
 

@@ -33,18 +33,18 @@ from typing import Callable
 
 import numpy as np
 
-from .arrow_columns import is_arrow
-from .corpus import Corpus
-from .errors import InputTypeError, InvalidTagError, NerspanError, shown
-from .flat import GOLD, PRED, _a, as_label_list, side_name
-from .input_options import InputOptions, input_options
-from .readers import read_columns
-from .options import check_bool
-from .schemes import FALLBACK_PREFIXES, Scheme, from_suffix, split_tag, to_suffix
-from .spans import tag_problem
-from .span_input import check_span_scheme, from_spans, span_sides
-from .train_index import TrainIndex
-from .type_processing import TypeProcessing, process_corpus
+from ..arrow_columns import is_arrow
+from ..corpus import Corpus
+from ..errors import InputTypeError, InvalidTagError, NerspanError, shown
+from ..flat import GOLD, PRED, _a, as_label_list, side_name
+from ..input_options import InputOptions, input_options
+from .columns import read_columns
+from ..options import check_bool
+from ..schemes import FALLBACK_PREFIXES, Scheme, from_suffix, split_tag, to_suffix
+from ..spans import tag_problem
+from .span_lists import check_span_scheme, from_spans, span_sides
+from ..train_index import TrainIndex
+from ..type_processing import TypeProcessing, process_corpus
 
 
 @dataclass(frozen=True)

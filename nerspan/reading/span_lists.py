@@ -35,14 +35,14 @@ from typing import Mapping
 
 import numpy as np
 
-from .arrow_columns import is_arrow
-from .corpus import Corpus, Source
-from .flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
-from .errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTypeError,
+from ..arrow_columns import is_arrow
+from ..corpus import Corpus, Source
+from ..flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
+from ..errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTypeError,
                      InvalidTagError, NerspanError, SentenceCountError, counted, shown)
-from .input_options import SPAN_OPTION_NAMES, input_options
-from .schemes import get_scheme
-from .spans import decode
+from ..input_options import SPAN_OPTION_NAMES, input_options
+from ..schemes import get_scheme
+from ..spans import decode
 
 SPAN_OPTIONS = tuple(name for name in SPAN_OPTION_NAMES if name != "tokens")
 _NOT_A_TOKEN = re.compile(r"\S+")
