@@ -19,7 +19,7 @@ True
 >>> [(b["name"], b["gold"], b["f1"]) for b in r.to_dict()["buckets"]["tag"]]
 [('LOC', 1, 1.0)]
 """
-from nerspan.deprecation import warn_renamed
+from nerspan.migration import moved_names
 
 from .attributes import (ATTRIBUTE_TABLE, ATTRIBUTES, DISCRETE_ATTRIBUTES, FREQUENCY_NORMS,
                          MENTION_ATTRIBUTES, NEEDS_TRAINING, TOKEN_ATTRIBUTES, Attribute)
@@ -27,8 +27,8 @@ from .bucketing import (REFERENCE_RULES, STRATEGIES, Bucket, assign, bucket_name
                         edges_buckets, equal_count, equal_width, equal_width_buckets,
                         reference_buckets, strategy_buckets)
 from .discrete import DISCRETE, Category, tag_buckets
-from .core import (COMPATS, AttributeBucketsResult, AttributeTable, bucket_f1_statistic,
-                   score)
+from .core import (COMPATS, AttributeBucketsResult, AttributeTable, BucketOptions,
+                   bucket_f1_statistic, score)
 from .tables import TrainingTables, training_tables
 from . import analysis, plots  # noqa: E402  (both import scipy/matplotlib only when used)
 
@@ -36,7 +36,8 @@ from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
 __all__ = [
     "FAMILY",
-    "score", "AttributeBucketsResult", "AttributeTable", "bucket_f1_statistic", "COMPATS",
+    "score", "BucketOptions", "AttributeBucketsResult", "AttributeTable",
+    "bucket_f1_statistic", "COMPATS",
     "ATTRIBUTE_TABLE", "Attribute", "ATTRIBUTES", "MENTION_ATTRIBUTES", "TOKEN_ATTRIBUTES",
     "DISCRETE_ATTRIBUTES", "NEEDS_TRAINING", "DISCRETE", "Category", "tag_buckets",
     "FREQUENCY_NORMS", "Bucket", "assign", "bucket_names", "edges_buckets", "equal_count",
@@ -46,17 +47,7 @@ __all__ = [
 ]
 
 
-# Two tables the attribute records replace, kept one release (their values come from the
-# records): DESCRIPTIONS[name] is ATTRIBUTE_TABLE[name].description, DEFAULT_STRATEGY[name]
-# ATTRIBUTE_TABLE[name].bucketing.
-_REPLACED = {"DESCRIPTIONS": "description", "DEFAULT_STRATEGY": "bucketing"}
-
-
-def __getattr__(name: str):
-    if name in _REPLACED:
-        field = _REPLACED[name]
-        warn_renamed(f"attribute_buckets.{name}", f"attribute_buckets.ATTRIBUTE_TABLE[name]."
-                     f"{field}")
-        return {a.name: getattr(a, field) for a in ATTRIBUTE_TABLE.values()
-                if name != "DEFAULT_STRATEGY" or a.ordered}
-    raise AttributeError(f"module 'attribute_buckets' has no attribute {name!r}")
+# Two tables the attribute records replaced.
+__getattr__ = moved_names(__name__, {
+    "DESCRIPTIONS": "attribute_buckets.ATTRIBUTE_TABLE[name].description",
+    "DEFAULT_STRATEGY": "attribute_buckets.ATTRIBUTE_TABLE[name].bucketing"})

@@ -8,20 +8,20 @@ from typing import Mapping
 
 import numpy as np
 
-from nerspan import EntityScores, GoldContext, NameTakenError, NerspanError
+from nerspan import EntityScores, Evaluation, InputOptions, NameTakenError, NerspanError
 from nerspan.flat import ranges
-from nerspan.confusion import entity_confusion, with_confusion
-from nerspan.gold_context import resolve
-from nerspan.fbeta import fbeta_option, with_fbeta
-from nerspan.input_options import input_options
-from nerspan.options import check_bool, check_int
+from nerspan.evaluation import resolve
+from nerspan.migration import migrated
+from nerspan.options import check_fraction, check_int
+from nerspan.reading.training import TRAIN_FORMS
+from nerspan.records import Record, comma_list, option, optional, switch
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores, match
 from nerspan.spans import LabelTable, repairs_dict
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample, sample_weights)
 from nerspan.errors import counted
-from nerspan.result import entity_row, undefined_keys
+from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.scores import safe_divide, sentence_counts
 
 from . import attributes as attrs
@@ -151,7 +151,7 @@ def _read_values(kept):
 
 
 @dataclass(frozen=True)
-class AttributeBucketsResult:
+class AttributeBucketsResult(Result):
     """Overall micro P/R/F1 and, per attribute, the bucket table.
 
     ``to_dict()`` gives ``precision``, ``recall``, ``f1`` (nerspan's entity scores:
@@ -172,8 +172,6 @@ class AttributeBucketsResult:
     repairs: dict = field(default_factory=dict)
     confidence: float | None = None
     entity: EntityScores | None = field(default=None, repr=False, compare=False)
-    # with confusion=True: the entity confusion matrix of the same spans (nerspan.confusion)
-    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, attribute: str) -> AttributeTable:
         return self.tables[attribute]
@@ -188,7 +186,7 @@ class AttributeBucketsResult:
         return undefined_keys({"precision": self.precision, "recall": self.recall,
                                "f1": self.f1}, zero_division)
 
-    def to_dict(self) -> dict:
+    def plain_dict(self) -> dict:
         out = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
                "buckets": {name: table.to_list() for name, table in self.tables.items()},
                "attributes": {name: table.summary() for name, table in self.tables.items()},
@@ -198,8 +196,7 @@ class AttributeBucketsResult:
                "repairs": self.repairs or repairs_dict(None, None)}
         if self.confidence is not None:
             out["options"]["confidence"] = self.confidence
-        return with_confusion(with_fbeta(out, self.options.get("beta", 1.0)),
-                              self.entity_confusion)
+        return out
 
     def statistics(self) -> list[Statistic]:
         """Every reported F1 as a ``nerspan.bootstrap.Statistic`` (per-sentence counts of
@@ -223,100 +220,145 @@ def bucket_statistics(attribute: str, counts: np.ndarray) -> list[Statistic]:
             for i in range(counts.shape[1])]
 
 
-@fbeta_option
-@input_options(positional=("tokens",))
-def score(references, predictions=None, *, train=None, train_tokens=None,
-          train_tags=None, n_buckets: int = 4, attributes=None,
-          bucket_edges: Mapping | None = None, equal_width: bool = False,
-          case_sensitive: bool = False,
-          frequency_norm: str = "ratio", compat: str | None = None,
-          scheme: str | None = None, mode: str | None = None, bootstrap: int = 0, seed: int | None = 0,
-          confidence: float = 0.95, train_options: dict | None = None,
-          confusion: bool = False, inputs) -> AttributeBucketsResult:
+def _attributes(name: str, value):
+    _chosen_attributes(value)   # checked: names, or a mapping to names and functions
+    return value
+
+
+def _edges(name: str, value):
+    if not isinstance(value, Mapping):
+        raise TypeError("bucket_edges must map attribute names to lists of edges, not "
+                        f"{type(value).__name__}")
+    return value
+
+
+@dataclass(frozen=True)
+class BucketOptions(Record):
+    """attribute_buckets' own options (``score``; the command line's flags and the
+    evaluate module's features are made of these fields)."""
+
+    attributes: object = option(
+        None, "names among ATTRIBUTES (default: all nine), or a mapping name -> a built-in "
+        "name or a function f(corpus, spans, train_index) -> values (one float per span).",
+        _attributes, parse=comma_list)
+    n_buckets: int = option(
+        4, f"buckets per attribute (named XS, S, L, XL; 2 to {MAX_BUCKETS}); tag has one "
+        "bucket per gold entity type instead.",
+        lambda name, value: check_int(name, value, minimum=2, maximum=MAX_BUCKETS), parse=int)
+    bucket_edges: object = option(
+        None, "attribute -> increasing edges [e0, ..., ek] giving the buckets [e0, e1], "
+        "(e1, e2], ..., (e_{k-1}, ek] instead of the strategy's.", _edges, flag=None)
+    equal_width: bool = switch(
+        False, "cut the value range evenly (the paper's section 3.2 alternative) wherever "
+        "the default cuts into equal counts; {0}, {1} and eLen's buckets stay.")
+    case_sensitive: bool = switch(
+        False, "compare tokens with training as they are (default: lowercased, as the "
+        "reference code).")
+    frequency_norm: str = option(
+        "ratio", "\"ratio\" (the paper) or \"rank5\" (the reference code: occurrences / the "
+        "5th largest count, capped at 1).", choices=FREQUENCY_NORMS)
+    compat: str | None = option(
+        None, "\"interpreteval\" reproduces the reference code (InterpretEval).",
+        choices=COMPATS)
+    bootstrap: int = option(
+        0, "if > 0, that many sentence resamples give a percentile interval (confidence) on "
+        "every bucket F1 (f1_interval), seeded by seed.",
+        lambda name, value: check_int(name, value, minimum=0), parse=int)
+    seed: int | None = option(0, "the seed of bootstrap's resamples.",
+                              lambda name, value: check_int(name, value),
+                              parse=optional(int))
+    confidence: float = option(0.95, "the level of bootstrap's intervals.", check_fraction,
+                               parse=float)
+
+    describes = "attribute_buckets"
+
+    def __post_init__(self):
+        super().__post_init__()
+        object.__setattr__(self, "frequency_norm", _check_options(
+            self.compat, self.frequency_norm, self.equal_width, self.case_sensitive))
+        _check_bucket_edges(self.bucket_edges, _chosen_attributes(self.attributes))
+
+
+@migrated(record=BucketOptions)
+def score(references, predictions=None, *, tokens=None, train=None, scheme: str | None = None,
+          mode: str | None = None, label_list=None, inputs=None, attributes=None,
+          n_buckets: int = 4, bucket_edges: Mapping | None = None,
+          case_sensitive: bool = False, compat: str | None = None,
+          options=None) -> AttributeBucketsResult:
     """Bucket-wise precision, recall and F1 for the nine attributes of Fu et al. (2020).
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``,
             span lists per sentence, a ``datasets`` split, or a ``nerspan.Corpus`` (then
             ``predictions`` may be omitted: the columns ``gold_column`` and
-            ``pred_column`` are scored); or ``references`` a ``nerspan.GoldContext`` (gold
-            decoded, and the gold mentions' attribute values computed, once for any number
-            of systems). The attributes that look at training data need the test words
-            (``tokens``).
+            ``pred_column`` are scored); or ``references`` a ``nerspan.Evaluation`` and
+            ``predictions`` a system's name (gold decoded, and the gold mentions'
+            attribute values computed, once for any number of systems). The attributes
+            that look at training data need the test words (``tokens``).
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
-            column file path; or ``train_tokens`` + ``train_tags``. Needed by oDen,
-            eCon, eFre, tCon and tFre.
-        n_buckets: buckets per attribute (default 4, named XS, S, L, XL; 2 to 1000);
-            ``tag`` has one bucket per gold entity type instead, named by the type.
-        attributes: names among ``ATTRIBUTES`` (default: all nine), or a mapping name ->
-            a built-in name or a function ``f(corpus, spans, train_index) -> values`` (one
-            float per span; bucketed equal-count, or by ``bucket_edges``).
-        bucket_edges: attribute -> increasing edges ``[e0, ..., ek]`` giving the buckets
-            ``[e0, e1], (e1, e2], ..., (e_{k-1}, ek]`` instead of the strategy's.
-        equal_width: cut the value range evenly (the paper's section 3.2 alternative)
-            wherever the default cuts into equal counts; {0}, {1} and eLen's buckets stay.
-        case_sensitive: compare tokens with training as they are (default: lowercased).
-        frequency_norm: ``"ratio"`` (default, the paper) or ``"rank5"`` (the reference
-            code: occurrences / the 5th largest count, capped at 1).
-        compat: None, or ``"interpreteval"`` to reproduce the reference code.
+            column file path, or a ``(tokens, tags)`` pair. Needed by oDen, eCon, eFre,
+            tCon and tFre.
         scheme, mode: how tags are decoded (``nerspan.decode``; default IOB2, lenient).
-        bootstrap: if > 0, that many sentence resamples give a percentile interval
-            (``confidence``) on every bucket F1 (``f1_interval``), seeded by ``seed``.
-        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
-            type]`` over mentions with identical spans ("O": missed, spurious), and
-            ``boundary_errors`` per type apart, as ``nerspan.score(confusion=True)``
-            gives them (``nerspan.confusion``), of the spans scored here.
+        label_list, inputs: the tags in id order for label ids; the other input options
+            (``nerspan.InputOptions`` or a dict of them).
+        attributes, n_buckets, bucket_edges, case_sensitive, compat: options of
+            ``BucketOptions`` (each field's doc says what it does); ``options``: that
+            record (or a dict) with the others (``equal_width``, ``frequency_norm``,
+            ``bootstrap``, ``seed``, ``confidence``), the keywords given put over it.
 
     >>> r = score([["O", "B-LOC", "I-LOC", "O"]], [["O", "B-LOC", "I-LOC", "O"]],
     ...           tokens=[["in", "New", "York", "today"]],
-    ...           train_tokens=[["New", "York", "is", "big"]],
-    ...           train_tags=[["B-LOC", "I-LOC", "O", "O"]])
+    ...           train=([["New", "York", "is", "big"]], [["B-LOC", "I-LOC", "O", "O"]]))
     >>> r.f1, [b["gold"] for b in r.to_dict()["buckets"]["eLen"]]
     (1.0, [0, 1, 0, 0])
     >>> r.to_dict()["buckets"]["eCon"][-1]["interval"], r.to_dict()["buckets"]["eCon"][-1]["gold"]
     ('{1}', 1)
     """
-    frequency_norm = _check_options(compat, frequency_norm, equal_width, case_sensitive)
-    n_buckets = check_int("n_buckets", n_buckets, minimum=2, maximum=MAX_BUCKETS)
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
-    case_sensitive = check_bool("case_sensitive", case_sensitive)
-    confusion = check_bool("confusion", confusion)
-    if seed is not None:
-        seed = check_int("seed", seed)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie between 0 and 1, not {confidence!r}")
-    chosen = _chosen_attributes(attributes)
-    _check_bucket_edges(bucket_edges, chosen)
+    options = BucketOptions.of(options).with_keywords(
+        attributes=attributes, n_buckets=n_buckets, bucket_edges=bucket_edges,
+        case_sensitive=case_sensitive, compat=compat)
+    chosen = _chosen_attributes(options.attributes)
     context, corpus, gold_column, pred_column = resolve(
-        references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
-    _check_training(context, corpus, chosen, train, train_tokens)
-    index = context.index(train, train_tokens, train_tags, train_options)
+        references, predictions, scheme=scheme, mode=mode, train=train,
+        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
+    _check_training(context, corpus, chosen, train)
+    index = context.index(train)
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
     gold = context.gold_spans(table)
     pred = context.pred_spans(corpus, pred_column, table)
+    return _scored(context, corpus, gold, pred, index, chosen, options)
+
+
+def _scored(context, corpus, gold, pred, index, chosen: dict,
+            options: BucketOptions) -> AttributeBucketsResult:
+    """The bucket tables of every attribute ``chosen`` for one system (``pred``)."""
     overall = entity_scores(gold, pred)
+    case_sensitive, compat = options.case_sensitive, options.compat
     tables = training_tables(index, not case_sensitive) if index is not None else None
     ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
-                        index, tables, frequency_norm, compat)
+                  index, tables, options.frequency_norm, compat)
     pred_side = Side.of(pred, corpus.n_tokens)
     # drawn once: every attribute's bootstrap is a product with these weights (read as
     # float64 a batch of resamples at a time, ``resample``)
-    weights = sample_weights(corpus.n_sentences, bootstrap, seed) if bootstrap else None
+    weights = sample_weights(corpus.n_sentences, options.bootstrap, options.seed) \
+        if options.bootstrap else None
     pairs = _mention_pairs(gold, pred)
-    cached = _GoldValues(context, (case_sensitive, frequency_norm, compat, gold.types))
-    result_tables = {name: _attribute_table(ctx, pred_side, name, function, n_buckets,
-                                            (bucket_edges or {}).get(name), compat, weights,
-                                            confidence, pairs, equal_width, cached)
+    cached = _GoldValues(context, (case_sensitive, options.frequency_norm, compat, gold.types))
+    edges = options.bucket_edges or {}
+    result_tables = {name: _attribute_table(ctx, pred_side, name, function, options.n_buckets,
+                                            edges.get(name), compat, weights,
+                                            options.confidence, pairs, options.equal_width,
+                                            cached)
                      for name, function in chosen.items()}
-    options = {"n_buckets": n_buckets, "equal_width": bool(equal_width),
-               "case_sensitive": bool(case_sensitive),
-               "frequency_norm": frequency_norm, "compat": compat, "scheme": context.scheme,
-               "mode": context.mode, "bootstrap": int(bootstrap), "seed": seed,
-               "attributes": list(chosen), "bucket_edges": _plain_edges(bucket_edges)}
+    shown = {"n_buckets": options.n_buckets, "equal_width": options.equal_width,
+             "case_sensitive": case_sensitive, "frequency_norm": options.frequency_norm,
+             "compat": compat, "scheme": context.scheme, "mode": context.mode,
+             "bootstrap": options.bootstrap, "seed": options.seed,
+             "attributes": list(chosen), "bucket_edges": _plain_edges(options.bucket_edges)}
     return AttributeBucketsResult(*overall.micro(), result_tables,
-                                  sentence_counts(gold, pred, corpus.n_sentences), options,
-                                  overall.repairs, confidence if bootstrap else None, overall,
-                                  entity_confusion(confusion, gold, pred))
+                                  sentence_counts(gold, pred, corpus.n_sentences), shown,
+                                  overall.repairs,
+                                  options.confidence if options.bootstrap else None, overall)
 
 
 def _plain_edges(bucket_edges) -> dict | None:
@@ -345,7 +387,7 @@ def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> 
     return frequency_norm
 
 
-def _check_training(context: GoldContext, corpus, chosen: dict, train, train_tokens) -> None:
+def _check_training(context: Evaluation, corpus, chosen: dict, train) -> None:
     """The attributes that look at training data need it, and the test tokens."""
     needs_train = [a for a, f in chosen.items()
                    if isinstance(f, str) and attrs.ATTRIBUTE_TABLE[f].needs_training]
@@ -353,11 +395,10 @@ def _check_training(context: GoldContext, corpus, chosen: dict, train, train_tok
         return
     if corpus.tokens is None:
         raise ValueError(f"{', '.join(needs_train)} need the test tokens: pass tokens=...")
-    if train is None and train_tokens is None and context.train is None:
+    if train is None and context.train is None:
         raise ValueError(
-            f"{', '.join(needs_train)} need training data: pass train=... (a TrainIndex, "
-            "Corpus, datasets split or column file) or train_tokens=... with "
-            "train_tags=...; or choose attributes=('eLen', 'sLen', 'eDen')")
+            f"{', '.join(needs_train)} need training data: pass train=... ({TRAIN_FORMS}); "
+            "or choose attributes=('eLen', 'sLen', 'eDen')")
 
 
 class _GoldValues:
@@ -365,7 +406,7 @@ class _GoldValues:
     (``key``: the options and gold types they depend on) for every later system: the
     mentions' values, and of token attributes the distinct values with their counts."""
 
-    def __init__(self, context: GoldContext, key: tuple):
+    def __init__(self, context: Evaluation, key: tuple):
         self.context, self.key = context, key
 
     def get(self, name: str, build):
@@ -610,9 +651,6 @@ def _check_bucket_edges(bucket_edges, chosen: dict) -> None:
     attribute that is not computed would silently do nothing."""
     if bucket_edges is None:
         return
-    if not isinstance(bucket_edges, Mapping):
-        raise TypeError("bucket_edges must map attribute names to lists of edges, not "
-                        f"{type(bucket_edges).__name__}")
     unknown = [name for name in bucket_edges if name not in chosen]
     if unknown:
         raise ValueError(f"bucket_edges names {unknown}, which are not among the attributes "

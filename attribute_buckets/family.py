@@ -4,13 +4,14 @@ from __future__ import annotations
 from nerspan.family import ExperimentPart, Family, Headline, Logged, Rule
 
 from . import report
-from .core import score
+from .core import BucketOptions, score
 
 FAMILY = Family(
     name="attribute_buckets",
     title="Attribute buckets: F1 by entity and sentence attributes",
     order=4,
     score=score,
+    options=BucketOptions,
     needs_train=True,
     needs_tokens=True,
     # no bootstrap statistic: the report computes it from each system's buckets

@@ -82,11 +82,11 @@ def module_row(family: str, corpus: tuple, train: tuple, repeat: int) -> dict:
 
     tokens, gold, pred = corpus
     needs_words = family != "faireval"     # faireval takes no words and no training data
-    load = dict(train_tokens=train[0], train_tags=train[1]) if needs_words else {}
+    load = dict(train=(train[0], train[1])) if needs_words else {}
     given = dict(tokens=tokens) if needs_words else {}
     module = evaluate.load(str(REPO / "metrics" / family), **load)
     noop = evaluate.load(str(HERE / "noop_module"), features=module.features)
-    index = nerspan.as_train_index(train_tokens=train[0], train_tags=train[1]) \
+    index = nerspan.as_train_index(train=(train[0], train[1])) \
         if needs_words else None
     own = dict(tokens=tokens, train=index) if needs_words else {}
     score = family_package(family).score

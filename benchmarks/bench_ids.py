@@ -332,7 +332,7 @@ def trainer_rows(tokens, labels, padded, repeat) -> dict:
 def family_rows(tokens, gold, split, pred_ids, report, repeat) -> dict:
     import importlib
 
-    train = nerspan.as_train_index(tokens, train_tags=gold)  # built once, not timed
+    train = nerspan.as_train_index((tokens, gold))  # built once, not timed
     ratios = {}
     for name in ("tough_mentions", "hardeval", "faireval", "attribute_buckets"):
         family = importlib.import_module(name)

@@ -29,7 +29,7 @@ from benchmarks.synthetic import make_corpus
 def report_seconds(tokens, gold, pred, train) -> float:
     """Wall seconds of the whole report of one system (HTML and JSON written)."""
     def run():
-        report = nerlens.report(gold, {"system": pred}, tokens=tokens, train=train,
+        report = nerlens.build_report(gold, {"system": pred}, tokens=tokens, train=train,
                                 bootstrap=0)
         with tempfile.TemporaryDirectory() as folder:
             report.to_json(Path(folder) / "report.json")

@@ -82,7 +82,7 @@ def main(argv=None) -> dict | None:
             corpus = corpus.with_columns(system.select(["pred"]), {"pred": path.stem})
             names.append(path.stem)
         train = read_columns(DATA / "train.txt", {GOLD: -1})
-        report = nerlens.report(None, corpus=corpus, system_names=names, train=train,
+        report = nerlens.build_report(None, corpus=corpus, system_names=names, train=train,
                                 bootstrap=bootstrap, figures=figures)
         with tempfile.TemporaryDirectory() as folder:
             report.to_json(Path(folder) / "report.json")
@@ -150,7 +150,7 @@ def many_types_row(n_types: int, n_sentences: int = 3000, n_systems: int = 4) ->
     seconds["seqeval"] = time.perf_counter() - start
     for figures in (False, True):
         start = time.perf_counter()
-        nerlens.report(gold, systems, tokens=tokens, families=("faireval",), bootstrap=0,
+        nerlens.build_report(gold, systems, tokens=tokens, families=("faireval",), bootstrap=0,
                        figures=figures).to_html()
         seconds[f"figures={figures}"] = time.perf_counter() - start
     without, with_figures, peer = (seconds["figures=False"], seconds["figures=True"],

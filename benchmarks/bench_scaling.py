@@ -71,7 +71,7 @@ def types_shape(n_types: int, repeat: int, sentences: int = 3000) -> dict:
     train = nerspan.Corpus.from_tags(gold[:half], tokens=tokens[:half])
 
     def report():
-        nerlens.report(gold[half:], {"a": pred[half:]}, train, tokens=tokens[half:],
+        nerlens.build_report(gold[half:], {"a": pred[half:]}, train, tokens=tokens[half:],
                        bootstrap=0, figures=False)
     return {
         "confusion": timed(lambda: json.dumps(nerspan.score(gold, pred, confusion=True)
@@ -85,7 +85,7 @@ def chain_shape(n_mentions: int, repeat: int) -> dict:
     gold = [[("ENT", 2 * k, 2 * k + 2) for k in range(n_mentions)]]
     pred = [[("ENT", 2 * k + 1, 2 * k + 3) for k in range(n_mentions - 1)]]
     return {"optimal": timed(lambda: faireval.score(gold, pred, schemas="semeval",
-                                                    matching="optimal"), repeat),
+                                                    pairing="optimal"), repeat),
             "greedy": timed(lambda: faireval.score(gold, pred, schemas="semeval"), repeat)}
 
 

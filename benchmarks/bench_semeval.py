@@ -101,12 +101,12 @@ def matching_row(gold, pred, repeat: int) -> None:
     """The four schemas alone on prepared spans, nervaluate's greedy matching against the
     optimal one (a maximum-weight assignment within each group of overlapping spans)."""
     from faireval.inputs import prepare
-    from faireval.semeval import MATCHINGS, semeval_scores
+    from faireval.semeval import PAIRINGS, semeval_scores
 
     prepared = prepare(gold, pred)
-    times = {m: best_time(lambda: semeval_scores(prepared, matching=m), repeat)
-             for m in MATCHINGS}
-    print(f"semeval_scores, matching greedy / optimal: {times['greedy']:.3f} s / "
+    times = {m: best_time(lambda: semeval_scores(prepared, pairing=m), repeat)
+             for m in PAIRINGS}
+    print(f"semeval_scores, pairing greedy / optimal: {times['greedy']:.3f} s / "
           f"{times['optimal']:.3f} s")
 
 

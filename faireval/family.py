@@ -10,13 +10,14 @@ from nerspan.family import Examples, Family, Headline, Logged, Rule
 from . import report
 
 
-def describe(score) -> Family:
-    """FairEval's descriptor around its ``score``."""
+def describe(score, options) -> Family:
+    """FairEval's descriptor around its ``score`` and its options' record."""
     return Family(
         name="faireval",
         title="faireval: error types without double penalties",
         order=3,
         score=score,
+        options=options,
         headline=(Headline("fair_f1", "fair F1", "FairEval's F1 without double penalties",
                            title="fair F1"),),
         statistic_name=report.statistic_name,

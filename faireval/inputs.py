@@ -17,12 +17,12 @@ import numpy as np
 from nerspan.corpus import PER_COLUMN, Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
 from nerspan.generative.form import GENERATED, ground_predictions, words_of
-from nerspan.input_options import InputOptions, input_options
+from nerspan.records import InputOptions
 from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.reading.span_lists import read_spans
 from nerspan.spans import LabelTable, Repairs, decode
-from nerspan.type_processing import TypeProcessing, process_ungrounded
+from nerspan.type_processing import process_ungrounded
 from nerspan.reading.span_lists import LEVEL_SEPARATOR
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
                             NerspanError, SentenceCountError, counted, shown)
@@ -62,9 +62,6 @@ class Prepared:
     n_sentences: int
     punct: "PunctMask | None"  # set when ignore_punct is on
     repairs: dict              # column -> nerspan.Repairs of lenient decoding (tags only)
-    # (gold, predicted) nerspan.Spans of single-level tags as decoded, before the
-    # punctuation and label filters: the entity confusion matrix's (None for span lists)
-    decoded: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -95,24 +92,25 @@ class PunctMask:
         return out
 
 
-@input_options("tokens", "texts", "inclusive_end", "snap", "offsets", "label_list")
 def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
             pos=None, ignore_punct: bool = False, labels: Sequence[str] | None = None,
             exclude: Sequence[str] = (), context=None, system: str | None = None,
-            inputs) -> Prepared:
+            inputs=None) -> Prepared:
     """Decode or read both sides, drop punctuation if asked, apply the label filter.
 
     Span lists on both sides are read as they are (they may nest or overlap); span lists
     on one side and tags on the other go through ``nerspan.from_spans`` (no overlaps).
     Label ids (with ``label_list``) are read as tags. ``context``: the
-    ``nerspan.GoldContext`` whose gold column is ``references``'s (a corpus with columns
+    ``nerspan.Evaluation`` whose gold column is ``references``'s (a corpus with columns
     ``gold`` and ``pred``): its gold spans, decoded once, are used for single-level tags,
     and so are the predictions of its corpus's column ``system`` when it is given.
+    ``inputs``: the input options (``nerspan.InputOptions`` or a dict).
 
     Args:
         references, predictions: the target and system sides (see ``faireval.score``).
     """
-    target, spans, names, n_sentences, lengths, repairs, decoded = _sides(
+    inputs = InputOptions.of(inputs)
+    target, spans, names, n_sentences, lengths, repairs = _sides(
         references, predictions, scheme, mode, inputs, (context, system),
         None if isinstance(pos, str) else pos)
     if isinstance(pos, str):
@@ -135,12 +133,12 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         target = _drop_punct(target, punct)
         spans = _drop_punct(spans, punct)
     names, target, spans = _filter_labels(names, target, spans, labels, exclude)
-    return Prepared(target, spans, names, n_sentences, punct, repairs, decoded)
+    return Prepared(target, spans, names, n_sentences, punct, repairs)
 
 
 def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
-    """``(target, system, label names, n_sentences, sentence lengths or None, repairs,
-    decoded)`` (``Prepared.decoded``); ``context``: ``(gold context, its system column)`` as ``prepare`` takes them.
+    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``;
+    ``context``: ``(evaluation, its system column)`` as ``prepare`` takes them.
 
     The input form is nerspan's dispatcher's (``nerspan.reading.forms.input_form``; POS tags
     per sentence, like tokens, say that empty span lists are no mention): span lists on
@@ -148,23 +146,23 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
     read by the dispatcher into a corpus of tags, whose spans are decoded.
     """
     form = input_form(references, predictions, inputs, words=pos)
-    if form is GENERATED and inputs.overlaps == "keep":
-        return _generated_spans(references, predictions, scheme, mode, inputs) + (None,)
+    if form is GENERATED and inputs.generated.overlaps == "keep":
+        return _generated_spans(references, predictions, scheme, mode, inputs)
     if form is SPAN_PAIRS:
         target, system, names, n_sentences, repairs = _spans_from_lists(
             references, predictions, inputs)
         tokens = inputs.tokens
         lengths = None if tokens is None else np.fromiter(map(len, tokens), dtype=np.int64,
                                                           count=len(tokens))
-        return target, system, names, n_sentences, lengths, repairs, None
+        return target, system, names, n_sentences, lengths, repairs
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the system's "
                              + ("span lists" if form is SPANS else "tags (a list per "
                                 "sentence), or a Corpus with a pred column as references"))
     corpus = read_input(references, predictions, inputs=inputs, scheme=scheme,
                         form=form).corpus
-    target, system, names, repairs, decoded = _spans_from_tags(corpus, scheme, mode, *context)
-    return target, system, names, corpus.n_sentences, corpus.lengths, repairs, decoded
+    target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, *context)
+    return target, system, names, corpus.n_sentences, corpus.lengths, repairs
 
 
 def _generated_spans(references, predictions, scheme, mode, inputs):
@@ -176,9 +174,10 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     gold_spans = decode(gold, GOLD, scheme, mode)   # processed as read (type options)
     gold_lists = [[(a, b, t) for t, a, b in sentence] for sentence in gold_spans.to_list(gold)]
     tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
-    spans, record, retyped, dropped = _processed(grounded, TypeProcessing.of_options(inputs))
+    spans, record, retyped, dropped = _processed(grounded, inputs.types.processing)
     target, system, names, n_sentences, repairs = _spans_from_lists(
-        gold_lists, spans, InputOptions(tokens=tokens, texts=inputs.texts, offsets="tokens"))
+        gold_lists, spans, InputOptions.of(None, tokens=tokens, texts=inputs.texts,
+                                           offsets="tokens"))
     if gold_spans.repairs is not None and gold_spans.repairs.total:
         repairs[GOLD] = gold_spans.repairs
     repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
@@ -280,11 +279,10 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
     """Decode gold and pred, level by level when tags are multi-level (``B-X|I-Y``);
     single-level gold comes from the gold ``context`` when there is one, single-level
     predictions too when ``system`` names their column in the context's corpus. Returns
-    ``(target, system, label names, repairs, decoded)``: ``decoded`` the single-level
-    gold and predicted spans (``Prepared.decoded``), None for multi-level tags."""
+    ``(target, system, label names, repairs)``."""
     levels, depth = _split_levels(corpus)
     table = LabelTable.build(levels.labels, get_scheme(scheme))
-    sides, repairs, decoded = [], {}, []
+    sides, repairs = [], {}
     for column in (GOLD, PRED):
         parts = []
         for level in range(depth):
@@ -293,14 +291,13 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
             if column == GOLD and depth == 1 and context is not None:
                 spans = context.gold_spans(table)
             elif depth == 1 and system is not None:
-                spans = context.predicted(system, table)
+                spans = context.spans(system, table)
             else:
                 spans = decode(levels, name, scheme, mode, table, side=side)
             if spans.repairs is not None and (spans.repairs.total or
                                               spans.repairs.generated is not None):
                 repairs[column if depth == 1 else name] = spans.repairs
             parts.append((spans, level))
-        decoded.append(parts[0][0] if depth == 1 else None)
         start = np.concatenate([s.start for s, _ in parts])
         end = np.concatenate([s.end for s, _ in parts])
         sentence = np.concatenate([s.sentence for s, _ in parts]).astype(np.int64)
@@ -321,8 +318,7 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
         remap = np.full(len(table.types), -1, dtype=np.int32)
         remap[used] = np.arange(len(used), dtype=np.int32)
         sides = [SpanTable(t.sentence, t.start, t.end, remap[t.label]) for t in sides]
-    return (sides[0], sides[1], tuple(table.types[i] for i in used), repairs,
-            tuple(decoded) if depth == 1 else None)
+    return sides[0], sides[1], tuple(table.types[i] for i in used), repairs
 
 
 def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:

@@ -7,12 +7,10 @@ import numpy as np
 
 import nerspan
 from nerspan.flat import PRED
-from nerspan.confusion import summed_name, with_confusion
-from nerspan.fbeta import with_fbeta
+from nerspan.confusion import summed_name
 from nerspan.spans import Repairs, repairs_dict
-from nerspan.deprecation import RenamedKeys, deprecated_alias, warn_renamed
 from nerspan.errors import counted
-from nerspan.result import entity_row, undefined_keys
+from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
 
 from .inputs import Prepared
@@ -26,9 +24,6 @@ FOCUS = ("target", "system")
 # keys beside the labels: a label may be called FP, FN or anything else.
 NO_TARGET = "no target span (FP)"   # row: system spans no target span took
 NO_SYSTEM = "no system span (FN)"   # column: target spans no system span took
-# result keys renamed (old -> new), read under the old name for one release: "confusion"
-# is the entity confusion matrix wherever it appears (``nerspan.confusion``)
-RENAMED_KEYS = {"confusion": "error_confusion"}
 # The confusion's tables and figures lay out at most this many labels, those with the most
 # errors; the others are summed in one row and column (``confusion_layout``, named by
 # ``summed_name``), so that a table or figure stays the same size whatever the labels.
@@ -45,9 +40,6 @@ def prf_from_errors(tp: float, fp: float, fn: float) -> tuple[float, float, floa
     return tuple(float(v) for v in nerspan.prf_from_counts(tp, tp + fp, tp + fn))
 
 
-prf = deprecated_alias(prf_from_errors, "faireval.prf", "faireval.prf_from_errors")
-
-
 def named_counts(row) -> dict:
     """The nine counts from one row of per-kind counts (ERROR_TYPES order)."""
     by_kind = dict(zip(ERROR_TYPES, (int(v) for v in row)))
@@ -61,17 +53,13 @@ def weight_table_prf(row, table: dict) -> tuple[float, float, float]:
     return prf_from_errors(tp, fp, fn)
 
 
-weighted_prf = deprecated_alias(weight_table_prf, "faireval.result.weighted_prf",
-                                "faireval.result.weight_table_prf")
-
-
 def share_matrix(table: dict) -> np.ndarray:
     """The weight table as an 8 x 3 array: rows in ERROR_TYPES order, columns TP, FP, FN."""
     return np.array([table[kind] for kind in ERROR_TYPES], dtype=float)
 
 
 @dataclass(frozen=True)
-class FairEvalResult:
+class FairEvalResult(Result):
     """Error counts and scores of one system against the target annotation.
 
     ``kind_counts`` holds, overall and per label, the counts of the eight event kinds in
@@ -113,8 +101,6 @@ class FairEvalResult:
     # schema -> per-instance rows (faireval.semeval.semeval_instances), when asked for
     instances: dict | None = None
     options: dict = field(default_factory=dict)   # what shaped the numbers (see ``score``)
-    # with confusion=True: the entity confusion matrix (nerspan.confusion), key "confusion"
-    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     # -- overall -----------------------------------------------------------------------
     @property
@@ -146,18 +132,6 @@ class FairEvalResult:
         if self.weight_table is None:
             return None
         return weight_table_prf(self.kind_counts, self.weight_table)
-
-    def weighted(self) -> tuple[float, float, float] | None:
-        """Deprecated alias of ``weight_table_scores`` (goes in the next release)."""
-        warn_renamed("FairEvalResult.weighted()", "FairEvalResult.weight_table_scores()")
-        return self.weight_table_scores()
-
-    def headline(self) -> tuple[float, float, float]:
-        """Deprecated: the headline scores are the exact-match ones, ``traditional()``;
-        ``weights`` no longer chooses them (it chose the fair scores by default)."""
-        warn_renamed("FairEvalResult.headline()", "FairEvalResult.traditional() (the "
-                     "headline precision/recall/f1) or fair()")
-        return self.traditional()
 
     def undefined(self) -> list[str]:
         """The top-level keys of ``to_dict()`` that took 0 as nerspan lists them
@@ -236,7 +210,7 @@ class FairEvalResult:
                 matrix.setdefault(labels[i], {})[labels[j]] = count
         return {"matrix": matrix, "FN": fn, "FP": fp}
 
-    def to_dict(self) -> dict:
+    def plain_dict(self) -> dict:
         tp, fp, fn = self._traditional_counts()
         out = self._scores()
         out["undefined"] = self.undefined()
@@ -254,10 +228,7 @@ class FairEvalResult:
             out["semeval_instances"] = self.instances
         out["options"] = dict(self.options)
         out["repairs"] = self.repairs_dict()
-        # "confusion" names the entity confusion matrix in every result (confusion=True);
-        # FairEval's matrix of errors was "confusion" until 0.1: still read there, warning
-        return RenamedKeys(with_confusion(with_fbeta(out, self.options.get("beta", 1.0)),
-                                          self.entity_confusion), RENAMED_KEYS)
+        return out
 
     def repairs_dict(self) -> dict:
         """``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); the levels of
@@ -307,7 +278,7 @@ def error_confusion(result) -> dict:
     if "error_confusion" in result:
         confusion = result["error_confusion"]
     else:
-        confusion = dict.get(result, "confusion")   # not RenamedKeys.get: no warning
+        confusion = result.get("confusion")
         if not (isinstance(confusion, dict) and "matrix" in confusion):
             raise KeyError("error_confusion: not a faireval result (FairEval's confusion "
                            "of errors is missing)")
@@ -563,8 +534,8 @@ def _span_tuples(table, labels) -> list:
                     table.end.tolist()))
 
 
-__all__ = ["FairEvalResult", "prf_from_errors", "prf", "defined_prf", "build_result",
-           "named_counts", "weight_table_prf", "weighted_prf", "FOCUS", "confusion_table",
-           "confusion_layout", "summed_note", "error_confusion", "RENAMED_KEYS",
+__all__ = ["FairEvalResult", "prf_from_errors", "defined_prf", "build_result",
+           "named_counts", "weight_table_prf", "FOCUS", "confusion_table",
+           "confusion_layout", "summed_note", "error_confusion",
            "CONFUSION_LABELS", "summed_name",
            "NO_TARGET", "NO_SYSTEM"]

@@ -4,7 +4,7 @@ Every predicted span is correct, incorrect, partial or spurious; every gold span
 taken by a prediction is missed. possible = correct + incorrect + partial + missed (the
 gold spans), actual = correct + incorrect + partial + spurious (the predictions).
 
-nervaluate's matching (``matching="greedy"``, the default; ``nervaluate/strategies.py``),
+nervaluate's pairing (``pairing="greedy"``, the default; ``nervaluate/strategies.py``),
 which this reproduces: predictions are taken in list order, each against the gold spans
 of its sentence not yet taken that overlap it by at least ``min_overlap`` (a fraction of
 the gold span's tokens; nervaluate's ``min_overlap_percentage`` / 100, default 1%).
@@ -12,7 +12,7 @@ Among those candidates the schema's "correct" candidate wins if there is one (th
 for ent_type the one with the closest boundaries, the first on ties); otherwise the
 first candidate is taken as incorrect (partial in the partial schema). Being greedy, it
 can depend on the order of the spans (tags give them in text order; nervaluate issue
-40). ``matching="optimal"`` pairs them instead by a maximum-weight assignment within
+40). ``pairing="optimal"`` pairs them instead by a maximum-weight assignment within
 each group of spans linked by overlaps: the pairs the schema counts correct first, then
 the most overlapping tokens, then the most pairs; spans tied on all three are taken in
 the order of their boundaries and labels, so the pairing does not depend on the order
@@ -35,7 +35,7 @@ import numpy as np
 
 from nerspan.corpus import ranges
 from nerspan.errors import InputTypeError, shown
-from nerspan.options import SEMEVAL_MATCHING
+from nerspan.options import PAIRINGS
 
 from .assignment import optimal_pairs
 from .inputs import Prepared, SpanTable
@@ -43,7 +43,6 @@ from .inputs import Prepared, SpanTable
 CORRECT, INCORRECT, PARTIAL, SPURIOUS, MISSED = range(5)
 COUNT_NAMES = ("correct", "incorrect", "partial", "spurious", "missed")
 MIN_OVERLAP = 0.01  # nervaluate's default min_overlap_percentage (1.0), as a fraction
-MATCHINGS = SEMEVAL_MATCHING
 
 
 @dataclass(frozen=True)
@@ -100,30 +99,27 @@ def check_min_overlap(min_overlap) -> float:
     return float(min_overlap)
 
 
-def check_matching(matching: str) -> str:
-    if matching not in MATCHINGS:
-        # nerspan.score's matching="strings" compares generated output as strings: no spans
-        hint = ("; matching='strings' (generated output as strings) is nerspan.score's: "
-                "FairEval grounds generated output to spans" if matching == "strings" else "")
-        raise ValueError(f"unknown matching {matching!r}; choose 'greedy' (nervaluate's, in "
-                         f"list order) or 'optimal' (a maximum-weight pairing){hint}")
-    return matching
+def check_pairing(pairing: str) -> str:
+    if pairing not in PAIRINGS:
+        raise ValueError(f"unknown pairing {pairing!r}; choose 'greedy' (nervaluate's, in "
+                         "list order) or 'optimal' (a maximum-weight pairing)")
+    return pairing
 
 
 @dataclass(frozen=True)
-class Matching:
+class Pairing:
     """How predictions take gold spans: ``min_overlap`` (a fraction of the gold span's
-    tokens) and ``matching`` (``"greedy"`` or ``"optimal"``); ``label_rank`` orders the
+    tokens) and ``pairing`` (``"greedy"`` or ``"optimal"``); ``label_rank`` orders the
     label ids by name (optimal matching's order of ties)."""
 
     min_overlap: float = MIN_OVERLAP
-    matching: str = "greedy"
+    pairing: str = "greedy"
     label_rank: np.ndarray | None = None
 
     @classmethod
-    def checked(cls, prepared: Prepared, min_overlap, matching) -> "Matching":
+    def checked(cls, prepared: Prepared, min_overlap, pairing) -> "Pairing":
         rank = np.argsort(np.argsort(np.asarray(prepared.labels, dtype=object)))
-        return cls(check_min_overlap(min_overlap), check_matching(matching), rank)
+        return cls(check_min_overlap(min_overlap), check_pairing(pairing), rank)
 
     @property
     def percent(self) -> float:
@@ -133,16 +129,16 @@ class Matching:
 
 
 def semeval_scores(prepared: Prepared, schemas=SEMEVAL, *, min_overlap: float = MIN_OVERLAP,
-                   matching: str = "greedy") -> tuple[dict, dict]:
+                   pairing: str = "greedy") -> tuple[dict, dict]:
     """Schema -> counts, possible, actual, precision, recall, f1 and ``per_type``; and
     schema -> per-sentence counts (sentences x 5, ``COUNT_NAMES`` order) for the bootstrap.
 
     ``min_overlap``: the least overlap of a prediction that may take a gold span, as a
     fraction of the gold span's tokens (default 0.01: nervaluate's 1%; equal numbers to
-    nervaluate's ``min_overlap_percentage`` = 100 x ``min_overlap``); ``matching``:
+    nervaluate's ``min_overlap_percentage`` = 100 x ``min_overlap``); ``pairing``:
     ``"greedy"`` (nervaluate's) or ``"optimal"`` (see the module).
     """
-    how = Matching.checked(prepared, min_overlap, matching)
+    how = Pairing.checked(prepared, min_overlap, pairing)
     out, per_sentence = {}, {}
     n_labels = len(prepared.labels)
     target, system = prepared.target, prepared.system
@@ -165,7 +161,7 @@ def semeval_scores(prepared: Prepared, schemas=SEMEVAL, *, min_overlap: float = 
 
 
 def semeval_instances(prepared: Prepared, schemas=SEMEVAL, *,
-                      min_overlap: float = MIN_OVERLAP, matching: str = "greedy") -> dict:
+                      min_overlap: float = MIN_OVERLAP, pairing: str = "greedy") -> dict:
     """Per schema, every span with its outcome (the overall matching of
     ``semeval_scores``): a list of rows ``{"sentence", "outcome", "pred", "gold"}``, the
     predictions of each sentence in list order (``pred`` the span, ``gold`` the one it
@@ -180,7 +176,7 @@ def semeval_instances(prepared: Prepared, schemas=SEMEVAL, *,
     ...  for r in rows]
     [('partial', 'PER', 2), ('spurious', 'LOC', None)]
     """
-    how = Matching.checked(prepared, min_overlap, matching)
+    how = Pairing.checked(prepared, min_overlap, pairing)
     target, system = prepared.target, prepared.system
     out = {}
     for name in check_schemas(schemas):
@@ -279,7 +275,7 @@ def _row(schema: Schema, counts) -> dict:
 
 
 def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group,
-              system_group, how: Matching) -> tuple[np.ndarray, np.ndarray]:
+              system_group, how: Pairing) -> tuple[np.ndarray, np.ndarray]:
     """Per system span its kind and the target span it took (-1: none).
 
     Groups (sentences, or sentence-type pairs) are matched independently: only spans of
@@ -297,7 +293,7 @@ def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group
     pred_kind[pairs_s[alone]] = np.where(good[alone], CORRECT, schema.other)
     took[pairs_s[alone]] = pairs_t[alone]
     s, t, good = pairs_s[shared], pairs_t[shared], good[shared]
-    if how.matching == "greedy":
+    if how.pairing == "greedy":
         distance = (np.abs(target.start[t] - system.start[s])
                     + np.abs(target.end[t] - system.end[s]) if schema.closest else None)
         matched, chosen, correct = _greedy(s, t, good, distance)

@@ -7,14 +7,14 @@ training label: diff-I, diff-O, diff-E, keyed ``diff_i``, ``diff_o``, ``diff_e``
 
 >>> import hardeval
 >>> r = hardeval.score([["B-PER", "O"]], [["B-PER", "B-PER"]], tokens=[["Ana", "sings"]],
-...                    train_tokens=[["Ana", "sings"]], train_tags=[["O", "O"]])
+...                    train=([["Ana", "sings"]], [["O", "O"]]))
 >>> r.subsets["diff_i"].tokens, r.ter("diff_i"), r.ter("other")
 (1, 0.0, 1.0)
 """
 from . import analysis
 from .analysis import corpus_statistics, hard_tokens, subset_shares, token_errors
-from .core import (DOMAIN_KEYS, HEADLINE, HardevalResult, SubsetStats, average_domains, score,
-                   score_codes, score_domains)
+from .core import (DOMAIN_KEYS, HEADLINE, HardevalOptions, HardevalResult, SubsetStats,
+                   average_domains, score, score_codes, score_domains)
 from .labels import ERROR_LABELS, ReferenceRepairs, encode, reference_mentions
 from .subsets import (DIFF_E, DIFF_I, DIFF_O, GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES,
                       OTHER, UNSEEN_I, UNSEEN_O, classify, classify_tokens, gold_io,
@@ -24,7 +24,8 @@ from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
 __all__ = [
     "FAMILY",
-    "score", "score_codes", "score_domains", "average_domains", "HardevalResult",
+    "score", "score_codes", "score_domains", "average_domains", "HardevalOptions",
+    "HardevalResult",
     "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",
     "encode", "classify", "classify_tokens", "gold_token_classes", "gold_io", "kfold_folds", "kfold_subsets", "GROUPS",
     "LEAF_NAMES", "HEADERS", "HEADER_LEGEND", "OTHER", "UNSEEN_I", "UNSEEN_O", "DIFF_I",

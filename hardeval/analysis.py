@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, GoldContext, TrainIndex, decode
+from nerspan import GOLD, Corpus, Evaluation, TrainIndex, decode
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
 from nerspan.train_index import mention_texts
@@ -81,8 +81,8 @@ def token_errors(corpus: Corpus, pred_column: str, gold_column: str = GOLD,
                  scheme: str = "IOB2", mode: str = "lenient",
                  error_labels: str = "bilou", context=None) -> np.ndarray:
     """True for every token whose compared label (``error_labels``) is wrong; the gold
-    ``context`` of ``corpus`` (a ``nerspan.GoldContext``) gives its gold decoded once."""
-    gold, pred, _, _, _ = _compared_labels(corpus, gold_column, pred_column, scheme, mode,
+    ``context`` of ``corpus`` (a ``nerspan.Evaluation``) gives its gold decoded once."""
+    gold, pred, _, _ = _compared_labels(corpus, gold_column, pred_column, scheme, mode,
                                         check_error_labels(error_labels), context)
     return gold != pred
 
@@ -107,7 +107,7 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
     Args:
         train: the training index.
         evaluation: name (e.g. ``"dev"``, ``"test"``) -> gold corpus with tokens, or a
-            ``nerspan.GoldContext`` (its gold spans, decoded once, are used).
+            ``nerspan.Evaluation`` (its gold spans, decoded once, are used).
         codes: name -> leaf subset codes of that corpus (default: classified against
             ``train`` with ``classify_tokens``).
 
@@ -122,7 +122,7 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
     out = {"train": _one_corpus(train.corpus, train.spans, scheme, mode, decoded=indexed)}
     known = set(mention_texts(train.corpus, train.spans))
     for name, corpus in (evaluation or {}).items():
-        if isinstance(corpus, GoldContext):
+        if isinstance(corpus, Evaluation):
             table, spans, corpus = corpus.table, corpus.gold, corpus.gold_corpus()
         else:
             table = LabelTable.build(corpus.labels, get_scheme(scheme))

@@ -6,24 +6,22 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (Corpus, GOLD, GoldContext, InputOptions, LengthMismatchError,
+import nerspan
+from nerspan import (Corpus, GOLD, Evaluation, InputOptions, LengthMismatchError,
                      NerspanError, PRED, SentenceCountError, decode)
-from nerspan.confusion import entity_confusion, with_confusion
-from nerspan.gold_context import resolve
-from nerspan.input_options import input_options
-from nerspan.reading.forms import as_corpus_columns
-from nerspan.options import check_bool
+from nerspan.evaluation import resolve
+from nerspan.migration import migrated
+from nerspan.reading.training import TRAIN_FORMS
+from nerspan.records import Record, option, switch
 from nerspan.schemes import get_scheme
-from nerspan.scores import entity_scores
 from nerspan.spans import LabelTable
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences, first_outside
-from nerspan.deprecation import renamed_keyword
 from nerspan.errors import counted, shown
-from nerspan.result import undefined_keys
+from nerspan.result import Result, undefined_keys
 
-from .labels import (check_error_labels, compared_codes, label_names, reads_spans,
-                     reference_codes)
+from .labels import (ERROR_LABELS, check_error_labels, compared_codes, label_names,
+                     reads_spans, reference_codes)
 from .subsets import GROUPS, LEAF_NAMES, Subsets, gold_token_classes, subset_name
 
 HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
@@ -58,7 +56,25 @@ class SubsetStats:
 
 
 @dataclass(frozen=True)
-class HardevalResult:
+class HardevalOptions(Record):
+    """hardeval's own options (``score``; the command line's flags and the evaluate
+    module's features are made of these fields)."""
+
+    strict_diff: bool = switch(
+        False, "a token is diff only if its gold label never occurs with it in training "
+        "(the paper's strict variant; not mode='strict', which is about decoding).")
+    error_labels: str = option(
+        "bilou", "the labels compared per token: \"bilou\" (the reference code), \"bio\" or "
+        "\"io\".", lambda name, value: check_error_labels(value), choices=ERROR_LABELS)
+    return_hard_tokens: bool = switch(
+        False, "also list the tokens of each subset with their compared labels "
+        "(hard_tokens).", flag="--hard-tokens")
+
+    describes = "hardeval"
+
+
+@dataclass(frozen=True)
+class HardevalResult(Result):
     """Token error rates per subset, the hardeval score and the error breakdown.
 
     ``to_dict()`` also gives ``per_type``: per entity type, the TER of every subset over
@@ -71,14 +87,12 @@ class HardevalResult:
     error_labels: str
     strict_diff: bool | None      # None when the subsets were given precomputed
     repairs: dict = field(default_factory=dict)
-    tokens: dict | None = None    # with return_tokens: subset name -> token rows
+    hard_tokens: dict | None = None   # with return_hard_tokens: subset -> token rows
     # sentences x leaves x (tokens, errors): what the report's bootstrap resamples
     sentence_counts: np.ndarray | None = field(default=None, repr=False, compare=False)
     options: dict = field(default_factory=dict)   # scheme, mode
     # type -> leaves x (tokens, errors) over the tokens whose gold label has that type
     type_counts: dict = field(default_factory=dict, repr=False, compare=False)
-    # with confusion=True: the entity confusion matrix of the decoded spans (``score``)
-    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     def ter(self, name: str = "all") -> float | None:
         """The TER of subset ``name`` (a key of ``GROUPS``)."""
@@ -112,7 +126,7 @@ class HardevalResult:
         return {name: (self.subsets[name].errors / total if total else None)
                 for name in ("unseen", "diff", "other")}
 
-    def to_dict(self) -> dict:
+    def plain_dict(self) -> dict:
         out = {"hardeval": self.hardeval}
         out.update({TER_KEYS[name]: stats.ter for name, stats in self.subsets.items()})
         out["subsets"] = {name: stats.to_dict() for name, stats in self.subsets.items()}
@@ -123,9 +137,9 @@ class HardevalResult:
         out["options"] = {"error_labels": self.error_labels, "strict_diff": self.strict_diff,
                           **self.options}
         out["repairs"] = self.repairs
-        if self.tokens is not None:
-            out["tokens"] = self.tokens
-        return with_confusion(out, self.entity_confusion)
+        if self.hard_tokens is not None:
+            out["hard_tokens"] = self.hard_tokens
+        return out
 
     def statistics(self) -> list[Statistic]:
         """Every TER and the hardeval score as bootstrap statistics over sentences.
@@ -148,90 +162,72 @@ class HardevalResult:
         return out
 
 
-@input_options(positional=("tokens",))
-def score(references, predictions=None, *, train=None, train_tokens=None,
-          train_tags=None, subsets=None, scheme: str | None = None, mode: str | None = None,
-          strict_diff: bool = False, error_labels: str = "bilou", return_tokens: bool = False,
-          train_options: dict | None = None, strict: bool | None = None,
-          confusion: bool = False, inputs) -> HardevalResult:
+@migrated
+def score(references, predictions=None, *, tokens=None, train=None, scheme: str | None = None,
+          mode: str | None = None, label_list=None, inputs=None, subsets=None,
+          strict_diff: bool = False, error_labels: str = "bilou",
+          return_hard_tokens: bool = False, options=None) -> HardevalResult:
     """Token error rates on unseen and label-shifted tokens (lower is better).
 
     Args:
         references, predictions: tag lists per sentence, label ids with ``label_list``,
             span lists per sentence, a ``datasets`` split, or a ``nerspan.Corpus`` (then
             ``predictions`` may be omitted: the columns ``gold_column`` and
-            ``pred_column`` are scored); or ``references`` a ``nerspan.GoldContext`` (gold
-            decoded and classified once for any number of systems: scheme, mode and
-            training index are its own). The test words (``tokens``) are needed unless
-            ``subsets`` are given.
+            ``pred_column`` are scored); or ``references`` a ``nerspan.Evaluation`` and
+            ``predictions`` a system's name (gold decoded and classified once for any
+            number of systems: scheme, mode and training index are its own).
+        tokens: the test words (a list per sentence), needed unless ``subsets`` are given.
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
-            column file path; or ``train_tokens`` + ``train_tags`` (lists per sentence).
-        train_options: how to read ``train`` when it is a file or a ``datasets`` split
-            (``nerspan.read_columns`` / ``Corpus.from_dataset`` keyword arguments).
-        subsets: precomputed leaf subset codes per token (flat array or lists per
-            sentence), e.g. from ``kfold_subsets``; then no training data is needed.
+            column file path, or a ``(tokens, tags)`` pair of lists per sentence.
         scheme, mode: how gold tags are decoded into mentions (``nerspan.decode``; default
             IOB2, lenient).
-        strict_diff: a token is diff only if its gold label never occurs with it in
-            training (the paper's strict variant; not ``mode="strict"``, which is about
-            decoding). ``strict`` is its deprecated name.
-        error_labels: ``"bilou"`` (default, the reference code), ``"bio"`` or ``"io"``.
-        return_tokens: also list the tokens of each subset with their compared labels.
-        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
-            type]`` over mentions with identical spans ("O": missed, spurious), and
-            ``boundary_errors`` per type apart, as ``nerspan.score(confusion=True)``
-            gives them (``nerspan.confusion``). hardeval scores tokens, but it decodes
-            the mentions to read the labels: the matrix is over those mentions, gold
-            and predicted, decoded with ``scheme`` and ``mode`` (the predictions once,
-            also where ``error_labels`` reads the tags as the reference code does). It
-            does not depend on ``error_labels`` or the subsets.
+        label_list: the tags in id order, when both sides are label ids.
+        inputs: the other input options (``nerspan.InputOptions``, or a dict of them).
+        subsets: precomputed leaf subset codes per token (flat array or lists per
+            sentence), e.g. from ``kfold_subsets``; then no training data is needed.
+        strict_diff, error_labels, return_hard_tokens: the options of
+            ``HardevalOptions``; ``options``: that record (or a dict), the keywords given
+            put over it.
 
     >>> r = score([["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "O"], ["O", "B-ORG"]],
     ...           tokens=[["Kim", "runs"], ["in", "Paris"]],
-    ...           train_tokens=[["Kim", "runs"], ["Paris", "is", "in"]],
-    ...           train_tags=[["B-PER", "O"], ["B-ORG", "O", "O"]])
+    ...           train=([["Kim", "runs"], ["Paris", "is", "in"]],
+    ...                  [["B-PER", "O"], ["B-ORG", "O", "O"]]))
     >>> r.ter(), r.ter("diff_e"), r.ter("unseen"), r.hardeval, r.hardeval_parts
     (0.25, 1.0, None, 1.0, ('diff',))
     """
-    error_labels = check_error_labels(error_labels)
-    strict_diff = renamed_keyword("hardeval.score", "strict", strict, "strict_diff",
-                                  strict_diff, False)
-    strict_diff = check_bool("strict_diff", strict_diff)
-    return_tokens = check_bool("return_tokens", return_tokens)
-    confusion = check_bool("confusion", confusion)
+    options = HardevalOptions.of(options).with_keywords(
+        strict_diff=strict_diff, error_labels=error_labels,
+        return_hard_tokens=return_hard_tokens)
     context, corpus, gold_column, pred_column = resolve(
-        references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
+        references, predictions, scheme=scheme, mode=mode, train=train,
+        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
     if subsets is not None:
         codes = _check_subsets(corpus, subsets)
         strict_diff_used = None
     else:
-        if train is None and train_tokens is None and context.train is None:
-            raise ValueError("hardeval needs training data: pass train=... (a TrainIndex, "
-                             "Corpus, datasets split or column file), train_tokens=... with "
-                             "train_tags=..., or precomputed subsets=...")
-        context.index(train, train_tokens, train_tags, train_options)
-        codes = gold_token_classes(context, strict_diff)
-        strict_diff_used = bool(strict_diff)
+        if context.index(train) is None:
+            raise ValueError(f"hardeval needs training data: pass train=... ({TRAIN_FORMS}), "
+                             "or precomputed subsets=...")
+        codes = gold_token_classes(context, options.strict_diff)
+        strict_diff_used = options.strict_diff
     return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
-                       error_labels, return_tokens, strict_diff_used, context,
-                       confusion=confusion)
+                       options.error_labels, options.return_hard_tokens, strict_diff_used,
+                       context)
 
 
+@migrated
 def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                 pred_column: str = PRED, scheme: str = "IOB2", mode: str = "lenient",
-                error_labels: str = "bilou", return_tokens: bool = False,
-                strict_diff: bool | None = None, context: GoldContext | None = None, *,
-                strict: bool | None = None, confusion: bool = False) -> HardevalResult:
+                error_labels: str = "bilou", return_hard_tokens: bool = False,
+                strict_diff: bool | None = None, context: Evaluation | None = None
+                ) -> HardevalResult:
     """Score one prediction column against leaf subset ``codes`` (classification done);
     ``strict_diff`` only says in ``options`` how the codes were made; with the
-    ``context`` of ``corpus``'s gold, its decoded gold is used; ``confusion``: add the
-    entity confusion matrix of the decoded mentions (``score``)."""
-    strict_diff = renamed_keyword("hardeval.score_codes", "strict", strict, "strict_diff",
-                                  strict_diff, None)
+    ``context`` (an ``Evaluation``) of ``corpus``'s gold, its decoded gold is used."""
     error_labels = check_error_labels(error_labels)
-    gold, pred, repairs, types, spans = _compared_labels(
-        corpus, gold_column, pred_column, scheme, mode, error_labels, context,
-        check_bool("confusion", confusion))
+    gold, pred, repairs, types = _compared_labels(
+        corpus, gold_column, pred_column, scheme, mode, error_labels, context)
     wrong = gold != pred
     n_leaves = len(LEAF_NAMES)
     codes = np.asarray(codes, dtype=np.int64)
@@ -245,13 +241,13 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                                   None if words is None else words[name],
                                   int(leaf_errors[leaves].sum()))
     listed = None
-    if return_tokens:
+    if return_hard_tokens:
         listed = _token_rows(corpus, codes, gold, pred, wrong, error_labels, types)
     return HardevalResult(stats, error_labels, strict_diff, repairs, listed,
                           _sentence_counts(corpus, codes, wrong),
                           {"scheme": get_scheme(scheme).name, "mode": mode},
                           _type_counts(corpus, codes, gold, wrong, error_labels, types,
-                                       scheme), entity_confusion(confusion, *spans))
+                                       scheme))
 
 
 def _sentence_counts(corpus: Corpus, codes: np.ndarray, wrong: np.ndarray) -> np.ndarray:
@@ -353,13 +349,10 @@ def score_domains(domains: Mapping[str, Mapping], **options) -> dict:
 
 def _entity_micro(arguments: Mapping) -> tuple:
     """Entity-level micro (P, R, F1) of one domain's ``score`` arguments."""
-    scheme, mode = arguments.get("scheme") or "IOB2", arguments.get("mode") or "lenient"
-    corpus, gold_column, pred_column = as_corpus_columns(
-        arguments.get("references"), arguments.get("predictions"), scheme=scheme,
-        words=False, inputs=InputOptions.of(arguments))
-    table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    return entity_scores(decode(corpus, gold_column, scheme, mode, table),
-                         decode(corpus, pred_column, scheme, mode, table)).micro()
+    return nerspan.score(arguments.get("references"), arguments.get("predictions"),
+                         scheme=arguments.get("scheme"), mode=arguments.get("mode"),
+                         label_list=arguments.get("label_list"),
+                         inputs=arguments.get("inputs")).micro()
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -415,14 +408,14 @@ def _check_subsets(corpus: Corpus, subsets) -> np.ndarray:
 
 
 def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_labels,
-                     context=None, spans: bool = False):
+                     context=None):
     """Per-token label codes of gold and prediction under ``error_labels``, the repairs
-    made to get them, the type vocabulary the codes use, and (``spans``: asked for,
-    else None) the decoded gold and predicted mentions.
+    made to get them and the type vocabulary the codes use.
 
     Both columns are read by the same rule (``labels.compared_codes``), so identical
-    gold and predictions never differ. A gold ``context`` gives the gold decoded once and
-    keeps its reference reading (keyed by the label list, which fixes the type ids)."""
+    gold and predictions never differ. An evaluation (``context``) gives the gold decoded
+    once and keeps its reference reading (keyed by the label list, which fixes the type
+    ids), and the predictions decoded once where they are read as decoded spans."""
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
     if context is None:
         gold_spans, reference = decode(corpus, gold_column, scheme, mode, table), None
@@ -433,18 +426,15 @@ def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_label
             reference = context.derived(
                 ("hardeval.reference_codes", corpus.labels),
                 lambda: reference_codes(corpus, gold_column, table, scheme, mode))
-    pred_spans = None
-    if context is not None and (spans or reads_spans(scheme, error_labels)):
-        pred_spans = context.pred_spans(corpus, pred_column, table)
-    elif spans:
-        pred_spans = decode(corpus, pred_column, scheme, mode, table)
     # pred_spans are read only where the predictions are read as decoded spans: the
     # reference code's reading stays its own
+    pred_spans = None
+    if context is not None and reads_spans(scheme, error_labels):
+        pred_spans = context.pred_spans(corpus, pred_column, table)
     gold, pred, repairs = compared_codes(
         corpus, gold_column, pred_column, gold_spans, table, scheme, mode, error_labels,
-        reference, pred_spans if reads_spans(scheme, error_labels) else None)
-    return (gold, pred, repairs, table.types,
-            (gold_spans, pred_spans) if spans else (None, None))
+        reference, pred_spans)
+    return gold, pred, repairs, table.types
 
 
 def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:

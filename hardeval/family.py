@@ -4,7 +4,7 @@ from __future__ import annotations
 from nerspan.family import Examples, Family, Headline, Logged
 
 from . import report
-from .core import score
+from .core import HardevalOptions, score
 from .subsets import LEAF_NAMES
 
 FAMILY = Family(
@@ -12,6 +12,7 @@ FAMILY = Family(
     title="hardeval: token error rates on unseen and label-shifted tokens",
     order=2,
     score=score,
+    options=HardevalOptions,
     needs_train=True,
     needs_tokens=True,
     headline=(Headline("hardeval", "hardeval",

@@ -213,7 +213,7 @@ def _side(decoded: Repairs | None, reference: ReferenceRepairs | None) -> dict:
 
 
 def label_names(codes: np.ndarray, convention: str, types: tuple, labels: tuple) -> list[str]:
-    """Codes back to tag strings (for ``return_tokens``)."""
+    """Codes back to tag strings (for ``return_hard_tokens``)."""
     if convention == "bio":
         return [labels[c] for c in codes.tolist()]
     if convention == "io":

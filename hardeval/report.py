@@ -53,7 +53,7 @@ def statistic_name(key: str, first=None) -> str:
 
 def analyses(context, results: dict, settings: dict) -> dict:
     """The corpus statistics and the hard tokens of the report's gold ``context`` (a
-    ``nerspan.GoldContext`` with the training index), with the errors of every system."""
+    ``nerspan.Evaluation`` with the training index), with the errors of every system."""
     corpus = context.corpus
     codes = gold_token_classes(context)
     wrong = {s: token_errors(corpus, s, GOLD, context.scheme, context.mode, context=context)

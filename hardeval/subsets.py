@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, GoldContext, NerspanError, Spans, TrainIndex, decode
+from nerspan import GOLD, Corpus, Evaluation, NerspanError, Spans, TrainIndex, decode
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
-from nerspan.deprecation import renamed_keyword, warn_renamed
+from nerspan.migration import migrated
 
 # Leaf subsets: one code per token.
 OTHER, UNSEEN_I, UNSEEN_O, DIFF_I, DIFF_O, DIFF_E = range(6)
@@ -51,33 +51,31 @@ HEADER_LEGEND = ("unseen: test tokens never seen in training, inside a gold ment
 
 
 def subset_name(name: str) -> str:
-    """The key of a subset given by its key or by its old key (``"diff-E"`` for
-    ``"diff_e"``: deprecated, it warns).
+    """The key of a subset; an old key (``"diff-E"``) is an error naming the new one.
 
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     subset_name("diff-E"), subset_name("unseen")
-    ('diff_e', 'unseen')
+    >>> subset_name("unseen")
+    'unseen'
+    >>> subset_name("diff-E")
+    Traceback (most recent call last):
+    ...
+    KeyError: "the subset 'diff-E' is 'diff_e' since nerlens 0.2"
     """
     if name in OLD_NAMES:
-        warn_renamed(f"the subset name {name!r}", repr(OLD_NAMES[name]), stacklevel=3)
-        return OLD_NAMES[name]
+        raise KeyError(f"the subset {name!r} is {OLD_NAMES[name]!r} since nerlens 0.2")
     return name
 
 
 class Subsets(dict):
-    """Subset key -> its counts; an old key (``"diff-E"``) reads its new one and warns."""
+    """Subset key -> its counts; an old key (``"diff-E"``) is an error naming the new one."""
 
     def __missing__(self, key):
-        if key in OLD_NAMES:
-            return self[subset_name(key)]
+        subset_name(key)   # an old key: the error naming the new one
         raise KeyError(key)
 
 
+@migrated
 def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
-             gold_column: np.ndarray, strict_diff: bool = False, *,
-             strict: bool | None = None) -> np.ndarray:
+             gold_column: np.ndarray, strict_diff: bool = False) -> np.ndarray:
     """The leaf subset code of every token.
 
     Args:
@@ -88,8 +86,7 @@ def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
         gold_column: the ``counts`` column of each token's gold ``I-X``; -1 when the
             token is ``O`` or ``X`` never occurs in training (its count is then 0).
         strict_diff: a token is diff only if its gold label (``I``, ``O`` or ``I-X``)
-            never occurs with it in training (the paper's strict variant; ``strict`` is
-            its deprecated name).
+            never occurs with it in training (the paper's strict variant).
 
     >>> counts = np.array([[5, 1, 0], [1, 3, 0], [0, 1, 2]])  # O, I-LOC, I-PER per row
     >>> rows = np.array([-1, 0, 1, 2, 2])
@@ -100,8 +97,6 @@ def classify(rows: np.ndarray, counts: np.ndarray, gold_inside: np.ndarray,
     >>> [LEAF_NAMES[c] for c in classify(rows, counts, inside, column, strict_diff=True)]
     ['unseen_i', 'other', 'other', 'other', 'other']
     """
-    strict_diff = renamed_keyword("hardeval.classify", "strict", strict, "strict_diff",
-                                  strict_diff, False)
     rows = np.asarray(rows, dtype=np.int64)
     gold_inside = np.asarray(gold_inside, dtype=bool)
     gold_column = np.asarray(gold_column, dtype=np.int64)
@@ -143,18 +138,17 @@ def gold_io(corpus: Corpus, column: str = GOLD, scheme: str = "IOB2", mode: str 
     return spans.io_codes(corpus.n_tokens), spans.types, spans
 
 
+@migrated
 def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
                     mode: str = "lenient", strict_diff: bool = False, column: str = GOLD,
-                    spans: Spans | None = None, *, strict: bool | None = None) -> np.ndarray:
+                    spans: Spans | None = None) -> np.ndarray:
     """The leaf subset code of every token of ``corpus`` against the training index
-    (``strict_diff``: see ``classify``; ``strict`` is its deprecated name).
+    (``strict_diff``: see ``classify``).
 
     Token strings are compared case-sensitively; the gold mentions of ``column`` are
     decoded with ``scheme``/``mode`` (unless ``spans`` gives them decoded) and reduced
     to IO labels.
     """
-    strict_diff = renamed_keyword("hardeval.classify_tokens", "strict", strict, "strict_diff",
-                                  strict_diff, False)
     if corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
                          "words per sentence) or precomputed subsets=...")
@@ -182,7 +176,7 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     return codes[corpus.tokens.astype(np.int64) * width + io]
 
 
-def gold_token_classes(context: GoldContext, strict_diff: bool = False) -> np.ndarray:
+def gold_token_classes(context: Evaluation, strict_diff: bool = False) -> np.ndarray:
     """The leaf subset code of every token of the context's corpus, classified once per
     context and ``strict_diff`` setting against the context's training index."""
     if context.corpus.tokens is None:
@@ -194,11 +188,12 @@ def gold_token_classes(context: GoldContext, strict_diff: bool = False) -> np.nd
                                 strict_diff, context.gold_column, spans=context.gold))
 
 
+@migrated
 def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB2",
-                  mode: str = "lenient", strict_diff: bool = False, column: str = GOLD, *,
-                  strict: bool | None = None) -> np.ndarray:
+                  mode: str = "lenient", strict_diff: bool = False, column: str = GOLD
+                  ) -> np.ndarray:
     """Leaf subset codes of every token, each fold classified against the other k-1 folds
-    (``strict_diff``: see ``classify``; ``strict`` is its deprecated name).
+    (``strict_diff``: see ``classify``).
 
     Sentences are shuffled with ``numpy.random.default_rng(seed)`` and cut into ``k``
     folds of (almost) equal sentence counts, so the folds are deterministic for a seed.
@@ -211,8 +206,6 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     >>> [LEAF_NAMES[code] for code in kfold_subsets(c, k=4)]
     ['other', 'other', 'diff_o', 'unseen_o']
     """
-    strict_diff = renamed_keyword("hardeval.kfold_subsets", "strict", strict, "strict_diff",
-                                  strict_diff, False)
     if corpus.tokens is None:
         raise ValueError("k-fold subsets need the corpus tokens")
     io, _, _ = gold_io(corpus, column, scheme, mode)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 from typing import Callable, Mapping
 
 
@@ -25,3 +26,22 @@ def on_demand(package: str, exported: Mapping[str, str]) -> Callable[[str], obje
         return value
 
     return __getattr__
+
+
+class _Renamed(types.ModuleType):
+    """A package whose name a function of the package above had until 0.2: calling it is
+    an error naming the function's new name (``nerlens.report(...)``)."""
+
+    renamed_function = ""
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.__name__}(...) is {self.renamed_function}(...) since nerlens "
+                        f"0.2 ({self.__name__} is the package)")
+
+
+def renamed_function(package: str, new: str) -> None:
+    """Make the module ``package`` (a package) say, when called, that the function of its
+    name is ``new`` now."""
+    module = sys.modules[package]
+    module.__class__ = _Renamed
+    module.renamed_function = new

@@ -35,7 +35,6 @@ from types import ModuleType
 
 from nerspan.errors import InputTypeError, shown
 from nerspan.family import Family
-from nerspan.fbeta import takes_beta
 
 GROUP = "nerlens.families"
 DISTRIBUTION = "nerlens"
@@ -131,23 +130,6 @@ def check_families(families) -> tuple:
 
 
 # -- entry points ----------------------------------------------------------------------------
-def with_beta(options, families, beta: float) -> dict:
-    """The families' score ``options`` with ``beta`` given to each family of ``families``
-    whose ``score`` takes it (``nerspan.fbeta.takes_beta``); a family's own ``beta``
-    that differs is an error (one beta for all)."""
-    out = {name: dict(given) for name, given in (options or {}).items()}
-    if beta == 1:
-        return out
-    for name in families:
-        if not takes_beta(get_family(name).score):
-            continue
-        own = out.setdefault(name, {}).setdefault("beta", beta)
-        if own != beta:
-            raise ValueError(f"beta={beta} and options[{name!r}]['beta']={own}: give one "
-                             "beta for every family")
-    return out
-
-
 def _load() -> None:
     """Read the entry points once: every installed distribution's, and, when the
     installed nerlens metadata declares none (a source checkout installed before the

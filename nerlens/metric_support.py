@@ -28,36 +28,35 @@ from contextlib import contextmanager
 
 import datasets
 
-from nerspan import (InputOptions, InputTypeError, InvalidTagError, TrainIndex,
-                     as_train_index)
+from nerspan import InputOptions, InputTypeError, InvalidTagError, TrainIndex, as_train_index
 from nerspan.arrow_columns import is_arrow, list_column
-from nerspan.gold_context import resolve
+from nerspan.evaluation import resolve
 from nerspan.reading.span_lists import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
+from nerspan.fbeta import check_beta
 from nerspan.generative.form import is_generated
-from nerspan.input_options import GENERATIVE_INPUT_NAMES, OPTION_NAMES
-from nerspan.type_processing import TYPE_OPTIONS, TypeProcessing
-from nerspan.reading.span_lists import SPAN_OPTIONS
+from nerspan.migration import moved_keyword_text
+from nerspan.options import PAIRINGS, check_bool
+from nerspan.reading.training import TRAIN_FORMS
 
-# The input options a module takes at load time or compute: span input's (``texts``,
-# ``inclusive_end``, ``snap``) and generated output's (``matching``, ``occurrences``,
-# ``fuzzy``), under nerspan's names.
-READ_OPTIONS = SPAN_OPTIONS + GENERATIVE_INPUT_NAMES
+from .families import get_family
 
-# nerspan.score's options of generated output scored as strings (``matching="strings"``),
-# at the values that mean it: no family scores strings, so a module refuses them rather
-# than score spans under them (other values of ``compat`` are a family's own, or its error)
-STRING_MATCHING = {"partial": True, "compat": "universalner"}
-
+# A module's features: its family's options (the family's record), the input options
+# (``nerspan.InputOptions``, every module), the decoding, and what a module adds to the
+# family's result: F-beta beside every F1 (``beta``) and the entity confusion matrix of
+# the evaluation (``confusion=True``: ``confusion`` and ``boundary_errors``).
 DECODING = ("scheme", "mode")
-# Type processing, as every family's score takes it (nerspan.type_processing): read at
-# load time and by compute, applied to gold, predictions and training data.
-TYPES = TYPE_OPTIONS
-# Options every module takes beside its family's own: how the tags are written, and the
-# entity confusion matrix (``confusion=True``: ``confusion`` and ``boundary_errors``, as
-# ``nerspan.score`` gives them; every family's ``score`` takes it).
-SHARED_OPTIONS = ("suffix", "confusion")
+MODULE_OPTIONS = ("beta", "confusion")
+# Keywords of 0.1 a module is given (old name -> when the value meant it): an error naming
+# the new spelling. Any other keyword is ignored, as ``evaluate.combine`` passes every
+# keyword to every module.
+MOVED = {"train_tokens": None, "train_tags": None, "strict": None, "return_tokens": None,
+         "partial": lambda value: value is True,
+         "compat": lambda value: value == "universalner",
+         "matching": lambda value: value in PAIRINGS}
+# generated output scored as strings: nerspan.score's, no family's
+STRING_MATCHING = ("script", "word_overlap")
 # The span dict layouts of nerspan.reading.span_lists: nervaluate's, and a token-classification
 # pipeline's output with and without aggregation. evaluate needs a dict's keys to be
 # exactly those of its feature, so each layout is its own feature.
@@ -153,38 +152,47 @@ def collector_paused():
             gc.enable()
 
 
-def score_in_context(score, references, predictions, *, train=None, **options):
-    """``score`` (a family's) of one compute through one ``nerspan.GoldContext``: the
-    gold decoded once, with the training index given (the load-time one, reused).
-    ``options`` are the family's and the input options (``nerspan.InputOptions``), which
-    read both sides into the context."""
-    # the input options the family reads as such (faireval's ``matching`` is its own)
-    input_names = getattr(score, "input_option_names", OPTION_NAMES)
-    context, _, _, pred_column = resolve(
-        references, predictions, scheme=options.get("scheme"), mode=options.get("mode"),
-        train=train, inputs=InputOptions.of({k: v for k, v in options.items()
-                                             if k in input_names}))
-    family = {k: v for k, v in options.items() if k not in input_names}
-    return score(context, pred_column=pred_column, train=train, **family)
+def module_result(score, references, predictions, *, family_options, inputs: InputOptions,
+                  scheme: str = "IOB2", mode: str = "lenient", train=None, beta: float = 1.0,
+                  confusion: bool = False, as_given: bool = False, **data) -> dict:
+    """A module's result: the family's ``score`` of one compute, as a dict with F-beta
+    (``to_dict(beta=...)``), and with ``confusion`` the entity confusion matrix of the
+    evaluation (``nerspan.Evaluation.confusion``): the one place a module adds it.
+
+    Both sides are read into one ``nerspan.Evaluation`` (gold decoded once, with the
+    training index given: the load-time one, reused), scored by the family, unless
+    ``as_given``: faireval reads span lists as they are (nested spans); the matrix then
+    reads them as every family does. ``data``: per-example inputs (``pos``, ``subsets``).
+    """
+    if as_given:
+        result = score(references, predictions, scheme=scheme, mode=mode, inputs=inputs,
+                       options=family_options, **data)
+    evaluation = system = None
+    if not as_given or confusion:
+        evaluation, _, _, system = resolve(references, predictions, scheme=scheme, mode=mode,
+                                           train=train, inputs=inputs)
+    if not as_given:
+        result = score(evaluation, system, options=family_options, **data)
+    out = result.to_dict(beta=beta)
+    if confusion:
+        out.update(evaluation.confusion(system))
+    return out
 
 
-def module_result(score, references, predictions, **options) -> dict:
-    """A module's result: ``score_in_context(...).to_dict()``; ``confusion`` (one of
-    ``SHARED_OPTIONS``) is the family's ``score`` option like the others."""
-    return score_in_context(score, references, predictions, **options).to_dict()
-
-
-def refuse_string_matching(module: str, options: Mapping) -> None:
-    """``partial=True`` or ``compat="universalner"`` (``STRING_MATCHING``) given to a
-    module: an error saying whose options they are and where they apply."""
-    for name, value in STRING_MATCHING.items():
-        if options.get(name) is not None and options.get(name) == value:
+def refuse_moved(module: str, given: Mapping) -> None:
+    """A keyword of 0.1 (``MOVED``) or string matching's (``STRING_MATCHING``) given to a
+    module: an error naming what to write instead."""
+    for name, value in given.items():
+        if name in MOVED and (MOVED[name] is None or MOVED[name](value)):
+            raise TypeError(moved_keyword_text(f"the {module} module", name, value))
+        if name in STRING_MATCHING and value not in (None, False):
             raise InputTypeError(
                 f"{name}={value!r} is nerspan.score's, for generated output scored as "
                 f'strings (matching="strings"); the {module} module grounds generated '
                 "output and scores spans: score strings with nerspan.score(references, "
-                f'predictions, tokens=..., matching="strings", {name}={value!r}) or '
-                "nerlens score GOLD --generated FILE.jsonl --matching strings")
+                f"predictions, tokens=..., inputs={{'matching': 'strings', {name!r}: "
+                f"{value!r}}}) or nerlens score GOLD --generated FILE.jsonl --matching "
+                "strings")
 
 
 def per_example_option(module: str, name: str, value, declared: bool, load_flag: str):
@@ -245,30 +253,56 @@ def _first_item(sentences) -> tuple:
 
 
 class OptionsMixin:
-    """The family's ``score`` options, at ``evaluate.load(...)`` or at ``compute(...)``.
+    """The family's options, the input options, ``beta`` and ``confusion``, at
+    ``evaluate.load(...)`` or at ``compute(...)``.
 
-    A subclass names them in ``OPTIONS``; ``scheme``, ``mode``, ``label_list`` (the
-    tags in id order, for label ids as a ``Trainer`` gives them) and ``suffix`` (tags
-    written ``PER-B``) are always accepted.
-    Options given to ``compute`` win over those given at load time; other keywords are
-    ignored, because ``evaluate.combine`` passes every keyword to every module.
+    A subclass names its family in ``FAMILY`` (its options are that family's record,
+    ``Family.options``) and the per-example inputs its ``score`` takes by name in
+    ``DATA``. Options given to ``compute`` win over those given at load time; other
+    keywords are ignored, because ``evaluate.combine`` passes every keyword to every
+    module (an old name is an error naming the new one).
     """
 
-    OPTIONS: tuple = ()
+    FAMILY = ""
+    DATA: tuple = ()
 
-    def __init__(self, *args, scheme: str = "IOB2", mode: str = "lenient", label_list=None,
-                 **kwargs):
+    def __init__(self, *args, **kwargs):
         # the module's name is evaluate's, set below: the script's file name is the same
-        refuse_string_matching(type(self).__module__.rpartition(".")[2], kwargs)
-        self._load_options = {"scheme": scheme, "mode": mode}
-        if label_list is not None:  # checked here, at load, rather than at the first compute
-            self._load_options["label_list"] = InputOptions(label_list=label_list).label_list
-        self._load_options.update({k: kwargs.pop(k) for k in self.OPTIONS + TYPES
-                                   + SHARED_OPTIONS if k in kwargs})
-        TypeProcessing.of(*(self._load_options.get(k) for k in TYPES))  # errors at load
-        self._load_span_options = {k: kwargs.pop(k) for k in READ_OPTIONS if k in kwargs}
+        refuse_moved(type(self).__module__.rpartition(".")[2], kwargs)
+        self._load_options = {k: kwargs.pop(k) for k in self.accepted() if k in kwargs}
+        self._settings(self._load_options)   # errors at load, not at the first compute
         super().__init__(*args, **kwargs)
         self.info.format = COLUMN_FORMAT   # _compute reads the columns (read_columns)
+
+    @classmethod
+    def options(cls) -> tuple:
+        """The family's options: the fields of its record."""
+        return get_family(cls.FAMILY).options.names()
+
+    @classmethod
+    def accepted(cls) -> tuple:
+        """Every keyword the module takes."""
+        return (cls.options() + cls.DATA + DECODING + MODULE_OPTIONS
+                + InputOptions.all_names())
+
+    def _settings(self, given: dict) -> dict:
+        """The keywords of one compute (load-time ones updated by ``given``; a per-example
+        input evaluate stored as Python lists), checked: ``family_options`` (the family's
+        record), ``inputs`` (``InputOptions``), ``scheme``, ``mode``, ``beta``,
+        ``confusion`` and the per-example data."""
+        merged = {**self._load_options,
+                  **{k: python_lists(v) if k in self.DATA else v for k, v in given.items()
+                     if k in self.accepted()}}
+        record = get_family(self.FAMILY).options
+        inputs = InputOptions.of({k: v for k, v in merged.items()
+                                  if k in InputOptions.all_names()})
+        return {"family_options": record.of({k: v for k, v in merged.items()
+                                             if k in record.names()}),
+                "inputs": inputs, "scheme": merged.get("scheme", "IOB2"),
+                "mode": merged.get("mode", "lenient"),
+                "beta": check_beta(merged.get("beta", 1.0)),
+                "confusion": check_bool("confusion", merged.get("confusion", False)),
+                **{k: merged[k] for k in self.DATA if merged.get(k) is not None}}
 
     # Tag strings are checked before evaluate encodes the batch, whose own error on label
     # ids ("don't match the expected format") does not say what to do.
@@ -291,7 +325,7 @@ class OptionsMixin:
         (see the module's description)."""
         check_tag_strings(self.name, self._label_list(kwargs) is not None,
                           predictions=predictions, references=references)
-        refuse_string_matching(self.name, kwargs)
+        refuse_moved(self.name, kwargs)
         with collector_paused():
             return super().compute(predictions=predictions, references=references, **kwargs)
 
@@ -304,21 +338,6 @@ class OptionsMixin:
     # Per-token inputs (names of ``PER_TOKEN``) this instance declares as features.
     def _per_token(self) -> tuple:
         return ()
-
-    def _options(self, given: dict) -> dict:
-        """The load-time options updated by the known ones among ``given`` (a per-token
-        input evaluate stored, ``pos`` or ``subsets``, as Python lists)."""
-        options = dict(self._load_options)
-        options.update({k: python_lists(v) for k, v in given.items()
-                        if k in self.OPTIONS + DECODING + TYPES + SHARED_OPTIONS})
-        options["label_list"] = self._label_list(given)
-        if options["label_list"] is None:
-            del options["label_list"]
-        # the training index of this compute is processed, and its tags read, as its
-        # gold (``_index_for``)
-        self._types = TypeProcessing.of(*(options.get(k) for k in TYPES))
-        self._suffix = options.get("suffix", False)
-        return options
 
     def _infer_feature_from_batch(self, batch):
         # evaluate reads the format off the first example; an empty first sentence fits
@@ -341,25 +360,20 @@ class OptionsMixin:
                 continue
         return super()._infer_feature_from_example(example)
 
-    def _columns(self, options: dict, predictions, references, tokens=None) -> tuple:
-        """``read_columns`` of this compute's inputs, with its ``options``
-        (``_options``): ``(predictions, references, tokens)``."""
-        return read_columns(predictions, references, tokens, options.get("label_list"))
+    def _read(self, settings: dict, predictions, references, tokens=None) -> tuple:
+        """This compute's ``(predictions, references)`` as the family reads them
+        (``read_columns``), the tokens put in the input options."""
+        inputs = settings["inputs"]
+        predictions, references, tokens = read_columns(predictions, references, tokens,
+                                                       inputs.label_list)
+        if tokens is not None:
+            settings["inputs"] = inputs.replace(tokens=tokens)
+        return predictions, references
 
-    def _span_options(self, given: dict) -> dict:
-        """``texts``, ``inclusive_end``, ``snap`` (nerspan.reading.span_lists) and ``matching``,
-        ``occurrences``, ``fuzzy`` (generated output): load time, then compute."""
-        options = dict(self._load_span_options)
-        # a family's own option of the same name is its own (faireval's SemEval matching)
-        options.update({k: v for k, v in given.items()
-                        if k in READ_OPTIONS and k not in self.OPTIONS})
-        return options
 
 class TrainingDataMixin(OptionsMixin):
-    """Also accept ``train`` / ``train_tokens`` + ``train_tags`` / ``tokens`` at load time.
-
-    ``train`` may be a ``nerspan.TrainIndex``, a ``Corpus``, a ``datasets`` split, or a
-    column-file path; or give ``train_tokens`` and ``train_tags`` (lists per sentence).
+    """Also accept ``train`` (any form of ``nerspan.as_train_index``) and ``tokens`` at
+    load time.
 
     Tokens given at load time serve every ``compute`` (what ``evaluate.evaluator`` needs:
     it passes only predictions and references). Without them, ``tokens`` is an input
@@ -368,14 +382,13 @@ class TrainingDataMixin(OptionsMixin):
     are merged in an order no process knows in advance.
     """
 
-    def __init__(self, *args, train=None, train_tokens=None, train_tags=None, tokens=None,
-                 **kwargs):
+    def __init__(self, *args, train=None, tokens=None, **kwargs):
         self._load_tokens = tokens  # before EvaluationModule.__init__, which calls _info()
-        self._load_train = (train, train_tokens, train_tags)
+        self._load_train = train
         self._index_cache: dict = {}
         super().__init__(*args, **kwargs)
-        if train is not None or train_tokens is not None:
-            self._index_for(train, train_tokens, train_tags)  # index once, at load time
+        if train is not None:
+            self._index_for(None, self._settings({}))   # index once, at load time
 
     def input_features(self) -> list:
         """predictions and references (tags or spans), plus tokens unless they were given
@@ -383,36 +396,27 @@ class TrainingDataMixin(OptionsMixin):
         return input_features(with_tokens=self._load_tokens is None,
                               per_token=self._per_token())
 
-    def _index_for(self, train=None, train_tokens=None, train_tags=None,
-                   scheme: str | None = None, mode: str | None = None) -> TrainIndex | None:
-        """The training index for these arguments, or for the load-time training data when
-        none are given (None when there is none).
+    def _index_for(self, train, settings: dict) -> TrainIndex | None:
+        """The training index for ``train``, or for the load-time training data when none
+        is given (None when there is none), read as this compute's gold is
+        (``settings``: suffix, type options).
 
-        The same training object with the same scheme and mode is indexed only once; a
-        ``compute`` with another scheme or mode indexes the training data for it.
+        The same training object with the same scheme, mode and reading is indexed only
+        once; a ``compute`` with others indexes the training data for them.
         """
-        scheme = scheme or self._load_options["scheme"]
-        mode = mode or self._load_options["mode"]
-        # tags written PER-B: training data given to this compute is read as its tags
-        # (its options), training data given at load time as loaded
-        suffix = getattr(self, "_suffix", self._load_options.get("suffix", False))
-        if train is None and train_tokens is None:
-            train, train_tokens, train_tags = self._load_train
-            suffix = self._load_options.get("suffix", False)
-            if train is None and train_tokens is None:
-                return None
-        if isinstance(train, TrainIndex):
+        if train is None:
+            train = self._load_train
+        if train is None or isinstance(train, TrainIndex):
             return train
-        source = train if train is not None else train_tokens
-        types = getattr(self, "_types", None)
-        key = (id(source), id(train_tags), scheme, mode, types, suffix)
+        inputs = settings["inputs"]
+        key = (id(train), settings["scheme"], settings["mode"], inputs.suffix,
+               inputs.types.processing)
         cached = self._index_cache.get(key)
         if cached is None:
-            index = as_train_index(train, scheme, mode, train_tags=train_tags,
-                                   train_tokens=train_tokens, types=types, suffix=suffix)
-            # keep the sources alive so that their ids cannot be reused by other objects
-            cached = self._index_cache[key] = (source, train_tags, index)
-        return cached[2]
+            index = as_train_index(train, settings["scheme"], settings["mode"], inputs=inputs)
+            # keep the source alive so that its id cannot be reused by another object
+            cached = self._index_cache[key] = (train, index)
+        return cached[1]
 
     def _tokens_for(self, tokens=None):
         """Evaluation tokens: those given to ``compute`` or else those given at load time."""
@@ -420,8 +424,6 @@ class TrainingDataMixin(OptionsMixin):
 
     def _require_train(self, index, family: str) -> TrainIndex:
         if index is None:
-            raise ValueError(
-                f"{family} needs training data: pass train=... (a datasets split, a column "
-                "file or a TrainIndex) or train_tokens=... and train_tags=... to "
-                "evaluate.load(...) or to compute(...)")
+            raise ValueError(f"{family} needs training data: pass train=... ({TRAIN_FORMS}) "
+                             "to evaluate.load(...) or to compute(...)")
         return index

@@ -21,7 +21,7 @@ from nerspan import as_train_index
 
 from nerlens.families import get_family, registered
 from nerlens.report import blocks, overview
-from nerlens.report.build import report as build_report
+from nerlens.report.build import build_report
 from nerlens.report.page_kit import STYLE, escape
 from nerlens.report.views import report_view
 
@@ -95,8 +95,8 @@ def report_of(family: str, references, predictions, tokens=None, train=None,
     decoding = {k: options.pop(k) for k in ("scheme", "mode") if k in options}
     tokens = shown_tokens(tokens, references)
     if train is not None:
-        train = as_train_index(train[0], decoding.get("scheme", "IOB2"),
-                               decoding.get("mode", "lenient"), train_tags=train[1])
+        train = as_train_index(tuple(train), decoding.get("scheme", "IOB2"),
+                               decoding.get("mode", "lenient"))
     return build_report(references, {SYSTEM: predictions}, train, tokens=tokens,
                         families=[family], bootstrap=0, figures=False,
                         options={family: options}, **decoding)
@@ -111,7 +111,7 @@ def mention_kinds(references, predictions, scheme: str = "IOB2", mode: str = "le
     if family is None:
         return {}, [[] for _ in references]
     result = family.score(references, predictions, scheme=scheme, mode=mode,
-                          return_pairs=True).to_dict()
+                          options={"return_pairs": True}).to_dict()
     kinds = {CORRECT[0]: CORRECT[1], **family.examples.kinds}
     marks: list = [[] for _ in references]
     for kind, rows in family.examples.rows(result, SYSTEM, None).items():

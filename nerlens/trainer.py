@@ -28,16 +28,17 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from nerspan import (Corpus, GoldContext, InputTypeError, LabelIdError, LengthMismatchError,
-                     as_train_index)
+from nerspan import (GOLD, PRED, Corpus, Evaluation, InputOptions, InputTypeError,
+                     LabelIdError, LengthMismatchError, as_train_index)
 from nerspan.flat import IGNORE_INDEX
 from nerspan.corpus import _a, as_label_list, as_sentences
 from nerspan.errors import counted
-from nerspan.reading.forms import TRAIN_FORMS, suffixed
 from nerspan.fbeta import check_beta, fbeta_key
-from nerspan.options import check_bool
+from nerspan.migration import migrated
+from nerspan.reading.forms import finished
+from nerspan.reading.training import TRAIN_FORMS
 
-from .families import check_families, family_names, get_family, registered, with_beta
+from .families import check_families, family_names, get_family, registered
 
 # Top-level parts that hold settings or input diagnostics, not results.
 NOT_RESULTS = {"options", "repairs"}
@@ -106,7 +107,7 @@ class ComputeMetrics:
     def __init__(self, label_list, metrics: Iterable[str] | None = None, eval_tokens=None,
                  train=None, scheme: str = "IOB2", mode: str = "lenient",
                  options: Mapping[str, Mapping] | None = None, detail: str = "headline",
-                 beta: float = 1.0, suffix: bool = False):
+                 beta: float = 1.0, inputs=None):
         if detail not in DETAILS:
             raise ValueError(f"detail must be one of {', '.join(map(repr, DETAILS))}, not "
                              f"{detail!r}")
@@ -128,10 +129,11 @@ class ComputeMetrics:
         self._words = None if self.eval_tokens is None else Corpus.from_tags(
             [["O"] * len(t) for t in self.eval_tokens], tokens=self.eval_tokens)
         self.scheme, self.mode = scheme, mode
-        self.suffix = check_bool("suffix", suffix)  # id2label writes PER-B
+        # suffix: id2label writes PER-B; the type options: applied to every evaluation
+        self.inputs = InputOptions.of(inputs)
         self.beta = check_beta(beta)
-        self.options = with_beta(options, self.metrics, self.beta)
-        self.index = as_train_index(train, scheme, mode, suffix=self.suffix) \
+        self.options = {name: dict(given) for name, given in (options or {}).items()}
+        self.index = as_train_index(train, scheme, mode, inputs=self.inputs) \
             if needs_train else None
         self._batches: list = []
 
@@ -143,14 +145,13 @@ class ComputeMetrics:
         return [f"{f.name}_{key}" for f in self.families for key in self._headline(f)]
 
     def _headline(self, family) -> list:
-        """The family's ``Logged.headline`` keys, each F1 followed by its F-beta when the
-        family reports one (``beta`` other than 1)."""
-        beta = self.options.get(family.name, {}).get("beta", 1)
+        """The family's ``Logged.headline`` keys, each F1 followed by its F-beta
+        (``beta`` other than 1)."""
         out = []
         for key in family.logged.headline:
             out.append(key)
-            if beta != 1 and (key == "f1" or key.endswith("_f1")):
-                out.append(fbeta_key(beta, key[:-2]))
+            if self.beta != 1 and (key == "f1" or key.endswith("_f1")):
+                out.append(fbeta_key(self.beta, key[:-2]))
         return out
 
     def _keeps(self, family):
@@ -178,37 +179,40 @@ class ComputeMetrics:
         return self.compute(refs, preds)
 
     def compute(self, labels, predictions) -> dict:
-        """Every family's flat scalars for one evaluation: one gold context (gold decoded
-        and classified once) that every family scores."""
+        """Every family's flat scalars for one evaluation: one ``nerspan.Evaluation``
+        (gold decoded and classified once) that every family scores."""
         corpus = Corpus.from_ids(labels, predictions, self.label_list, tokens=self._words)
-        if self.suffix:  # the tags read in the usual order (a bad one named as written)
-            corpus = suffixed(corpus)
-        corpus = GoldContext(corpus, self.scheme, self.mode, self.index)
+        # read as every input is (the tags written PER-B turned round, the type options)
+        corpus = finished(corpus, [GOLD, PRED], self.inputs, self.scheme, self.mode)
+        evaluation = Evaluation(corpus, self.scheme, self.mode, self.index)
         out = {}
         for family in self.families:
-            kwargs = dict(scheme=self.scheme, mode=self.mode,
-                          **self.options.get(family.name, {}))
-            if family.needs_train:
-                kwargs["train"] = self.index
+            given = self.options.get(family.name, {})
+            result = (family.score(evaluation, PRED, **given) if family.options is None
+                      else family.score(evaluation, PRED, options=given))
             keep = self._keeps(family) if self.detail == "headline" else None
-            out.update(flat_scalars(family.name, family.score(corpus, **kwargs).to_dict(),
+            out.update(flat_scalars(family.name, result.to_dict(beta=self.beta),
                                     family.logged.nested, keep))
         return out
 
 
+@migrated
 def make_compute_metrics(label_list, metrics: Sequence[str] | None = None, eval_tokens=None,
-                         train=None, *, detail: str = "headline", beta: float = 1.0,
-                         suffix: bool = False, **kwargs) -> ComputeMetrics:
+                         train=None, *, scheme: str = "IOB2", mode: str = "lenient",
+                         options: Mapping[str, Mapping] | None = None,
+                         detail: str = "headline", beta: float = 1.0,
+                         inputs=None) -> ComputeMetrics:
     """Build ``compute_metrics`` for a ``Trainer``; the training data is indexed here, once.
     ``detail``: "headline" (default, each family's ``Logged`` keys) or "all" (every number).
     ``beta``: also F-beta beside every F1 (seqeval's ``beta``, a number > 0), logged under
     a key naming it (``eval_faireval_f2``, ``eval_faireval_fair_f2``); with "headline" the
-    F-beta of each headline F1 only. 1 (default) adds nothing. ``suffix``: the labels
-    (``id2label``) and the training tags are written type first (``PER-B``), as every
-    entry point's ``suffix=True`` reads them.
+    F-beta of each headline F1 only. 1 (default) adds nothing. ``options``: family ->
+    its options (the family's record). ``inputs``: the input options
+    (``nerspan.InputOptions`` or a dict), e.g. ``{"suffix": True}`` when the labels
+    (``id2label``) and the training tags are written type first (``PER-B``).
     """
-    return ComputeMetrics(label_list, metrics, eval_tokens, train, detail=detail, beta=beta,
-                          suffix=suffix, **kwargs)
+    return ComputeMetrics(label_list, metrics, eval_tokens, train, scheme, mode, options,
+                          detail, beta, inputs)
 
 
 def _unpacked(eval_prediction) -> tuple:

@@ -11,65 +11,57 @@ Tag schemes -> spans (``decode``), the corpus model and its readers (``Corpus``,
 """
 from __future__ import annotations
 
-import dataclasses
-
 from .corpus import Corpus
-from .confusion import confusion_dict
-from .deprecation import moved_names
-from .fbeta import check_beta
 from .errors import (AmbiguousInputError, DecodingWarning, EmptyInputError, FormatError,
                      InputTypeError, InvalidTagError, LabelIdError, LengthMismatchError,
                      NameTakenError, NerspanError, SentenceCountError, TokenMismatchError,
                      TooFewColumnsError)
 from .flat import GOLD, PRED
-from .input_options import InputOptions, input_options
+from .migration import migrated, moved_names
+from .options import check_zero_division
 from .reading.columns import read_columns, read_system_file
-from .reading.forms import as_train_index, read_input
 from .reading.span_lists import from_spans, read_span_jsonl
-from .options import check_bool, check_zero_division
+from .reading.training import as_train_index
+from .records import InputOptions
 from .result import Result
 from .schemes import get_scheme
 from .scores import EntityScores, entity_scores, prf_from_counts
-from .spans import REPAIR_KINDS, LabelTable, Spans, decode
+from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
-from .gold_context import GoldContext
+from .evaluation import Evaluation, resolve
 from .generative import score_strings  # registers generated predictions as an input form
-from .scores import prf  # noqa: F401,E402  (a deprecated alias of prf_from_counts: it warns)
 
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
-@input_options
-def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
-          zero_division: float = 0.0, beta: float = 1.0, confusion: bool = False,
-          compat: str | None = None, partial: bool = False,
-          inputs) -> EntityScores:
+@migrated
+def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
+          mode: str = "lenient", label_list=None, zero_division: float = 0.0,
+          inputs=None) -> EntityScores:
     """Entity-level precision, recall and F1 of ``predictions`` against ``references``.
 
     Args:
         references, predictions: lists of tag strings per sentence, label ids with
             ``label_list`` (-100 positions dropped), a ``datasets`` split
             (``Corpus.from_dataset``), span lists per sentence on either side
-            (``nerspan.reading.span_lists``), or a ``Corpus`` (then ``predictions`` may be omitted
-            and the columns are named by ``gold_column``/``pred_column``); predictions
-            may be generated output (``nerspan.generative``: entity lists, dicts from
-            type to texts, inline markup, raw LLM responses), grounded in the sentence
-            text, each entity not found in it a false positive.
+            (``nerspan.reading.span_lists``), a ``Corpus`` (then ``predictions`` may be
+            omitted and the columns are named by the input options ``gold_column`` and
+            ``pred_column``), or an ``Evaluation`` and a system's name; predictions may
+            be generated output (``nerspan.generative``: entity lists, dicts from type to
+            texts, inline markup, raw LLM responses), grounded in the sentence text, each
+            entity not found in it a false positive.
+        tokens: the words of each sentence, when the input does not hold them.
         scheme, mode: how tags are decoded (``decode``); span input is IOB2.
+        label_list: the tags in id order, when both sides are label ids.
         zero_division: 0 or 1, seqeval's value of an undefined precision or recall.
-        beta: also report F-beta beside every F1, as seqeval's ``beta`` (a number > 0;
-            the key names it: ``f2``, ``macro_f2``, ``f0.5``; ``nerspan.fbeta``); 1
-            (default) adds nothing.
-        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
-            type]`` over mentions with identical spans ("O": missed, spurious), and
-            ``boundary_errors`` per type apart (``nerspan.confusion``).
-        compat, partial: ``matching="strings"`` only (``nerspan.generative.score_strings``):
-            ``compat="universalner"`` reproduces the UniversalNER evaluation script;
-            ``partial=True`` counts a word-overlap F1 of 0.5 with a gold string correct.
-            ``keep_types``, ``remove_types`` and ``type_map`` process the types of
-            gold's strings and the predicted ones alike there too (a model's
-            ``"person"`` mapped to gold's ``"PER"``), counted in ``repairs``.
+        inputs: the other input options (``nerspan.InputOptions``, or a dict of them):
+            span input's, the type options (``type_map``, ...), generated output's; with
+            ``matching="strings"`` generated output is compared as strings
+            (``nerspan.generative.score_strings``: ``script``, ``word_overlap``).
+
+    F-beta is the result's: ``to_dict(beta=2)``; the entity confusion matrix the
+    evaluation's: ``Evaluation.build(references, predictions).confusion("pred")``.
 
     >>> s = score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]])
     >>> s.micro()
@@ -78,42 +70,32 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     0.0
     """
     zero_division = check_zero_division(zero_division)
-    beta = check_beta(beta)
-    check_bool("confusion", confusion)
-    if inputs.matching == "strings":  # generated output as strings: no spans to decode
-        _refuse_unread(inputs, zero_division=zero_division != 0, beta=beta != 1,
-                       confusion=confusion)
-        return score_strings(references, predictions, compat=compat, partial=partial,
-                             scheme=scheme, mode=mode, inputs=inputs)
-    if compat is not None or partial:
-        raise ValueError('compat and partial apply to matching="strings" only')
-    if predictions is None and not isinstance(references, Corpus):
-        raise InputTypeError("predictions is None: pass the predicted tags (a list per "
-                             "sentence), or a Corpus with a pred column as references")
+    inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
+    generated = inputs.generated
+    if generated.matching == "strings":  # generated output as strings: no spans to decode
+        _refuse_unread(generated, zero_division != 0)
+        return score_strings(references, predictions, scheme=scheme, mode=mode, inputs=inputs)
+    if generated.script is not None or generated.word_overlap:
+        raise ValueError('script and word_overlap apply to matching="strings" only')
     # entity scores need no words: a split's token column is not read
-    reading = read_input(references, predictions, inputs=inputs, scheme=scheme, words=False,
-                         mode=mode)
-    corpus = reading.corpus
-    table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    gold = decode(corpus, reading.gold_column, scheme, mode, table)
-    pred = decode(corpus, reading.pred_column, scheme, mode, table)
-    scores = entity_scores(gold, pred, zero_division, beta=beta)
-    if confusion:
-        scores = dataclasses.replace(scores, confusion=confusion_dict(gold, pred))
-    return scores
+    evaluation, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
+                                                 mode=mode, inputs=inputs, words=False)
+    table = LabelTable.build(corpus.labels, get_scheme(evaluation.scheme))
+    return entity_scores(evaluation.gold_spans(table),
+                         evaluation.pred_spans(corpus, pred_column, table), zero_division)
 
 
-# What string matching does not read: grounding's options and those of spans or counts;
-# given, they are refused. Type processing (keep_types, remove_types, type_map) it reads,
-# on gold's mention texts and the predicted strings alike (``score_strings``).
+# What string matching does not read: grounding's options; given, they are refused. Type
+# processing (keep_types, remove_types, type_map) it reads, on gold's mention texts and the
+# predicted strings alike (``score_strings``).
 STRINGS_UNREAD = ("occurrences", "overlaps", "fuzzy")
-_DEFAULT_INPUTS = InputOptions()
+_GENERATED_DEFAULTS = InputOptions().generated
 
 
-def _refuse_unread(inputs: InputOptions, **others: bool) -> None:
+def _refuse_unread(generated, zero_division: bool) -> None:
     unread = [name for name in STRINGS_UNREAD
-              if getattr(inputs, name) != getattr(_DEFAULT_INPUTS, name)] + \
-        [name for name, is_given in others.items() if is_given]
+              if getattr(generated, name) != getattr(_GENERATED_DEFAULTS, name)] + \
+        (["zero_division"] if zero_division else [])
     if unread:
         raise ValueError(f"{', '.join(unread)} {'is' if len(unread) == 1 else 'are'} not read "
                          'by matching="strings", which compares sets of (text, type) '
@@ -124,27 +106,34 @@ def _refuse_unread(inputs: InputOptions, **others: bool) -> None:
 
 # What ``from nerspan import *`` gives: what a user needs (at most 30 names). Every other
 # name is its module's (``nerspan.spans.LabelTable``, ``nerspan.options.check_int``);
-# those this package gave before are still read here through ``__getattr__``, with a
-# deprecation warning naming their module.
+# those this package gave before are an error naming their module (``__getattr__``).
 __all__ = [
-    "score", "Corpus", "GoldContext", "TrainIndex", "InputOptions", "Result", "decode",
+    "score", "Corpus", "Evaluation", "TrainIndex", "InputOptions", "Result", "decode",
     "read_columns", "read_system_file", "read_span_jsonl", "from_spans", "as_train_index",
-    "EntityScores", "Spans", "REPAIR_KINDS", "GOLD", "PRED", "prf_from_counts",
+    "EntityScores", "Spans", "GOLD", "PRED", "prf_from_counts",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
     "TooFewColumnsError", "TokenMismatchError", "AmbiguousInputError", "DecodingWarning",
 ]
 
-# Names this package gave before issue 29, now read from their modules.
-__getattr__ = moved_names(__name__, {
+# Names this package gave before, now read from their modules (or gone in 0.2).
+_MOVED = {name: f"nerspan.{module}.{name}" for name, module in {
     "IGNORE_INDEX": "flat", "ranges": "flat", "as_label_list": "flat",
-    "check_same_shape": "corpus", "as_corpus": "inputs", "as_corpus_columns": "inputs",
-    "with_tokens": "inputs", "is_dataset": "inputs", "check_split_labels": "inputs",
-    "MODES": "schemes", "SCHEMES": "schemes", "Scheme": "schemes", "split_tag": "schemes",
-    "match": "scores", "safe_divide": "scores", "mention_texts": "train_index",
-    "SpanRows": "span_input", "is_span_input": "span_input", "read_spans": "span_input",
-    "check_span_scheme": "span_input", "span_sides": "span_input", "Source": "corpus",
-    "counted": "errors", "resolve": "gold_context", "check_bool": "options",
-    "check_fraction": "options", "check_int": "options", "check_mode": "schemes",
-    "Repairs": "spans", "repairs_dict": "spans",
-})
+    "check_same_shape": "corpus", "is_dataset": "reading.forms",
+    "check_split_labels": "reading.forms", "MODES": "schemes", "SCHEMES": "schemes",
+    "Scheme": "schemes", "split_tag": "schemes", "match": "scores",
+    "safe_divide": "scores", "mention_texts": "train_index", "SpanRows": "reading.span_lists",
+    "is_span_input": "reading.span_lists", "read_spans": "reading.span_lists",
+    "check_span_scheme": "reading.span_lists", "span_sides": "reading.span_lists",
+    "Source": "corpus", "counted": "errors", "resolve": "evaluation",
+    "check_bool": "options", "check_fraction": "options", "check_int": "options",
+    "check_mode": "schemes", "Repairs": "spans", "repairs_dict": "spans",
+    "REPAIR_KINDS": "spans"}.items()}
+_MOVED.update({
+    "GoldContext": "nerspan.Evaluation", "prf": "nerspan.prf_from_counts",
+    "input_options": "gone: every function takes inputs= (nerspan.InputOptions or a dict)",
+    "as_corpus": "nerspan.reading.forms.read_input(references, predictions).corpus",
+    "as_corpus_columns": "nerspan.reading.forms.read_input(references, predictions)",
+    "with_tokens": "Corpus.with_tokens", "confusion_dict": "nerspan.Evaluation.confusion",
+    "check_beta": "nerspan.fbeta.check_beta"})
+__getattr__ = moved_names(__name__, _MOVED)

@@ -39,9 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import counted
-from .options import check_bool
-from .schemes import get_scheme
-from .spans import LabelTable, Spans
+from .spans import Spans
 
 OUTSIDE = "O"
 BOUNDARY = -1   # a mention's cell: a boundary error, not in the matrix
@@ -174,34 +172,11 @@ def summed_name(summed: int, labels, noun: str = "label") -> str:
     return name
 
 
-# The keys ``confusion=True`` adds to a result, in every family, module and command.
+# The keys the entity confusion matrix adds to a result (``nerspan.Evaluation.confusion``),
+# in every module and command.
 CONFUSION_KEYS = ("confusion", "boundary_errors")
-
-
-def context_confusion(context, column: str, corpus=None) -> dict:
-    """``confusion_dict`` of the system ``column`` of ``corpus`` (a scoring corpus of the
-    ``nerspan.GoldContext`` ``context``; default its own) against the context's gold, as
-    every family reads them: the gold decoded once, the system once per context (when
-    ``corpus`` is the context's own)."""
-    corpus = context.corpus if corpus is None else corpus
-    table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
-    return confusion_dict(context.gold_spans(table), context.pred_spans(corpus, column, table))
-
-
-def entity_confusion(confusion, gold: Spans, pred: Spans) -> dict | None:
-    """A family's ``confusion`` option (checked: a bool) applied to its decoded spans:
-    ``confusion_dict(gold, pred)``, or None when not asked for."""
-    return confusion_dict(gold, pred) if check_bool("confusion", confusion) else None
-
-
-def with_confusion(out: dict, matrix: dict | None) -> dict:
-    """A result dict ``out`` with the keys of ``matrix`` (``confusion_dict``; None: none
-    asked for) added: what every family's ``to_dict`` does with its matrix."""
-    if matrix is not None:
-        out.update(matrix)
-    return out
 
 
 __all__ = ["confusion_cells", "confusion_counts", "summed_counts", "confusion_dict",
            "counts_dict", "confusion_types", "summed_name", "OUTSIDE", "BOUNDARY", "PAIRED",
-           "CONFUSION_KEYS", "context_confusion", "entity_confusion", "with_confusion"]
+           "CONFUSION_KEYS"]

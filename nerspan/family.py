@@ -73,7 +73,7 @@ class Examples:
     """How a family lists error examples: ``kinds`` (kind -> its human name, in page
     order), ``rows(result, system, context)`` -> ``{kind: [row, ...]}`` for one system
     (``result``: its result dict, scored with the family's ``report_options``;
-    ``context``: the report's ``nerspan.GoldContext``), and ``listed``, the result keys
+    ``context``: the report's ``nerspan.Evaluation``), and ``listed``, the result keys
     holding the listing (the report removes them from the results it keeps).
     ``classifies_mentions``: the kinds sort every gold and predicted mention (with
     ``return_pairs=True`` the result lists the correct pairs as ``"TP"`` events), so a page
@@ -229,19 +229,23 @@ class Family:
     - ``name``: the package's name, the prefix of its statistics (``name.key``) and of its
       Trainer keys (``name_key``); ``title``: its report section's title; ``order``: its
       place in the report (METHODS.md's section number for the built-in families).
-    - ``score(references, predictions=None, *, scheme, mode, train, pred_column, ...)``:
-      the family's entry point, taking a ``nerspan.GoldContext`` as references (the
-      report calls ``score(context, pred_column=system, **report_options)``: the context
-      carries scheme, mode and training index, and ``context.predicted(system)`` gives the
-      system's spans, decoded once for every family); returns a
-      result with ``to_dict()`` and ``statistics()`` (``nerspan.bootstrap.Statistic``s named
-      ``name.key``). ``needs_train`` / ``needs_tokens``: it needs training data / the
-      test words (the one place that says so).
+    - ``score(references, predictions=None, *, tokens, train, scheme, mode, label_list,
+      inputs, <its own options>, options)``: the family's entry point, taking a
+      ``nerspan.Evaluation`` as references and a system's name as predictions (the report
+      calls ``score(evaluation, system, options=...)``: the evaluation carries scheme,
+      mode and training index, and ``evaluation.spans(system)`` gives the system's spans,
+      decoded once for every family); returns a result with ``to_dict(beta=1.0)`` and
+      ``statistics()`` (``nerspan.bootstrap.Statistic``s named ``name.key``).
+      ``options``: the record of its own options (a ``nerspan.records.Record`` class,
+      whose fields the command line's flags and the evaluate module's features are
+      made of), which ``score`` takes whole as ``options=``. ``needs_train`` /
+      ``needs_tokens``: it needs training data / the test words (the one place that
+      says so).
     - ``headline``: its ``Headline`` statistics; ``statistic_name(key, first result)``: a
       statistic's human name (None: none); ``same_as_entity``: its statistics that restate
       nerspan's entity scores (the report shows those once, as ``entity_*``).
-    - ``report_options``: ``score`` options the report passes (to list examples, to add
-      detail); ``settings``: report options the family reads, name -> checker (the checked
+    - ``report_options``: options of its record the report passes (to list examples, to
+      add detail); ``settings``: report options the family reads, name -> checker (the checked
       value goes to ``analyses``).
     - ``analyses(context, results, settings)``: its extra analyses (JSON); ``examples``:
       how it lists error examples (``Examples``); ``figures(view)`` -> ``{title: Figure}``;
@@ -257,6 +261,7 @@ class Family:
     title: str
     order: int
     score: Callable
+    options: type | None = None
     needs_train: bool = False
     needs_tokens: bool = False
     headline: tuple = ()

@@ -31,12 +31,8 @@ ValueError: beta must be at most 1e+150 (F-beta squares it, and the square of a 
 """
 from __future__ import annotations
 
-import dataclasses
-import functools
-import inspect
 import math
 import numbers
-import textwrap
 
 import numpy as np
 
@@ -96,10 +92,11 @@ def fbeta_value(precision, recall, f1, beta: float):
     return fbeta(precision, recall, beta)
 
 
-def with_fbeta(out, beta: float):
+def with_fbeta(out, beta: float, means: dict | None = None):
     """``out`` (a result dict, changed in place and returned) with the F-beta beside every
-    ``f1``/``X_f1`` that has its precision and recall, in every nested dict and list;
-    ``beta=1`` changes nothing."""
+    ``f1``/``X_f1`` that has its precision and recall, in every nested dict and list, and
+    beside each top-level key of ``means`` (a mean over types: key -> its F-beta);
+    ``beta=1`` changes nothing. ``nerspan.result.Result.to_dict`` calls it."""
     if beta == 1:
         return out
     if isinstance(out, list):
@@ -111,7 +108,7 @@ def with_fbeta(out, beta: float):
     for value in out.values():
         if isinstance(value, (dict, list)):
             with_fbeta(value, beta)
-    added = {}
+    added = {key: (fbeta_key(beta, key[:-2]), value) for key, value in (means or {}).items()}
     for key in out:
         if not isinstance(key, str) or not (key == "f1" or key.endswith("_f1")):
             continue
@@ -135,56 +132,4 @@ def with_fbeta(out, beta: float):
     return out
 
 
-BETA_DOC = ("beta: also report F-beta beside every F1 (a number > 0, seqeval's ``beta``), "
-            "under a key naming it (``f2``, ``fair_f2``, ``f0.5``: ``nerspan.fbeta``); "
-            "1 (default) adds nothing.")
-
-
-def fbeta_option(func):
-    """Decorator of a family's ``score`` whose result reports F1: it takes ``beta``
-    (keyword, default 1), checked, stated in the result's ``options`` when not 1; the
-    result's ``to_dict`` adds the F-beta keys (``with_fbeta`` of its options' beta)."""
-    signature = inspect.signature(func)
-    parameters = list(signature.parameters.values())
-    at = next((k for k, p in enumerate(parameters) if p.name == "inputs"
-               or p.kind == inspect.Parameter.VAR_KEYWORD), len(parameters))
-    parameters.insert(at, inspect.Parameter("beta", inspect.Parameter.KEYWORD_ONLY,
-                                            default=1.0))
-
-    @functools.wraps(func)
-    def wrapper(*args, beta=1.0, **kwargs):
-        beta = check_beta(beta)
-        result = func(*args, **kwargs)
-        if beta == 1:
-            return result
-        return dataclasses.replace(result, options={**result.options, "beta": beta})
-
-    wrapper.__signature__ = signature.replace(parameters=parameters)
-    wrapper.__doc__ = _documented(func.__doc__ or "")
-    return wrapper
-
-
-def takes_beta(score) -> bool:
-    """Whether a family's ``score`` takes ``beta`` (it reports F1: ``fbeta_option``); the
-    report and the Trainer helper pass their ``beta`` to those only."""
-    try:
-        return "beta" in inspect.signature(score).parameters
-    except (TypeError, ValueError):   # a callable without a signature takes no beta
-        return False
-
-
-def _documented(doc: str) -> str:
-    """``doc`` with ``BETA_DOC`` as the last entry of its ``Args:``."""
-    lines = doc.splitlines()
-    at = next((k for k, line in enumerate(lines) if line.strip() == "Args:"), None)
-    if at is None:
-        return doc
-    indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())] + " " * 4
-    end = next((k for k in range(at + 1, len(lines)) if not lines[k].strip()), len(lines))
-    lines[end:end] = textwrap.wrap(BETA_DOC, 88, initial_indent=indent,
-                                   subsequent_indent=indent + " " * 4)
-    return "\n".join(lines)
-
-
-__all__ = ["BETA_RANGE", "check_beta", "fbeta_key", "fbeta", "fbeta_value", "with_fbeta", "fbeta_option",
-           "takes_beta", "BETA_DOC"]
+__all__ = ["BETA_RANGE", "check_beta", "fbeta_key", "fbeta", "fbeta_value", "with_fbeta"]

@@ -81,7 +81,7 @@ def _checked_sentences(seqs, name: str) -> tuple:
 
 
 def _a(noun: str) -> str:
-    return ("an " if noun[:1] in ("a", "e", "i", "o", "u") else "a ") + noun
+    return ("an " if noun[:1].lower() in ("a", "e", "i", "o", "u") else "a ") + noun
 
 
 def _refuse_scalar_arrays(seqs, kinds: set, name: str) -> None:

@@ -86,13 +86,12 @@ def check_fraction(name: str, value) -> float:
 MATCHING = ("grounded", "strings")
 OCCURRENCES = ("all", "ordered")
 OVERLAPS = ("drop", "keep")
-COMPAT = (None, "universalner")
 # What ``start`` and ``end`` of span input count (``InputOptions.offsets``): words of the
 # sentence, or characters of its text.
 OFFSETS = ("tokens", "chars")
-# How faireval's SemEval-2013 schemas pair spans (``faireval.semeval``), here so that the
-# command line offers the values without importing the family.
-SEMEVAL_MATCHING = ("greedy", "optimal")
+# How faireval's SemEval-2013 schemas pair spans (``faireval.semeval``, its ``pairing``),
+# here so that the command line offers the values without importing the family.
+PAIRINGS = ("greedy", "optimal")
 
 
 def check_choice(name: str, value, choices: tuple):

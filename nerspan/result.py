@@ -29,29 +29,54 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from .fbeta import check_beta, with_fbeta
+
 # The keys every result's ``to_dict()`` has, whatever the family.
 SHARED_KEYS = ("per_type", "undefined", "options", "repairs")
 # The keys of a per-type row's entity scores (``entity_row``).
 ENTITY_ROW_KEYS = ("precision", "recall", "f1", "support", "predicted", "correct")
 
 
-@runtime_checkable
-class Result(Protocol):
-    """What every result is: immutable, built once, read as plain data."""
+class Result:
+    """What every result is: immutable, built once, read as plain data.
+
+    A result gives its numbers as ``to_dict(beta=1.0)``: plain JSON with the shared keys
+    (``SHARED_KEYS``) and its own (``plain_dict``), and with a ``beta`` other than 1 the
+    F-beta beside every F1 that has its precision and recall (``nerspan.fbeta``; the
+    one place F-beta is added), ``beta`` stated in ``options``. ``undefined()``: the
+    top-level keys whose value is undefined or took ``zero_division``.
+    """
 
     options: dict
     repairs: dict
 
-    def to_dict(self) -> dict:
-        """Plain JSON with the shared keys (``SHARED_KEYS``) and the family's own."""
+    def to_dict(self, beta: float = 1.0) -> dict:
+        """The result as plain JSON; ``beta``: also F-beta beside every F1."""
+        beta = check_beta(beta)
+        out = self.plain_dict()
+        if beta == 1:
+            return out
+        out = with_fbeta(out, beta, self.fbeta_means(beta))
+        out["options"] = {**out.get("options", {}), "beta": beta}
+        return out
+
+    def plain_dict(self) -> dict:
+        """The result's keys (``to_dict`` at ``beta=1``)."""
+        raise NotImplementedError
+
+    def fbeta_means(self, beta: float) -> dict:
+        """Means over types whose F-beta is no F of means (``macro_f1`` -> its F-beta):
+        none but where a result has them."""
+        return {}
 
     def undefined(self) -> list:
         """The top-level keys of ``to_dict()`` whose value is undefined or took
         ``zero_division`` (``to_dict()["undefined"]``)."""
+        raise NotImplementedError
 
 
 @runtime_checkable
-class FamilyResult(Result, Protocol):
+class FamilyResult(Protocol):
     """A family's result: a ``Result`` whose numbers the report's bootstrap resamples."""
 
     def statistics(self) -> list:

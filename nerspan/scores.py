@@ -5,9 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .deprecation import deprecated_alias, warn_renamed
-from .fbeta import fbeta, fbeta_key
-from .result import entity_row
+from .fbeta import fbeta
+from .result import Result, entity_row
 from .spans import Spans, repairs_dict
 
 
@@ -57,11 +56,8 @@ def prf_from_counts(correct, predicted, gold, zero_division: float = 0.0):
     return precision, recall, f1
 
 
-prf = deprecated_alias(prf_from_counts, "nerspan.prf", "nerspan.prf_from_counts")
-
-
 @dataclass(frozen=True)
-class EntityScores:
+class EntityScores(Result):
     """Entity-level scores of one system against the gold standard.
 
     Averages follow seqeval/scikit-learn: ``micro`` pools the counts; ``macro`` is the
@@ -69,10 +65,9 @@ class EntityScores:
     type's score by its gold support. ``zero_division`` is the value used where a ratio is
     undefined (0 by default, as conlleval and seqeval give); ``undefined`` lists them.
     ``repairs`` is ``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); ``options``
-    the options that shaped the numbers (scheme, mode, zero_division). ``beta`` other
-    than 1 adds F-beta beside every F1 (``nerspan.fbeta``: ``f2``, ``macro_f2``,
-    ``weighted_f2`` and per type), as seqeval's ``beta``; ``confusion`` (with
-    ``confusion=True``) the entity confusion matrix (``nerspan.confusion``).
+    the options that shaped the numbers (scheme, mode, zero_division).
+    ``to_dict(beta=2)`` adds F-beta beside every F1 (``f2``, ``macro_f2``,
+    ``weighted_f2`` and per type), as seqeval's ``beta``.
     """
 
     types: tuple
@@ -82,8 +77,6 @@ class EntityScores:
     zero_division: float = 0.0
     repairs: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
-    beta: float = 1.0
-    confusion: dict | None = None
 
     @property
     def n_gold(self) -> int:
@@ -122,25 +115,24 @@ class EntityScores:
             return value, float(self.zero_division), value
         return tuple(float((x * self.gold).sum() / support) for x in self.per_type())
 
-    def weighted(self) -> tuple[float, float, float]:
-        """Deprecated alias of ``support_weighted`` (goes in the next release)."""
-        warn_renamed("EntityScores.weighted()", "EntityScores.support_weighted()")
-        return self.support_weighted()
-
-    def fbeta(self) -> dict:
-        """F-beta (``beta``) as seqeval gives it: ``micro``, ``macro`` (the mean of the
-        per-type values), ``weighted`` (weighted by gold support; without gold, as
+    def fbeta(self, beta: float) -> dict:
+        """F-beta as seqeval gives it: ``micro``, ``macro`` (the mean of the per-type
+        values), ``weighted`` (weighted by gold support; without gold, as
         ``support_weighted``) and ``per_type`` (an array in ``types`` order)."""
         p, r, _ = self.micro()
-        per_type = fbeta(*self.per_type()[:2], self.beta)
+        per_type = fbeta(*self.per_type()[:2], beta)
         support = self.gold.sum()
         if support == 0:
             weighted = float(self.zero_division) if self.n_predicted == 0 else 0.0
         else:
             weighted = float((per_type * self.gold).sum() / support)
         macro = float(per_type.mean()) if len(self.types) else float(self.zero_division)
-        return {"micro": fbeta(p, r, self.beta), "macro": macro, "weighted": weighted,
+        return {"micro": fbeta(p, r, beta), "macro": macro, "weighted": weighted,
                 "per_type": per_type}
+
+    def fbeta_means(self, beta: float) -> dict:
+        values = self.fbeta(beta)
+        return {"macro_f1": values["macro"], "weighted_f1": values["weighted"]}
 
     def undefined(self) -> list[str]:
         """Which ratios were undefined (a zero denominator) and took ``zero_division``."""
@@ -156,7 +148,7 @@ class EntityScores:
                 out.append(f"{t}/recall")
         return out
 
-    def to_dict(self) -> dict:
+    def plain_dict(self) -> dict:
         p, r, f = self.micro()
         out = {
             "precision": p, "recall": r, "f1": f,
@@ -174,37 +166,11 @@ class EntityScores:
             "options": {**self.options, "zero_division": self.zero_division},
             "repairs": self.repairs or repairs_dict(None, None),
         }
-        if self.beta != 1:
-            out = self._with_fbeta(out)
-        if self.confusion is not None:
-            out.update(self.confusion)
         return out
-
-    def _with_fbeta(self, out: dict) -> dict:
-        """``out`` with F-beta after each F1 (overall, macro, weighted, per type) and
-        ``beta`` in its options."""
-        values = self.fbeta()
-        key = fbeta_key(self.beta)
-        added = {"f1": (key, values["micro"]), "macro_f1": (f"macro_{key}", values["macro"]),
-                 "weighted_f1": (f"weighted_{key}", values["weighted"])}
-        new = {}
-        for name, value in out.items():
-            new[name] = value
-            if name in added:
-                new[added[name][0]] = added[name][1]
-        for row, value in zip(new["per_type"].values(), values["per_type"].tolist()):
-            items = list(row.items())
-            row.clear()
-            for name, cell in items:
-                row[name] = cell
-                if name == "f1":
-                    row[key] = value
-        new["options"]["beta"] = self.beta
-        return new
 
 
 def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0,
-                  options: dict | None = None, beta: float = 1.0) -> EntityScores:
+                  options: dict | None = None) -> EntityScores:
     """Count gold, predicted and correct mentions per type.
 
     Only types that occur in gold or predictions get a row (as in seqeval). ``options``
@@ -234,7 +200,7 @@ def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0,
     return EntityScores(tuple(types[i] for i in present), gold_counts[present],
                         pred_counts[present], correct[present], float(zero_division),
                         repairs_dict(gold.repairs, pred.repairs),
-                        {"scheme": gold.scheme, "mode": gold.mode, **(options or {})}, beta)
+                        {"scheme": gold.scheme, "mode": gold.mode, **(options or {})})
 
 
 def sentence_counts(gold: Spans, pred: Spans, n_sentences: int) -> np.ndarray:

@@ -3,14 +3,14 @@
 ``score_in_blocks`` decodes and counts a corpus in blocks of whole sentences (about
 ``SCORE_BLOCK`` tokens each): mentions never cross a sentence, so the blocks' counts and
 repairs add up to the whole corpus's, and only one block's spans are held at once. The
-result of each system is ``nerspan.score``'s ``to_dict()`` on the whole corpus, plus
-``tokens`` and ``accuracy`` (the share of tokens whose tag is the gold tag), which is
-what conlleval.pl prints (``nerlens score`` prints it so).
+result of each system is ``nerspan.score``'s on the whole corpus, whose ``to_dict()``
+also gives ``tokens`` and ``accuracy`` (the share of tokens whose tag is the gold tag),
+which is what conlleval.pl prints (``nerlens score`` prints it so).
 
 >>> from nerspan import Corpus
 >>> corpus = Corpus.from_tags([["B-PER", "I-PER", "O"], ["B-LOC", "O"]],
 ...                           columns={"a": [["B-PER", "I-PER", "O"], ["O", "O"]]})
->>> result = score_in_blocks(corpus, block_tokens=2)["a"]
+>>> result = score_in_blocks(corpus, block_tokens=2)["a"].to_dict()
 >>> result["precision"], result["recall"], result["accuracy"]
 (1.0, 0.5, 0.8)
 """
@@ -22,12 +22,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .confusion import confusion_counts, counts_dict, summed_counts
 from .corpus import Corpus
 from .errors import DecodingWarning
-from .fbeta import check_beta
 from .flat import GOLD, side_name
-from .options import check_bool, check_int
+from .options import check_int
 from .schemes import check_mode, get_scheme
 from .scores import EntityScores, entity_scores
 from .spans import LabelTable, Repairs, check_tags, decode, repairs_dict
@@ -38,11 +36,25 @@ from .spans import LabelTable, Repairs, check_tags, decode, repairs_dict
 SCORE_BLOCK = 1 << 18
 
 
+@dataclasses.dataclass(frozen=True)
+class TokenScores(EntityScores):
+    """``EntityScores`` of a whole corpus scored in blocks, with its tokens and how many
+    of them have the gold tag: ``to_dict()`` adds ``tokens`` and ``accuracy``."""
+
+    n_tokens: int = 0
+    same_tags: int = 0
+
+    def plain_dict(self) -> dict:
+        out = super().plain_dict()
+        out["tokens"] = self.n_tokens
+        out["accuracy"] = self.same_tags / self.n_tokens if self.n_tokens else 0.0
+        return out
+
+
 def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
                     scheme: str = "IOB2", mode: str = "lenient", *,
-                    block_tokens: int | None = None, beta: float = 1.0,
-                    confusion: bool = False) -> dict:
-    """Entity scores of every system column of ``corpus``: name -> result dict.
+                    block_tokens: int | None = None) -> dict:
+    """Entity scores of every system column of ``corpus``: name -> ``TokenScores``.
 
     Args:
         corpus: a ``Corpus`` with a ``gold`` column and the systems' columns (tokens are
@@ -51,19 +63,15 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
         scheme, mode: how tags are decoded (``nerspan.decode``).
         block_tokens: tokens per block (default ``SCORE_BLOCK``); a longer sentence is
             a block of its own.
-        beta, confusion: as in ``nerspan.score`` (F-beta beside F1; the entity confusion
-            matrix, its counts summed over the blocks).
 
-    Each result is ``nerspan.score(...).to_dict()`` of the whole corpus plus ``tokens``
-    and ``accuracy``. Every column's tags are checked before the blocks, so an error
+    Each result is ``nerspan.score(...)`` of the whole corpus, with ``tokens`` and
+    ``accuracy``. Every column's tags are checked before the blocks, so an error
     names the sentence of the corpus. No ``DecodingWarning`` is raised: the result's
     ``repairs`` say what decoding repaired, once per column.
     """
     if not isinstance(corpus, Corpus):
         raise TypeError(f"score_in_blocks takes a nerspan.Corpus, not {type(corpus).__name__}")
     check_mode(mode)
-    beta = check_beta(beta)
-    check_bool("confusion", confusion)
     size = SCORE_BLOCK if block_tokens is None else check_int("block_tokens", block_tokens,
                                                              minimum=1)
     systems = [c for c in corpus.columns if c != GOLD] if systems is None else list(systems)
@@ -87,10 +95,8 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
                 same_tags = np.count_nonzero(block.column(name) == block.column(GOLD))
                 parts[name].append(_BlockScores(
                     entity_scores(gold, pred), _shifted(gold.repairs, first),
-                    _shifted(pred.repairs, first), int(same_tags),
-                    confusion_counts(gold, pred) if confusion else None))
-    return {name: _summed(parts[name], table.types, corpus.n_tokens, generated.get(name),
-                          beta)
+                    _shifted(pred.repairs, first), int(same_tags)))
+    return {name: _summed(parts[name], corpus.n_tokens, generated.get(name))
             for name in systems}
 
 
@@ -117,20 +123,17 @@ class _BlockScores:
     gold_repairs: Repairs
     pred_repairs: Repairs
     same_tags: int
-    confusion: tuple | None = None   # confusion_counts over the table's types
 
 
-def _summed(parts: list, types: tuple, n_tokens: int, generated=None,
-            beta: float = 1.0) -> dict:
-    """One system's result dict from its blocks (``_BlockScores``, in corpus order):
-    the mention counts of ``types`` summed, the repairs merged; as ``entity_scores``
-    gives for the whole corpus, plus ``tokens`` and ``accuracy``. ``generated``: the
-    record of a generated system, whose ungrounded entities are wrong predictions."""
+def _summed(parts: list, n_tokens: int, generated=None) -> TokenScores:
+    """One system's scores from its blocks (``_BlockScores``, in corpus order): the
+    mention counts summed, the repairs merged; as ``entity_scores`` gives for the whole
+    corpus, with ``tokens`` and ``accuracy``. ``generated``: the record of a generated
+    system, whose ungrounded entities are wrong predictions."""
     pred_repairs = dataclasses.replace(Repairs.merged([p.pred_repairs for p in parts]),
                                        generated=generated)
     unplaced = pred_repairs.unplaced()
-    table_types = types
-    types = tuple(sorted(set(types) | set(unplaced))) if unplaced else types
+    types = tuple(sorted({t for p in parts for t in p.scores.types} | set(unplaced)))
     index = {name: i for i, name in enumerate(types)}
     counts = np.zeros((3, len(types)), dtype=np.int64)  # gold, predicted, correct
     for part in parts:
@@ -141,20 +144,11 @@ def _summed(parts: list, types: tuple, n_tokens: int, generated=None,
     present = np.flatnonzero((counts[0] > 0) | (counts[1] > 0))
     first = parts[0].scores
     repairs = repairs_dict(Repairs.merged([p.gold_repairs for p in parts]), pred_repairs)
-    matrix = None
-    if parts[0].confusion is not None:   # over the table's types; the ungrounded apart
-        at = {name: i for i, name in enumerate(table_types)}
-        in_table = [at[types[i]] for i in present if types[i] in at]
-        matrix = counts_dict(table_types, in_table,
-                             *summed_counts(p.confusion for p in parts), unplaced=unplaced)
-    result = EntityScores(tuple(types[i] for i in present), gold=counts[0, present],
-                          predicted=counts[1, present], correct=counts[2, present],
-                          zero_division=first.zero_division, repairs=repairs,
-                          options=first.options, beta=beta, confusion=matrix).to_dict()
-    result["tokens"] = n_tokens
-    same_tags = sum(p.same_tags for p in parts)
-    result["accuracy"] = same_tags / n_tokens if n_tokens else 0.0
-    return result
+    return TokenScores(tuple(types[i] for i in present), gold=counts[0, present],
+                       predicted=counts[1, present], correct=counts[2, present],
+                       zero_division=first.zero_division, repairs=repairs,
+                       options=first.options, n_tokens=n_tokens,
+                       same_tags=sum(p.same_tags for p in parts))
 
 
 def _shifted(repairs: Repairs, first: int) -> Repairs:
@@ -162,4 +156,4 @@ def _shifted(repairs: Repairs, first: int) -> Repairs:
     return dataclasses.replace(repairs, sentences=tuple(s + first for s in repairs.sentences))
 
 
-__all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK"]
+__all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores"]

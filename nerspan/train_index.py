@@ -116,7 +116,7 @@ class TrainIndex:
             raise InputTypeError("the training corpus needs tokens (a Corpus built with "
                                  "tokens=..., or train_tokens with train_tags)")
         # the training tags named as such in a warning or error (not "references")
-        spans = types_that_occur(decode(train, column, scheme, mode, side="train_tags"))
+        spans = types_that_occur(decode(train, column, scheme, mode, side="training tags"))
         io = spans.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
         width = 1 + len(spans.types)
         counts = np.bincount(train.tokens.astype(np.int64) * width + io,

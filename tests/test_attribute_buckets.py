@@ -33,8 +33,7 @@ LIFE_TAGS = ["O", "O", "B-LOC", "I-LOC", "O", "O", "O"]
 def test_paper_worked_example():
     # a training vocabulary containing every token of the sentence
     result = ab.score([LIFE_TAGS], [LIFE_TAGS], tokens=[LIFE],
-                      train_tokens=[LIFE[::-1], ["New", "York"]],
-                      train_tags=[["O"] * 7, ["B-LOC", "I-LOC"]])
+                      train=([LIFE[::-1], ["New", "York"]], [["O"] * 7, ["B-LOC", "I-LOC"]]))
     assert values(result, "eLen") == [2.0]
     assert values(result, "sLen") == [7.0]
     assert values(result, "eDen") == [pytest.approx(2 / 7)]
@@ -44,8 +43,7 @@ def test_paper_worked_example():
     assert [b["gold"] for b in d["buckets"]["eLen"]] == [0, 1, 0, 0]
     assert d["f1"] == 1.0
     # one token of the sentence unseen in training: oDen 1/7
-    other = ab.score([LIFE_TAGS], [LIFE_TAGS], tokens=[LIFE], train_tokens=[LIFE[:-1]],
-                     train_tags=[["O"] * 6], attributes=["oDen"])
+    other = ab.score([LIFE_TAGS], [LIFE_TAGS], tokens=[LIFE], train=([LIFE[:-1]], [["O"] * 6]), attributes=["oDen"])
     assert values(other, "oDen") == [pytest.approx(1 / 7)]
 
 
@@ -60,8 +58,7 @@ TEST_PRED = [["B-LOC", "I-LOC", "O", "B-PER"], ["B-LOC", "I-LOC", "O"]]
 
 
 def score_small(**options):
-    return ab.score(TEST_GOLD, TEST_PRED, tokens=TEST_TOKENS, train_tokens=TRAIN_TOKENS,
-                    train_tags=TRAIN_TAGS, **options)
+    return ab.score(TEST_GOLD, TEST_PRED, tokens=TEST_TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS), **options)
 
 
 def test_entity_consistency_by_hand():
@@ -80,7 +77,7 @@ def test_entity_consistency_by_hand():
 
 def test_entity_consistency_equals_a_plain_count():
     """The vectorised n-gram tables agree with a plain count of the training text."""
-    index = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    index = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     r = ab.score(TEST_GOLD, TEST_PRED, tokens=TEST_TOKENS, train=index, attributes=["eCon"])
     texts = [("New", "York"), ("Boston",), ("New", "York", "Times")]
     types = ["LOC", "LOC", "ORG"]
@@ -121,16 +118,16 @@ def test_interpreteval_compat_efre_drops_texts_above_the_fifth_count():
     tags = ["O"] + [t for w, n in counts.items() for _ in range(n) for t in ("B-LOC", "O")]
     test = [[w] for w in counts]
     gold = [["B-LOC"] for _ in counts]
-    r = ab.score(gold, gold, tokens=test, train_tokens=[words], train_tags=[tags],
+    r = ab.score(gold, gold, tokens=test, train=([words], [tags]),
                  attributes=["eFre"], compat="interpreteval")
     # counts above the 5th largest have no entry in the reference's table: 0, not 1
     assert values(r, "eFre") == [0.0, 0.0, 0.0, 0.0, 1.0, 0.667, 0.333]
-    rank5 = ab.score(gold, gold, tokens=test, train_tokens=[words], train_tags=[tags],
-                     attributes=["eFre"], frequency_norm="rank5")
+    rank5 = ab.score(gold, gold, tokens=test, train=([words], [tags]),
+                     attributes=["eFre"], options={'frequency_norm': "rank5"})
     assert values(rank5, "eFre")[:4] == [1.0, 1.0, 1.0, 1.0]    # the option caps at 1
     # tFre keeps its cap at 1 under compat. Token counts: x 29, a 7, b 6, c 5, d 4 (the
     # 5th largest): a, b, c get 1 (capped), d 4/4, e 3/4, f 2/4, g 1/4
-    tokens = ab.score(gold, gold, tokens=test, train_tokens=[words], train_tags=[tags],
+    tokens = ab.score(gold, gold, tokens=test, train=([words], [tags]),
                       attributes=["tFre"], compat="interpreteval")
     assert values(tokens, "tFre") == [1.0, 1.0, 1.0, 1.0, 0.75, 0.5, 0.25]
 
@@ -138,7 +135,7 @@ def test_interpreteval_compat_efre_drops_texts_above_the_fifth_count():
 def test_interpreteval_compat_oden_is_case_sensitive():
     # "paris" occurs in training only as "Paris": OOV for the reference, whatever
     # case_sensitive says; by default nerlens lowercases and finds it
-    train = dict(train_tokens=[["Paris", "is", "big"]], train_tags=[["B-LOC", "O", "O"]])
+    train = dict(train=([["Paris", "is", "big"]], [["B-LOC", "O", "O"]]))
     tags = [["B-LOC", "O", "O", "O"]]
     tokens = [["paris", "is", "big", "Big"]]
     compat = ab.score(tags, tags, tokens=tokens, attributes=["oDen"], compat="interpreteval",
@@ -156,13 +153,13 @@ def test_reference_regex_patterns():
     train_tokens = [["the", "u.s.", "army"], ["in", "uks.", "today"], ["u.s.", "end"]]
     train_tags = [["O", "B-LOC", "O"], ["O", "B-ORG", "O"], ["B-LOC", "O"]]
     r = ab.score([["O", "B-LOC"]], [["O", "B-LOC"]], tokens=[["x", "U.S."]],
-                 train_tokens=train_tokens, train_tags=train_tags, attributes=["eCon"],
+                 train=(train_tokens, train_tags), attributes=["eCon"],
                  compat="interpreteval")
     # " u.s. " matches "u.s." (LOC) and "uks." (ORG); the corpus-initial... "u.s." of the
     # third sentence follows "today" and precedes "end": LOC -> 2 of 3 matched tokens LOC
     assert values(r, "eCon") == [0.667]
     default = ab.score([["O", "B-LOC"]], [["O", "B-LOC"]], tokens=[["x", "U.S."]],
-                       train_tokens=train_tokens, train_tags=train_tags, attributes=["eCon"])
+                       train=(train_tokens, train_tags), attributes=["eCon"])
     assert values(default, "eCon") == [1.0]
 
 
@@ -171,7 +168,7 @@ def test_token_attributes_by_hand():
     train_tokens = [["Paris", "is", "big"], ["Paris", "Hilton"], ["in", "Paris"], ["Paris"]]
     train_tags = [["B-LOC", "O", "O"], ["B-PER", "I-PER"], ["O", "B-LOC"], ["B-LOC"]]
     r = ab.score([["B-LOC", "O", "O"]], [["B-PER", "O", "B-LOC"]], tokens=[["paris", "is", "Rome"]],
-                 train_tokens=train_tokens, train_tags=train_tags, attributes=["tCon", "tFre"])
+                 train=(train_tokens, train_tags), attributes=["tCon", "tFre"])
     # Paris: 3 LOC, 1 PER in training; is: O once; Rome unseen
     assert values(r, "tCon") == [0.75, 1.0, 0.0]
     assert values(r, "tCon", "pred") == [0.25, 1.0, 0.0]
@@ -181,8 +178,7 @@ def test_token_attributes_by_hand():
     # correct tokens: "is" (O = O); paris (LOC vs PER) and Rome (O vs LOC) are wrong
     assert int(table.correct.sum()) == 1
     case = ab.score([["B-LOC", "O", "O"]], [["B-PER", "O", "B-LOC"]],
-                    tokens=[["paris", "is", "Rome"]], train_tokens=train_tokens,
-                    train_tags=train_tags, attributes=["tCon"], case_sensitive=True)
+                    tokens=[["paris", "is", "Rome"]], train=(train_tokens, train_tags), attributes=["tCon"], case_sensitive=True)
     assert values(case, "tCon") == [0.0, 1.0, 0.0]
 
 
@@ -190,7 +186,7 @@ def test_token_values_are_kept_as_table_look_ups():
     # a float per token for each side would be most of a result's memory (issue 18): the
     # result keeps table rows and label codes in small types and reads values when asked
     r = ab.score([["B-LOC", "O", "O"]], [["B-PER", "O", "B-LOC"]], tokens=[["paris", "is", "Rome"]],
-                 train_tokens=[["Paris", "is"]], train_tags=[["B-LOC", "O"]],
+                 train=([["Paris", "is"]], [["B-LOC", "O"]]),
                  attributes=["tCon", "tFre"])
     tcon, tfre = r.tables["tCon"], r.tables["tFre"]
     kept = tcon.kept_gold_values
@@ -212,8 +208,7 @@ def test_reference_token_units_and_carry_over():
     train_tokens = [["New", "York", "is", "big"]]
     train_tags = [["B-LOC", "I-LOC", "O", "O"]]
     r = ab.score([["B-LOC", "I-LOC", "I-LOC", "O"]], [["B-LOC", "I-LOC", "O", "O"]],
-                 tokens=[["New", "York", "Zzz", "is"]], train_tokens=train_tokens,
-                 train_tags=train_tags, attributes=["tCon"], compat="interpreteval")
+                 tokens=[["New", "York", "Zzz", "is"]], train=(train_tokens, train_tags), attributes=["tCon"], compat="interpreteval")
     # only tokens inside mentions; unseen "Zzz" keeps the value of "York" (1.0)
     assert values(r, "tCon") == [1.0, 1.0, 1.0]
     assert values(r, "tCon", "pred") == [1.0, 1.0]
@@ -430,8 +425,8 @@ def test_user_edges_and_custom_attribute():
 # -- input forms and errors ------------------------------------------------------------------
 def test_corpus_input_with_columns_equals_lists():
     corpus = Corpus.from_tags(TEST_GOLD, tokens=TEST_TOKENS, columns={"sys": TEST_PRED})
-    index = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    by_corpus = ab.score(corpus, pred_column="sys", train=index).to_dict()
+    index = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
+    by_corpus = ab.score(corpus, inputs={'pred_column': "sys"}, train=index).to_dict()
     by_lists = score_small().to_dict()
     assert by_corpus == by_lists
     micro = nerspan.score(TEST_GOLD, TEST_PRED).micro()
@@ -441,17 +436,16 @@ def test_corpus_input_with_columns_equals_lists():
 def test_bad_input_raises_clear_errors():
     with pytest.raises(LengthMismatchError, match="sentence 1"):
         ab.score(TEST_GOLD, [TEST_PRED[0], ["O"]], tokens=TEST_TOKENS,
-                 train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+                 train=(TRAIN_TOKENS, TRAIN_TAGS))
     with pytest.raises(SentenceCountError):
-        ab.score(TEST_GOLD, TEST_PRED[:1], tokens=TEST_TOKENS, train_tokens=TRAIN_TOKENS,
-                 train_tags=TRAIN_TAGS)
+        ab.score(TEST_GOLD, TEST_PRED[:1], tokens=TEST_TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS))
     with pytest.raises(LengthMismatchError, match="sentence 0"):
         ab.score(TEST_GOLD, TEST_PRED, tokens=[["New"], TEST_TOKENS[1]],
-                 train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+                 train=(TRAIN_TOKENS, TRAIN_TAGS))
     with pytest.raises(ValueError, match="training data"):
         ab.score(TEST_GOLD, TEST_PRED, tokens=TEST_TOKENS)
     with pytest.raises(ValueError, match="tokens"):
-        ab.score(TEST_GOLD, TEST_PRED, train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+        ab.score(TEST_GOLD, TEST_PRED, train=(TRAIN_TOKENS, TRAIN_TAGS))
     with pytest.raises(ValueError, match="unknown attribute"):
         ab.score(TEST_GOLD, TEST_PRED, attributes=["eLength"])
     with pytest.raises(ValueError, match="n_buckets"):
@@ -472,8 +466,8 @@ def test_bootstrap_intervals_are_seeded_and_contain_the_estimate():
         p = [t if rng.random() < 0.8 else ("O" if t != "O" else "B-PER") for t in g]
         gold.append(g)
         pred.append(p)
-    a = ab.score(gold, pred, attributes=["sLen"], bootstrap=200, seed=7).to_dict()
-    b = ab.score(gold, pred, attributes=["sLen"], bootstrap=200, seed=7).to_dict()
+    a = ab.score(gold, pred, attributes=["sLen"], options={'bootstrap': 200, 'seed': 7}).to_dict()
+    b = ab.score(gold, pred, attributes=["sLen"], options={'bootstrap': 200, 'seed': 7}).to_dict()
     assert a == b and a["options"]["confidence"] == 0.95
     for row in a["buckets"]["sLen"]:
         low, high = row["f1_interval"]
@@ -500,8 +494,7 @@ def test_properties(test, train, n_buckets, compat):
     tokens = [list(s[0]) for s in test]
     gold = [list(s[1]) for s in test]
     pred = [list(s[2]) for s in test]
-    result = ab.score(gold, pred, tokens=tokens, train_tokens=[list(s[0]) for s in train],
-                      train_tags=[list(s[1]) for s in train], n_buckets=n_buckets, compat=compat)
+    result = ab.score(gold, pred, tokens=tokens, train=([list(s[0]) for s in train], [list(s[1]) for s in train]), n_buckets=n_buckets, compat=compat)
     d = result.to_dict()
     spans = nerspan.score(gold, pred)
     assert (d["precision"], d["recall"], d["f1"]) == spans.micro()
@@ -611,8 +604,7 @@ def test_significance_tests():
 def test_label_ids_with_ignored_positions():
     # -100 marks a sub-token position: dropped with its prediction (Trainer's layout)
     r = ab.score([[0, 1, 2, -100, 0]], [[0, 1, 2, 1, 0]], tokens=[["a", "New", "York", "b"]],
-                 label_list=["O", "B-LOC", "I-LOC"], train_tokens=[["New", "York"]],
-                 train_tags=[["B-LOC", "I-LOC"]])
+                 label_list=["O", "B-LOC", "I-LOC"], train=([["New", "York"]], [["B-LOC", "I-LOC"]]))
     d = r.to_dict()
     assert d["f1"] == 1.0
     assert [b["gold"] for b in d["buckets"]["eLen"]] == [0, 1, 0, 0]

@@ -33,17 +33,17 @@ def evaluate_module():
 
 def test_compute_equals_score_with_training_data_at_load_or_compute(evaluate_module):
     expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
-                                       train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,
+                                       train=(TRAIN_TOKENS, TRAIN_TAGS),
                                        n_buckets=3).to_dict()
     loaded = evaluate_module.load(str(REPO / "metrics" / "attribute_buckets"),
-                                  train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,
+                                  train=(TRAIN_TOKENS, TRAIN_TAGS),
                                   tokens=TOKENS, n_buckets=3)
     result = loaded.compute(references=REFERENCES, predictions=PREDICTIONS)
     assert result == expected
     json.dumps(result, allow_nan=False)          # plain JSON-able values only
     plain = evaluate_module.load(str(REPO / "metrics" / "attribute_buckets"))
     given = plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS,
-                          train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS, n_buckets=3,
+                          train=(TRAIN_TOKENS, TRAIN_TAGS), n_buckets=3,
                           unrelated_option="evaluate.combine passes everything")
     assert given == expected
     assert [b["name"] for b in given["buckets"]["sLen"]] == ["S", "M", "L"]
@@ -131,7 +131,7 @@ def test_cli_table_json_and_plots(tmp_path, capsys):
                  "--n-buckets", "3"]) == 0
     data = json.loads(capsys.readouterr().out)
     expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
-                                       train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,
+                                       train=(TRAIN_TOKENS, TRAIN_TAGS),
                                        n_buckets=3).to_dict()
     assert data["buckets"] == expected["buckets"] and data["f1"] == expected["f1"]
     assert main(["buckets", "--train", str(train), str(gold), str(good), str(weak),
@@ -159,7 +159,7 @@ def test_datasets_split_as_training_data(evaluate_module):
     split = tagged_split(TRAIN_TOKENS, TRAIN_TAGS,
                          ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"])
     expected = attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
-                                       train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS).to_dict()
+                                       train=(TRAIN_TOKENS, TRAIN_TAGS)).to_dict()
     assert attribute_buckets.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
                                    train=split).to_dict() == expected
     metric = evaluate_module.load(str(REPO / "metrics" / "attribute_buckets"), train=split,

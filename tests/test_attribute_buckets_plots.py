@@ -25,8 +25,7 @@ SYSTEMS = {
 
 @pytest.fixture(scope="module")
 def results():
-    return {name: ab.score(GOLD, pred, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                           train_tags=TRAIN_TAGS, bootstrap=100, seed=0)
+    return {name: ab.score(GOLD, pred, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS), options={'bootstrap': 100, 'seed': 0})
             for name, pred in SYSTEMS.items()}
 
 

@@ -144,7 +144,7 @@ def test_conll03_analyses_across_systems(conll):
 def test_conll03_bootstrap_and_compat(conll):
     index, corpora, results = conll
     corpus = corpora["interpreteval_flair_glove_9303"]
-    boot = ab.score(corpus, train=index, attributes=["eLen", "eCon"], bootstrap=300, seed=1)
+    boot = ab.score(corpus, train=index, attributes=["eLen", "eCon"], options={'bootstrap': 300, 'seed': 1})
     for attribute in ("eLen", "eCon"):
         for row in boot.to_dict()["buckets"][attribute]:
             low, high = row["f1_interval"]

@@ -2,13 +2,12 @@
 that can receive it, gives one clear error (pinned here) or a correct, documented result.
 
 Entry points: ``nerspan.score``, each family's ``score``, each evaluate module's
-``compute`` (metrics/<family>), ``nerlens.report``, ``nerlens.experiment`` and
-``nerlens.report(datasets=...)`` (one dataset; the predictions as its system, or as one
-of its runs) and the Trainer helper (``nerlens.trainer.make_compute_metrics``). The
+``compute`` (metrics/<family>), ``nerlens.build_report``, ``nerlens.run_experiment``
+(one dataset; the predictions as its system, or as one of its runs) and the Trainer helper (``nerlens.trainer.make_compute_metrics``). The
 command line has its own matrix. Errors name the side (references / predictions, or the
 system in a report; the dataset and the system's run in an experiment), the sentence,
 the position and the offending value, cut to 80 characters. A family's ``score`` given
-a ``nerspan.GoldContext`` refuses a scheme, mode or training data that contradict it.
+a ``nerspan.Evaluation`` refuses a scheme, mode or training data that contradict it.
 """
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ import hardeval
 import nerlens
 import nerspan
 import tough_mentions
-from nerspan import (EmptyInputError, GoldContext, InputTypeError, InvalidTagError,
+from nerspan import (EmptyInputError, Evaluation, InputTypeError, InvalidTagError,
                      LabelIdError, LengthMismatchError, SentenceCountError)
 from nerlens.trainer import make_compute_metrics
 from nerspan.type_processing import TypeNotFoundError
@@ -33,8 +32,7 @@ from tests.conftest import REPO
 GOLD = [["B-PER", "I-PER", "O"], ["O", "B-LOC"]]
 PRED = [["B-PER", "O", "O"], ["O", "B-LOC"]]
 TOKENS = [["Ana", "Lima", "sings"], ["in", "Rio"]]
-TRAIN = dict(train_tokens=[["Ana", "sings", "in", "Rio"]],
-             train_tags=[["B-PER", "O", "O", "B-LOC"]])
+TRAIN = dict(train=([["Ana", "sings", "in", "Rio"]], [["B-PER", "O", "O", "B-LOC"]]))
 LABELS = ["O", "B-PER", "I-PER", "B-LOC"]
 GOLD_IDS = [[1, 2, 0], [0, 3]]
 PRED_IDS = [[1, 0, 0], [0, 3]]
@@ -75,23 +73,20 @@ def _evaluate_module(name):
 
 def _report(references, predictions, **options):
     options = {"bootstrap": 0, "figures": False, **options}
-    return nerlens.report(references, {"tagger": predictions}, tokens=_tokens_for(references),
+    return nerlens.build_report(references, {"tagger": predictions}, tokens=_tokens_for(references),
                           train=nerspan.as_train_index(**TRAIN), **options)
 
 
-def _experiment(runs: bool, through_report: bool = False):
+def _experiment(runs: bool):
     """A one-dataset experiment ("d1") whose system "tagger" is the predictions, or has
-    them as its second of three runs (column tagger#2); or the same through
-    ``nerlens.report(datasets=...)``."""
+    them as its second of three runs (column tagger#2)."""
     def call(references, predictions, **options):
         system = [PRED, predictions, PRED] if runs else predictions
         datasets = {"d1": {"gold": references, "tokens": _tokens_for(references),
                            "train": nerspan.as_train_index(**TRAIN),
                            "systems": {"tagger": system}}}
         options = {"bootstrap": 0, "figures": False, **options}
-        if through_report:
-            return nerlens.report(datasets=datasets, **options)
-        return nerlens.experiment(datasets, **options)
+        return nerlens.run_experiment(datasets, **options)
     return call
 
 
@@ -114,9 +109,9 @@ TAG_ENTRIES = {
     "nerlens.report": _report,
     "nerlens.experiment": _experiment(runs=False),
     "nerlens.experiment, a run": _experiment(runs=True),
-    "nerlens.report(datasets=...), a run": _experiment(runs=True, through_report=True),
 }
-EXPERIMENT_ENTRIES = [e for e in TAG_ENTRIES if "datasets" in e or "experiment" in e]
+EXPERIMENT_ENTRIES = [e for e in TAG_ENTRIES if "experiment" in e]
+SCORES_OF_TAGS = [e for e in TAG_ENTRIES if e.endswith(".score")]
 # The entry points that take label ids with label_list=.
 ID_ENTRIES = {name: TAG_ENTRIES[name] for name in (
     "nerspan.score", "tough_mentions.score", "hardeval.score", "faireval.score",
@@ -239,9 +234,9 @@ def test_bad_tags(case, entry):
 def test_report_refuses_a_none_system_and_a_list_of_systems():
     train = nerspan.as_train_index(**TRAIN)
     with pytest.raises(InputTypeError, match=r"system 'tagger' .*is None|predictions is None"):
-        nerlens.report(GOLD, {"tagger": None}, tokens=TOKENS, train=train, bootstrap=0)
+        nerlens.build_report(GOLD, {"tagger": None}, tokens=TOKENS, train=train, bootstrap=0)
     with pytest.raises(InputTypeError, match=r"systems must map each system's name"):
-        nerlens.report(GOLD, [PRED], tokens=TOKENS, train=train, bootstrap=0)
+        nerlens.build_report(GOLD, [PRED], tokens=TOKENS, train=train, bootstrap=0)
 
 
 # -- strict mode: a tag outside the scheme, on the side where it is -------------------------
@@ -377,15 +372,15 @@ def test_suffix_labels_with_ids(entry):
         call = {"tough_mentions.score": tough_mentions, "hardeval.score": hardeval,
                 "attribute_buckets.score": attribute_buckets}[entry].score
         plain = dict(tokens=TOKENS, **TRAIN)
-        suffixed = dict(tokens=TOKENS, train_tokens=TRAIN["train_tokens"],  # type first too
-                        train_tags=[[turned(t) for t in s] for s in TRAIN["train_tags"]])
-    got = call(refs, preds, label_list=suffix_labels, suffix=True, **suffixed)
+        suffixed = dict(tokens=TOKENS, train=(TRAIN["train"][0],  # type first too
+                                              [[turned(t) for t in s] for s in TRAIN["train"][1]]))
+    turn = dict(inputs={"suffix": True})
+    got = call(refs, preds, label_list=suffix_labels, **turn, **suffixed)
     assert _headline(got) == _headline(call(refs, preds, label_list=LABELS, **plain))
     with pytest.raises(InvalidTagError, match=r"references, sentence 0, position 0: 'PER-X' "
                                               r"\(written type first, read as 'X-PER'\) is "
                                               r"not a tag"):
-        call(refs, preds, label_list=["O", "PER-X"] + suffix_labels[2:], suffix=True,
-             **suffixed)
+        call(refs, preds, label_list=["O", "PER-X"] + suffix_labels[2:], **turn, **suffixed)
 
 
 def test_label_list_dict_must_cover_every_id():
@@ -428,7 +423,10 @@ OPTION_CASES = [
      r"strict_diff must be True or False, not 'False' \(a str\)"),
     ("metrics/hardeval", {"strict_diff": "False"}, InputTypeError,
      r"strict_diff must be True or False"),
-    ("hardeval.score", {"return_tokens": 1}, InputTypeError, r"return_tokens must be True"),
+    ("hardeval.score", {"return_hard_tokens": 1}, InputTypeError,
+     r"return_hard_tokens must be True"),
+    ("hardeval.score", {"return_tokens": True}, TypeError,
+     r"takes no return_tokens since nerlens 0\.2: return_hard_tokens=True"),
     ("tough_mentions.score", {"case_sensitive": "no"}, InputTypeError,
      r"case_sensitive must be True or False"),
     ("metrics/tough_mentions", {"return_mentions": "yes"}, InputTypeError,
@@ -450,31 +448,23 @@ OPTION_CASES = [
      r"n_buckets must be an integer, not 2\.7"),
     ("metrics/attribute_buckets", {"n_buckets": 2.7}, InputTypeError,
      r"n_buckets must be an integer"),
-    ("attribute_buckets.score", {"bootstrap": -5}, ValueError, r"bootstrap must be at least 0"),
+    ("attribute_buckets.score", {"options": {"bootstrap": -5}}, ValueError,
+     r"bootstrap must be at least 0"),
+    ("attribute_buckets.score", {"bootstrap": 5}, TypeError,
+     r"takes bootstrap in its options: options=\{'bootstrap': 5\}"),
     ("attribute_buckets.score", {"bucket_edges": {"eLn": [0, 1, 2]}}, ValueError,
      r"bucket_edges names \['eLn'\], which are not among the attributes computed"),
     ("metrics/attribute_buckets", {"bucket_edges": {"eLn": [0, 1, 2]}}, ValueError,
      r"bucket_edges names \['eLn'\]"),
-    ("nerspan.score", {"beta": 0}, ValueError,
-     r"beta must be a number > 0 \(the weight of recall against precision in F-beta\), "
-     r"not 0"),
-    ("nerspan.score", {"beta": -2.0}, ValueError, r"beta must be a number > 0 .*not -2\.0"),
-    ("nerspan.score", {"beta": "2"}, InputTypeError, r"beta must be a number > 0, not '2' "
-                                                     r"\(a str\)"),
-    ("faireval.score", {"beta": float("nan")}, ValueError, r"beta must be a number > 0"),
-    ("tough_mentions.score", {"beta": 0}, ValueError, r"beta must be a number > 0"),
-    ("attribute_buckets.score", {"beta": True}, InputTypeError,
-     r"beta must be a number > 0, not True \(a bool\)"),
+    # F-beta is a view of the result (``to_dict(beta=)``, ``test_beta_of_a_result``): a
+    # score takes none; the modules, the report and the experiment check it as given
+    ("nerspan.score", {"beta": 2}, TypeError,
+     r"^score\(\) takes no beta since nerlens 0\.2: ask the result for F-beta, "
+     r"result\.to_dict\(beta=2\)$"),
+    ("faireval.score", {"beta": 0.5}, TypeError, r"to_dict\(beta=0\.5\)"),
+    ("tough_mentions.score", {"beta": 0}, TypeError, r"takes no beta since nerlens 0\.2"),
     ("metrics/faireval", {"beta": -1}, ValueError, r"beta must be a number > 0"),
     ("metrics/tough_mentions", {"beta": "x"}, InputTypeError, r"beta must be a number > 0"),
-    # finite, but its square is not a float (seqeval: OverflowError) or is 0
-    ("nerspan.score", {"beta": 1e200}, ValueError,
-     r"^beta must be at most 1e\+150 \(F-beta squares it, and the square of a larger beta "
-     r"overflows a float\), not 1e\+200$"),
-    ("nerspan.score", {"beta": 1e-200}, ValueError,
-     r"^beta must be at least 1e-150 \(F-beta squares it, and the square of a smaller beta is "
-     r"0 in a float: F-beta would be the precision\), not 1e-200$"),
-    ("faireval.score", {"beta": 1e155}, ValueError, r"^beta must be at most 1e\+150 "),
     ("metrics/attribute_buckets", {"beta": 1e200}, ValueError,
      r"^beta must be at most 1e\+150 \(F-beta squares it"),
     ("metrics/faireval", {"beta": 1e-160}, ValueError, r"^beta must be at least 1e-150 "),
@@ -491,38 +481,42 @@ OPTION_CASES = [
      r"min_overlap must be a number in \(0, 1\], not '1%'"),
     ("faireval.score", {"min_overlap": 0.5}, ValueError,
      r"min_overlap applies to the SemEval-2013 schemas: give schemas='semeval'"),
-    ("faireval.score", {"schemas": "semeval", "matching": "best"}, ValueError,
-     r"unknown matching 'best'; choose 'greedy' .* or 'optimal'"),
-    ("metrics/faireval", {"schemas": "semeval", "matching": "hungarian"}, ValueError,
-     r"unknown matching 'hungarian'"),
-    ("nerspan.score", {"confusion": "yes"}, InputTypeError,
-     r"confusion must be True or False, not 'yes'"),
+    ("faireval.score", {"schemas": "semeval", "pairing": "best"}, ValueError,
+     r"pairing must be one of 'greedy', 'optimal', not 'best'"),
+    ("faireval.score", {"schemas": "semeval", "matching": "optimal"}, TypeError,
+     r"takes no matching since nerlens 0\.2: pairing='optimal'"),
+    ("metrics/faireval", {"schemas": "semeval", "pairing": "hungarian"}, ValueError,
+     r"pairing must be one of 'greedy', 'optimal', not 'hungarian'"),
+    # the entity confusion matrix is the evaluation's; the modules add it on request
     ("metrics/hardeval", {"confusion": 1}, InputTypeError,
      r"confusion must be True or False, not 1"),
-    ("tough_mentions.score", {"confusion": "yes"}, InputTypeError,
-     r"confusion must be True or False, not 'yes'"),
-    ("hardeval.score", {"confusion": 1}, InputTypeError,
-     r"confusion must be True or False, not 1"),
-    ("faireval.score", {"confusion": None}, InputTypeError,
-     r"confusion must be True or False, not None"),
-    ("attribute_buckets.score", {"confusion": "False"}, InputTypeError,
-     r"confusion must be True or False, not 'False'"),
+    ("nerspan.score", {"confusion": True}, TypeError,
+     r"^score\(\) takes no confusion since nerlens 0\.2: the entity confusion matrix is "
+     r"the evaluation's: nerspan\.Evaluation\.build\(references, predictions\)"
+     r"\.confusion\('pred'\)$"),
+    ("tough_mentions.score", {"confusion": True}, TypeError, r"takes no confusion"),
+    ("hardeval.score", {"confusion": True}, TypeError, r"takes no confusion"),
+    ("faireval.score", {"confusion": True}, TypeError, r"takes no confusion"),
+    ("attribute_buckets.score", {"confusion": True}, TypeError, r"takes no confusion"),
     ("nerlens.report", {"beta": 0}, ValueError, r"beta must be a number > 0 .*not 0"),
     ("nerlens.experiment", {"beta": -1}, ValueError, r"beta must be a number > 0 .*not -1"),
     ("nerlens.experiment, a run", {"beta": "2"}, InputTypeError,
      r"beta must be a number > 0, not '2' \(a str\)"),
-    ("nerlens.report", {"beta": 2, "options": {"faireval": {"beta": 3}}}, ValueError,
-     r"beta=2\.0 and options\['faireval'\]\['beta'\]=3: give one beta"),
+    ("nerlens.report", {"beta": 2, "options": {"faireval": {"beta": 3}}}, InputTypeError,
+     r"unknown faireval option 'beta'"),
     # a type_map key that a type matches in another case names no type (case-sensitive)
-    ("nerspan.score", {"type_map": {"per": "X"}}, TypeNotFoundError,
+    ("nerspan.score", {"inputs": {"type_map": {"per": "X"}}}, TypeNotFoundError,
      r"^mapped type 'per' occurs in no tag \(the types: LOC, PER\); 'per': did you mean "
      r"'PER'\? \(type names are case-sensitive\)$"),
     ("metrics/faireval", {"type_map": {"per": "X"}}, TypeNotFoundError,
      r"'per': did you mean 'PER'\?"),
-    ("tough_mentions.score", {"type_map": {"LOC": "GPE"}, "keep_types": ["loc"]},
+    ("tough_mentions.score", {"inputs": {"type_map": {"LOC": "GPE"}, "keep_types": ["loc"]}},
      TypeNotFoundError, r"^kept type 'loc' occurs in no tag \(the types: LOC, PER; by "
                         r"type_map: GPE\); 'loc': did you mean 'LOC'\?"),
-    ("nerspan.score", {"suffix": 1}, InputTypeError, r"suffix must be True or False"),
+    ("nerspan.score", {"inputs": {"suffix": 1}}, InputTypeError, r"suffix must be True or False"),
+    ("nerspan.score", {"suffix": True}, TypeError,
+     r"^score\(\) takes suffix with the input options since nerlens 0\.2: "
+     r"inputs=\{'suffix': True\}$"),
     ("metrics/faireval", {"suffix": "True"}, InputTypeError, r"suffix must be True or False"),
     ("nerspan.score", {"zero_division": 0.5}, ValueError, r"zero_division must be 0 or 1"),
     ("nerspan.score", {"scheme": "BIOX"}, ValueError, r"unknown tag scheme 'BIOX'"),
@@ -547,9 +541,34 @@ OPTION_CASES = [
     ("nerlens.experiment", {"baseline": "other"}, ValueError,
      r"dataset 'd1' has no system 'other' \(the baseline\)"),
     ("nerlens.experiment", {"seeds": 3}, TypeError, r"unexpected keyword argument 'seeds'"),
-    ("nerlens.report(datasets=...), a run", {"seeds": 3}, TypeError,
-     r"unexpected keyword argument 'seeds'"),
+    ("nerlens.report", {"datasets": {}}, TypeError,
+     r"^build_report\(\) takes no datasets since nerlens 0\.2: nerlens\.run_experiment"),
 ]
+
+
+BETA_CASES = [
+    (0, ValueError, r"^beta must be a number > 0 \(the weight of recall against precision in "
+                    r"F-beta\), not 0$"),
+    (-2.0, ValueError, r"beta must be a number > 0 .*not -2\.0"),
+    ("2", InputTypeError, r"^beta must be a number > 0, not '2' \(a str\)$"),
+    (float("nan"), ValueError, r"beta must be a number > 0"),
+    (True, InputTypeError, r"beta must be a number > 0, not True \(a bool\)"),
+    # finite, but its square is not a float (seqeval: OverflowError) or is 0
+    (1e200, ValueError, r"^beta must be at most 1e\+150 \(F-beta squares it, and the square "
+                        r"of a larger beta overflows a float\), not 1e\+200$"),
+    (1e-200, ValueError, r"^beta must be at least 1e-150 \(F-beta squares it, and the square "
+                         r"of a smaller beta is 0 in a float: F-beta would be the precision\), "
+                         r"not 1e-200$"),
+]
+
+
+@pytest.mark.parametrize("beta, error, message", BETA_CASES)
+@pytest.mark.parametrize("entry", SCORES_OF_TAGS)
+def test_beta_of_a_result(entry, beta, error, message):
+    """F-beta is asked of a result, ``to_dict(beta=...)``: checked there, in every family."""
+    result = TAG_ENTRIES[entry](GOLD, PRED)
+    with pytest.raises(error, match=message):
+        result.to_dict(beta=beta)
 
 
 @pytest.mark.parametrize("entry, options, error, message", OPTION_CASES,
@@ -559,36 +578,34 @@ def test_bad_options(entry, options, error, message):
         TAG_ENTRIES[entry](GOLD, PRED, **options)
 
 
-# faireval scores nested spans; its entity confusion matrix (confusion=True) counts flat
-# mentions as nerspan.score reads them, and says so
+# faireval scores nested spans; the entity confusion matrix (an Evaluation's) counts flat
+# mentions as nerspan.score reads them, and an Evaluation refuses nested ones
 NESTED_CONFUSION = {
     "nested span lists": ([[("PER", 0, 3), ("LOC", 1, 2)]], [[("PER", 0, 3)]], {},
                           nerspan.NerspanError,
                           r"references, sentence 0: spans \(0, 3, 'PER'\) and \(1, 2, 'LOC'\) "
-                          r"overlap; .*\(confusion=True counts flat mentions, read as "
-                          r"nerspan.score reads them: leave confusion out"),
+                          r"overlap; tags cannot hold nested or overlapping spans \(faireval "
+                          r"scores them as span lists\)"),
     "generated output, overlaps kept": ([["B-PER", "I-PER", "O"]],
                                         ["<PER>a b</PER> <LOC>b</LOC>"], {"overlaps": "keep"},
                                         InputTypeError, r"overlaps=\"keep\" keeps nested .*"
-                                        r"\(confusion=True counts flat mentions"),
+                                        r"which only faireval scores"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(NESTED_CONFUSION))
 def test_faireval_confusion_of_nested_spans(case):
     references, predictions, options, error, message = NESTED_CONFUSION[case]
-    scored = faireval.score(references, predictions, tokens=[["a", "b", "c"]], **options)
-    assert "confusion" not in scored.to_dict()   # faireval scores them without the option
+    scored = faireval.score(references, predictions, tokens=[["a", "b", "c"]], inputs=options)
+    assert "confusion" not in scored.to_dict()   # faireval scores them
     with pytest.raises(error, match=message):
-        faireval.score(references, predictions, tokens=[["a", "b", "c"]], confusion=True,
-                       **options)
+        Evaluation.build(references, predictions, tokens=[["a", "b", "c"]], inputs=options)
 
 
 # -- crashes that are now results ----------------------------------------------------------
 def test_mention_longer_than_the_training_set():
     gold = [["B-PER"] + ["I-PER"] * 4]
-    result = attribute_buckets.score(gold, gold, tokens=[["a"] * 5], train_tokens=[["a"] * 3],
-                                     train_tags=[["B-PER", "O", "O"]])
+    result = attribute_buckets.score(gold, gold, tokens=[["a"] * 5], train=([["a"] * 3], [["B-PER", "O", "O"]]))
     assert result.f1 == 1.0 and result.bucket_f1("eCon") == [1.0, None, None, None]
 
 
@@ -596,7 +613,7 @@ def test_hardeval_identity_under_every_error_label_convention():
     """The issue's example: identical gold and predictions, I after O in IOB2."""
     for error_labels in hardeval.ERROR_LABELS:
         r = hardeval.score([["O", "I-PER"]], [["O", "I-PER"]], tokens=[["Kim", "Kim"]],
-                           train_tokens=[["Kim"]], train_tags=[["O"]],
+                           train=([["Kim"]], [["O"]]),
                            error_labels=error_labels)
         assert r.ter() == 0.0
         if error_labels == "bilou":  # both sides read by the reference rule, both counted
@@ -623,14 +640,12 @@ def test_strict_decoding_counts_what_it_discards_and_warns():
 
 @pytest.mark.parametrize("family", [tough_mentions, hardeval, attribute_buckets])
 def test_training_data_errors_name_the_training_side(family):
-    with pytest.raises(InvalidTagError, match=r"train_tags, sentence 0, position 1: 'X-PER' "
+    with pytest.raises(InvalidTagError, match=r"training tags, sentence 0, position 1: 'X-PER' "
                                               r"is not a tag"):
-        family.score(GOLD, PRED, tokens=TOKENS, train_tokens=[["Ana", "sings"]],
-                     train_tags=[["B-PER", "X-PER"]])
-    with pytest.raises(LengthMismatchError, match=r"^sentence 0: train_tokens have 2 items, "
-                                                  r"train_tags 1$"):
-        family.score(GOLD, PRED, tokens=TOKENS, train_tokens=[["Ana", "sings"]],
-                     train_tags=[["B-PER"]])
+        family.score(GOLD, PRED, tokens=TOKENS, train=([["Ana", "sings"]], [["B-PER", "X-PER"]]))
+    with pytest.raises(LengthMismatchError, match=r"^sentence 0: training tokens have 2 items, "
+                                                  r"training tags 1$"):
+        family.score(GOLD, PRED, tokens=TOKENS, train=([["Ana", "sings"]], [["B-PER"]]))
 
 
 @pytest.mark.parametrize("references, message", [
@@ -712,20 +727,20 @@ EXPERIMENT_CASES = {
 def test_bad_experiment_declarations(case):
     datasets, error, message = EXPERIMENT_CASES[case]
     with pytest.raises(error, match=message):
-        nerlens.experiment(datasets, bootstrap=0, figures=False)
+        nerlens.run_experiment(datasets, bootstrap=0, figures=False)
 
 
-def test_experiment_inputs_must_be_a_mapping():
-    with pytest.raises(InputTypeError, match=r"inputs must map each dataset's name to its "
-                                             r"input files, not 5 \(a int\)"):
-        nerlens.experiment(_declared(), bootstrap=0, figures=False, inputs=5)
+def test_experiment_inputs_must_be_input_options():
+    with pytest.raises(InputTypeError, match=r"^InputOptions options must be a dict or an "
+                                             r"InputOptions, not 5 \(an int\)$"):
+        nerlens.run_experiment(_declared(), bootstrap=0, figures=False, inputs=5)
 
 
 def test_runs_of_different_counts_pair_the_first_runs():
     """Documented, not refused: run k of one system is paired with run k of the other, so
     a system's extra runs count in its mean and std, not in the Wilcoxon pairs."""
     other = with_tag(PRED, 0, 1, "I-PER")
-    exp = nerlens.experiment(_declared(systems={"a": [PRED, other, PRED], "b": [GOLD, PRED]}),
+    exp = nerlens.run_experiment(_declared(systems={"a": [PRED, other, PRED], "b": [GOLD, PRED]}),
                              bootstrap=0, figures=False, families=("faireval",))
     assert exp.runs["d1"] == {"a": ["a#1", "a#2", "a#3"], "b": ["b#1", "b#2"]}
     assert exp.aggregate["d1"]["a"]["entity_f1"]["n"] == 3
@@ -737,18 +752,18 @@ def test_runs_of_different_counts_pair_the_first_runs():
 FAMILIES = {"tough_mentions": tough_mentions, "hardeval": hardeval, "faireval": faireval,
             "attribute_buckets": attribute_buckets}
 CONFLICTS = {
-    "scheme": ({"scheme": "IOBES"}, r"^scheme='IOBES' conflicts with the gold context's "
-                                    r"scheme 'IOB2': build the context with it, or omit it$"),
-    "mode": ({"mode": "strict"}, r"^mode='strict' conflicts with the gold context's mode "
-                                 r"'lenient': build the context with it, or omit it$"),
+    "scheme": ({"scheme": "IOBES"}, r"^scheme='IOBES' conflicts with the evaluation's "
+                                    r"scheme 'IOB2': build the evaluation with it, or omit it$"),
+    "mode": ({"mode": "strict"}, r"^mode='strict' conflicts with the evaluation's mode "
+                                 r"'lenient': build the evaluation with it, or omit it$"),
     "train": ({"train": nerspan.as_train_index(**TRAIN)},
-              r"^train conflicts with the gold context's training index: give the training "
-              r"data when building the context, not to score$"),
+              r"^train conflicts with the evaluation's training index: give the training "
+              r"data when building the evaluation, not to score$"),
 }
 
 
 def _context():
-    return GoldContext.build(GOLD, tokens=TOKENS, **TRAIN)
+    return Evaluation.build(GOLD, tokens=TOKENS, **TRAIN)
 
 
 @pytest.mark.parametrize("option", CONFLICTS)
@@ -761,10 +776,9 @@ def test_gold_context_refuses_a_conflicting_option(family, option):
 
 @pytest.mark.parametrize("family", ["tough_mentions", "hardeval", "attribute_buckets"])
 def test_gold_context_refuses_other_training_lists(family):
-    with pytest.raises(ValueError, match=r"^train_tokens/train_tags conflict with the gold "
-                                         r"context's training index"):
-        FAMILIES[family].score(_context(), PRED, train_tokens=[["Rio"]],
-                               train_tags=[["B-LOC"]])
+    with pytest.raises(ValueError, match=r"^train conflicts with the evaluation's training "
+                                         r"index"):
+        FAMILIES[family].score(_context(), PRED, train=([["Rio"]], [["B-LOC"]]))
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -880,7 +894,7 @@ def test_trainer_helper_checks_its_words_and_family_names():
     with pytest.raises(InputTypeError, match=r"eval_tokens, sentence 0: the sentence is a "
                                              r"string"):
         make_compute_metrics(LABELS, metrics=("tough_mentions",), eval_tokens=["Ab", "L"],
-                             train=(TRAIN["train_tokens"], TRAIN["train_tags"]))
+                             train=(TRAIN["train"][0], TRAIN["train"][1]))
     with pytest.raises(InputTypeError, match="families must be a list of family names"):
         make_compute_metrics(LABELS, metrics="faireval")
 
@@ -888,18 +902,21 @@ def test_trainer_helper_checks_its_words_and_family_names():
 @pytest.mark.parametrize("train, match", [
     (dict(train=5), r"train must be a TrainIndex, .* not 5 \(an int\)"),
     (dict(train=[["Ana"]]), r"train must be a TrainIndex, .*\(a list\)"),
-    (dict(train_tokens="Ana", train_tags=TRAIN["train_tags"]),
-     r"train_tokens must be token lists per sentence, not 'Ana'"),
-    (dict(train="train.txt", train_tags=TRAIN["train_tags"]),
-     r"train is a column file \('train.txt'\): train_tags would not be read"),
-    (dict(train=nerspan.Corpus.from_tags(TRAIN["train_tags"])),
+    (dict(train=("Ana", TRAIN["train"][1])),
+     r"train's tokens must be token lists per sentence, not 'Ana'"),
+    (dict(train=nerspan.Corpus.from_tags(TRAIN["train"][1])),
      r"the training corpus needs tokens"),
-    (dict(train_tokens=TRAIN["train_tokens"]), r"train_tokens needs train_tags"),
-], ids=["int", "tokens without tags", "a string of tokens", "file and tags",
-        "corpus without tokens", "tokens only"])
+], ids=["int", "tokens without tags", "a string of tokens", "corpus without tokens"])
 def test_training_data_of_no_accepted_form_is_refused_naming_it(train, match):
     with pytest.raises(InputTypeError, match=match):
         tough_mentions.score(GOLD, PRED, tokens=TOKENS, **train)
+
+
+@pytest.mark.parametrize("old", ["train_tokens", "train_tags"])
+def test_old_training_keywords_name_the_one_train(old):
+    with pytest.raises(TypeError, match=rf"^score\(\) takes no {old} since nerlens 0\.2: give "
+                                        r"train=\(train_tokens, train_tags\)$"):
+        tough_mentions.score(GOLD, PRED, tokens=TOKENS, **{old: TRAIN["train"][0]})
 
 
 # -- issue 28: the input options, in every family (nerspan.InputOptions) -------------------
@@ -926,9 +943,11 @@ PRED_SPANS = {
 }
 
 
-def _scored(entry, references, predictions, **options):
+def _scored(entry, references, predictions, **inputs):
+    """``entry``'s score of the two sides read with the input options ``inputs``."""
     extra = dict(TRAIN) if entry in NEEDS_TRAIN else {}
-    return SCORES[entry].score(references, predictions, tokens=TOKENS, **extra, **options)
+    return SCORES[entry].score(references, predictions, tokens=TOKENS, **extra,
+                               inputs=inputs)
 
 
 def _numbers(result) -> dict:
@@ -1006,19 +1025,21 @@ def test_input_options_through_a_gold_context(family):
     predictions scored against it with them (unless the scoring call gives others)."""
     inclusive = [[{"label": "PER", "start": 0, "end": 1}], [{"label": "LOC", "start": 1,
                                                              "end": 1}]]
-    context = GoldContext.build(inclusive, tokens=TOKENS, inclusive_end=True, **TRAIN)
+    context = Evaluation.build(inclusive, tokens=TOKENS, inputs={'inclusive_end': True}, **TRAIN)
     assert context.corpus.tags("gold", 0) == GOLD[0]
     spans, _ = PRED_SPANS["inclusive ends"]
     expected = _numbers(FAMILIES[family].score(GOLD, PRED, tokens=TOKENS, **TRAIN)
                         if family != "faireval" else faireval.score(GOLD, PRED))
     assert _numbers(FAMILIES[family].score(context, spans)) == expected
     spans, options = PRED_SPANS["characters in texts"]
-    assert _numbers(FAMILIES[family].score(context, spans, **options,
-                                           inclusive_end=False)) == expected
-    corpus, _, pred = context.scoring_corpus(PRED_SPANS["snapped characters"][0], snap=True)
+    assert _numbers(FAMILIES[family].score(context, spans,
+                                           inputs={**options, "inclusive_end": False})) \
+        == expected
+    corpus, _, pred = context.scoring_corpus(PRED_SPANS["snapped characters"][0],
+                                             inputs={"snap": True})
     assert corpus.tags(pred, 0) == PRED[0] and corpus.source.snapped == {"pred": (0,)}
-    with pytest.raises(ValueError, match=r"gold_column='x' conflicts with the gold context's"):
-        context.scoring_corpus(PRED, gold_column="x")
+    with pytest.raises(ValueError, match=r"gold_column='x' conflicts with the evaluation's"):
+        context.scoring_corpus(PRED, inputs={"gold_column": "x"})
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -1040,25 +1061,23 @@ def test_input_options_in_the_evaluate_modules(family):
 @pytest.mark.parametrize("entry", SCORES)
 def test_input_options_are_checked_in_every_family(entry, options, match):
     with pytest.raises(InputTypeError, match=match):
-        SCORES[entry].score(GOLD, PRED, **options)
+        SCORES[entry].score(GOLD, PRED, inputs=options)
 
 
 def test_every_family_takes_the_one_set_of_input_options():
-    """One definition: the same names, defaults and documentation in nerspan.score, every
-    family's score and the gold context, read from nerspan.InputOptions."""
-    import dataclasses
+    """One definition: nerspan.score, every family's score and the Evaluation take the
+    input options as one ``inputs=`` (nerspan.InputOptions, or a dict of its keys), each
+    option documented once, in the record."""
     import inspect
 
-    from nerspan.input_options import OPTION_NAMES
-
-    defaults = {f.name: f.default for f in dataclasses.fields(nerspan.InputOptions)}
     for function in [module.score for module in SCORES.values()] + [
-            GoldContext.build, GoldContext.scoring_corpus, nerspan.gold_context.resolve, nerspan.reading.forms.as_corpus]:
+            Evaluation.build, Evaluation.scoring_corpus, nerspan.evaluation.resolve,
+            nerspan.reading.forms.read_input]:
         parameters = inspect.signature(function).parameters
-        # faireval's ``matching`` is its own (the SemEval schemas' pairing)
-        for name in getattr(function, "input_option_names", OPTION_NAMES):
-            assert parameters[name].default == defaults[name], (function, name)
-            assert f"        {name}: " in function.__doc__, (function, name)
+        assert parameters["inputs"].default is None, function
+        assert not set(parameters) & (set(nerspan.InputOptions.all_names())
+                                      - {"tokens", "label_list"}), function
+    assert all(option.doc for option in nerspan.InputOptions.options())
     for module in (tough_mentions, hardeval, attribute_buckets):  # tokens stay third
         assert list(inspect.signature(module.score).parameters)[:3] == [
             "references", "predictions", "tokens"]
@@ -1116,15 +1135,13 @@ def test_shorter_references_are_blamed_in_every_family(entry):
 
 
 @pytest.mark.parametrize("train, error, match", [
-    (dict(train_tokens=[["Ana"], ["Rio"]], train_tags=[["B-PER"]]), SentenceCountError,
-     r"^train_tokens hold 2 sentences, train_tags 1$"),
     (dict(train=([["Ana"], ["Rio"]], [["B-PER"]])), SentenceCountError,
-     r"^train_tokens hold 2 sentences, train_tags 1$"),
-    (dict(train_tokens=[["Ana", "Rio"]], train_tags=[["B-PER", None]]), InvalidTagError,
-     r"^train_tags, sentence 0, position 1: None of type NoneType is not a string"),
-    (dict(train_tokens=[["Ana", None]], train_tags=[["B-PER", "O"]]), InvalidTagError,
-     r"^train_tokens, sentence 0, position 1: None of type NoneType is not a string"),
-], ids=["sentence counts", "a pair", "a tag", "a word"])
+     r"^training tokens hold 2 sentences, training tags 1$"),
+    (dict(train=([["Ana", "Rio"]], [["B-PER", None]])), InvalidTagError,
+     r"^training tags, sentence 0, position 1: None of type NoneType is not a string"),
+    (dict(train=([["Ana", None]], [["B-PER", "O"]])), InvalidTagError,
+     r"^training tokens, sentence 0, position 1: None of type NoneType is not a string"),
+], ids=["sentence counts", "a tag", "a word"])
 def test_training_data_errors_name_train_tokens_and_train_tags(train, error, match):
     for family in (tough_mentions, hardeval, attribute_buckets):
         with pytest.raises(error, match=match):
@@ -1209,20 +1226,26 @@ def test_a_split_without_a_token_column_needs_tokens_only_where_words_are_read()
     assert tough_mentions.score(split, [[1, 2]], tokens=[["Ana", "Lima"]], **TRAIN).recall == 1
 
 
+def _read(references, predictions=None, **inputs):
+    """The one reader's corpus of ``references`` and ``predictions``."""
+    return nerspan.reading.forms.read_input(references, predictions,
+                                            inputs=nerspan.InputOptions.of(inputs)).corpus
+
+
 def test_tokens_given_with_a_split_are_its_words():
     """tokens= with a split that has a token column: the given words are used (its
     column is then not read), as with a Corpus that has words; their shape is checked."""
     words = [["Ana", "Rio"]]
-    assert nerspan.reading.forms.as_corpus(_split(), [[1, 2]], tokens=words).sentence_tokens(0) == words[0]
-    context = GoldContext.build(_split(), tokens=words)
+    assert _read(_split(), [[1, 2]], tokens=words).sentence_tokens(0) == words[0]
+    context = Evaluation.build(_split(), tokens=words)
     assert context.corpus.sentence_tokens(0) == words[0]
     corpus = nerspan.Corpus.from_tags([["B-PER", "I-PER"]], tokens=[["Ana", "Lima"]])
-    assert nerspan.reading.forms.as_corpus(corpus, tokens=words).sentence_tokens(0) == words[0]
+    assert _read(corpus, tokens=words).sentence_tokens(0) == words[0]
     seen = tough_mentions.score(_split(), [[1, 2]], **TRAIN).to_dict()["counts"]["seen"]
     unseen = tough_mentions.score(_split(), [[1, 2]], tokens=[["Bo", "Li"]], **TRAIN)
     assert (seen, unseen.to_dict()["counts"]["seen"]) == (0, 0)
     with pytest.raises(LengthMismatchError, match=r"tokens have 1 token, the reference 2"):
-        nerspan.reading.forms.as_corpus(_split(), [[1, 2]], tokens=[["Ana"]])
+        _read(_split(), [[1, 2]], tokens=[["Ana"]])
 
 
 # -- issue 28: the Trainer helper --------------------------------------------------------------
@@ -1255,13 +1278,14 @@ def test_trainer_helper_refuses_predictions_narrower_than_labels():
 
 
 def test_trainer_helper_says_which_training_data_it_takes():
-    with pytest.raises(InputTypeError, match=r"\(train_tokens, train_tags\) pair") as error:
+    with pytest.raises(InputTypeError, match=r"\(tokens, tags\) pair") as error:
         make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS, train=[["Ana"]])
     assert "with train_tags" not in str(error.value)
     with pytest.raises(ValueError, match=r"need train=\.\.\. \(a TrainIndex, .*pair .*\) and "
                                          r"eval_tokens"):
         make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS)
-    with pytest.raises(SentenceCountError, match=r"^train_tokens hold 2 sentences, train_tags"):
+    with pytest.raises(SentenceCountError, match=r"^training tokens hold 2 sentences, training "
+                                                 r"tags"):
         make_compute_metrics(LABELS, metrics=("hardeval",), eval_tokens=TOKENS,
                              train=([["Ana"], ["Rio"]], [["B-PER"]]))
 
@@ -1295,7 +1319,7 @@ def test_a_gold_column_named_pred_is_not_replaced_by_the_predictions(family):
     """A context whose gold column is "pred": new predictions were renamed "pred" over
     it and scored against themselves (F1 1.0)."""
     corpus = nerspan.Corpus.from_tags(PRED, tokens=TOKENS, columns={"pred": GOLD})
-    context = GoldContext(corpus, "IOB2", "lenient", nerspan.as_train_index(**TRAIN), "pred")
+    context = Evaluation(corpus, "IOB2", "lenient", nerspan.as_train_index(**TRAIN), "pred")
     expected = FAMILIES[family].score(GOLD, PRED, tokens=TOKENS, **TRAIN).to_dict()
     assert FAMILIES[family].score(context, PRED).to_dict() == expected
 
@@ -1303,7 +1327,7 @@ def test_a_gold_column_named_pred_is_not_replaced_by_the_predictions(family):
 def _read_systems(systems, **options):
     from nerspan.reading.systems import read_systems
 
-    return read_systems(GOLD, systems, tokens=TOKENS, **options)
+    return read_systems(GOLD, systems, inputs={'tokens': TOKENS}, **options)
 
 
 # entry -> (a call giving a system a name that is taken, the message)
@@ -1314,34 +1338,31 @@ SYSTEM_NAME_CASES = {
         lambda: __import__("nerspan.reading.systems").reading.systems.add_systems(CORPUS, {"tagger": PRED}),
         r"^systems: 'tagger' is given twice: each system \(each run\) has a column of its "
         r"own$"),
-    "nerlens.report": (lambda: nerlens.report(GOLD, {"gold": PRED}, tokens=TOKENS,
+    "nerlens.report": (lambda: nerlens.build_report(GOLD, {"gold": PRED}, tokens=TOKENS,
                                               bootstrap=0),
                        r"^systems: 'gold' cannot name a system"),
     "nerlens.report, the gold column as a system": (
-        lambda: nerlens.report(corpus=CORPUS, system_names=["gold"], bootstrap=0,
+        lambda: nerlens.build_report(corpus=CORPUS, system_names=["gold"], bootstrap=0,
                                train=nerspan.as_train_index(**TRAIN)),
         r"^system_names: 'gold' cannot name a system: it is the gold column's name$"),
     "nerlens.report, a system twice": (
-        lambda: nerlens.report(corpus=CORPUS, system_names=["tagger", "tagger"], bootstrap=0,
+        lambda: nerlens.build_report(corpus=CORPUS, system_names=["tagger", "tagger"], bootstrap=0,
                                train=nerspan.as_train_index(**TRAIN)),
         r"^system_names: 'tagger' is given twice"),
     "nerlens.experiment": (
-        lambda: nerlens.experiment(_declared(systems={"gold": PRED}), bootstrap=0),
+        lambda: nerlens.run_experiment(_declared(systems={"gold": PRED}), bootstrap=0),
         r"^dataset 'd1': 'gold' cannot name a system: it is the gold column's name$"),
     "nerlens.experiment, a run's name": (
-        lambda: nerlens.experiment(_declared(systems={"a": [PRED, PRED], "a#1": PRED}),
+        lambda: nerlens.run_experiment(_declared(systems={"a": [PRED, PRED], "a#1": PRED}),
                                    bootstrap=0),
         r"^dataset 'd1': system 'a#1': '#' is kept for the run columns"),
-    "nerlens.report(datasets=...)": (
-        lambda: nerlens.report(datasets=_declared(systems={"gold": PRED}), bootstrap=0),
-        r"^dataset 'd1': 'gold' cannot name a system"),
     "nerlens.experiment, the gold column as a run": (
-        lambda: nerlens.experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
+        lambda: nerlens.run_experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
                                              systems={"tagger": ["tagger", "gold"]}),
                                    bootstrap=0),
         r"^dataset 'd1', system 'tagger': 'gold' cannot name a system"),
     "nerlens.experiment, one column as two systems": (
-        lambda: nerlens.experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
+        lambda: nerlens.run_experiment(_declared(gold=..., tokens=..., corpus=CORPUS,
                                              systems={"a": "tagger", "b": ["tagger"]}),
                                    bootstrap=0),
         r"^dataset 'd1', system 'b': 'tagger' is given twice: each system \(each run\) has a "
@@ -1377,7 +1398,7 @@ def test_a_file_without_its_tag_column_is_refused_even_with_missing_tag(tmp_path
         with pytest.raises(nerspan.errors.TooFewColumnsError,
                            match=r"gold.txt:1, sentence 0: no prediction column \(PRED\): given "
                                  r"alone, GOLD must hold token, gold and prediction columns"):
-            read_systems(words, missing_tag=missing_tag)
+            read_systems(words, inputs={'missing_tag': missing_tag})
     with pytest.raises(nerspan.errors.TooFewColumnsError,
                        match=r"gold.txt:1, sentence 0: no row has 3 columns: missing_tag / "
                              r"--missing-tag gives a tag to rows without one, not to a file "
@@ -1411,7 +1432,7 @@ def test_an_attribute_name_that_is_taken_is_refused(attributes, match):
 def test_a_system_named_with_vs_is_compared_and_found_as_itself():
     """Comparison keys ("a vs b") were split back into systems: a system "x vs y" was
     looked up as "x" (KeyError, the report failed)."""
-    report = nerlens.report(GOLD, {"base": PRED, "x vs y": GOLD}, tokens=TOKENS,
+    report = nerlens.build_report(GOLD, {"base": PRED, "x vs y": GOLD}, tokens=TOKENS,
                             train=nerspan.as_train_index(**TRAIN), bootstrap=50, seed=0)
     assert list(report.comparisons) == ["x vs y vs base"]
     assert "x vs y" in report.to_html() and "x vs y" in report.summary()
@@ -1421,7 +1442,7 @@ def test_two_pairs_of_systems_with_one_name_are_refused():
     systems = {"x vs y": PRED, "z": PRED, "x": GOLD, "y vs z": GOLD}
     with pytest.raises(nerspan.NameTakenError, match=r"^systems 'x' and 'y vs z' are the pair "
                                                      r"'x vs y vs z', as 'x vs y' and 'z' are"):
-        nerlens.experiment(_declared(systems=systems), bootstrap=0, figures=False)
+        nerlens.run_experiment(_declared(systems=systems), bootstrap=0, figures=False)
 
 
 def test_figures_of_systems_whose_names_map_to_one_file_name_are_all_written(tmp_path):
@@ -1471,4 +1492,4 @@ def test_a_bad_generated_run_names_the_dataset_run_file_and_line(tmp_path, case)
     datasets = {"d1": {"gold": GOLD, "tokens": TOKENS, "systems": {"tagger": PRED},
                        "generated": {"llm": [str(p) for p in paths]}}}
     with pytest.raises(error, match=message):
-        nerlens.experiment(datasets, bootstrap=0, figures=False, families=("faireval",))
+        nerlens.run_experiment(datasets, bootstrap=0, figures=False, families=("faireval",))

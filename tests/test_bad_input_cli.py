@@ -144,7 +144,7 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
                          r"'drop', 'keep'\)"),
     "unknown_compat": (COMMANDS, ["--compat", "conlleval"],
                        r"error: argument --compat: invalid choice: 'conlleval' \(choose from "
-                       r"'universalner', 'interpreteval'\)"),
+                       r"'interpreteval', 'universalner'\)"),
     "unknown_encoding": (COMMANDS, ["--encoding", "klingon"],
                          r"error: argument --encoding: unknown encoding 'klingon'"),
 }
@@ -882,13 +882,11 @@ HINT_CASES = {
         "report {gold} --generated {llm} --train {train} --output {out} --matching strings",
         r"--matching strings does not apply to nerlens report: .*: nerlens score",
         "score {gold} --generated {llm} --matching strings", r"scored as strings"),
-    "matching_optimal_on_score": (
+    "matching_optimal_is_pairing": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
-        "score {gold} --generated {llm} --matching optimal",
-        r"--matching optimal does not apply to nerlens score: it is how faireval's SemEval-2013 "
-        r"schemas pair spans: nerlens faireval \S*gold.txt --generated \S*llm.jsonl --schemas "
-        r"semeval --matching optimal$",
         "faireval {gold} --generated {llm} --schemas semeval --matching optimal",
+        r"--matching optimal is --pairing optimal since nerlens 0\.2$",
+        "faireval {gold} --generated {llm} --schemas semeval --pairing optimal",
         r"SemEval-2013 strict"),
     "overlaps_keep_on_hardeval": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
@@ -902,23 +900,30 @@ HINT_CASES = {
         r"--overlaps keep applies to --generated output: nerlens faireval \S*gold.txt "
         r"--generated FILE.jsonl --overlaps keep$",
         "faireval {gold} --generated {llm} --overlaps keep", r"### Traditional evaluation"),
-    "compat_universalner_on_buckets": (
+    "script_universalner_on_buckets": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
-        "buckets {gold} --generated {llm} --train {train} --compat universalner",
-        r"--compat universalner does not apply to nerlens buckets: .*: nerlens score "
-        r"\S*gold.txt --generated \S*llm.jsonl --matching strings --compat universalner$",
+        "buckets {gold} --generated {llm} --train {train} --script universalner",
+        r"--script universalner does not apply to nerlens buckets: .*: nerlens score "
+        r"\S*gold.txt --generated \S*llm.jsonl --matching strings --script universalner$",
+        "score {gold} --generated {llm} --matching strings --script universalner",
+        r"scored as strings"),
+    "compat_universalner_is_script": (
+        {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "score {gold} --generated {llm} --matching strings --compat universalner",
+        r"--compat universalner is --script universalner since nerlens 0\.2$",
+        "score {gold} --generated {llm} --matching strings --script universalner",
         r"scored as strings"),
     "compat_interpreteval_on_score": (
         {}, "score {gold} {pred} --compat interpreteval",
         r"--compat interpreteval does not apply to nerlens score: .*: nerlens buckets "
         r"--train TRAIN \S*gold.txt \S*pred.txt --compat interpreteval$",
         "buckets --train {train} {gold} {pred} --compat interpreteval", r"Self-diagnosis"),
-    "partial_without_strings": (
+    "word_overlap_without_strings": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
-        "score {gold} --generated {llm} --partial",
-        r"--partial applies to --matching strings: add --matching strings",
-        "score {gold} --generated {llm} --partial --matching strings", r"gold strings found"),
+        "score {gold} --generated {llm} --word-overlap",
+        r"--word-overlap applies to --matching strings: add --matching strings",
+        "score {gold} --generated {llm} --word-overlap --matching strings",
+        r"gold strings found"),
     "strings_with_pred": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "score {gold} {pred} --matching strings",
@@ -986,11 +991,11 @@ FILE_CASES = {
     "invalid_scheme": (GOLD, ["{scheme}", "BIOX"],
                        r"error: argument --(scheme|from): unknown tag scheme 'BIOX'; choose "
                        r"one of IOB1, IOB2", True),
-    "map_types_syntax": (GOLD, ["--map-types", "PERSON"],
-                         r"error: argument --map-types: expected SRC=DST\[,SRC=DST\] .*not "
+    "map_types_syntax": (GOLD, ["--type-map", "PERSON"],
+                         r"error: argument --type-map: expected SRC=DST\[,SRC=DST\] .*not "
                          r"'PERSON'", True),
-    "map_types_empty_target": (GOLD, ["--map-types", "PERSON=PER,LOC="],
-                               r"error: argument --map-types: expected SRC=DST", True),
+    "map_types_empty_target": (GOLD, ["--type-map", "PERSON=PER,LOC="],
+                               r"error: argument --type-map: expected SRC=DST", True),
     "kept_type_missing": (GOLD, ["--keep-types", "FOO"],
                           r"error: kept type 'FOO' occurs in no tag \(the types: LOC, PER\)$",
                           False),
@@ -999,11 +1004,11 @@ FILE_CASES = {
     "keep_and_remove": (GOLD, ["--keep-types", "PER", "--remove-types", "LOC"],
                         r"error: --keep-types and --remove-types were both given: give one",
                         False),
-    "mapped_type_in_another_case": (GOLD, ["--map-types", "per=X"],
+    "mapped_type_in_another_case": (GOLD, ["--type-map", "per=X"],
                                     r"error: mapped type 'per' occurs in no tag \(the types: "
                                     r"LOC, PER\); 'per': did you mean 'PER'\? \(type names "
                                     r"are case-sensitive\)$", False),
-    "kept_type_missing_with_a_map": (GOLD, ["--map-types", "LOC=GPE", "--keep-types", "FOO"],
+    "kept_type_missing_with_a_map": (GOLD, ["--type-map", "LOC=GPE", "--keep-types", "FOO"],
                                      r"error: kept type 'FOO' occurs in no tag \(the types: "
                                      r"LOC, PER; by type_map: GPE\)$", False),
     "empty_keep_types": (GOLD, ["--keep-types", ","],
@@ -1063,13 +1068,13 @@ def test_convert_to_io_refuses_merging_unless_lossy(tmp_path, capsys):
 TYPE_CASES = {  # the type flags on every scoring command
     "kept_type_missing": (["--keep-types", "FOO"],
                           r"error: kept type 'FOO' occurs in no tag \(the types: LOC, PER\)$"),
-    "mapped_type_missing": (["--map-types", "PERSON=PER"],
+    "mapped_type_missing": (["--type-map", "PERSON=PER"],
                             r"error: mapped type 'PERSON' occurs in no tag"),
     "keep_and_remove": (["--keep-types", "PER", "--remove-types", "LOC"],
                         r"error: --keep-types and --remove-types were both given"),
     # tags: no type written so; generated output: gold's type written otherwise
     "mapped_type_in_another_case": (
-        ["--map-types", "per=X"],
+        ["--type-map", "per=X"],
         r"error: mapped type 'per' (occurs in no tag \(the types: LOC, PER\); 'per': did you "
         r"mean 'PER'\? \(type names are case-sensitive\)|is gold's type 'PER' written "
         r"otherwise: .* write it as gold does \('PER'\))$"),
@@ -1160,9 +1165,9 @@ def test_map_types_syntax_is_a_usage_error(tmp_path, capsys, command):
     paths = files(tmp_path)
     with pytest.raises(SystemExit) as exit_info:
         main(argv(command, tmp_path, paths["gold"], paths["pred"], paths["train"],
-                  ["--map-types", "PERSON:PER"]))
+                  ["--type-map", "PERSON:PER"]))
     check_one_line(exit_info.value.code, capsys.readouterr().err,
-                   r"error: argument --map-types: expected SRC=DST\[,SRC=DST\]")
+                   r"error: argument --type-map: expected SRC=DST\[,SRC=DST\]")
 
 
 @pytest.mark.parametrize("case,command", [(case, command) for case in GENERATED_MODEL_CASES
@@ -1191,7 +1196,7 @@ def test_a_models_mistake_is_counted_and_the_rest_scores(tmp_path, capsys, case,
 
 @pytest.mark.parametrize("flags, named", [
     (["--min-overlap", "0.5"], "--min-overlap applies"),
-    (["--matching", "optimal", "--csv", "x.csv"], "--matching, --csv apply"),
+    (["--pairing", "optimal", "--csv", "x.csv"], "--pairing, --csv apply"),
     (["--return-instances"], "--return-instances applies"),
 ])
 def test_semeval_flags_without_schemas_are_refused(tmp_path, capsys, flags, named):
@@ -1299,8 +1304,8 @@ def test_bad_generated_run_of_an_experiment_gives_one_line_and_exit_2(tmp_path, 
     (["--pred-generated", "tagger=g1.jsonl"], r"error: --pred-generated tagger=g1.jsonl: "
                                               r"system 'tagger' has runs of --pred and of "
                                               r"--pred-generated on dataset 'd1'"),
-    (["--pred-generated", "llm=g1.jsonl", "--map-types", "PER=person"],
-     r"error: --keep-types, --remove-types and --map-types do not apply to the generated "
+    (["--pred-generated", "llm=g1.jsonl", "--type-map", "PER=person"],
+     r"error: --keep-types, --remove-types and --type-map do not apply to the generated "
      r"output of an experiment"),
 ])
 def test_bad_generated_declaration_gives_one_line_and_exit_2(tmp_path, capsys, monkeypatch,
@@ -1314,13 +1319,35 @@ def test_bad_generated_declaration_gives_one_line_and_exit_2(tmp_path, capsys, m
                                   *argv])
     check_one_line(code, err, message)
     assert out == ""
-# -- one flag, one meaning per value (--matching, --compat, --overlaps, --partial) ------------
+# -- one flag, one meaning per value (--matching, --compat, --overlaps, --script) ------------
 # (flag, value) -> the commands it applies to; on every other command: one line naming the
 # flag, the value and the command
-VALUE_COMMANDS = {("--matching", "strings"): ("score",), ("--matching", "greedy"): ("faireval",),
-                  ("--matching", "optimal"): ("faireval",), ("--overlaps", "keep"): ("faireval",),
-                  ("--compat", "universalner"): ("score",),
-                  ("--compat", "interpreteval"): ("buckets",), ("--partial", None): ("score",)}
+VALUE_COMMANDS = {("--matching", "strings"): ("score",), ("--overlaps", "keep"): ("faireval",),
+                  ("--script", "universalner"): ("score",),
+                  ("--compat", "interpreteval"): ("buckets",),
+                  ("--word-overlap", None): ("score",)}
+# a flag (and value) of 0.1 -> its spelling since 0.2, on every command
+MOVED_FLAGS = {("--matching", "greedy"): "--pairing greedy",
+               ("--matching", "optimal"): "--pairing optimal",
+               ("--compat", "universalner"): "--script universalner",
+               ("--partial", None): "--word-overlap", ("--map-types", "A=B"): "--type-map"}
+
+
+@pytest.mark.parametrize("flag,value,command", [
+    (flag, value, command) for (flag, value) in MOVED_FLAGS for command in COMMANDS])
+def test_a_flag_of_0_1_names_its_new_spelling(tmp_path, capsys, flag, value, command):
+    generated = tmp_path / "g.jsonl"
+    generated.write_text(PARIS + "\n" + PARIS + "\n", encoding="utf-8")
+    extra = [flag] + ([value] if value else [])
+    try:   # a usage error of argparse (a flag gone) or of the command (a value moved)
+        code = main(generated_argv(command, tmp_path, files(tmp_path), generated, extra))
+    except SystemExit as exit_info:
+        code = exit_info.code
+    out, err = capsys.readouterr()
+    shown = f"{flag} {value}" if value and flag != "--map-types" else flag
+    check_one_line(code, err, rf"error: {shown} is {MOVED_FLAGS[flag, value]} since nerlens "
+                              rf"0\.2")
+    assert out == ""
 
 
 @pytest.mark.parametrize("flag,value,command", [

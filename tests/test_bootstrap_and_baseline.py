@@ -53,7 +53,7 @@ def test_report_intervals_do_not_depend_on_the_batches(monkeypatch):
     tokens = [[f"w{k}" for k in range(len(s))] for s in gold]
 
     def intervals():
-        report = nerlens.report(gold, {"a": pred, "b": gold}, tokens=tokens,
+        report = nerlens.build_report(gold, {"a": pred, "b": gold}, tokens=tokens,
                                 families=["faireval"], bootstrap=60, seed=5, figures=False)
         return report.intervals, report.comparisons
     whole = intervals()
@@ -107,8 +107,7 @@ def test_entity_counts_per_sentence_add_up_to_the_scores():
 
 def test_memorisation_baseline():
     train = nerspan.as_train_index(
-        [["Paris", "is", "in", "France"], ["Paris", "Hilton"], ["Paris", "again"]],
-        train_tags=[["B-LOC", "O", "O", "B-LOC"], ["B-PER", "I-PER"], ["B-LOC", "O"]])
+        ([["Paris", "is", "in", "France"], ["Paris", "Hilton"], ["Paris", "again"]], [["B-LOC", "O", "O", "B-LOC"], ["B-PER", "I-PER"], ["B-LOC", "O"]]))
     test = Corpus.from_tags([["B-LOC", "O", "B-PER", "I-PER"]],
                             tokens=[["Paris", "unseen", "Hilton", "France"]])
     corpus = with_memorisation_baseline(train, test)

@@ -27,8 +27,7 @@ PRED_B = [["B-PER", "O", "B-LOC", "O"], ["O", "O", "O"],
 
 
 def score(pred, **options):
-    return attribute_buckets.score(GOLD, pred, tokens=TOKENS, train_tokens=TRAIN[0],
-                                   train_tags=TRAIN[1], **options)
+    return attribute_buckets.score(GOLD, pred, tokens=TOKENS, train=(TRAIN[0], TRAIN[1]), **options)
 
 
 def test_equal_width_cuts_the_value_range_evenly():
@@ -48,8 +47,7 @@ def test_equal_width_cuts_the_value_range_evenly():
 
 def test_equal_width_through_evaluate_module():
     import evaluate
-    metric = evaluate.load("metrics/attribute_buckets", train_tokens=TRAIN[0],
-                           train_tags=TRAIN[1])
+    metric = evaluate.load("metrics/attribute_buckets", train=(TRAIN[0], TRAIN[1]))
     out = metric.compute(references=GOLD, predictions=PRED_A, tokens=TOKENS,
                          attributes=["sLen"], n_buckets=2, equal_width=True)
     assert [b["interval"] for b in out["buckets"]["sLen"]] == ["[0, 6]", "(6, inf)"]

@@ -14,22 +14,30 @@ import faireval
 import nerspan
 from nerspan import read_columns
 from nerspan.tagfiles import TagFile
-from nerspan.type_processing import TypeProcessing
 from nerspan.reading import systems
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
 from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, KEEP, READ,
                                  REPORT, SPANS, STRINGS, SYSTEMS, TAG_FILES, TYPES,
                                  check_values, from_args, given)
-from nerlens.report import report
+from nerlens.report.build import build_report
 
 CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
 
-# the library call behind each target: every option a row gives must be its parameter
-TARGETS = {READ: read_columns, SYSTEMS: systems.read_systems, SPANS: systems.read_systems,
-           FAIREVAL: faireval.score, ATTRIBUTE_BUCKETS: attribute_buckets.score,
-           TYPES: TypeProcessing.of, GENERATED: systems.read_systems, TAG_FILES: TagFile,
-           REPORT: report, STRINGS: nerspan.score, KEEP: faireval.score}
+
+def _names(function, record=None) -> set:
+    """A call's parameters and the fields of the record it takes whole."""
+    return set(inspect.signature(function).parameters) | set(record.names() if record else ())
+
+
+INPUTS = set(nerspan.InputOptions.all_names())
+# the library call behind each target: every option a row gives must be its parameter, or
+# a field of the record it takes (the input options, the family's)
+TARGETS = {READ: _names(read_columns), SYSTEMS: INPUTS | _names(systems.read_systems),
+           SPANS: INPUTS, FAIREVAL: _names(faireval.score, faireval.FairevalOptions),
+           ATTRIBUTE_BUCKETS: _names(attribute_buckets.score, attribute_buckets.BucketOptions),
+           TYPES: INPUTS, GENERATED: INPUTS, TAG_FILES: _names(TagFile),
+           REPORT: _names(build_report), STRINGS: INPUTS, KEEP: INPUTS}
 
 
 def _dests() -> set:
@@ -45,8 +53,7 @@ def test_every_row_is_a_flag_of_some_command_and_an_option_of_its_targets():
     for flag in FLAGS:
         assert flag.dest in dests, f"{flag.dest}: no command has this flag"
         for target in flag.targets:
-            assert flag.option in inspect.signature(TARGETS[target]).parameters, \
-                (flag.dest, target)
+            assert flag.option in TARGETS[target], (flag.dest, target)
     # one row a flag, or one row per meaning: then every row states its values, apart
     rows: dict = {}
     for flag in FLAGS:
@@ -59,23 +66,28 @@ def test_every_row_is_a_flag_of_some_command_and_an_option_of_its_targets():
 
 
 def test_one_flag_one_meaning_per_value():
-    """--matching's value goes to the call it means; the other call keeps its default."""
+    """--matching is generated output's, --pairing faireval's: each call its own."""
     parse = build_parser().parse_args
-    args = parse(["faireval", "g.txt", "--schemas", "semeval", "--matching", "optimal"])
-    assert from_args(args, FAIREVAL)["matching"] == "optimal"
+    args = parse(["faireval", "g.txt", "--schemas", "semeval", "--pairing", "optimal"])
+    assert from_args(args, FAIREVAL)["pairing"] == "optimal"
     assert from_args(args, STRINGS)["matching"] == "grounded"
     args = parse(["score", "g.txt", "--generated", "x.jsonl", "--matching", "strings",
-                  "--compat", "universalner", "--partial"])
-    assert from_args(args, STRINGS) == {"matching": "strings", "compat": "universalner",
-                                        "partial": True}
+                  "--script", "universalner", "--word-overlap"])
+    assert from_args(args, STRINGS) == {"matching": "strings", "script": "universalner",
+                                        "word_overlap": True}
     args = parse(["faireval", "g.txt"])   # nothing given: each call's default
-    assert from_args(args, FAIREVAL)["matching"] == "greedy"
+    assert from_args(args, FAIREVAL)["pairing"] == "greedy"
     assert from_args(args, KEEP) == {"overlaps": "drop"}
     check_values(args, "faireval")
-    args = parse(["hardeval", "g.txt", "--matching", "optimal"])
-    with pytest.raises(UsageError, match=r"^--matching optimal does not apply to nerlens "
-                                         r"hardeval: .*nerlens faireval g.txt PRED --schemas "
-                                         r"semeval --matching optimal$"):
+    # the values --matching had for faireval's pairing until 0.2: an error naming --pairing
+    args = parse(["faireval", "g.txt", "--matching", "optimal"])
+    with pytest.raises(UsageError, match=r"^--matching optimal is --pairing optimal since "
+                                         r"nerlens 0.2$"):
+        check_values(args, "faireval")
+    args = parse(["hardeval", "g.txt", "--script", "universalner"])
+    with pytest.raises(UsageError, match=r"^--script universalner does not apply to nerlens "
+                                         r"hardeval: .*--matching strings --script "
+                                         r"universalner$"):
         check_values(args, "hardeval")
     check_values(parse(["hardeval", "g.txt", "--matching", "grounded"]), "hardeval")
 
@@ -96,7 +108,7 @@ def test_from_args_parses_through_the_rows_and_skips_flags_a_command_lacks():
     options = from_args(args, FAIREVAL)
     assert options["labels"] == ["PER", "LOC"] and options["schemas"] == ["strict", "exact"]
     assert options["exclude"] == () and options["scheme"] == "IOBES"
-    assert set(options) <= set(inspect.signature(faireval.score).parameters)
+    assert set(options) <= TARGETS[FAIREVAL]
     # a namespace without the flags: nothing given, the library's defaults apply
     assert from_args(argparse.Namespace(), FAIREVAL) == {}
     assert from_args(argparse.Namespace(), SYSTEMS, on_repairs=print) == {"on_repairs": print}

@@ -198,6 +198,6 @@ def test_hyphens_around_a_type_are_kept_in_strict_mode_here(gold_tag, suffix):
     written = "-X" if gold_tag == "B--X" else "X-"
     assert types_default == sorted([written, "X"])
     for mode in ("lenient", "strict"):
-        ours = nerspan.score(gold, pred, mode=mode, suffix=suffix)
+        ours = nerspan.score(gold, pred, mode=mode, inputs={'suffix': suffix})
         assert ours.micro() == (0.0, 0.0, 0.0)
         assert list(ours.to_dict()["per_type"]) == sorted([written, "X"])

@@ -38,7 +38,7 @@ GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["B-LOC", "O", "O"]]
 # Paris right, "nice" a grounded spurious ORG; Rome missed
 RESPONSES = ['[{"text": "John Smith", "type": "PER"}, {"text": "Atlantis", "type": "LOC"}, '
              '{"text": "Oz", "type": "WIZARD"}]', "<LOC>Paris</LOC> is <ORG>nice</ORG>"]
-TRAIN = dict(train_tokens=TOKENS, train_tags=GOLD)
+TRAIN = dict(train=(TOKENS, GOLD))
 FAMILIES = {"faireval": faireval.score, "hardeval": hardeval.score,
             "tough_mentions": tough_mentions.score, "attribute_buckets": attribute_buckets.score}
 

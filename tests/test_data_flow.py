@@ -18,7 +18,7 @@ import hardeval
 import nerlens
 import nerspan.spans
 import tough_mentions
-from nerspan import GOLD, Corpus, GoldContext, as_train_index, read_columns, read_system_file
+from nerspan import GOLD, Corpus, Evaluation, as_train_index, read_columns, read_system_file
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
 
@@ -87,7 +87,7 @@ def _expected(corpus, names, train) -> Counter:
 def test_synthetic_report_decodes_each_column_once(decodes):
     corpus, names, train = _synthetic(120, seed=3)
     assert len(names) == N_SYSTEMS
-    report = nerlens.report(None, corpus=corpus, system_names=names, train=train,
+    report = nerlens.build_report(None, corpus=corpus, system_names=names, train=train,
                             bootstrap=20, figures=True)
     assert set(report.info["families"]) == set(built_in_families())
     assert decodes == _expected(corpus, names, train)
@@ -105,7 +105,7 @@ def test_conll03_report_decodes_each_column_once(decodes):
         names.append(path.stem)
     train = read_columns(folder / "train.txt", {GOLD: -1})
     decodes.clear()  # reading the files decodes nothing; counted from here all the same
-    nerlens.report(None, corpus=corpus, system_names=names, train=train, bootstrap=0,
+    nerlens.build_report(None, corpus=corpus, system_names=names, train=train, bootstrap=0,
                    figures=False)
     assert decodes == _expected(corpus, names, train)
 
@@ -116,12 +116,12 @@ def test_every_family_reads_the_context_s_predictions(decodes, mode):
     """Scored against one gold context, the families share each system's decoding, and
     their numbers equal those of each family scoring the system on its own."""
     corpus, names, train = _synthetic(60, seed=11)
-    context = GoldContext(corpus, "IOB2", mode, as_train_index(train, "IOB2", mode))
+    context = Evaluation(corpus, "IOB2", mode, as_train_index(train, "IOB2", mode))
     scorers = {"tough_mentions": tough_mentions.score, "hardeval": hardeval.score,
                "faireval": faireval.score, "attribute_buckets": attribute_buckets.score}
     options = {"hardeval": {"error_labels": "io"}}
     system = names[0]
-    shared = {name: score(context, pred_column=system, **options.get(name, {})).to_dict()
+    shared = {name: score(context, inputs={'pred_column': system}, **options.get(name, {})).to_dict()
               for name, score in scorers.items()}
     assert decodes[(corpus.n_sentences, system)] == 1
     assert context.pred_decodes == {system: 1}
@@ -134,13 +134,13 @@ def test_every_family_reads_the_context_s_predictions(decodes, mode):
 def test_predicted_keeps_the_decoding_and_renumbers_types():
     corpus = Corpus.from_tags([["B-PER", "O", "B-LOC"]], tokens=[["Ada", "in", "Rome"]],
                               columns={"sys": [["B-LOC", "O", "B-PER"]]})
-    context = GoldContext(corpus, "IOB2", "lenient")
-    first = context.predicted("sys")
-    assert context.predicted("sys") is first and context.pred_decodes == {"sys": 1}
+    context = Evaluation(corpus, "IOB2", "lenient")
+    first = context.spans("sys")
+    assert context.spans("sys") is first and context.pred_decodes == {"sys": 1}
     assert first.to_list(corpus) == [[("LOC", 0, 1), ("PER", 2, 3)]]
     # another table of the same types (a scoring corpus's): the same mentions
     table = LabelTable.build(("O", "B-ORG", "B-PER", "B-LOC"), get_scheme("IOB2"))
-    renumbered = context.predicted("sys", table)
+    renumbered = context.spans("sys", table)
     assert [renumbered.types[t] for t in renumbered.type.tolist()] == ["LOC", "PER"]
     assert context.pred_decodes == {"sys": 1}
     # a corpus built for predictions given apart is decoded, not kept

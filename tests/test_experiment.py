@@ -60,7 +60,7 @@ def _datasets(parts, runs=3, systems=("spacy", "oracle")):
 
 @pytest.fixture(scope="module")
 def small(parts):
-    return nerlens.experiment(_datasets(parts), bootstrap=0)
+    return nerlens.run_experiment(_datasets(parts), bootstrap=0)
 
 
 def test_runs_are_report_columns_and_their_mean_and_std(small):
@@ -82,7 +82,7 @@ def test_runs_are_report_columns_and_their_mean_and_std(small):
 
 
 def test_wilcoxon_pairs_runs_over_datasets_with_holm(parts):
-    exp = nerlens.experiment(_datasets(parts, systems=("spacy", "oracle", "weak")),
+    exp = nerlens.run_experiment(_datasets(parts, systems=("spacy", "oracle", "weak")),
                              bootstrap=0, figures=False)
     assert list(exp.wilcoxon) == ["spacy vs oracle", "spacy vs weak", "oracle vs weak"]
     test = exp.wilcoxon["spacy vs oracle"]["entity_f1"]
@@ -143,7 +143,7 @@ def test_single_runs_and_single_predictions(parts):
     datasets = _datasets(parts, runs=1)
     for entry in datasets.values():
         entry["systems"] = {s: runs[0] for s, runs in entry["systems"].items()}
-    exp = nerlens.experiment(datasets, bootstrap=0, figures=False,
+    exp = nerlens.run_experiment(datasets, bootstrap=0, figures=False,
                              families=("faireval",))
     assert exp.runs["a"] == {"spacy": ["spacy"], "oracle": ["oracle"]}
     assert exp.aggregate["a"]["spacy"]["entity_f1"]["std"] is None
@@ -165,7 +165,7 @@ def test_bad_declarations_name_the_entry(parts, change, message):
     datasets = _datasets(parts, runs=1)
     change(datasets)
     with pytest.raises((ValueError, TypeError)) as error:
-        nerlens.experiment(datasets, bootstrap=0, figures=False)
+        nerlens.run_experiment(datasets, bootstrap=0, figures=False)
     assert message in str(error.value)
 
 
@@ -296,12 +296,12 @@ def test_declared_datasets_keeps_order():
 
 
 def test_report_with_datasets_is_the_experiment(parts, small):
-    """``nerlens.report(datasets=...)`` runs the same experiment as ``nerlens.experiment``."""
-    same = nerlens.report(datasets=_datasets(parts), bootstrap=0)
+    """``nerlens.build_report(datasets=...)`` runs the same experiment as ``nerlens.experiment``."""
+    same = nerlens.build_report(datasets=_datasets(parts), bootstrap=0)
     assert isinstance(same, type(small))
     assert same.aggregate == small.aggregate and same.wilcoxon == small.wilcoxon
     with pytest.raises(ValueError, match="not both"):
-        nerlens.report([["O"]], datasets=_datasets(parts), bootstrap=0)
+        nerlens.build_report([["O"]], datasets=_datasets(parts), bootstrap=0)
 
 
 # -- systems over runs, not runs (issue 32 item 3) ------------------------------------------
@@ -358,7 +358,7 @@ def test_every_system_has_its_figures(parts):
                    for k in range(5)}
         datasets[name] = {"gold": gold, "tokens": tokens, "train": str(demo_train()),
                           "systems": systems}
-    exp = nerlens.experiment(datasets, bootstrap=0, families=("faireval", "attribute_buckets"))
+    exp = nerlens.run_experiment(datasets, bootstrap=0, families=("faireval", "attribute_buckets"))
     from attribute_buckets.report import self_diagnosis_title
     from faireval.report import confusion_title
 

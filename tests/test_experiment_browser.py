@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from nerlens import experiment as nerlens_experiment
+from nerlens import run_experiment as nerlens_experiment
 from nerlens.cli import main
 from attribute_buckets.report import RADAR_TITLE, dataset_heatmap_title
 from faireval.report import ERRORS_TITLE as FAIREVAL_ERRORS_TITLE

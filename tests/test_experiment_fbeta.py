@@ -1,4 +1,4 @@
-"""``beta`` in experiments (``nerlens.experiment(..., beta=B)``, ``nerlens report --data
+"""``beta`` in experiments (``nerlens.run_experiment(..., beta=B)``, ``nerlens report --data
 ... --beta B`` and the manifest route): the entity F-beta taken as F1 is, mean +- std over
 runs equal to the per-run reports' F-beta and to seqeval's
 ``precision_recall_fscore_support(..., beta=B, average="micro")`` of each run, tested by
@@ -56,7 +56,7 @@ def seqeval_fbeta(pred, beta=BETA) -> float:
 
 @pytest.fixture(scope="module")
 def exp():
-    return nerlens.experiment(datasets(), families=["faireval"], bootstrap=0, figures=False,
+    return nerlens.run_experiment(datasets(), families=["faireval"], bootstrap=0, figures=False,
                               beta=BETA)
 
 
@@ -65,7 +65,7 @@ def test_fbeta_over_runs_equals_each_runs_report_and_seqeval(exp):
     for name, systems in DATASETS.items():
         for system, runs in systems.items():
             oracle = [seqeval_fbeta(run) for run in runs]
-            alone = [nerlens.report(GOLD, {"s": run}, tokens=TOKENS, families=["faireval"],
+            alone = [nerlens.build_report(GOLD, {"s": run}, tokens=TOKENS, families=["faireval"],
                                     bootstrap=0, figures=False, beta=BETA).estimates["s"][KEY]
                      for run in runs]
             assert alone == pytest.approx(oracle, abs=1e-12)
@@ -98,8 +98,8 @@ def test_fbeta_is_named_for_a_reader(exp):
 
 
 def test_beta_1_adds_nothing():
-    plain = nerlens.experiment(datasets(), families=["faireval"], bootstrap=0, figures=False)
-    one = nerlens.experiment(datasets(), families=["faireval"], bootstrap=0, figures=False,
+    plain = nerlens.run_experiment(datasets(), families=["faireval"], bootstrap=0, figures=False)
+    one = nerlens.run_experiment(datasets(), families=["faireval"], bootstrap=0, figures=False,
                              beta=1)
     assert "beta" not in one.info and "entity_f1" in one.higher_is_better
     assert not any(k.startswith("entity_f") and k != "entity_f1" for k in one.higher_is_better)

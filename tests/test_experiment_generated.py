@@ -78,7 +78,7 @@ def _declared(files) -> dict:
 
 @pytest.fixture(scope="module")
 def experiment(files):
-    return nerlens.experiment(_declared(files), bootstrap=0, figures=False)
+    return nerlens.run_experiment(_declared(files), bootstrap=0, figures=False)
 
 
 def _same(a, b) -> bool:
@@ -96,7 +96,7 @@ def test_each_run_scores_as_the_one_dataset_report_of_its_file(files, experiment
     f = files[name]
     corpus, names = read_systems(f["gold"], {"tagger": f["tagger"]},
                                  generated={"llm": f["llm"][k - 1]})
-    one = nerlens.report(corpus=corpus, system_names=names, train=f["train"], bootstrap=0,
+    one = nerlens.build_report(corpus=corpus, system_names=names, train=f["train"], bootstrap=0,
                          figures=False)
     mine = experiment.reports[name]
     assert experiment.runs[name] == {"tagger": ["tagger"], "llm": ["llm#1", "llm#2"]}
@@ -144,7 +144,7 @@ def test_findings_and_page_state_grounding_per_dataset_and_run(files, experiment
     news_1 = dict(zip(header, rows[0]))
     assert (news_1["entities"], news_1["ungrounded"], news_1["found exact"]) == (4, 1, 3)
     assert "Generated output: what grounding did" in page
-    plain = nerlens.experiment({"news": {"gold": files["news"]["gold"],
+    plain = nerlens.run_experiment({"news": {"gold": files["news"]["gold"],
                                          "systems": {"tagger": files["news"]["tagger"]}}},
                                bootstrap=0, figures=False, families=("faireval",))
     assert plain.generated == {} and "what grounding did" not in plain.to_html()
@@ -163,7 +163,7 @@ def test_a_system_may_be_generated_on_one_dataset_and_a_tagger_on_another(files)
     web = declared["web"]
     web["systems"]["llm"] = web["systems"]["tagger"]   # the tagger's output, as "llm"
     del web["generated"]
-    exp = nerlens.experiment(declared, bootstrap=0, figures=False, families=("faireval",))
+    exp = nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",))
     assert exp.systems == ["tagger", "llm"] and exp.runs["web"]["llm"] == ["llm"]
     assert exp.runs["news"]["llm"] == ["llm#1", "llm#2"] and list(exp.generated) == ["news"]
     assert exp.aggregate["web"]["llm"]["entity_f1"] == exp.aggregate["web"]["tagger"]["entity_f1"]
@@ -172,15 +172,14 @@ def test_a_system_may_be_generated_on_one_dataset_and_a_tagger_on_another(files)
 def test_generated_output_alone_and_grounding_options(files):
     declared = {name: {"gold": f["gold"], "generated": {"llm": f["llm"]}}
                 for name, f in files.items()}
-    exp = nerlens.experiment(declared, bootstrap=0, figures=False, families=("faireval",))
+    exp = nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",))
     assert exp.systems == ["llm"]
     # fuzzy grounding reaches what the exact levels miss, as read_systems(fuzzy=...) does
-    fuzzy = nerlens.experiment(declared, bootstrap=0, figures=False, families=("faireval",),
+    fuzzy = nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",),
                                fuzzy=0.5, occurrences="ordered")
     f = files["news"]
-    corpus, names = read_systems(f["gold"], generated={"llm": f["llm"][0]}, fuzzy=0.5,
-                                 occurrences="ordered")
-    one = nerlens.report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
+    corpus, names = read_systems(f["gold"], generated={"llm": f["llm"][0]}, inputs={'fuzzy': 0.5, 'occurrences': "ordered"})
+    one = nerlens.build_report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
                          families=("faireval",))
     assert _same(fuzzy.reports["news"].estimates["llm#1"], one.estimates["llm"])
 
@@ -192,7 +191,7 @@ def test_sentence_indices_restrict_the_dataset_for_every_system(tmp_path, files)
         path.write_text(json.dumps({"response": '[["Mary", "PER"]]', "sentence": 1}) + "\n",
                         encoding="utf-8")
     f = files["news"]
-    exp = nerlens.experiment({"news": {"gold": f["gold"], "systems": {"tagger": f["tagger"]},
+    exp = nerlens.run_experiment({"news": {"gold": f["gold"], "systems": {"tagger": f["tagger"]},
                                        "generated": {"llm": [str(p) for p in runs]}}},
                              bootstrap=0, figures=False, families=("faireval",))
     # sentence 1 alone: Acme, Mary, Rome; the tagger finds all three
@@ -204,12 +203,12 @@ def test_the_demo_responses_as_two_runs_score_as_the_generative_demo_report():
     """The embedded WNUT-17 responses (with "sentence" indices into its test set) as two
     runs of one system: each run's numbers are ``nerlens report --demo generative``'s."""
     [(name, path)] = demo_generated().items()
-    exp = nerlens.experiment({"wnut17": {"gold": str(demo_gold()),
+    exp = nerlens.run_experiment({"wnut17": {"gold": str(demo_gold()),
                                          "systems": {"spacy_sm": str(demo_systems()["spacy_sm"])},
                                          "generated": {name: [str(path), str(path)]}}},
                              bootstrap=0, figures=False, families=("faireval",))
     corpus, names = demo_generative_corpus()
-    one = nerlens.report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
+    one = nerlens.build_report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
                          families=("faireval",))
     mine = exp.reports["wnut17"]
     for column in (f"{name}#1", f"{name}#2"):
@@ -236,7 +235,7 @@ def test_bad_generated_declarations_name_the_dataset_and_run(files, change, erro
     declared = _declared(files)
     change(declared, files)
     with pytest.raises(error) as raised:
-        nerlens.experiment(declared, bootstrap=0, figures=False, families=("faireval",))
+        nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",))
     assert message in str(raised.value)
 
 
@@ -245,7 +244,7 @@ def test_grounding_options_are_checked_without_generated_output(files, option):
     declared = {"news": {"gold": files["news"]["gold"],
                          "systems": {"tagger": files["news"]["tagger"]}}}
     with pytest.raises(ValueError, match=next(iter(option))):
-        nerlens.experiment(declared, bootstrap=0, figures=False, families=("faireval",),
+        nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",),
                            **option)
 
 
@@ -290,7 +289,7 @@ def test_cli_grounding_flags_reach_the_experiment(files, tmp_path, capsys):
             f["train"], "--pred-generated", f"llm={f['llm'][0]}", "--fuzzy", "0.5"]
     assert main(argv) == 0
     cli = json.loads(capsys.readouterr().out)
-    api = nerlens.experiment({"news": {"gold": f["gold"], "generated": {"llm": f["llm"][0]}}},
+    api = nerlens.run_experiment({"news": {"gold": f["gold"], "generated": {"llm": f["llm"][0]}}},
                              bootstrap=0, figures=False, families=("faireval",), fuzzy=0.5)
     assert cli["generated"] == json.loads(api.to_json())["generated"]
     assert cli["generated"]["news"]["llm"]["llm"]["levels"]["fuzzy"] == \
@@ -347,7 +346,7 @@ def test_gold_strings_as_the_answer_score_perfectly(tmp_path, data):
         answers = [json.dumps(_entities(t, g)) for t, g in sents]
         runs = [str(_jsonl(tmp_path / f"r{d}_{k}.jsonl", answers)) for k in (1, 2)]
         declared[f"d{d}"] = {"gold": str(gold), "generated": {"llm": runs}}
-    exp = nerlens.experiment(declared, bootstrap=0, figures=False, families=("faireval",))
+    exp = nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",))
     for name, (tokens_tags) in zip(declared, data):
         has_mentions = any(t != "O" for _, tags in tokens_tags for t in tags)
         cell = exp.aggregate[name]["llm"]["entity_f1"]

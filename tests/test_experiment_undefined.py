@@ -110,7 +110,7 @@ def unseen_undefined():
         "unseen": {"gold": other_gold, "tokens": other_tokens, "train": str(demo_train()),
                    "systems": {"a": runs(other_gold, 3), "b": runs(other_gold, 4),
                                "c": runs(other_gold, 5)}}}
-    return nerlens.experiment(datasets, bootstrap=0, figures=False,
+    return nerlens.run_experiment(datasets, bootstrap=0, figures=False,
                               families=("tough_mentions",))
 
 

@@ -147,7 +147,7 @@ def test_a_chain_of_boundary_shifts_pairs_all_but_one():
     n = 3000
     gold = [[("ENT", 2 * k, 2 * k + 2) for k in range(n)]]
     pred = [[("ENT", 2 * k + 1, 2 * k + 3) for k in range(n - 1)]]
-    result = faireval.score(gold, pred, schemas="semeval", matching="optimal").to_dict()
+    result = faireval.score(gold, pred, schemas="semeval", pairing="optimal").to_dict()
     strict = result["semeval"]["strict"]
     assert (strict["incorrect"], strict["missed"], strict["spurious"]) == (n - 1, 1, 0)
     partial = result["semeval"]["partial"]

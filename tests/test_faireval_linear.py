@@ -185,7 +185,7 @@ def test_tables_of_many_labels_fold_them_and_say_so():
     lines = text.split("\n\n")[0].splitlines()
     assert [line.split()[0] for line in lines[2:-1]] == types[:20] + ["other", "no"]
     assert lines[-1].startswith(note)
-    page = nerlens.report(gold, {"a": pred}, tokens=[["w", "x"]] * 30, bootstrap=0,
+    page = nerlens.build_report(gold, {"a": pred}, tokens=[["w", "x"]] * 30, bootstrap=0,
                           families=["faireval"], figures=False)
     html = {anchor: body for anchor, _, body in family_sections(page)}["faireval"]
     matrix = html.split("a: confusion of errors</h3>")[1]

@@ -18,15 +18,14 @@ import faireval
 import hardeval
 import nerspan
 import tough_mentions
-from nerspan import GoldContext
+from nerspan import Evaluation
 from nerspan.confusion import CONFUSION_KEYS, OUTSIDE
 from nerlens.cli import main
 from nerlens.report.confusion import matrices_text
 from nerlens.report.text import WIDTH
 
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
-TRAIN = dict(train_tokens=[["w0", "w1", "w2"], ["w3", "w1"]],
-             train_tags=[["B-PER", "I-PER", "O"], ["B-LOC", "O"]])
+TRAIN = dict(train=([["w0", "w1", "w2"], ["w3", "w1"]], [["B-PER", "I-PER", "O"], ["B-LOC", "O"]]))
 FAMILIES = {"tough_mentions": tough_mentions.score, "hardeval": hardeval.score,
             "attribute_buckets": attribute_buckets.score, "faireval": faireval.score}
 
@@ -99,10 +98,10 @@ TOKENS = [["Ana", "Lee", "in", "Rome", "."], ["Acme", "hired", "Kim"], ["Oslo", 
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_a_gold_context_decodes_each_system_once(family):
     """The matrix reads the spans the family scored: the system is decoded once."""
-    context = GoldContext.build(GOLD, tokens=TOKENS, **TRAIN)
-    corpus = context.corpus.with_columns(GoldContext.build(PRED).corpus,
+    context = Evaluation.build(GOLD, tokens=TOKENS, **TRAIN)
+    corpus = context.corpus.with_columns(Evaluation.build(PRED).corpus,
                                          {nerspan.GOLD: "sys"})
-    context = GoldContext(corpus, train=context.train)
+    context = Evaluation(corpus, train=context.train)
     out = FAMILIES[family](context, pred_column="sys", confusion=True).to_dict()
     assert matrix_of(out) == oracle(GOLD, PRED)
     assert context.pred_decodes == {"sys": 1} and context.gold_decodes == 1

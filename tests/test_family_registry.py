@@ -123,9 +123,9 @@ from nerlens.families import family_names
 from nerlens.trainer import make_compute_metrics
 TOKENS, GOLD, SYSTEMS = {TOKENS!r}, {GOLD!r}, {SYSTEMS!r}
 families = ["token_accuracy", "faireval"]
-report = nerlens.report(GOLD, SYSTEMS, tokens=TOKENS, families=families, bootstrap=50)
+report = nerlens.build_report(GOLD, SYSTEMS, tokens=TOKENS, families=families, bootstrap=50)
 half = lambda rows, k: rows[:2] if k == 0 else rows[1:]
-experiment = nerlens.experiment(
+experiment = nerlens.run_experiment(
     {{name: {{"gold": half(GOLD, k), "tokens": half(TOKENS, k),
              "systems": {{s: [half(t, k), half(t, k)] for s, t in SYSTEMS.items()}}}}
      for k, name in enumerate(("a", "b"))}}, families=families, bootstrap=0, figures=False)
@@ -259,8 +259,8 @@ def test_the_name_check_sees_code_and_not_docstrings():
 def test_every_built_in_section_renders_as_text():
     from nerspan import as_train_index
 
-    train = as_train_index(TOKENS, train_tags=GOLD)
-    report = nerlens.report(GOLD, SYSTEMS, train=train, tokens=TOKENS, bootstrap=0,
+    train = as_train_index((TOKENS, GOLD))
+    report = nerlens.build_report(GOLD, SYSTEMS, train=train, tokens=TOKENS, bootstrap=0,
                             figures=False)
     for name in BUILT_IN:
         family = get_family(name)

@@ -167,7 +167,7 @@ def test_every_family_reports_fbeta_beside_its_f1():
     # hardeval reports token error rates, no F1: it takes no beta
     gold, pred = FAMILY_INPUT
     tokens = [["w"] * len(tags) for tags in gold]
-    train = dict(train_tokens=tokens, train_tags=gold)
+    train = dict(train=(tokens, gold))
     entity = nerspan.score(gold, pred, beta=2).to_dict()
     results = {
         "faireval": faireval.score(gold, pred, beta=2, schemas="semeval",

@@ -59,7 +59,7 @@ def tokens_of(tags) -> list:
 @given(tagged(), st.sampled_from(BETAS))
 def test_report_fbeta_equals_seqeval(pair, beta):
     gold, pred = pair
-    report = nerlens.report(gold, {"a": pred}, tokens=tokens_of(gold), beta=beta,
+    report = nerlens.build_report(gold, {"a": pred}, tokens=tokens_of(gold), beta=beta,
                             families=["faireval"], bootstrap=0, figures=False)
     key = fbeta_key(beta)
     _, _, expected, _ = seqeval_micro(gold, pred, beta)
@@ -85,7 +85,7 @@ def test_trainer_fbeta_equals_seqeval(pair, beta):
     gold, pred = pair
     ids = [[LABELS.index(t) for t in sentence] for sentence in gold]
     predicted = [[LABELS.index(t) for t in sentence] for sentence in pred]
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     compute = make_compute_metrics(LABELS, eval_tokens=tokens_of(gold), train=train,
                                    beta=beta)
     logged = compute.compute(ids, predicted)
@@ -106,7 +106,7 @@ def test_trainer_beta_adds_the_fbeta_of_each_headline_f1_only():
     pred = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O", "B-PER", "I-PER"]]
     ids = [[LABELS.index(t) for t in sentence] for sentence in gold]
     predicted = [[LABELS.index(t) for t in sentence] for sentence in pred]
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     plain = make_compute_metrics(LABELS, eval_tokens=tokens_of(gold), train=train)
     with_f2 = make_compute_metrics(LABELS, eval_tokens=tokens_of(gold), train=train, beta=2)
     before, after = plain.compute(ids, predicted), with_f2.compute(ids, predicted)
@@ -123,11 +123,11 @@ def test_trainer_beta_adds_the_fbeta_of_each_headline_f1_only():
 def test_one_beta_for_every_family_and_a_bad_beta_is_refused():
     gold, pred = [["B-PER", "O"]], [["B-PER", "O"]]
     with pytest.raises(ValueError, match="give one beta"):
-        nerlens.report(gold, {"a": pred}, tokens=tokens_of(gold), beta=2, bootstrap=0,
+        nerlens.build_report(gold, {"a": pred}, tokens=tokens_of(gold), beta=2, bootstrap=0,
                        families=["faireval"], options={"faireval": {"beta": 3}},
                        figures=False)
     with pytest.raises(ValueError, match="beta must be a number > 0"):
-        nerlens.report(gold, {"a": pred}, tokens=tokens_of(gold), beta=0, bootstrap=0,
+        nerlens.build_report(gold, {"a": pred}, tokens=tokens_of(gold), beta=0, bootstrap=0,
                        families=["faireval"], figures=False)
     with pytest.raises(ValueError, match="beta must be a number > 0"):
         make_compute_metrics(LABELS, metrics=["faireval"], beta=-1)
@@ -142,7 +142,7 @@ PRED = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O", "B-PER", "O"], ["O", "B-LOC
 
 
 def test_the_page_and_the_terminal_name_the_fbeta_column():
-    report = nerlens.report(GOLD, {"a": PRED, "b": GOLD}, tokens=tokens_of(GOLD), beta=2,
+    report = nerlens.build_report(GOLD, {"a": PRED, "b": GOLD}, tokens=tokens_of(GOLD), beta=2,
                             families=["faireval"], bootstrap=50, figures=False)
     page = report.to_html()
     head = page[page.index("<table"):page.index("</table>")]
@@ -157,7 +157,7 @@ def test_the_page_and_the_terminal_name_the_fbeta_column():
     assert header.split()[1:5] == ["F1", "[CI]", "F2", "P"]
     assert "F2: entity F-beta, beta 2." in summary.replace("\n", " ")
     # beta 1: no column, no key
-    plain = nerlens.report(GOLD, {"a": PRED}, tokens=tokens_of(GOLD), families=["faireval"],
+    plain = nerlens.build_report(GOLD, {"a": PRED}, tokens=tokens_of(GOLD), families=["faireval"],
                            bootstrap=0, figures=False)
     assert "entity F2" not in plain.to_html() and "beta" not in plain.info
     assert "f2" not in json.dumps(plain.to_dict())

@@ -44,7 +44,7 @@ def strings(predictions):
 def universalner(predictions):
     n = len(predictions)
     return score_strings(GOLD[:n], predictions, tokens=TOKENS[:n],
-                         compat="universalner").to_dict()
+                         inputs={'script': "universalner"}).to_dict()
 
 
 ENTRIES = {"read_generated": read, "ground": grounded, "score_strings": strings,
@@ -138,7 +138,7 @@ def test_a_callers_mistake_raises_naming_side_and_sentence(predictions, error, m
             "ground": lambda p: ground(p, tokens=TOKENS),
             "score_strings": lambda p: score_strings(GOLD, p, tokens=TOKENS),
             "score_strings universalner": lambda p: score_strings(
-                GOLD, p, tokens=TOKENS, compat="universalner")}[entry]
+                GOLD, p, tokens=TOKENS, inputs={'script': "universalner"})}[entry]
     with pytest.raises(error, match=message):
         call(predictions)
 
@@ -184,7 +184,7 @@ def test_a_callers_mistake_raises_naming_side_and_sentence(predictions, error, m
      "references: string matching needs the gold mentions' words"),
     (lambda: score_strings(GOLD, GOOD, tokens=TOKENS, compat="uner"), ValueError,
      "compat must be None or 'universalner', not 'uner'"),
-    (lambda: score_strings(GOLD, GOOD, tokens=TOKENS, partial="yes"), InputTypeError,
+    (lambda: score_strings(GOLD, GOOD, tokens=TOKENS, inputs={'word_overlap': "yes"}), InputTypeError,
      "partial must be True or False"),
     (lambda: score_strings([[(0, 9, "PER")], []], GOOD, tokens=TOKENS), NerspanError,
      r"references, sentence 0: span \(0, 9, 'PER'\) reaches past the end of the sentence"),
@@ -246,7 +246,7 @@ GOLD_TAGS = [["B-PER", "I-PER", "O"], ["O", "B-LOC"]]
 
 
 def _family_entries():
-    train = dict(train_tokens=TOKENS, train_tags=GOLD_TAGS)
+    train = dict(train=(TOKENS, GOLD_TAGS))
     return {"nerspan.score": lambda p: nerspan.score(GOLD_TAGS, p, tokens=TOKENS),
             "tough_mentions": lambda p: tough_mentions.score(GOLD_TAGS, p, tokens=TOKENS,
                                                              **train),

@@ -70,8 +70,7 @@ def test_strings_by_hand_and_as_the_api(tmp_path, capsys, flags):
         (correct, predicted, n_gold, found)
     assert (cli["precision"], cli["recall"]) == (precision, recall)
     assert cli["f1"] == pytest.approx(2 * precision * recall / (precision + recall), abs=1e-15)
-    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, matching="strings",
-                        partial=bool(flags)).to_dict()
+    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, inputs={'matching': "strings", 'word_overlap': bool(flags)}).to_dict()
     assert {k: cli[k] for k in KEYS} == {k: api[k] for k in KEYS}
     assert "note: llm: 4 of 4 entities usable (100%)" in err
 
@@ -82,8 +81,7 @@ def test_strings_universalner_is_the_scripts_formula(tmp_path, capsys):
                                "strings", "--compat", "universalner"])
     # the same sets here (lower case, punctuation and articles dropped), the script's 1e-10
     assert (cli["precision"], cli["recall"], cli["f1"]) == script_prf(2, 4, 3)
-    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, matching="strings",
-                        compat="universalner").to_dict()
+    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, inputs={'matching': "strings", 'script': "universalner"}).to_dict()
     assert {k: cli[k] for k in KEYS} == {k: api[k] for k in KEYS}
 
 
@@ -121,8 +119,7 @@ def test_strings_on_the_demo_equal_the_api(capsys, flags):
     cli, _ = cli_json(capsys, ["score", demo_gold(), "--generated",
                                demo_path("generative_responses.jsonl"),
                                "--matching", "strings", *flags])
-    api = nerspan.score(gold, read["responses"], tokens=read["tokens"], matching="strings",
-                        partial="--partial" in flags,
+    api = nerspan.score(gold, read["responses"], tokens=read["tokens"], inputs={'matching': "strings", 'word_overlap': "--partial" in flags},
                         compat="universalner" if "--compat" in flags else None).to_dict()
     assert {k: cli[k] for k in KEYS} == {k: api[k] for k in KEYS}
     assert cli["repairs"] == api["repairs"]
@@ -135,7 +132,7 @@ def test_two_generated_files_as_strings(tmp_path, capsys):
     both, _ = cli_json(capsys, ["score", gold, "--generated", first, "--generated", second,
                                 "--matching", "strings"])
     assert set(both) == {"a", "b"}
-    api = nerspan.score(GOLD_TAGS, NESTED, tokens=TOKENS, matching="strings").to_dict()
+    api = nerspan.score(GOLD_TAGS, NESTED, tokens=TOKENS, inputs={'matching': "strings"}).to_dict()
     assert {k: both["b"][k] for k in KEYS} == {k: api[k] for k in KEYS}
 
 
@@ -152,7 +149,7 @@ def test_faireval_overlaps_by_hand_and_as_the_api(tmp_path, capsys, overlaps):
     cli, err = cli_json(capsys, ["faireval", gold, "--generated", generated,
                                  "--overlaps", overlaps])
     assert cli["traditional_counts"] == OVERLAPS_BY_HAND[overlaps]
-    api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, overlaps=overlaps).to_dict()
+    api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, inputs={'overlaps': overlaps}).to_dict()
     for key in ("traditional_counts", "counts", "precision", "recall", "f1", "fair_f1",
                 "per_type", "error_confusion"):
         assert cli[key] == api[key], key
@@ -167,8 +164,8 @@ def test_faireval_overlaps_keep_beside_a_prediction_file(tmp_path, capsys):
                                 generated, "--overlaps", "keep", "--schemas", "semeval",
                                 "--matching", "optimal"])
     assert both["pred"]["traditional_counts"] == {"TP": 4, "FP": 0, "FN": 0}
-    api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, overlaps="keep",
-                         schemas="semeval", matching="optimal").to_dict()
+    api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, inputs={'overlaps': "keep"},
+                         schemas="semeval", pairing="optimal").to_dict()
     assert both["llm"]["semeval"] == api["semeval"]
     assert both["llm"]["options"]["matching"] == "optimal"
 
@@ -179,7 +176,7 @@ def test_faireval_semeval_matching_still_reaches_faireval(tmp_path, capsys):
         cli, _ = cli_json(capsys, ["faireval", gold, "--generated", generated, "--schemas",
                                    "semeval", "--matching", matching])
         api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, schemas="semeval",
-                             matching=matching).to_dict()
+                             inputs={'matching': matching}).to_dict()
         assert cli["semeval"] == api["semeval"] and cli["options"]["matching"] == matching
 
 
@@ -194,7 +191,7 @@ UNREAD = {"occurrences": ("ordered", ["--occurrences", "ordered"]),
 def test_what_strings_do_not_read_is_refused_by_the_api_and_the_cli(tmp_path, capsys, name):
     value, flags = UNREAD[name]
     with pytest.raises(ValueError, match=rf"^{name} is not read by matching=\"strings\""):
-        nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, matching="strings",
+        nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, inputs={'matching': "strings"},
                       **{name: value})
     gold, generated = write(tmp_path, RESPONSES)
     code, out, err = run(capsys, ["score", gold, "--generated", generated, "--matching",
@@ -215,8 +212,7 @@ def test_keep_types_drops_ungrounded_entities_of_other_types(tmp_path, capsys, o
     gold, generated = write(tmp_path, NESTED)
     cli, _ = cli_json(capsys, ["faireval", gold, "--generated", generated, "--overlaps",
                                overlaps, "--keep-types", "PER"])
-    api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, overlaps=overlaps,
-                         keep_types=["PER"]).to_dict()
+    api = faireval.score(GOLD_TAGS, NESTED, tokens=TOKENS, inputs={'overlaps': overlaps, 'keep_types': ["PER"]}).to_dict()
     assert cli["traditional_counts"] == api["traditional_counts"] == KEEP_PER[overlaps]
     assert list(cli["per_type"]) == ["PER"]
     # removed by hand: Paris Gazette, Paris (and the inner Paris when kept), Atlantis
@@ -226,12 +222,12 @@ def test_keep_types_drops_ungrounded_entities_of_other_types(tmp_path, capsys, o
 def test_entity_scores_process_the_ungrounded_entities_too(tmp_path, capsys):
     gold, generated = write(tmp_path, RESPONSES)
     cli, _ = cli_json(capsys, ["score", gold, "--generated", generated, "--keep-types", "PER"])
-    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, keep_types=["PER"]).to_dict()
+    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, inputs={'keep_types': ["PER"]}).to_dict()
     # by hand: john smith found, its one gold mention; no location left, Atlantis included
     assert (cli["correct"], cli["predicted"], cli["gold"]) == (1, 1, 1)
     assert {k: cli[k] for k in ("precision", "recall", "f1", "per_type")} == \
         {k: api[k] for k in ("precision", "recall", "f1", "per_type")}
     mapped = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS,
-                           type_map={"LOC": "GPE"}).to_dict()
+                           inputs={'type_map': {"LOC": "GPE"}}).to_dict()
     assert mapped["repairs"]["pred"]["generative"]["ungrounded_by_type"] == {"GPE": 1}
     assert mapped["per_type"]["GPE"]["predicted"] == 4   # Paris twice, Paris, Atlantis

@@ -292,7 +292,7 @@ def test_every_family_scores_grounded_spans_like_any_prediction():
     found = ground(['{"PER": ["Ada Lovelace", "Babbage"], "LOC": ["London"]}'], tokens=[WORDS])
     assert found.spans == gold
     corpus = nerspan.from_spans(gold, found.spans, tokens=[WORDS])
-    train = {"train_tokens": train_tokens, "train_tags": train_tags}
+    train = {"train": (train_tokens, train_tags)}
     assert nerspan.score(corpus).micro() == (1.0, 1.0, 1.0)
     assert faireval.score(gold, found.spans).to_dict()["f1"] == 1.0
     assert tough_mentions.score(corpus, **train).to_dict()["recall"] == 1.0

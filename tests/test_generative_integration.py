@@ -19,14 +19,14 @@ import faireval
 import hardeval
 import nerspan
 import tough_mentions
-from nerspan import GoldContext, InputTypeError
+from nerspan import Evaluation, InputTypeError
 from nerspan.generative import GENERATED, ground, score_strings
 from nerspan.reading.forms import FORMS, input_form
 from tests.conftest import REPO
 
 TOKENS = [["Ada", "Lovelace", "visited", "Paris", "."], ["Paris", "Hilton", "is", "here"]]
 GOLD = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-PER", "I-PER", "O", "O"]]
-TRAIN = dict(train_tokens=TOKENS, train_tags=GOLD)
+TRAIN = dict(train=(TOKENS, GOLD))
 # every family: its score and the options it needs beside references and predictions
 FAMILIES = {"nerspan": (nerspan.score, {}), "tough_mentions": (tough_mentions.score, TRAIN),
             "hardeval": (hardeval.score, TRAIN), "faireval": (faireval.score, {}),
@@ -85,7 +85,7 @@ def test_words_come_from_a_corpus_or_a_gold_context():
     corpus = nerspan.Corpus.from_tags(GOLD, tokens=TOKENS)
     assert nerspan.score(corpus, generated).micro() == (1.0, 1.0, 1.0)
     for score, extra in FAMILIES.values():
-        context = GoldContext.build(GOLD, tokens=TOKENS)  # one per family: it keeps the index
+        context = Evaluation.build(GOLD, tokens=TOKENS)  # one per family: it keeps the index
         result = score(context, generated, **extra).to_dict()
         assert result["repairs"]["pred"]["generative"]["usable"] == 3
 
@@ -135,33 +135,32 @@ def test_faireval_bootstrap_resamples_the_ungrounded_entities():
 
 def test_matching_strings_is_nerspans_own():
     generated = [[["Ada Lovelace", "PER"], ["Paris", "LOC"]], [["paris hilton", "PER"]]]
-    via_score = nerspan.score(GOLD, generated, tokens=TOKENS, matching="strings")
+    via_score = nerspan.score(GOLD, generated, tokens=TOKENS, inputs={'matching': "strings"})
     assert via_score.to_dict() == score_strings(GOLD, generated, tokens=TOKENS).to_dict()
-    compat = nerspan.score(GOLD, generated, tokens=TOKENS, matching="strings",
-                           compat="universalner")
+    compat = nerspan.score(GOLD, generated, tokens=TOKENS, inputs={'matching': "strings", 'script': "universalner"})
     assert compat.micro() == score_strings(GOLD, generated, tokens=TOKENS,
-                                           compat="universalner").micro()
+                                           inputs={'script': "universalner"}).micro()
     # faireval's own matching pairs the SemEval-2013 schemas' spans; the other families
     # refuse string matching, which gives no spans
     with pytest.raises(ValueError, match="matching='strings' .* is nerspan.score's"):
-        faireval.score(GOLD, generated, tokens=TOKENS, matching="strings")
+        faireval.score(GOLD, generated, tokens=TOKENS, inputs={'matching': "strings"})
     with pytest.raises(InputTypeError, match='matching="strings" compares sets of strings'):
-        tough_mentions.score(GOLD, generated, tokens=TOKENS, matching="strings",
-                             train=nerspan.as_train_index(TOKENS, train_tags=GOLD))
+        tough_mentions.score(GOLD, generated, tokens=TOKENS, inputs={'matching': "strings"},
+                             train=nerspan.as_train_index((TOKENS, GOLD)))
     with pytest.raises(ValueError, match='compat and partial apply to matching="strings"'):
-        nerspan.score(GOLD, generated, tokens=TOKENS, compat="universalner")
+        nerspan.score(GOLD, generated, tokens=TOKENS, inputs={'script': "universalner"})
 
 
 def test_grounding_options_reach_every_family():
     generated = [[["Washington", "PER"], ["Washington", "LOC"]]]
     tokens = [["Washington", "was", "born", "in", "Washington"]]
     gold = [["B-PER", "O", "O", "O", "B-LOC"]]
-    ordered = nerspan.score(gold, generated, tokens=tokens, occurrences="ordered")
+    ordered = nerspan.score(gold, generated, tokens=tokens, inputs={'occurrences': "ordered"})
     assert ordered.micro() == (1.0, 1.0, 1.0)
-    fe = faireval.score(gold, generated, tokens=tokens, occurrences="ordered")
+    fe = faireval.score(gold, generated, tokens=tokens, inputs={'occurrences': "ordered"})
     assert fe.to_dict()["traditional_counts"] == {"TP": 2, "FP": 0, "FN": 0}
     fuzzy = nerspan.score([["B-PER", "I-PER", "O"]], [[["Ada Lovelase", "PER"]]],
-                          tokens=[["Ada", "Lovelace", "wrote"]], fuzzy=0.8)
+                          tokens=[["Ada", "Lovelace", "wrote"]], inputs={'fuzzy': 0.8})
     assert fuzzy.micro() == (1.0, 1.0, 1.0)
     assert fuzzy.to_dict()["repairs"]["pred"]["generative"]["levels"]["fuzzy"] == 1
 
@@ -199,7 +198,7 @@ def test_gold_texts_as_entity_lists_score_perfectly_in_every_family(sentences):
     tokens = [t for t, _ in sentences]
     gold = tags_of([s for _, s in sentences], map(len, tokens))
     generated = entity_lists(sentences)
-    train = dict(train_tokens=tokens, train_tags=gold)
+    train = dict(train=(tokens, gold))
     for family, (score, extra) in FAMILIES.items():
         options = train if extra else {}
         got = score(gold, generated, tokens=tokens, **options).to_dict()
@@ -230,7 +229,7 @@ def test_shuffling_the_list_changes_nothing_under_all_occurrences(sentences, rng
         lists.append(entities)
     shuffled = [rng.sample(entities, len(entities)) for entities in lists]
     for family, (score, extra) in FAMILIES.items():
-        options = dict(train_tokens=tokens, train_tags=gold) if extra else {}
+        options = dict(train=(tokens, gold)) if extra else {}
         a = score(gold, lists, tokens=tokens, **options).to_dict()
         b = score(gold, shuffled, tokens=tokens, **options).to_dict()
         ra, rb = (d["repairs"]["pred"]["generative"] for d in (a, b))
@@ -295,7 +294,7 @@ def test_faireval_keeps_overlapping_spans_when_asked():
     gold = [["B-PER", "I-PER", "O", "B-LOC", "O"]]
     generated = [[["Paris", "LOC"], ["Paris Hilton", "PER"], ["Oz", "LOC"]]]
     dropped = faireval.score(gold, generated, tokens=tokens).to_dict()
-    kept = faireval.score(gold, generated, tokens=tokens, overlaps="keep").to_dict()
+    kept = faireval.score(gold, generated, tokens=tokens, inputs={'overlaps': "keep"}).to_dict()
     # by hand: Paris Hilton and the second Paris are right; Oz is found nowhere; kept, the
     # first Paris (inside Paris Hilton, whose gold span is taken) is one more FP
     assert dropped["traditional_counts"] == {"TP": 2, "FP": 1, "FN": 0}
@@ -304,4 +303,4 @@ def test_faireval_keeps_overlapping_spans_when_asked():
     assert kept["repairs"]["pred"]["generative"]["dropped_overlaps"] == 0
     with pytest.raises(InputTypeError, match='overlaps="keep" keeps nested and overlapping '
                                              'spans, which only faireval scores'):
-        nerspan.score(gold, generated, tokens=tokens, overlaps="keep")
+        nerspan.score(gold, generated, tokens=tokens, inputs={'overlaps': "keep"})

@@ -18,7 +18,7 @@ TOKENS = [["John", "Smith", "saw", "the", "Paris", "Gazette"], ["Paris", "and", 
 # Smith inside John Smith, Paris inside Paris Gazette, Atlantis nowhere
 NESTED = ['[["John Smith", "PER"], ["Smith", "PER"], ["Paris Gazette", "LOC"], '
           '["Paris", "LOC"], ["Atlantis", "LOC"]]', "<LOC>Paris</LOC> and Paris"]
-TRAIN = dict(train_tokens=TOKENS, train_tags=GOLD)
+TRAIN = dict(train=(TOKENS, GOLD))
 MODULES = {"faireval": {}, "hardeval": TRAIN, "tough_mentions": TRAIN,
            "attribute_buckets": TRAIN}
 
@@ -28,7 +28,7 @@ def load(module, **options):
 
 
 def test_faireval_module_keeps_overlaps_as_the_api():
-    api = faireval.score(GOLD, NESTED, tokens=TOKENS, overlaps="keep").to_dict()
+    api = faireval.score(GOLD, NESTED, tokens=TOKENS, inputs={'overlaps': "keep"}).to_dict()
     # by hand: TP John Smith, Paris Gazette, sentence 1's two Paris; FP Smith, the inner
     # Paris and Atlantis (dropped by default but for Atlantis, which has no span)
     assert api["traditional_counts"] == {"TP": 4, "FP": 3, "FN": 0}
@@ -46,7 +46,7 @@ def test_faireval_module_keeps_overlaps_as_the_api():
 def test_faireval_takes_grounded_as_every_family_does():
     default = faireval.score(GOLD, NESTED, tokens=TOKENS, schemas="semeval").to_dict()
     grounded = faireval.score(GOLD, NESTED, tokens=TOKENS, schemas="semeval",
-                              matching="grounded").to_dict()
+                              inputs={'matching': "grounded"}).to_dict()
     assert grounded == default and grounded["options"]["matching"] == "greedy"
 
 

@@ -66,7 +66,7 @@ def test_partial_counts_word_overlap_of_half_or_more():
     tokens = [["New", "York", "City", "and", "Rome"]]
     gold = [[(0, 3, "LOC"), (4, 5, "LOC")]]
     predictions = [[["New York", "LOC"], ["York City", "LOC"], ["City", "LOC"]]]
-    s = score_strings(gold, predictions, tokens=tokens, partial=True)
+    s = score_strings(gold, predictions, tokens=tokens, inputs={'word_overlap': True})
     # word F1 with "new york city": 0.8, 0.8, 0.5 -> 3 predictions correct; one gold found
     d = s.to_dict()
     assert (d["predicted"], d["correct"], d["found"], d["gold"]) == (3, 3, 1, 2)
@@ -146,7 +146,7 @@ TYPE_MAP = {"person": "PER", "location": "LOC", "organization": "ORG"}
 
 
 def test_universalner_compat_reproduces_the_scripts_numbers():
-    s = score_strings(GOLD, RESPONSES, tokens=TOKENS, compat="universalner", type_map=TYPE_MAP)
+    s = score_strings(GOLD, RESPONSES, tokens=TOKENS, inputs={'script': "universalner", 'type_map': TYPE_MAP})
     predicted, gold, correct = 2 + 2 + 1 + 0 + 1 + 0 + 0 + 0, 2 + 1 + 1 + 1 + 0 + 1 + 1 + 1, 3
     assert s.micro() == script(correct, predicted, gold)
     d = s.to_dict()
@@ -159,8 +159,7 @@ def test_universalner_compat_reproduces_the_scripts_numbers():
 
 
 def test_universalner_partial_variant():
-    s = score_strings(GOLD, RESPONSES, tokens=TOKENS, compat="universalner",
-                      type_map=TYPE_MAP, partial=True)
+    s = score_strings(GOLD, RESPONSES, tokens=TOKENS, inputs={'script': "universalner", 'type_map': TYPE_MAP, 'word_overlap': True})
     # "babbage" now matches "charles babbage" (word F1 2/3): 4 correct, 4 gold found
     assert s.micro() == script(4, 6, 8, found=4)
 
@@ -171,17 +170,17 @@ def test_universalner_compat_takes_lists_and_other_forms():
     for prediction in ({"PER": ["the Ada Lovelace"]},
                        '[{"text": "The Ada Lovelace", "type": "PER"}]',
                        [["Ada Lovelace", "PER"], ["ada lovelace", "PER"]]):
-        s = score_strings(gold, [prediction], tokens=tokens, compat="universalner")
+        s = score_strings(gold, [prediction], tokens=tokens, inputs={'script': "universalner"})
         assert s.micro() == script(1, 1, 1), prediction
     # a list item that is a list becomes a tuple, which no gold string equals
     s = score_strings(gold, [{"PER": [["Ada", "Lovelace"]]}], tokens=tokens,
-                      compat="universalner")
+                      inputs={'script': "universalner"})
     assert s.micro() == script(0, 1, 1)
 
 
 def test_universalner_all_wrong_and_nothing_at_all():
     tokens = [["Ada"]]
     assert score_strings([[(0, 1, "PER")]], [{"PER": "[]"}], tokens=tokens,
-                         compat="universalner").micro() == (0.0, 0.0, 0.0)
+                         inputs={'script': "universalner"}).micro() == (0.0, 0.0, 0.0)
     assert score_strings([[]], [{"PER": "[]"}], tokens=tokens,
-                         compat="universalner").micro() == (0.0, 0.0, 0.0)
+                         inputs={'script': "universalner"}).micro() == (0.0, 0.0, 0.0)

@@ -57,8 +57,7 @@ BY_HAND = {  # options -> (correct, predicted, gold, pred mapped, pred removed, 
 def test_universalner_queries_by_type_name_with_type_map_by_hand(options):
     correct, predicted, gold, mapped, removed, gold_removed = BY_HAND[options]
     kwargs = {name: list(value) for name, value in options}
-    s = nerspan.score(GOLD, QUERIES, tokens=TOKENS, matching="strings",
-                      compat="universalner", type_map=TYPE_MAP, **kwargs)
+    s = nerspan.score(GOLD, QUERIES, tokens=TOKENS, inputs={'matching': "strings", 'script': "universalner", 'type_map': TYPE_MAP}, **kwargs)
     assert s.micro() == script_prf(correct, predicted, gold)
     d = s.to_dict()
     assert (d["correct"], d["predicted"], d["gold"]) == (correct, predicted, gold)
@@ -69,14 +68,12 @@ def test_universalner_queries_by_type_name_with_type_map_by_hand(options):
     assert pred["generative"]["types"]["type_map"] == 6
     assert pred["generative"]["unknown_types"] == 0
     # the same call through score_strings
-    same = score_strings(GOLD, QUERIES, tokens=TOKENS, compat="universalner",
-                         type_map=TYPE_MAP, **kwargs).to_dict()
+    same = score_strings(GOLD, QUERIES, tokens=TOKENS, inputs={'script': "universalner", 'type_map': TYPE_MAP}, **kwargs).to_dict()
     assert same == d
 
 
 def test_without_type_map_the_queries_are_unknown_types():
-    d = nerspan.score(GOLD, QUERIES, tokens=TOKENS, matching="strings",
-                      compat="universalner").to_dict()
+    d = nerspan.score(GOLD, QUERIES, tokens=TOKENS, inputs={'matching': "strings", 'script': "universalner"}).to_dict()
     assert d["correct"] == 0 and d["predicted"] == 6
     assert d["repairs"]["pred"]["generative"]["types"]["unknown"] == 6
 
@@ -100,7 +97,7 @@ LISTS_BY_HAND = {
 @pytest.mark.parametrize("case", sorted(LISTS_BY_HAND))
 def test_keep_remove_and_map_on_both_sides_by_hand(case):
     options, (correct, predicted, gold, *counts) = LISTS_BY_HAND[case]
-    d = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching="strings",
+    d = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': "strings"},
                       **options).to_dict()
     assert (d["correct"], d["predicted"], d["gold"]) == (correct, predicted, gold)
     repairs = d["repairs"]
@@ -113,8 +110,7 @@ def test_keep_remove_and_map_on_both_sides_by_hand(case):
 def test_a_mapping_that_makes_two_strings_equal_keeps_one_and_lists_it():
     # "Paris" as a city and as LOC: one string once city -> LOC
     d = nerspan.score([[(0, 1, "LOC")]], [[["Paris", "city"], ["Paris", "LOC"]]],
-                      tokens=[["Paris"]], matching="strings",
-                      type_map={"city": "LOC"}).to_dict()
+                      tokens=[["Paris"]], inputs={'matching': "strings", 'type_map': {"city": "LOC"}}).to_dict()
     assert (d["correct"], d["predicted"], d["gold"]) == (1, 1, 1)
     generative = d["repairs"]["pred"]["generative"]
     assert generative["duplicates"] == 1 and generative["usable"] == 1
@@ -127,11 +123,10 @@ def test_a_type_named_nowhere_is_the_grounded_routes_error():
                               r"^mapped type 'person' occurs in no tag")):
         for matching in ("grounded", "strings"):
             with pytest.raises(TypeNotFoundError, match=message):
-                nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching=matching,
+                nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': matching},
                               **options)
     with pytest.raises(nerspan.InputTypeError, match="keep_types and remove_types were both"):
-        nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching="strings",
-                      keep_types=["PER"], remove_types=["LOC"])
+        nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': "strings", 'keep_types': ["PER"], 'remove_types': ["LOC"]})
 
 
 # -- the same numbers on the command line ------------------------------------------------------
@@ -165,7 +160,7 @@ def test_the_cli_gives_the_apis_numbers(tmp_path, capsys, case):
     out, err = capsys.readouterr()
     assert code == 0, err
     cli = json.loads(out)
-    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, matching="strings",
+    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': "strings"},
                         **options).to_dict()
     for key in ("correct", "predicted", "gold", "found", "precision", "recall", "f1",
                 "per_type", "repairs"):
@@ -234,7 +229,7 @@ def test_gold_strings_as_the_answer_score_perfectly_under_any_processing(data):
     queries = [{name(t): json.dumps([" ".join(words[a:b]) for a, b, u in spans if u == t])
                 for t in {t for _, _, t in spans}} for words, spans in corpus]
     for compat, predictions in ((None, answers), ("universalner", queries)):
-        d = nerspan.score(gold, predictions, tokens=tokens, matching="strings",
+        d = nerspan.score(gold, predictions, tokens=tokens, inputs={'matching': "strings"},
                           compat=compat, **options).to_dict()
         assert d["correct"] == d["predicted"] == d["found"] == d["gold"], (compat, options)
         if d["gold"]:
@@ -272,7 +267,7 @@ WRITTEN_OPTIONS = [{"type_map": {"person": "PER"}},
 
 
 def ways(predictions, options) -> dict:
-    return {matching: nerspan.score(GOLD, predictions, tokens=TOKENS, matching=matching,
+    return {matching: nerspan.score(GOLD, predictions, tokens=TOKENS, inputs={'matching': matching},
                                     **options).to_dict()
             for matching in ("grounded", "strings")}
 
@@ -402,8 +397,7 @@ def test_grounded_and_strings_match_written_types_alike_under_any_type_map(case)
     found = {}
     for matching in ("grounded", "strings"):
         try:
-            found[matching] = nerspan.score(gold, answers, tokens=tokens, matching=matching,
-                                            type_map=type_map or None).to_dict()
+            found[matching] = nerspan.score(gold, answers, tokens=tokens, inputs={'matching': matching, 'type_map': type_map or None}).to_dict()
         except TypeNotFoundError as error:   # a mapped name no side has: both refuse it
             found[matching] = str(error)
     if isinstance(found["grounded"], str) or isinstance(found["strings"], str):
@@ -429,11 +423,9 @@ CASED_REFUSED = (r"^mapped type 'Corporation' is gold's type 'corporation' writt
 @pytest.mark.parametrize("matching", ["grounded", "strings"])
 def test_a_key_that_is_golds_type_in_another_case_is_refused(matching):
     with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
-        nerspan.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS, matching=matching,
-                      type_map={"Corporation": "ORG"})
+        nerspan.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS, inputs={'matching': matching, 'type_map': {"Corporation": "ORG"}})
     # written as gold writes it: both sides mapped, every prediction right
-    d = nerspan.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS, matching=matching,
-                      type_map={"corporation": "ORG"}).to_dict()
+    d = nerspan.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS, inputs={'matching': matching, 'type_map': {"corporation": "ORG"}}).to_dict()
     assert d["f1"] == 1.0 and sorted(d["per_type"]) == ["ORG", "person"]
     assert d["repairs"]["gold"]["types_mapped"] == d["repairs"]["pred"]["types_mapped"] == 1
 
@@ -441,10 +433,10 @@ def test_a_key_that_is_golds_type_in_another_case_is_refused(matching):
 def test_the_families_and_the_module_refuse_it_too():
     with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
         faireval.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS,
-                       type_map={"Corporation": "ORG"})
+                       inputs={'type_map': {"Corporation": "ORG"}})
     with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
         tough_mentions.score(CASED_GOLD, CASED_ANSWERS, tokens=CASED_TOKENS,
-                             train=(CASED_TOKENS, CASED_GOLD), type_map={"Corporation": "ORG"})
+                             train=(CASED_TOKENS, CASED_GOLD), inputs={'type_map': {"Corporation": "ORG"}})
     module = evaluate.load(str(REPO / "metrics" / "faireval"), tokens=CASED_TOKENS)
     with pytest.raises(TypeNotFoundError, match=CASED_REFUSED):
         module.compute(predictions=[json.dumps(CASED_ANSWERS[0])], references=CASED_GOLD,
@@ -454,7 +446,7 @@ def test_the_families_and_the_module_refuse_it_too():
                                                 r"\(the types: corporation, person\); "
                                                 r"'Corporation': did you mean 'corporation'\? "
                                                 r"\(type names are case-sensitive\)$"):
-        nerspan.score(CASED_GOLD, CASED_GOLD, type_map={"Corporation": "ORG"})
+        nerspan.score(CASED_GOLD, CASED_GOLD, inputs={'type_map': {"Corporation": "ORG"}})
 
 
 def test_the_cli_and_the_report_refuse_it_too(tmp_path, capsys):
@@ -503,8 +495,7 @@ def test_a_key_in_any_case_maps_alike_or_is_refused(data):
                for words, spans in corpus]
     for matching in ("grounded", "strings"):
         try:
-            d = nerspan.score(gold, answers, tokens=tokens, matching=matching,
-                              type_map=type_map).to_dict()
+            d = nerspan.score(gold, answers, tokens=tokens, inputs={'matching': matching, 'type_map': type_map}).to_dict()
         except TypeNotFoundError as error:
             assert any(key not in present for key in type_map), error
             continue

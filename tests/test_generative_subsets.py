@@ -25,7 +25,7 @@ def corpus():
 
 
 def counts(corpus) -> np.ndarray:
-    result = nerspan.score(corpus, gold_column="gold", pred_column="llm").to_dict()
+    result = nerspan.score(corpus, inputs={'gold_column': "gold", 'pred_column': "llm"}).to_dict()
     return np.array([result[key] for key in COUNTS])
 
 

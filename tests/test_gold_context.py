@@ -17,7 +17,7 @@ import nerspan
 import nerspan.spans
 import tough_mentions
 from nerlens.jsonable import json_ready
-from nerspan import GOLD, GoldContext, InputTypeError, as_train_index, read_columns
+from nerspan import GOLD, Evaluation, InputTypeError, as_train_index, read_columns
 
 from .conftest import shared_path, tagged_split
 
@@ -44,7 +44,7 @@ def plain(name, predictions, **options):
 
 
 def _train(name):
-    return {} if name == "faireval" else {"train_tokens": TRAIN_TOKENS, "train_tags": TRAIN_TAGS}
+    return {} if name == "faireval" else {"train": (TRAIN_TOKENS, TRAIN_TAGS)}
 
 
 def same(a: dict, b: dict) -> bool:
@@ -54,12 +54,11 @@ def same(a: dict, b: dict) -> bool:
 @pytest.mark.parametrize("name", FAMILIES)
 @pytest.mark.parametrize("mode", ["lenient", "strict"])
 def test_context_gives_the_numbers_of_the_plain_path(name, mode):
-    context = GoldContext.build(GOLD_TAGS, tokens=TOKENS, mode=mode, train_tokens=TRAIN_TOKENS,
-                                train_tags=TRAIN_TAGS)
+    context = Evaluation.build(GOLD_TAGS, tokens=TOKENS, mode=mode, train=(TRAIN_TOKENS, TRAIN_TAGS))
     for system, predictions in SYSTEMS.items():
         options = {"return_mentions": True} if name == "tough_mentions" else {}
         if name == "hardeval":
-            options = {"return_tokens": True}
+            options = {"return_hard_tokens": True}
         expected = plain(name, predictions, mode=mode, **options)
         got = FAMILIES[name].score(context, predictions, **options).to_dict()
         assert same(got, expected), (name, system)
@@ -69,16 +68,14 @@ def test_context_gives_the_numbers_of_the_plain_path(name, mode):
 @pytest.mark.parametrize("options", [{"error_labels": "io"}, {"error_labels": "bio"},
                                      {"strict_diff": True}])
 def test_hardeval_options_through_a_context(options):
-    context = GoldContext.build(GOLD_TAGS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                                train_tags=TRAIN_TAGS)
+    context = Evaluation.build(GOLD_TAGS, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS))
     for predictions in SYSTEMS.values():
         assert same(hardeval.score(context, predictions, **options).to_dict(),
                     plain("hardeval", predictions, **options))
 
 
 def test_attribute_buckets_options_through_a_context():
-    context = GoldContext.build(GOLD_TAGS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                                train_tags=TRAIN_TAGS)
+    context = Evaluation.build(GOLD_TAGS, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS))
     for options in ({"compat": "interpreteval"}, {"case_sensitive": True}, {"n_buckets": 3}):
         for predictions in SYSTEMS.values():
             assert same(attribute_buckets.score(context, predictions, **options).to_dict(),
@@ -87,12 +84,12 @@ def test_attribute_buckets_options_through_a_context():
 
 def test_one_corpus_many_columns_every_family():
     corpus = nerspan.Corpus.from_tags(GOLD_TAGS, tokens=TOKENS, columns=SYSTEMS)
-    index = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    context = GoldContext(corpus, train=index)
+    index = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
+    context = Evaluation(corpus, train=index)
     for name, family in FAMILIES.items():
         for system in SYSTEMS:
-            got = family.score(context, pred_column=system).to_dict()
-            expected = family.score(corpus, pred_column=system, train=index).to_dict()
+            got = family.score(context, inputs={'pred_column': system}).to_dict()
+            expected = family.score(corpus, inputs={'pred_column': system}, train=index).to_dict()
             assert same(got, expected), (name, system)
     assert context.gold_decodes == 1
 
@@ -113,8 +110,7 @@ def _count_classifications(monkeypatch) -> Counter:
 
 def test_classification_made_once_per_context(monkeypatch):
     calls = _count_classifications(monkeypatch)
-    context = GoldContext.build(GOLD_TAGS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                                train_tags=TRAIN_TAGS)
+    context = Evaluation.build(GOLD_TAGS, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS))
     for predictions in SYSTEMS.values():
         tough_mentions.score(context, predictions)
         hardeval.score(context, predictions)
@@ -130,11 +126,11 @@ def test_label_ids_and_datasets_contexts():
     labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
     gold = [[1, 2, -100, 0, 3], [0, 3, 4]]
     pred = [[1, 0, 4, 0, 3], [0, 3, 0]]
-    context = GoldContext.build(gold, label_list=labels)
+    context = Evaluation.build(gold, label_list=labels)
     expected = faireval.score(gold, pred, label_list=labels).to_dict()
     assert same(faireval.score(context, pred, label_list=labels).to_dict(), expected)
     split = tagged_split([["Kim", "in", "Paris"]], [["B-PER", "O", "B-LOC"]], labels)
-    context = GoldContext.build(split)
+    context = Evaluation.build(split)
     got = faireval.score(context, [["B-PER", "O", "B-PER"]]).to_dict()
     assert same(got, faireval.score(split, [["B-PER", "O", "B-PER"]]).to_dict())
 
@@ -142,35 +138,35 @@ def test_label_ids_and_datasets_contexts():
 def test_faireval_takes_every_input_option():
     corpus = nerspan.Corpus.from_tags(GOLD_TAGS, tokens=TOKENS, columns=SYSTEMS)
     expected = faireval.score(GOLD_TAGS, SYSTEMS["shifted"]).to_dict()
-    got = faireval.score(corpus, gold_column=GOLD, pred_column="shifted", train=None,
-                         train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS).to_dict()
+    got = faireval.score(corpus, inputs={'gold_column': GOLD, 'pred_column': "shifted"},
+                         train=(TRAIN_TOKENS, TRAIN_TAGS)).to_dict()
     assert same(got, expected)
 
 
 def test_conflicting_options_are_refused():
-    context = GoldContext.build(GOLD_TAGS, tokens=TOKENS, scheme="IOB2",
-                                train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    with pytest.raises(ValueError, match="scheme='IOBES' conflicts with the gold context"):
+    context = Evaluation.build(GOLD_TAGS, tokens=TOKENS, scheme="IOB2",
+                                train=(TRAIN_TOKENS, TRAIN_TAGS))
+    with pytest.raises(ValueError, match="scheme='IOBES' conflicts with the evaluation"):
         tough_mentions.score(context, GOLD_TAGS, scheme="IOBES")
     with pytest.raises(ValueError, match="mode='strict' conflicts"):
         faireval.score(context, GOLD_TAGS, mode="strict")
-    other = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    with pytest.raises(ValueError, match="train conflicts with the gold context"):
+    other = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
+    with pytest.raises(ValueError, match="train conflicts with the evaluation"):
         hardeval.score(context, GOLD_TAGS, train=other)
     # the same values as the context's are no conflict
     hardeval.score(context, GOLD_TAGS, scheme="iob2", mode="lenient", train=context.train)
 
 
 def test_bad_predictions_against_a_context():
-    context = GoldContext.build(GOLD_TAGS, tokens=TOKENS)
+    context = Evaluation.build(GOLD_TAGS, tokens=TOKENS)
     with pytest.raises(ValueError, match="no predictions"):
         faireval.score(context)
-    with pytest.raises(InputTypeError, match="label ids need a gold context built from"):
+    with pytest.raises(InputTypeError, match="label ids need an evaluation built from"):
         faireval.score(context, [[0, 1, 2, 3], [0, 0, 0, 0], [0, 0]], label_list=["O", "B-PER"])
     with pytest.raises(nerspan.SentenceCountError):
         faireval.score(context, GOLD_TAGS[:2])
-    with pytest.raises(InputTypeError, match="GoldContext needs a Corpus"):
-        GoldContext(GOLD_TAGS)
+    with pytest.raises(InputTypeError, match="Evaluation needs a Corpus"):
+        Evaluation(GOLD_TAGS)
 
 
 def _count_gold_decodes(monkeypatch, gold_ids) -> list:
@@ -199,7 +195,7 @@ def test_report_on_conll03_decodes_gold_once(monkeypatch):
     train = read_columns(data / "train.txt", {GOLD: -1})
     calls = _count_gold_decodes(monkeypatch, corpus.column(GOLD))
     classified = _count_classifications(monkeypatch)
-    report = nerlens.report(None, corpus=corpus, system_names=[p.stem for p in systems],
+    report = nerlens.build_report(None, corpus=corpus, system_names=[p.stem for p in systems],
                             train=train, bootstrap=0, figures=False)
     assert calls == [GOLD]
     assert classified == {"classify": 1, "classify_tokens": 1}
@@ -238,7 +234,7 @@ def test_hardeval_subsets_travel_with_each_batch():
     predictions = [["B-PER", "B-PER"], ["O", "O"]]
     subsets = [[hardeval.UNSEEN_I, hardeval.OTHER], [hardeval.DIFF_O, hardeval.DIFF_E]]
     words = [["Kim", "ran"], ["in", "Rome"]]
-    expected = hardeval.score(references, predictions, words, subsets=subsets).to_dict()
+    expected = hardeval.score(references, predictions, tokens=words, subsets=subsets).to_dict()
     metric = _load("hardeval", subsets=True, tokens=words)
     for r, p, s in zip(references, predictions, subsets):
         metric.add_batch(references=[r], predictions=[p], subsets=[s])

@@ -59,7 +59,7 @@ def case_corpus():
 
 @pytest.fixture(scope="module")
 def index():
-    return as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    return as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -164,11 +164,11 @@ def test_other_schemes_decode_predictions_with_the_scheme(convention, errors):
     assert result.subsets["all"].errors == errors
 
 
-def test_return_tokens_lists_compared_labels():
+def test_return_hard_tokens_lists_compared_labels():
     result = hardeval.score([["B-PER", "I-PER", "O"]], [["B-PER", "B-PER", "O"]],
                             tokens=[["Ann", "Lee", "ran"]], subsets=[[UNSEEN_I, OTHER, OTHER]],
-                            return_tokens=True)
-    rows = result.to_dict()["tokens"]
+                            return_hard_tokens=True)
+    rows = result.to_dict()["hard_tokens"]
     assert rows["unseen_i"] == [{"sentence": 0, "position": 0, "token": "Ann", "gold": "B-PER",
                                  "pred": "U-PER", "error": True}]
     assert [r["token"] for r in rows["other"]] == ["Lee", "ran"]
@@ -180,14 +180,14 @@ def test_empty_subsets_are_flagged_and_left_out_of_the_score():
     gold = [["B-PER", "O"]]
     # Both unseen and diff empty: no hardeval score at all.
     r = hardeval.score(gold, [["O", "O"]], tokens=[["Ann", "ran"]],
-                       train_tokens=[["Ann", "ran"]], train_tags=[["B-PER", "O"]])
+                       train=([["Ann", "ran"]], [["B-PER", "O"]]))
     d = r.to_dict()
     assert d["hardeval"] is None and d["hardeval_parts"] == []
     assert d["ter_unseen"] is None and d["subsets"]["unseen"]["empty"] is True
     assert d["ter_diff_e"] is None and d["ter"] == 0.5 and d["ter_other"] == 0.5
     # Only unseen non-empty: hardeval is TER(unseen), and says so.
     r = hardeval.score(gold, [["O", "O"]], tokens=[["Bo", "ran"]],
-                       train_tokens=[["Ann", "ran"]], train_tags=[["B-PER", "O"]])
+                       train=([["Ann", "ran"]], [["B-PER", "O"]]))
     assert r.hardeval == 1.0 and r.hardeval_parts == ("unseen",)
     assert r.to_dict()["subsets"]["unseen_o"]["empty"] is True
 
@@ -195,7 +195,7 @@ def test_empty_subsets_are_flagged_and_left_out_of_the_score():
 def test_hardeval_is_the_mean_of_unseen_and_diff():
     # unseen: Bo (error), Cy (correct) -> 0.5; diff: ran (gold PER, trained O) error -> 1.0
     r = hardeval.score([["B-PER", "B-PER", "B-PER"]], [["O", "B-PER", "O"]],
-                       tokens=[["Bo", "Cy", "ran"]], train_tokens=[["ran"]], train_tags=[["O"]],
+                       tokens=[["Bo", "Cy", "ran"]], train=([["ran"]], [["O"]]),
                        error_labels="io")
     assert r.ter("unseen") == 0.5 and r.ter("diff_i") == 1.0
     assert r.hardeval == 0.75
@@ -213,7 +213,7 @@ def test_training_data_forms_agree(tmp_path, index):
     train_corpus = Corpus.from_tags(TRAIN_TAGS, tokens=TRAIN_TOKENS)
     expected = hardeval.score(gold, pred, tokens=tokens, train=index).to_dict()
     for kwargs in ({"train": str(path)}, {"train": train_corpus},
-                   {"train_tokens": TRAIN_TOKENS, "train_tags": TRAIN_TAGS},
+                   {"train": (TRAIN_TOKENS, TRAIN_TAGS)},
                    {"train": TRAIN_TOKENS, "train_tags": TRAIN_TAGS},
                    {"train": odd, "train_options": {"columns": {"gold": 1}}}):
         assert hardeval.score(gold, pred, tokens=tokens, **kwargs).to_dict() == expected
@@ -264,7 +264,7 @@ def test_kfold_matches_an_index_of_the_other_folds():
 
 
 def test_average_domains_and_score_domains():
-    train = {"train_tokens": [["Ann", "ran"]], "train_tags": [["B-PER", "O"]]}
+    train = {"train": ([["Ann", "ran"]], [["B-PER", "O"]])}
     domains = {
         "news": dict(references=[["B-PER", "O"]], predictions=[["B-PER", "O"]],
                      tokens=[["Bo", "ran"]], **train),          # unseen 0.0, diff empty
@@ -298,7 +298,7 @@ def tagged(draw, min_sentences=1):
 @given(test=tagged(), train=tagged(), convention=st.sampled_from(hardeval.ERROR_LABELS))
 def test_subset_relations(test, train, convention):
     tokens, gold, pred = test
-    index = as_train_index(train[0], train_tags=train[1])
+    index = as_train_index((train[0], train[1]))
     r = hardeval.score(gold, pred, tokens=tokens, train=index, error_labels=convention)
     s = r.subsets
     for field in ("tokens", "errors"):
@@ -377,8 +377,7 @@ def test_cli_table_and_json(cli_files, capsys):
     expected = hardeval.score(Corpus.from_tags([["B-PER", "O"], ["B-PER", "O"]],
                                                [["O", "O"], ["B-LOC", "O"]],
                                                tokens=[["Ana", "ran"], ["Paris", "ran"]]),
-                              train_tokens=[["Kim", "ran"], ["Paris", "ran"]],
-                              train_tags=[["B-PER", "O"], ["B-LOC", "O"]],
+                              train=([["Kim", "ran"], ["Paris", "ran"]], [["B-PER", "O"], ["B-LOC", "O"]]),
                               error_labels="io", strict_diff=True).to_dict()
     assert out == expected
     assert out["hardeval"] == 1.0 and out["options"] == {

@@ -27,7 +27,7 @@ def run(capsys, *argv):
 
 # -- Python ------------------------------------------------------------------------------
 def test_score_domains_averages_entity_f1_beside_ter():
-    train = {"train_tokens": [["Ann", "ran"]], "train_tags": [["B-PER", "O"]]}
+    train = {"train": ([["Ann", "ran"]], [["B-PER", "O"]])}
     domains = {
         "news": dict(references=[["B-PER", "O"]], predictions=[["B-PER", "O"]],
                      tokens=[["Bo", "ran"]], **train),
@@ -57,8 +57,7 @@ def test_hard_tokens_rank_by_count_then_string_with_errors():
 
 
 def test_corpus_statistics_small():
-    train = as_train_index([["Paris", "Hilton", "in", "Paris"], ["Paris", "is", "big"]],
-                           train_tags=[["B-PER", "I-PER", "O", "B-LOC"], ["B-LOC", "O", "O"]])
+    train = as_train_index(([["Paris", "Hilton", "in", "Paris"], ["Paris", "is", "big"]], [["B-PER", "I-PER", "O", "B-LOC"], ["B-LOC", "O", "O"]]))
     test = Corpus.from_tags([["B-LOC", "O", "B-ORG"], ["B-LOC", "O"]],
                             tokens=[["Paris", "in", "Acme"], ["Paris", "is"]])
     stats = hardeval.corpus_statistics(train, {"test": test})
@@ -97,8 +96,8 @@ def test_cli_tokens(files, capsys):
     assert code == 0
     data = json.loads(out)
     assert data["results"]["bad"]["hardeval"] == 1.0
-    assert data["tokens"]["unseen_i"] == [{"token": "Ana", "count": 1, "errors": {"bad": 1}}]
-    assert data["tokens"]["diff_e"] == [{"token": "Paris", "count": 1, "errors": {"bad": 1}}]
+    assert data["hard_tokens"]["unseen_i"] == [{"token": "Ana", "count": 1, "errors": {"bad": 1}}]
+    assert data["hard_tokens"]["diff_e"] == [{"token": "Paris", "count": 1, "errors": {"bad": 1}}]
     code, out, _ = run(capsys, "hardeval", "--train", train, gold, bad, "--hard-tokens", "--top", "1")
     assert code == 0 and "diff-E:" in out and "errors bad" in out
 

@@ -27,14 +27,12 @@ def evaluate_module():
 
 
 def test_compute_equals_score_with_training_data_at_load_or_compute(evaluate_module):
-    expected = hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                              train_tags=TRAIN_TAGS, error_labels="bio").to_dict()
-    loaded = evaluate_module.load("metrics/hardeval", train_tokens=TRAIN_TOKENS,
-                                  train_tags=TRAIN_TAGS, tokens=TOKENS, error_labels="bio")
+    expected = hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS), error_labels="bio").to_dict()
+    loaded = evaluate_module.load("metrics/hardeval", train=(TRAIN_TOKENS, TRAIN_TAGS), tokens=TOKENS, error_labels="bio")
     assert loaded.compute(references=REFERENCES, predictions=PREDICTIONS) == expected
     plain = evaluate_module.load("metrics/hardeval")
     given = plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS,
-                          train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS, error_labels="bio")
+                          train=(TRAIN_TOKENS, TRAIN_TAGS), error_labels="bio")
     assert given == expected
     # Hand check (bio): unseen Ana (right), Lyon (I-LOC for B-LOC: error); diff-E Hilton
     # (ORG, trained PER: error); Paris (LOC, trained LOC/PER: a tie) and "in" are other.
@@ -72,8 +70,7 @@ def test_space_app_builds_and_computes():
 def test_datasets_split_as_training_data(evaluate_module):
     split = tagged_split(TRAIN_TOKENS, TRAIN_TAGS,
                          ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"])
-    expected = hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                              train_tags=TRAIN_TAGS).to_dict()
+    expected = hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS)).to_dict()
     assert hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train=split).to_dict() == expected
     metric = evaluate_module.load("metrics/hardeval", train=split, tokens=TOKENS)
     assert metric.compute(references=REFERENCES, predictions=PREDICTIONS) == expected

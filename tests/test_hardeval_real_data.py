@@ -146,7 +146,7 @@ def test_conll2002_spanish_and_dutch():
     ned_test = read_columns(data("conll2002", "ned.testb"))
     ned = as_train_index(ned_train)
     # Gold scored against itself: every subset has TER 0 or is empty.
-    d = hardeval.score(ned_test, pred_column="gold", train=ned).to_dict()
+    d = hardeval.score(ned_test, inputs={'pred_column': "gold"}, train=ned).to_dict()
     assert d["ter"] == 0.0 and d["hardeval"] == 0.0
     assert [hardeval.LEAF_NAMES[c] for c in hardeval.classify_tokens(ned_test, ned)] \
         == naive_leaves(ned_train, ned_test)

@@ -29,8 +29,7 @@ from .test_report_no_mention import _columns
 
 @pytest.fixture(scope="module")
 def results():
-    return {name: ab.score(GOLD, pred, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                           train_tags=TRAIN_TAGS).to_dict()
+    return {name: ab.score(GOLD, pred, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS)).to_dict()
             for name, pred in SYSTEMS.items()}
 
 
@@ -115,7 +114,7 @@ def test_colour_limit():
 def test_report_and_experiment_pages_state_the_marks(tmp_path):
     from nerlens.demo import demo_gold, demo_systems, demo_train
 
-    report = nerlens.report(str(demo_gold()), {k: str(v) for k, v in demo_systems().items()},
+    report = nerlens.build_report(str(demo_gold()), {k: str(v) for k, v in demo_systems().items()},
                             train=str(demo_train()), bootstrap=0)
     page = report.to_html(tmp_path / "report.html")
     overview = re.search(r"<section id='overview'>(.*?)</section>", page, re.S).group(1)
@@ -134,7 +133,7 @@ def test_experiment_heat_map_note(tmp_path):
         gold = _columns(tmp_path / f"{name}_gold.txt", [["B-PER", "O", "B-LOC"], ["O", "O"]])
         guess = _columns(tmp_path / f"{name}_guess.txt", [["B-PER", "O", "O"], ["O", "O"]])
         files[name] = {"gold": gold, "train": gold, "systems": {"oracle": gold, "guess": guess}}
-    page = nerlens.experiment(files, bootstrap=0).to_html(tmp_path / "experiment.html")
+    page = nerlens.run_experiment(files, bootstrap=0).to_html(tmp_path / "experiment.html")
     heatmap = re.search(r"<section id='heatmap'>(.*?)</section>", page, re.S).group(1)
     assert "token attributes are left out" in heatmap and "faded cell marked *" in heatmap
 

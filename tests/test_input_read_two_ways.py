@@ -39,8 +39,7 @@ COMMANDS = ("score", "tough-mentions", "hardeval", "faireval", "buckets", "repor
 WITH_TRAIN = ("tough-mentions", "hardeval", "buckets", "report")
 SCORES = {"nerspan": nerspan, "tough_mentions": tough_mentions, "hardeval": hardeval,
           "faireval": faireval, "attribute_buckets": attribute_buckets}
-NEEDS_TRAIN = dict(train_tokens=[["John", "saw"], ["Paris"]],
-                   train_tags=[["B-PER", "O"], ["B-LOC"]])
+NEEDS_TRAIN = dict(train=([["John", "saw"], ["Paris"]], [["B-PER", "O"], ["B-LOC"]]))
 
 
 def rows(*columns) -> str:
@@ -95,9 +94,9 @@ def test_a_token_gold_prediction_file_is_refused_as_gold_by_every_api_reader(fil
     for read in (lambda: read_columns(system), lambda: read_systems(system, [pred]),
                  lambda: nerspan.as_train_index(system),
                  lambda: error_counts(system, pred),
-                 lambda: nerlens.report(system, {"s": pred}, bootstrap=0, figures=False,
+                 lambda: nerlens.build_report(system, {"s": pred}, bootstrap=0, figures=False,
                                         families=["faireval"]),
-                 lambda: nerlens.experiment({"d": {"gold": system, "systems": {"s": pred}}},
+                 lambda: nerlens.run_experiment({"d": {"gold": system, "systems": {"s": pred}}},
                                             bootstrap=0, figures=False,
                                             families=["faireval"])):
         with pytest.raises(AmbiguousInputError, match=AMBIGUOUS_GOLD + r".*gold_tag_column=1"):
@@ -107,17 +106,17 @@ def test_a_token_gold_prediction_file_is_refused_as_gold_by_every_api_reader(fil
 def test_the_gold_column_given_reads_it_in_every_api_reader(files):
     system, pred = files["system"], files["pred"]
     assert read_columns(system, {"gold": 1}).tags("gold", 0) == GOLD[0]
-    corpus, names = read_systems(system, [pred], gold_tag_column=1)
+    corpus, names = read_systems(system, [pred], inputs={'gold_tag_column': 1})
     assert nerspan.score(corpus.paired("gold", names[0])).micro() == pytest.approx((P, R, F1))
-    report = nerlens.report(system, {"s": pred}, gold_tag_column=1, bootstrap=0,
+    report = nerlens.build_report(system, {"s": pred}, gold_tag_column=1, bootstrap=0,
                             figures=False, families=["faireval"])
     assert report.estimates["s"]["entity_f1"] == pytest.approx(F1)
-    experiment = nerlens.experiment(
+    experiment = nerlens.run_experiment(
         {"d": {"gold": system, "systems": {"s": pred}, "gold_tag_column": 1}}, bootstrap=0,
         figures=False, families=["faireval"])
     assert experiment.reports["d"].estimates["s"]["entity_f1"] == pytest.approx(F1)
     # -1 says "the last" out loud: the predictions, then, as the user asked
-    corpus, names = read_systems(system, [pred], gold_tag_column=-1)
+    corpus, names = read_systems(system, [pred], inputs={'gold_tag_column': -1})
     assert nerspan.score(corpus.paired("gold", names[0])).micro() == (1.0, 1.0, 1.0)
 
 
@@ -253,7 +252,7 @@ def test_character_offsets_score_as_the_tags_they_mark(family):
 
 def test_token_offsets_that_cut_a_word_as_characters_read_as_tokens():
     spans = [[(0, 2, "PER"), (3, 4, "LOC")], [(0, 1, "PER")]]
-    assert nerspan.score(spans, PRED, texts=TEXTS).micro() == pytest.approx((P, R, F1))
+    assert nerspan.score(spans, PRED, inputs={'texts': TEXTS}).micro() == pytest.approx((P, R, F1))
 
 
 def test_characters_off_word_boundaries_say_why_they_are_characters_and_snap_works():
@@ -264,14 +263,14 @@ def test_characters_off_word_boundaries_say_why_they_are_characters_and_snap_wor
                                            r"widens it .*\(read as characters of the text: as "
                                            r"token offsets, span \(0, 10, 'PER'\) of sentence 0 "
                                            r"reaches past its 4 words; offsets='tokens'"):
-        nerspan.score(spans, PRED, texts=TEXTS)
-    result = nerspan.score(spans, PRED, texts=TEXTS, snap=True).to_dict()
+        nerspan.score(spans, PRED, inputs={'texts': TEXTS})
+    result = nerspan.score(spans, PRED, inputs={'texts': TEXTS, 'snap': True}).to_dict()
     assert result["repairs"]["gold"]["snapped"] == 1
 
 
 def test_an_unknown_offsets_value_is_refused():
     with pytest.raises(ValueError, match=r"offsets must be one of 'tokens', 'chars', not 'char'"):
-        nerspan.score(GOLD, PRED, offsets="char")
+        nerspan.score(GOLD, PRED, inputs={'offsets': "char"})
 
 
 def test_the_evaluate_module_reads_offsets():
@@ -317,7 +316,7 @@ def test_read_systems_takes_offsets(tmp_path):
     gold = jsonl(tmp_path / "g.jsonl", [{"text": t, "spans": s} for t, s in
                                         zip(TEXTS, GOLD_CHARS)])
     pred = jsonl(tmp_path / "p.jsonl", [{"spans": s} for s in PIPELINE])
-    corpus, names = read_systems(gold, [pred], jsonl=True, offsets="chars")
+    corpus, names = read_systems(gold, [pred], inputs={'jsonl': True, 'offsets': "chars"})
     assert corpus.tags("gold", 0) == GOLD[0] and nerspan.score(
         corpus.paired("gold", names[0])).micro() == (1.0, 1.0, 1.0)
 
@@ -338,7 +337,7 @@ def test_an_entity_with_a_misspelt_key_is_rejected_by_name_never_typed(family):
 
 
 def test_the_report_lists_an_entity_rejected_for_its_key_with_the_key():
-    report = nerlens.report(GOLD, {"llm": [TXT, "[]"]}, tokens=TOKENS, bootstrap=0,
+    report = nerlens.build_report(GOLD, {"llm": [TXT, "[]"]}, tokens=TOKENS, bootstrap=0,
                             figures=False, families=["faireval"])
     [row] = report.examples["llm"]["rejected"]
     assert (row["sentence"], row["type"]) == (0, "PER")
@@ -371,7 +370,7 @@ def test_what_is_an_entity_and_what_a_dict_from_type_to_texts():
 def test_universalner_queries_are_no_entity_with_a_misspelt_key():
     tokens = [["Paris", "is", "big"]]
     result = nerspan.score([["B-LOC", "O", "O"]], [{"txt": "Paris", "type": "LOC"}],
-                           tokens=tokens, matching="strings", compat="universalner").to_dict()
+                           tokens=tokens, inputs={'matching': "strings", 'script': "universalner"}).to_dict()
     assert result["repairs"]["pred"]["generative"]["unknown_types"] == 0
 
 
@@ -410,11 +409,11 @@ def test_tags_given_flat_are_still_named_as_tags():
 def test_a_report_reads_a_span_system_with_the_reports_words():
     spans = [[(0, 2, "PER"), (3, 4, "ORG")], []]      # no span reaches sentence 1's end
     options = dict(tokens=TOKENS, bootstrap=0, figures=False, families=["faireval"])
-    by_spans = nerlens.report(GOLD, {"s": spans}, **options)
-    assert by_spans.estimates == nerlens.report(GOLD, {"s": PRED}, **options).estimates
-    corpus, names = read_systems(GOLD, {"s": spans}, tokens=TOKENS)
+    by_spans = nerlens.build_report(GOLD, {"s": spans}, **options)
+    assert by_spans.estimates == nerlens.build_report(GOLD, {"s": PRED}, **options).estimates
+    corpus, names = read_systems(GOLD, {"s": spans}, inputs={'tokens': TOKENS})
     assert corpus.tags("s", 1) == PRED[1]
-    generated = nerlens.report(GOLD, {"llm": ['[["John Smith", "PER"], ["Paris", "ORG"]]',
+    generated = nerlens.build_report(GOLD, {"llm": ['[["John Smith", "PER"], ["Paris", "ORG"]]',
                                               "[]"]}, **options)
     assert generated.estimates["llm"]["entity_f1"] == pytest.approx(F1)
 
@@ -444,7 +443,7 @@ def test_report_examples_name_gold_sentences_not_their_place_among_the_answered(
     assert example_numbers(data) == {3, 4}
     assert data["examples"]["sentences"] == {"3": FIVE[3], "4": FIVE[4]}
     corpus, names = read_systems(gold, generated=[answers])
-    report = nerlens.report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
+    report = nerlens.build_report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
                             families=["faireval"])
     assert example_numbers(report.to_dict()) == {3, 4}
     assert "sentence 3:" in report.to_html() and "sentence 0:" not in report.to_html()

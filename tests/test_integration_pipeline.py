@@ -93,7 +93,7 @@ def test_every_module_takes_nervaluate_dicts(family):
     predictions = [["B-PER", "I-PER", "O", "O"], ["O", "B-ORG"], ["O"]]
     as_dicts = [[{"label": "PER", "start": 0, "end": 1}], [{"label": "ORG", "start": 1,
                                                             "end": 1}], []]
-    train = dict(train_tokens=tokens, train_tags=references)
+    train = dict(train=(tokens, references))
     metric = evaluate.load(str(REPO / "metrics" / family),
                            **({} if family == "faireval" else train))
     extra = {} if family == "faireval" else {"tokens": tokens}

@@ -29,7 +29,7 @@ def data():
     pred = [[t if rng.random() < 0.8 else rng.choice(labels) for t in s] for s in gold]
     refs, preds = _as_trainer_gives(gold, pred, labels, rng)
     return dict(tokens=tokens, gold=gold, pred=pred, labels=labels, refs=refs, preds=preds,
-                train=dict(train_tokens=train_tokens, train_tags=train_tags))
+                train=dict(train=(train_tokens, train_tags)))
 
 
 def _as_trainer_gives(gold, pred, labels, rng):

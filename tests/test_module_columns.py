@@ -179,9 +179,9 @@ def test_a_module_reading_arrow_gives_its_familys_result(family, corpus, reads):
 
     tokens, gold, pred, train_tokens, train_tags = corpus
     words = family != "faireval"
-    load = dict(train_tokens=train_tokens, train_tags=train_tags) if words else {}
+    load = dict(train=(train_tokens, train_tags)) if words else {}
     module = evaluate.load(str(REPO / "metrics" / family), **load)
-    index = nerspan.as_train_index(train_tokens=train_tokens, train_tags=train_tags)
+    index = nerspan.as_train_index(train=(train_tokens, train_tags))
     own = dict(tokens=tokens, train=index) if words else {}
     expected = family_package(family).score(gold, pred, **own).to_dict()
     given = dict(tokens=tokens) if words else {}

@@ -34,8 +34,7 @@ def modules():
         patch.chdir(REPO)
         out = {}
         for family in FAMILIES:
-            train = {} if family == "faireval" else dict(train_tokens=TRAIN_TOKENS,
-                                                         train_tags=TRAIN_TAGS)
+            train = {} if family == "faireval" else dict(train=(TRAIN_TOKENS, TRAIN_TAGS))
             out[family] = evaluate.load(f"metrics/{family}", **train)
         yield out
 

@@ -198,7 +198,7 @@ def train_index():
               ["the", "UK", "and", "uk", "Newcastle", "United"]]
     tags = [["B-LOC", "O", "O", "O", "O", "O", "B-LOC"],
             ["O", "B-ORG", "O", "O", "B-ORG", "I-ORG"]]
-    return nerspan.as_train_index(tokens, train_tags=tags)
+    return nerspan.as_train_index((tokens, tags))
 
 
 def test_train_index_mentions(train_index):

@@ -10,7 +10,7 @@ import pytest
 
 import faireval
 import nerspan
-from nerspan import Corpus, GoldContext
+from nerspan import Corpus, Evaluation
 from nerspan.errors import InputTypeError, LabelIdError, LengthMismatchError, NameTakenError
 from nerspan.reading.forms import (FORMS, InputForm, Reading, input_form, read_input,
                             register_form)
@@ -35,7 +35,7 @@ def test_every_form_is_one_record_in_one_table():
         "spans": ([[(0, 2, "PER")], [(0, 1, "LOC")]], PRED, {}),
         "span_pairs": ([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 1, "PER")], [(0, 1, "LOC")]],
                        {}),
-        "context": (GoldContext.build(TAGS), PRED, {}),
+        "context": (Evaluation.build(TAGS), PRED, {}),
         # PRED's mentions as an LLM lists them, located in the words
         "generated": (TAGS, [[("Ada", "PER")], '[{"text": "Paris", "type": "LOC"}]'],
                       {"tokens": [["Ada", "Lovelace", "wrote"], ["Paris"]]}),

@@ -45,7 +45,7 @@ def flat(family: str, result: dict) -> dict:
 
 
 def api() -> dict:
-    train = dict(train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = dict(train=(TRAIN_TOKENS, TRAIN_TAGS))
     out = {"api nerspan": flat("nerspan", nerspan.score(REFERENCES, PREDICTIONS).to_dict())}
     for family, package in zip(FAMILIES, (faireval, tough_mentions, hardeval,
                                           attribute_buckets)):
@@ -60,8 +60,7 @@ def modules() -> dict:
     out = {}
     for family in FAMILIES:
         if family in NEEDS_TRAIN:
-            metric = evaluate.load(str(REPO / "metrics" / family), train_tokens=TRAIN_TOKENS,
-                                   train_tags=TRAIN_TAGS)
+            metric = evaluate.load(str(REPO / "metrics" / family), train=(TRAIN_TOKENS, TRAIN_TAGS))
             result = metric.compute(references=REFERENCES, predictions=PREDICTIONS,
                                     tokens=TOKENS)
         else:
@@ -91,8 +90,8 @@ def cli(tmp_path: Path, capsys) -> dict:
 
 
 def report() -> dict:
-    train = nerspan.as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    made = nerlens.report(REFERENCES, {"tagger": PREDICTIONS}, train=train, tokens=TOKENS,
+    train = nerspan.as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
+    made = nerlens.build_report(REFERENCES, {"tagger": PREDICTIONS}, train=train, tokens=TOKENS,
                           bootstrap=0, figures=False)
     data = json.loads(made.to_json())
     results = data["results"]["tagger"]
@@ -115,7 +114,7 @@ def report() -> dict:
 def trainer() -> dict:
     labels = sorted({tag for tags in REFERENCES + PREDICTIONS for tag in tags})
     compute = make_compute_metrics(labels, eval_tokens=TOKENS, train=nerspan.as_train_index(
-        TRAIN_TOKENS, train_tags=TRAIN_TAGS), detail="all")  # every number is compared
+        (TRAIN_TOKENS, TRAIN_TAGS)), detail="all")  # every number is compared
     ids = [[[labels.index(tag) for tag in tags] for tags in side]
            for side in (REFERENCES, PREDICTIONS)]
     logged = compute.compute(*ids)
@@ -167,7 +166,7 @@ def test_beta_means_the_same_everywhere(tmp_path, capsys):
     """``beta`` (API, modules) and ``--beta`` (CLI) give the same F-beta under the same
     names wherever F1 is reported: the exact-match ``f2`` is nerspan's in every family."""
     evaluate = pytest.importorskip("evaluate")
-    train = dict(train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = dict(train=(TRAIN_TOKENS, TRAIN_TAGS))
     results = {"api nerspan": flat("nerspan", nerspan.score(
         REFERENCES, PREDICTIONS, beta=2).to_dict())}
     families = {"faireval": faireval, "tough_mentions": tough_mentions,

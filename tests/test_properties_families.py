@@ -70,8 +70,7 @@ def run(family: str, gold, pred, tokens, train_tokens, train_tags, scheme, mode,
         return faireval.score(gold, pred, scheme=scheme, mode=mode, **options).to_dict()
     module = {"tough_mentions": tough_mentions, "hardeval": hardeval,
               "attribute_buckets": attribute_buckets}[family]
-    return module.score(gold, pred, tokens=tokens, train_tokens=train_tokens,
-                        train_tags=train_tags, scheme=scheme, mode=mode, **options).to_dict()
+    return module.score(gold, pred, tokens=tokens, train=(train_tokens, train_tags), scheme=scheme, mode=mode, **options).to_dict()
 
 
 OPTIONS = {

@@ -58,7 +58,7 @@ def test_report_numbers_equal_the_modules_called_separately():
     system = read_columns(demo_systems()["spacy_sm"], {GOLD: -1})
     preds = [system.tags(GOLD, i) for i in range(system.n_sentences)]
     train = as_train_index(str(demo_train()), "IOB2", "lenient")
-    report = nerlens.report(refs, {"spacy": preds}, train=train, tokens=tokens, bootstrap=0)
+    report = nerlens.build_report(refs, {"spacy": preds}, train=train, tokens=tokens, bootstrap=0)
     separately = {
         "tough_mentions": tough_mentions.score(refs, preds, tokens=tokens, train=train),
         "hardeval": hardeval.score(refs, preds, tokens=tokens, train=train),
@@ -92,8 +92,8 @@ def test_python_report_object(tmp_path):
     pred = [["B-PER", "I-PER", "O", "O"], ["O", "B-ORG", "O"]]
     train_tokens = [["John", "Smith", "visited", "Rome"], ["Acme", "hired", "him"]]
     train_tags = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O", "O"]]
-    train = as_train_index(train_tokens, "IOB2", "lenient", train_tags=train_tags)
-    report = nerlens.report(gold, {"a": pred, "b": gold}, train=train, tokens=tokens,
+    train = as_train_index((train_tokens, train_tags), "IOB2", "lenient")
+    report = nerlens.build_report(gold, {"a": pred, "b": gold}, train=train, tokens=tokens,
                             bootstrap=50, seed=1)
     assert report.estimates["b"]["entity_f1"] == 1.0
     assert report.estimates["a"]["entity_f1"] == pytest.approx(2 * 2 / (2 + 3))
@@ -105,7 +105,7 @@ def test_python_report_object(tmp_path):
     report.to_html(path)
     assert path.read_text().startswith("<!DOCTYPE html>")
     assert json.loads(report.to_json())["systems"] == ["a", "b"]
-    one = nerlens.report(gold, {"a": pred}, train=train, tokens=tokens, bootstrap=1)
+    one = nerlens.build_report(gold, {"a": pred}, train=train, tokens=tokens, bootstrap=1)
     assert one.summary().startswith("nerlens report: 1 system, 2 sentences, 7 tokens;")
     assert re.search(r"\(1\s+sample,\s+seed\s+0\)", one.summary())   # 1 in the singular
 
@@ -185,7 +185,7 @@ def test_faireval_confusion_table_keeps_labels_apart_and_escaped():
     # types named FP and FN are labels like any other; the unmatched spans' row and column
     # are named apart from them, and every label is escaped
     from nerlens.report.html import family_sections
-    report = nerlens.report([["B-FP", "O", "B-FN", "B-a<b"]], {"a": [["B-FN", "O", "O", "O"]]},
+    report = nerlens.build_report([["B-FP", "O", "B-FN", "B-a<b"]], {"a": [["B-FN", "O", "O", "O"]]},
                             tokens=[["w", "x", "y", "z"]], bootstrap=0, families=["faireval"],
                             figures=False)
     html = {anchor: body for anchor, _, body in family_sections(report)}["faireval"]

@@ -31,8 +31,8 @@ SYSTEMS = {"tagger": [["B-PER", "I-PER", "O", "O"], ["O", "B-ORG", "O"],
 
 @pytest.fixture(scope="module")
 def report():
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    return nerlens.report(GOLD, SYSTEMS, train=train, tokens=TOKENS, bootstrap=50, seed=0,
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
+    return nerlens.build_report(GOLD, SYSTEMS, train=train, tokens=TOKENS, bootstrap=50, seed=0,
                           min_share=0.2)
 
 
@@ -65,7 +65,7 @@ def test_min_share_leaves_small_subsets_out_of_the_page(report):
         and f"<th>{header_html('unseen (any)')}</th>" in recall_table
     assert "Left out (under 20% of the gold mentions" in page
     with pytest.raises(ValueError, match="min_share"):
-        nerlens.report(GOLD, SYSTEMS, train=as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS),
+        nerlens.build_report(GOLD, SYSTEMS, train=as_train_index((TRAIN_TOKENS, TRAIN_TAGS)),
                        tokens=TOKENS, bootstrap=0, min_share=1.5)
 
 
@@ -117,8 +117,8 @@ def test_per_system_figures_are_capped_and_the_page_says_so():
 
     many = {f"s{i}": SYSTEMS["tagger" if i % 2 else "other"]
             for i in range(FIGURE_SYSTEMS + 1)}
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
-    report = nerlens.report(GOLD, many, train=train, tokens=TOKENS, bootstrap=0,
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
+    report = nerlens.build_report(GOLD, many, train=train, tokens=TOKENS, bootstrap=0,
                             families=("faireval", "attribute_buckets"))
     drawn = [s for s in many if faireval_confusion_title(s) in report.figures]
     assert drawn == list(many)[:FIGURE_SYSTEMS]

@@ -21,7 +21,7 @@ TOKENS = [["Ana", "Lee", "in", "Rome"], ["the", "UN", "met", "Big", "Bang"],
 
 
 def made():
-    return nerlens.report(GOLD, SYSTEMS, tokens=TOKENS, bootstrap=0, figures=False,
+    return nerlens.build_report(GOLD, SYSTEMS, tokens=TOKENS, bootstrap=0, figures=False,
                           families=("faireval",))
 
 

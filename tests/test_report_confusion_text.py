@@ -30,7 +30,7 @@ def matrix_rows(summary: str, system: str) -> dict:
 
 
 def test_the_terminal_prints_each_systems_matrix_as_in_the_json():
-    report = nerlens.report(GOLD, {"a": PRED, "b": GOLD}, tokens=tokens_of(GOLD),
+    report = nerlens.build_report(GOLD, {"a": PRED, "b": GOLD}, tokens=tokens_of(GOLD),
                             families=["faireval"], bootstrap=0, figures=False)
     summary = report.summary()
     assert "Entity confusion matrix" in summary
@@ -67,7 +67,7 @@ def test_too_many_types_lists_the_largest_cells_and_few_systems_are_shown():
             for k, name in enumerate(names)]
     pred[5] = ["O", "O"]                                     # a miss
     systems = {f"s{k}": pred for k in range(TEXT_SYSTEMS + 2)}
-    report = nerlens.report(gold, systems, tokens=tokens_of(gold), families=["faireval"],
+    report = nerlens.build_report(gold, systems, tokens=tokens_of(gold), families=["faireval"],
                             bootstrap=0, figures=False)
     summary = report.summary()
     assert max(len(line) for line in summary.splitlines()) <= WIDTH
@@ -83,7 +83,7 @@ def test_too_many_types_lists_the_largest_cells_and_few_systems_are_shown():
 
 
 def test_no_matrix_no_lines():
-    report = nerlens.report(GOLD, {"a": PRED}, tokens=tokens_of(GOLD), families=["faireval"],
+    report = nerlens.build_report(GOLD, {"a": PRED}, tokens=tokens_of(GOLD), families=["faireval"],
                             bootstrap=0, figures=False)
     report.confusion = {}
     assert "Entity confusion matrix" not in report.summary()

@@ -157,7 +157,7 @@ def test_python_api_records_input_paths_and_shows_fewer_findings_per_rule(tmp_pa
     systems = {"spacy": str(demo_systems()["spacy_sm"])}
     for i in range(4):                     # the same output under several names
         systems[f"copy{i}"] = systems["spacy"]
-    result = nerlens.report(str(demo_gold()), systems, train=str(demo_train()),
+    result = nerlens.build_report(str(demo_gold()), systems, train=str(demo_train()),
                             bootstrap=50, figures=False)
     inputs = result.info["provenance"]["inputs"]
     assert inputs["gold"] == str(demo_gold()) and inputs["train"] == str(demo_train())

@@ -55,7 +55,7 @@ def _check_windows(page: str) -> None:
 
 def test_api_report_shows_windows_of_a_long_sentence(tmp_path):
     tokens, gold, pred = _long_sentence()
-    report = nerlens.report(gold, {"tagger": pred}, tokens=tokens, train=(tokens, pred),
+    report = nerlens.build_report(gold, {"tagger": pred}, tokens=tokens, train=(tokens, pred),
                             bootstrap=0)
     missed = report.examples["tagger"]["missed_unseen"]
     assert missed and all(row["predicted_tags"] == pred[0][row["gold"][1]:row["gold"][2]]

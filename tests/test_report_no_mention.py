@@ -43,7 +43,7 @@ def _check_page(page: str) -> None:
 
 @pytest.mark.parametrize("figures", [True, False])
 def test_api_report_of_gold_without_mentions(figures, tmp_path):
-    report = nerlens.report(GOLD, SYSTEMS, train=TRAIN, tokens=TOKENS, bootstrap=20,
+    report = nerlens.build_report(GOLD, SYSTEMS, train=TRAIN, tokens=TOKENS, bootstrap=20,
                             figures=figures)
     assert report.info["mentions"] == 0
     assert report.info["notes"] == [NO_GOLD_NOTE]
@@ -84,7 +84,7 @@ def test_experiment_with_a_dataset_without_mentions(tmp_path):
     gold = _columns(tmp_path / "gold.txt", GOLD)
     train = _columns(tmp_path / "train.txt", TRAIN[1])
     systems = {name: _columns(tmp_path / f"{name}.txt", tags) for name, tags in SYSTEMS.items()}
-    experiment = nerlens.experiment(
+    experiment = nerlens.run_experiment(
         {"empty": {"gold": gold, "train": train, "systems": systems},
          "full": {"gold": train, "train": train, "systems": systems}}, bootstrap=10)
     page = experiment.to_html(tmp_path / "experiment.html")

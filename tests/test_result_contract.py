@@ -19,6 +19,7 @@ import attribute_buckets
 import faireval
 import hardeval
 import nerspan
+from nerspan.spans import REPAIR_KINDS
 import tough_mentions
 from nerlens.cli import main
 
@@ -33,7 +34,7 @@ REFERENCES = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "B-ORG", "O", "O", "B
 # I-PER after O and I-ORG after O: lenient decoding repairs two transitions
 PREDICTIONS = [["I-PER", "I-PER", "O", "O", "B-LOC"], ["O", "I-ORG", "B-LOC", "O", "B-PER"],
                ["O", "O", "O"]]
-TRAIN = {"train_tokens": TRAIN_TOKENS, "train_tags": TRAIN_TAGS}
+TRAIN = {"train": (TRAIN_TOKENS, TRAIN_TAGS)}
 
 FAMILIES = ("nerspan", "faireval", "tough_mentions", "hardeval", "attribute_buckets")
 PACKAGES = {"nerspan": nerspan, "faireval": faireval, "tough_mentions": tough_mentions,
@@ -76,7 +77,7 @@ def assert_contract(family: str, result: dict) -> None:
     assert {"scheme", "mode"} <= set(options), options
     repairs = result["repairs"]
     assert set(repairs) == {"gold", "pred"}
-    assert set(repairs["gold"]) == set(repairs["pred"]) >= set(nerspan.REPAIR_KINDS)
+    assert set(repairs["gold"]) == set(repairs["pred"]) >= set(REPAIR_KINDS)
 
 
 # -- JSON and the shared keys, for every option ------------------------------------------
@@ -90,7 +91,7 @@ OPTIONS = {
     "tough_mentions": [{}, {"case_sensitive": False}, {"return_mentions": True},
                        {"mode": "strict"}],
     "hardeval": [{}, {"error_labels": "bio"}, {"error_labels": "io"}, {"strict_diff": True},
-                 {"return_tokens": True}, {"mode": "strict"}],
+                 {"return_hard_tokens": True}, {"mode": "strict"}],
     "attribute_buckets": [{}, {"n_buckets": 3}, {"equal_width": True},
                           {"case_sensitive": True}, {"frequency_norm": "rank5"},
                           {"compat": "interpreteval"}, {"bootstrap": 20, "seed": 1},
@@ -130,9 +131,9 @@ def test_span_input_snapping_is_a_repair_of_its_side(family):
     tokens = [["Ada", "Lovelace", "met", "Kim"]]
     gold = [["B-PER", "I-PER", "O", "B-PER"]]
     pred = [[{"entity_group": "PER", "start": 0, "end": 7, "word": "Ada Lov", "score": 0.9}]]
-    corpus = nerspan.from_spans(gold, pred, tokens, snap=True)
+    corpus = nerspan.from_spans(gold, pred, tokens, inputs={'snap': True})
     package = PACKAGES[family]
-    extra = {"train_tokens": tokens, "train_tags": gold} if family in NEEDS_TRAIN else {}
+    extra = {"train": (tokens, gold)} if family in NEEDS_TRAIN else {}
     result = package.score(corpus, **extra).to_dict()
     assert_contract(family, result)
     assert result["repairs"]["pred"]["snapped"] == 1 and result["repairs"]["gold"]["snapped"] == 0

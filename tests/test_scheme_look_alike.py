@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import nerlens
 import nerspan
+from nerspan.spans import REPAIR_KINDS
 from nerlens.cli import main
 from nerspan.schemes import get_scheme
 from nerspan.spans import LOOK_ALIKES, likely_scheme
@@ -48,7 +49,7 @@ def test_the_api_and_a_module_name_the_scheme_the_tags_look_like():
     module = evaluate.load(str(REPO / "metrics" / "faireval"))
     assert warned(lambda: module.compute(predictions=IOB2_TAGS, references=IOB2_TAGS,
                                          scheme="IOBES", mode="strict")) == expected
-    report = warned(lambda: nerlens.report(
+    report = warned(lambda: nerlens.build_report(
         IOB2_TAGS, {"tagger": IOB2_TAGS}, tokens=[["w"] * len(s) for s in IOB2_TAGS],
         scheme="IOBES", mode="strict", families=["faireval"], bootstrap=0, figures=False))
     assert report and all(message.endswith(API_HINT) for message in report)
@@ -122,14 +123,14 @@ def test_results_keep_their_shape():
     """The look-alike is a hint in the warning and the note, not a key of the result."""
     result = nerspan.score(IOB2_TAGS, IOB2_TAGS, scheme="IOBES", mode="strict")
     assert set(json.loads(json.dumps(result.to_dict()))["repairs"]["gold"]) == set(
-        nerspan.REPAIR_KINDS)
+        REPAIR_KINDS)
 
 
 def test_the_training_tags_are_named_as_such():
     """Training data decoded in the wrong scheme warns of the training tags (it said
     "the references", which the evaluation's gold is)."""
     messages = warned(lambda: nerspan.as_train_index(
-        train_tokens=[["w"] * len(s) for s in IOB2_TAGS], train_tags=IOB2_TAGS,
+        train=([["w"] * len(s) for s in IOB2_TAGS], IOB2_TAGS),
         scheme="IOBES", mode="strict"))
     assert messages == [f"strict IOBES decoding discarded 3 of the 3 chunks of the "
                         f"train_tags: {API_HINT}"]

@@ -26,7 +26,7 @@ from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores
 from nerspan.spans import LabelTable
 from nerspan.streaming import score_in_blocks
-from nerspan import readers
+from nerspan.reading import columns as readers
 from nerspan.errors import TokenMismatchError
 
 from .test_streaming import REAL, SHARED, assert_same, options_of, reference_columns
@@ -85,7 +85,7 @@ def test_snapped_spans_are_counted_in_blocks():
     widened = {"entity_group": "PER", "start": 0, "end": 7, "word": "Ada Lov", "score": 0.9}
     corpus = nerspan.from_spans([[(0, 2, "PER")] for _ in texts],
                                 [[widened] if rng.random() < 0.4 else [] for _ in texts],
-                                texts=texts, snap=True)
+                                inputs={'texts': texts, 'snap': True})
     assert corpus.source.snapped[PRED]
     assert_blocks_score_as_whole(corpus, [PRED])
 

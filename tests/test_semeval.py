@@ -174,7 +174,7 @@ def test_report_shows_the_schemas_with_intervals():
     gold = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "O"]] * 3
     pred = [["B-PER", "O", "O", "B-LOC"], ["O", "B-LOC", "O"]] * 3
     tokens = [["John", "Smith", "in", "Paris"], ["at", "Acme", "."]] * 3
-    report = nerlens.report(gold, {"tagger": pred}, tokens=tokens, bootstrap=50, seed=0,
+    report = nerlens.build_report(gold, {"tagger": pred}, tokens=tokens, bootstrap=50, seed=0,
                             families=("faireval",), figures=False)
     semeval = report.results["tagger"]["faireval"]["semeval"]
     assert semeval == ours(gold, pred)
@@ -196,7 +196,7 @@ PERCENTS = (1, 5, 10, 29, 33.3, 50, 66.67, 75, 99.5, 100)
 
 def semeval_of(true, pred, **options):
     """``semeval_scores`` on span lists with inclusive ends (nervaluate's dicts)."""
-    prepared = prepare(true, pred, inclusive_end=True)
+    prepared = prepare(true, pred, inputs={'inclusive_end': True})
     return semeval_scores(prepared, "semeval", **options)[0]
 
 
@@ -258,7 +258,7 @@ def test_instances_equal_nervaluate_indices(rnd):
     true = [random_spans(rnd, rnd.randint(0, 5), 8) for _ in range(4)]
     pred = [random_spans(rnd, rnd.randint(0, 5), 8) for _ in range(4)]
     results = nervaluate.Evaluator(true, pred, tags=["A", "B"], loader="dict").evaluate()
-    listing = semeval_instances(prepare(true, pred, inclusive_end=True))
+    listing = semeval_instances(prepare(true, pred, inputs={'inclusive_end': True}))
     for schema, indices in results["overall_indices"].items():
         expected = {name: list(getattr(indices, f"{name}_indices")) for name in
                     ("correct", "incorrect", "partial", "missed", "spurious")}
@@ -305,8 +305,8 @@ def test_optimal_matching_does_not_depend_on_the_order_of_the_spans(rnd):
         options = dict(min_overlap=min_overlap, matching="optimal")
         first = semeval_of(true, pred, **options)
         assert semeval_of(*shuffled, **options) == first
-        listed = semeval_instances(prepare(true, pred, inclusive_end=True), **options)
-        again = semeval_instances(prepare(*shuffled, inclusive_end=True), **options)
+        listed = semeval_instances(prepare(true, pred, inputs={'inclusive_end': True}), **options)
+        again = semeval_instances(prepare(*shuffled, inputs={'inclusive_end': True}), **options)
         assert {k: without_indices(v) for k, v in listed.items()} == \
             {k: without_indices(v) for k, v in again.items()}
         greedy = semeval_of(true, pred, min_overlap=min_overlap)

@@ -68,7 +68,7 @@ TOKENS = [[f"w{k}" for k in range(WIDTH)]] * 3
 def test_the_api_equals_nervaluate(percent, rnd):
     true, pred = random_case(rnd)
     counts, indices = nervaluate_of(true, pred, percent)
-    got = faireval.score(true, pred, tokens=TOKENS, inclusive_end=True, schemas="semeval",
+    got = faireval.score(true, pred, tokens=TOKENS, inputs={'inclusive_end': True}, schemas="semeval",
                          min_overlap=percent / 100, return_instances=True).to_dict()
     for schema in counts:
         assert {f: got["semeval"][schema][f] for f in FIELDS} == counts[schema], schema
@@ -76,9 +76,9 @@ def test_the_api_equals_nervaluate(percent, rnd):
     assert got["options"]["min_overlap"] == percent / 100
     assert got["options"]["matching"] == "greedy"
     # optimal matching: the same spans counted, each exactly once
-    optimal = faireval.score(true, pred, tokens=TOKENS, inclusive_end=True,
+    optimal = faireval.score(true, pred, tokens=TOKENS, inputs={'inclusive_end': True},
                              schemas="semeval", min_overlap=percent / 100,
-                             matching="optimal").to_dict()["semeval"]
+                             pairing="optimal").to_dict()["semeval"]
     for schema, row in optimal.items():
         assert row["possible"] == counts[schema]["possible"]
         assert row["actual"] == counts[schema]["actual"]

@@ -64,12 +64,12 @@ def test_the_style_is_scoped_to_the_result():
 def test_the_report_passes_a_family_its_options():
     # what the Spaces' dropdowns rely on: options reach the family's score, as in the
     # Trainer helper (ComputeMetrics(options=...))
-    report = nerlens.report(GOLD, {"system": PRED}, tokens=TOKENS, families=["faireval"],
+    report = nerlens.build_report(GOLD, {"system": PRED}, tokens=TOKENS, families=["faireval"],
                             bootstrap=0, figures=False,
                             options={"faireval": {"weights": "weighted"}})
     result = report.results["system"]["faireval"]
     direct = faireval.score(GOLD, PRED, weights="weighted").to_dict()
     assert result["weight_table_f1"] == direct["weight_table_f1"]
-    plain = nerlens.report(GOLD, {"system": PRED}, tokens=TOKENS, families=["faireval"],
+    plain = nerlens.build_report(GOLD, {"system": PRED}, tokens=TOKENS, families=["faireval"],
                            bootstrap=0, figures=False)
     assert "weight_table_f1" not in plain.results["system"]["faireval"]

@@ -33,7 +33,7 @@ def test_every_span_form_gives_the_same_corpus():
     ]
     for k, predictions in enumerate(forms):
         result = nerspan.score(from_spans(GOLD_TAGS, predictions, TOKENS,
-                                          inclusive_end=k == 2))
+                                          inputs={'inclusive_end': k == 2}))
         assert result.to_dict() == by_tags.to_dict(), k
 
 
@@ -55,27 +55,27 @@ def test_character_spans_off_token_boundaries_fail_or_snap():
                                            r"characters 0\.\.7 \('Ada Lov'\) does not fall "
                                            r"on token boundaries; snap=True"):
         from_spans(GOLD_TAGS, pred, TOKENS)
-    corpus = from_spans(GOLD_TAGS, pred, TOKENS, snap=True)
+    corpus = from_spans(GOLD_TAGS, pred, TOKENS, inputs={'snap': True})
     assert corpus.tags("pred", 0)[:3] == ["B-PER", "I-PER", "O"]
     for family in (nerspan, faireval):
         repairs = family.score(corpus).to_dict()["repairs"]["pred"]
         assert repairs["snapped"] == 1 and repairs["sentences"] == [0]
     # the same through faireval's own span path, and with a text of its own
-    result = faireval.score([[(0, 2, "PER")]], pred, texts=["Ada  Lovelace met"], snap=True)
+    result = faireval.score([[(0, 2, "PER")]], pred, inputs={'texts': ["Ada  Lovelace met"], 'snap': True})
     assert result.to_dict()["repairs"]["pred"]["snapped"] == 1
     with pytest.raises(NerspanError, match="covers no token"):
         from_spans([[]], [[{"entity_group": "X", "start": 3, "end": 4, "word": " ",
-                            "score": 1.0}]], [["Ada", "B"]], snap=True)
+                            "score": 1.0}]], [["Ada", "B"]], inputs={'snap': True})
 
 
 def test_texts_give_tokens_and_offsets():
     corpus = from_spans([[{"entity_group": "LOC", "start": 9, "end": 15, "word": "London",
-                           "score": 1.0}]], None, texts=["Hello ,  London !"])
+                           "score": 1.0}]], None, inputs={'texts': ["Hello ,  London !"]})
     assert corpus.sentence_tokens(0) == ["Hello", ",", "London", "!"]
     assert corpus.tags("gold", 0) == ["O", "O", "B-LOC", "O"]
     with pytest.raises(NerspanError, match=r"token 1 'Paris' is not in the text"):
         from_spans([[{"entity_group": "LOC", "start": 0, "end": 5, "word": "Hello",
-                      "score": 1.0}]], None, tokens=[["Hello", "Paris"]], texts=["Hello London"])
+                      "score": 1.0}]], None, tokens=[["Hello", "Paris"]], inputs={'texts': ["Hello London"]})
 
 
 @pytest.mark.parametrize("spans, message", [
@@ -98,8 +98,7 @@ def test_nested_spans_are_scored_by_faireval_and_refused_by_tag_families():
     nested = [[(0, 7, "ORG"), (6, 7, "LOC")]]
     assert faireval.score(nested, nested).counts["TP"] == 2
     with pytest.raises(NerspanError, match="overlap"):
-        tough_mentions.score(nested, nested, tokens=TOKENS, train_tokens=TOKENS,
-                             train_tags=GOLD_TAGS)
+        tough_mentions.score(nested, nested, tokens=TOKENS, train=(TOKENS, GOLD_TAGS))
 
 
 def test_span_jsonl(tmp_path):
@@ -237,7 +236,7 @@ def test_tags_and_spans_give_identical_numbers_in_every_family(case, form, data)
     gold_in, options, gold_snapped = _span_form(data.draw, form, gold, tokens)
     pred_in, _, pred_snapped = _span_form(data.draw, form, pred, tokens, options.get("texts"))
     gold_tags, pred_tags = _tags(gold, tokens), _tags(pred, tokens)
-    train = nerspan.as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = nerspan.as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     for family, extra in FAMILY_OPTIONS.items():
         extra = {**extra, "train": train} if extra.get("train") else extra
         by_tags = family.score(gold_tags, pred_tags, tokens=tokens, **extra).to_dict()
@@ -253,7 +252,7 @@ def test_gold_given_as_its_own_prediction_scores_perfectly_in_every_family(case,
     spans, options, _ = _span_form(data.draw, form, gold, tokens)
     if not any(gold):
         return  # nothing to find: the scores are undefined
-    train = nerspan.as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = nerspan.as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     assert nerspan.score(spans, spans, **options).micro() == (1.0, 1.0, 1.0)
     assert faireval.score(spans, spans, **options).fair() == (1.0, 1.0, 1.0)
     assert tough_mentions.score(spans, spans, train=train, **options).recall == 1.0

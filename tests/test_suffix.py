@@ -57,7 +57,7 @@ def seqeval_counts(gold, pred, scheme=None):
 
 
 def ours(gold, pred, **options):
-    out = nerspan.score(gold, pred, suffix=True, **options).to_dict()
+    out = nerspan.score(gold, pred, inputs={'suffix': True}, **options).to_dict()
     rows = list(out["per_type"].values())
     return [float(row[k]) for k in ("precision", "recall", "f1", "support") for row in rows], \
         out["f1"], list(out["per_type"])
@@ -90,7 +90,7 @@ def test_the_split_is_on_the_last_hyphen():
     assert [to_suffix(from_suffix(t)) for t in ("PER-B", "O", "X-Y-Z-I", "-B")] == \
         ["PER-B", "O", "X-Y-Z-I", "-B"]
     gold = [["WORK-OF-ART-B", "WORK-OF-ART-I", "O"]]
-    assert list(nerspan.score(gold, gold, suffix=True).to_dict()["per_type"]) == ["WORK-OF-ART"]
+    assert list(nerspan.score(gold, gold, inputs={'suffix': True}).to_dict()["per_type"]) == ["WORK-OF-ART"]
     # without suffix=True these are not tags of any scheme: named, not guessed
     with pytest.raises(ValueError, match="WORK-OF-ART-B"):
         nerspan.score(gold, gold)
@@ -104,24 +104,23 @@ TOKENS = [["Ana", "Lee", "in", "Rome"], ["UN", "staff", "."]]
 
 def test_every_entry_point_reads_suffix_tags_as_their_prefixed_twins():
     assert nerspan.score(*PREFIXED).to_dict() == nerspan.score(GOLD, PRED,
-                                                               suffix=True).to_dict()
+                                                               inputs={'suffix': True}).to_dict()
     assert faireval.score(*PREFIXED).to_dict()["counts"] == \
-        faireval.score(GOLD, PRED, suffix=True).to_dict()["counts"]
+        faireval.score(GOLD, PRED, inputs={'suffix': True}).to_dict()["counts"]
     # a gold context built with suffix=True reads the systems scored against it so
-    context = nerspan.GoldContext.build(GOLD, suffix=True)
+    context = nerspan.Evaluation.build(GOLD, inputs={'suffix': True})
     assert faireval.score(context, PRED).to_dict()["counts"] == \
         faireval.score(*PREFIXED).to_dict()["counts"]
     # ... and the training tags
-    train = dict(train_tokens=TOKENS, train_tags=[GOLD[0], PRED[1]])
-    prefixed_train = dict(train_tokens=TOKENS,
-                          train_tags=[PREFIXED[0][0], PREFIXED[1][1]])
-    got = tough_mentions.score(GOLD, PRED, tokens=TOKENS, suffix=True, **train).to_dict()
+    train = dict(train=(TOKENS, [GOLD[0], PRED[1]]))
+    prefixed_train = dict(train=(TOKENS, [PREFIXED[0][0], PREFIXED[1][1]]))
+    got = tough_mentions.score(GOLD, PRED, tokens=TOKENS, inputs={'suffix': True}, **train).to_dict()
     expected = tough_mentions.score(*PREFIXED, tokens=TOKENS, **prefixed_train).to_dict()
     assert got["counts"] == expected["counts"] and got["recall"] == expected["recall"]
     with pytest.raises(TypeError, match="span input has types, not tags"):
-        nerspan.score([[(0, 1, "PER")]], [[(0, 1, "PER")]], suffix=True)
+        nerspan.score([[(0, 1, "PER")]], [[(0, 1, "PER")]], inputs={'suffix': True})
     with pytest.raises(TypeError, match="suffix must be True or False"):
-        nerspan.score(GOLD, PRED, suffix="yes")
+        nerspan.score(GOLD, PRED, inputs={'suffix': "yes"})
 
 
 def test_the_cli_reads_suffix_tags(tmp_path, capsys):
@@ -147,11 +146,10 @@ def test_the_modules_read_suffix_tags():
     metric = evaluate.load(str(REPO / "metrics" / "faireval"), suffix=True)
     got = metric.compute(references=GOLD, predictions=PRED)
     assert got["counts"] == faireval.score(*PREFIXED).to_dict()["counts"]
-    train = dict(train_tokens=TOKENS, train_tags=[GOLD[0], PRED[1]])
+    train = dict(train=(TOKENS, [GOLD[0], PRED[1]]))
     metric = evaluate.load(str(REPO / "metrics" / "tough_mentions"), suffix=True, **train)
     got = metric.compute(references=GOLD, predictions=PRED, tokens=TOKENS)
-    expected = tough_mentions.score(*PREFIXED, tokens=TOKENS, train_tokens=TOKENS,
-                                    train_tags=[PREFIXED[0][0], PREFIXED[1][1]]).to_dict()
+    expected = tough_mentions.score(*PREFIXED, tokens=TOKENS, train=(TOKENS, [PREFIXED[0][0], PREFIXED[1][1]])).to_dict()
     assert got["counts"] == expected["counts"]
 
 
@@ -171,9 +169,9 @@ def test_the_report_reads_suffix_tags(tmp_path, capsys):
 
 
 def test_the_report_api_reads_suffix_tags():
-    made = nerlens.report(GOLD, {"tagger": PRED}, train=(TOKENS, GOLD), tokens=TOKENS,
+    made = nerlens.build_report(GOLD, {"tagger": PRED}, train=(TOKENS, GOLD), tokens=TOKENS,
                           suffix=True, bootstrap=0, figures=False)
-    expected = nerlens.report(PREFIXED[0], {"tagger": PREFIXED[1]},
+    expected = nerlens.build_report(PREFIXED[0], {"tagger": PREFIXED[1]},
                               train=(TOKENS, PREFIXED[0]), tokens=TOKENS, bootstrap=0,
                               figures=False)
     assert made.results == expected.results and made.confusion == expected.confusion
@@ -182,9 +180,9 @@ def test_the_report_api_reads_suffix_tags():
 def test_a_tag_that_is_no_suffix_tag_is_named_as_written():
     with pytest.raises(ValueError, match=r"predictions, sentence 1, position 0: 'LOC-X' "
                                          r"\(written type first, read as 'X-LOC'\) is not a tag"):
-        nerspan.score(GOLD, [PRED[0], ["LOC-X", "O", "O"]], suffix=True)
+        nerspan.score(GOLD, [PRED[0], ["LOC-X", "O", "O"]], inputs={'suffix': True})
     with pytest.raises(ValueError, match=r"'PER-B ' contains whitespace|'PER-B '"):
-        faireval.score([["PER-B "]], [["O"]], suffix=True)
+        faireval.score([["PER-B "]], [["O"]], inputs={'suffix': True})
 
 
 def test_the_trainer_helper_reads_suffix_labels():
@@ -199,18 +197,18 @@ def test_the_trainer_helper_reads_suffix_labels():
                           for side in (GOLD, PRED))
     train = (TOKENS, [GOLD[0], PRED[1]])
     got = trainer.make_compute_metrics(labels, eval_tokens=TOKENS, train=train,
-                                       suffix=True, detail="all")((pred_ids, gold_ids))
+                                       inputs={'suffix': True}, detail="all")((pred_ids, gold_ids))
     expected = trainer.make_compute_metrics(
         [from_suffix(t) for t in labels], eval_tokens=TOKENS,
         train=(TOKENS, [PREFIXED[0][0], PREFIXED[1][1]]), detail="all")((pred_ids, gold_ids))
     assert got == expected and got["tough_mentions_seen_count"] == 2  # Ana Lee, Rome
     bad = trainer.make_compute_metrics(labels + ["LOC-X"], metrics=["faireval"],
-                                       suffix=True)
+                                       inputs={'suffix': True})
     with pytest.raises(ValueError, match=r"predictions, sentence 0, position 1: 'LOC-X' "
                                          r"\(written type first, read as 'X-LOC'\)"):
         bad(([[0, len(labels)]], [[0, 0]]))
     with pytest.raises(TypeError, match="suffix must be True or False"):
-        trainer.make_compute_metrics(labels, metrics=["faireval"], suffix="yes")
+        trainer.make_compute_metrics(labels, metrics=["faireval"], inputs={'suffix': "yes"})
 
 
 @pytest.mark.parametrize("family", ["tough_mentions", "hardeval", "attribute_buckets"])
@@ -221,8 +219,8 @@ def test_suffix_given_to_compute_reads_the_training_tags_too(family):
     at load time is read as loaded whatever a compute's suffix."""
     evaluate = pytest.importorskip("evaluate")
     score = __import__(family).score
-    train = dict(train_tokens=TOKENS, train_tags=[GOLD[0], PRED[1]])
-    prefixed_train = dict(train_tokens=TOKENS, train_tags=[PREFIXED[0][0], PREFIXED[1][1]])
+    train = dict(train=(TOKENS, [GOLD[0], PRED[1]]))
+    prefixed_train = dict(train=(TOKENS, [PREFIXED[0][0], PREFIXED[1][1]]))
     expected = score(*PREFIXED, tokens=TOKENS, **prefixed_train).to_dict()
     metric = evaluate.load(str(REPO / "metrics" / family))
     at_compute = metric.compute(references=GOLD, predictions=PRED, tokens=TOKENS,

@@ -105,7 +105,7 @@ PAPER_GOLD = [["B-PER", "I-PER", "O", "O", "B-ORG", "O", "O", "O", "B-LOC"]]
 
 def test_paper_example_uk_seen_newcastle_unseen_type_john_brown_unseen_tokens():
     result = tough_mentions.score(PAPER_GOLD, PAPER_GOLD, tokens=PAPER_TOKENS,
-                                  train_tokens=PAPER_TRAIN_TOKENS, train_tags=PAPER_TRAIN_TAGS,
+                                  train=(PAPER_TRAIN_TOKENS, PAPER_TRAIN_TAGS),
                                   return_mentions=True)
     d = result.to_dict()
     texts = {name: [m["text"] for m in rows] for name, rows in d["mentions"].items()}
@@ -139,8 +139,7 @@ PRED = [["B-PER", "I-PER", "O", "O", "B-LOC", "O", "O", "O", "B-LOC"],
 
 
 def every_subset():
-    return tough_mentions.score(GOLD, PRED, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                                train_tags=TRAIN_TAGS, return_mentions=True)
+    return tough_mentions.score(GOLD, PRED, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS), return_mentions=True)
 
 
 def test_every_subset_by_hand():
@@ -191,7 +190,7 @@ def test_composition_has_no_key_a_type_name_can_clash_with():
     # a type literally named "overall" (or "all") is just another per_type row
     gold = [["B-overall", "O", "B-all", "B-PER"]]
     d = tough_mentions.score(gold, gold, tokens=[["x", "y", "z", "Kim"]],
-                             train_tokens=[["x"]], train_tags=[["B-overall"]]).to_dict()
+                             train=([["x"]], [["B-overall"]])).to_dict()
     assert sorted(d["per_type"]) == ["PER", "all", "overall"]
     assert d["composition"] == {"all": 1.0, "seen": 1 / 3, "unseen_any": 2 / 3,
                                 "unseen_tokens": 2 / 3, "unseen_type": 0.0, "tcm_all": 0.0,
@@ -204,14 +203,13 @@ def test_only_annotated_training_mentions_count_and_texts_match_whole():
     # "Paris" occurs in training only outside mentions; "York" only inside "New York".
     result = tough_mentions.score(
         [["B-LOC", "O", "B-LOC"]], [["B-LOC", "O", "O"]], tokens=[["Paris", "and", "York"]],
-        train_tokens=[["Paris", "is", "near", "New", "York"]],
-        train_tags=[["O", "O", "O", "B-LOC", "I-LOC"]], return_mentions=True).to_dict()
+        train=([["Paris", "is", "near", "New", "York"]], [["O", "O", "O", "B-LOC", "I-LOC"]]), return_mentions=True).to_dict()
     assert result["counts"]["unseen_tokens"] == 2 and result["counts"]["seen"] == 0
     assert result["recall_seen"] is None and result["recall_unseen_tokens"] == 0.5
 
 
 def test_case_sensitivity():
-    train = dict(train_tokens=[["Apple", "sells"]], train_tags=[["B-ORG", "O"]])
+    train = dict(train=([["Apple", "sells"]], [["B-ORG", "O"]]))
     tokens = [["APPLE", "and", "apple", "pie"]]
     gold = [["B-ORG", "O", "B-MISC", "O"]]
     exact = tough_mentions.score(gold, gold, tokens=tokens, **train).to_dict()
@@ -229,7 +227,7 @@ def test_case_sensitivity():
 
 def test_empty_subsets_and_no_gold_mentions_give_none_not_zero():
     result = tough_mentions.score([["O", "O"]], [["B-PER", "O"]], tokens=[["a", "b"]],
-                                  train_tokens=[["a"]], train_tags=[["B-PER"]])
+                                  train=([["a"]], [["B-PER"]]))
     d = result.to_dict()
     for name in SUBSETS:
         assert d[f"recall_{name}"] is None, name
@@ -245,17 +243,17 @@ def test_empty_subsets_and_no_gold_mentions_give_none_not_zero():
 
 def test_empty_training_mentions_make_everything_unseen_tokens():
     d = tough_mentions.score([["B-PER"]], [["B-PER"]], tokens=[["Kim"]],
-                             train_tokens=[["Kim"]], train_tags=[["O"]]).to_dict()
+                             train=([["Kim"]], [["O"]])).to_dict()
     assert d["counts"]["unseen_tokens"] == 1 and d["recall_unseen_tokens"] == 1.0
 
 
 def test_lenient_repairs_are_reported_and_scheme_is_used():
     d = tough_mentions.score([["O", "I-PER"]], [["O", "I-PER"]], tokens=[["x", "Kim"]],
-                             train_tokens=[["Kim"]], train_tags=[["B-PER"]]).to_dict()
+                             train=([["Kim"]], [["B-PER"]])).to_dict()
     assert d["counts"]["seen"] == 1 and d["repairs"]["gold"]["invalid_transitions"] == 1
     d = tough_mentions.score([["S-PER", "B-LOC", "E-LOC"]], [["S-PER", "O", "O"]],
                              tokens=[["Kim", "New", "York"]], scheme="IOBES", mode="strict",
-                             train_tokens=[["New", "York"]], train_tags=[["B-LOC", "E-LOC"]])\
+                             train=([["New", "York"]], [["B-LOC", "E-LOC"]]))\
         .to_dict()
     assert d["counts"] == {"all": 2, "seen": 1, "unseen_any": 1, "unseen_tokens": 1,
                            "unseen_type": 0, "tcm_all": 0, "tcm_seen": 0, "tcm_unseen": 0}
@@ -294,16 +292,16 @@ def test_statistics_resample_like_the_report():
 
 # -- input forms -------------------------------------------------------------------------
 def test_corpus_input_with_prebuilt_index_as_the_report_calls_it():
-    index = as_train_index(TRAIN_TOKENS, "IOB2", "lenient", train_tags=TRAIN_TAGS)
+    index = as_train_index((TRAIN_TOKENS, TRAIN_TAGS), "IOB2", "lenient")
     corpus = Corpus.from_tags(GOLD, PRED, tokens=TOKENS)
     from_corpus = tough_mentions.score(corpus, scheme="IOB2", mode="lenient", train=index)
     assert from_corpus.to_dict() == tough_mentions.score(GOLD, PRED, tokens=TOKENS,
                                                          train=index).to_dict()
     # named columns of a multi-system corpus
     systems = Corpus.from_tags(GOLD, tokens=TOKENS, columns={"sys": PRED, "copy": GOLD})
-    named = tough_mentions.score(systems, train=index, pred_column="sys")
+    named = tough_mentions.score(systems, train=index, inputs={'pred_column': "sys"})
     assert named.to_dict() == from_corpus.to_dict()
-    perfect = tough_mentions.score(systems, train=index, pred_column="copy").to_dict()
+    perfect = tough_mentions.score(systems, train=index, inputs={'pred_column': "copy"}).to_dict()
     assert all(perfect[f"recall_{s}"] == 1.0 for s in SUBSETS)
 
 
@@ -328,14 +326,14 @@ def test_label_ids_with_ignored_positions():
     refs = [[s[0], -100] + s[1:] for s in refs]
     preds = [[s[0], 0] + s[1:] for s in preds]
     got = tough_mentions.score(refs, preds, tokens=TOKENS, label_list=labels,
-                               train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+                               train=(TRAIN_TOKENS, TRAIN_TAGS))
     expected = every_subset().to_dict()
     del expected["mentions"]
     assert got.to_dict() == expected
 
 
 def test_second_score_with_one_index_reuses_the_derived_table(monkeypatch):
-    index = as_train_index(TRAIN_TOKENS, "IOB2", "lenient", train_tags=TRAIN_TAGS)
+    index = as_train_index((TRAIN_TOKENS, TRAIN_TAGS), "IOB2", "lenient")
     calls = []
     original = tough_mentions.subsets.mention_texts
     monkeypatch.setattr(tough_mentions.subsets, "mention_texts",
@@ -350,7 +348,7 @@ def test_second_score_with_one_index_reuses_the_derived_table(monkeypatch):
 
 
 # -- bad input ---------------------------------------------------------------------------
-TRAIN = dict(train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+TRAIN = dict(train=(TRAIN_TOKENS, TRAIN_TAGS))
 
 
 @pytest.mark.parametrize("call, error, words", [
@@ -400,8 +398,7 @@ def tagged(draw, max_sentences=5):
 def test_properties(train, test, case_sensitive, data):
     tokens, gold = test
     pred = [data.draw(st.lists(TAGS, min_size=len(s), max_size=len(s))) for s in gold]
-    result = tough_mentions.score(gold, pred, tokens=tokens, train_tokens=train[0],
-                                  train_tags=train[1], case_sensitive=case_sensitive)
+    result = tough_mentions.score(gold, pred, tokens=tokens, train=(train[0], train[1]), case_sensitive=case_sensitive)
     d = result.to_dict()
     masks = result.subsets.masks()
     # Seen, Unseen-Type, Unseen-Tokens partition the gold mentions

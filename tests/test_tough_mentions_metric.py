@@ -66,8 +66,7 @@ def evaluate_module(background):
 
 
 def expected(**options) -> dict:
-    return tough_mentions.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                                train_tags=TRAIN_TAGS, **options).to_dict()
+    return tough_mentions.score(REFERENCES, PREDICTIONS, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS), **options).to_dict()
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +82,7 @@ def loaded(evaluate_module):
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(TrainIndex, "build", classmethod(counted))
-        metric = evaluate_module.load(MODULE, train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS,
+        metric = evaluate_module.load(MODULE, train=(TRAIN_TOKENS, TRAIN_TAGS),
                                       tokens=TOKENS)
         yield metric, builds
 
@@ -127,7 +126,7 @@ def test_another_scheme_at_compute_indexes_the_load_time_data_for_it(loaded):
 
 def test_training_data_at_compute(plain):
     given = plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS,
-                          train_tokens=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+                          train=(TRAIN_TOKENS, TRAIN_TAGS))
     assert given == expected()
     with pytest.raises(ValueError, match="training data"):
         plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS)

@@ -14,8 +14,7 @@ from .test_tough_mentions import GOLD, PRED, TOKENS, TRAIN_TAGS, TRAIN_TOKENS, w
 
 
 def result(pred):
-    return tough_mentions.score(GOLD, pred, tokens=TOKENS, train_tokens=TRAIN_TOKENS,
-                                train_tags=TRAIN_TAGS).to_dict()
+    return tough_mentions.score(GOLD, pred, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS)).to_dict()
 
 
 def test_small_subsets_follow_the_counts():

@@ -32,7 +32,7 @@ TRAIN_TAGS = [["B-PER", "I-PER", "O", "B-LOC"], ["B-PER", "I-PER", "O"]]
 @pytest.fixture(scope="module")
 def logged():
     """What compute_metrics returns for the small example, with the families' own results."""
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     compute = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train, detail="all")
     ids = [[LABELS.index(tag) for tag in sentence] for sentence in GOLD]
     predicted = [[LABELS.index(tag) for tag in sentence] for sentence in PRED]
@@ -112,7 +112,7 @@ def test_two_numbers_with_one_name_are_an_error():
 @pytest.fixture(scope="module")
 def headline(logged):
     """The default (``detail="headline"``) on the same example."""
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     compute = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train)
     ids = [[LABELS.index(tag) for tag in sentence] for sentence in GOLD]
     predicted = [[LABELS.index(tag) for tag in sentence] for sentence in PRED]
@@ -177,7 +177,7 @@ def test_the_headline_is_always_part_of_all(pairs):
     ids = [[LABELS.index(g) for g, _ in sentence] for sentence in pairs]
     predicted = [[LABELS.index(p) for _, p in sentence] for sentence in pairs]
     tokens = [[f"w{i}" for i in range(len(sentence))] for sentence in pairs]
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     every = make_compute_metrics(LABELS, eval_tokens=tokens, train=train, detail="all")
     default = make_compute_metrics(LABELS, eval_tokens=tokens, train=train)
     logged, headline = every.compute(ids, predicted), default.compute(ids, predicted)

@@ -162,7 +162,7 @@ def _cli_json(argv):
 
 
 def test_every_family_scores_the_processed_mentions(tmp_path):
-    """faireval and a GoldContext read through read_input: the same as processing first."""
+    """faireval and a Evaluation read through read_input: the same as processing first."""
     rnd = random.Random(7)
     gold = random_corpus(rnd, "IOB2", 60, corrupt=0.0)
     pred = [[t if rnd.random() > 0.3 else "O" for t in tags] for tags in gold]
@@ -172,9 +172,9 @@ def test_every_family_scores_the_processed_mentions(tmp_path):
     processed = [corpus.tags("gold", i) for i in range(corpus.n_sentences)], \
         [corpus.tags("pred", i) for i in range(corpus.n_sentences)]
     direct = faireval.score(*processed).to_dict()
-    given = faireval.score(gold, pred, type_map={"ORG": "PER"}, remove_types=["LOC"]).to_dict()
+    given = faireval.score(gold, pred, inputs={'type_map': {"ORG": "PER"}, 'remove_types': ["LOC"]}).to_dict()
     assert given["fair_f1"] == direct["fair_f1"] and given["per_type"] == direct["per_type"]
-    context = nerspan.GoldContext.build(gold, type_map={"ORG": "PER"}, remove_types=["LOC"])
+    context = nerspan.Evaluation.build(gold, inputs={'type_map': {"ORG": "PER"}, 'remove_types': ["LOC"]})
     assert set(context.gold.types[t] for t in context.gold.type) == {"PER"}
 
 
@@ -234,19 +234,19 @@ def test_strict_mode_keeps_its_discards_counted(rnd, scheme):
 def test_clear_errors():
     gold, pred = [["B-PER", "O", "B-LOC"]], [["B-PER", "O", "O"]]
     with pytest.raises(TypeNotFoundError, match="kept type 'FOO' occurs in no tag"):
-        nerspan.score(gold, pred, keep_types=["FOO"])
+        nerspan.score(gold, pred, inputs={'keep_types': ["FOO"]})
     with pytest.raises(TypeNotFoundError, match="removed type 'MISC'"):
-        nerspan.score(gold, pred, remove_types=["MISC"])
+        nerspan.score(gold, pred, inputs={'remove_types': ["MISC"]})
     with pytest.raises(TypeNotFoundError, match="mapped type 'PERSON'"):
-        nerspan.score(gold, pred, type_map={"PERSON": "PER"})
+        nerspan.score(gold, pred, inputs={'type_map': {"PERSON": "PER"}})
     with pytest.raises(TypeError, match="both given"):
-        nerspan.score(gold, pred, keep_types=["PER"], remove_types=["LOC"])
+        nerspan.score(gold, pred, inputs={'keep_types': ["PER"], 'remove_types': ["LOC"]})
     with pytest.raises(TypeError, match="not a string"):
-        nerspan.score(gold, pred, keep_types="PER,LOC")
+        nerspan.score(gold, pred, inputs={'keep_types': "PER,LOC"})
     with pytest.raises(TypeError, match="no entity type"):
-        nerspan.score(gold, pred, type_map={"PER": "O"})
+        nerspan.score(gold, pred, inputs={'type_map': {"PER": "O"}})
     # a type only the predictions have may be removed
-    assert nerspan.score(gold, [["B-MISC", "O", "B-LOC"]], remove_types=["MISC"]).micro() \
+    assert nerspan.score(gold, [["B-MISC", "O", "B-LOC"]], inputs={'remove_types': ["MISC"]}).micro() \
         == (1.0, 0.5, 2 / 3)
 
 
@@ -254,7 +254,7 @@ def test_training_data_is_processed_too():
     gold, pred, words = [["B-PERSON", "O"]], [["B-PER", "O"]], [["Ann", "sleeps"]]
     mapped = tough_mentions.score(gold, pred, tokens=words, train=([["Ann", "works"]],
                                                                    [["B-PERSON", "O"]]),
-                                  type_map={"PERSON": "PER"}).to_dict()
+                                  inputs={'type_map': {"PERSON": "PER"}}).to_dict()
     by_hand = tough_mentions.score([["B-PER", "O"]], pred, tokens=words,
                                    train=([["Ann", "works"]], [["B-PER", "O"]])).to_dict()
     assert mapped["counts"] == by_hand["counts"] and mapped["recall"] == 1.0
@@ -269,7 +269,7 @@ def test_every_family_counts_the_changes_in_repairs(family):
     words = [["Ann", "Lee", "in", "Oslo"], ["Bob", "ran"]]
     extra = {} if family in ("nerspan", "faireval") else dict(
         tokens=words, train=(words, [["B-PERSON", "I-PERSON", "O", "B-LOC"], ["O", "O"]]))
-    repairs = score(gold, pred, type_map={"PERSON": "PER"}, remove_types=["MISC"],
+    repairs = score(gold, pred, inputs={'type_map': {"PERSON": "PER"}, 'remove_types': ["MISC"]},
                     **extra).to_dict()["repairs"]
     # gold: one PERSON mention retyped, one MISC dropped; pred: one MISC dropped
     assert (repairs["gold"]["types_mapped"], repairs["gold"]["types_removed"]) == (1, 1)
@@ -333,8 +333,7 @@ def test_evaluate_modules_take_the_type_options(family, monkeypatch):
     gold = [["B-PERSON", "I-PERSON", "O", "B-LOC"], ["B-MISC", "O"]]
     pred = [["B-PER", "I-PER", "O", "B-LOC"], ["B-MISC", "O"]]
     words = [["Ann", "Lee", "in", "Oslo"], ["Bob", "ran"]]
-    extra = {} if family == "faireval" else dict(tokens=words, train_tokens=words,
-                                                  train_tags=gold)
+    extra = {} if family == "faireval" else dict(tokens=words, train=(words, gold))
     options = dict(type_map={"PERSON": "PER"}, remove_types=["MISC"])
     expected = importlib.import_module(family).score(gold, pred, **options, **extra).to_dict()
     at_compute = evaluate.load(f"metrics/{family}").compute(
@@ -419,8 +418,8 @@ def test_io_tags_a_map_makes_adjacent_of_one_type_are_refused_with_the_remedy(tm
             r"process would merge them\): convert the tags to a scheme that parts them first "
             r"\(nerspan.encodings.convert, nerlens convert IN OUT --from IO --to IOB2\), or "
             r"map the types apart$")):
-        nerspan.score(tags, tags, scheme="IO", type_map={"ORG": "PER"})
+        nerspan.score(tags, tags, scheme="IO", inputs={'type_map': {"ORG": "PER"}})
     iob2 = nerspan.encodings.convert(tags, "IO", "IOB2").tags()
     assert iob2 == [["B-ORG", "B-PER", "O"]]
-    result = nerspan.score(iob2, iob2, type_map={"ORG": "PER"}).to_dict()
+    result = nerspan.score(iob2, iob2, inputs={'type_map': {"ORG": "PER"}}).to_dict()
     assert result["per_type"]["PER"]["support"] == 2

@@ -229,8 +229,7 @@ def test_result_weighted_method_aliases():
 
 
 HARD = dict(tokens=[["Kim", "ran", "to", "Paris"], ["Paris", "ran"]],
-            train_tokens=[["Kim", "ran"], ["Paris", "ran", "Kim"], ["Paris", "is"]],
-            train_tags=[["B-PER", "O"], ["B-LOC", "O", "O"], ["B-PER", "O"]])
+            train=([["Kim", "ran"], ["Paris", "ran", "Kim"], ["Paris", "is"]], [["B-PER", "O"], ["B-LOC", "O", "O"], ["B-PER", "O"]]))
 HARD_GOLD = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"]]
 HARD_PRED = [["B-PER", "O", "O", "B-PER"], ["O", "O"]]
 
@@ -245,8 +244,7 @@ def test_hardeval_strict_alias():
             warnings.simplefilter("ignore", DeprecationWarning)
             hardeval.score(HARD_GOLD, HARD_PRED, strict=False, strict_diff=True, **HARD)
     corpus = nerspan.Corpus.from_tags(HARD_GOLD, tokens=HARD["tokens"])
-    index = nerspan.as_train_index(None, train_tokens=HARD["train_tokens"],
-                                   train_tags=HARD["train_tags"])
+    index = nerspan.as_train_index(None, train=(HARD["train_tokens"], HARD["train_tags"]))
     same(deprecated(lambda: hardeval.classify_tokens(corpus, index, strict=True)),
          hardeval.classify_tokens(corpus, index, strict_diff=True))
     same(deprecated(lambda: hardeval.kfold_subsets(corpus, k=2, strict=True)),
@@ -256,7 +254,7 @@ def test_hardeval_strict_alias():
 def test_module_strict_alias():
     evaluate = pytest.importorskip("evaluate")
     metric = evaluate.load(str(REPO / "metrics" / "hardeval"),
-                           train_tokens=HARD["train_tokens"], train_tags=HARD["train_tags"])
+                           train=(HARD["train_tokens"], HARD["train_tags"]))
     new = metric.compute(references=HARD_GOLD, predictions=HARD_PRED, tokens=HARD["tokens"],
                          strict_diff=True)
     old = deprecated(lambda: metric.compute(references=HARD_GOLD, predictions=HARD_PRED,
@@ -366,7 +364,7 @@ def test_library_loader_reads_files_lists_and_tag_lists(files):
     assert names == ["sys"]
     tags, names = read_systems([["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"]],
                                {"sys": [["B-PER", "O", "O", "B-PER"], ["O", "O"]]},
-                               tokens=[["Kim", "ran", "to", "Paris"], ["paris", "ran"]])
+                               inputs={'tokens': [["Kim", "ran", "to", "Paris"], ["paris", "ran"]]})
     for corpus, column in ((by_name, "sys"), (tags, "sys")):
         assert corpus.tags(column, 0) == by_list.tags("pred", 0)
         assert corpus.tags(nerspan.GOLD, 1) == by_list.tags(nerspan.GOLD, 1)
@@ -389,7 +387,7 @@ def test_library_loader_checks_tokens(files, tmp_path):
     with pytest.raises(nerspan.NerspanError, match="Rome"):
         read_systems(files["gold"], [str(other)])
     with pytest.warns(UserWarning, match="accepted"):
-        read_systems(files["gold"], [str(other)], allow_token_mismatch=True)
+        read_systems(files["gold"], [str(other)], inputs={'allow_token_mismatch': True})
 
 
 def test_cli_does_not_read_files_itself():

@@ -85,5 +85,5 @@ def demo_setup(n_train: int = 256, n_eval: int = 64):
     labels = label_list(train_tags, eval_tags)
     tokenizer = word_level_tokenizer(train_tokens + eval_tokens)
     model = tiny_bert(tokenizer, labels)
-    return dict(train_tokens=train_tokens, train_tags=train_tags, eval_tokens=eval_tokens,
+    return dict(train=(train_tokens, train_tags), eval_tokens=eval_tokens,
                 eval_tags=eval_tags, labels=labels, tokenizer=tokenizer, model=model)

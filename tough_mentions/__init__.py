@@ -10,7 +10,7 @@ subset; precision and F1 only overall (false positives belong to no subset).
 >>> import tough_mentions
 >>> r = tough_mentions.score([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]],
 ...                          tokens=[["Ana", "in", "Lima"]],
-...                          train_tokens=[["Lima", "won"]], train_tags=[["B-ORG", "O"]])
+...                          train=([["Lima", "won"]], [["B-ORG", "O"]]))
 >>> d = r.to_dict()
 >>> d["recall"], d["recall_unseen_tokens"], d["recall_unseen_type"], d["recall_seen"]
 (0.5, 1.0, 0.0, None)
@@ -21,8 +21,8 @@ subset; precision and F1 only overall (false positives belong to no subset).
 """
 from . import analysis
 from .analysis import check_min_share, recall_spread, small_subsets
-from .core import (ALL_SUBSETS, HEADLINE, ToughMentionsResult, gold_subsets, score,
-                   score_subsets, training_index)
+from .core import (ALL_SUBSETS, HEADLINE, ToughMentionsOptions, ToughMentionsResult,
+                   gold_subsets, score, score_subsets)
 from .subsets import (KIND_KEYS, NAMING, SEEN, SUBSET_LEGEND, SUBSET_NAMES, SUBSETS,
                       UNSEEN_TOKENS, UNSEEN_TYPE, MentionSubsets, SubsetNaming, classify,
                       confusable, training_pairs)
@@ -31,7 +31,8 @@ from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
 __all__ = [
     "FAMILY",
-    "score", "score_subsets", "gold_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
+    "score", "score_subsets", "gold_subsets", "ToughMentionsOptions", "ToughMentionsResult",
+    "HEADLINE",
     "ALL_SUBSETS", "SUBSETS", "SUBSET_NAMES", "NAMING", "SubsetNaming", "SUBSET_LEGEND",
     "KIND_KEYS", "SEEN", "UNSEEN_TYPE",
     "UNSEEN_TOKENS", "MentionSubsets", "classify", "confusable", "training_pairs",

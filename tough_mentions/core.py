@@ -5,17 +5,16 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from nerspan import PRED, Corpus, GoldContext, TrainIndex, as_train_index, decode
-from nerspan.confusion import entity_confusion, with_confusion
-from nerspan.gold_context import resolve
-from nerspan.fbeta import fbeta_option, with_fbeta
-from nerspan.input_options import input_options
-from nerspan.options import check_bool
+from nerspan import PRED, Corpus, Evaluation, InputOptions, decode
+from nerspan.evaluation import resolve
+from nerspan.migration import migrated
+from nerspan.reading.training import TRAIN_FORMS
+from nerspan.records import Record, switch
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores, match
 from nerspan.spans import LabelTable, repairs_dict
 from nerspan.train_index import mention_texts
-from nerspan.result import entity_row, undefined_keys
+from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
                                ratio_statistic)
 
@@ -28,7 +27,21 @@ HEADLINE = ("precision", "recall", "f1") + tuple(f"recall_{s}" for s in SUBSETS)
 
 
 @dataclass(frozen=True)
-class ToughMentionsResult:
+class ToughMentionsOptions(Record):
+    """tough_mentions' own options (``score``; the command line's flags and the evaluate
+    module's features are made of these fields)."""
+
+    case_sensitive: bool = switch(
+        True, "compare mention texts as they are (default) or lowercased; the same "
+        "normalisation applies to type confusability in the test set.")
+    return_mentions: bool = switch(
+        False, "also list the gold mentions of each subset with their hit (mentions).")
+
+    describes = "tough_mentions"
+
+
+@dataclass(frozen=True)
+class ToughMentionsResult(Result):
     """Recall of one system on the tough-mention subsets, and the data composition.
 
     Keeps, per gold mention, its sentence, type, subset kind and whether it was predicted
@@ -50,8 +63,6 @@ class ToughMentionsResult:
     mentions: dict | None = None   # with return_mentions: subset -> mention rows
     # type id (of ``subsets.gold.types``) of every predicted mention, for per-type precision
     pred_type: np.ndarray | None = field(default=None, repr=False, compare=False)
-    # with confusion=True: the entity confusion matrix of the same spans (nerspan.confusion)
-    entity_confusion: dict | None = field(default=None, repr=False, compare=False)
 
     # -- counts --------------------------------------------------------------------------
     @property
@@ -66,7 +77,7 @@ class ToughMentionsResult:
         return np.bincount(gold.type[mask], minlength=len(gold.types))
 
     # -- output --------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def plain_dict(self) -> dict:
         """The documented keys: overall P/R/F1, recall per subset, counts, per type,
         composition; ``hits``, ``undefined`` (which of precision and recall, nerspan's
         entity scores, took ``zero_division=0``), ``options``, ``repairs`` (and
@@ -107,8 +118,7 @@ class ToughMentionsResult:
         out["repairs"] = dict(self.repairs) or repairs_dict(None, None)
         if self.mentions is not None:
             out["mentions"] = self.mentions
-        return with_confusion(with_fbeta(out, self.options.get("beta", 1.0)),
-                              self.entity_confusion)
+        return out
 
     def undefined(self, out: dict | None = None) -> list:
         """The top-level keys whose value took ``zero_division`` (precision, recall:
@@ -137,7 +147,7 @@ class ToughMentionsResult:
 
         >>> import tough_mentions
         >>> r = tough_mentions.score([["B-PER", "O"]], [["B-PER", "O"]], tokens=[["Kim", "ran"]],
-        ...                          train_tokens=[["Kim"]], train_tags=[["B-PER"]])
+        ...                          train=([["Kim"]], [["B-PER"]]))
         >>> {s.name: s.estimate() for s in r.statistics()}["tough_mentions.recall_seen"]
         1.0
         """
@@ -170,13 +180,10 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
-@fbeta_option
-@input_options(positional=("tokens",))
-def score(references, predictions=None, *, train=None, train_tokens=None,
-          train_tags=None, case_sensitive: bool = True, scheme: str | None = None,
-          mode: str | None = None, return_mentions: bool = False,
-          train_options: dict | None = None, confusion: bool = False,
-          inputs) -> ToughMentionsResult:
+@migrated
+def score(references, predictions=None, *, tokens=None, train=None, scheme: str | None = None,
+          mode: str | None = None, label_list=None, inputs=None, case_sensitive: bool = True,
+          return_mentions: bool = False, options=None) -> ToughMentionsResult:
     """Tough Mentions Recall: recall on unseen and type-confusable gold mentions.
 
     Args:
@@ -184,22 +191,18 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
             (-100 positions dropped), span lists per sentence, a ``datasets`` split, a
             ``nerspan.Corpus`` (then ``predictions`` may be omitted: its columns
             ``gold_column`` and ``pred_column`` are scored), or as ``references`` a
-            ``nerspan.GoldContext`` (gold decoded and classified once for many systems;
-            its scheme, mode, index). The test words (``tokens``) are needed.
+            ``nerspan.Evaluation`` and as ``predictions`` a system's name (gold decoded
+            and classified once for many systems; its scheme, mode, index).
+        tokens: the test words (a list per sentence), needed unless the input holds them.
         train: the training data: a ``nerspan.TrainIndex`` (reused as is: index once,
-            score many times), a ``Corpus``, a ``datasets`` split, a column file path; or
-            ``train_tokens`` + ``train_tags`` (lists per sentence).
-        train_options: how to read ``train`` when it is a file or a ``datasets`` split
-            (``nerspan.read_columns`` / ``Corpus.from_dataset`` keyword arguments).
-        case_sensitive: compare mention texts as they are (default) or lowercased; the
-            same normalisation applies to type confusability in the test set.
+            score many times), a ``Corpus``, a ``datasets`` split, a column file path, or
+            a ``(tokens, tags)`` pair of lists per sentence.
         scheme, mode: how tags are decoded (``nerspan.decode``; IOB2, lenient); the
             training data too, unless ``train`` is a prebuilt index.
-        return_mentions: also list the gold mentions of each subset with their hit.
-        confusion: add the entity confusion matrix, ``confusion[gold type][predicted
-            type]`` over mentions with identical spans ("O": missed, spurious), and
-            ``boundary_errors`` per type apart, as ``nerspan.score(confusion=True)``
-            gives them (``nerspan.confusion``), of the spans scored here.
+        label_list: the tags in id order, when both sides are label ids.
+        inputs: the other input options (``nerspan.InputOptions``, or a dict of them).
+        case_sensitive, return_mentions: the options of ``ToughMentionsOptions``;
+            ``options``: that record (or a dict), the keywords given put over it.
 
     Subsets (METHODS.md section 1): Seen (the text occurs in training as a mention of
     this type), Unseen-Type (a training mention text, never with this type),
@@ -211,34 +214,34 @@ def score(references, predictions=None, *, train=None, train_tokens=None,
     ...           [["B-PER", "I-PER", "O", "O", "B-LOC", "O", "O", "O", "B-LOC"]],
     ...           tokens=[["John", "Brown", ",", "the", "Newcastle", "star", "from", "the",
     ...                    "UK"]],
-    ...           train_tokens=[["Newcastle", "is", "a", "city", "in", "the", "UK"]],
-    ...           train_tags=[["B-LOC", "O", "O", "O", "O", "O", "B-LOC"]])
+    ...           train=([["Newcastle", "is", "a", "city", "in", "the", "UK"]],
+    ...                  [["B-LOC", "O", "O", "O", "O", "O", "B-LOC"]]))
     >>> d = r.to_dict()
     >>> d["counts"]["seen"], d["counts"]["unseen_type"], d["counts"]["unseen_tokens"]
     (1, 1, 1)
     >>> d["recall_seen"], d["recall_unseen_type"], d["recall_unseen_tokens"], d["recall_tcm_all"]
     (1.0, 0.0, 1.0, None)
     """
-    case_sensitive = check_bool("case_sensitive", case_sensitive)
-    return_mentions = check_bool("return_mentions", return_mentions)
-    confusion = check_bool("confusion", confusion)
+    options = ToughMentionsOptions.of(options).with_keywords(
+        case_sensitive=case_sensitive, return_mentions=return_mentions)
     context, corpus, gold_column, pred_column = resolve(
-        references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
+        references, predictions, scheme=scheme, mode=mode, train=train,
+        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
     if corpus.tokens is None:
         raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
                          "of each sentence) or a Corpus with tokens")
     if pred_column not in corpus.columns:
         raise ValueError("tough_mentions needs predictions: pass predictions=... (or a "
                          f"Corpus with a {pred_column!r} column)")
-    if context.index(train, train_tokens, train_tags, train_options) is None:
-        training_index()  # raises the error that names the training data needed
+    if context.index(train) is None:
+        raise ValueError(f"tough_mentions needs training data: pass train=... ({TRAIN_FORMS})")
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
-    subsets = gold_subsets(context, case_sensitive, table)
+    subsets = gold_subsets(context, options.case_sensitive, table)
     return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
-                         return_mentions, table, context, confusion)
+                         options.return_mentions, table, context)
 
 
-def gold_subsets(context: GoldContext, case_sensitive: bool = True,
+def gold_subsets(context: Evaluation, case_sensitive: bool = True,
                  table: LabelTable | None = None) -> MentionSubsets:
     """The classification of the context's gold mentions, made once per context and case
     setting; its ``gold`` in the type ids of ``table`` (a scoring corpus's table)."""
@@ -252,17 +255,16 @@ def gold_subsets(context: GoldContext, case_sensitive: bool = True,
 def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PRED,
                   scheme: str = "IOB2", mode: str = "lenient", return_mentions: bool = False,
                   table: LabelTable | None = None,
-                  context: GoldContext | None = None,
-                  confusion: bool = False) -> ToughMentionsResult:
+                  context: Evaluation | None = None) -> ToughMentionsResult:
     """Score one prediction column against gold mentions already classified.
 
     ``subsets`` comes from ``classify(corpus, gold, index)`` with ``gold`` decoded from
     ``corpus`` with the same scheme, mode and label table: one classification serves any
     number of systems (columns) of the same corpus (``gold_subsets`` of a gold
     ``context`` keeps it, and the context keeps the mention texts ``return_mentions``
-    lists). With a ``context``, the predictions come from it: decoded once per system
-    (its scheme and mode, which ``score`` passes) whatever else scores them.
-    ``confusion``: add the entity confusion matrix of these spans (``score``).
+    lists). With a ``context`` (an ``Evaluation``), the predictions come from it:
+    decoded once per system (its scheme and mode, which ``score`` passes) whatever else
+    scores them.
     """
     table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = subsets.gold
@@ -276,20 +278,12 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
                "mode": mode}
     listed = _mention_rows(corpus, subsets, hit, context) if return_mentions else None
     return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
-                               precision, recall, f1, options, repairs, listed, pred.type,
-                               entity_confusion(confusion, gold, pred))
-
-
-def training_index(train=None, train_tokens=None, train_tags=None, scheme: str = "IOB2",
-                   mode: str = "lenient", train_options: dict | None = None) -> TrainIndex:
-    """The training index from any accepted form (a ``TrainIndex`` is returned as is)."""
-    return as_train_index(train, scheme, mode, train_tags=train_tags, train_tokens=train_tokens,
-                          **(train_options or {}))
+                               precision, recall, f1, options, repairs, listed, pred.type)
 
 
 # -- helpers -----------------------------------------------------------------------------
 def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
-                  context: GoldContext | None = None) -> dict:
+                  context: Evaluation | None = None) -> dict:
     """Subset key -> the gold mentions in it, in corpus order, as readable rows (their
     texts kept in the gold ``context`` for the next system)."""
     gold = subsets.gold
@@ -305,5 +299,5 @@ def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
             for name, mask in subsets.masks().items()}
 
 
-__all__ = ["score", "score_subsets", "gold_subsets", "training_index", "ToughMentionsResult", "HEADLINE",
-           "ALL_SUBSETS", "SUBSET_NAMES"]
+__all__ = ["score", "score_subsets", "gold_subsets", "ToughMentionsOptions",
+           "ToughMentionsResult", "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES"]

@@ -5,13 +5,14 @@ from nerspan.family import Examples, ExperimentPart, Family, Headline, Logged, R
 
 from . import report
 from .analysis import check_min_share
-from .core import score
+from .core import ToughMentionsOptions, score
 
 FAMILY = Family(
     name="tough_mentions",
     title="Tough mentions: recall on unseen and type-confusable mentions",
     order=1,
     score=score,
+    options=ToughMentionsOptions,
     needs_train=True,
     needs_tokens=True,
     headline=(Headline("recall_unseen_any", "R unseen", "recall on unseen mentions",

@@ -63,7 +63,7 @@ Args:
         numbers of the tag route. At evaluate.load(...) or at compute(...).
     tokens: the test words per sentence (or give them to evaluate.load(...)).
     train: training data: a datasets split, a column file path, a nerspan Corpus or
-        TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
+        TrainIndex; or a (tokens, tags) pair of lists per sentence. Give it
         to evaluate.load(...) to index it once, or to compute(...). Needed by oDen, eCon,
         eFre, tCon and tFre.
     n_buckets: buckets per attribute (default 4: XS, S, L, XL; 2 to 1000).
@@ -80,7 +80,7 @@ Args:
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
     confusion: also give the entity confusion matrix, confusion[gold type][predicted
         type] over mentions with identical spans ("O": missed, spurious), and
-        boundary_errors per type apart, as nerspan.score(confusion=True).
+        boundary_errors per type apart (nerspan.Evaluation.confusion).
     beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
         naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Returns:
@@ -99,10 +99,10 @@ Returns:
 Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/attribute_buckets",
-    ...                        train_tokens=[["Kim", "lives", "in", "New", "York"],
-    ...                                      ["New", "York", "is", "big"], ["Kim", "met", "Ana"]],
-    ...                        train_tags=[["B-PER", "O", "O", "B-LOC", "I-LOC"],
-    ...                                    ["B-ORG", "I-ORG", "O", "O"], ["B-PER", "O", "B-PER"]])
+    ...                        train=([["Kim", "lives", "in", "New", "York"],
+    ...                                ["New", "York", "is", "big"], ["Kim", "met", "Ana"]],
+    ...                               [["B-PER", "O", "O", "B-LOC", "I-LOC"],
+    ...                                ["B-ORG", "I-ORG", "O", "O"], ["B-PER", "O", "B-PER"]]))
     >>> results = metric.compute(references=[["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "O"]],
     ...                          predictions=[["B-PER", "O", "B-LOC", "O"], ["B-PER", "O", "O"]],
     ...                          tokens=[["Ana", "visited", "New", "York"], ["Kim", "is", "big"]])
@@ -118,8 +118,7 @@ Examples:
 class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
     """Bucket-wise precision, recall and F1 by entity and sentence attributes."""
 
-    OPTIONS = ("n_buckets", "attributes", "bucket_edges", "equal_width", "case_sensitive",
-               "frequency_norm", "compat", "bootstrap", "seed", "confidence", "beta")
+    FAMILY = "attribute_buckets"
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -131,13 +130,9 @@ class AttributeBuckets(TrainingDataMixin, evaluate.Metric):
                             "https://github.com/neulab/InterpretEval"],
         )
 
-    def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
-                 train_tags=None, **kwargs):
-        options = self._options(kwargs)
-        predictions, references, tokens = self._columns(options, predictions, references,
-                                                        self._tokens_for(tokens))
-        index = self._index_for(train, train_tokens, train_tags, options["scheme"],
-                                options["mode"])
+    def _compute(self, predictions, references, tokens=None, train=None, **kwargs):
+        settings = self._settings(kwargs)
+        predictions, references = self._read(settings, predictions, references,
+                                             self._tokens_for(tokens))
         return module_result(attribute_buckets.score, references, predictions,
-                             tokens=tokens, train=index, **options,
-                             **self._span_options(kwargs))
+                             train=self._index_for(train, settings), **settings)

@@ -10,7 +10,7 @@ if importlib.util.find_spec("nerlens") is None:
     raise ModuleNotFoundError("the faireval metric needs nerlens: pip install nerlens",
                               name="nerlens")
 from nerlens.families import family_package
-from nerlens.metric_support import (OptionsMixin, input_features, is_span_input, module_result,
+from nerlens.metric_support import (OptionsMixin, input_features, module_result,
                                     per_example_option)
 
 # the family package, never this script (run from this folder it would shadow it)
@@ -68,12 +68,11 @@ Args:
     schemas: "semeval" adds the SemEval-2013 schemas (strict, exact, partial, ent_type)
         as nervaluate counts them. With schemas: min_overlap, the least overlap of a
         prediction that may take a gold span (a fraction of its tokens in (0, 1],
-        nervaluate's min_overlap_percentage / 100, default 0.01); matching, "greedy"
+        nervaluate's min_overlap_percentage / 100, default 0.01); pairing, "greedy"
         (nervaluate's) or "optimal" (a maximum-weight pairing, independent of the order);
         return_instances, add semeval_instances (every span with its outcome per schema).
     weights: "weighted" (the paper's preset) or a table {error type: (TP, FP, FN)
-        shares} adds the weight_table_* keys; None (default) adds none. ("fair" and
-        "traditional", which chose the headline scores before, are deprecated.)
+        shares} adds the weight_table_* keys; None (default) adds none.
     focus: "target" (default) counts LE and LBE under the target label per label,
         "system" under the system label.
     labels: evaluate only these labels (in this order). exclude: drop these labels.
@@ -87,7 +86,7 @@ Args:
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
     confusion: also give the entity confusion matrix, confusion[gold type][predicted
         type] over mentions with identical spans ("O": missed, spurious), and
-        boundary_errors per type apart, as nerspan.score(confusion=True).
+        boundary_errors per type apart (nerspan.Evaluation.confusion).
     beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
         naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Options may also be given to evaluate.load(...); compute(...) overrides them.
@@ -101,7 +100,7 @@ Returns:
         or a table.
     counts: TP, FP, FN, LE, BE, BEs, BEl, BEo, LBE. traditional_counts: TP, FP, FN.
     per_type: label -> counts and scores. error_confusion (FairEval's confusion of
-    errors; "confusion" before, still read for one release): "matrix" (target label ->
+    errors): "matrix" (target label ->
     system label -> count, non-zero cells only: a missing one is 0), "FN" (target label -> target spans no system span took) and
     "FP" (system label -> system spans no target span took).
     confusion, boundary_errors (with confusion=True): the entity confusion matrix.
@@ -133,9 +132,8 @@ Examples:
 class Faireval(OptionsMixin, evaluate.Metric):
     """FairEval error types and traditional, fair and weight-table scores."""
 
-    OPTIONS = ("weights", "focus", "labels", "exclude", "ignore_punct", "pos", "confusion_tp",
-               "return_pairs", "reference_iteration", "schemas", "tokens", "beta",
-               "min_overlap", "matching", "return_instances")
+    FAMILY = "faireval"
+    DATA = ("pos",)
 
     def _per_token(self) -> tuple:
         # evaluate.load(..., ignore_punct=True) without pos: POS tags come per example
@@ -153,13 +151,10 @@ class Faireval(OptionsMixin, evaluate.Metric):
         )
 
     def _compute(self, predictions, references, **kwargs):
-        options = self._options(kwargs)
-        predictions, references, _ = self._columns(options, predictions, references)
+        settings = self._settings(kwargs)
+        predictions, references = self._read(settings, predictions, references)
         per_example_option("faireval", "pos", kwargs.get("pos"), "pos" in self._per_token(),
                            "ignore_punct=True")
         # spans go to faireval as they are: it scores nested and overlapping spans
-        span_options = self._span_options(kwargs)
-        if span_options or is_span_input(references) or is_span_input(predictions):
-            return faireval.score(references, predictions, **options,
-                                  **span_options).to_dict()
-        return module_result(faireval.score, references, predictions, **options)
+        return module_result(faireval.score, references, predictions, as_given=True,
+                             **settings)

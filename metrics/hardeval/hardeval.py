@@ -57,21 +57,21 @@ Args:
         numbers of the tag route. At evaluate.load(...) or at compute(...).
     tokens: the test words per sentence (or give them to evaluate.load(...)).
     train: training data: a datasets split, a column file path, a nerspan Corpus or
-        TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
+        TrainIndex; or a (tokens, tags) pair of lists per sentence. Give it
         to evaluate.load(...) to index it once, or to compute(...).
     subsets: precomputed leaf subset codes per token (e.g. hardeval.kfold_subsets(...));
         then no training data is needed. Load the module with subsets=True to make them
         an input given with each batch like the tags (aligned in batched and distributed
         runs); as a compute option they are deprecated.
     strict_diff: a token is diff only if its gold label never occurs with it in training
-        (the paper's strict variant; mode="strict" is about decoding). strict is its
-        deprecated name (warns; goes in the next release).
+        (the paper's strict variant; mode="strict" is about decoding).
     error_labels: "bilou" (default, the reference code), "bio" (raw tags) or "io".
-    return_tokens: add "tokens", the tokens of each subset with their compared labels.
+    return_hard_tokens: add "hard_tokens", the tokens of each subset with their compared
+        labels.
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
     confusion: also give the entity confusion matrix, confusion[gold type][predicted
         type] over mentions with identical spans ("O": missed, spurious), and
-        boundary_errors per type apart, as nerspan.score(confusion=True).
+        boundary_errors per type apart (nerspan.Evaluation.confusion).
 Returns:
     hardeval: mean of ter_unseen and ter_diff (an empty subset is left out; None when
         both are empty; "hardeval_parts" names the subsets used). Lower is better.
@@ -85,8 +85,8 @@ Returns:
 Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/hardeval",
-    ...                        train_tokens=[["Kim", "lives", "in", "Paris"], ["Paris", "Hilton"]],
-    ...                        train_tags=[["B-PER", "O", "O", "B-LOC"], ["B-PER", "I-PER"]])
+    ...                        train=([["Kim", "lives", "in", "Paris"], ["Paris", "Hilton"]],
+    ...                               [["B-PER", "O", "O", "B-LOC"], ["B-PER", "I-PER"]]))
     >>> results = metric.compute(references=[["B-PER", "O", "O", "B-LOC"]],
     ...                          predictions=[["B-PER", "O", "O", "B-PER"]],
     ...                          tokens=[["Ana", "lives", "in", "Paris"]])
@@ -105,8 +105,8 @@ Examples:
 class Hardeval(TrainingDataMixin, evaluate.Metric):
     """Token error rates on unseen and label-shifted tokens."""
 
-    OPTIONS = ("subsets", "strict_diff", "error_labels", "return_tokens",
-               "strict")  # strict: the deprecated name of strict_diff
+    FAMILY = "hardeval"
+    DATA = ("subsets",)
 
     def _per_token(self) -> tuple:
         # evaluate.load(..., subsets=True): the codes are an input of every example
@@ -121,18 +121,14 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
             reference_urls=["https://aclanthology.org/2020.lrec-1.211"],
         )
 
-    def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
-                 train_tags=None, **kwargs):
-        options = self._options(kwargs)
-        predictions, references, tokens = self._columns(options, predictions, references,
-                                                        self._tokens_for(tokens))
+    def _compute(self, predictions, references, tokens=None, train=None, **kwargs):
+        settings = self._settings(kwargs)
+        predictions, references = self._read(settings, predictions, references,
+                                             self._tokens_for(tokens))
         per_example_option("hardeval", "subsets", kwargs.get("subsets"),
                            "subsets" in self._per_token(), "subsets=True")
         index = None
-        if options.get("subsets") is None:
-            index = self._require_train(
-                self._index_for(train, train_tokens, train_tags, options["scheme"],
-                                options["mode"]), "hardeval")
-        return module_result(hardeval.score, references, predictions,
-                             tokens=tokens, train=index, **options,
-                             **self._span_options(kwargs))
+        if settings.get("subsets") is None:
+            index = self._require_train(self._index_for(train, settings), "hardeval")
+        return module_result(hardeval.score, references, predictions, train=index,
+                             **settings)

@@ -75,14 +75,14 @@ Args:
         numbers of the tag route. At evaluate.load(...) or at compute(...).
     tokens: the test words per sentence (or give them to evaluate.load(...)).
     train: training data: a datasets split, a column file path, a nerspan Corpus or
-        TrainIndex; or train_tokens=... and train_tags=... (lists per sentence). Give it
+        TrainIndex; or a (tokens, tags) pair of lists per sentence. Give it
         to evaluate.load(...) to index it once, or to compute(...).
     case_sensitive: compare mention texts exactly (default True) or lowercased.
     return_mentions: add "mentions", the gold mentions of each subset with their hit.
     scheme: tag scheme, default "IOB2". mode: "lenient" (default) or "strict".
     confusion: also give the entity confusion matrix, confusion[gold type][predicted
         type] over mentions with identical spans ("O": missed, spurious), and
-        boundary_errors per type apart, as nerspan.score(confusion=True).
+        boundary_errors per type apart (nerspan.Evaluation.confusion).
     beta: also report F-beta beside every F1 (a number > 0, seqeval's beta) under a key
         naming it: f2, f0.5 (fair_f2, a schema's f2, per type...); 1 (default) adds none.
 Options may also be given to evaluate.load(...); compute(...) overrides them.
@@ -100,8 +100,8 @@ Returns:
 Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/tough_mentions",
-    ...                        train_tokens=[["Newcastle", "is", "a", "city", "in", "the", "UK"]],
-    ...                        train_tags=[["B-LOC", "O", "O", "O", "O", "O", "B-LOC"]])
+    ...                        train=([["Newcastle", "is", "a", "city", "in", "the", "UK"]],
+    ...                               [["B-LOC", "O", "O", "O", "O", "O", "B-LOC"]]))
     >>> results = metric.compute(
     ...     tokens=[["John", "Brown", ",", "the", "Newcastle", "star", "from", "the", "UK"]],
     ...     references=[["B-PER", "I-PER", "O", "O", "B-ORG", "O", "O", "O", "B-LOC"]],
@@ -128,7 +128,7 @@ Examples:
 class ToughMentions(TrainingDataMixin, evaluate.Metric):
     """Recall on unseen and type-confusable mentions (Tough Mentions Recall)."""
 
-    OPTIONS = ("case_sensitive", "return_mentions", "beta")
+    FAMILY = "tough_mentions"
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -140,14 +140,10 @@ class ToughMentions(TrainingDataMixin, evaluate.Metric):
                             "https://aclanthology.org/2022.findings-acl.44"],
         )
 
-    def _compute(self, predictions, references, tokens=None, train=None, train_tokens=None,
-                 train_tags=None, **kwargs):
-        options = self._options(kwargs)
-        predictions, references, tokens = self._columns(options, predictions, references,
-                                                        self._tokens_for(tokens))
-        index = self._require_train(
-            self._index_for(train, train_tokens, train_tags, options["scheme"], options["mode"]),
-            "tough_mentions")
-        return module_result(tough_mentions.score, references, predictions,
-                             tokens=tokens, train=index, **options,
-                             **self._span_options(kwargs))
+    def _compute(self, predictions, references, tokens=None, train=None, **kwargs):
+        settings = self._settings(kwargs)
+        predictions, references = self._read(settings, predictions, references,
+                                             self._tokens_for(tokens))
+        train = self._require_train(self._index_for(train, settings), "tough_mentions")
+        return module_result(tough_mentions.score, references, predictions, train=train,
+                             **settings)

@@ -9,13 +9,13 @@ from attribute_buckets import analysis, plots
 from attribute_buckets.attributes import TOKEN
 from attribute_buckets.report import averaged_buckets
 from nerlens.report.text import wrap
-from nerspan import GOLD
+from nerspan import Evaluation
 from nerspan.bootstrap import MIN_SUPPORT
-from nerspan.gold_context import resolve
 from nerspan.errors import counted
 
 from .common import (UsageError, add_alias, add_beta_argument, add_confusion_argument,
-                     confusion_text, fbeta_column, format_table, non_negative_int, print_json)
+                     confusion_text, fbeta_column, format_table, non_negative_int, print_json,
+                     with_confusion)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
@@ -43,7 +43,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--frequency-norm", default="ratio",
                         choices=attribute_buckets.FREQUENCY_NORMS,
                         help="ratio (default, the paper) or rank5 (the reference code)")
-    # --compat interpreteval: defined with the input flags (generated_files), one flag
     parser.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
                         help="sentence resamples for an interval on every bucket F1")
     add_beta_argument(parser)
@@ -67,12 +66,13 @@ def add_arguments(parser) -> None:
                              "(default: the first)")
 
 
-def compute(corpus, systems, train, **options) -> dict:
-    """System name -> result object, every system against one gold context (gold decoded
-    once; the training tables are built once, on ``train``)."""
-    context = resolve(corpus, gold_column=GOLD, pred_column=GOLD, scheme=options.get("scheme"),
-                      mode=options.get("mode"), train=train)[0]
-    return {name: attribute_buckets.score(context, pred_column=name, train=train, **options)
+def compute(corpus, systems, train, args, options: dict) -> dict:
+    """System name -> result dict, every system against one evaluation (gold decoded
+    once; the training tables are built once, on ``train``); ``args``: --scheme, --mode,
+    --beta, --confusion; ``options``: the family's."""
+    evaluation = Evaluation(corpus, args.scheme, args.mode, train)
+    return {name: with_confusion(attribute_buckets.score(evaluation, name, options=options)
+                                 .to_dict(beta=args.beta), evaluation, name, args.confusion)
             for name in systems}
 
 
@@ -182,13 +182,13 @@ def _training(args, path=None):
 
 
 def run(args) -> int:
-    options = from_args(args, ATTRIBUTE_BUCKETS)
+    options = {k: v for k, v in from_args(args, ATTRIBUTE_BUCKETS).items()
+               if k in attribute_buckets.BucketOptions.names()}
     if args.datasets:
         return _run_datasets(args, options)
     train = _training(args)
     corpus, systems = load_systems_with_tokens(args)
-    results = compute(corpus, systems, train, **options)
-    dicts = {name: result.to_dict() for name, result in results.items()}
+    dicts = compute(corpus, systems, train, args, options)
     significance = None
     if args.runs:
         if len(systems) < 2:
@@ -235,8 +235,7 @@ def _run_datasets(args, options) -> int:
         if not data.train:
             raise UsageError(f"{args.datasets}: dataset {data.name!r} has no \"train\"")
         train = _training(args, data.train)
-        results[data.name] = {name: r.to_dict() for name, r in
-                              compute(data.corpus, data.systems, train, **options).items()}
+        results[data.name] = compute(data.corpus, data.systems, train, args, options)
         runs[data.name] = data.runs
     baseline = args.baseline or systems[0]
     if baseline not in systems:

@@ -73,7 +73,7 @@ def positive_beta(text: str) -> float:
 
 
 def add_beta_argument(parser) -> None:
-    """``--beta B``: F-beta beside every F1 (the API's ``beta``)."""
+    """``--beta B``: F-beta beside every F1 (the API's ``to_dict(beta=...)``)."""
     parser.add_argument("--beta", type=positive_beta, default=1.0, metavar="B",
                         help="also report F-beta beside every F1, as seqeval's beta (a "
                              "number between 1e-150 and 1e150; keys f2, f0.5, ...; default "
@@ -91,11 +91,21 @@ def fbeta_column(result: dict) -> tuple[str, str] | None:
 
 
 def add_confusion_argument(parser) -> None:
-    """``--confusion``: the entity confusion matrix (the API's ``confusion=True``)."""
+    """``--confusion``: the entity confusion matrix (the API's
+    ``nerspan.Evaluation.confusion``)."""
     parser.add_argument("--confusion", action="store_true",
                         help="add the entity confusion matrix (gold type x predicted type "
                              "over identical spans; O: missed, spurious) and the boundary "
                              "errors per type apart (JSON: confusion, boundary_errors)")
+
+
+def with_confusion(result: dict, evaluation, system: str, asked: bool) -> dict:
+    """``--confusion``: a system's result dict with its entity confusion matrix, the
+    evaluation's (``nerspan.Evaluation.confusion``: ``confusion``, ``boundary_errors``),
+    the one place the command line adds it."""
+    if asked:
+        result.update(evaluation.confusion(system))
+    return result
 
 
 def confusion_text(results: dict) -> str | None:
@@ -120,32 +130,25 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-class DeprecatedAlias(argparse.Action):
-    """A hidden old flag: does what ``new`` does and prints one warning line.
+class MovedFlag(argparse.Action):
+    """A hidden old flag: a usage error naming the flag that replaced it (0.2 renamed it).
 
-    ``const`` given: a flag without a value that stores ``const`` (``--case-insensitive``
-    stores ``case_sensitive=False``); otherwise it takes the value ``new`` takes.
+    ``const`` given: it took no value; otherwise it took the value ``new`` takes.
     """
 
     def __init__(self, option_strings, dest, new: str, const=None, nargs=None, **kwargs):
         self.new = new
+        kwargs.pop("type", None)
         super().__init__(option_strings, dest, nargs=0 if const is not None else nargs,
                          const=const, help=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        deprecated(option_string, self.new)
-        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
-
-
-def deprecated(old: str, new: str) -> None:
-    """The one warning line of a deprecated flag."""
-    print(f"nerlens: warning: {old} is deprecated: use {new} ({old} goes in the next "
-          "release)", file=sys.stderr)
+        parser.error(f"{option_string} is {self.new} since nerlens 0.2")
 
 
 def add_alias(parser, old: str, new: str, dest: str, **kwargs) -> None:
-    """``old`` as a hidden deprecated alias of ``new`` (same ``dest``)."""
-    parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new,
+    """``old``, a flag 0.2 renamed: given, a usage error naming ``new``."""
+    parser.add_argument(old, dest=dest, action=MovedFlag, new=new,
                         default=argparse.SUPPRESS, **kwargs)
 
 
@@ -292,7 +295,7 @@ def type_list(text: str) -> list[str]:
 
 
 def type_map(text: str) -> dict:
-    """argparse type of --map-types: ``SRC=DST[,SRC=DST]``."""
+    """argparse type of --type-map: ``SRC=DST[,SRC=DST]``."""
     mapping = {}
     for pair in text.split(","):
         source, equals, target = (part.strip() for part in pair.partition("="))
@@ -306,15 +309,16 @@ def type_map(text: str) -> dict:
 
 
 def add_type_arguments(parser) -> None:
-    """--keep-types, --remove-types, --map-types: seqscore's ``process`` on every input
+    """--keep-types, --remove-types, --type-map: seqscore's ``process`` on every input
     (the API's ``keep_types``, ``remove_types``, ``type_map``)."""
     group = parser.add_argument_group(
         "entity types", "applied to the mentions of every input file (gold, predictions, "
         "training data) before anything else; the mentions changed are counted in repairs")
     group.add_argument("--keep-types", type=type_list, metavar="A,B",
-                       help="keep only the mentions of these types (after --map-types)")
+                       help="keep only the mentions of these types (after --type-map)")
     group.add_argument("--remove-types", type=type_list, metavar="C,D",
-                       help="drop the mentions of these types (after --map-types); not "
+                       help="drop the mentions of these types (after --type-map); not "
                             "with --keep-types")
-    group.add_argument("--map-types", type=type_map, metavar="SRC=DST[,SRC=DST]",
+    group.add_argument("--type-map", type=type_map, metavar="SRC=DST[,SRC=DST]",
                        help="rename types: mentions of SRC become DST")
+    add_alias(group, "--map-types", "--type-map", "type_map")

@@ -21,14 +21,14 @@ import copy
 import glob
 from pathlib import Path
 
-from nerlens.experiment import experiment
+from nerlens.experiment.build import run_experiment as experiment
 from nerlens.experiment.runs import check_run_system, run_name
 from nerspan.reading.systems import load_saved_split
 
 from .common import UsageError, show_progress, write_outputs
 from .inputs import read_training
 from .manifest import naming, read_manifest, read_runs
-from .options import given
+from .options import given, inputs_of
 
 GLOB_CHARACTERS = set("*?[")
 # the flags that add a run (their ``_Declare`` kind) -> the key of its dataset's entry
@@ -151,8 +151,8 @@ def _training(args, path: str):
 
 
 def experiment_inputs(args) -> tuple[dict, dict]:
-    """(datasets for ``nerlens.experiment`` with prebuilt corpora, inputs for the
-    provenance), from --manifest or from --data/--pred."""
+    """(datasets for ``nerlens.run_experiment`` with prebuilt corpora, the input files
+    for the provenance), from --manifest or from --data/--pred."""
     mixed = [flag for flag, value in (("GOLD/PRED", given(args, "predictions")
                                        or given(args, "gold")),
                                       ("--gold", given(args, "gold_option")),
@@ -203,10 +203,10 @@ def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
 
 
 def run_experiment(args) -> int:
-    datasets, inputs = experiment_inputs(args)
+    datasets, sources = experiment_inputs(args)
     result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
-                        bootstrap=args.bootstrap, seed=args.seed, min_share=args.min_share,
-                        families=given(args, "families"),
-                        progress=show_progress(args), inputs=inputs, beta=args.beta)
+                        inputs=inputs_of(args), bootstrap=args.bootstrap, seed=args.seed,
+                        min_share=args.min_share, families=given(args, "families"),
+                        progress=show_progress(args), sources=sources, beta=args.beta)
     write_outputs(result, args, "experiment")
     return 0

@@ -7,15 +7,16 @@ import sys
 import faireval
 from faireval import plots
 from faireval.semeval import MIN_OVERLAP, check_min_overlap
-from nerspan import GOLD, GoldContext, read_columns
+from nerspan import GOLD, PRED, Evaluation, read_columns
+from nerspan.options import PAIRINGS
 
 from nerspan.reading.systems import answers_located, named_files, span_errors_located
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, check_file,
                      confusion_text, fbeta_column, format_table, note, print_results,
-                     read_text_file)
+                     read_text_file, with_confusion)
 from .inputs import add_input_arguments, load_generated, load_systems
-from .options import FAIREVAL, GENERATED, KEEP, READ, SPANS, TYPES, from_args, given
+from .options import FAIREVAL, KEEP, from_args, given, inputs_of
 from .span_files import read_span_files, refuse_span_flags
 
 
@@ -49,7 +50,10 @@ def add_arguments(parser) -> None:
                              "take a gold span, a fraction of the gold span's tokens in "
                              "(0, 1] (nervaluate's min_overlap_percentage / 100; default "
                              "0.01)")
-    # --matching greedy|optimal: defined with the input flags (generated_files), one flag
+    parser.add_argument("--pairing", default="greedy", choices=PAIRINGS,
+                        help="with --schemas: how predictions take gold spans, greedy "
+                             "(nervaluate's, default) or optimal (a maximum-weight pairing, "
+                             "independent of the order)")
     parser.add_argument("--return-instances", action="store_true",
                         help="with --schemas: list every span with its outcome per schema "
                              "(semeval_instances in the JSON)")
@@ -80,25 +84,36 @@ def min_overlap_fraction(text: str) -> float:
 
 # the SemEval flags and their defaults (not given)
 SEMEVAL_FLAGS = {"min_overlap": ("--min-overlap", MIN_OVERLAP),
-                 "matching": ("--matching", "greedy"),
+                 "pairing": ("--pairing", "greedy"),
                  "return_instances": ("--return-instances", False), "csv": ("--csv", None)}
 
 
 def options(args) -> dict:
-    """``faireval.score``'s options of the flags (``options.FLAGS``); the SemEval flags
-    apply to the SemEval-2013 schemas only, and --csv lists the instances."""
-    kwargs = from_args(args, FAIREVAL)
-    # --matching is read as its FairEval row takes it (grounded is generated output's)
-    values = {name: kwargs["matching"] if name == "matching" else given(args, name)
-              for name in SEMEVAL_FLAGS}
+    """faireval's options of the flags (``options.FLAGS``: ``faireval.FairevalOptions``);
+    the SemEval flags apply to the SemEval-2013 schemas only, and --csv lists the
+    instances."""
+    kwargs = {k: v for k, v in from_args(args, FAIREVAL).items()
+              if k in faireval.FairevalOptions.names()}
     set_flags = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
-                 if values[name] != default]
+                 if given(args, name) != default]
     if set_flags and not kwargs["schemas"]:
         raise UsageError(f"{', '.join(set_flags)} appl{'ies' if len(set_flags) == 1 else 'y'} "
                          "to the SemEval-2013 schemas: add --schemas semeval (or some of "
                          f"{', '.join(faireval.SCHEMAS)})")
     kwargs["return_instances"] = bool(kwargs["return_instances"] or args.csv)
     return kwargs
+
+
+def _scored(args, references, predictions, kwargs: dict, **reading) -> dict:
+    """One pair of span lists scored as they are (nested spans too), with --confusion
+    the matrix of both read as every family reads them."""
+    result = faireval.score(references, predictions, scheme=args.scheme, mode=args.mode,
+                            options=kwargs, **reading).to_dict(beta=args.beta)
+    evaluation = Evaluation.build(references, predictions, scheme=args.scheme,
+                                  mode=args.mode, **reading) if args.confusion else None
+    return with_confusion(result, evaluation, PRED, args.confusion)
+
+
 def compute(args) -> dict:
     """System name -> result dict (compute()'s keys)."""
     kwargs = options(args)
@@ -114,7 +129,7 @@ def compute(args) -> dict:
         target = read_text_file(faireval.read_span_file, check_file(args.gold), args.encoding)
         system = read_text_file(faireval.read_span_file, check_file(preds[0]), args.encoding)
         [name] = named_files(preds)
-        return {name: faireval.score(target, system, **kwargs).to_dict()}
+        return {name: _scored(args, target, system, kwargs)}
     if args.jsonl:  # span lists as they are: nested and overlapping spans are scored too
         if args.ignore_punct:
             raise UsageError("--ignore-punct needs POS tags, which span files do not have")
@@ -122,18 +137,22 @@ def compute(args) -> dict:
         results = {}
         for name, path, system in systems:
             with span_errors_located(args.gold, gold, path, system):
-                results[name] = faireval.score(gold["spans"], system["spans"],
-                                               tokens=gold["tokens"], texts=gold["texts"],
-                                               **from_args(args, SPANS), **kwargs).to_dict()
+                results[name] = _scored(args, gold["spans"], system["spans"], kwargs,
+                                        tokens=gold["tokens"], inputs=inputs_of(
+                                            args, texts=gold["texts"], jsonl=False))
         return results
     corpus, names = load_systems(args)
+    pos = None
     if args.ignore_punct:
+        files = inputs_of(args).files
         pos_corpus = read_columns(args.gold, {GOLD: args.pos_column},
-                                  token_column=args.token_column, **from_args(args, READ))
-        kwargs.update(ignore_punct=True, pos=[pos_corpus.tags(GOLD, i)
-                                              for i in range(pos_corpus.n_sentences)])
-    context = GoldContext(corpus, kwargs["scheme"], kwargs["mode"])  # gold decoded once
-    return {name: faireval.score(context, pred_column=name, **kwargs).to_dict()
+                                  token_column=args.token_column,
+                                  comment_prefix=files.comment_prefix,
+                                  encoding=files.encoding, missing_tag=files.missing_tag)
+        pos = [pos_corpus.tags(GOLD, i) for i in range(pos_corpus.n_sentences)]
+    evaluation = Evaluation(corpus, args.scheme, args.mode)  # gold decoded once
+    return {name: with_confusion(faireval.score(evaluation, name, pos=pos, options=kwargs)
+                                 .to_dict(beta=args.beta), evaluation, name, args.confusion)
             for name in names}
 
 
@@ -146,7 +165,7 @@ def keep_overlaps(args, kwargs: dict) -> dict:
                          f"{args.gold or 'GOLD'} --generated FILE.jsonl --overlaps keep")
     if args.ignore_punct:
         raise UsageError("--ignore-punct is not read with --overlaps keep: give one of them")
-    if kwargs["confusion"]:   # the entity matrix pairs flat mentions, as nerlens score does
+    if args.confusion:   # the entity matrix pairs flat mentions, as nerlens score does
         raise UsageError("--confusion counts flat mentions, --overlaps keep keeps nested and "
                          "overlapping spans: give one of them")
     # the PRED files as without --generated (the flags that read it left out)
@@ -157,8 +176,8 @@ def keep_overlaps(args, kwargs: dict) -> dict:
         with answers_located(f"generated {name!r}", gold, read):
             results[name] = faireval.score(
                 gold, read["responses"], tokens=read["tokens"] if gold.tokens is None else None,
-                **from_args(args, GENERATED), **from_args(args, KEEP), **from_args(args, TYPES),
-                **kwargs).to_dict()
+                scheme=args.scheme, mode=args.mode, inputs=inputs_of(args, suffix=False),
+                options=kwargs).to_dict(beta=args.beta)
         note(f"{name}: {results[name]['repairs']['pred']['generative']['summary']}")
     return results
 

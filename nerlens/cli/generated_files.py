@@ -5,21 +5,21 @@ One JSON object per line and sentence with ``"response"`` (the raw response, an 
 list or a dict from type to texts) and optionally ``"tokens"``/``"text"`` (checked to be
 the gold sentence's) and ``"sentence"`` (the gold sentence it answers; then only those
 sentences are scored). Each file is one system, grounded in gold's words
-(``nerspan.reading.systems.add_generated``); ``--occurrences``, ``--fuzzy``, ``--overlaps`` and
-``--matching`` are the ``nerspan.InputOptions`` of the same names, ``--compat`` and
-``--partial`` ``nerspan.score``'s. ``--matching`` and ``--compat`` are defined here once
-for every command, with every value they take: a value's meaning (and the commands it
-applies to) is its row's in ``options.FLAGS``.
+(``nerspan.reading.systems.add_generated``); ``--occurrences``, ``--fuzzy``,
+``--overlaps``, ``--matching``, ``--script`` and ``--word-overlap`` are the input options
+of the same names (``nerspan.records.GeneratedOptions``; the last two apply to string
+matching, ``nerlens score``). The commands a value applies to are its row's in
+``options.FLAGS``.
 """
 from __future__ import annotations
 
 import argparse
 
-from nerspan.options import COMPAT, MATCHING, OCCURRENCES, OVERLAPS, SEMEVAL_MATCHING
+from nerspan.options import MATCHING, OCCURRENCES, OVERLAPS, PAIRINGS
 from nerspan.reading.systems import named_files
 
-from .common import check_file
-from .options import GENERATED, TYPES, from_args, given
+from .common import add_alias, check_file
+from .options import given
 
 
 def add_generated_arguments(parser) -> None:
@@ -36,21 +36,23 @@ def add_generated_arguments(parser) -> None:
     parser.add_argument("--overlaps", default=None, choices=OVERLAPS,
                         help="--generated: of overlapping grounded spans keep the longer "
                              "(drop, default) or all of them (keep: nerlens faireval only)")
-    parser.add_argument("--matching", default=None,
-                        choices=MATCHING + SEMEVAL_MATCHING,
+    # greedy/optimal: the values --matching had for faireval's pairing, named by the error
+    parser.add_argument("--matching", default=None, choices=MATCHING + PAIRINGS,
                         help="--generated: grounded (default: each entity located in its "
                              "sentence) or strings (nerlens score: sets of (text, type) "
-                             "per sentence, as LLM papers score); nerlens faireval "
-                             "--schemas: how the SemEval schemas pair spans, greedy "
-                             "(nervaluate's, default) or optimal (independent of order)")
-    parser.add_argument("--compat", default=None,
-                        choices=tuple(c for c in COMPAT if c) + ("interpreteval",),
-                        help="universalner: --matching strings as the UniversalNER script "
-                             "scores (nerlens score); interpreteval: InterpretEval's "
-                             "attribute buckets (nerlens buckets)")
-    parser.add_argument("--partial", action="store_true",
+                             "per sentence, as LLM papers score)")
+    parser.add_argument("--script", default=None, choices=("universalner",),
+                        help="--matching strings as the UniversalNER script scores "
+                             "(nerlens score)")
+    parser.add_argument("--word-overlap", action="store_true",
                         help="--matching strings: a prediction whose word-overlap F1 with a "
                              "gold string of its type reaches 0.5 is correct (nerlens score)")
+    add_alias(parser, "--partial", "--word-overlap", "word_overlap", const=True)
+    # one --compat for every command: buckets' interpreteval (the others refuse it, naming
+    # buckets); universalner, its value of 0.1, is --script's now (named by the error)
+    parser.add_argument("--compat", default=None, choices=("interpreteval", "universalner"),
+                        help="interpreteval: InterpretEval's attribute buckets, as its "
+                             "reference code scores them (nerlens buckets)")
 
 
 def fraction(text: str) -> float:
@@ -64,15 +66,10 @@ def fraction(text: str) -> float:
     return value
 
 
-def generated_options(args) -> dict:
-    """``nerspan.reading.systems.read_systems``' options of the --generated flags."""
+def generated_files(args) -> dict | None:
+    """``nerspan.reading.systems.read_systems``' ``generated``: name -> --generated file."""
     files = given(args, "generated")
-    if not files:
-        return {}
-    # --map-types processes the corpus once it is read: its keys are matched as read
-    mapped = from_args(args, TYPES).get("type_map") or {}
-    return dict(generated=named_files([check_file(path) for path in files]),
-                mapped_types=list(mapped), **from_args(args, GENERATED))
+    return named_files([check_file(path) for path in files]) if files else None
 
 
 def generated_paths(args) -> list[str]:

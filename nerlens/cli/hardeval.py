@@ -15,14 +15,15 @@ import numpy as np
 import hardeval
 from hardeval import analysis
 from nerlens.report.text import wrap
-from nerspan import GOLD, GoldContext, read_columns
+from nerspan import GOLD, Evaluation, read_columns
 from nerspan.errors import counted
 
 from .common import (UsageError, add_alias, add_confusion_argument, check_file, confusion_text,
-                     format_table, print_json, print_results)
+                     format_table, print_json, print_results, with_confusion)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
+from .options import inputs_of
 
 
 def add_arguments(parser) -> None:
@@ -41,8 +42,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--kfold", type=int, default=None, metavar="K",
                         help="identify the subsets by K-fold cross-validation over GOLD "
                              "(each fold against the other K-1 folds; no --train)")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--fold-seed", type=int, default=0,
                         help="seed of the --kfold sentence shuffle (default 0)")
+    add_alias(parser, "--seed", "--fold-seed", "fold_seed", type=int)
     parser.add_argument("--domains", default=None, metavar="MANIFEST",
                         help="score every domain of a JSON manifest (name -> train, gold, "
                              "predictions) and macro-average them, with entity F1")
@@ -67,15 +69,14 @@ def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict_diff=F
     """System name -> result dict; the subsets are classified once for all systems
     (or given as leaf ``codes``, e.g. from ``hardeval.kfold_subsets``); ``confusion``:
     the entity confusion matrix of each system's decoded mentions too."""
-    context = GoldContext(corpus, scheme, mode, train)  # gold decoded once for all systems
+    evaluation = Evaluation(corpus, scheme, mode, train)  # gold decoded once for all systems
     if codes is None:
-        codes = hardeval.gold_token_classes(context, strict_diff)
+        codes = hardeval.gold_token_classes(evaluation, strict_diff)
     out = {}
     for name in systems:
         result = hardeval.score_codes(corpus, codes, GOLD, name, scheme, mode, error_labels,
-                                      strict_diff=strict_diff, context=context,
-                                      confusion=confusion)
-        out[name] = result.to_dict()
+                                      strict_diff=strict_diff, context=evaluation)
+        out[name] = with_confusion(result.to_dict(), evaluation, name, confusion)
     return out
 
 
@@ -153,10 +154,10 @@ def run(args) -> int:
     corpus, systems = load_systems_with_tokens(args)
     out = {}
     if args.kfold is not None:
-        codes = hardeval.kfold_subsets(corpus, args.kfold, args.seed, args.scheme, args.mode,
-                                       args.strict_diff)
-        folds = hardeval.kfold_folds(corpus.n_sentences, args.kfold, args.seed)
-        out["kfold"] = {"k": args.kfold, "seed": args.seed,
+        codes = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed, args.scheme,
+                                       args.mode, args.strict_diff)
+        folds = hardeval.kfold_folds(corpus.n_sentences, args.kfold, args.fold_seed)
+        out["kfold"] = {"k": args.kfold, "seed": args.fold_seed,
                         "fold_sentences": np.bincount(folds, minlength=args.kfold).tolist(),
                         "subsets": analysis.subset_shares(codes)}
     else:
@@ -166,7 +167,7 @@ def run(args) -> int:
     if args.hard_tokens:
         wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
                                           args.error_labels) for s in systems}
-        out["tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
+        out["hard_tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
     return _print(args, results, systems, out)
 
 
@@ -182,10 +183,10 @@ def _print(args, results: dict, systems: list, extra: dict) -> int:
     print(table(results))
     print(wrap("TER in %, lower is better; hardeval score = mean TER on unseen and "
                f"label-shifted tokens; - = empty subset. {hardeval.HEADER_LEGEND}"))
-    if "tokens" in extra:
+    if "hard_tokens" in extra:
         print(f"\nThe {counted(args.top, 'most frequent token')} of each subset, with each "
               "system's errors on them:\n")
-        print(tokens_table(extra["tokens"], systems))
+        print(tokens_table(extra["hard_tokens"], systems))
     matrices = confusion_text(results)
     if matrices:
         print(f"\n{matrices}")
@@ -205,13 +206,15 @@ def _run_domains(args) -> int:
             if not data.train:
                 raise UsageError(f"{args.domains}: dataset {data.name!r} has no \"train\"")
             column = system if system in data.systems else data.systems[0]
-            domains[data.name] = dict(references=data.corpus, gold_column=GOLD,
-                                      pred_column=column, train=check_file(data.train),
-                                      train_options={"comment_prefix": args.comment_prefix})
-        out[system] = hardeval.score_domains(domains, scheme=args.scheme, mode=args.mode,
-                                             strict_diff=args.strict_diff,
-                                             error_labels=args.error_labels,
-                                             confusion=args.confusion)
+            domains[data.name] = dict(references=Evaluation(data.corpus, args.scheme,
+                                                            args.mode),
+                                      predictions=column, train=check_file(data.train),
+                                      inputs=inputs_of(args))
+        out[system] = hardeval.score_domains(domains, strict_diff=args.strict_diff,
+                                             error_labels=args.error_labels)
+        for name, result in out[system]["results"].items():
+            evaluation, column = domains[name]["references"], domains[name]["predictions"]
+            with_confusion(result, evaluation, column, args.confusion)
     print_results(out, domains_table, args.format == "json")
     if args.format == "json":
         return 0

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nerspan import GOLD, Corpus, TrainIndex, as_train_index, read_columns
-from nerspan.type_processing import process_corpus
-from nerspan.reading.forms import suffixed
-
+from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index, read_columns
 from nerspan.reading import systems as library
+from nerspan.reading.forms import finished
 from nerspan.reading.systems import check_tags
 
 from .common import (UsageError, add_alias, add_type_arguments, check_file, encoding_name,
                      note, prediction_paths)
-from .generated_files import add_generated_arguments, generated_options
-from .options import READ, SPANS, SYSTEMS, from_args, given, type_processing
+from .generated_files import add_generated_arguments, generated_files
+from .options import given, inputs_of, type_processing
 from .span_files import add_span_arguments, refuse_span_flags, span_paths
 
 
@@ -79,27 +77,33 @@ def add_train_arguments(parser, required: bool = True,
 
 
 def system_options(args, outside_scheme_is_error: bool = False) -> dict:
-    """The ``nerspan.reading.systems.read_systems`` options of the flags (``options.SYSTEMS``)."""
-    return from_args(args, SYSTEMS, outside_scheme_is_error=outside_scheme_is_error,
-                   on_repairs=report_repairs)
+    """The options of ``nerspan.reading.systems``' readers of the flags: the scheme and
+    mode, the input options (``inputs_of``), how bad tags and repaired rows are told."""
+    return dict(scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
+                outside_scheme_is_error=outside_scheme_is_error, on_repairs=report_repairs)
 
 
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
-    """The --train column file, its tags checked (named as the training file's)."""
+    """The --train column file as read, its tags checked (named as the training file's);
+    ``as_train_index`` reads it on (suffix, types) as it reads every training set."""
     corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
-                          token_column=args.train_token_column, **from_args(args, READ))
+                          token_column=args.train_token_column, **_file_reading(args))
     report_repairs(corpus)
     check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error,
                given(args, "suffix"))
-    corpus = with_suffix(args, corpus)
-    # processed as gold and predictions are; its types are checked beside theirs
-    return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
-                          check=False)
+    return corpus
+
+
+def _file_reading(args) -> dict:
+    """How --train is read as a column file (``read_columns``' options of the flags)."""
+    files = inputs_of(args).files
+    return dict(comment_prefix=files.comment_prefix, encoding=files.encoding,
+                missing_tag=files.missing_tag)
 
 
 def load_training(args) -> TrainIndex:
     """The training index of --train, decoded with --scheme and --mode."""
-    return as_train_index(read_training(args), args.scheme, args.mode)
+    return as_train_index(read_training(args), args.scheme, args.mode, inputs=inputs_of(args))
 
 
 def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
@@ -123,9 +127,11 @@ def refuse_files_with_demo(args) -> None:
 def load_systems(args, outside_scheme_is_error: bool = False,
                  keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
     """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
-    after its file); without PRED, GOLD holds both columns. ``nerspan.reading.systems``
+    after its file); without PRED, GOLD holds both columns. ``nerspan.reading.systems``,
+    which reads them as every input is read (--suffix, the type flags)
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
-    processing = type_processing(args)  # flag errors before any reading
+    type_processing(args)  # flag errors before any reading
+    options = system_options(args, outside_scheme_is_error)
     if given(args, "jsonl"):
         if given(args, "generated"):
             raise UsageError("--generated reads GOLD as a column file or a saved split, "
@@ -134,33 +140,27 @@ def load_systems(args, outside_scheme_is_error: bool = False,
             raise UsageError("--suffix reads tags written type first (PER-B); --jsonl spans "
                              "have types, not tags")
         gold, preds = span_paths(args)
-        corpus, systems = library.read_systems(gold, preds, jsonl=True, keep_tokens=keep_tokens,
-                                               encoding=args.encoding, **from_args(args, SPANS))
-    else:
-        if not args.gold:
-            raise UsageError("no GOLD file given")
-        refuse_span_flags(args)
-        gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
-        corpus, systems = library.read_systems(
-            gold, [check_file(p) for p in prediction_paths(args)] or None,
-            split=given(args, "split"), tokens_column=given(args, "tokens_column"),
-            tags_column=given(args, "tags_column"), keep_tokens=keep_tokens,
-            **generated_options(args), **system_options(args, outside_scheme_is_error))
-        for name, record in corpus.source.generated.items():
-            note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
-                 "wrong prediction in every precision (hardeval's token error rates have no "
-                 "token for it: it is counted beside them)")
-        corpus = with_suffix(args, corpus)
-    # --keep-types, --remove-types, --map-types: on every column, as the API's read_input
-    scheme = "IOB2" if given(args, "jsonl") else args.scheme
-    return process_corpus(corpus, [GOLD, *systems], scheme, args.mode, processing), systems
+        return library.read_systems(gold, preds, keep_tokens=keep_tokens, **options)
+    if not args.gold:
+        raise UsageError("no GOLD file given")
+    refuse_span_flags(args)
+    gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
+    corpus, systems = library.read_systems(
+        gold, [check_file(p) for p in prediction_paths(args)] or None,
+        generated=generated_files(args), keep_tokens=keep_tokens, **options)
+    for name, record in corpus.source.generated.items():
+        note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
+             "wrong prediction in every precision (hardeval's token error rates have no "
+             "token for it: it is counted beside them)")
+    return corpus, systems
 
 
 def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
     """GOLD and the --generated files as they are, for the library calls that read the
     responses themselves (``nerspan.score`` with ``matching="strings"``, ``faireval.score``
-    with ``overlaps="keep"``): the gold corpus and, per file, its name, the gold sentences
-    it answers and the file read (``nerspan.reading.systems.read_answers``)."""
+    with ``overlaps="keep"``): the gold corpus (tags turned round with --suffix, types as
+    they are: the call processes them) and, per file, its name, the gold sentences it
+    answers and the file read (``nerspan.reading.systems.read_answers``)."""
     if given(args, "jsonl"):
         raise UsageError("--generated reads GOLD as a column file or a saved split, not "
                          "with --jsonl span files")
@@ -168,50 +168,14 @@ def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
         raise UsageError("no GOLD file given")
     refuse_span_flags(args)
     gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
-    corpus = with_suffix(args, library.read_gold(
-        gold, split=given(args, "split"), tokens_column=given(args, "tokens_column"),
-        tags_column=given(args, "tags_column"),
-        **{key: value for key, value in system_options(args).items()
-           if key not in ("pred_tag_column", "allow_token_mismatch")}))
+    options = system_options(args)
+    corpus = finished(library.read_gold(gold, **options), [GOLD],
+                      InputOptions.of(None, suffix=options["inputs"].suffix))
     answers = []
-    for name, path in generated_options(args)["generated"].items():
-        answered, read = library.read_answers(corpus, path, args.encoding)
+    for name, path in generated_files(args).items():
+        answered, read = library.read_answers(corpus, path, options["inputs"].files.encoding)
         answers.append((name, answered, read))
     return corpus, answers
-
-
-def with_suffix(args, corpus: Corpus, undo: bool = False) -> Corpus:
-    """``corpus`` with --suffix tags (``PER-B``, checked as they were read) in the usual
-    order (``undo``: back)."""
-    return suffixed(corpus, undo) if given(args, "suffix") else corpus
-
-
-def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
-    """The GOLD column file (--gold-tag-column, default last), its tags checked."""
-    options = system_options(args, outside_scheme_is_error)
-    for key in ("pred_tag_column", "allow_token_mismatch"):
-        options.pop(key)
-    corpus = with_suffix(args, library.read_gold(check_file(path), **options))
-    # its types are checked once predictions are added (add_predictions)
-    return process_corpus(corpus, [GOLD], args.scheme, args.mode, type_processing(args),
-                          check=False)
-
-
-def add_predictions(args, corpus: Corpus, paths: list[str],
-                    outside_scheme_is_error: bool = False,
-                    names: list[str] | None = None) -> tuple[Corpus, list[str]]:
-    """``corpus`` plus one column per prediction file (``nerspan.reading.systems.add_systems``);
-    the columns are ``names`` (default: the file names, made unique)."""
-    options = system_options(args, outside_scheme_is_error)
-    for key in ("gold_tag_column", "token_column"):
-        options.pop(key)
-    paths = [check_file(p) for p in paths]
-    systems = dict(zip(names, paths)) if names else paths
-    # the gold's labels turned back, then all of them turned round at once
-    corpus, columns = library.add_systems(with_suffix(args, corpus, undo=True), systems,
-                                          **options)
-    corpus = with_suffix(args, corpus)
-    return process_corpus(corpus, columns, args.scheme, args.mode, type_processing(args)), columns
 
 
 def report_repairs(corpus: Corpus) -> None:

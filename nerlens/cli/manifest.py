@@ -29,16 +29,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nerspan import Corpus, NerspanError
+from nerspan import GOLD, Corpus, NerspanError
 from nerspan.reading.columns import undecodable_error
+from nerspan.reading.forms import finished
 
 from nerlens.experiment.generated import ground_runs
 from nerlens.experiment.runs import check_run_system, run_name, with_place
-from nerspan.reading.systems import named_files, read_systems
+from nerspan.reading.systems import add_systems, named_files, read_gold, read_systems
 
 from .common import UsageError, check_file, describe, load_json, note
-from .inputs import add_predictions, read_gold, system_options
-from .options import GENERATED, TYPES, from_args
+from .inputs import system_options
+from .options import TYPES, from_args
 
 
 @dataclass
@@ -135,21 +136,21 @@ def read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: 
     sentences together (``ground_runs``: they answer the same sentences)."""
     if generated and any(from_args(args, TYPES).values()):
         # gold's types are processed as it is read; the report grounds first
-        raise UsageError("--keep-types, --remove-types and --map-types do not apply to the "
+        raise UsageError("--keep-types, --remove-types and --type-map do not apply to the "
                          "generated output of an experiment: leave them out, or score each "
                          "dataset with nerlens report GOLD --generated FILE")
+    options = system_options(args, outside_scheme_is_error)
     with naming(f"dataset {name!r}"):
-        corpus = read_gold(args, check_file(gold), outside_scheme_is_error)
+        corpus = read_gold(check_file(gold), **options)
     for column, file in files.items():
         with naming(f"dataset {name!r}, system {column!r}"):
-            corpus, _ = add_predictions(args, corpus, [check_file(file)],
-                                        outside_scheme_is_error, names=[column])
+            corpus, _ = add_systems(corpus, {column: check_file(file)}, **options)
     for column, file in (generated or {}).items():
         with naming(f"dataset {name!r}, system {column!r}"):
             check_file(file)
-    with naming(f"dataset {name!r}"):
-        corpus = ground_runs(corpus, generated or {}, encoding=args.encoding,
-                             **from_args(args, GENERATED))
+    with naming(f"dataset {name!r}"):   # read as every input is (--suffix, the type flags)
+        corpus = finished(corpus, [GOLD, *files], options["inputs"], args.scheme, args.mode)
+        corpus = ground_runs(corpus, generated or {}, options["inputs"])
     for column in generated or {}:   # as the one-dataset report notes each file
         note(f"dataset {name!r}, {column}: {corpus.source.generated[column].summary()}")
     return corpus

@@ -33,8 +33,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from nerspan.options import MATCHING, OVERLAPS, SEMEVAL_MATCHING
-from nerspan.type_processing import TypeProcessing
+from nerspan import InputOptions
+from nerspan.options import MATCHING, OVERLAPS, PAIRINGS
 
 from nerlens.families import family_package
 
@@ -46,11 +46,11 @@ SYSTEMS = "systems"              # nerspan.reading.systems.read_systems / add_sy
 SPANS = "spans"                  # span input (--jsonl)
 FAIREVAL = "faireval"            # faireval.score
 ATTRIBUTE_BUCKETS = "attribute_buckets"  # attribute_buckets.score
-TYPES = "types"                  # nerspan.type_processing.TypeProcessing.of
+TYPES = "types"                  # the type options (nerspan.records.TypeOptions)
 GENERATED = "generated"          # grounding --generated responses (read_systems)
 TAG_FILES = "tag_files"          # nerspan.tagfiles.TagFile: the file tools' inputs
 REPORT = "report"                # nerlens.report: the report's own options
-STRINGS = "strings"              # nerspan.score of --generated output (matching, compat, partial)
+STRINGS = "strings"              # nerspan.score of --generated output (matching, script, word_overlap)
 KEEP = "keep"                    # faireval.score of --generated output (overlaps)
 
 
@@ -69,10 +69,8 @@ def comma_list_or_none_left(value: str | None):
 def weight_table(value: str | None):
     """--weights: a preset name, a JSON weight table or a JSON file's."""
     faireval = family_package("faireval")   # imported by the commands that have --weights
-    if value in faireval.HEADLINE_WEIGHTS:   # they chose the headline scores once
-        print(f"nerlens: warning: --weights {value}: "
-              f"{faireval.headline_weights_warning(value)}", file=sys.stderr)
-        return None
+    if value in faireval.HEADLINE_WEIGHTS:   # they chose the headline scores until 0.2
+        raise UsageError(f"--weights {value}: {faireval.headline_weights_error(value)}")
     if value is None or value in faireval.WEIGHT_NAMES:
         return value
     text = value
@@ -146,17 +144,17 @@ FLAGS = (
     Flag("mode", "mode", (SYSTEMS, FAIREVAL, ATTRIBUTE_BUCKETS)),
     Flag("suffix", "suffix", (SYSTEMS,), absent=False),   # tags written PER-B
     # scores
-    Flag("beta", "beta", (FAIREVAL, ATTRIBUTE_BUCKETS, REPORT), absent=1.0),
-    Flag("confusion", "confusion", (FAIREVAL, ATTRIBUTE_BUCKETS), absent=False),
+    Flag("beta", "beta", (REPORT,), absent=1.0),
+    Flag("confusion", absent=False),
     # span files (--jsonl)
-    Flag("jsonl", absent=False),
+    Flag("jsonl", "jsonl", absent=False),
     Flag("inclusive_end", "inclusive_end", (SPANS,)),
     Flag("snap", "snap", (SPANS,)),
     Flag("offsets", "offsets", (SPANS,)),
     # entity types (seqscore's process), on every input
     Flag("keep_types", "keep_types", (TYPES,)),
     Flag("remove_types", "remove_types", (TYPES,)),
-    Flag("map_types", "type_map", (TYPES,)),
+    Flag("type_map", "type_map", (TYPES,)),
     # generated output (--generated FILE.jsonl)
     Flag("occurrences", "occurrences", (GENERATED,)),
     Flag("fuzzy", "fuzzy", (GENERATED,)),
@@ -165,13 +163,13 @@ FLAGS = (
          commands=("score",), use="it scores generated output as sets of (text, type) "
          "strings, entity P/R/F1 only, which nerlens score gives: nerlens score {gold} "
          "--generated {generated} --matching strings"),
-    Flag("compat", "compat", (STRINGS,), values=("universalner",), commands=("score",),
+    Flag("script", "script", (STRINGS,), commands=("score",),
          use="it reproduces the UniversalNER script's string matching of generated "
          "output: nerlens score {gold} --generated {generated} --matching strings "
-         "--compat universalner"),
-    Flag("partial", "partial", (STRINGS,), absent=False, commands=("score",),
+         "--script universalner"),
+    Flag("word_overlap", "word_overlap", (STRINGS,), absent=False, commands=("score",),
          use="it counts word-overlap matches in the string matching of generated output: "
-         "nerlens score {gold} --generated {generated} --matching strings --partial"),
+         "nerlens score {gold} --generated {generated} --matching strings --word-overlap"),
     Flag("overlaps", "overlaps", (KEEP,), absent="drop", values=OVERLAPS[:1]),
     Flag("overlaps", "overlaps", (KEEP,), absent="drop", values=OVERLAPS[1:],
          commands=("faireval",), use="it keeps nested and overlapping grounded spans, "
@@ -186,9 +184,7 @@ FLAGS = (
     Flag("reference_iteration", "reference_iteration", (FAIREVAL,)),
     Flag("schemas", "schemas", (FAIREVAL,), comma_list),
     Flag("min_overlap", "min_overlap", (FAIREVAL,)),
-    Flag("matching", "matching", (FAIREVAL,), absent="greedy", values=SEMEVAL_MATCHING,
-         commands=("faireval",), use="it is how faireval's SemEval-2013 schemas pair "
-         "spans: nerlens faireval {gold} {pred} --schemas semeval --matching {value}"),
+    Flag("pairing", "pairing", (FAIREVAL,), absent="greedy"),
     Flag("return_instances", "return_instances", (FAIREVAL,), absent=False),
     Flag("csv"),
     # attribute_buckets
@@ -239,10 +235,18 @@ def from_args(args, target: str, **fixed) -> dict:
     return out
 
 
+# flag values of 0.1 whose meaning has a flag of its own since 0.2
+MOVED_VALUES = {**{("matching", value): f"--pairing {value}" for value in PAIRINGS},
+                ("compat", "universalner"): "--script universalner"}
+
+
 def check_values(args, command: str) -> None:
     """Refuse a flag's value that does not apply to ``command`` (its row's ``commands``):
     one error naming the flag, the value and the command, what the value means and a
-    command that takes it."""
+    command that takes it; a value of 0.1 that moved to another flag names that."""
+    for (dest, value), new in MOVED_VALUES.items():
+        if getattr(args, dest, None) == value:
+            raise UsageError(f"--{dest.replace('_', '-')} {value} is {new} since nerlens 0.2")
     for flag in FLAGS:
         if not flag.commands or command in flag.commands or not hasattr(args, flag.dest):
             continue
@@ -261,12 +265,24 @@ def check_values(args, command: str) -> None:
 
 def type_processing(args):
     """The ``nerspan.type_processing.TypeProcessing`` of the type flags (None: none)."""
-    types = from_args(args, TYPES)
-    if types.get("keep_types") and types.get("remove_types"):
+    return inputs_of(args).types.processing
+
+
+def inputs_of(args, **fixed) -> InputOptions:
+    """The input options (``nerspan.InputOptions``) of the flags the command has: every
+    row whose option is one of the record's, at the value given (a row of several
+    meanings: the value of its meaning), plus ``fixed``."""
+    names, given_options = set(InputOptions.all_names()), {}
+    for flag in FLAGS:
+        if flag.option in names and hasattr(args, flag.dest):
+            value = flag.value(args)
+            if not flag.values or value in flag.values:
+                given_options.setdefault(flag.option, value)
+    given_options.update(fixed)
+    if given_options.get("keep_types") and given_options.get("remove_types"):
         raise UsageError("--keep-types and --remove-types were both given: give one "
                          "(keeping some types removes all the others)")
-    return TypeProcessing.of(types.get("keep_types"), types.get("remove_types"),
-                             types.get("type_map"))
+    return InputOptions.of({k: v for k, v in given_options.items() if v is not None})
 
 
 def given(args, dest: str):

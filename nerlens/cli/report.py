@@ -11,14 +11,14 @@ from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
 from nerlens.demo import (DEMO_GENERATED, DEMO_NOTES, GENERATIVE_NOTES, demo_corpus,
                           demo_generative_corpus, demo_train)
 from nerlens.families import check_families, family_names, get_family
-from nerlens.report import report
+from nerlens.report.build import build_report
 from nerspan.reading.systems import load_saved_split
 
 from .common import (UsageError, add_alias, add_beta_argument, non_negative_int, show_progress,
                      write_outputs)
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems,
                      read_training, refuse_files_with_demo)
-from .options import REPORT, from_args, given
+from .options import REPORT, from_args, given, inputs_of
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 from .span_files import add_span_arguments
@@ -137,7 +137,7 @@ def run(args) -> int:
         corpus, names = demo_generative_corpus()
         train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
         notes = list(GENERATIVE_NOTES)
-        inputs = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
+        sources = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
                   "train": "demo: WNUT-17 train",
                   "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
                               **{name: f"demo: hand-written LLM-style responses ({file})"
@@ -150,7 +150,7 @@ def run(args) -> int:
         names.append("memorisation")
         train = index
         notes = [*DEMO_NOTES, MEMORISATION_NOTE]
-        inputs = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
+        sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
                   "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
                               "memorisation": "the memorisation baseline"}}
     else:
@@ -159,13 +159,14 @@ def run(args) -> int:
         notes = []
         gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
                 else args.gold)
-        inputs = {"gold": gold, "train": args.train,
+        sources = {"gold": gold, "train": args.train,
                   "systems": dict(zip(names, list(args.predictions) + generated_paths(args)))}
 
-    result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
-                    mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
-                    baseline=args.baseline, min_share=args.min_share, families=args.families,
-                    progress=show_progress(args), inputs=inputs, notes=notes,
-                    **from_args(args, REPORT))
+    result = build_report(None, corpus=corpus, system_names=names, train=train,
+                          scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
+                          bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
+                          min_share=args.min_share, families=args.families,
+                          progress=show_progress(args), sources=sources, notes=notes,
+                          **from_args(args, REPORT))
     write_outputs(result, args, "report")
     return 0

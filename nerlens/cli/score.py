@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 import nerspan
+from nerspan import Evaluation
 from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.fbeta import fbeta_key
@@ -15,9 +16,9 @@ from nerlens.demo import demo_systems
 from nerspan.reading.systems import answers_located
 
 from .common import (UsageError, add_beta_argument, add_confusion_argument, confusion_text,
-                     note, print_json, print_results)
+                     note, print_json, print_results, with_confusion)
 from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
-from .options import STRINGS, TYPES, from_args, given, type_processing
+from .options import STRINGS, from_args, given, inputs_of, type_processing
 
 
 def add_arguments(parser) -> None:
@@ -35,8 +36,12 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
             confusion: bool = False) -> dict:
     """Scores of every system column: name -> json dict (plus token accuracy), scored in
     blocks of whole sentences by the library (``nerspan.streaming.score_in_blocks``;
-    ``beta`` and ``confusion`` as in ``nerspan.score``)."""
-    return score_in_blocks(corpus, systems, scheme, mode, beta=beta, confusion=confusion)
+    ``beta``: F-beta beside F1; ``confusion``: the entity confusion matrix, the
+    evaluation's, which decodes the whole corpus)."""
+    scored = score_in_blocks(corpus, systems, scheme, mode)
+    evaluation = Evaluation(corpus, scheme, mode) if confusion else None
+    return {name: with_confusion(result.to_dict(beta=beta), evaluation, name, confusion)
+            for name, result in scored.items()}
 
 
 def _look_alike(corpus, column: str, repairs: dict, scheme: str):
@@ -104,8 +109,8 @@ NOT_WITH_STRINGS = {
 def score_strings(args, options: dict) -> dict:
     """--generated output scored as strings (``--matching strings``): per file, the
     ``nerspan.score`` result dict of its responses against the gold sentences it answers
-    (``options``: ``matching``, ``compat``, ``partial``; the type flags, --keep-types,
-    --remove-types, --map-types, process gold's strings and the predicted ones alike)."""
+    (``options``: ``matching``, ``script``, ``word_overlap``; the type flags, --keep-types,
+    --remove-types, --type-map, process gold's strings and the predicted ones alike)."""
     if not given(args, "generated"):
         raise UsageError("--matching strings scores generated output: give it with "
                          "--generated FILE.jsonl, without PRED files (nerlens score "
@@ -116,14 +121,14 @@ def score_strings(args, options: dict) -> dict:
                          f"--generated output, not spans: {', '.join(refused)} do"
                          f"{'es' if len(refused) == 1 else ''} not apply to it")
     type_processing(args)  # --keep-types with --remove-types: refused as on every route
-    options = {**options, **from_args(args, TYPES)}
     _, answers = load_generated(args)
     results = {}
     for name, gold, read in answers:
         with answers_located(f"generated {name!r}", gold, read):
             results[name] = nerspan.score(
                 gold, read["responses"], scheme=args.scheme, mode=args.mode,
-                tokens=read["tokens"] if gold.tokens is None else None, **options).to_dict()
+                tokens=read["tokens"] if gold.tokens is None else None,
+                inputs=inputs_of(args, suffix=False, **options)).to_dict()
     return results
 
 
@@ -131,7 +136,7 @@ def strings_report(result: dict) -> str:
     """conlleval's lines for string matching: strings, not tokens or phrases."""
     lines = [f"scored as strings: {result['gold']} gold strings; found: "
              f"{result['predicted']} strings; correct: {result['correct']}"
-             + (f"; gold strings found: {result['found']}" if result["options"]["partial"]
+             + (f"; gold strings found: {result['found']}" if result["options"]["word_overlap"]
                 else "") + ".",
              f"precision: {100 * result['precision']:6.2f}%; recall: "
              f"{100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}"]
@@ -149,7 +154,7 @@ def run_strings(args, options: dict) -> int:
         for column, r in result["repairs"].items():
             if r["types_mapped"] or r["types_removed"]:
                 note(f"{name}: {counted(r['types_mapped'], 'string')} of {column} retyped, "
-                     f"{r['types_removed']} dropped (--map-types, --keep-types, "
+                     f"{r['types_removed']} dropped (--type-map, --keep-types, "
                      "--remove-types)")
     print_results(results, strings_report, args.format == "json")
     return 0
@@ -159,9 +164,9 @@ def run(args) -> int:
     strings = from_args(args, STRINGS)
     if strings["matching"] == "strings":
         return run_strings(args, strings)
-    if strings["compat"] is not None or strings["partial"]:
+    if strings["script"] is not None or strings["word_overlap"]:
         # as nerspan.score refuses them: they are string matching's
-        raise UsageError(f"{'--compat universalner' if strings['compat'] else '--partial'} "
+        raise UsageError(f"{'--script universalner' if strings['script'] else '--word-overlap'} "
                          "applies to --matching strings: add --matching strings")
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place
@@ -190,7 +195,7 @@ def run(args) -> int:
                         file=sys.stderr)
                 if r.get("types_mapped") or r.get("types_removed"):
                     print(f"note: {counted(r['types_mapped'], 'mention')} of {column} "
-                          f"retyped, {r['types_removed']} dropped (--map-types, "
+                          f"retyped, {r['types_removed']} dropped (--type-map, "
                           "--keep-types, --remove-types)", file=sys.stderr)
                 if r.get("snapped"):
                     print(f"note: {counted(r['snapped'], 'span')} of {column} widened to "

@@ -6,10 +6,10 @@ import argparse
 import tough_mentions
 from nerlens.report.text import wrap
 from tough_mentions.report import composition_cell
-from nerspan import GoldContext
+from nerspan import Evaluation
 
 from .common import (UsageError, add_alias, add_beta_argument, add_confusion_argument,
-                     confusion_text, fbeta_column, format_table, print_json)
+                     confusion_text, fbeta_column, format_table, print_json, with_confusion)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 
@@ -42,12 +42,11 @@ def add_arguments(parser) -> None:
 def compute(corpus, systems, index, scheme="IOB2", mode="lenient", case_sensitive=True,
             return_mentions=False, beta: float = 1.0, confusion: bool = False) -> dict:
     """System name -> result dict; the gold mentions are decoded and classified once for
-    all systems (one gold context)."""
-    context = GoldContext(corpus, scheme, mode, index)
-    return {name: tough_mentions.score(context, pred_column=name, case_sensitive=case_sensitive,
-                                       return_mentions=return_mentions, beta=beta,
-                                       confusion=confusion).to_dict()
-            for name in systems}
+    all systems (one evaluation)."""
+    evaluation = Evaluation(corpus, scheme, mode, index)
+    return {name: with_confusion(tough_mentions.score(
+        evaluation, name, case_sensitive=case_sensitive, return_mentions=return_mentions
+    ).to_dict(beta=beta), evaluation, name, confusion) for name in systems}
 
 
 # The label of the composition row over every type (a tag type cannot contain a space).

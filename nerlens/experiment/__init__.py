@@ -1,6 +1,6 @@
-"""Whole experiments: several datasets, several runs per system (``nerlens.experiment``).
+"""Whole experiments: several datasets, several runs per system (``nerlens.run_experiment``).
 
-- ``build``: ``experiment()``, one report per dataset and the numbers over them, and
+- ``build``: ``run_experiment()``, one report per dataset and the numbers over them, and
   what it returns, ``Experiment``;
 - ``runs``: the datasets and runs declared, checked and named as report columns;
 - ``generated``: the runs given as generated output (an LLM's responses), grounded as the
@@ -9,8 +9,9 @@
   significance tests between systems;
 - ``findings``, ``html``, ``text``: what it states first, its page, its terminal view.
 """
-from nerlens.exports import on_demand
+from nerlens.exports import on_demand, renamed_function
 
 # imported when first used: a command that runs no experiment imports none of it
-__getattr__ = on_demand(__name__, {"Experiment": ".build", "experiment": ".build"})
-__all__ = ["Experiment", "experiment"]
+__getattr__ = on_demand(__name__, {"Experiment": ".build", "run_experiment": ".build"})
+__all__ = ["Experiment", "run_experiment"]
+renamed_function(__name__, "nerlens.run_experiment")

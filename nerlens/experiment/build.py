@@ -37,16 +37,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from nerspan import InputOptions, InputTypeError
+from nerspan import GOLD, InputOptions, InputTypeError
 from nerspan.fbeta import check_beta
+from nerspan.migration import migrated
 from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
+from nerspan.reading.forms import finished
 
 from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
-from nerlens.report import Report, report
 from nerlens.report.analyses import figure_pngs
-from nerlens.report.build import input_names
+from nerlens.report.build import Report, build_report, input_names
 from nerspan.reading.systems import add_systems, read_gold
 
 from . import dataset_page, findings, generated, html, text
@@ -124,13 +125,14 @@ class Experiment:
         return text.summary(self)
 
 
-def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = "IOB2",
-               mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
-               confidence: float = 0.95, families=None, figures: bool = True,
-               min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
-               inputs: Mapping | None = None, occurrences: str = "all",
-               fuzzy: float | None = None, beta: float = 1.0) -> Experiment:
-    """Score every dataset with ``nerlens.report`` and aggregate over runs and datasets.
+@migrated
+def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = "IOB2",
+                   mode: str = "lenient", inputs=None, bootstrap: int = 1000, seed: int = 0,
+                   confidence: float = 0.95, families=None, figures: bool = True,
+                   min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
+                   sources: Mapping | None = None, beta: float = 1.0) -> Experiment:
+    """Score every dataset with ``nerlens.build_report`` and aggregate over runs and
+    datasets.
 
     ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
     training data (anything ``report`` takes), "systems": {system: prediction or [run,
@@ -138,15 +140,17 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     gold column, as ``report`` takes it); or, instead of ``gold``, a prebuilt
     ``"corpus"`` whose ``systems`` map to column names (one or a list of runs). Systems are
     matched across datasets by name; ``baseline`` (default: the first system) must be in
-    every dataset. ``alpha`` is the significance level of the marks. The other options
-    are ``report``'s and apply to every dataset.
+    every dataset. ``alpha`` is the significance level of the marks. ``sources``: dataset
+    -> the input files its provenance names. The other options are ``build_report``'s
+    and apply to every dataset (``inputs``: the input options, ``nerspan.InputOptions``).
 
     Generated output (an LLM's responses): ``"generated": {system: file or [run, run,
     ...]}`` beside (or instead of) ``"systems"``, each file a JSON Lines file as
     ``nerspan.reading.systems.read_systems``' ``generated=`` reads (one object per sentence with
     ``"response"``; ``"tokens"``/``"text"``, ``"sentence"``). A dataset's runs are
     grounded in its gold sentences as the one-dataset report grounds them
-    (``add_generated``, with ``occurrences`` and ``fuzzy``), so each run's numbers are
+    (``add_generated``, with the input options ``occurrences`` and ``fuzzy``), so each
+    run's numbers are
     ``report``'s for that file; a system may be generated output on one dataset and a
     tagger on another. What grounding did is in ``Experiment.generated`` (dataset ->
     system -> run), in each run's repairs and in a finding per dataset and run.
@@ -163,10 +167,10 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     beta = check_beta(beta)
     figures = check_bool("figures", figures)   # the reports draw none: checked here
     families = check_families(family_names() if families is None else families)
-    InputOptions(occurrences=occurrences, fuzzy=fuzzy)   # checked even without generated output
-    if inputs is not None and not isinstance(inputs, Mapping):
-        raise InputTypeError(f"inputs must map each dataset's name to its input files, not "
-                             f"{shown(inputs)} (a {type(inputs).__name__})")
+    inputs = InputOptions.of(inputs)
+    if sources is not None and not isinstance(sources, Mapping):
+        raise InputTypeError(f"sources must map each dataset's name to its input files, not "
+                             f"{shown(sources)} (a {type(sources).__name__})")
     entries = {name: check_entry(name, entry) for name, entry in datasets.items()}
     runs, predictions, grounded = {}, {}, {}
     for name, entry in entries.items():
@@ -184,9 +188,8 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
                    confidence=confidence, families=families, figures=False,
                    min_share=min_share, progress=progress, beta=beta)
-    grounding = dict(occurrences=occurrences, fuzzy=fuzzy)
     reports = {name: _report(name, entry, runs[name], predictions[name], grounded[name],
-                             grounding, baseline, (inputs or {}).get(name), options)
+                             inputs, baseline, (sources or {}).get(name), options)
                for name, entry in entries.items()}
     higher = {}
     for r in reports.values():
@@ -218,31 +221,35 @@ def _info(options: dict, runs: dict) -> dict:
 
 
 def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
-            grounding: dict, baseline: str, inputs, options: dict) -> Report:
+            inputs: InputOptions, baseline: str, sources, options: dict) -> Report:
     """The one-dataset report of one entry, its runs as columns; errors name the dataset."""
-    options = {**options, "baseline": runs[baseline][0], "inputs": inputs}
+    options = {**options, "baseline": runs[baseline][0], "sources": sources}
+    if entry.get("gold_tag_column") is not None:
+        inputs = inputs.replace(gold_tag_column=entry["gold_tag_column"])
     try:
         if grounded:   # the corpus the report would read, plus the grounded runs
             corpus = entry.get("corpus")
             if corpus is None:
-                corpus = read_gold(entry["gold"], tokens=entry.get("tokens"), check=False,
-                                   gold_tag_column=entry.get("gold_tag_column"))
+                corpus = read_gold(entry["gold"], inputs=inputs.replace(
+                    tokens=entry.get("tokens")), check=False)
                 if predictions:
-                    corpus, _ = add_systems(corpus, predictions, check=False)
-            corpus = generated.ground_runs(corpus, grounded, **grounding)
+                    corpus, _ = add_systems(corpus, predictions, inputs=inputs, check=False)
+                corpus = finished(corpus, list(corpus.columns), inputs, options["scheme"],
+                                  options["mode"])
+            corpus = generated.ground_runs(corpus, grounded, inputs)
             columns = [c for cs in runs.values() for c in cs]
-            if inputs is None:   # the files, named as report() names what it reads
-                options["inputs"] = input_names(entry.get("gold", entry.get("corpus")),
-                                                {**predictions, **grounded}, entry.get("train"))
-            return report(None, corpus=corpus, system_names=columns,
-                          train=entry.get("train"), **options)
+            if sources is None:   # the files, named as build_report() names what it reads
+                options["sources"] = input_names(entry.get("gold", entry.get("corpus")),
+                                                 {**predictions, **grounded},
+                                                 entry.get("train"))
+            return build_report(None, corpus=corpus, system_names=columns,
+                                train=entry.get("train"), inputs=inputs, **options)
         if "corpus" in entry:
             columns = [c for cs in runs.values() for c in cs]
-            return report(None, corpus=entry["corpus"], system_names=columns,
-                          train=entry.get("train"), **options)
-        return report(entry["gold"], predictions, entry.get("train"),
-                      tokens=entry.get("tokens"),
-                      gold_tag_column=entry.get("gold_tag_column"), **options)
+            return build_report(None, corpus=entry["corpus"], system_names=columns,
+                                train=entry.get("train"), inputs=inputs, **options)
+        return build_report(entry["gold"], predictions, entry.get("train"),
+                            tokens=entry.get("tokens"), inputs=inputs, **options)
     except (ValueError, TypeError, OSError) as error:
         raise in_dataset(name, error) from error
 

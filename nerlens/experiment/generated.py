@@ -77,15 +77,15 @@ def generated_columns(name, entry: Mapping, runs: dict) -> dict:
     return files
 
 
-def ground_runs(corpus: Corpus, files: Mapping, **grounding) -> Corpus:
+def ground_runs(corpus: Corpus, files: Mapping, inputs=None) -> Corpus:
     """``corpus`` plus one column per generated run (column -> file), grounded by
-    ``add_generated`` in one call (``grounding``: its options, ``occurrences``,
+    ``add_generated`` in one call (``inputs``: the input options, ``occurrences``,
     ``fuzzy``, ``encoding``); an input error about one file names its run (the caller
     names the dataset)."""
     if not files:
         return corpus
     try:
-        grounded, _ = add_generated(corpus, dict(files), **grounding)
+        grounded, _ = add_generated(corpus, dict(files), inputs=inputs)
     except NerspanError as error:
         column = next((c for c, path in files.items()
                        if error.path is not None and os.fspath(path) == error.path), None)

@@ -1,13 +1,14 @@
 """The nerlens report: every method in one pass, with uncertainty, pictures and HTML.
 
     import nerlens
-    report = nerlens.report(gold="test.conll", systems={"spacy": "spacy.txt"},
-                            train="train.conll")
+    report = nerlens.build_report(gold="test.conll", systems={"spacy": "spacy.txt"},
+                                  train="train.conll")
     print(report.summary())
     report.to_html("report.html"); open("report.json", "w").write(report.to_json())
 
-One ``Corpus`` holds the gold column and one column per system; the training set is
-indexed once; each family scores each system on that corpus. Every headline number is a
+One ``nerspan.Evaluation`` holds the gold column and one column per system, and the
+training index, built once; each family scores each system against it, and the entity
+scores and the confusion matrix of each system are the evaluation's. Every headline number is a
 function of per-sentence counts (``statistics``), so one matrix of bootstrap
 sentence weights, shared by all systems, gives every interval and every paired
 comparison at the cost of one matrix product per system.
@@ -20,18 +21,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from nerspan import (GOLD, Corpus, GoldContext, LabelTable, __version__, as_train_index,
-                     get_scheme)
+from nerspan import (GOLD, Corpus, Evaluation, InputOptions, LabelTable, __version__,
+                     as_train_index, get_scheme)
 from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.fbeta import check_beta
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 from nerspan.corpus import side_name
-from nerspan.reading.forms import suffixed
+from nerspan.migration import migrated
+from nerspan.reading.forms import finished
 from nerspan.spans import check_tags
 
-from nerlens.families import (check_families, family_names, get_family, in_report_order,
-                               with_beta)
+from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_text
 from nerspan.reading.systems import add_systems, check_system_names, read_gold
 
@@ -44,7 +45,8 @@ from .views import every_family
 
 @dataclass
 class Report:
-    """What ``report()`` computed; ``to_dict()``/``to_json()``/``to_html()``/``summary()``."""
+    """What ``build_report()`` computed; ``to_dict()``/``to_json()``/``to_html()``/
+    ``summary()``."""
 
     systems: list[str]
     results: dict            # system -> family -> the family's ``to_dict()``
@@ -87,9 +89,10 @@ class Report:
         return page
 
 
-def provenance(inputs: Mapping | None, options: dict) -> dict:
-    """Where the report's numbers come from: inputs, options, nerlens version, date."""
-    return {"inputs": dict(inputs or {}), "options": options, "nerlens_version": __version__,
+def provenance(sources: Mapping | None, options: dict) -> dict:
+    """Where the report's numbers come from: its input files (JSON key ``inputs``),
+    options, nerlens version, date."""
+    return {"inputs": dict(sources or {}), "options": options, "nerlens_version": __version__,
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
@@ -119,14 +122,13 @@ def _progress(total: int, enabled: bool, description: str):
                leave=False)
 
 
-def systems_corpus(gold, systems: Mapping, tokens=None, gold_tag_column: int | None = None,
-                   pred_column: int = -1) -> tuple[Corpus, list[str]]:
+def systems_corpus(gold, systems: Mapping, inputs: InputOptions) -> tuple[Corpus, list[str]]:
     """A Corpus with ``gold`` and one column per system from files or tag lists
-    (``nerspan.reading.systems.read_systems``; the tags are checked by ``report``)."""
-    corpus = read_gold(gold, tokens=tokens, gold_tag_column=gold_tag_column, check=False)
+    (``nerspan.reading.systems``; the tags are checked by ``build_report``)."""
+    corpus = read_gold(gold, inputs=inputs, check=False)
     if isinstance(systems, Mapping) and not systems:
         return corpus, []
-    return add_systems(corpus, systems, pred_tag_column=pred_column, check=False)
+    return add_systems(corpus, systems, inputs=inputs, check=False)
 
 
 def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: str) -> None:
@@ -138,75 +140,61 @@ def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: st
                    side_name(GOLD) if column == GOLD else f"system {column!r}")
 
 
-def report(gold=None, systems: Mapping | None = None, train=None, *,
-           corpus: Corpus | None = None,
-           system_names: Sequence[str] | None = None, tokens=None, scheme: str = "IOB2",
-           mode: str = "lenient", bootstrap: int = 1000, seed: int = 0,
-           confidence: float = 0.95, baseline: str | None = None,
-           families: Sequence[str] | None = None, figures: bool = True,
-           min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
-           notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None,
-           suffix: bool = False, beta: float = 1.0,
-           gold_tag_column: int | None = None) -> Report:
+@migrated(datasets="nerlens.run_experiment(datasets, ...) (a whole experiment's report)")
+def build_report(gold=None, systems: Mapping | None = None, train=None, *,
+                 corpus: Corpus | None = None, system_names: Sequence[str] | None = None,
+                 tokens=None, scheme: str = "IOB2", mode: str = "lenient",
+                 inputs=None, bootstrap: int = 1000, seed: int = 0,
+                 confidence: float = 0.95, baseline: str | None = None,
+                 families: Sequence[str] | None = None, options: Mapping | None = None,
+                 beta: float = 1.0, figures: bool = True, min_share: float = 0.0,
+                 progress: bool = False, sources: Mapping | None = None,
+                 notes: Sequence[str] = ()) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
     column file or tag lists), or a prebuilt ``corpus`` with a ``gold`` column and the
-    columns ``system_names``. ``train`` is anything ``nerspan.as_train_index`` takes.
-    ``families`` names the registered families to run (default: every one,
+    columns ``system_names`` (read already: ``inputs`` are not applied to it).
+    ``train`` is anything ``nerspan.as_train_index`` takes. ``inputs``: how the
+    input is read (``nerspan.InputOptions`` or a dict: ``suffix``, the type options,
+    ``gold_tag_column``, ...), on gold, systems and training data alike. ``families``
+    names the registered families to run (default: every one,
     ``nerlens.families.family_names()``). Each system is compared with ``baseline``
-    (default: the first system). ``min_share`` leaves the tough-mention subsets holding
-    less than that share of the gold mentions out of the recall table (the paper's rule:
-    0.01); their numbers stay in the JSON (a family reads such options through its
-    ``settings``). ``inputs`` names the input files for the provenance (default: the
-    paths given as ``gold``, ``systems`` and ``train``); ``notes`` are sentences the page
-    and the terminal show first (the demo explains its data with them). ``options``: family
-    -> its ``score`` options (``{"faireval": {"weights": "weighted"}}``), as in the Trainer
-    helper. ``suffix``: the tags (gold, systems, training) are written type first
-    (``PER-B``), as seqeval's ``suffix=True``. ``beta``: also F-beta beside every F1
-    (seqeval's ``beta``, a number > 0; ``nerspan.fbeta``): the entity scores' ``f2`` (and
-    per type), the statistic ``entity_f2`` with its interval, and in each family that
-    reports F1; 1 (default) adds nothing. ``gold_tag_column``: the column of a ``gold``
-    column file that holds gold's tags (0-based, negative from the end); None (default):
-    the last, unless another column holds tags of the same types, which is refused as
-    ``nerlens.read_systems`` refuses it.
+    (default: the first system). ``options``: family -> its options
+    (``{"faireval": {"weights": "weighted"}}``, the family's record). ``beta``: also
+    F-beta beside every F1 (``result.to_dict(beta=...)``): the entity scores' ``f2``, the
+    statistic ``entity_f2`` with its interval, and in each family that reports F1; 1
+    (default) adds nothing. ``min_share`` leaves the tough-mention subsets holding less
+    than that share of the gold mentions out of the recall table (a family reads such
+    report options through its ``settings``). ``sources`` names the input files for the
+    provenance (default: the paths given as ``gold``, ``systems`` and ``train``);
+    ``notes`` are sentences the page and the terminal show first.
 
-    Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
+    Gold is decoded once, and classified once per family, in one ``nerspan.Evaluation``
     against which every system and family is scored; each system is decoded once there
-    (``GoldContext.predicted``) for every family, and the training data once.
+    for every family, and the training data read once.
 
-    One dataset; ``nerlens.report(datasets=...)`` is a whole experiment
-    (``nerlens.experiment``).
+    One dataset; ``nerlens.run_experiment`` runs a whole experiment.
     """
     settings = checked_settings({"min_share": min_share})
-    min_share = settings["min_share"]
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     confidence = check_fraction("confidence", confidence)
     families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
-    suffix = check_bool("suffix", suffix)
     beta = check_beta(beta)
-    options = with_beta(options, families, beta)
+    if isinstance(inputs, Mapping) and {"gold", "systems", "train"} & set(inputs):
+        raise TypeError("build_report(inputs=...) takes the input options since nerlens "
+                        "0.2: give the input files the provenance names as sources=...")
+    inputs = InputOptions.of(inputs, tokens=tokens)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
-                                              tokens, gold_tag_column)
-    if suffix:   # the label vocabulary turned round once: PER-B reads as B-PER
-        corpus = suffixed(corpus)
-    system_names = check_system_names(system_names, "system_names")
-    if not system_names:
-        raise ValueError("the report needs at least one system")
-    if corpus.tokens is None:
-        raise ValueError("the report needs the tokens of the evaluation sentences")
-    _check_system_tags(corpus, system_names, scheme, mode)
-    index = as_train_index(train, scheme, mode, suffix=suffix) if train is not None else None
-    needs = [name for name in families if get_family(name).needs_train]
-    if index is None and needs:
-        raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
-    context = GoldContext(corpus, scheme, mode, index)
-
+                                              inputs)
+        corpus = finished(corpus, [GOLD, *system_names], inputs, scheme, mode)
+    evaluation = _evaluation(corpus, system_names, train, scheme, mode, families, inputs)
+    system_names = list(evaluation.systems)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
-    results, statistics = score_systems(context, system_names, families, bar, options, beta)
+    results, statistics = score_systems(evaluation, families, bar, options, beta)
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
     intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
@@ -214,17 +202,34 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     if bar is not None:
         bar.close()
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
-    info = _report_info(context, bootstrap, seed, confidence, baseline or system_names[0],
-                        families, min_share, notes)
+    info = _report_info(evaluation, bootstrap, seed, confidence, baseline or system_names[0],
+                        families, settings["min_share"], notes)
     if beta != 1:   # stated when it adds numbers, as a result's options state it
         info["beta"] = beta
     info["provenance"] = provenance(
-        inputs if inputs is not None else input_names(gold, systems, train),
+        sources if sources is not None else input_names(gold, systems, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share", "beta") if k in info})
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
-    _add_analyses(result, context, families, figures, settings)
+    _add_analyses(result, evaluation, families, figures, settings)
     return result
+
+
+def _evaluation(corpus: Corpus, system_names, train, scheme: str, mode: str, families,
+                inputs: InputOptions) -> Evaluation:
+    """The report's evaluation: gold and the systems ``system_names`` (checked, their
+    tags too), and the training index when a family needs it."""
+    system_names = check_system_names(system_names, "system_names")
+    if not system_names:
+        raise ValueError("the report needs at least one system")
+    if corpus.tokens is None:
+        raise ValueError("the report needs the tokens of the evaluation sentences")
+    _check_system_tags(corpus, system_names, scheme, mode)
+    index = as_train_index(train, scheme, mode, inputs=inputs) if train is not None else None
+    needs = [name for name in families if get_family(name).needs_train]
+    if index is None and needs:
+        raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
+    return Evaluation(corpus.select([GOLD, *system_names]), scheme, mode, index)
 
 
 def checked_settings(given: dict) -> dict:
@@ -243,20 +248,20 @@ def _listed(names: list) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def score_systems(context: GoldContext, system_names: list, families, bar=None,
+def score_systems(evaluation: Evaluation, families, bar=None,
                   options: Mapping[str, Mapping] | None = None,
                   beta: float = 1.0) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
-    system -> bootstrap statistics, every system scored against one gold ``context``
-    (``options``: family -> its score options; ``beta``: the entity F-beta too)."""
+    system -> bootstrap statistics, every system of the ``evaluation`` scored
+    (``options``: family -> its options; ``beta``: F-beta beside every F1)."""
     results, statistics = {}, {}
-    for system in system_names:
-        entity, statistics[system] = entity_statistics(context, system, beta)
+    for system in evaluation.systems:
+        entity, statistics[system] = entity_statistics(evaluation, system, beta)
         results[system] = {"entity": entity}
         for name in families:
             family = get_family(name)
-            result = score_family(family, context, system, **(options or {}).get(name, {}))
-            results[system][name] = result.to_dict()
+            result = score_family(family, evaluation, system, (options or {}).get(name))
+            results[system][name] = result.to_dict(beta=beta)
             statistics[system] += family_statistics(family, result)
             if bar is not None:
                 bar.update(1)
@@ -303,7 +308,7 @@ NO_GOLD_NOTE = ("Gold holds no mention: recall is undefined for every system. En
                 "zero_division's 0. Each method's section says what else is undefined.")
 
 
-def _report_info(context: GoldContext, bootstrap, seed, confidence, baseline, families,
+def _report_info(context: Evaluation, bootstrap, seed, confidence, baseline, families,
                  min_share, notes) -> dict:
     """Corpus sizes and options (``Report.info``; the provenance is added after)."""
     corpus, index = context.corpus, context.train
@@ -318,7 +323,7 @@ def _report_info(context: GoldContext, bootstrap, seed, confidence, baseline, fa
             "notes": list(notes)}
 
 
-def _add_analyses(result: Report, context: GoldContext, families, figures: bool,
+def _add_analyses(result: Report, context: Evaluation, families, figures: bool,
                   settings: dict) -> None:
     """The families' examples, analyses, figures and findings, into ``result``."""
     ran = in_report_order(families)

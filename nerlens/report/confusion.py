@@ -18,9 +18,7 @@ import textwrap
 
 import numpy as np
 
-from nerspan import LabelTable, get_scheme
-from nerspan.confusion import (BOUNDARY, OUTSIDE, confusion_cells, confusion_dict,
-                               confusion_types, summed_name)
+from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_types, summed_name
 from nerspan.errors import counted
 
 from .examples import SHOWN, cut_note, window
@@ -35,17 +33,17 @@ GREYS = np.array([[250, 250, 250], [217, 217, 217], [150, 150, 150], [99, 99, 99
                   [37, 37, 37]], dtype=float)
 
 
-def collect(context, systems: list) -> dict:
-    """``{system: {"confusion", "boundary_errors", "examples"}}`` (see the module)."""
-    corpus = context.corpus
-    table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
-    gold = context.gold_spans(table)
+def collect(evaluation, systems: list) -> dict:
+    """``{system: {"confusion", "boundary_errors", "examples"}}`` (see the module): the
+    evaluation's matrix of each system (``nerspan.Evaluation.confusion``), the one the
+    report adds, and the examples of its cells."""
+    corpus, gold = evaluation.corpus, evaluation.gold
     out = {}
     for system in systems:
-        pred = context.predicted(system, table)  # decoded once for every family
-        gold_cell, pred_cell = confusion_cells(gold, pred)
-        data = confusion_dict(gold, pred, (gold_cell, pred_cell))
-        data["examples"] = _cell_examples(corpus, gold, pred, gold_cell, pred_cell, table.types)
+        data = dict(evaluation.confusion(system))
+        data["examples"] = _cell_examples(corpus, gold, evaluation.spans(system),
+                                          *evaluation.confusion_cells(system),
+                                          evaluation.table.types)
         out[system] = data
     return out
 

@@ -10,32 +10,32 @@ from __future__ import annotations
 
 import functools
 
-from nerspan import PRED
-from nerspan.scores import entity_scores
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
 from nerspan.fbeta import fbeta, fbeta_key
 from nerspan.family import Family
 from nerspan.scores import sentence_counts
 
 
-def score_family(family: Family, context, pred_column: str, **options):
-    """The family's result object for the system ``pred_column`` of a gold ``context``
-    (``nerspan.GoldContext``: gold decoded and classified once, each system decoded once,
+def score_family(family: Family, evaluation, system: str, options=None):
+    """The family's result object for ``system`` of the ``evaluation``
+    (``nerspan.Evaluation``: gold decoded and classified once, each system decoded once,
     for all families), scored with the options the report passes
-    (``family.report_options``) and ``options``. The context alone carries scheme, mode
-    and training index: nothing beside it for the family to check against it."""
-    return family.score(context, pred_column=pred_column,
-                        **{**family.report_options, **options})
+    (``family.report_options``) and ``options`` (a dict of its record's fields). The
+    evaluation alone carries scheme, mode and training index: nothing beside it for the
+    family to check against it."""
+    given = {**family.report_options, **dict(options or {})}
+    if family.options is None:   # a family without a record takes its options by name
+        return family.score(evaluation, system, **given)
+    return family.score(evaluation, system, options=given)
 
 
-def entity_statistics(context, pred_column: str = PRED,
-                      beta: float = 1.0) -> tuple[dict, list[Statistic]]:
-    """nerspan's entity scores and the entity F1/precision/recall statistics of the
-    system column ``pred_column`` of a gold ``context`` (its spans, decoded once); with
-    ``beta`` other than 1, the entity F-beta too (``entity_f2``), beside F1 in the
-    scores."""
-    gold, pred = context.gold, context.predicted(pred_column)
-    counts = sentence_counts(gold, pred, context.corpus.n_sentences)
+def entity_statistics(evaluation, system: str, beta: float = 1.0
+                      ) -> tuple[dict, list[Statistic]]:
+    """nerspan's entity scores of ``system`` (the evaluation's, computed once) and its
+    entity F1/precision/recall statistics; with ``beta`` other than 1, the entity F-beta
+    too (``entity_f2``), beside F1 in the scores."""
+    counts = sentence_counts(evaluation.gold, evaluation.spans(system),
+                             evaluation.corpus.n_sentences)
     n_gold = int(counts[:, 2].sum())
     statistics = [
         Statistic("entity_f1", counts, f1_statistic, n_gold),
@@ -46,7 +46,7 @@ def entity_statistics(context, pred_column: str = PRED,
     if beta != 1:
         statistics.insert(1, Statistic(fbeta_key(beta, "entity_"), counts,
                                        functools.partial(fbeta_statistic, beta=beta), n_gold))
-    return entity_scores(gold, pred, beta=beta).to_dict(), statistics
+    return evaluation.entity_scores(system).to_dict(beta=beta), statistics
 
 
 def fbeta_statistic(totals, beta: float):

@@ -13,8 +13,9 @@ all of it and scores it two ways:
   token spans per sentence, which ``nerspan.from_spans`` and every family score like
   any prediction (``grounding``).
 - ``score_strings`` (way 2, ``matching="strings"``): sets of (normalised text, type)
-  per sentence against gold's; ``compat="universalner"`` reproduces the UniversalNER
-  evaluation (``strings``, ``universalner``).
+  per sentence against gold's; ``script="universalner"`` reproduces the UniversalNER
+  evaluation (``strings``, ``universalner``). The options of both ways are
+  ``nerspan.records.GeneratedOptions``.
 
 Both keep one ``GenerativeRepairs`` record of what could not be used, which joins a
 result's ``repairs`` (``merge_repairs``); ``add_ungrounded`` makes every ungrounded
@@ -45,22 +46,12 @@ from .grounding import OCCURRENCES, OVERLAPS, Grounded, ground
 from .reading import Generated, read_generated, read_response
 from .repairs import (LEVELS, MAX_LISTED, TYPE_MATCHES, GenerativeRepairs, Listing,
                       add_ungrounded, merge_repairs)
-from .strings import COMPAT, StringScores, score_strings
+from .strings import StringScores, score_strings
 from .type_names import TypeMatcher
-
-# The options of generated input, under the names ``ground`` and ``score_strings`` take
-# (``nerspan.InputOptions`` holds the others: ``tokens``, ``texts``). A dispatcher reads
-# ``matching`` (``MATCHING``: ground, the default, or match strings) and passes on the
-# options of the way chosen.
-GROUNDING_OPTION_NAMES = ("types", "type_map", "occurrences", "overlaps", "fuzzy")
-STRING_OPTION_NAMES = ("types", "type_map", "compat", "partial")
-GENERATIVE_OPTION_NAMES = ("matching", "types", "type_map", "occurrences", "overlaps",
-                           "fuzzy", "compat", "partial")
 
 
 __all__ = ["ground", "Grounded", "read_generated", "read_response", "Generated",
            "score_strings", "StringScores", "GenerativeRepairs", "Listing",
            "add_ungrounded", "merge_repairs", "is_generated_input", "read_generated_jsonl",
            "TypeMatcher", "LEVELS", "TYPE_MATCHES", "MAX_LISTED", "OCCURRENCES", "OVERLAPS",
-           "COMPAT", "MATCHING", "GENERATIVE_OPTION_NAMES", "GROUNDING_OPTION_NAMES",
-           "STRING_OPTION_NAMES", "GENERATED", "ground_predictions"]
+           "MATCHING", "GENERATED", "ground_predictions"]

@@ -26,7 +26,6 @@ from ..reading.forms import InputForm, Reading, read_input, register_form
 from ..schemes import get_scheme
 from ..reading.span_lists import check_span_scheme, spans_on
 from ..spans import LabelTable
-from ..type_processing import TypeProcessing
 from .detect import is_generated_input
 from .grounding import Grounded, ground
 from .reading import Generated, read_generated
@@ -48,11 +47,11 @@ def _recognise(references, predictions, inputs, words) -> bool:
 @collector_paused
 def read_generated_form(references, predictions, inputs, scheme, words) -> Reading:
     """The references' gold column and the grounded predictions as column ``pred``."""
-    if inputs.matching == "strings":
+    if inputs.generated.matching == "strings":
         raise InputTypeError('matching="strings" compares sets of strings and gives entity '
                              "scores only (nerspan.score); the families score spans: "
                              'ground the output (matching="grounded", the default)')
-    if inputs.overlaps == "keep":
+    if inputs.generated.overlaps == "keep":
         raise InputTypeError('overlaps="keep" keeps nested and overlapping spans, which '
                              "only faireval scores; the other families read tags: "
                              'overlaps="drop" (the default)')
@@ -74,7 +73,7 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
     if isinstance(predictions, Grounded):
         return predictions
     if not isinstance(predictions, Generated):
-        processing = TypeProcessing.of_options(inputs)
+        processing = inputs.types.processing
         predictions = read_typed(predictions, gold, () if processing is None else
                                  [source for source, _ in processing.mapping])
     tokens, texts = inputs.tokens, inputs.texts
@@ -84,8 +83,9 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
             raise InputTypeError("generated predictions are grounded in the sentence text: "
                                  "pass tokens=... (the words of each sentence) or texts=...",
                                  side="predictions")
-    return ground(predictions, tokens=tokens, texts=texts, occurrences=inputs.occurrences,
-                  overlaps=inputs.overlaps, fuzzy=inputs.fuzzy)
+    generated = inputs.generated
+    return ground(predictions, tokens=tokens, texts=texts, occurrences=generated.occurrences,
+                  overlaps=generated.overlaps, fuzzy=generated.fuzzy)
 
 
 def read_typed(predictions, gold, mapped=(), name: str = "predictions") -> Generated:

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..collector import collector_paused
 from ..errors import InputTypeError, NerspanError, shown
-from ..input_options import input_options
+from ..records import InputOptions
 from ..options import OCCURRENCES, OVERLAPS, check_fraction
 from ..reading.span_lists import _Texts
 from .normalise import core_bounds, lowercase_in_place, normalise, unify
@@ -57,10 +57,9 @@ class Grounded:
 
 
 @collector_paused
-@input_options("tokens", "texts")
-def ground(predictions, *, types=None, type_map=None, occurrences: str = "all",
-           overlaps: str = "drop", fuzzy: float | None = None, name: str = "predictions",
-           inputs) -> Grounded:
+def ground(predictions, *, tokens=None, texts=None, types=None, type_map=None,
+           occurrences: str = "all", overlaps: str = "drop", fuzzy: float | None = None,
+           name: str = "predictions") -> Grounded:
     """Ground every sentence's generated entities to token spans.
 
     Args:
@@ -73,6 +72,7 @@ def ground(predictions, *, types=None, type_map=None, occurrences: str = "all",
         overlaps: ``"drop"`` (default: the longer span wins) or ``"keep"`` (faireval).
         fuzzy: None (default: no fuzzy level) or a similarity threshold in (0, 1).
         name: the side, for error messages.
+        tokens, texts: the words of each sentence, the text of each sentence.
 
     The sentence text is ``texts`` (its whitespace-separated words are the tokens) or
     ``tokens`` joined by single spaces, or both (each token found in the text in turn).
@@ -95,10 +95,12 @@ def ground(predictions, *, types=None, type_map=None, occurrences: str = "all",
         generated = predictions
     else:
         generated = read_generated(predictions, types=types, type_map=type_map, name=name)
-    if inputs.tokens is None and inputs.texts is None:
+    checked = InputOptions.of(None, tokens=tokens, texts=texts)  # as every input is checked
+    tokens, texts = checked.tokens, checked.texts
+    if tokens is None and texts is None:
         raise NerspanError("grounding needs the sentence text: pass tokens=... or "
                            "texts=...", side=name)
-    text_of = _SentenceTexts(inputs.tokens, inputs.texts, generated.n_sentences, name)
+    text_of = _SentenceTexts(tokens, texts, generated.n_sentences, name)
     found = _Found()
     spans = [_ground_sentence(i, entities, text_of, rules, found) if entities else []
              for i, entities in enumerate(generated.entities)]

@@ -2,12 +2,12 @@
 
 Each sentence's predicted entities become a set of (normalised text, type) pairs, and so
 do its gold mentions (their tokens joined by single spaces); a prediction is correct when
-its pair is among gold's, as LLM NER papers score. ``compat="universalner"`` applies the
+its pair is among gold's, as LLM NER papers score. ``script="universalner"`` applies the
 UniversalNER evaluation's rules instead (``universalner``): its normalisation, its
 parse of each (sentence, type) response, unique strings per query and its formulas; a
 sentence's prediction is then, as its model answers, a dict from type to the response
 to "What describes TYPE in the text?" (a string, or the list it holds), though any form
-of ``reading`` is accepted. ``partial=True`` counts a prediction correct when its
+of ``reading`` is accepted. ``word_overlap=True`` counts a prediction correct when its
 word-overlap F1 with a gold string of its sentence and type reaches 0.5 (and a gold
 string found when a prediction reaches 0.5 with it).
 
@@ -33,12 +33,12 @@ import numpy as np
 from ..collector import collector_paused
 from ..corpus import GOLD
 from ..errors import InputTypeError, NerspanError, SentenceCountError, counted
-from ..input_options import input_options
-from ..options import COMPAT
+from ..migration import migrated
+from ..records import InputOptions
 from ..scores import EntityScores, safe_divide
 from ..reading.span_lists import from_spans, is_span_input
 from ..spans import Repairs, decode, repairs_dict
-from ..type_processing import TYPE_OPTIONS, TypeProcessing
+from ..type_processing import TypeProcessing
 from . import universalner
 from .normalise import normalise
 from .reading import ENTITY_KEYS, _sentences, misspelt_key, read_generated, read_response
@@ -50,26 +50,26 @@ from .type_names import TypeMatcher, known_names
 class StringScores(EntityScores):
     """``nerspan.EntityScores`` of string matching: per type, ``gold`` and ``predicted``
     strings (unique per sentence), ``correct`` predictions and ``found`` gold strings
-    (equal to ``correct`` unless ``partial``); precision = correct / predicted, recall =
-    found / gold. Under ``compat="universalner"`` the micro scores are the script's
+    (equal to ``correct`` unless ``word_overlap``); precision = correct / predicted,
+    recall = found / gold. Under ``script="universalner"`` the micro scores are the script's
     (1e-10 in each denominator), to its last digit."""
 
     found: np.ndarray = field(default=None)
-    compat: str | None = None
-    partial: bool = False
+    script: str | None = None
+    word_overlap: bool = False
 
     def per_type(self):
         return _prf(self.correct, self.found, self.predicted, self.gold, self.zero_division)
 
     def micro(self) -> tuple[float, float, float]:
         correct, found = int(self.correct.sum()), int(self.found.sum())
-        if self.compat == "universalner":
+        if self.script == "universalner":
             return universalner.script_prf(correct, self.n_predicted, self.n_gold, found)
         return tuple(float(x) for x in _prf(correct, found, self.n_predicted, self.n_gold,
                                             self.zero_division))
 
-    def to_dict(self) -> dict:
-        out = super().to_dict()
+    def plain_dict(self) -> dict:
+        out = super().plain_dict()
         out["found"] = int(self.found.sum())
         for k, row in enumerate(out["per_type"].values()):
             row["found"] = int(self.found[k])
@@ -84,10 +84,9 @@ def _prf(correct, found, predicted, gold, zero_division: float):
 
 
 @collector_paused
-@input_options("tokens", "texts", *TYPE_OPTIONS)
-def score_strings(references, predictions, *, types=None, compat=None,
-                  partial: bool = False, scheme: str = "IOB2", mode: str = "lenient",
-                  inputs) -> StringScores:
+@migrated
+def score_strings(references, predictions, tokens=None, *, types=None,
+                  scheme: str = "IOB2", mode: str = "lenient", inputs=None) -> StringScores:
     """Precision, recall and F1 of generated entities against gold, as strings.
 
     Args:
@@ -98,8 +97,9 @@ def score_strings(references, predictions, *, types=None, compat=None,
         predictions: per sentence, generated output in any form of ``reading``.
         types: the gold type names predicted types are matched to (``type_names``);
             by default the types of gold's mentions.
-        compat: None (default) or ``"universalner"``.
-        partial: count word-overlap matches (F1 >= 0.5) as correct.
+        inputs: the input options (``nerspan.InputOptions`` or a dict): ``texts``, the
+            type options, ``script`` (None or ``"universalner"``) and ``word_overlap``
+            (count word-overlap matches, F1 >= 0.5, as correct).
 
     >>> s = score_strings([[(0, 2, "PER"), (3, 4, "LOC")]],
     ...                   ['[{"text": "ada lovelace", "type": "PER"}, ["Paris", "ORG"]]'],
@@ -108,27 +108,26 @@ def score_strings(references, predictions, *, types=None, compat=None,
     ((0.5, 0.5, 0.5), 0.0)
     >>> u = score_strings([[(0, 2, "PER"), (3, 4, "LOC")]],
     ...                   [{"person": '["The Ada Lovelace"]', "location": "[]"}],
-    ...                   tokens=[["Ada", "Lovelace", "in", "Paris"]], compat="universalner",
-    ...                   type_map={"person": "PER", "location": "LOC"})
+    ...                   tokens=[["Ada", "Lovelace", "in", "Paris"]],
+    ...                   inputs={"script": "universalner",
+    ...                           "type_map": {"person": "PER", "location": "LOC"}})
     >>> u.micro()
     (0.9999999999, 0.499999999975, 0.6666666665777777)
     """
-    if compat not in COMPAT:
-        raise ValueError(f"compat must be None or 'universalner', not {compat!r}")
-    if not isinstance(partial, bool):
-        raise InputTypeError(f"partial must be True or False, not {partial!r}")
+    inputs = InputOptions.of(inputs, tokens=tokens)
+    script, word_overlap = inputs.generated.script, inputs.generated.word_overlap
     gold_texts = gold_mention_texts(references, scheme=scheme, mode=mode, inputs=inputs)
     sentences = _sentences(predictions, "predictions")
     if len(sentences) != len(gold_texts):
         raise SentenceCountError(f"predictions hold {counted(len(sentences), 'sentence')}, "
                                  f"references {len(gold_texts)}")
-    processing = TypeProcessing.of_options(inputs)
+    processing = inputs.types.processing
     if types is None:
         types = {t for mentions in gold_texts for _, t in mentions}
     # the mapping itself is the processing's, on both sides (below)
     names, type_map = known_names(types, () if processing is None else
                                   (source for source, _ in processing.mapping))
-    if compat == "universalner":
+    if script == "universalner":
         predicted, record = _universalner_queries(sentences, TypeMatcher(names, type_map))
     else:
         predicted, record = _normalised_sets(sentences, names, type_map)
@@ -138,14 +137,14 @@ def score_strings(references, predictions, *, types=None, compat=None,
                                | {t for queries in predicted for t in queries})
         gold_texts, gold_repairs = _process_mentions(gold_texts, processing)
         predicted, pred_repairs, record = _process_sets(predicted, processing, record)
-    unique = universalner.gold_strings if compat == "universalner" else _unique_normalised
+    unique = universalner.gold_strings if script == "universalner" else _unique_normalised
     gold = [_by_type(mentions, unique) for mentions in gold_texts]
-    return _scores(gold, predicted, record, compat, partial,
+    return _scores(gold, predicted, record, script, word_overlap,
                    repairs_dict(gold_repairs, pred_repairs))
 
 
 def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient",
-                       inputs) -> list:
+                       inputs: InputOptions) -> list:
     """Per sentence, ``(text, type)`` of every gold mention (tokens joined by a space),
     read and checked as every family reads gold (``nerspan.from_spans``)."""
     spans_given = is_span_input(references)
@@ -316,17 +315,17 @@ class _Record:
             unknown_types=tuple(self.unknown), duplicates=tuple(self.duplicates))
 
 
-def _scores(gold: list, predicted: list, record: GenerativeRepairs, compat, partial: bool,
-            repairs: dict) -> StringScores:
+def _scores(gold: list, predicted: list, record: GenerativeRepairs, script,
+            word_overlap: bool, repairs: dict) -> StringScores:
     """Count per type over all sentences and build the result."""
-    counts = (_partial_counts if partial else _exact_counts)(gold, predicted)
+    counts = (_partial_counts if word_overlap else _exact_counts)(gold, predicted)
     types = tuple(sorted(counts))
     column = lambda k: np.array([counts[t][k] for t in types], dtype=np.int64)  # noqa: E731
     return StringScores(
         types, column(0), column(1), column(2), 0.0,
         merge_repairs(repairs, record),
-        {"matching": "strings", "compat": compat, "partial": partial},
-        found=column(3), compat=compat, partial=partial)
+        {"matching": "strings", "script": script, "word_overlap": word_overlap},
+        found=column(3), script=script, word_overlap=word_overlap)
 
 
 def _exact_counts(gold: list, predicted: list) -> dict:
@@ -360,4 +359,4 @@ def _partial_counts(gold: list, predicted: list) -> dict:
     return counts
 
 
-__all__ = ["score_strings", "StringScores", "gold_mention_texts", "COMPAT"]
+__all__ = ["score_strings", "StringScores", "gold_mention_texts"]

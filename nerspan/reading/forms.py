@@ -4,7 +4,7 @@ An input form is data: one ``InputForm`` record (its name, how it is recognised,
 reader) in ``FORMS``, which ``read_input`` reads in order; the first form that
 recognises the references (and predictions) reads them. The built-in forms:
 
-- ``context``: a ``GoldContext`` as references (registered by ``nerspan.gold_context``);
+- ``evaluation``: an ``Evaluation`` as references (registered by ``nerspan.evaluation``);
 - ``dataset``: a ``datasets`` split, predictions a column name, an Arrow or NumPy array
   or lists (``Corpus.from_dataset``);
 - ``arrow``: Arrow list arrays of tag strings, or of label ids with ``label_list``, as
@@ -37,14 +37,11 @@ from ..arrow_columns import is_arrow
 from ..corpus import Corpus
 from ..errors import InputTypeError, InvalidTagError, NerspanError, shown
 from ..flat import GOLD, PRED, _a, as_label_list, side_name
-from ..input_options import InputOptions, input_options
-from .columns import read_columns
-from ..options import check_bool
-from ..schemes import FALLBACK_PREFIXES, Scheme, from_suffix, split_tag, to_suffix
+from ..records import InputOptions
+from ..schemes import FALLBACK_PREFIXES, from_suffix, split_tag, to_suffix
 from ..spans import tag_problem
 from .span_lists import check_span_scheme, from_spans, span_sides
-from ..train_index import TrainIndex
-from ..type_processing import TypeProcessing, process_corpus
+from ..type_processing import process_corpus
 
 
 @dataclass(frozen=True)
@@ -90,35 +87,48 @@ def input_form(references, predictions=None, inputs: InputOptions | None = None,
 
 def read_input(references, predictions=None, *, inputs: InputOptions | None = None,
                scheme=None, words: bool = True, form: InputForm | None = None,
-               mode: str = "lenient") -> Reading:
+               mode: str = "lenient", turned: bool = False) -> Reading:
     """The one dispatcher: the references and predictions, in whichever form, read
-    into a ``Reading`` by the form's reader (``form``: one recognised already).
+    into a ``Reading`` by the form's reader (``form``: one recognised already), then
+    ``finished``.
 
     ``scheme``: the scheme the tags will be decoded with, checked against span input
     (which becomes IOB2 tags). ``words=False``: a split's token column is not read.
-    ``keep_types``, ``remove_types``, ``type_map`` of ``inputs`` process the mentions of
-    both columns read (``nerspan.type_processing``, decoded in ``scheme`` and ``mode``);
-    the types they name are checked once both sides are read.
+    ``turned``: the references are a ``Corpus`` whose tags were turned round already (an
+    evaluation's gold), read with predictions written type first too.
     """
     inputs = inputs or InputOptions()
+    if turned:   # back as written, to be turned round with the predictions
+        references = _turned(references, undo=True)
     form = form or input_form(references, predictions, inputs)
     reading = form.read(references, predictions, inputs, scheme, words)
-    if inputs.suffix and reading.context is None:  # a context's corpus is read already
-        if not form.tags:
-            raise InputTypeError("suffix=True reads tags written type first (PER-B); span "
-                                 "input has types, not tags: leave suffix out")
-        reading = dataclasses.replace(reading, corpus=suffixed(reading.corpus))
-    processing = TypeProcessing.of_options(inputs)
-    if processing is None:
+    if reading.context is not None:  # an evaluation's corpus is read already
         return reading
-    corpus = reading.corpus
-    columns = [c for c in (reading.gold_column, reading.pred_column) if c in corpus.columns]
-    both = len(columns) == 2  # a gold side alone: its types are checked beside predictions
-    corpus = process_corpus(corpus, columns, scheme or "IOB2", mode, processing, check=both)
-    return dataclasses.replace(reading, corpus=corpus)
+    if inputs.suffix and not form.tags:
+        raise InputTypeError("suffix=True reads tags written type first (PER-B); span "
+                             "input has types, not tags: leave suffix out")
+    columns = [c for c in (reading.gold_column, reading.pred_column)
+               if c in reading.corpus.columns]
+    # a gold side alone: its types are checked beside predictions
+    return dataclasses.replace(reading, corpus=finished(
+        reading.corpus, columns, inputs, scheme or "IOB2", mode, check=len(columns) == 2))
 
 
-def suffixed(corpus: Corpus, undo: bool = False) -> Corpus:
+def finished(corpus: Corpus, columns, inputs: InputOptions, scheme="IOB2",
+             mode: str = "lenient", check: bool = True) -> Corpus:
+    """What follows reading, once, whatever the form: tags written type first
+    (``inputs.suffix``: ``PER-B``) turned round, the only place they are, then the
+    mentions of ``columns`` processed by the type options (``nerspan.type_processing``;
+    ``check``: the types named must occur)."""
+    if inputs.suffix:
+        corpus = _turned(corpus)
+    processing = inputs.types.processing
+    if processing is None:
+        return corpus
+    return process_corpus(corpus, columns, scheme, mode, processing, check=check)
+
+
+def _turned(corpus: Corpus, undo: bool = False) -> Corpus:
     """``corpus`` with its labels (tags written type first, ``PER-B``) in the usual order
     (``B-PER``; ``nerspan.schemes.from_suffix``), or, with ``undo``, back: a change of the
     label vocabulary, the tag columns' ids stay."""
@@ -286,104 +296,5 @@ FORMS = [DATASET, ARROW, SPAN_PAIRS, SPANS, CORPUS, IDS, TAGS]
 FORM_NAMED = {form.name: form for form in FORMS}
 
 
-# -- the dispatcher's older faces ----------------------------------------------------------
-@input_options(positional=("tokens", "label_list"))
-def as_corpus(references, predictions=None, *, scheme=None, words: bool = True,
-              inputs) -> Corpus:
-    """A corpus with columns ``gold`` (and ``pred``) from any input form (``FORMS``;
-    a ``Corpus`` given alone keeps its columns): ``read_input(...).corpus``.
-
-    Args:
-        references, predictions: the two sides, in any input form.
-    """
-    return read_input(references, predictions, inputs=inputs, scheme=scheme,
-                      words=words).corpus
-
-
-@input_options(positional=("tokens", "label_list", "gold_column", "pred_column"))
-def as_corpus_columns(references, predictions=None, *, scheme=None, words: bool = True,
-                      inputs) -> tuple[Corpus, str, str]:
-    """``as_corpus`` and the names of the gold and predicted columns to score.
-
-    The given names apply to a ``Corpus`` passed alone (it may hold many columns);
-    every other input form builds the columns ``GOLD`` and ``PRED``.
-    """
-    if predictions is None and not isinstance(references, Corpus):
-        raise InputTypeError("predictions is None: pass the predicted tags (a list per "
-                             "sentence), or a Corpus with a pred column as references")
-    reading = read_input(references, predictions, inputs=inputs, scheme=scheme, words=words)
-    return reading.corpus, reading.gold_column, reading.pred_column
-
-
-def with_tokens(corpus: Corpus, tokens) -> Corpus:
-    """``corpus.with_tokens(tokens)``: the words ``tokens`` (lists per sentence) of the
-    same shape."""
-    return corpus.with_tokens(tokens)
-
-
-def as_train_index(train=None, scheme: str | Scheme = "IOB2", mode: str = "lenient",
-                   train_tags=None, *, train_tokens=None, suffix: bool = False,
-                   types: TypeProcessing | None = None,
-                   **read_options) -> TrainIndex:
-    """A ``TrainIndex`` from any accepted training-data form (built once).
-
-    ``train`` may be a ``TrainIndex`` (returned as is), a ``Corpus`` with tokens, a
-    ``datasets.Dataset`` split, a path to a column file (token first, tag last), or a list
-    of token lists with ``train_tags`` (a list of tag lists); or give ``train_tokens`` and
-    ``train_tags`` instead of ``train``. ``read_options`` go to ``read_columns`` or
-    ``Corpus.from_dataset``; ``suffix``: the tags are written type first (``PER-B``).
-    ``types``: the type processing of gold and predictions (``TypeProcessing.of_options``),
-    applied to the training data too (a ``TrainIndex`` given is taken as built).
-    """
-    if train is None:
-        if train_tokens is None:
-            raise InputTypeError(f"training data is needed: pass train=... ({TRAIN_FORMS}) "
-                                 "or train_tokens=... with train_tags=...")
-        if train_tags is None:
-            raise InputTypeError("train_tokens needs train_tags")
-        if isinstance(train_tokens, (str, bytes, os.PathLike)):
-            raise InputTypeError("train_tokens must be token lists per sentence, not "
-                                 f"{shown(train_tokens)}: give a column file as train=...")
-        train = train_tokens
-    if isinstance(train, TrainIndex):
-        return train
-    try:
-        return _train_index(train, scheme, mode, train_tags, read_options,
-                            check_bool("suffix", suffix), types)
-    except NerspanError as error:  # name the training data, not "references"
-        raise error.on_side(TRAIN_SIDES.get(error.side, error.side)) from None
-
-
-TRAIN_SIDES = {"references": "train_tags", "tokens": "train_tokens"}
-# What train= may be, wherever it is taken (the Trainer helper takes train= only).
-TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column file path, "
-               "or a (train_tokens, train_tags) pair of lists per sentence")
-
-
-_TRAIN_NAMES = {GOLD: "train_tags", "tokens": "train_tokens"}
-
-
-def _train_index(train, scheme, mode, train_tags, read_options, suffix=False,
-                 types=None) -> TrainIndex:
-    if isinstance(train, Corpus):
-        corpus = train
-    elif isinstance(train, (str, os.PathLike)):
-        if train_tags is not None:  # a file holds its own tags
-            raise InputTypeError(f"train is a column file ({shown(str(train))}): train_tags "
-                                 "would not be read; give the file alone, or token lists")
-        corpus = read_columns(train, **read_options)
-    elif is_dataset(train):
-        corpus = Corpus.from_dataset(train, **read_options)
-    elif train_tags is not None:
-        corpus = Corpus.from_tags(train_tags, tokens=train, names=_TRAIN_NAMES)
-    elif isinstance(train, tuple) and len(train) == 2:
-        corpus = Corpus.from_tags(train[1], tokens=train[0], names=_TRAIN_NAMES)
-    else:
-        raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
-                             f"({_a(type(train).__name__)})")
-    if suffix:
-        corpus = suffixed(corpus)
-    # its types are checked beside gold and predictions, not alone: a type kept may
-    # be missing from the training data
-    corpus = process_corpus(corpus, [GOLD], scheme, mode, types, check=False)
-    return TrainIndex.build(corpus, GOLD, scheme, mode)
+__all__ = ["InputForm", "Reading", "FORMS", "FORM_NAMED", "input_form", "read_input",
+           "finished", "register_form", "is_dataset", "check_split_labels"]

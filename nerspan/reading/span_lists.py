@@ -40,11 +40,11 @@ from ..corpus import Corpus, Source
 from ..flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
 from ..errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTypeError,
                      InvalidTagError, NerspanError, SentenceCountError, counted, shown)
-from ..input_options import SPAN_OPTION_NAMES, input_options
+from ..migration import migrated
+from ..records import InputOptions
 from ..schemes import get_scheme
 from ..spans import decode
 
-SPAN_OPTIONS = tuple(name for name in SPAN_OPTION_NAMES if name != "tokens")
 _NOT_A_TOKEN = re.compile(r"\S+")
 
 
@@ -140,19 +140,22 @@ def check_span_scheme(scheme) -> None:
                          "tag input only: leave scheme at 'IOB2'")
 
 
-@input_options(*SPAN_OPTION_NAMES)
-def read_spans(sentences, name: str = "spans", *, inputs) -> SpanRows:
+@migrated
+def read_spans(sentences, name: str = "spans", *, inputs=None) -> SpanRows:
     """Token spans of one side, in list order (they may nest or overlap).
 
     Args:
         sentences: per sentence, a list of spans in any form of the module docstring.
         name: which side, for error messages ("references", "predictions").
+        inputs: the input options (``nerspan.InputOptions`` or a dict): ``tokens``,
+            ``texts``, ``inclusive_end``, ``snap``, ``offsets``.
 
     >>> rows = read_spans([[(0, 2, "PER")], [{"label": "LOC", "start": 1, "end": 2}]])
     >>> rows.to_lists(2)
     [[('PER', 0, 2)], [('LOC', 1, 2)]]
     """
     sentences = _as_list(sentences, name)
+    inputs = InputOptions.of(inputs)
     inclusive_end, snap = inputs.inclusive_end, inputs.snap
     counted_as, why = _counted_offsets(sentences, inputs, name)
     fast = _rows_fast(sentences, inclusive_end) if counted_as == "tokens" else None
@@ -512,8 +515,8 @@ def subtoken_tags(sentences, name: str, *, tokens=None, texts=None) -> list[list
     return _subtoken_tags(raw, text_of)
 
 
-@input_options(*SPAN_OPTION_NAMES, positional=("tokens",))
-def from_spans(references, predictions=None, *, inputs) -> Corpus:
+@migrated
+def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Corpus:
     """A ``Corpus`` (columns ``gold`` and ``pred``) from span lists, for every family.
 
     Either side may instead be tag lists (``references`` also a ``Corpus``: its gold tags
@@ -522,13 +525,15 @@ def from_spans(references, predictions=None, *, inputs) -> Corpus:
     lengths come from ``tokens``, the tag side, ``texts`` (its
     whitespace-separated words, which also become the tokens) or, failing all, the
     furthest span end. Spans of one side must not overlap (``NerspanError`` naming both);
-    faireval scores overlapping and nested spans through ``read_spans``.
+    faireval scores overlapping and nested spans through ``read_spans``. ``inputs``:
+    the other input options (``texts``, ``inclusive_end``, ``snap``, ``offsets``).
 
     >>> c = from_spans([[(0, 2, "PER")]], [[{"label": "PER", "start": 0, "end": 1}]],
     ...                tokens=[["Ada", "Lovelace", "wrote"]])
     >>> c.tags("gold", 0), c.tags("pred", 0)
     (['B-PER', 'I-PER', 'O'], ['B-PER', 'O', 'O'])
     """
+    inputs = InputOptions.of(inputs, tokens=tokens)
     tokens, texts = inputs.tokens, inputs.texts
     if isinstance(references, Corpus):  # its gold tags (and words) against span predictions
         if tokens is None and references.tokens is not None:

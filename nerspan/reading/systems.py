@@ -6,17 +6,20 @@ The one loader behind ``nerlens.report`` (API), every ``nerlens`` command (``GOL
     corpus, names = read_systems("test.conll", {"flair": "flair.txt", "bert": "bert.txt"})
     corpus, names = read_systems("test.conll", ["flair.txt", "bert.txt"])  # named by file
     corpus, names = read_systems("both.txt")      # gold second-to-last, prediction last
-    corpus, names = read_systems(gold_tags, {"spacy": spacy_tags}, tokens=words)
-    corpus, names = read_systems("conll_saved/", ["flair.txt"], split="test")  # datasets
+    corpus, names = read_systems(gold_tags, {"spacy": spacy_tags},
+                                 inputs={"tokens": words})
+    corpus, names = read_systems("conll_saved/", ["flair.txt"],
+                                 inputs={"split": "test"})           # a saved datasets split
     corpus, names = read_systems("test.conll", generated={"gpt": "gpt.jsonl"})  # LLM output
 
-Every file is read with the same options (``read_columns``'s ``token_column``,
-``comment_prefix``, ``encoding``, ``missing_tag``; the tag columns ``gold_tag_column``
-and ``pred_tag_column``), its tags are checked on its own (an error names that file and
-line), and a prediction file's tokens must be GOLD's (``allow_token_mismatch`` accepts
-and counts differences). Column positions are ``*_column`` integers here, as in
-``read_columns``; the families' ``gold_column`` / ``pred_column`` name a ``Corpus``
-column instead, which is why the file positions are called ``*_tag_column``.
+Every file is read with the same input options (``nerspan.InputOptions``: its files part,
+``read_columns``'s ``token_column``, ``comment_prefix``, ``encoding``, ``missing_tag``;
+the tag columns ``gold_tag_column`` and ``pred_tag_column``), its tags are checked on its
+own (an error names that file and line), and a prediction file's tokens must be GOLD's
+(``allow_token_mismatch`` accepts and counts differences); ``read_systems`` then
+finishes the corpus as every reader does (``nerspan.reading.forms.finished``: ``suffix``
+turned round, the type options applied). Column positions are ``*_tag_column`` integers;
+the families' ``gold_column`` / ``pred_column`` name a ``Corpus`` column instead.
 """
 from __future__ import annotations
 
@@ -31,15 +34,15 @@ import numpy as np
 
 from .. import errors
 from ..corpus import Corpus
-from ..deprecation import renamed_keyword
-from ..input_options import InputOptions
+from ..migration import migrated
+from ..records import InputOptions
 from ..errors import (FormatError, InputTypeError, InvalidTagError, NameTakenError,
                             NerspanError, SentenceCountError, TokenMismatchError,
                             TooFewColumnsError, counted)
 from ..flat import GOLD, PRED
 from ..generative.form import read_typed
 from .columns import check_tokens, read_columns, shown, token_line
-from .forms import read_input
+from .forms import finished, read_input
 from .generated import read_generated_jsonl
 from ..schemes import FALLBACK_PREFIXES, from_suffix, get_scheme
 from .span_lists import from_spans, read_span_jsonl
@@ -48,19 +51,12 @@ from ..spans import LabelTable
 PathLike = (str, os.PathLike)
 
 
-def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
-                 mode: str = "lenient", gold_tag_column: int | None = None,
-                 pred_tag_column: int = -1, token_column: int = 0,
-                 comment_prefix: str | None = None, encoding: str = "utf-8",
-                 missing_tag: str | None = None, allow_token_mismatch: bool = False,
-                 check: bool = True, outside_scheme_is_error: bool = False,
-                 suffix: bool = False,
-                 split: str | None = None, tokens_column: str = "tokens",
-                 tags_column: str = "ner_tags", jsonl: bool = False,
-                 inclusive_end: bool = False, snap: bool = False, offsets: str | None = None,
+@migrated
+def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
+                 mode: str = "lenient", inputs=None, check: bool = True,
+                 outside_scheme_is_error: bool = False,
                  on_repairs: Callable[[Corpus], None] | None = None,
-                 keep_tokens: bool = True, generated=None, occurrences: str = "all",
-                 fuzzy: float | None = None, mapped_types=()) -> tuple[Corpus, list[str]]:
+                 keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
     """Read the gold annotation and the systems into one corpus.
 
     Args:
@@ -68,30 +64,22 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
             ``gold_tag_column``, default last), a folder written by a ``datasets``
             split's or ``DatasetDict``'s ``save_to_disk`` (``split``, default ``test``;
             ``tokens_column``, ``tags_column``), tag lists per sentence (with ``tokens``),
-            or a ``Corpus`` with a ``gold`` column.
+            or a ``Corpus`` with a ``gold`` column; with the input option ``jsonl``, a
+            JSON Lines span file (``nerspan.read_span_jsonl``).
         systems: name -> a column file (tag at ``pred_tag_column``, default last) or tag
             lists; or a list of files, named after the files (made unique); or None: the
             ``gold`` file holds both (gold second-to-last, prediction last, unless
             ``gold_tag_column``/``pred_tag_column`` say otherwise), named after the file.
+        generated: name -> a JSON Lines file of generated output (an LLM's responses,
+            ``nerspan.reading.generated``), or a list of such files: each grounded in
+            gold's sentences (``add_generated``) as one more system.
         scheme, mode: how tags are checked (``check``): a tag that is no tag is an error;
             under strict mode (or ``outside_scheme_is_error``), a prefix outside ``scheme``.
-        suffix: the tags are written type first (``PER-B``): checked so, and named as
-            written in an error (the corpus keeps them as written: ``nerspan.inputs.suffixed``
-            turns them round).
-        allow_token_mismatch: accept prediction files whose tokens differ from the gold
-            file's (counted, with a warning) instead of failing.
-        jsonl: ``gold`` and the systems are JSON Lines span files (``nerspan.read_span_jsonl``;
-            ``inclusive_end``, ``snap``, ``offsets`` as in ``nerspan.from_spans``).
+        inputs: the input options (``nerspan.InputOptions`` or a dict): how files are
+            read, span files' options, generated output's, ``suffix`` and the type
+            options (applied to the corpus read).
         on_repairs: called with every corpus read from a file in which ``missing_tag``
             filled rows (default: a warning naming the file and lines).
-        generated: name -> a JSON Lines file of generated output (an LLM's responses,
-            ``nerspan.generative.read_generated_jsonl``), or a list of such files: each
-            grounded in gold's sentences (``occurrences``, ``fuzzy``; ``add_generated``)
-            as one more system, beside or instead of ``systems``.
-        mapped_types: the keys of the ``type_map`` the caller processes the corpus with
-            afterwards (``nerspan.type_processing.process_corpus``): a generated type that
-            names one (in any case) is matched to it, not counted unknown
-            (``add_generated``).
         keep_tokens: False: the corpus holds no tokens (``corpus.tokens`` None), which
             is enough for entity scores; a file holding gold and prediction is then read
             without its token strings (a third less memory), and prediction files are
@@ -100,62 +88,50 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
     Returns:
         The corpus (column ``gold``, then one column per system) and the system names.
     """
-    read = dict(token_column=token_column, comment_prefix=comment_prefix, encoding=encoding,
-                missing_tag=missing_tag)
-    on_repairs = on_repairs or warn_repairs
-    checking = dict(scheme=scheme, mode=mode, check=check,
-                    outside_scheme_is_error=outside_scheme_is_error, suffix=suffix)
-    if jsonl:
+    inputs = InputOptions.of(inputs)
+    reading = dict(scheme=scheme, mode=mode, inputs=inputs, check=check,
+                   outside_scheme_is_error=outside_scheme_is_error,
+                   on_repairs=on_repairs or warn_repairs)
+    none = systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems)
+    if inputs.files.jsonl:
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
-                                          inclusive_end=inclusive_end, snap=snap,
-                                          offsets=offsets, encoding=encoding)
-    elif generated and (systems is None or (isinstance(systems, (list, tuple, Mapping))
-                                           and not systems)):
-        corpus, names = read_gold(gold, tokens=tokens, gold_tag_column=gold_tag_column,
-                                  split=split,
-                                  tokens_column=tokens_column, tags_column=tags_column,
-                                  on_repairs=on_repairs, **read, **checking), []
-    elif systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems):
+                                          inputs=inputs)
+    elif none and not generated:
         if not isinstance(gold, PathLike) or Path(gold).is_dir():
             raise InputTypeError("no systems given: pass systems=..., or a gold column file "
                                  "holding the predictions in its last column")
-        corpus, names = _read_pair_file(gold, gold_tag_column, pred_tag_column,
-                                        dict(read, keep_tokens=keep_tokens), on_repairs,
-                                        checking)
+        corpus, names = _read_pair_file(gold, keep_tokens, reading)
     else:
-        corpus = read_gold(gold, tokens=tokens, gold_tag_column=gold_tag_column, split=split,
-                           tokens_column=tokens_column, tags_column=tags_column,
-                           on_repairs=on_repairs, **read, **checking)
-        corpus, names = add_systems(corpus, systems, pred_tag_column=pred_tag_column,
-                                    allow_token_mismatch=allow_token_mismatch,
-                                    on_repairs=on_repairs, comment_prefix=comment_prefix,
-                                    encoding=encoding, missing_tag=missing_tag, **checking)
+        corpus, names = read_gold(gold, **reading), []
+        if not none:
+            corpus, names = add_systems(corpus, systems, **reading)
     if generated:
-        corpus, more = add_generated(corpus, generated, occurrences=occurrences, fuzzy=fuzzy,
-                                     encoding=encoding, mapped_types=mapped_types)
+        corpus, more = add_generated(corpus, generated, inputs=inputs)
         names = names + more
     if not keep_tokens:
         corpus = corpus.without_tokens()
-    return corpus, names
+    return finished(corpus, [GOLD, *names], inputs, "IOB2" if inputs.files.jsonl else scheme,
+                    mode), names
 
 
-def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
-                  fuzzy: float | None = None, encoding: str = "utf-8", mapped_types=()
-                  ) -> tuple[Corpus, list[str]]:
+@migrated
+def add_generated(corpus: Corpus, files, *, inputs=None) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per file of generated output (name -> JSON Lines file,
-    or a list of files named after them; ``nerspan.generative.read_generated_jsonl``).
+    or a list of files named after them; ``nerspan.reading.generated``).
 
     Line k answers gold sentence k, or, when the lines carry ``"sentence"`` indices, the
     sentence it names: the corpus is then restricted to those sentences, in the file's
     order (what the model was asked is what is scored), and every file must answer the
     same ones. A line's ``tokens`` (or the words of its ``text``) must be its sentence's.
-    Each response is grounded in the sentence's words (``occurrences``, ``fuzzy``: the
-    options of ``nerspan.InputOptions``); what reading and grounding did travels with
-    the column into every family's ``repairs``. A response's types are matched to gold's
-    types, then to ``mapped_types`` (the keys of the ``type_map`` the corpus is processed
-    with afterwards), as ``nerspan.score`` matches them (``read_typed``, METHODS §6).
+    Each response is grounded in the sentence's words (the input options' ``occurrences``
+    and ``fuzzy``); what reading and grounding did travels with the column into every
+    family's ``repairs``. A response's types are matched to gold's types, then to the
+    keys of the ``type_map`` the corpus is processed with afterwards, as
+    ``nerspan.score`` matches them (``read_typed``, METHODS §6).
     """
-    mapped_types = list(mapped_types or ())
+    inputs = InputOptions.of(inputs)
+    encoding = inputs.files.encoding
+    mapped_types = list(inputs.types.type_map or ())
     names, answered = [], None
     for name, path in named_files(files).items():
         check_system_name(name, "generated", corpus.columns)
@@ -170,12 +146,13 @@ def add_generated(corpus: Corpus, files, *, occurrences: str = "all",
             _, read = read_answers(corpus, path, encoding, read, subset=False)
         answered = read
         words = read["tokens"]
-        inputs = InputOptions(tokens=words if corpus.tokens is None else None,
-                              occurrences=occurrences, fuzzy=fuzzy)
+        grounding = InputOptions.of({"tokens": words if corpus.tokens is None else None,
+                                     "occurrences": inputs.generated.occurrences,
+                                     "fuzzy": inputs.generated.fuzzy})
         with answers_located(f"generated {name!r} ({os.fspath(path)})", corpus, read):
             gold = corpus.select([GOLD])
             reading = read_input(gold, read_typed(read["responses"], gold, mapped_types),
-                                 inputs=inputs)
+                                 inputs=grounding)
         corpus = corpus.with_columns(reading.corpus.select([PRED]), {PRED: name})
         names.append(name)
     return corpus, names
@@ -242,92 +219,92 @@ def _check_generated_words(corpus: Corpus, words: list, lines: list, path) -> No
                                      path=os.fspath(path), line=lines[k])
 
 
-def read_gold(gold, *, tokens=None, gold_tag_column: int | None = None,
-              token_column: int = 0, comment_prefix: str | None = None,
-              encoding: str = "utf-8", missing_tag: str | None = None,
-              split: str | None = None, tokens_column: str = "tokens",
-              tags_column: str = "ner_tags", scheme: str = "IOB2", mode: str = "lenient",
+@migrated
+def read_gold(gold, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
               check: bool = True, outside_scheme_is_error: bool = False,
-              suffix: bool = False, on_repairs: Callable[[Corpus], None] | None = None,
-              tag_column: int | None = None) -> Corpus:
-    """The gold side alone (the forms of ``read_systems``' ``gold``), its tags checked.
+              on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:
+    """The gold side alone (the forms of ``read_systems``' ``gold``), its tags checked,
+    as read (``read_systems`` finishes the corpus: suffix, types).
 
     A column file's tags are read from ``gold_tag_column``; None (default): the last
     column, unless another column holds tags of the same entity types (a ``token gold
     prediction`` file): then which one is gold is not guessed (``AmbiguousInputError``,
-    ``nerspan.read_columns``). ``tag_column`` is the old name of ``gold_tag_column``.
+    ``nerspan.read_columns``).
     """
-    gold_tag_column = renamed_keyword("read_gold", "tag_column", tag_column,
-                                      "gold_tag_column", gold_tag_column, None)
+    inputs = InputOptions.of(inputs)
+    files = inputs.files
     if isinstance(gold, PathLike) and Path(gold).is_dir():
-        data = load_saved_split(gold, split, "test")
-        corpus = Corpus.from_dataset(data, tags_column=tags_column, tokens_column=tokens_column)
+        data = load_saved_split(gold, files.split, "test")
+        corpus = Corpus.from_dataset(data, tags_column=files.tags_column,
+                                     tokens_column=files.tokens_column)
     elif isinstance(gold, PathLike):
-        corpus = read_columns(gold, None if gold_tag_column is None else
-                              {GOLD: gold_tag_column}, token_column=token_column,
-                              comment_prefix=comment_prefix, encoding=encoding,
-                              missing_tag=missing_tag)
+        corpus = read_columns(gold, None if files.gold_tag_column is None else
+                              {GOLD: files.gold_tag_column}, token_column=files.token_column,
+                              comment_prefix=files.comment_prefix, encoding=files.encoding,
+                              missing_tag=files.missing_tag)
         (on_repairs or warn_repairs)(corpus)
     else:  # a Corpus, tag lists or any other form nerspan's dispatcher reads
-        corpus = read_input(gold, None, inputs=InputOptions(tokens=tokens)).corpus
+        corpus = read_input(gold, None, inputs=InputOptions.of(None, tokens=inputs.tokens)
+                            ).corpus
         corpus = corpus.select([GOLD])
     if check:
-        check_tags(corpus, GOLD, scheme, mode, "gold", outside_scheme_is_error, suffix)
+        check_tags(corpus, GOLD, scheme, mode, "gold", outside_scheme_is_error, inputs.suffix)
     return corpus
 
 
-def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
-                comment_prefix: str | None = None, encoding: str = "utf-8",
-                missing_tag: str | None = None, allow_token_mismatch: bool = False,
-                scheme: str = "IOB2", mode: str = "lenient", check: bool = True,
-                outside_scheme_is_error: bool = False, suffix: bool = False,
+@migrated
+def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "lenient",
+                inputs=None, check: bool = True, outside_scheme_is_error: bool = False,
                 on_repairs: Callable[[Corpus], None] | None = None
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
     each read and checked on its own, so that an error names that file and line: tags,
     sentences, lengths, tokens."""
+    inputs = InputOptions.of(inputs)
+    files = inputs.files
+    checking = dict(scheme=scheme, mode=mode, outside_scheme_is_error=outside_scheme_is_error,
+                    suffix=inputs.suffix)
     names = []
     for name, prediction in _named_systems(systems).items():
         check_system_name(name, "systems", corpus.columns)
         if isinstance(prediction, PathLike):
-            other = read_columns(prediction, {PRED: pred_tag_column},
-                                 comment_prefix=comment_prefix, encoding=encoding,
-                                 missing_tag=missing_tag, reference=corpus)
+            other = read_columns(prediction, {PRED: files.pred_tag_column},
+                                 comment_prefix=files.comment_prefix, encoding=files.encoding,
+                                 missing_tag=files.missing_tag, reference=corpus)
             (on_repairs or warn_repairs)(other)
             if check:
-                check_tags(other, PRED, scheme, mode, "prediction", outside_scheme_is_error,
-                           suffix)
+                check_tags(other, PRED, what="prediction", **checking)
             corpus = corpus.with_columns(other, {PRED: name})
-            check_tokens(corpus, other, allow_token_mismatch)
+            check_tokens(corpus, other, files.allow_token_mismatch)
         else:
             other = _system_tags(name, prediction, corpus)
             if check:
-                check_tags(other, PRED, scheme, mode, f"system {name!r}",
-                           outside_scheme_is_error, suffix)
+                check_tags(other, PRED, what=f"system {name!r}", **checking)
             corpus = corpus.with_columns(other, {PRED: name})
         del other  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)
     return corpus, names
 
 
-def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2",
-                      inclusive_end: bool = False, snap: bool = False,
-                      offsets: str | None = None, encoding: str = "utf-8"
+def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=None
                       ) -> tuple[Corpus, list[str]]:
-    """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file."""
+    """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file,
+    read with the span input options (``inclusive_end``, ``snap``, ``offsets``)."""
+    inputs = InputOptions.of(inputs)
     if get_scheme(scheme).name != "IOB2":
         raise ValueError("JSON Lines spans are scored as IOB2 tags: scheme applies to tag "
                          "files")
     if not systems:
         raise ValueError("JSON Lines span input needs a gold file and at least one system "
                          "file")
+    encoding = inputs.files.encoding
     gold_spans = read_span_jsonl(gold, encoding)
+    span_options = {name: inputs.value(name) for name in ("inclusive_end", "snap", "offsets")}
     corpus, snapped = None, {}
     for name, path, system in span_files(gold, gold_spans, systems, encoding):
         with span_errors_located(gold, gold_spans, path, system):
             pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
-                              texts=gold_spans["texts"], inclusive_end=inclusive_end,
-                              snap=snap, offsets=offsets)
+                              inputs={"texts": gold_spans["texts"], **span_options})
         snapped.update({name if column == PRED else column: sentences
                         for column, sentences in pair.source.snapped.items()})
         if corpus is None:
@@ -504,12 +481,15 @@ def warn_repairs(corpus: Corpus) -> None:
 
 
 # -- helpers -----------------------------------------------------------------------------
-def _read_pair_file(path, gold_tag_column, pred_tag_column, read: dict, on_repairs,
-                    checking: dict) -> tuple[Corpus, list[str]]:
+def _read_pair_file(path, keep_tokens: bool, reading: dict) -> tuple[Corpus, list[str]]:
     """One file holding gold (default second-to-last) and prediction (last) columns."""
-    gold_column = -2 if gold_tag_column is None else gold_tag_column
+    files = reading["inputs"].files
+    gold_column = -2 if files.gold_tag_column is None else files.gold_tag_column
     try:
-        corpus = read_columns(path, {GOLD: gold_column, PRED: pred_tag_column}, **read)
+        corpus = read_columns(path, {GOLD: gold_column, PRED: files.pred_tag_column},
+                              token_column=files.token_column,
+                              comment_prefix=files.comment_prefix, encoding=files.encoding,
+                              missing_tag=files.missing_tag, keep_tokens=keep_tokens)
     except TooFewColumnsError as error:  # most likely a gold file alone: say what is missing
         raise TooFewColumnsError(
             "no prediction column (PRED): given alone, GOLD must hold token, gold and "
@@ -517,11 +497,11 @@ def _read_pair_file(path, gold_tag_column, pred_tag_column, read: dict, on_repai
             "(systems= in Python), or where the tag columns are (gold_tag_column, "
             "pred_tag_column / --gold-tag-column, --pred-tag-column)", error.sentence,
             error.path, error.line) from None
-    on_repairs(corpus)
-    if checking["check"]:
+    reading["on_repairs"](corpus)
+    if reading["check"]:
         for column, what in ((GOLD, "gold"), (PRED, "prediction")):
-            check_tags(corpus, column, checking["scheme"], checking["mode"], what,
-                       checking["outside_scheme_is_error"], checking["suffix"])
+            check_tags(corpus, column, reading["scheme"], reading["mode"], what,
+                       reading["outside_scheme_is_error"], reading["inputs"].suffix)
     [name] = named_files([path])
     return corpus.renamed({PRED: name}), [name]
 

@@ -1,0 +1,78 @@
+"""Training data in any form, indexed once: ``as_train_index``.
+
+``train`` may be a ``TrainIndex`` (taken as built), a ``Corpus`` with tokens, a
+``datasets`` split, a column file (its tag column ``train_tag_column``, its tokens
+``train_token_column`` of the input options' files part), or a ``(tokens, tags)`` pair of
+lists per sentence. The training tags are read as the gold and the predictions are: tags
+written type first turned round (``suffix``), entity types processed (``keep_types``,
+``remove_types``, ``type_map``), by ``nerspan.reading.forms.finished``.
+
+>>> index = as_train_index(([["Kim", "runs"]], [["B-PER", "O"]]))
+>>> index.corpus.n_tokens
+2
+"""
+from __future__ import annotations
+
+import os
+
+from ..corpus import Corpus
+from ..errors import InputTypeError, NerspanError, shown
+from ..flat import GOLD, _a
+from ..migration import migrated
+from ..records import InputOptions
+from ..schemes import Scheme
+from ..train_index import TrainIndex
+from .columns import read_columns
+from .forms import finished, is_dataset
+
+# What train= may be, wherever it is taken.
+TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column file path, "
+               "or a (tokens, tags) pair of lists per sentence")
+# how an error about the training data names its sides
+TRAIN_SIDES = {"references": "training tags", "tokens": "training tokens"}
+_TRAIN_NAMES = {GOLD: "training tags", "tokens": "training tokens"}
+
+
+@migrated
+def as_train_index(train, scheme: str | Scheme = "IOB2", mode: str = "lenient", *,
+                   inputs=None) -> TrainIndex:
+    """A ``TrainIndex`` from any accepted training-data form (built once; a
+    ``TrainIndex`` is returned as it is). ``inputs``: the input options
+    (``nerspan.InputOptions`` or a dict): how a file is read, ``suffix`` and the type
+    options, which apply to the training tags as to gold's."""
+    if isinstance(train, TrainIndex):
+        return train
+    if train is None:
+        raise InputTypeError(f"training data is needed: pass train=... ({TRAIN_FORMS})")
+    inputs = InputOptions.of(inputs)
+    try:
+        corpus = finished(_train_corpus(train, inputs), [GOLD], inputs,
+                          scheme.name if isinstance(scheme, Scheme) else scheme, mode,
+                          check=False)   # its types are checked beside gold's
+        return TrainIndex.build(corpus, GOLD, scheme, mode)
+    except NerspanError as error:  # name the training data, not "references"
+        raise error.on_side(TRAIN_SIDES.get(error.side, error.side)) from None
+
+
+def _train_corpus(train, inputs: InputOptions) -> Corpus:
+    files = inputs.files
+    if isinstance(train, Corpus):
+        return train
+    if isinstance(train, (str, os.PathLike)):
+        return read_columns(train, {GOLD: files.train_tag_column},
+                            token_column=files.train_token_column,
+                            comment_prefix=files.comment_prefix, encoding=files.encoding,
+                            missing_tag=files.missing_tag)
+    if is_dataset(train):
+        return Corpus.from_dataset(train, tags_column=files.tags_column,
+                                   tokens_column=files.tokens_column)
+    if isinstance(train, tuple) and len(train) == 2:
+        if isinstance(train[0], (str, bytes, os.PathLike)):
+            raise InputTypeError("train's tokens must be token lists per sentence, not "
+                                 f"{shown(train[0])}: give a column file as train=...")
+        return Corpus.from_tags(train[1], tokens=train[0], names=_TRAIN_NAMES)
+    raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
+                         f"({_a(type(train).__name__)})")
+
+
+__all__ = ["as_train_index", "TRAIN_FORMS"]
