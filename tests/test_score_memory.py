@@ -26,7 +26,7 @@ from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores
 from nerspan.spans import LabelTable
 from nerspan.streaming import score_in_blocks
-from nerspan import readers
+from nerspan.reading import columns as readers
 from nerspan.errors import TokenMismatchError
 
 from .test_streaming import REAL, SHARED, assert_same, options_of, reference_columns

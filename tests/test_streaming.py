@@ -15,7 +15,8 @@ import pytest
 
 import nerspan
 from nerspan import GOLD, PRED, Corpus, decode, read_columns
-from nerspan import readers, spans as spans_module
+from nerspan import spans as spans_module
+from nerspan.reading import columns as readers
 from nerspan.corpus import Interner
 from nerspan.reading.columns import DOCSTART, _split_unicode
 
