@@ -173,3 +173,9 @@ class NameTakenError(NerspanError):
 class DecodingWarning(UserWarning):
     """Decoding lost most of a column's chunks (strict mode under a scheme that does not
     fit the data, most likely)."""
+
+
+class TagColumnWarning(UserWarning):
+    """A tag file was read at its last column, no column chosen, while another column
+    holds tags of the same entity types (a ``token gold prediction`` file): the counts,
+    summary or file written are of the last one; ``tag_column`` chooses."""
