@@ -491,6 +491,52 @@ def test_report_examples_name_gold_sentences_not_their_place_among_the_answered(
     assert "sentence 3:" in report.to_html() and "sentence 0:" not in report.to_html()
 
 
+def repairs_numbers(found) -> set:
+    """Every sentence named in a ``repairs`` side holding a generated record
+    (``pred["generative"]``), anywhere in a result: its ``sentences``, the record's and
+    each listing's."""
+    out = set()
+    if isinstance(found, dict):
+        if isinstance(found.get("generative"), dict):
+            record = found["generative"]
+            out |= set(found["sentences"]) | set(record["sentences"])
+            out |= {item["sentence"] for items in record["listed"].values() for item in items}
+        for value in found.values():
+            out |= repairs_numbers(value)
+    elif isinstance(found, list):
+        for value in found:
+            out |= repairs_numbers(value)
+    return out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_generated_repairs_name_gold_sentences_in_every_entry_point(tmp_path, capsys, files,
+                                                                    command):
+    """The listings under repairs["pred"]["generative"] (and the sentences beside them)
+    numbered each sentence by its place among the answered ones (0, 1) while errors and
+    examples said gold's (3, 4): now gold's everywhere (the API's families on the corpus
+    read_systems reads, every command's JSON, the report's results)."""
+    gold = tmp_path / "five.txt"
+    gold.write_text(rows(FIVE, FIVE_TAGS))
+    answers = jsonl(tmp_path / "llm.jsonl", ANSWERS)
+    argv = command_argv(command, files, gold, "--generated", answers)
+    code, out, err = run(capsys, argv + ([] if command == "report" else ["--format", "json"]))
+    assert code == 0, err
+    data = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")
+                      if command == "report" else out)
+    assert repairs_numbers(data.get("results", data)) == {3, 4}
+    corpus, names = read_systems(gold, generated=[answers])
+    context = nerspan.GoldContext(corpus, "IOB2", "lenient",
+                                  nerspan.as_train_index(**NEEDS_TRAIN))
+    for family, module in SCORES.items():
+        result = (nerspan.score(corpus.paired("gold", names[0])) if module is nerspan else
+                  module.score(context, pred_column=names[0])).to_dict()
+        assert repairs_numbers(result) == {3, 4}, family
+        listed = result["repairs"]["pred"]["generative"]["listed"]
+        assert [(i["sentence"], i["text"]) for i in listed["ungrounded"]] == [(3, "Atlantis")]
+        assert [i["sentence"] for i in listed["parse_failures"]] == [4]
+
+
 def test_an_error_about_an_answered_sentence_names_gold_and_the_line(tmp_path):
     gold = tmp_path / "five.txt"
     gold.write_text(rows(FIVE, FIVE_TAGS))
