@@ -19,8 +19,8 @@ from .deprecation import moved_names
 from .fbeta import check_beta
 from .errors import (AmbiguousInputError, DecodingWarning, EmptyInputError, FormatError,
                      InputTypeError, InvalidTagError, LabelIdError, LengthMismatchError,
-                     NameTakenError, NerspanError, SentenceCountError, TokenMismatchError,
-                     TooFewColumnsError)
+                     NameTakenError, NerspanError, SentenceCountError, TagColumnWarning,
+                     TokenMismatchError, TooFewColumnsError)
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
 from .inputs import as_train_index, read_input
@@ -133,6 +133,7 @@ __all__ = [
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
     "TooFewColumnsError", "TokenMismatchError", "AmbiguousInputError", "DecodingWarning",
+    "TagColumnWarning",
 ]
 
 # Names this package gave before issue 29, now read from their modules.

@@ -562,6 +562,10 @@ JSONL_CASES = {
     "label_with_whitespace": (['{"spans": []}', '{"spans": [[0, 1, "B-X Y"]]}'],
                               r"pred.jsonl:2, predictions, sentence 1: span label 'B-X Y' "
                               r"contains whitespace, which no entity type holds"),
+    "unknown_key": ([JSONL_GOLD[0], '{"tokens": ["Hi", "there"], "spans": [], '
+                                    '"txt": "Hi there"}'],
+                    r"pred.jsonl:2, sentence 1: unknown key 'txt' \(did you mean 'text'\?\); "
+                    r"a line's keys are spans, tokens, text$"),
     "offset_beyond_int64": ([JSONL_GOLD[0].replace("[4, 5,", f"[4, {10**23},"),
                              JSONL_GOLD[1]],
                             r"pred.jsonl:1, predictions, sentence 0: span \(4, "
