@@ -129,6 +129,8 @@ class Sweep:
     ``gold`` and ``predicted`` are ``Spans`` over one type vocabulary; ``predicted`` is
     sorted by ``confidence``, highest first, ``correct`` says which match a gold mention
     exactly. ``duplicates``: identical predicted mentions merged (``ScoredMentions``).
+    ``operating_point``: the thresholds ``nerspan.sweep`` chose (on a dev split, or on
+    this one) and this split's scores there; None from ``sweep_spans``.
     """
 
     gold: Spans
@@ -138,6 +140,8 @@ class Sweep:
     zero_division: float = 0.0
     duplicates: int = 0
     options: dict = dataclasses.field(default_factory=dict)
+    # a nerspan.operating_points.OperatingPoint (that module reads this one)
+    operating_point: object = None
 
     @property
     def types(self) -> tuple:
@@ -243,7 +247,7 @@ class Sweep:
         return dataclasses.replace(self, gold=self.gold.take(gold),
                                    predicted=self.predicted.take(predicted),
                                    confidence=self.confidence[predicted],
-                                   correct=self.correct[predicted])
+                                   correct=self.correct[predicted], operating_point=None)
 
     def same_data(self, other: "Sweep") -> bool:
         """Whether ``other`` sweeps the same gold and scored predictions."""
@@ -292,6 +296,7 @@ class Sweep:
         """Plain JSON (the result contract): ``headline()``, then ``curve`` (columns),
         ``reliability``, ``per_type`` (per type: its entity row of every predicted
         mention, ``average_precision``, the best point and its ``curve``),
+        ``operating_point`` when one was chosen (``OperatingPoint.to_dict``),
         ``undefined``, ``options`` and ``repairs``."""
         zero_division = self.zero_division
         per_type = {}
@@ -302,9 +307,11 @@ class Sweep:
                              zero_division)
             per_type[name] = {**row, "average_precision": curve.average_precision,
                               **_best_keys(curve), "curve": curve.to_dict()}
+        chosen = {} if self.operating_point is None else \
+            {"operating_point": self.operating_point.to_dict()}
         return {**self.headline(), "curve": self.curve.to_dict(),
                 "reliability": self.calibration["reliability"], "per_type": per_type,
-                "undefined": self.undefined(),
+                **chosen, "undefined": self.undefined(),
                 "options": {**self.everything.options, "zero_division": zero_division,
                             **self.options},
                 "repairs": self.repairs}

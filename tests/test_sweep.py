@@ -308,3 +308,40 @@ def test_choosing_on_the_scored_split_says_so_and_estimates_the_inflation():
     assert per_type["thresholds"] == {"PER": 0.2} and per_type["options"]["per_type"]
     other = operating_point(sweep_of(gold[:2], predictions[:2]), sweep)
     assert not other.chosen_on_scored and other.threshold == 0.8
+
+
+@settings(max_examples=40, deadline=None)
+@given(scored_cases(max_sentences=4), scored_cases(max_sentences=4), st.booleans())
+def test_nerspan_sweep_is_the_sweep_with_the_operating_point_of_one_call(dev_case, test_case,
+                                                                          per_type):
+    """``nerspan.sweep(references, predictions, choose_on=(dev pair), per_type=)``: the
+    sweep of ``sweep_spans`` with ``operating_point(dev sweep, test sweep)`` attached."""
+    test = nerspan.sweep(*test_case, choose_on=dev_case, per_type=per_type)
+    expected = sweep_of(*test_case)
+    assert test.same_data(expected)
+    result = test.to_dict()
+    assert {k: v for k, v in result.items() if k != "operating_point"} == expected.to_dict()
+    dev = sweep_of(*dev_case)
+    if not len(dev.confidence):
+        assert test.operating_point is None and "operating_point" not in result
+        return
+    point = operating_point(dev, expected, per_type=per_type)
+    assert result["operating_point"] == point.to_dict()
+    mine = nerspan.sweep(*test_case, per_type=per_type).operating_point
+    if len(expected.confidence):
+        assert mine.chosen_on_scored and \
+            mine.to_dict() == operating_point(expected, expected, per_type=per_type).to_dict()
+
+
+def test_nerspan_sweep_reads_gold_as_nerspan_score_and_names_a_bad_dev_split():
+    words = [["Ada", "met", "Paris"]]
+    gliner = [[{"start": 8, "end": 13, "text": "Paris", "label": "LOC", "score": 0.7}]]
+    s = nerspan.sweep([["B-PER", "O", "B-LOC"]], gliner, tokens=words, offsets="chars")
+    assert s.at(0.5).micro() == nerspan.score([["B-PER", "O", "B-LOC"]],
+                                              [["O", "O", "B-LOC"]]).micro()
+    with pytest.raises(TypeError, match="choose_on must be a dev split's"):
+        nerspan.sweep([["B-PER"]], [[(0, 1, "PER", 0.5)]], choose_on=[["B-PER"]])
+    with pytest.raises(ValueError, match="aggregate"):
+        nerspan.sweep([["B-PER"]], [[(0, 1, "PER", 0.5)]], aggregate="max")
+    with pytest.raises(SentenceCountError, match="predictions hold 2 sentences"):
+        nerspan.sweep([["B-PER"]], [[(0, 1, "PER", 0.5)], []])
