@@ -16,6 +16,9 @@ from .systems import read_systems
 DEMO_SYSTEMS = {"spacy_sm": "spacy_sm_mapped_1997.txt"}
 # The generative demo's system: LLM-style responses (one JSON object per answered sentence)
 DEMO_GENERATED = {"llm": "generative_responses.jsonl"}
+# The confidence demo's system: a CRF's mentions on the test split, each with its
+# confidence (scripts/build_crf_demo.py; nerspan.scored)
+DEMO_SCORED = {"crf": "crf_scored.jsonl"}
 
 
 def demo_path(name: str) -> Path:
@@ -42,6 +45,10 @@ def demo_corpus():
     """The demo's gold and systems as one corpus and the system names
     (``nerlens.systems.read_systems``)."""
     return read_systems(demo_gold(), demo_systems())
+
+
+def demo_scored() -> dict[str, Path]:
+    return {name: demo_path(file) for name, file in DEMO_SCORED.items()}
 
 
 def demo_generated() -> dict[str, Path]:
