@@ -71,6 +71,14 @@ DEMO_NOTES = (
     "seen mentions (and on seen type-confusable mentions) is undefined.",
 )
 
+CONFIDENCE_NOTES = (
+    "Confidence demo: the WNUT-17 test set with spaCy en_core_web_sm's output and a CRF's "
+    "(sklearn-crfsuite, trained on the WNUT-17 training split by scripts/build_crf_demo.py) "
+    "mentions, each with its confidence: the minimum marginal probability of its tokens' "
+    "predicted tags. The confidence section turns the CRF's threshold.",
+    DEMO_NOTES[1],
+)
+
 GENERATIVE_NOTES = (
     "Generative demo: 24 sentences of the WNUT-17 test set, answered by hand-written "
     "responses in the forms large language models give (entity lists, a dict from type to "
