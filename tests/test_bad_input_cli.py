@@ -1402,3 +1402,30 @@ def test_bad_scored_predictions_give_one_line_and_exit_2(tmp_path, capsys, case)
     code, _, err = run(capsys, ["sweep", str(gold), str(pred),
                                 *[named.get(flag, flag) for flag in flags]])
     check_one_line(code, err, message)
+
+
+@pytest.mark.parametrize("case", ["score_above_one", "no_score", "fewer_lines", "not_json",
+                                  "span_past_the_end", "missing_pred"])
+def test_a_bad_scored_system_of_a_report_gives_one_line_and_exit_2(tmp_path, capsys, case):
+    """``nerlens report --scored FILE``: the same errors as ``nerlens sweep``'s PRED."""
+    content, _, message = SWEEP_CASES[case]
+    paths = files(tmp_path)
+    scored = tmp_path / ("pred.jsonl" if content is not None else "nope.jsonl")
+    if content is not None:
+        scored.write_text(content, encoding="utf-8")
+    code, _, err = run(capsys, argv("report", tmp_path, paths["gold"], paths["pred"],
+                                    paths["train"], ["--scored", str(scored)]))
+    check_one_line(code, err, message)
+
+
+def test_scored_systems_are_refused_with_the_demo_and_in_an_experiment(tmp_path, capsys):
+    paths = files(tmp_path)
+    scored = tmp_path / "scored.jsonl"
+    scored.write_text(SCORED, encoding="utf-8")
+    code, _, err = run(capsys, ["report", "--demo", "confidence", "--scored", str(scored)])
+    check_one_line(code, err, r"--demo scores the embedded demo; --scored would be ignored")
+    code, _, err = run(capsys, ["report", "--data", "d", str(paths["gold"]), str(paths["train"]),
+                                "--pred", f"a={paths['pred']}", "--scored", str(scored),
+                                "--output", str(tmp_path / "out")])
+    check_one_line(code, err, r"--scored adds a system to one dataset's report, not to an "
+                              r"experiment's datasets")

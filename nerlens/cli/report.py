@@ -15,10 +15,11 @@ from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCO
                           demo_train)
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report import report
+from nerlens.report.confidence import check_fits
 from nerlens.systems import load_saved_split, named_files, span_errors_located
 
 from .common import (UsageError, add_alias, add_beta_argument, check_file, non_negative_int,
-                     show_progress, write_outputs)
+                     prediction_paths, show_progress, write_outputs)
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems, read_gold,
                      read_training, refuse_files_with_demo)
 from .options import REPORT, SPANS, from_args, given
@@ -121,7 +122,9 @@ def read_scored(args, corpus: Corpus) -> dict:
     error names the file and line)."""
     scored = {}
     words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
-    for name, path in named_files(args.scored or []).items():
+    # named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)
+    named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
+    for name, path in named[len(prediction_paths(args)):]:
         read = read_span_jsonl(check_file(path), args.encoding)
         if len(read["spans"]) != corpus.n_sentences:
             raise UsageError(f"{path}: {counted(len(read['spans']), 'line')} of spans, but "
@@ -130,6 +133,7 @@ def read_scored(args, corpus: Corpus) -> dict:
         with span_errors_located(args.gold, {"lines": None}, path, read):
             scored[name] = scored_spans(read["spans"], tokens=words,
                                         **from_args(args, SPANS))
+            check_fits(scored[name], corpus, "predictions")
     return scored
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan.errors import SentenceCountError, counted
+from nerspan.errors import NerspanError, SentenceCountError, counted
 from nerspan.family import finding, percent
 from nerspan.operating_points import operating_point
 from nerspan.scored import ScoredMentions, scored_spans
@@ -51,13 +51,26 @@ def with_scored(corpus, system_names: list, scored) -> tuple:
         check_system_name(name, "scored", [*corpus.columns, *system_names])
         found = given if isinstance(given, ScoredMentions) else \
             scored_spans(given, f"scored system {name!r}", tokens=words)
-        if found.n_sentences != corpus.n_sentences:
-            raise SentenceCountError(f"scored system {name!r} holds "
-                                     f"{counted(found.n_sentences, 'sentence')}, gold "
-                                     f"{corpus.n_sentences}")
+        check_fits(found, corpus, f"scored system {name!r}")
         corpus, _ = add_systems(corpus, {name: kept_spans(found, 0.0)}, check=False)
         mentions[name] = found
     return corpus, [*system_names, *mentions], mentions
+
+
+def check_fits(mentions: ScoredMentions, corpus, side: str) -> None:
+    """The scored mentions hold gold's sentences, each mention within its sentence."""
+    if mentions.n_sentences != corpus.n_sentences:
+        raise SentenceCountError(f"{side} holds {counted(mentions.n_sentences, 'sentence')}, "
+                                 f"gold {corpus.n_sentences}")
+    lengths = np.diff(corpus.offsets)
+    beyond = np.flatnonzero(mentions.end > lengths[mentions.sentence])
+    if len(beyond):
+        k = int(beyond[0])
+        sentence = int(mentions.sentence[k])
+        raise NerspanError(f"span ({int(mentions.start[k])}, {int(mentions.end[k])}, "
+                           f"{mentions.types[mentions.type[k]]!r}) reaches past the end of "
+                           f"the sentence ({counted(int(lengths[sentence]), 'token')})",
+                           side=side, sentence=sentence)
 
 
 def kept_spans(mentions: ScoredMentions, threshold: float) -> list[list[tuple]]:
@@ -289,4 +302,4 @@ def along_chart(name: str, dial: dict, names: dict) -> Chart:
     return chart
 
 
-__all__ = ["with_scored", "collect", "findings", "sections", "kept_spans"]
+__all__ = ["with_scored", "check_fits", "collect", "findings", "sections", "kept_spans"]
