@@ -34,6 +34,7 @@ from .spans import REPAIR_KINDS, LabelTable, Spans, decode
 from .train_index import TrainIndex
 from .gold_context import GoldContext
 from .generative import score_strings  # registers generated predictions as an input form
+from .dial import sweep
 from .scores import prf  # noqa: F401,E402  (a deprecated alias of prf_from_counts: it warns)
 
 

@@ -54,6 +54,9 @@ COMMANDS = (
     Command("buckets", "nerlens.cli.buckets",
             "F1 per bucket of entity length, sentence length, density, label consistency, "
             "frequency in training and entity type (attribute buckets, Fu et al. 2020)"),
+    Command("sweep", "nerlens.cli.sweep",
+            "scored predictions at every threshold: the precision / recall / F1 curve, "
+            "average precision, the best and the chosen threshold, calibration"),
     # the file tools (issue 30)
     Command("validate", "nerlens.cli.validate",
             "every invalid transition of tag files (file, line, token, the rule broken); "

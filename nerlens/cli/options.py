@@ -52,6 +52,7 @@ TAG_FILES = "tag_files"          # nerspan.tagfiles.TagFile: the file tools' inp
 REPORT = "report"                # nerlens.report: the report's own options
 STRINGS = "strings"              # nerspan.score of --generated output (matching, compat, partial)
 KEEP = "keep"                    # faireval.score of --generated output (overlaps)
+SWEEP = "sweep"                  # nerspan.sweep: scored predictions (nerlens sweep)
 
 
 def comma_list(value: str | None) -> list | None:
@@ -212,6 +213,8 @@ FLAGS = (
     Flag("generated"),
     Flag("demo", absent=False),
     Flag("families"),
+    Flag("choose_on"),   # the dev split's two files, read into the sweep nerspan.sweep takes
+    Flag("per_type", "per_type", (SWEEP,), absent=False),
     Flag("gold_option"),
     Flag("dataset_option"),
     Flag("declared"),

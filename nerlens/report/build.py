@@ -36,6 +36,7 @@ from nerlens.jsonable import json_text
 from nerlens.systems import add_systems, check_system_names, read_gold
 
 from . import analyses, confusion, examples, findings, html, text
+from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
 from .repairs import decoding_repairs
 from .statistics import entity_statistics, family_statistics, score_family
@@ -59,6 +60,7 @@ class Report:
     examples: dict = field(default_factory=dict)  # system -> error kind -> examples
     example_sentences: dict = field(default_factory=dict)  # "index" -> tokens (shown ones)
     confusion: dict = field(default_factory=dict)  # system -> entity confusion matrix
+    confidence: dict = field(default_factory=dict)  # scored system -> its dial (METHODS §8)
 
     def to_dict(self) -> dict:
         return {"systems": self.systems, "info": self.info, "findings": self.findings,
@@ -67,7 +69,8 @@ class Report:
                 "higher_is_better": self.higher_is_better, "results": self.results,
                 "analyses": self.analyses,
                 "examples": {"systems": self.examples, "sentences": self.example_sentences},
-                "confusion": self.confusion}
+                "confusion": self.confusion,
+                **({"confidence": self.confidence} if self.confidence else {})}
 
     def to_json(self, path: str | Path | None = None) -> str:
         text = json_text(self.to_dict())
@@ -147,7 +150,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
            notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None,
            suffix: bool = False, beta: float = 1.0,
-           gold_tag_column: int | None = None) -> Report:
+           gold_tag_column: int | None = None, scored: Mapping | None = None) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -169,7 +172,10 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     reports F1; 1 (default) adds nothing. ``gold_tag_column``: the column of a ``gold``
     column file that holds gold's tags (0-based, negative from the end); None (default):
     the last, unless another column holds tags of the same types, which is refused as
-    ``nerlens.read_systems`` refuses it.
+    ``nerlens.read_systems`` refuses it. ``scored``: name -> a system's mentions with a
+    confidence each (``nerspan.scored.ScoredMentions``, or scored span lists over gold's
+    sentences), each added as a system (its every mention) and turned on the dial in the
+    confidence section (``nerlens.report.confidence``).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored; each system is decoded once there
@@ -192,6 +198,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
                                               tokens, gold_tag_column)
     if suffix:   # the label vocabulary turned round once: PER-B reads as B-PER
         corpus = suffixed(corpus)
+    corpus, system_names, scored = confidence_section.with_scored(
+        corpus, list(system_names or ()), scored or {})
     system_names = check_system_names(system_names, "system_names")
     if not system_names:
         raise ValueError("the report needs at least one system")
@@ -223,6 +231,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share", "beta") if k in info})
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
+    result.confidence = confidence_section.collect(context, scored, families, options)
     _add_analyses(result, context, families, figures, settings)
     return result
 

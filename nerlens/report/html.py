@@ -9,7 +9,7 @@ examples, the repairs made while decoding and the provenance.
 """
 from __future__ import annotations
 
-from . import blocks, confusion, overview
+from . import blocks, confidence, confusion, overview
 from .page_kit import contents, escape, page, section
 from .repairs import decoding_repairs
 from .views import every_family, figure_systems, ran, report_view
@@ -36,6 +36,7 @@ def page_sections(report) -> list[tuple[str, str, str]]:
                 ("comparisons", "Paired comparisons with the reference system",
                  overview.comparisons(report))]
     sections += family_sections(report)
+    sections += confidence.sections(report)   # none without scored systems
     sections.append(("confusion", "Entity confusion matrix", confusion.html(report)))
     sections.append(("examples", "Error examples", overview.examples(report)))
     sections += [("repairs", "Repairs made while decoding",
