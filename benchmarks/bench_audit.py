@@ -44,6 +44,7 @@ from nerspan.audit.suspect_gold import EVIDENCE
 from nerspan.readers import DOCSTART, read_predictions
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
+from nerspan.tagfiles import TagFile
 
 CONLL03 = DATA / "conll03"
 TEST, CONLLPP, TRAIN = CONLL03 / "test.txt", CONLL03 / "conllpp_test.txt", CONLL03 / "train.txt"
@@ -63,10 +64,7 @@ def read_all(limit: int | None) -> tuple:
     for path in sorted(CONLL03_SYSTEMS.glob("*.txt"))[:limit]:
         corpus = read_predictions(corpus, path, name=path.stem)
         names.append(path.stem)
-    with open(TEST, encoding="utf-8") as handle:
-        breaks = [number for number, line in enumerate(handle, 1) if line.startswith(DOCSTART)]
-    documents = np.searchsorted(np.array(breaks), corpus.source.sentence_lines)
-    return corpus, names, documents
+    return corpus, names, TagFile(str(TEST)).sentence_documents(corpus)
 
 
 def plain_tag_changes() -> tuple[int, int]:

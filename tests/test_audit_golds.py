@@ -176,3 +176,21 @@ def test_error_changes_count_each_mention_once():
     assert changes["share_removed"] == pytest.approx(2 / 3)
     counts = sentence_counts(decode(corpus), decode(corpus, "system"), 1)
     assert counts.tolist() == [[0, 1, 2]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(golds_and_systems())
+def test_a_gold_against_itself_changes_nothing(case):
+    """Every difference 0 in every resample, the ranking kept (no discordant pair, no
+    flip: tau-a is the share of untied pairs), no error removed or introduced."""
+    gold, _, systems = case
+    against = scored(gold, gold, systems, bootstrap=20).to_dict()["against"]["new"]
+    for difference in against["f1_difference"].values():
+        assert (difference["estimate"], difference["low"], difference["high"]) == (0, 0, 0)
+        assert difference["outside_noise"] is False
+    assert against["flips"] == [] and against["discordant"] == 0
+    assert against["tau"] == pytest.approx(against["concordant"] / against["pairs"])
+    assert set(against["rank_change"].values()) == {0}
+    for errors in against["errors"].values():
+        assert errors["removed"] == errors["introduced"] == 0
+        assert errors["errors"] == errors["errors_alternative"]

@@ -206,3 +206,19 @@ def test_the_corrections_found_in_the_first_places():
     assert found["top"][1]["expected_at_random"] == pytest.approx(2 / 6)
     with pytest.raises(ValueError, match="not the suspects' gold"):
         corrections_found(ranked, diff_spans(spans["fixed"], spans["gold"], corpus))
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora())
+def test_systems_that_copy_gold_accuse_nothing(case):
+    """Systems predicting gold exactly: no missing candidate, no system evidence, and with
+    the systems' evidence alone every score is 0."""
+    words, gold, _, _ = case
+    corpus = Corpus.from_tags(gold, tokens=words, columns={"x": gold, "y": gold})
+    spans = {c: decode(corpus, c) for c in corpus.columns}
+    systems = {"x": spans["x"], "y": spans["y"]}
+    ranked = suspects(spans["gold"], systems, corpus=corpus, min_systems=1)
+    assert len(ranked) == len(spans["gold"]) and not ranked.found.agree.any()
+    assert (ranked.parts["systems"] == 0).all()
+    alone = suspects(spans["gold"], systems, corpus=corpus, evidence=("systems",))
+    assert (alone.score == 0).all() and alone.to_dict()["suspects"] == []

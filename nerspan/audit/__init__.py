@@ -20,8 +20,10 @@ from __future__ import annotations
 from .annotator_agreement import Agreement, agreement, cohen_kappa
 from .gold_versions import GoldComparison, compare_golds, error_changes, score_golds
 from .mention_diff import DIFF_KINDS, Diff, diff, diff_spans, mention_kinds
-from .suspect_gold import Suspects, corrections_found, expected_at_random, suspects
+from .suspect_gold import (EVIDENCE, Suspects, corrections_found, evidence_text, expected_at_random,
+                           suspects)
 
 __all__ = ["DIFF_KINDS", "Diff", "diff", "diff_spans", "mention_kinds", "Agreement",
            "agreement", "cohen_kappa", "GoldComparison", "compare_golds", "error_changes",
-           "score_golds", "Suspects", "suspects", "corrections_found", "expected_at_random"]
+           "score_golds", "EVIDENCE", "Suspects", "suspects", "evidence_text", "corrections_found",
+           "expected_at_random"]

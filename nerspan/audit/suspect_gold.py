@@ -340,6 +340,29 @@ class Suspects:
                 "options": dict(self.options), "undefined": []}
 
 
+def evidence_text(row: dict) -> str:
+    """One listed suspect's evidence (``Suspects.row``) in words: the systems reading it
+    otherwise, the labels of its text elsewhere.
+
+    >>> evidence_text({"start": 0, "end": 1, "systems": {"agree": 2, "of": 3, "reading":
+    ...     {"start": 0, "end": 1, "type": "ORG"}}, "surface": {"gold": {"ORG": 4}}})
+    '2/3 systems read ORG; gold: ORG 4'
+    """
+    systems, parts = row["systems"], []
+    if systems["agree"]:
+        reading = systems["reading"]
+        same = (reading["start"], reading["end"]) == (row["start"], row["end"])
+        read = "nothing" if reading["type"] is None else reading["type"] if same else \
+            f"{reading['type']} [{reading['start']}, {reading['end']})"
+        confident = systems.get("confidence")
+        parts.append(f"{systems['agree']}/{systems['of']} systems read {read}" + (
+            "" if confident is None else f" (confidence up to {confident:.2f})"))
+    for where, labels in (row["surface"] or {}).items():
+        if labels:
+            parts.append(f"{where}: " + ", ".join(f"{label} {n}" for label, n in labels.items()))
+    return "; ".join(parts)
+
+
 def suspects(gold: Spans, systems: Mapping[str, Spans] | None = None, *, corpus: Corpus,
              train: TrainIndex | None = None, documents=None,
              confidences: Mapping[str, np.ndarray] | None = None, min_systems: int = 2,
