@@ -203,6 +203,10 @@ FLAGS = (
     Flag("bootstrap", "bootstrap", (ATTRIBUTE_BUCKETS,)),
     Flag("seed", "seed", (ATTRIBUTE_BUCKETS,)),
     Flag("confidence", "confidence", (ATTRIBUTE_BUCKETS,)),
+    # gold you can audit: nerspan.audit.suspects's options
+    Flag("min_systems"),
+    Flag("listed"),
+    Flag("evidence"),
     # what the commands read for themselves (no library option)
     Flag("debug", absent=False),
     Flag("run"),
