@@ -16,6 +16,7 @@ from nerlens.systems import load_saved_split
 
 from .common import (UsageError, add_alias, add_beta_argument, non_negative_int, show_progress,
                      write_outputs)
+from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems,
                      read_training, refuse_files_with_demo)
 from .options import REPORT, from_args, given
@@ -62,6 +63,7 @@ def add_arguments(parser) -> None:
                              "baseline; --demo generative: LLM-style responses to 24 of its "
                              "sentences beside spaCy's output")
     add_beta_argument(parser)
+    add_gold_alt_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", default="table", choices=("table", "json"),
@@ -129,9 +131,13 @@ def _training(args):
 
 def run(args) -> int:
     if is_experiment(args):
+        refuse_gold_versions(args, "an experiment")
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)
+    if args.demo:
+        refuse_gold_versions(args, "--demo")
+    versions = {}
     if args.demo == "generative":
         refuse_files_with_demo(args)
         corpus, names = demo_generative_corpus()
@@ -155,17 +161,20 @@ def run(args) -> int:
                               "memorisation": "the memorisation baseline"}}
     else:
         corpus, names = _evaluation_corpus(args)
+        corpus, versions = add_gold_versions(args, corpus)
         train = _training(args)
         notes = []
         gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
                 else args.gold)
         inputs = {"gold": gold, "train": args.train,
-                  "systems": dict(zip(names, list(args.predictions) + generated_paths(args)))}
+                  "systems": dict(zip(names, list(args.predictions) + generated_paths(args))),
+                  **({"gold_alt": versions} if versions else {})}
 
     result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
                     mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
                     baseline=args.baseline, min_share=args.min_share, families=args.families,
                     progress=show_progress(args), inputs=inputs, notes=notes,
+                    gold_alt_names=list(versions),
                     **from_args(args, REPORT))
     write_outputs(result, args, "report")
     return 0
