@@ -125,3 +125,20 @@ def test_bad_gold_versions_are_one_line(case, tmp_path, capsys):
                                   "--output", tmp_path / "out", "--families", "faireval"])
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
     assert re.search(pattern, err), err
+
+
+def test_an_experiment_takes_gold_versions_per_dataset():
+    runs = {"one": [SYSTEMS["one"], SYSTEMS["two"]], "two": SYSTEMS["two"]}
+    result = nerlens.experiment(
+        {"d": {"gold": A, "tokens": WORDS, "train": TRAIN, "systems": runs,
+               "gold_alt": {"fixed": B}},
+         "plain": {"gold": A, "tokens": WORDS, "train": TRAIN, "systems": runs}},
+        bootstrap=0, figures=False)
+    audit = result.reports["d"].audit
+    assert audit["golds"]["golds"] == ["gold", "fixed"]
+    assert audit["golds"]["systems"] == result.runs["d"]["one"] + result.runs["d"]["two"]
+    assert result.reports["plain"].audit == {}
+    page = result.to_html()
+    assert "id='d1-gold-versions'" in page and "id='d2-gold-versions'" not in page
+    assert json.loads(result.to_json())["datasets"]["d"]["audit"]["golds"]["golds"] == \
+        ["gold", "fixed"]

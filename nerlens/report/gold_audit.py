@@ -200,7 +200,7 @@ def suspects_html(audit: dict) -> str:
         f"{_in_sentence(sentences[str(row['sentence'])], row)} <span class='note'>"
         f"({escape(evidence_text(row))})</span></li>"
         for row in found["suspects"][:SUSPECTS_SHOWN])
-    parts.append(f"<ol class='examples'>{items}</ol><p class='note'>report.json lists the "
+    parts.append(f"<ol class='examples'>{items}</ol><p class='note'>The JSON lists the "
                  f"first {len(found['suspects'])} (audit, suspects).</p>")
     return "".join(parts)
 
