@@ -110,10 +110,15 @@ class TagFile:
         seqscore counts them); a file without those rows is one document."""
         if not corpus.n_sentences:
             return 0
+        return int(len(np.unique(self.sentence_documents(corpus))))
+
+    def sentence_documents(self, corpus: Corpus) -> np.ndarray:
+        """The document of every sentence of ``corpus`` (this file read): the number of
+        ``-DOCSTART-`` rows above its first line (a part without a sentence skips a
+        number)."""
         rows = [number for number, line in enumerate(self.lines(), 1)
                 if DOCSTART in line and _DOCSTART_ROW.match(line)]
-        part = np.searchsorted(np.array(rows, dtype=np.int64), corpus.source.sentence_lines)
-        return int(len(np.unique(part)))
+        return np.searchsorted(np.array(rows, dtype=np.int64), corpus.source.sentence_lines)
 
 
 def _with_field(line: str, column: int, value: str) -> str:

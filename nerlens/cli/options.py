@@ -204,6 +204,11 @@ FLAGS = (
     Flag("bootstrap", "bootstrap", (ATTRIBUTE_BUCKETS,)),
     Flag("seed", "seed", (ATTRIBUTE_BUCKETS,)),
     Flag("confidence", "confidence", (ATTRIBUTE_BUCKETS,)),
+    # gold you can audit: nerspan.audit.suspects's options, and the report's other golds
+    Flag("min_systems"),
+    Flag("listed"),
+    Flag("evidence"),
+    Flag("gold_alt"),
     # what the commands read for themselves (no library option)
     Flag("debug", absent=False),
     Flag("run"),

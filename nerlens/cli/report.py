@@ -20,6 +20,7 @@ from nerlens.systems import load_saved_split, named_files, span_errors_located
 
 from .common import (UsageError, add_alias, add_beta_argument, check_file, non_negative_int,
                      prediction_paths, show_progress, write_outputs)
+from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems, read_gold,
                      read_training, refuse_files_with_demo)
 from .options import REPORT, SPANS, from_args, given
@@ -71,6 +72,7 @@ def add_arguments(parser) -> None:
                              "one line per sentence of GOLD, each span with a \"score\" "
                              "(named after its file; repeatable); adds the confidence section")
     add_beta_argument(parser)
+    add_gold_alt_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", default="table", choices=("table", "json"),
@@ -177,10 +179,13 @@ def run(args) -> int:
         if args.scored:
             raise UsageError("--scored adds a system to one dataset's report, not to an "
                              "experiment's datasets")
+        refuse_gold_versions(args, "an experiment")
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)
-    scored = {}
+    if args.demo:
+        refuse_gold_versions(args, "--demo")
+    scored, versions = {}, {}
     if args.demo and args.scored:
         raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
                          "either --demo or files")
@@ -209,6 +214,7 @@ def run(args) -> int:
                               "memorisation": "the memorisation baseline"}}
     else:
         corpus, names = _evaluation_corpus(args)
+        corpus, versions = add_gold_versions(args, corpus)
         scored = read_scored(args, corpus)
         train = _training(args)
         notes = []
@@ -216,12 +222,13 @@ def run(args) -> int:
                 else args.gold)
         inputs = {"gold": gold, "train": args.train,
                   "systems": {**dict(zip(names, list(args.predictions) + generated_paths(args))),
-                              **dict(zip(scored, args.scored or ()))}}
+                              **dict(zip(scored, args.scored or ()))},
+                  **({"gold_alt": versions} if versions else {})}
 
     result = report(None, corpus=corpus, system_names=names, train=train, scheme=args.scheme,
                     mode=args.mode, bootstrap=args.bootstrap, seed=args.seed,
                     baseline=args.baseline, min_share=args.min_share, families=args.families,
                     progress=show_progress(args), inputs=inputs, notes=notes,
-                    scored=scored, **from_args(args, REPORT))
+                    scored=scored, gold_alt_names=list(versions), **from_args(args, REPORT))
     write_outputs(result, args, "report")
     return 0

@@ -35,7 +35,7 @@ from nerlens.families import (check_families, family_names, get_family, in_repor
 from nerlens.jsonable import json_text
 from nerlens.systems import add_systems, check_system_names, read_gold
 
-from . import analyses, confusion, examples, findings, html, text
+from . import analyses, confusion, examples, findings, gold_audit, html, text
 from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
 from .repairs import decoding_repairs
@@ -61,6 +61,7 @@ class Report:
     example_sentences: dict = field(default_factory=dict)  # "index" -> tokens (shown ones)
     confusion: dict = field(default_factory=dict)  # system -> entity confusion matrix
     confidence: dict = field(default_factory=dict)  # scored system -> its dial (METHODS §8)
+    audit: dict = field(default_factory=dict)  # other gold versions (gold_audit.collect)
 
     def to_dict(self) -> dict:
         return {"systems": self.systems, "info": self.info, "findings": self.findings,
@@ -70,7 +71,8 @@ class Report:
                 "analyses": self.analyses,
                 "examples": {"systems": self.examples, "sentences": self.example_sentences},
                 "confusion": self.confusion,
-                **({"confidence": self.confidence} if self.confidence else {})}
+                **({"confidence": self.confidence} if self.confidence else {}),
+                **({"audit": self.audit} if self.audit else {})}
 
     def to_json(self, path: str | Path | None = None) -> str:
         text = json_text(self.to_dict())
@@ -150,7 +152,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
            notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None,
            suffix: bool = False, beta: float = 1.0,
-           gold_tag_column: int | None = None, scored: Mapping | None = None) -> Report:
+           gold_tag_column: int | None = None, scored: Mapping | None = None,
+           gold_alt: Mapping | None = None, gold_alt_names: Sequence[str] = ()) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -175,7 +178,10 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     ``nerlens.read_systems`` refuses it. ``scored``: name -> a system's mentions with a
     confidence each (``nerspan.scored.ScoredMentions``, or scored span lists over gold's
     sentences), each added as a system (its every mention) and turned on the dial in the
-    confidence section (``nerlens.report.confidence``).
+    confidence section (``nerlens.report.confidence``). ``gold_alt``: name -> another
+    version of the gold (a column file or tag lists, as a system), or ``gold_alt_names``:
+    columns of ``corpus`` holding them: every system is scored under each too, with the
+    suspect gold mentions (``gold_audit``; ``Report.audit``, two sections and a finding).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored; each system is decoded once there
@@ -196,6 +202,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               tokens, gold_tag_column)
+    corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names)
     if suffix:   # the label vocabulary turned round once: PER-B reads as B-PER
         corpus = suffixed(corpus)
     corpus, system_names, scored = confidence_section.with_scored(
@@ -211,7 +218,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     if index is None and needs:
         raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
     context = GoldContext(corpus, scheme, mode, index)
-
+    audit = gold_audit.collect(context, system_names, alternatives, bootstrap, seed, confidence)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
     results, statistics = score_systems(context, system_names, families, bar, options, beta)
@@ -230,7 +237,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
         inputs if inputs is not None else input_names(gold, systems, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share", "beta") if k in info})
-    result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
+    result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
+                    audit=audit)
     result.confidence = confidence_section.collect(context, scored, families, options)
     _add_analyses(result, context, families, figures, settings)
     return result

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from nerspan.family import Rule, finding, percent
 
-from . import confidence, generated
+from . import confidence, generated, gold_audit
 from .names import pair_key
 from .views import every_family, ran, report_view
 
@@ -57,7 +57,7 @@ def rules(families) -> list[tuple]:
     found = [(rule, family) for family in families for rule in family.findings]
     return ([(Rule("generated_output", generated.RULE, generated.usable, warning=True), None)]
             + [(r, f) for r, f in found if r.warning] + [(Rule("paired", PAIRED, paired), None)]
-            + [(r, f) for r, f in found if not r.warning]
+            + [(gold_audit.FINDINGS, None)] + [(r, f) for r, f in found if not r.warning]
             + [(Rule("confidence_peak", confidence.RULE, confidence.findings), None)])
 
 
