@@ -207,12 +207,7 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
         corpus = suffixed(corpus)
     corpus, system_names, scored = confidence_section.with_scored(
         corpus, list(system_names or ()), scored or {})
-    system_names = check_system_names(system_names, "system_names")
-    if not system_names:
-        raise ValueError("the report needs at least one system")
-    if corpus.tokens is None:
-        raise ValueError("the report needs the tokens of the evaluation sentences")
-    _check_system_tags(corpus, system_names, scheme, mode)
+    system_names = _checked_systems(corpus, system_names, scheme, mode)
     index = as_train_index(train, scheme, mode, suffix=suffix) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
@@ -242,6 +237,17 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     result.confidence = confidence_section.collect(context, scored, families, options)
     _add_analyses(result, context, families, figures, settings)
     return result
+
+
+def _checked_systems(corpus, system_names, scheme: str, mode: str) -> list:
+    """The systems' names, checked, with their tags and the sentences' tokens."""
+    system_names = check_system_names(system_names, "system_names")
+    if not system_names:
+        raise ValueError("the report needs at least one system")
+    if corpus.tokens is None:
+        raise ValueError("the report needs the tokens of the evaluation sentences")
+    _check_system_tags(corpus, system_names, scheme, mode)
+    return system_names
 
 
 def checked_settings(given: dict) -> dict:
