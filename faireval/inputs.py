@@ -182,7 +182,8 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     if gold_spans.repairs is not None and gold_spans.repairs.total:
         repairs[GOLD] = gold_spans.repairs
     repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
-                            types_mapped=retyped, types_removed=dropped, generated=record)
+                            types_mapped=retyped, types_removed=dropped, generated=record,
+                            sentence_numbers=gold.source.sentence_numbers)
     return target, system, names, n_sentences, gold.lengths, repairs
 
 

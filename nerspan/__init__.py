@@ -19,8 +19,8 @@ from .deprecation import moved_names
 from .fbeta import check_beta
 from .errors import (AmbiguousInputError, DecodingWarning, EmptyInputError, FormatError,
                      InputTypeError, InvalidTagError, LabelIdError, LengthMismatchError,
-                     NameTakenError, NerspanError, SentenceCountError, TokenMismatchError,
-                     TooFewColumnsError)
+                     NameTakenError, NerspanError, SentenceCountError, TagColumnWarning,
+                     TokenMismatchError, TooFewColumnsError)
 from .flat import GOLD, PRED
 from .input_options import InputOptions, input_options
 from .reading.columns import read_columns, read_system_file
@@ -34,6 +34,7 @@ from .spans import REPAIR_KINDS, LabelTable, Spans, decode
 from .train_index import TrainIndex
 from .gold_context import GoldContext
 from .generative import score_strings  # registers generated predictions as an input form
+from .dial import sweep
 from .scores import prf  # noqa: F401,E402  (a deprecated alias of prf_from_counts: it warns)
 
 
@@ -133,6 +134,7 @@ __all__ = [
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
     "TooFewColumnsError", "TokenMismatchError", "AmbiguousInputError", "DecodingWarning",
+    "TagColumnWarning",
 ]
 
 # Names this package gave before issue 29, now read from their modules.

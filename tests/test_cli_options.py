@@ -19,8 +19,8 @@ from nerspan.reading import systems
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
 from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, KEEP, READ,
-                                 REPORT, SPANS, STRINGS, SYSTEMS, TAG_FILES, TYPES,
-                                 check_values, from_args, given)
+                                 REPORT, SPANS, STRINGS, SWEEP, SYSTEMS, TAG_FILES,
+                                 TYPES, check_values, from_args, given)
 from nerlens.report import report
 
 CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
@@ -29,7 +29,8 @@ CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
 TARGETS = {READ: read_columns, SYSTEMS: systems.read_systems, SPANS: systems.read_systems,
            FAIREVAL: faireval.score, ATTRIBUTE_BUCKETS: attribute_buckets.score,
            TYPES: TypeProcessing.of, GENERATED: systems.read_systems, TAG_FILES: TagFile,
-           REPORT: report, STRINGS: nerspan.score, KEEP: faireval.score}
+           REPORT: report, STRINGS: nerspan.score, KEEP: faireval.score,
+           SWEEP: nerspan.sweep}
 
 
 def _dests() -> set:

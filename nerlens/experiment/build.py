@@ -135,7 +135,8 @@ def experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = 
     ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
     training data (anything ``report`` takes), "systems": {system: prediction or [run,
     run, ...]}}`` (``"tokens"`` with tag lists; ``"gold_tag_column"``, a column file's
-    gold column, as ``report`` takes it); or, instead of ``gold``, a prebuilt
+    gold column, and ``"gold_alt"``, other versions of the gold, as ``report`` takes
+    them: each dataset's page then shows its runs under every version); or, instead of ``gold``, a prebuilt
     ``"corpus"`` whose ``systems`` map to column names (one or a list of runs). Systems are
     matched across datasets by name; ``baseline`` (default: the first system) must be in
     every dataset. ``alpha`` is the significance level of the marks. The other options
@@ -220,7 +221,8 @@ def _info(options: dict, runs: dict) -> dict:
 def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
             grounding: dict, baseline: str, inputs, options: dict) -> Report:
     """The one-dataset report of one entry, its runs as columns; errors name the dataset."""
-    options = {**options, "baseline": runs[baseline][0], "inputs": inputs}
+    options = {**options, "baseline": runs[baseline][0], "inputs": inputs,
+               "gold_alt": entry.get("gold_alt")}
     try:
         if grounded:   # the corpus the report would read, plus the grounded runs
             corpus = entry.get("corpus")

@@ -35,7 +35,8 @@ from nerlens.families import (check_families, family_names, get_family, in_repor
 from nerlens.jsonable import json_text
 from nerspan.reading.systems import add_systems, check_system_names, read_gold
 
-from . import analyses, confusion, examples, findings, html, text
+from . import analyses, confusion, examples, findings, gold_audit, html, text
+from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
 from .repairs import decoding_repairs
 from .statistics import entity_statistics, family_statistics, score_family
@@ -59,6 +60,8 @@ class Report:
     examples: dict = field(default_factory=dict)  # system -> error kind -> examples
     example_sentences: dict = field(default_factory=dict)  # "index" -> tokens (shown ones)
     confusion: dict = field(default_factory=dict)  # system -> entity confusion matrix
+    confidence: dict = field(default_factory=dict)  # scored system -> its dial (METHODS §8)
+    audit: dict = field(default_factory=dict)  # other gold versions (gold_audit.collect)
 
     def to_dict(self) -> dict:
         return {"systems": self.systems, "info": self.info, "findings": self.findings,
@@ -67,7 +70,9 @@ class Report:
                 "higher_is_better": self.higher_is_better, "results": self.results,
                 "analyses": self.analyses,
                 "examples": {"systems": self.examples, "sentences": self.example_sentences},
-                "confusion": self.confusion}
+                "confusion": self.confusion,
+                **({"confidence": self.confidence} if self.confidence else {}),
+                **({"audit": self.audit} if self.audit else {})}
 
     def to_json(self, path: str | Path | None = None) -> str:
         text = json_text(self.to_dict())
@@ -147,7 +152,8 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
            min_share: float = 0.0, progress: bool = False, inputs: Mapping | None = None,
            notes: Sequence[str] = (), options: Mapping[str, Mapping] | None = None,
            suffix: bool = False, beta: float = 1.0,
-           gold_tag_column: int | None = None) -> Report:
+           gold_tag_column: int | None = None, scored: Mapping | None = None,
+           gold_alt: Mapping | None = None, gold_alt_names: Sequence[str] = ()) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -169,7 +175,13 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     reports F1; 1 (default) adds nothing. ``gold_tag_column``: the column of a ``gold``
     column file that holds gold's tags (0-based, negative from the end); None (default):
     the last, unless another column holds tags of the same types, which is refused as
-    ``nerlens.read_systems`` refuses it.
+    ``nerlens.read_systems`` refuses it. ``scored``: name -> a system's mentions with a
+    confidence each (``nerspan.scored.ScoredMentions``, or scored span lists over gold's
+    sentences), each added as a system (its every mention) and turned on the dial in the
+    confidence section (``nerlens.report.confidence``). ``gold_alt``: name -> another
+    version of the gold (a column file or tag lists, as a system), or ``gold_alt_names``:
+    columns of ``corpus`` holding them: every system is scored under each too, with the
+    suspect gold mentions (``gold_audit``; ``Report.audit``, two sections and a finding).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.GoldContext``
     against which every system and family is scored; each system is decoded once there
@@ -190,20 +202,18 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               tokens, gold_tag_column)
+    corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names)
     if suffix:   # the label vocabulary turned round once: PER-B reads as B-PER
         corpus = suffixed(corpus)
-    system_names = check_system_names(system_names, "system_names")
-    if not system_names:
-        raise ValueError("the report needs at least one system")
-    if corpus.tokens is None:
-        raise ValueError("the report needs the tokens of the evaluation sentences")
-    _check_system_tags(corpus, system_names, scheme, mode)
+    corpus, system_names, scored = confidence_section.with_scored(
+        corpus, list(system_names or ()), scored or {})
+    system_names = _checked_systems(corpus, system_names, scheme, mode)
     index = as_train_index(train, scheme, mode, suffix=suffix) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
         raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
     context = GoldContext(corpus, scheme, mode, index)
-
+    audit = gold_audit.collect(context, system_names, alternatives, bootstrap, seed, confidence)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
     results, statistics = score_systems(context, system_names, families, bar, options, beta)
@@ -222,9 +232,22 @@ def report(gold=None, systems: Mapping | None = None, train=None, *,
         inputs if inputs is not None else input_names(gold, systems, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share", "beta") if k in info})
-    result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
+    result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
+                    audit=audit)
+    result.confidence = confidence_section.collect(context, scored, families, options)
     _add_analyses(result, context, families, figures, settings)
     return result
+
+
+def _checked_systems(corpus, system_names, scheme: str, mode: str) -> list:
+    """The systems' names, checked, with their tags and the sentences' tokens."""
+    system_names = check_system_names(system_names, "system_names")
+    if not system_names:
+        raise ValueError("the report needs at least one system")
+    if corpus.tokens is None:
+        raise ValueError("the report needs the tokens of the evaluation sentences")
+    _check_system_tags(corpus, system_names, scheme, mode)
+    return system_names
 
 
 def checked_settings(given: dict) -> dict:

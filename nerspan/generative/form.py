@@ -28,7 +28,7 @@ from ..reading.span_lists import check_span_scheme, spans_on
 from ..spans import LabelTable
 from ..type_processing import TypeProcessing
 from .detect import is_generated_input
-from .grounding import Grounded, ground
+from .grounding import Grounded, _Rules, grounded
 from .reading import Generated, read_generated
 from .type_names import known_names
 
@@ -84,8 +84,11 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
             raise InputTypeError("generated predictions are grounded in the sentence text: "
                                  "pass tokens=... (the words of each sentence) or texts=...",
                                  side="predictions")
-    return ground(predictions, tokens=tokens, texts=texts, occurrences=inputs.occurrences,
-                  overlaps=inputs.overlaps, fuzzy=inputs.fuzzy)
+    # gold's words are the tokens (read from them, or they are gold's): its token ids
+    # are read, no word is
+    return grounded(predictions, tokens, texts, _Rules(inputs.occurrences, inputs.overlaps,
+                                                       inputs.fuzzy),
+                    corpus=gold if texts is None else None)
 
 
 def read_typed(predictions, gold, mapped=(), name: str = "predictions") -> Generated:

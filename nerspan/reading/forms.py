@@ -10,7 +10,7 @@ recognises the references (and predictions) reads them. The built-in forms:
 - ``arrow``: Arrow list arrays of tag strings, or of label ids with ``label_list``, as
   evaluate hands a module's inputs over (``Corpus.from_arrow``);
 - ``span_pairs``: span lists per sentence on both sides (every layout of
-  ``nerspan.span_input``: token tuples, nervaluate's dicts, pipeline output);
+  ``nerspan.reading.span_lists``: token tuples, nervaluate's dicts, pipeline output);
 - ``spans``: span lists on one side, tag lists (or a ``Corpus``) on the other;
 - ``corpus``: a ``Corpus``; predictions another corpus, tag lists or label ids beside it;
 - ``ids``: label ids with ``label_list`` (ragged lists, rows of arrays, padded 2-D
@@ -21,8 +21,8 @@ Both span forms become IOB2 tags through ``nerspan.from_spans`` for every family
 faireval, which scores nested and overlapping spans as they are, asks ``input_form``
 and reads ``span_pairs`` itself. One set of input options (``InputOptions``) reads every
 form. A new form is one more record (``register_form``). Files (column files, JSON Lines
-span files) are read by ``nerspan.readers`` and ``nerspan.span_input`` into the same
-``Corpus``.
+span files) are read by ``nerspan.reading.columns`` and ``nerspan.reading.span_lists``
+into the same ``Corpus``.
 """
 from __future__ import annotations
 

@@ -39,7 +39,8 @@ from ..arrow_columns import is_arrow
 from ..corpus import Corpus, Source
 from ..flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
 from ..errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTypeError,
-                     InvalidTagError, NerspanError, SentenceCountError, counted, shown)
+                      InvalidTagError, NerspanError, SentenceCountError, counted, shown,
+                      unknown_key)
 from ..input_options import SPAN_OPTION_NAMES, input_options
 from ..schemes import get_scheme
 from ..spans import decode
@@ -656,12 +657,17 @@ def _tag_columns(rows: dict, offsets: np.ndarray) -> tuple[tuple, dict]:
     return labels, columns
 
 
+# What a line of a span file may hold: any other key is refused, named.
+SPAN_LINE_KEYS = ("spans", "tokens", "text")
+
+
 def read_span_jsonl(path: str | os.PathLike, encoding: str = "utf-8") -> dict:
     """A JSON Lines span file: one object per sentence (or document) and line.
 
     Each line holds ``"spans"`` (any form of this module; token spans as
     ``[start, end, "LABEL"]``) and optionally ``"tokens"`` (the words) and/or ``"text"``
-    (a line with text only has its whitespace-separated words as tokens). Returns
+    (a line with text only has its whitespace-separated words as tokens); any other key
+    is a ``FormatError`` naming it, the line and the keys allowed. Returns
     ``{"spans", "tokens", "texts", "lines"}`` lists (``tokens``/``texts`` None when no
     line has them; ``lines``: each sentence's line number). Errors name the file and line;
     a UTF-8 byte-order mark is dropped.
@@ -691,6 +697,9 @@ def _span_lines(handle, path: str) -> dict:
             raise fail(f"not JSON: {error.msg}") from None
         if not isinstance(item, dict) or not isinstance(item.get("spans"), list):
             raise fail('expected an object with a "spans" list')
+        unknown = unknown_key(item, SPAN_LINE_KEYS)
+        if unknown:   # a misspelt "text" or "tokens" would leave the line without words
+            raise fail(unknown)
         words, text = item.get("tokens"), item.get("text")
         if words is not None and (not isinstance(words, list)
                                   or not all(isinstance(w, str) for w in words)):

@@ -76,7 +76,7 @@ def read_systems(gold, systems=None, *, tokens=None, scheme: str = "IOB2",
         scheme, mode: how tags are checked (``check``): a tag that is no tag is an error;
             under strict mode (or ``outside_scheme_is_error``), a prefix outside ``scheme``.
         suffix: the tags are written type first (``PER-B``): checked so, and named as
-            written in an error (the corpus keeps them as written: ``nerspan.inputs.suffixed``
+            written in an error (the corpus keeps them as written: ``nerspan.reading.forms.suffixed``
             turns them round).
         allow_token_mismatch: accept prediction files whose tokens differ from the gold
             file's (counted, with a warning) instead of failing.
