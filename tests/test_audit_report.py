@@ -109,6 +109,8 @@ BAD = {
                   r"--gold-alt gold=...: 'gold' names the gold already: name the gold "
                   r"version apart"),
     "system_name": (["--gold-alt", "one={fixed}"], r"'one' names a system already"),
+    "bad_tag": (["--gold-alt", "x={bad_tag}"],
+                r"bad_tag.txt:1, sentence 0: gold version 'x' tag 'Q-PER' is not a tag"),
     "demo": (["--demo", "--gold-alt", "x={fixed}"], r"--gold-alt applies to a report of GOLD "
                                                     r"and PRED files, not to --demo"),
 }
@@ -117,7 +119,8 @@ BAD = {
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_bad_gold_versions_are_one_line(case, tmp_path, capsys):
     files = {"fixed": write(tmp_path / "fixed.txt", B),
-             "shifted": write(tmp_path / "shifted.txt", B, [["Eva"] + WORDS[0][1:]] + WORDS[1:])}
+             "shifted": write(tmp_path / "shifted.txt", B, [["Eva"] + WORDS[0][1:]] + WORDS[1:]),
+             "bad_tag": write(tmp_path / "bad_tag.txt", [["Q-PER"] + B[0][1:]] + B[1:])}
     flags, pattern = BAD[case]
     files_given = [] if case == "demo" else [write(tmp_path / "gold.txt", A),
                                              write(tmp_path / "one.txt", SYSTEMS["one"])]

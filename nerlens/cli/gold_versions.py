@@ -47,7 +47,7 @@ def refuse_gold_versions(args, where: str) -> None:
 
 def add_gold_versions(args, corpus) -> tuple:
     """``(corpus, names)``: ``corpus`` with a column per --gold-alt file, read and checked
-    as a PRED file is (its errors name the file and line)."""
+    as a PRED file is (its errors name the file, line and gold version)."""
     versions = gold_versions(args)
     if not versions:
         return corpus, {}
@@ -57,5 +57,6 @@ def add_gold_versions(args, corpus) -> tuple:
             raise UsageError(f"--gold-alt {name}=...: {name!r} names {taken} already: name "
                              "the gold version apart")
     corpus, names = add_predictions(args, corpus, list(versions.values()),
-                                    outside_scheme_is_error=True, names=list(versions))
+                                    outside_scheme_is_error=True, names=list(versions),
+                                    what="gold version")
     return corpus, dict(zip(names, versions.values()))

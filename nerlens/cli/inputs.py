@@ -199,9 +199,11 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
 
 def add_predictions(args, corpus: Corpus, paths: list[str],
                     outside_scheme_is_error: bool = False,
-                    names: list[str] | None = None) -> tuple[Corpus, list[str]]:
+                    names: list[str] | None = None,
+                    what: str | None = None) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per prediction file (``nerspan.reading.systems.add_systems``);
-    the columns are ``names`` (default: the file names, made unique)."""
+    the columns are ``names`` (default: the file names, made unique); ``what`` they are,
+    for errors (default: predictions)."""
     options = system_options(args, outside_scheme_is_error)
     for key in ("gold_tag_column", "token_column"):
         options.pop(key)
@@ -209,7 +211,7 @@ def add_predictions(args, corpus: Corpus, paths: list[str],
     systems = dict(zip(names, paths)) if names else paths
     # the gold's labels turned back, then all of them turned round at once
     corpus, columns = library.add_systems(with_suffix(args, corpus, undo=True), systems,
-                                          **options)
+                                          what=what, **options)
     corpus = with_suffix(args, corpus)
     return process_corpus(corpus, columns, args.scheme, args.mode, type_processing(args)), columns
 

@@ -281,11 +281,12 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
                 missing_tag: str | None = None, allow_token_mismatch: bool = False,
                 scheme: str = "IOB2", mode: str = "lenient", check: bool = True,
                 outside_scheme_is_error: bool = False, suffix: bool = False,
-                on_repairs: Callable[[Corpus], None] | None = None
+                on_repairs: Callable[[Corpus], None] | None = None, what: str | None = None
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
     each read and checked on its own, so that an error names that file and line: tags,
-    sentences, lengths, tokens."""
+    sentences, lengths, tokens. ``what`` the columns are, for those errors (default: a
+    prediction file's, a system's; ``"gold version"`` names each by its name)."""
     names = []
     for name, prediction in _named_systems(systems).items():
         check_system_name(name, "systems", corpus.columns)
@@ -295,14 +296,15 @@ def add_systems(corpus: Corpus, systems, *, pred_tag_column: int = -1,
                                  missing_tag=missing_tag, reference=corpus)
             (on_repairs or warn_repairs)(other)
             if check:
-                check_tags(other, PRED, scheme, mode, "prediction", outside_scheme_is_error,
-                           suffix)
+                check_tags(other, PRED, scheme, mode,
+                           "prediction" if what is None else f"{what} {name!r}",
+                           outside_scheme_is_error, suffix)
             corpus = corpus.with_columns(other, {PRED: name})
             check_tokens(corpus, other, allow_token_mismatch)
         else:
             other = _system_tags(name, prediction, corpus)
             if check:
-                check_tags(other, PRED, scheme, mode, f"system {name!r}",
+                check_tags(other, PRED, scheme, mode, f"{what or 'system'} {name!r}",
                            outside_scheme_is_error, suffix)
             corpus = corpus.with_columns(other, {PRED: name})
         del other  # before the next file is read: its tokens and tags are in corpus now
