@@ -26,7 +26,8 @@ from .input_options import InputOptions, input_options
 from .reading.columns import read_columns, read_system_file
 from .reading.forms import as_train_index, read_input
 from .reading.span_lists import from_spans, read_span_jsonl
-from .options import check_bool, check_zero_division
+from . import options as _options
+from .options import check_zero_division
 from .result import Result
 from .schemes import get_scheme
 from .scores import EntityScores, entity_scores, prf_from_counts
@@ -80,7 +81,7 @@ def score(references, predictions=None, *, scheme: str = "IOB2", mode: str = "le
     """
     zero_division = check_zero_division(zero_division)
     beta = check_beta(beta)
-    check_bool("confusion", confusion)
+    _options.check_bool("confusion", confusion)
     if inputs.matching == "strings":  # generated output as strings: no spans to decode
         _refuse_unread(inputs, zero_division=zero_division != 0, beta=beta != 1,
                        confusion=confusion)
@@ -140,12 +141,16 @@ __all__ = [
 # Names this package gave before issue 29, now read from their modules.
 __getattr__ = moved_names(__name__, {
     "IGNORE_INDEX": "flat", "ranges": "flat", "as_label_list": "flat",
-    "check_same_shape": "corpus", "as_corpus": "inputs", "as_corpus_columns": "inputs",
-    "with_tokens": "inputs", "is_dataset": "inputs", "check_split_labels": "inputs",
+    "check_same_shape": "corpus", "as_corpus": "reading.forms",
+    "as_corpus_columns": "reading.forms",
+    "with_tokens": "reading.forms", "is_dataset": "reading.forms",
+    "check_split_labels": "reading.forms",
     "MODES": "schemes", "SCHEMES": "schemes", "Scheme": "schemes", "split_tag": "schemes",
     "match": "scores", "safe_divide": "scores", "mention_texts": "train_index",
-    "SpanRows": "span_input", "is_span_input": "span_input", "read_spans": "span_input",
-    "check_span_scheme": "span_input", "span_sides": "span_input", "Source": "corpus",
+    "SpanRows": "reading.span_lists", "is_span_input": "reading.span_lists",
+    "read_spans": "reading.span_lists",
+    "check_span_scheme": "reading.span_lists", "span_sides": "reading.span_lists",
+    "Source": "corpus",
     "counted": "errors", "resolve": "gold_context", "check_bool": "options",
     "check_fraction": "options", "check_int": "options", "check_mode": "schemes",
     "Repairs": "spans", "repairs_dict": "spans",

@@ -71,6 +71,7 @@ def moved_names(package: str, moved: dict):
         module = importlib.import_module(f"{package}.{moved[name]}")
         warn_renamed(f"{package}.{name}", f"{package}.{moved[name]}.{name}")
         return getattr(module, name)
+    __getattr__.moved = moved   # read by the tests: every name must resolve
     return __getattr__
 
 
