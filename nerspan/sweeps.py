@@ -43,7 +43,7 @@ from .options import check_int, check_zero_division
 from .result import entity_row, undefined_keys
 from .scored import ScoredMentions, check_confidence
 from .scores import EntityScores, entity_scores, match, prf_from_counts
-from .reading.span_lists import SpanRows, _check_fits
+from .reading.span_lists import check_within
 from .spans import Spans
 
 # Calibration: equal-width confidence bins [0, .1), [.1, .2), ..., [.9, 1] (METHODS §8).
@@ -399,12 +399,8 @@ def _check_in_sentences(predictions: ScoredMentions, lengths: np.ndarray) -> Non
         raise SentenceCountError(f"predictions hold "
                                  f"{counted(predictions.n_sentences, 'sentence')}, "
                                  f"references {len(lengths)}")
-    beyond = np.flatnonzero(predictions.end > lengths[predictions.sentence])[:1]
-    if len(beyond):  # the span readers' error names it
-        label = predictions.types[predictions.type[beyond[0]]]
-        _check_fits(SpanRows(predictions.sentence[beyond], predictions.start[beyond],
-                             predictions.end[beyond], [label], beyond[:0]),
-                    lengths, "predictions")
+    check_within(predictions.sentence, predictions.start, predictions.end,
+                 lambda k: predictions.types[predictions.type[k]], lengths, "predictions")
 
 
 __all__ = ["Sweep", "Curve", "sweep_spans", "calibration", "N_BINS", "GRID_POINTS"]

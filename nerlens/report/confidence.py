@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan.errors import NerspanError, SentenceCountError, counted
+from nerspan.errors import SentenceCountError, counted
 from nerspan.family import finding, percent
 from nerspan.operating_points import operating_point
 from nerspan.scored import ScoredMentions, scored_spans
 from nerspan.sweeps import GRID_POINTS, sweep_spans
 
 from nerlens.families import get_family
+from nerspan.reading.span_lists import check_within
 from nerspan.reading.systems import add_systems, check_system_name
 
 from .dial_charts import PALETTE, Chart, nice_ceiling
@@ -62,15 +63,8 @@ def check_fits(mentions: ScoredMentions, corpus, side: str) -> None:
     if mentions.n_sentences != corpus.n_sentences:
         raise SentenceCountError(f"{side} holds {counted(mentions.n_sentences, 'sentence')}, "
                                  f"gold {corpus.n_sentences}")
-    lengths = np.diff(corpus.offsets)
-    beyond = np.flatnonzero(mentions.end > lengths[mentions.sentence])
-    if len(beyond):
-        k = int(beyond[0])
-        sentence = int(mentions.sentence[k])
-        raise NerspanError(f"span ({int(mentions.start[k])}, {int(mentions.end[k])}, "
-                           f"{mentions.types[mentions.type[k]]!r}) reaches past the end of "
-                           f"the sentence ({counted(int(lengths[sentence]), 'token')})",
-                           side=side, sentence=sentence)
+    check_within(mentions.sentence, mentions.start, mentions.end,
+                 lambda k: mentions.types[mentions.type[k]], np.diff(corpus.offsets), side)
 
 
 def kept_spans(mentions: ScoredMentions, threshold: float) -> list[list[tuple]]:

@@ -600,13 +600,21 @@ def _lengths(tokens, tag_sides: dict, rows: dict, n: int) -> np.ndarray:
 
 
 def _check_fits(side: SpanRows, lengths: np.ndarray, name: str) -> None:
-    bad = np.flatnonzero(side.end > lengths[side.sentence]) if len(side) else []
+    check_within(side.sentence, side.start, side.end, side.labels.__getitem__, lengths, name)
+
+
+def check_within(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label_of,
+                 lengths: np.ndarray, side: str) -> None:
+    """Every span (``sentence``, ``start``, ``end`` arrays) ends inside its sentence
+    (``lengths``); the error names the first that does not, with its label
+    (``label_of(k)`` of the k-th span), its sentence and its ``side``."""
+    bad = np.flatnonzero(end > lengths[sentence]) if len(end) else ()
     if len(bad):
         k = int(bad[0])
-        s = int(side.sentence[k])
-        raise NerspanError(f"span ({int(side.start[k])}, {int(side.end[k])}, "
-                           f"{shown(side.labels[k])}) reaches past the end of the sentence "
-                           f"({counted(int(lengths[s]), 'token')})", side=name, sentence=s)
+        s = int(sentence[k])
+        raise NerspanError(f"span ({int(start[k])}, {int(end[k])}, {shown(label_of(k))}) "
+                           f"reaches past the end of the sentence "
+                           f"({counted(int(lengths[s]), 'token')})", side=side, sentence=s)
 
 
 def _check_no_overlap(side: SpanRows, name: str) -> None:
