@@ -23,9 +23,9 @@ from nerspan.schemes import get_scheme
 from nerspan.reading.span_lists import read_spans
 from nerspan.spans import LabelTable, Repairs, decode
 from nerspan.type_processing import process_ungrounded
-from nerspan.reading.span_lists import LEVEL_SEPARATOR
+from nerspan.reading.span_lists import LEVEL_SEPARATOR, check_within
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
-                            NerspanError, SentenceCountError, counted, shown)
+                            SentenceCountError, counted, shown)
 
 # POS tags the reference code counts as punctuation (STTS, UPOS, custom, PTB).
 PUNCT_TAGS = frozenset({"$.", "$,", "$(", "PUNCT", "PUNKT", "KOMMA", "COMMA", "KLAMMER",
@@ -123,7 +123,8 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         lengths = _pos_lengths(pos, n_sentences, lengths)
     if lengths is not None:
         for name, table in (("references", target), ("predictions", spans)):
-            _check_within(table, lengths, name, names)
+            check_within(table.sentence, table.start, table.end,
+                         lambda k: names[int(table.label[k])], lengths, name)
     punct = None
     if ignore_punct:
         if pos is None:
@@ -181,7 +182,8 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     if gold_spans.repairs is not None and gold_spans.repairs.total:
         repairs[GOLD] = gold_spans.repairs
     repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
-                            types_mapped=retyped, types_removed=dropped, generated=record)
+                            types_mapped=retyped, types_removed=dropped, generated=record,
+                            sentence_numbers=gold.source.sentence_numbers)
     return target, system, names, n_sentences, gold.lengths, repairs
 
 
@@ -256,21 +258,6 @@ def _intern_labels(target_labels: list, system_labels: list):
     index = {name: i for i, name in enumerate(names)}
     to_ids = lambda xs: np.fromiter(map(index.__getitem__, xs), dtype=np.int32, count=len(xs))  # noqa: E731
     return names, to_ids(target_labels), to_ids(system_labels)
-
-
-def _check_within(table: SpanTable, lengths: np.ndarray, name: str, labels: tuple) -> None:
-    """Every span of ``table`` ends inside its sentence (``lengths``); the error names
-    the first that does not with its label (``labels``, the label vocabulary)."""
-    if not len(table):
-        return
-    bad = np.flatnonzero(table.end > lengths[table.sentence])
-    if len(bad):
-        i = int(bad[0])
-        s = int(table.sentence[i])
-        raise NerspanError(f"span ({int(table.start[i])}, {int(table.end[i])}, "
-                           f"{shown(labels[int(table.label[i])])}) reaches past the end of "
-                           f"the sentence ({counted(int(lengths[s]), 'token')})",
-                           sentence=s, side=name)
 
 
 # -- tags --------------------------------------------------------------------------------

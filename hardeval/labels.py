@@ -17,7 +17,7 @@ Labels are integer codes per token: ``0`` is ``O``; for ``"io"`` ``1 + t``; for
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -198,17 +198,19 @@ def _snapped(corpus: Corpus, column: str) -> Repairs:
     sentences = set().union(*changed.values(),
                             generated.sentences() if generated is not None else ())
     return Repairs(sentences=tuple(sorted(sentences))[:20], generated=generated,
+                   sentence_numbers=corpus.source.sentence_numbers,
                    **{kind: len(sentences) for kind, sentences in changed.items()})
 
 
 def _side(decoded: Repairs | None, reference: ReferenceRepairs | None) -> dict:
     """One column's repairs: nerspan's decoding (None: the column was not decoded by
     nerspan) and the reference decoder's (None: not used), sentences merged."""
-    out = (decoded or Repairs()).to_dict()
-    reference = reference or ReferenceRepairs()
+    decoded, reference = decoded or Repairs(), reference or ReferenceRepairs()
+    # merged as places, then named (to_dict: by gold's numbers where they differ)
+    sentences = tuple(sorted(set(decoded.sentences) | set(reference.sentences)))[:20]
+    out = replace(decoded, sentences=sentences).to_dict()
     out.update(dropped_inside=int(reference.dropped_inside),
-               mixed_type=int(reference.mixed_type),
-               sentences=sorted(set(out["sentences"]) | set(reference.sentences))[:20])
+               mixed_type=int(reference.mixed_type))
     return out
 
 

@@ -16,6 +16,9 @@ from nerspan.reading.systems import read_systems
 DEMO_SYSTEMS = {"spacy_sm": "spacy_sm_mapped_1997.txt"}
 # The generative demo's system: LLM-style responses (one JSON object per answered sentence)
 DEMO_GENERATED = {"llm": "generative_responses.jsonl"}
+# The confidence demo's system: a CRF's mentions on the test split, each with its
+# confidence (scripts/build_crf_demo.py; nerspan.scored)
+DEMO_SCORED = {"crf": "crf_scored.jsonl"}
 
 
 def demo_path(name: str) -> Path:
@@ -44,6 +47,10 @@ def demo_corpus():
     return read_systems(demo_gold(), demo_systems())
 
 
+def demo_scored() -> dict[str, Path]:
+    return {name: demo_path(file) for name, file in DEMO_SCORED.items()}
+
+
 def demo_generated() -> dict[str, Path]:
     return {name: demo_path(file) for name, file in DEMO_GENERATED.items()}
 
@@ -62,6 +69,14 @@ DEMO_NOTES = (
     "WNUT-17's test set was built from entities that do not occur in its training data, "
     "so by design it has no seen mentions: every gold mention is unseen, and recall on "
     "seen mentions (and on seen type-confusable mentions) is undefined.",
+)
+
+CONFIDENCE_NOTES = (
+    "Confidence demo: the WNUT-17 test set with spaCy en_core_web_sm's output and a CRF's "
+    "(sklearn-crfsuite, trained on the WNUT-17 training split by scripts/build_crf_demo.py) "
+    "mentions, each with its confidence: the minimum marginal probability of its tokens' "
+    "predicted tags. The confidence section turns the CRF's threshold.",
+    DEMO_NOTES[1],
 )
 
 GENERATIVE_NOTES = (

@@ -16,8 +16,11 @@ prefixed by family (``faireval_fair_f1``, ``tough_mentions_recall_unseen_any``,
 how its nested parts are named, ``Family.logged``). ``detail="headline"`` (the default)
 returns each family's headline (``Logged.headline`` and ``Logged.trainer_keys``: 32
 numbers for the four families and 3 entity types, 3 more per type); ``detail="all"`` every
-number (700 or so), under the same names. ``metrics`` names registered families (default:
-every one). With
+number (700 or so), under the same names; given logits, "all" adds the sweep of the
+mentions' confidences (``nerspan.scored.scored_tokens``: a mention's confidence is the
+minimum of its tokens' probabilities of the predicted tags; METHODS §8):
+``confidence_average_precision``, ``confidence_best_threshold``, ``confidence_best_f1``
+and ``confidence_ece``. ``metrics`` names registered families (default: every one). With
 ``batch_eval_metrics=True`` in ``TrainingArguments`` it accumulates batches and computes
 at the last one (``compute_result=True``).
 """
@@ -37,6 +40,9 @@ from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.migration import migrated
 from nerspan.reading.forms import finished
 from nerspan.reading.training import TRAIN_FORMS
+from nerspan.schemes import from_suffix
+from nerspan.scored import scored_tokens
+from nerspan.sweeps import sweep_spans
 
 from .families import check_families, family_names, get_family, registered
 
@@ -44,6 +50,8 @@ from .families import check_families, family_names, get_family, registered
 NOT_RESULTS = {"options", "repairs"}
 # What compute_metrics logs: each family's headline (a few dozen charts), or every number.
 DETAILS = ("headline", "all")
+# What detail="all" logs of the sweep of logits' confidences (``Sweep.headline`` keys).
+CONFIDENCE_KEYS = ("average_precision", "best_threshold", "best_f1", "ece")
 
 
 def flat_scalars(prefix: str, result: Mapping, nested: Mapping | None = None,
@@ -165,22 +173,28 @@ class ComputeMetrics:
         predictions = predictions[0] if isinstance(predictions, tuple) else predictions
         predictions, labels = _to_numpy(predictions), _to_numpy(labels)
         _check_shapes(predictions, labels, None if compute_result is None else len(self._batches))
+        logits = None
         if predictions.ndim == 3:
-            before = sum(len(batch_labels) for batch_labels, _ in self._batches)
+            before = sum(len(batch[0]) for batch in self._batches)
+            logits = predictions if self.detail == "all" else None  # their sweep: "all"
             predictions = _argmax_ids(predictions, labels, len(self.label_list), before)
         if compute_result is None:  # called once with the whole evaluation set
-            return self.compute(labels, predictions)
-        self._batches.append((labels, predictions))
+            return self.compute(labels, predictions, logits)
+        self._batches.append((labels, predictions, logits))
         if not compute_result:
             return {}
         batches, self._batches = self._batches, []
-        refs = _join_padded([labels for labels, _ in batches])
-        preds = _join_padded([predictions for _, predictions in batches])
-        return self.compute(refs, preds)
+        refs = _join_padded([batch[0] for batch in batches])
+        preds = _join_padded([batch[1] for batch in batches])
+        every_logit = None if any(batch[2] is None for batch in batches) else \
+            _join_padded([batch[2] for batch in batches], fill=0)
+        return self.compute(refs, preds, every_logit)
 
-    def compute(self, labels, predictions) -> dict:
+    def compute(self, labels, predictions, logits=None) -> dict:
         """Every family's flat scalars for one evaluation: one ``nerspan.Evaluation``
-        (gold decoded and classified once) that every family scores."""
+        (gold decoded and classified once) that every family scores; given ``logits`` (the
+        predictions' logits, sentences x positions x labels), the sweep of their
+        confidences too."""
         corpus = Corpus.from_ids(labels, predictions, self.label_list, tokens=self._words)
         # read as every input is (the tags written PER-B turned round, the type options)
         corpus = finished(corpus, [GOLD, PRED], self.inputs, self.scheme, self.mode)
@@ -193,7 +207,20 @@ class ComputeMetrics:
             keep = self._keeps(family) if self.detail == "headline" else None
             out.update(flat_scalars(family.name, result.to_dict(beta=self.beta),
                                     family.logged.nested, keep))
+        if logits is not None:
+            out.update(self._confidence(evaluation, labels, logits))
         return out
+
+    def _confidence(self, evaluation: Evaluation, labels, logits) -> dict:
+        """``confidence_*``: the sweep of the mentions decoded from ``logits``, each with
+        its confidence, against the evaluation's gold (undefined numbers left out)."""
+        label_list = [from_suffix(label) for label in self.label_list] if self.inputs.suffix \
+            else self.label_list
+        mentions = scored_tokens(logits, label_list, label_ids=labels, logits=True,
+                                 scheme=self.scheme, mode=self.mode)
+        headline = sweep_spans(evaluation.gold, mentions).headline()
+        return {f"confidence_{key}": float(headline[key]) for key in CONFIDENCE_KEYS
+                if headline[key] is not None}
 
 
 @migrated
@@ -282,11 +309,11 @@ def _any_nan(values: np.ndarray) -> bool:
 
 
 def _join_padded(batches: list, fill: int = -100) -> np.ndarray:
-    """Batches of 2-D ids (each padded to its own width) as one 2-D array padded with
-    ``fill``, which ``Corpus.from_ids`` drops where the labels have it."""
+    """Batches of 2-D ids (each padded to its own width; or 3-D logits) as one array
+    padded with ``fill``, which ``Corpus.from_ids`` drops where the labels have it."""
     width = max(batch.shape[1] for batch in batches)
-    out = np.full((sum(len(batch) for batch in batches), width), fill,
-                  dtype=np.result_type(*batches))
+    out = np.full((sum(len(batch) for batch in batches), width, *batches[0].shape[2:]),
+                  fill, dtype=np.result_type(*batches))
     row = 0
     for batch in batches:
         out[row:row + len(batch), :batch.shape[1]] = batch

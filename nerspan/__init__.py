@@ -14,8 +14,8 @@ from __future__ import annotations
 from .corpus import Corpus
 from .errors import (AmbiguousInputError, DecodingWarning, EmptyInputError, FormatError,
                      InputTypeError, InvalidTagError, LabelIdError, LengthMismatchError,
-                     NameTakenError, NerspanError, SentenceCountError, TokenMismatchError,
-                     TooFewColumnsError)
+                     NameTakenError, NerspanError, SentenceCountError, TagColumnWarning,
+                     TokenMismatchError, TooFewColumnsError)
 from .flat import GOLD, PRED
 from .migration import migrated, moved_names
 from .options import check_zero_division
@@ -30,6 +30,7 @@ from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
 from .evaluation import Evaluation, resolve
 from .generative import score_strings  # registers generated predictions as an input form
+from .dial import sweep
 
 
 __version__ = "0.2.0"
@@ -114,6 +115,7 @@ __all__ = [
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
     "TooFewColumnsError", "TokenMismatchError", "AmbiguousInputError", "DecodingWarning",
+    "TagColumnWarning",
 ]
 
 # Names this package gave before, now read from their modules (or gone in 0.2).

@@ -121,10 +121,12 @@ def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
     in order of first occurrence).
 
     Args:
-        references, predictions: two column files (paths; the prediction file must
-            have the reference's tokens), a ``Corpus`` with columns ``gold`` and
-            ``pred`` (``predictions`` None), or lists of tags per sentence (with
-            ``tokens``).
+        references, predictions: two column files (paths; ``predictions`` may be a
+            ``TagFile``), each read at its own tag column (``tag_column`` of
+            ``file_options`` is the reference's; the prediction file's is its last, or
+            its ``TagFile``'s), the prediction file with the reference's tokens; a
+            ``Corpus`` with columns ``gold`` and ``pred`` (``predictions`` None); or
+            lists of tags per sentence (with ``tokens``).
         scheme, repair: how both sides' tags are read (``nerspan.encodings.mentions``).
 
     >>> gold = [["B-LOC", "I-LOC", "O"]]
@@ -156,10 +158,15 @@ def _two_columns(references, predictions, tokens, file_options) -> tuple[Corpus,
         # gold beside predictions: its last column is not taken for gold when another
         # holds tags of the same types (a token, gold, prediction file)
         check_gold_column(gold_file.path, gold_file.other_tag_columns())
-        corpus = read_predictions(gold_file.read(), predictions, gold_file.column,
-                                  token_column=gold_file.token_column,
-                                  comment_prefix=gold_file.comment_prefix,
-                                  encoding=gold_file.encoding)
+        # each file's own tag column: the prediction file's last (or its TagFile's), not
+        # gold's index (a CoNLL-2003 gold's column 3 is no column of a token-tag file)
+        pred_file = predictions if isinstance(predictions, TagFile) else TagFile(
+            os.fspath(predictions), None, gold_file.token_column, gold_file.comment_prefix,
+            gold_file.encoding)
+        corpus = read_predictions(gold_file.read(), pred_file.path, pred_file.column,
+                                  token_column=pred_file.token_column,
+                                  comment_prefix=pred_file.comment_prefix,
+                                  encoding=pred_file.encoding)
         return corpus, TAGS, PRED
     if isinstance(references, Corpus):
         return references, GOLD, PRED

@@ -28,12 +28,13 @@ On that rest seqscore's file tools (``seqscore/encoding.py``, ``scripts/seqscore
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .corpus import GOLD, Corpus, ranges
-from .errors import NerspanError, counted
+from .errors import NerspanError, TagColumnWarning, counted
 from .options import check_bool
 from .schemes import PREFIX_NAMES, O, Scheme, get_scheme
 from .spans import LabelTable, Spans, check_tags, decode
@@ -250,7 +251,9 @@ def repair(source, scheme: str | Scheme = "IOB2", method: str = "conlleval", *,
             after ``O`` begins one); ``"discard"`` turns the chunks that are not
             written as ``scheme`` writes them into ``O``.
         file_options: for a path: ``tag_column``, ``token_column``, ``comment_prefix``,
-            ``encoding`` (see ``nerspan.tagfiles.TagFile``).
+            ``encoding`` (see ``nerspan.tagfiles.TagFile``). A file read at its last
+            column (no ``tag_column``) while another holds tags of the same types warns
+            (``nerspan.errors.TagColumnWarning``) naming both.
 
     Raises ``InvalidTagError`` (file:line) for a tag whose prefix ``scheme`` lacks
     (seqscore stops there too): it has no meaning to repair by.
@@ -261,12 +264,23 @@ def repair(source, scheme: str | Scheme = "IOB2", method: str = "conlleval", *,
     E-PER
     """
     check_repair(method, allow_none=False)
-    corpus, column, file = tag_source(source, column=column, tokens=tokens, **file_options)
+    corpus, column, file = _read_source(source, column, tokens, file_options)
     scheme = get_scheme(scheme)
     table = _checked_table(corpus, column, scheme)
     spans, prefix, types, counts, changes = _repaired(corpus, column, table, scheme, method)
     ids, labels = tag_labels(prefix, types, table.types, scheme)
     return Retagged(corpus, column, ids, labels, scheme.name, method, changes, counts, file)
+
+
+def _read_source(source, column: str, tokens, file_options: dict) -> tuple:
+    """``tag_source``; a file read at its last column while another column holds tags of
+    the same types warns (``TagColumnWarning``) naming both: count, summarize, convert
+    and repair read one column, and the user learns which."""
+    corpus, column, file = tag_source(source, column=column, tokens=tokens, **file_options)
+    note = file.column_note() if file is not None else None
+    if note:
+        warnings.warn(TagColumnWarning(f"{file.path}: {note}"), stacklevel=4)
+    return corpus, column, file
 
 
 def _checked_table(corpus: Corpus, column: str, scheme: Scheme) -> LabelTable:
@@ -339,7 +353,7 @@ def mentions(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None
     ([[('PER', 0, 2)]], None)
     """
     check_repair(repair)
-    corpus, column, file = tag_source(source, column=column, tokens=tokens, **file_options)
+    corpus, column, file = _read_source(source, column, tokens, file_options)
     scheme = get_scheme(scheme)
     table = _checked_table(corpus, column, scheme)
     if repair is None:

@@ -60,6 +60,24 @@ def did_you_mean(name: str, known, cutoff: float = 0.6) -> str:
     return f" (did you mean {next(k for k in known if k.casefold() == close[0])!r}?)"
 
 
+def unknown_key(item, allowed, what: str = "a line's keys") -> str | None:
+    """The problem of a JSON object (``item``) holding a key outside ``allowed``: the
+    first such key, the allowed one it is likely a misspelling of, and the allowed keys
+    (``what`` names them); None when every key is allowed. One wording for every
+    JSON Lines reader: a misspelt key ignored would change the numbers in silence.
+
+    >>> unknown_key({"spans": [], "txt": "Hi"}, ("spans", "tokens", "text"))
+    "unknown key 'txt' (did you mean 'text'?); a line's keys are spans, tokens, text"
+    >>> print(unknown_key({"spans": []}, ("spans",)))
+    None
+    """
+    unknown = [key for key in item if key not in allowed]
+    if not unknown:
+        return None
+    return (f"unknown key {shown(unknown[0])}{did_you_mean(str(unknown[0]), allowed)}; "
+            f"{what} are {', '.join(allowed)}")
+
+
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: the one way messages count.
 
@@ -155,3 +173,9 @@ class NameTakenError(NerspanError):
 class DecodingWarning(UserWarning):
     """Decoding lost most of a column's chunks (strict mode under a scheme that does not
     fit the data, most likely)."""
+
+
+class TagColumnWarning(UserWarning):
+    """A tag file was read at its last column, no column chosen, while another column
+    holds tags of the same entity types (a ``token gold prediction`` file): the counts,
+    summary or file written are of the last one; ``tag_column`` chooses."""

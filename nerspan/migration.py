@@ -93,6 +93,7 @@ def moved_names(package: str, moved: dict):
         if name in moved:
             raise AttributeError(f"{package}.{name} is {moved[name]} since nerlens 0.2")
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    __getattr__.moved = moved   # read by the tests: every old name must say its new one
     return __getattr__
 
 

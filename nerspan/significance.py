@@ -12,6 +12,7 @@ counts a missing p-value.
 - ``wilcoxon``: Wilcoxon signed-rank test between paired scores of two systems;
 - ``friedman``: Friedman test, do the columns (buckets) of runs x columns differ?
 - ``holm``: Holm's step-down adjusted p-values of one family of tests;
+- ``kendall_tau_a``: Kendall's tau-a between two orderings of the same items;
 - ``result_or_reason``: a test's result, or ``{"statistic": None, "pvalue": None,
   "error": why}`` when the scores cannot carry it.
 
@@ -145,6 +146,30 @@ def holm(pvalues: Mapping) -> dict:
         running = max(running, min(1.0, (m - i) * p))
         out[key] = round(running, 12)
     return out
+
+
+def kendall_tau_a(scores_a: Sequence, scores_b: Sequence) -> dict:
+    """Kendall's tau-a of two scorings of the same items (systems under two golds):
+    over every pair of items, ``(concordant - discordant) / pairs``; a pair tied on
+    either side is neither (tau-a keeps it in ``pairs``). ``{"tau", "concordant",
+    "discordant", "tied", "pairs"}``; tau None for fewer than two items. Without ties it
+    equals scipy's ``kendalltau`` (tau-b).
+
+    >>> kendall_tau_a([0.9, 0.8, 0.7], [0.9, 0.7, 0.8])
+    {'tau': 0.333333333333, 'concordant': 2, 'discordant': 1, 'tied': 0, 'pairs': 3}
+    """
+    a, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError("kendall_tau_a needs two scorings of the same items (1-D, equal length)")
+    if np.isnan(a).any() or np.isnan(b).any():
+        raise ValueError("kendall_tau_a: a score is undefined (NaN)")
+    upper = np.triu_indices(len(a), k=1)
+    product = (np.sign(a[:, None] - a[None, :]) * np.sign(b[:, None] - b[None, :]))[upper]
+    concordant, discordant = int((product > 0).sum()), int((product < 0).sum())
+    pairs = len(product)
+    return {"tau": round((concordant - discordant) / pairs, 12) if pairs else None,
+            "concordant": concordant, "discordant": discordant,
+            "tied": pairs - concordant - discordant, "pairs": pairs}
 
 
 def result_or_reason(test: Callable[..., dict], *args) -> dict:

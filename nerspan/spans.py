@@ -151,6 +151,10 @@ class Repairs:
     # generated predictions: what reading and grounding did (``nerspan.generative``'s
     # ``GenerativeRepairs``, read by its methods only: this module imports none of it)
     generated: object = None
+    # each sentence's number in the input it was read from (``Source.sentence_numbers``
+    # of a corpus of some of gold's sentences: those generated output answers), so that
+    # ``to_dict`` names sentences as errors and examples do; None: their places
+    sentence_numbers: object = field(default=None, compare=False, repr=False)
 
     @property
     def total(self) -> int:
@@ -170,7 +174,10 @@ class Repairs:
 
     def to_dict(self) -> dict:
         """Every kind in ``REPAIR_KINDS``, plain Python values: counts as int,
-        ``discarded_chunks``/``lenient_chunks`` None in lenient mode (not applicable)."""
+        ``discarded_chunks``/``lenient_chunks`` None in lenient mode (not applicable);
+        sentences by their numbers in the input (``sentence_numbers``), the generated
+        record's listings too."""
+        numbers = self.sentence_numbers
         return {"invalid_transitions": int(self.invalid_transitions),
                 "outside_scheme": int(self.outside_scheme),
                 "snapped": int(self.snapped),
@@ -178,9 +185,10 @@ class Repairs:
                 "lenient_chunks": _int_or_none(self.lenient_chunks),
                 "types_mapped": int(self.types_mapped),
                 "types_removed": int(self.types_removed),
-                "sentences": [int(s) for s in self.sentences],
+                "sentences": [int(s if numbers is None else numbers[s])
+                              for s in self.sentences],
                 **({} if self.generated is None
-                   else {"generative": self.generated.to_dict()})}
+                   else {"generative": self.generated.to_dict(numbers)})}
 
     @classmethod
     def merged(cls, parts) -> "Repairs":
@@ -197,7 +205,9 @@ class Repairs:
                    sum(p.discarded_chunks for p in strict) if strict else None,
                    sum(p.lenient_chunks for p in strict) if strict else None,
                    sum(p.types_mapped for p in parts), sum(p.types_removed for p in parts),
-                   next((p.generated for p in parts if p.generated is not None), None))
+                   next((p.generated for p in parts if p.generated is not None), None),
+                   next((p.sentence_numbers for p in parts
+                         if p.sentence_numbers is not None), None))
 
 
 # The keys of one column's ``repairs`` dict, in every family's result.
@@ -348,6 +358,8 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
     if generated is not None:
         sentences = tuple(sorted(set(repairs.sentences) | set(generated.sentences())))[:20]
         repairs = dataclasses.replace(repairs, sentences=sentences, generated=generated)
+    if corpus.source.sentence_numbers is not None:
+        repairs = dataclasses.replace(repairs, sentence_numbers=corpus.source.sentence_numbers)
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
 

@@ -86,6 +86,7 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
     for column in (GOLD, *systems):  # before the blocks: errors name the corpus's sentence
         check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
     parts = {name: [] for name in systems}  # per system, per block: _BlockScores
+    numbers = corpus.source.sentence_numbers
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DecodingWarning)
         for first, block in sentence_blocks(corpus, size):
@@ -94,8 +95,8 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
                 pred = decode(block, name, scheme, mode, table)
                 same_tags = np.count_nonzero(block.column(name) == block.column(GOLD))
                 parts[name].append(_BlockScores(
-                    entity_scores(gold, pred), _shifted(gold.repairs, first),
-                    _shifted(pred.repairs, first), int(same_tags)))
+                    entity_scores(gold, pred), _shifted(gold.repairs, first, numbers),
+                    _shifted(pred.repairs, first, numbers), int(same_tags)))
     return {name: _summed(parts[name], corpus.n_tokens, generated.get(name))
             for name in systems}
 
@@ -151,9 +152,11 @@ def _summed(parts: list, n_tokens: int, generated=None) -> TokenScores:
                        same_tags=sum(p.same_tags for p in parts))
 
 
-def _shifted(repairs: Repairs, first: int) -> Repairs:
-    """``repairs`` of a block starting at sentence ``first``, sentences of the corpus."""
-    return dataclasses.replace(repairs, sentences=tuple(s + first for s in repairs.sentences))
+def _shifted(repairs: Repairs, first: int, numbers) -> Repairs:
+    """``repairs`` of a block starting at sentence ``first``, sentences of the corpus,
+    named by the corpus's sentence ``numbers`` (a block's own are a slice of them)."""
+    return dataclasses.replace(repairs, sentences=tuple(s + first for s in repairs.sentences),
+                               sentence_numbers=numbers)
 
 
 __all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores"]

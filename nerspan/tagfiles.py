@@ -65,6 +65,12 @@ class TagFile:
         return other_tag_columns(self.path, self.token_column, self.comment_prefix,
                                  self.encoding)
 
+    def column_note(self, done: str = "read", does: str = "reads") -> str | None:
+        """Which column was read, when no ``tag_column`` was chosen and another column
+        holds tags of the same types (``other_tag_columns``), and how to read that one;
+        None otherwise (``column_note``)."""
+        return column_note(self.column, self.other_tag_columns(), done, does)
+
     def lines(self) -> Iterable[str]:
         """The file's lines, newlines kept (a byte-order mark dropped)."""
         with open(self.path, encoding=_reading_codec(self.encoding)) as handle:
@@ -104,10 +110,15 @@ class TagFile:
         seqscore counts them); a file without those rows is one document."""
         if not corpus.n_sentences:
             return 0
+        return int(len(np.unique(self.sentence_documents(corpus))))
+
+    def sentence_documents(self, corpus: Corpus) -> np.ndarray:
+        """The document of every sentence of ``corpus`` (this file read): the number of
+        ``-DOCSTART-`` rows above its first line (a part without a sentence skips a
+        number)."""
         rows = [number for number, line in enumerate(self.lines(), 1)
                 if DOCSTART in line and _DOCSTART_ROW.match(line)]
-        part = np.searchsorted(np.array(rows, dtype=np.int64), corpus.source.sentence_lines)
-        return int(len(np.unique(part)))
+        return np.searchsorted(np.array(rows, dtype=np.int64), corpus.source.sentence_lines)
 
 
 def _with_field(line: str, column: int, value: str) -> str:
@@ -132,6 +143,25 @@ def _reading_codec(encoding: str) -> str:
 
 def _writing_codec(encoding: str) -> str:
     return "utf-8" if codecs.lookup(encoding).name == "utf-8" else encoding
+
+
+def column_note(tag_column: int, others: dict, done: str = "read", does: str = "reads"
+                ) -> str | None:
+    """The one line a reader of a tag file's results needs when another column than the
+    one read (``tag_column``) holds tags of the same types (``others``: column -> the
+    types, ``TagFile.other_tag_columns``): which was read, which other, and the option
+    that reads it; None when ``others`` is empty.
+
+    >>> column_note(-1, {1: ["PER"]})
+    'read the last column; column 1 holds tags of the same types too (PER): tag_column=1 (--tag-column 1) reads it'
+    """
+    if not others:
+        return None
+    column, types = next(iter(others.items()))
+    which = "the last column" if tag_column == -1 else f"column {tag_column}"
+    return (f"{done} {which}; column {column} holds tags of the same types too "
+            f"({', '.join(types[:5])}{', ...' if len(types) > 5 else ''}): "
+            f"tag_column={column} (--tag-column {column}) {does} it")
 
 
 def tag_source(source, *, column: str = GOLD, tokens=None, tag_column: int | None = None,

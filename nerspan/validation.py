@@ -25,7 +25,7 @@ from .corpus import GOLD, Corpus
 from .errors import NerspanError, counted
 from .schemes import N_PREFIXES, O, Scheme, get_scheme, split_tag
 from .spans import LabelTable, Transitions, check_tags
-from .tagfiles import tag_source
+from .tagfiles import column_note, tag_source
 
 PREFIX, TRANSITION, END = "prefix", "transition", "end"  # the kinds of problem, in order
 
@@ -120,13 +120,8 @@ class Validation:
         ...            ).column_note()
         'validated the last column; column 1 holds tags of the same types too (PER): tag_column=1 (--tag-column 1) validates it'
         """
-        if not self.other_tag_columns:
-            return None
-        column, types = next(iter(self.other_tag_columns.items()))
-        which = "the last column" if self.tag_column == -1 else f"column {self.tag_column}"
-        return (f"validated {which}; column {column} holds tags of the same types too "
-                f"({', '.join(types[:5])}{', ...' if len(types) > 5 else ''}): "
-                f"tag_column={column} (--tag-column {column}) validates it")
+        return column_note(self.tag_column, self.other_tag_columns or {}, "validated",
+                           "validates")
 
 
 def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, tokens=None,

@@ -1493,3 +1493,26 @@ def test_a_bad_generated_run_names_the_dataset_run_file_and_line(tmp_path, case)
                        "generated": {"llm": [str(p) for p in paths]}}}
     with pytest.raises(error, match=message):
         nerlens.run_experiment(datasets, bootstrap=0, figures=False, families=("faireval",))
+
+
+# -- a JSON Lines span file with a key it does not read ----------------------------------------
+@pytest.mark.parametrize("side", ["gold", "system"])
+def test_a_span_file_with_an_unknown_key_is_refused_naming_it(tmp_path, side):
+    """A misspelt "text" was ignored: the line had no words, or other lines' words went
+    unread. Both readers of span files (nerspan.read_span_jsonl, read_systems(jsonl=True);
+    every command's --jsonl in the CLI matrix) name the file, line, key, the likely key
+    and the keys allowed."""
+    from nerspan.reading.systems import read_systems
+
+    good = ['{"tokens": ["Ana", "Lima", "sings"], "spans": [[0, 2, "PER"]]}',
+            '{"tokens": ["in", "Rio"], "spans": [[1, 2, "LOC"]]}']
+    bad = [good[0], '{"tokens": ["in", "Rio"], "spans": [[1, 2, "LOC"]], "tokns": []}']
+    gold, system = tmp_path / "gold.jsonl", tmp_path / "system.jsonl"
+    gold.write_text("\n".join(bad if side == "gold" else good) + "\n", encoding="utf-8")
+    system.write_text("\n".join(bad if side == "system" else good) + "\n", encoding="utf-8")
+    message = (rf"{side}.jsonl:2, sentence 1: unknown key 'tokns' \(did you mean 'tokens'\?\); "
+               r"a line's keys are spans, tokens, text$")
+    for read in (lambda: nerspan.read_span_jsonl(tmp_path / f"{side}.jsonl"),
+                 lambda: read_systems(gold, [system], inputs={"jsonl": True})):
+        with pytest.raises(nerspan.FormatError, match=message):
+            read()

@@ -562,6 +562,10 @@ JSONL_CASES = {
     "label_with_whitespace": (['{"spans": []}', '{"spans": [[0, 1, "B-X Y"]]}'],
                               r"pred.jsonl:2, predictions, sentence 1: span label 'B-X Y' "
                               r"contains whitespace, which no entity type holds"),
+    "unknown_key": ([JSONL_GOLD[0], '{"tokens": ["Hi", "there"], "spans": [], '
+                                    '"txt": "Hi there"}'],
+                    r"pred.jsonl:2, sentence 1: unknown key 'txt' \(did you mean 'text'\?\); "
+                    r"a line's keys are spans, tokens, text$"),
     "offset_beyond_int64": ([JSONL_GOLD[0].replace("[4, 5,", f"[4, {10**23},"),
                              JSONL_GOLD[1]],
                             r"pred.jsonl:1, predictions, sentence 0: span \(4, "
@@ -1377,3 +1381,82 @@ def test_the_default_values_given_change_nothing(tmp_path, capsys, command):
         assert code == 0, err
         outputs.append(json.loads(out))
     assert outputs[0] == outputs[1]
+
+
+# -- nerlens sweep: scored predictions (JSON Lines spans with a score each) -----------------
+SCORED = '{"spans": [[0, 2, "PER", 0.9]]}\n{"spans": [[0, 1, "LOC", 0.4]]}\n'
+SWEEP_CASES = {  # case -> (PRED's content, extra flags, message pattern)
+    "score_above_one": ('{"spans": []}\n{"spans": [[0, 1, "LOC", 1.5]]}\n', [],
+                        r"pred.jsonl:2, predictions, sentence 1: span 0 \(0, 1, 'LOC', 1.5\): "
+                        r"1.5 is not a confidence \(a number in \[0, 1\]\)$"),
+    "score_a_string": ('{"spans": []}\n{"spans": [[0, 1, "LOC", "high"]]}\n', [],
+                       r"pred.jsonl:2, predictions, sentence 1: .*'high' \(str\) is not a "
+                       r"confidence"),
+    "no_score": ('{"spans": []}\n{"spans": [{"start": 0, "end": 1, "label": "LOC"}]}\n', [],
+                 r"pred.jsonl:2, predictions, sentence 1: span 0 .* has no score: scored "
+                 r"predictions need a confidence per span \('score'\)$"),
+    "tuple_without_score": ('{"spans": []}\n{"spans": [[0, 1, "LOC"]]}\n', [],
+                            r"pred.jsonl:2, predictions, sentence 1: span 0 \(0, 1, 'LOC'\) "
+                            r"has no score"),
+    "fewer_lines": ('{"spans": []}\n', [],
+                    r"pred.jsonl: 1 line of spans, but \S*gold.txt holds 2 sentences: one "
+                    r"line is needed per sentence"),
+    "span_past_the_end": ('{"spans": []}\n{"spans": [[0, 3, "LOC", 0.5]]}\n', [],
+                          r"pred.jsonl:2, predictions, sentence 1: span \(0, 3, 'LOC'\) "
+                          r"reaches past the end of the sentence"),
+    "not_json": ('{"spans": []}\nnope\n', [], r"pred.jsonl:2, sentence 1: not JSON"),
+    "bad_dev_split": (SCORED, ["--choose-on", "GOLD", "BAD"],
+                      r"bad.jsonl:2, predictions, sentence 1: span 0 \(0, 1, 'LOC', -0.1\): "
+                      r"-0.1 is not a confidence"),
+    "empty_dev_split": (SCORED, ["--choose-on", "GOLD", "EMPTY"],
+                        r"--choose-on: \S*empty.jsonl holds no scored mention to choose a "
+                        r"threshold on$"),
+    "demo_with_files": (SCORED, ["--demo"], r"--demo scores the embedded demo; GOLD, PRED "
+                                            r"would be ignored"),
+    "jsonl_with_a_scheme": (SCORED, ["--jsonl", "--scheme", "IOBES"],
+                            r"--jsonl spans are read as IOB2 tags"),
+    "missing_pred": (None, [], r"error: \S*nope.jsonl: no such file$"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SWEEP_CASES))
+def test_bad_scored_predictions_give_one_line_and_exit_2(tmp_path, capsys, case):
+    content, flags, message = SWEEP_CASES[case]
+    gold = files(tmp_path)["gold"]
+    pred = tmp_path / ("pred.jsonl" if content is not None else "nope.jsonl")
+    if content is not None:
+        pred.write_text(content, encoding="utf-8")
+    (tmp_path / "bad.jsonl").write_text(SCORED.replace("0.4", "-0.1"), encoding="utf-8")
+    (tmp_path / "empty.jsonl").write_text('{"spans": []}\n' * 2, encoding="utf-8")
+    named = {"GOLD": str(gold), "BAD": str(tmp_path / "bad.jsonl"),
+             "EMPTY": str(tmp_path / "empty.jsonl")}
+    code, _, err = run(capsys, ["sweep", str(gold), str(pred),
+                                *[named.get(flag, flag) for flag in flags]])
+    check_one_line(code, err, message)
+
+
+@pytest.mark.parametrize("case", ["score_above_one", "no_score", "fewer_lines", "not_json",
+                                  "span_past_the_end", "missing_pred"])
+def test_a_bad_scored_system_of_a_report_gives_one_line_and_exit_2(tmp_path, capsys, case):
+    """``nerlens report --scored FILE``: the same errors as ``nerlens sweep``'s PRED."""
+    content, _, message = SWEEP_CASES[case]
+    paths = files(tmp_path)
+    scored = tmp_path / ("pred.jsonl" if content is not None else "nope.jsonl")
+    if content is not None:
+        scored.write_text(content, encoding="utf-8")
+    code, _, err = run(capsys, argv("report", tmp_path, paths["gold"], paths["pred"],
+                                    paths["train"], ["--scored", str(scored)]))
+    check_one_line(code, err, message)
+
+
+def test_scored_systems_are_refused_with_the_demo_and_in_an_experiment(tmp_path, capsys):
+    paths = files(tmp_path)
+    scored = tmp_path / "scored.jsonl"
+    scored.write_text(SCORED, encoding="utf-8")
+    code, _, err = run(capsys, ["report", "--demo", "confidence", "--scored", str(scored)])
+    check_one_line(code, err, r"--demo scores the embedded demo; --scored would be ignored")
+    code, _, err = run(capsys, ["report", "--data", "d", str(paths["gold"]), str(paths["train"]),
+                                "--pred", f"a={paths['pred']}", "--scored", str(scored),
+                                "--output", str(tmp_path / "out")])
+    check_one_line(code, err, r"--scored adds a system to one dataset's report, not to an "
+                              r"experiment's datasets")

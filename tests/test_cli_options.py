@@ -18,8 +18,8 @@ from nerspan.reading import systems
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
 from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, KEEP, READ,
-                                 REPORT, SPANS, STRINGS, SYSTEMS, TAG_FILES, TYPES,
-                                 check_values, from_args, given)
+                                 REPORT, SPANS, STRINGS, SWEEP, SYSTEMS, TAG_FILES,
+                                 TYPES, check_values, from_args, given)
 from nerlens.report.build import build_report
 
 CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
@@ -37,7 +37,8 @@ TARGETS = {READ: _names(read_columns), SYSTEMS: INPUTS | _names(systems.read_sys
            SPANS: INPUTS, FAIREVAL: _names(faireval.score, faireval.FairevalOptions),
            ATTRIBUTE_BUCKETS: _names(attribute_buckets.score, attribute_buckets.BucketOptions),
            TYPES: INPUTS, GENERATED: INPUTS, TAG_FILES: _names(TagFile),
-           REPORT: _names(build_report), STRINGS: INPUTS, KEEP: INPUTS}
+           REPORT: _names(build_report), STRINGS: INPUTS, KEEP: INPUTS,
+           SWEEP: INPUTS | _names(nerspan.sweep)}
 
 
 def _dests() -> set:

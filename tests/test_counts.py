@@ -14,6 +14,7 @@ import pytest
 from nerspan.counts import count, error_counts, summarize
 from nerspan.encodings import repair
 from nerspan.errors import InputTypeError
+from nerspan.tagfiles import TagFile
 from nerspan.validation import InvalidTransitionError
 from tests.conftest import shared_path
 
@@ -144,6 +145,30 @@ def test_error_counts_fixture():
     rows = error_counts(samples / "reference.bio", samples / "predicted.bio")
     assert [list(map(str, r.values())) for r in rows] == [
         line.split("\t") for line in expected.read_text().splitlines()[1:]]
+
+
+def test_error_counts_read_each_files_own_tag_column(tmp_path):
+    """A CoNLL-2003 gold (token, POS, chunk, NER: tag column 3) beside a token-tag
+    prediction file: the prediction is read at its own last column, not at gold's index
+    (which it does not have), and equals the same pair written token-tag."""
+    words = [["Ann", "met", "Bob", "in", "Oslo"], ["Oslo", "won"]]
+    gold = [["B-PER", "O", "B-PER", "O", "B-LOC"], ["B-ORG", "O"]]
+    pred = [["B-PER", "O", "O", "O", "B-ORG"], ["B-ORG", "O"]]
+    conll = tmp_path / "gold.conll"
+    conll.write_text("".join("".join(f"{w} NNP B-NP {t}\n" for w, t in zip(ws, ts)) + "\n"
+                             for ws, ts in zip(words, gold)), encoding="utf-8")
+    plain_gold, plain_pred = _write(tmp_path / "gold.txt", words, gold), \
+        _write(tmp_path / "pred.txt", words, pred)
+    expected = error_counts(plain_gold, plain_pred)
+    assert error_counts(conll, plain_pred, tag_column=3) == expected
+    assert error_counts(gold, pred, tokens=words) == expected
+    assert {(r["error"], r["text"]) for r in expected} == {("FN", "Bob"), ("FN", "Oslo"),
+                                                          ("FP", "Oslo")}
+    # a TagFile chooses the prediction file's column
+    wide = tmp_path / "pred.conll"
+    wide.write_text("".join("".join(f"{w} {t} NNP\n" for w, t in zip(ws, ts)) + "\n"
+                            for ws, ts in zip(words, pred)), encoding="utf-8")
+    assert error_counts(conll, TagFile(str(wide), tag_column=1), tag_column=3) == expected
 
 
 def test_counts_refuse_invalid_tags_and_need_tokens(tmp_path):

@@ -1,8 +1,8 @@
 """The quick ways of reading and matching generated output give what the general ones
 give: a plain JSON entity list read directly (``reading.plain_entities``) against the
-reader of every form, string counts over sets at once against counting sentence by
-sentence, the UniversalNER items of a list of strings against the item-by-item reading,
-and the collector paused around them and restored as the caller had it."""
+reader of every form, the string counts against counting each query's sets, the
+UniversalNER items of a list of strings against the item-by-item reading, and the
+collector paused around them and restored as the caller had it."""
 from __future__ import annotations
 
 import gc
@@ -62,7 +62,7 @@ SIDE = st.lists(st.dictionaries(st.sampled_from(["PER", "LOC"]), ITEMS, max_size
 
 @settings(max_examples=300, deadline=None)
 @given(SIDE, SIDE)
-def test_counts_over_sets_equal_counts_sentence_by_sentence(gold, predicted):
+def test_exact_counts_equal_counts_query_by_query(gold, predicted):
     expected: dict = {}
     for g, p in zip(gold, predicted):
         for t in set(g) | set(p):

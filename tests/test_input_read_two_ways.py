@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 
 import pytest
 from hypothesis import given, settings
@@ -22,7 +23,8 @@ import tough_mentions
 from nerlens.cli import main
 from nerspan.reading.systems import answers_located, read_systems
 from nerspan import AmbiguousInputError, NerspanError, read_columns
-from nerspan.counts import error_counts
+from nerspan.counts import count, error_counts, summarize
+from nerspan.encodings import convert, repair
 from nerspan.generative import read_response
 from nerspan.reading.columns import other_tag_columns
 from nerspan.validation import validate
@@ -201,6 +203,45 @@ def test_validate_names_the_column_it_validated_and_the_other_one(capsys, files)
     assert validate(files["system"]).other_tag_columns == {1: ["PER"]}
     assert validate(files["system"], tag_column=1).other_tag_columns == {}
     assert validate(files["gold"]).column_note() is None
+
+
+# -- 7b. count, summarize, convert and repair name the column they read, and the other -----
+COLUMN_READ = (r"system.txt: read the last column; column 1 holds tags of the same types too "
+               r"\(PER\): tag_column=1 \(--tag-column 1\) reads it")
+FILE_TOOLS = {"count": lambda path, **o: count(path, **o),
+              "summarize": lambda path, **o: summarize(path, **o),
+              "convert": lambda path, **o: convert(path, "IOB2", "IOBES", **o),
+              "repair": lambda path, **o: repair(path, "IOB2", **o)}
+
+
+@pytest.mark.parametrize("tool", sorted(FILE_TOOLS))
+def test_the_file_tools_name_the_column_they_read_and_the_other_one(capsys, files, tool):
+    """A token-gold-prediction file: the file tools read the last column (the
+    predictions) as validate does, and say so (a warning through the API, one warning
+    line in the CLI, exit 0); --tag-column 1 reads gold's, without a word."""
+    with pytest.warns(nerspan.TagColumnWarning, match=COLUMN_READ):
+        last = FILE_TOOLS[tool](files["system"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        chosen = FILE_TOOLS[tool](files["system"], tag_column=1)
+        alone = FILE_TOOLS[tool](files["gold"])   # the gold column in a file of its own
+    if tool in ("convert", "repair"):
+        chosen, alone = chosen.tags(), alone.tags()
+    assert chosen == alone
+    if tool == "count":   # the last column holds PRED's mentions; column 1 GOLD's
+        assert {r["text"]: r["type"] for r in last} == {"John Smith": "PER", "Paris": "ORG"}
+        assert {r["text"]: r["type"] for r in chosen} == {"John Smith": "PER",
+                                                          "Paris": "LOC", "Ada": "PER"}
+    out_file = files["tmp"] / "out.txt"
+    argv = [tool, files["system"]] + ([out_file] if tool in ("convert", "repair") else []) \
+        + (["--to", "IOBES"] if tool == "convert" else [])
+    code, out, err = run(capsys, argv)
+    assert code == 0 and re.fullmatch(r"nerlens: warning: \S*" + COLUMN_READ + r"\n"
+                                      r"(wrote .*\n)?", err), err
+    code, out, err = run(capsys, argv + ["--tag-column", "1"])
+    assert code == 0 and "warning" not in err
+    if tool == "count":
+        assert "LOC\tParis" in out and "ORG" not in out
 
 
 # -- 2. character offsets over a text --------------------------------------------------------
@@ -447,6 +488,52 @@ def test_report_examples_name_gold_sentences_not_their_place_among_the_answered(
                             families=["faireval"])
     assert example_numbers(report.to_dict()) == {3, 4}
     assert "sentence 3:" in report.to_html() and "sentence 0:" not in report.to_html()
+
+
+def repairs_numbers(found) -> set:
+    """Every sentence named in a ``repairs`` side holding a generated record
+    (``pred["generative"]``), anywhere in a result: its ``sentences``, the record's and
+    each listing's."""
+    out = set()
+    if isinstance(found, dict):
+        if isinstance(found.get("generative"), dict):
+            record = found["generative"]
+            out |= set(found["sentences"]) | set(record["sentences"])
+            out |= {item["sentence"] for items in record["listed"].values() for item in items}
+        for value in found.values():
+            out |= repairs_numbers(value)
+    elif isinstance(found, list):
+        for value in found:
+            out |= repairs_numbers(value)
+    return out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_generated_repairs_name_gold_sentences_in_every_entry_point(tmp_path, capsys, files,
+                                                                    command):
+    """The listings under repairs["pred"]["generative"] (and the sentences beside them)
+    numbered each sentence by its place among the answered ones (0, 1) while errors and
+    examples said gold's (3, 4): now gold's everywhere (the API's families on the corpus
+    read_systems reads, every command's JSON, the report's results)."""
+    gold = tmp_path / "five.txt"
+    gold.write_text(rows(FIVE, FIVE_TAGS))
+    answers = jsonl(tmp_path / "llm.jsonl", ANSWERS)
+    argv = command_argv(command, files, gold, "--generated", answers)
+    code, out, err = run(capsys, argv + ([] if command == "report" else ["--format", "json"]))
+    assert code == 0, err
+    data = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")
+                      if command == "report" else out)
+    assert repairs_numbers(data.get("results", data)) == {3, 4}
+    corpus, names = read_systems(gold, generated=[answers])
+    context = nerspan.GoldContext(corpus, "IOB2", "lenient",
+                                  nerspan.as_train_index(**NEEDS_TRAIN))
+    for family, module in SCORES.items():
+        result = (nerspan.score(corpus.paired("gold", names[0])) if module is nerspan else
+                  module.score(context, pred_column=names[0])).to_dict()
+        assert repairs_numbers(result) == {3, 4}, family
+        listed = result["repairs"]["pred"]["generative"]["listed"]
+        assert [(i["sentence"], i["text"]) for i in listed["ungrounded"]] == [(3, "Atlantis")]
+        assert [i["sentence"] for i in listed["parse_failures"]] == [4]
 
 
 def test_an_error_about_an_answered_sentence_names_gold_and_the_line(tmp_path):

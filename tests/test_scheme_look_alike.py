@@ -66,7 +66,8 @@ def test_the_command_line_names_it_with_its_flags(tmp_path, capsys):
                    f"column (3 invalid transitions): most of them; {CLI_HINT}"
                    for column in ("gold", "pred")]
     for command in (["faireval", str(path)],
-                    ["report", str(path), str(path), "--families", "faireval", "--bootstrap", "0",
+                    ["report", str(path), str(path), "--gold-tag-column", "1", "--families",
+                     "faireval", "--bootstrap", "0",
                      "--no-progress", "--output", str(tmp_path / "report")]):
         assert main([*command, *flags]) == 0
         err = capsys.readouterr().err

@@ -183,3 +183,37 @@ def test_the_headline_is_always_part_of_all(pairs):
     logged, headline = every.compute(ids, predicted), default.compute(ids, predicted)
     assert headline == {name: logged[name] for name in headline}
     assert len(headline) <= 40
+
+
+def test_all_logs_the_sweep_of_the_logits_confidences_batched_or_not():
+    """Given logits, detail="all" adds ``confidence_*``: the sweep (nerspan.sweeps) of the
+    mentions decoded from them, each with its confidence (nerspan.scored.scored_tokens),
+    the -100 positions dropped; batch by batch, the same numbers; the headline, none."""
+    import numpy as np
+
+    from nerspan import Corpus, decode
+    from nerspan.scored import scored_tokens
+    from nerspan.sweeps import sweep_spans
+
+    rng = np.random.default_rng(7)
+    logits = rng.normal(size=(2, 6, len(LABELS))) * 3
+    labels = np.full((2, 6), -100)
+    for row, sentence in enumerate(GOLD):
+        labels[row, [0, 2, 3, 5]] = [LABELS.index(tag) for tag in sentence]  # sub-tokens
+    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    every = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train, detail="all")
+    logged = every((logits, labels))
+    sweep = sweep_spans(decode(Corpus.from_tags(GOLD)),
+                        scored_tokens(logits, LABELS, label_ids=labels)).headline()
+    confidence = {key: value for key, value in logged.items() if key.startswith("confidence_")}
+    assert confidence == {f"confidence_{key}": sweep[key] for key in
+                          ("average_precision", "best_threshold", "best_f1", "ece")
+                          if sweep[key] is not None}
+    assert {key: value for key, value in logged.items() if key not in confidence} == \
+        every.compute(labels, logits.argmax(-1))
+    assert every((logits[:1], labels[:1]), compute_result=False) == {}
+    wider = (np.concatenate([logits[1:], np.zeros((1, 2, len(LABELS)))], axis=1),
+             np.concatenate([labels[1:], np.full((1, 2), -100)], axis=1))  # padded wider
+    assert every(wider, compute_result=True) == logged
+    headline = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train)((logits, labels))
+    assert not any(key.startswith("confidence_") for key in headline)

@@ -394,3 +394,13 @@ def test_cli_does_not_read_files_itself():
     """The commands' loaders are thin wrappers of nerspan.reading.systems (one loader)."""
     source = inspect.getsource(inputs.load_systems) + inspect.getsource(inputs.add_predictions)
     assert "read_columns" not in source and "library." in source
+
+
+MOVED = nerspan.__getattr__.moved   # name -> the module that holds it now
+
+
+@pytest.mark.parametrize("name", sorted(MOVED))
+def test_every_moved_name_reads_from_its_module_with_one_warning(name):
+    # the map must follow module moves (nerspan.reading): a stale module is an ImportError
+    module = importlib.import_module(f"nerspan.{MOVED[name]}")
+    assert deprecated(lambda: getattr(nerspan, name)) is getattr(module, name)

@@ -54,6 +54,9 @@ COMMANDS = (
     Command("buckets", "nerlens.cli.buckets",
             "F1 per bucket of entity length, sentence length, density, label consistency, "
             "frequency in training and entity type (attribute buckets, Fu et al. 2020)"),
+    Command("sweep", "nerlens.cli.sweep",
+            "scored predictions at every threshold: the precision / recall / F1 curve, "
+            "average precision, the best and the chosen threshold, calibration"),
     # the file tools (issue 30)
     Command("validate", "nerlens.cli.validate",
             "every invalid transition of tag files (file, line, token, the rule broken); "
@@ -67,6 +70,14 @@ COMMANDS = (
             "mentions of tag files by type and text, the most frequent first"),
     Command("summarize", "nerlens.cli.summarize",
             "documents, sentences, tokens and mentions per type of tag files"),
+    # gold you can audit (issue 42)
+    Command("diff", "nerlens.cli.diff",
+            "two annotations of the same tokens: the tags that differ and every mention by "
+            "kind of change (added, removed, retyped, reshaped, split, merged)"),
+    Command("agreement", "nerlens.cli.agreement",
+            "agreement of two annotations: mention F1 and Cohen's kappa over the tags, per type"),
+    Command("suspects", "nerlens.cli.suspects",
+            "gold mentions (and missing ones) that look wrong, ranked with their evidence"),
 )
 
 

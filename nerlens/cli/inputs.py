@@ -7,7 +7,7 @@ from pathlib import Path
 
 from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index, read_columns
 from nerspan.reading import systems as library
-from nerspan.reading.forms import finished
+from nerspan.reading.forms import as_written, finished
 from nerspan.reading.systems import check_tags
 
 from .common import (UsageError, add_alias, add_type_arguments, check_file, encoding_name,
@@ -176,6 +176,30 @@ def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
         answered, read = library.read_answers(corpus, path, options["inputs"].files.encoding)
         answers.append((name, answered, read))
     return corpus, answers
+
+
+def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
+    """The GOLD column file alone (--gold-tag-column, default last), its tags checked,
+    finished as every input is (--suffix, the type flags; its types are checked once
+    predictions are added: ``add_predictions``)."""
+    options = system_options(args, outside_scheme_is_error)
+    corpus = library.read_gold(check_file(path), **options)
+    return finished(corpus, [GOLD], options["inputs"], args.scheme, args.mode, check=False)
+
+
+def add_predictions(args, corpus: Corpus, paths: list[str],
+                    outside_scheme_is_error: bool = False,
+                    names: list[str] | None = None,
+                    what: str | None = None) -> tuple[Corpus, list[str]]:
+    """``corpus`` (read already) plus one column per prediction file
+    (``nerspan.reading.systems.add_systems``); the columns are ``names`` (default: the
+    file names, made unique); ``what`` they are, for errors (default: predictions)."""
+    options = system_options(args, outside_scheme_is_error)
+    paths = [check_file(p) for p in paths]
+    systems = dict(zip(names, paths)) if names else paths
+    corpus, columns = library.add_systems(as_written(corpus, options["inputs"]), systems,
+                                          what=what, **options)
+    return finished(corpus, columns, options["inputs"], args.scheme, args.mode), columns
 
 
 def report_repairs(corpus: Corpus) -> None:

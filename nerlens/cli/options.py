@@ -52,6 +52,7 @@ TAG_FILES = "tag_files"          # nerspan.tagfiles.TagFile: the file tools' inp
 REPORT = "report"                # nerlens.report: the report's own options
 STRINGS = "strings"              # nerspan.score of --generated output (matching, script, word_overlap)
 KEEP = "keep"                    # faireval.score of --generated output (overlaps)
+SWEEP = "sweep"                  # nerspan.sweep: scored predictions (nerlens sweep)
 
 
 def comma_list(value: str | None) -> list | None:
@@ -199,6 +200,11 @@ FLAGS = (
     Flag("bootstrap", "bootstrap", (ATTRIBUTE_BUCKETS,)),
     Flag("seed", "seed", (ATTRIBUTE_BUCKETS,)),
     Flag("confidence", "confidence", (ATTRIBUTE_BUCKETS,)),
+    # gold you can audit: nerspan.audit.suspects's options, and the report's other golds
+    Flag("min_systems"),
+    Flag("listed"),
+    Flag("evidence"),
+    Flag("gold_alt"),
     # what the commands read for themselves (no library option)
     Flag("debug", absent=False),
     Flag("run"),
@@ -208,6 +214,8 @@ FLAGS = (
     Flag("generated"),
     Flag("demo", absent=False),
     Flag("families"),
+    Flag("choose_on"),   # the dev split's two files, read into the sweep nerspan.sweep takes
+    Flag("per_type", "per_type", (SWEEP,), absent=False),
     Flag("gold_option"),
     Flag("dataset_option"),
     Flag("declared"),

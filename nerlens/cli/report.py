@@ -5,26 +5,31 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from nerspan import GOLD, Corpus, as_train_index, read_columns
+from nerspan import GOLD, Corpus, as_train_index, read_columns, read_span_jsonl
+from nerspan.errors import counted
+from nerspan.scored import scored_spans
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
-from nerlens.demo import (DEMO_GENERATED, DEMO_NOTES, GENERATIVE_NOTES, demo_corpus,
-                          demo_generative_corpus, demo_train)
+from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCORED,
+                          GENERATIVE_NOTES, demo_corpus, demo_generative_corpus, demo_scored,
+                          demo_train)
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report.build import build_report
-from nerspan.reading.systems import load_saved_split
+from nerlens.report.confidence import check_fits
+from nerspan.reading.systems import load_saved_split, named_files, span_errors_located
 
-from .common import (UsageError, add_alias, add_beta_argument, non_negative_int, show_progress,
-                     write_outputs)
-from .inputs import (add_reading_arguments, add_train_arguments, load_systems,
+from .common import (UsageError, add_alias, add_beta_argument, check_file, non_negative_int,
+                     prediction_paths, show_progress, write_outputs)
+from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
+from .inputs import (add_reading_arguments, add_train_arguments, load_systems, read_gold,
                      read_training, refuse_files_with_demo)
-from .options import REPORT, from_args, given, inputs_of
+from .options import REPORT, SPANS, from_args, given, inputs_of
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 from .span_files import add_span_arguments
 
 # --demo NAME: the embedded demos (--demo alone is spaCy's)
-DEMOS = ("spacy", "generative")
+DEMOS = ("spacy", "generative", "confidence")
 
 
 def add_arguments(parser) -> None:
@@ -60,8 +65,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--demo", nargs="?", const="spacy", default=None, metavar="NAME",
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
                              "baseline; --demo generative: LLM-style responses to 24 of its "
-                             "sentences beside spaCy's output")
+                             "sentences beside spaCy's output; --demo confidence: a CRF's "
+                             "scored mentions beside spaCy's output (the confidence section)")
+    parser.add_argument("--scored", action="append", default=None, metavar="FILE.jsonl",
+                        help="a system with a confidence per mention: a JSON Lines span file, "
+                             "one line per sentence of GOLD, each span with a \"score\" "
+                             "(named after its file; repeatable); adds the confidence section")
     add_beta_argument(parser)
+    add_gold_alt_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", default="table", choices=("table", "json"),
@@ -87,9 +98,45 @@ def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:
     if not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
                          "file(s) (or --demo)")
+    if not args.predictions and not generated_paths(args) and args.scored:
+        return read_gold(args, args.gold, outside_scheme_is_error=True), []  # scored alone
     if not args.predictions and not generated_paths(args):
         raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
     return load_systems(args, outside_scheme_is_error=True)
+
+
+def confidence_demo(args) -> tuple:
+    """``(corpus, names, scored, train, notes, sources)`` of ``--demo confidence``: spaCy's
+    output and the CRF's scored mentions on the WNUT-17 test split."""
+    refuse_files_with_demo(args)
+    corpus, names = demo_corpus()
+    scored = {name: read_span_jsonl(path)["spans"] for name, path in demo_scored().items()}
+    train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
+    sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
+               "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
+                           **{name: f"demo: a CRF's scored mentions ({file})"
+                              for name, file in DEMO_SCORED.items()}}}
+    return corpus, names, scored, train, list(CONFIDENCE_NOTES), sources
+
+
+def read_scored(args, corpus: Corpus) -> dict:
+    """Name -> the scored mentions of each --scored file, read against GOLD's words (an
+    error names the file and line)."""
+    scored = {}
+    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+    # named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)
+    named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
+    for name, path in named[len(prediction_paths(args)):]:
+        read = read_span_jsonl(check_file(path), args.encoding)
+        if len(read["spans"]) != corpus.n_sentences:
+            raise UsageError(f"{path}: {counted(len(read['spans']), 'line')} of spans, but "
+                             f"{args.gold} holds {counted(corpus.n_sentences, 'sentence')}: "
+                             "one line is needed per sentence")
+        with span_errors_located(args.gold, {"lines": None}, path, read):
+            scored[name] = scored_spans(read["spans"], tokens=words,
+                                        **from_args(args, SPANS))
+            check_fits(scored[name], corpus, "predictions")
+    return scored
 
 
 def _demo_name(args) -> None:
@@ -129,10 +176,22 @@ def _training(args):
 
 def run(args) -> int:
     if is_experiment(args):
+        if args.scored:
+            raise UsageError("--scored adds a system to one dataset's report, not to an "
+                             "experiment's datasets")
+        refuse_gold_versions(args, "an experiment")
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)
-    if args.demo == "generative":
+    if args.demo:
+        refuse_gold_versions(args, "--demo")
+    scored, versions = {}, {}
+    if args.demo and args.scored:
+        raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
+                         "either --demo or files")
+    if args.demo == "confidence":
+        corpus, names, scored, train, notes, sources = confidence_demo(args)
+    elif args.demo == "generative":
         refuse_files_with_demo(args)
         corpus, names = demo_generative_corpus()
         train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
@@ -155,18 +214,24 @@ def run(args) -> int:
                               "memorisation": "the memorisation baseline"}}
     else:
         corpus, names = _evaluation_corpus(args)
+        corpus, versions = add_gold_versions(args, corpus)
+        scored = read_scored(args, corpus)
         train = _training(args)
         notes = []
         gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
                 else args.gold)
         sources = {"gold": gold, "train": args.train,
-                  "systems": dict(zip(names, list(args.predictions) + generated_paths(args)))}
+                   "systems": {**dict(zip(names, list(args.predictions)
+                                          + generated_paths(args))),
+                               **dict(zip(scored, args.scored or ()))},
+                   **({"gold_alt": versions} if versions else {})}
 
     result = build_report(None, corpus=corpus, system_names=names, train=train,
                           scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
                           bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
                           min_share=args.min_share, families=args.families,
                           progress=show_progress(args), sources=sources, notes=notes,
+                          scored=scored, gold_alt_names=list(versions),
                           **from_args(args, REPORT))
     write_outputs(result, args, "report")
     return 0

@@ -1,7 +1,7 @@
 """Whole experiments in one report: several datasets, several runs per system.
 
     import nerlens
-    exp = nerlens.experiment({
+    exp = nerlens.run_experiment({
         "conll03": {"gold": "conll03/test.txt", "train": "conll03/train.txt",
                     "systems": {"flair": ["flair_s1.txt", "flair_s2.txt"], "bert": "bert.txt"}},
         "wnut16": {"gold": "wnut16/test.txt", "train": "wnut16/train.txt",
@@ -137,7 +137,8 @@ def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: st
     ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
     training data (anything ``report`` takes), "systems": {system: prediction or [run,
     run, ...]}}`` (``"tokens"`` with tag lists; ``"gold_tag_column"``, a column file's
-    gold column, as ``report`` takes it); or, instead of ``gold``, a prebuilt
+    gold column, and ``"gold_alt"``, other versions of the gold, as ``report`` takes
+    them: each dataset's page then shows its runs under every version); or, instead of ``gold``, a prebuilt
     ``"corpus"`` whose ``systems`` map to column names (one or a list of runs). Systems are
     matched across datasets by name; ``baseline`` (default: the first system) must be in
     every dataset. ``alpha`` is the significance level of the marks. ``sources``: dataset
@@ -223,7 +224,8 @@ def _info(options: dict, runs: dict) -> dict:
 def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
             inputs: InputOptions, baseline: str, sources, options: dict) -> Report:
     """The one-dataset report of one entry, its runs as columns; errors name the dataset."""
-    options = {**options, "baseline": runs[baseline][0], "sources": sources}
+    options = {**options, "baseline": runs[baseline][0], "sources": sources,
+               "gold_alt": entry.get("gold_alt")}
     if entry.get("gold_tag_column") is not None:
         inputs = inputs.replace(gold_tag_column=entry["gold_tag_column"])
     try:

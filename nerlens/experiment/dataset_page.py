@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from nerspan.blocks import Figure, Table, Tiles
 from nerspan.errors import counted
 
-from nerlens.report import blocks, overview
+from nerlens.report import blocks, gold_audit, overview
 from nerlens.report.names import statistic_label
 from nerlens.report.page_kit import Raw, escape, number, table
 from nerlens.report.repairs import decoding_repairs
@@ -153,6 +153,8 @@ def section(experiment, k: int, name: str) -> tuple[str, list]:
     drawn = _overview(folded)
     if drawn:
         inner.append((prefix + "overview", "Where each system is weaker or stronger", drawn))
+    inner += [(prefix + anchor, title, body) for anchor, title, body in
+              gold_audit.sections(report)]   # with gold versions: every run under each
     inner += [(prefix + f.name, f.title, _family(experiment, name, folded, f))
               for f in ran(report) if f.section is not None]
     inner.append((prefix + "runs", "Runs: repairs and inputs",

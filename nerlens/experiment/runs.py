@@ -19,7 +19,8 @@ from nerlens.report.names import pair_key
 from nerspan.reading.systems import check_system_name, check_system_names
 
 RUN_SEPARATOR = "#"
-ENTRY_KEYS = {"gold", "train", "systems", "generated", "tokens", "corpus", "gold_tag_column"}
+ENTRY_KEYS = {"gold", "train", "systems", "generated", "tokens", "corpus", "gold_tag_column",
+              "gold_alt"}
 
 
 def run_name(system: str, k: int, n_runs: int) -> str:

@@ -3,7 +3,7 @@
 Each family that ran adds its extra analyses (``Family.analyses``: JSON-ready, e.g.
 hardeval's corpus statistics) and its figures (``Family.figures``: matplotlib Figures by
 title, here turned into PNG bytes). Everything is computed from what the report already
-holds (the gold context, the family result dicts, the intervals); nothing here feeds back
+holds (the evaluation, the family result dicts, the intervals); nothing here feeds back
 into the headline numbers.
 """
 from __future__ import annotations

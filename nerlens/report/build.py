@@ -36,7 +36,8 @@ from nerlens.families import check_families, family_names, get_family, in_report
 from nerlens.jsonable import json_text
 from nerspan.reading.systems import add_systems, check_system_names, read_gold
 
-from . import analyses, confusion, examples, findings, html, text
+from . import analyses, confusion, examples, findings, gold_audit, html, text
+from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
 from .repairs import decoding_repairs
 from .statistics import entity_statistics, family_statistics, score_family
@@ -61,6 +62,8 @@ class Report:
     examples: dict = field(default_factory=dict)  # system -> error kind -> examples
     example_sentences: dict = field(default_factory=dict)  # "index" -> tokens (shown ones)
     confusion: dict = field(default_factory=dict)  # system -> entity confusion matrix
+    confidence: dict = field(default_factory=dict)  # scored system -> its dial (METHODS §8)
+    audit: dict = field(default_factory=dict)  # other gold versions (gold_audit.collect)
 
     def to_dict(self) -> dict:
         return {"systems": self.systems, "info": self.info, "findings": self.findings,
@@ -69,7 +72,9 @@ class Report:
                 "higher_is_better": self.higher_is_better, "results": self.results,
                 "analyses": self.analyses,
                 "examples": {"systems": self.examples, "sentences": self.example_sentences},
-                "confusion": self.confusion}
+                "confusion": self.confusion,
+                **({"confidence": self.confidence} if self.confidence else {}),
+                **({"audit": self.audit} if self.audit else {})}
 
     def to_json(self, path: str | Path | None = None) -> str:
         text = json_text(self.to_dict())
@@ -149,7 +154,8 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                  families: Sequence[str] | None = None, options: Mapping | None = None,
                  beta: float = 1.0, figures: bool = True, min_share: float = 0.0,
                  progress: bool = False, sources: Mapping | None = None,
-                 notes: Sequence[str] = ()) -> Report:
+                 notes: Sequence[str] = (), scored: Mapping | None = None,
+                 gold_alt: Mapping | None = None, gold_alt_names: Sequence[str] = ()) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -169,6 +175,13 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     report options through its ``settings``). ``sources`` names the input files for the
     provenance (default: the paths given as ``gold``, ``systems`` and ``train``);
     ``notes`` are sentences the page and the terminal show first.
+    ``scored``: name -> a system's mentions with a confidence each
+    (``nerspan.scored.ScoredMentions``, or scored span lists over gold's sentences), each
+    added as a system (its every mention) and turned on the dial in the confidence
+    section (``nerlens.report.confidence``). ``gold_alt``: name -> another version of the
+    gold (a column file or tag lists, read as a system is), or ``gold_alt_names``: columns
+    of ``corpus`` holding them: every system is scored under each too, with the suspect
+    gold mentions (``gold_audit``; ``Report.audit``, two sections and a finding).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.Evaluation``
     against which every system and family is scored; each system is decoded once there
@@ -189,12 +202,20 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               inputs)
-        corpus = finished(corpus, [GOLD, *system_names], inputs, scheme, mode)
-    evaluation = _evaluation(corpus, system_names, train, scheme, mode, families, inputs)
-    system_names = list(evaluation.systems)
+        corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names)
+        corpus = finished(corpus, [GOLD, *system_names, *alternatives], inputs, scheme, mode)
+    else:
+        corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names)
+    corpus, system_names, scored = confidence_section.with_scored(
+        corpus, list(system_names or ()), scored or {})
+    evaluation = _evaluation(corpus, system_names, alternatives, train, scheme, mode,
+                             families, inputs)
+    system_names = [name for name in evaluation.systems if name not in alternatives]
+    audit = gold_audit.collect(evaluation, system_names, alternatives, bootstrap, seed,
+                               confidence)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
-    results, statistics = score_systems(evaluation, families, bar, options, beta)
+    results, statistics = score_systems(evaluation, system_names, families, bar, options, beta)
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
     intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
@@ -210,15 +231,18 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
         sources if sources is not None else input_names(gold, systems, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share", "beta") if k in info})
-    result = Report(system_names, results, estimates, intervals, comparisons, higher, info)
+    result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
+                    audit=audit)
+    result.confidence = confidence_section.collect(evaluation, scored, families, options)
     _add_analyses(result, evaluation, families, figures, settings)
     return result
 
 
-def _evaluation(corpus: Corpus, system_names, train, scheme: str, mode: str, families,
-                inputs: InputOptions) -> Evaluation:
-    """The report's evaluation: gold and the systems ``system_names`` (checked, their
-    tags too), and the training index when a family needs it."""
+def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, mode: str,
+                families, inputs: InputOptions) -> Evaluation:
+    """The report's evaluation: gold, the systems ``system_names`` (checked, their tags
+    too), the other gold versions ``alternatives``, and the training index when a family
+    needs it."""
     system_names = check_system_names(system_names, "system_names")
     if not system_names:
         raise ValueError("the report needs at least one system")
@@ -229,7 +253,7 @@ def _evaluation(corpus: Corpus, system_names, train, scheme: str, mode: str, fam
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
         raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
-    return Evaluation(corpus.select([GOLD, *system_names]), scheme, mode, index)
+    return Evaluation(corpus.select([GOLD, *system_names, *alternatives]), scheme, mode, index)
 
 
 def checked_settings(given: dict) -> dict:
@@ -248,14 +272,14 @@ def _listed(names: list) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def score_systems(evaluation: Evaluation, families, bar=None,
+def score_systems(evaluation: Evaluation, system_names, families, bar=None,
                   options: Mapping[str, Mapping] | None = None,
                   beta: float = 1.0) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
-    system -> bootstrap statistics, every system of the ``evaluation`` scored
+    system -> bootstrap statistics, each of ``system_names`` scored against ``evaluation``
     (``options``: family -> its options; ``beta``: F-beta beside every F1)."""
     results, statistics = {}, {}
-    for system in evaluation.systems:
+    for system in system_names:
         entity, statistics[system] = entity_statistics(evaluation, system, beta)
         results[system] = {"entity": entity}
         for name in families:

@@ -72,9 +72,17 @@ def collect(results: dict, context, families) -> dict:
             out.setdefault(system, {}).update(rows)
             for key in family.examples.listed:
                 result.pop(key, None)
-    # what a system's generated output had that became no span: the model's own text
+    # what a system's generated output had that became no span: the model's own text,
+    # its listings named by gold's numbers (``repairs``), here by their places again (as
+    # every example is until the report names them all by gold's, ``build``)
+    numbers = context.corpus.source.sentence_numbers
+    place = None if numbers is None else {int(n): k for k, n in enumerate(numbers.tolist())}
     for system, record in generated.records(results).items():
-        out.setdefault(system, {}).update(generated.example_rows(record))
+        rows = generated.example_rows(record)
+        if place is not None:
+            rows = {kind: [{**row, "sentence": place[row["sentence"]]} for row in kind_rows]
+                    for kind, kind_rows in rows.items()}
+        out.setdefault(system, {}).update(rows)
     return out
 
 

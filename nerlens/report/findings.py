@@ -4,7 +4,8 @@ Each finding is stated only when the rule of its kind holds on the report's esti
 bootstrap intervals and paired comparisons; a rule that needs intervals states nothing
 without the bootstrap. The rules are the report's own (``paired``) and those of each
 family that ran (``Family.findings``): first the warnings about the test data, then the
-paired comparison, then the families' rules in the report's order. Every rule's text is
+paired comparison, then the families' rules in the report's order, last the confidence
+section's (a scored system's F1 peaking away from 0.5). Every rule's text is
 shown on the page. A finding is plain data (``rule``, ``system``, ``text``, ``evidence``
 with the numbers as fractions), listed in report.json under ``findings``; the page and
 the terminal show the first ``SHOWN_PER_RULE`` of each rule (largest effect first) and say
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from nerspan.family import Rule, finding, percent
 
-from . import generated
+from . import confidence, generated, gold_audit
 from .names import pair_key
 from .views import every_family, ran, report_view
 
@@ -56,7 +57,8 @@ def rules(families) -> list[tuple]:
     found = [(rule, family) for family in families for rule in family.findings]
     return ([(Rule("generated_output", generated.RULE, generated.usable, warning=True), None)]
             + [(r, f) for r, f in found if r.warning] + [(Rule("paired", PAIRED, paired), None)]
-            + [(r, f) for r, f in found if not r.warning])
+            + [(gold_audit.FINDINGS, None)] + [(r, f) for r, f in found if not r.warning]
+            + [(Rule("confidence_peak", confidence.RULE, confidence.findings), None)])
 
 
 def all_rules() -> dict:

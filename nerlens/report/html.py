@@ -9,7 +9,7 @@ examples, the repairs made while decoding and the provenance.
 """
 from __future__ import annotations
 
-from . import blocks, confusion, overview
+from . import blocks, confidence, confusion, gold_audit, overview
 from .page_kit import contents, escape, page, section
 from .repairs import decoding_repairs
 from .views import every_family, figure_systems, ran, report_view
@@ -35,7 +35,8 @@ def page_sections(report) -> list[tuple[str, str, str]]:
                  overview.headline(report)),
                 ("comparisons", "Paired comparisons with the reference system",
                  overview.comparisons(report))]
-    sections += family_sections(report)
+    sections += gold_audit.sections(report) + family_sections(report)
+    sections += confidence.sections(report)   # none without scored systems
     sections.append(("confusion", "Entity confusion matrix", confusion.html(report)))
     sections.append(("examples", "Error examples", overview.examples(report)))
     sections += [("repairs", "Repairs made while decoding",

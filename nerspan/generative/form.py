@@ -27,7 +27,7 @@ from ..schemes import get_scheme
 from ..reading.span_lists import check_span_scheme, spans_on
 from ..spans import LabelTable
 from .detect import is_generated_input
-from .grounding import Grounded, ground
+from .grounding import Grounded, _Rules, grounded
 from .reading import Generated, read_generated
 from .type_names import known_names
 
@@ -83,9 +83,12 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
             raise InputTypeError("generated predictions are grounded in the sentence text: "
                                  "pass tokens=... (the words of each sentence) or texts=...",
                                  side="predictions")
+    # gold's words are the tokens (read from them, or they are gold's): its token ids
+    # are read, no word is
     generated = inputs.generated
-    return ground(predictions, tokens=tokens, texts=texts, occurrences=generated.occurrences,
-                  overlaps=generated.overlaps, fuzzy=generated.fuzzy)
+    return grounded(predictions, tokens, texts, _Rules(generated.occurrences,
+                                                       generated.overlaps, generated.fuzzy),
+                    corpus=gold if texts is None else None)
 
 
 def read_typed(predictions, gold, mapped=(), name: str = "predictions") -> Generated:

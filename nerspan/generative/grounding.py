@@ -31,7 +31,8 @@ from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, chain, repeat
+from operator import itemgetter
 
 import numpy as np
 
@@ -100,10 +101,22 @@ def ground(predictions, *, tokens=None, texts=None, types=None, type_map=None,
     if tokens is None and texts is None:
         raise NerspanError("grounding needs the sentence text: pass tokens=... or "
                            "texts=...", side=name)
+    return grounded(generated, tokens, texts, rules, name)
+
+
+def grounded(generated: Generated, tokens, texts, rules: "_Rules", name: str = "predictions",
+             corpus=None) -> Grounded:
+    """``ground`` of output read (``generated``) under ``rules`` (``_Rules``), in the
+    sentences of ``tokens`` or ``texts``; ``corpus``: a ``nerspan.Corpus`` whose words
+    ``tokens`` are (``form.ground_predictions``' gold), whose token ids are read then."""
     text_of = _SentenceTexts(tokens, texts, generated.n_sentences, name)
     found = _Found()
-    spans = [_ground_sentence(i, entities, text_of, rules, found) if entities else []
-             for i, entities in enumerate(generated.entities)]
+    spans = None
+    if texts is None and not rules.ordered:
+        spans = _ground_at_once(generated.entities, tokens, text_of, rules, found, corpus)
+    if spans is None:
+        spans = [_ground_sentence(i, entities, text_of, rules, found) if entities else []
+                 for i, entities in enumerate(generated.entities)]
     return Grounded(spans, found.repairs(generated.repairs, spans))
 
 
@@ -170,10 +183,15 @@ class _SentenceTexts(_Texts):
         return SentenceIndex(text, starts.tolist(), ends.tolist())
 
 
-def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Found) -> list:
-    """One sentence's spans, sorted; what was not kept is added to ``found``."""
+def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Found,
+                     looked_up: dict | None = None) -> list:
+    """One sentence's spans, sorted; what was not kept is added to ``found``.
+    ``looked_up``: text -> what ``SentenceIndex.find`` gives for it, for every text of
+    ``entities`` (looked up at once, ``_ground_at_once``)."""
     index = text_of(i)
     find, fuzzy, levels = index.find, rules.fuzzy, found.levels
+    if looked_up is not None:
+        find = lambda text, _: looked_up[text]  # noqa: E731
     take = _InOrder() if rules.ordered else None
     candidates, missing, added = {}, set(), 0
     for order, (text, entity_type) in enumerate(_listings(i, entities, rules, found)):
@@ -204,6 +222,315 @@ def _ground_sentence(i: int, entities: list, text_of, rules: _Rules, found: _Fou
     kept = _without_overlaps(i, candidates, index.n_tokens, found)
     found.usable += len({order for order, _ in kept.values()})
     return sorted(kept)
+
+
+# Sentences of more tokens than this are grounded one by one (a long text's windows
+# indexed, ``WindowIndex``): the search at once compares each listing with every token
+# of its sentence.
+AT_ONCE_MAX_TOKENS = 400
+
+
+def _ground_at_once(entities: list, tokens, text_of, rules: _Rules, found: _Found,
+                    corpus=None) -> list | None:
+    """``_ground_sentence`` of every sentence, the same spans and records, with the
+    Python work per listing, not per sentence: each listing's exact occurrences found
+    for all sentences at once (``_AtOnce``), the other levels looked up where a cheap
+    test cannot rule them out (``_other_levels``), the spans of a sentence whose
+    listings are distinct and ground to distinct spans taken as they are, or, where
+    some overlap, the longer (then leftmost) kept, for all such sentences at once
+    (``_AtOnce.keep``). The other sentences, and long ones, are grounded one by one from
+    what was looked up. None when ``tokens`` are not lists of words joined by single
+    spaces, none holding one (the caller grounds one by one)."""
+    bulk = _AtOnce.of(entities, tokens, corpus)
+    if bulk is None:
+        return None
+    bulk.other = _other_levels(bulk, text_of, rules.fuzzy)
+    at_once = bulk.sort_out()
+    kinds = ("duplicates", "ungrounded", "dropped")
+    before = {kind: len(getattr(found, kind)) for kind in kinds}
+    spans = bulk.keep(at_once, rules.keep_overlaps, found)
+    for i in np.flatnonzero(~at_once & (bulk.counts > 0)).tolist():
+        spans[i] = _ground_sentence(i, entities[i], text_of, rules, found, bulk.looked_up(i))
+    for kind in kinds:   # in sentence order, each sentence's in the order it found them
+        listed = getattr(found, kind)
+        listed[before[kind]:] = sorted(listed[before[kind]:], key=itemgetter(0))
+    return spans
+
+
+class _AtOnce:
+    """Every listing of every sentence and its exact occurrences, found at once: the
+    tokens are joined by single spaces, none holding one, so a text occurs at token
+    boundaries exactly where its words (split at spaces) equal a window of tokens
+    (``spaced_occurrences``' hits). Per listing: ``sentence``, ``text``, ``type``,
+    ``exact`` (found so); per hit (by listing, then start): ``listing``, ``start``,
+    ``end``; ``other``: listing -> ``(level, hits)`` of the listings looked up at the
+    other levels. Sentences of more than ``AT_ONCE_MAX_TOKENS`` are not searched."""
+
+    @classmethod
+    def of(cls, entities: list, tokens, corpus=None) -> "_AtOnce | None":
+        """The listings of ``entities`` searched in ``tokens`` (lists of words per
+        sentence), or in ``corpus`` (a ``nerspan.Corpus`` whose words ``tokens`` are:
+        its token ids are read, no word is); None unless no word holds a space."""
+        if not any(map(len, entities)):
+            return None
+        if corpus is not None and corpus.tokens is not None \
+                and corpus.n_sentences == len(entities):
+            return cls._of_corpus(entities, tokens, corpus)
+        if tokens is None or len(tokens) != len(entities) \
+                or not set(map(type, tokens)) <= {list, tuple}:
+            return None
+        words = list(chain.from_iterable(tokens))
+        try:
+            joined = " ".join(words)
+        except TypeError:   # a token that is not a string: named one by one
+            return None
+        if not words or joined.count(" ") != len(words) - 1:   # a token holds a space
+            return None
+        # ids of the listings' words; a word that is none of them is -1
+        bulk = cls(entities, tokens, np.fromiter(map(len, tokens), dtype=np.int64,
+                                                 count=len(tokens)))
+        ids = {word: k for k, word in enumerate(dict.fromkeys(bulk.parts))}
+        bulk.search(np.fromiter(map(ids.get, words, repeat(-1)), dtype=np.int64,
+                                count=len(words)), ids)
+        return bulk
+
+    @classmethod
+    def _of_corpus(cls, entities: list, tokens, corpus) -> "_AtOnce | None":
+        vocab = corpus.vocab
+        if not vocab or " ".join(vocab).count(" ") != len(vocab) - 1:
+            return None
+        ids = dict(zip(vocab, range(len(vocab))))
+        word_ids = corpus.tokens
+        if len(ids) < len(vocab):   # a word twice in the vocabulary: one id for it
+            word_ids = np.fromiter(map(ids.__getitem__, vocab), dtype=np.int64,
+                                   count=len(vocab))[word_ids]
+        bulk = cls(entities, tokens, corpus.lengths)
+        bulk.search(word_ids, ids)
+        return bulk
+
+    def __init__(self, entities: list, tokens, lengths: np.ndarray):
+        self.tokens, self.lengths = tokens, np.asarray(lengths, dtype=np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(self.lengths)])
+        self.counts = np.fromiter(map(len, entities), dtype=np.int64, count=len(entities))
+        self.first = np.concatenate([[0], np.cumsum(self.counts)])   # of each sentence
+        listings = list(chain.from_iterable(entities))
+        self.sentence = np.repeat(np.arange(len(entities)), self.counts)
+        self.text = list(map(itemgetter(0), listings))
+        self.type = list(map(itemgetter(1), listings))
+        self.long = self.lengths > AT_ONCE_MAX_TOKENS
+        # each text's words (split at single spaces), all texts' in one list
+        self.size = np.fromiter(map(str.count, self.text, repeat(" ")), dtype=np.int64,
+                                count=len(self.text)) + 1
+        self.parts = " ".join(self.text).split(" ") if self.text else []
+        self.other: dict = {}
+
+    def search(self, word_ids: np.ndarray, ids: dict) -> None:
+        """Every exact occurrence (``listing``, ``start``, ``end``, by listing and
+        start): the windows of token ids (``word_ids``, flat) equal to the ids of a
+        text's words (``ids``: word -> id; a word not in it is in no window)."""
+        size = self.size
+        part_ids = np.fromiter(map(ids.get, self.parts, repeat(-1)), dtype=np.int64,
+                               count=len(self.parts))
+        first = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+        room = self.lengths[self.sentence] - size + 1
+        room[self.long[self.sentence] | (room < 0) | (part_ids[first] < 0)] = 0
+        listing = np.repeat(np.arange(len(size)), room)
+        at = np.arange(len(listing)) + np.repeat(
+            self.starts[self.sentence] - (np.cumsum(room) - room), room)
+        found = np.flatnonzero(word_ids[at] == np.repeat(part_ids[first], room))
+        for k in range(1, int(size.max(initial=1))):   # the next word of longer texts
+            longer = size[listing[found]] > k
+            further = found[longer]
+            same = word_ids[at[further] + k] == part_ids[first[listing[further]] + k]
+            found = np.sort(np.concatenate([found[~longer], further[same]]))
+        self.listing = listing[found]
+        self.start = at[found] - self.starts[self.sentence[self.listing]]
+        self.end = self.start + size[self.listing]
+        self.exact = np.bincount(self.listing, minlength=len(size)) > 0
+
+    def sort_out(self) -> np.ndarray:
+        """Per sentence: whether it is grounded here (``keep``): not long; at most one
+        listing found nowhere; no span of one type given by two listings. Keeps
+        every hit sorted by sentence and span (``hits``) and whether a sentence has
+        spans that overlap (``overlapping``)."""
+        listing, start, end = self._all_hits()
+        sentence = self.sentence[listing]
+        # sorted by sentence, span and type (names by rank), as one key where it fits
+        ranks = self._type_ranks()[listing]
+        width, kinds = int(end.max(initial=0)) + 1, len(set(self.type)) + 1
+        if len(self.counts) * width * width * kinds < 2 ** 62:
+            order = np.argsort(((sentence * width + start) * width + end) * kinds + ranks,
+                               kind="stable")
+        else:
+            order = np.lexsort((ranks, end, start, sentence))
+        listing, sentence, start, end = listing[order], sentence[order], start[order], end[order]
+        same = sentence[1:] == sentence[:-1]
+        twice = same & (start[1:] == start[:-1]) & (end[1:] == end[:-1]) \
+            & (ranks[order][1:] == ranks[order][:-1])   # one span and type, two listings
+        self.overlapping = np.zeros(len(self.counts), dtype=bool)
+        self.overlapping[sentence[1:][same & (end[:-1] > start[1:])]] = True
+        self.found = self.exact.copy()
+        self.found[list(self.other)] = [bool(hits) for _, hits in self.other.values()]
+        missing = np.bincount(self.sentence[~self.found], minlength=len(self.counts))
+        at_once = ~self.long & (missing < 2)
+        at_once[sentence[1:][twice]] = False
+        self.hits = (listing, sentence, start, end)
+        return at_once
+
+    def _all_hits(self) -> tuple:
+        """The hits of every level: the exact ones, then those of ``other``."""
+        other = [(listing, a, b) for listing, (_, hits) in self.other.items()
+                 for a, b in hits]
+        if not other:
+            return self.listing, self.start, self.end
+        more = np.array(other, dtype=np.int64).reshape(-1, 3).T
+        return tuple(np.concatenate([mine, extra]) for mine, extra
+                     in zip((self.listing, self.start, self.end), more))
+
+    def _type_ranks(self) -> np.ndarray:
+        """Each listing's type as its rank among the types by name (spans sort by it)."""
+        rank = {name: k for k, name in enumerate(sorted(set(self.type)))}
+        return np.fromiter(map(rank.__getitem__, self.type), dtype=np.int64,
+                           count=len(self.type))
+
+    def keep(self, at_once: np.ndarray, keep_overlaps: bool, found: _Found) -> list:
+        """Per sentence, the spans of one grounded here (sorted; ``[]`` for the others),
+        the spans that overlap a longer (then more leftward) one dropped unless
+        ``keep_overlaps``; what they add to ``found``: the listings found, per level
+        (each became a span before overlaps were dropped), those left with a span
+        (usable), the one found nowhere (ungrounded) and the spans dropped."""
+        listing, sentence, start, end = self.hits
+        kept = at_once[sentence]
+        if not keep_overlaps:
+            dropped, winners = self._dropped(np.flatnonzero(kept & self.overlapping[sentence]))
+            kept[dropped] = False
+            found.dropped.extend(self._dropped_listings(dropped, winners))
+        in_at_once = at_once[self.sentence]
+        found.levels["exact"] += int((self.exact & in_at_once).sum())
+        for k, (level, hits) in self.other.items():
+            if hits and in_at_once[k]:
+                found.levels[level] += 1
+        found.usable += int(np.count_nonzero(np.bincount(listing[kept],
+                                                         minlength=len(self.text))))
+        lost = np.flatnonzero(~self.found & in_at_once).tolist()
+        found.ungrounded.extend(map(Listing._make, zip(
+            self.sentence[lost].tolist(), map(self.text.__getitem__, lost),
+            map(self.type.__getitem__, lost), repeat(None))))
+        spans = list(zip(start[kept].tolist(), end[kept].tolist(),
+                         map(self.type.__getitem__, listing[kept].tolist())))
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(sentence[kept],
+                                                            minlength=len(self.counts)))])
+        return list(map(spans.__getitem__, map(slice, bounds[:-1].tolist(),
+                                                bounds[1:].tolist())))
+
+    def _dropped(self, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Of the hits ``chosen`` (their sentences' every span, none twice), those a
+        longer (then more leftward) kept one overlaps, as ``_without_overlaps`` drops
+        them one after the other, and the kept span named for each: its leftmost.
+        Taken in rounds, a span kept once no span before it that it overlaps is left
+        undecided (the greedy order's result, at once per round)."""
+        listing, sentence, start, end = (x[chosen] for x in self.hits)
+        n = len(chosen)
+        rank = np.empty(n, dtype=np.int64)
+        rank[np.lexsort((self._listing_order(listing, sentence, start, end), start,
+                         start - end, sentence))] = np.arange(n)
+        head = np.searchsorted(sentence, sentence)   # each pair of one sentence's spans
+        size = np.searchsorted(sentence, sentence, "right") - head
+        i = np.repeat(np.arange(n), size)
+        j = np.repeat(head - (np.cumsum(size) - size), size) + np.arange(len(i))
+        touch = (i != j) & (start[j] < end[i]) & (start[i] < end[j])
+        i, j = i[touch], j[touch]
+        state = np.zeros(n, dtype=np.int8)   # 0 undecided, 1 kept, 2 dropped
+        while (state == 0).any():
+            blocked = np.zeros(n, dtype=bool)
+            blocked[i[(state[j] == 0) & (rank[j] < rank[i])]] = True
+            taken = (state == 0) & ~blocked
+            state[taken] = 1
+            state[i[taken[j] & (state[i] == 0)]] = 2
+        lost = (state[i] == 2) & (state[j] == 1) & (rank[j] < rank[i])
+        i, j = i[lost], j[lost]
+        by = np.lexsort((start[j], rank[i]))
+        i, j = i[by], j[by]
+        first = np.flatnonzero(np.diff(i, prepend=-1))
+        return chosen[i[first]], chosen[j[first]]
+
+    def _listing_order(self, listing, sentence, start, end) -> np.ndarray:
+        """Among the hits of one span with several types (adjacent: sorted by span),
+        each one's place in the order grounding takes listings (by text, then type);
+        0 elsewhere."""
+        order = np.zeros(len(listing), dtype=np.int64)
+        same = (sentence[1:] == sentence[:-1]) & (start[1:] == start[:-1]) \
+            & (end[1:] == end[:-1])
+        bounds = np.flatnonzero(np.diff(np.concatenate([[False], same, [False]])))
+        for a, b in zip(bounds[::2].tolist(), (bounds[1::2] + 1).tolist()):
+            keys = [(self.text[k], self.type[k]) for k in listing[a:b].tolist()]
+            order[a:b][sorted(range(len(keys)), key=keys.__getitem__)] = \
+                np.arange(len(keys))
+        return order
+
+    def _dropped_listings(self, dropped: np.ndarray, winners: np.ndarray) -> list:
+        listing, sentence, start, end = self.hits
+        text, kind = self.text, self.type
+        return [Listing(i, text[mine], kind[mine], f"tokens {a}..{b} overlap {text[theirs]!r} "
+                        f"({kind[theirs]}) at tokens {c}..{d}")
+                for i, mine, a, b, theirs, c, d in zip(
+                    *(x.tolist() for x in (sentence[dropped], listing[dropped], start[dropped],
+                                           end[dropped], listing[winners], start[winners],
+                                           end[winners])))]
+
+    def looked_up(self, i: int) -> dict | None:
+        """Text -> ``SentenceIndex.find``'s answer, for every listing of sentence ``i``
+        (None for a long sentence, which was not searched)."""
+        if self.long[i]:
+            return None
+        first, stop = int(self.first[i]), int(self.first[i + 1])
+        a, b = np.searchsorted(self.listing, [first, stop]).tolist()
+        hits: dict = {}
+        for k, start, end in zip(self.listing[a:b].tolist(), self.start[a:b].tolist(),
+                                 self.end[a:b].tolist()):
+            hits.setdefault(k, []).append((start, end))
+        return {self.text[k]: ("exact", hits[k]) if k in hits else self.other.get(k, (None, []))
+                for k in range(first, stop)}
+
+
+def _other_levels(bulk: _AtOnce, text_of, fuzzy) -> dict:
+    """Listing -> ``SentenceIndex.find``'s answer, for the listings found nowhere
+    exactly that another level may find: their lower case in the sentence's, or their
+    normalised text in the sentence's (``_may_be_found``); all of them with ``fuzzy``."""
+    missing = np.flatnonzero(~bulk.exact & ~bulk.long[bulk.sentence])
+    if not len(missing):
+        return {}
+    maybe = _may_be_found(bulk, missing) if fuzzy is None else \
+        np.ones(len(missing), dtype=bool)
+    out, indexes = {}, {}
+    for k in missing[maybe].tolist():
+        i = int(bulk.sentence[k])
+        if i not in indexes:
+            indexes[i] = text_of(i)
+        out[k] = indexes[i].find(bulk.text[k], fuzzy)
+    return out
+
+
+def _may_be_found(bulk: _AtOnce, missing: np.ndarray) -> np.ndarray:
+    """Per listing of ``missing``: False where no level but fuzzy can find it: its lower
+    case is not in the sentence's lower case (``lowercase_in_place``), nor its
+    normalised text in the sentence's text ``unify``-ed (which holds every normalised
+    window, ``SentenceIndex.normalised``). The sentences' views are made in one call
+    each, over their texts joined by NUL, which both keep apart (no case context and no
+    composition crosses it, no whitespace run takes it)."""
+    sentences = np.unique(bulk.sentence[missing])
+    joined = "\0".join([" ".join(bulk.tokens[i]) for i in sentences.tolist()])
+    lowered = joined.lower()
+    if joined.count("\0") != len(sentences) - 1 or len(lowered) != len(joined):
+        return np.ones(len(missing), dtype=bool)   # a NUL in a token, or an 'İ'
+    lower, unified = lowered.split("\0"), unify(joined).split("\0")
+    where = np.searchsorted(sentences, bulk.sentence[missing]).tolist()
+    out = np.empty(len(missing), dtype=bool)
+    for n, (k, q) in enumerate(zip(missing.tolist(), where)):
+        text = bulk.text[k]
+        key = normalise(text)
+        out[n] = lowercase_in_place(text) in lower[q] or bool(key) and key in unified[q]
+    return out
 
 
 class _InOrder:

@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping
+from itertools import chain
+from operator import itemgetter
 from dataclasses import dataclass
 
 from ..errors import EmptyInputError, InputTypeError, did_you_mean, shown
@@ -95,27 +98,41 @@ def read_generated(predictions, *, types=None, type_map=None, name: str = "predi
     """
     sentences = _sentences(predictions, name)
     match = TypeMatcher(types, type_map)
-    entities, failures, rejected, unknown = [], [], [], []
-    how_typed = dict.fromkeys(TYPE_MATCHES, 0)
+    written, failures, rejected = [], [], []
     for i, value in enumerate(sentences):
-        found, failure, bad = read_response(value, name, i, match.knows)
-        if failure is not None:
-            failures.append(Listing(i, value if isinstance(value, str) else shown(value),
-                                    reason=failure))
-        if bad:
-            rejected.extend(Listing(i, text, given, reason) for text, given, reason in bad)
-        typed = []
-        for text, given in found:
-            entity_type, how = match(given)
-            how_typed[how] += 1
-            if how == "unknown":
-                unknown.append(Listing(i, text, given))
-            typed.append((text, entity_type))
-        entities.append(typed)
+        found = plain_entities(value) if type(value) is str else None
+        if found is None:
+            found, failure, bad = _read_any(value, name, i, match.knows)
+            if failure is not None:
+                failures.append(Listing(i, value if isinstance(value, str) else shown(value),
+                                        reason=failure))
+            if bad:
+                rejected.extend(Listing(i, text, given, reason) for text, given, reason in bad)
+        written.append(found)
+    entities, how_typed, unknown = _typed(written, match)
     repairs = GenerativeRepairs(
         responses=len(sentences), entities=sum(map(len, entities)), types=how_typed,
         parse_failures=tuple(failures), rejected=tuple(rejected), unknown_types=tuple(unknown))
     return Generated(entities, repairs)
+
+
+def _typed(written: list, match: TypeMatcher) -> tuple[list, dict, list]:
+    """``(entities, how_typed, unknown)``: per sentence, the ``(text, type)`` entities
+    as written with their types matched (``match``), how many were matched each way,
+    and the listings of those of an unknown type. Each name is matched once; the
+    sentences are rebuilt only when a name matches another."""
+    given = Counter(map(itemgetter(1), chain.from_iterable(written)))
+    matched = {name: match(name) for name in given}
+    how_typed = dict.fromkeys(TYPE_MATCHES, 0)
+    for name, n in given.items():
+        how_typed[matched[name][1]] += n
+    unknown = [Listing(i, text, name) for i, found in enumerate(written)
+               for text, name in found if matched[name][1] == "unknown"] \
+        if how_typed["unknown"] else []
+    if all(name == entity_type for name, (entity_type, _) in matched.items()):
+        return written, how_typed, unknown
+    return ([[(text, matched[name][0]) for text, name in found] for found in written],
+            how_typed, unknown)
 
 
 def _sentences(predictions, name: str) -> list:
@@ -147,6 +164,12 @@ def read_response(value, name: str = "predictions", sentence: int | None = None,
         plain = plain_entities(value)
         if plain is not None:
             return plain, None, []
+    return _read_any(value, name, sentence, known_type)
+
+
+def _read_any(value, name: str, sentence: int | None, known_type) -> tuple[list, str | None,
+                                                                           list]:
+    """``read_response`` of any form (the plain entity list tried already)."""
     found, rejected = [], []
     reader = _Reader(found, rejected, known_type)
     if value is None:

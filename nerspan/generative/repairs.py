@@ -136,19 +136,29 @@ class GenerativeRepairs:
                 parts.append(f"{counted(n, noun, plural)} {what}")
         return "; ".join(parts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, numbers=None) -> dict:
         """Plain JSON: the counts, ``ungrounded_by_type``, ``sentences``, the
-        ``summary`` and, under ``listed``, at most ``MAX_LISTED`` of each kind."""
+        ``summary`` and, under ``listed``, at most ``MAX_LISTED`` of each kind; with
+        ``numbers`` (each sentence's number in gold, ``nerspan.spans.Repairs``'s
+        ``sentence_numbers``) the sentences are named by them, as errors and report
+        examples name them, not by their places among the sentences answered.
+
+        >>> record = GenerativeRepairs(responses=2, ungrounded=(Listing(1, "Oz", "LOC"),))
+        >>> record.to_dict([7, 64])["listed"]["ungrounded"], record.to_dict()["sentences"]
+        ([{'sentence': 64, 'text': 'Oz', 'type': 'LOC'}], [1])
+        """
+        number = int if numbers is None else (lambda s: int(numbers[s]))  # noqa: E731
+        listed = {kind: [item._replace(sentence=number(item.sentence)).to_dict()
+                         for item in getattr(self, kind)[:MAX_LISTED]]
+                  for kind in LISTED_KINDS}
         return {"responses": int(self.responses), "entities": int(self.entities),
                 "usable": int(self.usable), "spans": int(self.spans),
                 **{kind: len(getattr(self, kind)) for kind in LISTED_KINDS},
                 "levels": {k: int(v) for k, v in self.levels.items()},
                 "types": {k: int(v) for k, v in self.types.items()},
                 "ungrounded_by_type": self.ungrounded_by_type(),
-                "sentences": self.sentences(), "summary": self.summary(),
-                "listed_at_most": MAX_LISTED,
-                "listed": {kind: [item.to_dict() for item in getattr(self, kind)[:MAX_LISTED]]
-                           for kind in LISTED_KINDS}}
+                "sentences": [number(s) for s in self.sentences()],
+                "summary": self.summary(), "listed_at_most": MAX_LISTED, "listed": listed}
 
     def replace(self, **changes) -> "GenerativeRepairs":
         return dataclasses.replace(self, **changes)

@@ -24,7 +24,6 @@ duplicates.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -243,10 +242,13 @@ def _normalised_sets(sentences: list, types, type_map) -> tuple[list, Generative
 def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, GenerativeRepairs]:
     """Per sentence, type -> the query's unique items by the script's rules."""
     predicted, record = [], _Record()
+    matched: dict = {}   # each type name matched once
     for i, value in enumerate(sentences):
         queries: dict = {}
         for given, answer in _answers(value, i, record, match.knows):
-            entity_type, how = match(given)
+            if given not in matched:
+                matched[given] = match(given)
+            entity_type, how = matched[given]
             record.typed(i, how, given, answer)
             repeats: list = []
             items, parse_failure = (universalner.parse(answer, repeats)
@@ -258,7 +260,10 @@ def _universalner_queries(sentences: list, match: TypeMatcher) -> tuple[list, Ge
             record.entities += len(items) + len(repeats)
             if repeats:
                 record.duplicates.extend(Listing(i, str(item), entity_type) for item in repeats)
-            kept = queries.setdefault(entity_type, [])
+            kept = queries.get(entity_type)
+            if kept is None:   # the usual case: the type's first answer in the sentence
+                queries[entity_type] = items
+                continue
             # two answers for one type (a model's "person" and "PERSON") form one query
             for item in items:
                 if item in kept:
@@ -331,14 +336,21 @@ def _scores(gold: list, predicted: list, record: GenerativeRepairs, script,
 def _exact_counts(gold: list, predicted: list) -> dict:
     """type -> [gold, predicted, correct, found] items, over every sentence's dicts from
     type to unique items: a prediction is correct when its sentence's gold has it under
-    its type. Counted over sets of (type, sentence, item) at once, not per sentence: a
-    type a sentence names with no item still gets its row."""
-    keys = [{(t, i, item) for i, items in enumerate(side) for t, found in items.items()
-             for item in found} for side in (gold, predicted)]
-    names = set().union(*gold, *predicted)
-    gold_n, predicted_n = (Counter(t for t, _, _ in side) for side in keys)
-    correct = Counter(t for t, _, _ in keys[0] & keys[1])
-    return {t: [gold_n[t], predicted_n[t], correct[t], correct[t]] for t in names}
+    its type. A type a sentence names with no item still gets its row."""
+    counts: dict = {}
+    for gold_items, predicted_items in zip(gold, predicted):
+        for entity_type, found in predicted_items.items():
+            row = counts.get(entity_type) or counts.setdefault(entity_type, [0, 0, 0, 0])
+            row[1] += len(found)
+            truth = gold_items.get(entity_type)
+            if truth:
+                correct = len(set(found).intersection(truth))
+                row[2] += correct
+                row[3] += correct
+        for entity_type, found in gold_items.items():
+            row = counts.get(entity_type) or counts.setdefault(entity_type, [0, 0, 0, 0])
+            row[0] += len(found)
+    return counts
 
 
 def _partial_counts(gold: list, predicted: list) -> dict:

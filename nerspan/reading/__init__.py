@@ -2,12 +2,12 @@
 experiment and the evaluate modules call, and nothing else decides what form an input is.
 
 - ``forms``: the in-memory forms (tag lists, label ids, Arrow arrays, ``datasets``
-  splits, span lists, a ``Corpus``; generated output registers itself) and the one
-  dispatcher, ``read_input``;
+  splits, span lists, a ``Corpus``; generated output registers itself), the one
+  dispatcher, ``read_input``, and training data in any form, indexed once
+  (``as_train_index``);
 - ``columns``: column files (CoNLL and the like), ``read_columns``;
 - ``span_lists``: span lists in every layout, and JSON Lines span files;
 - ``generated``: JSON Lines files of generated output;
-- ``training``: training data in any form, indexed once (``as_train_index``);
 - ``systems``: GOLD and the systems' files as one corpus (``read_systems``).
 """
 import importlib

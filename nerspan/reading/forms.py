@@ -10,7 +10,7 @@ recognises the references (and predictions) reads them. The built-in forms:
 - ``arrow``: Arrow list arrays of tag strings, or of label ids with ``label_list``, as
   evaluate hands a module's inputs over (``Corpus.from_arrow``);
 - ``span_pairs``: span lists per sentence on both sides (every layout of
-  ``nerspan.span_input``: token tuples, nervaluate's dicts, pipeline output);
+  ``nerspan.reading.span_lists``: token tuples, nervaluate's dicts, pipeline output);
 - ``spans``: span lists on one side, tag lists (or a ``Corpus``) on the other;
 - ``corpus``: a ``Corpus``; predictions another corpus, tag lists or label ids beside it;
 - ``ids``: label ids with ``label_list`` (ragged lists, rows of arrays, padded 2-D
@@ -21,8 +21,8 @@ Both span forms become IOB2 tags through ``nerspan.from_spans`` for every family
 faireval, which scores nested and overlapping spans as they are, asks ``input_form``
 and reads ``span_pairs`` itself. One set of input options (``InputOptions``) reads every
 form. A new form is one more record (``register_form``). Files (column files, JSON Lines
-span files) are read by ``nerspan.readers`` and ``nerspan.span_input`` into the same
-``Corpus``.
+span files) are read by ``nerspan.reading.columns`` and ``nerspan.reading.span_lists``
+into the same ``Corpus``.
 """
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def read_input(references, predictions=None, *, inputs: InputOptions | None = No
     """
     inputs = inputs or InputOptions()
     if turned:   # back as written, to be turned round with the predictions
-        references = _turned(references, undo=True)
+        references = as_written(references, inputs)
     form = form or input_form(references, predictions, inputs)
     reading = form.read(references, predictions, inputs, scheme, words)
     if reading.context is not None:  # an evaluation's corpus is read already
@@ -126,6 +126,12 @@ def finished(corpus: Corpus, columns, inputs: InputOptions, scheme="IOB2",
     if processing is None:
         return corpus
     return process_corpus(corpus, columns, scheme, mode, processing, check=check)
+
+
+def as_written(corpus: Corpus, inputs: InputOptions) -> Corpus:
+    """A ``finished`` corpus's tags back as written (``inputs.suffix``: ``PER-B``), so that
+    columns read from more files join them and are ``finished`` together."""
+    return _turned(corpus, undo=True) if inputs.suffix else corpus
 
 
 def _turned(corpus: Corpus, undo: bool = False) -> Corpus:
@@ -296,5 +302,5 @@ FORMS = [DATASET, ARROW, SPAN_PAIRS, SPANS, CORPUS, IDS, TAGS]
 FORM_NAMED = {form.name: form for form in FORMS}
 
 
-__all__ = ["InputForm", "Reading", "FORMS", "FORM_NAMED", "input_form", "read_input",
+__all__ = ["as_written", "InputForm", "Reading", "FORMS", "FORM_NAMED", "input_form", "read_input",
            "finished", "register_form", "is_dataset", "check_split_labels"]

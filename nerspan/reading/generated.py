@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..errors import EmptyInputError, FormatError, did_you_mean, shown
+from ..errors import EmptyInputError, FormatError, unknown_key
 
 # What a line may hold: anything else (a misspelt key, another tool's field) is refused.
 LINE_KEYS = ("response", "tokens", "text", "sentence")
@@ -69,10 +69,9 @@ def _read_line(line: str, number: int, path: str, out: dict) -> None:
         raise fail('expected an object with a "response"')
     if _is_index(item.get("sentence")):
         given = item["sentence"]
-    unknown = [key for key in item if key not in LINE_KEYS]
+    unknown = unknown_key(item, LINE_KEYS)
     if unknown:   # a misspelt "sentence" would pair responses with sentences by line
-        raise fail(f"unknown key {shown(unknown[0])}{did_you_mean(str(unknown[0]), LINE_KEYS)}"
-                   f"; a line's keys are {', '.join(LINE_KEYS)}")
+        raise fail(unknown)
     if "response" not in item:
         raise fail('expected an object with a "response"')
     words, text, sentence = item.get("tokens"), item.get("text"), item.get("sentence")

@@ -39,7 +39,8 @@ from ..arrow_columns import is_arrow
 from ..corpus import Corpus, Source
 from ..flat import GOLD, PRED, _a, _offsets, check_shapes, first_outside, ranges
 from ..errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTypeError,
-                     InvalidTagError, NerspanError, SentenceCountError, counted, shown)
+                      InvalidTagError, NerspanError, SentenceCountError, counted, shown,
+                      unknown_key)
 from ..migration import migrated
 from ..records import InputOptions
 from ..schemes import get_scheme
@@ -604,13 +605,21 @@ def _lengths(tokens, tag_sides: dict, rows: dict, n: int) -> np.ndarray:
 
 
 def _check_fits(side: SpanRows, lengths: np.ndarray, name: str) -> None:
-    bad = np.flatnonzero(side.end > lengths[side.sentence]) if len(side) else []
+    check_within(side.sentence, side.start, side.end, side.labels.__getitem__, lengths, name)
+
+
+def check_within(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label_of,
+                 lengths: np.ndarray, side: str) -> None:
+    """Every span (``sentence``, ``start``, ``end`` arrays) ends inside its sentence
+    (``lengths``); the error names the first that does not, with its label
+    (``label_of(k)`` of the k-th span), its sentence and its ``side``."""
+    bad = np.flatnonzero(end > lengths[sentence]) if len(end) else ()
     if len(bad):
         k = int(bad[0])
-        s = int(side.sentence[k])
-        raise NerspanError(f"span ({int(side.start[k])}, {int(side.end[k])}, "
-                           f"{shown(side.labels[k])}) reaches past the end of the sentence "
-                           f"({counted(int(lengths[s]), 'token')})", side=name, sentence=s)
+        s = int(sentence[k])
+        raise NerspanError(f"span ({int(start[k])}, {int(end[k])}, {shown(label_of(k))}) "
+                           f"reaches past the end of the sentence "
+                           f"({counted(int(lengths[s]), 'token')})", side=side, sentence=s)
 
 
 def _check_no_overlap(side: SpanRows, name: str) -> None:
@@ -661,12 +670,17 @@ def _tag_columns(rows: dict, offsets: np.ndarray) -> tuple[tuple, dict]:
     return labels, columns
 
 
+# What a line of a span file may hold: any other key is refused, named.
+SPAN_LINE_KEYS = ("spans", "tokens", "text")
+
+
 def read_span_jsonl(path: str | os.PathLike, encoding: str = "utf-8") -> dict:
     """A JSON Lines span file: one object per sentence (or document) and line.
 
     Each line holds ``"spans"`` (any form of this module; token spans as
     ``[start, end, "LABEL"]``) and optionally ``"tokens"`` (the words) and/or ``"text"``
-    (a line with text only has its whitespace-separated words as tokens). Returns
+    (a line with text only has its whitespace-separated words as tokens); any other key
+    is a ``FormatError`` naming it, the line and the keys allowed. Returns
     ``{"spans", "tokens", "texts", "lines"}`` lists (``tokens``/``texts`` None when no
     line has them; ``lines``: each sentence's line number). Errors name the file and line;
     a UTF-8 byte-order mark is dropped.
@@ -696,6 +710,9 @@ def _span_lines(handle, path: str) -> dict:
             raise fail(f"not JSON: {error.msg}") from None
         if not isinstance(item, dict) or not isinstance(item.get("spans"), list):
             raise fail('expected an object with a "spans" list')
+        unknown = unknown_key(item, SPAN_LINE_KEYS)
+        if unknown:   # a misspelt "text" or "tokens" would leave the line without words
+            raise fail(unknown)
         words, text = item.get("tokens"), item.get("text")
         if words is not None and (not isinstance(words, list)
                                   or not all(isinstance(w, str) for w in words)):

@@ -255,11 +255,12 @@ def read_gold(gold, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
 @migrated
 def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "lenient",
                 inputs=None, check: bool = True, outside_scheme_is_error: bool = False,
-                on_repairs: Callable[[Corpus], None] | None = None
+                on_repairs: Callable[[Corpus], None] | None = None, what: str | None = None
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
     each read and checked on its own, so that an error names that file and line: tags,
-    sentences, lengths, tokens."""
+    sentences, lengths, tokens. ``what`` the columns are, for those errors (default: a
+    prediction file's, a system's; ``"gold version"`` names each by its name)."""
     inputs = InputOptions.of(inputs)
     files = inputs.files
     checking = dict(scheme=scheme, mode=mode, outside_scheme_is_error=outside_scheme_is_error,
@@ -273,13 +274,14 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
                                  missing_tag=files.missing_tag, reference=corpus)
             (on_repairs or warn_repairs)(other)
             if check:
-                check_tags(other, PRED, what="prediction", **checking)
+                check_tags(other, PRED, what="prediction" if what is None else f"{what} {name!r}",
+                           **checking)
             corpus = corpus.with_columns(other, {PRED: name})
             check_tokens(corpus, other, files.allow_token_mismatch)
         else:
             other = _system_tags(name, prediction, corpus)
             if check:
-                check_tags(other, PRED, what=f"system {name!r}", **checking)
+                check_tags(other, PRED, what=f"{what or 'system'} {name!r}", **checking)
             corpus = corpus.with_columns(other, {PRED: name})
         del other  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)

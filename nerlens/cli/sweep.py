@@ -1,0 +1,191 @@
+"""``nerlens sweep GOLD PRED``: scored predictions at every threshold (METHODS §8).
+
+GOLD is a column file (token first, tag last; with --jsonl a JSON Lines span file); PRED
+a JSON Lines span file whose spans carry a ``score`` (one line per sentence of GOLD, as
+``nerlens/data/wnut17/crf_scored.jsonl``). ``nerspan.sweep`` gives the curve, average
+precision, the best thresholds, the calibration and the operating point: chosen on
+``--choose-on DEV_GOLD DEV_PRED`` and applied here, or else chosen on the split that is
+scored, which the output says inflates its F1, and by how much.
+"""
+from __future__ import annotations
+
+import nerspan
+from nerspan import read_span_jsonl
+from nerspan.errors import counted
+from nerspan.result import entity_row
+
+from nerlens.demo import demo_gold, demo_scored
+from nerspan.reading.systems import read_gold, span_errors_located, span_files
+
+from .common import UsageError, check_file, encoding_name, format_table, note, print_json
+from .inputs import refuse_files_with_demo, report_repairs
+from .options import SPANS, SYSTEMS, from_args, given
+from .span_files import add_span_arguments
+
+# Where the text view shows the scores besides the chosen point: what a fixed cut keeps.
+DEFAULT_THRESHOLD = 0.5
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("gold", nargs="?", help="gold column file (token first, tag last), "
+                                                "or with --jsonl a JSON Lines span file")
+    parser.add_argument("predictions", nargs="?",
+                        help="scored predictions: a JSON Lines span file, one line per "
+                             "sentence of GOLD, each span with a \"score\" in [0, 1]")
+    parser.add_argument("--choose-on", nargs=2, metavar=("DEV_GOLD", "DEV_PRED"),
+                        help="choose the thresholds on this dev split (gold and scored "
+                             "predictions, read as GOLD and PRED) and apply them to "
+                             "GOLD PRED; default: chosen on GOLD PRED itself, which "
+                             "inflates its F1 (the output says by how much)")
+    parser.add_argument("--per-type", action="store_true",
+                        help="one threshold per entity type (chosen where that type's F1 "
+                             "is highest), and the per-type curve summary in the text view")
+    parser.add_argument("--demo", action="store_true",
+                        help="sweep the embedded demo: a CRF's scored mentions on the "
+                             "WNUT-17 test split")
+    parser.add_argument("--scheme", default="IOB2", help="GOLD's tag scheme (default IOB2)")
+    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
+    parser.add_argument("--format", default="table", choices=("table", "json"))
+    parser.add_argument("--gold-tag-column", type=int, default=None, metavar="INDEX",
+                        help="position of GOLD's tag column, 0-based (default: last)")
+    parser.add_argument("--token-column", type=int, default=0,
+                        help="token column of GOLD (default 0)")
+    parser.add_argument("--comment-prefix", default=None,
+                        help="skip lines of GOLD starting with this before a sentence")
+    parser.add_argument("--encoding", default="utf-8", type=encoding_name,
+                        help="text encoding of every input file (default utf-8)")
+    parser.add_argument("--missing-tag", default=None, metavar="TAG",
+                        help="read a GOLD row without its tag as this tag; counted on stderr")
+    add_span_arguments(parser)
+
+
+def read_sweep(args, gold_path: str, pred_path: str, **dial) -> nerspan.sweeps.Sweep:
+    """The sweep of one split's files (``nerspan.sweep``; ``dial``: ``choose_on``,
+    ``per_type``), an error in PRED named by its file and line."""
+    if given(args, "jsonl"):
+        gold = read_span_jsonl(check_file(gold_path), args.encoding)
+        _, _, pred = next(span_files(gold_path, gold, {"pred": check_file(pred_path)},
+                                     args.encoding))
+        references, words = gold["spans"], {"tokens": gold["tokens"], "texts": gold["texts"]}
+    else:
+        references = read_gold(check_file(gold_path), **from_args(args, SYSTEMS),
+                               outside_scheme_is_error=True, on_repairs=report_repairs)
+        pred = read_span_jsonl(check_file(pred_path), args.encoding)
+        if len(pred["spans"]) != references.n_sentences:
+            raise UsageError(f"{pred_path}: {counted(len(pred['spans']), 'line')} of spans, "
+                             f"but {gold_path} holds "
+                             f"{counted(references.n_sentences, 'sentence')}: one line is "
+                             "needed per sentence (an empty \"spans\" list where none)")
+        gold, words = {"lines": None}, {}
+    with span_errors_located(gold_path, gold, pred_path, pred):
+        return nerspan.sweep(references, pred["spans"], scheme=args.scheme, mode=args.mode,
+                             **words, **from_args(args, SPANS), **dial)
+
+
+def files(args) -> tuple[str, str]:
+    """GOLD and PRED (the demo's with --demo)."""
+    if args.demo:
+        refuse_files_with_demo(args)
+        if given(args, "choose_on"):
+            raise UsageError("--demo has no dev split: --choose-on would choose on the "
+                             "demo's test split, as the demo does without it")
+        if given(args, "jsonl"):
+            raise UsageError("--demo reads the demo's column file: leave --jsonl out")
+        return str(demo_gold()), str(next(iter(demo_scored().values())))
+    if not args.gold or not args.predictions:
+        raise UsageError("give GOLD (a column file, or a span file with --jsonl) and PRED "
+                         "(a JSON Lines span file whose spans carry a \"score\"), or --demo")
+    if given(args, "jsonl") and args.scheme.upper() not in ("IOB2", "BIO"):
+        raise UsageError("--jsonl spans are read as IOB2 tags: --scheme applies to GOLD "
+                         "column files")
+    return args.gold, args.predictions
+
+
+def run(args) -> int:
+    gold, pred = files(args)
+    chosen_on = given(args, "choose_on")
+    dev = read_sweep(args, *chosen_on) if chosen_on else None
+    if dev is not None and not len(dev.confidence):
+        raise UsageError(f"--choose-on: {chosen_on[1]} holds no scored mention to choose a "
+                         "threshold on")
+    sweep = read_sweep(args, gold, pred, choose_on=dev, per_type=given(args, "per_type"))
+    found = finding(sweep, chosen_on)
+    if args.format == "json":
+        if found:
+            note(found)
+        print_json(sweep.to_dict())
+        return 0
+    print(sweep_text(sweep, given(args, "per_type")))
+    if found:
+        print(f"\nfinding: {found}")
+    return 0
+
+
+def finding(sweep, chosen_on) -> str | None:
+    """What the operating point says of itself: chosen on the split that is scored, the
+    F1 it inflates and by how much (None when chosen on a dev split, or nothing was
+    predicted to choose on)."""
+    point = sweep.operating_point
+    if point is None or not point.chosen_on_scored:
+        return None
+    return (f"the threshold{'s were' if point.per_type else ' was'} chosen on the split "
+            f"that is scored: its F1 there, {100 * point.f1_chosen_on_scored:.2f}, is "
+            f"inflated by {100 * point.inflation:+.2f} points (chosen on the other half of "
+            f"its sentences: {100 * point.f1_chosen_elsewhere:.2f}); choose on a dev split: "
+            "--choose-on DEV_GOLD DEV_PRED")
+
+
+def sweep_text(sweep, per_type: bool) -> str:
+    """The curve in a few lines: every mention kept, the default and the best threshold,
+    the operating point, average precision, calibration; with ``per_type`` a row a type."""
+    result = sweep.to_dict()
+    rows = [["every mention kept", 0.0, *sweep.counts_at(0.0)],
+            [f"threshold {DEFAULT_THRESHOLD}", DEFAULT_THRESHOLD,
+             *sweep.counts_at(DEFAULT_THRESHOLD)]]
+    if result["best_threshold"] is not None:
+        rows.append(["best F1 here", result["best_threshold"],
+                     *sweep.counts_at(result["best_threshold"])])
+    point = sweep.operating_point
+    if point is not None:
+        thresholds = point.threshold if point.threshold is not None else point.thresholds
+        where = "this split" if point.chosen_on_scored else "--choose-on"
+        rows.append([f"chosen on {where}", point.threshold, *sweep.counts_at(thresholds)])
+    table = format_table(["mentions kept", "threshold", "P", "R", "F1", "correct",
+                          "predicted"], [_scores_row(row) for row in rows])
+    lines = [f"{counted(len(sweep.confidence), 'scored mention')} against "
+             f"{counted(len(sweep.gold), 'gold mention')}; average precision "
+             f"{_percent(result['average_precision'])}, expected calibration error "
+             f"{_percent(result['ece'])}", table, "", "reliability (confidence bins):",
+             format_table(["bin", "mentions", "mean confidence", "share correct"],
+                          [[f"{row['lower']:.1f}-{row['upper']:.1f}", row["count"],
+                            row["mean_confidence"], row["share_correct"]]
+                           for row in result["reliability"]])]
+    if per_type:
+        lines += ["", per_type_text(result)]
+    return "\n".join(lines)
+
+
+def _scores_row(row: list) -> list:
+    """``[name, threshold, P, R, F1, correct, predicted]`` of ``[name, threshold, correct,
+    predicted, gold]`` (an undefined ratio is 0, as in ``nerspan.score``)."""
+    name, threshold, correct, predicted, gold = row
+    row = entity_row(correct, predicted, gold, 0.0)
+    shown = "per type" if threshold is None else f"{threshold:g}"
+    return [name, shown, row["precision"], row["recall"], row["f1"], correct, predicted]
+
+
+def per_type_text(result: dict) -> str:
+    """Per type: gold mentions, average precision, the best threshold and F1 there, F1 of
+    every mention kept, and the threshold the operating point applies."""
+    applied = result.get("operating_point", {}).get("thresholds", {})
+    rows = [[name, row["support"], row["average_precision"],
+             "-" if row["best_threshold"] is None else f"{row['best_threshold']:g}",
+             row["best_f1"], row["f1"],
+             "-" if applied.get(name) is None else f"{applied[name]:g}"]
+            for name, row in sorted(result["per_type"].items())]
+    return format_table(["type", "gold", "AP", "best threshold", "best F1", "F1 all",
+                         "threshold applied"], rows)
+
+
+def _percent(value) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"

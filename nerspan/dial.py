@@ -1,0 +1,101 @@
+"""``nerspan.sweep``: scored predictions against gold in any of its forms, at every
+threshold, with the operating point chosen in the same call (METHODS §8).
+
+The gold side is read as ``nerspan.score`` reads it (tag lists, label ids, a ``Corpus``,
+a ``datasets`` split, span lists; the input options alike); the predictions are scored
+span lists (``nerspan.scored.scored_spans``: a pipeline's output, GLiNER's dicts, span
+dicts or tuples with a ``score``) or ``ScoredMentions`` made already (``scored_tokens``
+of a Trainer's logits). ``choose_on``: a dev split's ``(references, predictions)`` (or
+its ``Sweep``), on which the thresholds of the highest F1 are chosen and applied to
+these predictions; without it they are chosen on the split that is scored, and the
+operating point says so and estimates what that inflates
+(``nerspan.operating_points``).
+
+>>> s = sweep([["B-PER", "O", "B-LOC", "O"]],
+...           [[(0, 1, "PER", 0.9), (2, 3, "ORG", 0.6), (3, 4, "LOC", 0.3)]])
+>>> s.average_precision, s.best_threshold, s.at(0.5).micro()
+(0.5, 0.9, (0.5, 0.5, 0.5))
+>>> s.operating_point.threshold, s.operating_point.chosen_on_scored
+(0.9, True)
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .corpus import Corpus
+from .evaluation import Evaluation
+from .records import InputOptions
+from .operating_points import operating_point
+from .options import check_bool
+from .scored import AGGREGATES, ScoredMentions, scored_spans
+from .sweeps import Sweep, sweep_spans
+
+# The input options that read the scored predictions' spans as every span input's.
+SPAN_OPTIONS = ("tokens", "texts", "offsets", "inclusive_end", "snap")
+
+
+def sweep(references, predictions, *, choose_on=None, per_type: bool = False,
+          tokens=None, scheme: str = "IOB2", mode: str = "lenient",
+          zero_division: float = 0.0, aggregate: str = "min", inputs=None) -> Sweep:
+    """The sweep of scored ``predictions`` against ``references``, with its operating
+    point (``Sweep.operating_point``; None when nothing was predicted to choose on).
+
+    Args:
+        references: the gold side, in any form ``nerspan.score`` takes.
+        predictions: scored span lists, one list per sentence, or ``ScoredMentions``.
+        choose_on: the dev split, ``(references, predictions)`` read as these are, or a
+            ``Sweep``; None: the thresholds are chosen on the split that is scored.
+        per_type: one threshold per entity type (a type the dev split never predicted
+            takes the overall one).
+        tokens: the words of each sentence, when the gold input does not hold them.
+        scheme, mode: how gold tags are decoded; zero_division: as ``nerspan.score``'s.
+        aggregate: how per-sub-token pipeline output makes a mention's confidence
+            (``"min"`` or ``"mean"`` of its words' scores).
+        inputs: the other input options (``nerspan.InputOptions``, or a dict of them):
+            how gold and the scored spans are read (``texts``, ``offsets``, ...).
+    """
+    per_type = check_bool("per_type", per_type)
+    inputs = InputOptions.of(inputs, tokens=tokens)
+    read = dict(scheme=scheme, mode=mode, zero_division=zero_division, aggregate=aggregate,
+                inputs=inputs)
+    test = _swept(references, predictions, "predictions", **read)
+    if choose_on is None:
+        dev = test
+    elif isinstance(choose_on, Sweep):
+        dev = choose_on
+    else:
+        dev = _swept(*_dev_pair(choose_on), "choose_on predictions", **read)
+    point = operating_point(dev, test, per_type=per_type) if len(dev.confidence) else None
+    return dataclasses.replace(test, operating_point=point)
+
+
+def _dev_pair(choose_on) -> tuple:
+    if isinstance(choose_on, (tuple, list)) and len(choose_on) == 2:
+        return choose_on
+    raise TypeError(f"choose_on must be a dev split's (references, predictions) or its "
+                    f"Sweep, not {type(choose_on).__name__}")
+
+
+def _swept(references, predictions, side: str, *, scheme: str, mode: str,
+           zero_division: float, aggregate: str, inputs: InputOptions) -> Sweep:
+    """One split's sweep: gold decoded as ``nerspan.score`` decodes it, the scored
+    spans read with the span options given (gold's words when none are)."""
+    if aggregate not in AGGREGATES:  # scored_spans names the choices
+        scored_spans([], aggregate=aggregate)
+    context = Evaluation.build(references, scheme=scheme, mode=mode, inputs=inputs)
+    if not isinstance(predictions, ScoredMentions):
+        options = {name: getattr(inputs, name) for name in SPAN_OPTIONS}
+        if options["tokens"] is None and options["texts"] is None:
+            options["tokens"] = _words(context.corpus)
+        predictions = scored_spans(predictions, side, aggregate=aggregate, **options)
+    return sweep_spans(context.gold, predictions, zero_division=zero_division)
+
+
+def _words(corpus: Corpus) -> list | None:
+    """Gold's words per sentence (to read character offsets), None without tokens."""
+    if corpus.tokens is None:
+        return None
+    return [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+
+
+__all__ = ["sweep"]
