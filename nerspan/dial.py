@@ -30,10 +30,6 @@ from .options import check_bool
 from .scored import AGGREGATES, ScoredMentions, scored_spans
 from .sweeps import Sweep, sweep_spans
 
-# The input options that read the scored predictions' spans as every span input's.
-SPAN_OPTIONS = ("tokens", "texts", "offsets", "inclusive_end", "snap")
-
-
 def sweep(references, predictions, *, choose_on=None, per_type: bool = False,
           tokens=None, scheme: str = "IOB2", mode: str = "lenient",
           zero_division: float = 0.0, aggregate: str = "min", inputs=None) -> Sweep:
@@ -84,10 +80,9 @@ def _swept(references, predictions, side: str, *, scheme: str, mode: str,
         scored_spans([], aggregate=aggregate)
     context = Evaluation.build(references, scheme=scheme, mode=mode, inputs=inputs)
     if not isinstance(predictions, ScoredMentions):
-        options = {name: getattr(inputs, name) for name in SPAN_OPTIONS}
-        if options["tokens"] is None and options["texts"] is None:
-            options["tokens"] = _words(context.corpus)
-        predictions = scored_spans(predictions, side, aggregate=aggregate, **options)
+        if inputs.tokens is None and inputs.texts is None:
+            inputs = inputs.replace(tokens=_words(context.corpus))
+        predictions = scored_spans(predictions, side, aggregate=aggregate, inputs=inputs)
     return sweep_spans(context.gold, predictions, zero_division=zero_division)
 
 

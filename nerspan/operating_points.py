@@ -27,13 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .options import check_bool
-from .result import undefined_keys
+from .result import Result, undefined_keys
 from .scores import EntityScores, prf_from_counts
 from .sweeps import Sweep
 
 
 @dataclass(frozen=True)
-class OperatingPoint:
+class OperatingPoint(Result):
     """The scores of the test split at thresholds chosen on the dev split.
 
     ``threshold``: the one threshold (None with ``per_type``); ``thresholds``: the
@@ -71,7 +71,7 @@ class OperatingPoint:
     def undefined(self) -> list:
         return self.to_dict()["undefined"]
 
-    def to_dict(self) -> dict:
+    def plain_dict(self) -> dict:
         """Plain JSON: the test split's entity scores at the chosen thresholds
         (``nerspan.score``'s keys), then ``threshold`` (None with ``per_type``),
         ``thresholds``, ``fallback_types``, ``chosen_on_scored``, ``dev_f1``,

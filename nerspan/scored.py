@@ -42,6 +42,7 @@ from .errors import InputTypeError, LabelIdError, LengthMismatchError, NerspanEr
 from .flat import IGNORE_INDEX, PRED, _offsets, as_label_list
 from .options import check_choice
 from .reading.span_lists import _Texts, read_spans
+from .records import InputOptions
 from .spans import Repairs, decode
 
 # How a mention's confidence comes from its tokens' (or words') probabilities.
@@ -139,31 +140,33 @@ def check_confidence(value, where: str) -> float:
     return float(value)
 
 
-def scored_spans(sentences, name: str = "predictions", *, tokens=None, texts=None,
-                 offsets: str | None = None, inclusive_end: bool = False,
-                 snap: bool = False, aggregate: str = "min") -> ScoredMentions:
+def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=None,
+                 aggregate: str = "min") -> ScoredMentions:
     """The scored mentions of span lists whose items carry a score (module docstring).
 
     Args:
         sentences: per sentence (or document), a list of scored spans.
         name: which side, for error messages.
-        tokens, texts, offsets, inclusive_end, snap: how the spans are read, as for every
-            span input (``nerspan.InputOptions``; GLiNER and pipelines count characters).
+        tokens: the words of each sentence.
+        inputs: how the spans are read, as every span input (``nerspan.InputOptions`` or a
+            dict: ``texts``, ``offsets``, ``inclusive_end``, ``snap``; GLiNER and
+            pipelines count characters).
         aggregate: per-sub-token pipeline output only: a mention's confidence is the
             minimum (``"min"``) or the mean (``"mean"``) of its words' scores.
 
     >>> gliner = [[{"start": 4, "end": 9, "text": "Paris", "label": "LOC", "score": 0.8}]]
-    >>> scored_spans(gliner, texts=["See Paris"], offsets="chars").to_lists()
+    >>> scored_spans(gliner, inputs={"texts": ["See Paris"], "offsets": "chars"}).to_lists()
     [[{'start': 1, 'end': 2, 'label': 'LOC', 'score': 0.8}]]
     """
     check_choice("aggregate", aggregate, AGGREGATES)
+    inputs = InputOptions.of(inputs, tokens=tokens)
+    tokens, texts = inputs.tokens, inputs.texts
     if sentences is None or isinstance(sentences, (str, bytes)) \
             or not hasattr(sentences, "__iter__"):
         read_spans(sentences, name)  # names what is wrong with it
     sentences = list(sentences)
     spans, scores, subtokens = _split_scores(sentences, name)
-    rows = read_spans(spans, name, tokens=tokens, texts=texts, offsets=offsets,
-                      inclusive_end=inclusive_end, snap=snap)
+    rows = read_spans(spans, name, inputs=inputs)
     confidence = np.empty(len(rows), dtype=np.float64)
     by_words = np.isin(rows.sentence, list(subtokens))
     confidence[~by_words] = scores

@@ -40,7 +40,7 @@ import numpy as np
 
 from .errors import SentenceCountError, counted, did_you_mean, shown
 from .options import check_int, check_zero_division
-from .result import entity_row, undefined_keys
+from .result import Result, entity_row, undefined_keys
 from .scored import ScoredMentions, check_confidence
 from .scores import EntityScores, entity_scores, match, prf_from_counts
 from .reading.span_lists import check_within
@@ -123,7 +123,7 @@ class Curve:
 
 
 @dataclass(frozen=True)
-class Sweep:
+class Sweep(Result):
     """Scored predictions against gold, at every threshold (``sweep_spans``).
 
     ``gold`` and ``predicted`` are ``Spans`` over one type vocabulary; ``predicted`` is
@@ -292,7 +292,7 @@ class Sweep:
         then the scalars that are undefined (None)."""
         return undefined_keys(self.headline(), self.everything.undefined())
 
-    def to_dict(self) -> dict:
+    def plain_dict(self) -> dict:
         """Plain JSON (the result contract): ``headline()``, then ``curve`` (columns),
         ``reliability``, ``per_type`` (per type: its entity row of every predicted
         mention, ``average_precision``, the best point and its ``curve``),

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import nerspan
-from nerspan import GoldContext
+from nerspan import Evaluation
 from nerspan.audit import agreement, diff, suspects
 from nerlens.cli import main
 from nerlens.cli.suspects import in_sentence
@@ -106,10 +106,10 @@ def test_suspects_json_is_the_library_s_ranking(files, capsys, tmp_path):
                                   "--train", train, "--min-systems", "1", "--format", "json"])
     assert code == 0, err
     corpus = nerspan.Corpus.from_tags(A, tokens=WORDS, columns=SYSTEMS)
-    index = nerspan.as_train_index([WORDS[0]], train_tags=[["B-LOC", "O", "O", "O", "B-LOC",
-                                                             "O"]])
-    context = GoldContext(corpus, train=index)
-    expected = suspects(context.gold, {n: context.predicted(n) for n in SYSTEMS},
+    index = nerspan.as_train_index(([WORDS[0]], [["B-LOC", "O", "O", "O", "B-LOC",
+                                                          "O"]]))
+    context = Evaluation(corpus, train=index)
+    expected = suspects(context.gold, {n: context.spans(n) for n in SYSTEMS},
                         corpus=corpus, train=index, min_systems=1).to_dict()
     got = json.loads(out)
     assert got["suspects"] == json.loads(json.dumps(expected["suspects"]))

@@ -9,13 +9,13 @@ import re
 import pytest
 
 import nerlens
-from nerspan import GoldContext, as_train_index
+from nerspan import Evaluation, as_train_index
 from nerspan.audit import corrections_found, diff, score_golds, suspects
 from nerlens.cli import main
 
 from .test_audit_cli import A, B, SYSTEMS, WORDS, write
 
-TRAIN = as_train_index([WORDS[0]], train_tags=[A[0]])
+TRAIN = as_train_index(([WORDS[0]], [A[0]]))
 
 
 @pytest.fixture(scope="module")
@@ -26,9 +26,9 @@ def audited():
 
 def test_the_report_holds_the_library_s_numbers(audited):
     corpus = nerlens.read_systems(A, {**SYSTEMS, "fixed": B}, tokens=WORDS)[0]
-    context = GoldContext(corpus, train=TRAIN)
-    systems = {name: context.predicted(name) for name in SYSTEMS}
-    golds = score_golds({"gold": context.gold, "fixed": context.predicted("fixed")}, systems,
+    context = Evaluation(corpus, train=TRAIN)
+    systems = {name: context.spans(name) for name in SYSTEMS}
+    golds = score_golds({"gold": context.gold, "fixed": context.spans("fixed")}, systems,
                         bootstrap=50, seed=3).to_dict()
     audit = json.loads(audited.to_json())["audit"]
     assert audit["golds"] == json.loads(json.dumps(golds))

@@ -525,11 +525,11 @@ def test_generated_repairs_name_gold_sentences_in_every_entry_point(tmp_path, ca
                       if command == "report" else out)
     assert repairs_numbers(data.get("results", data)) == {3, 4}
     corpus, names = read_systems(gold, generated=[answers])
-    context = nerspan.GoldContext(corpus, "IOB2", "lenient",
-                                  nerspan.as_train_index(**NEEDS_TRAIN))
+    context = nerspan.Evaluation(corpus, "IOB2", "lenient",
+                                 nerspan.as_train_index(NEEDS_TRAIN["train"]))
     for family, module in SCORES.items():
         result = (nerspan.score(corpus.paired("gold", names[0])) if module is nerspan else
-                  module.score(context, pred_column=names[0])).to_dict()
+                  module.score(context, names[0])).to_dict()
         assert repairs_numbers(result) == {3, 4}, family
         listed = result["repairs"]["pred"]["generative"]["listed"]
         assert [(i["sentence"], i["text"]) for i in listed["ungrounded"]] == [(3, "Atlantis")]

@@ -41,7 +41,7 @@ def kept(threshold: float) -> list:
                    [len(t) for t in TOKENS])
 
 
-TRAIN = nerspan.as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+TRAIN = nerspan.as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
 
 
 @pytest.fixture(scope="module")

@@ -47,7 +47,7 @@ def test_every_scored_span_form_gives_the_same_table():
                       "score": 0.25}]], {"texts": TEXT, "offsets": "chars"}),
     }
     for name, (predictions, options) in forms.items():
-        table = scored_spans(predictions, **options)
+        table = scored_spans(predictions, inputs=options)
         got = table.to_lists()
         assert [[{**m, "score": pytest.approx(m["score"], rel=1e-7)} for m in s]
                 for s in EXPECTED] == got, name
@@ -56,7 +56,7 @@ def test_every_scored_span_form_gives_the_same_table():
 
 def test_snapped_character_spans_are_counted():
     table = scored_spans([[{"start": 0, "end": 7, "label": "PER", "score": 0.6}]],
-                         texts=TEXT, offsets="chars", snap=True)
+                         inputs={"texts": TEXT, "offsets": "chars", "snap": True})
     assert table.to_lists()[0] == [{"start": 0, "end": 2, "label": "PER", "score": 0.6}]
     assert table.repairs.snapped == 1 and table.repairs.sentences == (0,)
 

@@ -336,7 +336,8 @@ def test_nerspan_sweep_is_the_sweep_with_the_operating_point_of_one_call(dev_cas
 def test_nerspan_sweep_reads_gold_as_nerspan_score_and_names_a_bad_dev_split():
     words = [["Ada", "met", "Paris"]]
     gliner = [[{"start": 8, "end": 13, "text": "Paris", "label": "LOC", "score": 0.7}]]
-    s = nerspan.sweep([["B-PER", "O", "B-LOC"]], gliner, tokens=words, offsets="chars")
+    s = nerspan.sweep([["B-PER", "O", "B-LOC"]], gliner, tokens=words,
+                      inputs={"offsets": "chars"})
     assert s.at(0.5).micro() == nerspan.score([["B-PER", "O", "B-LOC"]],
                                               [["O", "O", "B-LOC"]]).micro()
     with pytest.raises(TypeError, match="choose_on must be a dev split's"):

@@ -200,7 +200,7 @@ def test_all_logs_the_sweep_of_the_logits_confidences_batched_or_not():
     labels = np.full((2, 6), -100)
     for row, sentence in enumerate(GOLD):
         labels[row, [0, 2, 3, 5]] = [LABELS.index(tag) for tag in sentence]  # sub-tokens
-    train = as_train_index(TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    train = as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
     every = make_compute_metrics(LABELS, eval_tokens=TOKENS, train=train, detail="all")
     logged = every((logits, labels))
     sweep = sweep_spans(decode(Corpus.from_tags(GOLD)),

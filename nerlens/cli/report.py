@@ -23,7 +23,7 @@ from .common import (UsageError, add_alias, add_beta_argument, check_file, non_n
 from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems, read_gold,
                      read_training, refuse_files_with_demo)
-from .options import REPORT, SPANS, from_args, given, inputs_of
+from .options import REPORT, from_args, given, inputs_of
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 from .span_files import add_span_arguments
@@ -133,8 +133,8 @@ def read_scored(args, corpus: Corpus) -> dict:
                              f"{args.gold} holds {counted(corpus.n_sentences, 'sentence')}: "
                              "one line is needed per sentence")
         with span_errors_located(args.gold, {"lines": None}, path, read):
-            scored[name] = scored_spans(read["spans"], tokens=words,
-                                        **from_args(args, SPANS))
+            scored[name] = scored_spans(read["spans"], inputs=inputs_of(args).replace(
+                tokens=words))
             check_fits(scored[name], corpus, "predictions")
     return scored
 

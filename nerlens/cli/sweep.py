@@ -18,8 +18,8 @@ from nerlens.demo import demo_gold, demo_scored
 from nerspan.reading.systems import read_gold, span_errors_located, span_files
 
 from .common import UsageError, check_file, encoding_name, format_table, note, print_json
-from .inputs import refuse_files_with_demo, report_repairs
-from .options import SPANS, SYSTEMS, from_args, given
+from .inputs import refuse_files_with_demo, system_options
+from .options import given, inputs_of
 from .span_files import add_span_arguments
 
 # Where the text view shows the scores besides the chosen point: what a fixed cut keeps.
@@ -68,8 +68,7 @@ def read_sweep(args, gold_path: str, pred_path: str, **dial) -> nerspan.sweeps.S
                                      args.encoding))
         references, words = gold["spans"], {"tokens": gold["tokens"], "texts": gold["texts"]}
     else:
-        references = read_gold(check_file(gold_path), **from_args(args, SYSTEMS),
-                               outside_scheme_is_error=True, on_repairs=report_repairs)
+        references = read_gold(check_file(gold_path), **system_options(args, True))
         pred = read_span_jsonl(check_file(pred_path), args.encoding)
         if len(pred["spans"]) != references.n_sentences:
             raise UsageError(f"{pred_path}: {counted(len(pred['spans']), 'line')} of spans, "
@@ -79,7 +78,7 @@ def read_sweep(args, gold_path: str, pred_path: str, **dial) -> nerspan.sweeps.S
         gold, words = {"lines": None}, {}
     with span_errors_located(gold_path, gold, pred_path, pred):
         return nerspan.sweep(references, pred["spans"], scheme=args.scheme, mode=args.mode,
-                             **words, **from_args(args, SPANS), **dial)
+                             inputs=inputs_of(args, **words), **dial)
 
 
 def files(args) -> tuple[str, str]:
