@@ -40,7 +40,6 @@ from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.migration import migrated
 from nerspan.reading.forms import finished
 from nerspan.reading.training import TRAIN_FORMS
-from nerspan.schemes import from_suffix
 from nerspan.scored import scored_tokens
 from nerspan.sweeps import sweep_spans
 
@@ -214,8 +213,8 @@ class ComputeMetrics:
     def _confidence(self, evaluation: Evaluation, labels, logits) -> dict:
         """``confidence_*``: the sweep of the mentions decoded from ``logits``, each with
         its confidence, against the evaluation's gold (undefined numbers left out)."""
-        label_list = [from_suffix(label) for label in self.label_list] if self.inputs.suffix \
-            else self.label_list
+        # the labels in id order as the evaluation read them (tags written PER-B turned)
+        label_list = evaluation.corpus.labels[:len(self.label_list)]
         mentions = scored_tokens(logits, label_list, label_ids=labels, logits=True,
                                  scheme=self.scheme, mode=self.mode)
         headline = sweep_spans(evaluation.gold, mentions).headline()

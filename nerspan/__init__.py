@@ -110,7 +110,7 @@ def _refuse_unread(generated, zero_division: bool) -> None:
 # those this package gave before are an error naming their module (``__getattr__``).
 __all__ = [
     "score", "Corpus", "Evaluation", "TrainIndex", "InputOptions", "Result", "decode",
-    "read_columns", "read_system_file", "read_span_jsonl", "from_spans", "as_train_index",
+    "read_columns", "read_span_jsonl", "from_spans", "as_train_index",
     "EntityScores", "Spans", "GOLD", "PRED", "prf_from_counts",
     "NerspanError", "EmptyInputError", "FormatError", "InvalidTagError", "LabelIdError",
     "LengthMismatchError", "SentenceCountError", "InputTypeError", "NameTakenError",
