@@ -399,16 +399,17 @@ class TrainingDataMixin(OptionsMixin):
     def _index_for(self, train, settings: dict) -> TrainIndex | None:
         """The training index for ``train``, or for the load-time training data when none
         is given (None when there is none), read as this compute's gold is
-        (``settings``: suffix, type options).
+        (``settings``: suffix, type options; load-time data with the load-time suffix).
 
         The same training object with the same scheme, mode and reading is indexed only
         once; a ``compute`` with others indexes the training data for them.
         """
-        if train is None:
+        inputs = settings["inputs"]
+        if train is None:   # given at load time: read as loaded (tags written PER-B or not)
             train = self._load_train
+            inputs = inputs.replace(suffix=self._load_options.get("suffix", False))
         if train is None or isinstance(train, TrainIndex):
             return train
-        inputs = settings["inputs"]
         key = (id(train), settings["scheme"], settings["mode"], inputs.suffix,
                inputs.types.processing)
         cached = self._index_cache.get(key)

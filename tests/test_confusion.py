@@ -1,5 +1,5 @@
-"""The entity confusion matrix (``confusion=True``, ``nerlens score --confusion``): hand
-computed cases and invariants."""
+"""The entity confusion matrix (``nerspan.Evaluation.confusion``, ``nerlens score
+--confusion``): hand computed cases and invariants."""
 from __future__ import annotations
 
 import json
@@ -21,8 +21,10 @@ from nerspan.confusion import confusion_dict
 get_entities = pytest.importorskip("seqeval.metrics.sequence_labeling").get_entities
 
 
-def confusion(gold, pred, **options) -> dict:
-    return nerspan.score(gold, pred, confusion=True, **options).to_dict()
+def confusion(gold, pred) -> dict:
+    """nerspan's result with the evaluation's entity confusion matrix beside it."""
+    evaluation = nerspan.Evaluation.build(gold, pred)
+    return {**nerspan.score(evaluation, "pred").to_dict(), **evaluation.confusion("pred")}
 
 
 def test_hand_computed_cells():

@@ -3,9 +3,9 @@
 - Generated entities whose text is not in their sentence (ungrounded) are false
   positives in every precision: they are spurious in the matrix too (``["O"][type]``),
   so that a type's column sums to its predictions minus its boundary errors, and its row
-  to its gold mentions minus theirs, through the API (nerspan and every family), the
-  evaluate modules, the commands and the report (the counts of ``nerspan.score``'s
-  ``per_type`` are the oracle).
+  to its gold mentions minus theirs, through the API (the evaluation every family
+  scores), the evaluate modules, the commands and the report (the counts of
+  ``nerspan.score``'s ``per_type`` are the oracle).
 - The result lists non-zero cells only (its size follows the mentions, not types x
   types); a matrix saved with every cell, as written before, renders as the new one; the
   report's heat map shows at most ``HEAT_MAP_TYPES`` types.
@@ -43,8 +43,15 @@ FAMILIES = {"faireval": faireval.score, "hardeval": hardeval.score,
             "tough_mentions": tough_mentions.score, "attribute_buckets": attribute_buckets.score}
 
 
+def with_matrix(gold, pred, **options) -> dict:
+    """nerspan's result with the evaluation's entity confusion matrix beside it."""
+    evaluation = nerspan.Evaluation.build(gold, pred, **options)
+    return {**nerspan.score(evaluation, nerspan.PRED).to_dict(),
+            **evaluation.confusion(nerspan.PRED)}
+
+
 def oracle(gold=GOLD, responses=RESPONSES, tokens=TOKENS) -> dict:
-    return nerspan.score(gold, responses, tokens=tokens, confusion=True).to_dict()
+    return with_matrix(gold, responses, tokens=tokens)
 
 
 def assert_sums_to_the_counts(matrix: dict, boundary: dict, scores: dict) -> None:
@@ -75,7 +82,9 @@ def test_ungrounded_entities_are_spurious_by_hand():
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_every_family_counts_them(family):
     extra = {} if family == "faireval" else TRAIN
-    out = FAMILIES[family](GOLD, RESPONSES, tokens=TOKENS, confusion=True, **extra).to_dict()
+    evaluation = nerspan.Evaluation.build(GOLD, RESPONSES, tokens=TOKENS, **extra)
+    FAMILIES[family](evaluation, nerspan.PRED)
+    out = evaluation.confusion(nerspan.PRED)
     want = oracle()
     assert {k: out[k] for k in CONFUSION_KEYS} == {k: want[k] for k in CONFUSION_KEYS}
     assert_sums_to_the_counts(out["confusion"], out["boundary_errors"], want)
@@ -156,8 +165,9 @@ def test_rows_and_columns_sum_to_the_counts(data):
     gold, responses, tokens = data
     out = oracle(gold, responses, tokens)
     assert_sums_to_the_counts(out["confusion"], out["boundary_errors"], out)
-    faireval_out = faireval.score(gold, responses, tokens=tokens, confusion=True).to_dict()
-    assert faireval_out["confusion"] == out["confusion"]
+    evaluation = nerspan.Evaluation.build(gold, responses, tokens=tokens)
+    faireval.score(evaluation, nerspan.PRED)
+    assert evaluation.confusion(nerspan.PRED)["confusion"] == out["confusion"]
 
 
 def dense(data: dict) -> dict:
@@ -172,8 +182,7 @@ def dense(data: dict) -> dict:
 def test_a_matrix_saved_with_every_cell_renders_as_the_sparse_one():
     gold = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["B-ORG", "O", "B-PER"]]
     pred = [["B-PER", "O", "O", "B-ORG", "I-ORG"], ["B-LOC", "O", "B-MISC"]]
-    sparse = {k: v for k, v in nerspan.score(gold, pred, confusion=True).to_dict().items()
-              if k in CONFUSION_KEYS}
+    sparse = {k: v for k, v in with_matrix(gold, pred).items() if k in CONFUSION_KEYS}
     saved = dense(sparse)
     assert sum(map(len, saved["confusion"].values())) > sum(map(len, sparse["confusion"]
                                                                 .values()))
@@ -194,7 +203,7 @@ def test_many_types_stay_small_in_json_and_on_the_page():
     n = 300
     gold = [[f"B-T{k}", "O"] for k in range(n)]
     pred = [[f"B-T{(k + 1) % n if k % 3 == 0 else k}", "O"] for k in range(n)]
-    out = nerspan.score(gold, pred, confusion=True).to_dict()
+    out = with_matrix(gold, pred)
     cells = sum(map(len, out["confusion"].values()))
     # one cell per gold mention (its own type, or the next one for every third)
     assert cells == n and len(out["boundary_errors"]["gold"]) == n

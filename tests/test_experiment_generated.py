@@ -176,11 +176,12 @@ def test_generated_output_alone_and_grounding_options(files):
     assert exp.systems == ["llm"]
     # fuzzy grounding reaches what the exact levels miss, as read_systems(fuzzy=...) does
     fuzzy = nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",),
-                               fuzzy=0.5, occurrences="ordered")
+                                   inputs={"fuzzy": 0.5, "occurrences": "ordered"})
     f = files["news"]
-    corpus, names = read_systems(f["gold"], generated={"llm": f["llm"][0]}, inputs={'fuzzy': 0.5, 'occurrences': "ordered"})
+    corpus, names = read_systems(f["gold"], generated={"llm": f["llm"][0]},
+                                 inputs={'fuzzy': 0.5, 'occurrences': "ordered"})
     one = nerlens.build_report(corpus=corpus, system_names=names, bootstrap=0, figures=False,
-                         families=("faireval",))
+                               families=("faireval",))
     assert _same(fuzzy.reports["news"].estimates["llm#1"], one.estimates["llm"])
 
 
@@ -245,7 +246,7 @@ def test_grounding_options_are_checked_without_generated_output(files, option):
                          "systems": {"tagger": files["news"]["tagger"]}}}
     with pytest.raises(ValueError, match=next(iter(option))):
         nerlens.run_experiment(declared, bootstrap=0, figures=False, families=("faireval",),
-                           **option)
+                               inputs=option)
 
 
 def test_add_generated_refuses_indices_after_a_file_without(files, tmp_path):
@@ -290,7 +291,8 @@ def test_cli_grounding_flags_reach_the_experiment(files, tmp_path, capsys):
     assert main(argv) == 0
     cli = json.loads(capsys.readouterr().out)
     api = nerlens.run_experiment({"news": {"gold": f["gold"], "generated": {"llm": f["llm"][0]}}},
-                             bootstrap=0, figures=False, families=("faireval",), fuzzy=0.5)
+                                 bootstrap=0, figures=False, families=("faireval",),
+                                 inputs={"fuzzy": 0.5})
     assert cli["generated"] == json.loads(api.to_json())["generated"]
     assert cli["generated"]["news"]["llm"]["llm"]["levels"]["fuzzy"] == \
         api.generated["news"]["llm"]["llm"]["levels"]["fuzzy"]

@@ -1,8 +1,9 @@
-"""``confusion=True`` in every family's ``score`` and ``--confusion`` on every family
-command: the entity confusion matrix and the boundary errors equal
-``nerspan.score(..., confusion=True)``'s on the same input (the oracle: its hand-computed
-cells are pinned in tests/test_confusion.py), computed from the spans the family decoded
-(no second decode), the same through the command line; gold against itself is diagonal.
+"""The entity confusion matrix of an evaluation every family scores
+(``nerspan.Evaluation.confusion``) and ``--confusion`` on every family command: the
+matrix and the boundary errors equal nerspan's on the same input (the oracle: its
+hand-computed cells are pinned in tests/test_confusion.py), computed from the spans the
+family decoded (no second decode), the same through the command line; gold against
+itself is diagonal.
 """
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ def family_options(family: str, tokens) -> dict:
     return {} if family == "faireval" else dict(tokens=tokens, **TRAIN)
 
 
+def family_matrix(family: str, gold, pred, **options) -> dict:
+    """The entity confusion matrix of the evaluation ``family`` scores (built with the
+    family's options and ``options``), after the family scored it."""
+    evaluation = Evaluation.build(gold, pred, **options)
+    FAMILIES[family](evaluation, nerspan.PRED)
+    return evaluation.confusion(nerspan.PRED)
+
+
 def words(tags) -> list:
     return [[f"w{i % 5}" for i in range(len(sentence))] for sentence in tags]
 
@@ -43,7 +52,7 @@ def matrix_of(out) -> dict:
 
 
 def oracle(gold, pred, **options) -> dict:
-    return matrix_of(nerspan.score(gold, pred, confusion=True, **options).to_dict())
+    return matrix_of(Evaluation.build(gold, pred, **options).confusion(nerspan.PRED))
 
 
 @st.composite
@@ -64,11 +73,12 @@ def test_every_family_gives_nerspans_matrix_and_nothing_else_changes(pair):
         options = family_options(family, words(gold))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")   # lenient repairs of the random tags
-            got = score(gold, pred, confusion=True, **options).to_dict()
+            evaluation = Evaluation.build(gold, pred, **options)
+            got = score(evaluation, nerspan.PRED).to_dict()
             plain = score(gold, pred, **options).to_dict()
-        assert matrix_of(got) == want, family
+        assert matrix_of(evaluation.confusion(nerspan.PRED)) == want, family
         assert not set(CONFUSION_KEYS) & set(plain), family
-        assert {k: v for k, v in got.items() if k not in CONFUSION_KEYS} == dict(plain), family
+        assert got == plain, family
 
 
 @settings(max_examples=20, deadline=None)
@@ -78,8 +88,7 @@ def test_gold_against_itself_is_diagonal_in_every_family(pair):
     for family, score in FAMILIES.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out = score(gold, gold, confusion=True,
-                        **family_options(family, words(gold))).to_dict()
+            out = family_matrix(family, gold, gold, **family_options(family, words(gold)))
         matrix = out["confusion"]
         off = {(g, p): n for g, row in matrix.items() for p, n in row.items() if g != p and n}
         assert not off, (family, off)
@@ -102,50 +111,53 @@ def test_a_gold_context_decodes_each_system_once(family):
     corpus = context.corpus.with_columns(Evaluation.build(PRED).corpus,
                                          {nerspan.GOLD: "sys"})
     context = Evaluation(corpus, train=context.train)
-    out = FAMILIES[family](context, pred_column="sys", confusion=True).to_dict()
-    assert matrix_of(out) == oracle(GOLD, PRED)
+    FAMILIES[family](context, "sys")
+    assert matrix_of(context.confusion("sys")) == oracle(GOLD, PRED)
     assert context.pred_decodes == {"sys": 1} and context.gold_decodes == 1
 
 
 @pytest.mark.parametrize("error_labels", ["bilou", "bio", "io"])
 def test_hardevals_matrix_is_its_mentions_whatever_labels_it_compares(error_labels):
-    out = hardeval.score(GOLD, PRED, tokens=TOKENS, error_labels=error_labels, confusion=True,
-                         **TRAIN).to_dict()
-    assert matrix_of(out) == oracle(GOLD, PRED)
+    evaluation = Evaluation.build(GOLD, PRED, tokens=TOKENS, **TRAIN)
+    hardeval.score(evaluation, nerspan.PRED, error_labels=error_labels)
+    assert matrix_of(evaluation.confusion(nerspan.PRED)) == oracle(GOLD, PRED)
 
 
-@pytest.mark.parametrize("options", [{"keep_types": ["PER", "LOC"]},
-                                     {"type_map": {"ORG": "LOC"}}, {"mode": "strict"},
-                                     {"scheme": "IOB1"}])
+@pytest.mark.parametrize("options", [{"inputs": {"keep_types": ["PER", "LOC"]}},
+                                     {"inputs": {"type_map": {"ORG": "LOC"}}},
+                                     {"mode": "strict"}, {"scheme": "IOB1"}])
 def test_the_input_options_shape_the_matrix_as_in_nerspan(options):
     want = oracle(GOLD, PRED, **options)
-    for family, score in FAMILIES.items():
-        got = score(GOLD, PRED, confusion=True, **options, **family_options(family, TOKENS))
-        assert matrix_of(got.to_dict()) == want, family
+    for family in FAMILIES:
+        got = family_matrix(family, GOLD, PRED, **options, **family_options(family, TOKENS))
+        assert matrix_of(got) == want, family
 
 
-def test_faireval_keeps_its_matrix_of_errors_and_the_entity_matrix_is_confusion():
+def test_faireval_keeps_its_matrix_of_errors_and_the_entity_matrix_is_the_evaluations():
     plain = faireval.score(GOLD, PRED).to_dict()
+    evaluation = Evaluation.build(GOLD, PRED)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")   # "confusion" is a real key now: no warning
-        out = faireval.score(GOLD, PRED, confusion=True).to_dict()
-        assert out["confusion"] == oracle(GOLD, PRED)["confusion"]
+        warnings.simplefilter("error")
+        out = faireval.score(evaluation, nerspan.PRED).to_dict()
+        assert evaluation.confusion(nerspan.PRED)["confusion"] == \
+            oracle(GOLD, PRED)["confusion"]
     assert out["error_confusion"] == plain["error_confusion"]
-    with pytest.warns(DeprecationWarning, match="error_confusion"):
-        assert plain["confusion"] == plain["error_confusion"]   # the old key, as before
+    # the old key, read for one release (0.1) with a warning, is gone in 0.2
+    assert "confusion" not in plain and "error_confusion" in plain
     # the label filter and the punctuation shape FairEval's counts, not the entity matrix
     pos = [["N", "N", "P", "N", "PUNCT"], ["N", "V", "N"], ["N", "V", "A"]]
-    filtered = faireval.score(GOLD, PRED, confusion=True, labels=["PER"], ignore_punct=True,
+    filtered = faireval.score(evaluation, nerspan.PRED, labels=["PER"], ignore_punct=True,
                               pos=pos).to_dict()
-    assert matrix_of(filtered) == oracle(GOLD, PRED)
+    assert matrix_of(evaluation.confusion(nerspan.PRED)) == oracle(GOLD, PRED)
     assert set(filtered["error_confusion"]["matrix"]) == {"PER"}
 
 
 def test_faireval_span_lists_are_read_as_nerspan_reads_them():
     gold = [[("PER", 0, 2), ("LOC", 3, 4)], [("ORG", 0, 1), ("PER", 2, 3)], [("LOC", 0, 1)]]
     pred = [[("PER", 0, 1), ("ORG", 3, 5)], [("LOC", 0, 1)], [("LOC", 0, 1), ("PER", 2, 3)]]
-    out = faireval.score(gold, pred, tokens=TOKENS, confusion=True).to_dict()
-    assert matrix_of(out) == oracle(GOLD, PRED)
+    evaluation = Evaluation.build(gold, pred, tokens=TOKENS)
+    faireval.score(evaluation, nerspan.PRED)
+    assert matrix_of(evaluation.confusion(nerspan.PRED)) == oracle(GOLD, PRED)
 
 
 # -- the command line ---------------------------------------------------------------------
@@ -163,7 +175,7 @@ def files(tmp_path):
         return str(path)
     train = tmp_path / "train.txt"
     train.write_text("\n\n".join("\n".join(f"{w} {t}" for w, t in zip(ws, ts)) for ws, ts in
-                                 zip(TRAIN["train_tokens"], TRAIN["train_tags"])) + "\n")
+                                 zip(*TRAIN["train"])) + "\n")
     return column_file("gold", GOLD), column_file("sys", PRED), str(train)
 
 

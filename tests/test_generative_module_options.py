@@ -2,8 +2,9 @@
 (``matching``, ``overlaps``, ``occurrences``, ``fuzzy``): faireval keeps overlapping
 spans with ``overlaps="keep"`` at load time or compute, as ``faireval.score`` does;
 ``matching="grounded"`` is every module's default; what no family scores (``matching=
-"strings"`` and its ``compat="universalner"``, ``partial=True``, which are
-``nerspan.score``'s) is an error saying where it applies, never ignored."""
+"strings"`` and its ``script="universalner"``, ``word_overlap=True``, which are
+``nerspan.score``'s) is an error saying where it applies, never ignored; their 0.1 names
+(``compat``, ``partial``) are an error naming the new ones."""
 from __future__ import annotations
 
 import evaluate
@@ -47,7 +48,7 @@ def test_faireval_takes_grounded_as_every_family_does():
     default = faireval.score(GOLD, NESTED, tokens=TOKENS, schemas="semeval").to_dict()
     grounded = faireval.score(GOLD, NESTED, tokens=TOKENS, schemas="semeval",
                               inputs={'matching': "grounded"}).to_dict()
-    assert grounded == default and grounded["options"]["matching"] == "greedy"
+    assert grounded == default and grounded["options"]["pairing"] == "greedy"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -57,7 +58,7 @@ def test_every_module_grounds_and_refuses_string_matching(module):
     grounded = metric.compute(predictions=NESTED, references=GOLD, tokens=TOKENS,
                               matching="grounded")
     assert grounded == default
-    refused = {"partial": True, "compat": "universalner"}
+    refused = {"word_overlap": True, "script": "universalner"}
     for name, value in refused.items():
         with pytest.raises(ValueError, match=rf"^{name}={value!r} is nerspan.score's, .*the "
                                              rf"{module} module grounds generated output"):
@@ -65,8 +66,12 @@ def test_every_module_grounds_and_refuses_string_matching(module):
                            **{name: value})
         with pytest.raises(ValueError, match=rf"the {module} module grounds"):
             load(module, **{name: value})
-    with pytest.raises(ValueError, match=r"matching='strings' .* is nerspan.score's"
-                       if module == "faireval" else r'matching="strings" compares sets'):
+    for old, new in (("partial", "'word_overlap': True"), ("compat", "'script': 'universalner'")):
+        with pytest.raises(TypeError, match=rf"the {module} module takes no {old} since "
+                                            rf"nerlens 0\.2: inputs=\{{{new}\}}"):
+            metric.compute(predictions=NESTED, references=GOLD, tokens=TOKENS,
+                           **{old: refused["word_overlap" if old == "partial" else "script"]})
+    with pytest.raises(ValueError, match=r'matching="strings" compares sets'):
         metric.compute(predictions=NESTED, references=GOLD, tokens=TOKENS, matching="strings")
     if module != "faireval":
         with pytest.raises(ValueError, match=r'overlaps="keep" keeps nested and overlapping'):

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import faireval
 import nerspan
-from nerspan.generative import ground, read_generated
+from nerspan.generative import ground, read_generated, score_strings
+from nerspan.records import GeneratedOptions
 
 VOCAB = ["Ada", "ada", "ADA", "Paris", "paris", "New", "York", "York,", "(Rome)", "the",
          "of", "É", "é", ".", ",", "'s", "St.", "x-y"]
@@ -105,7 +106,7 @@ def test_the_order_of_the_list_changes_nothing_under_all_occurrences(corpus, rng
 def test_grounding_takes_no_gold():
     parameters = set(inspect.signature(ground).parameters)
     assert parameters == {"predictions", "types", "type_map", "occurrences", "overlaps",
-                          "fuzzy", "name", "tokens", "texts", "inputs"}
+                          "fuzzy", "name", "tokens", "texts"}
     assert set(inspect.signature(read_generated).parameters) == \
         {"predictions", "types", "type_map", "name"}
 
@@ -131,9 +132,13 @@ def test_ordered_occurrences_depend_on_the_order_by_design():
 
 
 def test_the_option_names_are_the_parameters_of_each_way():
-    from nerspan.generative import (GENERATIVE_OPTION_NAMES, GROUNDING_OPTION_NAMES,
-                                    STRING_OPTION_NAMES, score_strings)
-    assert set(GROUNDING_OPTION_NAMES) < set(inspect.signature(ground).parameters)
-    assert set(STRING_OPTION_NAMES) < set(inspect.signature(score_strings).parameters)
-    assert set(GENERATIVE_OPTION_NAMES) == \
-        {"matching"} | set(GROUNDING_OPTION_NAMES) | set(STRING_OPTION_NAMES)
+    # 0.2: one record declares them (GeneratedOptions); grounding's are ground's
+    # parameters, string matching's are read from its inputs (and echoed in its options)
+    grounding = set(nerspan.STRINGS_UNREAD)
+    strings = set(GeneratedOptions.names()) - grounding - {"matching"}
+    assert grounding < set(inspect.signature(ground).parameters)
+    assert strings == {"script", "word_overlap"}
+    scored = score_strings([[(0, 1, "PER")]], [[["Ada", "PER"]]], tokens=[["Ada"]],
+                           inputs={name: getattr(GeneratedOptions(), name)
+                                   for name in strings}).to_dict()
+    assert strings < set(scored["options"])

@@ -1,5 +1,5 @@
 """String matching (nerspan.generative.strings) and the UniversalNER evaluation's rules
-(compat="universalner"), pinned on cases written here.
+(``inputs={"script": "universalner"}``), pinned on cases written here.
 
 The UniversalNER numbers below are worked out by hand from the rules of its published
 evaluation script (universal-ner/universal-ner, src/eval/evaluate.py), restated in
@@ -42,7 +42,7 @@ def test_sets_of_normalised_text_and_type_per_sentence():
     assert (d["gold"], d["predicted"], d["correct"]) == (4, 5, 3)
     assert s.micro() == (0.6, 0.75, pytest.approx(2 / 3))
     assert d["per_type"]["PER"]["recall"] == 0.5 and d["per_type"]["LOC"]["precision"] == 0.5
-    assert d["options"]["matching"] == "strings" and d["options"]["compat"] is None
+    assert d["options"]["matching"] == "strings" and d["options"]["script"] is None
     generative = d["repairs"]["pred"]["generative"]
     assert generative["duplicates"] == 1 and generative["types"]["case_insensitive"] == 1
     assert json.loads(json.dumps(d)) == d
@@ -51,7 +51,7 @@ def test_sets_of_normalised_text_and_type_per_sentence():
 def test_gold_as_tags_with_tokens_or_texts():
     tags = [["B-PER", "I-PER", "O", "B-LOC"]]
     for words in ({"tokens": [["Ada", "Lovelace", "in", "Paris"]]},
-                  {"texts": ["Ada Lovelace in Paris"]}):
+                  {"inputs": {"texts": ["Ada Lovelace in Paris"]}}):
         s = score_strings(tags, [[["Ada Lovelace", "PER"], ["Paris", "LOC"]]], **words)
         assert s.micro() == (1.0, 1.0, 1.0)
 
@@ -155,7 +155,7 @@ def test_universalner_compat_reproduces_the_scripts_numbers():
     generative = d["repairs"]["pred"]["generative"]
     assert generative["parse_failures"] == 4 and generative["duplicates"] == 1
     assert [x["sentence"] for x in generative["listed"]["parse_failures"]] == [1, 3, 4, 5]
-    assert d["options"]["compat"] == "universalner"
+    assert d["options"]["script"] == "universalner"
 
 
 def test_universalner_partial_variant():

@@ -57,7 +57,7 @@ BY_HAND = {  # options -> (correct, predicted, gold, pred mapped, pred removed, 
 def test_universalner_queries_by_type_name_with_type_map_by_hand(options):
     correct, predicted, gold, mapped, removed, gold_removed = BY_HAND[options]
     kwargs = {name: list(value) for name, value in options}
-    s = nerspan.score(GOLD, QUERIES, tokens=TOKENS, inputs={'matching': "strings", 'script': "universalner", 'type_map': TYPE_MAP}, **kwargs)
+    s = nerspan.score(GOLD, QUERIES, tokens=TOKENS, inputs={'matching': "strings", 'script': "universalner", 'type_map': TYPE_MAP, **kwargs})
     assert s.micro() == script_prf(correct, predicted, gold)
     d = s.to_dict()
     assert (d["correct"], d["predicted"], d["gold"]) == (correct, predicted, gold)
@@ -68,7 +68,7 @@ def test_universalner_queries_by_type_name_with_type_map_by_hand(options):
     assert pred["generative"]["types"]["type_map"] == 6
     assert pred["generative"]["unknown_types"] == 0
     # the same call through score_strings
-    same = score_strings(GOLD, QUERIES, tokens=TOKENS, inputs={'script': "universalner", 'type_map': TYPE_MAP}, **kwargs).to_dict()
+    same = score_strings(GOLD, QUERIES, tokens=TOKENS, inputs={'script': "universalner", 'type_map': TYPE_MAP, **kwargs}).to_dict()
     assert same == d
 
 
@@ -97,8 +97,8 @@ LISTS_BY_HAND = {
 @pytest.mark.parametrize("case", sorted(LISTS_BY_HAND))
 def test_keep_remove_and_map_on_both_sides_by_hand(case):
     options, (correct, predicted, gold, *counts) = LISTS_BY_HAND[case]
-    d = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': "strings"},
-                      **options).to_dict()
+    d = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS,
+                      inputs={'matching': "strings", **options}).to_dict()
     assert (d["correct"], d["predicted"], d["gold"]) == (correct, predicted, gold)
     repairs = d["repairs"]
     assert [repairs[side][kind] for side in ("gold", "pred")
@@ -123,8 +123,8 @@ def test_a_type_named_nowhere_is_the_grounded_routes_error():
                               r"^mapped type 'person' occurs in no tag")):
         for matching in ("grounded", "strings"):
             with pytest.raises(TypeNotFoundError, match=message):
-                nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': matching},
-                              **options)
+                nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS,
+                              inputs={'matching': matching, **options})
     with pytest.raises(nerspan.InputTypeError, match="keep_types and remove_types were both"):
         nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': "strings", 'keep_types': ["PER"], 'remove_types': ["LOC"]})
 
@@ -144,10 +144,10 @@ def column_file(tokens, tags) -> str:
 
 
 CLI_CASES = {  # flags -> the API's options
-    "map": (["--map-types", "LOC=GPE"], {"type_map": {"LOC": "GPE"}}),
+    "map": (["--type-map", "LOC=GPE"], {"type_map": {"LOC": "GPE"}}),
     "keep": (["--keep-types", "LOC"], {"keep_types": ["LOC"]}),
-    "remove": (["--remove-types", "LOC", "--partial"],
-               {"remove_types": ["LOC"], "partial": True}),
+    "remove": (["--remove-types", "LOC", "--word-overlap"],
+               {"remove_types": ["LOC"], "word_overlap": True}),
 }
 
 
@@ -160,12 +160,12 @@ def test_the_cli_gives_the_apis_numbers(tmp_path, capsys, case):
     out, err = capsys.readouterr()
     assert code == 0, err
     cli = json.loads(out)
-    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': "strings"},
-                        **options).to_dict()
+    api = nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS,
+                        inputs={'matching': "strings", **options}).to_dict()
     for key in ("correct", "predicted", "gold", "found", "precision", "recall", "f1",
                 "per_type", "repairs"):
         assert cli[key] == api[key], key
-    assert "retyped" in err and "(--map-types, --keep-types, --remove-types)" in err
+    assert "retyped" in err and "(--type-map, --keep-types, --remove-types)" in err
 
 
 def test_the_cli_maps_universalner_type_queries(tmp_path, capsys):
@@ -173,7 +173,7 @@ def test_the_cli_maps_universalner_type_queries(tmp_path, capsys):
                  ["O", "B-ORG", "O", "O", "B-LOC", "I-LOC"]]
     gold, generated = write(tmp_path, column_file(TOKENS, gold_tags), QUERIES)
     code = main(["score", gold, "--generated", generated, "--matching", "strings",
-                 "--compat", "universalner", "--map-types",
+                 "--script", "universalner", "--type-map",
                  ",".join(f"{k}={v}" for k, v in TYPE_MAP.items()), "--format", "json"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -229,8 +229,8 @@ def test_gold_strings_as_the_answer_score_perfectly_under_any_processing(data):
     queries = [{name(t): json.dumps([" ".join(words[a:b]) for a, b, u in spans if u == t])
                 for t in {t for _, _, t in spans}} for words, spans in corpus]
     for compat, predictions in ((None, answers), ("universalner", queries)):
-        d = nerspan.score(gold, predictions, tokens=tokens, inputs={'matching': "strings"},
-                          compat=compat, **options).to_dict()
+        d = nerspan.score(gold, predictions, tokens=tokens,
+                          inputs={'matching': "strings", 'script': compat, **options}).to_dict()
         assert d["correct"] == d["predicted"] == d["found"] == d["gold"], (compat, options)
         if d["gold"]:
             assert d["f1"] == pytest.approx(1.0)
@@ -267,8 +267,8 @@ WRITTEN_OPTIONS = [{"type_map": {"person": "PER"}},
 
 
 def ways(predictions, options) -> dict:
-    return {matching: nerspan.score(GOLD, predictions, tokens=TOKENS, inputs={'matching': matching},
-                                    **options).to_dict()
+    return {matching: nerspan.score(GOLD, predictions, tokens=TOKENS,
+                                    inputs={'matching': matching, **options}).to_dict()
             for matching in ("grounded", "strings")}
 
 
@@ -317,17 +317,16 @@ def test_the_cli_and_the_report_match_written_types_as_the_api(tmp_path, capsys)
     api = ways(WRITTEN, options)["grounded"]
     for matching in ("grounded", "strings"):
         code = main(["score", gold, "--generated", generated, "--matching", matching,
-                     "--map-types", "person=PER,location=LOC", "--format", "json"])
+                     "--type-map", "person=PER,location=LOC", "--format", "json"])
         out, err = capsys.readouterr()
         assert code == 0, err
         assert_alike(json.loads(out), api)
     # the report's reading (add_generated) matches them before its corpus is processed
-    corpus, _ = read_systems(gold, generated={"llm": generated},
-                             mapped_types=list(options["type_map"]))
+    corpus, _ = read_systems(gold, generated={"llm": generated}, inputs=options)
     record = corpus.source.generated["llm"]
     assert record.types == api["repairs"]["pred"]["generative"]["types"]
     report = tmp_path / "report"
-    code = main(["report", gold, "--generated", generated, "--map-types",
+    code = main(["report", gold, "--generated", generated, "--type-map",
                  "person=PER,location=LOC", "--families", "faireval", "--output", str(report),
                  "--no-progress"])
     assert code == 0, capsys.readouterr().err
@@ -458,14 +457,14 @@ def test_the_cli_and_the_report_refuse_it_too(tmp_path, capsys):
                     ["faireval", gold, "--generated", generated],
                     ["report", gold, "--generated", generated, "--families", "faireval",
                      "--output", str(tmp_path / "report"), "--no-progress"]):
-        code = main([*command, "--map-types", "Corporation=ORG"])
+        code = main([*command, "--type-map", "Corporation=ORG"])
         err = capsys.readouterr().err
         assert code == 2 and re.search(message, err), (command, err)
         assert len(err.strip().splitlines()) == 1
     # tag files: the key names no type
-    code = main(["score", gold, gold, "--map-types", "Corporation=ORG"])
+    code = main(["score", gold, gold, "--type-map", "Corporation=ORG"])
     assert code == 2 and "did you mean 'corporation'?" in capsys.readouterr().err
-    assert main(["score", gold, "--generated", generated, "--map-types", "corporation=ORG",
+    assert main(["score", gold, "--generated", generated, "--type-map", "corporation=ORG",
                  "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["f1"] == 1.0
 

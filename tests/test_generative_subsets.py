@@ -55,5 +55,5 @@ def test_blocks_add_up_and_streaming_counts_them_once(corpus):
     cut = corpus.n_sentences // 2
     blocks = [corpus.block(0, cut), corpus.block(cut, corpus.n_sentences)]
     assert sum(map(counts, blocks)).tolist() == counts(corpus).tolist()
-    streamed = score_in_blocks(corpus, ["llm"], block_tokens=50)["llm"]
+    streamed = score_in_blocks(corpus, ["llm"], block_tokens=50)["llm"].to_dict()
     assert [streamed[key] for key in COUNTS] == counts(corpus).tolist()

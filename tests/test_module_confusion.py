@@ -1,8 +1,8 @@
 """``confusion=True`` in every evaluate module: the entity confusion matrix and the
-boundary errors equal ``nerspan.score(..., confusion=True)``'s on random tags (as a
-compute option, at load time, from label ids, from spans); ``confusion`` means that
-matrix in every result, FairEval's matrix of errors is ``error_confusion`` (its old key
-still read, with a warning)."""
+boundary errors equal the evaluation's (``nerspan.Evaluation.confusion``) on random tags
+(as a compute option, at load time, from label ids, from spans); ``confusion`` means
+that matrix in every result, FairEval's matrix of errors is ``error_confusion`` (its old
+key, read with a warning in 0.1, is gone in 0.2; a result saved before still draws)."""
 from __future__ import annotations
 
 import json
@@ -50,8 +50,8 @@ def tagged(draw):
     return gold, pred, [[f"w{i}" for i in range(n)] for n in lengths]
 
 
-def expected(gold, pred) -> dict:
-    out = nerspan.score(gold, pred, confusion=True).to_dict()
+def expected(gold, pred, **options) -> dict:
+    out = nerspan.Evaluation.build(gold, pred, **options).confusion(nerspan.PRED)
     return {key: out[key] for key in KEYS}
 
 
@@ -108,17 +108,15 @@ def test_a_bad_confusion_value_is_refused(modules):
                                     confusion="yes")
 
 
-def test_fairevals_matrix_of_errors_is_error_confusion_and_its_old_key_still_reads():
+def test_fairevals_matrix_of_errors_is_error_confusion_and_its_old_key_is_gone():
     gold = [["B-PER", "I-PER", "O", "B-LOC"]]
     pred = [["B-PER", "O", "O", "B-ORG"]]
     result = faireval.score(gold, pred).to_dict()
     assert "confusion" not in result and set(result["error_confusion"]) == {"matrix", "FN",
                                                                            "FP"}
-    with pytest.warns(DeprecationWarning, match=r'result\["error_confusion"\]'):
-        old = result["confusion"]
-    assert old == result["error_confusion"]
-    with pytest.warns(DeprecationWarning):
-        assert result.get("confusion") == result["error_confusion"]
+    with pytest.raises(KeyError, match="confusion"):
+        result["confusion"]   # read with a warning in 0.1, gone in 0.2
+    assert result.get("confusion") is None
     # JSON holds the new key only; a result saved before the rename still draws
     assert "\"confusion\"" not in json.dumps(result)
     saved = {k if k != "error_confusion" else "confusion": v for k, v in result.items()}
@@ -138,7 +136,7 @@ def test_the_input_options_shape_the_matrix_as_in_nerspan(modules, options):
     if options.get("suffix"):   # the same tags written type first
         gold, pred = ([[t if t == "O" else f"{t[2:]}-{t[0]}" for t in s] for s in side]
                       for side in (gold, pred))
-    want = nerspan.score(gold, pred, confusion=True, **options).to_dict()
+    want = expected(gold, pred, inputs=options)
     for family, module in modules.items():
         extra = {} if family == "faireval" else {"tokens": tokens}
         got = module.compute(predictions=pred, references=gold, confusion=True, **options,
@@ -151,7 +149,7 @@ def test_generated_output_gives_nerspans_confusion(modules):
     tokens = [["Ana", "Lee", "in", "Rome", "."], ["Acme", "hired", "Kim"]]
     responses = ['[{"text": "Ana Lee", "type": "PER"}, {"text": "Rome", "type": "ORG"}]',
                  '[{"text": "Kim", "type": "PER"}, {"text": "Bob", "type": "PER"}]']
-    want = nerspan.score(gold, responses, tokens=tokens, confusion=True).to_dict()
+    want = expected(gold, responses, tokens=tokens)
     got = modules["faireval"].compute(predictions=responses, references=gold, tokens=tokens,
                                       confusion=True)
     assert {key: got[key] for key in KEYS} == {key: want[key] for key in KEYS}

@@ -22,7 +22,7 @@ TOKENS = [["Ana", "Lee", "in", "Rome"], ["the", "UN", "met", "Big", "Bang"],
 
 def made():
     return nerlens.build_report(GOLD, SYSTEMS, tokens=TOKENS, bootstrap=0, figures=False,
-                          families=("faireval",))
+                                families=("faireval",))
 
 
 def in_cell(name: str, row: dict) -> bool:
@@ -45,7 +45,7 @@ def test_the_report_holds_nerspans_matrix_and_examples_of_each_cell():
     data = json.loads(report.to_json())["confusion"]
     assert list(data) == list(SYSTEMS)
     for system, pred in SYSTEMS.items():
-        expected = nerspan.score(GOLD, pred, confusion=True).to_dict()
+        expected = nerspan.Evaluation.build(GOLD, pred).confusion(nerspan.PRED)
         assert data[system]["confusion"] == expected["confusion"]
         assert data[system]["boundary_errors"] == expected["boundary_errors"]
         errors = {f"{g} -> {p}": n for g, row in expected["confusion"].items()
