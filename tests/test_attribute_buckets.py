@@ -88,7 +88,7 @@ def test_entity_consistency_equals_a_plain_count():
 
 
 def test_rank5_frequency():
-    r = score_small(attributes=["eFre", "tFre"], frequency_norm="rank5")
+    r = score_small(attributes=["eFre", "tFre"], options={"frequency_norm": "rank5"})
     # training mention texts: "new york" (4 occurrences), "new york times" (1); fewer
     # than 5 texts: the smallest count (1) is the scale; capped at 1
     assert values(r, "eFre") == [1.0, 0.0, 1.0]
@@ -451,7 +451,7 @@ def test_bad_input_raises_clear_errors():
     with pytest.raises(ValueError, match="n_buckets"):
         ab.score(TEST_GOLD, TEST_PRED, attributes=["eLen"], n_buckets=1)
     with pytest.raises(ValueError, match="frequency_norm"):
-        score_small(frequency_norm="log")
+        score_small(options={"frequency_norm": "log"})
     # training-free attributes need neither tokens nor training data
     assert ab.score(TEST_GOLD, TEST_PRED, attributes=["eLen", "sLen", "eDen"]).f1 == \
         pytest.approx(1 / 3)

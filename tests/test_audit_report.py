@@ -20,12 +20,12 @@ TRAIN = as_train_index(([WORDS[0]], [A[0]]))
 
 @pytest.fixture(scope="module")
 def audited():
-    return nerlens.report(A, SYSTEMS, train=TRAIN, tokens=WORDS, gold_alt={"fixed": B},
-                          bootstrap=50, seed=3, figures=False)
+    return nerlens.build_report(A, SYSTEMS, train=TRAIN, tokens=WORDS, gold_alt={"fixed": B},
+                                bootstrap=50, seed=3, figures=False)
 
 
 def test_the_report_holds_the_library_s_numbers(audited):
-    corpus = nerlens.read_systems(A, {**SYSTEMS, "fixed": B}, tokens=WORDS)[0]
+    corpus = nerlens.read_systems(A, {**SYSTEMS, "fixed": B}, inputs={"tokens": WORDS})[0]
     context = Evaluation(corpus, train=TRAIN)
     systems = {name: context.spans(name) for name in SYSTEMS}
     golds = score_golds({"gold": context.gold, "fixed": context.spans("fixed")}, systems,
@@ -59,20 +59,21 @@ def test_a_finding_and_two_sections_say_it(audited):
 
 
 def test_without_another_version_the_report_is_as_before():
-    plain = nerlens.report(A, SYSTEMS, train=TRAIN, tokens=WORDS, bootstrap=0, figures=False)
+    plain = nerlens.build_report(A, SYSTEMS, train=TRAIN, tokens=WORDS, bootstrap=0,
+                                 figures=False)
     assert "audit" not in plain.to_dict() and plain.audit == {}
     assert "id='gold-versions'" not in plain.to_html()
     assert not [f for f in plain.findings if f["rule"] == "gold_versions"]
 
 
 def test_gold_alt_names_read_columns_and_refuse_unknown_ones():
-    corpus, names = nerlens.read_systems(A, {**SYSTEMS, "fixed": B}, tokens=WORDS)
-    report = nerlens.report(corpus=corpus, system_names=list(SYSTEMS), train=TRAIN,
-                            gold_alt_names=["fixed"], bootstrap=0, figures=False)
+    corpus, names = nerlens.read_systems(A, {**SYSTEMS, "fixed": B}, inputs={"tokens": WORDS})
+    report = nerlens.build_report(corpus=corpus, system_names=list(SYSTEMS), train=TRAIN,
+                                  gold_alt_names=["fixed"], bootstrap=0, figures=False)
     assert report.audit["golds"]["golds"] == ["gold", "fixed"]
     with pytest.raises(ValueError, match=r"gold_alt_names: \['nope'\] name no column"):
-        nerlens.report(corpus=corpus, system_names=list(SYSTEMS), train=TRAIN,
-                       gold_alt_names=["nope"], bootstrap=0, figures=False)
+        nerlens.build_report(corpus=corpus, system_names=list(SYSTEMS), train=TRAIN,
+                             gold_alt_names=["nope"], bootstrap=0, figures=False)
 
 
 def run(capsys, argv):
@@ -132,7 +133,7 @@ def test_bad_gold_versions_are_one_line(case, tmp_path, capsys):
 
 def test_an_experiment_takes_gold_versions_per_dataset():
     runs = {"one": [SYSTEMS["one"], SYSTEMS["two"]], "two": SYSTEMS["two"]}
-    result = nerlens.experiment(
+    result = nerlens.run_experiment(
         {"d": {"gold": A, "tokens": WORDS, "train": TRAIN, "systems": runs,
                "gold_alt": {"fixed": B}},
          "plain": {"gold": A, "tokens": WORDS, "train": TRAIN, "systems": runs}},

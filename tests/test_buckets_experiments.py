@@ -31,7 +31,8 @@ def score(pred, **options):
 
 
 def test_equal_width_cuts_the_value_range_evenly():
-    result = score(PRED_A, attributes=["sLen"], n_buckets=2, equal_width=True).to_dict()
+    result = score(PRED_A, attributes=["sLen"], n_buckets=2,
+                   options={"equal_width": True}).to_dict()
     # sentence lengths of the gold mentions: 4, 4, 3, 9, 9, 9 -> range [3, 9], edge at 6
     assert [b["interval"] for b in result["buckets"]["sLen"]] == ["[0, 6]", "(6, inf)"]
     assert [b["gold"] for b in result["buckets"]["sLen"]] == [3, 3]
@@ -39,10 +40,11 @@ def test_equal_width_cuts_the_value_range_evenly():
     counted = score(PRED_A, attributes=["sLen"], n_buckets=2).to_dict()
     assert counted["options"]["equal_width"] is False
     # eLen keeps its length buckets under equal width
-    same = score(PRED_A, attributes=["eLen"], equal_width=True).to_dict()["buckets"]["eLen"]
+    same = score(PRED_A, attributes=["eLen"],
+                 options={"equal_width": True}).to_dict()["buckets"]["eLen"]
     assert [b["interval"] for b in same] == ["{1}", "{2}", "{3}", "[4, inf)"]
     with pytest.raises(ValueError, match="equal_width"):
-        score(PRED_A, equal_width=True, compat="interpreteval")
+        score(PRED_A, options={"equal_width": True}, compat="interpreteval")
 
 
 def test_equal_width_through_evaluate_module():
@@ -114,7 +116,7 @@ def test_cli_equal_width_json_matches_the_api(files, capsys):
                  "sLen", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == json.loads(json.dumps(score(PRED_A, attributes=["sLen"], n_buckets=2,
-                                              equal_width=True).to_dict()))
+                                              options={"equal_width": True}).to_dict()))
 
 
 def test_cli_datasets_manifest(files, capsys, tmp_path):

@@ -149,7 +149,7 @@ def test_count_with_types_equals_seqscore_process_then_count(tmp_path):
              "--remove-types", "LOC", path, tmp_path / "processed.txt")
     theirs = [line.split("\t") for line in seqscore(seqscore_cli.count, "-q",
                                                      tmp_path / "processed.txt").splitlines()]
-    ours = nerlens_json("count", path, "--map-types", "ORG=PER", "--remove-types", "LOC")
+    ours = nerlens_json("count", path, "--type-map", "ORG=PER", "--remove-types", "LOC")
     assert [(r["count"], r["type"], r["text"]) for r in ours] == \
         [(int(n), kind, text) for n, kind, text in theirs] and ours
 

@@ -209,7 +209,7 @@ def test_cli_declaration(files, tmp_path, capsys):
     assert (tmp_path / "experiment.html").exists() and (tmp_path / "experiment.json").exists()
     # the runs scored as the one-dataset report scores them
     assert main(["report", "--no-progress", "--bootstrap", "0", "--output", str(tmp_path),
-                 "--format", "json", "--gold", str(f / "a_gold.txt"), "--train",
+                 "--format", "json", str(f / "a_gold.txt"), "--train",
                  str(f / "train.txt"), str(f / "a_oracle_1.txt")]) == 0
     one = json.loads(capsys.readouterr().out)
     assert data["datasets"]["a"]["estimates"]["oracle#2"] == one["estimates"]["a_oracle_1"]
@@ -268,8 +268,8 @@ def test_manifest_old_forms_still_read(files):
     (["--data", "a", "a_gold.txt", "train.txt", "--pred", "s#2=a_spacy_0.txt"], "'#'"),
     (["--data", "a", "a_gold.txt", "train.txt", "--pred", "s=missing.txt"],
      "missing.txt: no such file"),
-    (["--data", "a", "a_gold.txt", "train.txt", "--pred", "s=a_spacy_0.txt", "--gold",
-      "a_gold.txt"], "leave out --gold"),
+    (["a_gold.txt", "--data", "a", "a_gold.txt", "train.txt", "--pred", "s=a_spacy_0.txt"],
+     "leave out GOLD/PRED"),
 ])
 def test_cli_bad_declarations(files, tmp_path, capsys, monkeypatch, argv, message):
     monkeypatch.chdir(files)
@@ -296,12 +296,15 @@ def test_declared_datasets_keeps_order():
 
 
 def test_report_with_datasets_is_the_experiment(parts, small):
-    """``nerlens.build_report(datasets=...)`` runs the same experiment as ``nerlens.experiment``."""
-    same = nerlens.build_report(datasets=_datasets(parts), bootstrap=0)
+    """0.1's ``nerlens.report(datasets=...)`` is ``nerlens.run_experiment(datasets)`` in 0.2:
+    ``build_report(datasets=...)`` is an error naming it (with or without gold)."""
+    same = nerlens.run_experiment(_datasets(parts), bootstrap=0)
     assert isinstance(same, type(small))
     assert same.aggregate == small.aggregate and same.wilcoxon == small.wilcoxon
-    with pytest.raises(ValueError, match="not both"):
-        nerlens.build_report([["O"]], datasets=_datasets(parts), bootstrap=0)
+    for gold in ((), ([["O"]],)):
+        with pytest.raises(TypeError, match=r"build_report\(\) takes no datasets since nerlens "
+                                            r"0.2: nerlens.run_experiment\(datasets, ...\)"):
+            nerlens.build_report(*gold, datasets=_datasets(parts), bootstrap=0)
 
 
 # -- systems over runs, not runs (issue 32 item 3) ------------------------------------------

@@ -65,14 +65,17 @@ def test_weights_adds_weight_table_scores_and_never_changes_the_headline():
 
 
 @pytest.mark.parametrize("old", ["fair", "traditional"])
-def test_weights_that_chose_the_headline_are_deprecated_and_add_nothing(old):
+def test_weights_that_chose_the_headline_are_an_error_naming_what_to_do(old):
+    # deprecated in 0.1 (they added nothing), an error in 0.2 that says to leave them out
     target, system = [[("A", 0, 2), ("B", 3, 4)]], [[("A", 0, 1), ("B", 3, 4)]]
-    with pytest.warns(DeprecationWarning, match=f"weights='{old}' is deprecated"):
-        d = score(target, system, weights=old).to_dict()
-    assert d == score(target, system).to_dict()
+    with pytest.raises(ValueError, match=f"weights='{old}' chose the headline scores until "
+                                         r"nerlens 0.2: .*leave weights out"):
+        score(target, system, weights=old)
+    # the headline is the exact-match scores (the 0.1 alias headline() is gone)
     result = score(target, system)
-    with pytest.warns(DeprecationWarning, match="headline"):
-        assert result.headline() == result.traditional()
+    d = result.to_dict()
+    assert (d["precision"], d["recall"], d["f1"]) == result.traditional()
+    assert not hasattr(result, "headline")
 
 
 def test_headline_is_nerspans_entity_scores_with_zero_division():

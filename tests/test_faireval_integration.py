@@ -179,13 +179,14 @@ def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("old", ["fair", "traditional"])
-def test_cli_weights_that_chose_the_headline_warn_and_change_nothing(capsys, column_file, old):
+def test_cli_weights_that_chose_the_headline_are_refused(capsys, column_file, old):
+    # deprecated in 0.1, refused in 0.2 with one line saying to leave --weights out
     code, out, err = run(capsys, "faireval", str(column_file), "--format", "json",
                          "--weights", old)
-    assert code == 0 and err.startswith(f"nerlens: warning: --weights {old}: ")
-    assert len(err.strip().splitlines()) == 1 and "is deprecated" in err
-    _, plain, _ = run(capsys, "faireval", str(column_file), "--format", "json")
-    assert json.loads(out) == json.loads(plain)
+    assert code == 2 and out == "" and err.startswith(f"nerlens: error: --weights {old}: ")
+    assert len(err.strip().splitlines()) == 1 and "leave weights out" in err
+    code, plain, _ = run(capsys, "faireval", str(column_file), "--format", "json")
+    assert code == 0 and json.loads(plain)["options"]["weights"] is None
 
 
 def test_cli_text_names_the_weight_table_scores(capsys, column_file):

@@ -46,13 +46,13 @@ TRAIN = nerspan.as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
 
 @pytest.fixture(scope="module")
 def scored_report():
-    return nerlens.report(GOLD, {}, train=TRAIN, tokens=TOKENS, bootstrap=0, figures=False,
-                          scored={"model": SCORED})
+    return nerlens.build_report(GOLD, {}, train=TRAIN, tokens=TOKENS, bootstrap=0, figures=False,
+                                scored={"model": SCORED})
 
 
 def test_a_scored_system_is_a_system_with_its_every_mention(scored_report):
-    plain = nerlens.report(GOLD, {"model": kept(0.0)}, train=TRAIN, tokens=TOKENS,
-                           bootstrap=0, figures=False)
+    plain = nerlens.build_report(GOLD, {"model": kept(0.0)}, train=TRAIN, tokens=TOKENS,
+                                 bootstrap=0, figures=False)
     assert scored_report.systems == ["model"]
     mine, theirs = json.loads(scored_report.to_json()), json.loads(plain.to_json())
     for key in ("estimates", "results", "analyses", "examples"):
@@ -80,8 +80,8 @@ def test_each_headline_on_the_dial_is_the_report_of_the_mentions_kept(scored_rep
     assert {"entity_f1", "tough_mentions.recall_unseen_any", "hardeval.hardeval",
             "faireval.fair_f1", "attribute_buckets.largest_gap"} <= headline
     for threshold, numbers in checked:
-        apart = nerlens.report(GOLD, {"kept": kept(threshold)}, train=TRAIN, tokens=TOKENS,
-                               bootstrap=0, figures=False)
+        apart = nerlens.build_report(GOLD, {"kept": kept(threshold)}, train=TRAIN, tokens=TOKENS,
+                                     bootstrap=0, figures=False)
         for key in headline - {"attribute_buckets.largest_gap"}:
             assert numbers[key] == pytest.approx(apart.estimates["kept"][key], abs=1e-12), \
                 (threshold, key)
@@ -123,15 +123,15 @@ def test_the_page_draws_the_section_and_the_json_holds_it(scored_report):
 
 def test_scored_input_that_does_not_fit_is_refused():
     with pytest.raises(NameTakenError, match="'model' is given twice"):
-        nerlens.report(GOLD, {"model": GOLD}, tokens=TOKENS, bootstrap=0, figures=False,
-                       families=[], scored={"model": SCORED})
+        nerlens.build_report(GOLD, {"model": GOLD}, tokens=TOKENS, bootstrap=0, figures=False,
+                             families=[], scored={"model": SCORED})
     with pytest.raises(SentenceCountError, match="scored system 'model' holds 2 sentences"):
-        nerlens.report(GOLD, {}, tokens=TOKENS, bootstrap=0, figures=False, families=[],
-                       scored={"model": SCORED[:2]})
+        nerlens.build_report(GOLD, {}, tokens=TOKENS, bootstrap=0, figures=False, families=[],
+                             scored={"model": SCORED[:2]})
     with pytest.raises(nerspan.NerspanError, match=r"scored system 'model', sentence 1: span "
                                                    r"0 .*: 2 is not a confidence"):
-        nerlens.report(GOLD, {}, tokens=TOKENS, bootstrap=0, figures=False, families=[],
-                       scored={"model": [SCORED[0], [(0, 1, "LOC", 2)], SCORED[2]]})
+        nerlens.build_report(GOLD, {}, tokens=TOKENS, bootstrap=0, figures=False, families=[],
+                             scored={"model": [SCORED[0], [(0, 1, "LOC", 2)], SCORED[2]]})
 
 
 def test_the_confidence_demo_and_scored_files(tmp_path, capsys):
@@ -161,7 +161,7 @@ def test_the_confidence_demo_and_scored_files(tmp_path, capsys):
                  str(tmp_path / "train.txt"), "--output", str(tmp_path / "files"),
                  "--bootstrap", "0", "--no-progress"]) == 0
     data = json.loads((tmp_path / "files" / "report.json").read_text())
-    report = nerlens.report(GOLD, {}, train=TRAIN, tokens=TOKENS, bootstrap=0,
-                            figures=False, scored={"model": SCORED})
+    report = nerlens.build_report(GOLD, {}, train=TRAIN, tokens=TOKENS, bootstrap=0,
+                                  figures=False, scored={"model": SCORED})
     assert data["confidence"]["model"]["at"] == json.loads(report.to_json())["confidence"][
         "model"]["at"]

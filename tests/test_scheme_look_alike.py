@@ -133,5 +133,6 @@ def test_the_training_tags_are_named_as_such():
     messages = warned(lambda: nerspan.as_train_index(
         train=([["w"] * len(s) for s in IOB2_TAGS], IOB2_TAGS),
         scheme="IOBES", mode="strict"))
+    # 0.2 has no train_tags keyword (train=(tokens, tags)): the warning says what they are
     assert messages == [f"strict IOBES decoding discarded 3 of the 3 chunks of the "
-                        f"train_tags: {API_HINT}"]
+                        f"training tags: {API_HINT}"]

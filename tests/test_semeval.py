@@ -42,7 +42,7 @@ def test_semeval_worked_example():
     # nervaluate's README example: one sentence, spans with inclusive ends
     true = [[{"label": "PER", "start": 2, "end": 4}, {"label": "LOC", "start": 1, "end": 1}]]
     pred = [[{"label": "PER", "start": 2, "end": 4}, {"label": "LOC", "start": 1, "end": 2}]]
-    got = ours(true, pred, inclusive_end=True)
+    got = ours(true, pred, inputs={"inclusive_end": True})
     assert got == reference(true, pred, ["PER", "LOC"], loader="dict")
     assert got["strict"]["correct"] == 1 and got["strict"]["incorrect"] == 1
     assert got["partial"]["partial"] == 1 and got["partial"]["precision"] == 0.75
@@ -83,7 +83,7 @@ def test_random_nested_spans_equal_nervaluate(rnd):
                         "end": start + rnd.randint(0, 3)})
         return out
     true, pred = [spans(), spans()], [spans(), spans()]
-    assert ours(true, pred, inclusive_end=True) == reference(true, pred, ["A", "B"], "dict")
+    assert ours(true, pred, inputs={"inclusive_end": True}) == reference(true, pred, ["A", "B"], "dict")
 
 
 @settings(max_examples=40, deadline=None)
@@ -110,7 +110,7 @@ def test_long_documents_of_nested_spans_equal_nervaluate(n_spans, rnd):
             out.append({"label": rnd.choice("AB"), "start": start, "end": start + length})
         return out
     true, pred = [spans()], [spans()]
-    assert ours(true, pred, inclusive_end=True) == reference(true, pred, ["A", "B"], "dict")
+    assert ours(true, pred, inputs={"inclusive_end": True}) == reference(true, pred, ["A", "B"], "dict")
 
 
 def python_calls(function) -> int:
@@ -280,10 +280,10 @@ def test_optimal_matching_takes_the_exact_span_whatever_the_order():
     assert (greedy["correct"], greedy["incorrect"], greedy["spurious"], greedy["missed"]) \
         == (0, 1, 1, 1)
     for order in (pred, [pred[0][::-1]]):
-        optimal = semeval_scores(prepare(true, order), matching="optimal")[0]["strict"]
+        optimal = semeval_scores(prepare(true, order), pairing="optimal")[0]["strict"]
         assert (optimal["correct"], optimal["incorrect"], optimal["spurious"],
                 optimal["missed"]) == (1, 1, 0, 0)
-    rows = semeval_instances(prepare(true, pred), ["strict"], matching="optimal")["strict"]
+    rows = semeval_instances(prepare(true, pred), ["strict"], pairing="optimal")["strict"]
     assert [(r["outcome"], r["pred"]["end"], r["gold"]["end"]) for r in rows] == [
         ("incorrect", 4, 4), ("correct", 2, 2)]
 
@@ -302,7 +302,7 @@ def test_optimal_matching_does_not_depend_on_the_order_of_the_spans(rnd):
     shuffled = [rnd.sample(spans, len(spans)) for spans in true], \
         [rnd.sample(spans, len(spans)) for spans in pred]
     for min_overlap in (0.01, 0.5):
-        options = dict(min_overlap=min_overlap, matching="optimal")
+        options = dict(min_overlap=min_overlap, pairing="optimal")
         first = semeval_of(true, pred, **options)
         assert semeval_of(*shuffled, **options) == first
         listed = semeval_instances(prepare(true, pred, inputs={'inclusive_end': True}), **options)
@@ -319,7 +319,7 @@ def test_optimal_matching_does_not_depend_on_the_order_of_the_spans(rnd):
 def test_optimal_matching_of_a_long_sentence_is_linear_in_its_spans():
     def calls(n):
         prepared = prepare([["B-PER", "I-PER", "O"] * n], [["B-PER", "B-PER", "O"] * n])
-        return python_calls(lambda: semeval_scores(prepared, matching="optimal"))
+        return python_calls(lambda: semeval_scores(prepared, pairing="optimal"))
     calls(10)
     small, large = calls(400), calls(1600)
     assert large < 5 * small
@@ -356,8 +356,8 @@ def test_bad_matching_options():
         semeval_instances(prepared, min_overlap=0)
     with pytest.raises(TypeError, match="min_overlap must be a number in"):
         semeval_scores(prepared, min_overlap="1%")
-    with pytest.raises(ValueError, match="unknown matching 'best'; choose 'greedy'"):
-        semeval_scores(prepared, matching="best")
+    with pytest.raises(ValueError, match="unknown pairing 'best'; choose 'greedy'"):
+        semeval_scores(prepared, pairing="best")
     with pytest.raises(ValueError, match="unknown schema 'loose'"):
         semeval_instances(prepared, ["loose"])
 

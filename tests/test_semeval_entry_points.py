@@ -1,6 +1,6 @@
 """nervaluate's minimum overlap and per-instance listings through every entry point:
-``faireval.score(min_overlap=..., matching=..., return_instances=True)``, the evaluate
-module and ``nerlens faireval --min-overlap F --matching M --instances --csv FILE``,
+``faireval.score(min_overlap=..., pairing=..., return_instances=True)``, the evaluate
+module and ``nerlens faireval --min-overlap F --pairing M --instances --csv FILE``,
 against nervaluate 1.2.1 (a test-only dependency) on random spans."""
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_the_api_equals_nervaluate(percent, rnd):
         assert {f: got["semeval"][schema][f] for f in FIELDS} == counts[schema], schema
         assert indices_of(got["semeval_instances"][schema]) == indices[schema], schema
     assert got["options"]["min_overlap"] == percent / 100
-    assert got["options"]["matching"] == "greedy"
+    assert got["options"]["pairing"] == "greedy"
     # optimal matching: the same spans counted, each exactly once
     optimal = faireval.score(true, pred, tokens=TOKENS, inputs={'inclusive_end': True},
                              schemas="semeval", min_overlap=percent / 100,
@@ -131,12 +131,12 @@ def test_the_cli_writes_a_csv_per_system_and_keeps_json_lean(tmp_path, capsys):
     two = write_jsonl(tmp_path / "two.jsonl", true)
     capsys.readouterr()
     assert main(["faireval", "--jsonl", gold, one, two, "--inclusive-end", "--schemas",
-                 "strict", "--matching", "optimal", "--csv", str(tmp_path / "out.csv"),
+                 "strict", "--pairing", "optimal", "--csv", str(tmp_path / "out.csv"),
                  "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert all("semeval_instances" not in result for result in out.values())
     assert sorted(p.name for p in tmp_path.glob("out-*.csv")) == ["out-one.csv", "out-two.csv"]
-    assert all(result["options"]["matching"] == "optimal" for result in out.values())
+    assert all(result["options"]["pairing"] == "optimal" for result in out.values())
 
 
 def test_the_module_equals_the_api():
@@ -144,7 +144,7 @@ def test_the_module_equals_the_api():
     true_tags = [["O"] * WIDTH]
     pred_tags = [["B-A", "I-A", "O"] + ["O"] * (WIDTH - 3)]
     true_tags[0][1:4] = ["B-A", "I-A", "I-A"]
-    options = dict(schemas="semeval", min_overlap=0.5, matching="optimal",
+    options = dict(schemas="semeval", min_overlap=0.5, pairing="optimal",
                    return_instances=True)
     metric = evaluate.load(str(REPO / "metrics" / "faireval"))
     module = metric.compute(references=true_tags, predictions=pred_tags, **options)
@@ -159,9 +159,10 @@ def test_the_module_equals_the_api():
 
 @pytest.mark.parametrize("options, message", [
     (dict(min_overlap=0.5), "min_overlap applies to the SemEval-2013 schemas"),
-    (dict(matching="optimal"), "matching applies"),
+    (dict(pairing="optimal"), "pairing applies"),
     (dict(return_instances=True), "return_instances applies"),
-    (dict(schemas="semeval", matching="best"), "unknown matching 'best'"),
+    (dict(schemas="semeval", pairing="best"),
+     "pairing must be one of 'greedy', 'optimal', not 'best'"),
     (dict(schemas="semeval", min_overlap=0), r"min_overlap must be a fraction"),
 ])
 def test_semeval_options_without_schemas_or_out_of_range_are_refused(options, message):

@@ -150,6 +150,7 @@ def compute(args) -> dict:
                                   comment_prefix=files.comment_prefix,
                                   encoding=files.encoding, missing_tag=files.missing_tag)
         pos = [pos_corpus.tags(GOLD, i) for i in range(pos_corpus.n_sentences)]
+        kwargs["ignore_punct"] = True   # no FLAGS row: it needs the POS column read here
     evaluation = Evaluation(corpus, args.scheme, args.mode)  # gold decoded once
     return {name: with_confusion(faireval.score(evaluation, name, pos=pos, options=kwargs)
                                  .to_dict(beta=args.beta), evaluation, name, args.confusion)
