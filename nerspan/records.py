@@ -324,8 +324,10 @@ class FileOptions(Record):
         parse=optional(int))
     pred_tag_column: int = option(-1, "the position of a prediction file's tag column.",
                                   _integer, parse=int)
-    train_tag_column: int = option(-1, "the position of the training file's tag column.",
-                                   _integer, parse=int)
+    train_tag_column: int | None = option(
+        None, "the position of the training file's tag column (default last, unless "
+        "another column holds tags of the same types: then say which).", _optional_integer,
+        parse=optional(int))
     train_token_column: int = option(0, "the position of the training file's tokens.",
                                      _integer, parse=int)
     comment_prefix: str | None = option(

@@ -110,8 +110,8 @@ def test_the_gold_column_given_reads_it_in_every_api_reader(files):
     assert read_columns(system, {"gold": 1}).tags("gold", 0) == GOLD[0]
     corpus, names = read_systems(system, [pred], inputs={'gold_tag_column': 1})
     assert nerspan.score(corpus.paired("gold", names[0])).micro() == pytest.approx((P, R, F1))
-    report = nerlens.build_report(system, {"s": pred}, gold_tag_column=1, bootstrap=0,
-                            figures=False, families=["faireval"])
+    report = nerlens.build_report(system, {"s": pred}, inputs={"gold_tag_column": 1},
+                                  bootstrap=0, figures=False, families=["faireval"])
     assert report.estimates["s"]["entity_f1"] == pytest.approx(F1)
     experiment = nerlens.run_experiment(
         {"d": {"gold": system, "systems": {"s": pred}, "gold_tag_column": 1}}, bootstrap=0,
@@ -122,11 +122,14 @@ def test_the_gold_column_given_reads_it_in_every_api_reader(files):
     assert nerspan.score(corpus.paired("gold", names[0])).micro() == (1.0, 1.0, 1.0)
 
 
-def test_the_old_name_of_read_golds_column_still_reads_it(files):
+def test_the_old_name_of_read_golds_column_names_the_new_one(files):
     from nerspan.reading.systems import read_gold
 
-    with pytest.warns(DeprecationWarning, match=r"read_gold\(tag_column=\.\.\.\) is deprecated"):
-        assert read_gold(files["system"], tag_column=1).tags("gold", 1) == GOLD[1]
+    # deprecated in 0.1 (a warning), an error naming the new spelling in 0.2
+    with pytest.raises(TypeError, match=r"read_gold\(\) takes no tag_column since nerlens "
+                                        r"0\.2: inputs=\{'gold_tag_column': 1\}"):
+        read_gold(files["system"], tag_column=1)
+    assert read_gold(files["system"], inputs={"gold_tag_column": 1}).tags("gold", 1) == GOLD[1]
 
 
 def test_conll2003s_layout_reads_its_ner_column_without_a_column_given(tmp_path):
@@ -258,9 +261,10 @@ PIPELINE = [[{"entity_group": "PER", "start": 0, "end": 10, "word": "John Smith"
             [{"entity_group": "PER", "start": 0, "end": 3, "word": "Ada", "score": 0.9}]]
 
 
-def scored(family: str, references, predictions, **options):
+def scored(family: str, references, predictions, tokens=None, **inputs):
     extra = NEEDS_TRAIN if family in ("tough_mentions", "hardeval", "attribute_buckets") else {}
-    return SCORES[family].score(references, predictions, **extra, **options).to_dict()
+    return SCORES[family].score(references, predictions, tokens=tokens, inputs=inputs,
+                                **extra).to_dict()
 
 
 def without_repairs(result: dict) -> dict:
@@ -310,7 +314,8 @@ def test_characters_off_word_boundaries_say_why_they_are_characters_and_snap_wor
 
 
 def test_an_unknown_offsets_value_is_refused():
-    with pytest.raises(ValueError, match=r"offsets must be one of 'tokens', 'chars', not 'char'"):
+    with pytest.raises(ValueError,
+                       match=r"offsets must be one of None, 'tokens', 'chars', not 'char'"):
         nerspan.score(GOLD, PRED, inputs={'offsets': "char"})
 
 

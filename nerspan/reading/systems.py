@@ -219,7 +219,7 @@ def _check_generated_words(corpus: Corpus, words: list, lines: list, path) -> No
                                      path=os.fspath(path), line=lines[k])
 
 
-@migrated
+@migrated(tag_column="inputs={{'gold_tag_column': {value!r}}}")
 def read_gold(gold, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
               check: bool = True, outside_scheme_is_error: bool = False,
               on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:

@@ -59,7 +59,8 @@ def _train_corpus(train, inputs: InputOptions) -> Corpus:
     if isinstance(train, Corpus):
         return train
     if isinstance(train, (str, os.PathLike)):
-        return read_columns(train, {GOLD: files.train_tag_column},
+        return read_columns(train, None if files.train_tag_column is None else
+                            {GOLD: files.train_tag_column},
                             token_column=files.train_token_column,
                             comment_prefix=files.comment_prefix, encoding=files.encoding,
                             missing_tag=files.missing_tag)
