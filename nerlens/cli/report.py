@@ -174,6 +174,49 @@ def _training(args):
     return read_training(args, outside_scheme_is_error=True)
 
 
+def _demo_inputs(args) -> tuple:
+    """``(corpus, names, train, notes, sources, scored, versions)`` of the --demo named."""
+    refuse_gold_versions(args, "--demo")
+    if args.scored:
+        raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
+                         "either --demo or files")
+    if args.demo == "confidence":
+        corpus, names, scored, train, notes, sources = confidence_demo(args)
+        return corpus, names, train, notes, sources, scored, {}
+    refuse_files_with_demo(args)
+    train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
+    if args.demo == "generative":
+        corpus, names = demo_generative_corpus()
+        sources = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
+                   "train": "demo: WNUT-17 train",
+                   "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
+                               **{name: f"demo: hand-written LLM-style responses ({file})"
+                                  for name, file in DEMO_GENERATED.items()}}}
+        return corpus, names, train, list(GENERATIVE_NOTES), sources, {}, {}
+    corpus, names = demo_corpus()
+    corpus = with_memorisation_baseline(train, corpus, "memorisation")
+    sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
+               "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
+                           "memorisation": "the memorisation baseline"}}
+    return (corpus, [*names, "memorisation"], train, [*DEMO_NOTES, MEMORISATION_NOTE],
+            sources, {}, {})
+
+
+def _file_inputs(args) -> tuple:
+    """``(corpus, names, train, notes, sources, scored, versions)`` of GOLD, the PRED,
+    --generated and --scored files, --gold-alt and --train."""
+    corpus, names = _evaluation_corpus(args)
+    corpus, versions = add_gold_versions(args, corpus)
+    scored = read_scored(args, corpus)
+    gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
+            else args.gold)
+    sources = {"gold": gold, "train": args.train,
+               "systems": {**dict(zip(names, list(args.predictions) + generated_paths(args))),
+                           **dict(zip(scored, args.scored or ()))},
+               **({"gold_alt": versions} if versions else {})}
+    return corpus, names, _training(args), [], sources, scored, versions
+
+
 def run(args) -> int:
     if is_experiment(args):
         if args.scored:
@@ -183,49 +226,8 @@ def run(args) -> int:
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)
-    if args.demo:
-        refuse_gold_versions(args, "--demo")
-    scored, versions = {}, {}
-    if args.demo and args.scored:
-        raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
-                         "either --demo or files")
-    if args.demo == "confidence":
-        corpus, names, scored, train, notes, sources = confidence_demo(args)
-    elif args.demo == "generative":
-        refuse_files_with_demo(args)
-        corpus, names = demo_generative_corpus()
-        train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
-        notes = list(GENERATIVE_NOTES)
-        sources = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
-                  "train": "demo: WNUT-17 train",
-                  "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
-                              **{name: f"demo: hand-written LLM-style responses ({file})"
-                                 for name, file in DEMO_GENERATED.items()}}}
-    elif args.demo:
-        refuse_files_with_demo(args)
-        corpus, names = demo_corpus()
-        index = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
-        corpus = with_memorisation_baseline(index, corpus, "memorisation")
-        names.append("memorisation")
-        train = index
-        notes = [*DEMO_NOTES, MEMORISATION_NOTE]
-        sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
-                  "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
-                              "memorisation": "the memorisation baseline"}}
-    else:
-        corpus, names = _evaluation_corpus(args)
-        corpus, versions = add_gold_versions(args, corpus)
-        scored = read_scored(args, corpus)
-        train = _training(args)
-        notes = []
-        gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
-                else args.gold)
-        sources = {"gold": gold, "train": args.train,
-                   "systems": {**dict(zip(names, list(args.predictions)
-                                          + generated_paths(args))),
-                               **dict(zip(scored, args.scored or ()))},
-                   **({"gold_alt": versions} if versions else {})}
-
+    corpus, names, train, notes, sources, scored, versions = (
+        _demo_inputs(args) if args.demo else _file_inputs(args))
     result = build_report(None, corpus=corpus, system_names=names, train=train,
                           scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
                           bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
