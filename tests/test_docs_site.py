@@ -93,9 +93,10 @@ def test_every_example_on_the_page_runs(page, page_folder):
             exec(compile(code, str(page), "exec"), {"__name__": "__docs__"})
     for words in shell_commands(text):
         assert words[0] == "nerlens", f"{page.name}: a bash block runs nerlens only: {words}"
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        errors = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors):
             status = main(words[1:])
-        assert status == 0, f"{page.name}: {' '.join(words)} exited {status}"
+        assert status == 0, f"{page.name}: {' '.join(words)} exited {status}: {errors.getvalue()}"
 
 
 def test_the_pages_have_examples():
