@@ -11,6 +11,7 @@ from __future__ import annotations
 import doctest
 import re
 import shlex
+import textwrap
 from pathlib import Path
 
 from nerlens.families import family_names, unregister_family
@@ -57,8 +58,9 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 def page_files(text: str) -> dict:
     """File name -> content of every block marked ``<!-- file: NAME -->``: the example
     files a page shows, written where its examples run."""
-    return {name: code + "\n" for name, code in
-            re.findall(r"<!-- file: ([\w./-]+) -->\n```\w*\n(.*?)\n```", text, re.S)}
+    found = re.findall(r"^( *)<!-- file: ([\w./-]+) -->\n\1```\w*\n(.*?)\n\1```", text,
+                       re.S | re.M)      # indented: inside an admonition
+    return {name: textwrap.dedent(code) + "\n" for _, name, code in found}
 
 
 def shell_commands(text: str) -> list[list[str]]:
