@@ -3,8 +3,8 @@
 ``snippet(name)``: the code of the fenced block after ``<!-- snippet: NAME -->``, run by the
 integration tests. ``run_doctests(path)``: the ``>>>`` examples of a Markdown file, as
 doctests. ``page_files``, ``shell_commands`` and ``python_blocks``: a documentation page's
-example files (``<!-- file: NAME -->`` before a fenced block), its ``bash`` commands and
-its plain ``python`` blocks.
+example files (fenced blocks titled with a file name, ````text title="gold.txt"``), its
+``bash`` commands and its plain ``python`` blocks.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from nerlens.families import family_names, unregister_family
 
 from tests.conftest import REPO
 
-FENCE = r"```(\w*)\n(.*?)\n```"
+FENCE = r"```(\w*)[^\n]*\n(.*?)\n```"   # a fence may carry a title="..."
 
 
 def snippet(name: str, path: Path = REPO / "README.md") -> str:
@@ -56,9 +56,10 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 
 def page_files(text: str) -> dict:
-    """File name -> content of every block marked ``<!-- file: NAME -->``: the example
-    files a page shows, written where its examples run."""
-    found = re.findall(r"^( *)<!-- file: ([\w./-]+) -->\n\1```\w*\n(.*?)\n\1```", text,
+    """File name -> content of every fenced block titled with a file name
+    (````text title="gold.txt"``): the example files a page shows (the title shows their
+    name), written where its examples run."""
+    found = re.findall(r'^( *)```\w* title="([\w./-]+)"\n(.*?)\n\1```', text,
                        re.S | re.M)      # indented: inside an admonition
     return {name: textwrap.dedent(code) + "\n" for _, name, code in found}
 

@@ -2,7 +2,7 @@
 page is the parser's, and every example on every page runs as written.
 
 A page's examples run in a fresh folder holding the files the page shows
-(``<!-- file: NAME -->`` before a fenced block) and a link to ``metrics/``: its ``>>>``
+(fenced blocks titled ``title="NAME"``) and a link to ``metrics/``: its ``>>>``
 examples as doctests, its plain ``python`` blocks as scripts (a block that is one of the
 README's integration snippets is run by the integration tests instead: it needs a model
 or a Hub), and each command of its ``bash`` blocks through ``nerlens.cli.main``, which
