@@ -1,21 +1,14 @@
 """The README's examples run as written, and CI runs the README's test command."""
 from __future__ import annotations
 
-import doctest
-
-from nerlens.families import family_names, unregister_family
+from nerlens.families import family_names
 
 from .conftest import REPO
+from .readme_snippets import run_doctests
 
 
 def test_readme_python_examples():
-    before = set(family_names())
-    try:
-        result = doctest.testfile(str(REPO / "README.md"), module_relative=False,
-                                  optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    finally:   # the example registers a family: the other tests see the built-in ones
-        for name in set(family_names()) - before:
-            unregister_family(name)
+    result = run_doctests(REPO / "README.md")
     assert result.attempted > 0
     assert result.failed == 0
     assert "token_accuracy" not in family_names()
