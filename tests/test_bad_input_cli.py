@@ -675,8 +675,8 @@ def test_files_named_gold_are_systems_named_apart_from_gold(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("form", ["pair file", "prediction file"])
-@pytest.mark.parametrize("command", ["report --manifest", "hardeval --domains",
-                                     "buckets --datasets"])
+@pytest.mark.parametrize("command", ["report --manifest", "hardeval --manifest",
+                                     "buckets --manifest"])
 def test_a_manifest_file_named_gold_is_a_system_apart_from_gold(tmp_path, capsys, command,
                                                                 form):
     """A manifest's gold file holding the predictions, or its one prediction file, named
@@ -813,7 +813,7 @@ HINT_CASES = {
         r"--jsonl spans are scored as IOB2 tags: --scheme applies to tag files",
         "score --jsonl {spans} {spans}", r"FB1: 100.00"),
     "hardeval_without_train": (
-        {}, "hardeval {gold} {pred}", r"give --train FILE \(or --kfold K, or --domains",
+        {}, "hardeval {gold} {pred}", r"give --train FILE \(or --kfold K, or --manifest",
         "hardeval {gold} {pred} --train {train}", r"hardeval score = mean TER"),
     "hardeval_kfold_with_train": (
         {}, "hardeval {gold} {pred} --kfold 2 --train {train}", r"drop --train",

@@ -1,6 +1,6 @@
 """attribute_buckets beyond one dataset: equal-width buckets, the cross-dataset views and
 tests (zeta/rho per dataset, Friedman, Wilcoxon), their figures, and the CLI routes
-(``--equal-width``, ``--datasets MANIFEST``, ``--runs``, ``--plot``)."""
+(``--equal-width``, ``--manifest FILE``, ``--runs``, ``--plot``)."""
 from __future__ import annotations
 
 import json
@@ -125,23 +125,23 @@ def test_cli_datasets_manifest(files, capsys, tmp_path):
         name: {"train": "train.txt", "gold": "gold.txt",
                "predictions": {"A": "a.txt", "B": "b.txt"}} for name in ("one", "two")}))
     plots_dir = tmp_path / "charts"
-    assert main(["buckets", "--datasets", str(manifest), "--format", "json",
+    assert main(["buckets", "--manifest", str(manifest), "--format", "json",
                  "--plot", str(plots_dir)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"datasets", "runs", "attribute_wise", "significance"}
     assert out["datasets"]["one"]["A"]["f1"] == score(PRED_A).f1
     assert set(out["significance"]["wilcoxon"]) == {"B vs A"}
     assert sorted(p.name for p in plots_dir.iterdir()) == ["heatmap_datasets.png", "radar.png"]
-    assert main(["buckets", "--datasets", str(manifest), "--baseline", "B"]) == 0
+    assert main(["buckets", "--manifest", str(manifest), "--baseline", "B"]) == 0
     text = capsys.readouterr().out
     assert "A vs B" in text and "Friedman" in text and "Attribute-wise zeta" in text
-    assert main(["buckets", "--datasets", str(manifest), "--baseline", "C"]) == 2
+    assert main(["buckets", "--manifest", str(manifest), "--baseline", "C"]) == 2
     assert "not one of the systems" in capsys.readouterr().err
     manifest.write_text(json.dumps({"one": {"train": "train.txt", "gold": "gold.txt",
                                             "predictions": {"A": "a.txt"}},
                                     "two": {"train": "train.txt", "gold": "gold.txt",
                                             "predictions": {"B": "b.txt"}}}))
-    assert main(["buckets", "--datasets", str(manifest)]) == 2
+    assert main(["buckets", "--manifest", str(manifest)]) == 2
     assert "same systems" in capsys.readouterr().err
 
 

@@ -1,4 +1,4 @@
-"""``nerlens buckets --datasets MANIFEST`` reads a manifest as ``nerlens report --manifest``
+"""``nerlens buckets --manifest FILE`` reads a manifest as ``nerlens report --manifest``
 does (issue 37): a system's runs are its runs, not systems of their own (``spacy#1..#3``,
 and ``--baseline spacy`` failed), and its tests are Holm-corrected. The oracle of the
 tests is the experiment of the same manifest: it pairs the same runs, so its Wilcoxon on
@@ -28,7 +28,7 @@ def manifest(files):  # noqa: F811
 
 
 def test_runs_are_runs_and_the_tests_the_experiments(manifest, tmp_path, capsys):
-    assert main(["buckets", "--datasets", str(manifest), "--baseline", "spacy",
+    assert main(["buckets", "--manifest", str(manifest), "--baseline", "spacy",
                  "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["runs"]["a"] == {"spacy": ["spacy#1", "spacy#2", "spacy#3"],
@@ -57,7 +57,7 @@ def test_runs_are_runs_and_the_tests_the_experiments(manifest, tmp_path, capsys)
 
 
 def test_tests_are_holm_corrected(manifest, capsys):
-    assert main(["buckets", "--datasets", str(manifest), "--format", "json"]) == 0
+    assert main(["buckets", "--manifest", str(manifest), "--format", "json"]) == 0
     significance = json.loads(capsys.readouterr().out)["significance"]
     friedman = {(s, a): t for s, tests in significance["friedman"].items()
                 for a, t in tests.items()}
@@ -89,7 +89,7 @@ def test_holm_over_pairs_per_statistic():
 
 def test_text_names_systems_and_holm(manifest, tmp_path, capsys):
     plots = tmp_path / "charts"
-    assert main(["buckets", "--datasets", str(manifest), "--baseline", "oracle",
+    assert main(["buckets", "--manifest", str(manifest), "--baseline", "oracle",
                  "--plot", str(plots)]) == 0
     out = capsys.readouterr().out
     assert "#" not in out.split("Friedman")[0]           # systems, not their runs
@@ -97,5 +97,5 @@ def test_text_names_systems_and_holm(manifest, tmp_path, capsys):
     assert "over the runs of 2 datasets" in out and "Holm-adjusted" in out
     assert "spacy vs oracle" in out
     assert sorted(p.name for p in plots.iterdir()) == ["heatmap_datasets.png", "radar.png"]
-    assert main(["buckets", "--datasets", str(manifest), "--baseline", "spacy#1"]) == 2
+    assert main(["buckets", "--manifest", str(manifest), "--baseline", "spacy#1"]) == 2
     assert "not one of the systems" in capsys.readouterr().err

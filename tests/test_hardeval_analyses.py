@@ -129,21 +129,21 @@ def test_cli_domains_manifest(files, capsys):
     manifest.write_text(json.dumps({
         "news": {"train": "train.txt", "gold": "gold.txt", "predictions": {"sys": "gold.txt"}},
         "web": {"train": "train.txt", "gold": "gold.txt", "predictions": {"sys": "bad.txt"}}}))
-    code, out, _ = run(capsys, "hardeval", "--domains", manifest, "--format", "json")
+    code, out, _ = run(capsys, "hardeval", "--manifest", manifest, "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["domains"]["news"]["f1"] == 1.0 and data["domains"]["web"]["f1"] == 0.0
     assert data["f1"] == 0.5 and data["hardeval"] == 0.5
-    code, out, _ = run(capsys, "hardeval", "--domains", manifest)
+    code, out, _ = run(capsys, "hardeval", "--manifest", manifest)
     rows = [line.split() for line in out.splitlines()]
     assert rows[0] == ["domain", "F1", "hardeval", "score", "TER", "unseen", "label-shifted",
                        "other"]
     assert rows[-2][:3] == ["avg", "50.00", "50.00"]
     manifest.write_text(json.dumps({"news": {"gold": "gold.txt", "test": "x"}}))
-    code, _, err = run(capsys, "hardeval", "--domains", manifest)
+    code, _, err = run(capsys, "hardeval", "--manifest", manifest)
     assert code == 2 and "unknown key(s) test" in err and "domains.json" in err
     manifest.write_text("{not json")
-    code, _, err = run(capsys, "hardeval", "--domains", manifest)
+    code, _, err = run(capsys, "hardeval", "--manifest", manifest)
     assert code == 2 and "not JSON" in err
 
 

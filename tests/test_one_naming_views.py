@@ -63,9 +63,9 @@ def test_example_counts_name_their_kind(tmp_path, capsys):
 
 
 def test_zeta_is_written_one_way(manifest, tmp_path, capsys):  # noqa: F811
-    assert main(["buckets", "--datasets", str(manifest), "--format", "json"]) == 0
+    assert main(["buckets", "--manifest", str(manifest), "--format", "json"]) == 0
     views = json.loads(capsys.readouterr().out)["attribute_wise"]
-    assert main(["buckets", "--datasets", str(manifest)]) == 0
+    assert main(["buckets", "--manifest", str(manifest)]) == 0
     text = capsys.readouterr().out.splitlines()
     start = text.index(next(line for line in text if line.startswith("Attribute-wise zeta")))
     attributes = text[start + 1].split()[1:]

@@ -14,6 +14,7 @@ import faireval
 import hardeval
 import nerlens
 import nerspan
+from nerlens.cli import main
 import tough_mentions
 
 REPO = Path(__file__).resolve().parents[1]
@@ -81,3 +82,13 @@ def test_no_function_shadows_its_package():
 
 def test_the_version_is_0_2():
     assert nerspan.__version__.startswith("0.2.")
+
+
+@pytest.mark.parametrize("command, old", [("buckets", "--datasets"), ("hardeval", "--domains")])
+def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, capsys):
+    """``--manifest FILE`` in every command that reads one (report, buckets, hardeval);
+    0.1's ``--datasets`` and ``--domains`` are one usage error naming it."""
+    with pytest.raises(SystemExit) as stopped:   # argparse's usage error
+        main([command, old, "experiment.json"])
+    assert stopped.value.code == 2
+    assert f"{old} is --manifest since nerlens 0.2" in capsys.readouterr().err

@@ -26,7 +26,7 @@ def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_train_arguments(parser, required=False,
                         help_text="training column file (token first, tag last); with "
-                                  "--datasets each dataset names its own")
+                                  "--manifest each dataset names its own")
     parser.add_argument("--n-buckets", type=int, default=4, metavar="N",
                         help="buckets per attribute (default 4: XS, S, L, XL)")
     add_alias(parser, "--buckets", "--n-buckets", "n_buckets", type=int)
@@ -54,15 +54,16 @@ def add_arguments(parser) -> None:
                         help="write the charts (bar chart per attribute, heat map, "
                              "comparison of the first two systems) to DIR as PNG")
     parser.add_argument("--plot-format", default="png", choices=("png", "svg"))
-    parser.add_argument("--datasets", default=None, metavar="MANIFEST",
+    parser.add_argument("--manifest", default=None, metavar="FILE",
                         help="several datasets from a JSON manifest (name -> train, gold, "
                              "predictions; the same systems in each): zeta/rho per dataset, "
                              "Friedman and Wilcoxon over datasets, radar chart and heat map")
+    add_alias(parser, "--datasets", "--manifest", "manifest")
     parser.add_argument("--runs", action="store_true",
                         help="the PRED files are repeated runs of one system: Friedman test "
                              "across buckets over the runs")
     parser.add_argument("--baseline", default=None,
-                        help="with --datasets: the system the others are compared with "
+                        help="with --manifest: the system the others are compared with "
                              "(default: the first)")
 
 
@@ -184,7 +185,7 @@ def _training(args, path=None):
 def run(args) -> int:
     options = {k: v for k, v in from_args(args, ATTRIBUTE_BUCKETS).items()
                if k in attribute_buckets.BucketOptions.names()}
-    if args.datasets:
+    if args.manifest:
         return _run_datasets(args, options)
     train = _training(args)
     corpus, systems = load_systems_with_tokens(args)
@@ -222,18 +223,18 @@ def _run_datasets(args, options) -> int:
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own."""
     if args.gold or args.train or args.runs:
-        raise UsageError("--datasets reads every file from the manifest: give no GOLD, "
+        raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
                          "PRED, --train or --runs")
-    datasets = read_manifest(args.datasets, args)
+    datasets = read_manifest(args.manifest, args)
     systems = list(datasets[0].runs)
     results, runs = {}, {}
     for data in datasets:
         if list(data.runs) != systems:
-            raise UsageError(f"{args.datasets}: dataset {data.name!r} has systems "
+            raise UsageError(f"{args.manifest}: dataset {data.name!r} has systems "
                              f"{list(data.runs)}, the first one {systems}: give every "
                              "dataset the same systems")
         if not data.train:
-            raise UsageError(f"{args.datasets}: dataset {data.name!r} has no \"train\"")
+            raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
         train = _training(args, data.train)
         results[data.name] = compute(data.corpus, data.systems, train, args, options)
         runs[data.name] = data.runs

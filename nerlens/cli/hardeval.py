@@ -2,7 +2,7 @@
 
 Besides the scores (one row per system), the paper's other analyses:
 ``--kfold K`` identifies the subsets by k-fold cross-validation over GOLD itself,
-``--domains MANIFEST`` scores several (train, gold, prediction) domains and averages
+``--manifest FILE`` scores several (train, gold, prediction) domains and averages
 them, ``--tokens`` ranks the hard tokens of each subset, ``--corpus-stats`` prints the
 corpus statistics of its Tables 1-2 and the share of test tokens per subset (Table 4).
 """
@@ -30,7 +30,7 @@ def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_train_arguments(parser, required=False,
                         help_text="training column file (token first, tag last); not needed "
-                                  "with --kfold or --domains")
+                                  "with --kfold or --manifest")
     parser.add_argument("--strict-diff", action=argparse.BooleanOptionalAction,
                         default=False,
                         help="a token is diff only if its gold label never occurs with it "
@@ -45,9 +45,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--fold-seed", type=int, default=0,
                         help="seed of the --kfold sentence shuffle (default 0)")
     add_alias(parser, "--seed", "--fold-seed", "fold_seed", type=int)
-    parser.add_argument("--domains", default=None, metavar="MANIFEST",
+    parser.add_argument("--manifest", default=None, metavar="FILE",
                         help="score every domain of a JSON manifest (name -> train, gold, "
                              "predictions) and macro-average them, with entity F1")
+    add_alias(parser, "--domains", "--manifest", "manifest")
     parser.add_argument("--hard-tokens", action="store_true",
                         help="list the most frequent tokens of each hard subset with each "
                              "system's errors on them")
@@ -137,14 +138,14 @@ def stats_table(stats: dict) -> str:
 
 def _train_index(args):
     if not args.train:
-        raise UsageError("give --train FILE (or --kfold K, or --domains MANIFEST)")
+        raise UsageError("give --train FILE (or --kfold K, or --manifest FILE)")
     return load_training(args)
 
 
 def run(args) -> int:
     if args.top < 1:
         raise UsageError("--top must be at least 1")
-    if args.domains:
+    if args.manifest:
         return _run_domains(args)
     if args.corpus_stats:
         return _run_corpus_stats(args)
@@ -195,16 +196,16 @@ def _print(args, results: dict, systems: list, extra: dict) -> int:
 
 def _run_domains(args) -> int:
     if args.gold or args.kfold is not None or args.train:
-        raise UsageError("--domains reads every file from the manifest: give no GOLD, PRED, "
+        raise UsageError("--manifest reads every file from the manifest: give no GOLD, PRED, "
                          "--train or --kfold")
-    datasets = read_manifest(args.domains, args)
-    systems = _common_systems(datasets, args.domains)
+    datasets = read_manifest(args.manifest, args)
+    systems = _common_systems(datasets, args.manifest)
     out = {}
     for system in systems:
         domains = {}
         for data in datasets:
             if not data.train:
-                raise UsageError(f"{args.domains}: dataset {data.name!r} has no \"train\"")
+                raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
             column = system if system in data.systems else data.systems[0]
             domains[data.name] = dict(references=Evaluation(data.corpus, args.scheme,
                                                             args.mode),
