@@ -23,6 +23,9 @@ How results merge
   identity of ``merge``; two partials scored with different options do not merge.
 - Not yet merged: generated output (its grounding record lists sentences and texts) and
   ``matching="strings"``: score those in one pass.
+- A family merges through its descriptor's ``partial`` (``nerspan.family.Family``), its
+  partial a ``Mergeable``: tough_mentions does (``tough_mentions.partials``, whose
+  docstring says how); hardeval, faireval and attribute_buckets do not yet.
 
 >>> import nerspan
 >>> gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O"], ["I-ORG", "O"]]

@@ -57,12 +57,12 @@ class ToughMentionsPartial(Mergeable):
 
     Attributes:
         entity: nerspan's ``EntityPartial`` of the same sentences.
-        keys: per group of gold mentions, ``"TYPE text"`` (a type holds no whitespace:
-            the first space splits them); strings and tuples of numbers, so that a
-            partial of many groups costs the garbage collector nothing.
-        kind, size, hits: per group, its kind (``subsets.SEEN``, ...), mentions, hits.
-        rows: with ``return_mentions``, per group its listed mentions ``(sentence,
-            start, end, text as written, hit)`` by global sentence id; else ``()``.
+        groups: per entity type of gold mentions, sorted by type: ``(type, texts, kind,
+            size, hits, rows)``, each per group of the type's gold mentions with one
+            text: the text, its kind (``subsets.SEEN``, ...), mentions, hits and, with
+            ``return_mentions``, its listed mentions ``(sentence, start, end, text as
+            written, hit)`` by global sentence id (else ``rows`` is ``()``). Strings and
+            tuples of numbers: many groups cost the garbage collector nothing.
         options: ``score``'s result options as items, ``return_mentions``, ``listed``;
             ``()`` for the empty partial.
 
@@ -70,11 +70,7 @@ class ToughMentionsPartial(Mergeable):
     """
 
     entity: EntityPartial = field(default_factory=EntityPartial)
-    keys: tuple = ()
-    kind: tuple = ()
-    size: tuple = ()
-    hits: tuple = ()
-    rows: tuple = ()
+    groups: tuple = ()
     options: tuple = ()
 
     def __eq__(self, other) -> bool:
@@ -83,59 +79,67 @@ class ToughMentionsPartial(Mergeable):
     __hash__ = None
 
     def _canonical(self) -> tuple:
-        rows = self.rows or ((),) * len(self.keys)
-        return self.entity, self.options, dict(zip(self.keys, zip(self.kind, self.size,
-                                                                  self.hits, rows)))
+        return self.entity, self.options, {
+            name: dict(zip(texts, zip(kind, size, hits, rows or ((),) * len(texts))))
+            for name, texts, kind, size, hits, rows in self.groups}
 
     def merged_with(self, other: "ToughMentionsPartial") -> "ToughMentionsPartial":
-        """Group counts summed, listings merged (the first ``listed`` kept); the loop
-        runs over the smaller partial's groups."""
+        """Group counts summed, listings merged (the first ``listed`` kept)."""
         bound = dict(self.options)["listed"]
-        small, large = sorted((self, other), key=lambda part: len(part.keys))
-        at = dict(zip(large.keys, range(len(large.keys))))
-        keys, kind, size, hits, rows = (list(getattr(large, name)) for name in
-                                        ("keys", "kind", "size", "hits", "rows"))
-        for j, key in enumerate(small.keys):
-            i = at.get(key)
-            if i is None:
-                keys.append(key)
-                kind.append(small.kind[j])
-                size.append(small.size[j])
-                hits.append(small.hits[j])
-                rows.extend(small.rows[j:j + 1])
-                continue
-            size[i] += small.size[j]
-            hits[i] += small.hits[j]
-            if rows:
-                rows[i] = tuple(sorted(rows[i] + small.rows[j])[:bound])
-        return ToughMentionsPartial(self.entity.merge(other.entity), tuple(keys),
-                                    tuple(kind), tuple(size), tuple(hits), tuple(rows),
+        by_type = {group[0]: group for group in self.groups}
+        for group in other.groups:
+            old = by_type.get(group[0])
+            by_type[group[0]] = group if old is None else _merged_groups(old, group, bound)
+        return ToughMentionsPartial(self.entity.merge(other.entity),
+                                    tuple(by_type[name] for name in sorted(by_type)),
                                     self.options)
 
     def computed(self) -> "MergedToughMentions":
         """``score``'s ``to_dict()`` of every sentence merged here."""
         scores = self.entity.result()
         index = {name: i for i, name in enumerate(scores.types)}
-        types, _, texts = zip(*(key.partition(" ") for key in self.keys)) if self.keys \
-            else ((), (), ())
+        names, texts, kind, size, hits, rows = (
+            [part for group in self.groups for part in group[k]] if k else
+            [group[0] for group in self.groups for _ in group[1]] for k in range(6))
         text_index = {text: i for i, text in enumerate(dict.fromkeys(texts))}
         text_id = np.array([text_index[t] for t in texts], dtype=np.int64)
-        type_id = np.array([index[t] for t in types], dtype=np.int64)
-        masks = MentionSubsets(None, np.array(self.kind, dtype=np.int8),
+        type_id = np.array([index[name] for name in names], dtype=np.int64)
+        masks = MentionSubsets(None, np.array(kind, dtype=np.int8),
                                confusable(text_id, type_id, len(text_index)),
                                text_id).masks()
-        size, hits = (np.array(values, dtype=np.int64) for values in (self.size, self.hits))
+        size, hits = (np.array(values, dtype=np.int64) for values in (size, hits))
         counts = SubsetCounts(scores.types, *({name: np.bincount(
             type_id[mask], weights=values[mask], minlength=len(index)).astype(np.int64)
             for name, mask in masks.items()} for values in (size, hits)),
             scores.predicted, scores.correct)
         options = dict(self.options)
         bound, listed = options.pop("listed"), options.pop("return_mentions")
-        listing = _listing(masks, types, self.rows, bound) if listed else None
+        listing = _listing(masks, names, rows, bound) if listed else None
         zero_division = ((["precision"] if not scores.n_predicted else [])
                          + (["recall"] if not scores.n_gold else []))
         return MergedToughMentions(counts, scores.micro(), zero_division, options,
                                    scores.repairs, listing)
+
+
+def _merged_groups(a: tuple, b: tuple, bound: int | None) -> tuple:
+    """One type's groups of two partials as one; the loop runs over the smaller."""
+    small, large = sorted((a, b), key=lambda group: len(group[1]))
+    at = dict(zip(large[1], range(len(large[1]))))
+    texts, kind, size, hits, rows = (list(part) for part in large[1:])
+    for j, text in enumerate(small[1]):
+        i = at.get(text)
+        if i is None:
+            texts.append(text)
+            kind.append(small[2][j])
+            size.append(small[3][j])
+            hits.append(small[4][j])
+            rows.extend(small[5][j:j + 1])
+            continue
+        size[i] += small[3][j]
+        hits[i] += small[4][j]
+        if rows:
+            rows[i] = tuple(sorted(rows[i] + small[5][j])[:bound])
+    return (large[0], tuple(texts), tuple(kind), tuple(size), tuple(hits), tuple(rows))
 
 
 @dataclass(frozen=True)
@@ -193,32 +197,39 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     entity = spans_partial(subsets.gold, pred, 0.0, shard)
     hit, _ = match(subsets.gold, pred)
     rows = _rows(corpus, subsets, hit, shard) if options.return_mentions else None
-    return ToughMentionsPartial(entity, *_groups(subsets, hit, rows, bound), (
+    return ToughMentionsPartial(entity, _groups(subsets, hit, rows, bound), (
         *result_options(options.case_sensitive, context.scheme, context.mode).items(),
         ("return_mentions", options.return_mentions), ("listed", bound)))
 
 
 def _groups(subsets: MentionSubsets, hit: np.ndarray, rows: list | None,
             bound: int | None) -> tuple:
-    """The shard's gold mentions by (text, type): ``ToughMentionsPartial``'s ``keys``,
-    ``kind``, ``size``, ``hits`` and ``rows``."""
+    """The shard's gold mentions by type, then text: ``ToughMentionsPartial.groups``."""
     gold = subsets.gold
-    n_types = max(len(gold.types), 1)
-    key = subsets.text_id * n_types + gold.type
+    n_texts = max(len(subsets.texts), 1)
+    key = gold.type.astype(np.int64) * n_texts + subsets.text_id
     keys, group, sizes = np.unique(key, return_inverse=True, return_counts=True)
+    if not len(keys):
+        return ()
     hits = np.bincount(group, weights=hit, minlength=len(keys)).astype(np.int64)
     kinds = np.zeros(len(keys), dtype=np.int8)
     kinds[group] = subsets.kind
-    listed = ()
+    listed = None
     if rows is not None:
-        found = [[] for _ in keys]
+        listed = [[] for _ in keys]
         for g, row in zip(group.tolist(), rows):
-            found[g].append(row)  # in corpus order: the first are kept
-        listed = tuple(tuple(group_rows[:bound]) for group_rows in found)
-    names = [f"{gold.types[k % n_types]} {subsets.texts[k // n_types]}"
-             for k in keys.tolist()]
-    return (tuple(names), tuple(kinds.tolist()), tuple(sizes.tolist()),
-            tuple(hits.tolist()), listed)
+            listed[g].append(row)  # in corpus order: the first are kept
+    type_of, text_of = np.divmod(keys, n_texts)
+    cuts = np.flatnonzero(np.diff(type_of)) + 1
+    out = []
+    for a, b in zip([0, *cuts.tolist()], [*cuts.tolist(), len(keys)]):
+        out.append((gold.types[int(type_of[a])],
+                    tuple(subsets.texts[i] for i in text_of[a:b].tolist()),
+                    tuple(kinds[a:b].tolist()), tuple(sizes[a:b].tolist()),
+                    tuple(hits[a:b].tolist()),
+                    () if listed is None else tuple(tuple(found[:bound])
+                                                    for found in listed[a:b])))
+    return tuple(out)
 
 
 def _rows(corpus, subsets: MentionSubsets, hit: np.ndarray, shard: Shard) -> list:
