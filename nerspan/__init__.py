@@ -31,6 +31,7 @@ from .train_index import TrainIndex
 from .evaluation import Evaluation, resolve
 from .generative import score_strings  # registers generated predictions as an input form
 from .dial import sweep
+from .partials import EntityPartial, partial  # statistics that merge (METHODS §7)
 
 
 __version__ = "0.2.0"

@@ -255,6 +255,13 @@ class Family:
       decoding; ``plot_command``: the command that draws its per-system figures for every
       system; ``experiment``: its ``ExperimentPart``.
     - ``logged``: what the Trainer logs (``Logged``).
+    - ``partial``: optional, ``partial(references, predictions=None, *, the options of
+      score, first_sentence=0 or sentence_ids=...)`` -> a picklable partial of one shard
+      of the sentences, with ``merge`` (``+``, the empty partial its identity) and
+      ``result()`` (``score``'s ``to_dict()`` on the concatenated shards; METHODS.md
+      §7, ``nerspan.partials``). None: the family computes in one pass only. Families
+      that have it: tough_mentions (and nerspan's entity scores, ``nerspan.partial``);
+      hardeval, faireval and attribute_buckets not yet (``merges`` says which).
     """
 
     name: str
@@ -279,13 +286,16 @@ class Family:
     plot_command: str | None = None
     experiment: ExperimentPart | None = None
     logged: Logged = field(default_factory=Logged)
+    partial: Callable | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise ValueError(f"a family's name is a Python identifier (its package's name), "
                              f"not {self.name!r}")
-        if not callable(self.score):
-            raise TypeError(f"family {self.name!r}: score must be callable")
+        for name in ("score", "partial"):
+            if name == "score" or self.partial is not None:
+                if not callable(getattr(self, name)):
+                    raise TypeError(f"family {self.name!r}: {name} must be callable")
         if isinstance(self.order, bool) or not isinstance(self.order, int):
             raise TypeError(f"family {self.name!r}: order must be an int, not {self.order!r}")
         for name in ("headline", "same_as_entity", "findings"):
@@ -297,6 +307,11 @@ class Family:
         if wrong:
             raise TypeError(f"family {self.name!r}: headline takes Headline records and "
                             f"findings Rule records, not {wrong[0]!r}")
+
+    @property
+    def merges(self) -> bool:
+        """Whether the family computes from partials that merge (``partial``)."""
+        return self.partial is not None
 
     def key(self, statistic: str) -> str:
         """The full name of one of its statistics (``"hardeval.ter"``)."""

@@ -27,8 +27,9 @@ from .errors import DecodingWarning
 from .flat import GOLD, side_name
 from .options import check_int
 from .schemes import check_mode, get_scheme
-from .scores import EntityScores, entity_scores
-from .spans import LabelTable, Repairs, check_tags, decode, repairs_dict
+from .partials import EntityPartial, Shard, merged, spans_partial
+from .scores import EntityScores
+from .spans import LabelTable, check_tags, decode
 
 # Tokens per block of whole sentences: the spans of a whole 100 MB file would add 0.6x
 # the file to the peak memory; a block of 2**18 tokens adds 6 MiB and scores it as fast
@@ -85,7 +86,8 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
         corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={}))
     for column in (GOLD, *systems):  # before the blocks: errors name the corpus's sentence
         check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
-    parts = {name: [] for name in systems}  # per system, per block: _BlockScores
+    parts = {name: [] for name in systems}  # per system, per block: its EntityPartial
+    same_tags = dict.fromkeys(systems, 0)
     numbers = corpus.source.sentence_numbers
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DecodingWarning)
@@ -93,12 +95,11 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
             gold = decode(block, GOLD, scheme, mode, table)
             for name in systems:
                 pred = decode(block, name, scheme, mode, table)
-                same_tags = np.count_nonzero(block.column(name) == block.column(GOLD))
-                parts[name].append(_BlockScores(
-                    entity_scores(gold, pred), _shifted(gold.repairs, first, numbers),
-                    _shifted(pred.repairs, first, numbers), int(same_tags)))
-    return {name: _summed(parts[name], corpus.n_tokens, generated.get(name))
-            for name in systems}
+                same_tags[name] += int(np.count_nonzero(block.column(name)
+                                                        == block.column(GOLD)))
+                parts[name].append(spans_partial(gold, pred, 0.0, Shard(first), numbers))
+    return {name: _token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name],
+                                generated.get(name)) for name in systems}
 
 
 def sentence_blocks(corpus: Corpus, size: int = SCORE_BLOCK):
@@ -115,48 +116,18 @@ def sentence_blocks(corpus: Corpus, size: int = SCORE_BLOCK):
         yield first, corpus.block(first, stop)
 
 
-@dataclasses.dataclass(frozen=True)
-class _BlockScores:
-    """One system on one block: its scores, both columns' repairs with sentences
-    counted in the whole corpus, and how many tokens have the gold tag."""
-
-    scores: EntityScores
-    gold_repairs: Repairs
-    pred_repairs: Repairs
-    same_tags: int
-
-
-def _summed(parts: list, n_tokens: int, generated=None) -> TokenScores:
-    """One system's scores from its blocks (``_BlockScores``, in corpus order): the
-    mention counts summed, the repairs merged; as ``entity_scores`` gives for the whole
-    corpus, with ``tokens`` and ``accuracy``. ``generated``: the record of a generated
-    system, whose ungrounded entities are wrong predictions."""
-    pred_repairs = dataclasses.replace(Repairs.merged([p.pred_repairs for p in parts]),
-                                       generated=generated)
-    unplaced = pred_repairs.unplaced()
-    types = tuple(sorted({t for p in parts for t in p.scores.types} | set(unplaced)))
-    index = {name: i for i, name in enumerate(types)}
-    counts = np.zeros((3, len(types)), dtype=np.int64)  # gold, predicted, correct
-    for part in parts:
-        at = [index[name] for name in part.scores.types]
-        counts[:, at] += (part.scores.gold, part.scores.predicted, part.scores.correct)
-    for name, n in unplaced.items():
-        counts[1, index[name]] += n
-    present = np.flatnonzero((counts[0] > 0) | (counts[1] > 0))
-    first = parts[0].scores
-    repairs = repairs_dict(Repairs.merged([p.gold_repairs for p in parts]), pred_repairs)
-    return TokenScores(tuple(types[i] for i in present), gold=counts[0, present],
-                       predicted=counts[1, present], correct=counts[2, present],
-                       zero_division=first.zero_division, repairs=repairs,
-                       options=first.options, n_tokens=n_tokens,
-                       same_tags=sum(p.same_tags for p in parts))
-
-
-def _shifted(repairs: Repairs, first: int, numbers) -> Repairs:
-    """``repairs`` of a block starting at sentence ``first``, sentences of the corpus,
-    named by the corpus's sentence ``numbers`` (a block's own are a slice of them)."""
-    return dataclasses.replace(repairs, sentences=tuple(s + first for s in repairs.sentences),
-                               sentence_numbers=numbers)
+def _token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
+                  generated=None) -> TokenScores:
+    """One system's ``TokenScores`` from its blocks' partials merged; ``generated``: the
+    record of a generated system, whose ungrounded entities are wrong predictions
+    (added once, to the whole: a block's counts never hold them)."""
+    if generated is not None:
+        whole = dataclasses.replace(whole, pred_repairs=dataclasses.replace(
+            whole.pred_repairs, generated=generated))
+    scores = whole.result()
+    return TokenScores(**{f.name: getattr(scores, f.name)
+                          for f in dataclasses.fields(EntityScores)},
+                       n_tokens=n_tokens, same_tags=same_tags)
 
 
 __all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores"]

@@ -23,6 +23,7 @@ from . import analysis
 from .analysis import check_min_share, recall_spread, small_subsets
 from .core import (ALL_SUBSETS, HEADLINE, ToughMentionsOptions, ToughMentionsResult,
                    gold_subsets, score, score_subsets)
+from .partials import MergedToughMentions, ToughMentionsPartial, partial
 from .subsets import (KIND_KEYS, NAMING, SEEN, SUBSET_LEGEND, SUBSET_NAMES, SUBSETS,
                       UNSEEN_TOKENS, UNSEEN_TYPE, MentionSubsets, SubsetNaming, classify,
                       confusable, training_pairs)
@@ -31,7 +32,7 @@ from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
 __all__ = [
     "FAMILY",
-    "score", "score_subsets", "gold_subsets", "ToughMentionsOptions", "ToughMentionsResult",
+    "score", "partial", "ToughMentionsPartial", "MergedToughMentions", "score_subsets", "gold_subsets", "ToughMentionsOptions", "ToughMentionsResult",
     "HEADLINE",
     "ALL_SUBSETS", "SUBSETS", "SUBSET_NAMES", "NAMING", "SubsetNaming", "SUBSET_LEGEND",
     "KIND_KEYS", "SEEN", "UNSEEN_TYPE",

@@ -81,53 +81,24 @@ class ToughMentionsResult(Result):
         """The documented keys: overall P/R/F1, recall per subset, counts, per type,
         composition; ``hits``, ``undefined`` (which of precision and recall, nerspan's
         entity scores, took ``zero_division=0``), ``options``, ``repairs`` (and
-        ``mentions``) besides. A recall over an empty subset is None.
-
-        The composition sits beside the counts it divides, so that no type name can
-        clash with it: ``composition`` holds each subset's share of all gold mentions,
-        ``per_type[t]["composition"]`` its share of the gold mentions of type ``t``.
+        ``mentions``) besides. A recall over an empty subset is None (``counts_dict``).
         """
         masks = self.subsets.masks()
         gold = self.subsets.gold
-        size = {name: self._by_type(mask) for name, mask in masks.items()}
-        hits = {name: self._by_type(mask & self.hit) for name, mask in masks.items()}
-        n_all = int(size["all"].sum())
-        out = {"precision": self.precision, "recall": self.recall, "f1": self.f1}
-        for name in SUBSETS:
-            out[f"recall_{name}"] = _ratio(int(hits[name].sum()), int(size[name].sum()))
-        out["counts"] = {name: int(size[name].sum()) for name in ALL_SUBSETS}
-        out["hits"] = {name: int(hits[name].sum()) for name in ALL_SUBSETS}
-        per_type = {}
         predicted, correct = self._predicted_by_type()
-        for t in self.types:
-            i = gold.types.index(t)
-            row = entity_row(correct[i], predicted[i], size["all"][i]) \
-                if predicted is not None else \
-                {"recall": _ratio(int(hits["all"][i]), int(size["all"][i]))}
-            row.update({f"recall_{name}": _ratio(int(hits[name][i]), int(size[name][i]))
-                        for name in SUBSETS})
-            row["counts"] = {name: int(size[name][i]) for name in ALL_SUBSETS}
-            row["hits"] = {name: int(hits[name][i]) for name in ALL_SUBSETS}
-            row["composition"] = {name: _ratio(int(size[name][i]), int(size["all"][i]))
-                                  for name in ALL_SUBSETS}
-            per_type[t] = row
-        out["per_type"] = per_type
-        out["composition"] = {name: _ratio(int(size[name].sum()), n_all) for name in ALL_SUBSETS}
-        out["undefined"] = self.undefined(out)
-        out["options"] = dict(self.options)
-        out["repairs"] = dict(self.repairs) or repairs_dict(None, None)
-        if self.mentions is not None:
-            out["mentions"] = self.mentions
-        return out
-
-    def undefined(self, out: dict | None = None) -> list:
-        """The top-level keys whose value took ``zero_division`` (precision, recall:
-        nerspan's entity scores) or is None (a recall over an empty subset)."""
+        counts = SubsetCounts(gold.types, {name: self._by_type(mask)
+                                           for name, mask in masks.items()},
+                              {name: self._by_type(mask & self.hit)
+                               for name, mask in masks.items()}, predicted, correct)
         zero_division = ((["precision"] if not len(self.pred_sentence) else [])
                          + (["recall"] if not len(self.hit) else []))
-        if out is None:
-            return self.to_dict()["undefined"]
-        return undefined_keys(out, zero_division)
+        return counts_dict((self.precision, self.recall, self.f1), counts, zero_division,
+                           self.options, self.repairs, self.mentions)
+
+    def undefined(self) -> list:
+        """The top-level keys whose value took ``zero_division`` (precision, recall:
+        nerspan's entity scores) or is None (a recall over an empty subset)."""
+        return self.to_dict()["undefined"]
 
     def _predicted_by_type(self) -> tuple:
         """Predicted and correct mentions per type id, or (None, None) without
@@ -180,6 +151,59 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
+@dataclass(frozen=True)
+class SubsetCounts:
+    """What a result's numbers are computed from, per type: ``size[subset]`` and
+    ``hits[subset]`` (gold mentions of the subset, and those predicted exactly; subset
+    keys ``ALL_SUBSETS``), ``predicted`` and ``correct`` mentions (or None), arrays in
+    the order of ``types`` (a type without gold mention gets no row)."""
+
+    types: tuple
+    size: dict
+    hits: dict
+    predicted: np.ndarray | None = None
+    correct: np.ndarray | None = None
+
+
+def counts_dict(scores: tuple, counts: SubsetCounts, zero_division: list, options: dict,
+                repairs: dict, mentions: dict | None = None) -> dict:
+    """A result's ``to_dict()`` (``ToughMentionsResult``, and merged partials'): overall
+    ``scores`` (precision, recall, F1), ``counts``; ``zero_division``: which of precision
+    and recall took it.
+
+    The composition sits beside the counts it divides, so that no type name can
+    clash with it: ``composition`` holds each subset's share of all gold mentions,
+    ``per_type[t]["composition"]`` its share of the gold mentions of type ``t``.
+    """
+    size, hits = counts.size, counts.hits
+    n_all = int(size["all"].sum())
+    out = dict(zip(("precision", "recall", "f1"), scores))
+    for name in SUBSETS:
+        out[f"recall_{name}"] = _ratio(int(hits[name].sum()), int(size[name].sum()))
+    out["counts"] = {name: int(size[name].sum()) for name in ALL_SUBSETS}
+    out["hits"] = {name: int(hits[name].sum()) for name in ALL_SUBSETS}
+    per_type = {}
+    for i in np.flatnonzero(size["all"]).tolist():
+        row = entity_row(counts.correct[i], counts.predicted[i], size["all"][i]) \
+            if counts.predicted is not None else \
+            {"recall": _ratio(int(hits["all"][i]), int(size["all"][i]))}
+        row.update({f"recall_{name}": _ratio(int(hits[name][i]), int(size[name][i]))
+                    for name in SUBSETS})
+        row["counts"] = {name: int(size[name][i]) for name in ALL_SUBSETS}
+        row["hits"] = {name: int(hits[name][i]) for name in ALL_SUBSETS}
+        row["composition"] = {name: _ratio(int(size[name][i]), int(size["all"][i]))
+                              for name in ALL_SUBSETS}
+        per_type[counts.types[i]] = row
+    out["per_type"] = per_type
+    out["composition"] = {name: _ratio(int(size[name].sum()), n_all) for name in ALL_SUBSETS}
+    out["undefined"] = undefined_keys(out, zero_division)
+    out["options"] = dict(options)
+    out["repairs"] = dict(repairs) or repairs_dict(None, None)
+    if mentions is not None:
+        out["mentions"] = mentions
+    return out
+
+
 @migrated
 def score(references, predictions=None, *, tokens=None, train=None, scheme: str | None = None,
           mode: str | None = None, label_list=None, inputs=None, case_sensitive: bool = True,
@@ -224,9 +248,20 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     """
     options = ToughMentionsOptions.of(options).with_keywords(
         case_sensitive=case_sensitive, return_mentions=return_mentions)
-    context, corpus, gold_column, pred_column = resolve(
-        references, predictions, scheme=scheme, mode=mode, train=train,
+    context, corpus, pred_column, table = scoring_inputs(
+        references, predictions, train=train, scheme=scheme, mode=mode,
         inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
+    subsets = gold_subsets(context, options.case_sensitive, table)
+    return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
+                         options.return_mentions, table, context)
+
+
+def scoring_inputs(references, predictions, *, train, scheme, mode,
+                   inputs: InputOptions) -> tuple:
+    """``(evaluation, corpus, pred column, label table)`` of ``score``'s arguments,
+    checked: the test words, the predictions and the training data are there."""
+    context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
+                                              mode=mode, train=train, inputs=inputs)
     if corpus.tokens is None:
         raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
                          "of each sentence) or a Corpus with tokens")
@@ -235,10 +270,8 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
                          f"Corpus with a {pred_column!r} column)")
     if context.index(train) is None:
         raise ValueError(f"tough_mentions needs training data: pass train=... ({TRAIN_FORMS})")
-    table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
-    subsets = gold_subsets(context, options.case_sensitive, table)
-    return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
-                         options.return_mentions, table, context)
+    return context, corpus, pred_column, LabelTable.build(corpus.labels,
+                                                          get_scheme(context.scheme))
 
 
 def gold_subsets(context: Evaluation, case_sensitive: bool = True,
@@ -274,14 +307,19 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     scores = entity_scores(gold, pred)
     precision, recall, f1 = scores.micro()
     repairs = dict(scores.repairs)
-    options = {"case_sensitive": subsets.case_sensitive, "scheme": get_scheme(scheme).name,
-               "mode": mode}
+    options = result_options(subsets.case_sensitive, scheme, mode)
     listed = _mention_rows(corpus, subsets, hit, context) if return_mentions else None
     return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
                                precision, recall, f1, options, repairs, listed, pred.type)
 
 
 # -- helpers -----------------------------------------------------------------------------
+def result_options(case_sensitive: bool, scheme: str, mode: str) -> dict:
+    """A result's ``options``: the case setting, the scheme's name and the mode."""
+    return {"case_sensitive": bool(case_sensitive), "scheme": get_scheme(scheme).name,
+            "mode": mode}
+
+
 def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
                   context: Evaluation | None = None) -> dict:
     """Subset key -> the gold mentions in it, in corpus order, as readable rows (their
@@ -299,5 +337,6 @@ def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
             for name, mask in subsets.masks().items()}
 
 
-__all__ = ["score", "score_subsets", "gold_subsets", "ToughMentionsOptions",
-           "ToughMentionsResult", "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES"]
+__all__ = ["score", "score_subsets", "gold_subsets", "scoring_inputs", "SubsetCounts",
+           "counts_dict", "result_options", "ToughMentionsOptions", "ToughMentionsResult",
+           "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES"]

@@ -6,6 +6,7 @@ from nerspan.family import Examples, ExperimentPart, Family, Headline, Logged, R
 from . import report
 from .analysis import check_min_share
 from .core import ToughMentionsOptions, score
+from .partials import partial
 
 FAMILY = Family(
     name="tough_mentions",
@@ -34,4 +35,5 @@ FAMILY = Family(
                   headline=("recall", "recall_unseen_any"),
                   trainer_keys=("recall_seen", "recall_unseen_tokens", "recall_unseen_type",
                                 "recall_tcm_all", "per_type/*/recall_unseen_any")),
+    partial=partial,
 )

@@ -86,6 +86,7 @@ class MentionSubsets:
         tcm: bool per mention: its text has at least two gold types in the test set.
         text_id: per mention, the id of its (normalised) text among the test texts.
         case_sensitive: whether texts were compared as they are or lowercased.
+        texts: the distinct (normalised) texts, by ``text_id`` (what partials merge by).
     """
 
     gold: Spans
@@ -93,6 +94,7 @@ class MentionSubsets:
     tcm: np.ndarray
     text_id: np.ndarray
     case_sensitive: bool = True
+    texts: tuple = ()
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -145,7 +147,7 @@ def classify(corpus: Corpus, gold: Spans, index: TrainIndex,
     kind = np.where(pair, SEEN, np.where(text_seen, UNSEEN_TYPE, UNSEEN_TOKENS)).astype(np.int8)
 
     return MentionSubsets(gold, kind, confusable(text_id, gold.type, len(test_ids)), text_id,
-                          bool(case_sensitive))
+                          bool(case_sensitive), tuple(test_ids))
 
 
 def confusable(text_id: np.ndarray, type_id: np.ndarray, n_texts: int) -> np.ndarray:

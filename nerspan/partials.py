@@ -1,0 +1,286 @@
+"""Partial statistics that merge (METHODS.md §7): entity scores shard by shard.
+
+``partial(shard)`` keeps, for one shard of the sentences, what ``nerspan.score``'s
+result is computed from; ``a.merge(b)`` (``a + b``) adds two partials; ``result()``
+gives the ``EntityScores`` that ``nerspan.score`` gives on the concatenated shards, the
+same ``to_dict()`` (and ``to_dict(beta=2)``) for any cut of the sentences and any order
+of merging.
+
+How results merge
+-----------------
+- A partial holds counts per entity type (gold, predicted and correct mentions), both
+  sides' repairs (``nerspan.spans.Repairs``), the options that shaped the numbers
+  (scheme, mode, ``zero_division``) and the number of sentences. Its size grows with the
+  types, not with the tokens.
+- Counts are summed. A ratio (precision, recall, F1, their averages, F-beta) is never
+  averaged over shards: ``result()`` computes it once, from the summed counts.
+- A sentence keeps its global id, its place in the whole input: a shard says where its
+  sentences sit (``first_sentence``, or ``sentence_ids`` in increasing order), and the
+  repairs name sentences by these ids, merged as ``Repairs.merged`` merges them (counts
+  summed, the first sentences by id kept); an input error inside a shard names the
+  sentence by its global id, as one pass would.
+- The empty partial (``EntityPartial()``, also what an empty shard gives) is the
+  identity of ``merge``; two partials scored with different options do not merge.
+- Not yet merged: generated output (its grounding record lists sentences and texts) and
+  ``matching="strings"``: score those in one pass.
+- A family merges through its descriptor's ``partial`` (``nerspan.family.Family``), its
+  partial a ``Mergeable``: tough_mentions does (``tough_mentions.partials``, whose
+  docstring says how); hardeval, faireval and attribute_buckets do not yet.
+
+>>> import nerspan
+>>> gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O"], ["I-ORG", "O"]]
+>>> pred = [["B-PER", "I-PER", "O"], ["O", "O"], ["B-ORG", "O"]]
+>>> a = partial(gold[:2], pred[:2])
+>>> b = partial(gold[2:], pred[2:], first_sentence=2)
+>>> merged = (a + b).result().to_dict()
+>>> merged == nerspan.score(gold, pred).to_dict()
+True
+>>> merged["recall"], merged["repairs"]["gold"]["sentences"]
+(0.6666666666666666, [2])
+"""
+from __future__ import annotations
+
+import dataclasses
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import reduce
+
+import numpy as np
+
+from .errors import EmptyInputError, NerspanError
+from .evaluation import resolve
+from .migration import migrated
+from .options import check_int, check_zero_division
+from .records import InputOptions
+from .schemes import get_scheme
+from .scores import EntityScores, entity_scores
+from .spans import LabelTable, Repairs, Spans, repairs_dict
+
+
+class Mergeable:
+    """What every family's partial keeps (a frozen dataclass with ``options``, the
+    options that shaped its numbers as ``(name, value)`` items, ``()`` when empty):
+    ``merge`` (``+``; ``sum`` too) refuses partials of other options and returns the
+    other partial when one is empty; ``result`` refuses the empty partial. A family's
+    partial defines ``merged_with(other)`` (two non-empty partials of the same options)
+    and ``computed()`` (its result)."""
+
+    options: tuple = ()
+
+    @property
+    def empty(self) -> bool:
+        """Nothing scored: the identity of ``merge``."""
+        return not self.options
+
+    def merge(self, other):
+        """Both partials' statistics as one."""
+        if type(other) is not type(self):
+            raise TypeError(f"a {type(self).__name__} merges with its kind, not "
+                            f"{type(other).__name__}")
+        if self.empty or other.empty:
+            return other if self.empty else self
+        if self.options != other.options:
+            raise ValueError(f"partials scored with different options do not merge: "
+                             f"{dict(self.options)} and {dict(other.options)}")
+        return self.merged_with(other)
+
+    def __add__(self, other):
+        return self.merge(other)
+
+    def __radd__(self, other):  # sum(partials) starts from 0
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    def result(self):
+        """The result of every sentence merged here: ``score``'s on the whole."""
+        if self.empty:
+            raise EmptyInputError("no sentence was scored: every partial merged is empty")
+        return self.computed()
+
+
+@dataclass(frozen=True)
+class EntityPartial(Mergeable):
+    """What ``nerspan.score``'s result of some sentences is computed from (see the
+    module docstring): plain tuples, so that a partial pickles small and compares equal.
+
+    Attributes:
+        types: the entity types with a gold or predicted mention, sorted.
+        gold, predicted, correct: mentions per type, in ``types`` order.
+        gold_repairs, pred_repairs: what decoding repaired, sentences by global id.
+        options: ``scheme``, ``mode``, ``zero_division`` as items; ``()`` when empty.
+        n_sentences: the sentences scored.
+    """
+
+    types: tuple = ()
+    gold: tuple = ()
+    predicted: tuple = ()
+    correct: tuple = ()
+    gold_repairs: Repairs | None = None
+    pred_repairs: Repairs | None = None
+    options: tuple = ()
+    n_sentences: int = 0
+
+    def merged_with(self, other: "EntityPartial") -> "EntityPartial":
+        """Counts summed per type, repairs merged."""
+        counts = {}
+        for part in (self, other):
+            for row in zip(part.types, part.gold, part.predicted, part.correct):
+                old = counts.get(row[0], (0, 0, 0))
+                counts[row[0]] = tuple(a + b for a, b in zip(old, row[1:]))
+        types = tuple(sorted(counts))
+        gold, predicted, correct = (tuple(counts[t][k] for t in types) for k in range(3))
+        return EntityPartial(types, gold, predicted, correct,
+                             _merged_repairs(self.gold_repairs, other.gold_repairs),
+                             _merged_repairs(self.pred_repairs, other.pred_repairs),
+                             self.options, self.n_sentences + other.n_sentences)
+
+    def computed(self) -> EntityScores:
+        """``nerspan.score``'s result of every sentence merged here. Entities of
+        generated output that found no span (``pred_repairs.unplaced()``, streaming's
+        whole record) are wrong predictions of their type."""
+        unplaced = self.pred_repairs.unplaced() if self.pred_repairs is not None else {}
+        types = tuple(sorted(set(self.types) | set(unplaced)))
+        index = {name: i for i, name in enumerate(types)}
+        counts = np.zeros((3, len(types)), dtype=np.int64)  # gold, predicted, correct
+        at = [index[name] for name in self.types]
+        counts[:, at] += np.array([self.gold, self.predicted, self.correct],
+                                  dtype=np.int64).reshape(3, -1)
+        for name, n in unplaced.items():
+            counts[1, index[name]] += n
+        present = np.flatnonzero((counts[0] > 0) | (counts[1] > 0))
+        options = dict(self.options)
+        return EntityScores(tuple(types[i] for i in present), counts[0, present],
+                            counts[1, present], counts[2, present],
+                            options.pop("zero_division"),
+                            repairs_dict(self.gold_repairs, self.pred_repairs), options)
+
+
+class Shard:
+    """Where a shard's sentences sit in the whole: sentence ``s`` of the shard is
+    ``sentence_ids[s]``, or ``first_sentence + s``; both checked (ids non-negative,
+    increasing, one per sentence of the shard)."""
+
+    def __init__(self, first_sentence: int = 0, sentence_ids=None):
+        self.first = check_int("first_sentence", first_sentence, minimum=0)
+        self.ids = None
+        if sentence_ids is None:
+            return
+        if first_sentence:
+            raise ValueError("give first_sentence or sentence_ids, not both")
+        ids = np.asarray(list(sentence_ids))
+        if len(ids) and (ids.dtype.kind not in "iu" or ids.ndim != 1 or ids.min() < 0
+                         or (np.diff(ids) <= 0).any()):
+            raise ValueError("sentence_ids: the global id of each sentence of the shard, "
+                             "non-negative integers in increasing order")
+        self.ids = ids.astype(np.int64)
+
+    def global_ids(self, sentences) -> np.ndarray:
+        """The global ids of the shard's sentences ``sentences`` (local indices)."""
+        sentences = np.asarray(sentences, dtype=np.int64)
+        return self.ids[sentences] if self.ids is not None else sentences + self.first
+
+    @contextmanager
+    def named(self):
+        """An input error raised inside names its sentence by its global id, as scoring
+        the whole would."""
+        try:
+            yield
+        except NerspanError as error:
+            if error.sentence is None or (self.ids is None and not self.first):
+                raise
+            raise type(error)(error.problem, int(self.global_ids(error.sentence)),
+                              error.path, error.line, side=error.side,
+                              position=error.position) from None
+
+    def read(self, read, predictions) -> tuple | None:
+        """``read()`` (a family's reading of the shard: ``(evaluation, corpus, ...)``),
+        or None for an empty shard (no sentence on either side)."""
+        try:
+            reading = read()
+        except EmptyInputError:
+            if predictions is not None and hasattr(predictions, "__len__") \
+                    and len(predictions):
+                raise
+            return None
+        n_sentences = reading[1].n_sentences
+        if self.ids is not None and len(self.ids) != n_sentences:
+            raise ValueError(f"sentence_ids names {len(self.ids)} sentences, the shard "
+                             f"holds {n_sentences}")
+        return reading
+
+
+def spans_partial(gold: Spans, pred: Spans, zero_division: float = 0.0,
+                  shard: Shard | None = None, numbers=None) -> EntityPartial:
+    """The partial of decoded ``gold`` and ``pred`` spans of one ``shard`` (default:
+    the whole, from sentence 0); ``numbers``: each global sentence's number in the input
+    it was read from (``Source.sentence_numbers``), named by ``to_dict``."""
+    if pred.repairs is not None and pred.repairs.generated is not None:
+        raise ValueError("generated output is not merged from partials yet (its "
+                         "grounding record lists sentences and texts): score it in one "
+                         "pass")
+    shard = shard or Shard()
+    scores = entity_scores(gold, pred, zero_division)
+    return EntityPartial(scores.types, tuple(scores.gold.tolist()),
+                         tuple(scores.predicted.tolist()), tuple(scores.correct.tolist()),
+                         placed(gold.repairs, shard, numbers),
+                         placed(pred.repairs, shard, numbers),
+                         (("scheme", gold.scheme), ("mode", gold.mode),
+                          ("zero_division", float(zero_division))),
+                         len(gold.offsets) - 1)
+
+
+def placed(repairs: Repairs | None, shard: Shard, numbers=None) -> Repairs | None:
+    """``repairs`` of a ``shard``, sentences by global id, named by ``numbers`` (see
+    ``spans_partial``)."""
+    if repairs is None:
+        return None
+    sentences = tuple(shard.global_ids(list(repairs.sentences)).tolist())
+    return dataclasses.replace(repairs, sentences=sentences, sentence_numbers=numbers)
+
+
+def merged(partials):
+    """The partials of a non-empty list merged (any partials of one family)."""
+    return reduce(lambda a, b: a.merge(b), partials)
+
+
+@migrated
+def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
+            mode: str = "lenient", label_list=None, zero_division: float = 0.0,
+            inputs=None, first_sentence: int = 0, sentence_ids=None) -> EntityPartial:
+    """The partial entity scores of one shard of the sentences (module docstring).
+
+    Args:
+        references, predictions, tokens, scheme, mode, label_list, zero_division,
+            inputs: as ``nerspan.score`` takes them, for the shard's sentences only.
+        first_sentence: the global id of the shard's first sentence (its sentences
+            follow one another), or
+        sentence_ids: the global id of each of its sentences, increasing.
+
+    An empty shard (no sentence on either side) gives the empty partial. An input
+    error names the sentence by its global id.
+    """
+    zero_division = check_zero_division(zero_division)
+    inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
+    if inputs.generated.matching == "strings":
+        raise ValueError('matching="strings" is not merged from partials yet: score it '
+                         "in one pass (nerspan.score)")
+    shard = Shard(first_sentence, sentence_ids)
+    with shard.named():
+        reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
+                                             mode=mode, inputs=inputs, words=False),
+                             predictions)
+        if reading is None:
+            return EntityPartial()
+        evaluation, corpus, _, pred_column = reading
+        table = LabelTable.build(corpus.labels, get_scheme(evaluation.scheme))
+        gold = evaluation.gold_spans(table)
+        pred = evaluation.pred_spans(corpus, pred_column, table)
+    return spans_partial(gold, pred, zero_division, shard)
+
+
+def _merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
+    return None if a is None and b is None else Repairs.merged([a, b])
+
+
+__all__ = ["Mergeable", "EntityPartial", "Shard", "partial", "spans_partial", "merged", "placed"]
