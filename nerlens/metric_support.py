@@ -404,11 +404,12 @@ class TrainingDataMixin(OptionsMixin):
         The same training object with the same scheme, mode and reading is indexed only
         once; a ``compute`` with others indexes the training data for them.
         """
-        if train is None:
+        inputs = settings["inputs"]
+        if train is None:   # given at load time: read as loaded, whatever this suffix
             train = self._load_train
+            inputs = inputs.replace(suffix=self._load_options.get("suffix", False))
         if train is None or isinstance(train, TrainIndex):
             return train
-        inputs = settings["inputs"]
         key = (id(train), settings["scheme"], settings["mode"], inputs.suffix,
                inputs.types.processing)
         cached = self._index_cache.get(key)
