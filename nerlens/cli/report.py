@@ -174,6 +174,14 @@ def _training(args):
     return read_training(args, outside_scheme_is_error=True)
 
 
+# where the generative demo's gold, training data and systems come from (its report says)
+GENERATIVE_SOURCES = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
+                      "train": "demo: WNUT-17 train",
+                      "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
+                                  **{name: f"demo: hand-written LLM-style responses ({file})"
+                                     for name, file in DEMO_GENERATED.items()}}}
+
+
 def run(args) -> int:
     if is_experiment(args):
         if args.scored:
@@ -196,11 +204,7 @@ def run(args) -> int:
         corpus, names = demo_generative_corpus()
         train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
         notes = list(GENERATIVE_NOTES)
-        sources = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
-                  "train": "demo: WNUT-17 train",
-                  "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
-                              **{name: f"demo: hand-written LLM-style responses ({file})"
-                                 for name, file in DEMO_GENERATED.items()}}}
+        sources = GENERATIVE_SOURCES
     elif args.demo:
         refuse_files_with_demo(args)
         corpus, names = demo_corpus()
