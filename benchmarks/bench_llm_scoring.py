@@ -12,7 +12,7 @@ multiset of normalised (type, text) pairs of gold and of the response (Universal
 normalisation), their intersection counted; it reads the same JSON and the same spans.
 Timed, best of ``--repeat``, with Python's garbage collector as the caller has it (on):
 ``nerspan.score`` grounded (the default), ``matching="strings"`` and
-``matching="strings", compat="universalner"``, and the ratio of each to the
+``inputs={"matching": "strings", "script": "universalner"}``, and the ratio of each to the
 reimplementation's time (below 1: faster).
 
 Issue 37 (2 shared cores): on main the three ways took 2.4-3.1x the reimplementation's
@@ -47,7 +47,7 @@ from benchmarks.synthetic import make_corpus
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 WAYS = {"grounded": {}, "strings": {"matching": "strings"},
-        "universalner": {"matching": "strings", "compat": "universalner"}}
+        "universalner": {"matching": "strings", "script": "universalner"}}
 
 
 def normalise(text: str) -> str:
@@ -106,7 +106,7 @@ def run(n_sentences: int, repeat: int) -> dict:
     calls = {"reimplementation": lambda: reimplementation(tokens, gold, responses)}
     for way, options in WAYS.items():
         calls["nerspan.score " + way] = \
-            lambda options=options: nerspan.score(gold, responses, tokens=tokens, **options)
+            lambda options=options: nerspan.score(gold, responses, tokens=tokens, inputs=options)
     best = dict.fromkeys(calls, float("inf"))
     for _ in range(repeat):
         for name, call in calls.items():

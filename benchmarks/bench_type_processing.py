@@ -64,7 +64,7 @@ def main(argv=None) -> list[dict]:
         _, gold, pred = make_corpus(args.sentences, types=tuple(f"T{i}" for i in range(n_types)))
         options = options_for(gold)
         plain = best_time(lambda: nerspan.score(gold, pred), args.repeat)
-        processed = best_time(lambda: nerspan.score(gold, pred, **options), args.repeat)
+        processed = best_time(lambda: nerspan.score(gold, pred, inputs=options), args.repeat)
         row = {"types": n_types, "occur": len(options["type_map"]), "plain": plain,
                "processed": processed, "added": max(processed - plain, 1e-9)}
         rows.append(row)

@@ -34,7 +34,7 @@ from typing import Sequence
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputOptions, InputTypeError
 from nerspan.errors import shown
 from nerspan.evaluation import resolve
-from nerspan.migration import migrated
+from nerspan.migration import migrated, moved_names
 from nerspan.options import PAIRINGS
 from nerspan.records import Record, comma_list, option, switch
 
@@ -249,3 +249,6 @@ __all__ = ["score", "FAMILY", "FairevalOptions", "FairEvalResult", "HEADLINE_WEI
 
 # The package's descriptor for nerlens (``nerspan.family.Family``).
 FAMILY = describe(score, FairevalOptions)
+
+# 0.1's alias, gone in 0.2: an error naming its new spelling.
+__getattr__ = moved_names(__name__, {"prf": "faireval.prf_from_errors"})

@@ -10,6 +10,7 @@ from nerspan.flat import PRED
 from nerspan.confusion import summed_name
 from nerspan.spans import Repairs, repairs_dict
 from nerspan.errors import counted
+from nerspan.migration import moved_names
 from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
 
@@ -539,3 +540,6 @@ __all__ = ["FairEvalResult", "prf_from_errors", "defined_prf", "build_result",
            "confusion_layout", "summed_note", "error_confusion",
            "CONFUSION_LABELS", "summed_name",
            "NO_TARGET", "NO_SYSTEM"]
+
+# 0.1's alias, gone in 0.2: an error naming its new spelling.
+__getattr__ = moved_names(__name__, {"weighted_prf": "faireval.result.weight_table_prf"})

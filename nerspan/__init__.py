@@ -28,7 +28,8 @@ from .schemes import get_scheme
 from .scores import EntityScores, entity_scores, prf_from_counts
 from .spans import LabelTable, Spans, decode
 from .train_index import TrainIndex
-from .evaluation import Evaluation, resolve
+from .evaluation import Evaluation
+from .evaluation import resolve as _resolve   # nerspan.resolve went (0.2): _MOVED
 from .generative import score_strings  # registers generated predictions as an input form
 from .dial import sweep
 from .partials import EntityPartial, partial  # statistics that merge (METHODS §7)
@@ -80,8 +81,8 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
     if generated.script is not None or generated.word_overlap:
         raise ValueError('script and word_overlap apply to matching="strings" only')
     # entity scores need no words: a split's token column is not read
-    evaluation, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
-                                                 mode=mode, inputs=inputs, words=False)
+    evaluation, corpus, _, pred_column = _resolve(references, predictions, scheme=scheme,
+                                                  mode=mode, inputs=inputs, words=False)
     table = LabelTable.build(corpus.labels, get_scheme(evaluation.scheme))
     return entity_scores(evaluation.gold_spans(table),
                          evaluation.pred_spans(corpus, pred_column, table), zero_division)

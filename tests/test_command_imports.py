@@ -113,9 +113,9 @@ def test_importing_nerlens_imports_no_family_and_no_report():
     modules, _ = imported("import nerlens")
     assert tops(modules) & (FAMILIES | HEAVY) == set() and report_modules(modules) == set()
     # the report and the experiment are there when asked for, as they were
-    modules, out = imported("import nerlens; print(nerlens.report.__module__, "
-                            "nerlens.experiment.__module__, nerlens.Report.__name__)")
-    assert out.split() == ["nerlens", "nerlens.experiment.build", "Report"]
+    modules, out = imported("import nerlens; print(nerlens.build_report.__module__, "
+                            "nerlens.run_experiment.__module__, nerlens.Report.__name__)")
+    assert out.split() == ["nerlens.report.build", "nerlens.experiment.build", "Report"]
     assert "nerlens.report.build" in modules
 
 

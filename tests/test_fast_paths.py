@@ -278,15 +278,15 @@ def test_is_dataset_does_not_read_the_features_of_a_split():
 
 def test_with_tokens_attaches_words_and_checks_their_shape():
     corpus = Corpus.from_tags([["B-PER", "O"], ["O"]], [["O", "O"], ["B-LOC"]])
-    words = nerspan.reading.forms.with_tokens(corpus, [["a", "b"], ["a"]])
+    words = corpus.with_tokens([["a", "b"], ["a"]])
     assert words.vocab == ("a", "b") and words.tokens.tolist() == [0, 1, 0]
     assert words.columns is corpus.columns and words.labels == corpus.labels
     with pytest.raises(LengthMismatchError, match=r"sentence 0: length mismatch: tokens have "
                                                   r"1 token, the reference 2 tokens"):
-        nerspan.reading.forms.with_tokens(corpus, [["a"], ["a"]])
+        corpus.with_tokens([["a"], ["a"]])
     with pytest.raises(nerspan.SentenceCountError, match="tokens hold 1 sentence, the "
                                                          "reference 2 sentences"):
-        nerspan.reading.forms.with_tokens(corpus, [["a", "b"]])
+        corpus.with_tokens([["a", "b"]])
 
 
 @pytest.mark.parametrize("row, ids", [

@@ -51,8 +51,8 @@ def close(a, b) -> bool:
 @given(tag_pairs(), st.sampled_from(BETAS), st.sampled_from([0, 1]))
 def test_fbeta_equals_seqeval_on_random_tags(pair, beta, zero_division):
     gold, pred = pair
-    got = nerspan.score(gold, pred, scheme="IOBES", beta=beta,
-                        zero_division=zero_division).to_dict()
+    got = nerspan.score(gold, pred, scheme="IOBES",
+                        zero_division=zero_division).to_dict(beta=beta)
     key = fbeta_key(beta)
     if not any(tag != "O" for tags in gold + pred for tag in tags):
         # no type at all: seqeval's macro is a mean of nothing (NaN), ours zero_division
@@ -72,10 +72,10 @@ def test_fbeta_equals_seqeval_on_random_tags(pair, beta, zero_division):
 def test_beta_1_adds_nothing_and_the_key_names_beta():
     gold, pred = [["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "O", "O", "B-LOC"]]
     plain = nerspan.score(gold, pred).to_dict()
-    assert nerspan.score(gold, pred, beta=1).to_dict() == plain
-    assert nerspan.score(gold, pred, beta=1.0).to_dict() == plain
+    assert nerspan.score(gold, pred).to_dict(beta=1) == plain
+    assert nerspan.score(gold, pred).to_dict(beta=1.0) == plain
     assert "beta" not in plain["options"]
-    out = nerspan.score(gold, pred, beta=0.5).to_dict()
+    out = nerspan.score(gold, pred).to_dict(beta=0.5)
     assert out["options"]["beta"] == 0.5
     assert [k for k in out if "f0" in k] == ["f0.5", "macro_f0.5", "weighted_f0.5"]
     # the key sits right after its F1
@@ -85,8 +85,8 @@ def test_beta_1_adds_nothing_and_the_key_names_beta():
         ["f2", "f2", "f0.5", "f1.25", "f10", "f0.1"]
     # by hand: P = 1/2, R = 1/2 per type... overall P = 1/2 (1 of 2), R = 1/2 (1 of 2)
     assert close(out["f0.5"], 0.5)
-    skewed = nerspan.score([["B-PER", "O", "B-LOC", "O"]], [["B-PER", "O", "O", "O"]],
-                           beta=2).to_dict()
+    skewed = nerspan.score([["B-PER", "O", "B-LOC", "O"]],
+                           [["B-PER", "O", "O", "O"]]).to_dict(beta=2)
     # P = 1, R = 1/2: F2 = 5 * 1 * 0.5 / (4 * 1 + 0.5) = 2.5 / 4.5
     assert close(skewed["f2"], 2.5 / 4.5)
 
@@ -94,7 +94,7 @@ def test_beta_1_adds_nothing_and_the_key_names_beta():
 @pytest.mark.parametrize("beta", [0, -1, float("inf"), float("nan")])
 def test_bad_beta_is_refused(beta):
     with pytest.raises(ValueError, match="beta must be a number > 0"):
-        nerspan.score([["B-PER"]], [["B-PER"]], beta=beta)
+        nerspan.score([["B-PER"]], [["B-PER"]]).to_dict(beta=beta)
 
 
 def test_beta_is_bounded_where_its_square_stops_being_a_float():
@@ -104,7 +104,7 @@ def test_beta_is_bounded_where_its_square_stops_being_a_float():
     low, high = BETA_RANGE
     gold, pred = [["B-PER", "O", "B-LOC", "O"]], [["B-PER", "O", "O", "B-ORG"]]
     for beta in (low, high):
-        got = nerspan.score(gold, pred, beta=beta).to_dict()[fbeta_key(beta)]
+        got = nerspan.score(gold, pred).to_dict(beta=beta)[fbeta_key(beta)]
         assert close(got, seqeval_prf(gold, pred, beta, "micro", 0)[2])
     with pytest.raises(OverflowError):
         seqeval_prf(gold, pred, 1e200, "micro", 0)
@@ -115,14 +115,14 @@ def test_beta_is_bounded_where_its_square_stops_being_a_float():
                                    r"not 1e-200"),
                           (low / 1.01, r"at least 1e-150")):
         with pytest.raises(ValueError, match=rf"^beta must be {message}"):
-            nerspan.score(gold, pred, beta=beta)
+            nerspan.score(gold, pred).to_dict(beta=beta)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.floats(BETA_RANGE[0], BETA_RANGE[1]))
 def test_every_beta_in_range_gives_a_number_in_0_1(beta):
     gold, pred = [["B-PER", "O", "B-LOC", "O"]], [["B-PER", "O", "O", "B-ORG"]]
-    value = nerspan.score(gold, pred, beta=beta).to_dict()[fbeta_key(beta)]
+    value = nerspan.score(gold, pred).to_dict(beta=beta)[fbeta_key(beta)]
     assert 0 <= value <= 1 and math.isfinite(value)
 
 
@@ -168,14 +168,14 @@ def test_every_family_reports_fbeta_beside_its_f1():
     gold, pred = FAMILY_INPUT
     tokens = [["w"] * len(tags) for tags in gold]
     train = dict(train=(tokens, gold))
-    entity = nerspan.score(gold, pred, beta=2).to_dict()
+    entity = nerspan.score(gold, pred).to_dict(beta=2)
     results = {
-        "faireval": faireval.score(gold, pred, beta=2, schemas="semeval",
-                                   weights="weighted").to_dict(),
-        "tough_mentions": tough_mentions.score(gold, pred, tokens=tokens, beta=2,
-                                               **train).to_dict(),
-        "attribute_buckets": attribute_buckets.score(gold, pred, tokens=tokens, beta=2,
-                                                     **train).to_dict(),
+        "faireval": faireval.score(gold, pred, schemas="semeval",
+                                   weights="weighted").to_dict(beta=2),
+        "tough_mentions": tough_mentions.score(gold, pred, tokens=tokens,
+                                               **train).to_dict(beta=2),
+        "attribute_buckets": attribute_buckets.score(gold, pred, tokens=tokens,
+                                                     **train).to_dict(beta=2),
     }
     for family, out in results.items():
         pairs = fbeta_pairs(out, 2)

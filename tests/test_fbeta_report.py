@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerlens
+import nerspan
 from nerlens.cli import main
 from nerlens.report.page_kit import header_html
 from nerlens.trainer import make_compute_metrics
@@ -122,7 +123,8 @@ def test_trainer_beta_adds_the_fbeta_of_each_headline_f1_only():
 
 def test_one_beta_for_every_family_and_a_bad_beta_is_refused():
     gold, pred = [["B-PER", "O"]], [["B-PER", "O"]]
-    with pytest.raises(ValueError, match="give one beta"):
+    # 0.2: a family's options hold no beta (F-beta is asked of a result): one beta only
+    with pytest.raises(nerspan.InputTypeError, match="unknown faireval option 'beta'"):
         nerlens.build_report(gold, {"a": pred}, tokens=tokens_of(gold), beta=2, bootstrap=0,
                        families=["faireval"], options={"faireval": {"beta": 3}},
                        figures=False)

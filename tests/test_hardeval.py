@@ -203,7 +203,7 @@ def test_hardeval_is_the_mean_of_unseen_and_diff():
 
 
 def test_training_data_forms_agree(tmp_path, index):
-    # Also: a tab-separated file with the tag in a middle column, read via train_options.
+    # Also: a tab-separated file with the tag in a middle column, read via train_tag_column.
     odd = tmp_path / "odd.txt"
     odd.write_text("\n\n".join(f"{w}\t{t}\tX" for w, t in TRAIN) + "\n")
     tokens, gold = case_corpus()
@@ -214,9 +214,16 @@ def test_training_data_forms_agree(tmp_path, index):
     expected = hardeval.score(gold, pred, tokens=tokens, train=index).to_dict()
     for kwargs in ({"train": str(path)}, {"train": train_corpus},
                    {"train": (TRAIN_TOKENS, TRAIN_TAGS)},
-                   {"train": TRAIN_TOKENS, "train_tags": TRAIN_TAGS},
-                   {"train": odd, "train_options": {"columns": {"gold": 1}}}):
+                   {"train": odd, "inputs": {"train_tag_column": 1}}):
         assert hardeval.score(gold, pred, tokens=tokens, **kwargs).to_dict() == expected
+    # 0.1's spellings are errors naming 0.2's
+    with pytest.raises(TypeError, match=r"takes no train_tags since nerlens 0\.2: give "
+                                        r"train=\(train_tokens, train_tags\)"):
+        hardeval.score(gold, pred, tokens=tokens, train=TRAIN_TOKENS, train_tags=TRAIN_TAGS)
+    with pytest.raises(TypeError, match=r"takes no train_options since nerlens 0\.2: give "
+                                        r"how to read a training file as inputs="):
+        hardeval.score(gold, pred, tokens=tokens, train=odd,
+                       train_options={"columns": {"gold": 1}})
 
 
 def test_trainer_contract_corpus_with_prebuilt_index(index):

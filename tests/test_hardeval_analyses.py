@@ -104,7 +104,7 @@ def test_cli_tokens(files, capsys):
 
 def test_cli_kfold_is_deterministic_from_the_seed(files, capsys):
     _, _, gold, bad = files
-    code, out, _ = run(capsys, "hardeval", gold, bad, "--kfold", "2", "--seed", "3",
+    code, out, _ = run(capsys, "hardeval", gold, bad, "--kfold", "2", "--fold-seed", "3",
                        "--format", "json")
     assert code == 0
     data = json.loads(out)

@@ -42,8 +42,7 @@ def _pieces(setup, tmp_path, batch_eval_metrics=False) -> dict:
                              use_cpu=True, seed=0, batch_eval_metrics=batch_eval_metrics,
                              dataloader_num_workers=0)
     return dict(model=setup["model"], args=args, eval_tokens=setup["eval_tokens"],
-                train_features=encode(tokenizer, setup["train_tokens"], setup["train_tags"],
-                                      labels),
+                train_features=encode(tokenizer, *setup["train"], labels),
                 eval_features=encode(tokenizer, setup["eval_tokens"], setup["eval_tags"],
                                      labels),
                 collator=DataCollatorForTokenClassification(tokenizer))

@@ -23,7 +23,7 @@ LABELS = ["O", "B-PER", "I-PER", "B-LOC"]
 # -- the form table ------------------------------------------------------------------------
 def test_every_form_is_one_record_in_one_table():
     names = [form.name for form in FORMS]
-    assert names == ["context", "generated", "dataset", "arrow", "span_pairs", "spans", "corpus",
+    assert names == ["evaluation", "generated", "dataset", "arrow", "span_pairs", "spans", "corpus",
                      "ids", "tags"]
     assert all(isinstance(form, InputForm) and form.doc for form in FORMS)
     corpus = Corpus.from_tags(TAGS, PRED)
@@ -35,7 +35,7 @@ def test_every_form_is_one_record_in_one_table():
         "spans": ([[(0, 2, "PER")], [(0, 1, "LOC")]], PRED, {}),
         "span_pairs": ([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 1, "PER")], [(0, 1, "LOC")]],
                        {}),
-        "context": (Evaluation.build(TAGS), PRED, {}),
+        "evaluation": (Evaluation.build(TAGS), PRED, {}),
         # PRED's mentions as an LLM lists them, located in the words
         "generated": (TAGS, [[("Ada", "PER")], '[{"text": "Paris", "type": "LOC"}]'],
                       {"tokens": [["Ada", "Lovelace", "wrote"], ["Paris"]]}),

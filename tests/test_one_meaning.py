@@ -168,13 +168,13 @@ def test_beta_means_the_same_everywhere(tmp_path, capsys):
     evaluate = pytest.importorskip("evaluate")
     train = dict(train=(TRAIN_TOKENS, TRAIN_TAGS))
     results = {"api nerspan": flat("nerspan", nerspan.score(
-        REFERENCES, PREDICTIONS, beta=2).to_dict())}
+        REFERENCES, PREDICTIONS).to_dict(beta=2))}
     families = {"faireval": faireval, "tough_mentions": tough_mentions,
                 "attribute_buckets": attribute_buckets}   # hardeval reports no F1
     for family, package in families.items():
         extra = dict(tokens=TOKENS, **train) if family in NEEDS_TRAIN else {}
         results[f"api {family}"] = flat(family, package.score(
-            REFERENCES, PREDICTIONS, beta=2, **extra).to_dict())
+            REFERENCES, PREDICTIONS, **extra).to_dict(beta=2))
         if family in NEEDS_TRAIN:
             metric = evaluate.load(str(REPO / "metrics" / family), beta=2, **train)
             module = metric.compute(references=REFERENCES, predictions=PREDICTIONS,
@@ -201,7 +201,8 @@ def test_confusion_means_the_same_in_the_api_and_the_cli(tmp_path, capsys):
     both = write_columns(tmp_path / "both.txt", TOKENS, REFERENCES, PREDICTIONS)
     assert main(["score", both, "--confusion", "--format", "json"]) == 0
     cli_result = json.loads(capsys.readouterr().out)
-    api_result = nerspan.score(REFERENCES, PREDICTIONS, confusion=True).to_dict()
+    api_result = {**nerspan.score(REFERENCES, PREDICTIONS).to_dict(),
+                  **nerspan.Evaluation.build(REFERENCES, PREDICTIONS).confusion("pred")}
     for key in ("confusion", "boundary_errors"):
         assert cli_result[key] == api_result[key]
     assert disagreements({"api": flat("nerspan", api_result),

@@ -85,7 +85,8 @@ OPTIONS = {
     "attribute_buckets": st.one_of(
         st.fixed_dictionaries({"n_buckets": st.integers(2, 5),
                                "case_sensitive": st.booleans(),
-                               "frequency_norm": st.sampled_from(["ratio", "rank5"])}),
+                               "options": st.fixed_dictionaries({   # its record's (0.2)
+                                   "frequency_norm": st.sampled_from(["ratio", "rank5"])})}),
         st.fixed_dictionaries({"n_buckets": st.integers(2, 5),
                                "compat": st.just("interpreteval")})),
 }

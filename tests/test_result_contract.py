@@ -92,9 +92,10 @@ OPTIONS = {
                        {"mode": "strict"}],
     "hardeval": [{}, {"error_labels": "bio"}, {"error_labels": "io"}, {"strict_diff": True},
                  {"return_hard_tokens": True}, {"mode": "strict"}],
-    "attribute_buckets": [{}, {"n_buckets": 3}, {"equal_width": True},
-                          {"case_sensitive": True}, {"frequency_norm": "rank5"},
-                          {"compat": "interpreteval"}, {"bootstrap": 20, "seed": 1},
+    "attribute_buckets": [{}, {"n_buckets": 3}, {"options": {"equal_width": True}},
+                          {"case_sensitive": True}, {"options": {"frequency_norm": "rank5"}},
+                          {"compat": "interpreteval"},
+                          {"options": {"bootstrap": 20, "seed": 1}},
                           {"attributes": ["eLen", "tag"]},
                           {"attributes": ["eLen"], "bucket_edges": {"eLen": [1, 2, math.inf]}},
                           {"mode": "strict"}],
@@ -107,7 +108,8 @@ OPTIONS = {
 def test_every_result_is_plain_json_with_the_shared_keys(family, options):
     result = api(family, **options)
     assert_contract(family, result)
-    shaping = [name for name in options if not name.startswith("return_")]
+    given = {**options, **options.get("options", {})}   # the record's options (0.2) too
+    shaping = [name for name in given if not name.startswith("return_") and name != "options"]
     assert set(shaping) <= set(result["options"])
 
 
@@ -319,8 +321,6 @@ def test_per_type_entity_scores_are_one_row_in_every_family():
 
 
 def test_hardeval_spells_each_subset_one_way():
-    import warnings
-
     d = api("hardeval")
     ter_keys = {key for key in d if key.startswith("ter")}
     assert ter_keys == {"ter"} | {f"ter_{name}" for name in d["subsets"] if name != "all"}
@@ -328,8 +328,9 @@ def test_hardeval_spells_each_subset_one_way():
         assert set(row["tokens"]) == set(d["subsets"]) == set(row["errors"])
     assert all(name == name.lower() and "-" not in name for name in d["subsets"])
     result = hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS, **TRAIN)
-    with pytest.warns(DeprecationWarning, match="'unseen-I' is deprecated: use 'unseen_i'"):
-        assert result.subsets["unseen-I"] == result.subsets["unseen_i"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        assert result.ter("diff-E") == result.ter("diff_e") == d["ter_diff_e"]
+    # 0.1's spellings are errors naming the new one (0.2)
+    with pytest.raises(KeyError, match="the subset 'unseen-I' is 'unseen_i' since nerlens 0.2"):
+        result.subsets["unseen-I"]
+    with pytest.raises(KeyError, match="the subset 'diff-E' is 'diff_e' since nerlens 0.2"):
+        result.ter("diff-E")
+    assert result.ter("diff_e") == d["ter_diff_e"]

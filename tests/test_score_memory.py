@@ -55,7 +55,8 @@ def assert_blocks_score_as_whole(corpus, systems, scheme="IOB2", mode="lenient",
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # scoring itself raises no DecodingWarning
             found = score_in_blocks(corpus, systems, scheme, mode, block_tokens=block)
-            assert json.dumps(found) == expected
+            assert json.dumps({name: result.to_dict() for name, result in found.items()}) \
+                == expected
     assert json.dumps(score.compute(corpus, systems, scheme, mode)) == expected  # the CLI's
 
 

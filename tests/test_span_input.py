@@ -240,7 +240,7 @@ def test_tags_and_spans_give_identical_numbers_in_every_family(case, form, data)
     for family, extra in FAMILY_OPTIONS.items():
         extra = {**extra, "train": train} if extra.get("train") else extra
         by_tags = family.score(gold_tags, pred_tags, tokens=tokens, **extra).to_dict()
-        by_spans = family.score(gold_in, pred_in, **options, **extra).to_dict()
+        by_spans = family.score(gold_in, pred_in, inputs=options, **extra).to_dict()
         assert _without_repairs(by_spans) == _without_repairs(by_tags), family.__name__
         assert _snapped(by_spans) == gold_snapped + pred_snapped, family.__name__
 
@@ -253,11 +253,11 @@ def test_gold_given_as_its_own_prediction_scores_perfectly_in_every_family(case,
     if not any(gold):
         return  # nothing to find: the scores are undefined
     train = nerspan.as_train_index((TRAIN_TOKENS, TRAIN_TAGS))
-    assert nerspan.score(spans, spans, **options).micro() == (1.0, 1.0, 1.0)
-    assert faireval.score(spans, spans, **options).fair() == (1.0, 1.0, 1.0)
-    assert tough_mentions.score(spans, spans, train=train, **options).recall == 1.0
-    assert hardeval.score(spans, spans, train=train, **options).ter() == 0.0
-    assert attribute_buckets.score(spans, spans, train=train, **options).f1 == 1.0
+    assert nerspan.score(spans, spans, inputs=options).micro() == (1.0, 1.0, 1.0)
+    assert faireval.score(spans, spans, inputs=options).fair() == (1.0, 1.0, 1.0)
+    assert tough_mentions.score(spans, spans, train=train, inputs=options).recall == 1.0
+    assert hardeval.score(spans, spans, train=train, inputs=options).ter() == 0.0
+    assert attribute_buckets.score(spans, spans, train=train, inputs=options).f1 == 1.0
 
 
 def test_span_input_refuses_another_scheme_and_iterators_stay_tags():

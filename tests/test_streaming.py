@@ -308,12 +308,14 @@ def _systems_corpus(seed: int, n_sentences: int = 80) -> Corpus:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_score_in_blocks_equals_nerspan_score_per_system(seed):
-    from nerspan.streaming import score_in_blocks
+    from nerspan.streaming import TokenScores, score_in_blocks
     corpus = _systems_corpus(seed)
     for block in (1, 5, 1 << 18):
         results = score_in_blocks(corpus, block_tokens=block)
         assert list(results) == ["a", "b"]  # default: every column but gold
-        for name, result in results.items():
+        for name, scores in results.items():
+            assert isinstance(scores, TokenScores)
+            result = scores.to_dict()
             whole = nerspan.score(corpus.paired(GOLD, name)).to_dict()
             assert {k: result[k] for k in whole} == whole
             same = corpus.column(name) == corpus.column(GOLD)

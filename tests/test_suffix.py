@@ -163,14 +163,15 @@ def test_the_report_reads_suffix_tags(tmp_path, capsys):
     assert main(["report", str(gold), str(pred), "--suffix", "--bootstrap", "0",
                  "--no-progress", "--families", "faireval", "--output", str(out)]) == 0
     data = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    expected = nerspan.score(*PREFIXED, confusion=True).to_dict()
+    expected = nerspan.score(*PREFIXED).to_dict()
     assert data["results"]["tagger"]["entity"]["per_type"] == expected["per_type"]
-    assert data["confusion"]["tagger"]["confusion"] == expected["confusion"]
+    assert data["confusion"]["tagger"]["confusion"] == \
+        nerspan.Evaluation.build(*PREFIXED).confusion("pred")["confusion"]
 
 
 def test_the_report_api_reads_suffix_tags():
     made = nerlens.build_report(GOLD, {"tagger": PRED}, train=(TOKENS, GOLD), tokens=TOKENS,
-                          suffix=True, bootstrap=0, figures=False)
+                          inputs={"suffix": True}, bootstrap=0, figures=False)
     expected = nerlens.build_report(PREFIXED[0], {"tagger": PREFIXED[1]},
                               train=(TOKENS, PREFIXED[0]), tokens=TOKENS, bootstrap=0,
                               figures=False)

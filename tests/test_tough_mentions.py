@@ -221,7 +221,7 @@ def test_case_sensitivity():
     assert (folded["counts"]["seen"], folded["counts"]["unseen_type"]) == (1, 1)
     assert folded["counts"]["tcm_all"] == folded["counts"]["tcm_seen"] == 2
     assert folded["options"]["case_sensitive"] is False
-    naive = naive_tmr(train["train_tokens"], train["train_tags"], tokens, gold, gold, False)
+    naive = naive_tmr(*train["train"], tokens, gold, gold, False)
     check_against_naive(folded, naive)
 
 
@@ -365,7 +365,8 @@ TRAIN = dict(train=(TRAIN_TOKENS, TRAIN_TAGS))
     (lambda: tough_mentions.score(GOLD, PRED, **TRAIN), ValueError, "tokens"),
     (lambda: tough_mentions.score(GOLD, PRED, tokens=TOKENS), ValueError, "training data"),
     (lambda: tough_mentions.score(GOLD, PRED, tokens=TOKENS, train_tokens=TRAIN_TOKENS),
-     ValueError, "train_tags"),
+     TypeError, r"takes no train_tokens since nerlens 0\.2: give train=\(train_tokens, "
+                r"train_tags\)"),
     (lambda: tough_mentions.score(GOLD, tokens=TOKENS, **TRAIN), ValueError, "predictions"),
     (lambda: tough_mentions.score(GOLD, [["X-PER"] + p[1:] for p in PRED], tokens=TOKENS, **TRAIN),
      InvalidTagError, "sentence 0"),

@@ -124,7 +124,7 @@ def test_scores_equal_scoring_seqscore_processed_files(tmp_path, case, invalid):
         for name, path in paths.items()}
     expected = nerspan.score(theirs["gold"], theirs["pred"])
     options = dict(keep_types=keep, remove_types=remove, type_map=mapping)
-    ours = nerspan.score(gold, pred, **options)
+    ours = nerspan.score(gold, pred, inputs=options)
     assert counts(ours) == counts(expected) and counts(expected)
     repairs = ours.to_dict()["repairs"]
     changed = sum(repairs[side]["types_mapped"] + repairs[side]["types_removed"]
@@ -137,7 +137,7 @@ def test_scores_equal_scoring_seqscore_processed_files(tmp_path, case, invalid):
     if remove:
         flags += ["--remove-types", ",".join(remove)]
     if mapping:
-        flags += ["--map-types", ",".join(f"{s}={t}" for s, t in mapping.items())]
+        flags += ["--type-map", ",".join(f"{s}={t}" for s, t in mapping.items())]
     cli = _cli_json(["score", str(paths["gold"]), str(paths["pred"]), *flags])
     assert cli["per_type"] == ours.to_dict()["per_type"]
     assert cli["repairs"]["gold"]["types_mapped"] == repairs["gold"]["types_mapped"]
@@ -146,10 +146,10 @@ def test_scores_equal_scoring_seqscore_processed_files(tmp_path, case, invalid):
 def test_score_notes_the_mentions_changed(tmp_path, capsys):
     path = tmp_path / "both.txt"
     path.write_text("Ann B-PERSON B-PER\nin O O\nOslo B-MISC O\n", encoding="utf-8")
-    assert main(["score", str(path), "--map-types", "PERSON=PER", "--remove-types",
+    assert main(["score", str(path), "--type-map", "PERSON=PER", "--remove-types",
                  "MISC"]) == 0
     err = capsys.readouterr().err
-    assert "note: 1 mention of gold retyped, 1 dropped (--map-types" in err
+    assert "note: 1 mention of gold retyped, 1 dropped (--type-map" in err
     assert "note: 0 mentions of" not in err  # a column without change gets no note
 
 
@@ -335,7 +335,7 @@ def test_evaluate_modules_take_the_type_options(family, monkeypatch):
     words = [["Ann", "Lee", "in", "Oslo"], ["Bob", "ran"]]
     extra = {} if family == "faireval" else dict(tokens=words, train=(words, gold))
     options = dict(type_map={"PERSON": "PER"}, remove_types=["MISC"])
-    expected = importlib.import_module(family).score(gold, pred, **options, **extra).to_dict()
+    expected = importlib.import_module(family).score(gold, pred, inputs=options, **extra).to_dict()
     at_compute = evaluate.load(f"metrics/{family}").compute(
         predictions=pred, references=gold, **options, **extra)
     at_load = evaluate.load(f"metrics/{family}", **options).compute(
@@ -367,7 +367,7 @@ def test_a_kept_or_removed_type_is_named_as_written(tmp_path, which, monkeypatch
     # what seqscore's tests pin: no name at all; or every LOC a GPE
     assert theirs == (["O"] * len(written) if which == "keep"
                       else [t.replace("LOC", "GPE") for t in written])
-    flags = ["--map-types", "LOC=GPE", f"--{which}-types", "LOC"]
+    flags = ["--type-map", "LOC=GPE", f"--{which}-types", "LOC"]
     out = tmp_path / "ours.bio"
     assert main(["convert", str(source), str(out), "--from", "IOB2", "--to", "IOB2",
                  *flags]) == 0
@@ -376,14 +376,14 @@ def test_a_kept_or_removed_type_is_named_as_written(tmp_path, which, monkeypatch
     tags = [written[:5], written[5:]]
     options = dict(type_map={"LOC": "GPE"}, keep_types=keep, remove_types=remove)
     expected = counts(nerspan.score([theirs[:5], theirs[5:]], [theirs[:5], theirs[5:]]))
-    assert counts(nerspan.score(tags, tags, **options)) == expected
+    assert counts(nerspan.score(tags, tags, inputs=options)) == expected
     monkeypatch.chdir(REPO)
     module = evaluate.load("metrics/faireval").compute(predictions=tags, references=tags,
                                                         **options)
     assert {t: row["support"] for t, row in module["per_type"].items()} == \
         {t: c[0] for t, c in expected.items()}
     assert _cli_json(["score", str(source), str(source), *flags])["per_type"] == \
-        nerspan.score(tags, tags, **options).to_dict()["per_type"]
+        nerspan.score(tags, tags, inputs=options).to_dict()["per_type"]
     # the report (ORG kept too: a report of a gold without mentions is another matter)
     if which == "keep":
         flags[-1], options["keep_types"] = "LOC,ORG", ["LOC", "ORG"]
@@ -392,7 +392,7 @@ def test_a_kept_or_removed_type_is_named_as_written(tmp_path, which, monkeypatch
                  "--families", "faireval", "--output", str(report_dir), *flags]) == 0
     data = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     entity = next(iter(data["results"].values()))["entity"]
-    assert entity["per_type"] == nerspan.score(tags, tags, **options).to_dict()["per_type"]
+    assert entity["per_type"] == nerspan.score(tags, tags, inputs=options).to_dict()["per_type"]
     assert sorted(entity["per_type"]) == (["ORG"] if which == "keep" else ["GPE", "ORG"])
 
 

@@ -25,6 +25,7 @@ import tough_mentions
 from nerlens.cli import build_parser, main
 from nerlens.cli import inputs
 from nerlens.cli.options import FLAGS
+from nerlens.families import get_family
 from nerspan.options import MATCHING, OVERLAPS
 
 from .conftest import REPO
@@ -33,46 +34,41 @@ NO_FLAG = None   # a score option the CLI does not offer (the reason is in the R
 # flags of several meanings, one per value (nerlens.cli.options: one row per meaning)
 ROUTED = {row.dest for row in FLAGS if row.values}
 
-# family -> command, {score option: CLI flag or NO_FLAG}; every option here is also an
-# evaluate module option, except those in MODULE_ONLY_ELSEWHERE.
+# family -> command, {score option: CLI flag or NO_FLAG}. A score option is a keyword of
+# the family's score, a field of its record (options={...}) or an input option
+# (inputs={...}); every one is also an evaluate module option.
+SPAN_FLAGS = {"suffix": "--suffix", "inclusive_end": "--inclusive-end", "snap": "--snap",
+              "offsets": "--offsets", "scheme": "--scheme", "mode": "--mode"}
 OPTIONS = {
     "tough_mentions": ("tough-mentions", {
         "case_sensitive": "--case-sensitive", "return_mentions": "--return-mentions",
-        "beta": "--beta", "suffix": "--suffix", "confusion": "--confusion",
-        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
-        "scheme": "--scheme", "mode": "--mode"}),
+        **SPAN_FLAGS}),
     "hardeval": ("hardeval", {
         "strict_diff": "--strict-diff", "error_labels": "--error-labels",
-        "return_tokens": NO_FLAG, "subsets": NO_FLAG,   # the CLI's --kfold makes subsets
-        "suffix": "--suffix", "confusion": "--confusion",
-        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
-        "scheme": "--scheme", "mode": "--mode"}),
+        "return_hard_tokens": "--hard-tokens",   # its record names the flag
+        "subsets": NO_FLAG,   # the CLI's --kfold makes subsets
+        **SPAN_FLAGS}),
     "attribute_buckets": ("buckets", {
         "n_buckets": "--n-buckets", "attributes": "--attributes",
         "bucket_edges": NO_FLAG, "equal_width": "--equal-width",
         "case_sensitive": "--case-sensitive", "frequency_norm": "--frequency-norm",
         "compat": "--compat", "bootstrap": "--bootstrap", "seed": "--seed",
-        "confidence": "--confidence", "beta": "--beta", "suffix": "--suffix",
-        "confusion": "--confusion",
-        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
-        "scheme": "--scheme", "mode": "--mode"}),
+        "confidence": "--confidence", **SPAN_FLAGS}),
     "faireval": ("faireval", {
         "weights": "--weights", "focus": "--focus", "labels": "--labels",
         "exclude": "--exclude", "ignore_punct": "--ignore-punct",
         "pos": NO_FLAG,            # the CLI reads POS tags from GOLD's --pos-column
         "confusion_tp": "--confusion-tp", "return_pairs": NO_FLAG,
         "reference_iteration": "--reference-iteration", "schemas": "--schemas",
-        "min_overlap": "--min-overlap", "matching": "--matching",
-        "return_instances": "--return-instances", "beta": "--beta", "suffix": "--suffix",
-        "confusion": "--confusion",
-        "inclusive_end": "--inclusive-end", "snap": "--snap", "offsets": "--offsets",
-        "scheme": "--scheme", "mode": "--mode"}),
+        "min_overlap": "--min-overlap", "pairing": "--pairing",
+        "return_instances": "--return-instances", **SPAN_FLAGS}),
 }
 PACKAGES = {"tough_mentions": tough_mentions, "hardeval": hardeval,
             "attribute_buckets": attribute_buckets, "faireval": faireval}
 DECODING = ("scheme", "mode")
-SPAN_OPTIONS = ("inclusive_end", "snap", "offsets")   # every module takes them (metric_support)
-SHARED_OPTIONS = ("suffix", "confusion")    # every module takes them (metric_support)
+# the modules and the commands take them; a score does not (0.2: result.to_dict(beta=),
+# Evaluation.confusion)
+MODULE_AND_CLI_ONLY = {"beta": "--beta", "confusion": "--confusion"}
 
 # Flags whose name is an API name of another meaning must not exist in the CLI: file
 # column positions are *_tag_column / *_column integers, the families' gold_column /
@@ -88,39 +84,56 @@ def subparser(command: str) -> argparse.ArgumentParser:
 
 
 def visible_flags(parser) -> dict:
-    """Flag -> action, for the options ``--help`` shows (not the deprecated aliases)."""
+    """Flag -> action, for the options ``--help`` shows (not the renamed old flags)."""
     return {flag: action for action in parser._actions if action.help != argparse.SUPPRESS
             for flag in action.option_strings}
 
 
 def metric_options(family: str) -> tuple:
-    """The ``OPTIONS`` of the evaluate loading script metrics/<family>/<family>.py."""
+    """Every keyword the evaluate loading script metrics/<family>/<family>.py takes."""
     path = REPO / "metrics" / family / f"{family}.py"
     spec = importlib.util.spec_from_file_location(f"_vocabulary_{family}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     cls = next(v for v in vars(module).values()
-               if isinstance(v, type) and hasattr(v, "OPTIONS") and v.__module__ == module.__name__)
-    return cls.OPTIONS
+               if isinstance(v, type) and hasattr(v, "accepted") and v.__module__ == module.__name__)
+    return cls.accepted()
+
+
+def score_options(family: str) -> dict:
+    """Name -> default of everything a family's score takes: its keywords, its record's
+    fields (``options=``) and the input options (``inputs=``)."""
+    record = get_family(family).options
+    defaults = {o.name: o.default for o in nerspan.InputOptions.options()}
+    defaults.update({o.name: o.default for o in record.options()})
+    defaults.update({name: p.default for name, p in
+                     inspect.signature(PACKAGES[family].score).parameters.items()})
+    return defaults
+
+
+def declared_flag(family: str, name: str):
+    """The flag a record declares for ``name`` (None: not a record field)."""
+    records = (get_family(family).options, nerspan.InputOptions)
+    return next((o.flag for r in records for o in r.options() if o.name == name), None)
 
 
 @pytest.mark.parametrize("family", list(OPTIONS))
 def test_api_module_and_cli_names_agree(family):
     command, table = OPTIONS[family]
-    parameters = inspect.signature(PACKAGES[family].score).parameters
-    module_options = (set(metric_options(family)) | set(DECODING) | set(SPAN_OPTIONS)
-                      | set(SHARED_OPTIONS))
+    options = score_options(family)
+    module_options = set(metric_options(family))
     flags = visible_flags(subparser(command))
     for name, flag in table.items():
-        assert name in parameters, f"{family}.score has no option {name!r}"
+        assert name in options, f"{family}.score has no option {name!r}"
         assert name in module_options, f"metrics/{family} does not take {name!r}"
         if flag is NO_FLAG:
             assert "--" + name.replace("_", "-") not in flags
             continue
-        assert flag == "--" + name.replace("_", "-"), (name, flag)
+        assert flag in ("--" + name.replace("_", "-"), declared_flag(family, name)), \
+            (name, flag)
         assert flag in flags, f"nerlens {command} has no {flag}"
-        assert flags[flag].dest == name, (flag, flags[flag].dest)
-        default = parameters[name].default
+        assert flags[flag].dest in (name, flag[2:].replace("-", "_")), (flag, flags[flag].dest)
+        default = options[name]
         # None: the CLI has its own "not given"; a tuple: the CLI takes comma-separated text
         if default is not inspect.Parameter.empty and default is not None \
                 and not isinstance(default, (tuple, list)):
@@ -129,12 +142,16 @@ def test_api_module_and_cli_names_agree(family):
                 cli_default = next(row.absent for row in FLAGS   # its row's for this call
                                    if row.dest == name and row.absent == default)
             assert cli_default == default, (family, name, cli_default, default)
+    for name, flag in MODULE_AND_CLI_ONLY.items():   # hardeval has no F-score: no --beta
+        assert name in module_options and name not in options, (family, name)
+        if (family, name) != ("hardeval", "beta"):
+            assert flags[flag].dest == name, (family, flag)
 
 
 # generated output's options (nerspan.InputOptions, every family), and nerspan.score's of
 # string matching: the same names as flags of the commands that read --generated
 GENERATED_OPTIONS = ("matching", "occurrences", "overlaps", "fuzzy")
-STRING_OPTIONS = ("compat", "partial")
+STRING_OPTIONS = ("script", "word_overlap")
 
 
 @pytest.mark.parametrize("command", ["score", "tough-mentions", "hardeval", "buckets",
@@ -143,18 +160,17 @@ def test_generated_output_options_are_flags_of_the_same_names(command):
     flags = visible_flags(subparser(command))
     names = GENERATED_OPTIONS + (STRING_OPTIONS if command == "score" else ())
     for name in names:
-        assert name in nerspan.InputOptions.__dataclass_fields__ \
-            or name in inspect.signature(nerspan.score).parameters, name
-        assert flags["--" + name].dest == name, (command, name)
+        assert name in nerspan.InputOptions.all_names(), name
+        assert flags["--" + name.replace("_", "-")].dest == name, (command, name)
     assert set(MATCHING) <= set(flags["--matching"].choices)
     assert set(OVERLAPS) == set(flags["--overlaps"].choices)
 
 
 @pytest.mark.parametrize("family", list(OPTIONS))
 def test_every_module_option_is_a_score_option(family):
-    parameters = inspect.signature(PACKAGES[family].score).parameters
+    options = score_options(family)
     for name in metric_options(family):
-        assert name in parameters or name == "strict", (family, name)
+        assert name in options or name in MODULE_AND_CLI_ONLY, (family, name)
 
 
 @pytest.mark.parametrize("command", ["score", "tough-mentions", "hardeval", "buckets",
@@ -183,48 +199,42 @@ def test_boolean_pairs_follow_the_api_default():
         == (True, False)
 
 
-# -- API aliases: one DeprecationWarning each, the same numbers -----------------------------
-def deprecated(call):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        value = call()
-    hits = [w for w in caught if issubclass(w.category, DeprecationWarning)]
-    assert len(hits) == 1, [str(w.message) for w in caught]
-    assert "is deprecated: use" in str(hits[0].message)
-    return value
-
-
+# -- API: 0.1's spellings are errors naming the new one (0.2) ---------------------------------
 def same(a, b):
     np.testing.assert_array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
 
 
-def test_nerspan_prf_alias():
-    counts = (np.array([1, 0, 3]), np.array([2, 0, 4]), np.array([3, 1, 3]))
-    old = deprecated(lambda: nerspan.prf(*counts, zero_division=1))
-    for x, y in zip(old, nerspan.prf_from_counts(*counts, zero_division=1)):
-        same(x, y)
+def test_nerspan_prf_is_an_error_naming_prf_from_counts():
+    with pytest.raises(AttributeError,
+                       match=r"^nerspan\.prf is nerspan\.prf_from_counts since nerlens 0\.2$"):
+        nerspan.prf
+    assert callable(nerspan.prf_from_counts)
 
 
-def test_faireval_prf_and_weighted_prf_aliases():
+def test_faireval_prf_and_weighted_prf_are_errors_naming_their_new_spelling():
     from faireval import result
 
-    assert deprecated(lambda: faireval.prf(3, 1, 2)) == faireval.prf_from_errors(3, 1, 2)
-    row = np.arange(8)
-    table = faireval.resolve_weights("weighted")
-    assert deprecated(lambda: result.weighted_prf(row, table)) \
-        == result.weight_table_prf(row, table)
+    with pytest.raises(AttributeError, match=r"^faireval\.prf is faireval\.prf_from_errors "
+                                             r"since nerlens 0\.2$"):
+        faireval.prf
+    with pytest.raises(AttributeError, match=r"^faireval\.result\.weighted_prf is "
+                                             r"faireval\.result\.weight_table_prf since"):
+        result.weighted_prf
+    assert faireval.prf_from_errors(3, 1, 2) == result.prf_from_errors(3, 1, 2)
 
 
-def test_result_weighted_method_aliases():
+def test_result_weighted_methods_are_gone_for_their_new_names():
     gold = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]]
     pred = [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "O"]]
     fair = faireval.score(gold, pred, weights="weighted")
-    assert deprecated(fair.weighted) == fair.weight_table_scores()
+    assert not hasattr(fair, "weighted")
+    assert fair.weight_table_scores() == tuple(
+        fair.to_dict()[f"weight_table_{k}"] for k in ("precision", "recall", "f1"))
     corpus = nerspan.Corpus.from_tags(gold, pred)
     table = nerspan.LabelTable.build(corpus.labels, nerspan.get_scheme("IOB2"))
     scores = nerspan.scores.entity_scores(nerspan.decode(corpus, nerspan.GOLD, "IOB2", "lenient", table),
                                    nerspan.decode(corpus, nerspan.PRED, "IOB2", "lenient", table))
-    assert deprecated(scores.weighted) == scores.support_weighted()
+    assert not hasattr(scores, "weighted")
     assert scores.to_dict()["weighted_f1"] == scores.support_weighted()[2]
 
 
@@ -232,34 +242,37 @@ HARD = dict(tokens=[["Kim", "ran", "to", "Paris"], ["Paris", "ran"]],
             train=([["Kim", "ran"], ["Paris", "ran", "Kim"], ["Paris", "is"]], [["B-PER", "O"], ["B-LOC", "O", "O"], ["B-PER", "O"]]))
 HARD_GOLD = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"]]
 HARD_PRED = [["B-PER", "O", "O", "B-PER"], ["O", "O"]]
+STRICT_MOVED = r"takes no strict since nerlens 0\.2: strict_diff={} \(hardeval's variant"
 
 
-def test_hardeval_strict_alias():
+def test_hardeval_strict_is_an_error_naming_strict_diff():
     new = hardeval.score(HARD_GOLD, HARD_PRED, strict_diff=True, **HARD).to_dict()
-    old = deprecated(lambda: hardeval.score(HARD_GOLD, HARD_PRED, strict=True,
-                                            **HARD).to_dict())
-    assert old == new and new["options"]["strict_diff"] is True
-    with pytest.raises(TypeError, match="give strict_diff only"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            hardeval.score(HARD_GOLD, HARD_PRED, strict=False, strict_diff=True, **HARD)
+    assert new["options"]["strict_diff"] is True
+    with pytest.raises(TypeError, match=r"^score\(\) " + STRICT_MOVED.format(True)):
+        hardeval.score(HARD_GOLD, HARD_PRED, strict=True, **HARD)
+    with pytest.raises(TypeError, match=STRICT_MOVED.format(False)):
+        hardeval.score(HARD_GOLD, HARD_PRED, strict=False, strict_diff=True, **HARD)
     corpus = nerspan.Corpus.from_tags(HARD_GOLD, tokens=HARD["tokens"])
-    index = nerspan.as_train_index(None, train=(HARD["train_tokens"], HARD["train_tags"]))
-    same(deprecated(lambda: hardeval.classify_tokens(corpus, index, strict=True)),
-         hardeval.classify_tokens(corpus, index, strict_diff=True))
-    same(deprecated(lambda: hardeval.kfold_subsets(corpus, k=2, strict=True)),
-         hardeval.kfold_subsets(corpus, k=2, strict_diff=True))
+    index = nerspan.as_train_index(HARD["train"])
+    with pytest.raises(TypeError, match=r"^classify_tokens\(\) " + STRICT_MOVED.format(True)):
+        hardeval.classify_tokens(corpus, index, strict=True)
+    with pytest.raises(TypeError, match=r"^kfold_subsets\(\) " + STRICT_MOVED.format(True)):
+        hardeval.kfold_subsets(corpus, k=2, strict=True)
+    assert hardeval.classify_tokens(corpus, index, strict_diff=True) is not None
+    assert hardeval.kfold_subsets(corpus, k=2, strict_diff=True) is not None
 
 
-def test_module_strict_alias():
+def test_module_strict_is_an_error_naming_strict_diff():
     evaluate = pytest.importorskip("evaluate")
-    metric = evaluate.load(str(REPO / "metrics" / "hardeval"),
-                           train=(HARD["train_tokens"], HARD["train_tags"]))
+    metric = evaluate.load(str(REPO / "metrics" / "hardeval"), train=HARD["train"])
     new = metric.compute(references=HARD_GOLD, predictions=HARD_PRED, tokens=HARD["tokens"],
                          strict_diff=True)
-    old = deprecated(lambda: metric.compute(references=HARD_GOLD, predictions=HARD_PRED,
-                                            tokens=HARD["tokens"], strict=True))
-    assert old == new and new["options"]["strict_diff"] is True
+    assert new["options"]["strict_diff"] is True
+    with pytest.raises(TypeError, match=r"^the hardeval module " + STRICT_MOVED.format(True)):
+        metric.compute(references=HARD_GOLD, predictions=HARD_PRED, tokens=HARD["tokens"],
+                       strict=True)
+    with pytest.raises(TypeError, match=r"^the hardeval module " + STRICT_MOVED.format(True)):
+        evaluate.load(str(REPO / "metrics" / "hardeval"), train=HARD["train"], strict=True)
 
 
 # -- CLI aliases: one warning line, the same output ------------------------------------------
@@ -290,34 +303,43 @@ ALIASES = [  # command, old flags, new flags
 ]
 
 
+def usage_error(capsys, argv) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main([str(a) for a in argv])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert not out
+    return err
+
+
 @pytest.mark.parametrize("command,old,new", ALIASES)
-def test_cli_alias_warns_once_and_gives_the_same_output(files, capsys, command, old, new):
+def test_cli_old_flag_is_a_usage_error_naming_the_new_one(files, capsys, command, old, new):
     argv = [command, files["gold"], files["pred"], "--format", "json"]
     if command != "score":
         argv += ["--train", files["train"]]
     code, expected, err = run(capsys, argv + new)
     assert code == 0 and "warning" not in err, err
-    code, out, err = run(capsys, argv + old)
-    assert code == 0
-    assert json.loads(out) == json.loads(expected)
-    warnings_ = [line for line in err.splitlines() if line.startswith("nerlens: warning:")]
-    assert warnings_ == [f"nerlens: warning: {old[0]} is deprecated: use {new[0]} "
-                         f"({old[0]} goes in the next release)"], err
+    assert json.loads(expected)
+    err = usage_error(capsys, argv + old)
+    assert err.splitlines()[-1] == \
+        (f"nerlens {command}: error: {old[0]} is {new[0]} since nerlens 0.2 "
+         f"(see nerlens {command} --help)"), err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("old", ["--gold", "--dataset"])
-def test_report_gold_option_alias(files, capsys, old):
+def test_report_gold_option_is_a_usage_error_naming_gold(files, capsys, old):
     common_args = ["--train", files["train"], "--bootstrap", "0", "--format", "json",
                    "--no-progress"]
     code, expected, err = run(capsys, ["report", files["gold"], files["pred"],
                                        "--output", files["tmp"] / "new", *common_args])
     assert code == 0, err
-    code, out, err = run(capsys, ["report", old, files["gold"], files["pred"],
-                                  "--output", files["tmp"] / "old", *common_args])
-    assert code == 0, err
-    assert err.count("nerlens: warning:") == 1 and f"{old} is deprecated" in err
-    new, old_result = json.loads(expected), json.loads(out)
-    assert old_result["results"] == new["results"]
+    assert json.loads(expected)["results"]
+    err = usage_error(capsys, ["report", old, files["gold"], files["pred"],
+                               "--output", files["tmp"] / "old", *common_args])
+    assert err.splitlines()[-1] == \
+        (f"nerlens report: error: {old} is GOLD (the first argument) since nerlens 0.2 "
+         "(see nerlens report --help)"), err
 
 
 def test_report_reads_a_saved_dataset_as_gold(files, capsys):
@@ -396,11 +418,31 @@ def test_cli_does_not_read_files_itself():
     assert "read_columns" not in source and "library." in source
 
 
-MOVED = nerspan.__getattr__.moved   # name -> the module that holds it now
+MOVED = nerspan.__getattr__.moved   # name -> its new spelling (or why it went)
+
+
+def resolved(spelling: str):
+    """The object a new spelling names (``nerspan.reading.forms.read_input(...).corpus``:
+    what stands before the call; ``Corpus.with_tokens``: nerspan's)."""
+    path = spelling.partition("(")[0]
+    path = path if path.startswith("nerspan.") else f"nerspan.{path}"
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):   # the longest importable module, then attributes
+        try:
+            value = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            value = getattr(value, attribute)
+        return value
+    raise AssertionError(spelling)
 
 
 @pytest.mark.parametrize("name", sorted(MOVED))
-def test_every_moved_name_reads_from_its_module_with_one_warning(name):
-    # the map must follow module moves (nerspan.reading): a stale module is an ImportError
-    module = importlib.import_module(f"nerspan.{MOVED[name]}")
-    assert deprecated(lambda: getattr(nerspan, name)) is getattr(module, name)
+def test_every_moved_name_is_an_error_naming_its_new_spelling(name):
+    with pytest.raises(AttributeError) as caught:
+        getattr(nerspan, name)
+    assert str(caught.value) == f"nerspan.{name} is {MOVED[name]} since nerlens 0.2"
+    # the map must follow module moves (nerspan.reading): a stale spelling fails here
+    if not MOVED[name].startswith("gone:"):
+        assert resolved(MOVED[name]) is not None

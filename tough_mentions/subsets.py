@@ -12,8 +12,8 @@ Every gold test mention is classified once, on integer arrays:
 - type confusability counts the distinct gold types of each text over the TEST mentions.
 
 >>> from nerspan import Corpus, as_train_index, decode
->>> train = as_train_index([["Newcastle", "is", "in", "the", "UK"]], "IOB2", "lenient",
-...                        train_tags=[["B-LOC", "O", "O", "O", "B-LOC"]])
+>>> train = as_train_index(([["Newcastle", "is", "in", "the", "UK"]],
+...                         [["B-LOC", "O", "O", "O", "B-LOC"]]), "IOB2", "lenient")
 >>> test = Corpus.from_tags([["B-LOC", "O", "B-ORG", "O", "B-PER"]],
 ...                         tokens=[["UK", "beat", "Newcastle", "and", "Kim"]])
 >>> subsets = classify(test, decode(test), train)
