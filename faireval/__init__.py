@@ -154,10 +154,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             lenient).
         pos: POS tags per sentence (a list of lists, or a column name of the Corpus), for
             ``ignore_punct``.
-        weights, focus, labels, exclude, ignore_punct, confusion_tp, return_pairs,
-            reference_iteration, schemas, min_overlap, pairing, return_instances: the
-            options of ``FairevalOptions`` (each field's doc says what it does);
-            ``options``: that record (or a dict), the keywords given put over it.
+        options: a ``FairevalOptions`` record (or a dict of its fields); the keywords
+            ``weights``, ``focus``, ``labels``, ``exclude``, ``ignore_punct``,
+            ``confusion_tp``, ``return_pairs``, ``reference_iteration``, ``schemas``,
+            ``min_overlap``, ``pairing`` and ``return_instances`` are its fields (each
+            field's doc says what it does), put over it.
 
     The headline ``precision``/``recall``/``f1`` are the exact-match scores, ``fair_*``
     the fair ones; FairEval's matrix of errors is ``error_confusion``. Raises

@@ -32,13 +32,14 @@ CORRECT = ("TP", "correct mention")
 # kind colors in the order of the kinds (then again): distinct at a glance, dark text reads
 PALETTE = ("#ffc38a", "#fff07a", "#d9b8ff", "#ff9d9d", "#9fc5ff", "#bdf0f0")
 CORRECT_COLOR = "#a8e6b6"
-# nerlens has no home page yet (no package index either): the command, and the README's
-# section by its title
+# nerlens has no home page yet (no package index either): the command, and the
+# documentation page's section by its title
 REPORT_HINT = ("The full report, with every method, bootstrap intervals, findings, figures "
                "and error examples, on your files: <code>pip install nerlens</code>, then "
                "<code>nerlens report gold.conll system.conll --train train.conll</code> "
-               "(<code>nerlens report --demo</code> shows one); nerlens' README describes it "
-               "under &ldquo;The report: every method in one pass&rdquo;.")
+               "(<code>nerlens report --demo</code> shows one); nerlens' documentation "
+               "(docs/report.md) describes it under &ldquo;The report: every method in one "
+               "pass&rdquo;.")
 
 
 def parse_lines(text: str) -> list[list[str]]:

@@ -1,7 +1,7 @@
 """The examples of the README and of the documentation pages (docs/), as the tests run them.
 
-``snippet(name)``: the code of the fenced block after ``<!-- snippet: NAME -->``, run by the
-integration tests. ``run_doctests(path)``: the ``>>>`` examples of a Markdown file, as
+``snippet(name, path)``: the code of the fenced block after ``<!-- snippet: NAME -->`` in a
+page (``DOCS / "evaluate.md"``), run by the integration tests. ``run_doctests(path)``: the ``>>>`` examples of a Markdown file, as
 doctests. ``page_files``, ``shell_commands`` and ``python_blocks``: a documentation page's
 example files (fenced blocks titled with a file name, ````text title="gold.txt"``), its
 ``bash`` commands and its plain ``python`` blocks.
@@ -18,10 +18,11 @@ from nerlens.families import family_names, unregister_family
 
 from tests.conftest import REPO
 
+DOCS = REPO / "docs"
 FENCE = r"```(\w*)[^\n]*\n(.*?)\n```"   # a fence may carry a title="..."
 
 
-def snippet(name: str, path: Path = REPO / "README.md") -> str:
+def snippet(name: str, path: Path) -> str:
     """The code of the fenced block right after ``<!-- snippet: name -->``."""
     text = path.read_text(encoding="utf-8")
     found = re.search(rf"<!-- snippet: {re.escape(name)} -->\n```\w*\n(.*?)\n```", text, re.S)
@@ -30,7 +31,7 @@ def snippet(name: str, path: Path = REPO / "README.md") -> str:
     return found.group(1) + "\n"
 
 
-def snippets(path: Path = REPO / "README.md") -> set:
+def snippets(path: Path) -> set:
     """The code of every ``<!-- snippet: NAME -->`` block of a file."""
     text = path.read_text(encoding="utf-8")
     return {code + "\n" for code in

@@ -129,7 +129,7 @@ def test_get_entities_default():
 
 def test_length_mismatch_is_an_error_but_empty_lists_are_no_mention():
     """seqeval refuses ``[["O"]]`` against ``[[]]`` (a length mismatch). nerlens differs on
-    purpose (README, "where we differ"): a side whose sentences are all empty lists is span
+    purpose (docs/families/nerspan.md, "where we differ"): a side whose sentences are all empty lists is span
     input without a mention when the other side has words, as a pipeline that found
     nothing gives it; tags of other lengths stay an error."""
     for case_id in ("errors_value_error_length_mismatch", "errors_value_error_length_mismatch2"):
@@ -152,7 +152,7 @@ def test_conll2000_sample_f1():
     assert round(100 * result.micro()[2], 2) == 74.35
 
 
-# -- where nerlens differs from seqeval on purpose (README "Exactness, and where we
+# -- where nerlens differs from seqeval on purpose (docs/families/nerspan.md "Exactness, and where we
 # differ on purpose"): each pinned, seqeval's number computed here, ours by hand
 def _seqeval(gold, pred, strict, suffix=False):
     """seqeval's micro F1 and its type names (default mode, or strict IOB2); the test

@@ -3,8 +3,8 @@ page is the parser's, and every example on every page runs as written.
 
 A page's examples run in a fresh folder holding the files the page shows
 (fenced blocks titled ``title="NAME"``) and a link to ``metrics/``: its ``>>>``
-examples as doctests, its plain ``python`` blocks as scripts (a block that is one of the
-README's integration snippets is run by the integration tests instead: it needs a model
+examples as doctests, its plain ``python`` blocks as scripts (a block marked
+``<!-- snippet: NAME -->`` is run by the integration tests instead: it needs a model
 or a Hub), and each command of its ``bash`` blocks through ``nerlens.cli.main``, which
 must succeed.
 """
@@ -29,6 +29,7 @@ pytest.importorskip("mkdocs")
 pytest.importorskip("mkdocstrings")
 
 PAGES = sorted((REPO / "docs").rglob("*.md"))
+INTEGRATION_SNIPPETS = set().union(*(snippets(page) for page in PAGES))
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +90,7 @@ def test_every_example_on_the_page_runs(page, page_folder):
     result = run_doctests(page)
     assert result.failed == 0, page
     for code in python_blocks(text):
-        if code not in snippets():
+        if code not in INTEGRATION_SNIPPETS:
             exec(compile(code, str(page), "exec"), {"__name__": "__docs__"})
     for words in shell_commands(text):
         assert words[0] == "nerlens", f"{page.name}: a bash block runs nerlens only: {words}"

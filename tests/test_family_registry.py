@@ -3,7 +3,7 @@
 - The registry: the built-in families come from the entry point group
   ``nerlens.families`` (in nerlens' setup.cfg), in the report's order; a family
   registers at run time too, and a bad registration is refused.
-- The acceptance test: the README's ``token_accuracy`` family, installed OUTSIDE the
+- The acceptance test: the documentation's ``token_accuracy`` family (docs/adding-a-family.md), installed OUTSIDE the
   repository (a folder with its package and a ``*.dist-info`` declaring the entry point,
   on ``PYTHONPATH``), appears in the report's JSON, page and terminal view, in an
   experiment, in ``nerlens report --families`` and in the Trainer's keys.
@@ -31,7 +31,7 @@ from nerlens.report.views import report_view
 from nerspan.family import Family
 
 from .conftest import REPO, built_in_families
-from .readme_snippets import snippet
+from .readme_snippets import DOCS, snippet
 
 BUILT_IN = built_in_families()
 TOKENS = [["Ana", "Lee", "in", "Rome"], ["at", "Acme", "."], ["Kim", "sang"]]
@@ -79,14 +79,14 @@ def test_a_descriptor_is_checked_when_made():
 
 # -- a family from outside the repository ------------------------------------------------
 def family_source() -> str:
-    """The README's token_accuracy family as a module: its examples up to ``FAMILY``."""
-    examples = doctest.DocTestParser().get_examples(snippet("token_accuracy"))
+    """The documentation's token_accuracy family as a module: its examples up to ``FAMILY``."""
+    examples = doctest.DocTestParser().get_examples(snippet("token_accuracy", DOCS / "adding-a-family.md"))
     sources = []
     for example in examples:
         sources.append(example.source)
         if example.source.startswith("FAMILY = "):
             return "".join(sources)
-    raise LookupError("the README's token_accuracy example defines no FAMILY")
+    raise LookupError("the documentation's token_accuracy example defines no FAMILY")
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 from tests.conftest import REPO
-from tests.readme_snippets import snippet
+from tests.readme_snippets import DOCS, snippet
 
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
 
@@ -44,7 +44,7 @@ WORKER = textwrap.dedent("""
                 batch["tokens"] = tokens[a:b]
             module.add_batch(**batch)
         out[family] = module.compute()
-    if rank != "single":  # the README's snippet, verbatim, run by both processes
+    if rank != "single":  # the documentation's snippet, verbatim, run by both processes
         import os
         os.chdir(repo)
         namespace = dict(world_size=2, rank=int(rank), shared_cache_dir=cache_dir,
@@ -55,7 +55,7 @@ WORKER = textwrap.dedent("""
         print(json.dumps(out, default=str))
     else:
         assert all(v is None for v in out.values()), out
-""" % (FAMILIES,)).replace("README_SNIPPET", repr(snippet("distributed")))
+""" % (FAMILIES,)).replace("README_SNIPPET", repr(snippet("distributed", DOCS / "evaluate.md")))
 
 
 def test_two_processes_equal_one(tmp_path):
@@ -83,7 +83,7 @@ def test_combine_runs_the_four_modules(tmp_path, monkeypatch):
 
     from nerlens.demo import demo_train
 
-    # the README's snippet, verbatim, in a folder holding its "train.conll" and metrics/
+    # the documentation's snippet, verbatim, in a folder holding its "train.conll" and metrics/
     (tmp_path / "train.conll").write_bytes(demo_train().read_bytes())
     (tmp_path / "metrics").symlink_to(REPO / "metrics")
     monkeypatch.chdir(tmp_path)
@@ -91,7 +91,7 @@ def test_combine_runs_the_four_modules(tmp_path, monkeypatch):
     refs = [["B-person", "O", "O", "B-location"], ["B-corporation", "O", "B-person"]]
     preds = [["B-person", "O", "O", "B-person"], ["O", "O", "B-person"]]
     namespace = dict(tokens=tokens, predictions=preds, references=refs)
-    exec(snippet("combine"), namespace)
+    exec(snippet("combine", DOCS / "evaluate.md"), namespace)
     combined = namespace["scores"]
     for family in FAMILIES:
         alone = evaluate.load(f"metrics/{family}", tokens=tokens,

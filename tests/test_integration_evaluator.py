@@ -2,7 +2,7 @@
 
 The evaluator passes only predictions and references to ``compute``; tokens and training
 data reach the modules at ``evaluate.load(...)`` time. On transformers 5 a ``Pipeline``
-object crashes the evaluator, so the model and tokenizer are passed (see README).
+object crashes the evaluator, so the model and tokenizer are passed (see docs/evaluate.md).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ pytest.importorskip("transformers", reason="the evaluator test needs transformer
 
 from nerlens.demo import demo_train  # noqa: E402
 from tests.conftest import REPO, tagged_split  # noqa: E402
-from tests.readme_snippets import snippet  # noqa: E402
+from tests.readme_snippets import DOCS, snippet  # noqa: E402
 from tests.tiny_model import demo_setup  # noqa: E402
 
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
@@ -38,7 +38,7 @@ def evaluated(tmp_path_factory):
         results[family] = task.compute(model_or_pipeline=setup["model"],
                                        tokenizer=setup["tokenizer"], data=data,
                                        metric=metric)
-    # the README's snippet, verbatim, in a folder holding its "train.conll" and metrics/
+    # the documentation's snippet, verbatim, in a folder holding its "train.conll" and metrics/
     folder = tmp_path_factory.mktemp("readme")
     (folder / "train.conll").write_bytes(demo_train().read_bytes())
     (folder / "metrics").symlink_to(REPO / "metrics")
@@ -46,7 +46,7 @@ def evaluated(tmp_path_factory):
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        exec(snippet("evaluator"), namespace)
+        exec(snippet("evaluator", DOCS / "evaluate.md"), namespace)
     finally:
         os.chdir(cwd)
     results["readme"] = namespace["results"]

@@ -16,9 +16,9 @@ import pytest
 
 from tests.conftest import REPO
 from tests.hub_server import SpaceServer
-from tests.readme_snippets import snippet
+from tests.readme_snippets import DOCS, snippet
 
-ORG = "your-org"  # the README's snippet uses this name
+ORG = "your-org"  # the documentation's snippet uses this name
 FAMILIES = ("faireval", "tough_mentions", "hardeval", "attribute_buckets")
 HEADLINE = {"faireval": "fair_f1", "tough_mentions": "recall", "hardeval": "ter",
             "attribute_buckets": "f1"}
@@ -91,7 +91,7 @@ def test_load_by_name_downloads_caches_and_works_offline(hub_env):
 def test_readme_hub_snippet(hub_env):
     env, _ = hub_env
     with SpaceServer(REPO / "metrics", ORG) as server:
-        done = subprocess.run([sys.executable, "-c", snippet("hub")], capture_output=True,
+        done = subprocess.run([sys.executable, "-c", snippet("hub", DOCS / "evaluate.md")], capture_output=True,
                               text=True, timeout=600, cwd="/",
                               env=dict(env, HF_ENDPOINT=server.endpoint))
     assert done.returncode == 0, done.stderr[-3000:]

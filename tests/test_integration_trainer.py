@@ -14,7 +14,7 @@ pytest.importorskip("transformers", reason="the Trainer test needs transformers 
 
 from nerlens.demo import demo_train  # noqa: E402
 from nerlens.trainer import make_compute_metrics  # noqa: E402
-from tests.readme_snippets import snippet  # noqa: E402
+from tests.readme_snippets import DOCS, snippet  # noqa: E402
 from tests.tiny_model import demo_setup, encode  # noqa: E402
 
 HEADLINE = {
@@ -32,7 +32,7 @@ def setup(tmp_path_factory):
 
 
 def _pieces(setup, tmp_path, batch_eval_metrics=False) -> dict:
-    """What the README's Trainer snippet expects to exist."""
+    """What the documentation's Trainer snippet expects to exist."""
     from transformers import DataCollatorForTokenClassification, TrainingArguments
 
     tokenizer, labels = setup["tokenizer"], setup["labels"]
@@ -58,12 +58,12 @@ def _trainer(setup, tmp_path, compute_metrics, batch_eval_metrics=False):
 
 
 def test_trainer_reports_every_family(setup, tmp_path, monkeypatch):
-    # the README's snippet, verbatim, with its "train.conll" being the demo training split
+    # the documentation's snippet, verbatim, with its "train.conll" being the demo training split
     (tmp_path / "train.conll").write_bytes(demo_train().read_bytes())
     monkeypatch.chdir(tmp_path)
     namespace = _pieces(setup, tmp_path)
     # before training the random model tags most words, so the numbers are not trivial
-    exec(snippet("trainer"), namespace)
+    exec(snippet("trainer", DOCS / "trainer-spaces.md"), namespace)
     metrics, trainer = namespace["metrics"], namespace["trainer"]
     compute_metrics = namespace["compute_metrics"]
     for family in FAMILIES:

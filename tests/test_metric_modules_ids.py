@@ -10,7 +10,7 @@ import pytest
 
 from nerlens.demo import demo_gold, demo_train
 from tests.conftest import REPO
-from tests.readme_snippets import snippet
+from tests.readme_snippets import DOCS, snippet
 from tests.tiny_model import demo_split
 
 evaluate = pytest.importorskip("evaluate")
@@ -107,6 +107,6 @@ def test_ids_outside_the_label_list_are_an_error(data):
 
 def test_the_readme_snippet(monkeypatch, capsys):
     monkeypatch.chdir(REPO)  # it loads "metrics/faireval"
-    exec(snippet("label_ids"), {})
+    exec(snippet("label_ids", DOCS / "evaluate.md"), {})
     # [CLS], the sub-token ##s and [SEP] are dropped: Ana Lee is found, nothing else
     assert capsys.readouterr().out.split() == ["1", "1.0"]

@@ -1,4 +1,4 @@
-"""One result contract (README "The result contract"): every family, and nerspan's entity
+"""One result contract (docs/result-contract.md): every family, and nerspan's entity
 scores, through the API, the evaluate module and the CLI's ``--format json``.
 
 ``to_dict()`` is plain JSON (Python int/float/str/bool/None, lists, string-keyed dicts);

@@ -1,6 +1,6 @@
 """A Space's app run without Gradio says what installs it, and shows no traceback (issue 37).
 
-``python metrics/<family>/app.py`` is the README's command; Gradio is the distribution's
+``python metrics/<family>/app.py`` is the documentation's command (docs/trainer-spaces.md); Gradio is the distribution's
 extra ``spaces`` (setup.cfg), so the one line an app prints is ``pip install
 "nerlens[spaces]"``. Gradio is hidden from the app's interpreter by a ``sitecustomize``
 that puts None in its place in ``sys.modules`` (an import of it then fails as an absent
@@ -26,7 +26,7 @@ def test_the_spaces_extra_brings_gradio_and_the_apps_name_it():
     extra = config.get("options.extras_require", "spaces").split()
     assert [r for r in extra if r.startswith("gradio")] == extra != []
     assert SPACES_INSTALL == 'pip install "nerlens[spaces]"'
-    assert SPACES_INSTALL in (REPO / "README.md").read_text(encoding="utf-8")
+    assert SPACES_INSTALL in (REPO / "docs" / "trainer-spaces.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("family", built_in_families())

@@ -1,6 +1,6 @@
 """One vocabulary: an option has the same name in the API, the evaluate module and the CLI.
 
-``OPTIONS`` is the table (README "One vocabulary"): per family, each ``score`` option,
+``OPTIONS`` is the table (docs/cli.md, "One vocabulary"): per family, each ``score`` option,
 whether the evaluate module takes it, and its CLI flag (the API name with ``-`` for
 ``_``) or why the CLI has none. The tests read the real signatures, the modules'
 ``OPTIONS`` and the argparse parsers, so a renamed option fails here. Each deprecated
@@ -30,7 +30,7 @@ from nerspan.options import MATCHING, OVERLAPS
 
 from .conftest import REPO
 
-NO_FLAG = None   # a score option the CLI does not offer (the reason is in the README)
+NO_FLAG = None   # a score option the CLI does not offer (the reason is in docs/cli.md)
 # flags of several meanings, one per value (nerlens.cli.options: one row per meaning)
 ROUTED = {row.dest for row in FLAGS if row.values}
 
