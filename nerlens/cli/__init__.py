@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import textwrap
 from dataclasses import dataclass
 
 from nerspan import __version__
@@ -23,12 +24,15 @@ from .options import check_values, given
 
 @dataclass(frozen=True)
 class Command:
-    """One subcommand: its ``name`` on the command line, its one-line ``help`` and the
-    ``module`` that defines ``add_arguments(parser)`` and ``run(args)``."""
+    """One subcommand: its ``name`` on the command line, its one-line ``help``, the
+    ``module`` that defines ``add_arguments(parser)`` and ``run(args)``, the ``group``
+    ``nerlens --help`` lists it under and an ``example`` command line (tested to parse)."""
 
     name: str
     module: str
     help: str
+    group: str
+    example: str
 
     def fill(self, parser: argparse.ArgumentParser) -> None:
         """Add the command's flags (its module's, and ``--debug``) and its ``run`` to its
@@ -40,44 +44,62 @@ class Command:
         parser.set_defaults(run=module.run)
 
 
-# the subcommands, in the order of ``nerlens --help``
+# the groups of ``nerlens --help``, in its order
+SCORING, REPORTING, AUDIT, TAG_FILES = ("scoring", "report and experiments", "gold audit",
+                                        "tag-file tools")
+# the subcommands, in the order of ``nerlens --help`` within their group
 COMMANDS = (
-    Command("score", "nerlens.cli.score", "entity-level precision, recall, F1 (conlleval-style)"),
+    Command("score", "nerlens.cli.score", "entity-level precision, recall, F1 (conlleval-style)",
+            SCORING, "nerlens score gold.txt pred.txt"),
     Command("report", "nerlens.cli.report",
-            "every method in one pass: terminal summary, report.json and report.html"),
+            "every method in one pass: terminal summary, report.json and report.html",
+            REPORTING, "nerlens report gold.txt pred1.txt pred2.txt --train train.txt"),
     Command("hardeval", "nerlens.cli.hardeval",
-            "token error rates on unseen and label-shifted tokens (HardEval)"),
+            "token error rates on unseen and label-shifted tokens (HardEval)",
+            SCORING, "nerlens hardeval gold.txt pred.txt --train train.txt"),
     Command("tough-mentions", "nerlens.cli.tough_mentions",
-            "recall on unseen and type-confusable mentions (Tough Mentions Recall)"),
+            "recall on unseen and type-confusable mentions (Tough Mentions Recall)",
+            SCORING, "nerlens tough-mentions gold.txt pred.txt --train train.txt"),
     Command("faireval", "nerlens.cli.faireval",
-            "FairEval error types (LE, BE, LBE) and fair scores without double penalties"),
+            "FairEval error types (LE, BE, LBE) and fair scores without double penalties",
+            SCORING, "nerlens faireval gold.txt pred.txt"),
     Command("buckets", "nerlens.cli.buckets",
             "F1 per bucket of entity length, sentence length, density, label consistency, "
-            "frequency in training and entity type (attribute buckets, Fu et al. 2020)"),
+            "frequency in training and entity type (attribute buckets, Fu et al. 2020)",
+            SCORING, "nerlens buckets gold.txt pred.txt --train train.txt"),
     Command("sweep", "nerlens.cli.sweep",
             "scored predictions at every threshold: the precision / recall / F1 curve, "
-            "average precision, the best and the chosen threshold, calibration"),
+            "average precision, the best and the chosen threshold, calibration",
+            SCORING, "nerlens sweep gold.txt scored.jsonl --choose-on dev.txt dev.jsonl"),
     # the file tools (issue 30)
     Command("validate", "nerlens.cli.validate",
             "every invalid transition of tag files (file, line, token, the rule broken); "
-            "exit status 1 when there is any"),
+            "exit status 1 when there is any",
+            TAG_FILES, "nerlens validate pred.txt --scheme IOBES"),
     Command("repair", "nerlens.cli.repair",
-            "repair the invalid transitions of a tag file (conlleval or discard), listing them"),
+            "repair the invalid transitions of a tag file (conlleval or discard), listing them",
+            TAG_FILES, "nerlens repair pred.txt repaired.txt"),
     Command("convert", "nerlens.cli.convert",
             "write the mentions of a tag file in another scheme (IOB1, IOB2, IOE1, IOE2, "
-            "IOBES, BILOU, BMES, IO)"),
+            "IOBES, BILOU, BMES, IO)",
+            TAG_FILES, "nerlens convert gold.txt gold.iobes.txt --to IOBES"),
     Command("count", "nerlens.cli.count",
-            "mentions of tag files by type and text, the most frequent first"),
+            "mentions of tag files by type and text, the most frequent first",
+            TAG_FILES, "nerlens count gold.txt"),
     Command("summarize", "nerlens.cli.summarize",
-            "documents, sentences, tokens and mentions per type of tag files"),
+            "documents, sentences, tokens and mentions per type of tag files",
+            TAG_FILES, "nerlens summarize gold.txt"),
     # gold you can audit (issue 42)
     Command("diff", "nerlens.cli.diff",
             "two annotations of the same tokens: the tags that differ and every mention by "
-            "kind of change (added, removed, retyped, reshaped, split, merged)"),
+            "kind of change (added, removed, retyped, reshaped, split, merged)",
+            AUDIT, "nerlens diff gold.txt gold_fixed.txt"),
     Command("agreement", "nerlens.cli.agreement",
-            "agreement of two annotations: mention F1 and Cohen's kappa over the tags, per type"),
+            "agreement of two annotations: mention F1 and Cohen's kappa over the tags, per type",
+            AUDIT, "nerlens agreement annotator_a.txt annotator_b.txt"),
     Command("suspects", "nerlens.cli.suspects",
-            "gold mentions (and missing ones) that look wrong, ranked with their evidence"),
+            "gold mentions (and missing ones) that look wrong, ranked with their evidence",
+            AUDIT, "nerlens suspects gold.txt pred1.txt pred2.txt --train train.txt"),
 )
 
 
@@ -107,13 +129,32 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def commands_help(width: int = 88) -> str:
+    """The commands of ``nerlens --help``, by group, each with its help and an example;
+    ``nerlens COMMAND --help`` tells the rest."""
+    lines = []
+    for group in (SCORING, REPORTING, AUDIT, TAG_FILES):
+        lines.append(f"{group}:")
+        for command in (c for c in COMMANDS if c.group == group):
+            lines += textwrap.wrap(command.help, width, initial_indent=f"  {command.name:<15} ",
+                                   subsequent_indent=" " * 18)
+            lines.append(" " * 18 + f"e.g. {command.example}")
+        lines.append("")
+    lines.append("nerlens COMMAND --help: the command's flags")
+    return "\n".join(lines)
+
+
 def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
     """The ``nerlens`` parser. ``lazy``: a command's flags are added when the command is
     named (what ``main`` does; each command imports its module then); otherwise every
     command's are added now (every command's module imported)."""
-    parser = Parser(prog="nerlens", description="NER evaluation that says where a model fails.")
+    parser = Parser(prog="nerlens", usage="nerlens [-h] [--version] COMMAND ...",
+                    description="NER evaluation that says where a model fails.",
+                    epilog=commands_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"nerlens {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=Commands)
+    # listed by group in the epilog, not in argparse's one list
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=Commands,
+                                help=argparse.SUPPRESS, prog="nerlens")
     for command in COMMANDS:
         subparser = sub.add_parser(command.name, help=command.help, description=command.help)
         if lazy:

@@ -13,9 +13,9 @@ from nerspan import Evaluation
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 
-from .common import (UsageError, add_alias, add_beta_argument, add_confusion_argument,
-                     confusion_text, fbeta_column, format_table, non_negative_int, print_json,
-                     with_confusion)
+from .common import (PLOT_FORMAT_HELP, SEED_HELP, UsageError, add_alias, add_beta_argument,
+                     add_confusion_argument, confusion_text, fbeta_column, format_table,
+                     non_negative_int, print_json, with_confusion)
 from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
                      load_training)
 from .manifest import read_manifest
@@ -47,13 +47,14 @@ def add_arguments(parser) -> None:
                         help="sentence resamples for an interval on every bucket F1")
     add_beta_argument(parser)
     add_confusion_argument(parser)
-    parser.add_argument("--seed", type=non_negative_int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0, help=SEED_HELP)
     parser.add_argument("--confidence", type=float, default=0.95,
                         help="level of the --bootstrap intervals (default 0.95)")
     parser.add_argument("--plot", default=None, metavar="DIR",
                         help="write the charts (bar chart per attribute, heat map, "
                              "comparison of the first two systems) to DIR as PNG")
-    parser.add_argument("--plot-format", default="png", choices=("png", "svg"))
+    parser.add_argument("--plot-format", default="png", choices=("png", "svg"),
+                        help=PLOT_FORMAT_HELP)
     parser.add_argument("--manifest", default=None, metavar="FILE",
                         help="several datasets from a JSON manifest (name -> train, gold, "
                              "predictions; the same systems in each): zeta/rho per dataset, "

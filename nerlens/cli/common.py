@@ -146,6 +146,15 @@ class MovedFlag(argparse.Action):
         parser.error(f"{option_string} is {self.new} since nerlens 0.2")
 
 
+# The help of flags several commands declare (one text each).
+SCHEME_HELP = ("tag scheme: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, BILOU, IO "
+               "(default IOB2)")
+MODE_HELP = ("lenient = conlleval.pl's chunk rules (default); strict = seqeval's strict "
+             "mode")
+FORMAT_HELP = "table (default): text for the terminal; json: the whole result as JSON"
+PLOT_FORMAT_HELP = "image format of the --plot charts (default png)"
+SEED_HELP = "seed of the bootstrap resampling (default 0)"
+
 def add_alias(parser, old: str, new: str, dest: str, **kwargs) -> None:
     """``old``, a flag 0.2 renamed: given, a usage error naming ``new``."""
     parser.add_argument(old, dest=dest, action=MovedFlag, new=new,

@@ -12,9 +12,9 @@ from nerspan.options import PAIRINGS
 
 from nerspan.reading.systems import answers_located, named_files, span_errors_located
 
-from .common import (UsageError, add_beta_argument, add_confusion_argument, check_file,
-                     confusion_text, fbeta_column, format_table, note, print_results,
-                     read_text_file, with_confusion)
+from .common import (PLOT_FORMAT_HELP, UsageError, add_beta_argument,
+                     add_confusion_argument, check_file, confusion_text, fbeta_column,
+                     format_table, note, print_results, read_text_file, with_confusion)
 from .inputs import add_input_arguments, load_generated, load_systems
 from .options import FAIREVAL, KEEP, from_args, given, inputs_of
 from .span_files import read_span_files, refuse_span_flags
@@ -69,7 +69,8 @@ def add_arguments(parser) -> None:
                         help="write the paper's figures to DIR: error types, traditional vs "
                              "fair counting (error_types), and each system's confusion "
                              "matrix as a heat map (confusion_SYSTEM)")
-    parser.add_argument("--plot-format", default="png", choices=("png", "svg"))
+    parser.add_argument("--plot-format", default="png", choices=("png", "svg"),
+                        help=PLOT_FORMAT_HELP)
 
 
 def min_overlap_fraction(text: str) -> float:

@@ -10,8 +10,8 @@ from nerspan.reading import systems as library
 from nerspan.reading.forms import as_written, finished
 from nerspan.reading.systems import check_tags
 
-from .common import (UsageError, add_alias, add_type_arguments, check_file, encoding_name,
-                     note, prediction_paths)
+from .common import (FORMAT_HELP, MODE_HELP, SCHEME_HELP, UsageError, add_alias,
+                     add_type_arguments, check_file, encoding_name, note, prediction_paths)
 from .generated_files import add_generated_arguments, generated_files
 from .options import given, inputs_of, type_processing
 from .span_files import add_span_arguments, refuse_span_flags, span_paths
@@ -25,16 +25,14 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
                              "holds both gold and prediction columns (second-to-last and "
                              "last)")
     add_reading_arguments(parser)
-    parser.add_argument("--scheme", default="IOB2",
-                        help="tag scheme: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, "
-                             "BILOU, IO (default IOB2)")
+    parser.add_argument("--scheme", default="IOB2", help=SCHEME_HELP)
     parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
-                        help="lenient = conlleval.pl's chunk rules (default); strict = "
-                             "seqeval's strict mode")
+                        help=MODE_HELP)
     parser.add_argument("--suffix", action="store_true",
                         help="tags are written type first, prefix last (PER-B), as "
                              "seqeval's suffix=True: split on the last hyphen")
-    parser.add_argument("--format", default="table", choices=("table", "json"))
+    parser.add_argument("--format", default="table", choices=("table", "json"),
+                        help=FORMAT_HELP)
     add_span_arguments(parser)
     add_generated_arguments(parser)
 

@@ -18,8 +18,9 @@ from nerlens.report.build import build_report
 from nerlens.report.confidence import check_fits
 from nerspan.reading.systems import load_saved_split, named_files, span_errors_located
 
-from .common import (UsageError, add_alias, add_beta_argument, check_file, non_negative_int,
-                     prediction_paths, show_progress, write_outputs)
+from .common import (MODE_HELP, SCHEME_HELP, SEED_HELP, UsageError, add_alias,
+                     add_beta_argument, check_file, non_negative_int, prediction_paths,
+                     show_progress, write_outputs)
 from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
 from .inputs import (add_reading_arguments, add_train_arguments, load_systems, read_gold,
                      read_training, refuse_files_with_demo)
@@ -43,12 +44,14 @@ def add_arguments(parser) -> None:
                         "tag last), or a datasets split saved with save_to_disk")
     parser.add_argument("--split", default=None,
                         help="split of a DatasetDict saved as GOLD (default: test)")
-    parser.add_argument("--tokens-column", default="tokens")
-    parser.add_argument("--tags-column", default="ner_tags")
+    parser.add_argument("--tokens-column", default="tokens",
+                        help="words column of a saved datasets split (default tokens)")
+    parser.add_argument("--tags-column", default="ner_tags",
+                        help="tags column of a saved datasets split (default ner_tags)")
     parser.add_argument("--output", default=".", help="folder for report.json and report.html")
     parser.add_argument("--bootstrap", type=non_negative_int, default=1000,
                         help="bootstrap samples for the intervals (0 = none; default 1000)")
-    parser.add_argument("--seed", type=non_negative_int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0, help=SEED_HELP)
     parser.add_argument("--baseline", help="the system the others are compared with "
                                            "(default: the first)")
     parser.add_argument("--min-share", type=float, default=0.0, metavar="FRACTION",
@@ -57,8 +60,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--families", type=family_list, default=None, metavar="NAME,...",
                         help="the metric families to run, comma-separated (default: every "
                              "registered one: " + ", ".join(family_names()) + ")")
-    parser.add_argument("--scheme", default="IOB2")
-    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
+    parser.add_argument("--scheme", default="IOB2", help=SCHEME_HELP)
+    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
+                        help=MODE_HELP)
     parser.add_argument("--suffix", action="store_true",
                         help="tags are written type first, prefix last (PER-B), as "
                              "seqeval's suffix=True: split on the last hyphen")

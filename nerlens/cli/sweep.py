@@ -17,7 +17,8 @@ from nerspan.result import entity_row
 from nerlens.demo import demo_gold, demo_scored
 from nerspan.reading.systems import read_gold, span_errors_located, span_files
 
-from .common import UsageError, check_file, encoding_name, format_table, note, print_json
+from .common import (FORMAT_HELP, MODE_HELP, UsageError, check_file, encoding_name,
+                     format_table, note, print_json)
 from .inputs import refuse_files_with_demo, system_options
 from .options import given, inputs_of
 from .span_files import add_span_arguments
@@ -44,8 +45,10 @@ def add_arguments(parser) -> None:
                         help="sweep the embedded demo: a CRF's scored mentions on the "
                              "WNUT-17 test split")
     parser.add_argument("--scheme", default="IOB2", help="GOLD's tag scheme (default IOB2)")
-    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"))
-    parser.add_argument("--format", default="table", choices=("table", "json"))
+    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
+                        help=MODE_HELP)
+    parser.add_argument("--format", default="table", choices=("table", "json"),
+                        help=FORMAT_HELP)
     parser.add_argument("--gold-tag-column", type=int, default=None, metavar="INDEX",
                         help="position of GOLD's tag column, 0-based (default: last)")
     parser.add_argument("--token-column", type=int, default=0,
