@@ -1016,7 +1016,7 @@ FILE_CASES = {
                                      r"error: kept type 'FOO' occurs in no tag \(the types: "
                                      r"LOC, PER; by type_map: GPE\)$", False),
     "empty_keep_types": (GOLD, ["--keep-types", ","],
-                         r"error: argument --keep-types: expected type names separated by "
+                         r"error: argument --keep-types: expected names separated by "
                          r"commas", True),
 }
 

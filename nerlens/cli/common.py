@@ -14,6 +14,7 @@ from pathlib import Path
 from nerspan import NerspanError
 from nerspan.fbeta import check_beta, fbeta_key
 from nerspan.reading.columns import undecodable_error
+from nerspan.records import comma_list, mapping
 
 from nerlens.jsonable import json_ready
 
@@ -294,27 +295,19 @@ def write_outputs(result, args, stem: str) -> None:
               file=sys.stderr)
 
 
-def type_list(text: str) -> list[str]:
-    """argparse type of --keep-types/--remove-types: ``A,B`` (type names, comma-separated)."""
-    names = [name.strip() for name in text.split(",")]
-    if not text.strip() or not all(names):
-        raise argparse.ArgumentTypeError(f"expected type names separated by commas (e.g. "
-                                         f"PER,LOC), not {text!r}")
-    return names
+def argparse_type(parse):
+    """``parse`` (a record's, ``nerspan.records``: one reading of an option's text in the
+    API, the modules and here) as an argparse type: its ValueError a usage error."""
+    def read(text: str):
+        try:
+            return parse(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return read
 
 
-def type_map(text: str) -> dict:
-    """argparse type of --type-map: ``SRC=DST[,SRC=DST]``."""
-    mapping = {}
-    for pair in text.split(","):
-        source, equals, target = (part.strip() for part in pair.partition("="))
-        if not equals or not source or not target or "=" in target:
-            raise argparse.ArgumentTypeError(f"expected SRC=DST[,SRC=DST] (e.g. "
-                                             f"PERSON=PER,ORGANIZATION=ORG), not {text!r}")
-        if source in mapping:
-            raise argparse.ArgumentTypeError(f"{source} is mapped twice in {text!r}")
-        mapping[source] = target
-    return mapping
+type_list = argparse_type(comma_list)   # --keep-types, --remove-types: A,B
+type_map = argparse_type(mapping)       # --type-map: SRC=DST[,SRC=DST]
 
 
 def add_type_arguments(parser) -> None:
