@@ -79,6 +79,9 @@ class FairEvalResult(Result):
     / (2 TP + FP + FN)).
     """
 
+    moved_methods = {"headline": "traditional() (the exact-match scores; fair() the fair ones)",
+                     "weighted": "weight_table_scores()"}
+
     labels: tuple
     kind_counts: np.ndarray          # 8, overall
     label_kind_counts: np.ndarray    # n_labels x 8, under the focus label

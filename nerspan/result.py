@@ -49,6 +49,16 @@ class Result:
 
     options: dict
     repairs: dict
+    # methods 0.2 renamed: old name -> what to call instead (each result class its own)
+    moved_methods = {}
+
+    def __getattr__(self, name: str):
+        """Only for a name the result does not have: a renamed method's error names its
+        new spelling."""
+        moved = type(self).moved_methods.get(name)
+        if moved is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f"{type(self).__name__}.{name}() is {moved} since nerlens 0.2")
 
     def to_dict(self, beta: float = 1.0) -> dict:
         """The result as plain JSON; ``beta``: also F-beta beside every F1."""

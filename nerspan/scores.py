@@ -70,6 +70,8 @@ class EntityScores(Result):
     ``weighted_f2`` and per type), as seqeval's ``beta``.
     """
 
+    moved_methods = {"weighted": "support_weighted()"}
+
     types: tuple
     gold: np.ndarray
     predicted: np.ndarray

@@ -76,6 +76,8 @@ def test_weights_that_chose_the_headline_are_an_error_naming_what_to_do(old):
     d = result.to_dict()
     assert (d["precision"], d["recall"], d["f1"]) == result.traditional()
     assert not hasattr(result, "headline")
+    with pytest.raises(AttributeError, match=r"^FairEvalResult\.headline\(\) is traditional\(\)"):
+        result.headline()
 
 
 def test_headline_is_nerspans_entity_scores_with_zero_division():

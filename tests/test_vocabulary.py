@@ -228,6 +228,9 @@ def test_result_weighted_methods_are_gone_for_their_new_names():
     pred = [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "O"]]
     fair = faireval.score(gold, pred, weights="weighted")
     assert not hasattr(fair, "weighted")
+    with pytest.raises(AttributeError, match=r"^FairEvalResult\.weighted\(\) is "
+                                             r"weight_table_scores\(\) since nerlens 0\.2$"):
+        fair.weighted()
     assert fair.weight_table_scores() == tuple(
         fair.to_dict()[f"weight_table_{k}"] for k in ("precision", "recall", "f1"))
     corpus = nerspan.Corpus.from_tags(gold, pred)
@@ -235,6 +238,11 @@ def test_result_weighted_methods_are_gone_for_their_new_names():
     scores = nerspan.scores.entity_scores(nerspan.decode(corpus, nerspan.GOLD, "IOB2", "lenient", table),
                                    nerspan.decode(corpus, nerspan.PRED, "IOB2", "lenient", table))
     assert not hasattr(scores, "weighted")
+    with pytest.raises(AttributeError, match=r"^EntityScores\.weighted\(\) is "
+                                             r"support_weighted\(\) since nerlens 0\.2$"):
+        scores.weighted()
+    with pytest.raises(AttributeError, match="has no attribute 'weightd'"):
+        scores.weightd   # any other name: Python's own error
     assert scores.to_dict()["weighted_f1"] == scores.support_weighted()[2]
 
 
