@@ -10,8 +10,9 @@ from nerspan.family import Examples, Family, Headline, Logged, Rule
 from . import report
 
 
-def describe(score, options) -> Family:
-    """FairEval's descriptor around its ``score`` and its options' record."""
+def describe(score, options, partial) -> Family:
+    """FairEval's descriptor around its ``score``, its options' record and its
+    ``partial`` (``faireval.partials``)."""
     return Family(
         name="faireval",
         title="faireval: error types without double penalties",
@@ -33,4 +34,5 @@ def describe(score, options) -> Family:
         logged=Logged(headline=("fair_f1", "traditional_f1", "f1"),
                       trainer_keys=("precision", "recall", "fair_precision", "fair_recall",
                                     "per_type/*/f1", "per_type/*/fair_f1")),
+        partial=partial,
     )

@@ -95,7 +95,7 @@ class PunctMask:
 def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
             pos=None, ignore_punct: bool = False, labels: Sequence[str] | None = None,
             exclude: Sequence[str] = (), context=None, system: str | None = None,
-            inputs=None) -> Prepared:
+            inputs=None, shard: bool = False) -> Prepared:
     """Decode or read both sides, drop punctuation if asked, apply the label filter.
 
     Span lists on both sides are read as they are (they may nest or overlap); span lists
@@ -104,7 +104,9 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     ``nerspan.Evaluation`` whose gold column is ``references``'s (a corpus with columns
     ``gold`` and ``pred``): its gold spans, decoded once, are used for single-level tags,
     and so are the predictions of its corpus's column ``system`` when it is given.
-    ``inputs``: the input options (``nerspan.InputOptions`` or a dict).
+    ``inputs``: the input options (``nerspan.InputOptions`` or a dict). ``shard``: the
+    sentences are a shard of the whole (``faireval.partial``): every column's repairs
+    are kept, those that repaired nothing too (the whole's counts add them up).
 
     Args:
         references, predictions: the target and system sides (see ``faireval.score``).
@@ -134,7 +136,16 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         target = _drop_punct(target, punct)
         spans = _drop_punct(spans, punct)
     names, target, spans = _filter_labels(names, target, spans, labels, exclude)
+    if not shard:
+        repairs = reported_repairs(repairs)
     return Prepared(target, spans, names, n_sentences, punct, repairs)
+
+
+def reported_repairs(repairs: dict) -> dict:
+    """The columns' repairs a result reports: those that repaired something (or hold
+    generated output's record)."""
+    return {column: found for column, found in repairs.items()
+            if found.total or found.generated is not None}
 
 
 def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
@@ -281,8 +292,7 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
                 spans = context.spans(system, table)
             else:
                 spans = decode(levels, name, scheme, mode, table, side=side)
-            if spans.repairs is not None and (spans.repairs.total or
-                                              spans.repairs.generated is not None):
+            if spans.repairs is not None:   # prepare drops those that repaired nothing
                 repairs[column if depth == 1 else name] = spans.repairs
             parts.append((spans, level))
         start = np.concatenate([s.start for s, _ in parts])
@@ -354,11 +364,40 @@ def _drop_punct(table: SpanTable, punct: PunctMask) -> SpanTable:
 
 
 # -- label filter ------------------------------------------------------------------------
-def _filter_labels(names: tuple, target: SpanTable, system: SpanTable, labels, exclude):
+def label_filtered(prepared: Prepared, labels, exclude) -> Prepared:
+    """``prepared`` (read without a filter) with the label filter applied, unchecked: a
+    shard's labels need not meet the filter's, the whole's must (the merged partial
+    checks them with ``label_filter_problem``)."""
+    names, target, system = _filter_labels(prepared.labels, prepared.target,
+                                           prepared.system, labels, exclude, checked=False)
+    return replace(prepared, labels=names, target=target, system=system)
+
+
+def filtered_labels(names, labels, exclude) -> tuple:
+    """The label vocabulary the filter leaves: ``labels`` in the given order (else the
+    data's label ``names``, sorted) minus ``exclude``."""
+    excluded = set(exclude or ())
+    wanted = dict.fromkeys(labels) if labels is not None else names
+    return tuple(name for name in wanted if name not in excluded)
+
+
+def label_filter_problem(names, labels, exclude) -> str | None:
+    """What is wrong when the filter leaves no label, or none of the data's ``names``
+    (``ValueError``'s text), else None."""
+    kept, present = filtered_labels(names, labels, exclude), set(names)
+    if kept and not (present and not present & set(kept)):
+        return None
+    return (f"the label filter leaves nothing to evaluate: labels="
+            f"{list(labels) if labels is not None else 'all'}, exclude="
+            f"{sorted(set(exclude or ()))}; labels in the data: {sorted(present)}")
+
+
+def _filter_labels(names: tuple, target: SpanTable, system: SpanTable, labels, exclude,
+                   checked: bool = True):
     """Keep the spans whose label is in ``labels`` (if given) and not in ``exclude``.
 
-    The new vocabulary is ``labels`` in the given order (else the data's labels, sorted)
-    minus ``exclude``. Raises ``ValueError`` when the filter leaves no label at all.
+    The new vocabulary is ``filtered_labels``. Raises ``ValueError`` when the filter
+    leaves no label at all (unless not ``checked``: see ``prepare``'s ``shard``).
     """
     if labels is None and not exclude:
         return names, target, system
@@ -367,14 +406,10 @@ def _filter_labels(names: tuple, target: SpanTable, system: SpanTable, labels, e
                                                and not hasattr(given, "__iter__")):
             raise InputTypeError(f"{name} must be a list of label strings, not "
                                  f"{shown(given)}")
-    excluded = set(exclude or ())
-    wanted = list(dict.fromkeys(labels)) if labels is not None else list(names)
-    kept = [name for name in wanted if name not in excluded]
-    present = set(names)
-    if not kept or (present and not present & set(kept)):
-        raise ValueError(
-            f"the label filter leaves nothing to evaluate: labels={list(labels) if labels is not None else 'all'}, "
-            f"exclude={sorted(excluded)}; labels in the data: {sorted(present)}")
+    problem = label_filter_problem(names, labels, exclude)
+    if problem and checked:
+        raise ValueError(problem)
+    kept = filtered_labels(names, labels, exclude)
     index = {name: i for i, name in enumerate(kept)}
     remap = np.array([index.get(name, -1) for name in names] or [-1], dtype=np.int32)
 
@@ -387,4 +422,5 @@ def _filter_labels(names: tuple, target: SpanTable, system: SpanTable, labels, e
     return tuple(kept), apply(target), apply(system)
 
 
-__all__ = ["PUNCT_TAGS", "SpanTable", "Prepared", "PunctMask", "prepare"]
+__all__ = ["PUNCT_TAGS", "SpanTable", "Prepared", "PunctMask", "prepare", "reported_repairs",
+           "filtered_labels", "label_filter_problem", "label_filtered"]

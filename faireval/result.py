@@ -1,6 +1,7 @@
 """Counting the events and turning counts into traditional, fair and weight-table scores."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -226,8 +227,8 @@ class FairEvalResult(Result):
             out["pairs"] = [[{"type": item["type"], "target": _listed(item["target"]),
                               "system": _listed(item["system"])} for item in sentence]
                             for sentence in self.pairs]
-        if self.semeval is not None:
-            out["semeval"] = self.semeval
+        if self.semeval is not None:   # a copy: to_dict(beta=) adds F-beta keys to it
+            out["semeval"] = copy.deepcopy(self.semeval)
         if self.instances is not None:
             out["semeval_instances"] = self.instances
         out["options"] = dict(self.options)
@@ -422,7 +423,7 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     shown = kind != TP if not confusion_tp else np.ones(len(kind), dtype=bool)
     row = np.where(t_label >= 0, t_label, n_labels)[shown]
     col = np.where(s_label >= 0, s_label, n_labels)[shown]
-    confusion = _cells(row, col, np.ones(len(row), dtype=np.int64), n_labels + 1)
+    confusion = summed_cells(row, col, np.ones(len(row), dtype=np.int64), n_labels + 1)
     pairs = _pairs(prepared, events) if return_pairs else None
     counts = (prepared.labels, kind_counts, label_kind, n_target, n_system, confusion,
               _sentence_counts(prepared, events))
@@ -436,7 +437,7 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
                           options=dict(options or {}))
 
 
-def _cells(row: np.ndarray, col: np.ndarray, count: np.ndarray, size: int) -> np.ndarray:
+def summed_cells(row: np.ndarray, col: np.ndarray, count: np.ndarray, size: int) -> np.ndarray:
     """The non-zero cells of a ``size`` x ``size`` matrix as rows (row, column, count),
     sorted: the counts of equal (row, column) summed."""
     code = row.astype(np.int64) * size + col.astype(np.int64)
@@ -469,7 +470,7 @@ def _with_unplaced(counts: tuple, unplaced: tuple) -> tuple:
     old = len(index) - grow
     row, col = (np.where(confusion[:, k] == old, size, confusion[:, k]) for k in (0, 1))
     unplaced_label = np.array([index[item.type] for item in unplaced], dtype=np.int64)
-    widened = _cells(np.concatenate([row, np.full(len(unplaced), size)]),
+    widened = summed_cells(np.concatenate([row, np.full(len(unplaced), size)]),
                      np.concatenate([col, unplaced_label]),
                      np.concatenate([confusion[:, 2], np.ones(len(unplaced), np.int64)]),
                      size + 1)
@@ -540,7 +541,7 @@ def _span_tuples(table, labels) -> list:
 
 __all__ = ["FairEvalResult", "prf_from_errors", "defined_prf", "build_result",
            "named_counts", "weight_table_prf", "FOCUS", "confusion_table",
-           "confusion_layout", "summed_note", "error_confusion",
+           "confusion_layout", "summed_note", "error_confusion", "summed_cells",
            "CONFUSION_LABELS", "summed_name",
            "NO_TARGET", "NO_SYSTEM"]
 

@@ -153,9 +153,9 @@ def semeval_scores(prepared: Prepared, schemas=SEMEVAL, *, min_overlap: float = 
                             system.sentence * n_labels + system.label, how)
         per_sentence[name] = _count(overall, system.sentence, target.sentence,
                                     prepared.n_sentences)
-        row = _row(schema, per_sentence[name].sum(0))
+        row = schema_row(schema, per_sentence[name].sum(0))
         per_label = _count(by_type, system.label, target.label, n_labels)
-        row["per_type"] = {prepared.labels[k]: _row(schema, per_label[k]) for k in used}
+        row["per_type"] = {prepared.labels[k]: schema_row(schema, per_label[k]) for k in used}
         out[name] = row
     return out, per_sentence
 
@@ -261,7 +261,7 @@ def _count(outcomes, system_key: np.ndarray, target_key: np.ndarray, n: int) -> 
     return counts
 
 
-def _row(schema: Schema, counts) -> dict:
+def schema_row(schema: Schema, counts) -> dict:
     correct, incorrect, partial, spurious, missed = (int(c) for c in counts)
     possible = correct + incorrect + partial + missed
     actual = correct + incorrect + partial + spurious

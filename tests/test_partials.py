@@ -205,6 +205,12 @@ def test_generated_output_is_refused_not_merged_wrong():
 @given(data=st.data(), corpus=corpora(min_sentences=1, max_sentences=12),
        side=st.sampled_from(["gold", "pred"]))
 def test_a_bad_tag_inside_a_shard_names_the_global_sentence(data, corpus, side):
+    check_bad_tag_in_a_shard(data, corpus, side, nerspan.score, nerspan.partial)
+
+
+def check_bad_tag_in_a_shard(data, corpus, side: str, score, partial) -> None:
+    """A bad tag on ``side`` of a drawn sentence: ``partial`` of a shard holding it
+    raises ``score``'s error on the whole, naming the sentence by its global id."""
     gold, pred, _ = corpus
     where = data.draw(st.integers(0, len(gold) - 1))
     sides = {"gold": [list(s) for s in gold], "pred": [list(s) for s in pred]}
@@ -212,11 +218,11 @@ def test_a_bad_tag_inside_a_shard_names_the_global_sentence(data, corpus, side):
     other = "pred" if side == "gold" else "gold"
     sides[other][where] = sides[other][where] + ["O"]
     with pytest.raises(InvalidTagError) as whole:
-        nerspan.score(sides["gold"], sides["pred"])
+        score(sides["gold"], sides["pred"])
     assert f"sentence {where}" in str(whole.value)
     ids = next(ids for ids in data.draw(shards(len(gold))) if where in ids)
     with pytest.raises(InvalidTagError) as in_shard:
-        nerspan.partial(taken(sides["gold"], ids), taken(sides["pred"], ids), **placed(ids))
+        partial(taken(sides["gold"], ids), taken(sides["pred"], ids), **placed(ids))
     assert str(in_shard.value) == str(whole.value)
 
 
@@ -312,8 +318,9 @@ def test_tough_mentions_bad_tag_in_a_shard_names_the_global_sentence():
 def test_the_descriptors_say_which_families_merge():
     families = registered()
     assert families["tough_mentions"].partial is tough_mentions.partial
-    assert {name for name, family in families.items() if family.merges} >= {"tough_mentions"}
-    for name in ("hardeval", "faireval", "attribute_buckets"):
+    assert {name for name, family in families.items() if family.merges} >= {
+        "tough_mentions", "faireval"}
+    for name in ("hardeval", "attribute_buckets"):
         assert not families[name].merges  # not yet: their partials are issue 39's next step
 
 
