@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import faireval
 from nerlens.families import registered
-from nerspan import Corpus, EmptyInputError
+from nerspan import Corpus, EmptyInputError, Evaluation
 from nerspan.errors import NerspanError
 from faireval.partials import FairevalPartial
 
@@ -75,16 +75,17 @@ def span_corpora(draw, min_sentences=1, max_sentences=20):
 
 
 def check_merges(data, gold, pred, score_options: dict, per_sentence: dict = (),
-                 shard_input=taken) -> None:
+                 shard_input=taken, n_sentences: int | None = None) -> None:
     """Partials of a random cut, merged in a random order (a chain and a tree), give
     one pass's ``to_dict()``, or one pass's error. ``per_sentence``: keyword -> a list
-    per sentence, cut with the shards; ``shard_input(rows, ids)``: a side of a shard."""
+    per sentence, cut with the shards; ``shard_input(rows, ids)``: a side of a shard;
+    ``n_sentences``: the sentences of ``gold`` when it is no list."""
     per_sentence = dict(per_sentence)
     try:
         whole = one_pass(faireval.score, gold, pred, **per_sentence, **score_options)
     except ValueError as error:   # the label filter leaves nothing of the whole's labels
         whole = error
-    cut = data.draw(shards(gold.n_sentences if isinstance(gold, Corpus) else len(gold)))
+    cut = data.draw(shards(len(gold) if n_sentences is None else n_sentences))
     parts = [one_pass(faireval.partial, shard_input(gold, ids), shard_input(pred, ids),
                       **{name: taken(rows, ids) for name, rows in per_sentence.items()},
                       **score_options, **placed(ids)) for ids in cut]
@@ -138,7 +139,8 @@ def test_partials_of_a_corpus_merge_to_one_pass(data, corpus, score_options):
             return []
         return Corpus.from_tags(taken(gold, ids), taken(pred, ids)) if rows is whole else None
 
-    check_merges(data, whole, None, score_options, shard_input=shard_corpus)
+    check_merges(data, whole, None, score_options, shard_input=shard_corpus,
+                 n_sentences=len(gold))
 
 
 @EXAMPLES
@@ -159,6 +161,31 @@ def test_partials_of_span_lists_against_tags_merge_to_one_pass(data, corpus,
                                                               score_options):
     gold, pred, words = corpus
     check_merges(data, as_span_lists(gold), pred, score_options, {"tokens": words})
+
+
+@EXAMPLES
+@given(data=st.data(), corpus=corpora(min_sentences=1, max_sentences=12),
+       score_options=options())
+def test_partials_of_evaluations_and_dataset_splits_merge_to_one_pass(data, corpus,
+                                                                     score_options):
+    datasets = pytest.importorskip("datasets")
+    gold, pred, words = corpus
+    split = datasets.Dataset.from_dict({"tokens": words, "ner_tags": gold, "pred": pred})
+
+    def evaluation(rows, ids):   # an empty shard is [], []
+        if not ids:
+            return []
+        return None if rows is None else Evaluation.build(taken(gold, ids), taken(pred, ids))
+
+    def split_rows(rows, ids):
+        if not ids:
+            return []
+        return rows if isinstance(rows, str) else rows.select(ids)
+
+    check_merges(data, Evaluation.build(gold, pred), None, score_options,
+                 shard_input=evaluation, n_sentences=len(gold))
+    check_merges(data, split, "pred", score_options, shard_input=split_rows,
+                 n_sentences=len(gold))
 
 
 def test_partials_of_a_span_file_merge_to_one_pass(tmp_path):
