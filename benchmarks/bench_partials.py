@@ -4,18 +4,22 @@
 
 A synthetic corpus (``benchmarks.synthetic``, about 15 tokens per sentence: 66,000
 sentences are about 1M tokens) is held as lists of strings per sentence (what users
-hold) and cut into ``--shards`` contiguous shards. For nerspan's entity scores and for
-tough_mentions (a training index built once beforehand, as a worker receives it) it
-times, in the same run: one pass (``score`` on the whole), and the shards' partials
-computed one after the other in this process plus merging them and the result
-(``partial``, ``+``, ``result()``), then prints the ratio (partials + merge / one pass;
-issue 39 asks <= 1.2x), the merge's share, and the size of the merged partial
+hold) and cut into ``--shards`` contiguous shards. For nerspan's entity scores, for
+tough_mentions and for hardeval (a training index built once beforehand, as a worker
+receives it) it times, in the same run: one pass (``score`` on the whole), and the
+shards' partials computed one after the other in this process plus merging them and the
+result (``partial``, ``+``, ``result()``), then prints the ratio (partials + merge / one
+pass; issue 39 asks <= 1.2x), the merge's share, and the size of the merged partial
 pickled. Both results' ``to_dict()`` are checked equal first.
 
 Last measured (988,184 tokens, 8 shards, --repeat 5, 2 shared cores): nerspan 0.16 s one
 pass, 0.16 s partials + merge (0.99x; merging 0.5 ms, 600 bytes pickled); tough_mentions
 0.24 s, 0.34 s (1.39x; merging and the result 0.07 s; 804 KB pickled: this corpus's
 97,471 gold mentions fall in 45,617 (text, type) groups, words being drawn from 20,000).
+hardeval, in a later run on a busier machine (nerspan 1.28x there): 1.20 s one pass,
+1.36 s partials + merge (1.13x; merging and the result 0.04 s; 220 KB pickled: each
+leaf's set of distinct words); most of the difference is each shard reading and looking
+up its own words.
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ import pickle
 import time
 from functools import reduce
 
+import hardeval
 import nerspan
 import tough_mentions
 from benchmarks.common import best_time
@@ -48,6 +53,10 @@ def family_runs(tokens, gold, pred, index) -> dict:
             lambda: tough_mentions.score(gold, pred, tokens=tokens, train=index),
             lambda a, b: tough_mentions.partial(gold[a:b], pred[a:b], tokens=tokens[a:b],
                                                 train=index, first_sentence=a)),
+        "hardeval": (
+            lambda: hardeval.score(gold, pred, tokens=tokens, train=index),
+            lambda a, b: hardeval.partial(gold[a:b], pred[a:b], tokens=tokens[a:b],
+                                          train=index, first_sentence=a)),
     }
 
 
