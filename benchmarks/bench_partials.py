@@ -16,10 +16,11 @@ Last measured (988,184 tokens, 8 shards, --repeat 5, 2 shared cores): nerspan 0.
 pass, 0.16 s partials + merge (0.99x; merging 0.5 ms, 600 bytes pickled); tough_mentions
 0.24 s, 0.34 s (1.39x; merging and the result 0.07 s; 804 KB pickled: this corpus's
 97,471 gold mentions fall in 45,617 (text, type) groups, words being drawn from 20,000).
-hardeval, in a later run on a busier machine (nerspan 1.28x there): 1.20 s one pass,
-1.36 s partials + merge (1.13x; merging and the result 0.04 s; 220 KB pickled: each
-leaf's set of distinct words); most of the difference is each shard reading and looking
-up its own words.
+hardeval, later, on a machine at load 7 to 19: from 0.65x to 1.28x over four runs (one
+pass 0.98 s to 1.24 s; merging and the result 0.02 to 0.04 s; 220 KB pickled: each
+leaf's set of distinct words); in CPU time (best of 5) 0.41 s one pass, 0.52 s partials
++ merge (1.27x): each shard reads, interns and looks up its own words and pays the
+fixed cost of a call.
 """
 from __future__ import annotations
 

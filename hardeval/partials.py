@@ -71,11 +71,12 @@ class HardevalPartial(Mergeable):
     """What hardeval of some sentences is computed from (module docstring).
 
     Attributes:
-        cells: ``(class, type, tokens, errors, rows)`` per cell of tokens: ``class`` the
-            leaf code, or with ``kfold`` ``(word, gold IO label, fold)``; ``type`` the
-            gold type as compared (``""``: none); ``rows`` the listed tokens
-            (``core.TOKEN_ROW`` tuples by global sentence id) with
-            ``return_hard_tokens``, else ``()``.
+        keys: ``(class, type)`` per cell of tokens: ``class`` the leaf code, or with
+            ``kfold`` ``(word, gold IO label, fold)``; ``type`` the gold type as
+            compared (``""``: none).
+        tokens, errors: per cell, in ``keys`` order.
+        rows: per cell, its listed tokens (``core.TOKEN_ROW`` tuples by global
+            sentence id) with ``return_hard_tokens``; else ``()``.
         words: per leaf, the set of its tokens' words (None without test words, or
             with ``kfold``: the cells hold the words).
         repairs: the gold and the pred side's repairs, each as ``(kind, count)`` items
@@ -86,7 +87,10 @@ class HardevalPartial(Mergeable):
     Two partials are equal when they hold the same cells, in whatever order.
     """
 
-    cells: tuple = ()
+    keys: tuple = ()
+    tokens: tuple = ()
+    errors: tuple = ()
+    rows: tuple = ()
     words: tuple | None = None
     repairs: tuple = ()
     n_sentences: int = 0
@@ -98,20 +102,27 @@ class HardevalPartial(Mergeable):
     __hash__ = None
 
     def _canonical(self) -> tuple:
-        return ({cell[:2]: cell[2:] for cell in self.cells}, self.words, self.repairs,
-                self.n_sentences, self.options)
+        return (dict(zip(self.keys, zip(self.tokens, self.errors, self.rows or
+                                        ((),) * len(self.keys)))),
+                self.words, self.repairs, self.n_sentences, self.options)
 
     def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
         """Cells summed, listings merged (the first ``listed`` kept), words united."""
-        bound = dict(self.options)["listed"]
-        cells = {cell[:2]: cell[2:] for cell in self.cells}
-        for cell in other.cells:
-            old = cells.get(cell[:2])
-            cells[cell[:2]] = cell[2:] if old is None else (
-                old[0] + cell[2], old[1] + cell[3],
-                tuple(sorted(old[2] + cell[4])[:bound]) if old[2] or cell[4] else ())
+        index = dict(zip(self.keys, range(len(self.keys))))
+        at = np.fromiter((index.get(key, -1) for key in other.keys), dtype=np.int64,
+                         count=len(other.keys))
+        new = np.flatnonzero(at < 0)
+        at[new] = len(self.keys) + np.arange(len(new))
+        keys = self.keys + tuple(other.keys[j] for j in new.tolist())
+        tokens, errors = (np.zeros(len(keys), dtype=np.int64) for _ in range(2))
+        for total, mine, theirs in ((tokens, self.tokens, other.tokens),
+                                    (errors, self.errors, other.errors)):
+            total[:len(mine)] = mine
+            total[at] += np.asarray(theirs, dtype=np.int64).reshape(-1)  # at: no repeats
         return HardevalPartial(
-            tuple(key + value for key, value in cells.items()),
+            keys, tuple(tokens.tolist()), tuple(errors.tolist()),
+            _merged_rows(self.rows, other.rows, at, len(keys),
+                         dict(self.options)["listed"]),
             None if self.words is None else
             tuple(a | b for a, b in zip(self.words, other.words)),
             tuple(_merged_side(a, b) for a, b in zip(self.repairs, other.repairs)),
@@ -121,9 +132,9 @@ class HardevalPartial(Mergeable):
         """``score``'s result of every sentence merged here (without per-sentence
         counts: no ``statistics()``)."""
         options = dict(self.options)
-        classes, types, tokens, errors, rows = (
-            [cell[k] for cell in self.cells] for k in range(5))
-        tokens, errors = (np.array(values, dtype=np.int64) for values in (tokens, errors))
+        classes, types = ([key[k] for key in self.keys] for k in range(2))
+        tokens, errors = (np.array(values, dtype=np.int64)
+                          for values in (self.tokens, self.errors))
         leaf = self._leaves(classes, tokens, options)
         n_leaves = len(LEAF_NAMES)
         words = self.words if options["classified"] != "kfold" else \
@@ -133,7 +144,7 @@ class HardevalPartial(Mergeable):
                              _distinct_words(words))
         listing = None
         if options["return_hard_tokens"]:
-            listing = _listing(leaf, rows, options["listed"])
+            listing = _listing(leaf, self.rows, options["listed"])
         strict_diff = options["strict_diff"] if options["classified"] == "train" else None
         return HardevalResult(stats, options["error_labels"], strict_diff,
                               {side: _side_dict(items) for side, items in
@@ -211,8 +222,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         words = tuple(frozenset(vocab[occurs[:, leaf]].tolist())
                       for leaf in range(len(LEAF_NAMES)))
     return HardevalPartial(
-        _cells(corpus, codes, compared, error_labels, context.scheme, shard,
-               bound if options.return_hard_tokens else 0),
+        *_cells(corpus, codes, compared, error_labels, context.scheme, shard,
+                bound if options.return_hard_tokens else 0),
         words, tuple(_placed(compared[2][side], corpus, shard) for side in ("gold", "pred")),
         corpus.n_sentences,
         (("error_labels", error_labels), ("strict_diff", strict),
@@ -249,8 +260,8 @@ def _fold_codes(context, corpus: Corpus, folds: tuple, shard: Shard) -> tuple:
 
 def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, scheme,
            shard: Shard, bound) -> tuple:
-    """The shard's tokens counted per cell (``HardevalPartial.cells``); ``bound``: how
-    many tokens a cell lists (None: all, 0: none)."""
+    """The shard's tokens counted per cell: ``HardevalPartial``'s ``keys``, ``tokens``,
+    ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none)."""
     classes, how = codes if isinstance(codes, tuple) else (codes, None)
     gold, pred, _, types = compared
     wrong = gold != pred
@@ -261,12 +272,24 @@ def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, sch
     present, counts, errors = _counted(key, wrong)
     class_of, type_id = np.divmod(present, len(types) + 1)
     names = [types[t - 1] if t else "" for t in type_id.tolist()]
-    rows = [()] * len(present)
-    if bound != 0 and len(present):
-        rows = _rows(corpus, key, present, counts, bound, compared, wrong, error_labels,
-                     shard)
-    return tuple(zip(_class_values(corpus, class_of, how), names, counts.tolist(),
-                     errors.tolist(), rows))
+    rows = ()
+    if bound != 0:
+        rows = tuple(_rows(corpus, key, present, counts, bound, compared, wrong,
+                           error_labels, shard)) if len(present) else ()
+    return (tuple(zip(_class_values(corpus, class_of, how), names)),
+            tuple(counts.tolist()), tuple(errors.tolist()), rows)
+
+
+def _merged_rows(mine: tuple, theirs: tuple, at: np.ndarray, n_cells: int,
+                 bound: int | None) -> tuple:
+    """The listed tokens of two partials' cells (``theirs`` put at ``at``), each
+    cell's first ``bound`` kept; ``()`` without a listing."""
+    if not mine and not theirs:
+        return ()
+    rows = list(mine) + [()] * (n_cells - len(mine))
+    for i, found in zip(at.tolist(), theirs):
+        rows[i] = tuple(sorted(rows[i] + found)[:bound]) if rows[i] else found
+    return tuple(rows)
 
 
 def _counted(key: np.ndarray, wrong: np.ndarray) -> tuple:

@@ -140,7 +140,7 @@ def test_hardeval_listings_are_bounded_and_do_not_depend_on_the_cut(data, corpus
                                      for name, rows in whole["hard_tokens"].items()}
     assert {k: v for k, v in result.items() if k != "hard_tokens"} == \
         {k: v for k, v in whole.items() if k != "hard_tokens"}
-    assert all(len(cell[4]) <= listed for cell in merged.cells)
+    assert all(len(rows) <= listed for rows in merged.rows)
 
 
 def test_a_corpus_and_an_evaluation_merge_as_the_whole_does():
