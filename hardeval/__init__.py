@@ -15,19 +15,22 @@ from . import analysis
 from .analysis import corpus_statistics, hard_tokens, subset_shares, token_errors
 from .core import (DOMAIN_KEYS, HEADLINE, HardevalOptions, HardevalResult, SubsetStats,
                    average_domains, score, score_codes, score_domains)
+from .partials import HardevalPartial, partial
 from .labels import ERROR_LABELS, ReferenceRepairs, encode, reference_mentions
 from .subsets import (DIFF_E, DIFF_I, DIFF_O, GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES,
                       OTHER, UNSEEN_I, UNSEEN_O, classify, classify_tokens, gold_io,
-                      gold_token_classes, kfold_folds, kfold_subsets)
+                      gold_token_classes, kfold_folds, kfold_subsets, sentence_folds)
 
 from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
 __all__ = [
     "FAMILY",
-    "score", "score_codes", "score_domains", "average_domains", "HardevalOptions",
+    "score", "partial", "HardevalPartial", "score_codes", "score_domains", "average_domains",
+    "HardevalOptions",
     "HardevalResult",
     "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",
-    "encode", "classify", "classify_tokens", "gold_token_classes", "gold_io", "kfold_folds", "kfold_subsets", "GROUPS",
+    "encode", "classify", "classify_tokens", "gold_token_classes", "gold_io", "kfold_folds", "kfold_subsets",
+    "sentence_folds", "GROUPS",
     "LEAF_NAMES", "HEADERS", "HEADER_LEGEND", "OTHER", "UNSEEN_I", "UNSEEN_O", "DIFF_I",
     "DIFF_O", "DIFF_E", "DOMAIN_KEYS",
     "analysis", "hard_tokens", "token_errors", "subset_shares", "corpus_statistics",

@@ -202,18 +202,23 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     context, corpus, gold_column, pred_column = resolve(
         references, predictions, scheme=scheme, mode=mode, train=train,
         inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
-    if subsets is not None:
-        codes = _check_subsets(corpus, subsets)
-        strict_diff_used = None
-    else:
-        if context.index(train) is None:
-            raise ValueError(f"hardeval needs training data: pass train=... ({TRAIN_FORMS}), "
-                             "or precomputed subsets=...")
-        codes = gold_token_classes(context, options.strict_diff)
-        strict_diff_used = options.strict_diff
+    codes, strict_diff_used = leaf_codes(context, corpus, train, subsets,
+                                         options.strict_diff)
     return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
                        options.error_labels, options.return_hard_tokens, strict_diff_used,
                        context)
+
+
+def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,
+               strict_diff: bool) -> tuple:
+    """``(codes, strict_diff)``: the leaf code of every token, precomputed ``subsets``
+    checked (``strict_diff`` then None: not known) or classified against training."""
+    if subsets is not None:
+        return _check_subsets(corpus, subsets), None
+    if context.index(train) is None:
+        raise ValueError(f"hardeval needs training data: pass train=... ({TRAIN_FORMS}), "
+                         "or precomputed subsets=...")
+    return gold_token_classes(context, strict_diff), strict_diff
 
 
 @migrated
@@ -233,13 +238,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     codes = np.asarray(codes, dtype=np.int64)
     leaf_tokens = np.bincount(codes, minlength=n_leaves)
     leaf_errors = np.bincount(codes[wrong], minlength=n_leaves)
-    words = _distinct_words(corpus, codes)
-    stats = Subsets()
-    for name, leaves in GROUPS.items():
-        leaves = list(leaves)
-        stats[name] = SubsetStats(int(leaf_tokens[leaves].sum()),
-                                  None if words is None else words[name],
-                                  int(leaf_errors[leaves].sum()))
+    stats = subset_stats(leaf_tokens, leaf_errors, _distinct_words(corpus, codes))
     listed = None
     if return_hard_tokens:
         listed = _token_rows(corpus, codes, gold, pred, wrong, error_labels, types)
@@ -248,6 +247,19 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                           {"scheme": get_scheme(scheme).name, "mode": mode},
                           _type_counts(corpus, codes, gold, wrong, error_labels, types,
                                        scheme))
+
+
+def subset_stats(leaf_tokens: np.ndarray, leaf_errors: np.ndarray,
+                 words: dict | None) -> Subsets:
+    """Every subset's ``SubsetStats`` from the tokens and errors per leaf; ``words``:
+    subset -> its distinct words (None without the test words)."""
+    stats = Subsets()
+    for name, leaves in GROUPS.items():
+        leaves = list(leaves)
+        stats[name] = SubsetStats(int(leaf_tokens[leaves].sum()),
+                                  None if words is None else words[name],
+                                  int(leaf_errors[leaves].sum()))
+    return stats
 
 
 def _sentence_counts(corpus: Corpus, codes: np.ndarray, wrong: np.ndarray) -> np.ndarray:
@@ -265,14 +277,7 @@ def _type_counts(corpus, codes, gold, wrong, error_labels, types, scheme) -> dic
     """Entity type -> leaves x (tokens, errors) over the tokens whose gold label (as
     compared, ``error_labels``) has that type; types in the label table's order, those
     without a gold token left out."""
-    if error_labels == "bio":
-        gold_type = LabelTable.build(corpus.labels, get_scheme(scheme)).type[gold]
-        typed = gold_type >= 0
-        gold_type = gold_type[typed]
-    else:   # only the typed tokens' types are computed (few, and no per-token temporaries)
-        width = 1 if error_labels == "io" else 4
-        typed = gold > 0
-        gold_type = (gold[typed] - 1) // width
+    typed, gold_type = gold_types(corpus, gold, error_labels, scheme)
     n_leaves = len(LEAF_NAMES)
     cell = gold_type.astype(np.int64) * n_leaves + codes[typed]
     size = len(types) * n_leaves
@@ -280,6 +285,19 @@ def _type_counts(corpus, codes, gold, wrong, error_labels, types, scheme) -> dic
                        np.bincount(cell[wrong[typed]], minlength=size)], axis=1)
     counts = counts.reshape(len(types), n_leaves, 2)
     return {t: counts[i] for i, t in enumerate(types) if counts[i, :, 0].sum()}
+
+
+def gold_types(corpus, gold, error_labels, scheme) -> tuple:
+    """``(typed, type)``: which tokens' compared gold labels (``error_labels``) have an
+    entity type, and the type (index in the label table's types) of each of those."""
+    if error_labels == "bio":
+        gold_type = LabelTable.build(corpus.labels, get_scheme(scheme)).type[gold]
+        typed = gold_type >= 0
+        return typed, gold_type[typed]
+    # only the typed tokens' types are computed (few, and no per-token temporaries)
+    width = 1 if error_labels == "io" else 4
+    typed = gold > 0
+    return typed, (gold[typed] - 1) // width
 
 
 def _type_row(counts: np.ndarray) -> dict:
@@ -437,28 +455,53 @@ def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_label
     return gold, pred, repairs, table.types
 
 
-def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:
+def word_leaves(corpus: Corpus, codes: np.ndarray) -> np.ndarray | None:
+    """Which (word, leaf) pairs occur: vocabulary x leaves, True where a token of the
+    word falls in the leaf (one scatter, no sort of the tokens); None without words."""
     if corpus.tokens is None:
         return None
-    # which (word, leaf) pairs occur: one scatter, no sort of the tokens
     occurs = np.zeros((len(corpus.vocab), len(LEAF_NAMES)), dtype=bool)
     occurs[corpus.tokens, codes] = True
+    return occurs
+
+
+def distinct_words(occurs: np.ndarray | None) -> dict | None:
+    """Subset -> its distinct words, from ``word_leaves``."""
+    if occurs is None:
+        return None
     return {name: int(np.count_nonzero(occurs[:, list(leaves)].any(axis=1)))
             for name, leaves in GROUPS.items()}
 
 
+def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:
+    return distinct_words(word_leaves(corpus, codes))
+
+
+# The fields of a listed token (``return_hard_tokens``), in row order.
+TOKEN_ROW = ("sentence", "position", "token", "gold", "pred", "error")
+
+
+def token_rows(corpus, positions, gold, pred, wrong, error_labels, types,
+               sentence_ids=None) -> list:
+    """The tokens at ``positions`` as ``TOKEN_ROW`` tuples; ``sentence_ids``: each
+    sentence's global id (default: its index in ``corpus``)."""
+    positions = np.asarray(positions, dtype=np.int64)
+    words = (np.asarray(corpus.vocab, dtype=object)[corpus.tokens[positions]].tolist()
+             if corpus.tokens is not None else [None] * len(positions))
+    sentence = corpus.sentence_of_position[positions]
+    within = positions - corpus.offsets[sentence]
+    if sentence_ids is not None:
+        sentence = sentence_ids(sentence)
+    return list(zip(sentence.tolist(), within.tolist(), words,
+                    label_names(gold[positions], error_labels, types, corpus.labels),
+                    label_names(pred[positions], error_labels, types, corpus.labels),
+                    wrong[positions].tolist()))
+
+
 def _token_rows(corpus, codes, gold, pred, wrong, error_labels, types) -> dict:
     """Subset name -> [{sentence, position, token, gold, pred, error}] in corpus order."""
-    gold_names = label_names(gold, error_labels, types, corpus.labels)
-    pred_names = label_names(pred, error_labels, types, corpus.labels)
-    words = (corpus.token_strings().tolist() if corpus.tokens is not None
-             else [None] * corpus.n_tokens)
-    sentence = corpus.sentence_of_position
-    within = np.arange(corpus.n_tokens) - corpus.offsets[sentence]
-    out = {}
-    for name, leaves in GROUPS.items():
-        where = np.flatnonzero(np.isin(codes, leaves)).tolist()
-        out[name] = [{"sentence": int(sentence[p]), "position": int(within[p]),
-                      "token": words[p], "gold": gold_names[p], "pred": pred_names[p],
-                      "error": bool(wrong[p])} for p in where]
-    return out
+    rows = token_rows(corpus, np.arange(corpus.n_tokens), gold, pred, wrong, error_labels,
+                      types)
+    return {name: [dict(zip(TOKEN_ROW, rows[p]))
+                   for p in np.flatnonzero(np.isin(codes, leaves)).tolist()]
+            for name, leaves in GROUPS.items()}

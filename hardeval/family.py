@@ -5,6 +5,7 @@ from nerspan.family import Examples, Family, Headline, Logged
 
 from . import report
 from .core import HardevalOptions, score
+from .partials import partial
 from .subsets import LEAF_NAMES
 
 FAMILY = Family(
@@ -27,4 +28,5 @@ FAMILY = Family(
     repairs=report.REPAIRS,
     logged=Logged({"subsets": "drop"}, headline=("hardeval", "ter_unseen", "ter_diff"),
                   trainer_keys=("ter", "ter_other")),
+    partial=partial,
 )

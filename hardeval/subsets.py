@@ -195,10 +195,11 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     """Leaf subset codes of every token, each fold classified against the other k-1 folds
     (``strict_diff``: see ``classify``).
 
-    Sentences are shuffled with ``numpy.random.default_rng(seed)`` and cut into ``k``
-    folds of (almost) equal sentence counts, so the folds are deterministic for a seed.
-    Pass the result as ``score(..., subsets=codes)`` to score predictions of a k-fold
-    experiment without leaking the test fold into its own subsets.
+    A sentence's fold comes from the seed and its place in the corpus (``kfold_folds``),
+    so the folds are deterministic for a seed and do not depend on how the corpus is cut
+    into shards (``hardeval.partial(..., kfold=k)``). Pass the result as
+    ``score(..., subsets=codes)`` to score predictions of a k-fold experiment without
+    leaking the test fold into its own subsets.
 
     >>> from nerspan import Corpus
     >>> c = Corpus.from_tags([["B-PER"], ["B-PER"], ["O"], ["O"]],
@@ -210,34 +211,92 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
         raise ValueError("k-fold subsets need the corpus tokens")
     io, _, _ = gold_io(corpus, column, scheme, mode)
     fold_of_token = kfold_folds(corpus.n_sentences, k, seed)[corpus.sentence_of_position]
+    return fold_classes(corpus.tokens.astype(np.int64), io, fold_of_token, k, strict_diff)
+
+
+def fold_classes(word: np.ndarray, io: np.ndarray, fold: np.ndarray, k: int,
+                 strict_diff: bool = False, weights: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """The leaf code of each item (a token, or with ``weights`` a group of that many
+    tokens): its ``word`` id and gold ``io`` code (``gold_io``) classified against the
+    (word, io) counts of the items of the other folds (``fold``: 0..k-1). Each fold
+    costs one ``bincount``: "all folds but one" is the total minus the fold."""
     width = int(io.max(initial=0)) + 1
-    n_vocab = len(corpus.vocab)
-    tokens = corpus.tokens.astype(np.int64)
-    key = tokens * width + io
-    total = np.bincount(key, minlength=n_vocab * width)
-    codes = np.empty(corpus.n_tokens, dtype=np.int8)
-    for fold in range(k):
-        here = fold_of_token == fold
-        others = (total - np.bincount(key[here], minlength=n_vocab * width)).reshape(n_vocab, width)
-        rows = tokens[here]
+    n_words = int(word.max(initial=-1)) + 1
+    key = word * width + io
+
+    def counted(where=None):
+        chosen = key if where is None else key[where]
+        chosen_weights = weights if where is None or weights is None else weights[where]
+        return np.bincount(chosen, weights=chosen_weights,
+                           minlength=n_words * width).astype(np.int64)
+
+    total = counted()
+    codes = np.empty(len(word), dtype=np.int8)
+    for one in range(k):
+        here = fold == one
+        others = (total - counted(here)).reshape(n_words, width)
+        rows = word[here]
         rows = np.where(others.sum(axis=1)[rows] > 0, rows, -1)
-        codes[here] = classify(rows, others, io[here] > 0, np.where(io[here] > 0, io[here], -1),
-                               strict_diff)
+        codes[here] = classify(rows, others, io[here] > 0,
+                               np.where(io[here] > 0, io[here], -1), strict_diff)
     return codes
 
 
 def kfold_folds(n_sentences: int, k: int = 10, seed: int = 0) -> np.ndarray:
-    """The fold (0..k-1) of every sentence: shuffled by the seed, cut into k near-equal parts.
+    """The fold (0..k-1) of every sentence of a corpus: ``sentence_folds`` of its ids.
 
-    >>> np.bincount(kfold_folds(10, k=3, seed=1)).tolist()
-    [4, 3, 3]
+    >>> sorted(np.bincount(kfold_folds(10, k=3, seed=1)).tolist())
+    [3, 3, 4]
     """
+    check_folds(n_sentences, k)
+    return sentence_folds(np.arange(n_sentences), k, seed)
+
+
+def check_folds(n_sentences: int, k: int) -> None:
     if not 2 <= k <= n_sentences:
         raise NerspanError(f"k must be between 2 and the number of sentences "
                            f"({n_sentences}), not {k}")
-    fold_of_sentence = np.empty(n_sentences, dtype=np.int64)
-    order = np.random.default_rng(seed).permutation(n_sentences)
-    for fold, sentences in enumerate(np.array_split(order, k)):
-        fold_of_sentence[sentences] = fold
-    return fold_of_sentence
 
+
+# splitmix64 (Steele et al. 2014): a sentence's key from the seed and its id, in uint64
+# arithmetic that wraps around
+_MIX = tuple(np.uint64(c) for c in (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9,
+                                     0x94D049BB133111EB))
+
+
+def _mixed(x: np.ndarray) -> np.ndarray:
+    x = x + _MIX[0]
+    x = (x ^ (x >> np.uint64(30))) * _MIX[1]
+    x = (x ^ (x >> np.uint64(27))) * _MIX[2]
+    return x ^ (x >> np.uint64(31))
+
+
+def sentence_folds(sentence_ids, k: int, seed: int = 0) -> np.ndarray:
+    """The fold (0..k-1) of each sentence, from ``seed`` and its global id alone.
+
+    The ids are cut into blocks of ``k`` consecutive ids (0..k-1, k..2k-1, ...); a
+    block's ids take the k folds in an order drawn from the seed and the ids (each id's
+    splitmix64 key, the folds in the order of the keys). Folds differ in size by one
+    sentence at most, and a sentence's fold does not depend on the other sentences, on
+    their number nor on how the corpus is cut.
+
+    >>> sentence_folds([7, 2], k=3).tolist() == kfold_folds(9, k=3)[[7, 2]].tolist()
+    True
+    """
+    k = int(k)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"the fold seed is a non-negative integer, not {seed!r}")
+    ids = np.asarray(sentence_ids, dtype=np.int64)
+    folds = np.empty(len(ids), dtype=np.int64)
+    seeded = _mixed(np.array([seed], dtype=np.uint64))[0]
+    place = np.arange(k, dtype=np.int64)
+    step = max(1, (1 << 20) // k)   # k keys per id: bounded memory on any corpus
+    for at in range(0, len(ids), step):
+        chunk = ids[at:at + step]
+        first = chunk - chunk % k
+        keys = _mixed((first[:, None] + place).astype(np.uint64) ^ seeded)
+        own = keys[np.arange(len(chunk)), chunk - first][:, None]
+        before = (keys < own) | ((keys == own) & (place < (chunk - first)[:, None]))
+        folds[at:at + step] = before.sum(axis=1)
+    return folds

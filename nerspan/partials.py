@@ -57,6 +57,11 @@ from .scores import EntityScores, entity_scores
 from .spans import LabelTable, Repairs, Spans, repairs_dict
 
 
+# what ``partial`` says of generated predictions (every family's)
+GENERATED_NOT_MERGED = ("generated output is not merged from partials yet (its grounding "
+                        "record lists sentences and texts): score it in one pass")
+
+
 class Mergeable:
     """What every family's partial keeps (a frozen dataclass with ``options``, the
     options that shaped its numbers as ``(name, value)`` items, ``()`` when empty):
@@ -216,9 +221,7 @@ def spans_partial(gold: Spans, pred: Spans, zero_division: float = 0.0,
     the whole, from sentence 0); ``numbers``: each global sentence's number in the input
     it was read from (``Source.sentence_numbers``), named by ``to_dict``."""
     if pred.repairs is not None and pred.repairs.generated is not None:
-        raise ValueError("generated output is not merged from partials yet (its "
-                         "grounding record lists sentences and texts): score it in one "
-                         "pass")
+        raise ValueError(GENERATED_NOT_MERGED)
     shard = shard or Shard()
     scores = entity_scores(gold, pred, zero_division)
     return EntityPartial(scores.types, tuple(scores.gold.tolist()),
@@ -283,4 +286,4 @@ def _merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
     return None if a is None and b is None else Repairs.merged([a, b])
 
 
-__all__ = ["Mergeable", "EntityPartial", "Shard", "partial", "spans_partial", "merged", "placed"]
+__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "Shard", "partial", "spans_partial", "merged", "placed"]

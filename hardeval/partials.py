@@ -1,0 +1,410 @@
+"""hardeval from partial statistics that merge (METHODS.md §7).
+
+``partial(shard, train=index)`` keeps what ``score``'s result is computed from for one
+shard of the test sentences; ``a.merge(b)`` (``a + b``) adds two; ``result()`` is a
+``HardevalResult`` with the ``to_dict()`` of ``score`` on the concatenated shards, for
+any cut and merge order.
+
+How it merges:
+
+- A token's leaf subset depends on its word, its gold label and the training index,
+  which every worker holds whole (index once, ship it), or on the ``subsets=`` codes
+  given for the shard's tokens. Tokens are counted per cell (leaf, gold type as
+  compared): tokens and errors are summed; every TER, ``hardeval``, the error breakdown
+  and ``per_type`` are computed once, by ``result()``, from the summed cells.
+- ``words`` (distinct words per subset) is no sum: a partial keeps, per leaf, the set
+  of words its tokens are, merged by union. A partial grows with the distinct words of
+  the shard
+  (and the types), not with the tokens.
+- With ``kfold=k`` the subsets come from k-fold cross-validation over the references
+  themselves (``kfold_subsets``). A sentence's fold is drawn from ``fold_seed`` and its
+  global id (``subsets.sentence_folds``), so no shard needs the others; but a token's
+  leaf depends on its word's counts in the other folds of the whole corpus, which no
+  shard knows: the partial counts cells (word, gold IO label, fold, gold type) and
+  ``result()`` classifies them from the merged counts. It grows with the distinct
+  (word, label) pairs times the folds.
+- Repairs are counted per side and kind, summed; their sentences are global ids, the
+  first 20 kept (as one pass keeps them).
+- With ``return_hard_tokens`` each cell keeps its tokens, at most ``listed`` of them when
+  given, the first by global (sentence, position); a subset lists its first tokens in
+  that order. A token's subset depends on its cell only, so a subset's first ``listed``
+  tokens are among their cells' first ``listed``: the listing does not depend on the cut
+  (with ``listed``, each subset's listing is one pass's, cut after ``listed`` rows;
+  without, a partial grows with the tokens it lists).
+- The merged result has no per-sentence counts: ``statistics()`` (a bootstrap) needs one
+  pass. Two partials merge only when scored with the same options (error labels,
+  ``strict_diff``, scheme, mode, how tokens are classified, the listing); the training
+  index is not compared: ship one index to every worker. Generated output is refused.
+
+>>> import hardeval
+>>> train = ([["Kim", "runs"], ["Paris", "is", "in"]], [["B-PER", "O"], ["B-ORG", "O", "O"]])
+>>> gold, pred = [["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "O"], ["O", "B-ORG"]]
+>>> words = [["Kim", "runs"], ["in", "Paris"]]
+>>> a = partial(gold[:1], pred[:1], tokens=words[:1], train=train)
+>>> b = partial(gold[1:], pred[1:], tokens=words[1:], train=train, first_sentence=1)
+>>> (b + a).result().to_dict() == hardeval.score(gold, pred, tokens=words,
+...                                              train=train).to_dict()
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nerspan import Corpus, InputOptions
+from nerspan.evaluation import resolve
+from nerspan.migration import migrated
+from nerspan.options import check_int
+from nerspan.partials import GENERATED_NOT_MERGED, Mergeable, Shard
+from nerspan.schemes import get_scheme
+
+from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, _compared_labels,
+                   gold_types, leaf_codes, subset_stats, token_rows,
+                   word_leaves)
+from .labels import check_error_labels
+from .subsets import (GROUPS, LEAF_NAMES, check_folds, fold_classes, gold_io,
+                      sentence_folds)
+
+@dataclass(frozen=True, eq=False)
+class HardevalPartial(Mergeable):
+    """What hardeval of some sentences is computed from (module docstring).
+
+    Attributes:
+        keys: ``(class, type)`` per cell of tokens: ``class`` the leaf code, or with
+            ``kfold`` ``(word, gold IO label, fold)``; ``type`` the gold type as
+            compared (``""``: none).
+        tokens, errors: per cell, in ``keys`` order.
+        rows: per cell, its listed tokens (``core.TOKEN_ROW`` tuples by global
+            sentence id) with ``return_hard_tokens``; else ``()``.
+        words: per leaf, the set of its tokens' words (None without test words, or
+            with ``kfold``: the cells hold the words).
+        repairs: the gold and the pred side's repairs, each as ``(kind, count)`` items
+            (``sentences``: the first 20 global ids).
+        n_sentences: the sentences scored.
+        options: the options that shaped the numbers as items; ``()`` when empty.
+
+    Two partials are equal when they hold the same cells, in whatever order.
+    """
+
+    keys: tuple = ()
+    tokens: tuple = ()
+    errors: tuple = ()
+    rows: tuple = ()
+    words: tuple | None = None
+    repairs: tuple = ()
+    n_sentences: int = 0
+    options: tuple = ()
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and self._canonical() == other._canonical()
+
+    __hash__ = None
+
+    def _canonical(self) -> tuple:
+        return (dict(zip(self.keys, zip(self.tokens, self.errors, self.rows or
+                                        ((),) * len(self.keys)))),
+                self.words, self.repairs, self.n_sentences, self.options)
+
+    def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
+        """Cells summed, listings merged (the first ``listed`` kept), words united."""
+        index = dict(zip(self.keys, range(len(self.keys))))
+        at = np.fromiter((index.get(key, -1) for key in other.keys), dtype=np.int64,
+                         count=len(other.keys))
+        new = np.flatnonzero(at < 0)
+        at[new] = len(self.keys) + np.arange(len(new))
+        keys = self.keys + tuple(other.keys[j] for j in new.tolist())
+        tokens, errors = (np.zeros(len(keys), dtype=np.int64) for _ in range(2))
+        for total, mine, theirs in ((tokens, self.tokens, other.tokens),
+                                    (errors, self.errors, other.errors)):
+            total[:len(mine)] = mine
+            total[at] += np.asarray(theirs, dtype=np.int64).reshape(-1)  # at: no repeats
+        return HardevalPartial(
+            keys, tuple(tokens.tolist()), tuple(errors.tolist()),
+            _merged_rows(self.rows, other.rows, at, len(keys),
+                         dict(self.options)["listed"]),
+            None if self.words is None else
+            tuple(a | b for a, b in zip(self.words, other.words)),
+            tuple(_merged_side(a, b) for a, b in zip(self.repairs, other.repairs)),
+            self.n_sentences + other.n_sentences, self.options)
+
+    def computed(self) -> HardevalResult:
+        """``score``'s result of every sentence merged here (without per-sentence
+        counts: no ``statistics()``)."""
+        options = dict(self.options)
+        classes, types = ([key[k] for key in self.keys] for k in range(2))
+        tokens, errors = (np.array(values, dtype=np.int64)
+                          for values in (self.tokens, self.errors))
+        leaf = self._leaves(classes, tokens, options)
+        n_leaves = len(LEAF_NAMES)
+        words = self.words if options["classified"] != "kfold" else \
+            _leaf_words((word for word, _, _ in classes), leaf)
+        stats = subset_stats(np.bincount(leaf, weights=tokens, minlength=n_leaves),
+                             np.bincount(leaf, weights=errors, minlength=n_leaves),
+                             _distinct_words(words))
+        listing = None
+        if options["return_hard_tokens"]:
+            listing = _listing(leaf, self.rows, options["listed"])
+        strict_diff = options["strict_diff"] if options["classified"] == "train" else None
+        return HardevalResult(stats, options["error_labels"], strict_diff,
+                              {side: _side_dict(items) for side, items in
+                               zip(("gold", "pred"), self.repairs)}, listing, None,
+                              {"scheme": options["scheme"], "mode": options["mode"]},
+                              _type_counts(types, leaf, tokens, errors))
+
+    def _leaves(self, classes: list, tokens: np.ndarray, options: dict) -> np.ndarray:
+        """The leaf code of every cell: given, or classified by k-fold from the merged
+        counts of the other folds."""
+        if options["classified"] != "kfold":
+            return np.array(classes, dtype=np.int64).reshape(-1)
+        k = options["kfold"][0]
+        check_folds(self.n_sentences, k)
+        words, labels, folds = (list(part) for part in zip(*classes)) if classes else \
+            ([], [], [])
+        return fold_classes(_ids(words), _ids(labels, first=""),
+                            np.array(folds, dtype=np.int64), k, options["strict_diff"],
+                            weights=tokens).astype(np.int64)
+
+
+@migrated
+def partial(references, predictions=None, *, tokens=None, train=None,
+            scheme: str | None = None, mode: str | None = None, label_list=None,
+            inputs=None, subsets=None, strict_diff: bool = False,
+            error_labels: str = "bilou", return_hard_tokens: bool = False, options=None,
+            kfold: int | None = None, fold_seed: int = 0, listed: int | None = None,
+            first_sentence: int = 0, sentence_ids=None) -> HardevalPartial:
+    """The partial hardeval of one shard of the test sentences.
+
+    Args:
+        references, ..., options: as ``hardeval.score`` takes them, for the shard's
+            sentences (``subsets``: the codes of the shard's tokens); ``train``: the
+            whole training data, best a prebuilt ``nerspan.TrainIndex`` (indexed once,
+            shipped to every worker).
+        kfold, fold_seed: classify the tokens by k-fold cross-validation over the
+            references (instead of ``train`` or ``subsets``): the merged result is
+            ``score(..., subsets=kfold_subsets(whole, kfold, fold_seed, ...))``.
+        listed: with ``return_hard_tokens``, list at most this many tokens per subset
+            (the first by global sentence id and position); None: all.
+        first_sentence, sentence_ids: where the shard's sentences sit in the whole
+            (``nerspan.partial``).
+
+    An empty shard (no sentence on either side) gives the empty partial. An input
+    error names the sentence by its global id.
+    """
+    options = HardevalOptions.of(options).with_keywords(
+        strict_diff=strict_diff, error_labels=error_labels,
+        return_hard_tokens=return_hard_tokens)
+    error_labels = check_error_labels(options.error_labels)
+    bound = None if listed is None else check_int("listed", listed, minimum=1)
+    folds = _fold_option(kfold, fold_seed, train, subsets)
+    shard = Shard(first_sentence, sentence_ids)
+    inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
+    with shard.named():
+        reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
+                                             mode=mode, train=train, inputs=inputs),
+                             predictions)
+        if reading is None:
+            return HardevalPartial()
+        context, corpus, gold_column, pred_column = reading
+        if corpus.source.generated.get(pred_column) is not None:
+            raise ValueError(GENERATED_NOT_MERGED)
+        if folds is None:
+            codes, strict = leaf_codes(context, corpus, train, subsets, options.strict_diff)
+        else:
+            codes, strict = _fold_codes(context, corpus, folds, shard), options.strict_diff
+        compared = _compared_labels(corpus, gold_column, pred_column, context.scheme,
+                                    context.mode, error_labels, context)
+    classified = "kfold" if folds is not None else "subsets" if subsets is not None \
+        else "train"
+    words = None
+    if classified != "kfold" and corpus.tokens is not None:
+        occurs, vocab = word_leaves(corpus, codes), np.asarray(corpus.vocab, dtype=object)
+        words = tuple(frozenset(vocab[occurs[:, leaf]].tolist())
+                      for leaf in range(len(LEAF_NAMES)))
+    return HardevalPartial(
+        *_cells(corpus, codes, compared, error_labels, context.scheme, shard,
+                bound if options.return_hard_tokens else 0),
+        words, tuple(_placed(compared[2][side], corpus, shard) for side in ("gold", "pred")),
+        corpus.n_sentences,
+        (("error_labels", error_labels), ("strict_diff", strict),
+         ("scheme", get_scheme(context.scheme).name), ("mode", context.mode),
+         ("classified", classified), ("kfold", folds), ("words", corpus.tokens is not None),
+         ("return_hard_tokens", options.return_hard_tokens), ("listed", bound)))
+
+
+def _fold_option(kfold, fold_seed, train, subsets) -> tuple | None:
+    """``(k, seed)`` of ``kfold=``, checked; None without it."""
+    if kfold is None:
+        return None
+    if train is not None or subsets is not None:
+        raise ValueError("kfold= classifies the tokens by cross-validation over the "
+                         "references alone: drop train= and subsets=")
+    k = check_int("kfold", kfold, minimum=2)
+    return k, check_int("fold_seed", fold_seed, minimum=0)
+
+
+def _fold_codes(context, corpus: Corpus, folds: tuple, shard: Shard) -> tuple:
+    """``(class, how)``: each token's k-fold class as one id, ``(word x width + gold IO
+    code) x k + fold``, and ``how`` to read it back, ``(width, k, IO types)``."""
+    if corpus.tokens is None:
+        raise ValueError("k-fold subsets need the corpus tokens")
+    io, io_types, _ = gold_io(corpus, context.gold_column, context.scheme, context.mode,
+                              spans=context.gold)
+    k, seed = folds
+    sentences = np.arange(corpus.n_sentences)
+    fold = sentence_folds(shard.global_ids(sentences), k, seed)[corpus.sentence_of_position]
+    width = len(io_types) + 1
+    word = corpus.tokens.astype(np.int64)
+    return (word * width + io) * k + fold, (width, k, io_types)
+
+
+def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, scheme,
+           shard: Shard, bound) -> tuple:
+    """The shard's tokens counted per cell: ``HardevalPartial``'s ``keys``, ``tokens``,
+    ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none)."""
+    classes, how = codes if isinstance(codes, tuple) else (codes, None)
+    gold, pred, _, types = compared
+    wrong = gold != pred
+    typed, gold_type = gold_types(corpus, gold, error_labels, scheme)
+    type_of = np.zeros(corpus.n_tokens, dtype=np.int64)
+    type_of[typed] = gold_type + 1
+    key = classes.astype(np.int64) * (len(types) + 1) + type_of
+    present, counts, errors = _counted(key, wrong)
+    class_of, type_id = np.divmod(present, len(types) + 1)
+    names = [types[t - 1] if t else "" for t in type_id.tolist()]
+    rows = ()
+    if bound != 0:
+        rows = tuple(_rows(corpus, key, present, counts, bound, compared, wrong,
+                           error_labels, shard)) if len(present) else ()
+    return (tuple(zip(_class_values(corpus, class_of, how), names)),
+            tuple(counts.tolist()), tuple(errors.tolist()), rows)
+
+
+def _merged_rows(mine: tuple, theirs: tuple, at: np.ndarray, n_cells: int,
+                 bound: int | None) -> tuple:
+    """The listed tokens of two partials' cells (``theirs`` put at ``at``), each
+    cell's first ``bound`` kept; ``()`` without a listing."""
+    if not mine and not theirs:
+        return ()
+    rows = list(mine) + [()] * (n_cells - len(mine))
+    for i, found in zip(at.tolist(), theirs):
+        rows[i] = tuple(sorted(rows[i] + found)[:bound]) if rows[i] else found
+    return tuple(rows)
+
+
+def _counted(key: np.ndarray, wrong: np.ndarray) -> tuple:
+    """The keys present, their tokens and their errors: a ``bincount`` over few keys
+    (the leaves), a sort over many (k-fold's words)."""
+    space = int(key.max(initial=-1)) + 1
+    if space <= 2 * len(key) + 64:
+        tokens = np.bincount(key, minlength=space)
+        present = np.flatnonzero(tokens)
+        return present, tokens[present], np.bincount(key[wrong], minlength=space)[present]
+    present, inverse, tokens = np.unique(key, return_inverse=True, return_counts=True)
+    return present, tokens, np.bincount(inverse[wrong], minlength=len(present))
+
+
+def _class_values(corpus: Corpus, class_of: np.ndarray, how) -> list:
+    """A cell's class as the partial keeps it: the leaf, or ``(word, IO label, fold)``."""
+    if how is None:
+        return class_of.tolist()
+    width, k, io_types = how
+    word_io, fold = np.divmod(class_of, k)
+    word, io = np.divmod(word_io, width)
+    words = np.asarray(corpus.vocab, dtype=object)[word].tolist()
+    labels = [io_types[i - 1] if i else "" for i in io.tolist()]
+    return list(zip(words, labels, fold.tolist()))
+
+
+def _rows(corpus, key, present, counts, bound, compared, wrong, error_labels,
+          shard) -> list:
+    """Each cell's first ``bound`` tokens (all: None) as ``TOKEN_ROW`` tuples."""
+    order = np.argsort(key, kind="stable")
+    starts = np.searchsorted(key[order], present)
+    taken = counts if bound is None else np.minimum(counts, bound)
+    positions = np.concatenate([order[a:a + n] for a, n in zip(starts.tolist(),
+                                                                taken.tolist())])
+    gold, pred, _, types = compared
+    found = token_rows(corpus, positions, gold, pred, wrong, error_labels, types,
+                       shard.global_ids)
+    cuts = np.cumsum(taken)[:-1].tolist()
+    return [tuple(found[a:b]) for a, b in zip([0, *cuts], [*cuts, len(found)])]
+
+
+def _placed(side: dict, corpus: Corpus, shard: Shard) -> tuple:
+    """A side's repairs (``compared_codes``) as items, its sentences by global id."""
+    sentences = side["sentences"]
+    numbers = corpus.source.sentence_numbers
+    if numbers is not None:   # named by their numbers in the input: back to places
+        place = {int(number): i for i, number in enumerate(np.asarray(numbers).tolist())}
+        sentences = [place[s] for s in sentences]
+    return tuple({**side, "sentences": tuple(shard.global_ids(sentences).tolist())}
+                 .items())
+
+
+def _merged_side(a: tuple, b: tuple) -> tuple:
+    """Two shards' repairs of one side: counts summed (None: not applicable), the first
+    20 sentences kept."""
+    other = dict(b)
+    return tuple((kind, tuple(sorted(set(value) | set(other[kind])))[:20]
+                  if kind == "sentences" else
+                  None if value is None else value + other[kind]) for kind, value in a)
+
+
+def _side_dict(items: tuple) -> dict:
+    side = dict(items)
+    side["sentences"] = list(side["sentences"])
+    return side
+
+
+def _ids(values: list, first=None) -> np.ndarray:
+    """Each value's index among the distinct values (``first``, if given, is 0)."""
+    index = {} if first is None else {first: 0}
+    return np.array([index.setdefault(v, len(index)) for v in values], dtype=np.int64)
+
+
+def _leaf_words(words, leaf: np.ndarray) -> tuple:
+    """Per leaf, the set of words of its cells."""
+    out = tuple(set() for _ in LEAF_NAMES)
+    for word, code in zip(words, leaf.tolist()):
+        out[code].add(word)
+    return out
+
+
+def _distinct_words(words: tuple | None) -> dict | None:
+    """Subset -> its distinct words, from the words of each leaf (``core.distinct_words``
+    of a corpus)."""
+    if words is None:
+        return None
+    return {name: len(set().union(*(words[leaf] for leaf in leaves)))
+            for name, leaves in GROUPS.items()}
+
+
+def _type_counts(types: list, leaf: np.ndarray, tokens: np.ndarray,
+                 errors: np.ndarray) -> dict:
+    """Type -> leaves x (tokens, errors) over the typed cells, types sorted (the label
+    table's order, ``HardevalResult.type_counts``)."""
+    names = sorted(set(types) - {""})
+    index = {name: i for i, name in enumerate(names)}
+    typed = np.array([name != "" for name in types], dtype=bool)
+    n_leaves = len(LEAF_NAMES)
+    cell = np.array([index[name] for name in types if name], dtype=np.int64) * n_leaves \
+        + leaf[typed]
+    counts = np.stack([np.bincount(cell, weights=values[typed],
+                                   minlength=len(names) * n_leaves).astype(np.int64)
+                       for values in (tokens, errors)], axis=1)
+    counts = counts.reshape(len(names), n_leaves, 2)
+    return {name: counts[i] for i, name in enumerate(names)}
+
+
+def _listing(leaf: np.ndarray, rows: list, bound: int | None) -> dict:
+    """Subset -> its listed tokens as ``score`` lists them (``hard_tokens``)."""
+    out = {}
+    for name, leaves in GROUPS.items():
+        found = sorted(row for code, cell in zip(leaf.tolist(), rows) if code in leaves
+                       for row in cell)[:bound]
+        out[name] = [dict(zip(TOKEN_ROW, row)) for row in found]
+    return out
+
+
+__all__ = ["partial", "HardevalPartial"]
