@@ -1,0 +1,430 @@
+"""Attribute buckets from partial statistics that merge (METHODS.md §7).
+
+``partial(shard, train=index)`` keeps what ``score``'s result is computed from for one
+shard of the test sentences; ``a.merge(b)`` (``a + b``) adds two; ``result()`` has the
+``to_dict()`` of ``score`` on the concatenated shards, for any cut and merge order,
+bootstrap intervals included.
+
+How it merges:
+
+- The overall scores, per type and repairs are nerspan's ``EntityPartial``.
+- Bucket edges are cut from the gold values of the whole test set, which no shard
+  knows: a partial keeps, per attribute, the units of each side by VALUE (gold and
+  predicted units per distinct value; correct units per distinct (gold value, predicted
+  value) pair), and ``result()`` cuts the buckets from the merged gold value counts
+  with ``score``'s rules, then sums each bucket's units over the values it holds. The
+  values of an attribute are discrete (lengths, ratios of counts, training look-ups), so
+  a partial grows with the distinct values, not with the tokens. Each unit's value
+  depends on its own sentence and the training index only, which every worker holds
+  whole (index once, ship it); a custom attribute must be such a function too.
+- ``tag``'s values are entity types, kept by name (a shard numbers only the types it
+  saw), with each type's first gold mention by global (sentence, start): the reference
+  code's tie break (``compat="interpreteval"``) is the order of first appearance.
+- Bootstrap intervals (``bootstrap=N``): a sentence's weight in replicate ``r`` is a
+  Poisson(1) draw keyed by (seed, r, global sentence id)
+  (``nerspan.partials.sentence_weights``), the same in every shard and in ``score``; a
+  partial keeps, per replicate, the weighted units of every value (replicates x
+  distinct values), and ``result()`` sums them per bucket. The weights and counts are
+  integers, so the sums are exact in any order: the intervals equal one pass's.
+  Partials need an int ``seed`` (None would draw a different one per shard).
+- The merged result has no ``statistics()`` (the report's paired bootstrap needs
+  per-sentence counts, which a partial does not keep) and no per-unit values.
+
+>>> import attribute_buckets
+>>> gold = [["B-PER", "O"], ["B-LOC", "I-LOC", "O"], ["O", "B-ORG"]]
+>>> pred = [["B-PER", "O"], ["B-LOC", "O", "O"], ["O", "B-ORG"]]
+>>> a = partial(gold[:2], pred[:2], attributes=["eLen", "sLen", "tag"])
+>>> b = partial(gold[2:], pred[2:], attributes=["eLen", "sLen", "tag"], first_sentence=2)
+>>> (b + a).result().to_dict() == attribute_buckets.score(
+...     gold, pred, attributes=["eLen", "sLen", "tag"]).to_dict()
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from nerspan import InputOptions
+from nerspan.bootstrap import percentile_interval
+from nerspan.migration import migrated
+from nerspan.partials import EntityPartial, Mergeable, Shard, sentence_weights, spans_partial
+
+from . import attributes as attrs
+from .attributes import TableValues
+from .bucketing import assign, bucket_names
+from .core import (AttributeBucketsResult, AttributeTable, BucketOptions, attribute_units,
+                   bucket_f1_statistic, chosen_attributes, cut_buckets, read_inputs,
+                   scoring_context, shown_options, sorted_mean)
+
+NOT_SEEN = (2 ** 63 - 1, 0)  # the first position of a type with no gold mention
+
+
+@dataclass(frozen=True, eq=False)
+class ValueCounts:
+    """The units of one side of one attribute by value: ``keys`` (distinct values x 1,
+    or x 2 for (gold value, predicted value) pairs), sorted; ``counts``: the units of
+    each; ``weighted``: with the bootstrap, ``(replicates x distinct values)``, the
+    units of each weighted by their sentence's weight, else None."""
+
+    keys: np.ndarray
+    counts: np.ndarray
+    weighted: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, keys: np.ndarray, sentence: np.ndarray, weights) -> "ValueCounts":
+        """The counts of units with ``keys`` (units x k) in local ``sentence``s."""
+        distinct, inverse = _grouped(keys)
+        counts = np.bincount(inverse, minlength=len(distinct)).astype(np.int64)
+        return cls(distinct, counts, None if weights is None else
+                   _weighted(weights, sentence, inverse, len(distinct)))
+
+    def merged_with(self, other: "ValueCounts") -> "ValueCounts":
+        distinct, inverse = _grouped(np.concatenate([self.keys, other.keys]))
+        counts = np.bincount(inverse, weights=np.concatenate([self.counts, other.counts]),
+                             minlength=len(distinct)).astype(np.int64)  # exact below 2**53
+        weighted = None
+        if self.weighted is not None:
+            weighted = np.zeros((len(self.weighted), len(distinct)))
+            weighted[:, inverse[:len(self.keys)]] += self.weighted  # keys distinct: no repeat
+            weighted[:, inverse[len(self.keys):]] += other.weighted
+        return ValueCounts(distinct, counts, weighted)
+
+    def renumbered(self, codes: np.ndarray) -> "ValueCounts":
+        """Keys that are type numbers renumbered by ``codes`` (old number -> new)."""
+        if not len(self.keys):
+            return self
+        keys = codes[self.keys.astype(np.int64)].astype(float)
+        distinct, inverse = _grouped(keys)
+        order = np.argsort(inverse)  # renumbering keeps the keys distinct
+        return ValueCounts(distinct, self.counts[order], None if self.weighted is None
+                           else self.weighted[:, order])
+
+    def bucket_totals(self, buckets: np.ndarray, n_buckets: int, weighted: bool = False):
+        """Units per bucket (``buckets``: each key's, -1 for none); ``weighted``: per
+        replicate, ``(replicates x buckets)``."""
+        if not weighted:
+            return np.bincount(buckets + 1, weights=self.counts,
+                               minlength=n_buckets + 1)[1:].astype(np.int64)
+        into = np.zeros((len(buckets), n_buckets + 1))
+        into[np.arange(len(buckets)), buckets + 1] = 1.0
+        return (self.weighted @ into)[:, 1:]
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and all(
+            (a is None and b is None) or (a is not None and b is not None
+                                          and np.array_equal(a, b))
+            for a, b in ((self.keys, other.keys), (self.counts, other.counts),
+                         (self.weighted, other.weighted)))
+
+    __hash__ = None
+
+
+def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``keys`` (units x k) in increasing order (first column
+    first) and each unit's row among them."""
+    if not len(keys):
+        return keys, np.zeros(0, dtype=np.int64)
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new = np.ones(len(keys), dtype=bool)
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
+
+
+def _weighted(weights: np.ndarray, sentence: np.ndarray, value: np.ndarray,
+              n_values: int) -> np.ndarray:
+    """``(replicates x values)``: the units of each value, weighted by their sentence's
+    weight (``weights``: replicates x the shard's sentences)."""
+    n_sentences = weights.shape[1]
+    cells, units = np.unique(value * n_sentences + sentence, return_counts=True)
+    at_sentence = cells % n_sentences
+    starts = np.flatnonzero(np.r_[True, np.diff(cells // n_sentences) > 0])
+    out = np.zeros((len(weights), n_values))
+    if not len(cells):
+        return out
+    rows = max(1, 20_000_000 // len(cells))
+    for first in range(0, len(weights), rows):
+        block = weights[first:first + rows][:, at_sentence] * units
+        out[first:first + rows] = np.add.reduceat(block, starts, axis=1)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class AttributePartial:
+    """One attribute of a shard: ``gold``, ``predicted`` and ``correct`` units by value
+    (``ValueCounts``); for ``tag``, ``types``: the type names its values number, sorted,
+    and ``first``: each type's first gold mention, (global sentence, start)."""
+
+    name: str
+    unit: str
+    gold: ValueCounts
+    predicted: ValueCounts
+    correct: ValueCounts
+    types: tuple = ()
+    first: tuple = ()
+
+    def sides(self) -> tuple:
+        return self.gold, self.predicted, self.correct
+
+    def merged_with(self, other: "AttributePartial") -> "AttributePartial":
+        sides, types, first = (self.sides(), other.sides()), (), ()
+        if self.types or other.types:
+            firsts = {}
+            for part in (self, other):
+                for name, place in zip(part.types, part.first):
+                    firsts[name] = min(firsts.get(name, NOT_SEEN), place)
+            types = tuple(sorted(firsts))
+            first = tuple(firsts[name] for name in types)
+            sides = tuple(part.sides_in(types) for part in (self, other))
+        gold, predicted, correct = (x.merged_with(y) for x, y in zip(*sides))
+        return AttributePartial(self.name, self.unit, gold, predicted, correct, types, first)
+
+    def sides_in(self, types: tuple) -> tuple:
+        """Its sides, type numbers renumbered into ``types`` (which hold its own)."""
+        position = {name: i for i, name in enumerate(types)}
+        codes = np.array([position[name] for name in self.types], dtype=np.int64)
+        return tuple(side.renumbered(codes) for side in self.sides())
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and (
+            self.name, self.unit, self.types, self.first) == (
+            other.name, other.unit, other.types, other.first) and \
+            self.sides() == other.sides()
+
+    __hash__ = None
+
+
+@dataclass(frozen=True, eq=False)
+class BucketsPartial(Mergeable):
+    """What the attribute buckets of some sentences are computed from (module
+    docstring).
+
+    Attributes:
+        entity: nerspan's ``EntityPartial`` of the same sentences.
+        attributes: an ``AttributePartial`` per attribute scored, in ``score``'s order.
+        options: the ``BucketOptions``, scheme and mode as items; ``()`` when empty.
+    """
+
+    entity: EntityPartial = field(default_factory=EntityPartial)
+    attributes: tuple = ()
+    options: tuple = ()
+
+    def merged_with(self, other: "BucketsPartial") -> "BucketsPartial":
+        """Value counts merged per attribute, the entity partials merged."""
+        return BucketsPartial(self.entity.merge(other.entity),
+                              tuple(a.merged_with(b) for a, b in zip(self.attributes,
+                                                                    other.attributes)),
+                              self.options)
+
+    def computed(self) -> "MergedAttributeBuckets":
+        """``score``'s result of every sentence merged here (its ``to_dict()``)."""
+        scores = self.entity.result()
+        options = dict(self.options)
+        record = options["bucket_options"]
+        chosen = chosen_attributes(record.attributes)
+        edges = record.bucket_edges or {}
+        tables = {part.name: _merged_table(part, chosen[part.name], record,
+                                           edges.get(part.name))
+                  for part in self.attributes}
+        totals = np.array([[scores.n_correct, scores.n_predicted, scores.n_gold]])
+        return MergedAttributeBuckets(
+            *scores.micro(), tables, totals,
+            shown_options(record, chosen, options["scheme"], options["mode"]),
+            scores.repairs, record.confidence if record.bootstrap else None, scores)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and (self.entity, self.options) == (
+            other.entity, other.options) and self.attributes == other.attributes
+
+    __hash__ = None
+
+
+@dataclass(frozen=True)
+class MergedAttributeBuckets(AttributeBucketsResult):
+    """The attribute buckets of merged partials: ``score``'s ``to_dict(beta=)``, its
+    tables and analyses (``analysis`` reads bucket F1s and mean values). Each table's
+    ``counts`` is one row, the totals of every sentence; ``gold_values`` and
+    ``predicted_values`` are None (a partial keeps values, not units)."""
+
+    def statistics(self) -> list:
+        raise ValueError("a result merged from partials keeps no per-sentence counts, "
+                         "which the report's bootstrap resamples: score in one pass "
+                         "(attribute_buckets.score), or use the partials' bootstrap "
+                         "(options={'bootstrap': N, 'seed': S})")
+
+
+def _merged_table(part: AttributePartial, function, record: BucketOptions,
+                  edges) -> AttributeTable:
+    """One attribute's table of the merged value counts, cut as ``score`` cuts it."""
+    builtin = attrs.ATTRIBUTE_TABLE[function] if isinstance(function, str) else None
+    discrete = builtin is not None and not builtin.ordered
+    gold, predicted, correct = part.sides()
+    n_gold, n_predicted = int(gold.counts.sum()), int(predicted.counts.sum())
+    distribution = (_by_first_mention(part), None) if discrete else \
+        (gold.keys[:, 0], gold.counts)
+    mean = sorted_mean(*distribution) if n_gold and not discrete else None
+    strategy, gold_buckets, pred_buckets = cut_buckets(
+        part.types, part.name, builtin, distribution, record.n_buckets, edges,
+        record.compat, record.equal_width)
+    n_buckets = len(pred_buckets)
+    pair = (assign(correct.keys[:, 0], gold_buckets), assign(correct.keys[:, 1], pred_buckets))
+    placed = ((correct, np.where((pair[0] == pair[1]) & (pair[1] >= 0), pair[1], -1)),
+              (predicted, assign(predicted.keys[:, 0], pred_buckets)),
+              (gold, assign(gold.keys[:, 0], gold_buckets)))
+    totals = np.stack([side.bucket_totals(at, n_buckets) for side, at in placed],
+                      axis=-1)[None]
+    intervals = _intervals(placed, totals[0], record.confidence) if record.bootstrap \
+        else None
+    names = tuple(b.label() for b in pred_buckets) if discrete else bucket_names(n_buckets)
+    return AttributeTable(part.name, part.unit, strategy, tuple(pred_buckets), names, totals,
+                          n_gold, n_predicted, mean, intervals, None, None,
+                          None if gold_buckets is pred_buckets else tuple(gold_buckets))
+
+
+def _by_first_mention(part: AttributePartial) -> np.ndarray:
+    """``tag``'s gold values as ``score`` reads them: a type number per gold mention,
+    the types in the order of their first gold mention (the reference's tie break)."""
+    per_type = np.zeros(len(part.types), dtype=np.int64)
+    per_type[part.gold.keys[:, 0].astype(np.int64)] = part.gold.counts
+    order = sorted(range(len(part.types)), key=lambda i: part.first[i])
+    return np.repeat(np.array(order, dtype=np.int64), per_type[order]).astype(float)
+
+
+def _intervals(placed, totals: np.ndarray, confidence: float) -> dict:
+    """Bucket index -> the percentile interval of its F1 over the replicates, from the
+    weighted units of each value summed per bucket (as ``score``'s ``resample``)."""
+    n_buckets = len(totals)
+    weighted = [side.bucket_totals(at, n_buckets, weighted=True) for side, at in placed]
+    out = {}
+    for i in range(n_buckets):
+        samples = bucket_f1_statistic(np.stack([w[:, i] for w in weighted], axis=1))
+        estimate = float(bucket_f1_statistic(totals[i][None].astype(float))[0])
+        out[i] = percentile_interval(samples, estimate, confidence)
+    return out
+
+
+# -- a shard -----------------------------------------------------------------------------
+@migrated(record=BucketOptions)
+def partial(references, predictions=None, *, tokens=None, train=None,
+            scheme: str | None = None, mode: str | None = None, label_list=None,
+            inputs=None, attributes=None, n_buckets: int = 4,
+            bucket_edges: Mapping | None = None, case_sensitive: bool = False,
+            compat: str | None = None, options=None, first_sentence: int = 0,
+            sentence_ids=None) -> BucketsPartial:
+    """The partial attribute buckets of one shard of the test sentences.
+
+    Args:
+        references, ..., options: as ``attribute_buckets.score`` takes them, for the
+            shard's sentences; ``train``: the whole training data, best a prebuilt
+            ``nerspan.TrainIndex`` (indexed once, shipped to every worker). With
+            ``bootstrap``, ``seed`` must be an int (every shard draws with it).
+        first_sentence, sentence_ids: where the shard's sentences sit in the whole
+            (``nerspan.partial``).
+
+    An empty shard (no sentence on either side) gives the empty partial. An input
+    error names the sentence by its global id.
+    """
+    options = BucketOptions.of(options).with_keywords(
+        attributes=attributes, n_buckets=n_buckets, bucket_edges=bucket_edges,
+        case_sensitive=case_sensitive, compat=compat)
+    chosen = chosen_attributes(options.attributes)
+    if options.bootstrap and options.seed is None:
+        raise ValueError("partials draw the bootstrap's weights from the seed, which every "
+                         "shard must share: give options={'seed': an int}")
+    inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
+    shard = Shard(first_sentence, sentence_ids)
+    with shard.named():
+        reading = shard.read(lambda: read_inputs(references, predictions, chosen,
+                                                 train=train, scheme=scheme, mode=mode,
+                                                 inputs=inputs), predictions)
+        if reading is None:
+            return BucketsPartial()
+        context, corpus, gold, pred, index = reading
+        entity = spans_partial(gold, pred, 0.0, shard)
+        parts = _attribute_partials(context, corpus, gold, pred, index, chosen, options,
+                                    shard)
+    return BucketsPartial(entity, parts, (("bucket_options", options),
+                                          ("scheme", context.scheme),
+                                          ("mode", context.mode)))
+
+
+def _attribute_partials(context, corpus, gold, pred, index, chosen: dict,
+                        options: BucketOptions, shard: Shard) -> tuple:
+    """An ``AttributePartial`` per attribute ``chosen``, in order."""
+    ctx, pred_side, pairs, cached = scoring_context(context, corpus, gold, pred, index,
+                                                    options)
+    weights = sentence_weights(shard.global_ids(np.arange(corpus.n_sentences)),
+                               options.bootstrap, options.seed) if options.bootstrap \
+        else None
+    out = []
+    for name, function in chosen.items():
+        unit, (gold_at, gold_values), (pred_at, pred_values), unit_pairs = attribute_units(
+            ctx, pred_side, name, function, options.compat, pairs, cached)
+        sides = [_side_counts(gold_values, gold_at, corpus, weights)]
+        sides.append(sides[0] if pred_values is gold_values else
+                     _side_counts(pred_values, pred_at, corpus, weights))
+        sides.append(_correct_counts(gold_values, pred_values, pred_at, unit_pairs, corpus,
+                                     weights))
+        if isinstance(function, str) and not attrs.ATTRIBUTE_TABLE[function].ordered:
+            out.append(_types_by_name(name, unit, sides, ctx, shard))
+        else:
+            out.append(AttributePartial(name, unit, *sides))
+    return tuple(out)
+
+
+def _side_counts(values, sentence, corpus, weights) -> ValueCounts:
+    """One side's units by value: ``values`` an array per unit (in ``sentence``s) or
+    kept as look-ups (``TableValues``: every token, sentence None)."""
+    if isinstance(values, TableValues) and weights is None:
+        distinct, counts = values.value_counts()
+        return ValueCounts(distinct[:, None], counts)
+    if isinstance(values, TableValues):
+        values = values.values()
+    if sentence is None:
+        sentence = np.repeat(np.arange(corpus.n_sentences), corpus.lengths)
+    return ValueCounts.of(np.asarray(values, dtype=float)[:, None], sentence, weights)
+
+
+def _correct_counts(gold_values, pred_values, pred_at, pairs, corpus,
+                    weights) -> ValueCounts:
+    """The units scored correct when their two values fall in one bucket, by (gold
+    value, predicted value): ``pairs`` a mask over tokens whose labels agree, or
+    (gold index, predicted index) arrays (``core._correct``)."""
+    if isinstance(pairs, np.ndarray):
+        at = np.flatnonzero(pairs)
+        gold, pred = (TableValues(side.table, side.rows[at],
+                                  None if side.labels is None else side.labels[at]).values()
+                      for side in (gold_values, pred_values))
+        sentence = np.searchsorted(corpus.offsets, at, side="right") - 1
+    else:
+        gold_index, pred_index = pairs
+        gold, pred = gold_values[gold_index], pred_values[pred_index]
+        sentence = pred_at[pred_index]
+    keys = np.column_stack([gold, pred]).astype(float).reshape(-1, 2)
+    return ValueCounts.of(keys, sentence, weights)
+
+
+def _types_by_name(name: str, unit: str, sides: list, ctx, shard: Shard) -> AttributePartial:
+    """``tag``'s sides with the shard's type numbers renumbered into its types sorted
+    by name, and each type's first gold mention (global sentence, start)."""
+    types = tuple(sorted(ctx.types))
+    position = {t: i for i, t in enumerate(types)}
+    codes = np.array([position[t] for t in ctx.types], dtype=np.int64)
+    spans = ctx.gold.spans
+    numbers, at = np.unique(spans.type, return_index=True)
+    sentence = spans.sentence[at]
+    first = dict.fromkeys(types, NOT_SEEN)
+    for number, global_id, start in zip(
+            numbers.tolist(), shard.global_ids(sentence).tolist(),
+            (spans.start[at] - ctx.corpus.offsets[sentence]).tolist()):
+        first[ctx.types[number]] = (global_id, start)
+    return AttributePartial(name, unit, *(side.renumbered(codes) for side in sides), types,
+                            tuple(first[t] for t in types))
+
+
+__all__ = ["partial", "BucketsPartial", "AttributePartial", "ValueCounts",
+           "MergedAttributeBuckets"]
