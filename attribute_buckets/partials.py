@@ -123,34 +123,35 @@ class ValueCounts:
 
 def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of ``keys`` (units x k) in increasing order (first column
-    first) and each unit's row among them."""
-    if not len(keys):
-        return keys, np.zeros(0, dtype=np.int64)
-    order = np.lexsort(keys.T[::-1])
-    ordered = keys[order]
-    new = np.ones(len(keys), dtype=bool)
-    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
-    inverse = np.empty(len(keys), dtype=np.int64)
-    inverse[order] = np.cumsum(new) - 1
-    return ordered[new], inverse
+    first) and each unit's row among them: each column numbered by its distinct values
+    (in order), the numbers combined into one. Rows of equal values (one column, or a
+    correct unit valued alike on both sides) are grouped by their first column."""
+    if keys.shape[1] == 1 or np.array_equal(keys[:, 0], keys[:, 1:].T[0]):
+        values, inverse = np.unique(keys[:, 0], return_inverse=True)
+        return np.repeat(values[:, None], keys.shape[1], axis=1), inverse.ravel()
+    combined, distinct = np.zeros(len(keys), dtype=np.int64), []
+    for column in keys.T:
+        values, number = np.unique(column, return_inverse=True)
+        combined = combined * len(values) + number.ravel()
+        distinct.append(values)
+    rows, inverse = np.unique(combined, return_inverse=True)
+    out = np.empty((len(rows), keys.shape[1]))
+    for k in range(keys.shape[1] - 1, -1, -1):
+        rows, at = np.divmod(rows, len(distinct[k])) if len(distinct[k]) else (rows, rows)
+        out[:, k] = distinct[k][at]
+    return out, inverse.ravel()
 
 
-def _weighted(weights: np.ndarray, sentence: np.ndarray, value: np.ndarray,
+def _weighted(by_sentence: np.ndarray, sentence: np.ndarray, value: np.ndarray,
               n_values: int) -> np.ndarray:
     """``(replicates x values)``: the units of each value, weighted by their sentence's
-    weight (``weights``: replicates x the shard's sentences)."""
-    n_sentences = weights.shape[1]
-    cells, units = np.unique(value * n_sentences + sentence, return_counts=True)
-    at_sentence = cells % n_sentences
-    starts = np.flatnonzero(np.r_[True, np.diff(cells // n_sentences) > 0])
-    out = np.zeros((len(weights), n_values))
-    if not len(cells):
-        return out
-    rows = max(1, 20_000_000 // len(cells))
-    for first in range(0, len(weights), rows):
-        block = weights[first:first + rows][:, at_sentence] * units
-        out[first:first + rows] = np.add.reduceat(block, starts, axis=1)
-    return out
+    weight (``by_sentence``: the shard's sentences x replicates): a sparse (values x
+    sentences) count matrix times the weights. Sums of products of integers: exact."""
+    from scipy import sparse  # when a bootstrap is asked: importing nerlens stays light
+
+    units = sparse.csr_matrix((np.ones(len(value)), (value, sentence)),
+                              shape=(n_values, len(by_sentence)))
+    return np.asarray(units @ by_sentence).T
 
 
 @dataclass(frozen=True, eq=False)
@@ -357,9 +358,10 @@ def _attribute_partials(context, corpus, gold, pred, index, chosen: dict,
     """An ``AttributePartial`` per attribute ``chosen``, in order."""
     ctx, pred_side, pairs, cached = scoring_context(context, corpus, gold, pred, index,
                                                     options)
+    # sentences x replicates: a unit's weights are one row
     weights = sentence_weights(shard.global_ids(np.arange(corpus.n_sentences)),
-                               options.bootstrap, options.seed) if options.bootstrap \
-        else None
+                               options.bootstrap, options.seed).T.astype(float) \
+        if options.bootstrap else None
     out = []
     for name, function in chosen.items():
         unit, (gold_at, gold_values), (pred_at, pred_values), unit_pairs = attribute_units(
@@ -379,33 +381,44 @@ def _attribute_partials(context, corpus, gold, pred, index, chosen: dict,
 def _side_counts(values, sentence, corpus, weights) -> ValueCounts:
     """One side's units by value: ``values`` an array per unit (in ``sentence``s) or
     kept as look-ups (``TableValues``: every token, sentence None)."""
-    if isinstance(values, TableValues) and weights is None:
-        distinct, counts = values.value_counts()
-        return ValueCounts(distinct[:, None], counts)
     if isinstance(values, TableValues):
-        values = values.values()
-    if sentence is None:
-        sentence = np.repeat(np.arange(corpus.n_sentences), corpus.lengths)
+        return _table_counts(values, 1, corpus, np.arange(len(values)), weights)
     return ValueCounts.of(np.asarray(values, dtype=float)[:, None], sentence, weights)
 
 
 def _correct_counts(gold_values, pred_values, pred_at, pairs, corpus,
                     weights) -> ValueCounts:
     """The units scored correct when their two values fall in one bucket, by (gold
-    value, predicted value): ``pairs`` a mask over tokens whose labels agree, or
-    (gold index, predicted index) arrays (``core._correct``)."""
+    value, predicted value): ``pairs`` a mask over tokens whose labels agree (then both
+    sides read one table cell), or (gold index, predicted index) arrays
+    (``core._correct``)."""
     if isinstance(pairs, np.ndarray):
         at = np.flatnonzero(pairs)
-        gold, pred = (TableValues(side.table, side.rows[at],
-                                  None if side.labels is None else side.labels[at]).values()
-                      for side in (gold_values, pred_values))
-        sentence = np.searchsorted(corpus.offsets, at, side="right") - 1
-    else:
-        gold_index, pred_index = pairs
-        gold, pred = gold_values[gold_index], pred_values[pred_index]
-        sentence = pred_at[pred_index]
-    keys = np.column_stack([gold, pred]).astype(float).reshape(-1, 2)
-    return ValueCounts.of(keys, sentence, weights)
+        agreed = TableValues(gold_values.table, gold_values.rows[at],
+                             None if gold_values.labels is None else gold_values.labels[at])
+        return _table_counts(agreed, 2, corpus, at, weights)
+    gold_index, pred_index = pairs
+    keys = np.column_stack([gold_values[gold_index], pred_values[pred_index]])
+    return ValueCounts.of(keys.astype(float).reshape(-1, 2), pred_at[pred_index], weights)
+
+
+def _table_counts(values: TableValues, columns: int, corpus, positions: np.ndarray,
+                  weights) -> ValueCounts:
+    """Tokens (at corpus ``positions``) by their table cell's value, repeated in
+    ``columns`` key columns: counted per cell, then per value (no sort of the tokens)."""
+    cells = values.cells()
+    per_cell = np.bincount(cells, minlength=values.table.size)
+    occupied = np.flatnonzero(per_cell)
+    value = values.table.ravel()[occupied].astype(float)
+    distinct, inverse = _grouped(np.repeat(value[:, None], columns, axis=1))
+    counts = np.bincount(inverse, weights=per_cell[occupied], minlength=len(distinct))
+    weighted = None
+    if weights is not None:
+        group = np.zeros(values.table.size, dtype=np.int64)
+        group[occupied] = inverse
+        sentence = np.searchsorted(corpus.offsets, positions, side="right") - 1
+        weighted = _weighted(weights, sentence, group[cells], len(distinct))
+    return ValueCounts(distinct, counts.astype(np.int64), weighted)
 
 
 def _types_by_name(name: str, unit: str, sides: list, ctx, shard: Shard) -> AttributePartial:

@@ -24,6 +24,7 @@ import pickle
 import time
 from functools import reduce
 
+import attribute_buckets
 import nerspan
 import tough_mentions
 from benchmarks.common import best_time
@@ -48,6 +49,14 @@ def family_runs(tokens, gold, pred, index) -> dict:
             lambda: tough_mentions.score(gold, pred, tokens=tokens, train=index),
             lambda a, b: tough_mentions.partial(gold[a:b], pred[a:b], tokens=tokens[a:b],
                                                 train=index, first_sentence=a)),
+        # all nine attributes, with and without a bootstrap of 200 replicates
+        **{name: (lambda options=options: attribute_buckets.score(
+                      gold, pred, tokens=tokens, train=index, options=options),
+                  lambda a, b, options=options: attribute_buckets.partial(
+                      gold[a:b], pred[a:b], tokens=tokens[a:b], train=index,
+                      options=options, first_sentence=a))
+           for name, options in (("buckets", {}),
+                                 ("buckets+boot", {"bootstrap": 200, "seed": 0}))},
     }
 
 
