@@ -263,7 +263,8 @@ class BucketOptions(Record):
         choices=COMPATS)
     bootstrap: int = option(
         0, "if > 0, that many sentence resamples give a percentile interval (confidence) on "
-        "every bucket F1 (f1_interval), seeded by seed.",
+        "every bucket F1 (f1_interval): Poisson(1) sentence weights drawn per (seed, "
+        "resample, sentence), so that partials draw them alike.",
         lambda name, value: check_int(name, value, minimum=0), parse=int)
     seed: int | None = option(0, "the seed of bootstrap's resamples.",
                               lambda name, value: check_int(name, value),

@@ -23,7 +23,7 @@ How it merges:
 - Bootstrap intervals (``bootstrap=N``): a sentence's weight in replicate ``r`` is a
   Poisson(1) draw keyed by (seed, r, global sentence id)
   (``nerspan.partials.sentence_weights``), the same in every shard and in ``score``; a
-  partial keeps, per replicate, the weighted units of every value (replicates x
+  partial keeps, per replicate, the weighted units of every value (distinct values x
   distinct values), and ``result()`` sums them per bucket. The weights and counts are
   integers, so the sums are exact in any order: the intervals equal one pass's.
   Partials need an int ``seed`` (None would draw a different one per shard).
@@ -65,7 +65,7 @@ NOT_SEEN = (2 ** 63 - 1, 0)  # the first position of a type with no gold mention
 class ValueCounts:
     """The units of one side of one attribute by value: ``keys`` (distinct values x 1,
     or x 2 for (gold value, predicted value) pairs), sorted; ``counts``: the units of
-    each; ``weighted``: with the bootstrap, ``(replicates x distinct values)``, the
+    each; ``weighted``: with the bootstrap, ``(distinct values x replicates)``, the
     units of each weighted by their sentence's weight, else None."""
 
     keys: np.ndarray
@@ -86,9 +86,9 @@ class ValueCounts:
                              minlength=len(distinct)).astype(np.int64)  # exact below 2**53
         weighted = None
         if self.weighted is not None:
-            weighted = np.zeros((len(self.weighted), len(distinct)))
-            weighted[:, inverse[:len(self.keys)]] += self.weighted  # keys distinct: no repeat
-            weighted[:, inverse[len(self.keys):]] += other.weighted
+            weighted = np.zeros((len(distinct), self.weighted.shape[1]))
+            weighted[inverse[:len(self.keys)]] += self.weighted  # keys distinct: no repeat
+            weighted[inverse[len(self.keys):]] += other.weighted
         return ValueCounts(distinct, counts, weighted)
 
     def renumbered(self, codes: np.ndarray) -> "ValueCounts":
@@ -99,7 +99,7 @@ class ValueCounts:
         distinct, inverse = _grouped(keys)
         order = np.argsort(inverse)  # renumbering keeps the keys distinct
         return ValueCounts(distinct, self.counts[order], None if self.weighted is None
-                           else self.weighted[:, order])
+                           else self.weighted[order])
 
     def bucket_totals(self, buckets: np.ndarray, n_buckets: int, weighted: bool = False):
         """Units per bucket (``buckets``: each key's, -1 for none); ``weighted``: per
@@ -109,7 +109,7 @@ class ValueCounts:
                                minlength=n_buckets + 1)[1:].astype(np.int64)
         into = np.zeros((len(buckets), n_buckets + 1))
         into[np.arange(len(buckets)), buckets + 1] = 1.0
-        return (self.weighted @ into)[:, 1:]
+        return (into.T @ self.weighted)[1:].T
 
     def __eq__(self, other) -> bool:
         return type(other) is type(self) and all(
@@ -144,14 +144,14 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _weighted(by_sentence: np.ndarray, sentence: np.ndarray, value: np.ndarray,
               n_values: int) -> np.ndarray:
-    """``(replicates x values)``: the units of each value, weighted by their sentence's
+    """``(values x replicates)``: the units of each value, weighted by their sentence's
     weight (``by_sentence``: the shard's sentences x replicates): a sparse (values x
     sentences) count matrix times the weights. Sums of products of integers: exact."""
     from scipy import sparse  # when a bootstrap is asked: importing nerlens stays light
 
     units = sparse.csr_matrix((np.ones(len(value)), (value, sentence)),
                               shape=(n_values, len(by_sentence)))
-    return np.asarray(units @ by_sentence).T
+    return np.asarray(units @ by_sentence)
 
 
 @dataclass(frozen=True, eq=False)

@@ -82,7 +82,7 @@ def main(argv=None) -> dict:
     shards = cuts(len(gold), args.shards)
     print(f"{sum(map(len, gold)):,} tokens, {len(gold):,} sentences, {len(shards)} shards")
     print(f"{'family':<16}{'one pass s':>12}{'partials+merge s':>18}{'ratio':>8}"
-          f"{'merge s':>10}{'pickled':>10}")
+          f"{'merge s':>10}{'pickled':>12}")
     out = {}
     for name, (whole, part) in family_runs(tokens, gold, pred, index).items():
         merged, _ = sharded(part, shards)  # checked equal first (and the index warmed)
@@ -95,7 +95,7 @@ def main(argv=None) -> dict:
         out[name] = {"one_pass": one, "partials": parts, "ratio": parts / one,
                      "merge": min(merge_times), "pickled_bytes": size}
         print(f"{name:<16}{one:>12.3f}{parts:>18.3f}{parts / one:>7.2f}x"
-              f"{min(merge_times):>10.4f}{size:>10,}")
+              f"{min(merge_times):>10.4f}{size:>12,}")
     return out
 
 
