@@ -325,5 +325,5 @@ def _merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
     return None if a is None and b is None else Repairs.merged([a, b])
 
 
-__all__ = ["Mergeable", "EntityPartial", "Shard", "partial", "spans_partial", "merged", "placed",
-           "sentence_weights"]
+__all__ = ["Mergeable", "EntityPartial", "Shard", "partial", "spans_partial", "merged",
+           "placed", "sentence_weights"]
