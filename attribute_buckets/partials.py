@@ -27,8 +27,10 @@ How it merges:
   distinct values), and ``result()`` sums them per bucket. The weights and counts are
   integers, so the sums are exact in any order: the intervals equal one pass's.
   Partials need an int ``seed`` (None would draw a different one per shard).
-- The merged result has no ``statistics()`` (the report's paired bootstrap needs
-  per-sentence counts, which a partial does not keep) and no per-unit values.
+- Per-sentence counts only when asked (``per_sentence=True``: each sentence's units
+  per value, by global id, and its mention counts): the merged result then has
+  ``score``'s ``statistics()`` (the report's paired bootstrap), rows by global sentence
+  id; without it there is no ``statistics()``. A merged result keeps no per-unit values.
 
 >>> import attribute_buckets
 >>> gold = [["B-PER", "O"], ["B-LOC", "I-LOC", "O"], ["O", "B-ORG"]]
@@ -50,10 +52,12 @@ from nerspan import InputOptions
 from nerspan.bootstrap import percentile_interval
 from nerspan.migration import migrated
 from nerspan.partials import EntityPartial, Mergeable, Shard, sentence_weights, spans_partial
+from nerspan.scores import sentence_counts
 
 from . import attributes as attrs
 from .attributes import TableValues
 from .bucketing import assign, bucket_names
+
 from .core import (AttributeBucketsResult, AttributeTable, BucketOptions, attribute_units,
                    bucket_f1_statistic, chosen_attributes, cut_buckets, read_inputs,
                    scoring_context, shown_options, sorted_mean)
@@ -71,14 +75,14 @@ class ValueCounts:
     keys: np.ndarray
     counts: np.ndarray
     weighted: np.ndarray | None = None
+    sentences: np.ndarray | None = None
 
     @classmethod
-    def of(cls, keys: np.ndarray, sentence: np.ndarray, weights) -> "ValueCounts":
+    def of(cls, keys: np.ndarray, sentence: np.ndarray, along: "Placing") -> "ValueCounts":
         """The counts of units with ``keys`` (units x k) in local ``sentence``s."""
         distinct, inverse = _grouped(keys)
         counts = np.bincount(inverse, minlength=len(distinct)).astype(np.int64)
-        return cls(distinct, counts, None if weights is None else
-                   _weighted(weights, sentence, inverse, len(distinct)))
+        return along.counted(distinct, counts, sentence, inverse)
 
     def merged_with(self, other: "ValueCounts") -> "ValueCounts":
         distinct, inverse = _grouped(np.concatenate([self.keys, other.keys]))
@@ -89,7 +93,13 @@ class ValueCounts:
             weighted = np.zeros((len(distinct), self.weighted.shape[1]))
             weighted[inverse[:len(self.keys)]] += self.weighted  # keys distinct: no repeat
             weighted[inverse[len(self.keys):]] += other.weighted
-        return ValueCounts(distinct, counts, weighted)
+        sentences = None
+        if self.sentences is not None:  # sentences differ between partials: no repeat
+            parts = [part.sentences.copy() for part in (self, other)]
+            parts[0][:, 1] = inverse[:len(self.keys)][parts[0][:, 1]]
+            parts[1][:, 1] = inverse[len(self.keys):][parts[1][:, 1]]
+            sentences = _sorted_rows(np.concatenate(parts))
+        return ValueCounts(distinct, counts, weighted, sentences)
 
     def renumbered(self, codes: np.ndarray) -> "ValueCounts":
         """Keys that are type numbers renumbered by ``codes`` (old number -> new)."""
@@ -98,8 +108,24 @@ class ValueCounts:
         keys = codes[self.keys.astype(np.int64)].astype(float)
         distinct, inverse = _grouped(keys)
         order = np.argsort(inverse)  # renumbering keeps the keys distinct
+        sentences = None
+        if self.sentences is not None:
+            sentences = self.sentences.copy()
+            sentences[:, 1] = inverse[sentences[:, 1]]
+            sentences = _sorted_rows(sentences)
         return ValueCounts(distinct, self.counts[order], None if self.weighted is None
-                           else self.weighted[order])
+                           else self.weighted[order], sentences)
+
+    def sentence_totals(self, buckets: np.ndarray, n_buckets: int,
+                        rows: np.ndarray) -> np.ndarray:
+        """``(rows x buckets)``: the units of each sentence per bucket (``rows``: the
+        merged sentences' global ids, increasing; ``buckets``: each key's bucket)."""
+        row = np.searchsorted(rows, self.sentences[:, 0])
+        at = buckets[self.sentences[:, 1]]
+        kept = at >= 0
+        return np.bincount(row[kept] * n_buckets + at[kept], weights=self.sentences[kept, 2],
+                           minlength=len(rows) * n_buckets).reshape(
+                               len(rows), n_buckets).astype(np.int64)
 
     def bucket_totals(self, buckets: np.ndarray, n_buckets: int, weighted: bool = False):
         """Units per bucket (``buckets``: each key's, -1 for none); ``weighted``: per
@@ -116,9 +142,38 @@ class ValueCounts:
             (a is None and b is None) or (a is not None and b is not None
                                           and np.array_equal(a, b))
             for a, b in ((self.keys, other.keys), (self.counts, other.counts),
-                         (self.weighted, other.weighted)))
+                         (self.weighted, other.weighted), (self.sentences, other.sentences)))
 
     __hash__ = None
+
+
+def _sorted_rows(rows: np.ndarray) -> np.ndarray:
+    """Rows ``(sentence, key, units)`` by sentence, then key."""
+    return rows[np.lexsort((rows[:, 1], rows[:, 0]))]
+
+
+@dataclass(frozen=True)
+class Placing:
+    """How a shard's units are counted beyond their values: ``weights`` (sentences x
+    replicates) with the bootstrap, else None; ``ids`` (each sentence's global id)
+    when per-sentence counts are kept, else None."""
+
+    weights: np.ndarray | None = None
+    ids: np.ndarray | None = None
+
+    def counted(self, distinct, counts, sentence, key) -> ValueCounts:
+        """``ValueCounts`` of units in local ``sentence``s with ``key`` (index into
+        ``distinct``; ``sentence`` a callable giving them when needed)."""
+        if (self.weights is not None or self.ids is not None) and callable(sentence):
+            sentence = sentence()
+        weighted = None if self.weights is None else \
+            _weighted(self.weights, sentence, key, len(distinct))
+        sentences = None
+        if self.ids is not None:
+            cells, units = np.unique(key * len(self.ids) + sentence, return_counts=True)
+            sentences = _sorted_rows(np.column_stack(
+                [self.ids[cells % len(self.ids)], cells // len(self.ids), units]))
+        return ValueCounts(distinct, counts, weighted, sentences)
 
 
 def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -207,19 +262,27 @@ class BucketsPartial(Mergeable):
     Attributes:
         entity: nerspan's ``EntityPartial`` of the same sentences.
         attributes: an ``AttributePartial`` per attribute scored, in ``score``'s order.
-        options: the ``BucketOptions``, scheme and mode as items; ``()`` when empty.
+        options: the ``BucketOptions``, scheme, mode and ``per_sentence`` as items;
+            ``()`` when empty.
+        sentence_counts: with ``per_sentence``, ``(sentences x 4)``: each sentence's
+            global id and its correct, predicted and gold mentions, by id; else None.
     """
 
     entity: EntityPartial = field(default_factory=EntityPartial)
     attributes: tuple = ()
     options: tuple = ()
+    sentence_counts: np.ndarray | None = None
 
     def merged_with(self, other: "BucketsPartial") -> "BucketsPartial":
         """Value counts merged per attribute, the entity partials merged."""
+        counts = None
+        if self.sentence_counts is not None:
+            counts = np.concatenate([self.sentence_counts, other.sentence_counts])
+            counts = counts[np.argsort(counts[:, 0])]
         return BucketsPartial(self.entity.merge(other.entity),
                               tuple(a.merged_with(b) for a, b in zip(self.attributes,
                                                                     other.attributes)),
-                              self.options)
+                              self.options, counts)
 
     def computed(self) -> "MergedAttributeBuckets":
         """``score``'s result of every sentence merged here (its ``to_dict()``)."""
@@ -228,18 +291,25 @@ class BucketsPartial(Mergeable):
         record = options["bucket_options"]
         chosen = chosen_attributes(record.attributes)
         edges = record.bucket_edges or {}
+        rows = None if self.sentence_counts is None else self.sentence_counts[:, 0]
         tables = {part.name: _merged_table(part, chosen[part.name], record,
-                                           edges.get(part.name))
+                                           edges.get(part.name), rows)
                   for part in self.attributes}
-        totals = np.array([[scores.n_correct, scores.n_predicted, scores.n_gold]])
+        totals = np.array([[scores.n_correct, scores.n_predicted, scores.n_gold]]) \
+            if rows is None else self.sentence_counts[:, 1:]
         return MergedAttributeBuckets(
             *scores.micro(), tables, totals,
             shown_options(record, chosen, options["scheme"], options["mode"]),
-            scores.repairs, record.confidence if record.bootstrap else None, scores)
+            scores.repairs, record.confidence if record.bootstrap else None, scores,
+            rows is not None)
 
     def __eq__(self, other) -> bool:
+        same_counts = (self.sentence_counts is None and other.sentence_counts is None) or (
+            self.sentence_counts is not None and other.sentence_counts is not None
+            and np.array_equal(self.sentence_counts, other.sentence_counts))
         return type(other) is type(self) and (self.entity, self.options) == (
-            other.entity, other.options) and self.attributes == other.attributes
+            other.entity, other.options) and self.attributes == other.attributes and \
+            same_counts
 
     __hash__ = None
 
@@ -247,20 +317,27 @@ class BucketsPartial(Mergeable):
 @dataclass(frozen=True)
 class MergedAttributeBuckets(AttributeBucketsResult):
     """The attribute buckets of merged partials: ``score``'s ``to_dict(beta=)``, its
-    tables and analyses (``analysis`` reads bucket F1s and mean values). Each table's
-    ``counts`` is one row, the totals of every sentence; ``gold_values`` and
-    ``predicted_values`` are None (a partial keeps values, not units)."""
+    tables and analyses (``analysis`` reads bucket F1s and mean values). Without
+    ``per_sentence`` each table's ``counts`` is one row, the totals of every sentence,
+    and there is no ``statistics()``; with it, ``statistics()`` is ``score``'s (rows
+    by global sentence id). ``gold_values`` and ``predicted_values`` are None (a
+    partial keeps values, not units)."""
+
+    per_sentence: bool = False
 
     def statistics(self) -> list:
+        if self.per_sentence:
+            return super().statistics()
         raise ValueError("a result merged from partials keeps no per-sentence counts, "
-                         "which the report's bootstrap resamples: score in one pass "
-                         "(attribute_buckets.score), or use the partials' bootstrap "
+                         "which the report's bootstrap resamples: give partial "
+                         "per_sentence=True, or use the partials' bootstrap "
                          "(options={'bootstrap': N, 'seed': S})")
 
 
-def _merged_table(part: AttributePartial, function, record: BucketOptions,
-                  edges) -> AttributeTable:
-    """One attribute's table of the merged value counts, cut as ``score`` cuts it."""
+def _merged_table(part: AttributePartial, function, record: BucketOptions, edges,
+                  rows: np.ndarray | None) -> AttributeTable:
+    """One attribute's table of the merged value counts, cut as ``score`` cuts it;
+    ``rows``: the global ids of the sentences whose counts are kept (else None)."""
     builtin = attrs.ATTRIBUTE_TABLE[function] if isinstance(function, str) else None
     discrete = builtin is not None and not builtin.ordered
     gold, predicted, correct = part.sides()
@@ -280,6 +357,9 @@ def _merged_table(part: AttributePartial, function, record: BucketOptions,
                       axis=-1)[None]
     intervals = _intervals(placed, totals[0], record.confidence) if record.bootstrap \
         else None
+    if rows is not None:
+        totals = np.stack([side.sentence_totals(at, n_buckets, rows) for side, at in placed],
+                          axis=-1)
     names = tuple(b.label() for b in pred_buckets) if discrete else bucket_names(n_buckets)
     return AttributeTable(part.name, part.unit, strategy, tuple(pred_buckets), names, totals,
                           n_gold, n_predicted, mean, intervals, None, None,
@@ -315,7 +395,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             inputs=None, attributes=None, n_buckets: int = 4,
             bucket_edges: Mapping | None = None, case_sensitive: bool = False,
             compat: str | None = None, options=None, first_sentence: int = 0,
-            sentence_ids=None) -> BucketsPartial:
+            sentence_ids=None, per_sentence: bool = False) -> BucketsPartial:
     """The partial attribute buckets of one shard of the test sentences.
 
     Args:
@@ -325,6 +405,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             ``bootstrap``, ``seed`` must be an int (every shard draws with it).
         first_sentence, sentence_ids: where the shard's sentences sit in the whole
             (``nerspan.partial``).
+        per_sentence: keep each sentence's counts, so that the merged result has
+            ``score``'s ``statistics()`` (the report's paired bootstrap); the partial
+            then grows with the sentences.
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
@@ -346,31 +429,33 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             return BucketsPartial()
         context, corpus, gold, pred, index = reading
         entity = spans_partial(gold, pred, 0.0, shard)
+        ids = shard.global_ids(np.arange(corpus.n_sentences))
+        along = Placing(sentence_weights(ids, options.bootstrap, options.seed).T.astype(
+            float) if options.bootstrap else None, ids if per_sentence else None)
         parts = _attribute_partials(context, corpus, gold, pred, index, chosen, options,
-                                    shard)
+                                    shard, along)
+    kept = np.column_stack([ids, sentence_counts(gold, pred, corpus.n_sentences)]) \
+        if per_sentence else None
     return BucketsPartial(entity, parts, (("bucket_options", options),
                                           ("scheme", context.scheme),
-                                          ("mode", context.mode)))
+                                          ("mode", context.mode),
+                                          ("per_sentence", bool(per_sentence))), kept)
 
 
 def _attribute_partials(context, corpus, gold, pred, index, chosen: dict,
-                        options: BucketOptions, shard: Shard) -> tuple:
+                        options: BucketOptions, shard: Shard, along: Placing) -> tuple:
     """An ``AttributePartial`` per attribute ``chosen``, in order."""
     ctx, pred_side, pairs, cached = scoring_context(context, corpus, gold, pred, index,
                                                     options)
-    # sentences x replicates: a unit's weights are one row
-    weights = sentence_weights(shard.global_ids(np.arange(corpus.n_sentences)),
-                               options.bootstrap, options.seed).T.astype(float) \
-        if options.bootstrap else None
     out = []
     for name, function in chosen.items():
         unit, (gold_at, gold_values), (pred_at, pred_values), unit_pairs = attribute_units(
             ctx, pred_side, name, function, options.compat, pairs, cached)
-        sides = [_side_counts(gold_values, gold_at, corpus, weights)]
+        sides = [_side_counts(gold_values, gold_at, corpus, along)]
         sides.append(sides[0] if pred_values is gold_values else
-                     _side_counts(pred_values, pred_at, corpus, weights))
+                     _side_counts(pred_values, pred_at, corpus, along))
         sides.append(_correct_counts(gold_values, pred_values, pred_at, unit_pairs, corpus,
-                                     weights))
+                                     along))
         if isinstance(function, str) and not attrs.ATTRIBUTE_TABLE[function].ordered:
             out.append(_types_by_name(name, unit, sides, ctx, shard))
         else:
@@ -378,16 +463,16 @@ def _attribute_partials(context, corpus, gold, pred, index, chosen: dict,
     return tuple(out)
 
 
-def _side_counts(values, sentence, corpus, weights) -> ValueCounts:
+def _side_counts(values, sentence, corpus, along: Placing) -> ValueCounts:
     """One side's units by value: ``values`` an array per unit (in ``sentence``s) or
     kept as look-ups (``TableValues``: every token, sentence None)."""
     if isinstance(values, TableValues):
-        return _table_counts(values, 1, corpus, np.arange(len(values)), weights)
-    return ValueCounts.of(np.asarray(values, dtype=float)[:, None], sentence, weights)
+        return _table_counts(values, 1, corpus, np.arange(len(values)), along)
+    return ValueCounts.of(np.asarray(values, dtype=float)[:, None], sentence, along)
 
 
 def _correct_counts(gold_values, pred_values, pred_at, pairs, corpus,
-                    weights) -> ValueCounts:
+                    along: Placing) -> ValueCounts:
     """The units scored correct when their two values fall in one bucket, by (gold
     value, predicted value): ``pairs`` a mask over tokens whose labels agree (then both
     sides read one table cell), or (gold index, predicted index) arrays
@@ -396,14 +481,14 @@ def _correct_counts(gold_values, pred_values, pred_at, pairs, corpus,
         at = np.flatnonzero(pairs)
         agreed = TableValues(gold_values.table, gold_values.rows[at],
                              None if gold_values.labels is None else gold_values.labels[at])
-        return _table_counts(agreed, 2, corpus, at, weights)
+        return _table_counts(agreed, 2, corpus, at, along)
     gold_index, pred_index = pairs
     keys = np.column_stack([gold_values[gold_index], pred_values[pred_index]])
-    return ValueCounts.of(keys.astype(float).reshape(-1, 2), pred_at[pred_index], weights)
+    return ValueCounts.of(keys.astype(float).reshape(-1, 2), pred_at[pred_index], along)
 
 
 def _table_counts(values: TableValues, columns: int, corpus, positions: np.ndarray,
-                  weights) -> ValueCounts:
+                  along: Placing) -> ValueCounts:
     """Tokens (at corpus ``positions``) by their table cell's value, repeated in
     ``columns`` key columns: counted per cell, then per value (no sort of the tokens)."""
     cells = values.cells()
@@ -412,13 +497,10 @@ def _table_counts(values: TableValues, columns: int, corpus, positions: np.ndarr
     value = values.table.ravel()[occupied].astype(float)
     distinct, inverse = _grouped(np.repeat(value[:, None], columns, axis=1))
     counts = np.bincount(inverse, weights=per_cell[occupied], minlength=len(distinct))
-    weighted = None
-    if weights is not None:
-        group = np.zeros(values.table.size, dtype=np.int64)
-        group[occupied] = inverse
-        sentence = np.searchsorted(corpus.offsets, positions, side="right") - 1
-        weighted = _weighted(weights, sentence, group[cells], len(distinct))
-    return ValueCounts(distinct, counts.astype(np.int64), weighted)
+    group = np.zeros(values.table.size, dtype=np.int64)
+    group[occupied] = inverse
+    return along.counted(distinct, counts.astype(np.int64), lambda: np.searchsorted(
+        corpus.offsets, positions, side="right") - 1, group[cells])
 
 
 def _types_by_name(name: str, unit: str, sides: list, ctx, shard: Shard) -> AttributePartial:

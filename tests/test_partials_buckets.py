@@ -55,12 +55,13 @@ def bucket_options(draw):
     return options
 
 
-def scored_both_ways(data, gold, pred, words, **keywords):
+def scored_both_ways(data, gold, pred, words, per_sentence=False, **keywords):
     """``(one pass, partials merged in a random order as a chain and as a tree)``."""
     whole = one_pass(attribute_buckets.score, gold, pred, tokens=words, **keywords)
     cut = data.draw(shards(len(gold)))
     parts = [one_pass(attribute_buckets.partial, taken(gold, ids), taken(pred, ids),
-                      tokens=taken(words, ids), **keywords, **placed(ids)) for ids in cut]
+                      tokens=taken(words, ids), per_sentence=per_sentence, **keywords,
+                      **placed(ids)) for ids in cut]
     return whole, merged_in(data.draw(st.permutations(range(len(parts)))), parts)
 
 
@@ -157,7 +158,8 @@ def test_bucket_partials_merge_associatively_commutatively_and_pickle(data, corp
     a, b, c = ([attribute_buckets.partial(taken(gold, ids), taken(pred, ids),
                                           tokens=taken(words, ids), train=TRAIN,
                                           attributes=ALL,
-                                          options={"bootstrap": bootstrap}, **placed(ids))
+                                          options={"bootstrap": bootstrap},
+                                          per_sentence=bootstrap > 0, **placed(ids))
                 for ids in cut] + [BucketsPartial()] * 3)[:3]
     assert (a + b) + c == a + (b + c)
     assert a + b == b + a
@@ -183,6 +185,9 @@ def test_partials_of_different_options_do_not_merge():
     with pytest.raises(ValueError, match="different options do not merge"):
         small + attribute_buckets.partial([["B-PER"]], [["B-PER"]], attributes=["sLen"],
                                           first_sentence=1)
+    with pytest.raises(ValueError, match="different options do not merge"):
+        small + attribute_buckets.partial([["B-PER"]], [["B-PER"]], attributes=["eLen"],
+                                          per_sentence=True, first_sentence=1)
     with pytest.raises(TypeError, match="merges with its kind"):
         small + nerspan.partial([["B-PER"]], [["B-PER"]])
 
@@ -193,9 +198,26 @@ def test_a_bootstrap_partial_needs_a_seed_every_shard_shares():
                                   options={"bootstrap": 10, "seed": None})
 
 
+@EXAMPLES
+@given(data=st.data(), corpus=corpora(min_sentences=1, max_sentences=15),
+       compat=st.sampled_from([None, "interpreteval"]))
+def test_per_sentence_partials_give_the_statistics_of_one_pass(data, corpus, compat):
+    gold, pred, words = corpus
+    whole, merges = scored_both_ways(data, gold, pred, words, train=TRAIN, attributes=ALL,
+                                     compat=compat, per_sentence=True)
+    expected = whole.statistics()
+    for merged in merges:
+        assert merged.result().to_dict() == whole.to_dict()
+        statistics = merged.result().statistics()
+        assert [(s.name, s.support, s.function) for s in statistics] == \
+            [(s.name, s.support, s.function) for s in expected]
+        for mine, theirs in zip(statistics, expected):
+            assert np.array_equal(mine.counts, theirs.counts), mine.name
+
+
 def test_the_merged_result_has_no_per_sentence_statistics():
     result = attribute_buckets.partial([["B-PER"]], [["B-PER"]], attributes=["eLen"]).result()
-    with pytest.raises(ValueError, match="keeps no per-sentence counts"):
+    with pytest.raises(ValueError, match="keeps no per-sentence counts.*per_sentence=True"):
         result.statistics()
     assert result.bucket_f1("eLen") == [1.0, None, None, None]
 
