@@ -30,6 +30,7 @@ from .discrete import DISCRETE, Category, tag_buckets
 from .core import (COMPATS, AttributeBucketsResult, AttributeTable, BucketOptions,
                    bucket_f1_statistic, score)
 from .tables import TrainingTables, training_tables
+from .partials import BucketsPartial, MergedAttributeBuckets, partial
 from . import analysis, plots  # noqa: E402  (both import scipy/matplotlib only when used)
 
 from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
@@ -37,6 +38,7 @@ from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 __all__ = [
     "FAMILY",
     "score", "BucketOptions", "AttributeBucketsResult", "AttributeTable",
+    "partial", "BucketsPartial", "MergedAttributeBuckets",
     "bucket_f1_statistic", "COMPATS",
     "ATTRIBUTE_TABLE", "Attribute", "ATTRIBUTES", "MENTION_ATTRIBUTES", "TOKEN_ATTRIBUTES",
     "DISCRETE_ATTRIBUTES", "NEEDS_TRAINING", "DISCRETE", "Category", "tag_buckets",

@@ -13,13 +13,14 @@ from nerspan.flat import ranges
 from nerspan.evaluation import resolve
 from nerspan.migration import migrated
 from nerspan.options import check_fraction, check_int
+from nerspan.partials import sentence_weights
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, comma_list, option, optional, switch
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores, match
 from nerspan.spans import LabelTable, repairs_dict
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
-                               percentile_interval, resample, sample_weights)
+                               percentile_interval, resample)
 from nerspan.errors import counted
 from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.scores import safe_divide, sentence_counts
@@ -221,7 +222,7 @@ def bucket_statistics(attribute: str, counts: np.ndarray) -> list[Statistic]:
 
 
 def _attributes(name: str, value):
-    _chosen_attributes(value)   # checked: names, or a mapping to names and functions
+    chosen_attributes(value)   # checked: names, or a mapping to names and functions
     return value
 
 
@@ -262,7 +263,8 @@ class BucketOptions(Record):
         choices=COMPATS)
     bootstrap: int = option(
         0, "if > 0, that many sentence resamples give a percentile interval (confidence) on "
-        "every bucket F1 (f1_interval), seeded by seed.",
+        "every bucket F1 (f1_interval): Poisson(1) sentence weights drawn per (seed, "
+        "resample, sentence), so that partials draw them alike.",
         lambda name, value: check_int(name, value, minimum=0), parse=int)
     seed: int | None = option(0, "the seed of bootstrap's resamples.",
                               lambda name, value: check_int(name, value),
@@ -276,7 +278,7 @@ class BucketOptions(Record):
         super().__post_init__()
         object.__setattr__(self, "frequency_norm", _check_options(
             self.compat, self.frequency_norm, self.equal_width, self.case_sensitive))
-        _check_bucket_edges(self.bucket_edges, _chosen_attributes(self.attributes))
+        _check_bucket_edges(self.bucket_edges, chosen_attributes(self.attributes))
 
 
 @migrated(record=BucketOptions)
@@ -317,46 +319,73 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     options = BucketOptions.of(options).with_keywords(
         attributes=attributes, n_buckets=n_buckets, bucket_edges=bucket_edges,
         case_sensitive=case_sensitive, compat=compat)
-    chosen = _chosen_attributes(options.attributes)
-    context, corpus, gold_column, pred_column = resolve(
-        references, predictions, scheme=scheme, mode=mode, train=train,
+    chosen = chosen_attributes(options.attributes)
+    context, corpus, gold, pred, index = read_inputs(
+        references, predictions, chosen, train=train, scheme=scheme, mode=mode,
         inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
+    return _scored(context, corpus, gold, pred, index, chosen, options)
+
+
+def read_inputs(references, predictions, chosen: dict, *, train, scheme, mode,
+                inputs: InputOptions) -> tuple:
+    """``(evaluation, corpus, gold spans, predicted spans, training index)`` of the
+    inputs ``score`` takes, the training data checked for the attributes ``chosen``."""
+    context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
+                                              mode=mode, train=train, inputs=inputs)
     _check_training(context, corpus, chosen, train)
     index = context.index(train)
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
     gold = context.gold_spans(table)
-    pred = context.pred_spans(corpus, pred_column, table)
-    return _scored(context, corpus, gold, pred, index, chosen, options)
+    return context, corpus, gold, context.pred_spans(corpus, pred_column, table), index
+
+
+def scoring_context(context: Evaluation, corpus, gold, pred, index,
+                    options: BucketOptions) -> tuple:
+    """``(attribute context, predicted side, exact mention pairs, gold values kept)``:
+    what every attribute of one system is computed with."""
+    case_sensitive, compat = options.case_sensitive, options.compat
+    tables = training_tables(index, not case_sensitive) if index is not None else None
+    ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
+                  index, tables, options.frequency_norm, compat)
+    cached = _GoldValues(context, (case_sensitive, options.frequency_norm, compat, gold.types))
+    return ctx, Side.of(pred, corpus.n_tokens), _mention_pairs(gold, pred), cached
+
+
+def bootstrap_seed(seed: int | None) -> int:
+    """The bootstrap's seed; None: one drawn at random."""
+    return int(np.random.default_rng().integers(2 ** 63)) if seed is None else seed
+
+
+def shown_options(options: BucketOptions, chosen, scheme: str, mode: str) -> dict:
+    """The options a result reports (``to_dict()["options"]``)."""
+    return {"n_buckets": options.n_buckets, "equal_width": options.equal_width,
+            "case_sensitive": options.case_sensitive,
+            "frequency_norm": options.frequency_norm, "compat": options.compat,
+            "scheme": scheme, "mode": mode, "bootstrap": options.bootstrap,
+            "seed": options.seed, "attributes": list(chosen),
+            "bucket_edges": _plain_edges(options.bucket_edges)}
 
 
 def _scored(context, corpus, gold, pred, index, chosen: dict,
             options: BucketOptions) -> AttributeBucketsResult:
     """The bucket tables of every attribute ``chosen`` for one system (``pred``)."""
     overall = entity_scores(gold, pred)
-    case_sensitive, compat = options.case_sensitive, options.compat
-    tables = training_tables(index, not case_sensitive) if index is not None else None
-    ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
-                  index, tables, options.frequency_norm, compat)
-    pred_side = Side.of(pred, corpus.n_tokens)
-    # drawn once: every attribute's bootstrap is a product with these weights (read as
-    # float64 a batch of resamples at a time, ``resample``)
-    weights = sample_weights(corpus.n_sentences, options.bootstrap, options.seed) \
-        if options.bootstrap else None
-    pairs = _mention_pairs(gold, pred)
-    cached = _GoldValues(context, (case_sensitive, options.frequency_norm, compat, gold.types))
+    ctx, pred_side, pairs, cached = scoring_context(context, corpus, gold, pred, index,
+                                                    options)
+    # drawn once, per (seed, replicate, sentence) as partials draw them: every
+    # attribute's bootstrap is a product with these weights (``resample``)
+    weights = sentence_weights(np.arange(corpus.n_sentences), options.bootstrap,
+                               bootstrap_seed(options.seed)) if options.bootstrap else None
     edges = options.bucket_edges or {}
     result_tables = {name: _attribute_table(ctx, pred_side, name, function, options.n_buckets,
-                                            edges.get(name), compat, weights,
+                                            edges.get(name), options.compat, weights,
                                             options.confidence, pairs, options.equal_width,
                                             cached)
                      for name, function in chosen.items()}
-    shown = {"n_buckets": options.n_buckets, "equal_width": options.equal_width,
-             "case_sensitive": case_sensitive, "frequency_norm": options.frequency_norm,
-             "compat": compat, "scheme": context.scheme, "mode": context.mode,
-             "bootstrap": options.bootstrap, "seed": options.seed,
-             "attributes": list(chosen), "bucket_edges": _plain_edges(options.bucket_edges)}
     return AttributeBucketsResult(*overall.micro(), result_tables,
-                                  sentence_counts(gold, pred, corpus.n_sentences), shown,
+                                  sentence_counts(gold, pred, corpus.n_sentences),
+                                  shown_options(options, chosen, context.scheme,
+                                                context.mode),
                                   overall.repairs,
                                   options.confidence if options.bootstrap else None, overall)
 
@@ -414,27 +443,34 @@ class _GoldValues:
 
 
 # -- one attribute -----------------------------------------------------------------------
+def attribute_units(ctx, pred_side, name, function, compat, mention_pairs,
+                    cached: _GoldValues | None = None) -> tuple:
+    """``(unit, gold units, predicted units, pairs)`` of one attribute: units
+    ``(sentence, values)`` per side (see ``_token_units``, ``_mention_units``) and the
+    pairs of units scored correct when in the same bucket (``_correct``)."""
+    builtin = attrs.ATTRIBUTE_TABLE[function] if isinstance(function, str) else None
+    if builtin is not None and builtin.level == attrs.TOKEN:
+        return ("token",) + _token_units(ctx, ctx.gold, pred_side, builtin, compat)
+    return ("mention",) + _mention_units(ctx, ctx.gold, pred_side, name, function, cached,
+                                         mention_pairs) + (mention_pairs,)
+
+
 def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, weights,
                      confidence, mention_pairs, equal_width=False,
                      cached: _GoldValues | None = None) -> AttributeTable:
     builtin = attrs.ATTRIBUTE_TABLE[function] if isinstance(function, str) else None
-    if builtin is not None and builtin.level == attrs.TOKEN:
-        unit = "token"
-        gold_units, pred_units, pairs = _token_units(ctx, ctx.gold, pred_side, builtin, compat)
-    else:
-        unit = "mention"
-        gold_units, pred_units = _mention_units(ctx, ctx.gold, pred_side, name, function,
-                                                cached, mention_pairs)
-        pairs = mention_pairs
+    unit, gold_units, pred_units, pairs = attribute_units(ctx, pred_side, name, function,
+                                                          compat, mention_pairs, cached)
     gold_sentence, gold_values = gold_units
     pred_sentence, pred_values = pred_units
     discrete = builtin is not None and not builtin.ordered
     distribution = _gold_distribution(gold_values, builtin, cached)
     # summed in sorted order, so that the mean does not depend on the sentence order;
     # a discrete attribute (type codes) has no mean
-    mean = _sorted_mean(*distribution) if len(gold_values) and not discrete else None
-    strategy, gold_buckets, pred_buckets = _buckets(ctx, name, builtin, distribution,
-                                                    n_buckets, edges, compat, equal_width)
+    mean = sorted_mean(*distribution) if len(gold_values) and not discrete else None
+    strategy, gold_buckets, pred_buckets = cut_buckets(ctx.types, name, builtin,
+                                                       distribution, n_buckets, edges,
+                                                       compat, equal_width)
     gold_bucket = _assigned(gold_values, gold_buckets)
     pred_bucket = _assigned(pred_values, pred_buckets)
     nb = len(pred_buckets)
@@ -466,28 +502,30 @@ def _gold_distribution(gold_values, builtin, cached: _GoldValues | None) -> tupl
         cached.get(builtin.name, gold_values.value_counts)
 
 
-def _sorted_mean(values: np.ndarray, counts: np.ndarray | None) -> float:
+def sorted_mean(values: np.ndarray, counts: np.ndarray | None) -> float:
     """The mean of the units' values, summed in increasing order (``counts``: units per
     value, the values increasing; None: one unit each)."""
     return float(np.mean(np.sort(values) if counts is None else np.repeat(values, counts)))
 
 
-def _buckets(ctx, name, builtin, distribution, n_buckets, edges, compat, equal_width):
+def cut_buckets(types, name, builtin, distribution, n_buckets, edges, compat, equal_width):
     """``(strategy, gold buckets, predicted buckets)`` of one attribute (``builtin``: its
     record, None for a custom one), cut from the gold ``(values, counts)`` (see
-    ``_gold_distribution``)."""
+    ``_gold_distribution``); ``types``: the entity types that ``tag``'s values number."""
     gold_values, counts = distribution
     strategy = "edges" if edges is not None else builtin.bucketing if builtin else "equal"
     if builtin is not None and builtin.bucketing == DISCRETE:
         if edges is not None:
             raise ValueError(f"{name} is discrete (one bucket per entity type): "
                              "bucket_edges does not apply to it")
-        buckets = tag_buckets(ctx.types, gold_values, compat)
+        buckets = tag_buckets(types, gold_values, compat)
         return DISCRETE, buckets, buckets
     if edges is not None:
         buckets = edges_buckets(edges)
         return strategy, buckets, buckets
     if compat == "interpreteval" and builtin is not None:
+        if counts is not None:   # the reference's rule reads every unit's value
+            gold_values = np.repeat(gold_values, counts)
         return ("reference",) + tuple(reference_buckets(builtin.compat, gold_values,
                                                         n_buckets, builtin.name))
     if equal_width:
@@ -657,7 +695,7 @@ def _check_bucket_edges(bucket_edges, chosen: dict) -> None:
                          f"computed: {', '.join(chosen)}")
 
 
-def _chosen_attributes(attributes) -> dict:
+def chosen_attributes(attributes) -> dict:
     """name -> built-in name or custom function."""
     if attributes is None:
         return {a: a for a in attrs.ATTRIBUTE_TABLE}

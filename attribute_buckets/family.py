@@ -5,6 +5,7 @@ from nerspan.family import ExperimentPart, Family, Headline, Logged, Rule
 
 from . import report
 from .core import BucketOptions, score
+from .partials import partial
 
 FAMILY = Family(
     name="attribute_buckets",
@@ -29,4 +30,5 @@ FAMILY = Family(
                               report.experiment_sections, report.experiment_figures,
                               findings=(Rule("attribute", report.ATTRIBUTE, report.attribute),)),
     logged=Logged({"buckets": "drop"}, headline=("f1",), trainer_keys=("eLen/*/f1",)),
+    partial=partial,
 )

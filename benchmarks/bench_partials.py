@@ -5,12 +5,12 @@
 A synthetic corpus (``benchmarks.synthetic``, about 15 tokens per sentence: 66,000
 sentences are about 1M tokens) is held as lists of strings per sentence (what users
 hold) and cut into ``--shards`` contiguous shards. For nerspan's entity scores, for
-tough_mentions and hardeval (a training index built once beforehand, as a worker
-receives it) and for faireval (with the SemEval-2013 schemas) it times, in the same run:
-one pass (``score`` on the whole), and the shards' partials computed one after the other
-in this process plus merging them and the result (``partial``, ``+``, ``result()``), then
-prints the ratio (partials + merge / one pass; issue 39 asks <= 1.2x), the merge's share,
-and the size of the merged partial
+tough_mentions, hardeval and attribute_buckets (a training index built once beforehand,
+as a worker receives it) and for faireval (with the SemEval-2013 schemas) it times, in
+the same run: one pass (``score`` on the whole), and the shards' partials computed one
+after the other in this process plus merging them and the result (``partial``, ``+``,
+``result()``), then prints the ratio (partials + merge / one pass; issue 39 asks <= 1.2x),
+the merge's share, and the size of the merged partial
 pickled. Both results' ``to_dict()`` are checked equal first.
 
 Last measured (988,184 tokens, 8 shards, --repeat 5, 2 shared cores): nerspan 0.16 s one
@@ -26,6 +26,13 @@ pass 0.98 s to 1.24 s; merging and the result 0.02 to 0.04 s; 220 KB pickled: ea
 leaf's set of distinct words); in CPU time (best of 5) 0.41 s one pass, 0.52 s partials
 + merge (1.27x): each shard reads, interns and looks up its own words and pays the
 fixed cost of a call.
+attribute_buckets (all nine attributes; a later run, --repeat 3, in which nerspan gave
+0.92x and tough_mentions 1.09x): 0.83 s one pass, 0.74 s partials + merge (0.90x;
+merging and the result 0.02 s; 188 KB pickled); with a bootstrap of 200 replicates
+3.47 s, 3.14 s (0.90x; 0.10 s; 16 MB pickled: the weighted units of every distinct
+value per replicate, which grow with the values and the replicates, not the tokens).
+A busier run (load 11 on 2 cores; nerspan 1.45x in it): 1.04x, and 1.09x with the
+bootstrap.
 """
 from __future__ import annotations
 
@@ -34,6 +41,7 @@ import pickle
 import time
 from functools import reduce
 
+import attribute_buckets
 import faireval
 import hardeval
 import nerspan
@@ -67,6 +75,14 @@ def family_runs(tokens, gold, pred, index) -> dict:
             lambda: hardeval.score(gold, pred, tokens=tokens, train=index),
             lambda a, b: hardeval.partial(gold[a:b], pred[a:b], tokens=tokens[a:b],
                                           train=index, first_sentence=a)),
+        # all nine attributes, with and without a bootstrap of 200 replicates
+        **{name: (lambda options=options: attribute_buckets.score(
+                      gold, pred, tokens=tokens, train=index, options=options),
+                  lambda a, b, options=options: attribute_buckets.partial(
+                      gold[a:b], pred[a:b], tokens=tokens[a:b], train=index,
+                      options=options, first_sentence=a))
+           for name, options in (("buckets", {}),
+                                 ("buckets+boot", {"bootstrap": 200, "seed": 0}))},
     }
 
 
@@ -92,7 +108,7 @@ def main(argv=None) -> dict:
     shards = cuts(len(gold), args.shards)
     print(f"{sum(map(len, gold)):,} tokens, {len(gold):,} sentences, {len(shards)} shards")
     print(f"{'family':<16}{'one pass s':>12}{'partials+merge s':>18}{'ratio':>8}"
-          f"{'merge s':>10}{'pickled':>10}")
+          f"{'merge s':>10}{'pickled':>12}")
     out = {}
     for name, (whole, part) in family_runs(tokens, gold, pred, index).items():
         merged, _ = sharded(part, shards)  # checked equal first (and the index warmed)
@@ -105,7 +121,7 @@ def main(argv=None) -> dict:
         out[name] = {"one_pass": one, "partials": parts, "ratio": parts / one,
                      "merge": min(merge_times), "pickled_bytes": size}
         print(f"{name:<16}{one:>12.3f}{parts:>18.3f}{parts / one:>7.2f}x"
-              f"{min(merge_times):>10.4f}{size:>10,}")
+              f"{min(merge_times):>10.4f}{size:>12,}")
     return out
 
 

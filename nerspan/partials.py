@@ -41,6 +41,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import reduce
@@ -282,8 +283,50 @@ def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
     return spans_partial(gold, pred, zero_division, shard)
 
 
+# Poisson(1) bootstrap weights, one per (seed, replicate, global sentence id): a hash of
+# the three (SplitMix64's finaliser) read as a uniform, inverted through Poisson(1)'s
+# distribution function. A sentence gets the same weight in whatever shard it sits.
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_POISSON_ONE = np.cumsum([math.exp(-1) / math.factorial(k) for k in range(20)])
+_WEIGHT_CELLS = 4_000_000  # hashed cells per batch: bounds the uint64 temporaries
+
+
+def _mixed(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser of every uint64 of ``z`` (in place; wraps modulo 2**64)."""
+    z ^= z >> np.uint64(30)
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    z ^= z >> np.uint64(27)
+    z *= np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return z
+
+
+def sentence_weights(sentence_ids, n_samples: int, seed: int) -> np.ndarray:
+    """How often each sentence is drawn in each bootstrap replicate, ``(n_samples x
+    sentences)`` float32: Poisson(1) draws that depend on ``(seed, replicate, global
+    sentence id)`` only, so that a shard draws its sentences' weights as the whole
+    input would (METHODS.md §7). Deterministic for a seed (an int).
+
+    >>> whole = sentence_weights(range(6), 50, seed=3)
+    >>> bool((sentence_weights([2, 5], 50, seed=3) == whole[:, [2, 5]]).all())
+    True
+    """
+    ids = np.asarray(sentence_ids, dtype=np.int64).astype(np.uint64)
+    key = _mixed(np.array([int(seed) % 2**64], dtype=np.uint64) + _GAMMA)
+    per_sentence = _mixed(ids * _GAMMA + key)
+    out = np.empty((n_samples, len(ids)), dtype=np.float32)
+    rows = max(1, _WEIGHT_CELLS // max(1, len(ids)))
+    for start in range(0, n_samples, rows):
+        replicate = np.arange(start + 1, min(start + rows, n_samples) + 1, dtype=np.uint64)
+        bits = _mixed(per_sentence[None, :] ^ (replicate * _GAMMA)[:, None])
+        uniform = (bits >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+        out[start:start + len(replicate)] = np.searchsorted(_POISSON_ONE, uniform, "right")
+    return out
+
+
 def _merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
     return None if a is None and b is None else Repairs.merged([a, b])
 
 
-__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "Shard", "partial", "spans_partial", "merged", "placed"]
+__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "Shard", "partial",
+           "spans_partial", "merged", "placed", "sentence_weights"]
