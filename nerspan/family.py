@@ -259,9 +259,9 @@ class Family:
       score, first_sentence=0 or sentence_ids=...)`` -> a picklable partial of one shard
       of the sentences, with ``merge`` (``+``, the empty partial its identity) and
       ``result()`` (``score``'s ``to_dict()`` on the concatenated shards; METHODS.md
-      §7, ``nerspan.partials``). None: the family computes in one pass only. Families
-      that have it: tough_mentions (and nerspan's entity scores, ``nerspan.partial``);
-      hardeval, faireval and attribute_buckets not yet (``merges`` says which).
+      §7, ``nerspan.partials``). None: the family computes in one pass only. Every
+      registered family has it (and nerspan's entity scores, ``nerspan.partial``);
+      ``merges`` says whether a family does.
     """
 
     name: str

@@ -24,8 +24,9 @@ How results merge
 - Not yet merged: generated output (its grounding record lists sentences and texts) and
   ``matching="strings"``: score those in one pass.
 - A family merges through its descriptor's ``partial`` (``nerspan.family.Family``), its
-  partial a ``Mergeable``: tough_mentions does (``tough_mentions.partials``, whose
-  docstring says how); hardeval, faireval and attribute_buckets do not yet.
+  partial a ``Mergeable``: every family does (``tough_mentions.partials``,
+  ``hardeval.partials``, ``faireval.partials``, ``attribute_buckets.partials``, each
+  docstring saying how).
 
 >>> import nerspan
 >>> gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O"], ["I-ORG", "O"]]
