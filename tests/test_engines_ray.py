@@ -14,6 +14,7 @@ import nerlens.ray
 from nerspan.errors import InvalidTagError
 
 from .engine_cases import FAMILIES, LABELS, corpus, one_pass, options, with_bad_tag
+from .readme_snippets import DOCS, snippet
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +78,7 @@ def test_a_bad_tag_in_one_batch_raises_one_pass_error(local_ray, family):
         nerlens.ray.score(data, family=family, tokens="tokens", **options(family))
     assert "sentence 13" in str(whole.value)
     assert str(engine.value) == str(whole.value)
+
+
+def test_the_documentation_example_runs(local_ray):
+    exec(compile(snippet("ray", DOCS / "engines.md"), "engines.md", "exec"), {})

@@ -13,6 +13,7 @@ import nerlens.spark
 from nerspan.errors import InvalidTagError
 
 from .engine_cases import FAMILIES, LABELS, corpus, one_pass, options, with_bad_tag
+from .readme_snippets import DOCS, snippet
 
 
 @pytest.fixture(scope="module")
@@ -86,3 +87,7 @@ def test_a_bad_tag_in_one_partition_raises_one_pass_error(spark, family):
         nerlens.spark.score(data, family=family, tokens="tokens", **options(family))
     assert "sentence 13" in str(whole.value)
     assert str(engine.value) == str(whole.value)
+
+
+def test_the_documentation_example_runs(spark):
+    exec(compile(snippet("spark", DOCS / "engines.md"), "engines.md", "exec"), {})
