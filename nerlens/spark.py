@@ -2,13 +2,15 @@
 
 One row is one sentence: its reference, its prediction and (for the families that need
 them) its words, in columns of the DataFrame: arrays of tags, of label ids (with
-``label_list=``) or of spans. Each partition computes one partial of its sentences
-(``mapPartitions``); the partials merge in a tree (``treeReduce``); the driver computes
-the result from the merged partial, the same as ``score`` gives on every row in one
-process (METHODS.md §7). The training data is indexed once on the driver and broadcast.
+``label_list=``) or of span structs. Each partition computes one partial of its
+sentences (``mapInArrow``: the partition's rows reach Python as Arrow batches, not as
+pickled rows), the partials merge in a tree (``treeReduce``), and the driver computes the
+result from the merged partial, the same as ``score`` gives on every row in one process
+(METHODS.md §7). The training data is indexed once on the driver and broadcast.
 
 A sentence's global id, named by repairs and errors, is its ``sentence_id`` column when
-the DataFrame has one, else its place in the DataFrame's order (``zipWithIndex``). An
+the DataFrame has one, else its place in the DataFrame's order (a first job counts each
+partition's rows, as ``zipWithIndex`` does). An
 input error in any partition raises, on the driver, the family's error naming the
 sentence by its global id: a failed partition never gives a result of the others.
 
@@ -17,7 +19,12 @@ import this module.
 """
 from __future__ import annotations
 
+import pickle
+
+import pyarrow as pa
+from pyspark import TaskContext
 from pyspark.sql import DataFrame
+from pyspark.sql.functions import spark_partition_id
 
 from .engines import Outcome, Scoring
 
@@ -43,34 +50,43 @@ def score(dataframe: DataFrame, *, family: str = "nerspan", references: str = "r
     Returns the family's result (``to_dict()``), as its ``score`` gives it.
     """
     scoring = Scoring.of(family, options)
-    columns = [references, predictions] + ([tokens] if tokens else [])
-    if sentence_id is None:
-        rows = dataframe.select(*columns).rdd.zipWithIndex().map(
-            lambda pair: (pair[1], *pair[0]))
-    else:
-        rows = dataframe.select(sentence_id, *columns).rdd.map(tuple)
-    shipped = dataframe.sparkSession.sparkContext.broadcast(scoring)
+    frame = dataframe.select(*([sentence_id] if sentence_id else []), references,
+                             predictions, *([tokens] if tokens else []))
+    firsts = None if sentence_id else _partition_firsts(frame)
+    shipped = frame.sparkSession.sparkContext.broadcast((scoring, firsts))
     try:
-        outcomes = rows.mapPartitions(lambda part: [_outcome(shipped.value, part)])
-        return outcomes.treeReduce(Outcome.merge, depth).result()
+        outcomes = frame.mapInArrow(lambda batches: _outcome(*shipped.value, batches),
+                                    "outcome binary")
+        return outcomes.rdd.map(lambda row: pickle.loads(row[0])).treeReduce(
+            Outcome.merge, depth).result()
     finally:
         shipped.unpersist()
 
 
-def _outcome(scoring: Scoring, rows) -> Outcome:
-    """One partition's outcome: its rows as ``(id, reference, prediction, words)``, Spark's
-    rows (span structs) as plain data."""
-    return scoring.shard((row[0], _plain(row[1]), _plain(row[2]),
-                          _plain(row[3]) if len(row) > 3 else None) for row in rows)
+def _partition_firsts(frame: DataFrame) -> list:
+    """The global id of each partition's first row: the rows before it (one counting
+    job; the partitions are the DataFrame's, in its order)."""
+    counts = dict(frame.groupBy(spark_partition_id()).count().collect())
+    firsts, total = [], 0
+    for partition in range(frame.rdd.getNumPartitions()):
+        firsts.append(total)
+        total += counts.get(partition, 0)
+    return firsts
 
 
-def _plain(value):
-    """A cell as plain Python data: a Spark ``Row`` (a span struct) as a dict."""
-    if hasattr(value, "asDict"):
-        return value.asDict(recursive=True)
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
+def _outcome(scoring: Scoring, firsts: list | None, batches):
+    """One partition's outcome, pickled in a one-row Arrow batch: its rows read from
+    Arrow as plain Python data (span structs as dicts); without a sentence id column the
+    ids follow from the partition's first (``firsts``)."""
+    batches = list(batches)
+    table = pa.Table.from_batches(batches) if batches else None
+    columns = [table.column(i).to_pylist() for i in range(table.num_columns)] if table \
+        else []
+    if firsts is not None:
+        first = firsts[TaskContext.get().partitionId()]
+        columns.insert(0, range(first, first + (table.num_rows if table else 0)))
+    outcome = scoring.shard((*row, None)[:4] for row in zip(*columns))
+    yield pa.RecordBatch.from_pydict({"outcome": [pickle.dumps(outcome)]})
 
 
 __all__ = ["score"]
