@@ -2,10 +2,10 @@
 
 One row is one sentence: its reference, its prediction and (for the families that need
 them) its words, in columns of the Dataset: lists of tags, of label ids (with
-``label_list=``) or of span dicts. Each batch (by default a whole block) computes one
-partial of its sentences (``map_batches``); the driver merges the partials, small, in a
-tree and computes the result, the same as ``score`` gives on every row in one process
-(METHODS.md §7). The training data is indexed once on the driver and put in the object
+``label_list=``) or of span dicts. Each batch (4,096 sentences unless ``batch_size=``
+says otherwise) computes one partial of its sentences (``map_batches``); the driver
+merges the partials, small, in a tree and computes the result, the same as ``score``
+gives on every row in one process (METHODS.md §7). The training data is indexed once on the driver and put in the object
 store once; each worker process reads it once.
 
 A sentence's global id, named by repairs and errors, is its ``sentence_id`` column when
@@ -31,13 +31,16 @@ from .engines import Scoring, merged_outcomes
 # the column of derived sentence ids (a name no dataset of sentences uses)
 DERIVED_ID = "__nerlens_sentence_id__"
 
+# the sentences of one partial: bounds a worker's Python data whatever Ray's blocks hold
+BATCH_ROWS = 4096
+
 _received: dict = {}   # object id -> the Scoring it holds, read once per worker process
 
 
 def score(dataset: ray.data.Dataset, *, family: str = "nerspan",
           references: str = "references", predictions: str = "predictions",
           tokens: str | None = None, sentence_id: str | None = None,
-          batch_size: int | None = None, **options):
+          batch_size: int | None = BATCH_ROWS, **options):
     """``family``'s result of every row of ``dataset``, scored batch by batch.
 
     Args:
@@ -49,7 +52,9 @@ def score(dataset: ray.data.Dataset, *, family: str = "nerspan",
             family needs no words, or the input holds them).
         sentence_id: the name of a column of global sentence ids (distinct non-negative
             integers); None: the rows' order.
-        batch_size: the rows of one partial; None: a whole block.
+        batch_size: the rows (sentences) of one partial: a worker holds one batch as
+            Python data (and its block as Arrow); None: a whole block (Ray reads small
+            files into one block).
         options: the options of the family's ``score`` (``train``, ``scheme``, ``mode``,
             ``label_list``, ...).
 

@@ -1,8 +1,8 @@
 """``nerlens.ray.score``: a Ray Dataset scored batch by batch (a local Ray instance, two
 CPUs) equals one pass, for every family that merges (``engine_cases``): rows in order
-(their place as sentence ids, through tasks that end in any order), shuffled rows placed by a sentence id column, label ids
-with -100, span dicts; a bad tag in one batch raises one pass's error, naming the global
-sentence.
+(their place as sentence ids, through tasks that end in any order), shuffled rows placed
+by a sentence id column, label ids with -100, span dicts; a bad tag in one batch raises
+one pass's error, naming the global sentence; the documentation's example runs.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 mode, two cores) equals one pass, for every family that merges (``engine_cases``): tags
 with the rows' order as sentence ids (empty partitions too), shuffled rows placed by a
 sentence id column, label ids with -100, span structs; a bad tag in one partition raises
-one pass's error, naming the global sentence.
+one pass's error, naming the global sentence; the documentation's example runs.
 """
 from __future__ import annotations
 
