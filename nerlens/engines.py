@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 import nerspan
 from nerspan.errors import InputTypeError, NerspanError, shown
 from nerspan.reading.training import as_train_index
@@ -83,17 +85,25 @@ class Scoring:
         """The outcome of one shard: ``rows`` of ``(global sentence id, reference,
         prediction, tokens or None)``, in any order (placed by their ids)."""
         rows = sorted(rows, key=lambda row: row[0])
-        if not rows:
-            return Outcome(self.partial([], [], **self.options))
-        ids, references, predictions, tokens = (list(column) for column in zip(*rows))
+        ids, references, predictions, tokens = (list(column) for column in zip(*rows)) \
+            if rows else ([], [], [], [])
         if any(words is None for words in tokens):
             tokens = None
+        return self.columns(ids, references, predictions, tokens)
+
+    def columns(self, ids, references, predictions, tokens=None) -> "Outcome":
+        """The outcome of one shard given as columns: ``ids`` increasing, the others in
+        any input form of ``score`` (lists, or Arrow list arrays, read with no Python
+        object per token)."""
+        ids = [int(i) for i in ids]
+        if not ids:
+            return Outcome(self.partial([], [], **self.options))
         try:
             found = self.partial(references, predictions, tokens=tokens, sentence_ids=ids,
                                  **self.options)
         except NerspanError as error:
-            return Outcome(None, len(rows), (ids[0], error))
-        return Outcome(found, len(rows))
+            return Outcome(None, len(ids), (ids[0], error))
+        return Outcome(found, len(ids))
 
 
 @dataclass(frozen=True)
@@ -125,6 +135,27 @@ class Outcome:
         return self.partial.result()
 
 
+def table_outcome(scoring: Scoring, table, ids) -> Outcome:
+    """The outcome of one shard held as an Arrow table (its columns: references,
+    predictions, and tokens when given) whose rows have the global ``ids``: sorted by id
+    when they are not; lists of tags, label ids and words passed as Arrow (no Python
+    object per token), or, with span structs, every column as Python data."""
+    ids = np.asarray(ids, dtype=np.int64)
+    if (np.diff(ids) <= 0).any():
+        order = np.argsort(ids, kind="stable")
+        table, ids = table.take(order), ids[order]
+    columns = [table.column(i) for i in range(table.num_columns)]
+    if not all(map(_flat_list, columns)):  # span structs: every column as Python data
+        columns = [column.to_pylist() for column in columns]
+    return scoring.columns(ids, *columns)
+
+
+def _flat_list(column) -> bool:
+    """An Arrow column of lists of strings or integers (what nerspan reads as Arrow)."""
+    value = str(getattr(column.type, "value_type", ""))
+    return value in ("string", "large_string") or value.startswith(("int", "uint"))
+
+
 def merged_outcomes(outcomes) -> Outcome:
     """Outcomes merged as a balanced tree (the order does not change the result)."""
     outcomes = list(outcomes)
@@ -137,4 +168,4 @@ def merged_outcomes(outcomes) -> Outcome:
 
 
 __all__ = ["ENTITY_SCORES", "merging_families", "partial_function", "Scoring", "Outcome",
-           "merged_outcomes"]
+           "table_outcome", "merged_outcomes"]

@@ -5,8 +5,10 @@ them) its words, in columns of the Dataset: lists of tags, of label ids (with
 ``label_list=``) or of span dicts. Each batch (4,096 sentences unless ``batch_size=``
 says otherwise) computes one partial of its sentences (``map_batches``); the driver
 merges the partials, small, in a tree and computes the result, the same as ``score``
-gives on every row in one process (METHODS.md §7). The training data is indexed once on the driver and put in the object
-store once; each worker process reads it once.
+gives on every row in one process (METHODS.md §7). Columns of tags, label ids and words
+reach the family as Arrow arrays (no Python object per token). The training data is
+indexed once on the driver and put in the object store once; each worker process reads
+it once.
 
 A sentence's global id, named by repairs and errors, is its ``sentence_id`` column when
 the Dataset has one (cheaper, and free of the rows' order), else its place in the
@@ -26,7 +28,7 @@ import warnings
 import ray
 import ray.data
 
-from .engines import Scoring, merged_outcomes
+from .engines import Scoring, merged_outcomes, table_outcome
 
 # the column of derived sentence ids (a name no dataset of sentences uses)
 DERIVED_ID = "__nerlens_sentence_id__"
@@ -84,16 +86,15 @@ def _numbered(dataset: ray.data.Dataset) -> ray.data.Dataset:
 
 
 def _outcome(batch, shipped: list, columns: list) -> dict:
-    """One batch's outcome, pickled (``shipped``: the scoring's object, in a list so that
-    Ray passes the reference, read here once per process)."""
+    """One batch's outcome, pickled (``table_outcome``; ``shipped``: the scoring's
+    object, in a list so that Ray passes the reference, read here once per process)."""
     key = shipped[0].hex()
     if key not in _received:
         _received.clear()
         _received[key] = ray.get(shipped[0])
-    values = [batch.column(name).to_pylist() for name in columns]
-    if len(values) == 3:
-        values.append([None] * batch.num_rows)
-    return {"outcome": [pickle.dumps(_received[key].shard(zip(*values)))]}
+    ids = batch.column(columns[0]).to_numpy()
+    outcome = table_outcome(_received[key], batch.select(columns[1:]), ids)
+    return {"outcome": [pickle.dumps(outcome)]}
 
 
 __all__ = ["score"]

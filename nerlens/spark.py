@@ -4,7 +4,7 @@ One row is one sentence: its reference, its prediction and (for the families tha
 them) its words, in columns of the DataFrame: arrays of tags, of label ids (with
 ``label_list=``) or of span structs. Each partition computes one partial of its
 sentences (``mapInArrow``: the partition's rows reach Python as Arrow batches, not as
-pickled rows), the partials merge in a tree (``treeReduce``), and the driver computes the
+pickled rows, and columns of tags, label ids and words reach the family as Arrow arrays), the partials merge in a tree (``treeReduce``), and the driver computes the
 result from the merged partial, the same as ``score`` gives on every row in one process
 (METHODS.md §7). The training data is indexed once on the driver and broadcast.
 
@@ -26,7 +26,7 @@ from pyspark import TaskContext
 from pyspark.sql import DataFrame
 from pyspark.sql.functions import spark_partition_id
 
-from .engines import Outcome, Scoring
+from .engines import Outcome, Scoring, table_outcome
 
 
 def score(dataframe: DataFrame, *, family: str = "nerspan", references: str = "references",
@@ -75,17 +75,21 @@ def _partition_firsts(frame: DataFrame) -> list:
 
 
 def _outcome(scoring: Scoring, firsts: list | None, batches):
-    """One partition's outcome, pickled in a one-row Arrow batch: its rows read from
-    Arrow as plain Python data (span structs as dicts); without a sentence id column the
-    ids follow from the partition's first (``firsts``)."""
+    """One partition's outcome, pickled in a one-row Arrow batch (``table_outcome``);
+    without a sentence id column the ids follow from the partition's first
+    (``firsts``)."""
     batches = list(batches)
-    table = pa.Table.from_batches(batches) if batches else None
-    columns = [table.column(i).to_pylist() for i in range(table.num_columns)] if table \
-        else []
-    if firsts is not None:
-        first = firsts[TaskContext.get().partitionId()]
-        columns.insert(0, range(first, first + (table.num_rows if table else 0)))
-    outcome = scoring.shard((*row, None)[:4] for row in zip(*columns))
+    if not batches:
+        outcome = scoring.shard([])
+    else:
+        table = pa.Table.from_batches(batches)
+        if firsts is None:
+            ids = table.column(0).to_numpy()
+            table = table.drop_columns([table.column_names[0]])
+        else:
+            first = firsts[TaskContext.get().partitionId()]
+            ids = range(first, first + table.num_rows)
+        outcome = table_outcome(scoring, table, ids)
     yield pa.RecordBatch.from_pydict({"outcome": [pickle.dumps(outcome)]})
 
 
