@@ -18,18 +18,23 @@ quarter of it. A worker holds one partition's rows and the partial, so its peak 
 ``--rows-per-file``, not on the corpus (the last column). The driver holds only the merged
 partials.
 
-Last measured (``--tokens 4000000``: one pass on the lists against the engines reading
-Parquet; two cores shared with other work, load average about 10):
+Last measured (``python -m benchmarks.bench_engines``, the default 10M tokens, and
+``--tokens 4000000``: one pass on the lists against the engines reading Parquet; two cores
+shared with other work, load average about 10):
 
-    corpus      tokens  one pass s  spark s  ratio  ray s  ratio  spark worker MB  ray worker MB
-    whole    3,998,877        2.00    30.87  15.5x  29.01  14.5x              112            581
-    quarter    998,229        0.45     2.91   6.4x  10.78  23.9x              114            519
+    corpus       tokens  one pass s  spark s  ratio  ray s  ratio  spark worker MB  ray worker MB
+    whole    10,003,631        2.40    27.73  11.5x  15.17   6.3x              112            820
+    quarter   2,498,345        0.83     4.34   5.2x   6.69   8.1x              116            634
+    whole     3,998,877        2.00    30.87  15.5x  29.01  14.5x              112            581
+    quarter     998,229        0.45     2.91   6.4x  10.78  23.9x              114            519
 
-Equal results; a worker's peak stays flat while the corpus grows 4x (a Ray worker's
-own baseline is about 450 MB). On two cores an engine costs more than one process that
-holds the lists already: the engines are for data that is already spread over machines,
-or that one process cannot hold; their cost per token is a partition's reading plus its
-partial, so it divides by the workers, and the driver merges small partials only.
+Equal results. A Spark worker's peak stays flat while the corpus grows 4x; a Ray
+worker's (its own baseline about 450 MB) grows less than the corpus (+29% for 4x at
+10M: Arrow blocks of up to 16 MB and what its allocator keeps). On two cores an engine
+costs more than one process that holds the lists already: the engines are for data
+already spread over machines, or more than one process holds; their cost per token is a
+partition's reading plus its partial, so it divides by the workers, and the driver
+merges small partials only.
 """
 from __future__ import annotations
 
