@@ -1,0 +1,195 @@
+"""The engines on a large corpus: Spark local mode and Ray against one process.
+
+    python -m benchmarks.bench_engines [--tokens 10000000] [--family nerspan]
+        [--rows-per-file 20000] [--cpus 2]
+
+A synthetic corpus (``benchmarks.synthetic``, about 15 tokens per sentence) of
+``--tokens`` tokens is written as Parquet files of ``--rows-per-file`` sentences (columns
+``id``, ``references``, ``predictions``, ``tokens``: data at rest, as Spark and Ray read
+it). In the same run it times: one pass (``score`` on the lists, in this process); and
+``nerlens.spark.score`` (``local[CPUS]``, a partition per file) and ``nerlens.ray.score``
+(``CPUS`` CPUs, a block per file) reading the files, sessions started beforehand, and
+prints each engine's time over one pass. Each engine's ``to_dict()`` is checked equal to
+one pass's first.
+
+Memory: the peak private resident memory of the largest engine worker process (Spark's Python
+workers, Ray's workers), sampled every 20 ms, at two corpus sizes: ``--tokens`` and a
+quarter of it. A worker holds one partition's rows and the partial, so its peak depends on
+``--rows-per-file``, not on the corpus (the last column). The driver holds only the merged
+partials.
+
+Last measured (``python -m benchmarks.bench_engines``, the default 10M tokens, and
+``--tokens 4000000``: one pass on the lists against the engines reading Parquet; two cores
+shared with other work, load average about 10):
+
+    corpus       tokens  one pass s  spark s  ratio  ray s  ratio  spark worker MB  ray worker MB
+    whole    10,003,631        2.40    27.73  11.5x  15.17   6.3x              112            820
+    quarter   2,498,345        0.83     4.34   5.2x   6.69   8.1x              116            634
+    whole     3,998,877        2.00    30.87  15.5x  29.01  14.5x              112            581
+    quarter     998,229        0.45     2.91   6.4x  10.78  23.9x              114            519
+
+Equal results. A Spark worker's peak stays flat while the corpus grows 4x; a Ray
+worker's (its own baseline about 450 MB) grows less than the corpus (+29% for 4x at
+10M: Arrow blocks of up to 16 MB and what its allocator keeps). On two cores an engine
+costs more than one process that holds the lists already: the engines are for data
+already spread over machines, or more than one process holds; their cost per token is a
+partition's reading plus its partial, so it divides by the workers, and the driver
+merges small partials only.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import threading
+import time
+import warnings
+
+import psutil
+import pyarrow as pa
+import pyarrow.parquet as pq
+import ray
+import ray.data
+from pyspark.sql import SparkSession
+
+import nerlens.ray
+import nerlens.spark
+import nerspan
+from benchmarks.synthetic import make_corpus
+from nerlens.engines import ENTITY_SCORES
+from nerlens.families import get_family
+from nerspan.errors import DecodingWarning
+
+# a small run, which tests/test_benchmarks.py runs (benchmarks/README.md)
+SMALL = ["--tokens", "30000", "--rows-per-file", "500"]
+TOKENS_PER_SENTENCE = 15   # make_corpus's mean length
+
+
+class PeakMemory:
+    """Samples, while open, the private resident memory (resident less shared: Ray's
+    object store is mapped into its workers) of the processes ``is_worker`` picks among
+    all (every 20 ms); ``peak``: the largest one seen, in bytes."""
+
+    def __init__(self, is_worker):
+        self.is_worker, self.peak, self.running = is_worker, 0, False
+
+    def __enter__(self):
+        self.running = True
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.running = False
+        self.thread.join()
+
+    def sample(self):
+        while self.running:
+            for process in psutil.process_iter(["cmdline"]):
+                try:
+                    if self.is_worker(" ".join(process.info["cmdline"] or ())):
+                        memory = process.memory_info()
+                        self.peak = max(self.peak, memory.rss - memory.shared)
+                except psutil.Error:
+                    continue
+            time.sleep(0.02)
+
+
+def spark_worker(cmdline: str) -> bool:
+    return "pyspark.daemon" in cmdline or "pyspark.worker" in cmdline
+
+
+def ray_worker(cmdline: str) -> bool:
+    return cmdline.startswith("ray::")
+
+
+def written(folder: str, corpus: tuple, rows_per_file: int) -> None:
+    """The corpus as Parquet files of ``rows_per_file`` sentences each."""
+    tokens, gold, pred = corpus
+    for n, start in enumerate(range(0, len(gold), rows_per_file)):
+        stop = min(start + rows_per_file, len(gold))
+        table = pa.table({"id": list(range(start, stop)), "references": gold[start:stop],
+                          "predictions": pred[start:stop], "tokens": tokens[start:stop]})
+        pq.write_table(table, os.path.join(folder, f"part-{n:05d}.parquet"))
+
+
+def family_options(family: str, n_sentences: int) -> dict:
+    """The options ``family`` is scored with: a training index when it needs one."""
+    if family != ENTITY_SCORES and get_family(family).needs_train:
+        train_tokens, train_gold, _ = make_corpus(max(n_sentences // 4, 10), seed=1)
+        return {"train": nerspan.as_train_index((train_tokens, train_gold))}
+    return {}
+
+
+def one_size(n_tokens: int, args, spark) -> dict:
+    """One pass, Spark and Ray on ``n_tokens`` tokens: seconds, worker peaks, checked."""
+    corpus = make_corpus(max(n_tokens // TOKENS_PER_SENTENCE, 1))
+    tokens, gold, pred = corpus
+    options = family_options(args.family, len(gold))
+    score = nerspan.score if args.family == ENTITY_SCORES else get_family(args.family).score
+    start = time.perf_counter()
+    whole = score(gold, pred, tokens=tokens, **options).to_dict()
+    out = {"tokens": sum(map(len, gold)), "one_pass": time.perf_counter() - start}
+    common = {"family": args.family, "tokens": "tokens", "sentence_id": "id", **options}
+    with tempfile.TemporaryDirectory() as folder:
+        written(folder, corpus, args.rows_per_file)
+        del corpus, tokens, gold, pred
+        runs = {"spark": (spark_worker, lambda: nerlens.spark.score(
+                    spark.read.parquet(folder), **common)),
+                "ray": (ray_worker, lambda: nerlens.ray.score(
+                    ray.data.read_parquet(folder, override_num_blocks=len(os.listdir(folder))),
+                    **common))}
+        for name, (is_worker, run) in runs.items():
+            with PeakMemory(is_worker) as memory:
+                start = time.perf_counter()
+                result = run().to_dict()
+                out[name] = time.perf_counter() - start
+            assert result == whole, name
+            out[f"{name}_worker_mb"] = memory.peak / 2 ** 20
+    return out
+
+
+def started(cpus: int, rows_per_file: int):
+    """A Spark session (``local[cpus]``, a partition per Parquet file) and Ray."""
+    spark = (SparkSession.builder.master(f"local[{cpus}]").appName("bench_engines")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.files.maxPartitionBytes", "1m").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.target_max_block_size = 16 * 2 ** 20  # Ray's 128 MB: more than a test corpus
+    return spark
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, default=10_000_000)
+    parser.add_argument("--family", default=ENTITY_SCORES)
+    parser.add_argument("--rows-per-file", type=int, default=20_000)
+    parser.add_argument("--cpus", type=int, default=2)
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore", DecodingWarning)
+    spark = started(args.cpus, args.rows_per_file)
+    try:
+        one_size(3_000, args, spark)  # warm-up: the JVM's and Ray's first job, not timed
+        sizes = {"whole": one_size(args.tokens, args, spark),
+                 "quarter": one_size(args.tokens // 4, args, spark)}
+    finally:
+        spark.stop()
+        ray.shutdown()
+    print(f"{args.family}, {args.cpus} CPUs, {args.rows_per_file:,} sentences per file")
+    print(f"{'corpus':<9}{'tokens':>12}{'one pass s':>12}{'spark s':>9}{'ratio':>9}"
+          f"{'ray s':>8}{'ratio':>9}{'spark worker MB':>17}{'ray worker MB':>15}")
+    for name, run in sizes.items():
+        print(f"{name:<9}{run['tokens']:>12,}{run['one_pass']:>12.2f}{run['spark']:>9.2f}"
+              f"{run['spark'] / run['one_pass']:>8.1f}x{run['ray']:>8.2f}"
+              f"{run['ray'] / run['one_pass']:>8.1f}x{run['spark_worker_mb']:>17.0f}"
+              f"{run['ray_worker_mb']:>15.0f}")
+    return sizes
+
+
+if __name__ == "__main__":
+    main()

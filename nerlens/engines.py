@@ -1,0 +1,171 @@
+"""What the engines (``nerlens.spark``, ``nerlens.ray``, ``nerlens.torchmetrics``) share:
+one family's partials (METHODS.md §7) computed shard by shard, wherever the shard is.
+
+An engine cuts the sentences into shards (a Spark partition, a Ray block, a training
+batch), computes one partial per shard where the shard is, and merges the partials; the
+merged result is ``score``'s on the whole. Nothing here imports an engine, so
+``import nerlens`` imports none (the engine modules import theirs).
+
+- ``Scoring``: a family's ``partial`` and its options, checked and prepared on the driver
+  once (the training data indexed once): what is shipped to every worker.
+- ``Outcome``: what a shard gives: its partial, the sentences it held, or the input error
+  it raised (naming the sentence by its global id). Outcomes merge as partials do; an
+  outcome that failed stays failed through any merge (the failing shard first in the
+  corpus wins, as one pass would report it), so a failed shard never yields a result
+  presented as the whole's.
+
+>>> scoring = Scoring.of("nerspan", {"mode": "strict"})
+>>> rows = [(0, ["B-PER", "O"], ["B-PER", "O"], None), (1, ["B-LOC"], ["O"], None)]
+>>> outcome = scoring.shard(rows[1:]) + scoring.shard(rows[:1])
+>>> outcome.sentences, outcome.result().to_dict()["recall"]
+(2, 0.5)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+import nerspan
+from nerspan.errors import InputTypeError, NerspanError, shown
+from nerspan.reading.training import as_train_index
+
+from .families import get_family, registered
+
+# nerspan's entity scores are no registered family (they are every family's ground): the
+# engines take them under nerspan's name
+ENTITY_SCORES = "nerspan"
+
+
+def merging_families() -> tuple:
+    """The names the engines take: nerspan's entity scores, then every registered family
+    whose descriptor merges (``Family.merges``)."""
+    return (ENTITY_SCORES, *(name for name, family in registered().items() if family.merges))
+
+
+def partial_function(family: str) -> Callable:
+    """The ``partial`` of ``family`` (a name of ``merging_families()``)."""
+    if family == ENTITY_SCORES:
+        return nerspan.partial
+    if not isinstance(family, str):
+        raise InputTypeError(f"family must be a family's name, not {shown(family)}")
+    descriptor = get_family(family)
+    if not descriptor.merges:
+        raise ValueError(f"family {family!r} computes in one pass only (its descriptor has "
+                         f"no partial): the engines score {merging_families()}")
+    return descriptor.partial
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A family's ``partial`` and the options of its ``score`` (``train`` indexed once):
+    what every worker receives."""
+
+    family: str
+    partial: Callable
+    options: dict
+
+    @classmethod
+    def of(cls, family: str, options: dict) -> "Scoring":
+        """``family``'s scoring with ``options``, its training data indexed here, once."""
+        options = dict(options)
+        for taken in ("first_sentence", "sentence_ids"):
+            if taken in options:
+                raise TypeError(f"{taken}: the engines place each shard themselves (give "
+                                f"the rows a sentence id column instead)")
+        if options.get("train") is not None:
+            options["train"] = as_train_index(options["train"],
+                                              options.get("scheme") or "IOB2",
+                                              options.get("mode") or "lenient",
+                                              inputs=options.get("inputs"))
+        return cls(family, partial_function(family), options)
+
+    def shard(self, rows) -> "Outcome":
+        """The outcome of one shard: ``rows`` of ``(global sentence id, reference,
+        prediction, tokens or None)``, in any order (placed by their ids)."""
+        rows = sorted(rows, key=lambda row: row[0])
+        ids, references, predictions, tokens = (list(column) for column in zip(*rows)) \
+            if rows else ([], [], [], [])
+        if any(words is None for words in tokens):
+            tokens = None
+        return self.columns(ids, references, predictions, tokens)
+
+    def columns(self, ids, references, predictions, tokens=None) -> "Outcome":
+        """The outcome of one shard given as columns: ``ids`` increasing, the others in
+        any input form of ``score`` (lists, or Arrow list arrays, read with no Python
+        object per token)."""
+        ids = [int(i) for i in ids]
+        if not ids:
+            return Outcome(self.partial([], [], **self.options))
+        try:
+            found = self.partial(references, predictions, tokens=tokens, sentence_ids=ids,
+                                 **self.options)
+        except NerspanError as error:
+            return Outcome(None, len(ids), (ids[0], error))
+        return Outcome(found, len(ids))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one or several merged shards gave: their ``partial``, the ``sentences`` they
+    held, and ``failure``, ``(first sentence id of the failing shard, its error)`` or
+    None."""
+
+    partial: object
+    sentences: int = 0
+    failure: tuple | None = None
+
+    def merge(self, other: "Outcome") -> "Outcome":
+        """Both outcomes as one: partials merged, or the failure first in the corpus."""
+        failures = [found.failure for found in (self, other) if found.failure is not None]
+        sentences = self.sentences + other.sentences
+        if failures:
+            return Outcome(None, sentences, min(failures, key=lambda failure: failure[0]))
+        return Outcome(self.partial.merge(other.partial), sentences)
+
+    def __add__(self, other: "Outcome") -> "Outcome":
+        return self.merge(other)
+
+    def result(self):
+        """The family's result of every sentence merged here; a shard's input error
+        raised as it was (it names the global sentence)."""
+        if self.failure is not None:
+            raise self.failure[1]
+        return self.partial.result()
+
+
+def table_outcome(scoring: Scoring, table, ids) -> Outcome:
+    """The outcome of one shard held as an Arrow table (its columns: references,
+    predictions, and tokens when given) whose rows have the global ``ids``: sorted by id
+    when they are not; lists of tags, label ids and words passed as Arrow (no Python
+    object per token), or, with span structs, every column as Python data."""
+    ids = np.asarray(ids, dtype=np.int64)
+    if (np.diff(ids) <= 0).any():
+        order = np.argsort(ids, kind="stable")
+        table, ids = table.take(order), ids[order]
+    columns = [table.column(i) for i in range(table.num_columns)]
+    if not all(map(_flat_list, columns)):  # span structs: every column as Python data
+        columns = [column.to_pylist() for column in columns]
+    return scoring.columns(ids, *columns)
+
+
+def _flat_list(column) -> bool:
+    """An Arrow column of lists of strings or integers (what nerspan reads as Arrow)."""
+    value = str(getattr(column.type, "value_type", ""))
+    return value in ("string", "large_string") or value.startswith(("int", "uint"))
+
+
+def merged_outcomes(outcomes) -> Outcome:
+    """Outcomes merged as a balanced tree (the order does not change the result)."""
+    outcomes = list(outcomes)
+    if not outcomes:
+        raise nerspan.EmptyInputError("no sentence was scored: the data holds no row")
+    while len(outcomes) > 1:
+        outcomes = [outcomes[i] + outcomes[i + 1] if i + 1 < len(outcomes) else outcomes[i]
+                    for i in range(0, len(outcomes), 2)]
+    return outcomes[0]
+
+
+__all__ = ["ENTITY_SCORES", "merging_families", "partial_function", "Scoring", "Outcome",
+           "table_outcome", "merged_outcomes"]

@@ -1,0 +1,88 @@
+"""``nerlens.engines``, what the Spark, Ray and torchmetrics adapters share: which
+families they take, shards scored in any order merging to one pass, and a failed shard
+that stays failed through any merge (the first in the corpus named) instead of giving a
+result of the others. ``import nerlens`` imports no engine.
+"""
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+from nerlens.engines import Outcome, Scoring, merged_outcomes, merging_families
+from nerlens.families import register_family, unregister_family
+from nerspan.errors import InvalidTagError
+from nerspan.family import Family
+
+from .conftest import REPO
+from .engine_cases import FAMILIES, corpus, one_pass, options, with_bad_tag
+
+
+def rows_of(gold, pred, words, ids):
+    return [(i, gold[i], pred[i], words[i]) for i in ids]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_shards_in_any_order_merge_to_one_pass(family):
+    gold, pred, words = corpus(25, seed=5)
+    scoring = pickle.loads(pickle.dumps(Scoring.of(family, options(family))))  # shipped
+    cuts = [[3, 1, 7], [], list(range(8, 25)), [0, 2, 4, 5, 6]]
+    outcomes = [scoring.shard(rows_of(gold, pred, words, ids)) for ids in cuts]
+    merged = merged_outcomes(outcomes[::-1])
+    assert merged.sentences == 25
+    assert merged.result().to_dict() == one_pass(family, gold, pred, words)
+
+
+def test_the_first_failed_shard_in_the_corpus_is_raised_whatever_the_order():
+    gold, pred, words = with_bad_tag(*corpus(12, seed=6), where=9)
+    gold, pred, words = with_bad_tag(gold, pred, words, where=4)
+    scoring = Scoring.of("nerspan", {})
+    outcomes = [scoring.shard(rows_of(gold, pred, words, ids))
+                for ids in ([8, 9, 10, 11], [0, 1, 2, 3], [4, 5, 6, 7])]
+    for order in ([0, 1, 2], [2, 0, 1], [1, 2, 0]):
+        merged = merged_outcomes([outcomes[i] for i in order])
+        with pytest.raises(InvalidTagError, match="sentence 4") as raised:
+            merged.result()
+        assert merged.partial is None
+    with pytest.raises(InvalidTagError) as whole:
+        one_pass("nerspan", gold, pred, words)
+    assert str(raised.value) == str(whole.value)
+    assert pickle.loads(pickle.dumps(outcomes[0])).failure[0] == 8
+
+
+def test_a_family_that_does_not_merge_is_refused_by_name():
+    one_pass_only = Family(name="one_pass_only", title="One pass", order=99,
+                           score=lambda *args, **kwargs: None)
+    register_family(one_pass_only)
+    try:
+        assert "one_pass_only" not in merging_families()
+        with pytest.raises(ValueError, match="'one_pass_only' computes in one pass only"):
+            Scoring.of("one_pass_only", {})
+    finally:
+        unregister_family("one_pass_only")
+    with pytest.raises(ValueError, match="unknown metric family"):
+        Scoring.of("nerspan_typo", {})
+
+
+def test_the_engines_place_the_shards_themselves():
+    with pytest.raises(TypeError, match="first_sentence: the engines place each shard"):
+        Scoring.of("nerspan", {"first_sentence": 3})
+
+
+def test_no_rows_is_no_result():
+    with pytest.raises(Exception, match="no sentence was scored"):
+        merged_outcomes([])
+    empty = Scoring.of("nerspan", {}).shard([])
+    with pytest.raises(Exception, match="every partial merged is empty"):
+        (empty + Outcome(empty.partial)).result()
+
+
+def test_import_nerlens_imports_no_engine():
+    code = ("import sys, nerlens, nerlens.engines\n"
+            "print(sorted(m for m in ('pyspark', 'ray', 'torchmetrics', 'nerlens.spark', "
+            "'nerlens.ray', 'nerlens.torchmetrics') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO, env={"PYTHONPATH": str(REPO), "PATH": ""}, check=True)
+    assert done.stdout.strip() == "[]"
