@@ -41,7 +41,7 @@ import numpy as np
 from .corpus import Corpus
 from .errors import InputTypeError, LabelIdError, LengthMismatchError, NerspanError, shown
 from .flat import IGNORE_INDEX, PRED, _offsets, as_label_list
-from .options import check_choice
+from .options import check_choice, check_confidence
 from .reading.span_lists import _Texts, read_spans
 from .records import InputOptions
 from .spans import Repairs, decode
@@ -140,6 +140,31 @@ class ScoredMentions:
             unplaced=self.unplaced[np.array(kept_unplaced, dtype=bool)] if listed
             else self.unplaced)
 
+    def kept_at(self, threshold: float) -> "ScoredMentions":
+        """The mentions of confidence >= ``threshold`` (checked), and the entities
+        without a span so kept (their listing in ``repairs.generated`` too)."""
+        threshold = check_confidence(threshold, "threshold")
+        keep = self.confidence >= threshold
+        unplaced = self.unplaced >= threshold
+        repairs = self.repairs
+        if repairs.generated is not None:
+            listed = repairs.generated.ungrounded
+            repairs = dataclasses.replace(repairs, generated=repairs.generated.replace(
+                ungrounded=tuple(item for item, kept in zip(listed, unplaced.tolist())
+                                 if kept)))
+        return dataclasses.replace(
+            self, sentence=self.sentence[keep], start=self.start[keep], end=self.end[keep],
+            type=self.type[keep], confidence=self.confidence[keep], repairs=repairs,
+            unplaced=self.unplaced[unplaced])
+
+    def to_spans(self) -> list[list[tuple]]:
+        """Per sentence, ``(start, end, type)`` of its mentions (token offsets)."""
+        out = [[] for _ in range(self.n_sentences)]
+        for s, a, b, t in zip(self.sentence.tolist(), self.start.tolist(), self.end.tolist(),
+                              self.type.tolist()):
+            out[s].append((a, b, self.types[t]))
+        return out
+
     def to_lists(self) -> list[list[dict]]:
         """Per sentence, ``{"start", "end", "label", "score"}`` dicts (token offsets)."""
         out = [[] for _ in range(self.n_sentences)]
@@ -161,24 +186,6 @@ def _position_order(sentence, start, end, type_ids, n_sentences: int, n_types: i
         key = ((sentence * width + start) * width + end) * max(n_types, 1) + type_ids
         return np.argsort(key, kind="stable")
     return np.lexsort((type_ids, end, start, sentence))
-
-
-def check_confidence(value, where: str) -> float:
-    """``value`` as a float if it is a number in [0, 1]; else an error saying ``where``.
-
-    >>> check_confidence(1, "threshold")
-    1.0
-    >>> check_confidence(float("nan"), "threshold")
-    Traceback (most recent call last):
-    ...
-    ValueError: threshold: nan is not a confidence (a number in [0, 1])
-    """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise InputTypeError(f"{where}: {shown(value)} ({type(value).__name__}) is not a "
-                             "confidence (a number in [0, 1])")
-    if not 0 <= value <= 1:  # NaN too
-        raise ValueError(f"{where}: {shown(value)} is not a confidence (a number in [0, 1])")
-    return float(value)
 
 
 def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=None,
