@@ -32,6 +32,7 @@ from .evaluation import Evaluation
 from .evaluation import resolve as _resolve   # nerspan.resolve went (0.2): _MOVED
 from .generative import score_strings  # registers generated predictions as an input form
 from .dial import sweep
+from . import threshold_form  # noqa: F401  registers scored predictions at a threshold
 from .partials import EntityPartial, partial  # statistics that merge (METHODS §7)
 
 

@@ -4,8 +4,11 @@ threshold, with the operating point chosen in the same call (METHODS §8).
 The gold side is read as ``nerspan.score`` reads it (tag lists, label ids, a ``Corpus``,
 a ``datasets`` split, span lists; the input options alike); the predictions are scored
 span lists (``nerspan.scored.scored_spans``: a pipeline's output, GLiNER's dicts, span
-dicts or tuples with a ``score``) or ``ScoredMentions`` made already (``scored_tokens``
-of a Trainer's logits). ``choose_on``: a dev split's ``(references, predictions)`` (or
+dicts or tuples with a ``score``), generated output whose entities carry a ``score``
+(``nerspan.generative.scored_output``: grounded in gold's words, or ``tokens``/``texts``,
+with the grounding options of ``inputs``; an entity found nowhere is a wrong prediction
+where kept) or ``ScoredMentions`` made already (``scored_tokens`` of a Trainer's
+logits). ``choose_on``: a dev split's ``(references, predictions)`` (or
 its ``Sweep``), on which the thresholds of the highest F1 are chosen and applied to
 these predictions; without it they are chosen on the split that is scored, and the
 operating point says so and estimates what that inflates
@@ -24,6 +27,8 @@ import dataclasses
 
 from .corpus import Corpus
 from .evaluation import Evaluation
+from .generative.form import is_generated
+from .generative.scored_output import scored_generated
 from .records import InputOptions
 from .operating_points import operating_point
 from .options import check_bool
@@ -38,7 +43,9 @@ def sweep(references, predictions, *, choose_on=None, per_type: bool = False,
 
     Args:
         references: the gold side, in any form ``nerspan.score`` takes.
-        predictions: scored span lists, one list per sentence, or ``ScoredMentions``.
+        predictions: scored span lists, one list per sentence; generated output (one
+            response or entity list per sentence) whose entities carry a ``score``; or
+            ``ScoredMentions``.
         choose_on: the dev split, ``(references, predictions)`` read as these are, or a
             ``Sweep``; None: the thresholds are chosen on the split that is scored.
         per_type: one threshold per entity type (a type the dev split never predicted
@@ -79,10 +86,13 @@ def _swept(references, predictions, side: str, *, scheme: str, mode: str,
     if aggregate not in AGGREGATES:  # scored_spans names the choices
         scored_spans([], aggregate=aggregate)
     context = Evaluation.build(references, scheme=scheme, mode=mode, inputs=inputs)
+    if not isinstance(predictions, ScoredMentions) and is_generated(predictions):
+        predictions = scored_generated(predictions, context.corpus, inputs, side)
     if not isinstance(predictions, ScoredMentions):
         if inputs.tokens is None and inputs.texts is None:
             inputs = inputs.replace(tokens=_words(context.corpus))
         predictions = scored_spans(predictions, side, aggregate=aggregate, inputs=inputs)
+    predictions = predictions.processed(inputs.types.processing)
     return sweep_spans(context.gold, predictions, zero_division=zero_division)
 
 

@@ -81,6 +81,24 @@ def check_fraction(name: str, value) -> float:
     return float(value)
 
 
+def check_confidence(value, where: str) -> float:
+    """``value`` as a float if it is a number in [0, 1]; else an error saying ``where``.
+
+    >>> check_confidence(1, "threshold")
+    1.0
+    >>> check_confidence(float("nan"), "threshold")
+    Traceback (most recent call last):
+    ...
+    ValueError: threshold: nan is not a confidence (a number in [0, 1])
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{where}: {shown(value)} ({type(value).__name__}) is not a "
+                             "confidence (a number in [0, 1])")
+    if not 0 <= value <= 1:  # NaN too
+        raise ValueError(f"{where}: {shown(value)} is not a confidence (a number in [0, 1])")
+    return float(value)
+
+
 # The choices of generated predictions' options (``nerspan.generative``, METHODS §6), here
 # where ``InputOptions`` checks them and the generative package reads them.
 MATCHING = ("grounded", "strings")

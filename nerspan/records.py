@@ -34,7 +34,7 @@ from typing import Callable
 from .errors import InputTypeError, shown
 from .flat import GOLD, PRED, _a, as_label_list, first_outside
 from .options import (MATCHING, OCCURRENCES, OFFSETS, OVERLAPS, check_bool, check_choice,
-                      check_fraction, check_int)
+                      check_confidence, check_fraction, check_int)
 from .type_processing import TypeProcessing
 
 
@@ -379,6 +379,13 @@ class InputOptions(Record):
         "sentence text (spaCy, doccano, Label Studio, GLiNER). None: tokens, unless texts "
         "are given and a span reaches past its sentence's words; an ambiguity is an "
         "error.", choices=(None,) + OFFSETS)
+    threshold: float | None = option(
+        None, "scored predictions (a confidence per mention: scored span lists, generated "
+        "output whose entities carry a score, nerspan.scored.ScoredMentions): keep the "
+        "mentions whose confidence is >= threshold, a number in [0, 1], and score them as "
+        "any prediction (METHODS §8). None: a score is ignored.",
+        lambda name, value: None if value is None else check_confidence(value, name),
+        parse=optional(float))
     suffix: bool = switch(
         False, "tags are written type first and prefix last (PER-B), as seqeval's "
         "suffix=True: split on the last hyphen (tags, label ids and training tags; span "

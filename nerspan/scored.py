@@ -29,6 +29,7 @@ naming the sentence, the span and the value.
 """
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -40,7 +41,7 @@ import numpy as np
 from .corpus import Corpus
 from .errors import InputTypeError, LabelIdError, LengthMismatchError, NerspanError, shown
 from .flat import IGNORE_INDEX, PRED, _offsets, as_label_list
-from .options import check_choice
+from .options import check_choice, check_confidence
 from .reading.span_lists import _Texts, read_spans
 from .records import InputOptions
 from .spans import Repairs, decode
@@ -59,8 +60,12 @@ class ScoredMentions:
     ``type`` indexes ``types``; ``confidence`` is in [0, 1]; ``n_sentences`` is how many
     sentences the input held (mentions or not). ``duplicates`` counts the identical
     mentions dropped (each kept one holds the highest confidence of its copies);
-    ``repairs`` what reading the spans repaired (``snapped``, ``invalid_transitions``);
-    ``options`` how the confidences were made (``aggregate``).
+    ``repairs`` what reading the spans repaired (``snapped``, ``invalid_transitions``;
+    of generated output, ``generated``: what reading and grounding did);
+    ``options`` how the confidences were made (``aggregate``). ``unplaced``: the
+    confidences of the predicted entities that have no span (generated entities found
+    nowhere in their sentence: ``repairs.generated.ungrounded``, in its order), each a
+    wrong prediction where it is kept (``nerspan.generative.scored_output``).
     """
 
     sentence: np.ndarray
@@ -73,6 +78,7 @@ class ScoredMentions:
     duplicates: int = 0
     repairs: Repairs = field(default_factory=Repairs)
     options: dict = field(default_factory=dict)
+    unplaced: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def __len__(self) -> int:
         return len(self.start)
@@ -80,9 +86,10 @@ class ScoredMentions:
     @classmethod
     def build(cls, sentence, start, end, type_ids, types: tuple, confidence,
               n_sentences: int, *, repairs: Repairs | None = None,
-              options: dict | None = None) -> "ScoredMentions":
+              options: dict | None = None, unplaced=()) -> "ScoredMentions":
         """The table of parallel arrays (any order), identical mentions merged into the
-        one with the highest confidence and counted."""
+        one with the highest confidence and counted (``unplaced``: the class
+        docstring)."""
         columns = [np.asarray(x, dtype=np.int64) for x in (sentence, start, end, type_ids)]
         confidence = np.asarray(confidence, dtype=np.float64)
         order = _position_order(*columns, n_sentences, len(types))
@@ -97,7 +104,66 @@ class ScoredMentions:
         sentence, start, end, type_ids = columns
         return cls(sentence, start, end, type_ids.astype(np.int32), confidence, tuple(types),
                    int(n_sentences), len(order) - len(starts), repairs or Repairs(),
-                   dict(options or {}))
+                   dict(options or {}), np.asarray(unplaced, dtype=np.float64))
+
+    def processed(self, processing) -> "ScoredMentions":
+        """The mentions a ``nerspan.type_processing.TypeProcessing`` keeps (None: all),
+        retyped, counted in ``repairs`` (``types_mapped``, ``types_removed``) as
+        decoding counts them; entities without a span are processed alike (a removed
+        type's hallucination is no wrong prediction of it)."""
+        if processing is None:
+            return self
+        generated = self.repairs.generated
+        listed = () if generated is None else generated.ungrounded
+        targets = [processing.target(name) for name in self.types]
+        unplaced = [processing.target(item.type) for item in listed]
+        types = tuple(sorted({t for t in (*targets, *unplaced) if t is not None}))
+        index = {name: k for k, name in enumerate(types)}
+        remap = np.array([index.get(t, -1) for t in targets] or [-1], dtype=np.int64)
+        changed = np.array([t != name for t, name in zip(targets, self.types)] or [False])
+        new_type = remap[self.type] if len(self) else np.zeros(0, dtype=np.int64)
+        keep = new_type >= 0
+        kept_unplaced = [t is not None for t in unplaced]
+        repairs = dataclasses.replace(
+            self.repairs, types_mapped=self.repairs.types_mapped + int(
+                (changed[self.type] & keep).sum() if len(self) else 0) + sum(
+                t is not None and t != item.type for t, item in zip(unplaced, listed)),
+            types_removed=self.repairs.types_removed + int((~keep).sum())
+            + kept_unplaced.count(False))
+        if generated is not None:
+            repairs = dataclasses.replace(repairs, generated=generated.replace(ungrounded=tuple(
+                item._replace(type=t) for item, t in zip(listed, unplaced) if t is not None)))
+        return dataclasses.replace(
+            self, sentence=self.sentence[keep], start=self.start[keep], end=self.end[keep],
+            type=new_type[keep].astype(np.int32), confidence=self.confidence[keep],
+            types=types, repairs=repairs,
+            unplaced=self.unplaced[np.array(kept_unplaced, dtype=bool)] if listed
+            else self.unplaced)
+
+    def kept_at(self, threshold: float) -> "ScoredMentions":
+        """The mentions of confidence >= ``threshold`` (checked), and the entities
+        without a span so kept (their listing in ``repairs.generated`` too)."""
+        threshold = check_confidence(threshold, "threshold")
+        keep = self.confidence >= threshold
+        unplaced = self.unplaced >= threshold
+        repairs = self.repairs
+        if repairs.generated is not None:
+            listed = repairs.generated.ungrounded
+            repairs = dataclasses.replace(repairs, generated=repairs.generated.replace(
+                ungrounded=tuple(item for item, kept in zip(listed, unplaced.tolist())
+                                 if kept)))
+        return dataclasses.replace(
+            self, sentence=self.sentence[keep], start=self.start[keep], end=self.end[keep],
+            type=self.type[keep], confidence=self.confidence[keep], repairs=repairs,
+            unplaced=self.unplaced[unplaced])
+
+    def to_spans(self) -> list[list[tuple]]:
+        """Per sentence, ``(start, end, type)`` of its mentions (token offsets)."""
+        out = [[] for _ in range(self.n_sentences)]
+        for s, a, b, t in zip(self.sentence.tolist(), self.start.tolist(), self.end.tolist(),
+                              self.type.tolist()):
+            out[s].append((a, b, self.types[t]))
+        return out
 
     def to_lists(self) -> list[list[dict]]:
         """Per sentence, ``{"start", "end", "label", "score"}`` dicts (token offsets)."""
@@ -120,24 +186,6 @@ def _position_order(sentence, start, end, type_ids, n_sentences: int, n_types: i
         key = ((sentence * width + start) * width + end) * max(n_types, 1) + type_ids
         return np.argsort(key, kind="stable")
     return np.lexsort((type_ids, end, start, sentence))
-
-
-def check_confidence(value, where: str) -> float:
-    """``value`` as a float if it is a number in [0, 1]; else an error saying ``where``.
-
-    >>> check_confidence(1, "threshold")
-    1.0
-    >>> check_confidence(float("nan"), "threshold")
-    Traceback (most recent call last):
-    ...
-    ValueError: threshold: nan is not a confidence (a number in [0, 1])
-    """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise InputTypeError(f"{where}: {shown(value)} ({type(value).__name__}) is not a "
-                             "confidence (a number in [0, 1])")
-    if not 0 <= value <= 1:  # NaN too
-        raise ValueError(f"{where}: {shown(value)} is not a confidence (a number in [0, 1])")
-    return float(value)
 
 
 def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=None,

@@ -131,6 +131,10 @@ class Sweep(Result):
     exactly. ``duplicates``: identical predicted mentions merged (``ScoredMentions``).
     ``operating_point``: the thresholds ``nerspan.sweep`` chose (on a dev split, or on
     this one) and this split's scores there; None from ``sweep_spans``.
+    ``unplaced_type``, ``unplaced_confidence``: the predicted entities without a span
+    (generated entities found nowhere, ``ScoredMentions.unplaced``; in the order of
+    ``predicted.repairs.generated.ungrounded``): wrong predictions where they are kept,
+    on the curve, in calibration and in ``at``.
     """
 
     gold: Spans
@@ -142,6 +146,9 @@ class Sweep(Result):
     options: dict = dataclasses.field(default_factory=dict)
     # a nerspan.operating_points.OperatingPoint (that module reads this one)
     operating_point: object = None
+    unplaced_type: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int32))
+    unplaced_confidence: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
 
     @property
     def types(self) -> tuple:
@@ -152,10 +159,23 @@ class Sweep(Result):
         return np.bincount(self.gold.type, minlength=len(self.types))
 
     @cached_property
+    def scored(self) -> tuple:
+        """``(type, confidence, correct)`` of every predicted mention, those without a
+        span (``unplaced_*``, never correct) included, highest confidence first."""
+        if not len(self.unplaced_confidence):
+            return self.predicted.type, self.confidence, self.correct
+        confidence = np.concatenate([self.confidence, self.unplaced_confidence])
+        order = np.argsort(-confidence, kind="stable")
+        return (np.concatenate([self.predicted.type, self.unplaced_type])[order],
+                confidence[order], np.concatenate([self.correct, np.zeros(
+                    len(self.unplaced_confidence), dtype=bool)])[order])
+
+    @cached_property
     def curve(self) -> Curve:
         """The micro curve: every type's mentions pooled."""
-        group = np.zeros(len(self.confidence), dtype=np.uint8)
-        points = _curve_points(group, self.confidence, self.correct)
+        _, confidence, correct = self.scored
+        group = np.zeros(len(confidence), dtype=np.uint8)
+        points = _curve_points(group, confidence, correct)
         return Curve(*points[1:], len(self.gold), self.zero_division)
 
     @cached_property
@@ -163,9 +183,10 @@ class Sweep(Result):
         """type -> its ``Curve``, for every type of gold or predictions."""
         small = np.uint8 if len(self.types) <= 2 ** 8 else \
             np.uint16 if len(self.types) <= 2 ** 16 else np.int64
-        by_type = np.argsort(self.predicted.type.astype(small), kind="stable")
+        types, confidence, correct = self.scored
+        by_type = np.argsort(types.astype(small), kind="stable")
         group, threshold, predicted, correct = _curve_points(
-            self.predicted.type[by_type], self.confidence[by_type], self.correct[by_type])
+            types[by_type], confidence[by_type], correct[by_type])
         bounds = np.searchsorted(group, np.arange(len(self.types) + 1))
         present = (self.gold_counts > 0) | (np.diff(bounds) > 0)
         return {self.types[t]: Curve(threshold[a:b], predicted[a:b], correct[a:b],
@@ -205,7 +226,7 @@ class Sweep(Result):
                 raise ValueError(f"thresholds: {shown(name)} is no entity type of gold or "
                                  f"predictions{did_you_mean(str(name), self.types)}")
             out[index[name]] = check_confidence(value, f"threshold of {name}")
-        predicted = np.unique(self.predicted.type)
+        predicted = np.unique(self.scored[0])
         missing = [self.types[t] for t in predicted if np.isinf(out[t])]
         if missing:
             raise ValueError(f"thresholds give none for the predicted "
@@ -216,17 +237,30 @@ class Sweep(Result):
         """The entity scores of the mentions kept at ``threshold`` (a number, or a
         mapping type -> number): ``nerspan.score`` of those mentions."""
         kept = np.flatnonzero(self.kept(threshold))
-        return entity_scores(self.gold, self.predicted.take(kept), self.zero_division)
+        predicted = self.predicted.take(kept)
+        if len(self.unplaced_confidence):
+            predicted = _with_unplaced(predicted, self.unplaced_kept(threshold))
+        return entity_scores(self.gold, predicted, self.zero_division)
+
+    def unplaced_kept(self, threshold) -> np.ndarray:
+        """Which predicted entities without a span are kept at ``threshold`` (as
+        ``kept``)."""
+        if isinstance(threshold, Mapping):
+            per_type = self._per_type_thresholds(threshold)
+            return self.unplaced_confidence >= per_type[self.unplaced_type]
+        return self.unplaced_confidence >= check_confidence(threshold, "threshold")
 
     def counts_at(self, threshold) -> tuple[int, int, int]:
         """``(correct, predicted, gold)`` mentions at ``threshold`` (as ``at``)."""
         kept = self.kept(threshold)
-        return int(self.correct[kept].sum()), int(kept.sum()), len(self.gold)
+        unplaced = int(self.unplaced_kept(threshold).sum()) \
+            if len(self.unplaced_confidence) else 0
+        return int(self.correct[kept].sum()), int(kept.sum()) + unplaced, len(self.gold)
 
     @cached_property
     def calibration(self) -> dict:
         """``ece`` and the ``reliability`` table over every predicted mention."""
-        return calibration(self.confidence, self.correct)
+        return calibration(*self.scored[1:])
 
     def grid(self, points: int = GRID_POINTS) -> np.ndarray:
         """Thresholds to score along the curve, highest first: every distinct confidence
@@ -236,27 +270,35 @@ class Sweep(Result):
         distinct = self.curve.threshold
         if len(distinct) <= points:
             return distinct
-        quantiles = np.quantile(self.confidence, np.linspace(1, 0, points),
+        quantiles = np.quantile(self.scored[1], np.linspace(1, 0, points),
                                 method="inverted_cdf")
         return np.unique(quantiles)[::-1]
 
     def subset(self, sentences: np.ndarray) -> "Sweep":
         """The sweep of the sentences whose flags ``sentences`` (bool per sentence) set."""
         gold = np.flatnonzero(sentences[self.gold.sentence])
-        predicted = np.flatnonzero(sentences[self.predicted.sentence])
-        return dataclasses.replace(self, gold=self.gold.take(gold),
-                                   predicted=self.predicted.take(predicted),
-                                   confidence=self.confidence[predicted],
-                                   correct=self.correct[predicted], operating_point=None)
+        predicted = self.predicted.take(np.flatnonzero(sentences[self.predicted.sentence]))
+        unplaced = {}
+        if len(self.unplaced_confidence):
+            kept = sentences[[item.sentence for item in _ungrounded(self.predicted)]]
+            predicted = _with_unplaced(predicted, kept)
+            unplaced = {"unplaced_type": self.unplaced_type[kept],
+                        "unplaced_confidence": self.unplaced_confidence[kept]}
+        flags = sentences[self.predicted.sentence]
+        return dataclasses.replace(self, gold=self.gold.take(gold), predicted=predicted,
+                                   confidence=self.confidence[flags],
+                                   correct=self.correct[flags], operating_point=None,
+                                   **unplaced)
 
     def same_data(self, other: "Sweep") -> bool:
         """Whether ``other`` sweeps the same gold and scored predictions."""
         if other is self:
             return True
         mine = (self.gold.start, self.gold.end, self.predicted.start, self.predicted.end,
-                self.confidence, self.gold.offsets)
+                self.confidence, self.gold.offsets, self.unplaced_confidence)
         theirs = (other.gold.start, other.gold.end, other.predicted.start,
-                  other.predicted.end, other.confidence, other.gold.offsets)
+                  other.predicted.end, other.confidence, other.gold.offsets,
+                  other.unplaced_confidence)
         return self.types == other.types and all(
             np.array_equal(a, b) for a, b in zip(mine, theirs)) and \
             np.array_equal(self.gold.type, other.gold.type) and \
@@ -315,6 +357,22 @@ class Sweep(Result):
                 "options": {**self.everything.options, "zero_division": zero_division,
                             **self.options},
                 "repairs": self.repairs}
+
+
+def _ungrounded(spans: Spans) -> tuple:
+    """The ungrounded entities the spans' repairs list (generated output), or none."""
+    generated = spans.repairs.generated if spans.repairs is not None else None
+    return () if generated is None else generated.ungrounded
+
+
+def _with_unplaced(spans: Spans, kept: np.ndarray) -> Spans:
+    """``spans`` whose repairs list, of their ungrounded entities, those ``kept`` flags:
+    the false positives ``entity_scores`` adds (``Repairs.unplaced``)."""
+    listed = _ungrounded(spans)
+    generated = spans.repairs.generated.replace(
+        ungrounded=tuple(item for item, keep in zip(listed, kept.tolist()) if keep))
+    return dataclasses.replace(spans, repairs=dataclasses.replace(spans.repairs,
+                                                                  generated=generated))
 
 
 def _best_keys(curve: Curve) -> dict:
@@ -389,8 +447,11 @@ def sweep_spans(gold: Spans, predictions: ScoredMentions, *,
     _, correct = match(gold, predicted)
     # the one sort; the order of equal confidences is free: a point ends their run
     order = np.argsort(-predictions.confidence)
+    unplaced = [item.type for item in _ungrounded(predicted)]
     return Sweep(gold, predicted.take(order), predictions.confidence[order], correct[order],
-                 zero_division, predictions.duplicates, dict(predictions.options))
+                 zero_division, predictions.duplicates, dict(predictions.options),
+                 unplaced_type=np.array([index[t] for t in unplaced], dtype=np.int32),
+                 unplaced_confidence=np.asarray(predictions.unplaced, dtype=np.float64))
 
 
 def _check_in_sentences(predictions: ScoredMentions, lengths: np.ndarray) -> None:

@@ -146,3 +146,28 @@ def test_an_experiment_takes_gold_versions_per_dataset():
     assert "id='d1-gold-versions'" in page and "id='d2-gold-versions'" not in page
     assert json.loads(result.to_json())["datasets"]["d"]["audit"]["golds"]["golds"] == \
         ["gold", "fixed"]
+
+
+def test_without_documents_the_suspects_rank_on_the_rest_and_say_so(audited):
+    """No document boundaries: the ranking is the library's on the other evidence, and
+    the section and report.json say the document evidence was not used."""
+    unavailable = audited.audit["unavailable"]
+    assert list(unavailable) == ["document"] and "no document boundaries" in \
+        unavailable["document"]
+    assert audited.audit["suspects"]["options"]["documents"] is False
+    section = audited.to_html().split("id='suspects'")[1].split("</section>")[0]
+    assert "Not available: document evidence" in section
+    # given the documents, the document evidence ranks too and nothing is missing
+    documents = [0, 0, 1]
+    with_documents = nerlens.build_report(A, SYSTEMS, train=TRAIN, tokens=WORDS,
+                                          gold_alt={"fixed": B}, bootstrap=0,
+                                          figures=False, documents=documents)
+    assert with_documents.audit["unavailable"] == {}
+    assert with_documents.audit["suspects"]["options"]["documents"] is True
+    corpus = nerlens.read_systems(A, {**SYSTEMS, "fixed": B}, inputs={"tokens": WORDS})[0]
+    context = Evaluation(corpus, train=TRAIN)
+    systems = {name: context.spans(name) for name in SYSTEMS}
+    ranked = suspects(context.gold, systems, corpus=corpus, train=TRAIN, documents=documents)
+    assert with_documents.audit["suspects"]["suspects"] == \
+        json.loads(json.dumps(ranked.to_dict()["suspects"]))
+    assert "Not available" not in with_documents.to_html().split("id='suspects'")[1]

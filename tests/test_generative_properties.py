@@ -108,7 +108,7 @@ def test_grounding_takes_no_gold():
     assert parameters == {"predictions", "types", "type_map", "occurrences", "overlaps",
                           "fuzzy", "name", "tokens", "texts"}
     assert set(inspect.signature(read_generated).parameters) == \
-        {"predictions", "types", "type_map", "name"}
+        {"predictions", "types", "type_map", "name", "scored"}   # scored: the entities' own
 
 
 @settings(max_examples=100, deadline=None)

@@ -23,8 +23,8 @@ LABELS = ["O", "B-PER", "I-PER", "B-LOC"]
 # -- the form table ------------------------------------------------------------------------
 def test_every_form_is_one_record_in_one_table():
     names = [form.name for form in FORMS]
-    assert names == ["evaluation", "generated", "dataset", "arrow", "span_pairs", "spans", "corpus",
-                     "ids", "tags"]
+    assert names == ["evaluation", "scored", "generated", "dataset", "arrow", "span_pairs",
+                     "spans", "corpus", "ids", "tags"]
     assert all(isinstance(form, InputForm) and form.doc for form in FORMS)
     corpus = Corpus.from_tags(TAGS, PRED)
     cases = {
@@ -39,13 +39,16 @@ def test_every_form_is_one_record_in_one_table():
         # PRED's mentions as an LLM lists them, located in the words
         "generated": (TAGS, [[("Ada", "PER")], '[{"text": "Paris", "type": "LOC"}]'],
                       {"tokens": [["Ada", "Lovelace", "wrote"], ["Paris"]]}),
+        # PRED's mentions with a confidence each, kept at a threshold
+        "scored": (TAGS, [[(0, 1, "PER", 0.9), (2, 3, "LOC", 0.4)], [(0, 1, "LOC", 0.6)]],
+                   {"threshold": 0.5}),
     }
     for name, (references, predictions, options) in cases.items():
         inputs = nerspan.InputOptions(**options)
         assert input_form(references, predictions, inputs).name == name
         reading = read_input(references, predictions, inputs=inputs)
         assert isinstance(reading, Reading) and reading.form.name == name
-        scored = nerspan.score(references, predictions, **options).micro()
+        scored = nerspan.score(references, predictions, inputs=options).micro()
         assert scored == nerspan.score(TAGS, PRED).micro(), name
 
 

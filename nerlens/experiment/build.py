@@ -51,8 +51,8 @@ from nerlens.report.build import Report, build_report, input_names
 from nerspan.reading.systems import add_systems, read_gold
 
 from . import dataset_page, findings, generated, html, text
-from .over_runs import aggregate, experiment_view, family_parts, wilcoxon_tests
-from .runs import check_entry, check_pairs, in_dataset, run_columns
+from .over_runs import aggregate, dial_higher, experiment_view, family_parts, wilcoxon_tests
+from .runs import check_entry, check_pairs, in_dataset, run_columns, scored_columns
 
 ALPHA = 0.05
 
@@ -156,6 +156,16 @@ def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: st
     tagger on another. What grounding did is in ``Experiment.generated`` (dataset ->
     system -> run), in each run's repairs and in a finding per dataset and run.
 
+    Predictions with a confidence per mention: ``"scored": {system: run or [run, run,
+    ...]}`` (a list is always a list of runs), each run a ``nerspan.scored.ScoredMentions``,
+    a scored span file (JSON Lines, ``{"spans": [[start, end, label, score], ...]}`` per
+    sentence) or per-sentence scored predictions in a list (``[run]``): scored span lists
+    or generated output whose entities carry a ``score``. Each run is a system of its
+    dataset's report with every mention kept, and turned on the dial there (its
+    confidence section); its average precision is folded over the system's runs (mean +-
+    std, ``aggregate[dataset][system]["average_precision"]``) and tested between every
+    two scored systems (Wilcoxon over runs x datasets, Holm over the pairs), as F1 is.
+
     ``beta`` (a number > 0; 1, the default, adds nothing): every dataset's report gives
     the entity F-beta beside F1 (``report(beta=...)``: statistic ``entity_f2``), and the
     experiment takes it as F1: mean +- std over runs, a Wilcoxon test between every two
@@ -173,10 +183,11 @@ def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: st
         raise InputTypeError(f"sources must map each dataset's name to its input files, not "
                              f"{shown(sources)} (a {type(sources).__name__})")
     entries = {name: check_entry(name, entry) for name, entry in datasets.items()}
-    runs, predictions, grounded = {}, {}, {}
+    runs, predictions, grounded, scored = {}, {}, {}, {}
     for name, entry in entries.items():
         runs[name], predictions[name] = run_columns(name, entry)
         grounded[name] = generated.generated_columns(name, entry, runs[name])
+        scored[name] = scored_columns(name, entry, runs[name])
     systems = list(dict.fromkeys(s for by_system in runs.values() for s in by_system))
     check_pairs(systems)
     baseline = baseline or systems[0]
@@ -190,11 +201,13 @@ def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: st
                    confidence=confidence, families=families, figures=False,
                    min_share=min_share, progress=progress, beta=beta)
     reports = {name: _report(name, entry, runs[name], predictions[name], grounded[name],
-                             inputs, baseline, (sources or {}).get(name), options)
+                             inputs, baseline, (sources or {}).get(name),
+                             {**options, "scored": scored[name]})
                for name, entry in entries.items()}
     higher = {}
     for r in reports.values():
         higher.update(r.higher_is_better)
+    higher.update(dial_higher(reports))
     result = Experiment(
         reports, runs, systems, aggregate(reports, runs),
         wilcoxon_tests(reports, runs, systems, higher, alpha, beta), higher,
@@ -239,7 +252,7 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
                 corpus = finished(corpus, list(corpus.columns), inputs, options["scheme"],
                                   options["mode"])
             corpus = generated.ground_runs(corpus, grounded, inputs)
-            columns = [c for cs in runs.values() for c in cs]
+            columns = [c for cs in runs.values() for c in cs if c not in options["scored"]]
             if sources is None:   # the files, named as build_report() names what it reads
                 options["sources"] = input_names(entry.get("gold", entry.get("corpus")),
                                                  {**predictions, **grounded},
@@ -247,7 +260,7 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
             return build_report(None, corpus=corpus, system_names=columns,
                                 train=entry.get("train"), inputs=inputs, **options)
         if "corpus" in entry:
-            columns = [c for cs in runs.values() for c in cs]
+            columns = [c for cs in runs.values() for c in cs if c not in options["scored"]]
             return build_report(None, corpus=entry["corpus"], system_names=columns,
                                 train=entry.get("train"), inputs=inputs, **options)
         return build_report(entry["gold"], predictions, entry.get("train"),

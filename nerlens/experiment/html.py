@@ -16,7 +16,7 @@ from nerlens.report.views import every_family
 
 from . import dataset_page, generated
 from .findings import rules
-from .over_runs import experiment_view, family_parts, headline
+from .over_runs import experiment_view, family_parts, headline, run_value
 
 STYLE = """
 .toc ol ol{columns:1;margin:.1em 0 .3em}.dataset>section>h3{font-size:1.2em;border-bottom:1px solid #e5e5e5}
@@ -76,7 +76,7 @@ def _each_run(experiment) -> str:
                 row = [Raw(escape(f"{s}, run {k + 1}"))]
                 for d in names:
                     columns = experiment.runs[d].get(s, ())
-                    row.append(experiment.reports[d].estimates[columns[k]].get(key)
+                    row.append(run_value(experiment.reports[d], columns[k], key)
                                if k < len(columns) else Raw(blocks.NO_RUN))
                 rows.append(row)
         parts.append(f"<div><h4>{escape(title)}</h4>{table(['run', *names], rows)}</div>")

@@ -4,6 +4,9 @@
 - ``wilcoxon_tests``: Wilcoxon between every two systems on each ``headline`` number,
   paired over runs x datasets, with Holm's correction over the pairs of systems for one
   statistic (the tests are ``nerspan.significance``'s);
+- the dial's numbers (``DIAL``: average precision, METHODS §8) of the runs given with a
+  confidence per mention, from each report's confidence section, folded and tested the
+  same way (``run_value``);
 - what the families add (``parts``: their ``ExperimentPart``s, e.g. TMR's recall per
   subset over runs, the attribute-wise and model-wise views of the attribute buckets),
   each reading the experiment through an ``experiment_view``.
@@ -23,6 +26,10 @@ from nerlens.report.views import every_family
 # (statistic key, header): the entity scores, first of the experiment's headline numbers
 ENTITY = (("entity_f1", "entity F1"), ("entity_precision", "precision"),
           ("entity_recall", "recall"))
+# (statistic key, header): the numbers of a scored run's dial (the report's confidence
+# section), last of the headline numbers; all higher is better
+DIAL = (("average_precision", "average precision"),)
+DIAL_KEYS = tuple(key for key, _ in DIAL)
 
 
 def headline(beta: float = 1.0) -> tuple:
@@ -33,7 +40,22 @@ def headline(beta: float = 1.0) -> tuple:
     fbeta = fbeta_key(beta, "entity_")
     entity = ENTITY[:1] + (((fbeta, fbeta_name(fbeta)),) if beta != 1 else ()) + ENTITY[1:]
     return entity + tuple((family.key(h.key), h.title) for family in every_family()
-                          for h in family.headline)
+                          for h in family.headline) + DIAL
+
+
+def run_value(report, column: str, stat: str):
+    """One run's value of a statistic: its estimate in the dataset's report, or, for a
+    ``DIAL`` statistic, its confidence section's (None for a run without scores)."""
+    if stat in DIAL_KEYS:
+        return (report.confidence.get(column) or {}).get(stat)
+    return report.estimates[column].get(stat)
+
+
+def dial_higher(reports: dict) -> dict:
+    """The ``DIAL`` statistics (higher is better) when some run of some dataset was
+    scored with a confidence per mention; else none."""
+    return dict.fromkeys(DIAL_KEYS, True) if any(r.confidence for r in reports.values()) \
+        else {}
 
 
 def family_parts() -> list[tuple]:
@@ -56,10 +78,12 @@ def experiment_view(experiment, family) -> ExperimentView:
 
 
 def aggregate(reports: dict, runs: dict) -> dict:
-    """Dataset -> system -> statistic -> ``{mean, std, n}`` over the system's runs."""
-    return {name: {system: {stat: mean_std(r.estimates[c].get(stat)
-                                           for c in runs[name][system])
-                            for stat in r.higher_is_better}
+    """Dataset -> system -> statistic -> ``{mean, std, n}`` over the system's runs (the
+    ``DIAL`` statistics for a system with a scored run there)."""
+    return {name: {system: {stat: mean_std(run_value(r, c, stat) for c in runs[name][system])
+                            for stat in [*r.higher_is_better, *(
+                                DIAL_KEYS if any(c in r.confidence for c in runs[name][system])
+                                else ())]}
                    for system in runs[name]}
             for name, r in reports.items()}
 
@@ -79,8 +103,8 @@ def wilcoxon_tests(reports: dict, runs: dict, systems: list, higher: dict,
             for name, r in reports.items():
                 if a in runs[name] and b in runs[name]:
                     for ca, cb in zip(runs[name][a], runs[name][b]):
-                        xs.append(r.estimates[ca].get(stat))
-                        ys.append(r.estimates[cb].get(stat))
+                        xs.append(run_value(r, ca, stat))
+                        ys.append(run_value(r, cb, stat))
             test = result_or_reason(wilcoxon, xs, ys)
             # an undefined run's pair is left out
             test["n_pairs"] = len(defined_pairs(xs, ys))

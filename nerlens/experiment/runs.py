@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Mapping
 
 from nerspan import InputTypeError, NameTakenError, NerspanError
+from nerspan.errors import shown
+from nerspan.reading.span_lists import read_span_jsonl
 
 from nerlens.report.names import pair_key
 from nerspan.reading.systems import check_system_name, check_system_names
 
 RUN_SEPARATOR = "#"
-ENTRY_KEYS = {"gold", "train", "systems", "generated", "tokens", "corpus", "gold_tag_column",
-              "gold_alt"}
+ENTRY_KEYS = {"gold", "train", "systems", "generated", "scored", "tokens", "corpus",
+              "gold_tag_column", "gold_alt"}
 
 
 def run_name(system: str, k: int, n_runs: int) -> str:
@@ -53,13 +55,18 @@ def check_entry(name, entry) -> dict:
         raise ValueError(f"{where}: give \"gold\" (a column file or tag lists) or a prebuilt "
                          "\"corpus\", one of the two")
     systems = entry.get("systems")
-    # generated output alone is a dataset's systems too (``generated``)
-    if entry.get("generated") and systems is None:
+    # generated output, or scored predictions, alone are a dataset's systems too
+    others = entry.get("generated") or entry.get("scored")
+    if others and systems is None:
         systems = {}
-    if not isinstance(systems, Mapping) or not (systems or entry.get("generated")):
+    if not isinstance(systems, Mapping) or not (systems or others):
         raise ValueError(f"{where}: \"systems\" maps each system's name to its predictions "
                          "(one, or a list of runs), \"generated\" to its generated output "
-                         "(JSON Lines files)")
+                         "(JSON Lines files), \"scored\" to predictions with a confidence "
+                         "per mention")
+    if entry.get("scored") is not None and not isinstance(entry["scored"], Mapping):
+        raise InputTypeError(f"{where}: \"scored\" maps each system's name to its scored "
+                             f"predictions, not {shown(entry['scored'])}")
     for system, value in systems.items():
         check_run_system(system, where)
         if value is None or (isinstance(value, (list, tuple)) and not value):
@@ -101,6 +108,28 @@ def run_columns(name, entry) -> tuple[dict, dict]:
                                         "no such file", os.fspath(prediction))
         predictions.update(zip(runs[system], values))
     return runs, predictions
+
+
+def scored_columns(name, entry, runs: dict) -> dict:
+    """Column -> scored predictions of each run of ``entry["scored"]`` (a file read as
+    scored spans), its columns added to ``runs`` (system -> [column]); a list is a list
+    of runs."""
+    out = {}
+    for system, value in (entry.get("scored") or {}).items():
+        where = f"dataset {name!r}, scored system {system!r}"
+        check_run_system(system, where)
+        if system in runs:
+            raise NameTakenError(f"{system!r} is a system of the dataset already: a system "
+                                 "is given once, in \"systems\", \"generated\" or "
+                                 "\"scored\"", side=f"dataset {name!r}")
+        values = list(value) if isinstance(value, (list, tuple)) else [value]
+        if not values:
+            raise ValueError(f"{where}: no run")
+        runs[system] = [run_name(system, k, len(values)) for k in range(len(values))]
+        for column, run in zip(runs[system], values):
+            out[column] = read_span_jsonl(run)["spans"] \
+                if isinstance(run, (str, os.PathLike)) else run
+    return out
 
 
 def check_pairs(systems: list) -> None:

@@ -155,7 +155,8 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                  beta: float = 1.0, figures: bool = True, min_share: float = 0.0,
                  progress: bool = False, sources: Mapping | None = None,
                  notes: Sequence[str] = (), scored: Mapping | None = None,
-                 gold_alt: Mapping | None = None, gold_alt_names: Sequence[str] = ()) -> Report:
+                 gold_alt: Mapping | None = None, gold_alt_names: Sequence[str] = (),
+                 documents=None) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -181,7 +182,9 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     section (``nerlens.report.confidence``). ``gold_alt``: name -> another version of the
     gold (a column file or tag lists, read as a system is), or ``gold_alt_names``: columns
     of ``corpus`` holding them: every system is scored under each too, with the suspect
-    gold mentions (``gold_audit``; ``Report.audit``, two sections and a finding).
+    gold mentions (``gold_audit``; ``Report.audit``, two sections and a finding);
+    ``documents``: the document of every gold sentence (integers), for the suspects' type
+    consistency within a document (None: not known, which the suspects section says).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.Evaluation``
     against which every system and family is scored; each system is decoded once there
@@ -212,7 +215,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                              families, inputs)
     system_names = [name for name in evaluation.systems if name not in alternatives]
     audit = gold_audit.collect(evaluation, system_names, alternatives, bootstrap, seed,
-                               confidence)
+                               confidence, documents)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
     results, statistics = score_systems(evaluation, system_names, families, bar, options, beta)

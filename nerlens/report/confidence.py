@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+import dataclasses
+
 from nerspan.errors import SentenceCountError, counted
 from nerspan.family import finding, percent
+from nerspan.flat import GOLD
+from nerspan.generative.form import is_generated
+from nerspan.generative.scored_output import scored_generated
 from nerspan.operating_points import operating_point
 from nerspan.scored import ScoredMentions, scored_spans
 from nerspan.sweeps import GRID_POINTS, sweep_spans
@@ -44,16 +49,27 @@ RULE = ("For a system with a confidence per mention: the threshold of the highes
 def with_scored(corpus, system_names: list, scored) -> tuple:
     """``(corpus, system names, name -> ScoredMentions)``: one system column per scored
     system (its every mention as tags), read with gold's words (``scored``: name ->
-    ``ScoredMentions`` or scored span lists, one list per sentence of gold)."""
+    ``ScoredMentions``, scored span lists, one list per sentence of gold, or generated
+    output whose entities carry a score, grounded in gold's words: its entities found
+    nowhere are the column's wrong predictions, as any generated system's)."""
     words = None if corpus.tokens is None else \
         [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     mentions = {}
     for name, given in scored.items():
         check_system_name(name, "scored", [*corpus.columns, *system_names])
-        found = given if isinstance(given, ScoredMentions) else \
-            scored_spans(given, f"scored system {name!r}", tokens=words)
-        check_fits(found, corpus, f"scored system {name!r}")
+        side = f"scored system {name!r}"
+        if isinstance(given, ScoredMentions):
+            found = given
+        elif is_generated(given):
+            found = scored_generated(given, corpus.select([GOLD]), None, side)
+        else:
+            found = scored_spans(given, side, tokens=words)
+        check_fits(found, corpus, side)
         corpus, _ = add_systems(corpus, {name: kept_spans(found, 0.0)}, check=False)
+        if found.repairs.generated is not None:   # its ungrounded entities count
+            source = corpus.source
+            corpus = corpus.with_source(dataclasses.replace(source, generated={
+                **source.generated, name: found.repairs.generated}))
         mentions[name] = found
     return corpus, [*system_names, *mentions], mentions
 

@@ -24,6 +24,10 @@ SUSPECTS_SHOWN = 25   # suspects the page lists in their sentences (report.json:
 LISTED = 100
 TOPS = (100, 500, 1000)
 CONTEXT = 8           # words shown on each side of a suspect
+# Why a report ranks its suspects without the type consistency within a document
+NO_DOCUMENTS = ("the input has no document boundaries (-DOCSTART- rows, or documents=...): "
+                "type inconsistency within a document was not used; the suspects are ranked "
+                "on the other evidence")
 
 RULE = ("With other gold versions (gold_alt): each version's effect on every system's "
         "entity F1 (the paired bootstrap interval of the difference), on the ranking "
@@ -41,10 +45,12 @@ def alternative_spans(context: Evaluation, names) -> dict:
 
 
 def collect(context: Evaluation, system_names: list, alternatives: list, bootstrap: int,
-            seed: int, confidence: float) -> dict:
+            seed: int, confidence: float, documents=None) -> dict:
     """The audit of ``Report.audit``: ``golds`` (``GoldComparison.to_dict``), ``diffs``
     (name -> the diff's counts, without the listing), ``suspects`` (``Suspects.to_dict``,
-    the first ``LISTED``) and ``found`` (name -> ``corrections_found``); ``{}`` without
+    the first ``LISTED``), ``found`` (name -> ``corrections_found``) and ``unavailable``
+    (evidence part -> why the suspects are ranked without it: the document's, when
+    ``documents``, the document of every sentence, are not known); ``{}`` without
     ``alternatives``."""
     if not alternatives:
         return {}
@@ -57,7 +63,7 @@ def collect(context: Evaluation, system_names: list, alternatives: list, bootstr
                               (corpus.column(GOLD) != corpus.column(name)).nonzero()[0],
                               (GOLD, name)) for name, spans in versions.items()}
     found = suspects(context.gold, systems, corpus=corpus, train=context.train,
-                     listed=LISTED)
+                     documents=documents, listed=LISTED)
     ranked = found.to_dict()
     shown = {row["sentence"] for row in ranked["suspects"]}
     return {"golds": golds,
@@ -65,7 +71,8 @@ def collect(context: Evaluation, system_names: list, alternatives: list, bootstr
                              if key != "changes"} for name, d in diffs.items()},
             "suspects": ranked, "sentences": {str(s): corpus.sentence_tokens(s)
                                               for s in sorted(shown)},
-            "found": {name: corrections_found(found, d, TOPS) for name, d in diffs.items()}}
+            "found": {name: corrections_found(found, d, TOPS) for name, d in diffs.items()},
+            "unavailable": {} if documents is not None else {"document": NO_DOCUMENTS}}
 
 
 def findings(report) -> list[dict]:
@@ -193,6 +200,8 @@ def suspects_html(audit: dict) -> str:
              cell["share"], Raw(f"{cell['expected_at_random']:.1f}")]
             for name, changes in audit["found"].items()
             for top, cell in changes["top"].items()]
+    parts += [f"<p class='note'>Not available: {escape(part)} evidence, {escape(why)}.</p>"
+              for part, why in audit.get("unavailable", {}).items()]
     parts.append(table(["suspects", "changes found", "share", "random ranking"], rows))
     items = "".join(
         f"<li><b>{escape(row['type'])}</b> ({row['kind']}, score "

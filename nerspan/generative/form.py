@@ -73,9 +73,30 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
     if isinstance(predictions, Grounded):
         return predictions
     if not isinstance(predictions, Generated):
-        processing = inputs.types.processing
-        predictions = read_typed(predictions, gold, () if processing is None else
-                                 [source for source, _ in processing.mapping])
+        predictions = read_typed(predictions, gold, mapped_names(inputs))
+    tokens, texts = sentence_text(gold, inputs)
+    # gold's words are the tokens (read from them, or they are gold's): its token ids
+    # are read, no word is
+    return grounded(predictions, tokens, texts, grounding_rules(inputs),
+                    corpus=gold if texts is None else None)
+
+
+def mapped_names(inputs) -> list:
+    """The model's type names the input options map (``type_map``'s keys)."""
+    processing = inputs.types.processing
+    return [] if processing is None else [source for source, _ in processing.mapping]
+
+
+def grounding_rules(inputs) -> _Rules:
+    """The grounding options of the input options (``occurrences``, ``overlaps``,
+    ``fuzzy``), checked."""
+    generated = inputs.generated
+    return _Rules(generated.occurrences, generated.overlaps, generated.fuzzy)
+
+
+def sentence_text(gold, inputs) -> tuple:
+    """``(tokens, texts)`` generated output is grounded in: the input options', else the
+    words of the ``gold`` corpus."""
     tokens, texts = inputs.tokens, inputs.texts
     if tokens is None and texts is None:
         tokens = words_of(gold)
@@ -83,15 +104,11 @@ def ground_predictions(predictions, gold, inputs) -> Grounded:
             raise InputTypeError("generated predictions are grounded in the sentence text: "
                                  "pass tokens=... (the words of each sentence) or texts=...",
                                  side="predictions")
-    # gold's words are the tokens (read from them, or they are gold's): its token ids
-    # are read, no word is
-    generated = inputs.generated
-    return grounded(predictions, tokens, texts, _Rules(generated.occurrences,
-                                                       generated.overlaps, generated.fuzzy),
-                    corpus=gold if texts is None else None)
+    return tokens, texts
 
 
-def read_typed(predictions, gold, mapped=(), name: str = "predictions") -> Generated:
+def read_typed(predictions, gold, mapped=(), name: str = "predictions",
+               scored: bool = False) -> Generated:
     """``predictions`` read (``read_generated``), their types matched to the types of
     the ``gold`` corpus's gold column before any type processing, then to the names
     ``mapped`` (the keys of the ``type_map`` the types are processed with afterwards),
@@ -106,7 +123,8 @@ def read_typed(predictions, gold, mapped=(), name: str = "predictions") -> Gener
         types = set(LabelTable.build([gold.labels[k] for k in used.tolist()],
                                      get_scheme("IOB2")).types)
     names, type_map = known_names(types, mapped)
-    return read_generated(predictions, types=names, type_map=type_map, name=name)
+    return read_generated(predictions, types=names, type_map=type_map, name=name,
+                          scored=scored)
 
 
 def words_of(corpus) -> list | None:
@@ -126,4 +144,4 @@ register_form(GENERATED, before="dataset")
 
 
 __all__ = ["GENERATED", "is_generated", "ground_predictions", "read_generated_form", "read_typed",
-           "words_of"]
+           "words_of", "sentence_text", "grounding_rules", "mapped_names"]

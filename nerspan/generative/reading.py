@@ -39,7 +39,8 @@ TEXT_KEYS = ("text", "mention", "span", "entity")
 TYPE_KEYS = ("type", "label", "entity_type")
 ENTITY_KEYS = TEXT_KEYS + TYPE_KEYS
 # Keys an entity may carry beside its text and type, read and not used (grounding finds
-# the text; METHODS §6): any other key of an entity rejects it, naming the key.
+# the text; METHODS §6; a score is read by ``read_generated(scored=True)``, METHODS §8):
+# any other key of an entity rejects it, naming the key.
 IGNORED_KEYS = ("start", "end", "score", "confidence")
 # How close a key of a dict from type to texts must be to an entity key to read as one
 # misspelt (``{"txt": "Paris", "tpe": "LOC"}``), unless gold has that type: 0.8 leaves
@@ -59,6 +60,9 @@ _JSON_START = re.compile(r"[\[{]")
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.\-]*)\s*>")
 _DECODER = json.JSONDecoder()
 _NOTHING = object()
+# An entity read with ``scored=True`` that has no confidence (a pair, markup, a text of a
+# dict from type to texts, a dict without "score"): named by the caller that needs one.
+MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -70,14 +74,18 @@ class Generated:
 
     entities: list
     repairs: GenerativeRepairs
+    # ``read_generated(scored=True)``: per sentence, each entity's confidence as written
+    # (``"score"`` or ``"confidence"``; ``MISSING`` where it has none), checked by
+    # ``nerspan.generative.scored_output``; None when read without them
+    scores: list | None = None
 
     @property
     def n_sentences(self) -> int:
         return len(self.entities)
 
 
-def read_generated(predictions, *, types=None, type_map=None, name: str = "predictions"
-                   ) -> Generated:
+def read_generated(predictions, *, types=None, type_map=None, name: str = "predictions",
+                   scored: bool = False) -> Generated:
     """Read every sentence's generated output (any form of the module docstring).
 
     Args:
@@ -87,6 +95,8 @@ def read_generated(predictions, *, types=None, type_map=None, name: str = "predi
             matches nothing and counts nothing unknown.
         type_map: a dict from a model's type name to a gold type name.
         name: the side, for error messages.
+        scored: also read each entity's confidence (``Generated.scores``): the
+            ``"score"`` (or ``"confidence"``) of an entity dict.
 
     >>> read = read_generated(['Sure! ```json\\n[{"text": "Ada", "type": "person"}]\\n```',
     ...                        {"LOC": ["Paris"]}, "<ORG>ACME</ORG> hired me", "No idea."],
@@ -99,10 +109,11 @@ def read_generated(predictions, *, types=None, type_map=None, name: str = "predi
     sentences = _sentences(predictions, name)
     match = TypeMatcher(types, type_map)
     written, failures, rejected = [], [], []
+    scores = [] if scored else None
     for i, value in enumerate(sentences):
-        found = plain_entities(value) if type(value) is str else None
+        found = plain_entities(value) if type(value) is str and not scored else None
         if found is None:
-            found, failure, bad = _read_any(value, name, i, match.knows)
+            found, failure, bad = _read_any(value, name, i, match.knows, scores)
             if failure is not None:
                 failures.append(Listing(i, value if isinstance(value, str) else shown(value),
                                         reason=failure))
@@ -113,7 +124,7 @@ def read_generated(predictions, *, types=None, type_map=None, name: str = "predi
     repairs = GenerativeRepairs(
         responses=len(sentences), entities=sum(map(len, entities)), types=how_typed,
         parse_failures=tuple(failures), rejected=tuple(rejected), unknown_types=tuple(unknown))
-    return Generated(entities, repairs)
+    return Generated(entities, repairs, scores)
 
 
 def _typed(written: list, match: TypeMatcher) -> tuple[list, dict, list]:
@@ -167,11 +178,15 @@ def read_response(value, name: str = "predictions", sentence: int | None = None,
     return _read_any(value, name, sentence, known_type)
 
 
-def _read_any(value, name: str, sentence: int | None, known_type) -> tuple[list, str | None,
-                                                                           list]:
-    """``read_response`` of any form (the plain entity list tried already)."""
+def _read_any(value, name: str, sentence: int | None, known_type, scores: list | None = None
+              ) -> tuple[list, str | None, list]:
+    """``read_response`` of any form (the plain entity list tried already); with
+    ``scores`` (a list), the confidences of the sentence's entities are appended to it,
+    one list per sentence."""
     found, rejected = [], []
-    reader = _Reader(found, rejected, known_type)
+    reader = _Reader(found, rejected, known_type, [] if scores is not None else None)
+    if scores is not None:
+        scores.append(reader.scores)
     if value is None:
         return found, "no response (None)", rejected
     if isinstance(value, str):
@@ -223,8 +238,10 @@ def plain_entities(text: str) -> list | None:
 class _Reader:
     """Walks one sentence's output, adding to ``found`` and ``rejected``."""
 
-    def __init__(self, found: list, rejected: list, known_type=None):
+    def __init__(self, found: list, rejected: list, known_type=None, scores=None):
         self.found, self.rejected = found, rejected
+        # each found entity's confidence (``MISSING`` without one), when read
+        self.scores = scores
         # whether a name is one of gold's types (a type dict's key, not a misspelt key)
         self.known_type = known_type
 
@@ -325,7 +342,7 @@ class _Reader:
         elif type_key is None and key is None:
             self.reject(item[text_key], None, "no type")
         else:
-            self.entity(item[text_key], given_type)
+            self.entity(item[text_key], given_type, _score_of(item))
 
     def type_dict(self, item: Mapping, depth: int) -> None:
         """A dict from type to texts; refused whole when a key with one text is an
@@ -349,7 +366,7 @@ class _Reader:
             else:
                 self.entity(value, key)
 
-    def entity(self, text, entity_type) -> None:
+    def entity(self, text, entity_type, score=None) -> None:
         if not isinstance(text, str):
             self.reject(text, entity_type, "text is not a string")
         elif not isinstance(entity_type, str):
@@ -360,11 +377,21 @@ class _Reader:
             self.reject(text, entity_type, "empty type")
         else:
             self.found.append((text.strip(), entity_type.strip()))
+            if self.scores is not None:
+                self.scores.append(MISSING if score is None else score)
 
     def reject(self, text, entity_type, reason: str) -> None:
         self.rejected.append((text if isinstance(text, str) else shown(text),
                               entity_type if entity_type is None or isinstance(
                                   entity_type, str) else shown(entity_type), reason))
+
+
+def _score_of(item: Mapping):
+    """An entity dict's confidence as written: its ``score`` (else ``confidence``) key,
+    in any case; None without one."""
+    keys = {k.casefold(): k for k in item if isinstance(k, str)}
+    key = keys.get("score", keys.get("confidence"))
+    return None if key is None else item[key]
 
 
 def first_json(text: str, before: int) -> tuple:

@@ -1,0 +1,71 @@
+"""Scored predictions at a threshold as one input form of the dispatcher (METHODS §8).
+
+With the input option ``threshold`` (``InputOptions.threshold``), predictions that carry
+a confidence per mention (scored span lists as ``nerspan.scored.scored_spans`` reads
+them, generated output whose entities carry a ``score``, or ``ScoredMentions``) are read
+into scored mentions, those of confidence >= threshold kept, and the kept mentions
+become the predicted column as span input does: every family's ``score`` (and
+``nerspan.score``) then scores them as it scores any prediction, exactly as it scores
+the kept mentions given as span lists. A generated entity found nowhere stays a wrong
+prediction where its confidence keeps it. The references are read as any references.
+
+>>> import nerspan
+>>> scored = [[(0, 1, "PER", 0.9), (2, 3, "ORG", 0.4)]]
+>>> nerspan.score([["B-PER", "O", "B-LOC"]], scored, inputs={"threshold": 0.5}).micro()
+(1.0, 0.5, 0.6666666666666666)
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .flat import GOLD, PRED
+from .generative.form import is_generated, words_of
+from .generative.scored_output import scored_generated
+from .reading.forms import InputForm, Reading, read_input, register_form
+from .reading.span_lists import check_span_scheme, spans_on
+from .scored import ScoredMentions, scored_spans
+
+
+def _recognise(references, predictions, inputs, words) -> bool:
+    return predictions is not None and inputs.threshold is not None \
+        and not isinstance(predictions, str)
+
+
+def read_kept(references, predictions, inputs, scheme, words) -> Reading:
+    """The references' gold column and the scored predictions kept at the threshold as
+    column ``pred`` (what reading and grounding generated output did rides with it)."""
+    if scheme is not None:
+        check_span_scheme(scheme)
+    reading = read_input(references, None, inputs=inputs, scheme=scheme, words=True)
+    gold = reading.corpus.paired(reading.gold_column, None)
+    kept = scored_of(predictions, gold, inputs).kept_at(inputs.threshold)
+    corpus = gold.with_columns(spans_on(gold.lengths, kept.to_spans()), {GOLD: PRED})
+    if kept.repairs.generated is not None:
+        source = corpus.source
+        corpus = corpus.with_source(dataclasses.replace(
+            source, generated={**source.generated, PRED: kept.repairs.generated}))
+    return Reading(KEPT, corpus, context=reading.context)
+
+
+def scored_of(predictions, gold, inputs) -> ScoredMentions:
+    """``predictions`` as scored mentions over the sentences of the ``gold`` corpus
+    (read with its words unless ``tokens`` or ``texts`` are given)."""
+    if isinstance(predictions, ScoredMentions):
+        return predictions
+    if is_generated(predictions):
+        return scored_generated(predictions, gold, inputs)
+    if inputs.tokens is None and inputs.texts is None:
+        inputs = inputs.replace(tokens=words_of(gold))
+    return scored_spans(predictions, inputs=inputs)
+
+
+KEPT = InputForm(
+    "scored", _recognise, read_kept,
+    "scored predictions (a confidence per mention) with the input option threshold: the "
+    "mentions of confidence >= threshold, as span input; references in any form",
+    tags=False)
+# Before generated output's form, which reads entity lists without their scores.
+register_form(KEPT, before="generated")
+
+
+__all__ = ["KEPT", "read_kept", "scored_of"]
