@@ -26,6 +26,7 @@ nerspan.errors.InputTypeError: unknown input option 'snapp' (did you mean 'snap'
 """
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import difflib
 from dataclasses import dataclass, field
@@ -43,8 +44,8 @@ class Option:
     """What a command line and an evaluate module read of a record's field: its
     ``name`` (the API's keyword and the module's feature), ``default``, ``doc``,
     ``check(name, value)``, ``parse(text)`` (None: a switch, True or False),
-    ``flag`` (None: no flag, the value is data such as words), ``choices`` and the
-    record it belongs to (``group``)."""
+    ``flag`` (None: no flag, the value is data such as words), ``choices``, the
+    record it belongs to (``group``) and the name of a flag's value (``metavar``)."""
 
     name: str
     default: object
@@ -54,16 +55,19 @@ class Option:
     flag: str | None
     choices: tuple
     group: str
+    metavar: str | None = None
 
 
 def option(default, doc: str, check: Callable | None = None, *, parse: Callable | None = str,
-           flag: str | None = "", choices: tuple = ()):
+           flag: str | None = "", choices: tuple = (), metavar: str | None = None):
     """A record's field. ``flag`` "" (default): ``--name-with-hyphens``; None: none.
-    ``choices``: the values allowed (checked, and listed by ``--help``)."""
+    ``choices``: the values allowed (checked, and listed by ``--help``); ``metavar``:
+    what ``--help`` calls the flag's value."""
     if choices and check is None:
         check = lambda name, value: check_choice(name, value, choices)  # noqa: E731
     return field(default=default, metadata={"doc": doc, "check": check, "parse": parse,
-                                            "flag": flag, "choices": choices})
+                                            "flag": flag, "choices": choices,
+                                            "metavar": metavar})
 
 
 def switch(default: bool, doc: str, *, flag: str | None = ""):
@@ -127,7 +131,7 @@ class Record:
         """Its options as ``Option``s, in declaration order."""
         return tuple(Option(f.name, f.default, f.metadata["doc"], f.metadata["check"],
                             f.metadata["parse"], _flag(f), f.metadata["choices"],
-                            cls.__name__) for f in cls._fields())
+                            cls.__name__, f.metadata["metavar"]) for f in cls._fields())
 
     @classmethod
     def of(cls, value=None, **changes):
@@ -240,6 +244,16 @@ def _optional_integer(name: str, value):
     return None if value is None else check_int(name, value)
 
 
+def _encoding(name: str, value):
+    """A text encoding Python knows, refused when the record is built, not at the first
+    file read."""
+    try:
+        codecs.lookup(_string(name, value))
+    except LookupError:
+        raise InputTypeError(f"unknown {name} {value!r}") from None
+    return value
+
+
 def _string(name: str, value):
     if not isinstance(value, str):
         raise InputTypeError(f"{name} must be a string, not {shown(value)}")
@@ -255,15 +269,15 @@ class TypeOptions(Record):
         None, "entity types to keep (a list; every other type's mentions are dropped), as "
         "seqscore's process --keep-types, after type_map; counted in repairs "
         "(types_removed). Not together with remove_types; a type that occurs in no tag is "
-        "an error.", parse=comma_list)
+        "an error.", parse=comma_list, metavar="A,B")
     remove_types: object = option(
         None, "entity types whose mentions are dropped (a list), after type_map, counted in "
-        "repairs (types_removed).", parse=comma_list)
+        "repairs (types_removed).", parse=comma_list, metavar="C,D")
     type_map: object = option(
         None, "a dict from an entity type to the type it becomes ({'PERSON': 'PER'}), "
         "applied to every mention before keep_types/remove_types, counted in repairs "
         "(types_mapped). Mentions, not tags, are retyped: B-PER I-PERSON stays two "
-        "mentions.", parse=mapping)
+        "mentions.", parse=mapping, metavar="SRC=DST[,SRC=DST]")
 
     describes = "type"
 
@@ -299,7 +313,7 @@ class GeneratedOptions(Record):
     fuzzy: float | None = option(
         None, "grounded: a similarity threshold in (0, 1) to also ground an entity text at "
         "the most similar token window; None: exact, case-insensitive and normalised "
-        "matches only.", check_fraction, parse=float)
+        "matches only.", check_fraction, parse=float, metavar="THRESHOLD")
     script: str | None = option(
         None, "strings: \"universalner\" reproduces the UniversalNER evaluation script.",
         choices=(None, "universalner"))
@@ -317,27 +331,27 @@ class FileOptions(Record):
 
     token_column: int | None = option(
         0, "the token column of GOLD (0-based; GermEval: 1); prediction files hold their "
-        "token first.", _optional_integer, parse=optional(int))
+        "token first.", _optional_integer, parse=optional(int), metavar="INDEX")
     gold_tag_column: int | None = option(
         None, "the position of GOLD's tag column (0-based, negative from the end; default "
         "last, or second-to-last when the file holds predictions too).", _optional_integer,
-        parse=optional(int))
+        parse=optional(int), metavar="INDEX")
     pred_tag_column: int = option(-1, "the position of a prediction file's tag column.",
-                                  _integer, parse=int)
+                                  _integer, parse=int, metavar="INDEX")
     train_tag_column: int | None = option(
         None, "the position of the training file's tag column (default last, unless "
         "another column holds tags of the same types: then say which).", _optional_integer,
-        parse=optional(int))
+        parse=optional(int), metavar="INDEX")
     train_token_column: int = option(0, "the position of the training file's tokens.",
-                                     _integer, parse=int)
+                                     _integer, parse=int, metavar="INDEX")
     comment_prefix: str | None = option(
         None, "skip lines starting with this (e.g. '#') before a sentence; inside a "
         "sentence such a line is a token.", _string)
     encoding: str = option("utf-8", "the text encoding of every input file (a BOM is "
-                           "dropped).", _string)
+                           "dropped).", _encoding, parse=lambda text: _encoding("encoding", text))
     missing_tag: str | None = option(
         None, "read a row without its tag as this tag (e.g. O) instead of failing; the rows "
-        "are counted.", _string)
+        "are counted.", _string, metavar="TAG")
     allow_token_mismatch: bool = switch(
         False, "accept prediction files whose tokens differ from GOLD's (counted).")
     split: str | None = option(None, "the split of a saved DatasetDict folder (default "

@@ -109,16 +109,17 @@ def test_cli_table_json_and_plots(tmp_path, capsys):
     train, gold, (good, weak) = write_files(tmp_path)
     assert main(["buckets", "--train", str(train), str(gold), str(good), str(weak)]) == 0
     out = capsys.readouterr().out
-    assert all(f"\n{a} " in out for a in attribute_buckets.ATTRIBUTES)
+    # the text is the report's section: one heading per attribute, naming it
+    assert all(f"({a})\n" in out for a in attribute_buckets.ATTRIBUTES)
     assert "good" in out and "weak" in out
     assert "Self-diagnosis" in out and "Comparative diagnosis, good minus weak" in out
     assert "Model-wise" in out and "zeta" in out
     # tag: one row per gold type (LOC 1, PER 2), F1 of good and weak; no order, no Spearman;
     # every bucket holds fewer than 30 gold mentions: marked *
     lines = out.splitlines()
-    start = lines.index(next(line for line in lines if line.startswith("tag ")))
-    assert [line.split() for line in lines[start + 2:start + 4]] == \
-        [["LOC", "LOC", "1", "100.00*", "0.00*"], ["PER", "PER", "2", "100.00*", "100.00*"]]
+    start = lines.index("entity type (tag): F1 per bucket (%), every system")
+    assert [line.split() for line in lines[start + 3:start + 5]] == \
+        [["LOC", "1", "100.00*", "0.00*"], ["PER", "2", "100.00*", "100.00*"]]
     model = next(line for line in lines if line.startswith("weak ") and "/" in line)
     assert model.split()[-1].startswith("-/")
     assert main(["buckets", "--train", str(train), str(gold), str(good), str(weak),

@@ -814,7 +814,7 @@ HINT_CASES = {
         "score --jsonl {spans} {spans}", r"FB1: 100.00"),
     "hardeval_without_train": (
         {}, "hardeval {gold} {pred}", r"give --train FILE \(or --kfold K, or --manifest",
-        "hardeval {gold} {pred} --train {train}", r"hardeval score = mean TER"),
+        "hardeval {gold} {pred} --train {train}", r"Token error rate \(%\) per subset"),
     "hardeval_kfold_with_train": (
         {}, "hardeval {gold} {pred} --kfold 2 --train {train}", r"drop --train",
         "hardeval {gold} {pred} --kfold 2", r"Subsets by 2-fold cross-validation"),
@@ -872,7 +872,7 @@ HINT_CASES = {
         "faireval {gold} --generated {llm} --confusion", r"gold \\ pred"),
     "n_buckets_one": (
         {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
-        r"--n-buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
+        r"n_buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
         r"Self-diagnosis"),
     # one flag, one meaning per value: the hint is the command the value applies to
     "matching_strings_on_faireval": (

@@ -1,90 +1,80 @@
-"""The command line has one translator from arguments to options (issue 29, item 5):
-``nerlens.cli.options.FLAGS``, one row a flag, read by ``from_args`` and ``given``."""
+"""The command line's flags are made of the option records (issue 38): every input option
+and every family option with a flag is declared once, as a record field
+(``nerspan.records``, ``Family.options``), and ``nerlens.cli.flags.add_flags`` makes it a
+flag whose ``dest`` is the option's name, read by ``record_of`` / ``inputs_of``."""
 from __future__ import annotations
 
 import argparse
-import inspect
 import re
 from pathlib import Path
 
 import pytest
 
-import attribute_buckets
-import faireval
 import nerspan
-from nerspan import read_columns
-from nerspan.tagfiles import TagFile
-from nerspan.reading import systems
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
-from nerlens.cli.options import (ATTRIBUTE_BUCKETS, FAIREVAL, FLAGS, GENERATED, KEEP, READ,
-                                 REPORT, SPANS, STRINGS, SWEEP, SYSTEMS, TAG_FILES,
-                                 TYPES, check_values, from_args, given)
-from nerlens.report.build import build_report
+from nerlens.cli.flags import dest, record_of
+from nerlens.cli.options import check_values, given, inputs_of
+from nerlens.families import get_family
 
 CLI = Path(__file__).resolve().parents[1] / "nerlens" / "cli"
+# the command of each family
+COMMANDS = {"tough_mentions": "tough-mentions", "hardeval": "hardeval",
+            "faireval": "faireval", "attribute_buckets": "buckets"}
 
 
-def _names(function, record=None) -> set:
-    """A call's parameters and the fields of the record it takes whole."""
-    return set(inspect.signature(function).parameters) | set(record.names() if record else ())
-
-
-INPUTS = set(nerspan.InputOptions.all_names())
-# the library call behind each target: every option a row gives must be its parameter, or
-# a field of the record it takes (the input options, the family's)
-TARGETS = {READ: _names(read_columns), SYSTEMS: INPUTS | _names(systems.read_systems),
-           SPANS: INPUTS, FAIREVAL: _names(faireval.score, faireval.FairevalOptions),
-           ATTRIBUTE_BUCKETS: _names(attribute_buckets.score, attribute_buckets.BucketOptions),
-           TYPES: INPUTS, GENERATED: INPUTS, TAG_FILES: _names(TagFile),
-           REPORT: _names(build_report), STRINGS: INPUTS, KEEP: INPUTS,
-           SWEEP: INPUTS | _names(nerspan.sweep)}
-
-
-def _dests() -> set:
-    """Every argparse destination of every subcommand."""
+def _actions(command: str) -> dict:
+    """flag -> argparse action of one subcommand."""
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return {dest for command in sub.choices.values()
-            for dest in [a.dest for a in command._actions] + list(command._defaults)}
+    return sub.choices[command]._option_string_actions
 
 
-def test_every_row_is_a_flag_of_some_command_and_an_option_of_its_targets():
-    dests = _dests()
-    for flag in FLAGS:
-        assert flag.dest in dests, f"{flag.dest}: no command has this flag"
-        for target in flag.targets:
-            assert flag.option in TARGETS[target], (flag.dest, target)
-    # one row a flag, or one row per meaning: then every row states its values, apart
-    rows: dict = {}
-    for flag in FLAGS:
-        rows.setdefault(flag.dest, []).append(flag)
-    for dest, same in rows.items():
-        if len(same) > 1:
-            values = [value for flag in same for value in flag.values]
-            assert all(flag.values for flag in same), dest
-            assert len(values) == len(set(values)), dest
+@pytest.mark.parametrize("family", list(COMMANDS))
+def test_every_option_of_a_family_s_record_is_a_flag_of_its_command(family):
+    record = get_family(family).options
+    actions = _actions(COMMANDS[family])
+    for option in record.options():
+        if option.flag is None:
+            continue
+        action = actions[option.flag]
+        assert action.dest == dest(option), option.name
+        # --compat: on every command (the others refuse it, naming buckets)
+        assert option.name == "compat" or action.help.startswith(option.doc), option.name
+        assert action.default == option.default, option.name
 
 
-def test_one_flag_one_meaning_per_value():
+@pytest.mark.parametrize("command", ["score", "report", "hardeval", "faireval"])
+def test_every_input_option_with_a_flag_reads_files_the_same_way(command):
+    """The reading flags of every command are InputOptions' fields, of the same defaults."""
+    actions = _actions(command)
+    names = {"suffix", "inclusive_end", "snap", "offsets", "jsonl", "encoding",
+             "comment_prefix", "missing_tag", "token_column", "gold_tag_column",
+             "keep_types", "remove_types", "type_map", "matching", "fuzzy", "occurrences"}
+    for option in nerspan.InputOptions.options():
+        if option.name in names:
+            action = actions[option.flag]
+            assert action.dest == option.name and action.default == option.default
+
+
+def test_one_flag_one_meaning_per_value(capsys):
     """--matching is generated output's, --pairing faireval's: each call its own."""
     parse = build_parser().parse_args
     args = parse(["faireval", "g.txt", "--schemas", "semeval", "--pairing", "optimal"])
-    assert from_args(args, FAIREVAL)["pairing"] == "optimal"
-    assert from_args(args, STRINGS)["matching"] == "grounded"
+    assert record_of(args, get_family("faireval").options).pairing == "optimal"
+    assert inputs_of(args).generated.matching == "grounded"
     args = parse(["score", "g.txt", "--generated", "x.jsonl", "--matching", "strings",
                   "--script", "universalner", "--word-overlap"])
-    assert from_args(args, STRINGS) == {"matching": "strings", "script": "universalner",
-                                        "word_overlap": True}
+    generated = inputs_of(args).generated
+    assert (generated.matching, generated.script, generated.word_overlap) == (
+        "strings", "universalner", True)
     args = parse(["faireval", "g.txt"])   # nothing given: each call's default
-    assert from_args(args, FAIREVAL)["pairing"] == "greedy"
-    assert from_args(args, KEEP) == {"overlaps": "drop"}
+    assert record_of(args, get_family("faireval").options).pairing == "greedy"
+    assert inputs_of(args).generated.overlaps == "drop"
     check_values(args, "faireval")
     # the values --matching had for faireval's pairing until 0.2: an error naming --pairing
-    args = parse(["faireval", "g.txt", "--matching", "optimal"])
-    with pytest.raises(UsageError, match=r"^--matching optimal is --pairing optimal since "
-                                         r"nerlens 0.2$"):
-        check_values(args, "faireval")
+    assert main(["faireval", "g.txt", "--matching", "optimal"]) == 2
+    assert "--matching optimal is --pairing optimal since nerlens 0.2" in capsys.readouterr().err
     args = parse(["hardeval", "g.txt", "--script", "universalner"])
     with pytest.raises(UsageError, match=r"^--script universalner does not apply to nerlens "
                                          r"hardeval: .*--matching strings --script "
@@ -94,42 +84,55 @@ def test_one_flag_one_meaning_per_value():
 
 
 def test_no_command_reads_a_maybe_missing_flag_itself():
-    """``getattr(args, name, default)`` only in the translator: a flag's value when a
-    command lacks it is stated once, in its row."""
+    """``getattr(args, name, default)`` only where flags are read as records: a flag's
+    value when a command lacks it is stated once."""
     found = [f"{path.name}:{n}" for path in sorted(CLI.glob("*.py"))
-             if path.name != "options.py"
+             if path.name not in ("options.py", "flags.py")
              for n, line in enumerate(path.read_text().splitlines(), 1)
              if re.search(r"getattr\(args\b", line)]
     assert found == []
 
 
-def test_from_args_parses_through_the_rows_and_skips_flags_a_command_lacks():
+def test_a_record_is_read_from_the_flags_a_command_has():
     args = build_parser().parse_args(["faireval", "g.txt", "--labels", "PER, LOC",
                                       "--schemas", "strict,exact", "--scheme", "IOBES"])
-    options = from_args(args, FAIREVAL)
-    assert options["labels"] == ["PER", "LOC"] and options["schemas"] == ["strict", "exact"]
-    assert options["exclude"] == () and options["scheme"] == "IOBES"
-    assert set(options) <= TARGETS[FAIREVAL]
+    options = record_of(args, get_family("faireval").options)
+    assert options.labels == ["PER", "LOC"] and list(options.schemas) == ["strict", "exact"]
+    assert list(options.exclude) == [] and args.scheme == "IOBES"
     # a namespace without the flags: nothing given, the library's defaults apply
-    assert from_args(argparse.Namespace(), FAIREVAL) == {}
-    assert from_args(argparse.Namespace(), SYSTEMS, on_repairs=print) == {"on_repairs": print}
+    record = get_family("faireval").options
+    assert record_of(argparse.Namespace(), record).to_dict() == record().to_dict()
 
 
-def test_parse_errors_are_usage_errors():
-    args = build_parser().parse_args(["buckets", "g.txt", "--attributes", "eLen,eLn"])
-    with pytest.raises(UsageError, match="unknown attribute.*eLn"):
-        from_args(args, ATTRIBUTE_BUCKETS)
-    args = build_parser().parse_args(["buckets", "g.txt", "--n-buckets", "1"])
-    with pytest.raises(UsageError, match="--n-buckets must be at least 2"):
-        from_args(args, ATTRIBUTE_BUCKETS)
+@pytest.mark.parametrize("line, message", [
+    (["buckets", "g.txt", "--bootstrap", "many"], "expected a whole number, not 'many'"),
+    (["score", "g.txt", "--encoding", "utf-9"], "unknown encoding 'utf-9'"),
+    (["score", "g.txt", "--type-map", "PER"], "expected SRC=DST"),
+])
+def test_a_text_its_option_cannot_read_is_a_usage_error_naming_the_flag(line, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(line)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {line[2]}:" in err and message in err and "Traceback" not in err
 
 
-def test_given_reads_the_row_s_absent_value():
+@pytest.mark.parametrize("line, message", [
+    (["buckets", "g.txt", "--train", "t.txt", "--attributes", "eLen,eLn"], "eLn"),
+    (["buckets", "g.txt", "--train", "t.txt", "--n-buckets", "1"],
+     "n_buckets must be at least 2, not 1"),
+])
+def test_a_value_its_record_refuses_is_the_record_s_error(line, message, capsys):
+    """Read, a value is checked where the API checks it: the record's check, one line."""
+    assert main(line) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nerlens: error: ") and message in err and "Traceback" not in err
+
+
+def test_given_reads_a_flag_a_command_may_lack():
     empty = argparse.Namespace()
-    assert given(empty, "jsonl") is False and given(empty, "tokens_column") == "tokens"
+    assert given(empty, "jsonl") is None and given(empty, "jsonl", False) is False
     assert given(argparse.Namespace(jsonl=True), "jsonl") is True
-    with pytest.raises(KeyError, match="no row for the flag 'nope'"):
-        given(empty, "nope")
 
 
 def test_a_flag_is_never_read_from_an_abbreviation(capsys):

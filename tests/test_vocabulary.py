@@ -24,15 +24,12 @@ import nerspan
 import tough_mentions
 from nerlens.cli import build_parser, main
 from nerlens.cli import inputs
-from nerlens.cli.options import FLAGS
 from nerlens.families import get_family
 from nerspan.options import MATCHING, OVERLAPS
 
 from .conftest import REPO
 
 NO_FLAG = None   # a score option the CLI does not offer (the reason is in docs/cli.md)
-# flags of several meanings, one per value (nerlens.cli.options: one row per meaning)
-ROUTED = {row.dest for row in FLAGS if row.values}
 
 # family -> command, {score option: CLI flag or NO_FLAG}. A score option is a keyword of
 # the family's score, a field of its record (options={...}) or an input option
@@ -58,7 +55,7 @@ OPTIONS = {
         "weights": "--weights", "focus": "--focus", "labels": "--labels",
         "exclude": "--exclude", "ignore_punct": "--ignore-punct",
         "pos": NO_FLAG,            # the CLI reads POS tags from GOLD's --pos-column
-        "confusion_tp": "--confusion-tp", "return_pairs": NO_FLAG,
+        "confusion_tp": "--confusion-tp", "return_pairs": "--return-pairs",
         "reference_iteration": "--reference-iteration", "schemas": "--schemas",
         "min_overlap": "--min-overlap", "pairing": "--pairing",
         "return_instances": "--return-instances", **SPAN_FLAGS}),
@@ -137,11 +134,8 @@ def test_api_module_and_cli_names_agree(family):
         # None: the CLI has its own "not given"; a tuple: the CLI takes comma-separated text
         if default is not inspect.Parameter.empty and default is not None \
                 and not isinstance(default, (tuple, list)):
-            cli_default = flags[flag].default
-            if cli_default is None and name in ROUTED:   # one flag of several meanings:
-                cli_default = next(row.absent for row in FLAGS   # its row's for this call
-                                   if row.dest == name and row.absent == default)
-            assert cli_default == default, (family, name, cli_default, default)
+            # the flags are the records' fields: the record's default is the flag's
+            assert flags[flag].default == default, (family, name, flags[flag].default, default)
     for name, flag in MODULE_AND_CLI_ONLY.items():   # hardeval has no F-score: no --beta
         assert name in module_options and name not in options, (family, name)
         if (family, name) != ("hardeval", "beta"):

@@ -1,141 +1,64 @@
 """``nerlens buckets``: bucket-wise F1 by entity and sentence attributes (Fu et al., 2020)."""
 from __future__ import annotations
 
-import argparse
 import copy
+from dataclasses import dataclass
 
 import attribute_buckets
 from attribute_buckets import analysis, plots
-from attribute_buckets.attributes import TOKEN
 from attribute_buckets.report import averaged_buckets
+from nerlens.families import get_family
 from nerlens.report.text import wrap
-from nerspan import Evaluation
-from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
+from nerspan.records import Record, switch
 
-from .common import (PLOT_FORMAT_HELP, SEED_HELP, UsageError, add_alias, add_beta_argument,
-                     add_confusion_argument, confusion_text, fbeta_column, format_table,
-                     non_negative_int, print_json, with_confusion)
-from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
-                     load_training)
+from .common import UsageError, confusion_text, format_table, print_json
+from .flags import Shared, add_flags, record_of, whole_number
+from .family import add_family_arguments, score_systems, section_text
+from .inputs import load_systems_with_tokens, load_training
 from .manifest import read_manifest
-from .options import ATTRIBUTE_BUCKETS, from_args
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The command's own flags."""
+
+    runs: bool = switch(False, "the PRED files are repeated runs of one system: Friedman test "
+                        "across buckets over the runs")
 
 
 def add_arguments(parser) -> None:
-    add_input_arguments(parser)
-    add_train_arguments(parser, required=False,
-                        help_text="training column file (token first, tag last); with "
-                                  "--manifest each dataset names its own")
-    parser.add_argument("--n-buckets", type=int, default=4, metavar="N",
-                        help="buckets per attribute (default 4: XS, S, L, XL)")
-    add_alias(parser, "--buckets", "--n-buckets", "n_buckets", type=int)
-    parser.add_argument("--equal-width", action="store_true",
-                        help="cut each value range evenly instead of into equal counts "
-                             "({0}, {1} and eLen's buckets stay)")
-    parser.add_argument("--attributes", default=None,
-                        help="comma-separated attributes (default: all of "
-                             f"{', '.join(attribute_buckets.ATTRIBUTES)})")
-    parser.add_argument("--case-sensitive", action=argparse.BooleanOptionalAction,
-                        default=False,
-                        help="compare tokens with training as they are (default "
-                             "--no-case-sensitive: lowercased)")
-    parser.add_argument("--frequency-norm", default="ratio",
-                        choices=attribute_buckets.FREQUENCY_NORMS,
-                        help="ratio (default, the paper) or rank5 (the reference code)")
-    parser.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
-                        help="sentence resamples for an interval on every bucket F1")
-    add_beta_argument(parser)
-    add_confusion_argument(parser)
-    parser.add_argument("--seed", type=non_negative_int, default=0, help=SEED_HELP)
-    parser.add_argument("--confidence", type=float, default=0.95,
-                        help="level of the --bootstrap intervals (default 0.95)")
-    parser.add_argument("--plot", default=None, metavar="DIR",
-                        help="write the charts (bar chart per attribute, heat map, "
-                             "comparison of the first two systems) to DIR as PNG")
-    parser.add_argument("--plot-format", default="png", choices=("png", "svg"),
-                        help=PLOT_FORMAT_HELP)
-    parser.add_argument("--manifest", default=None, metavar="FILE",
-                        help="several datasets from a JSON manifest (name -> train, gold, "
-                             "predictions; the same systems in each): zeta/rho per dataset, "
-                             "Friedman and Wilcoxon over datasets, radar chart and heat map")
-    add_alias(parser, "--datasets", "--manifest", "manifest")
-    parser.add_argument("--runs", action="store_true",
-                        help="the PRED files are repeated runs of one system: Friedman test "
-                             "across buckets over the runs")
-    parser.add_argument("--baseline", default=None,
-                        help="with --manifest: the system the others are compared with "
-                             "(default: the first)")
+    add_family_arguments(parser, "attribute_buckets", train_required=False,
+                         train_note="with --manifest each dataset names its own",
+                         parse={"bootstrap": whole_number, "seed": whole_number},
+                         skip=("compat",))   # --compat: every command's (generated_files)
+    add_flags(parser, Shared, ("plot", "plot_format", "manifest", "baseline"),
+              notes={"plot": "(bar chart per attribute, heat map, comparison of the first two "
+                     "systems)", "manifest": "(the same systems in each): zeta/rho per "
+                     "dataset, Friedman and Wilcoxon over datasets, radar chart and heat map",
+                     "baseline": "with --manifest"})
+    add_flags(parser, Flags)
 
 
-def compute(corpus, systems, train, args, options: dict) -> dict:
+def compute(corpus, systems, train, args, options) -> dict:
     """System name -> result dict, every system against one evaluation (gold decoded
-    once; the training tables are built once, on ``train``); ``args``: --scheme, --mode,
-    --beta, --confusion; ``options``: the family's."""
-    evaluation = Evaluation(corpus, args.scheme, args.mode, train)
-    return {name: with_confusion(attribute_buckets.score(evaluation, name, options=options)
-                                 .to_dict(beta=args.beta), evaluation, name, args.confusion)
-            for name in systems}
+    once; the training tables are built once, on ``train``); ``options``: the family's."""
+    return score_systems(args, buckets_family(), corpus, systems, train, options)[1]
 
 
-def tables(results: dict) -> str:
-    """One table per attribute: buckets as rows, F1 (%) of each system as columns (a token
-    attribute's headed "token F1"; buckets of fewer than ``MIN_SUPPORT`` gold units
-    marked *, as the report marks them)."""
-    systems = list(results)
-    first = next(iter(results.values()))
-    parts = []
-    for attribute, rows in first["buckets"].items():
-        tokens = analysis.unit(first, attribute) == TOKEN
-        header = [f"{attribute} (token F1)" if tokens else attribute, "interval",
-                  "gold tokens" if tokens else "gold"] + systems
-        body = []
-        for i, row in enumerate(rows):
-            body.append([row["name"], row["interval"], row["gold"]]
-                        + [_marked(results[s]["buckets"][attribute][i]["f1"], row["gold"])
-                           for s in systems])
-        parts.append(format_table(header, body))
-    fb = fbeta_column(first)   # --beta: F-beta after F1
-    overall_keys = ("precision", "recall", "f1") + ((fb[0],) if fb else ())
-    overall = format_table(["overall", "", ""] + systems,
-                           [[key, "", ""] + [results[s][key] for s in systems]
-                            for key in overall_keys])
-    return "\n\n".join([overall] + parts)
-
-
-def _marked(f1, gold: int):
-    """A bucket's F1 as the table shows it: with * when its bucket holds fewer than
-    ``MIN_SUPPORT`` gold units (undefined stays undefined)."""
-    if f1 is None or gold >= MIN_SUPPORT:
-        return f1
-    return f"{100 * f1:.2f}*"
-
-
-def legend(results: dict) -> str:
-    """What the bucket tables' marks and units mean."""
-    first = next(iter(results.values()))
-    tokens = [a for a in first["buckets"] if analysis.unit(first, a) == TOKEN]
-    parts = ["F1 in %", "- = empty bucket (no gold and no predicted unit)"]
-    if any(r["gold"] < MIN_SUPPORT for rows in first["buckets"].values() for r in rows):
-        parts.append(f"* = a bucket of fewer than {counted(MIN_SUPPORT, 'gold unit')}")
-    if tokens:
-        parts.append(f"{', '.join(tokens)}: token F1, every token a unit (O included), "
-                     "not comparable with entity F1")
-    return wrap("; ".join(parts) + ".")
+def buckets_family():
+    """The family's descriptor."""
+    return get_family("attribute_buckets")
 
 
 def diagnoses(results: dict) -> str:
-    """The three views of the paper as text."""
+    """The paper's views beyond the section's self-diagnosis: model-wise, attribute-wise,
+    comparative."""
     view = analysis.summary(results)
-    lines = ["Self-diagnosis (best / worst bucket F1 %, gap):"]
-    for system, per_attribute in view["self_diagnosis"].items():
-        parts = [f"{a} {d['best']}/{d['worst']} {100 * d['gap']:.1f}"
-                 for a, d in per_attribute.items() if d]
-        lines.append(f"  {system}: " + "; ".join(parts))
     attributes = list(next(iter(results.values()))["buckets"])
     rows = [[system] + [_pair(view["model_wise"][system][a]) for a in attributes]
             for system in results]
-    lines += ["", "Model-wise (Spearman of F1 with bucket order / std of bucket F1 %):",
+    lines = ["Model-wise (Spearman of F1 with bucket order / std of bucket F1 %):",
               format_table(["system"] + attributes, rows)]
     attribute_view = view["attribute_wise"]
     lines += ["", "Attribute-wise (zeta = mean value over gold units; rho = mean |Spearman|):",
@@ -184,8 +107,7 @@ def _training(args, path=None):
 
 
 def run(args) -> int:
-    options = {k: v for k, v in from_args(args, ATTRIBUTE_BUCKETS).items()
-               if k in attribute_buckets.BucketOptions.names()}
+    options = record_of(args, attribute_buckets.BucketOptions)
     if args.manifest:
         return _run_datasets(args, options)
     train = _training(args)
@@ -205,8 +127,7 @@ def run(args) -> int:
         else:
             print_json(dicts[systems[0]] if len(systems) == 1 else dicts)
         return 0
-    print(tables(dicts))
-    print(legend(dicts))
+    print(section_text(buckets_family(), dicts))
     print()
     print(diagnoses(dicts))
     if significance is not None:

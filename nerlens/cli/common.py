@@ -1,5 +1,4 @@
-"""What the subcommands share: usage errors, argument types and deprecated flags, the
-guard that turns an error into one line, and output (tables, JSON, written reports)."""
+"""What the subcommands share: usage errors, deprecated flags, the guard that turns an error into one line, and output (tables, JSON, written reports)."""
 from __future__ import annotations
 
 import argparse
@@ -12,9 +11,8 @@ import warnings
 from pathlib import Path
 
 from nerspan import NerspanError
-from nerspan.fbeta import check_beta, fbeta_key
+from nerspan.fbeta import fbeta_key
 from nerspan.reading.columns import undecodable_error
-from nerspan.records import comma_list, mapping
 
 from nerlens.jsonable import json_ready
 
@@ -25,15 +23,6 @@ REPORT_TEXT = "nerlens.report.text"
 
 class UsageError(Exception):
     """A problem with the command line or the input files: exit code 2, one line."""
-
-
-def encoding_name(text: str) -> str:
-    """argparse type: a text encoding Python knows."""
-    try:
-        codecs.lookup(text)
-    except LookupError:
-        raise argparse.ArgumentTypeError(f"unknown encoding {text!r}") from None
-    return text
 
 
 def read_text_file(reader, path: str, encoding: str):
@@ -60,27 +49,6 @@ def load_json(text: str, where: str):
     return json.loads(text, object_pairs_hook=distinct)
 
 
-def positive_beta(text: str) -> float:
-    """argparse type of ``--beta``: a number > 0 within ``nerspan.fbeta.BETA_RANGE``
-    (``nerspan.fbeta.check_beta``, its message)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"beta must be a number > 0, not {text!r}") from None
-    try:
-        return check_beta(value)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def add_beta_argument(parser) -> None:
-    """``--beta B``: F-beta beside every F1 (the API's ``to_dict(beta=...)``)."""
-    parser.add_argument("--beta", type=positive_beta, default=1.0, metavar="B",
-                        help="also report F-beta beside every F1, as seqeval's beta (a "
-                             "number between 1e-150 and 1e150; keys f2, f0.5, ...; default "
-                             "1 adds nothing)")
-
-
 def fbeta_column(result: dict) -> tuple[str, str] | None:
     """``(key, header)`` of the F-beta column of a result scored with a beta other than 1
     (``("f2", "F2")``), None otherwise: the text tables show it after F1."""
@@ -89,15 +57,6 @@ def fbeta_column(result: dict) -> tuple[str, str] | None:
         return None
     key = fbeta_key(beta)
     return key, "F" + key[1:]
-
-
-def add_confusion_argument(parser) -> None:
-    """``--confusion``: the entity confusion matrix (the API's
-    ``nerspan.Evaluation.confusion``)."""
-    parser.add_argument("--confusion", action="store_true",
-                        help="add the entity confusion matrix (gold type x predicted type "
-                             "over identical spans; O: missed, spurious) and the boundary "
-                             "errors per type apart (JSON: confusion, boundary_errors)")
 
 
 def with_confusion(result: dict, evaluation, system: str, asked: bool) -> dict:
@@ -120,17 +79,6 @@ def confusion_text(results: dict) -> str | None:
     return "\n".join(text.confusion.matrices_text(matrices, text.WIDTH))
 
 
-def non_negative_int(text: str) -> int:
-    """argparse type: a whole number >= 0 (``--bootstrap -5`` is a usage error)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
 class MovedFlag(argparse.Action):
     """A hidden old flag: a usage error naming the flag that replaced it (0.2 renamed it).
 
@@ -145,21 +93,6 @@ class MovedFlag(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         parser.error(f"{option_string} is {self.new} since nerlens 0.2")
-
-
-# The help of flags several commands declare (one text each).
-SCHEME_HELP = ("tag scheme: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, BILOU, IO "
-               "(default IOB2)")
-MODE_HELP = ("lenient = conlleval.pl's chunk rules (default); strict = seqeval's strict "
-             "mode")
-FORMAT_HELP = "table (default): text for the terminal; json: the whole result as JSON"
-PLOT_FORMAT_HELP = "image format of the --plot charts (default png)"
-SEED_HELP = "seed of the bootstrap resampling (default 0)"
-
-def add_alias(parser, old: str, new: str, dest: str, **kwargs) -> None:
-    """``old``, a flag 0.2 renamed: given, a usage error naming ``new``."""
-    parser.add_argument(old, dest=dest, action=MovedFlag, new=new,
-                        default=argparse.SUPPRESS, **kwargs)
 
 
 def prediction_paths(args) -> list[str]:
@@ -293,34 +226,3 @@ def write_outputs(result, args, stem: str) -> None:
         print(result.summary())
         print(f"\nwrote {output / (stem + '.json')} and {output / (stem + '.html')}",
               file=sys.stderr)
-
-
-def argparse_type(parse):
-    """``parse`` (a record's, ``nerspan.records``: one reading of an option's text in the
-    API, the modules and here) as an argparse type: its ValueError a usage error."""
-    def read(text: str):
-        try:
-            return parse(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-    return read
-
-
-type_list = argparse_type(comma_list)   # --keep-types, --remove-types: A,B
-type_map = argparse_type(mapping)       # --type-map: SRC=DST[,SRC=DST]
-
-
-def add_type_arguments(parser) -> None:
-    """--keep-types, --remove-types, --type-map: seqscore's ``process`` on every input
-    (the API's ``keep_types``, ``remove_types``, ``type_map``)."""
-    group = parser.add_argument_group(
-        "entity types", "applied to the mentions of every input file (gold, predictions, "
-        "training data) before anything else; the mentions changed are counted in repairs")
-    group.add_argument("--keep-types", type=type_list, metavar="A,B",
-                       help="keep only the mentions of these types (after --type-map)")
-    group.add_argument("--remove-types", type=type_list, metavar="C,D",
-                       help="drop the mentions of these types (after --type-map); not "
-                            "with --keep-types")
-    group.add_argument("--type-map", type=type_map, metavar="SRC=DST[,SRC=DST]",
-                       help="rename types: mentions of SRC become DST")
-    add_alias(group, "--map-types", "--type-map", "type_map")

@@ -3,106 +3,71 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 
 import faireval
 from faireval import plots
-from faireval.semeval import MIN_OVERLAP, check_min_overlap
+from faireval.semeval import check_min_overlap
 from nerspan import GOLD, PRED, Evaluation, read_columns
-from nerspan.options import PAIRINGS
+from nerspan.records import Record, option, switch
 
+from nerlens.families import get_family
 from nerspan.reading.systems import answers_located, named_files, span_errors_located
 
-from .common import (PLOT_FORMAT_HELP, UsageError, add_beta_argument,
-                     add_confusion_argument, check_file, confusion_text, fbeta_column,
-                     format_table, note, print_results, read_text_file, with_confusion)
-from .inputs import add_input_arguments, load_generated, load_systems
-from .options import FAIREVAL, KEEP, from_args, given, inputs_of
+from .common import (UsageError, check_file, fbeta_column, format_table, note, read_text_file,
+                     with_confusion)
+from .flags import Shared, add_flags, record_of
+from .family import add_family_arguments, print_scores, score_systems
+from .inputs import load_generated, load_systems
+from .options import given, inputs_of, weight_table
 from .span_files import read_span_files, refuse_span_flags
 
 
+@dataclass(frozen=True)
+class Flags(Record):
+    """The command's own flags: FairEval's span files, the POS column, the CSV listing."""
+
+    spans: bool = switch(False, "GOLD and PRED are FairEval span files (LABEL begin end "
+                         "tokens)")
+    pos_column: int = option(1, "POS column of GOLD for --ignore-punct (default 1)", parse=int)
+    csv: str | None = option(None, "with --schemas: write the per-instance listing as CSV to "
+                             "FILE (FILE-SYSTEM.csv per system when there are several)",
+                             metavar="FILE")
+
+
 def add_arguments(parser) -> None:
-    add_input_arguments(parser)
-    parser.add_argument("--spans", action="store_true",
-                        help="GOLD and PRED are FairEval span files (LABEL begin end tokens)")
-    parser.add_argument("--weights", default=None,
-                        help="add the scores of a weight table (weight_table_*): weighted "
-                             "(the paper's preset), or a table as JSON or a JSON file: "
-                             "{\"BEs\": [0.5, 0, 0.5], ...}")
-    parser.add_argument("--focus", default="target", choices=faireval.result.FOCUS,
-                        help="count LE and LBE per label under the target (default) or "
-                             "the system label")
-    parser.add_argument("--labels", default=None,
-                        help="comma-separated labels to evaluate, in this order")
-    parser.add_argument("--exclude", default="", help="comma-separated labels to drop")
-    parser.add_argument("--confusion-tp", action="store_true",
-                        help="put the TPs on the confusion matrix's diagonal")
-    parser.add_argument("--ignore-punct", action="store_true",
-                        help="remove punctuation tokens (by POS) from spans before matching")
-    parser.add_argument("--pos-column", type=int, default=1,
-                        help="POS column of GOLD for --ignore-punct (default 1)")
-    parser.add_argument("--schemas", default=None,
-                        help="semeval: add the SemEval-2013 Task 9.1 schemas (strict, exact, "
-                             "partial, ent_type) as nervaluate counts them; or a "
-                             "comma-separated list of some of them")
-    parser.add_argument("--min-overlap", type=min_overlap_fraction, default=MIN_OVERLAP,
-                        metavar="F",
-                        help="with --schemas: the least overlap of a prediction that may "
-                             "take a gold span, a fraction of the gold span's tokens in "
-                             "(0, 1] (nervaluate's min_overlap_percentage / 100; default "
-                             "0.01)")
-    parser.add_argument("--pairing", default="greedy", choices=PAIRINGS,
-                        help="with --schemas: how predictions take gold spans, greedy "
-                             "(nervaluate's, default) or optimal (a maximum-weight pairing, "
-                             "independent of the order)")
-    parser.add_argument("--return-instances", action="store_true",
-                        help="with --schemas: list every span with its outcome per schema "
-                             "(semeval_instances in the JSON)")
-    parser.add_argument("--csv", default=None, metavar="FILE",
-                        help="with --schemas: write the per-instance listing as CSV to FILE "
-                             "(FILE-SYSTEM.csv per system when there are several)")
-    add_beta_argument(parser)
-    add_confusion_argument(parser)
-    parser.add_argument("--reference-iteration", action="store_true",
-                        help="reproduce the reference code's numbers (it skips the span "
-                             "after each match within a pass)")
-    parser.add_argument("--plot", default=None, metavar="DIR",
-                        help="write the paper's figures to DIR: error types, traditional vs "
-                             "fair counting (error_types), and each system's confusion "
-                             "matrix as a heat map (confusion_SYSTEM)")
-    parser.add_argument("--plot-format", default="png", choices=("png", "svg"),
-                        help=PLOT_FORMAT_HELP)
+    add_family_arguments(parser, "faireval", parse={"min_overlap": min_overlap_fraction})
+    add_flags(parser, Shared, ("plot", "plot_format"),
+              notes={"plot": "(the paper's figures: error types, traditional vs fair "
+                     "counting, and each system's confusion matrix as a heat map)"})
+    add_flags(parser, Flags)
 
 
 def min_overlap_fraction(text: str) -> float:
-    """argparse type of ``--min-overlap``: a fraction in (0, 1]."""
+    """--min-overlap: a fraction in (0, 1]."""
     try:
         return check_min_overlap(float(text))
     except ValueError as error:
-        message = str(error) if "fraction" in str(error) else \
-            f"must be a fraction in (0, 1], not {text!r}"
-        raise argparse.ArgumentTypeError(message) from None
+        raise ValueError(str(error) if "fraction" in str(error) else
+                         f"must be a fraction in (0, 1], not {text!r}") from None
 
 
-# the SemEval flags and their defaults (not given)
-SEMEVAL_FLAGS = {"min_overlap": ("--min-overlap", MIN_OVERLAP),
-                 "pairing": ("--pairing", "greedy"),
-                 "return_instances": ("--return-instances", False), "csv": ("--csv", None)}
+# the SemEval options (they apply to the SemEval-2013 schemas only)
+SEMEVAL_OPTIONS = ("min_overlap", "pairing", "return_instances")
 
 
-def options(args) -> dict:
-    """faireval's options of the flags (``options.FLAGS``: ``faireval.FairevalOptions``);
-    the SemEval flags apply to the SemEval-2013 schemas only, and --csv lists the
-    instances."""
-    kwargs = {k: v for k, v in from_args(args, FAIREVAL).items()
-              if k in faireval.FairevalOptions.names()}
-    set_flags = [flag for name, (flag, default) in SEMEVAL_FLAGS.items()
-                 if given(args, name) != default]
-    if set_flags and not kwargs["schemas"]:
+def options(args):
+    """faireval's options of the flags (``faireval.FairevalOptions``); the SemEval flags
+    apply to the SemEval-2013 schemas only, and --csv lists the instances."""
+    defaults = {o.name: o.default for o in faireval.FairevalOptions.options()}
+    set_flags = [f"--{name.replace('_', '-')}" for name in SEMEVAL_OPTIONS
+                 if vars(args)[name] != defaults[name]] + (["--csv"] if args.csv else [])
+    if set_flags and not args.schemas:
         raise UsageError(f"{', '.join(set_flags)} appl{'ies' if len(set_flags) == 1 else 'y'} "
                          "to the SemEval-2013 schemas: add --schemas semeval (or some of "
                          f"{', '.join(faireval.SCHEMAS)})")
-    kwargs["return_instances"] = bool(kwargs["return_instances"] or args.csv)
-    return kwargs
+    return record_of(args, faireval.FairevalOptions, weights=weight_table(args.weights),
+                     return_instances=bool(args.return_instances or args.csv))
 
 
 def _scored(args, references, predictions, kwargs: dict, **reading) -> dict:
@@ -118,7 +83,7 @@ def _scored(args, references, predictions, kwargs: dict, **reading) -> dict:
 def compute(args) -> dict:
     """System name -> result dict (compute()'s keys)."""
     kwargs = options(args)
-    if from_args(args, KEEP)["overlaps"] == "keep":   # before the span files: it is --generated's
+    if args.overlaps == "keep":   # before the span files: it is --generated's
         return keep_overlaps(args, kwargs)
     preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
     if args.spans:
@@ -151,11 +116,7 @@ def compute(args) -> dict:
                                   comment_prefix=files.comment_prefix,
                                   encoding=files.encoding, missing_tag=files.missing_tag)
         pos = [pos_corpus.tags(GOLD, i) for i in range(pos_corpus.n_sentences)]
-        kwargs["ignore_punct"] = True   # no FLAGS row: it needs the POS column read here
-    evaluation = Evaluation(corpus, args.scheme, args.mode)  # gold decoded once
-    return {name: with_confusion(faireval.score(evaluation, name, pos=pos, options=kwargs)
-                                 .to_dict(beta=args.beta), evaluation, name, args.confusion)
-            for name in names}
+    return score_systems(args, get_family("faireval"), corpus, names, None, kwargs, pos=pos)[1]
 
 
 def keep_overlaps(args, kwargs: dict) -> dict:
@@ -172,7 +133,7 @@ def keep_overlaps(args, kwargs: dict) -> dict:
                          "overlapping spans: give one of them")
     # the PRED files as without --generated (the flags that read it left out)
     results = compute(argparse.Namespace(**{**vars(args), "generated": None,
-                                            "overlaps": None})) if args.predictions else {}
+                                            "overlaps": "drop"})) if args.predictions else {}
     _, answers = load_generated(args)
     for name, gold, read in answers:
         with answers_located(f"generated {name!r}", gold, read):
@@ -269,12 +230,11 @@ def run(args) -> int:
                 result.pop("semeval_instances", None)
     if args.plot:
         plots.save_all(results, args.plot, fmt=args.plot_format)
-    print_results(results, report, args.format == "json")
-    if args.format == "json":
-        return 0
-    matrices = confusion_text(results)
-    if matrices:
-        print(f"\n{matrices}")
-    if args.plot:
+    # the reference script's tables (per label, traditional, fair and weight-table
+    # P/R/F1, the SemEval-2013 schemas per type): more than the report's section holds
+    print_scores(args, results, "\n\n".join(
+        (f"== {name}\n" if len(results) > 1 else "") + report(result)
+        for name, result in results.items()))
+    if args.plot and args.format != "json":
         print(f"\nfigures written to {args.plot}")
     return 0

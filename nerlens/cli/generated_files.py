@@ -6,63 +6,46 @@ list or a dict from type to texts) and optionally ``"tokens"``/``"text"`` (check
 the gold sentence's) and ``"sentence"`` (the gold sentence it answers; then only those
 sentences are scored). Each file is one system, grounded in gold's words
 (``nerspan.reading.systems.add_generated``); ``--occurrences``, ``--fuzzy``,
-``--overlaps``, ``--matching``, ``--script`` and ``--word-overlap`` are the input options
-of the same names (``nerspan.records.GeneratedOptions``; the last two apply to string
-matching, ``nerlens score``). The commands a value applies to are its row's in
-``options.FLAGS``.
+``--overlaps``, ``--matching``, ``--script`` and ``--word-overlap`` are the fields of
+``nerspan.records.GeneratedOptions`` made flags (the last two apply to string matching,
+``nerlens score``). The commands a value applies to are its row's in
+``options.APPLIES_TO``.
 """
 from __future__ import annotations
 
-import argparse
-
-from nerspan.options import MATCHING, OCCURRENCES, OVERLAPS, PAIRINGS
 from nerspan.reading.systems import named_files
+from nerspan.records import GeneratedOptions
 
-from .common import add_alias, check_file
+from .common import check_file
+from .flags import add_flags
 from .options import given
 
 
 def add_generated_arguments(parser) -> None:
+    """--generated FILE.jsonl and how it is read (``nerspan.records.GeneratedOptions``);
+    --compat, whose value interpreteval applies to buckets alone (the others refuse it,
+    naming buckets)."""
     parser.add_argument("--generated", action="append", default=None, metavar="FILE.jsonl",
                         help="a JSON Lines file of an LLM's responses, one object per "
                              "sentence with \"response\" (and \"tokens\"/\"text\", "
                              "\"sentence\"): scored as a system (repeat for several)")
-    parser.add_argument("--occurrences", default="all", choices=OCCURRENCES,
-                        help="--generated: an entity marks every occurrence of its text "
-                             "(all, default) or the i-th listing the i-th (ordered)")
-    parser.add_argument("--fuzzy", type=fraction, default=None, metavar="THRESHOLD",
-                        help="--generated: also ground an entity at the most similar token "
-                             "window when the similarity reaches THRESHOLD (0-1)")
-    parser.add_argument("--overlaps", default=None, choices=OVERLAPS,
-                        help="--generated: of overlapping grounded spans keep the longer "
-                             "(drop, default) or all of them (keep: nerlens faireval only)")
-    # greedy/optimal: the values --matching had for faireval's pairing, named by the error
-    parser.add_argument("--matching", default=None, choices=MATCHING + PAIRINGS,
-                        help="--generated: grounded (default: each entity located in its "
-                             "sentence) or strings (nerlens score: sets of (text, type) "
-                             "per sentence, as LLM papers score)")
-    parser.add_argument("--script", default=None, choices=("universalner",),
-                        help="--matching strings as the UniversalNER script scores "
-                             "(nerlens score)")
-    parser.add_argument("--word-overlap", action="store_true",
-                        help="--matching strings: a prediction whose word-overlap F1 with a "
-                             "gold string of its type reaches 0.5 is correct (nerlens score)")
-    add_alias(parser, "--partial", "--word-overlap", "word_overlap", const=True)
-    # one --compat for every command: buckets' interpreteval (the others refuse it, naming
-    # buckets); universalner, its value of 0.1, is --script's now (named by the error)
+    add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
+    # buckets' option (attribute_buckets.BucketOptions.compat) on every command, where the
+    # others refuse it naming buckets, without importing the family; universalner, its
+    # value of 0.1, is --script's now (named by the error)
     parser.add_argument("--compat", default=None, choices=("interpreteval", "universalner"),
                         help="interpreteval: InterpretEval's attribute buckets, as its "
                              "reference code scores them (nerlens buckets)")
 
 
 def fraction(text: str) -> float:
-    """argparse type: a number strictly between 0 and 1."""
+    """--fuzzy: a number strictly between 0 and 1, refused as the flag is read."""
     try:
         value = float(text)
     except ValueError:
         value = None
     if value is None or not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, not {text!r}")
+        raise ValueError(f"expected a number between 0 and 1, not {text!r}")
     return value
 
 

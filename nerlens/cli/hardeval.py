@@ -8,61 +8,50 @@ corpus statistics of its Tables 1-2 and the share of test tokens per subset (Tab
 """
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 
 import numpy as np
 
 import hardeval
 from hardeval import analysis
-from nerlens.report.text import wrap
+from nerlens.families import get_family
 from nerspan import GOLD, Evaluation, read_columns
 from nerspan.errors import counted
+from nerspan.records import Record, option, switch
 
-from .common import (UsageError, add_alias, add_confusion_argument, check_file, confusion_text,
-                     format_table, print_json, print_results, with_confusion)
-from .inputs import (add_input_arguments, add_train_arguments, load_systems_with_tokens,
-                     load_training)
+from .common import (UsageError, check_file, confusion_text, format_table, print_json,
+                     print_results, with_confusion)
+from .flags import Shared, add_flags
+from .family import add_family_arguments, section_text
+from .inputs import load_systems_with_tokens, load_training
 from .manifest import read_manifest
 from .options import inputs_of
 
 
+@dataclass(frozen=True)
+class Flags(Record):
+    """The command's own flags: the paper's other analyses."""
+
+    kfold: int | None = option(None, "identify the subsets by K-fold cross-validation over "
+                               "GOLD (each fold against the other K-1 folds; no --train)",
+                               parse=int, metavar="K")
+    fold_seed: int = option(0, "seed of the --kfold sentence shuffle (default 0)", parse=int)
+    top: int = option(10, "tokens per subset with --hard-tokens (default 10)", parse=int,
+                      metavar="N")
+    corpus_stats: bool = switch(
+        False, "corpus statistics of --train, --dev and GOLD (the paper's Tables 1-2: "
+        "ambiguous tokens and mentions, unique and unseen mentions) and the share of tokens "
+        "per subset (Table 4); GOLD's tag is its last column (or --gold-tag-column), no PRED "
+        "files")
+    dev: str | None = option(None, "with --corpus-stats: a development file to describe too")
+
+
 def add_arguments(parser) -> None:
-    add_input_arguments(parser)
-    add_train_arguments(parser, required=False,
-                        help_text="training column file (token first, tag last); not needed "
-                                  "with --kfold or --manifest")
-    parser.add_argument("--strict-diff", action=argparse.BooleanOptionalAction,
-                        default=False,
-                        help="a token is diff only if its gold label never occurs with it "
-                             "in training (the paper's strict variant; not --mode strict)")
-    add_alias(parser, "--strict", "--strict-diff", "strict_diff", const=True)
-    parser.add_argument("--error-labels", default="bilou", choices=hardeval.ERROR_LABELS,
-                        help="labels compared: bilou (default, the reference code), bio "
-                             "(raw tags) or io (typed IO labels)")
-    parser.add_argument("--kfold", type=int, default=None, metavar="K",
-                        help="identify the subsets by K-fold cross-validation over GOLD "
-                             "(each fold against the other K-1 folds; no --train)")
-    parser.add_argument("--fold-seed", type=int, default=0,
-                        help="seed of the --kfold sentence shuffle (default 0)")
-    add_alias(parser, "--seed", "--fold-seed", "fold_seed", type=int)
-    parser.add_argument("--manifest", default=None, metavar="FILE",
-                        help="score every domain of a JSON manifest (name -> train, gold, "
-                             "predictions) and macro-average them, with entity F1")
-    add_alias(parser, "--domains", "--manifest", "manifest")
-    parser.add_argument("--hard-tokens", action="store_true",
-                        help="list the most frequent tokens of each hard subset with each "
-                             "system's errors on them")
-    add_alias(parser, "--tokens", "--hard-tokens", "hard_tokens", const=True)
-    parser.add_argument("--top", type=int, default=10, metavar="N",
-                        help="tokens per subset with --hard-tokens (default 10)")
-    parser.add_argument("--corpus-stats", action="store_true",
-                        help="corpus statistics of --train, --dev and GOLD (the paper's "
-                             "Tables 1-2: ambiguous tokens and mentions, unique and unseen "
-                             "mentions) and the share of tokens per subset (Table 4); GOLD's "
-                             "tag is its last column (or --gold-tag-column), no PRED files")
-    parser.add_argument("--dev", default=None,
-                        help="with --corpus-stats: a development file to describe too")
-    add_confusion_argument(parser)
+    add_family_arguments(parser, "hardeval", train_required=False,
+                         train_note="not needed with --kfold or --manifest")
+    add_flags(parser, Shared, ("manifest",),
+              notes={"manifest": "scored domain by domain and macro-averaged, with entity F1"})
+    add_flags(parser, Flags)
 
 
 def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict_diff=False,
@@ -79,17 +68,6 @@ def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict_diff=F
                                       strict_diff=strict_diff, context=evaluation)
         out[name] = with_confusion(result.to_dict(), evaluation, name, confusion)
     return out
-
-
-def table(results: dict) -> str:
-    """The paper's table: one row per system, TER (%) per subset, sizes in the first row."""
-    names = list(hardeval.GROUPS)
-    first = next(iter(results.values()))["subsets"]
-    rows = [["tokens", None] + [first[n]["tokens"] for n in names]]
-    for system, result in results.items():
-        rows.append([system, result["hardeval"]] + [result["subsets"][n]["ter"] for n in names])
-    return format_table(["system", "hardeval score"] + [hardeval.HEADERS[n] for n in names],
-                        rows)
 
 
 def domains_table(averaged: dict) -> str:
@@ -181,9 +159,7 @@ def _print(args, results: dict, systems: list, extra: dict) -> int:
         kfold = extra["kfold"]
         print(f"Subsets by {kfold['k']}-fold cross-validation over GOLD (seed {kfold['seed']}; "
               f"sentences per fold {kfold['fold_sentences']})")
-    print(table(results))
-    print(wrap("TER in %, lower is better; hardeval score = mean TER on unseen and "
-               f"label-shifted tokens; - = empty subset. {hardeval.HEADER_LEGEND}"))
+    print(section_text(get_family("hardeval"), results))
     if "hard_tokens" in extra:
         print(f"\nThe {counted(args.top, 'most frequent token')} of each subset, with each "
               "system's errors on them:\n")

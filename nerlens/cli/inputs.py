@@ -6,15 +6,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index, read_columns
+from nerspan.records import FileOptions, TypeOptions
 from nerspan.reading import systems as library
 from nerspan.reading.forms import as_written, finished
 from nerspan.reading.systems import check_tags
 
-from .common import (FORMAT_HELP, MODE_HELP, SCHEME_HELP, UsageError, add_alias,
-                     add_type_arguments, check_file, encoding_name, note, prediction_paths)
+from .common import UsageError, check_file, note, prediction_paths
+from .flags import DECODING, Shared, add_flags
 from .generated_files import add_generated_arguments, generated_files
 from .options import given, inputs_of, type_processing
-from .span_files import add_span_arguments, refuse_span_flags, span_paths
+from .span_files import refuse_span_flags, span_paths
+
+
+# the FileOptions flags of every command that reads column files, of --train, of --jsonl
+READING = ("token_column", "gold_tag_column", "pred_tag_column", "comment_prefix", "encoding",
+           "missing_tag", "allow_token_mismatch")
+TRAINING = ("train_tag_column", "train_token_column")
+SPAN_FILES = ("jsonl", "inclusive_end", "snap", "offsets")
 
 
 def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
@@ -24,54 +32,23 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
                         help="prediction file(s), token first and tag last; omitted: GOLD "
                              "holds both gold and prediction columns (second-to-last and "
                              "last)")
+    add_flags(parser, Shared, DECODING)
     add_reading_arguments(parser)
-    parser.add_argument("--scheme", default="IOB2", help=SCHEME_HELP)
-    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
-                        help=MODE_HELP)
-    parser.add_argument("--suffix", action="store_true",
-                        help="tags are written type first, prefix last (PER-B), as "
-                             "seqeval's suffix=True: split on the last hyphen")
-    parser.add_argument("--format", default="table", choices=("table", "json"),
-                        help=FORMAT_HELP)
-    add_span_arguments(parser)
+    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
     add_generated_arguments(parser)
 
 
 def add_reading_arguments(parser) -> None:
-    """How every column file is read: the same flags in every command."""
-    parser.add_argument("--gold-tag-column", type=int, default=None, metavar="INDEX",
-                        help="position of GOLD's tag column, 0-based, negative from the "
-                             "end (default: last, or second-to-last when PRED is omitted)")
-    parser.add_argument("--pred-tag-column", type=int, default=-1, metavar="INDEX",
-                        help="position of the prediction tag column (default -1: last)")
-    add_alias(parser, "--gold-column", "--gold-tag-column", "gold_tag_column", type=int)
-    add_alias(parser, "--pred-column", "--pred-tag-column", "pred_tag_column", type=int)
-    parser.add_argument("--token-column", type=int, default=0,
-                        help="token column of GOLD (default 0, the first; GermEval: 1); "
-                             "prediction files hold their token first")
-    parser.add_argument("--comment-prefix", default=None,
-                        help="skip lines starting with this (e.g. '#') before a sentence; "
-                             "inside a sentence such a line is a token")
-    parser.add_argument("--encoding", default="utf-8", type=encoding_name,
-                        help="text encoding of every input file (default utf-8; a BOM is "
-                             "dropped)")
-    parser.add_argument("--missing-tag", default=None, metavar="TAG",
-                        help="read a row without its tag as this tag (e.g. O) instead of "
-                             "failing; the rows are counted on stderr")
-    parser.add_argument("--allow-token-mismatch", action="store_true",
-                        help="accept prediction files whose tokens differ from GOLD's "
-                             "(systems that normalise quotes or brackets); counted on stderr")
-    add_type_arguments(parser)
+    """How every column file is read: the same flags in every command (and the types)."""
+    add_flags(parser, FileOptions, READING)
+    add_flags(parser, TypeOptions)
 
 
-def add_train_arguments(parser, required: bool = True,
-                        help_text: str = "training column file (token first, tag last)"):
+def add_train_arguments(parser, required: bool = True, note: str | None = None):
     """--train FILE and its columns, for the methods that index the training set."""
-    parser.add_argument("--train", required=required, help=help_text)
-    parser.add_argument("--train-tag-column", type=int, default=-1,
-                        help="tag column of the training file (default: last)")
-    parser.add_argument("--train-token-column", type=int, default=0,
-                        help="token column of the training file (default 0, the first)")
+    add_flags(parser, Shared, ("train",), required=("train",) if required else (),
+              notes={"train": note})
+    add_flags(parser, FileOptions, TRAINING)
 
 
 def system_options(args, outside_scheme_is_error: bool = False) -> dict:
@@ -84,7 +61,8 @@ def system_options(args, outside_scheme_is_error: bool = False) -> dict:
 def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
     """The --train column file as read, its tags checked (named as the training file's);
     ``as_train_index`` reads it on (suffix, types) as it reads every training set."""
-    corpus = read_columns(check_file(args.train), {GOLD: args.train_tag_column},
+    column = -1 if args.train_tag_column is None else args.train_tag_column   # last
+    corpus = read_columns(check_file(args.train), {GOLD: column},
                           token_column=args.train_token_column, **_file_reading(args))
     report_repairs(corpus)
     check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error,

@@ -39,7 +39,7 @@ from nerspan.reading.systems import add_systems, named_files, read_gold, read_sy
 
 from .common import UsageError, check_file, describe, load_json, note
 from .inputs import system_options
-from .options import TYPES, from_args
+from .options import inputs_of
 
 
 @dataclass
@@ -134,7 +134,7 @@ def read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: 
     file), read one by one so that an error names the dataset and the system's run; then
     the runs of generated output (column -> JSON Lines file), grounded in gold's
     sentences together (``ground_runs``: they answer the same sentences)."""
-    if generated and any(from_args(args, TYPES).values()):
+    if generated and inputs_of(args).types.processing:
         # gold's types are processed as it is read; the report grounds first
         raise UsageError("--keep-types, --remove-types and --type-map do not apply to the "
                          "generated output of an experiment: leave them out, or score each "

@@ -3,10 +3,12 @@ systems, intervals, JSON and HTML."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan import GOLD, Corpus, as_train_index, read_columns, read_span_jsonl
+from nerspan import GOLD, Corpus, InputOptions, as_train_index, read_columns, read_span_jsonl
 from nerspan.errors import counted
+from nerspan.records import FileOptions, Record, option
 from nerspan.scored import scored_spans
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
@@ -18,16 +20,15 @@ from nerlens.report.build import build_report
 from nerlens.report.confidence import check_fits
 from nerspan.reading.systems import load_saved_split, named_files, span_errors_located
 
-from .common import (MODE_HELP, SCHEME_HELP, SEED_HELP, UsageError, add_alias,
-                     add_beta_argument, check_file, non_negative_int, prediction_paths,
-                     show_progress, write_outputs)
+from .common import (UsageError, check_file, prediction_paths, show_progress,
+                     write_outputs)
+from .flags import Shared, add_alias, add_flags
 from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
-from .inputs import (add_reading_arguments, add_train_arguments, load_systems, read_gold,
-                     read_training, refuse_files_with_demo)
-from .options import REPORT, from_args, given, inputs_of
+from .inputs import (SPAN_FILES, add_reading_arguments, add_train_arguments, load_systems,
+                     read_gold, read_training, refuse_files_with_demo)
+from .options import given, inputs_of
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
-from .span_files import add_span_arguments
 
 # --demo NAME: the embedded demos (--demo alone is spaCy's)
 DEMOS = ("spacy", "generative", "confidence")
@@ -40,32 +41,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("predictions", nargs="*", help="prediction column file(s), tag last")
     add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
     add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
-    add_train_arguments(parser, required=False, help_text="training column file (token first, "
-                        "tag last), or a datasets split saved with save_to_disk")
-    parser.add_argument("--split", default=None,
-                        help="split of a DatasetDict saved as GOLD (default: test)")
-    parser.add_argument("--tokens-column", default="tokens",
-                        help="words column of a saved datasets split (default tokens)")
-    parser.add_argument("--tags-column", default="ner_tags",
-                        help="tags column of a saved datasets split (default ner_tags)")
-    parser.add_argument("--output", default=".", help="folder for report.json and report.html")
-    parser.add_argument("--bootstrap", type=non_negative_int, default=1000,
-                        help="bootstrap samples for the intervals (0 = none; default 1000)")
-    parser.add_argument("--seed", type=non_negative_int, default=0, help=SEED_HELP)
-    parser.add_argument("--baseline", help="the system the others are compared with "
-                                           "(default: the first)")
-    parser.add_argument("--min-share", type=float, default=0.0, metavar="FRACTION",
-                        help="leave tough-mention subsets holding less than this share of "
-                             "the gold mentions out of the recall table (the paper: 0.01)")
+    add_train_arguments(parser, required=False,
+                        note="or a datasets split saved with save_to_disk")
+    add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
+    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "scheme",
+                               "mode", "beta"))
     parser.add_argument("--families", type=family_list, default=None, metavar="NAME,...",
                         help="the metric families to run, comma-separated (default: every "
                              "registered one: " + ", ".join(family_names()) + ")")
-    parser.add_argument("--scheme", default="IOB2", help=SCHEME_HELP)
-    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
-                        help=MODE_HELP)
-    parser.add_argument("--suffix", action="store_true",
-                        help="tags are written type first, prefix last (PER-B), as "
-                             "seqeval's suffix=True: split on the last hyphen")
     parser.add_argument("--demo", nargs="?", const="spacy", default=None, metavar="NAME",
                         help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
                              "baseline; --demo generative: LLM-style responses to 24 of its "
@@ -75,16 +58,23 @@ def add_arguments(parser) -> None:
                         help="a system with a confidence per mention: a JSON Lines span file, "
                              "one line per sentence of GOLD, each span with a \"score\" "
                              "(named after its file; repeatable); adds the confidence section")
-    add_beta_argument(parser)
     add_gold_alt_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
-    parser.add_argument("--format", default="table", choices=("table", "json"),
-                        help="what to print: the summary table or the JSON")
+    add_flags(parser, Flags)
     add_reading_arguments(parser)
-    add_span_arguments(parser)
+    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
     add_generated_arguments(parser)
     add_experiment_arguments(parser)
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The command's own flags."""
+
+    output: str = option(".", "folder for report.json and report.html")
+    format: str = option("table", "what to print: the summary table or the JSON",
+                         choices=("table", "json"))
 
 
 def _gold_and_predictions(args) -> None:
@@ -238,6 +228,6 @@ def run(args) -> int:
                           min_share=args.min_share, families=args.families,
                           progress=show_progress(args), sources=sources, notes=notes,
                           scored=scored, gold_alt_names=list(versions),
-                          **from_args(args, REPORT))
+                          beta=args.beta)
     write_outputs(result, args, "report")
     return 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import nerspan
 from nerspan import Evaluation
@@ -9,27 +10,33 @@ from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.fbeta import fbeta_key
 from nerspan.errors import counted
+from nerspan.records import GeneratedOptions, Record, switch
 from nerspan.spans import likely_scheme, repair_note
 from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_systems
 from nerspan.reading.systems import answers_located
 
-from .common import (UsageError, add_beta_argument, add_confusion_argument, confusion_text,
-                     note, print_json, print_results, with_confusion)
+from .common import (UsageError, confusion_text, note, print_json, print_results,
+                     with_confusion)
+from .flags import Shared, add_flags, record_of
 from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
-from .options import STRINGS, from_args, given, inputs_of, type_processing
+from .options import given, inputs_of, type_processing
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The command's own flags."""
+
+    demo: bool = switch(False, "score the embedded WNUT-17 demo (spaCy's output)")
+    error_counts: bool = switch(False, "also the false positives and negatives by type and "
+                                "text (seqscore's error-count table; JSON: error_counts)")
 
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
-    parser.add_argument("--demo", action="store_true",
-                        help="score the embedded WNUT-17 demo (spaCy's output)")
-    parser.add_argument("--error-counts", action="store_true",
-                        help="also the false positives and negatives by type and text "
-                             "(seqscore's error-count table; JSON: error_counts)")
-    add_beta_argument(parser)
-    add_confusion_argument(parser)
+    add_flags(parser, Flags)
+    add_flags(parser, Shared, ("beta", "confusion"))
 
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
@@ -99,18 +106,19 @@ NOT_WITH_STRINGS = {
     "--demo": lambda args: args.demo,
     "--occurrences ordered": lambda args: args.occurrences != "all",
     "--fuzzy": lambda args: args.fuzzy is not None,
-    "--overlaps": lambda args: args.overlaps is not None,
+    "--overlaps keep": lambda args: args.overlaps != "drop",
     "--error-counts": lambda args: args.error_counts,
     "--confusion": lambda args: args.confusion,
     "--beta": lambda args: args.beta != 1.0,
 }
 
 
-def score_strings(args, options: dict) -> dict:
+def score_strings(args) -> dict:
     """--generated output scored as strings (``--matching strings``): per file, the
     ``nerspan.score`` result dict of its responses against the gold sentences it answers
-    (``options``: ``matching``, ``script``, ``word_overlap``; the type flags, --keep-types,
-    --remove-types, --type-map, process gold's strings and the predicted ones alike)."""
+    (the generated flags' ``matching``, ``script``, ``word_overlap``; the type flags,
+    --keep-types, --remove-types, --type-map, process gold's strings and the predicted
+    ones alike)."""
     if not given(args, "generated"):
         raise UsageError("--matching strings scores generated output: give it with "
                          "--generated FILE.jsonl, without PRED files (nerlens score "
@@ -128,7 +136,7 @@ def score_strings(args, options: dict) -> dict:
             results[name] = nerspan.score(
                 gold, read["responses"], scheme=args.scheme, mode=args.mode,
                 tokens=read["tokens"] if gold.tokens is None else None,
-                inputs=inputs_of(args, suffix=False, **options)).to_dict()
+                inputs=inputs_of(args, suffix=False)).to_dict()
     return results
 
 
@@ -147,8 +155,8 @@ def strings_report(result: dict) -> str:
     return "\n".join(lines)
 
 
-def run_strings(args, options: dict) -> int:
-    results = score_strings(args, options)
+def run_strings(args) -> int:
+    results = score_strings(args)
     for name, result in results.items():
         note(f"{name}: {result['repairs']['pred']['generative']['summary']}")
         for column, r in result["repairs"].items():
@@ -161,12 +169,12 @@ def run_strings(args, options: dict) -> int:
 
 
 def run(args) -> int:
-    strings = from_args(args, STRINGS)
-    if strings["matching"] == "strings":
-        return run_strings(args, strings)
-    if strings["script"] is not None or strings["word_overlap"]:
+    strings = record_of(args, GeneratedOptions)
+    if strings.matching == "strings":
+        return run_strings(args)
+    if strings.script is not None or strings.word_overlap:
         # as nerspan.score refuses them: they are string matching's
-        raise UsageError(f"{'--script universalner' if strings['script'] else '--word-overlap'} "
+        raise UsageError(f"{'--script universalner' if strings.script else '--word-overlap'} "
                          "applies to --matching strings: add --matching strings")
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place

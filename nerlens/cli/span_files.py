@@ -8,35 +8,17 @@ carry only their spans: the words are the gold file's.
 from __future__ import annotations
 
 from nerspan import get_scheme, read_span_jsonl
-from nerspan.options import OFFSETS
 from nerspan.reading.systems import named_files, span_files
 
 from .common import UsageError, check_file, prediction_paths
-from .options import SPANS, from_args
-
-
-def add_span_arguments(parser) -> None:
-    parser.add_argument("--jsonl", action="store_true",
-                        help="GOLD and PRED are JSON Lines span files: one object per "
-                             "sentence or document with \"spans\" and \"tokens\" or \"text\"")
-    parser.add_argument("--inclusive-end", action="store_true",
-                        help="--jsonl token spans have inclusive ends (nervaluate's layout)")
-    parser.add_argument("--snap", action="store_true",
-                        help="widen --jsonl character spans to the tokens they touch "
-                             "(each one is counted in repairs) instead of failing")
-    parser.add_argument("--offsets", choices=OFFSETS, default=None,
-                        help="what start and end of --jsonl spans written [start, end, "
-                             "LABEL] or {\"label\", \"start\", \"end\"} count: tokens, or "
-                             "chars of the line's \"text\" (spaCy, doccano, Label Studio, "
-                             "GLiNER); default: tokens, or chars when a span reaches past "
-                             "its line's words, and an error when both fit")
+from .options import given
 
 
 def refuse_span_flags(args) -> None:
     """--inclusive-end, --snap and --offsets say how --jsonl spans are read: given for
     other files, they would be ignored in silence."""
-    flags = [f"--{option.replace('_', '-')}" for option, value in from_args(args, SPANS).items()
-             if value not in (None, False)]
+    flags = [f"--{option.replace('_', '-')}" for option in ("inclusive_end", "snap", "offsets")
+             if given(args, option) not in (None, False)]
     if flags:
         raise UsageError(f"{', '.join(flags)} read{'s' if len(flags) == 1 else ''} --jsonl "
                          "span files: add --jsonl if GOLD and PRED are such files, else "

@@ -2,23 +2,24 @@
 gold lacks) that look wrong, ranked with their evidence (``nerspan.audit.suspects``)."""
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 
 from nerspan import Evaluation
 from nerspan.audit import EVIDENCE, evidence_text, suspects
 from nerspan.errors import counted
+from nerspan.records import Record, option
 
 from .audit_inputs import sentence_documents
-from .common import UsageError, non_negative_int, print_json
+from .common import UsageError, print_json
+from .flags import add_flags, whole_number
 from .inputs import add_input_arguments, add_train_arguments, load_systems, load_training
-from .options import comma_list
 
 CONTEXT = 6   # words shown on each side of a suspect in the text view
 
 
 def evidence_list(text: str) -> tuple:
     """--evidence: comma-separated parts of ``EVIDENCE``."""
-    parts = tuple(comma_list(text) or ())
+    parts = tuple(part.strip() for part in text.split(",") if part.strip())
     unknown = [part for part in parts if part not in EVIDENCE]
     if unknown or not parts:
         raise UsageError(f"--evidence: parts among {', '.join(EVIDENCE)}, comma-separated; "
@@ -26,27 +27,32 @@ def evidence_list(text: str) -> tuple:
     return parts
 
 
-def positive_int(text: str) -> int:
-    """argparse type of --min-systems: a whole number >= 1."""
-    value = non_negative_int(text)
+def at_least_one(text: str) -> int:
+    """--min-systems: a whole number >= 1."""
+    value = whole_number(text)
     if value < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more, not 0")
+        raise ValueError("must be 1 or more, not 0")
     return value
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The command's own flags: ``nerspan.audit.suspects``' options."""
+
+    min_systems: int = option(2, "systems that must predict a span gold lacks for it to be a "
+                              "candidate (default 2; at most the number of systems)",
+                              parse=at_least_one, metavar="N")
+    listed: int = option(100, "suspects listed (default 100; those with a score above 0)",
+                         parse=whole_number, metavar="N")
+    evidence: str = option(",".join(EVIDENCE), "the parts of the evidence the score sums: "
+                           f"{', '.join(EVIDENCE)} (default: all)", metavar="PART,...")
 
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_train_arguments(parser, required=False,
-                        help_text="training column file: its labels of the same texts are "
-                                  "evidence too")
-    parser.add_argument("--min-systems", type=positive_int, default=2, metavar="N",
-                        help="systems that must predict a span gold lacks for it to be a "
-                             "candidate (default 2; at most the number of systems)")
-    parser.add_argument("--listed", type=non_negative_int, default=100, metavar="N",
-                        help="suspects listed (default 100; those with a score above 0)")
-    parser.add_argument("--evidence", default=",".join(EVIDENCE), metavar="PART,...",
-                        help="the parts of the evidence the score sums: "
-                             f"{', '.join(EVIDENCE)} (default: all)")
+                        note="(its labels of the same texts are evidence too)")
+    add_flags(parser, Flags)
 
 
 def in_sentence(words: list, start: int, end: int, context: int = CONTEXT) -> str:

@@ -9,19 +9,21 @@ scored, which the output says inflates its F1, and by how much.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import nerspan
-from nerspan import read_span_jsonl
+from nerspan import InputOptions, read_span_jsonl
 from nerspan.errors import counted
+from nerspan.records import FileOptions, Record, switch
 from nerspan.result import entity_row
 
 from nerlens.demo import demo_gold, demo_scored
 from nerspan.reading.systems import read_gold, span_errors_located, span_files
 
-from .common import (FORMAT_HELP, MODE_HELP, UsageError, check_file, encoding_name,
-                     format_table, note, print_json)
-from .inputs import refuse_files_with_demo, system_options
+from .common import UsageError, check_file, format_table, note, print_json
+from .flags import DECODING, Shared, add_flags
+from .inputs import SPAN_FILES, refuse_files_with_demo, system_options
 from .options import given, inputs_of
-from .span_files import add_span_arguments
 
 # Where the text view shows the scores besides the chosen point: what a fixed cut keeps.
 DEFAULT_THRESHOLD = 0.5
@@ -38,28 +40,22 @@ def add_arguments(parser) -> None:
                              "predictions, read as GOLD and PRED) and apply them to "
                              "GOLD PRED; default: chosen on GOLD PRED itself, which "
                              "inflates its F1 (the output says by how much)")
-    parser.add_argument("--per-type", action="store_true",
-                        help="one threshold per entity type (chosen where that type's F1 "
-                             "is highest), and the per-type curve summary in the text view")
-    parser.add_argument("--demo", action="store_true",
-                        help="sweep the embedded demo: a CRF's scored mentions on the "
-                             "WNUT-17 test split")
-    parser.add_argument("--scheme", default="IOB2", help="GOLD's tag scheme (default IOB2)")
-    parser.add_argument("--mode", default="lenient", choices=("lenient", "strict"),
-                        help=MODE_HELP)
-    parser.add_argument("--format", default="table", choices=("table", "json"),
-                        help=FORMAT_HELP)
-    parser.add_argument("--gold-tag-column", type=int, default=None, metavar="INDEX",
-                        help="position of GOLD's tag column, 0-based (default: last)")
-    parser.add_argument("--token-column", type=int, default=0,
-                        help="token column of GOLD (default 0)")
-    parser.add_argument("--comment-prefix", default=None,
-                        help="skip lines of GOLD starting with this before a sentence")
-    parser.add_argument("--encoding", default="utf-8", type=encoding_name,
-                        help="text encoding of every input file (default utf-8)")
-    parser.add_argument("--missing-tag", default=None, metavar="TAG",
-                        help="read a GOLD row without its tag as this tag; counted on stderr")
-    add_span_arguments(parser)
+    add_flags(parser, Flags)
+    add_flags(parser, Shared, DECODING)
+    add_flags(parser, FileOptions, ("gold_tag_column", "token_column", "comment_prefix",
+                                    "encoding", "missing_tag"))
+    add_flags(parser, InputOptions, SPAN_FILES)
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The command's own flags."""
+
+    per_type: bool = switch(False, "one threshold per entity type (chosen where that type's "
+                            "F1 is highest), and the per-type curve summary in the text "
+                            "view")
+    demo: bool = switch(False, "sweep the embedded demo: a CRF's scored mentions on the "
+                        "WNUT-17 test split")
 
 
 def read_sweep(args, gold_path: str, pred_path: str, **dial) -> nerspan.sweeps.Sweep:

@@ -7,14 +7,16 @@ import argparse
 import contextlib
 import os
 import shlex
+from dataclasses import dataclass
 
 from nerspan.encodings import UnwritableMentionError
 from nerspan.schemes import get_scheme
 from nerspan.errors import InvalidTagError
+from nerspan.records import FileOptions, Record, TypeOptions, option
 from nerspan.validation import InvalidTransitionError
 
-from .common import UsageError, add_type_arguments, check_file, encoding_name
-from .options import TAG_FILES, from_args
+from .common import UsageError, check_file
+from .flags import add_flags
 
 
 def add_file_arguments(parser, files: str = "one") -> None:
@@ -27,19 +29,21 @@ def add_file_arguments(parser, files: str = "one") -> None:
     else:
         parser.add_argument("files", metavar="FILE", nargs="+" if files == "several" else 1,
                             help="column file(s), token first and tag last")
-    parser.add_argument("--tag-column", type=int, default=None, metavar="INDEX",
-                        help="position of the tag column, 0-based, negative from the end "
-                             "(default: the last; validate names another column of tags "
-                             "of the same types)")
-    parser.add_argument("--token-column", type=int, default=0, metavar="INDEX",
-                        help="position of the token column (default 0, the first)")
-    parser.add_argument("--comment-prefix", default=None,
-                        help="skip lines starting with this (e.g. '#') before a sentence")
-    parser.add_argument("--encoding", default="utf-8", type=encoding_name,
-                        help="text encoding of the files (default utf-8; a BOM is dropped)")
-    parser.add_argument("--format", default="table", choices=("table", "json"),
-                        help="table: lines to read (default); json: the whole result")
-    add_type_arguments(parser)
+    add_flags(parser, Flags)
+    add_flags(parser, FileOptions, ("token_column", "comment_prefix", "encoding"))
+    add_flags(parser, TypeOptions)
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The file tools' own flags."""
+
+    tag_column: int | None = option(None, "position of the tag column, 0-based, negative from "
+                                    "the end (default: the last; validate names another "
+                                    "column of tags of the same types)", parse=int,
+                                    metavar="INDEX")
+    format: str = option("table", "table: lines to read (default); json: the whole result",
+                         choices=("table", "json"))
 
 
 def add_scheme_argument(parser, flag: str = "--scheme", dest: str | None = None,
@@ -68,8 +72,9 @@ def scheme_name(text: str) -> str:
 
 
 def file_options(args) -> dict:
-    """The ``nerspan.tagfiles.TagFile`` options of the reading flags (``options.FLAGS``)."""
-    return from_args(args, TAG_FILES)
+    """The ``nerspan.tagfiles.TagFile`` options of the reading flags."""
+    return {name: vars(args)[name] for name in ("comment_prefix", "encoding", "token_column",
+                                                "tag_column")}
 
 
 def input_files(args) -> list[str]:

@@ -1,0 +1,118 @@
+"""One command for every metric family: ``nerlens FAMILY GOLD [PRED ...]`` reads gold and
+the systems, scores each system with the family (``Family.score`` on one
+``nerspan.Evaluation``), and prints the result dicts as JSON or, as text, the family's
+section of the report (``Family.section``: the blocks the report draws, here for a
+terminal). The flags are the family's option record (``Family.options``) and the reading
+flags; what a command adds beyond that (hardeval's k-fold, domains and corpus statistics,
+buckets over datasets, faireval's span files, plots and CSV) is its own module's, which
+calls these.
+"""
+from __future__ import annotations
+
+from nerspan import Evaluation
+from nerspan.blocks import Heading, Table
+from nerspan.family import Family, ReportView
+from nerspan.fbeta import fbeta_key
+
+from nerlens.families import get_family
+from nerlens.report import blocks
+
+from .common import UsageError, confusion_text, print_json, with_confusion
+from .flags import Shared, add_flags, record_of
+from .inputs import (add_input_arguments, add_train_arguments, load_systems,
+                     load_systems_with_tokens, load_training)
+from .options import given
+
+
+def add_family_arguments(parser, name: str, *, train_required: bool = True,
+                         train_note: str | None = None, parse: dict | None = None,
+                         skip: tuple = ()) -> Family:
+    """GOLD [PRED ...] and how they are read, --train (a family that needs it), the
+    family's options (its record's fields but ``skip``), the report settings it reads
+    (``Family.settings``), --confusion and, where it has F1, --beta."""
+    family = get_family(name)
+    add_input_arguments(parser)
+    if family.needs_train:
+        add_train_arguments(parser, required=train_required, note=train_note)
+    add_flags(parser, family.options, tuple(n for n in family.options.names() if n not in skip),
+              parse=parse)
+    shared = ("beta",) if family.same_as_entity else ()
+    add_flags(parser, Shared, shared + ("confusion",) + tuple(
+        n for n in family.settings if n in Shared.names()))
+    parser.set_defaults(family=name)
+    return family
+
+
+def settings_of(args, family: Family) -> dict:
+    """The report settings the family reads (``Family.settings``), checked by it."""
+    out = {}
+    for name, check in family.settings.items():
+        try:
+            out[name] = check(given(args, name))
+        except ValueError as error:
+            raise UsageError(f"--{name.replace('_', '-')}: {error}") from None
+    return out
+
+
+def read_inputs(args, family: Family, train=None):
+    """The corpus (gold and one column per system), its systems and the training index
+    (``train``, or --train's when the family needs it)."""
+    if family.needs_train and train is None:
+        if not given(args, "train"):
+            raise UsageError("give --train FILE (the training set the subsets are made of)")
+        train = load_training(args)
+    corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
+    return corpus, systems, train
+
+
+def score_systems(args, family: Family, corpus, systems, train=None, options=None,
+                  **keywords) -> tuple[Evaluation, dict]:
+    """The evaluation (gold decoded once) and system -> the family's result dict (F-beta
+    of --beta, the entity confusion matrix with --confusion); ``options``: the family's
+    record (default: its flags'); ``keywords``: what the command gives its ``score``."""
+    evaluation = Evaluation(corpus, args.scheme, args.mode, train)
+    options = record_of(args, family.options) if options is None else options
+    beta = given(args, "beta", 1.0)
+    return evaluation, {name: with_confusion(
+        family.score(evaluation, name, options=options, **keywords).to_dict(beta=beta),
+        evaluation, name, args.confusion) for name in systems}
+
+
+def section_text(family: Family, results: dict, analyses: dict | None = None) -> str:
+    """The family's section of the report (its blocks) for a terminal, after the entity
+    scores its results restate (F-beta too with --beta)."""
+    view = ReportView(family.name, tuple(results), results, analyses=analyses or {},
+                      drawn=tuple(results), info={})
+    return blocks.text(entity_blocks(results) + tuple(family.section(view)))
+
+
+# the entity scores a family's result may restate (nerspan's), shown before its section
+ENTITY_SCORES = ("precision", "recall", "f1")
+
+
+def entity_blocks(results: dict) -> tuple:
+    """One row per system of the entity scores the family's result restates, when it
+    holds them all (and F-beta with --beta)."""
+    first = next(iter(results.values()))
+    if not all(key in first for key in ENTITY_SCORES):
+        return ()
+    keys = list(ENTITY_SCORES)
+    beta = first.get("options", {}).get("beta", 1.0)
+    keys += [fbeta_key(beta)] if beta != 1 and fbeta_key(beta) in first else []
+    return (Heading("Entity scores (%)"),
+            Table(["system", *keys], [[name] + [r[k] for k in keys]
+                                      for name, r in results.items()]))
+
+
+def print_scores(args, results: dict, text: str, extra: dict | None = None) -> int:
+    """--format json: one system's result dict (several: by name; ``extra``: beside them
+    under ``results``); else ``text`` and the --confusion matrices."""
+    if args.format == "json":
+        body = next(iter(results.values())) if len(results) == 1 else results
+        print_json({"results": results, **extra} if extra else body)
+        return 0
+    print(text)
+    matrices = confusion_text(results)
+    if matrices:
+        print(f"\n{matrices}")
+    return 0

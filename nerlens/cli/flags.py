@@ -1,0 +1,202 @@
+"""Flags made of option records: ``add_flags(parser, Record)`` adds a record's fields
+(``nerspan.records``: each with its doc, parse, check and flag) as flags, so that an option
+is declared once, as a field, and reaches the API, the evaluate modules and here.
+
+The library's records give the input flags (``nerspan.InputOptions`` and its parts) and each
+family's (``Family.options``); the flags a command reads for itself are fields of records
+of the command line (``Shared`` here, one record per command beside its ``run``). A flag's
+text is read by its field's ``parse`` and ``check`` as argparse reads it, so a bad value is
+a usage error naming the flag; ``record_of(args, Record)`` gives the record of the flags
+parsed. A flag 0.2 renamed (``OLD_FLAGS``) is added with the flag that replaced it, and is
+a usage error naming it.
+
+>>> import argparse
+>>> from nerspan.records import TypeOptions
+>>> parser = argparse.ArgumentParser()
+>>> add_flags(parser, TypeOptions)
+>>> args = parser.parse_args(["--type-map", "PERSON=PER"])
+>>> record_of(args, TypeOptions).type_map
+{'PERSON': 'PER'}
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from nerspan.fbeta import check_beta
+from nerspan.options import PAIRINGS
+from nerspan.records import Record, option, switch
+
+from .common import MovedFlag, UsageError
+
+# The flags 0.2 renamed, by the option of the flag that replaced them: (old spelling, new
+# spelling, the old one's value when it took none; None: it took the new one's value).
+OLD_FLAGS = {
+    "type_map": (("--map-types", "--type-map", None),),
+    "gold_tag_column": (("--gold-column", "--gold-tag-column", None),),
+    "pred_tag_column": (("--pred-column", "--pred-tag-column", None),),
+    "word_overlap": (("--partial", "--word-overlap", True),),
+    "case_sensitive": (("--case-insensitive", "--no-case-sensitive", False),),
+    "return_mentions": (("--mentions", "--return-mentions", True),),
+    "strict_diff": (("--strict", "--strict-diff", True),),
+    "return_hard_tokens": (("--tokens", "--hard-tokens", True),),
+    "n_buckets": (("--buckets", "--n-buckets", None),),
+    "fold_seed": (("--seed", "--fold-seed", None),),
+    "manifest": (("--domains", "--manifest", None), ("--datasets", "--manifest", None)),
+}
+
+
+# flag values of 0.1 whose meaning has a flag of its own since 0.2
+MOVED_VALUES = {**{("matching", value): f"--pairing {value}" for value in PAIRINGS},
+                ("compat", "universalner"): "--script universalner"}
+
+
+def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None = None,
+              parse: dict | None = None, required: tuple = ()) -> None:
+    """The fields of ``record`` that have a flag (``only`` those named) as ``parser``'s
+    flags: the flag's name as ``dest``, its default, its doc as help (with ``notes``'
+    words for this command), its text read by its ``parse`` (or ``parse``'s for this
+    command); a bool field is a switch (``--no-x`` too when it is on by
+    default or a family's). ``required``: the names the command needs."""
+    notes, parse = notes or {}, parse or {}
+    for opt in record.options():
+        if opt.flag is None or (only is not None and opt.name not in only):
+            continue
+        settings = dict(dest=dest(opt), default=opt.default,
+                        help=" ".join(filter(None, (opt.doc, notes.get(opt.name)))))
+        if opt.parse is None:
+            negatable = opt.default or record.describes in FAMILY_RECORDS
+            settings["action"] = argparse.BooleanOptionalAction if negatable else "store_true"
+        else:
+            # a value 0.1 moved to another flag is read, and refused naming it (check_values)
+            choices = [c for c in opt.choices if c is not None] + moved_values(opt.name)
+            settings.update(type=reader(opt, parse.get(opt.name, opt.parse)),
+                            choices=choices or None, metavar=opt.metavar,
+                            required=opt.name in required)
+        parser.add_argument(opt.flag, **settings)
+        for old, new, value in OLD_FLAGS.get(opt.name, ()):
+            if old not in parser._option_string_actions:
+                add_alias(parser, old, new, dest(opt), const=value)
+
+
+# the kinds of records (``Record.describes``) of the families: their switches take --no-x
+FAMILY_RECORDS = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
+
+
+def add_alias(parser, old: str, new: str, dest: str, const=None) -> None:
+    """``old``, a flag 0.2 renamed: given, a usage error naming ``new``."""
+    parser.add_argument(old, dest=dest, action=MovedFlag, new=new, const=const,
+                        default=argparse.SUPPRESS)
+
+
+def moved_values(name: str) -> list:
+    """The values of 0.1 of the option ``name`` that moved to another flag."""
+    return [value for option, value in MOVED_VALUES if option == name]
+
+
+def reader(opt, parse):
+    """argparse type of a field's flag: its text read by ``parse`` (a bad text a usage
+    error naming the flag; the value is checked by the field's ``check`` when the record
+    is built); a value 0.2 moved to another flag is kept for ``options.check_values``,
+    which names that flag."""
+    def read(text: str):
+        if text in moved_values(opt.name):
+            return text
+        try:
+            return parse(text)
+        except (ValueError, TypeError, UsageError) as error:
+            raise argparse.ArgumentTypeError(NOT_READ.get(parse, str(error)).format(text))
+    read.__name__ = opt.name   # argparse names it in "invalid ... value"
+    return read
+
+
+# what a flag's text that Python's own readers refuse is not
+NOT_READ = {int: "expected a whole number, not {!r}", float: "expected a number, not {!r}"}
+
+
+def dest(opt) -> str:
+    """Where argparse keeps a field's flag: the flag's name (the field's, unless the
+    record names another flag: ``--hard-tokens`` for ``return_hard_tokens``)."""
+    return opt.flag[2:].replace("-", "_")
+
+
+def flag_values(args, record) -> dict:
+    """Option name -> value of each field of ``record`` the command has a flag for."""
+    return {opt.name: getattr(args, dest(opt)) for opt in record.options()
+            if opt.flag is not None and hasattr(args, dest(opt))}
+
+
+def record_of(args, record, **fixed):
+    """The ``record`` (a ``nerspan.records.Record`` class) of the flags parsed in
+    ``args``: each field the command has a flag for, at its value (``fixed``: values the
+    command read itself); a field at its default is not given."""
+    return record(**{**flag_values(args, record), **fixed})
+
+
+def positive_beta(text: str) -> float:
+    """--beta's text: a number > 0 within ``nerspan.fbeta.BETA_RANGE``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"beta must be a number > 0, not {text!r}") from None
+    return check_beta(value)
+
+
+def whole_number(text: str) -> int:
+    """A whole number >= 0 (``--bootstrap -5`` is a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise ValueError(f"must be 0 or more, not {value}")
+    return value
+
+
+def share(text: str) -> float:
+    """A fraction in [0, 1) (--min-share)."""
+    value = float(text)
+    if not 0 <= value < 1:
+        raise ValueError(f"must be in [0, 1), not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Shared(Record):
+    """The flags several commands read for themselves (no library record holds them)."""
+
+    scheme: str = option("IOB2", "tag scheme: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, "
+                         "BILOU, IO (default IOB2)")
+    mode: str = option("lenient", "lenient = conlleval.pl's chunk rules (default); strict = "
+                       "seqeval's strict mode", choices=("lenient", "strict"))
+    format: str = option("table", "table (default): text for the terminal; json: the whole "
+                         "result as JSON", choices=("table", "json"))
+    train: str | None = option(None, "training column file (token first, tag last)",
+                               metavar="FILE")
+    beta: float = option(1.0, "also report F-beta beside every F1, as seqeval's beta (a "
+                         "number between 1e-150 and 1e150; keys f2, f0.5, ...; default 1 "
+                         "adds nothing)", parse=positive_beta, metavar="B")
+    confusion: bool = switch(False, "add the entity confusion matrix (gold type x predicted "
+                             "type over identical spans; O: missed, spurious) and the "
+                             "boundary errors per type apart (JSON: confusion, "
+                             "boundary_errors)")
+    manifest: str | None = option(None, "a JSON manifest of datasets (name -> train, gold, "
+                                  "predictions)", metavar="FILE")
+    baseline: str | None = option(None, "the system the others are compared with (default: "
+                                  "the first)")
+    min_share: float = option(0.0, "leave tough-mention subsets holding less than this share "
+                              "of the gold mentions out of the recall table (the paper: "
+                              "0.01); JSON keeps every number", parse=float,
+                              metavar="FRACTION")
+    plot: str | None = option(None, "write the charts to DIR", metavar="DIR")
+    plot_format: str = option("png", "image format of the --plot charts (default png)",
+                              choices=("png", "svg"))
+    bootstrap: int = option(1000, "bootstrap samples for the intervals (0 = none; default "
+                            "1000)", parse=whole_number, metavar="N")
+    seed: int = option(0, "seed of the bootstrap resampling (default 0)", parse=whole_number)
+
+    describes = "command-line"
+
+
+# the flags of every command that reads GOLD [PRED ...]
+DECODING = ("scheme", "mode", "format")
