@@ -35,7 +35,7 @@ class Flags(Record):
     kfold: int | None = option(None, "identify the subsets by K-fold cross-validation over "
                                "GOLD (each fold against the other K-1 folds; no --train)",
                                parse=int, metavar="K")
-    fold_seed: int = option(0, "seed of the --kfold sentence shuffle (default 0)", parse=int)
+    fold_seed: int = option(0, "seed of the --kfold fold of each sentence, drawn from it and the sentence id (default 0)", parse=int)
     top: int = option(10, "tokens per subset with --hard-tokens (default 10)", parse=int,
                       metavar="N")
     corpus_stats: bool = switch(
