@@ -198,7 +198,8 @@ def zeta_text(zeta: float | None) -> str | None:
 
 
 def self_diagnosis(result, attributes=None) -> dict:
-    """Attribute -> best and worst bucket (name, interval, F1) and ``gap`` = best - worst."""
+    """Attribute -> best and worst bucket (name, interval, F1) and ``gap`` = best - worst;
+    of buckets of equal F1, the first in the attribute's order (the report's table too)."""
     data = _as_dict(result)
     out = {}
     for attribute in attributes or list(data["buckets"]):

@@ -212,13 +212,13 @@ def _diagnosis_blocks(view) -> list:
     the systems' histograms."""
     results, diagnoses = view.results, []
     for system, result in results.items():
-        for attribute, buckets in result["buckets"].items():
-            scored = [(b["f1"], b["name"]) for b in buckets if b["f1"] is not None]
-            if len(scored) >= 2:
-                (worst, worst_name), (best, best_name) = min(scored), max(scored)
+        for attribute, row in analysis.self_diagnosis(result).items():
+            scored = [b for b in result["buckets"][attribute] if b["f1"] is not None]
+            if len(scored) >= 2:  # one scored bucket has no best and worst
                 tokens = ", token F1" if analysis.unit(result, attribute) == TOKEN else ""
-                diagnoses.append([system, attribute_name(attribute) + tokens, str(best_name),
-                                  best, str(worst_name), worst, best - worst])
+                diagnoses.append([system, attribute_name(attribute) + tokens,
+                                  str(row["best"]), row["best_f1"], str(row["worst"]),
+                                  row["worst_f1"], row["gap"]])
     if not diagnoses:
         return []
     blocks = [Heading("Self-diagnosis: best and worst bucket"),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 import attribute_buckets as ab
 import nerspan
 from attribute_buckets import analysis
+from attribute_buckets import report as buckets_report
 from attribute_buckets.discrete import Category
 from attribute_buckets.bucketing import (assign, bucket_names, equal_count, equal_width,
                                          equal_width_buckets, reference_buckets,
@@ -630,3 +632,17 @@ def test_sentence_order_does_not_change_the_result():
     shuffled = ab.score([refs[i] for i in order], [preds[i] for i in order],
                         tokens=[tokens[i] for i in order], train=train).to_dict()
     assert shuffled == as_given
+
+
+def test_the_report_and_the_library_name_one_best_bucket_when_f1_ties():
+    """Buckets of equal F1: the report's self-diagnosis table and
+    ``analysis.self_diagnosis`` both name the first in the attribute's order."""
+    buckets = [{"name": "S", "f1": 0.2}, {"name": "L", "f1": 0.9}, {"name": "XL", "f1": 0.9},
+               {"name": "M", "f1": 0.2}]
+    result = {"buckets": {"eLen": buckets}, "attributes": {"eLen": {"unit": "mention"}}}
+    row = analysis.self_diagnosis(result)["eLen"]
+    assert (row["best"], row["worst"]) == ("L", "S")
+    view = SimpleNamespace(results={"tagger": result}, figures={})
+    table = next(block for block in buckets_report._diagnosis_blocks(view)
+                 if hasattr(block, "blocks")).blocks[0]
+    assert [r[2] for r in table.rows] == ["L"] and [r[4] for r in table.rows] == ["S"]
