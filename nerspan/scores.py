@@ -16,17 +16,28 @@ def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     Mentions of one flat column never overlap, so at most one gold span starts at a
     position: a table of the gold span starting at each position (-1 where none does)
     pairs every prediction with its candidate in one look-up (half the time of a binary
-    search), then end and type must agree.
+    search), then end and type must agree. Spans that nest or overlap (span lists, layers)
+    are matched on their (start, end, type) keys instead.
     """
     gold_ok = np.zeros(len(gold), dtype=bool)
     pred_ok = np.zeros(len(pred), dtype=bool)
-    if len(gold) and len(pred):
-        gold_at = np.full(int(gold.offsets[-1]), -1, dtype=np.int32)
-        gold_at[gold.start] = np.arange(len(gold), dtype=np.int32)
-        index = gold_at[pred.start]  # -1 reads the last gold span: masked out below
-        pred_ok = (index >= 0) & (gold.end[index] == pred.end) & (gold.type[index] == pred.type)
-        gold_ok[index[pred_ok]] = True
+    if not (len(gold) and len(pred)):
+        return gold_ok, pred_ok
+    if not (is_flat(gold) and is_flat(pred)):
+        n_positions = int(gold.offsets[-1])
+        gold_key, pred_key = gold.key(n_positions), pred.key(n_positions)
+        return np.isin(gold_key, pred_key), np.isin(pred_key, gold_key)
+    gold_at = np.full(int(gold.offsets[-1]), -1, dtype=np.int32)
+    gold_at[gold.start] = np.arange(len(gold), dtype=np.int32)
+    index = gold_at[pred.start]  # -1 reads the last gold span: masked out below
+    pred_ok = (index >= 0) & (gold.end[index] == pred.end) & (gold.type[index] == pred.type)
+    gold_ok[index[pred_ok]] = True
     return gold_ok, pred_ok
+
+
+def is_flat(spans: Spans) -> bool:
+    """No two spans share a token (spans sorted by start, as decoding gives them)."""
+    return bool(np.all(spans.start[1:] >= spans.end[:-1]))
 
 
 def safe_divide(numerator, denominator, zero_division: float = 0.0):
