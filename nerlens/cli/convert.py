@@ -3,16 +3,11 @@ convert; a clear error where the target cannot keep them apart (IO), unless ``--
 (then merged as seqscore merges them, and counted)."""
 from __future__ import annotations
 
-import sys
-
 from nerspan.encodings import convert
 from nerspan.errors import counted
-from nerspan.type_processing import process_retagged
 
-from .options import type_processing
-from .repair import print_changes
-from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
-                        check_in_out, file_options)
+from .common import note
+from .tag_files import add_file_arguments, add_repair_argument, add_scheme_argument, rewrite
 
 
 def add_arguments(parser) -> None:
@@ -27,17 +22,11 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    processing = type_processing(args)
-    source, out = check_in_out(args)
-    with command_hints(args, args.from_scheme):
-        converted = convert(source, args.from_scheme, args.to_scheme, repair=args.repair,
-                            lossy=args.lossy, **file_options(args))
-    converted = process_retagged(converted, processing)
-    converted.write(out)
-    print_changes(converted, args.format, out)
+    converted = rewrite(args, args.from_scheme, lambda source, **reading: convert(
+        source, args.from_scheme, args.to_scheme, repair=args.repair, lossy=args.lossy,
+        **reading))
     merged = converted.counts.get("merged_pairs")
     if merged:
-        print(f"note: {counted(merged, 'pair')} of adjacent mentions of one type merged "
-              f"({converted.scheme} writes each pair as one mention; --lossy)",
-              file=sys.stderr)
+        note(f"{counted(merged, 'pair')} of adjacent mentions of one type merged "
+             f"({converted.scheme} writes each pair as one mention; --lossy)")
     return 0

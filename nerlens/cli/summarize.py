@@ -5,22 +5,16 @@ from __future__ import annotations
 from nerspan.counts import summarize
 
 from .common import format_table, print_json
-from .options import type_processing
-from .tag_files import (command_hints, add_file_arguments, add_repair_argument, add_scheme_argument,
-                        file_options, input_files)
+from .tag_files import add_tool_arguments, input_files, run_tool
 
 
 def add_arguments(parser) -> None:
-    add_file_arguments(parser, files="several")
-    add_scheme_argument(parser)
-    add_repair_argument(parser)
+    add_tool_arguments(parser)
 
 
 def run(args) -> int:
     paths = input_files(args)
-    with command_hints(args, args.scheme):
-        summary = summarize(paths if len(paths) > 1 else paths[0], args.scheme,
-                            repair=args.repair, types=type_processing(args), **file_options(args))
+    summary = run_tool(args, summarize, paths if len(paths) > 1 else paths[0])
     if args.format == "json":
         print_json(summary)
         return 0

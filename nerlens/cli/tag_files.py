@@ -1,22 +1,43 @@
-"""What the file tools share (validate, repair, convert, count, summarize): how a tag
-file is read, the type flags, and the output format. The work is ``nerspan``'s
-(``validation``, ``encodings``, ``counts``); these commands read flags and print."""
+"""The skeleton of the file tools (validate, repair, convert, count, summarize): their
+FILE... or IN OUT and how a tag file is read, the type flags, --scheme and --repair, the
+run of a tool (``run_tool``: count, summarize) or of a rewrite (``rewrite``: repair,
+convert), the library's errors in the command's terms and the output format. The work is
+``nerspan``'s (``validation``, ``encodings``, ``counts``); these commands read flags and
+print."""
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
 import shlex
+import sys
 from dataclasses import dataclass
 
 from nerspan.encodings import UnwritableMentionError
 from nerspan.schemes import get_scheme
-from nerspan.errors import InvalidTagError
+from nerspan.errors import InvalidTagError, counted
 from nerspan.records import FileOptions, Record, TypeOptions, option
+from nerspan.type_processing import process_retagged
 from nerspan.validation import InvalidTransitionError
 
-from .common import UsageError, check_file
+from .common import UsageError, check_file, print_json
 from .flags import add_flags
+from .options import type_processing
+
+# What a ``Retagged`` counts, in words: the type counts are of mentions, not of types
+COUNT_NOUNS = {"invalid_transitions": ("invalid transition",),
+               "changed_tags": ("changed tag",), "chunks": ("chunk",),
+               "discarded_chunks": ("discarded chunk",), "merged_pairs": ("merged pair",),
+               "types_mapped": ("mention retyped", "mentions retyped"),
+               "types_removed": ("mention removed", "mentions removed")}
+
+
+def add_tool_arguments(parser, files: str = "several", repair: bool = True) -> None:
+    """A tool's files (``add_file_arguments``), --scheme and (``repair``) --repair."""
+    add_file_arguments(parser, files)
+    add_scheme_argument(parser)
+    if repair:
+        add_repair_argument(parser)
 
 
 def add_file_arguments(parser, files: str = "one") -> None:
@@ -111,3 +132,33 @@ def command_hints(args, scheme: str):
             f"{path}:{error.line}: {problem}. List them with: nerlens validate {shlex.quote(path)} "
             f"--scheme {scheme}; or read them repaired: --repair conlleval (as conlleval.pl "
             "reads them) or --repair discard (drop the mentions written invalidly)") from None
+
+
+def run_tool(args, tool, source):
+    """``tool`` (``nerspan.counts``' count or summarize) of ``source`` (the FILEs) with
+    --scheme, --repair, the type flags and the reading flags."""
+    with command_hints(args, args.scheme):
+        return tool(source, args.scheme, repair=args.repair, types=type_processing(args),
+                    **file_options(args))
+
+
+def rewrite(args, scheme: str, retag):
+    """IN rewritten by ``retag(IN, **reading options)`` (``nerspan.encodings``' repair or
+    convert; ``scheme``: IN's), its types processed, written to OUT, its changes
+    printed; the ``Retagged`` written."""
+    processing = type_processing(args)
+    source, out = check_in_out(args)
+    with command_hints(args, scheme):
+        fixed = retag(source, **file_options(args))
+    fixed = process_retagged(fixed, processing)
+    fixed.write(out)
+    if args.format == "json":   # the whole ``Retagged.to_dict()`` and the file written
+        print_json({**fixed.to_dict(), "output": out})
+        return fixed
+    for change in fixed.changes:
+        token = f" (token {change.token!r})" if change.token is not None else ""
+        print(f"{change.path}:{change.line}: {change.tag} -> {change.repaired}{token}")
+    counts = ", ".join(counted(value, *COUNT_NOUNS.get(key, (key.replace("_", " "),)))
+                       for key, value in fixed.counts.items())
+    print(f"wrote {out} ({fixed.scheme}{'; ' + counts if counts else ''})", file=sys.stderr)
+    return fixed

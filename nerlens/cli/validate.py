@@ -9,13 +9,11 @@ from nerspan.validation import validate
 
 from .common import print_json
 from .options import type_processing
-from .tag_files import (add_file_arguments, add_scheme_argument, command_hints, file_options,
-                        input_files)
+from .tag_files import add_tool_arguments, command_hints, file_options, input_files
 
 
 def add_arguments(parser) -> None:
-    add_file_arguments(parser, files="several")
-    add_scheme_argument(parser)
+    add_tool_arguments(parser, repair=False)
 
 
 def run(args) -> int:
