@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import nerlens
 from nerlens.cli import main
-from nerlens.cli.experiment_inputs import declared_datasets
+from nerlens.cli.manifest import declared_datasets
 from nerlens.cli.common import UsageError
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerlens.report.page_kit import header_html
@@ -284,13 +284,17 @@ def test_declared_datasets_keeps_order():
     out = declared_datasets(declared, "t0")
     assert out == {"x": {"gold": "g1", "train": "t1",
                          "systems": {"s": ["1.txt", "2.txt"], "r": ["3.txt", "5.txt"]},
-                         "generated": {}},
+                         "generated": {}, "scored": {}},
                    "y": {"gold": "g2", "train": "t0", "systems": {"s": ["4.txt"]},
-                         "generated": {}}}
+                         "generated": {}, "scored": {}}}
     # --pred-generated: runs of generated output, in the same order
     out = declared_datasets(declared + [("pred_generated", ["x:g=6.jsonl", "g=7.jsonl"])], "t0")
     assert out["x"]["generated"] == {"g": ["6.jsonl"]} and out["y"]["generated"] == {
         "g": ["7.jsonl"]}
+    # --pred-scored: runs of scored spans, the same way
+    out = declared_datasets(declared + [("pred_scored", ["c=8.jsonl", "x:c=9.jsonl"])], "t0")
+    assert out["x"]["scored"] == {"c": ["9.jsonl"]} and out["y"]["scored"] == {
+        "c": ["8.jsonl"]}
     with pytest.raises(UsageError):
         declared_datasets([("data", ["x"])], None)
 

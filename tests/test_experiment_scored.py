@@ -15,6 +15,7 @@ from scipy.stats import wilcoxon
 
 import nerlens
 import nerspan
+from nerlens.cli import main as nerlens_main
 
 GOLD = [["B-PER", "O", "B-LOC", "O", "B-LOC"], ["B-ORG", "O"], ["B-PER", "I-PER", "O"],
         ["O", "B-LOC"]]
@@ -161,3 +162,41 @@ def test_bad_scored_entries_name_the_dataset():
         nerlens.run_experiment({"d": {"gold": GOLD, "tokens": TOKENS,
                                       "scored": {"a": [[[(0, 1, "PER", 1.5)], [], [], []]]}}},
                                families=[], bootstrap=0, figures=False)
+
+
+def _column_file(path, sentences) -> str:
+    """A token-first column file of ``sentences`` (lists of (token, tag, ...) rows)."""
+    path.write_text("\n\n".join("\n".join(" ".join(row) for row in rows)
+                                for rows in sentences) + "\n")
+    return str(path)
+
+
+def test_the_command_line_takes_scored_runs_as_the_api_does(tmp_path, capsys):
+    """``nerlens report --data ... --pred-scored SYSTEM=FILE``: each file a run of
+    ``"scored"``; the average precision folded over runs is brute force's, and a system
+    given both ways is refused naming both flags."""
+    rng = random.Random(11)
+    runs = [scored_run(rng, 0.4) for _ in range(2)]
+    files = []
+    for k, run in enumerate(runs):
+        path = tmp_path / f"crf_{k}.jsonl"
+        path.write_text("".join(json.dumps({"spans": spans}) + "\n" for spans in run))
+        files.append(f"crf={path}")
+    rows = [list(zip(tokens, tags)) for tokens, tags in zip(TOKENS, GOLD)]
+    gold = _column_file(tmp_path / "gold.txt", rows)
+    pred = _column_file(tmp_path / "pred.txt", [[(t, g, g) for t, g in s] for s in rows])
+    out = tmp_path / "out"
+    assert nerlens_main(["report", "--data", "d", gold, gold, "--pred", f"tagger={pred}",
+                         "--pred-scored", *files, "--bootstrap", "0", "--output", str(out),
+                         "--no-progress"]) == 0
+    data = json.loads((out / "experiment.json").read_text())
+    values = [brute_average_precision(GOLD, run) for run in runs]
+    cell = data["aggregate"]["d"]["crf"]["average_precision"]
+    assert cell["n"] == 2
+    assert cell["mean"] == pytest.approx(statistics.mean(values))
+    assert data["runs"]["d"]["crf"] == ["crf#1", "crf#2"]
+    capsys.readouterr()
+    assert nerlens_main(["report", "--data", "d", gold, gold, "--pred", f"crf={pred}",
+                         "--pred-scored", files[0], "--output", str(out)]) == 2
+    assert "system 'crf' has runs of --pred and of --pred-scored on dataset 'd'" in \
+        capsys.readouterr().err

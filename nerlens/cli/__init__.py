@@ -5,9 +5,9 @@ the module that defines ``add_arguments(parser)`` and ``run(args)``. The module 
 imported when the command is named on the line (``Commands``), so that a command imports
 what it uses and no other command's code: ``nerlens score`` imports no family and
 nothing of the report (``benchmarks/bench_startup.py`` times it against seqscore).
-``common`` holds what every subcommand shares (errors, flags, output), ``inputs`` the
-reading of GOLD [PRED ...] and --train, ``span_files`` the --jsonl span files,
-``manifest`` and ``experiment_inputs`` the datasets of an experiment.
+``common`` holds what every subcommand shares (errors, flags, output), ``inputs`` every
+input of the command line (GOLD [PRED ...], --jsonl, --generated, --train, --gold-alt),
+``manifest`` the datasets of an experiment (--manifest, --data/--pred).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nerspan.audit import agreement
 
-from .audit_inputs import add_two_arguments, run_two
+from .inputs import add_two_arguments, run_two
 from .common import format_table
 
 

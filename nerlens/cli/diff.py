@@ -5,7 +5,7 @@ from __future__ import annotations
 from nerspan.audit import DIFF_KINDS, diff
 from nerspan.errors import counted
 
-from .audit_inputs import add_two_arguments, run_two
+from .inputs import add_two_arguments, run_two
 from .common import format_table
 
 # changes listed in the text view (the JSON lists every one)

@@ -18,9 +18,8 @@ from .common import (UsageError, check_file, fbeta_column, format_table, note, r
                      with_confusion)
 from .flags import Shared, add_flags, record_of
 from .family import add_family_arguments, print_scores, score_systems
-from .inputs import load_generated, load_systems
+from .inputs import load_generated, load_systems, read_span_files, refuse_span_flags
 from .options import given, inputs_of, weight_table
-from .span_files import read_span_files, refuse_span_flags
 
 
 @dataclass(frozen=True)

@@ -1,30 +1,51 @@
-"""GOLD [PRED ...] and --train for every subcommand: the flags that say how to read them,
-and the reading, through ``nerspan.reading.systems`` (the one loader behind the API and the CLI):
-column files, saved ``datasets`` folders and, with --jsonl, span files (``span_files``)."""
+"""Every input of the command line, read through ``nerspan.reading`` (the one reader behind
+the API and the CLI): GOLD [PRED ...] (column files, saved ``datasets`` folders, --jsonl
+span files), --generated output, --train, --gold-alt versions and the two annotations of
+``diff`` / ``agreement``; the flags that say how to read them. Nothing here decides what
+form a file is: the reader does.
+
+--jsonl: GOLD and PRED as JSON Lines span files, one object per line and sentence (or
+document): ``"spans"`` (token spans ``[start, end, "LABEL"]``, nervaluate dicts, or a
+pipeline's output dicts with character offsets) and, in the GOLD file, ``"tokens"``
+and/or ``"text"``; a PRED file's lines may carry only their spans.
+
+--generated FILE.jsonl: an LLM's output as a system, one JSON object per line and
+sentence with ``"response"`` and optionally ``"tokens"``/``"text"`` and ``"sentence"``,
+grounded in gold's words (``nerspan.reading.systems.add_generated``); how it is read are
+the fields of ``nerspan.records.GeneratedOptions`` made flags (the commands a value
+applies to are its row's in ``options.APPLIES_TO``).
+
+--gold-alt NAME=FILE: another version of the gold (a re-annotation, a corrected
+release), read as a PRED file is and scored against like the gold (``nerlens.report``'s
+``gold_alt_names``).
+"""
 from __future__ import annotations
 
-from pathlib import Path
+import argparse
 
-from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index, read_columns
-from nerspan.records import FileOptions, TypeOptions
+from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index, get_scheme
 from nerspan.reading import systems as library
 from nerspan.reading.forms import as_written, finished
-from nerspan.reading.systems import check_tags
+from nerspan.reading.span_lists import read_span_jsonl
+from nerspan.records import FileOptions, GeneratedOptions, TypeOptions
+from nerspan.tagfiles import TagFile
 
-from .common import UsageError, check_file, note, prediction_paths
+from .common import UsageError, check_file, note, prediction_paths, print_json
 from .flags import DECODING, Shared, add_flags
-from .generated_files import add_generated_arguments, generated_files
 from .options import given, inputs_of, type_processing
-from .span_files import refuse_span_flags, span_paths
-
 
 # the FileOptions flags of every command that reads column files, of --train, of --jsonl
 READING = ("token_column", "gold_tag_column", "pred_tag_column", "comment_prefix", "encoding",
            "missing_tag", "allow_token_mismatch")
 TRAINING = ("train_tag_column", "train_token_column")
 SPAN_FILES = ("jsonl", "inclusive_end", "snap", "offsets")
+GENERATED_REFUSED = ("--generated: nerlens {command} compares annotations of the same "
+                     "tokens; generated output (entity strings without offsets) is a "
+                     "model's answer, never a gold side: score it with nerlens score "
+                     "{gold} --generated FILE.jsonl")
 
 
+# -- the flags ---------------------------------------------------------------------------
 def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
     """GOLD [PRED ...] and the options that say how to read them."""
     parser.add_argument("gold", nargs="?", help="gold column file (token first)")
@@ -51,53 +72,69 @@ def add_train_arguments(parser, required: bool = True, note: str | None = None):
     add_flags(parser, FileOptions, TRAINING)
 
 
+def add_generated_arguments(parser) -> None:
+    """--generated FILE.jsonl and how it is read (``nerspan.records.GeneratedOptions``);
+    --compat, whose value interpreteval applies to buckets alone (the others refuse it,
+    naming buckets)."""
+    parser.add_argument("--generated", action="append", default=None, metavar="FILE.jsonl",
+                        help="a JSON Lines file of an LLM's responses, one object per "
+                             "sentence with \"response\" (and \"tokens\"/\"text\", "
+                             "\"sentence\"): scored as a system (repeat for several)")
+    add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
+    # buckets' option (attribute_buckets.BucketOptions.compat) on every command, where the
+    # others refuse it naming buckets, without importing the family; universalner, its
+    # value of 0.1, is --script's now (named by the error)
+    parser.add_argument("--compat", default=None, choices=("interpreteval", "universalner"),
+                        help="interpreteval: InterpretEval's attribute buckets, as its "
+                             "reference code scores them (nerlens buckets)")
+
+
+def add_gold_alt_argument(parser) -> None:
+    parser.add_argument("--gold-alt", type=named_file, action="append", metavar="NAME=FILE",
+                        help="another version of the gold (token first, tag last; "
+                             "repeatable): every system is scored under it too, with the "
+                             "flips of the ranking and the suspect gold mentions")
+
+
+def add_two_arguments(parser) -> None:
+    """GOLD_A GOLD_B (``diff``, ``agreement``) and the flags every command reads its input
+    with."""
+    add_input_arguments(parser, multiple_predictions=False)
+    shown = {"gold": ("GOLD_A", "the first annotation (a column file, token first, tag last; "
+                                "a saved datasets split; a --jsonl span file)"),
+             "predictions": ("GOLD_B", "the second annotation of the same tokens; omitted: "
+                                       "GOLD_A holds both (second-to-last and last column)")}
+    for action in parser._actions:   # the positionals of add_input_arguments, renamed
+        if action.dest in shown:
+            action.metavar, action.help = shown[action.dest]
+
+
+def fraction(text: str) -> float:
+    """--fuzzy: a number strictly between 0 and 1, refused as the flag is read."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < 1:
+        raise ValueError(f"expected a number between 0 and 1, not {text!r}")
+    return value
+
+
+def named_file(text: str) -> tuple[str, str]:
+    """argparse type of --gold-alt: ``NAME=FILE``."""
+    name, equals, path = text.partition("=")
+    if not equals or not name.strip() or not path.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=FILE (e.g. conllpp=conllpp_test.txt), "
+                                         f"not {text!r}")
+    return name.strip(), path.strip()
+
+
+# -- GOLD [PRED ...] ---------------------------------------------------------------------
 def system_options(args, outside_scheme_is_error: bool = False) -> dict:
-    """The options of ``nerspan.reading.systems``' readers of the flags: the scheme and
-    mode, the input options (``inputs_of``), how bad tags and repaired rows are told."""
+    """The options of ``nerspan.reading``'s readers of the flags: the scheme and mode, the
+    input options (``inputs_of``), how bad tags and repaired rows are told."""
     return dict(scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
                 outside_scheme_is_error=outside_scheme_is_error, on_repairs=report_repairs)
-
-
-def read_training(args, outside_scheme_is_error: bool = False) -> Corpus:
-    """The --train column file as read, its tags checked (named as the training file's);
-    ``as_train_index`` reads it on (suffix, types) as it reads every training set."""
-    column = -1 if args.train_tag_column is None else args.train_tag_column   # last
-    corpus = read_columns(check_file(args.train), {GOLD: column},
-                          token_column=args.train_token_column, **_file_reading(args))
-    report_repairs(corpus)
-    check_tags(corpus, GOLD, args.scheme, args.mode, "training", outside_scheme_is_error,
-               given(args, "suffix"))
-    return corpus
-
-
-def _file_reading(args) -> dict:
-    """How --train is read as a column file (``read_columns``' options of the flags)."""
-    files = inputs_of(args).files
-    return dict(comment_prefix=files.comment_prefix, encoding=files.encoding,
-                missing_tag=files.missing_tag)
-
-
-def load_training(args) -> TrainIndex:
-    """The training index of --train, decoded with --scheme and --mode."""
-    return as_train_index(read_training(args), args.scheme, args.mode, inputs=inputs_of(args))
-
-
-def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
-    """``load_systems``, and the GOLD file must hold the tokens."""
-    corpus, systems = load_systems(args)
-    if corpus.tokens is None:
-        raise UsageError(f"{args.gold}: no token column")
-    return corpus, systems
-
-
-def refuse_files_with_demo(args) -> None:
-    """``--demo`` scores the embedded demo: files given with it would be ignored."""
-    files = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
-                                       ("generated", "--generated"), ("train", "--train"))
-             if given(args, name)]
-    if files:
-        raise UsageError(f"--demo scores the embedded demo; {', '.join(files)} would be "
-                         "ignored: give either --demo or files")
 
 
 def load_systems(args, outside_scheme_is_error: bool = False,
@@ -108,21 +145,15 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
     type_processing(args)  # flag errors before any reading
     options = system_options(args, outside_scheme_is_error)
+    _refuse_generated_spans(args)
     if given(args, "jsonl"):
-        if given(args, "generated"):
-            raise UsageError("--generated reads GOLD as a column file or a saved split, "
-                             "not with --jsonl span files")
         if given(args, "suffix"):
             raise UsageError("--suffix reads tags written type first (PER-B); --jsonl spans "
                              "have types, not tags")
         gold, preds = span_paths(args)
         return library.read_systems(gold, preds, keep_tokens=keep_tokens, **options)
-    if not args.gold:
-        raise UsageError("no GOLD file given")
-    refuse_span_flags(args)
-    gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
     corpus, systems = library.read_systems(
-        gold, [check_file(p) for p in prediction_paths(args)] or None,
+        _gold_file(args), [check_file(p) for p in prediction_paths(args)] or None,
         generated=generated_files(args), keep_tokens=keep_tokens, **options)
     for name, record in corpus.source.generated.items():
         note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
@@ -131,19 +162,36 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     return corpus, systems
 
 
+def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
+    """``load_systems``, and the GOLD file must hold the tokens."""
+    corpus, systems = load_systems(args)
+    if corpus.tokens is None:
+        raise UsageError(f"{args.gold}: no token column")
+    return corpus, systems
+
+
+def _refuse_generated_spans(args) -> None:
+    if given(args, "jsonl") and given(args, "generated"):
+        raise UsageError("--generated reads GOLD as a column file or a saved split, not "
+                         "with --jsonl span files")
+
+
+def _gold_file(args) -> str:
+    """GOLD (a column file or a saved split) checked to exist, the span flags refused."""
+    _refuse_generated_spans(args)
+    if not args.gold:
+        raise UsageError("no GOLD file given")
+    refuse_span_flags(args)
+    return check_file(args.gold)
+
+
 def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
     """GOLD and the --generated files as they are, for the library calls that read the
     responses themselves (``nerspan.score`` with ``matching="strings"``, ``faireval.score``
     with ``overlaps="keep"``): the gold corpus (tags turned round with --suffix, types as
     they are: the call processes them) and, per file, its name, the gold sentences it
     answers and the file read (``nerspan.reading.systems.read_answers``)."""
-    if given(args, "jsonl"):
-        raise UsageError("--generated reads GOLD as a column file or a saved split, not "
-                         "with --jsonl span files")
-    if not args.gold:
-        raise UsageError("no GOLD file given")
-    refuse_span_flags(args)
-    gold = args.gold if Path(args.gold).is_dir() else check_file(args.gold)
+    gold = _gold_file(args)
     options = system_options(args)
     corpus = finished(library.read_gold(gold, **options), [GOLD],
                       InputOptions.of(None, suffix=options["inputs"].suffix))
@@ -183,3 +231,147 @@ def report_repairs(corpus: Corpus) -> None:
     text = library.repaired_lines_text(corpus, "--missing-tag")
     if text:
         note(f"{corpus.source.path}: {text}")
+
+
+def refuse_files_with_demo(args) -> None:
+    """``--demo`` scores the embedded demo: files given with it would be ignored."""
+    files = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
+                                       ("generated", "--generated"), ("train", "--train"))
+             if given(args, name)]
+    if files:
+        raise UsageError(f"--demo scores the embedded demo; {', '.join(files)} would be "
+                         "ignored: give either --demo or files")
+
+
+# -- --train -----------------------------------------------------------------------------
+def read_training(args, outside_scheme_is_error: bool = False, path: str | None = None
+                  ) -> Corpus:
+    """The training data (``path``, default --train: a column file or a saved split) as
+    read and checked (``nerspan.reading.training.read_training``); ``as_train_index``
+    reads it on (suffix, types) as it reads every training set."""
+    return library.read_training(check_file(path or args.train),
+                              **system_options(args, outside_scheme_is_error))
+
+
+def load_training(args) -> TrainIndex:
+    """The training index of --train, decoded with --scheme and --mode."""
+    return as_train_index(read_training(args), args.scheme, args.mode, inputs=inputs_of(args))
+
+
+# -- --jsonl span files ------------------------------------------------------------------
+def refuse_span_flags(args) -> None:
+    """--inclusive-end, --snap and --offsets say how --jsonl spans are read: given for
+    other files, they would be ignored in silence."""
+    flags = [f"--{option.replace('_', '-')}" for option in ("inclusive_end", "snap", "offsets")
+             if given(args, option) not in (None, False)]
+    if flags:
+        raise UsageError(f"{', '.join(flags)} read{'s' if len(flags) == 1 else ''} --jsonl "
+                         "span files: add --jsonl if GOLD and PRED are such files, else "
+                         f"leave {'it' if len(flags) == 1 else 'them'} out")
+
+
+def span_paths(args) -> tuple[str, list[str]]:
+    """GOLD and the PRED files of --jsonl, checked to exist (--scheme must be IOB2)."""
+    if get_scheme(args.scheme).name != "IOB2":
+        raise UsageError("--jsonl spans are scored as IOB2 tags: --scheme applies to tag files")
+    preds = prediction_paths(args)
+    if not args.gold or not preds:
+        raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
+    return check_file(args.gold), [check_file(path) for path in preds]
+
+
+def read_span_files(args):
+    """The gold file's spans, tokens and texts, and ``(name, path, spans)`` for every PRED
+    file (``nerspan.reading.systems.span_files``: gold's words, checked), as they are
+    (faireval scores nested spans); tag-based commands read --jsonl through
+    ``load_systems``."""
+    gold_path, preds = span_paths(args)
+    gold = read_span_jsonl(gold_path, args.encoding)
+    return gold, library.span_files(gold_path, gold, library.named_files(preds), args.encoding)
+
+
+# -- --generated -------------------------------------------------------------------------
+def generated_files(args) -> dict | None:
+    """``nerspan.reading.systems.read_systems``' ``generated``: name -> --generated file."""
+    files = given(args, "generated")
+    return library.named_files([check_file(path) for path in files]) if files else None
+
+
+def generated_paths(args) -> list[str]:
+    return list(given(args, "generated") or [])
+
+
+# -- --gold-alt --------------------------------------------------------------------------
+def gold_versions(args) -> dict:
+    """name -> file of every --gold-alt, a name given twice refused."""
+    versions: dict = {}
+    for name, path in given(args, "gold_alt") or ():
+        if name in versions:
+            raise UsageError(f"--gold-alt {name}=...: the name {name!r} is given twice")
+        versions[name] = path
+    return versions
+
+
+def refuse_gold_versions(args, where: str) -> None:
+    """--gold-alt goes with GOLD and PRED files, not with ``where``."""
+    if given(args, "gold_alt"):
+        raise UsageError(f"--gold-alt applies to a report of GOLD and PRED files, not to "
+                         f"{where}")
+
+
+def add_gold_versions(args, corpus) -> tuple:
+    """``(corpus, names)``: ``corpus`` with a column per --gold-alt file, read and checked
+    as a PRED file is (its errors name the file, line and gold version)."""
+    versions = gold_versions(args)
+    if not versions:
+        return corpus, {}
+    for name in versions:
+        if name in corpus.columns:
+            taken = "the gold" if name == GOLD else "a system"
+            raise UsageError(f"--gold-alt {name}=...: {name!r} names {taken} already: name "
+                             "the gold version apart")
+    corpus, names = add_predictions(args, corpus, list(versions.values()),
+                                    outside_scheme_is_error=True, names=list(versions),
+                                    what="gold version")
+    return corpus, dict(zip(names, versions.values()))
+
+
+# -- two annotations (diff, agreement, suspects) ------------------------------------------
+def load_two(args) -> tuple[Corpus, tuple, tuple]:
+    """GOLD_A and GOLD_B (or GOLD_A alone holding both: second-to-last and last column)
+    as one corpus: ``(corpus, its two columns, the names of A and B)`` (the files as
+    given); generated output refused (no annotation to compare)."""
+    if given(args, "generated"):
+        raise UsageError(GENERATED_REFUSED.format(command=args.command,
+                                                  gold=args.gold or "GOLD"))
+    corpus, columns = load_systems(args)
+    if len(columns) != 1:
+        raise UsageError(f"nerlens {args.command} compares two annotations: give GOLD_A and "
+                         f"GOLD_B (or one file holding both), got {len(columns)} besides "
+                         "GOLD_A")
+    second = args.predictions if isinstance(args.predictions, str) else (
+        args.predictions[0] if args.predictions else f"{args.gold} (last column)")
+    return corpus, (GOLD, columns[0]), (str(args.gold), str(second))
+
+
+def run_two(args, compare, render) -> int:
+    """Read GOLD_A and GOLD_B, compare them (``nerspan.audit.diff`` or ``agreement``,
+    with --scheme and --mode) and print the result: JSON, or ``render``'s text."""
+    corpus, columns, names = load_two(args)
+    result = compare(corpus, columns=columns, names=names, scheme=args.scheme,
+                     mode=args.mode).to_dict()
+    if args.format == "json":
+        print_json(result)
+    else:
+        print(render(result))
+    return 0
+
+
+def sentence_documents(args, corpus: Corpus):
+    """The document of every sentence of a GOLD column file with ``-DOCSTART-`` rows
+    (``nerspan.tagfiles.TagFile.sentence_documents``); None for span files, saved splits
+    (no lines), and a file of one document (its evidence would repeat gold's)."""
+    if given(args, "jsonl") or corpus.source.sentence_lines is None:
+        return None
+    documents = TagFile(args.gold, encoding=args.encoding).sentence_documents(corpus)
+    return documents if len(documents) and documents.max() > documents.min() else None

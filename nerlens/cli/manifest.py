@@ -1,4 +1,24 @@
-"""A small JSON manifest for experiments over several datasets (or domains).
+"""The datasets of an experiment (several datasets, several runs per system), declared on
+the command line or in a JSON manifest and read through ``nerspan.reading`` as GOLD and
+PRED are (``inputs``); ``buckets --manifest`` and ``hardeval --manifest`` read the
+manifest too. ``nerlens report`` writes experiment.json and experiment.html.
+
+Declared on the command line, in order:
+
+    nerlens report --data conll03 test.txt train.txt --pred flair=f1.txt flair=f2.txt \\
+                       bert=b.txt --data wnut16 wtest.txt wtrain.txt --pred 'flair=w*.txt'
+
+``--data NAME GOLD [TRAIN]`` starts a dataset (TRAIN defaults to --train); each following
+``--pred SYSTEM=FILE`` adds a run of SYSTEM to it (a repeated SYSTEM is another run; a
+quoted FILE pattern with * or ? adds every matching file, sorted, as runs);
+``--pred NAME:SYSTEM=FILE`` adds it to dataset NAME wherever it stands;
+``--pred-generated [NAME:]SYSTEM=FILE.jsonl`` the same for a run of generated output (an
+LLM's responses, as ``--generated`` reads them; --occurrences, --fuzzy);
+``--pred-scored [NAME:]SYSTEM=FILE.jsonl`` for a run of scored spans (``{"spans": [[start,
+end, label, score], ...]}`` per sentence, the API's ``"scored"``): turned on the dial by
+its dataset's report, its average precision folded over runs.
+
+Or a manifest (``--manifest FILE``):
 
     {
       "conll03": {"train": "conll03/train.txt", "gold": "conll03/test.txt",
@@ -10,20 +30,20 @@ Each entry is a dataset: its training file, its gold file (token first, tag last
 its predictions (one file, or system name -> file; tag last). Without ``predictions`` the
 gold file holds both columns (gold second-to-last, prediction last), named after the
 file. Relative paths are read from the manifest's folder. Systems are matched across
-datasets by name.
+datasets by name. A system may have several runs (seeds): ``"predictions": {"flair":
+["flair_s1.txt", "flair_s2.txt"], "bert": "bert.txt"}``; its runs become the columns
+``flair#1``, ``flair#2`` (one run keeps the system's name); ``Dataset.runs`` maps each
+system to them. Generated output is given the same way under ``"generated"``, beside or
+instead of ``"predictions"``: ``"generated": {"gpt": ["gpt_s1.jsonl", "gpt_s2.jsonl"]}``.
 
-A system may have several runs (seeds): ``"predictions": {"flair": ["flair_s1.txt",
-"flair_s2.txt"], "bert": "bert.txt"}``. Its runs become the columns ``flair#1``,
-``flair#2`` (one run keeps the system's name); ``Dataset.runs`` maps each system to them.
-
-Generated output (an LLM's responses, JSON Lines as ``--generated`` reads them) is given
-the same way under ``"generated"``, beside or instead of ``"predictions"``:
-``"generated": {"gpt": ["gpt_s1.jsonl", "gpt_s2.jsonl"]}``. Each dataset's runs are
-grounded in its gold sentences as the one-dataset report grounds them
-(``nerlens.experiment.generated.ground_runs``, with --occurrences and --fuzzy).
+Each dataset's generated runs are grounded in its gold sentences as the one-dataset
+report grounds them (``nerlens.experiment.generated.ground_runs``, with --occurrences and
+--fuzzy).
 """
 from __future__ import annotations
 
+import argparse
+import glob
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,14 +52,20 @@ from pathlib import Path
 from nerspan import GOLD, Corpus, NerspanError
 from nerspan.reading.columns import undecodable_error
 from nerspan.reading.forms import finished
-
-from nerlens.experiment.generated import ground_runs
-from nerlens.experiment.runs import check_run_system, run_name, with_place
 from nerspan.reading.systems import add_systems, named_files, read_gold, read_systems
 
-from .common import UsageError, check_file, describe, load_json, note
-from .inputs import system_options
-from .options import inputs_of
+from nerlens.experiment.build import run_experiment as experiment
+from nerlens.experiment.generated import ground_runs
+from nerlens.experiment.runs import check_run_system, run_name, with_place
+
+from .common import UsageError, check_file, describe, load_json, note, show_progress, write_outputs
+from .inputs import read_training, system_options
+from .options import given, inputs_of
+
+GLOB_CHARACTERS = set("*?[")
+# the flags that add a run (their ``_Declare`` kind) -> the key of its dataset's entry
+RUN_KINDS = {"pred": "systems", "pred_generated": "generated", "pred_scored": "scored"}
+FLAG_OF = {"systems": "--pred", "generated": "--pred-generated", "scored": "--pred-scored"}
 
 
 @dataclass
@@ -53,6 +79,7 @@ class Dataset:
     runs: dict = field(default_factory=dict)   # system -> its columns (runs)
 
 
+# -- the manifest ------------------------------------------------------------------------
 def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> list[Dataset]:
     """The datasets of a manifest file, in file order (errors name the file and entry,
     and a file's errors the dataset and system). Its files are read and checked as GOLD
@@ -98,9 +125,8 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
     if generated is not None and predictions is None:
         predictions = {}   # gold alone, then the generated runs
     if predictions is None:
-        gold = resolve(entry["gold"])
         with naming(f"dataset {name!r}"):
-            corpus, systems = read_systems(check_file(gold), None,
+            corpus, systems = read_systems(check_file(resolve(entry["gold"])), None,
                                            **system_options(args, outside_scheme_is_error))
         return Dataset(name, corpus, systems, train, {system: [system] for system in systems})
     if isinstance(predictions, str):
@@ -111,21 +137,33 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
     if generated is not None and (not isinstance(generated, dict) or not generated):
         raise UsageError(f"{where}: \"generated\" is an object name -> JSON Lines file (or "
                          "a list of files: the system's runs)")
-    runs, files, generated_files = {}, {}, {}
-    for declared, into in ((predictions, files), (generated or {}, generated_files)):
-        for system, value in declared.items():
+    declared: list = [{}, {}]   # the runs' files of "predictions", of "generated"
+    for section, into in zip((predictions, generated or {}), declared):
+        for system, value in section.items():
             check_run_system(system, where)
-            if system in runs:
+            if system in declared[0] or system in declared[1]:
                 raise UsageError(f"{where}: system {system!r} is in \"predictions\" and in "
                                  "\"generated\": give each system's output once")
-            given = value if isinstance(value, list) else [value]
-            if not given:
+            files = value if isinstance(value, list) else [value]
+            if not files:
                 raise UsageError(f"{where}: system {system!r} has an empty list of runs")
-            runs[system] = [run_name(system, k, len(given)) for k in range(len(given))]
-            into.update(zip(runs[system], (resolve(f) for f in given)))
+            into[system] = [resolve(f) for f in files]
+    runs, files, generated_files = run_columns(*declared)
     corpus = read_runs(name, resolve(entry["gold"]), files, args, outside_scheme_is_error,
                        generated_files)
     return Dataset(name, corpus, [*files, *generated_files], train, runs)
+
+
+def run_columns(predictions: dict, generated: dict) -> tuple[dict, dict, dict]:
+    """``(system -> its columns, column -> file, column -> generated file)`` of the run
+    files of each system (system -> [files]), as predictions and as generated output."""
+    runs: dict = {}
+    columns: tuple = ({}, {})
+    for declared, into in zip((predictions, generated), columns):
+        for system, paths in declared.items():
+            runs[system] = [run_name(system, k, len(paths)) for k in range(len(paths))]
+            into.update(zip(runs[system], paths))
+    return runs, *columns
 
 
 def read_runs(name: str, gold: str, files: dict, args, outside_scheme_is_error: bool,
@@ -167,3 +205,180 @@ def naming(where: str):
         raise with_place(error, where) from None
     except (UsageError, OSError) as error:
         raise UsageError(f"{describe(error)} ({where})") from None
+
+
+# -- --data / --pred on the command line --------------------------------------------------
+class _Declare(argparse.Action):
+    """Keeps --data and --pred in the order given (a --pred belongs to the last --data)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        declared = list(getattr(namespace, "declared", None) or [])
+        declared.append((self.dest, list(values)))
+        namespace.declared = declared
+
+
+def add_experiment_arguments(parser) -> None:
+    group = parser.add_argument_group(
+        "experiments (several datasets, several runs per system)",
+        "Either --manifest FILE, or --data and --pred in order: e.g. --data conll03 "
+        "test.txt train.txt --pred flair=s1.txt flair=s2.txt bert=b.txt --data wnut16 "
+        "wtest.txt wtrain.txt --pred 'flair=wnut_flair_*.txt' bert=wb.txt. Writes "
+        "experiment.json and experiment.html (per-dataset sections, mean +- std over runs, "
+        "Wilcoxon tests with Holm's correction).")
+    group.add_argument("--data", nargs="+", action=_Declare, metavar=("NAME GOLD", "TRAIN"),
+                       help="a dataset: its name, gold column file and training file "
+                            "(default --train); repeat for each dataset")
+    group.add_argument("--pred", nargs="+", action=_Declare, metavar="[NAME:]SYSTEM=FILE",
+                       help="a run of SYSTEM on the last --data (or on dataset NAME); a "
+                            "repeated SYSTEM is another run; a quoted FILE pattern (* ?) "
+                            "adds every matching file as a run")
+    group.add_argument("--pred-generated", nargs="+", action=_Declare,
+                       metavar="[NAME:]SYSTEM=FILE.jsonl",
+                       help="a run of SYSTEM given as generated output (an LLM's responses, "
+                            "JSON Lines as --generated reads them) on the last --data (or "
+                            "on dataset NAME); grounded in its gold sentences")
+    group.add_argument("--pred-scored", nargs="+", action=_Declare,
+                       metavar="[NAME:]SYSTEM=FILE.jsonl",
+                       help="a run of SYSTEM given as scored spans (JSON Lines, {\"spans\": "
+                            "[[start, end, label, score], ...]} per sentence) on the last "
+                            "--data (or on dataset NAME): its average precision over runs")
+    group.add_argument("--manifest", metavar="FILE",
+                       help="a JSON manifest: dataset -> {train, gold, predictions: {system: "
+                            "file or [run files]}, generated: {system: JSON Lines file or "
+                            "[run files]}}")
+    parser.set_defaults(declared=[])
+
+
+def is_experiment(args) -> bool:
+    return bool(given(args, "declared") or given(args, "manifest"))
+
+
+def _files(entry: str, pattern: str) -> list[str]:
+    """The files of a run's pattern (``entry``: the flag and its value, for errors)."""
+    if not GLOB_CHARACTERS & set(pattern):
+        return [pattern]
+    found = sorted(glob.glob(pattern))
+    if not found:
+        raise UsageError(f"{entry}: no file matches {pattern!r}")
+    return found
+
+
+def declared_datasets(declared: list, default_train: str | None) -> dict:
+    """Name -> {"gold", "train", "systems": {system: [files]}, "generated": {system:
+    [files]}, "scored": {system: [files]}} from the --data, --pred, --pred-generated and
+    --pred-scored entries in order (a --pred NAME:SYSTEM=FILE may come before --data
+    NAME); errors name the entry."""
+    datasets: dict = {}
+    runs, last = [], None  # (key, --pred entry, dataset, system, file pattern)
+    for kind, values in declared:
+        if kind in RUN_KINDS:
+            runs += [(RUN_KINDS[kind], *_parsed_run(entry, last, kind)) for entry in values]
+            continue
+        if len(values) not in (2, 3):
+            raise UsageError(f"--data {' '.join(values)}: give NAME GOLD [TRAIN] (2 or 3 "
+                             f"values, not {len(values)})")
+        name, gold = values[0], values[1]
+        train = values[2] if len(values) == 3 else default_train
+        if name in datasets:
+            raise UsageError(f"--data {name}: dataset {name!r} is declared twice")
+        if not train:
+            raise UsageError(f"--data {' '.join(values)}: no training file: give it as "
+                             "the third value or with --train")
+        datasets[name] = {"gold": gold, "train": train, **{key: {} for key in FLAG_OF}}
+        last = name
+    for key, entry, name, system, pattern in runs:  # once every dataset is declared
+        flag = FLAG_OF[key]
+        if name not in datasets:
+            raise UsageError(f"{flag} {entry}: no dataset {name!r} (declared: "
+                             f"{', '.join(datasets) or 'none'})")
+        other = next((k for k in FLAG_OF if k != key and system in datasets[name][k]), None)
+        if other is not None:
+            first, second = sorted((key, other), key=list(FLAG_OF).index)
+            raise UsageError(f"{flag} {entry}: system {system!r} has runs of {FLAG_OF[first]} "
+                             f"and of {FLAG_OF[second]} on dataset {name!r}: give its "
+                             "output one way")
+        datasets[name][key].setdefault(system, []).extend(_files(f"{flag} {entry}", pattern))
+    for name, entry in datasets.items():
+        if not any(entry[key] for key in FLAG_OF):
+            raise UsageError(f"--data {name}: no predictions: add --pred SYSTEM=FILE after it")
+    return datasets
+
+
+def _parsed_run(entry: str, last: str | None, kind: str = "pred"
+                ) -> tuple[str, str, str, str]:
+    """``(entry, dataset, system, file pattern)`` of a --pred (``kind``: or
+    --pred-generated, --pred-scored) entry (``last``: the --data before it, the dataset of
+    SYSTEM=FILE)."""
+    flag = FLAG_OF[RUN_KINDS[kind]]
+    target, equals, pattern = entry.partition("=")
+    if not equals or not target or not pattern:
+        raise UsageError(f"{flag} {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
+    name, colon, system = target.rpartition(":")
+    if not colon:
+        if last is None:
+            raise UsageError(f"{flag} {entry}: no dataset yet: put it after --data "
+                             "NAME GOLD TRAIN, or write NAME:SYSTEM=FILE")
+        name = last
+    return entry, name, check_run_system(system, f"{flag} {entry}"), pattern
+
+
+def experiment_inputs(args) -> tuple[dict, dict]:
+    """(datasets for ``nerlens.run_experiment`` with prebuilt corpora, the input files
+    for the provenance), from --manifest or from --data/--pred."""
+    mixed = [flag for flag, value in (("GOLD/PRED", given(args, "predictions")
+                                       or given(args, "gold")),
+                                      ("--gold", given(args, "gold_option")),
+                                      ("--dataset", given(args, "dataset_option")),
+                                      ("--demo", given(args, "demo")),
+                                      ("--generated (give --pred-generated)",
+                                       given(args, "generated")),
+                                      ("--jsonl", given(args, "jsonl"))) if value]
+    if mixed:
+        raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
+                         f"its declaration: leave out {', '.join(mixed)}")
+    datasets, inputs = {}, {}
+    if given(args, "manifest"):
+        if args.declared:
+            raise UsageError("give --manifest or --data/--pred, not both")
+        for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True):
+            train = entry.train or given(args, "train")
+            if not train:
+                raise UsageError(f"{args.manifest}: dataset {entry.name!r} has no \"train\" "
+                                 "(the experiment indexes each training set)")
+            with naming(f"dataset {entry.name!r}"):
+                training = read_training(args, True, train)
+            datasets[entry.name] = {"corpus": entry.corpus, "train": training,
+                                    "systems": entry.runs}
+            inputs[entry.name] = {"gold": f"{args.manifest}: {entry.name}", "train": train,
+                                  "systems": {c: args.manifest for c in entry.systems}}
+        return datasets, inputs
+    for name, entry in declared_datasets(args.declared, given(args, "train")).items():
+        datasets[name], inputs[name] = _declared_dataset(args, name, entry)
+    return datasets, inputs
+
+
+def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
+    """(the experiment's entry, its provenance) of one --data dataset: its files read
+    and checked one by one, so that an error names the dataset and the system's run."""
+    runs, files, generated = run_columns(entry["systems"], entry["generated"])
+    corpus = read_runs(name, entry["gold"], files, args, outside_scheme_is_error=True,
+                       generated=generated)
+    scored = run_columns(entry["scored"], {})[1]   # column -> scored span file
+    for column, file in scored.items():
+        with naming(f"dataset {name!r}, system {column!r}"):
+            check_file(file)
+    with naming(f"dataset {name!r}"):
+        training = read_training(args, True, entry["train"])
+    return ({"corpus": corpus, "train": training, "systems": runs, "scored": entry["scored"]},
+            {"gold": entry["gold"], "train": entry["train"],
+             "systems": {**files, **generated, **scored}})
+
+
+def run_experiment(args) -> int:
+    datasets, sources = experiment_inputs(args)
+    result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
+                        inputs=inputs_of(args), bootstrap=args.bootstrap, seed=args.seed,
+                        min_share=args.min_share, families=given(args, "families"),
+                        progress=show_progress(args), sources=sources, beta=args.beta)
+    write_outputs(result, args, "experiment")
+    return 0

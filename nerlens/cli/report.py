@@ -18,17 +18,17 @@ from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCO
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report.build import build_report
 from nerlens.report.confidence import check_fits
-from nerspan.reading.systems import load_saved_split, named_files, span_errors_located
+from nerspan.reading.systems import named_files, span_errors_located
 
 from .common import (UsageError, check_file, prediction_paths, show_progress,
                      write_outputs)
 from .flags import Shared, add_alias, add_flags
-from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
-from .inputs import (SPAN_FILES, add_reading_arguments, add_train_arguments, load_systems,
-                     read_gold, read_training, refuse_files_with_demo)
+from .inputs import (SPAN_FILES, add_generated_arguments, add_gold_alt_argument,
+                     add_gold_versions, add_reading_arguments, add_train_arguments,
+                     generated_paths, load_systems, read_gold, read_training,
+                     refuse_files_with_demo, refuse_gold_versions)
 from .options import given, inputs_of
-from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
-from .generated_files import add_generated_arguments, generated_paths
+from .manifest import add_experiment_arguments, is_experiment, run_experiment
 
 # --demo NAME: the embedded demos (--demo alone is spaCy's)
 DEMOS = ("spacy", "generative", "confidence")
@@ -163,8 +163,6 @@ def _training(args):
         if not needs_training(args):
             return None
         raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
-    if Path(args.train).is_dir():
-        return load_saved_split(args.train, None, "train")
     return read_training(args, outside_scheme_is_error=True)
 
 

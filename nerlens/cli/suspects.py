@@ -9,10 +9,10 @@ from nerspan.audit import EVIDENCE, evidence_text, suspects
 from nerspan.errors import counted
 from nerspan.records import Record, option
 
-from .audit_inputs import sentence_documents
 from .common import UsageError, print_json
 from .flags import add_flags, whole_number
-from .inputs import add_input_arguments, add_train_arguments, load_systems, load_training
+from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
+                     sentence_documents)
 
 CONTEXT = 6   # words shown on each side of a suspect in the text view
 

@@ -3,12 +3,13 @@ experiment and the evaluate modules call, and nothing else decides what form an 
 
 - ``forms``: the in-memory forms (tag lists, label ids, Arrow arrays, ``datasets``
   splits, span lists, a ``Corpus``; generated output registers itself), the one
-  dispatcher, ``read_input``, and training data in any form, indexed once
-  (``as_train_index``);
+  dispatcher, ``read_input``;
 - ``columns``: column files (CoNLL and the like), ``read_columns``;
 - ``span_lists``: span lists in every layout, and JSON Lines span files;
 - ``generated``: JSON Lines files of generated output;
-- ``systems``: GOLD and the systems' files as one corpus (``read_systems``).
+- ``systems``: GOLD and the systems' files as one corpus (``read_systems``), and a
+  training file or saved split read and checked (``read_training``);
+- ``training``: training data in any form, indexed once (``as_train_index``).
 """
 import importlib
 
@@ -17,7 +18,8 @@ import importlib
 _WHERE = {"read_columns": "columns", "read_system_file": "columns", "from_spans": "span_lists",
           "read_span_jsonl": "span_lists", "read_generated_jsonl": "generated",
           "FORMS": "forms", "InputForm": "forms", "Reading": "forms", "input_form": "forms",
-          "read_input": "forms", "register_form": "forms", "as_train_index": "forms",
+          "read_input": "forms", "register_form": "forms", "as_train_index": "training",
+          "read_training": "systems",
           "read_systems": "systems"}
 
 

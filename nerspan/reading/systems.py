@@ -383,6 +383,29 @@ def load_saved_split(path, split: str | None = None, default_split: str = "test"
     return loaded
 
 
+def read_training(path, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
+                  outside_scheme_is_error: bool = False,
+                  on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:
+    """The training data of a path as read, for ``nerspan.as_train_index`` to index: a folder
+    written by ``save_to_disk`` (its ``train`` split), or a column file (tags at
+    ``train_tag_column``, default the last; tokens at ``train_token_column``), its rows
+    filled by ``missing_tag`` told to ``on_repairs`` and its tags checked as the training
+    file's (``check_tags``; ``outside_scheme_is_error`` as for gold)."""
+    inputs = InputOptions.of(inputs)
+    files = inputs.files
+    if Path(path).is_dir():
+        return Corpus.from_dataset(load_saved_split(path, None, "train"),
+                                   tags_column=files.tags_column,
+                                   tokens_column=files.tokens_column)
+    column = -1 if files.train_tag_column is None else files.train_tag_column
+    corpus = read_columns(path, {GOLD: column}, token_column=files.train_token_column,
+                          comment_prefix=files.comment_prefix, encoding=files.encoding,
+                          missing_tag=files.missing_tag)
+    (on_repairs or warn_repairs)(corpus)
+    check_tags(corpus, GOLD, scheme, mode, "training", outside_scheme_is_error, inputs.suffix)
+    return corpus
+
+
 def system_name(path) -> str:
     """A system's default name: its file name without the extension."""
     return Path(path).stem
@@ -535,6 +558,6 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
 
 __all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_answers",
            "answers_located", "read_span_systems", "span_files",
-           "span_errors_located", "load_saved_split", "system_name", "named_files",
+           "span_errors_located", "load_saved_split", "read_training", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]
