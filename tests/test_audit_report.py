@@ -171,3 +171,32 @@ def test_without_documents_the_suspects_rank_on_the_rest_and_say_so(audited):
     assert with_documents.audit["suspects"]["suspects"] == \
         json.loads(json.dumps(ranked.to_dict()["suspects"]))
     assert "Not available" not in with_documents.to_html().split("id='suspects'")[1]
+
+
+def test_the_command_line_passes_gold_s_documents(tmp_path, capsys):
+    """GOLD with -DOCSTART- rows: the report's suspects read the documents (the library's
+    suspects with ``documents``); without them the audit says that evidence was not used."""
+    plain_gold, fixed = write(tmp_path / "gold.txt", A), write(tmp_path / "fixed.txt", B)
+    body = open(plain_gold, encoding="utf-8").read().split("\n\n")
+    gold = tmp_path / "docs.txt"
+    gold.write_text("-DOCSTART- O\n\n" + body[0] + "\n\n-DOCSTART- O\n\n"
+                    + "\n\n".join(body[1:]), encoding="utf-8")
+    train = write(tmp_path / "train.txt", [A[0]], [WORDS[0]])
+    preds = [write(tmp_path / f"{name}.txt", tags) for name, tags in SYSTEMS.items()]
+    audits = {}
+    for name, path in (("docs", gold), ("plain", plain_gold)):
+        code, _, err = run(capsys, ["report", path, *preds, "--train", train, "--gold-alt",
+                                    f"fixed={fixed}", "--output", tmp_path / name,
+                                    "--bootstrap", "0", "--no-progress"])
+        assert code == 0, err
+        audits[name] = json.loads((tmp_path / name / "report.json").read_text())["audit"]
+    corpus = nerlens.read_systems(A, SYSTEMS, inputs={"tokens": WORDS})[0]
+    context = Evaluation(corpus, train=as_train_index(([WORDS[0]], [A[0]])))
+    ranked = suspects(context.gold, {name: context.spans(name) for name in SYSTEMS},
+                      corpus=corpus, train=TRAIN, documents=[0, 1, 1])
+    assert audits["docs"]["suspects"]["suspects"] == \
+        json.loads(json.dumps(ranked.to_dict()["suspects"]))
+    assert audits["docs"]["suspects"]["options"]["documents"] is True
+    assert "document" not in audits["docs"].get("unavailable", {})
+    assert "-DOCSTART-" in audits["plain"]["unavailable"]["document"]
+    assert audits["plain"]["suspects"]["options"]["documents"] is False

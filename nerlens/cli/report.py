@@ -20,6 +20,7 @@ from nerlens.report.build import build_report
 from nerlens.report.confidence import check_fits
 from nerspan.reading.systems import load_saved_split, named_files, span_errors_located
 
+from .audit_inputs import sentence_documents
 from .common import (UsageError, check_file, prediction_paths, show_progress,
                      write_outputs)
 from .flags import Shared, add_alias, add_flags
@@ -222,12 +223,14 @@ def run(args) -> int:
     _demo_name(args)
     corpus, names, train, notes, sources, scored, versions = (
         _demo_inputs(args) if args.demo else _file_inputs(args))
+    # -DOCSTART- rows of GOLD: the suspects' type consistency within a document
+    documents = None if args.demo or not versions else sentence_documents(args, corpus)
     result = build_report(None, corpus=corpus, system_names=names, train=train,
                           scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
                           bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
                           min_share=args.min_share, families=args.families,
                           progress=show_progress(args), sources=sources, notes=notes,
                           scored=scored, gold_alt_names=list(versions),
-                          beta=args.beta)
+                          beta=args.beta, documents=documents)
     write_outputs(result, args, "report")
     return 0
