@@ -9,6 +9,7 @@ from pathlib import Path
 from nerspan import GOLD, Corpus, InputOptions, as_train_index, read_columns, read_span_jsonl
 from nerspan.errors import counted
 from nerspan.records import FileOptions, Record, option
+from nerspan.generative.scored_output import scored_generated
 from nerspan.scored import scored_spans
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
@@ -18,7 +19,8 @@ from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCO
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report.build import build_report
 from nerlens.report.confidence import check_fits
-from nerspan.reading.systems import load_saved_split, named_files, span_errors_located
+from nerspan.reading.systems import (answers_located, load_saved_split, named_files,
+                                     read_answers, span_errors_located)
 
 from .audit_inputs import sentence_documents
 from .common import (UsageError, check_file, prediction_paths, show_progress,
@@ -28,6 +30,7 @@ from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold
 from .inputs import (SPAN_FILES, add_reading_arguments, add_train_arguments, load_systems,
                      read_gold, read_training, refuse_files_with_demo)
 from .options import given, inputs_of
+from .scored_files import is_generated_file
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 
@@ -57,8 +60,10 @@ def add_arguments(parser) -> None:
                              "scored mentions beside spaCy's output (the confidence section)")
     parser.add_argument("--scored", action="append", default=None, metavar="FILE.jsonl",
                         help="a system with a confidence per mention: a JSON Lines span file, "
-                             "one line per sentence of GOLD, each span with a \"score\" "
-                             "(named after its file; repeatable); adds the confidence section")
+                             "one line per sentence of GOLD, each span with a \"score\"; or "
+                             "generated output, one \"response\" per sentence of GOLD, each "
+                             "entity with a \"score\" (named after its file; repeatable); "
+                             "adds the confidence section")
     add_gold_alt_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
@@ -116,13 +121,17 @@ def confidence_demo(args) -> tuple:
 
 def read_scored(args, corpus: Corpus) -> dict:
     """Name -> the scored mentions of each --scored file, read against GOLD's words (an
-    error names the file and line)."""
+    error names the file and line): a span file whose spans carry a score, or generated
+    output whose entities carry one (``scored_files.is_generated_file``)."""
     scored = {}
     words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     # named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)
     named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
     for name, path in named[len(prediction_paths(args)):]:
-        read = read_span_jsonl(check_file(path), args.encoding)
+        if is_generated_file(check_file(path), args.encoding):
+            scored[name] = scored_generated_file(args, corpus, name, path)
+            continue
+        read = read_span_jsonl(path, args.encoding)
         if len(read["spans"]) != corpus.n_sentences:
             raise UsageError(f"{path}: {counted(len(read['spans']), 'line')} of spans, but "
                              f"{args.gold} holds {counted(corpus.n_sentences, 'sentence')}: "
@@ -132,6 +141,21 @@ def read_scored(args, corpus: Corpus) -> dict:
                 tokens=words))
             check_fits(scored[name], corpus, "predictions")
     return scored
+
+
+def scored_generated_file(args, corpus: Corpus, name: str, path: str):
+    """The scored mentions of a --scored file of generated output (a score per entity),
+    grounded in GOLD's sentences, every one of which it must answer, in order."""
+    answered, read = read_answers(corpus, path, args.encoding)
+    if answered.n_sentences != corpus.n_sentences or \
+            read["sentences"] not in (None, list(range(corpus.n_sentences))):
+        raise UsageError(f"{path} answers {counted(answered.n_sentences, 'sentence')} of "
+                         f"{args.gold}'s {corpus.n_sentences} (\"sentence\" indices): the "
+                         "report's confidence section needs every sentence answered, in "
+                         f"order; sweep the ones answered with nerlens sweep {args.gold} "
+                         f"--generated {path}")
+    with answers_located(f"generated {name!r} ({path})", answered, read):
+        return scored_generated(read["responses"], corpus.select([GOLD]), inputs_of(args))
 
 
 def _demo_name(args) -> None:
