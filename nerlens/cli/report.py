@@ -7,10 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, InputOptions, as_train_index, read_columns, read_span_jsonl
-from nerspan.errors import counted
 from nerspan.records import FileOptions, Record, option
-from nerspan.generative.scored_output import scored_generated
-from nerspan.scored import scored_spans
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
 from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCORED,
@@ -18,19 +15,17 @@ from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCO
                           demo_train)
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report.build import build_report
-from nerlens.report.confidence import check_fits
-from nerspan.reading.systems import (answers_located, load_saved_split, named_files,
-                                     read_answers, span_errors_located)
+from nerspan.reading.systems import load_saved_split, named_files
 
 from .audit_inputs import sentence_documents
-from .common import (UsageError, check_file, prediction_paths, show_progress,
+from .common import (UsageError, prediction_paths, show_progress,
                      write_outputs)
 from .flags import Shared, add_alias, add_flags
 from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold_versions
 from .inputs import (SPAN_FILES, add_reading_arguments, add_train_arguments, load_systems,
                      read_gold, read_training, refuse_files_with_demo)
 from .options import given, inputs_of
-from .scored_files import is_generated_file
+from .scored_systems import scored_mentions
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 
@@ -120,42 +115,10 @@ def confidence_demo(args) -> tuple:
 
 
 def read_scored(args, corpus: Corpus) -> dict:
-    """Name -> the scored mentions of each --scored file, read against GOLD's words (an
-    error names the file and line): a span file whose spans carry a score, or generated
-    output whose entities carry one (``scored_files.is_generated_file``)."""
-    scored = {}
-    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
-    # named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)
+    """Name -> the scored mentions of each --scored file (``scored_files.scored_mentions``),
+    named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)."""
     named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
-    for name, path in named[len(prediction_paths(args)):]:
-        if is_generated_file(check_file(path), args.encoding):
-            scored[name] = scored_generated_file(args, corpus, name, path)
-            continue
-        read = read_span_jsonl(path, args.encoding)
-        if len(read["spans"]) != corpus.n_sentences:
-            raise UsageError(f"{path}: {counted(len(read['spans']), 'line')} of spans, but "
-                             f"{args.gold} holds {counted(corpus.n_sentences, 'sentence')}: "
-                             "one line is needed per sentence")
-        with span_errors_located(args.gold, {"lines": None}, path, read):
-            scored[name] = scored_spans(read["spans"], inputs=inputs_of(args).replace(
-                tokens=words))
-            check_fits(scored[name], corpus, "predictions")
-    return scored
-
-
-def scored_generated_file(args, corpus: Corpus, name: str, path: str):
-    """The scored mentions of a --scored file of generated output (a score per entity),
-    grounded in GOLD's sentences, every one of which it must answer, in order."""
-    answered, read = read_answers(corpus, path, args.encoding)
-    if answered.n_sentences != corpus.n_sentences or \
-            read["sentences"] not in (None, list(range(corpus.n_sentences))):
-        raise UsageError(f"{path} answers {counted(answered.n_sentences, 'sentence')} of "
-                         f"{args.gold}'s {corpus.n_sentences} (\"sentence\" indices): the "
-                         "report's confidence section needs every sentence answered, in "
-                         f"order; sweep the ones answered with nerlens sweep {args.gold} "
-                         f"--generated {path}")
-    with answers_located(f"generated {name!r} ({path})", answered, read):
-        return scored_generated(read["responses"], corpus.select([GOLD]), inputs_of(args))
+    return scored_mentions(args, corpus, dict(named[len(prediction_paths(args)):]))
 
 
 def _demo_name(args) -> None:

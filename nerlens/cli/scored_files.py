@@ -10,7 +10,6 @@ file names it, its line and its side.
 """
 from __future__ import annotations
 
-import json
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
@@ -139,16 +138,3 @@ def confidence(text: str) -> float:
         raise ValueError(f"expected a confidence, a number in [0, 1], not {text!r}")
     return check_confidence(value, "--threshold")
 
-
-def is_generated_file(path: str, encoding: str = "utf-8") -> bool:
-    """Whether a JSON Lines file of scored predictions holds generated output (its first
-    object has a ``"response"``) rather than span lists (``"spans"``): the two forms a
-    --scored file takes. A file that is no JSON is read as spans, whose reader names the
-    line."""
-    with open(path, encoding=encoding, errors="replace") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    try:
-        row = json.loads(first.lstrip("\ufeff"))
-    except json.JSONDecodeError:
-        return False
-    return isinstance(row, dict) and "response" in row and "spans" not in row
