@@ -984,6 +984,10 @@ HINT_CASES = {
         "sweep {gold} {scored} --generated {llm}",
         r"give GOLD and either PRED or --generated \(nerlens sweep \S*gold.txt --generated "
         r"\S*llm.jsonl\)$", "sweep {gold} --generated {llm}", r"average precision 100.00"),
+    "suspects_scored_with_jsonl": (
+        {"scored.jsonl": SCORED}, "suspects {gold} --scored {scored} --jsonl",
+        r"--scored reads GOLD as a column file: leave --jsonl out$",
+        "suspects {gold} --scored {scored} --min-systems 1", r"candidates"),
     "weights_unknown": (
         {}, "faireval {gold} {pred} --weights fairest",
         r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",

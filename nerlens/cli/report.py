@@ -25,7 +25,7 @@ from .gold_versions import add_gold_alt_argument, add_gold_versions, refuse_gold
 from .inputs import (SPAN_FILES, add_reading_arguments, add_train_arguments, load_systems,
                      read_gold, read_training, refuse_files_with_demo)
 from .options import given, inputs_of
-from .scored_systems import scored_mentions
+from .scored_systems import add_scored_argument, scored_mentions
 from .experiment_inputs import add_experiment_arguments, is_experiment, run_experiment
 from .generated_files import add_generated_arguments, generated_paths
 
@@ -53,12 +53,7 @@ def add_arguments(parser) -> None:
                              "baseline; --demo generative: LLM-style responses to 24 of its "
                              "sentences beside spaCy's output; --demo confidence: a CRF's "
                              "scored mentions beside spaCy's output (the confidence section)")
-    parser.add_argument("--scored", action="append", default=None, metavar="FILE.jsonl",
-                        help="a system with a confidence per mention: a JSON Lines span file, "
-                             "one line per sentence of GOLD, each span with a \"score\"; or "
-                             "generated output, one \"response\" per sentence of GOLD, each "
-                             "entity with a \"score\" (named after its file; repeatable); "
-                             "adds the confidence section")
+    add_scored_argument(parser, "adds the confidence section")
     add_gold_alt_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")

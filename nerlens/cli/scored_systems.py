@@ -22,6 +22,17 @@ from .common import UsageError, check_file
 from .options import inputs_of
 
 
+def add_scored_argument(parser, effect: str) -> None:
+    """--scored FILE.jsonl (repeatable): a system with a confidence per mention; ``effect``:
+    what the command does with it."""
+    parser.add_argument("--scored", action="append", default=None, metavar="FILE.jsonl",
+                        help="a system with a confidence per mention: a JSON Lines span file, "
+                             "one line per sentence of GOLD, each span with a \"score\"; or "
+                             "generated output, one \"response\" per sentence of GOLD, each "
+                             "entity with a \"score\" (named after its file; repeatable); "
+                             + effect)
+
+
 def is_generated_file(path: str, encoding: str = "utf-8") -> bool:
     """Whether a JSON Lines file of scored predictions holds generated output (its first
     object has a ``"response"``) rather than span lists (``"spans"``): the two forms a
