@@ -9,7 +9,7 @@ import re
 import pytest
 
 import nerlens
-from nerspan import Evaluation, as_train_index
+from nerspan import Corpus, Evaluation, as_train_index, decode
 from nerspan.audit import corrections_found, diff, score_golds, suspects
 from nerlens.cli import main
 
@@ -200,3 +200,35 @@ def test_the_command_line_passes_gold_s_documents(tmp_path, capsys):
     assert "document" not in audits["docs"].get("unavailable", {})
     assert "-DOCSTART-" in audits["plain"]["unavailable"]["document"]
     assert audits["plain"]["suspects"]["options"]["documents"] is False
+
+
+def write_spans(path, tags, with_tokens: bool = False) -> str:
+    """A JSON Lines span file of the mentions of ``tags`` (WORDS' sentences)."""
+    corpus = Corpus.from_tags(tags, tokens=WORDS)
+    rows = decode(corpus).to_list(corpus)
+    path.write_text("".join(json.dumps({**({"tokens": words} if with_tokens else {}),
+                                        "spans": [[s[1], s[2], s[0]] for s in row]}) + "\n"
+                            for words, row in zip(WORDS, rows)), encoding="utf-8")
+    return str(path)
+
+
+def test_gold_versions_as_span_files_with_jsonl(tmp_path, capsys):
+    """--jsonl: --gold-alt files are span files, read as GOLD is; the audit is the one of
+    the same annotations as column files."""
+    train = write(tmp_path / "train.txt", [A[0]], [WORDS[0]])
+    forms = {"columns": ([write(tmp_path / "gold.txt", A), write(tmp_path / "fixed.txt", B)]
+                         + [write(tmp_path / f"{n}.txt", t) for n, t in SYSTEMS.items()], []),
+             "spans": ([write_spans(tmp_path / "gold.jsonl", A, True),
+                        write_spans(tmp_path / "fixed.jsonl", B)]
+                       + [write_spans(tmp_path / f"{n}.jsonl", t) for n, t in SYSTEMS.items()],
+                       ["--jsonl"])}
+    audits = {}
+    for form, ((gold, fixed, *preds), flags) in forms.items():
+        code, _, err = run(capsys, ["report", gold, *preds, "--train", train, "--gold-alt",
+                                    f"fixed={fixed}", "--output", tmp_path / form,
+                                    "--bootstrap", "0", "--no-progress", *flags])
+        assert code == 0, err
+        audits[form] = json.loads((tmp_path / form / "report.json").read_text())["audit"]
+    assert audits["spans"]["golds"] == audits["columns"]["golds"]
+    assert audits["spans"]["suspects"]["suspects"] == audits["columns"]["suspects"]["suspects"]
+    assert audits["spans"]["diffs"] == audits["columns"]["diffs"]
