@@ -161,7 +161,13 @@ class ScoredMentions:
         """The mentions as flat ``Spans`` of a corpus whose sentences start at ``offsets``
         (``Corpus.offsets``), one per mention in this order (by position): for the readers
         of flat spans, as ``nerspan.audit.suspects``, whose ``confidences`` of them are
-        ``self.confidence``."""
+        ``self.confidence``.
+
+        >>> m = scored_spans([[(0, 2, "PER", 0.9)], [(1, 2, "LOC", 0.7)]])
+        >>> spans = m.flat_spans([0, 3, 5])   # sentences of 3 and 2 tokens
+        >>> spans.start.tolist(), spans.end.tolist(), spans.sentence.tolist()
+        ([0, 4], [2, 5], [0, 1])
+        """
         offsets = np.asarray(offsets, dtype=np.int64)
         base = offsets[self.sentence]
         return Spans(base + self.start, base + self.end, offsets, self.type, self.types)

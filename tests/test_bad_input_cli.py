@@ -988,6 +988,12 @@ HINT_CASES = {
         {"scored.jsonl": SCORED}, "suspects {gold} --scored {scored} --jsonl",
         r"--scored reads GOLD as a column file: leave --jsonl out$",
         "suspects {gold} --scored {scored} --min-systems 1", r"candidates"),
+    "sweep_of_two_generated_files": (
+        {"llm.jsonl": SCORED_LLM, "other.jsonl": SCORED_LLM},
+        "sweep {gold} --generated {llm} --generated {other}",
+        r"a sweep is of one system: give one --generated file \(nerlens sweep \S*gold.txt "
+        r"--generated \S*llm.jsonl\)$", "sweep {gold} --generated {llm}",
+        r"average precision 100.00"),
     "weights_unknown": (
         {}, "faireval {gold} {pred} --weights fairest",
         r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",

@@ -38,7 +38,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("predictions", nargs="?",
                         help="scored predictions: a JSON Lines span file, one line per "
                              "sentence of GOLD, each span with a \"score\" in [0, 1]")
-    parser.add_argument("--generated", metavar="FILE.jsonl",
+    parser.add_argument("--generated", action="append", default=None, metavar="FILE.jsonl",
                         help="scored generated output instead of PRED: one object per "
                              "sentence of GOLD with \"response\" (an entity list or a dict "
                              "from type to entities), each entity with a \"score\" in [0, "
@@ -90,7 +90,9 @@ def files(args) -> tuple[str, str]:
         return generated_files(args)
     if not args.gold or not args.predictions:
         raise UsageError("give GOLD (a column file, or a span file with --jsonl) and PRED "
-                         "(a JSON Lines span file whose spans carry a \"score\"), or --demo")
+                         "(a JSON Lines span file whose spans carry a \"score\"), or GOLD "
+                         "and --generated FILE.jsonl (generated output, each entity with a "
+                         "\"score\"), or --demo")
     if given(args, "jsonl") and args.scheme.upper() not in ("IOB2", "BIO"):
         raise UsageError("--jsonl spans are read as IOB2 tags: --scheme applies to GOLD "
                          "column files")
@@ -99,14 +101,18 @@ def files(args) -> tuple[str, str]:
 
 def generated_files(args) -> tuple[str, str]:
     """GOLD and the --generated file (one: a sweep is of one system)."""
+    first = args.generated[0]
     if args.predictions:
-        raise UsageError(f"--generated {args.generated} is the scored predictions: give "
-                         f"GOLD and either PRED or --generated (nerlens sweep "
-                         f"{args.gold} --generated {args.generated})")
+        raise UsageError(f"--generated {first} is the scored predictions: give GOLD and "
+                         f"either PRED or --generated (nerlens sweep {args.gold} --generated "
+                         f"{first})")
+    if len(args.generated) > 1:
+        raise UsageError(f"a sweep is of one system: give one --generated file (nerlens "
+                         f"sweep {args.gold or 'GOLD'} --generated {first})")
     if not args.gold:
         raise UsageError(f"give GOLD, the column file the generated output answers "
-                         f"(nerlens sweep GOLD --generated {args.generated})")
-    return args.gold, args.generated
+                         f"(nerlens sweep GOLD --generated {first})")
+    return args.gold, first
 
 
 def run(args) -> int:
