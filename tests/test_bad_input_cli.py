@@ -988,6 +988,15 @@ HINT_CASES = {
         {"scored.jsonl": SCORED}, "suspects {gold} --scored {scored} --jsonl",
         r"--scored reads GOLD as a column file: leave --jsonl out$",
         "suspects {gold} --scored {scored} --min-systems 1", r"candidates"),
+    "threshold_on_a_tag_file": (
+        {}, "score {gold} {pred} --threshold 0.5",
+        r"pred.txt: not a JSON Lines span file whose spans carry a \"score\"; a tag file "
+        r"carries no confidence: score its tags \(nerlens score \S*gold.txt \S*pred.txt\)$",
+        "score {gold} {pred}", r"FB1: 100.00"),
+    "sweep_of_a_tag_file": (
+        {}, "sweep {gold} {pred}", r"a tag file carries no confidence: score its tags "
+                                   r"\(nerlens score \S*gold.txt \S*pred.txt\)$",
+        "score {gold} {pred}", r"FB1: 100.00"),
     "sweep_of_two_generated_files": (
         {"llm.jsonl": SCORED_LLM, "other.jsonl": SCORED_LLM},
         "sweep {gold} --generated {llm} --generated {other}",

@@ -62,6 +62,10 @@ def scored_span_files(args, gold_path: str, pred_paths: list) -> list[ScoredFile
     references = read_gold(check_file(gold_path), **_gold_reading(args))
     files = []
     for name, path in named_files([check_file(path) for path in pred_paths]).items():
+        if not _is_json_lines(path, args.encoding):
+            raise UsageError(f"{path}: not a JSON Lines span file whose spans carry a "
+                             "\"score\"; a tag file carries no confidence: score its tags "
+                             f"(nerlens score {gold_path} {path})")
         pred = read_span_jsonl(path, args.encoding)
         if len(pred["spans"]) != references.n_sentences:
             raise UsageError(f"{path}: {counted(len(pred['spans']), 'line')} of spans, "
@@ -138,3 +142,11 @@ def confidence(text: str) -> float:
         raise ValueError(f"expected a confidence, a number in [0, 1], not {text!r}")
     return check_confidence(value, "--threshold")
 
+
+
+def _is_json_lines(path: str, encoding: str) -> bool:
+    """Whether the first line that is not blank opens a JSON object (a column file's
+    does not); its errors are left to the JSON Lines reader, which names the line."""
+    with open(path, encoding=encoding, errors="replace") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    return first.lstrip("\ufeff \t").startswith("{") or not first
