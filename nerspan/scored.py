@@ -44,7 +44,7 @@ from .flat import IGNORE_INDEX, PRED, _offsets, as_label_list
 from .options import check_choice, check_confidence
 from .reading.span_lists import _Texts, read_spans
 from .records import InputOptions
-from .spans import Repairs, decode
+from .spans import Repairs, Spans, decode
 
 # How a mention's confidence comes from its tokens' (or words') probabilities.
 AGGREGATES = ("min", "mean")
@@ -156,6 +156,21 @@ class ScoredMentions:
             self, sentence=self.sentence[keep], start=self.start[keep], end=self.end[keep],
             type=self.type[keep], confidence=self.confidence[keep], repairs=repairs,
             unplaced=self.unplaced[unplaced])
+
+    def flat_spans(self, offsets) -> Spans:
+        """The mentions as flat ``Spans`` of a corpus whose sentences start at ``offsets``
+        (``Corpus.offsets``), one per mention in this order (by position): for the readers
+        of flat spans, as ``nerspan.audit.suspects``, whose ``confidences`` of them are
+        ``self.confidence``.
+
+        >>> m = scored_spans([[(0, 2, "PER", 0.9)], [(1, 2, "LOC", 0.7)]])
+        >>> spans = m.flat_spans([0, 3, 5])   # sentences of 3 and 2 tokens
+        >>> spans.start.tolist(), spans.end.tolist(), spans.sentence.tolist()
+        ([0, 4], [2, 5], [0, 1])
+        """
+        offsets = np.asarray(offsets, dtype=np.int64)
+        base = offsets[self.sentence]
+        return Spans(base + self.start, base + self.end, offsets, self.type, self.types)
 
     def to_spans(self) -> list[list[tuple]]:
         """Per sentence, ``(start, end, type)`` of its mentions (token offsets)."""

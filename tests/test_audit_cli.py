@@ -171,3 +171,55 @@ def test_bad_input_is_one_line_naming_its_source(case, files, capsys, tmp_path):
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert re.search(pattern, err), err
+
+
+def test_suspects_weigh_a_scored_system_s_votes_by_its_confidences(files, capsys, tmp_path):
+    """--scored FILE.jsonl: a system whose mentions carry confidences, as the library's
+    ``suspects(..., confidences=...)`` takes them (one per mention, in its spans' order)."""
+    corpus = nerspan.Corpus.from_tags(A, tokens=WORDS, columns=SYSTEMS)
+    context = Evaluation(corpus)
+    two = context.spans("two")
+    confidence = [0.95, 0.2, 0.6, 0.85, 0.4, 0.7, 0.5][:len(two)]
+    rows = [[] for _ in WORDS]
+    for k, (start, end, sentence) in enumerate(zip(two.start, two.end, two.sentence)):
+        offset = int(corpus.offsets[sentence])
+        rows[sentence].append([int(start) - offset, int(end) - offset,
+                               two.types[two.type[k]], confidence[k]])
+    scored = tmp_path / "two.jsonl"
+    scored.write_text("".join(json.dumps({"spans": r}) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = run(capsys, ["suspects", files["a"], files["one"], "--scored", scored,
+                                  "--min-systems", "1", "--format", "json"])
+    assert code == 0, err
+    expected = suspects(context.gold, {"one": context.spans("one"), "two": two},
+                        corpus=corpus, min_systems=1,
+                        confidences={"two": confidence}).to_dict()
+    got = json.loads(out)
+    assert got == json.loads(json.dumps(expected))
+    assert got["options"]["confidences"] == ["two"]
+    assert any(row["systems"].get("confidence") is not None for row in got["suspects"])
+    # unscored, the same mentions vote 1 each: another ranking
+    plain = suspects(context.gold, {"one": context.spans("one"), "two": two},
+                     corpus=corpus, min_systems=1).to_dict()
+    assert [row["score"] for row in plain["suspects"]] != \
+        [row["score"] for row in got["suspects"]]
+    code, text, err = run(capsys, ["suspects", files["a"], files["one"], "--scored", scored,
+                                   "--min-systems", "1"])
+    assert code == 0 and "confidence up to" in text
+
+
+def test_suspects_of_scored_systems_alone_and_bad_scores(files, capsys, tmp_path):
+    scored = tmp_path / "llm.jsonl"
+    scored.write_text("".join(json.dumps({"response": r}) + "\n" for r in (
+        [{"text": "Ana", "type": "PER", "score": 0.9}],
+        [{"text": "Rio", "type": "ORG", "score": 0.8}],
+        [{"text": "Lima", "type": "LOC", "score": 0.7}])), encoding="utf-8")
+    code, out, err = run(capsys, ["suspects", files["a"], "--scored", scored, "--min-systems",
+                                  "1", "--format", "json"])
+    assert code == 0, err
+    assert json.loads(out)["options"]["confidences"] == ["llm"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"spans": [[0, 2, "PER", 1.5]]}\n{"spans": []}\n{"spans": []}\n',
+                   encoding="utf-8")
+    code, out, err = run(capsys, ["suspects", files["a"], "--scored", bad])
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert re.search(r"bad.jsonl:1, predictions, sentence 0: .*1.5 is not a confidence", err)

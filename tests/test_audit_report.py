@@ -9,7 +9,7 @@ import re
 import pytest
 
 import nerlens
-from nerspan import Evaluation, as_train_index
+from nerspan import Corpus, Evaluation, as_train_index, decode
 from nerspan.audit import corrections_found, diff, score_golds, suspects
 from nerlens.cli import main
 
@@ -171,3 +171,64 @@ def test_without_documents_the_suspects_rank_on_the_rest_and_say_so(audited):
     assert with_documents.audit["suspects"]["suspects"] == \
         json.loads(json.dumps(ranked.to_dict()["suspects"]))
     assert "Not available" not in with_documents.to_html().split("id='suspects'")[1]
+
+
+def test_the_command_line_passes_gold_s_documents(tmp_path, capsys):
+    """GOLD with -DOCSTART- rows: the report's suspects read the documents (the library's
+    suspects with ``documents``); without them the audit says that evidence was not used."""
+    plain_gold, fixed = write(tmp_path / "gold.txt", A), write(tmp_path / "fixed.txt", B)
+    body = open(plain_gold, encoding="utf-8").read().split("\n\n")
+    gold = tmp_path / "docs.txt"
+    gold.write_text("-DOCSTART- O\n\n" + body[0] + "\n\n-DOCSTART- O\n\n"
+                    + "\n\n".join(body[1:]), encoding="utf-8")
+    train = write(tmp_path / "train.txt", [A[0]], [WORDS[0]])
+    preds = [write(tmp_path / f"{name}.txt", tags) for name, tags in SYSTEMS.items()]
+    audits = {}
+    for name, path in (("docs", gold), ("plain", plain_gold)):
+        code, _, err = run(capsys, ["report", path, *preds, "--train", train, "--gold-alt",
+                                    f"fixed={fixed}", "--output", tmp_path / name,
+                                    "--bootstrap", "0", "--no-progress"])
+        assert code == 0, err
+        audits[name] = json.loads((tmp_path / name / "report.json").read_text())["audit"]
+    corpus = nerlens.read_systems(A, SYSTEMS, inputs={"tokens": WORDS})[0]
+    context = Evaluation(corpus, train=as_train_index(([WORDS[0]], [A[0]])))
+    ranked = suspects(context.gold, {name: context.spans(name) for name in SYSTEMS},
+                      corpus=corpus, train=TRAIN, documents=[0, 1, 1])
+    assert audits["docs"]["suspects"]["suspects"] == \
+        json.loads(json.dumps(ranked.to_dict()["suspects"]))
+    assert audits["docs"]["suspects"]["options"]["documents"] is True
+    assert "document" not in audits["docs"].get("unavailable", {})
+    assert "-DOCSTART-" in audits["plain"]["unavailable"]["document"]
+    assert audits["plain"]["suspects"]["options"]["documents"] is False
+
+
+def write_spans(path, tags, with_tokens: bool = False) -> str:
+    """A JSON Lines span file of the mentions of ``tags`` (WORDS' sentences)."""
+    corpus = Corpus.from_tags(tags, tokens=WORDS)
+    rows = decode(corpus).to_list(corpus)
+    path.write_text("".join(json.dumps({**({"tokens": words} if with_tokens else {}),
+                                        "spans": [[s[1], s[2], s[0]] for s in row]}) + "\n"
+                            for words, row in zip(WORDS, rows)), encoding="utf-8")
+    return str(path)
+
+
+def test_gold_versions_as_span_files_with_jsonl(tmp_path, capsys):
+    """--jsonl: --gold-alt files are span files, read as GOLD is; the audit is the one of
+    the same annotations as column files."""
+    train = write(tmp_path / "train.txt", [A[0]], [WORDS[0]])
+    forms = {"columns": ([write(tmp_path / "gold.txt", A), write(tmp_path / "fixed.txt", B)]
+                         + [write(tmp_path / f"{n}.txt", t) for n, t in SYSTEMS.items()], []),
+             "spans": ([write_spans(tmp_path / "gold.jsonl", A, True),
+                        write_spans(tmp_path / "fixed.jsonl", B)]
+                       + [write_spans(tmp_path / f"{n}.jsonl", t) for n, t in SYSTEMS.items()],
+                       ["--jsonl"])}
+    audits = {}
+    for form, ((gold, fixed, *preds), flags) in forms.items():
+        code, _, err = run(capsys, ["report", gold, *preds, "--train", train, "--gold-alt",
+                                    f"fixed={fixed}", "--output", tmp_path / form,
+                                    "--bootstrap", "0", "--no-progress", *flags])
+        assert code == 0, err
+        audits[form] = json.loads((tmp_path / form / "report.json").read_text())["audit"]
+    assert audits["spans"]["golds"] == audits["columns"]["golds"]
+    assert audits["spans"]["suspects"]["suspects"] == audits["columns"]["suspects"]["suspects"]
+    assert audits["spans"]["diffs"] == audits["columns"]["diffs"]

@@ -103,6 +103,12 @@ TRAIN_CASES = {
                          r"train.txt:1: not UTF-8 text: byte 0xe4 at byte offset 4"),
 }
 FLAG_CASES = {   # argparse-level: SystemExit(2), one line
+    "threshold_out_of_range": (("score",), ["--threshold", "1.5"],
+                               r"error: argument --threshold: expected a confidence, a number "
+                               r"in \[0, 1\], not '1.5'"),
+    "threshold_not_a_number": (("score",), ["--threshold=nan"],
+                               r"error: argument --threshold: expected a confidence, a number "
+                               r"in \[0, 1\], not 'nan'"),
     "negative_bootstrap": (("report", "buckets"), ["--bootstrap", "-5"],
                            r"error: argument --bootstrap: must be 0 or more, not -5"),
     "bootstrap_not_a_number": (("report", "buckets"), ["--bootstrap", "many"],
@@ -755,6 +761,9 @@ def test_a_system_name_that_is_taken_is_refused_naming_where_it_was_given(
 IOBES = "John B-PER\nSmith E-PER\nsaw O\n\nParis S-LOC\n"
 SPANS_GOLD = '{"tokens": ["Ada", "Lovelace", "wrote"], "spans": [[0, 2, "PER"]]}\n'
 SPANS_OFF = '{"spans": [{"entity_group": "PER", "start": 0, "end": 7}]}\n'
+SCORED = '{"spans": [[0, 2, "PER", 0.9]]}\n{"spans": [[0, 1, "LOC", 0.4]]}\n'
+SCORED_LLM = ('{"response": [{"text": "John Smith", "type": "PER", "score": 0.9}]}\n'
+              '{"response": {"LOC": [{"text": "Paris", "score": 0.4}]}}\n')
 HINT_CASES = {
     "row_without_tag": (
         {"pred.txt": good_pred("Paris")}, "score {gold} {pred}",
@@ -953,6 +962,47 @@ HINT_CASES = {
                           '"<PER>John Smith</PER>", "sentence": 0}\n'},
         "score {gold} --generated {misspelt}", r"did you mean 'sentence'\?",
         "score {gold} --generated {answers}", r"FB1:  66.67"),
+    # scored predictions (issue 40): --threshold reads span files with scores
+    "threshold_without_scored_predictions": (
+        {"scored.jsonl": SCORED}, "score {gold} --threshold 0.5",
+        r"give GOLD and PRED span files whose spans carry a \"score\" \(nerlens score GOLD "
+        r"PRED.jsonl --threshold 0.5\)", "score {gold} {scored} --threshold 0.5",
+        r"kept the mentions of confidence >= 0.5: 2 phrases; found: 1 phrases; correct: 1"),
+    "threshold_with_confusion": (
+        {"scored.jsonl": SCORED}, "score {gold} {scored} --threshold 0.5 --confusion",
+        r"--confusion does not apply to scored predictions kept at --threshold: leave it out$",
+        "score {gold} {scored} --threshold 0.5", r"FB1:  66.67"),
+    "threshold_on_spans_without_scores": (
+        {"unscored.jsonl": '{"spans": [[0, 2, "PER"]]}\n{"spans": []}\n',
+         "scored.jsonl": SCORED},   # the hint: the spans as (start, end, label, score)
+        "score {gold} {unscored} --threshold 0.5",
+        r"unscored.jsonl:1, predictions, sentence 0: span 0 \(0, 2, 'PER'\) has no score: "
+        r"scored predictions are \(start, end, label, score\)",
+        "score {gold} {scored} --threshold 0.5", r"FB1:  66.67"),
+    "sweep_generated_with_pred": (
+        {"scored.jsonl": SCORED, "llm.jsonl": SCORED_LLM},
+        "sweep {gold} {scored} --generated {llm}",
+        r"give GOLD and either PRED or --generated \(nerlens sweep \S*gold.txt --generated "
+        r"\S*llm.jsonl\)$", "sweep {gold} --generated {llm}", r"average precision 100.00"),
+    "suspects_scored_with_jsonl": (
+        {"scored.jsonl": SCORED}, "suspects {gold} --scored {scored} --jsonl",
+        r"--scored reads GOLD as a column file: leave --jsonl out$",
+        "suspects {gold} --scored {scored} --min-systems 1", r"candidates"),
+    "threshold_on_a_tag_file": (
+        {}, "score {gold} {pred} --threshold 0.5",
+        r"pred.txt: not a JSON Lines span file whose spans carry a \"score\"; a tag file "
+        r"carries no confidence: score its tags \(nerlens score \S*gold.txt \S*pred.txt\)$",
+        "score {gold} {pred}", r"FB1: 100.00"),
+    "sweep_of_a_tag_file": (
+        {}, "sweep {gold} {pred}", r"a tag file carries no confidence: score its tags "
+                                   r"\(nerlens score \S*gold.txt \S*pred.txt\)$",
+        "score {gold} {pred}", r"FB1: 100.00"),
+    "sweep_of_two_generated_files": (
+        {"llm.jsonl": SCORED_LLM, "other.jsonl": SCORED_LLM},
+        "sweep {gold} --generated {llm} --generated {other}",
+        r"a sweep is of one system: give one --generated file \(nerlens sweep \S*gold.txt "
+        r"--generated \S*llm.jsonl\)$", "sweep {gold} --generated {llm}",
+        r"average precision 100.00"),
     "weights_unknown": (
         {}, "faireval {gold} {pred} --weights fairest",
         r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",

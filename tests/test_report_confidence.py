@@ -14,6 +14,7 @@ from nerlens.cli import main
 from nerlens.demo import demo_gold, demo_scored
 from nerlens.report.confidence import DEFAULT, EVERY, CHOSEN
 from nerspan import NameTakenError, SentenceCountError, read_columns, read_span_jsonl
+from nerspan.generative.scored_output import scored_generated
 
 TOKENS = [["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London"],
           ["Paris", "is", "big"], ["Bob", "and", "Alice", "went", "to", "Rome"]]
@@ -165,3 +166,62 @@ def test_the_confidence_demo_and_scored_files(tmp_path, capsys):
                                   figures=False, scored={"model": SCORED})
     assert data["confidence"]["model"]["at"] == json.loads(report.to_json())["confidence"][
         "model"]["at"]
+
+
+# SCORED's mentions as generated output with a score per entity, and "Oz", found nowhere
+# (a wrong prediction wherever it is kept)
+RESPONSES = [[{"text": "Ada Lovelace", "type": "PER", "score": 0.9},
+              {"text": "Charles Babbage", "type": "LOC", "score": 0.4},
+              {"text": "London", "type": "LOC", "score": 0.62}],
+             {"LOC": [{"text": "Paris", "score": 0.3}, {"text": "Oz", "score": 0.7}]},
+             [{"text": "Bob", "type": "PER", "score": 0.8},
+              {"text": "Alice", "type": "LOC", "score": 0.55},
+              {"text": "Rome", "type": "LOC", "score": 0.35}]]
+
+
+def write_columns(path, words, tags) -> str:
+    path.write_text("\n\n".join("\n".join(f"{w} {t}" for w, t in zip(ws, ts))
+                                for ws, ts in zip(words, tags)) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_scored_generated_output_through_scored(tmp_path, capsys):
+    """--scored FILE.jsonl of generated output with a score per entity: the confidence
+    section of build_report(scored=...) of its scored mentions (grounded in gold)."""
+    gold = write_columns(tmp_path / "gold.txt", TOKENS, GOLD)
+    train = write_columns(tmp_path / "train.txt", TRAIN_TOKENS, TRAIN_TAGS)
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text("".join(json.dumps({"response": r}) + "\n" for r in RESPONSES),
+                   encoding="utf-8")
+    assert main(["report", gold, "--scored", str(llm), "--train", train, "--output",
+                 str(tmp_path / "out"), "--bootstrap", "0", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads((tmp_path / "out" / "report.json").read_text())
+    corpus = nerspan.Corpus.from_tags(GOLD, tokens=TOKENS)
+    mentions = scored_generated(RESPONSES, corpus)
+    assert len(mentions.unplaced) == 1
+    report = nerlens.build_report(GOLD, {}, train=TRAIN, tokens=TOKENS, bootstrap=0,
+                                  figures=False, scored={"llm": mentions})
+    expected = json.loads(report.to_json())
+    assert data["confidence"] == expected["confidence"]
+    assert data["estimates"] == expected["estimates"]
+    sweep = nerspan.sweep(corpus, RESPONSES)
+    assert data["confidence"]["llm"]["at"][DEFAULT]["entity_f1"] == sweep.at(0.5).micro()[2]
+    assert any(line.split()[:1] == ["llm"] for line in out.splitlines())   # the table
+
+
+def test_scored_generated_output_must_answer_every_sentence(tmp_path, capsys):
+    gold = write_columns(tmp_path / "gold.txt", TOKENS, GOLD)
+    train = write_columns(tmp_path / "train.txt", TRAIN_TOKENS, TRAIN_TAGS)
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text("".join(json.dumps({"sentence": k, "response": RESPONSES[k]}) + "\n"
+                           for k in (2, 0)), encoding="utf-8")
+    code = main(["report", gold, "--scored", str(llm), "--train", train, "--output",
+                 str(tmp_path / "out"), "--bootstrap", "0", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "answers 2 sentences of" in err and "needs every sentence answered" in err
+    hint = err.split("sweep the ones answered with ")[1].split()
+    assert hint[:2] == ["nerlens", "sweep"]
+    assert main(hint[1:]) == 0   # the hint's command works
+    assert "scored mention" in capsys.readouterr().out

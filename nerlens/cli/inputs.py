@@ -330,10 +330,21 @@ def add_gold_versions(args, corpus) -> tuple:
             taken = "the gold" if name == GOLD else "a system"
             raise UsageError(f"--gold-alt {name}=...: {name!r} names {taken} already: name "
                              "the gold version apart")
+    if given(args, "jsonl"):   # span files, read as GOLD is
+        return add_span_versions(args, corpus, versions), versions
     corpus, names = add_predictions(args, corpus, list(versions.values()),
                                     outside_scheme_is_error=True, names=list(versions),
                                     what="gold version")
     return corpus, dict(zip(names, versions.values()))
+
+
+def add_span_versions(args, corpus, versions: dict):
+    """``corpus`` with a column per --gold-alt span file (with --jsonl), each read against
+    GOLD's sentences and words as a PRED span file is (``read_span_systems``)."""
+    paths = {name: check_file(path) for name, path in versions.items()}
+    read, names = library.read_span_systems(args.gold, paths, scheme=args.scheme, inputs=inputs_of(args))
+    return corpus.with_columns(finished(read.select(names), names, inputs_of(args)),
+                               what="gold version")
 
 
 # -- two annotations (diff, agreement, suspects) ------------------------------------------

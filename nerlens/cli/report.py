@@ -7,9 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, InputOptions, as_train_index, read_columns, read_span_jsonl
-from nerspan.errors import counted
 from nerspan.records import FileOptions, Record, option
-from nerspan.scored import scored_spans
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
 from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCORED,
@@ -17,18 +15,18 @@ from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCO
                           demo_train)
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report.build import build_report
-from nerlens.report.confidence import check_fits
-from nerspan.reading.systems import named_files, span_errors_located
+from nerspan.reading.systems import named_files
 
-from .common import (UsageError, check_file, prediction_paths, show_progress,
+from .common import (UsageError, prediction_paths, show_progress,
                      write_outputs)
 from .flags import Shared, add_alias, add_flags
-from .inputs import (SPAN_FILES, add_generated_arguments, add_gold_alt_argument,
+from .inputs import (SPAN_FILES, sentence_documents, add_generated_arguments, add_gold_alt_argument,
                      add_gold_versions, add_reading_arguments, add_train_arguments,
                      generated_paths, load_systems, read_gold, read_training,
                      refuse_files_with_demo, refuse_gold_versions)
 from .options import given, inputs_of
 from .manifest import add_experiment_arguments, is_experiment, run_experiment
+from .scored_systems import add_scored_argument, scored_mentions
 
 # --demo NAME: the embedded demos (--demo alone is spaCy's)
 DEMOS = ("spacy", "generative", "confidence")
@@ -54,10 +52,7 @@ def add_arguments(parser) -> None:
                              "baseline; --demo generative: LLM-style responses to 24 of its "
                              "sentences beside spaCy's output; --demo confidence: a CRF's "
                              "scored mentions beside spaCy's output (the confidence section)")
-    parser.add_argument("--scored", action="append", default=None, metavar="FILE.jsonl",
-                        help="a system with a confidence per mention: a JSON Lines span file, "
-                             "one line per sentence of GOLD, each span with a \"score\" "
-                             "(named after its file; repeatable); adds the confidence section")
+    add_scored_argument(parser, "adds the confidence section")
     add_gold_alt_argument(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (default: when stderr is a terminal)")
@@ -114,23 +109,10 @@ def confidence_demo(args) -> tuple:
 
 
 def read_scored(args, corpus: Corpus) -> dict:
-    """Name -> the scored mentions of each --scored file, read against GOLD's words (an
-    error names the file and line)."""
-    scored = {}
-    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
-    # named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)
+    """Name -> the scored mentions of each --scored file (``scored_files.scored_mentions``),
+    named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)."""
     named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
-    for name, path in named[len(prediction_paths(args)):]:
-        read = read_span_jsonl(check_file(path), args.encoding)
-        if len(read["spans"]) != corpus.n_sentences:
-            raise UsageError(f"{path}: {counted(len(read['spans']), 'line')} of spans, but "
-                             f"{args.gold} holds {counted(corpus.n_sentences, 'sentence')}: "
-                             "one line is needed per sentence")
-        with span_errors_located(args.gold, {"lines": None}, path, read):
-            scored[name] = scored_spans(read["spans"], inputs=inputs_of(args).replace(
-                tokens=words))
-            check_fits(scored[name], corpus, "predictions")
-    return scored
+    return scored_mentions(args, corpus, dict(named[len(prediction_paths(args)):]))
 
 
 def _demo_name(args) -> None:
@@ -220,12 +202,14 @@ def run(args) -> int:
     _demo_name(args)
     corpus, names, train, notes, sources, scored, versions = (
         _demo_inputs(args) if args.demo else _file_inputs(args))
+    # -DOCSTART- rows of GOLD: the suspects' type consistency within a document
+    documents = None if args.demo or not versions else sentence_documents(args, corpus)
     result = build_report(None, corpus=corpus, system_names=names, train=train,
                           scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
                           bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
                           min_share=args.min_share, families=args.families,
                           progress=show_progress(args), sources=sources, notes=notes,
                           scored=scored, gold_alt_names=list(versions),
-                          beta=args.beta)
+                          beta=args.beta, documents=documents)
     write_outputs(result, args, "report")
     return 0

@@ -5,7 +5,7 @@ import sys
 from dataclasses import dataclass
 
 import nerspan
-from nerspan import Evaluation
+from nerspan import Evaluation, InputOptions
 from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.fbeta import fbeta_key
@@ -14,7 +14,7 @@ from nerspan.records import GeneratedOptions, Record, switch
 from nerspan.spans import likely_scheme, repair_note
 from nerspan.streaming import score_in_blocks
 
-from nerlens.demo import demo_systems
+from nerlens.demo import demo_gold, demo_scored, demo_systems
 from nerspan.reading.systems import answers_located
 
 from .common import (UsageError, confusion_text, note, print_json, print_results,
@@ -22,6 +22,7 @@ from .common import (UsageError, confusion_text, note, print_json, print_results
 from .flags import Shared, add_flags, record_of
 from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
 from .options import given, inputs_of, type_processing
+from .scored_files import confidence, scores_at_threshold
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,14 @@ def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_flags(parser, Flags)
     add_flags(parser, Shared, ("beta", "confusion"))
+    add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
+              parse={"threshold": confidence})
+
+
+# what --threshold reads on the command line
+THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\" "
+                   "(GOLD a column file, or a span file with --jsonl), or --generated files "
+                   "whose entities carry one; with --demo, the demo's CRF scored mentions.")
 
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
@@ -69,11 +78,18 @@ def conlleval_report(result: dict) -> str:
     def fb(row) -> str:
         return f"; F{key[1:].upper()}: {100 * row[key]:6.2f}" if beta != 1 else ""
 
-    lines = [
-        f"processed {result['tokens']} tokens with {result['gold']} phrases; "
-        f"found: {result['predicted']} phrases; correct: {result['correct']}.",
-    ]
-    if result["tokens"]:
+    if "tokens" not in result:   # scored predictions (--threshold): mentions, no tokens
+        lines = [f"kept the mentions of confidence >= {result['options']['threshold']:g}: "
+                 f"{result['gold']} phrases; found: {result['predicted']} phrases; correct: "
+                 f"{result['correct']}.",
+                 f"precision: {100 * result['precision']:6.2f}%; recall: "
+                 f"{100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}{fb(result)}"]
+    else:
+        lines = [
+            f"processed {result['tokens']} tokens with {result['gold']} phrases; "
+            f"found: {result['predicted']} phrases; correct: {result['correct']}.",
+        ]
+    if result.get("tokens"):
         lines.append(
             f"accuracy: {100 * result['accuracy']:6.2f}%; precision: {100 * result['precision']:6.2f}%; "
             f"recall: {100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}{fb(result)}")
@@ -168,8 +184,34 @@ def run_strings(args) -> int:
     return 0
 
 
+def types_note(column: str, repairs: dict, what: str = "mention") -> None:
+    """The note of what the type flags did to a column's mentions (none: no note)."""
+    if repairs.get("types_mapped") or repairs.get("types_removed"):
+        note(f"{counted(repairs['types_mapped'], what)} of {column} retyped, "
+             f"{repairs['types_removed']} dropped (--type-map, --keep-types, --remove-types)")
+
+
+def run_threshold(args) -> int:
+    """--threshold: the scored predictions kept at it, scored (``scored_files``)."""
+    demo = None
+    if args.demo:
+        refuse_files_with_demo(args)
+        demo = (str(demo_gold()), [str(path) for path in demo_scored().values()])
+    results = scores_at_threshold(args, demo)
+    for name, result in results.items():
+        generated = result["repairs"]["pred"].get("generative")
+        if generated:
+            note(f"{name}: {generated['summary']}")
+        for column, repairs in result["repairs"].items():
+            types_note(name if column == "pred" else column, repairs)
+    print_results(results, conlleval_report, args.format == "json")
+    return 0
+
+
 def run(args) -> int:
     strings = record_of(args, GeneratedOptions)
+    if args.threshold is not None:
+        return run_threshold(args)
     if strings.matching == "strings":
         return run_strings(args)
     if strings.script is not None or strings.word_overlap:
@@ -201,10 +243,7 @@ def run(args) -> int:
                     print(repair_note(column, r, args.scheme, _look_alike(
                         corpus, GOLD if column == "gold" else name, r, args.scheme)),
                         file=sys.stderr)
-                if r.get("types_mapped") or r.get("types_removed"):
-                    print(f"note: {counted(r['types_mapped'], 'mention')} of {column} "
-                          f"retyped, {r['types_removed']} dropped (--type-map, "
-                          "--keep-types, --remove-types)", file=sys.stderr)
+                types_note(column, r)
                 if r.get("snapped"):
                     print(f"note: {counted(r['snapped'], 'span')} of {column} widened to "
                           "token boundaries (--snap)", file=sys.stderr)

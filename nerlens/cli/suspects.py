@@ -9,10 +9,14 @@ from nerspan.audit import EVIDENCE, evidence_text, suspects
 from nerspan.errors import counted
 from nerspan.records import Record, option
 
-from .common import UsageError, print_json
+from nerspan.reading.systems import named_files
+
+from .common import UsageError, prediction_paths, print_json
 from .flags import add_flags, whole_number
 from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
-                     sentence_documents)
+                     read_gold, sentence_documents)
+from .options import given
+from .scored_systems import add_scored_argument, scored_mentions
 
 CONTEXT = 6   # words shown on each side of a suspect in the text view
 
@@ -50,6 +54,8 @@ class Flags(Record):
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
+    add_scored_argument(parser, "its vote weighs its confidence, so confident "
+                        "disagreements with gold rank first")
     add_train_arguments(parser, required=False,
                         note="(its labels of the same texts are evidence too)")
     add_flags(parser, Flags)
@@ -81,16 +87,38 @@ def suspects_text(result: dict, corpus) -> str:
     return "\n".join(lines)
 
 
+def read_systems(args):
+    """GOLD, the PRED and --generated systems (columns of the corpus) and the --scored
+    ones (name -> ``ScoredMentions``), named after their files."""
+    if args.scored and not prediction_paths(args) and not given(args, "generated"):
+        if given(args, "jsonl"):
+            raise UsageError("--scored reads GOLD as a column file: leave --jsonl out")
+        corpus, systems = read_gold(args, args.gold or "", outside_scheme_is_error=True), []
+    else:
+        corpus, systems = load_systems(args)
+    named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
+    scored = dict(named[len(prediction_paths(args)):])
+    for name, path in scored.items():
+        if name in systems:   # a --generated file of the same name
+            raise UsageError(f"--scored {path}: {name!r} names a system already: give the "
+                             "file another name")
+    return corpus, systems, scored_mentions(args, corpus, scored)
+
+
 def run(args) -> int:
     evidence = evidence_list(args.evidence)
-    corpus, systems = load_systems(args)
+    corpus, systems, scored = read_systems(args)
     if corpus.tokens is None:
         raise UsageError(f"{args.gold}: no token column (the suspects are shown in their "
                          "sentences)")
     train = load_training(args) if args.train else None
     context = Evaluation(corpus, args.scheme, args.mode, train)
-    found = suspects(context.gold, {name: context.spans(name) for name in systems},
-                     corpus=corpus, train=train, documents=sentence_documents(args, corpus),
+    spans = {name: context.spans(name) for name in systems}
+    # a scored system: its every mention, each vote weighing the mention's confidence
+    spans.update({name: mentions.flat_spans(corpus.offsets) for name, mentions in scored.items()})
+    found = suspects(context.gold, spans, corpus=corpus, train=train,
+                     documents=sentence_documents(args, corpus),
+                     confidences={name: m.confidence for name, m in scored.items()},
                      min_systems=args.min_systems, listed=args.listed, evidence=evidence)
     result = found.to_dict()
     if args.format == "json":

@@ -2,7 +2,9 @@
 
 GOLD is a column file (token first, tag last; with --jsonl a JSON Lines span file); PRED
 a JSON Lines span file whose spans carry a ``score`` (one line per sentence of GOLD, as
-``nerlens/data/wnut17/crf_scored.jsonl``). ``nerspan.sweep`` gives the curve, average
+``nerlens/data/wnut17/crf_scored.jsonl``), or ``--generated FILE.jsonl``, generated output
+with a score per entity (``nerspan.generative.scored_output``; ``scored_files`` reads
+both). ``nerspan.sweep`` gives the curve, average
 precision, the best thresholds, the calibration and the operating point: chosen on
 ``--choose-on DEV_GOLD DEV_PRED`` and applied here, or else chosen on the split that is
 scored, which the output says inflates its F1, and by how much.
@@ -12,18 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import nerspan
-from nerspan import InputOptions, read_span_jsonl
+from nerspan import InputOptions
 from nerspan.errors import counted
-from nerspan.records import FileOptions, Record, switch
+from nerspan.records import FileOptions, GeneratedOptions, Record, switch
 from nerspan.result import entity_row
 
 from nerlens.demo import demo_gold, demo_scored
-from nerspan.reading.systems import read_gold, span_errors_located, span_files
 
-from .common import UsageError, check_file, format_table, note, print_json
+from .common import UsageError, format_table, note, print_json
 from .flags import DECODING, Shared, add_flags
-from .inputs import SPAN_FILES, refuse_files_with_demo, system_options
-from .options import given, inputs_of
+from .generated_files import fraction
+from .inputs import SPAN_FILES, refuse_files_with_demo
+from .options import given
+from .scored_files import scored_generated_files, scored_span_files
 
 # Where the text view shows the scores besides the chosen point: what a fixed cut keeps.
 DEFAULT_THRESHOLD = 0.5
@@ -35,6 +38,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("predictions", nargs="?",
                         help="scored predictions: a JSON Lines span file, one line per "
                              "sentence of GOLD, each span with a \"score\" in [0, 1]")
+    parser.add_argument("--generated", action="append", default=None, metavar="FILE.jsonl",
+                        help="scored generated output instead of PRED: one object per "
+                             "sentence of GOLD with \"response\" (an entity list or a dict "
+                             "from type to entities), each entity with a \"score\" in [0, "
+                             "1]; grounded in GOLD's words (--occurrences, --fuzzy); with "
+                             "--choose-on, DEV_PRED is such a file too")
     parser.add_argument("--choose-on", nargs=2, metavar=("DEV_GOLD", "DEV_PRED"),
                         help="choose the thresholds on this dev split (gold and scored "
                              "predictions, read as GOLD and PRED) and apply them to "
@@ -45,6 +54,7 @@ def add_arguments(parser) -> None:
     add_flags(parser, FileOptions, ("gold_tag_column", "token_column", "comment_prefix",
                                     "encoding", "missing_tag"))
     add_flags(parser, InputOptions, SPAN_FILES)
+    add_flags(parser, GeneratedOptions, ("occurrences", "fuzzy"), parse={"fuzzy": fraction})
 
 
 @dataclass(frozen=True)
@@ -60,24 +70,10 @@ class Flags(Record):
 
 def read_sweep(args, gold_path: str, pred_path: str, **dial) -> nerspan.sweeps.Sweep:
     """The sweep of one split's files (``nerspan.sweep``; ``dial``: ``choose_on``,
-    ``per_type``), an error in PRED named by its file and line."""
-    if given(args, "jsonl"):
-        gold = read_span_jsonl(check_file(gold_path), args.encoding)
-        _, _, pred = next(span_files(gold_path, gold, {"pred": check_file(pred_path)},
-                                     args.encoding))
-        references, words = gold["spans"], {"tokens": gold["tokens"], "texts": gold["texts"]}
-    else:
-        references = read_gold(check_file(gold_path), **system_options(args, True))
-        pred = read_span_jsonl(check_file(pred_path), args.encoding)
-        if len(pred["spans"]) != references.n_sentences:
-            raise UsageError(f"{pred_path}: {counted(len(pred['spans']), 'line')} of spans, "
-                             f"but {gold_path} holds "
-                             f"{counted(references.n_sentences, 'sentence')}: one line is "
-                             "needed per sentence (an empty \"spans\" list where none)")
-        gold, words = {"lines": None}, {}
-    with span_errors_located(gold_path, gold, pred_path, pred):
-        return nerspan.sweep(references, pred["spans"], scheme=args.scheme, mode=args.mode,
-                             inputs=inputs_of(args, **words), **dial)
+    ``per_type``): PRED a scored span file, or with --generated generated output with a
+    score per entity; an error in PRED named by its file and line."""
+    read = scored_generated_files if given(args, "generated") else scored_span_files
+    return read(args, gold_path, [pred_path])[0].call(nerspan.sweep, args, **dial)
 
 
 def files(args) -> tuple[str, str]:
@@ -90,13 +86,33 @@ def files(args) -> tuple[str, str]:
         if given(args, "jsonl"):
             raise UsageError("--demo reads the demo's column file: leave --jsonl out")
         return str(demo_gold()), str(next(iter(demo_scored().values())))
+    if given(args, "generated"):
+        return generated_files(args)
     if not args.gold or not args.predictions:
         raise UsageError("give GOLD (a column file, or a span file with --jsonl) and PRED "
-                         "(a JSON Lines span file whose spans carry a \"score\"), or --demo")
+                         "(a JSON Lines span file whose spans carry a \"score\"), or GOLD "
+                         "and --generated FILE.jsonl (generated output, each entity with a "
+                         "\"score\"), or --demo")
     if given(args, "jsonl") and args.scheme.upper() not in ("IOB2", "BIO"):
         raise UsageError("--jsonl spans are read as IOB2 tags: --scheme applies to GOLD "
                          "column files")
     return args.gold, args.predictions
+
+
+def generated_files(args) -> tuple[str, str]:
+    """GOLD and the --generated file (one: a sweep is of one system)."""
+    first = args.generated[0]
+    if args.predictions:
+        raise UsageError(f"--generated {first} is the scored predictions: give GOLD and "
+                         f"either PRED or --generated (nerlens sweep {args.gold} --generated "
+                         f"{first})")
+    if len(args.generated) > 1:
+        raise UsageError(f"a sweep is of one system: give one --generated file (nerlens "
+                         f"sweep {args.gold or 'GOLD'} --generated {first})")
+    if not args.gold:
+        raise UsageError(f"give GOLD, the column file the generated output answers "
+                         f"(nerlens sweep GOLD --generated {first})")
+    return args.gold, first
 
 
 def run(args) -> int:
@@ -150,8 +166,11 @@ def sweep_text(sweep, per_type: bool) -> str:
         rows.append([f"chosen on {where}", point.threshold, *sweep.counts_at(thresholds)])
     table = format_table(["mentions kept", "threshold", "P", "R", "F1", "correct",
                           "predicted"], [_scores_row(row) for row in rows])
-    lines = [f"{counted(len(sweep.confidence), 'scored mention')} against "
-             f"{counted(len(sweep.gold), 'gold mention')}; average precision "
+    unplaced = len(sweep.unplaced_confidence)
+    lines = [f"{counted(len(sweep.confidence), 'scored mention')} "
+             + (f"(and {counted(unplaced, 'generated entity', 'generated entities')} found "
+                "nowhere in its sentence, a wrong prediction where kept) " if unplaced else "")
+             + f"against {counted(len(sweep.gold), 'gold mention')}; average precision "
              f"{_percent(result['average_precision'])}, expected calibration error "
              f"{_percent(result['ece'])}", table, "", "reliability (confidence bins):",
              format_table(["bin", "mentions", "mean confidence", "share correct"],
