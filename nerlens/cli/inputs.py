@@ -342,7 +342,8 @@ def add_span_versions(args, corpus, versions: dict):
     """``corpus`` with a column per --gold-alt span file (with --jsonl), each read against
     GOLD's sentences and words as a PRED span file is (``read_span_systems``)."""
     paths = {name: check_file(path) for name, path in versions.items()}
-    read, names = library.read_span_systems(args.gold, paths, scheme=args.scheme, inputs=inputs_of(args))
+    read, names = library.read_span_systems(args.gold, paths, scheme=args.scheme,
+                                            inputs=inputs_of(args))
     return corpus.with_columns(finished(read.select(names), names, inputs_of(args)),
                                what="gold version")
 
