@@ -34,6 +34,7 @@ from .generative import score_strings  # registers generated predictions as an i
 from .dial import sweep
 from . import threshold_form  # noqa: F401  registers scored predictions at a threshold
 from .partials import EntityPartial, partial  # statistics that merge (METHODS §7)
+from .layers import is_layered, score_layered
 
 
 __version__ = "0.2.0"
@@ -63,6 +64,9 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
             span input's, the type options (``type_map``, ...), generated output's; with
             ``matching="strings"`` generated output is compared as strings
             (``nerspan.generative.score_strings``: ``script``, ``word_overlap``).
+            A ``Corpus`` whose gold has layers (``nerspan.layers``; a column file read
+            with the input option ``layers``) gives ``LayeredScores``: over every
+            mention of every layer, and per layer.
 
     F-beta is the result's: ``to_dict(beta=2)``; the entity confusion matrix the
     evaluation's: ``Evaluation.build(references, predictions).confusion("pred")``.
@@ -81,6 +85,10 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
         return score_strings(references, predictions, scheme=scheme, mode=mode, inputs=inputs)
     if generated.script is not None or generated.word_overlap:
         raise ValueError('script and word_overlap apply to matching="strings" only')
+    if isinstance(references, Corpus) and is_layered(references, inputs.gold_column):
+        return score_layered(references, predictions, gold_column=inputs.gold_column,
+                             pred_column=inputs.pred_column, scheme=scheme, mode=mode,
+                             zero_division=zero_division)
     # entity scores need no words: a split's token column is not read
     evaluation, corpus, _, pred_column = _resolve(references, predictions, scheme=scheme,
                                                   mode=mode, inputs=inputs, words=False)

@@ -31,6 +31,7 @@ from .confusion import confusion_cells, confusion_dict
 from .corpus import Corpus
 from .errors import InputTypeError
 from .flat import GOLD, PRED
+from .layers import refuse_layers
 from .migration import migrated, moved_names
 from .reading.forms import CORPUS, InputForm, Reading, input_form, read_input, register_form
 from .reading.training import as_train_index
@@ -63,6 +64,8 @@ class Evaluation:
             raise InputTypeError("Evaluation needs a Corpus; build one from any input "
                                  "form with Evaluation.build(...)")
         corpus.column(gold_column)  # a clear KeyError for a missing column
+        refuse_layers(corpus, gold_column, "the entity confusion matrix and the families "
+                      "beyond entity scores (an Evaluation)")
         self.corpus, self.gold_column = corpus, gold_column
         self.scheme, self.mode, self.train = scheme, mode, train
         self.inputs = InputOptions.of(inputs).replace(gold_column=gold_column)
