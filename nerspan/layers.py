@@ -116,12 +116,26 @@ def union_spans(parts: Sequence[Spans]) -> tuple[Spans, int]:
 
 
 def decode_layers(corpus: Corpus, side: str, scheme="IOB2", mode: str = "lenient",
-                  table: LabelTable | None = None) -> LayeredSpans:
-    """``side``'s layers each decoded on its own (``nerspan.decode``), and their union."""
-    layers = tuple(decode(corpus, column, scheme, mode, table)
+                  table: LabelTable | None = None, named: str | None = None
+                  ) -> LayeredSpans:
+    """``side``'s layers each decoded on its own (``nerspan.decode``; ``named``: how
+    its warnings and errors name the side), and their union."""
+    layers = tuple(decode(corpus, column, scheme, mode, table, side=named)
                    for column in layer_columns(corpus, side))
+    if len(layers) == 1:   # one column: its spans are already sorted and distinct
+        return LayeredSpans(layers[0], layers, 0)
     union, merged = union_spans(layers)
     return LayeredSpans(union, layers, merged)
+
+
+def in_types(spans: Spans, types: tuple) -> Spans:
+    """``spans`` with type ids of ``types`` (which has every type of its mentions)."""
+    if spans.types == types:
+        return spans
+    index = {t: i for i, t in enumerate(types)}
+    remap = np.array([index[t] for t in spans.types] or [0], dtype=spans.type.dtype)
+    return dataclasses.replace(spans, type=remap[spans.type] if len(spans) else spans.type,
+                               types=types)
 
 
 @dataclass(frozen=True)
@@ -192,6 +206,16 @@ def refuse_layers(corpus: Corpus, side: str = GOLD, what: str = "this scorer") -
             "--gold-tag-column)")
 
 
+def refuse_layered_training(n_layers: int, what: str) -> None:
+    """Refuse a training index read with ``n_layers`` layers where ``what`` counts one
+    tag per training token (never the first layer's, silently)."""
+    if n_layers > 1:
+        raise InputTypeError(
+            f"the training data has {n_layers} layers (the input option layers / --layers), "
+            f"and {what} counts one tag per training token: read one tag column of the "
+            "training file (train_tag_column / --train-tag-column)")
+
+
 def scores_of_layers(gold: LayeredSpans, pred: LayeredSpans,
                      zero_division: float = 0.0) -> LayeredScores:
     """``LayeredScores`` of decoded layers (``decode_layers``)."""
@@ -212,5 +236,5 @@ def layer_against(pred: LayeredSpans, layer: int) -> Spans:
 
 
 __all__ = ["LAYER_MARK", "layer_column", "is_layer_column", "layer_columns", "is_layered",
-           "layer_name", "own_columns", "LayeredSpans", "union_spans", "decode_layers",
-           "LayeredScores", "with_layers", "layered_scores", "score_layered", "refuse_layers", "scores_of_layers", "layer_against"]
+           "layer_name", "own_columns", "LayeredSpans", "union_spans", "decode_layers", "in_types",
+           "LayeredScores", "with_layers", "layered_scores", "score_layered", "refuse_layers", "refuse_layered_training", "scores_of_layers", "layer_against"]

@@ -1465,10 +1465,12 @@ def test_scored_systems_are_refused_with_the_demo_and_in_an_experiment(tmp_path,
                               r"experiment's datasets")
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "score"])
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("score",
+                                                                      "tough-mentions")])
 def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys, command):
-    """Two tag columns read as gold's layers: scored by ``score``, refused by the
-    others naming the option (never the first layer alone, silently)."""
+    """Two tag columns read as gold's layers: scored by ``score`` and
+    ``tough-mentions``, refused by the others naming the option (never the first layer
+    alone, silently)."""
     paths = files(tmp_path, "gold", GOLD.replace("B-PER\n", "B-PER B-PER\n")
                   .replace("I-PER\n", "I-PER O\n").replace("saw O\n", "saw O O\n")
                   .replace("B-LOC\n", "B-LOC B-LOC\n"))
@@ -1476,3 +1478,5 @@ def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys,
                                       paths["train"], ["--layers", "1,2"]))
     check_one_line(code, err, r"gold has 2 layers \(the input option layers / --layers\)")
     assert main(["score", str(paths["gold"]), str(paths["pred"]), "--layers", "1,2"]) == 0
+    assert main(argv("tough-mentions", tmp_path, paths["gold"], paths["pred"],
+                     paths["train"], ["--layers", "1,2"])) == 0

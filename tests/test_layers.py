@@ -11,6 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import attribute_buckets
+import faireval
+import hardeval
 import nerspan
 import tough_mentions
 from nerlens.cli import main
@@ -155,12 +158,10 @@ def test_union_of_one_layer_is_that_layer():
 
 def test_what_reads_one_gold_column_refuses_layers_naming_the_option():
     corpus = layered_corpus()
-    with pytest.raises(InputTypeError, match="gold has 2 layers .*--layers"):
-        nerspan.Evaluation(corpus)
     with pytest.raises(InputTypeError, match="gold has 2 layers"):
         tough_mentions.score(corpus, PRED, train=([["w"]], [["O"]]))
     with pytest.raises(InputTypeError, match="gold has 2 layers"):
-        tough_mentions.score(corpus, train=([["w"]], [["O"]]))
+        faireval.score(corpus)
 
 
 def test_layers_refused_where_they_cannot_be_read(tmp_path):
@@ -174,3 +175,87 @@ def test_layers_refused_where_they_cannot_be_read(tmp_path):
         read_systems(OUTER, {"a": PRED}, inputs={"layers": (2, 3)})
     with pytest.raises(ValueError, match="two or more different columns"):
         nerspan.InputOptions.of({"layers": [2, 2]})
+
+
+# -- the families on layers -------------------------------------------------------------
+WORDS = [["Bank", "of", "Rome", "."], ["Ada", "ran"]]
+TRAIN_WORDS = [["Rome", "is", "big"], ["Bank", "of", "Rome", "fell"]]
+TRAIN_OUTER = [["O", "O", "O"], ["B-ORG", "I-ORG", "I-ORG", "O"]]
+TRAIN_INNER = [["B-LOC", "O", "O"], ["O", "O", "B-LOC", "O"]]
+
+
+def layered_train():
+    return Corpus.from_tags(TRAIN_OUTER, tokens=TRAIN_WORDS,
+                            columns={layer_column("gold", 2): TRAIN_INNER})
+
+
+def test_tough_mentions_classifies_every_layer_against_every_training_mention():
+    corpus = Corpus.from_tags(OUTER, tokens=WORDS, columns={
+        layer_column("gold", 2): INNER, "pred": PRED})
+    result = tough_mentions.score(corpus, train=layered_train(), return_mentions=True)
+    d = result.to_dict()
+    assert d["options"]["layers"] == {"gold": 2, "train": 2}
+    assert d["counts"]["all"] == len(mentions(OUTER) | mentions(INNER)) == 4
+    # "Bank of Rome" is an outer ORG in training (seen); "Rome" (gold PER) a training
+    # mention only in the inner layer, as LOC: unseen type, not unseen tokens
+    assert (d["counts"]["seen"], d["counts"]["unseen_type"]) == (1, 1)
+    assert d["recall_seen"] == 1.0
+    outer_only = tough_mentions.score(corpus, train=(TRAIN_WORDS, TRAIN_OUTER)).to_dict()
+    assert outer_only["options"]["layers"] == {"gold": 2, "train": 1}
+    assert (outer_only["counts"]["seen"], outer_only["counts"]["unseen_type"]) == (1, 0)
+    flat = tough_mentions.score(Corpus.from_tags(OUTER, tokens=WORDS, columns={"pred": PRED}),
+                                train=(TRAIN_WORDS, TRAIN_OUTER)).to_dict()
+    assert "layers" not in flat["options"] and flat["counts"]["all"] == len(mentions(OUTER))
+
+
+@settings(max_examples=30, deadline=None)
+@given(layered())
+def test_gold_as_prediction_with_layers_is_perfect_in_tough_mentions(layers):
+    outer, inner, _ = layers
+    words = [[f"w{i}" for i in range(len(s))] for s in outer]
+    corpus = Corpus.from_tags(outer, tokens=words, columns={
+        layer_column("gold", 2): inner, "pred": outer, layer_column("pred", 2): inner})
+    evaluation = nerspan.Evaluation(corpus)
+    d = tough_mentions.score(evaluation, "pred", train=(words, outer)).to_dict()
+    assert d["counts"]["all"] == len(mentions(outer) | mentions(inner))
+    if d["counts"]["all"]:
+        assert d["recall"] == 1.0
+        assert all(d[key] in (None, 1.0) for key in d if key.startswith("recall_"))
+
+
+def test_hardeval_refuses_layers_saying_why_and_naming_the_option():
+    corpus = Corpus.from_tags(OUTER, tokens=WORDS, columns={
+        layer_column("gold", 2): INNER, "pred": PRED})
+    with pytest.raises(InputTypeError, match=r"gold has 2 layers \(the input option "
+                       r"layers / --layers\), and hardeval \(its token error rates are "
+                       r"defined on one tag per token\)"):
+        hardeval.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
+    with pytest.raises(InputTypeError, match="the entity confusion matrix"):
+        nerspan.Evaluation(corpus).confusion("pred")
+    for family in (faireval, attribute_buckets):
+        with pytest.raises(InputTypeError, match="gold has 2 layers"):
+            family.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
+
+
+def test_token_counts_of_layered_training_are_refused_not_read_from_one_layer():
+    """hardeval and attribute_buckets count one tag per training token: a training index
+    read with layers is refused there, naming the options."""
+    index = nerspan.as_train_index(layered_train())
+    assert index.layers == 2 and index.n_mentions == len(
+        mentions(TRAIN_OUTER) | mentions(TRAIN_INNER))
+    flat = Corpus.from_tags(OUTER, tokens=WORDS, columns={"pred": PRED})
+    message = r"the training data has 2 layers .*--train-tag-column"
+    with pytest.raises(InputTypeError, match=message):
+        hardeval.score(flat, train=index)
+    with pytest.raises(InputTypeError, match=message):
+        attribute_buckets.score(flat, train=index)
+
+
+def test_an_evaluation_of_layered_gold_scores_its_systems_over_every_layer():
+    corpus = layered_corpus()
+    evaluation = nerspan.Evaluation(corpus)
+    assert evaluation.systems == ("pred",) and len(evaluation.gold) == 4
+    direct = nerspan.score(corpus).to_dict()
+    through = nerspan.score(evaluation, "pred").to_dict()
+    assert through["layers"] == direct["layers"] and through["f1"] == direct["f1"]
+    assert evaluation.entity_scores("pred").micro() == nerspan.score(corpus).micro()
