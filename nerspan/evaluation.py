@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 
-
 from .confusion import confusion_cells, confusion_dict
 from .corpus import Corpus
 from .errors import InputTypeError
