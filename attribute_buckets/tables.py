@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nerspan import TrainIndex
+from nerspan.layers import refuse_layered_training
 
 CACHE_KEY = "attribute_buckets"
 # Characters the reference code deletes from a mention text before using it as a regex.
@@ -56,6 +57,7 @@ class TrainingTables:
 
     @classmethod
     def build(cls, index: TrainIndex, lowercase: bool) -> "TrainingTables":
+        refuse_layered_training(index.layers, "attribute_buckets (its token attributes)")
         train = index.corpus
         rows = index.token_rows(train.vocab, lowercase)
         stream = rows[train.tokens].astype(np.int64)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputTypeError
 from nerspan.errors import shown
 from nerspan.evaluation import resolve
+from nerspan.layers import refuse_layers
 from nerspan.options import PAIRINGS
 from nerspan.records import Record, comma_list, option, switch
 
@@ -124,6 +125,8 @@ def two_columns(references, predictions, scheme, mode, train, inputs):
         references = corpus
         system = pred_column if corpus is context.corpus else None
     scheme, mode = scheme or "IOB2", mode or "lenient"
+    if isinstance(references, Corpus):
+        refuse_layers(references, gold_column, "faireval")
     if isinstance(references, Corpus) and predictions is None \
             and (gold_column, pred_column) != (GOLD, PRED):
         references = references.paired(gold_column, pred_column)

@@ -10,6 +10,7 @@ import nerspan
 from nerspan import (Corpus, GOLD, Evaluation, InputOptions, LengthMismatchError,
                      NerspanError, PRED, SentenceCountError, decode)
 from nerspan.evaluation import resolve
+from nerspan.layers import refuse_layers
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
@@ -22,7 +23,8 @@ from nerspan.result import Result, undefined_keys
 
 from .labels import (ERROR_LABELS, check_error_labels, compared_codes, label_names,
                      reads_spans, reference_codes)
-from .subsets import GROUPS, LEAF_NAMES, Subsets, gold_token_classes, subset_name
+from .subsets import (GROUPS, LEAF_NAMES, ONE_LAYER, Subsets, gold_token_classes,
+                      subset_name)
 
 HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
             "ter_diff_i", "ter_diff_o", "ter_diff_e", "ter_other")
@@ -199,9 +201,9 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     options = HardevalOptions.of(options).with_keywords(
         strict_diff=strict_diff, error_labels=error_labels,
         return_hard_tokens=return_hard_tokens)
-    context, corpus, gold_column, pred_column = resolve(
+    context, corpus, gold_column, pred_column = resolve(   # layers: refused below, saying why
         references, predictions, scheme=scheme, mode=mode, train=train,
-        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
+        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list), layered=True)
     codes, strict_diff_used = leaf_codes(context, corpus, train, subsets,
                                          options.strict_diff)
     return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
@@ -230,6 +232,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     """Score one prediction column against leaf subset ``codes`` (classification done);
     ``strict_diff`` only says in ``options`` how the codes were made; with the
     ``context`` (an ``Evaluation``) of ``corpus``'s gold, its decoded gold is used."""
+    refuse_layers(corpus, gold_column, ONE_LAYER)
     error_labels = check_error_labels(error_labels)
     gold, pred, repairs, types = _compared_labels(
         corpus, gold_column, pred_column, scheme, mode, error_labels, context)

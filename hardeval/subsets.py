@@ -14,6 +14,7 @@ import numpy as np
 from nerspan import GOLD, Corpus, Evaluation, NerspanError, Spans, TrainIndex, decode
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
+from nerspan.layers import refuse_layered_training, refuse_layers
 from nerspan.migration import migrated
 
 # Leaf subsets: one code per token.
@@ -152,6 +153,7 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     if corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
                          "words per sentence) or precomputed subsets=...")
+    refuse_layered_training(train.layers, ONE_LAYER)
     io, types, _ = gold_io(corpus, column, scheme, mode, spans=spans)
     train_column = {t: 1 + i for i, t in enumerate(train.types)}
     to_train = np.array([0] + [train_column.get(t, -1) for t in types], dtype=np.int64)
@@ -176,9 +178,14 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     return codes[corpus.tokens.astype(np.int64) * width + io]
 
 
+# what hardeval says to gold with layers (nerspan.layers): never the first layer alone
+ONE_LAYER = "hardeval (its token error rates are defined on one tag per token)"
+
+
 def gold_token_classes(context: Evaluation, strict_diff: bool = False) -> np.ndarray:
     """The leaf subset code of every token of the context's corpus, classified once per
     context and ``strict_diff`` setting against the context's training index."""
+    refuse_layers(context.corpus, context.gold_column, ONE_LAYER)
     if context.corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
                          "words per sentence) or precomputed subsets=...")

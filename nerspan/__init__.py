@@ -34,6 +34,7 @@ from .generative import score_strings  # registers generated predictions as an i
 from .dial import sweep
 from . import threshold_form  # noqa: F401  registers scored predictions at a threshold
 from .partials import EntityPartial, partial  # statistics that merge (METHODS §7)
+from .layers import is_layered, score_layered
 
 
 __version__ = "0.2.0"
@@ -63,6 +64,9 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
             span input's, the type options (``type_map``, ...), generated output's; with
             ``matching="strings"`` generated output is compared as strings
             (``nerspan.generative.score_strings``: ``script``, ``word_overlap``).
+            A ``Corpus`` whose gold has layers (``nerspan.layers``; a column file read
+            with the input option ``layers``) gives ``LayeredScores``: over every
+            mention of every layer, and per layer.
 
     F-beta is the result's: ``to_dict(beta=2)``; the entity confusion matrix the
     evaluation's: ``Evaluation.build(references, predictions).confusion("pred")``.
@@ -81,12 +85,33 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
         return score_strings(references, predictions, scheme=scheme, mode=mode, inputs=inputs)
     if generated.script is not None or generated.word_overlap:
         raise ValueError('script and word_overlap apply to matching="strings" only')
+    if _layered_gold(references, inputs):
+        return _score_layers(references, predictions, inputs, scheme, mode, zero_division)
     # entity scores need no words: a split's token column is not read
     evaluation, corpus, _, pred_column = _resolve(references, predictions, scheme=scheme,
                                                   mode=mode, inputs=inputs, words=False)
     table = LabelTable.build(corpus.labels, get_scheme(evaluation.scheme))
     return entity_scores(evaluation.gold_spans(table),
                          evaluation.pred_spans(corpus, pred_column, table), zero_division)
+
+
+def _layered_gold(references, inputs: InputOptions) -> bool:
+    """Whether ``references`` is a Corpus or an Evaluation whose gold has layers."""
+    if isinstance(references, Evaluation):
+        return is_layered(references.corpus, references.gold_column)
+    return isinstance(references, Corpus) and is_layered(references, inputs.gold_column)
+
+
+def _score_layers(references, predictions, inputs, scheme, mode, zero_division):
+    """``score`` of layered gold (``nerspan.layers.score_layered``)."""
+    gold_column = inputs.gold_column
+    if isinstance(references, Evaluation):
+        references.check(scheme, mode)
+        scheme, mode, gold_column = references.scheme, references.mode, references.gold_column
+        references = references.corpus
+    return score_layered(references, predictions, gold_column=gold_column,
+                         pred_column=inputs.pred_column, scheme=scheme, mode=mode,
+                         zero_division=zero_division)
 
 
 # What string matching does not read: grounding's options; given, they are refused. Type

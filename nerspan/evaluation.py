@@ -22,22 +22,20 @@ as the gold was).
 """
 from __future__ import annotations
 
-import dataclasses
 import os
-
-import numpy as np
 
 from .confusion import confusion_cells, confusion_dict
 from .corpus import Corpus
 from .errors import InputTypeError
 from .flat import GOLD, PRED
+from .layers import decode_layers, in_types, own_columns, refuse_layers
 from .migration import migrated, moved_names
 from .reading.forms import CORPUS, InputForm, Reading, input_form, read_input, register_form
 from .reading.training import as_train_index
 from .records import InputOptions
 from .schemes import check_mode, get_scheme
 from .scores import EntityScores, entity_scores
-from .spans import LabelTable, Spans, decode
+from .spans import LabelTable, Spans
 from .train_index import TrainIndex
 
 
@@ -109,7 +107,7 @@ class Evaluation:
     @property
     def systems(self) -> tuple:
         """The system columns: every column of the corpus but gold's."""
-        return tuple(c for c in self.corpus.columns if c != self.gold_column)
+        return tuple(c for c in own_columns(self.corpus) if c != self.gold_column)
 
     # -- the gold side, once -------------------------------------------------------------
     @property
@@ -121,10 +119,11 @@ class Evaluation:
 
     @property
     def gold(self) -> Spans:
-        """The gold spans, decoded on first use (with ``table``), then kept."""
+        """The gold spans, decoded on first use (with ``table``), then kept; when gold
+        has layers (``nerspan.layers``), every layer's mentions (they may nest)."""
         if self._gold is None:
-            self._gold = decode(self.corpus, self.gold_column, self.scheme, self.mode,
-                                self.table)
+            self._gold = decode_layers(self.corpus, self.gold_column, self.scheme, self.mode,
+                                       self.table).union
             self.gold_decodes += 1
         return self._gold
 
@@ -149,6 +148,7 @@ class Evaluation:
 
     def confusion_cells(self, system: str) -> tuple:
         """``nerspan.confusion.confusion_cells`` of gold and ``system``, kept."""
+        refuse_layers(self.corpus, self.gold_column, "the entity confusion matrix")
         return self._keep("cells", system,
                           lambda s: confusion_cells(self.gold, self.spans(s)))
 
@@ -169,7 +169,7 @@ class Evaluation:
         if system not in self.corpus.columns:
             raise KeyError(f"no system {system!r} (the evaluation has {list(self.systems)})")
         self.pred_decodes[system] = self.pred_decodes.get(system, 0) + 1
-        return decode(self.corpus, system, self.scheme, self.mode, self.table)
+        return decode_layers(self.corpus, system, self.scheme, self.mode, self.table).union
 
     def pred_spans(self, corpus: Corpus, column: str, table: LabelTable | None = None
                    ) -> Spans:
@@ -178,7 +178,7 @@ class Evaluation:
         evaluation's own, decoded here when it is one built for predictions given apart."""
         if corpus is self.corpus:
             return self.spans(column, table)
-        return decode(corpus, column, self.scheme, self.mode, table)
+        return decode_layers(corpus, column, self.scheme, self.mode, table).union
 
     def derived(self, key, build):
         """``build()``'s value, built on first use for ``key`` and kept: where each family
@@ -264,12 +264,7 @@ class Evaluation:
 def in_table(spans: Spans, table: LabelTable | None) -> Spans:
     """``spans`` with the type ids of ``table`` (which has every type of ``spans``): the
     same mentions, renumbered; as they are when the types agree."""
-    if table is None or table.types == spans.types:
-        return spans
-    index = {t: i for i, t in enumerate(table.types)}
-    remap = np.array([index[t] for t in spans.types] or [0], dtype=spans.type.dtype)
-    return dataclasses.replace(spans, type=remap[spans.type] if len(spans) else spans.type,
-                               types=table.types)
+    return spans if table is None else in_types(spans, table.types)
 
 
 def get_name(option: str, value) -> str:
@@ -278,8 +273,8 @@ def get_name(option: str, value) -> str:
 
 
 def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
-            inputs: InputOptions | None = None, words: bool = True
-            ) -> tuple[Evaluation, Corpus, str, str]:
+            inputs: InputOptions | None = None, words: bool = True,
+            layered: bool = False) -> tuple[Evaluation, Corpus, str, str]:
     """What a family's ``score`` works on: ``(evaluation, corpus, gold column, pred
     column)``.
 
@@ -288,8 +283,13 @@ def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
     predictions in any form, or any input form, from which an evaluation is built around
     the corpus read (``words=False``: a split's token column is not read). The training
     index is not built here: the family asks ``evaluation.index(train)`` when it needs
-    it."""
+    it. ``layered``: the caller scores gold with layers (``nerspan.layers``); otherwise
+    such gold is refused, naming the option (never read as its first layer alone)."""
     inputs = InputOptions.of(inputs)
+    if not layered:
+        for given in (references, getattr(references, "corpus", None)):
+            if isinstance(given, Corpus):
+                refuse_layers(given, getattr(references, "gold_column", inputs.gold_column))
     if predictions is None and not isinstance(references, (Corpus, Evaluation)):
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")

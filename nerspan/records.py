@@ -83,6 +83,15 @@ def comma_list(text: str) -> list:
     return items
 
 
+def int_list(text: str) -> tuple:
+    """``"2,3"`` -> ``(2, 3)`` (a command line's list of column positions)."""
+    try:
+        return tuple(int(item) for item in comma_list(text))
+    except ValueError:
+        raise ValueError(f"expected column positions separated by commas (2,3), not "
+                         f"{text!r}") from None
+
+
 def mapping(text: str) -> dict:
     """``"SRC=DST,SRC2=DST2"`` -> a dict (a command line's mapping)."""
     out = {}
@@ -242,6 +251,18 @@ def _integer(name: str, value):
 
 def _optional_integer(name: str, value):
     return None if value is None else check_int(name, value)
+
+
+def _layers(name: str, value) -> tuple:
+    """Two or more distinct column positions (ints), as a tuple."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise InputTypeError(f"{name} must be a list of column positions (e.g. [2, 3]), "
+                             f"not {shown(value)}")
+    columns = tuple(check_int(name, column) for column in value)
+    if len(columns) < 2 or len(set(columns)) != len(columns):
+        raise ValueError(f"{name} must name two or more different columns, not "
+                         f"{list(columns)}")
+    return columns
 
 
 def _encoding(name: str, value):
@@ -404,6 +425,13 @@ class InputOptions(Record):
         False, "tags are written type first and prefix last (PER-B), as seqeval's "
         "suffix=True: split on the last hyphen (tags, label ids and training tags; span "
         "input refuses it).")
+    layers: tuple | None = option(
+        None, "GOLD's tag columns read as layers of gold (0-based positions, e.g. (2, 3) "
+        "for GermEval 2014's outer and inner columns): each decoded on its own, gold's "
+        "mentions their union (they may nest; one identical in two layers counts once, "
+        "the merges counted), entity scores over all of them plus per layer "
+        "(nerspan.layers). Not with gold_tag_column.", _layers, parse=int_list,
+        metavar="COL,COL")
     gold_column: str = option(GOLD, "the gold column of a Corpus given without "
                               "predictions.", _column, flag=None)
     pred_column: str = option(PRED, "the predicted column of a Corpus given without "
@@ -467,5 +495,5 @@ _PART_OF = {name: part for part, record in InputOptions.parts().items()
 assert len(set(InputOptions.all_names())) == len(InputOptions.all_names())
 
 
-__all__ = ["Option", "Record", "option", "switch", "comma_list", "mapping", "optional",
-           "unknown_text", "InputOptions", "TypeOptions", "GeneratedOptions", "FileOptions"]
+__all__ = ["Option", "Record", "option", "switch", "comma_list", "int_list", "mapping",
+           "optional", "unknown_text", "InputOptions", "TypeOptions", "GeneratedOptions", "FileOptions"]

@@ -27,6 +27,8 @@ from .errors import DecodingWarning
 from .flat import GOLD, side_name
 from .options import check_int
 from .schemes import check_mode, get_scheme
+from .layers import (decode_layers, is_layered, layer_against, layer_column,
+                     layer_columns, own_columns, with_layers)
 from .partials import EntityPartial, Shard, merged, spans_partial
 from .scores import EntityScores
 from .spans import LabelTable, check_tags, decode
@@ -75,7 +77,11 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
     check_mode(mode)
     size = SCORE_BLOCK if block_tokens is None else check_int("block_tokens", block_tokens,
                                                              minimum=1)
-    systems = [c for c in corpus.columns if c != GOLD] if systems is None else list(systems)
+    if systems is None:
+        systems = [c for c in own_columns(corpus) if c != GOLD]
+    if is_layered(corpus, GOLD):
+        return layered_in_blocks(corpus, list(systems), scheme, mode, size)
+    systems = list(systems)
     scheme = get_scheme(scheme)
     table = LabelTable.build(corpus.labels, scheme)
     # generated systems' records are added once to the sums, never to each block's counts:
@@ -100,6 +106,64 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
                 parts[name].append(spans_partial(gold, pred, 0.0, Shard(first), numbers))
     return {name: _token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name],
                                 generated.get(name)) for name in systems}
+
+
+@dataclasses.dataclass(frozen=True)
+class LayeredTokenScores(TokenScores):
+    """``TokenScores`` against layered gold (``nerspan.layers``): over the union of the
+    layers, with ``layers`` (layer number -> that layer's ``TokenScores``) and
+    ``merged`` (gold mentions identical in two layers, counted once). ``accuracy`` at
+    the top is against layer 1's tags; each layer's is against its own."""
+
+    layers: dict = dataclasses.field(default_factory=dict)
+    merged: int = 0
+
+    def plain_dict(self) -> dict:
+        return with_layers(super().plain_dict(), self.layers, self.merged)
+
+
+def layered_in_blocks(corpus: Corpus, systems: list, scheme, mode: str,
+                      size: int) -> dict:
+    """``score_in_blocks`` when gold has layers: per block, each layer decoded on its
+    own and the union; each system's partials over the union and per layer."""
+    scheme = get_scheme(scheme)
+    table = LabelTable.build(corpus.labels, scheme)
+    gold_columns = layer_columns(corpus, GOLD)
+    for column in gold_columns + [c for name in systems for c in layer_columns(corpus, name)]:
+        check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
+    numbers, n_merged = corpus.source.sentence_numbers, 0
+    parts = {name: {"union": []} for name in systems}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DecodingWarning)
+        for first, block in sentence_blocks(corpus, size):
+            gold = decode_layers(block, GOLD, scheme, mode, table)
+            n_merged += gold.merged
+            for name in systems:
+                pred = decode_layers(block, name, scheme, mode, table)
+                shard = Shard(first)
+                parts[name]["union"].append(spans_partial(gold.union, pred.union, 0.0,
+                                                          shard, numbers))
+                for k, layer in enumerate(gold.layers, 1):
+                    parts[name].setdefault(str(k), []).append(spans_partial(
+                        layer, layer_against(pred, k), 0.0, shard, numbers))
+    return {name: _layered_scores(corpus, name, parts[name], n_merged) for name in systems}
+
+
+def _layered_scores(corpus: Corpus, name: str, parts: dict, n_merged: int
+                    ) -> LayeredTokenScores:
+    """One system's ``LayeredTokenScores`` from its partials (``layered_in_blocks``)."""
+    pred_columns = layer_columns(corpus, name)
+
+    def same(k: int) -> int:
+        pred_column = pred_columns[k - 1] if len(pred_columns) >= k else name
+        return int(np.count_nonzero(corpus.column(layer_column(GOLD, k))
+                                    == corpus.column(pred_column)))
+    layers = {k: _token_scores(merged(partials), corpus.n_tokens, same(int(k)))
+              for k, partials in parts.items() if k != "union"}
+    whole = _token_scores(merged(parts["union"]), corpus.n_tokens, same(1))
+    return LayeredTokenScores(**{f.name: getattr(whole, f.name)
+                                 for f in dataclasses.fields(TokenScores)},
+                              layers=layers, merged=n_merged)
 
 
 def sentence_blocks(corpus: Corpus, size: int = SCORE_BLOCK):
@@ -130,4 +194,5 @@ def _token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
                        n_tokens=n_tokens, same_tags=same_tags)
 
 
-__all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores"]
+__all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores",
+           "LayeredTokenScores"]

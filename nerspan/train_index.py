@@ -18,7 +18,8 @@ import numpy as np
 from .corpus import GOLD, Corpus
 from .errors import InputTypeError
 from .schemes import Scheme
-from .spans import Spans, decode
+from .layers import decode_layers, in_types
+from .spans import Spans
 
 
 def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list[str]:
@@ -99,6 +100,10 @@ class TrainIndex:
         vocab: token string -> row of ``io_counts``.
         io_counts: int64 ``[len(vocab), 1 + len(types)]``; column 0 counts ``O``,
             column ``1 + t`` counts ``I-types[t]`` (tokens inside a mention of type t).
+            When the training tags have layers (``nerspan.layers``), the first layer's:
+            a count per token needs one tag per token.
+        layers: how many tag columns the training mentions (``spans``, every layer's,
+            nested or not) come from.
     """
 
     corpus: Corpus
@@ -107,6 +112,7 @@ class TrainIndex:
     vocab: dict
     io_counts: np.ndarray
     _cache: dict = field(default_factory=dict, repr=False)
+    layers: int = 1
 
     @classmethod
     def build(cls, train: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
@@ -116,13 +122,17 @@ class TrainIndex:
             raise InputTypeError("the training corpus needs tokens (a Corpus built with "
                                  "tokens=..., or train_tokens with train_tags)")
         # the training tags named as such in a warning or error (not "references")
-        spans = types_that_occur(decode(train, column, scheme, mode, side="training tags"))
-        io = spans.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
+        decoded = decode_layers(train, column, scheme, mode, named="training tags")
+        spans = types_that_occur(decoded.union)
+        # per token: of the first layer (a count per token needs one tag per token)
+        first = spans if len(decoded.layers) == 1 else \
+            in_types(types_that_occur(decoded.layers[0]), spans.types)
+        io = first.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
         width = 1 + len(spans.types)
         counts = np.bincount(train.tokens.astype(np.int64) * width + io,
                              minlength=len(train.vocab) * width).reshape(len(train.vocab), width)
         vocab = {w: i for i, w in enumerate(train.vocab)}
-        return cls(train, spans, spans.types, vocab, counts)
+        return cls(train, spans, spans.types, vocab, counts, layers=len(decoded.layers))
 
     # -- tokens --------------------------------------------------------------------------
     def token_rows(self, words, lowercase: bool = False) -> np.ndarray:

@@ -26,6 +26,7 @@ import tough_mentions
 from nerspan import (EmptyInputError, Evaluation, InputTypeError, InvalidTagError,
                      LabelIdError, LengthMismatchError, SentenceCountError)
 from nerlens.trainer import make_compute_metrics
+from nerspan.reading.systems import read_systems
 from nerspan.type_processing import TypeNotFoundError
 from tests.conftest import REPO
 
@@ -1516,3 +1517,16 @@ def test_a_span_file_with_an_unknown_key_is_refused_naming_it(tmp_path, side):
                  lambda: read_systems(gold, [system], inputs={"jsonl": True})):
         with pytest.raises(nerspan.FormatError, match=message):
             read()
+
+
+def test_a_layer_column_that_is_not_in_the_file(tmp_path):
+    """One error naming the file, the column and the columns there are, from the
+    reader behind the API and from the report."""
+    gold = tmp_path / "gold.txt"
+    gold.write_text("John B-PER B-PER\nsaw O O\n", encoding="utf-8")
+    message = (r"gold.txt: layers names column 5, and the file has 3 columns "
+               r"\(0 to 2; -3 to -1 from the end\)")
+    with pytest.raises(nerspan.TooFewColumnsError, match=message):
+        read_systems(gold, [gold], inputs={"layers": (1, 5)})
+    with pytest.raises(nerspan.TooFewColumnsError, match=message):
+        nerlens.build_report(gold, [gold], inputs={"layers": [1, 5]}, bootstrap=0)

@@ -37,6 +37,9 @@ CASES = {
     "token_mismatch": ("pred", good_pred("London B-LOC"), [],
                        r"pred.txt:5, sentence 1: token 'London' differs from 'Paris' at "
                        r"\S*gold.txt:5; .*\(--allow-token-mismatch\)"),
+    "layer_column_missing": ("gold", GOLD, ["--layers", "1,4"],
+                             r"gold.txt: layers names column 4, and the file has 2 "
+                             r"columns \(0 to 1; -2 to -1 from the end\)"),
     "extra_column_pred": ("pred", good_pred("Paris B-LOC x"), [],
                           r"pred.txt:5, sentence 1: 3 columns, but line 1 has 2: every row of "
                           r"a column file needs the same columns .*: 'Paris B-LOC x'"),
@@ -1510,3 +1513,20 @@ def test_scored_systems_are_refused_with_the_demo_and_in_an_experiment(tmp_path,
                                 "--output", str(tmp_path / "out")])
     check_one_line(code, err, r"--scored adds a system to one dataset's report, not to an "
                               r"experiment's datasets")
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("score",
+                                                                      "tough-mentions")])
+def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys, command):
+    """Two tag columns read as gold's layers: scored by ``score`` and
+    ``tough-mentions``, refused by the others naming the option (never the first layer
+    alone, silently)."""
+    paths = files(tmp_path, "gold", GOLD.replace("B-PER\n", "B-PER B-PER\n")
+                  .replace("I-PER\n", "I-PER O\n").replace("saw O\n", "saw O O\n")
+                  .replace("B-LOC\n", "B-LOC B-LOC\n"))
+    code, out, err = run(capsys, argv(command, tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], ["--layers", "1,2"]))
+    check_one_line(code, err, r"gold has 2 layers \(the input option layers / --layers\)")
+    assert main(["score", str(paths["gold"]), str(paths["pred"]), "--layers", "1,2"]) == 0
+    assert main(argv("tough-mentions", tmp_path, paths["gold"], paths["pred"],
+                     paths["train"], ["--layers", "1,2"])) == 0

@@ -7,6 +7,7 @@ import numpy as np
 
 from nerspan import PRED, Corpus, Evaluation, InputOptions, decode
 from nerspan.evaluation import resolve
+from nerspan.layers import layer_columns
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, switch
@@ -252,8 +253,13 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
         references, predictions, train=train, scheme=scheme, mode=mode,
         inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
     subsets = gold_subsets(context, options.case_sensitive, table)
-    return score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
-                         options.return_mentions, table, context)
+    result = score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
+                           options.return_mentions, table, context)
+    layers = {"gold": len(layer_columns(context.corpus, context.gold_column)),
+              "train": context.train.layers}
+    if max(layers.values()) > 1:   # said where there are layers; flat results unchanged
+        result.options["layers"] = layers
+    return result
 
 
 def scoring_inputs(references, predictions, *, train, scheme, mode,
@@ -261,7 +267,8 @@ def scoring_inputs(references, predictions, *, train, scheme, mode,
     """``(evaluation, corpus, pred column, label table)`` of ``score``'s arguments,
     checked: the test words, the predictions and the training data are there."""
     context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
-                                              mode=mode, train=train, inputs=inputs)
+                                              mode=mode, train=train, inputs=inputs,
+                                              layered=True)
     if corpus.tokens is None:
         raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
                          "of each sentence) or a Corpus with tokens")

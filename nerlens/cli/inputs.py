@@ -62,6 +62,7 @@ def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
 def add_reading_arguments(parser) -> None:
     """How every column file is read: the same flags in every command (and the types)."""
     add_flags(parser, FileOptions, READING)
+    add_flags(parser, InputOptions, ("layers",))
     add_flags(parser, TypeOptions)
 
 

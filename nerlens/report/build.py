@@ -28,6 +28,7 @@ from nerspan.fbeta import check_beta
 from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
                                resample, sample_weights)
 from nerspan.corpus import side_name
+from nerspan.layers import refuse_layers
 from nerspan.migration import migrated
 from nerspan.reading.forms import finished
 from nerspan.spans import check_tags
@@ -251,6 +252,7 @@ def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, 
         raise ValueError("the report needs at least one system")
     if corpus.tokens is None:
         raise ValueError("the report needs the tokens of the evaluation sentences")
+    refuse_layers(corpus, GOLD, "the report")
     _check_system_tags(corpus, system_names, scheme, mode)
     index = as_train_index(train, scheme, mode, inputs=inputs) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]

@@ -382,6 +382,14 @@ def _first_token_rows(path: str, encoding: str, comment_prefix: str | None) -> l
     return rows
 
 
+def row_width(path, encoding: str = "utf-8", comment_prefix: str | None = None) -> int:
+    """The number of columns of the first token row of ``path`` (0: no token row)."""
+    if codecs.lookup(encoding).name == "utf-8":
+        encoding = "utf-8-sig"
+    rows = _first_token_rows(os.fspath(path), encoding, comment_prefix)
+    return len(rows[0]) if rows else 0
+
+
 def tag_types(values) -> set | None:
     """The entity types of ``values`` if every one is a tag (``O`` or ``PREFIX-TYPE``,
     or all of them written type first, ``TYPE-PREFIX``), else None.

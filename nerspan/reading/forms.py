@@ -37,6 +37,7 @@ from ..arrow_columns import is_arrow
 from ..corpus import Corpus
 from ..errors import InputTypeError, InvalidTagError, NerspanError, shown
 from ..flat import GOLD, PRED, _a, as_label_list, side_name
+from ..layers import refuse_layers
 from ..records import InputOptions
 from ..schemes import FALLBACK_PREFIXES, from_suffix, split_tag, to_suffix
 from ..spans import tag_problem
@@ -232,6 +233,7 @@ def _read_corpus(corpus: Corpus, predictions, inputs, scheme, words) -> Reading:
     if predictions is None:
         return Reading(CORPUS, _with_words(corpus, inputs), inputs.gold_column,
                        inputs.pred_column)
+    refuse_layers(corpus, GOLD, "scoring predictions given beside a Corpus")
     if isinstance(predictions, Corpus):
         other = predictions.select([PRED if PRED in predictions.columns else GOLD])
     else:

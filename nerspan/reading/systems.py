@@ -41,11 +41,12 @@ from ..errors import (FormatError, InputTypeError, InvalidTagError, NameTakenErr
                             TooFewColumnsError, counted)
 from ..flat import GOLD, PRED
 from ..generative.form import read_typed
-from .columns import check_tokens, read_columns, shown, token_line
+from .columns import check_tokens, read_columns, row_width, shown, token_line
 from .forms import finished, read_input
 from .generated import read_generated_jsonl
 from ..schemes import FALLBACK_PREFIXES, from_suffix, get_scheme
 from .span_lists import from_spans, read_span_jsonl
+from ..layers import layer_column, layer_columns
 from ..spans import LabelTable
 
 PathLike = (str, os.PathLike)
@@ -93,6 +94,11 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
                    outside_scheme_is_error=outside_scheme_is_error,
                    on_repairs=on_repairs or warn_repairs)
     none = systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems)
+    if inputs.layers is not None and (inputs.files.jsonl or none):
+        raise InputTypeError("layers reads gold's tag columns of a GOLD column file: give "
+                             "the predictions apart (PRED files, systems=), not "
+                             + ("JSON Lines span files" if inputs.files.jsonl else
+                                "in GOLD's last column"))
     if inputs.files.jsonl:
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inputs=inputs)
@@ -110,7 +116,7 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
         names = names + more
     if not keep_tokens:
         corpus = corpus.without_tokens()
-    return finished(corpus, [GOLD, *names], inputs, "IOB2" if inputs.files.jsonl else scheme,
+    return finished(corpus, [*layer_columns(corpus), *names], inputs, "IOB2" if inputs.files.jsonl else scheme,
                     mode), names
 
 
@@ -238,18 +244,42 @@ def read_gold(gold, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
         corpus = Corpus.from_dataset(data, tags_column=files.tags_column,
                                      tokens_column=files.tokens_column)
     elif isinstance(gold, PathLike):
-        corpus = read_columns(gold, None if files.gold_tag_column is None else
-                              {GOLD: files.gold_tag_column}, token_column=files.token_column,
+        corpus = read_columns(gold, gold_columns(gold, inputs), token_column=files.token_column,
                               comment_prefix=files.comment_prefix, encoding=files.encoding,
                               missing_tag=files.missing_tag)
         (on_repairs or warn_repairs)(corpus)
+    elif inputs.layers is not None:
+        raise InputTypeError("layers reads tag columns of a GOLD column file; in memory, "
+                             "give a Corpus whose columns are the layers (gold, "
+                             "nerspan.layers.layer_column('gold', 2), ...)")
     else:  # a Corpus, tag lists or any other form nerspan's dispatcher reads
         corpus = read_input(gold, None, inputs=InputOptions.of(None, tokens=inputs.tokens)
                             ).corpus
         corpus = corpus.select([GOLD])
     if check:
-        check_tags(corpus, GOLD, scheme, mode, "gold", outside_scheme_is_error, inputs.suffix)
+        for k, column in enumerate(layer_columns(corpus), 1):
+            check_tags(corpus, column, scheme, mode, "gold" if column == GOLD else
+                       f"gold layer {k}", outside_scheme_is_error, inputs.suffix)
     return corpus
+
+
+def gold_columns(path, inputs: InputOptions) -> dict | None:
+    """``read_columns``' columns of a GOLD file: its ``gold_tag_column``, or its
+    ``layers`` (layer k in ``nerspan.layers.layer_column(GOLD, k)``), each checked to be
+    in the file; None: the default."""
+    files = inputs.files
+    if inputs.layers is None:
+        return None if files.gold_tag_column is None else {GOLD: files.gold_tag_column}
+    if files.gold_tag_column is not None:
+        raise ValueError("layers and gold_tag_column both say where gold's tags are: give "
+                         "one (--layers 2,3 reads columns 2 and 3 as gold's layers)")
+    width = row_width(path, files.encoding, files.comment_prefix)
+    for column in inputs.layers:
+        if width and not -width <= column < width:
+            raise TooFewColumnsError(
+                f"layers names column {column}, and the file has {counted(width, 'column')} "
+                f"(0 to {width - 1}; -{width} to -1 from the end)", path=os.fspath(path))
+    return {layer_column(GOLD, k): column for k, column in enumerate(inputs.layers, 1)}
 
 
 @migrated

@@ -2,8 +2,9 @@
 
 ``train`` may be a ``TrainIndex`` (taken as built), a ``Corpus`` with tokens, a
 ``datasets`` split, a column file (its tag column ``train_tag_column``, its tokens
-``train_token_column`` of the input options' files part), or a ``(tokens, tags)`` pair of
-lists per sentence. The training tags are read as the gold and the predictions are: tags
+``train_token_column`` of the input options' files part; without ``train_tag_column``,
+the columns ``layers`` as layers: every layer's mentions are training mentions), or a
+``(tokens, tags)`` pair of lists per sentence. The training tags are read as the gold and the predictions are: tags
 written type first turned round (``suffix``), entity types processed (``keep_types``,
 ``remove_types``, ``type_map``), by ``nerspan.reading.forms.finished``.
 
@@ -18,6 +19,7 @@ import os
 from ..corpus import Corpus
 from ..errors import InputTypeError, NerspanError, shown
 from ..flat import GOLD, _a
+from ..layers import layer_column, layer_columns
 from ..migration import migrated
 from ..records import InputOptions
 from ..schemes import Scheme
@@ -46,7 +48,8 @@ def as_train_index(train, scheme: str | Scheme = "IOB2", mode: str = "lenient", 
         raise InputTypeError(f"training data is needed: pass train=... ({TRAIN_FORMS})")
     inputs = InputOptions.of(inputs)
     try:
-        corpus = finished(_train_corpus(train, inputs), [GOLD], inputs,
+        read = _train_corpus(train, inputs)
+        corpus = finished(read, layer_columns(read), inputs,
                           scheme.name if isinstance(scheme, Scheme) else scheme, mode,
                           check=False)   # its types are checked beside gold's
         return TrainIndex.build(corpus, GOLD, scheme, mode)
@@ -59,8 +62,7 @@ def _train_corpus(train, inputs: InputOptions) -> Corpus:
     if isinstance(train, Corpus):
         return train
     if isinstance(train, (str, os.PathLike)):
-        return read_columns(train, None if files.train_tag_column is None else
-                            {GOLD: files.train_tag_column},
+        return read_columns(train, _train_columns(inputs),
                             token_column=files.train_token_column,
                             comment_prefix=files.comment_prefix, encoding=files.encoding,
                             missing_tag=files.missing_tag)
@@ -74,6 +76,17 @@ def _train_corpus(train, inputs: InputOptions) -> Corpus:
         return Corpus.from_tags(train[1], tokens=train[0], names=_TRAIN_NAMES)
     raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
                          f"({_a(type(train).__name__)})")
+
+
+def _train_columns(inputs: InputOptions) -> dict | None:
+    """The tag columns of a training file: ``train_tag_column``; else, with ``layers``,
+    those columns as its layers (every layer's mentions are training mentions); else
+    the default (``read_columns``)."""
+    if inputs.files.train_tag_column is not None:
+        return {GOLD: inputs.files.train_tag_column}
+    if inputs.layers is not None:
+        return {layer_column(GOLD, k): column for k, column in enumerate(inputs.layers, 1)}
+    return None
 
 
 __all__ = ["as_train_index", "TRAIN_FORMS"]

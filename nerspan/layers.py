@@ -1,0 +1,240 @@
+"""Layers: several tag columns of one side read as one side whose mentions may nest.
+
+GermEval 2014 writes each token's outer and inner tag in two columns; the input option
+``layers`` (``--layers 2,3``) reads them as the layers of gold. A corpus holds layer 1
+in the side's own column (``gold``) and layer k (k >= 2) in the column
+``layer_column("gold", k)`` (``gold@layer2``), so that everything that reads one column
+still finds the first layer there, and nothing reads the others by mistake as a system.
+In memory, a corpus made with those column names is layered gold too:
+
+>>> from nerspan import Corpus
+>>> corpus = Corpus.from_tags([["B-ORG", "I-ORG", "O"]], columns={
+...     layer_column("gold", 2): [["B-LOC", "O", "O"]], "pred": [["B-LOC", "O", "O"]]})
+>>> layer_columns(corpus)
+['gold', 'gold@layer2']
+>>> s = layered_scores(corpus, "gold", "pred")
+>>> s.n_gold, s.layers["2"].micro()
+(2, (1.0, 1.0, 1.0))
+
+Each layer is decoded on its own (scheme, mode and repairs per layer); the side's
+mentions are the union of the layers' spans (``union_spans``: sorted by start, then
+end; a mention identical in two layers is one mention, and ``merged`` counts how many
+were merged so). Scores against layered gold (``layered_scores``, ``nerspan.score``,
+``nerspan.streaming.score_in_blocks``) are entity scores over the union, plus each
+layer's (``layers``, keyed by the layer's number, 1 = the first column of ``layers``):
+gold layer k against the system's layer k when the system has layers too, else against
+every predicted mention (so a layer's precision counts the predictions of every layer
+as its own: its recall is the number to read).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from .corpus import Corpus
+from .errors import InputTypeError
+from .flat import GOLD, side_name
+from .schemes import get_scheme
+from .scores import EntityScores, entity_scores
+from .spans import LabelTable, Repairs, Spans, check_tags, decode
+
+LAYER_MARK = "@layer"   # gold@layer2: gold's second layer
+
+
+def layer_column(side: str, layer: int) -> str:
+    """The column holding layer ``layer`` (1-based) of the column ``side``."""
+    return side if layer == 1 else f"{side}{LAYER_MARK}{layer}"
+
+
+def is_layer_column(column: str) -> bool:
+    """Whether ``column`` holds a second or later layer of another column."""
+    return LAYER_MARK in column
+
+
+def layer_columns(corpus: Corpus, side: str = GOLD) -> list:
+    """The columns of ``side``'s layers in order: ``[side]`` when it has one layer."""
+    prefix = side + LAYER_MARK
+    more = sorted((c for c in corpus.columns if c.startswith(prefix)
+                   and c[len(prefix):].isdigit()), key=lambda c: int(c[len(prefix):]))
+    return [side] + more
+
+
+def is_layered(corpus: Corpus, side: str = GOLD) -> bool:
+    """Whether ``side`` has more than one layer in ``corpus``."""
+    return len(layer_columns(corpus, side)) > 1
+
+
+def layer_name(column: str) -> str:
+    """A layer column's number as a result names it (``gold@layer2`` -> ``"2"``)."""
+    return column.rpartition(LAYER_MARK)[2] if is_layer_column(column) else "1"
+
+
+def own_columns(corpus: Corpus) -> list:
+    """The columns that are no later layer of another: the sides, each once."""
+    return [c for c in corpus.columns if not is_layer_column(c)]
+
+
+@dataclass(frozen=True)
+class LayeredSpans:
+    """One side's layers decoded: ``union`` (every mention once, may nest), ``layers``
+    (the ``Spans`` of each layer, in order) and ``merged`` (mentions identical in two
+    layers, counted once in ``union``)."""
+
+    union: Spans
+    layers: tuple
+    merged: int
+
+
+def union_spans(parts: Sequence[Spans]) -> tuple[Spans, int]:
+    """The mentions of ``parts`` (spans of one corpus and label table) once each, sorted
+    by start, then end, then type; and how many duplicates were merged.
+
+    >>> from nerspan import Corpus, decode
+    >>> c = Corpus.from_tags([["B-PER", "I-PER"]], columns={"x": [["B-LOC", "O"]],
+    ...                                                     "y": [["B-PER", "I-PER"]]})
+    >>> u, merged = union_spans([decode(c, n) for n in ("gold", "x", "y")])
+    >>> u.to_list(), merged
+    ([[('LOC', 0, 1), ('PER', 0, 2)]], 1)
+    """
+    first = parts[0]
+    if any(p.types != first.types for p in parts):
+        raise ValueError("the layers' spans come from different label tables")
+    start = np.concatenate([p.start for p in parts])
+    end = np.concatenate([p.end for p in parts])
+    kind = np.concatenate([p.type for p in parts])
+    order = np.lexsort((kind, end, start))
+    start, end, kind = start[order], end[order], kind[order]
+    keep = np.ones(len(start), dtype=bool)
+    keep[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (kind[1:] != kind[:-1])
+    repairs = Repairs.merged([p.repairs for p in parts])
+    union = dataclasses.replace(first, start=start[keep], end=end[keep], type=kind[keep],
+                                repairs=repairs)
+    return union, int(len(keep) - keep.sum())
+
+
+def decode_layers(corpus: Corpus, side: str, scheme="IOB2", mode: str = "lenient",
+                  table: LabelTable | None = None, named: str | None = None
+                  ) -> LayeredSpans:
+    """``side``'s layers each decoded on its own (``nerspan.decode``; ``named``: how
+    its warnings and errors name the side), and their union."""
+    layers = tuple(decode(corpus, column, scheme, mode, table, side=named)
+                   for column in layer_columns(corpus, side))
+    if len(layers) == 1:   # one column: its spans are already sorted and distinct
+        return LayeredSpans(layers[0], layers, 0)
+    union, merged = union_spans(layers)
+    return LayeredSpans(union, layers, merged)
+
+
+def in_types(spans: Spans, types: tuple) -> Spans:
+    """``spans`` with type ids of ``types`` (which has every type of its mentions)."""
+    if spans.types == types:
+        return spans
+    index = {t: i for i, t in enumerate(types)}
+    remap = np.array([index[t] for t in spans.types] or [0], dtype=spans.type.dtype)
+    return dataclasses.replace(spans, type=remap[spans.type] if len(spans) else spans.type,
+                               types=types)
+
+
+@dataclass(frozen=True)
+class LayeredScores(EntityScores):
+    """Entity scores against layered gold: the numbers of ``EntityScores`` over every
+    mention of every layer (the union), plus ``layers`` (layer number -> the
+    ``EntityScores`` of that layer, see the module docstring) and ``merged`` (gold
+    mentions identical in two layers, counted once). ``to_dict()`` adds ``layers``
+    (number -> that layer's dict, with ``layer`` and ``column`` saying which it is)
+    and ``merged_mentions``."""
+
+    layers: dict = field(default_factory=dict)
+    merged: int = 0
+
+    def plain_dict(self) -> dict:
+        return with_layers(super().plain_dict(), self.layers, self.merged)
+
+
+def with_layers(out: dict, layers: dict, merged: int) -> dict:
+    """A result's dict ``out`` (over the union) with its ``layers`` (number -> scores),
+    each saying which layer it is, and ``merged_mentions``."""
+    out["layers"] = {name: {"layer": int(name), "gold_column": layer_column(GOLD, int(name)),
+                            **scores.plain_dict()} for name, scores in layers.items()}
+    out["merged_mentions"] = merged
+    out["options"] = {**out["options"], "layers": len(layers)}
+    return out
+
+
+def layered_scores(corpus: Corpus, gold_column: str = GOLD, pred_column: str = "pred",
+                   scheme="IOB2", mode: str = "lenient", zero_division: float = 0.0,
+                   table: LabelTable | None = None) -> LayeredScores:
+    """Entity scores of ``pred_column`` against the layers of ``gold_column`` (see the
+    module docstring); the prediction may have layers of its own."""
+    table = table or LabelTable.build(corpus.labels, get_scheme(scheme))
+    gold = decode_layers(corpus, gold_column, scheme, mode, table)
+    pred = decode_layers(corpus, pred_column, scheme, mode, table)
+    return scores_of_layers(gold, pred, zero_division)
+
+
+def score_layered(corpus: Corpus, predictions=None, *, gold_column: str = GOLD,
+                  pred_column: str = "pred", scheme="IOB2", mode: str = "lenient",
+                  zero_division: float = 0.0) -> LayeredScores:
+    """``nerspan.score`` of a corpus whose gold has layers: ``predictions`` None (the
+    column ``pred_column``), a column's name, or tag lists per sentence (one layer)."""
+    if isinstance(predictions, str):
+        corpus.column(predictions)   # a clear KeyError for a missing column
+        pred_column = predictions
+    elif predictions is not None:
+        other = Corpus.from_tags(predictions)
+        corpus = corpus.select(layer_columns(corpus, gold_column)).with_columns(
+            other, {GOLD: "pred"})
+        pred_column = "pred"
+    table = LabelTable.build(corpus.labels, get_scheme(scheme))
+    for column in layer_columns(corpus, gold_column) + layer_columns(corpus, pred_column):
+        check_tags(corpus, corpus.column(column), table, get_scheme(scheme), mode,
+                   side_name(column))
+    return layered_scores(corpus, gold_column, pred_column, scheme, mode, zero_division,
+                          table)
+
+
+def refuse_layers(corpus: Corpus, side: str = GOLD, what: str = "this scorer") -> None:
+    """Refuse gold with layers where ``what`` reads one layer: never flattened silently."""
+    if is_layered(corpus, side):
+        raise InputTypeError(
+            f"gold has {len(layer_columns(corpus, side))} layers (the input option layers / "
+            f"--layers), and {what} reads one tag column of gold: score the layers with "
+            "nerspan.score or nerlens score, or read one layer (gold_tag_column / "
+            "--gold-tag-column)")
+
+
+def refuse_layered_training(n_layers: int, what: str) -> None:
+    """Refuse a training index read with ``n_layers`` layers where ``what`` counts one
+    tag per training token (never the first layer's, silently)."""
+    if n_layers > 1:
+        raise InputTypeError(
+            f"the training data has {n_layers} layers (the input option layers / --layers), "
+            f"and {what} counts one tag per training token: read one tag column of the "
+            "training file (train_tag_column / --train-tag-column)")
+
+
+def scores_of_layers(gold: LayeredSpans, pred: LayeredSpans,
+                     zero_division: float = 0.0) -> LayeredScores:
+    """``LayeredScores`` of decoded layers (``decode_layers``)."""
+    whole = entity_scores(gold.union, pred.union, zero_division)
+    layers = {str(k): entity_scores(layer, layer_against(pred, k), zero_division)
+              for k, layer in enumerate(gold.layers, 1)}
+    return LayeredScores(**{f.name: getattr(whole, f.name)
+                            for f in dataclasses.fields(EntityScores)},
+                         layers=layers, merged=gold.merged)
+
+
+def layer_against(pred: LayeredSpans, layer: int) -> Spans:
+    """What gold layer ``layer`` is scored against: the prediction's layer of that
+    number when it has as many, else all its mentions."""
+    if 1 < len(pred.layers) and layer <= len(pred.layers):
+        return pred.layers[layer - 1]
+    return pred.union
+
+
+__all__ = ["LAYER_MARK", "layer_column", "is_layer_column", "layer_columns", "is_layered",
+           "layer_name", "own_columns", "LayeredSpans", "union_spans", "decode_layers", "in_types",
+           "LayeredScores", "with_layers", "layered_scores", "score_layered", "refuse_layers", "refuse_layered_training", "scores_of_layers", "layer_against"]
