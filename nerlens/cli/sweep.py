@@ -23,8 +23,7 @@ from nerlens.demo import demo_gold, demo_scored
 
 from .common import UsageError, format_table, note, print_json
 from .flags import DECODING, Shared, add_flags
-from .generated_files import fraction
-from .inputs import SPAN_FILES, refuse_files_with_demo
+from .inputs import SPAN_FILES, fraction, refuse_files_with_demo
 from .options import given
 from .scored_files import scored_generated_files, scored_span_files
 
