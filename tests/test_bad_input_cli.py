@@ -1528,5 +1528,8 @@ def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys,
                                       paths["train"], ["--layers", "1,2"]))
     check_one_line(code, err, r"gold has 2 layers \(the input option layers / --layers\)")
     assert main(["score", str(paths["gold"]), str(paths["pred"]), "--layers", "1,2"]) == 0
+    code, out, err = run(capsys, ["score", str(paths["gold"]), str(paths["pred"]),
+                                  "--layers", "1,2", "--error-counts"])
+    check_one_line(code, err, r"gold has 2 layers .*--error-counts")
     assert main(argv("tough-mentions", tmp_path, paths["gold"], paths["pred"],
                      paths["train"], ["--layers", "1,2"])) == 0

@@ -9,6 +9,7 @@ from nerspan import Evaluation, InputOptions
 from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.fbeta import fbeta_key
+from nerspan.layers import refuse_layers
 from nerspan.errors import counted
 from nerspan.records import GeneratedOptions, Record, switch
 from nerspan.spans import likely_scheme, repair_note
@@ -106,6 +107,7 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
     read as the scores read them (lenient: conlleval's repair; strict: ``discard``)."""
     if corpus.tokens is None:
         raise UsageError("--error-counts needs the tokens: GOLD has no token column")
+    refuse_layers(corpus, what="--error-counts (seqscore's table pairs one gold column)")
     repair = "conlleval" if args.mode == "lenient" else "discard"
     for name in systems:
         results[name]["error_counts"] = error_counts(corpus.paired(GOLD, name), None,
