@@ -39,6 +39,9 @@ OLD_FLAGS = {
     "pred_tag_column": (("--pred-column", "--pred-tag-column", None),),
     "word_overlap": (("--partial", "--word-overlap", True),),
     "case_sensitive": (("--case-insensitive", "--no-case-sensitive", False),),
+    # buckets' --case-sensitive (default off) is its opposite, --no-lowercase
+    "lowercase": (("--case-sensitive", "--no-lowercase", True),
+                  ("--no-case-sensitive", "--lowercase", False)),
     "return_mentions": (("--mentions", "--return-mentions", True),),
     "strict_diff": (("--strict", "--strict-diff", True),),
     "return_hard_tokens": (("--tokens", "--hard-tokens", True),),
