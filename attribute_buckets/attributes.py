@@ -109,7 +109,7 @@ def sentence_oov_density(ctx: Context) -> np.ndarray:
 def _unseen_words(ctx: Context) -> np.ndarray:
     """Per word of the test vocabulary: absent from the training vocabulary. The
     reference code (``compat="interpreteval"``) looks the test tokens up exactly as
-    written among the training tokens as written, whatever ``case_sensitive`` says."""
+    written among the training tokens as written, whatever ``lowercase`` says."""
     if ctx.compat == "interpreteval":
         return ctx.train.token_rows(ctx.corpus.vocab, lowercase=False) < 0
     return ctx.vocab_rows() < 0

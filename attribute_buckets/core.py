@@ -252,9 +252,9 @@ class BucketOptions(Record):
     equal_width: bool = switch(
         False, "cut the value range evenly (the paper's section 3.2 alternative) wherever "
         "the default cuts into equal counts; {0}, {1} and eLen's buckets stay.")
-    case_sensitive: bool = switch(
-        False, "compare tokens with training as they are (default: lowercased, as the "
-        "reference code).")
+    lowercase: bool = switch(
+        True, "lowercase tokens before looking them up in training (default, as the "
+        "reference code), or compare them as written.")
     frequency_norm: str = option(
         "ratio", "\"ratio\" (the paper) or \"rank5\" (the reference code: occurrences / the "
         "5th largest count, capped at 1).", choices=FREQUENCY_NORMS)
@@ -277,15 +277,19 @@ class BucketOptions(Record):
     def __post_init__(self):
         super().__post_init__()
         object.__setattr__(self, "frequency_norm", _check_options(
-            self.compat, self.frequency_norm, self.equal_width, self.case_sensitive))
+            self.compat, self.frequency_norm, self.equal_width, self.lowercase))
         _check_bucket_edges(self.bucket_edges, chosen_attributes(self.attributes))
 
 
-@migrated(record=BucketOptions)
+# 0.2: attribute_buckets' case_sensitive (default False) is lowercase (default True)
+RENAMED = dict(case_sensitive="lowercase, its opposite (case_sensitive=True is lowercase=False; tough_mentions' case_sensitive keeps its name)")
+
+
+@migrated(record=BucketOptions, **RENAMED)
 def score(references, predictions=None, *, tokens=None, train=None, scheme: str | None = None,
           mode: str | None = None, label_list=None, inputs=None, attributes=None,
           n_buckets: int = 4, bucket_edges: Mapping | None = None,
-          case_sensitive: bool = False, compat: str | None = None,
+          lowercase: bool = True, compat: str | None = None,
           options=None) -> AttributeBucketsResult:
     """Bucket-wise precision, recall and F1 for the nine attributes of Fu et al. (2020).
 
@@ -303,7 +307,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
         scheme, mode: how tags are decoded (``nerspan.decode``; default IOB2, lenient).
         label_list, inputs: the tags in id order for label ids; the other input options
             (``nerspan.InputOptions`` or a dict of them).
-        attributes, n_buckets, bucket_edges, case_sensitive, compat: options of
+        attributes, n_buckets, bucket_edges, lowercase, compat: options of
             ``BucketOptions`` (each field's doc says what it does); ``options``: that
             record (or a dict) with the others (``equal_width``, ``frequency_norm``,
             ``bootstrap``, ``seed``, ``confidence``), the keywords given put over it.
@@ -318,7 +322,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     """
     options = BucketOptions.of(options).with_keywords(
         attributes=attributes, n_buckets=n_buckets, bucket_edges=bucket_edges,
-        case_sensitive=case_sensitive, compat=compat)
+        lowercase=lowercase, compat=compat)
     chosen = chosen_attributes(options.attributes)
     context, corpus, gold, pred, index = read_inputs(
         references, predictions, chosen, train=train, scheme=scheme, mode=mode,
@@ -343,11 +347,11 @@ def scoring_context(context: Evaluation, corpus, gold, pred, index,
                     options: BucketOptions) -> tuple:
     """``(attribute context, predicted side, exact mention pairs, gold values kept)``:
     what every attribute of one system is computed with."""
-    case_sensitive, compat = options.case_sensitive, options.compat
-    tables = training_tables(index, not case_sensitive) if index is not None else None
+    lowercase, compat = options.lowercase, options.compat
+    tables = training_tables(index, lowercase) if index is not None else None
     ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
                   index, tables, options.frequency_norm, compat)
-    cached = _GoldValues(context, (case_sensitive, options.frequency_norm, compat, gold.types))
+    cached = _GoldValues(context, (lowercase, options.frequency_norm, compat, gold.types))
     return ctx, Side.of(pred, corpus.n_tokens), _mention_pairs(gold, pred), cached
 
 
@@ -359,7 +363,7 @@ def bootstrap_seed(seed: int | None) -> int:
 def shown_options(options: BucketOptions, chosen, scheme: str, mode: str) -> dict:
     """The options a result reports (``to_dict()["options"]``)."""
     return {"n_buckets": options.n_buckets, "equal_width": options.equal_width,
-            "case_sensitive": options.case_sensitive,
+            "lowercase": options.lowercase,
             "frequency_norm": options.frequency_norm, "compat": options.compat,
             "scheme": scheme, "mode": mode, "bootstrap": options.bootstrap,
             "seed": options.seed, "attributes": list(chosen),
@@ -398,7 +402,7 @@ def _plain_edges(bucket_edges) -> dict | None:
             for name, edges in bucket_edges.items()}
 
 
-def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> str:
+def _check_options(compat, frequency_norm: str, equal_width, lowercase) -> str:
     """``compat`` and ``frequency_norm`` checked; the norm ``compat`` implies."""
     if compat not in COMPATS:
         raise ValueError(f"compat must be None or 'interpreteval', not {compat!r}")
@@ -409,9 +413,9 @@ def _check_options(compat, frequency_norm: str, equal_width, case_sensitive) -> 
         if equal_width:
             raise ValueError("compat='interpreteval' uses the reference code's buckets; "
                              "it cannot be combined with equal_width=True")
-        if case_sensitive:
+        if not lowercase:
             raise ValueError("compat='interpreteval' lowercases every training look-up; "
-                             "it cannot be combined with case_sensitive=True")
+                             "it cannot be combined with lowercase=False")
         frequency_norm = "rank5"
     return frequency_norm
 

@@ -58,9 +58,9 @@ from . import attributes as attrs
 from .attributes import TableValues
 from .bucketing import assign, bucket_names
 
-from .core import (AttributeBucketsResult, AttributeTable, BucketOptions, attribute_units,
-                   bucket_f1_statistic, chosen_attributes, cut_buckets, read_inputs,
-                   scoring_context, shown_options, sorted_mean)
+from .core import (RENAMED, AttributeBucketsResult, AttributeTable, BucketOptions,
+                   attribute_units, bucket_f1_statistic, chosen_attributes, cut_buckets,
+                   read_inputs, scoring_context, shown_options, sorted_mean)
 
 NOT_SEEN = (2 ** 63 - 1, 0)  # the first position of a type with no gold mention
 
@@ -389,11 +389,11 @@ def _intervals(placed, totals: np.ndarray, confidence: float) -> dict:
 
 
 # -- a shard -----------------------------------------------------------------------------
-@migrated(record=BucketOptions)
+@migrated(record=BucketOptions, **RENAMED)
 def partial(references, predictions=None, *, tokens=None, train=None,
             scheme: str | None = None, mode: str | None = None, label_list=None,
             inputs=None, attributes=None, n_buckets: int = 4,
-            bucket_edges: Mapping | None = None, case_sensitive: bool = False,
+            bucket_edges: Mapping | None = None, lowercase: bool = True,
             compat: str | None = None, options=None, first_sentence: int = 0,
             sentence_ids=None, per_sentence: bool = False) -> BucketsPartial:
     """The partial attribute buckets of one shard of the test sentences.
@@ -414,7 +414,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     """
     options = BucketOptions.of(options).with_keywords(
         attributes=attributes, n_buckets=n_buckets, bucket_edges=bucket_edges,
-        case_sensitive=case_sensitive, compat=compat)
+        lowercase=lowercase, compat=compat)
     chosen = chosen_attributes(options.attributes)
     if options.bootstrap and options.seed is None:
         raise ValueError("partials draw the bootstrap's weights from the seed, which every "

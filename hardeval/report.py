@@ -98,7 +98,9 @@ def section(view) -> tuple:
 STATISTICS = {"sentences": "sentences", "tokens": "tokens", "mentions": "mentions",
               "unique_mentions": "distinct mention texts",
               "ambiguous_tokens": "ambiguous tokens",
+              "ambiguous_unique_tokens": "distinct ambiguous token strings",
               "ambiguous_mentions": "ambiguous mentions",
+              "ambiguous_unique_mentions": "distinct ambiguous mention texts",
               "unseen_mentions": "unseen mentions",
               "unseen_unique_mentions": "distinct unseen mention texts"}
 
@@ -107,27 +109,42 @@ def analyses_blocks(view) -> tuple:
     extra = view.analyses
     if not extra:
         return ()
-    stats = extra["corpus_statistics"]
+    return (*statistics_blocks(extra["corpus_statistics"]),
+            *hard_tokens_blocks(extra["tokens"], view.systems))
 
+
+def statistics_blocks(stats: dict, per_subset: bool = False) -> tuple:
+    """The corpus statistics (corpus -> ``analysis.corpus_statistics``'s); ``per_subset``:
+    the tokens of each subset too (the paper's Table 4)."""
     def cell(value):
         if isinstance(value, dict):
             share = "" if value["share"] is None else f" ({100 * value['share']:.1f}%)"
             return f"{value['count']}{share}"
         return None if value is None else str(value)
 
-    tiles = [(subset_title(subset),
-              Table(["token", "count"] + [f"errors {s}" for s in view.systems],
-                    [[r["token"], r["count"]] + [r["errors"][s] for s in view.systems]
-                     for r in rows], system_columns=2))
-             for subset, rows in extra["tokens"].items() if rows]
+    scored = [c for c in stats if "subsets" in stats[c]] if per_subset else []
     return (Heading("Corpus statistics (the paper's Tables 1-2)"),
             Table(["statistic", *stats], [[name] + [cell(stats[c].get(k)) for c in stats]
                                            for k, name in STATISTICS.items()],
                   note="Ambiguous: a token string seen with two or more IO labels, a mention "
                        "text with two or more types; unseen: a mention text that is no "
-                       "training mention."),
-            Collapsed("Most frequent hard tokens of each subset, with each system's errors "
-                      "on them (the paper's section 3.2)", (Tiles(tiles),)))
+                       "training mention.")) + ((
+        Heading("Tokens per subset (the paper's Table 4)"),
+        Table(["subset", *scored], [[HEADERS[name]] + [cell(stats[c]["subsets"][name])
+                                                      for c in scored] for name in GROUPS])
+    ) if scored else ())
+
+
+def hard_tokens_blocks(tokens: dict, systems) -> tuple:
+    """The most frequent tokens of each subset (``analysis.hard_tokens``) with each
+    system's errors on them."""
+    tiles = [(subset_title(subset),
+              Table(["token", "count"] + [f"errors {s}" for s in systems],
+                    [[r["token"], r["count"]] + [r["errors"][s] for s in systems]
+                     for r in rows], system_columns=2))
+             for subset, rows in tokens.items() if rows]
+    return (Collapsed("Most frequent hard tokens of each subset, with each system's errors "
+                      "on them (the paper's section 3.2)", (Tiles(tiles),)),)
 
 
 # -- error examples ----------------------------------------------------------------------

@@ -72,7 +72,7 @@ def test_entity_consistency_by_hand():
     assert values(r, "eCon", "pred") == [0.5, 0.0, 0.5]
     # eFre: mentions with the text / all 3 training mentions
     assert values(r, "eFre") == [pytest.approx(2 / 3), 0.0, pytest.approx(1 / 3)]
-    case = score_small(attributes=["eCon"], case_sensitive=True)
+    case = score_small(attributes=["eCon"], lowercase=False)
     # case-sensitive: "New York" occurs 3 times, once as a LOC mention
     assert values(case, "eCon") == [pytest.approx(1 / 3), 0.0, 1.0]
 
@@ -105,8 +105,8 @@ def test_interpreteval_compat_regex_counts():
     assert values(r, "eCon")[0] == 0.667
     assert values(r, "eCon")[1] == 0.0                      # boston: not a training mention
     assert values(r, "eCon")[2] == 1.0                      # new york times: org org org
-    with pytest.raises(ValueError, match="case_sensitive"):
-        score_small(compat="interpreteval", case_sensitive=True)
+    with pytest.raises(ValueError, match="lowercase=False"):
+        score_small(compat="interpreteval", lowercase=False)
     with pytest.raises(ValueError, match="compat"):
         score_small(compat="explainaboard")
 
@@ -136,7 +136,7 @@ def test_interpreteval_compat_efre_drops_texts_above_the_fifth_count():
 
 def test_interpreteval_compat_oden_is_case_sensitive():
     # "paris" occurs in training only as "Paris": OOV for the reference, whatever
-    # case_sensitive says; by default nerlens lowercases and finds it
+    # lowercase says; by default nerlens lowercases and finds it
     train = dict(train=([["Paris", "is", "big"]], [["B-LOC", "O", "O"]]))
     tags = [["B-LOC", "O", "O", "O"]]
     tokens = [["paris", "is", "big", "Big"]]
@@ -145,7 +145,7 @@ def test_interpreteval_compat_oden_is_case_sensitive():
     assert values(compat, "oDen") == [0.5]                   # paris and Big are OOV
     default = ab.score(tags, tags, tokens=tokens, attributes=["oDen"], **train)
     assert values(default, "oDen") == [0.0]
-    exact = ab.score(tags, tags, tokens=tokens, attributes=["oDen"], case_sensitive=True,
+    exact = ab.score(tags, tags, tokens=tokens, attributes=["oDen"], lowercase=False,
                      **train)
     assert values(exact, "oDen") == [0.5]
 
@@ -180,7 +180,7 @@ def test_token_attributes_by_hand():
     # correct tokens: "is" (O = O); paris (LOC vs PER) and Rome (O vs LOC) are wrong
     assert int(table.correct.sum()) == 1
     case = ab.score([["B-LOC", "O", "O"]], [["B-PER", "O", "B-LOC"]],
-                    tokens=[["paris", "is", "Rome"]], train=(train_tokens, train_tags), attributes=["tCon"], case_sensitive=True)
+                    tokens=[["paris", "is", "Rome"]], train=(train_tokens, train_tags), attributes=["tCon"], lowercase=False)
     assert values(case, "tCon") == [0.0, 1.0, 0.0]
 
 

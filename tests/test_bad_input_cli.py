@@ -870,7 +870,7 @@ HINT_CASES = {
     "corpus_stats_with_pred": (
         {}, "hardeval {gold} {pred} --train {train} --corpus-stats",
         r"give GOLD without PRED files", "hardeval {gold} --train {train} --corpus-stats",
-        r"unseen_mentions"),
+        r"unseen mentions"),
     "corpus_stats_with_confusion": (
         {}, "hardeval {gold} --train {train} --corpus-stats --confusion",
         r"give GOLD without PRED files \(--confusion compares a system with GOLD\)",

@@ -13,7 +13,7 @@ import pytest
 import nerspan
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
-from nerlens.cli.flags import dest, record_of
+from nerlens.cli.flags import cli_words, dest, record_of
 from nerlens.cli.options import check_values, given, inputs_of
 from nerlens.families import get_family
 
@@ -40,7 +40,8 @@ def test_every_option_of_a_family_s_record_is_a_flag_of_its_command(family):
         action = actions[option.flag]
         assert action.dest == dest(option), option.name
         # --compat: on every command (the others refuse it, naming buckets)
-        assert option.name == "compat" or action.help.startswith(option.doc), option.name
+        assert option.name == "compat" or action.help.startswith(
+            cli_words(option.doc, record)), option.name
         assert action.default == option.default, option.name
 
 

@@ -185,18 +185,14 @@ def test_faireval_semeval_pairing_reaches_faireval(tmp_path, capsys):
 # option of nerspan.score, its value, and the flag of nerlens score: none is read by
 # string matching (type processing is: tests/test_generative_strings_types.py)
 UNREAD = {"occurrences": ("ordered", ["--occurrences", "ordered"]),
-          "fuzzy": (0.9, ["--fuzzy", "0.9"]), "beta": (2.0, ["--beta", "2"]),
-          "confusion": (True, ["--confusion"])}
+          "fuzzy": (0.9, ["--fuzzy", "0.9"]), "confusion": (True, ["--confusion"])}
 
 
 @pytest.mark.parametrize("name", sorted(UNREAD))
 def test_what_strings_do_not_read_is_refused_by_the_api_and_the_cli(tmp_path, capsys, name):
     value, flags = UNREAD[name]
     strings = {"matching": "strings"}
-    if name == "beta":   # 0.2: F-beta is a view of a result, no option of score
-        with pytest.raises(TypeError, match=r"result\.to_dict\(beta=2\.0\)"):
-            nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS, inputs=strings, beta=value)
-    elif name == "confusion":   # 0.2: the evaluation's matrix, of spans only
+    if name == "confusion":   # 0.2: the evaluation's matrix, of spans only
         with pytest.raises(nerspan.InputTypeError,
                            match=r'^matching="strings" compares sets of strings'):
             nerspan.Evaluation.build(GOLD_TAGS, RESPONSES, tokens=TOKENS,
@@ -209,6 +205,20 @@ def test_what_strings_do_not_read_is_refused_by_the_api_and_the_cli(tmp_path, ca
                                   "strings", *flags])
     assert code == 2 and out == ""
     assert "not spans: " in err and flags[0] in err.split("not spans: ")[1]
+
+
+def test_beta_with_strings_is_the_results_view_in_the_api_and_the_cli(tmp_path, capsys):
+    # 0.2: F-beta is a view of any result (to_dict(beta=)), string matching's too
+    expected = nerspan.score(GOLD_TAGS, RESPONSES, tokens=TOKENS,
+                             inputs={"matching": "strings"}).to_dict(beta=2.0)
+    gold, generated = write(tmp_path, RESPONSES)
+    code, out, _ = run(capsys, ["score", gold, "--generated", generated, "--matching",
+                                "strings", "--beta", "2", "--format", "json"])
+    assert code == 0 and "f2" in expected
+    assert json.loads(out)["f2"] == expected["f2"]
+    code, out, _ = run(capsys, ["score", gold, "--generated", generated, "--matching",
+                                "strings", "--beta", "2"])
+    assert code == 0 and f"F2: {100 * expected['f2']:6.2f}" in out
 
 
 # -- type processing reaches every generated entity ------------------------------------------

@@ -76,7 +76,7 @@ def test_hardeval_options_through_a_context(options):
 
 def test_attribute_buckets_options_through_a_context():
     context = Evaluation.build(GOLD_TAGS, tokens=TOKENS, train=(TRAIN_TOKENS, TRAIN_TAGS))
-    for options in ({"compat": "interpreteval"}, {"case_sensitive": True}, {"n_buckets": 3}):
+    for options in ({"compat": "interpreteval"}, {"lowercase": False}, {"n_buckets": 3}):
         for predictions in SYSTEMS.values():
             assert same(attribute_buckets.score(context, predictions, **options).to_dict(),
                         plain("attribute_buckets", predictions, **options)), options

@@ -46,7 +46,7 @@ def bucket_options(draw):
     options = {"n_buckets": draw(st.integers(2, 6)), "compat": compat,
                "frequency_norm": draw(st.sampled_from(["ratio", "rank5"]))}
     if compat is None:
-        options.update(equal_width=draw(st.booleans()), case_sensitive=draw(st.booleans()))
+        options.update(equal_width=draw(st.booleans()), lowercase=draw(st.booleans()))
     if draw(st.booleans()):
         options["bucket_edges"] = {"sLen": [0, 2, 4, math.inf]}
     if draw(st.booleans()):

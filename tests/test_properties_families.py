@@ -84,7 +84,7 @@ OPTIONS = {
         "reference_iteration": st.booleans()}),
     "attribute_buckets": st.one_of(
         st.fixed_dictionaries({"n_buckets": st.integers(2, 5),
-                               "case_sensitive": st.booleans(),
+                               "lowercase": st.booleans(),
                                "options": st.fixed_dictionaries({   # its record's (0.2)
                                    "frequency_norm": st.sampled_from(["ratio", "rank5"])})}),
         st.fixed_dictionaries({"n_buckets": st.integers(2, 5),

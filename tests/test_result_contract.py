@@ -93,7 +93,7 @@ OPTIONS = {
     "hardeval": [{}, {"error_labels": "bio"}, {"error_labels": "io"}, {"strict_diff": True},
                  {"return_hard_tokens": True}, {"mode": "strict"}],
     "attribute_buckets": [{}, {"n_buckets": 3}, {"options": {"equal_width": True}},
-                          {"case_sensitive": True}, {"options": {"frequency_norm": "rank5"}},
+                          {"lowercase": False}, {"options": {"frequency_norm": "rank5"}},
                           {"compat": "interpreteval"},
                           {"options": {"bootstrap": 20, "seed": 1}},
                           {"attributes": ["eLen", "tag"]},

@@ -48,7 +48,7 @@ OPTIONS = {
     "attribute_buckets": ("buckets", {
         "n_buckets": "--n-buckets", "attributes": "--attributes",
         "bucket_edges": NO_FLAG, "equal_width": "--equal-width",
-        "case_sensitive": "--case-sensitive", "frequency_norm": "--frequency-norm",
+        "lowercase": "--lowercase", "frequency_norm": "--frequency-norm",
         "compat": "--compat", "bootstrap": "--bootstrap", "seed": "--seed",
         "confidence": "--confidence", **SPAN_FLAGS}),
     "faireval": ("faireval", {
@@ -187,10 +187,12 @@ def test_boolean_pairs_follow_the_api_default():
     tm = visible_flags(subparser("tough-mentions"))
     buckets = visible_flags(subparser("buckets"))
     assert "--no-case-sensitive" in tm and tm["--case-sensitive"].default is True
-    assert "--no-case-sensitive" in buckets and buckets["--case-sensitive"].default is False
+    # one name, one default: buckets' opposite is a name of its own (0.2)
+    assert "--no-lowercase" in buckets and buckets["--lowercase"].default is True
+    assert "--case-sensitive" not in buckets
     assert (inspect.signature(tough_mentions.score).parameters["case_sensitive"].default,
-            inspect.signature(attribute_buckets.score).parameters["case_sensitive"].default) \
-        == (True, False)
+            inspect.signature(attribute_buckets.score).parameters["lowercase"].default) \
+        == (True, True)
 
 
 # -- API: 0.1's spellings are errors naming the new one (0.2) ---------------------------------
@@ -296,6 +298,7 @@ def run(capsys, argv):
 
 ALIASES = [  # command, old flags, new flags
     ("tough-mentions", ["--case-insensitive"], ["--no-case-sensitive"]),
+    ("buckets", ["--case-sensitive"], ["--no-lowercase"]),
     ("tough-mentions", ["--mentions"], ["--return-mentions"]),
     ("hardeval", ["--strict"], ["--strict-diff"]),
     ("hardeval", ["--tokens"], ["--hard-tokens"]),

@@ -72,7 +72,8 @@ Args:
     bucket_edges: attribute -> increasing edges [e0, ..., ek] (buckets [e0, e1], (e1, e2], ...).
     equal_width: cut each attribute's value range evenly instead of into equal counts
         (default False); the {0} and {1} buckets and eLen's length buckets stay.
-    case_sensitive: compare tokens with training as they are (default False: lowercased).
+    lowercase: lowercase tokens before looking them up in training (default True, as the
+        reference code); False compares them as written.
     frequency_norm: "ratio" (default, the paper) or "rank5" (the reference code).
     compat: None, or "interpreteval" to reproduce the reference code (InterpretEval).
     bootstrap: number of sentence resamples for an interval on every bucket F1 (0 = none);

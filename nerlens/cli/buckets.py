@@ -4,7 +4,6 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-import attribute_buckets
 from attribute_buckets import analysis, plots
 from attribute_buckets.report import averaged_buckets
 from nerlens.families import get_family
@@ -12,9 +11,9 @@ from nerlens.report.text import wrap
 from nerspan.errors import counted
 from nerspan.records import Record, switch
 
-from .common import UsageError, confusion_text, format_table, print_json
+from .common import UsageError, format_table, print_json
 from .flags import Shared, add_flags, record_of, whole_number
-from .family import add_family_arguments, score_systems, section_text
+from .family import add_family_arguments, print_scores, score_systems, section_text
 from .inputs import load_systems_with_tokens, load_training
 from .manifest import read_manifest
 
@@ -38,17 +37,6 @@ def add_arguments(parser) -> None:
                      "dataset, Friedman and Wilcoxon over datasets, radar chart and heat map",
                      "baseline": "with --manifest"})
     add_flags(parser, Flags)
-
-
-def compute(corpus, systems, train, args, options) -> dict:
-    """System name -> result dict, every system against one evaluation (gold decoded
-    once; the training tables are built once, on ``train``); ``options``: the family's."""
-    return score_systems(args, buckets_family(), corpus, systems, train, options)[1]
-
-
-def buckets_family():
-    """The family's descriptor."""
-    return get_family("attribute_buckets")
 
 
 def diagnoses(results: dict) -> str:
@@ -107,40 +95,31 @@ def _training(args, path=None):
 
 
 def run(args) -> int:
-    options = record_of(args, attribute_buckets.BucketOptions)
+    family = get_family("attribute_buckets")
+    options = record_of(args, family.options)
     if args.manifest:
-        return _run_datasets(args, options)
+        return _run_datasets(args, family, options)
     train = _training(args)
     corpus, systems = load_systems_with_tokens(args)
-    dicts = compute(corpus, systems, train, args, options)
-    significance = None
-    if args.runs:
-        if len(systems) < 2:
-            raise UsageError("--runs needs at least two PRED files (runs of one system)")
-        significance = analysis.significance_datasets(
-            {name: {"system": d} for name, d in dicts.items()})
+    dicts = score_systems(args, family, corpus, systems, train, options)[1]
+    if args.runs and len(systems) < 2:
+        raise UsageError("--runs needs at least two PRED files (runs of one system)")
+    significance = analysis.significance_datasets(
+        {name: {"system": d} for name, d in dicts.items()}) if args.runs else None
     if args.plot:
         plots.save_all(dicts, args.plot, fmt=args.plot_format)
-    if args.format == "json":
-        if significance is not None:
-            print_json({"runs": dicts, "significance": significance})
-        else:
-            print_json(dicts[systems[0]] if len(systems) == 1 else dicts)
+    if args.format == "json" and significance is not None:
+        print_json({"runs": dicts, "significance": significance})
         return 0
-    print(section_text(buckets_family(), dicts))
-    print()
-    print(diagnoses(dicts))
-    if significance is not None:
-        print("\n" + significance_text(significance))
-    matrices = confusion_text(dicts)
-    if matrices:
-        print(f"\n{matrices}")
-    if args.plot:
+    text = [section_text(family, dicts), diagnoses(dicts)]
+    text += [significance_text(significance)] if significance is not None else []
+    print_scores(args, dicts, "\n\n".join(text))
+    if args.plot and args.format != "json":
         print(f"\ncharts written to {args.plot}")
     return 0
 
 
-def _run_datasets(args, options) -> int:
+def _run_datasets(args, family, options) -> int:
     """Every dataset of the manifest read as ``nerlens report --manifest`` reads it: a
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own."""
@@ -158,7 +137,8 @@ def _run_datasets(args, options) -> int:
         if not data.train:
             raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
         train = _training(args, data.train)
-        results[data.name] = compute(data.corpus, data.systems, train, args, options)
+        results[data.name] = score_systems(args, family, data.corpus, data.systems, train,
+                                           options)[1]
         runs[data.name] = data.runs
     baseline = args.baseline or systems[0]
     if baseline not in systems:

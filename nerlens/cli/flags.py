@@ -21,8 +21,10 @@ a usage error naming it.
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 
+from nerspan import InputOptions
 from nerspan.fbeta import check_beta
 from nerspan.options import PAIRINGS
 from nerspan.records import Record, option, switch
@@ -37,6 +39,9 @@ OLD_FLAGS = {
     "pred_tag_column": (("--pred-column", "--pred-tag-column", None),),
     "word_overlap": (("--partial", "--word-overlap", True),),
     "case_sensitive": (("--case-insensitive", "--no-case-sensitive", False),),
+    # buckets' --case-sensitive (default off) is its opposite, --no-lowercase
+    "lowercase": (("--case-sensitive", "--no-lowercase", True),
+                  ("--no-case-sensitive", "--lowercase", False)),
     "return_mentions": (("--mentions", "--return-mentions", True),),
     "strict_diff": (("--strict", "--strict-diff", True),),
     "return_hard_tokens": (("--tokens", "--hard-tokens", True),),
@@ -62,8 +67,8 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
     for opt in record.options():
         if opt.flag is None or (only is not None and opt.name not in only):
             continue
-        settings = dict(dest=dest(opt), default=opt.default,
-                        help=" ".join(filter(None, (opt.doc, notes.get(opt.name)))))
+        settings = dict(dest=dest(opt), default=opt.default, help=" ".join(
+            filter(None, (cli_words(opt.doc, record), notes.get(opt.name)))))
         if opt.parse is None:
             negatable = opt.default or record.describes in FAMILY_RECORDS
             settings["action"] = argparse.BooleanOptionalAction if negatable else "store_true"
@@ -77,6 +82,37 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
         for old, new, value in OLD_FLAGS.get(opt.name, ()):
             if old not in parser._option_string_actions:
                 add_alias(parser, old, new, dest(opt), const=value)
+
+
+def cli_words(doc: str, record) -> str:
+    """A field's doc in the words of the command line: an option named in it (of
+    ``record``, the input options or ``Shared``) as its flag (``type_map`` ->
+    ``--type-map``, ``mode='strict'`` -> ``--mode strict``; a peer's keyword, ``seqeval's
+    suffix=True``, stays), ``None`` as not given, a dict's ``{'A': 'B'}`` as ``A=B``.
+
+    >>> cli_words("after type_map; not mode='strict'; None: all.", Shared)
+    'after --type-map; not --mode strict; not given: all.'
+    """
+    flags = {o.name: o.flag for r in (record, InputOptions, Shared) for o in r.options()
+             if o.flag is not None}
+
+    def flag(match) -> str:
+        name, value = match.group(1), match.group(2)
+        if name not in flags or (value is None and "_" not in name and not match.group(0)
+                                 .startswith("with ")):
+            return match.group(0)
+        prefix = "with " if match.group(0).startswith("with ") else ""
+        if value is None:
+            return prefix + flags[name]
+        value = value.strip("'\"")
+        return {"True": flags[name], "False": "--no-" + flags[name][2:]}.get(
+            value, f"{flags[name]} {value}")
+
+    doc = re.sub(r"(?<!'s )(?:with )?\b([a-z]+(?:_[a-z]+)*)\b(?:=('[^']*'|\"[^\"]*\"|\w+))?",
+                 flag, doc)
+    doc = re.sub(r"\{'([^']+)': '([^']+)'\}", r"\1=\2", doc)
+    doc = re.sub(r"(^|\. )None\b", r"\1Not given", doc)
+    return re.sub(r"\bNone\b", "not given", doc)
 
 
 # the kinds of records (``Record.describes``) of the families: their switches take --no-x

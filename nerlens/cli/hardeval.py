@@ -3,7 +3,7 @@
 Besides the scores (one row per system), the paper's other analyses:
 ``--kfold K`` identifies the subsets by k-fold cross-validation over GOLD itself,
 ``--manifest FILE`` scores several (train, gold, prediction) domains and averages
-them, ``--tokens`` ranks the hard tokens of each subset, ``--corpus-stats`` prints the
+them, ``--hard-tokens`` ranks the hard tokens of each subset, ``--corpus-stats`` prints the
 corpus statistics of its Tables 1-2 and the share of test tokens per subset (Table 4).
 """
 from __future__ import annotations
@@ -14,15 +14,16 @@ import numpy as np
 
 import hardeval
 from hardeval import analysis
+from hardeval.report import hard_tokens_blocks, statistics_blocks
 from nerlens.families import get_family
+from nerlens.report import blocks
 from nerspan import GOLD, Evaluation, read_columns
-from nerspan.errors import counted
 from nerspan.records import Record, option, switch
 
 from .common import (UsageError, check_file, confusion_text, format_table, print_json,
                      print_results, with_confusion)
-from .flags import Shared, add_flags
-from .family import add_family_arguments, section_text
+from .flags import Shared, add_flags, record_of
+from .family import add_family_arguments, print_scores, score_systems, section_text
 from .inputs import load_systems_with_tokens, load_training
 from .manifest import read_manifest
 from .options import inputs_of
@@ -54,22 +55,6 @@ def add_arguments(parser) -> None:
     add_flags(parser, Flags)
 
 
-def compute(corpus, systems, train, scheme="IOB2", mode="lenient", strict_diff=False,
-            error_labels="bilou", codes=None, confusion: bool = False) -> dict:
-    """System name -> result dict; the subsets are classified once for all systems
-    (or given as leaf ``codes``, e.g. from ``hardeval.kfold_subsets``); ``confusion``:
-    the entity confusion matrix of each system's decoded mentions too."""
-    evaluation = Evaluation(corpus, scheme, mode, train)  # gold decoded once for all systems
-    if codes is None:
-        codes = hardeval.gold_token_classes(evaluation, strict_diff)
-    out = {}
-    for name in systems:
-        result = hardeval.score_codes(corpus, codes, GOLD, name, scheme, mode, error_labels,
-                                      strict_diff=strict_diff, context=evaluation)
-        out[name] = with_confusion(result.to_dict(), evaluation, name, confusion)
-    return out
-
-
 def domains_table(averaged: dict) -> str:
     """The out-of-domain table: one row per domain, entity F1 and TERs, then the average."""
     keys = ["f1", "hardeval", "ter", "ter_unseen", "ter_diff", "ter_other"]
@@ -77,41 +62,6 @@ def domains_table(averaged: dict) -> str:
     rows.append(["avg"] + [averaged[k] for k in keys])
     return format_table(["domain", "F1", "hardeval score", "TER", "unseen",
                          hardeval.HEADERS["diff"], "other"], rows)
-
-
-def tokens_table(ranked: dict, systems: list) -> str:
-    parts = []
-    for subset, rows in ranked.items():
-        body = [[row["token"], row["count"]] + [row["errors"][s] for s in systems]
-                for row in rows]
-        parts.append(f"{hardeval.HEADERS.get(subset, subset)}:\n"
-                     + format_table(["token", "count"] + [f"errors {s}" for s in systems],
-                                    body))
-    return "\n\n".join(parts)
-
-
-def stats_table(stats: dict) -> str:
-    """Tables 1-2 (corpus statistics) and Table 4 (% of tokens per subset)."""
-    corpora = list(stats)
-    keys = ["sentences", "tokens", "mentions", "unique_mentions", "ambiguous_tokens",
-            "ambiguous_unique_tokens", "ambiguous_mentions", "ambiguous_unique_mentions",
-            "unseen_mentions", "unseen_unique_mentions"]
-
-    def cell(value):
-        if isinstance(value, dict):
-            share = value["share"]
-            return f"{value['count']} ({'-' if share is None else f'{100 * share:.1f}%'})"
-        return "-" if value is None else str(value)
-
-    rows = [[key] + [cell(stats[c].get(key)) for c in corpora] for key in keys]
-    parts = [format_table(["statistic"] + corpora, rows)]
-    evaluated = [c for c in corpora if "subsets" in stats[c]]
-    if evaluated:
-        rows = [[hardeval.HEADERS[name]] + [cell(stats[c]["subsets"][name]) for c in evaluated]
-                for name in hardeval.GROUPS]
-        parts.append("Tokens per subset (share of all tokens):\n"
-                     + format_table(["subset"] + evaluated, rows))
-    return "\n\n".join(parts)
 
 
 def _train_index(args):
@@ -129,45 +79,35 @@ def run(args) -> int:
         return _run_corpus_stats(args)
     if args.kfold is not None and args.train:
         raise UsageError("--kfold identifies the subsets from GOLD alone: drop --train")
+    family = get_family("hardeval")
     train = _train_index(args) if args.kfold is None else None
     corpus, systems = load_systems_with_tokens(args)
-    out = {}
+    extra, text, codes = {}, [], None
     if args.kfold is not None:
         codes = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed, args.scheme,
                                        args.mode, args.strict_diff)
         folds = hardeval.kfold_folds(corpus.n_sentences, args.kfold, args.fold_seed)
-        out["kfold"] = {"k": args.kfold, "seed": args.fold_seed,
-                        "fold_sentences": np.bincount(folds, minlength=args.kfold).tolist(),
-                        "subsets": analysis.subset_shares(codes)}
-    else:
-        codes = hardeval.classify_tokens(corpus, train, args.scheme, args.mode, args.strict_diff)
-    results = compute(corpus, systems, None, args.scheme, args.mode, args.strict_diff,
-                      args.error_labels, codes, args.confusion)
+        extra["kfold"] = {"k": args.kfold, "seed": args.fold_seed,
+                          "fold_sentences": np.bincount(folds, minlength=args.kfold).tolist(),
+                          "subsets": analysis.subset_shares(codes)}
+        text.append(f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed "
+                    f"{args.fold_seed}; sentences per fold {extra['kfold']['fold_sentences']})")
+    # the hard tokens of every system at once (below), not in each system's result
+    options = record_of(args, family.options, return_hard_tokens=False)
+    evaluation, results = score_systems(args, family, corpus, systems, train, options,
+                                        subsets=None if train is not None else codes)
+    if train is not None:
+        codes = hardeval.gold_token_classes(evaluation, args.strict_diff)
+    else:   # the folds' codes were classified with --strict-diff's value
+        for result in results.values():
+            result["options"]["strict_diff"] = args.strict_diff
+    text.append(section_text(family, results))
     if args.hard_tokens:
         wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
                                           args.error_labels) for s in systems}
-        out["hard_tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
-    return _print(args, results, systems, out)
-
-
-def _print(args, results: dict, systems: list, extra: dict) -> int:
-    if args.format == "json":
-        body = results[systems[0]] if len(systems) == 1 and not extra else results
-        print_json({"results": results, **extra} if extra else body)
-        return 0
-    if "kfold" in extra:
-        kfold = extra["kfold"]
-        print(f"Subsets by {kfold['k']}-fold cross-validation over GOLD (seed {kfold['seed']}; "
-              f"sentences per fold {kfold['fold_sentences']})")
-    print(section_text(get_family("hardeval"), results))
-    if "hard_tokens" in extra:
-        print(f"\nThe {counted(args.top, 'most frequent token')} of each subset, with each "
-              "system's errors on them:\n")
-        print(tokens_table(extra["hard_tokens"], systems))
-    matrices = confusion_text(results)
-    if matrices:
-        print(f"\n{matrices}")
-    return 0
+        extra["hard_tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
+        text.append(blocks.text(hard_tokens_blocks(extra["hard_tokens"], systems)))
+    return print_scores(args, results, "\n\n".join(text), extra)
 
 
 def _run_domains(args) -> int:
@@ -225,10 +165,8 @@ def _run_corpus_stats(args) -> int:
     stats = analysis.corpus_statistics(train, evaluation, args.scheme, args.mode)
     if args.format == "json":
         print_json(stats)
-        return 0
-    print(stats_table(stats))
-    print("Ambiguous: a token string seen with two or more IO labels, a mention text with "
-          "two or more types; unseen: a mention text that is no training mention")
+    else:
+        print(blocks.text(statistics_blocks(stats, per_subset=True)))
     return 0
 
 

@@ -74,32 +74,32 @@ def conlleval_report(result: dict) -> str:
     """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
     after ``FB1``)."""
     beta = result.get("options", {}).get("beta", 1.0)
-    key = fbeta_key(beta)
-
-    def fb(row) -> str:
-        return f"; F{key[1:].upper()}: {100 * row[key]:6.2f}" if beta != 1 else ""
-
     if "tokens" not in result:   # scored predictions (--threshold): mentions, no tokens
         lines = [f"kept the mentions of confidence >= {result['options']['threshold']:g}: "
                  f"{result['gold']} phrases; found: {result['predicted']} phrases; correct: "
-                 f"{result['correct']}.",
-                 f"precision: {100 * result['precision']:6.2f}%; recall: "
-                 f"{100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}{fb(result)}"]
+                 f"{result['correct']}.", scores_line(result, beta)]
     else:
-        lines = [
-            f"processed {result['tokens']} tokens with {result['gold']} phrases; "
-            f"found: {result['predicted']} phrases; correct: {result['correct']}.",
-        ]
+        lines = [f"processed {result['tokens']} tokens with {result['gold']} phrases; "
+                 f"found: {result['predicted']} phrases; correct: {result['correct']}."]
     if result.get("tokens"):
-        lines.append(
-            f"accuracy: {100 * result['accuracy']:6.2f}%; precision: {100 * result['precision']:6.2f}%; "
-            f"recall: {100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}{fb(result)}")
-    for name, row in sorted(result["per_type"].items()):
-        lines.append(
-            f"{name:>17}: precision: {100 * row['precision']:6.2f}%; "
-            f"recall: {100 * row['recall']:6.2f}%; FB1: {100 * row['f1']:6.2f}{fb(row)}"
-            f"  {row['predicted']}")
-    return "\n".join(lines)
+        lines.append(f"accuracy: {100 * result['accuracy']:6.2f}%; " + scores_line(result, beta))
+    return "\n".join(lines + type_lines(result))
+
+
+def scores_line(row: dict, beta: float = 1.0) -> str:
+    """conlleval's ``precision: ..%; recall: ..%; FB1: ..`` of a row (``FB<beta>`` after,
+    a beta other than 1)."""
+    key = fbeta_key(beta)
+    fb = f"; F{key[1:].upper()}: {100 * row[key]:6.2f}" if beta != 1 else ""
+    return (f"precision: {100 * row['precision']:6.2f}%; recall: {100 * row['recall']:6.2f}%; "
+            f"FB1: {100 * row['f1']:6.2f}{fb}")
+
+
+def type_lines(result: dict) -> list[str]:
+    """conlleval's line per type, sorted by type."""
+    beta = result.get("options", {}).get("beta", 1.0)
+    return [f"{name:>17}: {scores_line(row, beta)}  {row['predicted']}"
+            for name, row in sorted(result["per_type"].items())]
 
 
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
@@ -127,7 +127,6 @@ NOT_WITH_STRINGS = {
     "--overlaps keep": lambda args: args.overlaps != "drop",
     "--error-counts": lambda args: args.error_counts,
     "--confusion": lambda args: args.confusion,
-    "--beta": lambda args: args.beta != 1.0,
 }
 
 
@@ -154,23 +153,18 @@ def score_strings(args) -> dict:
             results[name] = nerspan.score(
                 gold, read["responses"], scheme=args.scheme, mode=args.mode,
                 tokens=read["tokens"] if gold.tokens is None else None,
-                inputs=inputs_of(args, suffix=False)).to_dict()
+                inputs=inputs_of(args, suffix=False)).to_dict(beta=args.beta)
     return results
 
 
 def strings_report(result: dict) -> str:
     """conlleval's lines for string matching: strings, not tokens or phrases."""
-    lines = [f"scored as strings: {result['gold']} gold strings; found: "
-             f"{result['predicted']} strings; correct: {result['correct']}"
-             + (f"; gold strings found: {result['found']}" if result["options"]["word_overlap"]
-                else "") + ".",
-             f"precision: {100 * result['precision']:6.2f}%; recall: "
-             f"{100 * result['recall']:6.2f}%; FB1: {100 * result['f1']:6.2f}"]
-    for name, row in sorted(result["per_type"].items()):
-        lines.append(f"{name:>17}: precision: {100 * row['precision']:6.2f}%; "
-                     f"recall: {100 * row['recall']:6.2f}%; FB1: {100 * row['f1']:6.2f}"
-                     f"  {row['predicted']}")
-    return "\n".join(lines)
+    beta = result.get("options", {}).get("beta", 1.0)
+    return "\n".join([f"scored as strings: {result['gold']} gold strings; found: "
+                      f"{result['predicted']} strings; correct: {result['correct']}"
+                      + (f"; gold strings found: {result['found']}"
+                         if result["options"]["word_overlap"] else "") + ".",
+                      scores_line(result, beta)] + type_lines(result))
 
 
 def run_strings(args) -> int:

@@ -167,8 +167,8 @@ def _block_text(block, figures, cap_note: str) -> list:
     if isinstance(block, Figure):
         return [f"[figure: {block.title}]"] if block.title in figures else []
     if isinstance(block, Tiles):
-        return [line for title, inner in block.tiles
-                for line in [title] + _block_text(inner, figures, cap_note)]
+        return [line for title, inner in block.tiles   # a blank line before each tile
+                for line in ["", title] + _block_text(inner, figures, cap_note)]
     if isinstance(block, FiguresCapNote):
         return [wrap(cap_note)] if cap_note else []
     if isinstance(block, Collapsed):
