@@ -37,7 +37,7 @@ from .reading.training import as_train_index
 from .records import InputOptions
 from .schemes import check_mode, get_scheme
 from .scores import EntityScores, entity_scores
-from .spans import LabelTable, Spans, decode
+from .spans import LabelTable, Spans, column_spans
 from .train_index import TrainIndex
 
 
@@ -62,7 +62,8 @@ class Evaluation:
         if not isinstance(corpus, Corpus):
             raise InputTypeError("Evaluation needs a Corpus; build one from any input "
                                  "form with Evaluation.build(...)")
-        corpus.column(gold_column)  # a clear KeyError for a missing column
+        if gold_column not in corpus.columns:
+            corpus.column(gold_column)  # a clear KeyError
         self.corpus, self.gold_column = corpus, gold_column
         self.scheme, self.mode, self.train = scheme, mode, train
         self.inputs = InputOptions.of(inputs).replace(gold_column=gold_column)
@@ -123,8 +124,8 @@ class Evaluation:
     def gold(self) -> Spans:
         """The gold spans, decoded on first use (with ``table``), then kept."""
         if self._gold is None:
-            self._gold = decode(self.corpus, self.gold_column, self.scheme, self.mode,
-                                self.table)
+            self._gold = column_spans(self.corpus, self.gold_column, self.scheme,
+                                      self.mode, self.table)
             self.gold_decodes += 1
         return self._gold
 
@@ -169,7 +170,7 @@ class Evaluation:
         if system not in self.corpus.columns:
             raise KeyError(f"no system {system!r} (the evaluation has {list(self.systems)})")
         self.pred_decodes[system] = self.pred_decodes.get(system, 0) + 1
-        return decode(self.corpus, system, self.scheme, self.mode, self.table)
+        return column_spans(self.corpus, system, self.scheme, self.mode, self.table)
 
     def pred_spans(self, corpus: Corpus, column: str, table: LabelTable | None = None
                    ) -> Spans:
@@ -178,7 +179,7 @@ class Evaluation:
         evaluation's own, decoded here when it is one built for predictions given apart."""
         if corpus is self.corpus:
             return self.spans(column, table)
-        return decode(corpus, column, self.scheme, self.mode, table)
+        return column_spans(corpus, column, self.scheme, self.mode, table)
 
     def derived(self, key, build):
         """``build()``'s value, built on first use for ``key`` and kept: where each family
@@ -278,7 +279,7 @@ def get_name(option: str, value) -> str:
 
 
 def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
-            inputs: InputOptions | None = None, words: bool = True
+            inputs: InputOptions | None = None, words: bool = True, tables: bool = False
             ) -> tuple[Evaluation, Corpus, str, str]:
     """What a family's ``score`` works on: ``(evaluation, corpus, gold column, pred
     column)``.
@@ -288,13 +289,18 @@ def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
     predictions in any form, or any input form, from which an evaluation is built around
     the corpus read (``words=False``: a split's token column is not read). The training
     index is not built here: the family asks ``evaluation.index(train)`` when it needs
-    it."""
+    it. A side whose spans nest or overlap (``Corpus.mentions``) is a
+    ``SpanShapeError`` unless ``tables`` says the caller scores such tables (entity
+    scores): a family that reads tags refuses them here, before reading anything."""
     inputs = InputOptions.of(inputs)
     if predictions is None and not isinstance(references, (Corpus, Evaluation)):
         raise InputTypeError("predictions is None: pass the predicted tags (a list per "
                              "sentence), or a Corpus with a pred column as references")
     reading = read_input(references, predictions, inputs=inputs, scheme=scheme,
                          mode=mode or "lenient", words=words)
+    if not tables:
+        for column in (reading.gold_column, reading.pred_column):
+            reading.corpus.column(column)   # a SpanShapeError if tags cannot hold it
     if reading.context is not None:
         reading.context.check(mode=mode, train=train)
         return reading.context, reading.corpus, reading.gold_column, reading.pred_column

@@ -7,7 +7,7 @@ import numpy as np
 
 from .fbeta import fbeta
 from .result import Result, entity_row
-from .spans import Spans, repairs_dict
+from .spans import Spans, check_same_fragments, repairs_dict
 
 
 def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
@@ -26,7 +26,13 @@ def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     if not (is_flat(gold) and is_flat(pred)):
         n_positions = int(gold.offsets[-1])
         gold_key, pred_key = gold.key(n_positions), pred.key(n_positions)
-        return np.isin(gold_key, pred_key), np.isin(pred_key, gold_key)
+        gold_ok, pred_ok = np.isin(gold_key, pred_key), np.isin(pred_key, gold_key)
+        if gold.has_fragments or pred.has_fragments:  # equal keys, equal fragment sets
+            at_gold = np.flatnonzero(gold_ok)
+            order = np.argsort(pred_key)
+            at_pred = order[np.searchsorted(pred_key[order], gold_key[at_gold])]
+            check_same_fragments(gold, at_gold, pred, at_pred)
+        return gold_ok, pred_ok
     gold_at = np.full(int(gold.offsets[-1]), -1, dtype=np.int32)
     gold_at[gold.start] = np.arange(len(gold), dtype=np.int32)
     index = gold_at[pred.start]  # -1 reads the last gold span: masked out below
@@ -36,8 +42,9 @@ def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
 
 
 def is_flat(spans: Spans) -> bool:
-    """No two spans share a token (spans sorted by start, as decoding gives them)."""
-    return bool(np.all(spans.start[1:] >= spans.end[:-1]))
+    """No two spans share a token (spans sorted by start, as decoding gives them), and
+    none is discontinuous."""
+    return not spans.has_fragments and bool(np.all(spans.start[1:] >= spans.end[:-1]))
 
 
 def safe_divide(numerator, denominator, zero_division: float = 0.0):
