@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import counted
-from .scores import is_flat
+from .scores import equal_keys, is_flat
 from .spans import Spans
 
 OUTSIDE = "O"
@@ -97,9 +97,8 @@ def _nested_cells(gold: Spans, pred: Spans, n_positions: int, gold_cell: np.ndar
     (span, type) first, then the rest of each span k-th with k-th (module docstring)."""
     gold_cell[_overlapping(gold, pred, n_positions)] = BOUNDARY
     pred_cell[_overlapping(pred, gold, n_positions)] = BOUNDARY
-    at_gold, at_pred = _equal_keys(gold.key(n_positions), pred.key(n_positions))
-    gold_left = np.setdiff1d(np.arange(len(gold)), at_gold)
-    pred_left = np.setdiff1d(np.arange(len(pred)), at_pred)
+    at_gold, at_pred = equal_keys(gold.key(n_positions), pred.key(n_positions))
+    gold_left, pred_left = _others(len(gold), at_gold), _others(len(pred), at_pred)
     span_key = [s.key(n_positions, typed=False)[left]
                 for s, left in ((gold, gold_left), (pred, pred_left))]
     spans, dense = np.unique(np.concatenate(span_key), return_inverse=True)
@@ -108,19 +107,18 @@ def _nested_cells(gold: Spans, pred: Spans, n_positions: int, gold_cell: np.ndar
     ranked = [dense[:len(gold_left)], dense[len(gold_left):]]
     ranked = [d * size + _rank_in_group(d, s.type[left]) for d, s, left in
               ((ranked[0], gold, gold_left), (ranked[1], pred, pred_left))]
-    left_gold, left_pred = _equal_keys(*ranked)
+    left_gold, left_pred = equal_keys(*ranked)
     at_gold = np.concatenate([at_gold, gold_left[left_gold]])
     at_pred = np.concatenate([at_pred, pred_left[left_pred]])
     gold_cell[at_gold] = pred.type[at_pred]
     pred_cell[at_pred] = PAIRED
 
 
-def _equal_keys(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Indices ``(i, j)`` with ``a[i] == b[j]``, the keys of each side distinct."""
-    order = np.argsort(b, kind="stable")
-    at = np.minimum(np.searchsorted(b[order], a), max(len(b) - 1, 0))
-    hit = np.flatnonzero(b[order][at] == a) if len(b) else np.zeros(0, dtype=np.int64)
-    return hit, order[at[hit]]
+def _others(n: int, taken: np.ndarray) -> np.ndarray:
+    """The indices below ``n`` not in ``taken`` (in order; a mask, no sort)."""
+    left = np.ones(n, dtype=bool)
+    left[taken] = False
+    return np.flatnonzero(left)
 
 
 def _rank_in_group(group: np.ndarray, order_by: np.ndarray) -> np.ndarray:

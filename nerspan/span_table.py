@@ -85,6 +85,17 @@ class SpanRows:
         return [[int(a), int(b)] for a, b in zip(self.fragment_start[mine].tolist(),
                                                  self.fragment_end[mine].tolist())]
 
+    def check_contiguous(self, side: str, reader: str) -> None:
+        """Refuse discontinuous mentions where ``reader`` keeps one span per mention:
+        one ``SpanShapeError`` naming the first, rather than its bounds in silence."""
+        if len(self.fragment_row):
+            k = int(self.fragment_row[0])
+            raise SpanShapeError(
+                f"span {shown(self.labels[k])} of fragments {self.fragments_of(k)} is "
+                f"discontinuous, and {reader} keeps one span per mention; score "
+                "discontinuous mentions with nerspan.score (exact match on the fragment "
+                "set)", side=side, sentence=int(self.sentence[k]))
+
     def first_overlap(self) -> tuple[int, int] | None:
         """The first two spans (row indices) of one sentence that share a token (a
         repeated mention too), in sentence and start order; None when the spans are flat."""

@@ -473,10 +473,11 @@ def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
     distinct, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     check_same_fragments(spans, first[inverse.ravel()], spans, np.arange(len(spans)))
     first = first[np.lexsort((distinct, spans.end[first], spans.start[first]))]
-    repeated = np.setdiff1d(np.arange(len(rows)), first)
+    repeated = np.ones(len(rows), dtype=bool)
+    repeated[first] = False
     sentences = set(rows.snapped.tolist()) | set(rows.sentence[repeated].tolist())
     repairs = Repairs(rows.invalid_transitions, 0, tuple(sorted(sentences))[:20],
-                      snapped=len(rows.snapped), duplicates=len(repeated),
+                      snapped=len(rows.snapped), duplicates=int(repeated.sum()),
                       sentence_numbers=corpus.source.sentence_numbers)
     return dataclasses.replace(spans.take(first), repairs=repairs)
 

@@ -21,6 +21,7 @@ import tough_mentions
 from nerspan import Evaluation
 from nerspan.confusion import OUTSIDE
 from nerspan.partials import partial
+from nerspan.scored import scored_spans
 from nerspan.span_table import SpanShapeError
 
 TYPES = ["PER", "LOC", "ORG"]
@@ -272,3 +273,52 @@ def test_discontinuous_mentions_are_refused_where_tags_are_read():
                                              r"\[\[0, 1\], \[3, 4\]\] is discontinuous.*"
                                              r"layers="):
         hardeval.score(gold, gold, tokens=tokens(1))
+
+
+# -- the nesting-aware views --------------------------------------------------------------
+def brute_inner(side) -> set:
+    spans = mention_set(side)
+    return {m for m in spans if any(o[0] == m[0] and o[2] <= m[2] and m[3] <= o[3]
+                                    and (o[2], o[3]) != (m[2], m[3]) for o in spans)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(sides())
+def test_the_inner_view_scores_the_mentions_inside_another_of_their_side(case):
+    gold, pred = case
+    result = nerspan.score(gold, pred, tokens=tokens(len(gold))).to_dict()
+    inner_gold, inner_pred = brute_inner(gold), brute_inner(pred)
+    if not (inner_gold or inner_pred):
+        assert "inner" not in result.get("shapes", {})
+        return
+    view = result["shapes"]["inner"]
+    assert (view["gold"], view["predicted"]) == (len(inner_gold), len(inner_pred))
+    assert view["found_gold"] == len(inner_gold & mention_set(pred))
+    assert view["correct_predicted"] == len(inner_pred & mention_set(gold))
+    assert 0.0 <= view["f1"] <= 1.0
+
+
+def test_views_of_discontinuous_mentions_and_of_their_sentences():
+    gold = [[(0, 3, "ORG"), (1, 2, "PER")], [(0, 1, "PER")],
+            [{"label": "D", "fragments": [[0, 1], [2, 3]]}]]
+    pred = [[(0, 3, "ORG"), (1, 2, "LOC")], [(0, 2, "PER")],
+            [{"label": "D", "fragments": [[2, 3], [0, 1]]}]]
+    shapes = nerspan.score(gold, pred).to_dict()["shapes"]
+    assert shapes["discontinuous"]["f1"] == 1.0
+    assert shapes["inner"]["gold"] == 1 and shapes["inner"]["found_gold"] == 0
+    assert shapes["sentences"]["sentences"] == 2   # sentence 1 holds no shape
+    assert (shapes["sentences"]["gold"], shapes["sentences"]["found_gold"]) == (3, 2)
+    assert "shapes" not in nerspan.score([["B-PER", "O"]], [["B-PER", "O"]]).to_dict()
+
+
+def test_readers_of_one_span_per_mention_refuse_fragments_and_several_labels():
+    discontinuous = [[{"label": "D", "fragments": [[0, 1], [3, 4]]}]]
+    with pytest.raises(SpanShapeError, match=r"references, sentence 0: span 'D' of fragments "
+                                             r"\[\[0, 1\], \[3, 4\]\] is discontinuous, and "
+                                             r"faireval keeps one span per mention"):
+        faireval.score(discontinuous, [[(0, 1, "D")]])
+    with pytest.raises(SpanShapeError, match="is discontinuous, and a dial over scored"):
+        scored_spans([[{"label": "D", "fragments": [[0, 1], [3, 4]], "score": 0.5}]])
+    with pytest.raises(nerspan.NerspanError, match=r"a span with several labels \('labels'\) "
+                                                   r"has one score"):
+        scored_spans([[{"labels": ["A", "B"], "start": 0, "end": 1, "score": 0.5}]])
