@@ -243,6 +243,9 @@ class Evaluation:
         predictions, together with the references they were given with."""
         form, references = self._source or (None, None)
         gold = self.gold_corpus()
+        if gold.mentions(GOLD) is not None:  # its sentences and words read predictions;
+            # its table (mentions that tags cannot hold) stays the evaluation's
+            gold = gold.with_source(dataclasses.replace(gold.source, mentions={}))
         if gold.tokens is not None:  # the gold's words are the evaluation's: not read again
             inputs = inputs.replace(tokens=None)
         beside = input_form(gold, predictions, inputs)

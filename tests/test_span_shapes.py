@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import attribute_buckets
 import faireval
 import hardeval
+import nerlens
 import nerspan
 import tough_mentions
 from nerspan import Evaluation
@@ -322,3 +323,17 @@ def test_readers_of_one_span_per_mention_refuse_fragments_and_several_labels():
     with pytest.raises(nerspan.NerspanError, match=r"a span with several labels \('labels'\) "
                                                    r"has one score"):
         scored_spans([[{"labels": ["A", "B"], "start": 0, "end": 1, "score": 0.5}]])
+
+
+def test_predictions_scored_against_an_evaluation_of_nested_gold():
+    evaluation = Evaluation.build(NESTED, tokens=tokens(1))
+    expected = brute_force(NESTED, [[(0, 3, "ORG")]])[None]
+    for predictions in ([[(0, 3, "ORG")]], FLAT_TAGS):
+        scores = nerspan.score(evaluation, predictions)
+        assert (scores.n_correct, scores.n_predicted, scores.n_gold) == expected
+
+
+def test_the_report_refuses_nested_gold_naming_the_option():
+    with pytest.raises(SpanShapeError, match=r"references, sentence 0: .* nest: .*layers="):
+        nerlens.build_report(NESTED, {"system": [[(0, 3, "ORG")]]}, tokens=tokens(1),
+                             train=(tokens(1), FLAT_TAGS), bootstrap=0, figures=False)

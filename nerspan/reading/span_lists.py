@@ -608,10 +608,9 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     """
     inputs = InputOptions.of(inputs, tokens=tokens)
     tokens, texts = inputs.tokens, inputs.texts
-    if isinstance(references, Corpus):  # its gold tags (and words) against span predictions
-        if tokens is None and references.tokens is not None:
-            tokens = [references.sentence_tokens(i) for i in range(references.n_sentences)]
-        references = [references.tags(GOLD, i) for i in range(references.n_sentences)]
+    table = lengths = None
+    if isinstance(references, Corpus):  # its gold (and words) against span predictions
+        references, tokens, table, lengths = _gold_of_corpus(references, tokens)
     sides = {GOLD: references} if predictions is None else {GOLD: references, PRED: predictions}
     names = {GOLD: "references", PRED: "predictions"}
     counts = {column: len(_as_list(value, names[column])) for column, value in sides.items()}
@@ -628,9 +627,11 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     text_of = _Texts(tokens, texts, n, "references")
     rows = {c: read_spans(v, names[c], inputs=inputs.replace(tokens=tokens))
             for c, v in sides.items() if c not in tag_sides}
+    if table is not None:
+        rows[GOLD] = table
     if tokens is None and texts is not None:
         tokens = [[text_of(i)[0][a:b] for a, b in zip(*text_of(i)[1:])] for i in range(n)]
-    lengths = _lengths(tokens, tag_sides, rows, n)
+    lengths = _lengths(tokens, tag_sides, rows, n) if lengths is None else lengths
     for column, side in rows.items():
         _check_no_level_separator(side, names[column])
         _check_fits(side, lengths, names[column])
@@ -648,6 +649,19 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
             check_shapes({names[column]: tagged.lengths, "tokens": lengths})
         corpus = corpus.with_columns(tagged, {GOLD: column}, names[column])
     return corpus if tokens is None else corpus.with_tokens(tokens)
+
+
+def _gold_of_corpus(corpus: Corpus, tokens) -> tuple:
+    """``(gold side, tokens, table, lengths)`` of a ``Corpus`` given as references: its
+    gold tags, or, when its mentions are a table (``Corpus.mentions``), empty span lists
+    standing for them, the table itself and the corpus's sentence lengths."""
+    if tokens is None and corpus.tokens is not None:
+        tokens = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+    table = corpus.mentions(GOLD)
+    if table is not None:
+        return [[] for _ in range(corpus.n_sentences)], tokens, table, corpus.lengths
+    return ([corpus.tags(GOLD, i) for i in range(corpus.n_sentences)], tokens, None,
+            None)
 
 
 def spans_on(lengths: np.ndarray, sentences, name: str = "predictions") -> Corpus:
