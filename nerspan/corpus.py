@@ -309,7 +309,9 @@ class Corpus:
 
     def select(self, columns: Sequence[str]) -> "Corpus":
         """The corpus with the tag ``columns`` alone, in that order."""
-        return self._derive(columns={c: self._ids(c) for c in columns})
+        mentions = {c: rows for c, rows in self.source.mentions.items() if c in columns}
+        return self._derive(columns={c: self._ids(c) for c in columns},
+                            source=replace(self.source, mentions=mentions))
 
     def paired(self, gold_column: str = GOLD, pred_column: str | None = PRED) -> "Corpus":
         """The columns ``gold_column`` and ``pred_column`` alone, named ``GOLD`` and
