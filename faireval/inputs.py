@@ -241,6 +241,8 @@ def _spans_from_lists(references, predictions, inputs):
         raise InputTypeError("predictions is None: pass the system's span lists")
     target_rows = read_spans(references, "references", inputs=inputs)
     system_rows = read_spans(predictions, "predictions", inputs=inputs)
+    for side, rows in (("references", target_rows), ("predictions", system_rows)):
+        rows.check_contiguous(side, "faireval")
     n_target, n_system = len(references), len(predictions)
     if n_target == 0:
         raise EmptyInputError("references hold no sentence")

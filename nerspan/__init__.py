@@ -89,7 +89,8 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
         return _score_layers(references, predictions, inputs, scheme, mode, zero_division)
     # entity scores need no words: a split's token column is not read
     evaluation, corpus, _, pred_column = _resolve(references, predictions, scheme=scheme,
-                                                  mode=mode, inputs=inputs, words=False)
+                                                  mode=mode, inputs=inputs, words=False,
+                                                  tables=True)
     table = LabelTable.build(corpus.labels, get_scheme(evaluation.scheme))
     return entity_scores(evaluation.gold_spans(table),
                          evaluation.pred_spans(corpus, pred_column, table), zero_division)

@@ -23,6 +23,13 @@ grows with the mentions, never with types x types; ``boundary_errors`` names eve
 of either side. Mentions of one flat tag column never overlap, so spans pair through one
 look-up table and overlaps through one cumulative sum: linear in tokens and mentions.
 
+Spans that nest or overlap (span lists kept as tables, ``nerspan.span_table``) pair on
+their keys instead (sorting: linear after a sort): a gold mention and a prediction of
+the same span and type first (the diagonal), then the mentions left of one span of the
+two sides, k-th with k-th in type order (a span labelled PER and LOC in gold, PER and ORG
+predicted: PER on the diagonal, LOC as ORG). A mention left unpaired that a mention of
+the other side touches is a boundary error; one no mention touches, missed or spurious.
+
 >>> from nerspan import Corpus, LabelTable, decode, get_scheme
 >>> corpus = Corpus.from_tags([["B-PER", "I-PER", "O", "B-LOC", "B-ORG", "O"]],
 ...                           [["B-PER", "I-PER", "O", "B-ORG", "O", "B-LOC"]])
@@ -39,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import counted
+from .scores import equal_keys, is_flat
 from .spans import Spans
 
 OUTSIDE = "O"
@@ -47,11 +55,16 @@ PAIRED = -2     # a prediction's cell: counted on its gold mention's row
 
 
 def _overlapping(spans: Spans, other: Spans, n_positions: int) -> np.ndarray:
-    """Per span of ``spans``: does any span of ``other`` cover one of its tokens."""
-    inside = (np.bincount(other.start, minlength=n_positions + 1)
-              - np.bincount(other.end, minlength=n_positions + 1))
+    """Per span of ``spans``: does any span of ``other`` cover one of its tokens (the
+    tokens of its fragments, for a discontinuous mention)."""
+    _, other_start, other_end = other.pieces()
+    inside = (np.bincount(other_start, minlength=n_positions + 1)
+              - np.bincount(other_end, minlength=n_positions + 1))
     covered = np.concatenate([[0], np.cumsum(np.cumsum(inside)[:-1] > 0)])
-    return covered[spans.end] - covered[spans.start] > 0
+    if not spans.has_fragments:
+        return covered[spans.end] - covered[spans.start] > 0
+    owner, start, end = spans.pieces()
+    return np.bincount(owner, covered[end] - covered[start] > 0, minlength=len(spans)) > 0
 
 
 def confusion_cells(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +77,9 @@ def confusion_cells(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     n_positions = int(gold.offsets[-1]) if len(gold.offsets) else 0
     gold_cell = np.full(len(gold), outside, dtype=np.int64)
     pred_cell = np.full(len(pred), outside, dtype=np.int64)
-    if len(gold) and len(pred):
+    if len(gold) and len(pred) and not (is_flat(gold) and is_flat(pred)):
+        _nested_cells(gold, pred, n_positions, gold_cell, pred_cell)
+    elif len(gold) and len(pred):
         gold_at = np.full(n_positions, -1, dtype=np.int64)
         gold_at[gold.start] = np.arange(len(gold))
         index = gold_at[pred.start]
@@ -74,6 +89,47 @@ def confusion_cells(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
         gold_cell[index[same]] = pred.type[same]
         pred_cell[same] = PAIRED
     return gold_cell, pred_cell
+
+
+def _nested_cells(gold: Spans, pred: Spans, n_positions: int, gold_cell: np.ndarray,
+                  pred_cell: np.ndarray) -> None:
+    """``confusion_cells`` of spans that nest or overlap (filled in place): identical
+    (span, type) first, then the rest of each span k-th with k-th (module docstring)."""
+    gold_cell[_overlapping(gold, pred, n_positions)] = BOUNDARY
+    pred_cell[_overlapping(pred, gold, n_positions)] = BOUNDARY
+    at_gold, at_pred = equal_keys(gold.key(n_positions), pred.key(n_positions))
+    gold_left, pred_left = _others(len(gold), at_gold), _others(len(pred), at_pred)
+    span_key = [s.key(n_positions, typed=False)[left]
+                for s, left in ((gold, gold_left), (pred, pred_left))]
+    spans, dense = np.unique(np.concatenate(span_key), return_inverse=True)
+    dense = dense.ravel()
+    size = len(dense) + 1
+    ranked = [dense[:len(gold_left)], dense[len(gold_left):]]
+    ranked = [d * size + _rank_in_group(d, s.type[left]) for d, s, left in
+              ((ranked[0], gold, gold_left), (ranked[1], pred, pred_left))]
+    left_gold, left_pred = equal_keys(*ranked)
+    at_gold = np.concatenate([at_gold, gold_left[left_gold]])
+    at_pred = np.concatenate([at_pred, pred_left[left_pred]])
+    gold_cell[at_gold] = pred.type[at_pred]
+    pred_cell[at_pred] = PAIRED
+
+
+def _others(n: int, taken: np.ndarray) -> np.ndarray:
+    """The indices below ``n`` not in ``taken`` (in order; a mask, no sort)."""
+    left = np.ones(n, dtype=bool)
+    left[taken] = False
+    return np.flatnonzero(left)
+
+
+def _rank_in_group(group: np.ndarray, order_by: np.ndarray) -> np.ndarray:
+    """Each item's rank among the items of its ``group`` ordered by ``order_by``."""
+    order = np.lexsort((order_by, group))
+    sorted_group = group[order]
+    first = np.flatnonzero(np.concatenate([[True], sorted_group[1:] != sorted_group[:-1]]))
+    starts = np.repeat(first, np.diff(np.concatenate([first, [len(group)]])))
+    rank = np.empty(len(group), dtype=np.int64)
+    rank[order] = np.arange(len(group)) - starts
+    return rank
 
 
 def confusion_counts(gold: Spans, pred: Spans, cells: tuple | None = None

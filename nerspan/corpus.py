@@ -29,6 +29,7 @@ from .flat import (GOLD, IGNORE_INDEX, PRED, Interner, _any_outside, _as_sentenc
                    as_label_list, check_shapes, parting, ranges, side_name)
 # read from here before flat.py held them (nerlens.report, the commands, tests)
 from .flat import _a, _row_counts, as_sentences, first_outside, int32_array  # noqa: F401
+from .span_table import SpanRows
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,10 @@ class Source:
     # sentences (``Corpus.subset``: the gold sentences generated output answers); None:
     # the sentences are numbered 0, 1, ... as they are here
     sentence_numbers: np.ndarray | None = None
+    # column -> its mentions when they nest or overlap (a ``nerspan.span_table.SpanRows``,
+    # sentence-relative): tags cannot hold them, so the column's tags are all O and
+    # reading them is a ``SpanShapeError`` (``Corpus.column``); entity scores read these
+    mentions: Mapping = field(default_factory=dict)
 
     def number(self, sentence: int) -> int:
         """Sentence ``sentence``'s number in the input it was read from."""
@@ -91,6 +96,11 @@ def _followed(source: Source, places) -> dict:
     out["generated"] = {column: record.at(places)
                         for column, record in source.generated.items()}
     return out
+
+
+def _mentions_at(source: Source, sentences: np.ndarray) -> dict:
+    """``Source.mentions`` of the corpus of ``sentences`` (indices of this one's)."""
+    return {column: rows.at(sentences) for column, rows in source.mentions.items()}
 
 
 @dataclass(frozen=True)
@@ -182,10 +192,23 @@ class Corpus:
         return indices, self.offsets[indices], self.offsets[indices + 1]
 
     def column(self, name: str) -> np.ndarray:
+        """The label ids of the tag column ``name``; a ``SpanShapeError`` when its
+        mentions nest or overlap (``Source.mentions``: no tags hold them)."""
+        rows = self.source.mentions.get(name)
+        if rows is not None:
+            raise rows.shape_error(side_name(name))
+        return self._ids(name)
+
+    def _ids(self, name: str) -> np.ndarray:
         try:
             return self.columns[name]
         except KeyError:
             raise KeyError(f"corpus has no tag column {name!r}; it has {list(self.columns)}") from None
+
+    def mentions(self, name: str) -> SpanRows | None:
+        """The mentions of column ``name`` when they nest or overlap, else None (its
+        tags hold them)."""
+        return self.source.mentions.get(name)
 
     def tags(self, name: str, sentence: int, start: int = 0, end: int | None = None
              ) -> list[str]:
@@ -241,7 +264,7 @@ class Corpus:
             for name, ids in other.columns.items()))
         source = self.source
         # what span input, type processing or grounding did stays with its column
-        for kind in PER_COLUMN + ("generated",):
+        for kind in PER_COLUMN + ("generated", "mentions"):
             theirs = getattr(other.source, kind)
             if theirs:
                 moved = {renamed.get(c, c): v for c, v in theirs.items() if c in other.columns}
@@ -280,22 +303,26 @@ class Corpus:
         another column is an error)."""
         columns = joined_columns((names.get(name, name), ids)
                                  for name, ids in self.columns.items())
-        return self._derive(columns=columns)
+        mentions = {names.get(c, c): rows for c, rows in self.source.mentions.items()}
+        return self._derive(columns=columns,
+                            source=replace(self.source, mentions=mentions))
 
     def select(self, columns: Sequence[str]) -> "Corpus":
         """The corpus with the tag ``columns`` alone, in that order."""
-        return self._derive(columns={c: self.column(c) for c in columns})
+        mentions = {c: rows for c, rows in self.source.mentions.items() if c in columns}
+        return self._derive(columns={c: self._ids(c) for c in columns},
+                            source=replace(self.source, mentions=mentions))
 
     def paired(self, gold_column: str = GOLD, pred_column: str | None = PRED) -> "Corpus":
         """The columns ``gold_column`` and ``pred_column`` alone, named ``GOLD`` and
         ``PRED`` (``pred_column`` None: the gold column alone): one system against gold,
         as every family scores it."""
-        columns = {GOLD: self.column(gold_column)}
+        columns = {GOLD: self._ids(gold_column)}
         if pred_column is not None:
-            columns[PRED] = self.column(pred_column)
+            columns[PRED] = self._ids(pred_column)
         names = {gold_column: GOLD, pred_column: PRED}
         source = self.source
-        for kind in ("snapped", "generated"):  # what input repaired follows its column
+        for kind in ("snapped", "generated", "mentions"):  # what input repaired follows its column
             mine = getattr(source, kind)
             if mine:
                 source = replace(source, **{kind: {names[c]: v for c, v in mine.items()
@@ -336,7 +363,8 @@ class Corpus:
         source = Source(self.source.path, None if lines is None else lines[sentences],
                         self.source.repaired_lines,
                         **_followed(self.source, lambda i: placed.get(i, ())),
-                        sentence_numbers=sentences if numbers is None else numbers[sentences])
+                        sentence_numbers=sentences if numbers is None else numbers[sentences],
+                        mentions=_mentions_at(self.source, sentences))
         return self._derive(offsets=offsets, columns=columns, tokens=tokens, source=source)
 
     def block(self, first: int, stop: int) -> "Corpus":
@@ -347,7 +375,8 @@ class Corpus:
         source = Source(self.source.path, None if lines is None else lines[first:stop],
                         **_followed(self.source,
                                     lambda i: (i - first,) if first <= i < stop else ()),
-                        sentence_numbers=None if numbers is None else numbers[first:stop])
+                        sentence_numbers=None if numbers is None else numbers[first:stop],
+                        mentions=_mentions_at(self.source, np.arange(first, stop)))
         return self._derive(offsets=self.offsets[first:stop + 1] - a,
                             columns={name: ids[a:b] for name, ids in self.columns.items()},
                             tokens=None if self.tokens is None else self.tokens[a:b],

@@ -22,6 +22,7 @@ as the gold was).
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from .confusion import confusion_cells, confusion_dict
@@ -60,7 +61,8 @@ class Evaluation:
         if not isinstance(corpus, Corpus):
             raise InputTypeError("Evaluation needs a Corpus; build one from any input "
                                  "form with Evaluation.build(...)")
-        corpus.column(gold_column)  # a clear KeyError for a missing column
+        if gold_column not in corpus.columns:
+            corpus.column(gold_column)  # a clear KeyError
         self.corpus, self.gold_column = corpus, gold_column
         self.scheme, self.mode, self.train = scheme, mode, train
         self.inputs = InputOptions.of(inputs).replace(gold_column=gold_column)
@@ -242,6 +244,9 @@ class Evaluation:
         predictions, together with the references they were given with."""
         form, references = self._source or (None, None)
         gold = self.gold_corpus()
+        if gold.mentions(GOLD) is not None:  # its sentences and words read predictions;
+            # its table (mentions that tags cannot hold) stays the evaluation's
+            gold = gold.with_source(dataclasses.replace(gold.source, mentions={}))
         if gold.tokens is not None:  # the gold's words are the evaluation's: not read again
             inputs = inputs.replace(tokens=None)
         beside = input_form(gold, predictions, inputs)
@@ -274,7 +279,8 @@ def get_name(option: str, value) -> str:
 
 def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
             inputs: InputOptions | None = None, words: bool = True,
-            layered: bool = False) -> tuple[Evaluation, Corpus, str, str]:
+            layered: bool = False, tables: bool = False
+            ) -> tuple[Evaluation, Corpus, str, str]:
     """What a family's ``score`` works on: ``(evaluation, corpus, gold column, pred
     column)``.
 
@@ -284,7 +290,10 @@ def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
     the corpus read (``words=False``: a split's token column is not read). The training
     index is not built here: the family asks ``evaluation.index(train)`` when it needs
     it. ``layered``: the caller scores gold with layers (``nerspan.layers``); otherwise
-    such gold is refused, naming the option (never read as its first layer alone)."""
+    such gold is refused, naming the option (never read as its first layer alone). A
+    side whose spans nest or overlap (``Corpus.mentions``) is a ``SpanShapeError``
+    unless ``tables`` says the caller scores such tables (entity scores): a family that
+    reads tags refuses them here, before reading anything."""
     inputs = InputOptions.of(inputs)
     if not layered:
         for given in (references, getattr(references, "corpus", None)):
@@ -295,6 +304,9 @@ def resolve(references, predictions=None, *, scheme=None, mode=None, train=None,
                              "sentence), or a Corpus with a pred column as references")
     reading = read_input(references, predictions, inputs=inputs, scheme=scheme,
                          mode=mode or "lenient", words=words)
+    if not tables:
+        for column in (reading.gold_column, reading.pred_column):
+            reading.corpus.column(column)   # a SpanShapeError if tags cannot hold it
     if reading.context is not None:
         reading.context.check(mode=mode, train=train)
         return reading.context, reading.corpus, reading.gold_column, reading.pred_column

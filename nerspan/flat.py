@@ -499,6 +499,21 @@ def _raise_bad_id(value, position: int, lengths: np.ndarray, name: str):
                        position=position - int(starts[sentence]))
 
 
+# SplitMix64's increment and finaliser: hashes of ids that wrap modulo 2**64 (the
+# bootstrap's weights, the keys of discontinuous mentions)
+GAMMA64 = np.uint64(0x9E3779B97F4A7C15)
+
+
+def mixed64(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser of every uint64 of ``z`` (in place; wraps modulo 2**64)."""
+    z ^= z >> np.uint64(30)
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    z ^= z >> np.uint64(27)
+    z *= np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return z
+
+
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Concatenation of ``arange(s, s + n)`` for every (s, n), without a Python loop.
 

@@ -39,7 +39,7 @@ from .errors import InputTypeError
 from .flat import GOLD, side_name
 from .schemes import get_scheme
 from .scores import EntityScores, entity_scores
-from .spans import LabelTable, Repairs, Spans, check_tags, decode
+from .spans import LabelTable, Repairs, Spans, check_tags, column_spans, decode
 
 LAYER_MARK = "@layer"   # gold@layer2: gold's second layer
 
@@ -120,8 +120,12 @@ def decode_layers(corpus: Corpus, side: str, scheme="IOB2", mode: str = "lenient
                   ) -> LayeredSpans:
     """``side``'s layers each decoded on its own (``nerspan.decode``; ``named``: how
     its warnings and errors name the side), and their union."""
+    columns = layer_columns(corpus, side)
+    if len(columns) == 1 and corpus.mentions(side) is not None:   # span lists that nest
+        spans = column_spans(corpus, side, scheme, mode, table)
+        return LayeredSpans(spans, (spans,), 0)
     layers = tuple(decode(corpus, column, scheme, mode, table, side=named)
-                   for column in layer_columns(corpus, side))
+                   for column in columns)
     if len(layers) == 1:   # one column: its spans are already sorted and distinct
         return LayeredSpans(layers[0], layers, 0)
     union, merged = union_spans(layers)

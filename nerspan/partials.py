@@ -51,6 +51,7 @@ import numpy as np
 
 from .errors import EmptyInputError, NerspanError
 from .evaluation import resolve
+from .flat import GAMMA64 as _GAMMA, mixed64 as _mixed
 from .migration import migrated
 from .options import check_int, check_zero_division
 from .records import InputOptions
@@ -273,7 +274,8 @@ def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
     shard = Shard(first_sentence, sentence_ids)
     with shard.named():
         reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
-                                             mode=mode, inputs=inputs, words=False),
+                                             mode=mode, inputs=inputs, words=False,
+                                             tables=True),
                              predictions)
         if reading is None:
             return EntityPartial()
@@ -287,19 +289,8 @@ def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
 # Poisson(1) bootstrap weights, one per (seed, replicate, global sentence id): a hash of
 # the three (SplitMix64's finaliser) read as a uniform, inverted through Poisson(1)'s
 # distribution function. A sentence gets the same weight in whatever shard it sits.
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _POISSON_ONE = np.cumsum([math.exp(-1) / math.factorial(k) for k in range(20)])
 _WEIGHT_CELLS = 4_000_000  # hashed cells per batch: bounds the uint64 temporaries
-
-
-def _mixed(z: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser of every uint64 of ``z`` (in place; wraps modulo 2**64)."""
-    z ^= z >> np.uint64(30)
-    z *= np.uint64(0xBF58476D1CE4E5B9)
-    z ^= z >> np.uint64(27)
-    z *= np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    return z
 
 
 def sentence_weights(sentence_ids, n_samples: int, seed: int) -> np.ndarray:

@@ -230,8 +230,12 @@ def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=No
     sentences = list(sentences)
     spans, scores, subtokens = _split_scores(sentences, name)
     rows = read_spans(spans, name, inputs=inputs)
+    rows.check_contiguous(name, "a dial over scored predictions")
     confidence = np.empty(len(rows), dtype=np.float64)
     by_words = np.isin(rows.sentence, list(subtokens))
+    if int((~by_words).sum()) != len(scores):   # a span of several labels: one score
+        raise NerspanError("a span with several labels ('labels') has one score: give "
+                           "each label its own span and score", side=name)
     confidence[~by_words] = scores
     if subtokens:
         text_of = _Texts(tokens, texts, len(sentences), name)

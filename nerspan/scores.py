@@ -7,26 +7,34 @@ import numpy as np
 
 from .fbeta import fbeta
 from .result import Result, entity_row
-from .spans import Spans, repairs_dict
+from .spans import Spans, check_same_fragments, repairs_dict
 
 
-def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
+def match(gold: Spans, pred: Spans, flat: bool | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
     """Boolean masks: which gold spans were predicted exactly, which predictions are correct.
 
     Mentions of one flat column never overlap, so at most one gold span starts at a
     position: a table of the gold span starting at each position (-1 where none does)
     pairs every prediction with its candidate in one look-up (half the time of a binary
     search), then end and type must agree. Spans that nest or overlap (span lists, layers)
-    are matched on their (start, end, type) keys instead.
+    are matched on their (start, end, type) keys instead (``flat``: whether both sides
+    are flat, when known: ``is_flat``).
     """
     gold_ok = np.zeros(len(gold), dtype=bool)
     pred_ok = np.zeros(len(pred), dtype=bool)
     if not (len(gold) and len(pred)):
         return gold_ok, pred_ok
-    if not (is_flat(gold) and is_flat(pred)):
+    if not (flat if flat is not None else is_flat(gold) and is_flat(pred)):
         n_positions = int(gold.offsets[-1])
         gold_key, pred_key = gold.key(n_positions), pred.key(n_positions)
-        return np.isin(gold_key, pred_key), np.isin(pred_key, gold_key)
+        at_gold, at_pred = equal_keys(gold_key, pred_key)
+        if gold.has_fragments or pred.has_fragments:  # equal keys, equal fragment sets
+            check_same_fragments(gold, at_gold, pred, at_pred)
+        gold_ok[at_gold] = True
+        # every prediction of a key gold has (spans of several layers may repeat one)
+        pred_ok[equal_keys(pred_key, gold_key)[0]] = True
+        return gold_ok, pred_ok
     gold_at = np.full(int(gold.offsets[-1]), -1, dtype=np.int32)
     gold_at[gold.start] = np.arange(len(gold), dtype=np.int32)
     index = gold_at[pred.start]  # -1 reads the last gold span: masked out below
@@ -35,9 +43,24 @@ def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     return gold_ok, pred_ok
 
 
+def equal_keys(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices ``(i, j)`` with ``a[i] == b[j]``: every ``i`` whose key ``b`` has, with
+    one ``j`` of that key (the pairs are one to one when the keys of each side are
+    distinct). One sort and one binary search (``numpy.isin`` hashes: several times
+    slower on these keys)."""
+    if not (len(a) and len(b)):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = np.argsort(b, kind="stable")
+    ordered = b[order]
+    at = np.minimum(np.searchsorted(ordered, a), len(b) - 1)
+    hit = np.flatnonzero(ordered[at] == a)
+    return hit, order[at[hit]]
+
+
 def is_flat(spans: Spans) -> bool:
-    """No two spans share a token (spans sorted by start, as decoding gives them)."""
-    return bool(np.all(spans.start[1:] >= spans.end[:-1]))
+    """No two spans share a token (spans sorted by start, as decoding gives them), and
+    none is discontinuous."""
+    return not spans.has_fragments and bool(np.all(spans.start[1:] >= spans.end[:-1]))
 
 
 def safe_divide(numerator, denominator, zero_division: float = 0.0):
@@ -78,7 +101,8 @@ class EntityScores(Result):
     ``repairs`` is ``{"gold": ..., "pred": ...}`` (``nerspan.repairs_dict``); ``options``
     the options that shaped the numbers (scheme, mode, zero_division).
     ``to_dict(beta=2)`` adds F-beta beside every F1 (``f2``, ``macro_f2``,
-    ``weighted_f2`` and per type), as seqeval's ``beta``.
+    ``weighted_f2`` and per type), as seqeval's ``beta``. ``shapes``: the nesting-aware
+    views (``shape_views``), only when a side holds inner or discontinuous mentions.
     """
 
     moved_methods = {"weighted": "support_weighted()"}
@@ -90,6 +114,7 @@ class EntityScores(Result):
     zero_division: float = 0.0
     repairs: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
+    shapes: dict = field(default_factory=dict)
 
     @property
     def n_gold(self) -> int:
@@ -179,6 +204,8 @@ class EntityScores(Result):
             "options": {**self.options, "zero_division": self.zero_division},
             "repairs": self.repairs or repairs_dict(None, None),
         }
+        if self.shapes:
+            out["shapes"] = self.shapes
         return out
 
 
@@ -193,7 +220,8 @@ def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0,
     if gold.types != pred.types:
         raise ValueError("gold and predicted spans come from different label tables")
     n_types = len(gold.types)
-    _, pred_ok = match(gold, pred)
+    flat = is_flat(gold) and is_flat(pred)
+    _, pred_ok = match(gold, pred, flat)
     gold_counts = np.bincount(gold.type, minlength=n_types)
     pred_counts = np.bincount(pred.type, minlength=n_types)
     correct = np.bincount(pred.type[pred_ok], minlength=n_types)
@@ -210,10 +238,85 @@ def entity_scores(gold: Spans, pred: Spans, zero_division: float = 0.0,
                                                     gold_counts[order], pred_counts[order],
                                                     correct[order])
     present = np.flatnonzero((gold_counts > 0) | (pred_counts > 0))
+    shapes = {} if flat else shape_views(gold, pred, zero_division)
     return EntityScores(tuple(types[i] for i in present), gold_counts[present],
                         pred_counts[present], correct[present], float(zero_division),
                         repairs_dict(gold.repairs, pred.repairs),
-                        {"scheme": gold.scheme, "mode": gold.mode, **(options or {})})
+                        {"scheme": gold.scheme, "mode": gold.mode, **(options or {})},
+                        shapes)
+
+
+def inner(spans: Spans) -> np.ndarray:
+    """Per mention: is its span strictly inside another mention's of the same side
+    (first to last token; a span given with two types is not inside itself)."""
+    if not len(spans):
+        return np.zeros(0, dtype=bool)
+    order = np.lexsort((-spans.end, spans.start))
+    start, end = spans.start[order], spans.end[order]
+    new = np.concatenate([[True], (start[1:] != start[:-1]) | (end[1:] != end[:-1])])
+    span_id = np.cumsum(new) - 1                    # identical spans share an id
+    distinct_end = end[new]
+    furthest_before = np.concatenate([[-1], np.maximum.accumulate(distinct_end)[:-1]])
+    out = np.empty(len(spans), dtype=bool)
+    out[order] = furthest_before[span_id] >= end
+    return out
+
+
+def shape_views(gold: Spans, pred: Spans, zero_division: float = 0.0) -> dict:
+    """The nesting-aware views, each present when either side has its shape:
+    ``inner`` (mentions inside another of their side), ``discontinuous`` (mentions of
+    several fragments), and ``sentences`` (every mention of the sentences where either
+    side has an inner, overlapping or discontinuous mention). In a view, precision is
+    the share of its predictions that gold has, recall the share of its gold mentions
+    predicted (one side's shape may differ from the other's); ``sentences`` counts them.
+    """
+    gold_ok, pred_ok = match(gold, pred)
+    views = {}
+    for name, of in (("inner", inner), ("discontinuous", _discontinuous)):
+        in_gold, in_pred = of(gold), of(pred)
+        if in_gold.any() or in_pred.any():
+            views[name] = _view_row(gold_ok[in_gold], pred_ok[in_pred], zero_division)
+    shaped = np.zeros(len(gold.offsets), dtype=bool)   # per sentence
+    for side in (gold, pred):
+        shaped[side.sentence[inner(side) | _discontinuous(side) | _overlapped(side)]] = True
+    if shaped.any():
+        in_gold, in_pred = shaped[gold.sentence], shaped[pred.sentence]
+        views["sentences"] = {**_view_row(gold_ok[in_gold], pred_ok[in_pred],
+                                          zero_division), "sentences": int(shaped.sum())}
+    return views
+
+
+def _discontinuous(spans: Spans) -> np.ndarray:
+    mask = np.zeros(len(spans), dtype=bool)
+    if spans.has_fragments:
+        mask[spans.fragments[0]] = True
+    return mask
+
+
+def _overlapped(spans: Spans) -> np.ndarray:
+    """Per mention: does it share a token with another mention of its side (first to
+    last token): one that starts earlier ends after its start, or the next starts
+    before its end."""
+    order = np.lexsort((spans.end, spans.start))
+    start, end = spans.start[order], spans.end[order]
+    earlier = np.concatenate([[-1], np.maximum.accumulate(end)[:-1]]) if len(end) else end
+    later = np.concatenate([start[1:], [np.iinfo(np.int64).max]]) if len(end) else end
+    out = np.zeros(len(spans), dtype=bool)
+    out[order] = (start < earlier) | (later < end)
+    return out
+
+
+def _view_row(gold_found: np.ndarray, pred_correct: np.ndarray, zero_division: float
+              ) -> dict:
+    """A view's scores: its predictions that gold has (precision), its gold mentions
+    predicted (recall), F1 from the two, as ``prf_from_counts`` computes them."""
+    correct_predicted, found_gold = int(pred_correct.sum()), int(gold_found.sum())
+    precision = float(safe_divide(correct_predicted, len(pred_correct), zero_division))
+    recall = float(safe_divide(found_gold, len(gold_found), zero_division))
+    f1 = float(safe_divide(2 * precision * recall, precision + recall, 0.0))
+    return {"precision": precision, "recall": recall, "f1": f1,
+            "gold": len(gold_found), "predicted": len(pred_correct),
+            "correct_predicted": correct_predicted, "found_gold": found_gold}
 
 
 def sentence_counts(gold: Spans, pred: Spans, n_sentences: int) -> np.ndarray:

@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from .corpus import CHANGE_KINDS, Corpus
-from .flat import GOLD, ranges, side_name
+from .flat import GAMMA64, GOLD, mixed64, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
                       check_mode, get_scheme, split_tag)
@@ -64,7 +64,11 @@ class Spans:
 
     ``start``/``end`` are flat corpus positions (``end`` exclusive); ``sentence`` is the
     sentence index, found from the corpus ``offsets`` when first read (entity scores
-    never need it); ``type`` indexes ``types``. ``repairs`` counts what lenient decoding
+    never need it); ``type`` indexes ``types``. Mentions read from a table
+    (``table_spans``) may nest, overlap and be discontinuous: ``fragments`` is then
+    ``(owner, start, end)``, the fragments of every mention of several (``owner`` its
+    index here), sorted by owner and start; ``start``/``end`` of such a mention span its
+    first to its last fragment. ``repairs`` counts what lenient decoding
     had to repair (see ``Repairs``); ``scheme`` and ``mode`` say how the column was
     decoded (results report them among their ``options``).
     """
@@ -77,6 +81,7 @@ class Spans:
     repairs: "Repairs" = field(default=None)
     scheme: str | None = None
     mode: str | None = None
+    fragments: tuple | None = None
 
     @cached_property
     def sentence(self) -> np.ndarray:
@@ -91,8 +96,33 @@ class Spans:
 
     def take(self, indices: np.ndarray) -> "Spans":
         """The mentions at ``indices`` (in order), decoded as these were."""
+        fragments = self.fragments
+        if fragments is not None:
+            indices = np.asarray(indices, dtype=np.int64).reshape(-1)
+            owner, start, end = fragments
+            per = np.bincount(owner, minlength=len(self))
+            first = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+            taken = ranges(first[indices], per[indices])
+            fragments = (np.repeat(np.arange(len(indices), dtype=np.int64), per[indices]),
+                         start[taken], end[taken])
         return dataclasses.replace(self, start=self.start[indices], end=self.end[indices],
-                                   type=self.type[indices])
+                                   type=self.type[indices], fragments=fragments)
+
+    @property
+    def has_fragments(self) -> bool:
+        return self.fragments is not None and len(self.fragments[0]) > 0
+
+    def pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(owner, start, end)``: the token runs every mention covers (its span, or
+        each of its fragments), ``owner`` its index."""
+        if not self.has_fragments:
+            return np.arange(len(self)), self.start, self.end
+        owner, start, end = self.fragments
+        whole = np.ones(len(self), dtype=bool)
+        whole[owner] = False
+        kept = np.flatnonzero(whole)
+        return (np.concatenate([kept, owner]), np.concatenate([self.start[kept], start]),
+                np.concatenate([self.end[kept], end]))
 
     def io_codes(self, n_positions: int) -> np.ndarray:
         """Per flat position: 0 outside every span, ``1 + type`` inside a span of that type."""
@@ -101,9 +131,18 @@ class Spans:
                                                             self.length)
         return io
 
-    def key(self, n_positions: int) -> np.ndarray:
-        """One int64 per span identifying (start, end, type), for set operations."""
-        return (self.start * (n_positions + 1) + self.end) * (len(self.types) + 1) + self.type
+    def key(self, n_positions: int, typed: bool = True) -> np.ndarray:
+        """One int64 per span identifying (start, end, type), for set operations
+        (``typed=False``: (start, end) alone). A discontinuous mention's key is a 63-bit
+        hash of its type and fragment set, negative (``fragment_keys``): equal keys of
+        such mentions are checked to be equal fragments where they pair
+        (``check_same_fragments``)."""
+        span_type = self.type if typed else np.zeros_like(self.type)
+        key = (self.start * (n_positions + 1) + self.end) * (len(self.types) + 1) + span_type
+        if self.has_fragments:
+            owners, hashed = fragment_keys(*self.fragments, span_type, n_positions)
+            key[owners] = hashed
+        return key
 
     def to_list(self, corpus: Corpus | None = None) -> list[list[tuple]]:
         """Per sentence, ``(type, start, end)`` with sentence-relative offsets."""
@@ -118,6 +157,41 @@ class Spans:
                               (self.start - base).tolist(), (self.end - base).tolist()):
             out[s].append((self.types[t], a, b))
         return out
+
+
+def fragment_keys(owner: np.ndarray, start: np.ndarray, end: np.ndarray,
+                  span_type: np.ndarray, n_positions: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(owners, keys)``: per mention of several fragments (``owner`` sorted, fragments
+    sorted by start within it) one int64 key, a hash of its type and its fragments in
+    order, with the sign bit set (a contiguous mention's key is never negative). Each
+    fragment is mixed with its rank in the mention (SplitMix64), the mixes summed per
+    mention (modulo 2**64), then mixed with the type: one pass over the fragments."""
+    bounds = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]]))
+    rank = np.arange(len(owner)) - np.repeat(bounds, np.diff(np.append(bounds, len(owner))))
+    value = (start * (n_positions + 1) + end).astype(np.uint64)
+    mixed = mixed64(mixed64((rank + 1).astype(np.uint64) * GAMMA64) + value * GAMMA64)
+    owners = owner[bounds]
+    summed = np.add.reduceat(mixed, bounds) + (span_type[owners].astype(np.uint64)
+                                                + np.uint64(1)) * GAMMA64
+    hashed = (mixed64(summed) >> np.uint64(1)) | np.uint64(1 << 63)
+    return owners, hashed.view(np.int64)
+
+
+def check_same_fragments(a: Spans, at_a: np.ndarray, b: Spans, at_b: np.ndarray) -> None:
+    """Mentions ``a[at_a[k]]`` and ``b[at_b[k]]``, paired by equal keys, have equal
+    fragments (a hash collision of ``fragment_keys`` is an error, never a match)."""
+    sides = []
+    for spans, at in ((a, at_a), (b, at_b)):
+        owner, start, end = spans.fragments if spans.has_fragments else (np.zeros(0, int),) * 3
+        per = np.bincount(owner, minlength=len(spans))
+        first = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+        taken = ranges(first[at], per[at])
+        sides.append((per[at], start[taken], end[taken]))
+    (count_a, start_a, end_a), (count_b, start_b, end_b) = sides
+    if not (np.array_equal(count_a, count_b) and np.array_equal(start_a, start_b)
+            and np.array_equal(end_a, end_b)):
+        raise RuntimeError("two different fragment sets share a 63-bit key: please report "
+                           "this input (mentions are never paired on a collision)")
 
 
 @dataclass(frozen=True)
@@ -155,11 +229,14 @@ class Repairs:
     # of a corpus of some of gold's sentences: those generated output answers), so that
     # ``to_dict`` names sentences as errors and examples do; None: their places
     sentence_numbers: object = field(default=None, compare=False, repr=False)
+    # span input that gave one mention (type and span) twice on a side: removed, counted
+    duplicates: int = 0
 
     @property
     def total(self) -> int:
         return (self.invalid_transitions + self.outside_scheme + self.snapped
                 + (self.discarded_chunks or 0) + self.types_mapped + self.types_removed
+                + self.duplicates
                 + (self.generated.total if self.generated is not None else 0))
 
     def unplaced(self) -> dict:
@@ -185,6 +262,7 @@ class Repairs:
                 "lenient_chunks": _int_or_none(self.lenient_chunks),
                 "types_mapped": int(self.types_mapped),
                 "types_removed": int(self.types_removed),
+                "duplicates": int(self.duplicates),
                 "sentences": [int(s if numbers is None else numbers[s])
                               for s in self.sentences],
                 **({} if self.generated is None
@@ -207,12 +285,13 @@ class Repairs:
                    sum(p.types_mapped for p in parts), sum(p.types_removed for p in parts),
                    next((p.generated for p in parts if p.generated is not None), None),
                    next((p.sentence_numbers for p in parts
-                         if p.sentence_numbers is not None), None))
+                         if p.sentence_numbers is not None), None),
+                   sum(p.duplicates for p in parts))
 
 
 # The keys of one column's ``repairs`` dict, in every family's result.
 REPAIR_KINDS = ("invalid_transitions", "outside_scheme", "snapped", "discarded_chunks",
-                "lenient_chunks", "types_mapped", "types_removed", "sentences")
+                "lenient_chunks", "types_mapped", "types_removed", "duplicates", "sentences")
 
 
 def repairs_dict(gold: Repairs | None, pred: Repairs | None) -> dict:
@@ -362,6 +441,45 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
         repairs = dataclasses.replace(repairs, sentence_numbers=corpus.source.sentence_numbers)
     return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
                  mode)
+
+
+def column_spans(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
+                 mode: str = "lenient", labels: LabelTable | None = None) -> Spans:
+    """The mentions of ``column`` for entity scores: its table when they nest or overlap
+    (``table_spans``), else its tags decoded (``decode``)."""
+    if corpus.mentions(column) is not None:
+        return table_spans(corpus, column, scheme, mode, labels)
+    return decode(corpus, column, scheme, mode, labels)
+
+
+def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
+                mode: str = "lenient", labels: LabelTable | None = None) -> Spans:
+    """The mentions of a column held as a table (``Corpus.mentions``) as ``Spans``,
+    sorted by start, end and type; a mention given twice is kept once and counted
+    (``Repairs.duplicates``). Span input is IOB2 tags' mentions: ``scheme`` and ``mode``
+    are only reported."""
+    scheme = get_scheme(scheme)
+    table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
+    rows = corpus.mentions(column)
+    index = {t: k for k, t in enumerate(table.types)}
+    span_type = np.fromiter(map(index.__getitem__, rows.labels), dtype=np.int32,
+                            count=len(rows))
+    base = corpus.offsets[rows.sentence]
+    owner = rows.fragment_row
+    spans = Spans(base + rows.start, base + rows.end, corpus.offsets, span_type, table.types,
+                  None, scheme.name, mode,
+                  (owner, base[owner] + rows.fragment_start, base[owner] + rows.fragment_end))
+    key = spans.key(corpus.n_tokens)
+    distinct, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    check_same_fragments(spans, first[inverse.ravel()], spans, np.arange(len(spans)))
+    first = first[np.lexsort((distinct, spans.end[first], spans.start[first]))]
+    repeated = np.ones(len(rows), dtype=bool)
+    repeated[first] = False
+    sentences = set(rows.snapped.tolist()) | set(rows.sentence[repeated].tolist())
+    repairs = Repairs(rows.invalid_transitions, 0, tuple(sorted(sentences))[:20],
+                      snapped=len(rows.snapped), duplicates=int(repeated.sum()),
+                      sentence_numbers=corpus.source.sentence_numbers)
+    return dataclasses.replace(spans.take(first), repairs=repairs)
 
 
 def _discard_warning(corpus: Corpus, column: str, scheme: Scheme, repairs: Repairs,

@@ -581,14 +581,9 @@ def test_bad_options(entry, options, error, message):
         TAG_ENTRIES[entry](GOLD, PRED, **options)
 
 
-# faireval scores nested spans; the entity confusion matrix (an Evaluation's) counts flat
-# mentions as nerspan.score reads them, and an Evaluation refuses nested ones
+# faireval scores nested spans; generated output with its overlaps kept is faireval's
+# alone (an Evaluation refuses it); nested span lists an Evaluation keeps as a table
 NESTED_CONFUSION = {
-    "nested span lists": ([[("PER", 0, 3), ("LOC", 1, 2)]], [[("PER", 0, 3)]], {},
-                          nerspan.NerspanError,
-                          r"references, sentence 0: spans \(0, 3, 'PER'\) and \(1, 2, 'LOC'\) "
-                          r"overlap; tags cannot hold nested or overlapping spans \(faireval "
-                          r"scores them as span lists\)"),
     "generated output, overlaps kept": ([["B-PER", "I-PER", "O"]],
                                         ["<PER>a b</PER> <LOC>b</LOC>"], {"overlaps": "keep"},
                                         InputTypeError, r"overlaps=\"keep\" keeps nested .*"
@@ -1532,3 +1527,39 @@ def test_a_layer_column_that_is_not_in_the_file(tmp_path):
         read_systems(gold, [gold], inputs={"layers": (1, 5)})
     with pytest.raises(nerspan.TooFewColumnsError, match=message):
         nerlens.build_report(gold, [gold], inputs={"layers": [1, 5]}, bootstrap=0)
+
+
+# discontinuous and multi-label mentions: a bad fragment names the side, the sentence and
+# the span; a sentence of 3 tokens
+FRAGMENT_CASES = {
+    "an empty fragment": ({"label": "D", "fragments": [[0, 1], [2, 2]]}, nerspan.NerspanError,
+                          r"^predictions, sentence 1: span \(2, 2, 'D'\) is empty or reversed"),
+    "a fragment past the sentence": ({"label": "D", "fragments": [[0, 1], [2, 9]]},
+                                     nerspan.NerspanError,
+                                     r"^predictions, sentence 1: span \(0, 9, 'D'\) reaches "
+                                     r"past the end of the sentence \(2 tokens\)"),
+    "a fragment not of numbers": ({"label": "D", "fragments": [["a", 1]]}, InputTypeError,
+                                  r"^predictions, sentence 1: span \{'label': 'D', "
+                                  r"'fragments': \[\['a', 1\]\]\} needs integer start"),
+    "a fragment not a pair": ({"label": "D", "fragments": [[1]]}, nerspan.NerspanError,
+                              r"^predictions, sentence 1: span 0 .*: fragment \[1\] is not "
+                              r"a \[start, end\] pair"),
+    "no fragment": ({"label": "D", "fragments": []}, nerspan.NerspanError,
+                    r"^predictions, sentence 1: span 0 .*: fragments must be a non-empty "
+                    r"list of \[start, end\] pairs"),
+    "label and labels": ({"label": "D", "labels": ["E"], "start": 0, "end": 1},
+                         nerspan.NerspanError, r"^predictions, sentence 1: span 0 .*: give "
+                         r"its type as one of 'label', 'labels' \(several\) or 'type'"),
+    "empty labels": ({"labels": [], "start": 0, "end": 1}, nerspan.NerspanError,
+                     r"'labels' must be a non-empty list of labels"),
+    "fragments and offsets": ({"label": "D", "fragments": [[0, 1]], "offsets": [[0, 2]]},
+                              nerspan.NerspanError, r"give either 'fragments' \(token "
+                              r"offsets\) or 'offsets' \(BigBio's characters\), not both"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FRAGMENT_CASES))
+def test_bad_fragments_name_side_sentence_and_span(case):
+    item, error, match = FRAGMENT_CASES[case]
+    with pytest.raises(error, match=match):
+        nerspan.score([[(0, 1, "D")], [(0, 1, "D")]], [[], [item]], tokens=TOKENS)

@@ -79,8 +79,6 @@ def test_texts_give_tokens_and_offsets():
 
 
 @pytest.mark.parametrize("spans, message", [
-    ([[(0, 2, "PER"), (1, 3, "LOC")]], r"references, sentence 0: spans \(0, 2, 'PER'\) and \(1, 3, "
-                                       r"'LOC'\) overlap; tags cannot hold"),
     ([[(0, 9, "PER")]], r"reaches past the end of the sentence \(7 tokens\)"),
     ([[(2, 2, "PER")]], "empty or reversed"),
     ([[{"label": "PER", "start": 0}]], "has no start/end"),
@@ -97,8 +95,20 @@ def test_bad_spans_name_side_and_sentence(spans, message):
 def test_nested_spans_are_scored_by_faireval_and_refused_by_tag_families():
     nested = [[(0, 7, "ORG"), (6, 7, "LOC")]]
     assert faireval.score(nested, nested).counts["TP"] == 2
-    with pytest.raises(NerspanError, match="overlap"):
+    with pytest.raises(NerspanError, match=r"references, sentence 0: spans \(0, 7, 'ORG'\) "
+                                           r"and \(6, 7, 'LOC'\) nest: tags .* layers="):
         tough_mentions.score(nested, nested, tokens=TOKENS, train=(TOKENS, GOLD_TAGS))
+
+
+def test_overlapping_spans_are_kept_as_a_table_whose_tags_are_refused():
+    corpus = from_spans([[(0, 2, "PER"), (1, 3, "LOC")]], [[]], TOKENS)
+    assert corpus.mentions("gold").to_lists(1) == [[("PER", 0, 2), ("LOC", 1, 3)]]
+    assert corpus.select(["pred"]).mentions("gold") is None   # the table follows its column
+    assert corpus.renamed({"gold": "g"}).mentions("g") is corpus.mentions("gold")
+    with pytest.raises(NerspanError, match=r"references, sentence 0: spans \(0, 2, 'PER'\) "
+                                           r"and \(1, 3, 'LOC'\) overlap: tags \(one per "
+                                           r"token\) cannot hold"):
+        corpus.column("gold")
 
 
 def test_span_jsonl(tmp_path):

@@ -57,11 +57,16 @@ def _is_response(text: str) -> bool:
 _TAG = re.compile(r"(?:O|[BIEOSLUM]-\S+)\Z")
 
 
+# The keys that place a span dict in its sentence: tokens or characters, or fragments
+PLACED_KEYS = {"start", "end", "fragments", "offsets"}
+
+
 def _is_entity(item) -> bool:
     if isinstance(item, Mapping):
         keys = {k.casefold() for k in item if isinstance(k, str)}
-        # a text or a type key (a misspelt text key is still an entity, rejected by name)
-        return bool(keys & set(ENTITY_KEYS)) and not keys & {"start", "end"}
+        # a text or a type key (a misspelt text key is still an entity, rejected by name);
+        # offsets of any kind make it a span (nerspan.reading.span_lists)
+        return bool(keys & set(ENTITY_KEYS)) and not keys & PLACED_KEYS
     return isinstance(item, (list, tuple)) and len(item) == 2 \
         and all(isinstance(x, str) for x in item)
 

@@ -20,8 +20,9 @@ error naming it, unless ``snap=True``, which widens it to the tokens it touches 
 every such repair (``Repairs.snapped``, reported in every family's ``repairs``).
 
 ``read_spans`` gives one side's token spans, which may nest or overlap (faireval scores
-them as they are); ``from_spans`` builds the ``Corpus`` every family scores, where spans
-of one side must not overlap (tags cannot hold them).
+them as they are); ``from_spans`` builds the ``Corpus`` every family scores: a side
+whose spans nest or overlap is kept there as a table (``nerspan.span_table``), which
+entity scores read as it is and whatever needs tags refuses (``SpanShapeError``).
 """
 from __future__ import annotations
 
@@ -29,7 +30,6 @@ import codecs
 import json
 import os
 import re
-from dataclasses import dataclass
 from itertools import chain
 from typing import Mapping
 
@@ -44,37 +44,10 @@ from ..errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTy
 from ..migration import migrated
 from ..records import InputOptions
 from ..schemes import get_scheme
+from ..span_table import SpanRows, normal_fragments
 from ..spans import decode
 
 _NOT_A_TOKEN = re.compile(r"\S+")
-
-
-@dataclass(frozen=True)
-class SpanRows:
-    """One side's spans as flat arrays in list order: sentence, token start, end (exclusive).
-
-    ``snapped`` holds the sentence of every span that ``snap=True`` widened;
-    ``invalid_transitions`` counts what lenient decoding of per-sub-token pipeline output
-    repaired (see ``nerspan.Repairs``).
-    """
-
-    sentence: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-    labels: list
-    snapped: np.ndarray
-    invalid_transitions: int = 0
-
-    def __len__(self) -> int:
-        return len(self.start)
-
-    def to_lists(self, n_sentences: int) -> list[list[tuple]]:
-        """Per sentence, ``(label, start, end)`` tuples (faireval's order)."""
-        out = [[] for _ in range(n_sentences)]
-        for s, label, a, b in zip(self.sentence.tolist(), self.labels, self.start.tolist(),
-                                  self.end.tolist()):
-            out[s].append((label, a, b))
-        return out
 
 
 def is_span_input(value) -> bool | None:
@@ -168,17 +141,14 @@ def read_spans(sentences, name: str = "spans", *, inputs=None) -> SpanRows:
         _check_sentence(spans, name, i)
         spans = list(spans)
         for k, item in enumerate(spans):
-            label, start, end, offsets = _fields(item, name, i, k)
-            if offsets == "token" and counted_as == "tokens":
-                rows.append((i, start, end + 1 if inclusive_end else end, label))
-            elif offsets == "subtoken":
-                raw.setdefault(i, []).append((label, start, end))
+            if _is_shaped(item):
+                was_snapped = _shaped_rows(rows, item, (name, i, k), counted_as, inputs,
+                                           text_of, why)
             else:
-                a, b, was_snapped = _align(text_of(i), start, end, label, snap, name, i,
-                                           why if offsets == "token" else "")
-                rows.append((i, a, b, label))
-                if was_snapped:
-                    snapped.append(i)
+                was_snapped = _token_row(rows, raw, item, (name, i, k), counted_as, inputs,
+                                         text_of, why)
+            if was_snapped:
+                snapped.append(i)
         if i in raw and len(raw[i]) != len(spans):
             raise NerspanError("pipeline output without aggregation (dicts with "
                                "'entity') cannot be mixed with other spans in one sentence",
@@ -186,13 +156,112 @@ def read_spans(sentences, name: str = "spans", *, inputs=None) -> SpanRows:
     repairs = None
     if raw:
         decoded, repairs = _subtoken_rows(raw, text_of)
-        rows = sorted(rows + decoded, key=lambda r: r[0])
-    for i, start, end, label in rows:
+        rows = sorted(rows + [row + (None,) for row in decoded], key=lambda r: r[0])
+    for i, start, end, label, _ in rows:
         _check_span(label, start, end, name, i)
+    return _span_rows(rows, snapped, repairs.invalid_transitions if repairs is not None else 0)
+
+
+def _token_row(rows: list, raw: dict, item, where: tuple, counted_as: str, inputs,
+               text_of, why: str) -> bool:
+    """Append the row of a span of one fragment and one label (or keep a sub-token's
+    tag in ``raw``); whether it was snapped."""
+    name, i, k = where
+    label, start, end, offsets = _fields(item, name, i, k)
+    if offsets == "token" and counted_as == "tokens":
+        rows.append((i, start, end + 1 if inputs.inclusive_end else end, label, None))
+    elif offsets == "subtoken":
+        raw.setdefault(i, []).append((label, start, end))
+    else:
+        a, b, was_snapped = _align(text_of(i), start, end, label, inputs.snap, name, i,
+                                   why if offsets == "token" else "")
+        rows.append((i, a, b, label, None))
+        return was_snapped
+    return False
+
+
+def _span_rows(rows: list, snapped: list, invalid_transitions: int) -> SpanRows:
+    """The ``SpanRows`` of ``(sentence, start, end, label, fragments or None)`` rows."""
     as_array = lambda xs: np.asarray(xs, dtype=np.int64)  # noqa: E731
+    owners = [k for k, row in enumerate(rows) if row[4] is not None]
+    fragments = [fragment for k in owners for fragment in rows[k][4]]
     return SpanRows(as_array([r[0] for r in rows]), as_array([r[1] for r in rows]),
                     as_array([r[2] for r in rows]), [r[3] for r in rows], as_array(snapped),
-                    repairs.invalid_transitions if repairs is not None else 0)
+                    invalid_transitions,
+                    as_array([k for k in owners for _ in rows[k][4]]),
+                    as_array([a for a, _ in fragments]), as_array([b for _, b in fragments]))
+
+
+# The keys that make a span dict a mention of several fragments or labels: fragments
+# (token offsets, or characters with offsets="chars"), BigBio's offsets (characters),
+# labels (one span, several types).
+SHAPED_KEYS = ("fragments", "offsets", "labels")
+
+
+def _is_shaped(item) -> bool:
+    return isinstance(item, Mapping) and any(item.get(k) is not None for k in SHAPED_KEYS)
+
+
+def _shaped_rows(rows: list, item: Mapping, where: tuple, counted_as: str, inputs,
+                 text_of, why: str) -> bool:
+    """Append the rows of a mention given with fragments, BigBio offsets or several
+    labels (one row per label; fragments normalised, ``normal_fragments``); whether a
+    fragment was snapped."""
+    name, i, k = where
+    labels, fragments, kind = _shaped_fields(item, name, i, k)
+    in_tokens, was_snapped = [], False
+    for start, end in fragments:
+        if kind == "token" and counted_as == "tokens":
+            in_tokens.append([start, end + 1 if inputs.inclusive_end else end])
+            continue
+        a, b, snapped = _align(text_of(i), start, end, labels[0], inputs.snap, name, i,
+                               why if kind == "token" else "")
+        in_tokens.append([a, b])
+        was_snapped = was_snapped or snapped
+    for start, end in in_tokens:
+        _check_span(labels[0], start, end, name, i)
+    in_tokens = normal_fragments(in_tokens)
+    several = [tuple(f) for f in in_tokens] if len(in_tokens) > 1 else None
+    for label in labels:
+        rows.append((i, in_tokens[0][0], in_tokens[-1][1], label, several))
+    return was_snapped
+
+
+def _shaped_fields(item: Mapping, name: str, sentence: int, position: int) -> tuple:
+    """``(labels, fragments, kind)`` of a shaped span dict (``SHAPED_KEYS``): kind
+    "token" for ``fragments`` or ``start``/``end``, "char" for BigBio's ``offsets``."""
+    given = {key: value for key, value in item.items() if value is not None}
+    fail = lambda problem: NerspanError(  # noqa: E731
+        f"span {position} {shown(dict(item))}: {problem}", side=name, sentence=sentence)
+    named = [key for key in ("label", "labels", "type") if key in given]
+    if len(named) != 1:
+        raise fail("give its type as one of 'label', 'labels' (several) or 'type' (BigBio)")
+    labels = given[named[0]]
+    labels = list(labels) if named[0] == "labels" and isinstance(labels, (list, tuple)) \
+        else [labels] if named[0] != "labels" else None
+    if not labels:
+        raise fail("'labels' must be a non-empty list of labels")
+    labels = [_checked_label(label, item, name, sentence) for label in dict.fromkeys(labels)]
+    places = [key for key in ("fragments", "offsets") if key in given]
+    if len(places) > 1:
+        raise fail("give either 'fragments' (token offsets) or 'offsets' (BigBio's "
+                   "characters), not both")
+    if not places:
+        if "start" not in given or "end" not in given:
+            raise fail("has no start/end, 'fragments' or 'offsets'")
+        pairs = [[given["start"], given["end"]]]
+    else:
+        pairs = given[places[0]]
+    if not isinstance(pairs, (list, tuple)) or not pairs:
+        raise fail(f"{places[0] if places else 'start/end'} must be a non-empty list of "
+                   "[start, end] pairs")
+    fragments = []
+    for pair in pairs:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise fail(f"fragment {shown(pair)} is not a [start, end] pair")
+        fragments.append([_offset(pair[0], item, name, sentence),
+                          _offset(pair[1], item, name, sentence)])
+    return labels, fragments, "char" if places == ["offsets"] else "token"
 
 
 def _counted_offsets(sentences: list, inputs, name: str) -> tuple[str, str]:
@@ -211,6 +280,8 @@ def _counted_offsets(sentences: list, inputs, name: str) -> tuple[str, str]:
     example, cuts = None, False  # a span that fits both ways (for the error); a cut word
     for i, spans in enumerate(sentences):
         for k, item in enumerate(spans if isinstance(spans, (list, tuple)) else ()):
+            if _is_shaped(item):   # fragments say what they count; BigBio's, characters
+                continue
             try:
                 label, start, end, kind = _fields(item, name, i, k)
             except NerspanError:  # reading the spans names it
@@ -525,8 +596,9 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     ``scheme="IOB2"``: lenient and strict decoding give back exactly the spans. Sentence
     lengths come from ``tokens``, the tag side, ``texts`` (its
     whitespace-separated words, which also become the tokens) or, failing all, the
-    furthest span end. Spans of one side must not overlap (``NerspanError`` naming both);
-    faireval scores overlapping and nested spans through ``read_spans``. ``inputs``:
+    furthest span end. A side whose spans nest or overlap keeps them as a table
+    (``Corpus.mentions``; its tags all O): entity scores read it, and reading its tags is
+    a ``SpanShapeError`` naming two of them. ``inputs``:
     the other input options (``texts``, ``inclusive_end``, ``snap``, ``offsets``).
 
     >>> c = from_spans([[(0, 2, "PER")]], [[{"label": "PER", "start": 0, "end": 1}]],
@@ -536,10 +608,9 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     """
     inputs = InputOptions.of(inputs, tokens=tokens)
     tokens, texts = inputs.tokens, inputs.texts
-    if isinstance(references, Corpus):  # its gold tags (and words) against span predictions
-        if tokens is None and references.tokens is not None:
-            tokens = [references.sentence_tokens(i) for i in range(references.n_sentences)]
-        references = [references.tags(GOLD, i) for i in range(references.n_sentences)]
+    table = lengths = None
+    if isinstance(references, Corpus):  # its gold (and words) against span predictions
+        references, tokens, table, lengths = _gold_of_corpus(references, tokens)
     sides = {GOLD: references} if predictions is None else {GOLD: references, PRED: predictions}
     names = {GOLD: "references", PRED: "predictions"}
     counts = {column: len(_as_list(value, names[column])) for column, value in sides.items()}
@@ -556,23 +627,41 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     text_of = _Texts(tokens, texts, n, "references")
     rows = {c: read_spans(v, names[c], inputs=inputs.replace(tokens=tokens))
             for c, v in sides.items() if c not in tag_sides}
+    if table is not None:
+        rows[GOLD] = table
     if tokens is None and texts is not None:
         tokens = [[text_of(i)[0][a:b] for a, b in zip(*text_of(i)[1:])] for i in range(n)]
-    lengths = _lengths(tokens, tag_sides, rows, n)
+    lengths = _lengths(tokens, tag_sides, rows, n) if lengths is None else lengths
     for column, side in rows.items():
         _check_no_level_separator(side, names[column])
         _check_fits(side, lengths, names[column])
-        _check_no_overlap(side, names[column])
+    # a side whose spans nest, overlap or have fragments is kept as a table: tags
+    # cannot hold it
+    mentions = {c: side for c, side in rows.items() if side.needs_table()}
     offsets = _offsets(lengths)
-    labels, columns = _tag_columns(rows, offsets)
-    snapped = {c: tuple(side.snapped.tolist()) for c, side in rows.items() if len(side.snapped)}
-    corpus = Corpus(offsets, columns, labels, source=Source(snapped=snapped))
+    labels, columns = _tag_columns(rows, offsets, set(mentions))
+    snapped = {c: tuple(side.snapped.tolist()) for c, side in rows.items()
+               if len(side.snapped) and c not in mentions}
+    corpus = Corpus(offsets, columns, labels, source=Source(snapped=snapped, mentions=mentions))
     for column, tags in tag_sides.items():
         tagged = Corpus.from_tags(tags, names={GOLD: names[column]})
         if tokens is not None:  # else the lengths are this side's
             check_shapes({names[column]: tagged.lengths, "tokens": lengths})
         corpus = corpus.with_columns(tagged, {GOLD: column}, names[column])
     return corpus if tokens is None else corpus.with_tokens(tokens)
+
+
+def _gold_of_corpus(corpus: Corpus, tokens) -> tuple:
+    """``(gold side, tokens, table, lengths)`` of a ``Corpus`` given as references: its
+    gold tags, or, when its mentions are a table (``Corpus.mentions``), empty span lists
+    standing for them, the table itself and the corpus's sentence lengths."""
+    if tokens is None and corpus.tokens is not None:
+        tokens = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+    table = corpus.mentions(GOLD)
+    if table is not None:
+        return [[] for _ in range(corpus.n_sentences)], tokens, table, corpus.lengths
+    return ([corpus.tags(GOLD, i) for i in range(corpus.n_sentences)], tokens, None,
+            None)
 
 
 def spans_on(lengths: np.ndarray, sentences, name: str = "predictions") -> Corpus:
@@ -623,16 +712,8 @@ def check_within(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label
 
 
 def _check_no_overlap(side: SpanRows, name: str) -> None:
-    order = np.lexsort((side.end, side.start, side.sentence))
-    sentence, start, end = side.sentence[order], side.start[order], side.end[order]
-    clash = np.flatnonzero((sentence[1:] == sentence[:-1]) & (start[1:] < end[:-1]))
-    if len(clash):
-        a, b = order[clash[0]], order[clash[0] + 1]
-        pair = [f"({int(side.start[k])}, {int(side.end[k])}, {shown(side.labels[k])})"
-                for k in (a, b)]
-        raise NerspanError(f"spans {pair[0]} and {pair[1]} overlap; tags cannot hold "
-                           "nested or overlapping spans (faireval scores them as span lists)",
-                           side=name, sentence=int(side.sentence[a]))
+    if side.needs_table():
+        raise side.shape_error(name)
 
 
 # Tags join the labels of annotation levels with it (faireval reads ``B-X|I-Y`` as two).
@@ -652,21 +733,24 @@ def _check_no_level_separator(side: SpanRows, name: str) -> None:
             side=name, sentence=int(side.sentence[k]))
 
 
-def _tag_columns(rows: dict, offsets: np.ndarray) -> tuple[tuple, dict]:
-    """IOB2 label ids per span side, over one label vocabulary (O first)."""
+def _tag_columns(rows: dict, offsets: np.ndarray, tables=()) -> tuple[tuple, dict]:
+    """IOB2 label ids per span side, over one label vocabulary (O first); the sides
+    ``tables`` (kept as tables: their spans nest or overlap) all O."""
     types = sorted(set(chain.from_iterable(side.labels for side in rows.values())))
     labels = ("O",) + tuple(chain.from_iterable((f"B-{t}", f"I-{t}") for t in types))
     index = {t: k for k, t in enumerate(types)}
     columns = {}
     for column, side in rows.items():
         ids = np.zeros(int(offsets[-1]), dtype=np.int32)
+        columns[column] = ids
+        if column in tables:
+            continue
         type_ids = np.fromiter(map(index.__getitem__, side.labels), dtype=np.int32,
                                count=len(side))
         first = offsets[side.sentence] + side.start
         ids[ranges(first, side.end - side.start)] = np.repeat(2 + 2 * type_ids,
                                                               side.end - side.start)
         ids[first] = 1 + 2 * type_ids
-        columns[column] = ids
     return labels, columns
 
 

@@ -1,0 +1,187 @@
+"""One side's mentions as a table that may nest and overlap: what tags cannot hold.
+
+``SpanRows`` is one side's spans as read (``nerspan.reading.span_lists.read_spans``):
+sentence, token start, end (exclusive) and label, in list order. A side whose spans are
+flat becomes a tag column as before; a side whose spans nest or overlap (or repeat one
+mention) is kept as this table (``Source.mentions``, per column of a ``Corpus``), and its
+entity scores read the table (``nerspan.spans.table_spans``). Whatever needs one tag per
+token (decoding a tag column, the families that score tags, the report) meets
+``SpanShapeError`` instead: nothing is flattened in silence.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import NerspanError, shown
+from .flat import ranges
+
+
+class SpanShapeError(NerspanError):
+    """Spans that nest or overlap where one tag per token is needed."""
+
+
+# What makes nested or overlapping spans scoreable where tags are needed: the option
+# that scores each layer of mentions apart (the layers of ``InputOptions``).
+LAYERS_HINT = ("score the layers separately with layers=... (--layers), or score the spans "
+               "as they are with nerspan.score, nerspan.Evaluation's entity scores or "
+               "faireval.score")
+
+
+@dataclass(frozen=True)
+class SpanRows:
+    """One side's spans as flat arrays in list order: sentence, token start, end (exclusive).
+
+    ``snapped`` holds the sentence of every span that ``snap=True`` widened;
+    ``invalid_transitions`` counts what lenient decoding of per-sub-token pipeline output
+    repaired (see ``nerspan.Repairs``).
+
+    A discontinuous mention (several fragments) is one row spanning its first fragment's
+    start to its last fragment's end, and its fragments are rows of the fragment table
+    (``fragment_row``: the row they belong to, ``fragment_start``, ``fragment_end``),
+    sorted by row and start, disjoint and not touching (``normal_fragments``). A
+    contiguous mention has no fragment row: its span is its one fragment.
+    """
+
+    sentence: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    labels: list
+    snapped: np.ndarray
+    invalid_transitions: int = 0
+    fragment_row: np.ndarray = field(default_factory=lambda: _NONE.copy())
+    fragment_start: np.ndarray = field(default_factory=lambda: _NONE.copy())
+    fragment_end: np.ndarray = field(default_factory=lambda: _NONE.copy())
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def to_lists(self, n_sentences: int) -> list[list[tuple]]:
+        """Per sentence, ``(label, start, end)`` tuples (faireval's order)."""
+        out = [[] for _ in range(n_sentences)]
+        for s, label, a, b in zip(self.sentence.tolist(), self.labels, self.start.tolist(),
+                                  self.end.tolist()):
+            out[s].append((label, a, b))
+        return out
+
+    @property
+    def discontinuous(self) -> np.ndarray:
+        """Per row: is it a mention of several fragments."""
+        mask = np.zeros(len(self), dtype=bool)
+        mask[self.fragment_row] = True
+        return mask
+
+    def needs_table(self) -> bool:
+        """Whether tags cannot hold these spans: some nest, overlap, repeat a mention
+        or have several fragments."""
+        return len(self.fragment_row) > 0 or self.first_overlap() is not None
+
+    def fragments_of(self, row: int) -> list:
+        """The fragments of row ``row``, ``[start, end]`` lists."""
+        mine = np.flatnonzero(self.fragment_row == row)
+        if not len(mine):
+            return [[int(self.start[row]), int(self.end[row])]]
+        return [[int(a), int(b)] for a, b in zip(self.fragment_start[mine].tolist(),
+                                                 self.fragment_end[mine].tolist())]
+
+    def check_contiguous(self, side: str, reader: str) -> None:
+        """Refuse discontinuous mentions where ``reader`` keeps one span per mention:
+        one ``SpanShapeError`` naming the first, rather than its bounds in silence."""
+        if len(self.fragment_row):
+            k = int(self.fragment_row[0])
+            raise SpanShapeError(
+                f"span {shown(self.labels[k])} of fragments {self.fragments_of(k)} is "
+                f"discontinuous, and {reader} keeps one span per mention; score "
+                "discontinuous mentions with nerspan.score (exact match on the fragment "
+                "set)", side=side, sentence=int(self.sentence[k]))
+
+    def first_overlap(self) -> tuple[int, int] | None:
+        """The first two spans (row indices) of one sentence that share a token (a
+        repeated mention too), in sentence and start order; None when the spans are flat."""
+        order = np.lexsort((self.end, self.start, self.sentence))
+        sentence, start, end = self.sentence[order], self.start[order], self.end[order]
+        # a span overlaps an earlier one iff it starts before the furthest end so far
+        furthest = _running_max_per_group(end, sentence)
+        clash = np.flatnonzero((sentence[1:] == sentence[:-1]) & (start[1:] < furthest[:-1]))
+        if not len(clash):
+            return None
+        k = clash[0] + 1
+        earlier = np.flatnonzero((sentence[:k] == sentence[k]) & (end[:k] > start[k]))
+        return int(order[earlier[0]]), int(order[k])
+
+    def shape_error(self, side: str) -> SpanShapeError:
+        """The one error of spans that tags cannot hold: the shape, the side, the
+        sentence, the two spans (or the discontinuous one), and the option that scores
+        them."""
+        if self.first_overlap() is None:
+            k = int(self.fragment_row[0])
+            return SpanShapeError(
+                f"span {shown(self.labels[k])} of fragments {self.fragments_of(k)} is "
+                "discontinuous: tags (one per token) cannot hold discontinuous mentions, "
+                f"and this scorer reads tags; {LAYERS_HINT}", side=side,
+                sentence=int(self.sentence[k]))
+        a, b = self.first_overlap()
+        pair = [f"({int(self.start[k])}, {int(self.end[k])}, {shown(self.labels[k])})"
+                for k in (a, b)]
+        shape = ("repeat one mention" if (self.start[a], self.end[a], self.labels[a])
+                 == (self.start[b], self.end[b], self.labels[b])
+                 else "nest" if self.start[a] <= self.start[b] and self.end[b] <= self.end[a]
+                 else "overlap")
+        return SpanShapeError(f"spans {pair[0]} and {pair[1]} {shape}: tags (one per token) "
+                              "cannot hold nested or overlapping spans, and this scorer "
+                              f"reads tags; {LAYERS_HINT}", side=side,
+                              sentence=int(self.sentence[a]))
+
+    def at(self, sentences: np.ndarray) -> "SpanRows":
+        """The rows of the corpus of ``sentences`` (each an index of this one's, as
+        ``Corpus.subset`` takes them; repeated in a resample), renumbered."""
+        sentences = np.asarray(sentences, dtype=np.int64)
+        n = max(int(self.sentence.max()) + 1 if len(self) else 0,
+                int(sentences.max()) + 1 if len(sentences) else 0)
+        order = np.argsort(self.sentence, kind="stable")
+        counts = np.bincount(self.sentence, minlength=n)
+        first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        taken = order[ranges(first[sentences], counts[sentences])]
+        snapped = self.snapped[np.isin(self.snapped, sentences)]
+        where = {int(s): k for k, s in enumerate(sentences.tolist())}
+        # the fragments of every row taken (a resample takes a row several times)
+        per_row = np.bincount(self.fragment_row, minlength=len(self))
+        first_fragment = np.concatenate([[0], np.cumsum(per_row)[:-1]]).astype(np.int64)
+        fragments = ranges(first_fragment[taken], per_row[taken])
+        return SpanRows(np.repeat(np.arange(len(sentences), dtype=np.int64),
+                                  counts[sentences]),
+                        self.start[taken], self.end[taken],
+                        [self.labels[k] for k in taken.tolist()],
+                        np.array([where[int(s)] for s in snapped.tolist()], dtype=np.int64),
+                        self.invalid_transitions,
+                        np.repeat(np.arange(len(taken), dtype=np.int64), per_row[taken]),
+                        self.fragment_start[fragments], self.fragment_end[fragments])
+
+
+_NONE = np.zeros(0, dtype=np.int64)
+
+
+def normal_fragments(fragments: list) -> list:
+    """A mention's fragments as a set: sorted, and those that overlap or touch joined
+    (the tokens they cover are the mention's), so that order and repeats do not matter.
+
+    >>> normal_fragments([[5, 6], [0, 2], [1, 3], [3, 4]])
+    [[0, 4], [5, 6]]
+    """
+    out = []
+    for start, end in sorted(fragments):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return out
+
+
+def _running_max_per_group(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """The running maximum of ``values`` restarting where ``groups`` (sorted) changes:
+    one accumulate over values shifted so each group lies above every earlier one."""
+    if not len(values):
+        return values
+    shift = (np.int64(values.max()) + 1) * groups
+    return np.maximum.accumulate(values + shift) - shift
