@@ -214,7 +214,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         # Shard.read reads the sentences' count from the reading's second item
         reading = shard.read(lambda: (None, *read_sides(
             references, predictions, options, train=train, scheme=scheme, mode=mode,
-            inputs=inputs, pos=pos, shard=True)), predictions)
+            inputs=inputs, pos=pos, shard=True)), references, predictions)
     if reading is None:
         return FairevalPartial()
     _, prepared, scheme, mode = reading

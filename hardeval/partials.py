@@ -202,7 +202,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     with shard.named():
         reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
                                              mode=mode, train=train, inputs=inputs),
-                             predictions)
+                             references, predictions)
         if reading is None:
             return HardevalPartial()
         context, corpus, gold_column, pred_column = reading

@@ -200,14 +200,16 @@ class Shard:
                               error.path, error.line, side=error.side,
                               position=error.position) from None
 
-    def read(self, read, predictions) -> tuple | None:
+    def read(self, read, references, predictions) -> tuple | None:
         """``read()`` (a family's reading of the shard: ``(evaluation, corpus, ...)``),
-        or None for an empty shard (no sentence on either side)."""
+        or None for an empty shard: no sentence on either side (``predictions`` empty,
+        or None beside references of no sentence)."""
+        if predictions is None and _holds_no_sentence(references):
+            return None   # before reading: one pass refuses None beside a list
         try:
             reading = read()
         except EmptyInputError:
-            if predictions is not None and hasattr(predictions, "__len__") \
-                    and len(predictions):
+            if not (predictions is None or _holds_no_sentence(predictions)):
                 raise
             return None
         n_sentences = reading[1].n_sentences
@@ -215,6 +217,11 @@ class Shard:
             raise ValueError(f"sentence_ids names {len(self.ids)} sentences, the shard "
                              f"holds {n_sentences}")
         return reading
+
+
+def _holds_no_sentence(side) -> bool:
+    """A list (or any sized input) of no sentence."""
+    return hasattr(side, "__len__") and not isinstance(side, str) and len(side) == 0
 
 
 def spans_partial(gold: Spans, pred: Spans, zero_division: float = 0.0,
@@ -274,7 +281,7 @@ def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
     with shard.named():
         reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
                                              mode=mode, inputs=inputs, words=False),
-                             predictions)
+                             references, predictions)
         if reading is None:
             return EntityPartial()
         evaluation, corpus, _, pred_column = reading

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import nerspan
 import tough_mentions
+from nerlens.engines import merging_families, partial_function
 from nerlens.families import registered
 from nerspan import Corpus, decode
 from nerspan.errors import DecodingWarning, InvalidTagError
@@ -183,6 +184,21 @@ def test_an_empty_shard_gives_the_empty_partial_and_an_empty_merge_no_result():
         (empty + empty).result()
     with pytest.raises(nerspan.EmptyInputError):  # one side empty is no empty shard
         nerspan.partial([], [["O"]])
+
+
+@pytest.mark.parametrize("family", merging_families())
+def test_every_familys_empty_shard_gives_its_empty_partial(family):
+    """An empty shard is empty on both sides, or a list of no sentence beside None (the
+    predictions' place when a shard of a Corpus holds no sentence); one pass's errors
+    stay for a side that holds sentences."""
+    partial = partial_function(family)
+    for predictions in ([], None):
+        empty = partial([], predictions)
+        assert empty.empty and empty == type(empty)() and empty + empty == empty
+    with pytest.raises(nerspan.EmptyInputError):  # one side empty is no empty shard
+        partial([], [["O"]])
+    with pytest.raises(nerspan.InputTypeError, match="predictions is None"):
+        partial([["O"]], None)
 
 
 def test_partials_of_different_options_do_not_merge():

@@ -134,10 +134,10 @@ def test_partials_of_label_ids_merge_to_one_pass(data, corpus, score_options):
 def test_partials_of_a_corpus_merge_to_one_pass(data, corpus, score_options):
     gold, pred, _ = corpus
     whole = Corpus.from_tags(gold, pred)
-    def shard_corpus(rows, ids):   # a corpus holds a sentence: an empty shard is [], []
-        if not ids:
-            return []
-        return Corpus.from_tags(taken(gold, ids), taken(pred, ids)) if rows is whole else None
+    def shard_corpus(rows, ids):   # a corpus holds a sentence: an empty shard is [], None
+        if rows is None:
+            return None
+        return Corpus.from_tags(taken(gold, ids), taken(pred, ids)) if ids else []
 
     check_merges(data, whole, None, score_options, shard_input=shard_corpus,
                  n_sentences=len(gold))
@@ -172,10 +172,10 @@ def test_partials_of_evaluations_and_dataset_splits_merge_to_one_pass(data, corp
     gold, pred, words = corpus
     split = datasets.Dataset.from_dict({"tokens": words, "ner_tags": gold, "pred": pred})
 
-    def evaluation(rows, ids):   # an empty shard is [], []
-        if not ids:
-            return []
-        return None if rows is None else Evaluation.build(taken(gold, ids), taken(pred, ids))
+    def evaluation(rows, ids):   # an empty shard is [], None
+        if rows is None:
+            return None
+        return Evaluation.build(taken(gold, ids), taken(pred, ids)) if ids else []
 
     def split_rows(rows, ids):
         if not ids:
