@@ -31,8 +31,10 @@ How it merges:
   tokens are among their cells' first ``listed``: the listing does not depend on the cut
   (with ``listed``, each subset's listing is one pass's, cut after ``listed`` rows;
   without, a partial grows with the tokens it lists).
-- The merged result has no per-sentence counts: ``statistics()`` (a bootstrap) needs one
-  pass. Two partials merge only when scored with the same options (error labels,
+- Per-sentence counts only when asked (``per_sentence=True``: each sentence's tokens
+  and errors per cell, by global id; a cell's leaf is known in ``result()``, so k-fold
+  too): the merged result's ``statistics()`` is then one pass's; without, the merged
+  result has none. Two partials merge only when scored with the same options (error labels,
   ``strict_diff``, scheme, mode, how tokens are classified, the listing); the training
   index is not compared: ship one index to every worker. Generated output is refused.
 
@@ -56,7 +58,7 @@ from nerspan import Corpus, InputOptions
 from nerspan.evaluation import resolve
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import GENERATED_NOT_MERGED, Mergeable, Shard
+from nerspan.partials import GENERATED_NOT_MERGED, Mergeable, SentenceRows, Shard
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, _compared_labels,
@@ -83,6 +85,8 @@ class HardevalPartial(Mergeable):
             (``sentences``: the first 20 global ids).
         n_sentences: the sentences scored.
         options: the options that shaped the numbers as items; ``()`` when empty.
+        sentences: with ``per_sentence``, ``SentenceRows`` of ``(global sentence id,
+            cell, tokens, errors)``, cells in ``keys`` order; else None.
 
     Two partials are equal when they hold the same cells, in whatever order.
     """
@@ -95,6 +99,7 @@ class HardevalPartial(Mergeable):
     repairs: tuple = ()
     n_sentences: int = 0
     options: tuple = ()
+    sentences: SentenceRows | None = None
 
     def __eq__(self, other) -> bool:
         return type(other) is type(self) and self._canonical() == other._canonical()
@@ -104,7 +109,11 @@ class HardevalPartial(Mergeable):
     def _canonical(self) -> tuple:
         return (dict(zip(self.keys, zip(self.tokens, self.errors, self.rows or
                                         ((),) * len(self.keys)))),
-                self.words, self.repairs, self.n_sentences, self.options)
+                self.words, self.repairs, self.n_sentences, self.options,
+                None if self.sentences is None else
+                (tuple(self.sentences.ids.tolist()),
+                 frozenset((sentence, self.keys[cell], tokens, errors) for sentence, cell,
+                           tokens, errors in self.sentences.rows.tolist())))
 
     def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
         """Cells summed, listings merged (the first ``listed`` kept), words united."""
@@ -126,11 +135,13 @@ class HardevalPartial(Mergeable):
             None if self.words is None else
             tuple(a | b for a, b in zip(self.words, other.words)),
             tuple(_merged_side(a, b) for a, b in zip(self.repairs, other.repairs)),
-            self.n_sentences + other.n_sentences, self.options)
+            self.n_sentences + other.n_sentences, self.options,
+            None if self.sentences is None else self.sentences.merged_with(
+                other.sentences, _renumbered(other.sentences.rows, at)))
 
     def computed(self) -> HardevalResult:
-        """``score``'s result of every sentence merged here (without per-sentence
-        counts: no ``statistics()``)."""
+        """``score``'s result of every sentence merged here (per-sentence counts, for
+        ``statistics()``, with ``per_sentence``)."""
         options = dict(self.options)
         classes, types = ([key[k] for key in self.keys] for k in range(2))
         tokens, errors = (np.array(values, dtype=np.int64)
@@ -148,9 +159,22 @@ class HardevalPartial(Mergeable):
         strict_diff = options["strict_diff"] if options["classified"] == "train" else None
         return HardevalResult(stats, options["error_labels"], strict_diff,
                               {side: _side_dict(items) for side, items in
-                               zip(("gold", "pred"), self.repairs)}, listing, None,
+                               zip(("gold", "pred"), self.repairs)}, listing,
+                              self._sentence_counts(leaf),
                               {"scheme": options["scheme"], "mode": options["mode"]},
                               _type_counts(types, leaf, tokens, errors))
+
+    def _sentence_counts(self, leaf: np.ndarray) -> np.ndarray | None:
+        """sentences x leaves x (tokens, errors), as one pass's ``sentence_counts``, of
+        the kept rows and each cell's ``leaf``; None without them."""
+        if self.sentences is None:
+            return None
+        rows, n_leaves = self.sentences.rows, len(LEAF_NAMES)
+        size = len(self.sentences.ids) * n_leaves
+        at = self.sentences.places() * n_leaves + leaf[rows[:, 1]]
+        counts = [np.bincount(at, weights=rows[:, k], minlength=size).astype(np.int64)
+                  for k in (2, 3)]
+        return np.stack(counts, axis=1).reshape(-1, n_leaves, 2)
 
     def _leaves(self, classes: list, tokens: np.ndarray, options: dict) -> np.ndarray:
         """The leaf code of every cell: given, or classified by k-fold from the merged
@@ -172,7 +196,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             inputs=None, subsets=None, strict_diff: bool = False,
             error_labels: str = "bilou", return_hard_tokens: bool = False, options=None,
             kfold: int | None = None, fold_seed: int = 0, listed: int | None = None,
-            first_sentence: int = 0, sentence_ids=None) -> HardevalPartial:
+            first_sentence: int = 0, sentence_ids=None,
+            per_sentence: bool = False) -> HardevalPartial:
     """The partial hardeval of one shard of the test sentences.
 
     Args:
@@ -187,6 +212,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             (the first by global sentence id and position); None: all.
         first_sentence, sentence_ids: where the shard's sentences sit in the whole
             (``nerspan.partial``).
+        per_sentence: keep each sentence's counts, so that the merged result has
+            ``score``'s ``statistics()`` (the report's bootstrap); the partial then grows
+            with the sentences.
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
@@ -221,15 +249,16 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         occurs, vocab = word_leaves(corpus, codes), np.asarray(corpus.vocab, dtype=object)
         words = tuple(frozenset(vocab[occurs[:, leaf]].tolist())
                       for leaf in range(len(LEAF_NAMES)))
+    cells, sentences = _cells(corpus, codes, compared, error_labels, context.scheme, shard,
+                              bound if options.return_hard_tokens else 0, per_sentence)
     return HardevalPartial(
-        *_cells(corpus, codes, compared, error_labels, context.scheme, shard,
-                bound if options.return_hard_tokens else 0),
-        words, tuple(_placed(compared[2][side], corpus, shard) for side in ("gold", "pred")),
+        *cells, words, tuple(_placed(compared[2][side], corpus, shard) for side in ("gold", "pred")),
         corpus.n_sentences,
         (("error_labels", error_labels), ("strict_diff", strict),
          ("scheme", get_scheme(context.scheme).name), ("mode", context.mode),
          ("classified", classified), ("kfold", folds), ("words", corpus.tokens is not None),
-         ("return_hard_tokens", options.return_hard_tokens), ("listed", bound)))
+         ("return_hard_tokens", options.return_hard_tokens), ("listed", bound),
+         ("per_sentence", bool(per_sentence))), sentences)
 
 
 def _fold_option(kfold, fold_seed, train, subsets) -> tuple | None:
@@ -259,9 +288,10 @@ def _fold_codes(context, corpus: Corpus, folds: tuple, shard: Shard) -> tuple:
 
 
 def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, scheme,
-           shard: Shard, bound) -> tuple:
+           shard: Shard, bound, per_sentence: bool = False) -> tuple:
     """The shard's tokens counted per cell: ``HardevalPartial``'s ``keys``, ``tokens``,
-    ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none)."""
+    ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none);
+    then, at the end, ``sentences`` (None without ``per_sentence``)."""
     classes, how = codes if isinstance(codes, tuple) else (codes, None)
     gold, pred, _, types = compared
     wrong = gold != pred
@@ -276,8 +306,31 @@ def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, sch
     if bound != 0:
         rows = tuple(_rows(corpus, key, present, counts, bound, compared, wrong,
                            error_labels, shard)) if len(present) else ()
+    sentences = _sentence_cells(corpus, key, present, wrong, shard) if per_sentence \
+        else None
     return (tuple(zip(_class_values(corpus, class_of, how), names)),
-            tuple(counts.tolist()), tuple(errors.tolist()), rows)
+            tuple(counts.tolist()), tuple(errors.tolist()), rows), sentences
+
+
+def _sentence_cells(corpus: Corpus, key: np.ndarray, present: np.ndarray,
+                    wrong: np.ndarray, shard: Shard) -> SentenceRows:
+    """Each sentence's tokens and errors per cell (``present``, the cells' keys sorted,
+    ``key``: each token's)."""
+    n_cells = max(len(present), 1)
+    combined = corpus.sentence_of_position.astype(np.int64) * n_cells \
+        + np.searchsorted(present, key)
+    found, inverse, tokens = np.unique(combined, return_inverse=True, return_counts=True)
+    errors = np.bincount(inverse.reshape(-1)[wrong], minlength=len(found))
+    sentence, cell = np.divmod(found, n_cells)
+    ids = shard.global_ids(np.arange(corpus.n_sentences))
+    return SentenceRows.of(ids, ids[sentence], cell, tokens, errors)
+
+
+def _renumbered(rows: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Rows of ``SentenceRows`` whose cells (column 1) are put at ``at``."""
+    out = rows.copy()
+    out[:, 1] = at[rows[:, 1]]
+    return out
 
 
 def _merged_rows(mine: tuple, theirs: tuple, at: np.ndarray, n_cells: int,

@@ -163,6 +163,44 @@ class EntityPartial(Mergeable):
                             repairs_dict(self.gold_repairs, self.pred_repairs), options)
 
 
+@dataclass(frozen=True, eq=False)
+class SentenceRows:
+    """Per-sentence counts a partial keeps when asked (``per_sentence=True``), for a
+    merged result's ``statistics()`` (the report's paired bootstrap): ``ids``, the
+    global ids of the sentences scored, increasing; ``rows``, int64 ``(rows x k)``, the
+    first column a global sentence id (one row per sentence, or several: a family's
+    cells), sorted by it. It grows with the sentences."""
+
+    ids: np.ndarray
+    rows: np.ndarray
+
+    @classmethod
+    def of(cls, ids, *columns) -> "SentenceRows":
+        """The rows ``[ids of the rows, *columns]`` of the sentences ``ids``."""
+        ids = np.asarray(ids, dtype=np.int64)
+        rows = np.column_stack([np.asarray(column, dtype=np.int64) for column in columns])
+        return cls(ids, rows[np.argsort(rows[:, 0], kind="stable")])
+
+    def merged_with(self, other: "SentenceRows", their_rows=None) -> "SentenceRows":
+        """Both shards' sentences (disjoint) and rows, by id; ``their_rows``: ``other``'s
+        rows as this family renumbered them (default: as they are)."""
+        rows = np.concatenate([self.rows, other.rows if their_rows is None else their_rows])
+        return SentenceRows(np.union1d(self.ids, other.ids),
+                            rows[np.argsort(rows[:, 0], kind="stable")])
+
+    def places(self) -> np.ndarray:
+        """Each row's sentence as a place among ``ids`` (0 .. sentences - 1)."""
+        return np.searchsorted(self.ids, self.rows[:, 0])
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        mine, theirs = (np.unique(part.rows, axis=0) for part in (self, other))
+        return np.array_equal(self.ids, other.ids) and np.array_equal(mine, theirs)
+
+    __hash__ = None
+
+
 class Shard:
     """Where a shard's sentences sit in the whole: sentence ``s`` of the shard is
     ``sentence_ids[s]``, or ``first_sentence + s``; both checked (ids non-negative,
@@ -336,5 +374,5 @@ def _merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
     return None if a is None and b is None else Repairs.merged([a, b])
 
 
-__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "Shard", "partial",
-           "spans_partial", "merged", "placed", "sentence_weights"]
+__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "SentenceRows", "Shard",
+           "partial", "spans_partial", "merged", "placed", "sentence_weights"]

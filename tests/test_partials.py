@@ -14,6 +14,7 @@ import pickle
 import warnings
 from functools import reduce
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -95,6 +96,17 @@ def one_pass(score, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DecodingWarning)
         return score(*args, **kwargs)
+
+
+def assert_same_statistics(result, whole) -> None:
+    """``result.statistics()`` is ``whole``'s: the same names, per-sentence counts (rows
+    in sentence order), support, direction and estimate."""
+    mine, theirs = result.statistics(), whole.statistics()
+    assert [s.name for s in mine] == [s.name for s in theirs]
+    for a, b in zip(mine, theirs):
+        assert np.array_equal(a.counts, b.counts), a.name
+        assert (a.support, a.higher_is_better) == (b.support, b.higher_is_better)
+        assert np.array_equal(a.estimate(), b.estimate(), equal_nan=True)
 
 
 def assert_same(merged, whole):
