@@ -51,6 +51,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -117,17 +118,20 @@ class HardevalPartial(Mergeable):
 
     def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
         """Cells summed, listings merged (the first ``listed`` kept), words united."""
-        index = dict(zip(self.keys, range(len(self.keys))))
-        at = np.fromiter((index.get(key, -1) for key in other.keys), dtype=np.int64,
+        index = self._key_index()
+        at = np.fromiter(map(index.get, other.keys, repeat(-1)), dtype=np.int64,
                          count=len(other.keys))
         new = np.flatnonzero(at < 0)
         at[new] = len(self.keys) + np.arange(len(new))
-        keys = self.keys + tuple(other.keys[j] for j in new.tolist())
+        added = tuple(map(other.keys.__getitem__, new.tolist()))
+        keys = self.keys + added
         tokens, errors = (np.zeros(len(keys), dtype=np.int64) for _ in range(2))
         for total, mine, theirs in ((tokens, self.tokens, other.tokens),
                                     (errors, self.errors, other.errors)):
             total[:len(mine)] = mine
             total[at] += np.asarray(theirs, dtype=np.int64).reshape(-1)  # at: no repeats
+        index = dict(index)   # a copy (this partial may merge again): no key hashed anew
+        index.update(zip(added, range(len(self.keys), len(keys))))
         return HardevalPartial(
             keys, tuple(tokens.tolist()), tuple(errors.tolist()),
             _merged_rows(self.rows, other.rows, at, len(keys),
@@ -137,7 +141,20 @@ class HardevalPartial(Mergeable):
             tuple(_merged_side(a, b) for a, b in zip(self.repairs, other.repairs)),
             self.n_sentences + other.n_sentences, self.options,
             None if self.sentences is None else self.sentences.merged_with(
-                other.sentences, _renumbered(other.sentences.rows, at)))
+                other.sentences, _renumbered(other.sentences.rows, at)))._indexed(index)
+
+    def _key_index(self) -> dict:
+        """Cell key -> its place in ``keys``: kept from the merge that made this partial
+        (a chain of merges then hashes each key once), else built."""
+        index = self.__dict__.get("_index")
+        return index if index is not None else dict(zip(self.keys, range(len(self.keys))))
+
+    def _indexed(self, index: dict) -> "HardevalPartial":
+        object.__setattr__(self, "_index", index)
+        return self
+
+    def __getstate__(self) -> dict:   # the index is rebuilt, not pickled
+        return {k: v for k, v in self.__dict__.items() if k != "_index"}
 
     def computed(self) -> HardevalResult:
         """``score``'s result of every sentence merged here (per-sentence counts, for
@@ -365,7 +382,7 @@ def _class_values(corpus: Corpus, class_of: np.ndarray, how) -> list:
     word_io, fold = np.divmod(class_of, k)
     word, io = np.divmod(word_io, width)
     words = np.asarray(corpus.vocab, dtype=object)[word].tolist()
-    labels = [io_types[i - 1] if i else "" for i in io.tolist()]
+    labels = np.array(["", *io_types], dtype=object)[io].tolist()
     return list(zip(words, labels, fold.tolist()))
 
 
@@ -412,16 +429,15 @@ def _side_dict(items: tuple) -> dict:
 
 def _ids(values: list, first=None) -> np.ndarray:
     """Each value's index among the distinct values (``first``, if given, is 0)."""
-    index = {} if first is None else {first: 0}
-    return np.array([index.setdefault(v, len(index)) for v in values], dtype=np.int64)
+    distinct = dict.fromkeys(([] if first is None else [first]) + list(values))
+    index = dict(zip(distinct, range(len(distinct))))
+    return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
 
 
 def _leaf_words(words, leaf: np.ndarray) -> tuple:
     """Per leaf, the set of words of its cells."""
-    out = tuple(set() for _ in LEAF_NAMES)
-    for word, code in zip(words, leaf.tolist()):
-        out[code].add(word)
-    return out
+    words = np.fromiter(words, dtype=object, count=len(leaf))
+    return tuple(set(words[leaf == code].tolist()) for code in range(len(LEAF_NAMES)))
 
 
 def _distinct_words(words: tuple | None) -> dict | None:
