@@ -98,8 +98,8 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
                 same_tags[name] += int(np.count_nonzero(block.column(name)
                                                         == block.column(GOLD)))
                 parts[name].append(spans_partial(gold, pred, 0.0, Shard(first), numbers))
-    return {name: _token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name],
-                                generated.get(name)) for name in systems}
+    return {name: token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name],
+                               generated.get(name)) for name in systems}
 
 
 def sentence_blocks(corpus: Corpus, size: int = SCORE_BLOCK):
@@ -116,8 +116,8 @@ def sentence_blocks(corpus: Corpus, size: int = SCORE_BLOCK):
         yield first, corpus.block(first, stop)
 
 
-def _token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
-                  generated=None) -> TokenScores:
+def token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
+                 generated=None) -> TokenScores:
     """One system's ``TokenScores`` from its blocks' partials merged; ``generated``: the
     record of a generated system, whose ungrounded entities are wrong predictions
     (added once, to the whole: a block's counts never hold them)."""
@@ -130,4 +130,4 @@ def _token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
                        n_tokens=n_tokens, same_tags=same_tags)
 
 
-__all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores"]
+__all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores", "token_scores"]
