@@ -35,7 +35,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import repeat
 
 import numpy as np
 
@@ -102,13 +101,9 @@ class ToughMentionsPartial(Mergeable):
         names, texts, kind, size, hits, rows = (
             [part for group in self.groups for part in group[k]] if k else
             [group[0] for group in self.groups for _ in group[1]] for k in range(6))
-        distinct = dict.fromkeys(texts)
-        text_index = dict(zip(distinct, range(len(distinct))))
-        text_id = np.fromiter(map(text_index.__getitem__, texts), dtype=np.int64,
-                              count=len(texts))
-        type_id = np.repeat(np.array([index[group[0]] for group in self.groups],
-                                     dtype=np.int64),
-                            [len(group[1]) for group in self.groups])
+        text_index = {text: i for i, text in enumerate(dict.fromkeys(texts))}
+        text_id = np.array([text_index[t] for t in texts], dtype=np.int64)
+        type_id = np.array([index[name] for name in names], dtype=np.int64)
         masks = MentionSubsets(None, np.array(kind, dtype=np.int8),
                                confusable(text_id, type_id, len(text_index)),
                                text_id).masks()
@@ -127,29 +122,24 @@ class ToughMentionsPartial(Mergeable):
 
 
 def _merged_groups(a: tuple, b: tuple, bound: int | None) -> tuple:
-    """One type's groups of two partials as one: the smaller's texts looked up in the
-    larger's at once (``map``), counts added as arrays; listings merged per text."""
+    """One type's groups of two partials as one; the loop runs over the smaller."""
     small, large = sorted((a, b), key=lambda group: len(group[1]))
     at = dict(zip(large[1], range(len(large[1]))))
-    where = np.fromiter(map(at.get, small[1], repeat(-1)), dtype=np.int64,
-                        count=len(small[1]))
-    found, new = where >= 0, np.flatnonzero(where < 0)
-    size, hits = (np.array(large[k], dtype=np.int64) for k in (3, 4))
-    small_size, small_hits = (np.array(small[k], dtype=np.int64) for k in (3, 4))
-    size[where[found]] += small_size[found]   # a text once per group: no repeats
-    hits[where[found]] += small_hits[found]
-    fresh = new.tolist()
-    texts = large[1] + tuple(small[1][j] for j in fresh)
-    kind = large[2] + tuple(small[2][j] for j in fresh)
-    rows = large[5]
-    if rows:
-        merged = list(rows)
-        for j, i in enumerate(where.tolist()):
-            if i >= 0:
-                merged[i] = tuple(sorted(merged[i] + small[5][j])[:bound])
-        rows = tuple(merged) + tuple(small[5][j] for j in fresh)
-    return (large[0], texts, kind, tuple(size.tolist()) + tuple(small_size[new].tolist()),
-            tuple(hits.tolist()) + tuple(small_hits[new].tolist()), rows)
+    texts, kind, size, hits, rows = (list(part) for part in large[1:])
+    for j, text in enumerate(small[1]):
+        i = at.get(text)
+        if i is None:
+            texts.append(text)
+            kind.append(small[2][j])
+            size.append(small[3][j])
+            hits.append(small[4][j])
+            rows.extend(small[5][j:j + 1])
+            continue
+        size[i] += small[3][j]
+        hits[i] += small[4][j]
+        if rows:
+            rows[i] = tuple(sorted(rows[i] + small[5][j])[:bound])
+    return (large[0], tuple(texts), tuple(kind), tuple(size), tuple(hits), tuple(rows))
 
 
 @dataclass(frozen=True)
