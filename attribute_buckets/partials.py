@@ -424,7 +424,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     with shard.named():
         reading = shard.read(lambda: read_inputs(references, predictions, chosen,
                                                  train=train, scheme=scheme, mode=mode,
-                                                 inputs=inputs), predictions)
+                                                 inputs=inputs), references, predictions)
         if reading is None:
             return BucketsPartial()
         context, corpus, gold, pred, index = reading

@@ -31,8 +31,10 @@ How it merges:
   ``pairs`` is one row): each listing is one pass's, cut after ``listed`` rows, whatever
   the cut. Their ``sentence`` is the global id; ``pairs`` lists the sentences in the
   order of their ids (one pass's order when the shards' ids are ``0..n-1``).
-- Per-sentence vectors (the bootstrap's ``statistics()``, ``semeval_counts``) are not
-  kept: a merged result's ``statistics()`` says it has none.
+- Per-sentence vectors (the bootstrap's ``statistics()``, ``semeval_counts``) only when
+  asked (``per_sentence=True``: each sentence's row of event counts and SemEval outcomes,
+  by global id): the merged result's ``statistics()`` is then one pass's; without, it
+  says it has none.
 - Not merged: generated output (its grounding record lists sentences and texts) and
   ``matching="strings"``: score those in one pass (``faireval.score``).
 
@@ -60,7 +62,7 @@ import numpy as np
 from nerspan import InputOptions
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import Mergeable, Shard, placed
+from nerspan.partials import Mergeable, SentenceRows, Shard, placed
 from nerspan.spans import Repairs
 
 from .core import MOVED, FairevalOptions, read_sides, scored
@@ -70,7 +72,7 @@ from .semeval import COUNT_NAMES, MIN_OVERLAP, SCHEMAS, schema_row
 from .weights import ERROR_TYPES, check_sums, resolve_weights
 
 # the options a partial keeps beside those its result reports (``core.result_options``)
-LISTING_OPTIONS = ("return_pairs", "return_instances", "listed")
+LISTING_OPTIONS = ("return_pairs", "return_instances", "listed", "per_sentence")
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,9 @@ class FairevalPartial(Mergeable):
         options: ``score``'s result options, then ``LISTING_OPTIONS``, as items; ``()``
             when empty.
         n_sentences: the sentences scored.
+        sentences: with ``per_sentence``, each sentence's row (``SentenceRows``): its
+            global id, ``result.sentence_counts``' row, then per schema its SemEval
+            counts; else None.
     """
 
     names: tuple = ()
@@ -105,6 +110,7 @@ class FairevalPartial(Mergeable):
     repairs: tuple = ()
     options: tuple = ()
     n_sentences: int = 0
+    sentences: SentenceRows | None = None
 
     __hash__ = None   # options and listings hold lists and dicts
 
@@ -123,12 +129,15 @@ class FairevalPartial(Mergeable):
                 (name, _first(a, b, bound, operator.itemgetter("sentence")))
                 for (name, a), (_, b) in zip(self.instances, other.instances)),
             _summed(self.repairs, other.repairs, add=_merged_repairs),
-            self.options, self.n_sentences + other.n_sentences)
+            self.options, self.n_sentences + other.n_sentences,
+            None if self.sentences is None else self.sentences.merged_with(other.sentences))
 
     def computed(self) -> FairEvalResult:
-        """``score``'s result of every sentence merged here (no per-sentence vectors)."""
+        """``score``'s result of every sentence merged here (per-sentence vectors with
+        ``per_sentence``)."""
         options = dict(self.options)
-        return_pairs, return_instances, _ = (options.pop(name) for name in LISTING_OPTIONS)
+        return_pairs, return_instances, _, _ = (options.pop(name)
+                                                for name in LISTING_OPTIONS)
         if options["labels"] is not None or options["exclude"]:
             problem = label_filter_problem(self.names, options["labels"], options["exclude"])
             if problem:
@@ -149,10 +158,22 @@ class FairevalPartial(Mergeable):
             reported_repairs(dict(self.repairs)),
             semeval=self._semeval(labels, label_rows) if options["schemas"] else None,
             instances={name: list(rows) for name, rows in self.instances}
-            if return_instances and options["schemas"] else None, options=options)
+            if return_instances and options["schemas"] else None, options=options,
+            **self._per_sentence())
         if result.weight_table is not None:   # the whole's sums, as one pass checks them
             check_sums(result.weight_table, result.kind_counts)
         return result
+
+    def _per_sentence(self) -> dict:
+        """``sentence_counts`` and ``semeval_counts`` of the kept rows (sentences by
+        id), or nothing."""
+        if self.sentences is None:
+            return {}
+        rows, width = self.sentences.rows, len(ERROR_TYPES) + 2
+        names = [name for name, _, _ in self.semeval]
+        return {"sentence_counts": rows[:, 1:1 + width],
+                "semeval_counts": {name: rows[:, 1 + width + 5 * k:1 + width + 5 * (k + 1)]
+                                   for k, name in enumerate(names)} if names else None}
 
     def _cells(self, index: dict) -> np.ndarray:
         """The confusion's cells as ``FairEvalResult.error_cells`` (the missing side the
@@ -185,7 +206,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             return_pairs: bool = False, reference_iteration: bool = False, schemas=None,
             min_overlap: float = MIN_OVERLAP, pairing: str = "greedy",
             return_instances: bool = False, options=None, listed: int | None = None,
-            first_sentence: int = 0, sentence_ids=None) -> FairevalPartial:
+            first_sentence: int = 0, sentence_ids=None,
+            per_sentence: bool = False) -> FairevalPartial:
     """The partial FairEval result of one shard of the sentences (module docstring).
 
     Args:
@@ -195,6 +217,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             rows of each listing, the first by global sentence id; None: all.
         first_sentence, sentence_ids: where the shard's sentences sit in the whole
             (``nerspan.partial``).
+        per_sentence: keep each sentence's counts, so that the merged result has
+            ``score``'s ``statistics()`` (the report's bootstrap); the partial then grows
+            with the sentences.
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
@@ -214,7 +239,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         # Shard.read reads the sentences' count from the reading's second item
         reading = shard.read(lambda: (None, *read_sides(
             references, predictions, options, train=train, scheme=scheme, mode=mode,
-            inputs=inputs, pos=pos, shard=True)), predictions)
+            inputs=inputs, pos=pos, shard=True)), references, predictions)
     if reading is None:
         return FairevalPartial()
     _, prepared, scheme, mode = reading
@@ -225,11 +250,11 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     names = prepared.labels
     result = scored(label_filtered(prepared, options.labels, options.exclude), options,
                     scheme, mode)
-    return _of_result(result, names, shard, bound, prepared.n_sentences)
+    return _of_result(result, names, shard, bound, prepared.n_sentences, per_sentence)
 
 
 def _of_result(result: FairEvalResult, names: tuple, shard: Shard, bound: int | None,
-               n_sentences: int) -> FairevalPartial:
+               n_sentences: int, per_sentence: bool) -> FairevalPartial:
     """A shard's partial from its one-pass ``result``, labels by name."""
     labels = result.labels
     side = [*labels, None]   # label id n: the missing side
@@ -242,14 +267,17 @@ def _of_result(result: FairEvalResult, names: tuple, shard: Shard, bound: int | 
     pairs = None if result.pairs is None else tuple(
         islice(((ids[s], tuple(events)) for s, events in enumerate(result.pairs)), bound))
     options = {**result.options, "return_pairs": result.pairs is not None,
-               "return_instances": result.instances is not None, "listed": bound}
+               "return_instances": result.instances is not None, "listed": bound,
+               "per_sentence": bool(per_sentence)}
     return FairevalPartial(
         tuple(names), tuple(result.kind_counts.tolist()), tuple(sorted(rows)), cells,
         _semeval_counts(result.semeval or {}),
         pairs, _instances(result.instances, ids, bound),
         tuple(sorted((column, placed(found, shard))
                      for column, found in result.repairs.items())),
-        tuple(options.items()), n_sentences)
+        tuple(options.items()), n_sentences,
+        SentenceRows.of(ids, ids, result.sentence_counts,
+                        *(result.semeval_counts or {}).values()) if per_sentence else None)
 
 
 def _semeval_counts(semeval: dict) -> tuple:

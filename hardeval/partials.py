@@ -31,8 +31,10 @@ How it merges:
   tokens are among their cells' first ``listed``: the listing does not depend on the cut
   (with ``listed``, each subset's listing is one pass's, cut after ``listed`` rows;
   without, a partial grows with the tokens it lists).
-- The merged result has no per-sentence counts: ``statistics()`` (a bootstrap) needs one
-  pass. Two partials merge only when scored with the same options (error labels,
+- Per-sentence counts only when asked (``per_sentence=True``: each sentence's tokens
+  and errors per cell, by global id; a cell's leaf is known in ``result()``, so k-fold
+  too): the merged result's ``statistics()`` is then one pass's; without, the merged
+  result has none. Two partials merge only when scored with the same options (error labels,
   ``strict_diff``, scheme, mode, how tokens are classified, the listing); the training
   index is not compared: ship one index to every worker. Generated output is refused.
 
@@ -49,6 +51,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -56,7 +59,7 @@ from nerspan import Corpus, InputOptions
 from nerspan.evaluation import resolve
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import GENERATED_NOT_MERGED, Mergeable, Shard
+from nerspan.partials import GENERATED_NOT_MERGED, Mergeable, SentenceRows, Shard
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, _compared_labels,
@@ -83,6 +86,8 @@ class HardevalPartial(Mergeable):
             (``sentences``: the first 20 global ids).
         n_sentences: the sentences scored.
         options: the options that shaped the numbers as items; ``()`` when empty.
+        sentences: with ``per_sentence``, ``SentenceRows`` of ``(global sentence id,
+            cell, tokens, errors)``, cells in ``keys`` order; else None.
 
     Two partials are equal when they hold the same cells, in whatever order.
     """
@@ -95,6 +100,7 @@ class HardevalPartial(Mergeable):
     repairs: tuple = ()
     n_sentences: int = 0
     options: tuple = ()
+    sentences: SentenceRows | None = None
 
     def __eq__(self, other) -> bool:
         return type(other) is type(self) and self._canonical() == other._canonical()
@@ -104,21 +110,28 @@ class HardevalPartial(Mergeable):
     def _canonical(self) -> tuple:
         return (dict(zip(self.keys, zip(self.tokens, self.errors, self.rows or
                                         ((),) * len(self.keys)))),
-                self.words, self.repairs, self.n_sentences, self.options)
+                self.words, self.repairs, self.n_sentences, self.options,
+                None if self.sentences is None else
+                (tuple(self.sentences.ids.tolist()),
+                 frozenset((sentence, self.keys[cell], tokens, errors) for sentence, cell,
+                           tokens, errors in self.sentences.rows.tolist())))
 
     def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
         """Cells summed, listings merged (the first ``listed`` kept), words united."""
-        index = dict(zip(self.keys, range(len(self.keys))))
-        at = np.fromiter((index.get(key, -1) for key in other.keys), dtype=np.int64,
+        index = self._key_index()
+        at = np.fromiter(map(index.get, other.keys, repeat(-1)), dtype=np.int64,
                          count=len(other.keys))
         new = np.flatnonzero(at < 0)
         at[new] = len(self.keys) + np.arange(len(new))
-        keys = self.keys + tuple(other.keys[j] for j in new.tolist())
+        added = tuple(map(other.keys.__getitem__, new.tolist()))
+        keys = self.keys + added
         tokens, errors = (np.zeros(len(keys), dtype=np.int64) for _ in range(2))
         for total, mine, theirs in ((tokens, self.tokens, other.tokens),
                                     (errors, self.errors, other.errors)):
             total[:len(mine)] = mine
             total[at] += np.asarray(theirs, dtype=np.int64).reshape(-1)  # at: no repeats
+        index = dict(index)   # a copy (this partial may merge again): no key hashed anew
+        index.update(zip(added, range(len(self.keys), len(keys))))
         return HardevalPartial(
             keys, tuple(tokens.tolist()), tuple(errors.tolist()),
             _merged_rows(self.rows, other.rows, at, len(keys),
@@ -126,11 +139,26 @@ class HardevalPartial(Mergeable):
             None if self.words is None else
             tuple(a | b for a, b in zip(self.words, other.words)),
             tuple(_merged_side(a, b) for a, b in zip(self.repairs, other.repairs)),
-            self.n_sentences + other.n_sentences, self.options)
+            self.n_sentences + other.n_sentences, self.options,
+            None if self.sentences is None else self.sentences.merged_with(
+                other.sentences, _renumbered(other.sentences.rows, at)))._indexed(index)
+
+    def _key_index(self) -> dict:
+        """Cell key -> its place in ``keys``: kept from the merge that made this partial
+        (a chain of merges then hashes each key once), else built."""
+        index = self.__dict__.get("_index")
+        return index if index is not None else dict(zip(self.keys, range(len(self.keys))))
+
+    def _indexed(self, index: dict) -> "HardevalPartial":
+        object.__setattr__(self, "_index", index)
+        return self
+
+    def __getstate__(self) -> dict:   # the index is rebuilt, not pickled
+        return {k: v for k, v in self.__dict__.items() if k != "_index"}
 
     def computed(self) -> HardevalResult:
-        """``score``'s result of every sentence merged here (without per-sentence
-        counts: no ``statistics()``)."""
+        """``score``'s result of every sentence merged here (per-sentence counts, for
+        ``statistics()``, with ``per_sentence``)."""
         options = dict(self.options)
         classes, types = ([key[k] for key in self.keys] for k in range(2))
         tokens, errors = (np.array(values, dtype=np.int64)
@@ -148,9 +176,22 @@ class HardevalPartial(Mergeable):
         strict_diff = options["strict_diff"] if options["classified"] == "train" else None
         return HardevalResult(stats, options["error_labels"], strict_diff,
                               {side: _side_dict(items) for side, items in
-                               zip(("gold", "pred"), self.repairs)}, listing, None,
+                               zip(("gold", "pred"), self.repairs)}, listing,
+                              self._sentence_counts(leaf),
                               {"scheme": options["scheme"], "mode": options["mode"]},
                               _type_counts(types, leaf, tokens, errors))
+
+    def _sentence_counts(self, leaf: np.ndarray) -> np.ndarray | None:
+        """sentences x leaves x (tokens, errors), as one pass's ``sentence_counts``, of
+        the kept rows and each cell's ``leaf``; None without them."""
+        if self.sentences is None:
+            return None
+        rows, n_leaves = self.sentences.rows, len(LEAF_NAMES)
+        size = len(self.sentences.ids) * n_leaves
+        at = self.sentences.places() * n_leaves + leaf[rows[:, 1]]
+        counts = [np.bincount(at, weights=rows[:, k], minlength=size).astype(np.int64)
+                  for k in (2, 3)]
+        return np.stack(counts, axis=1).reshape(-1, n_leaves, 2)
 
     def _leaves(self, classes: list, tokens: np.ndarray, options: dict) -> np.ndarray:
         """The leaf code of every cell: given, or classified by k-fold from the merged
@@ -172,7 +213,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             inputs=None, subsets=None, strict_diff: bool = False,
             error_labels: str = "bilou", return_hard_tokens: bool = False, options=None,
             kfold: int | None = None, fold_seed: int = 0, listed: int | None = None,
-            first_sentence: int = 0, sentence_ids=None) -> HardevalPartial:
+            first_sentence: int = 0, sentence_ids=None,
+            per_sentence: bool = False) -> HardevalPartial:
     """The partial hardeval of one shard of the test sentences.
 
     Args:
@@ -187,6 +229,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             (the first by global sentence id and position); None: all.
         first_sentence, sentence_ids: where the shard's sentences sit in the whole
             (``nerspan.partial``).
+        per_sentence: keep each sentence's counts, so that the merged result has
+            ``score``'s ``statistics()`` (the report's bootstrap); the partial then grows
+            with the sentences.
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
@@ -202,7 +247,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     with shard.named():
         reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
                                              mode=mode, train=train, inputs=inputs),
-                             predictions)
+                             references, predictions)
         if reading is None:
             return HardevalPartial()
         context, corpus, gold_column, pred_column = reading
@@ -221,15 +266,16 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         occurs, vocab = word_leaves(corpus, codes), np.asarray(corpus.vocab, dtype=object)
         words = tuple(frozenset(vocab[occurs[:, leaf]].tolist())
                       for leaf in range(len(LEAF_NAMES)))
+    cells, sentences = _cells(corpus, codes, compared, error_labels, context.scheme, shard,
+                              bound if options.return_hard_tokens else 0, per_sentence)
     return HardevalPartial(
-        *_cells(corpus, codes, compared, error_labels, context.scheme, shard,
-                bound if options.return_hard_tokens else 0),
-        words, tuple(_placed(compared[2][side], corpus, shard) for side in ("gold", "pred")),
+        *cells, words, tuple(_placed(compared[2][side], corpus, shard) for side in ("gold", "pred")),
         corpus.n_sentences,
         (("error_labels", error_labels), ("strict_diff", strict),
          ("scheme", get_scheme(context.scheme).name), ("mode", context.mode),
          ("classified", classified), ("kfold", folds), ("words", corpus.tokens is not None),
-         ("return_hard_tokens", options.return_hard_tokens), ("listed", bound)))
+         ("return_hard_tokens", options.return_hard_tokens), ("listed", bound),
+         ("per_sentence", bool(per_sentence))), sentences)
 
 
 def _fold_option(kfold, fold_seed, train, subsets) -> tuple | None:
@@ -259,9 +305,10 @@ def _fold_codes(context, corpus: Corpus, folds: tuple, shard: Shard) -> tuple:
 
 
 def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, scheme,
-           shard: Shard, bound) -> tuple:
+           shard: Shard, bound, per_sentence: bool = False) -> tuple:
     """The shard's tokens counted per cell: ``HardevalPartial``'s ``keys``, ``tokens``,
-    ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none)."""
+    ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none);
+    then, at the end, ``sentences`` (None without ``per_sentence``)."""
     classes, how = codes if isinstance(codes, tuple) else (codes, None)
     gold, pred, _, types = compared
     wrong = gold != pred
@@ -276,8 +323,31 @@ def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, sch
     if bound != 0:
         rows = tuple(_rows(corpus, key, present, counts, bound, compared, wrong,
                            error_labels, shard)) if len(present) else ()
+    sentences = _sentence_cells(corpus, key, present, wrong, shard) if per_sentence \
+        else None
     return (tuple(zip(_class_values(corpus, class_of, how), names)),
-            tuple(counts.tolist()), tuple(errors.tolist()), rows)
+            tuple(counts.tolist()), tuple(errors.tolist()), rows), sentences
+
+
+def _sentence_cells(corpus: Corpus, key: np.ndarray, present: np.ndarray,
+                    wrong: np.ndarray, shard: Shard) -> SentenceRows:
+    """Each sentence's tokens and errors per cell (``present``, the cells' keys sorted,
+    ``key``: each token's)."""
+    n_cells = max(len(present), 1)
+    combined = corpus.sentence_of_position.astype(np.int64) * n_cells \
+        + np.searchsorted(present, key)
+    found, inverse, tokens = np.unique(combined, return_inverse=True, return_counts=True)
+    errors = np.bincount(inverse.reshape(-1)[wrong], minlength=len(found))
+    sentence, cell = np.divmod(found, n_cells)
+    ids = shard.global_ids(np.arange(corpus.n_sentences))
+    return SentenceRows.of(ids, ids[sentence], cell, tokens, errors)
+
+
+def _renumbered(rows: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Rows of ``SentenceRows`` whose cells (column 1) are put at ``at``."""
+    out = rows.copy()
+    out[:, 1] = at[rows[:, 1]]
+    return out
 
 
 def _merged_rows(mine: tuple, theirs: tuple, at: np.ndarray, n_cells: int,
@@ -312,7 +382,7 @@ def _class_values(corpus: Corpus, class_of: np.ndarray, how) -> list:
     word_io, fold = np.divmod(class_of, k)
     word, io = np.divmod(word_io, width)
     words = np.asarray(corpus.vocab, dtype=object)[word].tolist()
-    labels = [io_types[i - 1] if i else "" for i in io.tolist()]
+    labels = np.array(["", *io_types], dtype=object)[io].tolist()
     return list(zip(words, labels, fold.tolist()))
 
 
@@ -359,16 +429,15 @@ def _side_dict(items: tuple) -> dict:
 
 def _ids(values: list, first=None) -> np.ndarray:
     """Each value's index among the distinct values (``first``, if given, is 0)."""
-    index = {} if first is None else {first: 0}
-    return np.array([index.setdefault(v, len(index)) for v in values], dtype=np.int64)
+    distinct = dict.fromkeys(([] if first is None else [first]) + list(values))
+    index = dict(zip(distinct, range(len(distinct))))
+    return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
 
 
 def _leaf_words(words, leaf: np.ndarray) -> tuple:
     """Per leaf, the set of words of its cells."""
-    out = tuple(set() for _ in LEAF_NAMES)
-    for word, code in zip(words, leaf.tolist()):
-        out[code].add(word)
-    return out
+    words = np.fromiter(words, dtype=object, count=len(leaf))
+    return tuple(set(words[leaf == code].tolist()) for code in range(len(LEAF_NAMES)))
 
 
 def _distinct_words(words: tuple | None) -> dict | None:

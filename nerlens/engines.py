@@ -13,6 +13,10 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
   outcome that failed stays failed through any merge (the failing shard first in the
   corpus wins, as one pass would report it), so a failed shard never yields a result
   presented as the whole's.
+- ``local_outcome``: the local engine: shards scored by N processes of this machine
+  (``concurrent.futures.ProcessPoolExecutor``; the scoring shipped once to each), their
+  outcomes merged; ``score_corpus_locally`` scores a corpus's system columns so, as
+  ``nerlens score --workers N`` does (the same JSON as one process).
 
 >>> scoring = Scoring.of("nerspan", {"mode": "strict"})
 >>> rows = [(0, ["B-PER", "O"], ["B-PER", "O"], None), (1, ["B-LOC"], ["O"], None)]
@@ -22,14 +26,21 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 """
 from __future__ import annotations
 
+import math
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 import nerspan
+from nerspan import Evaluation
 from nerspan.errors import InputTypeError, NerspanError, shown
+from nerspan.flat import GOLD
+from nerspan.layers import refuse_layers
+from nerspan.options import check_int
 from nerspan.reading.training import as_train_index
+from nerspan.streaming import SCORE_BLOCK, sentence_blocks, token_scores
 
 from .families import get_family, registered
 
@@ -167,5 +178,53 @@ def merged_outcomes(outcomes) -> Outcome:
     return outcomes[0]
 
 
+# the scoring a worker process of ``local_outcome`` received (its initializer sets it)
+_WORKER_SCORING: list = []
+
+
+def _install(scoring: Scoring) -> None:
+    _WORKER_SCORING[:] = [scoring]
+
+
+def _worker_outcome(shard: tuple) -> Outcome:
+    return _WORKER_SCORING[0].columns(*shard)
+
+
+def local_outcome(scoring: Scoring, shards, workers: int) -> Outcome:
+    """The outcome of ``shards``, each ``(global ids, references, predictions, tokens)``
+    as ``Scoring.columns`` takes it, computed by ``workers`` processes of this machine
+    (``scoring``, its training index with it, shipped once to each), merged. A worker
+    that dies raises (``BrokenProcessPool``): no partial result stands for the whole."""
+    workers = check_int("workers", workers, minimum=1)
+    if workers == 1:
+        return merged_outcomes(scoring.columns(*shard) for shard in shards)
+    with ProcessPoolExecutor(workers, initializer=_install, initargs=(scoring,)) as pool:
+        return merged_outcomes(pool.map(_worker_outcome, shards))
+
+
+def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "lenient",
+                         workers: int = 2) -> dict:
+    """``nerspan.streaming.score_in_blocks(corpus, systems, scheme, mode)`` computed by
+    ``workers`` local processes: each block of whole sentences (about a share of the
+    tokens per worker) scored as an evaluation of the block, merged exactly; name ->
+    ``TokenScores`` (``tokens`` and ``accuracy`` counted here)."""
+    workers = check_int("workers", workers, minimum=1)
+    refuse_layers(corpus, what="scoring in local processes (--workers)")
+    scoring = Scoring.of(ENTITY_SCORES, {"scheme": scheme, "mode": mode})
+    size = min(SCORE_BLOCK, max(1, math.ceil(corpus.n_tokens / (2 * workers))))
+    blocks = [(first, Evaluation(block, scheme, mode))
+              for first, block in sentence_blocks(corpus, size)]
+    out = {}
+    for name in systems:
+        outcome = local_outcome(scoring, [
+            (range(first, first + block.corpus.n_sentences), block, name, None)
+            for first, block in blocks], workers)
+        outcome.result()   # a shard's input error, raised as it was
+        same = int(np.count_nonzero(corpus.column(name) == corpus.column(GOLD)))
+        out[name] = token_scores(outcome.partial, corpus.n_tokens, same,
+                                 corpus.source.generated.get(name))
+    return out
+
+
 __all__ = ["ENTITY_SCORES", "merging_families", "partial_function", "Scoring", "Outcome",
-           "table_outcome", "merged_outcomes"]
+           "table_outcome", "merged_outcomes", "local_outcome", "score_corpus_locally"]

@@ -12,8 +12,11 @@ it once.
 
 A sentence's global id, named by repairs and errors, is its ``sentence_id`` column when
 the Dataset has one (cheaper, and free of the rows' order), else its place in the
-Dataset's order (the rows zipped with ``ray.data.range``, the Dataset's execution set to
-keep its order). An input error in any batch raises, on the driver, the
+Dataset's order: the Dataset, its execution set to keep the order, is read as its Arrow
+blocks in order (``Dataset.to_arrow_refs``), a task counts each block's rows, and each
+block is scored by a task that knows its first row's place (``Dataset.zip``, which Ray
+deprecates for this and removes in 2.64, is not used). An input error in any batch
+raises, on the driver, the
 family's error naming the sentence by its global id: a failed batch never gives a result
 of the others.
 
@@ -23,15 +26,12 @@ here is Ray, not this module); ``import nerlens`` does not import this module.
 from __future__ import annotations
 
 import pickle
-import warnings
 
+import numpy as np
 import ray
 import ray.data
 
-from .engines import Scoring, merged_outcomes, table_outcome
-
-# the column of derived sentence ids (a name no dataset of sentences uses)
-DERIVED_ID = "__nerlens_sentence_id__"
+from .engines import Outcome, Scoring, merged_outcomes, table_outcome
 
 # the sentences of one partial: bounds a worker's Python data whatever Ray's blocks hold
 BATCH_ROWS = 4096
@@ -62,38 +62,65 @@ def score(dataset: ray.data.Dataset, *, family: str = "nerspan",
 
     Returns the family's result (``to_dict()``), as its ``score`` gives it.
     """
-    scoring = Scoring.of(family, options)
+    shipped = [ray.put(Scoring.of(family, options))]
+    columns = [references, predictions] + ([tokens] if tokens else [])
     if sentence_id is None:
-        dataset, sentence_id = _numbered(dataset), DERIVED_ID
-    columns = [sentence_id, references, predictions] + ([tokens] if tokens else [])
+        return merged_outcomes(_placed_blocks(dataset, columns, shipped,
+                                              batch_size)).result()
+    columns = [sentence_id, *columns]
     outcomes = dataset.select_columns(columns).map_batches(
         _outcome, batch_format="pyarrow", batch_size=batch_size,
-        fn_kwargs={"shipped": [ray.put(scoring)], "columns": columns})
+        fn_kwargs={"shipped": shipped, "columns": columns})
     return merged_outcomes(pickle.loads(row["outcome"])
                            for row in outcomes.iter_rows()).result()
 
 
-def _numbered(dataset: ray.data.Dataset) -> ray.data.Dataset:
-    """``dataset`` with each row's place in it as column ``DERIVED_ID``: zipped with
-    ``ray.data.range``, the dataset's execution set to keep the rows' order (zip aligns
-    rows by place; Ray deprecates it for datasets whose order is not kept, and plans its
-    end in Ray 2.64: then the sentence id column will be needed)."""
+def _placed_blocks(dataset: ray.data.Dataset, columns: list, shipped: list,
+                   batch_size: int | None) -> list:
+    """The outcomes of ``dataset``'s blocks, each row's global id its place in the
+    Dataset's order: the blocks in order (``to_arrow_refs``, the execution set to keep
+    the order), their rows counted by tasks, then each scored by a task that is told
+    where its first row sits."""
     dataset.context.execution_options.preserve_order = True
-    ids = ray.data.range(dataset.count()).rename_columns({"id": DERIVED_ID})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return dataset.zip(ids)
+    blocks = dataset.select_columns(columns).to_arrow_refs()
+    sizes = ray.get([_rows.remote(block) for block in blocks])
+    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
+    return ray.get([_block_outcome.remote(block, first, shipped, batch_size)
+                    for block, first in zip(blocks, firsts)])
+
+
+@ray.remote
+def _rows(block) -> int:
+    return block.num_rows
+
+
+@ray.remote
+def _block_outcome(block, first: int, shipped: list, batch_size: int | None) -> Outcome:
+    """The outcome of one block whose first row is sentence ``first``, scored
+    ``batch_size`` rows at a time (None: at once), merged."""
+    scoring = _scoring(shipped)
+    step = batch_size or max(block.num_rows, 1)
+    return merged_outcomes(
+        table_outcome(scoring, block.slice(start, step),
+                      np.arange(first + start, first + min(start + step, block.num_rows)))
+        for start in range(0, max(block.num_rows, 1), step))
+
+
+def _scoring(shipped: list) -> Scoring:
+    """The scoring of ``shipped`` (its object, in a list so that Ray passes the
+    reference), read once per worker process."""
+    key = shipped[0].hex()
+    if key not in _received:
+        _received.clear()
+        _received[key] = ray.get(shipped[0])
+    return _received[key]
 
 
 def _outcome(batch, shipped: list, columns: list) -> dict:
     """One batch's outcome, pickled (``table_outcome``; ``shipped``: the scoring's
     object, in a list so that Ray passes the reference, read here once per process)."""
-    key = shipped[0].hex()
-    if key not in _received:
-        _received.clear()
-        _received[key] = ray.get(shipped[0])
     ids = batch.column(columns[0]).to_numpy()
-    outcome = table_outcome(_received[key], batch.select(columns[1:]), ids)
+    outcome = table_outcome(_scoring(shipped), batch.select(columns[1:]), ids)
     return {"outcome": [pickle.dumps(outcome)]}
 
 

@@ -164,6 +164,44 @@ class EntityPartial(Mergeable):
                             repairs_dict(self.gold_repairs, self.pred_repairs), options)
 
 
+@dataclass(frozen=True, eq=False)
+class SentenceRows:
+    """Per-sentence counts a partial keeps when asked (``per_sentence=True``), for a
+    merged result's ``statistics()`` (the report's paired bootstrap): ``ids``, the
+    global ids of the sentences scored, increasing; ``rows``, int64 ``(rows x k)``, the
+    first column a global sentence id (one row per sentence, or several: a family's
+    cells), sorted by it. It grows with the sentences."""
+
+    ids: np.ndarray
+    rows: np.ndarray
+
+    @classmethod
+    def of(cls, ids, *columns) -> "SentenceRows":
+        """The rows ``[ids of the rows, *columns]`` of the sentences ``ids``."""
+        ids = np.asarray(ids, dtype=np.int64)
+        rows = np.column_stack([np.asarray(column, dtype=np.int64) for column in columns])
+        return cls(ids, rows[np.argsort(rows[:, 0], kind="stable")])
+
+    def merged_with(self, other: "SentenceRows", their_rows=None) -> "SentenceRows":
+        """Both shards' sentences (disjoint) and rows, by id; ``their_rows``: ``other``'s
+        rows as this family renumbered them (default: as they are)."""
+        rows = np.concatenate([self.rows, other.rows if their_rows is None else their_rows])
+        return SentenceRows(np.union1d(self.ids, other.ids),
+                            rows[np.argsort(rows[:, 0], kind="stable")])
+
+    def places(self) -> np.ndarray:
+        """Each row's sentence as a place among ``ids`` (0 .. sentences - 1)."""
+        return np.searchsorted(self.ids, self.rows[:, 0])
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        mine, theirs = (np.unique(part.rows, axis=0) for part in (self, other))
+        return np.array_equal(self.ids, other.ids) and np.array_equal(mine, theirs)
+
+    __hash__ = None
+
+
 class Shard:
     """Where a shard's sentences sit in the whole: sentence ``s`` of the shard is
     ``sentence_ids[s]``, or ``first_sentence + s``; both checked (ids non-negative,
@@ -201,14 +239,16 @@ class Shard:
                               error.path, error.line, side=error.side,
                               position=error.position) from None
 
-    def read(self, read, predictions) -> tuple | None:
+    def read(self, read, references, predictions) -> tuple | None:
         """``read()`` (a family's reading of the shard: ``(evaluation, corpus, ...)``),
-        or None for an empty shard (no sentence on either side)."""
+        or None for an empty shard: no sentence on either side (``predictions`` empty,
+        or None beside references of no sentence)."""
+        if predictions is None and _holds_no_sentence(references):
+            return None   # before reading: one pass refuses None beside a list
         try:
             reading = read()
         except EmptyInputError:
-            if predictions is not None and hasattr(predictions, "__len__") \
-                    and len(predictions):
+            if not (predictions is None or _holds_no_sentence(predictions)):
                 raise
             return None
         n_sentences = reading[1].n_sentences
@@ -216,6 +256,11 @@ class Shard:
             raise ValueError(f"sentence_ids names {len(self.ids)} sentences, the shard "
                              f"holds {n_sentences}")
         return reading
+
+
+def _holds_no_sentence(side) -> bool:
+    """A list (or any sized input) of no sentence."""
+    return hasattr(side, "__len__") and not isinstance(side, str) and len(side) == 0
 
 
 def spans_partial(gold: Spans, pred: Spans, zero_division: float = 0.0,
@@ -276,7 +321,7 @@ def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
         reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
                                              mode=mode, inputs=inputs, words=False,
                                              tables=True),
-                             predictions)
+                             references, predictions)
         if reading is None:
             return EntityPartial()
         evaluation, corpus, _, pred_column = reading
@@ -320,5 +365,5 @@ def _merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
     return None if a is None and b is None else Repairs.merged([a, b])
 
 
-__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "Shard", "partial",
-           "spans_partial", "merged", "placed", "sentence_weights"]
+__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "SentenceRows", "Shard",
+           "partial", "spans_partial", "merged", "placed", "sentence_weights"]

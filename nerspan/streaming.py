@@ -104,8 +104,8 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
                 same_tags[name] += int(np.count_nonzero(block.column(name)
                                                         == block.column(GOLD)))
                 parts[name].append(spans_partial(gold, pred, 0.0, Shard(first), numbers))
-    return {name: _token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name],
-                                generated.get(name)) for name in systems}
+    return {name: token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name],
+                               generated.get(name)) for name in systems}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,9 +158,9 @@ def _layered_scores(corpus: Corpus, name: str, parts: dict, n_merged: int
         pred_column = pred_columns[k - 1] if len(pred_columns) >= k else name
         return int(np.count_nonzero(corpus.column(layer_column(GOLD, k))
                                     == corpus.column(pred_column)))
-    layers = {k: _token_scores(merged(partials), corpus.n_tokens, same(int(k)))
+    layers = {k: token_scores(merged(partials), corpus.n_tokens, same(int(k)))
               for k, partials in parts.items() if k != "union"}
-    whole = _token_scores(merged(parts["union"]), corpus.n_tokens, same(1))
+    whole = token_scores(merged(parts["union"]), corpus.n_tokens, same(1))
     return LayeredTokenScores(**{f.name: getattr(whole, f.name)
                                  for f in dataclasses.fields(TokenScores)},
                               layers=layers, merged=n_merged)
@@ -180,8 +180,8 @@ def sentence_blocks(corpus: Corpus, size: int = SCORE_BLOCK):
         yield first, corpus.block(first, stop)
 
 
-def _token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
-                  generated=None) -> TokenScores:
+def token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
+                 generated=None) -> TokenScores:
     """One system's ``TokenScores`` from its blocks' partials merged; ``generated``: the
     record of a generated system, whose ungrounded entities are wrong predictions
     (added once, to the whole: a block's counts never hold them)."""
@@ -195,4 +195,4 @@ def _token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
 
 
 __all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores",
-           "LayeredTokenScores"]
+           "LayeredTokenScores", "token_scores"]

@@ -3,7 +3,9 @@ that can receive it, gives one clear error (pinned here) or a correct, documente
 
 Entry points: ``nerspan.score``, each family's ``score``, each evaluate module's
 ``compute`` (metrics/<family>), ``nerlens.build_report``, ``nerlens.run_experiment``
-(one dataset; the predictions as its system, or as one of its runs) and the Trainer helper (``nerlens.trainer.make_compute_metrics``). The
+(one dataset; the predictions as its system, or as one of its runs) and the Trainer helper (``nerlens.trainer.make_compute_metrics``);
+the engines (the local engine's worker processes, Spark, Ray, torchmetrics) give a bad
+sentence inside a shard one pass's error, word for word. The
 command line has its own matrix. Errors name the side (references / predictions, or the
 system in a report; the dataset and the system's run in an experiment), the sentence,
 the position and the offending value, cut to 80 characters. A family's ``score`` given
@@ -1563,3 +1565,91 @@ def test_bad_fragments_name_side_sentence_and_span(case):
     item, error, match = FRAGMENT_CASES[case]
     with pytest.raises(error, match=match):
         nerspan.score([[(0, 1, "D")], [(0, 1, "D")]], [[], [item]], tokens=TOKENS)
+
+
+# -- the engines: a bad sentence inside a shard gives one pass's error ------------------------
+# The cases an engine's rows can hold (a row is one sentence of tag strings), scored by
+# nerspan's entity scores through each engine, the sentences cut into two shards.
+ENGINE_TAG_CASES = ["X-PER in predictions", "FOO in predictions", "- in references",
+                    "empty tag in references", "whitespace in a tag", "O with a type",
+                    "200-character tag"]
+
+
+def _local_engine(references, predictions):
+    from nerlens.engines import Scoring, local_outcome
+
+    shards = [(range(a, b), references[a:b], predictions[a:b], None) for a, b in ((0, 1),
+                                                                                  (1, 2))]
+    return local_outcome(Scoring.of("nerspan", {}), shards, workers=2).result()
+
+
+@pytest.fixture(scope="module")
+def spark_engine():
+    pyspark_sql = pytest.importorskip("pyspark.sql")
+    import nerlens.spark
+
+    session = (pyspark_sql.SparkSession.builder.master("local[2]")
+               .appName("nerlens-bad-input").config("spark.ui.enabled", "false")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+
+    def call(references, predictions):
+        rows = list(zip(references, predictions))
+        frame = session.sparkContext.parallelize(rows, 2).toDF(["references", "predictions"])
+        return nerlens.spark.score(frame)
+    yield call
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def ray_engine():
+    ray = pytest.importorskip("ray")
+    import ray.data
+    import nerlens.ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+
+    def call(references, predictions):
+        rows = [{"references": r, "predictions": p} for r, p in zip(references, predictions)]
+        return nerlens.ray.score(ray.data.from_items(rows, override_num_blocks=2))
+    yield call
+    ray.shutdown()
+
+
+def _one_pass_error(references, predictions) -> Exception:
+    with pytest.raises(nerspan.NerspanError) as whole:
+        nerspan.score(references, predictions)
+    return whole.value
+
+
+@pytest.mark.parametrize("case", ENGINE_TAG_CASES)
+def test_engines_give_one_passs_error_for_a_bad_tag_in_a_shard(case, request):
+    references, predictions, error, message = TAG_CASES[case]
+    whole = _one_pass_error(references, predictions)
+    engines = {"local engine": _local_engine}
+    for name, fixture in (("spark", "spark_engine"), ("ray", "ray_engine")):
+        try:
+            engines[name] = request.getfixturevalue(fixture)
+        except pytest.skip.Exception:   # the engine is not installed
+            pass
+    for name, engine in engines.items():
+        with pytest.raises(error, match=message) as found:
+            engine(references, predictions)
+        assert str(found.value) == str(whole), name
+
+
+def test_the_torchmetrics_engine_gives_one_passs_error_for_a_bad_label_id():
+    torch = pytest.importorskip("torch")
+    from nerlens.torchmetrics import NERMetric
+
+    references, predictions, error, message = ID_CASES["id outside the label list"]
+    with pytest.raises(error) as one_pass:
+        nerspan.score(references, predictions, label_list=LABELS)
+    metric = NERMetric(labels=LABELS)   # a batch per sentence: the bad one is the second
+    metric.update(torch.tensor(_padded(predictions[:1])), torch.tensor(_padded(references[:1])))
+    with pytest.raises(error, match=message) as found:
+        metric.update(torch.tensor(_padded(predictions[1:])),
+                      torch.tensor(_padded(references[1:])))
+    assert str(found.value) == str(one_pass.value)

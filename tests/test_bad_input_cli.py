@@ -1531,5 +1531,8 @@ def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys,
     code, out, err = run(capsys, ["score", str(paths["gold"]), str(paths["pred"]),
                                   "--layers", "1,2", "--error-counts"])
     check_one_line(code, err, r"gold has 2 layers .*--error-counts")
+    code, out, err = run(capsys, ["score", str(paths["gold"]), str(paths["pred"]),
+                                  "--layers", "1,2", "--workers", "2"])
+    check_one_line(code, err, r"gold has 2 layers .*--workers")
     assert main(argv("tough-mentions", tmp_path, paths["gold"], paths["pred"],
                      paths["train"], ["--layers", "1,2"])) == 0

@@ -11,7 +11,9 @@ import sys
 
 import pytest
 
-from nerlens.engines import Outcome, Scoring, merged_outcomes, merging_families
+from nerlens.cli import main
+from nerlens.engines import (Outcome, Scoring, local_outcome, merged_outcomes,
+                             merging_families)
 from nerlens.families import register_family, unregister_family
 from nerspan.errors import InvalidTagError
 from nerspan.family import Family
@@ -86,3 +88,54 @@ def test_import_nerlens_imports_no_engine():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=REPO, env={"PYTHONPATH": str(REPO), "PATH": ""}, check=True)
     assert done.stdout.strip() == "[]"
+
+
+# -- the local engine: N processes of this machine ----------------------------------------
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_local_engine_merges_to_one_pass_and_raises_the_first_bad_shard(family):
+    """Every merging family scored by two worker processes equals one pass; a bad tag in
+    a shard raises one pass's error, naming the global sentence."""
+    gold, pred, words = corpus(30, seed=8)
+    scoring = Scoring.of(family, options(family))
+    cuts = [(0, 9), (9, 9), (9, 10), (10, 30)]
+    shards = [(range(a, b), gold[a:b], pred[a:b], words[a:b]) for a, b in cuts]
+    merged = local_outcome(scoring, shards, workers=2)
+    assert merged.sentences == 30
+    assert merged.result().to_dict() == one_pass(family, gold, pred, words)
+    gold, pred, words = with_bad_tag(gold, pred, words, where=12)
+    with pytest.raises(InvalidTagError) as whole:
+        one_pass(family, gold, pred, words)
+    shards = [(range(a, b), gold[a:b], pred[a:b], words[a:b]) for a, b in cuts]
+    with pytest.raises(InvalidTagError) as sharded:
+        local_outcome(scoring, shards, workers=2).result()
+    assert str(sharded.value) == str(whole.value) and sharded.value.sentence == 12
+
+
+def test_nerlens_score_with_workers_prints_one_processs_json(tmp_path, capsys):
+    """``nerlens score --workers 2`` (a corpus cut into several blocks, repairs in each
+    system, lenient and strict) prints what ``--workers 1`` prints, byte for byte; a bad
+    tag is the same error."""
+    gold, pred, words = corpus(60, seed=9)
+    other = [s[::-1] for s in pred]   # another system, I-MISC and I-x repaired too
+    files = {}
+    for name, side in (("gold", gold), ("a", pred), ("b", other)):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text("\n\n".join("\n".join(f"{w} {t}" for w, t in zip(ws, tags))
+                                           for ws, tags in zip(words, side) if tags) + "\n")
+    argv = ["score", str(files["gold"]), str(files["a"]), str(files["b"]), "--format",
+            "json"]
+    for mode in ("lenient", "strict"):
+        printed = []
+        for workers in ("1", "2"):
+            assert main([*argv, "--mode", mode, "--workers", workers]) == 0
+            printed.append(capsys.readouterr().out)
+        assert printed[0] == printed[1] and '"repairs"' in printed[0]
+    files["b"].write_text(files["b"].read_text().replace(" O\n", " X-PER\n", 1))
+    errors = []
+    for workers in ("1", "2"):
+        assert main([*argv, "--workers", workers]) != 0
+        errors.append(capsys.readouterr().err)
+    assert errors[0] == errors[1] and "X-PER" in errors[0]
+    with pytest.raises(SystemExit):   # a usage error
+        main([*argv, "--workers", "0"])
+    assert "--workers: must be 1 or more" in capsys.readouterr().err

@@ -14,12 +14,14 @@ import pickle
 import warnings
 from functools import reduce
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerspan
 import tough_mentions
+from nerlens.engines import merging_families, partial_function
 from nerlens.families import registered
 from nerspan import Corpus, decode
 from nerspan.errors import DecodingWarning, InvalidTagError
@@ -94,6 +96,17 @@ def one_pass(score, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DecodingWarning)
         return score(*args, **kwargs)
+
+
+def assert_same_statistics(result, whole) -> None:
+    """``result.statistics()`` is ``whole``'s: the same names, per-sentence counts (rows
+    in sentence order), support, direction and estimate."""
+    mine, theirs = result.statistics(), whole.statistics()
+    assert [s.name for s in mine] == [s.name for s in theirs]
+    for a, b in zip(mine, theirs):
+        assert np.array_equal(a.counts, b.counts), a.name
+        assert (a.support, a.higher_is_better) == (b.support, b.higher_is_better)
+        assert np.array_equal(a.estimate(), b.estimate(), equal_nan=True)
 
 
 def assert_same(merged, whole):
@@ -183,6 +196,21 @@ def test_an_empty_shard_gives_the_empty_partial_and_an_empty_merge_no_result():
         (empty + empty).result()
     with pytest.raises(nerspan.EmptyInputError):  # one side empty is no empty shard
         nerspan.partial([], [["O"]])
+
+
+@pytest.mark.parametrize("family", merging_families())
+def test_every_familys_empty_shard_gives_its_empty_partial(family):
+    """An empty shard is empty on both sides, or a list of no sentence beside None (the
+    predictions' place when a shard of a Corpus holds no sentence); one pass's errors
+    stay for a side that holds sentences."""
+    partial = partial_function(family)
+    for predictions in ([], None):
+        empty = partial([], predictions)
+        assert empty.empty and empty == type(empty)() and empty + empty == empty
+    with pytest.raises(nerspan.EmptyInputError):  # one side empty is no empty shard
+        partial([], [["O"]])
+    with pytest.raises(nerspan.InputTypeError, match="predictions is None"):
+        partial([["O"]], None)
 
 
 def test_partials_of_different_options_do_not_merge():

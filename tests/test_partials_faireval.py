@@ -25,8 +25,9 @@ from nerspan import Corpus, EmptyInputError, Evaluation
 from nerspan.errors import NerspanError
 from faireval.partials import FairevalPartial
 
-from .test_partials import (EXAMPLES, LABELS, as_span_lists, check_bad_tag_in_a_shard,
-                            corpora, merged_in, one_pass, placed, shards, taken)
+from .test_partials import (EXAMPLES, LABELS, as_span_lists, assert_same_statistics,
+                            check_bad_tag_in_a_shard, corpora, merged_in, one_pass, placed,
+                            shards, taken)
 
 TYPES = ("PER", "LOC", "ORG", "MISC")
 POS = ("NN", "VB", "$.", "PUNCT")   # two of them punctuation (faireval.PUNCT_TAGS)
@@ -134,10 +135,10 @@ def test_partials_of_label_ids_merge_to_one_pass(data, corpus, score_options):
 def test_partials_of_a_corpus_merge_to_one_pass(data, corpus, score_options):
     gold, pred, _ = corpus
     whole = Corpus.from_tags(gold, pred)
-    def shard_corpus(rows, ids):   # a corpus holds a sentence: an empty shard is [], []
-        if not ids:
-            return []
-        return Corpus.from_tags(taken(gold, ids), taken(pred, ids)) if rows is whole else None
+    def shard_corpus(rows, ids):   # a corpus holds a sentence: an empty shard is [], None
+        if rows is None:
+            return None
+        return Corpus.from_tags(taken(gold, ids), taken(pred, ids)) if ids else []
 
     check_merges(data, whole, None, score_options, shard_input=shard_corpus,
                  n_sentences=len(gold))
@@ -172,10 +173,10 @@ def test_partials_of_evaluations_and_dataset_splits_merge_to_one_pass(data, corp
     gold, pred, words = corpus
     split = datasets.Dataset.from_dict({"tokens": words, "ner_tags": gold, "pred": pred})
 
-    def evaluation(rows, ids):   # an empty shard is [], []
-        if not ids:
-            return []
-        return None if rows is None else Evaluation.build(taken(gold, ids), taken(pred, ids))
+    def evaluation(rows, ids):   # an empty shard is [], None
+        if rows is None:
+            return None
+        return Evaluation.build(taken(gold, ids), taken(pred, ids)) if ids else []
 
     def split_rows(rows, ids):
         if not ids:
@@ -198,6 +199,31 @@ def test_partials_of_a_span_file_merge_to_one_pass(tmp_path):
     parts = [faireval.partial(gold[a:b], pred[a:b], schemas="semeval", return_pairs=True,
                               first_sentence=a) for a, b in ((0, 1), (1, 1), (1, 4))]
     assert sum(parts).result().to_dict() == whole.to_dict()
+
+
+@EXAMPLES
+@given(data=st.data(), corpus=span_corpora(), score_options=options())
+def test_per_sentence_partials_give_one_passs_statistics(data, corpus, score_options):
+    """With ``per_sentence=True`` the merged result's ``statistics()`` (the report's
+    bootstrap: fair, traditional and SemEval scores) is one pass's, sentence by
+    sentence; the partials still merge by the laws; without it there is none."""
+    gold, pred, words, _ = corpus
+    try:
+        whole = faireval.score(gold, pred, tokens=words, **score_options)
+    except ValueError:   # the label filter leaves none of the whole's labels
+        return
+    cut = data.draw(shards(len(gold)))
+    parts = [faireval.partial(taken(gold, ids), taken(pred, ids), tokens=taken(words, ids),
+                              per_sentence=True, **score_options, **placed(ids))
+             for ids in cut]
+    for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
+        assert merged.result().to_dict() == whole.to_dict()
+        assert_same_statistics(merged.result(), whole)
+    a, b = (parts + [FairevalPartial()] * 2)[:2]
+    assert a + b == b + a and pickle.loads(pickle.dumps(a + b)) == a + b
+    with pytest.raises(ValueError, match="no per-sentence counts"):
+        sum(faireval.partial(taken(gold, ids), taken(pred, ids), **score_options,
+                             **placed(ids)) for ids in cut).result().statistics()
 
 
 # -- the algebra ---------------------------------------------------------------------------

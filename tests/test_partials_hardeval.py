@@ -22,7 +22,7 @@ from nerspan import Corpus, Evaluation, NerspanError
 from nerspan.errors import InvalidTagError
 
 from .test_partials import (EXAMPLES, LABELS, TRAIN, as_span_lists, assert_merging_laws,
-                            corpora, merged_in, one_pass, placed, shards, taken,
+                            assert_same_statistics, corpora, merged_in, one_pass, placed, shards, taken,
                             with_bad_tag)
 
 
@@ -141,6 +141,31 @@ def test_hardeval_listings_are_bounded_and_do_not_depend_on_the_cut(data, corpus
     assert {k: v for k, v in result.items() if k != "hard_tokens"} == \
         {k: v for k, v in whole.items() if k != "hard_tokens"}
     assert all(len(rows) <= listed for rows in merged.rows)
+
+
+@EXAMPLES
+@given(data=st.data(), corpus=corpora(min_sentences=2), kfold=st.booleans(),
+       error_labels=st.sampled_from(["bilou", "io"]))
+def test_hardeval_per_sentence_partials_give_one_passs_statistics(data, corpus, kfold,
+                                                                  error_labels):
+    """With ``per_sentence=True`` the merged result's ``statistics()`` (the report's
+    bootstrap) is one pass's, k-fold's too (a cell's leaf decided once merged); the
+    partials still merge by the laws; without it there is none."""
+    gold, pred, words = corpus
+    how = {"kfold": 2} if kfold else {"train": TRAIN}
+    codes = hardeval.kfold_subsets(Corpus.from_tags(gold, tokens=words), 2) if kfold \
+        else None
+    whole = one_pass(hardeval.score, gold, pred, tokens=words, error_labels=error_labels,
+                     **({"subsets": codes} if kfold else how))
+    cut = data.draw(shards(len(gold)))
+    parts = partials(gold, pred, words, cut, per_sentence=True,
+                     error_labels=error_labels, **how)
+    for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
+        assert_same(merged, whole)
+        assert_same_statistics(merged.result(), whole)
+    assert_merging_laws(parts, HardevalPartial())
+    with pytest.raises(ValueError, match="no per-sentence counts"):
+        sum(partials(gold, pred, words, cut, **how)).result().statistics()
 
 
 def test_a_corpus_and_an_evaluation_merge_as_the_whole_does():

@@ -193,3 +193,41 @@ def test_faireval_confusion_table_keeps_labels_apart_and_escaped():
     assert re.findall(r"<tr><td>([^<]*)</td>", matrix) == ["FN", "FP", "a&lt;b",
                                                             "no target span (FP)"]
     assert f"<th>{header_html('no system span (FN)')}</th>" in matrix and "a<b" not in matrix
+
+
+def test_the_reports_intervals_are_those_of_merged_partials_of_any_cut():
+    """The report's bootstrap weighs each sentence by a draw keyed by (seed, replicate,
+    sentence id) (``nerspan.partials.sentence_weights``): the intervals computed from
+    partials of any cut, merged (``per_sentence=True``), are the report's."""
+    import faireval
+    import hardeval
+    from nerspan.bootstrap import percentile_interval, resample
+    from nerspan.partials import sentence_weights
+
+    gold = read_columns(demo_gold(), {GOLD: -1})
+    tokens = [gold.sentence_tokens(i) for i in range(gold.n_sentences)]
+    refs = [gold.tags(GOLD, i) for i in range(gold.n_sentences)]
+    system = read_columns(demo_systems()["spacy_sm"], {GOLD: -1})
+    preds = [system.tags(GOLD, i) for i in range(system.n_sentences)]
+    train = as_train_index(str(demo_train()), "IOB2", "lenient")
+    n, samples, seed = len(refs), 150, 7
+    report = nerlens.build_report(refs, {"spacy": preds}, train=train, tokens=tokens,
+                                  bootstrap=samples, seed=seed, figures=False,
+                                  families=["hardeval", "faireval"])
+    cuts = [(0, 1), (1, n // 3), (n // 3, n // 3), (n // 3, n)]   # empty and one-sentence
+    for family, options in ((hardeval, {"train": train}),
+                            (faireval, {"schemas": "semeval"})):
+        parts = [family.partial(refs[a:b], preds[a:b], tokens=tokens[a:b], **options,
+                                first_sentence=a, per_sentence=True) for a, b in cuts]
+        statistics = sum(parts[::-1]).result().statistics()
+        values = resample(statistics, sentence_weights(range(n), samples, seed))
+        checked = 0
+        for column, statistic in enumerate(statistics):
+            shown = report.intervals["spacy"].get(statistic.name)
+            if shown is None:   # restates an entity score: the report shows that once
+                continue
+            interval = percentile_interval(values[:, column], statistic.estimate())
+            assert (shown["low"], shown["high"]) == (interval.low, interval.high), \
+                statistic.name
+            checked += 1
+        assert checked >= 3

@@ -188,7 +188,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     with shard.named():
         reading = shard.read(lambda: scoring_inputs(references, predictions, train=train,
                                                     scheme=scheme, mode=mode,
-                                                    inputs=inputs), predictions)
+                                                    inputs=inputs), references, predictions)
         if reading is None:
             return ToughMentionsPartial()
         context, corpus, pred_column, table = reading

@@ -189,6 +189,14 @@ def whole_number(text: str) -> int:
     return value
 
 
+def at_least_one(text: str) -> int:
+    """A whole number >= 1 (--workers)."""
+    value = whole_number(text)
+    if value < 1:
+        raise ValueError(f"must be 1 or more, not {value}")
+    return value
+
+
 def share(text: str) -> float:
     """A fraction in [0, 1) (--min-share)."""
     value = float(text)
@@ -230,6 +238,9 @@ class Shared(Record):
     bootstrap: int = option(1000, "bootstrap samples for the intervals (0 = none; default "
                             "1000)", parse=whole_number, metavar="N")
     seed: int = option(0, "seed of the bootstrap resampling (default 0)", parse=whole_number)
+    workers: int = option(1, "score in N local processes, from partial counts merged "
+                          "exactly: the same numbers as one process (default 1)",
+                          parse=at_least_one, metavar="N")
 
     describes = "command-line"
 

@@ -16,6 +16,7 @@ from nerspan.spans import likely_scheme, repair_note
 from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_gold, demo_scored, demo_systems
+from nerlens.engines import score_corpus_locally
 from nerspan.reading.systems import answers_located
 
 from .common import (UsageError, confusion_text, note, print_json, print_results,
@@ -38,7 +39,7 @@ class Flags(Record):
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_flags(parser, Flags)
-    add_flags(parser, Shared, ("beta", "confusion"))
+    add_flags(parser, Shared, ("beta", "confusion", "workers"))
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
               parse={"threshold": confidence})
 
@@ -50,12 +51,14 @@ THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry 
 
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
-            confusion: bool = False) -> dict:
+            confusion: bool = False, workers: int = 1) -> dict:
     """Scores of every system column: name -> json dict (plus token accuracy), scored in
     blocks of whole sentences by the library (``nerspan.streaming.score_in_blocks``;
     ``beta``: F-beta beside F1; ``confusion``: the entity confusion matrix, the
-    evaluation's, which decodes the whole corpus)."""
-    scored = score_in_blocks(corpus, systems, scheme, mode)
+    evaluation's, which decodes the whole corpus; ``workers`` > 1: in that many local
+    processes, ``nerlens.engines.score_corpus_locally``, the same numbers)."""
+    scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
+        score_corpus_locally(corpus, systems, scheme, mode, workers)
     evaluation = Evaluation(corpus, scheme, mode) if confusion else None
     return {name: with_confusion(result.to_dict(beta=beta), evaluation, name, confusion)
             for name, result in scored.items()}
@@ -220,7 +223,8 @@ def run(args) -> int:
         args.predictions = []
     # no token is shown but in the error counts
     corpus, systems = load_systems(args, keep_tokens=args.error_counts)
-    results = compute(corpus, systems, args.scheme, args.mode, args.beta, args.confusion)
+    results = compute(corpus, systems, args.scheme, args.mode, args.beta, args.confusion,
+                      args.workers)
     if args.error_counts:
         add_error_counts(results, corpus, systems, args)
     if args.format == "json":

@@ -25,11 +25,11 @@ from nerspan import (GOLD, Corpus, Evaluation, InputOptions, LabelTable, __versi
                      as_train_index, get_scheme)
 from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.fbeta import check_beta
-from nerspan.bootstrap import (MIN_SUPPORT, percentile_interval, probability_better,
-                               resample, sample_weights)
+from nerspan.bootstrap import MIN_SUPPORT, percentile_interval, probability_better, resample
 from nerspan.corpus import side_name
 from nerspan.layers import refuse_layers
 from nerspan.migration import migrated
+from nerspan.partials import sentence_weights
 from nerspan.reading.forms import finished
 from nerspan.spans import check_tags
 
@@ -195,6 +195,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     """
     settings = checked_settings({"min_share": min_share})
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    seed = check_int("seed", seed)   # keys each sentence's bootstrap weights
     confidence = check_fraction("confidence", confidence)
     families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
@@ -307,7 +308,9 @@ def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap:
         return intervals, comparisons
     names = [s.name for s in statistics[system_names[0]]]
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
-    weights = sample_weights(n_sentences, bootstrap, seed)
+    # Poisson(1) weights keyed by (seed, replicate, sentence id), as the partials draw
+    # them: the intervals do not depend on how the corpus is cut
+    weights = sentence_weights(range(n_sentences), bootstrap, seed)
     samples = {system: resample(statistics[system], weights) for system in system_names}
     for system in system_names:
         for column, stat in enumerate(statistics[system]):
