@@ -6,6 +6,7 @@ and predictions in common.
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import numpy as np
@@ -19,6 +20,7 @@ import hardeval
 import nerlens
 import nerspan
 import tough_mentions
+from nerlens.cli import main
 from nerspan import Evaluation
 from nerspan.confusion import OUTSIDE
 from nerspan.partials import partial
@@ -337,3 +339,27 @@ def test_the_report_refuses_nested_gold_naming_the_option():
     with pytest.raises(SpanShapeError, match=r"references, sentence 0: .* nest: .*layers="):
         nerlens.build_report(NESTED, {"system": [[(0, 3, "ORG")]]}, tokens=tokens(1),
                              train=(tokens(1), FLAT_TAGS), bootstrap=0, figures=False)
+
+
+def test_the_command_line_scores_nested_span_files_as_the_api_does(tmp_path, capsys):
+    """``nerlens score --jsonl`` on span files whose mentions nest: the evaluation's
+    entity scores (no token accuracy: tags cannot hold them), the API's numbers."""
+    tokens = [["Bank", "of", "Rome", "fell"], ["Ada", "ran"]]
+    gold = [[{"label": "ORG", "start": 0, "end": 3}, {"label": "LOC", "start": 2, "end": 3}],
+            [{"label": "PER", "start": 0, "end": 1}]]
+    pred = [[{"label": "ORG", "start": 0, "end": 3}], [{"label": "PER", "start": 0, "end": 2}]]
+    paths = []
+    for name, side in (("gold", gold), ("pred", pred)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps({"tokens": t, "spans": s}) + "\n"
+                                for t, s in zip(tokens, side)), encoding="utf-8")
+        paths.append(str(path))
+    assert main(["score", "--jsonl", *paths, "--format", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    api = nerspan.score(gold, pred, tokens=tokens).to_dict()
+    for key in ("gold", "predicted", "correct", "precision", "recall", "f1", "per_type",
+                "shapes"):
+        assert cli[key] == api[key]
+    assert (cli["gold"], cli["correct"]) == (3, 1) and "accuracy" not in cli
+    assert main(["score", "--jsonl", *paths]) == 0
+    assert capsys.readouterr().out.startswith("3 phrases; found: 2 phrases; correct: 1.")

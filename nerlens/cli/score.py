@@ -57,11 +57,22 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
     ``beta``: F-beta beside F1; ``confusion``: the entity confusion matrix, the
     evaluation's, which decodes the whole corpus; ``workers`` > 1: in that many local
     processes, ``nerlens.engines.score_corpus_locally``, the same numbers)."""
+    if any(corpus.mentions(c) is not None for c in [GOLD, *systems]):
+        return _tables(corpus, systems, scheme, mode, beta, confusion)
     scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
         score_corpus_locally(corpus, systems, scheme, mode, workers)
     evaluation = Evaluation(corpus, scheme, mode) if confusion else None
     return {name: with_confusion(result.to_dict(beta=beta), evaluation, name, confusion)
             for name, result in scored.items()}
+
+
+def _tables(corpus, systems, scheme, mode, beta: float, confusion: bool) -> dict:
+    """``compute`` for span files whose mentions nest, overlap or have fragments (tags
+    cannot hold them): the evaluation's entity scores, in one process, without token
+    accuracy (there are no tags to compare)."""
+    evaluation = Evaluation(corpus, scheme, mode)
+    return {name: with_confusion(evaluation.entity_scores(name).to_dict(beta=beta),
+                                 evaluation, name, confusion) for name in systems}
 
 
 def _look_alike(corpus, column: str, repairs: dict, scheme: str):
@@ -77,10 +88,12 @@ def conlleval_report(result: dict) -> str:
     """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
     after ``FB1``)."""
     beta = result.get("options", {}).get("beta", 1.0)
-    if "tokens" not in result:   # scored predictions (--threshold): mentions, no tokens
-        lines = [f"kept the mentions of confidence >= {result['options']['threshold']:g}: "
-                 f"{result['gold']} phrases; found: {result['predicted']} phrases; correct: "
-                 f"{result['correct']}.", scores_line(result, beta)]
+    if "tokens" not in result:   # scored predictions (--threshold), span tables: no tags
+        threshold = result["options"].get("threshold")
+        kept = ("" if threshold is None
+                else f"kept the mentions of confidence >= {threshold:g}: ")
+        lines = [f"{kept}{result['gold']} phrases; found: {result['predicted']} phrases; "
+                 f"correct: {result['correct']}.", scores_line(result, beta)]
     else:
         lines = [f"processed {result['tokens']} tokens with {result['gold']} phrases; "
                  f"found: {result['predicted']} phrases; correct: {result['correct']}."]
