@@ -104,7 +104,12 @@ def test_the_command_line_gives_the_api_numbers(tmp_path, capsys):
     for k in ("1", "2"):
         assert cli["layers"][k]["f1"] == api["layers"][k]["f1"]
     assert main(["score", str(gold), str(pred), *flags]) == 0   # the text report too
-    assert "with 4 phrases" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "with 4 phrases" in text
+    for k in ("1", "2"):   # each layer's line, its numbers the JSON's
+        row = cli["layers"][k]
+        assert (f"layer {k}: {row['gold']} phrases; correct: {row['correct']}; "
+                f"precision: {100 * row['precision']:6.2f}%") in text
 
 
 @st.composite

@@ -99,7 +99,15 @@ def conlleval_report(result: dict) -> str:
                  f"found: {result['predicted']} phrases; correct: {result['correct']}."]
     if result.get("tokens"):
         lines.append(f"accuracy: {100 * result['accuracy']:6.2f}%; " + scores_line(result, beta))
-    return "\n".join(lines + type_lines(result))
+    return "\n".join(lines + type_lines(result) + layer_lines(result))
+
+
+def layer_lines(result: dict) -> list[str]:
+    """Gold with layers (``--layers``): each layer's counts and scores after the union's
+    (a layer's precision counts every prediction: read its recall)."""
+    return [f"layer {k}: {row['gold']} phrases; correct: "
+            f"{row['correct']}; {scores_line(row, result['options'].get('beta', 1.0))}"
+            for k, row in result.get("layers", {}).items()]
 
 
 def scores_line(row: dict, beta: float = 1.0) -> str:
