@@ -13,7 +13,8 @@ training label: diff-I, diff-O, diff-E, keyed ``diff_i``, ``diff_o``, ``diff_e``
 """
 from . import analysis
 from .analysis import corpus_statistics, hard_tokens, subset_shares, token_errors
-from .core import (DOMAIN_KEYS, HEADLINE, HardevalOptions, HardevalResult, SubsetStats,
+from .core import (DOMAIN_KEYS, HEADLINE, HardevalOptions, HardevalResult, LayeredHardevalResult,
+                   SubsetStats,
                    average_domains, score, score_codes, score_domains)
 from .partials import HardevalPartial, partial
 from .labels import ERROR_LABELS, ReferenceRepairs, encode, reference_mentions
@@ -27,7 +28,7 @@ __all__ = [
     "FAMILY",
     "score", "partial", "HardevalPartial", "score_codes", "score_domains", "average_domains",
     "HardevalOptions",
-    "HardevalResult",
+    "HardevalResult", "LayeredHardevalResult",
     "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",
     "encode", "classify", "classify_tokens", "gold_token_classes", "gold_io", "kfold_folds", "kfold_subsets",
     "sentence_folds", "GROUPS",

@@ -7,10 +7,10 @@ from typing import Mapping, Sequence
 import numpy as np
 
 import nerspan
-from nerspan import (Corpus, GOLD, Evaluation, InputOptions, LengthMismatchError,
-                     NerspanError, PRED, SentenceCountError, decode)
+from nerspan import (Corpus, GOLD, Evaluation, InputOptions, InputTypeError,
+                     LengthMismatchError, NerspanError, PRED, SentenceCountError, decode)
 from nerspan.evaluation import resolve
-from nerspan.layers import refuse_layers
+from nerspan.layers import is_layered, layer_columns, refuse_layers
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
@@ -191,6 +191,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             ``HardevalOptions``; ``options``: that record (or a dict), the keywords given
             put over it.
 
+    Gold with layers (``nerspan.layers``, the input option ``layers``): each layer is
+    scored on its own, as the only gold column (``LayeredHardevalResult``: no number for
+    the layers together; training data read with layers and precomputed ``subsets``
+    are refused: both give one tag or code per token).
+
     >>> r = score([["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "O"], ["O", "B-ORG"]],
     ...           tokens=[["Kim", "runs"], ["in", "Paris"]],
     ...           train=([["Kim", "runs"], ["Paris", "is", "in"]],
@@ -201,14 +206,82 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     options = HardevalOptions.of(options).with_keywords(
         strict_diff=strict_diff, error_labels=error_labels,
         return_hard_tokens=return_hard_tokens)
-    context, corpus, gold_column, pred_column = resolve(   # layers: refused below, saying why
+    context, corpus, gold_column, pred_column = resolve(   # layers: scored one by one
         references, predictions, scheme=scheme, mode=mode, train=train,
         inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list), layered=True)
+    if is_layered(context.corpus, context.gold_column):
+        return score_layers(context, corpus, pred_column, train, subsets, options)
     codes, strict_diff_used = leaf_codes(context, corpus, train, subsets,
                                          options.strict_diff)
     return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
                        options.error_labels, options.return_hard_tokens, strict_diff_used,
                        context)
+
+
+@dataclass(frozen=True)
+class LayeredHardevalResult(Result):
+    """hardeval against gold with layers (``nerspan.layers``): its token error rates are
+    defined on one tag per token, so each layer is scored on its own, with the same
+    options, as if it were the only gold column (``layers``: layer number -> that
+    layer's ``HardevalResult``; ``columns``: layer number -> its gold and prediction
+    columns). No number is made up for the layers together: ``to_dict()`` has
+    ``layers`` (number -> that layer's dict, with ``layer``, ``gold_column`` and
+    ``pred_column`` saying which it is), ``options`` (``layers``: how many) and the
+    shared keys, empty (each layer has its own)."""
+
+    layers: dict
+    columns: dict
+    options: dict = field(default_factory=dict)
+    repairs: dict = field(default_factory=dict)
+
+    def undefined(self) -> list:
+        return []
+
+    def plain_dict(self) -> dict:
+        layers = {name: {"layer": int(name), "gold_column": self.columns[name][0],
+                         "pred_column": self.columns[name][1], **result.plain_dict()}
+                  for name, result in self.layers.items()}
+        return {"layers": layers, "per_type": {}, "undefined": [],
+                "options": dict(self.options), "repairs": dict(self.repairs)}
+
+    def statistics(self) -> list[Statistic]:
+        raise InputTypeError("hardeval against gold with layers has no numbers over the "
+                             "layers together: resample a layer's result "
+                             "(result.layers[\"2\"].statistics())")
+
+
+def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, subsets,
+                 options: HardevalOptions) -> LayeredHardevalResult:
+    """``score`` against the gold layers of ``context``: each gold layer with the
+    prediction ``pred_column`` of ``corpus`` (its layer of that number when it has as
+    many layers) as the two columns of a corpus of their own, classified against the
+    same training index."""
+    if subsets is not None:
+        raise InputTypeError("precomputed subsets give one code per token, and gold has "
+                             f"{len(layer_columns(context.corpus, context.gold_column))} "
+                             "layers whose tokens are classified each by its own tag: "
+                             "pass train=..., or read one layer (gold_tag_column)")
+    golds = layer_columns(context.corpus, context.gold_column)
+    preds = layer_columns(corpus, pred_column)
+    if len(preds) not in (1, len(golds)):
+        raise InputTypeError(f"the prediction has {len(preds)} layers and gold "
+                             f"{len(golds)}: hardeval scores each gold layer against one "
+                             "prediction column, or against the prediction's layer of its "
+                             "number")
+    index = context.index(train)
+    layers, columns = {}, {}
+    for k, gold in enumerate(golds, 1):
+        pred = preds[k - 1] if len(preds) > 1 else pred_column
+        alone = context.corpus.paired(gold, None).with_columns(corpus.select([pred]),
+                                                               {pred: PRED})
+        own = Evaluation(alone, context.scheme, context.mode, index, inputs=context.inputs)
+        codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
+        layers[str(k)] = score_codes(alone, codes, GOLD, PRED, own.scheme, own.mode,
+                                     options.error_labels, options.return_hard_tokens,
+                                     strict_diff, own)
+        columns[str(k)] = (gold, pred)
+    first = layers["1"].to_dict()["options"]
+    return LayeredHardevalResult(layers, columns, {**first, "layers": len(golds)})
 
 
 def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,

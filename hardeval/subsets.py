@@ -216,6 +216,7 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     """
     if corpus.tokens is None:
         raise ValueError("k-fold subsets need the corpus tokens")
+    refuse_layers(corpus, column, ONE_LAYER)
     io, _, _ = gold_io(corpus, column, scheme, mode)
     fold_of_token = kfold_folds(corpus.n_sentences, k, seed)[corpus.sentence_of_position]
     return fold_classes(corpus.tokens.astype(np.int64), io, fold_of_token, k, strict_diff)

@@ -228,12 +228,16 @@ def test_gold_as_prediction_with_layers_is_perfect_in_tough_mentions(layers):
         assert all(d[key] in (None, 1.0) for key in d if key.startswith("recall_"))
 
 
-def test_hardeval_refuses_layers_saying_why_and_naming_the_option():
+def test_hardeval_scores_layers_one_by_one_and_the_others_refuse_them():
+    """hardeval scores each gold layer on its own (tests/test_hardeval_layers.py) and
+    still refuses a training index read with layers; faireval, attribute_buckets and
+    the confusion matrix refuse layered gold, naming the option."""
     corpus = Corpus.from_tags(OUTER, tokens=WORDS, columns={
         layer_column("gold", 2): INNER, "pred": PRED})
-    with pytest.raises(InputTypeError, match=r"gold has 2 layers \(the input option "
-                       r"layers / --layers\), and hardeval \(its token error rates are "
-                       r"defined on one tag per token\)"):
+    train = (TRAIN_WORDS, TRAIN_OUTER)
+    result = hardeval.score(nerspan.Evaluation(corpus), "pred", train=train).to_dict()
+    assert set(result["layers"]) == {"1", "2"}
+    with pytest.raises(InputTypeError, match=r"the training data has 2 layers"):
         hardeval.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
     with pytest.raises(InputTypeError, match="the entity confusion matrix"):
         nerspan.Evaluation(corpus).confusion("pred")

@@ -5,6 +5,8 @@ Besides the scores (one row per system), the paper's other analyses:
 ``--manifest FILE`` scores several (train, gold, prediction) domains and averages
 them, ``--hard-tokens`` ranks the hard tokens of each subset, ``--corpus-stats`` prints the
 corpus statistics of its Tables 1-2 and the share of test tokens per subset (Table 4).
+With ``--layers``, each gold layer is scored on its own (a section per layer; JSON:
+``layers``); ``--hard-tokens`` and ``--kfold`` read one gold column and refuse them.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from hardeval.report import hard_tokens_blocks, statistics_blocks
 from nerlens.families import get_family
 from nerlens.report import blocks
 from nerspan import GOLD, Evaluation, read_columns
+from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
 from .common import (UsageError, check_file, confusion_text, format_table, print_json,
@@ -94,20 +97,33 @@ def run(args) -> int:
                     f"{args.fold_seed}; sentences per fold {extra['kfold']['fold_sentences']})")
     # the hard tokens of every system at once (below), not in each system's result
     options = record_of(args, family.options, return_hard_tokens=False)
+    if args.hard_tokens and is_layered(corpus):
+        raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
+                         "gold has layers (--layers): read one layer (--gold-tag-column)")
     evaluation, results = score_systems(args, family, corpus, systems, train, options,
                                         subsets=None if train is not None else codes)
-    if train is not None:
+    if train is not None and args.hard_tokens:
         codes = hardeval.gold_token_classes(evaluation, args.strict_diff)
-    else:   # the folds' codes were classified with --strict-diff's value
+    elif train is None:   # the folds' codes were classified with --strict-diff's value
         for result in results.values():
             result["options"]["strict_diff"] = args.strict_diff
-    text.append(section_text(family, results))
+    text.append(layers_text(family, results) if is_layered(corpus)
+                else section_text(family, results))
     if args.hard_tokens:
         wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
                                           args.error_labels) for s in systems}
         extra["hard_tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
         text.append(blocks.text(hard_tokens_blocks(extra["hard_tokens"], systems)))
     return print_scores(args, results, "\n\n".join(text), extra)
+
+
+def layers_text(family, results: dict) -> str:
+    """Gold with layers (--layers): hardeval's section per layer, each saying which."""
+    first = next(iter(results.values()))["layers"]
+    return "\n\n".join(
+        f"Gold layer {name} (column {row['gold_column']}; token error rates of this layer "
+        f"alone)\n" + section_text(family, {s: r["layers"][name] for s, r in results.items()})
+        for name, row in first.items())
 
 
 def _run_domains(args) -> int:
