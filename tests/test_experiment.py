@@ -284,9 +284,14 @@ def test_declared_datasets_keeps_order():
     out = declared_datasets(declared, "t0")
     assert out == {"x": {"gold": "g1", "train": "t1",
                          "systems": {"s": ["1.txt", "2.txt"], "r": ["3.txt", "5.txt"]},
-                         "generated": {}, "scored": {}},
+                         "generated": {}, "scored": {}, "gold_alt": {}},
                    "y": {"gold": "g2", "train": "t0", "systems": {"s": ["4.txt"]},
-                         "generated": {}, "scored": {}}}
+                         "generated": {}, "scored": {}, "gold_alt": {}}}
+    # --gold-alt: a version of the last --data before it, or of dataset NAME
+    out = declared_datasets(declared[:2] + [("gold_alt", [("v", "a.txt")])] + declared[2:]
+                            + [("gold_alt", [("w", "b.txt"), ("x:u", "c.txt")])], "t0")
+    assert out["x"]["gold_alt"] == {"v": "a.txt", "u": "c.txt"}
+    assert out["y"]["gold_alt"] == {"w": "b.txt"}
     # --pred-generated: runs of generated output, in the same order
     out = declared_datasets(declared + [("pred_generated", ["x:g=6.jsonl", "g=7.jsonl"])], "t0")
     assert out["x"]["generated"] == {"g": ["6.jsonl"]} and out["y"]["generated"] == {

@@ -17,7 +17,8 @@ applies to are its row's in ``options.APPLIES_TO``).
 
 --gold-alt NAME=FILE: another version of the gold (a re-annotation, a corrected
 release), read as a PRED file is and scored against like the gold (``nerlens.report``'s
-``gold_alt_names``).
+``gold_alt_names``). In an experiment declared with --data, a version of the last --data
+before it, or ``DATASET:NAME=FILE`` of dataset DATASET (``manifest.declared_datasets``).
 """
 from __future__ import annotations
 
@@ -90,11 +91,28 @@ def add_generated_arguments(parser) -> None:
                              "reference code scores them (nerlens buckets)")
 
 
+# the kind of a --gold-alt in ``declared``, the order of an experiment's flags
+VERSION_KIND = "gold_alt"
+
+
+class GoldVersion(argparse.Action):
+    """--gold-alt NAME=FILE, appended; also kept in order among an experiment's --data and
+    --pred (``declared``, as ``manifest._Declare`` keeps them): there a version belongs
+    to the last --data before it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
+        namespace.declared = [*(getattr(namespace, "declared", None) or []),
+                              (VERSION_KIND, [values])]
+
+
 def add_gold_alt_argument(parser) -> None:
-    parser.add_argument("--gold-alt", type=named_file, action="append", metavar="NAME=FILE",
+    parser.add_argument("--gold-alt", type=named_file, action=GoldVersion, metavar="NAME=FILE",
                         help="another version of the gold (token first, tag last; "
                              "repeatable): every system is scored under it too, with the "
-                             "flips of the ranking and the suspect gold mentions")
+                             "flips of the ranking and the suspect gold mentions; in an "
+                             "experiment, a version of the last --data before it (or "
+                             "DATASET:NAME=FILE: of dataset DATASET)")
 
 
 def add_two_arguments(parser) -> None:

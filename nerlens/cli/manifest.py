@@ -16,7 +16,10 @@ quoted FILE pattern with * or ? adds every matching file, sorted, as runs);
 LLM's responses, as ``--generated`` reads them; --occurrences, --fuzzy);
 ``--pred-scored [NAME:]SYSTEM=FILE.jsonl`` for a run of scored spans (``{"spans": [[start,
 end, label, score], ...]}`` per sentence, the API's ``"scored"``): turned on the dial by
-its dataset's report, its average precision folded over runs.
+its dataset's report, its average precision folded over runs;
+``--gold-alt [NAME:]VERSION=FILE`` adds another version of the gold (a corrected release,
+a re-annotation) to the last --data (or to dataset NAME): its page and JSON then score
+every run under each version (the API's ``"gold_alt"``).
 
 Or a manifest (``--manifest FILE``):
 
@@ -35,6 +38,8 @@ datasets by name. A system may have several runs (seeds): ``"predictions": {"fla
 ``flair#1``, ``flair#2`` (one run keeps the system's name); ``Dataset.runs`` maps each
 system to them. Generated output is given the same way under ``"generated"``, beside or
 instead of ``"predictions"``: ``"generated": {"gpt": ["gpt_s1.jsonl", "gpt_s2.jsonl"]}``.
+Other versions of the gold: ``"gold_alt": {"conllpp": "conllpp_test.txt"}`` (version
+name -> column file, read as a prediction file is).
 
 Each dataset's generated runs are grounded in its gold sentences as the one-dataset
 report grounds them (``nerlens.experiment.generated.ground_runs``, with --occurrences and
@@ -59,7 +64,7 @@ from nerlens.experiment.generated import ground_runs
 from nerlens.experiment.runs import check_run_system, run_name, with_place
 
 from .common import UsageError, check_file, describe, load_json, note, show_progress, write_outputs
-from .inputs import read_training, system_options
+from .inputs import VERSION_KIND, add_predictions, read_training, system_options
 from .options import given, inputs_of
 
 GLOB_CHARACTERS = set("*?[")
@@ -77,6 +82,7 @@ class Dataset:
     systems: list            # the corpus columns: one per run
     train: str | None
     runs: dict = field(default_factory=dict)   # system -> its columns (runs)
+    versions: dict = field(default_factory=dict)   # other gold version -> its file
 
 
 # -- the manifest ------------------------------------------------------------------------
@@ -98,8 +104,44 @@ def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> lis
         raise UsageError(f"{path}: a manifest is a JSON object: dataset name -> "
                          "{\"train\": ..., \"gold\": ..., \"predictions\": ...}")
     folder = Path(path).parent
-    return [_dataset(name, entry, folder, path, args, outside_scheme_is_error)
+    return [_with_versions(_dataset(name, entry, folder, path, args, outside_scheme_is_error),
+                           entry, folder, path, args, outside_scheme_is_error)
             for name, entry in entries.items()]
+
+
+def _with_versions(data: Dataset, entry: dict, folder: Path, path: str, args,
+                   outside_scheme_is_error: bool) -> Dataset:
+    """``data`` with the other gold versions of its entry's ``"gold_alt"`` (version name
+    -> file) as columns of its corpus."""
+    versions = entry.get("gold_alt")
+    if versions is None:
+        return data
+    where = f"{path}: dataset {data.name!r}"
+    if not isinstance(versions, dict) or not versions or \
+            not all(isinstance(file, str) for file in versions.values()):
+        raise UsageError(f"{where}: \"gold_alt\" is an object: version name -> gold file "
+                         "(e.g. {\"conllpp\": \"conllpp_test.txt\"})")
+    for version in versions:
+        if version in data.corpus.columns:
+            taken = "the gold" if version == GOLD else "a system"
+            raise UsageError(f"{where}: gold version {version!r} names {taken} already: name "
+                             "the gold version apart")
+        check_run_system(version, f"{where}, gold version")
+    files = {version: str(folder / file) for version, file in versions.items()}
+    corpus = add_versions(data.name, data.corpus, files, args, outside_scheme_is_error)
+    return Dataset(data.name, corpus, data.systems, data.train, data.runs, files)
+
+
+def add_versions(name: str, corpus: Corpus, versions: dict, args,
+                 outside_scheme_is_error: bool = True) -> Corpus:
+    """``corpus`` of dataset ``name`` with a column per other gold version (name ->
+    file), each read and checked as a --gold-alt file is (``inputs.add_predictions``):
+    an error names the dataset, the version, the file and line."""
+    for version, file in versions.items():
+        with naming(f"dataset {name!r}"):
+            corpus, _ = add_predictions(args, corpus, [file], outside_scheme_is_error,
+                                        names=[version], what="gold version")
+    return corpus
 
 
 def _dataset(name: str, entry, folder: Path, path: str, args,
@@ -107,10 +149,10 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
     where = f"{path}: dataset {name!r}"
     if not isinstance(entry, dict) or "gold" not in entry:
         raise UsageError(f"{where}: needs at least \"gold\"")
-    unknown = set(entry) - {"train", "gold", "predictions", "generated"}
+    unknown = set(entry) - {"train", "gold", "predictions", "generated", "gold_alt"}
     if unknown:
         raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
-                         "(allowed: train, gold, predictions, generated)")
+                         "(allowed: train, gold, predictions, generated, gold_alt)")
 
     def resolve(value) -> str:
         if not isinstance(value, str):
@@ -250,7 +292,10 @@ def add_experiment_arguments(parser) -> None:
 
 
 def is_experiment(args) -> bool:
-    return bool(given(args, "declared") or given(args, "manifest"))
+    """--data/--pred or --manifest (a --gold-alt alone is in ``declared`` too: a version
+    of the one-dataset report)."""
+    return any(kind != VERSION_KIND for kind, _ in given(args, "declared") or ()) or \
+        bool(given(args, "manifest"))
 
 
 def _files(entry: str, pattern: str) -> list[str]:
@@ -265,12 +310,16 @@ def _files(entry: str, pattern: str) -> list[str]:
 
 def declared_datasets(declared: list, default_train: str | None) -> dict:
     """Name -> {"gold", "train", "systems": {system: [files]}, "generated": {system:
-    [files]}, "scored": {system: [files]}} from the --data, --pred, --pred-generated and
-    --pred-scored entries in order (a --pred NAME:SYSTEM=FILE may come before --data
-    NAME); errors name the entry."""
+    [files]}, "scored": {system: [files]}, "gold_alt": {version: file}} from the --data,
+    --pred, --pred-generated, --pred-scored and --gold-alt entries in order (a --pred
+    NAME:SYSTEM=FILE may come before --data NAME); errors name the entry."""
     datasets: dict = {}
     runs, last = [], None  # (key, --pred entry, dataset, system, file pattern)
+    versions = []          # (--gold-alt entry, dataset, version, file)
     for kind, values in declared:
+        if kind == VERSION_KIND:
+            versions += [_parsed_version(*value, last) for value in values]
+            continue
         if kind in RUN_KINDS:
             runs += [(RUN_KINDS[kind], *_parsed_run(entry, last, kind)) for entry in values]
             continue
@@ -284,7 +333,8 @@ def declared_datasets(declared: list, default_train: str | None) -> dict:
         if not train:
             raise UsageError(f"--data {' '.join(values)}: no training file: give it as "
                              "the third value or with --train")
-        datasets[name] = {"gold": gold, "train": train, **{key: {} for key in FLAG_OF}}
+        datasets[name] = {"gold": gold, "train": train, **{key: {} for key in FLAG_OF},
+                          "gold_alt": {}}
         last = name
     for key, entry, name, system, pattern in runs:  # once every dataset is declared
         flag = FLAG_OF[key]
@@ -301,7 +351,45 @@ def declared_datasets(declared: list, default_train: str | None) -> dict:
     for name, entry in datasets.items():
         if not any(entry[key] for key in FLAG_OF):
             raise UsageError(f"--data {name}: no predictions: add --pred SYSTEM=FILE after it")
+    for entry, name, version, path in versions:
+        _add_version(datasets, entry, name, version, path)
     return datasets
+
+
+def _parsed_version(target: str, path: str, last: str | None) -> tuple[str, str, str, str]:
+    """``(entry, dataset, version, file)`` of a --gold-alt ``target=path`` (``last``: the
+    --data before it, the dataset of VERSION=FILE)."""
+    entry = f"{target}={path}"
+    name, colon, version = target.rpartition(":")
+    if not colon:
+        if last is None:
+            raise UsageError(f"--gold-alt {entry}: no dataset yet: put it after --data NAME "
+                             f"GOLD TRAIN, or write --gold-alt NAME:{entry}")
+        name = last
+    return entry, name, version, path
+
+
+def _add_version(datasets: dict, entry: str, name: str, version: str, path: str) -> None:
+    """Gold version ``version`` (file ``path``) of dataset ``name``, checked: a dataset
+    declared, a name neither the gold's nor a system's of that dataset, given once."""
+    flag = f"--gold-alt {entry}"
+    if name not in datasets:
+        known = next(iter(datasets), "NAME")
+        raise UsageError(f"{flag}: no dataset {name!r} (declared: {', '.join(datasets) or 'none'}"
+                         f"): write --gold-alt {known}:{version}={path}")
+    dataset = datasets[name]
+    taken = {GOLD, *(system for key in FLAG_OF for system in dataset[key])}
+    if version in taken:
+        free = next(f"{version}_{k}" for k in range(2, len(taken) + 3)
+                    if f"{version}_{k}" not in taken)
+        owner = "the gold" if version == GOLD else f"a system of dataset {name!r}"
+        raise UsageError(f"{flag}: {version!r} names {owner} already: name the gold version "
+                         f"apart, e.g. --gold-alt {name}:{free}={path}")
+    check_run_system(version, flag)
+    if version in dataset["gold_alt"]:
+        raise UsageError(f"{flag}: dataset {name!r} has a gold version {version!r} already: "
+                         "give each version once")
+    dataset["gold_alt"][version] = path
 
 
 def _parsed_run(entry: str, last: str | None, kind: str = "pred"
@@ -338,6 +426,9 @@ def experiment_inputs(args) -> tuple[dict, dict]:
                          f"its declaration: leave out {', '.join(mixed)}")
     datasets, inputs = {}, {}
     if given(args, "manifest"):
+        if any(kind == VERSION_KIND for kind, _ in args.declared):
+            raise UsageError("--gold-alt: an experiment of --manifest takes each dataset's gold "
+                             "versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
         if args.declared:
             raise UsageError("give --manifest or --data/--pred, not both")
         for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True):
@@ -347,10 +438,14 @@ def experiment_inputs(args) -> tuple[dict, dict]:
                                  "(the experiment indexes each training set)")
             with naming(f"dataset {entry.name!r}"):
                 training = read_training(args, True, train)
+            # a prebuilt corpus: "gold_alt" names the columns of its versions
+            versions = {"gold_alt": entry.versions} if entry.versions else {}
             datasets[entry.name] = {"corpus": entry.corpus, "train": training,
-                                    "systems": entry.runs}
+                                    "systems": entry.runs,
+                                    **({"gold_alt": list(entry.versions)} if versions else {})}
             inputs[entry.name] = {"gold": f"{args.manifest}: {entry.name}", "train": train,
-                                  "systems": {c: args.manifest for c in entry.systems}}
+                                  "systems": {c: args.manifest for c in entry.systems},
+                                  **versions}
         return datasets, inputs
     for name, entry in declared_datasets(args.declared, given(args, "train")).items():
         datasets[name], inputs[name] = _declared_dataset(args, name, entry)
@@ -367,11 +462,14 @@ def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
     for column, file in scored.items():
         with naming(f"dataset {name!r}, system {column!r}"):
             check_file(file)
+    corpus = add_versions(name, corpus, entry["gold_alt"], args)
     with naming(f"dataset {name!r}"):
         training = read_training(args, True, entry["train"])
-    return ({"corpus": corpus, "train": training, "systems": runs, "scored": entry["scored"]},
+    versions = {"gold_alt": entry["gold_alt"]} if entry["gold_alt"] else {}
+    return ({"corpus": corpus, "train": training, "systems": runs, "scored": entry["scored"],
+             **({"gold_alt": list(entry["gold_alt"])} if versions else {})},
             {"gold": entry["gold"], "train": entry["train"],
-             "systems": {**files, **generated, **scored}})
+             "systems": {**files, **generated, **scored}, **versions})
 
 
 def run_experiment(args) -> int:

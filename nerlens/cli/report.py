@@ -196,7 +196,6 @@ def run(args) -> int:
         if args.scored:
             raise UsageError("--scored adds a system to one dataset's report, not to an "
                              "experiment's datasets")
-        refuse_gold_versions(args, "an experiment")
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)

@@ -138,8 +138,9 @@ def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: st
     training data (anything ``report`` takes), "systems": {system: prediction or [run,
     run, ...]}}`` (``"tokens"`` with tag lists; ``"gold_tag_column"``, a column file's
     gold column, and ``"gold_alt"``, other versions of the gold, as ``report`` takes
-    them: each dataset's page then shows its runs under every version); or, instead of ``gold``, a prebuilt
-    ``"corpus"`` whose ``systems`` map to column names (one or a list of runs). Systems are
+    them: each dataset's page then shows its runs under every version); or, instead of
+    ``gold``, a prebuilt ``"corpus"`` whose ``systems`` map to column names (one or a list
+    of runs; its ``"gold_alt"`` may list the columns holding other versions). Systems are
     matched across datasets by name; ``baseline`` (default: the first system) must be in
     every dataset. ``alpha`` is the significance level of the marks. ``sources``: dataset
     -> the input files its provenance names. The other options are ``build_report``'s
@@ -237,8 +238,12 @@ def _info(options: dict, runs: dict) -> dict:
 def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
             inputs: InputOptions, baseline: str, sources, options: dict) -> Report:
     """The one-dataset report of one entry, its runs as columns; errors name the dataset."""
+    versions = entry.get("gold_alt")
+    # a prebuilt corpus holds its versions as columns: "gold_alt" names them
+    named = "corpus" in entry and isinstance(versions, (list, tuple))
     options = {**options, "baseline": runs[baseline][0], "sources": sources,
-               "gold_alt": entry.get("gold_alt")}
+               "gold_alt": None if named else versions,
+               "gold_alt_names": list(versions) if named else ()}
     if entry.get("gold_tag_column") is not None:
         inputs = inputs.replace(gold_tag_column=entry["gold_tag_column"])
     try:
