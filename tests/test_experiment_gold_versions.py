@@ -188,3 +188,17 @@ def test_gold_alt_with_a_manifest_says_where_versions_go(tmp_path, paths, capsys
                                 manifest(tmp_path, paths, {"fixed": "fixed.txt"}),
                                 "--output", paths["out"], *OPTIONS])
     assert code == 0, err
+
+
+@pytest.mark.parametrize("command", ["buckets", "hardeval"])
+def test_a_manifest_s_gold_alt_is_refused_where_it_would_be_ignored(command, tmp_path, paths,
+                                                                     capsys):
+    """buckets and hardeval score one gold per dataset: a manifest entry with gold versions
+    is one line naming the command that reads them, never read and ignored."""
+    path = manifest(tmp_path, paths, {"fixed": "fixed.txt"})
+    code, out, err = run(capsys, [command, "--manifest", path])
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert re.search(rf"dataset 'd': \"gold_alt\" \(other gold versions\) is read by "
+                     rf"nerlens report --manifest .*, not by nerlens {command}", err), err
+    code, _, err = run(capsys, [command, "--manifest", manifest(tmp_path, paths)])
+    assert code == 0, err   # left out, as the message says

@@ -86,11 +86,14 @@ class Dataset:
 
 
 # -- the manifest ------------------------------------------------------------------------
-def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> list[Dataset]:
+def read_manifest(path: str, args, outside_scheme_is_error: bool = False,
+                  versions: bool = False) -> list[Dataset]:
     """The datasets of a manifest file, in file order (errors name the file and entry,
     and a file's errors the dataset and system). Its files are read and checked as GOLD
     and PRED are, with the reading flags of ``args`` (--comment-prefix, --encoding,
-    --allow-token-mismatch, ...); ``outside_scheme_is_error`` as the report reads them."""
+    --allow-token-mismatch, ...); ``outside_scheme_is_error`` as the report reads them.
+    ``versions``: the command scores gold versions (``"gold_alt"``); else an entry
+    holding them is refused, never read and then ignored."""
     try:
         text = Path(check_file(path)).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
@@ -104,6 +107,11 @@ def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> lis
         raise UsageError(f"{path}: a manifest is a JSON object: dataset name -> "
                          "{\"train\": ..., \"gold\": ..., \"predictions\": ...}")
     folder = Path(path).parent
+    for name, entry in entries.items():
+        if not versions and isinstance(entry, dict) and "gold_alt" in entry:
+            raise UsageError(f"{path}: dataset {name!r}: \"gold_alt\" (other gold versions) "
+                             f"is read by nerlens report --manifest {path}, not by "
+                             f"nerlens {args.command}: leave it out here")
     return [_with_versions(_dataset(name, entry, folder, path, args, outside_scheme_is_error),
                            entry, folder, path, args, outside_scheme_is_error)
             for name, entry in entries.items()]
@@ -431,7 +439,8 @@ def experiment_inputs(args) -> tuple[dict, dict]:
                              "versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
         if args.declared:
             raise UsageError("give --manifest or --data/--pred, not both")
-        for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True):
+        for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True,
+                                   versions=True):
             train = entry.train or given(args, "train")
             if not train:
                 raise UsageError(f"{args.manifest}: dataset {entry.name!r} has no \"train\" "
