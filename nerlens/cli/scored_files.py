@@ -103,8 +103,8 @@ def _gold_reading(args) -> dict:
 def scores_at_threshold(args, demo: tuple | None = None) -> dict:
     """``nerlens score --threshold T``: name -> the result dict of ``nerspan.score`` of
     each PRED span file and --generated file at the threshold, as the API gives it for the
-    same files (``inputs={"threshold": T}``; ``--beta``'s F-beta added), the threshold
-    named in its options; ``demo``: the demo's GOLD and scored PRED instead of the
+    same files (``inputs={"threshold": T}``, which names the threshold in its options;
+    ``--beta``'s F-beta added); ``demo``: the demo's GOLD and scored PRED instead of the
     files."""
     refused = [flag for flag, is_given in (("--error-counts", args.error_counts),
                                            ("--confusion", args.confusion),
@@ -124,12 +124,8 @@ def scores_at_threshold(args, demo: tuple | None = None) -> dict:
                          "0.5)")
     files = (scored_span_files(args, gold, preds) if preds else []) + \
         (scored_generated_files(args, gold, generated) if generated else [])
-    results = {}
-    for scored in files:
-        result = scored.call(nerspan.score, args).to_dict(beta=args.beta)
-        result["options"]["threshold"] = args.threshold
-        results[scored.name] = result
-    return results
+    return {scored.name: scored.call(nerspan.score, args).to_dict(beta=args.beta)
+            for scored in files}
 
 
 def confidence(text: str) -> float:
