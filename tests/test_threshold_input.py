@@ -129,3 +129,15 @@ def test_a_bad_threshold_or_a_missing_score_is_named():
     # without a threshold a score is ignored where a span form allows it
     assert nerspan.score(GOLD, [[{"start": 0, "end": 2, "label": "PER", "score": 0.1}], [], []],
                          tokens=TOKENS).micro()[0] == 1.0
+
+
+def test_spans_snapped_to_words_are_counted_at_a_threshold_as_in_the_sweep():
+    # GLiNER's character offsets, one span inside a word: widened (snap), counted
+    gliner = [[{"start": 0, "end": 2, "label": "PER", "score": 0.9},
+               {"start": 11, "end": 16, "label": "LOC", "score": 0.8}], [], []]
+    texts = [" ".join(words) for words in TOKENS]
+    inputs = {"texts": texts, "offsets": "chars", "snap": True}
+    at = nerspan.score(GOLD, gliner, inputs={**inputs, "threshold": 0.5}).to_dict()
+    swept = nerspan.sweep(GOLD, gliner, inputs=inputs).to_dict()
+    assert at["repairs"]["pred"]["snapped"] == swept["repairs"]["pred"]["snapped"] == 1
+    assert at["repairs"] == swept["repairs"]
