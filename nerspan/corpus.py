@@ -325,7 +325,8 @@ class Corpus:
             columns[PRED] = self._ids(pred_column)
         names = {gold_column: GOLD, pred_column: PRED}
         source = self.source
-        for kind in ("snapped", "generated", "mentions"):  # what input repaired follows its column
+        # what input repaired follows its column
+        for kind in ("snapped", "duplicates", "generated", "mentions"):
             mine = getattr(source, kind)
             if mine:
                 source = replace(source, **{kind: {names[c]: v for c, v in mine.items()
