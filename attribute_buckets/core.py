@@ -19,6 +19,7 @@ from nerspan.records import Record, comma_list, option, optional, switch
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores, match
 from nerspan.spans import LabelTable, repairs_dict
+from nerspan.threshold_form import stating_threshold
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
                                percentile_interval, resample)
 from nerspan.errors import counted
@@ -327,7 +328,8 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     context, corpus, gold, pred, index = read_inputs(
         references, predictions, chosen, train=train, scheme=scheme, mode=mode,
         inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list))
-    return _scored(context, corpus, gold, pred, index, chosen, options)
+    return stating_threshold(_scored(context, corpus, gold, pred, index, chosen, options),
+                             predictions, inputs)
 
 
 def read_inputs(references, predictions, chosen: dict, *, train, scheme, mode,

@@ -33,6 +33,7 @@ from typing import Sequence
 
 from nerspan import InputOptions
 from nerspan.migration import migrated, moved_names
+from nerspan.threshold_form import stating_threshold
 
 from .core import (HEADLINE_WEIGHTS, MOVED, FairevalOptions, headline_weights_error,
                    read_sides, scored)
@@ -99,7 +100,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     result = scored(prepared, options, scheme, mode)
     if result.weight_table is not None:   # its sums over these counts, never inf or NaN
         check_sums(result.weight_table, result.kind_counts)
-    return result
+    return stating_threshold(result, predictions, inputs)
 
 
 __all__ = ["score", "FAMILY", "FairevalOptions", "FairEvalResult", "HEADLINE_WEIGHTS",

@@ -16,6 +16,7 @@ from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
+from nerspan.threshold_form import stating_threshold
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences, first_outside
 from nerspan.errors import counted, shown
@@ -213,9 +214,10 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
         return score_layers(context, corpus, pred_column, train, subsets, options)
     codes, strict_diff_used = leaf_codes(context, corpus, train, subsets,
                                          options.strict_diff)
-    return score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
-                       options.error_labels, options.return_hard_tokens, strict_diff_used,
-                       context)
+    return stating_threshold(
+        score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
+                    options.error_labels, options.return_hard_tokens, strict_diff_used,
+                    context), predictions, inputs)
 
 
 @dataclass(frozen=True)

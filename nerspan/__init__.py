@@ -32,7 +32,7 @@ from .evaluation import Evaluation
 from .evaluation import resolve as _resolve   # nerspan.resolve went (0.2): _MOVED
 from .generative import score_strings  # registers generated predictions as an input form
 from .dial import sweep
-from . import threshold_form  # noqa: F401  registers scored predictions at a threshold
+from .threshold_form import stating_threshold  # registers scored predictions at a threshold
 from .partials import EntityPartial, partial  # statistics that merge (METHODS §7)
 from .layers import is_layered, score_layered
 
@@ -92,8 +92,9 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
                                                   mode=mode, inputs=inputs, words=False,
                                                   tables=True)
     table = LabelTable.build(corpus.labels, get_scheme(evaluation.scheme))
-    return entity_scores(evaluation.gold_spans(table),
-                         evaluation.pred_spans(corpus, pred_column, table), zero_division)
+    return stating_threshold(entity_scores(evaluation.gold_spans(table),
+                                           evaluation.pred_spans(corpus, pred_column, table),
+                                           zero_division), predictions, inputs)
 
 
 def _layered_gold(references, inputs: InputOptions) -> bool:

@@ -41,6 +41,9 @@ class Source:
     repaired_lines: tuple = ()  # lines whose missing tag was filled in by the reader
     # column -> sentence of every span that span input widened to token boundaries
     snapped: Mapping = field(default_factory=dict)
+    # column -> sentence of every identical mention (type and span) that span input gave
+    # again and reading dropped (scored mentions kept at a threshold: the lower scores)
+    duplicates: Mapping = field(default_factory=dict)
     # column -> sentence of every mention that type processing retyped / dropped
     # (``nerspan.type_processing``); a column named here is processed already
     types_mapped: Mapping = field(default_factory=dict)
@@ -78,7 +81,7 @@ class Source:
 # those counted in ``repairs`` under their own name (``nerspan.spans.Repairs``), and the
 # repairs of tags that type processing wrote anew (added to invalid_transitions,
 # outside_scheme and, in strict mode, discarded_chunks and lenient_chunks).
-CHANGE_KINDS = ("snapped", "types_mapped", "types_removed")
+CHANGE_KINDS = ("snapped", "types_mapped", "types_removed", "duplicates")
 PER_COLUMN = CHANGE_KINDS + ("retyped_transitions", "retyped_outside",
                              "retyped_discarded")
 
@@ -322,7 +325,8 @@ class Corpus:
             columns[PRED] = self._ids(pred_column)
         names = {gold_column: GOLD, pred_column: PRED}
         source = self.source
-        for kind in ("snapped", "generated", "mentions"):  # what input repaired follows its column
+        # what input repaired follows its column
+        for kind in ("snapped", "duplicates", "generated", "mentions"):
             mine = getattr(source, kind)
             if mine:
                 source = replace(source, **{kind: {names[c]: v for c, v in mine.items()

@@ -20,7 +20,8 @@ The forms users have, each read into one ``ScoredMentions`` table:
   the probability of the predicted tag (``aggregate="mean"``: their mean).
 
 Two identical mentions (sentence, start, end, type) keep the higher confidence; the others
-are counted (``duplicates``). A confidence is a number in [0, 1]: anything else is an error
+are counted (``duplicates``, and in ``repairs``: the sweep's, and the result's at a
+threshold). A confidence is a number in [0, 1]: anything else is an error
 naming the sentence, the span and the value.
 
 >>> m = scored_spans([[(0, 2, "PER", 0.9), (0, 2, "PER", 0.4)], [(1, 2, "LOC", 0.7)]])
@@ -60,8 +61,11 @@ class ScoredMentions:
     ``type`` indexes ``types``; ``confidence`` is in [0, 1]; ``n_sentences`` is how many
     sentences the input held (mentions or not). ``duplicates`` counts the identical
     mentions dropped (each kept one holds the highest confidence of its copies);
-    ``repairs`` what reading the spans repaired (``snapped``, ``invalid_transitions``;
-    of generated output, ``generated``: what reading and grounding did);
+    ``repairs`` what reading the spans repaired (``snapped``, ``invalid_transitions``,
+    ``duplicates``; of generated output, ``generated``: what reading and grounding did),
+    and ``changed`` the sentence of each change of the kinds of
+    ``nerspan.corpus.CHANGE_KINDS`` among them (``snapped``, ``duplicates``), which the
+    column of the mentions kept at a threshold carries (``Source``);
     ``options`` how the confidences were made (``aggregate``). ``unplaced``: the
     confidences of the predicted entities that have no span (generated entities found
     nowhere in their sentence: ``repairs.generated.ungrounded``, in its order), each a
@@ -79,6 +83,7 @@ class ScoredMentions:
     repairs: Repairs = field(default_factory=Repairs)
     options: dict = field(default_factory=dict)
     unplaced: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    changed: Mapping = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.start)
@@ -86,10 +91,11 @@ class ScoredMentions:
     @classmethod
     def build(cls, sentence, start, end, type_ids, types: tuple, confidence,
               n_sentences: int, *, repairs: Repairs | None = None,
-              options: dict | None = None, unplaced=()) -> "ScoredMentions":
+              options: dict | None = None, unplaced=(), changed: Mapping | None = None
+              ) -> "ScoredMentions":
         """The table of parallel arrays (any order), identical mentions merged into the
-        one with the highest confidence and counted (``unplaced``: the class
-        docstring)."""
+        one with the highest confidence and counted, in ``repairs`` too (``unplaced``,
+        ``changed``: the class docstring)."""
         columns = [np.asarray(x, dtype=np.int64) for x in (sentence, start, end, type_ids)]
         confidence = np.asarray(confidence, dtype=np.float64)
         order = _position_order(*columns, n_sentences, len(types))
@@ -98,13 +104,20 @@ class ScoredMentions:
         first = np.ones(len(order), dtype=bool)
         first[1:] = np.logical_or.reduce([x[1:] != x[:-1] for x in columns])
         starts = np.flatnonzero(first)
+        dropped = columns[0][~first]  # the sentence of each identical mention dropped
         if len(starts) < len(order):
             confidence = np.maximum.reduceat(confidence, starts)
             columns = [x[starts] for x in columns]
         sentence, start, end, type_ids = columns
+        repairs = repairs or Repairs()
+        if len(dropped):
+            repairs = dataclasses.replace(
+                repairs, duplicates=repairs.duplicates + len(dropped),
+                sentences=tuple(sorted({*repairs.sentences, *dropped.tolist()}))[:20])
+        changed = {**(changed or {}), "duplicates": dropped}
         return cls(sentence, start, end, type_ids.astype(np.int32), confidence, tuple(types),
-                   int(n_sentences), len(order) - len(starts), repairs or Repairs(),
-                   dict(options or {}), np.asarray(unplaced, dtype=np.float64))
+                   int(n_sentences), len(dropped), repairs, dict(options or {}),
+                   np.asarray(unplaced, dtype=np.float64), changed)
 
     def processed(self, processing) -> "ScoredMentions":
         """The mentions a ``nerspan.type_processing.TypeProcessing`` keeps (None: all),
@@ -250,7 +263,8 @@ def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=No
     return ScoredMentions.build(rows.sentence, rows.start, rows.end,
                                 [index[label] for label in rows.labels], types, confidence,
                                 len(sentences), repairs=repairs,
-                                options={"aggregate": aggregate} if subtokens else {})
+                                options={"aggregate": aggregate} if subtokens else {},
+                                changed={"snapped": rows.snapped})
 
 
 def _split_scores(sentences: list, name: str) -> tuple[list, np.ndarray, dict]:

@@ -311,10 +311,9 @@ class Sweep(Result):
 
     @property
     def repairs(self) -> dict:
-        """``{"gold": ..., "pred": ...}`` as every result's, with ``duplicates``."""
-        repairs = self.everything.repairs
-        return {"gold": {**repairs["gold"], "duplicates": 0},
-                "pred": {**repairs["pred"], "duplicates": self.duplicates}}
+        """``{"gold": ..., "pred": ...}`` as every result's (the predictions' with their
+        ``duplicates``, as at any threshold: ``ScoredMentions.repairs``)."""
+        return self.everything.repairs
 
     def headline(self) -> dict:
         """The scalars of ``to_dict``: the scores of every predicted mention

@@ -23,12 +23,29 @@ from .generative.form import is_generated, words_of
 from .generative.scored_output import scored_generated
 from .reading.forms import InputForm, Reading, read_input, register_form
 from .reading.span_lists import check_span_scheme, spans_on
+from .records import InputOptions
 from .scored import ScoredMentions, scored_spans
 
 
 def _recognise(references, predictions, inputs, words) -> bool:
-    return predictions is not None and inputs.threshold is not None \
-        and not isinstance(predictions, str)
+    return kept_at(predictions, inputs) is not None
+
+
+def kept_at(predictions, inputs) -> float | None:
+    """The threshold ``predictions`` are kept at (the input option ``threshold``, when
+    they are predictions to read, not a system's name), or None."""
+    threshold = InputOptions.of(inputs).threshold
+    return None if predictions is None or isinstance(predictions, str) else threshold
+
+
+def stating_threshold(result, predictions, inputs):
+    """``result`` (any family's: a dataclass with ``options``) whose ``options`` name
+    the ``threshold`` its predictions were kept at, when they were: every family's
+    ``score`` returns its result through this."""
+    threshold = kept_at(predictions, inputs)
+    if threshold is None:
+        return result
+    return dataclasses.replace(result, options={**result.options, "threshold": threshold})
 
 
 def read_kept(references, predictions, inputs, scheme, words) -> Reading:
@@ -40,11 +57,19 @@ def read_kept(references, predictions, inputs, scheme, words) -> Reading:
     gold = reading.corpus.paired(reading.gold_column, None)
     kept = scored_of(predictions, gold, inputs).kept_at(inputs.threshold)
     corpus = gold.with_columns(spans_on(gold.lengths, kept.to_spans()), {GOLD: PRED})
+    return Reading(KEPT, corpus.with_source(_with_repairs(corpus.source, kept)),
+                   context=reading.context)
+
+
+def _with_repairs(source, kept: ScoredMentions):
+    """``source`` whose column ``pred`` carries what reading the scored predictions
+    repaired (snapped spans, identical mentions dropped: counted over all that were read,
+    as the sweep counts them; what grounding did), for its repairs."""
+    changed = {kind: {**getattr(source, kind), PRED: tuple(sentences.tolist())}
+               for kind, sentences in kept.changed.items() if len(sentences)}
     if kept.repairs.generated is not None:
-        source = corpus.source
-        corpus = corpus.with_source(dataclasses.replace(
-            source, generated={**source.generated, PRED: kept.repairs.generated}))
-    return Reading(KEPT, corpus, context=reading.context)
+        changed["generated"] = {**source.generated, PRED: kept.repairs.generated}
+    return dataclasses.replace(source, **changed)
 
 
 def scored_of(predictions, gold, inputs) -> ScoredMentions:
@@ -68,4 +93,4 @@ KEPT = InputForm(
 register_form(KEPT, before="generated")
 
 
-__all__ = ["KEPT", "read_kept", "scored_of"]
+__all__ = ["KEPT", "read_kept", "scored_of", "kept_at", "stating_threshold"]

@@ -68,7 +68,7 @@ def api_score(predictions, threshold: float, **inputs) -> dict:
     corpus = Corpus.from_tags(GOLD_TAGS, tokens=WORDS)
     result = nerspan.score(corpus, predictions,
                            inputs={"threshold": threshold, **inputs}).to_dict()
-    result["options"]["threshold"] = threshold   # the CLI names the threshold it applied
+    assert result["options"]["threshold"] == threshold   # the API names it, as the CLI
     return plain(result)
 
 

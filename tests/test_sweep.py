@@ -102,7 +102,16 @@ def test_at_a_threshold_is_the_whole_result_of_nerspan_score(case, zero_division
     sweep = sweep_of(gold, predictions, zero_division)
     for t in {threshold, 0.0, 1.0, *sweep.curve.threshold.tolist()}:
         expected = nerspan.score(gold, kept_at(predictions, t), zero_division=zero_division)
-        assert sweep.at(t).to_dict() == expected.to_dict()
+        at = sweep.at(t)
+        assert at.micro() == expected.micro()
+        # the same result as nerspan.score's at the threshold (identical mentions dropped
+        # counted in its repairs), which names the threshold in its options
+        direct = nerspan.score(gold, predictions, zero_division=zero_division,
+                               inputs={"threshold": t}).to_dict()
+        assert direct["options"].pop("threshold") == t
+        assert at.to_dict() == direct
+        direct["repairs"]["pred"].update(duplicates=0, sentences=[])
+        assert direct == expected.to_dict()
 
 
 @settings(max_examples=150, deadline=None)
@@ -190,6 +199,26 @@ def test_duplicates_keep_the_higher_score_and_are_counted():
     assert result["repairs"]["gold"]["duplicates"] == 0
 
 
+@settings(max_examples=80, deadline=None)
+@given(scored_cases(), SCORES)
+def test_duplicates_are_counted_alike_in_the_sweep_at_its_points_and_at_a_threshold(
+        case, threshold):
+    # issue 40: two identical mentions keep the higher score, the others counted in the
+    # repairs of every result made of them, whatever the threshold keeps
+    gold, predictions = case
+    dropped = sum(len(sentence) for sentence in predictions) - \
+        sum(len(sentence) for sentence in deduplicated(predictions))
+    sentences = sorted(i for i, sentence in enumerate(predictions)
+                       if len(sentence) > len(deduplicated([sentence])[0]))
+    sweep = nerspan.sweep(gold, predictions)
+    at = nerspan.score(gold, predictions, inputs={"threshold": threshold})
+    for result in (sweep.to_dict(), sweep.at(threshold).to_dict(), at.to_dict()):
+        assert result["repairs"]["pred"]["duplicates"] == dropped
+        assert result["repairs"]["pred"]["sentences"] == sentences[:20]
+    # the higher score is the one kept: the kept mentions scored as plain spans
+    assert at.micro() == nerspan.score(gold, kept_at(predictions, threshold)).micro()
+
+
 def test_overlapping_predictions_are_scored_as_mentions():
     # nested and overlapping predicted mentions (GLiNER with flat_ner=False): each
     # counts; the one identical to the gold mention is correct
@@ -271,7 +300,10 @@ def test_thresholds_chosen_on_dev_score_test_as_nerspan_score(dev_case, test_cas
     else:
         kept = kept_at(predictions, chosen)
         assert point.threshold == dev.best_threshold
-    assert point.scores.to_dict() == nerspan.score(gold, kept).to_dict()
+    scores = point.scores.to_dict()
+    assert scores["repairs"]["pred"] == test.to_dict()["repairs"]["pred"]   # duplicates
+    scores["repairs"]["pred"].update(duplicates=0, sentences=[])
+    assert scores == nerspan.score(gold, kept).to_dict()
     assert point.chosen_on_scored is dev.same_data(test)
     if not point.chosen_on_scored:
         assert point.f1_chosen_elsewhere == point.scores.micro()[2]

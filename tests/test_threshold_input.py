@@ -47,7 +47,28 @@ def kept(scored, threshold: float) -> list:
 def test_a_family_scores_at_a_threshold_as_it_scores_the_kept_mentions(family, threshold):
     score = FAMILIES[family]
     at = score(GOLD, SCORED, inputs={"threshold": threshold}).to_dict()
+    assert at["options"].pop("threshold") == threshold   # the result says it
     assert at == score(GOLD, kept(SCORED, threshold)).to_dict()
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_identical_mentions_keep_the_higher_score_counted_in_every_familys_repairs(family):
+    # issue 40: copies of mentions with other scores; each mention keeps the higher (a
+    # kept one's copy at 0.1 drops nothing, a dropped one's copy at 0.8 keeps it), and
+    # the copies are counted, as the sweep counts them
+    copies = [[*sentence, (*sentence[0][:3], 0.1)] for sentence in SCORED]
+    copies[0].append((5, 6, "LOC", 0.8))
+    higher = [[(a, b, label, 0.8 if (a, label) == (5, "LOC") else s)
+               for a, b, label, s in sentence] for sentence in SCORED]
+    score = FAMILIES[family]
+    at = score(GOLD, copies, inputs={"threshold": 0.5}).to_dict()
+    plain = score(GOLD, kept(higher, 0.5)).to_dict()
+    assert (at["repairs"]["pred"].pop("duplicates"), at["repairs"]["pred"].pop("sentences"),
+            at["options"].pop("threshold")) == (4, [0, 1, 2], 0.5)
+    assert (plain["repairs"]["pred"].pop("duplicates"),
+            plain["repairs"]["pred"].pop("sentences")) == (0, [])
+    assert at == plain
+    assert nerspan.sweep(GOLD, copies, tokens=TOKENS).repairs["pred"]["duplicates"] == 4
 
 
 @pytest.mark.parametrize("family", ["tough_mentions", "faireval", "nerspan"])
@@ -62,6 +83,7 @@ def test_generated_output_and_scored_mentions_at_a_threshold(family):
                 for sentence in generated]
     at = score(GOLD, generated, inputs={"threshold": 0.5}).to_dict()
     filtered = score(GOLD, unscored).to_dict()
+    assert at["options"].pop("threshold") == 0.5
     # the record of reading and grounding counts the whole output read; what is kept of
     # it, the spans and the entities found nowhere, is the filtered output's
     record, their_record = (d["repairs"]["pred"].pop("generative") for d in (at, filtered))
@@ -69,14 +91,20 @@ def test_generated_output_and_scored_mentions_at_a_threshold(family):
     assert record["listed"]["ungrounded"] == their_record["listed"]["ungrounded"] == \
         [{"sentence": 0, "text": "Atlantis", "type": "LOC"}]
     mentions = scored_spans(SCORED)
-    assert score(GOLD, mentions, inputs={"threshold": 0.5}).to_dict() == \
-        score(GOLD, kept(SCORED, 0.5)).to_dict()
+    at = score(GOLD, mentions, inputs={"threshold": 0.5}).to_dict()
+    assert at["options"].pop("threshold") == 0.5
+    assert at == score(GOLD, kept(SCORED, 0.5)).to_dict()
 
 
 def test_an_evaluation_scores_scored_systems_at_a_threshold():
     evaluation = Evaluation.build(Corpus.from_tags(GOLD, tokens=TOKENS), train=TRAIN)
     at = tough_mentions.score(evaluation, SCORED, inputs={"threshold": 0.5}).to_dict()
+    assert at["options"].pop("threshold") == 0.5
     assert at == tough_mentions.score(evaluation, kept(SCORED, 0.5)).to_dict()
+    # a system's name is no scored prediction: nothing is kept at the threshold
+    evaluation = Evaluation.build(Corpus.from_tags(GOLD, tokens=TOKENS), GOLD, train=TRAIN)
+    assert "threshold" not in tough_mentions.score(
+        evaluation, "pred", inputs={"threshold": 0.5}).to_dict()["options"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -101,3 +129,15 @@ def test_a_bad_threshold_or_a_missing_score_is_named():
     # without a threshold a score is ignored where a span form allows it
     assert nerspan.score(GOLD, [[{"start": 0, "end": 2, "label": "PER", "score": 0.1}], [], []],
                          tokens=TOKENS).micro()[0] == 1.0
+
+
+def test_spans_snapped_to_words_are_counted_at_a_threshold_as_in_the_sweep():
+    # GLiNER's character offsets, one span inside a word: widened (snap), counted
+    gliner = [[{"start": 0, "end": 2, "label": "PER", "score": 0.9},
+               {"start": 11, "end": 16, "label": "LOC", "score": 0.8}], [], []]
+    texts = [" ".join(words) for words in TOKENS]
+    inputs = {"texts": texts, "offsets": "chars", "snap": True}
+    at = nerspan.score(GOLD, gliner, inputs={**inputs, "threshold": 0.5}).to_dict()
+    swept = nerspan.sweep(GOLD, gliner, inputs=inputs).to_dict()
+    assert at["repairs"]["pred"]["snapped"] == swept["repairs"]["pred"]["snapped"] == 1
+    assert at["repairs"] == swept["repairs"]

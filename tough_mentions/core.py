@@ -15,6 +15,7 @@ from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores, match
 from nerspan.spans import LabelTable, repairs_dict
 from nerspan.train_index import mention_texts
+from nerspan.threshold_form import stating_threshold
 from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.bootstrap import (Statistic, prf_f1_statistic, ratio_or_zero_statistic,
                                ratio_statistic)
@@ -259,7 +260,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
               "train": context.train.layers}
     if max(layers.values()) > 1:   # said where there are layers; flat results unchanged
         result.options["layers"] = layers
-    return result
+    return stating_threshold(result, predictions, inputs)
 
 
 def scoring_inputs(references, predictions, *, train, scheme, mode,

@@ -9,7 +9,7 @@ calls these.
 """
 from __future__ import annotations
 
-from nerspan import Evaluation
+from nerspan import Evaluation, InputOptions
 from nerspan.blocks import Heading, Table
 from nerspan.family import Family, ReportView
 from nerspan.fbeta import fbeta_key
@@ -19,6 +19,7 @@ from nerlens.report import blocks
 
 from .common import UsageError, confusion_text, print_json, with_confusion
 from .flags import Shared, add_flags, record_of
+from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
                      load_systems_with_tokens, load_training)
 from .options import given
@@ -39,8 +40,16 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     shared = ("beta",) if family.same_as_entity else ()
     add_flags(parser, Shared, shared + ("confusion",) + tuple(
         n for n in family.settings if n in Shared.names()))
+    add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
+              parse={"threshold": confidence})
     parser.set_defaults(family=name)
     return family
+
+
+# what --threshold reads in a family command
+THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\", "
+                   "one line per sentence of GOLD (a column file or a saved split); "
+                   "--jsonl and --generated are refused with it.")
 
 
 def settings_of(args, family: Family) -> dict:
@@ -73,9 +82,14 @@ def score_systems(args, family: Family, corpus, systems, train=None, options=Non
     evaluation = Evaluation(corpus, args.scheme, args.mode, train)
     options = record_of(args, family.options) if options is None else options
     beta = given(args, "beta", 1.0)
-    return evaluation, {name: with_confusion(
+    threshold = given(args, "threshold")
+    results = {name: with_confusion(
         family.score(evaluation, name, options=options, **keywords).to_dict(beta=beta),
         evaluation, name, args.confusion) for name in systems}
+    for result in results.values() if threshold is not None else ():
+        # the systems were kept at it as they were read: named as the API names it
+        result["options"]["threshold"] = threshold
+    return evaluation, results
 
 
 def section_text(family: Family, results: dict, analyses: dict | None = None) -> str:

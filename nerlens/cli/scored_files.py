@@ -17,8 +17,9 @@ import nerspan
 from nerspan import read_span_jsonl
 from nerspan.errors import counted
 from nerspan.options import check_confidence
-from nerspan.reading.systems import (answers_located, named_files, read_answers, read_gold,
-                                     span_errors_located, span_files)
+from nerspan.reading.systems import (answers_located, is_json_lines, named_files,
+                                     read_answers, read_gold, span_errors_located,
+                                     span_files)
 
 from .common import UsageError, check_file, prediction_paths
 from .inputs import system_options
@@ -62,7 +63,7 @@ def scored_span_files(args, gold_path: str, pred_paths: list) -> list[ScoredFile
     references = read_gold(check_file(gold_path), **_gold_reading(args))
     files = []
     for name, path in named_files([check_file(path) for path in pred_paths]).items():
-        if not _is_json_lines(path, args.encoding):
+        if not is_json_lines(path, args.encoding):
             raise UsageError(f"{path}: not a JSON Lines span file whose spans carry a "
                              "\"score\"; a tag file carries no confidence: score its tags "
                              f"(nerlens score {gold_path} {path})")
@@ -103,8 +104,8 @@ def _gold_reading(args) -> dict:
 def scores_at_threshold(args, demo: tuple | None = None) -> dict:
     """``nerlens score --threshold T``: name -> the result dict of ``nerspan.score`` of
     each PRED span file and --generated file at the threshold, as the API gives it for the
-    same files (``inputs={"threshold": T}``; ``--beta``'s F-beta added), the threshold
-    named in its options; ``demo``: the demo's GOLD and scored PRED instead of the
+    same files (``inputs={"threshold": T}``, which names the threshold in its options;
+    ``--beta``'s F-beta added); ``demo``: the demo's GOLD and scored PRED instead of the
     files."""
     refused = [flag for flag, is_given in (("--error-counts", args.error_counts),
                                            ("--confusion", args.confusion),
@@ -124,12 +125,8 @@ def scores_at_threshold(args, demo: tuple | None = None) -> dict:
                          "0.5)")
     files = (scored_span_files(args, gold, preds) if preds else []) + \
         (scored_generated_files(args, gold, generated) if generated else [])
-    results = {}
-    for scored in files:
-        result = scored.call(nerspan.score, args).to_dict(beta=args.beta)
-        result["options"]["threshold"] = args.threshold
-        results[scored.name] = result
-    return results
+    return {scored.name: scored.call(nerspan.score, args).to_dict(beta=args.beta)
+            for scored in files}
 
 
 def confidence(text: str) -> float:
@@ -141,12 +138,3 @@ def confidence(text: str) -> float:
     if value is None or not 0 <= value <= 1:
         raise ValueError(f"expected a confidence, a number in [0, 1], not {text!r}")
     return check_confidence(value, "--threshold")
-
-
-
-def _is_json_lines(path: str, encoding: str) -> bool:
-    """Whether the first line that is not blank opens a JSON object (a column file's
-    does not); its errors are left to the JSON Lines reader, which names the line."""
-    with open(path, encoding=encoding, errors="replace") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    return first.lstrip("\ufeff \t").startswith("{") or not first

@@ -99,6 +99,11 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
                              "the predictions apart (PRED files, systems=), not "
                              + ("JSON Lines span files" if inputs.files.jsonl else
                                 "in GOLD's last column"))
+    if inputs.threshold is not None and (inputs.files.jsonl or none or generated):
+        raise InputTypeError("threshold keeps the scored spans of prediction files (JSON "
+                             "Lines span files whose spans carry a \"score\") against a "
+                             "gold column file or split: give them as systems, without "
+                             "jsonl or generated files")
     if inputs.files.jsonl:
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inputs=inputs)
@@ -298,7 +303,9 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
     names = []
     for name, prediction in _named_systems(systems).items():
         check_system_name(name, "systems", corpus.columns)
-        if isinstance(prediction, PathLike):
+        if isinstance(prediction, PathLike) and inputs.threshold is not None:
+            corpus = corpus.with_columns(kept_file(prediction, corpus, inputs), {PRED: name})
+        elif isinstance(prediction, PathLike):
             other = read_columns(prediction, {PRED: files.pred_tag_column},
                                  comment_prefix=files.comment_prefix, encoding=files.encoding,
                                  missing_tag=files.missing_tag, reference=corpus)
@@ -313,9 +320,41 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
             if check:
                 check_tags(other, PRED, what=f"{what or 'system'} {name!r}", **checking)
             corpus = corpus.with_columns(other, {PRED: name})
-        del other  # before the next file is read: its tokens and tags are in corpus now
+        other = None  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)
     return corpus, names
+
+
+def kept_file(path, gold: Corpus, inputs: InputOptions) -> Corpus:
+    """A prediction file read with the input option ``threshold``: a JSON Lines span file
+    (one line per sentence of ``gold``) whose spans carry a ``score``, the mentions of
+    score >= threshold kept (``nerspan.threshold_form``, as the API keeps scored span
+    lists), as a one-column corpus (``PRED``) of ``gold``'s sentences; an error names
+    the file and line."""
+    if not is_json_lines(path, inputs.files.encoding):  # a tag file carries no score
+        raise FormatError(f"{os.fspath(path)}: not a JSON Lines span file whose spans "
+                          "carry a \"score\" (what the input option threshold reads): "
+                          "score a tag file without it")
+    read = read_span_jsonl(path, inputs.files.encoding)
+    if len(read["spans"]) != gold.n_sentences:
+        raise SentenceCountError(
+            f"{os.fspath(path)}: {counted(len(read['spans']), 'line')} of spans, but gold "
+            f"holds {counted(gold.n_sentences, 'sentence')}: with the input option "
+            "threshold a prediction file is a JSON Lines span file whose spans carry a "
+            "\"score\", one line per sentence")
+    kept = InputOptions.of({name: inputs.value(name) for name in
+                            ("threshold", "inclusive_end", "snap", "offsets")})
+    with span_errors_located(gold.source.path, {"lines": None}, path, read):
+        return read_input(gold.select([GOLD]), read["spans"], inputs=kept
+                          ).corpus.select([PRED])
+
+
+def is_json_lines(path, encoding: str = "utf-8") -> bool:
+    """Whether the first line that is not blank opens a JSON object (a column file's
+    does not); its errors are left to the JSON Lines reader, which names the line."""
+    with open(path, encoding=encoding, errors="replace") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    return first.lstrip("\ufeff \t").startswith("{") or not first
 
 
 def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=None
@@ -587,7 +626,8 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
 
 
 __all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_answers",
-           "answers_located", "read_span_systems", "span_files",
+           "answers_located", "read_span_systems", "span_files", "kept_file",
+           "is_json_lines",
            "span_errors_located", "load_saved_split", "read_training", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]
