@@ -501,7 +501,7 @@ MANIFEST_CASES = {
                                  r"least \"gold\"$"),
     "unknown_key.json": (json.dumps({"d1": {**_entry()["d1"], "golds": "g.txt"}}),
                          r"dataset 'd1': unknown key\(s\) golds \(allowed: train, gold, "
-                         r"predictions, generated\)$"),
+                         r"predictions, generated, gold_alt\)$"),
     "run_not_a_file_name.json": (json.dumps(_entry(predictions={"tagger": ["run1.txt", 5]})),
                                  r"dataset 'd1': file names must be strings, not 5$"),
     "no_runs.json": (json.dumps(_entry(predictions={"tagger": []})),
