@@ -903,19 +903,19 @@ HINT_CASES = {
         "faireval {gold} --generated {llm} --schemas semeval --matching optimal",
         r"--matching optimal is --pairing optimal since nerlens 0\.2$",
         "faireval {gold} --generated {llm} --schemas semeval --pairing optimal",
-        r"SemEval-2013 strict"),
+        r"SemEval-2013 schemas"),
     "overlaps_keep_on_hardeval": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "hardeval {gold} --generated {llm} --train {train} --overlaps keep",
         r"--overlaps keep does not apply to nerlens hardeval: .*only faireval scores.*: "
         r"nerlens faireval \S*gold.txt --generated \S*llm.jsonl --overlaps keep$",
-        "faireval {gold} --generated {llm} --overlaps keep", r"### Traditional evaluation"),
+        "faireval {gold} --generated {llm} --overlaps keep", r"FairEval scores"),
     "overlaps_keep_without_generated": (   # FILE.jsonl: the user's, here llm.jsonl
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "faireval {gold} {pred} --overlaps keep",
         r"--overlaps keep applies to --generated output: nerlens faireval \S*gold.txt "
         r"--generated FILE.jsonl --overlaps keep$",
-        "faireval {gold} --generated {llm} --overlaps keep", r"### Traditional evaluation"),
+        "faireval {gold} --generated {llm} --overlaps keep", r"FairEval scores"),
     "script_universalner_on_buckets": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "buckets {gold} --generated {llm} --train {train} --script universalner",
@@ -1009,7 +1009,7 @@ HINT_CASES = {
     "weights_unknown": (
         {}, "faireval {gold} {pred} --weights fairest",
         r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",
-        "faireval {gold} {pred} --weights weighted", r"### Weighted evaluation"),
+        "faireval {gold} {pred} --weights weighted", r"weight table \(--weights\)"),
 }
 
 

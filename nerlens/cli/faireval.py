@@ -9,15 +9,15 @@ import faireval
 from faireval import plots
 from faireval.semeval import check_min_overlap
 from nerspan import GOLD, PRED, Evaluation, read_columns
+from nerspan.blocks import Heading, Table
 from nerspan.records import Record, option, switch
 
 from nerlens.families import get_family
 from nerspan.reading.systems import answers_located, named_files, span_errors_located
 
-from .common import (UsageError, check_file, fbeta_column, format_table, note, read_text_file,
-                     with_confusion)
+from .common import UsageError, check_file, fbeta_column, note, read_text_file, with_confusion
 from .flags import Shared, add_flags, record_of
-from .family import add_family_arguments, print_scores, score_systems
+from .family import add_family_arguments, print_scores, score_systems, section_text
 from .inputs import load_generated, load_systems, read_span_files, refuse_span_flags
 from .options import given, inputs_of, weight_table
 
@@ -144,65 +144,21 @@ def keep_overlaps(args, kwargs: dict) -> dict:
     return results
 
 
-COUNT_COLUMNS = ["TP", "FP", "LE", "BE", "LBE", "FN"]
-# the reference script's table titles, by key prefix (the weight table's: "Weighted")
-KIND_TITLES = {"traditional": "Traditional", "fair": "Fair", "weight_table": "Weighted"}
+# the countings beside the traditional one (the entity scores): title by key prefix
+COUNTINGS = {"fair": "fair", "weight_table": "weight table (--weights)"}
 
 
-def report(result: dict) -> str:
-    """Per-label tables (traditional, fair, weight table if present), comparison,
-    confusion (with ``--beta``, an F-beta column after each F1)."""
-    fb = fbeta_column(result)
-    extra = [fb[1]] if fb else []
-
-    def scores(row, prefix=""):
-        keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
-        return [row[f"{prefix}{key}"] for key in keys]
-
-    parts = []
-    trad_rows = [[label, row["TP"], row["traditional_FP"], row["traditional_FN"]]
-                 + scores(row, "traditional_") for label, row in result["per_type"].items()]
-    tc = result["traditional_counts"]
-    trad_rows.append(["overall", tc["TP"], tc["FP"], tc["FN"]] + scores(result, "traditional_"))
-    parts.append("### Traditional evaluation\n" + format_table(
-        ["Label", "TP", "FP", "FN", "Prec", "Rec", "F1"] + extra, trad_rows))
-    kinds = ["fair"] + (["weight_table"] if "weight_table_f1" in result else [])
-    columns = COUNT_COLUMNS + ["BEs", "BEl", "BEo"]
-    for kind in kinds:
-        rows = [[label] + [row[c] for c in columns] + scores(row, f"{kind}_")
-                for label, row in result["per_type"].items()]
-        rows.append(["overall"] + [result["counts"][c] for c in columns]
-                    + scores(result, f"{kind}_"))
-        parts.append(f"### {KIND_TITLES[kind]} evaluation\n" + format_table(
-            ["Label"] + columns + ["Prec", "Rec", "F1"] + extra, rows))
-    parts.append("### Comparison\n" + format_table(
-        ["Version", "Prec", "Rec", "F1"] + extra,
-        [[KIND_TITLES[kind]] + scores(result, f"{kind}_")
-         for kind in ["traditional"] + kinds]))
-    rows, columns, counts, summed = faireval.result.confusion_layout(
-        faireval.result.error_confusion(result))
-    parts.append("### Confusion of errors (rows: target, columns: system)\n" + format_table(
-        ["Target\\System"] + columns, [[row] + cells for row, cells in zip(rows, counts)])
-        + (f"\n{faireval.result.summed_note(summed, rows[-2])}" if summed else ""))
-    for schema, row in result.get("semeval", {}).items():
-        parts.append(semeval_table(schema, row, fb))
-    return "\n\n".join(parts)
-
-
-SEMEVAL_COLUMNS = ["correct", "incorrect", "partial", "missed", "spurious", "possible",
-                   "actual"]
-
-
-def semeval_table(schema: str, row: dict, fb: tuple | None = None) -> str:
-    """One SemEval-2013 schema: counts and P/R/F1 (and F-beta, ``fb``: ``fbeta_column``)
-    per type and overall."""
+def countings_blocks(results: dict) -> tuple:
+    """Fair (and weight-table) precision, recall and F1 of each system (F-beta too with
+    --beta): the section shows their F1 only."""
+    first = next(iter(results.values()))
+    fb = fbeta_column(first)
     keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
-    rows = [[label] + [r[c] for c in SEMEVAL_COLUMNS] + [r[k] for k in keys]
-            for label, r in row["per_type"].items()]
-    rows.append(["overall"] + [row[c] for c in SEMEVAL_COLUMNS] + [row[k] for k in keys])
-    return f"### SemEval-2013 {schema}\n" + format_table(
-        ["Label"] + [c.title() for c in SEMEVAL_COLUMNS] + ["Prec", "Rec", "F1"]
-        + ([fb[1]] if fb else []), rows)
+    kinds = [kind for kind in COUNTINGS if f"{kind}_f1" in first]
+    return (Heading("FairEval scores (%)"),
+            Table(["system", "counting", *keys], [[name, COUNTINGS[kind]] + [
+                r[f"{kind}_{key}"] for key in keys] for name, r in results.items()
+                for kind in kinds]))
 
 
 def write_csv(results: dict, path: str) -> list[str]:
@@ -229,11 +185,8 @@ def run(args) -> int:
                 result.pop("semeval_instances", None)
     if args.plot:
         plots.save_all(results, args.plot, fmt=args.plot_format)
-    # the reference script's tables (per label, traditional, fair and weight-table
-    # P/R/F1, the SemEval-2013 schemas per type): more than the report's section holds
-    print_scores(args, results, "\n\n".join(
-        (f"== {name}\n" if len(results) > 1 else "") + report(result)
-        for name, result in results.items()))
+    print_scores(args, results, section_text(get_family("faireval"), results,
+                                             head=countings_blocks(results)))
     if args.plot and args.format != "json":
         print(f"\nfigures written to {args.plot}")
     return 0

@@ -92,12 +92,14 @@ def score_systems(args, family: Family, corpus, systems, train=None, options=Non
     return evaluation, results
 
 
-def section_text(family: Family, results: dict, analyses: dict | None = None) -> str:
+def section_text(family: Family, results: dict, analyses: dict | None = None,
+                 head: tuple = ()) -> str:
     """The family's section of the report (its blocks) for a terminal, after the entity
-    scores its results restate (F-beta too with --beta)."""
+    scores its results restate (F-beta too with --beta) and ``head`` (a command's own
+    blocks)."""
     view = ReportView(family.name, tuple(results), results, analyses=analyses or {},
                       drawn=tuple(results), info={})
-    return blocks.text(entity_blocks(results) + tuple(family.section(view)))
+    return blocks.text(entity_blocks(results) + head + tuple(family.section(view)))
 
 
 # the entity scores a family's result may restate (nerspan's), shown before its section
