@@ -86,19 +86,17 @@ def _look_alike(corpus, column: str, repairs: dict, scheme: str):
 
 def conlleval_report(result: dict) -> str:
     """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
-    after ``FB1``)."""
-    beta = result.get("options", {}).get("beta", 1.0)
-    if "tokens" not in result:   # scored predictions (--threshold), span tables: no tags
-        threshold = result["options"].get("threshold")
-        kept = ("" if threshold is None
-                else f"kept the mentions of confidence >= {threshold:g}: ")
-        lines = [f"{kept}{result['gold']} phrases; found: {result['predicted']} phrases; "
-                 f"correct: {result['correct']}.", scores_line(result, beta)]
-    else:
-        lines = [f"processed {result['tokens']} tokens with {result['gold']} phrases; "
-                 f"found: {result['predicted']} phrases; correct: {result['correct']}."]
-    if result.get("tokens"):
-        lines.append(f"accuracy: {100 * result['accuracy']:6.2f}%; " + scores_line(result, beta))
+    after ``FB1``); scored predictions (--threshold) and span tables have no tags, so no
+    tokens and no accuracy."""
+    options = result.get("options", {})
+    threshold = options.get("threshold")
+    head = (f"processed {result['tokens']} tokens with " if "tokens" in result else
+            "" if threshold is None else f"kept the mentions of confidence >= {threshold:g}: ")
+    lines = [f"{head}{result['gold']} phrases; found: {result['predicted']} phrases; "
+             f"correct: {result['correct']}."]
+    if result.get("tokens", True):   # conlleval prints no scores of 0 tokens
+        accuracy = f"accuracy: {100 * result['accuracy']:6.2f}%; " if "tokens" in result else ""
+        lines.append(accuracy + scores_line(result, options.get("beta", 1.0)))
     return "\n".join(lines + type_lines(result) + layer_lines(result))
 
 
@@ -195,19 +193,16 @@ def run_strings(args) -> int:
     results = score_strings(args)
     for name, result in results.items():
         note(f"{name}: {result['repairs']['pred']['generative']['summary']}")
-        for column, r in result["repairs"].items():
-            if r["types_mapped"] or r["types_removed"]:
-                note(f"{name}: {counted(r['types_mapped'], 'string')} of {column} retyped, "
-                     f"{r['types_removed']} dropped (--type-map, --keep-types, "
-                     "--remove-types)")
+        for column, repairs in result["repairs"].items():
+            types_note(column, repairs, "string", f"{name}: ")
     print_results(results, strings_report, args.format == "json")
     return 0
 
 
-def types_note(column: str, repairs: dict, what: str = "mention") -> None:
+def types_note(column: str, repairs: dict, what: str = "mention", name: str = "") -> None:
     """The note of what the type flags did to a column's mentions (none: no note)."""
     if repairs.get("types_mapped") or repairs.get("types_removed"):
-        note(f"{counted(repairs['types_mapped'], what)} of {column} retyped, "
+        note(f"{name}{counted(repairs['types_mapped'], what)} of {column} retyped, "
              f"{repairs['types_removed']} dropped (--type-map, --keep-types, --remove-types)")
 
 
