@@ -11,7 +11,6 @@ import warnings
 from pathlib import Path
 
 from nerspan import NerspanError
-from nerspan.fbeta import fbeta_key
 from nerspan.reading.columns import undecodable_error
 
 from nerlens.jsonable import json_ready
@@ -47,16 +46,6 @@ def load_json(text: str, where: str):
         return dict(pairs)
 
     return json.loads(text, object_pairs_hook=distinct)
-
-
-def fbeta_column(result: dict) -> tuple[str, str] | None:
-    """``(key, header)`` of the F-beta column of a result scored with a beta other than 1
-    (``("f2", "F2")``), None otherwise: the text tables show it after F1."""
-    beta = result.get("options", {}).get("beta", 1.0)
-    if beta == 1:
-        return None
-    key = fbeta_key(beta)
-    return key, "F" + key[1:]
 
 
 def with_confusion(result: dict, evaluation, system: str, asked: bool) -> dict:

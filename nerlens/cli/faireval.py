@@ -15,9 +15,9 @@ from nerspan.records import Record, option, switch
 from nerlens.families import get_family
 from nerspan.reading.systems import answers_located, named_files, span_errors_located
 
-from .common import UsageError, check_file, fbeta_column, note, read_text_file, with_confusion
+from .common import UsageError, check_file, note, read_text_file, with_confusion
 from .flags import Shared, add_flags, record_of
-from .family import add_family_arguments, print_scores, score_systems, section_text
+from .family import add_family_arguments, print_scores, score_keys, score_systems, section_text
 from .inputs import load_generated, load_systems, read_span_files, refuse_span_flags
 from .options import given, inputs_of, weight_table
 
@@ -85,19 +85,17 @@ def compute(args) -> dict:
     if args.overlaps == "keep":   # before the span files: it is --generated's
         return keep_overlaps(args, kwargs)
     preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
+    if (args.spans or args.jsonl) and args.ignore_punct:
+        raise UsageError("--ignore-punct needs POS tags, which span files do not have")
     if args.spans:
         if not args.gold or len(preds) != 1 or not preds[0]:
             raise UsageError("--spans needs TARGET and SYSTEM span files")
-        if args.ignore_punct:
-            raise UsageError("--ignore-punct needs POS tags, which span files do not have")
         refuse_span_flags(args)
         target = read_text_file(faireval.read_span_file, check_file(args.gold), args.encoding)
         system = read_text_file(faireval.read_span_file, check_file(preds[0]), args.encoding)
         [name] = named_files(preds)
         return {name: _scored(args, target, system, kwargs)}
     if args.jsonl:  # span lists as they are: nested and overlapping spans are scored too
-        if args.ignore_punct:
-            raise UsageError("--ignore-punct needs POS tags, which span files do not have")
         gold, systems = read_span_files(args)
         results = {}
         for name, path, system in systems:
@@ -152,8 +150,7 @@ def countings_blocks(results: dict) -> tuple:
     """Fair (and weight-table) precision, recall and F1 of each system (F-beta too with
     --beta): the section shows their F1 only."""
     first = next(iter(results.values()))
-    fb = fbeta_column(first)
-    keys = ["precision", "recall", "f1"] + ([fb[0]] if fb else [])
+    keys = score_keys(first)
     kinds = [kind for kind in COUNTINGS if f"{kind}_f1" in first]
     return (Heading("FairEval scores (%)"),
             Table(["system", "counting", *keys], [[name, COUNTINGS[kind]] + [

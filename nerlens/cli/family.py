@@ -106,15 +106,19 @@ def section_text(family: Family, results: dict, analyses: dict | None = None,
 ENTITY_SCORES = ("precision", "recall", "f1")
 
 
+def score_keys(result: dict) -> list:
+    """precision, recall, F1 and, scored with a beta other than 1 (--beta), F-beta."""
+    beta = result.get("options", {}).get("beta", 1.0)
+    return [*ENTITY_SCORES] + ([fbeta_key(beta)] if beta != 1 else [])
+
+
 def entity_blocks(results: dict) -> tuple:
     """One row per system of the entity scores the family's result restates, when it
     holds them all (and F-beta with --beta)."""
     first = next(iter(results.values()))
-    if not all(key in first for key in ENTITY_SCORES):
+    keys = score_keys(first)
+    if not all(key in first for key in keys):
         return ()
-    keys = list(ENTITY_SCORES)
-    beta = first.get("options", {}).get("beta", 1.0)
-    keys += [fbeta_key(beta)] if beta != 1 and fbeta_key(beta) in first else []
     return (Heading("Entity scores (%)"),
             Table(["system", *keys], [[name] + [r[k] for k in keys]
                                       for name, r in results.items()]))
