@@ -190,18 +190,10 @@ def whole_number(text: str) -> int:
 
 
 def at_least_one(text: str) -> int:
-    """A whole number >= 1 (--workers)."""
+    """A whole number >= 1 (--workers, --min-systems)."""
     value = whole_number(text)
     if value < 1:
         raise ValueError(f"must be 1 or more, not {value}")
-    return value
-
-
-def share(text: str) -> float:
-    """A fraction in [0, 1) (--min-share)."""
-    value = float(text)
-    if not 0 <= value < 1:
-        raise ValueError(f"must be in [0, 1), not {value}")
     return value
 
 

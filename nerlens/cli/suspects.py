@@ -12,7 +12,7 @@ from nerspan.records import Record, option
 from nerspan.reading.systems import named_files
 
 from .common import UsageError, prediction_paths, print_json
-from .flags import add_flags, whole_number
+from .flags import add_flags, at_least_one, whole_number
 from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
                      read_gold, sentence_documents)
 from .options import given
@@ -29,14 +29,6 @@ def evidence_list(text: str) -> tuple:
         raise UsageError(f"--evidence: parts among {', '.join(EVIDENCE)}, comma-separated; "
                          f"got {text!r}")
     return parts
-
-
-def at_least_one(text: str) -> int:
-    """--min-systems: a whole number >= 1."""
-    value = whole_number(text)
-    if value < 1:
-        raise ValueError("must be 1 or more, not 0")
-    return value
 
 
 @dataclass(frozen=True)
