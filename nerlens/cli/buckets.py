@@ -51,7 +51,7 @@ def diagnoses(results: dict) -> str:
     attribute_view = view["attribute_wise"]
     lines += ["", "Attribute-wise (zeta = mean value over gold units; rho = mean |Spearman|):",
               format_table(["", *attributes],
-                           [["zeta"] + [_zeta(attribute_view[a]["zeta"]) for a in attributes],
+                           [["zeta"] + [analysis.zeta_text(attribute_view[a]["zeta"]) for a in attributes],
                             ["rho"] + [_rho(attribute_view[a]["rho"]) for a in attributes]])]
     first, *others = results
     for b in others:  # keyed "first vs b" (never split: a name may hold " vs ")
@@ -65,23 +65,18 @@ def diagnoses(results: dict) -> str:
 
 
 def _pair(entry: dict) -> str:
-    rho = "-" if entry["spearman"] is None else f"{entry['spearman']:+.2f}"
-    std = "-" if entry["std"] is None else f"{100 * entry['std']:.1f}"
-    return f"{rho}/{std}"
+    std = None if entry["std"] is None else 100 * entry["std"]
+    return f"{_shown(entry['spearman'], '+.2f')}/{_shown(std, '.1f')}"
 
 
-def _number(value) -> str:
-    return "-" if value is None else f"{value:.4g}"
-
-
-def _zeta(value) -> str:
-    """A zeta as the page writes it (``analysis.zeta_text``)."""
-    return "-" if value is None else analysis.zeta_text(value)
+def _shown(value, spec: str = ".4g") -> str:
+    """A number as the text views write it (``spec``; a rho as the page: ``.2f``), - for
+    undefined."""
+    return "-" if value is None else format(value, spec)
 
 
 def _rho(value) -> str:
-    """A rho as the page writes it: 2 decimals."""
-    return "-" if value is None else f"{value:.2f}"
+    return _shown(value, ".2f")
 
 
 def _training(args, path=None):
@@ -169,7 +164,7 @@ def datasets_text(out: dict, systems: list, averaged: dict) -> str:
                           [[name] + [r[s]["f1"] for s in systems]
                            for name, r in averaged.items()])]
     attrs = list(next(iter(out["attribute_wise"].values())))
-    for key, title, shown in (("zeta", "mean attribute value over gold units", _zeta),
+    for key, title, shown in (("zeta", "mean attribute value over gold units", analysis.zeta_text),
                               ("rho", "mean |Spearman| over systems", _rho)):
         rows = [[name] + [shown(view[a][key]) for a in attrs]
                 for name, view in out["attribute_wise"].items()]
@@ -205,4 +200,4 @@ def _tested(test: dict) -> str:
     """A test's p-value and its Holm-adjusted one (``p/holm``), or - when not computable."""
     if test.get("pvalue") is None:
         return "-"
-    return f"{_number(test['pvalue'])}/{_number(test.get('pvalue_holm'))}"
+    return f"{_shown(test['pvalue'])}/{_shown(test.get('pvalue_holm'))}"
