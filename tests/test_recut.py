@@ -98,9 +98,10 @@ def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, c
 # calls, <= 1,600 lines): the flags are the records' fields (nerlens.cli.flags.add_flags),
 # the family commands one path (nerlens.cli.family); pinned at the numbers reached. The
 # lines are not at the target: the second re-cut step added the scored, layered and
-# experiment inputs of issues 39-42 (3,575 -> 3,963); a ratchet, not the goal.
+# experiment inputs of issues 39-42 (3,575 -> 3,963); faireval's text view drawn from its
+# section blocks took it to 3,884; a ratchet, not the goal.
 CLI_ADD_ARGUMENT_CALLS = 30
-CLI_LINES = 3965
+CLI_LINES = 3884
 
 
 def test_the_command_line_s_flags_are_made_of_the_records():
