@@ -12,6 +12,11 @@ scores and the confusion matrix of each system are the evaluation's. Every headl
 function of per-sentence counts (``statistics``), so one matrix of bootstrap
 sentence weights, shared by all systems, gives every interval and every paired
 comparison at the cost of one matrix product per system.
+
+Gold whose mentions nest (tag columns read as layers, ``inputs={"layers": (2, 3)}``;
+span lists that nest) is scored over every mention, and shown per layer and shape in the
+nested view (``nesting``, ``Report.nesting``); a family that reads one gold tag per
+token refuses it and is left out, the page saying why.
 """
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.fbeta import check_beta
 from nerspan.bootstrap import MIN_SUPPORT, percentile_interval, probability_better, resample
 from nerspan.corpus import side_name
-from nerspan.layers import refuse_layers
+from nerspan.layers import layer_columns
 from nerspan.migration import migrated
 from nerspan.partials import sentence_weights
 from nerspan.reading.forms import finished
@@ -37,7 +42,7 @@ from nerlens.families import check_families, family_names, get_family, in_report
 from nerlens.jsonable import json_text
 from nerspan.reading.systems import add_systems, check_system_names, read_gold
 
-from . import analyses, confusion, examples, findings, gold_audit, html, text
+from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
 from .repairs import decoding_repairs
@@ -65,6 +70,7 @@ class Report:
     confusion: dict = field(default_factory=dict)  # system -> entity confusion matrix
     confidence: dict = field(default_factory=dict)  # scored system -> its dial (METHODS §8)
     audit: dict = field(default_factory=dict)  # other gold versions (gold_audit.collect)
+    nesting: dict = field(default_factory=dict)  # system -> scores on nested gold (nesting)
 
     def to_dict(self) -> dict:
         return {"systems": self.systems, "info": self.info, "findings": self.findings,
@@ -75,7 +81,8 @@ class Report:
                 "examples": {"systems": self.examples, "sentences": self.example_sentences},
                 "confusion": self.confusion,
                 **({"confidence": self.confidence} if self.confidence else {}),
-                **({"audit": self.audit} if self.audit else {})}
+                **({"audit": self.audit} if self.audit else {}),
+                **({"nesting": self.nesting} if self.nesting else {})}
 
     def to_json(self, path: str | Path | None = None) -> str:
         text = json_text(self.to_dict())
@@ -86,7 +93,8 @@ class Report:
     def summary(self) -> str:
         """The terminal view: findings, then one row of headline numbers per system
         (fits 100 columns; every statistic is in the HTML and the JSON)."""
-        return text.summary(self)
+        shown = nesting.blocks(self)   # gold that nests: every mention, per layer
+        return text.summary(self, f"{nesting.TITLE}\n{blocks.text(shown)}" if shown else "")
 
     def to_html(self, path: str | Path | None = None) -> str:
         page = html.render(self)
@@ -141,9 +149,10 @@ def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: st
     """Every tag column valid for ``scheme`` and ``mode``, checked up front so that an
     error names the system (the families see each system as ``predictions``)."""
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    for column in [GOLD] + system_names:
-        check_tags(corpus, corpus.column(column), table, get_scheme(scheme), mode,
-                   side_name(GOLD) if column == GOLD else f"system {column!r}")
+    for column in layer_columns(corpus) + system_names:
+        if corpus.mentions(column) is None:   # span lists (they may nest) hold no tags
+            check_tags(corpus, corpus.column(column), table, get_scheme(scheme), mode,
+                       f"system {column!r}" if column in system_names else side_name(column))
 
 
 @migrated(datasets="nerlens.run_experiment(datasets, ...) (a whole experiment's report)")
@@ -215,7 +224,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
         corpus, list(system_names or ()), scored or {})
     evaluation = _evaluation(corpus, system_names, alternatives, train, scheme, mode,
                              families, inputs)
-    system_names = [name for name in evaluation.systems if name not in alternatives]
+    system_names, families, left_out = _to_score(evaluation, alternatives, families, options)
     audit = gold_audit.collect(evaluation, system_names, alternatives, bootstrap, seed,
                                confidence, documents)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
@@ -239,7 +248,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
                     audit=audit)
     result.confidence = confidence_section.collect(evaluation, scored, families, options)
-    _add_analyses(result, evaluation, families, figures, settings)
+    _add_analyses(result, evaluation, families, figures, settings, left_out)
     return result
 
 
@@ -253,13 +262,25 @@ def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, 
         raise ValueError("the report needs at least one system")
     if corpus.tokens is None:
         raise ValueError("the report needs the tokens of the evaluation sentences")
-    refuse_layers(corpus, GOLD, "the report")
     _check_system_tags(corpus, system_names, scheme, mode)
     index = as_train_index(train, scheme, mode, inputs=inputs) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
         raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
-    return Evaluation(corpus.select([GOLD, *system_names, *alternatives]), scheme, mode, index)
+    return Evaluation(corpus.select([*layer_columns(corpus), *system_names, *alternatives]),
+                      scheme, mode, index)
+
+
+def _to_score(evaluation: Evaluation, alternatives, families, options
+              ) -> tuple[list, list, dict | None]:
+    """The systems (not the other gold versions ``alternatives``) and families to score,
+    and family -> why it was left out when gold nests (None: gold does not nest;
+    ``nesting.taking``)."""
+    system_names = [name for name in evaluation.systems if name not in alternatives]
+    if not nesting.nests(evaluation):
+        return system_names, families, None
+    return (system_names,
+            *nesting.taking(evaluation, system_names[0], families, options))
 
 
 def checked_settings(given: dict) -> dict:
@@ -356,8 +377,12 @@ def _report_info(context: Evaluation, bootstrap, seed, confidence, baseline, fam
 
 
 def _add_analyses(result: Report, context: Evaluation, families, figures: bool,
-                  settings: dict) -> None:
-    """The families' examples, analyses, figures and findings, into ``result``."""
+                  settings: dict, left_out: dict | None = None) -> None:
+    """The families' examples, analyses, figures and findings, into ``result``; with
+    ``left_out`` (gold nests: what was left out, ``nesting.info``) the nested view."""
+    if left_out is not None:
+        result.nesting = nesting.collect(context, result.systems)
+        result.info["nesting"] = nesting.info(context, left_out)
     ran = in_report_order(families)
     corpus, system_names, results = context.corpus, result.systems, result.results
     result.examples = examples.collect(results, context, ran)
@@ -366,7 +391,8 @@ def _add_analyses(result: Report, context: Evaluation, families, figures: bool,
         result.figures = analyses.figures(result, ran)
     result.findings = findings.findings(result)
     result.example_sentences = examples.shown_sentences(result.examples, corpus)
-    result.confusion = confusion.collect(context, system_names)
+    result.confusion = {} if nesting.left_out(result, "confusion") else \
+        confusion.collect(context, system_names)
     result.example_sentences.update(confusion.sentences(result.confusion, corpus))
     _by_gold_number(result, corpus.source.sentence_numbers)
 

@@ -21,6 +21,7 @@ import numpy as np
 from nerspan.confusion import BOUNDARY, OUTSIDE, confusion_types, summed_name
 from nerspan.errors import counted
 
+from . import nesting
 from .examples import SHOWN, cut_note, window
 from .overview import _example
 from .page_kit import escape
@@ -120,11 +121,14 @@ def colour(count: int, largest: int, steps: np.ndarray = BLUES) -> tuple[str, st
         "#fff" if share > 0.6 else "#222"
 
 
+NOT_COMPUTED = "No confusion matrix was computed."
+
+
 def html(report) -> str:
     """The section: one heat map per system (the first open), its examples listed."""
     confusion = getattr(report, "confusion", None) or {}
     if not confusion:
-        return "<p class='note'>No confusion matrix was computed.</p>"
+        return f"<p class='note'>{escape(nesting.left_out(report, 'confusion') or NOT_COMPUTED)}</p>"
     parts = [STYLE, "<p>Gold type (rows) against predicted type (columns) over mentions "
              "whose spans are identical: the outlined diagonal holds the correct mentions, "
              "the rest labeling errors; column <b>O (missed)</b> the gold mentions no "

@@ -9,7 +9,7 @@ examples, the repairs made while decoding and the provenance.
 """
 from __future__ import annotations
 
-from . import blocks, confidence, confusion, gold_audit, overview
+from . import blocks, confidence, confusion, gold_audit, nesting, overview
 from .page_kit import contents, escape, page, section
 from .repairs import decoding_repairs
 from .views import every_family, figure_systems, ran, report_view
@@ -35,6 +35,9 @@ def page_sections(report) -> list[tuple[str, str, str]]:
                  overview.headline(report)),
                 ("comparisons", "Paired comparisons with the reference system",
                  overview.comparisons(report))]
+    shown = nesting.blocks(report)   # gold that nests: every mention, per layer and shape
+    if shown:
+        sections.append(("nesting", nesting.TITLE, blocks.html(shown, report)))
     sections += gold_audit.sections(report) + family_sections(report)
     sections += confidence.sections(report)   # none without scored systems
     sections.append(("confusion", "Entity confusion matrix", confusion.html(report)))

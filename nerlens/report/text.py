@@ -148,15 +148,18 @@ def repairs_text(repairs: dict, shown_systems: int = 5) -> list[str]:
     return ["Repairs made while decoding:"] + lines if lines else []
 
 
-def summary(report) -> str:
-    """The terminal view: notes, findings, the headline table, its legend, the entity
-    confusion matrices, the repairs."""
+def summary(report, nested: str = "") -> str:
+    """The terminal view: notes, findings, the headline table, its legend, ``nested``
+    (the nested view's text, when gold nests), the entity confusion matrices, the
+    repairs."""
     info = report.info
     lines = [f"nerlens report: {counted(len(report.systems), 'system')}, "
              f"{counted(info['sentences'], 'sentence')}, {counted(info['tokens'], 'token')}; "
              f"scheme {info['scheme']}, {info['mode']} decoding."]
     lines += [wrap(note) for note in info.get("notes", [])]
     lines += [""] + findings_text(report) + ["", headline_table(report), legend(report)]
+    if nested:
+        lines += ["", nested]
     matrices = confusion.text(report, WIDTH)
     if matrices:
         lines += [""] + matrices
