@@ -6,6 +6,11 @@ attributes (one value per scored token): tCon, tFre. A predicted
 mention gets the value computed for *it* (its own length, text and type); the sentence
 attributes (sLen, eDen, oDen) are properties of its sentence, the same for gold and
 predicted mentions (eDen counts the *gold* mention tokens of the sentence).
+
+Mentions may nest, overlap, share a span with another type or have fragments
+(``shapes``): a mention's tokens are its fragments' (never the gaps), eDen counts the
+tokens of every gold mention (inner ones too), and eCon / eFre read its fragments' words
+in order against every training mention (``tables``).
 """
 from __future__ import annotations
 
@@ -16,9 +21,11 @@ import numpy as np
 
 from nerspan import Corpus, Spans, TrainIndex
 from nerspan.flat import ranges
+from nerspan.scores import is_flat
 from nerspan.train_index import mention_texts
 
 from .discrete import DISCRETE
+from .shapes import WordPositions, covered_lengths, shared_token
 from .tables import TrainingTables, needs_regex
 
 FREQUENCY_NORMS = ("ratio", "rank5")
@@ -30,12 +37,16 @@ class Side:
     """The scored units of one column: mentions (``spans``) and token labels."""
 
     spans: Spans
-    io: np.ndarray          # per position: 0 = O, 1 + t = inside a mention of test type t
+    # per position: 0 = O, 1 + t = inside a mention of test type t (a discontinuous
+    # mention's fragments, not its gaps); None when two mentions share a token
+    io: np.ndarray | None
 
     @classmethod
     def of(cls, spans: Spans, n_tokens: int) -> "Side":
         """The side of ``spans``; IO codes as int8 when the types allow (they live for the
         whole scoring: an eighth of int64's memory)."""
+        if not is_flat(spans) and shared_token(spans) is not None:
+            return cls(spans, None)   # no label per token (``shapes.check_shapes``)
         io = spans.io_codes(n_tokens)
         return cls(spans, io.astype(np.int8) if len(spans.types) < 127 else io)
 
@@ -90,7 +101,9 @@ def sentence_lengths(ctx: Context) -> np.ndarray:
 
 def sentence_entity_density(ctx: Context) -> np.ndarray:
     def build():
-        inside = np.bincount(ctx.gold.spans.sentence, weights=ctx.gold.spans.length,
+        # every gold mention's tokens, inner mentions included (fragments, not gaps)
+        inside = np.bincount(ctx.gold.spans.sentence,
+                             weights=covered_lengths(ctx.gold.spans),
                              minlength=ctx.corpus.n_sentences)
         return _per_length(inside, ctx.corpus.lengths)
     return ctx.cached("eDen", build)
@@ -121,7 +134,8 @@ def _per_length(counts, lengths):
 
 # -- mention attributes ------------------------------------------------------------------
 def entity_length(ctx: Context, spans: Spans) -> np.ndarray:
-    return spans.length.astype(float)
+    """eLen: the tokens a mention covers (a discontinuous one's fragments, not its gaps)."""
+    return covered_lengths(spans).astype(float)
 
 
 def entity_sentence_length(ctx: Context, spans: Spans) -> np.ndarray:
@@ -193,15 +207,17 @@ def _rank_value(counts: np.ndarray) -> float:
 
 
 def _sequence_ids(ctx: Context, spans: Spans) -> list:
-    """(length, span indices, training window ids) per distinct span length; made once
-    per spans object (eCon and eFre both ask)."""
+    """(length, span indices, training sequence ids) per distinct number of tokens
+    covered (a mention's words: its fragments' in order); made once per spans object
+    (eCon and eFre both ask)."""
     key = ("sequence_ids", id(spans))
     kept = ctx._memo.get(key)
     if kept is None or kept[0] is not spans:   # an id names one live object only
         groups = []
-        for length in np.unique(spans.length).tolist():
-            members = np.flatnonzero(spans.length == length)
-            matrix = ctx.rows_at(spans.start[members][:, None] + np.arange(length))
+        covered, positions = covered_lengths(spans), WordPositions(spans)
+        for length in np.unique(covered).tolist():
+            members = np.flatnonzero(covered == length)
+            matrix = ctx.rows_at(positions.of(members, length))
             groups.append((length, members, ctx.tables.sequence_ids(matrix)))
         kept = ctx._memo[key] = (spans, groups)
     return kept[1]
@@ -408,6 +424,8 @@ class Attribute:
     - ``ordered``: whether its buckets have an order (``tag``'s, one per type, have none:
       the analyses that need an order skip it);
     - ``needs_training``: it looks at the training data (and the test tokens);
+    - ``training_labels``: it counts the label of every training token (training whose
+      mentions share a token has none: ``shapes.check_shapes`` refuses it);
     - ``bucketing``: its buckets by default, a strategy of ``bucketing.STRATEGIES`` or
       ``discrete.DISCRETE`` (one bucket per type);
     - ``compat``: its buckets under ``compat="interpreteval"``, a rule of
@@ -427,6 +445,7 @@ class Attribute:
     ordered: bool = True
     needs_training: bool = False
     table: Callable | None = None
+    training_labels: bool = False
 
 
 ATTRIBUTE_TABLE = {a.name: a for a in (
@@ -451,7 +470,8 @@ ATTRIBUTE_TABLE = {a.name: a for a in (
     Attribute("tCon", "token label consistency",
               "token label consistency: share of the token's training occurrences that carry "
               "its label (type or O)", TOKEN, token_consistency, bucketing="consistency",
-              compat="fixed", needs_training=True, table=consistency_table),
+              compat="fixed", needs_training=True, table=consistency_table,
+              training_labels=True),
     Attribute("tFre", "token frequency",
               "token frequency: the token's training occurrences / all training tokens",
               TOKEN, token_frequency, bucketing="zero_then_equal", compat="zero",

@@ -17,7 +17,7 @@ from nerspan.partials import sentence_weights
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, comma_list, option, optional, switch
 from nerspan.schemes import get_scheme
-from nerspan.scores import entity_scores, match
+from nerspan.scores import entity_scores, equal_keys, is_flat, match
 from nerspan.spans import LabelTable, repairs_dict
 from nerspan.threshold_form import stating_threshold
 from nerspan.bootstrap import (Statistic, f1_or_nan_statistic, f1_statistic,
@@ -32,6 +32,7 @@ from .attributes import (Context, FREQUENCY_NORMS, Side, TableValues,
 from .bucketing import (assign, bucket_names, edges_buckets, equal_width_buckets,
                         reference_buckets, strategy_buckets)
 from .discrete import DISCRETE, tag_buckets
+from .shapes import check_shapes
 from .tables import training_tables
 
 COMPATS = (None, "interpreteval")
@@ -301,10 +302,15 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             ``pred_column`` are scored); or ``references`` a ``nerspan.Evaluation`` and
             ``predictions`` a system's name (gold decoded, and the gold mentions'
             attribute values computed, once for any number of systems). The attributes
-            that look at training data need the test words (``tokens``).
+            that look at training data need the test words (``tokens``). Span lists
+            that nest, overlap or have fragments, and gold with layers (the input
+            option ``layers``), are scored as they are: exact match on (type, fragment
+            set); the token attributes refuse mentions that share a token
+            (``attribute_buckets.shapes``).
         train: training data: a ``TrainIndex``, a ``Corpus``, a ``datasets`` split, a
             column file path, or a ``(tokens, tags)`` pair. Needed by oDen, eCon, eFre,
-            tCon and tFre.
+            tCon and tFre; read with layers, every layer's mentions count (tCon, which
+            counts one tag per training token, refuses it).
         scheme, mode: how tags are decoded (``nerspan.decode``; default IOB2, lenient).
         label_list, inputs: the tags in id order for label ids; the other input options
             (``nerspan.InputOptions`` or a dict of them).
@@ -336,8 +342,11 @@ def read_inputs(references, predictions, chosen: dict, *, train, scheme, mode,
                 inputs: InputOptions) -> tuple:
     """``(evaluation, corpus, gold spans, predicted spans, training index)`` of the
     inputs ``score`` takes, the training data checked for the attributes ``chosen``."""
+    # gold with layers and mentions that nest or have fragments are scored as they are
+    # (``shapes``: what one label per token cannot hold is refused per attribute)
     context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
-                                              mode=mode, train=train, inputs=inputs)
+                                              mode=mode, train=train, inputs=inputs,
+                                              layered=True, tables=True)
     _check_training(context, corpus, chosen, train)
     index = context.index(train)
     table = LabelTable.build(corpus.labels, get_scheme(context.scheme))
@@ -350,11 +359,17 @@ def scoring_context(context: Evaluation, corpus, gold, pred, index,
     """``(attribute context, predicted side, exact mention pairs, gold values kept)``:
     what every attribute of one system is computed with."""
     lowercase, compat = options.lowercase, options.compat
+    gold_side, pred_side = Side.of(gold, corpus.n_tokens), Side.of(pred, corpus.n_tokens)
+    builtins = [attrs.ATTRIBUTE_TABLE[f] for f in
+                chosen_attributes(options.attributes).values() if isinstance(f, str)]
+    check_shapes(gold_side, pred_side, index,
+                 [a.name for a in builtins if a.level == attrs.TOKEN],
+                 [a.name for a in builtins if a.training_labels], compat)
     tables = training_tables(index, lowercase) if index is not None else None
-    ctx = Context(corpus, Side.of(gold, corpus.n_tokens), gold.types,
-                  index, tables, options.frequency_norm, compat)
+    ctx = Context(corpus, gold_side, gold.types, index, tables, options.frequency_norm,
+                  compat)
     cached = _GoldValues(context, (lowercase, options.frequency_norm, compat, gold.types))
-    return ctx, Side.of(pred, corpus.n_tokens), _mention_pairs(gold, pred), cached
+    return ctx, pred_side, _mention_pairs(gold, pred), cached
 
 
 def bootstrap_seed(seed: int | None) -> int:
@@ -484,7 +499,8 @@ def _attribute_table(ctx, pred_side, name, function, n_buckets, edges, compat, w
     counts = _sentence_bucket_counts(((correct_sentence, correct_bucket),
                                       (pred_sentence, pred_bucket),
                                       (gold_sentence, gold_bucket)), ctx.corpus.lengths, nb,
-                                     _count_dtype(ctx.corpus))
+                                     _count_dtype(ctx.corpus, ctx.gold.spans,
+                                                  pred_side.spans))
     intervals = None
     if weights is not None:
         statistics = bucket_statistics(name, counts)
@@ -563,12 +579,16 @@ def _correct(pairs, gold_bucket, pred_bucket, pred_sentence) -> tuple:
     return pred_sentence[pred_index[same]], pred_bucket[pred_index[same]]
 
 
-def _count_dtype(corpus) -> type:
+def _count_dtype(corpus, *sides) -> type:
     """The smallest signed integer type holding any count of units of one sentence (at
-    most its length): the result keeps ``sentences x buckets x 3`` counts for every
-    attribute. Sums over sentences still accumulate in int64 (NumPy's rule for small
-    integers) and the bootstrap reads the counts as floats."""
+    most its length, or its mentions on a side ``sides``: mentions that nest may be
+    more): the result keeps ``sentences x buckets x 3`` counts for every attribute.
+    Sums over sentences still accumulate in int64 (NumPy's rule for small integers) and
+    the bootstrap reads the counts as floats."""
     longest = int(corpus.lengths.max()) if corpus.n_sentences else 0
+    for spans in sides:
+        if len(spans) and not is_flat(spans):
+            longest = max(longest, int(np.bincount(spans.sentence).max()))
     for dtype in (np.int8, np.int16, np.int32):
         if longest <= np.iinfo(dtype).max:
             return dtype
@@ -634,9 +654,16 @@ def _unpaired(pred, pred_index) -> tuple:
 
 
 def _mention_pairs(gold, pred) -> tuple[np.ndarray, np.ndarray]:
-    """(gold index, predicted index) of every exactly predicted mention."""
+    """(gold index, predicted index) of every exactly predicted mention: the gold
+    mention starting where it starts, or, where mentions nest or have fragments (several
+    may start at one token), the gold mention of its (type, fragment set) key."""
     _, pred_ok = match(gold, pred)
     pred_index = np.flatnonzero(pred_ok)
+    if len(gold) and not (is_flat(gold) and is_flat(pred)):
+        n_positions = int(gold.offsets[-1])
+        hit, gold_index = equal_keys(pred.key(n_positions)[pred_index],
+                                     gold.key(n_positions))
+        return gold_index.astype(np.int64), pred_index[hit].astype(np.int64)
     gold_index = np.searchsorted(gold.start, pred.start[pred_index]) if len(gold) else pred_index
     return gold_index.astype(np.int64), pred_index.astype(np.int64)
 

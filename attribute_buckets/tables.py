@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nerspan import TrainIndex
-from nerspan.layers import refuse_layered_training
+
+from .shapes import WordPositions, covered_lengths
 
 CACHE_KEY = "attribute_buckets"
 # Characters the reference code deletes from a mention text before using it as a regex.
@@ -40,8 +41,11 @@ class TrainingTables:
         index: the ``TrainIndex``; ``lowercase``: whether words are lowercased.
         stream: row (in ``label_counts``) of every training token, in corpus order.
         sentence: sentence of every training token.
-        label_counts: ``[rows, 1 + n_types]`` counts of O (column 0) and I-type labels.
-        io: IO label code of every training token (0 = O, 1 + t = inside type t).
+        label_counts: ``[rows, 1 + n_types]`` counts of O (column 0) and I-type labels
+            (of the first layer when training has layers: only tCon reads them, and it
+            refuses training mentions that share a token).
+        io: IO label code of every training token (0 = O, 1 + t = inside type t); read
+            by the reference code's values only, which refuse such training too.
         types: the training entity types (``index.types``).
     """
 
@@ -57,7 +61,6 @@ class TrainingTables:
 
     @classmethod
     def build(cls, index: TrainIndex, lowercase: bool) -> "TrainingTables":
-        refuse_layered_training(index.layers, "attribute_buckets (its token attributes)")
         train = index.corpus
         rows = index.token_rows(train.vocab, lowercase)
         stream = rows[train.tokens].astype(np.int64)
@@ -100,7 +103,17 @@ class TrainingTables:
 
     def sequence_ids(self, rows: np.ndarray) -> np.ndarray:
         """Id of each row of ``rows`` (sequences x L, training rows, -1 = unseen word):
-        the id the same window has in training, or -1 if it never occurs there."""
+        the id the same window has in training, else the id of a discontinuous training
+        mention with those words (``_discontinuous``), else -1."""
+        ids = self._window_ids_of(rows)
+        extras = self._discontinuous(rows.shape[1])[2]
+        if extras:
+            missing = np.flatnonzero(ids < 0)
+            ids[missing] = [extras.get(tuple(row), -1) for row in rows[missing].tolist()]
+        return ids
+
+    def _window_ids_of(self, rows: np.ndarray) -> np.ndarray:
+        """The window id of each row of ``rows`` (-1: no training window has it)."""
         rows = np.asarray(rows, dtype=np.int64)
         if rows.ndim != 2 or rows.shape[1] == 0:
             raise ValueError("sequence_ids needs a 2-D array with at least one column")
@@ -121,25 +134,64 @@ class TrainingTables:
         return ids
 
     def n_ids(self, length: int) -> int:
-        if length == 1:
-            return len(self.label_counts)
-        return len(self._level(length)[0])
+        """Sequence ids of ``length`` tokens: the windows', then the extra ones."""
+        return self._n_windows(length) + len(self._discontinuous(length)[2])
+
+    def _n_windows(self, length: int) -> int:
+        return len(self.label_counts) if length == 1 else len(self._level(length)[0])
 
     def occurrences(self, length: int) -> np.ndarray:
-        """Occurrences of every window id of ``length`` within training sentences."""
+        """Occurrences of every sequence id of ``length`` tokens in training: its
+        windows within sentences, and the discontinuous training mentions with its
+        words (annotated occurrences that are no window)."""
         key = ("occurrences", length)
         if key not in self._memo:
             ids = self.window_ids(length)
-            self._memo[key] = np.bincount(ids[self.within_sentence(length)],
-                                          minlength=self.n_ids(length))
+            counts = np.bincount(ids[self.within_sentence(length)],
+                                 minlength=self.n_ids(length))
+            counts += np.bincount(self._discontinuous(length)[1], minlength=len(counts))
+            self._memo[key] = counts
         return self._memo[key]
 
     def mention_ids(self, length: int) -> tuple[np.ndarray, np.ndarray]:
-        """Window id and type of every training mention of ``length`` tokens."""
+        """Sequence id and type of every training mention covering ``length`` tokens
+        (a discontinuous one's words: its fragments')."""
         spans = self.index.spans
-        chosen = spans.length == length
+        chosen = self._covered() == length
         ids = self.window_ids(length)[spans.start[chosen]]
+        if spans.has_fragments:   # a discontinuous mention's id is its words'
+            members, fragment_ids, _ = self._discontinuous(length)
+            ids[np.searchsorted(np.flatnonzero(chosen), members)] = fragment_ids
         return ids, spans.type[chosen].astype(np.int64)
+
+    def _covered(self) -> np.ndarray:
+        if "covered" not in self._memo:
+            self._memo["covered"] = covered_lengths(self.index.spans)
+        return self._memo["covered"]
+
+    def _discontinuous(self, length: int) -> tuple[np.ndarray, np.ndarray, dict]:
+        """``(mentions, ids, extras)`` of the discontinuous training mentions covering
+        ``length`` tokens: their indices, the sequence id of their words (a window's
+        when training has those words in a row, else an extra one past the windows'),
+        and ``extras``: words (tuple of rows) -> extra id."""
+        key = ("discontinuous", length)
+        if key not in self._memo:
+            spans = self.index.spans
+            none = np.zeros(0, dtype=np.int64)
+            if not spans.has_fragments:
+                self._memo[key] = (none, none, {})
+                return self._memo[key]
+            members = np.unique(spans.fragments[0])
+            members = members[self._covered()[members] == length]
+            if "positions" not in self._memo:
+                self._memo["positions"] = WordPositions(spans)
+            rows = self.stream[self._memo["positions"].of(members, length)]
+            ids = self._window_ids_of(rows) if len(members) else none
+            windows, extras = self._n_windows(length), {}
+            for k in np.flatnonzero(ids < 0).tolist():
+                ids[k] = extras.setdefault(tuple(rows[k].tolist()), windows + len(extras))
+            self._memo[key] = (members, ids, extras)
+        return self._memo[key]
 
     def mention_counts(self, length: int) -> np.ndarray:
         """Training mentions per window id of ``length`` tokens (any type)."""
@@ -166,7 +218,7 @@ class TrainingTables:
         return np.where((ids >= 0) & (columns >= 1), counts, 0)
 
     def mention_lengths(self) -> np.ndarray:
-        return np.unique(self.index.spans.length)
+        return np.unique(self._covered())
 
     @property
     def _base(self) -> int:

@@ -125,10 +125,12 @@ class Spans:
                 np.concatenate([self.end[kept], end]))
 
     def io_codes(self, n_positions: int) -> np.ndarray:
-        """Per flat position: 0 outside every span, ``1 + type`` inside a span of that type."""
+        """Per flat position: 0 outside every span, ``1 + type`` inside a span of that
+        type (a discontinuous mention's fragments, not its gaps)."""
+        owner, start, end = self.pieces()
         io = np.zeros(n_positions, dtype=np.int64)
-        io[ranges(self.start, self.length)] = 1 + np.repeat(self.type.astype(np.int64),
-                                                            self.length)
+        io[ranges(start, end - start)] = 1 + np.repeat(self.type[owner].astype(np.int64),
+                                                       end - start)
         return io
 
     def key(self, n_positions: int, typed: bool = True) -> np.ndarray:

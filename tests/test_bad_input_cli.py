@@ -1517,11 +1517,13 @@ def test_scored_systems_are_refused_with_the_demo_and_in_an_experiment(tmp_path,
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("score",
                                                                       "tough-mentions",
-                                                                      "hardeval", "report")])
+                                                                      "hardeval", "report",
+                                                                      "buckets")])
 def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys, command):
     """Two tag columns read as gold's layers: scored by ``score``, ``tough-mentions``,
-    ``hardeval`` (each layer on its own) and ``report`` (its nested view), refused by the
-    others naming the option (never the first layer alone, silently)."""
+    ``hardeval`` (each layer on its own), ``report`` (its nested view) and ``buckets``
+    (its mention attributes), refused by the others naming the option (never the first
+    layer alone, silently)."""
     paths = files(tmp_path, "gold", GOLD.replace("B-PER\n", "B-PER B-PER\n")
                   .replace("I-PER\n", "I-PER O\n").replace("saw O\n", "saw O O\n")
                   .replace("B-LOC\n", "B-LOC B-LOC\n"))
@@ -1538,3 +1540,9 @@ def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys,
     for scored in ("tough-mentions", "hardeval", "report"):
         assert main(argv(scored, tmp_path, paths["gold"], paths["pred"],
                          paths["train"], ["--layers", "1,2"])) == 0
+    code, out, err = run(capsys, argv("buckets", tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], ["--layers", "1,2"]))
+    check_one_line(code, err, r"spans \(0, 2, 'PER'\) and \(0, 1, 'PER'\) nest: the token "
+                              r"attribute tCon reads one label per token")
+    assert main(argv("buckets", tmp_path, paths["gold"], paths["pred"], paths["train"],
+                     ["--layers", "1,2", "--attributes", "eLen,sLen,eDen,eCon"])) == 0

@@ -230,8 +230,9 @@ def test_gold_as_prediction_with_layers_is_perfect_in_tough_mentions(layers):
 
 def test_hardeval_scores_layers_one_by_one_and_the_others_refuse_them():
     """hardeval scores each gold layer on its own (tests/test_hardeval_layers.py) and
-    still refuses a training index read with layers; faireval, attribute_buckets and
-    the confusion matrix refuse layered gold, naming the option."""
+    still refuses a training index read with layers; faireval and the confusion matrix
+    refuse layered gold, naming the option (attribute_buckets scores every layer's
+    mentions: tests/test_attribute_buckets_shapes.py)."""
     corpus = Corpus.from_tags(OUTER, tokens=WORDS, columns={
         layer_column("gold", 2): INNER, "pred": PRED})
     train = (TRAIN_WORDS, TRAIN_OUTER)
@@ -241,14 +242,13 @@ def test_hardeval_scores_layers_one_by_one_and_the_others_refuse_them():
         hardeval.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
     with pytest.raises(InputTypeError, match="the entity confusion matrix"):
         nerspan.Evaluation(corpus).confusion("pred")
-    for family in (faireval, attribute_buckets):
-        with pytest.raises(InputTypeError, match="gold has 2 layers"):
-            family.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
+    with pytest.raises(InputTypeError, match="gold has 2 layers"):
+        faireval.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
 
 
 def test_token_counts_of_layered_training_are_refused_not_read_from_one_layer():
-    """hardeval and attribute_buckets count one tag per training token: a training index
-    read with layers is refused there, naming the options."""
+    """hardeval and attribute_buckets' tCon count one tag per training token: a training
+    index read with layers is refused there, naming the options."""
     index = nerspan.as_train_index(layered_train())
     assert index.layers == 2 and index.n_mentions == len(
         mentions(TRAIN_OUTER) | mentions(TRAIN_INNER))

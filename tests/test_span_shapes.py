@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import attribute_buckets
 import faireval
 import hardeval
 import nerlens
@@ -162,7 +161,6 @@ TAG_FAMILIES = {
     "tough_mentions": lambda g, p: tough_mentions.score(g, p, tokens=tokens(1),
                                                          train=(tokens(1), FLAT_TAGS)),
     "hardeval": lambda g, p: hardeval.score(g, p, tokens=tokens(1)),
-    "attribute_buckets": lambda g, p: attribute_buckets.score(g, p, tokens=tokens(1)),
     "faireval (tags on the other side)": lambda g, p: faireval.score(g, FLAT_TAGS),
 }
 
