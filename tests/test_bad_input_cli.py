@@ -1540,6 +1540,7 @@ def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys,
     for scored in ("tough-mentions", "hardeval", "report"):
         assert main(argv(scored, tmp_path, paths["gold"], paths["pred"],
                          paths["train"], ["--layers", "1,2"])) == 0
+    capsys.readouterr()  # the report's "wrote ..." line
     code, out, err = run(capsys, argv("buckets", tmp_path, paths["gold"], paths["pred"],
                                       paths["train"], ["--layers", "1,2"]))
     check_one_line(code, err, r"spans \(0, 2, 'PER'\) and \(0, 1, 'PER'\) nest: the token "
