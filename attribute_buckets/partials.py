@@ -51,7 +51,8 @@ import numpy as np
 from nerspan import InputOptions
 from nerspan.bootstrap import percentile_interval
 from nerspan.migration import migrated
-from nerspan.partials import EntityPartial, Mergeable, Shard, sentence_weights, spans_partial
+from nerspan.partials import (EntityPartial, Mergeable, Shard, sentence_weights,
+                              shard_predictions, spans_partial)
 from nerspan.scores import sentence_counts
 
 from . import attributes as attrs
@@ -395,7 +396,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             inputs=None, attributes=None, n_buckets: int = 4,
             bucket_edges: Mapping | None = None, lowercase: bool = True,
             compat: str | None = None, options=None, first_sentence: int = 0,
-            sentence_ids=None, per_sentence: bool = False) -> BucketsPartial:
+            sentence_ids=None, per_sentence: bool = False, types=None) -> BucketsPartial:
     """The partial attribute buckets of one shard of the test sentences.
 
     Args:
@@ -408,6 +409,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         per_sentence: keep each sentence's counts, so that the merged result has
             ``score``'s ``statistics()`` (the report's paired bootstrap); the partial
             then grows with the sentences.
+        types: with generated predictions, the whole's gold types (``nerspan.partial``).
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
@@ -422,7 +424,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     shard = Shard(first_sentence, sentence_ids)
     with shard.named():
-        reading = shard.read(lambda: read_inputs(references, predictions, chosen,
+        read_as = shard_predictions(predictions, inputs, types)
+        reading = shard.read(lambda: read_inputs(references, read_as, chosen,
                                                  train=train, scheme=scheme, mode=mode,
                                                  inputs=inputs), references, predictions)
         if reading is None:

@@ -22,9 +22,9 @@ How it merges:
   outcome counts (correct, incorrect, partial, spurious, missed) are summed overall and
   per label, precision, recall and F1 computed from them in ``result()``.
 - Repairs keep the global sentence ids (``nerspan.partials.placed``) and are merged per
-  column as ``Repairs.merged`` merges them; a shard keeps every column's repairs, even
-  those that repaired nothing, so that counts such as strict decoding's
-  ``lenient_chunks`` add up to the whole's.
+  column as ``nerspan.partials.merged_repairs`` merges them; a shard keeps every
+  column's repairs, even those that repaired nothing, so that counts such as strict
+  decoding's ``lenient_chunks`` add up to the whole's.
 - Listings: ``pairs`` (``return_pairs``: per sentence, its events) and
   ``semeval_instances`` (``return_instances``: per schema, a row per span) are kept by
   global sentence id, the first ``listed`` rows when ``listed`` is given (a sentence of
@@ -35,8 +35,9 @@ How it merges:
   asked (``per_sentence=True``: each sentence's row of event counts and SemEval outcomes,
   by global id): the merged result's ``statistics()`` is then one pass's; without, it
   says it has none.
-- Not merged: generated output (its grounding record lists sentences and texts) and
-  ``matching="strings"``: score those in one pass (``faireval.score``).
+- Generated output merges as ``nerspan.partials`` merges it (``types``: the whole's gold
+  types; the grounding record bounded and merged by global sentence id);
+  ``matching="strings"`` is refused, as ``faireval.score`` refuses it.
 
 >>> import faireval
 >>> gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O"], ["B-ORG", "I-ORG"]]
@@ -60,10 +61,11 @@ from typing import Sequence
 import numpy as np
 
 from nerspan import InputOptions
+from nerspan.flat import PRED
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import Mergeable, SentenceRows, Shard, placed
-from nerspan.spans import Repairs
+from nerspan.partials import (Mergeable, SentenceRows, Shard, merged_repairs, placed,
+                              shard_predictions)
 
 from .core import MOVED, FairevalOptions, read_sides, scored
 from .inputs import filtered_labels, label_filter_problem, label_filtered, reported_repairs
@@ -128,7 +130,7 @@ class FairevalPartial(Mergeable):
             None if self.instances is None else tuple(
                 (name, _first(a, b, bound, operator.itemgetter("sentence")))
                 for (name, a), (_, b) in zip(self.instances, other.instances)),
-            _summed(self.repairs, other.repairs, add=_merged_repairs),
+            _summed(self.repairs, other.repairs, add=merged_repairs),
             self.options, self.n_sentences + other.n_sentences,
             None if self.sentences is None else self.sentences.merged_with(other.sentences))
 
@@ -207,7 +209,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             min_overlap: float = MIN_OVERLAP, pairing: str = "greedy",
             return_instances: bool = False, options=None, listed: int | None = None,
             first_sentence: int = 0, sentence_ids=None,
-            per_sentence: bool = False) -> FairevalPartial:
+            per_sentence: bool = False, types=None) -> FairevalPartial:
     """The partial FairEval result of one shard of the sentences (module docstring).
 
     Args:
@@ -220,6 +222,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         per_sentence: keep each sentence's counts, so that the merged result has
             ``score``'s ``statistics()`` (the report's bootstrap); the partial then grows
             with the sentences.
+        types: with generated predictions, the whole's gold types (``nerspan.partial``).
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
@@ -237,17 +240,14 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     shard = Shard(first_sentence, sentence_ids)
     with shard.named():
         # Shard.read reads the sentences' count from the reading's second item
+        read_as = shard_predictions(predictions, inputs, types)
         reading = shard.read(lambda: (None, *read_sides(
-            references, predictions, options, train=train, scheme=scheme, mode=mode,
+            references, read_as, options, train=train, scheme=scheme, mode=mode,
             inputs=inputs, pos=pos, shard=True)), references, predictions)
     if reading is None:
         return FairevalPartial()
     _, prepared, scheme, mode = reading
-    if any(found.generated is not None for found in prepared.repairs.values()):
-        raise ValueError("generated output is not merged from partials yet (its "
-                         "grounding record lists sentences and texts): score it in one "
-                         "pass (faireval.score)")
-    names = prepared.labels
+    names = _with_ungrounded_types(prepared)
     result = scored(label_filtered(prepared, options.labels, options.exclude), options,
                     scheme, mode)
     return _of_result(result, names, shard, bound, prepared.n_sentences, per_sentence)
@@ -280,6 +280,14 @@ def _of_result(result: FairEvalResult, names: tuple, shard: Shard, bound: int | 
                         *(result.semeval_counts or {}).values()) if per_sentence else None)
 
 
+def _with_ungrounded_types(prepared) -> tuple:
+    """The labels of a shard, and the types of its generated entities found nowhere
+    (false positives of their type, a label of their own when gold has none)."""
+    generated = getattr(prepared.repairs.get(PRED), "generated", None)
+    ungrounded = () if generated is None else generated.ungrounded
+    return tuple(dict.fromkeys([*prepared.labels, *(item.type for item in ungrounded)]))
+
+
 def _semeval_counts(semeval: dict) -> tuple:
     """``FairevalPartial.semeval`` of ``semeval_scores``' rows."""
     def counts(row: dict) -> tuple:
@@ -310,10 +318,6 @@ def _summed(a: tuple, b: tuple, order=None, add=None) -> tuple:
 
 def _added(a, b):
     return a + b if isinstance(a, int) else tuple(map(operator.add, a, b))
-
-
-def _merged_repairs(a: Repairs, b: Repairs) -> Repairs:
-    return Repairs.merged([a, b])
 
 
 def _cell_order(item: tuple) -> tuple:

@@ -59,7 +59,7 @@ from nerspan import Corpus, InputOptions
 from nerspan.evaluation import resolve
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import GENERATED_NOT_MERGED, Mergeable, SentenceRows, Shard
+from nerspan.partials import Mergeable, SentenceRows, Shard, shard_predictions
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, _compared_labels,
@@ -213,7 +213,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             inputs=None, subsets=None, strict_diff: bool = False,
             error_labels: str = "bilou", return_hard_tokens: bool = False, options=None,
             kfold: int | None = None, fold_seed: int = 0, listed: int | None = None,
-            first_sentence: int = 0, sentence_ids=None,
+            first_sentence: int = 0, sentence_ids=None, types=None,
             per_sentence: bool = False) -> HardevalPartial:
     """The partial hardeval of one shard of the test sentences.
 
@@ -232,6 +232,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         per_sentence: keep each sentence's counts, so that the merged result has
             ``score``'s ``statistics()`` (the report's bootstrap); the partial then grows
             with the sentences.
+        types: with generated predictions, the whole's gold types (``nerspan.partial``).
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
@@ -245,14 +246,13 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     shard = Shard(first_sentence, sentence_ids)
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     with shard.named():
-        reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
+        read_as = shard_predictions(predictions, inputs, types)
+        reading = shard.read(lambda: resolve(references, read_as, scheme=scheme,
                                              mode=mode, train=train, inputs=inputs),
                              references, predictions)
         if reading is None:
             return HardevalPartial()
         context, corpus, gold_column, pred_column = reading
-        if corpus.source.generated.get(pred_column) is not None:
-            raise ValueError(GENERATED_NOT_MERGED)
         if folds is None:
             codes, strict = leaf_codes(context, corpus, train, subsets, options.strict_diff)
         else:
@@ -269,7 +269,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     cells, sentences = _cells(corpus, codes, compared, error_labels, context.scheme, shard,
                               bound if options.return_hard_tokens else 0, per_sentence)
     return HardevalPartial(
-        *cells, words, tuple(_placed(compared[2][side], corpus, shard) for side in ("gold", "pred")),
+        *cells, words, tuple(_placed(compared[2][side], corpus, shard, column)
+                             for side, column in zip(("gold", "pred"),
+                                                     (gold_column, pred_column))),
         corpus.n_sentences,
         (("error_labels", error_labels), ("strict_diff", strict),
          ("scheme", get_scheme(context.scheme).name), ("mode", context.mode),
@@ -401,8 +403,12 @@ def _rows(corpus, key, present, counts, bound, compared, wrong, error_labels,
     return [tuple(found[a:b]) for a, b in zip([0, *cuts], [*cuts, len(found)])]
 
 
-def _placed(side: dict, corpus: Corpus, shard: Shard) -> tuple:
-    """A side's repairs (``compared_codes``) as items, its sentences by global id."""
+def _placed(side: dict, corpus: Corpus, shard: Shard, column: str) -> tuple:
+    """A side's repairs (``compared_codes``) as items, its sentences by global id; its
+    generated record (``generative``) as a partial keeps it (``bounded``)."""
+    if "generative" in side:
+        side = {**side, "generative": corpus.source.generated[column].bounded(
+            shard.global_ids)}
     sentences = side["sentences"]
     numbers = corpus.source.sentence_numbers
     if numbers is not None:   # named by their numbers in the input: back to places
@@ -417,13 +423,16 @@ def _merged_side(a: tuple, b: tuple) -> tuple:
     20 sentences kept."""
     other = dict(b)
     return tuple((kind, tuple(sorted(set(value) | set(other[kind])))[:20]
-                  if kind == "sentences" else
+                  if kind == "sentences" else value.merged_by_id(other[kind])
+                  if kind == "generative" else
                   None if value is None else value + other[kind]) for kind, value in a)
 
 
 def _side_dict(items: tuple) -> dict:
     side = dict(items)
     side["sentences"] = list(side["sentences"])
+    if "generative" in side:
+        side["generative"] = side["generative"].to_dict()
     return side
 
 

@@ -31,6 +31,7 @@ from .train_index import TrainIndex
 from .evaluation import Evaluation
 from .evaluation import resolve as _resolve   # nerspan.resolve went (0.2): _MOVED
 from .generative import score_strings  # registers generated predictions as an input form
+from .generative.strings import STRINGS_UNREAD, refuse_unread as _refuse_unread
 from .dial import sweep
 from .threshold_form import stating_threshold  # registers scored predictions at a threshold
 from .partials import EntityPartial, partial  # statistics that merge (METHODS §7)
@@ -114,25 +115,6 @@ def _score_layers(references, predictions, inputs, scheme, mode, zero_division):
     return score_layered(references, predictions, gold_column=gold_column,
                          pred_column=inputs.pred_column, scheme=scheme, mode=mode,
                          zero_division=zero_division)
-
-
-# What string matching does not read: grounding's options; given, they are refused. Type
-# processing (keep_types, remove_types, type_map) it reads, on gold's mention texts and the
-# predicted strings alike (``score_strings``).
-STRINGS_UNREAD = ("occurrences", "overlaps", "fuzzy")
-_GENERATED_DEFAULTS = InputOptions().generated
-
-
-def _refuse_unread(generated, zero_division: bool) -> None:
-    unread = [name for name in STRINGS_UNREAD
-              if getattr(generated, name) != getattr(_GENERATED_DEFAULTS, name)] + \
-        (["zero_division"] if zero_division else [])
-    if unread:
-        raise ValueError(f"{', '.join(unread)} {'is' if len(unread) == 1 else 'are'} not read "
-                         'by matching="strings", which compares sets of (text, type) '
-                         "strings per sentence: leave "
-                         f"{'it' if len(unread) == 1 else 'them'} out, or ground the output "
-                         '(matching="grounded", the default)')
 
 
 # What ``from nerspan import *`` gives: what a user needs (at most 30 names). Every other

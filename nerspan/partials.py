@@ -21,8 +21,14 @@ How results merge
   sentence by its global id, as one pass would.
 - The empty partial (``EntityPartial()``, also what an empty shard gives) is the
   identity of ``merge``; two partials scored with different options do not merge.
-- Not yet merged: generated output (its grounding record lists sentences and texts) and
-  ``matching="strings"``: score those in one pass.
+- Generated output (METHODS.md §6) merges too: its grounding record
+  (``GenerativeRepairs``) keeps its counts whole and, of each kind it lists, the first
+  ``MAX_LISTED`` entities by global sentence id (``GenerativeRepairs.bounded``, merged by
+  ``merged_by_id``), so that what ``to_dict`` lists does not depend on the cut. A
+  shard's model type names are matched to the whole's gold types, which a shard may
+  lack: ``partial`` takes them (``types``, required with generated output). String
+  matching (``matching="strings"``) merges as ``StringPartial``: its counts per type
+  summed, its record and repairs merged the same way.
 - A family merges through its descriptor's ``partial`` (``nerspan.family.Family``), its
   partial a ``Mergeable``: every family does (``tough_mentions.partials``,
   ``hardeval.partials``, ``faireval.partials``, ``attribute_buckets.partials``, each
@@ -52,6 +58,12 @@ import numpy as np
 from .errors import EmptyInputError, NerspanError
 from .evaluation import resolve
 from .flat import GAMMA64 as _GAMMA, mixed64 as _mixed
+from .generative.detect import is_generated_input
+from .generative.form import mapped_names
+from .generative.grounding import Grounded
+from .generative.reading import Generated, read_generated
+from .generative.strings import StringCounts, StringScores, refuse_unread, string_counts
+from .generative.type_names import known_names
 from .migration import migrated
 from .options import check_int, check_zero_division
 from .records import InputOptions
@@ -60,9 +72,10 @@ from .scores import EntityScores, entity_scores
 from .spans import LabelTable, Repairs, Spans, repairs_dict
 
 
-# what ``partial`` says of generated predictions (every family's)
-GENERATED_NOT_MERGED = ("generated output is not merged from partials yet (its grounding "
-                        "record lists sentences and texts): score it in one pass")
+# what ``partial`` says of generated predictions without the whole's gold types
+GENERATED_NEEDS_TYPES = ("generated output in a partial needs types=...: the entity types "
+                         "of the whole's gold (a model's type names are matched to them, "
+                         "and a shard may lack some)")
 
 
 class Mergeable:
@@ -139,8 +152,8 @@ class EntityPartial(Mergeable):
         types = tuple(sorted(counts))
         gold, predicted, correct = (tuple(counts[t][k] for t in types) for k in range(3))
         return EntityPartial(types, gold, predicted, correct,
-                             _merged_repairs(self.gold_repairs, other.gold_repairs),
-                             _merged_repairs(self.pred_repairs, other.pred_repairs),
+                             merged_repairs(self.gold_repairs, other.gold_repairs),
+                             merged_repairs(self.pred_repairs, other.pred_repairs),
                              self.options, self.n_sentences + other.n_sentences)
 
     def computed(self) -> EntityScores:
@@ -162,6 +175,64 @@ class EntityPartial(Mergeable):
                             counts[1, present], counts[2, present],
                             options.pop("zero_division"),
                             repairs_dict(self.gold_repairs, self.pred_repairs), options)
+
+
+@dataclass(frozen=True)
+class StringPartial(Mergeable):
+    """What string matching's result (``matching="strings"``, ``StringScores``) of some
+    sentences is computed from: ``StringCounts``' counts per type (gold, predicted,
+    correct, found), summed; both sides' repairs and the record of what reading did,
+    sentences by global id, merged as ``EntityPartial``'s. ``options``: ``script``,
+    ``word_overlap``; ``()`` when empty."""
+
+    types: tuple = ()
+    counts: tuple = ()
+    gold_repairs: Repairs | None = None
+    pred_repairs: Repairs | None = None
+    record: object = None
+    options: tuple = ()
+    n_sentences: int = 0
+
+    def merged_with(self, other: "StringPartial") -> "StringPartial":
+        """Counts summed per type, repairs and records merged."""
+        counts = dict(zip(self.types, self.counts))
+        for name, row in zip(other.types, other.counts):
+            counts[name] = tuple(map(sum, zip(counts.get(name, (0, 0, 0, 0)), row)))
+        types = tuple(sorted(counts))
+        return StringPartial(types, tuple(counts[t] for t in types),
+                             merged_repairs(self.gold_repairs, other.gold_repairs),
+                             merged_repairs(self.pred_repairs, other.pred_repairs),
+                             self.record.merged_by_id(other.record), self.options,
+                             self.n_sentences + other.n_sentences)
+
+    def computed(self) -> StringScores:
+        """``nerspan.score``'s result (``matching="strings"``) of every sentence here."""
+        options = dict(self.options)
+        return StringCounts(self.types, self.counts, self.gold_repairs,
+                            self.pred_repairs, self.record, options["script"],
+                            options["word_overlap"]).scores()
+
+
+def string_partial(references, predictions, inputs: InputOptions, scheme: str, mode: str,
+                   shard: Shard, types) -> StringPartial:
+    """The ``StringPartial`` of one shard (``partial`` with ``matching="strings"``)."""
+    if _holds_no_sentence(references) and (predictions is None
+                                           or _holds_no_sentence(predictions)):
+        return StringPartial()
+    if types is None:
+        raise ValueError(GENERATED_NEEDS_TYPES)
+    with shard.named():
+        counts = string_counts(references, predictions, types=_type_names(types),
+                               scheme=scheme, mode=mode, inputs=inputs)
+    n_sentences = counts.record.responses
+    if shard.ids is not None and len(shard.ids) != n_sentences:
+        raise ValueError(f"sentence_ids names {len(shard.ids)} sentences, the shard "
+                         f"holds {n_sentences}")
+    return StringPartial(counts.types, counts.counts, placed(counts.gold_repairs, shard),
+                         placed(counts.pred_repairs, shard),
+                         counts.record.bounded(shard.global_ids),
+                         (("script", counts.script), ("word_overlap", counts.word_overlap)),
+                         n_sentences)
 
 
 @dataclass(frozen=True, eq=False)
@@ -267,15 +338,18 @@ def spans_partial(gold: Spans, pred: Spans, zero_division: float = 0.0,
                   shard: Shard | None = None, numbers=None) -> EntityPartial:
     """The partial of decoded ``gold`` and ``pred`` spans of one ``shard`` (default:
     the whole, from sentence 0); ``numbers``: each global sentence's number in the input
-    it was read from (``Source.sentence_numbers``), named by ``to_dict``."""
-    if pred.repairs is not None and pred.repairs.generated is not None:
-        raise ValueError(GENERATED_NOT_MERGED)
+    it was read from (``Source.sentence_numbers``), named by ``to_dict``. Generated
+    entities without a span are counted by ``computed``, from the record's whole counts,
+    not here."""
     shard = shard or Shard()
+    pred_repairs = placed(pred.repairs, shard, numbers)
+    if pred.repairs is not None and pred.repairs.generated is not None:
+        pred = dataclasses.replace(pred, repairs=dataclasses.replace(pred.repairs,
+                                                                     generated=None))
     scores = entity_scores(gold, pred, zero_division)
     return EntityPartial(scores.types, tuple(scores.gold.tolist()),
                          tuple(scores.predicted.tolist()), tuple(scores.correct.tolist()),
-                         placed(gold.repairs, shard, numbers),
-                         placed(pred.repairs, shard, numbers),
+                         placed(gold.repairs, shard, numbers), pred_repairs,
                          (("scheme", gold.scheme), ("mode", gold.mode),
                           ("zero_division", float(zero_division))),
                          len(gold.offsets) - 1)
@@ -283,11 +357,51 @@ def spans_partial(gold: Spans, pred: Spans, zero_division: float = 0.0,
 
 def placed(repairs: Repairs | None, shard: Shard, numbers=None) -> Repairs | None:
     """``repairs`` of a ``shard``, sentences by global id, named by ``numbers`` (see
-    ``spans_partial``)."""
+    ``spans_partial``); a generated record as a partial keeps it (``bounded``)."""
     if repairs is None:
         return None
     sentences = tuple(shard.global_ids(list(repairs.sentences)).tolist())
-    return dataclasses.replace(repairs, sentences=sentences, sentence_numbers=numbers)
+    generated = None if repairs.generated is None else \
+        repairs.generated.bounded(shard.global_ids)
+    return dataclasses.replace(repairs, sentences=sentences, sentence_numbers=numbers,
+                               generated=generated)
+
+
+def shard_predictions(predictions, inputs, types):
+    """A shard's predictions as its partial reads them: generated output read with its
+    type names matched to the whole's gold ``types`` (``read_typed`` of one pass
+    matches them to the shard's gold, which may lack some), anything else as given.
+    With ``types``, a shard whose every sentence's output is empty is generated output
+    too (the whole's is: alone it could be empty span lists)."""
+    if isinstance(predictions, (Generated, Grounded)) or _holds_no_sentence(predictions):
+        return predictions   # an empty shard: read as one
+    found = is_generated_input(predictions)   # None: every sentence empty
+    if found is False or (found is None and types is None):
+        return predictions
+    if types is None:
+        raise ValueError(GENERATED_NEEDS_TYPES)
+    names, type_map = known_names(_type_names(types), mapped_names(inputs))
+    return read_generated(predictions, types=names, type_map=type_map)
+
+
+def _type_names(types) -> set:
+    """``types`` (``partial``'s: the whole's gold types), checked, as a set."""
+    if isinstance(types, str) or not all(isinstance(t, str) for t in types):
+        raise TypeError(f"types: the entity types of the whole's gold, strings, not "
+                        f"{types!r}")
+    return set(types)
+
+
+def merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
+    """Two shards' repairs of one side merged (``Repairs.merged``), their generated
+    records too (``GenerativeRepairs.merged_by_id``)."""
+    if a is None and b is None:
+        return None
+    out = Repairs.merged([a, b])
+    records = [r.generated for r in (a, b) if r is not None and r.generated is not None]
+    if len(records) == 2:
+        out = dataclasses.replace(out, generated=records[0].merged_by_id(records[1]))
+    return out
 
 
 def merged(partials):
@@ -298,7 +412,8 @@ def merged(partials):
 @migrated
 def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
             mode: str = "lenient", label_list=None, zero_division: float = 0.0,
-            inputs=None, first_sentence: int = 0, sentence_ids=None) -> EntityPartial:
+            inputs=None, first_sentence: int = 0, sentence_ids=None,
+            types=None) -> EntityPartial | StringPartial:
     """The partial entity scores of one shard of the sentences (module docstring).
 
     Args:
@@ -307,18 +422,23 @@ def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
         first_sentence: the global id of the shard's first sentence (its sentences
             follow one another), or
         sentence_ids: the global id of each of its sentences, increasing.
+        types: with generated predictions (required then), the entity types of the
+            whole's gold, which the model's type names are matched to.
+
+    With ``inputs={"matching": "strings"}`` the partial is a ``StringPartial``.
 
     An empty shard (no sentence on either side) gives the empty partial. An input
     error names the sentence by its global id.
     """
     zero_division = check_zero_division(zero_division)
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
-    if inputs.generated.matching == "strings":
-        raise ValueError('matching="strings" is not merged from partials yet: score it '
-                         "in one pass (nerspan.score)")
     shard = Shard(first_sentence, sentence_ids)
+    if inputs.generated.matching == "strings":
+        refuse_unread(inputs.generated, zero_division != 0)
+        return string_partial(references, predictions, inputs, scheme, mode, shard, types)
     with shard.named():
-        reading = shard.read(lambda: resolve(references, predictions, scheme=scheme,
+        read_as = shard_predictions(predictions, inputs, types)
+        reading = shard.read(lambda: resolve(references, read_as, scheme=scheme,
                                              mode=mode, inputs=inputs, words=False,
                                              tables=True),
                              references, predictions)
@@ -361,9 +481,6 @@ def sentence_weights(sentence_ids, n_samples: int, seed: int) -> np.ndarray:
     return out
 
 
-def _merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
-    return None if a is None and b is None else Repairs.merged([a, b])
-
-
-__all__ = ["GENERATED_NOT_MERGED", "Mergeable", "EntityPartial", "SentenceRows", "Shard",
-           "partial", "spans_partial", "merged", "placed", "sentence_weights"]
+__all__ = ["GENERATED_NEEDS_TYPES", "Mergeable", "EntityPartial", "StringPartial",
+           "SentenceRows", "Shard", "partial", "spans_partial", "string_partial", "merged",
+           "merged_repairs", "placed", "shard_predictions", "sentence_weights"]

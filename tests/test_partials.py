@@ -229,8 +229,8 @@ def test_a_shard_is_placed_by_one_keyword_and_its_ids_are_checked():
         nerspan.partial([["O"], ["O"]], [["O"], ["O"]], sentence_ids=[4])
 
 
-def test_generated_output_is_refused_not_merged_wrong():
-    with pytest.raises(ValueError, match="generated output is not merged"):
+def test_generated_output_needs_the_wholes_gold_types():
+    with pytest.raises(ValueError, match="generated output in a partial needs types="):
         nerspan.partial([["B-PER", "O"]], [[{"text": "Ana", "type": "PER"}]],
                         tokens=[["Ana", "ran"]])
 

@@ -274,7 +274,7 @@ def test_the_descriptor_registers_the_partial():
     assert registered()["attribute_buckets"].merges
 
 
-def test_generated_output_is_refused_not_merged_wrong():
-    with pytest.raises(ValueError, match="generated output is not merged"):
+def test_generated_output_needs_the_wholes_gold_types():
+    with pytest.raises(ValueError, match="generated output in a partial needs types="):
         attribute_buckets.partial([["B-PER", "O"]], [[{"text": "Ana", "type": "PER"}]],
                                   tokens=[["Ana", "ran"]], attributes=["eLen"])

@@ -7,8 +7,9 @@ schemas and their pairing, the listings) and random partitions of the sentences 
 shards (empty and one-sentence shards included), the merged ``to_dict()`` (and
 ``to_dict(beta=2)``) equals the one-pass one in any merge order, or the merged result
 raises one pass's error. Merging is associative and commutative with the empty partial
-as identity; a partial pickles; partials of other options, generated output and
-``matching="strings"`` are refused; bad input and repairs name global sentence ids.
+as identity; a partial pickles; partials of other options and ``matching="strings"``
+are refused, generated output without the whole's gold types too; bad input and
+repairs name global sentence ids.
 """
 from __future__ import annotations
 
@@ -356,8 +357,8 @@ def test_a_merged_result_has_no_per_sentence_vectors_to_resample():
 
 
 # -- what is refused ---------------------------------------------------------------------------
-def test_generated_output_is_refused_not_merged_wrong():
-    with pytest.raises(ValueError, match="generated output is not merged.*one pass"):
+def test_generated_output_needs_the_wholes_gold_types():
+    with pytest.raises(ValueError, match="generated output in a partial needs types="):
         faireval.partial([["B-PER", "O"]], [[{"text": "Ana", "type": "PER"}]],
                          tokens=[["Ana", "ran"]])
 

@@ -308,8 +308,8 @@ def test_a_bad_subset_code_inside_a_shard_names_the_global_sentence():
     assert "sentence 2" in str(whole.value) and str(in_shard.value) == str(whole.value)
 
 
-def test_generated_output_is_refused_not_merged_wrong():
-    with pytest.raises(ValueError, match="generated output is not merged"):
+def test_generated_output_needs_the_wholes_gold_types():
+    with pytest.raises(ValueError, match="generated output in a partial needs types="):
         hardeval.partial([["B-PER", "O"]], [[{"text": "Ana", "type": "PER"}]],
                          tokens=[["Ana", "ran"]], train=TRAIN)
 

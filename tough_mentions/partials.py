@@ -41,7 +41,8 @@ import numpy as np
 from nerspan import InputOptions
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import EntityPartial, Mergeable, Shard, spans_partial
+from nerspan.partials import (EntityPartial, Mergeable, Shard, shard_predictions,
+                              spans_partial)
 from nerspan.result import Result
 from nerspan.scores import match
 from nerspan.train_index import mention_texts
@@ -111,7 +112,7 @@ class ToughMentionsPartial(Mergeable):
         counts = SubsetCounts(scores.types, *({name: np.bincount(
             type_id[mask], weights=values[mask], minlength=len(index)).astype(np.int64)
             for name, mask in masks.items()} for values in (size, hits)),
-            scores.predicted, scores.correct)
+            _placed_predictions(scores, self.entity), scores.correct)
         options = dict(self.options)
         bound, listed = options.pop("listed"), options.pop("return_mentions")
         listing = _listing(masks, names, rows, bound) if listed else None
@@ -119,6 +120,14 @@ class ToughMentionsPartial(Mergeable):
                          + (["recall"] if not scores.n_gold else []))
         return MergedToughMentions(counts, scores.micro(), zero_division, options,
                                    scores.repairs, listing)
+
+
+def _placed_predictions(scores, entity: EntityPartial) -> np.ndarray:
+    """Predicted mentions per type of ``scores``, without the generated entities that
+    found no span: one pass counts them in the overall precision only."""
+    unplaced = entity.pred_repairs.unplaced() if entity.pred_repairs is not None else {}
+    return scores.predicted - np.array([unplaced.get(t, 0) for t in scores.types],
+                                       dtype=np.int64)
 
 
 def _merged_groups(a: tuple, b: tuple, bound: int | None) -> tuple:
@@ -168,7 +177,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             scheme: str | None = None, mode: str | None = None, label_list=None,
             inputs=None, case_sensitive: bool = True, return_mentions: bool = False,
             options=None, listed: int | None = None, first_sentence: int = 0,
-            sentence_ids=None) -> ToughMentionsPartial:
+            sentence_ids=None, types=None) -> ToughMentionsPartial:
     """The partial Tough Mentions Recall of one shard of the test sentences.
 
     Args:
@@ -179,6 +188,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             (the first by global sentence id and position); None: all.
         first_sentence, sentence_ids: where the shard's sentences sit in the whole
             (``nerspan.partial``).
+        types: with generated predictions, the whole's gold types (``nerspan.partial``).
     """
     options = ToughMentionsOptions.of(options).with_keywords(
         case_sensitive=case_sensitive, return_mentions=return_mentions)
@@ -186,7 +196,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     shard = Shard(first_sentence, sentence_ids)
     with shard.named():
-        reading = shard.read(lambda: scoring_inputs(references, predictions, train=train,
+        read_as = shard_predictions(predictions, inputs, types)
+        reading = shard.read(lambda: scoring_inputs(references, read_as, train=train,
                                                     scheme=scheme, mode=mode,
                                                     inputs=inputs), references, predictions)
         if reading is None:

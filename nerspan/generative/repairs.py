@@ -40,6 +40,8 @@ _SUMMARY = (("rejected", "item", "items", "rejected"),
 # ``to_dict`` lists at most this many of each kind (the counts are always whole): a
 # model stuck in a loop can repeat one entity 50,000 times in a 1 MB response.
 MAX_LISTED = 1000
+# ``sentences`` names at most this many sentences (as ``nerspan.spans.Repairs`` does)
+SENTENCES_NAMED = 20
 
 
 class Listing(NamedTuple):
@@ -88,11 +90,22 @@ class GenerativeRepairs:
     duplicates: tuple = ()
     ungrounded: tuple = ()
     dropped_overlaps: tuple = ()
+    # a partial's record (``bounded``): each listed kind's whole count (``LISTED_KINDS``
+    # order) and the ungrounded entities per type as items, its listings cut to the
+    # first ``MAX_LISTED`` by sentence; None: the listings are whole
+    whole_counts: tuple | None = None
+    whole_ungrounded: tuple | None = None
+
+    def count(self, kind: str) -> int:
+        """How many of ``kind`` (one of ``LISTED_KINDS``) there are, listed or not."""
+        if self.whole_counts is None:
+            return len(getattr(self, kind))
+        return self.whole_counts[LISTED_KINDS.index(kind)]
 
     @property
     def total(self) -> int:
         """How many responses and entities are listed, of every kind."""
-        return sum(len(getattr(self, kind)) for kind in LISTED_KINDS)
+        return sum(self.count(kind) for kind in LISTED_KINDS)
 
     @property
     def grounded(self) -> int:
@@ -105,14 +118,19 @@ class GenerativeRepairs:
         ...                               Listing(2, "Oz", "LOC"))).ungrounded_by_type()
         {'LOC': 2}
         """
+        if self.whole_ungrounded is not None:
+            return dict(self.whole_ungrounded)
         return dict(sorted(Counter(item.type for item in self.ungrounded).items()))
 
     def ungrounded_per_sentence(self, n_sentences: int | None = None) -> np.ndarray:
         """Ungrounded entities per sentence (a bootstrap resamples them with it)."""
+        if self.whole_counts is not None:
+            raise ValueError("a partial's generated record lists at most MAX_LISTED "
+                             "entities: it has no per-sentence counts")
         sentences = np.array([item.sentence for item in self.ungrounded], dtype=np.int64)
         return np.bincount(sentences, minlength=n_sentences or self.responses)
 
-    def sentences(self, limit: int = 20) -> list:
+    def sentences(self, limit: int = SENTENCES_NAMED) -> list:
         """The first sentences concerned by any listing (as ``Repairs.sentences``)."""
         found = {item.sentence for kind in LISTED_KINDS for item in getattr(self, kind)}
         return sorted(found)[:limit]
@@ -127,11 +145,11 @@ class GenerativeRepairs:
         share = f" ({100 * self.usable / self.entities:.0f}%)" if self.entities else ""
         parts = [f"{self.usable} of {counted(self.entities, 'entity', 'entities')} usable"
                  f"{share}"]
-        if self.parse_failures:
-            parts.append(f"{len(self.parse_failures)} of "
+        if self.count("parse_failures"):
+            parts.append(f"{self.count('parse_failures')} of "
                          f"{counted(self.responses, 'response')} unreadable")
         for kind, noun, plural, what in _SUMMARY:
-            n = len(getattr(self, kind))
+            n = self.count(kind)
             if n:
                 parts.append(f"{counted(n, noun, plural)} {what}")
         return "; ".join(parts)
@@ -153,7 +171,7 @@ class GenerativeRepairs:
                   for kind in LISTED_KINDS}
         return {"responses": int(self.responses), "entities": int(self.entities),
                 "usable": int(self.usable), "spans": int(self.spans),
-                **{kind: len(getattr(self, kind)) for kind in LISTED_KINDS},
+                **{kind: self.count(kind) for kind in LISTED_KINDS},
                 "levels": {k: int(v) for k, v in self.levels.items()},
                 "types": {k: int(v) for k, v in self.types.items()},
                 "ungrounded_by_type": self.ungrounded_by_type(),
@@ -205,6 +223,51 @@ class GenerativeRepairs:
                 **moved)
             shift += part.responses
         return out
+
+    def bounded(self, global_ids=None) -> "GenerativeRepairs":
+        """This record as a partial keeps it (``nerspan.partials``): its sentences by
+        global id (``global_ids``: local sentences -> global ids, NumPy-style; default
+        as they are), each listing cut to the first ``MAX_LISTED`` by sentence, the
+        counts (``count``, ``ungrounded_by_type``) whole. ``to_dict`` gives what the
+        whole record gives.
+
+        >>> record = GenerativeRepairs(responses=2, ungrounded=(Listing(1, "Oz", "LOC"),))
+        >>> part = record.bounded(lambda ids: [i + 10 for i in ids])
+        >>> part.ungrounded[0].sentence, part.to_dict()["ungrounded"]
+        (11, 1)
+        """
+        whole = self.whole_counts or tuple(len(getattr(self, k)) for k in LISTED_KINDS)
+        by_type = tuple(self.ungrounded_by_type().items())
+        listed = {kind: _first_listed(getattr(self, kind)) for kind in LISTED_KINDS}
+        if global_ids is not None:
+            listed = {kind: tuple(item._replace(sentence=int(g)) for item, g in zip(
+                items, global_ids([item.sentence for item in items])))
+                for kind, items in listed.items()}
+        return self.replace(whole_counts=whole, whole_ungrounded=by_type, **listed)
+
+    def merged_by_id(self, other: "GenerativeRepairs") -> "GenerativeRepairs":
+        """Two shards' ``bounded`` records (sentences by global id, disjoint) as one:
+        counts summed, the first ``MAX_LISTED`` listings of each kind by sentence kept,
+        whatever the cut and the order of merging."""
+        mine, theirs = self.bounded(), other.bounded()
+        types = Counter(dict(mine.whole_ungrounded))
+        types.update(dict(theirs.whole_ungrounded))
+        return GenerativeRepairs(
+            mine.responses + theirs.responses, mine.entities + theirs.entities,
+            mine.usable + theirs.usable, mine.spans + theirs.spans,
+            {k: mine.levels.get(k, 0) + theirs.levels.get(k, 0) for k in LEVELS},
+            {k: mine.types.get(k, 0) + theirs.types.get(k, 0) for k in TYPE_MATCHES},
+            *(_first_listed(getattr(mine, kind) + getattr(theirs, kind))
+              for kind in LISTED_KINDS),
+            whole_counts=tuple(map(sum, zip(mine.whole_counts, theirs.whole_counts))),
+            whole_ungrounded=tuple(sorted(types.items())))
+
+
+def _first_listed(items: tuple) -> tuple:
+    """The first listings by sentence (a sentence's in their order): the ``MAX_LISTED``
+    that ``to_dict`` lists, and enough to name the first sentences (``sentences``)."""
+    kept = max(MAX_LISTED, SENTENCES_NAMED)
+    return tuple(sorted(items, key=lambda item: item.sentence)[:kept])
 
 
 def merge_repairs(repairs: dict, generative: GenerativeRepairs) -> dict:

@@ -114,6 +114,39 @@ def score_strings(references, predictions, tokens=None, *, types=None,
     (0.9999999999, 0.499999999975, 0.6666666665777777)
     """
     inputs = InputOptions.of(inputs, tokens=tokens)
+    return string_counts(references, predictions, types=types, scheme=scheme, mode=mode,
+                         inputs=inputs).scores()
+
+
+@dataclass(frozen=True)
+class StringCounts:
+    """What ``score_strings`` counts, before its result: per type (``types``, sorted)
+    gold, predicted, correct and found strings (``counts``, rows in that order), the
+    repairs of both sides, the record of what reading did, the options read. Counts of
+    disjoint sentences add up (``nerspan.partials.StringPartial``)."""
+
+    types: tuple
+    counts: tuple
+    gold_repairs: Repairs | None
+    pred_repairs: Repairs | None
+    record: GenerativeRepairs
+    script: str | None
+    word_overlap: bool
+
+    def scores(self) -> StringScores:
+        column = lambda k: np.array([row[k] for row in self.counts],  # noqa: E731
+                                    dtype=np.int64).reshape(-1)
+        return StringScores(
+            self.types, column(0), column(1), column(2), 0.0,
+            merge_repairs(repairs_dict(self.gold_repairs, self.pred_repairs), self.record),
+            {"matching": "strings", "script": self.script,
+             "word_overlap": self.word_overlap},
+            found=column(3), script=self.script, word_overlap=self.word_overlap)
+
+
+def string_counts(references, predictions, *, types=None, scheme: str = "IOB2",
+                  mode: str = "lenient", inputs: InputOptions) -> StringCounts:
+    """``score_strings``' counts (its arguments, ``inputs`` an ``InputOptions``)."""
     script, word_overlap = inputs.generated.script, inputs.generated.word_overlap
     gold_texts = gold_mention_texts(references, scheme=scheme, mode=mode, inputs=inputs)
     sentences = _sentences(predictions, "predictions")
@@ -138,8 +171,31 @@ def score_strings(references, predictions, tokens=None, *, types=None,
         predicted, pred_repairs, record = _process_sets(predicted, processing, record)
     unique = universalner.gold_strings if script == "universalner" else _unique_normalised
     gold = [_by_type(mentions, unique) for mentions in gold_texts]
-    return _scores(gold, predicted, record, script, word_overlap,
-                   repairs_dict(gold_repairs, pred_repairs))
+    counts = (_partial_counts if word_overlap else _exact_counts)(gold, predicted)
+    types = tuple(sorted(counts))
+    return StringCounts(types, tuple(tuple(counts[t]) for t in types), gold_repairs,
+                        pred_repairs, record, script, word_overlap)
+
+
+# What string matching does not read: grounding's options; given, they are refused. Type
+# processing (keep_types, remove_types, type_map) it reads, on gold's mention texts and the
+# predicted strings alike (``score_strings``).
+STRINGS_UNREAD = ("occurrences", "overlaps", "fuzzy")
+_GENERATED_DEFAULTS = InputOptions().generated
+
+
+def refuse_unread(generated, zero_division: bool) -> None:
+    """A ``ValueError`` naming the options of ``generated`` (``GeneratedOptions``) that
+    string matching does not read, and ``zero_division`` (when not 0), if given."""
+    unread = [name for name in STRINGS_UNREAD
+              if getattr(generated, name) != getattr(_GENERATED_DEFAULTS, name)] + \
+        (["zero_division"] if zero_division else [])
+    if unread:
+        raise ValueError(f"{', '.join(unread)} {'is' if len(unread) == 1 else 'are'} not read "
+                         'by matching="strings", which compares sets of (text, type) '
+                         "strings per sentence: leave "
+                         f"{'it' if len(unread) == 1 else 'them'} out, or ground the output "
+                         '(matching="grounded", the default)')
 
 
 def gold_mention_texts(references, *, scheme: str = "IOB2", mode: str = "lenient",
@@ -320,19 +376,6 @@ class _Record:
             unknown_types=tuple(self.unknown), duplicates=tuple(self.duplicates))
 
 
-def _scores(gold: list, predicted: list, record: GenerativeRepairs, script,
-            word_overlap: bool, repairs: dict) -> StringScores:
-    """Count per type over all sentences and build the result."""
-    counts = (_partial_counts if word_overlap else _exact_counts)(gold, predicted)
-    types = tuple(sorted(counts))
-    column = lambda k: np.array([counts[t][k] for t in types], dtype=np.int64)  # noqa: E731
-    return StringScores(
-        types, column(0), column(1), column(2), 0.0,
-        merge_repairs(repairs, record),
-        {"matching": "strings", "script": script, "word_overlap": word_overlap},
-        found=column(3), script=script, word_overlap=word_overlap)
-
-
 def _exact_counts(gold: list, predicted: list) -> dict:
     """type -> [gold, predicted, correct, found] items, over every sentence's dicts from
     type to unique items: a prediction is correct when its sentence's gold has it under
@@ -371,4 +414,5 @@ def _partial_counts(gold: list, predicted: list) -> dict:
     return counts
 
 
-__all__ = ["score_strings", "StringScores", "gold_mention_texts"]
+__all__ = ["score_strings", "StringScores", "StringCounts", "string_counts",
+           "gold_mention_texts", "refuse_unread", "STRINGS_UNREAD"]
