@@ -13,7 +13,7 @@ from nerspan.flat import GOLD
 from nerspan.generative.scored_output import scored_generated
 from nerspan.reading.systems import (answers_located, file_form, read_answers, read_scored_spans,
                                      span_errors_located)
-from nerspan.scored import scored_spans
+from nerspan.threshold_form import scored_of
 
 from nerlens.report.confidence import check_fits
 
@@ -39,7 +39,6 @@ def scored_mentions(args, corpus, files: dict) -> dict:
     entities carry one (``file_form``), answering every sentence in order. An
     error names the file and line."""
     scored = {}
-    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     for name, path in files.items():
         if file_form(check_file(path), args.encoding) == "generated":
             scored[name] = _scored_generated_file(args, corpus, name, path)
@@ -48,8 +47,7 @@ def scored_mentions(args, corpus, files: dict) -> dict:
                                  tag_file=f"score its tags as a PRED file (nerlens "
                                  f"{args.command} {args.gold} {path})")
         with span_errors_located(args.gold, {"lines": None}, path, read):
-            scored[name] = scored_spans(read["spans"], inputs=inputs_of(args).replace(
-                tokens=words))
+            scored[name] = scored_of(read["spans"], corpus, inputs_of(args))
             check_fits(scored[name], corpus, "predictions")
     return scored
 
