@@ -181,3 +181,37 @@ def test_sweep_text_of_generated_output(paths, capsys):
     row = next(line for line in out.splitlines() if line.startswith("threshold 0.5"))
     assert row.split()[3:6] == [f"{100 * p:.2f}", f"{100 * r:.2f}", f"{100 * f1:.2f}"]
     assert "found nowhere" in out
+
+
+@pytest.mark.parametrize("command", [
+    ["score", "{gold}", "{pred}", "--threshold", "0.5"], ["sweep", "{gold}", "{pred}"],
+    ["report", "{gold}", "--scored", "{pred}"]])
+@pytest.mark.parametrize("case, message", [
+    ("tags", r"{pred}: not a JSON Lines span file whose spans carry a \"score\"; a tag file "
+             r"carries no confidence: score (its tags|it without)"),
+    ("short", r"{pred}: 2 lines of spans, but \S*gold\S* holds 3 sentences: one line is "
+              r"needed per sentence"),
+])
+def test_every_reader_of_scored_span_files_refuses_alike(paths, capsys, command, case,
+                                                         message):
+    """One reader (``nerspan.reading.systems.read_scored_spans``) behind --threshold,
+    sweep and --scored (and a family's --threshold, tests/test_cli_threshold_families.py):
+    a tag file and a file short of gold's sentences are refused with the same words,
+    naming the file."""
+    pred = paths["gold"] if case == "tags" else paths["pred"]
+    if case == "short":
+        write_lines(Path(pred), "spans", SPANS[:2])
+    code, out, err = run(capsys, [arg.format(**{**paths, "pred": pred}) for arg in command])
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert re.search(message.replace("{pred}", re.escape(pred)), err), err
+
+
+@pytest.mark.parametrize("text, form", [
+    ("John B-PER\n", "columns"), ('{"spans": [[0, 1, "PER", 0.5]]}\n', "spans"),
+    ('\n\ufeff{"response": []}\n', "generated"), ('{"response": [], "spans": []}\n', "spans"),
+    ("", "spans"), ("{nope\n", "spans")])
+def test_the_form_of_a_prediction_file_is_told_by_its_first_line(tmp_path, text, form):
+    path = tmp_path / "pred.jsonl"
+    path.write_text(text, encoding="utf-8")
+    assert nerspan.reading.systems.file_form(path) == form

@@ -15,11 +15,9 @@ from dataclasses import dataclass, field
 
 import nerspan
 from nerspan import read_span_jsonl
-from nerspan.errors import counted
 from nerspan.options import check_confidence
-from nerspan.reading.systems import (answers_located, is_json_lines, named_files,
-                                     read_answers, read_gold, span_errors_located,
-                                     span_files)
+from nerspan.reading.systems import (answers_located, named_files, read_answers, read_gold,
+                                     read_scored_spans, span_errors_located, span_files)
 
 from .common import UsageError, check_file, prediction_paths
 from .inputs import system_options
@@ -63,16 +61,8 @@ def scored_span_files(args, gold_path: str, pred_paths: list) -> list[ScoredFile
     references = read_gold(check_file(gold_path), **_gold_reading(args))
     files = []
     for name, path in named_files([check_file(path) for path in pred_paths]).items():
-        if not is_json_lines(path, args.encoding):
-            raise UsageError(f"{path}: not a JSON Lines span file whose spans carry a "
-                             "\"score\"; a tag file carries no confidence: score its tags "
-                             f"(nerlens score {gold_path} {path})")
-        pred = read_span_jsonl(path, args.encoding)
-        if len(pred["spans"]) != references.n_sentences:
-            raise UsageError(f"{path}: {counted(len(pred['spans']), 'line')} of spans, "
-                             f"but {gold_path} holds "
-                             f"{counted(references.n_sentences, 'sentence')}: one line is "
-                             "needed per sentence (an empty \"spans\" list where none)")
+        pred = read_scored_spans(path, references, args.encoding, gold_name=gold_path,
+                                 tag_file=f"score its tags (nerlens score {gold_path} {path})")
         files.append(ScoredFile(name, references, pred["spans"], {},
                                 span_errors_located(gold_path, {"lines": None}, path, pred)))
     return files

@@ -2,19 +2,18 @@
 PRED files (``nerlens report --scored``, ``nerlens suspects --scored``): each --scored
 file read into ``nerspan.scored.ScoredMentions`` over GOLD's sentences, a span file whose
 spans carry a ``score`` or generated output whose entities carry one (told apart by
-their first line: ``is_generated_file``). ``nerlens score --threshold`` and ``nerlens
-sweep`` read such files for the library's calls instead (``scored_files``).
+``nerspan.reading.systems.file_form``, read by ``read_scored_spans`` / ``read_answers``).
+``nerlens score --threshold`` and ``nerlens sweep`` read such files for the library's
+calls instead (``scored_files``).
 """
 from __future__ import annotations
 
-import json
-
-from nerspan import read_span_jsonl
 from nerspan.errors import counted
 from nerspan.flat import GOLD
 from nerspan.generative.scored_output import scored_generated
-from nerspan.reading.systems import answers_located, read_answers, span_errors_located
-from nerspan.scored import scored_spans
+from nerspan.reading.systems import (answers_located, file_form, read_answers, read_scored_spans,
+                                     span_errors_located)
+from nerspan.threshold_form import scored_of
 
 from nerlens.report.confidence import check_fits
 
@@ -33,40 +32,22 @@ def add_scored_argument(parser, effect: str) -> None:
                              + effect)
 
 
-def is_generated_file(path: str, encoding: str = "utf-8") -> bool:
-    """Whether a JSON Lines file of scored predictions holds generated output (its first
-    object has a ``"response"``) rather than span lists (``"spans"``): the two forms a
-    --scored file takes. A file that is no JSON is read as spans, whose reader names the
-    line."""
-    with open(path, encoding=encoding, errors="replace") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    try:
-        row = json.loads(first.lstrip("\ufeff"))
-    except json.JSONDecodeError:
-        return False
-    return isinstance(row, dict) and "response" in row and "spans" not in row
-
-
 def scored_mentions(args, corpus, files: dict) -> dict:
     """Name -> the scored mentions (``nerspan.scored.ScoredMentions``) of each file of
     ``files`` (name -> path: a --scored file), over GOLD's sentences (``corpus``): a span
     file whose spans carry a score, one line per sentence, or generated output whose
-    entities carry one (``is_generated_file``), answering every sentence in order. An
+    entities carry one (``file_form``), answering every sentence in order. An
     error names the file and line."""
     scored = {}
-    words = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     for name, path in files.items():
-        if is_generated_file(check_file(path), args.encoding):
+        if file_form(check_file(path), args.encoding) == "generated":
             scored[name] = _scored_generated_file(args, corpus, name, path)
             continue
-        read = read_span_jsonl(path, args.encoding)
-        if len(read["spans"]) != corpus.n_sentences:
-            raise UsageError(f"{path}: {counted(len(read['spans']), 'line')} of spans, but "
-                             f"{args.gold} holds {counted(corpus.n_sentences, 'sentence')}: "
-                             "one line is needed per sentence")
+        read = read_scored_spans(path, corpus, args.encoding, gold_name=args.gold,
+                                 tag_file=f"score its tags as a PRED file (nerlens "
+                                 f"{args.command} {args.gold} {path})")
         with span_errors_located(args.gold, {"lines": None}, path, read):
-            scored[name] = scored_spans(read["spans"], inputs=inputs_of(args).replace(
-                tokens=words))
+            scored[name] = scored_of(read["spans"], corpus, inputs_of(args))
             check_fits(scored[name], corpus, "predictions")
     return scored
 

@@ -23,6 +23,7 @@ the families' ``gold_column`` / ``pred_column`` name a ``Corpus`` column instead
 """
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from contextlib import contextmanager
@@ -326,22 +327,12 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
 
 
 def kept_file(path, gold: Corpus, inputs: InputOptions) -> Corpus:
-    """A prediction file read with the input option ``threshold``: a JSON Lines span file
-    (one line per sentence of ``gold``) whose spans carry a ``score``, the mentions of
-    score >= threshold kept (``nerspan.threshold_form``, as the API keeps scored span
-    lists), as a one-column corpus (``PRED``) of ``gold``'s sentences; an error names
-    the file and line."""
-    if not is_json_lines(path, inputs.files.encoding):  # a tag file carries no score
-        raise FormatError(f"{os.fspath(path)}: not a JSON Lines span file whose spans "
-                          "carry a \"score\" (what the input option threshold reads): "
-                          "score a tag file without it")
-    read = read_span_jsonl(path, inputs.files.encoding)
-    if len(read["spans"]) != gold.n_sentences:
-        raise SentenceCountError(
-            f"{os.fspath(path)}: {counted(len(read['spans']), 'line')} of spans, but gold "
-            f"holds {counted(gold.n_sentences, 'sentence')}: with the input option "
-            "threshold a prediction file is a JSON Lines span file whose spans carry a "
-            "\"score\", one line per sentence")
+    """A prediction file read with the input option ``threshold``: a scored span file
+    (``read_scored_spans``), the mentions of score >= threshold kept
+    (``nerspan.threshold_form``, as the API keeps scored span lists), as a one-column
+    corpus (``PRED``) of ``gold``'s sentences; an error names the file and line."""
+    read = read_scored_spans(path, gold, inputs.files.encoding,
+                             tag_file="score it without the input option threshold")
     kept = InputOptions.of({name: inputs.value(name) for name in
                             ("threshold", "inclusive_end", "snap", "offsets")})
     with span_errors_located(gold.source.path, {"lines": None}, path, read):
@@ -349,12 +340,40 @@ def kept_file(path, gold: Corpus, inputs: InputOptions) -> Corpus:
                           ).corpus.select([PRED])
 
 
-def is_json_lines(path, encoding: str = "utf-8") -> bool:
-    """Whether the first line that is not blank opens a JSON object (a column file's
-    does not); its errors are left to the JSON Lines reader, which names the line."""
+def read_scored_spans(path, gold: Corpus, encoding: str = "utf-8", *, gold_name: str = "gold",
+                      tag_file: str = "score its tags") -> dict:
+    """A JSON Lines span file whose spans carry a ``score``, one line per sentence of the
+    ``gold`` corpus (named ``gold_name`` in an error), as ``read_span_jsonl`` reads it:
+    the one reader of scored span files against gold read on its own (``kept_file``,
+    ``nerlens score --threshold``, ``sweep``, ``--scored``). A tag file is refused
+    (``tag_file``: what to do with it instead), and so is a count of lines that is not
+    gold's count of sentences; each names the file."""
+    if file_form(path, encoding) == "columns":
+        raise FormatError("not a JSON Lines span file whose spans carry a \"score\"; a tag "
+                          f"file carries no confidence: {tag_file}", path=os.fspath(path))
+    read = read_span_jsonl(path, encoding)
+    if len(read["spans"]) != gold.n_sentences:
+        raise SentenceCountError(
+            f"{counted(len(read['spans']), 'line')} of spans, but {gold_name} holds "
+            f"{counted(gold.n_sentences, 'sentence')}: one line is needed per sentence (an "
+            "empty \"spans\" list where none)", path=os.fspath(path))
+    return read
+
+
+def file_form(path, encoding: str = "utf-8") -> str:
+    """What a prediction file holds, by its first line that is not blank: ``"generated"``
+    (an object with a ``"response"`` and no ``"spans"``: generated output), ``"spans"``
+    (any other line that opens a JSON object, or no line: a span file, whose reader names
+    a bad line) or ``"columns"`` (a column file, whose first line opens no object)."""
     with open(path, encoding=encoding, errors="replace") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    return first.lstrip("\ufeff \t").startswith("{") or not first
+        first = next((line for line in handle if line.strip()), "").lstrip("\ufeff \t")
+    if first and not first.startswith("{"):
+        return "columns"
+    try:
+        row = json.loads(first)
+    except json.JSONDecodeError:
+        return "spans"
+    return "generated" if "response" in row and "spans" not in row else "spans"
 
 
 def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=None
@@ -627,7 +646,7 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
 
 __all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_answers",
            "answers_located", "read_span_systems", "span_files", "kept_file",
-           "is_json_lines",
+           "read_scored_spans", "file_form",
            "span_errors_located", "load_saved_split", "read_training", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]
