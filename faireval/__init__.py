@@ -56,7 +56,8 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
           mode: str | None = None, label_list=None, inputs=None, pos=None, weights=None,
           focus: str = "target", labels: Sequence[str] | None = None,
           exclude: Sequence[str] = (), ignore_punct: bool = False, confusion_tp: bool = False,
-          return_pairs: bool = False, reference_iteration: bool = False, schemas=None,
+          return_pairs: bool = False, reference_iteration: bool = False,
+          keep_duplicates: bool = False, schemas=None,
           min_overlap: float = MIN_OVERLAP, pairing: str = "greedy",
           return_instances: bool = False, options=None) -> FairEvalResult:
     """FairEval error counts and traditional, fair and (if asked) weight-table scores.
@@ -68,7 +69,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             ``datasets`` split, tag lists per sentence (any scheme of the core;
             multi-level tags ``B-X|I-Y``, outer level first), or span lists per sentence
             ``[(label, start, end), ...]``, 0-based, ``end`` exclusive, possibly nested
-            or overlapping (``read_span_file`` reads FairEval's files).
+            or overlapping (``read_span_file`` reads FairEval's files), and mentions of
+            several fragments (``{"label", "fragments": [[s, e], ...]}``, BigBio's
+            ``{"type", "offsets"}`` in characters): a mention is its type and fragment
+            set (``faireval.fragments``); a mention listed twice on a side counts once
+            (``repairs``' ``duplicates``).
         predictions: the system annotation, in the same form.
         tokens, label_list, inputs: the words, the tags in id order for label ids, the
             other input options (``nerspan.InputOptions`` or a dict of them).
@@ -80,7 +85,8 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             ``ignore_punct``.
         options: a ``FairevalOptions`` record (or a dict of its fields); the keywords
             ``weights``, ``focus``, ``labels``, ``exclude``, ``ignore_punct``,
-            ``confusion_tp``, ``return_pairs``, ``reference_iteration``, ``schemas``,
+            ``confusion_tp``, ``return_pairs``, ``reference_iteration``,
+            ``keep_duplicates``, ``schemas``,
             ``min_overlap``, ``pairing`` and ``return_instances`` are its fields (each
             field's doc says what it does), put over it.
 
@@ -92,7 +98,8 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     options = FairevalOptions.of(options).with_keywords(
         weights=weights, focus=focus, labels=labels, exclude=exclude,
         ignore_punct=ignore_punct, confusion_tp=confusion_tp, return_pairs=return_pairs,
-        reference_iteration=reference_iteration, schemas=schemas, min_overlap=min_overlap,
+        reference_iteration=reference_iteration, keep_duplicates=keep_duplicates,
+        schemas=schemas, min_overlap=min_overlap,
         pairing=pairing, return_instances=return_instances)
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     prepared, scheme, mode = read_sides(references, predictions, options, train=train,

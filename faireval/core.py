@@ -71,6 +71,10 @@ class FairevalOptions(Record):
     reference_iteration: bool = switch(
         False, "reproduce the reference code's numbers: within a BE/LBE pass the span right "
         "after a match is skipped. Off: the paper's algorithm.")
+    keep_duplicates: bool = switch(
+        False, "count a mention listed twice on one side of span lists as often as it is "
+        "listed, as the reference code does. Off: once, the copies counted in repairs "
+        "(duplicates), as nerspan reads span lists.")
     schemas: object = option(
         None, "\"semeval\" adds the SemEval-2013 Task 9.1 schemas as nervaluate counts them "
         "(strict, exact, partial, ent_type; or a list of some) under semeval.",
@@ -148,7 +152,8 @@ def read_sides(references, predictions, options: FairevalOptions, *, train, sche
                        ignore_punct=options.ignore_punct,
                        labels=None if shard else options.labels,
                        exclude=() if shard else options.exclude, inputs=inputs,
-                       context=context, system=system, shard=shard)
+                       context=context, system=system, shard=shard,
+                       keep_duplicates=options.keep_duplicates)
     return prepared, scheme, mode
 
 

@@ -1,11 +1,16 @@
-"""Every input form faireval accepts, turned into two flat span tables.
+"""Every input form faireval accepts, turned into two span tables.
 
 Forms: tag sequences in any scheme of the core (a ``Corpus``, or lists of tag strings
 per sentence), multi-level tags ``B-X|I-Y`` (outer level first), or explicit span lists
-per sentence, ``(label, start, end)`` with ``end`` exclusive, which may nest or overlap.
-A span table keeps the spans in list order: tags give them sorted by start (outer level
+per sentence, ``(label, start, end)`` with ``end`` exclusive, which may nest or overlap,
+and mentions of several fragments (``{"label", "fragments"}``, BigBio's ``{"type",
+"offsets"}``: see ``nerspan.reading.span_lists``). A side is nerspan's span table
+(``nerspan.span_table.SpanRows``, read by nerspan's reader) whose ``labels`` are label
+ids. It keeps the spans in list order: tags give them sorted by start (outer level
 first at the same start); span lists keep the order they are listed in, which matters
-only for the algorithm's last tie-break.
+only for the algorithm's last tie-break. A mention a span list repeats on one side
+(same type and fragments) is kept once and counted in ``repairs`` (``duplicates``), as
+nerspan reads span lists.
 """
 from __future__ import annotations
 
@@ -21,8 +26,11 @@ from nerspan.records import InputOptions
 from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.reading.span_lists import read_spans
+from nerspan.span_table import SpanRows
 from nerspan.spans import LabelTable, Repairs, decode
 from nerspan.type_processing import process_ungrounded
+
+from .fragments import shape_ids
 from nerspan.reading.span_lists import LEVEL_SEPARATOR, check_within
 from nerspan.errors import (EmptyInputError, InputTypeError, LengthMismatchError,
                             SentenceCountError, counted, shown)
@@ -32,32 +40,17 @@ PUNCT_TAGS = frozenset({"$.", "$,", "$(", "PUNCT", "PUNKT", "KOMMA", "COMMA", "K
                         ".", ",", ":", "(", ")", '"', "\u2018", "\u201c", "\u2019", "\u201d"})
 
 
-@dataclass(frozen=True)
-class SpanTable:
-    """The spans of one side: flat arrays in list order (sentence by sentence).
-
-    ``start``/``end`` are sentence-relative token indices, ``end`` exclusive; ``label``
-    indexes the label vocabulary shared by both sides.
-    """
-
-    sentence: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-    label: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.start)
-
-    def take(self, keep: np.ndarray) -> "SpanTable":
-        return SpanTable(self.sentence[keep], self.start[keep], self.end[keep], self.label[keep])
+def span_rows(sentence, start, end, labels) -> SpanRows:
+    """One side's contiguous spans as nerspan's span table, ``labels`` label ids."""
+    return SpanRows(sentence, start, end, labels, np.zeros(0, dtype=np.int64))
 
 
 @dataclass(frozen=True)
 class Prepared:
     """Target and system spans over one label vocabulary, ready for matching."""
 
-    target: SpanTable
-    system: SpanTable
+    target: SpanRows           # labels: label ids
+    system: SpanRows
     labels: tuple              # label vocabulary (label ids index it)
     n_sentences: int
     punct: "PunctMask | None"  # set when ignore_punct is on
@@ -95,7 +88,7 @@ class PunctMask:
 def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "lenient",
             pos=None, ignore_punct: bool = False, labels: Sequence[str] | None = None,
             exclude: Sequence[str] = (), context=None, system: str | None = None,
-            inputs=None, shard: bool = False) -> Prepared:
+            inputs=None, shard: bool = False, keep_duplicates: bool = False) -> Prepared:
     """Decode or read both sides, drop punctuation if asked, apply the label filter.
 
     Span lists on both sides are read as they are (they may nest or overlap); span lists
@@ -107,6 +100,8 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     ``inputs``: the input options (``nerspan.InputOptions`` or a dict). ``shard``: the
     sentences are a shard of the whole (``faireval.partial``): every column's repairs
     are kept, those that repaired nothing too (the whole's counts add them up).
+    ``keep_duplicates``: a mention a span list repeats on one side is kept as often as
+    it is listed (the reference code's counting), not once.
 
     Args:
         references, predictions: the target and system sides (see ``faireval.score``).
@@ -114,7 +109,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     inputs = InputOptions.of(inputs)
     target, spans, names, n_sentences, lengths, repairs = _sides(
         references, predictions, scheme, mode, inputs, (context, system),
-        None if isinstance(pos, str) else pos)
+        None if isinstance(pos, str) else pos, keep_duplicates)
     if isinstance(pos, str):
         if not isinstance(references, Corpus):
             raise InputTypeError(f"pos={pos!r} names a column, which needs a Corpus as "
@@ -126,7 +121,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     if lengths is not None:
         for name, table in (("references", target), ("predictions", spans)):
             check_within(table.sentence, table.start, table.end,
-                         lambda k: names[int(table.label[k])], lengths, name)
+                         lambda k: names[int(table.labels[k])], lengths, name)
     punct = None
     if ignore_punct:
         if pos is None:
@@ -148,7 +143,8 @@ def reported_repairs(repairs: dict) -> dict:
             if found.total or found.generated is not None}
 
 
-def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
+def _sides(references, predictions, scheme, mode, inputs, context, pos=None,
+           keep_duplicates=False):
     """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``;
     ``context``: ``(evaluation, its system column)`` as ``prepare`` takes them.
 
@@ -162,7 +158,7 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None):
         return _generated_spans(references, predictions, scheme, mode, inputs)
     if form is SPAN_PAIRS:
         target, system, names, n_sentences, repairs = _spans_from_lists(
-            references, predictions, inputs)
+            references, predictions, inputs, keep_duplicates)
         tokens = inputs.tokens
         lengths = None if tokens is None else np.fromiter(map(len, tokens), dtype=np.int64,
                                                           count=len(tokens))
@@ -235,14 +231,14 @@ def _pos_lengths(pos, n_sentences: int, lengths):
     return pos_lengths
 
 # -- span lists --------------------------------------------------------------------------
-def _spans_from_lists(references, predictions, inputs):
-    """Both sides' span lists as they are (``nerspan.read_spans``): they may nest."""
+def _spans_from_lists(references, predictions, inputs, keep_duplicates=False):
+    """Both sides' span lists as they are (``nerspan.read_spans``): they may nest and
+    have several fragments; a mention listed twice on one side is kept once (unless
+    ``keep_duplicates``)."""
     if predictions is None:
         raise InputTypeError("predictions is None: pass the system's span lists")
     target_rows = read_spans(references, "references", inputs=inputs)
     system_rows = read_spans(predictions, "predictions", inputs=inputs)
-    for side, rows in (("references", target_rows), ("predictions", system_rows)):
-        rows.check_contiguous(side, "faireval")
     n_target, n_system = len(references), len(predictions)
     if n_target == 0:
         raise EmptyInputError("references hold no sentence")
@@ -250,15 +246,38 @@ def _spans_from_lists(references, predictions, inputs):
         raise SentenceCountError(f"predictions hold {counted(n_system, 'sentence')}, "
                                  f"references {n_target}")
     names, target_labels, system_labels = _intern_labels(target_rows.labels, system_rows.labels)
-    target = SpanTable(target_rows.sentence, target_rows.start, target_rows.end, target_labels)
-    system = SpanTable(system_rows.sentence, system_rows.start, system_rows.end, system_labels)
-    # what span input repaired: snapped character spans, pipeline tags decoded leniently
-    repairs = {column: Repairs(rows.invalid_transitions,
-                               sentences=tuple(sorted(set(rows.snapped.tolist())))[:20],
-                               snapped=len(rows.snapped))
-               for column, rows in ((GOLD, target_rows), (PRED, system_rows))
-               if len(rows.snapped) or rows.invalid_transitions}
+    target = replace(target_rows, labels=target_labels)
+    system = replace(system_rows, labels=system_labels)
+    (target, target_copies), (system, system_copies) = _deduplicated(
+        target, system, keep=keep_duplicates)
+    # what span input repaired: snapped character spans, pipeline tags decoded leniently,
+    # mentions listed twice
+    repairs = {}
+    for column, rows, copies in ((GOLD, target, target_copies), (PRED, system, system_copies)):
+        if len(rows.snapped) or rows.invalid_transitions or len(copies):
+            repaired = set(rows.snapped.tolist()) | set(copies.tolist())
+            repairs[column] = Repairs(rows.invalid_transitions,
+                                      sentences=tuple(sorted(repaired))[:20],
+                                      snapped=len(rows.snapped), duplicates=len(copies))
     return target, system, names, n_target, repairs
+
+
+def _deduplicated(*tables: SpanRows, keep: bool = False) -> list:
+    """Per table, ``(table without repeated mentions, sentence of every copy removed)``:
+    the first of identical mentions (sentence, type, fragment set) is kept (``keep``:
+    every copy, none counted)."""
+    out = []
+    for table, shape in zip(tables, shape_ids(*tables)):
+        if keep or not len(table):
+            out.append((table, np.zeros(0, dtype=np.int64)))
+            continue
+        rows = np.stack([table.sentence, table.labels, table.start, table.end, shape], axis=1)
+        _, first = np.unique(rows.astype(np.int64), axis=0, return_index=True)
+        kept = np.zeros(len(table), dtype=bool)
+        kept[first] = True
+        out.append((table.take(kept) if len(first) < len(table) else table,
+                    table.sentence[~kept].astype(np.int64)))
+    return out
 
 def _as_sentences(seqs, name: str):
     if isinstance(seqs, (str, bytes)) or not hasattr(seqs, "__iter__"):
@@ -304,7 +323,7 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
         level = np.concatenate([np.full(len(s), lv) for s, lv in parts])
         order = np.lexsort((level, start))  # by position, outer level first
         base = corpus.offsets[sentence]
-        sides.append(SpanTable(sentence[order], (start - base)[order], (end - base)[order],
+        sides.append(span_rows(sentence[order], (start - base)[order], (end - base)[order],
                                label[order]))
     # Per-label rows for the types the tags use, not every type of a label list (ids
     # with the model's label list, a ClassLabel column): as with the same tags as strings.
@@ -316,7 +335,7 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
     if len(used) < len(table.types):
         remap = np.full(len(table.types), -1, dtype=np.int32)
         remap[used] = np.arange(len(used), dtype=np.int32)
-        sides = [SpanTable(t.sentence, t.start, t.end, remap[t.label]) for t in sides]
+        sides = [replace(t, labels=remap[t.labels]) for t in sides]
     return sides[0], sides[1], tuple(table.types[i] for i in used), repairs
 
 
@@ -347,22 +366,53 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
 
 
 # -- punctuation -------------------------------------------------------------------------
-def _drop_punct(table: SpanTable, punct: PunctMask) -> SpanTable:
-    """Shrink every span past punctuation at either edge; drop spans left empty.
+def _drop_punct(table: SpanRows, punct: PunctMask) -> SpanRows:
+    """Shrink every span past punctuation at either edge; drop spans left empty. A
+    discontinuous mention's fragments shrink so (its bounds follow them), and it is
+    dropped when every fragment is left empty.
 
     Punctuation inside a span stays inside its boundaries but leaves its token set (the
     matcher builds token sets with ``PunctMask.bits``).
     """
     if not len(table):
         return table
-    base = punct.offsets[table.sentence]
+    keep, start, end = _shrunk(punct, table.sentence, table.start, table.end)
+    fragment_row, fragment_start, fragment_end = (table.fragment_row, table.fragment_start,
+                                                  table.fragment_end)
+    if len(fragment_row):
+        kept, fragment_start, fragment_end = _shrunk(
+            punct, table.sentence[fragment_row], fragment_start, fragment_end)
+        fragment_row = fragment_row[kept]
+        fragment_start, fragment_end = fragment_start[kept], fragment_end[kept]
+        split = table.discontinuous
+        left = np.bincount(fragment_row, minlength=len(table))
+        keep[split] = left[split] > 0
+        lows = np.full(len(table), np.iinfo(np.int64).max)
+        highs = np.zeros(len(table), dtype=np.int64)
+        np.minimum.at(lows, fragment_row, fragment_start)
+        np.maximum.at(highs, fragment_row, fragment_end)
+        start, end = np.where(split, lows, start), np.where(split, highs, end)
+        alone = left[fragment_row] == 1   # one fragment left: a contiguous mention
+        fragment_row, fragment_start, fragment_end = (fragment_row[~alone],
+                                                      fragment_start[~alone],
+                                                      fragment_end[~alone])
+    return replace(table, start=start, end=end, fragment_row=fragment_row,
+                   fragment_start=fragment_start, fragment_end=fragment_end).take(keep)
+
+
+def _shrunk(punct: PunctMask, sentence, start, end) -> tuple:
+    """``(keep, start, end)``: spans shrunk past punctuation at either edge (where not
+    ``keep``, left empty; their bounds are then meaningless)."""
+    base = punct.offsets[sentence]
     words = np.flatnonzero(~punct.flags)  # positions of the tokens that are not punctuation
-    first = np.searchsorted(words, base + table.start, side="left")  # first word >= start
-    last = np.searchsorted(words, base + table.end, side="left") - 1  # last word < end
+    first = np.searchsorted(words, base + start, side="left")  # first word >= start
+    last = np.searchsorted(words, base + end, side="left") - 1  # last word < end
     keep = first <= last
-    start = words[first[keep]] - base[keep]
-    end = words[last[keep]] + 1 - base[keep]
-    return SpanTable(table.sentence[keep], start, end, table.label[keep])
+    safe_first = np.minimum(first, max(len(words) - 1, 0))
+    safe_last = np.maximum(last, 0)
+    if not len(words):
+        return keep, start, end
+    return keep, words[safe_first] - base, words[safe_last] + 1 - base
 
 
 # -- label filter ------------------------------------------------------------------------
@@ -394,7 +444,7 @@ def label_filter_problem(names, labels, exclude) -> str | None:
             f"{sorted(set(exclude or ()))}; labels in the data: {sorted(present)}")
 
 
-def _filter_labels(names: tuple, target: SpanTable, system: SpanTable, labels, exclude,
+def _filter_labels(names: tuple, target: SpanRows, system: SpanRows, labels, exclude,
                    checked: bool = True):
     """Keep the spans whose label is in ``labels`` (if given) and not in ``exclude``.
 
@@ -415,14 +465,12 @@ def _filter_labels(names: tuple, target: SpanTable, system: SpanTable, labels, e
     index = {name: i for i, name in enumerate(kept)}
     remap = np.array([index.get(name, -1) for name in names] or [-1], dtype=np.int32)
 
-    def apply(table: SpanTable) -> SpanTable:
-        new = remap[table.label] if len(table) else table.label
+    def apply(table: SpanRows) -> SpanRows:
+        new = remap[table.labels] if len(table) else table.labels
         keep = new >= 0
-        kept_table = table.take(keep)
-        return SpanTable(kept_table.sentence, kept_table.start, kept_table.end,
-                         new[keep].astype(np.int32))
+        return replace(table.take(keep), labels=new[keep].astype(np.int32))
     return tuple(kept), apply(target), apply(system)
 
 
-__all__ = ["PUNCT_TAGS", "SpanTable", "Prepared", "PunctMask", "prepare", "reported_repairs",
+__all__ = ["PUNCT_TAGS", "span_rows", "Prepared", "PunctMask", "prepare", "reported_repairs",
            "filtered_labels", "label_filter_problem", "label_filtered"]

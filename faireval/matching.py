@@ -9,6 +9,12 @@ the other side's spans that overlap it, found once by binary search over sorted 
 so a sentence costs O((n + overlapping pairs) log n), however long it is. Remaining
 token sets are bitmasks (Python ints) in blocks of ``BLOCK`` tokens from the span's start,
 so reading the tokens two spans share costs little however long either span is.
+
+Mentions of several fragments (``faireval.fragments``) take part as their fragment sets:
+step 1 pairs equal fragment sets; a candidate must cover a token the span covers (the
+gaps between fragments are no token of it, as punctuation is not with ``ignore_punct``);
+a boundary error's subtype compares the tokens covered; a span's length is the tokens
+it covers. Contiguous spans meet exactly the interval arithmetic of before.
 """
 from __future__ import annotations
 
@@ -17,8 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from nerspan.flat import ranges
+from nerspan.span_table import SpanRows
 
-from .inputs import Prepared, SpanTable
+from .fragments import covered_bits, covered_lengths, covers, shape_ids, shared_tokens
+from .inputs import Prepared
 
 # Event kinds, in the order of weights.ERROR_TYPES.
 TP, LE, BES, BEL, BEO, LBE, FN, FP = range(8)
@@ -47,11 +55,14 @@ def find_errors(prepared: Prepared, reference_iteration: bool = False) -> Events
     """
     target, system = prepared.target, prepared.system
     rank_t, rank_s = _sorted_rank(target), _sorted_rank(system)
+    shape_t, shape_s = shape_ids(target, system)
     parts = []
 
-    # Step 1a: TP = same sentence, start, end and label.
-    key_t, key_s = _shared_keys([target.sentence, target.start, target.end, target.label],
-                                [system.sentence, system.start, system.end, system.label])
+    # Step 1a: TP = same sentence, start, end, fragments and label.
+    key_t, key_s = _shared_keys([target.sentence, target.start, target.end, shape_t,
+                                 target.labels],
+                                [system.sentence, system.start, system.end, shape_s,
+                                 system.labels])
     tp_t, tp_s = _pair_equal_keys(key_t, rank_t, key_s, rank_s)
     parts.append((TP, tp_t, tp_s))
     left_t = np.setdiff1d(np.arange(len(target)), tp_t, assume_unique=True)
@@ -59,8 +70,10 @@ def find_errors(prepared: Prepared, reference_iteration: bool = False) -> Events
 
     # Step 1b: LE = same sentence, start and end among the rest. After the TP pass no
     # label is left on both sides of a position, so every such pair has different labels.
-    key_t, key_s = _shared_keys([target.sentence[left_t], target.start[left_t], target.end[left_t]],
-                                [system.sentence[left_s], system.start[left_s], system.end[left_s]])
+    key_t, key_s = _shared_keys([target.sentence[left_t], target.start[left_t],
+                                 target.end[left_t], shape_t[left_t]],
+                                [system.sentence[left_s], system.start[left_s],
+                                 system.end[left_s], shape_s[left_s]])
     le_t, le_s = _pair_equal_keys(key_t, rank_t[left_t], key_s, rank_s[left_s])
     le_t, le_s = left_t[le_t], left_s[le_s]
     parts.append((LE, le_t, le_s))
@@ -86,10 +99,11 @@ def find_errors(prepared: Prepared, reference_iteration: bool = False) -> Events
 
 
 # -- step 1 helpers ----------------------------------------------------------------------
-def _sorted_rank(table: SpanTable) -> np.ndarray:
-    """Position of every span in the list sorted stably by length, sentence by sentence."""
+def _sorted_rank(table: SpanRows) -> np.ndarray:
+    """Position of every span in the list sorted stably by length (tokens covered),
+    sentence by sentence."""
     n = len(table)
-    order = np.lexsort((np.arange(n), table.end - table.start, table.sentence))
+    order = np.lexsort((np.arange(n), covered_lengths(table), table.sentence))
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
     return rank
@@ -158,10 +172,11 @@ class _Side:
     positions (ascending) in the other side's lists of the spans that overlap span k with
     the same / another label; nothing else can share a token with it. ``twins[k]``: the
     positions (ascending) of the spans with span k's sentence, label, start and end, when
-    there are several.
+    there are several. ``length[k]``: the tokens span k covers; ``covered[k]``: for a
+    discontinuous span, those tokens as a bitmask from its start (None: its interval).
     """
 
-    index: list      # row in the SpanTable
+    index: list      # row in the side's SpanRows
     sentence: list
     start: list
     end: list
@@ -172,6 +187,8 @@ class _Side:
     same: list
     other: list
     twins: list
+    length: list
+    covered: list
 
 
 def _match_leftovers(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray,
@@ -205,13 +222,18 @@ def _link(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray) -> tuple:
     """Both sides' ``_Side``, with the overlapping pairs as candidate lists."""
     target, system = prepared.target, prepared.system
     pair_t, pair_s = _overlapping_pairs(target.take(left_t), system.take(left_s))
-    same = target.label[left_t][pair_t] == system.label[left_s][pair_s]
+    # bounds that overlap, fragments that need not: a candidate shares a covered token
+    touching = shared_tokens(target, left_t[pair_t], system, left_s[pair_s]) > 0
+    pair_t, pair_s = pair_t[touching], pair_s[touching]
+    same = target.labels[left_t][pair_t] == system.labels[left_s][pair_s]
     sides = []
     for table, index, own, partner in ((target, left_t, pair_t, pair_s),
                                        (system, left_s, pair_s, pair_t)):
         start, end = table.start[index], table.end[index]
         lengths = (end - start).tolist()
-        bits = [(1 << n) - 1 for n in lengths]
+        split = table.discontinuous[index]
+        bits = covered_bits(table, index)
+        covered = [b if s else None for b, s in zip(bits, split.tolist())]
         if prepared.punct is not None:  # punctuation inside a span is not one of its tokens
             holes = prepared.punct.bits(table.sentence[index], start, end)
             bits = [full & ~hole for full, hole in zip(bits, holes)]
@@ -221,22 +243,23 @@ def _link(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray) -> tuple:
                            [-1] * len(index), [True] * len(index),
                            _grouped(own[same], partner[same], len(index)),
                            _grouped(own[~same], partner[~same], len(index)),
-                           _twins(table.take(index))))
+                           _twins(table.take(index)),
+                           covered_lengths(table)[index].tolist(), covered))
     return sides[0], sides[1]
 
 
-def _twins(table: SpanTable) -> list:
+def _twins(table: SpanRows) -> list:
     """Per span, the positions of the spans identical to it (sentence, label, start,
-    end), ascending, or () when it has no twin."""
-    key = _shared_keys([table.sentence, table.label, table.start, table.end],
-                       [np.zeros(0, np.int64)] * 4)[0]
+    end, fragments), ascending, or () when it has no twin."""
+    key = _shared_keys([table.sentence, table.labels, table.start, table.end,
+                        shape_ids(table)[0]], [np.zeros(0, np.int64)] * 5)[0]
     n = len(key)
     twinned = np.bincount(key, minlength=1)[key] > 1 if n else np.zeros(0, dtype=bool)
     groups = _grouped(key[twinned], np.flatnonzero(twinned), int(key.max()) + 1 if n else 0)
     return [groups[k] if dup else () for k, dup in zip(key.tolist(), twinned.tolist())]
 
 
-def _overlapping_pairs(target: SpanTable, system: SpanTable) -> tuple[np.ndarray, np.ndarray]:
+def _overlapping_pairs(target: SpanRows, system: SpanRows) -> tuple[np.ndarray, np.ndarray]:
     """Every (target, system) pair of the same sentence sharing at least one position.
 
     Two intervals overlap exactly when one starts inside the other: the system span
@@ -339,7 +362,7 @@ def _best(own: _Side, a: int, other: _Side, candidates: list, partners_done: boo
             continue
         own_only, other_only = own.count[a] - shared, other.count[b] - shared
         t_only, s_only = (own_only, other_only) if own_is_target else (other_only, own_only)
-        key = (-shared, t_only, s_only, other.end[b] - other.start[b],
+        key = (-shared, t_only, s_only, other.length[b],
                other.matched[b] if partners_done else b)
         if chosen_key is None or key < chosen_key:
             chosen, chosen_key = b, key
@@ -392,6 +415,8 @@ def _record(targets: _Side, i: int, systems: _Side, j: int, same_label: bool,
     s_start, s_end = systems.start[j], systems.end[j]
     if not same_label:
         kind = LBE
+    elif targets.covered[i] is not None or systems.covered[j] is not None:
+        kind = _fragment_subtype(targets, i, systems, j)
     elif s_start >= t_start and s_end <= t_end:
         kind = BES
     elif s_start <= t_start and s_end >= t_end:
@@ -409,3 +434,16 @@ def _record(targets: _Side, i: int, systems: _Side, j: int, same_label: bool,
         targets.matched[i] = len(events)
     if systems.matched[j] < 0:
         systems.matched[j] = len(events)
+
+
+def _fragment_subtype(targets: _Side, i: int, systems: _Side, j: int) -> int:
+    """BEs, BEl or BEo of a pair one of which is discontinuous: the system's covered
+    tokens within the target's, holding them, or neither."""
+    masks = []
+    for side, k in ((targets, i), (systems, j)):
+        mask = side.covered[k]
+        masks.append((1 << (side.end[k] - side.start[k])) - 1 if mask is None else mask)
+    t_start, s_start = targets.start[i], systems.start[j]
+    if covers(masks[0], t_start, masks[1], s_start):
+        return BES
+    return BEL if covers(masks[1], s_start, masks[0], t_start) else BEO

@@ -205,7 +205,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             inputs=None, pos=None, weights=None, focus: str = "target",
             labels: Sequence[str] | None = None, exclude: Sequence[str] = (),
             ignore_punct: bool = False, confusion_tp: bool = False,
-            return_pairs: bool = False, reference_iteration: bool = False, schemas=None,
+            return_pairs: bool = False, reference_iteration: bool = False,
+            keep_duplicates: bool = False, schemas=None,
             min_overlap: float = MIN_OVERLAP, pairing: str = "greedy",
             return_instances: bool = False, options=None, listed: int | None = None,
             first_sentence: int = 0, sentence_ids=None,
@@ -230,7 +231,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     options = FairevalOptions.of(options).with_keywords(
         weights=weights, focus=focus, labels=labels, exclude=exclude,
         ignore_punct=ignore_punct, confusion_tp=confusion_tp, return_pairs=return_pairs,
-        reference_iteration=reference_iteration, schemas=schemas, min_overlap=min_overlap,
+        reference_iteration=reference_iteration, keep_duplicates=keep_duplicates,
+        schemas=schemas, min_overlap=min_overlap,
         pairing=pairing, return_instances=return_instances)
     bound = None if listed is None else check_int("listed", listed, minimum=1)
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)

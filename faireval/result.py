@@ -15,6 +15,7 @@ from nerspan.migration import moved_names
 from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
 
+from .fragments import fragment_sets
 from .inputs import Prepared
 from .matching import FP, LBE, LE, TP, Events
 from .semeval import credit_counts
@@ -403,10 +404,10 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     ``options`` what shaped the numbers."""
     n_labels = len(prepared.labels)
     t_label = np.where(events.target >= 0,
-                       prepared.target.label[np.maximum(events.target, 0)]
+                       prepared.target.labels[np.maximum(events.target, 0)]
                        if len(prepared.target) else -1, -1)
     s_label = np.where(events.system >= 0,
-                       prepared.system.label[np.maximum(events.system, 0)]
+                       prepared.system.labels[np.maximum(events.system, 0)]
                        if len(prepared.system) else -1, -1)
     kind = events.kind.astype(np.int64)
     kind_counts = np.bincount(kind, minlength=len(ERROR_TYPES))
@@ -416,8 +417,8 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     label = np.where(use_system, s_label, t_label)
     label_kind = np.bincount(label * len(ERROR_TYPES) + kind,
                              minlength=n_labels * len(ERROR_TYPES)).reshape(n_labels, len(ERROR_TYPES))
-    n_target = np.bincount(prepared.target.label, minlength=n_labels)
-    n_system = np.bincount(prepared.system.label, minlength=n_labels)
+    n_target = np.bincount(prepared.target.labels, minlength=n_labels)
+    n_system = np.bincount(prepared.system.labels, minlength=n_labels)
     # confusion: errors (and optionally TPs); a missing side is the extra row/column.
     # Sparse: one code per event, the distinct codes counted (never labels^2 cells)
     shown = kind != TP if not confusion_tp else np.ones(len(kind), dtype=bool)
@@ -524,7 +525,10 @@ def _pairs(prepared: Prepared, events: Events) -> list:
 
 
 def _listed(span: tuple | None) -> list | None:
-    return None if span is None else list(span)
+    if span is None:
+        return None
+    fragments = [[list(fragment) for fragment in span[3]]] if len(span) > 3 else []
+    return list(span[:3]) + fragments
 
 
 def _at(values: np.ndarray, index: np.ndarray, missing: int) -> np.ndarray:
@@ -535,8 +539,13 @@ def _at(values: np.ndarray, index: np.ndarray, missing: int) -> np.ndarray:
 
 
 def _span_tuples(table, labels) -> list:
-    return list(zip([labels[k] for k in table.label.tolist()], table.start.tolist(),
-                    table.end.tolist()))
+    """Per span ``(label, start, end)``; a discontinuous one's has its fragments too,
+    ``(label, start, end, ((start, end), ...))``, start and end being its bounds."""
+    spans = list(zip([labels[k] for k in table.labels.tolist()], table.start.tolist(),
+                     table.end.tolist()))
+    for row, fragments in fragment_sets(table).items():
+        spans[row] += (fragments,)
+    return spans
 
 
 __all__ = ["FairEvalResult", "prf_from_errors", "defined_prf", "build_result",

@@ -23,6 +23,11 @@ a type confusion is missed + spurious there and the per-type counts need not add
 the overall ones. Zero division gives 0. ``semeval_instances`` lists, per schema, every
 gold and predicted span with its outcome (nervaluate's per-instance indices, with the
 gold span each prediction took), as plain JSON; ``write_instances_csv`` writes them.
+
+Mentions of several fragments are fragment sets (``faireval.fragments``): two spans
+overlap when the tokens they cover intersect, the overlap is the tokens both cover (a
+fraction of those the gold span covers), and exact boundaries are equal fragment sets.
+Contiguous spans meet the interval arithmetic nervaluate's are counted with.
 """
 from __future__ import annotations
 
@@ -38,7 +43,10 @@ from nerspan.errors import InputTypeError, shown
 from nerspan.options import PAIRINGS
 
 from .assignment import optimal_pairs
-from .inputs import Prepared, SpanTable
+from nerspan.span_table import SpanRows
+
+from .fragments import covered_lengths, shape_ids, shared_tokens
+from .inputs import Prepared
 
 CORRECT, INCORRECT, PARTIAL, SPURIOUS, MISSED = range(5)
 COUNT_NAMES = ("correct", "incorrect", "partial", "spurious", "missed")
@@ -142,19 +150,19 @@ def semeval_scores(prepared: Prepared, schemas=SEMEVAL, *, min_overlap: float = 
     out, per_sentence = {}, {}
     n_labels = len(prepared.labels)
     target, system = prepared.target, prepared.system
-    used = np.flatnonzero(np.bincount(target.label, minlength=n_labels)
-                          + np.bincount(system.label, minlength=n_labels))
+    used = np.flatnonzero(np.bincount(target.labels, minlength=n_labels)
+                          + np.bincount(system.labels, minlength=n_labels))
     for name in check_schemas(schemas):
         schema = SCHEMAS[name]
         overall = _outcomes(schema, target, system, target.sentence, system.sentence, how)
         # per type: the same matching with each (sentence, type) on its own
         by_type = _outcomes(schema, target, system,
-                            target.sentence * n_labels + target.label,
-                            system.sentence * n_labels + system.label, how)
+                            target.sentence * n_labels + target.labels,
+                            system.sentence * n_labels + system.labels, how)
         per_sentence[name] = _count(overall, system.sentence, target.sentence,
                                     prepared.n_sentences)
         row = schema_row(schema, per_sentence[name].sum(0))
-        per_label = _count(by_type, system.label, target.label, n_labels)
+        per_label = _count(by_type, system.labels, target.labels, n_labels)
         row["per_type"] = {prepared.labels[k]: schema_row(schema, per_label[k]) for k in used}
         out[name] = row
     return out, per_sentence
@@ -207,9 +215,14 @@ def _instance_rows(prepared: Prepared, kinds: np.ndarray, took: np.ndarray):
                    "gold": _span(target, t, side_index[1], labels)}
 
 
-def _span(table: SpanTable, k: int, index: np.ndarray, labels: tuple) -> dict:
-    return {"index": int(index[k]), "label": labels[table.label[k]],
-            "start": int(table.start[k]), "end": int(table.end[k])}
+def _span(table: SpanRows, k: int, index: np.ndarray, labels: tuple) -> dict:
+    """A span's row; a discontinuous one's start and end are its bounds, and it has
+    ``fragments`` (``[[start, end], ...]``)."""
+    row = {"index": int(index[k]), "label": labels[table.labels[k]],
+           "start": int(table.start[k]), "end": int(table.end[k])}
+    if table.discontinuous[k]:
+        row["fragments"] = table.fragments_of(k)
+    return row
 
 
 CSV_COLUMNS = ("schema", "sentence", "outcome", "gold_index", "gold_label", "gold_start",
@@ -274,7 +287,7 @@ def schema_row(schema: Schema, counts) -> dict:
             "precision": float(precision), "recall": float(recall), "f1": float(f1)}
 
 
-def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group,
+def _outcomes(schema: Schema, target: SpanRows, system: SpanRows, target_group,
               system_group, how: Pairing) -> tuple[np.ndarray, np.ndarray]:
     """Per system span its kind and the target span it took (-1: none).
 
@@ -307,14 +320,16 @@ def _outcomes(schema: Schema, target: SpanTable, system: SpanTable, target_group
 
 def _is_correct(schema: Schema, target, system, t, s) -> np.ndarray:
     ok = np.ones(len(t), dtype=bool)
-    if schema.same_bounds:
-        ok &= (target.start[t] == system.start[s]) & (target.end[t] == system.end[s])
+    if schema.same_bounds:   # the same fragment set
+        shape_t, shape_s = shape_ids(target, system)
+        ok &= ((target.start[t] == system.start[s]) & (target.end[t] == system.end[s])
+               & (shape_t[t] == shape_s[s]))
     if schema.same_label:
-        ok &= target.label[t] == system.label[s]
+        ok &= target.labels[t] == system.labels[s]
     return ok
 
 
-def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_group,
+def _overlap_pairs(target: SpanRows, system: SpanRows, target_group, system_group,
                    percent: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (system, target) pair of one group that overlaps by at least ``percent``
     of the target's tokens (as nervaluate computes it), and their overlaps in tokens.
@@ -333,9 +348,8 @@ def _overlap_pairs(target: SpanTable, system: SpanTable, target_group, system_gr
     s_one, t_one = _starting_within(s_start, s_end, t_start)
     t_two, s_two = _starting_within(t_start + 1, t_end, s_start)
     pairs_s, pairs_t = np.concatenate([s_one, s_two]), np.concatenate([t_one, t_two])
-    overlap = (np.minimum(system.end[pairs_s], target.end[pairs_t])
-               - np.maximum(system.start[pairs_s], target.start[pairs_t]))
-    length = target.end[pairs_t] - target.start[pairs_t]
+    overlap = shared_tokens(system, pairs_s, target, pairs_t)   # tokens covered by both
+    length = covered_lengths(target)[pairs_t]
     keep = (overlap > 0) & ((overlap / length) * 100.0 >= percent)
     return pairs_s[keep], pairs_t[keep], overlap[keep]
 

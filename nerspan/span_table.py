@@ -133,6 +133,22 @@ class SpanRows:
                               f"reads tags; {LAYERS_HINT}", side=side,
                               sentence=int(self.sentence[a]))
 
+    def take(self, rows: np.ndarray) -> "SpanRows":
+        """The rows ``rows`` (indices in any order, or a boolean mask), with their
+        fragments; sentences keep their numbers. ``labels`` may be a list or an array
+        (faireval keeps label ids)."""
+        rows = np.asarray(rows)
+        rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.int64)
+        per_row = np.bincount(self.fragment_row, minlength=len(self))
+        first_fragment = np.concatenate([[0], np.cumsum(per_row)[:-1]]).astype(np.int64)
+        fragments = ranges(first_fragment[rows], per_row[rows])
+        labels = (self.labels[rows] if isinstance(self.labels, np.ndarray)
+                  else [self.labels[k] for k in rows.tolist()])
+        return SpanRows(self.sentence[rows], self.start[rows], self.end[rows], labels,
+                        self.snapped, self.invalid_transitions,
+                        np.repeat(np.arange(len(rows), dtype=np.int64), per_row[rows]),
+                        self.fragment_start[fragments], self.fragment_end[fragments])
+
     def at(self, sentences: np.ndarray) -> "SpanRows":
         """The rows of the corpus of ``sentences`` (each an index of this one's, as
         ``Corpus.subset`` takes them; repeated in a resample), renumbered."""

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import faireval
 import nerspan
-from faireval import read_span_file, score, spans_to_tags, write_span_file
+from faireval import matching, read_span_file, score, spans_to_tags, write_span_file
 from nerspan.errors import FormatError, NerspanError, SentenceCountError
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "faireval"
@@ -166,11 +166,18 @@ def test_reference_iteration_removes_the_first_equal_span():
     # span: A(5,8) #1 matches after A(5,8) #0 was skipped, so #0 leaves the list and #1
     # stays there with token 7 only, finds nothing in pass (b) and ends as the FN.
     target, system = [[("A", 5, 8), ("A", 5, 8), ("A", 6, 8)]], [[("A", 5, 7), ("A", 4, 8)]]
-    skip = score(target, system, reference_iteration=True, return_pairs=True)
+    skip = score(target, system, reference_iteration=True, return_pairs=True,
+                 keep_duplicates=True)
     assert counts(skip) == {"BE": 2, "BEs": 1, "BEl": 1, "FN": 1}
     assert ("FN", ("A", 5, 8), None) in pair_types(skip)
-    # without the skip, #0 takes the second system span in pass (b)
-    assert counts(score(target, system)) == {"BE": 3, "BEs": 1, "BEl": 2}
+    # without the skip and the copies kept, #0 takes the second system span in pass (b)
+    events = matching.find_errors(faireval.prepare(target, system,
+                                                            keep_duplicates=True))
+    assert Counter(events.kind.tolist()) == {matching.BES: 1, matching.BEL: 2}
+    # by default a mention listed twice counts once, the copy as a repair
+    once = score(target, system)
+    assert counts(once) == {"BE": 2, "BEs": 1, "BEl": 1}
+    assert once.to_dict()["repairs"]["gold"]["duplicates"] == 1
 
 
 REFERENCE_TIES = json.loads((Path(__file__).parent / "data" / "faireval_reference_ties.json")
@@ -190,7 +197,7 @@ def test_generated_ties_give_the_reference_scripts_numbers(case):
     systems = [[tuple(span) for span in sentence] for sentence in case["systems"]]
     for key, want in case["expected"].items():
         mode, focus = key.split("/")
-        result = score(targets, systems, focus=focus,
+        result = score(targets, systems, focus=focus, keep_duplicates=True,
                        reference_iteration=mode == "reference_iteration")
         assert counts(result) == want["counts"], key
         assert nonzero({label: {k: row[k] for k in faireval.COUNT_NAMES}
@@ -252,8 +259,10 @@ def test_labels_named_like_the_outputs_keys_do_not_collide(name):
 
 
 def test_duplicates_pair_one_to_one():
-    result = score([[("A", 0, 2), ("A", 0, 2)]], [[("A", 0, 2)]])
-    assert counts(result) == {"TP": 1, "FN": 1}  # the second copy has no token left
+    # kept as the reference code keeps them, the second copy has no token left
+    kept = score([[("A", 0, 2), ("A", 0, 2)]], [[("A", 0, 2)]], keep_duplicates=True)
+    assert counts(kept) == {"TP": 1, "FN": 1}
+    assert kept.to_dict()["repairs"]["gold"]["duplicates"] == 0
 
 
 def test_tags_in_any_scheme_and_multi_level_tags():
@@ -389,7 +398,7 @@ def test_properties_of_one_sentence(target, system, reference_iteration):
     result = score([target], [system], weights="weighted",
                    reference_iteration=reference_iteration)
     c = result.counts
-    n, m = len(target), len(system)
+    n, m = len(set(target)), len(set(system))   # a mention listed twice counts once
     total = c["TP"] + c["LE"] + c["BE"] + c["LBE"] + c["FN"] + c["FP"]
     assert max(n, m) <= total <= n + m
     assert c["BE"] == c["BEs"] + c["BEl"] + c["BEo"]

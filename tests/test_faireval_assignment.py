@@ -22,7 +22,7 @@ from scipy.sparse.csgraph import connected_components
 
 import faireval
 from faireval import assignment, semeval
-from faireval.inputs import SpanTable
+from faireval.inputs import span_rows
 
 
 def dense_pairs(pair_s, pair_t, good, overlap, tables, label_rank) -> set:
@@ -48,7 +48,7 @@ def dense_pairs(pair_s, pair_t, good, overlap, tables, label_rank) -> set:
 
 def ordered(ids, table, label_rank):
     spans = np.unique(ids)
-    spans = spans[np.lexsort((spans, label_rank[table.label[spans]], table.end[spans],
+    spans = spans[np.lexsort((spans, label_rank[table.labels[spans]], table.end[spans],
                               table.start[spans]))]
     by_id = np.argsort(spans)
     return spans, by_id[np.searchsorted(spans[by_id], ids)]
@@ -87,9 +87,9 @@ def spans(draw, nested: bool):
     return out
 
 
-def table(rows) -> SpanTable:
+def table(rows):
     start, end, label = (np.array(column, dtype=np.int64) for column in zip(*rows))
-    return SpanTable(np.zeros(len(rows), dtype=np.int64), start, end, label)
+    return span_rows(np.zeros(len(rows), dtype=np.int64), start, end, label)
 
 
 @settings(max_examples=400, deadline=None)

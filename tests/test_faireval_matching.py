@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import faireval
 from faireval import matching
-from faireval.inputs import SpanTable
+from faireval.inputs import span_rows
 from faireval.matching import _overlapping_pairs
 
 N_TOKENS = 20  # tokens per generated sentence
@@ -187,7 +187,7 @@ def check_invariant(events, n, m):
 @given(corpus, st.booleans(), blocks)
 def test_events_equal_the_oracle(pairs, reference_iteration, block):
     targets, systems = [t for t, _, _ in pairs], [s for _, s, _ in pairs]
-    prepared = faireval.prepare(targets, systems)
+    prepared = faireval.prepare(targets, systems, keep_duplicates=True)
     expected = oracle(targets, systems, reference_iteration)
     assert library_events(prepared, reference_iteration, block) == expected
     check_invariant(expected, sum(map(len, targets)), sum(map(len, systems)))
@@ -202,7 +202,7 @@ def test_events_equal_the_oracle_without_punctuation(pairs, reference_iteration,
     targets = [trimmed(t, p) for (t, _, _), p in zip(pairs, punct_sets)]
     systems = [trimmed(s, p) for (_, s, _), p in zip(pairs, punct_sets)]
     prepared = faireval.prepare([t for t, _, _ in pairs], [s for _, s, _ in pairs],
-                                pos=pos, ignore_punct=True)
+                                pos=pos, ignore_punct=True, keep_duplicates=True)
     expected = oracle(targets, systems, reference_iteration, punct_sets)
     assert library_events(prepared, reference_iteration, block) == expected
     check_invariant(expected, sum(map(len, targets)), sum(map(len, systems)))
@@ -221,7 +221,7 @@ tied_corpus = st.lists(st.tuples(tied_side, tied_side), min_size=1, max_size=3)
 @given(tied_corpus, st.booleans())
 def test_events_equal_the_oracle_on_ties(pairs, reference_iteration):
     targets, systems = [t for t, _ in pairs], [s for _, s in pairs]
-    prepared = faireval.prepare(targets, systems)
+    prepared = faireval.prepare(targets, systems, keep_duplicates=True)
     expected = oracle(targets, systems, reference_iteration)
     assert library_events(prepared, reference_iteration) == expected
     check_invariant(expected, sum(map(len, targets)), sum(map(len, systems)))
@@ -238,10 +238,10 @@ tagged = st.lists(st.lists(st.tuples(two_levels, two_levels), min_size=1, max_si
 def test_events_equal_the_oracle_on_multi_level_tags(sentences, reference_iteration):
     gold = [[g for g, _ in sentence] for sentence in sentences]
     pred = [[p for _, p in sentence] for sentence in sentences]
-    prepared = faireval.prepare(gold, pred)
+    prepared = faireval.prepare(gold, pred, keep_duplicates=True)
 
     def span_lists(table):  # the decoded spans, in the library's list order
-        return [[(prepared.labels[table.label[k]], int(table.start[k]), int(table.end[k]))
+        return [[(prepared.labels[table.labels[k]], int(table.start[k]), int(table.end[k]))
                  for k in np.flatnonzero(table.sentence == i)] for i in range(len(gold))]
     expected = oracle(span_lists(prepared.target), span_lists(prepared.system),
                       reference_iteration)
@@ -265,10 +265,10 @@ def test_oracle_on_the_papers_split_target():
 
 
 # -- the candidate search ----------------------------------------------------------------
-def table(rows) -> SpanTable:
+def table(rows):
     sentence, start, end = (np.array(column, dtype=np.int64).reshape(-1)
                             for column in zip(*rows)) if rows else [np.zeros(0, np.int64)] * 3
-    return SpanTable(sentence, start, end, np.zeros(len(start), dtype=np.int32))
+    return span_rows(sentence, start, end, np.zeros(len(start), dtype=np.int32))
 
 
 interval = st.tuples(st.integers(0, 2), st.integers(0, 15), st.integers(1, 8)).map(
@@ -309,7 +309,7 @@ def test_one_long_sentence_needs_memory_in_proportion_to_its_size():
     # steps 2-3. Measured: ~6 MB peak and 0.07 s; the all-pairs matcher with token sets as
     # bitmasks over the whole sentence took 154 MB and 147 s (same events).
     target, system = long_sentence(200_000)
-    prepared = faireval.prepare([target], [system])
+    prepared = faireval.prepare([target], [system], keep_duplicates=True)
     tracemalloc.start()
     try:
         events = faireval.find_errors(prepared)
