@@ -12,29 +12,29 @@ it). In the same run it times: one pass (``score`` on the lists, in this process
 prints each engine's time over one pass. Each engine's ``to_dict()`` is checked equal to
 one pass's first.
 
-Memory: the peak private resident memory of the largest engine worker process (Spark's Python
-workers, Ray's workers), sampled every 20 ms, at two corpus sizes: ``--tokens`` and a
-quarter of it. A worker holds one partition's rows and the partial, so its peak depends on
-``--rows-per-file``, not on the corpus (the last column). The driver holds only the merged
-partials.
+Memory: the peak private resident memory of the largest engine worker process (Spark's
+Python workers; Ray's workers, apart by the tasks a process ran: ``nerlens.ray``'s scoring
+only, Ray Data's Parquet reading only, or both; 0: no such process), sampled every 20 ms,
+at two corpus sizes: ``--tokens`` and a quarter of it. A worker holds one partition's
+rows and the partial, so its peak should depend on ``--rows-per-file``, not on the corpus.
+The driver holds only the merged partials.
 
-Last measured (``python -m benchmarks.bench_engines``, the default 10M tokens, and
-``--tokens 4000000``: one pass on the lists against the engines reading Parquet; two cores
-shared with other work, load average about 10):
+Last measured (``python -m benchmarks.bench_engines --tokens 4000000``: one pass on the
+lists against the engines reading Parquet; two cores shared with other sessions):
 
-    corpus       tokens  one pass s  spark s  ratio  ray s  ratio  spark worker MB  ray worker MB
-    whole    10,003,631        2.40    27.73  11.5x  15.17   6.3x              112            820
-    quarter   2,498,345        0.83     4.34   5.2x   6.69   8.1x              116            634
-    whole     3,998,877        2.00    30.87  15.5x  29.01  14.5x              112            581
-    quarter     998,229        0.45     2.91   6.4x  10.78  23.9x              114            519
+    corpus      tokens  one pass s  spark s  ratio  ray s  ratio  spark MB  ray MB  read  both
+    whole    3,998,877        2.06    23.43  11.4x  20.60  10.0x       113     156   107   594
+    quarter    998,229        0.44     6.12  13.8x  21.12  47.7x       118       0   107   329
 
-Equal results. A Spark worker's peak stays flat while the corpus grows 4x; a Ray
-worker's (its own baseline about 450 MB) grows less than the corpus (+29% for 4x at
-10M: Arrow blocks of up to 16 MB and what its allocator keeps). On two cores an engine
-costs more than one process that holds the lists already: the engines are for data
-already spread over machines, or more than one process holds; their cost per token is a
-partition's reading plus its partial, so it divides by the workers, and the driver
-merges small partials only.
+Equal results. A Spark worker's peak stays flat while the corpus grows 4x, and so does a
+Ray worker that only scored batches (156 MB here; 150 MB at 30,000 tokens). A Ray worker
+process that ran Ray Data's Parquet reading tasks and scoring tasks grows with the corpus
+(329 -> 594 MB for 4x; its peak is sampled during a ``ReadFilesParquetV2`` task): more
+files per process, what its allocators keep across tasks; not yet fixed (issue 39). On
+two cores an engine costs more than one process that holds the lists already: the
+engines are for data already spread over machines, or more than one process holds;
+their cost per token is a partition's reading plus its partial, so it divides by the
+workers, and the driver merges small partials only.
 """
 from __future__ import annotations
 
@@ -67,11 +67,14 @@ TOKENS_PER_SENTENCE = 15   # make_corpus's mean length
 
 class PeakMemory:
     """Samples, while open, the private resident memory (resident less shared: Ray's
-    object store is mapped into its workers) of the processes ``is_worker`` picks among
-    all (every 20 ms); ``peak``: the largest one seen, in bytes."""
+    object store is mapped into its workers) of the processes ``kind_of`` names by their
+    command line (the task a Ray worker runs shows there), every 20 ms. ``peaks``: the
+    kinds of task a process ran, joined by ``+``, -> the largest peak of such a process,
+    in bytes (a process keeps what an earlier task left in its allocator, so a process
+    that ran one kind only measures that kind)."""
 
-    def __init__(self, is_worker):
-        self.is_worker, self.peak, self.running = is_worker, 0, False
+    def __init__(self, kind_of):
+        self.kind_of, self.processes, self.running = kind_of, {}, False
 
     def __enter__(self):
         self.running = True
@@ -87,20 +90,42 @@ class PeakMemory:
         while self.running:
             for process in psutil.process_iter(["cmdline"]):
                 try:
-                    if self.is_worker(" ".join(process.info["cmdline"] or ())):
+                    kind = self.kind_of(" ".join(process.info["cmdline"] or ()))
+                    if kind is not None:
                         memory = process.memory_info()
-                        self.peak = max(self.peak, memory.rss - memory.shared)
+                        peak, kinds = self.processes.get(process.pid, (0, frozenset()))
+                        self.processes[process.pid] = (max(peak, memory.rss - memory.shared),
+                                                       kinds | {kind})
                 except psutil.Error:
                     continue
             time.sleep(0.02)
 
+    @property
+    def peaks(self) -> dict:
+        out: dict = {}
+        for peak, kinds in self.processes.values():
+            key = "+".join(sorted(kinds))
+            out[key] = max(out.get(key, 0), peak)
+        return out
 
-def spark_worker(cmdline: str) -> bool:
-    return "pyspark.daemon" in cmdline or "pyspark.worker" in cmdline
+
+def spark_worker(cmdline: str) -> str | None:
+    return "spark" if "pyspark.daemon" in cmdline or "pyspark.worker" in cmdline else None
 
 
-def ray_worker(cmdline: str) -> bool:
-    return cmdline.startswith("ray::")
+# the tasks of ``nerlens.ray.score`` (batches scored, blocks counted and scored) and those
+# of Ray Data's Parquet reading, told apart by the name a Ray worker shows while it runs one
+RAY_SCORING = ("MapBatches(_outcome)", "_block_outcome", "_rows")
+RAY_READING = ("ReadFiles", "ListFiles", "FooterReader", "ReadParquet")
+
+
+def ray_worker(cmdline: str) -> str | None:
+    if not cmdline.startswith("ray::"):
+        return None
+    task = cmdline[len("ray::"):]
+    if task.startswith(RAY_SCORING):
+        return "ray"
+    return "ray_reading" if task.startswith(RAY_READING) else None
 
 
 def written(folder: str, corpus: tuple, rows_per_file: int) -> None:
@@ -139,13 +164,14 @@ def one_size(n_tokens: int, args, spark) -> dict:
                 "ray": (ray_worker, lambda: nerlens.ray.score(
                     ray.data.read_parquet(folder, override_num_blocks=len(os.listdir(folder))),
                     **common))}
-        for name, (is_worker, run) in runs.items():
-            with PeakMemory(is_worker) as memory:
+        for name, (kind_of, run) in runs.items():
+            with PeakMemory(kind_of) as memory:
                 start = time.perf_counter()
                 result = run().to_dict()
                 out[name] = time.perf_counter() - start
             assert result == whole, name
-            out[f"{name}_worker_mb"] = memory.peak / 2 ** 20
+            out.update({f"{kinds}_worker_mb": peak / 2 ** 20
+                        for kinds, peak in memory.peaks.items()})
     return out
 
 
@@ -182,12 +208,14 @@ def main(argv=None) -> dict:
         ray.shutdown()
     print(f"{args.family}, {args.cpus} CPUs, {args.rows_per_file:,} sentences per file")
     print(f"{'corpus':<9}{'tokens':>12}{'one pass s':>12}{'spark s':>9}{'ratio':>9}"
-          f"{'ray s':>8}{'ratio':>9}{'spark worker MB':>17}{'ray worker MB':>15}")
+          f"{'ray s':>8}{'ratio':>9}{'spark worker MB':>17}{'ray worker MB':>15}"
+          f"{'ray reading MB':>16}{'ray both MB':>13}")
     for name, run in sizes.items():
         print(f"{name:<9}{run['tokens']:>12,}{run['one_pass']:>12.2f}{run['spark']:>9.2f}"
               f"{run['spark'] / run['one_pass']:>8.1f}x{run['ray']:>8.2f}"
-              f"{run['ray'] / run['one_pass']:>8.1f}x{run['spark_worker_mb']:>17.0f}"
-              f"{run['ray_worker_mb']:>15.0f}")
+              f"{run['ray'] / run['one_pass']:>8.1f}x{run.get('spark_worker_mb', 0):>17.0f}"
+              f"{run.get('ray_worker_mb', 0):>15.0f}{run.get('ray_reading_worker_mb', 0):>16.0f}"
+              f"{run.get('ray+ray_reading_worker_mb', 0):>13.0f}")
     return sizes
 
 

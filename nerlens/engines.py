@@ -16,7 +16,10 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 - ``local_outcome``: the local engine: shards scored by N processes of this machine
   (``concurrent.futures.ProcessPoolExecutor``; the scoring shipped once to each), their
   outcomes merged; ``score_corpus_locally`` scores a corpus's system columns so, as
-  ``nerlens score --workers N`` does (the same JSON as one process).
+  ``nerlens score --workers N`` does (the same JSON as one process); ``local_results``
+  scores several families of several systems so (``SystemsScoring``, shipped once to
+  each process; each process scores whole blocks of sentences for every system and
+  family), as ``nerlens report --workers N`` does.
 
 >>> scoring = Scoring.of("nerspan", {"mode": "strict"})
 >>> rows = [(0, ["B-PER", "O"], ["B-PER", "O"], None), (1, ["B-LOC"], ["O"], None)]
@@ -26,6 +29,7 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 """
 from __future__ import annotations
 
+import functools
 import math
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -178,28 +182,76 @@ def merged_outcomes(outcomes) -> Outcome:
     return outcomes[0]
 
 
-# the scoring a worker process of ``local_outcome`` received (its initializer sets it)
-_WORKER_SCORING: list = []
+# what a worker process of ``local_outcome`` or ``local_results`` received (its
+# initializer sets it): a ``Scoring`` or a ``SystemsScoring``
+_WORKER_STATE: list = []
 
 
-def _install(scoring: Scoring) -> None:
-    _WORKER_SCORING[:] = [scoring]
+def _install(state) -> None:
+    _WORKER_STATE[:] = [state]
 
 
-def _worker_outcome(shard: tuple) -> Outcome:
-    return _WORKER_SCORING[0].columns(*shard)
+def _worker_run(method: str, shard: tuple):
+    return getattr(_WORKER_STATE[0], method)(*shard)
+
+
+def _mapped(state, method: str, shards, workers: int) -> list:
+    """``state.<method>(*shard)`` of every shard, in order, computed by ``workers``
+    processes of this machine (``state`` shipped once to each; 1: here). A worker that
+    dies raises (``BrokenProcessPool``): no partial result stands for the whole."""
+    workers = check_int("workers", workers, minimum=1)
+    if workers == 1:
+        return [getattr(state, method)(*shard) for shard in shards]
+    with ProcessPoolExecutor(workers, initializer=_install, initargs=(state,)) as pool:
+        return list(pool.map(functools.partial(_worker_run, method), shards))
 
 
 def local_outcome(scoring: Scoring, shards, workers: int) -> Outcome:
     """The outcome of ``shards``, each ``(global ids, references, predictions, tokens)``
     as ``Scoring.columns`` takes it, computed by ``workers`` processes of this machine
-    (``scoring``, its training index with it, shipped once to each), merged. A worker
-    that dies raises (``BrokenProcessPool``): no partial result stands for the whole."""
-    workers = check_int("workers", workers, minimum=1)
-    if workers == 1:
-        return merged_outcomes(scoring.columns(*shard) for shard in shards)
-    with ProcessPoolExecutor(workers, initializer=_install, initargs=(scoring,)) as pool:
-        return merged_outcomes(pool.map(_worker_outcome, shards))
+    (``scoring``, its training index with it, shipped once to each), merged."""
+    return merged_outcomes(_mapped(scoring, "columns", shards, workers))
+
+
+def _block_tokens(corpus, workers: int) -> int:
+    """The tokens of one block of whole sentences: about a share per worker, two each
+    (a slow block then holds the others back less)."""
+    return min(SCORE_BLOCK, max(1, math.ceil(corpus.n_tokens / (2 * workers))))
+
+
+@dataclass(frozen=True)
+class SystemsScoring:
+    """Several families' scorings of several system columns against gold, on the
+    evaluation's ``scheme``, ``mode`` and training index ``train``: what every worker of
+    ``local_results`` receives (once)."""
+
+    scorings: dict   # family -> Scoring
+    systems: tuple
+    scheme: str
+    mode: str
+    train: object = None
+
+    def block(self, first: int, corpus) -> dict:
+        """``(system, family) -> Outcome`` of the block ``corpus`` (gold and the system
+        columns) whose first sentence is sentence ``first`` of the whole."""
+        evaluation = Evaluation(corpus, self.scheme, self.mode, self.train)
+        ids = range(first, first + corpus.n_sentences)
+        return {(system, family): scoring.columns(ids, evaluation, system)
+                for system in self.systems for family, scoring in self.scorings.items()}
+
+
+def local_results(scoring: SystemsScoring, corpus, workers: int) -> dict:
+    """``(system, family) -> result`` of the ``corpus`` (gold and the systems' columns),
+    each family's result from the partials of blocks of whole sentences computed by
+    ``workers`` local processes, merged exactly. Any block's input error is raised, the
+    first in the corpus (it names the sentence by its global id): no result then."""
+    shards = list(sentence_blocks(corpus, _block_tokens(corpus, workers)))
+    found = _mapped(scoring, "block", shards, workers)
+    merged = {key: merged_outcomes(block[key] for block in found) for key in found[0]}
+    failures = [outcome.failure for outcome in merged.values() if outcome.failure]
+    if failures:
+        raise min(failures, key=lambda failure: failure[0])[1]
+    return {key: outcome.result() for key, outcome in merged.items()}
 
 
 def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "lenient",
@@ -211,9 +263,8 @@ def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "len
     workers = check_int("workers", workers, minimum=1)
     refuse_layers(corpus, what="scoring in local processes (--workers)")
     scoring = Scoring.of(ENTITY_SCORES, {"scheme": scheme, "mode": mode})
-    size = min(SCORE_BLOCK, max(1, math.ceil(corpus.n_tokens / (2 * workers))))
     blocks = [(first, Evaluation(block, scheme, mode))
-              for first, block in sentence_blocks(corpus, size)]
+              for first, block in sentence_blocks(corpus, _block_tokens(corpus, workers))]
     out = {}
     for name in systems:
         outcome = local_outcome(scoring, [
@@ -227,4 +278,5 @@ def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "len
 
 
 __all__ = ["ENTITY_SCORES", "merging_families", "partial_function", "Scoring", "Outcome",
-           "table_outcome", "merged_outcomes", "local_outcome", "score_corpus_locally"]
+           "table_outcome", "merged_outcomes", "local_outcome", "SystemsScoring",
+           "local_results", "score_corpus_locally"]

@@ -81,8 +81,16 @@ def _placed_blocks(dataset: ray.data.Dataset, columns: list, shipped: list,
     Dataset's order: the blocks in order (``to_arrow_refs``, the execution set to keep
     the order), their rows counted by tasks, then each scored by a task that is told
     where its first row sits."""
-    dataset.context.execution_options.preserve_order = True
-    blocks = dataset.select_columns(columns).to_arrow_refs()
+    # the Dataset's context is the caller's Dataset's (Ray shares it with the Datasets
+    # derived from it): the order kept while the blocks are listed only, then the
+    # caller's setting restored
+    execution = dataset.context.execution_options
+    caller_preserves = execution.preserve_order
+    execution.preserve_order = True
+    try:
+        blocks = dataset.select_columns(columns).to_arrow_refs()
+    finally:
+        execution.preserve_order = caller_preserves
     sizes = ray.get([_rows.remote(block) for block in blocks])
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
     return ray.get([_block_outcome.remote(block, first, shipped, batch_size)

@@ -43,6 +43,25 @@ def test_rows_in_order_score_as_one_pass(local_ray, family):
     assert result.to_dict() == one_pass(family, gold, pred, words)
 
 
+@pytest.mark.parametrize("preserve_order", [False, True])
+def test_the_callers_order_setting_is_restored(local_ray, preserve_order):
+    """Rows placed by their order set the Dataset's context (the caller's Dataset's, which
+    Ray shares with the Datasets derived from it) to keep the order while the blocks are
+    listed; the caller's setting is restored after, also when the scoring fails."""
+    gold, pred, words = corpus(10, seed=3)
+    data = dataset({"references": gold, "predictions": pred}, blocks=2)
+    execution = data.context.execution_options
+    execution.preserve_order = preserve_order
+    try:
+        nerlens.ray.score(data)
+        assert execution.preserve_order is preserve_order
+        with pytest.raises(ray.exceptions.RayError):   # a column that is not there
+            nerlens.ray.score(data, references="absent")
+        assert execution.preserve_order is preserve_order
+    finally:
+        execution.preserve_order = False
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_shuffled_rows_are_placed_by_their_sentence_id(local_ray, family):
     gold, pred, words = corpus(30, seed=8)

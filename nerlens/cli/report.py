@@ -43,7 +43,7 @@ def add_arguments(parser) -> None:
                         note="or a datasets split saved with save_to_disk")
     add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
     add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "scheme",
-                               "mode", "beta"))
+                               "mode", "beta", "workers"))
     parser.add_argument("--families", type=family_list, default=None, metavar="NAME,...",
                         help="the metric families to run, comma-separated (default: every "
                              "registered one: " + ", ".join(family_names()) + ")")
@@ -196,6 +196,9 @@ def run(args) -> int:
         if args.scored:
             raise UsageError("--scored adds a system to one dataset's report, not to an "
                              "experiment's datasets")
+        if args.workers != 1:
+            raise UsageError("--workers scores one dataset's report; an experiment's "
+                             "datasets are scored in one process")
         return run_experiment(args)
     _gold_and_predictions(args)
     _demo_name(args)
@@ -209,6 +212,6 @@ def run(args) -> int:
                           min_share=args.min_share, families=args.families,
                           progress=show_progress(args), sources=sources, notes=notes,
                           scored=scored, gold_alt_names=list(versions),
-                          beta=args.beta, documents=documents)
+                          beta=args.beta, documents=documents, workers=args.workers)
     write_outputs(result, args, "report")
     return 0

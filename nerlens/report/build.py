@@ -46,7 +46,7 @@ from . import analyses, blocks, confusion, examples, findings, gold_audit, html,
 from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
 from .repairs import decoding_repairs
-from .statistics import entity_statistics, family_statistics, score_family
+from .statistics import entity_statistics, family_statistics, merged_results, score_family
 from .views import every_family
 
 
@@ -166,7 +166,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                  progress: bool = False, sources: Mapping | None = None,
                  notes: Sequence[str] = (), scored: Mapping | None = None,
                  gold_alt: Mapping | None = None, gold_alt_names: Sequence[str] = (),
-                 documents=None) -> Report:
+                 documents=None, workers: int = 1) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -195,6 +195,8 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     gold mentions (``gold_audit``; ``Report.audit``, two sections and a finding);
     ``documents``: the document of every gold sentence (integers), for the suspects' type
     consistency within a document (None: not known, which the suspects section says).
+    ``workers``: score the families in that many local processes, from partials merged
+    exactly (the same report; ``score_systems``).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.Evaluation``
     against which every system and family is scored; each system is decoded once there
@@ -208,7 +210,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     confidence = check_fraction("confidence", confidence)
     families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
-    beta = check_beta(beta)
+    beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
     if isinstance(inputs, Mapping) and {"gold", "systems", "train"} & set(inputs):
         raise TypeError("build_report(inputs=...) takes the input options since nerlens "
                         "0.2: give the input files the provenance names as sources=...")
@@ -229,7 +231,8 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                                confidence, documents)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
-    results, statistics = score_systems(evaluation, system_names, families, bar, options, beta)
+    results, statistics = score_systems(evaluation, system_names, families, bar, options, beta,
+                                        workers)
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
     intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
@@ -301,17 +304,22 @@ def _listed(names: list) -> str:
 
 def score_systems(evaluation: Evaluation, system_names, families, bar=None,
                   options: Mapping[str, Mapping] | None = None,
-                  beta: float = 1.0) -> tuple[dict, dict]:
+                  beta: float = 1.0, workers: int = 1) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
     system -> bootstrap statistics, each of ``system_names`` scored against ``evaluation``
-    (``options``: family -> its options; ``beta``: F-beta beside every F1)."""
+    (``options``: family -> its options; ``beta``: F-beta beside every F1; ``workers``:
+    the families' results from partials merged across that many local processes where
+    they merge with their per-sentence counts, ``statistics.merged_results``; the entity
+    scores, and every section read from the whole evaluation, computed here once)."""
     results, statistics = {}, {}
+    merged = merged_results(evaluation, system_names, families, options, workers)
     for system in system_names:
         entity, statistics[system] = entity_statistics(evaluation, system, beta)
         results[system] = {"entity": entity}
         for name in families:
             family = get_family(name)
-            result = score_family(family, evaluation, system, (options or {}).get(name))
+            result = merged[system, name] if (system, name) in merged else \
+                score_family(family, evaluation, system, (options or {}).get(name))
             results[system][name] = result.to_dict(beta=beta)
             statistics[system] += family_statistics(family, result)
             if bar is not None:

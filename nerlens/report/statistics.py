@@ -9,11 +9,16 @@ exactly the published numbers.
 from __future__ import annotations
 
 import functools
+import inspect
 
+from nerspan import GOLD
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
 from nerspan.fbeta import fbeta, fbeta_key
 from nerspan.family import Family
 from nerspan.scores import sentence_counts
+
+from nerlens.engines import Scoring, SystemsScoring, local_results
+from nerlens.families import get_family
 
 
 def score_family(family: Family, evaluation, system: str, options=None):
@@ -23,10 +28,43 @@ def score_family(family: Family, evaluation, system: str, options=None):
     (``family.report_options``) and ``options`` (a dict of its record's fields). The
     evaluation alone carries scheme, mode and training index: nothing beside it for the
     family to check against it."""
+    return family.score(evaluation, system, **family_keywords(family, options))
+
+
+def family_keywords(family: Family, options=None) -> dict:
+    """The keywords of the family's ``score`` (and ``partial``) the report passes: its
+    ``report_options`` and ``options``, as its record (a family without a record takes
+    them by name)."""
     given = {**family.report_options, **dict(options or {})}
-    if family.options is None:   # a family without a record takes its options by name
-        return family.score(evaluation, system, **given)
-    return family.score(evaluation, system, options=given)
+    return given if family.options is None else {"options": given}
+
+
+def keeps_sentences(family: Family) -> bool:
+    """Whether the family's partial keeps each sentence's counts when asked
+    (``per_sentence``), which a merged result's bootstrap statistics need."""
+    return family.merges and "per_sentence" in inspect.signature(family.partial).parameters
+
+
+def merged_results(evaluation, system_names, families, options=None,
+                   workers: int = 1) -> dict:
+    """``(system, family) -> result`` of the report's families scored from partials in
+    ``workers`` local processes (``nerlens.engines.local_results``), with each sentence's
+    counts (the same statistics as one pass). Absent, so scored in one pass by the caller:
+    every pair with one worker; a family whose partial keeps no per-sentence counts (its
+    merged result has no bootstrap statistics: tough_mentions); a system of generated
+    output (not merged from partials yet, ``nerspan.partials.GENERATED_NOT_MERGED``)."""
+    generated = evaluation.corpus.source.generated
+    systems = tuple(name for name in system_names if generated.get(name) is None)
+    merging = [name for name in families if keeps_sentences(get_family(name))]
+    if workers == 1 or not systems or not merging:
+        return {}
+    scorings = {name: Scoring.of(name, {**family_keywords(get_family(name),
+                                                         (options or {}).get(name)),
+                                        "per_sentence": True})
+                for name in merging}
+    scoring = SystemsScoring(scorings, systems, evaluation.scheme, evaluation.mode,
+                             evaluation.train)
+    return local_results(scoring, evaluation.corpus.select([GOLD, *systems]), workers)
 
 
 def entity_statistics(evaluation, system: str, beta: float = 1.0

@@ -1,0 +1,140 @@
+"""``nerlens report --workers N`` and ``build_report(..., workers=N)``: the families
+scored from partials merged across N local processes give the one-process report; an
+input error in one block is the one clear error naming the global sentence, never a
+report of the other blocks.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+import nerlens
+from nerlens.cli import main
+from nerlens.families import get_family, register_family, unregister_family
+from nerlens.report.statistics import keeps_sentences
+from nerspan.errors import InvalidTagError
+
+from .engine_cases import TRAIN, corpus
+
+
+def _without_date(report: str) -> str:
+    """The report's JSON less the one field that says when it was made (as text: NaN
+    compares equal to NaN)."""
+    data = json.loads(report)
+    del data["info"]["provenance"]["date"]
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.mark.parametrize("demo", ["spacy", "generative"])
+def test_the_demo_reports_with_two_workers_equal_one(tmp_path, capsys, demo):
+    """The demo's two systems (and the generative demo's, generated output scored in one
+    pass) give the same report.json with --workers 2 as with 1."""
+    reports = []
+    for workers in ("1", "2"):
+        folder = tmp_path / workers
+        assert main(["report", "--demo", demo, "--bootstrap", "50", "--output", str(folder),
+                     "--workers", workers]) == 0
+        reports.append(_without_date((folder / "report.json").read_text()))
+    capsys.readouterr()
+    assert reports[0] == reports[1]
+    assert json.loads(reports[0])["intervals"]["spacy_sm"]   # compared, not absent
+
+
+def _systems(n_sentences: int) -> tuple:
+    gold, pred, words = corpus(n_sentences, seed=3)
+    other = [tags[::-1] for tags in pred]
+    third = [tags[1:] + tags[:1] for tags in gold]
+    return gold, words, {"a": pred, "b": other, "c": third}
+
+
+def test_a_multi_system_report_with_three_workers_equals_one_process():
+    """Three systems of a corpus cut into several blocks (repairs in each): every
+    family's result, estimate, bootstrap interval and comparison as in one process, the
+    families that merge with per-sentence counts (all but tough_mentions) taken from
+    the partials."""
+    gold, words, systems = _systems(400)
+    reports = [nerlens.build_report(gold, systems, TRAIN, tokens=words, bootstrap=100,
+                                    seed=4, figures=False, workers=workers).to_json()
+               for workers in (1, 3)]
+    assert _without_date(reports[0]) == _without_date(reports[1])
+    merging = [name for name in json.loads(reports[0])["info"]["families"]
+               if keeps_sentences(get_family(name))]
+    assert {"hardeval", "faireval", "attribute_buckets"} <= set(merging)
+
+
+def _refusing_partial(references, predictions=None, *, sentence_ids=None,
+                      per_sentence: bool = False, **options):
+    """hardeval's partial, refusing a sentence holding the word ``BAD`` (an input error
+    that only the family sees, so that it is raised inside a worker)."""
+    for place, global_id in enumerate(sentence_ids):
+        if "BAD" in references.corpus.sentence_tokens(place):
+            raise InvalidTagError("the word BAD", sentence=global_id)
+    return get_family("hardeval").partial(references, predictions, sentence_ids=sentence_ids,
+                                          per_sentence=per_sentence, **options)
+
+
+def _refusing_score(evaluation, system, **options):
+    for sentence in range(evaluation.corpus.n_sentences):
+        if "BAD" in evaluation.corpus.sentence_tokens(sentence):
+            raise InvalidTagError("the word BAD", sentence=sentence)
+    return get_family("hardeval").score(evaluation, system, **options)
+
+
+@pytest.fixture
+def refusing_family():
+    register_family(dataclasses.replace(get_family("hardeval"), name="refusing",
+                                        score=_refusing_score, partial=_refusing_partial))
+    yield "refusing"
+    unregister_family("refusing")
+
+
+def test_a_block_that_fails_in_a_worker_is_the_one_clear_error(tmp_path, capsys,
+                                                               refusing_family):
+    """An input error in one block, raised inside a worker, is raised as one process
+    raises it, naming the sentence by its global id (not its place in the block): no
+    report of the other blocks; the CLI prints it on one line, no traceback."""
+    assert keeps_sentences(get_family(refusing_family))   # scored in the workers
+    gold, words, systems = _systems(400)
+    words[350] = [*words[350], "BAD"]
+    gold[350], systems = [*gold[350], "O"], {k: v for k, v in systems.items()}
+    for name in systems:
+        systems[name][350] = [*systems[name][350], "O"]
+    errors = []
+    for workers in (1, 2):
+        with pytest.raises(InvalidTagError) as raised:
+            nerlens.build_report(gold, systems, TRAIN, tokens=words, bootstrap=0,
+                                 figures=False, families=[refusing_family],
+                                 workers=workers)
+        errors.append(str(raised.value))
+    assert errors[0] == errors[1] and "sentence 350" in errors[0] and "BAD" in errors[0]
+    files = {}
+    for name, side in (("gold", gold), *systems.items()):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text("\n\n".join("\n".join(f"{w} {t}" for w, t in zip(ws, tags))
+                                           for ws, tags in zip(words, side) if tags) + "\n")
+    train = tmp_path / "train.txt"
+    train.write_text("Ana B-PER\nLima B-LOC\n\nKim B-PER\nACME B-ORG\n")
+    capsys.readouterr()
+    code = main(["report", str(files["gold"]), str(files["a"]), "--families",
+                 refusing_family, "--train", str(train), "--bootstrap", "0", "--output",
+                 str(tmp_path / "out"), "--workers", "2"])
+    err = capsys.readouterr().err
+    assert code == 2 and not (tmp_path / "out" / "report.json").exists()
+    assert err.count("\n") == 1 and "Traceback" not in err
+    empty_before = sum(not tags for tags in gold[:350])   # the file holds no empty sentence
+    assert f"sentence {350 - empty_before}" in err and "BAD" in err
+
+
+def test_workers_are_checked_and_refused_for_an_experiment(tmp_path, capsys):
+    gold, words, systems = _systems(5)
+    with pytest.raises(ValueError, match="workers"):
+        nerlens.build_report(gold, systems, TRAIN, tokens=words, workers=0)
+    with pytest.raises(SystemExit):
+        main(["report", "--demo", "--workers", "0"])
+    assert "--workers: must be 1 or more" in capsys.readouterr().err
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text("{}")
+    assert main(["report", "--manifest", str(manifest), "--workers", "2"]) == 2
+    assert "--workers scores one dataset's report" in capsys.readouterr().err
