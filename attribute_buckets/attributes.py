@@ -484,5 +484,8 @@ ATTRIBUTE_TABLE = {a.name: a for a in (
 ATTRIBUTES = tuple(ATTRIBUTE_TABLE)
 MENTION_ATTRIBUTES = tuple(a.name for a in ATTRIBUTE_TABLE.values() if a.level == MENTION)
 TOKEN_ATTRIBUTES = tuple(a.name for a in ATTRIBUTE_TABLE.values() if a.level == TOKEN)
+# What takes mentions that nest or share a token: all but the token attributes, which
+# score one label per token
+EVERY_SHAPE = tuple(name for name in ATTRIBUTES if name not in TOKEN_ATTRIBUTES)
 DISCRETE_ATTRIBUTES = tuple(a.name for a in ATTRIBUTE_TABLE.values() if not a.ordered)
 NEEDS_TRAINING = tuple(a.name for a in ATTRIBUTE_TABLE.values() if a.needs_training)

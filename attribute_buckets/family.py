@@ -4,6 +4,7 @@ from __future__ import annotations
 from nerspan.family import ExperimentPart, Family, Headline, Logged, Rule
 
 from . import report
+from .attributes import EVERY_SHAPE
 from .core import BucketOptions, score
 from .partials import partial
 
@@ -15,6 +16,7 @@ FAMILY = Family(
     options=BucketOptions,
     needs_train=True,
     needs_tokens=True,
+    nested_options={"attributes": EVERY_SHAPE},
     # no bootstrap statistic: the report computes it from each system's buckets
     headline=(Headline("largest_gap", "gap", report.GAP_NOTE, title="largest bucket gap",
                        value=report.largest_gap),),

@@ -245,7 +245,8 @@ class Family:
       statistic's human name (None: none); ``same_as_entity``: its statistics that restate
       nerspan's entity scores (the report shows those once, as ``entity_*``).
     - ``report_options``: options of its record the report passes (to list examples, to
-      add detail); ``settings``: report options the family reads, name -> checker (the checked
+      add detail); ``nested_options``: the options under which it takes gold that nests
+      (the report passes them then, under the user's own, and says so); ``settings``: report options the family reads, name -> checker (the checked
       value goes to ``analyses``).
     - ``analyses(context, results, settings)``: its extra analyses (JSON); ``examples``:
       how it lists error examples (``Examples``); ``figures(view)`` -> ``{title: Figure}``;
@@ -275,6 +276,7 @@ class Family:
     statistic_name: Callable | None = None
     same_as_entity: tuple = ()
     report_options: Mapping = field(default_factory=dict)
+    nested_options: Mapping = field(default_factory=dict)
     settings: Mapping = field(default_factory=dict)
     analyses: Callable | None = None
     examples: Examples | None = None
@@ -300,7 +302,7 @@ class Family:
             raise TypeError(f"family {self.name!r}: order must be an int, not {self.order!r}")
         for name in ("headline", "same_as_entity", "findings"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
-        for name in ("report_options", "settings"):
+        for name in ("report_options", "nested_options", "settings"):
             object.__setattr__(self, name, _frozen(getattr(self, name)))
         wrong = [h for h in self.headline if not isinstance(h, Headline)]
         wrong += [r for r in self.findings if not isinstance(r, Rule)]

@@ -8,6 +8,7 @@ import warnings
 
 import pytest
 
+import attribute_buckets
 import nerlens
 import nerspan
 from nerlens.cli import main
@@ -149,3 +150,32 @@ def test_the_command_shows_the_nested_view(tmp_path, capsys):
     assert saved["nesting"]["pred"]["gold"] == 3
     assert saved["nesting"]["pred"]["layers"]["2"]["gold"] == 1
     assert "id='nesting'" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_buckets_run_on_nested_gold_under_their_nested_options():
+    """attribute_buckets' token attributes read one label per token: on gold that nests
+    the report scores it with the attributes that take every shape (the family's
+    ``nested_options``), says so, and its numbers are the family's own under them;
+    attributes the user gives win."""
+    corpus = layered_corpus()
+    train = ([corpus.sentence_tokens(i) for i in range(corpus.n_sentences)],
+             [corpus.tags("outer", i) for i in range(corpus.n_sentences)])
+    report = nerlens.build_report(corpus=corpus, system_names=["outer", "inner"],
+                                  train=train, bootstrap=0, figures=False,
+                                  families=["attribute_buckets"])
+    about = report.info["nesting"]
+    assert "attribute_buckets" not in about["skipped"]
+    shape_safe = [a for a in attribute_buckets.ATTRIBUTES
+                  if a not in attribute_buckets.TOKEN_ATTRIBUTES]
+    assert about["applied"] == {"attribute_buckets": {"attributes": shape_safe}}
+    evaluation = nerspan.Evaluation(corpus, "IOB2", "lenient",
+                                    nerspan.as_train_index(train, "IOB2", "lenient"))
+    expected = attribute_buckets.score(evaluation, "outer", attributes=shape_safe).to_dict()
+    got = report.results["outer"]["attribute_buckets"]
+    assert got["f1"] == expected["f1"] and got["buckets"] == expected["buckets"]
+    assert "attribute_buckets is scored with attributes=" in report.summary()
+    chosen = nerlens.build_report(corpus=corpus, system_names=["outer"], train=train,
+                                  bootstrap=0, figures=False, families=["attribute_buckets"],
+                                  options={"attribute_buckets": {"attributes": ["eLen"]}})
+    assert chosen.info["nesting"]["applied"] == {}
+    assert list(chosen.results["outer"]["attribute_buckets"]["buckets"]) == ["eLen"]

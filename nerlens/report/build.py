@@ -226,7 +226,8 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
         corpus, list(system_names or ()), scored or {})
     evaluation = _evaluation(corpus, system_names, alternatives, train, scheme, mode,
                              families, inputs)
-    system_names, families, left_out = _to_score(evaluation, alternatives, families, options)
+    system_names, families, options, left_out = _to_score(evaluation, alternatives, families,
+                                                          options)
     audit = gold_audit.collect(evaluation, system_names, alternatives, bootstrap, seed,
                                confidence, documents)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
@@ -275,15 +276,17 @@ def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, 
 
 
 def _to_score(evaluation: Evaluation, alternatives, families, options
-              ) -> tuple[list, list, dict | None]:
+              ) -> tuple[list, list, Mapping | None, dict | None]:
     """The systems (not the other gold versions ``alternatives``) and families to score,
-    and family -> why it was left out when gold nests (None: gold does not nest;
-    ``nesting.taking``)."""
+    their options, and when gold nests what the nested view says of them (None: gold does
+    not nest): ``skipped``, family -> why it was left out (``nesting.taking``), and
+    ``applied``, family -> the ``nested_options`` it was scored under."""
     system_names = [name for name in evaluation.systems if name not in alternatives]
     if not nesting.nests(evaluation):
-        return system_names, families, None
-    return (system_names,
-            *nesting.taking(evaluation, system_names[0], families, options))
+        return system_names, families, options, None
+    options, applied = nesting.with_nested_options(families, options)
+    kept, skipped = nesting.taking(evaluation, system_names[0], families, options)
+    return system_names, kept, options, {"skipped": skipped, "applied": applied}
 
 
 def checked_settings(given: dict) -> dict:
@@ -387,10 +390,11 @@ def _report_info(context: Evaluation, bootstrap, seed, confidence, baseline, fam
 def _add_analyses(result: Report, context: Evaluation, families, figures: bool,
                   settings: dict, left_out: dict | None = None) -> None:
     """The families' examples, analyses, figures and findings, into ``result``; with
-    ``left_out`` (gold nests: what was left out, ``nesting.info``) the nested view."""
+    ``left_out`` (gold nests: what was left out or scored under other options,
+    ``nesting.info``) the nested view."""
     if left_out is not None:
         result.nesting = nesting.collect(context, result.systems)
-        result.info["nesting"] = nesting.info(context, left_out)
+        result.info["nesting"] = nesting.info(context, **left_out)
     ran = in_report_order(families)
     corpus, system_names, results = context.corpus, result.systems, result.results
     result.examples = examples.collect(results, context, ran)

@@ -45,6 +45,20 @@ def nests(evaluation) -> bool:
             or not is_flat(evaluation.gold))
 
 
+def with_nested_options(families, options) -> tuple[dict, dict]:
+    """``(options, applied)``: each family's ``nested_options`` (what lets it take gold
+    that nests) under the options given for it, and family -> those of them it gets."""
+    given = {name: dict(value) for name, value in (options or {}).items()}
+    applied = {}
+    for name in families:
+        extra = {key: value for key, value in get_family(name).nested_options.items()
+                 if key not in given.get(name, {})}
+        if extra:
+            applied[name] = extra
+            given[name] = {**extra, **given.get(name, {})}
+    return given, applied
+
+
 def taking(evaluation, system: str, families, options=None) -> tuple[list, dict]:
     """``(kept, skipped)``: the families (names) that score nested gold, tried on
     ``system``, and family -> the reason each that refuses it gives."""
@@ -70,10 +84,14 @@ def collect(evaluation, systems) -> dict:
             for system in systems}
 
 
-def info(evaluation, skipped: dict) -> dict:
-    """What the page says about the gold: its layers and what was left out, why."""
+def info(evaluation, skipped: dict, applied: dict) -> dict:
+    """What the page says about the gold: its layers, what was left out, why, and the
+    options families were scored under to take it (``with_nested_options``)."""
     return {"layers": len(layer_columns(evaluation.corpus, evaluation.gold_column)),
-            "skipped": {**skipped, **ONE_TAG_PARTS}}
+            "skipped": {**skipped, **ONE_TAG_PARTS},
+            "applied": {name: {key: list(value) if isinstance(value, tuple) else value
+                               for key, value in extra.items()}
+                        for name, extra in applied.items() if name not in skipped}}
 
 
 def blocks(report) -> list:
@@ -89,6 +107,9 @@ def blocks(report) -> list:
                  tuple(row for system in report.systems
                        for row in system_rows(system, report.nesting[system])),
                  note=TABLE_NOTE)]
+    out += [Note(f"{name} is scored with {key}={_shown(value)}: the options under which "
+                 "it takes gold that nests") for name, extra in about.get("applied", {}).items()
+            for key, value in extra.items()]
     if about["skipped"]:
         out += [Heading("Left out, each with its reason", 4)]
         out += [Note(f"{name}: {why}") for name, why in about["skipped"].items()]
@@ -104,6 +125,11 @@ TABLE_NOTE = (
     "gold's that it predicts; the sentences row counts every mention of the sentences "
     "where gold or the system has a nested, overlapping or discontinuous mention. A dash "
     "where nothing is counted.")
+
+
+def _shown(value) -> str:
+    """An option's value as the command line spells it (a list comma-separated)."""
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def gold_sentence(scores: dict, n_layers: int) -> str:
