@@ -392,13 +392,17 @@ def _parsed_version(target: str, path: str, last: str | None) -> tuple[str, str,
     """``(entry, dataset, version, file)`` of a --gold-alt ``target=path`` (``last``: the
     --data before it, the dataset of VERSION=FILE)."""
     entry = f"{target}={path}"
-    name, colon, version = target.rpartition(":")
-    if not colon:
-        if last is None:
-            raise UsageError(f"--gold-alt {entry}: no dataset yet: put it after --data NAME "
-                             f"GOLD TRAIN, or write --gold-alt NAME:{entry}")
-        name = last
-    return entry, name, version, path
+    return entry, *_target(f"--gold-alt {entry}", target, last, f"--gold-alt NAME:{entry}"), path
+
+
+def _target(where: str, target: str, last: str | None, written: str) -> tuple[str, str]:
+    """``(dataset, rest)`` of ``[DATASET:]REST``: DATASET, or the --data before it
+    (``last``; none yet: an error naming ``where`` and the entry ``written`` with NAME)."""
+    name, colon, named = target.rpartition(":")
+    if not colon and last is None:
+        raise UsageError(f"{where}: no dataset yet: put it after --data NAME GOLD TRAIN, or "
+                         f"write {written}")
+    return (name if colon else last), named
 
 
 def _add_version(datasets: dict, entry: str, name: str, version: str, path: str) -> None:
@@ -427,12 +431,7 @@ def _parsed_run(entry: str, last: str | None, kind: str = "pred"
     target, equals, pattern = entry.partition("=")
     if not equals or not target or not pattern:
         raise UsageError(f"{flag} {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
-    name, colon, system = target.rpartition(":")
-    if not colon:
-        if last is None:
-            raise UsageError(f"{flag} {entry}: no dataset yet: put it after --data "
-                             "NAME GOLD TRAIN, or write NAME:SYSTEM=FILE")
-        name = last
+    name, system = _target(f"{flag} {entry}", target, last, "NAME:SYSTEM=FILE")
     return entry, name, check_run_system(system, f"{flag} {entry}"), pattern
 
 
