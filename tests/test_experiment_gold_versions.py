@@ -128,13 +128,13 @@ HINTS = {
         DATA + " --gold-alt d:fixed={fixed}"),
     "a_system_s_name": (
         DATA + " --gold-alt one={fixed}",
-        r"--gold-alt one=\S+: 'one' names a system of dataset 'd' already: name the gold "
-        r"version apart, e.g. --gold-alt d:one_2=",
+        r"--gold-alt one=\S+: dataset 'd': gold version 'one' names a system already: name "
+        r"the gold version apart, e.g. --gold-alt d:one_2=",
         DATA + " --gold-alt d:one_2={fixed}"),
     "the_gold_s_name": (
         DATA + " --gold-alt gold={fixed}",
-        r"--gold-alt gold=\S+: 'gold' names the gold already: name the gold version apart, "
-        r"e.g. --gold-alt d:gold_2=",
+        r"--gold-alt gold=\S+: dataset 'd': gold version 'gold' names the gold already: name "
+        r"the gold version apart, e.g. --gold-alt d:gold_2=",
         DATA + " --gold-alt d:gold_2={fixed}"),
 }
 

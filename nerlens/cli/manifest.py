@@ -75,7 +75,7 @@ FLAG_OF = {"systems": "--pred", "generated": "--pred-generated", "scored": "--pr
 
 @dataclass
 class Dataset:
-    """One manifest entry, read: the corpus (gold + one column per system) and train path."""
+    """One dataset, read: the corpus (gold + one column per run) and train path."""
 
     name: str
     corpus: Corpus
@@ -83,17 +83,24 @@ class Dataset:
     train: str | None
     runs: dict = field(default_factory=dict)   # system -> its columns (runs)
     versions: dict = field(default_factory=dict)   # other gold version -> its file
+    files: dict = field(default_factory=dict)   # column -> its file (scored runs too)
 
 
 # -- the manifest ------------------------------------------------------------------------
 def read_manifest(path: str, args, outside_scheme_is_error: bool = False,
                   versions: bool = False) -> list[Dataset]:
-    """The datasets of a manifest file, in file order (errors name the file and entry,
-    and a file's errors the dataset and system). Its files are read and checked as GOLD
-    and PRED are, with the reading flags of ``args`` (--comment-prefix, --encoding,
-    --allow-token-mismatch, ...); ``outside_scheme_is_error`` as the report reads them.
-    ``versions``: the command scores gold versions (``"gold_alt"``); else an entry
-    holding them is refused, never read and then ignored."""
+    """The datasets of a manifest file, in file order, read as --data/--pred are
+    (``read_dataset``) with the reading flags of ``args`` (--comment-prefix, --encoding,
+    --allow-token-mismatch, ...); ``outside_scheme_is_error`` as the report reads them."""
+    return [read_dataset(args, name, entry, outside_scheme_is_error)
+            for name, entry in manifest_entries(path, args, versions).items()]
+
+
+def manifest_entries(path: str, args, versions: bool = False) -> dict:
+    """Name -> each entry of manifest ``path`` in ``declared_datasets``' form, its paths
+    read from the manifest's folder (errors name the file and entry). ``versions``: the
+    command scores gold versions (``"gold_alt"``); else an entry holding them is refused,
+    never read and then ignored."""
     try:
         text = Path(check_file(path)).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
@@ -106,55 +113,19 @@ def read_manifest(path: str, args, outside_scheme_is_error: bool = False,
     if not isinstance(entries, dict) or not entries:
         raise UsageError(f"{path}: a manifest is a JSON object: dataset name -> "
                          "{\"train\": ..., \"gold\": ..., \"predictions\": ...}")
-    folder = Path(path).parent
     for name, entry in entries.items():
         if not versions and isinstance(entry, dict) and "gold_alt" in entry:
             raise UsageError(f"{path}: dataset {name!r}: \"gold_alt\" (other gold versions) "
                              f"is read by nerlens report --manifest {path}, not by "
                              f"nerlens {args.command}: leave it out here")
-    return [_with_versions(_dataset(name, entry, folder, path, args, outside_scheme_is_error),
-                           entry, folder, path, args, outside_scheme_is_error)
-            for name, entry in entries.items()]
+    folder = Path(path).parent
+    return {name: _entry(entry, folder, f"{path}: dataset {name!r}")
+            for name, entry in entries.items()}
 
 
-def _with_versions(data: Dataset, entry: dict, folder: Path, path: str, args,
-                   outside_scheme_is_error: bool) -> Dataset:
-    """``data`` with the other gold versions of its entry's ``"gold_alt"`` (version name
-    -> file) as columns of its corpus."""
-    versions = entry.get("gold_alt")
-    if versions is None:
-        return data
-    where = f"{path}: dataset {data.name!r}"
-    if not isinstance(versions, dict) or not versions or \
-            not all(isinstance(file, str) for file in versions.values()):
-        raise UsageError(f"{where}: \"gold_alt\" is an object: version name -> gold file "
-                         "(e.g. {\"conllpp\": \"conllpp_test.txt\"})")
-    for version in versions:
-        if version in data.corpus.columns:
-            taken = "the gold" if version == GOLD else "a system"
-            raise UsageError(f"{where}: gold version {version!r} names {taken} already: name "
-                             "the gold version apart")
-        check_run_system(version, f"{where}, gold version")
-    files = {version: str(folder / file) for version, file in versions.items()}
-    corpus = add_versions(data.name, data.corpus, files, args, outside_scheme_is_error)
-    return Dataset(data.name, corpus, data.systems, data.train, data.runs, files)
-
-
-def add_versions(name: str, corpus: Corpus, versions: dict, args,
-                 outside_scheme_is_error: bool = True) -> Corpus:
-    """``corpus`` of dataset ``name`` with a column per other gold version (name ->
-    file), each read and checked as a --gold-alt file is (``inputs.add_predictions``):
-    an error names the dataset, the version, the file and line."""
-    for version, file in versions.items():
-        with naming(f"dataset {name!r}"):
-            corpus, _ = add_predictions(args, corpus, [file], outside_scheme_is_error,
-                                        names=[version], what="gold version")
-    return corpus
-
-
-def _dataset(name: str, entry, folder: Path, path: str, args,
-             outside_scheme_is_error: bool) -> Dataset:
-    where = f"{path}: dataset {name!r}"
+def _entry(entry, folder: Path, where: str) -> dict:
+    """One manifest entry in ``declared_datasets``' form (``"systems"`` None: its gold
+    file holds both columns); errors name ``where``, the file and dataset."""
     if not isinstance(entry, dict) or "gold" not in entry:
         raise UsageError(f"{where}: needs at least \"gold\"")
     unknown = set(entry) - {"train", "gold", "predictions", "generated", "gold_alt"}
@@ -167,41 +138,94 @@ def _dataset(name: str, entry, folder: Path, path: str, args,
             raise UsageError(f"{where}: file names must be strings, not {value!r}")
         return str(folder / value)
 
-    train = resolve(entry["train"]) if entry.get("train") else None
-    if train is not None:
-        with naming(f"dataset {name!r}"):
-            check_file(train)
+    declared = {"train": resolve(entry["train"]) if entry.get("train") else None,
+                "gold": resolve(entry["gold"]), "systems": None, "generated": {},
+                "scored": {}, "gold_alt": {}}
     predictions, generated = entry.get("predictions"), entry.get("generated")
-    if generated is not None and predictions is None:
-        predictions = {}   # gold alone, then the generated runs
-    if predictions is None:
+    if predictions is not None or generated is not None:
+        if isinstance(predictions, str):
+            predictions = named_files([predictions])  # named after the file, as PRED is
+        if not isinstance(predictions, (dict, type(None))) or not (predictions or generated):
+            raise UsageError(f"{where}: \"predictions\" is a file or an object name -> file "
+                             "(or a list of files: the system's runs)")
+        if generated is not None and (not isinstance(generated, dict) or not generated):
+            raise UsageError(f"{where}: \"generated\" is an object name -> JSON Lines file (or "
+                             "a list of files: the system's runs)")
+        declared["systems"] = {}
+        for section, key in ((predictions or {}, "systems"), (generated or {}, "generated")):
+            for system, value in section.items():
+                check_run_system(system, where)
+                if system in declared["systems"] or system in declared["generated"]:
+                    raise UsageError(f"{where}: system {system!r} is in \"predictions\" and "
+                                     "in \"generated\": give each system's output once")
+                files = value if isinstance(value, list) else [value]
+                if not files:
+                    raise UsageError(f"{where}: system {system!r} has an empty list of runs")
+                declared[key][system] = [resolve(f) for f in files]
+    versions = entry.get("gold_alt")
+    if versions is not None and (not isinstance(versions, dict) or not versions):
+        raise UsageError(f"{where}: \"gold_alt\" is an object: version name -> gold file "
+                         "(e.g. {\"conllpp\": \"conllpp_test.txt\"})")
+    for version, file in (versions or {}).items():
+        check_version(declared, version, where)
+        declared["gold_alt"][version] = resolve(file)
+    return declared
+
+
+def check_version(dataset: dict, version: str, where: str, apart: str = "") -> str:
+    """``version`` if it may name another gold version of ``dataset`` (declared): not the
+    gold's name nor a system's, given once (``where``: the flag or the manifest's entry;
+    ``apart``: a hint of a free name)."""
+    if version == GOLD or any(version in (dataset[key] or {}) for key in FLAG_OF):
+        owner = "the gold" if version == GOLD else "a system"
+        raise UsageError(f"{where}: gold version {version!r} names {owner} already: name the "
+                         f"gold version apart{apart}")
+    check_run_system(version, f"{where}, gold version")
+    if version in dataset["gold_alt"]:
+        raise UsageError(f"{where}: gold version {version!r} is given already: give each "
+                         "version once")
+    return version
+
+
+def read_dataset(args, name: str, entry: dict, outside_scheme_is_error: bool = True
+                 ) -> Dataset:
+    """One declared dataset (``declared_datasets``' form) read: its gold and a column per
+    run, read one by one so that an error names the dataset and the system's run; its
+    scored span files checked; a column per gold version (``add_versions``)."""
+    if entry["train"] is not None:
         with naming(f"dataset {name!r}"):
-            corpus, systems = read_systems(check_file(resolve(entry["gold"])), None,
+            check_file(entry["train"])
+    if entry["systems"] is None:   # the gold file holds both columns
+        with naming(f"dataset {name!r}"):
+            corpus, systems = read_systems(check_file(entry["gold"]), None,
                                            **system_options(args, outside_scheme_is_error))
-        return Dataset(name, corpus, systems, train, {system: [system] for system in systems})
-    if isinstance(predictions, str):
-        predictions = named_files([predictions])  # named after the file, as PRED is
-    if not isinstance(predictions, dict) or not (predictions or generated):
-        raise UsageError(f"{where}: \"predictions\" is a file or an object name -> file "
-                         "(or a list of files: the system's runs)")
-    if generated is not None and (not isinstance(generated, dict) or not generated):
-        raise UsageError(f"{where}: \"generated\" is an object name -> JSON Lines file (or "
-                         "a list of files: the system's runs)")
-    declared: list = [{}, {}]   # the runs' files of "predictions", of "generated"
-    for section, into in zip((predictions, generated or {}), declared):
-        for system, value in section.items():
-            check_run_system(system, where)
-            if system in declared[0] or system in declared[1]:
-                raise UsageError(f"{where}: system {system!r} is in \"predictions\" and in "
-                                 "\"generated\": give each system's output once")
-            files = value if isinstance(value, list) else [value]
-            if not files:
-                raise UsageError(f"{where}: system {system!r} has an empty list of runs")
-            into[system] = [resolve(f) for f in files]
-    runs, files, generated_files = run_columns(*declared)
-    corpus = read_runs(name, resolve(entry["gold"]), files, args, outside_scheme_is_error,
-                       generated_files)
-    return Dataset(name, corpus, [*files, *generated_files], train, runs)
+        runs, files = {system: [system] for system in systems}, dict.fromkeys(systems,
+                                                                              entry["gold"])
+    else:
+        runs, files, generated = run_columns(entry["systems"], entry["generated"])
+        corpus = read_runs(name, entry["gold"], files, args, outside_scheme_is_error,
+                           generated)
+        files = {**files, **generated}
+        systems = list(files)
+    scored = run_columns(entry["scored"], {})[1]   # column -> scored span file
+    for column, file in scored.items():
+        with naming(f"dataset {name!r}, system {column!r}"):
+            check_file(file)
+    corpus = add_versions(name, corpus, entry["gold_alt"], args, outside_scheme_is_error)
+    return Dataset(name, corpus, systems, entry["train"], runs, entry["gold_alt"],
+                   {**files, **scored})
+
+
+def add_versions(name: str, corpus: Corpus, versions: dict, args,
+                 outside_scheme_is_error: bool = True) -> Corpus:
+    """``corpus`` of dataset ``name`` with a column per other gold version (name ->
+    file), each read and checked as a --gold-alt file is (``inputs.add_predictions``):
+    an error names the dataset, the version, the file and line."""
+    for version, file in versions.items():
+        with naming(f"dataset {name!r}"):
+            corpus, _ = add_predictions(args, corpus, [file], outside_scheme_is_error,
+                                        names=[version], what="gold version")
+    return corpus
 
 
 def run_columns(predictions: dict, generated: dict) -> tuple[dict, dict, dict]:
@@ -368,13 +392,17 @@ def _parsed_version(target: str, path: str, last: str | None) -> tuple[str, str,
     """``(entry, dataset, version, file)`` of a --gold-alt ``target=path`` (``last``: the
     --data before it, the dataset of VERSION=FILE)."""
     entry = f"{target}={path}"
-    name, colon, version = target.rpartition(":")
-    if not colon:
-        if last is None:
-            raise UsageError(f"--gold-alt {entry}: no dataset yet: put it after --data NAME "
-                             f"GOLD TRAIN, or write --gold-alt NAME:{entry}")
-        name = last
-    return entry, name, version, path
+    return entry, *_target(f"--gold-alt {entry}", target, last, f"--gold-alt NAME:{entry}"), path
+
+
+def _target(where: str, target: str, last: str | None, written: str) -> tuple[str, str]:
+    """``(dataset, rest)`` of ``[DATASET:]REST``: DATASET, or the --data before it
+    (``last``; none yet: an error naming ``where`` and the entry ``written`` with NAME)."""
+    name, colon, named = target.rpartition(":")
+    if not colon and last is None:
+        raise UsageError(f"{where}: no dataset yet: put it after --data NAME GOLD TRAIN, or "
+                         f"write {written}")
+    return (name if colon else last), named
 
 
 def _add_version(datasets: dict, entry: str, name: str, version: str, path: str) -> None:
@@ -387,16 +415,10 @@ def _add_version(datasets: dict, entry: str, name: str, version: str, path: str)
                          f"): write --gold-alt {known}:{version}={path}")
     dataset = datasets[name]
     taken = {GOLD, *(system for key in FLAG_OF for system in dataset[key])}
-    if version in taken:
-        free = next(f"{version}_{k}" for k in range(2, len(taken) + 3)
-                    if f"{version}_{k}" not in taken)
-        owner = "the gold" if version == GOLD else f"a system of dataset {name!r}"
-        raise UsageError(f"{flag}: {version!r} names {owner} already: name the gold version "
-                         f"apart, e.g. --gold-alt {name}:{free}={path}")
-    check_run_system(version, flag)
-    if version in dataset["gold_alt"]:
-        raise UsageError(f"{flag}: dataset {name!r} has a gold version {version!r} already: "
-                         "give each version once")
+    free = next(f"{version}_{k}" for k in range(2, len(taken) + 3)
+                if f"{version}_{k}" not in taken)
+    check_version(dataset, version, f"{flag}: dataset {name!r}",
+                  f", e.g. --gold-alt {name}:{free}={path}")
     dataset["gold_alt"][version] = path
 
 
@@ -409,12 +431,7 @@ def _parsed_run(entry: str, last: str | None, kind: str = "pred"
     target, equals, pattern = entry.partition("=")
     if not equals or not target or not pattern:
         raise UsageError(f"{flag} {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
-    name, colon, system = target.rpartition(":")
-    if not colon:
-        if last is None:
-            raise UsageError(f"{flag} {entry}: no dataset yet: put it after --data "
-                             "NAME GOLD TRAIN, or write NAME:SYSTEM=FILE")
-        name = last
+    name, system = _target(f"{flag} {entry}", target, last, "NAME:SYSTEM=FILE")
     return entry, name, check_run_system(system, f"{flag} {entry}"), pattern
 
 
@@ -432,53 +449,32 @@ def experiment_inputs(args) -> tuple[dict, dict]:
     if mixed:
         raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
                          f"its declaration: leave out {', '.join(mixed)}")
-    datasets, inputs = {}, {}
     if given(args, "manifest"):
         if any(kind == VERSION_KIND for kind, _ in args.declared):
             raise UsageError("--gold-alt: an experiment of --manifest takes each dataset's gold "
                              "versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
         if args.declared:
             raise UsageError("give --manifest or --data/--pred, not both")
-        for entry in read_manifest(args.manifest, args, outside_scheme_is_error=True,
-                                   versions=True):
-            train = entry.train or given(args, "train")
-            if not train:
-                raise UsageError(f"{args.manifest}: dataset {entry.name!r} has no \"train\" "
+        declared = manifest_entries(args.manifest, args, versions=True)
+        for name, entry in declared.items():
+            entry["train"] = entry["train"] or given(args, "train")
+            if not entry["train"]:
+                raise UsageError(f"{args.manifest}: dataset {name!r} has no \"train\" "
                                  "(the experiment indexes each training set)")
-            with naming(f"dataset {entry.name!r}"):
-                training = read_training(args, True, train)
-            # a prebuilt corpus: "gold_alt" names the columns of its versions
-            versions = {"gold_alt": entry.versions} if entry.versions else {}
-            datasets[entry.name] = {"corpus": entry.corpus, "train": training,
-                                    "systems": entry.runs,
-                                    **({"gold_alt": list(entry.versions)} if versions else {})}
-            inputs[entry.name] = {"gold": f"{args.manifest}: {entry.name}", "train": train,
-                                  "systems": {c: args.manifest for c in entry.systems},
-                                  **versions}
-        return datasets, inputs
-    for name, entry in declared_datasets(args.declared, given(args, "train")).items():
-        datasets[name], inputs[name] = _declared_dataset(args, name, entry)
+    else:
+        declared = declared_datasets(args.declared, given(args, "train"))
+    datasets, inputs = {}, {}
+    for name, entry in declared.items():
+        data = read_dataset(args, name, entry)
+        with naming(f"dataset {name!r}"):
+            training = read_training(args, True, data.train)
+        # a prebuilt corpus: "gold_alt" names the columns of its versions
+        versions = {"gold_alt": data.versions} if data.versions else {}
+        datasets[name] = {"corpus": data.corpus, "train": training, "systems": data.runs,
+                          "scored": entry["scored"], **{k: list(v) for k, v in versions.items()}}
+        inputs[name] = {"gold": entry["gold"], "train": data.train, "systems": data.files,
+                        **versions}
     return datasets, inputs
-
-
-def _declared_dataset(args, name: str, entry: dict) -> tuple[dict, dict]:
-    """(the experiment's entry, its provenance) of one --data dataset: its files read
-    and checked one by one, so that an error names the dataset and the system's run."""
-    runs, files, generated = run_columns(entry["systems"], entry["generated"])
-    corpus = read_runs(name, entry["gold"], files, args, outside_scheme_is_error=True,
-                       generated=generated)
-    scored = run_columns(entry["scored"], {})[1]   # column -> scored span file
-    for column, file in scored.items():
-        with naming(f"dataset {name!r}, system {column!r}"):
-            check_file(file)
-    corpus = add_versions(name, corpus, entry["gold_alt"], args)
-    with naming(f"dataset {name!r}"):
-        training = read_training(args, True, entry["train"])
-    versions = {"gold_alt": entry["gold_alt"]} if entry["gold_alt"] else {}
-    return ({"corpus": corpus, "train": training, "systems": runs, "scored": entry["scored"],
-             **({"gold_alt": list(entry["gold_alt"])} if versions else {})},
-            {"gold": entry["gold"], "train": entry["train"],
-             "systems": {**files, **generated, **scored}, **versions})
 
 
 def run_experiment(args) -> int:
