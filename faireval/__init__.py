@@ -56,8 +56,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
           mode: str | None = None, label_list=None, inputs=None, pos=None, weights=None,
           focus: str = "target", labels: Sequence[str] | None = None,
           exclude: Sequence[str] = (), ignore_punct: bool = False, confusion_tp: bool = False,
-          return_pairs: bool = False, reference_iteration: bool = False,
-          keep_duplicates: bool = False, schemas=None,
+          return_pairs: bool = False, reference_iteration: bool = False, schemas=None,
           min_overlap: float = MIN_OVERLAP, pairing: str = "greedy",
           return_instances: bool = False, options=None) -> FairEvalResult:
     """FairEval error counts and traditional, fair and (if asked) weight-table scores.
@@ -85,10 +84,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             ``ignore_punct``.
         options: a ``FairevalOptions`` record (or a dict of its fields); the keywords
             ``weights``, ``focus``, ``labels``, ``exclude``, ``ignore_punct``,
-            ``confusion_tp``, ``return_pairs``, ``reference_iteration``,
-            ``keep_duplicates``, ``schemas``,
+            ``confusion_tp``, ``return_pairs``, ``reference_iteration``, ``schemas``,
             ``min_overlap``, ``pairing`` and ``return_instances`` are its fields (each
-            field's doc says what it does), put over it.
+            field's doc says what it does), put over it. ``keep_duplicates`` (count every
+            copy of a mention listed twice, as FairEval's script and nervaluate do) is
+            given in ``options`` only (``--keep-duplicates``; the module's keyword).
 
     The headline ``precision``/``recall``/``f1`` are the exact-match scores, ``fair_*``
     the fair ones; FairEval's matrix of errors is ``error_confusion``. Raises
@@ -98,8 +98,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     options = FairevalOptions.of(options).with_keywords(
         weights=weights, focus=focus, labels=labels, exclude=exclude,
         ignore_punct=ignore_punct, confusion_tp=confusion_tp, return_pairs=return_pairs,
-        reference_iteration=reference_iteration, keep_duplicates=keep_duplicates,
-        schemas=schemas, min_overlap=min_overlap,
+        reference_iteration=reference_iteration, schemas=schemas, min_overlap=min_overlap,
         pairing=pairing, return_instances=return_instances)
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     prepared, scheme, mode = read_sides(references, predictions, options, train=train,

@@ -186,7 +186,8 @@ def result_options(options: FairevalOptions, scheme: str, mode: str) -> dict:
              "focus": options.focus, "labels": options.labels,
              "exclude": None if options.exclude is None else list(options.exclude),
              "ignore_punct": options.ignore_punct, "confusion_tp": options.confusion_tp,
-             "reference_iteration": options.reference_iteration, "scheme": scheme,
+             "reference_iteration": options.reference_iteration,
+             "keep_duplicates": options.keep_duplicates, "scheme": scheme,
              "mode": mode, "schemas": list(check_schemas(options.schemas))}
     if shown["schemas"]:   # they shape the SemEval numbers only
         shown.update(min_overlap=options.min_overlap, pairing=options.pairing)

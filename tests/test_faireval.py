@@ -167,7 +167,7 @@ def test_reference_iteration_removes_the_first_equal_span():
     # stays there with token 7 only, finds nothing in pass (b) and ends as the FN.
     target, system = [[("A", 5, 8), ("A", 5, 8), ("A", 6, 8)]], [[("A", 5, 7), ("A", 4, 8)]]
     skip = score(target, system, reference_iteration=True, return_pairs=True,
-                 keep_duplicates=True)
+                 options={"keep_duplicates": True})
     assert counts(skip) == {"BE": 2, "BEs": 1, "BEl": 1, "FN": 1}
     assert ("FN", ("A", 5, 8), None) in pair_types(skip)
     # without the skip and the copies kept, #0 takes the second system span in pass (b)
@@ -197,7 +197,7 @@ def test_generated_ties_give_the_reference_scripts_numbers(case):
     systems = [[tuple(span) for span in sentence] for sentence in case["systems"]]
     for key, want in case["expected"].items():
         mode, focus = key.split("/")
-        result = score(targets, systems, focus=focus, keep_duplicates=True,
+        result = score(targets, systems, focus=focus, options={"keep_duplicates": True},
                        reference_iteration=mode == "reference_iteration")
         assert counts(result) == want["counts"], key
         assert nonzero({label: {k: row[k] for k in faireval.COUNT_NAMES}
@@ -260,7 +260,7 @@ def test_labels_named_like_the_outputs_keys_do_not_collide(name):
 
 def test_duplicates_pair_one_to_one():
     # kept as the reference code keeps them, the second copy has no token left
-    kept = score([[("A", 0, 2), ("A", 0, 2)]], [[("A", 0, 2)]], keep_duplicates=True)
+    kept = score([[("A", 0, 2), ("A", 0, 2)]], [[("A", 0, 2)]], options={"keep_duplicates": True})
     assert counts(kept) == {"TP": 1, "FN": 1}
     assert kept.to_dict()["repairs"]["gold"]["duplicates"] == 0
 

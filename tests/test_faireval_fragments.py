@@ -179,7 +179,7 @@ def test_a_repeated_mention_counts_once_as_nerspan_counts_it():
     ours, theirs = faireval.score(gold, pred).to_dict(), nerspan.score(gold, pred).to_dict()
     assert ours["f1"] == theirs["f1"] == 0.5
     assert ours["repairs"] == theirs["repairs"]
-    kept = faireval.score(gold, pred, keep_duplicates=True).to_dict()
+    kept = faireval.score(gold, pred, options={"keep_duplicates": True}).to_dict()
     assert kept["f1"] == 0.4 and kept["repairs"]["gold"]["duplicates"] == 0
     fragments = [[{"label": "D", "fragments": [[0, 1], [2, 3]]},
                   {"label": "D", "fragments": [[2, 3], [0, 1]]}]]

@@ -37,7 +37,7 @@ def reference(true, pred, labels, loader="list"):
 
 def ours(true, pred, **options):
     # nervaluate counts a mention listed twice as often as it is listed
-    return faireval.score(true, pred, schemas="semeval", keep_duplicates=True,
+    return faireval.score(true, pred, schemas="semeval", options={"keep_duplicates": True},
                           **options).to_dict()["semeval"]
 
 
@@ -283,7 +283,7 @@ def test_optimal_matching_takes_the_exact_span_whatever_the_order():
     true = [[("PER", 0, 2), ("PER", 2, 4)]]
     pred = [[("PER", 0, 4), ("PER", 0, 2)]]
     greedy = faireval.score(true, pred, schemas="semeval",
-                            keep_duplicates=True).to_dict()["semeval"]["strict"]
+                            options={"keep_duplicates": True}).to_dict()["semeval"]["strict"]
     assert (greedy["correct"], greedy["incorrect"], greedy["spurious"], greedy["missed"]) \
         == (0, 1, 1, 1)
     for order in (pred, [pred[0][::-1]]):
