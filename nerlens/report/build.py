@@ -136,13 +136,15 @@ def _progress(total: int, enabled: bool, description: str):
                leave=False)
 
 
-def systems_corpus(gold, systems: Mapping, inputs: InputOptions) -> tuple[Corpus, list[str]]:
+def systems_corpus(gold, systems: Mapping, inputs: InputOptions, scheme: str = "IOB2",
+                   mode: str = "lenient") -> tuple[Corpus, list[str]]:
     """A Corpus with ``gold`` and one column per system from files or tag lists
-    (``nerspan.reading.systems``; the tags are checked by ``build_report``)."""
+    (``nerspan.reading.systems``): each system's tags checked as it is read, so that an
+    error names its file and line (``build_report`` checks gold's with every layer)."""
     corpus = read_gold(gold, inputs=inputs, check=False)
     if isinstance(systems, Mapping) and not systems:
         return corpus, []
-    return add_systems(corpus, systems, inputs=inputs, check=False)
+    return add_systems(corpus, systems, scheme=scheme, mode=mode, inputs=inputs, what="system")
 
 
 def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: str) -> None:
@@ -217,7 +219,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     inputs = InputOptions.of(inputs, tokens=tokens)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
-                                              inputs)
+                                              inputs, scheme, mode)
         corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names)
         corpus = finished(corpus, [GOLD, *system_names, *alternatives], inputs, scheme, mode)
     else:
