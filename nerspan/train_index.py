@@ -27,10 +27,13 @@ def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list
 
     Each distinct token sequence is joined once (spans grouped by length, their token-id
     rows numbered by ``row_ids``): the Python work grows with the distinct texts, not
-    with the mentions.
+    with the mentions. A discontinuous mention's text is the words of its fragments,
+    the fragments joined by one space too (``fragment_texts``).
     """
     if corpus.tokens is None:
         raise ValueError("this corpus has no tokens")
+    if spans.has_fragments:
+        return fragment_texts(corpus, spans, lowercase)
     words = [w.lower() for w in corpus.vocab] if lowercase else corpus.vocab
     texts = np.empty(len(spans), dtype=object)
     for length in np.unique(spans.length).tolist():
@@ -41,6 +44,31 @@ def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list
         joined[:] = [" ".join(map(words.__getitem__, row)) for row in rows[first].tolist()]
         texts[members] = joined[inverse]
     return texts.tolist()
+
+
+def fragment_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list[str]:
+    """``mention_texts`` of spans some of which are discontinuous: each such mention's
+    fragments' texts joined by one space (a Python step per fragment, not per mention).
+
+    >>> from nerspan import Corpus, Spans
+    >>> c = Corpus.from_tags([["O", "O", "O"]], tokens=[["left", "and", "right"]])
+    >>> one = np.array([0])
+    >>> s = Spans(one * 0, one * 3, c.offsets, one * 0, ("X",),
+    ...           fragments=(np.array([0, 0]), np.array([0, 2]), np.array([1, 3])))
+    >>> fragment_texts(c, s)
+    ['left right']
+    """
+    texts = mention_texts(corpus, dataclasses.replace(spans, fragments=None), lowercase)
+    owner, start, end = spans.fragments
+    pieces = mention_texts(corpus, dataclasses.replace(
+        spans, start=start, end=end, type=np.zeros(len(owner), dtype=spans.type.dtype),
+        fragments=None), lowercase)
+    joined: dict = {}
+    for mention, piece in zip(owner.tolist(), pieces):   # sorted by owner, then start
+        joined.setdefault(mention, []).append(piece)
+    for mention, parts in joined.items():
+        texts[mention] = " ".join(parts)
+    return texts
 
 
 def row_ids(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:

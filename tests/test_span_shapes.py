@@ -19,7 +19,6 @@ import faireval
 import hardeval
 import nerlens
 import nerspan
-import tough_mentions
 from nerlens.cli import main
 from nerspan import Evaluation
 from nerspan.confusion import OUTSIDE
@@ -159,8 +158,6 @@ def test_multi_label_and_repeated_spans_in_the_confusion_matrix():
 NESTED = [[(0, 3, "ORG"), (1, 2, "PER")]]
 FLAT_TAGS = [["B-ORG", "I-ORG", "I-ORG", "O", "O", "O"]]
 TAG_FAMILIES = {
-    "tough_mentions": lambda g, p: tough_mentions.score(g, p, tokens=tokens(1),
-                                                         train=(tokens(1), FLAT_TAGS)),
     "hardeval": lambda g, p: hardeval.score(g, p, tokens=tokens(1)),
     "attribute_buckets": lambda g, p: attribute_buckets.score(g, p, tokens=tokens(1)),
     "faireval (tags on the other side)": lambda g, p: faireval.score(g, FLAT_TAGS),

@@ -46,7 +46,7 @@ from nerspan.result import Result
 from nerspan.scores import match
 from nerspan.train_index import mention_texts
 
-from .core import (SubsetCounts, ToughMentionsOptions, counts_dict, gold_subsets,
+from .core import (LISTING, SubsetCounts, ToughMentionsOptions, counts_dict, gold_subsets,
                    result_options, scoring_inputs)
 from .subsets import MentionSubsets, confusable
 
@@ -218,7 +218,7 @@ def _groups(subsets: MentionSubsets, hit: np.ndarray, rows: list | None,
     if rows is not None:
         listed = [[] for _ in keys]
         for g, row in zip(group.tolist(), rows):
-            listed[g].append(row)  # in corpus order: the first are kept
+            listed[g].append(row)  # ordered by sort before the first are kept
     type_of, text_of = np.divmod(keys, n_texts)
     cuts = np.flatnonzero(np.diff(type_of)) + 1
     out = []
@@ -227,7 +227,7 @@ def _groups(subsets: MentionSubsets, hit: np.ndarray, rows: list | None,
                     tuple(subsets.texts[i] for i in text_of[a:b].tolist()),
                     tuple(kinds[a:b].tolist()), tuple(sizes[a:b].tolist()),
                     tuple(hits[a:b].tolist()),
-                    () if listed is None else tuple(tuple(found[:bound])
+                    () if listed is None else tuple(tuple(sorted(found)[:bound])
                                                     for found in listed[a:b])))
     return tuple(out)
 
@@ -245,10 +245,9 @@ def _listing(masks: dict, types: tuple, rows: tuple, bound: int | None) -> dict:
     """Subset key -> its listed mentions as ``score`` lists them (``mentions``)."""
     out = {}
     for name, mask in masks.items():
-        found = sorted((row, types[g]) for g in np.flatnonzero(mask).tolist()
-                       for row in rows[g])[:bound]
-        out[name] = [{"sentence": s, "start": a, "end": b, "type": t, "text": text,
-                      "hit": h} for (s, a, b, text, h), t in found]
+        found = sorted((s, a, b, types[g], text, h) for g in np.flatnonzero(mask).tolist()
+                       for s, a, b, text, h in rows[g])[:bound]   # ordered as LISTING
+        out[name] = [dict(zip(LISTING, row)) for row in found]
     return out
 
 

@@ -4,7 +4,8 @@
 ``datasets`` split, a column file (its tag column ``train_tag_column``, its tokens
 ``train_token_column`` of the input options' files part; without ``train_tag_column``,
 the columns ``layers`` as layers: every layer's mentions are training mentions), or a
-``(tokens, tags)`` pair of lists per sentence. The training tags are read as the gold and the predictions are: tags
+``(tokens, tags)`` or ``(tokens, span lists)`` pair of lists per sentence (span lists
+may nest, overlap and have fragments: every span is a training mention). The training tags are read as the gold and the predictions are: tags
 written type first turned round (``suffix``), entity types processed (``keep_types``,
 ``remove_types``, ``type_map``), by ``nerspan.reading.forms.finished``.
 
@@ -26,10 +27,11 @@ from ..schemes import Scheme
 from ..train_index import TrainIndex
 from .columns import read_columns
 from .forms import finished, is_dataset
+from .span_lists import from_spans, span_sides
 
 # What train= may be, wherever it is taken.
 TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column file path, "
-               "or a (tokens, tags) pair of lists per sentence")
+               "or a (tokens, tags) or (tokens, span lists) pair of lists per sentence")
 # how an error about the training data names its sides
 TRAIN_SIDES = {"references": "training tags", "tokens": "training tokens"}
 _TRAIN_NAMES = {GOLD: "training tags", "tokens": "training tokens"}
@@ -73,6 +75,8 @@ def _train_corpus(train, inputs: InputOptions) -> Corpus:
         if isinstance(train[0], (str, bytes, os.PathLike)):
             raise InputTypeError("train's tokens must be token lists per sentence, not "
                                  f"{shown(train[0])}: give a column file as train=...")
+        if span_sides(train[1], words=train[0])[0]:   # every span a mention (may nest)
+            return from_spans(train[1], tokens=train[0])
         return Corpus.from_tags(train[1], tokens=train[0], names=_TRAIN_NAMES)
     raise InputTypeError(f"train must be {TRAIN_FORMS}, not {shown(train)} "
                          f"({_a(type(train).__name__)})")
