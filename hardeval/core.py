@@ -10,7 +10,7 @@ import nerspan
 from nerspan import (Corpus, GOLD, Evaluation, InputOptions, InputTypeError,
                      LengthMismatchError, NerspanError, PRED, SentenceCountError, decode)
 from nerspan.evaluation import resolve
-from nerspan.layers import is_layered, layer_columns, refuse_layers
+from nerspan.layers import is_layered, layer_columns, refuse_layers, tables_as_layers
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
@@ -195,7 +195,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     Gold with layers (``nerspan.layers``, the input option ``layers``): each layer is
     scored on its own, as the only gold column (``LayeredHardevalResult``: no number for
     the layers together; training data read with layers and precomputed ``subsets``
-    are refused: both give one tag or code per token).
+    are refused: both give one tag or code per token). Span lists that nest, overlap or
+    give one span two types are read as such layers (``nerspan.layers.nesting_layers``:
+    layer 1 the outermost mentions, layer 2 those inside them, ...; a prediction that
+    nests is layered by the same rule, both sides as deep as the deeper); discontinuous
+    mentions cannot be tags and are refused (``SpanShapeError``).
 
     >>> r = score([["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "O"], ["O", "B-ORG"]],
     ...           tokens=[["Kim", "runs"], ["in", "Paris"]],
@@ -209,7 +213,13 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
         return_hard_tokens=return_hard_tokens)
     context, corpus, gold_column, pred_column = resolve(   # layers: scored one by one
         references, predictions, scheme=scheme, mode=mode, train=train,
-        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list), layered=True)
+        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list), layered=True,
+        tables=True)
+    layered = tables_as_layers(corpus, gold_column, pred_column, context.scheme, context.mode)
+    if layered is not None:   # span tables that nest: their layers, as tag columns
+        context = Evaluation(layered, context.scheme, context.mode, context.index(train),
+                             gold_column, inputs=context.inputs)
+        corpus, train = layered, None
     if is_layered(context.corpus, context.gold_column):
         return score_layers(context, corpus, pred_column, train, subsets, options)
     codes, strict_diff_used = leaf_codes(context, corpus, train, subsets,
