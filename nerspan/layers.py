@@ -227,9 +227,10 @@ def refuse_layered_training(n_layers: int, what: str) -> None:
     tag per training token (never the first layer's, silently)."""
     if n_layers > 1:
         raise InputTypeError(
-            f"the training data has {n_layers} layers (the input option layers / --layers), "
-            f"and {what} counts one tag per training token: read one tag column of the "
-            "training file (train_tag_column / --train-tag-column)")
+            f"the training data has {n_layers} layers (the input option layers / --layers, "
+            f"or span lists that nest), and {what} counts one tag per training token: read "
+            "one tag column of the training file (train_tag_column / --train-tag-column), "
+            "or give flat training spans")
 
 
 def nesting_layers(spans: Spans) -> np.ndarray:

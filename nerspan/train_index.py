@@ -18,7 +18,7 @@ import numpy as np
 from .corpus import GOLD, Corpus
 from .errors import InputTypeError
 from .schemes import Scheme
-from .layers import decode_layers, in_types
+from .layers import decode_layers, in_types, nesting_layers
 from .spans import Spans
 
 
@@ -128,8 +128,9 @@ class TrainIndex:
         vocab: token string -> row of ``io_counts``.
         io_counts: int64 ``[len(vocab), 1 + len(types)]``; column 0 counts ``O``,
             column ``1 + t`` counts ``I-types[t]`` (tokens inside a mention of type t).
-            When the training tags have layers (``nerspan.layers``), the first layer's:
-            a count per token needs one tag per token.
+            When the training tags have layers (``nerspan.layers``; span lists that
+            nest: ``nesting_layers``), the first layer's: a count per token needs one
+            tag per token.
         layers: how many tag columns the training mentions (``spans``, every layer's,
             nested or not) come from.
     """
@@ -153,14 +154,19 @@ class TrainIndex:
         decoded = decode_layers(train, column, scheme, mode, named="training tags")
         spans = types_that_occur(decoded.union)
         # per token: of the first layer (a count per token needs one tag per token)
-        first = spans if len(decoded.layers) == 1 else \
-            in_types(types_that_occur(decoded.layers[0]), spans.types)
+        n_layers, first = len(decoded.layers), spans
+        if n_layers > 1:
+            first = in_types(types_that_occur(decoded.layers[0]), spans.types)
+        elif train.mentions(column) is not None:   # span lists that nest: their layers
+            layer = nesting_layers(spans)
+            n_layers = int(layer.max()) if len(layer) else 1
+            first = spans.take(np.flatnonzero(layer == 1))
         io = first.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
         width = 1 + len(spans.types)
         counts = np.bincount(train.tokens.astype(np.int64) * width + io,
                              minlength=len(train.vocab) * width).reshape(len(train.vocab), width)
         vocab = {w: i for i, w in enumerate(train.vocab)}
-        return cls(train, spans, spans.types, vocab, counts, layers=len(decoded.layers))
+        return cls(train, spans, spans.types, vocab, counts, layers=n_layers)
 
     # -- tokens --------------------------------------------------------------------------
     def token_rows(self, words, lowercase: bool = False) -> np.ndarray:

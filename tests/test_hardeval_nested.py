@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hardeval
-from nerspan import Corpus, Evaluation
+from nerspan import Corpus, Evaluation, InputTypeError, as_train_index
 from nerspan.layers import layer_column, nesting_layers
 from nerspan.span_table import SpanShapeError
 from nerspan.spans import table_spans
@@ -93,3 +93,15 @@ def test_discontinuous_mentions_are_refused_naming_what_reads_them():
                                              r"nerspan.score or tough_mentions.score"):
         hardeval.score(gold, gold, tokens=[["a", "b", "c", "d"]],
                        train=([["a"]], [["O"]]))
+
+
+def test_nested_training_spans_count_their_outer_layer_per_token_and_are_refused():
+    words = [["Bank", "of", "Rome"]]
+    index = as_train_index((words, [[(0, 3, "ORG"), (2, 3, "LOC")]]))
+    assert index.layers == 2 and index.n_mentions == 2
+    org = 1 + index.types.index("ORG")
+    assert index.io_counts[:, org].sum() == 3 and index.io_counts[:, 0].sum() == 0
+    with pytest.raises(InputTypeError, match=r"the training data has 2 layers .*span lists "
+                                             r"that nest.*train_tag_column"):
+        hardeval.score([["B-ORG", "O", "O"]], [["B-ORG", "O", "O"]], tokens=words,
+                       train=index)

@@ -259,11 +259,17 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     subsets = gold_subsets(context, options.case_sensitive, table)
     result = score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
                            options.return_mentions, table, context)
+    result.options.update(layers_option(context))
+    return stating_threshold(result, predictions, inputs)
+
+
+def layers_option(context: Evaluation) -> dict:
+    """``{"layers": {"gold": n, "train": n}}`` where gold or the training data has
+    layers (tag columns, or training span lists that nest), else ``{}``: flat results
+    unchanged."""
     layers = {"gold": len(layer_columns(context.corpus, context.gold_column)),
               "train": context.train.layers}
-    if max(layers.values()) > 1:   # said where there are layers; flat results unchanged
-        result.options["layers"] = layers
-    return stating_threshold(result, predictions, inputs)
+    return {"layers": layers} if max(layers.values()) > 1 else {}
 
 
 def scoring_inputs(references, predictions, *, train, scheme, mode,
@@ -355,5 +361,5 @@ def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
 
 
 __all__ = ["score", "score_subsets", "gold_subsets", "scoring_inputs", "SubsetCounts",
-           "counts_dict", "result_options", "ToughMentionsOptions", "ToughMentionsResult",
+           "counts_dict", "result_options", "layers_option", "ToughMentionsOptions", "ToughMentionsResult",
            "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES", "LISTING"]

@@ -47,7 +47,7 @@ from nerspan.scores import match
 from nerspan.train_index import mention_texts
 
 from .core import (LISTING, SubsetCounts, ToughMentionsOptions, counts_dict, gold_subsets,
-                   result_options, scoring_inputs)
+                   layers_option, result_options, scoring_inputs)
 from .subsets import MentionSubsets, confusable
 
 
@@ -199,7 +199,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     rows = _rows(corpus, subsets, hit, shard) if options.return_mentions else None
     return ToughMentionsPartial(entity, _groups(subsets, hit, rows, bound), (
         *result_options(options.case_sensitive, context.scheme, context.mode).items(),
-        ("return_mentions", options.return_mentions), ("listed", bound)))
+        *layers_option(context).items(), ("return_mentions", options.return_mentions),
+        ("listed", bound)))
 
 
 def _groups(subsets: MentionSubsets, hit: np.ndarray, rows: list | None,
