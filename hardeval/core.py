@@ -268,6 +268,22 @@ def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, s
     prediction ``pred_column`` of ``corpus`` (its layer of that number when it has as
     many layers) as the two columns of a corpus of their own, classified against the
     same training index."""
+    layers, columns = {}, {}
+    for name, own, alone, pair in layer_pairs(context, corpus, pred_column, train, subsets):
+        codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
+        layers[name] = score_codes(alone, codes, GOLD, PRED, own.scheme, own.mode,
+                                   options.error_labels, options.return_hard_tokens,
+                                   strict_diff, own)
+        columns[name] = pair
+    first = layers["1"].to_dict()["options"]
+    return LayeredHardevalResult(layers, columns, {**first, "layers": len(layers)})
+
+
+def layer_pairs(context: Evaluation, corpus: Corpus, pred_column: str, train, subsets):
+    """Per gold layer of ``context``: ``(number, evaluation, corpus, (gold column, pred
+    column))``, the layer and the prediction ``pred_column`` of ``corpus`` (its layer of
+    that number when it has as many) as the columns ``gold`` and ``pred`` of a corpus of
+    their own, with the training index of ``context`` (``train``: its data)."""
     if subsets is not None:
         raise InputTypeError("precomputed subsets give one code per token, and gold has "
                              f"{len(layer_columns(context.corpus, context.gold_column))} "
@@ -281,19 +297,12 @@ def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, s
                              "prediction column, or against the prediction's layer of its "
                              "number")
     index = context.index(train)
-    layers, columns = {}, {}
     for k, gold in enumerate(golds, 1):
         pred = preds[k - 1] if len(preds) > 1 else pred_column
         alone = context.corpus.paired(gold, None).with_columns(corpus.select([pred]),
                                                                {pred: PRED})
         own = Evaluation(alone, context.scheme, context.mode, index, inputs=context.inputs)
-        codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
-        layers[str(k)] = score_codes(alone, codes, GOLD, PRED, own.scheme, own.mode,
-                                     options.error_labels, options.return_hard_tokens,
-                                     strict_diff, own)
-        columns[str(k)] = (gold, pred)
-    first = layers["1"].to_dict()["options"]
-    return LayeredHardevalResult(layers, columns, {**first, "layers": len(golds)})
+        yield str(k), own, alone, (gold, pred)
 
 
 def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,
