@@ -132,7 +132,8 @@ class TrainIndex:
             nest: ``nesting_layers``), the first layer's: a count per token needs one
             tag per token.
         layers: how many tag columns the training mentions (``spans``, every layer's,
-            nested or not) come from.
+            nested or not) come from; for span lists that nest, their depth
+            (``nesting_layers``).
     """
 
     corpus: Corpus

@@ -4,12 +4,15 @@ mentions, layer 2 those inside them, ...), each scored as hardeval scores GermEv
 layer columns; discontinuous mentions refused, naming what reads them."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hardeval
+from nerlens.cli import main
 from nerspan import Corpus, Evaluation, InputTypeError, as_train_index
 from nerspan.layers import layer_column, nesting_layers
 from nerspan.span_table import SpanShapeError
@@ -105,3 +108,24 @@ def test_nested_training_spans_count_their_outer_layer_per_token_and_are_refused
                                              r"that nest.*train_tag_column"):
         hardeval.score([["B-ORG", "O", "O"]], [["B-ORG", "O", "O"]], tokens=words,
                        train=index)
+
+
+def test_the_command_line_scores_nested_span_files_per_layer_as_the_api(tmp_path, capsys):
+    words = ["Bank", "of", "Rome", "fell"]
+    gold, pred = [(0, 3, "ORG"), (2, 3, "LOC")], [(0, 3, "ORG")]
+    files = {}
+    for name, spans in (("gold", gold), ("pred", pred)):
+        files[name] = tmp_path / f"{name}.jsonl"
+        files[name].write_text(json.dumps({"tokens": words, "spans": spans}) + "\n",
+                               encoding="utf-8")
+    train = tmp_path / "train.txt"
+    train.write_text("Rome B-LOC\nis O\n", encoding="utf-8")
+    command = ["hardeval", "--jsonl", str(files["gold"]), str(files["pred"]), "--train",
+               str(train)]
+    assert main(command + ["--format", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    api = hardeval.score([gold], [pred], tokens=[words],
+                         train=([["Rome", "is"]], [["B-LOC", "O"]])).to_dict()
+    assert cli["layers"] == api["layers"] and set(cli["layers"]) == {"1", "2"}
+    assert main(command) == 0
+    assert "Gold layer 2 (column gold@layer2" in capsys.readouterr().out
