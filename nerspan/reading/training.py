@@ -34,7 +34,7 @@ from .systems import check_tags, read_training, warn_repairs
 
 # What train= may be, wherever it is taken.
 TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column file path, "
-               "or a (tokens, tags) or (tokens, span lists) pair of lists per sentence")
+               "or a (tokens, tags) pair of lists per sentence (tags or span lists)")
 # how an error about the training data names its sides
 TRAIN_SIDES = {"references": "training tags", "tokens": "training tokens"}
 _TRAIN_NAMES = {GOLD: "training tags", "tokens": "training tokens"}
