@@ -10,7 +10,7 @@ import nerspan
 from nerspan import (Corpus, GOLD, Evaluation, InputOptions, InputTypeError,
                      LengthMismatchError, NerspanError, PRED, SentenceCountError, decode)
 from nerspan.evaluation import resolve
-from nerspan.layers import is_layered, layer_columns, refuse_layers
+from nerspan.layers import is_layered, layer_columns, refuse_layers, tables_as_layers
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
@@ -195,7 +195,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     Gold with layers (``nerspan.layers``, the input option ``layers``): each layer is
     scored on its own, as the only gold column (``LayeredHardevalResult``: no number for
     the layers together; training data read with layers and precomputed ``subsets``
-    are refused: both give one tag or code per token).
+    are refused: both give one tag or code per token). Span lists that nest, overlap or
+    give one span two types are read as such layers (``nerspan.layers.nesting_layers``:
+    layer 1 the outermost mentions, layer 2 those inside them, ...; a prediction that
+    nests is layered by the same rule, both sides as deep as the deeper); discontinuous
+    mentions cannot be tags and are refused (``SpanShapeError``).
 
     >>> r = score([["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "O"], ["O", "B-ORG"]],
     ...           tokens=[["Kim", "runs"], ["in", "Paris"]],
@@ -209,7 +213,13 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
         return_hard_tokens=return_hard_tokens)
     context, corpus, gold_column, pred_column = resolve(   # layers: scored one by one
         references, predictions, scheme=scheme, mode=mode, train=train,
-        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list), layered=True)
+        inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list), layered=True,
+        tables=True)
+    layered = tables_as_layers(corpus, gold_column, pred_column, context.scheme, context.mode)
+    if layered is not None:   # span tables that nest: their layers, as tag columns
+        context = Evaluation(layered, context.scheme, context.mode, context.index(train),
+                             gold_column, inputs=context.inputs)
+        corpus, train = layered, None
     if is_layered(context.corpus, context.gold_column):
         return score_layers(context, corpus, pred_column, train, subsets, options)
     codes, strict_diff_used = leaf_codes(context, corpus, train, subsets,
@@ -258,6 +268,22 @@ def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, s
     prediction ``pred_column`` of ``corpus`` (its layer of that number when it has as
     many layers) as the two columns of a corpus of their own, classified against the
     same training index."""
+    layers, columns = {}, {}
+    for name, own, alone, pair in layer_pairs(context, corpus, pred_column, train, subsets):
+        codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
+        layers[name] = score_codes(alone, codes, GOLD, PRED, own.scheme, own.mode,
+                                   options.error_labels, options.return_hard_tokens,
+                                   strict_diff, own)
+        columns[name] = pair
+    first = layers["1"].to_dict()["options"]
+    return LayeredHardevalResult(layers, columns, {**first, "layers": len(layers)})
+
+
+def layer_pairs(context: Evaluation, corpus: Corpus, pred_column: str, train, subsets):
+    """Per gold layer of ``context``: ``(number, evaluation, corpus, (gold column, pred
+    column))``, the layer and the prediction ``pred_column`` of ``corpus`` (its layer of
+    that number when it has as many) as the columns ``gold`` and ``pred`` of a corpus of
+    their own, with the training index of ``context`` (``train``: its data)."""
     if subsets is not None:
         raise InputTypeError("precomputed subsets give one code per token, and gold has "
                              f"{len(layer_columns(context.corpus, context.gold_column))} "
@@ -271,19 +297,12 @@ def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, s
                              "prediction column, or against the prediction's layer of its "
                              "number")
     index = context.index(train)
-    layers, columns = {}, {}
     for k, gold in enumerate(golds, 1):
         pred = preds[k - 1] if len(preds) > 1 else pred_column
         alone = context.corpus.paired(gold, None).with_columns(corpus.select([pred]),
                                                                {pred: PRED})
         own = Evaluation(alone, context.scheme, context.mode, index, inputs=context.inputs)
-        codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
-        layers[str(k)] = score_codes(alone, codes, GOLD, PRED, own.scheme, own.mode,
-                                     options.error_labels, options.return_hard_tokens,
-                                     strict_diff, own)
-        columns[str(k)] = (gold, pred)
-    first = layers["1"].to_dict()["options"]
-    return LayeredHardevalResult(layers, columns, {**first, "layers": len(golds)})
+        yield str(k), own, alone, (gold, pred)
 
 
 def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,

@@ -23,6 +23,12 @@ How it merges:
   shard knows: the partial counts cells (word, gold IO label, fold, gold type) and
   ``result()`` classifies them from the merged counts. It grows with the distinct
   (word, label) pairs times the folds.
+- Gold with layers read from tag columns (the input option ``layers``): a
+  ``LayeredHardevalPartial``, one partial per layer (each layer as ``score`` scores it:
+  the only gold column, with the prediction's layer of its number or its one column),
+  merged layer by layer; ``result()`` is ``score``'s ``LayeredHardevalResult``. With
+  ``kfold`` each layer is classified by k-fold over its own tags. Span lists that nest
+  are refused here: their number of layers is their deepest nesting over the whole.
 - Repairs are counted per side and kind, summed; their sentences are global ids, the
   first 20 kept (as one pass keeps them).
 - With ``return_hard_tokens`` each cell keeps its tokens, at most ``listed`` of them when
@@ -55,16 +61,17 @@ from itertools import repeat
 
 import numpy as np
 
-from nerspan import Corpus, InputOptions
+from nerspan import GOLD, PRED, Corpus, InputOptions, InputTypeError
 from nerspan.evaluation import resolve
+from nerspan.layers import is_layered
 from nerspan.migration import migrated
 from nerspan.options import check_int
 from nerspan.partials import Mergeable, SentenceRows, Shard, shard_predictions
 from nerspan.schemes import get_scheme
 
-from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, _compared_labels,
-                   gold_types, leaf_codes, subset_stats, token_rows,
-                   word_leaves)
+from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, LayeredHardevalResult,
+                   _compared_labels, gold_types, layer_pairs, leaf_codes, subset_stats,
+                   token_rows, word_leaves)
 from .labels import check_error_labels
 from .subsets import (GROUPS, LEAF_NAMES, check_folds, fold_classes, gold_io,
                       sentence_folds)
@@ -115,6 +122,11 @@ class HardevalPartial(Mergeable):
                 (tuple(self.sentences.ids.tolist()),
                  frozenset((sentence, self.keys[cell], tokens, errors) for sentence, cell,
                            tokens, errors in self.sentences.rows.tolist())))
+
+    def merge(self, other):
+        if self.empty and isinstance(other, LayeredHardevalPartial):   # an empty shard
+            return other
+        return super().merge(other)
 
     def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
         """Cells summed, listings merged (the first ``listed`` kept), words united."""
@@ -240,7 +252,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     options = HardevalOptions.of(options).with_keywords(
         strict_diff=strict_diff, error_labels=error_labels,
         return_hard_tokens=return_hard_tokens)
-    error_labels = check_error_labels(options.error_labels)
+    check_error_labels(options.error_labels)
     bound = None if listed is None else check_int("listed", listed, minimum=1)
     folds = _fold_option(kfold, fold_seed, train, subsets)
     shard = Shard(first_sentence, sentence_ids)
@@ -248,11 +260,29 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     with shard.named():
         read_as = shard_predictions(predictions, inputs, types)
         reading = shard.read(lambda: resolve(references, read_as, scheme=scheme,
-                                             mode=mode, train=train, inputs=inputs),
+                                             mode=mode, train=train, inputs=inputs,
+                                             layered=True, tables=True),
                              references, predictions)
         if reading is None:
             return HardevalPartial()
         context, corpus, gold_column, pred_column = reading
+        if corpus.mentions(gold_column) is not None or corpus.mentions(pred_column) is not None:
+            raise InputTypeError(NESTED_SHARDS)
+        if is_layered(context.corpus, context.gold_column):
+            return LayeredHardevalPartial.of(
+                context, corpus, pred_column, train, subsets, lambda own, alone: _partial_of(
+                    own, alone, GOLD, PRED, None, None, folds, options, shard, bound,
+                    per_sentence))
+    return _partial_of(context, corpus, gold_column, pred_column, train, subsets, folds,
+                       options, shard, bound, per_sentence)
+
+
+def _partial_of(context, corpus: Corpus, gold_column: str, pred_column: str, train,
+                subsets, folds, options: HardevalOptions, shard: Shard, bound,
+                per_sentence: bool) -> "HardevalPartial":
+    """``partial`` of a shard read: ``context`` its evaluation, one gold column."""
+    error_labels = check_error_labels(options.error_labels)
+    with shard.named():
         if folds is None:
             codes, strict = leaf_codes(context, corpus, train, subsets, options.strict_diff)
         else:
@@ -278,6 +308,57 @@ def partial(references, predictions=None, *, tokens=None, train=None,
          ("classified", classified), ("kfold", folds), ("words", corpus.tokens is not None),
          ("return_hard_tokens", options.return_hard_tokens), ("listed", bound),
          ("per_sentence", bool(per_sentence))), sentences)
+
+
+# why span tables that nest are not cut in shards: their layers depend on the whole
+NESTED_SHARDS = ("hardeval.partial merges gold layers read from tag columns (the input "
+                 "option layers / --layers): span lists that nest have as many layers as "
+                 "their deepest nesting, which a shard cannot know; score them in one pass "
+                 "(hardeval.score), or write their layers as tag columns")
+
+
+@dataclass(frozen=True, eq=False)
+class LayeredHardevalPartial(Mergeable):
+    """What hardeval against gold with layers (tag columns) of some sentences is computed
+    from: one ``HardevalPartial`` per layer (``layers``: ``(number, partial)`` items),
+    each merged with the same layer of the other shard; ``result()`` is
+    ``LayeredHardevalResult`` with ``score``'s ``to_dict()`` on the whole. ``columns``:
+    ``(number, (gold column, pred column))`` items."""
+
+    layers: tuple = ()
+    columns: tuple = ()
+    options: tuple = ()
+
+    @classmethod
+    def of(cls, context, corpus: Corpus, pred_column: str, train, subsets,
+           layer_partial) -> "LayeredHardevalPartial":
+        """Each gold layer of ``context`` with the prediction (``score_layers``' pairs;
+        ``train``: the training data) as ``layer_partial(evaluation, corpus)``."""
+        layers, columns = [], []
+        for name, own, alone, pair in layer_pairs(context, corpus, pred_column, train,
+                                                  subsets):
+            layers.append((name, layer_partial(own, alone)))
+            columns.append((name, pair))
+        options = dict(layers[0][1].options)
+        return cls(tuple(layers), tuple(columns),
+                   tuple({**options, "layers": len(layers)}.items()))
+
+    def merge(self, other):
+        if isinstance(other, HardevalPartial) and other.empty:   # an empty shard
+            return self
+        return super().merge(other)
+
+    def merged_with(self, other: "LayeredHardevalPartial") -> "LayeredHardevalPartial":
+        theirs = dict(other.layers)
+        return LayeredHardevalPartial(tuple((name, mine.merge(theirs[name]))
+                                            for name, mine in self.layers),
+                                      self.columns, self.options)
+
+    def computed(self) -> LayeredHardevalResult:
+        layers = {name: part.result() for name, part in self.layers}
+        first = layers["1"].to_dict()["options"]
+        return LayeredHardevalResult(layers, dict(self.columns),
+                                     {**first, "layers": len(layers)})
 
 
 def _fold_option(kfold, fold_seed, train, subsets) -> tuple | None:

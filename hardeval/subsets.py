@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, Evaluation, NerspanError, Spans, TrainIndex, decode
+from nerspan import (GOLD, Corpus, Evaluation, InputTypeError, NerspanError, Spans, TrainIndex,
+                     decode)
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
-from nerspan.layers import refuse_layered_training, refuse_layers
+from nerspan.layers import (is_layered, layer_columns, refuse_layered_training,
+                            refuse_layers)
 from nerspan.migration import migrated
 
 # Leaf subsets: one code per token.
@@ -216,7 +218,12 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     """
     if corpus.tokens is None:
         raise ValueError("k-fold subsets need the corpus tokens")
-    refuse_layers(corpus, column, ONE_LAYER)
+    if is_layered(corpus, column):
+        raise InputTypeError(
+            f"gold has {len(layer_columns(corpus, column))} layers, and kfold_subsets gives "
+            "one code per token: hardeval.partial(corpus, kfold=k, fold_seed=seed)"
+            ".result() scores each layer by k-fold over that layer (its shards merge), or "
+            "read one layer (gold_tag_column / --gold-tag-column)")
     io, _, _ = gold_io(corpus, column, scheme, mode)
     fold_of_token = kfold_folds(corpus.n_sentences, k, seed)[corpus.sentence_of_position]
     return fold_classes(corpus.tokens.astype(np.int64), io, fold_of_token, k, strict_diff)

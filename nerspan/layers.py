@@ -25,6 +25,16 @@ layer's (``layers``, keyed by the layer's number, 1 = the first column of ``laye
 gold layer k against the system's layer k when the system has layers too, else against
 every predicted mention (so a layer's precision counts the predictions of every layer
 as its own: its recall is the number to read).
+
+A side read as a span table (span lists that nest, overlap or give one span two types,
+``Corpus.mentions``) has layers too where a scorer needs one tag per token (hardeval):
+``nesting_layers`` places its mentions, ``table_as_layers`` writes them as tag columns.
+The rule, deterministic: mentions in order of start, then longest first, then type;
+each goes to the first layer after the deepest layer holding a mention that contains
+it (the same span counts as containing: a second type of one span goes one deeper)
+where it overlaps no mention. So layer 1 holds the outermost mentions, layer 2 those
+directly inside them, and so on; two mentions that cross go to adjacent layers.
+Discontinuous mentions cannot be tags and are refused.
 """
 from __future__ import annotations
 
@@ -36,10 +46,12 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import InputTypeError
-from .flat import GOLD, side_name
+from .flat import GOLD, ranges, side_name
+from .span_table import SpanShapeError
 from .schemes import get_scheme
 from .scores import EntityScores, entity_scores
-from .spans import LabelTable, Repairs, Spans, check_tags, column_spans, decode
+from .spans import (LabelTable, Repairs, Spans, check_tags, column_spans, decode,
+                    table_spans)
 
 LAYER_MARK = "@layer"   # gold@layer2: gold's second layer
 
@@ -215,9 +227,111 @@ def refuse_layered_training(n_layers: int, what: str) -> None:
     tag per training token (never the first layer's, silently)."""
     if n_layers > 1:
         raise InputTypeError(
-            f"the training data has {n_layers} layers (the input option layers / --layers), "
-            f"and {what} counts one tag per training token: read one tag column of the "
-            "training file (train_tag_column / --train-tag-column)")
+            f"the training data has {n_layers} layers (the input option layers / --layers, "
+            f"or span lists that nest), and {what} counts one tag per training token: read "
+            "one tag column of the training file (train_tag_column / --train-tag-column), "
+            "or give flat training spans")
+
+
+def nesting_layers(spans: Spans) -> np.ndarray:
+    """The layer (1 = outermost) of every mention of ``spans`` by the rule of the module
+    docstring. One pass in start order; per layer only its last mention is looked at
+    (an earlier one ends before it starts), so the cost is mentions times depth.
+
+    >>> from nerspan import Corpus
+    >>> c = Corpus.from_tags([["O"] * 6])
+    >>> start, end = np.array([0, 0, 1, 2, 3]), np.array([6, 3, 2, 4, 5])
+    >>> spans = Spans(start, end, c.offsets, start * 0, ("X",))
+    >>> nesting_layers(spans).tolist()   # (2, 4) crosses (0, 3); (3, 5) follows it
+    [1, 2, 3, 3, 2]
+    """
+    order = np.lexsort((spans.type, -spans.end, spans.start))
+    last_start, last_end = [], []   # per layer: its last mention placed
+    layer = np.zeros(len(spans), dtype=np.int64)
+    for i, a, b in zip(order.tolist(), spans.start[order].tolist(),
+                       spans.end[order].tolist()):
+        k = 0
+        for depth, (c, d) in enumerate(zip(last_start, last_end)):
+            if c <= a and b <= d:   # inside that layer's mention: go deeper
+                k = depth + 1
+        while k < len(last_end) and last_end[k] > a:
+            k += 1
+        if k == len(last_end):
+            last_start.append(a)
+            last_end.append(b)
+        last_start[k], last_end[k] = a, b
+        layer[i] = k + 1
+    return layer
+
+
+def table_as_layers(corpus: Corpus, column: str, scheme="IOB2", mode: str = "lenient",
+                    n_layers: int = 0) -> tuple:
+    """``(corpus, n)``: the span table of ``column`` (``Corpus.mentions``) as ``n`` IOB2 tag
+    columns ``layer_column(column, k)`` (``nesting_layers``; at least ``n_layers``, the
+    deeper ones all O), the corpus's labels extended with the tags they need. A
+    discontinuous mention is a ``SpanShapeError``: tags cannot hold it."""
+    rows = corpus.mentions(column)
+    if len(rows.fragment_row):
+        k = int(rows.fragment_row[0])
+        raise SpanShapeError(
+            f"span {rows.labels[k]!r} of fragments {rows.fragments_of(k)} is discontinuous, "
+            "and layers of tags (one per token in each) cannot hold it: score "
+            "discontinuous mentions with nerspan.score or tough_mentions.score, which read "
+            "fragments, or leave them out of this input", side=side_name(column),
+            sentence=int(rows.sentence[k]))
+    spans = table_spans(corpus, column, scheme, mode)
+    layer = nesting_layers(spans)
+    n = max(int(layer.max()) if len(layer) else 1, n_layers, 1)
+    labels = list(corpus.labels)
+    known = {label: i for i, label in enumerate(labels)}
+    for tag in ["O"] + [f"{p}-{t}" for t in spans.types for p in "BI"]:
+        if tag not in known:
+            known[tag] = len(labels)
+            labels.append(tag)
+    begin = np.array([known[f"B-{t}"] for t in spans.types] or [0], dtype=np.int64)
+    inside = np.array([known[f"I-{t}"] for t in spans.types] or [0], dtype=np.int64)
+    columns = dict(corpus.columns)
+    for k in range(1, n + 1):
+        mine = spans.take(np.flatnonzero(layer == k))
+        ids = np.full(corpus.n_tokens, known["O"], dtype=np.int64)
+        ids[ranges(mine.start, mine.length)] = np.repeat(inside[mine.type], mine.length)
+        ids[mine.start] = begin[mine.type]
+        columns[layer_column(column, k)] = ids
+    mentions = {c: r for c, r in corpus.source.mentions.items() if c != column}
+    return corpus.with_tags(columns, labels, dataclasses.replace(corpus.source,
+                                                                  mentions=mentions)), n
+
+
+def padded_layers(corpus: Corpus, column: str, n: int) -> Corpus:
+    """``corpus`` with ``column`` given ``n`` layers: the missing deeper ones all O (no
+    mention there)."""
+    have = len(layer_columns(corpus, column))
+    if have >= n:
+        return corpus
+    labels = list(corpus.labels) + ([] if "O" in corpus.labels else ["O"])
+    outside = np.full(corpus.n_tokens, labels.index("O"), dtype=np.int64)
+    columns = {**corpus.columns, **{layer_column(column, k): outside
+                                    for k in range(have + 1, n + 1)}}
+    return corpus.with_tags(columns, labels)
+
+
+def tables_as_layers(corpus: Corpus, gold_column: str, pred_column: str, scheme="IOB2",
+                     mode: str = "lenient") -> Corpus | None:
+    """``corpus`` with each side read as a span table written as layers
+    (``table_as_layers``), as many for both when the prediction has layers (the
+    shallower side's deeper layers all O); None when neither side is a table."""
+    if corpus.mentions(gold_column) is None and corpus.mentions(pred_column) is None:
+        return None
+    n_gold = len(layer_columns(corpus, gold_column))
+    if corpus.mentions(gold_column) is not None:
+        corpus, n_gold = table_as_layers(corpus, gold_column, scheme, mode)
+    n_pred = len(layer_columns(corpus, pred_column))
+    if corpus.mentions(pred_column) is not None:
+        corpus, n_pred = table_as_layers(corpus, pred_column, scheme, mode, n_gold)
+    if n_pred > 1:   # layer k against layer k: both sides as deep
+        n = max(n_gold, n_pred)
+        corpus = padded_layers(padded_layers(corpus, gold_column, n), pred_column, n)
+    return corpus
 
 
 def scores_of_layers(gold: LayeredSpans, pred: LayeredSpans,
@@ -241,4 +355,5 @@ def layer_against(pred: LayeredSpans, layer: int) -> Spans:
 
 __all__ = ["LAYER_MARK", "layer_column", "is_layer_column", "layer_columns", "is_layered",
            "layer_name", "own_columns", "LayeredSpans", "union_spans", "decode_layers", "in_types",
-           "LayeredScores", "with_layers", "layered_scores", "score_layered", "refuse_layers", "refuse_layered_training", "scores_of_layers", "layer_against"]
+           "LayeredScores", "with_layers", "nesting_layers", "table_as_layers",
+           "padded_layers", "tables_as_layers", "layered_scores", "score_layered", "refuse_layers", "refuse_layered_training", "scores_of_layers", "layer_against"]

@@ -18,7 +18,7 @@ import numpy as np
 from .corpus import GOLD, Corpus
 from .errors import InputTypeError
 from .schemes import Scheme
-from .layers import decode_layers, in_types
+from .layers import decode_layers, in_types, nesting_layers
 from .spans import Spans
 
 
@@ -27,10 +27,13 @@ def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list
 
     Each distinct token sequence is joined once (spans grouped by length, their token-id
     rows numbered by ``row_ids``): the Python work grows with the distinct texts, not
-    with the mentions.
+    with the mentions. A discontinuous mention's text is the words of its fragments,
+    the fragments joined by one space too (``fragment_texts``).
     """
     if corpus.tokens is None:
         raise ValueError("this corpus has no tokens")
+    if spans.has_fragments:
+        return fragment_texts(corpus, spans, lowercase)
     words = [w.lower() for w in corpus.vocab] if lowercase else corpus.vocab
     texts = np.empty(len(spans), dtype=object)
     for length in np.unique(spans.length).tolist():
@@ -41,6 +44,31 @@ def mention_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list
         joined[:] = [" ".join(map(words.__getitem__, row)) for row in rows[first].tolist()]
         texts[members] = joined[inverse]
     return texts.tolist()
+
+
+def fragment_texts(corpus: Corpus, spans: Spans, lowercase: bool = False) -> list[str]:
+    """``mention_texts`` of spans some of which are discontinuous: each such mention's
+    fragments' texts joined by one space (a Python step per fragment, not per mention).
+
+    >>> from nerspan import Corpus, Spans
+    >>> c = Corpus.from_tags([["O", "O", "O"]], tokens=[["left", "and", "right"]])
+    >>> one = np.array([0])
+    >>> s = Spans(one * 0, one * 3, c.offsets, one * 0, ("X",),
+    ...           fragments=(np.array([0, 0]), np.array([0, 2]), np.array([1, 3])))
+    >>> fragment_texts(c, s)
+    ['left right']
+    """
+    texts = mention_texts(corpus, dataclasses.replace(spans, fragments=None), lowercase)
+    owner, start, end = spans.fragments
+    pieces = mention_texts(corpus, dataclasses.replace(
+        spans, start=start, end=end, type=np.zeros(len(owner), dtype=spans.type.dtype),
+        fragments=None), lowercase)
+    joined: dict = {}
+    for mention, piece in zip(owner.tolist(), pieces):   # sorted by owner, then start
+        joined.setdefault(mention, []).append(piece)
+    for mention, parts in joined.items():
+        texts[mention] = " ".join(parts)
+    return texts
 
 
 def row_ids(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
@@ -100,10 +128,12 @@ class TrainIndex:
         vocab: token string -> row of ``io_counts``.
         io_counts: int64 ``[len(vocab), 1 + len(types)]``; column 0 counts ``O``,
             column ``1 + t`` counts ``I-types[t]`` (tokens inside a mention of type t).
-            When the training tags have layers (``nerspan.layers``), the first layer's:
-            a count per token needs one tag per token.
+            When the training tags have layers (``nerspan.layers``; span lists that
+            nest: ``nesting_layers``), the first layer's: a count per token needs one
+            tag per token.
         layers: how many tag columns the training mentions (``spans``, every layer's,
-            nested or not) come from.
+            nested or not) come from; for span lists that nest, their depth
+            (``nesting_layers``).
     """
 
     corpus: Corpus
@@ -125,14 +155,19 @@ class TrainIndex:
         decoded = decode_layers(train, column, scheme, mode, named="training tags")
         spans = types_that_occur(decoded.union)
         # per token: of the first layer (a count per token needs one tag per token)
-        first = spans if len(decoded.layers) == 1 else \
-            in_types(types_that_occur(decoded.layers[0]), spans.types)
+        n_layers, first = len(decoded.layers), spans
+        if n_layers > 1:
+            first = in_types(types_that_occur(decoded.layers[0]), spans.types)
+        elif train.mentions(column) is not None:   # span lists that nest: their layers
+            layer = nesting_layers(spans)
+            n_layers = int(layer.max()) if len(layer) else 1
+            first = spans.take(np.flatnonzero(layer == 1))
         io = first.io_codes(train.n_tokens)  # 0 = O, 1 + t = I-type t
         width = 1 + len(spans.types)
         counts = np.bincount(train.tokens.astype(np.int64) * width + io,
                              minlength=len(train.vocab) * width).reshape(len(train.vocab), width)
         vocab = {w: i for i, w in enumerate(train.vocab)}
-        return cls(train, spans, spans.types, vocab, counts, layers=len(decoded.layers))
+        return cls(train, spans, spans.types, vocab, counts, layers=n_layers)
 
     # -- tokens --------------------------------------------------------------------------
     def token_rows(self, words, lowercase: bool = False) -> np.ndarray:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ from nerspan.reading.systems import read_systems
 
 from .conftest import shared_path
 from .test_layers import INNER, OUTER, PRED, WORDS, layered, layered_train, write_layers
+from .test_partials import merged_in, placed, shards
 
 TRAIN_WORDS = [["Rome", "is", "big"], ["Bank", "of", "Rome", "fell"]]
 TRAIN_TAGS = [["B-LOC", "O", "O"], ["B-ORG", "I-ORG", "I-ORG", "O"]]
@@ -104,9 +106,9 @@ def test_what_cannot_be_scored_per_layer_is_refused_naming_why():
         hardeval.score(corpus, train=index)
     with pytest.raises(InputTypeError, match="precomputed subsets give one code per token"):
         hardeval.score(corpus, subsets=[[0] * len(s) for s in OUTER])
-    with pytest.raises(InputTypeError, match="gold has 2 layers"):
-        hardeval.partial(corpus, train=(TRAIN_WORDS, TRAIN_TAGS))
-    with pytest.raises(InputTypeError, match="gold has 2 layers"):
+    with pytest.raises(InputTypeError, match=r"gold has 2 layers, and kfold_subsets gives one "
+                                             r"code per token: hardeval.partial\(corpus, "
+                                             r"kfold=k"):
         hardeval.kfold_subsets(corpus, k=2)
     three = Corpus.from_tags(OUTER, tokens=WORDS, columns={
         layer_column("gold", 2): INNER, layer_column("gold", 3): INNER, "pred": PRED,
@@ -174,3 +176,35 @@ def test_germeval_test_scores_both_layers_each_as_its_own_column(capsys):
         row = both["layers"][name]
         assert without_naming(row) == run("--gold-tag-column", column)
         assert 0 < row["ter"] < 1 and row["subsets"]["diff"]["tokens"] > 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data(), layered(), st.booleans(), st.sampled_from([None, 3]))
+def test_partials_of_layered_gold_merge_to_one_pass_per_layer(data, layers, kfold,
+                                                              per_layer_pred):
+    """Each layer's partials merge as that layer's; with ``kfold`` each layer is
+    classified by k-fold over its own tags, as ``kfold_subsets`` of that layer alone."""
+    outer, inner, pred = layers
+    words = words_of(outer)
+    columns = {layer_column("gold", 2): inner, "pred": pred}
+    if per_layer_pred:
+        columns[layer_column("pred", 2)] = outer
+    corpus = Corpus.from_tags(outer, tokens=words, columns=columns)
+    kfold = kfold and len(outer) >= 3
+    options = {"kfold": 3} if kfold else {"train": (words, inner)}
+    cut = data.draw(shards(len(outer)))
+    parts = [hardeval.partial(corpus.subset(np.array(ids, dtype=np.int64)), **options,
+                              **placed(ids)) for ids in cut]
+    for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
+        result = merged.result()
+        assert isinstance(result, hardeval.LayeredHardevalResult)
+        if not kfold:
+            assert result.to_dict() == hardeval.score(corpus, **options).to_dict()
+            continue
+        for name, gold in (("1", outer), ("2", inner)):
+            alone = Corpus.from_tags(gold, tokens=words, columns={
+                "pred": (outer if name == "2" and per_layer_pred else pred)})
+            codes = hardeval.kfold_subsets(alone, 3)
+            expected = hardeval.score(alone, subsets=codes).to_dict()
+            got = without_naming(result.to_dict()["layers"][name])
+            assert got["subsets"] == expected["subsets"], name

@@ -18,7 +18,6 @@ import faireval
 import hardeval
 import nerlens
 import nerspan
-import tough_mentions
 from nerlens.cli import main
 from nerspan import Evaluation
 from nerspan.confusion import OUTSIDE
@@ -158,9 +157,6 @@ def test_multi_label_and_repeated_spans_in_the_confusion_matrix():
 NESTED = [[(0, 3, "ORG"), (1, 2, "PER")]]
 FLAT_TAGS = [["B-ORG", "I-ORG", "I-ORG", "O", "O", "O"]]
 TAG_FAMILIES = {
-    "tough_mentions": lambda g, p: tough_mentions.score(g, p, tokens=tokens(1),
-                                                         train=(tokens(1), FLAT_TAGS)),
-    "hardeval": lambda g, p: hardeval.score(g, p, tokens=tokens(1)),
     "faireval (tags on the other side)": lambda g, p: faireval.score(g, FLAT_TAGS),
 }
 
@@ -271,8 +267,8 @@ def test_bigbio_offsets_are_characters_of_the_text():
 def test_discontinuous_mentions_are_refused_where_tags_are_read():
     gold = [[{"label": "D", "fragments": [[0, 1], [3, 4]]}]]
     with pytest.raises(SpanShapeError, match=r"references, sentence 0: span 'D' of fragments "
-                                             r"\[\[0, 1\], \[3, 4\]\] is discontinuous.*"
-                                             r"layers="):
+                                             r"\[\[0, 1\], \[3, 4\]\] is discontinuous, "
+                                             r"and layers of tags"):
         hardeval.score(gold, gold, tokens=tokens(1))
 
 
@@ -331,10 +327,18 @@ def test_predictions_scored_against_an_evaluation_of_nested_gold():
         assert (scores.n_correct, scores.n_predicted, scores.n_gold) == expected
 
 
-def test_the_report_refuses_nested_gold_naming_the_option():
-    with pytest.raises(SpanShapeError, match=r"references, sentence 0: .* nest: .*layers="):
-        nerlens.build_report(NESTED, {"system": [[(0, 3, "ORG")]]}, tokens=tokens(1),
-                             train=(tokens(1), FLAT_TAGS), bootstrap=0, figures=False)
+def test_the_report_scores_nested_gold_and_names_what_it_leaves_out():
+    """Span-list gold that nests: every mention counted (the nested view, the headline),
+    the families that take it run, each one that refuses is named with its reason."""
+    report = nerlens.build_report(NESTED, {"system": [[(0, 3, "ORG")]]}, tokens=tokens(1),
+                                  train=(tokens(1), FLAT_TAGS), bootstrap=0, figures=False)
+    assert report.nesting["system"]["gold"] == 2
+    assert report.results["system"]["entity"]["gold"] == 2
+    assert report.nesting["system"]["recall"] == 0.5
+    skipped = report.info["nesting"]["skipped"]
+    assert set(report.info["families"]) | set(skipped) >= {
+        "tough_mentions", "hardeval", "faireval", "attribute_buckets"}
+    assert all(why for why in skipped.values())
 
 
 def test_the_command_line_scores_nested_span_files_as_the_api_does(tmp_path, capsys):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 
 import numpy as np
 
@@ -24,6 +25,8 @@ from .subsets import SUBSET_NAMES, SUBSETS, MentionSubsets, classify
 
 # Every subset key, "all" first (the gold mentions as a whole).
 ALL_SUBSETS = ("all",) + SUBSETS
+# How listed mentions are ordered (``return_mentions``): the keys of their rows.
+LISTING = ("sentence", "start", "end", "type", "text", "hit")
 # The top-level keys of ``to_dict()`` that hold a number.
 HEADLINE = ("precision", "recall", "f1") + tuple(f"recall_{s}" for s in SUBSETS)
 
@@ -256,20 +259,29 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     subsets = gold_subsets(context, options.case_sensitive, table)
     result = score_subsets(corpus, subsets, pred_column, context.scheme, context.mode,
                            options.return_mentions, table, context)
+    result.options.update(layers_option(context))
+    return stating_threshold(result, predictions, inputs)
+
+
+def layers_option(context: Evaluation) -> dict:
+    """``{"layers": {"gold": n, "train": n}}`` where gold or the training data has
+    layers (tag columns, or training span lists that nest), else ``{}``: flat results
+    unchanged."""
     layers = {"gold": len(layer_columns(context.corpus, context.gold_column)),
               "train": context.train.layers}
-    if max(layers.values()) > 1:   # said where there are layers; flat results unchanged
-        result.options["layers"] = layers
-    return stating_threshold(result, predictions, inputs)
+    return {"layers": layers} if max(layers.values()) > 1 else {}
 
 
 def scoring_inputs(references, predictions, *, train, scheme, mode,
                    inputs: InputOptions) -> tuple:
     """``(evaluation, corpus, pred column, label table)`` of ``score``'s arguments,
-    checked: the test words, the predictions and the training data are there."""
+    checked: the test words, the predictions and the training data are there. Either
+    side may be span lists that nest, overlap, repeat a span with two types or split a
+    mention in fragments: mentions are read from the span table (``tables``), never
+    from tags."""
     context, corpus, _, pred_column = resolve(references, predictions, scheme=scheme,
                                               mode=mode, train=train, inputs=inputs,
-                                              layered=True)
+                                              layered=True, tables=True)
     if corpus.tokens is None:
         raise ValueError("tough_mentions needs the test tokens: pass tokens=... (the words "
                          "of each sentence) or a Corpus with tokens")
@@ -341,10 +353,13 @@ def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
             for s, a, b, t, text, h in zip(gold.sentence.tolist(), (gold.start - base).tolist(),
                                            (gold.end - base).tolist(), gold.type.tolist(),
                                            texts, hit.tolist())]
-    return {name: [rows[i] for i in np.flatnonzero(mask).tolist()]
-            for name, mask in subsets.masks().items()}
+    # mentions of one start and end (nested lists: several types, fragments) by type,
+    # then text: the order merged partials list them in
+    order = sorted(range(len(rows)), key=lambda i: (*itemgetter(*LISTING)(rows[i]),))
+    masks = subsets.masks()
+    return {name: [rows[i] for i in order if masks[name][i]] for name in masks}
 
 
 __all__ = ["score", "score_subsets", "gold_subsets", "scoring_inputs", "SubsetCounts",
-           "counts_dict", "result_options", "ToughMentionsOptions", "ToughMentionsResult",
-           "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES"]
+           "counts_dict", "result_options", "layers_option", "ToughMentionsOptions", "ToughMentionsResult",
+           "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES", "LISTING"]

@@ -47,8 +47,8 @@ from nerspan.result import Result
 from nerspan.scores import match
 from nerspan.train_index import mention_texts
 
-from .core import (SubsetCounts, ToughMentionsOptions, counts_dict, gold_subsets,
-                   result_options, scoring_inputs)
+from .core import (LISTING, SubsetCounts, ToughMentionsOptions, counts_dict, gold_subsets,
+                   layers_option, result_options, scoring_inputs)
 from .subsets import MentionSubsets, confusable
 
 
@@ -210,7 +210,8 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     rows = _rows(corpus, subsets, hit, shard) if options.return_mentions else None
     return ToughMentionsPartial(entity, _groups(subsets, hit, rows, bound), (
         *result_options(options.case_sensitive, context.scheme, context.mode).items(),
-        ("return_mentions", options.return_mentions), ("listed", bound)))
+        *layers_option(context).items(), ("return_mentions", options.return_mentions),
+        ("listed", bound)))
 
 
 def _groups(subsets: MentionSubsets, hit: np.ndarray, rows: list | None,
@@ -229,7 +230,7 @@ def _groups(subsets: MentionSubsets, hit: np.ndarray, rows: list | None,
     if rows is not None:
         listed = [[] for _ in keys]
         for g, row in zip(group.tolist(), rows):
-            listed[g].append(row)  # in corpus order: the first are kept
+            listed[g].append(row)  # ordered by sort before the first are kept
     type_of, text_of = np.divmod(keys, n_texts)
     cuts = np.flatnonzero(np.diff(type_of)) + 1
     out = []
@@ -238,7 +239,7 @@ def _groups(subsets: MentionSubsets, hit: np.ndarray, rows: list | None,
                     tuple(subsets.texts[i] for i in text_of[a:b].tolist()),
                     tuple(kinds[a:b].tolist()), tuple(sizes[a:b].tolist()),
                     tuple(hits[a:b].tolist()),
-                    () if listed is None else tuple(tuple(found[:bound])
+                    () if listed is None else tuple(tuple(sorted(found)[:bound])
                                                     for found in listed[a:b])))
     return tuple(out)
 
@@ -256,10 +257,9 @@ def _listing(masks: dict, types: tuple, rows: tuple, bound: int | None) -> dict:
     """Subset key -> its listed mentions as ``score`` lists them (``mentions``)."""
     out = {}
     for name, mask in masks.items():
-        found = sorted((row, types[g]) for g in np.flatnonzero(mask).tolist()
-                       for row in rows[g])[:bound]
-        out[name] = [{"sentence": s, "start": a, "end": b, "type": t, "text": text,
-                      "hit": h} for (s, a, b, text, h), t in found]
+        found = sorted((s, a, b, types[g], text, h) for g in np.flatnonzero(mask).tolist()
+                       for s, a, b, text, h in rows[g])[:bound]   # ordered as LISTING
+        out[name] = [dict(zip(LISTING, row)) for row in found]
     return out
 
 

@@ -107,8 +107,8 @@ def run(args) -> int:
     elif train is None:   # the folds' codes were classified with --strict-diff's value
         for result in results.values():
             result["options"]["strict_diff"] = args.strict_diff
-    text.append(layers_text(family, results) if is_layered(corpus)
-                else section_text(family, results))
+    layered = any("layers" in result for result in results.values())   # nested spans too
+    text.append(layers_text(family, results) if layered else section_text(family, results))
     if args.hard_tokens:
         wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
                                           args.error_labels) for s in systems}

@@ -26,6 +26,7 @@ import argparse
 
 from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index, get_scheme
 from nerspan.reading import systems as library
+from nerspan.reading.training import read_training_file
 from nerspan.reading.forms import as_written, finished
 from nerspan.reading.span_lists import read_span_jsonl
 from nerspan.records import FileOptions, GeneratedOptions, TypeOptions
@@ -266,9 +267,10 @@ def refuse_files_with_demo(args) -> None:
 def read_training(args, outside_scheme_is_error: bool = False, path: str | None = None
                   ) -> Corpus:
     """The training data (``path``, default --train: a column file or a saved split) as
-    read and checked (``nerspan.reading.training.read_training``); ``as_train_index``
-    reads it on (suffix, types) as it reads every training set."""
-    return library.read_training(check_file(path or args.train),
+    read and checked (``nerspan.reading.training.read_training_file``: with --layers,
+    the file's same columns as its layers); ``as_train_index`` reads it on (suffix,
+    types) as it reads every training set."""
+    return read_training_file(check_file(path or args.train),
                               **system_options(args, outside_scheme_is_error))
 
 
