@@ -253,8 +253,7 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
                 corpus = read_gold(entry["gold"], inputs=inputs.replace(
                     tokens=entry.get("tokens")), check=False)
                 if predictions:
-                    corpus, _ = add_systems(corpus, predictions, scheme=options["scheme"],
-                                            mode=options["mode"], inputs=inputs, what="system")
+                    corpus, _ = add_systems(corpus, predictions, inputs=inputs, check=False)
                 corpus = finished(corpus, list(corpus.columns), inputs, options["scheme"],
                                   options["mode"])
             corpus = generated.ground_runs(corpus, grounded, inputs)

@@ -40,7 +40,7 @@ from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_text
-from nerspan.reading.systems import add_systems, check_system_names, read_gold
+from nerspan.reading.systems import PathLike, add_systems, check_system_names, read_gold
 
 from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
@@ -139,12 +139,19 @@ def _progress(total: int, enabled: bool, description: str):
 def systems_corpus(gold, systems: Mapping, inputs: InputOptions, scheme: str = "IOB2",
                    mode: str = "lenient") -> tuple[Corpus, list[str]]:
     """A Corpus with ``gold`` and one column per system from files or tag lists
-    (``nerspan.reading.systems``): each system's tags checked as it is read, so that an
-    error names its file and line (``build_report`` checks gold's with every layer)."""
+    (``nerspan.reading.systems``). A system file's tags are checked as it is read, so
+    that an error names its file and line; tag lists (and gold, with every layer) by
+    ``build_report``, which names the position."""
     corpus = read_gold(gold, inputs=inputs, check=False)
-    if isinstance(systems, Mapping) and not systems:
-        return corpus, []
-    return add_systems(corpus, systems, scheme=scheme, mode=mode, inputs=inputs, what="system")
+    if not isinstance(systems, Mapping):
+        return add_systems(corpus, systems, inputs=inputs, check=False)
+    names = []
+    for name, prediction in systems.items():
+        corpus, added = add_systems(corpus, {name: prediction}, scheme=scheme, mode=mode,
+                                    inputs=inputs, check=isinstance(prediction, PathLike),
+                                    what="system")
+        names += added
+    return corpus, names
 
 
 def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: str) -> None:
@@ -213,10 +220,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     families = check_families(family_names() if families is None else families)
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
     beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
-    if isinstance(inputs, Mapping) and {"gold", "systems", "train"} & set(inputs):
-        raise TypeError("build_report(inputs=...) takes the input options since nerlens "
-                        "0.2: give the input files the provenance names as sources=...")
-    inputs = InputOptions.of(inputs, tokens=tokens)
+    inputs = _input_options(inputs, tokens)
     if corpus is None:
         corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
                                               inputs, scheme, mode)
@@ -256,6 +260,14 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     result.confidence = confidence_section.collect(evaluation, scored, families, options)
     _add_analyses(result, evaluation, families, figures, settings, left_out)
     return result
+
+
+def _input_options(inputs, tokens) -> InputOptions:
+    """``build_report``'s input options (``inputs`` named the input files before 0.2)."""
+    if isinstance(inputs, Mapping) and {"gold", "systems", "train"} & set(inputs):
+        raise TypeError("build_report(inputs=...) takes the input options since nerlens "
+                        "0.2: give the input files the provenance names as sources=...")
+    return InputOptions.of(inputs, tokens=tokens)
 
 
 def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, mode: str,
