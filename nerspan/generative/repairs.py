@@ -265,9 +265,13 @@ class GenerativeRepairs:
 
 def _first_listed(items: tuple) -> tuple:
     """The first listings by sentence (a sentence's in their order): the ``MAX_LISTED``
-    that ``to_dict`` lists, and enough to name the first sentences (``sentences``)."""
-    kept = max(MAX_LISTED, SENTENCES_NAMED)
-    return tuple(sorted(items, key=lambda item: item.sentence)[:kept])
+    that ``to_dict`` lists, and every listing of the first ``SENTENCES_NAMED`` sentences
+    (``sentences`` names them: a sentence may hold several listings of a kind)."""
+    ordered = sorted(items, key=lambda item: item.sentence)
+    named = sorted({item.sentence for item in ordered})[:SENTENCES_NAMED]
+    last = named[-1] if named else -1
+    return tuple(item for k, item in enumerate(ordered)
+                 if k < MAX_LISTED or item.sentence <= last)
 
 
 def merge_repairs(repairs: dict, generative: GenerativeRepairs) -> dict:
