@@ -328,7 +328,7 @@ EVALUATION = InputForm(
     "evaluation", lambda r, p, inputs, words: isinstance(r, Evaluation), _read_evaluation,
     "an Evaluation as references (gold decoded and classified once): predictions a "
     "system's name, or predictions read as it reads them")
-register_form(EVALUATION, before="dataset")
+register_form(EVALUATION, before=("scored", "generated", "dataset"))
 
 __getattr__ = moved_names(__name__, {"GoldContext": "nerspan.Evaluation"})
 

@@ -90,7 +90,7 @@ KEPT = InputForm(
     "mentions of confidence >= threshold, as span input; references in any form",
     tags=False)
 # Before generated output's form, which reads entity lists without their scores.
-register_form(KEPT, before="generated")
+register_form(KEPT, before=("generated", "dataset"))
 
 
 __all__ = ["KEPT", "read_kept", "scored_of", "kept_at", "stating_threshold"]

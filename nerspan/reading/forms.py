@@ -166,12 +166,15 @@ def _check_turned(corpus: Corpus, turned: Corpus) -> None:
                 side=side_name(column), position=position - int(corpus.offsets[sentence]))
 
 
-def register_form(form: InputForm, before: str | None = None) -> None:
-    """Add ``form`` to ``FORMS``, before the form named ``before`` (default: last, where
-    only what no other form recognises reaches it)."""
+def register_form(form: InputForm, before: str | tuple | None = None) -> None:
+    """Add ``form`` to ``FORMS``, before the first registered of the forms named
+    ``before`` (a name or several: forms register as their modules are imported, in any
+    order, so a form names every one it must precede; default: last, where only what no
+    other form recognises reaches it)."""
     if any(f.name == form.name for f in FORMS):
         raise ValueError(f"an input form named {form.name!r} is registered already")
-    at = next((k for k, f in enumerate(FORMS) if f.name == before), len(FORMS))
+    names = (before,) if isinstance(before, str) else tuple(before or ())
+    at = next((k for k, f in enumerate(FORMS) if f.name in names), len(FORMS))
     FORMS.insert(at, form)
 
 
