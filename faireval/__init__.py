@@ -72,7 +72,12 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             several fragments (``{"label", "fragments": [[s, e], ...]}``, BigBio's
             ``{"type", "offsets"}`` in characters): a mention is its type and fragment
             set (``faireval.fragments``); a mention listed twice on a side counts once
-            (``repairs``' ``duplicates``).
+            (``repairs``' ``duplicates``). Gold with layers (a Corpus with the columns
+            ``gold``, ``gold@layer2``, ...: the input option ``layers``,
+            ``nerspan.layers``), and predictions with layers, are the union of their
+            layers' mentions, scored as those mentions given as span lists that nest
+            (a mention in two layers counts once; ``options["layers"]`` says how many
+            layers each side had).
         predictions: the system annotation, in the same form.
         tokens, label_list, inputs: the words, the tags in id order for label ids, the
             other input options (``nerspan.InputOptions`` or a dict of them).

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputTypeError
 from nerspan.errors import shown
 from nerspan.evaluation import resolve
-from nerspan.layers import refuse_layers
+from nerspan.layers import layer_columns, paired_layers
 from nerspan.options import PAIRINGS
 from nerspan.records import Record, comma_list, option, switch
 
@@ -118,23 +118,35 @@ def headline_weights_error(weights: str) -> str:
 def two_columns(references, predictions, scheme, mode, train, inputs):
     """``(references, predictions, context, system, scheme, mode)`` for ``prepare``: an
     evaluation (or a Corpus with other column names) becomes a Corpus with the columns
-    ``gold`` and ``pred``; ``system`` names the predictions' column in the evaluation's
-    own corpus (its spans decoded once there), else None."""
+    ``gold`` and ``pred`` and their later layers (``nerspan.layers``: every layer's
+    mentions are scored, as span lists that nest are); ``system`` names the predictions'
+    column in the evaluation's own corpus (its spans decoded once there), else None."""
     context = system = None
     gold_column, pred_column = inputs.gold_column, inputs.pred_column
     if isinstance(references, Evaluation):
         context, corpus, gold_column, pred_column = resolve(
-            references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs)
+            references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs,
+            layered=True)
         scheme, mode, predictions = context.scheme, context.mode, None
         references = corpus
         system = pred_column if corpus is context.corpus else None
     scheme, mode = scheme or "IOB2", mode or "lenient"
-    if isinstance(references, Corpus):
-        refuse_layers(references, gold_column, "faireval")
     if isinstance(references, Corpus) and predictions is None \
             and (gold_column, pred_column) != (GOLD, PRED):
-        references = references.paired(gold_column, pred_column)
+        references = paired_layers(references, gold_column, pred_column)
     return references, predictions, context, system, scheme, mode
+
+
+def layers_option(references, context) -> dict:
+    """``{"layers": {"gold": n, "pred": m}}`` when a side of ``references`` (what
+    ``two_columns`` gives) has layers (``context``'s gold, when it has one), else ``{}``:
+    a flat result's options are as they were."""
+    if not isinstance(references, Corpus):
+        return {}
+    gold = layer_columns(*((context.corpus, context.gold_column) if context is not None
+                           else (references, GOLD)))
+    layers = {"gold": len(gold), "pred": len(layer_columns(references, PRED))}
+    return {"layers": layers} if max(layers.values()) > 1 else {}
 
 
 def read_sides(references, predictions, options: FairevalOptions, *, train, scheme, mode,
@@ -154,7 +166,8 @@ def read_sides(references, predictions, options: FairevalOptions, *, train, sche
                        exclude=() if shard else options.exclude, inputs=inputs,
                        context=context, system=system, shard=shard,
                        keep_duplicates=options.keep_duplicates)
-    return prepared, scheme, mode
+    layers = layers_option(references, context)
+    return dataclasses.replace(prepared, read_options=layers), scheme, mode
 
 
 def scored(prepared: Prepared, options: FairevalOptions, scheme: str, mode: str
@@ -170,7 +183,8 @@ def scored(prepared: Prepared, options: FairevalOptions, scheme: str, mode: str
                           options.return_pairs,
                           semeval=semeval_scores(prepared, schemas, **pairing) if schemas
                           else (None, None),
-                          options=result_options(options, scheme, mode))
+                          options={**result_options(options, scheme, mode),
+                                   **prepared.read_options})
     if options.return_instances and schemas:
         result = dataclasses.replace(result, instances=semeval_instances(
             prepared, schemas, **pairing))
@@ -195,4 +209,4 @@ def result_options(options: FairevalOptions, scheme: str, mode: str) -> dict:
 
 
 __all__ = ["FairevalOptions", "HEADLINE_WEIGHTS", "MOVED", "headline_weights_error",
-           "read_sides", "result_options", "scored", "two_columns"]
+           "layers_option", "read_sides", "result_options", "scored", "two_columns"]

@@ -1,26 +1,28 @@
 """Every input form faireval accepts, turned into two span tables.
 
 Forms: tag sequences in any scheme of the core (a ``Corpus``, or lists of tag strings
-per sentence), multi-level tags ``B-X|I-Y`` (outer level first), or explicit span lists
-per sentence, ``(label, start, end)`` with ``end`` exclusive, which may nest or overlap,
-and mentions of several fragments (``{"label", "fragments"}``, BigBio's ``{"type",
-"offsets"}``: see ``nerspan.reading.span_lists``). A side is nerspan's span table
-(``nerspan.span_table.SpanRows``, read by nerspan's reader) whose ``labels`` are label
-ids. It keeps the spans in list order: tags give them sorted by start (outer level
-first at the same start); span lists keep the order they are listed in, which matters
-only for the algorithm's last tie-break. A mention a span list repeats on one side
-(same type and fragments) is kept once and counted in ``repairs`` (``duplicates``), as
-nerspan reads span lists.
+per sentence), multi-level tags ``B-X|I-Y`` (outer level first), several tag columns of
+a side read as its layers (``nerspan.layers``: the union of their mentions), or explicit
+span lists per sentence, ``(label, start, end)`` with ``end`` exclusive, which may nest
+or overlap, and mentions of several fragments (``{"label", "fragments"}``, BigBio's
+``{"type", "offsets"}``: see ``nerspan.reading.span_lists``). A side is nerspan's span
+table (``nerspan.span_table.SpanRows``, read by nerspan's reader) whose ``labels`` are
+label ids. It keeps the spans in list order: tags give them sorted by start (outer level
+first at the same start), layers in the order of their union (start, end, type); span
+lists keep the order they are listed in, which matters only for the algorithm's last
+tie-break. A mention a span list repeats on one side (same type and fragments) is kept
+once and counted in ``repairs`` (``duplicates``), as nerspan reads span lists.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
 
 from nerspan.corpus import PER_COLUMN, Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
+from nerspan.layers import decode_layers, layer_column, layer_columns
 from nerspan.generative.form import GENERATED, ground_predictions, words_of
 from nerspan.records import InputOptions
 from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
@@ -55,6 +57,8 @@ class Prepared:
     n_sentences: int
     punct: "PunctMask | None"  # set when ignore_punct is on
     repairs: dict              # column -> nerspan.Repairs of lenient decoding (tags only)
+    # what the reading adds to the result's options: {"layers": ...} when a side has some
+    read_options: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -295,42 +299,39 @@ def _intern_labels(target_labels: list, system_labels: list):
 # -- tags --------------------------------------------------------------------------------
 def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
                      system: str | None = None):
-    """Decode gold and pred, level by level when tags are multi-level (``B-X|I-Y``);
-    single-level gold comes from the gold ``context`` when there is one, single-level
-    predictions too when ``system`` names their column in the context's corpus. Returns
-    ``(target, system, label names, repairs)``."""
+    """Decode gold and pred, level by level when tags are multi-level (``B-X|I-Y``), each
+    level the union of the side's layers (``nerspan.layers.decode_layers``: a mention
+    identical in two layers is one); single-level gold comes from the gold ``context``
+    when there is one (its union of layers too), single-level predictions too when
+    ``system`` names their column in the context's corpus. Returns ``(target, system,
+    label names, repairs)``."""
     levels, depth = _split_levels(corpus)
     table = LabelTable.build(levels.labels, get_scheme(scheme))
     sides, repairs = [], {}
     for column in (GOLD, PRED):
         parts = []
         for level in range(depth):
-            name = f"{column}:{level}"
-            side = side_name(column) + (f" (level {level + 1})" if depth > 1 else "")
+            name = _level_column(column, level, depth)
             if column == GOLD and depth == 1 and context is not None:
                 spans = context.gold_spans(table)
             elif depth == 1 and system is not None:
                 spans = context.spans(system, table)
-            else:
-                spans = decode(levels, name, scheme, mode, table, side=side)
+            else:   # one level: errors name each layer's column as nerspan does
+                spans = decode_layers(levels, name, scheme, mode, table, named=None
+                                      if depth == 1 else f"{side_name(column)} (level "
+                                      f"{level + 1})").union
             if spans.repairs is not None:   # prepare drops those that repaired nothing
-                repairs[column if depth == 1 else name] = spans.repairs
+                repairs[name] = spans.repairs
             parts.append((spans, level))
-        start = np.concatenate([s.start for s, _ in parts])
-        end = np.concatenate([s.end for s, _ in parts])
-        sentence = np.concatenate([s.sentence for s, _ in parts]).astype(np.int64)
-        label = np.concatenate([s.type for s, _ in parts]).astype(np.int32)
-        level = np.concatenate([np.full(len(s), lv) for s, lv in parts])
-        order = np.lexsort((level, start))  # by position, outer level first
-        base = corpus.offsets[sentence]
-        sides.append(span_rows(sentence[order], (start - base)[order], (end - base)[order],
-                               label[order]))
+        sides.append(_side_rows(corpus, parts))
     # Per-label rows for the types the tags use, not every type of a label list (ids
     # with the model's label list, a ClassLabel column): as with the same tags as strings.
     present = np.zeros(len(levels.labels), dtype=bool)   # label ids the columns use
     for column in levels.columns:   # a count per id: no sort of every token
         present |= np.bincount(levels.column(column), minlength=len(levels.labels)) > 0
-    used = np.unique(table.type[np.flatnonzero(present)])
+    # and the types of the mentions (a gold layer the scoring corpus does not hold)
+    used = np.unique(np.concatenate([table.type[np.flatnonzero(present)],
+                                     *(side.labels for side in sides)]))
     used = used[used >= 0]
     if len(used) < len(table.types):
         remap = np.full(len(table.types), -1, dtype=np.int32)
@@ -339,8 +340,29 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
     return sides[0], sides[1], tuple(table.types[i] for i in used), repairs
 
 
+def _side_rows(corpus: Corpus, parts: list) -> SpanRows:
+    """One side's span table of its levels' ``(spans, level)``: by position, outer level
+    first (within a level, in the order of its spans)."""
+    start = np.concatenate([s.start for s, _ in parts])
+    end = np.concatenate([s.end for s, _ in parts])
+    sentence = np.concatenate([s.sentence for s, _ in parts]).astype(np.int64)
+    label = np.concatenate([s.type for s, _ in parts]).astype(np.int32)
+    level = np.concatenate([np.full(len(s), lv) for s, lv in parts])
+    order = np.lexsort((level, start))  # by position, outer level first
+    base = corpus.offsets[sentence]
+    return span_rows(sentence[order], (start - base)[order], (end - base)[order],
+                     label[order])
+
+
+def _level_column(side: str, level: int, depth: int, layer: int = 1) -> str:
+    """The column of ``_split_levels``' corpus holding level ``level`` of ``side``'s layer
+    ``layer``: the layer's own column when tags have one level."""
+    return layer_column(side if depth == 1 else f"{side}:{level}", layer)
+
+
 def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
-    """A corpus with one column per side and level (``gold:0``, ``gold:1``, ...), and the depth."""
+    """A corpus with one column per side, layer and level (``gold:0``, ``gold:1``,
+    ``gold:0@layer2``, ...; with one level, the columns as they are), and the depth."""
     if PRED not in corpus.columns:
         raise InputTypeError("faireval needs predictions: a 'pred' column or predictions=...")
     split = [label.split(LEVEL_SEPARATOR) for label in corpus.labels]
@@ -352,15 +374,18 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
     per_level = np.array([[vocab[parts[k]] if k < len(parts) else vocab["O"]
                            for k in range(depth)] for parts in split] or [[0] * depth],
                          dtype=np.int32)
-    columns = {}
-    for column in (GOLD, PRED):
-        ids = corpus.column(column)
-        for k in range(depth):
-            columns[f"{column}:{k}"] = per_level[ids, k]
+    columns, first_level = {}, {}
+    for side in (GOLD, PRED):
+        for layer, column in enumerate(layer_columns(corpus, side), 1):
+            ids = corpus.column(column)
+            first_level[column] = _level_column(side, 0, depth, layer)
+            for k in range(depth):
+                columns[_level_column(side, k, depth, layer)] = per_level[ids, k]
     # what span input, type processing or grounding changed (single level) stays counted
     # in the level-0 column
     source = replace(corpus.source, **{
-        kind: {f"{c}:0": v for c, v in getattr(corpus.source, kind).items()}
+        kind: {first_level[c]: v for c, v in getattr(corpus.source, kind).items()
+               if c in first_level}
         for kind in PER_COLUMN + ("generated",)})
     return corpus.with_tags(columns, tuple(vocab), source), depth
 

@@ -46,7 +46,7 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import InputTypeError
-from .flat import GOLD, ranges, side_name
+from .flat import GOLD, PRED, ranges, side_name
 from .span_table import SpanShapeError
 from .schemes import get_scheme
 from .scores import EntityScores, entity_scores
@@ -72,6 +72,22 @@ def layer_columns(corpus: Corpus, side: str = GOLD) -> list:
     more = sorted((c for c in corpus.columns if c.startswith(prefix)
                    and c[len(prefix):].isdigit()), key=lambda c: int(c[len(prefix):]))
     return [side] + more
+
+
+def paired_layers(corpus: Corpus, gold_column: str = GOLD, pred_column: str = PRED
+                  ) -> Corpus:
+    """``corpus.paired(gold_column, pred_column)`` with each side's later layers too, as
+    the layers of ``GOLD`` and ``PRED``.
+
+    >>> c = Corpus.from_tags([["B-X"]], columns={"outer@layer2": [["B-Y"]], "sys": [["O"]]})
+    >>> paired_layers(c.renamed({"gold": "outer"}), "outer", "sys").columns.keys()
+    dict_keys(['gold', 'pred', 'gold@layer2'])
+    """
+    paired = corpus.paired(gold_column, pred_column)
+    later = {layer_column(side, k): corpus.column(column)
+             for side, own in ((GOLD, gold_column), (PRED, pred_column))
+             for k, column in enumerate(layer_columns(corpus, own)[1:], 2)}
+    return paired.with_tags({**paired.columns, **later}) if later else paired
 
 
 def is_layered(corpus: Corpus, side: str = GOLD) -> bool:
@@ -353,7 +369,7 @@ def layer_against(pred: LayeredSpans, layer: int) -> Spans:
     return pred.union
 
 
-__all__ = ["LAYER_MARK", "layer_column", "is_layer_column", "layer_columns", "is_layered",
+__all__ = ["LAYER_MARK", "layer_column", "is_layer_column", "layer_columns", "paired_layers", "is_layered",
            "layer_name", "own_columns", "LayeredSpans", "union_spans", "decode_layers", "in_types",
            "LayeredScores", "with_layers", "nesting_layers", "table_as_layers",
            "padded_layers", "tables_as_layers", "layered_scores", "score_layered", "refuse_layers", "refuse_layered_training", "scores_of_layers", "layer_against"]

@@ -1515,21 +1515,15 @@ def test_scored_systems_are_refused_with_the_demo_and_in_an_experiment(tmp_path,
                               r"experiment's datasets")
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("score",
-                                                                      "tough-mentions",
-                                                                      "hardeval", "report",
-                                                                      "buckets")])
-def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys, command):
+def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys):
     """Two tag columns read as gold's layers: scored by ``score``, ``tough-mentions``,
-    ``hardeval`` (each layer on its own), ``report`` (its nested view) and ``buckets``
-    (its mention attributes), refused by the others naming the option (never the first
-    layer alone, silently)."""
+    ``hardeval`` (each layer on its own), ``faireval`` (every layer's mentions),
+    ``report`` (its nested view) and ``buckets`` (its mention attributes), refused where
+    one gold column is read (``score --error-counts``, ``--workers``) naming the option
+    (never the first layer alone, silently)."""
     paths = files(tmp_path, "gold", GOLD.replace("B-PER\n", "B-PER B-PER\n")
                   .replace("I-PER\n", "I-PER O\n").replace("saw O\n", "saw O O\n")
                   .replace("B-LOC\n", "B-LOC B-LOC\n"))
-    code, out, err = run(capsys, argv(command, tmp_path, paths["gold"], paths["pred"],
-                                      paths["train"], ["--layers", "1,2"]))
-    check_one_line(code, err, r"gold has 2 layers \(the input option layers / --layers\)")
     assert main(["score", str(paths["gold"]), str(paths["pred"]), "--layers", "1,2"]) == 0
     code, out, err = run(capsys, ["score", str(paths["gold"]), str(paths["pred"]),
                                   "--layers", "1,2", "--error-counts"])
@@ -1537,7 +1531,7 @@ def test_layered_gold_is_refused_where_one_gold_column_is_read(tmp_path, capsys,
     code, out, err = run(capsys, ["score", str(paths["gold"]), str(paths["pred"]),
                                   "--layers", "1,2", "--workers", "2"])
     check_one_line(code, err, r"gold has 2 layers .*--workers")
-    for scored in ("tough-mentions", "hardeval", "report"):
+    for scored in ("tough-mentions", "hardeval", "faireval", "report"):
         assert main(argv(scored, tmp_path, paths["gold"], paths["pred"],
                          paths["train"], ["--layers", "1,2"])) == 0
     capsys.readouterr()  # the report's "wrote ..." line

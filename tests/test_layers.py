@@ -165,8 +165,8 @@ def test_what_reads_one_gold_column_refuses_layers_naming_the_option():
     corpus = layered_corpus()
     with pytest.raises(InputTypeError, match="gold has 2 layers"):
         tough_mentions.score(corpus, PRED, train=([["w"]], [["O"]]))
-    with pytest.raises(InputTypeError, match="gold has 2 layers"):
-        faireval.score(corpus)
+    # faireval scores every layer's mentions (tests/test_faireval_layers.py)
+    assert faireval.score(corpus).to_dict()["options"]["layers"] == {"gold": 2, "pred": 1}
 
 
 def test_layers_refused_where_they_cannot_be_read(tmp_path):
@@ -230,9 +230,9 @@ def test_gold_as_prediction_with_layers_is_perfect_in_tough_mentions(layers):
 
 def test_hardeval_scores_layers_one_by_one_and_the_others_refuse_them():
     """hardeval scores each gold layer on its own (tests/test_hardeval_layers.py) and
-    still refuses a training index read with layers; faireval and the confusion matrix
-    refuse layered gold, naming the option (attribute_buckets scores every layer's
-    mentions: tests/test_attribute_buckets_shapes.py)."""
+    still refuses a training index read with layers; the confusion matrix refuses
+    layered gold, naming the option (attribute_buckets and faireval score every layer's
+    mentions: tests/test_attribute_buckets_shapes.py, tests/test_faireval_layers.py)."""
     corpus = Corpus.from_tags(OUTER, tokens=WORDS, columns={
         layer_column("gold", 2): INNER, "pred": PRED})
     train = (TRAIN_WORDS, TRAIN_OUTER)
@@ -242,8 +242,9 @@ def test_hardeval_scores_layers_one_by_one_and_the_others_refuse_them():
         hardeval.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
     with pytest.raises(InputTypeError, match="the entity confusion matrix"):
         nerspan.Evaluation(corpus).confusion("pred")
-    with pytest.raises(InputTypeError, match="gold has 2 layers"):
-        faireval.score(nerspan.Evaluation(corpus), "pred", train=layered_train())
+    counts = faireval.score(nerspan.Evaluation(corpus), "pred",
+                            train=layered_train()).to_dict()["traditional_counts"]
+    assert counts["TP"] + counts["FN"] == len(mentions(OUTER) | mentions(INNER))
 
 
 def test_token_counts_of_layered_training_are_refused_not_read_from_one_layer():
