@@ -24,10 +24,7 @@ def test_bad_manifest_raises_the_command_lines_message(tmp_path, name):
     content, message = MANIFEST_CASES[name]
     experiment_files(tmp_path)
     manifest = tmp_path / name
-    if isinstance(content, bytes):
-        manifest.write_bytes(content)
-    else:
-        manifest.write_text(content, encoding="utf-8")
+    manifest.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     with pytest.raises(NerspanError, match=_api_pattern(message)):
         nerlens.run_experiment(manifest, bootstrap=0, figures=False)
 
