@@ -708,10 +708,10 @@ EXPERIMENT_CASES = {
     "no tokens": (_declared(tokens=...), ValueError,
                   r"dataset 'd1': the report needs the tokens of the evaluation sentences"),
     "a missing gold file": (_declared(gold="nope_gold.txt", tokens=...), FileNotFoundError,
-                            r"dataset 'd1': No such file .*nope_gold\.txt"),
+                            r"no such file \(dataset 'd1'\): .*nope_gold\.txt"),
     "a missing run file": (_declared(systems={"tagger": ["nope_1.txt", "nope_2.txt"]}),
                            FileNotFoundError,
-                           r"dataset 'd1', system 'tagger#1': no such file: 'nope_1\.txt'"),
+                           r"no such file \(dataset 'd1', system 'tagger#1'\): 'nope_1\.txt'"),
     "systems as a list": (_declared(systems=[PRED]), ValueError,
                           r"dataset 'd1': \"systems\" maps each system's name to its "
                           r"predictions"),

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import nerlens
 from nerlens.cli import main
 from nerlens.cli.manifest import declared_datasets
+from nerlens.experiment.manifest import read_dataset, read_manifest
 from nerlens.cli.common import UsageError
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerlens.report.page_kit import header_html
@@ -232,21 +233,19 @@ def test_cli_manifest_with_runs(files, tmp_path, capsys):
     assert data["runs"]["a"] == {"spacy": ["spacy#1", "spacy#2", "spacy#3"],
                                  "oracle": ["oracle"]}
     assert data["runs"]["b"]["spacy"] == ["spacy#1", "spacy#2"]
+    # the API reads the manifest as the command line does: the same numbers
+    api = json.loads(nerlens.run_experiment(manifest, bootstrap=0, figures=False).to_json())
+    assert api["runs"] == data["runs"] and api["aggregate"] == data["aggregate"]
+    assert api["datasets"]["a"]["info"]["provenance"]["inputs"] == \
+        data["datasets"]["a"]["info"]["provenance"]["inputs"]
 
 
 def test_manifest_old_forms_still_read(files):
-    import argparse
-
-    from nerlens.cli.manifest import read_manifest
-
     manifest = files / "old.json"
     manifest.write_text(json.dumps({
         "one": {"train": "train.txt", "gold": "a_gold.txt", "predictions": "a_spacy_0.txt"},
         "two": {"gold": "b_gold.txt", "predictions": {"x": "b_spacy_0.txt"}}}))
-    args = argparse.Namespace(scheme="IOB2", mode="lenient", comment_prefix=None,
-                              encoding="utf-8", missing_tag=None, pred_tag_column=-1,
-                              gold_tag_column=None, token_column=0, allow_token_mismatch=False)
-    one, two = read_manifest(str(manifest), args)
+    one, two = [read_dataset(name, entry) for name, entry in read_manifest(manifest).items()]
     assert one.systems == ["a_spacy_0"] and one.runs == {"a_spacy_0": ["a_spacy_0"]}
     assert two.systems == ["x"] and two.runs == {"x": ["x"]} and two.train is None
 

@@ -220,7 +220,7 @@ def test_the_demo_responses_as_two_runs_score_as_the_generative_demo_report():
 
 @pytest.mark.parametrize("change, error, message", [
     (lambda d, f: d["web"]["generated"].update(llm=[f["web"]["llm"][0], "nope.jsonl"]),
-     FileNotFoundError, "dataset 'web', system 'llm#2': no such file"),
+     FileNotFoundError, "no such file (dataset 'web', system 'llm#2')"),
     (lambda d, f: d["web"]["generated"].update(tagger=f["web"]["llm"]), ValueError,
      "dataset 'web': system 'tagger' is given in \"systems\" and in \"generated\""),
     (lambda d, f: d["web"]["generated"].update(llm=[]), ValueError,

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import codecs
 import importlib
 import json
 import os
@@ -11,7 +10,6 @@ import warnings
 from pathlib import Path
 
 from nerspan import NerspanError
-from nerspan.reading.columns import undecodable_error
 
 from nerlens.jsonable import json_ready
 
@@ -22,30 +20,6 @@ REPORT_TEXT = "nerlens.report.text"
 
 class UsageError(Exception):
     """A problem with the command line or the input files: exit code 2, one line."""
-
-
-def read_text_file(reader, path: str, encoding: str):
-    """``reader(path, encoding=...)``, a UTF-8 BOM dropped and undecodable bytes named
-    (file, line, byte offset), as ``read_columns`` does for column files."""
-    codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
-    try:
-        return reader(path, encoding=codec)
-    except UnicodeDecodeError as error:
-        raise undecodable_error(path, codec, error) from None
-
-
-def load_json(text: str, where: str):
-    """``json.loads(text)``, a key given twice in one object (two datasets or systems of
-    one name) an error naming ``where``: JSON keeps the last one silently."""
-    def distinct(pairs: list) -> dict:
-        keys = [key for key, _ in pairs]
-        for key in keys:
-            if keys.count(key) > 1:
-                raise UsageError(f"{where}: {key!r} is given twice in one object (the "
-                                 "second would replace the first)")
-        return dict(pairs)
-
-    return json.loads(text, object_pairs_hook=distinct)
 
 
 def with_confusion(result: dict, evaluation, system: str, asked: bool) -> dict:
@@ -170,6 +144,8 @@ def describe(error: Exception) -> str:
     if isinstance(error, OSError) and error.filename is not None:
         reason = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory, "
                   "not a file", PermissionError: "permission denied"}.get(type(error))
+        if error.strerror and error.errno and error.strerror != os.strerror(error.errno):
+            reason = error.strerror   # the library's words (naming the dataset and run)
         return f"{error.filename}: {reason or error.strerror or error}"
     if isinstance(error, (ValueError, TypeError, KeyError, OSError)):
         return str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)

@@ -13,9 +13,10 @@ from nerspan.blocks import Heading, Table
 from nerspan.records import Record, option, switch
 
 from nerlens.families import get_family
+from nerspan.reading.columns import read_text_file
 from nerspan.reading.systems import answers_located, named_files, span_errors_located
 
-from .common import UsageError, check_file, note, read_text_file, with_confusion
+from .common import UsageError, check_file, note, with_confusion
 from .flags import Shared, add_flags, record_of
 from .family import add_family_arguments, print_scores, score_keys, score_systems, section_text
 from .inputs import load_generated, load_systems, read_span_files, refuse_span_flags

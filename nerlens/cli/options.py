@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from nerspan import InputOptions
 
 from nerlens.families import family_package
+from nerlens.jsonable import load_json
 
-from .common import UsageError, load_json
+from .common import UsageError
 from .flags import MOVED_VALUES, flag_values
 
 

@@ -33,11 +33,12 @@ The sentence-bootstrap intervals of the per-dataset reports answer another quest
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from nerspan import GOLD, InputOptions, InputTypeError
+from nerspan import InputOptions, InputTypeError
 from nerspan.fbeta import check_beta
 from nerspan.migration import migrated
 from nerspan.options import check_bool, check_fraction
@@ -51,8 +52,9 @@ from nerlens.report.build import Report, build_report, input_names
 from nerspan.reading.systems import add_systems, read_gold
 
 from . import dataset_page, findings, generated, html, text
+from .manifest import experiment_datasets, read_manifest
 from .over_runs import aggregate, dial_higher, experiment_view, family_parts, wilcoxon_tests
-from .runs import check_entry, check_pairs, in_dataset, run_columns, scored_columns
+from .runs import check_entry, check_pairs, naming, run_columns, scored_columns
 
 ALPHA = 0.05
 
@@ -126,19 +128,21 @@ class Experiment:
 
 
 @migrated
-def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: str = "IOB2",
-                   mode: str = "lenient", inputs=None, bootstrap: int = 1000, seed: int = 0,
-                   confidence: float = 0.95, families=None, figures: bool = True,
+def run_experiment(datasets: Mapping | str | os.PathLike, *, baseline: str | None = None,
+                   scheme: str = "IOB2", mode: str = "lenient", inputs=None,
+                   bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95,
+                   families=None, figures: bool = True,
                    min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
                    sources: Mapping | None = None, beta: float = 1.0) -> Experiment:
     """Score every dataset with ``nerlens.build_report`` and aggregate over runs and
     datasets.
 
-    ``datasets`` maps a dataset name to ``{"gold": column file or tag lists, "train":
-    training data (anything ``report`` takes), "systems": {system: prediction or [run,
-    run, ...]}}`` (``"tokens"`` with tag lists; ``"gold_tag_column"``, a column file's
-    gold column, and ``"gold_alt"``, other versions of the gold, as ``report`` takes
-    them: each dataset's page then shows its runs under every version); or, instead of
+    ``datasets`` is a JSON manifest's path (``nerlens.experiment.manifest``: read and
+    checked as ``nerlens report --manifest`` reads it), or maps a dataset name to
+    ``{"gold": column file or tag lists, "train": training data (anything ``report``
+    takes), "systems": {system: prediction or [run, run, ...]}}`` (``"tokens"`` with tag
+    lists; ``"gold_tag_column"``, a column file's gold column, and ``"gold_alt"``, other
+    versions of the gold, as ``report`` takes them: each dataset's page then shows its runs under every version); or, instead of
     ``gold``, a prebuilt ``"corpus"`` whose ``systems`` map to column names (one or a list
     of runs; its ``"gold_alt"`` may list the columns holding other versions). Systems are
     matched across datasets by name; ``baseline`` (default: the first system) must be in
@@ -172,6 +176,10 @@ def run_experiment(datasets: Mapping, *, baseline: str | None = None, scheme: st
     experiment takes it as F1: mean +- std over runs, a Wilcoxon test between every two
     systems, shown as "entity F2" beside "entity F1".
     """
+    if isinstance(datasets, (str, os.PathLike)):   # a manifest, read as the CLI reads it
+        datasets, read = experiment_datasets(read_manifest(datasets, needs_train=True),
+                                             scheme=scheme, mode=mode, inputs=inputs)
+        sources = read if sources is None else sources
     if not isinstance(datasets, Mapping) or not datasets:
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
@@ -246,7 +254,7 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
                "gold_alt_names": list(versions) if named else ()}
     if entry.get("gold_tag_column") is not None:
         inputs = inputs.replace(gold_tag_column=entry["gold_tag_column"])
-    try:
+    with naming(f"dataset {name!r}"):
         if grounded:   # the corpus the report would read, plus the grounded runs
             corpus = entry.get("corpus")
             if corpus is None:
@@ -270,8 +278,6 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
                                 train=entry.get("train"), inputs=inputs, **options)
         return build_report(entry["gold"], predictions, entry.get("train"),
                             tokens=entry.get("tokens"), inputs=inputs, **options)
-    except (ValueError, TypeError, OSError) as error:
-        raise in_dataset(name, error) from error
 
 
 def _draw(experiment: Experiment, families, baseline: str) -> None:

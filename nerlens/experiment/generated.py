@@ -15,7 +15,6 @@ run (``table_rows``: the page's table of it), and ``findings`` states the report
 """
 from __future__ import annotations
 
-import errno
 import os
 from typing import Mapping
 
@@ -27,7 +26,7 @@ from nerspan.generative import LEVELS
 from nerlens.report import generated as report_generated
 from nerspan.reading.systems import add_generated
 
-from .runs import check_run_system, run_name, with_place
+from .runs import check_run_system, existing, run_name, with_place
 
 PathLike = (str, os.PathLike)
 RULE = "generated_output"
@@ -70,9 +69,7 @@ def generated_columns(name, entry: Mapping, runs: dict) -> dict:
             if not isinstance(path, PathLike):
                 raise InputTypeError(f"{where}, system {column!r}: generated output is a JSON "
                                      f"Lines file, not {shown(path)} (a {type(path).__name__})")
-            if not os.path.exists(path):
-                raise FileNotFoundError(errno.ENOENT, f"{where}, system {column!r}: no such "
-                                        "file", os.fspath(path))
+            existing(path, f"{where}, system {column!r}")
             files[column] = path
     return files
 

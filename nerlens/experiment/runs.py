@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 from typing import Mapping
@@ -103,9 +104,8 @@ def run_columns(name, entry) -> tuple[dict, dict]:
         runs[system] = [run_name(system, k, len(values)) for k in range(len(values))]
         for column, prediction in zip(runs[system], values):
             # checked here, where the run is known: the report would name the file only
-            if isinstance(prediction, (str, os.PathLike)) and not os.path.exists(prediction):
-                raise FileNotFoundError(errno.ENOENT, f"dataset {name!r}, system {column!r}: "
-                                        "no such file", os.fspath(prediction))
+            if isinstance(prediction, (str, os.PathLike)):
+                existing(prediction, f"dataset {name!r}, system {column!r}")
         predictions.update(zip(runs[system], values))
     return runs, predictions
 
@@ -151,15 +151,33 @@ def with_place(error: NerspanError, where: str) -> NerspanError:
     return error.on_side(where if error.side is None else f"{where}, {error.side}")
 
 
-def in_dataset(name, error: Exception) -> Exception:
-    """The same error naming the dataset: an input error keeps its sentence, position,
-    file and line; a file error its file; another error has its message prefixed (when
-    the class allows)."""
-    if isinstance(error, NerspanError):
-        return with_place(error, f"dataset {name!r}")
-    if isinstance(error, OSError) and error.errno is not None:
-        return type(error)(error.errno, f"dataset {name!r}: {error.strerror}", error.filename)
+def existing(path, where: str | None = None) -> str:
+    """``path`` if it is a file there; else a FileNotFoundError naming it (and ``where``,
+    as ``naming`` names a place)."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such file" + (f" ({where})" if where else ""),
+                                os.fspath(path))
+    return os.fspath(path)
+
+
+@contextmanager
+def naming(where: str):
+    """Errors within also name their place (``where``: a dataset, a system's run): an
+    input error keeps its sentence, position, file and line and names the place before
+    its side; a file error names it after its reason; another error has its message
+    prefixed (when the class allows)."""
     try:
-        return type(error)(f"dataset {name!r}: {error}")
-    except Exception:  # noqa: BLE001 - an error class with another signature
-        return error
+        yield
+    except NerspanError as error:
+        raise with_place(error, where) from None
+    except OSError as error:
+        if error.filename is None:
+            raise
+        reason = "no such file" if isinstance(error, FileNotFoundError) else error.strerror
+        raise type(error)(error.errno, f"{reason} ({where})", error.filename) from None
+    except (ValueError, TypeError) as error:
+        try:
+            placed = type(error)(f"{where}: {error}")
+        except Exception:  # noqa: BLE001 - an error class with another signature
+            raise error from None
+        raise placed from error

@@ -548,6 +548,16 @@ def undecodable_error(path: str, encoding: str, error: UnicodeDecodeError) -> Fo
                        path=path)
 
 
+def read_text_file(reader, path, encoding: str = "utf-8"):
+    """``reader(path, encoding=...)``, a UTF-8 BOM dropped and undecodable bytes named
+    (file, line, byte offset), as ``read_columns`` does for column files."""
+    codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
+    try:
+        return reader(path, encoding=codec)
+    except UnicodeDecodeError as error:
+        raise undecodable_error(path, codec, error) from None
+
+
 def _encoding_hint(head: bytes) -> str:
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return ("it starts with a UTF-16 byte-order mark: convert it to UTF-8 or give "
