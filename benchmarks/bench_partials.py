@@ -26,6 +26,10 @@ pass 0.98 s to 1.24 s; merging and the result 0.02 to 0.04 s; 220 KB pickled: ea
 leaf's set of distinct words); in CPU time (best of 5) 0.41 s one pass, 0.52 s partials
 + merge (1.27x): each shard reads, interns and looks up its own words and pays the
 fixed cost of a call.
+hardeval-kfold (5 folds; --repeat 3, load 11 on 2 cores): 1.63x when its cells were
+keyed by (word, label, fold, type) strings (merging and the result 1.44 s, 1.8 MB
+pickled), 1.00x with integer codes per cell (0.44 s, 1.2 MB); in CPU time (best of 3)
+1.28x then, 0.83x now.
 attribute_buckets (all nine attributes; a later run, --repeat 3, in which nerspan gave
 0.92x and tough_mentions 1.09x): 0.83 s one pass, 0.74 s partials + merge (0.90x;
 merging and the result 0.02 s; 188 KB pickled); with a bootstrap of 200 replicates

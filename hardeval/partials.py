@@ -23,6 +23,12 @@ How it merges:
   shard knows: the partial counts cells (word, gold IO label, fold, gold type) and
   ``result()`` classifies them from the merged counts. It grows with the distinct
   (word, label) pairs times the folds.
+- A cell is a row of integer codes (``cells``), its words, IO labels and types codes
+  into the partial's own vocabularies: a merge looks each value of the other
+  partial's vocabularies up once, recodes its cells with arrays and sums the cells of
+  both by one integer key; ``result()`` classifies and counts the codes. No string is
+  touched per cell (merging k-fold partials keyed by strings cost more than the one
+  pass they replace). Codes and counts pickle in the narrowest integer type.
 - Gold with layers read from tag columns (the input option ``layers``): a
   ``LayeredHardevalPartial``, one partial per layer (each layer as ``score`` scores it:
   the only gold column, with the prediction's layer of its number or its one column),
@@ -57,8 +63,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import repeat
-
 import numpy as np
 
 from nerspan import GOLD, PRED, Corpus, InputOptions, InputTypeError
@@ -81,10 +85,13 @@ class HardevalPartial(Mergeable):
     """What hardeval of some sentences is computed from (module docstring).
 
     Attributes:
-        keys: ``(class, type)`` per cell of tokens: ``class`` the leaf code, or with
-            ``kfold`` ``(word, gold IO label, fold)``; ``type`` the gold type as
-            compared (``""``: none).
-        tokens, errors: per cell, in ``keys`` order.
+        cells: int64 ``(cells x columns)``, one row of codes per cell of tokens: the
+            leaf code, or with ``kfold`` (word, gold IO label, fold); then the gold
+            type as compared.
+        vocabularies: per column of ``cells``, the values its codes index (a tuple of
+            strings; ``""`` is no IO label, no type), or None where the code is the
+            value (leaf, fold). Each partial has its own; a merge aligns them once.
+        tokens, errors: int64, per cell.
         rows: per cell, its listed tokens (``core.TOKEN_ROW`` tuples by global
             sentence id) with ``return_hard_tokens``; else ``()``.
         words: per leaf, the set of its tokens' words (None without test words, or
@@ -94,14 +101,16 @@ class HardevalPartial(Mergeable):
         n_sentences: the sentences scored.
         options: the options that shaped the numbers as items; ``()`` when empty.
         sentences: with ``per_sentence``, ``SentenceRows`` of ``(global sentence id,
-            cell, tokens, errors)``, cells in ``keys`` order; else None.
+            cell, tokens, errors)``, cells as rows of ``cells``; else None.
 
-    Two partials are equal when they hold the same cells, in whatever order.
+    Two partials are equal when they hold the same cells (by their values), in
+    whatever order and numbering.
     """
 
-    keys: tuple = ()
-    tokens: tuple = ()
-    errors: tuple = ()
+    cells: np.ndarray | tuple = ()
+    vocabularies: tuple = ()
+    tokens: np.ndarray | tuple = ()
+    errors: np.ndarray | tuple = ()
     rows: tuple = ()
     words: tuple | None = None
     repairs: tuple = ()
@@ -114,14 +123,35 @@ class HardevalPartial(Mergeable):
 
     __hash__ = None
 
+    @property
+    def keys(self) -> tuple:
+        """Each cell's codes as values (strings where a column has a vocabulary)."""
+        if self.empty:
+            return ()
+        columns = [np.asarray(vocabulary, dtype=object)[codes].tolist()
+                   if vocabulary is not None else codes.tolist()
+                   for codes, vocabulary in zip(self.cells.T, self.vocabularies)]
+        return tuple(zip(*columns))
+
     def _canonical(self) -> tuple:
-        return (dict(zip(self.keys, zip(self.tokens, self.errors, self.rows or
-                                        ((),) * len(self.keys)))),
+        keys = self.keys
+        return (dict(zip(keys, zip(np.asarray(self.tokens).tolist(),
+                                   np.asarray(self.errors).tolist(),
+                                   self.rows or ((),) * len(keys)))),
                 self.words, self.repairs, self.n_sentences, self.options,
                 None if self.sentences is None else
                 (tuple(self.sentences.ids.tolist()),
-                 frozenset((sentence, self.keys[cell], tokens, errors) for sentence, cell,
+                 frozenset((sentence, keys[cell], tokens, errors) for sentence, cell,
                            tokens, errors in self.sentences.rows.tolist())))
+
+    def __getstate__(self) -> dict:   # codes and counts pickle in their narrowest dtype
+        return {name: _narrowed(value) if isinstance(value, np.ndarray) else value
+                for name, value in self.__dict__.items()}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update({name: value.astype(np.int64)
+                              if isinstance(value, np.ndarray) else value
+                              for name, value in state.items()})
 
     def merge(self, other):
         if self.empty and isinstance(other, LayeredHardevalPartial):   # an empty shard
@@ -129,59 +159,47 @@ class HardevalPartial(Mergeable):
         return super().merge(other)
 
     def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
-        """Cells summed, listings merged (the first ``listed`` kept), words united."""
-        index = self._key_index()
-        at = np.fromiter(map(index.get, other.keys, repeat(-1)), dtype=np.int64,
-                         count=len(other.keys))
-        new = np.flatnonzero(at < 0)
-        at[new] = len(self.keys) + np.arange(len(new))
-        added = tuple(map(other.keys.__getitem__, new.tolist()))
-        keys = self.keys + added
-        tokens, errors = (np.zeros(len(keys), dtype=np.int64) for _ in range(2))
-        for total, mine, theirs in ((tokens, self.tokens, other.tokens),
-                                    (errors, self.errors, other.errors)):
-            total[:len(mine)] = mine
-            total[at] += np.asarray(theirs, dtype=np.int64).reshape(-1)  # at: no repeats
-        index = dict(index)   # a copy (this partial may merge again): no key hashed anew
-        index.update(zip(added, range(len(self.keys), len(keys))))
+        """Cells summed, listings merged (the first ``listed`` kept), words united:
+        ``other``'s codes put in this partial's vocabularies (their words looked up once,
+        not per cell), then both partials' cells counted by one integer key."""
+        vocabularies, theirs = _aligned(self.vocabularies, other.vocabularies, other.cells)
+        both = np.concatenate([self.cells, theirs])
+        shape = tuple(max(len(vocabulary), 1) if vocabulary is not None else
+                      int(both[:, c].max(initial=0)) + 1
+                      for c, vocabulary in enumerate(vocabularies))
+        present, at = np.unique(np.ravel_multi_index(tuple(both.T), shape),
+                                return_inverse=True)
+        at = at.reshape(-1)
+        mine, yours = at[:len(self.cells)], at[len(self.cells):]
+        tokens, errors = (np.bincount(at, weights=np.concatenate([a, b]),
+                                      minlength=len(present)).astype(np.int64)
+                          for a, b in ((self.tokens, other.tokens),
+                                       (self.errors, other.errors)))
         return HardevalPartial(
-            keys, tuple(tokens.tolist()), tuple(errors.tolist()),
-            _merged_rows(self.rows, other.rows, at, len(keys),
+            np.stack(np.unravel_index(present, shape), axis=1).astype(np.int64),
+            vocabularies, tokens, errors,
+            _merged_rows(((self.rows, mine), (other.rows, yours)), len(present),
                          dict(self.options)["listed"]),
             None if self.words is None else
             tuple(a | b for a, b in zip(self.words, other.words)),
             tuple(_merged_side(a, b) for a, b in zip(self.repairs, other.repairs)),
             self.n_sentences + other.n_sentences, self.options,
-            None if self.sentences is None else self.sentences.merged_with(
-                other.sentences, _renumbered(other.sentences.rows, at)))._indexed(index)
-
-    def _key_index(self) -> dict:
-        """Cell key -> its place in ``keys``: kept from the merge that made this partial
-        (a chain of merges then hashes each key once), else built."""
-        index = self.__dict__.get("_index")
-        return index if index is not None else dict(zip(self.keys, range(len(self.keys))))
-
-    def _indexed(self, index: dict) -> "HardevalPartial":
-        object.__setattr__(self, "_index", index)
-        return self
-
-    def __getstate__(self) -> dict:   # the index is rebuilt, not pickled
-        return {k: v for k, v in self.__dict__.items() if k != "_index"}
+            None if self.sentences is None else SentenceRows(
+                self.sentences.ids, _renumbered(self.sentences.rows, mine)).merged_with(
+                    other.sentences, _renumbered(other.sentences.rows, yours)))
 
     def computed(self) -> HardevalResult:
         """``score``'s result of every sentence merged here (per-sentence counts, for
         ``statistics()``, with ``per_sentence``)."""
         options = dict(self.options)
-        classes, types = ([key[k] for key in self.keys] for k in range(2))
-        tokens, errors = (np.array(values, dtype=np.int64)
-                          for values in (self.tokens, self.errors))
-        leaf = self._leaves(classes, tokens, options)
+        kfold = options["classified"] == "kfold"
+        leaf = self._leaves(options)
         n_leaves = len(LEAF_NAMES)
-        words = self.words if options["classified"] != "kfold" else \
-            _leaf_words((word for word, _, _ in classes), leaf)
-        stats = subset_stats(np.bincount(leaf, weights=tokens, minlength=n_leaves),
-                             np.bincount(leaf, weights=errors, minlength=n_leaves),
-                             _distinct_words(words))
+        words = _distinct_words(self.words) if not kfold else \
+            _distinct_codes(self.cells[:, 0], leaf)
+        stats = subset_stats(np.bincount(leaf, weights=self.tokens, minlength=n_leaves),
+                             np.bincount(leaf, weights=self.errors, minlength=n_leaves),
+                             words)
         listing = None
         if options["return_hard_tokens"]:
             listing = _listing(leaf, self.rows, options["listed"])
@@ -191,7 +209,8 @@ class HardevalPartial(Mergeable):
                                zip(("gold", "pred"), self.repairs)}, listing,
                               self._sentence_counts(leaf),
                               {"scheme": options["scheme"], "mode": options["mode"]},
-                              _type_counts(types, leaf, tokens, errors))
+                              _type_counts(self.cells[:, -1], self.vocabularies[-1], leaf,
+                                           self.tokens, self.errors))
 
     def _sentence_counts(self, leaf: np.ndarray) -> np.ndarray | None:
         """sentences x leaves x (tokens, errors), as one pass's ``sentence_counts``, of
@@ -205,18 +224,17 @@ class HardevalPartial(Mergeable):
                   for k in (2, 3)]
         return np.stack(counts, axis=1).reshape(-1, n_leaves, 2)
 
-    def _leaves(self, classes: list, tokens: np.ndarray, options: dict) -> np.ndarray:
+    def _leaves(self, options: dict) -> np.ndarray:
         """The leaf code of every cell: given, or classified by k-fold from the merged
-        counts of the other folds."""
+        counts of the other folds (word and IO label codes as merged: ``""``, no IO
+        label, is code 0 in every partial)."""
         if options["classified"] != "kfold":
-            return np.array(classes, dtype=np.int64).reshape(-1)
+            return self.cells[:, 0]
         k = options["kfold"][0]
         check_folds(self.n_sentences, k)
-        words, labels, folds = (list(part) for part in zip(*classes)) if classes else \
-            ([], [], [])
-        return fold_classes(_ids(words), _ids(labels, first=""),
-                            np.array(folds, dtype=np.int64), k, options["strict_diff"],
-                            weights=tokens).astype(np.int64)
+        word, io, fold = self.cells[:, 0], self.cells[:, 1], self.cells[:, 2]
+        return fold_classes(word, io, fold, k, options["strict_diff"],
+                            weights=self.tokens).astype(np.int64)
 
 
 @migrated
@@ -389,8 +407,8 @@ def _fold_codes(context, corpus: Corpus, folds: tuple, shard: Shard) -> tuple:
 
 def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, scheme,
            shard: Shard, bound, per_sentence: bool = False) -> tuple:
-    """The shard's tokens counted per cell: ``HardevalPartial``'s ``keys``, ``tokens``,
-    ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none);
+    """The shard's tokens counted per cell: ``HardevalPartial``'s ``cells``,
+    ``vocabularies``, ``tokens``, ``errors``, ``rows``; ``bound``: how many tokens a cell lists (None: all, 0: none);
     then, at the end, ``sentences`` (None without ``per_sentence``)."""
     classes, how = codes if isinstance(codes, tuple) else (codes, None)
     gold, pred, _, types = compared
@@ -401,15 +419,16 @@ def _cells(corpus: Corpus, codes: tuple, compared: tuple, error_labels: str, sch
     key = classes.astype(np.int64) * (len(types) + 1) + type_of
     present, counts, errors = _counted(key, wrong)
     class_of, type_id = np.divmod(present, len(types) + 1)
-    names = [types[t - 1] if t else "" for t in type_id.tolist()]
+    columns, vocabularies = _class_columns(corpus, class_of, how)
     rows = ()
     if bound != 0:
         rows = tuple(_rows(corpus, key, present, counts, bound, compared, wrong,
                            error_labels, shard)) if len(present) else ()
     sentences = _sentence_cells(corpus, key, present, wrong, shard) if per_sentence \
         else None
-    return (tuple(zip(_class_values(corpus, class_of, how), names)),
-            tuple(counts.tolist()), tuple(errors.tolist()), rows), sentences
+    return (np.stack([*columns, type_id], axis=1).astype(np.int64),
+            (*vocabularies, ("", *types)), counts.astype(np.int64),
+            errors.astype(np.int64), rows), sentences
 
 
 def _sentence_cells(corpus: Corpus, key: np.ndarray, present: np.ndarray,
@@ -433,16 +452,34 @@ def _renumbered(rows: np.ndarray, at: np.ndarray) -> np.ndarray:
     return out
 
 
-def _merged_rows(mine: tuple, theirs: tuple, at: np.ndarray, n_cells: int,
-                 bound: int | None) -> tuple:
-    """The listed tokens of two partials' cells (``theirs`` put at ``at``), each
-    cell's first ``bound`` kept; ``()`` without a listing."""
-    if not mine and not theirs:
+def _merged_rows(parts: tuple, n_cells: int, bound: int | None) -> tuple:
+    """The listed tokens of two partials' cells (``parts``: each partial's ``rows`` and
+    where its cells are put), each cell's first ``bound`` kept; ``()`` without a
+    listing."""
+    if not any(rows for rows, _ in parts):
         return ()
-    rows = list(mine) + [()] * (n_cells - len(mine))
-    for i, found in zip(at.tolist(), theirs):
-        rows[i] = tuple(sorted(rows[i] + found)[:bound]) if rows[i] else found
-    return tuple(rows)
+    merged = [()] * n_cells
+    for rows, at in parts:
+        for i, found in zip(at.tolist(), rows):
+            merged[i] = tuple(sorted(merged[i] + found)[:bound]) if merged[i] else found
+    return tuple(merged)
+
+
+def _aligned(mine: tuple, theirs: tuple, cells: np.ndarray) -> tuple:
+    """``(vocabularies, cells)``: ``mine`` extended by the values only ``theirs`` has,
+    and the other partial's ``cells`` recoded into them (each value looked up once)."""
+    vocabularies, cells = [], cells.copy()
+    for column, (a, b) in enumerate(zip(mine, theirs)):
+        if a is None or a == b:
+            vocabularies.append(a)
+            continue
+        index = dict(zip(a, range(len(a))))
+        added = tuple(value for value in dict.fromkeys(b) if value not in index)
+        index.update(zip(added, range(len(a), len(a) + len(added))))
+        vocabularies.append(a + added)
+        cells[:, column] = np.fromiter(map(index.__getitem__, b), dtype=np.int64,
+                                       count=len(b))[cells[:, column]]
+    return tuple(vocabularies), cells
 
 
 def _counted(key: np.ndarray, wrong: np.ndarray) -> tuple:
@@ -457,16 +494,23 @@ def _counted(key: np.ndarray, wrong: np.ndarray) -> tuple:
     return present, tokens, np.bincount(inverse[wrong], minlength=len(present))
 
 
-def _class_values(corpus: Corpus, class_of: np.ndarray, how) -> list:
-    """A cell's class as the partial keeps it: the leaf, or ``(word, IO label, fold)``."""
+def _narrowed(values: np.ndarray) -> np.ndarray:
+    """Non-negative integers in the narrowest unsigned dtype that holds them."""
+    return values.astype(np.min_scalar_type(int(values.max(initial=0))))
+
+
+def _class_columns(corpus: Corpus, class_of: np.ndarray, how) -> tuple:
+    """``(columns, vocabularies)``: a cell's class as the partial keeps it, the leaf,
+    or with k-fold (word, IO label, fold) codes; the words kept are those of the
+    cells."""
     if how is None:
-        return class_of.tolist()
+        return [class_of], (None,)
     width, k, io_types = how
     word_io, fold = np.divmod(class_of, k)
     word, io = np.divmod(word_io, width)
-    words = np.asarray(corpus.vocab, dtype=object)[word].tolist()
-    labels = np.array(["", *io_types], dtype=object)[io].tolist()
-    return list(zip(words, labels, fold.tolist()))
+    used, word = np.unique(word, return_inverse=True)
+    vocab = tuple(np.asarray(corpus.vocab, dtype=object)[used].tolist())
+    return [word.reshape(-1), io, fold], (vocab, ("", *io_types), None)
 
 
 def _rows(corpus, key, present, counts, bound, compared, wrong, error_labels,
@@ -517,17 +561,10 @@ def _side_dict(items: tuple) -> dict:
     return side
 
 
-def _ids(values: list, first=None) -> np.ndarray:
-    """Each value's index among the distinct values (``first``, if given, is 0)."""
-    distinct = dict.fromkeys(([] if first is None else [first]) + list(values))
-    index = dict(zip(distinct, range(len(distinct))))
-    return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
-
-
-def _leaf_words(words, leaf: np.ndarray) -> tuple:
-    """Per leaf, the set of words of its cells."""
-    words = np.fromiter(words, dtype=object, count=len(leaf))
-    return tuple(set(words[leaf == code].tolist()) for code in range(len(LEAF_NAMES)))
+def _distinct_codes(word: np.ndarray, leaf: np.ndarray) -> dict:
+    """Subset -> its distinct words, of cells' word codes and leaves (k-fold)."""
+    return {name: len(np.unique(word[np.isin(leaf, leaves)]))
+            for name, leaves in GROUPS.items()}
 
 
 def _distinct_words(words: tuple | None) -> dict | None:
@@ -539,16 +576,19 @@ def _distinct_words(words: tuple | None) -> dict | None:
             for name, leaves in GROUPS.items()}
 
 
-def _type_counts(types: list, leaf: np.ndarray, tokens: np.ndarray,
-                 errors: np.ndarray) -> dict:
-    """Type -> leaves x (tokens, errors) over the typed cells, types sorted (the label
-    table's order, ``HardevalResult.type_counts``)."""
-    names = sorted(set(types) - {""})
-    index = {name: i for i, name in enumerate(names)}
-    typed = np.array([name != "" for name in types], dtype=bool)
+def _type_counts(type_codes: np.ndarray, vocabulary: tuple, leaf: np.ndarray,
+                 tokens: np.ndarray, errors: np.ndarray) -> dict:
+    """Type -> leaves x (tokens, errors) over the typed cells (``type_codes`` into
+    ``vocabulary``), types sorted (the label table's order,
+    ``HardevalResult.type_counts``)."""
+    present = np.unique(type_codes).tolist()
+    names = sorted(vocabulary[code] for code in present if vocabulary[code])
+    order = dict(zip(names, range(len(names))))
+    place = np.array([order.get(name, -1) for name in vocabulary], dtype=np.int64)
     n_leaves = len(LEAF_NAMES)
-    cell = np.array([index[name] for name in types if name], dtype=np.int64) * n_leaves \
-        + leaf[typed]
+    cell_place = place[type_codes] if len(type_codes) else np.zeros(0, dtype=np.int64)
+    typed = cell_place >= 0
+    cell = cell_place[typed] * n_leaves + leaf[typed]
     counts = np.stack([np.bincount(cell, weights=values[typed],
                                    minlength=len(names) * n_leaves).astype(np.int64)
                        for values in (tokens, errors)], axis=1)

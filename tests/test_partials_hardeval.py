@@ -8,6 +8,7 @@ subsets, the hard tokens' listing); the k-fold assignment is pinned by an indepe
 reimplementation; bad input names the global sentence."""
 from __future__ import annotations
 
+from collections import Counter
 from functools import reduce
 
 import numpy as np
@@ -195,6 +196,23 @@ def test_hardeval_partials_merge_associatively_and_pickle(data, corpus, kfold):
     cut = data.draw(shards(len(gold)))
     assert_merging_laws(partials(gold, pred, words, cut, return_hard_tokens=True, **how),
                         HardevalPartial())
+
+
+@EXAMPLES
+@given(data=st.data(), corpus=corpora(min_sentences=2, max_sentences=12))
+def test_merged_kfold_cells_hold_each_word_once_and_count_its_tokens(data, corpus):
+    """Shards number their words each its own way; merged, each value is one code (no
+    cell twice) and the cells of a word count its tokens in the whole."""
+    gold, pred, words = corpus
+    parts = partials(gold, pred, words, data.draw(shards(len(gold))), kfold=2)
+    merged = sum(data.draw(st.permutations(parts)))
+    assert len(set(merged.keys)) == len(merged.cells)
+    assert all(len(set(values)) == len(values)
+               for values in merged.vocabularies if values is not None)
+    counted = Counter()
+    for (word, *_), tokens in zip(merged.keys, merged.tokens.tolist()):
+        counted[word] += tokens
+    assert counted == Counter(word for sentence in words for word in sentence)
 
 
 def test_an_empty_shard_gives_the_empty_partial():
