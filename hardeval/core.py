@@ -340,11 +340,11 @@ def layer_evaluations(context: Evaluation) -> dict:
         columns = [c for c in corpus.columns if c not in golds]
         systems = {layer_column(system, j): spans for system in context.systems
                    for j, spans in enumerate(context.layers(system).layers, 1)}
+        layers = context.layers(context.gold_column).layers
         return {str(k): Evaluation(corpus.paired(gold, None).with_columns(
                     corpus.select(columns)), context.scheme, context.mode, context.train,
                     inputs=context.inputs).with_decoded({GOLD: layer, **systems})
-                for k, (gold, layer) in enumerate(zip(golds,
-                                                      context.layers(context.gold_column).layers), 1)}
+                for k, (gold, layer) in enumerate(zip(golds, layers), 1)}
     return context.derived(("hardeval.layer_evaluations",), build)
 
 

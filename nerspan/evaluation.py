@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 from .confusion import confusion_cells, confusion_dict
 from .corpus import Corpus
@@ -138,7 +138,7 @@ class Evaluation:
             self.gold_decodes += 1
         return self._gold
 
-    def with_decoded(self, decoded: Mapping) -> "Evaluation":
+    def with_decoded(self, decoded: Mapping) -> Evaluation:
         """The evaluation, given columns decoded already (column -> ``Spans`` of one
         layer, or ``LayeredSpans``, in ``table``'s type ids: what decoding the column here
         gives, such as another evaluation's decoding of the same tags): they are not

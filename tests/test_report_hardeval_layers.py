@@ -16,6 +16,7 @@ import hardeval
 import nerlens
 from nerlens.cli import main
 from nerlens.families import register_family, unregister_family
+from nerlens.report.confidence import EVERY
 from nerspan import GOLD, Corpus, as_train_index
 from nerspan.family import NOT_NESTED, Family
 from nerspan.layers import layer_column
@@ -24,6 +25,10 @@ from nerspan.reading.systems import read_systems
 from .conftest import shared_path
 from .test_germeval_layers import LAYERS
 from .test_layers import layered
+from .test_report_confidence import GOLD as CONFIDENCE_GOLD
+from .test_report_confidence import SCORED
+from .test_report_confidence import TOKENS as CONFIDENCE_TOKENS
+from .test_report_confidence import TRAIN as CONFIDENCE_TRAIN
 from .test_report_nesting import GERMEVAL_SYSTEMS, layered_corpus
 
 NAMING = ("layer", "gold_column", "pred_column")   # what names a layer beside its numbers
@@ -163,3 +168,18 @@ def test_germeval_per_layer_equals_hardeval_on_each_layer():
     check_layers(report, corpus, names, train)
     layers = report.results[names[0]]["hardeval"]["layers"]
     assert layers["1"]["subsets"]["all"]["tokens"] == corpus.n_tokens == 96499
+
+
+def test_a_scored_system_on_layered_gold_has_hardeval_per_layer_on_the_dial():
+    """The confidence dial (a system's mentions with a confidence each) scores hardeval
+    per layer too: with every mention kept, the report's numbers."""
+    tags = list(CONFIDENCE_GOLD)
+    corpus = Corpus.from_tags(tags, tokens=CONFIDENCE_TOKENS,
+                              columns={layer_column(GOLD, 2): [["O"] * len(t) for t in tags]})
+    report = nerlens.build_report(corpus=corpus, system_names=[], train=CONFIDENCE_TRAIN,
+                                  bootstrap=0, figures=False, scored={"model": SCORED})
+    every = report.confidence["model"]["at"][EVERY]
+    for layer in ("1", "2"):
+        key = f"hardeval.hardeval@layer{layer}"   # its headline, per layer
+        assert same_number(every[key], report.estimates["model"][key])
+    assert "hardeval (lower is better), layer 2" in report.to_html()

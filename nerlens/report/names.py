@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from nerspan.layers import LAYER_MARK, layer_title
-
 from nerlens.families import registered
+from nerspan.layers import LAYER_MARK, layer_title
 
 
 def pair_key(system: str, other: str) -> str:
