@@ -32,5 +32,6 @@ FAMILY = Family(
                               report.experiment_sections, report.experiment_figures,
                               findings=(Rule("attribute", report.ATTRIBUTE, report.attribute),)),
     logged=Logged({"buckets": "drop"}, headline=("f1",), trainer_keys=("eLen/*/f1",)),
+    takes_nested=True,
     partial=partial,
 )

@@ -35,4 +35,5 @@ def describe(score, options, partial) -> Family:
                       trainer_keys=("precision", "recall", "fair_precision", "fair_recall",
                                     "per_type/*/f1", "per_type/*/fair_f1")),
         partial=partial,
+        takes_nested=True,
     )

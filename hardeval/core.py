@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -10,7 +10,8 @@ import nerspan
 from nerspan import (Corpus, GOLD, Evaluation, InputOptions, InputTypeError,
                      LengthMismatchError, NerspanError, PRED, SentenceCountError, decode)
 from nerspan.evaluation import resolve
-from nerspan.layers import is_layered, layer_columns, refuse_layers, tables_as_layers
+from nerspan.layers import (is_layered, layer_column, layer_columns, refuse_layers,
+                             tables_as_layers)
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
@@ -245,6 +246,8 @@ class LayeredHardevalResult(Result):
     columns: dict
     options: dict = field(default_factory=dict)
     repairs: dict = field(default_factory=dict)
+    # what the report reads: no statistics over the layers together, each layer's own
+    scored_per_layer: ClassVar[bool] = True
 
     def undefined(self) -> list:
         return []
@@ -269,9 +272,12 @@ def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, s
     many layers) as the two columns of a corpus of their own, classified against the
     same training index."""
     layers, columns = {}, {}
-    for name, own, alone, pair in layer_pairs(context, corpus, pred_column, train, subsets):
+    pairs = shared_layer_pairs(context, pred_column) \
+        if corpus is context.corpus and train is None and subsets is None else \
+        ((*pair, PRED) for pair in layer_pairs(context, corpus, pred_column, train, subsets))
+    for name, own, alone, pair, pred in pairs:
         codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
-        layers[name] = score_codes(alone, codes, GOLD, PRED, own.scheme, own.mode,
+        layers[name] = score_codes(alone, codes, GOLD, pred, own.scheme, own.mode,
                                    options.error_labels, options.return_hard_tokens,
                                    strict_diff, own)
         columns[name] = pair
@@ -303,6 +309,43 @@ def layer_pairs(context: Evaluation, corpus: Corpus, pred_column: str, train, su
                                                                {pred: PRED})
         own = Evaluation(alone, context.scheme, context.mode, index, inputs=context.inputs)
         yield str(k), own, alone, (gold, pred)
+
+
+def shared_layer_pairs(context: Evaluation, pred_column: str):
+    """``layer_pairs`` of a system of ``context``'s own corpus, from the evaluations of
+    ``layer_evaluations`` (each gold layer decoded and classified once for every
+    system), each with the column of the prediction scored against the layer: the
+    pair's corpus is that layer's with every system, named as in ``context``."""
+    preds = layer_columns(context.corpus, pred_column)
+    evaluations = layer_evaluations(context)
+    if len(preds) not in (1, len(evaluations)):   # refused there, saying why
+        yield from ((*pair, PRED) for pair in layer_pairs(context, context.corpus,
+                                                          pred_column, None, None))
+        return
+    golds = layer_columns(context.corpus, context.gold_column)
+    for k, gold in enumerate(golds, 1):
+        pred = preds[k - 1] if len(preds) > 1 else pred_column
+        own = evaluations[str(k)]
+        yield str(k), own, own.corpus, (gold, pred), pred
+
+
+def layer_evaluations(context: Evaluation) -> dict:
+    """Layer number -> an ``Evaluation`` of that gold layer of ``context`` alone (its
+    gold) with every system column of ``context``, under its training index, given the
+    decodings of ``context`` (``Evaluation.with_decoded``: each column decoded once):
+    built once and kept on ``context`` (a report scores every system and lists the hard
+    tokens of each layer against them)."""
+    def build():
+        corpus, golds = context.corpus, layer_columns(context.corpus, context.gold_column)
+        columns = [c for c in corpus.columns if c not in golds]
+        systems = {layer_column(system, j): spans for system in context.systems
+                   for j, spans in enumerate(context.layers(system).layers, 1)}
+        layers = context.layers(context.gold_column).layers
+        return {str(k): Evaluation(corpus.paired(gold, None).with_columns(
+                    corpus.select(columns)), context.scheme, context.mode, context.train,
+                    inputs=context.inputs).with_decoded({GOLD: layer, **systems})
+                for k, (gold, layer) in enumerate(zip(golds, layers), 1)}
+    return context.derived(("hardeval.layer_evaluations",), build)
 
 
 def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,

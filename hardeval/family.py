@@ -28,5 +28,6 @@ FAMILY = Family(
     repairs=report.REPAIRS,
     logged=Logged({"subsets": "drop"}, headline=("hardeval", "ter_unseen", "ter_diff"),
                   trainer_keys=("ter", "ter_other")),
+    takes_nested=True,
     partial=partial,
 )

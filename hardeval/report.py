@@ -11,13 +11,17 @@
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from nerspan import GOLD
-from nerspan.blocks import Collapsed, Heading, Table, Tiles
+from nerspan.blocks import Collapsed, Heading, Note, Table, Tiles
 from nerspan.family import Repairs, no_gold_note
+from nerspan.layers import layer_title
 
 from .analysis import corpus_statistics, hard_tokens, token_errors
+from .core import layer_evaluations
 from .labels import REFERENCE_KINDS
 from .subsets import GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES, gold_token_classes
 
@@ -51,9 +55,21 @@ def statistic_name(key: str, first=None) -> str:
     return f"token error rate, {SUBSETS.get(key, key)}"
 
 
+def per_layer(result: dict) -> bool:
+    """Whether ``result`` (a result dict) is hardeval's against gold with layers: each
+    layer scored on its own (``LayeredHardevalResult``), nothing over them together."""
+    return "layers" in result and "subsets" not in result
+
+
 def analyses(context, results: dict, settings: dict) -> dict:
     """The corpus statistics and the hard tokens of the report's gold ``context`` (a
-    ``nerspan.Evaluation`` with the training index), with the errors of every system."""
+    ``nerspan.Evaluation`` with the training index), with the errors of every system;
+    against gold with layers, each layer's (``layers``: number -> its analyses)."""
+    if results and per_layer(next(iter(results.values()))):
+        return {"layers": {name: analyses(own, {system: result["layers"][name]
+                                                for system, result in results.items()},
+                                          settings)
+                           for name, own in layer_evaluations(context).items()}}
     corpus = context.corpus
     codes = gold_token_classes(context)
     wrong = {s: token_errors(corpus, s, GOLD, context.scheme, context.mode, context=context)
@@ -72,7 +88,10 @@ NO_GOLD = ("no test token lies inside one, so the subsets of such tokens (unseen
 
 def section(view) -> tuple:
     """The error rate of every subset per system (with the subsets' sizes), the share of
-    the errors in each subset, the corpus statistics and the hard tokens."""
+    the errors in each subset, the corpus statistics and the hard tokens; against gold
+    with layers, all of them per layer (``layer_sections``)."""
+    if per_layer(view.first()):
+        return layer_sections(view)
     first = view.first()
     names = list(first["subsets"])
     # no hardeval score for the sizes' rows: an empty cell, not the mark of undefined
@@ -93,6 +112,30 @@ def section(view) -> tuple:
             Heading("Share of all errors (%)"),
             Table(["system", "unseen", "label-shifted", "other"], breakdown),
             *analyses_blocks(view))
+
+
+LAYERS_NOTE = (
+    "Gold has layers, and hardeval's token error rates are defined on one tag per token: "
+    "each layer is scored on its own, as if it were the only gold column, against the "
+    "system's layer of that number when it has as many, else its one column. No number "
+    "is made for the layers together. Layer k is the k-th tag column given to layers / "
+    "--layers (GermEval 2014: 1 outer, 2 inner); span lists that nest are layered by "
+    "nesting, layer 1 the outermost mentions, layer 2 those inside them.")
+
+
+def layer_sections(view) -> tuple:
+    """hardeval's section against gold with layers: what a layer is, then for each
+    layer its heading and the blocks of ``section`` on that layer alone."""
+    out = [Note(LAYERS_NOTE)]
+    extra = view.analyses.get("layers", {}) if view.analyses else {}
+    for name in view.first()["layers"]:
+        layer = replace(view, results={system: result["layers"][name]
+                                       for system, result in view.results.items()},
+                        analyses=extra.get(name, {}))
+        out += [Heading(layer_title(name), 3),
+                *(replace(block, level=block.level + 1) if isinstance(block, Heading) else block
+                  for block in section(layer))]   # the layer's headings under its own
+    return tuple(out)
 
 
 STATISTICS = {"sentences": "sentences", "tokens": "tokens", "mentions": "mentions",
@@ -152,7 +195,13 @@ def diff_tokens(result: dict, system: str, context) -> dict:
     """The label-shifted (diff) tokens ``system`` gets wrong: sentence, position in the
     sentence, token, subset (diff-I, diff-O, diff-E) and both raw tags. (hardeval compares
     BILOU labels, so a token can be wrong while its raw tags agree: its mention's
-    boundary differs.)"""
+    boundary differs.) Against gold with layers, each layer's, the row naming its
+    ``layer``."""
+    if per_layer(result):
+        return {"diff_token": [{**row, "layer": int(name)}
+                               for name, own in layer_evaluations(context).items()
+                               for row in diff_tokens(result["layers"][name], system,
+                                                      own)["diff_token"]]}
     corpus = context.corpus
     codes = gold_token_classes(context)
     errors = token_errors(corpus, system, GOLD, context.scheme, context.mode, context=context)
@@ -170,7 +219,12 @@ def diff_tokens(result: dict, system: str, context) -> dict:
 
 # -- repairs -----------------------------------------------------------------------------
 def reencoding_repairs(result: dict) -> dict:
-    """What re-encoding one system's predictions as BILOU repaired (non-zero counts)."""
+    """What re-encoding one system's predictions as BILOU repaired (non-zero counts);
+    against gold with layers, in each layer's scoring, the kind naming the layer."""
+    if per_layer(result):
+        return {f"{kind}, {layer_title(name)}": count
+                for name, layer in result["layers"].items()
+                for kind, count in reencoding_repairs(layer).items()}
     repaired = result.get("repairs", {}).get("pred", {})
     return {kind: repaired[kind] for kind in REFERENCE_KINDS if repaired.get(kind)}
 

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Mapping
 
 from .confusion import confusion_cells, confusion_dict
 from .corpus import Corpus
 from .errors import InputTypeError
 from .flat import GOLD, PRED
-from .layers import decode_layers, in_types, own_columns, refuse_layers
+from .layers import LayeredSpans, decode_layers, in_types, own_columns, refuse_layers
 from .migration import migrated, moved_names
 from .reading.forms import CORPUS, InputForm, Reading, input_form, read_input, register_form
 from .reading.training import as_train_index
@@ -68,9 +69,9 @@ class Evaluation:
         self.inputs = InputOptions.of(inputs).replace(gold_column=gold_column)
         self._table: LabelTable | None = None
         self.gold_decodes = 0
-        self._gold: Spans | None = None
+        self._gold: LayeredSpans | None = None
         self.pred_decodes: dict = {}
-        self._kept: dict = {}      # (what, system) -> spans, scores, cells, matrix
+        self._kept: dict = {}      # (what, system) -> layers, scores, cells, matrix
         self._derived: dict = {}
         # (input form, references as given): a form that reads predictions together
         # with its references (label ids, a split) reads every system with them
@@ -123,11 +124,33 @@ class Evaluation:
     def gold(self) -> Spans:
         """The gold spans, decoded on first use (with ``table``), then kept; when gold
         has layers (``nerspan.layers``), every layer's mentions (they may nest)."""
+        return self.layers(self.gold_column).union
+
+    def layers(self, column: str) -> LayeredSpans:
+        """The gold column's or a system's layers decoded (``decode_layers``: ``union``,
+        ``layers``, ``merged``), on first use, then kept: ``gold`` and ``spans`` are
+        their union, and what scores a layer on its own reads them here."""
+        if column != self.gold_column:
+            return self._keep("layers", column, self._decoded)
         if self._gold is None:
             self._gold = decode_layers(self.corpus, self.gold_column, self.scheme, self.mode,
-                                       self.table).union
+                                       self.table)
             self.gold_decodes += 1
         return self._gold
+
+    def with_decoded(self, decoded: Mapping) -> Evaluation:
+        """The evaluation, given columns decoded already (column -> ``Spans`` of one
+        layer, or ``LayeredSpans``, in ``table``'s type ids: what decoding the column here
+        gives, such as another evaluation's decoding of the same tags): they are not
+        decoded again. Columns decoded here already keep their decoding."""
+        for column, spans in decoded.items():
+            layered = spans if isinstance(spans, LayeredSpans) else \
+                LayeredSpans(spans, (spans,), 0)
+            if column == self.gold_column and self._gold is None:
+                self._gold = layered
+            elif column != self.gold_column:
+                self._kept.setdefault(("layers", column), layered)
+        return self
 
     def gold_spans(self, table: LabelTable | None = None) -> Spans:
         """The gold spans with type ids of ``table`` (the table of a scoring corpus whose
@@ -141,7 +164,7 @@ class Evaluation:
         once. In the type ids of ``table`` when given (as ``gold_spans``)."""
         if system == self.gold_column:
             return self.gold_spans(table)
-        return in_table(self._keep("spans", system, self._decoded), table)
+        return in_table(self.layers(system).union, table)
 
     def entity_scores(self, system: str) -> EntityScores:
         """nerspan's entity scores of ``system`` (precision, recall, F1 per type), kept."""
@@ -167,11 +190,11 @@ class Evaluation:
             self._kept[key] = build(system)
         return self._kept[key]
 
-    def _decoded(self, system: str) -> Spans:
+    def _decoded(self, system: str) -> LayeredSpans:
         if system not in self.corpus.columns:
             raise KeyError(f"no system {system!r} (the evaluation has {list(self.systems)})")
         self.pred_decodes[system] = self.pred_decodes.get(system, 0) + 1
-        return decode_layers(self.corpus, system, self.scheme, self.mode, self.table).union
+        return decode_layers(self.corpus, system, self.scheme, self.mode, self.table)
 
     def pred_spans(self, corpus: Corpus, column: str, table: LabelTable | None = None
                    ) -> Spans:

@@ -246,8 +246,12 @@ class Family:
       nerspan's entity scores (the report shows those once, as ``entity_*``).
     - ``report_options``: options of its record the report passes (to list examples, to
       add detail); ``nested_options``: the options under which it takes gold that nests
-      (the report passes them then, under the user's own, and says so); ``settings``: report options the family reads, name -> checker (the checked
-      value goes to ``analyses``).
+      (the report passes them then, under the user's own, and says so); ``takes_nested``:
+      its ``score`` takes gold that nests (layers, span lists that nest or hold
+      discontinuous mentions), or refuses a shape with its own error; False: the report
+      leaves it out on such gold unscored, saying why (``NOT_NESTED``); ``settings``:
+      report options the family reads, name -> checker (the checked value goes to
+      ``analyses``).
     - ``analyses(context, results, settings)``: its extra analyses (JSON); ``examples``:
       how it lists error examples (``Examples``); ``figures(view)`` -> ``{title: Figure}``;
       ``section(view)`` -> its section's blocks; ``overview(view)`` -> blocks shown in the
@@ -277,6 +281,9 @@ class Family:
     same_as_entity: tuple = ()
     report_options: Mapping = field(default_factory=dict)
     nested_options: Mapping = field(default_factory=dict)
+    # declared, not learnt by scoring: a family that never said it takes gold that nests
+    # is not tried on it (it might read the first layer alone, silently)
+    takes_nested: bool = False
     settings: Mapping = field(default_factory=dict)
     analyses: Callable | None = None
     examples: Examples | None = None
@@ -324,6 +331,14 @@ class Family:
         if self.statistic_name is None:
             return None
         return self.statistic_name(key, first or {})
+
+
+# why a family whose descriptor does not declare ``takes_nested`` is left out on gold
+# that nests
+NOT_NESTED = ("it reads one gold tag per token and does not take gold that nests (layers, "
+              "nested or discontinuous mentions; Family.takes_nested): score the layers "
+              "with nerspan.score or nerlens score, or read one layer (gold_tag_column / "
+              "--gold-tag-column)")
 
 
 # -- what a finding rule uses --------------------------------------------------------------

@@ -61,6 +61,16 @@ def layer_column(side: str, layer: int) -> str:
     return side if layer == 1 else f"{side}{LAYER_MARK}{layer}"
 
 
+def layer_title(layer) -> str:
+    """A layer as a page names it (layer 1 holds the outermost mentions: the first
+    column given to ``layers``, or by nesting).
+
+    >>> layer_title("1"), layer_title(2)
+    ('layer 1 (outermost)', 'layer 2')
+    """
+    return f"layer {layer}" + (" (outermost)" if int(layer) == 1 else "")
+
+
 def is_layer_column(column: str) -> bool:
     """Whether ``column`` holds a second or later layer of another column."""
     return LAYER_MARK in column
@@ -369,7 +379,7 @@ def layer_against(pred: LayeredSpans, layer: int) -> Spans:
     return pred.union
 
 
-__all__ = ["LAYER_MARK", "layer_column", "is_layer_column", "layer_columns", "paired_layers", "is_layered",
+__all__ = ["LAYER_MARK", "layer_column", "layer_title", "is_layer_column", "layer_columns", "paired_layers", "is_layered",
            "layer_name", "own_columns", "LayeredSpans", "union_spans", "decode_layers", "in_types",
            "LayeredScores", "with_layers", "nesting_layers", "table_as_layers",
            "padded_layers", "tables_as_layers", "layered_scores", "score_layered", "refuse_layers", "refuse_layered_training", "scores_of_layers", "layer_against"]

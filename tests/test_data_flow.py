@@ -19,6 +19,7 @@ import nerlens
 import nerspan.spans
 import tough_mentions
 from nerspan import GOLD, Corpus, Evaluation, as_train_index, read_columns, read_system_file
+from nerspan.layers import layer_column
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable
 
@@ -91,6 +92,25 @@ def test_synthetic_report_decodes_each_column_once(decodes):
                             bootstrap=20, figures=True)
     assert set(report.info["families"]) == set(built_in_families())
     assert decodes == _expected(corpus, names, train)
+
+
+def test_layered_report_decodes_each_column_once(decodes):
+    """Gold with two layers (``nerspan.layers``): each layer, each system and the training
+    gold decoded once, with hardeval scoring each layer of every system and the nested
+    view scoring every system against both layers."""
+    corpus, names, train = _synthetic(80, seed=5)
+    inner = _tags(np.random.default_rng(99), 80)
+    inner = [(tags + ["O"] * len(gold))[:len(gold)]
+             for tags, gold in zip(inner, (corpus.tags(GOLD, i) for i in range(80)))]
+    corpus = corpus.with_columns(Corpus.from_tags(inner), {GOLD: layer_column(GOLD, 2)})
+    names = names[:4]
+    report = nerlens.build_report(None, corpus=corpus, system_names=names, train=train,
+                                  bootstrap=0, figures=False)
+    assert "hardeval" in report.info["families"]
+    assert set(report.results[names[0]]["hardeval"]["layers"]) == {"1", "2"}
+    expected = _expected(corpus, names, train)
+    expected[(corpus.n_sentences, layer_column(GOLD, 2))] = 1
+    assert decodes == expected
 
 
 def test_conll03_report_decodes_each_column_once(decodes):

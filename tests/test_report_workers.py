@@ -1,7 +1,8 @@
 """``nerlens report --workers N`` and ``build_report(..., workers=N)``: the families
-scored from partials merged across N local processes give the one-process report; an
-input error in one block is the one clear error naming the global sentence, never a
-report of the other blocks.
+scored from partials merged across N local processes give the one-process report, on gold
+with layers too; an input error in one block is the one clear error naming the global
+sentence, never a report of the other blocks; a family whose partials refuse gold that
+nests is named.
 """
 from __future__ import annotations
 
@@ -11,12 +12,18 @@ import json
 import pytest
 
 import nerlens
+import nerspan
 from nerlens.cli import main
 from nerlens.families import get_family, register_family, unregister_family
-from nerlens.report.statistics import keeps_sentences
-from nerspan.errors import InvalidTagError
+from nerlens.report.statistics import keeps_sentences, merged_results
+from nerspan import GOLD, Corpus
+from nerspan.errors import InputTypeError, InvalidTagError
+from nerspan.layers import layer_column, refuse_layers
 
+from .conftest import shared_path
 from .engine_cases import TRAIN, corpus
+from .test_germeval_layers import FLAGS
+from .test_report_nesting import GERMEVAL_SYSTEMS
 
 
 def _without_date(report: str) -> str:
@@ -138,3 +145,77 @@ def test_workers_are_checked_and_refused_for_an_experiment(tmp_path, capsys):
     manifest.write_text("{}")
     assert main(["report", "--manifest", str(manifest), "--workers", "2"]) == 2
     assert "--workers scores one dataset's report" in capsys.readouterr().err
+
+
+# -- gold with layers ------------------------------------------------------------------------
+def _layered(n_sentences: int):
+    """A Corpus of gold with an outer and an inner layer (empty sentences too) and the
+    systems of ``_systems``."""
+    gold, words, systems = _systems(n_sentences)
+    inner, _, _ = corpus(n_sentences, seed=8)
+    inner = [(tags + ["O"] * len(outer))[:len(outer)] for tags, outer in zip(inner, gold)]
+    return Corpus.from_tags(gold, tokens=words,
+                            columns={layer_column(GOLD, 2): inner, **systems}), list(systems)
+
+
+def test_a_layered_gold_report_with_two_workers_equals_one_process():
+    """Gold with two layers: hardeval (per layer) and attribute_buckets from partials
+    merged across two processes, every block holding both layers (none read as the first
+    layer alone): the one-process report."""
+    layered, names = _layered(300)
+    reports = [nerlens.build_report(corpus=layered, system_names=names, train=TRAIN,
+                                    bootstrap=50, seed=2, figures=False, workers=workers)
+               for workers in (1, 2)]
+    assert _without_date(reports[0].to_json()) == _without_date(reports[1].to_json())
+    assert {"hardeval", "attribute_buckets"} <= set(reports[0].info["families"])
+    assert set(reports[0].results["a"]["hardeval"]["layers"]) == {"1", "2"}
+    evaluation = nerspan.Evaluation(layered, train=TRAIN)
+    merged = merged_results(evaluation, names, ["hardeval"], workers=2)
+    assert set(merged) == {(name, "hardeval") for name in names}   # from the partials
+    assert merged["a", "hardeval"].to_dict()["layers"]["2"] == \
+        reports[0].results["a"]["hardeval"]["layers"]["2"]
+
+
+def _flat_partial(references, predictions=None, *, sentence_ids=None,
+                  per_sentence: bool = False, **options):
+    refuse_layers(references.corpus, what="this partial")
+    return get_family("hardeval").partial(references, predictions, sentence_ids=sentence_ids,
+                                          per_sentence=per_sentence, **options)
+
+
+def test_a_family_whose_partials_refuse_layers_is_named():
+    """A family that takes gold with layers in one pass but whose partials do not: with
+    workers, one error naming it and what to do; without, its report."""
+    register_family(dataclasses.replace(get_family("hardeval"), name="flat_partials",
+                                        partial=_flat_partial))
+    try:
+        layered, names = _layered(40)
+        report = nerlens.build_report(corpus=layered, system_names=names, train=TRAIN,
+                                      bootstrap=0, figures=False, families=["flat_partials"])
+        assert report.info["families"] == ["flat_partials"]
+        with pytest.raises(InputTypeError, match=r"workers=2\): gold nests, and "
+                                                 r"flat_partials's partials do not merge it"):
+            nerlens.build_report(corpus=layered, system_names=names, train=TRAIN,
+                                 bootstrap=0, figures=False, families=["flat_partials"],
+                                 workers=2)
+    finally:
+        unregister_family("flat_partials")
+
+
+def test_germeval_report_with_two_workers_equals_one(tmp_path, capsys):
+    """GermEval 2014 test with both layers and one shared system (skipped when absent):
+    report.json with --workers 2 as with one process."""
+    gold = shared_path("data", "germeval2014", "NER-de-test.tsv")
+    dev = shared_path("data", "germeval2014", "NER-de-dev.tsv")
+    system = shared_path("data", "germeval2014", "systems", GERMEVAL_SYSTEMS[0])
+    reports = []
+    for workers in ("1", "2"):
+        folder = tmp_path / workers
+        assert main(["report", str(gold), str(system), *FLAGS, "--train", str(dev),
+                     "--train-token-column", "1", "--train-tag-column", "2",
+                     "--bootstrap", "20", "--output", str(folder),
+                     "--workers", workers]) == 0
+        reports.append(_without_date((folder / "report.json").read_text()))
+    capsys.readouterr()
+    assert reports[0] == reports[1]
+    assert "hardeval" in json.loads(reports[0])["info"]["families"]

@@ -35,5 +35,6 @@ FAMILY = Family(
                   headline=("recall", "recall_unseen_any"),
                   trainer_keys=("recall_seen", "recall_unseen_tokens", "recall_unseen_type",
                                 "recall_tcm_all", "per_type/*/recall_unseen_any")),
+    takes_nested=True,
     partial=partial,
 )

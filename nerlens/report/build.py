@@ -32,10 +32,12 @@ from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.fbeta import check_beta
 from nerspan.bootstrap import MIN_SUPPORT, percentile_interval, probability_better, resample
 from nerspan.corpus import side_name
+from nerspan.errors import InputTypeError
 from nerspan.layers import layer_columns
 from nerspan.migration import migrated
 from nerspan.partials import sentence_weights
 from nerspan.reading.forms import finished
+from nerspan.span_table import SpanShapeError
 from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
@@ -238,8 +240,10 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                                confidence, documents)
     bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
                     "nerlens report")
+    refused = None if left_out is None else left_out["skipped"]   # gold nests
     results, statistics = score_systems(evaluation, system_names, families, bar, options, beta,
-                                        workers)
+                                        workers, refused)
+    families = [name for name in families if name not in (refused or {})]
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
     intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
@@ -293,13 +297,14 @@ def _to_score(evaluation: Evaluation, alternatives, families, options
               ) -> tuple[list, list, Mapping | None, dict | None]:
     """The systems (not the other gold versions ``alternatives``) and families to score,
     their options, and when gold nests what the nested view says of them (None: gold does
-    not nest): ``skipped``, family -> why it was left out (``nesting.taking``), and
-    ``applied``, family -> the ``nested_options`` it was scored under."""
+    not nest): ``skipped``, family -> why it was left out (``nesting.declared``; a
+    family that refuses a shape when scored is added there), and ``applied``, family ->
+    the ``nested_options`` it was scored under."""
     system_names = [name for name in evaluation.systems if name not in alternatives]
     if not nesting.nests(evaluation):
         return system_names, families, options, None
-    options, applied = nesting.with_nested_options(families, options)
-    kept, skipped = nesting.taking(evaluation, system_names[0], families, options)
+    kept, skipped = nesting.declared(families)
+    options, applied = nesting.with_nested_options(kept, options)
     return system_names, kept, options, {"skipped": skipped, "applied": applied}
 
 
@@ -321,27 +326,49 @@ def _listed(names: list) -> str:
 
 def score_systems(evaluation: Evaluation, system_names, families, bar=None,
                   options: Mapping[str, Mapping] | None = None,
-                  beta: float = 1.0, workers: int = 1) -> tuple[dict, dict]:
+                  beta: float = 1.0, workers: int = 1,
+                  refused: dict | None = None) -> tuple[dict, dict]:
     """``(results, statistics)``: system -> family -> result dict (``entity`` first), and
     system -> bootstrap statistics, each of ``system_names`` scored against ``evaluation``
     (``options``: family -> its options; ``beta``: F-beta beside every F1; ``workers``:
     the families' results from partials merged across that many local processes where
     they merge with their per-sentence counts, ``statistics.merged_results``; the entity
-    scores, and every section read from the whole evaluation, computed here once)."""
+    scores, and every section read from the whole evaluation, computed here once).
+    ``refused`` (gold that nests): a family whose ``score`` refuses a shape of it is left
+    out of every system's results, its error put in ``refused`` under its name."""
     results, statistics = {}, {}
     merged = merged_results(evaluation, system_names, families, options, workers)
     for system in system_names:
         entity, statistics[system] = entity_statistics(evaluation, system, beta)
         results[system] = {"entity": entity}
-        for name in families:
-            family = get_family(name)
-            result = merged[system, name] if (system, name) in merged else \
-                score_family(family, evaluation, system, (options or {}).get(name))
+    for name in families:
+        try:
+            scored = family_results(evaluation, system_names, get_family(name), merged,
+                                    (options or {}).get(name))
+        except (InputTypeError, SpanShapeError) as refusal:
+            if refused is None:
+                raise
+            refused[name] = str(refusal)
+            scored = {}
+        for system, (result, family_statistics_) in scored.items():
             results[system][name] = result.to_dict(beta=beta)
-            statistics[system] += family_statistics(family, result)
-            if bar is not None:
-                bar.update(1)
+            statistics[system] += family_statistics_
+        if bar is not None:
+            bar.update(len(system_names))
     return results, statistics
+
+
+def family_results(evaluation: Evaluation, system_names, family, merged: dict,
+                   options=None) -> dict:
+    """System -> ``(result, bootstrap statistics)`` of ``family`` for each of
+    ``system_names`` (from ``merged``, ``(system, family) -> result``, where it is)."""
+    out = {}
+    for system in system_names:
+        key = (system, family.name)
+        result = merged[key] if key in merged else \
+            score_family(family, evaluation, system, options)
+        out[system] = (result, family_statistics(family, result))
+    return out
 
 
 def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap: int,

@@ -31,6 +31,8 @@ from nerspan.reading.span_lists import check_within
 from nerspan.reading.systems import add_systems, check_system_name
 
 from .dial_charts import PALETTE, Chart, nice_ceiling
+from .names import headlines as headlines_of
+from .statistics import family_statistics
 from .page_kit import Raw, escape, table
 
 DEFAULT_THRESHOLD = 0.5
@@ -165,9 +167,8 @@ def headlines(context, sweep, mentions, threshold: float, families, options) -> 
             continue
         result = family.score(context, kept, **{**family.report_options,
                                                **options.get(name, {})})
-        estimates = {s.name: s.estimate() for s in result.statistics()} \
-            if hasattr(result, "statistics") else {}
-        for headline in family.headline:
+        estimates = {s.name: s.estimate() for s in family_statistics(family, result)}
+        for headline in headlines_of(family, estimates):   # per gold layer, where scored so
             key = family.key(headline.key)
             value = headline.value(result.to_dict())[0] if headline.value else \
                 estimates.get(key)
@@ -175,12 +176,14 @@ def headlines(context, sweep, mentions, threshold: float, families, options) -> 
     return out
 
 
-def statistic_names(families) -> dict:
-    """Statistic key -> its human name: entity P/R/F1, then the families' headlines."""
+def statistic_names(families, computed=()) -> dict:
+    """Statistic key -> its human name: entity P/R/F1, then the families' headlines (as
+    ``computed``, the keys of the numbers on the dial, holds them: per gold layer where
+    a family scored so)."""
     names = dict(ENTITY_NAMES)
     for name in families:
         family = get_family(name)
-        names.update({family.key(h.key): h.title for h in family.headline})
+        names.update({family.key(h.key): h.title for h in headlines_of(family, computed)})
     return names
 
 
@@ -216,7 +219,8 @@ def html(report) -> str:
     """The section: the rule, a summary row per scored system, then per system its
     curves and its headline numbers at each threshold."""
     confidence = report.confidence
-    names = statistic_names(report.info.get("families", ()))
+    names = statistic_names(report.info.get("families", ()),
+                            {key for dial in confidence.values() for key in dial["at"][DEFAULT]})
     summary = [[name, dial["average_precision"], dial["ece"],
                 Raw(_threshold(dial["chosen"])),
                 dial["at"][DEFAULT]["entity_f1"],

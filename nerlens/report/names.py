@@ -8,9 +8,11 @@ statistics (``Family.statistic_name``). Every number of the report is a fraction
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping
 
 from nerlens.families import registered
+from nerspan.layers import LAYER_MARK, layer_title
 
 
 def pair_key(system: str, other: str) -> str:
@@ -52,6 +54,8 @@ def statistic_label(name: str, first: Mapping | None = None) -> str:
 
     >>> statistic_label("entity_f1"), statistic_label("hardeval.ter_unseen")
     ('entity F1', 'token error rate, unseen tokens')
+    >>> statistic_label("hardeval.ter_unseen@layer2")
+    'token error rate, unseen tokens, layer 2'
     >>> statistic_label("something.new")
     'something.new'
     """
@@ -60,9 +64,41 @@ def statistic_label(name: str, first: Mapping | None = None) -> str:
     if fbeta_name(name):   # the entity F-beta of report(beta=...)
         return fbeta_name(name)
     family, _, key = name.partition(".")
+    key, per_layer, layer = key.partition(LAYER_MARK)   # a result scored per gold layer
     descriptor = registered().get(family)
     label = descriptor.statistic_label(key, (first or {}).get(family)) if descriptor else None
-    return label or name
+    return (label + (f", {layer_title(layer)}" if per_layer else "")) if label else name
+
+
+
+def layer_statistic(name: str, layer) -> str:
+    """The name of statistic ``name`` of one gold layer of a result scored per layer
+    (``hardeval.ter@layer2``); layer 1 too is named, having no number over the layers
+    together beside it.
+
+    >>> layer_statistic("hardeval.ter", "1")
+    'hardeval.ter@layer1'
+    """
+    return f"{name}{LAYER_MARK}{layer}"
+
+
+def headlines(family, computed: Mapping) -> list:
+    """``family``'s ``Headline``s as the report computed them (``computed``: statistic
+    name -> anything, such as ``higher_is_better``): each as declared, or, where its
+    result was scored per gold layer (``layer_statistic``), one per layer, its key and
+    names saying which."""
+    out = []
+    for h in family.headline:
+        stem = family.key(h.key) + LAYER_MARK
+        layers = sorted({name[len(stem):] for name in computed if name.startswith(stem)},
+                        key=int)
+        if h.value is not None or family.key(h.key) in computed or not layers:
+            out.append(h)
+            continue
+        out += [replace(h, key=layer_statistic(h.key, k), column=f"{h.column} L{k}",
+                        legend=f"{h.legend}, {layer_title(k)}",
+                        title=f"{h.title}, {layer_title(k)}") for k in layers]
+    return out
 
 
 def first_results(report) -> dict:

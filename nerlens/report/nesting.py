@@ -5,21 +5,22 @@ Entity scores need no tags: every mention counts, matched exactly on (type, frag
 as ``nerspan.score`` scores it; this view shows them per system over every mention, per
 layer (``LayeredScores.layers``) and on the nesting-aware views (``shapes``: inner
 mentions only, discontinuous ones, the sentences that hold them). What reads one gold
-tag per token cannot take such gold: a family that refuses it (its own error says why)
-and the parts in ``ONE_TAG_PARTS`` are left out, and the view names each with its
-reason; nothing is read as the first layer alone.
+tag per token cannot take such gold: a family whose descriptor does not say it takes it
+(``Family.takes_nested``), one that refuses a shape (its own error says why) and the
+parts in ``ONE_TAG_PARTS`` are left out, and the view names each with its reason; nothing
+is read as the first layer alone. A family whose numbers are defined on one tag per token
+may score each layer on its own (its result's ``layers``): its statistics are then named
+per layer (``names.layer_statistic``) and its section has one part per layer.
 """
 from __future__ import annotations
 
 from nerspan.blocks import Heading, Note, Noted, Strong, Table
-from nerspan.errors import InputTypeError, counted
-from nerspan.layers import is_layered, layer_columns, layered_scores
+from nerspan.errors import counted
+from nerspan.family import NOT_NESTED
+from nerspan.layers import is_layered, layer_columns, scores_of_layers
 from nerspan.scores import is_flat
-from nerspan.span_table import SpanShapeError
 
 from nerlens.families import get_family
-
-from .statistics import family_statistics, score_family
 
 TITLE = "Nested gold: every mention, per layer and shape"
 
@@ -59,28 +60,21 @@ def with_nested_options(families, options) -> tuple[dict, dict]:
     return given, applied
 
 
-def taking(evaluation, system: str, families, options=None) -> tuple[list, dict]:
-    """``(kept, skipped)``: the families (names) that score nested gold, tried on
-    ``system``, and family -> the reason each that refuses it gives."""
-    kept, skipped = [], {}
-    for family in families:
-        try:
-            result = score_family(get_family(family), evaluation, system,
-                                  (options or {}).get(family))
-            family_statistics(get_family(family), result)
-        except (InputTypeError, SpanShapeError) as refusal:
-            skipped[family] = str(refusal)
-        else:
-            kept.append(family)
-    return kept, skipped
+def declared(families) -> tuple[list, dict]:
+    """``(kept, skipped)``: the families (names) whose descriptor says they take gold
+    that nests (``Family.takes_nested``), and family -> why each other one is left out.
+    A kept family may still refuse a shape on the inputs given (training data read with
+    layers, a discontinuous mention): the report then leaves it out with its own reason
+    (``build.score_systems``), from the one pass that scores it."""
+    kept = [name for name in families if get_family(name).takes_nested]
+    return kept, {name: NOT_NESTED for name in families if name not in kept}
 
 
 def collect(evaluation, systems) -> dict:
     """System -> its scores against every gold mention (``nerspan.score``'s dict of
     layered gold: ``layers``, ``merged_mentions``; ``shapes`` where mentions nest)."""
-    return {system: layered_scores(evaluation.corpus, evaluation.gold_column, system,
-                                   evaluation.scheme, evaluation.mode,
-                                   table=evaluation.table).to_dict()
+    gold = evaluation.layers(evaluation.gold_column)   # decoded once, for every system
+    return {system: scores_of_layers(gold, evaluation.layers(system)).to_dict()
             for system in systems}
 
 

@@ -8,7 +8,7 @@ from nerspan.fbeta import fbeta_key
 
 from .examples import CONTEXT, cut_note, kinds, shown_examples, subset_names, window
 from .findings import rule_texts, shown
-from .names import first_results, pair_key, statistic_label
+from .names import first_results, headlines, pair_key, statistic_label
 from .page_kit import FEW_MARK, SYSTEMS_PER_TABLE, Raw, escape, number, table
 from . import generated
 from .repairs import repairs_note
@@ -66,7 +66,7 @@ def headline_columns(report) -> list[tuple]:
     columns += [(statistic_label(name), fbeta_legend(report), None, name)
                 for name in entity_fbeta(report)]
     for family in ran(report):
-        for h in family.headline:
+        for h in headlines(family, report.higher_is_better):   # per layer, where scored so
             if h.value is not None or family.key(h.key) in report.higher_is_better:
                 lower = report.higher_is_better.get(family.key(h.key)) is False
                 title = h.title + (" \u2193" if lower and "lower" not in h.title else "")

@@ -8,17 +8,24 @@ exactly the published numbers.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 
 from nerspan import GOLD
 from nerspan.bootstrap import Statistic, f1_statistic, ratio_or_zero_statistic
+from nerspan.errors import InputTypeError
 from nerspan.fbeta import fbeta, fbeta_key
+from nerspan.layers import layer_columns
 from nerspan.family import Family
 from nerspan.scores import sentence_counts
+from nerspan.span_table import SpanShapeError
 
 from nerlens.engines import Scoring, SystemsScoring, local_results
 from nerlens.families import get_family
+
+from .names import layer_statistic
+from .nesting import nests
 
 
 def score_family(family: Family, evaluation, system: str, options=None):
@@ -52,7 +59,9 @@ def merged_results(evaluation, system_names, families, options=None,
     counts (the same statistics as one pass). Absent, so scored in one pass by the caller:
     every pair with one worker; a family whose partial keeps no per-sentence counts (its
     merged result has no bootstrap statistics: tough_mentions); a system of generated
-    output (not merged from partials yet, ``nerspan.partials.GENERATED_NOT_MERGED``)."""
+    output (not merged from partials yet, ``nerspan.partials.GENERATED_NOT_MERGED``).
+    Gold that nests: the blocks hold every layer of gold and of the systems, and a family
+    whose partials refuse such gold is named in the one error raised."""
     generated = evaluation.corpus.source.generated
     systems = tuple(name for name in system_names if generated.get(name) is None)
     merging = [name for name in families if keeps_sentences(get_family(name))]
@@ -62,9 +71,25 @@ def merged_results(evaluation, system_names, families, options=None,
                                                          (options or {}).get(name)),
                                         "per_sentence": True})
                 for name in merging}
-    scoring = SystemsScoring(scorings, systems, evaluation.scheme, evaluation.mode,
-                             evaluation.train)
-    return local_results(scoring, evaluation.corpus.select([GOLD, *systems]), workers)
+    # every layer of gold and of each system: a block is read as the whole is
+    corpus = evaluation.corpus.select([column for name in (GOLD, *systems)
+                                       for column in layer_columns(evaluation.corpus, name)])
+    if not nests(evaluation):
+        return local_results(SystemsScoring(scorings, systems, evaluation.scheme,
+                                            evaluation.mode, evaluation.train), corpus, workers)
+    out = {}
+    for name, scoring in scorings.items():   # one family at a time: a refusal names it
+        try:
+            out.update(local_results(SystemsScoring({name: scoring}, systems,
+                                                    evaluation.scheme, evaluation.mode,
+                                                    evaluation.train), corpus, workers))
+        except (InputTypeError, SpanShapeError) as refusal:
+            raise InputTypeError(
+                f"scoring in local processes (workers={workers}): gold nests, and {name}'s "
+                f"partials do not merge it here ({refusal}); score without workers "
+                "(workers=1, no --workers): one pass scores it or leaves it out, saying "
+                "why") from refusal
+    return out
 
 
 def entity_statistics(evaluation, system: str, beta: float = 1.0
@@ -97,8 +122,15 @@ def fbeta_statistic(totals, beta: float):
 def family_statistics(family: Family, result) -> list[Statistic]:
     """The bootstrap statistics a family's result object provides, less those that
     restate nerspan's entity scores (``family.same_as_entity``: the report shows them
-    once, as ``entity_*``; the families' tests assert the equality)."""
+    once, as ``entity_*``; the families' tests assert the equality). A result scored per
+    gold layer only (``scored_per_layer``) gives each layer's, named per layer
+    (``layer_statistic``)."""
+    if getattr(result, "scored_per_layer", False):
+        return [dataclasses.replace(s, name=layer_statistic(s.name, layer))
+                for layer, part in result.layers.items()
+                for s in family_statistics(family, part)]
     if not hasattr(result, "statistics"):    # a family may offer none: no interval then
         return []
     same = {family.key(key) for key in family.same_as_entity}
     return [s for s in result.statistics() if s.name not in same]
+

@@ -14,7 +14,7 @@ from nerspan.fbeta import fbeta_key
 
 from . import confusion
 from .findings import shown
-from .names import pair_key
+from .names import headlines, pair_key
 from .repairs import decoding_repairs
 from .views import every_family
 
@@ -34,7 +34,8 @@ def columns(report) -> list[tuple]:
               f"entity F-beta, beta {beta:g}")] if beta != 1 else []
     found = fbeta + list(ENTITY_COLUMNS) + [(family.key(h.key), h.column, h.legend)
                                             for family in every_family()
-                                            for h in family.headline]
+                                            for h in headlines(family,
+                                                               report.higher_is_better)]
     return [c for c in found if c[0] in report.higher_is_better]
 
 
