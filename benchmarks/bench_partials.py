@@ -1,6 +1,7 @@
 """What scoring from partials costs: shards' partials plus merging against one pass.
 
     python -m benchmarks.bench_partials [--sentences 66000] [--shards 8] [--repeat 3]
+                                        [--families tough_mentions ...]
 
 A synthetic corpus (``benchmarks.synthetic``, about 15 tokens per sentence: 66,000
 sentences are about 1M tokens) is held as lists of strings per sentence (what users
@@ -108,6 +109,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--sentences", type=int, default=66_000)
     parser.add_argument("--shards", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--families", nargs="+", default=None,
+                        help="time only these rows (default: every one)")
     args = parser.parse_args(argv)
     tokens, gold, pred = make_corpus(args.sentences)
     train_tokens, train_gold, _ = make_corpus(args.sentences // 2, seed=1)
@@ -117,7 +120,9 @@ def main(argv=None) -> dict:
     print(f"{'family':<16}{'one pass s':>12}{'partials+merge s':>18}{'ratio':>8}"
           f"{'merge s':>10}{'pickled':>12}")
     out = {}
-    for name, (whole, part) in family_runs(tokens, gold, pred, index).items():
+    runs = family_runs(tokens, gold, pred, index)
+    for name in args.families or runs:
+        whole, part = runs[name]
         merged, _ = sharded(part, shards)  # checked equal first (and the index warmed)
         assert merged.result().to_dict() == whole().to_dict(), name
         one = best_time(whole, args.repeat)

@@ -129,27 +129,41 @@ class ToughMentionsResult(Result):
         """
         n = self.n_sentences
         sentence = self.subsets.gold.sentence
-        gold_total = np.bincount(sentence, minlength=n)
-        gold_hit = np.bincount(sentence[self.hit], minlength=n)
-        predicted = np.bincount(self.pred_sentence, minlength=n)
-        correct = np.bincount(self.pred_sentence[self.pred_correct], minlength=n)
-        n_pred, n_gold = len(self.pred_sentence), len(sentence)
-        stats = [
-            Statistic("tough_mentions.precision", np.stack([correct, predicted], 1),
-                      ratio_or_zero_statistic, n_pred),
-            Statistic("tough_mentions.recall", np.stack([gold_hit, gold_total], 1),
-                      ratio_or_zero_statistic, n_gold),
-            Statistic("tough_mentions.f1", np.stack([correct, predicted, gold_total], 1),
-                      prf_f1_statistic, n_gold),
-        ]
-        masks = self.subsets.masks()
-        for name in SUBSETS:
-            mask = masks[name]
-            counts = np.stack([np.bincount(sentence[mask & self.hit], minlength=n),
-                               np.bincount(sentence[mask], minlength=n)], 1)
-            stats.append(Statistic(f"tough_mentions.recall_{name}", counts, ratio_statistic,
-                                   int(mask.sum())))
-        return stats
+        return sentence_statistics(
+            n, sentence, np.ones(len(sentence), dtype=np.int64), self.hit.astype(np.int64),
+            self.subsets.masks(), np.bincount(self.pred_sentence, minlength=n),
+            np.bincount(self.pred_sentence[self.pred_correct], minlength=n))
+
+
+def sentence_statistics(n_sentences: int, sentence: np.ndarray, size: np.ndarray,
+                        hits: np.ndarray, masks: dict, predicted: np.ndarray,
+                        correct: np.ndarray) -> list[Statistic]:
+    """``ToughMentionsResult.statistics()`` of gold cells (one per mention in one pass;
+    per sentence and (text, type) group in merged partials): each cell's sentence (0 ..
+    ``n_sentences`` - 1), mentions, hits and subset ``masks``; ``predicted`` and
+    ``correct`` mentions per sentence."""
+    n = n_sentences
+
+    def per_sentence(mask, values):
+        return np.bincount(sentence[mask], weights=values[mask], minlength=n).astype(np.int64)
+
+    everything = np.ones(len(sentence), dtype=bool)
+    gold_total, gold_hit = per_sentence(everything, size), per_sentence(everything, hits)
+    n_pred, n_gold = int(predicted.sum()), int(size.sum())
+    stats = [
+        Statistic("tough_mentions.precision", np.stack([correct, predicted], 1),
+                  ratio_or_zero_statistic, n_pred),
+        Statistic("tough_mentions.recall", np.stack([gold_hit, gold_total], 1),
+                  ratio_or_zero_statistic, n_gold),
+        Statistic("tough_mentions.f1", np.stack([correct, predicted, gold_total], 1),
+                  prf_f1_statistic, n_gold),
+    ]
+    for name in SUBSETS:
+        mask = masks[name]
+        counts = np.stack([per_sentence(mask, hits), per_sentence(mask, size)], 1)
+        stats.append(Statistic(f"tough_mentions.recall_{name}", counts, ratio_statistic,
+                               int(size[mask].sum())))
+    return stats
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
@@ -361,5 +375,6 @@ def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
 
 
 __all__ = ["score", "score_subsets", "gold_subsets", "scoring_inputs", "SubsetCounts",
+           "sentence_statistics",
            "counts_dict", "result_options", "layers_option", "ToughMentionsOptions", "ToughMentionsResult",
            "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES", "LISTING"]
