@@ -11,7 +11,11 @@ How it merges:
 - Gold mentions are grouped by (text, type), the text normalised as ``case_sensitive``
   says. A group's kind (seen, unseen type, unseen tokens) depends on its text, its type
   and the training index, which every worker holds whole (index once, ship it); its
-  mentions and hits are summed.
+  mentions and hits are summed. Groups are rows of integer codes (text, type, kind,
+  mentions, hits): a merge looks each text of the smaller partial up once in the
+  larger's text index (handed on from merge to merge, never copied) and joins the rows
+  as arrays, so merging costs a dictionary look-up per distinct text, nothing per
+  mention.
 - Type confusability is a property of a text over the whole test set (two gold types or
   more): no shard can decide it, so ``result()`` decides it from the merged groups. A
   partial therefore grows with the distinct gold (text, type) pairs, not with the tokens.
@@ -21,6 +25,10 @@ How it merges:
   ``listed`` mentions are among their groups' first ``listed``: the listing does not
   depend on the cut (with ``listed``, each subset's listing is one pass's, cut after
   ``listed`` rows).
+- Per-sentence counts only when asked (``per_sentence=True``: each sentence's predicted
+  and correct mentions, and its mentions and hits per group, by global id): the merged
+  result then has ``score``'s ``statistics()`` (the report's paired bootstrap, so its
+  intervals do not depend on the cut); without it there is no ``statistics()``.
 
 >>> import tough_mentions
 >>> train = ([["Lima", "won"]], [["B-ORG", "O"]])
@@ -50,7 +58,8 @@ from nerspan.scores import match
 from nerspan.train_index import mention_texts
 
 from .core import (LISTING, SubsetCounts, ToughMentionsOptions, counts_dict, gold_subsets,
-                   layers_option, result_options, scoring_inputs, sentence_statistics)
+                   generated_record, layers_option, predicted_per_sentence, result_options,
+                   scoring_inputs, sentence_statistics)
 from .subsets import MentionSubsets
 
 
@@ -146,8 +155,18 @@ class ToughMentionsPartial(Mergeable):
         object.__setattr__(self, "_index", index)
         return self
 
-    def __getstate__(self) -> dict:   # the index is rebuilt, not pickled
-        return {k: v for k, v in self.__dict__.items() if k != "_index"}
+    def __getstate__(self) -> dict:
+        """Pickled without the text index (rebuilt when needed), the groups in the
+        smallest unsigned integers that hold them (every code and count is >= 0)."""
+        state = {k: v for k, v in self.__dict__.items() if k != "_index"}
+        groups = self.groups
+        state["groups"] = groups.astype(np.min_scalar_type(int(groups.max()) if len(groups)
+                                                           else 0))
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state["groups"] = state["groups"].astype(np.int64)
+        self.__dict__.update(state)
 
     def computed(self) -> "MergedToughMentions":
         """``score``'s ``to_dict()`` of every sentence merged here (and its
@@ -164,7 +183,7 @@ class ToughMentionsPartial(Mergeable):
         counts = SubsetCounts(scores.types, *({name: np.bincount(
             type_id[mask], weights=groups[mask, column], minlength=len(index)).astype(
                 np.int64) for name, mask in masks.items()} for column in (SIZE, HITS)),
-            _placed_predictions(scores, self.entity), scores.correct)
+            scores.predicted, scores.correct)
         options = dict(self.options)
         bound, listed = options.pop("listed"), options.pop("return_mentions")
         del options["per_sentence"]
@@ -243,14 +262,6 @@ def _merged_cells(mine: SentenceRows, theirs: SentenceRows, my_groups: np.ndarra
     renumbered = theirs.rows.copy()
     renumbered[:, 1] = their_groups[renumbered[:, 1]]
     return SentenceRows(mine.ids, rows).merged_with(theirs, renumbered)
-
-
-def _placed_predictions(scores, entity: EntityPartial) -> np.ndarray:
-    """Predicted mentions per type of ``scores``, without the generated entities that
-    found no span: one pass counts them in the overall precision only."""
-    unplaced = entity.pred_repairs.unplaced() if entity.pred_repairs is not None else {}
-    return scores.predicted - np.array([unplaced.get(t, 0) for t in scores.types],
-                                       dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -371,8 +382,9 @@ def _sentence_rows(corpus, subsets: MentionSubsets, hit: np.ndarray, pred, pred_
     """``(sentences, cells)`` of ``ToughMentionsPartial`` for ``per_sentence``."""
     n = corpus.n_sentences
     ids = shard.global_ids(np.arange(n))
-    sentences = SentenceRows.of(ids, ids, np.bincount(pred.sentence, minlength=n),
-                                np.bincount(pred.sentence[pred_correct], minlength=n))
+    sentences = SentenceRows.of(ids, ids, predicted_per_sentence(
+        pred.sentence, generated_record(pred), n),
+        np.bincount(pred.sentence[pred_correct], minlength=n))
     n_groups = int(group_of.max()) + 1 if len(group_of) else 1
     key = subsets.gold.sentence.astype(np.int64) * n_groups + group_of
     keys, cell_of, sizes = np.unique(key, return_inverse=True, return_counts=True)
