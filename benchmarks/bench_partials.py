@@ -18,6 +18,13 @@ Last measured (988,184 tokens, 8 shards, --repeat 5, 2 shared cores): nerspan 0.
 pass, 0.16 s partials + merge (0.99x; merging 0.5 ms, 600 bytes pickled); tough_mentions
 0.24 s, 0.34 s (1.39x; merging and the result 0.07 s; 804 KB pickled: this corpus's
 97,471 gold mentions fall in 45,617 (text, type) groups, words being drawn from 20,000).
+tough_mentions with its groups as integer codes (later, at load 6 to 15, in CPU time:
+``--families nerspan tough_mentions --cpu``, two runs each, the old code beside in the
+same minutes): 0.30 to 0.33 s one pass, 0.33 to 0.40 s partials + merge (1.09x, 1.23x;
+the old code 1.24x, 1.69x); merging and the result 0.03 s (the old 0.07 to 0.09 s);
+928 KB pickled. What is left is each shard's reading (interning its words, detecting
+generated output twice: ``shard_predictions`` and the reader), which every family's
+partial pays.
 faireval with the SemEval-2013 schemas, in a later run of the same command (the machine
 busier: nerspan 0.41 s and 0.28 s there): 2.50 s one pass, 1.51 s partials + merge
 (0.60x; a run before gave 0.86x; merging 1.1 ms, 1,604 bytes pickled: counts per label
