@@ -1,6 +1,7 @@
 """What scoring from partials costs: shards' partials plus merging against one pass.
 
     python -m benchmarks.bench_partials [--sentences 66000] [--shards 8] [--repeat 3]
+                                        [--families tough_mentions ...] [--cpu]
 
 A synthetic corpus (``benchmarks.synthetic``, about 15 tokens per sentence: 66,000
 sentences are about 1M tokens) is held as lists of strings per sentence (what users
@@ -17,6 +18,13 @@ Last measured (988,184 tokens, 8 shards, --repeat 5, 2 shared cores): nerspan 0.
 pass, 0.16 s partials + merge (0.99x; merging 0.5 ms, 600 bytes pickled); tough_mentions
 0.24 s, 0.34 s (1.39x; merging and the result 0.07 s; 804 KB pickled: this corpus's
 97,471 gold mentions fall in 45,617 (text, type) groups, words being drawn from 20,000).
+tough_mentions with its groups as integer codes (later, at load 6 to 15, in CPU time:
+``--families nerspan tough_mentions --cpu``, two runs each, the old code beside in the
+same minutes): 0.30 to 0.33 s one pass, 0.33 to 0.40 s partials + merge (1.09x, 1.23x;
+the old code 1.24x, 1.69x); merging and the result 0.03 s (the old 0.07 to 0.09 s);
+928 KB pickled. What is left is each shard's reading (interning its words, detecting
+generated output twice: ``shard_predictions`` and the reader), which every family's
+partial pays.
 faireval with the SemEval-2013 schemas, in a later run of the same command (the machine
 busier: nerspan 0.41 s and 0.28 s there): 2.50 s one pass, 1.51 s partials + merge
 (0.60x; a run before gave 0.86x; merging 1.1 ms, 1,604 bytes pickled: counts per label
@@ -97,14 +105,14 @@ def family_runs(tokens, gold, pred, index) -> dict:
     }
 
 
-def sharded(part, shards: list) -> tuple:
+def sharded(part, shards: list, clock=time.perf_counter) -> tuple:
     """The shards' partials one after the other, merged, and the result: ``(merged,
     seconds of merging and the result)``."""
     partials = [part(a, b) for a, b in shards]
-    start = time.perf_counter()
+    start = clock()
     merged = reduce(lambda x, y: x + y, partials)
     merged.result()
-    return merged, time.perf_counter() - start
+    return merged, clock() - start
 
 
 def main(argv=None) -> dict:
@@ -112,7 +120,13 @@ def main(argv=None) -> dict:
     parser.add_argument("--sentences", type=int, default=66_000)
     parser.add_argument("--shards", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--families", nargs="+", default=None,
+                        help="time only these rows (default: every one)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time this process's CPU time, not wall time (steadier "
+                             "when other processes share the cores)")
     args = parser.parse_args(argv)
+    clock = time.process_time if args.cpu else time.perf_counter
     tokens, gold, pred = make_corpus(args.sentences)
     train_tokens, train_gold, _ = make_corpus(args.sentences // 2, seed=1)
     index = nerspan.as_train_index((train_tokens, train_gold))
@@ -121,13 +135,15 @@ def main(argv=None) -> dict:
     print(f"{'family':<16}{'one pass s':>12}{'partials+merge s':>18}{'ratio':>8}"
           f"{'merge s':>10}{'pickled':>12}")
     out = {}
-    for name, (whole, part) in family_runs(tokens, gold, pred, index).items():
+    runs = family_runs(tokens, gold, pred, index)
+    for name in args.families or runs:
+        whole, part = runs[name]
         merged, _ = sharded(part, shards)  # checked equal first (and the index warmed)
         assert merged.result().to_dict() == whole().to_dict(), name
-        one = best_time(whole, args.repeat)
+        one = best_time(whole, args.repeat, clock)
         merge_times = []
-        parts = best_time(lambda: merge_times.append(sharded(part, shards)[1]),
-                          args.repeat)
+        parts = best_time(lambda: merge_times.append(sharded(part, shards, clock)[1]),
+                          args.repeat, clock)
         size = len(pickle.dumps(merged))
         out[name] = {"one_pass": one, "partials": parts, "ratio": parts / one,
                      "merge": min(merge_times), "pickled_bytes": size}

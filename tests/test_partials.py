@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pickle
 import warnings
+from collections import Counter
 from functools import reduce
 
 import numpy as np
@@ -24,6 +25,7 @@ import tough_mentions
 from nerlens.engines import merging_families, partial_function
 from nerlens.families import registered
 from nerspan import Corpus, decode
+from nerspan.bootstrap import percentile_interval, resample, sample_weights
 from nerspan.errors import DecodingWarning, InvalidTagError
 from nerspan.partials import EntityPartial
 from nerspan.streaming import score_in_blocks
@@ -303,8 +305,51 @@ def test_tough_mentions_listings_are_bounded_and_do_not_depend_on_the_cut(data, 
                                   for name, rows in whole["mentions"].items()}
     assert {k: v for k, v in merged.items() if k != "mentions"} == \
         {k: v for k, v in whole.items() if k != "mentions"}
-    assert all(len(rows) <= listed for group in reduce(lambda a, b: a + b, parts).groups
-               for rows in group[5])
+    kept = Counter(row[0] for row in reduce(lambda a, b: a + b, parts).rows)
+    assert all(n <= listed for n in kept.values())
+
+
+def intervals(result, seed: int = 5) -> list:
+    """Every statistic's percentile bootstrap interval, as the report draws them."""
+    statistics = result.statistics()
+    weights = sample_weights(len(statistics[0].counts), 200, seed)
+    return [percentile_interval(column, s.estimate()) for s, column in
+            zip(statistics, resample(statistics, weights).T)]
+
+
+@EXAMPLES
+@given(data=st.data(), corpus=corpora(min_sentences=1),
+       case_sensitive=st.booleans(), spans=st.booleans())
+def test_tough_mentions_per_sentence_partials_give_one_passs_intervals(data, corpus,
+                                                                       case_sensitive,
+                                                                       spans):
+    """With ``per_sentence=True`` the merged result's ``statistics()`` are one pass's
+    (rows in global sentence order, whatever the cut, empty and one-sentence shards
+    included), so the bootstrap intervals are too; the result is one pass's besides."""
+    gold, pred, words = corpus
+    if spans:
+        gold, pred = as_span_lists(gold), as_span_lists(pred)
+    options = {"train": TRAIN, "case_sensitive": case_sensitive,
+               "return_mentions": data.draw(st.booleans())}
+    whole = one_pass(tough_mentions.score, gold, pred, tokens=words, **options)
+    cut = data.draw(shards(len(gold)))
+    parts = [one_pass(tough_mentions.partial, taken(gold, ids), taken(pred, ids),
+                      tokens=taken(words, ids), per_sentence=True, **options,
+                      **placed(ids)) for ids in cut]
+    for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
+        assert_same(merged, whole)
+        assert_same_statistics(merged.result(), whole)
+        mine, theirs = (np.array([(i.low, i.high, i.estimate) for i in intervals(r)])
+                        for r in (merged.result(), whole))
+        assert np.array_equal(mine, theirs, equal_nan=True)
+
+
+def test_tough_mentions_merged_without_per_sentence_has_no_statistics():
+    gold, pred, words = [["B-PER", "O"]], [["B-PER", "O"]], [["Kim", "ran"]]
+    part = tough_mentions.partial(gold, pred, tokens=words, train=TRAIN)
+    assert part.sentences is None and part.cells is None
+    with pytest.raises(ValueError, match="per_sentence=True"):
+        part.result().statistics()
 
 
 @EXAMPLES
@@ -312,9 +357,11 @@ def test_tough_mentions_listings_are_bounded_and_do_not_depend_on_the_cut(data, 
 def test_tough_mentions_partials_merge_associatively_and_pickle(data, corpus):
     gold, pred, words = corpus
     cut = data.draw(shards(len(gold)))
+    per_sentence = data.draw(st.booleans())
     a, b, c = ([tough_mentions.partial(taken(gold, ids), taken(pred, ids),
                                        tokens=taken(words, ids), train=TRAIN,
-                                       return_mentions=True, **placed(ids))
+                                       return_mentions=True, per_sentence=per_sentence,
+                                       **placed(ids))
                 for ids in cut] + [ToughMentionsPartial()] * 3)[:3]
     assert (a + b) + c == a + (b + c)
     assert a + b == b + a

@@ -26,7 +26,8 @@ import tough_mentions
 from nerspan.errors import NerspanError
 from nerspan.generative import repairs as generative_repairs
 from nerspan.partials import GENERATED_NEEDS_TYPES
-from tests.test_partials import EXAMPLES, merged_in, one_pass, placed, shards, taken
+from tests.test_partials import (EXAMPLES, assert_same_statistics, merged_in, one_pass,
+                                 placed, shards, taken)
 
 TAGS = ("O", "O", "B-PER", "I-PER", "B-LOC", "B-ORG", "I-ORG")
 WORDS = ("Ana", "Lima", "Kim", "UK", "in", "the")
@@ -102,6 +103,25 @@ def assert_partials_merge(data, corpus, family: str, **options) -> None:
 def test_partials_of_generated_output_merge_to_one_pass(data, corpus, family, listed):
     with mock.patch.object(generative_repairs, "MAX_LISTED", listed):
         assert_partials_merge(data, corpus, family)
+
+
+@EXAMPLES
+@given(data=st.data(), corpus=generated_corpora())
+def test_tough_mentions_per_sentence_partials_of_generated_output_give_one_passs_statistics(
+        data, corpus):
+    """Entities that found no span are predictions of their sentence in the merged
+    per-sentence counts as in one pass's (the precision statistic's estimate is the
+    reported precision)."""
+    gold, generated, tokens = corpus
+    whole = one_pass(tough_mentions.score, gold, generated, tokens=tokens, train=TRAIN)
+    parts = [one_pass(tough_mentions.partial, taken(gold, ids), taken(generated, ids),
+                      tokens=taken(tokens, ids), types=TYPES, train=TRAIN,
+                      per_sentence=True, **placed(ids))
+             for ids in data.draw(shards(len(gold)))]
+    for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
+        assert_same_statistics(merged.result(), whole)
+    precision = whole.statistics()[0]
+    assert precision.estimate() == whole.to_dict()["precision"]
 
 
 @EXAMPLES

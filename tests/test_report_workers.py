@@ -37,7 +37,8 @@ def _without_date(report: str) -> str:
 @pytest.mark.parametrize("demo", ["spacy", "generative"])
 def test_the_demo_reports_with_two_workers_equal_one(tmp_path, capsys, demo):
     """The demo's two systems (and the generative demo's, generated output scored in one
-    pass) give the same report.json with --workers 2 as with 1."""
+    pass) give the same report.json with --workers 2 as with 1, tough_mentions' results
+    and bootstrap intervals included (scored from partials in the workers)."""
     reports = []
     for workers in ("1", "2"):
         folder = tmp_path / workers
@@ -46,7 +47,10 @@ def test_the_demo_reports_with_two_workers_equal_one(tmp_path, capsys, demo):
         reports.append(_without_date((folder / "report.json").read_text()))
     capsys.readouterr()
     assert reports[0] == reports[1]
-    assert json.loads(reports[0])["intervals"]["spacy_sm"]   # compared, not absent
+    intervals = json.loads(reports[0])["intervals"]["spacy_sm"]   # compared, not absent
+    assert "tough_mentions" in json.loads(reports[0])["info"]["families"]
+    assert keeps_sentences(get_family("tough_mentions"))
+    assert "tough_mentions.recall_unseen_any" in intervals
 
 
 def _systems(n_sentences: int) -> tuple:
@@ -59,8 +63,8 @@ def _systems(n_sentences: int) -> tuple:
 def test_a_multi_system_report_with_three_workers_equals_one_process():
     """Three systems of a corpus cut into several blocks (repairs in each): every
     family's result, estimate, bootstrap interval and comparison as in one process, the
-    families that merge with per-sentence counts (all but tough_mentions) taken from
-    the partials."""
+    families that merge with per-sentence counts (every built-in one, tough_mentions
+    included) taken from the partials."""
     gold, words, systems = _systems(400)
     reports = [nerlens.build_report(gold, systems, TRAIN, tokens=words, bootstrap=100,
                                     seed=4, figures=False, workers=workers).to_json()
@@ -68,7 +72,7 @@ def test_a_multi_system_report_with_three_workers_equals_one_process():
     assert _without_date(reports[0]) == _without_date(reports[1])
     merging = [name for name in json.loads(reports[0])["info"]["families"]
                if keeps_sentences(get_family(name))]
-    assert {"hardeval", "faireval", "attribute_buckets"} <= set(merging)
+    assert {"tough_mentions", "hardeval", "faireval", "attribute_buckets"} <= set(merging)
 
 
 def _refusing_partial(references, predictions=None, *, sentence_ids=None,

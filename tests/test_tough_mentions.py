@@ -500,3 +500,31 @@ def test_cli_bad_input_exit_2_one_line(files, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["tough-mentions", files["gold"], files["system"]])   # --train is required
     assert exit_info.value.code == 2
+
+
+def test_generated_entities_without_a_span_count_per_type_as_in_the_overall_precision():
+    """A generated entity found nowhere in its sentence is a wrong prediction of its
+    type: in the overall precision (nerspan's), in each type's ``predicted`` and
+    precision (as nerspan's per-type rows), and in the precision statistic's
+    per-sentence counts; merged partials (with ``per_sentence``) give the same."""
+    gold = [["B-PER", "O", "B-LOC"], ["B-PER", "O"]]
+    tokens = [["Ana", "in", "Lima"], ["Kim", "ran"]]
+    generated = [[{"text": "Ana", "type": "PER"}, {"text": "Oz", "type": "LOC"}],
+                 [{"text": "Atlantis", "type": "PER"}, {"text": "Kim", "type": "PER"}]]
+    train = ([["Lima", "won"]], [["B-LOC", "O"]])
+    result = tough_mentions.score(gold, generated, tokens=tokens, train=train)
+    mine, entity = result.to_dict(), nerspan.score(gold, generated, tokens=tokens).to_dict()
+    for name in ("PER", "LOC"):   # Atlantis (PER) and Oz (LOC) found no span
+        assert {k: mine["per_type"][name][k] for k in ("predicted", "precision")} == \
+            {k: entity["per_type"][name][k] for k in ("predicted", "precision")}
+    assert sum(row["predicted"] for row in mine["per_type"].values()) == 4
+    precision = next(s for s in result.statistics() if s.name == "tough_mentions.precision")
+    assert precision.counts.tolist() == [[1, 2], [1, 2]]
+    assert precision.estimate() == mine["precision"] == entity["precision"]
+    parts = [tough_mentions.partial(gold[a:b], generated[a:b], tokens=tokens[a:b],
+                                    train=train, types=["LOC", "PER"], per_sentence=True,
+                                    first_sentence=a) for a, b in ((0, 1), (1, 2))]
+    merged = (parts[1] + parts[0]).result()
+    assert merged.to_dict() == mine
+    assert [s.counts.tolist() for s in merged.statistics()] == \
+        [s.counts.tolist() for s in result.statistics()]

@@ -68,6 +68,10 @@ class ToughMentionsResult(Result):
     mentions: dict | None = None   # with return_mentions: subset -> mention rows
     # type id (of ``subsets.gold.types``) of every predicted mention, for per-type precision
     pred_type: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # generated output's record of what reading did (``nerspan.generative``), or None:
+    # its entities that found no span are wrong predictions of their type, in the
+    # per-type and per-sentence predicted mentions as in the overall precision
+    generated: object = field(default=None, repr=False, compare=False)
 
     # -- counts --------------------------------------------------------------------------
     @property
@@ -110,9 +114,12 @@ class ToughMentionsResult(Result):
         ``pred_type``."""
         if self.pred_type is None:
             return None, None
-        n = len(self.subsets.gold.types)
-        return (np.bincount(self.pred_type, minlength=n),
-                np.bincount(self.pred_type[self.pred_correct], minlength=n))
+        types = self.subsets.gold.types
+        ungrounded = self.generated.ungrounded_by_type() if self.generated is not None \
+            else {}
+        return (np.bincount(self.pred_type, minlength=len(types))
+                + np.array([ungrounded.get(name, 0) for name in types], dtype=np.int64),
+                np.bincount(self.pred_type[self.pred_correct], minlength=len(types)))
 
     def statistics(self) -> list[Statistic]:
         """Every headline number as a ``nerspan.bootstrap.Statistic`` over sentences.
@@ -129,27 +136,53 @@ class ToughMentionsResult(Result):
         """
         n = self.n_sentences
         sentence = self.subsets.gold.sentence
-        gold_total = np.bincount(sentence, minlength=n)
-        gold_hit = np.bincount(sentence[self.hit], minlength=n)
-        predicted = np.bincount(self.pred_sentence, minlength=n)
-        correct = np.bincount(self.pred_sentence[self.pred_correct], minlength=n)
-        n_pred, n_gold = len(self.pred_sentence), len(sentence)
-        stats = [
-            Statistic("tough_mentions.precision", np.stack([correct, predicted], 1),
-                      ratio_or_zero_statistic, n_pred),
-            Statistic("tough_mentions.recall", np.stack([gold_hit, gold_total], 1),
-                      ratio_or_zero_statistic, n_gold),
-            Statistic("tough_mentions.f1", np.stack([correct, predicted, gold_total], 1),
-                      prf_f1_statistic, n_gold),
-        ]
-        masks = self.subsets.masks()
-        for name in SUBSETS:
-            mask = masks[name]
-            counts = np.stack([np.bincount(sentence[mask & self.hit], minlength=n),
-                               np.bincount(sentence[mask], minlength=n)], 1)
-            stats.append(Statistic(f"tough_mentions.recall_{name}", counts, ratio_statistic,
-                                   int(mask.sum())))
-        return stats
+        return sentence_statistics(
+            n, sentence, np.ones(len(sentence), dtype=np.int64), self.hit.astype(np.int64),
+            self.subsets.masks(), predicted_per_sentence(self.pred_sentence,
+                                                         self.generated, n),
+            np.bincount(self.pred_sentence[self.pred_correct], minlength=n))
+
+
+def predicted_per_sentence(pred_sentence: np.ndarray, generated, n_sentences: int
+                           ) -> np.ndarray:
+    """Predicted mentions per sentence: those placed (``pred_sentence``, each one's
+    sentence) and generated output's entities that found no span (``generated``: its
+    record, or None), as nerspan's entity precision counts them."""
+    predicted = np.bincount(pred_sentence, minlength=n_sentences)
+    if generated is not None:
+        predicted = predicted + generated.ungrounded_per_sentence(n_sentences)[:n_sentences]
+    return predicted
+
+
+def sentence_statistics(n_sentences: int, sentence: np.ndarray, size: np.ndarray,
+                        hits: np.ndarray, masks: dict, predicted: np.ndarray,
+                        correct: np.ndarray) -> list[Statistic]:
+    """``ToughMentionsResult.statistics()`` of gold cells (one per mention in one pass;
+    per sentence and (text, type) group in merged partials): each cell's sentence (0 ..
+    ``n_sentences`` - 1), mentions, hits and subset ``masks``; ``predicted`` and
+    ``correct`` mentions per sentence."""
+    n = n_sentences
+
+    def per_sentence(mask, values):
+        return np.bincount(sentence[mask], weights=values[mask], minlength=n).astype(np.int64)
+
+    everything = np.ones(len(sentence), dtype=bool)
+    gold_total, gold_hit = per_sentence(everything, size), per_sentence(everything, hits)
+    n_pred, n_gold = int(predicted.sum()), int(size.sum())
+    stats = [
+        Statistic("tough_mentions.precision", np.stack([correct, predicted], 1),
+                  ratio_or_zero_statistic, n_pred),
+        Statistic("tough_mentions.recall", np.stack([gold_hit, gold_total], 1),
+                  ratio_or_zero_statistic, n_gold),
+        Statistic("tough_mentions.f1", np.stack([correct, predicted, gold_total], 1),
+                  prf_f1_statistic, n_gold),
+    ]
+    for name in SUBSETS:
+        mask = masks[name]
+        counts = np.stack([per_sentence(mask, hits), per_sentence(mask, size)], 1)
+        stats.append(Statistic(f"tough_mentions.recall_{name}", counts, ratio_statistic,
+                               int(size[mask].sum())))
+    return stats
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
@@ -330,10 +363,16 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     options = result_options(subsets.case_sensitive, scheme, mode)
     listed = _mention_rows(corpus, subsets, hit, context) if return_mentions else None
     return ToughMentionsResult(subsets, hit, pred.sentence, pred_correct, corpus.n_sentences,
-                               precision, recall, f1, options, repairs, listed, pred.type)
+                               precision, recall, f1, options, repairs, listed, pred.type,
+                               generated_record(pred))
 
 
 # -- helpers -----------------------------------------------------------------------------
+def generated_record(pred) -> object:
+    """The predictions' generated-output record (``Repairs.generated``), or None."""
+    return pred.repairs.generated if pred.repairs is not None else None
+
+
 def result_options(case_sensitive: bool, scheme: str, mode: str) -> dict:
     """A result's ``options``: the case setting, the scheme's name and the mode."""
     return {"case_sensitive": bool(case_sensitive), "scheme": get_scheme(scheme).name,
@@ -361,5 +400,6 @@ def _mention_rows(corpus: Corpus, subsets: MentionSubsets, hit: np.ndarray,
 
 
 __all__ = ["score", "score_subsets", "gold_subsets", "scoring_inputs", "SubsetCounts",
+           "sentence_statistics", "predicted_per_sentence", "generated_record",
            "counts_dict", "result_options", "layers_option", "ToughMentionsOptions", "ToughMentionsResult",
            "HEADLINE", "ALL_SUBSETS", "SUBSET_NAMES", "LISTING"]

@@ -58,10 +58,11 @@ def merged_results(evaluation, system_names, families, options=None,
     ``workers`` local processes (``nerlens.engines.local_results``), with each sentence's
     counts (the same statistics as one pass). Absent, so scored in one pass by the caller:
     every pair with one worker; a family whose partial keeps no per-sentence counts (its
-    merged result has no bootstrap statistics: tough_mentions); a system of generated
-    output (not merged from partials yet, ``nerspan.partials.GENERATED_NOT_MERGED``).
-    Gold that nests: the blocks hold every layer of gold and of the systems, and a family
-    whose partials refuse such gold is named in the one error raised."""
+    merged result would have no bootstrap statistics: a family registered from outside
+    may lack ``per_sentence``); a system of generated output (not merged from partials
+    yet, ``nerspan.partials.GENERATED_NOT_MERGED``). Gold that nests: the blocks hold
+    every layer of gold and of the systems, and a family whose partials refuse such gold
+    is named in the one error raised."""
     generated = evaluation.corpus.source.generated
     systems = tuple(name for name in system_names if generated.get(name) is None)
     merging = [name for name in families if keeps_sentences(get_family(name))]
