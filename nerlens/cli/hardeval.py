@@ -20,10 +20,11 @@ from hardeval.report import hard_tokens_blocks, statistics_blocks
 from nerlens.families import get_family
 from nerlens.report import blocks
 from nerspan import GOLD, Evaluation, read_columns
+from nerspan.blocks import Table
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
-from .common import (UsageError, check_file, confusion_text, format_table, print_json,
+from .common import (UsageError, check_file, confusion_text, print_json,
                      print_results, with_confusion)
 from .flags import Shared, add_flags, record_of
 from .family import add_family_arguments, print_scores, score_systems, section_text
@@ -63,8 +64,8 @@ def domains_table(averaged: dict) -> str:
     keys = ["f1", "hardeval", "ter", "ter_unseen", "ter_diff", "ter_other"]
     rows = [[name] + [head[k] for k in keys] for name, head in averaged["domains"].items()]
     rows.append(["avg"] + [averaged[k] for k in keys])
-    return format_table(["domain", "F1", "hardeval score", "TER", "unseen",
-                         hardeval.HEADERS["diff"], "other"], rows)
+    return blocks.text([Table(["domain", "F1", "hardeval score", "TER", "unseen",
+                               hardeval.HEADERS["diff"], "other"], rows)])
 
 
 def _train_index(args):
