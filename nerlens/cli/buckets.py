@@ -1,7 +1,6 @@
 """``nerlens buckets``: bucket-wise F1 by entity and sentence attributes (Fu et al., 2020)."""
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from attribute_buckets import analysis, plots
@@ -83,10 +82,7 @@ def _training(args, path=None):
     """The training index of ``path`` (a manifest's) or of --train."""
     if not (path or args.train):
         raise UsageError("give --train FILE (the attributes look up the training set)")
-    if path:
-        args = copy.copy(args)
-        args.train = path
-    return load_training(args)
+    return load_training(args, path)
 
 
 def run(args) -> int:

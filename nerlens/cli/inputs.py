@@ -265,9 +265,10 @@ def read_training(args, outside_scheme_is_error: bool = False, path: str | None 
                               **system_options(args, outside_scheme_is_error))
 
 
-def load_training(args) -> TrainIndex:
-    """The training index of --train, decoded with --scheme and --mode."""
-    return as_train_index(read_training(args), args.scheme, args.mode, inputs=inputs_of(args))
+def load_training(args, path: str | None = None) -> TrainIndex:
+    """The training index of ``path`` (default --train), decoded with --scheme and --mode."""
+    return as_train_index(read_training(args, path=path), args.scheme, args.mode,
+                          inputs=inputs_of(args))
 
 
 # -- --jsonl span files ------------------------------------------------------------------
