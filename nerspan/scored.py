@@ -40,10 +40,11 @@ from typing import Mapping
 import numpy as np
 
 from .corpus import Corpus
-from .errors import InputTypeError, LabelIdError, LengthMismatchError, NerspanError, shown
+from .errors import (InputTypeError, LabelIdError, LengthMismatchError, NerspanError,
+                     SentenceCountError, counted, shown)
 from .flat import IGNORE_INDEX, PRED, _offsets, as_label_list
 from .options import check_choice, check_confidence
-from .reading.span_lists import _Texts, read_spans
+from .reading.span_lists import _Texts, check_within, read_spans
 from .records import InputOptions
 from .spans import Repairs, Spans, decode
 
@@ -201,6 +202,15 @@ class ScoredMentions:
                                  self.confidence.tolist()):
             out[s].append({"start": a, "end": b, "label": self.types[t], "score": c})
         return out
+
+
+def check_fits(mentions: ScoredMentions, corpus: Corpus, side: str) -> None:
+    """The scored mentions hold gold's sentences, each mention within its sentence."""
+    if mentions.n_sentences != corpus.n_sentences:
+        raise SentenceCountError(f"{side} holds {counted(mentions.n_sentences, 'sentence')}, "
+                                 f"gold {corpus.n_sentences}")
+    check_within(mentions.sentence, mentions.start, mentions.end,
+                 lambda k: mentions.types[mentions.type[k]], np.diff(corpus.offsets), side)
 
 
 def _position_order(sentence, start, end, type_ids, n_sentences: int, n_types: int
@@ -519,5 +529,5 @@ def _segments(values: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     return np.add.reduceat(padded, bounds)[::2] / (ends - starts)
 
 
-__all__ = ["ScoredMentions", "scored_spans", "scored_tokens", "check_confidence",
+__all__ = ["ScoredMentions", "scored_spans", "scored_tokens", "check_confidence", "check_fits",
            "AGGREGATES"]

@@ -822,7 +822,7 @@ HINT_CASES = {
         "score --jsonl {spans} {off} --snap", r"FB1: 100.00"),
     "scheme_with_span_files": (
         {"spans.jsonl": SPANS_GOLD}, "score --jsonl {spans} {spans} --scheme IOBES",
-        r"--jsonl spans are scored as IOB2 tags: --scheme applies to tag files",
+        r"spans \(--jsonl\) are scored as IOB2 tags: scheme \(--scheme\) applies to tag files",
         "score --jsonl {spans} {spans}", r"FB1: 100.00"),
     "hardeval_without_train": (
         {}, "hardeval {gold} {pred}", r"give --train FILE \(or --kfold K, or --manifest",
@@ -1269,8 +1269,8 @@ def test_suffix_with_span_files_is_refused(tmp_path, capsys):
     gold = tmp_path / "gold.jsonl"
     gold.write_text('{"tokens": ["Ada"], "spans": [[0, 1, "PER"]]}\n', encoding="utf-8")
     code, _, err = run(capsys, ["score", "--jsonl", str(gold), str(gold), "--suffix"])
-    check_one_line(code, err, r"--suffix reads tags written type first \(PER-B\); --jsonl "
-                              r"spans have types, not tags")
+    check_one_line(code, err, r"suffix \(--suffix\) reads tags written type first "
+                              r"\(PER-B\); JSON Lines spans \(--jsonl\) have types, not tags")
 
 
 @pytest.mark.parametrize("command", COMMANDS)

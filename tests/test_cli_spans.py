@@ -71,7 +71,7 @@ def test_jsonl_errors_are_one_line(capsys, files):
     assert code == 2 and f"{bad}:2, sentence 1: not JSON" in err
     code, _, err = run(capsys, "score", "--jsonl", "--scheme", "IOBES", files["gold"],
                        files["system"])
-    assert code == 2 and "--jsonl spans are scored as IOB2 tags" in err
+    assert code == 2 and "spans (--jsonl) are scored as IOB2 tags" in err
 
 
 def test_jsonl_snap_is_counted(capsys, files):

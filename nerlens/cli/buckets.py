@@ -1,17 +1,17 @@
 """``nerlens buckets``: bucket-wise F1 by entity and sentence attributes (Fu et al., 2020)."""
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from attribute_buckets import analysis, plots
 from attribute_buckets.report import averaged_buckets
 from nerlens.families import get_family
-from nerlens.report.text import wrap
+from nerlens.report import blocks
+from nerspan.blocks import Heading, Note, Table
 from nerspan.errors import counted
 from nerspan.records import Record, switch
 
-from .common import UsageError, format_table, print_json
+from .common import UsageError, print_json
 from .flags import Shared, add_flags, record_of, whole_number
 from .family import add_family_arguments, print_scores, score_systems, section_text
 from .inputs import load_systems_with_tokens, load_training
@@ -39,29 +39,28 @@ def add_arguments(parser) -> None:
     add_flags(parser, Flags)
 
 
-def diagnoses(results: dict) -> str:
-    """The paper's views beyond the section's self-diagnosis: model-wise, attribute-wise,
-    comparative."""
+def diagnoses(results: dict) -> tuple:
+    """The paper's views beyond the section's self-diagnosis (page blocks): model-wise,
+    attribute-wise, comparative."""
     view = analysis.summary(results)
     attributes = list(next(iter(results.values()))["buckets"])
-    rows = [[system] + [_pair(view["model_wise"][system][a]) for a in attributes]
-            for system in results]
-    lines = ["Model-wise (Spearman of F1 with bucket order / std of bucket F1 %):",
-              format_table(["system"] + attributes, rows)]
     attribute_view = view["attribute_wise"]
-    lines += ["", "Attribute-wise (zeta = mean value over gold units; rho = mean |Spearman|):",
-              format_table(["", *attributes],
-                           [["zeta"] + [analysis.zeta_text(attribute_view[a]["zeta"]) for a in attributes],
-                            ["rho"] + [_rho(attribute_view[a]["rho"]) for a in attributes]])]
+    out = (Heading("Model-wise (Spearman of F1 with bucket order / std of bucket F1 %)"),
+           Table(["system"] + attributes, [[system] + [
+               _pair(view["model_wise"][system][a]) for a in attributes] for system in results]),
+           Heading("Attribute-wise (zeta = mean value over gold units; rho = mean |Spearman|)"),
+           Table(["", *attributes],
+                 [["zeta"] + [analysis.zeta_text(attribute_view[a]["zeta"]) for a in attributes],
+                  ["rho"] + [_rho(attribute_view[a]["rho"]) for a in attributes]]))
     first, *others = results
     for b in others:  # keyed "first vs b" (never split: a name may hold " vs ")
         per_attribute = view["comparative_diagnosis"][f"{first} vs {b}"]
-        parts = [f"{attr}: largest {100 * d['exceeds_by']:+.1f} at {d['most_exceeds']}, "
-                 f"smallest {100 * d['trails_by']:+.1f} at {d['most_trails']}"
-                 for attr, d in per_attribute.items() if "most_exceeds" in d]
-        lines += ["", f"Comparative diagnosis, {first} minus {b} (F1 points):"]
-        lines += [f"  {p}" for p in parts]
-    return "\n".join(lines)
+        out += (Heading(f"Comparative diagnosis, {first} minus {b} (F1 points)"),
+                Table(["attribute", "largest", "at", "smallest", "at"],
+                      [[attr, f"{100 * d['exceeds_by']:+.1f}", d["most_exceeds"],
+                        f"{100 * d['trails_by']:+.1f}", d["most_trails"]]
+                       for attr, d in per_attribute.items() if "most_exceeds" in d]))
+    return out
 
 
 def _pair(entry: dict) -> str:
@@ -83,10 +82,7 @@ def _training(args, path=None):
     """The training index of ``path`` (a manifest's) or of --train."""
     if not (path or args.train):
         raise UsageError("give --train FILE (the attributes look up the training set)")
-    if path:
-        args = copy.copy(args)
-        args.train = path
-    return load_training(args)
+    return load_training(args, path)
 
 
 def run(args) -> int:
@@ -106,9 +102,8 @@ def run(args) -> int:
     if args.format == "json" and significance is not None:
         print_json({"runs": dicts, "significance": significance})
         return 0
-    text = [section_text(family, dicts), diagnoses(dicts)]
-    text += [significance_text(significance)] if significance is not None else []
-    print_scores(args, dicts, "\n\n".join(text))
+    more = diagnoses(dicts) + (significance_blocks(significance) if significance is not None else ())
+    print_scores(args, dicts, section_text(family, dicts, tail=more))
     if args.plot and args.format != "json":
         print(f"\ncharts written to {args.plot}")
     return 0
@@ -159,21 +154,19 @@ def datasets_text(out: dict, systems: list, averaged: dict) -> str:
     """Holistic F1 table (datasets x systems, mean over runs), zeta/rho per dataset, the
     tests."""
     several = any(len(c) > 1 for by_system in out["runs"].values() for c in by_system.values())
-    lines = [f"Overall F1 (%{', mean over runs' if several else ''}):",
-             format_table(["dataset"] + systems,
-                          [[name] + [r[s]["f1"] for s in systems]
-                           for name, r in averaged.items()])]
+    parts = (Heading(f"Overall F1 (%{', mean over runs' if several else ''})"),
+             Table(["dataset"] + systems, [[name] + [r[s]["f1"] for s in systems]
+                                           for name, r in averaged.items()]))
     attrs = list(next(iter(out["attribute_wise"].values())))
     for key, title, shown in (("zeta", "mean attribute value over gold units", analysis.zeta_text),
                               ("rho", "mean |Spearman| over systems", _rho)):
-        rows = [[name] + [shown(view[a][key]) for a in attrs]
-                for name, view in out["attribute_wise"].items()]
-        lines += ["", f"Attribute-wise {key} ({title}):", format_table(["dataset"] + attrs, rows)]
-    lines += ["", significance_text(out["significance"])]
-    return "\n".join(lines)
+        parts += (Heading(f"Attribute-wise {key} ({title})"),
+                  Table(["dataset"] + attrs, [[name] + [shown(view[a][key]) for a in attrs]
+                                              for name, view in out["attribute_wise"].items()]))
+    return blocks.text(parts + significance_blocks(out["significance"]))
 
 
-def significance_text(significance: dict) -> str:
+def significance_blocks(significance: dict) -> tuple:
     """Friedman (per system and attribute) and Wilcoxon (per pair) p-values as tables,
     each with its Holm-adjusted p-value (``analysis.significance_runs``)."""
     friedman = significance["friedman"]
@@ -182,18 +175,18 @@ def significance_text(significance: dict) -> str:
     over = (f"the runs of {counted(n, 'dataset')}"
             if max(significance.get("n_runs", {}).values(), default=n) > n
             else counted(n, "dataset/run", "datasets/runs"))
-    rows = [[system] + [_tested(friedman[system][a]) for a in attrs] for system in friedman]
-    lines = [wrap(f"Friedman test across buckets over {over} (p / Holm-adjusted p over the "
-                  "table's tests; - = not computable):"), format_table(["system"] + attrs, rows)]
+    out = (Note(f"Friedman test across buckets over {over} (p / Holm-adjusted p over the "
+                "table's tests; - = not computable):"),
+           Table(["system"] + attrs, [[system] + [_tested(friedman[system][a]) for a in attrs]
+                                      for system in friedman]))
     if significance["wilcoxon"]:
         keys = ["overall"] + attrs
-        rows = [[pair] + [_tested(entry[k]) for k in keys]
-                for pair, entry in significance["wilcoxon"].items()]
-        lines += ["", wrap("Wilcoxon signed-rank test, paired F1 (overall) and bucket F1 "
-                           f"(per attribute) over {over}, run k with run k (p / Holm-adjusted "
-                           "p over the pairs, per column):"),
-                  format_table(["pair"] + keys, rows)]
-    return "\n".join(lines)
+        out += (Note("Wilcoxon signed-rank test, paired F1 (overall) and bucket F1 (per "
+                     f"attribute) over {over}, run k with run k (p / Holm-adjusted p over "
+                     "the pairs, per column):"),
+                Table(["pair"] + keys, [[pair] + [_tested(entry[k]) for k in keys]
+                                        for pair, entry in significance["wilcoxon"].items()]))
+    return out
 
 
 def _tested(test: dict) -> str:

@@ -1,4 +1,6 @@
-"""What the subcommands share: usage errors, deprecated flags, the guard that turns an error into one line, and output (tables, JSON, written reports)."""
+"""What the subcommands share: usage errors, deprecated flags, the guard that turns an
+error into one line, and output (JSON, written reports; tables are page blocks drawn by
+``nerlens.report.blocks.text``)."""
 from __future__ import annotations
 
 import argparse
@@ -73,6 +75,15 @@ def print_json(value) -> None:
     sys.stdout.write("\n")
 
 
+def show_result(args, result, render) -> int:
+    """--format json: ``result`` as JSON; otherwise ``render(result)``, the text view."""
+    if args.format == "json":
+        print_json(result)
+    else:
+        print(render(result))
+    return 0
+
+
 def print_results(results: dict, render, as_json: bool) -> None:
     """Name -> result as JSON (one result alone, several by name), or each rendered as
     text (``render``), under ``== name`` when there are several."""
@@ -83,25 +94,6 @@ def print_results(results: dict, render, as_json: bool) -> None:
         if len(results) > 1:
             print(f"== {name}")
         print(render(result))
-
-
-def format_table(header: list[str], rows: list[list], align_first_left: bool = True) -> str:
-    """A plain text table; floats are printed as percentages with 2 decimals."""
-    def cell(v):
-        if v is None or (isinstance(v, float) and v != v):  # undefined: one mark, never nan
-            return "-"
-        if isinstance(v, float):
-            return f"{100 * v:.2f}"
-        return str(v)
-    body = [[cell(v) for v in row] for row in rows]
-    widths = [max(len(str(h)), *(len(r[i]) for r in body)) if body else len(str(h))
-              for i, h in enumerate(header)]
-    def line(values):
-        return "  ".join(
-            (v.ljust(w) if (i == 0 and align_first_left) else v.rjust(w))
-            for i, (v, w) in enumerate(zip(values, widths)))
-    return "\n".join([line([str(h) for h in header]), line(["-" * w for w in widths])]
-                     + [line(r) for r in body])
 
 
 MESSAGE_LIMIT = 500  # characters of an error message; values in it are cut to 80 already

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from nerspan.counts import count
 
-from .common import print_json
+from .common import show_result
 from .tag_files import add_tool_arguments, input_files, run_tool
 
 
@@ -12,10 +12,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    rows = run_tool(args, count, input_files(args))
-    if args.format == "json":
-        print_json(rows)
-    else:  # seqscore's layout: tab-separated, no header
-        for row in rows:
-            print(f"{row['count']}\t{row['type']}\t{row['text']}")
-    return 0
+    # the text view in seqscore's layout: tab-separated, no header
+    return show_result(args, run_tool(args, count, input_files(args)), lambda rows: "\n".join(
+        f"{row['count']}\t{row['type']}\t{row['text']}" for row in rows))

@@ -6,7 +6,8 @@ from nerspan.audit import DIFF_KINDS, diff
 from nerspan.errors import counted
 
 from .inputs import add_two_arguments, run_two
-from .common import format_table
+from nerlens.report import blocks
+from nerspan.blocks import Heading, Table
 
 # changes listed in the text view (the JSON lists every one)
 LISTED = 20
@@ -30,13 +31,13 @@ def diff_text(result: dict) -> str:
     rows = [[k.name, result["kinds"][k.name]["a"] if "a" in k.sides else None,
              result["kinds"][k.name]["b"] if "b" in k.sides else None,
              len(result["kind_sentences"][k.name])] for k in DIFF_KINDS]
-    lines += [format_table(["kind", "A", "B", "sentences"], rows), ""]
+    lines += [blocks.text([Table(["kind", "A", "B", "sentences"], rows)]), ""]
     changed = [k.name for k in DIFF_KINDS if k.name != "identical"]
     per_type = [[t] + [f"{row[k]['a']}/{row[k]['b']}" for k in changed]
                 for t, row in result["per_type"].items()]
     if per_type:
-        lines += ["Per type (A/B mentions of each kind):",
-                  format_table(["type"] + changed, per_type), ""]
+        lines += [blocks.text([Heading("Per type (A/B mentions of each kind):"),
+                               Table(["type"] + changed, per_type)]), ""]
     pairs = [f"{a} -> {b} {n}" for a, row in result["retyped_pairs"].items()
              for b, n in row.items()]
     if pairs:

@@ -93,13 +93,13 @@ def score_systems(args, family: Family, corpus, systems, train=None, options=Non
 
 
 def section_text(family: Family, results: dict, analyses: dict | None = None,
-                 head: tuple = ()) -> str:
+                 head: tuple = (), tail: tuple = ()) -> str:
     """The family's section of the report (its blocks) for a terminal, after the entity
-    scores its results restate (F-beta too with --beta) and ``head`` (a command's own
-    blocks)."""
+    scores its results restate (F-beta too with --beta) and ``head``, before ``tail`` (a
+    command's own blocks)."""
     view = ReportView(family.name, tuple(results), results, analyses=analyses or {},
                       drawn=tuple(results), info={})
-    return blocks.text(entity_blocks(results) + head + tuple(family.section(view)))
+    return blocks.text(entity_blocks(results) + head + tuple(family.section(view)) + tail)
 
 
 # the entity scores a family's result may restate (nerspan's), shown before its section

@@ -19,15 +19,16 @@ from hardeval import analysis
 from hardeval.report import hard_tokens_blocks, statistics_blocks
 from nerlens.families import get_family
 from nerlens.report import blocks
-from nerspan import GOLD, Evaluation, read_columns
+from nerspan import GOLD, Evaluation
+from nerspan.blocks import Table
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
-from .common import (UsageError, check_file, confusion_text, format_table, print_json,
+from .common import (UsageError, check_file, confusion_text, print_json,
                      print_results, with_confusion)
 from .flags import Shared, add_flags, record_of
 from .family import add_family_arguments, print_scores, score_systems, section_text
-from .inputs import load_systems_with_tokens, load_training
+from .inputs import load_systems_with_tokens, load_training, read_gold
 from .manifest import read_manifest
 from .options import inputs_of
 
@@ -47,7 +48,8 @@ class Flags(Record):
         "ambiguous tokens and mentions, unique and unseen mentions) and the share of tokens "
         "per subset (Table 4); GOLD's tag is its last column (or --gold-tag-column), no PRED "
         "files")
-    dev: str | None = option(None, "with --corpus-stats: a development file to describe too")
+    dev: str | None = option(None, "with --corpus-stats: a development file to describe too "
+                             "(read as GOLD is)")
 
 
 def add_arguments(parser) -> None:
@@ -63,8 +65,8 @@ def domains_table(averaged: dict) -> str:
     keys = ["f1", "hardeval", "ter", "ter_unseen", "ter_diff", "ter_other"]
     rows = [[name] + [head[k] for k in keys] for name, head in averaged["domains"].items()]
     rows.append(["avg"] + [averaged[k] for k in keys])
-    return format_table(["domain", "F1", "hardeval score", "TER", "unseen",
-                         hardeval.HEADERS["diff"], "other"], rows)
+    return blocks.text([Table(["domain", "F1", "hardeval score", "TER", "unseen",
+                               hardeval.HEADERS["diff"], "other"], rows)])
 
 
 def _train_index(args):
@@ -171,13 +173,9 @@ def _run_corpus_stats(args) -> int:
     if not args.gold:
         raise UsageError("no GOLD file given")
     train = _train_index(args)
-    read = dict(comment_prefix=args.comment_prefix)
-    # None: the last column, unless another holds tags of the same types (then refused)
-    gold_column = None if args.gold_tag_column is None else {GOLD: args.gold_tag_column}
-    evaluation = {}
-    if args.dev:
-        evaluation["dev"] = read_columns(check_file(args.dev), {GOLD: -1}, **read)
-    evaluation["test"] = read_columns(check_file(args.gold), gold_column, **read)
+    # GOLD and --dev read as every command reads GOLD (a column file or a saved split)
+    evaluation = {"dev": read_gold(args, args.dev)} if args.dev else {}
+    evaluation["test"] = read_gold(args, args.gold)
     stats = analysis.corpus_statistics(train, evaluation, args.scheme, args.mode)
     if args.format == "json":
         print_json(stats)

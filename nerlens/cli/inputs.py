@@ -32,7 +32,7 @@ from nerspan.reading.span_lists import read_span_jsonl
 from nerspan.records import FileOptions, GeneratedOptions, TypeOptions
 from nerspan.tagfiles import TagFile
 
-from .common import UsageError, check_file, note, prediction_paths, print_json
+from .common import UsageError, check_file, note, prediction_paths, show_result
 from .flags import DECODING, Shared, add_flags
 from .options import given, inputs_of, type_processing
 
@@ -159,22 +159,17 @@ def system_options(args, outside_scheme_is_error: bool = False) -> dict:
 
 def load_systems(args, outside_scheme_is_error: bool = False,
                  keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
-    """GOLD [PRED ...] as one corpus: column ``gold`` and one column per system (named
-    after its file); without PRED, GOLD holds both columns. ``nerspan.reading.systems``,
-    which reads them as every input is read (--suffix, the type flags)
-    (``keep_tokens=False``: no tokens in the corpus, for commands that do not show them)."""
+    """GOLD [PRED ...] (or, with --jsonl, span files) as one corpus: column ``gold`` and
+    one column per system (named after its file); without PRED, GOLD holds both columns.
+    ``nerspan.reading.systems.read_systems`` reads them, deciding their form as it does
+    for every input (``keep_tokens=False``: no tokens in the corpus, for commands that do
+    not show them)."""
     type_processing(args)  # flag errors before any reading
-    options = system_options(args, outside_scheme_is_error)
-    _refuse_generated_spans(args)
-    if given(args, "jsonl"):
-        if given(args, "suffix"):
-            raise UsageError("--suffix reads tags written type first (PER-B); --jsonl spans "
-                             "have types, not tags")
-        gold, preds = span_paths(args)
-        return library.read_systems(gold, preds, keep_tokens=keep_tokens, **options)
+    if not given(args, "jsonl"):
+        refuse_span_flags(args)
     corpus, systems = library.read_systems(
-        _gold_file(args), [check_file(p) for p in prediction_paths(args)] or None,
-        generated=generated_files(args), keep_tokens=keep_tokens, **options)
+        args.gold, prediction_paths(args) or None, generated=generated_files(args),
+        keep_tokens=keep_tokens, **system_options(args, outside_scheme_is_error))
     for name, record in corpus.source.generated.items():
         note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
              "wrong prediction in every precision (hardeval's token error rates have no "
@@ -190,15 +185,11 @@ def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
     return corpus, systems
 
 
-def _refuse_generated_spans(args) -> None:
-    if given(args, "jsonl") and given(args, "generated"):
-        raise UsageError("--generated reads GOLD as a column file or a saved split, not "
-                         "with --jsonl span files")
-
-
 def _gold_file(args) -> str:
     """GOLD (a column file or a saved split) checked to exist, the span flags refused."""
-    _refuse_generated_spans(args)
+    if given(args, "jsonl"):
+        raise UsageError("--generated reads GOLD as a column file or a saved split, not "
+                         "with --jsonl span files")
     if not args.gold:
         raise UsageError("no GOLD file given")
     refuse_span_flags(args)
@@ -274,9 +265,10 @@ def read_training(args, outside_scheme_is_error: bool = False, path: str | None 
                               **system_options(args, outside_scheme_is_error))
 
 
-def load_training(args) -> TrainIndex:
-    """The training index of --train, decoded with --scheme and --mode."""
-    return as_train_index(read_training(args), args.scheme, args.mode, inputs=inputs_of(args))
+def load_training(args, path: str | None = None) -> TrainIndex:
+    """The training index of ``path`` (default --train), decoded with --scheme and --mode."""
+    return as_train_index(read_training(args, path=path), args.scheme, args.mode,
+                          inputs=inputs_of(args))
 
 
 # -- --jsonl span files ------------------------------------------------------------------
@@ -351,22 +343,14 @@ def add_gold_versions(args, corpus) -> tuple:
             taken = "the gold" if name == GOLD else "a system"
             raise UsageError(f"--gold-alt {name}=...: {name!r} names {taken} already: name "
                              "the gold version apart")
-    if given(args, "jsonl"):   # span files, read as GOLD is
-        return add_span_versions(args, corpus, versions), versions
+    if given(args, "jsonl"):   # span files, read against GOLD as PRED span files are
+        read, names = library.read_systems(args.gold, versions, scheme=args.scheme,
+                                           inputs=inputs_of(args))
+        return corpus.with_columns(read.select(names), what="gold version"), versions
     corpus, names = add_predictions(args, corpus, list(versions.values()),
                                     outside_scheme_is_error=True, names=list(versions),
                                     what="gold version")
     return corpus, dict(zip(names, versions.values()))
-
-
-def add_span_versions(args, corpus, versions: dict):
-    """``corpus`` with a column per --gold-alt span file (with --jsonl), each read against
-    GOLD's sentences and words as a PRED span file is (``read_span_systems``)."""
-    paths = {name: check_file(path) for name, path in versions.items()}
-    read, names = library.read_span_systems(args.gold, paths, scheme=args.scheme,
-                                            inputs=inputs_of(args))
-    return corpus.with_columns(finished(read.select(names), names, inputs_of(args)),
-                               what="gold version")
 
 
 # -- two annotations (diff, agreement, suspects) ------------------------------------------
@@ -391,13 +375,8 @@ def run_two(args, compare, render) -> int:
     """Read GOLD_A and GOLD_B, compare them (``nerspan.audit.diff`` or ``agreement``,
     with --scheme and --mode) and print the result: JSON, or ``render``'s text."""
     corpus, columns, names = load_two(args)
-    result = compare(corpus, columns=columns, names=names, scheme=args.scheme,
-                     mode=args.mode).to_dict()
-    if args.format == "json":
-        print_json(result)
-    else:
-        print(render(result))
-    return 0
+    return show_result(args, compare(corpus, columns=columns, names=names, scheme=args.scheme,
+                                     mode=args.mode).to_dict(), render)
 
 
 def sentence_documents(args, corpus: Corpus):

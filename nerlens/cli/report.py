@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan import GOLD, Corpus, InputOptions, as_train_index, read_columns, read_span_jsonl
+from nerspan import GOLD, InputOptions, as_train_index, read_columns, read_span_jsonl
 from nerspan.records import FileOptions, Record, option
 
 from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
@@ -15,18 +15,16 @@ from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCO
                           demo_train)
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report.build import build_report
-from nerspan.reading.systems import named_files
 
-from .common import (UsageError, prediction_paths, show_progress,
-                     write_outputs)
+from .common import UsageError, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
 from .inputs import (SPAN_FILES, sentence_documents, add_generated_arguments, add_gold_alt_argument,
                      add_gold_versions, add_reading_arguments, add_train_arguments,
-                     generated_paths, load_systems, read_gold, read_training,
+                     generated_paths, read_training,
                      refuse_files_with_demo, refuse_gold_versions)
 from .options import given, inputs_of
 from .manifest import add_experiment_arguments, is_experiment, run_experiment
-from .scored_systems import add_scored_argument, scored_mentions
+from .scored_files import add_scored_argument, load_with_scored
 
 # --demo NAME: the embedded demos (--demo alone is spaCy's)
 DEMOS = ("spacy", "generative", "confidence")
@@ -83,15 +81,13 @@ def _gold_and_predictions(args) -> None:
         args.gold = old
 
 
-def _evaluation_corpus(args) -> tuple[Corpus, list[str]]:
+def _evaluation_corpus(args) -> tuple:
     if not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
                          "file(s) (or --demo)")
-    if not args.predictions and not generated_paths(args) and args.scored:
-        return read_gold(args, args.gold, outside_scheme_is_error=True), []  # scored alone
-    if not args.predictions and not generated_paths(args):
+    if not args.predictions and not generated_paths(args) and not args.scored:
         raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
-    return load_systems(args, outside_scheme_is_error=True)
+    return load_with_scored(args, outside_scheme_is_error=True)
 
 
 def confidence_demo(args) -> tuple:
@@ -106,13 +102,6 @@ def confidence_demo(args) -> tuple:
                            **{name: f"demo: a CRF's scored mentions ({file})"
                               for name, file in DEMO_SCORED.items()}}}
     return corpus, names, scored, train, list(CONFIDENCE_NOTES), sources
-
-
-def read_scored(args, corpus: Corpus) -> dict:
-    """Name -> the scored mentions of each --scored file (``scored_files.scored_mentions``),
-    named after their files, apart from the PRED files' systems (flair.txt, flair.jsonl)."""
-    named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
-    return scored_mentions(args, corpus, dict(named[len(prediction_paths(args)):]))
 
 
 def _demo_name(args) -> None:
@@ -179,9 +168,8 @@ def _demo_inputs(args) -> tuple:
 def _file_inputs(args) -> tuple:
     """``(corpus, names, train, notes, sources, scored, versions)`` of GOLD, the PRED,
     --generated and --scored files, --gold-alt and --train."""
-    corpus, names = _evaluation_corpus(args)
+    corpus, names, scored = _evaluation_corpus(args)
     corpus, versions = add_gold_versions(args, corpus)
-    scored = read_scored(args, corpus)
     gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
             else args.gold)
     sources = {"gold": gold, "train": args.train,

@@ -9,14 +9,10 @@ from nerspan.audit import EVIDENCE, evidence_text, suspects
 from nerspan.errors import counted
 from nerspan.records import Record, option
 
-from nerspan.reading.systems import named_files
-
-from .common import UsageError, prediction_paths, print_json
+from .common import UsageError, print_json
 from .flags import add_flags, at_least_one, whole_number
-from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
-                     read_gold, sentence_documents)
-from .options import given
-from .scored_systems import add_scored_argument, scored_mentions
+from .inputs import add_input_arguments, add_train_arguments, load_training, sentence_documents
+from .scored_files import add_scored_argument, load_with_scored
 
 CONTEXT = 6   # words shown on each side of a suspect in the text view
 
@@ -79,27 +75,9 @@ def suspects_text(result: dict, corpus) -> str:
     return "\n".join(lines)
 
 
-def read_systems(args):
-    """GOLD, the PRED and --generated systems (columns of the corpus) and the --scored
-    ones (name -> ``ScoredMentions``), named after their files."""
-    if args.scored and not prediction_paths(args) and not given(args, "generated"):
-        if given(args, "jsonl"):
-            raise UsageError("--scored reads GOLD as a column file: leave --jsonl out")
-        corpus, systems = read_gold(args, args.gold or "", outside_scheme_is_error=True), []
-    else:
-        corpus, systems = load_systems(args)
-    named = list(named_files(prediction_paths(args) + list(args.scored or [])).items())
-    scored = dict(named[len(prediction_paths(args)):])
-    for name, path in scored.items():
-        if name in systems:   # a --generated file of the same name
-            raise UsageError(f"--scored {path}: {name!r} names a system already: give the "
-                             "file another name")
-    return corpus, systems, scored_mentions(args, corpus, scored)
-
-
 def run(args) -> int:
     evidence = evidence_list(args.evidence)
-    corpus, systems, scored = read_systems(args)
+    corpus, systems, scored = load_with_scored(args)
     if corpus.tokens is None:
         raise UsageError(f"{args.gold}: no token column (the suspects are shown in their "
                          "sentences)")

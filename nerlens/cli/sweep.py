@@ -15,17 +15,19 @@ from dataclasses import dataclass
 
 import nerspan
 from nerspan import InputOptions
+from nerspan.blocks import Heading, Note, Table
 from nerspan.errors import counted
 from nerspan.records import FileOptions, GeneratedOptions, Record, switch
 from nerspan.result import entity_row
 
 from nerlens.demo import demo_gold, demo_scored
+from nerlens.report import blocks
 
-from .common import UsageError, format_table, note, print_json
+from .common import UsageError, note, print_json
 from .flags import DECODING, Shared, add_flags
 from .inputs import SPAN_FILES, fraction, refuse_files_with_demo
 from .options import given
-from .scored_files import scored_generated_files, scored_span_files
+from .scored_files import scored_files
 
 # Where the text view shows the scores besides the chosen point: what a fixed cut keeps.
 DEFAULT_THRESHOLD = 0.5
@@ -71,8 +73,7 @@ def read_sweep(args, gold_path: str, pred_path: str, **dial) -> nerspan.sweeps.S
     """The sweep of one split's files (``nerspan.sweep``; ``dial``: ``choose_on``,
     ``per_type``): PRED a scored span file, or with --generated generated output with a
     score per entity; an error in PRED named by its file and line."""
-    read = scored_generated_files if given(args, "generated") else scored_span_files
-    return read(args, gold_path, [pred_path])[0].call(nerspan.sweep, args, **dial)
+    return scored_files(args, gold_path, [pred_path])[0].call(nerspan.sweep, args, **dial)
 
 
 def files(args) -> tuple[str, str]:
@@ -128,7 +129,7 @@ def run(args) -> int:
             note(found)
         print_json(sweep.to_dict())
         return 0
-    print(sweep_text(sweep, given(args, "per_type")))
+    print("\n\n".join(map(blocks.text, sweep_blocks(sweep, given(args, "per_type")))))
     if found:
         print(f"\nfinding: {found}")
     return 0
@@ -148,60 +149,51 @@ def finding(sweep, chosen_on) -> str | None:
             "--choose-on DEV_GOLD DEV_PRED")
 
 
-def sweep_text(sweep, per_type: bool) -> str:
-    """The curve in a few lines: every mention kept, the default and the best threshold,
-    the operating point, average precision, calibration; with ``per_type`` a row a type."""
-    result = sweep.to_dict()
-    rows = [["every mention kept", 0.0, *sweep.counts_at(0.0)],
-            [f"threshold {DEFAULT_THRESHOLD}", DEFAULT_THRESHOLD,
-             *sweep.counts_at(DEFAULT_THRESHOLD)]]
+def sweep_blocks(sweep, per_type: bool) -> list:
+    """The curve in a few rows: every mention kept, the default and the best threshold,
+    the operating point, average precision, calibration; with ``per_type`` a row a type:
+    parts of page blocks, drawn as the report draws its sections."""
+    result, point = sweep.to_dict(), sweep.operating_point
+    cuts = [("every mention kept", 0.0, 0.0),
+            (f"threshold {DEFAULT_THRESHOLD}", DEFAULT_THRESHOLD, DEFAULT_THRESHOLD)]
     if result["best_threshold"] is not None:
-        rows.append(["best F1 here", result["best_threshold"],
-                     *sweep.counts_at(result["best_threshold"])])
-    point = sweep.operating_point
+        cuts.append(("best F1 here", result["best_threshold"], result["best_threshold"]))
     if point is not None:
-        thresholds = point.threshold if point.threshold is not None else point.thresholds
         where = "this split" if point.chosen_on_scored else "--choose-on"
-        rows.append([f"chosen on {where}", point.threshold, *sweep.counts_at(thresholds)])
-    table = format_table(["mentions kept", "threshold", "P", "R", "F1", "correct",
-                          "predicted"], [_scores_row(row) for row in rows])
+        cuts.append((f"chosen on {where}", point.threshold,
+                     point.threshold if point.threshold is not None else point.thresholds))
     unplaced = len(sweep.unplaced_confidence)
-    lines = [f"{counted(len(sweep.confidence), 'scored mention')} "
-             + (f"(and {counted(unplaced, 'generated entity', 'generated entities')} found "
-                "nowhere in its sentence, a wrong prediction where kept) " if unplaced else "")
-             + f"against {counted(len(sweep.gold), 'gold mention')}; average precision "
-             f"{_percent(result['average_precision'])}, expected calibration error "
-             f"{_percent(result['ece'])}", table, "", "reliability (confidence bins):",
-             format_table(["bin", "mentions", "mean confidence", "share correct"],
-                          [[f"{row['lower']:.1f}-{row['upper']:.1f}", row["count"],
-                            row["mean_confidence"], row["share_correct"]]
-                           for row in result["reliability"]])]
-    if per_type:
-        lines += ["", per_type_text(result)]
-    return "\n".join(lines)
+    out = [(Note(f"{counted(len(sweep.confidence), 'scored mention')} "
+                + (f"(and {counted(unplaced, 'generated entity', 'generated entities')} "
+                   "found nowhere in its sentence, a wrong prediction where kept) "
+                   if unplaced else "")
+                + f"against {counted(len(sweep.gold), 'gold mention')}; average precision "
+                f"{blocks.cell_text(result['average_precision'])}, expected calibration error "
+                f"{blocks.cell_text(result['ece'])}"),
+           Table(["mentions kept", "threshold", "P", "R", "F1", "correct", "predicted"],
+                 [_scores_row(name, shown, *sweep.counts_at(cut)) for name, shown, cut in cuts])),
+           (Heading("Reliability (confidence bins)"), Table(["bin", "mentions", "mean confidence", "share correct"],
+                 [[f"{row['lower']:.1f}-{row['upper']:.1f}", row["count"],
+                   row["mean_confidence"], row["share_correct"]]
+                  for row in result["reliability"]]))]
+    return out + ([per_type_blocks(result)] if per_type else [])
 
 
-def _scores_row(row: list) -> list:
-    """``[name, threshold, P, R, F1, correct, predicted]`` of ``[name, threshold, correct,
-    predicted, gold]`` (an undefined ratio is 0, as in ``nerspan.score``)."""
-    name, threshold, correct, predicted, gold = row
+def _scores_row(name: str, threshold, correct: int, predicted: int, gold: int) -> list:
+    """``[name, threshold, P, R, F1, correct, predicted]`` (an undefined ratio is 0, as in
+    ``nerspan.score``)."""
     row = entity_row(correct, predicted, gold, 0.0)
-    shown = "per type" if threshold is None else f"{threshold:g}"
-    return [name, shown, row["precision"], row["recall"], row["f1"], correct, predicted]
+    return [name, "per type" if threshold is None else f"{threshold:g}", row["precision"],
+            row["recall"], row["f1"], correct, predicted]
 
 
-def per_type_text(result: dict) -> str:
+def per_type_blocks(result: dict) -> tuple:
     """Per type: gold mentions, average precision, the best threshold and F1 there, F1 of
     every mention kept, and the threshold the operating point applies."""
     applied = result.get("operating_point", {}).get("thresholds", {})
     rows = [[name, row["support"], row["average_precision"],
              "-" if row["best_threshold"] is None else f"{row['best_threshold']:g}",
-             row["best_f1"], row["f1"],
-             "-" if applied.get(name) is None else f"{applied[name]:g}"]
+             row["best_f1"], row["f1"], "-" if applied.get(name) is None else f"{applied[name]:g}"]
             for name, row in sorted(result["per_type"].items())]
-    return format_table(["type", "gold", "AP", "best threshold", "best F1", "F1 all",
-                         "threshold applied"], rows)
-
-
-def _percent(value) -> str:
-    return "-" if value is None else f"{100 * value:.2f}"
+    return (Heading("Per type"), Table(["type", "gold", "AP", "best threshold", "best F1", "F1 all",
+                                "threshold applied"], rows))

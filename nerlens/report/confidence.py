@@ -17,17 +17,15 @@ import numpy as np
 
 import dataclasses
 
-from nerspan.errors import SentenceCountError, counted
 from nerspan.family import finding, percent
 from nerspan.flat import GOLD
 from nerspan.generative.form import is_generated
 from nerspan.generative.scored_output import scored_generated
 from nerspan.operating_points import operating_point
-from nerspan.scored import ScoredMentions, scored_spans
+from nerspan.scored import ScoredMentions, check_fits, scored_spans
 from nerspan.sweeps import GRID_POINTS, sweep_spans
 
 from nerlens.families import get_family
-from nerspan.reading.span_lists import check_within
 from nerspan.reading.systems import add_systems, check_system_name
 
 from .dial_charts import PALETTE, Chart, nice_ceiling
@@ -74,15 +72,6 @@ def with_scored(corpus, system_names: list, scored) -> tuple:
                 **source.generated, name: found.repairs.generated}))
         mentions[name] = found
     return corpus, [*system_names, *mentions], mentions
-
-
-def check_fits(mentions: ScoredMentions, corpus, side: str) -> None:
-    """The scored mentions hold gold's sentences, each mention within its sentence."""
-    if mentions.n_sentences != corpus.n_sentences:
-        raise SentenceCountError(f"{side} holds {counted(mentions.n_sentences, 'sentence')}, "
-                                 f"gold {corpus.n_sentences}")
-    check_within(mentions.sentence, mentions.start, mentions.end,
-                 lambda k: mentions.types[mentions.type[k]], np.diff(corpus.offsets), side)
 
 
 def kept_spans(mentions: ScoredMentions, threshold: float) -> list[list[tuple]]:

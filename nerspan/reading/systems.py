@@ -94,6 +94,9 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
     reading = dict(scheme=scheme, mode=mode, inputs=inputs, check=check,
                    outside_scheme_is_error=outside_scheme_is_error,
                    on_repairs=on_repairs or warn_repairs)
+    if gold is None:
+        raise InputTypeError("no gold given (GOLD): the annotation the systems are scored "
+                             "against")
     none = systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems)
     if inputs.layers is not None and (inputs.files.jsonl or none):
         raise InputTypeError("layers reads gold's tag columns of a GOLD column file: give "
@@ -106,6 +109,10 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
                              "gold column file or split: give them as systems, without "
                              "jsonl or generated files")
     if inputs.files.jsonl:
+        if generated:
+            raise InputTypeError("generated output (--generated) is grounded in GOLD read "
+                                 "as a column file or a saved split, not with jsonl "
+                                 "(--jsonl) span files")
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inputs=inputs)
     elif none and not generated:
@@ -382,11 +389,14 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=No
     read with the span input options (``inclusive_end``, ``snap``, ``offsets``)."""
     inputs = InputOptions.of(inputs)
     if get_scheme(scheme).name != "IOB2":
-        raise ValueError("JSON Lines spans are scored as IOB2 tags: scheme applies to tag "
-                         "files")
-    if not systems:
-        raise ValueError("JSON Lines span input needs a gold file and at least one system "
-                         "file")
+        raise ValueError("JSON Lines spans (--jsonl) are scored as IOB2 tags: scheme "
+                         "(--scheme) applies to tag files")
+    if inputs.suffix:
+        raise InputTypeError("suffix (--suffix) reads tags written type first (PER-B); JSON "
+                             "Lines spans (--jsonl) have types, not tags: leave it out")
+    if not gold or not systems:
+        raise ValueError("JSON Lines span input (--jsonl) needs a gold file and at least "
+                         "one system (PRED) file")
     encoding = inputs.files.encoding
     gold_spans = read_span_jsonl(gold, encoding)
     span_options = {name: inputs.value(name) for name in ("inclusive_end", "snap", "offsets")}
