@@ -80,6 +80,15 @@ class SpanRows:
         return self._tags_cannot_hold
 
     @cached_property
+    def label_codes(self) -> tuple[np.ndarray, tuple]:
+        """``(codes, names)``: every row's label as an index of ``names``, its distinct
+        labels sorted; found once for whatever reads the table (its tags, its spans)."""
+        names = tuple(sorted(set(self.labels)))
+        index = {label: k for k, label in enumerate(names)}
+        return np.fromiter(map(index.__getitem__, self.labels), dtype=np.int32,
+                           count=len(self)), names
+
+    @cached_property
     def _in_sentence_order(self) -> bool:
         return bool((self.sentence[1:] >= self.sentence[:-1]).all())
 

@@ -465,9 +465,9 @@ def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
     scheme = get_scheme(scheme)
     table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
     rows = corpus.span_table(column)
+    codes, names = rows.label_codes
     index = {t: k for k, t in enumerate(table.types)}
-    span_type = np.fromiter(map(index.__getitem__, rows.labels), dtype=np.int32,
-                            count=len(rows))
+    span_type = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
     base = corpus.offsets[rows.sentence]
     owner = rows.fragment_row
     spans = Spans(base + rows.start, base + rows.end, corpus.offsets, span_type, table.types,
@@ -494,7 +494,7 @@ def flat_table_spans(corpus: Corpus, column: str, spans: Spans) -> Spans:
     repairs of decoding their IOB2 tags (none; strict mode keeps every chunk) plus what
     the corpus records of the column (snapped spans, type processing): the numbers of
     the tags, without writing and decoding them."""
-    if len(spans) > 1 and (np.diff(spans.start) < 0).any():
+    if (spans.start[1:] < spans.start[:-1]).any():
         spans = spans.take(np.argsort(spans.start, kind="stable"))
     repairs = (Repairs() if spans.mode == "lenient"
                else Repairs(discarded_chunks=0, lenient_chunks=len(spans)))

@@ -737,7 +737,7 @@ def _check_no_level_separator(side: SpanRows, name: str) -> None:
 def _tag_columns(rows: dict, offsets: np.ndarray, tables=()) -> tuple[tuple, dict]:
     """IOB2 label ids per span side, over one label vocabulary (O first); the sides
     ``tables`` (kept as tables: their spans nest or overlap) all O."""
-    types = sorted(set(chain.from_iterable(side.labels for side in rows.values())))
+    types = sorted(set(chain.from_iterable(side.label_codes[1] for side in rows.values())))
     labels = ("O",) + tuple(chain.from_iterable((f"B-{t}", f"I-{t}") for t in types))
     index = {t: k for k, t in enumerate(types)}
     columns = {}
@@ -746,8 +746,8 @@ def _tag_columns(rows: dict, offsets: np.ndarray, tables=()) -> tuple[tuple, dic
         columns[column] = ids
         if column in tables:
             continue
-        type_ids = np.fromiter(map(index.__getitem__, side.labels), dtype=np.int32,
-                               count=len(side))
+        codes, names = side.label_codes
+        type_ids = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
         first = offsets[side.sentence] + side.start
         ids[ranges(first, side.end - side.start)] = np.repeat(2 + 2 * type_ids,
                                                               side.end - side.start)
