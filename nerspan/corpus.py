@@ -61,9 +61,11 @@ class Source:
     # sentences (``Corpus.subset``: the gold sentences generated output answers); None:
     # the sentences are numbered 0, 1, ... as they are here
     sentence_numbers: np.ndarray | None = None
-    # column -> its mentions when they nest or overlap (a ``nerspan.span_table.SpanRows``,
-    # sentence-relative): tags cannot hold them, so the column's tags are all O and
-    # reading them is a ``SpanShapeError`` (``Corpus.column``); entity scores read these
+    # column -> its mentions as read from span lists (a ``nerspan.span_table.SpanRows``,
+    # sentence-relative), which entity scores read (``Corpus.span_table``). When they
+    # nest or overlap tags cannot hold them, so the column's tags are all O and reading
+    # them is a ``SpanShapeError`` (``Corpus.column``, ``Corpus.mentions``); else the
+    # column holds their IOB2 tags
     mentions: Mapping = field(default_factory=dict)
 
     def number(self, sentence: int) -> int:
@@ -197,7 +199,7 @@ class Corpus:
     def column(self, name: str) -> np.ndarray:
         """The label ids of the tag column ``name``; a ``SpanShapeError`` when its
         mentions nest or overlap (``Source.mentions``: no tags hold them)."""
-        rows = self.source.mentions.get(name)
+        rows = self.mentions(name)
         if rows is not None:
             raise rows.shape_error(side_name(name))
         return self._ids(name)
@@ -211,6 +213,12 @@ class Corpus:
     def mentions(self, name: str) -> SpanRows | None:
         """The mentions of column ``name`` when they nest or overlap, else None (its
         tags hold them)."""
+        rows = self.source.mentions.get(name)
+        return rows if rows is not None and rows.needs_table() else None
+
+    def span_table(self, name: str) -> SpanRows | None:
+        """The mentions of column ``name`` as read from span lists (flat or not), else
+        None (it was read as tags)."""
         return self.source.mentions.get(name)
 
     def tags(self, name: str, sentence: int, start: int = 0, end: int | None = None
@@ -297,8 +305,13 @@ class Corpus:
         changes = {"columns": dict(columns)}
         if labels is not None:
             changes["labels"] = tuple(labels)
-        if source is not None:
-            changes["source"] = source
+        source = self.source if source is None else source
+        # a flat span table is the mentions of the tags it was read with: other tags
+        # (retyped, relabelled) or none drop it
+        kept = {c: rows for c, rows in source.mentions.items()
+                if rows.needs_table() or columns.get(c) is self.columns.get(c)}
+        changes["source"] = replace(source, mentions=kept) if len(kept) != len(
+            source.mentions) else source
         return self._derive(**changes, new_columns=list(columns))
 
     def renamed(self, names: Mapping[str, str]) -> "Corpus":

@@ -514,6 +514,25 @@ def mixed64(z: np.ndarray) -> np.ndarray:
     return z
 
 
+def owned(owner: np.ndarray, n_owners: int, chosen: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, new owner)``: the rows of a table sorted by ``owner`` (each in
+    ``0..n_owners - 1``; a mention's fragments, a sentence's spans) that belong to the
+    owners ``chosen``, in that order (repeats allowed: a resample), and the owner of each
+    renumbered as its place in ``chosen``.
+
+    >>> [x.tolist() for x in owned(np.array([0, 0, 2]), 3, np.array([2, 1, 0]))]
+    [[2, 0, 1], [0, 2, 2]]
+    """
+    chosen = np.asarray(chosen, dtype=np.int64)
+    if not len(owner):   # no rows at all: no pass over the owners either
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    per = np.bincount(owner, minlength=n_owners)
+    first = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+    return (ranges(first[chosen], per[chosen]),
+            np.repeat(np.arange(len(chosen), dtype=np.int64), per[chosen]))
+
+
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Concatenation of ``arange(s, s + n)`` for every (s, n), without a Python loop.
 

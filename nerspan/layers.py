@@ -159,7 +159,7 @@ def decode_layers(corpus: Corpus, side: str, scheme="IOB2", mode: str = "lenient
     """``side``'s layers each decoded on its own (``nerspan.decode``; ``named``: how
     its warnings and errors name the side), and their union."""
     columns = layer_columns(corpus, side)
-    if len(columns) == 1 and corpus.mentions(side) is not None:   # span lists that nest
+    if len(columns) == 1 and corpus.span_table(side) is not None:   # span lists
         spans = column_spans(corpus, side, scheme, mode, table)
         return LayeredSpans(spans, (spans,), 0)
     layers = tuple(decode(corpus, column, scheme, mode, table, side=named)

@@ -1,21 +1,23 @@
 """One side's mentions as a table that may nest and overlap: what tags cannot hold.
 
 ``SpanRows`` is one side's spans as read (``nerspan.reading.span_lists.read_spans``):
-sentence, token start, end (exclusive) and label, in list order. A side whose spans are
-flat becomes a tag column as before; a side whose spans nest or overlap (or repeat one
-mention) is kept as this table (``Source.mentions``, per column of a ``Corpus``), and its
-entity scores read the table (``nerspan.spans.table_spans``). Whatever needs one tag per
-token (decoding a tag column, the families that score tags, the report) meets
-``SpanShapeError`` instead: nothing is flattened in silence.
+sentence, token start, end (exclusive) and label, in list order. Every side read from
+span lists keeps this table (``Source.mentions``, per column of a ``Corpus``), and its
+entity scores read the table (``nerspan.spans.table_spans``): spans are never written as
+tags to be decoded back. A side whose spans are flat also has its IOB2 tags, for what
+reads tags; a side whose spans nest or overlap (or repeat one mention) has none: whatever
+needs one tag per token (decoding a tag column, the families that score tags, the
+report) meets ``SpanShapeError`` instead: nothing is flattened in silence.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from .errors import NerspanError, shown
-from .flat import ranges
+from .flat import owned
 
 
 class SpanShapeError(NerspanError):
@@ -74,7 +76,24 @@ class SpanRows:
 
     def needs_table(self) -> bool:
         """Whether tags cannot hold these spans: some nest, overlap, repeat a mention
-        or have several fragments."""
+        or have several fragments (found once: every read of the column asks)."""
+        return self._tags_cannot_hold
+
+    @cached_property
+    def label_codes(self) -> tuple[np.ndarray, tuple]:
+        """``(codes, names)``: every row's label as an index of ``names``, its distinct
+        labels sorted; found once for whatever reads the table (its tags, its spans)."""
+        names = tuple(sorted(set(self.labels)))
+        index = {label: k for k, label in enumerate(names)}
+        return np.fromiter(map(index.__getitem__, self.labels), dtype=np.int32,
+                           count=len(self)), names
+
+    @cached_property
+    def _in_sentence_order(self) -> bool:
+        return bool((self.sentence[1:] >= self.sentence[:-1]).all())
+
+    @cached_property
+    def _tags_cannot_hold(self) -> bool:
         return len(self.fragment_row) > 0 or self.first_overlap() is not None
 
     def fragments_of(self, row: int) -> list:
@@ -139,14 +158,11 @@ class SpanRows:
         (faireval keeps label ids)."""
         rows = np.asarray(rows)
         rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.int64)
-        per_row = np.bincount(self.fragment_row, minlength=len(self))
-        first_fragment = np.concatenate([[0], np.cumsum(per_row)[:-1]]).astype(np.int64)
-        fragments = ranges(first_fragment[rows], per_row[rows])
+        fragments, owner = owned(self.fragment_row, len(self), rows)
         labels = (self.labels[rows] if isinstance(self.labels, np.ndarray)
                   else [self.labels[k] for k in rows.tolist()])
         return SpanRows(self.sentence[rows], self.start[rows], self.end[rows], labels,
-                        self.snapped, self.invalid_transitions,
-                        np.repeat(np.arange(len(rows), dtype=np.int64), per_row[rows]),
+                        self.snapped, self.invalid_transitions, owner,
                         self.fragment_start[fragments], self.fragment_end[fragments])
 
     def at(self, sentences: np.ndarray) -> "SpanRows":
@@ -155,23 +171,21 @@ class SpanRows:
         sentences = np.asarray(sentences, dtype=np.int64)
         n = max(int(self.sentence.max()) + 1 if len(self) else 0,
                 int(sentences.max()) + 1 if len(sentences) else 0)
-        order = np.argsort(self.sentence, kind="stable")
-        counts = np.bincount(self.sentence, minlength=n)
-        first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        taken = order[ranges(first[sentences], counts[sentences])]
+        if self._in_sentence_order and _is_run(sentences):   # a block: rows in a run too
+            lo, hi = np.searchsorted(self.sentence, [sentences[0], sentences[-1] + 1])
+            taken, renumbered = np.arange(lo, hi), self.sentence[lo:hi] - sentences[0]
+        else:
+            order = np.argsort(self.sentence, kind="stable")
+            taken, renumbered = owned(self.sentence[order], n, sentences)
+            taken = order[taken]
         snapped = self.snapped[np.isin(self.snapped, sentences)]
         where = {int(s): k for k, s in enumerate(sentences.tolist())}
         # the fragments of every row taken (a resample takes a row several times)
-        per_row = np.bincount(self.fragment_row, minlength=len(self))
-        first_fragment = np.concatenate([[0], np.cumsum(per_row)[:-1]]).astype(np.int64)
-        fragments = ranges(first_fragment[taken], per_row[taken])
-        return SpanRows(np.repeat(np.arange(len(sentences), dtype=np.int64),
-                                  counts[sentences]),
-                        self.start[taken], self.end[taken],
+        fragments, owner = owned(self.fragment_row, len(self), taken)
+        return SpanRows(renumbered, self.start[taken], self.end[taken],
                         [self.labels[k] for k in taken.tolist()],
                         np.array([where[int(s)] for s in snapped.tolist()], dtype=np.int64),
-                        self.invalid_transitions,
-                        np.repeat(np.arange(len(taken), dtype=np.int64), per_row[taken]),
+                        self.invalid_transitions, owner,
                         self.fragment_start[fragments], self.fragment_end[fragments])
 
 
@@ -192,6 +206,12 @@ def normal_fragments(fragments: list) -> list:
         else:
             out.append([start, end])
     return out
+
+
+def _is_run(sentences: np.ndarray) -> bool:
+    """Whether ``sentences`` are consecutive ascending numbers (a block of a corpus)."""
+    return len(sentences) > 0 and int(sentences[-1]) - int(sentences[0]) == len(sentences) - 1 \
+        and bool((np.diff(sentences) == 1).all())
 
 
 def _running_max_per_group(values: np.ndarray, groups: np.ndarray) -> np.ndarray:

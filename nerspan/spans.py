@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from .corpus import CHANGE_KINDS, Corpus
-from .flat import GAMMA64, GOLD, mixed64, ranges, side_name
+from .flat import GAMMA64, GOLD, mixed64, owned, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
                       check_mode, get_scheme, split_tag)
@@ -98,13 +98,9 @@ class Spans:
         """The mentions at ``indices`` (in order), decoded as these were."""
         fragments = self.fragments
         if fragments is not None:
-            indices = np.asarray(indices, dtype=np.int64).reshape(-1)
             owner, start, end = fragments
-            per = np.bincount(owner, minlength=len(self))
-            first = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
-            taken = ranges(first[indices], per[indices])
-            fragments = (np.repeat(np.arange(len(indices), dtype=np.int64), per[indices]),
-                         start[taken], end[taken])
+            taken, owner = owned(owner, len(self), np.asarray(indices).reshape(-1))
+            fragments = (owner, start[taken], end[taken])
         return dataclasses.replace(self, start=self.start[indices], end=self.end[indices],
                                    type=self.type[indices], fragments=fragments)
 
@@ -185,10 +181,8 @@ def check_same_fragments(a: Spans, at_a: np.ndarray, b: Spans, at_b: np.ndarray)
     sides = []
     for spans, at in ((a, at_a), (b, at_b)):
         owner, start, end = spans.fragments if spans.has_fragments else (np.zeros(0, int),) * 3
-        per = np.bincount(owner, minlength=len(spans))
-        first = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
-        taken = ranges(first[at], per[at])
-        sides.append((per[at], start[taken], end[taken]))
+        taken, renumbered = owned(owner, len(spans), at)
+        sides.append((np.bincount(renumbered, minlength=len(at)), start[taken], end[taken]))
     (count_a, start_a, end_a), (count_b, start_b, end_b) = sides
     if not (np.array_equal(count_a, count_b) and np.array_equal(start_a, start_b)
             and np.array_equal(end_a, end_b)):
@@ -419,7 +413,14 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
             warnings.warn(_discard_warning(corpus, column, scheme, repairs,
                                            side or side_name(column)), stacklevel=2)
     span_type = np.take(table.type, np.take(ids, start))  # take: faster than indexing
-    # what span input (snapped) and type processing changed, per sentence
+    return Spans(start, end, corpus.offsets, span_type, table.types,
+                 _with_source_repairs(corpus, column, repairs), scheme.name, mode)
+
+
+def _with_source_repairs(corpus: Corpus, column: str, repairs: Repairs) -> Repairs:
+    """``repairs`` of decoding ``column`` plus what its ``corpus.source`` records: what
+    span input (snapped) and type processing changed, generated output's record, the
+    sentences' numbers."""
     changed = {kind: getattr(corpus.source, kind).get(column, ()) for kind in CHANGE_KINDS}
     # repairs of tags that type processing wrote anew (valid now): counted still
     rewritten = [corpus.source.retyped_transitions.get(column, ()),
@@ -441,36 +442,40 @@ def decode(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
         repairs = dataclasses.replace(repairs, sentences=sentences, generated=generated)
     if corpus.source.sentence_numbers is not None:
         repairs = dataclasses.replace(repairs, sentence_numbers=corpus.source.sentence_numbers)
-    return Spans(start, end, corpus.offsets, span_type, table.types, repairs, scheme.name,
-                 mode)
+    return repairs
 
 
 def column_spans(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
                  mode: str = "lenient", labels: LabelTable | None = None) -> Spans:
-    """The mentions of ``column`` for entity scores: its table when they nest or overlap
-    (``table_spans``), else its tags decoded (``decode``)."""
-    if corpus.mentions(column) is not None:
+    """The mentions of ``column`` for entity scores: its span table when it was read
+    from span lists (``table_spans``: no tags decoded back), else its tags decoded
+    (``decode``)."""
+    if corpus.span_table(column) is not None:
         return table_spans(corpus, column, scheme, mode, labels)
     return decode(corpus, column, scheme, mode, labels)
 
 
 def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
                 mode: str = "lenient", labels: LabelTable | None = None) -> Spans:
-    """The mentions of a column held as a table (``Corpus.mentions``) as ``Spans``,
-    sorted by start, end and type; a mention given twice is kept once and counted
-    (``Repairs.duplicates``). Span input is IOB2 tags' mentions: ``scheme`` and ``mode``
-    are only reported."""
+    """The mentions of a column read from span lists (``Corpus.span_table``) as
+    ``Spans``, sorted by start, end and type; a mention given twice is kept once and
+    counted (``Repairs.duplicates``). Span input is IOB2 tags' mentions: ``scheme`` and
+    ``mode`` are only reported, and the repairs of flat spans are those decoding their
+    tags would count (``flat_table_spans``)."""
     scheme = get_scheme(scheme)
     table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
-    rows = corpus.mentions(column)
+    rows = corpus.span_table(column)
+    codes, names = rows.label_codes
     index = {t: k for k, t in enumerate(table.types)}
-    span_type = np.fromiter(map(index.__getitem__, rows.labels), dtype=np.int32,
-                            count=len(rows))
+    span_type = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
     base = corpus.offsets[rows.sentence]
     owner = rows.fragment_row
     spans = Spans(base + rows.start, base + rows.end, corpus.offsets, span_type, table.types,
                   None, scheme.name, mode,
-                  (owner, base[owner] + rows.fragment_start, base[owner] + rows.fragment_end))
+                  (owner, base[owner] + rows.fragment_start, base[owner] + rows.fragment_end)
+                  if len(owner) else None)
+    if not rows.needs_table():
+        return flat_table_spans(corpus, column, spans)
     key = spans.key(corpus.n_tokens)
     distinct, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     check_same_fragments(spans, first[inverse.ravel()], spans, np.arange(len(spans)))
@@ -482,6 +487,18 @@ def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
                       snapped=len(rows.snapped), duplicates=int(repeated.sum()),
                       sentence_numbers=corpus.source.sentence_numbers)
     return dataclasses.replace(spans.take(first), repairs=repairs)
+
+
+def flat_table_spans(corpus: Corpus, column: str, spans: Spans) -> Spans:
+    """Flat mentions of span input (no two share a token) in position order, with the
+    repairs of decoding their IOB2 tags (none; strict mode keeps every chunk) plus what
+    the corpus records of the column (snapped spans, type processing): the numbers of
+    the tags, without writing and decoding them."""
+    if (spans.start[1:] < spans.start[:-1]).any():
+        spans = spans.take(np.argsort(spans.start, kind="stable"))
+    repairs = (Repairs() if spans.mode == "lenient"
+               else Repairs(discarded_chunks=0, lenient_chunks=len(spans)))
+    return dataclasses.replace(spans, repairs=_with_source_repairs(corpus, column, repairs))
 
 
 def _discard_warning(corpus: Corpus, column: str, scheme: Scheme, repairs: Repairs,

@@ -596,9 +596,10 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     ``scheme="IOB2"``: lenient and strict decoding give back exactly the spans. Sentence
     lengths come from ``tokens``, the tag side, ``texts`` (its
     whitespace-separated words, which also become the tokens) or, failing all, the
-    furthest span end. A side whose spans nest or overlap keeps them as a table
-    (``Corpus.mentions``; its tags all O): entity scores read it, and reading its tags is
-    a ``SpanShapeError`` naming two of them. ``inputs``:
+    furthest span end. Every span side keeps its spans as a table
+    (``Corpus.span_table``), which entity scores read; a side whose spans nest or
+    overlap has no tags (``Corpus.mentions``; its tags all O): reading them is a
+    ``SpanShapeError`` naming two of them. ``inputs``:
     the other input options (``texts``, ``inclusive_end``, ``snap``, ``offsets``).
 
     >>> c = from_spans([[(0, 2, "PER")]], [[{"label": "PER", "start": 0, "end": 1}]],
@@ -635,14 +636,14 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     for column, side in rows.items():
         _check_no_level_separator(side, names[column])
         _check_fits(side, lengths, names[column])
-    # a side whose spans nest, overlap or have fragments is kept as a table: tags
-    # cannot hold it
-    mentions = {c: side for c, side in rows.items() if side.needs_table()}
+    # every span side keeps its table (entity scores read it); one whose spans nest,
+    # overlap or have fragments has no tags (tags cannot hold it)
+    tables = {c for c, side in rows.items() if side.needs_table()}
     offsets = _offsets(lengths)
-    labels, columns = _tag_columns(rows, offsets, set(mentions))
+    labels, columns = _tag_columns(rows, offsets, tables)
     snapped = {c: tuple(side.snapped.tolist()) for c, side in rows.items()
-               if len(side.snapped) and c not in mentions}
-    corpus = Corpus(offsets, columns, labels, source=Source(snapped=snapped, mentions=mentions))
+               if len(side.snapped) and c not in tables}
+    corpus = Corpus(offsets, columns, labels, source=Source(snapped=snapped, mentions=rows))
     for column, tags in tag_sides.items():
         tagged = Corpus.from_tags(tags, names={GOLD: names[column]})
         if tokens is not None:  # else the lengths are this side's
@@ -653,11 +654,11 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
 
 def _gold_of_corpus(corpus: Corpus, tokens) -> tuple:
     """``(gold side, tokens, table, lengths)`` of a ``Corpus`` given as references: its
-    gold tags, or, when its mentions are a table (``Corpus.mentions``), empty span lists
-    standing for them, the table itself and the corpus's sentence lengths."""
+    gold tags, or, when its mentions are a table (``Corpus.span_table``), empty span
+    lists standing for them, the table itself and the corpus's sentence lengths."""
     if tokens is None and corpus.tokens is not None:
         tokens = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
-    table = corpus.mentions(GOLD)
+    table = corpus.span_table(GOLD)
     if table is not None:
         return [[] for _ in range(corpus.n_sentences)], tokens, table, corpus.lengths
     return ([corpus.tags(GOLD, i) for i in range(corpus.n_sentences)], tokens, None,
@@ -736,7 +737,7 @@ def _check_no_level_separator(side: SpanRows, name: str) -> None:
 def _tag_columns(rows: dict, offsets: np.ndarray, tables=()) -> tuple[tuple, dict]:
     """IOB2 label ids per span side, over one label vocabulary (O first); the sides
     ``tables`` (kept as tables: their spans nest or overlap) all O."""
-    types = sorted(set(chain.from_iterable(side.labels for side in rows.values())))
+    types = sorted(set(chain.from_iterable(side.label_codes[1] for side in rows.values())))
     labels = ("O",) + tuple(chain.from_iterable((f"B-{t}", f"I-{t}") for t in types))
     index = {t: k for k, t in enumerate(types)}
     columns = {}
@@ -745,8 +746,8 @@ def _tag_columns(rows: dict, offsets: np.ndarray, tables=()) -> tuple[tuple, dic
         columns[column] = ids
         if column in tables:
             continue
-        type_ids = np.fromiter(map(index.__getitem__, side.labels), dtype=np.int32,
-                               count=len(side))
+        codes, names = side.label_codes
+        type_ids = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
         first = offsets[side.sentence] + side.start
         ids[ranges(first, side.end - side.start)] = np.repeat(2 + 2 * type_ids,
                                                               side.end - side.start)
