@@ -30,7 +30,13 @@ Equal results. A Spark worker's peak stays flat while the corpus grows 4x, and s
 Ray worker that only scored batches (156 MB here; 150 MB at 30,000 tokens). A Ray worker
 process that ran Ray Data's Parquet reading tasks and scoring tasks grows with the corpus
 (329 -> 594 MB for 4x; its peak is sampled during a ``ReadFilesParquetV2`` task): more
-files per process, what its allocators keep across tasks; not yet fixed (issue 39). On
+files per process, what its allocators keep across tasks; not yet fixed (issue 39).
+Later, at load 3 to 8 (a CI run beside it), ``--tokens 4000000`` with the workers' memory
+returned to the system (``ARROW_DEFAULT_MEMORY_POOL=system MALLOC_MMAP_THRESHOLD_=65536
+MALLOC_TRIM_THRESHOLD_=65536`` in the environment Ray's workers inherit): that process
+152 -> 239 MB for 4x (read only 103 and 103, scoring only 127 and 128); at 2,000,000
+tokens 136 -> 175 MB, and 247 -> 424 MB without the settings. So most of the growth is
+what Arrow's and glibc's allocators keep, and some (87 MB for 4x) is not explained yet. On
 two cores an engine costs more than one process that holds the lists already: the
 engines are for data already spread over machines, or more than one process holds;
 their cost per token is a partition's reading plus its partial, so it divides by the
