@@ -1657,11 +1657,12 @@ def test_the_torchmetrics_engine_gives_one_passs_error_for_a_bad_label_id():
 
 def test_a_bad_tag_in_a_system_file_names_that_file(tmp_path):
     """``build_report`` reads each system file on its own: a bad tag names that file and
-    line, and the system (it named gold's file, whose lines the corpus counts)."""
+    line, and the system before the sentence, as a manifest's run is named (it named
+    gold's file, whose lines the corpus counts)."""
     gold = tmp_path / "gold.txt"
     run = tmp_path / "run2.txt"
     gold.write_text("John B-PER\nlives O\n\nin O\nParis B-LOC\n", encoding="utf-8")
     run.write_text("John B-PER\nlives O\n\nin FOO\nParis B-LOC\n", encoding="utf-8")
     with pytest.raises(InvalidTagError, match=r"^" + str(run).replace("\\", "\\\\")
-                       + r":4, sentence 1: system 'x' tag 'FOO' is not a tag"):
+                       + r":4, system 'x', sentence 1: prediction tag 'FOO' is not a tag"):
         nerlens.build_report(str(gold), {"x": str(run)}, bootstrap=0, families=[])

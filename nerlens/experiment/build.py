@@ -48,8 +48,7 @@ from nerspan.reading.forms import finished
 from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
 from nerlens.report.analyses import figure_pngs
-from nerlens.report.build import Report, build_report, input_names
-from nerspan.reading.systems import add_systems, read_gold
+from nerlens.report.build import Report, build_report, input_names, systems_corpus
 
 from . import dataset_page, findings, generated, html, text
 from .manifest import experiment_datasets, read_manifest
@@ -258,10 +257,9 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
         if grounded:   # the corpus the report would read, plus the grounded runs
             corpus = entry.get("corpus")
             if corpus is None:
-                corpus = read_gold(entry["gold"], inputs=inputs.replace(
-                    tokens=entry.get("tokens")), check=False)
-                if predictions:
-                    corpus, _ = add_systems(corpus, predictions, inputs=inputs, check=False)
+                # read as the report reads them: a file's tags checked, naming its line
+                corpus, _ = systems_corpus(entry["gold"], predictions, inputs.replace(
+                    tokens=entry.get("tokens")), options["scheme"], options["mode"])
                 corpus = finished(corpus, list(corpus.columns), inputs, options["scheme"],
                                   options["mode"])
             corpus = generated.ground_runs(corpus, grounded, inputs)

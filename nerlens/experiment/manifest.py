@@ -33,7 +33,7 @@ from pathlib import Path
 from nerspan import GOLD, Corpus, FormatError, InputOptions, NameTakenError
 from nerspan.reading.columns import read_text_file
 from nerspan.reading.forms import as_written, finished
-from nerspan.reading.systems import add_systems, named_files, read_gold, read_systems
+from nerspan.reading.systems import add_systems, named_files, read_runs, read_systems
 from nerspan.reading.training import read_training_file
 
 from nerlens.jsonable import load_json
@@ -199,23 +199,20 @@ def run_columns(predictions: dict, generated: dict) -> tuple[dict, dict, dict]:
 
 def _read_runs(name: str, gold: str, files: dict, generated: dict, options: dict) -> Corpus:
     """The corpus of one dataset: its gold file and one column per run file (column ->
-    file), read one by one; then the runs of generated output (column -> JSON Lines
-    file), grounded in gold's sentences together (``ground_runs``: they answer the same
-    sentences)."""
+    file), read one by one (``read_runs``, as a report given files reads them); then the
+    runs of generated output (column -> JSON Lines file), grounded in gold's sentences
+    together (``ground_runs``: they answer the same sentences)."""
     inputs = options["inputs"]
     if generated and inputs.types.processing:
         # gold's types are processed as it is read; the report grounds first
         raise ValueError("--keep-types, --remove-types and --type-map do not apply to the "
                          "generated output of an experiment: leave them out, or score each "
                          "dataset with nerlens report GOLD --generated FILE")
-    with naming(f"dataset {name!r}"):
-        corpus = read_gold(existing(gold), **options)
-    for column, file in files.items():
-        with naming(f"dataset {name!r}, system {column!r}"):
-            corpus, _ = add_systems(corpus, {column: existing(file)}, **options)
-    for column, file in generated.items():
+    gold = existing(gold, f"dataset {name!r}")
+    for column, file in {**files, **generated}.items():
         existing(file, f"dataset {name!r}, system {column!r}")
     with naming(f"dataset {name!r}"):   # read as every input is (suffix, the type options)
+        corpus, _ = read_runs(gold, files, **options)
         corpus = finished(corpus, [GOLD, *files], inputs, options["scheme"], options["mode"])
         return ground_runs(corpus, generated, inputs)
 

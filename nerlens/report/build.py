@@ -37,12 +37,13 @@ from nerspan.layers import layer_columns
 from nerspan.migration import migrated
 from nerspan.partials import sentence_weights
 from nerspan.reading.forms import finished
+from nerspan.reading.training import read_training_file
 from nerspan.span_table import SpanShapeError
 from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_text
-from nerspan.reading.systems import PathLike, add_systems, check_system_names, read_gold
+from nerspan.reading.systems import PathLike, check_system_names, read_runs
 
 from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
@@ -138,22 +139,14 @@ def _progress(total: int, enabled: bool, description: str):
                leave=False)
 
 
-def systems_corpus(gold, systems: Mapping, inputs: InputOptions, scheme: str = "IOB2",
+def systems_corpus(gold, systems, inputs: InputOptions, scheme: str = "IOB2",
                    mode: str = "lenient") -> tuple[Corpus, list[str]]:
-    """A Corpus with ``gold`` and one column per system from files or tag lists
-    (``nerspan.reading.systems``). A system file's tags are checked as it is read, so
-    that an error names its file and line; tag lists (and gold, with every layer) by
-    ``build_report``, which names the position."""
-    corpus = read_gold(gold, inputs=inputs, check=False)
-    if not isinstance(systems, Mapping):
-        return add_systems(corpus, systems, inputs=inputs, check=False)
-    names = []
-    for name, prediction in systems.items():
-        corpus, added = add_systems(corpus, {name: prediction}, scheme=scheme, mode=mode,
-                                    inputs=inputs, check=isinstance(prediction, PathLike),
-                                    what="system")
-        names += added
-    return corpus, names
+    """A Corpus with ``gold`` and one column per system from files or tag lists, read by
+    the reader of an experiment's files (``nerspan.reading.systems.read_runs``): a
+    file's tags checked as it is read, so that an error names its file, line and system,
+    a tag outside ``scheme`` refused; tag lists (and gold given so, with every layer)
+    by ``build_report``, which names the position."""
+    return read_runs(gold, systems, scheme=scheme, mode=mode, inputs=inputs)
 
 
 def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: str) -> None:
@@ -224,12 +217,11 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
     inputs = _input_options(inputs, tokens)
     if corpus is None:
-        corpus, system_names = systems_corpus(gold, {} if systems is None else systems,
-                                              inputs, scheme, mode)
-        corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names)
-        corpus = finished(corpus, [GOLD, *system_names, *alternatives], inputs, scheme, mode)
+        corpus, system_names, alternatives = _read_corpus(gold, systems, gold_alt,
+                                                          gold_alt_names, inputs, scheme, mode)
     else:
-        corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names)
+        corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names,
+                                                        scheme=scheme, mode=mode, inputs=inputs)
     corpus, system_names, scored = confidence_section.with_scored(
         corpus, list(system_names or ()), scored or {})
     evaluation = _evaluation(corpus, system_names, alternatives, train, scheme, mode,
@@ -266,6 +258,18 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     return result
 
 
+def _read_corpus(gold, systems, gold_alt, gold_alt_names, inputs: InputOptions, scheme: str,
+                 mode: str) -> tuple[Corpus, list, list]:
+    """``(corpus, system names, gold version names)`` of ``build_report``'s files or tag
+    lists: gold and the systems (``systems_corpus``), the other gold versions, finished."""
+    corpus, names = systems_corpus(gold, {} if systems is None else systems, inputs, scheme,
+                                   mode)
+    corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names,
+                                                    scheme=scheme, mode=mode, inputs=inputs)
+    return (finished(corpus, [GOLD, *names, *alternatives], inputs, scheme, mode), names,
+            alternatives)
+
+
 def _input_options(inputs, tokens) -> InputOptions:
     """``build_report``'s input options (``inputs`` named the input files before 0.2)."""
     if isinstance(inputs, Mapping) and {"gold", "systems", "train"} & set(inputs):
@@ -285,6 +289,9 @@ def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, 
     if corpus.tokens is None:
         raise ValueError("the report needs the tokens of the evaluation sentences")
     _check_system_tags(corpus, system_names, scheme, mode)
+    if isinstance(train, PathLike):   # read as an experiment's is: its errors name the line
+        train = read_training_file(train, scheme=scheme, mode=mode, inputs=inputs,
+                                   outside_scheme_is_error=True)
     index = as_train_index(train, scheme, mode, inputs=inputs) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:

@@ -16,7 +16,7 @@ from nerspan import GOLD, Evaluation, decode
 from nerspan.audit import corrections_found, diff_spans, evidence_text, score_golds, suspects
 from nerspan.family import Rule, finding
 
-from nerspan.reading.systems import add_systems
+from nerspan.reading.systems import PathLike, add_systems
 
 from .page_kit import Raw, escape, table
 
@@ -214,16 +214,20 @@ def suspects_html(audit: dict) -> str:
     return "".join(parts)
 
 
-def with_versions(corpus, gold_alt, gold_alt_names) -> tuple:
+def with_versions(corpus, gold_alt, gold_alt_names, **reading) -> tuple:
     """``(corpus, names)``: ``corpus`` with the other gold versions ``gold_alt`` (name ->
-    a column file or tag lists, read as a system is: ``nerspan.reading.systems.add_systems``) as
-    columns, and the names of every version (``gold_alt_names``, columns it holds, first)."""
+    a column file or tag lists, read as a system is: ``nerspan.reading.systems.add_systems``
+    with the options ``reading``, a file's tags checked as the manifest checks them, a tag
+    outside the scheme refused) as columns, and the names of every version
+    (``gold_alt_names``, columns it holds, first)."""
     names = list(gold_alt_names)
     missing = [name for name in names if name not in corpus.columns]
     if missing:
         raise ValueError(f"gold_alt_names: {missing} name no column of the corpus "
                          f"({list(corpus.columns)})")
-    if gold_alt:
-        corpus, added = add_systems(corpus, dict(gold_alt), check=False)
+    for name, version in (gold_alt or {}).items():
+        corpus, added = add_systems(corpus, {name: version}, what="gold version",
+                                    check=isinstance(version, PathLike),
+                                    outside_scheme_is_error=True, **reading)
         names += added
     return corpus, names

@@ -333,6 +333,34 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
     return corpus, names
 
 
+def read_runs(gold, systems, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
+              outside_scheme_is_error: bool = True,
+              on_repairs: Callable[[Corpus], None] | None = None) -> tuple[Corpus, list[str]]:
+    """``(corpus, names)``: gold and one column per system (``add_systems``' forms: name
+    -> a column file or tag lists, or files), read one by one as every file of an
+    experiment or a report is: each file's tags checked as it is read, so that an error
+    names the file and line, the system (``system 'name'``, before the sentence) and
+    the tag; a tag outside ``scheme`` refused (``outside_scheme_is_error``, as the
+    command line refuses it). Tag lists are read as given: the caller checks them where
+    it names the position."""
+    options = dict(scheme=scheme, mode=mode, inputs=InputOptions.of(inputs),
+                   outside_scheme_is_error=outside_scheme_is_error, on_repairs=on_repairs)
+    corpus = read_gold(gold, check=isinstance(gold, PathLike), **options)
+    names = []
+    for name, prediction in _named_systems(systems).items():
+        is_file = isinstance(prediction, PathLike)
+        try:
+            corpus, added = add_systems(corpus, {name: prediction}, check=is_file, **options)
+        except NerspanError as error:
+            if not is_file:   # a tag list's error names the system already
+                raise
+            where = f"system {name!r}"
+            raise error.on_side(where if error.side is None else f"{where}, {error.side}"
+                                ) from None
+        names += added
+    return corpus, names
+
+
 def kept_file(path, gold: Corpus, inputs: InputOptions) -> Corpus:
     """A prediction file read with the input option ``threshold``: a scored span file
     (``read_scored_spans``), the mentions of score >= threshold kept
@@ -654,7 +682,8 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "add_generated", "read_answers",
+__all__ = ["read_systems", "read_gold", "add_systems", "read_runs", "add_generated",
+           "read_answers",
            "answers_located", "read_span_systems", "span_files", "kept_file",
            "read_scored_spans", "file_form",
            "span_errors_located", "load_saved_split", "read_training", "system_name", "named_files",
