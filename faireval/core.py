@@ -99,9 +99,10 @@ class FairevalOptions(Record):
         named = [name for name in ("min_overlap", "pairing", "return_instances")
                  if name in self.given and getattr(self, name) != _DEFAULTS[name]]
         if named and not self.schemas:
-            raise ValueError(f"{', '.join(named)} appl{'ies' if len(named) == 1 else 'y'} "
-                             "to the SemEval-2013 schemas: give schemas='semeval' (or some "
-                             f"of {', '.join(SCHEMAS)}) as well")
+            raise ValueError(f"{', '.join(map(self.spelled, named))} appl"
+                             f"{'ies' if len(named) == 1 else 'y'} to the SemEval-2013 "
+                             "schemas: give schemas='semeval' (--schemas semeval; or some of "
+                             f"{', '.join(SCHEMAS)}) as well")
 
 
 _DEFAULTS = {"min_overlap": MIN_OVERLAP, "pairing": "greedy", "return_instances": False}

@@ -11,7 +11,10 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from nerspan import GOLD, as_train_index, read_columns, read_span_jsonl
 from nerspan.reading.systems import read_systems
+
+from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
 
 DEMO_SYSTEMS = {"spacy_sm": "spacy_sm_mapped_1997.txt"}
 # The generative demo's system: LLM-style responses (one JSON object per answered sentence)
@@ -89,3 +92,33 @@ GENERATIVE_NOTES = (
     "normalised text); an entity found nowhere is a wrong prediction, and the error "
     "examples list it with the model's text.",
 )
+
+
+def demo_inputs(name: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple:
+    """``(corpus, names, train, notes, sources, scored)`` of the demo report ``name``
+    (``nerlens report --demo NAME``): ``spacy``, spaCy's output and a memorisation
+    baseline; ``generative``, the LLM-style responses beside spaCy's output;
+    ``confidence``, the CRF's scored mentions beside spaCy's output."""
+    train = as_train_index(read_columns(demo_train(), {GOLD: -1}), scheme, mode)
+    sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
+               "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0"}}
+    systems, scored = sources["systems"], {}
+    if name == "confidence":
+        corpus, names = demo_corpus()
+        scored = {n: read_span_jsonl(path)["spans"] for n, path in demo_scored().items()}
+        systems.update({n: f"demo: a CRF's scored mentions ({file})"
+                        for n, file in DEMO_SCORED.items()})
+        notes = CONFIDENCE_NOTES
+    elif name == "generative":
+        corpus, names = demo_generative_corpus()
+        sources["gold"] += " (the 24 sentences answered)"
+        systems.update({n: f"demo: hand-written LLM-style responses ({file})"
+                        for n, file in DEMO_GENERATED.items()})
+        notes = GENERATIVE_NOTES
+    else:
+        corpus, names = demo_corpus()
+        corpus, names = with_memorisation_baseline(train, corpus, "memorisation"), [
+            *names, "memorisation"]
+        systems["memorisation"] = "the memorisation baseline"
+        notes = (*DEMO_NOTES, MEMORISATION_NOTE)
+    return corpus, names, train, list(notes), sources, scored

@@ -84,7 +84,7 @@ WRITINGS = {
 
 # What to do where a scheme cannot part adjacent mentions of one type (converting)
 CONVERT_REMEDY = ("convert to a scheme that parts them (IOB2, IOBES, ...), or merge them "
-                  "knowingly (lossy=True: the pairs merged are counted)")
+                  "knowingly (lossy=True, --lossy: the pairs merged are counted)")
 
 
 def encode(spans: Spans, scheme: str | Scheme, corpus: Corpus | None = None,
@@ -387,7 +387,7 @@ def convert(source, from_scheme: str | Scheme, to_scheme: str | Scheme, *,
     >>> convert([["B-PER", "B-PER"]], "IOB2", "IO")
     Traceback (most recent call last):
     ...
-    nerspan.encodings.UnwritableMentionError: sentence 0, position 1: IO cannot write the PER mention at 1-2 apart from the one at 0-1 right before it: adjacent mentions of one type read as one mention in IO (1 such pair in all); convert to a scheme that parts them (IOB2, IOBES, ...), or merge them knowingly (lossy=True: the pairs merged are counted)
+    nerspan.encodings.UnwritableMentionError: sentence 0, position 1: IO cannot write the PER mention at 1-2 apart from the one at 0-1 right before it: adjacent mentions of one type read as one mention in IO (1 such pair in all); convert to a scheme that parts them (IOB2, IOBES, ...), or merge them knowingly (lossy=True, --lossy: the pairs merged are counted)
     >>> merged = convert([["B-PER", "B-PER"]], "IOB2", "IO", lossy=True)
     >>> merged.tags(), merged.counts["merged_pairs"]
     ([['I-PER', 'I-PER']], 1)

@@ -143,6 +143,13 @@ class Record:
                             cls.__name__, f.metadata["metavar"]) for f in cls._fields())
 
     @classmethod
+    def spelled(cls, name: str) -> str:
+        """An option in an error, as the API and the command line write it:
+        ``min_overlap (--min-overlap)``."""
+        flag = _flag(next(f for f in cls._fields() if f.name == name))
+        return f"{name} ({flag})" if flag else name
+
+    @classmethod
     def of(cls, value=None, **changes):
         """A record from None (the defaults), a dict of its options or a record of its
         kind, with ``changes`` (keywords that are None are not given) put over it."""

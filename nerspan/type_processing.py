@@ -120,8 +120,9 @@ class TypeProcessing:
         remove = type_names("remove_types", remove_types)
         mapping = type_mapping("type_map", type_map)
         if keep is not None and remove is not None:
-            raise InputTypeError("keep_types and remove_types were both given: give one "
-                                 "(keeping some types removes all the others)")
+            raise InputTypeError("keep_types (--keep-types) and remove_types "
+                                 "(--remove-types) were both given: give one (keeping "
+                                 "some types removes all the others)")
         if keep is None and not remove and not mapping:
             return None
         return cls(keep, remove or (), mapping or ())

@@ -485,7 +485,8 @@ OPTION_CASES = [
     ("faireval.score", {"schemas": "semeval", "min_overlap": "1%"}, InputTypeError,
      r"min_overlap must be a number in \(0, 1\], not '1%'"),
     ("faireval.score", {"min_overlap": 0.5}, ValueError,
-     r"min_overlap applies to the SemEval-2013 schemas: give schemas='semeval'"),
+     r"min_overlap \(--min-overlap\) applies to the SemEval-2013 schemas: give "
+     r"schemas='semeval' \(--schemas semeval"),
     ("faireval.score", {"schemas": "semeval", "pairing": "best"}, ValueError,
      r"pairing must be one of 'greedy', 'optimal', not 'best'"),
     ("faireval.score", {"schemas": "semeval", "matching": "optimal"}, TypeError,

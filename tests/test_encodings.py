@@ -311,7 +311,7 @@ def test_lossy_io_file_equals_seqscore_convert(tmp_path, capsys, source):
     out = tmp_path / "ours.txt"
     assert main(["convert", str(path), str(out), "--from", source, "--to", "IO"]) == 2
     err = capsys.readouterr().err
-    assert "or merge them knowingly (--lossy: the pairs merged are counted)" in err
+    assert "or merge them knowingly (lossy=True, --lossy: the pairs merged are counted)" in err
     assert not out.exists()
     assert main(["convert", str(path), str(out), "--from", source, "--to", "IO", "--lossy",
                  "--format", "json"]) == 0

@@ -125,7 +125,8 @@ def test_a_type_named_nowhere_is_the_grounded_routes_error():
             with pytest.raises(TypeNotFoundError, match=message):
                 nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS,
                               inputs={'matching': matching, **options})
-    with pytest.raises(nerspan.InputTypeError, match="keep_types and remove_types were both"):
+    with pytest.raises(nerspan.InputTypeError, match=r"keep_types \(--keep-types\) and "
+                       r"remove_types \(--remove-types\) were both"):
         nerspan.score(GOLD_TAGS, RESPONSES, tokens=WORDS, inputs={'matching': "strings", 'keep_types': ["PER"], 'remove_types': ["LOC"]})
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import hardeval
 from nerlens.cli import main
 from nerspan import Corpus, Evaluation, InputTypeError, as_train_index
-from nerspan.layers import layer_column, nesting_layers
+from nerspan.layers import layer_column, layer_title, nesting_layers
 from nerspan.span_table import SpanShapeError
 from nerspan.spans import table_spans
 
@@ -128,4 +128,4 @@ def test_the_command_line_scores_nested_span_files_per_layer_as_the_api(tmp_path
                          train=([["Rome", "is"]], [["B-LOC", "O"]])).to_dict()
     assert cli["layers"] == api["layers"] and set(cli["layers"]) == {"1", "2"}
     assert main(command) == 0
-    assert "Gold layer 2 (column gold@layer2" in capsys.readouterr().out
+    assert f"\n{layer_title(2)}\n" in capsys.readouterr().out   # its section, as the report's

@@ -162,9 +162,10 @@ def test_the_module_equals_the_api():
 
 
 @pytest.mark.parametrize("options, message", [
-    (dict(min_overlap=0.5), "min_overlap applies to the SemEval-2013 schemas"),
-    (dict(pairing="optimal"), "pairing applies"),
-    (dict(return_instances=True), "return_instances applies"),
+    (dict(min_overlap=0.5), r"min_overlap \(--min-overlap\) applies to the SemEval-2013 "
+                            "schemas"),
+    (dict(pairing="optimal"), r"pairing \(--pairing\) applies"),
+    (dict(return_instances=True), r"return_instances \(--return-instances\) applies"),
     (dict(schemas="semeval", pairing="best"),
      "pairing must be one of 'greedy', 'optimal', not 'best'"),
     (dict(schemas="semeval", min_overlap=0), r"min_overlap must be a fraction"),

@@ -78,11 +78,8 @@ def _rho(value) -> str:
     return _shown(value, ".2f")
 
 
-def _training(args, path=None):
-    """The training index of ``path`` (a manifest's) or of --train."""
-    if not (path or args.train):
-        raise UsageError("give --train FILE (the attributes look up the training set)")
-    return load_training(args, path)
+# why --train is needed
+LOOKED_UP = "the attributes look up the training set"
 
 
 def run(args) -> int:
@@ -90,7 +87,7 @@ def run(args) -> int:
     options = record_of(args, family.options)
     if args.manifest:
         return _run_datasets(args, family, options)
-    train = _training(args)
+    train = load_training(args, why=LOOKED_UP)
     corpus, systems = load_systems_with_tokens(args)
     dicts = score_systems(args, family, corpus, systems, train, options)[1]
     if args.runs and len(systems) < 2:
@@ -126,7 +123,7 @@ def _run_datasets(args, family, options) -> int:
                              "dataset the same systems")
         if not data.train:
             raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
-        train = _training(args, data.train)
+        train = load_training(args, data.train, LOOKED_UP)
         results[data.name] = score_systems(args, family, data.corpus, data.systems, train,
                                            options)[1]
         runs[data.name] = data.runs

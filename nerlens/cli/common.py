@@ -33,15 +33,14 @@ def with_confusion(result: dict, evaluation, system: str, asked: bool) -> dict:
     return result
 
 
-def confusion_text(results: dict) -> str | None:
+def print_confusion(results: dict) -> None:
     """``--confusion`` in the text view: every system's entity confusion matrix (system
-    -> result dict), drawn as the report's terminal view draws it; None when no result
-    has one."""
+    -> result dict), drawn as the report's terminal view draws it, after a blank line
+    (none: nothing)."""
     matrices = {name: result for name, result in results.items() if "confusion" in result}
-    if not matrices:
-        return None
-    text = importlib.import_module(REPORT_TEXT)
-    return "\n".join(text.confusion.matrices_text(matrices, text.WIDTH))
+    if matrices:
+        text = importlib.import_module(REPORT_TEXT)
+        print("\n" + "\n".join(text.confusion.matrices_text(matrices, text.WIDTH)))
 
 
 class MovedFlag(argparse.Action):

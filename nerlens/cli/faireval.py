@@ -14,12 +14,12 @@ from nerspan.records import Record, option, switch
 
 from nerlens.families import get_family
 from nerspan.reading.columns import read_text_file
-from nerspan.reading.systems import answers_located, named_files, span_errors_located
+from nerspan.reading.systems import named_files, span_errors_located
 
-from .common import UsageError, check_file, note, with_confusion
+from .common import UsageError, check_file, with_confusion
 from .flags import Shared, add_flags, record_of
 from .family import add_family_arguments, print_scores, score_keys, score_systems, section_text
-from .inputs import load_generated, load_systems, read_span_files, refuse_span_flags
+from .inputs import load_systems, read_span_files, refuse_span_flags, score_generated
 from .options import given, inputs_of, weight_table
 
 
@@ -52,20 +52,12 @@ def min_overlap_fraction(text: str) -> float:
                          f"must be a fraction in (0, 1], not {text!r}") from None
 
 
-# the SemEval options (they apply to the SemEval-2013 schemas only)
-SEMEVAL_OPTIONS = ("min_overlap", "pairing", "return_instances")
-
-
 def options(args):
-    """faireval's options of the flags (``faireval.FairevalOptions``); the SemEval flags
-    apply to the SemEval-2013 schemas only, and --csv lists the instances."""
-    defaults = {o.name: o.default for o in faireval.FairevalOptions.options()}
-    set_flags = [f"--{name.replace('_', '-')}" for name in SEMEVAL_OPTIONS
-                 if vars(args)[name] != defaults[name]] + (["--csv"] if args.csv else [])
-    if set_flags and not args.schemas:
-        raise UsageError(f"{', '.join(set_flags)} appl{'ies' if len(set_flags) == 1 else 'y'} "
-                         "to the SemEval-2013 schemas: add --schemas semeval (or some of "
-                         f"{', '.join(faireval.SCHEMAS)})")
+    """faireval's options of the flags (``faireval.FairevalOptions``, which refuses the
+    SemEval ones without --schemas); --csv lists the SemEval-2013 schemas' instances."""
+    if args.csv and not args.schemas:
+        raise UsageError("--csv lists the instances of the SemEval-2013 schemas: add "
+                         f"--schemas semeval (or some of {', '.join(faireval.SCHEMAS)})")
     return record_of(args, faireval.FairevalOptions, weights=weight_table(args.weights),
                      return_instances=bool(args.return_instances or args.csv))
 
@@ -132,15 +124,7 @@ def keep_overlaps(args, kwargs: dict) -> dict:
     # the PRED files as without --generated (the flags that read it left out)
     results = compute(argparse.Namespace(**{**vars(args), "generated": None,
                                             "overlaps": "drop"})) if args.predictions else {}
-    _, answers = load_generated(args)
-    for name, gold, read in answers:
-        with answers_located(f"generated {name!r}", gold, read):
-            results[name] = faireval.score(
-                gold, read["responses"], tokens=read["tokens"] if gold.tokens is None else None,
-                scheme=args.scheme, mode=args.mode, inputs=inputs_of(args, suffix=False),
-                options=kwargs).to_dict(beta=args.beta)
-        note(f"{name}: {results[name]['repairs']['pred']['generative']['summary']}")
-    return results
+    return {**results, **score_generated(args, faireval.score, options=kwargs)}
 
 
 # the countings beside the traditional one (the entity scores): title by key prefix

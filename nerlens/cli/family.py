@@ -17,7 +17,7 @@ from nerspan.fbeta import fbeta_key
 from nerlens.families import get_family
 from nerlens.report import blocks
 
-from .common import UsageError, confusion_text, print_json, with_confusion
+from .common import UsageError, print_confusion, print_json, with_confusion
 from .flags import Shared, add_flags, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
@@ -67,9 +67,7 @@ def read_inputs(args, family: Family, train=None):
     """The corpus (gold and one column per system), its systems and the training index
     (``train``, or --train's when the family needs it)."""
     if family.needs_train and train is None:
-        if not given(args, "train"):
-            raise UsageError("give --train FILE (the training set the subsets are made of)")
-        train = load_training(args)
+        train = load_training(args, why="the training set the subsets are made of")
     corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
     return corpus, systems, train
 
@@ -132,7 +130,5 @@ def print_scores(args, results: dict, text: str, extra: dict | None = None) -> i
         print_json({"results": results, **extra} if extra else body)
         return 0
     print(text)
-    matrices = confusion_text(results)
-    if matrices:
-        print(f"\n{matrices}")
+    print_confusion(results)
     return 0

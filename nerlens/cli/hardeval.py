@@ -24,9 +24,9 @@ from nerspan.blocks import Table
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
-from .common import (UsageError, check_file, confusion_text, print_json,
+from .common import (UsageError, check_file, print_confusion, print_json,
                      print_results, with_confusion)
-from .flags import Shared, add_flags, record_of
+from .flags import Shared, add_flags, at_least_one, record_of
 from .family import add_family_arguments, print_scores, score_systems, section_text
 from .inputs import load_systems_with_tokens, load_training, read_gold
 from .manifest import read_manifest
@@ -41,8 +41,8 @@ class Flags(Record):
                                "GOLD (each fold against the other K-1 folds; no --train)",
                                parse=int, metavar="K")
     fold_seed: int = option(0, "seed of the --kfold fold of each sentence, drawn from it and the sentence id (default 0)", parse=int)
-    top: int = option(10, "tokens per subset with --hard-tokens (default 10)", parse=int,
-                      metavar="N")
+    top: int = option(10, "tokens per subset with --hard-tokens (default 10)",
+                      parse=at_least_one, metavar="N")
     corpus_stats: bool = switch(
         False, "corpus statistics of --train, --dev and GOLD (the paper's Tables 1-2: "
         "ambiguous tokens and mentions, unique and unseen mentions) and the share of tokens "
@@ -60,6 +60,10 @@ def add_arguments(parser) -> None:
     add_flags(parser, Flags)
 
 
+# where the subsets come from without --train
+NO_TRAIN = "or --kfold K, or --manifest FILE"
+
+
 def domains_table(averaged: dict) -> str:
     """The out-of-domain table: one row per domain, entity F1 and TERs, then the average."""
     keys = ["f1", "hardeval", "ter", "ter_unseen", "ter_diff", "ter_other"]
@@ -69,15 +73,7 @@ def domains_table(averaged: dict) -> str:
                                hardeval.HEADERS["diff"], "other"], rows)])
 
 
-def _train_index(args):
-    if not args.train:
-        raise UsageError("give --train FILE (or --kfold K, or --manifest FILE)")
-    return load_training(args)
-
-
 def run(args) -> int:
-    if args.top < 1:
-        raise UsageError("--top must be at least 1")
     if args.manifest:
         return _run_domains(args)
     if args.corpus_stats:
@@ -85,7 +81,7 @@ def run(args) -> int:
     if args.kfold is not None and args.train:
         raise UsageError("--kfold identifies the subsets from GOLD alone: drop --train")
     family = get_family("hardeval")
-    train = _train_index(args) if args.kfold is None else None
+    train = load_training(args, why=NO_TRAIN) if args.kfold is None else None
     corpus, systems = load_systems_with_tokens(args)
     extra, text, codes = {}, [], None
     if args.kfold is not None:
@@ -109,23 +105,13 @@ def run(args) -> int:
     elif train is None:   # the folds' codes were classified with --strict-diff's value
         for result in results.values():
             result["options"]["strict_diff"] = args.strict_diff
-    layered = any("layers" in result for result in results.values())   # nested spans too
-    text.append(layers_text(family, results) if layered else section_text(family, results))
+    text.append(section_text(family, results))   # with layers, a section per layer
     if args.hard_tokens:
         wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
                                           args.error_labels) for s in systems}
         extra["hard_tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
         text.append(blocks.text(hard_tokens_blocks(extra["hard_tokens"], systems)))
     return print_scores(args, results, "\n\n".join(text), extra)
-
-
-def layers_text(family, results: dict) -> str:
-    """Gold with layers (--layers): hardeval's section per layer, each saying which."""
-    first = next(iter(results.values()))["layers"]
-    return "\n\n".join(
-        f"Gold layer {name} (column {row['gold_column']}; token error rates of this layer "
-        f"alone)\n" + section_text(family, {s: r["layers"][name] for s, r in results.items()})
-        for name, row in first.items())
 
 
 def _run_domains(args) -> int:
@@ -155,10 +141,8 @@ def _run_domains(args) -> int:
         return 0
     print("F1 = entity-level micro F1; TER in %, lower is better; avg = macro average over "
           "the domains where a number is defined")
-    matrices = confusion_text({f"{system}, {domain}": result for system, averaged in out.items()
-                               for domain, result in averaged["results"].items()})
-    if matrices:
-        print(f"\n{matrices}")
+    print_confusion({f"{system}, {domain}": result for system, averaged in out.items()
+                     for domain, result in averaged["results"].items()})
     return 0
 
 
@@ -172,7 +156,7 @@ def _run_corpus_stats(args) -> int:
                             else ""))
     if not args.gold:
         raise UsageError("no GOLD file given")
-    train = _train_index(args)
+    train = load_training(args, why=NO_TRAIN)
     # GOLD and --dev read as every command reads GOLD (a column file or a saved split)
     evaluation = {"dev": read_gold(args, args.dev)} if args.dev else {}
     evaluation["test"] = read_gold(args, args.gold)

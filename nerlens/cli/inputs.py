@@ -196,21 +196,26 @@ def _gold_file(args) -> str:
     return check_file(args.gold)
 
 
-def load_generated(args) -> tuple[Corpus, list[tuple[str, Corpus, dict]]]:
-    """GOLD and the --generated files as they are, for the library calls that read the
-    responses themselves (``nerspan.score`` with ``matching="strings"``, ``faireval.score``
-    with ``overlaps="keep"``): the gold corpus (tags turned round with --suffix, types as
-    they are: the call processes them) and, per file, its name, the gold sentences it
-    answers and the file read (``nerspan.reading.systems.read_answers``)."""
-    gold = _gold_file(args)
-    options = system_options(args)
-    corpus = finished(library.read_gold(gold, **options), [GOLD],
-                      InputOptions.of(None, suffix=options["inputs"].suffix))
-    answers = []
+def score_generated(args, score, **options) -> dict:
+    """Name -> the result dict (F-beta of --beta) of ``score`` on each --generated file
+    against the gold sentences it answers (``nerspan.reading.systems.read_answers``), for
+    the library calls that read the responses themselves (``nerspan.score`` with
+    ``matching="strings"``, ``faireval.score`` with ``overlaps="keep"``: gold's tags
+    turned round with --suffix, its types as they are: the call processes them); a note
+    of what each file held."""
+    reading = system_options(args)
+    corpus = finished(library.read_gold(_gold_file(args), **reading), [GOLD],
+                      InputOptions.of(None, suffix=reading["inputs"].suffix))
+    results = {}
     for name, path in generated_files(args).items():
-        answered, read = library.read_answers(corpus, path, options["inputs"].files.encoding)
-        answers.append((name, answered, read))
-    return corpus, answers
+        gold, read = library.read_answers(corpus, path, reading["inputs"].files.encoding)
+        with library.answers_located(f"generated {name!r}", gold, read):
+            results[name] = score(
+                gold, read["responses"], scheme=args.scheme, mode=args.mode,
+                tokens=read["tokens"] if gold.tokens is None else None,
+                inputs=inputs_of(args, suffix=False), **options).to_dict(beta=args.beta)
+        note(f"{name}: {results[name]['repairs']['pred']['generative']['summary']}")
+    return results
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
@@ -265,8 +270,11 @@ def read_training(args, outside_scheme_is_error: bool = False, path: str | None 
                               **system_options(args, outside_scheme_is_error))
 
 
-def load_training(args, path: str | None = None) -> TrainIndex:
-    """The training index of ``path`` (default --train), decoded with --scheme and --mode."""
+def load_training(args, path: str | None = None, why: str = "the training set") -> TrainIndex:
+    """The training index of ``path`` (default --train), decoded with --scheme and --mode;
+    neither given, a usage error saying ``why`` it is needed."""
+    if not (path or given(args, "train")):
+        raise UsageError(f"give --train FILE ({why})")
     return as_train_index(read_training(args, path=path), args.scheme, args.mode,
                           inputs=inputs_of(args))
 

@@ -180,7 +180,6 @@ def run_experiment(args) -> int:
     flags; experiment.json and experiment.html into --output."""
     mixed = [flag for flag, value in (
         ("GOLD/PRED", given(args, "predictions") or given(args, "gold")),
-        ("--gold", given(args, "gold_option")), ("--dataset", given(args, "dataset_option")),
         ("--demo", given(args, "demo")),
         ("--generated (give --pred-generated)", given(args, "generated")),
         ("--jsonl", given(args, "jsonl"))) if value]

@@ -109,9 +109,6 @@ def inputs_of(args, **fixed) -> InputOptions:
     at its value; the flags are the record's fields), plus ``fixed``."""
     given_options = flag_values(args, InputOptions)
     given_options.update(fixed)
-    if given_options.get("keep_types") and given_options.get("remove_types"):
-        raise UsageError("--keep-types and --remove-types were both given: give one "
-                         "(keeping some types removes all the others)")
     return InputOptions.of({k: v for k, v in given_options.items() if v is not None})
 
 

@@ -6,13 +6,10 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan import GOLD, InputOptions, as_train_index, read_columns, read_span_jsonl
+from nerspan import InputOptions
 from nerspan.records import FileOptions, Record, option
 
-from nerlens.baseline import MEMORISATION_NOTE, with_memorisation_baseline
-from nerlens.demo import (CONFIDENCE_NOTES, DEMO_GENERATED, DEMO_NOTES, DEMO_SCORED,
-                          GENERATIVE_NOTES, demo_corpus, demo_generative_corpus, demo_scored,
-                          demo_train)
+from nerlens.demo import demo_inputs
 from nerlens.families import check_families, family_names, get_family
 from nerlens.report.build import build_report
 
@@ -22,7 +19,7 @@ from .inputs import (SPAN_FILES, sentence_documents, add_generated_arguments, ad
                      add_gold_versions, add_reading_arguments, add_train_arguments,
                      generated_paths, read_training,
                      refuse_files_with_demo, refuse_gold_versions)
-from .options import given, inputs_of
+from .options import inputs_of
 from .manifest import add_experiment_arguments, is_experiment, run_experiment
 from .scored_files import add_scored_argument, load_with_scored
 
@@ -70,17 +67,6 @@ class Flags(Record):
                          choices=("table", "json"))
 
 
-def _gold_and_predictions(args) -> None:
-    """GOLD [PRED ...] with the deprecated --gold FILE / --dataset DIR: then every
-    positional argument is a PRED."""
-    old = given(args, "gold_option") or given(args, "dataset_option")
-    if old:
-        if given(args, "gold_option") and given(args, "dataset_option"):
-            raise UsageError("give GOLD once (--gold and --dataset are its old names)")
-        args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
-        args.gold = old
-
-
 def _evaluation_corpus(args) -> tuple:
     if not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
@@ -88,20 +74,6 @@ def _evaluation_corpus(args) -> tuple:
     if not args.predictions and not generated_paths(args) and not args.scored:
         raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
     return load_with_scored(args, outside_scheme_is_error=True)
-
-
-def confidence_demo(args) -> tuple:
-    """``(corpus, names, scored, train, notes, sources)`` of ``--demo confidence``: spaCy's
-    output and the CRF's scored mentions on the WNUT-17 test split."""
-    refuse_files_with_demo(args)
-    corpus, names = demo_corpus()
-    scored = {name: read_span_jsonl(path)["spans"] for name, path in demo_scored().items()}
-    train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
-    sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
-               "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
-                           **{name: f"demo: a CRF's scored mentions ({file})"
-                              for name, file in DEMO_SCORED.items()}}}
-    return corpus, names, scored, train, list(CONFIDENCE_NOTES), sources
 
 
 def _demo_name(args) -> None:
@@ -143,26 +115,8 @@ def _demo_inputs(args) -> tuple:
     if args.scored:
         raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
                          "either --demo or files")
-    if args.demo == "confidence":
-        corpus, names, scored, train, notes, sources = confidence_demo(args)
-        return corpus, names, train, notes, sources, scored, {}
     refuse_files_with_demo(args)
-    train = as_train_index(read_columns(demo_train(), {GOLD: -1}), args.scheme, args.mode)
-    if args.demo == "generative":
-        corpus, names = demo_generative_corpus()
-        sources = {"gold": "demo: WNUT-17 test (the 24 sentences answered)",
-                   "train": "demo: WNUT-17 train",
-                   "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
-                               **{name: f"demo: hand-written LLM-style responses ({file})"
-                                  for name, file in DEMO_GENERATED.items()}}}
-        return corpus, names, train, list(GENERATIVE_NOTES), sources, {}, {}
-    corpus, names = demo_corpus()
-    corpus = with_memorisation_baseline(train, corpus, "memorisation")
-    sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
-               "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0",
-                           "memorisation": "the memorisation baseline"}}
-    return (corpus, [*names, "memorisation"], train, [*DEMO_NOTES, MEMORISATION_NOTE],
-            sources, {}, {})
+    return (*demo_inputs(args.demo, args.scheme, args.mode), {})
 
 
 def _file_inputs(args) -> tuple:
@@ -188,7 +142,6 @@ def run(args) -> int:
             raise UsageError("--workers scores one dataset's report; an experiment's "
                              "datasets are scored in one process")
         return run_experiment(args)
-    _gold_and_predictions(args)
     _demo_name(args)
     corpus, names, train, notes, sources, scored, versions = (
         _demo_inputs(args) if args.demo else _file_inputs(args))

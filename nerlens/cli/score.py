@@ -17,13 +17,11 @@ from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_gold, demo_scored, demo_systems
 from nerlens.engines import score_corpus_locally
-from nerspan.reading.systems import answers_located
 
-from .common import (UsageError, confusion_text, note, print_json, print_results,
-                     with_confusion)
+from .common import UsageError, note, print_confusion, print_results, with_confusion
 from .flags import Shared, add_flags, record_of
-from .inputs import add_input_arguments, load_generated, load_systems, refuse_files_with_demo
-from .options import given, inputs_of, type_processing
+from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, score_generated
+from .options import given, type_processing
 from .scored_files import confidence, scores_at_threshold
 
 
@@ -87,7 +85,7 @@ def _look_alike(corpus, column: str, repairs: dict, scheme: str):
 def conlleval_report(result: dict) -> str:
     """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
     after ``FB1``); scored predictions (--threshold) and span tables have no tags, so no
-    tokens and no accuracy."""
+    tokens and no accuracy; with --error-counts, seqscore's table after."""
     options = result.get("options", {})
     threshold = options.get("threshold")
     head = (f"processed {result['tokens']} tokens with " if "tokens" in result else
@@ -97,7 +95,8 @@ def conlleval_report(result: dict) -> str:
     if result.get("tokens", True):   # conlleval prints no scores of 0 tokens
         accuracy = f"accuracy: {100 * result['accuracy']:6.2f}%; " if "tokens" in result else ""
         lines.append(accuracy + scores_line(result, options.get("beta", 1.0)))
-    return "\n".join(lines + type_lines(result) + layer_lines(result))
+    counts = [error_count_table(result["error_counts"])] if "error_counts" in result else []
+    return "\n".join(lines + type_lines(result) + layer_lines(result) + counts)
 
 
 def layer_lines(result: dict) -> list[str]:
@@ -168,15 +167,7 @@ def score_strings(args) -> dict:
                          f"--generated output, not spans: {', '.join(refused)} do"
                          f"{'es' if len(refused) == 1 else ''} not apply to it")
     type_processing(args)  # --keep-types with --remove-types: refused as on every route
-    _, answers = load_generated(args)
-    results = {}
-    for name, gold, read in answers:
-        with answers_located(f"generated {name!r}", gold, read):
-            results[name] = nerspan.score(
-                gold, read["responses"], scheme=args.scheme, mode=args.mode,
-                tokens=read["tokens"] if gold.tokens is None else None,
-                inputs=inputs_of(args, suffix=False)).to_dict(beta=args.beta)
-    return results
+    return score_generated(args, nerspan.score)
 
 
 def strings_report(result: dict) -> str:
@@ -192,7 +183,6 @@ def strings_report(result: dict) -> str:
 def run_strings(args) -> int:
     results = score_strings(args)
     for name, result in results.items():
-        note(f"{name}: {result['repairs']['pred']['generative']['summary']}")
         for column, repairs in result["repairs"].items():
             types_note(column, repairs, "string", f"{name}: ")
     print_results(results, strings_report, args.format == "json")
@@ -243,27 +233,18 @@ def run(args) -> int:
                       args.workers)
     if args.error_counts:
         add_error_counts(results, corpus, systems, args)
+    print_results(results, conlleval_report, args.format == "json")
     if args.format == "json":
-        print_json(results[systems[0]] if len(systems) == 1 else results)
         return 0
     for name in systems:
-        if len(systems) > 1:
-            print(f"== {name}")
-        print(conlleval_report(results[name]))
-        if args.error_counts:
-            print(error_count_table(results[name]["error_counts"]))
-        repairs = results[name].get("repairs")
-        if repairs:
-            for column, r in repairs.items():
-                if r["invalid_transitions"] or r["outside_scheme"] or r.get("discarded_chunks"):
-                    print(repair_note(column, r, args.scheme, _look_alike(
-                        corpus, GOLD if column == "gold" else name, r, args.scheme)),
-                        file=sys.stderr)
-                types_note(column, r)
-                if r.get("snapped"):
-                    print(f"note: {counted(r['snapped'], 'span')} of {column} widened to "
-                          "token boundaries (--snap)", file=sys.stderr)
-    matrices = confusion_text(results)
-    if matrices:
-        print(f"\n{matrices}")
+        for column, r in results[name].get("repairs", {}).items():
+            if r["invalid_transitions"] or r["outside_scheme"] or r.get("discarded_chunks"):
+                print(repair_note(column, r, args.scheme, _look_alike(
+                    corpus, GOLD if column == "gold" else name, r, args.scheme)),
+                    file=sys.stderr)
+            types_note(column, r)
+            if r.get("snapped"):
+                note(f"{counted(r['snapped'], 'span')} of {column} widened to token "
+                     "boundaries (--snap)")
+    print_confusion(results)
     return 0

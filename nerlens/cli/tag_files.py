@@ -13,7 +13,6 @@ import shlex
 import sys
 from dataclasses import dataclass
 
-from nerspan.encodings import UnwritableMentionError
 from nerspan.schemes import get_scheme
 from nerspan.errors import InvalidTagError, counted
 from nerspan.records import FileOptions, Record, TypeOptions, option
@@ -113,14 +112,9 @@ def check_in_out(args) -> tuple[str, str]:
 @contextlib.contextmanager
 def command_hints(args, scheme: str):
     """Errors of the library in this command's terms: a bad tag at its token's line;
-    invalid tags refused with the remedy as this command line's flags (the library's
-    message names its own)."""
+    invalid tags refused with the remedy as this command line's flags."""
     try:
         yield
-    except UnwritableMentionError as error:   # the remedy as this command's flag
-        raise UnwritableMentionError(error.problem.replace("lossy=True", "--lossy"),
-                                     error.sentence, error.path, error.line,
-                                     side=error.side, position=error.position) from None
     except InvalidTagError as error:  # the line of the token, as the scoring commands say
         line = error.line + error.position if None not in (error.line, error.position) \
             else error.line
