@@ -11,7 +11,7 @@ from nerspan import (Corpus, GOLD, Evaluation, InputOptions, InputTypeError,
                      LengthMismatchError, NerspanError, PRED, SentenceCountError, decode)
 from nerspan.evaluation import resolve
 from nerspan.layers import (is_layered, layer_column, layer_columns, refuse_layers,
-                             tables_as_layers)
+                             table_as_layers, tables_as_layers)
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
@@ -336,14 +336,21 @@ def layer_evaluations(context: Evaluation) -> dict:
     built once and kept on ``context`` (a report scores every system and lists the hard
     tokens of each layer against them)."""
     def build():
-        corpus, golds = context.corpus, layer_columns(context.corpus, context.gold_column)
+        corpus = context.corpus
+        tabled = corpus.mentions(context.gold_column) is not None
+        if tabled:   # span-list gold that nests: its layers as tag columns, as score reads it
+            corpus, _ = table_as_layers(corpus, context.gold_column, context.scheme,
+                                        context.mode)
+        golds = layer_columns(corpus, context.gold_column)
         columns = [c for c in corpus.columns if c not in golds]
         systems = {layer_column(system, j): spans for system in context.systems
                    for j, spans in enumerate(context.layers(system).layers, 1)}
-        layers = context.layers(context.gold_column).layers
+        # (tag columns written here have type ids of their own: decoded again, not shared)
+        layers = [None] * len(golds) if tabled else context.layers(context.gold_column).layers
         return {str(k): Evaluation(corpus.paired(gold, None).with_columns(
                     corpus.select(columns)), context.scheme, context.mode, context.train,
-                    inputs=context.inputs).with_decoded({GOLD: layer, **systems})
+                    inputs=context.inputs).with_decoded(
+                        {} if layer is None else {GOLD: layer, **systems})
                 for k, (gold, layer) in enumerate(zip(golds, layers), 1)}
     return context.derived(("hardeval.layer_evaluations",), build)
 
