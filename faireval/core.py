@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputTypeError
 from nerspan.errors import shown
+from nerspan.flat import side_name
 from nerspan.evaluation import resolve
 from nerspan.layers import layer_columns, paired_layers
 from nerspan.options import PAIRINGS
 from nerspan.records import Record, comma_list, option, switch
+from nerspan.span_table import SpanShapeError
 
 from .inputs import Prepared, prepare
 from .matching import find_errors
@@ -116,6 +118,22 @@ def headline_weights_error(weights: str) -> str:
             "weight_table_* scores: 'weighted' or a table)")
 
 
+def refuse_fragments(corpus: Corpus, columns) -> None:
+    """An evaluation's spans that nest are scored as they are, but its decoded spans keep
+    one span per mention: a discontinuous one is refused here, naming the form that
+    scores its fragments, rather than matched by its bounds in silence."""
+    for column in columns:
+        rows = corpus.span_table(column)
+        if rows is not None and len(rows.fragment_row):
+            k = int(rows.fragment_row[0])
+            raise SpanShapeError(
+                f"span {shown(rows.labels[k])} of fragments {rows.fragments_of(k)} is "
+                "discontinuous, and faireval reads an evaluation's spans one per "
+                "mention; pass the span lists themselves to faireval.score (references, "
+                "predictions, tokens=...), which matches fragment sets",
+                side=side_name(column), sentence=int(rows.sentence[k]))
+
+
 def two_columns(references, predictions, scheme, mode, train, inputs):
     """``(references, predictions, context, system, scheme, mode)`` for ``prepare``: an
     evaluation (or a Corpus with other column names) becomes a Corpus with the columns
@@ -127,7 +145,8 @@ def two_columns(references, predictions, scheme, mode, train, inputs):
     if isinstance(references, Evaluation):
         context, corpus, gold_column, pred_column = resolve(
             references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs,
-            layered=True)
+            layered=True, tables=True)
+        refuse_fragments(corpus, (gold_column, pred_column))
         scheme, mode, predictions = context.scheme, context.mode, None
         references = corpus
         system = pred_column if corpus is context.corpus else None

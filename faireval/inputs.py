@@ -328,7 +328,8 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
     # with the model's label list, a ClassLabel column): as with the same tags as strings.
     present = np.zeros(len(levels.labels), dtype=bool)   # label ids the columns use
     for column in levels.columns:   # a count per id: no sort of every token
-        present |= np.bincount(levels.column(column), minlength=len(levels.labels)) > 0
+        if levels.mentions(column) is None:   # (a table's types are its mentions')
+            present |= np.bincount(levels.column(column), minlength=len(levels.labels)) > 0
     # and the types of the mentions (a gold layer the scoring corpus does not hold)
     used = np.unique(np.concatenate([table.type[np.flatnonzero(present)],
                                      *(side.labels for side in sides)]))
@@ -367,6 +368,8 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
         raise InputTypeError("faireval needs predictions: a 'pred' column or predictions=...")
     split = [label.split(LEVEL_SEPARATOR) for label in corpus.labels]
     depth = max(len(parts) for parts in split) if split else 1
+    if depth == 1:   # the columns as they are (a span table that nests among them)
+        return corpus, 1
     vocab = Interner()
     vocab["O"]
     # a tag with fewer levels is O on the others; an empty tag or level ('', 'B-X|')

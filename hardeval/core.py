@@ -336,22 +336,24 @@ def layer_evaluations(context: Evaluation) -> dict:
     built once and kept on ``context`` (a report scores every system and lists the hard
     tokens of each layer against them)."""
     def build():
-        corpus = context.corpus
-        tabled = corpus.mentions(context.gold_column) is not None
-        if tabled:   # span-list gold that nests: its layers as tag columns, as score reads it
-            corpus, _ = table_as_layers(corpus, context.gold_column, context.scheme,
-                                        context.mode)
+        corpus, tabled = context.corpus, False
+        for column in (context.gold_column, *context.systems):
+            if corpus.mentions(column) is not None:   # spans that nest: their layers as
+                tabled = True                          # tag columns, as score reads them
+                corpus, _ = table_as_layers(corpus, column, context.scheme, context.mode)
         golds = layer_columns(corpus, context.gold_column)
         columns = [c for c in corpus.columns if c not in golds]
+        evaluations = {str(k): Evaluation(corpus.paired(gold, None).with_columns(
+                           corpus.select(columns)), context.scheme, context.mode,
+                           context.train, inputs=context.inputs)
+                       for k, gold in enumerate(golds, 1)}
+        if tabled:   # tag columns written here have type ids of their own: decoded there
+            return evaluations
         systems = {layer_column(system, j): spans for system in context.systems
                    for j, spans in enumerate(context.layers(system).layers, 1)}
-        # (tag columns written here have type ids of their own: decoded again, not shared)
-        layers = [None] * len(golds) if tabled else context.layers(context.gold_column).layers
-        return {str(k): Evaluation(corpus.paired(gold, None).with_columns(
-                    corpus.select(columns)), context.scheme, context.mode, context.train,
-                    inputs=context.inputs).with_decoded(
-                        {} if layer is None else {GOLD: layer, **systems})
-                for k, (gold, layer) in enumerate(zip(golds, layers), 1)}
+        layers = context.layers(context.gold_column).layers
+        return {k: own.with_decoded({GOLD: layer, **systems})
+                for (k, own), layer in zip(evaluations.items(), layers)}
     return context.derived(("hardeval.layer_evaluations",), build)
 
 

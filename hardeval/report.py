@@ -72,8 +72,9 @@ def analyses(context, results: dict, settings: dict) -> dict:
                            for name, own in layer_evaluations(context).items()}}
     corpus = context.corpus
     codes = gold_token_classes(context)
-    wrong = {s: token_errors(corpus, s, GOLD, context.scheme, context.mode, context=context)
-             for s in results}
+    wrong = {s: token_errors(corpus, result.get("pred_column", s), GOLD, context.scheme,
+                             context.mode, context=context)
+             for s, result in results.items()}
     return {"corpus_statistics": corpus_statistics(context.train, {"test": context},
                                                    context.scheme, context.mode,
                                                    {"test": codes}),
@@ -204,6 +205,7 @@ def diff_tokens(result: dict, system: str, context) -> dict:
                                                       own)["diff_token"]]}
     corpus = context.corpus
     codes = gold_token_classes(context)
+    system = result.get("pred_column", system)   # a layer's: the system's layer k or all
     errors = token_errors(corpus, system, GOLD, context.scheme, context.mode, context=context)
     diff = np.isin(codes, GROUPS["diff"])
     rows = []

@@ -22,6 +22,7 @@ from nerlens.cli import main
 from nerspan import Evaluation
 from nerspan.confusion import OUTSIDE
 from nerspan.partials import partial
+from nerspan.reading.span_lists import from_spans
 from nerspan.scored import scored_spans
 from nerspan.span_table import SpanShapeError
 
@@ -156,26 +157,26 @@ def test_multi_label_and_repeated_spans_in_the_confusion_matrix():
 
 NESTED = [[(0, 3, "ORG"), (1, 2, "PER")]]
 FLAT_TAGS = [["B-ORG", "I-ORG", "I-ORG", "O", "O", "O"]]
-TAG_FAMILIES = {
-    "faireval (tags on the other side)": lambda g, p: faireval.score(g, FLAT_TAGS),
-}
-
-
-@pytest.mark.parametrize("family", sorted(TAG_FAMILIES))
 @pytest.mark.parametrize("side", ["references", "predictions"])
-def test_families_that_read_tags_refuse_nested_spans_naming_shape_side_and_option(
-        family, side):
-    gold, pred = (NESTED, [[(0, 3, "ORG")]]) if side == "references" \
-        else ([[(0, 3, "ORG")]], NESTED)
-    if "faireval" in family and side == "predictions":
-        gold = [["B-ORG", "I-ORG", "I-ORG", "O", "O", "O"]]
-        pred = NESTED
-        call = lambda: faireval.score(gold, pred)  # noqa: E731
-    else:
-        call = lambda: TAG_FAMILIES[family](gold, pred)  # noqa: E731
-    with pytest.raises(SpanShapeError, match=rf"{side}, sentence 0: spans \(0, 3, 'ORG'\) "
-                                             r"and \(1, 2, 'PER'\) nest: .*layers="):
-        call()
+def test_faireval_scores_nested_spans_against_tags_as_against_their_span_lists(side):
+    """Nested spans on one side and tags on the other: the nested mentions as they are
+    (an Evaluation too), the numbers of the same mentions as span lists on both sides."""
+    flat_spans = [[(0, 3, "ORG")]]
+    tagged = (NESTED, FLAT_TAGS) if side == "references" else (FLAT_TAGS, NESTED)
+    listed = (NESTED, flat_spans) if side == "references" else (flat_spans, NESTED)
+    expected = faireval.score(*listed, tokens=tokens(1)).to_dict()
+    assert faireval.score(*tagged, tokens=tokens(1)).to_dict() == expected
+    assert faireval.score(Evaluation(from_spans(*listed, tokens=tokens(1))),
+                          "pred").to_dict() == expected
+
+
+def test_faireval_refuses_an_evaluation_s_discontinuous_spans_naming_the_lists():
+    split = {"label": "ORG", "fragments": [[0, 1], [2, 3]]}
+    evaluation = Evaluation(from_spans([[split]], [[("ORG", 0, 3)]], tokens=tokens(1)))
+    with pytest.raises(SpanShapeError, match=r"references, sentence 0: span 'ORG' of "
+                                             r"fragments \[\[0, 1\], \[2, 3\]\] is "
+                                             r"discontinuous.*faireval.score"):
+        faireval.score(evaluation, "pred")
 
 
 def test_flat_span_lists_still_become_tags():
@@ -339,6 +340,34 @@ def test_the_report_scores_nested_gold_and_names_what_it_leaves_out():
     assert set(report.info["families"]) | set(skipped) >= {
         "tough_mentions", "hardeval", "faireval", "attribute_buckets"}
     assert all(why for why in skipped.values())
+
+
+def test_the_report_scores_every_family_on_nested_gold_and_nested_predictions():
+    """Span-list gold and a system that both nest: every family runs (hardeval per
+    layer, the system's layer k against gold's layer k, as ``hardeval.score`` pairs
+    them), with the numbers of each family's ``score``, and the error examples show the
+    nesting system's mentions (no tags hold them)."""
+    nested_pred = [[(0, 2, "ORG"), (1, 2, "LOC")]]
+    systems = {"nested": nested_pred, "flat": [[(0, 3, "ORG")]]}
+    report = nerlens.build_report(NESTED, systems, tokens=tokens(1),
+                                  train=(tokens(1), FLAT_TAGS), bootstrap=0, figures=False)
+    assert set(report.info["families"]) == {"tough_mentions", "hardeval", "faireval",
+                                            "attribute_buckets"}
+    for name, pred in systems.items():
+        alone = faireval.score(NESTED, pred, tokens=tokens(1),
+                               options={"schemas": "semeval", "return_pairs": True})
+        assert report.results[name]["faireval"]["f1"] == alone.to_dict()["f1"]
+        assert report.results[name]["faireval"]["counts"] == alone.to_dict()["counts"]
+        layers = hardeval.score(NESTED, pred, tokens=tokens(1),
+                                train=(tokens(1), FLAT_TAGS)).to_dict()["layers"]
+        assert {k: v["ter"] for k, v in report.results[name]["hardeval"]["layers"].items()} \
+            == {k: v["ter"] for k, v in layers.items()}
+    nested = report.examples["nested"]
+    # gold layer 2 is PER (1, 2); the nesting system's layer 2 is LOC (1, 2)
+    assert [(r["layer"], r["gold_tag"], r["predicted_tag"]) for r in nested["diff_token"]] \
+        == [(2, "B-PER", "B-LOC")]
+    assert nested["missed_unseen"][0]["predicted_mentions"] == [["ORG", 0, 2], ["LOC", 1, 2]]
+    assert "system mentions ORG 0-2, LOC 1-2" in report.to_html()
 
 
 def test_the_command_line_scores_nested_span_files_as_the_api_does(tmp_path, capsys):

@@ -14,6 +14,8 @@ Every function reads result dicts (``ToughMentionsResult.to_dict()``) through a
 """
 from __future__ import annotations
 
+import numpy as np
+
 from nerspan.blocks import Heading, Noted, Note, OverRuns, Strong, Table
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
@@ -121,8 +123,19 @@ def missed_unseen(result: dict, system: str, context) -> dict:
             start, end, sentence = mention["start"], mention["end"], mention["sentence"]
             rows.append({"sentence": sentence, "gold": [mention["type"], start, end],
                          "text": mention["text"],
-                         "predicted_tags": context.corpus.tags(system, sentence, start, end)})
+                         **_predicted_on(context.corpus, system, sentence, start, end)})
     return {"missed_unseen": rows}
+
+
+def _predicted_on(corpus, system: str, sentence: int, start: int, end: int) -> dict:
+    """What ``system`` predicts on tokens ``[start, end)`` of ``sentence``: its tags, or
+    the mentions that overlap them where its mentions nest (no tags hold them)."""
+    rows = corpus.mentions(system)
+    if rows is None:
+        return {"predicted_tags": corpus.tags(system, sentence, start, end)}
+    over = np.flatnonzero((rows.sentence == sentence) & (rows.start < end) & (rows.end > start))
+    return {"predicted_mentions": [[str(rows.labels[k]), int(rows.start[k]), int(rows.end[k])]
+                                   for k in over.tolist()]}
 
 
 # -- findings ----------------------------------------------------------------------------

@@ -356,6 +356,9 @@ def _example(report, kind: str, row: dict, names: dict, subsets: dict) -> str:
                   f"{escape(row['predicted_tag'])}")
     elif "predicted_tags" in row:
         detail += f"; system tags {escape(' '.join(row['predicted_tags']))}"
+    elif "predicted_mentions" in row:
+        found = ", ".join(f"{label} {a}-{b}" for label, a, b in row["predicted_mentions"])
+        detail += f"; system mentions {escape(found)}" if found else "; no system mention"
     else:
         detail += f"; system {escape(predicted[0])}" if predicted else "; no system mention"
     return (f"<li class='example' data-kind='{kind}'><span class='kind'>{escape(names.get(kind, kind))}"
