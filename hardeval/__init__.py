@@ -16,7 +16,8 @@ from .analysis import corpus_statistics, hard_tokens, subset_shares, token_error
 from .core import (DOMAIN_KEYS, HEADLINE, HardevalOptions, HardevalResult, LayeredHardevalResult,
                    SubsetStats,
                    average_domains, score, score_codes, score_domains)
-from .partials import HardevalPartial, LayeredHardevalPartial, partial
+from .partials import (HardevalPartial, LayeredHardevalPartial, SpanListHardevalPartial,
+                       partial)
 from .labels import ERROR_LABELS, ReferenceRepairs, encode, reference_mentions
 from .subsets import (DIFF_E, DIFF_I, DIFF_O, GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES,
                       OTHER, UNSEEN_I, UNSEEN_O, classify, classify_tokens, gold_io,
@@ -26,7 +27,7 @@ from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 
 __all__ = [
     "FAMILY",
-    "score", "partial", "HardevalPartial", "LayeredHardevalPartial", "score_codes", "score_domains", "average_domains",
+    "score", "partial", "HardevalPartial", "LayeredHardevalPartial", "SpanListHardevalPartial", "score_codes", "score_domains", "average_domains",
     "HardevalOptions",
     "HardevalResult", "LayeredHardevalResult",
     "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",

@@ -291,10 +291,7 @@ def layer_pairs(context: Evaluation, corpus: Corpus, pred_column: str, train, su
     that number when it has as many) as the columns ``gold`` and ``pred`` of a corpus of
     their own, with the training index of ``context`` (``train``: its data)."""
     if subsets is not None:
-        raise InputTypeError("precomputed subsets give one code per token, and gold has "
-                             f"{len(layer_columns(context.corpus, context.gold_column))} "
-                             "layers whose tokens are classified each by its own tag: "
-                             "pass train=..., or read one layer (gold_tag_column)")
+        refuse_layered_subsets(len(layer_columns(context.corpus, context.gold_column)))
     golds = layer_columns(context.corpus, context.gold_column)
     preds = layer_columns(corpus, pred_column)
     if len(preds) not in (1, len(golds)):
@@ -305,10 +302,24 @@ def layer_pairs(context: Evaluation, corpus: Corpus, pred_column: str, train, su
     index = context.index(train)
     for k, gold in enumerate(golds, 1):
         pred = preds[k - 1] if len(preds) > 1 else pred_column
-        alone = context.corpus.paired(gold, None).with_columns(corpus.select([pred]),
-                                                               {pred: PRED})
-        own = Evaluation(alone, context.scheme, context.mode, index, inputs=context.inputs)
-        yield str(k), own, alone, (gold, pred)
+        yield (str(k), *layer_pair(context, corpus, gold, pred, index), (gold, pred))
+
+
+def layer_pair(context: Evaluation, corpus: Corpus, gold: str, pred: str, index) -> tuple:
+    """``(evaluation, corpus)``: gold column ``gold`` of ``context`` and column ``pred``
+    of ``corpus`` as the columns ``gold`` and ``pred`` of a corpus of their own, under
+    the training ``index``."""
+    alone = context.corpus.paired(gold, None).with_columns(corpus.select([pred]),
+                                                           {pred: PRED})
+    return Evaluation(alone, context.scheme, context.mode, index,
+                      inputs=context.inputs), alone
+
+
+def refuse_layered_subsets(n_layers: int) -> None:
+    """Refuse precomputed ``subsets`` (one code per token) for gold of ``n_layers``."""
+    raise InputTypeError(f"precomputed subsets give one code per token, and gold has "
+                         f"{n_layers} layers whose tokens are classified each by its own "
+                         "tag: pass train=..., or read one layer (gold_tag_column)")
 
 
 def shared_layer_pairs(context: Evaluation, pred_column: str):

@@ -33,8 +33,14 @@ How it merges:
   ``LayeredHardevalPartial``, one partial per layer (each layer as ``score`` scores it:
   the only gold column, with the prediction's layer of its number or its one column),
   merged layer by layer; ``result()`` is ``score``'s ``LayeredHardevalResult``. With
-  ``kfold`` each layer is classified by k-fold over its own tags. Span lists that nest
-  are refused here: their number of layers is their deepest nesting over the whole.
+  ``kfold`` each layer is classified by k-fold over its own tags.
+- Span lists (either side, nested or flat): a ``SpanListHardevalPartial``. One pass
+  layers them as deep as their deepest nesting over the whole, but the layer of a
+  mention depends on its sentence alone: a shard keeps its own layers, each gold layer
+  against the prediction's layer of its number and (while its prediction is no table)
+  against the whole prediction, plus one partial per pairing for every deeper layer
+  (no gold mention there); a merge extends the shallower shard by that partial.
+  ``result()`` decides flat or layered from the merged depths, as ``score`` does.
 - Repairs are counted per side and kind, summed; their sentences are global ids, the
   first 20 kept (as one pass keeps them).
 - With ``return_hard_tokens`` each cell keeps its tokens, at most ``listed`` of them when
@@ -65,17 +71,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 
-from nerspan import GOLD, PRED, Corpus, InputOptions, InputTypeError
+from nerspan import GOLD, PRED, Corpus, Evaluation, InputOptions, InputTypeError
 from nerspan.evaluation import resolve
-from nerspan.layers import is_layered
+from nerspan.layers import (is_layered, layer_column, layer_columns, padded_layers,
+                            table_as_layers, tables_as_layers)
 from nerspan.migration import migrated
 from nerspan.options import check_int
 from nerspan.partials import Mergeable, SentenceRows, Shard, shard_predictions
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, LayeredHardevalResult,
-                   _compared_labels, gold_types, layer_pairs, leaf_codes, subset_stats,
-                   token_rows, word_leaves)
+                   _compared_labels, gold_types, layer_pair, layer_pairs, leaf_codes,
+                   refuse_layered_subsets, subset_stats, token_rows, word_leaves)
 from .labels import check_error_labels
 from .subsets import (GROUPS, LEAF_NAMES, check_folds, fold_classes, gold_io,
                       sentence_folds)
@@ -154,8 +161,11 @@ class HardevalPartial(Mergeable):
                               for name, value in state.items()})
 
     def merge(self, other):
-        if self.empty and isinstance(other, LayeredHardevalPartial):   # an empty shard
+        if self.empty and isinstance(other, (LayeredHardevalPartial,   # an empty shard
+                                             SpanListHardevalPartial)):
             return other
+        if isinstance(other, SpanListHardevalPartial):   # sentences of no token, read as tags
+            return other.lifted(self).merge(other)
         return super().merge(other)
 
     def merged_with(self, other: "HardevalPartial") -> "HardevalPartial":
@@ -284,15 +294,28 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         if reading is None:
             return HardevalPartial()
         context, corpus, gold_column, pred_column = reading
-        if corpus.mentions(gold_column) is not None or corpus.mentions(pred_column) is not None:
-            raise InputTypeError(NESTED_SHARDS)
+        layer_partial = lambda own, alone: _partial_of(   # noqa: E731
+            own, alone, GOLD, PRED, None, None, folds, options, shard, bound, per_sentence)
+        if _span_lists(context, corpus, (gold_column, pred_column), subsets):
+            return SpanListHardevalPartial.of(context, corpus, (gold_column, pred_column),
+                                              train, layer_partial)
         if is_layered(context.corpus, context.gold_column):
-            return LayeredHardevalPartial.of(
-                context, corpus, pred_column, train, subsets, lambda own, alone: _partial_of(
-                    own, alone, GOLD, PRED, None, None, folds, options, shard, bound,
-                    per_sentence))
+            return LayeredHardevalPartial.of(context, corpus, pred_column, train, subsets,
+                                             layer_partial)
     return _partial_of(context, corpus, gold_column, pred_column, train, subsets, folds,
                        options, shard, bound, per_sentence)
+
+
+def _span_lists(context, corpus: Corpus, columns: tuple, subsets) -> bool:
+    """Whether a side was read from span lists, scored by ``SpanListHardevalPartial``;
+    with precomputed ``subsets`` never: span lists that nest are then refused, as one
+    pass refuses them (one code per token, layers)."""
+    if subsets is None:
+        return any(corpus.span_table(column) is not None for column in columns)
+    layered = tables_as_layers(corpus, *columns, context.scheme, context.mode)
+    if layered is not None:
+        refuse_layered_subsets(len(layer_columns(layered, columns[0])))
+    return False
 
 
 def _partial_of(context, corpus: Corpus, gold_column: str, pred_column: str, train,
@@ -326,13 +349,6 @@ def _partial_of(context, corpus: Corpus, gold_column: str, pred_column: str, tra
          ("classified", classified), ("kfold", folds), ("words", corpus.tokens is not None),
          ("return_hard_tokens", options.return_hard_tokens), ("listed", bound),
          ("per_sentence", bool(per_sentence))), sentences)
-
-
-# why span tables that nest are not cut in shards: their layers depend on the whole
-NESTED_SHARDS = ("hardeval.partial merges gold layers read from tag columns (the input "
-                 "option layers / --layers): span lists that nest have as many layers as "
-                 "their deepest nesting, which a shard cannot know; score them in one pass "
-                 "(hardeval.score), or write their layers as tag columns")
 
 
 @dataclass(frozen=True, eq=False)
@@ -377,6 +393,121 @@ class LayeredHardevalPartial(Mergeable):
         first = layers["1"].to_dict()["options"]
         return LayeredHardevalResult(layers, dict(self.columns),
                                      {**first, "layers": len(layers)})
+
+
+@dataclass(frozen=True)
+class SpanListHardevalPartial(Mergeable):
+    """What hardeval of span lists (either side) of some sentences is computed from.
+    One pass layers them by their deepest nesting over the whole (``tables_as_layers``),
+    but the layer rule is sentence-local: a shard's layer k is the whole's layer k on its
+    sentences, and a layer deeper than the shard's own holds no mention there. So a
+    shard keeps its layers as deep as its own nesting, each with one more for every
+    deeper layer, and ``result()`` decides flat or layered from the merged depths.
+
+    Attributes:
+        gold_depth, pred_depth: the shard's layers per side (1: none nests).
+        layers: ``HardevalPartial`` per k = 1 .. max(depths), gold layer k against the
+            prediction's layer k (what one pass scores when the prediction nests in the
+            whole), then one of no mention on either side (any deeper layer).
+        whole: while no prediction is a span table (nests, overlaps or repeats a
+            mention), gold layer k against the whole prediction (what one pass scores
+            then) per k = 2 .. gold depth, then one of no gold mention against it (any
+            deeper layer); layer 1 is ``layers[0]``. None once one is.
+        columns: the gold and the prediction's column.
+    """
+
+    gold_depth: int = 0
+    pred_depth: int = 0
+    layers: tuple = ()
+    whole: tuple | None = None
+    columns: tuple = ()
+    options: tuple = ()
+
+    @classmethod
+    def of(cls, context, corpus: Corpus, columns: tuple, train,
+           layer_partial) -> "SpanListHardevalPartial":
+        """The shard read (``resolve``), each side's span table as layers
+        (``layer_partial(evaluation, corpus)`` gives a pair's partial)."""
+        gold_column, pred_column = columns
+        pred_table = corpus.mentions(pred_column) is not None
+        corpus, gold_depth = _as_layers(corpus, gold_column, context)
+        corpus, pred_depth = _as_layers(corpus, pred_column, context)
+        depth = max(gold_depth, pred_depth)
+        corpus = padded_layers(padded_layers(corpus, gold_column, depth + 1), pred_column,
+                               depth + 1)
+        context = Evaluation(corpus, context.scheme, context.mode, context.index(train),
+                             gold_column, inputs=context.inputs)
+        index = context.index(None)
+
+        def against(k: int, pred: str) -> HardevalPartial:
+            return layer_partial(*layer_pair(context, corpus, layer_column(gold_column, k),
+                                              pred, index))
+        layers = tuple(against(k, layer_column(pred_column, k)) for k in range(1, depth + 2))
+        whole = None if pred_table else \
+            tuple(against(k, pred_column) for k in range(2, gold_depth + 2))
+        return cls(gold_depth, pred_depth, layers, whole, columns, layers[0].options)
+
+    def merge(self, other):
+        if isinstance(other, HardevalPartial) and other.empty:   # an empty shard
+            return self
+        if isinstance(other, HardevalPartial):
+            other = self.lifted(other)
+        return super().merge(other)
+
+    def lifted(self, flat: HardevalPartial) -> "SpanListHardevalPartial":
+        """A shard of sentences without tokens (read as tags: no span list to tell) as a
+        partial of span lists of depth 1: every layer of it is its one partial."""
+        if np.asarray(flat.tokens).sum():
+            raise TypeError("a SpanListHardevalPartial merges with partials of span lists, "
+                            "not of tags")
+        return SpanListHardevalPartial(1, 1, (flat, flat), (flat,), self.columns,
+                                       flat.options)
+
+    def merged_with(self, other: "SpanListHardevalPartial") -> "SpanListHardevalPartial":
+        """Layer by layer, the shallower partial's layers beyond its depth its last."""
+        gold_depth = max(self.gold_depth, other.gold_depth)
+        pred_depth = max(self.pred_depth, other.pred_depth)
+        depth = max(gold_depth, pred_depth)
+        layers = _deepened(self.layers, other.layers, depth + 1)
+        whole = None if self.whole is None or other.whole is None else \
+            _deepened(self.whole, other.whole, gold_depth)
+        return SpanListHardevalPartial(gold_depth, pred_depth, layers, whole, self.columns,
+                                       self.options)
+
+    def computed(self) -> HardevalResult | LayeredHardevalResult:
+        """One pass's result: flat when no side nests in the whole; else per layer, each
+        gold layer against the prediction's of its number (a span table somewhere) or the
+        whole one."""
+        if self.gold_depth == 1 and self.pred_depth == 1:
+            return self.layers[0].result()
+        gold_column, pred_column = self.columns
+        if self.whole is not None:
+            parts = (self.layers[0], *self.whole[:self.gold_depth - 1])
+            preds = [pred_column] * len(parts)
+        else:
+            parts = self.layers[:-1]
+            preds = [layer_column(pred_column, k) for k in range(1, len(parts) + 1)]
+        layers = {str(k): part.result() for k, part in enumerate(parts, 1)}
+        columns = {str(k): (layer_column(gold_column, k), pred)
+                   for k, pred in enumerate(preds, 1)}
+        first = layers["1"].to_dict()["options"]
+        return LayeredHardevalResult(layers, columns, {**first, "layers": len(layers)})
+
+
+def _as_layers(corpus: Corpus, column: str, context) -> tuple:
+    """``(corpus, n)``: ``column``'s span table as its ``n`` layers when it nests
+    (``table_as_layers``); else its layers as they are."""
+    if corpus.mentions(column) is not None:
+        return table_as_layers(corpus, column, context.scheme, context.mode)
+    return corpus, len(layer_columns(corpus, column))
+
+
+def _deepened(mine: tuple, theirs: tuple, n: int) -> tuple:
+    """Two shards' layer partials merged as ``n``: each's last (no mention of its own
+    there) standing for every layer beyond its own."""
+    def extended(parts: tuple) -> tuple:
+        return parts + parts[-1:] * (n - len(parts))
+    return tuple(a.merge(b) for a, b in zip(extended(mine), extended(theirs)))
 
 
 def _fold_option(kfold, fold_seed, train, subsets) -> tuple | None:
@@ -606,4 +737,4 @@ def _listing(leaf: np.ndarray, rows: list, bound: int | None) -> dict:
     return out
 
 
-__all__ = ["partial", "HardevalPartial"]
+__all__ = ["partial", "HardevalPartial", "LayeredHardevalPartial", "SpanListHardevalPartial"]
