@@ -12,7 +12,8 @@ how many of each version's changes the first suspects hold. ``collect`` computes
 """
 from __future__ import annotations
 
-from nerspan import GOLD, Evaluation, decode
+from nerspan import GOLD, Evaluation
+from nerspan.spans import column_spans
 from nerspan.audit import corrections_found, diff_spans, evidence_text, score_golds, suspects
 from nerspan.family import Rule, finding
 
@@ -38,9 +39,10 @@ RULE = ("With other gold versions (gold_alt): each version's effect on every sys
 
 def alternative_spans(context: Evaluation, names) -> dict:
     """name -> the mentions of each other gold version (a column of the context's
-    corpus), decoded as gold is; a bad tag is named as that gold's."""
-    return {name: decode(context.corpus, name, context.scheme, context.mode,
-                         labels=context.table, side=f"gold version {name!r}")
+    corpus), read as gold is (``column_spans``: a span list's table, else its tags
+    decoded); a bad tag is named as that gold's."""
+    return {name: column_spans(context.corpus, name, context.scheme, context.mode,
+                               context.table, f"gold version {name!r}", flat=True)
             for name in names}
 
 
