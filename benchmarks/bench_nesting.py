@@ -18,13 +18,21 @@ for the confusion matrix; nested 5.5 to 13.8 us per mention at every depth, no t
 ``flat tags/table``: how many times longer the flat predictions' mentions take decoded
 from the IOB2 tags they are written as than read from their span table (the round trip
 ``nerspan.score`` no longer makes): 7.6, 5.8, 5.9, 10.2 at depths 1, 4, 16, 32.
+Then, on the flat input of depth 1, readers below the families' entry points timed on
+the corpus with its span tables dropped (tags decoded, as they read span lists before)
+over the corpus itself (tables read): last measured (100,000 mentions, best of 5)
+audit diff 1.06, hardeval IO token errors 1.52, tough_mentions score_subsets 1.78.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 import nerspan
+import tough_mentions
 from benchmarks.common import best_time
+from hardeval.analysis import token_errors
+from nerspan.audit import diff
 from nerspan.reading.span_lists import from_spans
 from nerspan.spans import column_spans, decode
 
@@ -74,6 +82,29 @@ def round_trip(gold, pred, repeat: int) -> float:
     return best_time(lambda: decode(corpus, "pred"), repeat) / table
 
 
+def readers(gold, pred, repeat: int) -> dict:
+    """Readers below the families' entry points (the audit's diff, hardeval's IO token
+    errors, tough_mentions' score_subsets) on flat span lists: reader -> how many times
+    longer they take on the corpus with its span tables dropped (its tags decoded, as
+    they read it before) than on the corpus itself (its tables read), results equal."""
+    words = [["w"] * max((b for _, b, _ in spans), default=1) for spans in gold]
+    corpus = from_spans(gold, pred, tokens=words)
+    tags_only = corpus.with_source(dataclasses.replace(corpus.source, mentions={}))
+    train = nerspan.as_train_index((words[:1000], gold[:1000]))
+    subsets = tough_mentions.classify(corpus, column_spans(corpus), train)
+    runs = {"audit diff": lambda c: diff(c).to_dict(),
+            "hardeval io errors": lambda c: token_errors(c, "pred", error_labels="io"
+                                                         ).tolist(),
+            "tough_mentions score_subsets": lambda c: tough_mentions.score_subsets(
+                c, subsets).to_dict()}
+    out = {}
+    for name, run in runs.items():
+        assert run(corpus) == run(tags_only), name
+        table = best_time(lambda: run(corpus), repeat)
+        out[name] = best_time(lambda: run(tags_only), repeat) / table
+    return out
+
+
 # a run of a few seconds, for tests/test_benchmarks.py (benchmarks/README.md)
 SMALL = ["--mentions", "2000", "--depths", "1,4,16", "--repeat", "1"]
 
@@ -99,6 +130,10 @@ def main(argv=None) -> dict:
               f"{nested[0] / flat[0]:5.2f}  {per(flat[1]):>16}  {per(nested[1]):>16}  "
               f"{nested[1] / flat[1]:5.2f}  {tags_over_table:15.2f}")
         out[depth] = {"flat": flat, "nested": nested, "tags_over_table": tags_over_table}
+    below = readers(*sides(args.mentions, 1, False), args.repeat)
+    print("readers below the entry points, flat span lists (depth 1), tags decoded / "
+          "table read: " + ", ".join(f"{name} {ratio:.2f}" for name, ratio in below.items()))
+    out["readers"] = below
     return out
 
 

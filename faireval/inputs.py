@@ -29,7 +29,7 @@ from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.reading.span_lists import read_spans
 from nerspan.span_table import SpanRows
-from nerspan.spans import LabelTable, Repairs, decode
+from nerspan.spans import LabelTable, Repairs, column_spans
 from nerspan.type_processing import process_ungrounded
 
 from .fragments import shape_ids
@@ -183,7 +183,8 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     reading = read_input(references, None, inputs=inputs, scheme=scheme)
     gold = reading.corpus.paired(reading.gold_column, None)
     grounded = ground_predictions(predictions, gold, inputs)
-    gold_spans = decode(gold, GOLD, scheme, mode)   # processed as read (type options)
+    # processed as read (type options); flat: the gold lists below hold no fragments
+    gold_spans = column_spans(gold, GOLD, scheme, mode, flat=True)
     gold_lists = [[(a, b, t) for t, a, b in sentence] for sentence in gold_spans.to_list(gold)]
     tokens = inputs.tokens if inputs.tokens is not None else words_of(gold)
     spans, record, retyped, dropped = _processed(grounded, inputs.types.processing)

@@ -21,9 +21,9 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from nerspan import GOLD, Corpus, Evaluation, TrainIndex, decode
+from nerspan import GOLD, Corpus, Evaluation, TrainIndex
 from nerspan.schemes import get_scheme
-from nerspan.spans import LabelTable
+from nerspan.spans import LabelTable, column_spans
 from nerspan.train_index import mention_texts
 
 from .core import _compared_labels   # the one definition of an error
@@ -126,7 +126,7 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
             table, spans, corpus = corpus.table, corpus.gold, corpus.gold_corpus()
         else:
             table = LabelTable.build(corpus.labels, get_scheme(scheme))
-            spans = decode(corpus, GOLD, scheme, mode, table)
+            spans = column_spans(corpus, GOLD, scheme, mode, table, flat=True)
         row = _one_corpus(corpus, spans, scheme, mode, table, decoded=True)
         texts = mention_texts(corpus, spans)
         unseen = [t not in known for t in texts]

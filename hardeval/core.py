@@ -8,7 +8,7 @@ import numpy as np
 
 import nerspan
 from nerspan import (Corpus, GOLD, Evaluation, InputOptions, InputTypeError,
-                     LengthMismatchError, NerspanError, PRED, SentenceCountError, decode)
+                     LengthMismatchError, NerspanError, PRED, SentenceCountError)
 from nerspan.evaluation import resolve
 from nerspan.layers import (is_layered, layer_column, layer_columns, refuse_layers,
                              table_as_layers, tables_as_layers)
@@ -16,7 +16,7 @@ from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
 from nerspan.schemes import get_scheme
-from nerspan.spans import LabelTable
+from nerspan.spans import LabelTable, column_spans
 from nerspan.threshold_form import stating_threshold
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences, first_outside
@@ -595,11 +595,11 @@ def _compared_labels(corpus, gold_column, pred_column, scheme, mode, error_label
     once and keeps its reference reading (keyed by the label list, which fixes the type
     ids), and the predictions decoded once where they are read as decoded spans."""
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
+    reference = None
     if context is None:
-        gold_spans, reference = decode(corpus, gold_column, scheme, mode, table), None
+        gold_spans = column_spans(corpus, gold_column, scheme, mode, table, flat=True)
     else:
         gold_spans = context.gold_spans(table)
-        reference = None
         if error_labels == "bilou" and get_scheme(scheme).name == "IOB2":
             reference = context.derived(
                 ("hardeval.reference_codes", corpus.labels),

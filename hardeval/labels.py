@@ -8,7 +8,10 @@
   own decoder here; every repair is counted. The reference code assumes valid IOB2
   gold, where every rule agrees; invalid gold is read by the same rule as the
   predictions, so that identical gold and predictions never count an error. Other
-  schemes decode both with ``nerspan.decode`` (scheme and mode).
+  schemes decode both with ``nerspan.decode`` (scheme and mode); a side read from span
+  lists gives its table's mentions (``nerspan.spans.column_spans``), not its tags decoded.
+  Token labels read tags where they need them (the reference reading, ``"bio"``): a
+  span side's are the IOB2 tags written from its table.
 - ``"bio"``: the raw tags are compared.
 - ``"io"``: IO labels with type (``I-TYPE`` inside a mention, ``O`` outside).
 
@@ -21,13 +24,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from nerspan import Corpus, Spans, decode
+from nerspan import Corpus, Spans
 from nerspan.flat import ranges
 from nerspan.schemes import get_scheme
 from nerspan.spans import LabelTable, Repairs
 from nerspan.corpus import CHANGE_KINDS, side_name
 from nerspan.schemes import B, E, I, S
-from nerspan.spans import check_tags
+from nerspan.spans import check_tags, column_spans
 
 
 ERROR_LABELS = ("bilou", "bio", "io")
@@ -162,7 +165,7 @@ def compared_codes(corpus: Corpus, gold_column: str, pred_column: str, gold_span
                 {"gold": _side(gold_spans.repairs, None),
                  "pred": _side(_snapped(corpus, pred_column), None)})
     if pred_spans is None:
-        pred_spans = decode(corpus, pred_column, scheme, mode, table)
+        pred_spans = column_spans(corpus, pred_column, scheme, mode, table, flat=True)
     return (spans_codes(gold_spans, n, error_labels), spans_codes(pred_spans, n, error_labels),
             {"gold": _side(gold_spans.repairs, None), "pred": _side(pred_spans.repairs, None)})
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan import (GOLD, Corpus, Evaluation, InputTypeError, NerspanError, Spans, TrainIndex,
-                     decode)
+from nerspan import (GOLD, Corpus, Evaluation, InputTypeError, NerspanError, Spans, TrainIndex)
 from nerspan.schemes import get_scheme
-from nerspan.spans import LabelTable
+from nerspan.spans import LabelTable, column_spans
 from nerspan.layers import (is_layered, layer_columns, refuse_layered_training,
                             refuse_layers)
 from nerspan.migration import migrated
@@ -137,7 +136,7 @@ def gold_io(corpus: Corpus, column: str = GOLD, scheme: str = "IOB2", mode: str 
     if spans is None:
         table = table if table is not None else LabelTable.build(corpus.labels,
                                                                  get_scheme(scheme))
-        spans = decode(corpus, column, scheme, mode, table)
+        spans = column_spans(corpus, column, scheme, mode, table, flat=True)
     return spans.io_codes(corpus.n_tokens), spans.types, spans
 
 

@@ -446,13 +446,18 @@ def _with_source_repairs(corpus: Corpus, column: str, repairs: Repairs) -> Repai
 
 
 def column_spans(corpus: Corpus, column: str = GOLD, scheme: str | Scheme = "IOB2",
-                 mode: str = "lenient", labels: LabelTable | None = None) -> Spans:
-    """The mentions of ``column`` for entity scores: its span table when it was read
-    from span lists (``table_spans``: no tags decoded back), else its tags decoded
-    (``decode``)."""
+                 mode: str = "lenient", labels: LabelTable | None = None,
+                 side: str | None = None, flat: bool = False) -> Spans:
+    """The mentions of ``column``, what every reader of a side's mentions reads: its
+    span table when it was read from span lists (``table_spans``: no tags decoded
+    back), else its tags decoded (``decode``; ``side`` names the column in errors).
+    ``flat``: the reader takes one tag per token, so mentions that nest, overlap or
+    split are a ``SpanShapeError`` (``Corpus.column``), as when its tags are read."""
+    if flat:
+        corpus.column(column)
     if corpus.span_table(column) is not None:
         return table_spans(corpus, column, scheme, mode, labels)
-    return decode(corpus, column, scheme, mode, labels)
+    return decode(corpus, column, scheme, mode, labels, side)
 
 
 def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",

@@ -58,6 +58,19 @@ def test_a_finding_and_two_sections_say_it(audited):
     assert audited.audit["golds"]["golds"] == ["gold", "fixed"]
 
 
+def test_one_system_under_another_version_has_no_ranking_to_compare():
+    """Kendall's tau of one system's ranking is undefined (None): the finding and the
+    page say so rather than fail to format it."""
+    one = {"one": SYSTEMS["one"]}
+    report = nerlens.build_report(A, one, train=TRAIN, tokens=WORDS, gold_alt={"fixed": B},
+                                  bootstrap=0, figures=False)
+    assert report.audit["golds"]["against"]["fixed"]["tau"] is None
+    found = [f for f in report.findings if f["rule"] == "gold_versions"]
+    assert len(found) == 1 and "tau-a of the rankings undefined (one system" in found[0]["text"]
+    section = report.to_html().split("id='gold-versions'")[1].split("</section>")[0]
+    assert "tau-a of the two rankings: undefined (one system" in section
+
+
 def test_without_another_version_the_report_is_as_before():
     plain = nerlens.build_report(A, SYSTEMS, train=TRAIN, tokens=WORDS, bootstrap=0,
                                  figures=False)

@@ -4,14 +4,24 @@ spans are written as (the oracle), in both modes, with snapping and type process
 """
 from __future__ import annotations
 
+import json
+from contextlib import contextmanager
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nerlens
 import nerspan
-import nerspan.layers
-from nerspan import Evaluation
+import nerspan.spans
+import tough_mentions
+from hardeval.analysis import corpus_statistics, token_errors
+from hardeval.subsets import classify_tokens, kfold_subsets
+from nerlens.families import registered
+from nerspan import Corpus, Evaluation
+from nerspan.audit import agreement, diff
 from nerspan.reading.span_lists import from_spans
 from nerspan.spans import column_spans, decode
 
@@ -78,19 +88,100 @@ def test_snapped_character_spans_count_as_before(sides):
                                                             else pred) if spans)
 
 
-def test_entity_scores_decode_no_tags(monkeypatch):
+@contextmanager
+def no_tags_decoded():
+    """Decoding a tag column is an error inside: ``nerspan.decode``'s two decoders
+    raise, whichever module imported ``decode`` (hardeval's reference reading of IOB2
+    and the BIO token labels read tags as they are: no decoding)."""
+    def refused(*args, **kwargs):
+        raise AssertionError("a span side's mentions decoded from its tags")
+
+    with mock.patch.object(nerspan.spans, "_lenient", refused), \
+            mock.patch.object(nerspan.spans, "_strict_spans", refused):
+        yield
+
+
+def test_entity_scores_decode_no_tags():
     """nerspan.score and the confusion matrix of span lists read the tables: decoding
     a tag column there is an error here."""
-    def refused(*args, **kwargs):
-        raise AssertionError("span lists decoded from tags")
-
-    monkeypatch.setattr(nerspan.layers, "decode", refused)
     gold = [[(0, 2, "PER"), (3, 4, "LOC")], [(1, 2, "ORG")]]
     pred = [[(3, 4, "ORG"), (0, 2, "PER")], []]
-    scores = nerspan.score(gold, pred, tokens=words(2))
+    with no_tags_decoded():
+        scores = nerspan.score(gold, pred, tokens=words(2))
+        confusion = Evaluation.build(gold, pred, tokens=words(2)).confusion("pred")
     assert (scores.correct.sum(), scores.predicted.sum(), scores.gold.sum()) == (1, 2, 3)
-    confusion = Evaluation.build(gold, pred, tokens=words(2)).confusion("pred")["confusion"]
-    assert confusion == {"LOC": {"ORG": 1}, "PER": {"PER": 1}, "ORG": {"O": 1}}
+    assert confusion["confusion"] == {"LOC": {"ORG": 1}, "PER": {"PER": 1}, "ORG": {"O": 1}}
+
+
+# training mentions as span lists (read from their table too) and as the same tags
+TRAIN = [[(0, 2, "PER"), (3, 4, "LOC")], [(2, 5, "ORG")], [(6, 8, "PER")]]
+
+
+def as_tags(side) -> list:
+    """The IOB2 tags of span lists: the oracle input, which is decoded."""
+    corpus = from_spans(side, tokens=words(len(side)))
+    return [corpus.tags("gold", i) for i in range(len(side))]
+
+
+def outcome(compute) -> tuple:
+    """What ``compute()`` gives, as JSON, or the error it raises (type and message)."""
+    try:
+        value = compute()
+    except Exception as error:   # the same refusal either way is the same outcome
+        return type(error).__name__, str(error)
+    value = value.to_dict() if hasattr(value, "to_dict") else value
+    return "result", json.loads(json.dumps(value, default=str))
+
+
+@pytest.mark.parametrize("family", list(registered().values()), ids=lambda f: f.name)
+@settings(max_examples=12, deadline=None)
+@given(flat_sides(), st.sampled_from(["lenient", "strict"]))
+def test_every_family_reads_span_lists_without_decoding_their_tags(family, sides, mode):
+    """Each family's score and partial of flat span lists (test and training) decode no
+    tag column, and give what the same mentions give as IOB2 tags, which are decoded."""
+    gold, pred = sides
+    train = TRAIN if family.needs_train else None
+
+    def run(side, entry):
+        extra = {"train": (words(len(train)), side(train))} if train else {}
+        return outcome(lambda: entry(side(gold), side(pred), tokens=words(len(gold)),
+                                     mode=mode, **extra))
+
+    expected = run(as_tags, family.score)
+    with no_tags_decoded():
+        assert run(list, family.score) == expected
+        merged = run(list, lambda *a, **k: family.partial(*a, **k).result())
+    assert merged == expected
+
+
+@settings(max_examples=12, deadline=None)
+@given(flat_sides())
+def test_readers_below_the_families_take_span_lists_without_decoding_their_tags(sides):
+    """What reads a side's mentions below the entry points (tough_mentions'
+    score_subsets, hardeval's token labels and statistics, the audit's diff and
+    agreement, the report's gold versions) reads a span list's table."""
+    gold, pred = sides
+    n = len(gold)
+    train = nerspan.as_train_index((words(len(TRAIN)), TRAIN))
+
+    def reads(corpus, side) -> dict:
+        subsets = tough_mentions.classify(corpus, column_spans(corpus), train)
+        readers = {
+            "score_subsets": lambda: tough_mentions.score_subsets(corpus, subsets),
+            "statistics": lambda: corpus_statistics(train, {"test": corpus}),
+            "classes": lambda: classify_tokens(corpus, train).tolist(),
+            "folds": lambda: kfold_subsets(corpus, k=2).tolist(),
+            "diff": lambda: diff(corpus), "agreement": lambda: agreement(corpus),
+            "gold_versions": lambda: nerlens.build_report(
+                side(gold), {"a": side(pred), "b": side(gold)}, tokens=words(n),
+                gold_alt={"v": side(pred)}, train=train, bootstrap=0, figures=False).audit}
+        readers.update({f"errors {labels}": lambda labels=labels: token_errors(
+            corpus, "pred", error_labels=labels).tolist() for labels in ("bilou", "io")})
+        return {name: outcome(read) for name, read in readers.items()}
+
+    expected = reads(Corpus.from_tags(as_tags(gold), as_tags(pred), words(n)), as_tags)
+    with no_tags_decoded():
+        assert reads(from_spans(gold, pred, tokens=words(n)), list) == expected
 
 
 @pytest.mark.parametrize("options", [{"type_map": {"PER": "LOC"}}, {"keep_types": ["PER"]}])

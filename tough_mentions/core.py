@@ -6,7 +6,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from nerspan import PRED, Corpus, Evaluation, InputOptions, decode
+from nerspan import PRED, Corpus, Evaluation, InputOptions
 from nerspan.evaluation import resolve
 from nerspan.layers import layer_columns
 from nerspan.migration import migrated
@@ -14,7 +14,7 @@ from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, switch
 from nerspan.schemes import get_scheme
 from nerspan.scores import entity_scores, match
-from nerspan.spans import LabelTable, repairs_dict
+from nerspan.spans import LabelTable, column_spans, repairs_dict
 from nerspan.train_index import mention_texts
 from nerspan.threshold_form import stating_threshold
 from nerspan.result import Result, entity_row, undefined_keys
@@ -354,7 +354,7 @@ def score_subsets(corpus: Corpus, subsets: MentionSubsets, pred_column: str = PR
     """
     table = table if table is not None else LabelTable.build(corpus.labels, get_scheme(scheme))
     gold = subsets.gold
-    pred = (decode(corpus, pred_column, scheme, mode, table) if context is None
+    pred = (column_spans(corpus, pred_column, scheme, mode, table) if context is None
             else context.pred_spans(corpus, pred_column, table))
     hit, pred_correct = match(gold, pred)
     scores = entity_scores(gold, pred)

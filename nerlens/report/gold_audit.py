@@ -12,7 +12,8 @@ how many of each version's changes the first suspects hold. ``collect`` computes
 """
 from __future__ import annotations
 
-from nerspan import GOLD, Evaluation, decode
+from nerspan import GOLD, Evaluation
+from nerspan.spans import column_spans
 from nerspan.audit import corrections_found, diff_spans, evidence_text, score_golds, suspects
 from nerspan.family import Rule, finding
 
@@ -38,9 +39,10 @@ RULE = ("With other gold versions (gold_alt): each version's effect on every sys
 
 def alternative_spans(context: Evaluation, names) -> dict:
     """name -> the mentions of each other gold version (a column of the context's
-    corpus), decoded as gold is; a bad tag is named as that gold's."""
-    return {name: decode(context.corpus, name, context.scheme, context.mode,
-                         labels=context.table, side=f"gold version {name!r}")
+    corpus), read as gold is (``column_spans``: a span list's table, else its tags
+    decoded); a bad tag is named as that gold's."""
+    return {name: column_spans(context.corpus, name, context.scheme, context.mode,
+                               context.table, f"gold version {name!r}", flat=True)
             for name in names}
 
 
@@ -85,7 +87,7 @@ def findings(report) -> list[dict]:
         flips = against["flips"]
         text = (f"Under gold version {name}, entity F1 moves by {_points(min(moves))} to "
                 f"{_points(max(moves))} points ({noisy} of {len(moves)} outside sampling "
-                f"noise); Kendall's tau-a of the rankings {against['tau']:.2f}, "
+                f"noise); Kendall's tau-a of the rankings {_tau(against, 2)}, "
                 f"{len(flips)} pair{'s' if len(flips) != 1 else ''} flip"
                 f"{'s' if len(flips) == 1 else ''} "
                 f"({sum(f['outside_noise'] is True for f in flips)} outside noise).")
@@ -105,6 +107,12 @@ FINDINGS = Rule("gold_versions", RULE, findings)
 
 def _points(value: float) -> str:
     return f"{100 * value:+.2f}"
+
+
+def _tau(against: dict, digits: int) -> str:
+    """Kendall's tau-a of a version's rankings; undefined (None) for one system."""
+    tau = against["tau"]
+    return "undefined (one system: no pair to rank)" if tau is None else f"{tau:.{digits}f}"
 
 
 def sections(report) -> list[tuple[str, str, str]]:
@@ -156,7 +164,7 @@ def versions_html(audit: dict) -> str:
         parts.append(table(["system", f"F1 {GOLD}", f"F1 {name}", "difference [interval]",
                             "outside noise", "rank", "errors removed", "share removed"], rows))
         flips = against["flips"]
-        parts.append(f"<p>Kendall's tau-a of the two rankings: {against['tau']:.3f} "
+        parts.append(f"<p>Kendall's tau-a of the two rankings: {_tau(against, 3)} "
                      f"({against['concordant']} concordant, {against['discordant']} "
                      f"discordant of {against['pairs']} pairs); {len(flips)} flipped "
                      f"pair{'s' if len(flips) != 1 else ''}.</p>")

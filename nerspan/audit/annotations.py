@@ -16,7 +16,7 @@ from ..errors import InputTypeError
 from ..flat import GOLD, PRED
 from ..generative.form import is_generated
 from ..schemes import get_scheme
-from ..spans import LabelTable, Spans, decode
+from ..spans import LabelTable, Spans, column_spans
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ def read_two(annotation_a, annotation_b=None, *, columns: tuple = (GOLD, PRED),
             corpus, else ``("a", "b")``).
         tokens: the words per sentence (tag lists only), for the texts of mentions.
         scheme, mode: how both sides' tags are decoded (``nerspan.decode``), with one
-            label table: their types share ids.
+            label table: their types share ids (a side read from span lists: its
+            table's mentions, ``column_spans``).
 
     >>> two = read_two([["B-PER", "O"]], [["B-LOC", "O"]])
     >>> two.a.types, two.changed_tags.tolist()
@@ -81,7 +82,7 @@ def read_two(annotation_a, annotation_b=None, *, columns: tuple = (GOLD, PRED),
                                   names={GOLD: "annotation A", PRED: "annotation B"})
         columns, names = (GOLD, PRED), names or ("a", "b")
     table = LabelTable.build(corpus.labels, get_scheme(scheme))
-    a, b = (decode(corpus, column, scheme, mode, table, side=f"annotation {side}")
+    a, b = (column_spans(corpus, column, scheme, mode, table, f"annotation {side}", flat=True)
             for column, side in zip(columns, "AB"))
     return TwoAnnotations(corpus, tuple(columns), a, b, tuple(names))
 
