@@ -10,8 +10,8 @@ import nerspan
 from nerspan import (Corpus, GOLD, Evaluation, InputOptions, InputTypeError,
                      LengthMismatchError, NerspanError, PRED, SentenceCountError)
 from nerspan.evaluation import resolve
-from nerspan.layers import (is_layered, layer_column, layer_columns, refuse_layers,
-                             table_as_layers, tables_as_layers)
+from nerspan.layers import (as_layers, in_types, is_layered, layer_column, layer_columns,
+                             refuse_layers, tables_as_layers)
 from nerspan.migration import migrated
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import Record, option, switch
@@ -272,9 +272,10 @@ def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, s
     many layers) as the two columns of a corpus of their own, classified against the
     same training index."""
     layers, columns = {}, {}
+    context.index(train)   # kept on context: each column is decoded once for every layer
     pairs = shared_layer_pairs(context, pred_column) \
-        if corpus is context.corpus and train is None and subsets is None else \
-        ((*pair, PRED) for pair in layer_pairs(context, corpus, pred_column, train, subsets))
+        if corpus is context.corpus and subsets is None else \
+        ((*pair, PRED) for pair in layer_pairs(context, corpus, pred_column, None, subsets))
     for name, own, alone, pair, pred in pairs:
         codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
         layers[name] = score_codes(alone, codes, GOLD, pred, own.scheme, own.mode,
@@ -342,30 +343,31 @@ def shared_layer_pairs(context: Evaluation, pred_column: str):
 
 def layer_evaluations(context: Evaluation) -> dict:
     """Layer number -> an ``Evaluation`` of that gold layer of ``context`` alone (its
-    gold) with every system column of ``context``, under its training index, given the
-    decodings of ``context`` (``Evaluation.with_decoded``: each column decoded once):
-    built once and kept on ``context`` (a report scores every system and lists the hard
-    tokens of each layer against them)."""
+    gold) with every system column of ``context``, under its training index: span
+    tables that nest written as layers of tags (``as_layers``, as ``score`` reads them),
+    tag columns given their decodings on ``context`` (each decoded once). Built once
+    and kept on ``context`` (a report scores every system and lists the hard tokens of
+    each layer against them)."""
     def build():
-        corpus, tabled = context.corpus, False
+        corpus, decoded = context.corpus, {}
         for column in (context.gold_column, *context.systems):
-            if corpus.mentions(column) is not None:   # spans that nest: their layers as
-                tabled = True                          # tag columns, as score reads them
-                corpus, _ = table_as_layers(corpus, column, context.scheme, context.mode)
+            if corpus.mentions(column) is None:   # tags: decoded on context, reused
+                decoded.update({layer_column(column, j): spans for j, spans
+                                in enumerate(context.layers(column).layers, 1)})
+            corpus, _ = as_layers(corpus, column, context.scheme, context.mode)
         golds = layer_columns(corpus, context.gold_column)
         columns = [c for c in corpus.columns if c not in golds]
-        evaluations = {str(k): Evaluation(corpus.paired(gold, None).with_columns(
-                           corpus.select(columns)), context.scheme, context.mode,
-                           context.train, inputs=context.inputs)
-                       for k, gold in enumerate(golds, 1)}
-        if tabled:   # tag columns written here have type ids of their own: decoded there
-            return evaluations
-        systems = {layer_column(system, j): spans for system in context.systems
-                   for j, spans in enumerate(context.layers(system).layers, 1)}
-        layers = context.layers(context.gold_column).layers
-        return {k: own.with_decoded({GOLD: layer, **systems})
-                for (k, own), layer in zip(evaluations.items(), layers)}
-    return context.derived(("hardeval.layer_evaluations",), build)
+        evaluations = {}
+        for k, gold in enumerate(golds, 1):
+            own = Evaluation(corpus.paired(gold, None).with_columns(corpus.select(columns)),
+                             context.scheme, context.mode, context.train,
+                             inputs=context.inputs)
+            # tag columns written here (as_layers) have type ids of their own
+            evaluations[str(k)] = own.with_decoded({
+                GOLD if column == gold else column: in_types(spans, own.table.types)
+                for column, spans in decoded.items() if column == gold or column in columns})
+        return evaluations
+    return context.derived(("hardeval.layer_evaluations", id(context.train)), build)
 
 
 def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,

@@ -73,8 +73,8 @@ import numpy as np
 
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputOptions, InputTypeError
 from nerspan.evaluation import resolve
-from nerspan.layers import (is_layered, layer_column, layer_columns, padded_layers,
-                            table_as_layers, tables_as_layers)
+from nerspan.layers import (as_layers, is_layered, layer_column, layer_columns,
+                            padded_layers, tables_as_layers)
 from nerspan.migration import migrated
 from nerspan.options import check_int
 from nerspan.partials import Mergeable, SentenceRows, Shard, shard_predictions
@@ -430,8 +430,8 @@ class SpanListHardevalPartial(Mergeable):
         (``layer_partial(evaluation, corpus)`` gives a pair's partial)."""
         gold_column, pred_column = columns
         pred_table = corpus.mentions(pred_column) is not None
-        corpus, gold_depth = _as_layers(corpus, gold_column, context)
-        corpus, pred_depth = _as_layers(corpus, pred_column, context)
+        corpus, gold_depth = as_layers(corpus, gold_column, context.scheme, context.mode)
+        corpus, pred_depth = as_layers(corpus, pred_column, context.scheme, context.mode)
         depth = max(gold_depth, pred_depth)
         corpus = padded_layers(padded_layers(corpus, gold_column, depth + 1), pred_column,
                                depth + 1)
@@ -492,14 +492,6 @@ class SpanListHardevalPartial(Mergeable):
                    for k, pred in enumerate(preds, 1)}
         first = layers["1"].to_dict()["options"]
         return LayeredHardevalResult(layers, columns, {**first, "layers": len(layers)})
-
-
-def _as_layers(corpus: Corpus, column: str, context) -> tuple:
-    """``(corpus, n)``: ``column``'s span table as its ``n`` layers when it nests
-    (``table_as_layers``); else its layers as they are."""
-    if corpus.mentions(column) is not None:
-        return table_as_layers(corpus, column, context.scheme, context.mode)
-    return corpus, len(layer_columns(corpus, column))
 
 
 def _deepened(mine: tuple, theirs: tuple, n: int) -> tuple:

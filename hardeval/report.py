@@ -222,11 +222,16 @@ def diff_tokens(result: dict, system: str, context) -> dict:
 # -- repairs -----------------------------------------------------------------------------
 def reencoding_repairs(result: dict) -> dict:
     """What re-encoding one system's predictions as BILOU repaired (non-zero counts);
-    against gold with layers, in each layer's scoring, the kind naming the layer."""
+    against gold with layers, each prediction column's once: one column scored against
+    every layer, as for flat gold; the prediction's own layers, the kind naming each."""
     if per_layer(result):
-        return {f"{kind}, {layer_title(name)}": count
-                for name, layer in result["layers"].items()
-                for kind, count in reencoding_repairs(layer).items()}
+        first = {}   # prediction column -> the first layer scoring it
+        for name, layer in result["layers"].items():
+            first.setdefault(layer["pred_column"], name)
+        if len(first) == 1:
+            return reencoding_repairs(result["layers"][next(iter(first.values()))])
+        return {f"{kind}, {layer_title(name)}": count for name in first.values()
+                for kind, count in reencoding_repairs(result["layers"][name]).items()}
     repaired = result.get("repairs", {}).get("pred", {})
     return {kind: repaired[kind] for kind in REFERENCE_KINDS if repaired.get(kind)}
 

@@ -28,7 +28,7 @@ as its own: its recall is the number to read).
 
 A side read as a span table (span lists that nest, overlap or give one span two types,
 ``Corpus.mentions``) has layers too where a scorer needs one tag per token (hardeval):
-``nesting_layers`` places its mentions, ``table_as_layers`` writes them as tag columns.
+``nesting_layers`` places its mentions, ``as_layers`` writes them as tag columns.
 The rule, deterministic: mentions in order of start, then longest first, then type;
 each goes to the first layer after the deepest layer holding a mention that contains
 it (the same span counts as containing: a second type of one span goes one deeper)
@@ -290,13 +290,16 @@ def nesting_layers(spans: Spans) -> np.ndarray:
     return layer
 
 
-def table_as_layers(corpus: Corpus, column: str, scheme="IOB2", mode: str = "lenient",
-                    n_layers: int = 0) -> tuple:
-    """``(corpus, n)``: the span table of ``column`` (``Corpus.mentions``) as ``n`` IOB2 tag
-    columns ``layer_column(column, k)`` (``nesting_layers``; at least ``n_layers``, the
-    deeper ones all O), the corpus's labels extended with the tags they need. A
+def as_layers(corpus: Corpus, column: str, scheme="IOB2", mode: str = "lenient",
+              n_layers: int = 0) -> tuple:
+    """``(corpus, n)``: ``column``'s ``n`` layers of tags. A span table
+    (``Corpus.mentions``) is written as ``n`` IOB2 tag columns ``layer_column(column, k)``
+    (``nesting_layers``; at least ``n_layers``, the deeper ones all O), the corpus's
+    labels extended with the tags they need; tag columns are kept as they are. A
     discontinuous mention is a ``SpanShapeError``: tags cannot hold it."""
     rows = corpus.mentions(column)
+    if rows is None:   # tags already: its layers as they are
+        return corpus, len(layer_columns(corpus, column))
     if len(rows.fragment_row):
         k = int(rows.fragment_row[0])
         raise SpanShapeError(
@@ -344,16 +347,12 @@ def padded_layers(corpus: Corpus, column: str, n: int) -> Corpus:
 def tables_as_layers(corpus: Corpus, gold_column: str, pred_column: str, scheme="IOB2",
                      mode: str = "lenient") -> Corpus | None:
     """``corpus`` with each side read as a span table written as layers
-    (``table_as_layers``), as many for both when the prediction has layers (the
+    (``as_layers``), as many for both when the prediction has layers (the
     shallower side's deeper layers all O); None when neither side is a table."""
     if corpus.mentions(gold_column) is None and corpus.mentions(pred_column) is None:
         return None
-    n_gold = len(layer_columns(corpus, gold_column))
-    if corpus.mentions(gold_column) is not None:
-        corpus, n_gold = table_as_layers(corpus, gold_column, scheme, mode)
-    n_pred = len(layer_columns(corpus, pred_column))
-    if corpus.mentions(pred_column) is not None:
-        corpus, n_pred = table_as_layers(corpus, pred_column, scheme, mode, n_gold)
+    corpus, n_gold = as_layers(corpus, gold_column, scheme, mode)
+    corpus, n_pred = as_layers(corpus, pred_column, scheme, mode, n_gold)
     if n_pred > 1:   # layer k against layer k: both sides as deep
         n = max(n_gold, n_pred)
         corpus = padded_layers(padded_layers(corpus, gold_column, n), pred_column, n)
@@ -381,5 +380,5 @@ def layer_against(pred: LayeredSpans, layer: int) -> Spans:
 
 __all__ = ["LAYER_MARK", "layer_column", "layer_title", "is_layer_column", "layer_columns", "paired_layers", "is_layered",
            "layer_name", "own_columns", "LayeredSpans", "union_spans", "decode_layers", "in_types",
-           "LayeredScores", "with_layers", "nesting_layers", "table_as_layers",
+           "LayeredScores", "with_layers", "nesting_layers", "as_layers",
            "padded_layers", "tables_as_layers", "layered_scores", "score_layered", "refuse_layers", "refuse_layered_training", "scores_of_layers", "layer_against"]

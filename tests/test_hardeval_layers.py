@@ -5,6 +5,7 @@ the layers together; a training index read with layers stays refused."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hardeval
+import hardeval.report
 import nerspan
 from nerlens.cli import main
 from nerspan import Corpus, InputTypeError
@@ -208,3 +210,43 @@ def test_partials_of_layered_gold_merge_to_one_pass_per_layer(data, layers, kfol
             expected = hardeval.score(alone, subsets=codes).to_dict()
             got = without_naming(result.to_dict()["layers"][name])
             assert got["subsets"] == expected["subsets"], name
+
+
+def test_a_prediction_scored_against_every_layer_warns_once():
+    """The prediction is one column, decoded once for every gold layer: its strict
+    decoding's warning is given once, not once per layer."""
+    words = [["Kim", "runs", "x"], ["in", "Paris", "y"]]
+    stray = [["O", "I-PER", "O"], ["O", "I-LOC", "O"]]   # strict IOB2 keeps no chunk
+    corpus = Corpus.from_tags(stray, tokens=words, columns={
+        layer_column("gold", 2): [["B-PER", "O", "O"], ["O", "B-LOC", "O"]], "pred": stray})
+    for error_labels in hardeval.ERROR_LABELS:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = hardeval.score(corpus, train=(words, stray), mode="strict",
+                                    error_labels=error_labels)
+        assert set(result.layers) == {"1", "2"}
+        said = [str(w.message) for w in caught]
+        assert said and len(said) == len(set(said)), (error_labels, said)
+
+
+def test_repairs_of_a_prediction_scored_against_every_layer_are_listed_once():
+    """hardeval's re-encoding repairs of one prediction column are the column's, whatever
+    the gold layer it is scored against: listed once, as for flat gold; a prediction
+    with layers of its own has them per layer."""
+    words = [["Kim", "runs", "x"], ["in", "Paris", "y"]]
+    outer, inner = [["B-PER", "O", "O"], ["O", "B-LOC", "O"]], [["O"] * 3, ["O", "O", "B-LOC"]]
+    pred = [["O", "I-PER", "O"], ["B-PER", "I-LOC", "O"]]   # dropped inside, mixed type
+    train = (words, outer)
+    flat = hardeval.score(outer, pred, tokens=words, train=train).to_dict()
+    once = hardeval.report.reencoding_repairs(flat)
+    assert once == {"dropped_inside": 1, "mixed_type": 1}
+    layered = layered_gold(outer, inner, pred, words)
+    result = hardeval.score(layered, train=train).to_dict()
+    assert set(result["layers"]) == {"1", "2"}
+    assert hardeval.report.reencoding_repairs(result) == once
+    own_layers = layered.with_columns(Corpus.from_tags([["O"] * 3, ["O", "I-LOC", "O"]]),
+                                      {"gold": layer_column("pred", 2)})
+    per_layer = hardeval.report.reencoding_repairs(
+        hardeval.score(own_layers, train=train).to_dict())
+    assert per_layer == {f"{kind}, {layer_title(1)}": 1 for kind in once} | \
+        {f"dropped_inside, {layer_title(2)}": 1}

@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hardeval
+from hardeval.core import layer_evaluations
 from nerlens.cli import main
 from nerspan import Corpus, Evaluation, InputTypeError, as_train_index
-from nerspan.layers import layer_column, layer_title, nesting_layers
+from nerspan.layers import as_layers, layer_column, layer_title, nesting_layers
 from nerspan.span_table import SpanShapeError
 from nerspan.spans import table_spans
 
@@ -129,3 +130,33 @@ def test_the_command_line_scores_nested_span_files_per_layer_as_the_api(tmp_path
     assert cli["layers"] == api["layers"] and set(cli["layers"]) == {"1", "2"}
     assert main(command) == 0
     assert f"\n{layer_title(2)}\n" in capsys.readouterr().out   # its section, as the report's
+
+
+def test_one_function_writes_a_span_table_as_layers_and_keeps_tag_columns():
+    """``as_layers``: a span table written as its layers of tags (what score, the
+    report's layer evaluations and the partials read), tag columns as they are."""
+    words = [["Bank", "of", "Rome", "fell"]]
+    corpus = Evaluation.build([[(0, 3, "ORG"), (2, 3, "LOC")]], [[(0, 1, "ORG")]],
+                              tokens=words).corpus
+    layered, n = as_layers(corpus, "gold")
+    assert n == 2 and layered.mentions("gold") is None
+    assert [layered.tags(layer_column("gold", k), 0) for k in (1, 2)] == \
+        [["B-ORG", "I-ORG", "I-ORG", "O"], ["O", "O", "B-LOC", "O"]]
+    assert as_layers(layered, "pred", n_layers=3) == (layered, 1)   # tags: kept
+    assert as_layers(layered, "gold") == (layered, 2)
+
+
+def test_the_layer_evaluations_reuse_every_tag_column_decoded_on_the_evaluation():
+    """Gold as tags, a system whose span lists nest (written as layers there): gold is
+    decoded once, on the report's evaluation, and not again in each layer's."""
+    words = [["Bank", "of", "Rome", "fell"], ["Kim", "in", "Rome", "x"]]
+    gold = [[(0, 3, "ORG")], [(0, 1, "PER"), (2, 3, "LOC")]]
+    nested = [[(2, 3, "LOC"), (0, 3, "ORG")], [(0, 1, "PER"), (2, 3, "ORG")]]
+    context = Evaluation.build(gold, nested, tokens=words)
+    assert context.corpus.mentions("gold") is None and context.corpus.mentions("pred")
+    expected = context.gold.to_list(context.corpus)
+    evaluations = layer_evaluations(context)
+    assert list(evaluations) == ["1"]
+    own = evaluations["1"]
+    assert own.gold.to_list(own.corpus) == expected
+    assert (context.gold_decodes, own.gold_decodes) == (1, 0)
