@@ -8,8 +8,9 @@ import pytest
 
 import tough_mentions
 from nerspan import FormatError, GOLD, PRED, read_columns
-from nerspan.errors import TokenMismatchError
+from nerspan.errors import NerspanError, TokenMismatchError
 from nerspan.reading.columns import check_tokens, read_predictions, shown, token_line
+from nerspan.reading.systems import span_errors_located
 
 from .conftest import shared_path
 
@@ -146,3 +147,18 @@ def test_a_shifted_token_column_is_named(tmp_path):
         read_predictions(gold, write(tmp_path / "pred.txt", "John B-PER\nran O\n"))
     gold = read_columns(tmp_path / "gold.txt", token_column=1)
     assert read_predictions(gold, tmp_path / "pred.txt").tags(PRED, 0) == ["B-PER", "O"]
+
+
+@pytest.mark.parametrize("side", ["references", None])
+def test_an_error_about_gold_read_without_lines_names_its_file_not_a_type_error(side):
+    """``span_errors_located``: gold read from a tag file keeps no lines (``{"lines":
+    None}``, as for scored span files read against it); an error about its sentence
+    names the gold file and the sentence, never fails on the missing lines."""
+    with pytest.raises(NerspanError) as caught:
+        with span_errors_located("gold.txt", {"lines": None}, "sys.jsonl", {"lines": [1, 2]}):
+            raise NerspanError("span label must be a non-empty string", 1, side=side)
+    assert type(caught.value) is NerspanError
+    assert str(caught.value).startswith("gold.txt, ") and "sentence 1" in str(caught.value)
+    with pytest.raises(NerspanError, match=r"^sys\.jsonl:2, predictions, sentence 1: "):
+        with span_errors_located("gold.txt", {"lines": None}, "sys.jsonl", {"lines": [1, 2]}):
+            raise NerspanError("bad", 1, side="predictions")

@@ -453,16 +453,18 @@ def span_files(gold_path, gold: dict, systems: Mapping, encoding: str = "utf-8")
 @contextmanager
 def span_errors_located(gold_path, gold: dict, path, system: dict):
     """An input error about a sentence of a pair of span files (``read_span_jsonl``'s
-    ``gold`` and ``system``) names the file and line of the side it is about."""
+    ``gold`` and ``system``) names the file and line of the side it is about (the file
+    alone where its reader keeps no lines: gold read from a tag file, ``{"lines": None}``)."""
     try:
         yield
     except NerspanError as error:
         if error.path is not None or error.sentence is None:
             raise
         where, read = (path, system) if error.side == "predictions" else (gold_path, gold)
-        raise type(error)(error.problem, error.sentence, os.fspath(where),
-                          read["lines"][error.sentence], side=error.side,
-                          position=error.position) from None
+        lines = read.get("lines")
+        line = lines[error.sentence] if lines and error.sentence < len(lines) else None
+        raise type(error)(error.problem, error.sentence, os.fspath(where), line,
+                          side=error.side, position=error.position) from None
 
 
 def _check_same_words(gold: dict, system: dict, gold_path: str, path: str) -> None:
