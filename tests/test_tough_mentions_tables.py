@@ -9,6 +9,7 @@ import pytest
 
 import tough_mentions
 from nerlens.cli import main
+from tough_mentions.analysis import subset_recall
 
 from .test_tough_mentions import GOLD, PRED, TOKENS, TRAIN_TAGS, TRAIN_TOKENS, write_columns
 
@@ -30,6 +31,24 @@ def test_small_subsets_follow_the_counts():
     assert tough_mentions.small_subsets(d, 0.0)["overall"] == []
     with pytest.raises(ValueError, match="0.01"):
         tough_mentions.small_subsets(d, 1.0)
+
+
+def test_with_no_gold_mention_the_recall_of_all_is_undefined_as_every_subset_s():
+    """No gold mention: every subset is empty, "all" too; the subset views (the spread,
+    the report's table, the runs of an experiment) say undefined for each, while the
+    result's overall recall keeps nerspan's zero_division."""
+    results = {name: tough_mentions.score([["O", "O"]], [tags], tokens=[["a", "b"]],
+                                          train=([["a"]], [["B-PER"]])).to_dict()
+               for name, tags in (("guesser", ["B-PER", "O"]), ("quiet", ["O", "O"]))}
+    for d in results.values():
+        assert d["recall"] == 0.0 and "recall" in d["undefined"]
+        assert [subset_recall(d, s) for s in tough_mentions.ALL_SUBSETS] == \
+            [None] * len(tough_mentions.ALL_SUBSETS)
+    spread = tough_mentions.recall_spread(results)
+    assert all(row["n_systems"] == 0 and row["mean"] is None for row in spread.values())
+    some = result(PRED)
+    assert subset_recall(some, "all") == some["recall"] > 0
+    assert subset_recall(some, "seen") == some["recall_seen"]
 
 
 def test_recall_spread_over_systems():

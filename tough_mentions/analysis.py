@@ -21,6 +21,22 @@ def _as_dict(result) -> dict:
     return result.to_dict() if hasattr(result, "to_dict") else result
 
 
+def subset_recall(result: Mapping, subset: str) -> float | None:
+    """A result dict's recall on ``subset`` (one of ``ALL_SUBSETS``): ``recall_<subset>``,
+    for ``all`` the overall recall. With no gold mention every subset is empty and its
+    recall undefined (None), ``all`` too (the overall ``recall`` is then 0, nerspan's
+    ``zero_division``, not a recall of the empty subset).
+
+    >>> subset_recall({"recall": 0.5, "counts": {"all": 4}}, "all")
+    0.5
+    >>> print(subset_recall({"recall": 0.0, "counts": {"all": 0}}, "all"))
+    None
+    """
+    if subset != "all":
+        return result.get(f"recall_{subset}")
+    return None if result.get("counts", {}).get("all") == 0 else result["recall"]
+
+
 def check_min_share(min_share: float) -> float:
     """``min_share`` as a float in [0, 1) (0 keeps every subset)."""
     value = float(min_share)
@@ -69,8 +85,8 @@ def recall_spread(results: Mapping) -> dict:
     data = {name: _as_dict(r) for name, r in results.items()}
     out = {}
     for subset in ALL_SUBSETS:
-        key = "recall" if subset == "all" else f"recall_{subset}"
-        values = np.array([d[key] for d in data.values() if d.get(key) is not None], float)
+        values = np.array([r for r in (subset_recall(d, subset) for d in data.values())
+                           if r is not None], float)
         if not len(values):
             out[subset] = {"min": None, "max": None, "range": None, "mean": None,
                            "std": None, "n_systems": 0}

@@ -14,15 +14,13 @@ Every function reads result dicts (``ToughMentionsResult.to_dict()``) through a
 """
 from __future__ import annotations
 
-import numpy as np
-
 from nerspan.blocks import Heading, Noted, Note, OverRuns, Strong, Table
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
 from nerspan.family import Section, finding, interval_text, no_gold_note, percent, usable
 from nerspan.significance import mean_std
 
-from .analysis import recall_spread, small_subsets
+from .analysis import recall_spread, small_subsets, subset_recall
 from .subsets import NAMING, SUBSET_LEGEND
 
 # the subsets' names, as the terminal names them too (``subsets.NAMING``)
@@ -52,8 +50,8 @@ def analyses(context, results: dict, settings: dict) -> dict:
 
 
 # -- the report's section ----------------------------------------------------------------
-NO_GOLD = ("every subset is empty, so recall is undefined in each (\u2013); the column all "
-           "is the entity recall, 0 by seqeval's zero_division.")
+NO_GOLD = ("every subset is empty, so recall is undefined in each (\u2013), the column all "
+           "included (the entity scores give it 0, by seqeval's zero_division).")
 
 
 def section(view) -> tuple:
@@ -68,8 +66,7 @@ def section(view) -> tuple:
     extra = view.analyses
     left_out = extra.get("small_subsets", {}).get("overall", []) if extra.get("min_share") else []
     shown = [s for s in subsets if s not in left_out]
-    rows = [[system] + [r["recall"] if s == "all" else r.get(f"recall_{s}") for s in shown]
-            for system, r in view.results.items()]
+    rows = [[system] + [subset_recall(r, s) for s in shown] for system, r in view.results.items()]
     blocks += [Heading("Recall per subset (%)"),
                Table(["system"] + [SUBSET_HEADERS.get(s, s) for s in shown], rows,
                      note="Recall only: false positives cannot be assigned to a subset, so "
@@ -133,9 +130,9 @@ def _predicted_on(corpus, system: str, sentence: int, start: int, end: int) -> d
     rows = corpus.mentions(system)
     if rows is None:
         return {"predicted_tags": corpus.tags(system, sentence, start, end)}
-    over = np.flatnonzero((rows.sentence == sentence) & (rows.start < end) & (rows.end > start))
-    return {"predicted_mentions": [[str(rows.labels[k]), int(rows.start[k]), int(rows.end[k])]
-                                   for k in over.tolist()]}
+    (mentions,) = rows.at([sentence]).to_lists(1)
+    return {"predicted_mentions": [[str(label), a, b] for label, a, b in mentions
+                                   if a < end and b > start]}
 
 
 # -- findings ----------------------------------------------------------------------------
@@ -187,8 +184,7 @@ def over_runs(view) -> dict:
         for system, columns in view.runs[name].items():
             results = [view.results[name][c] for c in columns]
             out[name][system] = {
-                subset: mean_std(x["recall"] if subset == "all" else x.get(f"recall_{subset}")
-                                 for x in results)
+                subset: mean_std(subset_recall(x, subset) for x in results)
                 for subset in results[0]["counts"]}
     return {"tough_mentions": out}
 
