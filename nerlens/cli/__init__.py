@@ -1,5 +1,5 @@
 """The ``nerlens`` command: the parser and ``main``; one module per subcommand (the file
-tools share one).
+tools share one, the gold audit one).
 
 A subcommand is one ``Command`` record in ``COMMANDS``: its name, group, one-line help
 and example; its module defines ``add_arguments(parser)`` and ``run(args)``. The module is
@@ -36,16 +36,17 @@ class Command:
 
     @property
     def module(self) -> str:
-        """Its module: the file tools share one (its ``TOOLS``), every other command has
-        its own (``add_arguments(parser)`` and ``run(args)``)."""
-        return "nerlens.cli." + ("file_tools" if self.group == TAG_FILES
-                                 else self.name.replace("-", "_"))
+        """Its module: the file tools share one and the gold audit one (their
+        ``COMMANDS``: name -> (add_arguments, run)); every other command has its own
+        (``add_arguments(parser)`` and ``run(args)``)."""
+        return "nerlens.cli." + {TAG_FILES: "file_tools", AUDIT: "gold_audit"}.get(
+            self.group, self.name.replace("-", "_"))
 
     def fill(self, parser: argparse.ArgumentParser) -> None:
         """Add the command's flags (its module's, and ``--debug``) and its ``run`` to its
         parser: the one place the module is imported."""
         module = importlib.import_module(self.module)
-        add_arguments, run = getattr(module, "TOOLS", {}).get(self.name) or (
+        add_arguments, run = getattr(module, "COMMANDS", {}).get(self.name) or (
             module.add_arguments, module.run)
         add_arguments(parser)
         parser.add_argument("--debug", action="store_true",

@@ -3,7 +3,7 @@
 listed), ``convert`` (the mentions written in another scheme; a clear error where the
 target cannot keep them apart, IO, unless ``--lossy``: then merged as seqscore merges
 them, and counted), ``count`` (mentions by type and text) and ``summarize`` (documents,
-sentences, tokens and mentions per type). ``TOOLS``: each one's flags and run; the work
+sentences, tokens and mentions per type). ``COMMANDS``: each one's flags and run; the work
 is ``nerspan``'s, the skeleton ``tag_files``'."""
 from __future__ import annotations
 
@@ -110,8 +110,8 @@ def run_summarize(args) -> int:
               + [["total", summary["total"]]])]))
 
 
-# each tool's command name -> (its add_arguments(parser), its run(args))
-TOOLS = {
+# each command's name -> (its add_arguments(parser), its run(args))
+COMMANDS = {
     "validate": (lambda parser: add_tool_arguments(parser, repair=False), run_validate),
     "repair": (add_repair_arguments, run_repair),
     "convert": (add_convert_arguments, run_convert),

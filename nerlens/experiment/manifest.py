@@ -19,9 +19,10 @@ column file, read as a prediction file is).
 
 ``read_manifest`` checks one (errors name the file, line, dataset and offending value)
 into declared datasets, the form ``declared_datasets`` makes of the command line's
-``--data``/``--pred`` too (``"systems"`` None: the gold file holds both columns); ``read_dataset`` reads one, each run on its own so
-that an error names the dataset and the run; ``experiment_datasets`` reads them all for
-``run_experiment``, which takes a manifest's path as its datasets.
+``--data``/``--pred`` too (``"systems"`` None: the gold file holds both columns);
+``read_dataset`` reads one, each run on its own so that an error names the dataset and
+the run; ``experiment_datasets`` reads them all for ``run_experiment``, which takes a
+manifest's path as its datasets.
 """
 from __future__ import annotations
 
