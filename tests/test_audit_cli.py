@@ -10,9 +10,8 @@ import pytest
 
 import nerspan
 from nerspan import Evaluation
-from nerspan.audit import agreement, diff, suspects
+from nerspan.audit import agreement, diff, in_sentence, suspects
 from nerlens.cli import main
-from nerlens.cli.suspects import in_sentence
 
 WORDS = [["Ana", "Lima", "lives", "in", "Rio", "."], ["Rio", "beat", "Santos", "FC", "."],
          ["Lima", "and", "Rio", "won", "."]]

@@ -17,9 +17,7 @@ from hypothesis import strategies as st
 
 import nerlens
 from nerlens.cli import main
-from nerlens.cli.manifest import declared_datasets
-from nerlens.experiment.manifest import read_dataset, read_manifest
-from nerlens.cli.common import UsageError
+from nerlens.experiment.manifest import declared_datasets, read_dataset, read_manifest
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerlens.report.page_kit import header_html
 from nerspan import GOLD, read_columns
@@ -299,7 +297,7 @@ def test_declared_datasets_keeps_order():
     out = declared_datasets(declared + [("pred_scored", ["c=8.jsonl", "x:c=9.jsonl"])], "t0")
     assert out["x"]["scored"] == {"c": ["9.jsonl"]} and out["y"]["scored"] == {
         "c": ["8.jsonl"]}
-    with pytest.raises(UsageError):
+    with pytest.raises(ValueError, match="give NAME GOLD"):
         declared_datasets([("data", ["x"])], None)
 
 

@@ -1,7 +1,8 @@
-"""The ``nerlens`` command: the parser and ``main``; one module per subcommand.
+"""The ``nerlens`` command: the parser and ``main``; one module per subcommand (the file
+tools share one, the gold audit one).
 
-A subcommand is one ``Command`` record in ``COMMANDS``: its name, its one-line help and
-the module that defines ``add_arguments(parser)`` and ``run(args)``. The module is
+A subcommand is one ``Command`` record in ``COMMANDS``: its name, group, one-line help
+and example; its module defines ``add_arguments(parser)`` and ``run(args)``. The module is
 imported when the command is named on the line (``Commands``), so that a command imports
 what it uses and no other command's code: ``nerlens score`` imports no family and
 nothing of the report (``benchmarks/bench_startup.py`` times it against seqscore).
@@ -24,83 +25,75 @@ from .options import check_values, given
 
 @dataclass(frozen=True)
 class Command:
-    """One subcommand: its ``name`` on the command line, its one-line ``help``, the
-    ``module`` that defines ``add_arguments(parser)`` and ``run(args)``, the ``group``
-    ``nerlens --help`` lists it under and an ``example`` command line (tested to parse)."""
+    """One subcommand: its ``name`` on the command line, the ``group`` ``nerlens --help``
+    lists it under, its one-line ``help`` and an ``example`` command line (tested to
+    parse)."""
 
     name: str
-    module: str
-    help: str
     group: str
+    help: str
     example: str
+
+    @property
+    def module(self) -> str:
+        """Its module: the file tools share one and the gold audit one (their
+        ``COMMANDS``: name -> (add_arguments, run)); every other command has its own
+        (``add_arguments(parser)`` and ``run(args)``)."""
+        return "nerlens.cli." + {TAG_FILES: "file_tools", AUDIT: "gold_audit"}.get(
+            self.group, self.name.replace("-", "_"))
 
     def fill(self, parser: argparse.ArgumentParser) -> None:
         """Add the command's flags (its module's, and ``--debug``) and its ``run`` to its
         parser: the one place the module is imported."""
         module = importlib.import_module(self.module)
-        module.add_arguments(parser)
+        add_arguments, run = getattr(module, "COMMANDS", {}).get(self.name) or (
+            module.add_arguments, module.run)
+        add_arguments(parser)
         parser.add_argument("--debug", action="store_true",
                             help="on an error, show the Python traceback")
-        parser.set_defaults(run=module.run)
+        parser.set_defaults(run=run)
 
 
 # the groups of ``nerlens --help``, in its order
 SCORING, REPORTING, AUDIT, TAG_FILES = ("scoring", "report and experiments", "gold audit",
                                         "tag-file tools")
-# the subcommands, in the order of ``nerlens --help`` within their group
-COMMANDS = (
-    Command("score", "nerlens.cli.score", "entity-level precision, recall, F1 (conlleval-style)",
-            SCORING, "nerlens score gold.txt pred.txt"),
-    Command("report", "nerlens.cli.report",
-            "every method in one pass: terminal summary, report.json and report.html",
-            REPORTING, "nerlens report gold.txt pred1.txt pred2.txt --train train.txt"),
-    Command("hardeval", "nerlens.cli.hardeval",
-            "token error rates on unseen and label-shifted tokens (HardEval)",
-            SCORING, "nerlens hardeval gold.txt pred.txt --train train.txt"),
-    Command("tough-mentions", "nerlens.cli.tough_mentions",
-            "recall on unseen and type-confusable mentions (Tough Mentions Recall)",
-            SCORING, "nerlens tough-mentions gold.txt pred.txt --train train.txt"),
-    Command("faireval", "nerlens.cli.faireval",
-            "FairEval error types (LE, BE, LBE) and fair scores without double penalties",
-            SCORING, "nerlens faireval gold.txt pred.txt"),
-    Command("buckets", "nerlens.cli.buckets",
-            "F1 per bucket of entity length, sentence length, density, label consistency, "
-            "frequency in training and entity type (attribute buckets, Fu et al. 2020)",
-            SCORING, "nerlens buckets gold.txt pred.txt --train train.txt"),
-    Command("sweep", "nerlens.cli.sweep",
-            "scored predictions at every threshold: the precision / recall / F1 curve, "
-            "average precision, the best and the chosen threshold, calibration",
-            SCORING, "nerlens sweep gold.txt scored.jsonl --choose-on dev.txt dev.jsonl"),
-    # the file tools (issue 30)
-    Command("validate", "nerlens.cli.validate",
-            "every invalid transition of tag files (file, line, token, the rule broken); "
-            "exit status 1 when there is any",
-            TAG_FILES, "nerlens validate pred.txt --scheme IOBES"),
-    Command("repair", "nerlens.cli.repair",
-            "repair the invalid transitions of a tag file (conlleval or discard), listing them",
-            TAG_FILES, "nerlens repair pred.txt repaired.txt"),
-    Command("convert", "nerlens.cli.convert",
-            "write the mentions of a tag file in another scheme (IOB1, IOB2, IOE1, IOE2, "
-            "IOBES, BILOU, BMES, IO)",
-            TAG_FILES, "nerlens convert gold.txt gold.iobes.txt --to IOBES"),
-    Command("count", "nerlens.cli.count",
-            "mentions of tag files by type and text, the most frequent first",
-            TAG_FILES, "nerlens count gold.txt"),
-    Command("summarize", "nerlens.cli.summarize",
-            "documents, sentences, tokens and mentions per type of tag files",
-            TAG_FILES, "nerlens summarize gold.txt"),
-    # gold you can audit (issue 42)
-    Command("diff", "nerlens.cli.diff",
-            "two annotations of the same tokens: the tags that differ and every mention by "
-            "kind of change (added, removed, retyped, reshaped, split, merged)",
-            AUDIT, "nerlens diff gold.txt gold_fixed.txt"),
-    Command("agreement", "nerlens.cli.agreement",
-            "agreement of two annotations: mention F1 and Cohen's kappa over the tags, per type",
-            AUDIT, "nerlens agreement annotator_a.txt annotator_b.txt"),
-    Command("suspects", "nerlens.cli.suspects",
-            "gold mentions (and missing ones) that look wrong, ranked with their evidence",
-            AUDIT, "nerlens suspects gold.txt pred1.txt pred2.txt --train train.txt"),
-)
+# the subcommands (name, group, help, example), in the order of ``nerlens --help`` within
+# their group; the file tools of issue 30, the gold audit of issue 42
+COMMANDS = tuple(Command(*row) for row in (
+    ("score", SCORING, "entity-level precision, recall, F1 (conlleval-style)",
+     "nerlens score gold.txt pred.txt"),
+    ("report", REPORTING, "every method in one pass: terminal summary, report.json and "
+     "report.html", "nerlens report gold.txt pred1.txt pred2.txt --train train.txt"),
+    ("hardeval", SCORING, "token error rates on unseen and label-shifted tokens (HardEval)",
+     "nerlens hardeval gold.txt pred.txt --train train.txt"),
+    ("tough-mentions", SCORING, "recall on unseen and type-confusable mentions (Tough "
+     "Mentions Recall)", "nerlens tough-mentions gold.txt pred.txt --train train.txt"),
+    ("faireval", SCORING, "FairEval error types (LE, BE, LBE) and fair scores without double "
+     "penalties", "nerlens faireval gold.txt pred.txt"),
+    ("buckets", SCORING, "F1 per bucket of entity length, sentence length, density, label "
+     "consistency, frequency in training and entity type (attribute buckets, Fu et al. "
+     "2020)", "nerlens buckets gold.txt pred.txt --train train.txt"),
+    ("sweep", SCORING, "scored predictions at every threshold: the precision / recall / F1 "
+     "curve, average precision, the best and the chosen threshold, calibration",
+     "nerlens sweep gold.txt scored.jsonl --choose-on dev.txt dev.jsonl"),
+    ("validate", TAG_FILES, "every invalid transition of tag files (file, line, token, the "
+     "rule broken); exit status 1 when there is any", "nerlens validate pred.txt --scheme IOBES"),
+    ("repair", TAG_FILES, "repair the invalid transitions of a tag file (conlleval or "
+     "discard), listing them", "nerlens repair pred.txt repaired.txt"),
+    ("convert", TAG_FILES, "write the mentions of a tag file in another scheme (IOB1, IOB2, "
+     "IOE1, IOE2, IOBES, BILOU, BMES, IO)", "nerlens convert gold.txt gold.iobes.txt --to IOBES"),
+    ("count", TAG_FILES, "mentions of tag files by type and text, the most frequent first",
+     "nerlens count gold.txt"),
+    ("summarize", TAG_FILES, "documents, sentences, tokens and mentions per type of tag "
+     "files", "nerlens summarize gold.txt"),
+    ("diff", AUDIT, "two annotations of the same tokens: the tags that differ and every "
+     "mention by kind of change (added, removed, retyped, reshaped, split, merged)",
+     "nerlens diff gold.txt gold_fixed.txt"),
+    ("agreement", AUDIT, "agreement of two annotations: mention F1 and Cohen's kappa over "
+     "the tags, per type", "nerlens agreement annotator_a.txt annotator_b.txt"),
+    ("suspects", AUDIT, "gold mentions (and missing ones) that look wrong, ranked with "
+     "their evidence", "nerlens suspects gold.txt pred1.txt pred2.txt --train train.txt"),
+))
 
 
 class Commands(argparse._SubParsersAction):

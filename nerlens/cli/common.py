@@ -76,10 +76,7 @@ def print_json(value) -> None:
 
 def show_result(args, result, render) -> int:
     """--format json: ``result`` as JSON; otherwise ``render(result)``, the text view."""
-    if args.format == "json":
-        print_json(result)
-    else:
-        print(render(result))
+    print_results({"": result}, render, args.format == "json")
     return 0
 
 

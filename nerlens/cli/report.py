@@ -67,15 +67,6 @@ class Flags(Record):
                          choices=("table", "json"))
 
 
-def _evaluation_corpus(args) -> tuple:
-    if not args.gold:
-        raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
-                         "file(s) (or --demo)")
-    if not args.predictions and not generated_paths(args) and not args.scored:
-        raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
-    return load_with_scored(args, outside_scheme_is_error=True)
-
-
 def _demo_name(args) -> None:
     """--demo takes an optional NAME, so argparse reads ``--demo GOLD`` as a name: an
     existing file there is GOLD (which --demo refuses, naming it); else the name must be
@@ -96,33 +87,38 @@ def family_list(text: str) -> tuple:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def needs_training(args) -> bool:
-    """Whether a family of ``--families`` (default: every registered one) needs --train."""
-    return any(get_family(name).needs_train for name in args.families or family_names())
-
-
 def _training(args):
-    if not args.train:
-        if not needs_training(args):
-            return None
+    """--train read; None when no family of ``--families`` (default: every registered
+    one) needs it."""
+    if args.train:
+        return read_training(args, outside_scheme_is_error=True)
+    if any(get_family(name).needs_train for name in args.families or family_names()):
         raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
-    return read_training(args, outside_scheme_is_error=True)
+    return None
 
 
-def _demo_inputs(args) -> tuple:
-    """``(corpus, names, train, notes, sources, scored, versions)`` of the --demo named."""
+def _demo_inputs(args) -> dict:
+    """The ``build_report`` inputs of the --demo named."""
     refuse_gold_versions(args, "--demo")
     if args.scored:
         raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
                          "either --demo or files")
     refuse_files_with_demo(args)
-    return (*demo_inputs(args.demo, args.scheme, args.mode), {})
+    corpus, names, train, notes, sources, scored = demo_inputs(args.demo, args.scheme, args.mode)
+    return dict(corpus=corpus, system_names=names, train=train, notes=notes, sources=sources,
+                scored=scored)
 
 
-def _file_inputs(args) -> tuple:
-    """``(corpus, names, train, notes, sources, scored, versions)`` of GOLD, the PRED,
-    --generated and --scored files, --gold-alt and --train."""
-    corpus, names, scored = _evaluation_corpus(args)
+def _file_inputs(args) -> dict:
+    """The ``build_report`` inputs of GOLD, the PRED, --generated and --scored files,
+    --gold-alt and --train; with gold versions, the document of each sentence of GOLD
+    (its -DOCSTART- rows: the suspects' type consistency within a document)."""
+    if not args.gold:
+        raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
+                         "file(s) (or --demo)")
+    if not args.predictions and not generated_paths(args) and not args.scored:
+        raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
+    corpus, names, scored = load_with_scored(args, outside_scheme_is_error=True)
     corpus, versions = add_gold_versions(args, corpus)
     gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
             else args.gold)
@@ -130,7 +126,9 @@ def _file_inputs(args) -> tuple:
                "systems": {**dict(zip(names, list(args.predictions) + generated_paths(args))),
                            **dict(zip(scored, args.scored or ()))},
                **({"gold_alt": versions} if versions else {})}
-    return corpus, names, _training(args), [], sources, scored, versions
+    return dict(corpus=corpus, system_names=names, train=_training(args), sources=sources,
+                scored=scored, gold_alt_names=list(versions),
+                documents=sentence_documents(args, corpus) if versions else None)
 
 
 def run(args) -> int:
@@ -143,16 +141,10 @@ def run(args) -> int:
                              "datasets are scored in one process")
         return run_experiment(args)
     _demo_name(args)
-    corpus, names, train, notes, sources, scored, versions = (
-        _demo_inputs(args) if args.demo else _file_inputs(args))
-    # -DOCSTART- rows of GOLD: the suspects' type consistency within a document
-    documents = None if args.demo or not versions else sentence_documents(args, corpus)
-    result = build_report(None, corpus=corpus, system_names=names, train=train,
+    result = build_report(None, **(_demo_inputs(args) if args.demo else _file_inputs(args)),
                           scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
                           bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
                           min_share=args.min_share, families=args.families,
-                          progress=show_progress(args), sources=sources, notes=notes,
-                          scored=scored, gold_alt_names=list(versions),
-                          beta=args.beta, documents=documents, workers=args.workers)
+                          progress=show_progress(args), beta=args.beta, workers=args.workers)
     write_outputs(result, args, "report")
     return 0

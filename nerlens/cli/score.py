@@ -54,57 +54,43 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
     blocks of whole sentences by the library (``nerspan.streaming.score_in_blocks``;
     ``beta``: F-beta beside F1; ``confusion``: the entity confusion matrix, the
     evaluation's, which decodes the whole corpus; ``workers`` > 1: in that many local
-    processes, ``nerlens.engines.score_corpus_locally``, the same numbers)."""
-    if any(corpus.mentions(c) is not None for c in [GOLD, *systems]):
-        return _tables(corpus, systems, scheme, mode, beta, confusion)
-    scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
-        score_corpus_locally(corpus, systems, scheme, mode, workers)
-    evaluation = Evaluation(corpus, scheme, mode) if confusion else None
+    processes, ``nerlens.engines.score_corpus_locally``, the same numbers). Span files
+    whose mentions nest, overlap or have fragments (tags cannot hold them): the
+    evaluation's entity scores, in one process, without token accuracy (no tags)."""
+    spans = any(corpus.mentions(c) is not None for c in [GOLD, *systems])
+    evaluation = Evaluation(corpus, scheme, mode) if confusion or spans else None
+    if spans:
+        scored = {name: evaluation.entity_scores(name) for name in systems}
+    else:
+        scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
+            score_corpus_locally(corpus, systems, scheme, mode, workers)
     return {name: with_confusion(result.to_dict(beta=beta), evaluation, name, confusion)
             for name, result in scored.items()}
-
-
-def _tables(corpus, systems, scheme, mode, beta: float, confusion: bool) -> dict:
-    """``compute`` for span files whose mentions nest, overlap or have fragments (tags
-    cannot hold them): the evaluation's entity scores, in one process, without token
-    accuracy (there are no tags to compare)."""
-    evaluation = Evaluation(corpus, scheme, mode)
-    return {name: with_confusion(evaluation.entity_scores(name).to_dict(beta=beta),
-                                 evaluation, name, confusion) for name in systems}
-
-
-def _look_alike(corpus, column: str, repairs: dict, scheme: str):
-    """The scheme the column's tags look like, when strict decoding lost most of its
-    chunks (``nerspan.spans.likely_scheme``); None otherwise."""
-    discarded = repairs.get("discarded_chunks")
-    if discarded is None or 2 * discarded <= repairs["lenient_chunks"]:
-        return None
-    return likely_scheme(corpus, column, scheme)
 
 
 def conlleval_report(result: dict) -> str:
     """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
     after ``FB1``); scored predictions (--threshold) and span tables have no tags, so no
-    tokens and no accuracy; with --error-counts, seqscore's table after."""
+    tokens and no accuracy; gold with layers (``--layers``): each layer's counts and
+    scores after the union's (a layer's precision counts every prediction: read its
+    recall); with --error-counts, seqscore's table (count, error, type, text) after."""
     options = result.get("options", {})
-    threshold = options.get("threshold")
+    threshold, beta = options.get("threshold"), options.get("beta", 1.0)
     head = (f"processed {result['tokens']} tokens with " if "tokens" in result else
             "" if threshold is None else f"kept the mentions of confidence >= {threshold:g}: ")
     lines = [f"{head}{result['gold']} phrases; found: {result['predicted']} phrases; "
              f"correct: {result['correct']}."]
     if result.get("tokens", True):   # conlleval prints no scores of 0 tokens
         accuracy = f"accuracy: {100 * result['accuracy']:6.2f}%; " if "tokens" in result else ""
-        lines.append(accuracy + scores_line(result, options.get("beta", 1.0)))
-    counts = [error_count_table(result["error_counts"])] if "error_counts" in result else []
-    return "\n".join(lines + type_lines(result) + layer_lines(result) + counts)
-
-
-def layer_lines(result: dict) -> list[str]:
-    """Gold with layers (``--layers``): each layer's counts and scores after the union's
-    (a layer's precision counts every prediction: read its recall)."""
-    return [f"layer {k}: {row['gold']} phrases; correct: "
-            f"{row['correct']}; {scores_line(row, result['options'].get('beta', 1.0))}"
-            for k, row in result.get("layers", {}).items()]
+        lines.append(accuracy + scores_line(result, beta))
+    lines += type_lines(result, beta) + [
+        f"layer {k}: {row['gold']} phrases; correct: {row['correct']}; {scores_line(row, beta)}"
+        for k, row in result.get("layers", {}).items()]
+    if "error_counts" in result:
+        lines += ["count\terror\ttype\ttext"] + [
+            f"{row['count']}\t{row['error']}\t{row['type']}\t{row['text']}"
+            for row in result["error_counts"]]
+    return "\n".join(lines)
 
 
 def scores_line(row: dict, beta: float = 1.0) -> str:
@@ -116,9 +102,8 @@ def scores_line(row: dict, beta: float = 1.0) -> str:
             f"FB1: {100 * row['f1']:6.2f}{fb}")
 
 
-def type_lines(result: dict) -> list[str]:
+def type_lines(result: dict, beta: float) -> list[str]:
     """conlleval's line per type, sorted by type."""
-    beta = result.get("options", {}).get("beta", 1.0)
     return [f"{name:>17}: {scores_line(row, beta)}  {row['predicted']}"
             for name, row in sorted(result["per_type"].items())]
 
@@ -135,10 +120,6 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
                                                      args.scheme, repair=repair)
 
 
-def error_count_table(rows: list) -> str:
-    """seqscore's error-count table: count, error (FP/FN), type, text."""
-    return "\n".join(["count\terror\ttype\ttext"] + [
-        f"{row['count']}\t{row['error']}\t{row['type']}\t{row['text']}" for row in rows])
 # What --matching strings does not read: it compares strings, not spans (flag -> is it given)
 NOT_WITH_STRINGS = {
     "a PRED file": lambda args: bool(given(args, "predictions")),
@@ -172,12 +153,12 @@ def score_strings(args) -> dict:
 
 def strings_report(result: dict) -> str:
     """conlleval's lines for string matching: strings, not tokens or phrases."""
-    beta = result.get("options", {}).get("beta", 1.0)
+    options = result["options"]
+    found = f"; gold strings found: {result['found']}" if options["word_overlap"] else ""
     return "\n".join([f"scored as strings: {result['gold']} gold strings; found: "
-                      f"{result['predicted']} strings; correct: {result['correct']}"
-                      + (f"; gold strings found: {result['found']}"
-                         if result["options"]["word_overlap"] else "") + ".",
-                      scores_line(result, beta)] + type_lines(result))
+                      f"{result['predicted']} strings; correct: {result['correct']}{found}.",
+                      scores_line(result, options.get("beta", 1.0))]
+                     + type_lines(result, options.get("beta", 1.0)))
 
 
 def run_strings(args) -> int:
@@ -194,6 +175,21 @@ def types_note(column: str, repairs: dict, what: str = "mention", name: str = ""
     if repairs.get("types_mapped") or repairs.get("types_removed"):
         note(f"{name}{counted(repairs['types_mapped'], what)} of {column} retyped, "
              f"{repairs['types_removed']} dropped (--type-map, --keep-types, --remove-types)")
+
+
+def repairs_note(corpus, name: str, column: str, repairs: dict, scheme: str) -> None:
+    """The notes of what reading did to a column (``name`` in the corpus): repaired or
+    discarded chunks (naming the scheme the tags look like when strict decoding lost most
+    of them, ``nerspan.spans.likely_scheme``), the type flags' work, --snap's."""
+    discarded = repairs.get("discarded_chunks")
+    if repairs["invalid_transitions"] or repairs["outside_scheme"] or discarded:
+        lost_most = discarded is not None and 2 * discarded > repairs["lenient_chunks"]
+        print(repair_note(column, repairs, scheme, likely_scheme(corpus, name, scheme)
+                          if lost_most else None), file=sys.stderr)
+    types_note(column, repairs)
+    if repairs.get("snapped"):
+        note(f"{counted(repairs['snapped'], 'span')} of {column} widened to token "
+             "boundaries (--snap)")
 
 
 def run_threshold(args) -> int:
@@ -236,15 +232,8 @@ def run(args) -> int:
     print_results(results, conlleval_report, args.format == "json")
     if args.format == "json":
         return 0
-    for name in systems:
-        for column, r in results[name].get("repairs", {}).items():
-            if r["invalid_transitions"] or r["outside_scheme"] or r.get("discarded_chunks"):
-                print(repair_note(column, r, args.scheme, _look_alike(
-                    corpus, GOLD if column == "gold" else name, r, args.scheme)),
-                    file=sys.stderr)
-            types_note(column, r)
-            if r.get("snapped"):
-                note(f"{counted(r['snapped'], 'span')} of {column} widened to token "
-                     "boundaries (--snap)")
+    for name, result in results.items():
+        for column, repairs in result.get("repairs", {}).items():
+            repairs_note(corpus, GOLD if column == "gold" else name, column, repairs, args.scheme)
     print_confusion(results)
     return 0

@@ -18,13 +18,15 @@ versions of the gold as ``"gold_alt": {"conllpp": "conllpp_test.txt"}`` (version
 column file, read as a prediction file is).
 
 ``read_manifest`` checks one (errors name the file, line, dataset and offending value)
-into declared datasets, the form ``--data``/``--pred`` declare too (``"systems"`` None:
-the gold file holds both columns); ``read_dataset`` reads one, each run on its own so
-that an error names the dataset and the run; ``experiment_datasets`` reads them all for
-``run_experiment``, which takes a manifest's path as its datasets.
+into declared datasets, the form ``declared_datasets`` makes of the command line's
+``--data``/``--pred`` too (``"systems"`` None: the gold file holds both columns);
+``read_dataset`` reads one, each run on its own so that an error names the dataset and
+the run; ``experiment_datasets`` reads them all for ``run_experiment``, which takes a
+manifest's path as its datasets.
 """
 from __future__ import annotations
 
+import glob
 import json
 import os
 from dataclasses import dataclass, field
@@ -149,6 +151,102 @@ def check_version(dataset: dict, version: str, where: str, apart: str = "") -> s
         raise NameTakenError(f"gold version {version!r} is given already: give each version "
                              "once", side=where)
     return version
+
+
+# -- the same datasets declared in order on the command line ------------------------------
+# each flag that declares an experiment's datasets after ``--data NAME GOLD [TRAIN]`` (its
+# kind in the declaration: the flag's dest) -> the key of the declared dataset it fills
+DECLARED_KEYS = {"pred": "systems", "pred_generated": "generated", "pred_scored": "scored",
+                 "gold_alt": "gold_alt"}
+
+
+def _flag(kind: str) -> str:
+    return "--" + kind.replace("_", "-")
+
+
+def declared_datasets(declared: list, default_train: str | None) -> dict:
+    """Declared datasets (``read_manifest``'s form) of the command line's ``(kind,
+    values)`` entries in order: ``("data", [NAME, GOLD, TRAIN?])``, then each run
+    (``"pred"``, ``"pred_generated"``, ``"pred_scored"``: ``[NAME:]SYSTEM=FILE`` values,
+    FILE a glob pattern too) and gold version (``"gold_alt"``) of the last --data, or of
+    dataset NAME, which may come later; errors name the flag and its value."""
+    datasets: dict = {}
+    runs, last = [], None  # (kind, entry, dataset, system or version, file pattern)
+    for kind, values in declared:
+        if kind in DECLARED_KEYS:
+            runs += [(kind, *_parsed(kind, value, last)) for value in values]
+            continue
+        if len(values) not in (2, 3):
+            raise ValueError(f"--data {' '.join(values)}: give NAME GOLD [TRAIN] (2 or 3 "
+                             f"values, not {len(values)})")
+        name, gold, train = *values[:2], (values[2:] or [default_train])[0]
+        if name in datasets:
+            raise ValueError(f"--data {name}: dataset {name!r} is declared twice")
+        if not train:
+            raise ValueError(f"--data {' '.join(values)}: no training file: give it as "
+                             "the third value or with --train")
+        datasets[last := name] = {"gold": gold, "train": train,
+                                  **{key: {} for key in DECLARED_KEYS.values()}}
+    for kind, entry, name, system, pattern in runs:  # once every dataset is declared
+        key, where = DECLARED_KEYS[kind], f"{_flag(kind)} {entry}"
+        if name not in datasets:
+            hint = f": write {_flag(kind)} {next(iter(datasets), 'NAME')}:{system}={pattern}" \
+                if kind == "gold_alt" else ""
+            raise ValueError(f"{where}: no dataset {name!r} (declared: "
+                             f"{', '.join(datasets) or 'none'}){hint}")
+        other = next((k for k in RUN_KEYS if k != key and system in datasets[name][k]), None)
+        if kind != "gold_alt" and other is not None:
+            first, second = (_flag(k) for k, v in DECLARED_KEYS.items() if v in (key, other))
+            raise ValueError(f"{where}: system {system!r} has runs of {first} and of {second} "
+                             f"on dataset {name!r}: give its output one way")
+        if kind != "gold_alt":
+            datasets[name][key].setdefault(system, []).extend(_files(where, pattern))
+    for name, entry in datasets.items():
+        if not any(entry[key] for key in RUN_KEYS):
+            raise ValueError(f"--data {name}: no predictions: add --pred SYSTEM=FILE after it")
+    for kind, entry, name, version, path in runs:   # once every system is declared
+        if kind == "gold_alt":
+            _add_version(datasets[name], f"--gold-alt {entry}", name, version, path)
+    return datasets
+
+
+def _parsed(kind: str, value, last: str | None) -> tuple[str, str, str, str]:
+    """``(entry, dataset, system or version, file pattern)`` of a ``[NAME:]SYSTEM=FILE``
+    value of flag ``kind`` (--gold-alt: ``(target, file)`` parsed); ``last``: the --data
+    before it, the dataset without NAME."""
+    entry, flag = value if isinstance(value, str) else "=".join(value), _flag(kind)
+    target, equals, pattern = entry.partition("=")
+    if not equals or not target or not pattern:
+        raise ValueError(f"{flag} {entry}: write SYSTEM=FILE or NAME:SYSTEM=FILE")
+    name, colon, named = target.rpartition(":")
+    if not colon and last is None:
+        written = f"{flag} NAME:{entry}" if kind == "gold_alt" else "NAME:SYSTEM=FILE"
+        raise ValueError(f"{flag} {entry}: no dataset yet: put it after --data NAME GOLD TRAIN, "
+                         f"or write {written}")
+    if kind != "gold_alt":
+        check_run_system(named, f"{flag} {entry}")
+    return entry, (name if colon else last), named, pattern
+
+
+def _files(where: str, pattern: str) -> list[str]:
+    """The files of a run's pattern (``where``: the flag and its value, for errors)."""
+    if not set("*?[") & set(pattern):
+        return [pattern]
+    found = sorted(glob.glob(pattern))
+    if not found:
+        raise ValueError(f"{where}: no file matches {pattern!r}")
+    return found
+
+
+def _add_version(dataset: dict, where: str, name: str, version: str, path: str) -> None:
+    """Gold version ``version`` (file ``path``) of dataset ``name``, checked as a
+    manifest's (``check_version``), the error naming a free name."""
+    taken = {GOLD, *(system for key in RUN_KEYS for system in dataset[key])}
+    free = next(f"{version}_{k}" for k in range(2, len(taken) + 3)
+                if f"{version}_{k}" not in taken)
+    check_version(dataset, version, f"{where}: dataset {name!r}",
+                  f", e.g. --gold-alt {name}:{free}={path}")
+    dataset["gold_alt"][version] = path
 
 
 # -- reading a declared dataset ------------------------------------------------------------

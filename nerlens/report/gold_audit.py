@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from nerspan import GOLD, Evaluation
 from nerspan.spans import column_spans
-from nerspan.audit import corrections_found, diff_spans, evidence_text, score_golds, suspects
+from nerspan.audit import (corrections_found, diff_spans, evidence_text, in_sentence,
+                           score_golds, suspects)
 from nerspan.family import Rule, finding
 
 from nerspan.reading.systems import PathLike, add_systems
@@ -184,14 +185,9 @@ def versions_html(audit: dict) -> str:
 
 def _in_sentence(words: list, row: dict) -> str:
     """The suspect highlighted in its sentence, ``CONTEXT`` words on each side."""
-    start, end = row["start"], row["end"]
-    low, high = max(0, start - CONTEXT), min(len(words), end + CONTEXT)
     mark = "gold" if row["kind"] == "gold" else "pred"
-    shown = [escape(w) for w in words[low:high]]
-    shown[start - low] = f"<span class='{mark}'>" + shown[start - low]
-    shown[end - 1 - low] += "</span>"
-    return ("&hellip; " if low else "") + " ".join(shown) + (
-        " &hellip;" if high < len(words) else "")
+    return in_sentence(words, row["start"], row["end"], CONTEXT,
+                       (f"<span class='{mark}'>", "</span>"), "&hellip;", escape)
 
 
 def suspects_html(audit: dict) -> str:

@@ -21,9 +21,9 @@ from .annotator_agreement import Agreement, agreement, cohen_kappa
 from .gold_versions import GoldComparison, compare_golds, error_changes, score_golds
 from .mention_diff import DIFF_KINDS, Diff, diff, diff_spans, mention_kinds
 from .suspect_gold import (EVIDENCE, Suspects, corrections_found, evidence_text, expected_at_random,
-                           suspects)
+                           in_sentence, suspects)
 
 __all__ = ["DIFF_KINDS", "Diff", "diff", "diff_spans", "mention_kinds", "Agreement",
            "agreement", "cohen_kappa", "GoldComparison", "compare_golds", "error_changes",
-           "score_golds", "EVIDENCE", "Suspects", "suspects", "evidence_text", "corrections_found",
-           "expected_at_random"]
+           "score_golds", "EVIDENCE", "Suspects", "suspects", "evidence_text", "in_sentence",
+           "corrections_found", "expected_at_random"]

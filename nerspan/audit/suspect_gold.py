@@ -340,6 +340,22 @@ class Suspects:
                 "options": dict(self.options), "undefined": []}
 
 
+def in_sentence(words: list, start: int, end: int, context: int = 6,
+                marks: tuple = ("[", "]"), more: str = "...", word=str) -> str:
+    """A suspect's words ``[start, end)`` between ``marks``, with ``context`` words on
+    each side (6: the command line's), ``more`` where the sentence goes on (``word``
+    shows a word: the page escapes it).
+
+    >>> in_sentence("a b c d e f g h".split(), 3, 5, 2)
+    '... b c [d e] f g ...'
+    """
+    low, high = max(0, start - context), min(len(words), end + context)
+    shown = [word(w) for w in words[low:high]]
+    shown[start - low] = marks[0] + shown[start - low]
+    shown[end - 1 - low] += marks[1]
+    return " ".join(([more] if low else []) + shown + ([more] if high < len(words) else []))
+
+
 def evidence_text(row: dict) -> str:
     """One listed suspect's evidence (``Suspects.row``) in words: the systems reading it
     otherwise, the labels of its text elsewhere.
