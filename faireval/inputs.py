@@ -22,6 +22,7 @@ import numpy as np
 
 from nerspan.corpus import PER_COLUMN, Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
+from nerspan.evaluation import in_table
 from nerspan.layers import decode_layers, layer_column, layer_columns
 from nerspan.generative.form import GENERATED, ground_predictions, words_of
 from nerspan.records import InputOptions
@@ -111,7 +112,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         references, predictions: the target and system sides (see ``faireval.score``).
     """
     inputs = InputOptions.of(inputs)
-    target, spans, names, n_sentences, lengths, repairs = _sides(
+    target, spans, names, n_sentences, lengths, repairs, layers = _sides(
         references, predictions, scheme, mode, inputs, (context, system),
         None if isinstance(pos, str) else pos, keep_duplicates)
     if isinstance(pos, str):
@@ -137,7 +138,10 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     names, target, spans = _filter_labels(names, target, spans, labels, exclude)
     if not shard:
         repairs = reported_repairs(repairs)
-    return Prepared(target, spans, names, n_sentences, punct, repairs)
+    # the layers the reading found, what a result's options report when a side has some
+    layered = {"layers": {"gold": layers[GOLD], "pred": layers[PRED]}} \
+        if max(layers.values(), default=1) > 1 else {}
+    return Prepared(target, spans, names, n_sentences, punct, repairs, layered)
 
 
 def reported_repairs(repairs: dict) -> dict:
@@ -149,7 +153,8 @@ def reported_repairs(repairs: dict) -> dict:
 
 def _sides(references, predictions, scheme, mode, inputs, context, pos=None,
            keep_duplicates=False):
-    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``;
+    """``(target, system, label names, n_sentences, sentence lengths or None, repairs,
+    layers)`` (side -> how many layers it was read from; {} for span lists);
     ``context``: ``(evaluation, its system column)`` as ``prepare`` takes them.
 
     The input form is nerspan's dispatcher's (``nerspan.reading.forms.input_form``; POS tags
@@ -166,15 +171,15 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None,
         tokens = inputs.tokens
         lengths = None if tokens is None else np.fromiter(map(len, tokens), dtype=np.int64,
                                                           count=len(tokens))
-        return target, system, names, n_sentences, lengths, repairs
+        return target, system, names, n_sentences, lengths, repairs, {}
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the system's "
                              + ("span lists" if form is SPANS else "tags (a list per "
                                 "sentence), or a Corpus with a pred column as references"))
     corpus = read_input(references, predictions, inputs=inputs, scheme=scheme,
                         form=form).corpus
-    target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, *context)
-    return target, system, names, corpus.n_sentences, corpus.lengths, repairs
+    target, system, names, repairs, layers = _spans_from_tags(corpus, scheme, mode, *context)
+    return target, system, names, corpus.n_sentences, corpus.lengths, repairs, layers
 
 
 def _generated_spans(references, predictions, scheme, mode, inputs):
@@ -196,7 +201,7 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
                             types_mapped=retyped, types_removed=dropped, generated=record,
                             sentence_numbers=gold.source.sentence_numbers)
-    return target, system, names, n_sentences, gold.lengths, repairs
+    return target, system, names, n_sentences, gold.lengths, repairs, {}
 
 
 def _processed(grounded, processing):
@@ -305,22 +310,24 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
     identical in two layers is one); single-level gold comes from the gold ``context``
     when there is one (its union of layers too), single-level predictions too when
     ``system`` names their column in the context's corpus. Returns ``(target, system,
-    label names, repairs)``."""
+    label names, repairs, layers)``, ``layers``: side -> how many it has."""
     levels, depth = _split_levels(corpus)
     table = LabelTable.build(levels.labels, get_scheme(scheme))
-    sides, repairs = [], {}
+    sides, repairs, layers = [], {}, {}
     for column in (GOLD, PRED):
         parts = []
         for level in range(depth):
             name = _level_column(column, level, depth)
             if column == GOLD and depth == 1 and context is not None:
-                spans = context.gold_spans(table)
+                layered = context.layers(context.gold_column)
             elif depth == 1 and system is not None:
-                spans = context.spans(system, table)
+                layered = context.layers(system)
             else:   # one level: errors name each layer's column as nerspan does
-                spans = decode_layers(levels, name, scheme, mode, table, named=None
-                                      if depth == 1 else f"{side_name(column)} (level "
-                                      f"{level + 1})").union
+                layered = decode_layers(levels, name, scheme, mode, table, named=None
+                                        if depth == 1 else f"{side_name(column)} (level "
+                                        f"{level + 1})")
+            spans = in_table(layered.union, table)
+            layers[column] = len(layered.layers)
             if spans.repairs is not None:   # prepare drops those that repaired nothing
                 repairs[name] = spans.repairs
             parts.append((spans, level))
@@ -339,21 +346,26 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
         remap = np.full(len(table.types), -1, dtype=np.int32)
         remap[used] = np.arange(len(used), dtype=np.int32)
         sides = [replace(t, labels=remap[t.labels]) for t in sides]
-    return sides[0], sides[1], tuple(table.types[i] for i in used), repairs
+    return sides[0], sides[1], tuple(table.types[i] for i in used), repairs, layers
 
 
 def _side_rows(corpus: Corpus, parts: list) -> SpanRows:
     """One side's span table of its levels' ``(spans, level)``: by position, outer level
-    first (within a level, in the order of its spans)."""
+    first (within a level, in the order of its spans); a discontinuous mention (an
+    evaluation's span lists) with its fragments."""
     start = np.concatenate([s.start for s, _ in parts])
     end = np.concatenate([s.end for s, _ in parts])
     sentence = np.concatenate([s.sentence for s, _ in parts]).astype(np.int64)
     label = np.concatenate([s.type for s, _ in parts]).astype(np.int32)
     level = np.concatenate([np.full(len(s), lv) for s, lv in parts])
-    order = np.lexsort((level, start))  # by position, outer level first
+    before = np.cumsum([0] + [len(s) for s, _ in parts])
+    owner, fragment_start, fragment_end = (np.concatenate(
+        [s.fragments[k] + (before[i] if k == 0 else 0) for i, (s, _) in enumerate(parts)
+         if s.has_fragments] or [np.zeros(0, dtype=np.int64)]) for k in range(3))
     base = corpus.offsets[sentence]
-    return span_rows(sentence[order], (start - base)[order], (end - base)[order],
-                     label[order])
+    rows = SpanRows(sentence, start - base, end - base, label, np.zeros(0, dtype=np.int64),
+                    0, owner, fragment_start - base[owner], fragment_end - base[owner])
+    return rows.take(np.lexsort((level, start)))  # by position, outer level first
 
 
 def _level_column(side: str, level: int, depth: int, layer: int = 1) -> str:

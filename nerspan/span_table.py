@@ -29,6 +29,9 @@ class SpanShapeError(NerspanError):
 LAYERS_HINT = ("score the layers separately with layers=... (--layers), or score the spans "
                "as they are with nerspan.score, nerspan.Evaluation's entity scores or "
                "faireval.score")
+# What scores discontinuous mentions where a reader keeps one span per mention.
+FRAGMENT_REMEDY = ("score discontinuous mentions with nerspan.score (exact match on the "
+                   "fragment set)")
 
 
 @dataclass(frozen=True)
@@ -104,16 +107,19 @@ class SpanRows:
         return [[int(a), int(b)] for a, b in zip(self.fragment_start[mine].tolist(),
                                                  self.fragment_end[mine].tolist())]
 
-    def check_contiguous(self, side: str, reader: str) -> None:
-        """Refuse discontinuous mentions where ``reader`` keeps one span per mention:
-        one ``SpanShapeError`` naming the first, rather than its bounds in silence."""
+    def check_contiguous(self, side: str, reader: str, remedy: str = FRAGMENT_REMEDY
+                         ) -> None:
+        """Refuse discontinuous mentions where ``reader`` (what it is, how it fails:
+        "a dial over scored predictions keeps one span per mention") cannot take them:
+        one ``SpanShapeError`` naming the first, ``remedy`` the way to score it, rather
+        than its bounds in silence."""
         if len(self.fragment_row):
-            k = int(self.fragment_row[0])
-            raise SpanShapeError(
-                f"span {shown(self.labels[k])} of fragments {self.fragments_of(k)} is "
-                f"discontinuous, and {reader} keeps one span per mention; score "
-                "discontinuous mentions with nerspan.score (exact match on the fragment "
-                "set)", side=side, sentence=int(self.sentence[k]))
+            raise self._discontinuous(int(self.fragment_row[0]), side, reader, remedy)
+
+    def _discontinuous(self, k: int, side: str, reader: str, remedy: str) -> SpanShapeError:
+        return SpanShapeError(f"span {shown(self.labels[k])} of fragments "
+                              f"{self.fragments_of(k)} is discontinuous, and {reader}; "
+                              f"{remedy}", side=side, sentence=int(self.sentence[k]))
 
     def first_overlap(self) -> tuple[int, int] | None:
         """The first two spans (row indices) of one sentence that share a token (a
@@ -134,12 +140,9 @@ class SpanRows:
         sentence, the two spans (or the discontinuous one), and the option that scores
         them."""
         if self.first_overlap() is None:
-            k = int(self.fragment_row[0])
-            return SpanShapeError(
-                f"span {shown(self.labels[k])} of fragments {self.fragments_of(k)} is "
-                "discontinuous: tags (one per token) cannot hold discontinuous mentions, "
-                f"and this scorer reads tags; {LAYERS_HINT}", side=side,
-                sentence=int(self.sentence[k]))
+            return self._discontinuous(int(self.fragment_row[0]), side,
+                                       "tags (one per token) cannot hold discontinuous "
+                                       "mentions: this scorer reads tags", LAYERS_HINT)
         a, b = self.first_overlap()
         pair = [f"({int(self.start[k])}, {int(self.end[k])}, {shown(self.labels[k])})"
                 for k in (a, b)]

@@ -208,3 +208,25 @@ def test_partials_of_fragments_merge_to_one_pass(data, gold, pred):
     whole = faireval.score(gold, pred, **options)
     assert merged.result().to_dict() == whole.to_dict()
     assert merged.result().to_dict(beta=2) == whole.to_dict(beta=2)
+
+
+def in_position_order(sentence) -> list:
+    """A sentence's distinct mentions as an evaluation holds them: by start, end, type."""
+    return sorted(distinct(sentence), key=lambda item: (item["fragments"][0][0],
+                                                        item["fragments"][-1][1],
+                                                        item["label"]))
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(corpus, corpus)
+def test_an_evaluation_scores_its_fragments_as_the_span_lists(gold, pred):
+    """faireval on an ``Evaluation`` of span lists with discontinuous mentions scores
+    their fragment sets: the numbers of ``faireval.score`` on the lists themselves (in
+    the order the evaluation keeps them, position order)."""
+    pred = pred[:len(gold)] + [[] for _ in range(len(gold) - len(pred))]
+    gold, pred = [list(map(in_position_order, side)) for side in (gold, pred)]
+    words = [["w"] * N_TOKENS for _ in gold]
+    evaluation = nerspan.Evaluation(nerspan.from_spans(gold, pred, tokens=words))
+    options = {"schemas": SCHEMAS, "return_pairs": True}
+    assert faireval.score(evaluation, "pred", **options).to_dict() == \
+        faireval.score(gold, pred, tokens=words, **options).to_dict()
