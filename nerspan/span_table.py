@@ -70,13 +70,6 @@ class SpanRows:
             out[s].append((label, a, b))
         return out
 
-    @property
-    def discontinuous(self) -> np.ndarray:
-        """Per row: is it a mention of several fragments."""
-        mask = np.zeros(len(self), dtype=bool)
-        mask[self.fragment_row] = True
-        return mask
-
     def needs_table(self) -> bool:
         """Whether tags cannot hold these spans: some nest, overlap, repeat a mention
         or have several fragments (found once: every read of the column asks)."""
@@ -154,19 +147,6 @@ class SpanRows:
                               "cannot hold nested or overlapping spans, and this scorer "
                               f"reads tags; {LAYERS_HINT}", side=side,
                               sentence=int(self.sentence[a]))
-
-    def take(self, rows: np.ndarray) -> "SpanRows":
-        """The rows ``rows`` (indices in any order, or a boolean mask), with their
-        fragments; sentences keep their numbers. ``labels`` may be a list or an array
-        (faireval keeps label ids)."""
-        rows = np.asarray(rows)
-        rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.int64)
-        fragments, owner = owned(self.fragment_row, len(self), rows)
-        labels = (self.labels[rows] if isinstance(self.labels, np.ndarray)
-                  else [self.labels[k] for k in rows.tolist()])
-        return SpanRows(self.sentence[rows], self.start[rows], self.end[rows], labels,
-                        self.snapped, self.invalid_transitions, owner,
-                        self.fragment_start[fragments], self.fragment_end[fragments])
 
     def at(self, sentences: np.ndarray) -> "SpanRows":
         """The rows of the corpus of ``sentences`` (each an index of this one's, as
