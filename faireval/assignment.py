@@ -27,7 +27,7 @@ EXACT = 2 ** 52
 def optimal_pairs(pair_s, pair_t, good, overlap, tables, label_rank) -> tuple:
     """``(system spans, targets they took, whether each pair is good)`` of the best
     pairing (see the module) of the pairs ``(pair_s[k], pair_t[k])``, each pair once;
-    ``tables``: the system and target ``SpanRows``; ``label_rank``: label id -> rank of
+    ``tables``: the system and target ``nerspan.Spans``; ``label_rank``: label id -> rank of
     its name."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
@@ -81,7 +81,7 @@ def positions(ids: np.ndarray, group: np.ndarray, table, label_rank) -> np.ndarr
     """Where each span of ``ids`` (distinct, one group each) stands: by group, then
     start, end and label (then index: only spans equal in all three, interchangeable,
     keep list order)."""
-    order = np.lexsort((ids, label_rank[table.labels[ids]], table.end[ids], table.start[ids],
+    order = np.lexsort((ids, label_rank[table.type[ids]], table.end[ids], table.start[ids],
                         group))
     position = np.empty(len(ids), dtype=np.int64)
     position[order] = np.arange(len(ids))

@@ -12,12 +12,10 @@ from dataclasses import dataclass
 
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputTypeError
 from nerspan.errors import shown
-from nerspan.flat import side_name
 from nerspan.evaluation import resolve
-from nerspan.layers import layer_columns, paired_layers
+from nerspan.layers import paired_layers
 from nerspan.options import PAIRINGS
 from nerspan.records import Record, comma_list, option, switch
-from nerspan.span_table import SpanShapeError
 
 from .inputs import Prepared, prepare
 from .matching import find_errors
@@ -118,22 +116,6 @@ def headline_weights_error(weights: str) -> str:
             "weight_table_* scores: 'weighted' or a table)")
 
 
-def refuse_fragments(corpus: Corpus, columns) -> None:
-    """An evaluation's spans that nest are scored as they are, but its decoded spans keep
-    one span per mention: a discontinuous one is refused here, naming the form that
-    scores its fragments, rather than matched by its bounds in silence."""
-    for column in columns:
-        rows = corpus.span_table(column)
-        if rows is not None and len(rows.fragment_row):
-            k = int(rows.fragment_row[0])
-            raise SpanShapeError(
-                f"span {shown(rows.labels[k])} of fragments {rows.fragments_of(k)} is "
-                "discontinuous, and faireval reads an evaluation's spans one per "
-                "mention; pass the span lists themselves to faireval.score (references, "
-                "predictions, tokens=...), which matches fragment sets",
-                side=side_name(column), sentence=int(rows.sentence[k]))
-
-
 def two_columns(references, predictions, scheme, mode, train, inputs):
     """``(references, predictions, context, system, scheme, mode)`` for ``prepare``: an
     evaluation (or a Corpus with other column names) becomes a Corpus with the columns
@@ -146,7 +128,6 @@ def two_columns(references, predictions, scheme, mode, train, inputs):
         context, corpus, gold_column, pred_column = resolve(
             references, predictions, scheme=scheme, mode=mode, train=train, inputs=inputs,
             layered=True, tables=True)
-        refuse_fragments(corpus, (gold_column, pred_column))
         scheme, mode, predictions = context.scheme, context.mode, None
         references = corpus
         system = pred_column if corpus is context.corpus else None
@@ -155,18 +136,6 @@ def two_columns(references, predictions, scheme, mode, train, inputs):
             and (gold_column, pred_column) != (GOLD, PRED):
         references = paired_layers(references, gold_column, pred_column)
     return references, predictions, context, system, scheme, mode
-
-
-def layers_option(references, context) -> dict:
-    """``{"layers": {"gold": n, "pred": m}}`` when a side of ``references`` (what
-    ``two_columns`` gives) has layers (``context``'s gold, when it has one), else ``{}``:
-    a flat result's options are as they were."""
-    if not isinstance(references, Corpus):
-        return {}
-    gold = layer_columns(*((context.corpus, context.gold_column) if context is not None
-                           else (references, GOLD)))
-    layers = {"gold": len(gold), "pred": len(layer_columns(references, PRED))}
-    return {"layers": layers} if max(layers.values()) > 1 else {}
 
 
 def read_sides(references, predictions, options: FairevalOptions, *, train, scheme, mode,
@@ -186,8 +155,7 @@ def read_sides(references, predictions, options: FairevalOptions, *, train, sche
                        exclude=() if shard else options.exclude, inputs=inputs,
                        context=context, system=system, shard=shard,
                        keep_duplicates=options.keep_duplicates)
-    layers = layers_option(references, context)
-    return dataclasses.replace(prepared, read_options=layers), scheme, mode
+    return prepared, scheme, mode
 
 
 def scored(prepared: Prepared, options: FairevalOptions, scheme: str, mode: str
@@ -229,4 +197,4 @@ def result_options(options: FairevalOptions, scheme: str, mode: str) -> dict:
 
 
 __all__ = ["FairevalOptions", "HEADLINE_WEIGHTS", "MOVED", "headline_weights_error",
-           "layers_option", "read_sides", "result_options", "scored", "two_columns"]
+           "read_sides", "result_options", "scored", "two_columns"]

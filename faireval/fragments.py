@@ -1,8 +1,8 @@
 """Mentions as fragment sets: what faireval's matching and the SemEval schemas read.
 
-A mention is its type and its set of fragments (``nerspan.span_table.SpanRows``: a
-contiguous mention is one row, a discontinuous one a row spanning its fragments, whose
-fragments are rows of the fragment table). Two mentions are the same span when their
+A mention is its type and its set of fragments (``nerspan.Spans``: a contiguous mention
+is one row, a discontinuous one a row spanning its fragments, whose fragments are rows
+of its fragment table). Two mentions are the same span when their
 fragment sets are equal (Dai et al., ACL 2020: exact match on the fragment set), they
 overlap when the tokens they cover intersect, and a mention's length is the number of
 tokens it covers. A contiguous mention's covered tokens are its interval, so flat input
@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from nerspan.span_table import SpanRows
+from nerspan.spans import Spans
 
 
-def covered_lengths(table: SpanRows) -> np.ndarray:
+def covered_lengths(table: Spans) -> np.ndarray:
     """Per row, the tokens it covers: ``end - start`` less the gaps between fragments."""
     length = (table.end - table.start).astype(np.int64)
-    if len(table.fragment_row):
-        covered = np.bincount(table.fragment_row, minlength=len(table),
-                              weights=table.fragment_end - table.fragment_start)
+    if table.has_fragments:
+        owner, start, end = table.fragments
+        covered = np.bincount(owner, minlength=len(table), weights=end - start)
         split = table.discontinuous
         length[split] = covered[split].astype(np.int64)
     return length
 
 
-def shape_ids(*tables: SpanRows) -> list:
+def shape_ids(*tables: Spans) -> list:
     """Per table, per row: 0 for a contiguous mention, else an id (from 1) of its
     fragment set, equal across the tables for equal fragment sets. With sentence,
     start, end and type it identifies a mention."""
@@ -39,20 +39,23 @@ def shape_ids(*tables: SpanRows) -> list:
     return out
 
 
-def fragment_sets(table: SpanRows) -> dict:
-    """Discontinuous row -> its fragments as a tuple of ``(start, end)`` pairs."""
+def fragment_sets(table: Spans, local: bool = False) -> dict:
+    """Discontinuous row -> its fragments as a tuple of ``(start, end)`` pairs
+    (``local``: in its sentence, else flat positions)."""
     out: dict = {}
-    for row, start, end in zip(table.fragment_row.tolist(), table.fragment_start.tolist(),
-                               table.fragment_end.tolist()):
+    owner, starts, ends = table.fragment_table
+    base = table.base[owner] if local else np.zeros(len(owner), dtype=np.int64)
+    for row, start, end in zip(owner.tolist(), (starts - base).tolist(),
+                               (ends - base).tolist()):
         out[row] = out.get(row, ()) + ((start, end),)
     return out
 
 
-def covered_bits(table: SpanRows, rows: np.ndarray) -> list:
+def covered_bits(table: Spans, rows: np.ndarray) -> list:
     """Per row of ``rows``, the tokens it covers as a bitmask (bit i: token start + i)."""
     starts, ends = table.start[rows].tolist(), table.end[rows].tolist()
     bits = [(1 << (end - start)) - 1 for start, end in zip(starts, ends)]
-    if len(table.fragment_row):
+    if table.has_fragments:
         split = fragment_sets(table)
         for k, row in enumerate(np.asarray(rows).tolist()):
             if row in split:
@@ -61,7 +64,7 @@ def covered_bits(table: SpanRows, rows: np.ndarray) -> list:
     return bits
 
 
-def shared_tokens(a: SpanRows, rows_a: np.ndarray, b: SpanRows,
+def shared_tokens(a: Spans, rows_a: np.ndarray, b: Spans,
                   rows_b: np.ndarray) -> np.ndarray:
     """Per pair ``(rows_a[k], rows_b[k])`` of one sentence, the tokens both cover:
     interval arithmetic for two contiguous mentions, bitmasks where one is not."""

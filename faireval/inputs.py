@@ -5,9 +5,9 @@ per sentence), multi-level tags ``B-X|I-Y`` (outer level first), several tag col
 a side read as its layers (``nerspan.layers``: the union of their mentions), or explicit
 span lists per sentence, ``(label, start, end)`` with ``end`` exclusive, which may nest
 or overlap, and mentions of several fragments (``{"label", "fragments"}``, BigBio's
-``{"type", "offsets"}``: see ``nerspan.reading.span_lists``). A side is nerspan's span
-table (``nerspan.span_table.SpanRows``, read by nerspan's reader) whose ``labels`` are
-label ids. It keeps the spans in list order: tags give them sorted by start (outer level
+``{"type", "offsets"}``: see ``nerspan.reading.span_lists``). A side is nerspan's
+``Spans`` (flat positions; its ``type`` the label ids of ``Prepared.labels``; results
+give offsets in the sentence, ``start - base``). It keeps the spans in list order: tags give them sorted by start (outer level
 first at the same start), layers in the order of their union (start, end, type); span
 lists keep the order they are listed in, which matters only for the algorithm's last
 tie-break. A mention a span list repeats on one side (same type and fragments) is kept
@@ -22,14 +22,14 @@ import numpy as np
 
 from nerspan.corpus import PER_COLUMN, Corpus
 from nerspan.flat import GOLD, PRED, Interner, side_name
+from nerspan.evaluation import in_table
 from nerspan.layers import decode_layers, layer_column, layer_columns
 from nerspan.generative.form import GENERATED, ground_predictions, words_of
 from nerspan.records import InputOptions
 from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.reading.span_lists import read_spans
-from nerspan.span_table import SpanRows
-from nerspan.spans import LabelTable, Repairs, column_spans
+from nerspan.spans import LabelTable, Repairs, Spans, column_spans, rows_as_spans
 from nerspan.type_processing import process_ungrounded
 
 from .fragments import shape_ids
@@ -42,17 +42,33 @@ PUNCT_TAGS = frozenset({"$.", "$,", "$(", "PUNCT", "PUNKT", "KOMMA", "COMMA", "K
                         ".", ",", ":", "(", ")", '"', "\u2018", "\u201c", "\u2019", "\u201d"})
 
 
-def span_rows(sentence, start, end, labels) -> SpanRows:
-    """One side's contiguous spans as nerspan's span table, ``labels`` label ids."""
-    return SpanRows(sentence, start, end, labels, np.zeros(0, dtype=np.int64))
+def sentence_spans(sentence, start, end, types, offsets=None) -> Spans:
+    """One side's contiguous spans given in their sentences (``types``: label ids) as
+    ``Spans`` at the flat positions of ``offsets`` (default: each sentence as long as its
+    spans reach, ``layout``; the other side of a comparison needs the same)."""
+    sentence, start, end = (np.asarray(x, dtype=np.int64) for x in (sentence, start, end))
+    if offsets is None:
+        offsets = layout(int(sentence.max()) + 1 if len(sentence) else 0, (sentence, end))
+    base = offsets[sentence]
+    return Spans(base + start, base + end, offsets, np.asarray(types), ())
+
+
+def layout(n_sentences: int, *sides) -> np.ndarray:
+    """Flat offsets of ``n_sentences`` sentences, each as long as the furthest end of
+    the spans ``sides`` (``(sentence, end)`` pairs) give it: span lists need not come
+    with their sentences' lengths, and every offset faireval reports is in a sentence."""
+    longest = np.zeros(n_sentences, dtype=np.int64)
+    for sentence, end in sides:
+        np.maximum.at(longest, sentence, end)
+    return np.concatenate([[0], np.cumsum(longest)])
 
 
 @dataclass(frozen=True)
 class Prepared:
     """Target and system spans over one label vocabulary, ready for matching."""
 
-    target: SpanRows           # labels: label ids
-    system: SpanRows
+    target: Spans              # type: label ids
+    system: Spans
     labels: tuple              # label vocabulary (label ids index it)
     n_sentences: int
     punct: "PunctMask | None"  # set when ignore_punct is on
@@ -111,7 +127,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         references, predictions: the target and system sides (see ``faireval.score``).
     """
     inputs = InputOptions.of(inputs)
-    target, spans, names, n_sentences, lengths, repairs = _sides(
+    target, spans, names, n_sentences, lengths, repairs, layers = _sides(
         references, predictions, scheme, mode, inputs, (context, system),
         None if isinstance(pos, str) else pos, keep_duplicates)
     if isinstance(pos, str):
@@ -124,8 +140,8 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
         lengths = _pos_lengths(pos, n_sentences, lengths)
     if lengths is not None:
         for name, table in (("references", target), ("predictions", spans)):
-            check_within(table.sentence, table.start, table.end,
-                         lambda k: names[int(table.labels[k])], lengths, name)
+            check_within(table.sentence, table.start - table.base, table.end - table.base,
+                         lambda k: names[int(table.type[k])], lengths, name)
     punct = None
     if ignore_punct:
         if pos is None:
@@ -137,7 +153,10 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
     names, target, spans = _filter_labels(names, target, spans, labels, exclude)
     if not shard:
         repairs = reported_repairs(repairs)
-    return Prepared(target, spans, names, n_sentences, punct, repairs)
+    # the layers the reading found, what a result's options report when a side has some
+    layered = {"layers": {"gold": layers[GOLD], "pred": layers[PRED]}} \
+        if max(layers.values(), default=1) > 1 else {}
+    return Prepared(target, spans, names, n_sentences, punct, repairs, layered)
 
 
 def reported_repairs(repairs: dict) -> dict:
@@ -149,7 +168,8 @@ def reported_repairs(repairs: dict) -> dict:
 
 def _sides(references, predictions, scheme, mode, inputs, context, pos=None,
            keep_duplicates=False):
-    """``(target, system, label names, n_sentences, sentence lengths or None, repairs)``;
+    """``(target, system, label names, n_sentences, sentence lengths or None, repairs,
+    layers)`` (side -> how many layers it was read from; {} for span lists);
     ``context``: ``(evaluation, its system column)`` as ``prepare`` takes them.
 
     The input form is nerspan's dispatcher's (``nerspan.reading.forms.input_form``; POS tags
@@ -166,15 +186,15 @@ def _sides(references, predictions, scheme, mode, inputs, context, pos=None,
         tokens = inputs.tokens
         lengths = None if tokens is None else np.fromiter(map(len, tokens), dtype=np.int64,
                                                           count=len(tokens))
-        return target, system, names, n_sentences, lengths, repairs
+        return target, system, names, n_sentences, lengths, repairs, {}
     if predictions is None and not isinstance(references, Corpus):
         raise InputTypeError("predictions is None: pass the system's "
                              + ("span lists" if form is SPANS else "tags (a list per "
                                 "sentence), or a Corpus with a pred column as references"))
     corpus = read_input(references, predictions, inputs=inputs, scheme=scheme,
                         form=form).corpus
-    target, system, names, repairs = _spans_from_tags(corpus, scheme, mode, *context)
-    return target, system, names, corpus.n_sentences, corpus.lengths, repairs
+    target, system, names, repairs, layers = _spans_from_tags(corpus, scheme, mode, *context)
+    return target, system, names, corpus.n_sentences, corpus.lengths, repairs, layers
 
 
 def _generated_spans(references, predictions, scheme, mode, inputs):
@@ -196,7 +216,7 @@ def _generated_spans(references, predictions, scheme, mode, inputs):
     repairs[PRED] = Repairs(sentences=tuple(grounded.repairs.sentences()),
                             types_mapped=retyped, types_removed=dropped, generated=record,
                             sentence_numbers=gold.source.sentence_numbers)
-    return target, system, names, n_sentences, gold.lengths, repairs
+    return target, system, names, n_sentences, gold.lengths, repairs, {}
 
 
 def _processed(grounded, processing):
@@ -251,14 +271,16 @@ def _spans_from_lists(references, predictions, inputs, keep_duplicates=False):
         raise SentenceCountError(f"predictions hold {counted(n_system, 'sentence')}, "
                                  f"references {n_target}")
     names, target_labels, system_labels = _intern_labels(target_rows.labels, system_rows.labels)
-    target = replace(target_rows, labels=target_labels)
-    system = replace(system_rows, labels=system_labels)
+    offsets = layout(n_target, *((rows.sentence, rows.end) for rows in (target_rows, system_rows)))
+    target = rows_as_spans(target_rows, offsets, target_labels, names)
+    system = rows_as_spans(system_rows, offsets, system_labels, names)
     (target, target_copies), (system, system_copies) = _deduplicated(
         target, system, keep=keep_duplicates)
     # what span input repaired: snapped character spans, pipeline tags decoded leniently,
     # mentions listed twice
     repairs = {}
-    for column, rows, copies in ((GOLD, target, target_copies), (PRED, system, system_copies)):
+    for column, rows, copies in ((GOLD, target_rows, target_copies),
+                                 (PRED, system_rows, system_copies)):
         if len(rows.snapped) or rows.invalid_transitions or len(copies):
             repaired = set(rows.snapped.tolist()) | set(copies.tolist())
             repairs[column] = Repairs(rows.invalid_transitions,
@@ -267,7 +289,7 @@ def _spans_from_lists(references, predictions, inputs, keep_duplicates=False):
     return target, system, names, n_target, repairs
 
 
-def _deduplicated(*tables: SpanRows, keep: bool = False) -> list:
+def _deduplicated(*tables: Spans, keep: bool = False) -> list:
     """Per table, ``(table without repeated mentions, sentence of every copy removed)``:
     the first of identical mentions (sentence, type, fragment set) is kept (``keep``:
     every copy, none counted)."""
@@ -276,11 +298,11 @@ def _deduplicated(*tables: SpanRows, keep: bool = False) -> list:
         if keep or not len(table):
             out.append((table, np.zeros(0, dtype=np.int64)))
             continue
-        rows = np.stack([table.sentence, table.labels, table.start, table.end, shape], axis=1)
+        rows = np.stack([table.type, table.start, table.end, shape], axis=1)
         _, first = np.unique(rows.astype(np.int64), axis=0, return_index=True)
         kept = np.zeros(len(table), dtype=bool)
         kept[first] = True
-        out.append((table.take(kept) if len(first) < len(table) else table,
+        out.append((table.take(np.flatnonzero(kept)) if len(first) < len(table) else table,
                     table.sentence[~kept].astype(np.int64)))
     return out
 
@@ -305,26 +327,28 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
     identical in two layers is one); single-level gold comes from the gold ``context``
     when there is one (its union of layers too), single-level predictions too when
     ``system`` names their column in the context's corpus. Returns ``(target, system,
-    label names, repairs)``."""
+    label names, repairs, layers)``, ``layers``: side -> how many it has."""
     levels, depth = _split_levels(corpus)
     table = LabelTable.build(levels.labels, get_scheme(scheme))
-    sides, repairs = [], {}
+    sides, repairs, layers = [], {}, {}
     for column in (GOLD, PRED):
         parts = []
         for level in range(depth):
             name = _level_column(column, level, depth)
             if column == GOLD and depth == 1 and context is not None:
-                spans = context.gold_spans(table)
+                layered = context.layers(context.gold_column)
             elif depth == 1 and system is not None:
-                spans = context.spans(system, table)
+                layered = context.layers(system)
             else:   # one level: errors name each layer's column as nerspan does
-                spans = decode_layers(levels, name, scheme, mode, table, named=None
-                                      if depth == 1 else f"{side_name(column)} (level "
-                                      f"{level + 1})").union
+                layered = decode_layers(levels, name, scheme, mode, table, named=None
+                                        if depth == 1 else f"{side_name(column)} (level "
+                                        f"{level + 1})")
+            spans = in_table(layered.union, table)
+            layers[column] = len(layered.layers)
             if spans.repairs is not None:   # prepare drops those that repaired nothing
                 repairs[name] = spans.repairs
             parts.append((spans, level))
-        sides.append(_side_rows(corpus, parts))
+        sides.append(_side_spans(corpus, parts))
     # Per-label rows for the types the tags use, not every type of a label list (ids
     # with the model's label list, a ClassLabel column): as with the same tags as strings.
     present = np.zeros(len(levels.labels), dtype=bool)   # label ids the columns use
@@ -333,27 +357,30 @@ def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,
             present |= np.bincount(levels.column(column), minlength=len(levels.labels)) > 0
     # and the types of the mentions (a gold layer the scoring corpus does not hold)
     used = np.unique(np.concatenate([table.type[np.flatnonzero(present)],
-                                     *(side.labels for side in sides)]))
+                                     *(side.type for side in sides)]))
     used = used[used >= 0]
-    if len(used) < len(table.types):
-        remap = np.full(len(table.types), -1, dtype=np.int32)
-        remap[used] = np.arange(len(used), dtype=np.int32)
-        sides = [replace(t, labels=remap[t.labels]) for t in sides]
-    return sides[0], sides[1], tuple(table.types[i] for i in used), repairs
+    names = tuple(table.types[i] for i in used)
+    remap = np.full(len(table.types), -1, dtype=np.int32)
+    remap[used] = np.arange(len(used), dtype=np.int32)
+    sides = [replace(t, type=remap[t.type] if len(used) < len(table.types) else t.type,
+                     types=names) for t in sides]
+    return sides[0], sides[1], names, repairs, layers
 
 
-def _side_rows(corpus: Corpus, parts: list) -> SpanRows:
-    """One side's span table of its levels' ``(spans, level)``: by position, outer level
-    first (within a level, in the order of its spans)."""
+def _side_spans(corpus: Corpus, parts: list) -> Spans:
+    """One side's spans of its levels' ``(spans, level)``: by position, outer level
+    first (within a level, in the order of its spans); a discontinuous mention (an
+    evaluation's span lists) with its fragments."""
     start = np.concatenate([s.start for s, _ in parts])
     end = np.concatenate([s.end for s, _ in parts])
-    sentence = np.concatenate([s.sentence for s, _ in parts]).astype(np.int64)
     label = np.concatenate([s.type for s, _ in parts]).astype(np.int32)
     level = np.concatenate([np.full(len(s), lv) for s, lv in parts])
-    order = np.lexsort((level, start))  # by position, outer level first
-    base = corpus.offsets[sentence]
-    return span_rows(sentence[order], (start - base)[order], (end - base)[order],
-                     label[order])
+    before = np.cumsum([0] + [len(s) for s, _ in parts])
+    fragments = [(s.fragments[0] + before[i], *s.fragments[1:])
+                 for i, (s, _) in enumerate(parts) if s.has_fragments]
+    side = Spans(start, end, corpus.offsets, label, (), fragments=tuple(
+        map(np.concatenate, zip(*fragments))) if fragments else None)
+    return side.take(np.lexsort((level, start)))  # by position, outer level first
 
 
 def _level_column(side: str, level: int, depth: int, layer: int = 1) -> str:
@@ -395,7 +422,7 @@ def _split_levels(corpus: Corpus) -> tuple[Corpus, int]:
 
 
 # -- punctuation -------------------------------------------------------------------------
-def _drop_punct(table: SpanRows, punct: PunctMask) -> SpanRows:
+def _drop_punct(table: Spans, punct: PunctMask) -> Spans:
     """Shrink every span past punctuation at either edge; drop spans left empty. A
     discontinuous mention's fragments shrink so (its bounds follow them), and it is
     dropped when every fragment is left empty.
@@ -405,43 +432,43 @@ def _drop_punct(table: SpanRows, punct: PunctMask) -> SpanRows:
     """
     if not len(table):
         return table
-    keep, start, end = _shrunk(punct, table.sentence, table.start, table.end)
-    fragment_row, fragment_start, fragment_end = (table.fragment_row, table.fragment_start,
-                                                  table.fragment_end)
-    if len(fragment_row):
+    keep, start, end = _shrunk(punct, table.sentence, table.start, table.end, table.base)
+    owner, fragment_start, fragment_end = table.fragment_table
+    if len(owner):
         kept, fragment_start, fragment_end = _shrunk(
-            punct, table.sentence[fragment_row], fragment_start, fragment_end)
-        fragment_row = fragment_row[kept]
-        fragment_start, fragment_end = fragment_start[kept], fragment_end[kept]
+            punct, table.sentence[owner], fragment_start, fragment_end, table.base[owner])
+        owner, fragment_start, fragment_end = (owner[kept], fragment_start[kept],
+                                               fragment_end[kept])
         split = table.discontinuous
-        left = np.bincount(fragment_row, minlength=len(table))
+        left = np.bincount(owner, minlength=len(table))
         keep[split] = left[split] > 0
         lows = np.full(len(table), np.iinfo(np.int64).max)
         highs = np.zeros(len(table), dtype=np.int64)
-        np.minimum.at(lows, fragment_row, fragment_start)
-        np.maximum.at(highs, fragment_row, fragment_end)
+        np.minimum.at(lows, owner, fragment_start)
+        np.maximum.at(highs, owner, fragment_end)
         start, end = np.where(split, lows, start), np.where(split, highs, end)
-        alone = left[fragment_row] == 1   # one fragment left: a contiguous mention
-        fragment_row, fragment_start, fragment_end = (fragment_row[~alone],
-                                                      fragment_start[~alone],
-                                                      fragment_end[~alone])
-    return replace(table, start=start, end=end, fragment_row=fragment_row,
-                   fragment_start=fragment_start, fragment_end=fragment_end).take(keep)
+        alone = left[owner] == 1   # one fragment left: a contiguous mention
+        owner, fragment_start, fragment_end = (owner[~alone], fragment_start[~alone],
+                                               fragment_end[~alone])
+    fragments = (owner, fragment_start, fragment_end) if len(owner) else None
+    return replace(table, start=start, end=end, fragments=fragments).take(
+        np.flatnonzero(keep))
 
 
-def _shrunk(punct: PunctMask, sentence, start, end) -> tuple:
-    """``(keep, start, end)``: spans shrunk past punctuation at either edge (where not
-    ``keep``, left empty; their bounds are then meaningless)."""
-    base = punct.offsets[sentence]
+def _shrunk(punct: PunctMask, sentence, start, end, base) -> tuple:
+    """``(keep, start, end)``: spans (flat positions, ``base`` their sentence's first)
+    shrunk past punctuation at either edge (where not ``keep``, left empty; their
+    bounds are then meaningless)."""
+    shift = punct.offsets[sentence] - base   # the punctuation's positions of the tokens
     words = np.flatnonzero(~punct.flags)  # positions of the tokens that are not punctuation
-    first = np.searchsorted(words, base + start, side="left")  # first word >= start
-    last = np.searchsorted(words, base + end, side="left") - 1  # last word < end
+    first = np.searchsorted(words, start + shift, side="left")  # first word >= start
+    last = np.searchsorted(words, end + shift, side="left") - 1  # last word < end
     keep = first <= last
     safe_first = np.minimum(first, max(len(words) - 1, 0))
     safe_last = np.maximum(last, 0)
     if not len(words):
         return keep, start, end
-    return keep, words[safe_first] - base, words[safe_last] + 1 - base
+    return keep, words[safe_first] - shift, words[safe_last] + 1 - shift
 
 
 # -- label filter ------------------------------------------------------------------------
@@ -473,7 +500,7 @@ def label_filter_problem(names, labels, exclude) -> str | None:
             f"{sorted(set(exclude or ()))}; labels in the data: {sorted(present)}")
 
 
-def _filter_labels(names: tuple, target: SpanRows, system: SpanRows, labels, exclude,
+def _filter_labels(names: tuple, target: Spans, system: Spans, labels, exclude,
                    checked: bool = True):
     """Keep the spans whose label is in ``labels`` (if given) and not in ``exclude``.
 
@@ -494,12 +521,12 @@ def _filter_labels(names: tuple, target: SpanRows, system: SpanRows, labels, exc
     index = {name: i for i, name in enumerate(kept)}
     remap = np.array([index.get(name, -1) for name in names] or [-1], dtype=np.int32)
 
-    def apply(table: SpanRows) -> SpanRows:
-        new = remap[table.labels] if len(table) else table.labels
-        keep = new >= 0
-        return replace(table.take(keep), labels=new[keep].astype(np.int32))
+    def apply(table: Spans) -> Spans:
+        new = remap[table.type] if len(table) else table.type
+        keep = np.flatnonzero(new >= 0)
+        return replace(table.take(keep), type=new[keep].astype(np.int32), types=tuple(kept))
     return tuple(kept), apply(target), apply(system)
 
 
-__all__ = ["PUNCT_TAGS", "span_rows", "Prepared", "PunctMask", "prepare", "reported_repairs",
+__all__ = ["PUNCT_TAGS", "sentence_spans", "layout", "Prepared", "PunctMask", "prepare", "reported_repairs",
            "filtered_labels", "label_filter_problem", "label_filtered"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nerspan.flat import ranges
-from nerspan.span_table import SpanRows
+from nerspan.spans import Spans
 
 from .fragments import covered_bits, covered_lengths, covers, shape_ids, shared_tokens
 from .inputs import Prepared
@@ -60,9 +60,9 @@ def find_errors(prepared: Prepared, reference_iteration: bool = False) -> Events
 
     # Step 1a: TP = same sentence, start, end, fragments and label.
     key_t, key_s = _shared_keys([target.sentence, target.start, target.end, shape_t,
-                                 target.labels],
+                                 target.type],
                                 [system.sentence, system.start, system.end, shape_s,
-                                 system.labels])
+                                 system.type])
     tp_t, tp_s = _pair_equal_keys(key_t, rank_t, key_s, rank_s)
     parts.append((TP, tp_t, tp_s))
     left_t = np.setdiff1d(np.arange(len(target)), tp_t, assume_unique=True)
@@ -99,7 +99,7 @@ def find_errors(prepared: Prepared, reference_iteration: bool = False) -> Events
 
 
 # -- step 1 helpers ----------------------------------------------------------------------
-def _sorted_rank(table: SpanRows) -> np.ndarray:
+def _sorted_rank(table: Spans) -> np.ndarray:
     """Position of every span in the list sorted stably by length (tokens covered),
     sentence by sentence."""
     n = len(table)
@@ -176,7 +176,7 @@ class _Side:
     discontinuous span, those tokens as a bitmask from its start (None: its interval).
     """
 
-    index: list      # row in the side's SpanRows
+    index: list      # row in the side's Spans
     sentence: list
     start: list
     end: list
@@ -225,7 +225,7 @@ def _link(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray) -> tuple:
     # bounds that overlap, fragments that need not: a candidate shares a covered token
     touching = shared_tokens(target, left_t[pair_t], system, left_s[pair_s]) > 0
     pair_t, pair_s = pair_t[touching], pair_s[touching]
-    same = target.labels[left_t][pair_t] == system.labels[left_s][pair_s]
+    same = target.type[left_t][pair_t] == system.type[left_s][pair_s]
     sides = []
     for table, index, own, partner in ((target, left_t, pair_t, pair_s),
                                        (system, left_s, pair_s, pair_t)):
@@ -235,7 +235,8 @@ def _link(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray) -> tuple:
         bits = covered_bits(table, index)
         covered = [b if s else None for b, s in zip(bits, split.tolist())]
         if prepared.punct is not None:  # punctuation inside a span is not one of its tokens
-            holes = prepared.punct.bits(table.sentence[index], start, end)
+            base = table.base[index]
+            holes = prepared.punct.bits(table.sentence[index], start - base, end - base)
             bits = [full & ~hole for full, hole in zip(bits, holes)]
         left = [[b] if n <= BLOCK else _blocks(b, n) for b, n in zip(bits, lengths)]
         sides.append(_Side(index.tolist(), table.sentence[index].tolist(), start.tolist(),
@@ -248,10 +249,10 @@ def _link(prepared: Prepared, left_t: np.ndarray, left_s: np.ndarray) -> tuple:
     return sides[0], sides[1]
 
 
-def _twins(table: SpanRows) -> list:
+def _twins(table: Spans) -> list:
     """Per span, the positions of the spans identical to it (sentence, label, start,
     end, fragments), ascending, or () when it has no twin."""
-    key = _shared_keys([table.sentence, table.labels, table.start, table.end,
+    key = _shared_keys([table.sentence, table.type, table.start, table.end,
                         shape_ids(table)[0]], [np.zeros(0, np.int64)] * 5)[0]
     n = len(key)
     twinned = np.bincount(key, minlength=1)[key] > 1 if n else np.zeros(0, dtype=bool)
@@ -259,7 +260,7 @@ def _twins(table: SpanRows) -> list:
     return [groups[k] if dup else () for k, dup in zip(key.tolist(), twinned.tolist())]
 
 
-def _overlapping_pairs(target: SpanRows, system: SpanRows) -> tuple[np.ndarray, np.ndarray]:
+def _overlapping_pairs(target: Spans, system: Spans) -> tuple[np.ndarray, np.ndarray]:
     """Every (target, system) pair of the same sentence sharing at least one position.
 
     Two intervals overlap exactly when one starts inside the other: the system span

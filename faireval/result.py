@@ -10,7 +10,6 @@ import nerspan
 from nerspan.flat import PRED
 from nerspan.confusion import summed_name
 from nerspan.spans import Repairs, repairs_dict
-from nerspan.errors import counted
 from nerspan.migration import moved_names
 from nerspan.result import Result, entity_row, undefined_keys
 from nerspan.bootstrap import Statistic, f1_statistic, prf_f1_statistic, ratio_statistic
@@ -404,10 +403,10 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     ``options`` what shaped the numbers."""
     n_labels = len(prepared.labels)
     t_label = np.where(events.target >= 0,
-                       prepared.target.labels[np.maximum(events.target, 0)]
+                       prepared.target.type[np.maximum(events.target, 0)]
                        if len(prepared.target) else -1, -1)
     s_label = np.where(events.system >= 0,
-                       prepared.system.labels[np.maximum(events.system, 0)]
+                       prepared.system.type[np.maximum(events.system, 0)]
                        if len(prepared.system) else -1, -1)
     kind = events.kind.astype(np.int64)
     kind_counts = np.bincount(kind, minlength=len(ERROR_TYPES))
@@ -417,8 +416,8 @@ def build_result(prepared: Prepared, events: Events, focus: str, weights, weight
     label = np.where(use_system, s_label, t_label)
     label_kind = np.bincount(label * len(ERROR_TYPES) + kind,
                              minlength=n_labels * len(ERROR_TYPES)).reshape(n_labels, len(ERROR_TYPES))
-    n_target = np.bincount(prepared.target.labels, minlength=n_labels)
-    n_system = np.bincount(prepared.system.labels, minlength=n_labels)
+    n_target = np.bincount(prepared.target.type, minlength=n_labels)
+    n_system = np.bincount(prepared.system.type, minlength=n_labels)
     # confusion: errors (and optionally TPs); a missing side is the extra row/column.
     # Sparse: one code per event, the distinct codes counted (never labels^2 cells)
     shown = kind != TP if not confusion_tp else np.ones(len(kind), dtype=bool)
@@ -541,9 +540,10 @@ def _at(values: np.ndarray, index: np.ndarray, missing: int) -> np.ndarray:
 def _span_tuples(table, labels) -> list:
     """Per span ``(label, start, end)``; a discontinuous one's has its fragments too,
     ``(label, start, end, ((start, end), ...))``, start and end being its bounds."""
-    spans = list(zip([labels[k] for k in table.labels.tolist()], table.start.tolist(),
-                     table.end.tolist()))
-    for row, fragments in fragment_sets(table).items():
+    base = table.base   # offsets in its sentence
+    spans = list(zip([labels[k] for k in table.type.tolist()], (table.start - base).tolist(),
+                     (table.end - base).tolist()))
+    for row, fragments in fragment_sets(table, local=True).items():
         spans[row] += (fragments,)
     return spans
 

@@ -43,7 +43,7 @@ from nerspan.errors import InputTypeError, shown
 from nerspan.options import PAIRINGS
 
 from .assignment import optimal_pairs
-from nerspan.span_table import SpanRows
+from nerspan.spans import Spans
 
 from .fragments import covered_lengths, shape_ids, shared_tokens
 from .inputs import Prepared
@@ -150,19 +150,19 @@ def semeval_scores(prepared: Prepared, schemas=SEMEVAL, *, min_overlap: float = 
     out, per_sentence = {}, {}
     n_labels = len(prepared.labels)
     target, system = prepared.target, prepared.system
-    used = np.flatnonzero(np.bincount(target.labels, minlength=n_labels)
-                          + np.bincount(system.labels, minlength=n_labels))
+    used = np.flatnonzero(np.bincount(target.type, minlength=n_labels)
+                          + np.bincount(system.type, minlength=n_labels))
     for name in check_schemas(schemas):
         schema = SCHEMAS[name]
         overall = _outcomes(schema, target, system, target.sentence, system.sentence, how)
         # per type: the same matching with each (sentence, type) on its own
         by_type = _outcomes(schema, target, system,
-                            target.sentence * n_labels + target.labels,
-                            system.sentence * n_labels + system.labels, how)
+                            target.sentence * n_labels + target.type,
+                            system.sentence * n_labels + system.type, how)
         per_sentence[name] = _count(overall, system.sentence, target.sentence,
                                     prepared.n_sentences)
         row = schema_row(schema, per_sentence[name].sum(0))
-        per_label = _count(by_type, system.labels, target.labels, n_labels)
+        per_label = _count(by_type, system.type, target.type, n_labels)
         row["per_type"] = {prepared.labels[k]: schema_row(schema, per_label[k]) for k in used}
         out[name] = row
     return out, per_sentence
@@ -215,11 +215,12 @@ def _instance_rows(prepared: Prepared, kinds: np.ndarray, took: np.ndarray):
                    "gold": _span(target, t, side_index[1], labels)}
 
 
-def _span(table: SpanRows, k: int, index: np.ndarray, labels: tuple) -> dict:
+def _span(table: Spans, k: int, index: np.ndarray, labels: tuple) -> dict:
     """A span's row; a discontinuous one's start and end are its bounds, and it has
     ``fragments`` (``[[start, end], ...]``)."""
-    row = {"index": int(index[k]), "label": labels[table.labels[k]],
-           "start": int(table.start[k]), "end": int(table.end[k])}
+    base = int(table.base[k])   # offsets in its sentence
+    row = {"index": int(index[k]), "label": labels[table.type[k]],
+           "start": int(table.start[k]) - base, "end": int(table.end[k]) - base}
     if table.discontinuous[k]:
         row["fragments"] = table.fragments_of(k)
     return row
@@ -287,7 +288,7 @@ def schema_row(schema: Schema, counts) -> dict:
             "precision": float(precision), "recall": float(recall), "f1": float(f1)}
 
 
-def _outcomes(schema: Schema, target: SpanRows, system: SpanRows, target_group,
+def _outcomes(schema: Schema, target: Spans, system: Spans, target_group,
               system_group, how: Pairing) -> tuple[np.ndarray, np.ndarray]:
     """Per system span its kind and the target span it took (-1: none).
 
@@ -325,11 +326,11 @@ def _is_correct(schema: Schema, target, system, t, s) -> np.ndarray:
         ok &= ((target.start[t] == system.start[s]) & (target.end[t] == system.end[s])
                & (shape_t[t] == shape_s[s]))
     if schema.same_label:
-        ok &= target.labels[t] == system.labels[s]
+        ok &= target.type[t] == system.type[s]
     return ok
 
 
-def _overlap_pairs(target: SpanRows, system: SpanRows, target_group, system_group,
+def _overlap_pairs(target: Spans, system: Spans, target_group, system_group,
                    percent: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (system, target) pair of one group that overlaps by at least ``percent``
     of the target's tokens (as nervaluate computes it), and their overlaps in tokens.

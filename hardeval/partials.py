@@ -71,7 +71,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 
-from nerspan import GOLD, PRED, Corpus, Evaluation, InputOptions, InputTypeError
+from nerspan import GOLD, PRED, Corpus, Evaluation, InputOptions
 from nerspan.evaluation import resolve
 from nerspan.layers import (as_layers, is_layered, layer_column, layer_columns,
                             padded_layers, tables_as_layers)

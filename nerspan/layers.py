@@ -47,7 +47,6 @@ import numpy as np
 from .corpus import Corpus
 from .errors import InputTypeError
 from .flat import GOLD, PRED, ranges, side_name
-from .span_table import SpanShapeError
 from .schemes import get_scheme
 from .scores import EntityScores, entity_scores
 from .spans import (LabelTable, Repairs, Spans, check_tags, column_spans, decode,
@@ -300,14 +299,10 @@ def as_layers(corpus: Corpus, column: str, scheme="IOB2", mode: str = "lenient",
     rows = corpus.mentions(column)
     if rows is None:   # tags already: its layers as they are
         return corpus, len(layer_columns(corpus, column))
-    if len(rows.fragment_row):
-        k = int(rows.fragment_row[0])
-        raise SpanShapeError(
-            f"span {rows.labels[k]!r} of fragments {rows.fragments_of(k)} is discontinuous, "
-            "and layers of tags (one per token in each) cannot hold it: score "
-            "discontinuous mentions with nerspan.score or tough_mentions.score, which read "
-            "fragments, or leave them out of this input", side=side_name(column),
-            sentence=int(rows.sentence[k]))
+    rows.check_contiguous(side_name(column), "layers of tags (one per token in each) "
+                          "cannot hold it", "score discontinuous mentions with nerspan.score "
+                          "or tough_mentions.score, which read fragments, or leave them out "
+                          "of this input")
     spans = table_spans(corpus, column, scheme, mode)
     layer = nesting_layers(spans)
     n = max(int(layer.max()) if len(layer) else 1, n_layers, 1)

@@ -253,7 +253,7 @@ def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=No
     sentences = list(sentences)
     spans, scores, subtokens = _split_scores(sentences, name)
     rows = read_spans(spans, name, inputs=inputs)
-    rows.check_contiguous(name, "a dial over scored predictions")
+    rows.check_contiguous(name, "a dial over scored predictions keeps one span per mention")
     confidence = np.empty(len(rows), dtype=np.float64)
     by_words = np.isin(rows.sentence, list(subtokens))
     if int((~by_words).sum()) != len(scores):   # a span of several labels: one score

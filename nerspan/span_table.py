@@ -29,6 +29,9 @@ class SpanShapeError(NerspanError):
 LAYERS_HINT = ("score the layers separately with layers=... (--layers), or score the spans "
                "as they are with nerspan.score, nerspan.Evaluation's entity scores or "
                "faireval.score")
+# What scores discontinuous mentions where a reader keeps one span per mention.
+FRAGMENT_REMEDY = ("score discontinuous mentions with nerspan.score (exact match on the "
+                   "fragment set)")
 
 
 @dataclass(frozen=True)
@@ -67,13 +70,6 @@ class SpanRows:
             out[s].append((label, a, b))
         return out
 
-    @property
-    def discontinuous(self) -> np.ndarray:
-        """Per row: is it a mention of several fragments."""
-        mask = np.zeros(len(self), dtype=bool)
-        mask[self.fragment_row] = True
-        return mask
-
     def needs_table(self) -> bool:
         """Whether tags cannot hold these spans: some nest, overlap, repeat a mention
         or have several fragments (found once: every read of the column asks)."""
@@ -104,16 +100,19 @@ class SpanRows:
         return [[int(a), int(b)] for a, b in zip(self.fragment_start[mine].tolist(),
                                                  self.fragment_end[mine].tolist())]
 
-    def check_contiguous(self, side: str, reader: str) -> None:
-        """Refuse discontinuous mentions where ``reader`` keeps one span per mention:
-        one ``SpanShapeError`` naming the first, rather than its bounds in silence."""
+    def check_contiguous(self, side: str, reader: str, remedy: str = FRAGMENT_REMEDY
+                         ) -> None:
+        """Refuse discontinuous mentions where ``reader`` (what it is, how it fails:
+        "a dial over scored predictions keeps one span per mention") cannot take them:
+        one ``SpanShapeError`` naming the first, ``remedy`` the way to score it, rather
+        than its bounds in silence."""
         if len(self.fragment_row):
-            k = int(self.fragment_row[0])
-            raise SpanShapeError(
-                f"span {shown(self.labels[k])} of fragments {self.fragments_of(k)} is "
-                f"discontinuous, and {reader} keeps one span per mention; score "
-                "discontinuous mentions with nerspan.score (exact match on the fragment "
-                "set)", side=side, sentence=int(self.sentence[k]))
+            raise self._discontinuous(int(self.fragment_row[0]), side, reader, remedy)
+
+    def _discontinuous(self, k: int, side: str, reader: str, remedy: str) -> SpanShapeError:
+        return SpanShapeError(f"span {shown(self.labels[k])} of fragments "
+                              f"{self.fragments_of(k)} is discontinuous, and {reader}; "
+                              f"{remedy}", side=side, sentence=int(self.sentence[k]))
 
     def first_overlap(self) -> tuple[int, int] | None:
         """The first two spans (row indices) of one sentence that share a token (a
@@ -134,12 +133,9 @@ class SpanRows:
         sentence, the two spans (or the discontinuous one), and the option that scores
         them."""
         if self.first_overlap() is None:
-            k = int(self.fragment_row[0])
-            return SpanShapeError(
-                f"span {shown(self.labels[k])} of fragments {self.fragments_of(k)} is "
-                "discontinuous: tags (one per token) cannot hold discontinuous mentions, "
-                f"and this scorer reads tags; {LAYERS_HINT}", side=side,
-                sentence=int(self.sentence[k]))
+            return self._discontinuous(int(self.fragment_row[0]), side,
+                                       "tags (one per token) cannot hold discontinuous "
+                                       "mentions: this scorer reads tags", LAYERS_HINT)
         a, b = self.first_overlap()
         pair = [f"({int(self.start[k])}, {int(self.end[k])}, {shown(self.labels[k])})"
                 for k in (a, b)]
@@ -151,19 +147,6 @@ class SpanRows:
                               "cannot hold nested or overlapping spans, and this scorer "
                               f"reads tags; {LAYERS_HINT}", side=side,
                               sentence=int(self.sentence[a]))
-
-    def take(self, rows: np.ndarray) -> "SpanRows":
-        """The rows ``rows`` (indices in any order, or a boolean mask), with their
-        fragments; sentences keep their numbers. ``labels`` may be a list or an array
-        (faireval keeps label ids)."""
-        rows = np.asarray(rows)
-        rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.int64)
-        fragments, owner = owned(self.fragment_row, len(self), rows)
-        labels = (self.labels[rows] if isinstance(self.labels, np.ndarray)
-                  else [self.labels[k] for k in rows.tolist()])
-        return SpanRows(self.sentence[rows], self.start[rows], self.end[rows], labels,
-                        self.snapped, self.invalid_transitions, owner,
-                        self.fragment_start[fragments], self.fragment_end[fragments])
 
     def at(self, sentences: np.ndarray) -> "SpanRows":
         """The rows of the corpus of ``sentences`` (each an index of this one's, as

@@ -16,6 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from .corpus import CHANGE_KINDS, Corpus
+from .span_table import SpanRows
 from .flat import GAMMA64, GOLD, mixed64, owned, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
@@ -60,7 +61,8 @@ class LabelTable:
 
 @dataclass(frozen=True)
 class Spans:
-    """Mentions of one tag column, sorted by position.
+    """Mentions of one tag column, sorted by position (as decoded and as entity scores
+    read them; ``rows_as_spans`` keeps a span table's list order, as faireval reads it).
 
     ``start``/``end`` are flat corpus positions (``end`` exclusive); ``sentence`` is the
     sentence index, found from the corpus ``offsets`` when first read (entity scores
@@ -107,6 +109,33 @@ class Spans:
     @property
     def has_fragments(self) -> bool:
         return self.fragments is not None and len(self.fragments[0]) > 0
+
+    @property
+    def fragment_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``fragments``, or three empty arrays when no mention has several."""
+        return self.fragments if self.has_fragments else (_NO_ROWS,) * 3
+
+    @property
+    def discontinuous(self) -> np.ndarray:
+        """Per mention: is it a mention of several fragments."""
+        mask = np.zeros(len(self), dtype=bool)
+        mask[self.fragment_table[0]] = True
+        return mask
+
+    @property
+    def base(self) -> np.ndarray:
+        """Per mention, the flat position of its sentence's first token: ``start - base``
+        is its start in its sentence, as span lists and results give it."""
+        return self.offsets[self.sentence]
+
+    def fragments_of(self, k: int) -> list:
+        """Mention ``k``'s fragments as ``[start, end]`` lists in its sentence."""
+        owner, start, end = self.fragment_table
+        base = int(self.offsets[self.sentence[k]])
+        mine = np.flatnonzero(owner == k)
+        if not len(mine):
+            return [[int(self.start[k]) - base, int(self.end[k]) - base]]
+        return [[a - base, b - base] for a, b in zip(start[mine].tolist(), end[mine].tolist())]
 
     def pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(owner, start, end)``: the token runs every mention covers (its span, or
@@ -155,6 +184,23 @@ class Spans:
                               (self.start - base).tolist(), (self.end - base).tolist()):
             out[s].append((self.types[t], a, b))
         return out
+
+
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+
+
+def rows_as_spans(rows: SpanRows, offsets: np.ndarray, span_type: np.ndarray, types: tuple,
+                  **decoded) -> Spans:
+    """The mentions of a span table as read (``SpanRows``: sentence-relative, in list
+    order, as many as it lists) at the flat positions of ``offsets``, in its order;
+    ``span_type`` the type id (of ``types``) of every row, ``decoded`` the ``Spans``
+    fields that say how (``repairs``, ``scheme``, ``mode``)."""
+    base = offsets[rows.sentence]
+    owner = rows.fragment_row
+    fragments = ((owner, base[owner] + rows.fragment_start, base[owner] + rows.fragment_end)
+                 if len(owner) else None)
+    return Spans(base + rows.start, base + rows.end, offsets, span_type, types,
+                 fragments=fragments, **decoded)
 
 
 def fragment_keys(owner: np.ndarray, start: np.ndarray, end: np.ndarray,
@@ -473,12 +519,8 @@ def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
     codes, names = rows.label_codes
     index = {t: k for k, t in enumerate(table.types)}
     span_type = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
-    base = corpus.offsets[rows.sentence]
-    owner = rows.fragment_row
-    spans = Spans(base + rows.start, base + rows.end, corpus.offsets, span_type, table.types,
-                  None, scheme.name, mode,
-                  (owner, base[owner] + rows.fragment_start, base[owner] + rows.fragment_end)
-                  if len(owner) else None)
+    spans = rows_as_spans(rows, corpus.offsets, span_type, table.types, scheme=scheme.name,
+                          mode=mode)
     if not rows.needs_table():
         return flat_table_spans(corpus, column, spans)
     key = spans.key(corpus.n_tokens)

@@ -22,7 +22,7 @@ from scipy.sparse.csgraph import connected_components
 
 import faireval
 from faireval import assignment, semeval
-from faireval.inputs import span_rows
+from faireval.inputs import sentence_spans
 
 
 def dense_pairs(pair_s, pair_t, good, overlap, tables, label_rank) -> set:
@@ -48,7 +48,7 @@ def dense_pairs(pair_s, pair_t, good, overlap, tables, label_rank) -> set:
 
 def ordered(ids, table, label_rank):
     spans = np.unique(ids)
-    spans = spans[np.lexsort((spans, label_rank[table.labels[spans]], table.end[spans],
+    spans = spans[np.lexsort((spans, label_rank[table.type[spans]], table.end[spans],
                               table.start[spans]))]
     by_id = np.argsort(spans)
     return spans, by_id[np.searchsorted(spans[by_id], ids)]
@@ -89,7 +89,7 @@ def spans(draw, nested: bool):
 
 def table(rows):
     start, end, label = (np.array(column, dtype=np.int64) for column in zip(*rows))
-    return span_rows(np.zeros(len(rows), dtype=np.int64), start, end, label)
+    return sentence_spans(np.zeros(len(rows), dtype=np.int64), start, end, label)
 
 
 @settings(max_examples=400, deadline=None)

@@ -208,3 +208,33 @@ def test_partials_of_fragments_merge_to_one_pass(data, gold, pred):
     whole = faireval.score(gold, pred, **options)
     assert merged.result().to_dict() == whole.to_dict()
     assert merged.result().to_dict(beta=2) == whole.to_dict(beta=2)
+
+
+def listed(spans, n_sentences: int) -> list:
+    """An evaluation's mentions (``nerspan.Spans``) as span lists, in its order."""
+    out = [[] for _ in range(n_sentences)]
+    for k, (sentence, kind) in enumerate(zip(spans.sentence.tolist(), spans.type.tolist())):
+        out[sentence].append({"label": spans.types[kind], "fragments": spans.fragments_of(k)})
+    return out
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(corpus, corpus)
+def test_an_evaluation_scores_its_fragments_as_the_span_lists(gold, pred):
+    """faireval on an ``Evaluation`` of span lists with discontinuous mentions scores
+    their fragment sets: the numbers of ``faireval.score`` on the same mentions listed
+    (in the order the evaluation keeps them: list order breaks the last ties)."""
+    pred = pred[:len(gold)] + [[] for _ in range(len(gold) - len(pred))]
+    words = [["w"] * N_TOKENS for _ in gold]
+    evaluation = nerspan.Evaluation(nerspan.from_spans(gold, pred, tokens=words))
+    given = (gold, pred)
+    gold, pred = (listed(evaluation.spans(side), len(words)) for side in ("gold", "pred"))
+    for side, kept in zip(given, (gold, pred)):   # the same mentions, each once
+        assert [sorted(map(key, s)) for s in kept] == [sorted(set(map(key, s))) for s in side]
+    options = {"schemas": SCHEMAS, "return_pairs": True}
+    scored, expected = (result.to_dict() for result in (
+        faireval.score(evaluation, "pred", **options),
+        faireval.score(gold, pred, tokens=words, **options)))
+    scored.pop("repairs", None)   # the evaluation counts the copies its lists held
+    expected.pop("repairs", None)
+    assert scored == expected

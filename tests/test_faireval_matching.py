@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import faireval
 from faireval import matching
-from faireval.inputs import span_rows
+from faireval.inputs import sentence_spans
 from faireval.matching import _overlapping_pairs
 
 N_TOKENS = 20  # tokens per generated sentence
@@ -241,7 +241,8 @@ def test_events_equal_the_oracle_on_multi_level_tags(sentences, reference_iterat
     prepared = faireval.prepare(gold, pred, keep_duplicates=True)
 
     def span_lists(table):  # the decoded spans, in the library's list order
-        return [[(prepared.labels[table.labels[k]], int(table.start[k]), int(table.end[k]))
+        start, end = table.start - table.base, table.end - table.base
+        return [[(prepared.labels[table.type[k]], int(start[k]), int(end[k]))
                  for k in np.flatnonzero(table.sentence == i)] for i in range(len(gold))]
     expected = oracle(span_lists(prepared.target), span_lists(prepared.system),
                       reference_iteration)
@@ -268,7 +269,8 @@ def test_oracle_on_the_papers_split_target():
 def table(rows):
     sentence, start, end = (np.array(column, dtype=np.int64).reshape(-1)
                             for column in zip(*rows)) if rows else [np.zeros(0, np.int64)] * 3
-    return span_rows(sentence, start, end, np.zeros(len(start), dtype=np.int32))
+    return sentence_spans(sentence, start, end, np.zeros(len(start), dtype=np.int32),
+                          offsets=np.arange(4) * 32)   # one layout for both sides
 
 
 interval = st.tuples(st.integers(0, 2), st.integers(0, 15), st.integers(1, 8)).map(

@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 import attribute_buckets
+import faireval
 import nerlens
 import nerspan
 from nerlens.cli import main
@@ -121,8 +122,10 @@ def test_span_lists_that_nest():
     assert {k: got[k] for k in COMPARED} == {k: expected[k] for k in COMPARED}
     assert got["shapes"] == expected["shapes"] and got["shapes"]["inner"]["gold"] == 1
     assert report.info["nesting"]["layers"] == 1
-    # faireval scores an evaluation's nesting spans, but not its fragments: left out
-    assert "discontinuous" in report.info["nesting"]["skipped"]["faireval"]
+    # faireval scores an evaluation's nesting and discontinuous spans (fragment sets)
+    assert "faireval" not in report.info["nesting"]["skipped"]
+    alone = faireval.score(nerspan.Evaluation(corpus), "pred", schemas="semeval").to_dict()
+    assert report.results["pred"]["faireval"]["counts"] == alone["counts"]
     assert got["shapes"]["discontinuous"]["found_gold"] == 1
     assert "inner mentions only" in report.summary()
     assert "1 discontinuous" in report.summary() and "discontinuous mentions only" in \

@@ -170,13 +170,13 @@ def test_faireval_scores_nested_spans_against_tags_as_against_their_span_lists(s
                           "pred").to_dict() == expected
 
 
-def test_faireval_refuses_an_evaluation_s_discontinuous_spans_naming_the_lists():
+def test_faireval_scores_an_evaluation_s_discontinuous_spans_as_the_lists():
     split = {"label": "ORG", "fragments": [[0, 1], [2, 3]]}
-    evaluation = Evaluation(from_spans([[split]], [[("ORG", 0, 3)]], tokens=tokens(1)))
-    with pytest.raises(SpanShapeError, match=r"references, sentence 0: span 'ORG' of "
-                                             r"fragments \[\[0, 1\], \[2, 3\]\] is "
-                                             r"discontinuous.*faireval.score"):
-        faireval.score(evaluation, "pred")
+    lists = ([[split]], [[("ORG", 0, 3)]])
+    evaluation = Evaluation(from_spans(*lists, tokens=tokens(1)))
+    got = faireval.score(evaluation, "pred").to_dict()
+    assert got == faireval.score(*lists, tokens=tokens(1)).to_dict()
+    assert got["counts"]["BE"] == 1   # its fragment set, not its bounds (a TP)
 
 
 def test_flat_span_lists_still_become_tags():
