@@ -78,7 +78,11 @@ class TagFile:
 
     def rewrite(self, out: str | os.PathLike, tags: Iterable[str]) -> None:
         """Write the file to ``out`` with the tag field of its token rows replaced by
-        ``tags`` (one per token row, in order); every other line is copied."""
+        ``tags`` (one per token row, in order); every other line is copied. ``out`` is
+        not this file: it is read as ``out`` is written."""
+        if os.path.exists(out) and os.path.samefile(self.path, out):
+            raise ValueError(f"{os.fspath(out)}: the file read is {self.path}; write to "
+                             "another file")
         tags = iter(tags)
         with open(out, "w", encoding=_writing_codec(self.encoding)) as handle:
             handle.writelines(self._rewritten(self.lines(), tags))

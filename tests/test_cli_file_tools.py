@@ -13,6 +13,7 @@ import pytest
 
 from nerlens.cli import main
 from nerspan.counts import error_counts, summarize
+from nerspan.encodings import repair
 from nerspan.validation import validate
 
 pytest.importorskip("seqscore")
@@ -119,6 +120,17 @@ def test_convert_to_io_names_the_place(tmp_path):
     code, _, err = nerlens("convert", path, tmp_path / "out.txt", "--from", "IOB2", "--to",
                            "IO")
     assert code == 2 and "in.txt:2" in err and "adjacent mentions of one type" in err
+
+
+def test_writing_over_the_file_read_is_refused(tmp_path):
+    """repair and convert read IN as they write OUT: OUT the same file would empty it."""
+    path = tmp_path / "in.txt"
+    path.write_text("Ann I-PER\nran O\n", encoding="utf-8")
+    code, _, err = nerlens("repair", path, path)
+    assert code == 2 and err.strip().endswith("write to another file"), err
+    with pytest.raises(ValueError, match=r"in.txt: the file read is .*in.txt; write to"):
+        repair(str(path), "IOB2").write(path)   # the library refuses it, not only the CLI
+    assert path.read_text(encoding="utf-8") == "Ann I-PER\nran O\n"
 
 
 def test_count_and_summarize_equal_seqscore(tmp_path):

@@ -355,7 +355,13 @@ def test_character_offset_span_files_through_every_command(tmp_path, capsys, fil
 def test_span_flags_given_for_other_files_are_refused_not_ignored(capsys, files, flags):
     code, out, err = run(capsys, ["score", files["gold"], files["pred"], *flags])
     assert (code, out) == (2, "") and re.search(
-        r"error: --\S+(, --\S+)? reads? --jsonl span files: add --jsonl", err)
+        r"error: \w+ \(--\S+\)(, \w+ \(--\S+\))? reads? JSON Lines span files: add "
+        r"jsonl=True \(--jsonl\)", err)
+    # the reader refuses them, for the API as for the command line
+    options = {"offsets": "chars"} if "--offsets" in flags else {"snap": True,
+                                                                   "inclusive_end": True}
+    with pytest.raises(NerspanError, match="reads? JSON Lines span files"):
+        read_systems(str(files["gold"]), [str(files["pred"])], inputs=options)
 
 
 def test_read_systems_takes_offsets(tmp_path):

@@ -1,14 +1,9 @@
 """Flags made of option records: ``add_flags(parser, Record)`` adds a record's fields
-(``nerspan.records``: each with its doc, parse, check and flag) as flags, so that an option
-is declared once, as a field, and reaches the API, the evaluate modules and here.
-
-The library's records give the input flags (``nerspan.InputOptions`` and its parts) and each
-family's (``Family.options``); the flags a command reads for itself are fields of records
-of the command line (``Shared`` here, one record per command beside its ``run``). A flag's
-text is read by its field's ``parse`` and ``check`` as argparse reads it, so a bad value is
-a usage error naming the flag; ``record_of(args, Record)`` gives the record of the flags
-parsed. A flag 0.2 renamed (``OLD_FLAGS``) is added with the flag that replaced it, and is
-a usage error naming it.
+(``nerspan.records``: doc, parse, check, flag) as flags, so that an option is declared
+once, as a field: the library's records (``InputOptions`` and its parts, each family's
+``Family.options``) and the command line's own (``Shared``, one per command beside its
+``run``). A bad text is a usage error naming the flag; ``record_of(args, Record)`` gives
+the record parsed; a flag 0.2 renamed (``OLD_FLAGS``) is a usage error naming the new one.
 
 >>> import argparse
 >>> from nerspan.records import TypeOptions
@@ -59,10 +54,9 @@ MOVED_VALUES = {**{("matching", value): f"--pairing {value}" for value in PAIRIN
 def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None = None,
               parse: dict | None = None, required: tuple = ()) -> None:
     """The fields of ``record`` that have a flag (``only`` those named) as ``parser``'s
-    flags: the flag's name as ``dest``, its default, its doc as help (with ``notes``'
-    words for this command), its text read by its ``parse`` (or ``parse``'s for this
-    command); a bool field is a switch (``--no-x`` too when it is on by
-    default or a family's). ``required``: the names the command needs."""
+    flags: its doc as help (plus ``notes``' words), its text read by its ``parse`` (or
+    ``parse``'s); a bool is a switch (``--no-x`` too when on by default or a family's).
+    ``required``: the names the command needs."""
     notes, parse = notes or {}, parse or {}
     for opt in record.options():
         if opt.flag is None or (only is not None and opt.name not in only):
@@ -85,10 +79,9 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
 
 
 def cli_words(doc: str, record) -> str:
-    """A field's doc in the words of the command line: an option named in it (of
-    ``record``, the input options or ``Shared``) as its flag (``type_map`` ->
-    ``--type-map``, ``mode='strict'`` -> ``--mode strict``; a peer's keyword, ``seqeval's
-    suffix=True``, stays), ``None`` as not given, a dict's ``{'A': 'B'}`` as ``A=B``.
+    """A field's doc in the command line's words: an option named in it as its flag (a
+    peer's keyword, ``seqeval's suffix=True``, stays), ``None`` as not given, ``{'A':
+    'B'}`` as ``A=B``.
 
     >>> cli_words("after type_map; not mode='strict'; None: all.", Shared)
     'after --type-map; not --mode strict; not given: all.'
@@ -131,10 +124,9 @@ def moved_values(name: str) -> list:
 
 
 def reader(opt, parse):
-    """argparse type of a field's flag: its text read by ``parse`` (a bad text a usage
-    error naming the flag; the value is checked by the field's ``check`` when the record
-    is built); a value 0.2 moved to another flag is kept for ``options.check_values``,
-    which names that flag."""
+    """argparse type of a field's flag: its text read by ``parse`` (the field's ``check``
+    runs when the record is built); a value 0.2 moved to another flag is kept for
+    ``options.check_values``, which names that flag."""
     def read(text: str):
         if text in moved_values(opt.name):
             return text
@@ -151,8 +143,8 @@ NOT_READ = {int: "expected a whole number, not {!r}", float: "expected a number,
 
 
 def dest(opt) -> str:
-    """Where argparse keeps a field's flag: the flag's name (the field's, unless the
-    record names another flag: ``--hard-tokens`` for ``return_hard_tokens``)."""
+    """Where argparse keeps a field's flag: the flag's name (``--hard-tokens``:
+    ``hard_tokens``)."""
     return opt.flag[2:].replace("-", "_")
 
 
@@ -163,38 +155,33 @@ def flag_values(args, record) -> dict:
 
 
 def record_of(args, record, **fixed):
-    """The ``record`` (a ``nerspan.records.Record`` class) of the flags parsed in
-    ``args``: each field the command has a flag for, at its value (``fixed``: values the
-    command read itself); a field at its default is not given."""
+    """The ``record`` of the flags parsed in ``args`` (``fixed``: values the command read
+    itself); a field at its default is not given."""
     return record(**{**flag_values(args, record), **fixed})
 
 
-def positive_beta(text: str) -> float:
-    """--beta's text: a number > 0 within ``nerspan.fbeta.BETA_RANGE``."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"beta must be a number > 0, not {text!r}") from None
-    return check_beta(value)
+def number_flag(read, expected: str, valid=lambda value: True, refused: str = "",
+                check=lambda value: value):
+    """A flag's parser: its text ``read`` (``int``, ``float``) and ``valid``, else a
+    ValueError saying ``refused`` (default ``expected``; ``{text!r}``, ``{value}``
+    formatted in), then ``check``ed (a library check returning the value)."""
+    def parse(text: str):
+        try:
+            value = read(text)
+        except ValueError:
+            raise ValueError(expected.format(text=text)) from None
+        if not valid(value):
+            raise ValueError((refused or expected).format(text=text, value=value))
+        return check(value)
+    return parse
 
 
-def whole_number(text: str) -> int:
-    """A whole number >= 0 (``--bootstrap -5`` is a usage error)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise ValueError(f"must be 0 or more, not {value}")
-    return value
-
-
-def at_least_one(text: str) -> int:
-    """A whole number >= 1 (--workers, --min-systems)."""
-    value = whole_number(text)
-    if value < 1:
-        raise ValueError(f"must be 1 or more, not {value}")
-    return value
+# --beta: a number > 0 within ``nerspan.fbeta.BETA_RANGE``; --bootstrap -5 is refused
+positive_beta = number_flag(float, "beta must be a number > 0, not {text!r}", check=check_beta)
+whole_number = number_flag(int, "expected a whole number, not {text!r}", lambda n: n >= 0,
+                           "must be 0 or more, not {value}")
+at_least_one = number_flag(int, "expected a whole number, not {text!r}", lambda n: n >= 1,
+                           "must be 1 or more, not {value}")
 
 
 @dataclass(frozen=True)

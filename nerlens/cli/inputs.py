@@ -1,30 +1,15 @@
-"""Every input of the command line, read through ``nerspan.reading`` (the one reader behind
-the API and the CLI): GOLD [PRED ...] (column files, saved ``datasets`` folders, --jsonl
-span files), --generated output, --train, --gold-alt versions and the two annotations of
-``diff`` / ``agreement``; the flags that say how to read them. Nothing here decides what
-form a file is: the reader does.
-
---jsonl: GOLD and PRED as JSON Lines span files, one object per line and sentence (or
-document): ``"spans"`` (token spans ``[start, end, "LABEL"]``, nervaluate dicts, or a
-pipeline's output dicts with character offsets) and, in the GOLD file, ``"tokens"``
-and/or ``"text"``; a PRED file's lines may carry only their spans.
-
---generated FILE.jsonl: an LLM's output as a system, one JSON object per line and
-sentence with ``"response"`` and optionally ``"tokens"``/``"text"`` and ``"sentence"``,
-grounded in gold's words (``nerspan.reading.systems.add_generated``); how it is read are
-the fields of ``nerspan.records.GeneratedOptions`` made flags (the commands a value
-applies to are its row's in ``options.APPLIES_TO``).
-
---gold-alt NAME=FILE: another version of the gold (a re-annotation, a corrected
-release), read as a PRED file is and scored against like the gold (``nerlens.report``'s
-``gold_alt_names``). In an experiment declared with --data, a version of the last --data
-before it, or ``DATASET:NAME=FILE`` of dataset DATASET (``manifest.declared_datasets``).
+"""Every input of the command line, read by ``nerspan.reading`` (the one reader behind the
+API and the CLI, which alone decides what form a file is and refuses what does not apply
+to it): GOLD [PRED ...] (column files, saved ``datasets`` folders, --jsonl span files),
+--generated output, --train, --gold-alt versions (scored against like the gold; in an
+experiment a version of the last --data before it, or ``DATASET:NAME=FILE``) and the two
+annotations of ``diff`` / ``agreement``. Here: the flags, and the calls with them.
 """
 from __future__ import annotations
 
 import argparse
 
-from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index, get_scheme
+from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index
 from nerspan.reading import systems as library
 from nerspan.reading.training import read_training_file
 from nerspan.reading.forms import as_written, finished
@@ -33,18 +18,15 @@ from nerspan.records import FileOptions, GeneratedOptions, TypeOptions
 from nerspan.tagfiles import TagFile
 
 from .common import UsageError, check_file, note, prediction_paths, show_result
-from .flags import DECODING, Shared, add_flags
+from .flags import DECODING, Shared, add_flags, number_flag
 from .options import given, inputs_of, type_processing
 
 # the FileOptions flags of every command that reads column files, of --train, of --jsonl
 READING = ("token_column", "gold_tag_column", "pred_tag_column", "comment_prefix", "encoding",
            "missing_tag", "allow_token_mismatch")
 TRAINING = ("train_tag_column", "train_token_column")
-SPAN_FILES = ("jsonl", "inclusive_end", "snap", "offsets")
-GENERATED_REFUSED = ("--generated: nerlens {command} compares annotations of the same "
-                     "tokens; generated output (entity strings without offsets) is a "
-                     "model's answer, never a gold side: score it with nerlens score "
-                     "{gold} --generated FILE.jsonl")
+SPAN_FILES = ("jsonl",) + library.SPAN_OPTIONS
+VERSION_KIND = "gold_alt"   # a --gold-alt in ``declared``, the order of an experiment's flags
 
 
 # -- the flags ---------------------------------------------------------------------------
@@ -76,30 +58,21 @@ def add_train_arguments(parser, required: bool = True, note: str | None = None):
 
 
 def add_generated_arguments(parser) -> None:
-    """--generated FILE.jsonl and how it is read (``nerspan.records.GeneratedOptions``);
-    --compat, whose value interpreteval applies to buckets alone (the others refuse it,
-    naming buckets)."""
+    """--generated FILE.jsonl and how it is read (``GeneratedOptions``); --compat, which
+    buckets reads (the others refuse it naming buckets, without importing the family)."""
     parser.add_argument("--generated", action="append", default=None, metavar="FILE.jsonl",
                         help="a JSON Lines file of an LLM's responses, one object per "
                              "sentence with \"response\" (and \"tokens\"/\"text\", "
                              "\"sentence\"): scored as a system (repeat for several)")
     add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
-    # buckets' option (attribute_buckets.BucketOptions.compat) on every command, where the
-    # others refuse it naming buckets, without importing the family; universalner, its
-    # value of 0.1, is --script's now (named by the error)
     parser.add_argument("--compat", default=None, choices=("interpreteval", "universalner"),
                         help="interpreteval: InterpretEval's attribute buckets, as its "
                              "reference code scores them (nerlens buckets)")
 
 
-# the kind of a --gold-alt in ``declared``, the order of an experiment's flags
-VERSION_KIND = "gold_alt"
-
-
 class GoldVersion(argparse.Action):
-    """--gold-alt NAME=FILE, appended; also kept in order among an experiment's --data and
-    --pred (``declared``, as ``manifest._Declare`` keeps them): there a version belongs
-    to the last --data before it."""
+    """--gold-alt NAME=FILE, appended, and kept in order among an experiment's --data and
+    --pred (``declared``, as ``manifest._Declare`` keeps them)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
@@ -117,8 +90,7 @@ def add_gold_alt_argument(parser) -> None:
 
 
 def add_two_arguments(parser) -> None:
-    """GOLD_A GOLD_B (``diff``, ``agreement``) and the flags every command reads its input
-    with."""
+    """GOLD_A GOLD_B (``diff``, ``agreement``) and the reading flags."""
     add_input_arguments(parser, multiple_predictions=False)
     shown = {"gold": ("GOLD_A", "the first annotation (a column file, token first, tag last; "
                                 "a saved datasets split; a --jsonl span file)"),
@@ -129,15 +101,9 @@ def add_two_arguments(parser) -> None:
             action.metavar, action.help = shown[action.dest]
 
 
-def fraction(text: str) -> float:
-    """--fuzzy: a number strictly between 0 and 1, refused as the flag is read."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not 0 < value < 1:
-        raise ValueError(f"expected a number between 0 and 1, not {text!r}")
-    return value
+# --fuzzy: a number strictly between 0 and 1, refused as the flag is read
+fraction = number_flag(float, "expected a number between 0 and 1, not {text!r}",
+                       lambda value: 0 < value < 1)
 
 
 def named_file(text: str) -> tuple[str, str]:
@@ -151,22 +117,16 @@ def named_file(text: str) -> tuple[str, str]:
 
 # -- GOLD [PRED ...] ---------------------------------------------------------------------
 def system_options(args, outside_scheme_is_error: bool = False) -> dict:
-    """The options of ``nerspan.reading``'s readers of the flags: the scheme and mode, the
-    input options (``inputs_of``), how bad tags and repaired rows are told."""
+    """The keywords of ``nerspan.reading``'s readers of the flags."""
     return dict(scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
                 outside_scheme_is_error=outside_scheme_is_error, on_repairs=report_repairs)
 
 
 def load_systems(args, outside_scheme_is_error: bool = False,
                  keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
-    """GOLD [PRED ...] (or, with --jsonl, span files) as one corpus: column ``gold`` and
-    one column per system (named after its file); without PRED, GOLD holds both columns.
-    ``nerspan.reading.systems.read_systems`` reads them, deciding their form as it does
-    for every input (``keep_tokens=False``: no tokens in the corpus, for commands that do
-    not show them)."""
+    """GOLD [PRED ...] and --generated as one corpus (``library.read_systems``, which
+    decides their form); ``keep_tokens=False``: no tokens, for commands not showing them."""
     type_processing(args)  # flag errors before any reading
-    if not given(args, "jsonl"):
-        refuse_span_flags(args)
     corpus, systems = library.read_systems(
         args.gold, prediction_paths(args) or None, generated=generated_files(args),
         keep_tokens=keep_tokens, **system_options(args, outside_scheme_is_error))
@@ -185,26 +145,16 @@ def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
     return corpus, systems
 
 
-def _gold_file(args) -> str:
-    """GOLD (a column file or a saved split) checked to exist, the span flags refused."""
-    if given(args, "jsonl"):
-        raise UsageError("--generated reads GOLD as a column file or a saved split, not "
-                         "with --jsonl span files")
+def score_generated(args, score, **options) -> dict:
+    """Name -> the result dict (--beta's F-beta) of ``score`` (``nerspan.score``, strings;
+    ``faireval.score``, overlaps kept) on each --generated file against the gold
+    sentences it answers (``library.read_answers``), gold's tags turned round with
+    --suffix (``score`` processes the types); a note of what each file held."""
+    reading = system_options(args)
+    library.check_jsonl(reading["inputs"], generated=True)
     if not args.gold:
         raise UsageError("no GOLD file given")
-    refuse_span_flags(args)
-    return check_file(args.gold)
-
-
-def score_generated(args, score, **options) -> dict:
-    """Name -> the result dict (F-beta of --beta) of ``score`` on each --generated file
-    against the gold sentences it answers (``nerspan.reading.systems.read_answers``), for
-    the library calls that read the responses themselves (``nerspan.score`` with
-    ``matching="strings"``, ``faireval.score`` with ``overlaps="keep"``: gold's tags
-    turned round with --suffix, its types as they are: the call processes them); a note
-    of what each file held."""
-    reading = system_options(args)
-    corpus = finished(library.read_gold(_gold_file(args), **reading), [GOLD],
+    corpus = finished(library.read_gold(args.gold, **reading), [GOLD],
                       InputOptions.of(None, suffix=reading["inputs"].suffix))
     results = {}
     for name, path in generated_files(args).items():
@@ -219,9 +169,8 @@ def score_generated(args, score, **options) -> dict:
 
 
 def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
-    """The GOLD column file alone (--gold-tag-column, default last), its tags checked,
-    finished as every input is (--suffix, the type flags; its types are checked once
-    predictions are added: ``add_predictions``)."""
+    """The GOLD column file alone, its tags checked, finished as every input is (its types
+    are checked once predictions are added: ``add_predictions``)."""
     options = system_options(args, outside_scheme_is_error)
     corpus = library.read_gold(check_file(path), **options)
     return finished(corpus, [GOLD], options["inputs"], args.scheme, args.mode, check=False)
@@ -231,11 +180,9 @@ def add_predictions(args, corpus: Corpus, paths: list[str],
                     outside_scheme_is_error: bool = False,
                     names: list[str] | None = None,
                     what: str | None = None) -> tuple[Corpus, list[str]]:
-    """``corpus`` (read already) plus one column per prediction file
-    (``nerspan.reading.systems.add_systems``); the columns are ``names`` (default: the
-    file names, made unique); ``what`` they are, for errors (default: predictions)."""
+    """``corpus`` plus a column per prediction file (``library.add_systems``), named
+    ``names`` (default: after the files); ``what`` they are, for errors."""
     options = system_options(args, outside_scheme_is_error)
-    paths = [check_file(p) for p in paths]
     systems = dict(zip(names, paths)) if names else paths
     corpus, columns = library.add_systems(as_written(corpus, options["inputs"]), systems,
                                           what=what, **options)
@@ -262,60 +209,40 @@ def refuse_files_with_demo(args) -> None:
 # -- --train -----------------------------------------------------------------------------
 def read_training(args, outside_scheme_is_error: bool = False, path: str | None = None
                   ) -> Corpus:
-    """The training data (``path``, default --train: a column file or a saved split) as
-    read and checked (``nerspan.reading.training.read_training_file``: with --layers,
-    the file's same columns as its layers); ``as_train_index`` reads it on (suffix,
-    types) as it reads every training set."""
-    return read_training_file(check_file(path or args.train),
+    """The training data (``path``, default --train) as ``read_training_file`` reads it."""
+    return read_training_file(path or args.train,
                               **system_options(args, outside_scheme_is_error))
 
 
 def load_training(args, path: str | None = None, why: str = "the training set") -> TrainIndex:
-    """The training index of ``path`` (default --train), decoded with --scheme and --mode;
-    neither given, a usage error saying ``why`` it is needed."""
+    """The training index of ``path`` (default --train); neither given, an error saying
+    ``why`` it is needed."""
     if not (path or given(args, "train")):
         raise UsageError(f"give --train FILE ({why})")
     return as_train_index(read_training(args, path=path), args.scheme, args.mode,
                           inputs=inputs_of(args))
 
 
-# -- --jsonl span files ------------------------------------------------------------------
+# -- --jsonl span files, --generated -----------------------------------------------------
 def refuse_span_flags(args) -> None:
-    """--inclusive-end, --snap and --offsets say how --jsonl spans are read: given for
-    other files, they would be ignored in silence."""
-    flags = [f"--{option.replace('_', '-')}" for option in ("inclusive_end", "snap", "offsets")
-             if given(args, option) not in (None, False)]
-    if flags:
-        raise UsageError(f"{', '.join(flags)} read{'s' if len(flags) == 1 else ''} --jsonl "
-                         "span files: add --jsonl if GOLD and PRED are such files, else "
-                         f"leave {'it' if len(flags) == 1 else 'them'} out")
-
-
-def span_paths(args) -> tuple[str, list[str]]:
-    """GOLD and the PRED files of --jsonl, checked to exist (--scheme must be IOB2)."""
-    if get_scheme(args.scheme).name != "IOB2":
-        raise UsageError("--jsonl spans are scored as IOB2 tags: --scheme applies to tag files")
-    preds = prediction_paths(args)
-    if not args.gold or not preds:
-        raise UsageError("--jsonl needs a GOLD and at least one PRED span file")
-    return check_file(args.gold), [check_file(path) for path in preds]
+    """--inclusive-end, --snap and --offsets given for other files than --jsonl's."""
+    library.check_jsonl(inputs_of(args))
 
 
 def read_span_files(args):
-    """The gold file's spans, tokens and texts, and ``(name, path, spans)`` for every PRED
-    file (``nerspan.reading.systems.span_files``: gold's words, checked), as they are
-    (faireval scores nested spans); tag-based commands read --jsonl through
-    ``load_systems``."""
-    gold_path, preds = span_paths(args)
-    gold = read_span_jsonl(gold_path, args.encoding)
-    return gold, library.span_files(gold_path, gold, library.named_files(preds), args.encoding)
+    """The gold span file as read, and ``(name, path, spans)`` of every PRED file
+    (``library.span_files``: gold's words, checked), as they are (faireval scores nested
+    spans; the tag-based commands read --jsonl through ``load_systems``)."""
+    preds = library.named_files(prediction_paths(args))
+    library.check_span_input(args.gold, preds, args.scheme, inputs_of(args))
+    gold = read_span_jsonl(args.gold, args.encoding)
+    return gold, library.span_files(args.gold, gold, preds, args.encoding)
 
 
-# -- --generated -------------------------------------------------------------------------
 def generated_files(args) -> dict | None:
-    """``nerspan.reading.systems.read_systems``' ``generated``: name -> --generated file."""
+    """``library.read_systems``' ``generated``: name -> --generated file."""
     files = given(args, "generated")
-    return library.named_files([check_file(path) for path in files]) if files else None
+    return library.named_files(files) if files else None
 
 
 def generated_paths(args) -> list[str]:
@@ -363,25 +290,26 @@ def add_gold_versions(args, corpus) -> tuple:
 
 # -- two annotations (diff, agreement, suspects) ------------------------------------------
 def load_two(args) -> tuple[Corpus, tuple, tuple]:
-    """GOLD_A and GOLD_B (or GOLD_A alone holding both: second-to-last and last column)
-    as one corpus: ``(corpus, its two columns, the names of A and B)`` (the files as
-    given); generated output refused (no annotation to compare)."""
+    """GOLD_A and GOLD_B (or GOLD_A holding both) as ``(corpus, its two columns, the names
+    of A and B)``; generated output refused (no annotation to compare)."""
     if given(args, "generated"):
-        raise UsageError(GENERATED_REFUSED.format(command=args.command,
-                                                  gold=args.gold or "GOLD"))
+        raise UsageError(f"--generated: nerlens {args.command} compares annotations of the "
+                         "same tokens; generated output (entity strings without offsets) "
+                         "is a model's answer, never a gold side: score it with nerlens "
+                         f"score {args.gold or 'GOLD'} --generated FILE.jsonl")
     corpus, columns = load_systems(args)
     if len(columns) != 1:
         raise UsageError(f"nerlens {args.command} compares two annotations: give GOLD_A and "
                          f"GOLD_B (or one file holding both), got {len(columns)} besides "
                          "GOLD_A")
-    second = args.predictions if isinstance(args.predictions, str) else (
-        args.predictions[0] if args.predictions else f"{args.gold} (last column)")
+    second = prediction_paths(args)[0] if prediction_paths(args) else \
+        f"{args.gold} (last column)"
     return corpus, (GOLD, columns[0]), (str(args.gold), str(second))
 
 
 def run_two(args, compare, render) -> int:
-    """Read GOLD_A and GOLD_B, compare them (``nerspan.audit.diff`` or ``agreement``,
-    with --scheme and --mode) and print the result: JSON, or ``render``'s text."""
+    """GOLD_A and GOLD_B compared (``nerspan.audit.diff`` or ``agreement``) and printed:
+    JSON, or ``render``'s text."""
     corpus, columns, names = load_two(args)
     return show_result(args, compare(corpus, columns=columns, names=names, scheme=args.scheme,
                                      mode=args.mode).to_dict(), render)
@@ -389,8 +317,8 @@ def run_two(args, compare, render) -> int:
 
 def sentence_documents(args, corpus: Corpus):
     """The document of every sentence of a GOLD column file with ``-DOCSTART-`` rows
-    (``nerspan.tagfiles.TagFile.sentence_documents``); None for span files, saved splits
-    (no lines), and a file of one document (its evidence would repeat gold's)."""
+    (``TagFile.sentence_documents``); None for span files, saved splits and a file of one
+    document (its evidence would repeat gold's)."""
     if given(args, "jsonl") or corpus.source.sentence_lines is None:
         return None
     documents = TagFile(args.gold, encoding=args.encoding).sentence_documents(corpus)

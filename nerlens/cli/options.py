@@ -1,15 +1,7 @@
 """What the command line reads of the parsed flags besides their records: the input
-options (``inputs_of``: ``nerspan.InputOptions`` of the flags the command has), a flag a
-command may not have (``given``), and the values that apply to some commands only.
-
-The flags are the fields of option records (``flags.add_flags``); their ``dest`` is the
-option's name, so ``inputs_of`` and ``flags.record_of`` read a record's fields from the
-parsed ``Namespace`` by name: nothing translates a flag into an option.
-
-One flag has one meaning per value; a value that applies to some commands only (string
-matching of generated output, faireval's nested spans, buckets' InterpretEval
-reproduction) is a row of ``APPLIES_TO``: ``check_values`` refuses it on any other
-command, saying what it means and a command that takes it.
+options (``inputs_of``; the flags are the records' fields, read by name), a flag a
+command may not have (``given``), and the values that apply to one command only
+(``APPLIES_TO``, refused elsewhere by ``check_values`` saying what they mean).
 
 >>> import argparse
 >>> args = argparse.Namespace(jsonl=False, snap=True, scheme="IOB2")
@@ -53,7 +45,7 @@ def weight_table(value: str | None):
 class Applies:
     """A flag's ``value`` that applies to the ``command`` alone; ``use``: what it means and
     a command that takes it (``{gold}``, ``{pred}``, ``{generated}``, ``{train}``: the
-    user's files, ``{value}``: the value)."""
+    user's files)."""
 
     dest: str
     value: object
@@ -80,9 +72,8 @@ APPLIES_TO = (
 
 
 def check_values(args, command: str) -> None:
-    """Refuse a flag's value that does not apply to ``command`` (``APPLIES_TO``): one
-    error naming the flag, the value and the command, what the value means and a command
-    that takes it; a value of 0.1 that moved to another flag names that."""
+    """Refuse a flag's value that does not apply to ``command`` (``APPLIES_TO``), or that
+    0.1 had and another flag took since (naming it)."""
     for (dest, value), new in MOVED_VALUES.items():
         if getattr(args, dest, None) == value:
             raise UsageError(f"--{dest.replace('_', '-')} {value} is {new} since nerlens 0.2")
@@ -105,8 +96,7 @@ def type_processing(args):
 
 
 def inputs_of(args, **fixed) -> InputOptions:
-    """The input options (``nerspan.InputOptions``) of the flags the command has (each
-    at its value; the flags are the record's fields), plus ``fixed``."""
+    """The ``nerspan.InputOptions`` of the flags the command has, plus ``fixed``."""
     given_options = flag_values(args, InputOptions)
     given_options.update(fixed)
     return InputOptions.of({k: v for k, v in given_options.items() if v is not None})

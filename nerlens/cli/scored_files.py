@@ -1,11 +1,9 @@
 """Scored predictions read from files: a JSON Lines span file whose spans carry a
-``score`` (one line per sentence of GOLD, as ``nerlens/data/wnut17/crf_scored.jsonl``) or
-generated output with a ``score`` per entity (``nerspan.generative.scored_output``),
-grounded in GOLD's sentences; which of the two a file is, ``nerspan.reading.systems``'
-``file_form`` says. ``nerlens sweep`` and ``nerlens score --threshold`` call
-``nerspan.sweep`` / ``nerspan.score`` on each file exactly as the API does
-(``ScoredFile``); ``nerlens report --scored`` and ``suspects --scored`` add them as
-scored mentions (``scored_mentions``). An error in a file names it, its line and its side.
+``score`` (one line per sentence of GOLD) or generated output with a ``score`` per entity,
+which of the two ``nerspan.reading.systems.file_form`` says. ``sweep`` and ``score
+--threshold`` call ``nerspan.sweep`` / ``nerspan.score`` on each file as the API does
+(``ScoredFile``); ``report --scored`` and ``suspects --scored`` add them as scored
+mentions (``scored_mentions``). An error in a file names it, its line and its side.
 """
 from __future__ import annotations
 
@@ -18,11 +16,13 @@ from nerspan.flat import GOLD
 from nerspan.errors import counted
 from nerspan.options import check_confidence
 from nerspan.reading import systems as library
-from nerspan.reading.systems import answers_located, file_form, named_files, span_errors_located
+from nerspan.reading.systems import (answers_located, check_jsonl, file_form, named_files,
+                                     span_errors_located)
 from nerspan.scored import check_fits
 from nerspan.threshold_form import scored_of
 
 from .common import UsageError, check_file, prediction_paths
+from .flags import number_flag
 from .inputs import load_systems, read_gold, system_options
 from .options import given, inputs_of
 
@@ -30,10 +30,9 @@ from .options import given, inputs_of
 @dataclass(frozen=True)
 class ScoredFile:
     """One system's scored predictions and the gold they answer, as the library reads
-    them: ``references`` (gold spans, or a gold ``Corpus``), ``predictions`` (scored span
-    lists, or generated responses), ``words`` (the input options ``tokens``/``texts``
-    they are read on), ``located`` (a context naming a file and line in an error) and
-    ``read``, the file as read (generated output: ``"responses"``, ``"sentences"``)."""
+    them: ``references`` (gold spans or ``Corpus``), ``predictions`` (scored span lists
+    or generated responses), ``words`` (input options ``tokens``/``texts``), ``located``
+    (naming a file and line in an error), ``read`` (the file as read)."""
 
     name: str
     references: object
@@ -43,9 +42,8 @@ class ScoredFile:
     read: dict = field(default_factory=dict)
 
     def call(self, function, args, **options):
-        """``function(references, predictions, scheme=, mode=, inputs=, **options)``:
-        ``nerspan.score`` or ``nerspan.sweep`` on this file, the input options those of
-        the flags (``options``' ``inputs`` keys added)."""
+        """``nerspan.score`` or ``nerspan.sweep`` on this file with the flags' options
+        (``options``' ``inputs`` keys added)."""
         fixed = options.pop("inputs", {})
         with self.located:
             return function(self.references, self.predictions, scheme=args.scheme,
@@ -54,18 +52,15 @@ class ScoredFile:
 
 
 def scored_files(args, gold_path: str, paths: list) -> list[ScoredFile]:
-    """Each scored file of ``paths`` against GOLD: a column file or a saved split (each
-    file a scored span file or generated output, as ``file_form`` says), or with --jsonl
-    a span file (each file a scored span file)."""
-    paths = named_files([check_file(path) for path in paths])
+    """Each scored file of ``paths`` against GOLD: a column file or a saved split, or with
+    --jsonl a span file (each file then a scored span file)."""
+    paths = named_files(paths)
     if not given(args, "jsonl"):
         corpus = library.read_gold(check_file(gold_path),
                                    **system_options(args, outside_scheme_is_error=True))
         return [scored_file(args, corpus, name, path, gold_path)
                 for name, path in paths.items()]
-    if given(args, "generated"):
-        raise UsageError("--generated reads GOLD as a column file or a saved split, not "
-                         "with --jsonl span files: leave --jsonl out")
+    check_jsonl(inputs_of(args), given(args, "generated"))
     gold = read_span_jsonl(check_file(gold_path), args.encoding)
     words = {"tokens": gold["tokens"], "texts": gold["texts"]}
     return [ScoredFile(name, gold["spans"], pred["spans"], words,
@@ -74,8 +69,7 @@ def scored_files(args, gold_path: str, paths: list) -> list[ScoredFile]:
 
 
 def scored_file(args, corpus, name: str, path: str, gold_name: str) -> ScoredFile:
-    """One scored file against the gold ``corpus`` (``gold_name`` in errors): generated
-    output against the sentences it answers, or a span file, one line a sentence."""
+    """One scored file against the gold ``corpus`` (``gold_name`` in errors)."""
     if file_form(path, args.encoding) == "generated":
         answered, read = library.read_answers(corpus, path, args.encoding)
         words = {"tokens": read["tokens"]} if answered.tokens is None else {}
@@ -91,11 +85,9 @@ def scored_file(args, corpus, name: str, path: str, gold_name: str) -> ScoredFil
 
 
 def scores_at_threshold(args, demo: tuple | None = None) -> dict:
-    """``nerlens score --threshold T``: name -> the result dict of ``nerspan.score`` of
-    each PRED span file and --generated file at the threshold, as the API gives it for the
-    same files (``inputs={"threshold": T}``, which names the threshold in its options;
-    ``--beta``'s F-beta added); ``demo``: the demo's GOLD and scored PRED instead of the
-    files."""
+    """``nerlens score --threshold T``: name -> ``nerspan.score``'s result dict (with
+    --beta) of each PRED and --generated file at T, as the API gives it (``inputs=
+    {"threshold": T}``); ``demo``: the demo's GOLD and scored PRED instead."""
     refused = [flag for flag, is_given in (("--error-counts", args.error_counts),
                                            ("--confusion", args.confusion),
                                            ("--matching strings", args.matching == "strings"))
@@ -116,15 +108,10 @@ def scores_at_threshold(args, demo: tuple | None = None) -> dict:
             for scored in scored_files(args, gold, [*preds, *generated])}
 
 
-def confidence(text: str) -> float:
-    """--threshold's text: a number in [0, 1], refused as the flag is read."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not 0 <= value <= 1:
-        raise ValueError(f"expected a confidence, a number in [0, 1], not {text!r}")
-    return check_confidence(value, "--threshold")
+# --threshold: a number in [0, 1], refused as the flag is read
+confidence = number_flag(float, "expected a confidence, a number in [0, 1], not {text!r}",
+                         lambda value: 0 <= value <= 1,
+                         check=lambda value: check_confidence(value, "--threshold"))
 
 
 def add_scored_argument(parser, effect: str) -> None:
@@ -139,10 +126,9 @@ def add_scored_argument(parser, effect: str) -> None:
 
 
 def load_with_scored(args, outside_scheme_is_error: bool = False) -> tuple:
-    """``(corpus, systems, scored)``: GOLD with the PRED and --generated systems as
-    columns (``load_systems``; GOLD alone when there are only --scored files) and name ->
-    the scored mentions of each --scored file, named apart from the PRED files' systems
-    (flair.txt, flair.jsonl)."""
+    """``(corpus, systems, scored)``: GOLD with the PRED and --generated systems
+    (``load_systems``; GOLD alone with only --scored files) and name -> the scored
+    mentions of each --scored file, named apart from the PRED files' systems."""
     if args.scored and not prediction_paths(args) and not given(args, "generated"):
         if given(args, "jsonl"):
             raise UsageError("--scored reads GOLD as a column file: leave --jsonl out")
@@ -159,12 +145,11 @@ def load_with_scored(args, outside_scheme_is_error: bool = False) -> tuple:
 
 
 def scored_mentions(args, corpus, files: dict) -> dict:
-    """Name -> the scored mentions (``nerspan.scored.ScoredMentions``) of each --scored
-    file (``files``: name -> path) over GOLD's sentences (``corpus``), each of which
-    generated output must answer, in order. An error names the file and line."""
+    """Name -> the ``ScoredMentions`` of each --scored file (name -> path) over GOLD's
+    sentences (``corpus``), all of which generated output must answer, in order."""
     scored = {}
     for name, path in files.items():
-        one = scored_file(args, corpus, name, check_file(path), args.gold)
+        one = scored_file(args, corpus, name, path, args.gold)
         # generated output's "sentence" indices (its line count is checked as read)
         if one.read.get("sentences") not in (None, list(range(corpus.n_sentences))):
             raise UsageError(

@@ -1,14 +1,11 @@
-"""The skeleton of the file tools (validate, repair, convert, count, summarize): their
-FILE... or IN OUT and how a tag file is read, the type flags, --scheme and --repair, the
-run of a tool (``run_tool``: count, summarize) or of a rewrite (``rewrite``: repair,
-convert), the library's errors in the command's terms and the output format. The work is
-``nerspan``'s (``validation``, ``encodings``, ``counts``); these commands read flags and
-print."""
+"""The skeleton of the file tools (validate, repair, convert, count, summarize): FILE...
+or IN OUT and their flags, a tool's run (``run_tool``) or a rewrite's (``rewrite``), the
+library's errors in the command's terms. The work is ``nerspan``'s (``validation``,
+``encodings``, ``counts``)."""
 from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import sys
 from dataclasses import dataclass
@@ -40,8 +37,8 @@ def add_tool_arguments(parser, files: str = "several", repair: bool = True) -> N
 
 
 def add_file_arguments(parser, files: str = "one") -> None:
-    """FILE (``files="one"``), FILE... (``"several"``) or IN OUT (``"in_out"``), and how
-    they are read; --format; the type flags."""
+    """FILE (``files="one"``), FILE... (``"several"``) or IN OUT (``"in_out"``), how
+    they are read, --format and the type flags."""
     if files == "in_out":
         parser.add_argument("input", metavar="IN", help="column file (token first, tag last)")
         parser.add_argument("output", metavar="OUT", help="file to write (IN's layout, "
@@ -101,18 +98,10 @@ def input_files(args) -> list[str]:
     return [check_file(path) for path in args.files]
 
 
-def check_in_out(args) -> tuple[str, str]:
-    """IN (existing) and OUT (not IN itself: IN is read while OUT is written)."""
-    source = check_file(args.input)
-    if os.path.exists(args.output) and os.path.samefile(source, args.output):
-        raise UsageError(f"{args.output}: OUT is IN; write to another file")
-    return source, args.output
-
-
 @contextlib.contextmanager
 def command_hints(args, scheme: str):
-    """Errors of the library in this command's terms: a bad tag at its token's line;
-    invalid tags refused with the remedy as this command line's flags."""
+    """The library's errors in this command's terms: a bad tag at its token's line;
+    invalid tags refused with the remedy as flags."""
     try:
         yield
     except InvalidTagError as error:  # the line of the token, as the scoring commands say
@@ -129,8 +118,7 @@ def command_hints(args, scheme: str):
 
 
 def run_tool(args, tool, source):
-    """``tool`` (``nerspan.counts``' count or summarize) of ``source`` (the FILEs) with
-    --scheme, --repair, the type flags and the reading flags."""
+    """``tool`` (``nerspan.counts``' count or summarize) of ``source`` with the flags."""
     with command_hints(args, args.scheme):
         return tool(source, args.scheme, repair=args.repair, types=type_processing(args),
                     **file_options(args))
@@ -138,10 +126,8 @@ def run_tool(args, tool, source):
 
 def rewrite(args, scheme: str, retag):
     """IN rewritten by ``retag(IN, **reading options)`` (``nerspan.encodings``' repair or
-    convert; ``scheme``: IN's), its types processed, written to OUT, its changes
-    printed; the ``Retagged`` written."""
-    processing = type_processing(args)
-    source, out = check_in_out(args)
+    convert; ``scheme``: IN's), its types processed, written to OUT, its changes printed."""
+    processing, source, out = type_processing(args), check_file(args.input), args.output
     with command_hints(args, scheme):
         fixed = retag(source, **file_options(args))
     fixed = process_retagged(fixed, processing)

@@ -51,6 +51,7 @@ from ..layers import layer_column, layer_columns
 from ..spans import LabelTable
 
 PathLike = (str, os.PathLike)
+SPAN_OPTIONS = ("inclusive_end", "snap", "offsets")   # how span files' spans are read
 
 
 @migrated
@@ -108,11 +109,8 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
                              "Lines span files whose spans carry a \"score\") against a "
                              "gold column file or split: give them as systems, without "
                              "jsonl or generated files")
+    check_jsonl(inputs, generated)
     if inputs.files.jsonl:
-        if generated:
-            raise InputTypeError("generated output (--generated) is grounded in GOLD read "
-                                 "as a column file or a saved split, not with jsonl "
-                                 "(--jsonl) span files")
         corpus, names = read_span_systems(gold, named_files(systems), scheme=scheme,
                                           inputs=inputs)
     elif none and not generated:
@@ -369,7 +367,7 @@ def kept_file(path, gold: Corpus, inputs: InputOptions) -> Corpus:
     read = read_scored_spans(path, gold, inputs.files.encoding,
                              tag_file="score it without the input option threshold")
     kept = InputOptions.of({name: inputs.value(name) for name in
-                            ("threshold", "inclusive_end", "snap", "offsets")})
+                            ("threshold",) + SPAN_OPTIONS})
     with span_errors_located(gold.source.path, {"lines": None}, path, read):
         return read_input(gold.select([GOLD]), read["spans"], inputs=kept
                           ).corpus.select([PRED])
@@ -415,19 +413,10 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=No
                       ) -> tuple[Corpus, list[str]]:
     """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file,
     read with the span input options (``inclusive_end``, ``snap``, ``offsets``)."""
-    inputs = InputOptions.of(inputs)
-    if get_scheme(scheme).name != "IOB2":
-        raise ValueError("JSON Lines spans (--jsonl) are scored as IOB2 tags: scheme "
-                         "(--scheme) applies to tag files")
-    if inputs.suffix:
-        raise InputTypeError("suffix (--suffix) reads tags written type first (PER-B); JSON "
-                             "Lines spans (--jsonl) have types, not tags: leave it out")
-    if not gold or not systems:
-        raise ValueError("JSON Lines span input (--jsonl) needs a gold file and at least "
-                         "one system (PRED) file")
+    inputs = check_span_input(gold, systems, scheme, inputs)
     encoding = inputs.files.encoding
     gold_spans = read_span_jsonl(gold, encoding)
-    span_options = {name: inputs.value(name) for name in ("inclusive_end", "snap", "offsets")}
+    span_options = {name: inputs.value(name) for name in SPAN_OPTIONS}
     corpus, snapped = None, {}
     for name, path, system in span_files(gold, gold_spans, systems, encoding):
         with span_errors_located(gold, gold_spans, path, system):
@@ -439,6 +428,39 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=No
             corpus = pair.select([GOLD])
         corpus = corpus.with_columns(pair.select([PRED]), {PRED: name}, f"{name} spans")
     return corpus.with_source(replace(corpus.source, snapped=snapped)), list(systems)
+
+
+def check_span_input(gold, systems, scheme: str, inputs) -> InputOptions:
+    """The input options of JSON Lines span files (``gold`` and ``systems``) as read:
+    spans are scored as IOB2 tags, have no suffix tags, and need gold and a system."""
+    inputs = InputOptions.of(inputs)
+    if get_scheme(scheme).name != "IOB2":
+        raise ValueError("JSON Lines spans (--jsonl) are scored as IOB2 tags: scheme "
+                         "(--scheme) applies to tag files")
+    if inputs.suffix:
+        raise InputTypeError("suffix (--suffix) reads tags written type first (PER-B); JSON "
+                             "Lines spans (--jsonl) have types, not tags: leave it out")
+    if not gold or not systems:
+        raise ValueError("JSON Lines span input (--jsonl) needs a gold file and at least "
+                         "one system (PRED) file")
+    return inputs
+
+
+def check_jsonl(inputs: InputOptions, generated=None) -> None:
+    """The span options read span files (``jsonl``; scored ones: ``threshold``): given
+    for other input, they would be ignored in silence. Generated output is grounded in
+    gold's words, never with span files."""
+    if generated and inputs.files.jsonl:
+        raise InputTypeError("generated output (--generated) is grounded in GOLD read as a "
+                             "column file or a saved split, not with jsonl (--jsonl) span "
+                             "files")
+    named = [InputOptions.spelled(name) for name in SPAN_OPTIONS
+             if inputs.value(name) not in (None, False)]
+    if named and not inputs.files.jsonl and inputs.threshold is None:
+        one = len(named) == 1
+        raise InputTypeError(f"{', '.join(named)} read{'s' if one else ''} JSON Lines span "
+                             "files: add jsonl=True (--jsonl) if GOLD and the systems are "
+                             f"such files, else leave {'it' if one else 'them'} out")
 
 
 def span_files(gold_path, gold: dict, systems: Mapping, encoding: str = "utf-8"):
@@ -686,7 +708,8 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
 
 __all__ = ["read_systems", "read_gold", "add_systems", "read_runs", "add_generated",
            "read_answers",
-           "answers_located", "read_span_systems", "span_files", "kept_file",
+           "answers_located", "read_span_systems", "check_span_input", "check_jsonl",
+           "span_files", "kept_file",
            "read_scored_spans", "file_form",
            "span_errors_located", "load_saved_split", "read_training", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
