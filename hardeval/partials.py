@@ -15,7 +15,9 @@ How it merges:
 - ``words`` (distinct words per subset) is no sum: a partial keeps, per leaf, the set
   of words its tokens are, merged by union. A partial grows with the distinct words of
   the shard
-  (and the types), not with the tokens.
+  (and the types), not with the tokens. Classified against training, a leaf of seen
+  words keeps them as their rows in the training index (which every shard shares):
+  sorted integers, united by one array operation; only unseen words are strings.
 - With ``kfold=k`` the subsets come from k-fold cross-validation over the references
   themselves (``kfold_subsets``). A sentence's fold is drawn from ``fold_seed`` and its
   global id (``subsets.sentence_folds``), so no shard needs the others; but a token's
@@ -69,6 +71,8 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+
 import numpy as np
 
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputOptions
@@ -87,6 +91,9 @@ from .labels import check_error_labels
 from .subsets import (GROUPS, LEAF_NAMES, check_folds, fold_classes, gold_io,
                       sentence_folds)
 
+# the leaves of words seen in training (the others are GROUPS["unseen"])
+SEEN_LEAVES = frozenset(GROUPS["all"]) - frozenset(GROUPS["unseen"])
+
 @dataclass(frozen=True, eq=False)
 class HardevalPartial(Mergeable):
     """What hardeval of some sentences is computed from (module docstring).
@@ -102,7 +109,9 @@ class HardevalPartial(Mergeable):
         rows: per cell, its listed tokens (``core.TOKEN_ROW`` tuples by global
             sentence id) with ``return_hard_tokens``; else ``()``.
         words: per leaf, the set of its tokens' words (None without test words, or
-            with ``kfold``: the cells hold the words).
+            with ``kfold``: the cells hold the words): a frozenset of strings, or,
+            for a leaf of seen words classified against training, their training
+            index rows (sorted int64).
         repairs: the gold and the pred side's repairs, each as ``(kind, count)`` items
             (``sentences``: the first 20 global ids).
         n_sentences: the sentences scored.
@@ -145,19 +154,19 @@ class HardevalPartial(Mergeable):
         return (dict(zip(keys, zip(np.asarray(self.tokens).tolist(),
                                    np.asarray(self.errors).tolist(),
                                    self.rows or ((),) * len(keys)))),
-                self.words, self.repairs, self.n_sentences, self.options,
+                _comparable_words(self.words), self.repairs, self.n_sentences,
+                self.options,
                 None if self.sentences is None else
                 (tuple(self.sentences.ids.tolist()),
                  frozenset((sentence, keys[cell], tokens, errors) for sentence, cell,
                            tokens, errors in self.sentences.rows.tolist())))
 
-    def __getstate__(self) -> dict:   # codes and counts pickle in their narrowest dtype
-        return {name: _narrowed(value) if isinstance(value, np.ndarray) else value
-                for name, value in self.__dict__.items()}
+    def __getstate__(self) -> dict:   # codes, counts, index rows: the narrowest dtype
+        return {name: _each_array(value, _narrowed, name) for name, value in
+                self.__dict__.items()}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update({name: value.astype(np.int64)
-                              if isinstance(value, np.ndarray) else value
+        self.__dict__.update({name: _each_array(value, lambda a: a.astype(np.int64), name)
                               for name, value in state.items()})
 
     def merge(self, other):
@@ -191,7 +200,7 @@ class HardevalPartial(Mergeable):
             _merged_rows(((self.rows, mine), (other.rows, yours)), len(present),
                          dict(self.options)["listed"]),
             None if self.words is None else
-            tuple(a | b for a, b in zip(self.words, other.words)),
+            tuple(map(_united, self.words, other.words)),
             tuple(_merged_side(a, b) for a, b in zip(self.repairs, other.repairs)),
             self.n_sentences + other.n_sentences, self.options,
             None if self.sentences is None else SentenceRows(
@@ -334,9 +343,8 @@ def _partial_of(context, corpus: Corpus, gold_column: str, pred_column: str, tra
         else "train"
     words = None
     if classified != "kfold" and corpus.tokens is not None:
-        occurs, vocab = word_leaves(corpus, codes), np.asarray(corpus.vocab, dtype=object)
-        words = tuple(frozenset(vocab[occurs[:, leaf]].tolist())
-                      for leaf in range(len(LEAF_NAMES)))
+        words = _leaf_words(corpus, codes,
+                            context.train if classified == "train" else None)
     cells, sentences = _cells(corpus, codes, compared, error_labels, context.scheme, shard,
                               bound if options.return_hard_tokens else 0, per_sentence)
     return HardevalPartial(
@@ -617,6 +625,16 @@ def _counted(key: np.ndarray, wrong: np.ndarray) -> tuple:
     return present, tokens, np.bincount(inverse[wrong], minlength=len(present))
 
 
+def _each_array(value, convert, name: str):
+    """``value`` (the attribute ``name``) converted if an array, or each array of it
+    converted if the ``words`` (``_leaf_words``)."""
+    if isinstance(value, np.ndarray):
+        return convert(value)
+    if name == "words" and value is not None:
+        return tuple(convert(v) if isinstance(v, np.ndarray) else v for v in value)
+    return value
+
+
 def _narrowed(values: np.ndarray) -> np.ndarray:
     """Non-negative integers in the narrowest unsigned dtype that holds them."""
     return values.astype(np.min_scalar_type(int(values.max(initial=0))))
@@ -690,12 +708,46 @@ def _distinct_codes(word: np.ndarray, leaf: np.ndarray) -> dict:
             for name, leaves in GROUPS.items()}
 
 
+def _leaf_words(corpus: Corpus, codes: np.ndarray, index) -> tuple:
+    """Per leaf, the words of its tokens (``HardevalPartial.words``): with the training
+    ``index`` the codes were classified against, a leaf of seen words as their index
+    rows (a seen word has one: no string is kept or hashed), else as strings."""
+    occurs = word_leaves(corpus, codes)
+    rows = None if index is None else index.token_rows(corpus.vocab)
+    vocab = np.asarray(corpus.vocab, dtype=object)
+    return tuple(np.sort(rows[occurs[:, leaf]]) if rows is not None and leaf in SEEN_LEAVES
+                 else frozenset(vocab[occurs[:, leaf]].tolist())
+                 for leaf in range(len(LEAF_NAMES)))
+
+
+def _united(a, b):
+    """Two partials' words of one leaf united (``_leaf_words``); index rows, sorted, by
+    inserting the smaller's new rows in the larger (no sort of both)."""
+    if not isinstance(a, np.ndarray):
+        return a | b
+    if len(a) < len(b):
+        a, b = b, a
+    at = np.searchsorted(a, b)
+    new = b[(at == len(a)) | (a[np.minimum(at, len(a) - 1)] != b)] if len(a) else b
+    return np.insert(a, np.searchsorted(a, new), new)
+
+
+def _comparable_words(words: tuple | None) -> tuple | None:
+    """``words`` with index rows as frozensets, for equality."""
+    return None if words is None else tuple(
+        frozenset(leaf.tolist()) if isinstance(leaf, np.ndarray) else leaf for leaf in words)
+
+
 def _distinct_words(words: tuple | None) -> dict | None:
     """Subset -> its distinct words, from the words of each leaf (``core.distinct_words``
-    of a corpus)."""
+    of a corpus): a word is seen or not, so rows and strings never name one word."""
     if words is None:
         return None
-    return {name: len(set().union(*(words[leaf] for leaf in leaves)))
+    return {name: len(set().union(*(words[leaf] for leaf in leaves
+                                    if not isinstance(words[leaf], np.ndarray))))
+            + len(reduce(_united, [words[leaf] for leaf in leaves
+                                    if isinstance(words[leaf], np.ndarray)],
+                         np.zeros(0, dtype=np.int64)))
             for name, leaves in GROUPS.items()}
 
 

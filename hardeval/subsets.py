@@ -159,24 +159,42 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     train_column = {t: 1 + i for i, t in enumerate(train.types)}
     to_train = np.array([0] + [train_column.get(t, -1) for t in types], dtype=np.int64)
     rows = train.token_rows(corpus.vocab)   # per test word
-    # A vocabulary entry with no count (an index built from ``Corpus.subset`` keeps the
-    # whole vocabulary) does not make a token seen.
+    table = train_cell_codes(train, strict_diff)
+    if table is not None:   # the cell of each token's (word, gold label), looked up
+        return table[rows[corpus.tokens], to_train[io]]
+    # a label vocabulary of thousands of types: the tokens are classified one by one; a
+    # vocabulary entry with no count (an index built from ``Corpus.subset`` keeps the
+    # whole vocabulary) does not make a token seen
     seen = rows >= 0
     seen[seen] = train.io_counts.sum(axis=1)[rows[seen]] > 0
-    rows = np.where(seen, rows, -1)
-    # A token's code depends only on its word and its gold IO label: every (word, label)
-    # cell is classified once and each token looks its cell up, while there are fewer
-    # cells than tokens (words x types outgrows the data when a label vocabulary names
-    # thousands of types: the tokens are then classified one by one).
-    width = len(to_train)
-    if len(rows) * width > corpus.n_tokens:
-        return classify(rows[corpus.tokens], train.io_counts, io > 0, to_train[io],
-                        strict_diff)
-    cell_rows = np.repeat(rows, width)
-    cell_labels = np.tile(np.arange(width), len(rows))
-    codes = classify(cell_rows, train.io_counts, cell_labels > 0, to_train[cell_labels],
-                     strict_diff)
-    return codes[corpus.tokens.astype(np.int64) * width + io]
+    return classify(np.where(seen, rows, -1)[corpus.tokens], train.io_counts, io > 0,
+                    to_train[io], strict_diff)
+
+
+def train_cell_codes(train: TrainIndex, strict_diff: bool = False) -> np.ndarray | None:
+    """The leaf code of every (training word, gold label) cell, classified once per index
+    and ``strict_diff`` and kept on it (``TrainIndex.derived``), so that each shard of a
+    test set (or each evaluation) looks its tokens up instead of classifying its own
+    words: rows are the index's words, then one row (the last, ``-1``) for a word
+    unseen in training; columns are ``O``, each training type's ``I-type``, then one
+    (the last, ``-1``) for a type training never saw. None when the table would hold
+    more cells than the training data has tokens, past 65,536 (a label vocabulary of
+    thousands of types): the caller then classifies the test tokens."""
+    n_rows, width = len(train.io_counts) + 1, len(train.types) + 2
+    if n_rows * width > max(train.corpus.n_tokens, 1 << 16):
+        return None
+
+    def build() -> np.ndarray:
+        # a vocabulary entry with no count (an index built from ``Corpus.subset`` keeps
+        # the whole vocabulary) does not make a word seen
+        rows = np.arange(n_rows - 1, dtype=np.int64)
+        rows = np.append(np.where(train.io_counts.sum(axis=1) > 0, rows, -1), -1)
+        columns = np.append(np.arange(width - 1), -1)
+        codes = classify(np.repeat(rows, width), train.io_counts,
+                         np.tile(columns != 0, n_rows), np.tile(columns, n_rows),
+                         strict_diff)
+        return codes.reshape(n_rows, width)
+    return train.derived(("hardeval.cell_codes", bool(strict_diff)), build)
 
 
 # what hardeval says to gold with layers (nerspan.layers): never the first layer alone

@@ -72,15 +72,18 @@ def test_every_subset_and_tie_rule(index, strict):
 
 
 @pytest.mark.parametrize("strict", [False, True])
-def test_cells_and_tokens_classify_alike(index, strict):
-    """Each (word, label) cell is classified once while there are fewer cells than
-    tokens, else each token: every token gets the same subset either way."""
-    tokens, gold = case_corpus()   # 18 tokens, 8 words x 5 labels: token by token
-    one = hardeval.classify_tokens(Corpus.from_tags(gold, gold, tokens=tokens), index,
-                                   strict_diff=strict)
-    many = Corpus.from_tags(gold * 10, gold * 10, tokens=tokens * 10)   # by cells
-    assert np.array_equal(hardeval.classify_tokens(many, index, strict_diff=strict),
-                          np.tile(one, 10))
+def test_the_training_table_and_tokens_classify_alike(index, strict, monkeypatch):
+    """Each (training word, label) cell is classified once per index and kept
+    (``train_cell_codes``), each token looking its cell up, unless the table would be
+    too large: the tokens are classified one by one then. Every token gets the same
+    subset either way."""
+    tokens, gold = case_corpus()
+    corpus = Corpus.from_tags(gold * 3, gold * 3, tokens=tokens * 3)
+    looked_up = hardeval.classify_tokens(corpus, index, strict_diff=strict)
+    assert index.derived(("hardeval.cell_codes", strict), None) is not None   # kept
+    monkeypatch.setattr(hardeval.subsets, "train_cell_codes", lambda *args: None)
+    assert np.array_equal(hardeval.classify_tokens(corpus, index, strict_diff=strict),
+                          looked_up)
 
 
 def test_classifying_is_linear_with_a_vocabulary_of_many_types(index):
