@@ -68,7 +68,9 @@ def test_partials_of_span_lists_merge_to_one_pass_for_any_cut(data, case, pred_f
     layered = nests(gold) or (pred_form == "spans" and nests(pred))
     if kfold:
         expected = hardeval.partial(gold, pred, tokens=words, **options).result().to_dict()
-        if not layered:
+        # k-fold subsets are made of gold's tags: gold that nests or repeats a mention
+        # (a span table, no tags) has none
+        if not layered and all(len(set(spans)) == len(spans) for spans in gold):
             codes = hardeval.kfold_subsets(Evaluation.build(gold, tokens=words).corpus, 2)
             assert expected == hardeval.score(gold, pred, tokens=words, subsets=codes,
                                               error_labels=error_labels).to_dict() or listed
