@@ -12,9 +12,10 @@ from nerspan.errors import counted
 from nerspan.records import Record, switch
 
 from .common import UsageError, print_json
-from .flags import Shared, add_flags, record_of, whole_number
-from .family import add_family_arguments, print_scores, score_systems, section_text
-from .inputs import load_systems_with_tokens, load_training
+from .flags import Shared, add_flags, whole_number
+from .family import (add_family_arguments, manifest_datasets, print_scores, score_family,
+                     score_systems, section_text)
+from .inputs import load_training
 from .manifest import read_manifest
 
 
@@ -83,14 +84,10 @@ LOOKED_UP = "the attributes look up the training set"
 
 
 def run(args) -> int:
-    family = get_family("attribute_buckets")
-    options = record_of(args, family.options)
     if args.manifest:
-        return _run_datasets(args, family, options)
-    train = load_training(args, why=LOOKED_UP)
-    corpus, systems = load_systems_with_tokens(args)
-    dicts = score_systems(args, family, corpus, systems, train, options)[1]
-    if args.runs and len(systems) < 2:
+        return _run_datasets(args, get_family("attribute_buckets"))
+    dicts = score_family(args, "attribute_buckets", why=LOOKED_UP)[2]
+    if args.runs and len(dicts) < 2:
         raise UsageError("--runs needs at least two PRED files (runs of one system)")
     significance = analysis.significance_datasets(
         {name: {"system": d} for name, d in dicts.items()}) if args.runs else None
@@ -100,20 +97,17 @@ def run(args) -> int:
         print_json({"runs": dicts, "significance": significance})
         return 0
     more = diagnoses(dicts) + (significance_blocks(significance) if significance is not None else ())
-    print_scores(args, dicts, section_text(family, dicts, tail=more))
+    print_scores(args, dicts, section_text(get_family("attribute_buckets"), dicts, tail=more))
     if args.plot and args.format != "json":
         print(f"\ncharts written to {args.plot}")
     return 0
 
 
-def _run_datasets(args, family, options) -> int:
+def _run_datasets(args, family) -> int:
     """Every dataset of the manifest read as ``nerlens report --manifest`` reads it: a
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own."""
-    if args.gold or args.train or args.runs:
-        raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
-                         "PRED, --train or --runs")
-    datasets = read_manifest(args.manifest, args)
+    datasets = manifest_datasets(args, read_manifest, "--runs", args.runs)
     systems = list(datasets[0].runs)
     results, runs = {}, {}
     for data in datasets:
@@ -121,11 +115,8 @@ def _run_datasets(args, family, options) -> int:
             raise UsageError(f"{args.manifest}: dataset {data.name!r} has systems "
                              f"{list(data.runs)}, the first one {systems}: give every "
                              "dataset the same systems")
-        if not data.train:
-            raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
         train = load_training(args, data.train, LOOKED_UP)
-        results[data.name] = score_systems(args, family, data.corpus, data.systems, train,
-                                           options)[1]
+        results[data.name] = score_systems(args, family, data.corpus, data.systems, train)[1]
         runs[data.name] = data.runs
     baseline = args.baseline or systems[0]
     if baseline not in systems:

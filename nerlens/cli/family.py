@@ -52,6 +52,20 @@ THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry 
                    "--jsonl and --generated are refused with it.")
 
 
+def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> list:
+    """--manifest's datasets (``read_manifest``: ``nerlens.cli.manifest``'s, which family
+    commands without a manifest do not import), each with its "train"; GOLD, PRED,
+    --train and ``refused`` (``given_too``: it is given) are refused beside it."""
+    if args.gold or args.train or given_too:
+        raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
+                         f"PRED, --train or {refused}")
+    datasets = read_manifest(args.manifest, args)
+    for data in datasets:
+        if not data.train:
+            raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
+    return datasets
+
+
 def settings_of(args, family: Family) -> dict:
     """The report settings the family reads (``Family.settings``), checked by it."""
     out = {}
@@ -63,13 +77,18 @@ def settings_of(args, family: Family) -> dict:
     return out
 
 
-def read_inputs(args, family: Family, train=None):
-    """The corpus (gold and one column per system), its systems and the training index
-    (``train``, or --train's when the family needs it)."""
+def score_family(args, name: str, train=None,
+                 why: str = "the training set the subsets are made of", **keywords):
+    """GOLD [PRED ...] scored by the family ``name`` (``score_systems``; ``keywords``:
+    its): the family, the evaluation, system -> result dict and the settings it reads
+    (``settings_of``). ``train``: the training index, else --train's when the family
+    needs it (``why`` says why, when it is missing)."""
+    family = get_family(name)
+    settings = settings_of(args, family)
     if family.needs_train and train is None:
-        train = load_training(args, why="the training set the subsets are made of")
+        train = load_training(args, why=why)
     corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
-    return corpus, systems, train
+    return (family, *score_systems(args, family, corpus, systems, train, **keywords), settings)
 
 
 def score_systems(args, family: Family, corpus, systems, train=None, options=None,
