@@ -141,6 +141,16 @@ def entity_blocks(results: dict) -> tuple:
                                       for name, r in results.items()]))
 
 
+def save_plots(args, save, *data, what: str = "charts", **keywords) -> int:
+    """--plot DIR: ``save(*data, DIR, fmt=--plot-format, **keywords)``, said after the
+    text view."""
+    if args.plot:
+        save(*data, args.plot, fmt=args.plot_format, **keywords)
+        if args.format != "json":
+            print(f"\n{what} written to {args.plot}")
+    return 0
+
+
 def print_scores(args, results: dict, text: str, extra: dict | None = None) -> int:
     """--format json: one system's result dict (several: by name; ``extra``: beside them
     under ``results``); else ``text`` and the --confusion matrices."""
