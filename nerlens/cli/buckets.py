@@ -13,7 +13,7 @@ from nerspan.family import ExperimentView
 from nerspan.records import Record, switch
 
 from .common import UsageError, print_json
-from .flags import Shared, add_flags, whole_number
+from .flags import Shared, add_flags, record_of, whole_number
 from .family import (add_family_arguments, manifest_datasets, print_scores, save_plots,
                      score_family, score_systems, section_text)
 from .inputs import load_training
@@ -86,7 +86,8 @@ LOOKED_UP = "the attributes look up the training set"
 
 def run(args) -> int:
     if args.manifest:
-        return _run_datasets(args, get_family("attribute_buckets"))
+        family = get_family("attribute_buckets")
+        return _run_datasets(args, family, record_of(args, family.options))
     dicts = score_family(args, "attribute_buckets", why=LOOKED_UP)[2]
     if args.runs and len(dicts) < 2:
         raise UsageError("--runs needs at least two PRED files (runs of one system)")
@@ -100,7 +101,7 @@ def run(args) -> int:
     return save_plots(args, plots.save_all, dicts)
 
 
-def _run_datasets(args, family) -> int:
+def _run_datasets(args, family, options) -> int:
     """Every dataset of the manifest read as ``nerlens report --manifest`` reads it: a
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own."""
@@ -113,7 +114,8 @@ def _run_datasets(args, family) -> int:
                              f"{list(data.runs)}, the first one {systems}: give every "
                              "dataset the same systems")
         train = load_training(args, data.train, LOOKED_UP)
-        results[data.name] = score_systems(args, family, data.corpus, data.systems, train)[1]
+        results[data.name] = score_systems(args, family, data.corpus, data.systems, train,
+                                           options)[1]
         runs[data.name] = data.runs
     baseline = args.baseline or systems[0]
     if baseline not in systems:

@@ -77,18 +77,19 @@ def settings_of(args, family: Family) -> dict:
     return out
 
 
-def score_family(args, name: str, train=None,
+def score_family(args, name: str, train=None, options=None,
                  why: str = "the training set the subsets are made of", **keywords):
-    """GOLD [PRED ...] scored by the family ``name`` (``score_systems``; ``keywords``:
-    its): the family, the evaluation, system -> result dict and the settings it reads
-    (``settings_of``). ``train``: the training index, else --train's when the family
-    needs it (``why`` says why, when it is missing)."""
+    """The family ``name``, the evaluation, system -> result dict (``score_systems``) and
+    its settings (``settings_of``), these and its options checked before a file is read;
+    ``train``: the training index, else --train's when the family needs it (``why``)."""
     family = get_family(name)
     settings = settings_of(args, family)
+    options = record_of(args, family.options) if options is None else options
     if family.needs_train and train is None:
         train = load_training(args, why=why)
     corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
-    return (family, *score_systems(args, family, corpus, systems, train, **keywords), settings)
+    return (family, *score_systems(args, family, corpus, systems, train, options, **keywords),
+            settings)
 
 
 def score_systems(args, family: Family, corpus, systems, train=None, options=None,
