@@ -4,17 +4,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attribute_buckets import analysis, plots
-from attribute_buckets.report import averaged_buckets
+from attribute_buckets.report import bucket_results
 from nerlens.families import get_family
 from nerlens.report import blocks
 from nerspan.blocks import Heading, Note, Table
 from nerspan.errors import counted
+from nerspan.family import ExperimentView
 from nerspan.records import Record, switch
 
 from .common import UsageError, print_json
 from .flags import Shared, add_flags, record_of, whole_number
-from .family import add_family_arguments, print_scores, score_systems, section_text
-from .inputs import load_systems_with_tokens, load_training
+from .family import (add_family_arguments, manifest_datasets, print_scores, save_plots,
+                     score_family, score_systems, section_text)
+from .inputs import load_training
 from .manifest import read_manifest
 
 
@@ -83,37 +85,27 @@ LOOKED_UP = "the attributes look up the training set"
 
 
 def run(args) -> int:
-    family = get_family("attribute_buckets")
-    options = record_of(args, family.options)
     if args.manifest:
-        return _run_datasets(args, family, options)
-    train = load_training(args, why=LOOKED_UP)
-    corpus, systems = load_systems_with_tokens(args)
-    dicts = score_systems(args, family, corpus, systems, train, options)[1]
-    if args.runs and len(systems) < 2:
+        family = get_family("attribute_buckets")
+        return _run_datasets(args, family, record_of(args, family.options))
+    dicts = score_family(args, "attribute_buckets", why=LOOKED_UP)[2]
+    if args.runs and len(dicts) < 2:
         raise UsageError("--runs needs at least two PRED files (runs of one system)")
     significance = analysis.significance_datasets(
         {name: {"system": d} for name, d in dicts.items()}) if args.runs else None
-    if args.plot:
-        plots.save_all(dicts, args.plot, fmt=args.plot_format)
     if args.format == "json" and significance is not None:
         print_json({"runs": dicts, "significance": significance})
-        return 0
-    more = diagnoses(dicts) + (significance_blocks(significance) if significance is not None else ())
-    print_scores(args, dicts, section_text(family, dicts, tail=more))
-    if args.plot and args.format != "json":
-        print(f"\ncharts written to {args.plot}")
-    return 0
+    else:
+        more = diagnoses(dicts) + (significance_blocks(significance) if args.runs else ())
+        print_scores(args, dicts, section_text(get_family("attribute_buckets"), dicts, tail=more))
+    return save_plots(args, plots.save_all, dicts)
 
 
 def _run_datasets(args, family, options) -> int:
     """Every dataset of the manifest read as ``nerlens report --manifest`` reads it: a
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own."""
-    if args.gold or args.train or args.runs:
-        raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
-                         "PRED, --train or --runs")
-    datasets = read_manifest(args.manifest, args)
+    datasets = manifest_datasets(args, read_manifest, "--runs", args.runs)
     systems = list(datasets[0].runs)
     results, runs = {}, {}
     for data in datasets:
@@ -121,8 +113,6 @@ def _run_datasets(args, family, options) -> int:
             raise UsageError(f"{args.manifest}: dataset {data.name!r} has systems "
                              f"{list(data.runs)}, the first one {systems}: give every "
                              "dataset the same systems")
-        if not data.train:
-            raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
         train = load_training(args, data.train, LOOKED_UP)
         results[data.name] = score_systems(args, family, data.corpus, data.systems, train,
                                            options)[1]
@@ -131,20 +121,16 @@ def _run_datasets(args, family, options) -> int:
     if baseline not in systems:
         raise UsageError(f"--baseline {baseline!r} is not one of the systems {systems}")
     # the views and charts read each system's bucket F1 averaged over its runs
-    averaged = {name: {system: averaged_buckets([results[name][c] for c in columns])
-                       for system, columns in runs[name].items()} for name in results}
+    averaged = bucket_results(ExperimentView(family.name, tuple(results), tuple(systems),
+                                             runs, results))
     out = {"datasets": results, "runs": runs,
            "attribute_wise": analysis.attribute_wise_datasets(averaged),
            "significance": analysis.significance_runs(results, runs, baseline)}
-    if args.plot:
-        plots.save_datasets(averaged, args.plot, baseline, fmt=args.plot_format)
     if args.format == "json":
         print_json(out)
-        return 0
-    print(datasets_text(out, systems, averaged))
-    if args.plot:
-        print(f"\ncharts written to {args.plot}")
-    return 0
+    else:
+        print(datasets_text(out, systems, averaged))
+    return save_plots(args, plots.save_datasets, averaged, baseline=baseline)
 
 
 def datasets_text(out: dict, systems: list, averaged: dict) -> str:

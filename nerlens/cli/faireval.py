@@ -18,7 +18,8 @@ from nerspan.reading.systems import named_files, span_errors_located
 
 from .common import UsageError, check_file, with_confusion
 from .flags import Shared, add_flags, record_of
-from .family import add_family_arguments, print_scores, score_keys, score_systems, section_text
+from .family import (add_family_arguments, print_scores, save_plots, score_keys, score_systems,
+                     section_text)
 from .inputs import load_systems, read_span_files, refuse_span_flags, score_generated
 from .options import given, inputs_of, weight_table
 
@@ -77,15 +78,15 @@ def compute(args) -> dict:
     kwargs = options(args)
     if args.overlaps == "keep":   # before the span files: it is --generated's
         return keep_overlaps(args, kwargs)
-    preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
     if (args.spans or args.jsonl) and args.ignore_punct:
         raise UsageError("--ignore-punct needs POS tags, which span files do not have")
     if args.spans:
+        preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
         if not args.gold or len(preds) != 1 or not preds[0]:
             raise UsageError("--spans needs TARGET and SYSTEM span files")
         refuse_span_flags(args)
-        target = read_text_file(faireval.read_span_file, check_file(args.gold), args.encoding)
-        system = read_text_file(faireval.read_span_file, check_file(preds[0]), args.encoding)
+        target, system = (read_text_file(faireval.read_span_file, check_file(path),
+                                         args.encoding) for path in (args.gold, preds[0]))
         [name] = named_files(preds)
         return {name: _scored(args, target, system, kwargs)}
     if args.jsonl:  # span lists as they are: nested and overlapping spans are scored too
@@ -98,14 +99,11 @@ def compute(args) -> dict:
                                             args, texts=gold["texts"], jsonl=False))
         return results
     corpus, names = load_systems(args)
-    pos = None
-    if args.ignore_punct:
-        files = inputs_of(args).files
-        pos_corpus = read_columns(args.gold, {GOLD: args.pos_column},
-                                  token_column=args.token_column,
-                                  comment_prefix=files.comment_prefix,
-                                  encoding=files.encoding, missing_tag=files.missing_tag)
-        pos = [pos_corpus.tags(GOLD, i) for i in range(pos_corpus.n_sentences)]
+    files = inputs_of(args).files
+    pos = read_columns(args.gold, {GOLD: args.pos_column}, token_column=args.token_column,
+                       comment_prefix=files.comment_prefix, encoding=files.encoding,
+                       missing_tag=files.missing_tag) if args.ignore_punct else None
+    pos = pos and [pos.tags(GOLD, i) for i in range(pos.n_sentences)]
     return score_systems(args, get_family("faireval"), corpus, names, None, kwargs, pos=pos)[1]
 
 
@@ -165,10 +163,6 @@ def run(args) -> int:
         if not args.return_instances:  # asked for the file, not for the listing in the output
             for result in results.values():
                 result.pop("semeval_instances", None)
-    if args.plot:
-        plots.save_all(results, args.plot, fmt=args.plot_format)
     print_scores(args, results, section_text(get_family("faireval"), results,
                                              head=countings_blocks(results)))
-    if args.plot and args.format != "json":
-        print(f"\nfigures written to {args.plot}")
-    return 0
+    return save_plots(args, plots.save_all, results, what="figures")

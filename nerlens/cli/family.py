@@ -52,6 +52,20 @@ THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry 
                    "--jsonl and --generated are refused with it.")
 
 
+def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> list:
+    """--manifest's datasets (``read_manifest``: ``nerlens.cli.manifest``'s, which family
+    commands without a manifest do not import), each with its "train"; GOLD, PRED,
+    --train and ``refused`` (``given_too``: it is given) are refused beside it."""
+    if args.gold or args.train or given_too:
+        raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
+                         f"PRED, --train or {refused}")
+    datasets = read_manifest(args.manifest, args)
+    for data in datasets:
+        if not data.train:
+            raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
+    return datasets
+
+
 def settings_of(args, family: Family) -> dict:
     """The report settings the family reads (``Family.settings``), checked by it."""
     out = {}
@@ -63,13 +77,19 @@ def settings_of(args, family: Family) -> dict:
     return out
 
 
-def read_inputs(args, family: Family, train=None):
-    """The corpus (gold and one column per system), its systems and the training index
-    (``train``, or --train's when the family needs it)."""
+def score_family(args, name: str, train=None, options=None,
+                 why: str = "the training set the subsets are made of", **keywords):
+    """The family ``name``, the evaluation, system -> result dict (``score_systems``) and
+    its settings (``settings_of``), these and its options checked before a file is read;
+    ``train``: the training index, else --train's when the family needs it (``why``)."""
+    family = get_family(name)
+    settings = settings_of(args, family)
+    options = record_of(args, family.options) if options is None else options
     if family.needs_train and train is None:
-        train = load_training(args, why="the training set the subsets are made of")
+        train = load_training(args, why=why)
     corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
-    return corpus, systems, train
+    return (family, *score_systems(args, family, corpus, systems, train, options, **keywords),
+            settings)
 
 
 def score_systems(args, family: Family, corpus, systems, train=None, options=None,
@@ -120,6 +140,16 @@ def entity_blocks(results: dict) -> tuple:
     return (Heading("Entity scores (%)"),
             Table(["system", *keys], [[name] + [r[k] for k in keys]
                                       for name, r in results.items()]))
+
+
+def save_plots(args, save, *data, what: str = "charts", **keywords) -> int:
+    """--plot DIR: ``save(*data, DIR, fmt=--plot-format, **keywords)``, said after the
+    text view."""
+    if args.plot:
+        save(*data, args.plot, fmt=args.plot_format, **keywords)
+        if args.format != "json":
+            print(f"\n{what} written to {args.plot}")
+    return 0
 
 
 def print_scores(args, results: dict, text: str, extra: dict | None = None) -> int:

@@ -27,7 +27,8 @@ from nerspan.records import Record, option, switch
 from .common import (UsageError, check_file, print_confusion, print_json,
                      print_results, with_confusion)
 from .flags import Shared, add_flags, at_least_one, record_of
-from .family import add_family_arguments, print_scores, score_systems, section_text
+from .family import (add_family_arguments, manifest_datasets, print_scores, score_systems,
+                     section_text)
 from .inputs import load_systems_with_tokens, load_training, read_gold
 from .manifest import read_manifest
 from .options import inputs_of
@@ -115,27 +116,18 @@ def run(args) -> int:
 
 
 def _run_domains(args) -> int:
-    if args.gold or args.kfold is not None or args.train:
-        raise UsageError("--manifest reads every file from the manifest: give no GOLD, PRED, "
-                         "--train or --kfold")
-    datasets = read_manifest(args.manifest, args)
-    systems = _common_systems(datasets, args.manifest)
+    datasets = manifest_datasets(args, read_manifest, "--kfold", args.kfold is not None)
     out = {}
-    for system in systems:
-        domains = {}
-        for data in datasets:
-            if not data.train:
-                raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
-            column = system if system in data.systems else data.systems[0]
-            domains[data.name] = dict(references=Evaluation(data.corpus, args.scheme,
-                                                            args.mode),
-                                      predictions=column, train=check_file(data.train),
-                                      inputs=inputs_of(args))
+    for system in _common_systems(datasets, args.manifest):
+        domains = {data.name: dict(
+            references=Evaluation(data.corpus, args.scheme, args.mode), train=check_file(
+                data.train), inputs=inputs_of(args), predictions=system if system in
+            data.systems else data.systems[0]) for data in datasets}
         out[system] = hardeval.score_domains(domains, strict_diff=args.strict_diff,
                                              error_labels=args.error_labels)
         for name, result in out[system]["results"].items():
-            evaluation, column = domains[name]["references"], domains[name]["predictions"]
-            with_confusion(result, evaluation, column, args.confusion)
+            with_confusion(result, domains[name]["references"], domains[name]["predictions"],
+                           args.confusion)
     print_results(out, domains_table, args.format == "json")
     if args.format == "json":
         return 0

@@ -6,10 +6,7 @@ from dataclasses import dataclass
 
 from nerspan.records import Record, switch
 
-from nerlens.families import get_family
-
-from .family import (add_family_arguments, print_scores, read_inputs, score_systems,
-                     section_text, settings_of)
+from .family import add_family_arguments, print_scores, score_family, section_text
 from .flags import add_flags
 
 
@@ -28,14 +25,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    family = get_family("tough_mentions")
-    settings = settings_of(args, family)
-    corpus, systems, train = read_inputs(args, family)
-    evaluation, results = score_systems(args, family, corpus, systems, train)
+    family, evaluation, results, settings = score_family(args, "tough_mentions")
     analyses = family.analyses(evaluation, results, settings)
-    extra = {}
-    if settings["min_share"]:
-        extra.update(min_share=settings["min_share"], small_subsets=analyses["small_subsets"])
-    if args.spread and analyses["recall_spread"] is not None:
-        extra["recall_spread"] = analyses["recall_spread"]
+    extra = {key: analyses[key] for key, asked in (
+        ("min_share", settings["min_share"]), ("small_subsets", settings["min_share"]),
+        ("recall_spread", args.spread and analyses["recall_spread"] is not None)) if asked}
     return print_scores(args, results, section_text(family, results, analyses), extra)
