@@ -16,7 +16,8 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 - ``local_outcome``: the local engine: shards scored by N processes of this machine
   (``concurrent.futures.ProcessPoolExecutor``; the scoring shipped once to each), their
   outcomes merged; ``score_corpus_locally`` scores a corpus's system columns so, as
-  ``nerlens score --workers N`` does (the same JSON as one process); ``local_results``
+  ``nerlens score --workers N`` does (the same JSON as one process, gold with layers
+  too); ``local_results``
   scores several families of several systems so (``SystemsScoring``, shipped once to
   each process; each process scores whole blocks of sentences for every system and
   family), as ``nerlens report --workers N`` does.
@@ -41,10 +42,10 @@ import nerspan
 from nerspan import Evaluation
 from nerspan.errors import InputTypeError, NerspanError, shown
 from nerspan.flat import GOLD
-from nerspan.layers import refuse_layers
+from nerspan.layers import is_layered
 from nerspan.options import check_int
 from nerspan.reading.training import as_train_index
-from nerspan.streaming import SCORE_BLOCK, sentence_blocks, token_scores
+from nerspan.streaming import SCORE_BLOCK, layered_in_blocks, sentence_blocks, token_scores
 
 from .families import get_family, registered
 
@@ -259,9 +260,13 @@ def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "len
     """``nerspan.streaming.score_in_blocks(corpus, systems, scheme, mode)`` computed by
     ``workers`` local processes: each block of whole sentences (about a share of the
     tokens per worker) scored as an evaluation of the block, merged exactly; name ->
-    ``TokenScores`` (``tokens`` and ``accuracy`` counted here)."""
+    ``TokenScores`` (``tokens`` and ``accuracy`` counted here). Gold with layers: the
+    blocks of ``layered_in_blocks`` scored so (each layer and their union)."""
     workers = check_int("workers", workers, minimum=1)
-    refuse_layers(corpus, what="scoring in local processes (--workers)")
+    if is_layered(corpus, GOLD):
+        return layered_in_blocks(corpus, list(systems), scheme, mode,
+                                 _block_tokens(corpus, workers),
+                                 functools.partial(_mapped, workers=workers))
     scoring = Scoring.of(ENTITY_SCORES, {"scheme": scheme, "mode": mode})
     blocks = [(first, Evaluation(block, scheme, mode))
               for first, block in sentence_blocks(corpus, _block_tokens(corpus, workers))]
