@@ -30,6 +30,7 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from concurrent.futures import ProcessPoolExecutor
@@ -42,6 +43,7 @@ import nerspan
 from nerspan import Evaluation
 from nerspan.errors import InputTypeError, NerspanError, shown
 from nerspan.flat import GOLD
+from nerspan.generative.repairs import GenerativeRepairs
 from nerspan.layers import is_layered
 from nerspan.options import check_int
 from nerspan.reading.training import as_train_index
@@ -235,10 +237,23 @@ class SystemsScoring:
     def block(self, first: int, corpus) -> dict:
         """``(system, family) -> Outcome`` of the block ``corpus`` (gold and the system
         columns) whose first sentence is sentence ``first`` of the whole."""
+        if first and corpus.source.generated:
+            corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={
+                name: without_totals(record)
+                for name, record in corpus.source.generated.items()}))
         evaluation = Evaluation(corpus, self.scheme, self.mode, self.train)
         ids = range(first, first + corpus.n_sentences)
         return {(system, family): scoring.columns(ids, evaluation, system)
                 for system in self.systems for family, scoring in self.scorings.items()}
+
+
+def without_totals(record: GenerativeRepairs) -> GenerativeRepairs:
+    """A block's generated record (``Corpus.block`` keeps its sentences' listings and the
+    output's totals, which are not kept per sentence) with no totals: every block but
+    the first gives it so, and the merged record counts the totals once."""
+    return record.replace(responses=0, entities=0, usable=0, spans=0,
+                          levels=dict.fromkeys(record.levels, 0),
+                          types=dict.fromkeys(record.types, 0))
 
 
 def local_results(scoring: SystemsScoring, corpus, workers: int) -> dict:
