@@ -8,39 +8,45 @@ A synthetic corpus (``benchmarks.synthetic``, about 15 tokens per sentence) of
 ``id``, ``references``, ``predictions``, ``tokens``: data at rest, as Spark and Ray read
 it). In the same run it times: one pass (``score`` on the lists, in this process); and
 ``nerlens.spark.score`` (``local[CPUS]``, a partition per file) and ``nerlens.ray.score``
-(``CPUS`` CPUs, a block per file) reading the files, sessions started beforehand, and
+(``CPUS`` CPUs, a read task per file, blocks of at most 4,096 sentences scored) reading
+the files, sessions started beforehand (Ray afresh for each run: no worker keeps
+another run's memory), and
 prints each engine's time over one pass. Each engine's ``to_dict()`` is checked equal to
 one pass's first.
 
 Memory: the peak private resident memory of the largest engine worker process (Spark's
 Python workers; Ray's workers, apart by the tasks a process ran: ``nerlens.ray``'s scoring
 only, Ray Data's Parquet reading only, or both; 0: no such process), sampled every 20 ms,
-at two corpus sizes: ``--tokens`` and a quarter of it. A worker holds one partition's
-rows and the partial, so its peak should depend on ``--rows-per-file``, not on the corpus.
-The driver holds only the merged partials.
+at two corpus sizes: ``--tokens`` and a quarter of it; and, the baseline, Ray's largest
+worker while Ray Data reads the same files alone and counts their rows (no scoring). A
+scoring task holds one block of at most 4,096 sentences and the partial, so its peak
+should not depend on the corpus. The driver holds only the merged partials. (The sampler
+reads every process of the machine: another session's Ray workers count too.)
 
-Last measured (``python -m benchmarks.bench_engines --tokens 4000000``: one pass on the
-lists against the engines reading Parquet; two cores shared with other sessions):
+Last measured (``python -m benchmarks.bench_engines --tokens 2000000``: one pass on the
+lists against the engines reading Parquet; two cores shared with other sessions, load 6
+to 23):
 
-    corpus      tokens  one pass s  spark s  ratio  ray s  ratio  spark MB  ray MB  read  both
-    whole    3,998,877        2.06    23.43  11.4x  20.60  10.0x       113     156   107   594
-    quarter    998,229        0.44     6.12  13.8x  21.12  47.7x       118       0   107   329
+    corpus      tokens  one pass s  spark s  ratio   ray s  ratio  spark  ray  read  both  alone
+    whole    1,998,771        3.38    42.60  12.6x  137.90  40.8x    113  133   107   409    442
+    quarter    498,877        0.18     6.86  39.1x   26.45 150.6x    111  120   107   226    205
 
-Equal results. A Spark worker's peak stays flat while the corpus grows 4x, and so does a
-Ray worker that only scored batches (156 MB here; 150 MB at 30,000 tokens). A Ray worker
-process that ran Ray Data's Parquet reading tasks and scoring tasks grows with the corpus
-(329 -> 594 MB for 4x; its peak is sampled during a ``ReadFilesParquetV2`` task): more
-files per process, what its allocators keep across tasks; not yet fixed (issue 39).
-Later, at load 3 to 8 (a CI run beside it), ``--tokens 4000000`` with the workers' memory
-returned to the system (``ARROW_DEFAULT_MEMORY_POOL=system MALLOC_MMAP_THRESHOLD_=65536
-MALLOC_TRIM_THRESHOLD_=65536`` in the environment Ray's workers inherit): that process
-152 -> 239 MB for 4x (read only 103 and 103, scoring only 127 and 128); at 2,000,000
-tokens 136 -> 175 MB, and 247 -> 424 MB without the settings. So most of the growth is
-what Arrow's and glibc's allocators keep, and some (87 MB for 4x) is not explained yet. On
-two cores an engine costs more than one process that holds the lists already: the
-engines are for data already spread over machines, or more than one process holds;
-their cost per token is a partition's reading plus its partial, so it divides by the
-workers, and the driver merges small partials only.
+(MB: a Spark worker; Ray's that scored only, read only, did both; Ray Data reading alone.)
+
+Equal results. A Spark worker's peak stays flat while the corpus grows 4x (111 -> 113
+MB), and so does a Ray worker that only scores (120 -> 133 MB). The Ray process that
+reads the Parquet files and scores grows (226 -> 409 MB), as much as Ray Data's reading
+with no scoring at all does (205 -> 442 MB): the growth is Ray Data's reading in that
+process (one read task per file, what its allocators keep), not ``nerlens.ray``'s blocks
+or partials; scoring 12 passes of 20,000 sentences in one process keeps it at 86-90 MB.
+Earlier, at load 3 to 8 with a block per file, the same process grew 329 -> 594 MB for
+4x at 4,000,000 tokens, 152 -> 239 MB with the allocators returning memory
+(``ARROW_DEFAULT_MEMORY_POOL=system MALLOC_MMAP_THRESHOLD_=65536
+MALLOC_TRIM_THRESHOLD_=65536`` in the environment Ray's workers inherit). On two cores an
+engine costs more than one process that holds the lists already: the engines are for
+data already spread over machines, or more than one process holds; their cost per token
+is a partition's reading plus its partial, so it divides by the workers, and the driver
+merges small partials only.
 """
 from __future__ import annotations
 
@@ -121,7 +127,7 @@ def spark_worker(cmdline: str) -> str | None:
 
 # the tasks of ``nerlens.ray.score`` (batches scored, blocks counted and scored) and those
 # of Ray Data's Parquet reading, told apart by the name a Ray worker shows while it runs one
-RAY_SCORING = ("MapBatches(_outcome)", "_block_outcome", "_rows")
+RAY_SCORING = ("MapBatches(_outcome)", "_block_outcome", "_rows", "StreamingRepartition")
 RAY_READING = ("ReadFiles", "ListFiles", "FooterReader", "ReadParquet")
 
 
@@ -171,6 +177,8 @@ def one_size(n_tokens: int, args, spark) -> dict:
                     ray.data.read_parquet(folder, override_num_blocks=len(os.listdir(folder))),
                     **common))}
         for name, (kind_of, run) in runs.items():
+            if name == "ray":
+                ray_started(args.cpus)   # fresh workers: none keeps another run's memory
             with PeakMemory(kind_of) as memory:
                 start = time.perf_counter()
                 result = run().to_dict()
@@ -178,7 +186,20 @@ def one_size(n_tokens: int, args, spark) -> dict:
             assert result == whole, name
             out.update({f"{kinds}_worker_mb": peak / 2 ** 20
                         for kinds, peak in memory.peaks.items()})
+        ray_started(args.cpus)
+        with PeakMemory(ray_worker) as memory:   # the baseline: Ray Data's reading alone
+            read_rows(folder)
+        out["read_alone_worker_mb"] = max(memory.peaks.values(), default=0) / 2 ** 20
     return out
+
+
+def read_rows(folder: str) -> int:
+    """The rows of the Parquet files, read as ``nerlens.ray.score`` reads them and counted
+    by a task per block: Ray Data's reading without scoring."""
+    dataset = ray.data.read_parquet(folder, override_num_blocks=len(os.listdir(folder)))
+    return sum(row["rows"] for row in dataset.map_batches(
+        lambda table: {"rows": [table.num_rows]}, batch_format="pyarrow",
+        batch_size=None).iter_rows())
 
 
 def started(cpus: int, rows_per_file: int):
@@ -188,12 +209,18 @@ def started(cpus: int, rows_per_file: int):
              .config("spark.ui.showConsoleProgress", "false")
              .config("spark.sql.files.maxPartitionBytes", "1m").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
+    ray_started(cpus)
+    return spark
+
+
+def ray_started(cpus: int) -> None:
+    """Ray with ``cpus`` CPUs, started afresh (its worker processes new)."""
+    ray.shutdown()
     ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False,
              configure_logging=False)
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.target_max_block_size = 16 * 2 ** 20  # Ray's 128 MB: more than a test corpus
-    return spark
 
 
 def main(argv=None) -> dict:
@@ -215,13 +242,14 @@ def main(argv=None) -> dict:
     print(f"{args.family}, {args.cpus} CPUs, {args.rows_per_file:,} sentences per file")
     print(f"{'corpus':<9}{'tokens':>12}{'one pass s':>12}{'spark s':>9}{'ratio':>9}"
           f"{'ray s':>8}{'ratio':>9}{'spark worker MB':>17}{'ray worker MB':>15}"
-          f"{'ray reading MB':>16}{'ray both MB':>13}")
+          f"{'ray reading MB':>16}{'ray both MB':>13}{'read alone MB':>15}")
     for name, run in sizes.items():
         print(f"{name:<9}{run['tokens']:>12,}{run['one_pass']:>12.2f}{run['spark']:>9.2f}"
               f"{run['spark'] / run['one_pass']:>8.1f}x{run['ray']:>8.2f}"
               f"{run['ray'] / run['one_pass']:>8.1f}x{run.get('spark_worker_mb', 0):>17.0f}"
               f"{run.get('ray_worker_mb', 0):>15.0f}{run.get('ray_reading_worker_mb', 0):>16.0f}"
-              f"{run.get('ray+ray_reading_worker_mb', 0):>13.0f}")
+              f"{run.get('ray+ray_reading_worker_mb', 0):>13.0f}"
+              f"{run['read_alone_worker_mb']:>15.0f}")
     return sizes
 
 

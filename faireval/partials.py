@@ -158,7 +158,7 @@ class FairevalPartial(Mergeable):
             resolve_weights("fair"),
             [list(events) for _, events in self.pairs] if return_pairs else None,
             reported_repairs(dict(self.repairs)),
-            semeval=self._semeval(labels, label_rows) if options["schemas"] else None,
+            semeval=self._semeval(labels) if options["schemas"] else None,
             instances={name: list(rows) for name, rows in self.instances}
             if return_instances and options["schemas"] else None, options=options,
             **self._per_sentence())
@@ -186,15 +186,16 @@ class FairevalPartial(Mergeable):
         count = np.array([n for _, n in self.cells], dtype=np.int64)
         return summed_cells(row, col, count, missing + 1)
 
-    def _semeval(self, labels: tuple, label_rows: np.ndarray) -> dict:
-        """Schema -> ``semeval_scores``' row, per type for the labels with a span."""
-        used = [labels[k] for k in np.flatnonzero(label_rows[:, -2] + label_rows[:, -1])]
+    def _semeval(self, labels: tuple) -> dict:
+        """Schema -> ``semeval_scores``' row, per type for the labels with a span (a
+        shard's row lists them: a generated entity found nowhere, counted in
+        ``label_rows``, is no span)."""
         out = {}
         for name, counts, per_label in self.semeval:
             schema, by_label = SCHEMAS[name], dict(per_label)
             row = schema_row(schema, counts)
-            row["per_type"] = {label: schema_row(schema, by_label.get(label, (0,) * 5))
-                               for label in used}
+            row["per_type"] = {label: schema_row(schema, by_label[label])
+                               for label in labels if label in by_label}
             out[name] = row
         return out
 

@@ -16,7 +16,8 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 - ``local_outcome``: the local engine: shards scored by N processes of this machine
   (``concurrent.futures.ProcessPoolExecutor``; the scoring shipped once to each), their
   outcomes merged; ``score_corpus_locally`` scores a corpus's system columns so, as
-  ``nerlens score --workers N`` does (the same JSON as one process); ``local_results``
+  ``nerlens score --workers N`` does (the same JSON as one process, gold with layers
+  too); ``local_results``
   scores several families of several systems so (``SystemsScoring``, shipped once to
   each process; each process scores whole blocks of sentences for every system and
   family), as ``nerlens report --workers N`` does.
@@ -29,6 +30,7 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from concurrent.futures import ProcessPoolExecutor
@@ -41,10 +43,11 @@ import nerspan
 from nerspan import Evaluation
 from nerspan.errors import InputTypeError, NerspanError, shown
 from nerspan.flat import GOLD
-from nerspan.layers import refuse_layers
+from nerspan.generative.repairs import GenerativeRepairs
+from nerspan.layers import is_layered
 from nerspan.options import check_int
 from nerspan.reading.training import as_train_index
-from nerspan.streaming import SCORE_BLOCK, sentence_blocks, token_scores
+from nerspan.streaming import SCORE_BLOCK, layered_in_blocks, sentence_blocks, token_scores
 
 from .families import get_family, registered
 
@@ -234,10 +237,23 @@ class SystemsScoring:
     def block(self, first: int, corpus) -> dict:
         """``(system, family) -> Outcome`` of the block ``corpus`` (gold and the system
         columns) whose first sentence is sentence ``first`` of the whole."""
+        if first and corpus.source.generated:
+            corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={
+                name: without_totals(record)
+                for name, record in corpus.source.generated.items()}))
         evaluation = Evaluation(corpus, self.scheme, self.mode, self.train)
         ids = range(first, first + corpus.n_sentences)
         return {(system, family): scoring.columns(ids, evaluation, system)
                 for system in self.systems for family, scoring in self.scorings.items()}
+
+
+def without_totals(record: GenerativeRepairs) -> GenerativeRepairs:
+    """A block's generated record (``Corpus.block`` keeps its sentences' listings and the
+    output's totals, which are not kept per sentence) with no totals: every block but
+    the first gives it so, and the merged record counts the totals once."""
+    return record.replace(responses=0, entities=0, usable=0, spans=0,
+                          levels=dict.fromkeys(record.levels, 0),
+                          types=dict.fromkeys(record.types, 0))
 
 
 def local_results(scoring: SystemsScoring, corpus, workers: int) -> dict:
@@ -259,9 +275,13 @@ def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "len
     """``nerspan.streaming.score_in_blocks(corpus, systems, scheme, mode)`` computed by
     ``workers`` local processes: each block of whole sentences (about a share of the
     tokens per worker) scored as an evaluation of the block, merged exactly; name ->
-    ``TokenScores`` (``tokens`` and ``accuracy`` counted here)."""
+    ``TokenScores`` (``tokens`` and ``accuracy`` counted here). Gold with layers: the
+    blocks of ``layered_in_blocks`` scored so (each layer and their union)."""
     workers = check_int("workers", workers, minimum=1)
-    refuse_layers(corpus, what="scoring in local processes (--workers)")
+    if is_layered(corpus, GOLD):
+        return layered_in_blocks(corpus, list(systems), scheme, mode,
+                                 _block_tokens(corpus, workers),
+                                 functools.partial(_mapped, workers=workers))
     scoring = Scoring.of(ENTITY_SCORES, {"scheme": scheme, "mode": mode})
     blocks = [(first, Evaluation(block, scheme, mode))
               for first, block in sentence_blocks(corpus, _block_tokens(corpus, workers))]

@@ -2,8 +2,11 @@
 
 One row is one sentence: its reference, its prediction and (for the families that need
 them) its words, in columns of the Dataset: lists of tags, of label ids (with
-``label_list=``) or of span dicts. Each batch (4,096 sentences unless ``batch_size=``
-says otherwise) computes one partial of its sentences (``map_batches``); the driver
+``label_list=``) or of span dicts. The Dataset is cut into blocks of at most 4,096
+sentences (``batch_size=``; ``Dataset.repartition(target_num_rows_per_block=...)``, which
+splits and joins Ray's blocks as they stream: Ray's own blocks follow its files and a
+byte budget, not a count of sentences), so a scoring task holds a bounded block however
+large the corpus; each block computes one partial of its sentences; the driver
 merges the partials, small, in a tree and computes the result, the same as ``score``
 gives on every row in one process (METHODS.md §7). Columns of tags, label ids and words
 reach the family as Arrow arrays (no Python object per token). The training data is
@@ -31,9 +34,11 @@ import numpy as np
 import ray
 import ray.data
 
+from nerspan.options import check_int
+
 from .engines import Outcome, Scoring, merged_outcomes, table_outcome
 
-# the sentences of one partial: bounds a worker's Python data whatever Ray's blocks hold
+# the most sentences of one block and partial: what a task holds, whatever the corpus
 BATCH_ROWS = 4096
 
 _received: dict = {}   # object id -> the Scoring it holds, read once per worker process
@@ -42,8 +47,8 @@ _received: dict = {}   # object id -> the Scoring it holds, read once per worker
 def score(dataset: ray.data.Dataset, *, family: str = "nerspan",
           references: str = "references", predictions: str = "predictions",
           tokens: str | None = None, sentence_id: str | None = None,
-          batch_size: int | None = BATCH_ROWS, **options):
-    """``family``'s result of every row of ``dataset``, scored batch by batch.
+          batch_size: int = BATCH_ROWS, **options):
+    """``family``'s result of every row of ``dataset``, scored block by block.
 
     Args:
         dataset: a Ray Dataset, one row per sentence.
@@ -54,47 +59,46 @@ def score(dataset: ray.data.Dataset, *, family: str = "nerspan",
             family needs no words, or the input holds them).
         sentence_id: the name of a column of global sentence ids (distinct non-negative
             integers); None: the rows' order.
-        batch_size: the rows (sentences) of one partial: a worker holds one batch as
-            Python data (and its block as Arrow); None: a whole block (Ray reads small
-            files into one block).
+        batch_size: the most rows (sentences) of one block, and of one partial: what
+            a task holds, whatever the size of the corpus.
         options: the options of the family's ``score`` (``train``, ``scheme``, ``mode``,
             ``label_list``, ...).
 
     Returns the family's result (``to_dict()``), as its ``score`` gives it.
     """
+    batch_size = check_int("batch_size", batch_size, minimum=1)
     shipped = [ray.put(Scoring.of(family, options))]
-    columns = [references, predictions] + ([tokens] if tokens else [])
+    columns = [*([sentence_id] if sentence_id else []), references, predictions,
+               *([tokens] if tokens else [])]
+    blocks = dataset.select_columns(columns).repartition(
+        target_num_rows_per_block=batch_size)
     if sentence_id is None:
-        return merged_outcomes(_placed_blocks(dataset, columns, shipped,
-                                              batch_size)).result()
-    columns = [sentence_id, *columns]
-    outcomes = dataset.select_columns(columns).map_batches(
-        _outcome, batch_format="pyarrow", batch_size=batch_size,
-        fn_kwargs={"shipped": shipped, "columns": columns})
+        return merged_outcomes(_placed_blocks(blocks, shipped)).result()
+    outcomes = blocks.map_batches(_outcome, batch_format="pyarrow", batch_size=None,
+                                  fn_kwargs={"shipped": shipped, "columns": columns})
     return merged_outcomes(pickle.loads(row["outcome"])
                            for row in outcomes.iter_rows()).result()
 
 
-def _placed_blocks(dataset: ray.data.Dataset, columns: list, shipped: list,
-                   batch_size: int | None) -> list:
-    """The outcomes of ``dataset``'s blocks, each row's global id its place in the
+def _placed_blocks(blocks: ray.data.Dataset, shipped: list) -> list:
+    """The outcomes of the Dataset of ``blocks``, each row's global id its place in the
     Dataset's order: the blocks in order (``to_arrow_refs``, the execution set to keep
     the order), their rows counted by tasks, then each scored by a task that is told
     where its first row sits."""
     # the Dataset's context is the caller's Dataset's (Ray shares it with the Datasets
     # derived from it): the order kept while the blocks are listed only, then the
     # caller's setting restored
-    execution = dataset.context.execution_options
+    execution = blocks.context.execution_options
     caller_preserves = execution.preserve_order
     execution.preserve_order = True
     try:
-        blocks = dataset.select_columns(columns).to_arrow_refs()
+        refs = blocks.to_arrow_refs()
     finally:
         execution.preserve_order = caller_preserves
-    sizes = ray.get([_rows.remote(block) for block in blocks])
+    sizes = ray.get([_rows.remote(block) for block in refs])
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
-    return ray.get([_block_outcome.remote(block, first, shipped, batch_size)
-                    for block, first in zip(blocks, firsts)])
+    return ray.get([_block_outcome.remote(block, first, shipped)
+                    for block, first in zip(refs, firsts)])
 
 
 @ray.remote
@@ -103,15 +107,10 @@ def _rows(block) -> int:
 
 
 @ray.remote
-def _block_outcome(block, first: int, shipped: list, batch_size: int | None) -> Outcome:
-    """The outcome of one block whose first row is sentence ``first``, scored
-    ``batch_size`` rows at a time (None: at once), merged."""
-    scoring = _scoring(shipped)
-    step = batch_size or max(block.num_rows, 1)
-    return merged_outcomes(
-        table_outcome(scoring, block.slice(start, step),
-                      np.arange(first + start, first + min(start + step, block.num_rows)))
-        for start in range(0, max(block.num_rows, 1), step))
+def _block_outcome(block, first: int, shipped: list) -> Outcome:
+    """The outcome of one block whose first row is sentence ``first``."""
+    return table_outcome(_scoring(shipped), block,
+                         np.arange(first, first + block.num_rows))
 
 
 def _scoring(shipped: list) -> Scoring:

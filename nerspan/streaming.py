@@ -123,30 +123,57 @@ class LayeredTokenScores(TokenScores):
 
 
 def layered_in_blocks(corpus: Corpus, systems: list, scheme, mode: str,
-                      size: int) -> dict:
+                      size: int, mapped=None) -> dict:
     """``score_in_blocks`` when gold has layers: per block, each layer decoded on its
-    own and the union; each system's partials over the union and per layer."""
+    own and the union; each system's partials over the union and per layer.
+    ``mapped(LayeredBlocks, "block", blocks)``: the blocks' ``LayeredBlocks.block``, in
+    order, computed elsewhere (``nerlens.engines``: in local processes); None: here."""
     scheme = get_scheme(scheme)
     table = LabelTable.build(corpus.labels, scheme)
     gold_columns = layer_columns(corpus, GOLD)
     for column in gold_columns + [c for name in systems for c in layer_columns(corpus, name)]:
         check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
-    numbers, n_merged = corpus.source.sentence_numbers, 0
-    parts = {name: {"union": []} for name in systems}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DecodingWarning)
-        for first, block in sentence_blocks(corpus, size):
-            gold = decode_layers(block, GOLD, scheme, mode, table)
-            n_merged += gold.merged
-            for name in systems:
-                pred = decode_layers(block, name, scheme, mode, table)
-                shard = Shard(first)
-                parts[name]["union"].append(spans_partial(gold.union, pred.union, 0.0,
-                                                          shard, numbers))
-                for k, layer in enumerate(gold.layers, 1):
-                    parts[name].setdefault(str(k), []).append(spans_partial(
-                        layer, layer_against(pred, k), 0.0, shard, numbers))
+    scoring = LayeredBlocks(tuple(systems), scheme, mode, table,
+                            corpus.source.sentence_numbers)
+    blocks = sentence_blocks(corpus, size)
+    found = (scoring.block(*block) for block in blocks) if mapped is None else \
+        mapped(scoring, "block", list(blocks))
+    n_merged, parts = 0, {name: {} for name in systems}
+    for block_merged, block_parts in found:
+        n_merged += block_merged
+        for name, by_part in block_parts.items():
+            for part, partial in by_part.items():
+                parts[name].setdefault(part, []).append(partial)
     return {name: _layered_scores(corpus, name, parts[name], n_merged) for name in systems}
+
+
+@dataclasses.dataclass(frozen=True)
+class LayeredBlocks:
+    """What scores one block of ``layered_in_blocks`` (shipped once to each process
+    that scores blocks): the systems, the decoding, each sentence's number."""
+
+    systems: tuple
+    scheme: object
+    mode: str
+    table: LabelTable
+    numbers: object = None
+
+    def block(self, first: int, block: Corpus) -> tuple[int, dict]:
+        """``(gold mentions merged across layers, system -> part -> partial)`` of the
+        ``block`` whose first sentence is sentence ``first`` of the whole (parts:
+        ``"union"`` and each layer's number)."""
+        shard, parts = Shard(first), {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DecodingWarning)
+            gold = decode_layers(block, GOLD, self.scheme, self.mode, self.table)
+            for name in self.systems:
+                pred = decode_layers(block, name, self.scheme, self.mode, self.table)
+                parts[name] = {"union": spans_partial(gold.union, pred.union, 0.0, shard,
+                                                      self.numbers)}
+                for k, layer in enumerate(gold.layers, 1):
+                    parts[name][str(k)] = spans_partial(layer, layer_against(pred, k), 0.0,
+                                                        shard, self.numbers)
+        return gold.merged, parts
 
 
 def _layered_scores(corpus: Corpus, name: str, parts: dict, n_merged: int
@@ -195,4 +222,4 @@ def token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
 
 
 __all__ = ["score_in_blocks", "sentence_blocks", "SCORE_BLOCK", "TokenScores",
-           "LayeredTokenScores", "token_scores"]
+           "LayeredTokenScores", "token_scores", "layered_in_blocks", "LayeredBlocks"]

@@ -5,6 +5,7 @@ result of the others. ``import nerlens`` imports no engine.
 """
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -18,8 +19,10 @@ from nerlens.families import register_family, unregister_family
 from nerspan.errors import InvalidTagError
 from nerspan.family import Family
 
-from .conftest import REPO
+from .conftest import REPO, shared_path
 from .engine_cases import FAMILIES, corpus, one_pass, options, with_bad_tag
+from .test_germeval_layers import FLAGS
+from .test_report_nesting import GERMEVAL_SYSTEMS
 
 
 def rows_of(gold, pred, words, ids):
@@ -139,3 +142,55 @@ def test_nerlens_score_with_workers_prints_one_processs_json(tmp_path, capsys):
     with pytest.raises(SystemExit):   # a usage error
         main([*argv, "--workers", "0"])
     assert "--workers: must be 1 or more" in capsys.readouterr().err
+
+
+def _germeval_like(path, words, outer, inner) -> None:
+    """A file of GermEval 2014's shape: a comment line, then per token its index, word,
+    outer tag and inner tag."""
+    sentences = []
+    for sentence in zip(words, outer, inner):
+        rows = [f"{i}\t{w}\t{o}\t{n}\n" for i, (w, o, n) in enumerate(zip(*sentence), 1)]
+        if rows:
+            sentences.append("#\tsentence\n" + "".join(rows) + "\n")
+    path.write_text("".join(sentences))
+
+
+def test_nerlens_score_with_workers_takes_layered_gold(tmp_path, capsys):
+    """Gold with an outer and an inner layer (``--layers 2,3``): ``--workers 2`` (several
+    blocks, each scored per layer and over their union) prints what one process prints,
+    the layers' scores included; a bad inner tag is the same error."""
+    gold, pred, words = corpus(60, seed=9)
+    inner, _, _ = corpus(60, seed=8)
+    inner = [(tags + ["O"] * len(outer))[:len(outer)] for tags, outer in zip(inner, gold)]
+    _germeval_like(tmp_path / "gold.tsv", words, gold, inner)
+    (tmp_path / "a.txt").write_text("".join(
+        "".join(f"{w} {t}\n" for w, t in zip(ws, tags)) + "\n"
+        for ws, tags in zip(words, pred) if ws))
+    argv = ["score", str(tmp_path / "gold.tsv"), str(tmp_path / "a.txt"), "--token-column",
+            "1", "--comment-prefix", "#", "--layers", "2,3", "--format", "json"]
+    printed = []
+    for workers in ("1", "2"):
+        assert main([*argv, "--workers", workers]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1] and set(json.loads(printed[0])["layers"]) == {"1", "2"}
+    _germeval_like(tmp_path / "gold.tsv", words, gold,
+                   [["X-PER" if (i, k) == (40, 0) else t for k, t in enumerate(tags)]
+                    for i, tags in enumerate(inner)])
+    errors = []
+    for workers in ("1", "2"):
+        assert main([*argv, "--workers", workers]) != 0
+        errors.append(capsys.readouterr().err)
+    assert errors[0] == errors[1] and "X-PER" in errors[0]
+
+
+def test_germeval_scored_with_two_workers_equals_one(capsys):
+    """GermEval 2014 test, both layers, against a shared system (skipped when absent):
+    ``nerlens score --workers 2`` prints what one process prints."""
+    gold = shared_path("data", "germeval2014", "NER-de-test.tsv")
+    system = shared_path("data", "germeval2014", "systems", GERMEVAL_SYSTEMS[0])
+    printed = []
+    for workers in ("1", "2"):
+        assert main(["score", str(gold), str(system), *FLAGS, "--format", "json",
+                     "--workers", workers]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1] and set(json.loads(printed[0])["layers"]) == {"1", "2"}

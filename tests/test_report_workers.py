@@ -2,12 +2,13 @@
 scored from partials merged across N local processes give the one-process report, on gold
 with layers too; an input error in one block is the one clear error naming the global
 sentence, never a report of the other blocks; a family whose partials refuse gold that
-nests is named.
+nests is named; a system of generated output is scored from partials too.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+import random
 
 import pytest
 
@@ -19,6 +20,7 @@ from nerlens.report.statistics import keeps_sentences, merged_results
 from nerspan import GOLD, Corpus
 from nerspan.errors import InputTypeError, InvalidTagError
 from nerspan.layers import layer_column, refuse_layers
+from nerspan.reading.systems import read_systems
 
 from .conftest import shared_path
 from .engine_cases import TRAIN, corpus
@@ -36,9 +38,10 @@ def _without_date(report: str) -> str:
 
 @pytest.mark.parametrize("demo", ["spacy", "generative"])
 def test_the_demo_reports_with_two_workers_equal_one(tmp_path, capsys, demo):
-    """The demo's two systems (and the generative demo's, generated output scored in one
-    pass) give the same report.json with --workers 2 as with 1, tough_mentions' results
-    and bootstrap intervals included (scored from partials in the workers)."""
+    """The demo's two systems (and the generative demo's, which answers some of gold's
+    sentences: scored in one pass) give the same report.json with --workers 2 as with
+    1, tough_mentions' results and bootstrap intervals included (scored from partials in
+    the workers)."""
     reports = []
     for workers in ("1", "2"):
         folder = tmp_path / workers
@@ -223,3 +226,45 @@ def test_germeval_report_with_two_workers_equals_one(tmp_path, capsys):
     capsys.readouterr()
     assert reports[0] == reports[1]
     assert "hardeval" in json.loads(reports[0])["info"]["families"]
+
+
+# -- generated output ------------------------------------------------------------------------
+def _responses(words: list, seed: int) -> list:
+    """An LLM's response per sentence: entity lists of the sentence's words (in another
+    case too), of a type gold lacks, of a word found nowhere (of a type no span has),
+    listed twice; now and then text that is no entity list."""
+    draw = random.Random(seed)
+    out = []
+    for sentence in words:
+        if draw.random() < 0.1:
+            out.append("I found no entities.")
+            continue
+        texts = [*sentence, "Atlantis", *(word.lower() for word in sentence[:1])]
+        entities = [{"text": text, "type": "PLANET" if text == "Atlantis" else
+                     draw.choice(("PER", "LOC", "EVENT"))}
+                    for text in (draw.choice(texts) for _ in range(draw.randint(0, 3)))]
+        out.append(entities + entities[:draw.randint(0, 1)])
+    return out
+
+
+def test_a_generated_system_report_with_three_workers_equals_one_process(tmp_path):
+    """A system of generated output (an LLM's responses to every sentence: ungrounded
+    entities, types gold lacks, unreadable responses, duplicates) beside a tagger: every
+    family that merges scores it from partials in the workers (its grounding record's
+    totals counted once, its listings by global sentence), the one-process report."""
+    gold, pred, words = corpus(300, seed=11)
+    path = tmp_path / "llm.jsonl"
+    path.write_text("".join(json.dumps({"tokens": tokens, "response": answer}) + "\n"
+                            for tokens, answer in zip(words, _responses(words, seed=2))))
+    read, names = read_systems(Corpus.from_tags(gold, tokens=words), {"a": pred},
+                               generated={"llm": str(path)})
+    reports = [nerlens.build_report(corpus=read, system_names=names, train=TRAIN,
+                                    bootstrap=50, seed=2, figures=False, workers=workers)
+               for workers in (1, 3)]
+    assert _without_date(reports[0].to_json()) == _without_date(reports[1].to_json())
+    assert reports[0].results["llm"]["entity"]["repairs"]["pred"]["generative"]["ungrounded"]
+    merging = [name for name in reports[0].info["families"]
+               if keeps_sentences(get_family(name))]
+    merged = merged_results(nerspan.Evaluation(read, train=TRAIN), names, merging,
+                            workers=3)
+    assert {("llm", name) for name in merging} <= set(merged)   # from the partials
