@@ -22,16 +22,13 @@ from nerspan.result import entity_row
 
 from nerlens.demo import demo_gold, demo_scored
 from nerlens.report import blocks
+from nerlens.report.confidence import DEFAULT_THRESHOLD
 
 from .common import UsageError, note, print_json
 from .flags import DECODING, Shared, add_flags
 from .inputs import SPAN_FILES, fraction, refuse_files_with_demo
 from .options import given
 from .scored_files import scored_files
-
-# Where the text view shows the scores besides the chosen point: what a fixed cut keeps.
-DEFAULT_THRESHOLD = 0.5
-
 
 def add_arguments(parser) -> None:
     parser.add_argument("gold", nargs="?", help="gold column file (token first, tag last), "

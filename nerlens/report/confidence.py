@@ -33,6 +33,7 @@ from .names import headlines as headlines_of
 from .statistics import family_statistics
 from .page_kit import Raw, escape, table
 
+# the cut a threshold left at its default keeps (the report and `nerlens sweep` show it)
 DEFAULT_THRESHOLD = 0.5
 # The thresholds the section compares (its "at" keys, in page order).
 EVERY, DEFAULT, CHOSEN = "every mention", "default 0.5", "chosen"
