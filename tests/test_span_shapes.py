@@ -392,3 +392,42 @@ def test_the_command_line_scores_nested_span_files_as_the_api_does(tmp_path, cap
     assert (cli["gold"], cli["correct"]) == (3, 1) and "accuracy" not in cli
     assert main(["score", "--jsonl", *paths]) == 0
     assert capsys.readouterr().out.startswith("3 phrases; found: 2 phrases; correct: 1.")
+
+
+def _as_spans(rows, offsets):
+    codes, names = rows.label_codes
+    return nerspan.spans.rows_as_spans(rows, offsets, codes, names)
+
+
+def _error_of(check) -> tuple | None:
+    try:
+        check()
+    except SpanShapeError as error:
+        return str(error), error.sentence
+    return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(fragment_sides(), st.lists(st.integers(0, 4), min_size=1, max_size=6))
+def test_spans_tell_shapes_and_take_sentences_as_the_span_rows(case, picks):
+    """``Spans`` (flat positions) answers what ``SpanRows`` (as read) answers: which
+    tags cannot hold, the error naming the shape, and the mentions of a resample."""
+    gold, _ = case
+    corpus = from_spans(gold, tokens=tokens(len(gold)))
+    rows = corpus.span_table("gold")
+    spans = _as_spans(rows, corpus.offsets)
+    assert spans.needs_table() == rows.needs_table()
+    assert spans.first_overlap() == rows.first_overlap()
+    if rows.needs_table():
+        mine, theirs = spans.shape_error("references"), rows.shape_error("references")
+        assert (str(mine), mine.sentence) == (str(theirs), theirs.sentence)
+    assert _error_of(lambda: spans.check_contiguous("references", "x cannot")) == \
+        _error_of(lambda: rows.check_contiguous("references", "x cannot"))
+    picks = np.array([p % len(gold) for p in picks])
+    taken, expected = spans.at(picks), _as_spans(rows.at(picks), corpus.subset(picks).offsets)
+    assert taken.offsets.tolist() == expected.offsets.tolist()
+    for field in ("start", "end"):
+        assert getattr(taken, field).tolist() == getattr(expected, field).tolist()
+    assert [taken.types[t] for t in taken.type] == [expected.types[t] for t in expected.type]
+    assert [x.tolist() for x in taken.fragment_table] == \
+        [x.tolist() for x in expected.fragment_table]
