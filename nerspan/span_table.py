@@ -2,9 +2,9 @@
 
 ``SpanRows`` is one side's spans as read (``nerspan.reading.span_lists.read_spans``):
 sentence, token start, end (exclusive) and label, in list order. Every side read from
-span lists keeps this table (``Source.mentions``, per column of a ``Corpus``), and its
-entity scores read the table (``nerspan.spans.table_spans``): spans are never written as
-tags to be decoded back. A side whose spans are flat also has its IOB2 tags, for what
+span lists keeps them as ``nerspan.spans.Spans`` at the corpus's positions
+(``Source.mentions``, per column of a ``Corpus``), which its entity scores read
+(``nerspan.spans.table_spans``): spans are never written as tags to be decoded back. A side whose spans are flat also has its IOB2 tags, for what
 reads tags; a side whose spans nest or overlap (or repeat one mention) has none: whatever
 needs one tag per token (decoding a tag column, the families that score tags, the
 report) meets ``SpanShapeError`` instead: nothing is flattened in silence.

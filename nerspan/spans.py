@@ -580,23 +580,24 @@ def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
     tags would count (``flat_table_spans``)."""
     scheme = get_scheme(scheme)
     table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
-    rows = corpus.span_table(column)
-    codes, names = rows.label_codes
+    stored = corpus.span_table(column)
     index = {t: k for k, t in enumerate(table.types)}
-    span_type = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
-    spans = rows_as_spans(rows, corpus.offsets, span_type, table.types, scheme=scheme.name,
-                          mode=mode)
-    if not rows.needs_table():
+    span_type = np.array([index[name] for name in stored.types] or [0],
+                         dtype=np.int32)[stored.type]
+    spans = dataclasses.replace(stored, type=span_type, types=table.types, repairs=None,
+                                scheme=scheme.name, mode=mode)
+    if not stored.needs_table():
         return flat_table_spans(corpus, column, spans)
     key = spans.key(corpus.n_tokens)
     distinct, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     check_same_fragments(spans, first[inverse.ravel()], spans, np.arange(len(spans)))
     first = first[np.lexsort((distinct, spans.end[first], spans.start[first]))]
-    repeated = np.ones(len(rows), dtype=bool)
+    repeated = np.ones(len(spans), dtype=bool)
     repeated[first] = False
-    sentences = set(rows.snapped.tolist()) | set(rows.sentence[repeated].tolist())
-    repairs = Repairs(rows.invalid_transitions, 0, tuple(sorted(sentences))[:20],
-                      snapped=len(rows.snapped), duplicates=int(repeated.sum()),
+    snapped = corpus.source.snapped.get(column, ())
+    sentences = set(snapped) | set(spans.sentence[repeated].tolist())
+    repairs = Repairs(stored.repairs.invalid_transitions, 0, tuple(sorted(sentences))[:20],
+                      snapped=len(snapped), duplicates=int(repeated.sum()),
                       sentence_numbers=corpus.source.sentence_numbers)
     return dataclasses.replace(spans.take(first), repairs=repairs)
 

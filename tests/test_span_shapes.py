@@ -22,7 +22,7 @@ from nerlens.cli import main
 from nerspan import Evaluation
 from nerspan.confusion import OUTSIDE
 from nerspan.partials import partial
-from nerspan.reading.span_lists import from_spans
+from nerspan.reading.span_lists import from_spans, read_spans
 from nerspan.scored import scored_spans
 from nerspan.span_table import SpanShapeError
 
@@ -410,12 +410,12 @@ def _error_of(check) -> tuple | None:
 @settings(max_examples=40, deadline=None)
 @given(fragment_sides(), st.lists(st.integers(0, 4), min_size=1, max_size=6))
 def test_spans_tell_shapes_and_take_sentences_as_the_span_rows(case, picks):
-    """``Spans`` (flat positions) answers what ``SpanRows`` (as read) answers: which
-    tags cannot hold, the error naming the shape, and the mentions of a resample."""
+    """A corpus's table (``Spans``, flat positions) answers what the spans as read
+    (``SpanRows``) answer: which tags cannot hold, the error naming the shape, and the
+    mentions of a resample."""
     gold, _ = case
     corpus = from_spans(gold, tokens=tokens(len(gold)))
-    rows = corpus.span_table("gold")
-    spans = _as_spans(rows, corpus.offsets)
+    rows, spans = read_spans(gold, "references"), corpus.span_table("gold")
     assert spans.needs_table() == rows.needs_table()
     assert spans.first_overlap() == rows.first_overlap()
     if rows.needs_table():
