@@ -85,10 +85,6 @@ class SpanRows:
                            count=len(self)), names
 
     @cached_property
-    def _in_sentence_order(self) -> bool:
-        return bool((self.sentence[1:] >= self.sentence[:-1]).all())
-
-    @cached_property
     def _tags_cannot_hold(self) -> bool:
         return len(self.fragment_row) > 0 or self.first_overlap() is not None
 
@@ -126,21 +122,6 @@ class SpanRows:
                                        LAYERS_HINT)
         return overlap_error([(int(self.start[k]), int(self.end[k]), self.labels[k])
                               for k in pair], side, int(self.sentence[pair[0]]))
-
-    def at(self, sentences: np.ndarray) -> "SpanRows":
-        """The rows of the corpus of ``sentences`` (each an index of this one's, as
-        ``Corpus.subset`` takes them; repeated in a resample), renumbered."""
-        sentences = np.asarray(sentences, dtype=np.int64)
-        taken, renumbered = rows_at(self.sentence, self._in_sentence_order, sentences)
-        snapped = self.snapped[np.isin(self.snapped, sentences)]
-        where = {int(s): k for k, s in enumerate(sentences.tolist())}
-        # the fragments of every row taken (a resample takes a row several times)
-        fragments, owner = owned(self.fragment_row, len(self), taken)
-        return SpanRows(renumbered, self.start[taken], self.end[taken],
-                        [self.labels[k] for k in taken.tolist()],
-                        np.array([where[int(s)] for s in snapped.tolist()], dtype=np.int64),
-                        self.invalid_transitions, owner,
-                        self.fragment_start[fragments], self.fragment_end[fragments])
 
 
 def first_overlap(sentence: np.ndarray, start: np.ndarray, end: np.ndarray

@@ -394,11 +394,6 @@ def test_the_command_line_scores_nested_span_files_as_the_api_does(tmp_path, cap
     assert capsys.readouterr().out.startswith("3 phrases; found: 2 phrases; correct: 1.")
 
 
-def _as_spans(rows, offsets):
-    codes, names = rows.label_codes
-    return nerspan.spans.rows_as_spans(rows, offsets, codes, names)
-
-
 def _error_of(check) -> tuple | None:
     try:
         check()
@@ -412,7 +407,7 @@ def _error_of(check) -> tuple | None:
 def test_spans_tell_shapes_and_take_sentences_as_the_span_rows(case, picks):
     """A corpus's table (``Spans``, flat positions) answers what the spans as read
     (``SpanRows``) answer: which tags cannot hold, the error naming the shape, and the
-    mentions of a resample."""
+    mentions of a resample (those of the corpus of its sentences)."""
     gold, _ = case
     corpus = from_spans(gold, tokens=tokens(len(gold)))
     rows, spans = read_spans(gold, "references"), corpus.span_table("gold")
@@ -424,8 +419,10 @@ def test_spans_tell_shapes_and_take_sentences_as_the_span_rows(case, picks):
     assert _error_of(lambda: spans.check_contiguous("references", "x cannot")) == \
         _error_of(lambda: rows.check_contiguous("references", "x cannot"))
     picks = np.array([p % len(gold) for p in picks])
-    taken, expected = spans.at(picks), _as_spans(rows.at(picks), corpus.subset(picks).offsets)
-    assert taken.offsets.tolist() == expected.offsets.tolist()
+    taken = spans.at(picks)
+    resampled = from_spans([gold[p] for p in picks], tokens=tokens(len(picks)))
+    expected = resampled.span_table("gold")
+    assert taken.offsets.tolist() == resampled.offsets.tolist()
     for field in ("start", "end"):
         assert getattr(taken, field).tolist() == getattr(expected, field).tolist()
     assert [taken.types[t] for t in taken.type] == [expected.types[t] for t in expected.type]
