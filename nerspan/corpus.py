@@ -29,7 +29,6 @@ from .flat import (GOLD, IGNORE_INDEX, PRED, Interner, _any_outside, _as_sentenc
                    as_label_list, check_shapes, parting, ranges, side_name)
 # read from here before flat.py held them (nerlens.report, the commands, tests)
 from .flat import _a, _row_counts, as_sentences, first_outside, int32_array  # noqa: F401
-from .span_table import SpanRows
 
 
 @dataclass(frozen=True)
@@ -61,8 +60,8 @@ class Source:
     # sentences (``Corpus.subset``: the gold sentences generated output answers); None:
     # the sentences are numbered 0, 1, ... as they are here
     sentence_numbers: np.ndarray | None = None
-    # column -> its mentions as read from span lists (a ``nerspan.span_table.SpanRows``,
-    # sentence-relative), which entity scores read (``Corpus.span_table``). When they
+    # column -> its mentions as read from span lists (a ``nerspan.spans.Spans`` at the
+    # corpus's offsets, in list order), which entity scores read (``Corpus.span_table``). When they
     # nest or overlap tags cannot hold them, so the column's tags are all O and reading
     # them is a ``SpanShapeError`` (``Corpus.column``, ``Corpus.mentions``); else the
     # column holds their IOB2 tags
@@ -210,13 +209,13 @@ class Corpus:
         except KeyError:
             raise KeyError(f"corpus has no tag column {name!r}; it has {list(self.columns)}") from None
 
-    def mentions(self, name: str) -> SpanRows | None:
+    def mentions(self, name: str) -> "Spans | None":
         """The mentions of column ``name`` when they nest or overlap, else None (its
         tags hold them)."""
         rows = self.source.mentions.get(name)
         return rows if rows is not None and rows.needs_table() else None
 
-    def span_table(self, name: str) -> SpanRows | None:
+    def span_table(self, name: str) -> "Spans | None":
         """The mentions of column ``name`` as read from span lists (flat or not), else
         None (it was read as tags)."""
         return self.source.mentions.get(name)

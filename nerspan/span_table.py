@@ -2,9 +2,9 @@
 
 ``SpanRows`` is one side's spans as read (``nerspan.reading.span_lists.read_spans``):
 sentence, token start, end (exclusive) and label, in list order. Every side read from
-span lists keeps this table (``Source.mentions``, per column of a ``Corpus``), and its
-entity scores read the table (``nerspan.spans.table_spans``): spans are never written as
-tags to be decoded back. A side whose spans are flat also has its IOB2 tags, for what
+span lists keeps them as ``nerspan.spans.Spans`` at the corpus's positions
+(``Source.mentions``, per column of a ``Corpus``), which its entity scores read
+(``nerspan.spans.table_spans``): spans are never written as tags to be decoded back. A side whose spans are flat also has its IOB2 tags, for what
 reads tags; a side whose spans nest or overlap (or repeat one mention) has none: whatever
 needs one tag per token (decoding a tag column, the families that score tags, the
 report) meets ``SpanShapeError`` instead: nothing is flattened in silence.
@@ -85,10 +85,6 @@ class SpanRows:
                            count=len(self)), names
 
     @cached_property
-    def _in_sentence_order(self) -> bool:
-        return bool((self.sentence[1:] >= self.sentence[:-1]).all())
-
-    @cached_property
     def _tags_cannot_hold(self) -> bool:
         return len(self.fragment_row) > 0 or self.first_overlap() is not None
 
@@ -110,66 +106,80 @@ class SpanRows:
             raise self._discontinuous(int(self.fragment_row[0]), side, reader, remedy)
 
     def _discontinuous(self, k: int, side: str, reader: str, remedy: str) -> SpanShapeError:
-        return SpanShapeError(f"span {shown(self.labels[k])} of fragments "
-                              f"{self.fragments_of(k)} is discontinuous, and {reader}; "
-                              f"{remedy}", side=side, sentence=int(self.sentence[k]))
+        return discontinuous_error(self.labels[k], self.fragments_of(k), int(self.sentence[k]),
+                                   side, reader, remedy)
 
     def first_overlap(self) -> tuple[int, int] | None:
         """The first two spans (row indices) of one sentence that share a token (a
         repeated mention too), in sentence and start order; None when the spans are flat."""
-        order = np.lexsort((self.end, self.start, self.sentence))
-        sentence, start, end = self.sentence[order], self.start[order], self.end[order]
-        # a span overlaps an earlier one iff it starts before the furthest end so far
-        furthest = _running_max_per_group(end, sentence)
-        clash = np.flatnonzero((sentence[1:] == sentence[:-1]) & (start[1:] < furthest[:-1]))
-        if not len(clash):
-            return None
-        k = clash[0] + 1
-        earlier = np.flatnonzero((sentence[:k] == sentence[k]) & (end[:k] > start[k]))
-        return int(order[earlier[0]]), int(order[k])
+        return first_overlap(self.sentence, self.start, self.end)
 
     def shape_error(self, side: str) -> SpanShapeError:
-        """The one error of spans that tags cannot hold: the shape, the side, the
-        sentence, the two spans (or the discontinuous one), and the option that scores
-        them."""
-        if self.first_overlap() is None:
-            return self._discontinuous(int(self.fragment_row[0]), side,
-                                       "tags (one per token) cannot hold discontinuous "
-                                       "mentions: this scorer reads tags", LAYERS_HINT)
-        a, b = self.first_overlap()
-        pair = [f"({int(self.start[k])}, {int(self.end[k])}, {shown(self.labels[k])})"
-                for k in (a, b)]
-        shape = ("repeat one mention" if (self.start[a], self.end[a], self.labels[a])
-                 == (self.start[b], self.end[b], self.labels[b])
-                 else "nest" if self.start[a] <= self.start[b] and self.end[b] <= self.end[a]
-                 else "overlap")
-        return SpanShapeError(f"spans {pair[0]} and {pair[1]} {shape}: tags (one per token) "
-                              "cannot hold nested or overlapping spans, and this scorer "
-                              f"reads tags; {LAYERS_HINT}", side=side,
-                              sentence=int(self.sentence[a]))
+        """The one error of spans that tags cannot hold (``overlap_error``)."""
+        pair = self.first_overlap()
+        if pair is None:
+            return self._discontinuous(int(self.fragment_row[0]), side, TAGS_READER,
+                                       LAYERS_HINT)
+        return overlap_error([(int(self.start[k]), int(self.end[k]), self.labels[k])
+                              for k in pair], side, int(self.sentence[pair[0]]))
 
-    def at(self, sentences: np.ndarray) -> "SpanRows":
-        """The rows of the corpus of ``sentences`` (each an index of this one's, as
-        ``Corpus.subset`` takes them; repeated in a resample), renumbered."""
-        sentences = np.asarray(sentences, dtype=np.int64)
-        n = max(int(self.sentence.max()) + 1 if len(self) else 0,
-                int(sentences.max()) + 1 if len(sentences) else 0)
-        if self._in_sentence_order and _is_run(sentences):   # a block: rows in a run too
-            lo, hi = np.searchsorted(self.sentence, [sentences[0], sentences[-1] + 1])
-            taken, renumbered = np.arange(lo, hi), self.sentence[lo:hi] - sentences[0]
-        else:
-            order = np.argsort(self.sentence, kind="stable")
-            taken, renumbered = owned(self.sentence[order], n, sentences)
-            taken = order[taken]
-        snapped = self.snapped[np.isin(self.snapped, sentences)]
-        where = {int(s): k for k, s in enumerate(sentences.tolist())}
-        # the fragments of every row taken (a resample takes a row several times)
-        fragments, owner = owned(self.fragment_row, len(self), taken)
-        return SpanRows(renumbered, self.start[taken], self.end[taken],
-                        [self.labels[k] for k in taken.tolist()],
-                        np.array([where[int(s)] for s in snapped.tolist()], dtype=np.int64),
-                        self.invalid_transitions, owner,
-                        self.fragment_start[fragments], self.fragment_end[fragments])
+
+def first_overlap(sentence: np.ndarray, start: np.ndarray, end: np.ndarray
+                  ) -> tuple[int, int] | None:
+    """The first two spans (indices) of one sentence that share a token (a repeated
+    mention too), in sentence and start order; None when the spans are flat. ``start``
+    and ``end`` may be in the sentence or flat positions: the order is the same."""
+    order = np.lexsort((end, start, sentence))
+    sentence, start, end = sentence[order], start[order], end[order]
+    # a span overlaps an earlier one iff it starts before the furthest end so far
+    furthest = _running_max_per_group(end, sentence)
+    clash = np.flatnonzero((sentence[1:] == sentence[:-1]) & (start[1:] < furthest[:-1]))
+    if not len(clash):
+        return None
+    k = clash[0] + 1
+    earlier = np.flatnonzero((sentence[:k] == sentence[k]) & (end[:k] > start[k]))
+    return int(order[earlier[0]]), int(order[k])
+
+
+def overlap_error(pair: list, side: str, sentence: int) -> SpanShapeError:
+    """The one error of spans that tags cannot hold: the shape, the side, the sentence,
+    the two spans (``(start, end, label)`` in the sentence, as ``first_overlap`` finds
+    them), and the option that scores them."""
+    (a_start, a_end, a_label), (b_start, b_end, b_label) = pair
+    shown_pair = [f"({start}, {end}, {shown(label)})" for start, end, label in pair]
+    shape = ("repeat one mention" if pair[0] == pair[1]
+             else "nest" if a_start <= b_start and b_end <= a_end else "overlap")
+    return SpanShapeError(f"spans {shown_pair[0]} and {shown_pair[1]} {shape}: tags (one per "
+                          "token) cannot hold nested or overlapping spans, and this scorer "
+                          f"reads tags; {LAYERS_HINT}", side=side, sentence=sentence)
+
+
+def discontinuous_error(label: str, fragments: list, sentence: int, side: str, reader: str,
+                        remedy: str) -> SpanShapeError:
+    """The error of a discontinuous mention (``label``, its ``fragments`` in its
+    sentence) where ``reader`` (what it is, how it fails) cannot take it; ``remedy``
+    the way to score it."""
+    return SpanShapeError(f"span {shown(label)} of fragments {fragments} is discontinuous, "
+                          f"and {reader}; {remedy}", side=side, sentence=sentence)
+
+
+# Tags cannot hold a discontinuous mention: what ``shape_error`` says of one.
+TAGS_READER = "tags (one per token) cannot hold discontinuous mentions: this scorer reads tags"
+
+
+def rows_at(sentence: np.ndarray, in_sentence_order: bool, sentences: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """``(taken, renumbered)``: the rows (of sentences ``sentence``) of the corpus of
+    ``sentences`` (indices of this one's, repeated in a resample), in that order, and
+    their sentences there."""
+    n = max(int(sentence.max()) + 1 if len(sentence) else 0,
+            int(sentences.max()) + 1 if len(sentences) else 0)
+    if in_sentence_order and _is_run(sentences):   # a block: rows in a run too
+        lo, hi = np.searchsorted(sentence, [sentences[0], sentences[-1] + 1])
+        return np.arange(lo, hi), sentence[lo:hi] - sentences[0]
+    order = np.argsort(sentence, kind="stable")
+    taken, renumbered = owned(sentence[order], n, sentences)
+    return order[taken], renumbered
 
 
 _NONE = np.zeros(0, dtype=np.int64)

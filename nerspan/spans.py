@@ -16,7 +16,8 @@ from functools import cached_property
 import numpy as np
 
 from .corpus import CHANGE_KINDS, Corpus
-from .span_table import SpanRows
+from .span_table import (FRAGMENT_REMEDY, LAYERS_HINT, TAGS_READER, SpanRows, SpanShapeError,
+                         discontinuous_error, first_overlap, overlap_error, rows_at)
 from .flat import GAMMA64, GOLD, mixed64, owned, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
@@ -184,6 +185,70 @@ class Spans:
                               (self.start - base).tolist(), (self.end - base).tolist()):
             out[s].append((self.types[t], a, b))
         return out
+
+    def needs_table(self) -> bool:
+        """Whether tags cannot hold these mentions: some nest, overlap, repeat a mention
+        or have several fragments (found once: every read of the column asks)."""
+        return self._tags_cannot_hold
+
+    @cached_property
+    def _tags_cannot_hold(self) -> bool:
+        return self.has_fragments or self.first_overlap() is not None
+
+    def first_overlap(self) -> tuple[int, int] | None:
+        """The first two mentions (indices) of one sentence that share a token (a
+        repeated mention too), in sentence and start order; None when they are flat."""
+        return first_overlap(self.sentence, self.start, self.end)
+
+    def shape_error(self, side: str) -> SpanShapeError:
+        """The one error of mentions that tags cannot hold (``overlap_error``, or the
+        first discontinuous one's)."""
+        pair = self.first_overlap()
+        if pair is None:
+            return self._discontinuous(int(self.fragment_table[0][0]), side, TAGS_READER,
+                                       LAYERS_HINT)
+        base = self.base
+        return overlap_error([(int(self.start[k] - base[k]), int(self.end[k] - base[k]),
+                               self.types[self.type[k]]) for k in pair], side,
+                             int(self.sentence[pair[0]]))
+
+    def check_contiguous(self, side: str, reader: str, remedy: str = FRAGMENT_REMEDY
+                         ) -> None:
+        """Refuse discontinuous mentions where ``reader`` (what it is, how it fails:
+        "a dial over scored predictions keeps one span per mention") cannot take them:
+        one ``SpanShapeError`` naming the first, ``remedy`` the way to score it, rather
+        than its bounds in silence."""
+        if self.has_fragments:
+            raise self._discontinuous(int(self.fragments[0][0]), side, reader, remedy)
+
+    def _discontinuous(self, k: int, side: str, reader: str, remedy: str) -> SpanShapeError:
+        return discontinuous_error(self.types[self.type[k]], self.fragments_of(k),
+                                   int(self.sentence[k]), side, reader, remedy)
+
+    def at(self, sentences: np.ndarray) -> "Spans":
+        """The mentions of the corpus of ``sentences`` (each an index of this one's, as
+        ``Corpus.subset`` takes them; repeated in a resample), in that order, at that
+        corpus's flat positions (``offsets`` its own); ``repairs`` kept.
+
+        >>> from nerspan import Corpus
+        >>> c = Corpus.from_tags([["B-PER", "O"], ["O", "B-LOC"]])
+        >>> at = decode(c).at([1, 1, 0])
+        >>> at.to_list(c.subset([1, 1, 0])), at.start.tolist()
+        ([[('LOC', 1, 2)], [('LOC', 1, 2)], [('PER', 0, 1)]], [1, 3, 4])
+        """
+        sentences = np.asarray(sentences, dtype=np.int64)
+        in_order = bool((self.sentence[1:] >= self.sentence[:-1]).all())
+        taken, renumbered = rows_at(self.sentence, in_order, sentences)
+        offsets = np.concatenate([[0], np.cumsum(np.diff(self.offsets)[sentences])]
+                                 ).astype(np.int64)
+        shift = offsets[renumbered] - self.offsets[self.sentence[taken]]
+        spans = self.take(taken)
+        fragments = spans.fragments
+        if fragments is not None:
+            owner, start, end = fragments
+            fragments = (owner, start + shift[owner], end + shift[owner])
+        return dataclasses.replace(spans, start=spans.start + shift, end=spans.end + shift,
+                                   offsets=offsets, fragments=fragments)
 
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
@@ -515,23 +580,24 @@ def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
     tags would count (``flat_table_spans``)."""
     scheme = get_scheme(scheme)
     table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
-    rows = corpus.span_table(column)
-    codes, names = rows.label_codes
+    stored = corpus.span_table(column)
     index = {t: k for k, t in enumerate(table.types)}
-    span_type = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
-    spans = rows_as_spans(rows, corpus.offsets, span_type, table.types, scheme=scheme.name,
-                          mode=mode)
-    if not rows.needs_table():
+    span_type = np.array([index[name] for name in stored.types] or [0],
+                         dtype=np.int32)[stored.type]
+    spans = dataclasses.replace(stored, type=span_type, types=table.types, repairs=None,
+                                scheme=scheme.name, mode=mode)
+    if not stored.needs_table():
         return flat_table_spans(corpus, column, spans)
     key = spans.key(corpus.n_tokens)
     distinct, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     check_same_fragments(spans, first[inverse.ravel()], spans, np.arange(len(spans)))
     first = first[np.lexsort((distinct, spans.end[first], spans.start[first]))]
-    repeated = np.ones(len(rows), dtype=bool)
+    repeated = np.ones(len(spans), dtype=bool)
     repeated[first] = False
-    sentences = set(rows.snapped.tolist()) | set(rows.sentence[repeated].tolist())
-    repairs = Repairs(rows.invalid_transitions, 0, tuple(sorted(sentences))[:20],
-                      snapped=len(rows.snapped), duplicates=int(repeated.sum()),
+    snapped = corpus.source.snapped.get(column, ())
+    sentences = set(snapped) | set(spans.sentence[repeated].tolist())
+    repairs = Repairs(stored.repairs.invalid_transitions, 0, tuple(sorted(sentences))[:20],
+                      snapped=len(snapped), duplicates=int(repeated.sum()),
                       sentence_numbers=corpus.source.sentence_numbers)
     return dataclasses.replace(spans.take(first), repairs=repairs)
 

@@ -101,7 +101,7 @@ def test_nested_spans_are_scored_by_faireval_and_tough_mentions():
 
 def test_overlapping_spans_are_kept_as_a_table_whose_tags_are_refused():
     corpus = from_spans([[(0, 2, "PER"), (1, 3, "LOC")]], [[]], TOKENS)
-    assert corpus.mentions("gold").to_lists(1) == [[("PER", 0, 2), ("LOC", 1, 3)]]
+    assert corpus.mentions("gold").to_list(corpus) == [[("PER", 0, 2), ("LOC", 1, 3)]]
     assert corpus.select(["pred"]).mentions("gold") is None   # the table follows its column
     assert corpus.renamed({"gold": "g"}).mentions("g") is corpus.mentions("gold")
     with pytest.raises(NerspanError, match=r"references, sentence 0: spans \(0, 2, 'PER'\) "

@@ -22,7 +22,7 @@ from nerlens.cli import main
 from nerspan import Evaluation
 from nerspan.confusion import OUTSIDE
 from nerspan.partials import partial
-from nerspan.reading.span_lists import from_spans
+from nerspan.reading.span_lists import from_spans, read_spans
 from nerspan.scored import scored_spans
 from nerspan.span_table import SpanShapeError
 
@@ -392,3 +392,39 @@ def test_the_command_line_scores_nested_span_files_as_the_api_does(tmp_path, cap
     assert (cli["gold"], cli["correct"]) == (3, 1) and "accuracy" not in cli
     assert main(["score", "--jsonl", *paths]) == 0
     assert capsys.readouterr().out.startswith("3 phrases; found: 2 phrases; correct: 1.")
+
+
+def _error_of(check) -> tuple | None:
+    try:
+        check()
+    except SpanShapeError as error:
+        return str(error), error.sentence
+    return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(fragment_sides(), st.lists(st.integers(0, 4), min_size=1, max_size=6))
+def test_spans_tell_shapes_and_take_sentences_as_the_span_rows(case, picks):
+    """A corpus's table (``Spans``, flat positions) answers what the spans as read
+    (``SpanRows``) answer: which tags cannot hold, the error naming the shape, and the
+    mentions of a resample (those of the corpus of its sentences)."""
+    gold, _ = case
+    corpus = from_spans(gold, tokens=tokens(len(gold)))
+    rows, spans = read_spans(gold, "references"), corpus.span_table("gold")
+    assert spans.needs_table() == rows.needs_table()
+    assert spans.first_overlap() == rows.first_overlap()
+    if rows.needs_table():
+        mine, theirs = spans.shape_error("references"), rows.shape_error("references")
+        assert (str(mine), mine.sentence) == (str(theirs), theirs.sentence)
+    assert _error_of(lambda: spans.check_contiguous("references", "x cannot")) == \
+        _error_of(lambda: rows.check_contiguous("references", "x cannot"))
+    picks = np.array([p % len(gold) for p in picks])
+    taken = spans.at(picks)
+    resampled = from_spans([gold[p] for p in picks], tokens=tokens(len(picks)))
+    expected = resampled.span_table("gold")
+    assert taken.offsets.tolist() == resampled.offsets.tolist()
+    for field in ("start", "end"):
+        assert getattr(taken, field).tolist() == getattr(expected, field).tolist()
+    assert [taken.types[t] for t in taken.type] == [expected.types[t] for t in expected.type]
+    assert [x.tolist() for x in taken.fragment_table] == \
+        [x.tolist() for x in expected.fragment_table]

@@ -127,12 +127,12 @@ def missed_unseen(result: dict, system: str, context) -> dict:
 def _predicted_on(corpus, system: str, sentence: int, start: int, end: int) -> dict:
     """What ``system`` predicts on tokens ``[start, end)`` of ``sentence``: its tags, or
     the mentions that overlap them where its mentions nest (no tags hold them)."""
-    rows = corpus.mentions(system)
-    if rows is None:
+    spans = corpus.mentions(system)
+    if spans is None:
         return {"predicted_tags": corpus.tags(system, sentence, start, end)}
-    (mentions,) = rows.at([sentence]).to_lists(1)
-    return {"predicted_mentions": [[str(label), a, b] for label, a, b in mentions
-                                   if a < end and b > start]}
+    mine = spans.at([sentence])   # its mentions at their places in the sentence
+    return {"predicted_mentions": [[str(mine.types[t]), a, b] for t, a, b in zip(
+        mine.type.tolist(), mine.start.tolist(), mine.end.tolist()) if a < end and b > start]}
 
 
 # -- findings ----------------------------------------------------------------------------

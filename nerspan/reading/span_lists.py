@@ -21,7 +21,7 @@ every such repair (``Repairs.snapped``, reported in every family's ``repairs``).
 
 ``read_spans`` gives one side's token spans, which may nest or overlap (faireval scores
 them as they are); ``from_spans`` builds the ``Corpus`` every family scores: a side
-whose spans nest or overlap is kept there as a table (``nerspan.span_table``), which
+whose spans nest or overlap is kept there as a table (``nerspan.spans.Spans``), which
 entity scores read as it is and whatever needs tags refuses (``SpanShapeError``).
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ from ..migration import migrated
 from ..records import InputOptions
 from ..schemes import get_scheme
 from ..span_table import SpanRows, normal_fragments
-from ..spans import decode
+from ..spans import Repairs, Spans, decode, rows_as_spans
 
 _NOT_A_TOKEN = re.compile(r"\S+")
 
@@ -628,8 +628,6 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     text_of = _Texts(tokens, texts, n, "references")
     rows = {c: read_spans(v, names[c], inputs=inputs.replace(tokens=tokens))
             for c, v in sides.items() if c not in tag_sides}
-    if table is not None:
-        rows[GOLD] = table
     if tokens is None and texts is not None:
         tokens = [[text_of(i)[0][a:b] for a, b in zip(*text_of(i)[1:])] for i in range(n)]
     lengths = _lengths(tokens, tag_sides, rows, n) if lengths is None else lengths
@@ -638,12 +636,16 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
         _check_fits(side, lengths, names[column])
     # every span side keeps its table (entity scores read it); one whose spans nest,
     # overlap or have fragments has no tags (tags cannot hold it)
-    tables = {c for c, side in rows.items() if side.needs_table()}
     offsets = _offsets(lengths)
-    labels, columns = _tag_columns(rows, offsets, tables)
-    snapped = {c: tuple(side.snapped.tolist()) for c, side in rows.items()
-               if len(side.snapped) and c not in tables}
-    corpus = Corpus(offsets, columns, labels, source=Source(snapped=snapped, mentions=rows))
+    mentions = {c: side_spans(side, offsets) for c, side in rows.items()}
+    snapped = {c: tuple(side.snapped.tolist()) for c, side in rows.items() if len(side.snapped)}
+    if table is not None:   # the gold mentions of a corpus: at its offsets already
+        mentions[GOLD], gold_snapped = table
+        snapped.update({GOLD: gold_snapped} if gold_snapped else {})
+    # every span side keeps its table (entity scores read it); one whose spans nest,
+    # overlap or have fragments has no tags (tags cannot hold it)
+    labels, columns = _tag_columns(mentions, offsets)
+    corpus = Corpus(offsets, columns, labels, source=Source(snapped=snapped, mentions=mentions))
     for column, tags in tag_sides.items():
         tagged = Corpus.from_tags(tags, names={GOLD: names[column]})
         if tokens is not None:  # else the lengths are this side's
@@ -655,14 +657,24 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
 def _gold_of_corpus(corpus: Corpus, tokens) -> tuple:
     """``(gold side, tokens, table, lengths)`` of a ``Corpus`` given as references: its
     gold tags, or, when its mentions are a table (``Corpus.span_table``), empty span
-    lists standing for them, the table itself and the corpus's sentence lengths."""
+    lists standing for them, the table (its ``Spans`` and snapped sentences) and the
+    corpus's sentence lengths."""
     if tokens is None and corpus.tokens is not None:
         tokens = [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
     table = corpus.span_table(GOLD)
     if table is not None:
-        return [[] for _ in range(corpus.n_sentences)], tokens, table, corpus.lengths
+        return ([[] for _ in range(corpus.n_sentences)], tokens,
+                (table, corpus.source.snapped.get(GOLD, ())), corpus.lengths)
     return ([corpus.tags(GOLD, i) for i in range(corpus.n_sentences)], tokens, None,
             None)
+
+
+def side_spans(side: SpanRows, offsets: np.ndarray) -> Spans:
+    """One side's spans as read, at the flat positions of ``offsets`` in list order,
+    what ``Source.mentions`` holds: its invalid transitions in ``repairs``."""
+    codes, names = side.label_codes
+    return rows_as_spans(side, offsets, codes, names,
+                         repairs=Repairs(invalid_transitions=side.invalid_transitions))
 
 
 def spans_on(lengths: np.ndarray, sentences, name: str = "predictions") -> Corpus:
@@ -679,7 +691,7 @@ def spans_on(lengths: np.ndarray, sentences, name: str = "predictions") -> Corpu
     _check_fits(rows, lengths, name)
     _check_no_overlap(rows, name)
     offsets = _offsets(lengths)
-    labels, columns = _tag_columns({GOLD: rows}, offsets)
+    labels, columns = _tag_columns({GOLD: side_spans(rows, offsets)}, offsets)
     return Corpus(offsets, columns, labels)
 
 
@@ -734,24 +746,23 @@ def _check_no_level_separator(side: SpanRows, name: str) -> None:
             side=name, sentence=int(side.sentence[k]))
 
 
-def _tag_columns(rows: dict, offsets: np.ndarray, tables=()) -> tuple[tuple, dict]:
-    """IOB2 label ids per span side, over one label vocabulary (O first); the sides
-    ``tables`` (kept as tables: their spans nest or overlap) all O."""
-    types = sorted(set(chain.from_iterable(side.label_codes[1] for side in rows.values())))
+def _tag_columns(mentions: dict, offsets: np.ndarray) -> tuple[tuple, dict]:
+    """IOB2 label ids per span side (``Spans`` at ``offsets``), over one label
+    vocabulary (O first); a side whose spans tags cannot hold (they nest, overlap or
+    split) all O."""
+    types = sorted(set(chain.from_iterable(spans.types for spans in mentions.values())))
     labels = ("O",) + tuple(chain.from_iterable((f"B-{t}", f"I-{t}") for t in types))
     index = {t: k for k, t in enumerate(types)}
     columns = {}
-    for column, side in rows.items():
+    for column, spans in mentions.items():
         ids = np.zeros(int(offsets[-1]), dtype=np.int32)
         columns[column] = ids
-        if column in tables:
+        if spans.needs_table():
             continue
-        codes, names = side.label_codes
-        type_ids = np.array([index[name] for name in names] or [0], dtype=np.int32)[codes]
-        first = offsets[side.sentence] + side.start
-        ids[ranges(first, side.end - side.start)] = np.repeat(2 + 2 * type_ids,
-                                                              side.end - side.start)
-        ids[first] = 1 + 2 * type_ids
+        type_ids = np.array([index[name] for name in spans.types] or [0],
+                            dtype=np.int32)[spans.type]
+        ids[ranges(spans.start, spans.length)] = np.repeat(2 + 2 * type_ids, spans.length)
+        ids[spans.start] = 1 + 2 * type_ids
     return labels, columns
 
 
