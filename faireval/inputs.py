@@ -28,8 +28,8 @@ from nerspan.generative.form import GENERATED, ground_predictions, words_of
 from nerspan.records import InputOptions
 from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
-from nerspan.reading.span_lists import read_spans
-from nerspan.spans import LabelTable, Repairs, Spans, column_spans, rows_as_spans
+from nerspan.reading.span_lists import layout, read_spans
+from nerspan.spans import LabelTable, Repairs, Spans, column_spans
 from nerspan.type_processing import process_ungrounded
 
 from .fragments import shape_ids
@@ -51,16 +51,6 @@ def sentence_spans(sentence, start, end, types, offsets=None) -> Spans:
         offsets = layout(int(sentence.max()) + 1 if len(sentence) else 0, (sentence, end))
     base = offsets[sentence]
     return Spans(base + start, base + end, offsets, np.asarray(types), ())
-
-
-def layout(n_sentences: int, *sides) -> np.ndarray:
-    """Flat offsets of ``n_sentences`` sentences, each as long as the furthest end of
-    the spans ``sides`` (``(sentence, end)`` pairs) give it: span lists need not come
-    with their sentences' lengths, and every offset faireval reports is in a sentence."""
-    longest = np.zeros(n_sentences, dtype=np.int64)
-    for sentence, end in sides:
-        np.maximum.at(longest, sentence, end)
-    return np.concatenate([[0], np.cumsum(longest)])
 
 
 @dataclass(frozen=True)
@@ -262,30 +252,30 @@ def _spans_from_lists(references, predictions, inputs, keep_duplicates=False):
     ``keep_duplicates``)."""
     if predictions is None:
         raise InputTypeError("predictions is None: pass the system's span lists")
-    target_rows = read_spans(references, "references", inputs=inputs)
-    system_rows = read_spans(predictions, "predictions", inputs=inputs)
+    (target, target_snapped), (system, system_snapped) = (
+        read_spans(references, "references", inputs=inputs),
+        read_spans(predictions, "predictions", inputs=inputs))
     n_target, n_system = len(references), len(predictions)
     if n_target == 0:
         raise EmptyInputError("references hold no sentence")
     if n_system != n_target:
         raise SentenceCountError(f"predictions hold {counted(n_system, 'sentence')}, "
                                  f"references {n_target}")
-    names, target_labels, system_labels = _intern_labels(target_rows.labels, system_rows.labels)
-    offsets = layout(n_target, *((rows.sentence, rows.end) for rows in (target_rows, system_rows)))
-    target = rows_as_spans(target_rows, offsets, target_labels, names)
-    system = rows_as_spans(system_rows, offsets, system_labels, names)
+    names = tuple(sorted(set(target.types) | set(system.types)))
+    offsets = layout(n_target, *((spans.sentence, spans.end - spans.base)
+                                 for spans in (target, system)))
+    read = {GOLD: (target, target_snapped), PRED: (system, system_snapped)}
     (target, target_copies), (system, system_copies) = _deduplicated(
-        target, system, keep=keep_duplicates)
+        *(replace(spans.with_types(names).on(offsets), repairs=None)
+          for spans, _ in read.values()), keep=keep_duplicates)
     # what span input repaired: snapped character spans, pipeline tags decoded leniently,
     # mentions listed twice
     repairs = {}
-    for column, rows, copies in ((GOLD, target_rows, target_copies),
-                                 (PRED, system_rows, system_copies)):
-        if len(rows.snapped) or rows.invalid_transitions or len(copies):
-            repaired = set(rows.snapped.tolist()) | set(copies.tolist())
-            repairs[column] = Repairs(rows.invalid_transitions,
-                                      sentences=tuple(sorted(repaired))[:20],
-                                      snapped=len(rows.snapped), duplicates=len(copies))
+    for (column, (spans, snapped)), copies in zip(read.items(), (target_copies, system_copies)):
+        if len(snapped) or spans.repairs.invalid_transitions or len(copies):
+            repaired = set(snapped.tolist()) | set(copies.tolist())
+            repairs[column] = replace(spans.repairs, sentences=tuple(sorted(repaired))[:20],
+                                      duplicates=len(copies))
     return target, system, names, n_target, repairs
 
 
@@ -310,13 +300,6 @@ def _as_sentences(seqs, name: str):
     if isinstance(seqs, (str, bytes)) or not hasattr(seqs, "__iter__"):
         raise InputTypeError(f"{name} must be a list per sentence, not {shown(seqs)}")
     return seqs if isinstance(seqs, (list, tuple)) else list(seqs)
-
-
-def _intern_labels(target_labels: list, system_labels: list):
-    names = tuple(sorted(set(target_labels) | set(system_labels)))
-    index = {name: i for i, name in enumerate(names)}
-    to_ids = lambda xs: np.fromiter(map(index.__getitem__, xs), dtype=np.int32, count=len(xs))  # noqa: E731
-    return names, to_ids(target_labels), to_ids(system_labels)
 
 
 # -- tags --------------------------------------------------------------------------------

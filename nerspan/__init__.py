@@ -136,7 +136,7 @@ _MOVED = {name: f"nerspan.{module}.{name}" for name, module in {
     "check_same_shape": "corpus", "is_dataset": "reading.forms",
     "check_split_labels": "reading.forms", "MODES": "schemes", "SCHEMES": "schemes",
     "Scheme": "schemes", "split_tag": "schemes", "match": "scores",
-    "safe_divide": "scores", "mention_texts": "train_index", "SpanRows": "reading.span_lists",
+    "safe_divide": "scores", "mention_texts": "train_index",
     "is_span_input": "reading.span_lists", "read_spans": "reading.span_lists",
     "check_span_scheme": "reading.span_lists", "span_sides": "reading.span_lists",
     "Source": "corpus", "counted": "errors", "resolve": "evaluation",
@@ -149,5 +149,5 @@ _MOVED.update({
     "as_corpus": "nerspan.reading.forms.read_input(references, predictions).corpus",
     "as_corpus_columns": "nerspan.reading.forms.read_input(references, predictions)",
     "with_tokens": "Corpus.with_tokens", "confusion_dict": "nerspan.Evaluation.confusion",
-    "check_beta": "nerspan.fbeta.check_beta"})
+    "check_beta": "nerspan.fbeta.check_beta", "SpanRows": "nerspan.Spans"})
 __getattr__ = moved_names(__name__, _MOVED)

@@ -252,10 +252,11 @@ def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=No
         read_spans(sentences, name)  # names what is wrong with it
     sentences = list(sentences)
     spans, scores, subtokens = _split_scores(sentences, name)
-    rows = read_spans(spans, name, inputs=inputs)
-    rows.check_contiguous(name, "a dial over scored predictions keeps one span per mention")
-    confidence = np.empty(len(rows), dtype=np.float64)
-    by_words = np.isin(rows.sentence, list(subtokens))
+    read, snapped = read_spans(spans, name, inputs=inputs)
+    read.check_contiguous(name, "a dial over scored predictions keeps one span per mention")
+    sentence, start, end = read.sentence, read.start - read.base, read.end - read.base
+    confidence = np.empty(len(read), dtype=np.float64)
+    by_words = np.isin(sentence, list(subtokens))
     if int((~by_words).sum()) != len(scores):   # a span of several labels: one score
         raise NerspanError("a span with several labels ('labels') has one score: give "
                            "each label its own span and score", side=name)
@@ -264,17 +265,12 @@ def scored_spans(sentences, name: str = "predictions", *, tokens=None, inputs=No
         text_of = _Texts(tokens, texts, len(sentences), name)
         confidence[by_words] = [
             _word_confidence(subtokens[s], text_of(s)[1], a, b, aggregate)
-            for s, a, b in zip(rows.sentence[by_words].tolist(),
-                               rows.start[by_words].tolist(), rows.end[by_words].tolist())]
-    types = tuple(sorted(set(rows.labels)))
-    index = {t: k for k, t in enumerate(types)}
-    repairs = Repairs(invalid_transitions=rows.invalid_transitions, snapped=len(rows.snapped),
-                      sentences=tuple(sorted(set(rows.snapped.tolist())))[:20])
-    return ScoredMentions.build(rows.sentence, rows.start, rows.end,
-                                [index[label] for label in rows.labels], types, confidence,
-                                len(sentences), repairs=repairs,
+            for s, a, b in zip(sentence[by_words].tolist(), start[by_words].tolist(),
+                               end[by_words].tolist())]
+    return ScoredMentions.build(sentence, start, end, read.type, read.types, confidence,
+                                len(sentences), repairs=read.repairs,
                                 options={"aggregate": aggregate} if subtokens else {},
-                                changed={"snapped": rows.snapped})
+                                changed={"snapped": snapped})
 
 
 def _split_scores(sentences: list, name: str) -> tuple[list, np.ndarray, dict]:

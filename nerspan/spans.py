@@ -16,8 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from .corpus import CHANGE_KINDS, Corpus
-from .span_table import (FRAGMENT_REMEDY, LAYERS_HINT, TAGS_READER, SpanRows, SpanShapeError,
-                         discontinuous_error, first_overlap, overlap_error, rows_at)
+from .span_table import FRAGMENT_REMEDY, LAYERS_HINT, SpanShapeError, rows_at
 from .flat import GAMMA64, GOLD, mixed64, owned, ranges, side_name
 from .errors import DecodingWarning, InvalidTagError, counted, shown
 from .schemes import (FALLBACK_PREFIXES, LENIENT_TABLES, N_PREFIXES, O, Scheme,
@@ -63,7 +62,7 @@ class LabelTable:
 @dataclass(frozen=True)
 class Spans:
     """Mentions of one tag column, sorted by position (as decoded and as entity scores
-    read them; ``rows_as_spans`` keeps a span table's list order, as faireval reads it).
+    read them; span lists are read in their order, ``read_spans``, as faireval reads them).
 
     ``start``/``end`` are flat corpus positions (``end`` exclusive); ``sentence`` is the
     sentence index, found from the corpus ``offsets`` when first read (entity scores
@@ -242,30 +241,88 @@ class Spans:
         offsets = np.concatenate([[0], np.cumsum(np.diff(self.offsets)[sentences])]
                                  ).astype(np.int64)
         shift = offsets[renumbered] - self.offsets[self.sentence[taken]]
-        spans = self.take(taken)
-        fragments = spans.fragments
+        return self.take(taken)._shifted(shift, offsets)
+
+    def on(self, offsets: np.ndarray) -> "Spans":
+        """These mentions at the flat positions of ``offsets`` (as many sentences, each
+        long enough to hold its mentions): the layout of a corpus whose sentences are
+        longer than the mentions told."""
+        offsets = np.asarray(offsets, dtype=np.int64)
+        if np.array_equal(offsets, self.offsets):
+            return self
+        return self._shifted(offsets[self.sentence] - self.offsets[self.sentence], offsets)
+
+    def _shifted(self, shift: np.ndarray, offsets: np.ndarray) -> "Spans":
+        """These mentions moved by ``shift`` (per mention) onto ``offsets``."""
+        fragments = self.fragments
         if fragments is not None:
             owner, start, end = fragments
             fragments = (owner, start + shift[owner], end + shift[owner])
-        return dataclasses.replace(spans, start=spans.start + shift, end=spans.end + shift,
+        return dataclasses.replace(self, start=self.start + shift, end=self.end + shift,
                                    offsets=offsets, fragments=fragments)
+
+    def with_types(self, types: tuple) -> "Spans":
+        """These mentions with their types as indices of ``types`` (which holds them)."""
+        index = {name: k for k, name in enumerate(types)}
+        type_ids = np.array([index[name] for name in self.types] or [0], dtype=np.int32)
+        return dataclasses.replace(self, type=type_ids[self.type], types=tuple(types))
 
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
-def rows_as_spans(rows: SpanRows, offsets: np.ndarray, span_type: np.ndarray, types: tuple,
-                  **decoded) -> Spans:
-    """The mentions of a span table as read (``SpanRows``: sentence-relative, in list
-    order, as many as it lists) at the flat positions of ``offsets``, in its order;
-    ``span_type`` the type id (of ``types``) of every row, ``decoded`` the ``Spans``
-    fields that say how (``repairs``, ``scheme``, ``mode``)."""
-    base = offsets[rows.sentence]
-    owner = rows.fragment_row
-    fragments = ((owner, base[owner] + rows.fragment_start, base[owner] + rows.fragment_end)
-                 if len(owner) else None)
-    return Spans(base + rows.start, base + rows.end, offsets, span_type, types,
-                 fragments=fragments, **decoded)
+def first_overlap(sentence: np.ndarray, start: np.ndarray, end: np.ndarray
+                  ) -> tuple[int, int] | None:
+    """The first two spans (indices) of one sentence that share a token (a repeated
+    mention too), in sentence and start order; None when the spans are flat. ``start``
+    and ``end`` may be in the sentence or flat positions: the order is the same."""
+    order = np.lexsort((end, start, sentence))
+    sentence, start, end = sentence[order], start[order], end[order]
+    # a span overlaps an earlier one iff it starts before the furthest end so far
+    furthest = _running_max_per_group(end, sentence)
+    clash = np.flatnonzero((sentence[1:] == sentence[:-1]) & (start[1:] < furthest[:-1]))
+    if not len(clash):
+        return None
+    k = clash[0] + 1
+    earlier = np.flatnonzero((sentence[:k] == sentence[k]) & (end[:k] > start[k]))
+    return int(order[earlier[0]]), int(order[k])
+
+
+def overlap_error(pair: list, side: str, sentence: int) -> SpanShapeError:
+    """The one error of spans that tags cannot hold: the shape, the side, the sentence,
+    the two spans (``(start, end, label)`` in the sentence, as ``first_overlap`` finds
+    them), and the option that scores them."""
+    (a_start, a_end, a_label), (b_start, b_end, b_label) = pair
+    shown_pair = [f"({start}, {end}, {shown(label)})" for start, end, label in pair]
+    shape = ("repeat one mention" if pair[0] == pair[1]
+             else "nest" if a_start <= b_start and b_end <= a_end else "overlap")
+    return SpanShapeError(f"spans {shown_pair[0]} and {shown_pair[1]} {shape}: tags (one per "
+                          "token) cannot hold nested or overlapping spans, and this scorer "
+                          f"reads tags; {LAYERS_HINT}", side=side, sentence=sentence)
+
+
+def discontinuous_error(label: str, fragments: list, sentence: int, side: str, reader: str,
+                        remedy: str) -> SpanShapeError:
+    """The error of a discontinuous mention (``label``, its ``fragments`` in its
+    sentence) where ``reader`` (what it is, how it fails) cannot take it; ``remedy``
+    the way to score it."""
+    return SpanShapeError(f"span {shown(label)} of fragments {fragments} is discontinuous, "
+                          f"and {reader}; {remedy}", side=side, sentence=sentence)
+
+
+# Tags cannot hold a discontinuous mention: what ``shape_error`` says of one.
+TAGS_READER = "tags (one per token) cannot hold discontinuous mentions: this scorer reads tags"
+
+
+
+
+def _running_max_per_group(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """The running maximum of ``values`` restarting where ``groups`` (sorted) changes:
+    one accumulate over values shifted so each group lies above every earlier one."""
+    if not len(values):
+        return values
+    shift = (np.int64(values.max()) + 1) * groups
+    return np.maximum.accumulate(values + shift) - shift
 
 
 def fragment_keys(owner: np.ndarray, start: np.ndarray, end: np.ndarray,

@@ -123,8 +123,10 @@ def test_span_jsonl(tmp_path):
 
 
 def test_read_spans_keeps_list_order_and_nesting():
-    rows = read_spans([[("B", 0, 3), (0, 1, "A")], []])
-    assert rows.to_lists(2) == [[("B", 0, 3), ("A", 0, 1)], []]
+    spans, snapped = read_spans([[("B", 0, 3), (0, 1, "A")], []])
+    assert [(spans.types[t], a, b) for t, a, b in zip(spans.type, spans.start, spans.end)] \
+        == [("B", 0, 3), ("A", 0, 1)]
+    assert spans.offsets.tolist() == [0, 3, 3] and len(snapped) == 0
 
 
 # -- tags and the same spans give identical numbers in every family ----------------------

@@ -7,6 +7,7 @@ and predictions in common.
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from collections import Counter
 
 import numpy as np
@@ -394,30 +395,51 @@ def test_the_command_line_scores_nested_span_files_as_the_api_does(tmp_path, cap
     assert capsys.readouterr().out.startswith("3 phrases; found: 2 phrases; correct: 1.")
 
 
-def _error_of(check) -> tuple | None:
-    try:
-        check()
-    except SpanShapeError as error:
-        return str(error), error.sentence
-    return None
+def _read_by_hand(side) -> list:
+    """The mentions of span dicts in list order, one per label: (sentence, label, its
+    fragments as the runs of the tokens they cover)."""
+    out = []
+    for s, mentions in enumerate(side):
+        for m in mentions:
+            pairs = m.get("fragments") or [[m["start"], m["end"]]]
+            runs = []
+            for t in sorted({t for a, b in pairs for t in range(a, b)}):
+                if runs and runs[-1][1] == t:
+                    runs[-1][1] = t + 1
+                else:
+                    runs.append([t, t + 1])
+            out += [(s, label, runs) for label in dict.fromkeys(m.get("labels") or [m["label"]])]
+    return out
 
 
 @settings(max_examples=40, deadline=None)
 @given(fragment_sides(), st.lists(st.integers(0, 4), min_size=1, max_size=6))
-def test_spans_tell_shapes_and_take_sentences_as_the_span_rows(case, picks):
-    """A corpus's table (``Spans``, flat positions) answers what the spans as read
-    (``SpanRows``) answer: which tags cannot hold, the error naming the shape, and the
-    mentions of a resample (those of the corpus of its sentences)."""
+def test_spans_read_tell_shapes_and_take_sentences(case, picks):
+    """The spans read (``read_spans``) and a corpus's table (``Spans``, flat positions)
+    hold the mentions read by hand, in list order; they tell which tags cannot hold (a
+    mention of several fragments, two whose bounds share a token), the error naming the
+    first; and the mentions of a resample are those of the corpus of its sentences."""
     gold, _ = case
     corpus = from_spans(gold, tokens=tokens(len(gold)))
-    rows, spans = read_spans(gold, "references"), corpus.span_table("gold")
-    assert spans.needs_table() == rows.needs_table()
-    assert spans.first_overlap() == rows.first_overlap()
-    if rows.needs_table():
-        mine, theirs = spans.shape_error("references"), rows.shape_error("references")
-        assert (str(mine), mine.sentence) == (str(theirs), theirs.sentence)
-    assert _error_of(lambda: spans.check_contiguous("references", "x cannot")) == \
-        _error_of(lambda: rows.check_contiguous("references", "x cannot"))
+    expected = _read_by_hand(gold)
+    for spans in (read_spans(gold, "references")[0], corpus.span_table("gold")):
+        assert [(int(s), spans.types[t], spans.fragments_of(k)) for k, (s, t) in
+                enumerate(zip(spans.sentence, spans.type))] == expected
+    spans = corpus.span_table("gold")
+    bounds = [(s, runs[0][0], runs[-1][1]) for s, _, runs in expected]
+    overlapping = [(j, k) for k in range(len(bounds)) for j in range(k)
+                   if bounds[j][0] == bounds[k][0] and bounds[j][1] < bounds[k][2]
+                   and bounds[k][1] < bounds[j][2]]
+    split = [k for k, (_, _, runs) in enumerate(expected) if len(runs) > 1]
+    assert spans.needs_table() == bool(overlapping or split)
+    pair = spans.first_overlap()
+    assert (pair is None) == (not overlapping)
+    assert pair is None or tuple(sorted(pair)) in overlapping
+    if spans.needs_table():
+        error = spans.shape_error("references")
+        assert error.sentence == bounds[pair[0] if pair else split[0]][0]
+    with pytest.raises(SpanShapeError, match="x cannot") if split else nullcontext():
+        spans.check_contiguous("references", "x cannot")
     picks = np.array([p % len(gold) for p in picks])
     taken = spans.at(picks)
     resampled = from_spans([gold[p] for p in picks], tokens=tokens(len(picks)))

@@ -27,9 +27,11 @@ entity scores read as it is and whatever needs tags refuses (``SpanShapeError``)
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import json
 import os
 import re
+from functools import partial
 from itertools import chain
 from typing import Mapping
 
@@ -44,8 +46,8 @@ from ..errors import (AmbiguousInputError, EmptyInputError, FormatError, InputTy
 from ..migration import migrated
 from ..records import InputOptions
 from ..schemes import get_scheme
-from ..span_table import SpanRows, normal_fragments
-from ..spans import Repairs, Spans, decode, rows_as_spans
+from ..span_table import normal_fragments
+from ..spans import Repairs, Spans, decode
 
 _NOT_A_TOKEN = re.compile(r"\S+")
 
@@ -115,8 +117,12 @@ def check_span_scheme(scheme) -> None:
 
 
 @migrated
-def read_spans(sentences, name: str = "spans", *, inputs=None) -> SpanRows:
-    """Token spans of one side, in list order (they may nest or overlap).
+def read_spans(sentences, name: str = "spans", *, inputs=None) -> tuple[Spans, np.ndarray]:
+    """One side's mentions as ``Spans`` in list order (they may nest or overlap), and the
+    sentence of every span that ``snap=True`` widened (``Spans.repairs`` counts them).
+
+    Sentences are as long as ``tokens`` say, or else (or where a span reaches past its
+    words: its reader names it) as far as their spans reach (``layout``).
 
     Args:
         sentences: per sentence, a list of spans in any form of the module docstring.
@@ -124,30 +130,34 @@ def read_spans(sentences, name: str = "spans", *, inputs=None) -> SpanRows:
         inputs: the input options (``nerspan.InputOptions`` or a dict): ``tokens``,
             ``texts``, ``inclusive_end``, ``snap``, ``offsets``.
 
-    >>> rows = read_spans([[(0, 2, "PER")], [{"label": "LOC", "start": 1, "end": 2}]])
-    >>> rows.to_lists(2)
-    [[('PER', 0, 2)], [('LOC', 1, 2)]]
+    >>> spans, snapped = read_spans([[(0, 2, "PER")], [{"label": "LOC", "start": 1, "end": 2}]])
+    >>> spans.types, (spans.start - spans.base).tolist(), spans.offsets.tolist(), len(snapped)
+    (('LOC', 'PER'), [0, 1], [0, 2, 4], 0)
     """
     sentences = _as_list(sentences, name)
     inputs = InputOptions.of(inputs)
-    inclusive_end, snap = inputs.inclusive_end, inputs.snap
     counted_as, why = _counted_offsets(sentences, inputs, name)
-    fast = _rows_fast(sentences, inclusive_end) if counted_as == "tokens" else None
-    if fast is not None:
-        return fast
+    fast = _rows_fast(sentences, inputs.inclusive_end) if counted_as == "tokens" else None
+    rows, snapped, decoded = (fast, [], None) if fast is not None else _rows(
+        sentences, name, inputs, counted_as, why)
+    snapped = np.asarray(snapped, dtype=np.int64)
+    repairs = Repairs(invalid_transitions=decoded.invalid_transitions if decoded else 0,
+                      snapped=len(snapped), sentences=tuple(sorted(set(snapped.tolist())))[:20])
+    return _as_spans(rows, len(sentences), inputs.tokens, repairs), snapped
+
+
+def _rows(sentences: list, name: str, inputs, counted_as: str, why: str) -> tuple:
+    """``(rows, snapped, repairs)``: the ``(sentence, start, end, label, fragments or
+    None)`` of every span, the sentence of every snapped one, the ``Repairs`` of
+    decoding per-sub-token pipeline output (None without any)."""
     text_of = _Texts(inputs.tokens, inputs.texts, len(sentences), name)
     rows, snapped, raw = [], [], {}
     for i, spans in enumerate(sentences):
         _check_sentence(spans, name, i)
         spans = list(spans)
         for k, item in enumerate(spans):
-            if _is_shaped(item):
-                was_snapped = _shaped_rows(rows, item, (name, i, k), counted_as, inputs,
-                                           text_of, why)
-            else:
-                was_snapped = _token_row(rows, raw, item, (name, i, k), counted_as, inputs,
-                                         text_of, why)
-            if was_snapped:
+            read = _shaped_rows if _is_shaped(item) else partial(_token_row, raw=raw)
+            if read(rows, item, (name, i, k), counted_as, inputs, text_of, why):
                 snapped.append(i)
         if i in raw and len(raw[i]) != len(spans):
             raise NerspanError("pipeline output without aggregation (dicts with "
@@ -159,11 +169,11 @@ def read_spans(sentences, name: str = "spans", *, inputs=None) -> SpanRows:
         rows = sorted(rows + [row + (None,) for row in decoded], key=lambda r: r[0])
     for i, start, end, label, _ in rows:
         _check_span(label, start, end, name, i)
-    return _span_rows(rows, snapped, repairs.invalid_transitions if repairs is not None else 0)
+    return rows, snapped, repairs
 
 
-def _token_row(rows: list, raw: dict, item, where: tuple, counted_as: str, inputs,
-               text_of, why: str) -> bool:
+def _token_row(rows: list, item, where: tuple, counted_as: str, inputs, text_of, why: str,
+               raw: dict) -> bool:
     """Append the row of a span of one fragment and one label (or keep a sub-token's
     tag in ``raw``); whether it was snapped."""
     name, i, k = where
@@ -180,16 +190,45 @@ def _token_row(rows: list, raw: dict, item, where: tuple, counted_as: str, input
     return False
 
 
-def _span_rows(rows: list, snapped: list, invalid_transitions: int) -> SpanRows:
-    """The ``SpanRows`` of ``(sentence, start, end, label, fragments or None)`` rows."""
-    as_array = lambda xs: np.asarray(xs, dtype=np.int64)  # noqa: E731
-    owners = [k for k, row in enumerate(rows) if row[4] is not None]
-    fragments = [fragment for k in owners for fragment in rows[k][4]]
-    return SpanRows(as_array([r[0] for r in rows]), as_array([r[1] for r in rows]),
-                    as_array([r[2] for r in rows]), [r[3] for r in rows], as_array(snapped),
-                    invalid_transitions,
-                    as_array([k for k in owners for _ in rows[k][4]]),
-                    as_array([a for a, _ in fragments]), as_array([b for _, b in fragments]))
+def _as_spans(rows, n_sentences: int, tokens, repairs: Repairs) -> Spans:
+    """The ``Spans`` of rows (``(sentence, start, end, label, fragments or None)``
+    tuples, or ``_rows_fast``'s arrays), each sentence as long as its ``tokens`` or, if
+    longer (or without tokens), as far as its spans reach."""
+    if isinstance(rows, list):
+        as_array = lambda xs: np.asarray(xs, dtype=np.int64)  # noqa: E731
+        owners = [k for k, row in enumerate(rows) if row[4] is not None]
+        pieces = [(k, a, b) for k in owners for a, b in rows[k][4]]
+        fragments = tuple(as_array([p[j] for p in pieces]) for j in range(3))
+        rows = (*(as_array([r[j] for r in rows]) for j in range(3)), [r[3] for r in rows])
+    else:
+        fragments = (_NONE,) * 3
+    sentence, start, end, labels = rows
+    lengths = np.diff(layout(n_sentences, (sentence, end)))
+    if tokens is not None and len(tokens) == n_sentences:   # (else the caller names it)
+        # longer where a span reaches past its words: the caller names that too
+        lengths = np.maximum(lengths, np.fromiter(map(len, tokens), np.int64, n_sentences))
+    offsets = _offsets(lengths)
+    types = tuple(sorted(set(labels)))
+    index = {label: k for k, label in enumerate(types)}
+    type_ids = np.fromiter(map(index.__getitem__, labels), dtype=np.int32, count=len(labels))
+    base = offsets[sentence]
+    owner = fragments[0]
+    return Spans(base + start, base + end, offsets, type_ids, types, repairs=repairs,
+                 fragments=(owner, base[owner] + fragments[1], base[owner] + fragments[2])
+                 if len(owner) else None)
+
+
+def layout(n_sentences: int, *sides) -> np.ndarray:
+    """Flat offsets of ``n_sentences`` sentences, each as long as the furthest end of
+    the spans ``sides`` (``(sentence, end)`` pairs, ends in the sentence) give it: span
+    lists need not come with their sentences' lengths."""
+    longest = np.zeros(n_sentences, dtype=np.int64)
+    for sentence, end in sides:
+        np.maximum.at(longest, sentence, end)
+    return _offsets(longest)
+
+
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 # The keys that make a span dict a mention of several fragments or labels: fragments
@@ -333,8 +372,9 @@ def _as_list(value, name: str) -> list:
     return value if isinstance(value, list) else list(value)
 
 
-def _rows_fast(sentences, inclusive_end: bool) -> SpanRows | None:
-    """The rows when every span is a well-formed token tuple, else None (checked in C)."""
+def _rows_fast(sentences, inclusive_end: bool) -> tuple | None:
+    """``(sentence, start, end, labels)`` when every span is a well-formed token tuple,
+    else None (checked in C)."""
     if not set(map(type, sentences)) <= {list, tuple} and \
             any(isinstance(spans, (str, bytes, Mapping)) for spans in sentences):
         return None   # (the types first: an isinstance of typing's Mapping costs 2 us)
@@ -345,7 +385,7 @@ def _rows_fast(sentences, inclusive_end: bool) -> SpanRows | None:
     flat = list(chain.from_iterable(sentences))
     empty = np.zeros(0, dtype=np.int64)
     if not flat:
-        return SpanRows(empty, empty, empty.copy(), [], empty.copy())
+        return empty, empty, empty.copy(), []
     if not set(map(type, flat)) <= {tuple, list} or set(map(len, flat)) != {3}:
         return None
     first, second, third = (list(column) for column in zip(*flat))
@@ -366,7 +406,7 @@ def _rows_fast(sentences, inclusive_end: bool) -> SpanRows | None:
     if (start < 0).any() or (end <= start).any():
         return None
     sentence = np.repeat(np.arange(len(sentences), dtype=np.int64), sizes)
-    return SpanRows(sentence, start, end, labels, empty)
+    return sentence, start, end, labels
 
 
 def _check_sentence(spans, name: str, sentence: int) -> None:
@@ -626,19 +666,16 @@ def from_spans(references, predictions=None, tokens=None, *, inputs=None) -> Cor
     tag_sides.update({c: subtoken_tags(v, names[c], tokens=tokens, texts=texts)
                       for c, v in sides.items() if c not in tag_sides and _is_subtoken_output(v)})
     text_of = _Texts(tokens, texts, n, "references")
-    rows = {c: read_spans(v, names[c], inputs=inputs.replace(tokens=tokens))
+    read = {c: read_spans(v, names[c], inputs=inputs.replace(tokens=tokens))
             for c, v in sides.items() if c not in tag_sides}
     if tokens is None and texts is not None:
         tokens = [[text_of(i)[0][a:b] for a, b in zip(*text_of(i)[1:])] for i in range(n)]
-    lengths = _lengths(tokens, tag_sides, rows, n) if lengths is None else lengths
-    for column, side in rows.items():
-        _check_no_level_separator(side, names[column])
-        _check_fits(side, lengths, names[column])
+    lengths = _lengths(tokens, tag_sides, read, n) if lengths is None else lengths
     # every span side keeps its table (entity scores read it); one whose spans nest,
     # overlap or have fragments has no tags (tags cannot hold it)
     offsets = _offsets(lengths)
-    mentions = {c: side_spans(side, offsets) for c, side in rows.items()}
-    snapped = {c: tuple(side.snapped.tolist()) for c, side in rows.items() if len(side.snapped)}
+    mentions = {c: _checked(spans, lengths, names[c]) for c, (spans, _) in read.items()}
+    snapped = {c: tuple(side.tolist()) for c, (_, side) in read.items() if len(side)}
     if table is not None:   # the gold mentions of a corpus: at its offsets already
         mentions[GOLD], gold_snapped = table
         snapped.update({GOLD: gold_snapped} if gold_snapped else {})
@@ -669,12 +706,18 @@ def _gold_of_corpus(corpus: Corpus, tokens) -> tuple:
             None)
 
 
-def side_spans(side: SpanRows, offsets: np.ndarray) -> Spans:
-    """One side's spans as read, at the flat positions of ``offsets`` in list order,
-    what ``Source.mentions`` holds: its invalid transitions in ``repairs``."""
-    codes, names = side.label_codes
-    return rows_as_spans(side, offsets, codes, names,
-                         repairs=Repairs(invalid_transitions=side.invalid_transitions))
+def _checked(spans: Spans, lengths: np.ndarray, name: str) -> Spans:
+    """One side as read (``read_spans``), checked (no label holds ``|``, every span ends
+    in its sentence of ``lengths``) and at the offsets of ``lengths``: what
+    ``Source.mentions`` holds, its invalid transitions in ``repairs`` (its snapped
+    spans are ``Source.snapped``)."""
+    _check_no_level_separator(spans, name)
+    base = spans.base
+    check_within(spans.sentence, spans.start - base, spans.end - base,
+                 lambda k: spans.types[spans.type[k]], lengths, name)
+    return dataclasses.replace(
+        spans.on(_offsets(lengths)),
+        repairs=Repairs(invalid_transitions=spans.repairs.invalid_transitions))
 
 
 def spans_on(lengths: np.ndarray, sentences, name: str = "predictions") -> Corpus:
@@ -686,28 +729,22 @@ def spans_on(lengths: np.ndarray, sentences, name: str = "predictions") -> Corpu
     >>> spans_on(np.array([3]), [[(0, 2, "PER")]]).tags("gold", 0)
     ['B-PER', 'I-PER', 'O']
     """
-    rows = read_spans(sentences, name)
-    _check_no_level_separator(rows, name)
-    _check_fits(rows, lengths, name)
-    _check_no_overlap(rows, name)
-    offsets = _offsets(lengths)
-    labels, columns = _tag_columns({GOLD: side_spans(rows, offsets)}, offsets)
-    return Corpus(offsets, columns, labels)
+    spans = _checked(read_spans(sentences, name)[0], lengths, name)
+    if spans.needs_table():
+        raise spans.shape_error(name)
+    labels, columns = _tag_columns({GOLD: spans}, spans.offsets)
+    return Corpus(spans.offsets, columns, labels)
 
 
-def _lengths(tokens, tag_sides: dict, rows: dict, n: int) -> np.ndarray:
+def _lengths(tokens, tag_sides: dict, read: dict, n: int) -> np.ndarray:
     if tokens is not None:
         return np.array([len(t) for t in tokens], dtype=np.int64)
     if tag_sides:
         return np.array([len(t) for t in next(iter(tag_sides.values()))], dtype=np.int64)
     lengths = np.zeros(n, dtype=np.int64)
-    for side in rows.values():
-        np.maximum.at(lengths, side.sentence, side.end)
+    for spans, _ in read.values():   # each sentence as long as its spans reach
+        np.maximum(lengths, np.diff(spans.offsets), out=lengths)
     return lengths
-
-
-def _check_fits(side: SpanRows, lengths: np.ndarray, name: str) -> None:
-    check_within(side.sentence, side.start, side.end, side.labels.__getitem__, lengths, name)
 
 
 def check_within(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label_of,
@@ -724,26 +761,22 @@ def check_within(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label
                            f"({counted(int(lengths[s]), 'token')})", side=side, sentence=s)
 
 
-def _check_no_overlap(side: SpanRows, name: str) -> None:
-    if side.needs_table():
-        raise side.shape_error(name)
-
-
 # Tags join the labels of annotation levels with it (faireval reads ``B-X|I-Y`` as two).
 LEVEL_SEPARATOR = "|"
 
 
-def _check_no_level_separator(side: SpanRows, name: str) -> None:
+def _check_no_level_separator(spans: Spans, name: str) -> None:
     """Refuse a span label holding ``|``: as a tag it would read as several levels in
     faireval (a report scores every family on the tags). faireval keeps such a label
     whole when both sides are span lists, which never become tags."""
-    k = next((k for k, label in enumerate(side.labels) if LEVEL_SEPARATOR in label), None)
-    if k is not None:
+    bad = [k for k, label in enumerate(spans.types) if LEVEL_SEPARATOR in label]
+    if bad:
+        k = int(np.flatnonzero(np.isin(spans.type, bad))[0])
         raise NerspanError(
-            f"span label {shown(side.labels[k])} holds '|', which separates the levels of "
-            "multi-level tags: as a tag it would be read as several spans (give another "
-            "label, or both sides as span lists to faireval.score)",
-            side=name, sentence=int(side.sentence[k]))
+            f"span label {shown(spans.types[spans.type[k]])} holds '|', which separates the "
+            "levels of multi-level tags: as a tag it would be read as several spans (give "
+            "another label, or both sides as span lists to faireval.score)",
+            side=name, sentence=int(spans.sentence[k]))
 
 
 def _tag_columns(mentions: dict, offsets: np.ndarray) -> tuple[tuple, dict]:
@@ -752,15 +785,13 @@ def _tag_columns(mentions: dict, offsets: np.ndarray) -> tuple[tuple, dict]:
     split) all O."""
     types = sorted(set(chain.from_iterable(spans.types for spans in mentions.values())))
     labels = ("O",) + tuple(chain.from_iterable((f"B-{t}", f"I-{t}") for t in types))
-    index = {t: k for k, t in enumerate(types)}
     columns = {}
     for column, spans in mentions.items():
         ids = np.zeros(int(offsets[-1]), dtype=np.int32)
         columns[column] = ids
         if spans.needs_table():
             continue
-        type_ids = np.array([index[name] for name in spans.types] or [0],
-                            dtype=np.int32)[spans.type]
+        type_ids = spans.with_types(types).type
         ids[ranges(spans.start, spans.length)] = np.repeat(2 + 2 * type_ids, spans.length)
         ids[spans.start] = 1 + 2 * type_ids
     return labels, columns
