@@ -191,6 +191,11 @@ class Spans:
         return self._tags_cannot_hold
 
     @cached_property
+    def _in_sentence_order(self) -> bool:
+        # found once: every bootstrap resample of the column asks (``at``)
+        return bool((self.sentence[1:] >= self.sentence[:-1]).all())
+
+    @cached_property
     def _tags_cannot_hold(self) -> bool:
         return self.has_fragments or self.first_overlap() is not None
 
@@ -236,8 +241,7 @@ class Spans:
         ([[('LOC', 1, 2)], [('LOC', 1, 2)], [('PER', 0, 1)]], [1, 3, 4])
         """
         sentences = np.asarray(sentences, dtype=np.int64)
-        in_order = bool((self.sentence[1:] >= self.sentence[:-1]).all())
-        taken, renumbered = rows_at(self.sentence, in_order, sentences)
+        taken, renumbered = rows_at(self.sentence, self._in_sentence_order, sentences)
         offsets = np.concatenate([[0], np.cumsum(np.diff(self.offsets)[sentences])]
                                  ).astype(np.int64)
         shift = offsets[renumbered] - self.offsets[self.sentence[taken]]
@@ -312,8 +316,6 @@ def discontinuous_error(label: str, fragments: list, sentence: int, side: str, r
 
 # Tags cannot hold a discontinuous mention: what ``shape_error`` says of one.
 TAGS_READER = "tags (one per token) cannot hold discontinuous mentions: this scorer reads tags"
-
-
 
 
 def _running_max_per_group(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -638,10 +640,7 @@ def table_spans(corpus: Corpus, column: str, scheme: str | Scheme = "IOB2",
     scheme = get_scheme(scheme)
     table = labels if labels is not None else LabelTable.build(corpus.labels, scheme)
     stored = corpus.span_table(column)
-    index = {t: k for k, t in enumerate(table.types)}
-    span_type = np.array([index[name] for name in stored.types] or [0],
-                         dtype=np.int32)[stored.type]
-    spans = dataclasses.replace(stored, type=span_type, types=table.types, repairs=None,
+    spans = dataclasses.replace(stored.with_types(table.types), repairs=None,
                                 scheme=scheme.name, mode=mode)
     if not stored.needs_table():
         return flat_table_spans(corpus, column, spans)
