@@ -196,9 +196,9 @@ def _attribute_blocks(view, attribute: str, buckets: list) -> list:
     small = any(b["gold"] < MIN_SUPPORT for b in buckets if not degenerate(b))
     table = Table(["bucket", "gold tokens" if tokens else "gold mentions"] + list(results),
                   rows, note=FEW_NOTE if small else "", system_columns=2)
-    return blocks + [Collapsed(f"{attribute_name(attribute)}: {'token ' if tokens else ''}F1 "
-                               "per bucket (%), every system", (table,),
-                               opened=len(results) <= 2)]
+    # the summary sits under the attribute's heading: it names the table, not the attribute
+    return blocks + [Collapsed(f"{'Token F1' if tokens else 'F1'} per bucket (%), every system",
+                               (table,), opened=len(results) <= 2)]
 
 
 def few(cell, gold: int):
@@ -222,8 +222,7 @@ def _diagnosis_blocks(view) -> list:
     if not diagnoses:
         return []
     blocks = [Heading("Self-diagnosis: best and worst bucket"),
-              Collapsed(f"Best and worst bucket of every attribute, "
-                        f"{counted(len(results), 'system')}",
+              Collapsed(f"Every attribute, {counted(len(results), 'system')}",
                         (Table(["system", "attribute", "best", "F1", "worst", "F1", "gap"],
                                diagnoses),), opened=len(diagnoses) <= 20)]
     charts = [self_diagnosis_title(system) for system in results]

@@ -17,7 +17,7 @@ import pytest
 import attribute_buckets as ab
 import nerlens
 from attribute_buckets import plots
-from attribute_buckets.analysis import relative_change_datasets
+from attribute_buckets.analysis import attribute_name, relative_change_datasets
 from attribute_buckets.report import dataset_figures, dataset_heatmap_title
 from nerlens.cli import main
 from nerlens.report.text import headline_table
@@ -144,12 +144,31 @@ def test_cli_buckets_names_token_f1_and_marks_small_buckets(tmp_path, capsys):
     assert main(["buckets", gold, guess, "--train", gold]) == 0
     out = capsys.readouterr().out
     # the text is the report's section: token attributes say token F1, as on the page
-    assert "(tCon): token F1 per bucket" in out and "(tFre): token F1 per bucket" in out
+    lines = out.splitlines()
+    for attribute in ("tCon", "tFre"):
+        heading = lines.index(attribute_name(attribute))
+        assert any(line.startswith("Token F1 per bucket") for line in lines[heading:heading + 6])
     assert "gold tokens" in out
     note = next(line for line in out.splitlines() if line.startswith("Scored over tokens"))
     assert "O included (every token is a unit)" in note and len(note) <= 100
     assert "* = a bucket of fewer than 30 gold units" in out
     assert re.search(r"\d\.\d\d\*", out)                # a small bucket's F1, marked
+
+
+def test_cli_buckets_says_each_heading_once(tmp_path, capsys):
+    """A heading and the collapsed table under it: the table's summary does not say the
+    heading again (it printed "entity length (eLen)" then "entity length (eLen): F1 per
+    bucket ...", and "best and worst bucket" twice)."""
+    gold = _columns(tmp_path / "gold.txt", [["B-PER", "O", "B-LOC"], ["O", "O"]])
+    guess = _columns(tmp_path / "guess.txt", [["B-PER", "O", "O"], ["O", "O"]])
+    assert main(["buckets", gold, guess, gold, "--train", gold]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # each heading, and what the lines under it (before its table) must not say again
+    said_once = {attribute_name(a): attribute_name(a) for a in ab.ATTRIBUTES}
+    said_once["Self-diagnosis: best and worst bucket"] = "best and worst bucket"
+    for heading, words in said_once.items():
+        at = lines.index(heading)
+        assert not any(words.lower() in line.lower() for line in lines[at + 1:at + 4]), heading
 
 
 def test_terminal_headline_marks_small_samples(tmp_path, capsys):
