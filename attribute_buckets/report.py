@@ -6,6 +6,10 @@
   error bars), the self-diagnosis histograms and the overview heat map;
 - ``section`` and ``overview``: the page blocks of the report;
 - ``bucket_gap``, ``token_bucket_gap``: the findings' rules;
+- the paper's views of several systems (``nerlens buckets``): ``diagnosis_blocks``
+  (model-wise, attribute-wise, comparative), ``significance_blocks`` (Friedman and
+  Wilcoxon over runs or datasets), and over the datasets of a manifest
+  ``over_datasets`` and ``datasets_blocks``;
 - over the runs of an experiment: ``views`` (the attribute-wise and model-wise views on
   bucket F1 averaged over runs, each value with its Friedman test), ``experiment_sections``,
   ``experiment_figures`` (radar chart and relative heat map across datasets) and the rule
@@ -19,7 +23,8 @@ from nerspan.blocks import (Collapsed, Few, Figure, FiguresCapNote, Heading, Hov
                             Note, Noted, Table)
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
-from nerspan.family import Section, finding, interval_text, no_gold_note, percent, usable
+from nerspan.family import (ExperimentView, Section, finding, interval_text, no_gold_note,
+                             percent, usable)
 from nerspan.significance import holm, mean_std, result_or_reason
 
 from . import analysis, plots
@@ -326,6 +331,105 @@ def _gap_finding(system, tokens: bool, gap, attribute, high, high_ci, low, low_c
         f"{percent(low['f1'])} {interval_text(low_ci)} for {bucket_label(low)}{note}.",
         size=gap, attribute=attribute, best=bucket_label(high), worst=bucket_label(low),
         best_f1=high["f1"], worst_f1=low["f1"], unit="token" if tokens else "mention")
+
+
+# -- the paper's views of several systems (nerlens buckets) ------------------------------
+def diagnosis_blocks(results: dict) -> tuple:
+    """The paper's views beyond the section's self-diagnosis, of system -> result dict:
+    model-wise, attribute-wise, and the comparative diagnosis of the first system with
+    each other."""
+    view = analysis.summary(results)
+    attributes = list(next(iter(results.values()))["buckets"])
+    attribute_view = view["attribute_wise"]
+    out = (Heading("Model-wise (Spearman of F1 with bucket order / std of bucket F1 %)"),
+           Table(["system"] + attributes, [[system] + [
+               _spearman_spread(view["model_wise"][system][a]) for a in attributes]
+               for system in results]),
+           Heading("Attribute-wise (zeta = mean value over gold units; rho = mean |Spearman|)"),
+           Table(["", *attributes],
+                 [["zeta"] + [analysis.zeta_text(attribute_view[a]["zeta"]) for a in attributes],
+                  ["rho"] + [_shown(attribute_view[a]["rho"], ".2f") for a in attributes]]))
+    first, *others = results
+    for b in others:  # keyed "first vs b" (never split: a name may hold " vs ")
+        per_attribute = view["comparative_diagnosis"][f"{first} vs {b}"]
+        out += (Heading(f"Comparative diagnosis, {first} minus {b} (F1 points)"),
+                Table(["attribute", "largest", "at", "smallest", "at"],
+                      [[attr, f"{100 * d['exceeds_by']:+.1f}", d["most_exceeds"],
+                        f"{100 * d['trails_by']:+.1f}", d["most_trails"]]
+                       for attr, d in per_attribute.items() if "most_exceeds" in d]))
+    return out
+
+
+def _spearman_spread(entry: dict) -> str:
+    std = None if entry["std"] is None else 100 * entry["std"]
+    return f"{_shown(entry['spearman'], '+.2f')}/{_shown(std, '.1f')}"
+
+
+def _shown(value, spec: str = ".4g") -> str:
+    """A number as these views write it (``spec``), - for undefined."""
+    return "-" if value is None else format(value, spec)
+
+
+def significance_blocks(significance: dict) -> tuple:
+    """Friedman (per system and attribute) and Wilcoxon (per pair) p-values as tables,
+    each with its Holm-adjusted p-value (``analysis.significance_runs``)."""
+    friedman = significance["friedman"]
+    attrs = list(next(iter(friedman.values())))
+    n = significance["n_datasets"]
+    over = (f"the runs of {counted(n, 'dataset')}"
+            if max(significance.get("n_runs", {}).values(), default=n) > n
+            else counted(n, "dataset/run", "datasets/runs"))
+    out = (Note(f"Friedman test across buckets over {over} (p / Holm-adjusted p over the "
+                "table's tests; - = not computable):"),
+           Table(["system"] + attrs, [[system] + [_tested(friedman[system][a]) for a in attrs]
+                                      for system in friedman]))
+    if significance["wilcoxon"]:
+        keys = ["overall"] + attrs
+        out += (Note("Wilcoxon signed-rank test, paired F1 (overall) and bucket F1 (per "
+                     f"attribute) over {over}, run k with run k (p / Holm-adjusted p over "
+                     "the pairs, per column):"),
+                Table(["pair"] + keys, [[pair] + [_tested(entry[k]) for k in keys]
+                                        for pair, entry in significance["wilcoxon"].items()]))
+    return out
+
+
+def _tested(test: dict) -> str:
+    """A test's p-value and its Holm-adjusted one (``p/holm``), or - when not computable."""
+    if test.get("pvalue") is None:
+        return "-"
+    return f"{_shown(test['pvalue'])}/{_shown(test.get('pvalue_holm'))}"
+
+
+def over_datasets(results: dict, runs: dict, baseline: str) -> tuple[dict, dict]:
+    """``(result, averaged)`` of the datasets of a manifest (``results``: dataset ->
+    report column -> result dict; ``runs``: dataset -> system -> its columns): the result
+    holds ``datasets``, ``runs``, ``attribute_wise`` (zeta/rho per dataset) and
+    ``significance`` (``analysis.significance_runs`` against ``baseline``); ``averaged``
+    is dataset -> system -> its result averaged over its runs (``bucket_results``)."""
+    systems = tuple(next(iter(runs.values())))
+    averaged = bucket_results(ExperimentView("attribute_buckets", tuple(results), systems,
+                                             runs, results))
+    return {"datasets": results, "runs": runs,
+            "attribute_wise": analysis.attribute_wise_datasets(averaged),
+            "significance": analysis.significance_runs(results, runs, baseline)}, averaged
+
+
+def datasets_blocks(result: dict, averaged: dict) -> tuple:
+    """``over_datasets``'s views: overall F1 (datasets x systems, mean over runs),
+    zeta and rho per dataset, the tests."""
+    several = any(len(c) > 1 for by_system in result["runs"].values() for c in by_system.values())
+    systems = list(next(iter(averaged.values())))
+    parts = (Heading(f"Overall F1 (%{', mean over runs' if several else ''})"),
+             Table(["dataset"] + systems, [[name] + [r[s]["f1"] for s in systems]
+                                           for name, r in averaged.items()]))
+    attrs = list(next(iter(result["attribute_wise"].values())))
+    for key, title, shown in (("zeta", "mean attribute value over gold units", analysis.zeta_text),
+                              ("rho", "mean |Spearman| over systems",
+                               lambda rho: _shown(rho, ".2f"))):
+        parts += (Heading(f"Attribute-wise {key} ({title})"),
+                  Table(["dataset"] + attrs, [[name] + [shown(view[a][key]) for a in attrs]
+                                              for name, view in result["attribute_wise"].items()]))
+    return parts + significance_blocks(result["significance"])
 
 
 # -- over the runs and datasets of an experiment -----------------------------------------

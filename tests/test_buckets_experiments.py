@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import attribute_buckets
-from attribute_buckets import analysis, plots
+from attribute_buckets import analysis, plots, report
 from nerlens.cli import main
+from nerlens.report import blocks
 
 TRAIN = ([["Kim", "lives", "in", "New", "York"], ["New", "York", "is", "big"],
           ["Kim", "met", "Ana", "in", "Rome"]],
@@ -80,6 +81,20 @@ def test_cross_dataset_views_and_tests():
         assert entry["pvalue"] is None or 0 <= entry["pvalue"] <= 1, attribute
     with pytest.raises(ValueError, match="baseline"):
         analysis.relative_change_datasets(data, "C")
+
+
+def test_the_command_s_views_are_the_family_s():
+    """``nerlens buckets`` draws what attribute_buckets.report builds, usable without it."""
+    data = datasets()
+    runs = {name: {"A": ["A"], "B": ["B"]} for name in data}
+    out, averaged = report.over_datasets(data, runs, "A")
+    assert out["significance"] == analysis.significance_datasets(data, "A")
+    assert out["attribute_wise"] == analysis.attribute_wise_datasets(averaged)
+    text = blocks.text(report.datasets_blocks(out, averaged))
+    assert text.startswith("Overall F1 (%)\n") and "Attribute-wise rho" in text
+    assert "B vs A" in text
+    diagnosis = blocks.text(report.diagnosis_blocks(data["one"]))
+    assert "Model-wise" in diagnosis and "Comparative diagnosis, A minus B" in diagnosis
 
 
 def test_new_figures_draw(tmp_path):

@@ -11,6 +11,8 @@ import pytest
 import nerspan
 from nerspan import read_columns, read_span_jsonl
 from nerspan.operating_points import operating_point
+from nerspan.sweep_view import DEFAULT_THRESHOLD, inflation_finding, sweep_blocks
+from nerlens.report import confidence
 from nerlens.cli import main
 from nerlens.demo import demo_gold, demo_scored
 
@@ -105,3 +107,12 @@ def test_span_gold_with_jsonl(tmp_path, capsys):
                                 "--format", "json"])
     assert code == 0
     assert json.loads(out) == plain(nerspan.sweep(GOLD_TAGS, TEST).to_dict())
+
+
+def test_the_view_is_nerspan_s_and_names_the_dev_split_as_told():
+    """The command draws ``nerspan.sweep_view``'s blocks; the report keeps its default."""
+    sweep = nerspan.sweep(GOLD_TAGS, TEST, choose_on=(GOLD_TAGS, DEV))
+    assert sweep_blocks(sweep)[0][1].rows[-1][0] == "chosen on the dev split"
+    assert sweep_blocks(sweep, dev="--choose-on")[0][1].rows[-1][0] == "chosen on --choose-on"
+    assert inflation_finding(sweep) is None      # chosen on a dev split: nothing inflated
+    assert confidence.DEFAULT_THRESHOLD == DEFAULT_THRESHOLD == 0.5

@@ -24,6 +24,7 @@ from nerspan.generative.scored_output import scored_generated
 from nerspan.operating_points import operating_point
 from nerspan.scored import ScoredMentions, check_fits, scored_spans
 from nerspan.sweeps import GRID_POINTS, sweep_spans
+from nerspan.sweep_view import DEFAULT_THRESHOLD
 
 from nerlens.families import get_family
 from nerspan.reading.systems import add_systems, check_system_name
@@ -33,8 +34,6 @@ from .names import headlines as headlines_of
 from .statistics import family_statistics
 from .page_kit import Raw, escape, table
 
-# the cut a threshold left at its default keeps (the report and `nerlens sweep` show it)
-DEFAULT_THRESHOLD = 0.5
 # The thresholds the section compares (its "at" keys, in page order).
 EVERY, DEFAULT, CHOSEN = "every mention", "default 0.5", "chosen"
 ENTITY_NAMES = {"entity_precision": "entity precision", "entity_recall": "entity recall",
