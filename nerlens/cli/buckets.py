@@ -63,24 +63,23 @@ def run(args) -> int:
 def _run_datasets(args, family, options) -> int:
     """Every dataset of the manifest read as ``nerlens report --manifest`` reads it: a
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
-    tests, not systems of their own."""
+    tests, not systems of their own. The systems and --baseline are checked before any
+    dataset is scored."""
     datasets = manifest_datasets(args, read_manifest, "--runs", args.runs)
     systems = list(datasets[0].runs)
-    results, runs = {}, {}
     for data in datasets:
         if list(data.runs) != systems:
             raise UsageError(f"{args.manifest}: dataset {data.name!r} has systems "
                              f"{list(data.runs)}, the first one {systems}: give every "
                              "dataset the same systems")
-        train = load_training(args, data.train, LOOKED_UP)
-        results[data.name] = score_systems(args, family, data.corpus, data.systems, train,
-                                           options)[1]
-        runs[data.name] = data.runs
     baseline = args.baseline or systems[0]
     if baseline not in systems:
         raise UsageError(f"--baseline {baseline!r} is not one of the systems {systems}")
+    results = {data.name: score_systems(args, family, data.corpus, data.systems,
+                                        load_training(args, data.train, LOOKED_UP), options)[1]
+               for data in datasets}
     # the views and charts read each system's bucket F1 averaged over its runs
-    out, averaged = over_datasets(results, runs, baseline)
+    out, averaged = over_datasets(results, {data.name: data.runs for data in datasets}, baseline)
     if args.format == "json":
         print_json(out)
     else:
