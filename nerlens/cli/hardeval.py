@@ -99,17 +99,20 @@ def run(args) -> int:
 
 def _run_domains(args) -> int:
     datasets = manifest_datasets(args, read_manifest, "--kfold", args.kfold is not None)
+    systems = _common_systems(datasets, args.manifest)
+    # each domain's gold decoded and its training data indexed once, for every system
+    gold = {data.name: Evaluation(data.corpus, args.scheme, args.mode) for data in datasets}
+    for data in datasets:
+        gold[data.name].index(check_file(data.train))
     out = {}
-    for system in _common_systems(datasets, args.manifest):
-        domains = {data.name: dict(
-            references=Evaluation(data.corpus, args.scheme, args.mode), train=check_file(
-                data.train), inputs=inputs_of(args), predictions=system if system in
-            data.systems else data.systems[0]) for data in datasets}
+    for system in systems:   # one system per domain: the same system under any file name
+        domains = {data.name: dict(references=gold[data.name], inputs=inputs_of(args),
+                                   predictions=system if system in data.systems else
+                                   data.systems[0]) for data in datasets}
         out[system] = hardeval.score_domains(domains, strict_diff=args.strict_diff,
                                              error_labels=args.error_labels)
         for name, result in out[system]["results"].items():
-            with_confusion(result, domains[name]["references"], domains[name]["predictions"],
-                           args.confusion)
+            with_confusion(result, gold[name], domains[name]["predictions"], args.confusion)
     print_results(out, lambda averaged: blocks.text(report.domains_blocks(averaged)),
                   args.format == "json")
     if args.format == "json":
