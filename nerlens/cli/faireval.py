@@ -130,15 +130,12 @@ def keep_overlaps(args, kwargs: dict) -> dict:
 def write_csv(results: dict, path: str) -> list[str]:
     """Each system's instance listing as CSV: to ``path``, or with several systems to
     ``path`` with ``-SYSTEM`` before its extension. Returns the paths written."""
-    written = []
-    for name, result in results.items():
-        target = path
-        if len(results) > 1:
-            stem, dot, extension = path.rpartition(".")
-            target = f"{stem}-{name}.{extension}" if dot else f"{path}-{name}"
-        faireval.write_instances_csv(result["semeval_instances"], target)
-        written.append(target)
-    return written
+    stem, dot, extension = path.rpartition(".")
+    paths = {name: path if len(results) == 1 else f"{stem}-{name}.{extension}" if dot
+             else f"{path}-{name}" for name in results}
+    for name, target in paths.items():
+        faireval.write_instances_csv(results[name]["semeval_instances"], target)
+    return list(paths.values())
 
 
 def run(args) -> int:

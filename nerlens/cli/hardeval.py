@@ -105,7 +105,7 @@ def _run_domains(args) -> int:
     for data in datasets:
         gold[data.name].index(check_file(data.train))
     out = {}
-    for system in systems:   # one system per domain: the same system under any file name
+    for system in systems:
         domains = {data.name: dict(references=gold[data.name], inputs=inputs_of(args),
                                    predictions=system if system in data.systems else
                                    data.systems[0]) for data in datasets}
@@ -146,13 +146,12 @@ def _run_corpus_stats(args) -> int:
 
 
 def _common_systems(datasets, path) -> list:
+    """The first dataset's systems, which every other must have (one system in each: the
+    same system under any file name)."""
     systems = list(datasets[0].systems)
     for data in datasets[1:]:
-        if len(data.systems) == 1 and len(systems) == 1:
-            continue   # one system per domain: the same system under any file name
         missing = [s for s in systems if s not in data.systems]
-        if missing:
+        if missing and not len(data.systems) == len(systems) == 1:
             raise UsageError(f"{path}: dataset {data.name!r} lacks system(s) "
                              f"{', '.join(missing)}")
     return systems
-
