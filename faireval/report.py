@@ -5,6 +5,8 @@
   system) and the confusion of errors (one per drawn system);
 - ``section``: the figures, the per-label counts, the confusion matrix and the SemEval
   schemas of every system (page blocks);
+- ``countings_blocks``: fair and weight-table precision, recall and F1 (the command
+  line's table beside the entity scores);
 - ``error_examples``: the system's errors by type (LE, BE, LBE, FN, FP), as examples;
 - ``boundary_errors``: the findings' rule.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 from nerspan.blocks import Collapsed, FiguresCapNote, Figure, Heading, Strong, Table
 from nerspan.bootstrap import MIN_SUPPORT
 from nerspan.errors import counted
+from nerspan.fbeta import fbeta_key
 from nerspan.family import finding, no_gold_note, percent
 
 from . import plots
@@ -117,6 +120,24 @@ def semeval_blocks(system: str, semeval: dict) -> tuple:
             + [row["precision"], row["recall"], row["f1"]] for name, row in semeval.items()]
     return (Heading(f"{system}: SemEval-2013 schemas"),
             Table(["schema", *SEMEVAL_COUNTS, "P", "R", "F1"], rows))
+
+
+# -- the command line's scores ------------------------------------------------------------
+# the countings beside the traditional one (the entity scores): title by key prefix
+COUNTINGS = {"fair": "fair", "weight_table": "weight table (--weights)"}
+
+
+def countings_blocks(results: dict) -> tuple:
+    """Fair (and weight-table) precision, recall and F1 of each system (F-beta too, scored
+    with a beta other than 1): ``section`` shows their F1 only."""
+    first = next(iter(results.values()))
+    beta = first.get("options", {}).get("beta", 1.0)
+    keys = ["precision", "recall", "f1"] + ([fbeta_key(beta)] if beta != 1 else [])
+    kinds = [kind for kind in COUNTINGS if f"{kind}_f1" in first]
+    return (Heading("FairEval scores (%)"),
+            Table(["system", "counting", *keys], [[name, COUNTINGS[kind]] + [
+                r[f"{kind}_{key}"] for key in keys] for name, r in results.items()
+                for kind in kinds]))
 
 
 # -- error examples ----------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 - ``hard_tokens``: per subset, the token strings that occur most often in it (the paper's
   section 3.2 lists them: e.g. United, Santa, New for diff-E on the CoNLL-2003 test set),
-  with each system's errors on them.
+  with each system's errors on them (``systems_hard_tokens``: those of an evaluation's
+  systems).
+- ``kfold_summary``: the folds and subset sizes of ``kfold_subsets``.
 - ``corpus_statistics``: the statistics of the paper's Tables 1-2 (ambiguous tokens and
   mentions in training; unique and unseen-unique mentions of each evaluation set) and the
   share of evaluation tokens per subset (its Table 4).
@@ -28,7 +30,7 @@ from nerspan.train_index import mention_texts
 
 from .core import _compared_labels   # the one definition of an error
 from .labels import check_error_labels
-from .subsets import GROUPS, LEAF_NAMES, classify_tokens, gold_io, subset_name
+from .subsets import GROUPS, LEAF_NAMES, classify_tokens, gold_io, kfold_folds, subset_name
 
 
 def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarray] | None = None,
@@ -77,6 +79,17 @@ def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarra
     return out
 
 
+def systems_hard_tokens(context: Evaluation, results: Mapping[str, dict], codes: np.ndarray,
+                        top: int, error_labels: str = "bilou") -> dict:
+    """``hard_tokens`` of the gold of ``context`` (a ``nerspan.Evaluation``) with the
+    errors of each system of ``results`` (name -> its result dict: its predictions are
+    the corpus column ``pred_column``, else its name), as ``error_labels`` compares them."""
+    wrong = {system: token_errors(context.corpus, result.get("pred_column", system), GOLD,
+                                  context.scheme, context.mode, error_labels, context)
+             for system, result in results.items()}
+    return hard_tokens(context.corpus, codes, wrong, top)
+
+
 def token_errors(corpus: Corpus, pred_column: str, gold_column: str = GOLD,
                  scheme: str = "IOB2", mode: str = "lenient",
                  error_labels: str = "bilou", context=None) -> np.ndarray:
@@ -97,6 +110,14 @@ def subset_shares(codes: np.ndarray) -> dict:
     total = int(leaf.sum())
     return {name: _count_share(int(leaf[list(leaves)].sum()), total)
             for name, leaves in GROUPS.items()}
+
+
+def kfold_summary(codes: np.ndarray, n_sentences: int, k: int, seed: int) -> dict:
+    """What ``kfold_subsets(corpus, k, seed)`` made: k, the seed, the sentences of each
+    fold (``kfold_folds``) and the tokens of each subset (``subset_shares`` of ``codes``)."""
+    folds = kfold_folds(n_sentences, k, seed)
+    return {"k": k, "seed": seed, "fold_sentences": np.bincount(folds, minlength=k).tolist(),
+            "subsets": subset_shares(codes)}
 
 
 def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None = None,

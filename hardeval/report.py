@@ -6,6 +6,8 @@
   system's errors on them;
 - ``section``: the error rates, the share of errors per subset and the analyses (page
   blocks);
+- ``domains_blocks``: the out-of-domain table of ``core.score_domains`` (page blocks; the
+  command line's ``--manifest`` view);
 - ``diff_tokens``: the label-shifted tokens a system gets wrong, as error examples;
 - ``REPAIRS``: what re-encoding the predictions as BILOU repaired.
 """
@@ -20,7 +22,7 @@ from nerspan.blocks import Collapsed, Heading, Note, Table, Tiles
 from nerspan.family import Repairs, no_gold_note
 from nerspan.layers import layer_title
 
-from .analysis import corpus_statistics, hard_tokens, token_errors
+from .analysis import corpus_statistics, systems_hard_tokens, token_errors
 from .core import layer_evaluations
 from .labels import REFERENCE_KINDS
 from .subsets import GROUPS, HEADER_LEGEND, HEADERS, LEAF_NAMES, gold_token_classes
@@ -70,15 +72,11 @@ def analyses(context, results: dict, settings: dict) -> dict:
                                                 for system, result in results.items()},
                                           settings)
                            for name, own in layer_evaluations(context).items()}}
-    corpus = context.corpus
     codes = gold_token_classes(context)
-    wrong = {s: token_errors(corpus, result.get("pred_column", s), GOLD, context.scheme,
-                             context.mode, context=context)
-             for s, result in results.items()}
     return {"corpus_statistics": corpus_statistics(context.train, {"test": context},
                                                    context.scheme, context.mode,
                                                    {"test": codes}),
-            "tokens": hard_tokens(corpus, codes, wrong, HARD_TOKENS_SHOWN)}
+            "tokens": systems_hard_tokens(context, results, codes, HARD_TOKENS_SHOWN)}
 
 
 # -- the report's section ----------------------------------------------------------------
@@ -189,6 +187,22 @@ def hard_tokens_blocks(tokens: dict, systems) -> tuple:
              for subset, rows in tokens.items() if rows]
     return (Collapsed("Most frequent hard tokens of each subset, with each system's errors "
                       "on them (the paper's section 3.2)", (Tiles(tiles),)),)
+
+
+# -- the command line's out-of-domain table -----------------------------------------------
+DOMAIN_COLUMNS = {"f1": "F1", "hardeval": "hardeval score", "ter": "TER",
+                  "ter_unseen": "unseen", "ter_diff": HEADERS["diff"], "ter_other": "other"}
+DOMAINS_NOTE = ("F1 = entity-level micro F1; TER in %, lower is better; avg = macro average "
+                "over the domains where a number is defined")
+
+
+def domains_blocks(averaged: dict) -> tuple:
+    """The out-of-domain table of one system (``core.score_domains``): one row per
+    domain, entity F1 and TERs, then their average (the paper's out-of-domain table)."""
+    rows = [[name] + [head[k] for k in DOMAIN_COLUMNS] for name, head in
+            averaged["domains"].items()]
+    rows.append(["avg"] + [averaged[k] for k in DOMAIN_COLUMNS])
+    return (Table(["domain", *DOMAIN_COLUMNS.values()], rows),)
 
 
 # -- error examples ----------------------------------------------------------------------

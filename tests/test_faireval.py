@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import faireval
 import nerspan
-from faireval import matching, read_span_file, score, spans_to_tags, write_span_file
+from faireval import matching, read_span_file, report, score, spans_to_tags, write_span_file
 from nerspan.errors import FormatError, NerspanError, SentenceCountError
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "faireval"
@@ -62,6 +62,22 @@ def test_weights_adds_weight_table_scores_and_never_changes_the_headline():
     headline = ("precision", "recall", "f1", "fair_f1", "traditional_f1")
     assert {k: table[k] for k in headline} == {k: plain[k] for k in headline}
     assert plain["f1"] == 0.5 == nerspan.score(target, system).micro()[2]
+
+
+def test_countings_table_rows_per_system_and_counting_with_fbeta():
+    target, system = [[("A", 0, 2), ("B", 3, 4)]], [[("A", 0, 1), ("B", 3, 4)]]
+    results = {"a": score(target, system, weights={"BE": (1, 0, 0)}).to_dict(beta=2),
+               "b": score(target, target, weights="weighted").to_dict(beta=2)}
+    heading, table = report.countings_blocks(results)
+    assert heading.text == "FairEval scores (%)"
+    assert table.header == ("system", "counting", "precision", "recall", "f1", "f2")
+    assert [row[:2] for row in table.rows] == [
+        ("a", "fair"), ("a", "weight table (--weights)"), ("b", "fair"),
+        ("b", "weight table (--weights)")]
+    assert table.rows[1][2:] == tuple(results["a"][f"weight_table_{key}"]
+                                      for key in ("precision", "recall", "f1", "f2"))
+    [plain] = report.countings_blocks({"a": score(target, system).to_dict()})[1:]
+    assert plain.header[2:] == ("precision", "recall", "f1") and len(plain.rows) == 1
 
 
 @pytest.mark.parametrize("old", ["fair", "traditional"])

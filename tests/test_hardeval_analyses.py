@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import hardeval
+from hardeval import report
 from nerlens.cli import main
-from nerspan import Corpus, as_train_index, read_columns
+from nerspan import Corpus, Evaluation, as_train_index, read_columns
 
 from .conftest import shared_path
 from .test_hardeval import write_columns
@@ -54,6 +55,41 @@ def test_hard_tokens_rank_by_count_then_string_with_errors():
     assert ranked["diff"] == []
     with pytest.raises(ValueError, match="unknown subset"):
         hardeval.hard_tokens(corpus, codes, subsets=["hard"])
+
+
+def test_systems_hard_tokens_are_hard_tokens_with_each_systems_errors():
+    corpus = Corpus.from_tags([["B-LOC", "O", "B-LOC", "B-PER"]], [["B-LOC", "O", "O", "O"]],
+                              tokens=[["Rome", "is", "Rome", "Bo"]])
+    codes = np.array([hardeval.UNSEEN_I, hardeval.OTHER, hardeval.UNSEEN_I,
+                      hardeval.UNSEEN_I])
+    context = Evaluation(corpus)
+    wrong = {"sys": hardeval.token_errors(corpus, "pred", error_labels="io")}
+    assert hardeval.analysis.systems_hard_tokens(context, {"sys": {"pred_column": "pred"}},
+                                                 codes, 2, "io") \
+        == hardeval.hard_tokens(corpus, codes, wrong, top=2)
+
+
+def test_kfold_summary_counts_the_folds_and_subsets():
+    corpus = Corpus.from_tags([["B-PER"], ["B-PER"], ["O"], ["O"]],
+                              tokens=[["Kim"], ["Kim"], ["Kim"], ["Lee"]])
+    codes = hardeval.kfold_subsets(corpus, k=2, seed=5)
+    summary = hardeval.analysis.kfold_summary(codes, corpus.n_sentences, 2, 5)
+    assert (summary["k"], summary["seed"]) == (2, 5)
+    assert sum(summary["fold_sentences"]) == 4 and len(summary["fold_sentences"]) == 2
+    assert summary["subsets"] == hardeval.subset_shares(codes)
+
+
+def test_domains_blocks_one_row_per_domain_then_the_average():
+    train = {"train": ([["Ann", "ran"]], [["B-PER", "O"]])}
+    averaged = hardeval.score_domains({
+        "news": dict(references=[["B-PER", "O"]], predictions=[["B-PER", "O"]],
+                     tokens=[["Bo", "ran"]], **train),
+        "web": dict(references=[["B-PER", "O"]], predictions=[["O", "O"]],
+                    tokens=[["Bo", "Ann"]], **train)}, error_labels="io")
+    [table] = report.domains_blocks(averaged)
+    assert table.header[:3] == ("domain", "F1", "hardeval score")
+    assert [row[0] for row in table.rows] == ["news", "web", "avg"]
+    assert table.rows[-1][1:3] == (0.5, 0.25)
 
 
 def test_corpus_statistics_small():

@@ -7,20 +7,17 @@ from dataclasses import dataclass
 
 import faireval
 from faireval import plots
+from faireval.report import countings_blocks
 from faireval.semeval import check_min_overlap
 from nerspan import GOLD, PRED, Evaluation, read_columns
-from nerspan.blocks import Heading, Table
-from nerspan.records import Record, option, switch
-
-from nerlens.families import get_family
 from nerspan.reading.columns import read_text_file
 from nerspan.reading.systems import named_files, span_errors_located
+from nerspan.records import Record, option, switch
 
 from .common import UsageError, check_file, with_confusion
+from .family import add_family_arguments, print_scores, save_plots, score_family, section_text
 from .flags import Shared, add_flags, record_of
-from .family import (add_family_arguments, print_scores, save_plots, score_keys, score_systems,
-                     section_text)
-from .inputs import load_systems, read_span_files, refuse_span_flags, score_generated
+from .inputs import read_span_files, refuse_span_flags, score_generated
 from .options import given, inputs_of, weight_table
 
 
@@ -98,13 +95,18 @@ def compute(args) -> dict:
                                         tokens=gold["tokens"], inputs=inputs_of(
                                             args, texts=gold["texts"], jsonl=False))
         return results
-    corpus, names = load_systems(args)
+    return score_family(args, "faireval", options=kwargs, pos=pos_tags(args))[2]
+
+
+def pos_tags(args) -> list | None:
+    """With --ignore-punct, GOLD's POS tags (--pos-column), a list per sentence."""
+    if not args.ignore_punct:
+        return None
     files = inputs_of(args).files
     pos = read_columns(args.gold, {GOLD: args.pos_column}, token_column=args.token_column,
                        comment_prefix=files.comment_prefix, encoding=files.encoding,
-                       missing_tag=files.missing_tag) if args.ignore_punct else None
-    pos = pos and [pos.tags(GOLD, i) for i in range(pos.n_sentences)]
-    return score_systems(args, get_family("faireval"), corpus, names, None, kwargs, pos=pos)[1]
+                       missing_tag=files.missing_tag)
+    return [pos.tags(GOLD, i) for i in range(pos.n_sentences)]
 
 
 def keep_overlaps(args, kwargs: dict) -> dict:
@@ -125,34 +127,15 @@ def keep_overlaps(args, kwargs: dict) -> dict:
     return {**results, **score_generated(args, faireval.score, options=kwargs)}
 
 
-# the countings beside the traditional one (the entity scores): title by key prefix
-COUNTINGS = {"fair": "fair", "weight_table": "weight table (--weights)"}
-
-
-def countings_blocks(results: dict) -> tuple:
-    """Fair (and weight-table) precision, recall and F1 of each system (F-beta too with
-    --beta): the section shows their F1 only."""
-    first = next(iter(results.values()))
-    keys = score_keys(first)
-    kinds = [kind for kind in COUNTINGS if f"{kind}_f1" in first]
-    return (Heading("FairEval scores (%)"),
-            Table(["system", "counting", *keys], [[name, COUNTINGS[kind]] + [
-                r[f"{kind}_{key}"] for key in keys] for name, r in results.items()
-                for kind in kinds]))
-
-
 def write_csv(results: dict, path: str) -> list[str]:
     """Each system's instance listing as CSV: to ``path``, or with several systems to
     ``path`` with ``-SYSTEM`` before its extension. Returns the paths written."""
-    written = []
-    for name, result in results.items():
-        target = path
-        if len(results) > 1:
-            stem, dot, extension = path.rpartition(".")
-            target = f"{stem}-{name}.{extension}" if dot else f"{path}-{name}"
-        faireval.write_instances_csv(result["semeval_instances"], target)
-        written.append(target)
-    return written
+    stem, dot, extension = path.rpartition(".")
+    paths = {name: path if len(results) == 1 else f"{stem}-{name}.{extension}" if dot
+             else f"{path}-{name}" for name in results}
+    for name, target in paths.items():
+        faireval.write_instances_csv(results[name]["semeval_instances"], target)
+    return list(paths.values())
 
 
 def run(args) -> int:
@@ -163,6 +146,6 @@ def run(args) -> int:
         if not args.return_instances:  # asked for the file, not for the listing in the output
             for result in results.values():
                 result.pop("semeval_instances", None)
-    print_scores(args, results, section_text(get_family("faireval"), results,
+    print_scores(args, results, section_text(faireval.FAMILY, results,
                                              head=countings_blocks(results)))
     return save_plots(args, plots.save_all, results, what="figures")

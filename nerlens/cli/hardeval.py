@@ -12,15 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 import hardeval
-from hardeval import analysis
-from hardeval.report import hard_tokens_blocks, statistics_blocks
-from nerlens.families import get_family
+from hardeval import analysis, report
 from nerlens.report import blocks
-from nerspan import GOLD, Evaluation
-from nerspan.blocks import Table
+from nerspan import Evaluation
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
@@ -65,15 +60,6 @@ def add_arguments(parser) -> None:
 NO_TRAIN = "or --kfold K, or --manifest FILE"
 
 
-def domains_table(averaged: dict) -> str:
-    """The out-of-domain table: one row per domain, entity F1 and TERs, then the average."""
-    keys = ["f1", "hardeval", "ter", "ter_unseen", "ter_diff", "ter_other"]
-    rows = [[name] + [head[k] for k in keys] for name, head in averaged["domains"].items()]
-    rows.append(["avg"] + [averaged[k] for k in keys])
-    return blocks.text([Table(["domain", "F1", "hardeval score", "TER", "unseen",
-                               hardeval.HEADERS["diff"], "other"], rows)])
-
-
 def run(args) -> int:
     if args.manifest:
         return _run_domains(args)
@@ -81,58 +67,57 @@ def run(args) -> int:
         return _run_corpus_stats(args)
     if args.kfold is not None and args.train:
         raise UsageError("--kfold identifies the subsets from GOLD alone: drop --train")
-    family = get_family("hardeval")
     train = load_training(args, why=NO_TRAIN) if args.kfold is None else None
     corpus, systems = load_systems_with_tokens(args)
-    extra, text, codes = {}, [], None
+    codes = kfold = None
     if args.kfold is not None:
         codes = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed, args.scheme,
                                        args.mode, args.strict_diff)
-        folds = hardeval.kfold_folds(corpus.n_sentences, args.kfold, args.fold_seed)
-        extra["kfold"] = {"k": args.kfold, "seed": args.fold_seed,
-                          "fold_sentences": np.bincount(folds, minlength=args.kfold).tolist(),
-                          "subsets": analysis.subset_shares(codes)}
-        text.append(f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed "
-                    f"{args.fold_seed}; sentences per fold {extra['kfold']['fold_sentences']})")
+        kfold = analysis.kfold_summary(codes, corpus.n_sentences, args.kfold, args.fold_seed)
     # the hard tokens of every system at once (below), not in each system's result
-    options = record_of(args, family.options, return_hard_tokens=False)
+    options = record_of(args, hardeval.FAMILY.options, return_hard_tokens=False)
     if args.hard_tokens and is_layered(corpus):
         raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
                          "gold has layers (--layers): read one layer (--gold-tag-column)")
-    evaluation, results = score_systems(args, family, corpus, systems, train, options,
-                                        subsets=None if train is not None else codes)
+    evaluation, results = score_systems(args, hardeval.FAMILY, corpus, systems, train,
+                                        options, subsets=codes)
     if train is not None and args.hard_tokens:
         codes = hardeval.gold_token_classes(evaluation, args.strict_diff)
     elif train is None:   # the folds' codes were classified with --strict-diff's value
         for result in results.values():
             result["options"]["strict_diff"] = args.strict_diff
-    text.append(section_text(family, results))   # with layers, a section per layer
+    extra = {"kfold": kfold} if kfold else {}
+    text = [f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed {args.fold_seed}; "
+            f"sentences per fold {kfold['fold_sentences']})"] if kfold else []
+    text.append(section_text(hardeval.FAMILY, results))   # with layers, a section per layer
     if args.hard_tokens:
-        wrong = {s: analysis.token_errors(corpus, s, GOLD, args.scheme, args.mode,
-                                          args.error_labels) for s in systems}
-        extra["hard_tokens"] = analysis.hard_tokens(corpus, codes, wrong, args.top)
-        text.append(blocks.text(hard_tokens_blocks(extra["hard_tokens"], systems)))
+        extra["hard_tokens"] = analysis.systems_hard_tokens(evaluation, results, codes,
+                                                            args.top, args.error_labels)
+        text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], systems)))
     return print_scores(args, results, "\n\n".join(text), extra)
 
 
 def _run_domains(args) -> int:
     datasets = manifest_datasets(args, read_manifest, "--kfold", args.kfold is not None)
+    systems = _common_systems(datasets, args.manifest)
+    # each domain's gold decoded and its training data indexed once, for every system
+    gold = {data.name: Evaluation(data.corpus, args.scheme, args.mode) for data in datasets}
+    for data in datasets:
+        gold[data.name].index(check_file(data.train))
     out = {}
-    for system in _common_systems(datasets, args.manifest):
-        domains = {data.name: dict(
-            references=Evaluation(data.corpus, args.scheme, args.mode), train=check_file(
-                data.train), inputs=inputs_of(args), predictions=system if system in
-            data.systems else data.systems[0]) for data in datasets}
+    for system in systems:
+        domains = {data.name: dict(references=gold[data.name], inputs=inputs_of(args),
+                                   predictions=system if system in data.systems else
+                                   data.systems[0]) for data in datasets}
         out[system] = hardeval.score_domains(domains, strict_diff=args.strict_diff,
                                              error_labels=args.error_labels)
         for name, result in out[system]["results"].items():
-            with_confusion(result, domains[name]["references"], domains[name]["predictions"],
-                           args.confusion)
-    print_results(out, domains_table, args.format == "json")
+            with_confusion(result, gold[name], domains[name]["predictions"], args.confusion)
+    print_results(out, lambda averaged: blocks.text(report.domains_blocks(averaged)),
+                  args.format == "json")
     if args.format == "json":
         return 0
-    print("F1 = entity-level micro F1; TER in %, lower is better; avg = macro average over "
-          "the domains where a number is defined")
+    print(report.DOMAINS_NOTE)
     print_confusion({f"{system}, {domain}": result for system, averaged in out.items()
                      for domain, result in averaged["results"].items()})
     return 0
@@ -156,18 +141,17 @@ def _run_corpus_stats(args) -> int:
     if args.format == "json":
         print_json(stats)
     else:
-        print(blocks.text(statistics_blocks(stats, per_subset=True)))
+        print(blocks.text(report.statistics_blocks(stats, per_subset=True)))
     return 0
 
 
 def _common_systems(datasets, path) -> list:
+    """The first dataset's systems, which every other must have (one system in each: the
+    same system under any file name)."""
     systems = list(datasets[0].systems)
     for data in datasets[1:]:
-        if len(data.systems) == 1 and len(systems) == 1:
-            continue   # one system per domain: the same system under any file name
         missing = [s for s in systems if s not in data.systems]
-        if missing:
+        if missing and not len(data.systems) == len(systems) == 1:
             raise UsageError(f"{path}: dataset {data.name!r} lacks system(s) "
                              f"{', '.join(missing)}")
     return systems
-
