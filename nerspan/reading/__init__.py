@@ -7,9 +7,9 @@ experiment and the evaluate modules call, and nothing else decides what form an 
 - ``columns``: column files (CoNLL and the like), ``read_columns``;
 - ``span_lists``: span lists in every layout, and JSON Lines span files;
 - ``generated``: JSON Lines files of generated output;
-- ``systems``: GOLD and the systems' files as one corpus (``read_systems``), and a
-  training file or saved split read and checked (``read_training``);
-- ``training``: training data in any form, indexed once (``as_train_index``).
+- ``systems``: GOLD and the systems' files as one corpus (``read_systems``);
+- ``training``: training data in any form (a file: ``read_training_file``), indexed once
+  (``as_train_index``).
 """
 import importlib
 
@@ -19,7 +19,7 @@ _WHERE = {"read_columns": "columns", "read_system_file": "columns", "from_spans"
           "read_span_jsonl": "span_lists", "read_generated_jsonl": "generated",
           "FORMS": "forms", "InputForm": "forms", "Reading": "forms", "input_form": "forms",
           "read_input": "forms", "register_form": "forms", "as_train_index": "training",
-          "read_training": "systems",
+          "read_training_file": "training",
           "read_systems": "systems"}
 
 
