@@ -13,7 +13,6 @@ from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index
 from nerspan.reading import systems as library
 from nerspan.reading.answers import read_generated_files
 from nerspan.reading.forms import finished
-from nerspan.reading.span_lists import read_span_jsonl
 from nerspan.reading.training import read_training_file
 from nerspan.records import FileOptions, GeneratedOptions, TypeOptions
 
@@ -205,10 +204,8 @@ def refuse_span_flags(args) -> None:
 def read_span_files(args):
     """The gold span file as read, and ``(name, path, spans)`` of every PRED file, as
     they are (faireval scores nested spans)."""
-    preds = library.named_files(prediction_paths(args))
-    library.check_span_input(args.gold, preds, args.scheme, inputs_of(args))
-    gold = read_span_jsonl(args.gold, args.encoding)
-    return gold, library.span_files(args.gold, gold, preds, args.encoding)
+    return library.read_span_files(args.gold, library.named_files(prediction_paths(args)),
+                                   scheme=args.scheme, inputs=inputs_of(args))
 
 
 def generated_paths(args) -> list[str]:

@@ -462,12 +462,11 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=No
                       ) -> tuple[Corpus, list[str]]:
     """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file,
     read with the span input options (``inclusive_end``, ``snap``, ``offsets``)."""
-    inputs = check_span_input(gold, systems, scheme, inputs)
-    encoding = inputs.files.encoding
-    gold_spans = read_span_jsonl(gold, encoding)
+    inputs = InputOptions.of(inputs)
+    gold_spans, pairs = read_span_files(gold, systems, scheme=scheme, inputs=inputs)
     span_options = {name: inputs.value(name) for name in SPAN_OPTIONS}
     corpus, snapped = None, {}
-    for name, path, system in span_files(gold, gold_spans, systems, encoding):
+    for name, path, system in pairs:
         with span_errors_located(gold, gold_spans, path, system):
             pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
                               inputs={"texts": gold_spans["texts"], **span_options})
@@ -477,6 +476,15 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=No
             corpus = pair.select([GOLD])
         corpus = corpus.with_columns(pair.select([PRED]), {PRED: name}, f"{name} spans")
     return corpus.with_source(replace(corpus.source, snapped=snapped)), list(systems)
+
+
+def read_span_files(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=None) -> tuple:
+    """``(gold's span file as read, (name, path, spans read) of each system's span file
+    in turn)``: JSON Lines span files checked (``check_span_input``), each system's to
+    hold gold's sentences, tokens and text (``span_files``)."""
+    encoding = check_span_input(gold, systems, scheme, inputs).files.encoding
+    gold_spans = read_span_jsonl(gold, encoding)
+    return gold_spans, span_files(gold, gold_spans, systems, encoding)
 
 
 def check_span_input(gold, systems, scheme: str, inputs) -> InputOptions:
@@ -735,7 +743,7 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
 __all__ = ["read_systems", "read_gold", "add_systems", "add_finished", "add_gold_versions",
            "sentence_documents", "read_runs", "add_generated",
            "read_answers",
-           "answers_located", "read_span_systems", "check_span_input", "check_jsonl",
+           "answers_located", "read_span_systems", "read_span_files", "check_span_input", "check_jsonl",
            "span_files", "kept_file",
            "read_scored_spans", "file_form",
            "span_errors_located", "load_saved_split", "system_name", "named_files",
