@@ -1,10 +1,6 @@
-"""Every input of the command line, read by ``nerspan.reading`` (the one reader behind the
-API and the CLI, which alone decides what form a file is and refuses what does not apply
-to it): GOLD [PRED ...] (column files, saved ``datasets`` folders, --jsonl span files),
---generated output, --train, --gold-alt versions (scored against like the gold; in an
-experiment a version of the last --data before it, or ``DATASET:NAME=FILE``) and the two
-annotations of ``diff`` / ``agreement``. Here: the flags, and the calls with them.
-"""
+"""The flags of every input of the command line (GOLD [PRED ...], --generated, --train,
+--gold-alt, the two annotations of ``diff`` / ``agreement``), and the calls of
+``nerspan.reading`` with them: the one reader, which alone decides what form a file is."""
 from __future__ import annotations
 
 import argparse
@@ -70,17 +66,22 @@ def add_generated_arguments(parser) -> None:
 
 
 class GoldVersion(argparse.Action):
-    """--gold-alt NAME=FILE, appended, and kept in order among an experiment's --data and
-    --pred (``declared``, as ``manifest._Declare`` keeps them)."""
+    """--gold-alt NAME=FILE, appended as ``(name, file)``, and kept in order among an
+    experiment's --data and --pred (``declared``, as ``manifest._Declare`` keeps them)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
+        name, equals, path = (part.strip() for part in values.partition("="))
+        if not equals or not name or not path:
+            raise argparse.ArgumentError(self, "expected NAME=FILE (e.g. conllpp=conllpp_test"
+                                         f".txt), not {values!r}")
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []),
+                                       (name, path)])
         namespace.declared = [*(getattr(namespace, "declared", None) or []),
-                              (VERSION_KIND, [values])]
+                              (VERSION_KIND, [(name, path)])]
 
 
 def add_gold_alt_argument(parser) -> None:
-    parser.add_argument("--gold-alt", type=named_file, action=GoldVersion, metavar="NAME=FILE",
+    parser.add_argument("--gold-alt", action=GoldVersion, metavar="NAME=FILE",
                         help="another version of the gold (token first, tag last; "
                              "repeatable): every system is scored under it too, with the "
                              "flips of the ranking and the suspect gold mentions; in an "
@@ -103,15 +104,6 @@ def add_two_arguments(parser) -> None:
 # --fuzzy: a number strictly between 0 and 1, refused as the flag is read
 fraction = number_flag(float, "expected a number between 0 and 1, not {text!r}",
                        lambda value: 0 < value < 1)
-
-
-def named_file(text: str) -> tuple[str, str]:
-    """argparse type of --gold-alt: ``NAME=FILE``."""
-    name, equals, path = text.partition("=")
-    if not equals or not name.strip() or not path.strip():
-        raise argparse.ArgumentTypeError(f"expected NAME=FILE (e.g. conllpp=conllpp_test.txt), "
-                                         f"not {text!r}")
-    return name.strip(), path.strip()
 
 
 # -- reading, by ``nerspan.reading`` ----------------------------------------------------------

@@ -83,7 +83,7 @@ def load_with_scored(args, outside_scheme_is_error: bool = False) -> tuple:
                              "file another name")
     return corpus, systems, scored_mentions(
         corpus, files, gold_name=args.gold, inputs=inputs_of(args),
-        tag_file=tag_file(args))
+        tag_file=tag_file(args), needed_by=f"nerlens {args.command}")
 
 
 def tag_file(args) -> str:

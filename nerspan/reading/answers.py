@@ -111,10 +111,11 @@ def _generated(corpus: Corpus, name: str, path, side: str, scheme: str, mode: st
 
 
 def scored_mentions(corpus: Corpus, files: dict, *, gold_name, inputs=None,
-                    tag_file: str = TAG_FILE) -> dict:
+                    tag_file: str = TAG_FILE,
+                    needed_by: str = "a system with a confidence per mention") -> dict:
     """Name -> the ``ScoredMentions`` of each scored file (name -> path) over every
     sentence of the gold ``corpus`` (``gold_name`` in errors), which generated output
-    must answer, in order."""
+    must answer, in order (for ``needed_by``, its error says)."""
     inputs = InputOptions.of(inputs)
     scored = {}
     for name, path in files.items():
@@ -123,8 +124,8 @@ def scored_mentions(corpus: Corpus, files: dict, *, gold_name, inputs=None,
         if one.read.get("sentences") not in (None, list(range(corpus.n_sentences))):
             raise SentenceCountError(
                 f"{path} answers {counted(one.references.n_sentences, 'sentence')} of "
-                f"{gold_name}'s {corpus.n_sentences} (\"sentence\" indices): a system with "
-                "a confidence per mention needs every sentence answered, in order; sweep "
+                f"{gold_name}'s {corpus.n_sentences} (\"sentence\" indices): {needed_by} "
+                "needs every sentence answered, in order; sweep "
                 f"the ones answered with nerlens sweep {gold_name} --generated {path}")
         with one.located:   # generated output or span lists, as the API reads them
             scored[name] = scored_of(one.predictions, corpus.select([GOLD]), inputs)
