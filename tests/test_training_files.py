@@ -8,6 +8,7 @@ import json
 import pytest
 
 import nerspan
+import nerspan.reading
 from nerlens.cli import main
 from nerspan.reading.training import TRAIN_FILES, read_training_file
 
@@ -61,3 +62,8 @@ def test_a_file_that_is_no_training_data_is_one_clear_error(files, capsys, kind,
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"nerlens: error: {files[kind]}: {what}")
     assert TRAIN_FILES in err and "not a tag" not in err
+
+
+def test_the_old_training_reader_names_the_new_one():
+    with pytest.raises(AttributeError, match="read_training is nerspan.reading.read_training_file"):
+        nerspan.reading.read_training

@@ -23,7 +23,14 @@ _WHERE = {"read_columns": "columns", "read_system_file": "columns", "from_spans"
           "read_systems": "systems"}
 
 
+# old name -> its new spelling (``nerspan.migration.moved_names``' words: that module
+# imports the readers, so it cannot be imported here)
+_MOVED = {"read_training": "nerspan.reading.read_training_file"}
+
+
 def __getattr__(name: str):
+    if name in _MOVED:
+        raise AttributeError(f"{__name__}.{name} is {_MOVED[name]} since nerlens 0.2")
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
