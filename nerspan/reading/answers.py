@@ -80,8 +80,8 @@ def read_scored_files(gold, paths, *, scheme: str = "IOB2", mode: str = "lenient
         corpus = read_gold(gold, scheme=scheme, mode=mode, inputs=inputs,
                            outside_scheme_is_error=outside_scheme_is_error,
                            on_repairs=on_repairs)
-        return [scored_file(corpus, name, path, gold, scheme, mode, inputs, tag_file)
-                for name, path in paths.items()]
+        return [scored_file(corpus, name, path, gold, inputs, scheme=scheme, mode=mode,
+                            tag_file=tag_file) for name, path in paths.items()]
     spans = read_span_jsonl(gold, inputs.files.encoding)
     words = InputOptions.of(inputs, tokens=spans["tokens"], texts=spans["texts"])
     return [Answers(name, spans["spans"], pred["spans"], scheme, mode, words,
@@ -89,10 +89,11 @@ def read_scored_files(gold, paths, *, scheme: str = "IOB2", mode: str = "lenient
             for name, path, pred in span_files(gold, spans, paths, inputs.files.encoding)]
 
 
-def scored_file(corpus: Corpus, name: str, path, gold_name, scheme: str, mode: str,
-                inputs: InputOptions, tag_file: str = TAG_FILE) -> Answers:
+def scored_file(corpus: Corpus, name: str, path, gold_name, inputs: InputOptions, *,
+                scheme: str = "IOB2", mode: str = "lenient", tag_file: str = TAG_FILE
+                ) -> Answers:
     """One scored file against the gold ``corpus`` (``gold_name`` in errors; ``tag_file``:
-    what to do with a tag file instead)."""
+    what to do with a tag file instead), scored with ``scheme`` and ``mode``."""
     if file_form(path, inputs.files.encoding) == "generated":
         return _generated(corpus, name, path, f"generated {name!r} ({path})", scheme, mode,
                           inputs)
@@ -119,7 +120,7 @@ def scored_mentions(corpus: Corpus, files: dict, *, gold_name, inputs=None,
     inputs = InputOptions.of(inputs)
     scored = {}
     for name, path in files.items():
-        one = scored_file(corpus, name, path, gold_name, "IOB2", "lenient", inputs, tag_file)
+        one = scored_file(corpus, name, path, gold_name, inputs, tag_file=tag_file)
         # generated output's "sentence" indices (its line count is checked as read)
         if one.read.get("sentences") not in (None, list(range(corpus.n_sentences))):
             raise SentenceCountError(
