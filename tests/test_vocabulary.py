@@ -419,7 +419,7 @@ def test_library_loader_checks_tokens(files, tmp_path):
 
 def test_cli_does_not_read_files_itself():
     """The commands' loaders are thin wrappers of nerspan.reading.systems (one loader)."""
-    source = inspect.getsource(inputs.load_systems) + inspect.getsource(inputs.add_predictions)
+    source = inspect.getsource(inputs.load_systems) + inspect.getsource(inputs.read_gold)
     assert "read_columns" not in source and "library." in source
 
 

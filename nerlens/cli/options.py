@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 
 from nerspan import InputOptions
 
@@ -41,34 +40,27 @@ def weight_table(value: str | None):
                          f"a JSON weight table or a JSON file, not {value!r}") from None
 
 
-@dataclass(frozen=True)
-class Applies:
-    """A flag's ``value`` that applies to the ``command`` alone; ``use``: what it means and
-    a command that takes it (``{gold}``, ``{pred}``, ``{generated}``, ``{train}``: the
-    user's files)."""
-
-    dest: str
-    value: object
-    command: str
-    use: str
-
-
-APPLIES_TO = (
-    Applies("matching", "strings", "score", "it scores generated output as sets of (text, "
-            "type) strings, entity P/R/F1 only, which nerlens score gives: nerlens score "
-            "{gold} --generated {generated} --matching strings"),
-    Applies("script", "universalner", "score", "it reproduces the UniversalNER script's "
-            "string matching of generated output: nerlens score {gold} --generated "
-            "{generated} --matching strings --script universalner"),
-    Applies("word_overlap", True, "score", "it counts word-overlap matches in the string "
-            "matching of generated output: nerlens score {gold} --generated {generated} "
-            "--matching strings --word-overlap"),
-    Applies("overlaps", "keep", "faireval", "it keeps nested and overlapping grounded spans, "
-            "which only faireval scores (the other commands read tags): nerlens faireval "
-            "{gold} --generated {generated} --overlaps keep"),
-    Applies("compat", "interpreteval", "buckets", "it reproduces InterpretEval's attribute "
-            "buckets: nerlens buckets --train {train} {gold} {pred} --compat interpreteval"),
-)
+# A flag's value that applies to one command alone -> (the command, what the value means and
+# a command that takes it: ``{gold}``, ``{pred}``, ``{generated}``, ``{train}``: the user's
+# files); refused elsewhere by ``check_values``
+APPLIES_TO = {
+    ("matching", "strings"): ("score", "it scores generated output as sets of (text, type) "
+                              "strings, entity P/R/F1 only, which nerlens score gives: nerlens "
+                              "score {gold} --generated {generated} --matching strings"),
+    ("script", "universalner"): ("score", "it reproduces the UniversalNER script's string "
+                                 "matching of generated output: nerlens score {gold} "
+                                 "--generated {generated} --matching strings --script "
+                                 "universalner"),
+    ("word_overlap", True): ("score", "it counts word-overlap matches in the string matching "
+                             "of generated output: nerlens score {gold} --generated "
+                             "{generated} --matching strings --word-overlap"),
+    ("overlaps", "keep"): ("faireval", "it keeps nested and overlapping grounded spans, which "
+                           "only faireval scores (the other commands read tags): nerlens "
+                           "faireval {gold} --generated {generated} --overlaps keep"),
+    ("compat", "interpreteval"): ("buckets", "it reproduces InterpretEval's attribute buckets: "
+                                  "nerlens buckets --train {train} {gold} {pred} --compat "
+                                  "interpreteval"),
+}
 
 
 def check_values(args, command: str) -> None:
@@ -77,17 +69,17 @@ def check_values(args, command: str) -> None:
     for (dest, value), new in MOVED_VALUES.items():
         if getattr(args, dest, None) == value:
             raise UsageError(f"--{dest.replace('_', '-')} {value} is {new} since nerlens 0.2")
-    for row in APPLIES_TO:
-        if command == row.command or getattr(args, row.dest, None) != row.value:
+    for (dest, value), (only, use) in APPLIES_TO.items():
+        if command == only or getattr(args, dest, None) != value:
             continue
         generated = given(args, "generated")
         preds = " ".join(map(str, given(args, "predictions") or []))
         files = dict(gold=given(args, "gold") or "GOLD", train=given(args, "train") or "TRAIN",
                      generated=generated[0] if generated else "FILE.jsonl",
                      pred=preds or (f"--generated {generated[0]}" if generated else "PRED"))
-        shown = "" if row.value is True else f" {row.value}"
-        raise UsageError(f"--{row.dest.replace('_', '-')}{shown} does not apply to nerlens "
-                         f"{command}: {row.use.format(value=row.value, **files)}")
+        shown = "" if value is True else f" {value}"
+        raise UsageError(f"--{dest.replace('_', '-')}{shown} does not apply to nerlens "
+                         f"{command}: {use.format(**files)}")
 
 
 def type_processing(args):

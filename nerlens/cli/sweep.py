@@ -62,7 +62,7 @@ def read_sweep(args, gold_path: str, pred_path: str, **dial) -> nerspan.sweeps.S
     """The sweep of one split's files (``nerspan.sweep``; ``dial``: ``choose_on``,
     ``per_type``): PRED a scored span file, or with --generated generated output with a
     score per entity; an error in PRED named by its file and line."""
-    return scored_files(args, gold_path, [pred_path])[0].call(nerspan.sweep, args, **dial)
+    return scored_files(args, gold_path, [pred_path])[0].call(nerspan.sweep, **dial)
 
 
 def files(args) -> tuple[str, str]:

@@ -43,12 +43,13 @@ from ..errors import (FormatError, InputTypeError, InvalidTagError, NameTakenErr
 from ..flat import GOLD, PRED
 from ..generative.form import read_typed
 from .columns import check_tokens, read_columns, row_width, shown, token_line
-from .forms import finished, read_input
+from .forms import as_written, finished, read_input
 from .generated import read_generated_jsonl
 from ..schemes import FALLBACK_PREFIXES, from_suffix, get_scheme
 from .span_lists import from_spans, read_span_jsonl
 from ..layers import layer_column, layer_columns
 from ..spans import LabelTable
+from ..tagfiles import TagFile
 
 PathLike = (str, os.PathLike)
 SPAN_OPTIONS = ("inclusive_end", "snap", "offsets")   # how span files' spans are read
@@ -331,6 +332,54 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
     return corpus, names
 
 
+def add_finished(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "lenient",
+                 inputs=None, **reading) -> tuple[Corpus, list[str]]:
+    """``add_systems`` on a corpus ``finished`` already: its tags back as written, the
+    systems' columns added (``reading``: ``add_systems``' other keywords) and finished."""
+    inputs = InputOptions.of(inputs)
+    corpus, names = add_systems(as_written(corpus, inputs), systems, scheme=scheme, mode=mode,
+                                inputs=inputs, **reading)
+    return finished(corpus, names, inputs, scheme, mode), names
+
+
+def add_gold_versions(corpus: Corpus, gold, versions, *, scheme: str = "IOB2",
+                      mode: str = "lenient", inputs=None, outside_scheme_is_error: bool = True,
+                      on_repairs=None) -> tuple:
+    """``(corpus, name -> file)``: the finished ``corpus`` of ``gold`` with a column per
+    other version of its gold (``(name, file)`` pairs), read and checked as a system's file
+    is (its errors name the file, line and gold version; by default a tag outside
+    ``scheme`` refused): with the input option ``jsonl``, span files read against gold's. A name
+    given twice, or that names the gold or a system, is refused."""
+    inputs, named = InputOptions.of(inputs), {}
+    for name, path in versions:
+        if name in named or name in corpus.columns:
+            taken = "the gold" if name == GOLD else "a system"
+            raise NameTakenError(f"--gold-alt {name}=...: " + (
+                f"the name {name!r} is given twice" if name in named else
+                f"{name!r} names {taken} already: name the gold version apart"))
+        named[name] = path
+    if not named:
+        return corpus, {}
+    if inputs.files.jsonl:   # span files, read against GOLD as systems' span files are
+        read, names = read_systems(gold, named, scheme=scheme, inputs=inputs)
+        return corpus.with_columns(read.select(names), what="gold version"), named
+    corpus, names = add_finished(corpus, named, scheme=scheme, mode=mode, inputs=inputs,
+                                 outside_scheme_is_error=outside_scheme_is_error,
+                                 on_repairs=on_repairs, what="gold version")
+    return corpus, dict(zip(names, named.values()))
+
+
+def sentence_documents(path, corpus: Corpus, inputs=None):
+    """The document of every sentence of the GOLD column file ``path`` read into
+    ``corpus``, by its ``-DOCSTART-`` rows (``TagFile.sentence_documents``); None for span
+    files, saved splits and a file of one document."""
+    inputs = InputOptions.of(inputs)
+    if inputs.files.jsonl or corpus.source.sentence_lines is None:
+        return None
+    documents = TagFile(path, encoding=inputs.files.encoding).sentence_documents(corpus)
+    return documents if len(documents) and documents.max() > documents.min() else None
+
+
 def read_runs(gold, systems, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
               outside_scheme_is_error: bool = True,
               on_repairs: Callable[[Corpus], None] | None = None) -> tuple[Corpus, list[str]]:
@@ -413,12 +462,11 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=No
                       ) -> tuple[Corpus, list[str]]:
     """JSON Lines span files (``nerspan.read_span_jsonl``): ``gold`` and name -> file,
     read with the span input options (``inclusive_end``, ``snap``, ``offsets``)."""
-    inputs = check_span_input(gold, systems, scheme, inputs)
-    encoding = inputs.files.encoding
-    gold_spans = read_span_jsonl(gold, encoding)
+    inputs = InputOptions.of(inputs)
+    gold_spans, pairs = read_span_files(gold, systems, scheme=scheme, inputs=inputs)
     span_options = {name: inputs.value(name) for name in SPAN_OPTIONS}
     corpus, snapped = None, {}
-    for name, path, system in span_files(gold, gold_spans, systems, encoding):
+    for name, path, system in pairs:
         with span_errors_located(gold, gold_spans, path, system):
             pair = from_spans(gold_spans["spans"], system["spans"], gold_spans["tokens"],
                               inputs={"texts": gold_spans["texts"], **span_options})
@@ -428,6 +476,15 @@ def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=No
             corpus = pair.select([GOLD])
         corpus = corpus.with_columns(pair.select([PRED]), {PRED: name}, f"{name} spans")
     return corpus.with_source(replace(corpus.source, snapped=snapped)), list(systems)
+
+
+def read_span_files(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=None) -> tuple:
+    """``(gold's span file as read, (name, path, spans read) of each system's span file
+    in turn)``: JSON Lines span files checked (``check_span_input``), each system's to
+    hold gold's sentences, tokens and text (``span_files``)."""
+    encoding = check_span_input(gold, systems, scheme, inputs).files.encoding
+    gold_spans = read_span_jsonl(gold, encoding)
+    return gold_spans, span_files(gold, gold_spans, systems, encoding)
 
 
 def check_span_input(gold, systems, scheme: str, inputs) -> InputOptions:
@@ -531,29 +588,6 @@ def load_saved_split(path, split: str | None = None, default_split: str = "test"
             raise ValueError(f"{path}: no split {name!r} (has {sorted(loaded)})")
         loaded = loaded[name]
     return loaded
-
-
-def read_training(path, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
-                  outside_scheme_is_error: bool = False,
-                  on_repairs: Callable[[Corpus], None] | None = None) -> Corpus:
-    """The training data of a path as read, for ``nerspan.as_train_index`` to index: a folder
-    written by ``save_to_disk`` (its ``train`` split), or a column file (tags at
-    ``train_tag_column``, default the last; tokens at ``train_token_column``), its rows
-    filled by ``missing_tag`` told to ``on_repairs`` and its tags checked as the training
-    file's (``check_tags``; ``outside_scheme_is_error`` as for gold)."""
-    inputs = InputOptions.of(inputs)
-    files = inputs.files
-    if Path(path).is_dir():
-        return Corpus.from_dataset(load_saved_split(path, None, "train"),
-                                   tags_column=files.tags_column,
-                                   tokens_column=files.tokens_column)
-    column = -1 if files.train_tag_column is None else files.train_tag_column
-    corpus = read_columns(path, {GOLD: column}, token_column=files.train_token_column,
-                          comment_prefix=files.comment_prefix, encoding=files.encoding,
-                          missing_tag=files.missing_tag)
-    (on_repairs or warn_repairs)(corpus)
-    check_tags(corpus, GOLD, scheme, mode, "training", outside_scheme_is_error, inputs.suffix)
-    return corpus
 
 
 def system_name(path) -> str:
@@ -706,11 +740,12 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "read_runs", "add_generated",
+__all__ = ["read_systems", "read_gold", "add_systems", "add_finished", "add_gold_versions",
+           "sentence_documents", "read_runs", "add_generated",
            "read_answers",
-           "answers_located", "read_span_systems", "check_span_input", "check_jsonl",
+           "answers_located", "read_span_systems", "read_span_files", "check_span_input", "check_jsonl",
            "span_files", "kept_file",
            "read_scored_spans", "file_form",
-           "span_errors_located", "load_saved_split", "read_training", "system_name", "named_files",
+           "span_errors_located", "load_saved_split", "system_name", "named_files",
            "check_system_name", "check_system_names", "check_tags", "warn_repairs",
            "repaired_lines_text"]

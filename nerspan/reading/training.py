@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from ..corpus import Corpus
-from ..errors import InputTypeError, NerspanError, shown
+from ..errors import FormatError, InputTypeError, NerspanError, shown
 from ..flat import GOLD, _a
 from ..layers import layer_column, layer_columns
 from ..migration import migrated
@@ -30,11 +30,16 @@ from ..train_index import TrainIndex
 from .columns import read_columns, row_width
 from .forms import finished, is_dataset
 from .span_lists import from_spans, span_sides
-from .systems import check_tags, read_training, warn_repairs
+from .span_lists import read_span_jsonl
+from .systems import (check_tags, file_form, load_saved_split, span_errors_located,
+                      warn_repairs)
 
 # What train= may be, wherever it is taken.
 TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column file path, "
                "or a (tokens, tags) pair of lists per sentence (tags or span lists)")
+# What a training file may be (--train, train=...).
+TRAIN_FILES = ("a column file (token first, tag last), a JSON Lines span file with \"tokens\" "
+               "or \"text\" per line, or a folder saved by a datasets split's save_to_disk")
 # how an error about the training data names its sides
 TRAIN_SIDES = {"references": "training tags", "tokens": "training tokens"}
 _TRAIN_NAMES = {GOLD: "training tags", "tokens": "training tokens"}
@@ -67,10 +72,7 @@ def _train_corpus(train, inputs: InputOptions) -> Corpus:
     if isinstance(train, Corpus):
         return train
     if isinstance(train, (str, os.PathLike)):
-        return read_columns(train, _train_columns(train, inputs),
-                            token_column=files.train_token_column,
-                            comment_prefix=files.comment_prefix, encoding=files.encoding,
-                            missing_tag=files.missing_tag)
+        return _train_file(train, inputs)[0]
     if is_dataset(train):
         return Corpus.from_dataset(train, tags_column=files.tags_column,
                                    tokens_column=files.tokens_column)
@@ -85,29 +87,53 @@ def _train_corpus(train, inputs: InputOptions) -> Corpus:
                          f"({_a(type(train).__name__)})")
 
 
+def _train_file(path, inputs: InputOptions, default_column: dict | None = None
+                ) -> tuple[Corpus, str]:
+    """A training file and its form, recognised as a prediction file's is: ``"saved"``, a
+    folder saved by ``save_to_disk`` (its ``train`` split); ``"spans"``, a JSON Lines span
+    file with its words (every span a training mention); ``"columns"``, a column file
+    (``_train_columns``, else ``default_column``). Generated output is a model's answer,
+    never training data."""
+    files = inputs.files
+    if Path(path).is_dir():
+        return Corpus.from_dataset(load_saved_split(path, None, "train"),
+                                   tags_column=files.tags_column,
+                                   tokens_column=files.tokens_column), "saved"
+    form = file_form(path, files.encoding)
+    if form == "columns":
+        return read_columns(path, _train_columns(path, inputs) or default_column,
+                            token_column=files.train_token_column,
+                            comment_prefix=files.comment_prefix, encoding=files.encoding,
+                            missing_tag=files.missing_tag), form
+    read = read_span_jsonl(path, files.encoding) if form == "spans" else None
+    if read is None or (read["tokens"] is None and read["texts"] is None):
+        what = "generated output (a model's answers)" if read is None else \
+            "a span file without \"tokens\" or \"text\""
+        raise FormatError(f"{what} is no training data: training data is {TRAIN_FILES}",
+                          path=os.fspath(path))
+    with span_errors_located(path, read, path, read):
+        return from_spans(read["spans"], tokens=read["tokens"],
+                          inputs={"texts": read["texts"]}), form
+
+
 def read_training_file(path, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
                        outside_scheme_is_error: bool = False, on_repairs=None) -> Corpus:
-    """The training data of ``path`` as ``nerspan.reading.systems.read_training`` reads
-    it (one tag column: ``train_tag_column``, default the last), except that with the
-    input option ``layers`` (and no ``train_tag_column``) a column file that has those
-    columns gives them as its layers, each checked: every layer's mentions are training
-    mentions, inner ones included (GermEval's training file, read as its test file is).
-    A file without them has one tag column: read as before."""
+    """The training data of ``path`` as read for ``as_train_index`` to index
+    (``_train_file``); a column file's rows filled by ``missing_tag`` told to
+    ``on_repairs`` and its tags checked (``check_tags``; ``outside_scheme_is_error`` as
+    for gold): one tag column (``train_tag_column``, default the last, never guessed), or
+    with the input option ``layers`` (and no ``train_tag_column``) those columns as its
+    layers when the file has them, each checked: every layer's mentions are training
+    mentions, inner ones included (GermEval's training file, read as its test file is)."""
     inputs = InputOptions.of(inputs)
-    files = inputs.files
-    options = dict(scheme=scheme, mode=mode, inputs=inputs,
-                   outside_scheme_is_error=outside_scheme_is_error, on_repairs=on_repairs)
-    if (inputs.layers is None or files.train_tag_column is not None or Path(path).is_dir()
-            or not _has_layers(path, inputs)):
-        return read_training(path, **options)
-    corpus = read_columns(path, _train_columns(path, inputs),
-                          token_column=files.train_token_column,
-                          comment_prefix=files.comment_prefix, encoding=files.encoding,
-                          missing_tag=files.missing_tag)
+    corpus, form = _train_file(path, inputs, {GOLD: -1})
+    if form != "columns":
+        return corpus
     (on_repairs or warn_repairs)(corpus)
+    layered = inputs.files.train_tag_column is None and _train_columns(path, inputs) is not None
     for k, column in enumerate(layer_columns(corpus), 1):
-        check_tags(corpus, column, scheme, mode, f"training layer {k}",
-                   outside_scheme_is_error, inputs.suffix)
+        check_tags(corpus, column, scheme, mode, f"training layer {k}" if layered else
+                   "training", outside_scheme_is_error, inputs.suffix)
     return corpus
 
 
@@ -120,7 +146,7 @@ def _has_layers(path, inputs: InputOptions) -> bool:
 def _train_columns(path, inputs: InputOptions) -> dict | None:
     """The tag columns of a training file: ``train_tag_column``; else, with ``layers``
     that the file has, those columns as its layers (every layer's mentions are training
-    mentions); else the default (``read_columns``: the last column)."""
+    mentions); else None (the caller's default)."""
     if inputs.files.train_tag_column is not None:
         return {GOLD: inputs.files.train_tag_column}
     if inputs.layers is not None and _has_layers(path, inputs):
@@ -128,4 +154,4 @@ def _train_columns(path, inputs: InputOptions) -> dict | None:
     return None
 
 
-__all__ = ["as_train_index", "read_training_file", "TRAIN_FORMS"]
+__all__ = ["as_train_index", "read_training_file", "TRAIN_FORMS", "TRAIN_FILES"]

@@ -1,0 +1,69 @@
+"""Training files are recognised by their form, as prediction files are: a JSON Lines span
+file is read as spans (it was read as a column file, its JSON as tags), generated output
+is refused naming the file and the forms training data takes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerspan
+import nerspan.reading
+from nerlens.cli import main
+from nerspan.reading.training import TRAIN_FILES, read_training_file
+
+TOKENS = [["Kim", "runs"], ["Ada", "Lovelace", "wrote"]]
+TAGS = [["B-PER", "O"], ["B-PER", "I-PER", "O"]]
+
+
+def write_lines(path, rows):
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path):
+    columns = "\n\n".join("\n".join(f"{t} {g}" for t, g in zip(ts, gs))
+                          for ts, gs in zip(TOKENS, TAGS)) + "\n"
+    (tmp_path / "train.txt").write_text(columns, encoding="utf-8")
+    (tmp_path / "gold.txt").write_text(columns, encoding="utf-8")
+    (tmp_path / "pred.txt").write_text(columns.replace("I-PER", "O"), encoding="utf-8")
+    spans = [{"tokens": TOKENS[0], "spans": [[0, 1, "PER"]]},
+             {"tokens": TOKENS[1], "spans": [[0, 2, "PER"]]}]
+    return {"columns": str(tmp_path / "train.txt"), "gold": str(tmp_path / "gold.txt"),
+            "pred": str(tmp_path / "pred.txt"),
+            "spans": write_lines(tmp_path / "train.jsonl", spans),
+            "generated": write_lines(tmp_path / "gen.jsonl", [{"response": "[]"}] * 2),
+            "no_words": write_lines(tmp_path / "bare.jsonl", [{"spans": []}])}
+
+
+def test_a_span_file_indexes_as_its_column_file(files):
+    from_spans = nerspan.as_train_index(files["spans"])
+    from_columns = nerspan.as_train_index(files["columns"])
+    assert from_spans.corpus.n_tokens == from_columns.corpus.n_tokens == 5
+    assert from_spans.corpus.tags(nerspan.GOLD, 1) == TAGS[1]
+    assert read_training_file(files["spans"]).tags(nerspan.GOLD, 0) == TAGS[0]
+
+
+def test_train_jsonl_on_the_command_line_scores_as_the_column_file(files, capsys):
+    outputs = []
+    for train in (files["columns"], files["spans"]):
+        assert main(["tough-mentions", files["gold"], files["pred"], "--train", train,
+                     "--format", "json"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("kind, what", [("generated", "generated output"),
+                                        ("no_words", "a span file without")])
+def test_a_file_that_is_no_training_data_is_one_clear_error(files, capsys, kind, what):
+    assert main(["tough-mentions", files["gold"], files["pred"], "--train",
+                 files[kind]]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"nerlens: error: {files[kind]}: {what}")
+    assert TRAIN_FILES in err and "not a tag" not in err
+
+
+def test_the_old_training_reader_names_the_new_one():
+    with pytest.raises(AttributeError, match="read_training is nerspan.reading.read_training_file"):
+        nerspan.reading.read_training
