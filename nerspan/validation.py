@@ -102,6 +102,17 @@ class Validation:
     def messages(self) -> list[str]:
         return [problem.message() for problem in self.problems]
 
+    def text(self) -> str:
+        """The problems' messages, then the verdict with the size read, then
+        ``column_note`` when there is one (each after the file's name)."""
+        size = (f"{self.documents} document(s), {self.sentences} sentence(s), "
+                f"{self.tokens} token(s)")
+        verdict = (f"valid {self.scheme}" if self.valid else
+                   f"{len(self.problems)} problem(s) under {self.scheme}")
+        note = self.column_note()
+        return "\n".join(self.messages() + [f"{self.path}: {verdict} ({size})"]
+                         + ([f"{self.path}: {note}"] if note else []))
+
     def to_dict(self) -> dict:
         """Plain JSON: the counts and every problem (``Problem.to_dict``)."""
         return {"scheme": self.scheme, "file": self.path, "valid": self.valid,
