@@ -136,13 +136,15 @@ class Validation:
 
 
 def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, tokens=None,
-             **file_options) -> Validation:
+             types=None, **file_options) -> Validation:
     """Every invalid transition and prefix of a tag column under ``scheme``.
 
     Args:
         source: a column file (path or ``nerspan.tagfiles.TagFile``), a ``Corpus`` (its
             ``column``), or lists of tags per sentence (with ``tokens``, optionally).
         scheme: the scheme the tags should follow (``nerspan.schemes.SCHEMES``).
+        types: a ``nerspan.type_processing.TypeProcessing`` applied to the tags first,
+            tag by tag (``TypeProcessing.relabel``: they need not form mentions yet).
         file_options: for a path: ``tag_column`` (default: the last, other columns of
             tags named, ``Validation.other_tag_columns``), ``token_column`` (0),
             ``comment_prefix``, ``encoding`` (see ``TagFile``).
@@ -155,6 +157,8 @@ def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, token
     ['prefix', 'transition', 'end']
     """
     corpus, column, file = tag_source(source, column=column, tokens=tokens, **file_options)
+    if types is not None:
+        corpus = types.relabel(corpus, column)
     scheme = get_scheme(scheme)
     table = LabelTable.build(corpus.labels, scheme)
     check_tags(corpus, corpus.column(column), table, scheme, "lenient", "tags")

@@ -11,15 +11,14 @@ from __future__ import annotations
 import contextlib
 import shlex
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from nerspan.counts import count, count_text, summarize, summary_blocks
 from nerspan.encodings import REPAIR_METHODS, convert, repair
 from nerspan.errors import InvalidTagError, counted
 from nerspan.records import FileOptions, Record, TypeOptions, option, switch
 from nerspan.schemes import get_scheme
-from nerspan.tagfiles import TAGS, TagFile
-from nerspan.type_processing import process_retagged, relabel_tags
+from nerspan.type_processing import process_retagged
 from nerspan.validation import InvalidTransitionError, validate
 
 from nerlens.report import blocks
@@ -88,17 +87,9 @@ def command_hints(scheme: str):
 
 
 def run_validate(args) -> int:
-    results, processing = [], type_processing(args)
-    for path in map(check_file, args.files):
-        file = TagFile(path, **file_options(args))
-        with command_hints(args.scheme):
-            corpus = file.read()
-            if processing is not None:  # the tags as they read once renamed: no mentions yet
-                corpus = relabel_tags(corpus, TAGS, processing)
-            found = validate(corpus, args.scheme, column=TAGS)
-        # named as the file's: which column, and the others holding tags of its types
-        results.append(replace(found, path=path, documents=file.documents(corpus),
-                               tag_column=file.column, other_tag_columns=file.other_tag_columns()))
+    with command_hints(args.scheme):
+        results = [validate(check_file(path), args.scheme, types=type_processing(args),
+                            **file_options(args)) for path in args.files]
     valid = all(found.valid for found in results)
     if args.format == "json":
         dicts = [found.to_dict() for found in results]
