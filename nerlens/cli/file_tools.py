@@ -119,6 +119,11 @@ def rewrite(args, scheme: str, retag) -> int:
     return 0
 
 
+def run_repair(args) -> int:
+    return rewrite(args, args.scheme, lambda path, **reading: repair(
+        path, args.scheme, args.method, **reading))
+
+
 def run_convert(args) -> int:
     source, target = vars(args)["from"], vars(args)["to"]   # --from, --to
     return rewrite(args, source, lambda path, **reading: convert(
@@ -135,39 +140,31 @@ def run_tool(args, tool, text) -> int:
     return show_result(args, result, lambda result: text(result, ", ".join(paths)))
 
 
-@dataclass(frozen=True)
-class Tool:
-    """One file tool: its files (``"several"``: FILE...; ``"in_out"``: IN OUT), its own
-    flags (``Flags``' fields) and its run."""
-
-    files: str
-    flags: tuple
-    run: object
-
-    def add_arguments(self, parser) -> None:
-        if self.files == "in_out":
+def tool(files: str, flags: tuple, run) -> tuple:
+    """One file tool's row of ``COMMANDS``: its add_arguments (``files`` ``"several"``:
+    FILE...; ``"in_out"``: IN OUT; its own ``flags``, fields of ``Flags``) and its run."""
+    def add_arguments(parser) -> None:
+        if files == "in_out":
             parser.add_argument("input", metavar="IN", help="column file (token first, tag last)")
             parser.add_argument("output", metavar="OUT", help="file to write (IN's layout, "
                                                               "its tag field replaced)")
         else:
             parser.add_argument("files", metavar="FILE", nargs="+",
                                 help="column file(s), token first and tag last")
-        add_flags(parser, Flags, ("tag_column", "format") + self.flags,
-                  required=("target_scheme",))
+        add_flags(parser, Flags, ("tag_column", "format") + flags, required=("target_scheme",))
         add_flags(parser, FileOptions, ("token_column", "comment_prefix", "encoding"))
         add_flags(parser, TypeOptions)
+    return add_arguments, run
 
 
 # each command's name -> (its add_arguments(parser), its run(args))
-COMMANDS = {name: (tool.add_arguments, tool.run) for name, tool in {
-    "validate": Tool("several", ("scheme",), run_validate),
-    "repair": Tool("in_out", ("scheme", "method"), lambda args: rewrite(
-        args, args.scheme, lambda source, **reading: repair(source, args.scheme, args.method,
-                                                            **reading))),
-    "convert": Tool("in_out", ("source_scheme", "target_scheme", "repair", "lossy"),
+COMMANDS = {
+    "validate": tool("several", ("scheme",), run_validate),
+    "repair": tool("in_out", ("scheme", "method"), run_repair),
+    "convert": tool("in_out", ("source_scheme", "target_scheme", "repair", "lossy"),
                     run_convert),
-    "count": Tool("several", ("scheme", "repair"), lambda args: run_tool(
+    "count": tool("several", ("scheme", "repair"), lambda args: run_tool(
         args, count, lambda rows, _: count_text(rows))),
-    "summarize": Tool("several", ("scheme", "repair"), lambda args: run_tool(
+    "summarize": tool("several", ("scheme", "repair"), lambda args: run_tool(
         args, summarize, lambda summary, files: blocks.text(summary_blocks(summary, files)))),
-}.items()}
+}
