@@ -21,6 +21,7 @@ from collections import Counter
 
 import numpy as np
 
+from .blocks import Heading, Table
 from .corpus import GOLD, PRED, Corpus
 from .encodings import mentions
 from .errors import InputTypeError
@@ -54,6 +55,12 @@ def count(source, scheme: str | Scheme = "IOB2", *, repair: str | None = None,
         counts.update(zip(kinds, mention_texts(found.corpus, found.spans)))
     return [{"count": n, "type": kind, "text": text}
             for (kind, text), n in counts.most_common()]
+
+
+def count_text(rows: list[dict]) -> str:
+    """``count``'s rows in seqscore's layout: count, type and text tab-separated, no
+    header."""
+    return "\n".join(f"{row['count']}\t{row['type']}\t{row['text']}" for row in rows)
 
 
 def _all_processed(source, scheme, repair, column, tokens, file_options, types) -> list:
@@ -109,6 +116,15 @@ def summarize(source, scheme: str | Scheme = "IOB2", *, repair: str | None = Non
     summary["mentions"] = {kind: n for kind, n in sorted(mentions_per_type.items()) if n}
     summary["total"] = sum(summary["mentions"].values())
     return {**summary, "files": parts} if len(parts) > 1 else summary
+
+
+def summary_blocks(summary: dict, name: str) -> tuple:
+    """``summarize``'s result as page blocks: what was read (``name``) and its size, then
+    the mentions per type and in all."""
+    return (Heading(f"{name}: {summary['documents']} document(s), {summary['sentences']} "
+                    f"sentence(s), {summary['tokens']} token(s)"),
+            Table(["type", "mentions"], [[kind, n] for kind, n in summary["mentions"].items()]
+                  + [["total", summary["total"]]]))
 
 
 def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,

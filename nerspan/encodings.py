@@ -42,6 +42,13 @@ from .tagfiles import TagFile, tag_source, write_tags
 from .validation import check_valid, token_lines
 
 REPAIR_METHODS = ("conlleval", "discard")
+# What a ``Retagged`` counts, in words (``Retagged.counts_text``): the type counts
+# (``nerspan.type_processing.process_retagged``) are of mentions, not of types
+COUNT_NOUNS = {"invalid_transitions": ("invalid transition",),
+               "changed_tags": ("changed tag",), "chunks": ("chunk",),
+               "discarded_chunks": ("discarded chunk",), "merged_pairs": ("merged pair",),
+               "types_mapped": ("mention retyped", "mentions retyped"),
+               "types_removed": ("mention removed", "mentions removed")}
 
 
 class UnwritableMentionError(NerspanError):
@@ -181,6 +188,11 @@ class Change:
     line: int | None = None
     path: str | None = None
 
+    def message(self) -> str:
+        """One line: ``file:line: tag -> repaired`` and the token."""
+        token = f" (token {self.token!r})" if self.token is not None else ""
+        return f"{self.path}:{self.line}: {self.tag} -> {self.repaired}{token}"
+
     def to_dict(self) -> dict:
         return {"file": self.path, "line": self.line, "sentence": self.sentence,
                 "position": self.position, "token": self.token, "tag": self.tag,
@@ -222,6 +234,12 @@ class Retagged:
             self.file.rewrite(out, np.asarray(self.labels, dtype=object)[self.ids])
         else:
             write_tags(out, self.corpus, self.tags())
+
+    def counts_text(self) -> str:
+        """The scheme and the counts in words (``COUNT_NOUNS``): ``IOB2; 2 changed tags``."""
+        counts = ", ".join(counted(value, *COUNT_NOUNS.get(key, (key.replace("_", " "),)))
+                           for key, value in self.counts.items())
+        return self.scheme + (f"; {counts}" if counts else "")
 
     def to_dict(self) -> dict:
         """Plain JSON: scheme, repair method, counts and the changes listed."""

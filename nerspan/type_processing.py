@@ -132,6 +132,10 @@ class TypeProcessing:
         """The processing of an ``InputOptions`` (or None)."""
         return cls.of(*(getattr(inputs, name) for name in TYPE_OPTIONS))
 
+    def relabel(self, corpus: Corpus, column: str) -> Corpus:
+        """``relabel_tags`` of ``column``: its tags renamed one by one (no mentions yet)."""
+        return relabel_tags(corpus, column, self)
+
     def target(self, name: str) -> str | None:
         """The type a mention of type ``name`` becomes; None: it is dropped."""
         name = self._map.get(name, name)

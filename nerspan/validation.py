@@ -102,6 +102,17 @@ class Validation:
     def messages(self) -> list[str]:
         return [problem.message() for problem in self.problems]
 
+    def text(self) -> str:
+        """The problems' messages, then the verdict with the size read, then
+        ``column_note`` when there is one (each after the file's name)."""
+        size = (f"{self.documents} document(s), {self.sentences} sentence(s), "
+                f"{self.tokens} token(s)")
+        verdict = (f"valid {self.scheme}" if self.valid else
+                   f"{len(self.problems)} problem(s) under {self.scheme}")
+        note = self.column_note()
+        return "\n".join(self.messages() + [f"{self.path}: {verdict} ({size})"]
+                         + ([f"{self.path}: {note}"] if note else []))
+
     def to_dict(self) -> dict:
         """Plain JSON: the counts and every problem (``Problem.to_dict``)."""
         return {"scheme": self.scheme, "file": self.path, "valid": self.valid,
@@ -125,13 +136,15 @@ class Validation:
 
 
 def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, tokens=None,
-             **file_options) -> Validation:
+             types=None, **file_options) -> Validation:
     """Every invalid transition and prefix of a tag column under ``scheme``.
 
     Args:
         source: a column file (path or ``nerspan.tagfiles.TagFile``), a ``Corpus`` (its
             ``column``), or lists of tags per sentence (with ``tokens``, optionally).
         scheme: the scheme the tags should follow (``nerspan.schemes.SCHEMES``).
+        types: a ``nerspan.type_processing.TypeProcessing`` applied to the tags first,
+            tag by tag (``TypeProcessing.relabel``: they need not form mentions yet).
         file_options: for a path: ``tag_column`` (default: the last, other columns of
             tags named, ``Validation.other_tag_columns``), ``token_column`` (0),
             ``comment_prefix``, ``encoding`` (see ``TagFile``).
@@ -144,6 +157,8 @@ def validate(source, scheme: str | Scheme = "IOB2", *, column: str = GOLD, token
     ['prefix', 'transition', 'end']
     """
     corpus, column, file = tag_source(source, column=column, tokens=tokens, **file_options)
+    if types is not None:
+        corpus = types.relabel(corpus, column)
     scheme = get_scheme(scheme)
     table = LabelTable.build(corpus.labels, scheme)
     check_tags(corpus, corpus.column(column), table, scheme, "lenient", "tags")

@@ -10,8 +10,10 @@ import pytest
 
 import nerspan
 from nerspan import Evaluation
-from nerspan.audit import agreement, diff, in_sentence, suspects
+from nerspan.audit import (agreement, agreement_parts, diff, diff_parts, in_sentence, suspects,
+                           suspects_parts)
 from nerlens.cli import main
+from nerlens.report import blocks
 
 WORDS = [["Ana", "Lima", "lives", "in", "Rio", "."], ["Rio", "beat", "Santos", "FC", "."],
          ["Lima", "and", "Rio", "won", "."]]
@@ -67,6 +69,29 @@ def test_diff_text_counts_the_kinds_and_lists_the_changes(files, capsys):
         shown = [str(count["a"]) if kind != "added" else "-",
                  str(count["b"]) if kind != "removed" else "-"]
         assert kinds[kind] == shown, kind
+
+
+def drawn(parts) -> str:
+    return "\n\n".join(map(blocks.text, parts))
+
+
+def test_the_text_views_are_the_library_s(files, capsys):
+    """What the commands print is the library's view of the result (``*_parts``)."""
+    both = nerspan.Corpus.from_tags(A, B, tokens=WORDS)
+    for command, compare, parts in (("diff", diff, diff_parts),
+                                    ("agreement", agreement, agreement_parts)):
+        _, out, _ = run(capsys, [command, files["a"], files["b"]])
+        result = compare(both, names=(files["a"], files["b"])).to_dict()
+        assert out == drawn(parts(result)) + "\n"
+    shown = diff(A, B, tokens=WORDS).to_dict()   # one change listed, the others counted
+    assert drawn(diff_parts(shown, listed=1)).endswith(
+        f"({len(shown['changes']) - 1} more changes in --format json)")
+    corpus = nerspan.Corpus.from_tags(A, SYSTEMS["one"], tokens=WORDS)
+    found = suspects(Evaluation(corpus).gold, {"one": Evaluation(corpus).spans("pred")},
+                     corpus=corpus, min_systems=1).to_dict()
+    text = drawn(suspects_parts(found, corpus.sentence_tokens))
+    assert text.startswith(f"{found['candidates']} candidates")
+    assert len(text.splitlines()) == 1 + 2 * len(found["suspects"])
 
 
 def test_agreement_json_is_the_library_s_agreement(files, capsys):

@@ -10,6 +10,7 @@ import re
 import pytest
 
 import nerlens
+from nerlens.experiment.manifest import manifest_datasets
 
 from .test_audit_cli import A, B, SYSTEMS, WORDS, run, write
 
@@ -202,3 +203,15 @@ def test_a_manifest_s_gold_alt_is_refused_where_it_would_be_ignored(command, tmp
                      rf"nerlens report --manifest .*, not by nerlens {command}", err), err
     code, _, err = run(capsys, [command, "--manifest", manifest(tmp_path, paths)])
     assert code == 0, err   # left out, as the message says
+
+
+def test_a_manifest_s_datasets_are_read_by_the_library(tmp_path, paths):
+    """``manifest_datasets``: every dataset in file order, its gold versions as columns;
+    a reader of one gold (``without_versions``) refuses them, naming itself."""
+    path = manifest(tmp_path, paths, {"fixed": "fixed.txt"})
+    with pytest.raises(ValueError, match="not by my reader: leave it out here"):
+        manifest_datasets(path, without_versions="my reader")
+    first, second = manifest_datasets(path)
+    assert (first.name, second.name) == ("d", "e")
+    assert list(first.versions) == ["fixed"] and "fixed" in first.corpus.columns
+    assert first.systems == second.systems == list(SYSTEMS) and not second.versions

@@ -3,118 +3,168 @@
 listed), ``convert`` (the mentions written in another scheme; a clear error where the
 target cannot keep them apart, IO, unless ``--lossy``: then merged as seqscore merges
 them, and counted), ``count`` (mentions by type and text) and ``summarize`` (documents,
-sentences, tokens and mentions per type). ``COMMANDS``: each one's flags and run; the work
-is ``nerspan``'s, the skeleton ``tag_files``'."""
+sentences, tokens and mentions per type). The work and its views are ``nerspan``'s
+(``validation``, ``encodings``, ``counts``); here, one row per tool (``COMMANDS``: its
+flags and run) and the library's errors in the command's terms."""
 from __future__ import annotations
 
-from dataclasses import replace
+import contextlib
+import shlex
+import sys
+from dataclasses import dataclass
 
-from nerspan.blocks import Heading, Table
-from nerspan.counts import count, summarize
-from nerspan.encodings import convert, repair
-from nerspan.errors import counted
-from nerspan.tagfiles import TAGS, TagFile
-from nerspan.type_processing import relabel_tags
-from nerspan.validation import validate
+from nerspan.counts import count, count_text, summarize, summary_blocks
+from nerspan.encodings import REPAIR_METHODS, convert, repair
+from nerspan.errors import InvalidTagError, counted
+from nerspan.records import FileOptions, Record, TypeOptions, option, switch
+from nerspan.schemes import get_scheme
+from nerspan.type_processing import process_retagged
+from nerspan.validation import InvalidTransitionError, validate
 
 from nerlens.report import blocks
 
-from .common import note, print_json, show_result
+from .common import UsageError, check_file, note, print_json, show_result
+from .flags import add_flags
 from .options import type_processing
-from .tag_files import (add_file_arguments, add_repair_argument, add_scheme_argument,
-                        add_tool_arguments, command_hints, file_options, input_files, rewrite,
-                        run_tool)
+
+SCHEMES = "IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, BILOU, IO"
+
+
+def scheme_name(text: str) -> str:
+    """A scheme's canonical spelling (a ValueError lists the schemes)."""
+    return get_scheme(text).name
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The file tools' own flags (each tool takes those its row names)."""
+
+    tag_column: int | None = option(None, "position of the tag column, 0-based, negative from "
+                                    "the end (default: the last; validate names another "
+                                    "column of tags of the same types)", parse=int,
+                                    metavar="INDEX")
+    format: str = option("table", "table: lines to read (default); json: the whole result",
+                         choices=("table", "json"))
+    scheme: str = option("IOB2", f"the tags' scheme: {SCHEMES} (default IOB2)",
+                         parse=scheme_name, metavar="SCHEME")
+    source_scheme: str = option("IOB2", f"the scheme of IN: {SCHEMES} (default IOB2)",
+                                parse=scheme_name, flag="--from", metavar="SCHEME")
+    target_scheme: str | None = option(None, f"the scheme to write: {SCHEMES}", parse=scheme_name,
+                                flag="--to", metavar="SCHEME")
+    repair: str | None = option(None, "repair invalid tags first (conlleval: every chunk "
+                                "conlleval.pl reads; discard: drop the invalid chunks); "
+                                "default: refuse them", choices=REPAIR_METHODS)
+    method: str = option("conlleval", "conlleval (default): write every chunk conlleval.pl "
+                         "reads; discard: the chunks not written as the scheme writes them "
+                         "become O", choices=REPAIR_METHODS)
+    lossy: bool = switch(False, "write adjacent mentions of one type that the target cannot "
+                         "part (IO) as it writes them, read back as one mention, as seqscore "
+                         "does; the pairs merged are counted (default: refuse)")
+
+
+def file_options(args) -> dict:
+    """The ``nerspan.tagfiles.TagFile`` options of the reading flags."""
+    return {name: vars(args)[name] for name in ("comment_prefix", "encoding", "token_column",
+                                                "tag_column")}
+
+
+@contextlib.contextmanager
+def command_hints(scheme: str):
+    """The library's errors in this command's terms: a bad tag at its token's line;
+    invalid tags refused with the remedy as flags."""
+    try:
+        yield
+    except InvalidTagError as error:  # the line of the token, as the scoring commands say
+        line = error.line + error.position if None not in (error.line, error.position) \
+            else error.line
+        raise InvalidTagError(error.problem, error.sentence, error.path, line) from None
+    except InvalidTransitionError as error:
+        problem, path = error.problem.split(". Validate the tags")[0], error.path or "FILE"
+        raise UsageError(
+            f"{path}:{error.line}: {problem}. List them with: nerlens validate {shlex.quote(path)} "
+            f"--scheme {scheme}; or read them repaired: --repair conlleval (as conlleval.pl "
+            "reads them) or --repair discard (drop the mentions written invalidly)") from None
 
 
 def run_validate(args) -> int:
-    processing = type_processing(args)
-    results = []
-    for path in input_files(args):
-        file = TagFile(path, **file_options(args))
-        with command_hints(args, args.scheme):
-            corpus = file.read()
-            if processing is not None:  # the tags as they read once renamed: no mentions yet
-                corpus = relabel_tags(corpus, TAGS, processing)
-            found = validate(corpus, args.scheme, column=TAGS)
-        # named as the file's: which column, and the others holding tags of its types
-        found = replace(found, path=path, documents=file.documents(corpus),
-                        tag_column=file.column, other_tag_columns=file.other_tag_columns())
-        results.append(found)
+    with command_hints(args.scheme):
+        results = [validate(check_file(path), args.scheme, types=type_processing(args),
+                            **file_options(args)) for path in args.files]
     valid = all(found.valid for found in results)
     if args.format == "json":
         dicts = [found.to_dict() for found in results]
         print_json(dicts[0] if len(dicts) == 1 else {"valid": valid, "files": dicts})
-        return 0 if valid else 1
-    for found in results:
-        result = found.to_dict()
-        size = (f"{result['documents']} document(s), {result['sentences']} sentence(s), "
-                f"{result['tokens']} token(s)")
-        print("\n".join(found.messages() + [
-            f"{result['file']}: valid {result['scheme']} ({size})" if result["valid"] else
-            f"{result['file']}: {result['problems']} problem(s) under {result['scheme']} "
-            f"({size})"] + ([f"{result['file']}: {found.column_note()}"]
-                           if found.column_note() else [])))
+    else:
+        print("\n".join(found.text() for found in results))
     return 0 if valid else 1
 
 
-def add_repair_arguments(parser) -> None:
-    add_file_arguments(parser, files="in_out")
-    add_scheme_argument(parser)
-    add_repair_argument(parser, "--method", default="conlleval",
-                        help_text="conlleval (default): write every chunk conlleval.pl "
-                                  "reads; discard: the chunks not written as the scheme "
-                                  "writes them become O")
+def rewrite(args, scheme: str, retag) -> int:
+    """IN rewritten by ``retag(IN, **reading options)`` (``repair`` or ``convert``;
+    ``scheme``: IN's), its types processed, written to OUT, its changes printed."""
+    with command_hints(scheme):
+        fixed = retag(check_file(args.input), **file_options(args))
+    fixed = process_retagged(fixed, type_processing(args))
+    fixed.write(args.output)
+    if args.format == "json":   # the whole ``Retagged.to_dict()`` and the file written
+        print_json({**fixed.to_dict(), "output": args.output})
+    else:
+        for change in fixed.changes:
+            print(change.message())
+        print(f"wrote {args.output} ({fixed.counts_text()})", file=sys.stderr)
+    merged = fixed.counts.get("merged_pairs")
+    if merged:
+        note(f"{counted(merged, 'pair')} of adjacent mentions of one type merged "
+             f"({fixed.scheme} writes each pair as one mention; --lossy)")
+    return 0
 
 
 def run_repair(args) -> int:
-    rewrite(args, args.scheme, lambda source, **reading: repair(source, args.scheme,
-                                                                args.repair, **reading))
-    return 0
-
-
-def add_convert_arguments(parser) -> None:
-    add_file_arguments(parser, files="in_out")
-    add_scheme_argument(parser, "--from", "from_scheme", "the scheme of IN")
-    add_scheme_argument(parser, "--to", "to_scheme", "the scheme to write", required=True)
-    add_repair_argument(parser)
-    parser.add_argument("--lossy", action="store_true",
-                        help="write adjacent mentions of one type that the target cannot "
-                             "part (IO) as it writes them, read back as one mention, as "
-                             "seqscore does; the pairs merged are counted (default: refuse)")
+    return rewrite(args, args.scheme, lambda path, **reading: repair(
+        path, args.scheme, args.method, **reading))
 
 
 def run_convert(args) -> int:
-    converted = rewrite(args, args.from_scheme, lambda source, **reading: convert(
-        source, args.from_scheme, args.to_scheme, repair=args.repair, lossy=args.lossy,
-        **reading))
-    merged = converted.counts.get("merged_pairs")
-    if merged:
-        note(f"{counted(merged, 'pair')} of adjacent mentions of one type merged "
-             f"({converted.scheme} writes each pair as one mention; --lossy)")
-    return 0
+    source, target = vars(args)["from"], vars(args)["to"]   # --from, --to
+    return rewrite(args, source, lambda path, **reading: convert(
+        path, source, target, repair=args.repair, lossy=args.lossy, **reading))
 
 
-def run_count(args) -> int:
-    # the text view in seqscore's layout: tab-separated, no header
-    return show_result(args, run_tool(args, count, input_files(args)), lambda rows: "\n".join(
-        f"{row['count']}\t{row['type']}\t{row['text']}" for row in rows))
+def run_tool(args, tool, text) -> int:
+    """``tool`` (``count`` or ``summarize``) of FILE..., shown (``text``: its text view
+    of the result and the files)."""
+    paths = [check_file(path) for path in args.files]
+    with command_hints(args.scheme):
+        result = tool(paths if len(paths) > 1 else paths[0], args.scheme, repair=args.repair,
+                      types=type_processing(args), **file_options(args))
+    return show_result(args, result, lambda result: text(result, ", ".join(paths)))
 
 
-def run_summarize(args) -> int:
-    paths = input_files(args)
-    summary = run_tool(args, summarize, paths if len(paths) > 1 else paths[0])
-    return show_result(args, summary, lambda summary: blocks.text([
-        Heading(f"{', '.join(paths)}: {summary['documents']} document(s), "
-                f"{summary['sentences']} sentence(s), {summary['tokens']} token(s)"),
-        Table(["type", "mentions"], [[kind, n] for kind, n in summary["mentions"].items()]
-              + [["total", summary["total"]]])]))
+def tool(files: str, flags: tuple, run) -> tuple:
+    """One file tool's row of ``COMMANDS``: its add_arguments (``files`` ``"several"``:
+    FILE...; ``"in_out"``: IN OUT; its own ``flags``, fields of ``Flags``) and its run."""
+    def add_arguments(parser) -> None:
+        if files == "in_out":
+            parser.add_argument("input", metavar="IN", help="column file (token first, tag last)")
+            parser.add_argument("output", metavar="OUT", help="file to write (IN's layout, "
+                                                              "its tag field replaced)")
+        else:
+            parser.add_argument("files", metavar="FILE", nargs="+",
+                                help="column file(s), token first and tag last")
+        add_flags(parser, Flags, ("tag_column", "format") + flags, required=("target_scheme",))
+        add_flags(parser, FileOptions, ("token_column", "comment_prefix", "encoding"))
+        add_flags(parser, TypeOptions)
+    return add_arguments, run
 
 
 # each command's name -> (its add_arguments(parser), its run(args))
 COMMANDS = {
-    "validate": (lambda parser: add_tool_arguments(parser, repair=False), run_validate),
-    "repair": (add_repair_arguments, run_repair),
-    "convert": (add_convert_arguments, run_convert),
-    "count": (add_tool_arguments, run_count),
-    "summarize": (add_tool_arguments, run_summarize),
+    "validate": tool("several", ("scheme",), run_validate),
+    "repair": tool("in_out", ("scheme", "method"), run_repair),
+    "convert": tool("in_out", ("source_scheme", "target_scheme", "repair", "lossy"),
+                    run_convert),
+    "count": tool("several", ("scheme", "repair"), lambda args: run_tool(
+        args, count, lambda rows, _: count_text(rows))),
+    "summarize": tool("several", ("scheme", "repair"), lambda args: run_tool(
+        args, summarize, lambda summary, files: blocks.text(summary_blocks(summary, files)))),
 }

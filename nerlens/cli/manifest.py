@@ -3,16 +3,16 @@
 ``hardeval --manifest`` read it), or the same datasets declared in order (the flags' help):
 ``--data NAME GOLD [TRAIN]``, then its runs ``--pred [NAME:]SYSTEM=FILE`` (and
 ``--pred-generated``, ``--pred-scored``, ``--gold-alt [NAME:]VERSION=FILE``). Either is
-scored by ``nerlens.run_experiment``: experiment.json and experiment.html.
+scored by ``nerlens.run_experiment``: experiment.json and experiment.html. The reading is
+the library's; here, the flags and the errors in their terms.
 """
 from __future__ import annotations
 
 import argparse
 
 from nerlens.experiment.build import run_experiment as experiment
-from nerlens.experiment.manifest import (Dataset, declared_datasets, experiment_datasets,
-                                         read_dataset)
-from nerlens.experiment.manifest import read_manifest as read_declared
+from nerlens.experiment.manifest import (declared_datasets, experiment_datasets,
+                                         manifest_datasets, read_manifest as read_declared)
 
 from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_flags
@@ -29,17 +29,11 @@ RUN_FLAGS = {"pred": "",
                             "runs)"}
 
 
-def read_manifest(path: str, args, outside_scheme_is_error: bool = False) -> list[Dataset]:
-    """The datasets of a manifest file, in file order, read with the reading flags of
-    ``args`` (buckets, hardeval: their gold versions refused, as these score none)."""
-    declared = read_declared(path)
-    for name, entry in declared.items():
-        if entry["gold_alt"]:
-            raise UsageError(f"{path}: dataset {name!r}: \"gold_alt\" (other gold versions) "
-                             f"is read by nerlens report --manifest {path}, not by "
-                             f"nerlens {args.command}: leave it out here")
-    return [read_dataset(name, entry, **system_options(args, outside_scheme_is_error))
-            for name, entry in declared.items()]
+def read_manifest(path: str, args) -> list:
+    """The datasets of a manifest file read with the reading flags (buckets, hardeval:
+    their gold versions refused, as these score none)."""
+    return manifest_datasets(path, without_versions=f"nerlens {args.command}",
+                             **system_options(args))
 
 
 class _Declare(argparse.Action):
@@ -78,9 +72,9 @@ def is_experiment(args) -> bool:
         bool(given(args, "manifest"))
 
 
-def run_experiment(args) -> int:
-    """``nerlens.run_experiment`` of --manifest or of --data/--pred, read with the reading
-    flags; experiment.json and experiment.html into --output."""
+def declared_of(args) -> dict:
+    """The declared datasets of --manifest or of --data/--pred; the flags an experiment
+    does not read refused."""
     mixed = [flag for flag, value in (
         ("GOLD/PRED", given(args, "predictions") or given(args, "gold")),
         ("--demo", given(args, "demo")),
@@ -89,16 +83,20 @@ def run_experiment(args) -> int:
     if mixed:
         raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
                          f"its declaration: leave out {', '.join(mixed)}")
-    if given(args, "manifest"):
-        if any(kind == VERSION_KIND for kind, _ in args.declared):
-            raise UsageError("--gold-alt: an experiment of --manifest takes each dataset's gold "
-                             "versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
-        if args.declared:
-            raise UsageError("give --manifest or --data/--pred, not both")
-        declared = read_declared(args.manifest, train=given(args, "train"), needs_train=True)
-    else:
-        declared = declared_datasets(args.declared, given(args, "train"))
-    datasets, sources = experiment_datasets(declared, **system_options(args, True))
+    if not given(args, "manifest"):
+        return declared_datasets(args.declared, given(args, "train"))
+    if any(kind == VERSION_KIND for kind, _ in args.declared):
+        raise UsageError("--gold-alt: an experiment of --manifest takes each dataset's gold "
+                         "versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
+    if args.declared:
+        raise UsageError("give --manifest or --data/--pred, not both")
+    return read_declared(args.manifest, train=given(args, "train"), needs_train=True)
+
+
+def run_experiment(args) -> int:
+    """``nerlens.run_experiment`` of --manifest or of --data/--pred, read with the reading
+    flags; experiment.json and experiment.html into --output."""
+    datasets, sources = experiment_datasets(declared_of(args), **system_options(args, True))
     for name, dataset in datasets.items():   # as the one-dataset report notes each file
         for column, record in dataset["corpus"].source.generated.items():
             note(f"dataset {name!r}, {column}: {record.summary()}")

@@ -21,8 +21,8 @@ column file, read as a prediction file is).
 into declared datasets, the form ``declared_datasets`` makes of the command line's
 ``--data``/``--pred`` too (``"systems"`` None: the gold file holds both columns);
 ``read_dataset`` reads one, each run on its own so that an error names the dataset and
-the run; ``experiment_datasets`` reads them all for ``run_experiment``, which takes a
-manifest's path as its datasets.
+the run (``manifest_datasets``: every one of a manifest); ``experiment_datasets`` reads
+them all for ``run_experiment``, which takes a manifest's path as its datasets.
 """
 from __future__ import annotations
 
@@ -281,6 +281,19 @@ def read_dataset(name: str, entry: dict, *, scheme: str = "IOB2", mode: str = "l
             corpus = finished(corpus, columns, options["inputs"], scheme, mode)
     return Dataset(name, corpus, systems, entry["train"], runs, entry["gold_alt"],
                    {**files, **scored})
+
+
+def manifest_datasets(path, *, without_versions: str | None = None, **options) -> list:
+    """The datasets of manifest ``path`` (``Dataset``), in file order, each read by
+    ``read_dataset`` (``options``: its keywords). ``without_versions``: the reader, which
+    scores one gold (named in the error): other gold versions ("gold_alt") are refused."""
+    declared = read_manifest(path)
+    for name, entry in declared.items():
+        if without_versions and entry["gold_alt"]:
+            raise ValueError(f"{path}: dataset {name!r}: \"gold_alt\" (other gold versions) "
+                             f"is read by nerlens report --manifest {path}, not by "
+                             f"{without_versions}: leave it out here")
+    return [read_dataset(name, entry, **options) for name, entry in declared.items()]
 
 
 def run_columns(predictions: dict, generated: dict) -> tuple[dict, dict, dict]:

@@ -14,16 +14,19 @@
 Everything reads flat spans (``nerspan.Spans``, one tag column decoded) of one
 ``Corpus``'s positions; ``diff`` and ``agreement`` also read tag lists or a corpus's
 columns (``annotations.read_two``), refusing generated output as either side.
+``diff_parts``, ``agreement_parts`` and ``suspects_parts`` are the results' terminal
+views, as page blocks (``nerspan.blocks``).
 """
 from __future__ import annotations
 
-from .annotator_agreement import Agreement, agreement, cohen_kappa
+from .annotator_agreement import Agreement, agreement, agreement_parts, cohen_kappa
 from .gold_versions import GoldComparison, compare_golds, error_changes, score_golds
-from .mention_diff import DIFF_KINDS, Diff, diff, diff_spans, mention_kinds
+from .mention_diff import DIFF_KINDS, Diff, diff, diff_parts, diff_spans, mention_kinds
 from .suspect_gold import (EVIDENCE, Suspects, corrections_found, evidence_text, expected_at_random,
-                           in_sentence, suspects)
+                           in_sentence, suspects, suspects_parts)
 
 __all__ = ["DIFF_KINDS", "Diff", "diff", "diff_spans", "mention_kinds", "Agreement",
            "agreement", "cohen_kappa", "GoldComparison", "compare_golds", "error_changes",
            "score_golds", "EVIDENCE", "Suspects", "suspects", "evidence_text", "in_sentence",
-           "corrections_found", "expected_at_random"]
+           "corrections_found", "expected_at_random", "diff_parts", "agreement_parts",
+           "suspects_parts"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..blocks import Heading, Note, Table
 from ..flat import GOLD, PRED
 from ..scores import EntityScores, entity_scores
 from .annotations import read_two
@@ -110,3 +111,22 @@ def agreement(annotation_a, annotation_b=None, *, columns: tuple = (GOLD, PRED),
     two = read_two(annotation_a, annotation_b, columns=columns, names=names, scheme=scheme,
                    mode=mode)
     return agreement_of(two)
+
+
+def agreement_parts(result: dict) -> list[tuple]:
+    """An agreement (``Agreement.to_dict``) for a terminal, as parts of page blocks: the
+    overall numbers, then a row per type."""
+    names, mentions = result["names"], result["mentions"]
+    rows = [[t, row["precision"], row["recall"], row["f1"], row["kappa"]]
+            for t, row in sorted(result["per_type"].items())]
+    return [(Heading(f"A = {names['a']} (the reference)"), Heading(f"B = {names['b']}"),
+             Heading(f"mentions: A {mentions['a']}, B {mentions['b']}, identical "
+                     f"{mentions['identical']}"),
+             Table(["", "precision", "recall", "F1", "kappa", "observed", "chance"],
+                   [["all", *(result[key] for key in ("precision", "recall", "f1", "kappa",
+                                                      "observed_agreement",
+                                                      "chance_agreement"))]])),
+            (*([Table(["type", "precision", "recall", "F1", "kappa"], rows)] if rows else []),
+             Note("Percent (kappa x 100 too). F1 of mentions (B against A; symmetric); "
+                  "Cohen's kappa over every token's tag (per type: inside a mention of that "
+                  "type or not); - = undefined."))]

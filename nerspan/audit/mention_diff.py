@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..blocks import Heading, Table
 from ..corpus import Corpus
+from ..errors import counted
 from ..flat import GOLD, PRED
 from ..scores import match
 from ..spans import Spans, repairs_dict
@@ -57,6 +59,7 @@ DIFF_KINDS = (
     DiffKind("added", ("b",), "in B only: overlapping nothing of A"),
 )
 KIND = {kind.name: code for code, kind in enumerate(DIFF_KINDS)}
+LISTED = 20   # changes the text view lists (``diff_parts``; the JSON lists every one)
 
 
 def mention_kinds(a: Spans, b: Spans) -> tuple[np.ndarray, np.ndarray]:
@@ -256,3 +259,36 @@ def diff(annotation_a, annotation_b=None, *, columns: tuple = (GOLD, PRED),
     two = read_two(annotation_a, annotation_b, columns=columns, names=names, tokens=tokens,
                    scheme=scheme, mode=mode)
     return diff_spans(two.a, two.b, two.corpus, two.changed_tags, two.names)
+
+
+def diff_parts(result: dict, listed: int = LISTED) -> list[tuple]:
+    """A diff (``Diff.to_dict``) for a terminal, as parts of page blocks (a blank line
+    between parts): the counts, the kinds by side and per type, the retyped pairs and the
+    first ``listed`` changes, a line each."""
+    names, kinds = result["names"], result["kinds"]
+    parts = [(Heading(f"A = {names['a']}"), Heading(f"B = {names['b']}"), Heading(
+        f"{counted(result['changed_tags'], 'changed tag')} in "
+        f"{counted(len(result['changed_tag_sentences']), 'sentence')} (of "
+        f"{counted(result['tokens'], 'token')}, {counted(result['sentences'], 'sentence')}); "
+        f"mentions: A {result['mentions']['a']}, B {result['mentions']['b']}; changed: A "
+        f"{result['changed_mentions']['a']}, B {result['changed_mentions']['b']}")),
+        (Table(["kind", "A", "B", "sentences"], [
+            [k.name] + [kinds[k.name][side] if side in k.sides else None for side in "ab"]
+            + [len(result["kind_sentences"][k.name])] for k in DIFF_KINDS]),)]
+    changed = [k.name for k in DIFF_KINDS if k.name != "identical"]
+    if result["per_type"]:
+        parts.append((Heading("Per type (A/B mentions of each kind):"), Table(
+            ["type"] + changed, [[t] + [f"{row[k]['a']}/{row[k]['b']}" for k in changed]
+                                 for t, row in result["per_type"].items()])))
+    pairs = [f"{a} -> {b} {n}" for a, row in result["retyped_pairs"].items()
+             for b, n in row.items()]
+    if pairs:
+        parts.append((Heading("Retyped: " + ", ".join(pairs)),))
+    shown, more = result["changes"][:listed], len(result["changes"]) - listed
+    if shown:
+        parts.append(tuple(map(Heading, [
+            "sentence  side  kind              type    tokens  text",
+            *(f"{c['sentence']:>8}  {c['side'].upper():4s}  {c['kind']:16s}  {c['type']:6s}  "
+              f"{c['start']:>3}-{c['end']:<3}  {c['text'] or ''}".rstrip() for c in shown),
+            *([f"({more} more changes in --format json)"] if more > 0 else [])])))
+    return parts

@@ -35,7 +35,9 @@ from typing import Mapping
 
 import numpy as np
 
+from ..blocks import Heading
 from ..corpus import Corpus
+from ..errors import counted
 from ..options import check_int
 from ..scores import match
 from ..spans import Spans
@@ -377,6 +379,22 @@ def evidence_text(row: dict) -> str:
         if labels:
             parts.append(f"{where}: " + ", ".join(f"{label} {n}" for label, n in labels.items()))
     return "; ".join(parts)
+
+
+def suspects_parts(result: dict, sentence_tokens) -> list[tuple]:
+    """The ranked suspects (``Suspects.to_dict``) for a terminal, as page blocks: each in
+    its sentence (``sentence_tokens(s)``: the words of sentence ``s``, as
+    ``Corpus.sentence_tokens``) with its evidence."""
+    listed = len(result["suspects"])
+    lines = [f"{counted(result['candidates'], 'candidate')} ({result['gold_mentions']} gold "
+             f"mentions, {result['missing_mentions']} missing ones that systems predict), "
+             f"{result['scored']} with evidence" + (f"; the first {listed}:" if listed else ".")]
+    for row in result["suspects"]:
+        words = sentence_tokens(row["sentence"])
+        lines += [f"{row['rank']:4d}. {row['score']:.2f} {row['kind']:7s} {row['type']:6s} "
+                  f"sentence {row['sentence']}: {in_sentence(words, row['start'], row['end'])}",
+                  f"      {evidence_text(row)}"]
+    return [tuple(map(Heading, lines))]
 
 
 def suspects(gold: Spans, systems: Mapping[str, Spans] | None = None, *, corpus: Corpus,
