@@ -386,7 +386,7 @@ def numbers_by_id(numbers, shard: Shard, sentences, record=None) -> dict:
 
 
 def kept_numbers(parts, sentences, record=None) -> dict:
-    """Two shards' ``numbers_by_id`` (``parts``) as one, of the sentences their merged
+    """Shards' ``numbers_by_id`` (``parts``) as one, of the sentences their merged
     listings still name (``sentences``: the first by id; the generated ``record``'s):
     as small as the listings, whatever the shards."""
     named = {*sentences, *_listed_sentences(record)}
@@ -434,10 +434,9 @@ def merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
     records = [r.generated for r in (a, b) if r is not None and r.generated is not None]
     if len(records) == 2:
         out = dataclasses.replace(out, generated=records[0].merged_by_id(records[1]))
-    numbers = [r.sentence_numbers for r in (a, b) if r is not None]
-    if numbers and all(isinstance(found, dict) for found in numbers):  # named by id
+    if isinstance(out.sentence_numbers, dict):   # by global id: those still named
         out = dataclasses.replace(out, sentence_numbers=kept_numbers(
-            numbers, out.sentences, out.generated))
+            [out.sentence_numbers], out.sentences, out.generated))
     return out
 
 
