@@ -81,7 +81,8 @@ from nerspan.layers import (as_layers, is_layered, layer_column, layer_columns,
                             padded_layers, tables_as_layers)
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import Mergeable, SentenceRows, Shard, shard_predictions
+from nerspan.partials import (Mergeable, SentenceRows, Shard, kept_numbers, numbers_by_id,
+                              shard_predictions)
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, LayeredHardevalResult,
@@ -671,34 +672,47 @@ def _rows(corpus, key, present, counts, bound, compared, wrong, error_labels,
 
 def _placed(side: dict, corpus: Corpus, shard: Shard, column: str) -> tuple:
     """A side's repairs (``compared_codes``) as items, its sentences by global id; its
-    generated record (``generative``) as a partial keeps it (``bounded``)."""
-    if "generative" in side:
-        side = {**side, "generative": corpus.source.generated[column].bounded(
-            shard.global_ids)}
+    generated record (``generative``) as a partial keeps it (``bounded``); a corpus of
+    some of gold's sentences: ``numbers``, the number in gold of each sentence they name
+    (``nerspan.partials.numbers_by_id``)."""
+    record = corpus.source.generated[column].bounded() if "generative" in side else None
     sentences = side["sentences"]
     numbers = corpus.source.sentence_numbers
+    named = {}
     if numbers is not None:   # named by their numbers in the input: back to places
         place = {int(number): i for i, number in enumerate(np.asarray(numbers).tolist())}
         sentences = [place[s] for s in sentences]
-    return tuple({**side, "sentences": tuple(shard.global_ids(sentences).tolist())}
-                 .items())
+        named["numbers"] = numbers_by_id(numbers, shard, sentences, record)
+    if record is not None:
+        side = {**side, "generative": record.bounded(shard.global_ids)}
+    return tuple({**side, "sentences": tuple(shard.global_ids(sentences).tolist()),
+                  **named}.items())
 
 
 def _merged_side(a: tuple, b: tuple) -> tuple:
     """Two shards' repairs of one side: counts summed (None: not applicable), the first
-    20 sentences kept."""
-    other = dict(b)
-    return tuple((kind, tuple(sorted(set(value) | set(other[kind])))[:20]
-                  if kind == "sentences" else value.merged_by_id(other[kind])
-                  if kind == "generative" else
-                  None if value is None else value + other[kind]) for kind, value in a)
+    20 sentences kept (and the numbers of those named)."""
+    mine, other = dict(a), dict(b)
+    out = {kind: tuple(sorted(set(value) | set(other[kind])))[:20]
+           if kind == "sentences" else value.merged_by_id(other[kind])
+           if kind == "generative" else
+           None if value is None else value + other[kind]
+           for kind, value in mine.items() if kind != "numbers"}
+    if "numbers" in mine:
+        out["numbers"] = kept_numbers((mine["numbers"], other["numbers"]),
+                                      out["sentences"], out.get("generative"))
+    return tuple(out.items())
 
 
 def _side_dict(items: tuple) -> dict:
+    """A side's repairs as ``score`` gives them: sentences by their numbers in gold
+    where the partial keeps them, else by global id."""
     side = dict(items)
-    side["sentences"] = list(side["sentences"])
+    numbers = side.pop("numbers", None)
+    side["sentences"] = list(side["sentences"]) if numbers is None else \
+        [numbers[s] for s in side["sentences"]]
     if "generative" in side:
-        side["generative"] = side["generative"].to_dict()
+        side["generative"] = side["generative"].to_dict(numbers)
     return side
 
 

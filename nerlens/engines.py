@@ -30,7 +30,6 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from concurrent.futures import ProcessPoolExecutor
@@ -43,7 +42,6 @@ import nerspan
 from nerspan import Evaluation
 from nerspan.errors import InputTypeError, NerspanError, shown
 from nerspan.flat import GOLD
-from nerspan.generative.repairs import GenerativeRepairs
 from nerspan.layers import is_layered
 from nerspan.options import check_int
 from nerspan.reading.training import as_train_index
@@ -236,24 +234,12 @@ class SystemsScoring:
 
     def block(self, first: int, corpus) -> dict:
         """``(system, family) -> Outcome`` of the block ``corpus`` (gold and the system
-        columns) whose first sentence is sentence ``first`` of the whole."""
-        if first and corpus.source.generated:
-            corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={
-                name: without_totals(record)
-                for name, record in corpus.source.generated.items()}))
+        columns) whose first sentence is sentence ``first`` of the whole (``Corpus.block``:
+        its generated records merge to the whole's)."""
         evaluation = Evaluation(corpus, self.scheme, self.mode, self.train)
         ids = range(first, first + corpus.n_sentences)
         return {(system, family): scoring.columns(ids, evaluation, system)
                 for system in self.systems for family, scoring in self.scorings.items()}
-
-
-def without_totals(record: GenerativeRepairs) -> GenerativeRepairs:
-    """A block's generated record (``Corpus.block`` keeps its sentences' listings and the
-    output's totals, which are not kept per sentence) with no totals: every block but
-    the first gives it so, and the merged record counts the totals once."""
-    return record.replace(responses=0, entities=0, usable=0, spans=0,
-                          levels=dict.fromkeys(record.levels, 0),
-                          types=dict.fromkeys(record.types, 0))
 
 
 def local_results(scoring: SystemsScoring, corpus, workers: int) -> dict:
@@ -292,8 +278,7 @@ def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "len
             for first, block in blocks], workers)
         outcome.result()   # a shard's input error, raised as it was
         same = int(np.count_nonzero(corpus.column(name) == corpus.column(GOLD)))
-        out[name] = token_scores(outcome.partial, corpus.n_tokens, same,
-                                 corpus.source.generated.get(name))
+        out[name] = token_scores(outcome.partial, corpus.n_tokens, same)
     return out
 
 

@@ -87,17 +87,17 @@ PER_COLUMN = CHANGE_KINDS + ("retyped_transitions", "retyped_outside",
                              "retyped_discarded")
 
 
-def _followed(source: Source, places) -> dict:
+def _followed(source: Source, places, totals: bool = True) -> dict:
     """``Source``'s per-sentence records (``PER_COLUMN``, and ``generated``: each
     column's ``GenerativeRepairs``, whose ungrounded entities are predictions) for the
     corpus of some of its sentences: every sentence ``i`` is at ``places(i)`` there (none,
     one, or several in a resample). A generated record that lost its listings of the
-    other sentences would lose their false positives; it keeps the output's totals
-    (``GenerativeRepairs.at``)."""
+    other sentences would lose their false positives; it keeps the output's totals, or
+    with ``totals`` False none (``GenerativeRepairs.at``)."""
     out = {kind: {column: tuple(sorted(k for i in sentences for k in places(i)))
                   for column, sentences in getattr(source, kind).items()}
            for kind in PER_COLUMN}
-    out["generated"] = {column: record.at(places)
+    out["generated"] = {column: record.at(places, totals)
                         for column, record in source.generated.items()}
     return out
 
@@ -385,12 +385,20 @@ class Corpus:
 
     def block(self, first: int, stop: int) -> "Corpus":
         """Sentences ``first`` to ``stop`` (exclusive) as a corpus of views of this one's
-        arrays (no copy), with their file lines and snapped spans, renumbered."""
+        arrays (no copy), with their file lines and snapped spans, renumbered.
+
+        Whatever their cut, the blocks' records add up to this corpus's (merged by
+        sentence: ``nerspan.partials``), so that any user of blocks merges their results
+        to one pass's. A generated record gives each block the listings of its sentences;
+        its totals (``GenerativeRepairs.at``), which are not kept per sentence, go with
+        sentence 0: the block that holds it carries them, the others none, so that they
+        are counted once."""
         a, b = int(self.offsets[first]), int(self.offsets[stop])
         lines, numbers = self.source.sentence_lines, self.source.sentence_numbers
         source = Source(self.source.path, None if lines is None else lines[first:stop],
                         **_followed(self.source,
-                                    lambda i: (i - first,) if first <= i < stop else ()),
+                                    lambda i: (i - first,) if first <= i < stop else (),
+                                    totals=first == 0 < stop),
                         sentence_numbers=None if numbers is None else numbers[first:stop],
                         mentions=_mentions_at(self.source, np.arange(first, stop)))
         return self._derive(offsets=self.offsets[first:stop + 1] - a,

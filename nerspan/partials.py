@@ -62,6 +62,7 @@ from .generative.detect import is_generated_input
 from .generative.form import mapped_names
 from .generative.grounding import Grounded
 from .generative.reading import Generated, read_generated
+from .generative.repairs import LISTED_KINDS
 from .generative.strings import StringCounts, StringScores, refuse_unread, string_counts
 from .generative.type_names import known_names
 from .migration import migrated
@@ -357,14 +358,45 @@ def spans_partial(gold: Spans, pred: Spans, zero_division: float = 0.0,
 
 def placed(repairs: Repairs | None, shard: Shard, numbers=None) -> Repairs | None:
     """``repairs`` of a ``shard``, sentences by global id, named by ``numbers`` (see
-    ``spans_partial``); a generated record as a partial keeps it (``bounded``)."""
+    ``spans_partial``); a generated record as a partial keeps it (``bounded``). Without
+    ``numbers``, repairs that name their sentences by number (``Repairs.
+    sentence_numbers``: a shard of a corpus of some of gold's sentences, each numbered
+    in gold) keep the number of each sentence they list by global id
+    (``numbers_by_id``), so that the merged repairs name them as one pass does."""
     if repairs is None:
         return None
     sentences = tuple(shard.global_ids(list(repairs.sentences)).tolist())
-    generated = None if repairs.generated is None else \
-        repairs.generated.bounded(shard.global_ids)
+    generated = None if repairs.generated is None else repairs.generated.bounded()
+    if numbers is None and repairs.sentence_numbers is not None:
+        numbers = numbers_by_id(repairs.sentence_numbers, shard, repairs.sentences,
+                                generated)
+    if generated is not None:
+        generated = generated.bounded(shard.global_ids)
     return dataclasses.replace(repairs, sentences=sentences, sentence_numbers=numbers,
                                generated=generated)
+
+
+def numbers_by_id(numbers, shard: Shard, sentences, record=None) -> dict:
+    """global id -> number in gold (``numbers``: the shard's ``Source.
+    sentence_numbers``) of the shard's ``sentences`` and of those its generated
+    ``record`` (``bounded``, or None) lists: what names them once merged
+    (``kept_numbers``)."""
+    local = sorted({*map(int, sentences), *_listed_sentences(record)})
+    return dict(zip(shard.global_ids(local).tolist(), (int(numbers[s]) for s in local)))
+
+
+def kept_numbers(parts, sentences, record=None) -> dict:
+    """Shards' ``numbers_by_id`` (``parts``) as one, of the sentences their merged
+    listings still name (``sentences``: the first by id; the generated ``record``'s):
+    as small as the listings, whatever the shards."""
+    named = {*sentences, *_listed_sentences(record)}
+    return {s: n for found in parts for s, n in found.items() if s in named}
+
+
+def _listed_sentences(record) -> set:
+    """The sentences a generated record (or None) lists."""
+    return set() if record is None else {item.sentence for kind in LISTED_KINDS
+                                         for item in getattr(record, kind)}
 
 
 def shard_predictions(predictions, inputs, types):
@@ -394,13 +426,17 @@ def _type_names(types) -> set:
 
 def merged_repairs(a: Repairs | None, b: Repairs | None) -> Repairs | None:
     """Two shards' repairs of one side merged (``Repairs.merged``), their generated
-    records too (``GenerativeRepairs.merged_by_id``)."""
+    records too (``GenerativeRepairs.merged_by_id``), and the numbers in gold of the
+    sentences they name (``kept_numbers``)."""
     if a is None and b is None:
         return None
     out = Repairs.merged([a, b])
     records = [r.generated for r in (a, b) if r is not None and r.generated is not None]
     if len(records) == 2:
         out = dataclasses.replace(out, generated=records[0].merged_by_id(records[1]))
+    if isinstance(out.sentence_numbers, dict):   # by global id: those still named
+        out = dataclasses.replace(out, sentence_numbers=kept_numbers(
+            [out.sentence_numbers], out.sentences, out.generated))
     return out
 
 
@@ -483,4 +519,5 @@ def sentence_weights(sentence_ids, n_samples: int, seed: int) -> np.ndarray:
 
 __all__ = ["GENERATED_NEEDS_TYPES", "Mergeable", "EntityPartial", "StringPartial",
            "SentenceRows", "Shard", "partial", "spans_partial", "string_partial", "merged",
-           "merged_repairs", "placed", "shard_predictions", "sentence_weights"]
+           "merged_repairs", "placed", "numbers_by_id", "kept_numbers", "shard_predictions",
+           "sentence_weights"]

@@ -437,11 +437,15 @@ class Repairs:
     @classmethod
     def merged(cls, parts) -> "Repairs":
         """One column's repairs from several decodings of it (the levels of multi-level
-        tags): counts summed, sentences merged."""
+        tags): counts summed, sentences merged (numbers kept by global id, a partial's,
+        united: ``nerspan.partials.numbers_by_id``)."""
         parts = [p for p in parts if p is not None]
         if not parts:
             return cls()
         strict = [p for p in parts if p.discarded_chunks is not None]
+        numbers = [p.sentence_numbers for p in parts if p.sentence_numbers is not None]
+        if numbers and all(isinstance(found, dict) for found in numbers):
+            numbers = [{s: n for found in numbers for s, n in found.items()}]
         return cls(sum(p.invalid_transitions for p in parts),
                    sum(p.outside_scheme for p in parts),
                    tuple(sorted({int(s) for p in parts for s in p.sentences}))[:20],
@@ -450,8 +454,7 @@ class Repairs:
                    sum(p.lenient_chunks for p in strict) if strict else None,
                    sum(p.types_mapped for p in parts), sum(p.types_removed for p in parts),
                    next((p.generated for p in parts if p.generated is not None), None),
-                   next((p.sentence_numbers for p in parts
-                         if p.sentence_numbers is not None), None),
+                   numbers[0] if numbers else None,
                    sum(p.duplicates for p in parts))
 
 

@@ -84,12 +84,6 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
     systems = list(systems)
     scheme = get_scheme(scheme)
     table = LabelTable.build(corpus.labels, scheme)
-    # generated systems' records are added once to the sums, never to each block's counts:
-    # a block keeps its sentences' listings (Corpus.block), and the sum would count its
-    # ungrounded entities twice; the whole record also keeps the output's totals whole
-    generated = dict(corpus.source.generated)
-    if generated:
-        corpus = corpus.with_source(dataclasses.replace(corpus.source, generated={}))
     for column in (GOLD, *systems):  # before the blocks: errors name the corpus's sentence
         check_tags(corpus, corpus.column(column), table, scheme, mode, side_name(column))
     parts = {name: [] for name in systems}  # per system, per block: its EntityPartial
@@ -104,8 +98,8 @@ def score_in_blocks(corpus: Corpus, systems: Sequence[str] | None = None,
                 same_tags[name] += int(np.count_nonzero(block.column(name)
                                                         == block.column(GOLD)))
                 parts[name].append(spans_partial(gold, pred, 0.0, Shard(first), numbers))
-    return {name: token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name],
-                               generated.get(name)) for name in systems}
+    return {name: token_scores(merged(parts[name]), corpus.n_tokens, same_tags[name])
+            for name in systems}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,14 +201,10 @@ def sentence_blocks(corpus: Corpus, size: int = SCORE_BLOCK):
         yield first, corpus.block(first, stop)
 
 
-def token_scores(whole: EntityPartial, n_tokens: int, same_tags: int,
-                 generated=None) -> TokenScores:
-    """One system's ``TokenScores`` from its blocks' partials merged; ``generated``: the
-    record of a generated system, whose ungrounded entities are wrong predictions
-    (added once, to the whole: a block's counts never hold them)."""
-    if generated is not None:
-        whole = dataclasses.replace(whole, pred_repairs=dataclasses.replace(
-            whole.pred_repairs, generated=generated))
+def token_scores(whole: EntityPartial, n_tokens: int, same_tags: int) -> TokenScores:
+    """One system's ``TokenScores`` from its blocks' partials merged (a generated
+    system's too: each block's record holds its sentences' ungrounded entities, wrong
+    predictions, and the output's totals go with one block, ``Corpus.block``)."""
     scores = whole.result()
     return TokenScores(**{f.name: getattr(scores, f.name)
                           for f in dataclasses.fields(EntityScores)},

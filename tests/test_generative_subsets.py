@@ -1,16 +1,22 @@
 """A corpus of some sentences of a generated system (``Corpus.subset``, ``Corpus.block``)
 keeps the ungrounded entities of those sentences, each a false positive: the scores of
 any split of the sentences add up to the whole corpus's, a resample counts a sentence's
-ungrounded entities as often as it draws it, and streaming counts them once."""
+ungrounded entities as often as it draws it, and streaming counts them once. Blocks of
+any cut carry the record's totals once: their records and partials merge to one pass's,
+sentences named by their numbers in gold."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import functools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerspan
+from nerlens.engines import Scoring, merged_outcomes
 from nerlens.demo import demo_generated, demo_gold
+from nerspan.generative import GenerativeRepairs
 from nerspan.reading.systems import read_systems
 from nerspan.streaming import score_in_blocks
 
@@ -57,3 +63,28 @@ def test_blocks_add_up_and_streaming_counts_them_once(corpus):
     assert sum(map(counts, blocks)).tolist() == counts(corpus).tolist()
     streamed = score_in_blocks(corpus, ["llm"], block_tokens=50)["llm"].to_dict()
     assert [streamed[key] for key in COUNTS] == counts(corpus).tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sets(st.integers(1, 23)))
+def test_blocks_of_any_cut_merge_to_the_one_pass_record(corpus, cuts):
+    """Cut anywhere, the blocks' generated records (by global sentence) merge to the
+    whole's, totals counted once (the block of sentence 0 carries them), and their
+    entity-score partials to one pass's result: repairs named by gold's numbers."""
+    bounds = [0, *sorted(cuts), corpus.n_sentences]
+    blocks = [(first, corpus.block(first, stop)) for first, stop in zip(bounds, bounds[1:])]
+    records = [block.source.generated["llm"].bounded(
+        lambda ids, first=first: np.asarray(ids, dtype=np.int64) + first)
+        for first, block in blocks]
+    whole = corpus.source.generated["llm"]
+    numbers = corpus.source.sentence_numbers
+    merged = functools.reduce(GenerativeRepairs.merged_by_id, records)
+    assert merged.to_dict(numbers) == whole.to_dict(numbers)
+    assert [record.responses for record in records[1:]] == [0] * (len(blocks) - 1)
+    scoring = Scoring.of("nerspan", {})
+    outcome = merged_outcomes(
+        scoring.columns(range(first, first + block.n_sentences), nerspan.Evaluation(block),
+                        "llm") for first, block in blocks)
+    one_pass = nerspan.score(corpus, inputs={"gold_column": "gold", "pred_column": "llm"})
+    assert outcome.result().to_dict() == one_pass.to_dict()
+    assert one_pass.to_dict()["repairs"]["pred"]["sentences"][-1] > corpus.n_sentences

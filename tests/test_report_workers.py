@@ -39,9 +39,8 @@ def _without_date(report: str) -> str:
 @pytest.mark.parametrize("demo", ["spacy", "generative"])
 def test_the_demo_reports_with_two_workers_equal_one(tmp_path, capsys, demo):
     """The demo's two systems (and the generative demo's, which answers some of gold's
-    sentences: scored in one pass) give the same report.json with --workers 2 as with
-    1, tough_mentions' results and bootstrap intervals included (scored from partials in
-    the workers)."""
+    sentences) give the same report.json with --workers 2 as with 1, tough_mentions'
+    results and bootstrap intervals included (scored from partials in the workers)."""
     reports = []
     for workers in ("1", "2"):
         folder = tmp_path / workers
@@ -268,3 +267,31 @@ def test_a_generated_system_report_with_three_workers_equals_one_process(tmp_pat
     merged = merged_results(nerspan.Evaluation(read, train=TRAIN), names, merging,
                             workers=3)
     assert {("llm", name) for name in merging} <= set(merged)   # from the partials
+
+
+def test_a_generated_system_answering_some_sentences_with_three_workers_equals_one(tmp_path):
+    """Generated output that answers some of gold's sentences, out of gold's order: the
+    corpus of those sentences is scored from partials in the workers (each repaired
+    sentence named by its number in gold, as one pass names it), the one-process
+    report."""
+    gold, _, words = corpus(300, seed=12)
+    answered = random.Random(5).sample(range(300), 180)   # shuffled: out of gold's order
+    responses = _responses([words[i] for i in answered], seed=3)
+    path = tmp_path / "llm.jsonl"
+    path.write_text("".join(json.dumps({"sentence": i, "tokens": words[i], "response": answer})
+                            + "\n" for i, answer in zip(answered, responses)))
+    read, names = read_systems(Corpus.from_tags(gold, tokens=words), None,
+                               generated={"llm": str(path)})
+    assert read.source.sentence_numbers.tolist() == answered
+    reports = [nerlens.build_report(corpus=read, system_names=names, train=TRAIN,
+                                    bootstrap=50, seed=2, figures=False, workers=workers)
+               for workers in (1, 3)]
+    assert _without_date(reports[0].to_json()) == _without_date(reports[1].to_json())
+    repairs = reports[0].results["llm"]["faireval"]["repairs"]["pred"]
+    assert set(repairs["sentences"]) <= set(answered) and repairs["generative"]["ungrounded"]
+    merging = [name for name in reports[0].info["families"]
+               if keeps_sentences(get_family(name))]
+    merged = merged_results(nerspan.Evaluation(read, train=TRAIN), names, merging,
+                            workers=3)
+    assert {("llm", name) for name in merging} == set(merged)   # from the partials
+    assert {"faireval", "attribute_buckets", "hardeval"} <= set(merging)

@@ -59,17 +59,16 @@ def merged_results(evaluation, system_names, families, options=None,
     counts (the same statistics as one pass). Absent, so scored in one pass by the caller:
     every pair with one worker; a family whose partial keeps no per-sentence counts (its
     merged result would have no bootstrap statistics: a family registered from outside
-    may lack ``per_sentence``); a corpus of some of gold's sentences (``Source.
-    sentence_numbers``: a generated output that answers some): the partials of faireval
-    and attribute_buckets name a repaired sentence by its place, one pass by its number
-    in gold. A system of generated output merges as tags do (each block holds its
-    sentences' grounding record, the output's totals counted once). Gold that nests: the
+    may lack ``per_sentence``). A system of generated output merges as tags do (each
+    block holds its sentences' grounding record, the output's totals counted once:
+    ``Corpus.block``), one that answers some of gold's sentences too (the partials keep
+    the number in gold of each repaired sentence they name, ``nerspan.partials.
+    numbers_by_id``, and name it so, as one pass does). Gold that nests: the
     blocks hold every layer of gold and of the systems, and a family whose partials
     refuse such gold is named in the one error raised."""
     systems = tuple(system_names)
     merging = [name for name in families if keeps_sentences(get_family(name))]
-    if workers == 1 or not systems or not merging or \
-            evaluation.corpus.source.sentence_numbers is not None:
+    if workers == 1 or not systems or not merging:
         return {}
     scorings = {name: Scoring.of(name, {**family_keywords(get_family(name),
                                                          (options or {}).get(name)),

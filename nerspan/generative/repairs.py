@@ -181,23 +181,31 @@ class GenerativeRepairs:
     def replace(self, **changes) -> "GenerativeRepairs":
         return dataclasses.replace(self, **changes)
 
-    def at(self, places) -> "GenerativeRepairs":
+    def at(self, places, totals: bool = True) -> "GenerativeRepairs":
         """The record of a corpus of some of the sentences (``nerspan.Corpus.subset``,
         ``block``): each listing of sentence ``i`` at each of ``places(i)`` (none, one,
         or several in a resample), so that its ungrounded entities stay the false
         positives of their sentences. The totals (``responses``, ``entities``,
-        ``usable``, ``spans``, ``levels``, ``types``) stay the whole output's: they are
-        not kept per sentence.
+        ``usable``, ``spans``, ``levels``, ``types``) are not kept per sentence: the
+        whole output's, or with ``totals`` False none (zeros), so that the records of
+        blocks that cut the sentences, one of them given the totals, sum to the whole's.
 
         >>> record = GenerativeRepairs(responses=3, ungrounded=(Listing(0, "Oz", "LOC"),
         ...                                                     Listing(2, "Atlantis", "LOC")))
         >>> [(item.sentence, item.text) for item in record.at({2: [0, 1]}.get).ungrounded]
         [(0, 'Atlantis'), (1, 'Atlantis')]
+        >>> record.at({2: [0]}.get, totals=False).to_dict()["responses"]
+        0
         """
-        return self.replace(**{kind: tuple(sorted(
+        listed = {kind: tuple(sorted(
             (item._replace(sentence=k) for item in getattr(self, kind)
              for k in places(item.sentence) or ()), key=lambda item: item.sentence))
-            for kind in LISTED_KINDS})
+            for kind in LISTED_KINDS}
+        if not totals:
+            listed.update(responses=0, entities=0, usable=0, spans=0,
+                          levels=dict.fromkeys(self.levels, 0),
+                          types=dict.fromkeys(self.types, 0))
+        return self.replace(**listed)
 
     @classmethod
     def merged(cls, parts) -> "GenerativeRepairs":
