@@ -18,7 +18,7 @@ from nerlens.families import get_family
 from nerlens.report import blocks
 
 from .common import UsageError, print_confusion, print_json, with_confusion
-from .flags import Shared, add_flags, record_of
+from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
                      load_systems_with_tokens, load_training)
@@ -45,11 +45,6 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     parser.set_defaults(family=name)
     return family
 
-
-# what --threshold reads in a family command
-THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\", "
-                   "one line per sentence of GOLD (a column file or a saved split); "
-                   "--jsonl and --generated are refused with it.")
 
 
 def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> list:

@@ -247,5 +247,13 @@ class Shared(Record):
     describes = "command-line"
 
 
+# --threshold's note in every command that has it (score and the family commands): what
+# the reader (``nerspan.reading.systems``) takes as scored predictions there
+THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\", "
+                   "one line per sentence of GOLD (a column file or a saved split); nerlens "
+                   "score also reads GOLD as a span file with --jsonl, --generated files whose "
+                   "entities carry one and, with --demo, the demo's CRF scored mentions (the "
+                   "family commands refuse --jsonl and --generated with it).")
+
 # the flags of every command that reads GOLD [PRED ...]
 DECODING = ("scheme", "mode", "format")

@@ -19,7 +19,7 @@ from nerlens.demo import demo_gold, demo_scored, demo_systems
 from nerlens.engines import score_corpus_locally
 
 from .common import UsageError, note, print_confusion, print_results, with_confusion
-from .flags import Shared, add_flags, record_of
+from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, score_generated
 from .options import given, type_processing
 from .scored_files import confidence, scores_at_threshold
@@ -41,11 +41,6 @@ def add_arguments(parser) -> None:
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
               parse={"threshold": confidence})
 
-
-# what --threshold reads on the command line
-THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\" "
-                   "(GOLD a column file, or a span file with --jsonl), or --generated files "
-                   "whose entities carry one; with --demo, the demo's CRF scored mentions.")
 
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
