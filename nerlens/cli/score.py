@@ -8,7 +8,7 @@ import nerspan
 from nerspan import Evaluation, InputOptions
 from nerspan.flat import GOLD
 from nerspan.counts import error_counts
-from nerspan.fbeta import fbeta_key
+from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.layers import refuse_layers
 from nerspan.errors import counted
 from nerspan.records import GeneratedOptions, Record, switch
@@ -63,46 +63,6 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
             for name, result in scored.items()}
 
 
-def conlleval_report(result: dict) -> str:
-    """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
-    after ``FB1``); scored predictions (--threshold) and span tables have no tags, so no
-    tokens and no accuracy; gold with layers (``--layers``): each layer's counts and
-    scores after the union's (a layer's precision counts every prediction: read its
-    recall); with --error-counts, seqscore's table (count, error, type, text) after."""
-    options = result.get("options", {})
-    threshold, beta = options.get("threshold"), options.get("beta", 1.0)
-    head = (f"processed {result['tokens']} tokens with " if "tokens" in result else
-            "" if threshold is None else f"kept the mentions of confidence >= {threshold:g}: ")
-    lines = [f"{head}{result['gold']} phrases; found: {result['predicted']} phrases; "
-             f"correct: {result['correct']}."]
-    if result.get("tokens", True):   # conlleval prints no scores of 0 tokens
-        accuracy = f"accuracy: {100 * result['accuracy']:6.2f}%; " if "tokens" in result else ""
-        lines.append(accuracy + scores_line(result, beta))
-    lines += type_lines(result, beta) + [
-        f"layer {k}: {row['gold']} phrases; correct: {row['correct']}; {scores_line(row, beta)}"
-        for k, row in result.get("layers", {}).items()]
-    if "error_counts" in result:
-        lines += ["count\terror\ttype\ttext"] + [
-            f"{row['count']}\t{row['error']}\t{row['type']}\t{row['text']}"
-            for row in result["error_counts"]]
-    return "\n".join(lines)
-
-
-def scores_line(row: dict, beta: float = 1.0) -> str:
-    """conlleval's ``precision: ..%; recall: ..%; FB1: ..`` of a row (``FB<beta>`` after,
-    a beta other than 1)."""
-    key = fbeta_key(beta)
-    fb = f"; F{key[1:].upper()}: {100 * row[key]:6.2f}" if beta != 1 else ""
-    return (f"precision: {100 * row['precision']:6.2f}%; recall: {100 * row['recall']:6.2f}%; "
-            f"FB1: {100 * row['f1']:6.2f}{fb}")
-
-
-def type_lines(result: dict, beta: float) -> list[str]:
-    """conlleval's line per type, sorted by type."""
-    return [f"{name:>17}: {scores_line(row, beta)}  {row['predicted']}"
-            for name, row in sorted(result["per_type"].items())]
-
-
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
     """Each system's ``error_counts`` (``nerspan.counts.error_counts``): its mentions
     read as the scores read them (lenient: conlleval's repair; strict: ``discard``)."""
@@ -146,22 +106,12 @@ def score_strings(args) -> dict:
     return score_generated(args, nerspan.score)
 
 
-def strings_report(result: dict) -> str:
-    """conlleval's lines for string matching: strings, not tokens or phrases."""
-    options = result["options"]
-    found = f"; gold strings found: {result['found']}" if options["word_overlap"] else ""
-    return "\n".join([f"scored as strings: {result['gold']} gold strings; found: "
-                      f"{result['predicted']} strings; correct: {result['correct']}{found}.",
-                      scores_line(result, options.get("beta", 1.0))]
-                     + type_lines(result, options.get("beta", 1.0)))
-
-
 def run_strings(args) -> int:
     results = score_strings(args)
     for name, result in results.items():
         for column, repairs in result["repairs"].items():
             types_note(column, repairs, "string", f"{name}: ")
-    print_results(results, strings_report, args.format == "json")
+    print_results(results, strings_text, args.format == "json")
     return 0
 
 
@@ -200,7 +150,7 @@ def run_threshold(args) -> int:
             note(f"{name}: {generated['summary']}")
         for column, repairs in result["repairs"].items():
             types_note(name if column == "pred" else column, repairs)
-    print_results(results, conlleval_report, args.format == "json")
+    print_results(results, conlleval_text, args.format == "json")
     return 0
 
 
@@ -224,7 +174,7 @@ def run(args) -> int:
                       args.workers)
     if args.error_counts:
         add_error_counts(results, corpus, systems, args)
-    print_results(results, conlleval_report, args.format == "json")
+    print_results(results, conlleval_text, args.format == "json")
     if args.format == "json":
         return 0
     for name, result in results.items():
