@@ -10,9 +10,8 @@ from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.layers import refuse_layers
-from nerspan.errors import counted
 from nerspan.records import GeneratedOptions, Record, switch
-from nerspan.spans import likely_scheme, repair_note
+from nerspan.spans import reading_notes, types_note
 from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_gold, demo_scored, demo_systems
@@ -109,32 +108,16 @@ def score_strings(args) -> dict:
 def run_strings(args) -> int:
     results = score_strings(args)
     for name, result in results.items():
-        for column, repairs in result["repairs"].items():
-            types_note(column, repairs, "string", f"{name}: ")
+        print_notes(types_note(column, repairs, "string", f"{name}: ")
+                    for column, repairs in result["repairs"].items())
     print_results(results, strings_text, args.format == "json")
     return 0
 
 
-def types_note(column: str, repairs: dict, what: str = "mention", name: str = "") -> None:
-    """The note of what the type flags did to a column's mentions (none: no note)."""
-    if repairs.get("types_mapped") or repairs.get("types_removed"):
-        note(f"{name}{counted(repairs['types_mapped'], what)} of {column} retyped, "
-             f"{repairs['types_removed']} dropped (--type-map, --keep-types, --remove-types)")
-
-
-def repairs_note(corpus, name: str, column: str, repairs: dict, scheme: str) -> None:
-    """The notes of what reading did to a column (``name`` in the corpus): repaired or
-    discarded chunks (naming the scheme the tags look like when strict decoding lost most
-    of them, ``nerspan.spans.likely_scheme``), the type flags' work, --snap's."""
-    discarded = repairs.get("discarded_chunks")
-    if repairs["invalid_transitions"] or repairs["outside_scheme"] or discarded:
-        lost_most = discarded is not None and 2 * discarded > repairs["lenient_chunks"]
-        print(repair_note(column, repairs, scheme, likely_scheme(corpus, name, scheme)
-                          if lost_most else None), file=sys.stderr)
-    types_note(column, repairs)
-    if repairs.get("snapped"):
-        note(f"{counted(repairs['snapped'], 'span')} of {column} widened to token "
-             "boundaries (--snap)")
+def print_notes(notes) -> None:
+    """Each note (None: none) on stderr."""
+    for line in filter(None, notes):
+        print(line, file=sys.stderr)
 
 
 def run_threshold(args) -> int:
@@ -148,8 +131,8 @@ def run_threshold(args) -> int:
         generated = result["repairs"]["pred"].get("generative")
         if generated:
             note(f"{name}: {generated['summary']}")
-        for column, repairs in result["repairs"].items():
-            types_note(name if column == "pred" else column, repairs)
+        print_notes(types_note(name if column == "pred" else column, repairs)
+                    for column, repairs in result["repairs"].items())
     print_results(results, conlleval_text, args.format == "json")
     return 0
 
@@ -179,6 +162,7 @@ def run(args) -> int:
         return 0
     for name, result in results.items():
         for column, repairs in result.get("repairs", {}).items():
-            repairs_note(corpus, GOLD if column == "gold" else name, column, repairs, args.scheme)
+            print_notes(reading_notes(corpus, GOLD if column == "gold" else name, column,
+                                      repairs, args.scheme))
     print_confusion(results)
     return 0
