@@ -109,9 +109,11 @@ def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, c
 # 3,345; the file tools and the gold audit one module each, the commands as rows, --data
 # and --pred read by nerlens.experiment.manifest to 3,148; span options checked by the reader,
 # one number parser to 3,024; the family commands' one scoring path to 3,018; sweep's default
-# threshold the report's to 3,015; a ratchet, not the goal.
+# threshold the report's to 3,015; conlleval's text (nerspan.conlleval), reading's notes
+# (nerspan.spans) and a family's section text (nerlens.report.blocks) in the library, one
+# --threshold note to 2,931; a ratchet, not the goal.
 CLI_ADD_ARGUMENT_CALLS = 27
-CLI_LINES = 3015
+CLI_LINES = 2931
 
 
 def test_the_command_line_s_flags_are_made_of_the_records():
