@@ -69,6 +69,12 @@ def note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
 
 
+def print_notes(notes) -> None:
+    """Each note the library wrote (``note: ...``; None: none) on stderr."""
+    for line in filter(None, notes):
+        print(line, file=sys.stderr)
+
+
 def print_json(value) -> None:
     json.dump(json_ready(value), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")

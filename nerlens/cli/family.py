@@ -45,7 +45,6 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     return family
 
 
-
 def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> list:
     """--manifest's datasets (``read_manifest``: ``nerlens.cli.manifest``'s, which family
     commands without a manifest do not import), each with its "train"; GOLD, PRED,

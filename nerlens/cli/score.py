@@ -1,7 +1,6 @@
 """``nerlens score``: entity-level P/R/F1 as conlleval.pl prints it."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import nerspan
@@ -17,7 +16,8 @@ from nerspan.streaming import score_in_blocks
 from nerlens.demo import demo_gold, demo_scored, demo_systems
 from nerlens.engines import score_corpus_locally
 
-from .common import UsageError, note, print_confusion, print_results, with_confusion
+from .common import (UsageError, note, print_confusion, print_notes, print_results,
+                     with_confusion)
 from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, score_generated
 from .options import given, type_processing
@@ -39,7 +39,6 @@ def add_arguments(parser) -> None:
     add_flags(parser, Shared, ("beta", "confusion", "workers"))
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
               parse={"threshold": confidence})
-
 
 
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
@@ -112,12 +111,6 @@ def run_strings(args) -> int:
                     for column, repairs in result["repairs"].items())
     print_results(results, strings_text, args.format == "json")
     return 0
-
-
-def print_notes(notes) -> None:
-    """Each note (None: none) on stderr."""
-    for line in filter(None, notes):
-        print(line, file=sys.stderr)
 
 
 def run_threshold(args) -> int:
