@@ -16,7 +16,7 @@ from nerlens.families import get_family
 # the family commands draw their text view with these (the report's, for result dicts)
 from nerlens.report.blocks import score_keys, section_text  # noqa: F401
 
-from .common import UsageError, print_confusion, print_json, with_confusion
+from .common import UsageError, print_confusion, print_results, with_confusion
 from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
@@ -117,8 +117,7 @@ def print_scores(args, results: dict, text: str, extra: dict | None = None) -> i
     """--format json: one system's result dict (several: by name; ``extra``: beside them
     under ``results``); else ``text`` and the --confusion matrices."""
     if args.format == "json":
-        body = next(iter(results.values())) if len(results) == 1 else results
-        print_json({"results": results, **extra} if extra else body)
+        print_results(results, None, True, extra)
         return 0
     print(text)
     print_confusion(results)
