@@ -534,6 +534,33 @@ def likely_scheme(corpus: Corpus, column: str, declared: str | Scheme
     return best, int(found[best])
 
 
+def types_note(column: str, repairs: dict, what: str = "mention", name: str = "") -> str | None:
+    """The note of what the type options did to a column's mentions (``what``: mention or
+    string; ``name``: the system, before it); None: they did nothing."""
+    if not (repairs.get("types_mapped") or repairs.get("types_removed")):
+        return None
+    return (f"note: {name}{counted(repairs['types_mapped'], what)} of {column} retyped, "
+            f"{repairs['types_removed']} dropped (--type-map, --keep-types, --remove-types)")
+
+
+def reading_notes(corpus: Corpus, name: str, column: str, repairs: dict, scheme: str) -> list:
+    """The notes the command line prints of what reading did to a column (``name`` in
+    ``corpus``): repaired or discarded chunks (``repair_note``, naming the scheme the tags
+    look like when strict decoding lost most of them), the type options' work
+    (``types_note``), snapping's."""
+    discarded = repairs.get("discarded_chunks")
+    notes = []
+    if repairs["invalid_transitions"] or repairs["outside_scheme"] or discarded:
+        lost_most = discarded is not None and 2 * discarded > repairs["lenient_chunks"]
+        notes.append(repair_note(column, repairs, scheme, likely_scheme(corpus, name, scheme)
+                                 if lost_most else None))
+    notes.append(types_note(column, repairs))
+    if repairs.get("snapped"):
+        notes.append(f"note: {counted(repairs['snapped'], 'span')} of {column} widened to "
+                     "token boundaries (--snap)")
+    return [note for note in notes if note]
+
+
 def scheme_hint(look_alike: tuple | None, command_line: bool = False) -> str:
     """What strict decoding's note suggests: the scheme the tags look like
     (``likely_scheme``), if any, then lenient mode; in the API's words or the command

@@ -605,7 +605,7 @@ def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, 
     ("faireval", ["--weights", '{"BEs": [0.5, 0, 0.5], "BEs": [1, 0, 0]}'],
      r"error: --weights: 'BEs' is given twice in one object \(the second would replace the "
      r"first\)$"),
-    ("buckets", ["--attributes", "eLen,eLen"], r"error: attribute 'eLen' is given twice$"),
+    ("buckets", ["--attributes", "eLen,eLen"], r"error: --attributes: attribute 'eLen' is given twice$"),
 ])
 def test_a_name_given_twice_in_an_option_is_refused(tmp_path, capsys, command, flags, message):
     paths = files(tmp_path)
@@ -618,7 +618,7 @@ def test_n_buckets_has_a_ceiling(tmp_path, capsys):
     paths = files(tmp_path)
     code, _, err = run(capsys, argv("buckets", tmp_path, paths["gold"], paths["pred"],
                                     paths["train"], ["--n-buckets", "1000000"]))
-    check_one_line(code, err, r"error: n_buckets must be at most 1000, not 1000000$")
+    check_one_line(code, err, r"error: --n-buckets: must be at most 1000, not 1000000$")
 
 
 @pytest.mark.parametrize("command", ["score", "faireval"])
@@ -884,7 +884,7 @@ HINT_CASES = {
         "faireval {gold} --generated {llm} --confusion", r"gold \\ pred"),
     "n_buckets_one": (
         {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
-        r"n_buckets must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
+        r"--n-buckets: must be at least 2", "buckets {gold} {pred} --train {train} --n-buckets 2",
         r"Self-diagnosis"),
     # one flag, one meaning per value: the hint is the command the value applies to
     "matching_strings_on_faireval": (

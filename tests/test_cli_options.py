@@ -13,7 +13,7 @@ import pytest
 import nerspan
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
-from nerlens.cli.flags import cli_words, dest, record_of
+from nerlens.cli.flags import add_flags, cli_words, dest, record_of
 from nerlens.cli.options import check_values, given, inputs_of
 from nerlens.families import get_family
 
@@ -84,6 +84,20 @@ def test_one_flag_one_meaning_per_value(capsys):
     check_values(parse(["hardeval", "g.txt", "--matching", "grounded"]), "hardeval")
 
 
+def test_a_value_a_field_s_check_refuses_is_a_usage_error_naming_its_flag():
+    """record_of: the field's flag, not its API name, so that no command wraps the check;
+    a check across fields (faireval's SemEval options without --schemas) is raised as is."""
+    record = get_family("faireval").options
+    parser = argparse.ArgumentParser()
+    add_flags(parser, record, ("min_overlap", "schemas"))
+    args = parser.parse_args(["--min-overlap", "2", "--schemas", "semeval"])
+    with pytest.raises(UsageError, match=r"^--min-overlap: must be a fraction .*not 2\.0$"):
+        record_of(args, record)
+    with pytest.raises(ValueError) as raised:
+        record_of(parser.parse_args(["--min-overlap", "0.5"]), record)
+    assert not isinstance(raised.value, UsageError)
+
+
 def test_no_command_reads_a_maybe_missing_flag_itself():
     """``getattr(args, name, default)`` only where flags are read as records: a flag's
     value when a command lacks it is stated once."""
@@ -121,10 +135,11 @@ def test_a_text_its_option_cannot_read_is_a_usage_error_naming_the_flag(line, me
 @pytest.mark.parametrize("line, message", [
     (["buckets", "g.txt", "--train", "t.txt", "--attributes", "eLen,eLn"], "eLn"),
     (["buckets", "g.txt", "--train", "t.txt", "--n-buckets", "1"],
-     "n_buckets must be at least 2, not 1"),
+     "error: --n-buckets: must be at least 2, not 1"),
 ])
 def test_a_value_its_record_refuses_is_the_record_s_error(line, message, capsys):
-    """Read, a value is checked where the API checks it: the record's check, one line."""
+    """Read, a value is checked where the API checks it: the record's check, one line
+    naming the flag."""
     assert main(line) == 2
     err = capsys.readouterr().err
     assert err.startswith("nerlens: error: ") and message in err and "Traceback" not in err

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from nerlens.cli.score import compute, conlleval_report
+from nerlens.cli.score import compute
+from nerspan.conlleval import conlleval_text
 from nerspan import PRED, decode, read_columns
 from seqeval.metrics.sequence_labeling import get_entities
 
@@ -64,7 +65,7 @@ def test_printed_report_is_conllevals_text(name):
     """
     expected = shared_path("fixtures", "conlleval", f"{name}.expected.txt").read_text()
     got = score_file(name, "IOE2" if "EIO" in name else "IOB2")
-    assert conlleval_report(got) + "\n" == expected
+    assert conlleval_text(got) + "\n" == expected
 
 
 def seqeval_default_counts(path):

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import nerspan
-from nerlens.cli.score import compute, conlleval_report
+from nerlens.cli.score import compute
+from nerspan.conlleval import conlleval_text
 from nerspan import PRED, Corpus, decode, read_columns
 
 from .pin_conformance import seqeval_outputs
@@ -137,13 +138,13 @@ def score_as_conlleval(case: dict) -> dict:
 @pytest.mark.parametrize("name", CONLLEVAL_TEXT)
 def test_printed_report_is_conllevals(name):
     case = BY_NAME[name]
-    assert conlleval_report(score_as_conlleval(case)) + "\n" == case["conlleval"]
+    assert conlleval_text(score_as_conlleval(case)) + "\n" == case["conlleval"]
 
 
 def test_untyped_tags_counts_are_conllevals():
     """conlleval.pl prints the empty type's row twice; the counts and scores agree."""
     case = BY_NAME["iob2_untyped_tags"]
-    ours = conlleval_report(score_as_conlleval(case)).splitlines()
+    ours = conlleval_text(score_as_conlleval(case)).splitlines()
     theirs = case["conlleval"].splitlines()
     assert ours[:2] == theirs[:2]
     assert set(ours[2:]) == set(theirs[2:]) and len(theirs) == len(ours) + 1
@@ -165,7 +166,7 @@ def test_docstart_lines_change_only_conllevals_token_count(tmp_path):
     path = tmp_path / "docstart.txt"
     path.write_text(pinned["text"])
     got = compute(read_columns(path, {"gold": -2, PRED: -1}), [PRED])[PRED]
-    ours, theirs = conlleval_report(got).splitlines(), pinned["conlleval"].splitlines()
+    ours, theirs = conlleval_text(got).splitlines(), pinned["conlleval"].splitlines()
     docstarts = pinned["text"].count("-DOCSTART-")
     assert docstarts == 2 and got["tokens"] == 5
     assert theirs[0] == ours[0].replace("processed 5 tokens", f"processed {5 + docstarts} tokens")

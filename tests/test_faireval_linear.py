@@ -20,7 +20,7 @@ from faireval import plots
 from faireval.result import (NO_SYSTEM, NO_TARGET, confusion_layout, confusion_table,
                              error_confusion, summed_name)
 import nerlens
-from nerlens.cli.family import section_text
+from nerlens.report.blocks import section_text
 from nerlens.families import get_family
 from nerlens.report.html import family_sections
 from nerlens.trainer import make_compute_metrics

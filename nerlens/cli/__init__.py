@@ -1,14 +1,10 @@
-"""The ``nerlens`` command: the parser and ``main``; one module per subcommand (the file
-tools share one, the gold audit one).
-
-A subcommand is one ``Command`` record in ``COMMANDS``: its name, group, one-line help
-and example; its module defines ``add_arguments(parser)`` and ``run(args)``. The module is
-imported when the command is named on the line (``Commands``), so that a command imports
-what it uses and no other command's code: ``nerlens score`` imports no family and
-nothing of the report (``benchmarks/bench_startup.py`` times it against seqscore).
-``common`` holds what every subcommand shares (errors, flags, output), ``inputs`` every
-input of the command line (GOLD [PRED ...], --jsonl, --generated, --train, --gold-alt),
-``manifest`` the datasets of an experiment (--manifest, --data/--pred).
+"""The ``nerlens`` command: the parser and ``main``. A subcommand is one ``Command`` row
+of ``COMMANDS``; its module (imported when the command is named on the line, so that
+``nerlens score`` imports no family and nothing of the report: ``benchmarks/
+bench_startup.py`` times it) defines ``add_arguments(parser)`` and ``run(args)``.
+``common`` holds what every subcommand shares (errors, output), ``flags`` the flags made
+of option records, ``inputs`` every input of the command line, ``manifest`` the datasets
+of an experiment.
 """
 from __future__ import annotations
 
@@ -25,9 +21,8 @@ from .options import check_values, given
 
 @dataclass(frozen=True)
 class Command:
-    """One subcommand: its ``name`` on the command line, the ``group`` ``nerlens --help``
-    lists it under, its one-line ``help`` and an ``example`` command line (tested to
-    parse)."""
+    """One subcommand: its ``name``, the ``group`` ``nerlens --help`` lists it under, its
+    one-line ``help`` and an ``example`` command line (tested to parse)."""
 
     name: str
     group: str
@@ -36,9 +31,8 @@ class Command:
 
     @property
     def module(self) -> str:
-        """Its module: the file tools share one and the gold audit one (their
-        ``COMMANDS``: name -> (add_arguments, run)); every other command has its own
-        (``add_arguments(parser)`` and ``run(args)``)."""
+        """Its module: its own, but the file tools share one and the gold audit one (their
+        ``COMMANDS``: name -> (add_arguments, run))."""
         return "nerlens.cli." + {TAG_FILES: "file_tools", AUDIT: "gold_audit"}.get(
             self.group, self.name.replace("-", "_"))
 

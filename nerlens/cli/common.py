@@ -69,6 +69,12 @@ def note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
 
 
+def print_notes(notes) -> None:
+    """Each note the library wrote (``note: ...``; None: none) on stderr."""
+    for line in filter(None, notes):
+        print(line, file=sys.stderr)
+
+
 def print_json(value) -> None:
     json.dump(json_ready(value), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
@@ -80,11 +86,13 @@ def show_result(args, result, render) -> int:
     return 0
 
 
-def print_results(results: dict, render, as_json: bool) -> None:
-    """Name -> result as JSON (one result alone, several by name), or each rendered as
-    text (``render``), under ``== name`` when there are several."""
+def print_results(results: dict, render, as_json: bool, extra: dict | None = None) -> None:
+    """Name -> result as JSON (one result alone, several by name; ``extra``: beside them
+    under ``results``), or each rendered as text (``render``), under ``== name`` when
+    there are several."""
     if as_json:
-        print_json(next(iter(results.values())) if len(results) == 1 else results)
+        print_json({"results": results, **extra} if extra else
+                   next(iter(results.values())) if len(results) == 1 else results)
         return
     for name, result in results.items():
         if len(results) > 1:

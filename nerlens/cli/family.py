@@ -10,15 +10,14 @@ calls these.
 from __future__ import annotations
 
 from nerspan import Evaluation, InputOptions
-from nerspan.blocks import Heading, Table
-from nerspan.family import Family, ReportView
-from nerspan.fbeta import fbeta_key
+from nerspan.family import Family
 
 from nerlens.families import get_family
-from nerlens.report import blocks
+# the family commands draw their text view with these (the report's, for result dicts)
+from nerlens.report.blocks import score_keys, section_text  # noqa: F401
 
-from .common import UsageError, print_confusion, print_json, with_confusion
-from .flags import Shared, add_flags, record_of
+from .common import UsageError, print_confusion, print_results, with_confusion
+from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
                      load_systems_with_tokens, load_training)
@@ -44,12 +43,6 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
               parse={"threshold": confidence})
     parser.set_defaults(family=name)
     return family
-
-
-# what --threshold reads in a family command
-THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\", "
-                   "one line per sentence of GOLD (a column file or a saved split); "
-                   "--jsonl and --generated are refused with it.")
 
 
 def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> list:
@@ -110,38 +103,6 @@ def score_systems(args, family: Family, corpus, systems, train=None, options=Non
     return evaluation, results
 
 
-def section_text(family: Family, results: dict, analyses: dict | None = None,
-                 head: tuple = (), tail: tuple = ()) -> str:
-    """The family's section of the report (its blocks) for a terminal, after the entity
-    scores its results restate (F-beta too with --beta) and ``head``, before ``tail`` (a
-    command's own blocks)."""
-    view = ReportView(family.name, tuple(results), results, analyses=analyses or {},
-                      drawn=tuple(results), info={})
-    return blocks.text(entity_blocks(results) + head + tuple(family.section(view)) + tail)
-
-
-# the entity scores a family's result may restate (nerspan's), shown before its section
-ENTITY_SCORES = ("precision", "recall", "f1")
-
-
-def score_keys(result: dict) -> list:
-    """precision, recall, F1 and, scored with a beta other than 1 (--beta), F-beta."""
-    beta = result.get("options", {}).get("beta", 1.0)
-    return [*ENTITY_SCORES] + ([fbeta_key(beta)] if beta != 1 else [])
-
-
-def entity_blocks(results: dict) -> tuple:
-    """One row per system of the entity scores the family's result restates, when it
-    holds them all (and F-beta with --beta)."""
-    first = next(iter(results.values()))
-    keys = score_keys(first)
-    if not all(key in first for key in keys):
-        return ()
-    return (Heading("Entity scores (%)"),
-            Table(["system", *keys], [[name] + [r[k] for k in keys]
-                                      for name, r in results.items()]))
-
-
 def save_plots(args, save, *data, what: str = "charts", **keywords) -> int:
     """--plot DIR: ``save(*data, DIR, fmt=--plot-format, **keywords)``, said after the
     text view."""
@@ -156,8 +117,7 @@ def print_scores(args, results: dict, text: str, extra: dict | None = None) -> i
     """--format json: one system's result dict (several: by name; ``extra``: beside them
     under ``results``); else ``text`` and the --confusion matrices."""
     if args.format == "json":
-        body = next(iter(results.values())) if len(results) == 1 else results
-        print_json({"results": results, **extra} if extra else body)
+        print_results(results, None, True, extra)
         return 0
     print(text)
     print_confusion(results)

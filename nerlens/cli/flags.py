@@ -3,7 +3,7 @@
 once, as a field: the library's records (``InputOptions`` and its parts, each family's
 ``Family.options``) and the command line's own (``Shared``, one per command beside its
 ``run``). A bad text is a usage error naming the flag; ``record_of(args, Record)`` gives
-the record parsed; a flag 0.2 renamed (``OLD_FLAGS``) is a usage error naming the new one.
+the record parsed (a value a field's check refuses: a usage error naming it too); a flag 0.2 renamed (``OLD_FLAGS``) is a usage error naming the new one.
 
 >>> import argparse
 >>> from nerspan.records import TypeOptions
@@ -156,8 +156,31 @@ def flag_values(args, record) -> dict:
 
 def record_of(args, record, **fixed):
     """The ``record`` of the flags parsed in ``args`` (``fixed``: values the command read
-    itself); a field at its default is not given."""
-    return record(**{**flag_values(args, record), **fixed})
+    itself); a field at its default is not given. A field's check that refuses its
+    value is a usage error naming the field's flag (``--min-overlap: must be ...``); a
+    check across fields is raised as it is."""
+    values = {**flag_values(args, record), **fixed}
+    try:
+        return record(**values)
+    except (ValueError, TypeError) as error:
+        refused = refused_flag(record, values)
+        if refused is None:
+            raise
+        raise UsageError(refused) from error
+
+
+def refused_flag(record, values: dict) -> str | None:
+    """``--flag: why``, of the first field with a flag whose own check refuses its value
+    in ``values`` (the check's words, the field's name before them dropped); None: none."""
+    for opt in record.options():
+        value = values.get(opt.name)
+        if opt.flag is None or opt.check is None or value is None:
+            continue
+        try:
+            opt.check(opt.name, value)
+        except (ValueError, TypeError) as error:
+            return f"{opt.flag}: {str(error).removeprefix(opt.name + ' ')}"
+    return None
 
 
 def number_flag(read, expected: str, valid=lambda value: True, refused: str = "",
@@ -223,6 +246,14 @@ class Shared(Record):
 
     describes = "command-line"
 
+
+# --threshold's note in every command that has it (score and the family commands): what
+# the reader (``nerspan.reading.systems``) takes as scored predictions there
+THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\", "
+                   "one line per sentence of GOLD (a column file or a saved split); nerlens "
+                   "score also reads GOLD as a span file with --jsonl, --generated files whose "
+                   "entities carry one and, with --demo, the demo's CRF scored mentions (the "
+                   "family commands refuse --jsonl and --generated with it).")
 
 # the flags of every command that reads GOLD [PRED ...]
 DECODING = ("scheme", "mode", "format")

@@ -1,25 +1,24 @@
 """``nerlens score``: entity-level P/R/F1 as conlleval.pl prints it."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import nerspan
 from nerspan import Evaluation, InputOptions
 from nerspan.flat import GOLD
 from nerspan.counts import error_counts
-from nerspan.fbeta import fbeta_key
+from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.layers import refuse_layers
-from nerspan.errors import counted
 from nerspan.records import GeneratedOptions, Record, switch
-from nerspan.spans import likely_scheme, repair_note
+from nerspan.spans import reading_notes, types_note
 from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_gold, demo_scored, demo_systems
 from nerlens.engines import score_corpus_locally
 
-from .common import UsageError, note, print_confusion, print_results, with_confusion
-from .flags import Shared, add_flags, record_of
+from .common import (UsageError, note, print_confusion, print_notes, print_results,
+                     with_confusion)
+from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, score_generated
 from .options import given, type_processing
 from .scored_files import confidence, scores_at_threshold
@@ -42,12 +41,6 @@ def add_arguments(parser) -> None:
               parse={"threshold": confidence})
 
 
-# what --threshold reads on the command line
-THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry a \"score\" "
-                   "(GOLD a column file, or a span file with --jsonl), or --generated files "
-                   "whose entities carry one; with --demo, the demo's CRF scored mentions.")
-
-
 def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
             confusion: bool = False, workers: int = 1) -> dict:
     """Scores of every system column: name -> json dict (plus token accuracy), scored in
@@ -66,46 +59,6 @@ def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
             score_corpus_locally(corpus, systems, scheme, mode, workers)
     return {name: with_confusion(result.to_dict(beta=beta), evaluation, name, confusion)
             for name, result in scored.items()}
-
-
-def conlleval_report(result: dict) -> str:
-    """The text conlleval.pl prints, number for number (with ``--beta``, ``FB<beta>``
-    after ``FB1``); scored predictions (--threshold) and span tables have no tags, so no
-    tokens and no accuracy; gold with layers (``--layers``): each layer's counts and
-    scores after the union's (a layer's precision counts every prediction: read its
-    recall); with --error-counts, seqscore's table (count, error, type, text) after."""
-    options = result.get("options", {})
-    threshold, beta = options.get("threshold"), options.get("beta", 1.0)
-    head = (f"processed {result['tokens']} tokens with " if "tokens" in result else
-            "" if threshold is None else f"kept the mentions of confidence >= {threshold:g}: ")
-    lines = [f"{head}{result['gold']} phrases; found: {result['predicted']} phrases; "
-             f"correct: {result['correct']}."]
-    if result.get("tokens", True):   # conlleval prints no scores of 0 tokens
-        accuracy = f"accuracy: {100 * result['accuracy']:6.2f}%; " if "tokens" in result else ""
-        lines.append(accuracy + scores_line(result, beta))
-    lines += type_lines(result, beta) + [
-        f"layer {k}: {row['gold']} phrases; correct: {row['correct']}; {scores_line(row, beta)}"
-        for k, row in result.get("layers", {}).items()]
-    if "error_counts" in result:
-        lines += ["count\terror\ttype\ttext"] + [
-            f"{row['count']}\t{row['error']}\t{row['type']}\t{row['text']}"
-            for row in result["error_counts"]]
-    return "\n".join(lines)
-
-
-def scores_line(row: dict, beta: float = 1.0) -> str:
-    """conlleval's ``precision: ..%; recall: ..%; FB1: ..`` of a row (``FB<beta>`` after,
-    a beta other than 1)."""
-    key = fbeta_key(beta)
-    fb = f"; F{key[1:].upper()}: {100 * row[key]:6.2f}" if beta != 1 else ""
-    return (f"precision: {100 * row['precision']:6.2f}%; recall: {100 * row['recall']:6.2f}%; "
-            f"FB1: {100 * row['f1']:6.2f}{fb}")
-
-
-def type_lines(result: dict, beta: float) -> list[str]:
-    """conlleval's line per type, sorted by type."""
-    return [f"{name:>17}: {scores_line(row, beta)}  {row['predicted']}"
-            for name, row in sorted(result["per_type"].items())]
 
 
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
@@ -151,45 +104,13 @@ def score_strings(args) -> dict:
     return score_generated(args, nerspan.score)
 
 
-def strings_report(result: dict) -> str:
-    """conlleval's lines for string matching: strings, not tokens or phrases."""
-    options = result["options"]
-    found = f"; gold strings found: {result['found']}" if options["word_overlap"] else ""
-    return "\n".join([f"scored as strings: {result['gold']} gold strings; found: "
-                      f"{result['predicted']} strings; correct: {result['correct']}{found}.",
-                      scores_line(result, options.get("beta", 1.0))]
-                     + type_lines(result, options.get("beta", 1.0)))
-
-
 def run_strings(args) -> int:
     results = score_strings(args)
     for name, result in results.items():
-        for column, repairs in result["repairs"].items():
-            types_note(column, repairs, "string", f"{name}: ")
-    print_results(results, strings_report, args.format == "json")
+        print_notes(types_note(column, repairs, "string", f"{name}: ")
+                    for column, repairs in result["repairs"].items())
+    print_results(results, strings_text, args.format == "json")
     return 0
-
-
-def types_note(column: str, repairs: dict, what: str = "mention", name: str = "") -> None:
-    """The note of what the type flags did to a column's mentions (none: no note)."""
-    if repairs.get("types_mapped") or repairs.get("types_removed"):
-        note(f"{name}{counted(repairs['types_mapped'], what)} of {column} retyped, "
-             f"{repairs['types_removed']} dropped (--type-map, --keep-types, --remove-types)")
-
-
-def repairs_note(corpus, name: str, column: str, repairs: dict, scheme: str) -> None:
-    """The notes of what reading did to a column (``name`` in the corpus): repaired or
-    discarded chunks (naming the scheme the tags look like when strict decoding lost most
-    of them, ``nerspan.spans.likely_scheme``), the type flags' work, --snap's."""
-    discarded = repairs.get("discarded_chunks")
-    if repairs["invalid_transitions"] or repairs["outside_scheme"] or discarded:
-        lost_most = discarded is not None and 2 * discarded > repairs["lenient_chunks"]
-        print(repair_note(column, repairs, scheme, likely_scheme(corpus, name, scheme)
-                          if lost_most else None), file=sys.stderr)
-    types_note(column, repairs)
-    if repairs.get("snapped"):
-        note(f"{counted(repairs['snapped'], 'span')} of {column} widened to token "
-             "boundaries (--snap)")
 
 
 def run_threshold(args) -> int:
@@ -203,9 +124,9 @@ def run_threshold(args) -> int:
         generated = result["repairs"]["pred"].get("generative")
         if generated:
             note(f"{name}: {generated['summary']}")
-        for column, repairs in result["repairs"].items():
-            types_note(name if column == "pred" else column, repairs)
-    print_results(results, conlleval_report, args.format == "json")
+        print_notes(types_note(name if column == "pred" else column, repairs)
+                    for column, repairs in result["repairs"].items())
+    print_results(results, conlleval_text, args.format == "json")
     return 0
 
 
@@ -229,11 +150,12 @@ def run(args) -> int:
                       args.workers)
     if args.error_counts:
         add_error_counts(results, corpus, systems, args)
-    print_results(results, conlleval_report, args.format == "json")
+    print_results(results, conlleval_text, args.format == "json")
     if args.format == "json":
         return 0
     for name, result in results.items():
         for column, repairs in result.get("repairs", {}).items():
-            repairs_note(corpus, GOLD if column == "gold" else name, column, repairs, args.scheme)
+            print_notes(reading_notes(corpus, GOLD if column == "gold" else name, column,
+                                      repairs, args.scheme))
     print_confusion(results)
     return 0

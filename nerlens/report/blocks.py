@@ -2,7 +2,8 @@
 
 ``html(blocks, holder)`` renders with the page kit: ``holder`` is what holds the figures
 (a report, an experiment: ``holder.figures``, title -> PNG bytes), ``cap_note`` the HTML a
-``FiguresCapNote`` stands for. ``text(blocks)`` renders for a terminal (figures by title).
+``FiguresCapNote`` stands for. ``text(blocks)`` renders for a terminal (figures by title);
+``section_text`` a family's section of its result dicts without a report.
 Prose (headings, notes) is escaped and its non-ASCII punctuation written as named
 entities (``–`` as ``&ndash;``), so that a page stays ASCII.
 """
@@ -13,6 +14,8 @@ from html.entities import codepoint2name
 
 from nerspan.blocks import (Collapsed, Few, Figure, FiguresCapNote, Heading, Hover, Marked,
                             Note, Noted, OverRuns, Strong, Table, Tiles)
+from nerspan.family import Family, ReportView
+from nerspan.fbeta import fbeta_key
 
 from .page_kit import FEW_MARK, SYSTEMS_PER_TABLE, Raw, escape, figure, number, table
 from .text import UNDEFINED as DASH
@@ -206,3 +209,36 @@ def cell_text(cell, percent: bool = True) -> str:
         return f"{100 * cell:.2f}" if percent else f"{cell:.4g}"
     return str(cell)
 
+
+# -- a family's section of result dicts -----------------------------------------------
+def section_text(family: Family, results: dict, analyses: dict | None = None,
+                 head: tuple = (), tail: tuple = ()) -> str:
+    """The family's section of the report (its blocks) for a terminal, of its result
+    dicts (system -> result; ``analyses``: the family's of them) without a report: after
+    the entity scores they restate (F-beta too, scored with a beta) and ``head``, before
+    ``tail`` (the caller's own blocks). What the family commands print."""
+    view = ReportView(family.name, tuple(results), results, analyses=analyses or {},
+                      drawn=tuple(results), info={})
+    return text(entity_blocks(results) + head + tuple(family.section(view)) + tail)
+
+
+# the entity scores a family's result may restate (nerspan's), shown before its section
+ENTITY_SCORES = ("precision", "recall", "f1")
+
+
+def score_keys(result: dict) -> list:
+    """precision, recall, F1 and, scored with a beta other than 1, F-beta."""
+    beta = result.get("options", {}).get("beta", 1.0)
+    return [*ENTITY_SCORES] + ([fbeta_key(beta)] if beta != 1 else [])
+
+
+def entity_blocks(results: dict) -> tuple:
+    """One row per system of the entity scores the family's result restates, when it
+    holds them all (and F-beta, scored with a beta)."""
+    first = next(iter(results.values()))
+    keys = score_keys(first)
+    if not all(key in first for key in keys):
+        return ()
+    return (Heading("Entity scores (%)"),
+            Table(["system", *keys], [[name] + [r[k] for k in keys]
+                                      for name, r in results.items()]))
