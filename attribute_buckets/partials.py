@@ -487,22 +487,22 @@ def _correct_counts(gold_values, pred_values, pred_at, pairs, words: "_WordRows"
     return ValueCounts.of(keys.astype(float).reshape(-1, 2), pred_at[pred_index], along)
 
 
-class _WordRows(dict):
+class _WordRows:
     """A shard's words' rows in a token table: a token's row is its word's
     (``attributes.Context.table_rows``), so each word's is found once per shard and
     array of token rows (one scatter of the tokens), whichever attribute reads it."""
 
     def __init__(self, corpus):
-        super().__init__()
         self.corpus = corpus
+        self._found = {}   # id of the token rows -> (the token rows, each word's row)
 
     def of(self, token_rows: np.ndarray) -> np.ndarray:
         """Each word's row, from every token's ``token_rows``."""
-        kept = self.get(id(token_rows))
+        kept = self._found.get(id(token_rows))
         if kept is None or kept[0] is not token_rows:  # an id names one live array only
             by_word = np.zeros(len(self.corpus.vocab), dtype=np.int64)
             by_word[self.corpus.tokens] = token_rows
-            kept = self[id(token_rows)] = (token_rows, by_word)
+            kept = self._found[id(token_rows)] = (token_rows, by_word)
         return kept[1]
 
 
