@@ -52,7 +52,7 @@ from nerspan import InputOptions
 from nerspan.bootstrap import percentile_interval
 from nerspan.migration import migrated
 from nerspan.partials import (EntityPartial, Mergeable, Shard, sentence_weights,
-                              shard_predictions, spans_partial)
+                              spans_partial)
 from nerspan.scores import sentence_counts
 
 from . import attributes as attrs
@@ -164,9 +164,10 @@ class Placing:
 
     def counted(self, distinct, counts, sentence, key) -> ValueCounts:
         """``ValueCounts`` of units in local ``sentence``s with ``key`` (index into
-        ``distinct``; ``sentence`` a callable giving them when needed)."""
-        if (self.weights is not None or self.ids is not None) and callable(sentence):
-            sentence = sentence()
+        ``distinct``): arrays, or callables giving them when needed."""
+        if self.weights is None and self.ids is None:
+            return ValueCounts(distinct, counts)
+        sentence, key = (found() if callable(found) else found for found in (sentence, key))
         weighted = None if self.weights is None else \
             _weighted(self.weights, sentence, key, len(distinct))
         sentences = None
@@ -424,10 +425,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     shard = Shard(first_sentence, sentence_ids)
     with shard.named():
-        read_as = shard_predictions(predictions, inputs, types)
-        reading = shard.read(lambda: read_inputs(references, read_as, chosen,
-                                                 train=train, scheme=scheme, mode=mode,
-                                                 inputs=inputs), references, predictions)
+        reading = shard.read_typed(lambda read_as: read_inputs(
+            references, read_as, chosen, train=train, scheme=scheme, mode=mode,
+            inputs=inputs), references, predictions, inputs, types)
         if reading is None:
             return BucketsPartial()
         context, corpus, gold, pred, index = reading
@@ -450,14 +450,14 @@ def _attribute_partials(context, corpus, gold, pred, index, chosen: dict,
     """An ``AttributePartial`` per attribute ``chosen``, in order."""
     ctx, pred_side, pairs, cached = scoring_context(context, corpus, gold, pred, index,
                                                     options)
-    out = []
+    words, out = _WordRows(corpus), []
     for name, function in chosen.items():
         unit, (gold_at, gold_values), (pred_at, pred_values), unit_pairs = attribute_units(
             ctx, pred_side, name, function, options.compat, pairs, cached)
-        sides = [_side_counts(gold_values, gold_at, corpus, along)]
+        sides = [_side_counts(gold_values, gold_at, words, along)]
         sides.append(sides[0] if pred_values is gold_values else
-                     _side_counts(pred_values, pred_at, corpus, along))
-        sides.append(_correct_counts(gold_values, pred_values, pred_at, unit_pairs, corpus,
+                     _side_counts(pred_values, pred_at, words, along))
+        sides.append(_correct_counts(gold_values, pred_values, pred_at, unit_pairs, words,
                                      along))
         if isinstance(function, str) and not attrs.ATTRIBUTE_TABLE[function].ordered:
             out.append(_types_by_name(name, unit, sides, ctx, shard))
@@ -466,44 +466,71 @@ def _attribute_partials(context, corpus, gold, pred, index, chosen: dict,
     return tuple(out)
 
 
-def _side_counts(values, sentence, corpus, along: Placing) -> ValueCounts:
+def _side_counts(values, sentence, words: "_WordRows", along: Placing) -> ValueCounts:
     """One side's units by value: ``values`` an array per unit (in ``sentence``s) or
     kept as look-ups (``TableValues``: every token, sentence None)."""
     if isinstance(values, TableValues):
-        return _table_counts(values, 1, corpus, np.arange(len(values)), along)
+        return _table_counts(values, 1, words, None, along)
     return ValueCounts.of(np.asarray(values, dtype=float)[:, None], sentence, along)
 
 
-def _correct_counts(gold_values, pred_values, pred_at, pairs, corpus,
+def _correct_counts(gold_values, pred_values, pred_at, pairs, words: "_WordRows",
                     along: Placing) -> ValueCounts:
     """The units scored correct when their two values fall in one bucket, by (gold
     value, predicted value): ``pairs`` a mask over tokens whose labels agree (then both
     sides read one table cell), or (gold index, predicted index) arrays
     (``core._correct``)."""
     if isinstance(pairs, np.ndarray):
-        at = np.flatnonzero(pairs)
-        agreed = TableValues(gold_values.table, gold_values.rows[at],
-                             None if gold_values.labels is None else gold_values.labels[at])
-        return _table_counts(agreed, 2, corpus, at, along)
+        return _table_counts(gold_values, 2, words, np.flatnonzero(pairs), along)
     gold_index, pred_index = pairs
     keys = np.column_stack([gold_values[gold_index], pred_values[pred_index]])
     return ValueCounts.of(keys.astype(float).reshape(-1, 2), pred_at[pred_index], along)
 
 
-def _table_counts(values: TableValues, columns: int, corpus, positions: np.ndarray,
-                  along: Placing) -> ValueCounts:
-    """Tokens (at corpus ``positions``) by their table cell's value, repeated in
-    ``columns`` key columns: counted per cell, then per value (no sort of the tokens)."""
-    cells = values.cells()
-    per_cell = np.bincount(cells, minlength=values.table.size)
-    occupied = np.flatnonzero(per_cell)
-    value = values.table.ravel()[occupied].astype(float)
+class _WordRows:
+    """A shard's words' rows in a token table: a token's row is its word's
+    (``attributes.Context.table_rows``), so each word's is found once per shard and
+    array of token rows (one scatter of the tokens), whichever attribute reads it."""
+
+    def __init__(self, corpus):
+        self.corpus = corpus
+        self._found = {}   # id of the token rows -> (the token rows, each word's row)
+
+    def of(self, token_rows: np.ndarray) -> np.ndarray:
+        """Each word's row, from every token's ``token_rows``."""
+        kept = self._found.get(id(token_rows))
+        if kept is None or kept[0] is not token_rows:  # an id names one live array only
+            by_word = np.zeros(len(self.corpus.vocab), dtype=np.int64)
+            by_word[self.corpus.tokens] = token_rows
+            kept = self._found[id(token_rows)] = (token_rows, by_word)
+        return kept[1]
+
+
+def _table_counts(values: TableValues, columns: int, words: _WordRows,
+                  at: np.ndarray | None, along: Placing) -> ValueCounts:
+    """The tokens ``at`` (None: every token) by their table cell's value, repeated in
+    ``columns`` key columns: counted per (word, label code) of the shard, then per value
+    (no sort of the tokens). The shard's words stand for the table's rows, so the counts
+    grow with what the shard holds, not with the table (the training words x labels),
+    which every shard would pay for again."""
+    corpus = words.corpus
+    word = corpus.tokens if at is None else corpus.tokens[at]
+    width = 1 if values.labels is None else values.table.shape[1]
+    key = np.multiply(word, width, dtype=np.int64)
+    if values.labels is not None:
+        key += values.labels if at is None else values.labels[at]
+    per_key = np.bincount(key, minlength=len(corpus.vocab) * width)
+    occupied = np.flatnonzero(per_key)
+    word_id, label = np.divmod(occupied, width)
+    value = values.table[words.of(values.rows)[word_id], label].astype(float)
     distinct, inverse = _grouped(np.repeat(value[:, None], columns, axis=1))
-    counts = np.bincount(inverse, weights=per_cell[occupied], minlength=len(distinct))
-    group = np.zeros(values.table.size, dtype=np.int64)
+    counts = np.bincount(inverse, weights=per_key[occupied], minlength=len(distinct))
+    group = np.zeros(len(per_key), dtype=np.int64)
     group[occupied] = inverse
-    return along.counted(distinct, counts.astype(np.int64), lambda: np.searchsorted(
-        corpus.offsets, positions, side="right") - 1, group[cells])
+    return along.counted(distinct, counts.astype(np.int64),
+                         lambda: corpus.sentence_of_position if at is None else
+                         np.searchsorted(corpus.offsets, at, side="right") - 1,
+                         lambda: group[key])
 
 
 def _types_by_name(name: str, unit: str, sides: list, ctx, shard: Shard) -> AttributePartial:

@@ -26,12 +26,40 @@ runs, median 1.09x (before 1.03x to 1.24x, median 1.18x); merging and the result
 to 0.012 s (before 0.013 to 0.017 s); 83 KB pickled (before 220 KB). tough_mentions
 (unchanged here) 1.01x to 1.23x, attribute_buckets 1.09x to 1.34x, and nerspan, whose
 partial does nothing one pass does not, 0.98x to 1.39x in the same runs: at this load a
-ratio moves by up to a third from run to run, so one run proves no 1.2x. Still paid per
-shard and not by one pass: tough_mentions' merge (0.036 to 0.045 s, a look-up per
-distinct mention text: texts are strings no shard shares codes for) and each shard's
-interning of its own words (each shard's vocabulary hashed again: 74,000 new words over
-8 shards against 19,000 in one pass); detecting generated output twice per shard costs
-about 0.5 ms a shard (a pass over its sentences).
+ratio moves by up to a third from run to run, so one run proves no 1.2x.
+
+2026-11-29, later (load 8 to 13 on 2 shared cores; ``--cpu``, default size; rows
+nerspan tough_mentions hardeval buckets, the code before and after in turn, three
+runs each, then two each with --repeat 7). A shard detects generated output once (without
+``types`` the reader's detection alone: output it read as generated is refused after the
+fact; it was a second pass over the shard's sentences, 0.01 s over 8 shards);
+attribute_buckets counts a token table's tokens per (word, label code) of the shard,
+not per cell of the training table (a bincount of the table's 86,000 cells per shard,
+side and token attribute), and makes a token's value group only for a bootstrap or
+per-sentence counts: its counting took 0.045 s before and 0.050 s after over 40 calls
+at 8 shards, 0.12 s before and 0.09 s after at 64 shards (it no longer grows with the
+training data). Ratios over the five runs, before -> after (medians): hardeval 1.05x to
+1.11x (1.07x) -> 0.96x to 1.04x (1.02x); attribute_buckets 1.10x to 1.19x (1.14x) ->
+1.09x to 1.16x (1.11x); tough_mentions 1.05x to 1.20x (1.11x) -> 1.05x to 1.15x (1.10x);
+nerspan 0.79x to 0.86x (0.83x) -> 0.76x to 0.79x (0.78x). Partials + merge: hardeval
+0.35 to 0.43 s -> 0.31 to 0.38 s, attribute_buckets 0.45 to 0.51 s -> 0.43 to 0.48 s.
+
+Still paid per shard and not by one pass, measured in the same session (CPU time, best
+of 7): looking the shard's vocabulary up in the training index (``TrainIndex.token_rows``:
+74,000 words over 8 shards against 19,000 in one pass): hardeval does it twice per shard
+(``classify_tokens``, then its leaves' seen words), 0.035 to 0.055 s against 0.007 s in
+one pass, and attribute_buckets (its OOV attributes) 0.035 s against 0.008 s. Interning a
+shard's own words costs nothing one pass does not (0.091 s over 8 shards, 0.086 s in one
+pass), and interning them into a vocabulary begun with the training index's (0.105 s)
+would lengthen every look-up by vocabulary unless ``token_rows`` read the index's words,
+coming first, as their rows: that, and the readers handing the index's vocabulary to
+``Corpus.from_tags``, is what would remove the look-ups. tough_mentions' merge (0.03 s
+at 8 shards, 7 merges): looking each shard's 6,200 distinct texts up, 0.008 s; adding
+the new ones, 0.006 s; joining the groups, 0.006 s; the result 0.006 s. Stable 64-bit
+keys per text (hashed in NumPy from the code points) cost 4.3 ms per shard of 10,000
+texts, against 1.4 ms for building a dictionary of them and looking them up: more than
+they would save at 8 shards; they would pay where partials are pickled (the text index
+is rebuilt after unpickling) and merged in a tree of many.
 
 Measured before, one side's runs then the other's (988,184 tokens, 8 shards, --repeat 5,
 2 shared cores): nerspan 0.16 s one pass, 0.16 s partials + merge (0.99x; merging 0.5

@@ -81,8 +81,7 @@ from nerspan.layers import (as_layers, is_layered, layer_column, layer_columns,
                             padded_layers, tables_as_layers)
 from nerspan.migration import migrated
 from nerspan.options import check_int
-from nerspan.partials import (Mergeable, SentenceRows, Shard, kept_numbers, numbers_by_id,
-                              shard_predictions)
+from nerspan.partials import Mergeable, SentenceRows, Shard, kept_numbers, numbers_by_id
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, LayeredHardevalResult,
@@ -296,11 +295,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     shard = Shard(first_sentence, sentence_ids)
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     with shard.named():
-        read_as = shard_predictions(predictions, inputs, types)
-        reading = shard.read(lambda: resolve(references, read_as, scheme=scheme,
-                                             mode=mode, train=train, inputs=inputs,
-                                             layered=True, tables=True),
-                             references, predictions)
+        reading = shard.read_typed(lambda read_as: resolve(
+            references, read_as, scheme=scheme, mode=mode, train=train, inputs=inputs,
+            layered=True, tables=True), references, predictions, inputs, types)
         if reading is None:
             return HardevalPartial()
         context, corpus, gold_column, pred_column = reading

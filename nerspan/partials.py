@@ -329,6 +329,27 @@ class Shard:
                              f"holds {n_sentences}")
         return reading
 
+    def read_typed(self, read, references, predictions, inputs, types) -> tuple | None:
+        """``read(predictions as read)`` (``read``), the predictions read as
+        ``shard_predictions`` reads them, or None for an empty shard. Generated output
+        is detected once (a pass over the shard's sentences): with ``types`` before
+        reading, which needs them; without, of lists on both sides (read by the tag,
+        span or generated forms), by the reader alone, and output it read as generated
+        (it left a record) is refused after the fact, as ``shard_predictions`` refuses it
+        before."""
+        if types is not None or not all(isinstance(side, (list, tuple))
+                                        for side in (references, predictions)):
+            read_as = shard_predictions(predictions, inputs, types)
+            return self.read(lambda: read(read_as), references, predictions)
+        try:
+            reading = self.read(lambda: read(predictions), references, predictions)
+        except Exception:
+            _refuse_untyped(predictions)
+            raise
+        if reading is not None and reading[1].source.generated:
+            _refuse_untyped(predictions)
+        return reading
+
 
 def _holds_no_sentence(side) -> bool:
     """A list (or any sized input) of no sentence."""
@@ -416,6 +437,12 @@ def shard_predictions(predictions, inputs, types):
     return read_generated(predictions, types=names, type_map=type_map)
 
 
+def _refuse_untyped(predictions) -> None:
+    """Raise ``GENERATED_NEEDS_TYPES`` when ``predictions`` are generated output."""
+    if is_generated_input(predictions) is True:
+        raise ValueError(GENERATED_NEEDS_TYPES) from None
+
+
 def _type_names(types) -> set:
     """``types`` (``partial``'s: the whole's gold types), checked, as a set."""
     if isinstance(types, str) or not all(isinstance(t, str) for t in types):
@@ -473,11 +500,9 @@ def partial(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
         refuse_unread(inputs.generated, zero_division != 0)
         return string_partial(references, predictions, inputs, scheme, mode, shard, types)
     with shard.named():
-        read_as = shard_predictions(predictions, inputs, types)
-        reading = shard.read(lambda: resolve(references, read_as, scheme=scheme,
-                                             mode=mode, inputs=inputs, words=False,
-                                             tables=True),
-                             references, predictions)
+        reading = shard.read_typed(lambda read_as: resolve(
+            references, read_as, scheme=scheme, mode=mode, inputs=inputs, words=False,
+            tables=True), references, predictions, inputs, types)
         if reading is None:
             return EntityPartial()
         evaluation, corpus, _, pred_column = reading

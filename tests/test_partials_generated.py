@@ -177,6 +177,21 @@ def test_generated_output_needs_the_wholes_gold_types():
                         tokens=[["Ana", "ran"]], types="PER")
 
 
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("generated", [
+    [[{"text": "Ana", "type": "PER"}], []],
+    ['[{"text": "Ana", "type": "PER"}]', "None"],
+    [[["Ana", "PER"]], []]])
+def test_every_family_refuses_generated_output_without_types(family, generated):
+    # without types the reader alone detects generated output (once per shard): output
+    # it read as generated, or failed to read, is refused as before reading
+    _, partial, fixed = FAMILIES[family]
+    gold = [["B-PER", "O"], ["O"]]
+    for tokens in ([["Ana", "ran"], ["in"]], [["Ana", "ran"], ["in", "UK"]]):
+        with pytest.raises(ValueError, match="generated output in a partial needs types="):
+            partial(gold, generated, tokens=tokens, **fixed)
+
 def test_a_shard_matches_type_names_to_the_wholes_types_not_its_own():
     # the shard's gold has no ORG: "org" is still gold's ORG, as in one pass
     gold, tokens = [["B-ORG"], ["B-PER"]], [["UK"], ["Ana"]]

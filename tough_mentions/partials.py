@@ -52,7 +52,7 @@ from nerspan import InputOptions
 from nerspan.migration import migrated
 from nerspan.options import check_int
 from nerspan.partials import (EntityPartial, Mergeable, SentenceRows, Shard,
-                              shard_predictions, spans_partial)
+                              spans_partial)
 from nerspan.result import Result
 from nerspan.scores import match
 from nerspan.train_index import mention_texts
@@ -321,10 +321,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     shard = Shard(first_sentence, sentence_ids)
     with shard.named():
-        read_as = shard_predictions(predictions, inputs, types)
-        reading = shard.read(lambda: scoring_inputs(references, read_as, train=train,
-                                                    scheme=scheme, mode=mode,
-                                                    inputs=inputs), references, predictions)
+        reading = shard.read_typed(lambda read_as: scoring_inputs(
+            references, read_as, train=train, scheme=scheme, mode=mode, inputs=inputs),
+            references, predictions, inputs, types)
         if reading is None:
             return ToughMentionsPartial()
         context, corpus, pred_column, table = reading

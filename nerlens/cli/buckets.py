@@ -8,12 +8,13 @@ from attribute_buckets.report import (datasets_blocks, diagnosis_blocks, over_da
                                       significance_blocks)
 from nerlens.families import get_family
 from nerlens.report import blocks
+from nerlens.report.blocks import section_text
 from nerspan.records import Record, switch
 
 from .common import UsageError, print_json
 from .flags import Shared, add_flags, record_of, whole_number
 from .family import (add_family_arguments, manifest_datasets, print_scores, save_plots,
-                     score_family, score_systems, section_text)
+                     score_family, score_systems)
 from .inputs import load_training
 from .manifest import read_manifest
 

@@ -9,14 +9,15 @@ import faireval
 from faireval import plots
 from faireval.report import countings_blocks
 from faireval.semeval import check_min_overlap
+from nerlens.report.blocks import section_text
 from nerspan import GOLD, PRED, Evaluation, read_columns
 from nerspan.reading.columns import read_text_file
 from nerspan.reading.systems import named_files, span_errors_located
 from nerspan.records import Record, option, switch
 
 from .common import UsageError, check_file, with_confusion
-from .family import add_family_arguments, print_scores, save_plots, score_family, section_text
-from .flags import Shared, add_flags, record_of
+from .family import add_family_arguments, print_scores, save_plots, score_family
+from .flags import Shared, add_flags, number_flag, record_of
 from .inputs import read_span_files, refuse_span_flags, score_generated
 from .options import given, inputs_of, weight_table
 
@@ -33,21 +34,17 @@ class Flags(Record):
                              metavar="FILE")
 
 
+# --min-overlap: a fraction in (0, 1], as the SemEval schemas check it
+MIN_OVERLAP = number_flag(float, "must be a fraction in (0, 1], not {text!r}",
+                          check=check_min_overlap)
+
+
 def add_arguments(parser) -> None:
-    add_family_arguments(parser, "faireval", parse={"min_overlap": min_overlap_fraction})
+    add_family_arguments(parser, "faireval", parse={"min_overlap": MIN_OVERLAP})
     add_flags(parser, Shared, ("plot", "plot_format"),
               notes={"plot": "(the paper's figures: error types, traditional vs fair "
                      "counting, and each system's confusion matrix as a heat map)"})
     add_flags(parser, Flags)
-
-
-def min_overlap_fraction(text: str) -> float:
-    """--min-overlap: a fraction in (0, 1]."""
-    try:
-        return check_min_overlap(float(text))
-    except ValueError as error:
-        raise ValueError(str(error) if "fraction" in str(error) else
-                         f"must be a fraction in (0, 1], not {text!r}") from None
 
 
 def options(args):

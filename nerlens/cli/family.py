@@ -13,8 +13,6 @@ from nerspan import Evaluation, InputOptions
 from nerspan.family import Family
 
 from nerlens.families import get_family
-# the family commands draw their text view with these (the report's, for result dicts)
-from nerlens.report.blocks import score_keys, section_text  # noqa: F401
 
 from .common import UsageError, print_confusion, print_results, with_confusion
 from .flags import THRESHOLD_FILES, Shared, add_flags, record_of

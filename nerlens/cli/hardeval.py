@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import hardeval
 from hardeval import analysis, report
 from nerlens.report import blocks
+from nerlens.report.blocks import section_text
 from nerspan import Evaluation
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
@@ -22,8 +23,7 @@ from nerspan.records import Record, option, switch
 from .common import (UsageError, check_file, print_confusion, print_json,
                      print_results, with_confusion)
 from .flags import Shared, add_flags, at_least_one, record_of
-from .family import (add_family_arguments, manifest_datasets, print_scores, score_systems,
-                     section_text)
+from .family import add_family_arguments, manifest_datasets, print_scores, score_systems
 from .inputs import load_systems_with_tokens, load_training, read_gold
 from .manifest import read_manifest
 from .options import inputs_of

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nerlens.report.blocks import section_text
 from nerspan.records import Record, switch
 
-from .family import add_family_arguments, print_scores, score_family, section_text
+from .family import add_family_arguments, print_scores, score_family
 from .flags import add_flags
 
 
