@@ -76,6 +76,20 @@ def test_a_column_file_whose_first_token_is_a_brace_is_read_as_columns(files, tm
     assert nerspan.as_train_index(str(path)).corpus.n_tokens == 6
 
 
+def test_a_training_span_file_is_read_with_the_span_options(tmp_path):
+    # spans that fit the words and the characters alike: the reader asks for offsets=,
+    # which training data takes as a --jsonl file does, its error naming the training side
+    path = write_lines(tmp_path / "chars.jsonl", [
+        {"text": "Ada Lovelace visited Paris", "spans": [[0, 3, "PER"]]},
+        {"text": "Bob met Ann", "spans": [[0, 3, "PER"]]}])
+    with pytest.raises(nerspan.NerspanError, match="training tags, sentence 0: .*both ways"):
+        read_training_file(path)
+    as_chars = nerspan.as_train_index(path, inputs={"offsets": "chars"})
+    assert as_chars.corpus.tags(nerspan.GOLD, 0) == ["B-PER", "O", "O", "O"]
+    as_tokens = read_training_file(path, inputs={"offsets": "tokens"})
+    assert as_tokens.tags(nerspan.GOLD, 0) == ["B-PER", "I-PER", "I-PER", "O"]
+
+
 def test_the_old_training_reader_names_the_new_one():
     with pytest.raises(AttributeError, match="read_training is nerspan.reading.read_training_file"):
         nerspan.reading.read_training
