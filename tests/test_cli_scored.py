@@ -210,7 +210,8 @@ def test_every_reader_of_scored_span_files_refuses_alike(paths, capsys, command,
 @pytest.mark.parametrize("text, form", [
     ("John B-PER\n", "columns"), ('{"spans": [[0, 1, "PER", 0.5]]}\n', "spans"),
     ('\n\ufeff{"response": []}\n', "generated"), ('{"response": [], "spans": []}\n', "spans"),
-    ("", "spans"), ("{nope\n", "spans")])
+    ("", "spans"), ("{nope\n", "spans"), ('{ "spans": [\n', "spans"),
+    ("{\tO\nhi\tO\n", "columns"), ("{ PUNCT O\n", "columns")])
 def test_the_form_of_a_prediction_file_is_told_by_its_first_line(tmp_path, text, form):
     path = tmp_path / "pred.jsonl"
     path.write_text(text, encoding="utf-8")

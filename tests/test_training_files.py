@@ -64,6 +64,32 @@ def test_a_file_that_is_no_training_data_is_one_clear_error(files, capsys, kind,
     assert TRAIN_FILES in err and "not a tag" not in err
 
 
+def test_a_column_file_whose_first_token_is_a_brace_is_read_as_columns(files, tmp_path):
+    # its first line opens with "{" but is no JSON object: a row of columns, as before
+    # training files were recognised by their form
+    path = tmp_path / "brace.txt"
+    path.write_text("{ O\n" + open(files["columns"], encoding="utf-8").read(),
+                    encoding="utf-8")
+    corpus = read_training_file(str(path))
+    assert corpus.sentence_tokens(0)[:2] == ["{", "Kim"]
+    assert corpus.tags(nerspan.GOLD, 0) == ["O", *TAGS[0]]
+    assert nerspan.as_train_index(str(path)).corpus.n_tokens == 6
+
+
+def test_a_training_span_file_is_read_with_the_span_options(tmp_path):
+    # spans that fit the words and the characters alike: the reader asks for offsets=,
+    # which training data takes as a --jsonl file does, its error naming the training side
+    path = write_lines(tmp_path / "chars.jsonl", [
+        {"text": "Ada Lovelace visited Paris", "spans": [[0, 3, "PER"]]},
+        {"text": "Bob met Ann", "spans": [[0, 3, "PER"]]}])
+    with pytest.raises(nerspan.NerspanError, match="training tags, sentence 0: .*both ways"):
+        read_training_file(path)
+    as_chars = nerspan.as_train_index(path, inputs={"offsets": "chars"})
+    assert as_chars.corpus.tags(nerspan.GOLD, 0) == ["B-PER", "O", "O", "O"]
+    as_tokens = read_training_file(path, inputs={"offsets": "tokens"})
+    assert as_tokens.tags(nerspan.GOLD, 0) == ["B-PER", "I-PER", "I-PER", "O"]
+
+
 def test_the_old_training_reader_names_the_new_one():
     with pytest.raises(AttributeError, match="read_training is nerspan.reading.read_training_file"):
         nerspan.reading.read_training

@@ -446,7 +446,8 @@ def file_form(path, encoding: str = "utf-8") -> str:
     """What a prediction file holds, by its first line that is not blank: ``"generated"``
     (an object with a ``"response"`` and no ``"spans"``: generated output), ``"spans"``
     (any other line that opens a JSON object, or no line: a span file, whose reader names
-    a bad line) or ``"columns"`` (a column file, whose first line opens no object)."""
+    a bad line) or ``"columns"`` (a column file, whose first line opens no object, or is
+    a row whose token is ``{``: ``_brace_row``)."""
     with open(path, encoding=encoding, errors="replace") as handle:
         first = next((line for line in handle if line.strip()), "").lstrip("\ufeff \t")
     if first and not first.startswith("{"):
@@ -454,8 +455,15 @@ def file_form(path, encoding: str = "utf-8") -> str:
     try:
         row = json.loads(first)
     except json.JSONDecodeError:
-        return "spans"
+        return "columns" if _brace_row(first) else "spans"
     return "generated" if "response" in row and "spans" not in row else "spans"
+
+
+def _brace_row(line: str) -> bool:
+    """Whether a line that is not JSON is a column file's row whose token is ``{`` (``{ O``:
+    the token alone, then its columns; no quoted key, as an object's line has)."""
+    fields = line.split()
+    return len(fields) > 1 and fields[0] == "{" and '"' not in line
 
 
 def read_span_systems(gold, systems: Mapping, *, scheme: str = "IOB2", inputs=None

@@ -31,8 +31,8 @@ from .columns import read_columns, row_width
 from .forms import finished, is_dataset
 from .span_lists import from_spans, span_sides
 from .span_lists import read_span_jsonl
-from .systems import (check_tags, file_form, load_saved_split, span_errors_located,
-                      warn_repairs)
+from .systems import (SPAN_OPTIONS, check_tags, file_form, load_saved_split,
+                      span_errors_located, warn_repairs)
 
 # What train= may be, wherever it is taken.
 TRAIN_FORMS = ("a TrainIndex, a Corpus with tokens, a datasets split, a column file path, "
@@ -111,9 +111,14 @@ def _train_file(path, inputs: InputOptions, default_column: dict | None = None
             "a span file without \"tokens\" or \"text\""
         raise FormatError(f"{what} is no training data: training data is {TRAIN_FILES}",
                           path=os.fspath(path))
-    with span_errors_located(path, read, path, read):
-        return from_spans(read["spans"], tokens=read["tokens"],
-                          inputs={"texts": read["texts"]}), form
+    # read as a --jsonl span file is (offsets, snap, inclusive_end), errors naming its side
+    spans = {name: inputs.value(name) for name in SPAN_OPTIONS}
+    try:
+        with span_errors_located(path, read, path, read):
+            return from_spans(read["spans"], tokens=read["tokens"],
+                              inputs={"texts": read["texts"], **spans}), form
+    except NerspanError as error:
+        raise error.on_side(TRAIN_SIDES.get(error.side, error.side)) from None
 
 
 def read_training_file(path, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
