@@ -120,8 +120,9 @@ def optional(parse: Callable) -> Callable:
 
 @dataclass(frozen=True)
 class Record:
-    """The base of option records: checks every field when built; ``given``: the names
-    set explicitly (``of``, ``replace``; built directly: those not at their default)."""
+    """The base of option records: checks every field when built (an error of a field's
+    own check names it: ``error.option``); ``given``: the names set explicitly (``of``,
+    ``replace``; built directly: those not at their default)."""
 
     given: frozenset | None = field(default=None, repr=False, compare=False, kw_only=True)
 
@@ -129,7 +130,11 @@ class Record:
         for f in self._fields():
             value, check = getattr(self, f.name), f.metadata["check"]
             if value is not None and check is not None:
-                object.__setattr__(self, f.name, check(f.name, value))
+                try:
+                    object.__setattr__(self, f.name, check(f.name, value))
+                except (ValueError, TypeError) as error:
+                    error.option = f.name   # a field's own check: what a flag's error names
+                    raise
         if self.given is None:
             object.__setattr__(self, "given", frozenset(
                 f.name for f in self._fields() if not _is_default(getattr(self, f.name), f)))

@@ -161,30 +161,16 @@ def flag_values(args, record) -> dict:
 def record_of(args, record, **fixed):
     """The ``record`` of the flags parsed in ``args`` (``fixed``: values the command read
     itself); a field at its default is not given. A field's check that refuses its
-    value is a usage error naming the field's flag (``--min-overlap: must be ...``); a
-    check across fields is raised as it is."""
-    values = {**flag_values(args, record), **fixed}
+    value is a usage error naming the field's flag (``--min-overlap: must be ...``, the
+    field's name before the check's words dropped); a check across fields is raised as
+    it is."""
     try:
-        return record(**values)
+        return record(**{**flag_values(args, record), **fixed})
     except (ValueError, TypeError) as error:
-        refused = refused_flag(record, values)
-        if refused is None:
+        flag = {o.name: o.flag for o in record.options()}.get(getattr(error, "option", None))
+        if flag is None:
             raise
-        raise UsageError(refused) from error
-
-
-def refused_flag(record, values: dict) -> str | None:
-    """``--flag: why``, of the first field with a flag whose own check refuses its value
-    in ``values`` (the check's words, the field's name before them dropped); None: none."""
-    for opt in record.options():
-        value = values.get(opt.name)
-        if opt.flag is None or opt.check is None or value is None:
-            continue
-        try:
-            opt.check(opt.name, value)
-        except (ValueError, TypeError) as error:
-            return f"{opt.flag}: {str(error).removeprefix(opt.name + ' ')}"
-    return None
+        raise UsageError(f"{flag}: {str(error).removeprefix(error.option + ' ')}") from error
 
 
 def number_flag(read, expected: str, valid=lambda value: True, refused: str = "",
