@@ -66,9 +66,9 @@ class Inputs(Record):
     describes = "command-line"
 
 
-def add_input_arguments(parser) -> None:
-    """GOLD [PRED ...] and the options that say how to read them."""
-    add_flags(parser, Inputs, ("gold", "predictions"))
+def add_input_arguments(parser, files=Inputs) -> None:
+    """GOLD [PRED ...] (``files``' positionals) and the options that say how to read them."""
+    add_flags(parser, files, ("gold", "predictions"))
     add_flags(parser, Shared, DECODING)
     add_reading_arguments(parser)
     add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
@@ -100,17 +100,23 @@ def add_gold_alt_argument(parser) -> None:
     add_flags(parser, Inputs, ("gold_alt",))
 
 
+@dataclass(frozen=True)
+class TwoAnnotations(Record):
+    """GOLD_A [GOLD_B] of ``diff`` and ``agreement``: read as GOLD and one PRED."""
+
+    gold: str | None = option(None, "the first annotation (a column file, token first, tag "
+                              "last; a saved datasets split; a --jsonl span file)",
+                              flag="gold", nargs="?", metavar="GOLD_A")
+    predictions: str | None = option(None, "the second annotation of the same tokens; "
+                                     "omitted: GOLD_A holds both (second-to-last and last "
+                                     "column)", flag="predictions", nargs="?", metavar="GOLD_B")
+
+    describes = "command-line"
+
+
 def add_two_arguments(parser) -> None:
     """GOLD_A [GOLD_B] (``diff``, ``agreement``) and the reading flags."""
-    add_input_arguments(parser)
-    shown = {"gold": ("GOLD_A", "the first annotation (a column file, token first, tag last; "
-                                "a saved datasets split; a --jsonl span file)"),
-             "predictions": ("GOLD_B", "the second annotation of the same tokens; omitted: "
-                                       "GOLD_A holds both (second-to-last and last column)")}
-    for action in parser._actions:   # the positionals of add_input_arguments, one PRED
-        if action.dest in shown:
-            action.metavar, action.help = shown[action.dest]
-            action.nargs = "?"
+    add_input_arguments(parser, TwoAnnotations)
 
 
 # --fuzzy: a number strictly between 0 and 1, refused as the flag is read
