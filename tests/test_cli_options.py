@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import nerspan
-from nerspan.records import FileOptions, Record, TypeOptions, option
+from nerspan.records import FileOptions, Record, TypeOptions
+from nerspan.records import option as field_option
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
 from nerlens.cli.flags import add_flags, cli_words, dest, record_of
@@ -168,9 +169,9 @@ def test_a_field_may_be_a_positional_a_repeated_flag_or_take_several_values():
     files (GOLD, PRED, --generated, --gold-alt, --scored) are such fields."""
     @dataclass(frozen=True)
     class Files(Record):
-        gold: str | None = option(None, "the gold file", flag="gold", nargs="?")
-        extra: list | None = option(None, "repeatable", action="append")
-        pair: list | None = option(None, "two files", nargs=2, metavar=("A", "B"))
+        gold: str | None = field_option(None, "the gold file", flag="gold", nargs="?")
+        extra: list | None = field_option(None, "repeatable", action="append")
+        pair: list | None = field_option(None, "two files", nargs=2, metavar=("A", "B"))
 
     parser = argparse.ArgumentParser()
     add_flags(parser, Files)
