@@ -44,8 +44,10 @@ class Option:
     """What a command line and an evaluate module read of a record's field: its
     ``name`` (the API's keyword and the module's feature), ``default``, ``doc``,
     ``check(name, value)``, ``parse(text)`` (None: a switch, True or False),
-    ``flag`` (None: no flag, the value is data such as words), ``choices``, the
-    record it belongs to (``group``) and the name of a flag's value (``metavar``)."""
+    ``flag`` (None: no flag, the value is data such as words; without ``--``: a
+    positional argument), ``choices``, the record it belongs to (``group``), the name of
+    a flag's value (``metavar``) and how a command line takes it: ``action`` (argparse's,
+    e.g. "append" for a repeatable flag) and ``nargs`` (e.g. "*" for several values)."""
 
     name: str
     default: object
@@ -56,18 +58,24 @@ class Option:
     choices: tuple
     group: str
     metavar: str | None = None
+    action: object = None
+    nargs: object = None
 
 
 def option(default, doc: str, check: Callable | None = None, *, parse: Callable | None = str,
-           flag: str | None = "", choices: tuple = (), metavar: str | None = None):
-    """A record's field. ``flag`` "" (default): ``--name-with-hyphens``; None: none.
-    ``choices``: the values allowed (checked, and listed by ``--help``); ``metavar``:
-    what ``--help`` calls the flag's value."""
+           flag: str | None = "", choices: tuple = (), metavar: str | None = None,
+           action: object = None, nargs: object = None):
+    """A record's field. ``flag`` "" (default): ``--name-with-hyphens``; None: none; a
+    name without ``--``: a positional argument. ``choices``: the values allowed (checked,
+    and listed by ``--help``); ``metavar``: what ``--help`` calls the flag's value;
+    ``action``, ``nargs``: argparse's, for a flag that is repeated or takes several
+    values (the field's value is then a list)."""
     if choices and check is None:
         check = lambda name, value: check_choice(name, value, choices)  # noqa: E731
     return field(default=default, metadata={"doc": doc, "check": check, "parse": parse,
                                             "flag": flag, "choices": choices,
-                                            "metavar": metavar})
+                                            "metavar": metavar, "action": action,
+                                            "nargs": nargs})
 
 
 def switch(default: bool, doc: str, *, flag: str | None = ""):
@@ -112,8 +120,9 @@ def optional(parse: Callable) -> Callable:
 
 @dataclass(frozen=True)
 class Record:
-    """The base of option records: checks every field when built; ``given``: the names
-    set explicitly (``of``, ``replace``; built directly: those not at their default)."""
+    """The base of option records: checks every field when built (an error of a field's
+    own check names it: ``error.option``); ``given``: the names set explicitly (``of``,
+    ``replace``; built directly: those not at their default)."""
 
     given: frozenset | None = field(default=None, repr=False, compare=False, kw_only=True)
 
@@ -121,7 +130,11 @@ class Record:
         for f in self._fields():
             value, check = getattr(self, f.name), f.metadata["check"]
             if value is not None and check is not None:
-                object.__setattr__(self, f.name, check(f.name, value))
+                try:
+                    object.__setattr__(self, f.name, check(f.name, value))
+                except (ValueError, TypeError) as error:
+                    error.option = f.name   # a field's own check: what a flag's error names
+                    raise
         if self.given is None:
             object.__setattr__(self, "given", frozenset(
                 f.name for f in self._fields() if not _is_default(getattr(self, f.name), f)))
@@ -140,7 +153,8 @@ class Record:
         """Its options as ``Option``s, in declaration order."""
         return tuple(Option(f.name, f.default, f.metadata["doc"], f.metadata["check"],
                             f.metadata["parse"], _flag(f), f.metadata["choices"],
-                            cls.__name__, f.metadata["metavar"]) for f in cls._fields())
+                            cls.__name__, f.metadata["metavar"], f.metadata["action"],
+                            f.metadata["nargs"]) for f in cls._fields())
 
     @classmethod
     def spelled(cls, name: str) -> str:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import argparse
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 import nerspan
+from nerspan.records import FileOptions, Record, TypeOptions
+from nerspan.records import option as field_option
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
 from nerlens.cli.flags import add_flags, cli_words, dest, record_of
@@ -158,3 +161,37 @@ def test_a_flag_is_never_read_from_an_abbreviation(capsys):
         main(["score", "gold.txt", "pred.txt", "--json"])
     assert stop.value.code == 2
     assert "unrecognized arguments: --json" in capsys.readouterr().err
+
+
+def test_a_field_may_be_a_positional_a_repeated_flag_or_take_several_values():
+    """A record field declares what the hand-written add_argument calls did: a positional
+    (a flag without ``--``), an argparse ``action`` and ``nargs``; the command line's own
+    files (GOLD, PRED, --generated, --gold-alt, --scored) are such fields."""
+    @dataclass(frozen=True)
+    class Files(Record):
+        gold: str | None = field_option(None, "the gold file", flag="gold", nargs="?")
+        extra: list | None = field_option(None, "repeatable", action="append")
+        pair: list | None = field_option(None, "two files", nargs=2, metavar=("A", "B"))
+
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Files)
+    args = parser.parse_args(["g.txt", "--extra", "x", "--extra", "y", "--pair", "a", "b"])
+    assert (args.gold, args.extra, args.pair) == ("g.txt", ["x", "y"], ["a", "b"])
+    assert record_of(args, Files).extra == ["x", "y"]
+    actions = _actions("report")
+    assert actions["--scored"].dest == "scored" and actions["--gold-alt"].dest == "gold_alt"
+    assert _actions("score")["--generated"].dest == "generated"
+
+
+def test_a_field_s_own_check_names_its_flag_and_a_check_across_fields_is_kept():
+    """The error of a field's own check names the field (``error.option``), which
+    ``record_of`` turns into a usage error naming its flag."""
+    parser = argparse.ArgumentParser()
+    add_flags(parser, TypeOptions)
+    args = parser.parse_args(["--keep-types", "PER", "--remove-types", "LOC"])
+    with pytest.raises(ValueError) as caught:   # keep with remove: across fields
+        record_of(args, TypeOptions)
+    assert not isinstance(caught.value, UsageError) and not hasattr(caught.value, "option")
+    with pytest.raises((ValueError, TypeError)) as caught:
+        FileOptions(pred_tag_column="last")
+    assert caught.value.option == "pred_tag_column"

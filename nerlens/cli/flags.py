@@ -55,13 +55,14 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
               parse: dict | None = None, required: tuple = ()) -> None:
     """The fields of ``record`` that have a flag (``only`` those named) as ``parser``'s
     flags: its doc as help (plus ``notes``' words), its text read by its ``parse`` (or
-    ``parse``'s); a bool is a switch (``--no-x`` too when on by default or a family's).
+    ``parse``'s); a bool is a switch (``--no-x`` too when on by default or a family's);
+    a field's ``action`` and ``nargs`` as argparse's; a flag without ``--``, a positional.
     ``required``: the names the command needs."""
     notes, parse = notes or {}, parse or {}
     for opt in record.options():
         if opt.flag is None or (only is not None and opt.name not in only):
             continue
-        settings = dict(dest=dest(opt), default=opt.default, help=" ".join(
+        settings = dict(default=opt.default, help=" ".join(
             filter(None, (cli_words(opt.doc, record), notes.get(opt.name)))))
         if opt.parse is None:
             negatable = opt.default or record.describes in FAMILY_RECORDS
@@ -70,8 +71,11 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
             # a value 0.1 moved to another flag is read, and refused naming it (check_values)
             choices = [c for c in opt.choices if c is not None] + moved_values(opt.name)
             settings.update(type=reader(opt, parse.get(opt.name, opt.parse)),
-                            choices=choices or None, metavar=opt.metavar,
-                            required=opt.name in required)
+                            choices=choices or None, metavar=opt.metavar)
+        settings.update((key, value) for key, value in (("action", opt.action),
+                                                        ("nargs", opt.nargs)) if value)
+        if opt.flag.startswith("-"):   # argparse names a positional's dest itself
+            settings.update(dest=dest(opt), required=opt.name in required)
         parser.add_argument(opt.flag, **settings)
         for old, new, value in OLD_FLAGS.get(opt.name, ()):
             if old not in parser._option_string_actions:
@@ -145,7 +149,7 @@ NOT_READ = {int: "expected a whole number, not {!r}", float: "expected a number,
 def dest(opt) -> str:
     """Where argparse keeps a field's flag: the flag's name (``--hard-tokens``:
     ``hard_tokens``)."""
-    return opt.flag[2:].replace("-", "_")
+    return opt.flag.lstrip("-").replace("-", "_")
 
 
 def flag_values(args, record) -> dict:
@@ -157,30 +161,16 @@ def flag_values(args, record) -> dict:
 def record_of(args, record, **fixed):
     """The ``record`` of the flags parsed in ``args`` (``fixed``: values the command read
     itself); a field at its default is not given. A field's check that refuses its
-    value is a usage error naming the field's flag (``--min-overlap: must be ...``); a
-    check across fields is raised as it is."""
-    values = {**flag_values(args, record), **fixed}
+    value is a usage error naming the field's flag (``--min-overlap: must be ...``, the
+    field's name before the check's words dropped); a check across fields is raised as
+    it is."""
     try:
-        return record(**values)
+        return record(**{**flag_values(args, record), **fixed})
     except (ValueError, TypeError) as error:
-        refused = refused_flag(record, values)
-        if refused is None:
+        flag = {o.name: o.flag for o in record.options()}.get(getattr(error, "option", None))
+        if flag is None:
             raise
-        raise UsageError(refused) from error
-
-
-def refused_flag(record, values: dict) -> str | None:
-    """``--flag: why``, of the first field with a flag whose own check refuses its value
-    in ``values`` (the check's words, the field's name before them dropped); None: none."""
-    for opt in record.options():
-        value = values.get(opt.name)
-        if opt.flag is None or opt.check is None or value is None:
-            continue
-        try:
-            opt.check(opt.name, value)
-        except (ValueError, TypeError) as error:
-            return f"{opt.flag}: {str(error).removeprefix(opt.name + ' ')}"
-    return None
+        raise UsageError(f"{flag}: {str(error).removeprefix(error.option + ' ')}") from error
 
 
 def number_flag(read, expected: str, valid=lambda value: True, refused: str = "",
@@ -199,12 +189,15 @@ def number_flag(read, expected: str, valid=lambda value: True, refused: str = ""
     return parse
 
 
+def at_least(minimum: int):
+    """The parser of a flag taking a whole number >= ``minimum``."""
+    return number_flag(int, "expected a whole number, not {text!r}", lambda n: n >= minimum,
+                       f"must be {minimum} or more, not {{value}}")
+
+
 # --beta: a number > 0 within ``nerspan.fbeta.BETA_RANGE``; --bootstrap -5 is refused
 positive_beta = number_flag(float, "beta must be a number > 0, not {text!r}", check=check_beta)
-whole_number = number_flag(int, "expected a whole number, not {text!r}", lambda n: n >= 0,
-                           "must be 0 or more, not {value}")
-at_least_one = number_flag(int, "expected a whole number, not {text!r}", lambda n: n >= 1,
-                           "must be 1 or more, not {value}")
+whole_number, at_least_one = at_least(0), at_least(1)
 
 
 @dataclass(frozen=True)
@@ -243,6 +236,10 @@ class Shared(Record):
     workers: int = option(1, "score in N local processes, from partial counts merged "
                           "exactly: the same numbers as one process (default 1)",
                           parse=at_least_one, metavar="N")
+    # buckets reads it; the others refuse it naming buckets, without importing the family
+    compat: str | None = option(None, "interpreteval: InterpretEval's attribute buckets, "
+                                "as its reference code scores them (nerlens buckets)",
+                                choices=(None, "interpreteval"))
 
     describes = "command-line"
 

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index
 from nerspan.reading import systems as library
 from nerspan.reading.answers import read_generated_files
 from nerspan.reading.forms import finished
 from nerspan.reading.training import read_training_file
-from nerspan.records import FileOptions, GeneratedOptions, TypeOptions
+from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
 
 from .common import UsageError, check_file, note, prediction_paths, show_result
 from .flags import DECODING, Shared, add_flags, number_flag
@@ -24,14 +25,50 @@ SPAN_FILES = ("jsonl",) + library.SPAN_OPTIONS
 VERSION_KIND = "gold_alt"   # a --gold-alt in ``declared``, the order of an experiment's flags
 
 
-# -- the flags ---------------------------------------------------------------------------
-def add_input_arguments(parser, multiple_predictions: bool = True) -> None:
-    """GOLD [PRED ...] and the options that say how to read them."""
-    parser.add_argument("gold", nargs="?", help="gold column file (token first)")
-    parser.add_argument("predictions", nargs="*" if multiple_predictions else "?",
-                        help="prediction file(s), token first and tag last; omitted: GOLD "
-                             "holds both gold and prediction columns (second-to-last and "
-                             "last)")
+class GoldVersion(argparse.Action):
+    """--gold-alt NAME=FILE, appended as ``(name, file)``, and kept in order among an
+    experiment's --data and --pred (``declared``, as ``manifest._Declare`` keeps them)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        name, equals, path = (part.strip() for part in values.partition("="))
+        if not equals or not name or not path:
+            raise argparse.ArgumentError(self, "expected NAME=FILE (e.g. conllpp=conllpp_test"
+                                         f".txt), not {values!r}")
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []),
+                                       (name, path)])
+        namespace.declared = [*(getattr(namespace, "declared", None) or []),
+                              (VERSION_KIND, [(name, path)])]
+
+
+@dataclass(frozen=True)
+class Inputs(Record):
+    """The files the command line reads, as flags (the library takes what they hold)."""
+
+    gold: str | None = option(None, "gold column file (token first)", flag="gold", nargs="?")
+    predictions: list | None = option(
+        None, "prediction file(s), token first and tag last; omitted: GOLD holds both gold "
+        "and prediction columns (second-to-last and last)", flag="predictions", nargs="*")
+    generated: list | None = option(
+        None, "a JSON Lines file of an LLM's responses, one object per sentence with "
+        "\"response\" (and \"tokens\"/\"text\", \"sentence\"): scored as a system (repeat "
+        "for several)", action="append", metavar="FILE.jsonl")
+    gold_alt: list | None = option(
+        None, "another version of the gold (token first, tag last; repeatable): every "
+        "system is scored under it too, with the flips of the ranking and the suspect gold "
+        "mentions; in an experiment, a version of the last --data before it (or "
+        "DATASET:NAME=FILE: of dataset DATASET)", action=GoldVersion, metavar="NAME=FILE")
+    scored: list | None = option(
+        None, "a system with a confidence per mention: a JSON Lines span file, one line per "
+        "sentence of GOLD, each span with a \"score\"; or generated output, one \"response\" "
+        "per sentence of GOLD, each entity with a \"score\" (named after its file; "
+        "repeatable);", action="append", metavar="FILE.jsonl")
+
+    describes = "command-line"
+
+
+def add_input_arguments(parser, files=Inputs) -> None:
+    """GOLD [PRED ...] (``files``' positionals) and the options that say how to read them."""
+    add_flags(parser, files, ("gold", "predictions"))
     add_flags(parser, Shared, DECODING)
     add_reading_arguments(parser)
     add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
@@ -53,52 +90,33 @@ def add_train_arguments(parser, required: bool = True, note: str | None = None):
 
 
 def add_generated_arguments(parser) -> None:
-    """--generated FILE.jsonl and how it is read (``GeneratedOptions``); --compat, which
-    buckets reads (the others refuse it naming buckets, without importing the family)."""
-    parser.add_argument("--generated", action="append", default=None, metavar="FILE.jsonl",
-                        help="a JSON Lines file of an LLM's responses, one object per "
-                             "sentence with \"response\" (and \"tokens\"/\"text\", "
-                             "\"sentence\"): scored as a system (repeat for several)")
+    """--generated FILE.jsonl, how it is read (``GeneratedOptions``) and --compat."""
+    add_flags(parser, Inputs, ("generated",))
     add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
-    parser.add_argument("--compat", default=None, choices=("interpreteval", "universalner"),
-                        help="interpreteval: InterpretEval's attribute buckets, as its "
-                             "reference code scores them (nerlens buckets)")
-
-
-class GoldVersion(argparse.Action):
-    """--gold-alt NAME=FILE, appended as ``(name, file)``, and kept in order among an
-    experiment's --data and --pred (``declared``, as ``manifest._Declare`` keeps them)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        name, equals, path = (part.strip() for part in values.partition("="))
-        if not equals or not name or not path:
-            raise argparse.ArgumentError(self, "expected NAME=FILE (e.g. conllpp=conllpp_test"
-                                         f".txt), not {values!r}")
-        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []),
-                                       (name, path)])
-        namespace.declared = [*(getattr(namespace, "declared", None) or []),
-                              (VERSION_KIND, [(name, path)])]
+    add_flags(parser, Shared, ("compat",))
 
 
 def add_gold_alt_argument(parser) -> None:
-    parser.add_argument("--gold-alt", action=GoldVersion, metavar="NAME=FILE",
-                        help="another version of the gold (token first, tag last; "
-                             "repeatable): every system is scored under it too, with the "
-                             "flips of the ranking and the suspect gold mentions; in an "
-                             "experiment, a version of the last --data before it (or "
-                             "DATASET:NAME=FILE: of dataset DATASET)")
+    add_flags(parser, Inputs, ("gold_alt",))
+
+
+@dataclass(frozen=True)
+class TwoAnnotations(Record):
+    """GOLD_A [GOLD_B] of ``diff`` and ``agreement``: read as GOLD and one PRED."""
+
+    gold: str | None = option(None, "the first annotation (a column file, token first, tag "
+                              "last; a saved datasets split; a --jsonl span file)",
+                              flag="gold", nargs="?", metavar="GOLD_A")
+    predictions: str | None = option(None, "the second annotation of the same tokens; "
+                                     "omitted: GOLD_A holds both (second-to-last and last "
+                                     "column)", flag="predictions", nargs="?", metavar="GOLD_B")
+
+    describes = "command-line"
 
 
 def add_two_arguments(parser) -> None:
-    """GOLD_A GOLD_B (``diff``, ``agreement``) and the reading flags."""
-    add_input_arguments(parser, multiple_predictions=False)
-    shown = {"gold": ("GOLD_A", "the first annotation (a column file, token first, tag last; "
-                                "a saved datasets split; a --jsonl span file)"),
-             "predictions": ("GOLD_B", "the second annotation of the same tokens; omitted: "
-                                       "GOLD_A holds both (second-to-last and last column)")}
-    for action in parser._actions:   # the positionals of add_input_arguments, renamed
-        if action.dest in shown:
-            action.metavar, action.help = shown[action.dest]
+    """GOLD_A [GOLD_B] (``diff``, ``agreement``) and the reading flags."""
+    add_input_arguments(parser, TwoAnnotations)
 
 
 # --fuzzy: a number strictly between 0 and 1, refused as the flag is read

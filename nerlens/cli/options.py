@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from nerspan import InputOptions
 
@@ -29,10 +30,7 @@ def weight_table(value: str | None):
         raise UsageError(f"--weights {value}: {faireval.headline_weights_error(value)}")
     if value is None or value in faireval.WEIGHT_NAMES:
         return value
-    text = value
-    if os.path.exists(value):
-        with open(value, encoding="utf-8") as handle:
-            text = handle.read()
+    text = Path(value).read_text(encoding="utf-8") if os.path.exists(value) else value
     try:
         return load_json(text, "--weights")
     except json.JSONDecodeError:
@@ -89,9 +87,8 @@ def type_processing(args):
 
 def inputs_of(args, **fixed) -> InputOptions:
     """The ``nerspan.InputOptions`` of the flags the command has, plus ``fixed``."""
-    given_options = flag_values(args, InputOptions)
-    given_options.update(fixed)
-    return InputOptions.of({k: v for k, v in given_options.items() if v is not None})
+    values = {**flag_values(args, InputOptions), **fixed}
+    return InputOptions.of({k: v for k, v in values.items() if v is not None})
 
 
 def given(args, dest: str, absent=None):

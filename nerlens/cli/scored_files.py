@@ -12,8 +12,8 @@ from nerspan.reading.answers import read_scored_files, scored_mentions
 from nerspan.reading.systems import check_jsonl, named_files
 
 from .common import UsageError, check_file, prediction_paths
-from .flags import number_flag
-from .inputs import load_systems, read_gold, system_options
+from .flags import add_flags, number_flag
+from .inputs import Inputs, load_systems, read_gold, system_options
 from .options import given, inputs_of
 
 
@@ -55,14 +55,8 @@ confidence = number_flag(float, "expected a confidence, a number in [0, 1], not 
 
 
 def add_scored_argument(parser, effect: str) -> None:
-    """--scored FILE.jsonl (repeatable): a system with a confidence per mention; ``effect``:
-    what the command does with it."""
-    parser.add_argument("--scored", action="append", default=None, metavar="FILE.jsonl",
-                        help="a system with a confidence per mention: a JSON Lines span file, "
-                             "one line per sentence of GOLD, each span with a \"score\"; or "
-                             "generated output, one \"response\" per sentence of GOLD, each "
-                             "entity with a \"score\" (named after its file; repeatable); "
-                             + effect)
+    """--scored FILE.jsonl (repeatable); ``effect``: what the command does with it."""
+    add_flags(parser, Inputs, ("scored",), notes={"scored": effect})
 
 
 def load_with_scored(args, outside_scheme_is_error: bool = False) -> tuple:
