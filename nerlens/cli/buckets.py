@@ -14,8 +14,7 @@ from nerspan.records import Record, switch
 from .common import UsageError, print_json
 from .flags import Shared, add_flags, record_of, whole_number
 from .family import (add_family_arguments, manifest_datasets, print_scores, save_plots,
-                     score_family, score_systems)
-from .inputs import load_training
+                     score_datasets, score_family)
 from .manifest import read_manifest
 
 
@@ -76,9 +75,8 @@ def _run_datasets(args, family, options) -> int:
     baseline = args.baseline or systems[0]
     if baseline not in systems:
         raise UsageError(f"--baseline {baseline!r} is not one of the systems {systems}")
-    results = {data.name: score_systems(args, family, data.corpus, data.systems,
-                                        load_training(args, data.train, LOOKED_UP), options)[1]
-               for data in datasets}
+    results = {name: scored[1] for name, scored in
+               score_datasets(args, family, datasets, LOOKED_UP, options).items()}
     # the views and charts read each system's bucket F1 averaged over its runs
     out, averaged = over_datasets(results, {data.name: data.runs for data in datasets}, baseline)
     if args.format == "json":

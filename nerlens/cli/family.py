@@ -57,6 +57,14 @@ def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> lis
     return datasets
 
 
+def score_datasets(args, family: Family, datasets, why: str, options=None) -> dict:
+    """Dataset name -> (evaluation, system -> result dict): each dataset of --manifest
+    scored as ``score_systems`` scores GOLD and PRED, with its own "train" (``why``)."""
+    return {data.name: score_systems(args, family, data.corpus, data.systems,
+                                     load_training(args, data.train, why), options)
+            for data in datasets}
+
+
 def settings_of(args, family: Family) -> dict:
     """The report settings the family reads (``Family.settings``), checked by it."""
     out = {}
@@ -68,17 +76,19 @@ def settings_of(args, family: Family) -> dict:
     return out
 
 
-def score_family(args, name: str, train=None, options=None,
+def score_family(args, name: str, options=None, subsets=None,
                  why: str = "the training set the subsets are made of", **keywords):
     """The family ``name``, the evaluation, system -> result dict (``score_systems``) and
     its settings (``settings_of``), these and its options checked before a file is read;
-    ``train``: the training index, else --train's when the family needs it (``why``)."""
+    the training index --train's when the family needs it (``why``), but with ``subsets``:
+    a function of the gold corpus giving the subset of each token (hardeval's k-fold)."""
     family = get_family(name)
     settings = settings_of(args, family)
     options = record_of(args, family.options) if options is None else options
-    if family.needs_train and train is None:
-        train = load_training(args, why=why)
+    train = load_training(args, why=why) if family.needs_train and not subsets else None
     corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
+    if subsets:
+        keywords["subsets"] = subsets(corpus)
     return (family, *score_systems(args, family, corpus, systems, train, options, **keywords),
             settings)
 

@@ -16,17 +16,15 @@ import hardeval
 from hardeval import analysis, report
 from nerlens.report import blocks
 from nerlens.report.blocks import section_text
-from nerspan import Evaluation
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
-from .common import (UsageError, check_file, print_confusion, print_json,
-                     print_results, with_confusion)
+from .common import UsageError, print_confusion, print_json, print_results
 from .flags import Shared, add_flags, at_least_one, record_of
-from .family import add_family_arguments, manifest_datasets, print_scores, score_systems
-from .inputs import load_systems_with_tokens, load_training, read_gold
+from .family import (add_family_arguments, manifest_datasets, print_scores, score_datasets,
+                     score_family)
+from .inputs import load_training, read_gold
 from .manifest import read_manifest
-from .options import inputs_of
 
 
 @dataclass(frozen=True)
@@ -67,52 +65,47 @@ def run(args) -> int:
         return _run_corpus_stats(args)
     if args.kfold is not None and args.train:
         raise UsageError("--kfold identifies the subsets from GOLD alone: drop --train")
-    train = load_training(args, why=NO_TRAIN) if args.kfold is None else None
-    corpus, systems = load_systems_with_tokens(args)
-    codes = kfold = None
-    if args.kfold is not None:
-        codes = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed, args.scheme,
-                                       args.mode, args.strict_diff)
-        kfold = analysis.kfold_summary(codes, corpus.n_sentences, args.kfold, args.fold_seed)
+    folds = {}
+
+    def kfold_subsets(corpus):   # each token's subset, from the folds of GOLD
+        folds["codes"] = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed,
+                                                args.scheme, args.mode, args.strict_diff)
+        folds["summary"] = analysis.kfold_summary(folds["codes"], corpus.n_sentences,
+                                                  args.kfold, args.fold_seed)
+        return folds["codes"]
     # the hard tokens of every system at once (below), not in each system's result
-    options = record_of(args, hardeval.FAMILY.options, return_hard_tokens=False)
-    if args.hard_tokens and is_layered(corpus):
+    family, evaluation, results, _ = score_family(
+        args, "hardeval", record_of(args, hardeval.FAMILY.options, return_hard_tokens=False),
+        kfold_subsets if args.kfold is not None else None, why=NO_TRAIN)
+    if args.hard_tokens and is_layered(evaluation.corpus):
         raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
                          "gold has layers (--layers): read one layer (--gold-tag-column)")
-    evaluation, results = score_systems(args, hardeval.FAMILY, corpus, systems, train,
-                                        options, subsets=codes)
-    if train is not None and args.hard_tokens:
-        codes = hardeval.gold_token_classes(evaluation, args.strict_diff)
-    elif train is None:   # the folds' codes were classified with --strict-diff's value
-        for result in results.values():
-            result["options"]["strict_diff"] = args.strict_diff
+    kfold = folds.get("summary")
+    for result in results.values() if kfold else ():
+        result["options"]["strict_diff"] = args.strict_diff   # the folds' codes were classified with it
     extra = {"kfold": kfold} if kfold else {}
     text = [f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed {args.fold_seed}; "
             f"sentences per fold {kfold['fold_sentences']})"] if kfold else []
-    text.append(section_text(hardeval.FAMILY, results))   # with layers, a section per layer
+    text.append(section_text(family, results))   # with layers, a section per layer
     if args.hard_tokens:
+        codes = folds.get("codes")
+        codes = hardeval.gold_token_classes(evaluation, args.strict_diff) if codes is None else codes
         extra["hard_tokens"] = analysis.systems_hard_tokens(evaluation, results, codes,
                                                             args.top, args.error_labels)
-        text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], systems)))
+        text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
     return print_scores(args, results, "\n\n".join(text), extra)
 
 
 def _run_domains(args) -> int:
     datasets = manifest_datasets(args, read_manifest, "--kfold", args.kfold is not None)
     systems = _common_systems(datasets, args.manifest)
-    # each domain's gold decoded and its training data indexed once, for every system
-    gold = {data.name: Evaluation(data.corpus, args.scheme, args.mode) for data in datasets}
-    for data in datasets:
-        gold[data.name].index(check_file(data.train))
+    scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN)
     out = {}
     for system in systems:
-        domains = {data.name: dict(references=gold[data.name], inputs=inputs_of(args),
-                                   predictions=system if system in data.systems else
-                                   data.systems[0]) for data in datasets}
-        out[system] = hardeval.score_domains(domains, strict_diff=args.strict_diff,
-                                             error_labels=args.error_labels)
-        for name, result in out[system]["results"].items():
-            with_confusion(result, gold[name], domains[name]["predictions"], args.confusion)
+        # a domain's one system is the same system under any file name
+        results = {name: _with_entity_scores(evaluation, results, system)
+                   for name, (evaluation, results) in scored.items()}
+        out[system] = {**hardeval.average_domains(results), "results": results}
     print_results(out, lambda averaged: blocks.text(report.domains_blocks(averaged)),
                   args.format == "json")
     if args.format == "json":
@@ -121,6 +114,16 @@ def _run_domains(args) -> int:
     print_confusion({f"{system}, {domain}": result for system, averaged in out.items()
                      for domain, result in averaged["results"].items()})
     return 0
+
+
+def _with_entity_scores(evaluation, results: dict, system: str) -> dict:
+    """``system``'s result dict (the one system's when it is not there) with its entity
+    micro precision, recall and F1 before the confusion matrix (as ``score_domains``)."""
+    name = system if system in results else next(iter(results))
+    result = dict(results[name])
+    matrix = {key: result.pop(key) for key in ("confusion", "boundary_errors") if key in result}
+    micro = evaluation.entity_scores(name).micro()
+    return {**result, **dict(zip(("precision", "recall", "f1"), micro)), **matrix}
 
 
 def _run_corpus_stats(args) -> int:
