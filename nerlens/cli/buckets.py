@@ -15,7 +15,6 @@ from .common import UsageError, print_json
 from .flags import Shared, add_flags, record_of, whole_number
 from .family import (add_family_arguments, manifest_datasets, print_scores, save_plots,
                      score_datasets, score_family)
-from .manifest import read_manifest
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ def _run_datasets(args, family, options) -> int:
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own. The systems and --baseline are checked before any
     dataset is scored."""
-    datasets = manifest_datasets(args, read_manifest, "--runs", args.runs)
+    datasets = manifest_datasets(args, "--runs", args.runs)
     systems = list(datasets[0].runs)
     for data in datasets:
         if list(data.runs) != systems:

@@ -12,13 +12,14 @@ from __future__ import annotations
 from nerspan import Evaluation, InputOptions
 from nerspan.family import Family
 
+from nerlens.experiment.manifest import manifest_datasets as read_datasets
 from nerlens.families import get_family
 
 from .common import UsageError, print_confusion, print_results, with_confusion
 from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
-                     load_systems_with_tokens, load_training)
+                     load_systems_with_tokens, load_training, system_options)
 from .options import given
 
 
@@ -43,14 +44,15 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     return family
 
 
-def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> list:
-    """--manifest's datasets (``read_manifest``: ``nerlens.cli.manifest``'s, which family
-    commands without a manifest do not import), each with its "train"; GOLD, PRED,
-    --train and ``refused`` (``given_too``: it is given) are refused beside it."""
+def manifest_datasets(args, refused: str, given_too: bool) -> list:
+    """--manifest's datasets, read as ``nerlens report --manifest`` reads them with the
+    reading flags (their gold versions refused: a family command scores none), each with
+    its "train"; GOLD, PRED, --train and ``refused`` (``given_too``) refused beside it."""
     if args.gold or args.train or given_too:
         raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
                          f"PRED, --train or {refused}")
-    datasets = read_manifest(args.manifest, args)
+    datasets = read_datasets(args.manifest, without_versions=f"nerlens {args.command}",
+                             **system_options(args))
     for data in datasets:
         if not data.train:
             raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")

@@ -24,7 +24,6 @@ from .flags import Shared, add_flags, at_least_one, record_of
 from .family import (add_family_arguments, manifest_datasets, print_scores, score_datasets,
                      score_family)
 from .inputs import load_training, read_gold
-from .manifest import read_manifest
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ def run(args) -> int:
 
 
 def _run_domains(args) -> int:
-    datasets = manifest_datasets(args, read_manifest, "--kfold", args.kfold is not None)
+    datasets = manifest_datasets(args, "--kfold", args.kfold is not None)
     systems = _common_systems(datasets, args.manifest)
     scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN)
     out = {}
