@@ -1,11 +1,8 @@
-"""One command for every metric family: ``nerlens FAMILY GOLD [PRED ...]`` reads gold and
-the systems, scores each system with the family (``Family.score`` on one
-``nerspan.Evaluation``), and prints the result dicts as JSON or, as text, the family's
-section of the report (``Family.section``: the blocks the report draws, here for a
-terminal). The flags are the family's option record (``Family.options``) and the reading
-flags; what a command adds beyond that (hardeval's k-fold, domains and corpus statistics,
-buckets over datasets, faireval's span files, plots and CSV) is its own module's, which
-calls these.
+"""One command for every metric family, ``nerlens FAMILY GOLD [PRED ...]``: its flags are
+the family's option record and the reading flags, each system is scored on one
+``nerspan.Evaluation``, and the text view is the family's section of the report
+(``Family.section``). A command's extras (hardeval's k-fold, domains and corpus
+statistics, buckets over datasets, faireval's span files, plots, CSV) are its module's.
 """
 from __future__ import annotations
 

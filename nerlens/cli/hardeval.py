@@ -1,12 +1,7 @@
-"""``nerlens hardeval``: token error rates on unseen and label-shifted tokens.
-
-Besides the scores (one row per system), the paper's other analyses:
-``--kfold K`` identifies the subsets by k-fold cross-validation over GOLD itself,
-``--manifest FILE`` scores several (train, gold, prediction) domains and averages
-them, ``--hard-tokens`` ranks the hard tokens of each subset, ``--corpus-stats`` prints the
-corpus statistics of its Tables 1-2 and the share of test tokens per subset (Table 4).
-With ``--layers``, each gold layer is scored on its own (a section per layer; JSON:
-``layers``); ``--hard-tokens`` and ``--kfold`` read one gold column and refuse them.
+"""``nerlens hardeval``: token error rates on unseen and label-shifted tokens, and the
+paper's other analyses (the flags of ``Flags``: k-fold subsets, domains of a manifest,
+hard tokens, corpus statistics). With ``--layers``, each gold layer is scored on its own
+(a section per layer; JSON: ``layers``); ``--hard-tokens`` and ``--kfold`` refuse them.
 """
 from __future__ import annotations
 
@@ -33,7 +28,8 @@ class Flags(Record):
     kfold: int | None = option(None, "identify the subsets by K-fold cross-validation over "
                                "GOLD (each fold against the other K-1 folds; no --train)",
                                parse=int, metavar="K")
-    fold_seed: int = option(0, "seed of the --kfold fold of each sentence, drawn from it and the sentence id (default 0)", parse=int)
+    fold_seed: int = option(0, "seed of the --kfold fold of each sentence, drawn from it and "
+                            "the sentence id (default 0)", parse=int)
     top: int = option(10, "tokens per subset with --hard-tokens (default 10)",
                       parse=at_least_one, metavar="N")
     corpus_stats: bool = switch(
@@ -80,15 +76,15 @@ def run(args) -> int:
         raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
                          "gold has layers (--layers): read one layer (--gold-tag-column)")
     kfold = folds.get("summary")
-    for result in results.values() if kfold else ():
-        result["options"]["strict_diff"] = args.strict_diff   # the folds' codes were classified with it
+    for result in results.values() if kfold else ():   # the folds' codes were classified
+        result["options"]["strict_diff"] = args.strict_diff   # with --strict-diff's value
     extra = {"kfold": kfold} if kfold else {}
     text = [f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed {args.fold_seed}; "
             f"sentences per fold {kfold['fold_sentences']})"] if kfold else []
     text.append(section_text(family, results))   # with layers, a section per layer
     if args.hard_tokens:
-        codes = folds.get("codes")
-        codes = hardeval.gold_token_classes(evaluation, args.strict_diff) if codes is None else codes
+        codes = folds["codes"] if kfold else hardeval.gold_token_classes(evaluation,
+                                                                         args.strict_diff)
         extra["hard_tokens"] = analysis.systems_hard_tokens(evaluation, results, codes,
                                                             args.top, args.error_labels)
         text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
