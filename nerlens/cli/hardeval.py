@@ -68,10 +68,9 @@ def run(args) -> int:
         folds["summary"] = analysis.kfold_summary(folds["codes"], corpus.n_sentences,
                                                   args.kfold, args.fold_seed)
         return folds["codes"]
-    # the hard tokens of every system at once (below), not in each system's result
     family, evaluation, results, _ = score_family(
-        args, "hardeval", record_of(args, hardeval.FAMILY.options, return_hard_tokens=False),
-        kfold_subsets if args.kfold is not None else None, why=NO_TRAIN)
+        args, "hardeval", _options(args), kfold_subsets if args.kfold is not None else None,
+        why=NO_TRAIN)
     if args.hard_tokens and is_layered(evaluation.corpus):
         raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
                          "gold has layers (--layers): read one layer (--gold-tag-column)")
@@ -91,10 +90,16 @@ def run(args) -> int:
     return print_scores(args, results, "\n\n".join(text), extra)
 
 
+def _options(args):
+    """hardeval's options of the flags; --hard-tokens ranks the tokens of every system at
+    once (``run``), not in each system's result (and not over domains)."""
+    return record_of(args, hardeval.FAMILY.options, return_hard_tokens=False)
+
+
 def _run_domains(args) -> int:
     datasets = manifest_datasets(args, "--kfold", args.kfold is not None)
     systems = _common_systems(datasets, args.manifest)
-    scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN)
+    scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, _options(args))
     out = {}
     for system in systems:
         # a domain's one system is the same system under any file name
