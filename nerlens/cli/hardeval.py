@@ -63,6 +63,7 @@ def run(args) -> int:
     folds = {}
 
     def kfold_subsets(corpus):   # each token's subset, from the folds of GOLD
+        _one_gold_column(args, corpus)
         folds["codes"] = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed,
                                                 args.scheme, args.mode, args.strict_diff)
         folds["summary"] = analysis.kfold_summary(folds["codes"], corpus.n_sentences,
@@ -71,9 +72,7 @@ def run(args) -> int:
     family, evaluation, results, _ = score_family(
         args, "hardeval", _options(args), kfold_subsets if args.kfold is not None else None,
         why=NO_TRAIN)
-    if args.hard_tokens and is_layered(evaluation.corpus):
-        raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
-                         "gold has layers (--layers): read one layer (--gold-tag-column)")
+    _one_gold_column(args, evaluation.corpus)
     kfold = folds.get("summary")
     for result in results.values() if kfold else ():   # the folds' codes were classified
         result["options"]["strict_diff"] = args.strict_diff   # with --strict-diff's value
@@ -88,6 +87,12 @@ def run(args) -> int:
                                                             args.top, args.error_labels)
         text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
     return print_scores(args, results, "\n\n".join(text), extra)
+
+
+def _one_gold_column(args, corpus) -> None:
+    if args.hard_tokens and is_layered(corpus):
+        raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
+                         "gold has layers (--layers): read one layer (--gold-tag-column)")
 
 
 def _options(args):
