@@ -43,7 +43,7 @@ from .matching import Events, find_errors
 from .partials import FairevalPartial, partial
 from .result import FairEvalResult, prf_from_errors
 from .semeval import (MIN_OVERLAP, SCHEMAS, semeval_instances, semeval_scores,
-                      write_instances_csv)
+                      write_instances_csv, write_systems_csv)
 from .spanfile import read_span_file, spans_to_tags, write_span_file
 from .weights import (COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, check_sums,
                       resolve_weights)
@@ -116,7 +116,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
 
 __all__ = ["score", "FAMILY", "FairevalOptions", "FairEvalResult", "HEADLINE_WEIGHTS",
            "headline_weights_error", "SCHEMAS", "semeval_scores", "semeval_instances",
-           "write_instances_csv", "prf_from_errors",
+           "write_instances_csv", "write_systems_csv", "prf_from_errors",
            "read_span_file", "write_span_file",
            "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
            "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors",

@@ -255,6 +255,18 @@ def write_instances_csv(instances: dict, out) -> None:
             writer.writerow(cells)
 
 
+
+def write_systems_csv(results: dict, path: str) -> list[str]:
+    """Each system's instance listing (system -> result dict with ``semeval_instances``)
+    as CSV: to ``path``, or with several systems to ``path`` with ``-SYSTEM`` before its
+    extension. Returns the paths written."""
+    stem, dot, extension = path.rpartition(".")
+    paths = {name: path if len(results) == 1 else f"{stem}-{name}.{extension}" if dot
+             else f"{path}-{name}" for name in results}
+    for name, target in paths.items():
+        write_instances_csv(results[name]["semeval_instances"], target)
+    return list(paths.values())
+
 def credit_counts(name: str, counts: np.ndarray) -> np.ndarray:
     """Per sentence (credit, actual, possible): the totals P, R and F1 are made of."""
     correct, incorrect, partial, spurious, missed = counts.T.astype(float)

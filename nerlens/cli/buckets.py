@@ -14,9 +14,7 @@ from nerspan.records import Record, switch
 from .common import UsageError, print_json
 from .flags import Shared, add_flags, record_of, whole_number
 from .family import (add_family_arguments, manifest_datasets, print_scores, save_plots,
-                     score_family, score_systems)
-from .inputs import load_training
-from .manifest import read_manifest
+                     score_datasets, score_family)
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,7 @@ def _run_datasets(args, family, options) -> int:
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own. The systems and --baseline are checked before any
     dataset is scored."""
-    datasets = manifest_datasets(args, read_manifest, "--runs", args.runs)
+    datasets = manifest_datasets(args, "--runs", args.runs)
     systems = list(datasets[0].runs)
     for data in datasets:
         if list(data.runs) != systems:
@@ -76,9 +74,8 @@ def _run_datasets(args, family, options) -> int:
     baseline = args.baseline or systems[0]
     if baseline not in systems:
         raise UsageError(f"--baseline {baseline!r} is not one of the systems {systems}")
-    results = {data.name: score_systems(args, family, data.corpus, data.systems,
-                                        load_training(args, data.train, LOOKED_UP), options)[1]
-               for data in datasets}
+    results = {name: scored[1] for name, scored in
+               score_datasets(args, family, datasets, LOOKED_UP, options).items()}
     # the views and charts read each system's bucket F1 averaged over its runs
     out, averaged = over_datasets(results, {data.name: data.runs for data in datasets}, baseline)
     if args.format == "json":

@@ -10,8 +10,8 @@ from faireval import plots
 from faireval.report import countings_blocks
 from faireval.semeval import check_min_overlap
 from nerlens.report.blocks import section_text
-from nerspan import GOLD, PRED, Evaluation, read_columns
-from nerspan.reading.columns import read_text_file
+from nerspan import PRED, Evaluation
+from nerspan.reading.columns import column_values, read_text_file
 from nerspan.reading.systems import named_files, span_errors_located
 from nerspan.records import Record, option, switch
 
@@ -97,13 +97,10 @@ def compute(args) -> dict:
 
 def pos_tags(args) -> list | None:
     """With --ignore-punct, GOLD's POS tags (--pos-column), a list per sentence."""
-    if not args.ignore_punct:
-        return None
     files = inputs_of(args).files
-    pos = read_columns(args.gold, {GOLD: args.pos_column}, token_column=args.token_column,
-                       comment_prefix=files.comment_prefix, encoding=files.encoding,
-                       missing_tag=files.missing_tag)
-    return [pos.tags(GOLD, i) for i in range(pos.n_sentences)]
+    return column_values(args.gold, args.pos_column, token_column=args.token_column,
+                         comment_prefix=files.comment_prefix, encoding=files.encoding,
+                         missing_tag=files.missing_tag) if args.ignore_punct else None
 
 
 def keep_overlaps(args, kwargs: dict) -> dict:
@@ -124,21 +121,10 @@ def keep_overlaps(args, kwargs: dict) -> dict:
     return {**results, **score_generated(args, faireval.score, options=kwargs)}
 
 
-def write_csv(results: dict, path: str) -> list[str]:
-    """Each system's instance listing as CSV: to ``path``, or with several systems to
-    ``path`` with ``-SYSTEM`` before its extension. Returns the paths written."""
-    stem, dot, extension = path.rpartition(".")
-    paths = {name: path if len(results) == 1 else f"{stem}-{name}.{extension}" if dot
-             else f"{path}-{name}" for name in results}
-    for name, target in paths.items():
-        faireval.write_instances_csv(results[name]["semeval_instances"], target)
-    return list(paths.values())
-
-
 def run(args) -> int:
     results = compute(args)
     if args.csv:
-        for path in write_csv(results, args.csv):
+        for path in faireval.write_systems_csv(results, args.csv):
             print(f"nerlens: wrote {path}", file=sys.stderr)
         if not args.return_instances:  # asked for the file, not for the listing in the output
             for result in results.values():

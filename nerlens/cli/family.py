@@ -1,24 +1,22 @@
-"""One command for every metric family: ``nerlens FAMILY GOLD [PRED ...]`` reads gold and
-the systems, scores each system with the family (``Family.score`` on one
-``nerspan.Evaluation``), and prints the result dicts as JSON or, as text, the family's
-section of the report (``Family.section``: the blocks the report draws, here for a
-terminal). The flags are the family's option record (``Family.options``) and the reading
-flags; what a command adds beyond that (hardeval's k-fold, domains and corpus statistics,
-buckets over datasets, faireval's span files, plots and CSV) is its own module's, which
-calls these.
+"""One command for every metric family, ``nerlens FAMILY GOLD [PRED ...]``: its flags are
+the family's option record and the reading flags, each system is scored on one
+``nerspan.Evaluation``, and the text view is the family's section of the report
+(``Family.section``). A command's extras (hardeval's k-fold, domains and corpus
+statistics, buckets over datasets, faireval's span files, plots, CSV) are its module's.
 """
 from __future__ import annotations
 
 from nerspan import Evaluation, InputOptions
 from nerspan.family import Family
 
+from nerlens.experiment.manifest import manifest_datasets as read_datasets
 from nerlens.families import get_family
 
 from .common import UsageError, print_confusion, print_results, with_confusion
 from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
-                     load_systems_with_tokens, load_training)
+                     load_systems_with_tokens, load_training, system_options)
 from .options import given
 
 
@@ -43,18 +41,27 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     return family
 
 
-def manifest_datasets(args, read_manifest, refused: str, given_too: bool) -> list:
-    """--manifest's datasets (``read_manifest``: ``nerlens.cli.manifest``'s, which family
-    commands without a manifest do not import), each with its "train"; GOLD, PRED,
-    --train and ``refused`` (``given_too``: it is given) are refused beside it."""
+def manifest_datasets(args, refused: str, given_too: bool) -> list:
+    """--manifest's datasets, read as ``nerlens report --manifest`` reads them with the
+    reading flags (their gold versions refused: a family command scores none), each with
+    its "train"; GOLD, PRED, --train and ``refused`` (``given_too``) refused beside it."""
     if args.gold or args.train or given_too:
         raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
                          f"PRED, --train or {refused}")
-    datasets = read_manifest(args.manifest, args)
+    datasets = read_datasets(args.manifest, without_versions=f"nerlens {args.command}",
+                             **system_options(args))
     for data in datasets:
         if not data.train:
             raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
     return datasets
+
+
+def score_datasets(args, family: Family, datasets, why: str, options=None) -> dict:
+    """Dataset name -> (evaluation, system -> result dict): each dataset of --manifest
+    scored as ``score_systems`` scores GOLD and PRED, with its own "train" (``why``)."""
+    return {data.name: score_systems(args, family, data.corpus, data.systems,
+                                     load_training(args, data.train, why), options)
+            for data in datasets}
 
 
 def settings_of(args, family: Family) -> dict:
@@ -68,17 +75,19 @@ def settings_of(args, family: Family) -> dict:
     return out
 
 
-def score_family(args, name: str, train=None, options=None,
+def score_family(args, name: str, options=None, subsets=None,
                  why: str = "the training set the subsets are made of", **keywords):
     """The family ``name``, the evaluation, system -> result dict (``score_systems``) and
     its settings (``settings_of``), these and its options checked before a file is read;
-    ``train``: the training index, else --train's when the family needs it (``why``)."""
+    the training index --train's when the family needs it (``why``), but with ``subsets``:
+    a function of the gold corpus giving the subset of each token (hardeval's k-fold)."""
     family = get_family(name)
     settings = settings_of(args, family)
     options = record_of(args, family.options) if options is None else options
-    if family.needs_train and train is None:
-        train = load_training(args, why=why)
+    train = load_training(args, why=why) if family.needs_train and not subsets else None
     corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
+    if subsets:
+        keywords["subsets"] = subsets(corpus)
     return (family, *score_systems(args, family, corpus, systems, train, options, **keywords),
             settings)
 

@@ -1,12 +1,7 @@
-"""``nerlens hardeval``: token error rates on unseen and label-shifted tokens.
-
-Besides the scores (one row per system), the paper's other analyses:
-``--kfold K`` identifies the subsets by k-fold cross-validation over GOLD itself,
-``--manifest FILE`` scores several (train, gold, prediction) domains and averages
-them, ``--hard-tokens`` ranks the hard tokens of each subset, ``--corpus-stats`` prints the
-corpus statistics of its Tables 1-2 and the share of test tokens per subset (Table 4).
-With ``--layers``, each gold layer is scored on its own (a section per layer; JSON:
-``layers``); ``--hard-tokens`` and ``--kfold`` read one gold column and refuse them.
+"""``nerlens hardeval``: token error rates on unseen and label-shifted tokens, and the
+paper's other analyses (the flags of ``Flags``: k-fold subsets, domains of a manifest,
+hard tokens, corpus statistics). With ``--layers``, each gold layer is scored on its own
+(a section per layer; JSON: ``layers``); ``--hard-tokens`` and ``--kfold`` refuse them.
 """
 from __future__ import annotations
 
@@ -16,17 +11,14 @@ import hardeval
 from hardeval import analysis, report
 from nerlens.report import blocks
 from nerlens.report.blocks import section_text
-from nerspan import Evaluation
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
-from .common import (UsageError, check_file, print_confusion, print_json,
-                     print_results, with_confusion)
+from .common import UsageError, print_confusion, print_json, print_results
 from .flags import Shared, add_flags, at_least_one, record_of
-from .family import add_family_arguments, manifest_datasets, print_scores, score_systems
-from .inputs import load_systems_with_tokens, load_training, read_gold
-from .manifest import read_manifest
-from .options import inputs_of
+from .family import (add_family_arguments, manifest_datasets, print_scores, score_datasets,
+                     score_family)
+from .inputs import load_training, read_gold
 
 
 @dataclass(frozen=True)
@@ -36,7 +28,8 @@ class Flags(Record):
     kfold: int | None = option(None, "identify the subsets by K-fold cross-validation over "
                                "GOLD (each fold against the other K-1 folds; no --train)",
                                parse=int, metavar="K")
-    fold_seed: int = option(0, "seed of the --kfold fold of each sentence, drawn from it and the sentence id (default 0)", parse=int)
+    fold_seed: int = option(0, "seed of the --kfold fold of each sentence, drawn from it and "
+                            "the sentence id (default 0)", parse=int)
     top: int = option(10, "tokens per subset with --hard-tokens (default 10)",
                       parse=at_least_one, metavar="N")
     corpus_stats: bool = switch(
@@ -67,52 +60,57 @@ def run(args) -> int:
         return _run_corpus_stats(args)
     if args.kfold is not None and args.train:
         raise UsageError("--kfold identifies the subsets from GOLD alone: drop --train")
-    train = load_training(args, why=NO_TRAIN) if args.kfold is None else None
-    corpus, systems = load_systems_with_tokens(args)
-    codes = kfold = None
-    if args.kfold is not None:
-        codes = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed, args.scheme,
-                                       args.mode, args.strict_diff)
-        kfold = analysis.kfold_summary(codes, corpus.n_sentences, args.kfold, args.fold_seed)
-    # the hard tokens of every system at once (below), not in each system's result
-    options = record_of(args, hardeval.FAMILY.options, return_hard_tokens=False)
-    if args.hard_tokens and is_layered(corpus):
-        raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
-                         "gold has layers (--layers): read one layer (--gold-tag-column)")
-    evaluation, results = score_systems(args, hardeval.FAMILY, corpus, systems, train,
-                                        options, subsets=codes)
-    if train is not None and args.hard_tokens:
-        codes = hardeval.gold_token_classes(evaluation, args.strict_diff)
-    elif train is None:   # the folds' codes were classified with --strict-diff's value
-        for result in results.values():
-            result["options"]["strict_diff"] = args.strict_diff
+    folds = {}
+
+    def kfold_subsets(corpus):   # each token's subset, from the folds of GOLD
+        _one_gold_column(args, corpus)
+        folds["codes"] = hardeval.kfold_subsets(corpus, args.kfold, args.fold_seed,
+                                                args.scheme, args.mode, args.strict_diff)
+        folds["summary"] = analysis.kfold_summary(folds["codes"], corpus.n_sentences,
+                                                  args.kfold, args.fold_seed)
+        return folds["codes"]
+    family, evaluation, results, _ = score_family(
+        args, "hardeval", _options(args), kfold_subsets if args.kfold is not None else None,
+        why=NO_TRAIN)
+    _one_gold_column(args, evaluation.corpus)
+    kfold = folds.get("summary")
+    for result in results.values() if kfold else ():   # the folds' codes were classified
+        result["options"]["strict_diff"] = args.strict_diff   # with --strict-diff's value
     extra = {"kfold": kfold} if kfold else {}
     text = [f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed {args.fold_seed}; "
             f"sentences per fold {kfold['fold_sentences']})"] if kfold else []
-    text.append(section_text(hardeval.FAMILY, results))   # with layers, a section per layer
+    text.append(section_text(family, results))   # with layers, a section per layer
     if args.hard_tokens:
+        codes = folds["codes"] if kfold else hardeval.gold_token_classes(evaluation,
+                                                                         args.strict_diff)
         extra["hard_tokens"] = analysis.systems_hard_tokens(evaluation, results, codes,
                                                             args.top, args.error_labels)
-        text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], systems)))
+        text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
     return print_scores(args, results, "\n\n".join(text), extra)
 
 
+def _one_gold_column(args, corpus) -> None:
+    if args.hard_tokens and is_layered(corpus):
+        raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
+                         "gold has layers (--layers): read one layer (--gold-tag-column)")
+
+
+def _options(args):
+    """hardeval's options of the flags; --hard-tokens ranks the tokens of every system at
+    once (``run``), not in each system's result (and not over domains)."""
+    return record_of(args, hardeval.FAMILY.options, return_hard_tokens=False)
+
+
 def _run_domains(args) -> int:
-    datasets = manifest_datasets(args, read_manifest, "--kfold", args.kfold is not None)
+    datasets = manifest_datasets(args, "--kfold", args.kfold is not None)
     systems = _common_systems(datasets, args.manifest)
-    # each domain's gold decoded and its training data indexed once, for every system
-    gold = {data.name: Evaluation(data.corpus, args.scheme, args.mode) for data in datasets}
-    for data in datasets:
-        gold[data.name].index(check_file(data.train))
+    scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, _options(args))
     out = {}
     for system in systems:
-        domains = {data.name: dict(references=gold[data.name], inputs=inputs_of(args),
-                                   predictions=system if system in data.systems else
-                                   data.systems[0]) for data in datasets}
-        out[system] = hardeval.score_domains(domains, strict_diff=args.strict_diff,
-                                             error_labels=args.error_labels)
-        for name, result in out[system]["results"].items():
-            with_confusion(result, gold[name], domains[name]["predictions"], args.confusion)
+        # a domain's one system is the same system under any file name
+        results = {name: _with_entity_scores(evaluation, results, system)
+                   for name, (evaluation, results) in scored.items()}
+        out[system] = {**hardeval.average_domains(results), "results": results}
     print_results(out, lambda averaged: blocks.text(report.domains_blocks(averaged)),
                   args.format == "json")
     if args.format == "json":
@@ -121,6 +119,16 @@ def _run_domains(args) -> int:
     print_confusion({f"{system}, {domain}": result for system, averaged in out.items()
                      for domain, result in averaged["results"].items()})
     return 0
+
+
+def _with_entity_scores(evaluation, results: dict, system: str) -> dict:
+    """``system``'s result dict (the one system's when it is not there) with its entity
+    micro precision, recall and F1 before the confusion matrix (as ``score_domains``)."""
+    name = system if system in results else next(iter(results))
+    result = dict(results[name])
+    matrix = {key: result.pop(key) for key in ("confusion", "boundary_errors") if key in result}
+    micro = evaluation.entity_scores(name).micro()
+    return {**result, **dict(zip(("precision", "recall", "f1"), micro)), **matrix}
 
 
 def _run_corpus_stats(args) -> int:

@@ -12,7 +12,7 @@ import argparse
 
 from nerlens.experiment.build import run_experiment as experiment
 from nerlens.experiment.manifest import (declared_datasets, experiment_datasets,
-                                         manifest_datasets, read_manifest as read_declared)
+                                         read_manifest)
 
 from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_flags
@@ -27,13 +27,6 @@ RUN_FLAGS = {"pred": "",
              "pred_scored": " given as scored spans (JSON Lines, {\"spans\": [[start, end, "
                             "label, score], ...]} per sentence; its average precision over "
                             "runs)"}
-
-
-def read_manifest(path: str, args) -> list:
-    """The datasets of a manifest file read with the reading flags (buckets, hardeval:
-    their gold versions refused, as these score none)."""
-    return manifest_datasets(path, without_versions=f"nerlens {args.command}",
-                             **system_options(args))
 
 
 class _Declare(argparse.Action):
@@ -90,7 +83,7 @@ def declared_of(args) -> dict:
                          "versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
     if args.declared:
         raise UsageError("give --manifest or --data/--pred, not both")
-    return read_declared(args.manifest, train=given(args, "train"), needs_train=True)
+    return read_manifest(args.manifest, train=given(args, "train"), needs_train=True)
 
 
 def run_experiment(args) -> int:

@@ -661,3 +661,10 @@ def read_system_file(path, comment_prefix=None, **read_options) -> Corpus:
     """A ``token gold pred`` file (gold = second-to-last column, prediction = last)."""
     return read_columns(path, {GOLD: -2, PRED: -1}, comment_prefix=comment_prefix,
                         **read_options)
+
+
+def column_values(path, column: int, **read_options) -> list[list[str]]:
+    """One column of a column file (a POS column, say) as a list of values per sentence;
+    ``read_options`` as ``read_columns`` takes them."""
+    corpus = read_columns(path, {GOLD: column}, **read_options)
+    return [corpus.tags(GOLD, i) for i in range(corpus.n_sentences)]
