@@ -173,9 +173,12 @@ class TrainIndex:
     def token_rows(self, words, lowercase: bool = False) -> np.ndarray:
         """Row of each word in the (lowercased) count tables, -1 when unseen in training."""
         vocab = self._lower()["vocab"] if lowercase else self.vocab
-        # map over C-level methods: no Python frame per word
+        # map over C-level methods: no Python frame per word; the rows found gathered in
+        # a list and converted at once (np.fromiter, taking them one Python int at a
+        # time, took 1.05x to 1.3x as long over a shard's 9,000 words: every shard of a
+        # partial looks its own words up)
         keys = map(str.lower, words) if lowercase else words
-        return np.fromiter(map(vocab.get, keys, repeat(-1)), dtype=np.int64, count=len(words))
+        return np.array(list(map(vocab.get, keys, repeat(-1))), dtype=np.int64)
 
     def token_label_counts(self, lowercase: bool = False) -> np.ndarray:
         """``io_counts``, merged over case when ``lowercase``."""
