@@ -45,13 +45,14 @@ nerspan 0.79x to 0.86x (0.83x) -> 0.76x to 0.79x (0.78x). Partials + merge: hard
 0.35 to 0.43 s -> 0.31 to 0.38 s, attribute_buckets 0.45 to 0.51 s -> 0.43 to 0.48 s.
 
 Still paid per shard and not by one pass, measured in the same session (CPU time, best
-of 7): looking the shard's vocabulary up in the training index (``TrainIndex.token_rows``:
-74,000 words over 8 shards against 19,000 in one pass): hardeval does it twice per shard
-(``classify_tokens``, then its leaves' seen words), 0.035 to 0.055 s against 0.007 s in
-one pass, and attribute_buckets (its OOV attributes) 0.035 s against 0.008 s. Interning a
-shard's own words costs nothing one pass does not (0.091 s over 8 shards, 0.086 s in one
-pass), and interning them into a vocabulary begun with the training index's (0.105 s)
-would lengthen every look-up by vocabulary unless ``token_rows`` read the index's words,
+of 7): looking the shard's vocabulary up in the training index
+(``TrainIndex.token_rows``: 74,000 words over 8 shards against 19,000 in one pass):
+hardeval does it twice per shard (``classify_tokens``, then its leaves' seen words; once
+since the third round below), 0.035 to 0.055 s against 0.007 s in one pass, and
+attribute_buckets (its OOV attributes) 0.035 s against 0.008 s. Interning a shard's own
+words costs nothing one pass does not (0.091 s over 8 shards, 0.086 s in one pass), and
+interning them into a vocabulary begun with the training index's (0.105 s) would
+lengthen every look-up by vocabulary unless ``token_rows`` read the index's words,
 coming first, as their rows: that, and the readers handing the index's vocabulary to
 ``Corpus.from_tags``, is what would remove the look-ups. tough_mentions' merge (0.03 s
 at 8 shards, 7 merges): looking each shard's 6,200 distinct texts up, 0.008 s; adding
@@ -60,6 +61,29 @@ keys per text (hashed in NumPy from the code points) cost 4.3 ms per shard of 10
 texts, against 1.4 ms for building a dictionary of them and looking them up: more than
 they would save at 8 shards; they would pay where partials are pickled (the text index
 is rebuilt after unpickling) and merged in a tree of many.
+
+2026-11-29, third round (load 6 to 14 on 2 shared cores; ``--cpu``, default size; rows
+hardeval buckets faireval tough_mentions nerspan, the code before and after in turn,
+three runs each). hardeval looks a shard's words up once (``subsets.gold_word_rows``,
+kept on the shard's evaluation: ``classify_tokens`` takes the rows, the leaves' seen
+words read them); ``TrainIndex.token_rows`` converts its list of rows at once
+(``np.fromiter`` took 1.05x to 1.3x as long) and, lowercased, looks each word up as
+written first (a word found takes its training word's lowercased row; only the others
+are lowercased, a new string to hash each); faireval reads through ``Shard.read_typed``
+(generated output detected once). Look-ups over 8 shards (CPU time, best of 7):
+hardeval 46 ms in 16 calls -> 22 ms in 8 (one pass 5 to 6 ms), attribute_buckets
+34 ms -> 25 ms (one pass 6 to 8 ms). Ratios, before -> after (medians): hardeval 0.94x
+to 1.11x (1.01x) -> 0.93x to 1.02x (0.98x); attribute_buckets 1.08x to 1.12x (1.12x)
+-> 1.06x to 1.15x (1.07x); faireval 0.96x to 1.02x (1.00x) -> 0.95x to 1.00x (0.98x);
+unchanged here, tough_mentions 1.05x to 1.08x -> 1.10x to 1.13x and nerspan 0.77x to
+0.90x -> 0.79x to 0.85x (what the load moves). Partials + merge: hardeval 0.30 to
+0.40 s -> 0.29 to 0.36 s, attribute_buckets 0.44 to 0.49 s -> 0.43 to 0.48 s. Still
+per shard: the look-ups themselves (about 200 ns a word, memory-bound: a NumPy search
+over the training words as a sorted string array took longer, converting the words
+alone half as long as looking them up), and interning each shard's distinct words
+(``nerspan.flat.Interner.__missing__``, a Python call per new word: 74,000 over 8
+shards against 19,000 in one pass). tough_mentions' merge is unchanged: the same list
+conversion, 1.05x to 1.3x faster, would save at most 2 ms of its 0.03 s.
 
 Measured before, one side's runs then the other's (988,184 tokens, 8 shards, --repeat 5,
 2 shared cores): nerspan 0.16 s one pass, 0.16 s partials + merge (0.99x; merging 0.5

@@ -89,7 +89,7 @@ from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, LayeredHardevalRe
                    refuse_layered_subsets, subset_stats, token_rows, word_leaves)
 from .labels import check_error_labels
 from .subsets import (GROUPS, LEAF_NAMES, check_folds, fold_classes, gold_io,
-                      sentence_folds)
+                      gold_word_rows, sentence_folds)
 
 # the leaves of words seen in training (the others are GROUPS["unseen"])
 SEEN_LEAVES = frozenset(GROUPS["all"]) - frozenset(GROUPS["unseen"])
@@ -342,7 +342,7 @@ def _partial_of(context, corpus: Corpus, gold_column: str, pred_column: str, tra
     words = None
     if classified != "kfold" and corpus.tokens is not None:
         words = _leaf_words(corpus, codes,
-                            context.train if classified == "train" else None)
+                            gold_word_rows(context) if classified == "train" else None)
     cells, sentences = _cells(corpus, codes, compared, error_labels, context.scheme, shard,
                               bound if options.return_hard_tokens else 0, per_sentence)
     return HardevalPartial(
@@ -719,12 +719,12 @@ def _distinct_codes(word: np.ndarray, leaf: np.ndarray) -> dict:
             for name, leaves in GROUPS.items()}
 
 
-def _leaf_words(corpus: Corpus, codes: np.ndarray, index) -> tuple:
-    """Per leaf, the words of its tokens (``HardevalPartial.words``): with the training
-    ``index`` the codes were classified against, a leaf of seen words as their index
-    rows (a seen word has one: no string is kept or hashed), else as strings."""
+def _leaf_words(corpus: Corpus, codes: np.ndarray, rows: np.ndarray | None) -> tuple:
+    """Per leaf, the words of its tokens (``HardevalPartial.words``): with ``rows``, each
+    word's row in the training index the codes were classified against
+    (``gold_word_rows``), a leaf of seen words as their index rows (a seen word has one:
+    no string is kept or hashed), else as strings."""
     occurs = word_leaves(corpus, codes)
-    rows = None if index is None else index.token_rows(corpus.vocab)
     vocab = np.asarray(corpus.vocab, dtype=object)
     return tuple(np.sort(rows[occurs[:, leaf]]) if rows is not None and leaf in SEEN_LEAVES
                  else frozenset(vocab[occurs[:, leaf]].tolist())

@@ -143,13 +143,15 @@ def gold_io(corpus: Corpus, column: str = GOLD, scheme: str = "IOB2", mode: str 
 @migrated
 def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
                     mode: str = "lenient", strict_diff: bool = False, column: str = GOLD,
-                    spans: Spans | None = None) -> np.ndarray:
+                    spans: Spans | None = None, rows: np.ndarray | None = None
+                    ) -> np.ndarray:
     """The leaf subset code of every token of ``corpus`` against the training index
     (``strict_diff``: see ``classify``).
 
     Token strings are compared case-sensitively; the gold mentions of ``column`` are
     decoded with ``scheme``/``mode`` (unless ``spans`` gives them decoded) and reduced
-    to IO labels.
+    to IO labels. ``rows``: each word's row in ``train`` when looked up already
+    (``train.token_rows(corpus.vocab)``, as ``gold_word_rows`` keeps it).
     """
     if corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
@@ -158,7 +160,8 @@ def classify_tokens(corpus: Corpus, train: TrainIndex, scheme: str = "IOB2",
     io, types, _ = gold_io(corpus, column, scheme, mode, spans=spans)
     train_column = {t: 1 + i for i, t in enumerate(train.types)}
     to_train = np.array([0] + [train_column.get(t, -1) for t in types], dtype=np.int64)
-    rows = train.token_rows(corpus.vocab)   # per test word
+    if rows is None:   # per test word
+        rows = train.token_rows(corpus.vocab)
     table = train_cell_codes(train, strict_diff)
     if table is not None:   # the cell of each token's (word, gold label), looked up
         return table[rows[corpus.tokens], to_train[io]]
@@ -211,7 +214,16 @@ def gold_token_classes(context: Evaluation, strict_diff: bool = False) -> np.nda
     return context.derived(
         ("hardeval.token_classes", bool(strict_diff)),
         lambda: classify_tokens(context.corpus, context.train, context.scheme, context.mode,
-                                strict_diff, context.gold_column, spans=context.gold))
+                                strict_diff, context.gold_column, spans=context.gold,
+                                rows=gold_word_rows(context)))
+
+
+def gold_word_rows(context: Evaluation) -> np.ndarray:
+    """The row of each word of the context's corpus in its training index (-1: unseen
+    in training), looked up once per context: its classification (``classify_tokens``)
+    and a shard's seen words (``partials._leaf_words``) both read them."""
+    return context.derived("hardeval.word_rows",
+                           lambda: context.train.token_rows(context.corpus.vocab))
 
 
 @migrated
