@@ -13,8 +13,8 @@ from nerspan.records import Record, switch
 
 from .common import UsageError, print_json
 from .flags import Shared, add_flags, record_of, whole_number
-from .family import (add_family_arguments, manifest_datasets, print_scores, save_plots,
-                     score_datasets, score_family)
+from .family import (add_family_arguments, manifest_flag_datasets, print_scores,
+                     save_plots, score_datasets, score_family)
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Flags(Record):
 
 def add_arguments(parser) -> None:
     add_family_arguments(parser, "attribute_buckets", train_required=False,
-                         train_note="with --manifest each dataset names its own",
+                         train_note="(with --manifest each dataset names its own)",
                          parse={"bootstrap": whole_number, "seed": whole_number},
                          skip=("compat",))   # --compat: every command's (generated_files)
     add_flags(parser, Shared, ("plot", "plot_format", "manifest", "baseline"),
@@ -64,7 +64,7 @@ def _run_datasets(args, family, options) -> int:
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
     tests, not systems of their own. The systems and --baseline are checked before any
     dataset is scored."""
-    datasets = manifest_datasets(args, "--runs", args.runs)
+    datasets = manifest_flag_datasets(args, "--runs", args.runs)
     systems = list(datasets[0].runs)
     for data in datasets:
         if list(data.runs) != systems:

@@ -41,7 +41,7 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     return family
 
 
-def manifest_datasets(args, refused: str, given_too: bool) -> list:
+def manifest_flag_datasets(args, refused: str, given_too: bool) -> list:
     """--manifest's datasets, read as ``nerlens report --manifest`` reads them with the
     reading flags (their gold versions refused: a family command scores none), each with
     its "train"; GOLD, PRED, --train and ``refused`` (``given_too``) refused beside it."""

@@ -3,7 +3,8 @@
 once, as a field: the library's records (``InputOptions`` and its parts, each family's
 ``Family.options``) and the command line's own (``Shared``, one per command beside its
 ``run``). A bad text is a usage error naming the flag; ``record_of(args, Record)`` gives
-the record parsed (a value a field's check refuses: a usage error naming it too); a flag 0.2 renamed (``OLD_FLAGS``) is a usage error naming the new one.
+the record parsed (a value a field's check refuses: a usage error naming it too); a flag
+0.2 renamed (``OLD_FLAGS``) is a usage error naming the new one.
 
 >>> import argparse
 >>> from nerspan.records import TypeOptions
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from nerspan import InputOptions
 from nerspan.fbeta import check_beta
 from nerspan.options import PAIRINGS
+from nerspan.reading.training import TRAIN_FILES
 from nerspan.records import Record, option, switch
 
 from .common import MovedFlag, UsageError
@@ -210,8 +212,7 @@ class Shared(Record):
                        "seqeval's strict mode", choices=("lenient", "strict"))
     format: str = option("table", "table (default): text for the terminal; json: the whole "
                          "result as JSON", choices=("table", "json"))
-    train: str | None = option(None, "training column file (token first, tag last)",
-                               metavar="FILE")
+    train: str | None = option(None, f"training data: {TRAIN_FILES}", metavar="FILE")
     beta: float = option(1.0, "also report F-beta beside every F1, as seqeval's beta (a "
                          "number between 1e-150 and 1e150; keys f2, f0.5, ...; default 1 "
                          "adds nothing)", parse=positive_beta, metavar="B")

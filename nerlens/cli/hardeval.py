@@ -16,8 +16,8 @@ from nerspan.records import Record, option, switch
 
 from .common import UsageError, print_confusion, print_json, print_results
 from .flags import Shared, add_flags, at_least_one, record_of
-from .family import (add_family_arguments, manifest_datasets, print_scores, score_datasets,
-                     score_family)
+from .family import (add_family_arguments, manifest_flag_datasets, print_scores,
+                     score_datasets, score_family)
 from .inputs import load_training, read_gold
 
 
@@ -43,7 +43,7 @@ class Flags(Record):
 
 def add_arguments(parser) -> None:
     add_family_arguments(parser, "hardeval", train_required=False,
-                         train_note="not needed with --kfold or --manifest")
+                         train_note="(not needed with --kfold or --manifest)")
     add_flags(parser, Shared, ("manifest",),
               notes={"manifest": "scored domain by domain and macro-averaged, with entity F1"})
     add_flags(parser, Flags)
@@ -102,7 +102,7 @@ def _options(args):
 
 
 def _run_domains(args) -> int:
-    datasets = manifest_datasets(args, "--kfold", args.kfold is not None)
+    datasets = manifest_flag_datasets(args, "--kfold", args.kfold is not None)
     systems = _common_systems(datasets, args.manifest)
     scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, _options(args))
     out = {}

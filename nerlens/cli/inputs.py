@@ -190,7 +190,7 @@ def refuse_files_with_demo(args) -> None:
                          "ignored: give either --demo or files")
 
 
-def read_training(args, outside_scheme_is_error: bool = False, path: str | None = None
+def read_train_flag(args, outside_scheme_is_error: bool = False, path: str | None = None
                   ) -> Corpus:
     """The training data (``path``, default --train) as ``read_training_file`` reads it."""
     return read_training_file(path or args.train,
@@ -202,7 +202,7 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     ``why`` it is needed."""
     if not (path or given(args, "train")):
         raise UsageError(f"give --train FILE ({why})")
-    return as_train_index(read_training(args, path=path), args.scheme, args.mode,
+    return as_train_index(read_train_flag(args, path=path), args.scheme, args.mode,
                           inputs=inputs_of(args))
 
 

@@ -15,10 +15,10 @@ from nerlens.report.build import build_report
 
 from .common import UsageError, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
-from .inputs import (SPAN_FILES, sentence_documents, add_generated_arguments, add_gold_alt_argument,
+from .inputs import (SPAN_FILES, add_generated_arguments, add_gold_alt_argument,
                      add_gold_versions, add_reading_arguments, add_train_arguments,
-                     generated_paths, read_training,
-                     refuse_files_with_demo, refuse_gold_versions)
+                     generated_paths, read_train_flag, refuse_files_with_demo,
+                     refuse_gold_versions, sentence_documents)
 from .options import inputs_of
 from .manifest import add_experiment_arguments, is_experiment, run_experiment
 from .scored_files import add_scored_argument, load_with_scored
@@ -34,8 +34,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("predictions", nargs="*", help="prediction column file(s), tag last")
     add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
     add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
-    add_train_arguments(parser, required=False,
-                        note="or a datasets split saved with save_to_disk")
+    add_train_arguments(parser, required=False)
     add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
     add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "scheme",
                                "mode", "beta", "workers"))
@@ -91,7 +90,7 @@ def _training(args):
     """--train read; None when no family of ``--families`` (default: every registered
     one) needs it."""
     if args.train:
-        return read_training(args, outside_scheme_is_error=True)
+        return read_train_flag(args, outside_scheme_is_error=True)
     if any(get_family(name).needs_train for name in args.families or family_names()):
         raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
     return None
