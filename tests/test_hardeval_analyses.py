@@ -175,6 +175,9 @@ def test_cli_domains_manifest(files, capsys):
     assert rows[0] == ["domain", "F1", "hardeval", "score", "TER", "unseen", "label-shifted",
                        "other"]
     assert rows[-2][:3] == ["avg", "50.00", "50.00"]
+    # the domains' view holds no hard tokens: the flag is refused, not ignored
+    code, _, err = run(capsys, "hardeval", "--manifest", manifest, "--hard-tokens")
+    assert code == 2 and err.count("\n") == 1 and "--hard-tokens ranks the tokens" in err
     manifest.write_text(json.dumps({"news": {"gold": "gold.txt", "test": "x"}}))
     code, _, err = run(capsys, "hardeval", "--manifest", manifest)
     assert code == 2 and "unknown key(s) test" in err and "domains.json" in err

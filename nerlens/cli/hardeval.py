@@ -102,6 +102,9 @@ def _options(args):
 
 
 def _run_domains(args) -> int:
+    if args.hard_tokens:   # the domains' JSON and table hold no hard tokens: say so
+        raise UsageError("--hard-tokens ranks the tokens of one GOLD; with --manifest score "
+                         "each domain's GOLD on its own to rank its hard tokens")
     datasets = manifest_flag_datasets(args, "--kfold", args.kfold is not None)
     systems = _common_systems(datasets, args.manifest)
     scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, _options(args))
