@@ -104,9 +104,7 @@ def _demo_inputs(args) -> dict:
         raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
                          "either --demo or files")
     refuse_files_with_demo(args)
-    corpus, names, train, notes, sources, scored = demo_inputs(args.demo, args.scheme, args.mode)
-    return dict(corpus=corpus, system_names=names, train=train, notes=notes, sources=sources,
-                scored=scored)
+    return demo_inputs(args.demo, args.scheme, args.mode)
 
 
 def _file_inputs(args) -> dict:
