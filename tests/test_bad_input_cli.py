@@ -835,8 +835,8 @@ HINT_CASES = {
         "buckets {gold} {pred} --train {train}", r"Self-diagnosis"),
     "report_without_train": (
         {}, "report {gold} {pred} --bootstrap 0 --no-progress --output {out}",
-        r"give --train FILE", "report {gold} {pred} --bootstrap 0 --no-progress --output "
-                              "{out} --train {train}", r"wrote \S*report.json"),
+        r"need train=\.\.\. \(--train FILE", "report {gold} {pred} --bootstrap 0 "
+        "--no-progress --output {out} --train {train}", r"wrote \S*report.json"),
     "report_without_files": (
         {}, "report --bootstrap 0 --no-progress --output {out}", r"\(or --demo\)",
         "report --bootstrap 0 --no-progress --output {out} --demo", r"wrote \S*report.json"),

@@ -10,7 +10,7 @@ from nerspan import InputOptions
 from nerspan.records import FileOptions, Record, option
 
 from nerlens.demo import demo_inputs
-from nerlens.families import check_families, family_names, get_family
+from nerlens.families import check_families, family_names
 from nerlens.report.build import build_report
 
 from .common import UsageError, show_progress, write_outputs
@@ -87,16 +87,6 @@ def family_list(text: str) -> tuple:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _training(args):
-    """--train read; None when no family of ``--families`` (default: every registered
-    one) needs it."""
-    if args.train:
-        return read_training(args, outside_scheme_is_error=True)
-    if any(get_family(name).needs_train for name in args.families or family_names()):
-        raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
-    return None
-
-
 def _demo_inputs(args) -> dict:
     """The ``build_report`` inputs of the --demo named."""
     refuse_gold_versions(args, "--demo")
@@ -124,7 +114,9 @@ def _file_inputs(args) -> dict:
                "systems": {**dict(zip(names, list(args.predictions) + generated_paths(args))),
                            **dict(zip(scored, args.scored or ()))},
                **({"gold_alt": versions} if versions else {})}
-    return dict(corpus=corpus, system_names=names, train=_training(args), sources=sources,
+    # build_report refuses no --train when a family of --families needs it
+    train = read_training(args, outside_scheme_is_error=True) if args.train else None
+    return dict(corpus=corpus, system_names=names, train=train, sources=sources,
                 scored=scored, gold_alt_names=list(versions),
                 documents=sentence_documents(args, corpus) if versions else None)
 

@@ -51,11 +51,6 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
                                                      args.scheme, repair=repair)
 
 
-# This command's flags string matching has no use for (nerspan.score refuses, naming its
-# flag, each of its options that string matching does not read)
-NOT_WITH_STRINGS = ("demo", "error_counts", "confusion")
-
-
 def score_strings(args) -> dict:
     """--generated output scored as strings (``--matching strings``): per file, the
     ``nerspan.score`` result dict of its responses against the gold sentences it answers
@@ -64,7 +59,10 @@ def score_strings(args) -> dict:
         raise UsageError("--matching strings scores generated output: give it with "
                          "--generated FILE.jsonl, without PRED files (nerlens score "
                          f"{args.gold or 'GOLD'} --generated FILE.jsonl --matching strings)")
-    refused = ["--" + name.replace("_", "-") for name in NOT_WITH_STRINGS if getattr(args, name)]
+    # this command's own flags; nerspan.score refuses, naming its flag, each of its
+    # options that string matching does not read
+    refused = [flag for flag, is_given in (("--demo", args.demo), ("--error-counts",
+               args.error_counts), ("--confusion", args.confusion)) if is_given]
     if refused:
         raise UsageError(f"--matching strings compares sets of (text, type) strings of "
                          f"--generated output, not spans: {', '.join(refused)} do"
