@@ -94,11 +94,12 @@ GENERATIVE_NOTES = (
 )
 
 
-def demo_inputs(name: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple:
-    """``(corpus, names, train, notes, sources, scored)`` of the demo report ``name``
-    (``nerlens report --demo NAME``): ``spacy``, spaCy's output and a memorisation
-    baseline; ``generative``, the LLM-style responses beside spaCy's output;
-    ``confidence``, the CRF's scored mentions beside spaCy's output."""
+def demo_inputs(name: str, scheme: str = "IOB2", mode: str = "lenient") -> dict:
+    """The ``build_report`` keywords (``corpus``, ``system_names``, ``train``, ``notes``,
+    ``sources``, ``scored``) of the demo report ``name`` (``nerlens report --demo NAME``):
+    ``spacy``, spaCy's output and a memorisation baseline; ``generative``, the LLM-style
+    responses beside spaCy's output; ``confidence``, the CRF's scored mentions beside
+    spaCy's output."""
     train = as_train_index(read_columns(demo_train(), {GOLD: -1}), scheme, mode)
     sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
                "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0"}}
@@ -121,4 +122,5 @@ def demo_inputs(name: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple
             *names, "memorisation"]
         systems["memorisation"] = "the memorisation baseline"
         notes = (*DEMO_NOTES, MEMORISATION_NOTE)
-    return corpus, names, train, list(notes), sources, scored
+    return dict(corpus=corpus, system_names=names, train=train, notes=list(notes),
+                sources=sources, scored=scored)

@@ -20,7 +20,8 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
   too); ``local_results``
   scores several families of several systems so (``SystemsScoring``, shipped once to
   each process; each process scores whole blocks of sentences for every system and
-  family), as ``nerlens report --workers N`` does.
+  family), as ``nerlens report --workers N`` does; ``score_corpus`` chooses among them
+  (and the evaluation, for spans tags cannot hold) the way ``nerlens score`` scores.
 
 >>> scoring = Scoring.of("nerspan", {"mode": "strict"})
 >>> rows = [(0, ["B-PER", "O"], ["B-PER", "O"], None), (1, ["B-LOC"], ["O"], None)]
@@ -45,7 +46,8 @@ from nerspan.flat import GOLD
 from nerspan.layers import is_layered
 from nerspan.options import check_int
 from nerspan.reading.training import as_train_index
-from nerspan.streaming import SCORE_BLOCK, layered_in_blocks, sentence_blocks, token_scores
+from nerspan.streaming import (SCORE_BLOCK, layered_in_blocks, score_in_blocks, sentence_blocks,
+                               token_scores)
 
 from .families import get_family, registered
 
@@ -282,6 +284,27 @@ def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "len
     return out
 
 
+def score_corpus(corpus, systems, scheme: str = "IOB2", mode: str = "lenient", *,
+                 beta: float = 1.0, confusion: bool = False, workers: int = 1) -> dict:
+    """Entity scores of every system column of ``corpus``: name -> result dict
+    (``to_dict(beta=beta)``, with token accuracy), scored in blocks of whole sentences
+    (``score_in_blocks``; ``workers`` > 1: in that many local processes,
+    ``score_corpus_locally``, the same numbers). Span columns whose mentions nest, overlap
+    or have fragments (tags cannot hold them): the evaluation's entity scores, in one
+    process, without token accuracy (no tags). ``confusion``: each with its entity
+    confusion matrix, of the one evaluation the spans are scored by (gold decoded once)."""
+    spans = any(corpus.mentions(column) is not None for column in [GOLD, *systems])
+    evaluation = Evaluation(corpus, scheme, mode) if confusion or spans else None
+    if spans:
+        scored = {name: evaluation.entity_scores(name) for name in systems}
+    else:
+        scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
+            score_corpus_locally(corpus, systems, scheme, mode, workers)
+    return {name: {**result.to_dict(beta=beta), **(evaluation.confusion(name) if confusion
+                                                   else {})}
+            for name, result in scored.items()}
+
+
 __all__ = ["ENTITY_SCORES", "merging_families", "partial_function", "Scoring", "Outcome",
            "table_outcome", "merged_outcomes", "local_outcome", "SystemsScoring",
-           "local_results", "score_corpus_locally"]
+           "local_results", "score_corpus_locally", "score_corpus"]

@@ -307,7 +307,7 @@ def test_an_internal_error_is_one_line_and_debug_shows_it(tmp_path, capsys, monk
     def broken(*args, **kwargs):
         raise IndexError("index 0 is out of bounds")
 
-    monkeypatch.setattr(nerlens.cli.score, "compute", broken)
+    monkeypatch.setattr(nerlens.cli.score, "score_corpus", broken)
     paths = files(tmp_path)
     code, _, err = run(capsys, ["score", str(paths["gold"]), str(paths["pred"])])
     check_one_line(code, err, r"internal error: IndexError: index 0 is out of bounds \(run "
@@ -835,8 +835,8 @@ HINT_CASES = {
         "buckets {gold} {pred} --train {train}", r"Self-diagnosis"),
     "report_without_train": (
         {}, "report {gold} {pred} --bootstrap 0 --no-progress --output {out}",
-        r"give --train FILE", "report {gold} {pred} --bootstrap 0 --no-progress --output "
-                              "{out} --train {train}", r"wrote \S*report.json"),
+        r"need train=\.\.\. \(--train FILE", "report {gold} {pred} --bootstrap 0 "
+        "--no-progress --output {out} --train {train}", r"wrote \S*report.json"),
     "report_without_files": (
         {}, "report --bootstrap 0 --no-progress --output {out}", r"\(or --demo\)",
         "report --bootstrap 0 --no-progress --output {out} --demo", r"wrote \S*report.json"),

@@ -103,14 +103,6 @@ def print_results(results: dict, render, as_json: bool, extra: dict | None = Non
 MESSAGE_LIMIT = 500  # characters of an error message; values in it are cut to 80 already
 
 
-def fail(message: str) -> int:
-    message = " ".join(message.split("\n"))
-    if len(message) > MESSAGE_LIMIT:
-        message = message[:MESSAGE_LIMIT] + "... (cut; --debug shows all)"
-    print(f"nerlens: error: {message}", file=sys.stderr)
-    return 2
-
-
 def run_guarded(run, args) -> int:
     """Run a subcommand: every error becomes one line on stderr and exit code 2 (with
     ``--debug`` the traceback instead); a closed output pipe (``| head``) ends quietly
@@ -130,7 +122,11 @@ def run_guarded(run, args) -> int:
     except Exception as error:
         if args.debug:   # every subcommand has --debug (nerlens.cli.build_parser)
             raise
-        return fail(describe(error))
+        message = " ".join(describe(error).split("\n"))
+        if len(message) > MESSAGE_LIMIT:
+            message = message[:MESSAGE_LIMIT] + "... (cut; --debug shows all)"
+        print(f"nerlens: error: {message}", file=sys.stderr)
+        return 2
 
 
 def describe(error: Exception) -> str:

@@ -10,7 +10,7 @@ from nerspan import InputOptions
 from nerspan.records import FileOptions, Record, option
 
 from nerlens.demo import demo_inputs
-from nerlens.families import check_families, family_names, get_family
+from nerlens.families import check_families, family_names
 from nerlens.report.build import build_report
 
 from .common import UsageError, show_progress, write_outputs
@@ -86,16 +86,6 @@ def family_list(text: str) -> tuple:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _training(args):
-    """--train read; None when no family of ``--families`` (default: every registered
-    one) needs it."""
-    if args.train:
-        return read_train_flag(args, outside_scheme_is_error=True)
-    if any(get_family(name).needs_train for name in args.families or family_names()):
-        raise UsageError("give --train FILE (the training split indexes the unseen mentions)")
-    return None
-
-
 def _demo_inputs(args) -> dict:
     """The ``build_report`` inputs of the --demo named."""
     refuse_gold_versions(args, "--demo")
@@ -103,9 +93,7 @@ def _demo_inputs(args) -> dict:
         raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
                          "either --demo or files")
     refuse_files_with_demo(args)
-    corpus, names, train, notes, sources, scored = demo_inputs(args.demo, args.scheme, args.mode)
-    return dict(corpus=corpus, system_names=names, train=train, notes=notes, sources=sources,
-                scored=scored)
+    return demo_inputs(args.demo, args.scheme, args.mode)
 
 
 def _file_inputs(args) -> dict:
@@ -125,7 +113,9 @@ def _file_inputs(args) -> dict:
                "systems": {**dict(zip(names, list(args.predictions) + generated_paths(args))),
                            **dict(zip(scored, args.scored or ()))},
                **({"gold_alt": versions} if versions else {})}
-    return dict(corpus=corpus, system_names=names, train=_training(args), sources=sources,
+    # build_report refuses no --train when a family of --families needs it
+    train = read_train_flag(args, outside_scheme_is_error=True) if args.train else None
+    return dict(corpus=corpus, system_names=names, train=train, sources=sources,
                 scored=scored, gold_alt_names=list(versions),
                 documents=sentence_documents(args, corpus) if versions else None)
 

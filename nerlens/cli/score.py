@@ -4,23 +4,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import nerspan
-from nerspan import Evaluation, InputOptions
+from nerspan import InputOptions
 from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.layers import refuse_layers
 from nerspan.records import GeneratedOptions, Record, switch
 from nerspan.spans import reading_notes, types_note
-from nerspan.streaming import score_in_blocks
 
 from nerlens.demo import demo_gold, demo_scored, demo_systems
-from nerlens.engines import score_corpus_locally
+from nerlens.engines import score_corpus
 
-from .common import (UsageError, note, print_confusion, print_notes, print_results,
-                     with_confusion)
+from .common import UsageError, note, print_confusion, print_notes, print_results
 from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, score_generated
-from .options import given, type_processing
+from .options import given
 from .scored_files import confidence, scores_at_threshold
 
 
@@ -41,26 +39,6 @@ def add_arguments(parser) -> None:
               parse={"threshold": confidence})
 
 
-def compute(corpus, systems, scheme="IOB2", mode="lenient", beta: float = 1.0,
-            confusion: bool = False, workers: int = 1) -> dict:
-    """Scores of every system column: name -> json dict (plus token accuracy), scored in
-    blocks of whole sentences by the library (``nerspan.streaming.score_in_blocks``;
-    ``beta``: F-beta beside F1; ``confusion``: the entity confusion matrix, the
-    evaluation's, which decodes the whole corpus; ``workers`` > 1: in that many local
-    processes, ``nerlens.engines.score_corpus_locally``, the same numbers). Span files
-    whose mentions nest, overlap or have fragments (tags cannot hold them): the
-    evaluation's entity scores, in one process, without token accuracy (no tags)."""
-    spans = any(corpus.mentions(c) is not None for c in [GOLD, *systems])
-    evaluation = Evaluation(corpus, scheme, mode) if confusion or spans else None
-    if spans:
-        scored = {name: evaluation.entity_scores(name) for name in systems}
-    else:
-        scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
-            score_corpus_locally(corpus, systems, scheme, mode, workers)
-    return {name: with_confusion(result.to_dict(beta=beta), evaluation, name, confusion)
-            for name, result in scored.items()}
-
-
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
     """Each system's ``error_counts`` (``nerspan.counts.error_counts``): its mentions
     read as the scores read them (lenient: conlleval's repair; strict: ``discard``)."""
@@ -73,34 +51,22 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
                                                      args.scheme, repair=repair)
 
 
-# What --matching strings does not read: it compares strings, not spans (flag -> is it given)
-NOT_WITH_STRINGS = {
-    "a PRED file": lambda args: bool(given(args, "predictions")),
-    "--demo": lambda args: args.demo,
-    "--occurrences ordered": lambda args: args.occurrences != "all",
-    "--fuzzy": lambda args: args.fuzzy is not None,
-    "--overlaps keep": lambda args: args.overlaps != "drop",
-    "--error-counts": lambda args: args.error_counts,
-    "--confusion": lambda args: args.confusion,
-}
-
-
 def score_strings(args) -> dict:
     """--generated output scored as strings (``--matching strings``): per file, the
     ``nerspan.score`` result dict of its responses against the gold sentences it answers
-    (the generated flags' ``matching``, ``script``, ``word_overlap``; the type flags,
-    --keep-types, --remove-types, --type-map, process gold's strings and the predicted
-    ones alike)."""
-    if not given(args, "generated"):
+    (the type flags process gold's strings and the predicted ones alike)."""
+    if not given(args, "generated") or given(args, "predictions"):
         raise UsageError("--matching strings scores generated output: give it with "
                          "--generated FILE.jsonl, without PRED files (nerlens score "
                          f"{args.gold or 'GOLD'} --generated FILE.jsonl --matching strings)")
-    refused = [flag for flag, is_given in NOT_WITH_STRINGS.items() if is_given(args)]
+    # this command's own flags; nerspan.score refuses, naming its flag, each of its
+    # options that string matching does not read
+    refused = [flag for flag, is_given in (("--demo", args.demo), ("--error-counts",
+               args.error_counts), ("--confusion", args.confusion)) if is_given]
     if refused:
         raise UsageError(f"--matching strings compares sets of (text, type) strings of "
                          f"--generated output, not spans: {', '.join(refused)} do"
                          f"{'es' if len(refused) == 1 else ''} not apply to it")
-    type_processing(args)  # --keep-types with --remove-types: refused as on every route
     return score_generated(args, nerspan.score)
 
 
@@ -146,8 +112,8 @@ def run(args) -> int:
         args.predictions = []
     # no token is shown but in the error counts
     corpus, systems = load_systems(args, keep_tokens=args.error_counts)
-    results = compute(corpus, systems, args.scheme, args.mode, args.beta, args.confusion,
-                      args.workers)
+    results = score_corpus(corpus, systems, args.scheme, args.mode, beta=args.beta,
+                           confusion=args.confusion, workers=args.workers)
     if args.error_counts:
         add_error_counts(results, corpus, systems, args)
     print_results(results, conlleval_text, args.format == "json")

@@ -295,7 +295,8 @@ def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, 
     index = as_train_index(train, scheme, mode, inputs=inputs) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
-        raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=...")
+        raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=... "
+                         "(--train FILE: the training split indexes the unseen mentions)")
     return Evaluation(corpus.select([*layer_columns(corpus), *system_names, *alternatives]),
                       scheme, mode, index)
 

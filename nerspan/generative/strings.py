@@ -33,7 +33,7 @@ from ..collector import collector_paused
 from ..corpus import GOLD
 from ..errors import InputTypeError, NerspanError, SentenceCountError, counted
 from ..migration import migrated
-from ..records import InputOptions
+from ..records import GeneratedOptions, InputOptions
 from ..scores import EntityScores, safe_divide
 from ..reading.span_lists import from_spans, is_span_input
 from ..spans import Repairs, decode, repairs_dict
@@ -185,15 +185,16 @@ _GENERATED_DEFAULTS = InputOptions().generated
 
 
 def refuse_unread(generated, zero_division: bool) -> None:
-    """A ``ValueError`` naming the options of ``generated`` (``GeneratedOptions``) that
-    string matching does not read, and ``zero_division`` (when not 0), if given."""
-    unread = [name for name in STRINGS_UNREAD
+    """A ``ValueError`` naming the options of ``generated`` (``GeneratedOptions``, each
+    with its flag: the command line's words too) that string matching does not read, and
+    ``zero_division`` (when not 0), if given."""
+    unread = [GeneratedOptions.spelled(name) for name in STRINGS_UNREAD
               if getattr(generated, name) != getattr(_GENERATED_DEFAULTS, name)] + \
         (["zero_division"] if zero_division else [])
     if unread:
         raise ValueError(f"{', '.join(unread)} {'is' if len(unread) == 1 else 'are'} not read "
-                         'by matching="strings", which compares sets of (text, type) '
-                         "strings per sentence: leave "
+                         'by matching="strings" (--matching strings), which compares sets of '
+                         "(text, type) strings per sentence, not spans: leave "
                          f"{'it' if len(unread) == 1 else 'them'} out, or ground the output "
                          '(matching="grounded", the default)')
 
