@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from nerlens.cli.score import compute
+from nerlens.engines import score_corpus
 from nerspan.conlleval import conlleval_text
 from nerspan import PRED, decode, read_columns
 from seqeval.metrics.sequence_labeling import get_entities
@@ -26,7 +26,7 @@ def score_file(name: str, scheme: str = "IOB2") -> dict:
     # conlleval reads column 3 as gold and column 4 (the last) as the prediction
     path = shared_path("fixtures", "conlleval", f"{name}.txt")
     corpus = read_columns(path, {"gold": -2, PRED: -1})
-    return compute(corpus, [PRED], scheme=scheme)[PRED]
+    return score_corpus(corpus, [PRED], scheme=scheme)[PRED]
 
 
 @pytest.mark.parametrize("name", BIO_EIO + EDGE_WITHOUT_S)

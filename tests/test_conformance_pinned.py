@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import nerspan
-from nerlens.cli.score import compute
+from nerlens.engines import score_corpus
 from nerspan.conlleval import conlleval_text
 from nerspan import PRED, Corpus, decode, read_columns
 
@@ -132,7 +132,7 @@ def test_pinned_seqeval_outputs_are_seqevals_today():
 
 def score_as_conlleval(case: dict) -> dict:
     corpus = Corpus.from_tags(case["gold"], case["pred"])
-    return compute(corpus, [PRED], scheme=case["scheme"])[PRED]
+    return score_corpus(corpus, [PRED], scheme=case["scheme"])[PRED]
 
 
 @pytest.mark.parametrize("name", CONLLEVAL_TEXT)
@@ -165,7 +165,7 @@ def test_docstart_lines_change_only_conllevals_token_count(tmp_path):
     pinned = PINNED["files"]["docstart_lines"]
     path = tmp_path / "docstart.txt"
     path.write_text(pinned["text"])
-    got = compute(read_columns(path, {"gold": -2, PRED: -1}), [PRED])[PRED]
+    got = score_corpus(read_columns(path, {"gold": -2, PRED: -1}), [PRED])[PRED]
     ours, theirs = conlleval_text(got).splitlines(), pinned["conlleval"].splitlines()
     docstarts = pinned["text"].count("-DOCSTART-")
     assert docstarts == 2 and got["tokens"] == 5
