@@ -74,7 +74,7 @@ attribute_buckets keeps token values as table look-ups
 peak from 81 to 42 MiB. The 99 MB row: 131 MiB peak RSS, 31 MiB of it the interpreter
 and imports; ``nerlens score`` reads the file without its token strings, in chunks split
 in C (3.9 s in this run; 12-13 s before), and scores it in blocks of whole sentences
-(``nerlens.cli.score.SCORE_BLOCK``). The two-file row: 193 MiB for 133 MiB of
+(``nerspan.streaming.SCORE_BLOCK``). The two-file row: 193 MiB for 133 MiB of
 files; the prediction file is read into the gold corpus's vocabularies and its tokens
 compared block by block as they are read (``read_columns(reference=...)``), so neither
 its token ids nor its remapped tag ids are a second copy.

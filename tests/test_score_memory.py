@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import nerspan
-from nerlens.cli import score
+from nerlens.engines import score_corpus
 from nerspan.reading.systems import read_systems
 from nerspan import GOLD, PRED, Corpus, FormatError, decode, read_columns
 from nerspan.schemes import get_scheme
@@ -57,7 +57,7 @@ def assert_blocks_score_as_whole(corpus, systems, scheme="IOB2", mode="lenient",
             found = score_in_blocks(corpus, systems, scheme, mode, block_tokens=block)
             assert json.dumps({name: result.to_dict() for name, result in found.items()}) \
                 == expected
-    assert json.dumps(score.compute(corpus, systems, scheme, mode)) == expected  # the CLI's
+    assert json.dumps(score_corpus(corpus, systems, scheme, mode)) == expected  # the CLI's
 
 
 def random_systems(seed: int, n_sentences: int = 200) -> Corpus:
