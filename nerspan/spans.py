@@ -974,10 +974,15 @@ def tag_problem(label: str) -> str | None:
 
 
 def _raise_at(corpus: Corpus, mask: np.ndarray, side: str, problem: str):
+    """``problem`` at the first position of ``mask``: the sentence, the position in it and,
+    for a file, the token's own line."""
     position = int(np.argmax(mask))
     sentence = _sentence_of(corpus, position)
-    raise corpus.error(InvalidTagError, problem, sentence, side=side,
-                       position=position - int(corpus.offsets[sentence]))
+    index = position - int(corpus.offsets[sentence])
+    where = corpus.source.locate(sentence)
+    line = where.get("line")
+    raise InvalidTagError(problem, sentence, where["path"], None if line is None else line + index,
+                          side=side, position=index)
 
 
 def ext_pos_of_sentence(corpus: Corpus) -> np.ndarray:

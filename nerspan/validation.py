@@ -17,6 +17,7 @@ sentence 0, position 1: invalid transition 'O' -> 'I-PER': I-PER may follow only
 """
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
 import numpy as np
@@ -281,9 +282,11 @@ def check_valid(corpus: Corpus, column: str, table: LabelTable, scheme: Scheme) 
     if not n:
         return
     first = next(_problems(corpus, column, table, scheme, found))
+    listing = "nerspan.validation.validate" + (
+        f"; nerlens validate {shlex.quote(first.path)} --scheme {scheme.name}" if first.path else "")
     raise InvalidTransitionError(
         f"{counted(n, 'problem')} under {scheme.name}; the first: "
-        f"{first.message().split(': ', 1)[1]}. Validate the tags (nerspan.validation."
-        "validate) or repair them first: repair='conlleval' reads them as conlleval.pl "
-        "does, repair='discard' drops the mentions written invalidly",
+        f"{first.message().split(': ', 1)[1]}. Validate the tags ({listing}) or repair them "
+        "first: repair='conlleval' (--repair conlleval) reads them as conlleval.pl does, "
+        "repair='discard' (--repair discard) drops the mentions written invalidly",
         first.sentence, first.path, first.line, position=first.position)

@@ -177,8 +177,8 @@ BAD = {
     "bad_tag": (["diff", "{a}", "{badtag}"],
                 r"badtag.txt:1, sentence 0: prediction tag 'PER' is not a tag"),
     "evidence": (["suspects", "{a}", "{one}", "--evidence", "systems,luck"],
-                 r"--evidence: parts among systems, surface, document, comma-separated; "
-                 r"got 'systems,luck'"),
+                 r"evidence: parts among systems, surface, document, comma-separated "
+                 r"\(--evidence\), at least one; got 'systems,luck'"),
     "min_systems": (["suspects", "{a}", "{one}", "--min-systems", "0"],
                     r"argument --min-systems: must be 1 or more, not 0"),
     "listed": (["suspects", "{a}", "{one}", "--listed", "-1"], r"argument --listed: must be 0 or more, not -1"),

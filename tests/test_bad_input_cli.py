@@ -1044,7 +1044,7 @@ FILE_CASES = {
     "latin1": (GOLD.replace("Paris", "Pärïs").encode("latin-1"), [],
                r"gold.txt:5: not UTF-8 text: byte 0xe4 .*\(--encoding\), e.g. latin-1", False),
     "invalid_tag": (GOLD.replace("saw O", "saw -"), [],
-                    r"gold.txt:3, sentence 0: '-' is not a tag", False),
+                    r"gold.txt:3, tags, sentence 0, position 2: '-' is not a tag", False),
     "invalid_scheme": (GOLD, ["{scheme}", "BIOX"],
                        r"error: argument --(scheme|from): unknown tag scheme 'BIOX'; choose "
                        r"one of IOB1, IOB2", True),

@@ -476,7 +476,7 @@ def test_bad_tags_name_the_file_and_line(tmp_path):
                                                   r"'PER' is not a tag"):
             run()
     path.write_text("Ann\tB-PER\nOslo\tS-LOC\n", encoding="utf-8")
-    with pytest.raises(InvalidTagError, match=rf"{path}:1, tags, sentence 0, position 1: "
+    with pytest.raises(InvalidTagError, match=rf"{path}:2, tags, sentence 0, position 1: "
                                               r"tag 'S-LOC' is not in the IOB2 scheme"):
         repair(path, "IOB2")
 

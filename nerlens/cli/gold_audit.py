@@ -15,27 +15,13 @@ from nerspan.audit import (EVIDENCE, agreement, agreement_parts, diff, diff_part
                            suspects_parts)
 from nerspan.records import Record, option
 
-from nerlens.report import blocks
+from nerlens.report.blocks import parts_text
 
 from .common import UsageError, show_result
 from .flags import add_flags, at_least_one, whole_number
 from .inputs import (add_input_arguments, add_train_arguments, add_two_arguments,
                      load_training, run_two, sentence_documents)
 from .scored_files import add_scored_argument, load_with_scored
-
-
-def drawn(parts) -> str:
-    """Parts of page blocks as text, a blank line between parts."""
-    return "\n\n".join(map(blocks.text, parts))
-
-
-def evidence_list(text: str) -> tuple:
-    """--evidence: comma-separated parts of ``EVIDENCE``."""
-    parts = tuple(part.strip() for part in text.split(",") if part.strip())
-    if not parts or set(parts) - set(EVIDENCE):
-        raise UsageError(f"--evidence: parts among {', '.join(EVIDENCE)}, comma-separated; "
-                         f"got {text!r}")
-    return parts
 
 
 @dataclass(frozen=True)
@@ -61,7 +47,6 @@ def add_suspects_arguments(parser) -> None:
 
 
 def run_suspects(args) -> int:
-    evidence = evidence_list(args.evidence)
     corpus, systems, scored = load_with_scored(args)
     if corpus.tokens is None:
         raise UsageError(f"{args.gold}: no token column (the suspects are shown in their "
@@ -74,14 +59,14 @@ def run_suspects(args) -> int:
     found = suspects(context.gold, spans, corpus=corpus, train=train,
                      documents=sentence_documents(args, corpus),
                      confidences={name: m.confidence for name, m in scored.items()},
-                     min_systems=args.min_systems, listed=args.listed, evidence=evidence)
+                     min_systems=args.min_systems, listed=args.listed, evidence=args.evidence)
     return show_result(args, found.to_dict(),
-                       lambda result: drawn(suspects_parts(result, corpus.sentence_tokens)))
+                       lambda result: parts_text(suspects_parts(result, corpus.sentence_tokens)))
 
 
 # each command's name -> (its add_arguments(parser), its run(args))
 COMMANDS = {"diff": (add_two_arguments, lambda args: run_two(
-                args, diff, lambda result: drawn(diff_parts(result)))),
+                args, diff, lambda result: parts_text(diff_parts(result)))),
             "agreement": (add_two_arguments, lambda args: run_two(
-                args, agreement, lambda result: drawn(agreement_parts(result)))),
+                args, agreement, lambda result: parts_text(agreement_parts(result)))),
             "suspects": (add_suspects_arguments, run_suspects)}

@@ -154,6 +154,12 @@ def text(blocks, figures=(), cap_note: str = "") -> str:
     return "\n".join(lines)
 
 
+def parts_text(parts) -> str:
+    """Parts of page blocks (a library's ``*_parts`` view: a list of block lists) for a
+    terminal, a blank line between parts."""
+    return "\n\n".join(map(text, parts))
+
+
 def _block_text(block, figures, cap_note: str) -> list:
     if isinstance(block, Heading):
         return [block.text]

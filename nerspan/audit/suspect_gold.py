@@ -37,7 +37,7 @@ import numpy as np
 
 from ..blocks import Heading
 from ..corpus import Corpus
-from ..errors import counted
+from ..errors import counted, shown
 from ..options import check_int
 from ..scores import match
 from ..spans import Spans
@@ -418,8 +418,9 @@ def suspects(gold: Spans, systems: Mapping[str, Spans] | None = None, *, corpus:
         min_systems: how many systems must predict a span gold lacks for it to be a
             candidate (at most the number of systems).
         listed: how many suspects ``to_dict`` lists (those with a score above 0).
-        evidence: the parts of ``EVIDENCE`` the score sums (default: all; the others are
-            still listed), to see what each part finds.
+        evidence: the parts of ``EVIDENCE`` the score sums, or one string of them
+            comma-separated (default: all; the others are still listed), to see what
+            each part finds.
     """
     systems = dict(systems or {})
     min_systems = check_int("min_systems", min_systems, minimum=1)
@@ -456,15 +457,15 @@ def suspects(gold: Spans, systems: Mapping[str, Spans] | None = None, *, corpus:
 
 
 def _checked_evidence(evidence) -> tuple:
-    """``evidence`` as a tuple of parts in ``EVIDENCE``'s order; an unknown part or
-    none at all is an error."""
-    if isinstance(evidence, str):
-        evidence = (evidence,)
-    unknown = [part for part in evidence if part not in EVIDENCE]
-    if unknown or not evidence:
-        raise ValueError(f"evidence: parts among {', '.join(EVIDENCE)}, at least one; got "
-                         f"{list(evidence)}")
-    return tuple(part for part in EVIDENCE if part in evidence)
+    """``evidence`` (parts, or one string of them comma-separated, as ``--evidence``
+    takes them) as a tuple of parts in ``EVIDENCE``'s order; an unknown part or none at
+    all is an error."""
+    parts = [part.strip() for part in evidence.split(",")] if isinstance(evidence, str) \
+        else list(evidence)
+    if not parts or set(parts) - set(EVIDENCE):
+        raise ValueError(f"evidence: parts among {', '.join(EVIDENCE)}, comma-separated "
+                         f"(--evidence), at least one; got {shown(evidence)}")
+    return tuple(part for part in EVIDENCE if part in parts)
 
 
 def _check_inputs(gold: Spans, systems: dict, corpus: Corpus, documents) -> None:
