@@ -282,8 +282,9 @@ def check_valid(corpus: Corpus, column: str, table: LabelTable, scheme: Scheme) 
     if not n:
         return
     first = next(_problems(corpus, column, table, scheme, found))
-    listing = "nerspan.validation.validate" + (
-        f"; nerlens validate {shlex.quote(first.path)} --scheme {scheme.name}" if first.path else "")
+    # the remedies in both spellings, the API's and the command line's
+    listing = "nerspan.validation.validate" + (f"; nerlens validate {shlex.quote(first.path)} "
+                                               f"--scheme {scheme.name}" if first.path else "")
     raise InvalidTransitionError(
         f"{counted(n, 'problem')} under {scheme.name}; the first: "
         f"{first.message().split(': ', 1)[1]}. Validate the tags ({listing}) or repair them "

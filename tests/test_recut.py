@@ -114,7 +114,7 @@ def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, c
 # conlleval's text into nerspan.conlleval to 2,401; GOLD, PRED, --generated, --gold-alt,
 # --scored and --compat fields of records (18 add_argument calls); the file tools' files
 # fields of their record, the library's errors naming their remedies as flags and the
-# token's line, --evidence checked by the library to 2299 (15 add_argument calls); a ratchet,
+# token's line, --evidence checked by the library to 2,299 (15 add_argument calls); a ratchet,
 # not the goal.
 CLI_ADD_ARGUMENT_CALLS = 15
 CLI_LINES = 2299
