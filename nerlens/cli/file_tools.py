@@ -15,7 +15,7 @@ from nerspan.counts import count, count_text, summarize, summary_blocks
 from nerspan.encodings import REPAIR_METHODS, convert, repair
 from nerspan.errors import counted
 from nerspan.records import FileOptions, Record, TypeOptions, option, switch
-from nerspan.schemes import SCHEMES, get_scheme
+from nerspan.schemes import SCHEMES, Scheme, get_scheme
 from nerspan.type_processing import process_retagged
 from nerspan.validation import validate
 
@@ -42,10 +42,10 @@ class Flags(Record):
                                     "the end (default: the last; validate names another "
                                     "column of tags of the same types)", parse=int,
                                     metavar="INDEX")
-    source_scheme: object = option("IOB2", f"the scheme of IN: {NAMES} (default IOB2)",
+    source_scheme: Scheme = option("IOB2", f"the scheme of IN: {NAMES} (default IOB2)",
                                    parse=get_scheme, flag="--from", metavar="SCHEME")
-    target_scheme: object = option(None, f"the scheme to write: {NAMES}", parse=get_scheme,
-                                   flag="--to", metavar="SCHEME")
+    target_scheme: Scheme | None = option(None, f"the scheme to write: {NAMES}",
+                                          parse=get_scheme, flag="--to", metavar="SCHEME")
     repair: str | None = option(None, "repair invalid tags first (conlleval: every chunk "
                                 "conlleval.pl reads; discard: drop the invalid chunks); "
                                 "default: refuse them", choices=REPAIR_METHODS)
