@@ -69,11 +69,11 @@ def test_systems_hard_tokens_are_hard_tokens_with_each_systems_errors():
         == hardeval.hard_tokens(corpus, codes, wrong, top=2)
 
 
-def test_kfold_summary_counts_the_folds_and_subsets():
+def test_kfold_analysis_gives_the_codes_and_counts_the_folds_and_subsets():
     corpus = Corpus.from_tags([["B-PER"], ["B-PER"], ["O"], ["O"]],
                               tokens=[["Kim"], ["Kim"], ["Kim"], ["Lee"]])
-    codes = hardeval.kfold_subsets(corpus, k=2, seed=5)
-    summary = hardeval.analysis.kfold_summary(codes, corpus.n_sentences, 2, 5)
+    codes, summary = hardeval.analysis.kfold_analysis(corpus, 2, 5)
+    assert np.array_equal(codes, hardeval.kfold_subsets(corpus, k=2, seed=5))
     assert (summary["k"], summary["seed"]) == (2, 5)
     assert sum(summary["fold_sentences"]) == 4 and len(summary["fold_sentences"]) == 2
     assert summary["subsets"] == hardeval.subset_shares(codes)
