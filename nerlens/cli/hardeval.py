@@ -80,9 +80,8 @@ def run(args) -> int:
         for result in results.values():   # the folds' codes were classified with
             result["options"]["strict_diff"] = args.strict_diff   # --strict-diff's value
     if args.hard_tokens:
-        codes = folds.get("codes")
-        codes = hardeval.gold_token_classes(evaluation, args.strict_diff) if codes is None \
-            else codes
+        codes = folds["codes"] if folds else hardeval.gold_token_classes(evaluation,
+                                                                          args.strict_diff)
         extra["hard_tokens"] = analysis.systems_hard_tokens(evaluation, results, codes,
                                                             args.top, args.error_labels)
         text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
