@@ -400,7 +400,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     codes = np.asarray(codes, dtype=np.int64)
     leaf_tokens = np.bincount(codes, minlength=n_leaves)
     leaf_errors = np.bincount(codes[wrong], minlength=n_leaves)
-    stats = subset_stats(leaf_tokens, leaf_errors, _distinct_words(corpus, codes))
+    stats = subset_stats(leaf_tokens, leaf_errors, distinct_words(word_leaves(corpus, codes)))
     listed = None
     if return_hard_tokens:
         listed = _token_rows(corpus, codes, gold, pred, wrong, error_labels, types)
@@ -663,10 +663,6 @@ def distinct_words(occurs: np.ndarray | None) -> dict | None:
         return None
     return {name: int(np.count_nonzero(occurs[:, list(leaves)].any(axis=1)))
             for name, leaves in GROUPS.items()}
-
-
-def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:
-    return distinct_words(word_leaves(corpus, codes))
 
 
 # The fields of a listed token (``return_hard_tokens``), in row order.

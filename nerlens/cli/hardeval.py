@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import hardeval
 from hardeval import analysis, report
 from nerlens.report import blocks
-from nerlens.report.blocks import section_text
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
@@ -72,7 +71,7 @@ def run(args) -> int:
     if args.hard_tokens and is_layered(evaluation.corpus):
         raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
                          "gold has layers (--layers): read one layer (--gold-tag-column)")
-    extra, text = {}, [section_text(family, results)]   # with layers, a section per layer
+    extra, text = {}, [blocks.section_text(family, results)]   # layers: a section each
     if folds:
         extra["kfold"] = kfold = folds["summary"]
         text.insert(0, f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed "
