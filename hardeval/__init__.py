@@ -14,8 +14,8 @@ training label: diff-I, diff-O, diff-E, keyed ``diff_i``, ``diff_o``, ``diff_e``
 from . import analysis
 from .analysis import corpus_statistics, hard_tokens, subset_shares, token_errors
 from .core import (DOMAIN_KEYS, HEADLINE, HardevalOptions, HardevalResult, LayeredHardevalResult,
-                   SubsetStats,
-                   average_domains, score, score_codes, score_domains)
+                   SubsetStats, average_domains, score, score_codes, score_domains,
+                   systems_over_domains)
 from .partials import (HardevalPartial, LayeredHardevalPartial, SpanListHardevalPartial,
                        partial)
 from .labels import ERROR_LABELS, ReferenceRepairs, encode, reference_mentions
@@ -28,6 +28,7 @@ from .family import FAMILY  # noqa: E402  (the package's descriptor, last)
 __all__ = [
     "FAMILY",
     "score", "partial", "HardevalPartial", "LayeredHardevalPartial", "SpanListHardevalPartial", "score_codes", "score_domains", "average_domains",
+    "systems_over_domains",
     "HardevalOptions",
     "HardevalResult", "LayeredHardevalResult",
     "SubsetStats", "HEADLINE", "ERROR_LABELS", "ReferenceRepairs", "reference_mentions",

@@ -400,7 +400,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
     codes = np.asarray(codes, dtype=np.int64)
     leaf_tokens = np.bincount(codes, minlength=n_leaves)
     leaf_errors = np.bincount(codes[wrong], minlength=n_leaves)
-    stats = subset_stats(leaf_tokens, leaf_errors, _distinct_words(corpus, codes))
+    stats = subset_stats(leaf_tokens, leaf_errors, distinct_words(word_leaves(corpus, codes)))
     listed = None
     if return_hard_tokens:
         listed = _token_rows(corpus, codes, gold, pred, wrong, error_labels, types)
@@ -513,17 +513,47 @@ def score_domains(domains: Mapping[str, Mapping], **options) -> dict:
 
     ``options`` apply to every domain. Each domain also gets the mention-level (entity)
     micro ``precision``, ``recall`` and ``f1`` of its predictions (``nerspan.score``).
-    Returns ``average_domains`` of the results plus ``results`` (domain -> full result
-    dict with those three keys).
+    Returns ``averaged_domains`` of the results.
     """
-    results = {}
+    scored = {}
     for name, arguments in domains.items():
         arguments = {**options, **dict(arguments)}
-        result = score(**arguments).to_dict()
-        result.update(zip(("precision", "recall", "f1"), _entity_micro(arguments)))
-        results[name] = result
-    out = average_domains(results)
-    out["results"] = results
+        scored[name] = (score(**arguments).to_dict(), _entity_micro(arguments))
+    return averaged_domains(scored)
+
+
+def averaged_domains(scored: Mapping[str, tuple]) -> dict:
+    """``average_domains`` of one system's scored domains (domain -> (its result dict, the
+    entity micro (P, R, F1) of its predictions)) plus ``results``: domain -> its result
+    dict with ``precision``, ``recall`` and ``f1`` (before its entity confusion matrix,
+    where it has one)."""
+    results = {}
+    for name, (result, micro) in scored.items():
+        result = dict(result)
+        matrix = {key: result.pop(key) for key in ("confusion", "boundary_errors")
+                  if key in result}
+        results[name] = {**result, **dict(zip(("precision", "recall", "f1"), micro)),
+                         **matrix}
+    return {**average_domains(results), "results": results}
+
+
+def systems_over_domains(scored: Mapping[str, tuple]) -> dict:
+    """System -> ``averaged_domains`` of it, for domains scored on evaluations (domain ->
+    (its ``nerspan.Evaluation``, system -> result dict), as ``nerlens hardeval
+    --manifest`` scores them): the first domain's systems, which every other domain
+    has; a domain's one system is the first's one system under any name."""
+    systems = list(next(iter(scored.values()))[1])
+    out = {}
+    for system in systems:
+        per_domain = {}
+        for name, (evaluation, results) in scored.items():
+            if system not in results and not len(results) == len(systems) == 1:
+                raise NerspanError(f"dataset {name!r} lacks the system {system!r} of the "
+                                   f"first one: give every dataset its systems "
+                                   f"({', '.join(systems)})")
+            own = system if system in results else next(iter(results))
+            per_domain[name] = (results[own], evaluation.entity_scores(own).micro())
+        out[system] = averaged_domains(per_domain)
     return out
 
 
@@ -633,10 +663,6 @@ def distinct_words(occurs: np.ndarray | None) -> dict | None:
         return None
     return {name: int(np.count_nonzero(occurs[:, list(leaves)].any(axis=1)))
             for name, leaves in GROUPS.items()}
-
-
-def _distinct_words(corpus: Corpus, codes: np.ndarray) -> dict | None:
-    return distinct_words(word_leaves(corpus, codes))
 
 
 # The fields of a listed token (``return_hard_tokens``), in row order.

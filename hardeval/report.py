@@ -197,8 +197,9 @@ DOMAINS_NOTE = ("F1 = entity-level micro F1; TER in %, lower is better; avg = ma
 
 
 def domains_blocks(averaged: dict) -> tuple:
-    """The out-of-domain table of one system (``core.score_domains``): one row per
-    domain, entity F1 and TERs, then their average (the paper's out-of-domain table)."""
+    """The out-of-domain table of one system (``core.score_domains``, or a system's of
+    ``core.systems_over_domains``): one row per domain, entity F1 and TERs, then their
+    average (the paper's out-of-domain table)."""
     rows = [[name] + [head[k] for k in DOMAIN_COLUMNS] for name, head in
             averaged["domains"].items()]
     rows.append(["avg"] + [averaged[k] for k in DOMAIN_COLUMNS])

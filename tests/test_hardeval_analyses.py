@@ -14,7 +14,7 @@ import pytest
 import hardeval
 from hardeval import report
 from nerlens.cli import main
-from nerspan import Corpus, Evaluation, as_train_index, read_columns
+from nerspan import Corpus, Evaluation, NerspanError, as_train_index, read_columns
 
 from .conftest import shared_path
 from .test_hardeval import write_columns
@@ -40,6 +40,31 @@ def test_score_domains_averages_entity_f1_beside_ter():
     assert out["f1"] == 0.5 and out["n_domains"]["f1"] == 2
     assert out["hardeval"] == 0.25                      # unchanged by the new keys
     assert out["results"]["web"]["recall"] == 0.0
+
+
+def test_systems_over_domains_averages_as_score_domains_does():
+    """The command's path (domains scored on evaluations, several systems) gives the
+    API's numbers; a domain lacking a system of the first is refused, naming both."""
+    train = ([["Ann", "ran"]], [["B-PER", "O"]])
+    gold, words = [["B-PER", "O"]], {"news": [["Bo", "ran"]], "web": [["Bo", "Ann"]]}
+    systems = {"good": [["B-PER", "O"]], "none": [["O", "O"]]}
+    contexts = {name: Evaluation(Corpus.from_tags(gold, tokens=tokens).with_columns(
+        Corpus.from_tags(systems["good"]), {"gold": "good"}).with_columns(
+        Corpus.from_tags(systems["none"]), {"gold": "none"}), train=as_train_index(train))
+        for name, tokens in words.items()}
+    scored = {name: (context, {s: hardeval.score(context, s, error_labels="io").to_dict()
+                               for s in systems})
+              for name, context in contexts.items()}
+    out = hardeval.systems_over_domains(scored)
+    for system, predictions in systems.items():
+        api = hardeval.score_domains({name: dict(references=gold, predictions=predictions,
+                                                 tokens=tokens, train=train)
+                                      for name, tokens in words.items()}, error_labels="io")
+        assert {k: v for k, v in out[system].items() if k != "results"} \
+            == {k: v for k, v in api.items() if k != "results"}
+    del scored["web"][1]["none"]
+    with pytest.raises(NerspanError, match="dataset 'web' lacks the system 'none'"):
+        hardeval.systems_over_domains(scored)
 
 
 def test_hard_tokens_rank_by_count_then_string_with_errors():
@@ -69,11 +94,11 @@ def test_systems_hard_tokens_are_hard_tokens_with_each_systems_errors():
         == hardeval.hard_tokens(corpus, codes, wrong, top=2)
 
 
-def test_kfold_summary_counts_the_folds_and_subsets():
+def test_kfold_analysis_gives_the_codes_and_counts_the_folds_and_subsets():
     corpus = Corpus.from_tags([["B-PER"], ["B-PER"], ["O"], ["O"]],
                               tokens=[["Kim"], ["Kim"], ["Kim"], ["Lee"]])
-    codes = hardeval.kfold_subsets(corpus, k=2, seed=5)
-    summary = hardeval.analysis.kfold_summary(codes, corpus.n_sentences, 2, 5)
+    codes, summary = hardeval.analysis.kfold_analysis(corpus, 2, 5)
+    assert np.array_equal(codes, hardeval.kfold_subsets(corpus, k=2, seed=5))
     assert (summary["k"], summary["seed"]) == (2, 5)
     assert sum(summary["fold_sentences"]) == 4 and len(summary["fold_sentences"]) == 2
     assert summary["subsets"] == hardeval.subset_shares(codes)
