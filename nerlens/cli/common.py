@@ -1,9 +1,8 @@
-"""What the subcommands share: usage errors, deprecated flags, the guard that turns an
-error into one line, and output (JSON, written reports; tables are page blocks drawn by
+"""What the subcommands share: usage errors, the guard that turns an error into one line,
+and output (JSON, written reports; tables are page blocks drawn by
 ``nerlens.report.blocks.text``)."""
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import os
@@ -41,22 +40,6 @@ def print_confusion(results: dict) -> None:
     if matrices:
         text = importlib.import_module(REPORT_TEXT)
         print("\n" + "\n".join(text.confusion.matrices_text(matrices, text.WIDTH)))
-
-
-class MovedFlag(argparse.Action):
-    """A hidden old flag: a usage error naming the flag that replaced it (0.2 renamed it).
-
-    ``const`` given: it took no value; otherwise it took the value ``new`` takes.
-    """
-
-    def __init__(self, option_strings, dest, new: str, const=None, nargs=None, **kwargs):
-        self.new = new
-        kwargs.pop("type", None)
-        super().__init__(option_strings, dest, nargs=0 if const is not None else nargs,
-                         const=const, help=argparse.SUPPRESS, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        parser.error(f"{option_string} is {self.new} since nerlens 0.2")
 
 
 def prediction_paths(args) -> list[str]:
