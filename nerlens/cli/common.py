@@ -10,8 +10,6 @@ import sys
 import warnings
 from pathlib import Path
 
-from nerspan import NerspanError
-
 from nerlens.jsonable import json_ready
 
 # The report's terminal view, which draws ``--confusion``'s matrices: imported when a
@@ -113,17 +111,18 @@ def run_guarded(run, args) -> int:
 
 
 def describe(error: Exception) -> str:
-    """One line for an exception: the message of an input error, the file of an OSError."""
-    if isinstance(error, (NerspanError, UsageError)):
-        return str(error)
+    """One line for an exception: the message of an input error (``NerspanError`` is a
+    ValueError), the file of an OSError."""
     if isinstance(error, OSError) and error.filename is not None:
         reason = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory, "
                   "not a file", PermissionError: "permission denied"}.get(type(error))
         if error.strerror and error.errno and error.strerror != os.strerror(error.errno):
             reason = error.strerror   # the library's words (naming the dataset and run)
         return f"{error.filename}: {reason or error.strerror or error}"
-    if isinstance(error, (ValueError, TypeError, KeyError, OSError)):
-        return str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    if isinstance(error, (UsageError, ValueError, TypeError, OSError)):
+        return str(error)
     return (f"internal error: {type(error).__name__}: {error} (run again with --debug for "
             "the traceback, and please report it)")
 
