@@ -128,6 +128,8 @@ def test_a_record_is_read_from_the_flags_a_command_has():
     (["buckets", "g.txt", "--bootstrap", "many"], "expected a whole number, not 'many'"),
     (["score", "g.txt", "--encoding", "utf-9"], "unknown encoding 'utf-9'"),
     (["score", "g.txt", "--type-map", "PER"], "expected SRC=DST"),
+    (["score", "g.txt", "--type-map", "{PER}"], "expected SRC=DST"),   # braces kept as given
+    (["score", "g.txt", "--workers", "{x}"], "expected a whole number, not '{x}'"),
 ])
 def test_a_text_its_option_cannot_read_is_a_usage_error_naming_the_flag(line, message, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from nerspan import __version__
 
 from .common import run_guarded
+from .flags import Shared, add_flags
 from .options import check_values, given
 
 
@@ -44,8 +45,7 @@ class Command:
         add_arguments, run = getattr(module, "COMMANDS", {}).get(self.name) or (
             module.add_arguments, module.run)
         add_arguments(parser)
-        parser.add_argument("--debug", action="store_true",
-                            help="on an error, show the Python traceback")
+        add_flags(parser, Shared, ("debug",))
         parser.set_defaults(run=run)
 
 

@@ -101,7 +101,7 @@ def run_guarded(run, args) -> int:
         print("nerlens: interrupted", file=sys.stderr)
         return 130
     except Exception as error:
-        if args.debug:   # every subcommand has --debug (nerlens.cli.build_parser)
+        if args.debug:   # every subcommand has --debug (nerlens.cli.Command.fill)
             raise
         message = " ".join(describe(error).split("\n"))
         if len(message) > MESSAGE_LIMIT:

@@ -137,8 +137,9 @@ def reader(opt, parse):
                 f"{opt.flag} {text} is {MOVED_VALUES[opt.name, text]} since nerlens 0.2")
         try:
             return parse(text)
-        except (ValueError, TypeError, UsageError) as error:
-            raise argparse.ArgumentTypeError(NOT_READ.get(parse, str(error)).format(text))
+        except (ValueError, TypeError, UsageError) as error:   # the text may hold braces
+            raise argparse.ArgumentTypeError(NOT_READ[parse].format(text) if parse in NOT_READ
+                                             else str(error)) from None
     read.__name__ = opt.name   # argparse names it in "invalid ... value"
     return read
 
@@ -240,6 +241,8 @@ class Shared(Record):
     compat: str | None = option(None, "interpreteval: InterpretEval's attribute buckets, "
                                 "as its reference code scores them (nerlens buckets)",
                                 choices=(None, "interpreteval"))
+    # every command's (``nerlens.cli.Command.fill``), read by ``common.run_guarded``
+    debug: bool = switch(False, "on an error, show the Python traceback")
 
     describes = "command-line"
 
