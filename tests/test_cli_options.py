@@ -77,7 +77,9 @@ def test_one_flag_one_meaning_per_value(capsys):
     assert inputs_of(args).generated.overlaps == "drop"
     check_values(args, "faireval")
     # the values --matching had for faireval's pairing until 0.2: an error naming --pairing
-    assert main(["faireval", "g.txt", "--matching", "optimal"]) == 2
+    with pytest.raises(SystemExit) as stop:
+        main(["faireval", "g.txt", "--matching", "optimal"])
+    assert stop.value.code == 2
     assert "--matching optimal is --pairing optimal since nerlens 0.2" in capsys.readouterr().err
     args = parse(["hardeval", "g.txt", "--script", "universalner"])
     with pytest.raises(UsageError, match=r"^--script universalner does not apply to nerlens "
@@ -126,6 +128,8 @@ def test_a_record_is_read_from_the_flags_a_command_has():
     (["buckets", "g.txt", "--bootstrap", "many"], "expected a whole number, not 'many'"),
     (["score", "g.txt", "--encoding", "utf-9"], "unknown encoding 'utf-9'"),
     (["score", "g.txt", "--type-map", "PER"], "expected SRC=DST"),
+    (["score", "g.txt", "--type-map", "{PER}"], "expected SRC=DST"),   # braces kept as given
+    (["score", "g.txt", "--workers", "{x}"], "expected a whole number, not '{x}'"),
 ])
 def test_a_text_its_option_cannot_read_is_a_usage_error_naming_the_flag(line, message, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 import textwrap
 from dataclasses import dataclass
 
 from nerspan import __version__
 
 from .common import run_guarded
+from .flags import Shared, add_flags
 from .options import check_values, given
 
 
@@ -43,8 +45,7 @@ class Command:
         add_arguments, run = getattr(module, "COMMANDS", {}).get(self.name) or (
             module.add_arguments, module.run)
         add_arguments(parser)
-        parser.add_argument("--debug", action="store_true",
-                            help="on an error, show the Python traceback")
+        add_flags(parser, Shared, ("debug",))
         parser.set_defaults(run=run)
 
 
@@ -90,21 +91,6 @@ COMMANDS = tuple(Command(*row) for row in (
 ))
 
 
-class Commands(argparse._SubParsersAction):
-    """The subcommands' parsers; one still in ``unfilled`` (name -> ``Command``) gets its
-    flags when its command is named, before argparse reads the rest of the line."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.unfilled: dict = {}
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        command = self.unfilled.pop(values[0], None)
-        if command is not None:
-            command.fill(self.choices[command.name])
-        super().__call__(parser, namespace, values, option_string)
-
-
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error as one line (the usage is in ``--help``), and no
     abbreviated flags: ``--json`` must not be read as ``--jsonl``."""
@@ -131,28 +117,28 @@ def commands_help(width: int = 88) -> str:
     return "\n".join(lines)
 
 
-def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
-    """The ``nerlens`` parser. ``lazy``: a command's flags are added when the command is
-    named (what ``main`` does; each command imports its module then); otherwise every
-    command's are added now (every command's module imported)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``nerlens`` parser. ``only``: just that command gets its flags (what ``main``
+    does, so that a command imports its own module alone; "": none); None: every command
+    gets its flags (every command's module imported)."""
     parser = Parser(prog="nerlens", usage="nerlens [-h] [--version] COMMAND ...",
                     description="NER evaluation that says where a model fails.",
                     epilog=commands_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"nerlens {__version__}")
     # listed by group in the epilog, not in argparse's one list
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=Commands,
-                                help=argparse.SUPPRESS, prog="nerlens")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS,
+                                prog="nerlens")
     for command in COMMANDS:
         subparser = sub.add_parser(command.name, help=command.help, description=command.help)
-        if lazy:
-            sub.unfilled[command.name] = command
-        else:
+        if only in (None, command.name):
             command.fill(subparser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser(lazy=True)
+    argv = sys.argv[1:] if argv is None else argv
+    # the command: the first word that is no flag (``nerlens`` has no flag taking a value)
+    parser = build_parser(next((word for word in argv if not word.startswith("-")), ""))
     args, extra = parser.parse_known_args(argv)
     # GOLD [PRED ...] may be split by options (``report GOLD --train T PRED``): argparse
     # fills GOLD and PRED from the first run of positional arguments only

@@ -1,17 +1,14 @@
-"""What the subcommands share: usage errors, deprecated flags, the guard that turns an
-error into one line, and output (JSON, written reports; tables are page blocks drawn by
+"""What the subcommands share: usage errors, the guard that turns an error into one line,
+and output (JSON, written reports; tables are page blocks drawn by
 ``nerlens.report.blocks.text``)."""
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import os
 import sys
 import warnings
 from pathlib import Path
-
-from nerspan import NerspanError
 
 from nerlens.jsonable import json_ready
 
@@ -41,22 +38,6 @@ def print_confusion(results: dict) -> None:
     if matrices:
         text = importlib.import_module(REPORT_TEXT)
         print("\n" + "\n".join(text.confusion.matrices_text(matrices, text.WIDTH)))
-
-
-class MovedFlag(argparse.Action):
-    """A hidden old flag: a usage error naming the flag that replaced it (0.2 renamed it).
-
-    ``const`` given: it took no value; otherwise it took the value ``new`` takes.
-    """
-
-    def __init__(self, option_strings, dest, new: str, const=None, nargs=None, **kwargs):
-        self.new = new
-        kwargs.pop("type", None)
-        super().__init__(option_strings, dest, nargs=0 if const is not None else nargs,
-                         const=const, help=argparse.SUPPRESS, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        parser.error(f"{option_string} is {self.new} since nerlens 0.2")
 
 
 def prediction_paths(args) -> list[str]:
@@ -120,7 +101,7 @@ def run_guarded(run, args) -> int:
         print("nerlens: interrupted", file=sys.stderr)
         return 130
     except Exception as error:
-        if args.debug:   # every subcommand has --debug (nerlens.cli.build_parser)
+        if args.debug:   # every subcommand has --debug (nerlens.cli.Command.fill)
             raise
         message = " ".join(describe(error).split("\n"))
         if len(message) > MESSAGE_LIMIT:
@@ -130,17 +111,18 @@ def run_guarded(run, args) -> int:
 
 
 def describe(error: Exception) -> str:
-    """One line for an exception: the message of an input error, the file of an OSError."""
-    if isinstance(error, (NerspanError, UsageError)):
-        return str(error)
+    """One line for an exception: the message of an input error (``NerspanError`` is a
+    ValueError), the file of an OSError."""
     if isinstance(error, OSError) and error.filename is not None:
         reason = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory, "
                   "not a file", PermissionError: "permission denied"}.get(type(error))
         if error.strerror and error.errno and error.strerror != os.strerror(error.errno):
             reason = error.strerror   # the library's words (naming the dataset and run)
         return f"{error.filename}: {reason or error.strerror or error}"
-    if isinstance(error, (ValueError, TypeError, KeyError, OSError)):
-        return str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    if isinstance(error, (UsageError, ValueError, TypeError, OSError)):
+        return str(error)
     return (f"internal error: {type(error).__name__}: {error} (run again with --debug for "
             "the traceback, and please report it)")
 

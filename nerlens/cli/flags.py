@@ -4,7 +4,7 @@ once, as a field: the library's records (``InputOptions`` and its parts, each fa
 ``Family.options``) and the command line's own (``Shared``, one per command beside its
 ``run``). A bad text is a usage error naming the flag; ``record_of(args, Record)`` gives
 the record parsed (a value a field's check refuses: a usage error naming it too); a flag
-0.2 renamed (``OLD_FLAGS``) is a usage error naming the new one.
+or a value 0.2 renamed (``OLD_FLAGS``, ``MOVED_VALUES``) is a usage error naming the new one.
 
 >>> import argparse
 >>> from nerspan.records import TypeOptions
@@ -26,29 +26,25 @@ from nerspan.options import PAIRINGS
 from nerspan.reading.training import TRAIN_FILES
 from nerspan.records import Record, option, switch
 
-from .common import MovedFlag, UsageError
+from .common import UsageError
 
-# The flags 0.2 renamed, by the option of the flag that replaced them: (old spelling, new
-# spelling, the old one's value when it took none; None: it took the new one's value).
+# What 0.2 renamed, refused naming the new spelling: the flags, by the option of the flag
+# that replaced them (old flag -> new), and the values of 0.1 that became a flag's own.
 OLD_FLAGS = {
-    "type_map": (("--map-types", "--type-map", None),),
-    "gold_tag_column": (("--gold-column", "--gold-tag-column", None),),
-    "pred_tag_column": (("--pred-column", "--pred-tag-column", None),),
-    "word_overlap": (("--partial", "--word-overlap", True),),
-    "case_sensitive": (("--case-insensitive", "--no-case-sensitive", False),),
+    "type_map": {"--map-types": "--type-map"},
+    "gold_tag_column": {"--gold-column": "--gold-tag-column"},
+    "pred_tag_column": {"--pred-column": "--pred-tag-column"},
+    "word_overlap": {"--partial": "--word-overlap"},
+    "case_sensitive": {"--case-insensitive": "--no-case-sensitive"},
     # buckets' --case-sensitive (default off) is its opposite, --no-lowercase
-    "lowercase": (("--case-sensitive", "--no-lowercase", True),
-                  ("--no-case-sensitive", "--lowercase", False)),
-    "return_mentions": (("--mentions", "--return-mentions", True),),
-    "strict_diff": (("--strict", "--strict-diff", True),),
-    "return_hard_tokens": (("--tokens", "--hard-tokens", True),),
-    "n_buckets": (("--buckets", "--n-buckets", None),),
-    "fold_seed": (("--seed", "--fold-seed", None),),
-    "manifest": (("--domains", "--manifest", None), ("--datasets", "--manifest", None)),
+    "lowercase": {"--case-sensitive": "--no-lowercase", "--no-case-sensitive": "--lowercase"},
+    "return_mentions": {"--mentions": "--return-mentions"},
+    "strict_diff": {"--strict": "--strict-diff"},
+    "return_hard_tokens": {"--tokens": "--hard-tokens"},
+    "n_buckets": {"--buckets": "--n-buckets"},
+    "fold_seed": {"--seed": "--fold-seed"},
+    "manifest": dict.fromkeys(("--domains", "--datasets"), "--manifest"),
 }
-
-
-# flag values of 0.1 whose meaning has a flag of its own since 0.2
 MOVED_VALUES = {**{("matching", value): f"--pairing {value}" for value in PAIRINGS},
                 ("compat", "universalner"): "--script universalner"}
 
@@ -70,8 +66,7 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
             negatable = opt.default or record.describes in FAMILY_RECORDS
             settings["action"] = argparse.BooleanOptionalAction if negatable else "store_true"
         else:
-            # a value 0.1 moved to another flag is read, and refused naming it (check_values)
-            choices = [c for c in opt.choices if c is not None] + moved_values(opt.name)
+            choices = [c for c in opt.choices if c is not None]
             settings.update(type=reader(opt, parse.get(opt.name, opt.parse)),
                             choices=choices or None, metavar=opt.metavar)
         settings.update((key, value) for key, value in (("action", opt.action),
@@ -79,9 +74,9 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
         if opt.flag.startswith("-"):   # argparse names a positional's dest itself
             settings.update(dest=dest(opt), required=opt.name in required)
         parser.add_argument(opt.flag, **settings)
-        for old, new, value in OLD_FLAGS.get(opt.name, ()):
+        for old, new in OLD_FLAGS.get(opt.name, {}).items():
             if old not in parser._option_string_actions:
-                add_alias(parser, old, new, dest(opt), const=value)
+                add_alias(parser, old, new, dest(opt))
 
 
 def cli_words(doc: str, record) -> str:
@@ -96,18 +91,15 @@ def cli_words(doc: str, record) -> str:
              if o.flag is not None}
 
     def flag(match) -> str:
-        name, value = match.group(1), match.group(2)
-        if name not in flags or (value is None and "_" not in name and not match.group(0)
-                                 .startswith("with ")):
+        with_, name, value = match.groups()
+        if name not in flags or not (value or with_ or "_" in name):
             return match.group(0)
-        prefix = "with " if match.group(0).startswith("with ") else ""
-        if value is None:
-            return prefix + flags[name]
-        value = value.strip("'\"")
-        return {"True": flags[name], "False": "--no-" + flags[name][2:]}.get(
+        value = (value or "True").strip("'\"")
+        word = {"True": flags[name], "False": "--no-" + flags[name][2:]}.get(
             value, f"{flags[name]} {value}")
+        return (with_ or "") + word
 
-    doc = re.sub(r"(?<!'s )(?:with )?\b([a-z]+(?:_[a-z]+)*)\b(?:=('[^']*'|\"[^\"]*\"|\w+))?",
+    doc = re.sub(r"(?<!'s )(with )?\b([a-z]+(?:_[a-z]+)*)\b(?:=('[^']*'|\"[^\"]*\"|\w+))?",
                  flag, doc)
     doc = re.sub(r"\{'([^']+)': '([^']+)'\}", r"\1=\2", doc)
     doc = re.sub(r"(^|\. )None\b", r"\1Not given", doc)
@@ -118,28 +110,36 @@ def cli_words(doc: str, record) -> str:
 FAMILY_RECORDS = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
 
 
-def add_alias(parser, old: str, new: str, dest: str, const=None) -> None:
+class MovedFlag(argparse.Action):
+    """A hidden flag 0.2 renamed: a usage error naming ``new``, the flag that replaced it
+    (a value after it, if any, is taken with it)."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        super().__init__(option_strings, dest, nargs="?", help=argparse.SUPPRESS, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is {self.new} since nerlens 0.2")
+
+
+def add_alias(parser, old: str, new: str, dest: str) -> None:
     """``old``, a flag 0.2 renamed: given, a usage error naming ``new``."""
-    parser.add_argument(old, dest=dest, action=MovedFlag, new=new, const=const,
-                        default=argparse.SUPPRESS)
-
-
-def moved_values(name: str) -> list:
-    """The values of 0.1 of the option ``name`` that moved to another flag."""
-    return [value for option, value in MOVED_VALUES if option == name]
+    parser.add_argument(old, dest=dest, action=MovedFlag, new=new, default=argparse.SUPPRESS)
 
 
 def reader(opt, parse):
     """argparse type of a field's flag: its text read by ``parse`` (the field's ``check``
-    runs when the record is built); a value 0.2 moved to another flag is kept for
-    ``options.check_values``, which names that flag."""
+    runs when the record is built); a value 0.2 moved to another flag, an error naming
+    that flag."""
     def read(text: str):
-        if text in moved_values(opt.name):
-            return text
+        if (opt.name, text) in MOVED_VALUES:
+            raise argparse.ArgumentTypeError(
+                f"{opt.flag} {text} is {MOVED_VALUES[opt.name, text]} since nerlens 0.2")
         try:
             return parse(text)
-        except (ValueError, TypeError, UsageError) as error:
-            raise argparse.ArgumentTypeError(NOT_READ.get(parse, str(error)).format(text))
+        except (ValueError, TypeError, UsageError) as error:   # the text may hold braces
+            raise argparse.ArgumentTypeError(NOT_READ[parse].format(text) if parse in NOT_READ
+                                             else str(error)) from None
     read.__name__ = opt.name   # argparse names it in "invalid ... value"
     return read
 
@@ -241,6 +241,8 @@ class Shared(Record):
     compat: str | None = option(None, "interpreteval: InterpretEval's attribute buckets, "
                                 "as its reference code scores them (nerlens buckets)",
                                 choices=(None, "interpreteval"))
+    # every command's (``nerlens.cli.Command.fill``), read by ``common.run_guarded``
+    debug: bool = switch(False, "on an error, show the Python traceback")
 
     describes = "command-line"
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from nerspan import GOLD, Corpus, InputOptions, TrainIndex, as_train_index
+from nerspan import GOLD, Corpus, InputOptions, TrainIndex
 from nerspan.reading import systems as library
 from nerspan.reading.answers import read_generated_files
 from nerspan.reading.forms import finished
-from nerspan.reading.training import read_training_file
+from nerspan.reading.training import read_training_file, read_training_index
 from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
 
 from .common import UsageError, check_file, note, prediction_paths, show_result
@@ -202,8 +202,7 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     ``why`` it is needed."""
     if not (path or given(args, "train")):
         raise UsageError(f"give --train FILE ({why})")
-    return as_train_index(read_train_flag(args, path=path), args.scheme, args.mode,
-                          inputs=inputs_of(args))
+    return read_training_index(path or args.train, **system_options(args))
 
 
 def refuse_span_flags(args) -> None:

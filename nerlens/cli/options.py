@@ -20,7 +20,7 @@ from nerlens.families import family_package
 from nerlens.jsonable import load_json
 
 from .common import UsageError
-from .flags import MOVED_VALUES, flag_values
+from .flags import flag_values
 
 
 def weight_table(value: str | None):
@@ -62,11 +62,7 @@ APPLIES_TO = {
 
 
 def check_values(args, command: str) -> None:
-    """Refuse a flag's value that does not apply to ``command`` (``APPLIES_TO``), or that
-    0.1 had and another flag took since (naming it)."""
-    for (dest, value), new in MOVED_VALUES.items():
-        if getattr(args, dest, None) == value:
-            raise UsageError(f"--{dest.replace('_', '-')} {value} is {new} since nerlens 0.2")
+    """Refuse a flag's value that does not apply to ``command`` (``APPLIES_TO``)."""
     for (dest, value), (only, use) in APPLIES_TO.items():
         if command == only or getattr(args, dest, None) != value:
             continue

@@ -19,7 +19,7 @@ _WHERE = {"read_columns": "columns", "read_system_file": "columns", "from_spans"
           "read_span_jsonl": "span_lists", "read_generated_jsonl": "generated",
           "FORMS": "forms", "InputForm": "forms", "Reading": "forms", "input_form": "forms",
           "read_input": "forms", "register_form": "forms", "as_train_index": "training",
-          "read_training_file": "training",
+          "read_training_file": "training", "read_training_index": "training",
           "read_systems": "systems"}
 
 

@@ -142,6 +142,15 @@ def read_training_file(path, *, scheme: str = "IOB2", mode: str = "lenient", inp
     return corpus
 
 
+def read_training_index(path, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
+                        outside_scheme_is_error: bool = False, on_repairs=None) -> TrainIndex:
+    """The training file ``path`` read and checked (``read_training_file``, the same
+    keywords) and indexed (``as_train_index``): in one call, as a command line reads one."""
+    return as_train_index(read_training_file(
+        path, scheme=scheme, mode=mode, inputs=inputs, on_repairs=on_repairs,
+        outside_scheme_is_error=outside_scheme_is_error), scheme, mode, inputs=inputs)
+
+
 def _has_layers(path, inputs: InputOptions) -> bool:
     """Whether the column file ``path`` has every column of ``layers``."""
     width = row_width(path, inputs.files.encoding, inputs.files.comment_prefix)
@@ -159,4 +168,5 @@ def _train_columns(path, inputs: InputOptions) -> dict | None:
     return None
 
 
-__all__ = ["as_train_index", "read_training_file", "TRAIN_FORMS", "TRAIN_FILES"]
+__all__ = ["as_train_index", "read_training_file", "read_training_index", "TRAIN_FORMS",
+           "TRAIN_FILES"]
