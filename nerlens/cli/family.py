@@ -42,18 +42,14 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
 
 
 def manifest_flag_datasets(args, refused: str, given_too: bool) -> list:
-    """--manifest's datasets, read as ``nerlens report --manifest`` reads them with the
-    reading flags (their gold versions refused: a family command scores none), each with
-    its "train"; GOLD, PRED, --train and ``refused`` (``given_too``) refused beside it."""
+    """--manifest's datasets, each with its "train", read as ``nerlens report --manifest``
+    reads them (their gold versions refused: a family command scores none); GOLD, PRED,
+    --train and ``refused`` (``given_too``) refused beside it."""
     if args.gold or args.train or given_too:
         raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
                          f"PRED, --train or {refused}")
-    datasets = read_datasets(args.manifest, without_versions=f"nerlens {args.command}",
-                             **system_options(args))
-    for data in datasets:
-        if not data.train:
-            raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
-    return datasets
+    return read_datasets(args.manifest, without_versions=f"nerlens {args.command}",
+                         needs_train=True, **system_options(args))
 
 
 def score_datasets(args, family: Family, datasets, why: str, options=None) -> dict:
