@@ -7,10 +7,9 @@ from attribute_buckets import FAMILY, analysis, plots
 from attribute_buckets.report import (datasets_blocks, diagnosis_blocks, over_datasets,
                                       significance_blocks)
 from nerlens.report import blocks
-from nerlens.report.blocks import section_text
 from nerspan.records import Record, switch
 
-from .common import UsageError, print_json
+from .common import UsageError, print_json, show_result
 from .flags import Shared, add_flags, record_of, whole_number
 from .family import (add_family_arguments, manifest_flag_datasets, print_scores,
                      save_plots, score_datasets, score_family)
@@ -53,7 +52,7 @@ def run(args) -> int:
         print_json({"runs": dicts, "significance": significance})
     else:
         more = diagnosis_blocks(dicts) + (significance_blocks(significance) if args.runs else ())
-        print_scores(args, dicts, section_text(FAMILY, dicts, tail=more))
+        print_scores(args, dicts, blocks.section_text(FAMILY, dicts, tail=more))
     return save_plots(args, plots.save_all, dicts)
 
 
@@ -70,8 +69,5 @@ def _run_datasets(args) -> int:
     # the views and charts read each system's bucket F1 averaged over its runs
     out, averaged = over_datasets({name: results for name, (_, results) in scored.items()},
                                   runs, baseline)
-    if args.format == "json":
-        print_json(out)
-    else:
-        print(blocks.text(datasets_blocks(out, averaged)))
+    show_result(args, out, lambda out: blocks.text(datasets_blocks(out, averaged)))
     return save_plots(args, plots.save_datasets, averaged, baseline=baseline)
