@@ -399,7 +399,7 @@ def significance_runs(datasets: Mapping, runs: Mapping, baseline: str | None = N
       (paired bucket F1), run k of one system paired with run k of the other on each
       dataset (a system with fewer runs pairs only those), as the experiment pairs them;
       Holm's correction over the pairs, one family per statistic. ``baseline`` defaults to
-      the first system.
+      the first system (``checked_baseline``: every dataset the same systems).
 
     Every test holds ``pvalue_holm`` and ``significant`` (Holm-adjusted p < ``alpha``).
     """
