@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from attribute_buckets import FAMILY, analysis, plots
 from attribute_buckets.report import (datasets_blocks, diagnosis_blocks, over_datasets,
                                       significance_blocks)
+from nerlens.experiment.runs import naming
 from nerlens.report import blocks
 from nerspan.records import Record, switch
 
@@ -64,7 +65,8 @@ def _run_datasets(args) -> int:
     options = record_of(args, FAMILY.options)
     datasets = manifest_flag_datasets(args, "--runs", args.runs)
     runs = {data.name: data.runs for data in datasets}
-    baseline = analysis.checked_baseline(runs, args.baseline)
+    with naming(args.manifest):   # its errors name the manifest
+        baseline = analysis.checked_baseline(runs, args.baseline)
     scored = score_datasets(args, FAMILY, datasets, LOOKED_UP, options)
     # the views and charts read each system's bucket F1 averaged over its runs
     out, averaged = over_datasets({name: results for name, (_, results) in scored.items()},
