@@ -399,15 +399,15 @@ def significance_runs(datasets: Mapping, runs: Mapping, baseline: str | None = N
       (paired bucket F1), run k of one system paired with run k of the other on each
       dataset (a system with fewer runs pairs only those), as the experiment pairs them;
       Holm's correction over the pairs, one family per statistic. ``baseline`` defaults to
-      the first system.
+      the first system (``checked_baseline``: every dataset the same systems).
 
     Every test holds ``pvalue_holm`` and ``significant`` (Holm-adjusted p < ``alpha``).
     """
     names = list(datasets)
+    baseline = checked_baseline(runs, baseline)
     systems = list(runs[names[0]])
     first = datasets[names[0]][runs[names[0]][systems[0]][0]]
     attrs = _attributes({"first": first}, attributes)
-    baseline = baseline or systems[0]
     out = {"friedman": {}, "wilcoxon": {}, "n_datasets": len(names), "alpha": alpha,
            "n_runs": {s: sum(len(runs[n][s]) for n in names) for s in systems}}
     for system in systems:
@@ -428,6 +428,22 @@ def significance_runs(datasets: Mapping, runs: Mapping, baseline: str | None = N
     for statistic in ["overall", *attrs]:
         _holm_correct([entry[statistic] for entry in out["wilcoxon"].values()], alpha)
     return out
+
+
+def checked_baseline(runs: Mapping, baseline: str | None = None) -> str:
+    """``baseline`` (default: the first system) of ``runs`` (dataset -> system -> its
+    columns) once every dataset has the first one's systems and it is one of them: the
+    tests pair each system with the baseline on every dataset."""
+    names = list(runs)
+    systems = list(runs[names[0]])
+    for name in names[1:]:
+        if list(runs[name]) != systems:
+            raise ValueError(f"dataset {name!r} has systems {list(runs[name])}, the first "
+                             f"one {systems}: give every dataset the same systems")
+    baseline = baseline or systems[0]
+    if baseline not in systems:
+        raise ValueError(f"baseline {baseline!r} is not one of the systems {systems}")
+    return baseline
 
 
 def _holm_correct(tests: list, alpha: float) -> None:

@@ -81,6 +81,12 @@ def test_cross_dataset_views_and_tests():
         assert entry["pvalue"] is None or 0 <= entry["pvalue"] <= 1, attribute
     with pytest.raises(ValueError, match="baseline"):
         analysis.relative_change_datasets(data, "C")
+    # the tests pair every system with the baseline on every dataset: both checked first
+    with pytest.raises(ValueError, match=r"baseline 'C' is not one of the systems \['A', 'B'\]"):
+        analysis.significance_datasets(data, "C")
+    with pytest.raises(ValueError, match=r"dataset 'two' has systems \['A'\], the first one "
+                                         r"\['A', 'B'\]: give every dataset the same systems"):
+        analysis.significance_datasets({**data, "two": {"A": data["two"]["A"]}})
 
 
 def test_the_command_s_views_are_the_family_s():

@@ -93,6 +93,8 @@ def test_cli_min_share_and_spread(files, capsys):
     # without the options the JSON is unchanged: one result dict per system
     assert main(args + ["--format", "json"]) == 0
     assert list(json.loads(capsys.readouterr().out)) == ["a", "perfect"]
-    assert main(args + ["--min-share", "1.5"]) == 2
+    with pytest.raises(SystemExit) as refused:   # refused as the flag is read
+        main(args + ["--min-share", "1.5"])
+    assert refused.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--min-share" in err

@@ -3,15 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from attribute_buckets import analysis, plots
+from attribute_buckets import FAMILY, analysis, plots
 from attribute_buckets.report import (datasets_blocks, diagnosis_blocks, over_datasets,
                                       significance_blocks)
-from nerlens.families import get_family
+from nerlens.experiment.runs import naming
 from nerlens.report import blocks
-from nerlens.report.blocks import section_text
 from nerspan.records import Record, switch
 
-from .common import UsageError, print_json
+from .common import UsageError, print_json, show_result
 from .flags import Shared, add_flags, record_of, whole_number
 from .family import (add_family_arguments, manifest_flag_datasets, print_scores,
                      save_plots, score_datasets, score_family)
@@ -43,43 +42,34 @@ LOOKED_UP = "the attributes look up the training set"
 
 
 def run(args) -> int:
-    family = get_family("attribute_buckets")
     if args.manifest:
-        return _run_datasets(args, family, record_of(args, family.options))
-    dicts = score_family(args, family.name, why=LOOKED_UP)[2]
+        return _run_datasets(args)
+    dicts = score_family(args, FAMILY.name, why=LOOKED_UP)[2]
     if args.runs and len(dicts) < 2:
         raise UsageError("--runs needs at least two PRED files (runs of one system)")
     significance = analysis.significance_datasets(
         {name: {"system": d} for name, d in dicts.items()}) if args.runs else None
-    if args.format == "json" and significance is not None:
+    if args.format == "json" and args.runs:
         print_json({"runs": dicts, "significance": significance})
     else:
         more = diagnosis_blocks(dicts) + (significance_blocks(significance) if args.runs else ())
-        print_scores(args, dicts, section_text(family, dicts, tail=more))
+        print_scores(args, dicts, blocks.section_text(FAMILY, dicts, tail=more))
     return save_plots(args, plots.save_all, dicts)
 
 
-def _run_datasets(args, family, options) -> int:
+def _run_datasets(args) -> int:
     """Every dataset of the manifest read as ``nerlens report --manifest`` reads it: a
     system's runs are its runs (``Dataset.runs``), averaged in the views and paired in the
-    tests, not systems of their own. The systems and --baseline are checked before any
-    dataset is scored."""
+    tests, not systems of their own. The options, the systems and --baseline are checked
+    before any dataset is scored."""
+    options = record_of(args, FAMILY.options)
     datasets = manifest_flag_datasets(args, "--runs", args.runs)
-    systems = list(datasets[0].runs)
-    for data in datasets:
-        if list(data.runs) != systems:
-            raise UsageError(f"{args.manifest}: dataset {data.name!r} has systems "
-                             f"{list(data.runs)}, the first one {systems}: give every "
-                             "dataset the same systems")
-    baseline = args.baseline or systems[0]
-    if baseline not in systems:
-        raise UsageError(f"--baseline {baseline!r} is not one of the systems {systems}")
-    results = {name: scored[1] for name, scored in
-               score_datasets(args, family, datasets, LOOKED_UP, options).items()}
+    runs = {data.name: data.runs for data in datasets}
+    with naming(args.manifest):   # its errors name the manifest
+        baseline = analysis.checked_baseline(runs, args.baseline)
+    scored = score_datasets(args, FAMILY, datasets, LOOKED_UP, options)
     # the views and charts read each system's bucket F1 averaged over its runs
-    out, averaged = over_datasets(results, {data.name: data.runs for data in datasets}, baseline)
-    if args.format == "json":
-        print_json(out)
-    else:
-        print(blocks.text(datasets_blocks(out, averaged)))
+    out, averaged = over_datasets({name: results for name, (_, results) in scored.items()},
+                                  runs, baseline)
+    show_result(args, out, lambda out: blocks.text(datasets_blocks(out, averaged)))
     return save_plots(args, plots.save_datasets, averaged, baseline=baseline)

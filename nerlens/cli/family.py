@@ -13,7 +13,7 @@ from nerlens.experiment.manifest import manifest_datasets as read_datasets
 from nerlens.families import get_family
 
 from .common import UsageError, print_confusion, print_results, with_confusion
-from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
+from .flags import THRESHOLD_FILES, Shared, add_flags, number_flag, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems,
                      load_systems_with_tokens, load_training, system_options)
@@ -22,10 +22,11 @@ from .options import given
 
 def add_family_arguments(parser, name: str, *, train_required: bool = True,
                          train_note: str | None = None, parse: dict | None = None,
-                         skip: tuple = ()) -> Family:
+                         skip: tuple = ()) -> None:
     """GOLD [PRED ...] and how they are read, --train (a family that needs it), the
     family's options (its record's fields but ``skip``), the report settings it reads
-    (``Family.settings``), --confusion and, where it has F1, --beta."""
+    (``Family.settings``, each refused when read by the family's check), --confusion and,
+    where it has F1, --beta."""
     family = get_family(name)
     add_input_arguments(parser)
     if family.needs_train:
@@ -33,30 +34,26 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     add_flags(parser, family.options, tuple(n for n in family.options.names() if n not in skip),
               parse=parse)
     shared = ("beta",) if family.same_as_entity else ()
-    add_flags(parser, Shared, shared + ("confusion",) + tuple(
-        n for n in family.settings if n in Shared.names()))
+    add_flags(parser, Shared, shared + ("confusion",) + tuple(family.settings), parse={
+        # the report's settings are numbers (tough-mentions' --min-share)
+        setting: number_flag(float, "expected a number, not {text!r}", check=check)
+        for setting, check in family.settings.items()})
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
               parse={"threshold": confidence})
-    parser.set_defaults(family=name)
-    return family
 
 
 def manifest_flag_datasets(args, refused: str, given_too: bool) -> list:
-    """--manifest's datasets, read as ``nerlens report --manifest`` reads them with the
-    reading flags (their gold versions refused: a family command scores none), each with
-    its "train"; GOLD, PRED, --train and ``refused`` (``given_too``) refused beside it."""
+    """--manifest's datasets, each with its "train", read as ``nerlens report --manifest``
+    reads them (their gold versions refused: a family command scores none); GOLD, PRED,
+    --train and ``refused`` (``given_too``) refused beside it."""
     if args.gold or args.train or given_too:
         raise UsageError("--manifest reads every file from the manifest: give no GOLD, "
                          f"PRED, --train or {refused}")
-    datasets = read_datasets(args.manifest, without_versions=f"nerlens {args.command}",
-                             **system_options(args))
-    for data in datasets:
-        if not data.train:
-            raise UsageError(f"{args.manifest}: dataset {data.name!r} has no \"train\"")
-    return datasets
+    return read_datasets(args.manifest, without_versions=f"nerlens {args.command}",
+                         needs_train=True, **system_options(args))
 
 
-def score_datasets(args, family: Family, datasets, why: str, options=None) -> dict:
+def score_datasets(args, family: Family, datasets, why: str, options) -> dict:
     """Dataset name -> (evaluation, system -> result dict): each dataset of --manifest
     scored as ``score_systems`` scores GOLD and PRED, with its own "train" (``why``)."""
     return {data.name: score_systems(args, family, data.corpus, data.systems,
@@ -64,41 +61,29 @@ def score_datasets(args, family: Family, datasets, why: str, options=None) -> di
             for data in datasets}
 
 
-def settings_of(args, family: Family) -> dict:
-    """The report settings the family reads (``Family.settings``), checked by it."""
-    out = {}
-    for name, check in family.settings.items():
-        try:
-            out[name] = check(given(args, name))
-        except ValueError as error:
-            raise UsageError(f"--{name.replace('_', '-')}: {error}") from None
-    return out
-
-
 def score_family(args, name: str, options=None, subsets=None,
                  why: str = "the training set the subsets are made of", **keywords):
     """The family ``name``, the evaluation, system -> result dict (``score_systems``) and
-    its settings (``settings_of``), these and its options checked before a file is read;
-    the training index --train's when the family needs it (``why``), but with ``subsets``:
-    a function of the gold corpus giving the subset of each token (hardeval's k-fold)."""
+    the report settings it reads (``Family.settings``, checked when read), its options
+    checked before a file is read; the training index --train's when the family needs it
+    (``why``), but with ``subsets``: a function of the gold corpus giving the subset of
+    each token (hardeval's k-fold)."""
     family = get_family(name)
-    settings = settings_of(args, family)
     options = record_of(args, family.options) if options is None else options
     train = load_training(args, why=why) if family.needs_train and not subsets else None
     corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
     if subsets:
         keywords["subsets"] = subsets(corpus)
     return (family, *score_systems(args, family, corpus, systems, train, options, **keywords),
-            settings)
+            {setting: given(args, setting) for setting in family.settings})
 
 
-def score_systems(args, family: Family, corpus, systems, train=None, options=None,
+def score_systems(args, family: Family, corpus, systems, train, options,
                   **keywords) -> tuple[Evaluation, dict]:
     """The evaluation (gold decoded once) and system -> the family's result dict (F-beta
     of --beta, the entity confusion matrix with --confusion); ``options``: the family's
-    record (default: its flags'); ``keywords``: what the command gives its ``score``."""
+    record; ``keywords``: what the command gives its ``score``."""
     evaluation = Evaluation(corpus, args.scheme, args.mode, train)
-    options = record_of(args, family.options) if options is None else options
     beta = given(args, "beta", 1.0)
     threshold = given(args, "threshold")
     results = {name: with_confusion(

@@ -283,11 +283,13 @@ def read_dataset(name: str, entry: dict, *, scheme: str = "IOB2", mode: str = "l
                    {**files, **scored})
 
 
-def manifest_datasets(path, *, without_versions: str | None = None, **options) -> list:
+def manifest_datasets(path, *, without_versions: str | None = None, needs_train: bool = False,
+                      **options) -> list:
     """The datasets of manifest ``path`` (``Dataset``), in file order, each read by
-    ``read_dataset`` (``options``: its keywords). ``without_versions``: the reader, which
-    scores one gold (named in the error): other gold versions ("gold_alt") are refused."""
-    declared = read_manifest(path)
+    ``read_dataset`` (``options``: its keywords; ``needs_train``: each must have a
+    "train"). ``without_versions``: the reader, which scores one gold (named in the
+    error): other gold versions ("gold_alt") are refused."""
+    declared = read_manifest(path, needs_train=needs_train)
     for name, entry in declared.items():
         if without_versions and entry["gold_alt"]:
             raise ValueError(f"{path}: dataset {name!r}: \"gold_alt\" (other gold versions) "
