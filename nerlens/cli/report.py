@@ -111,9 +111,9 @@ def _file_inputs(args) -> dict:
         raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
     corpus, names, scored = load_with_scored(args, outside_scheme_is_error=True)
     corpus, versions = add_gold_versions(args, corpus)
+    split = f" (split {args.split or 'test'})" if Path(args.gold).is_dir() else ""
     files = [*args.predictions, *generated_paths(args), *(args.scored or ())]
-    sources = {"gold": f"{args.gold} (split {args.split or 'test'})" if Path(args.gold)
-               .is_dir() else args.gold, "train": args.train,
+    sources = {"gold": args.gold + split, "train": args.train,
                "systems": dict(zip([*names, *scored], files)),
                **({"gold_alt": versions} if versions else {})}
     # build_report refuses no --train when a family of --families needs it
