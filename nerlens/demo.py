@@ -22,6 +22,8 @@ DEMO_GENERATED = {"llm": "generative_responses.jsonl"}
 # The confidence demo's system: a CRF's mentions on the test split, each with its
 # confidence (scripts/build_crf_demo.py; nerspan.scored)
 DEMO_SCORED = {"crf": "crf_scored.jsonl"}
+# the demo reports (``demo_inputs``, ``nerlens report --demo NAME``); the first is the default
+DEMOS = ("spacy", "generative", "confidence")
 
 
 def demo_path(name: str) -> Path:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import argparse
 
 from nerlens.experiment.build import run_experiment as experiment
-from nerlens.experiment.manifest import (declared_datasets, experiment_datasets,
-                                         read_manifest)
+from nerlens.experiment.manifest import declared_datasets, experiment_datasets
 
 from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_flags
@@ -65,9 +64,14 @@ def is_experiment(args) -> bool:
         bool(given(args, "manifest"))
 
 
-def declared_of(args) -> dict:
-    """The declared datasets of --manifest or of --data/--pred; the flags an experiment
-    does not read refused."""
+def refuse_one_dataset_flags(args) -> None:
+    """The flags of one dataset's report, which an experiment does not read."""
+    if given(args, "scored"):
+        raise UsageError("--scored adds a system to one dataset's report, not to an "
+                         "experiment's datasets")
+    if given(args, "workers", 1) != 1:
+        raise UsageError("--workers scores one dataset's report; an experiment's datasets "
+                         "are scored in one process")
     mixed = [flag for flag, value in (
         ("GOLD/PRED", given(args, "predictions") or given(args, "gold")),
         ("--demo", given(args, "demo")),
@@ -76,20 +80,15 @@ def declared_of(args) -> dict:
     if mixed:
         raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
                          f"its declaration: leave out {', '.join(mixed)}")
-    if not given(args, "manifest"):
-        return declared_datasets(args.declared, given(args, "train"))
-    if any(kind == VERSION_KIND for kind, _ in args.declared):
-        raise UsageError("--gold-alt: an experiment of --manifest takes each dataset's gold "
-                         "versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
-    if args.declared:
-        raise UsageError("give --manifest or --data/--pred, not both")
-    return read_manifest(args.manifest, train=given(args, "train"), needs_train=True)
 
 
 def run_experiment(args) -> int:
     """``nerlens.run_experiment`` of --manifest or of --data/--pred, read with the reading
     flags; experiment.json and experiment.html into --output."""
-    datasets, sources = experiment_datasets(declared_of(args), **system_options(args, True))
+    refuse_one_dataset_flags(args)
+    declared = declared_datasets(args.declared, given(args, "train"),
+                                 manifest=given(args, "manifest"))
+    datasets, sources = experiment_datasets(declared, **system_options(args, True))
     for name, dataset in datasets.items():   # as the one-dataset report notes each file
         for column, record in dataset["corpus"].source.generated.items():
             note(f"dataset {name!r}, {column}: {record.summary()}")

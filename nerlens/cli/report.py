@@ -9,7 +9,7 @@ from pathlib import Path
 from nerspan import InputOptions
 from nerspan.records import FileOptions, Record, option
 
-from nerlens.demo import demo_inputs
+from nerlens.demo import DEMOS, demo_inputs
 from nerlens.families import check_families, family_names
 from nerlens.report.build import build_report
 
@@ -23,44 +23,56 @@ from .options import inputs_of
 from .manifest import add_experiment_arguments, is_experiment, run_experiment
 from .scored_files import add_scored_argument, load_with_scored
 
-# --demo NAME: the embedded demos (--demo alone is spaCy's)
-DEMOS = ("spacy", "generative", "confidence")
-
 
 def add_arguments(parser) -> None:
-    parser.add_argument("gold", nargs="?",
-                        help="gold column file (token first, tag last), or a datasets split "
-                             "or DatasetDict saved with save_to_disk (see --split)")
-    parser.add_argument("predictions", nargs="*", help="prediction column file(s), tag last")
+    add_flags(parser, Flags, ("gold", "predictions"))
     add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
     add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
     add_train_arguments(parser, required=False)
     add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
     add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "scheme",
                                "mode", "beta", "workers"))
-    parser.add_argument("--families", type=family_list, default=None, metavar="NAME,...",
-                        help="the metric families to run, comma-separated (default: every "
-                             "registered one: " + ", ".join(family_names()) + ")")
-    parser.add_argument("--demo", nargs="?", const="spacy", default=None, metavar="NAME",
-                        help="the embedded WNUT-17 demo: spaCy's output and a memorisation "
-                             "baseline; --demo generative: LLM-style responses to 24 of its "
-                             "sentences beside spaCy's output; --demo confidence: a CRF's "
-                             "scored mentions beside spaCy's output (the confidence section)")
+    add_flags(parser, Flags, ("families", "demo"))
     add_scored_argument(parser, "adds the confidence section")
     add_gold_alt_argument(parser)
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="a progress bar on stderr (default: when stderr is a terminal)")
-    add_flags(parser, Flags)
+    add_flags(parser, Flags, ("progress", "output", "format"))
     add_reading_arguments(parser)
     add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
     add_generated_arguments(parser)
     add_experiment_arguments(parser)
 
 
+def family_list(text: str) -> tuple:
+    """--families: comma-separated names of registered families."""
+    return check_families([name.strip() for name in text.split(",") if name.strip()])
+
+
+class DemoName(argparse.Action):
+    """--demo [NAME]: without NAME, spaCy's demo."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values or DEMOS[0])
+
+
 @dataclass(frozen=True)
 class Flags(Record):
     """The command's own flags."""
 
+    gold: str | None = option(None, "gold column file (token first, tag last), or a datasets "
+                              "split or DatasetDict saved with save_to_disk (see --split)",
+                              flag="gold", nargs="?")
+    predictions: list | None = option(None, "prediction column file(s), tag last",
+                                      flag="predictions", nargs="*")
+    families: tuple | None = option(
+        None, "the metric families to run, comma-separated (default: every registered one: "
+        + ", ".join(family_names()) + ")", parse=family_list, metavar="NAME,...")
+    demo: str | None = option(
+        None, "the embedded WNUT-17 demo: spaCy's output and a memorisation baseline; --demo "
+        "generative: LLM-style responses to 24 of its sentences beside spaCy's output; --demo "
+        "confidence: a CRF's scored mentions beside spaCy's output (the confidence section)",
+        action=DemoName, nargs="?", metavar="NAME")
+    progress: bool | None = option(None, "a progress bar on stderr (default: when stderr is a "
+                                   "terminal)", parse=None, action=argparse.BooleanOptionalAction)
     output: str = option(".", "folder for report.json and report.html")
     format: str = option("table", "what to print: the summary table or the JSON",
                          choices=("table", "json"))
@@ -70,20 +82,12 @@ def _demo_name(args) -> None:
     """--demo takes an optional NAME, so argparse reads ``--demo GOLD`` as a name: an
     existing file there is GOLD (which --demo refuses, naming it); else the name must be
     one of ``DEMOS``."""
-    if args.demo is None or args.demo in DEMOS:
+    if args.demo in (None, *DEMOS):
         return
     if not Path(args.demo).exists():
         raise UsageError(f"--demo {args.demo!r}: the demos are {', '.join(DEMOS)}")
     args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
     args.gold, args.demo = args.demo, DEMOS[0]
-
-
-def family_list(text: str) -> tuple:
-    """argparse type: comma-separated names of registered families."""
-    try:
-        return check_families([name.strip() for name in text.split(",") if name.strip()])
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _demo_inputs(args) -> dict:
@@ -107,11 +111,10 @@ def _file_inputs(args) -> dict:
         raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
     corpus, names, scored = load_with_scored(args, outside_scheme_is_error=True)
     corpus, versions = add_gold_versions(args, corpus)
-    gold = (f"{args.gold} (split {args.split or 'test'})" if Path(args.gold).is_dir()
-            else args.gold)
-    sources = {"gold": gold, "train": args.train,
-               "systems": {**dict(zip(names, list(args.predictions) + generated_paths(args))),
-                           **dict(zip(scored, args.scored or ()))},
+    split = f" (split {args.split or 'test'})" if Path(args.gold).is_dir() else ""
+    files = [*args.predictions, *generated_paths(args), *(args.scored or ())]
+    sources = {"gold": args.gold + split, "train": args.train,
+               "systems": dict(zip([*names, *scored], files)),
                **({"gold_alt": versions} if versions else {})}
     # build_report refuses no --train when a family of --families needs it
     train = read_train_flag(args, outside_scheme_is_error=True) if args.train else None
@@ -122,12 +125,6 @@ def _file_inputs(args) -> dict:
 
 def run(args) -> int:
     if is_experiment(args):
-        if args.scored:
-            raise UsageError("--scored adds a system to one dataset's report, not to an "
-                             "experiment's datasets")
-        if args.workers != 1:
-            raise UsageError("--workers scores one dataset's report; an experiment's "
-                             "datasets are scored in one process")
         return run_experiment(args)
     _demo_name(args)
     result = build_report(None, **(_demo_inputs(args) if args.demo else _file_inputs(args)),

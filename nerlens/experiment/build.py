@@ -44,11 +44,12 @@ from nerspan.migration import migrated
 from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
 from nerspan.reading.forms import finished
+from nerspan.reading.systems import read_runs
 
 from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
 from nerlens.report.analyses import figure_pngs
-from nerlens.report.build import Report, build_report, input_names, systems_corpus
+from nerlens.report.build import Report, build_report, input_names
 
 from . import dataset_page, findings, generated, html, text
 from .manifest import experiment_datasets, read_manifest
@@ -258,8 +259,9 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
             corpus = entry.get("corpus")
             if corpus is None:
                 # read as the report reads them: a file's tags checked, naming its line
-                corpus, _ = systems_corpus(entry["gold"], predictions, inputs.replace(
-                    tokens=entry.get("tokens")), options["scheme"], options["mode"])
+                corpus, _ = read_runs(entry["gold"], predictions, scheme=options["scheme"],
+                                      mode=options["mode"],
+                                      inputs=inputs.replace(tokens=entry.get("tokens")))
                 corpus = finished(corpus, list(corpus.columns), inputs, options["scheme"],
                                   options["mode"])
             corpus = generated.ground_runs(corpus, grounded, inputs)

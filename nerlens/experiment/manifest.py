@@ -164,12 +164,21 @@ def _flag(kind: str) -> str:
     return "--" + kind.replace("_", "-")
 
 
-def declared_datasets(declared: list, default_train: str | None) -> dict:
+def declared_datasets(declared: list, default_train: str | None, manifest=None) -> dict:
     """Declared datasets (``read_manifest``'s form) of the command line's ``(kind,
     values)`` entries in order: ``("data", [NAME, GOLD, TRAIN?])``, then each run
     (``"pred"``, ``"pred_generated"``, ``"pred_scored"``: ``[NAME:]SYSTEM=FILE`` values,
     FILE a glob pattern too) and gold version (``"gold_alt"``) of the last --data, or of
-    dataset NAME, which may come later; errors name the flag and its value."""
+    dataset NAME, which may come later; errors name the flag and its value. With
+    ``manifest`` (--manifest FILE), those of the manifest, each with a training file
+    (``default_train`` by default), and no entries."""
+    if manifest:
+        if any(kind == "gold_alt" for kind, _ in declared):
+            raise ValueError("--gold-alt: an experiment of --manifest takes each dataset's "
+                             "gold versions in its entry: \"gold_alt\": {\"NAME\": \"FILE\"}")
+        if declared:
+            raise ValueError("give --manifest or --data/--pred, not both")
+        return read_manifest(manifest, train=default_train, needs_train=True)
     datasets: dict = {}
     runs, last = [], None  # (kind, entry, dataset, system or version, file pattern)
     for kind, values in declared:

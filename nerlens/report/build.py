@@ -139,16 +139,6 @@ def _progress(total: int, enabled: bool, description: str):
                leave=False)
 
 
-def systems_corpus(gold, systems, inputs: InputOptions, scheme: str = "IOB2",
-                   mode: str = "lenient") -> tuple[Corpus, list[str]]:
-    """A Corpus with ``gold`` and one column per system from files or tag lists, read by
-    the reader of an experiment's files (``nerspan.reading.systems.read_runs``): a
-    file's tags checked as it is read, so that an error names its file, line and system,
-    a tag outside ``scheme`` refused; tag lists (and gold given so, with every layer)
-    by ``build_report``, which names the position."""
-    return read_runs(gold, systems, scheme=scheme, mode=mode, inputs=inputs)
-
-
 def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: str) -> None:
     """Every tag column valid for ``scheme`` and ``mode``, checked up front so that an
     error names the system (the families see each system as ``predictions``)."""
@@ -261,9 +251,12 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
 def _read_corpus(gold, systems, gold_alt, gold_alt_names, inputs: InputOptions, scheme: str,
                  mode: str) -> tuple[Corpus, list, list]:
     """``(corpus, system names, gold version names)`` of ``build_report``'s files or tag
-    lists: gold and the systems (``systems_corpus``), the other gold versions, finished."""
-    corpus, names = systems_corpus(gold, {} if systems is None else systems, inputs, scheme,
-                                   mode)
+    lists: gold and the systems, read as an experiment's files are (``read_runs``: a
+    file's tags checked as it is read, so that an error names its file, line and system,
+    a tag outside ``scheme`` refused; tag lists, and gold given so, checked by
+    ``build_report``, which names the position), the other gold versions, finished."""
+    corpus, names = read_runs(gold, {} if systems is None else systems, scheme=scheme,
+                              mode=mode, inputs=inputs)
     corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names,
                                                     scheme=scheme, mode=mode, inputs=inputs)
     return (finished(corpus, [GOLD, *names, *alternatives], inputs, scheme, mode), names,
