@@ -36,7 +36,7 @@ from nerspan.migration import migrated, moved_names
 from nerspan.threshold_form import stating_threshold
 
 from .core import (HEADLINE_WEIGHTS, MOVED, FairevalOptions, headline_weights_error,
-                   read_sides, scored)
+                   read_sides, read_weights, scored)
 from .family import describe
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
@@ -44,7 +44,7 @@ from .partials import FairevalPartial, partial
 from .result import FairEvalResult, prf_from_errors
 from .semeval import (MIN_OVERLAP, SCHEMAS, semeval_instances, semeval_scores,
                       write_instances_csv, write_systems_csv)
-from .spanfile import read_span_file, spans_to_tags, write_span_file
+from .spanfile import read_span_file, read_span_files, spans_to_tags, write_span_file
 from .weights import (COUNT_NAMES, ERROR_TYPES, PRESETS, WEIGHT_NAMES, check_sums,
                       resolve_weights)
 
@@ -116,11 +116,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
 
 __all__ = ["score", "FAMILY", "FairevalOptions", "FairEvalResult", "HEADLINE_WEIGHTS",
            "headline_weights_error", "SCHEMAS", "semeval_scores", "semeval_instances",
-           "write_instances_csv", "write_systems_csv", "prf_from_errors",
-           "read_span_file", "write_span_file",
-           "spans_to_tags", "resolve_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES",
-           "COUNT_NAMES", "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors",
-           "partial", "FairevalPartial"]
+           "write_instances_csv", "write_systems_csv", "prf_from_errors", "read_span_file",
+           "read_span_files", "write_span_file", "spans_to_tags", "resolve_weights",
+           "read_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES", "COUNT_NAMES",
+           "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors", "partial",
+           "FairevalPartial"]
 
 
 # The package's descriptor for nerlens (``nerspan.family.Family``).

@@ -8,7 +8,10 @@ events and builds the result; ``result_options`` is the ``options`` a result rep
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputTypeError
 from nerspan.errors import shown
@@ -22,7 +25,7 @@ from .matching import find_errors
 from .result import FOCUS, FairEvalResult, build_result
 from .semeval import (MIN_OVERLAP, SCHEMAS, check_min_overlap, check_schemas,
                       semeval_instances, semeval_scores)
-from .weights import resolve_weights
+from .weights import WEIGHT_NAMES, resolve_weights
 
 # ``score``'s and ``partial``'s keywords gone since 0.2, with what to write instead
 MOVED = {"matching": "pairing={value!r} (how the SemEval schemas pair spans); generated "
@@ -46,6 +49,29 @@ def _weights(name: str, value):
     return value
 
 
+def read_weights(text: str | None):
+    """``weights`` as a command line or a file gives it: a preset's name, a JSON weight
+    table, or a JSON file holding one (a key given twice refused: JSON keeps the last).
+    ``HEADLINE_WEIGHTS`` are kept for the field's check to refuse, naming what to ask."""
+    if text is None or text in WEIGHT_NAMES + HEADLINE_WEIGHTS:
+        return text
+    table = Path(text).read_text(encoding="utf-8") if os.path.exists(text) else text
+    try:
+        return json.loads(table, object_pairs_hook=_distinct)
+    except json.JSONDecodeError:
+        raise ValueError(f"weights must be a preset ({', '.join(WEIGHT_NAMES)}), a JSON "
+                         f"weight table or a JSON file, not {text!r}") from None
+
+
+def _distinct(pairs: list) -> dict:
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise ValueError(f"{key!r} is given twice in one object (the second would "
+                             "replace the first)")
+    return dict(pairs)
+
+
 @dataclass(frozen=True)
 class FairevalOptions(Record):
     """faireval's own options (``score``; the command line's flags and the evaluate
@@ -54,7 +80,8 @@ class FairevalOptions(Record):
     weights: object = option(
         None, "a weight table for the weight_table_* scores: \"weighted\" (the paper's "
         "preset: BEs = 0.5 TP + 0.5 FN, BEl = 0.5 TP + 0.5 FP, BEo = 0.5 TP + 0.25 FP + "
-        "0.25 FN) or {error type: (TP, FP, FN) shares}; None adds none.", _weights)
+        "0.25 FN) or {error type: (TP, FP, FN) shares}; None adds none.", _weights,
+        parse=read_weights)
     focus: str = option(
         "target", "\"target\" counts LE and LBE under the target label per label, "
         "\"system\" under the system label; overall counts do not change.", choices=FOCUS)
@@ -197,4 +224,4 @@ def result_options(options: FairevalOptions, scheme: str, mode: str) -> dict:
 
 
 __all__ = ["FairevalOptions", "HEADLINE_WEIGHTS", "MOVED", "headline_weights_error",
-           "read_sides", "result_options", "scored", "two_columns"]
+           "read_sides", "read_weights", "result_options", "scored", "two_columns"]

@@ -61,14 +61,13 @@ from typing import Sequence
 import numpy as np
 
 from nerspan import InputOptions
-from nerspan.corpus import Source
 from nerspan.flat import PRED
 from nerspan.migration import migrated
 from nerspan.options import check_int
 from nerspan.partials import Mergeable, SentenceRows, Shard, merged_repairs, placed
 
 from .core import MOVED, FairevalOptions, read_sides, scored
-from .inputs import (Prepared, filtered_labels, label_filter_problem, label_filtered,
+from .inputs import (filtered_labels, label_filter_problem, label_filtered,
                      reported_repairs)
 from .result import FairEvalResult, summed_cells
 from .semeval import COUNT_NAMES, MIN_OVERLAP, SCHEMAS, schema_row
@@ -242,45 +241,24 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         raise ValueError('matching="strings" is not merged from partials yet: score it '
                          "in one pass (faireval.score)")
     shard = Shard(first_sentence, sentence_ids)
-    with shard.named():
-        reading = shard.read_typed(lambda read_as: _read_shard(
+    with shard.named():   # read as a family's reading: no evaluation, the sides (Prepared)
+        reading = shard.read_typed(lambda read_as: (None, *read_sides(
             references, read_as, options, train=train, scheme=scheme, mode=mode,
-            inputs=inputs, pos=pos), references, predictions, inputs, types)
+            inputs=inputs, pos=pos, shard=True)), references, predictions, inputs, types,
+            generated=_read_generated)
     if reading is None:
         return FairevalPartial()
-    _, sides, scheme, mode = reading
-    prepared = sides.prepared
+    _, prepared, scheme, mode = reading
     names = _with_ungrounded_types(prepared)
     result = scored(label_filtered(prepared, options.labels, options.exclude), options,
                     scheme, mode)
     return _of_result(result, names, shard, bound, prepared.n_sentences, per_sentence)
 
 
-@dataclass(frozen=True)
-class _SidesRead:
-    """A shard's prepared sides as ``Shard.read_typed`` reads the second item of a
-    family's reading (a corpus): the sentences' count, and the columns read from
-    generated output (``source.generated``: their repairs hold its record)."""
-
-    prepared: Prepared
-
-    @property
-    def n_sentences(self) -> int:
-        return self.prepared.n_sentences
-
-    @property
-    def source(self) -> Source:
-        return Source(generated={column: found.generated
-                                 for column, found in self.prepared.repairs.items()
-                                 if found.generated is not None})
-
-
-def _read_shard(references, predictions, options: FairevalOptions, **keywords) -> tuple:
-    """``(None, sides, scheme, mode)``: a shard's sides read (``read_sides``) as
-    ``Shard.read_typed`` takes a family's reading, ``sides`` a ``_SidesRead``."""
-    prepared, scheme, mode = read_sides(references, predictions, options, shard=True,
-                                        **keywords)
-    return None, _SidesRead(prepared), scheme, mode
+def _read_generated(reading: tuple) -> bool:
+    """Whether a shard's reading ``(None, prepared, scheme, mode)`` read generated output
+    (a column's repairs hold its record), for ``Shard.read_typed``."""
+    return any(found.generated is not None for found in reading[1].repairs.values())
 
 
 def _of_result(result: FairEvalResult, names: tuple, shard: Shard, bound: int | None,

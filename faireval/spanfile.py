@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import os
 
-from nerspan.errors import EmptyInputError, FormatError, NerspanError, counted
+from nerspan.errors import (EmptyInputError, FormatError, InputTypeError, NerspanError,
+                            counted)
+from nerspan.reading.answers import Answers
+from nerspan.reading.columns import read_text_file
+from nerspan.reading.systems import check_jsonl, named_files
+from nerspan.records import InputOptions
 
 PLACEHOLDER = ("NONE", "999", "999", "999")
 
@@ -25,9 +30,30 @@ def read_span_file(path: str | os.PathLike, encoding: str = "utf-8") -> list[lis
     Runs of blank lines separate sentences. Raises ``FormatError`` naming the file and
     line for a line that is not four tab-separated fields, an index that is not a
     positive integer, ``end < begin``, or a token list that is not ``begin..end``
-    (discontinuous spans are not supported). An empty token field means ``begin..end``.
+    (discontinuous spans are not supported), or undecodable bytes (a UTF-8 BOM is
+    dropped). An empty token field means ``begin..end``.
     """
-    path = os.fspath(path)
+    return read_text_file(_read_spans, os.fspath(path), encoding)
+
+
+def read_span_files(target, systems, *, scheme: str = "IOB2", mode: str = "lenient",
+                    inputs=None) -> list[Answers]:
+    """``target`` and one system's FairEval span files (``systems``: a list of one, or
+    name -> file), read by ``read_span_file`` to be scored as they are: the ``Answers``
+    of the system (``one.call(faireval.score)``). The JSON Lines span options are refused
+    (``nerspan.reading.systems.check_jsonl``)."""
+    inputs = InputOptions.of(inputs)
+    check_jsonl(inputs)
+    systems = named_files(systems)
+    if not target or len(systems) != 1:
+        raise InputTypeError("FairEval span files (--spans) are read as a target file and "
+                             f"one system file, not {counted(len(systems), 'system file')}")
+    [(name, path)] = systems.items()
+    return [Answers(name, read_span_file(target, inputs.files.encoding),
+                    read_span_file(path, inputs.files.encoding), scheme, mode, InputOptions())]
+
+
+def _read_spans(path: str, encoding: str) -> list[list[tuple]]:
     sentences: list[list[tuple]] = []
     current: list[tuple] | None = None
     with open(path, encoding=encoding) as handle:

@@ -312,9 +312,10 @@ class Shard:
                               position=error.position) from None
 
     def read(self, read, references, predictions) -> tuple | None:
-        """``read()`` (a family's reading of the shard: ``(evaluation, corpus, ...)``),
-        or None for an empty shard: no sentence on either side (``predictions`` empty,
-        or None beside references of no sentence)."""
+        """``read()`` (a family's reading of the shard: ``(evaluation, corpus, ...)``, the
+        second item what holds its ``n_sentences``), or None for an empty shard: no
+        sentence on either side (``predictions`` empty, or None beside references of no
+        sentence)."""
         if predictions is None and _holds_no_sentence(references):
             return None   # before reading: one pass refuses None beside a list
         try:
@@ -329,14 +330,16 @@ class Shard:
                              f"holds {n_sentences}")
         return reading
 
-    def read_typed(self, read, references, predictions, inputs, types) -> tuple | None:
+    def read_typed(self, read, references, predictions, inputs, types,
+                   generated=lambda reading: bool(reading[1].source.generated)
+                   ) -> tuple | None:
         """``read(predictions as read)`` (``read``), the predictions read as
         ``shard_predictions`` reads them, or None for an empty shard. Generated output
         is detected once (a pass over the shard's sentences): with ``types`` before
         reading, which needs them; without, of lists on both sides (read by the tag,
         span or generated forms), by the reader alone, and output it read as generated
-        (it left a record) is refused after the fact, as ``shard_predictions`` refuses it
-        before."""
+        (``generated(reading)``: it left a record, by default in the corpus' source) is
+        refused after the fact, as ``shard_predictions`` refuses it before."""
         if types is not None or not all(isinstance(side, (list, tuple))
                                         for side in (references, predictions)):
             read_as = shard_predictions(predictions, inputs, types)
@@ -346,7 +349,7 @@ class Shard:
         except Exception:
             _refuse_untyped(predictions)
             raise
-        if reading is not None and reading[1].source.generated:
+        if reading is not None and generated(reading):
             _refuse_untyped(predictions)
         return reading
 

@@ -142,6 +142,14 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
     "min_overlap_percent": (("faireval",), ["--schemas", "semeval", "--min-overlap", "50"],
                             r"error: argument --min-overlap: min_overlap must be a fraction "
                             r".*not 50\.0"),
+    # --weights is read as the flag is (faireval.read_weights): a preset, JSON or a file
+    "weights_unknown": (("faireval",), ["--weights", "fairest"],
+                        r"error: argument --weights: weights must be a preset \(weighted\), a "
+                        r"JSON weight table or a JSON file, not 'fairest'"),
+    "weights_key_twice": (("faireval",),
+                          ["--weights", '{"BEs": [0.5, 0, 0.5], "BEs": [1, 0, 0]}'],
+                          r"error: argument --weights: 'BEs' is given twice in one object "
+                          r"\(the second would replace the first\)"),
     "min_overlap_not_a_number": (("faireval",), ["--min-overlap", "half"],
                                  r"error: argument --min-overlap: must be a fraction in "
                                  r"\(0, 1\], not 'half'"),
@@ -604,10 +612,7 @@ def test_a_span_file_that_does_not_fit_gold_gives_one_line_and_exit_2(tmp_path, 
     check_one_line(code, err, message)
 
 
-@pytest.mark.parametrize("command, flags, message", [
-    ("faireval", ["--weights", '{"BEs": [0.5, 0, 0.5], "BEs": [1, 0, 0]}'],
-     r"error: --weights: 'BEs' is given twice in one object \(the second would replace the "
-     r"first\)$"),
+@pytest.mark.parametrize("command, flags, message", [   # faireval's --weights: FLAG_CASES
     ("buckets", ["--attributes", "eLen,eLen"], r"error: --attributes: attribute 'eLen' is given twice$"),
 ])
 def test_a_name_given_twice_in_an_option_is_refused(tmp_path, capsys, command, flags, message):
@@ -1011,10 +1016,6 @@ HINT_CASES = {
         r"a sweep is of one system: give one --generated file \(nerlens sweep \S*gold.txt "
         r"--generated \S*llm.jsonl\)$", "sweep {gold} --generated {llm}",
         r"average precision 100.00"),
-    "weights_unknown": (
-        {}, "faireval {gold} {pred} --weights fairest",
-        r"--weights must be a preset \(weighted\), a JSON weight table or a JSON file",
-        "faireval {gold} {pred} --weights weighted", r"weight table \(--weights\)"),
 }
 
 

@@ -166,8 +166,10 @@ def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
     assert len(err.strip().splitlines()) == 1
     good = tmp_path / "good.csv"
     good.write_text("PER\t1\t2\t1, 2\n")
-    code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights", "odd")
-    assert code == 2 and "--weights" in err
+    with pytest.raises(SystemExit) as exited:   # read as the flag is (faireval.read_weights)
+        run(capsys, "faireval", "--spans", str(good), str(good), "--weights", "odd")
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "argument --weights: weights must be a preset" in err
     code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
                        '{"LE": [0, -1, 1]}')
     assert code == 2 and "negative" in err
@@ -182,7 +184,8 @@ def test_cli_weights_that_chose_the_headline_are_refused(capsys, column_file, ol
     # deprecated in 0.1, refused in 0.2 with one line saying to leave --weights out
     code, out, err = run(capsys, "faireval", str(column_file), "--format", "json",
                          "--weights", old)
-    assert code == 2 and out == "" and err.startswith(f"nerlens: error: --weights {old}: ")
+    assert code == 2 and out == "" and err.startswith(f"nerlens: error: --weights: "
+                                                      f"weights={old!r} chose the headline")
     assert len(err.strip().splitlines()) == 1 and "leave weights out" in err
     code, plain, _ = run(capsys, "faireval", str(column_file), "--format", "json")
     assert code == 0 and json.loads(plain)["options"]["weights"] is None

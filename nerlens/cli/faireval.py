@@ -1,7 +1,6 @@
 """``nerlens faireval``: FairEval error types and traditional/fair/weight-table scores."""
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass
 
@@ -11,15 +10,16 @@ from faireval.report import countings_blocks
 from faireval.semeval import check_min_overlap
 from nerlens.report.blocks import section_text
 from nerspan import PRED, Evaluation
-from nerspan.reading.columns import column_values, read_text_file
-from nerspan.reading.systems import named_files, span_errors_located
+from nerspan.reading.answers import read_span_answers
+from nerspan.reading.columns import column_values
+from nerspan.reading.systems import read_systems
 from nerspan.records import Record, option, switch
 
-from .common import UsageError, check_file, with_confusion
-from .family import add_family_arguments, print_scores, save_plots, score_family
+from .common import UsageError, prediction_paths, with_confusion
+from .family import add_family_arguments, print_scores, save_plots, score_family, score_systems
 from .flags import Shared, add_flags, number_flag, record_of
-from .inputs import read_span_files, refuse_span_flags, score_generated
-from .options import given, inputs_of, weight_table
+from .inputs import score_generated, system_options
+from .options import given, inputs_of
 
 
 @dataclass(frozen=True)
@@ -48,51 +48,51 @@ def add_arguments(parser) -> None:
 
 
 def options(args):
-    """faireval's options of the flags (``faireval.FairevalOptions``, which refuses the
-    SemEval ones without --schemas); --csv lists the SemEval-2013 schemas' instances."""
+    """faireval's options of the flags (``faireval.FairevalOptions``, which reads --weights
+    and refuses the SemEval ones without --schemas); --csv lists the SemEval-2013 schemas'
+    instances."""
     if args.csv and not args.schemas:
         raise UsageError("--csv lists the instances of the SemEval-2013 schemas: add "
                          f"--schemas semeval (or some of {', '.join(faireval.SCHEMAS)})")
-    return record_of(args, faireval.FairevalOptions, weights=weight_table(args.weights),
+    return record_of(args, faireval.FairevalOptions,
                      return_instances=bool(args.return_instances or args.csv))
 
 
-def _scored(args, references, predictions, kwargs: dict, **reading) -> dict:
-    """One pair of span lists scored as they are (nested spans too), with --confusion
-    the matrix of both read as every family reads them."""
-    result = faireval.score(references, predictions, scheme=args.scheme, mode=args.mode,
-                            options=kwargs, **reading).to_dict(beta=args.beta)
-    evaluation = Evaluation.build(references, predictions, scheme=args.scheme,
-                                  mode=args.mode, **reading) if args.confusion else None
-    return with_confusion(result, evaluation, PRED, args.confusion)
-
-
 def compute(args) -> dict:
-    """System name -> result dict (compute()'s keys)."""
+    """System name -> result dict: GOLD and PRED read as every family reads them (with
+    --ignore-punct, GOLD's POS tags), or span files (--spans, --jsonl) and, with
+    --overlaps keep, --generated output scored as they are (nested spans too)."""
     kwargs = options(args)
-    if args.overlaps == "keep":   # before the span files: it is --generated's
-        return keep_overlaps(args, kwargs)
-    if (args.spans or args.jsonl) and args.ignore_punct:
-        raise UsageError("--ignore-punct needs POS tags, which span files do not have")
-    if args.spans:
-        preds = args.predictions if isinstance(args.predictions, list) else [args.predictions]
-        if not args.gold or len(preds) != 1 or not preds[0]:
-            raise UsageError("--spans needs TARGET and SYSTEM span files")
-        refuse_span_flags(args)
-        target, system = (read_text_file(faireval.read_span_file, check_file(path),
-                                         args.encoding) for path in (args.gold, preds[0]))
-        [name] = named_files(preds)
-        return {name: _scored(args, target, system, kwargs)}
-    if args.jsonl:  # span lists as they are: nested and overlapping spans are scored too
-        gold, systems = read_span_files(args)
-        results = {}
-        for name, path, system in systems:
-            with span_errors_located(args.gold, gold, path, system):
-                results[name] = _scored(args, gold["spans"], system["spans"], kwargs,
-                                        tokens=gold["tokens"], inputs=inputs_of(
-                                            args, texts=gold["texts"], jsonl=False))
-        return results
-    return score_family(args, "faireval", options=kwargs, pos=pos_tags(args))[2]
+    keep = refuse_unread(args)
+    if keep:   # the PRED files as usual
+        results = score_systems(args, faireval.FAMILY, *read_systems(
+            args.gold, prediction_paths(args), **system_options(args)),
+            options=kwargs)[1] if args.predictions else {}
+        return {**results, **score_generated(args, faireval.score, options=kwargs)}
+    if not (args.spans or args.jsonl):
+        return score_family(args, "faireval", options=kwargs, pos=pos_tags(args))[2]
+    read = faireval.read_span_files if args.spans else read_span_answers
+    return {one.name: with_confusion(   # the matrix of both sides read as tags are
+        one.call(faireval.score, options=kwargs).to_dict(beta=args.beta),
+        one.call(Evaluation.build) if args.confusion else None, PRED, args.confusion)
+        for one in read(args.gold, prediction_paths(args), scheme=args.scheme,
+                        mode=args.mode, inputs=inputs_of(args))}
+
+
+def refuse_unread(args) -> bool:
+    """Whether --overlaps keep is given, refusing it without --generated and the flags
+    that the files scored as they are do not read."""
+    keep = args.overlaps == "keep"
+    if keep and not given(args, "generated"):
+        raise UsageError("--overlaps keep applies to --generated output: nerlens faireval "
+                         f"{args.gold or 'GOLD'} --generated FILE.jsonl --overlaps keep")
+    if args.ignore_punct and (keep or args.spans or args.jsonl):
+        raise UsageError("--ignore-punct reads the POS tags of GOLD's column file: give it "
+                         "without --spans, --jsonl and --overlaps keep")
+    if args.confusion and keep:   # the entity matrix pairs flat mentions
+        raise UsageError("--confusion counts flat mentions, --overlaps keep keeps nested and "
+                         "overlapping spans: give one of them")
+    return keep
 
 
 def pos_tags(args) -> list | None:
@@ -101,24 +101,6 @@ def pos_tags(args) -> list | None:
     return column_values(args.gold, args.pos_column, token_column=args.token_column,
                          comment_prefix=files.comment_prefix, encoding=files.encoding,
                          missing_tag=files.missing_tag) if args.ignore_punct else None
-
-
-def keep_overlaps(args, kwargs: dict) -> dict:
-    """--generated output with --overlaps keep: each file's responses as
-    ``faireval.score(gold, responses, overlaps="keep", ...)`` scores them (its grounded
-    spans nested and overlapping as they are), the PRED files as usual."""
-    if not given(args, "generated"):
-        raise UsageError("--overlaps keep applies to --generated output: nerlens faireval "
-                         f"{args.gold or 'GOLD'} --generated FILE.jsonl --overlaps keep")
-    if args.ignore_punct:
-        raise UsageError("--ignore-punct is not read with --overlaps keep: give one of them")
-    if args.confusion:   # the entity matrix pairs flat mentions, as nerlens score does
-        raise UsageError("--confusion counts flat mentions, --overlaps keep keeps nested and "
-                         "overlapping spans: give one of them")
-    # the PRED files as without --generated (the flags that read it left out)
-    results = compute(argparse.Namespace(**{**vars(args), "generated": None,
-                                            "overlaps": "drop"})) if args.predictions else {}
-    return {**results, **score_generated(args, faireval.score, options=kwargs)}
 
 
 def run(args) -> int:

@@ -10,32 +10,10 @@ command may not have (``given``), and the values that apply to one command only
 """
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
 from nerspan import InputOptions
-
-from nerlens.families import family_package
-from nerlens.jsonable import load_json
 
 from .common import UsageError
 from .flags import flag_values
-
-
-def weight_table(value: str | None):
-    """--weights: a preset name, a JSON weight table or a JSON file's."""
-    faireval = family_package("faireval")   # imported by the commands that have --weights
-    if value in faireval.HEADLINE_WEIGHTS:   # they chose the headline scores until 0.2
-        raise UsageError(f"--weights {value}: {faireval.headline_weights_error(value)}")
-    if value is None or value in faireval.WEIGHT_NAMES:
-        return value
-    text = Path(value).read_text(encoding="utf-8") if os.path.exists(value) else value
-    try:
-        return load_json(text, "--weights")
-    except json.JSONDecodeError:
-        raise UsageError(f"--weights must be a preset ({', '.join(faireval.WEIGHT_NAMES)}), "
-                         f"a JSON weight table or a JSON file, not {value!r}") from None
 
 
 # A flag's value that applies to one command alone -> (the command, what the value means and

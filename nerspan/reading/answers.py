@@ -2,14 +2,17 @@
 scores it: generated output (``read_generated_files``) and scored predictions
 (``read_scored_files``: a JSON Lines span file whose spans carry a ``score``, one line per
 sentence of gold, or generated output with a ``score`` per entity, which of the two
-``file_form`` says). ``Answers.call`` scores one (``nerspan.score``, ``nerspan.sweep``);
-``scored_mentions`` gives each scored file's mentions over every gold sentence. An error
-in a file names it, its line and its side.
+``file_form`` says), and JSON Lines span files with their spans as they are
+(``read_span_answers``). ``Answers.call`` scores one (``nerspan.score``, ``nerspan.sweep``,
+``faireval.score``); ``scored_mentions`` gives each scored file's mentions over every
+gold sentence. An error in a file names it, its line and its side.
 """
 from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
 
 from ..corpus import Corpus
 from ..errors import SentenceCountError, counted
@@ -20,7 +23,8 @@ from ..threshold_form import scored_of
 from .forms import finished
 from .span_lists import read_span_jsonl
 from .systems import (answers_located, check_jsonl, file_form, named_files, read_answers,
-                      read_gold, read_scored_spans, span_errors_located, span_files)
+                      read_gold, read_scored_spans, read_span_files, span_errors_located,
+                      span_files)
 
 # what to do with a tag file given as scored predictions ({gold}, {path}: the files)
 TAG_FILE = "score its tags (nerlens score {gold} {path})"
@@ -31,7 +35,8 @@ class Answers:
     """One system's file as read against the gold it answers: ``references`` (gold spans
     or a ``Corpus``), ``predictions`` (span lists or generated responses), the reading
     options they are scored with (``inputs`` holding the words the references lack),
-    ``located`` (naming a file and line in an error) and ``read`` (the file as read)."""
+    ``located`` (gives the context naming a file and line in an error: one per call) and
+    ``read`` (the file as read)."""
 
     name: str
     references: object
@@ -39,14 +44,14 @@ class Answers:
     scheme: str
     mode: str
     inputs: InputOptions
-    located: object = field(default_factory=nullcontext)
+    located: Callable = nullcontext
     read: dict = field(default_factory=dict)
 
     def call(self, function, **options):
         """``function`` (``nerspan.score``, ``nerspan.sweep``, ``faireval.score``) on this
         file, ``options``' ``inputs`` keys put over the reading options."""
         inputs = InputOptions.of(self.inputs, **options.pop("inputs", {}))
-        with self.located:
+        with self.located():
             return function(self.references, self.predictions, scheme=self.scheme,
                             mode=self.mode, inputs=inputs, **options)
 
@@ -83,10 +88,29 @@ def read_scored_files(gold, paths, *, scheme: str = "IOB2", mode: str = "lenient
         return [scored_file(corpus, name, path, gold, inputs, scheme=scheme, mode=mode,
                             tag_file=tag_file) for name, path in paths.items()]
     spans = read_span_jsonl(gold, inputs.files.encoding)
+    return list(_span_answers(gold, spans, span_files(gold, spans, paths,
+                                                      inputs.files.encoding), scheme, mode,
+                              inputs))
+
+
+def read_span_answers(gold, paths, *, scheme: str = "IOB2", mode: str = "lenient",
+                      inputs=None):
+    """Each JSON Lines span file of ``paths`` (name -> file, or files named after them)
+    against ``gold``'s, its spans as they are (nested and overlapping ones too, which
+    faireval scores), one at a time; the files checked as ``read_span_files`` checks
+    them."""
+    inputs = InputOptions.of(inputs)
+    spans, systems = read_span_files(gold, named_files(paths), scheme=scheme, inputs=inputs)
+    return _span_answers(gold, spans, systems, scheme, mode, inputs)
+
+
+def _span_answers(gold, spans: dict, systems, scheme: str, mode: str, inputs: InputOptions):
+    """An ``Answers`` of each ``(name, path, spans read)`` of ``systems`` (``span_files``)
+    against gold's span file as read (``spans``), with gold's words."""
     words = InputOptions.of(inputs, tokens=spans["tokens"], texts=spans["texts"])
-    return [Answers(name, spans["spans"], pred["spans"], scheme, mode, words,
-                    span_errors_located(gold, spans, path, pred))
-            for name, path, pred in span_files(gold, spans, paths, inputs.files.encoding)]
+    return (Answers(name, spans["spans"], pred["spans"], scheme, mode, words,
+                    partial(span_errors_located, gold, spans, path, pred))
+            for name, path, pred in systems)
 
 
 def scored_file(corpus: Corpus, name: str, path, gold_name, inputs: InputOptions, *,
@@ -100,7 +124,7 @@ def scored_file(corpus: Corpus, name: str, path, gold_name, inputs: InputOptions
     read = read_scored_spans(path, corpus, inputs.files.encoding, gold_name=gold_name,
                              tag_file=tag_file.format(gold=gold_name, path=path))
     return Answers(name, corpus, read["spans"], scheme, mode, inputs,
-                   span_errors_located(gold_name, {"lines": None}, path, read))
+                   partial(span_errors_located, gold_name, {"lines": None}, path, read))
 
 
 def _generated(corpus: Corpus, name: str, path, side: str, scheme: str, mode: str,
@@ -108,7 +132,7 @@ def _generated(corpus: Corpus, name: str, path, side: str, scheme: str, mode: st
     answered, read = read_answers(corpus, path, inputs.files.encoding)
     words = InputOptions.of(inputs, tokens=read["tokens"]) if answered.tokens is None else inputs
     return Answers(name, answered, read["responses"], scheme, mode, words,
-                   answers_located(side, answered, read), read)
+                   partial(answers_located, side, answered, read), read)
 
 
 def scored_mentions(corpus: Corpus, files: dict, *, gold_name, inputs=None,
@@ -128,12 +152,12 @@ def scored_mentions(corpus: Corpus, files: dict, *, gold_name, inputs=None,
                 f"{gold_name}'s {corpus.n_sentences} (\"sentence\" indices): {needed_by} "
                 "needs every sentence answered, in order; sweep "
                 f"the ones answered with nerlens sweep {gold_name} --generated {path}")
-        with one.located:   # generated output or span lists, as the API reads them
+        with one.located():   # generated output or span lists, as the API reads them
             scored[name] = scored_of(one.predictions, corpus.select([GOLD]), inputs)
             if "responses" not in one.read:   # generated output is grounded in its sentences
                 check_fits(scored[name], corpus, "predictions")
     return scored
 
 
-__all__ = ["Answers", "TAG_FILE", "read_generated_files", "read_scored_files", "scored_file",
-           "scored_mentions"]
+__all__ = ["Answers", "TAG_FILE", "read_generated_files", "read_scored_files",
+           "read_span_answers", "scored_file", "scored_mentions"]
