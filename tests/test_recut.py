@@ -112,9 +112,12 @@ def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, c
 # threshold the report's to 3,015; the views of the family commands, the file tools and
 # the gold audit moved into their libraries, the CLI's reading into nerspan.reading,
 # conlleval's text into nerspan.conlleval to 2,401; GOLD, PRED, --generated, --gold-alt,
-# --scored and --compat fields of records (18 add_argument calls); a ratchet, not the goal.
-CLI_ADD_ARGUMENT_CALLS = 18
-CLI_LINES = 2355
+# --scored and --compat fields of records (18 add_argument calls); sweep's GOLD, PRED,
+# --generated and --choose-on fields too (14), score's --threshold and --matching strings
+# one path, the library's checks of scored files not made again, to 2,300; a ratchet, not
+# the goal.
+CLI_ADD_ARGUMENT_CALLS = 14
+CLI_LINES = 2300
 
 
 def test_the_command_line_s_flags_are_made_of_the_records():
