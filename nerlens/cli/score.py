@@ -43,8 +43,9 @@ def add_arguments(parser) -> None:
               parse={"threshold": confidence})
 
 
-# The ways of scoring, by the flags that choose them: what is scored, the flags it does
-# not read (flag, the value refused; True: given) and what to do instead
+# The ways of scoring (--threshold, --matching strings, else tags and spans): what each
+# scores, the flags it does not read (dest, the value refused; True: given) and what to
+# do instead ({}: it or them)
 NOT_READ = {
     "threshold": ("scored predictions kept at --threshold", (
         ("error_counts", True), ("confusion", True), ("matching", "strings")), "leave {} out"),
@@ -53,6 +54,7 @@ NOT_READ = {
     "tags": ("tags and spans", (("script", "universalner"), ("word_overlap", True)),
              "add --matching strings"),
 }
+
 
 def refuse_not_read(args, way: str) -> None:
     """The flags ``way`` of scoring does not read (``NOT_READ``), given: a usage error."""
