@@ -947,7 +947,7 @@ HINT_CASES = {
     "word_overlap_without_strings": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "score {gold} --generated {llm} --word-overlap",
-        r"--word-overlap applies to --matching strings: add --matching strings",
+        r"--word-overlap does not apply to tags and spans: add --matching strings$",
         "score {gold} --generated {llm} --word-overlap --matching strings",
         r"gold strings found"),
     "strings_with_pred": (
@@ -995,8 +995,9 @@ HINT_CASES = {
     "sweep_generated_with_pred": (
         {"scored.jsonl": SCORED, "llm.jsonl": SCORED_LLM},
         "sweep {gold} {scored} --generated {llm}",
-        r"give GOLD and either PRED or --generated \(nerlens sweep \S*gold.txt --generated "
-        r"\S*llm.jsonl\)$", "sweep {gold} --generated {llm}", r"average precision 100.00"),
+        r"a sweep is of one system: give GOLD .* and either PRED .* or one --generated file .* "
+        r"\(nerlens sweep \S*gold.txt --generated \S*llm.jsonl\)$",
+        "sweep {gold} --generated {llm}", r"average precision 100.00"),
     "suspects_scored_with_jsonl": (
         {"scored.jsonl": SCORED}, "suspects {gold} --scored {scored} --jsonl",
         r"--scored reads GOLD as a column file: leave --jsonl out$",
@@ -1013,9 +1014,9 @@ HINT_CASES = {
     "sweep_of_two_generated_files": (
         {"llm.jsonl": SCORED_LLM, "other.jsonl": SCORED_LLM},
         "sweep {gold} --generated {llm} --generated {other}",
-        r"a sweep is of one system: give one --generated file \(nerlens sweep \S*gold.txt "
-        r"--generated \S*llm.jsonl\)$", "sweep {gold} --generated {llm}",
-        r"average precision 100.00"),
+        r"a sweep is of one system: give GOLD .* and either PRED .* or one --generated file .* "
+        r"\(nerlens sweep \S*gold.txt --generated \S*llm.jsonl\)$",
+        "sweep {gold} --generated {llm}", r"average precision 100.00"),
 }
 
 
@@ -1478,7 +1479,8 @@ SWEEP_CASES = {  # case -> (PRED's content, extra flags, message pattern)
     "demo_with_files": (SCORED, ["--demo"], r"--demo scores the embedded demo; GOLD, PRED "
                                             r"would be ignored"),
     "jsonl_with_a_scheme": (SCORED, ["--jsonl", "--scheme", "IOBES"],
-                            r"--jsonl spans are read as IOB2 tags"),
+                            r"JSON Lines spans \(--jsonl\) are scored as IOB2 "
+                            r"tags: scheme \(--scheme\) applies to tag files$"),
     "missing_pred": (None, [], r"error: \S*nope.jsonl: no such file$"),
 }
 

@@ -1,4 +1,6 @@
-"""``nerlens score``: entity-level P/R/F1 as conlleval.pl prints it."""
+"""``nerlens score``: entity-level P/R/F1 as conlleval.pl prints it; with --threshold, the
+scored predictions kept at it, and with --matching strings, generated output matched as
+strings: each of those files scored alone by ``nerspan.score``, as the API scores it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,17 +11,19 @@ from nerspan.flat import GOLD
 from nerspan.counts import error_counts
 from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.layers import refuse_layers
-from nerspan.records import GeneratedOptions, Record, switch
+from nerspan.reading.answers import read_generated_files, read_scored_files
+from nerspan.records import Record, switch
 from nerspan.spans import reading_notes, types_note
 
 from nerlens.demo import demo_gold, demo_scored, demo_systems
 from nerlens.engines import score_corpus
 
-from .common import UsageError, note, print_confusion, print_notes, print_results
-from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
-from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, score_generated
+from .common import (UsageError, note, prediction_paths, print_confusion, print_notes,
+                     print_results)
+from .flags import THRESHOLD_FILES, Shared, add_flags
+from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, system_options
 from .options import given
-from .scored_files import confidence, scores_at_threshold
+from .scored_files import confidence
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,61 @@ def add_arguments(parser) -> None:
               parse={"threshold": confidence})
 
 
+# The ways of scoring (--threshold, --matching strings, else tags and spans): what each
+# scores, the flags it does not read (dest, the value refused; True: given) and what to
+# do instead ({}: it or them)
+NOT_READ = {
+    "threshold": ("scored predictions kept at --threshold", (
+        ("error_counts", True), ("confusion", True), ("matching", "strings")), "leave {} out"),
+    "strings": ("--matching strings, which compares sets of (text, type) strings, not spans",
+                (("demo", True), ("error_counts", True), ("confusion", True)), "leave {} out"),
+    "tags": ("tags and spans", (("script", "universalner"), ("word_overlap", True)),
+             "add --matching strings"),
+}
+
+
+def refuse_not_read(args, way: str) -> None:
+    """The flags ``way`` of scoring does not read (``NOT_READ``), given: a usage error."""
+    what, not_read, instead = NOT_READ[way]
+    refused = [f"--{dest.replace('_', '-')}{'' if value is True else ' ' + value}"
+               for dest, value in not_read if given(args, dest) == value]
+    if refused:
+        one = len(refused) == 1
+        raise UsageError(f"{' and '.join(refused)} do{'es' if one else ''} not apply to "
+                         f"{what}: {instead.format('it' if one else 'them')}")
+
+
+def score_alone(args, way: str) -> dict:
+    """Name -> the result dict (--beta) of each PRED and --generated file scored alone
+    by ``nerspan.score``, as the API scores it (read by ``read_scored_files``, or with
+    --matching strings ``read_generated_files``); a note of what each generated file
+    held and of what the type flags did."""
+    preds, generated = prediction_paths(args), args.generated or []
+    if way == "strings" and (not args.gold or not generated or preds):
+        raise UsageError("--matching strings scores generated output: give it with --generated "
+                         f"FILE.jsonl, without PRED files (nerlens score {args.gold or 'GOLD'} "
+                         "--generated FILE.jsonl --matching strings)")
+    if not args.gold or not (preds or generated):
+        raise UsageError("--threshold reads scored predictions: give GOLD and PRED span files "
+                         "whose spans carry a \"score\" (nerlens score GOLD PRED.jsonl "
+                         "--threshold 0.5), or --generated files whose entities carry one "
+                         "(nerlens score GOLD --generated FILE.jsonl --threshold 0.5)")
+    if way == "strings":
+        files = read_generated_files(args.gold, generated, **system_options(args))
+    else:
+        files = read_scored_files(args.gold, preds + generated, **system_options(args, True))
+    results = {}
+    for one in files:
+        results[one.name] = result = one.call(nerspan.score).to_dict(beta=args.beta)
+        generated_output = result["repairs"]["pred"].get("generative")
+        if generated_output:
+            note(f"{one.name}: {generated_output['summary']}")
+        print_notes(types_note(one.name if column == "pred" else column, repairs,
+                               "string" if way == "strings" else "mention")
+                    for column, repairs in result["repairs"].items())
+    return results
+
+
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
     """Each system's ``error_counts`` (``nerspan.counts.error_counts``): its mentions
     read as the scores read them (lenient: conlleval's repair; strict: ``discard``)."""
@@ -51,65 +110,21 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
                                                      args.scheme, repair=repair)
 
 
-def score_strings(args) -> dict:
-    """--generated output scored as strings (``--matching strings``): per file, the
-    ``nerspan.score`` result dict of its responses against the gold sentences it answers
-    (the type flags process gold's strings and the predicted ones alike)."""
-    if not given(args, "generated") or given(args, "predictions"):
-        raise UsageError("--matching strings scores generated output: give it with "
-                         "--generated FILE.jsonl, without PRED files (nerlens score "
-                         f"{args.gold or 'GOLD'} --generated FILE.jsonl --matching strings)")
-    # this command's own flags; nerspan.score refuses, naming its flag, each of its
-    # options that string matching does not read
-    refused = [flag for flag, is_given in (("--demo", args.demo), ("--error-counts",
-               args.error_counts), ("--confusion", args.confusion)) if is_given]
-    if refused:
-        raise UsageError(f"--matching strings compares sets of (text, type) strings of "
-                         f"--generated output, not spans: {', '.join(refused)} do"
-                         f"{'es' if len(refused) == 1 else ''} not apply to it")
-    return score_generated(args, nerspan.score)
-
-
-def run_strings(args) -> int:
-    results = score_strings(args)
-    for name, result in results.items():
-        print_notes(types_note(column, repairs, "string", f"{name}: ")
-                    for column, repairs in result["repairs"].items())
-    print_results(results, strings_text, args.format == "json")
-    return 0
-
-
-def run_threshold(args) -> int:
-    """--threshold: the scored predictions kept at it, scored (``scored_files``)."""
-    demo = None
-    if args.demo:
-        refuse_files_with_demo(args)
-        demo = (str(demo_gold()), [str(path) for path in demo_scored().values()])
-    results = scores_at_threshold(args, demo)
-    for name, result in results.items():
-        generated = result["repairs"]["pred"].get("generative")
-        if generated:
-            note(f"{name}: {generated['summary']}")
-        print_notes(types_note(name if column == "pred" else column, repairs)
-                    for column, repairs in result["repairs"].items())
-    print_results(results, conlleval_text, args.format == "json")
-    return 0
-
-
 def run(args) -> int:
-    strings = record_of(args, GeneratedOptions)
-    if args.threshold is not None:
-        return run_threshold(args)
-    if strings.matching == "strings":
-        return run_strings(args)
-    if strings.script is not None or strings.word_overlap:
-        # as nerspan.score refuses them: they are string matching's
-        raise UsageError(f"{'--script universalner' if strings.script else '--word-overlap'} "
-                         "applies to --matching strings: add --matching strings")
+    way = ("threshold" if args.threshold is not None else
+           "strings" if args.matching == "strings" else "tags")
+    refuse_not_read(args, way)
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place
-        args.gold = str(next(iter(demo_systems().values())))
-        args.predictions = []
+        if way == "threshold":   # the demo's scored mentions
+            args.gold = str(demo_gold())
+            args.predictions = [str(path) for path in demo_scored().values()]
+        else:
+            args.gold, args.predictions = str(next(iter(demo_systems().values()))), []
+    if way != "tags":
+        print_results(score_alone(args, way), strings_text if way == "strings" else
+                      conlleval_text, args.format == "json")
+        return 0
     # no token is shown but in the error counts
     corpus, systems = load_systems(args, keep_tokens=args.error_counts)
     results = score_corpus(corpus, systems, args.scheme, args.mode, beta=args.beta,

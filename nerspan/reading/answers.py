@@ -21,10 +21,8 @@ from ..records import InputOptions
 from ..scored import check_fits
 from ..threshold_form import scored_of
 from .forms import finished
-from .span_lists import read_span_jsonl
 from .systems import (answers_located, check_jsonl, file_form, named_files, read_answers,
-                      read_gold, read_scored_spans, read_span_files, span_errors_located,
-                      span_files)
+                      read_gold, read_scored_spans, read_span_files, span_errors_located)
 
 # what to do with a tag file given as scored predictions ({gold}, {path}: the files)
 TAG_FILE = "score its tags (nerlens score {gold} {path})"
@@ -78,19 +76,21 @@ def read_scored_files(gold, paths, *, scheme: str = "IOB2", mode: str = "lenient
                       tag_file: str = TAG_FILE) -> list[Answers]:
     """Each scored file of ``paths`` (name -> file, or files named after them) against
     ``gold``: a column file or saved split (by default a tag outside ``scheme`` refused), or with
-    the input option ``jsonl`` a span file (each file then a scored span file)."""
+    the input option ``jsonl`` a span file (each file then a scored span file, read by
+    ``read_span_files``, which refuses a ``scheme`` other than IOB2)."""
     inputs = InputOptions.of(inputs)
     paths = named_files(paths)
+    # the span options read span files; generated output is never read with them
+    check_jsonl(inputs, generated=inputs.files.jsonl and any(
+        file_form(path, inputs.files.encoding) == "generated" for path in paths.values()))
     if not inputs.files.jsonl:
         corpus = read_gold(gold, scheme=scheme, mode=mode, inputs=inputs,
                            outside_scheme_is_error=outside_scheme_is_error,
                            on_repairs=on_repairs)
         return [scored_file(corpus, name, path, gold, inputs, scheme=scheme, mode=mode,
                             tag_file=tag_file) for name, path in paths.items()]
-    spans = read_span_jsonl(gold, inputs.files.encoding)
-    return list(_span_answers(gold, spans, span_files(gold, spans, paths,
-                                                      inputs.files.encoding), scheme, mode,
-                              inputs))
+    spans, systems = read_span_files(gold, paths, scheme=scheme, inputs=inputs)
+    return list(_span_answers(gold, spans, systems, scheme, mode, inputs))
 
 
 def read_span_answers(gold, paths, *, scheme: str = "IOB2", mode: str = "lenient",

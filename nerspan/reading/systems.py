@@ -603,9 +603,10 @@ def system_name(path) -> str:
     return Path(path).stem
 
 
-def named_files(paths) -> dict:
+def named_files(paths, taken=()) -> dict:
     """Name -> file: a mapping as given (its names checked), a file or a list of files
-    named after them, made unique (``gold.txt`` is ``gold'``: gold's name is gold's).
+    named after them, made unique, apart from the systems ``taken`` too (``gold.txt`` is
+    ``gold'``: gold's name is gold's).
 
     >>> named_files(["a/gold.txt", "b/gold.txt", "run.txt"])
     {"gold'": 'a/gold.txt', "gold''": 'b/gold.txt', 'run': 'run.txt'}
@@ -615,7 +616,7 @@ def named_files(paths) -> dict:
     names: dict = {}
     for path in [] if paths is None else ([paths] if isinstance(paths, PathLike) else paths):
         name = system_name(path)
-        while name in names or name == GOLD:
+        while name in names or name in taken or name == GOLD:
             name += "'"
         names[name] = path
     return names
