@@ -85,6 +85,29 @@ alone half as long as looking them up), and interning each shard's distinct word
 shards against 19,000 in one pass). tough_mentions' merge is unchanged: the same list
 conversion, 1.05x to 1.3x faster, would save at most 2 ms of its 0.03 s.
 
+2026-11-29, fourth round (load 15 to 28 on 2 shared cores; ``--cpu``, default size; rows
+tough_mentions nerspan hardeval buckets, the code before and after in turn, three runs
+each). ``nerspan.flat.Interner`` is a ``defaultdict`` whose factory is a counter, so a
+new string costs no Python call, and its check that every key is a string maps
+``isinstance`` in C; tough_mentions' merge looks each text of the smaller partial up
+once in an ``Interner`` (a new text takes the next code as it is met) instead of a
+look-up and then an insertion. Interning 74,000 distinct words (what new words cost;
+best of 31, three runs): 30.6 to 33.9 ms -> 25.2 to 26.2 ms. The words of 8 shards
+against one pass, in the same process (best of 21): one pass 104 -> 96 ms, 8 shards
+117 -> 118 ms: what a shard still pays is inserting its new words into its own dict
+(and growing it), not the call. Batched interning measured slower at 1 and 8 shards
+(best of 15, two runs): ``dict.setdefault`` with each word's first position, renumbered
+in NumPy, 10% to 30% longer; ``dict.fromkeys`` then a look-up pass 40% to 60% longer.
+Ratios, before -> after (medians): tough_mentions 1.05x to 1.15x (1.08x) -> 1.05x to
+1.21x (1.08x); nerspan 0.86x to 0.98x (0.89x) -> 0.86x to 1.04x (0.93x); hardeval 0.97x
+to 1.06x (1.02x) -> 0.88x to 1.05x (0.99x); attribute_buckets 1.14x to 1.17x (1.15x)
+-> 1.10x to 1.29x (1.18x): at this load no change shows. tough_mentions' merging and
+the result: 0.043 to 0.049 s -> 0.044 to 0.047 s (median 0.045 s both). Its merge
+chain alone (8 partials, best of 15, three runs in turn): 25.7 to 26.9 ms -> 24.9 to
+28.1 ms, of which (one run) looking up the texts 10 ms and adding the new ones 7.5 ms
+before (one pass of dictionary work per distinct text over 7 merges, 43,000 look-ups,
+32,000 of them new), joining the groups 6 ms; the result 6.5 ms.
+
 Measured before, one side's runs then the other's (988,184 tokens, 8 shards, --repeat 5,
 2 shared cores): nerspan 0.16 s one pass, 0.16 s partials + merge (0.99x; merging 0.5
 ms, 600 bytes pickled); tough_mentions 0.24 s, 0.34 s (1.39x; merging and the result

@@ -43,12 +43,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import groupby, islice, repeat
+from itertools import groupby, islice
 from operator import itemgetter
 
 import numpy as np
 
 from nerspan import InputOptions
+from nerspan.flat import Interner
 from nerspan.migration import migrated
 from nerspan.options import check_int
 from nerspan.partials import (EntityPartial, Mergeable, SentenceRows, Shard,
@@ -125,12 +126,10 @@ class ToughMentionsPartial(Mergeable):
         if len(other.texts) > len(self.texts):   # the smaller's texts are looked up
             return other.merged_with(self)
         index = self._text_index()
-        at = np.fromiter(map(index.get, other.texts, repeat(-1)), dtype=np.int64,
+        # one look-up per text: a new one takes the next code as it is met
+        at = np.fromiter(map(index.__getitem__, other.texts), dtype=np.int64,
                          count=len(other.texts))
-        new = np.flatnonzero(at < 0)
-        at[new] = len(self.texts) + np.arange(len(new))
-        added = tuple(map(other.texts.__getitem__, new.tolist()))
-        index.update(zip(added, range(len(self.texts), len(self.texts) + len(added))))
+        added = tuple(islice(index, len(self.texts), None))
         types = tuple(sorted(set(self.types) | set(other.types)))
         groups, theirs = _joined_groups(_recoded(self.groups, None, self.types, types),
                                         _recoded(other.groups, at, other.types, types),
@@ -144,14 +143,14 @@ class ToughMentionsPartial(Mergeable):
             None if self.cells is None else _merged_cells(self.cells, other.cells, mine,
                                                           theirs))._indexed(index)
 
-    def _text_index(self) -> dict:
+    def _text_index(self) -> Interner:
         """Text -> its code, for the merged partial to extend: the index the merge that
         made this partial left here, handed on (a chain of merges then hashes each text
         once, copies no index), else built."""
         index = self.__dict__.pop("_index", None)
-        return index if index is not None else dict(zip(self.texts, range(len(self.texts))))
+        return index if index is not None else Interner(zip(self.texts, range(len(self.texts))))
 
-    def _indexed(self, index: dict) -> "ToughMentionsPartial":
+    def _indexed(self, index: Interner) -> "ToughMentionsPartial":
         object.__setattr__(self, "_index", index)
         return self
 
