@@ -205,18 +205,6 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     return read_training_index(path or args.train, **system_options(args))
 
 
-def refuse_span_flags(args) -> None:
-    """--inclusive-end, --snap and --offsets given for other files than --jsonl's."""
-    library.check_jsonl(inputs_of(args))
-
-
-def read_span_files(args):
-    """The gold span file as read, and ``(name, path, spans)`` of every PRED file, as
-    they are (faireval scores nested spans)."""
-    return library.read_span_files(args.gold, library.named_files(prediction_paths(args)),
-                                   scheme=args.scheme, inputs=inputs_of(args))
-
-
 def generated_paths(args) -> list[str]:
     return list(given(args, "generated") or [])
 

@@ -27,7 +27,6 @@ into the same ``Corpus``.
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from typing import Callable
 
@@ -36,7 +35,7 @@ import numpy as np
 from ..arrow_columns import is_arrow
 from ..corpus import Corpus
 from ..errors import InputTypeError, InvalidTagError, NerspanError, shown
-from ..flat import GOLD, PRED, _a, as_label_list, side_name
+from ..flat import GOLD, PRED, as_label_list, side_name
 from ..layers import refuse_layers
 from ..records import InputOptions
 from ..schemes import FALLBACK_PREFIXES, from_suffix, split_tag, to_suffix
