@@ -10,7 +10,7 @@ from nerspan import GOLD, Corpus, InputOptions, TrainIndex
 from nerspan.reading import systems as library
 from nerspan.reading.answers import read_generated_files
 from nerspan.reading.forms import finished
-from nerspan.reading.training import read_training_file, read_training_index
+from nerspan.reading.training import read_training_index
 from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
 
 from .common import UsageError, check_file, note, prediction_paths, show_result
@@ -96,10 +96,6 @@ def add_generated_arguments(parser) -> None:
     add_flags(parser, Shared, ("compat",))
 
 
-def add_gold_alt_argument(parser) -> None:
-    add_flags(parser, Inputs, ("gold_alt",))
-
-
 @dataclass(frozen=True)
 class TwoAnnotations(Record):
     """GOLD_A [GOLD_B] of ``diff`` and ``agreement``: read as GOLD and one PRED."""
@@ -144,19 +140,12 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     False``: no tokens, for commands not showing them."""
     type_processing(args)  # flag errors before any reading
     corpus, systems = library.read_systems(
-        args.gold, prediction_paths(args) or None, generated=generated_paths(args),
+        args.gold, prediction_paths(args) or None, generated=args.generated or [],
         keep_tokens=keep_tokens, **system_options(args, outside_scheme_is_error))
     for name, record in corpus.source.generated.items():
         note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
              "wrong prediction in every precision (hardeval's token error rates have no "
              "token for it: it is counted beside them)")
-    return corpus, systems
-
-
-def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
-    corpus, systems = load_systems(args)
-    if corpus.tokens is None:
-        raise UsageError(f"{args.gold}: no token column")
     return corpus, systems
 
 
@@ -166,7 +155,7 @@ def score_generated(args, score, **options) -> dict:
     if not args.gold:
         raise UsageError("no GOLD file given")
     results = {}
-    for one in read_generated_files(args.gold, generated_paths(args), **system_options(args)):
+    for one in read_generated_files(args.gold, args.generated or [], **system_options(args)):
         results[one.name] = one.call(score, **options).to_dict(beta=args.beta)
         note(f"{one.name}: {results[one.name]['repairs']['pred']['generative']['summary']}")
     return results
@@ -190,13 +179,6 @@ def refuse_files_with_demo(args) -> None:
                          "ignored: give either --demo or files")
 
 
-def read_train_flag(args, outside_scheme_is_error: bool = False, path: str | None = None
-                  ) -> Corpus:
-    """The training data (``path``, default --train) as ``read_training_file`` reads it."""
-    return read_training_file(path or args.train,
-                              **system_options(args, outside_scheme_is_error))
-
-
 def load_training(args, path: str | None = None, why: str = "the training set") -> TrainIndex:
     """The training index of ``path`` (default --train); neither given, an error saying
     ``why`` it is needed."""
@@ -205,25 +187,10 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     return read_training_index(path or args.train, **system_options(args))
 
 
-def generated_paths(args) -> list[str]:
-    return list(given(args, "generated") or [])
-
-
-def refuse_gold_versions(args, where: str) -> None:
-    """--gold-alt goes with GOLD and PRED files, not with ``where``."""
-    if given(args, "gold_alt"):
-        raise UsageError(f"--gold-alt applies to a report of GOLD and PRED files, not to "
-                         f"{where}")
-
-
 def add_gold_versions(args, corpus) -> tuple:
     """``(corpus, name -> file)``: ``corpus`` with a column per --gold-alt file."""
     return library.add_gold_versions(corpus, args.gold, given(args, "gold_alt") or (),
                                      **system_options(args, outside_scheme_is_error=True))
-
-
-def sentence_documents(args, corpus: Corpus):
-    return library.sentence_documents(args.gold, corpus, inputs_of(args))
 
 
 # -- two annotations (diff, agreement) --------------------------------------------------

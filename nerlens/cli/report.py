@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nerspan import InputOptions
+from nerspan.reading.systems import sentence_documents
+from nerspan.reading.training import read_training_file
 from nerspan.records import FileOptions, Record, option
 
 from nerlens.demo import DEMOS, demo_inputs
@@ -15,10 +17,9 @@ from nerlens.report.build import build_report
 
 from .common import UsageError, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
-from .inputs import (SPAN_FILES, add_generated_arguments, add_gold_alt_argument,
-                     add_gold_versions, add_reading_arguments, add_train_arguments,
-                     generated_paths, read_train_flag, refuse_files_with_demo,
-                     refuse_gold_versions, sentence_documents)
+from .inputs import (SPAN_FILES, Inputs, add_generated_arguments, add_gold_versions,
+                     add_reading_arguments, add_train_arguments, refuse_files_with_demo,
+                     system_options)
 from .options import inputs_of
 from .manifest import add_experiment_arguments, is_experiment, run_experiment
 from .scored_files import add_scored_argument, load_with_scored
@@ -34,7 +35,7 @@ def add_arguments(parser) -> None:
                                "mode", "beta", "workers"))
     add_flags(parser, Flags, ("families", "demo"))
     add_scored_argument(parser, "adds the confidence section")
-    add_gold_alt_argument(parser)
+    add_flags(parser, Inputs, ("gold_alt",))
     add_flags(parser, Flags, ("progress", "output", "format"))
     add_reading_arguments(parser)
     add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
@@ -92,7 +93,9 @@ def _demo_name(args) -> None:
 
 def _demo_inputs(args) -> dict:
     """The ``build_report`` inputs of the --demo named."""
-    refuse_gold_versions(args, "--demo")
+    if args.gold_alt:
+        raise UsageError("--gold-alt applies to a report of GOLD and PRED files, not to "
+                         "--demo")
     if args.scored:
         raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
                          "either --demo or files")
@@ -107,20 +110,20 @@ def _file_inputs(args) -> dict:
     if not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
                          "file(s) (or --demo)")
-    if not args.predictions and not generated_paths(args) and not args.scored:
+    if not args.predictions and not args.generated and not args.scored:
         raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
     corpus, names, scored = load_with_scored(args, outside_scheme_is_error=True)
     corpus, versions = add_gold_versions(args, corpus)
     split = f" (split {args.split or 'test'})" if Path(args.gold).is_dir() else ""
-    files = [*args.predictions, *generated_paths(args), *(args.scored or ())]
+    files = [*args.predictions, *(args.generated or ()), *(args.scored or ())]
     sources = {"gold": args.gold + split, "train": args.train,
                "systems": dict(zip([*names, *scored], files)),
                **({"gold_alt": versions} if versions else {})}
     # build_report refuses no --train when a family of --families needs it
-    train = read_train_flag(args, outside_scheme_is_error=True) if args.train else None
+    train = read_training_file(args.train, **system_options(args, True)) if args.train else None
     return dict(corpus=corpus, system_names=names, train=train, sources=sources,
-                scored=scored, gold_alt_names=list(versions),
-                documents=sentence_documents(args, corpus) if versions else None)
+                scored=scored, gold_alt_names=list(versions), documents=sentence_documents(
+                    args.gold, corpus, inputs_of(args)) if versions else None)
 
 
 def run(args) -> int:
