@@ -66,20 +66,19 @@ class Inputs(Record):
     describes = "command-line"
 
 
-def add_input_arguments(parser, files=Inputs) -> None:
-    """GOLD [PRED ...] (``files``' positionals) and the options that say how to read them."""
+def add_input_arguments(parser, files=Inputs, decoding: tuple = DECODING) -> None:
+    """GOLD [PRED ...] (``files``' positionals), ``decoding``'s flags (--scheme, --mode,
+    --format) and how every input is read: the same flags in every command (column files,
+    the types, span files, --generated and how it is read, --compat)."""
     add_flags(parser, files, ("gold", "predictions"))
-    add_flags(parser, Shared, DECODING)
-    add_reading_arguments(parser)
-    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
-    add_generated_arguments(parser)
-
-
-def add_reading_arguments(parser) -> None:
-    """How every column file is read: the same flags in every command (and the types)."""
+    add_flags(parser, Shared, decoding)
     add_flags(parser, FileOptions, READING)
     add_flags(parser, InputOptions, ("layers",))
     add_flags(parser, TypeOptions)
+    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
+    add_flags(parser, Inputs, ("generated",))
+    add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
+    add_flags(parser, Shared, ("compat",))
 
 
 def add_train_arguments(parser, required: bool = True, note: str | None = None):
@@ -87,13 +86,6 @@ def add_train_arguments(parser, required: bool = True, note: str | None = None):
     add_flags(parser, Shared, ("train",), required=("train",) if required else (),
               notes={"train": note})
     add_flags(parser, FileOptions, TRAINING)
-
-
-def add_generated_arguments(parser) -> None:
-    """--generated FILE.jsonl, how it is read (``GeneratedOptions``) and --compat."""
-    add_flags(parser, Inputs, ("generated",))
-    add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
-    add_flags(parser, Shared, ("compat",))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan import InputOptions
 from nerspan.reading.systems import sentence_documents
 from nerspan.reading.training import read_training_file
 from nerspan.records import FileOptions, Record, option
@@ -17,29 +16,24 @@ from nerlens.report.build import build_report
 
 from .common import UsageError, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
-from .inputs import (SPAN_FILES, Inputs, add_generated_arguments, add_gold_versions,
-                     add_reading_arguments, add_train_arguments, refuse_files_with_demo,
-                     system_options)
+from .inputs import (Inputs, add_gold_versions, add_input_arguments, add_train_arguments,
+                     refuse_files_with_demo, system_options)
 from .options import inputs_of
 from .manifest import add_experiment_arguments, is_experiment, run_experiment
 from .scored_files import add_scored_argument, load_with_scored
 
 
 def add_arguments(parser) -> None:
-    add_flags(parser, Flags, ("gold", "predictions"))
+    add_input_arguments(parser, Flags, decoding=("scheme", "mode"))
     add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
     add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
     add_train_arguments(parser, required=False)
     add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
-    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "scheme",
-                               "mode", "beta", "workers"))
+    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "beta", "workers"))
     add_flags(parser, Flags, ("families", "demo"))
     add_scored_argument(parser, "adds the confidence section")
     add_flags(parser, Inputs, ("gold_alt",))
     add_flags(parser, Flags, ("progress", "output", "format"))
-    add_reading_arguments(parser)
-    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
-    add_generated_arguments(parser)
     add_experiment_arguments(parser)
 
 
