@@ -27,7 +27,7 @@ VERSION_KIND = "gold_alt"   # a --gold-alt in ``declared``, the order of an expe
 
 class GoldVersion(argparse.Action):
     """--gold-alt NAME=FILE, appended as ``(name, file)``, and kept in order among an
-    experiment's --data and --pred (``declared``, as ``manifest._Declare`` keeps them)."""
+    experiment's --data and --pred (``declared``, as ``report._Declare`` keeps them)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         name, equals, path = (part.strip() for part in values.partition("="))
