@@ -13,7 +13,7 @@ from nerspan.reading.forms import finished
 from nerspan.reading.training import read_training_index
 from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
 
-from .common import UsageError, check_file, note, prediction_paths, show_result
+from .common import UsageError, note, prediction_paths, show_result
 from .flags import DECODING, Shared, add_flags, number_flag
 from .options import given, inputs_of, type_processing
 
@@ -157,7 +157,7 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
     """The GOLD file alone, its tags checked and finished (its types are checked beside
     the predictions)."""
     options = system_options(args, outside_scheme_is_error)
-    corpus = library.read_gold(check_file(path), **options)
+    corpus = library.read_gold(path, **options)
     return finished(corpus, [GOLD], options["inputs"], args.scheme, args.mode, check=False)
 
 
