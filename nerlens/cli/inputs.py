@@ -164,7 +164,8 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
 def refuse_files_with_demo(args) -> None:
     """``--demo`` scores the embedded demo: files given with it would be ignored."""
     files = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
-                                       ("generated", "--generated"), ("train", "--train"))
+                                       ("generated", "--generated"), ("train", "--train"),
+                                       ("scored", "--scored"), ("gold_alt", "--gold-alt"))
              if given(args, name)]
     if files:
         raise UsageError(f"--demo scores the embedded demo; {', '.join(files)} would be "

@@ -94,12 +94,6 @@ def _demo_name(args) -> None:
 
 def _demo_inputs(args) -> dict:
     """The ``build_report`` inputs of the --demo named."""
-    if args.gold_alt:
-        raise UsageError("--gold-alt applies to a report of GOLD and PRED files, not to "
-                         "--demo")
-    if args.scored:
-        raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
-                         "either --demo or files")
     refuse_files_with_demo(args)
     return demo_inputs(args.demo, args.scheme, args.mode)
 
