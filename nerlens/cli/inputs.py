@@ -102,11 +102,6 @@ class TwoAnnotations(Record):
     describes = "command-line"
 
 
-def add_two_arguments(parser) -> None:
-    """GOLD_A [GOLD_B] (``diff``, ``agreement``) and the reading flags."""
-    add_input_arguments(parser, TwoAnnotations)
-
-
 # --fuzzy: a number strictly between 0 and 1, refused as the flag is read
 fraction = number_flag(float, "expected a number between 0 and 1, not {text!r}",
                        lambda value: 0 < value < 1)
