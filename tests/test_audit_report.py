@@ -125,8 +125,8 @@ BAD = {
     "system_name": (["--gold-alt", "one={fixed}"], r"'one' names a system already"),
     "bad_tag": (["--gold-alt", "x={bad_tag}"],
                 r"bad_tag.txt:1, sentence 0: gold version 'x' tag 'Q-PER' is not a tag"),
-    "demo": (["--demo", "--gold-alt", "x={fixed}"], r"--gold-alt applies to a report of GOLD "
-                                                    r"and PRED files, not to --demo"),
+    "demo": (["--demo", "--gold-alt", "x={fixed}"], r"--demo scores the embedded demo; "
+                                                    r"--gold-alt would be ignored"),
 }
 
 

@@ -83,6 +83,19 @@ def test_faireval_command_equals_the_api(files, capsys):
     assert cli["traditional_counts"] == api["traditional_counts"] == {"TP": 2, "FP": 1, "FN": 0}
 
 
+def test_faireval_overlaps_keep_scores_a_pred_file_beside_generated_output(files, capsys):
+    # the PRED file is scored as without --overlaps keep (it crashed: no training set given)
+    (files / "pred.txt").write_text(GOLD, encoding="utf-8")
+    code, out, err = run(capsys, ["faireval", files / "gold.txt", files / "pred.txt",
+                                  "--generated", files / "llm.jsonl", "--overlaps", "keep",
+                                  "--format", "json"])
+    assert code == 0, err
+    both = json.loads(out)
+    alone = run(capsys, ["faireval", files / "gold.txt", files / "pred.txt", "--format",
+                         "json"])[1]
+    assert set(both) == {"pred", "llm"} and both["pred"] == json.loads(alone)
+
+
 def test_generated_beside_a_prediction_file_and_grounding_flags(files, capsys):
     (files / "pred.txt").write_text(GOLD, encoding="utf-8")
     code, out, err = run(capsys, ["score", files / "gold.txt", files / "pred.txt",

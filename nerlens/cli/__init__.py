@@ -3,8 +3,7 @@ of ``COMMANDS``; its module (imported when the command is named on the line, so 
 ``nerlens score`` imports no family and nothing of the report: ``benchmarks/
 bench_startup.py`` times it) defines ``add_arguments(parser)`` and ``run(args)``.
 ``common`` holds what every subcommand shares (errors, output), ``flags`` the flags made
-of option records, ``inputs`` every input of the command line, ``manifest`` the datasets
-of an experiment.
+of option records, ``inputs`` every input of the command line.
 """
 from __future__ import annotations
 

@@ -141,12 +141,6 @@ def _discard_stdout() -> None:
         pass  # stdout is no real file (a test's capture)
 
 
-def check_file(path: str) -> str:
-    if not os.path.exists(path):
-        raise UsageError(f"{path}: no such file")
-    return path
-
-
 def show_progress(args) -> bool:
     """--progress/--no-progress; neither: a bar when stderr is a terminal."""
     return sys.stderr.isatty() if args.progress is None else args.progress

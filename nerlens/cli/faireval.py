@@ -64,7 +64,7 @@ def compute(args) -> dict:
     --overlaps keep, --generated output scored as they are (nested spans too)."""
     kwargs = options(args)
     keep = refuse_unread(args)
-    if keep:   # the PRED files as usual
+    if keep:   # the PRED files as usual (faireval reads no training set)
         results = score_systems(args, faireval.FAMILY, *read_systems(
             args.gold, prediction_paths(args), **system_options(args)), None,
             kwargs)[1] if args.predictions else {}

@@ -15,8 +15,8 @@ from nerlens.families import get_family
 from .common import UsageError, print_confusion, print_results, with_confusion
 from .flags import THRESHOLD_FILES, Shared, add_flags, number_flag, record_of
 from .scored_files import confidence
-from .inputs import (add_input_arguments, add_train_arguments, load_systems,
-                     load_systems_with_tokens, load_training, system_options)
+from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
+                     system_options)
 from .options import given
 
 
@@ -71,7 +71,9 @@ def score_family(args, name: str, options=None, subsets=None,
     family = get_family(name)
     options = record_of(args, family.options) if options is None else options
     train = load_training(args, why=why) if family.needs_train and not subsets else None
-    corpus, systems = (load_systems_with_tokens if family.needs_tokens else load_systems)(args)
+    corpus, systems = load_systems(args)
+    if family.needs_tokens and corpus.tokens is None:
+        raise UsageError(f"{args.gold}: no token column")
     if subsets:
         keywords["subsets"] = subsets(corpus)
     return (family, *score_systems(args, family, corpus, systems, train, options, **keywords),

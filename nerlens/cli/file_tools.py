@@ -21,7 +21,7 @@ from nerspan.validation import validate
 
 from nerlens.report import blocks
 
-from .common import check_file, note, print_json, show_result
+from .common import note, print_json, show_result
 from .flags import Shared, add_flags, flag_values
 from .options import type_processing
 
@@ -63,7 +63,7 @@ def reading(args) -> dict:
 
 
 def run_validate(args) -> int:
-    results = [validate(check_file(path), args.scheme, types=type_processing(args),
+    results = [validate(path, args.scheme, types=type_processing(args),
                         **reading(args)) for path in args.files]
     valid = all(found.valid for found in results)
     if args.format == "json":
@@ -77,7 +77,7 @@ def run_validate(args) -> int:
 def rewrite(args, retag) -> int:
     """IN rewritten by ``retag(IN, **reading options)`` (``repair`` or ``convert``), its
     types processed, written to OUT, its changes printed."""
-    fixed = process_retagged(retag(check_file(args.input), **reading(args)),
+    fixed = process_retagged(retag(args.input, **reading(args)),
                              type_processing(args))
     fixed.write(args.output)
     if args.format == "json":   # the whole ``Retagged.to_dict()`` and the file written
@@ -96,10 +96,10 @@ def rewrite(args, retag) -> int:
 def run_tool(args, tool, text) -> int:
     """``tool`` (``count`` or ``summarize``) of FILE..., shown (``text``: its text view
     of the result and the files)."""
-    paths = [check_file(path) for path in args.files]
-    result = tool(paths if len(paths) > 1 else paths[0], args.scheme, repair=args.repair,
-                  types=type_processing(args), **reading(args))
-    return show_result(args, result, lambda result: text(result, ", ".join(paths)))
+    files = args.files if len(args.files) > 1 else args.files[0]
+    result = tool(files, args.scheme, repair=args.repair, types=type_processing(args),
+                  **reading(args))
+    return show_result(args, result, lambda result: text(result, ", ".join(args.files)))
 
 
 def tool(arguments: tuple, run) -> tuple:

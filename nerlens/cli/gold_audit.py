@@ -9,18 +9,21 @@ views are the library's (``diff_parts``, ``agreement_parts``, ``suspects_parts``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from nerspan import Evaluation
 from nerspan.audit import (EVIDENCE, agreement, agreement_parts, diff, diff_parts, suspects,
                            suspects_parts)
+from nerspan.reading.systems import sentence_documents
 from nerspan.records import Record, option
 
 from nerlens.report.blocks import parts_text
 
 from .common import UsageError, show_result
 from .flags import add_flags, at_least_one, whole_number
-from .inputs import (add_input_arguments, add_train_arguments, add_two_arguments,
-                     load_training, run_two, sentence_documents)
+from .inputs import (TwoAnnotations, add_input_arguments, add_train_arguments, load_training,
+                     run_two)
+from .options import inputs_of
 from .scored_files import add_scored_argument, load_with_scored
 
 
@@ -57,13 +60,15 @@ def run_suspects(args) -> int:
     # a scored system: its every mention, each vote weighing the mention's confidence
     spans.update({name: mentions.flat_spans(corpus.offsets) for name, mentions in scored.items()})
     found = suspects(context.gold, spans, corpus=corpus, train=train,
-                     documents=sentence_documents(args, corpus),
+                     documents=sentence_documents(args.gold, corpus, inputs_of(args)),
                      confidences={name: m.confidence for name, m in scored.items()},
                      min_systems=args.min_systems, listed=args.listed, evidence=args.evidence)
     return show_result(args, found.to_dict(),
                        lambda result: parts_text(suspects_parts(result, corpus.sentence_tokens)))
 
 
+# diff's and agreement's arguments: GOLD_A [GOLD_B] and the reading flags
+add_two_arguments = partial(add_input_arguments, files=TwoAnnotations)
 # each command's name -> (its add_arguments(parser), its run(args))
 COMMANDS = {"diff": (add_two_arguments, lambda args: run_two(
                 args, diff, lambda result: parts_text(diff_parts(result)))),

@@ -10,10 +10,10 @@ from nerspan import GOLD, Corpus, InputOptions, TrainIndex
 from nerspan.reading import systems as library
 from nerspan.reading.answers import read_generated_files
 from nerspan.reading.forms import finished
-from nerspan.reading.training import read_training_file, read_training_index
+from nerspan.reading.training import read_training_index
 from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
 
-from .common import UsageError, check_file, note, prediction_paths, show_result
+from .common import UsageError, note, prediction_paths, show_result
 from .flags import DECODING, Shared, add_flags, number_flag
 from .options import given, inputs_of, type_processing
 
@@ -27,7 +27,7 @@ VERSION_KIND = "gold_alt"   # a --gold-alt in ``declared``, the order of an expe
 
 class GoldVersion(argparse.Action):
     """--gold-alt NAME=FILE, appended as ``(name, file)``, and kept in order among an
-    experiment's --data and --pred (``declared``, as ``manifest._Declare`` keeps them)."""
+    experiment's --data and --pred (``declared``, as ``report._Declare`` keeps them)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         name, equals, path = (part.strip() for part in values.partition("="))
@@ -66,20 +66,19 @@ class Inputs(Record):
     describes = "command-line"
 
 
-def add_input_arguments(parser, files=Inputs) -> None:
-    """GOLD [PRED ...] (``files``' positionals) and the options that say how to read them."""
+def add_input_arguments(parser, files=Inputs, decoding: tuple = DECODING) -> None:
+    """GOLD [PRED ...] (``files``' positionals), ``decoding``'s flags (--scheme, --mode,
+    --format) and how every input is read: the same flags in every command (column files,
+    the types, span files, --generated and how it is read, --compat)."""
     add_flags(parser, files, ("gold", "predictions"))
-    add_flags(parser, Shared, DECODING)
-    add_reading_arguments(parser)
-    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
-    add_generated_arguments(parser)
-
-
-def add_reading_arguments(parser) -> None:
-    """How every column file is read: the same flags in every command (and the types)."""
+    add_flags(parser, Shared, decoding)
     add_flags(parser, FileOptions, READING)
     add_flags(parser, InputOptions, ("layers",))
     add_flags(parser, TypeOptions)
+    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
+    add_flags(parser, Inputs, ("generated",))
+    add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
+    add_flags(parser, Shared, ("compat",))
 
 
 def add_train_arguments(parser, required: bool = True, note: str | None = None):
@@ -87,17 +86,6 @@ def add_train_arguments(parser, required: bool = True, note: str | None = None):
     add_flags(parser, Shared, ("train",), required=("train",) if required else (),
               notes={"train": note})
     add_flags(parser, FileOptions, TRAINING)
-
-
-def add_generated_arguments(parser) -> None:
-    """--generated FILE.jsonl, how it is read (``GeneratedOptions``) and --compat."""
-    add_flags(parser, Inputs, ("generated",))
-    add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
-    add_flags(parser, Shared, ("compat",))
-
-
-def add_gold_alt_argument(parser) -> None:
-    add_flags(parser, Inputs, ("gold_alt",))
 
 
 @dataclass(frozen=True)
@@ -112,11 +100,6 @@ class TwoAnnotations(Record):
                                      "column)", flag="predictions", nargs="?", metavar="GOLD_B")
 
     describes = "command-line"
-
-
-def add_two_arguments(parser) -> None:
-    """GOLD_A [GOLD_B] (``diff``, ``agreement``) and the reading flags."""
-    add_input_arguments(parser, TwoAnnotations)
 
 
 # --fuzzy: a number strictly between 0 and 1, refused as the flag is read
@@ -144,19 +127,12 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     False``: no tokens, for commands not showing them."""
     type_processing(args)  # flag errors before any reading
     corpus, systems = library.read_systems(
-        args.gold, prediction_paths(args) or None, generated=generated_paths(args),
+        args.gold, prediction_paths(args) or None, generated=args.generated or [],
         keep_tokens=keep_tokens, **system_options(args, outside_scheme_is_error))
     for name, record in corpus.source.generated.items():
         note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
              "wrong prediction in every precision (hardeval's token error rates have no "
              "token for it: it is counted beside them)")
-    return corpus, systems
-
-
-def load_systems_with_tokens(args) -> tuple[Corpus, list[str]]:
-    corpus, systems = load_systems(args)
-    if corpus.tokens is None:
-        raise UsageError(f"{args.gold}: no token column")
     return corpus, systems
 
 
@@ -166,7 +142,7 @@ def score_generated(args, score, **options) -> dict:
     if not args.gold:
         raise UsageError("no GOLD file given")
     results = {}
-    for one in read_generated_files(args.gold, generated_paths(args), **system_options(args)):
+    for one in read_generated_files(args.gold, args.generated or [], **system_options(args)):
         results[one.name] = one.call(score, **options).to_dict(beta=args.beta)
         note(f"{one.name}: {results[one.name]['repairs']['pred']['generative']['summary']}")
     return results
@@ -176,25 +152,19 @@ def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
     """The GOLD file alone, its tags checked and finished (its types are checked beside
     the predictions)."""
     options = system_options(args, outside_scheme_is_error)
-    corpus = library.read_gold(check_file(path), **options)
+    corpus = library.read_gold(path, **options)
     return finished(corpus, [GOLD], options["inputs"], args.scheme, args.mode, check=False)
 
 
 def refuse_files_with_demo(args) -> None:
     """``--demo`` scores the embedded demo: files given with it would be ignored."""
     files = [usage for name, usage in (("gold", "GOLD"), ("predictions", "PRED"),
-                                       ("generated", "--generated"), ("train", "--train"))
+                                       ("generated", "--generated"), ("train", "--train"),
+                                       ("scored", "--scored"), ("gold_alt", "--gold-alt"))
              if given(args, name)]
     if files:
         raise UsageError(f"--demo scores the embedded demo; {', '.join(files)} would be "
                          "ignored: give either --demo or files")
-
-
-def read_train_flag(args, outside_scheme_is_error: bool = False, path: str | None = None
-                  ) -> Corpus:
-    """The training data (``path``, default --train) as ``read_training_file`` reads it."""
-    return read_training_file(path or args.train,
-                              **system_options(args, outside_scheme_is_error))
 
 
 def load_training(args, path: str | None = None, why: str = "the training set") -> TrainIndex:
@@ -205,25 +175,10 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     return read_training_index(path or args.train, **system_options(args))
 
 
-def generated_paths(args) -> list[str]:
-    return list(given(args, "generated") or [])
-
-
-def refuse_gold_versions(args, where: str) -> None:
-    """--gold-alt goes with GOLD and PRED files, not with ``where``."""
-    if given(args, "gold_alt"):
-        raise UsageError(f"--gold-alt applies to a report of GOLD and PRED files, not to "
-                         f"{where}")
-
-
 def add_gold_versions(args, corpus) -> tuple:
     """``(corpus, name -> file)``: ``corpus`` with a column per --gold-alt file."""
     return library.add_gold_versions(corpus, args.gold, given(args, "gold_alt") or (),
                                      **system_options(args, outside_scheme_is_error=True))
-
-
-def sentence_documents(args, corpus: Corpus):
-    return library.sentence_documents(args.gold, corpus, inputs_of(args))
 
 
 # -- two annotations (diff, agreement) --------------------------------------------------

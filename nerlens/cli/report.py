@@ -1,44 +1,46 @@
 """``nerlens report``: every registered family (or those of ``--families``), several
-systems, intervals, JSON and HTML."""
+systems, intervals, JSON and HTML. An experiment (several datasets, several runs per
+system): ``--manifest FILE`` (read by ``nerlens.experiment.manifest``, as ``buckets`` and
+``hardeval --manifest`` read it), or the same datasets declared in order (the flags' help):
+``--data NAME GOLD [TRAIN]``, then its runs ``--pred [NAME:]SYSTEM=FILE`` (and
+``--pred-generated``, ``--pred-scored``, ``--gold-alt [NAME:]VERSION=FILE``), scored by
+``nerlens.run_experiment``: experiment.json and experiment.html. The reading is the
+library's; here, the flags and the errors in their terms."""
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan import InputOptions
+from nerspan.reading.systems import sentence_documents
+from nerspan.reading.training import read_training_file
 from nerspan.records import FileOptions, Record, option
 
 from nerlens.demo import DEMOS, demo_inputs
+from nerlens.experiment.build import run_experiment as experiment
+from nerlens.experiment.manifest import declared_datasets, experiment_datasets
 from nerlens.families import check_families, family_names
 from nerlens.report.build import build_report
 
-from .common import UsageError, show_progress, write_outputs
+from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
-from .inputs import (SPAN_FILES, add_generated_arguments, add_gold_alt_argument,
-                     add_gold_versions, add_reading_arguments, add_train_arguments,
-                     generated_paths, read_train_flag, refuse_files_with_demo,
-                     refuse_gold_versions, sentence_documents)
+from .inputs import (VERSION_KIND, Inputs, add_gold_versions, add_input_arguments,
+                     add_train_arguments, refuse_files_with_demo, system_options)
 from .options import inputs_of
-from .manifest import add_experiment_arguments, is_experiment, run_experiment
 from .scored_files import add_scored_argument, load_with_scored
 
 
 def add_arguments(parser) -> None:
-    add_flags(parser, Flags, ("gold", "predictions"))
+    add_input_arguments(parser, Flags, decoding=("scheme", "mode"))
     add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
     add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
     add_train_arguments(parser, required=False)
     add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
-    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "scheme",
-                               "mode", "beta", "workers"))
+    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "beta", "workers"))
     add_flags(parser, Flags, ("families", "demo"))
     add_scored_argument(parser, "adds the confidence section")
-    add_gold_alt_argument(parser)
+    add_flags(parser, Inputs, ("gold_alt",))
     add_flags(parser, Flags, ("progress", "output", "format"))
-    add_reading_arguments(parser)
-    add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
-    add_generated_arguments(parser)
     add_experiment_arguments(parser)
 
 
@@ -92,10 +94,6 @@ def _demo_name(args) -> None:
 
 def _demo_inputs(args) -> dict:
     """The ``build_report`` inputs of the --demo named."""
-    refuse_gold_versions(args, "--demo")
-    if args.scored:
-        raise UsageError("--demo scores the embedded demo; --scored would be ignored: give "
-                         "either --demo or files")
     refuse_files_with_demo(args)
     return demo_inputs(args.demo, args.scheme, args.mode)
 
@@ -107,20 +105,20 @@ def _file_inputs(args) -> dict:
     if not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
                          "file(s) (or --demo)")
-    if not args.predictions and not generated_paths(args) and not args.scored:
+    if not args.predictions and not args.generated and not args.scored:
         raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
     corpus, names, scored = load_with_scored(args, outside_scheme_is_error=True)
     corpus, versions = add_gold_versions(args, corpus)
     split = f" (split {args.split or 'test'})" if Path(args.gold).is_dir() else ""
-    files = [*args.predictions, *generated_paths(args), *(args.scored or ())]
+    files = [*args.predictions, *(args.generated or ()), *(args.scored or ())]
     sources = {"gold": args.gold + split, "train": args.train,
                "systems": dict(zip([*names, *scored], files)),
                **({"gold_alt": versions} if versions else {})}
     # build_report refuses no --train when a family of --families needs it
-    train = read_train_flag(args, outside_scheme_is_error=True) if args.train else None
+    train = read_training_file(args.train, **system_options(args, True)) if args.train else None
     return dict(corpus=corpus, system_names=names, train=train, sources=sources,
-                scored=scored, gold_alt_names=list(versions),
-                documents=sentence_documents(args, corpus) if versions else None)
+                scored=scored, gold_alt_names=list(versions), documents=sentence_documents(
+                    args.gold, corpus, inputs_of(args)) if versions else None)
 
 
 def run(args) -> int:
@@ -133,4 +131,84 @@ def run(args) -> int:
                           min_share=args.min_share, families=args.families,
                           progress=show_progress(args), beta=args.beta, workers=args.workers)
     write_outputs(result, args, "report")
+    return 0
+
+
+# -- experiments --------------------------------------------------------------------------
+# what each flag that adds a run adds (the flag's help): its kind in ``declared``, as
+# ``nerlens.experiment.manifest.declared_datasets`` reads it
+RUN_FLAGS = {"pred": "",
+             "pred_generated": " given as generated output (an LLM's responses, JSON Lines "
+                               "as --generated reads them; grounded in its gold sentences)",
+             "pred_scored": " given as scored spans (JSON Lines, {\"spans\": [[start, end, "
+                            "label, score], ...]} per sentence; its average precision over "
+                            "runs)"}
+
+
+class _Declare(argparse.Action):
+    """Keeps --data and --pred in the order given (a --pred belongs to the last --data)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.declared = [*(getattr(namespace, "declared", None) or []),
+                              (self.dest, list(values))]
+
+
+def add_experiment_arguments(parser) -> None:
+    group = parser.add_argument_group(
+        "experiments (several datasets, several runs per system)",
+        "Either --manifest FILE, or --data and --pred in order (e.g. --data conll03 test.txt "
+        "train.txt --pred flair=s1.txt flair=s2.txt bert=b.txt --data wnut16 ...). Writes "
+        "experiment.json and experiment.html: per-dataset sections, mean +- std over runs, "
+        "Wilcoxon tests with Holm's correction.")
+    group.add_argument("--data", nargs="+", action=_Declare, metavar=("NAME GOLD", "TRAIN"),
+                       help="a dataset: its name, gold column file and training file "
+                            "(default --train); repeat for each dataset")
+    for kind, what in RUN_FLAGS.items():   # a run on the last --data, or on dataset NAME
+        group.add_argument("--" + kind.replace("_", "-"), nargs="+", action=_Declare,
+                           metavar="[NAME:]SYSTEM=FILE",
+                           help=f"a run of SYSTEM{what} on the last --data (or on dataset "
+                                "NAME); a repeated SYSTEM is another run; a quoted FILE "
+                                "pattern (* ?) adds every matching file as a run")
+    add_flags(group, Shared, ("manifest",), notes={"manifest": "and generated output (a "
+                                                   "list of files: a system's runs)"})
+    parser.set_defaults(declared=[])
+
+
+def is_experiment(args) -> bool:
+    """--data/--pred or --manifest (a --gold-alt alone is in ``declared`` too: a version
+    of the one-dataset report)."""
+    return any(kind != VERSION_KIND for kind, _ in args.declared) or bool(args.manifest)
+
+
+def refuse_one_dataset_flags(args) -> None:
+    """The flags of one dataset's report, which an experiment does not read."""
+    if args.scored:
+        raise UsageError("--scored adds a system to one dataset's report, not to an "
+                         "experiment's datasets")
+    if args.workers != 1:
+        raise UsageError("--workers scores one dataset's report; an experiment's datasets "
+                         "are scored in one process")
+    mixed = [flag for flag, value in (
+        ("GOLD/PRED", args.predictions or args.gold), ("--demo", args.demo),
+        ("--generated (give --pred-generated)", args.generated), ("--jsonl", args.jsonl))
+        if value]
+    if mixed:
+        raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "
+                         f"its declaration: leave out {', '.join(mixed)}")
+
+
+def run_experiment(args) -> int:
+    """``nerlens.run_experiment`` of --manifest or of --data/--pred, read with the reading
+    flags; experiment.json and experiment.html into --output."""
+    refuse_one_dataset_flags(args)
+    declared = declared_datasets(args.declared, args.train, manifest=args.manifest)
+    datasets, sources = experiment_datasets(declared, **system_options(args, True))
+    for name, dataset in datasets.items():   # as the one-dataset report notes each file
+        for column, record in dataset["corpus"].source.generated.items():
+            note(f"dataset {name!r}, {column}: {record.summary()}")
+    result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
+                        inputs=inputs_of(args), bootstrap=args.bootstrap, seed=args.seed,
+                        min_share=args.min_share, families=args.families,
+                        progress=show_progress(args), sources=sources, beta=args.beta)
+    write_outputs(result, args, "experiment")
     return 0

@@ -29,12 +29,12 @@ def add_scored_argument(parser, effect: str) -> None:
 
 def load_with_scored(args, outside_scheme_is_error: bool = False) -> tuple:
     """``(corpus, systems, scored)``: GOLD with the PRED and --generated systems
-    (``load_systems``; GOLD alone with only --scored files) and name -> the scored
-    mentions of each --scored file, named apart from the systems."""
-    if args.scored and not prediction_paths(args) and not given(args, "generated"):
+    (``load_systems``, which refuses no GOLD; GOLD alone with only --scored files) and
+    name -> the scored mentions of each --scored file, named apart from the systems."""
+    if args.scored and args.gold and not (prediction_paths(args) or given(args, "generated")):
         if given(args, "jsonl"):
             raise UsageError("--scored reads GOLD as a column file: leave --jsonl out")
-        corpus, systems = read_gold(args, args.gold or "", outside_scheme_is_error=True), []
+        corpus, systems = read_gold(args, args.gold, outside_scheme_is_error=True), []
     else:
         corpus, systems = load_systems(args, outside_scheme_is_error)
     return corpus, systems, scored_mentions(

@@ -17,7 +17,7 @@ from nerspan.sweep_view import inflation_finding, sweep_blocks
 from nerlens.demo import demo_gold, demo_scored
 from nerlens.report import blocks
 
-from .common import UsageError, note, print_json
+from .common import UsageError, note, show_result
 from .flags import DECODING, Shared, add_flags
 from .inputs import SPAN_FILES, Inputs, fraction, refuse_files_with_demo, system_options
 
@@ -88,12 +88,8 @@ def run(args) -> int:
     sweep = scored.call(nerspan.sweep, choose_on=dev, per_type=args.per_type)
     found = inflation_finding(sweep)
     found = found and f"{found}; choose on a dev split: --choose-on DEV_GOLD DEV_PRED"
-    if args.format == "json":
-        if found:
-            note(found)
-        print_json(sweep.to_dict())
-    else:
-        print("\n\n".join(map(blocks.text, sweep_blocks(sweep, args.per_type, "--choose-on"))))
-        if found:
-            print(f"\nfinding: {found}")
-    return 0
+    if found and args.format == "json":   # the text view says it below the tables
+        note(found)
+    return show_result(args, sweep.to_dict(), lambda _: "\n\n".join([
+        *map(blocks.text, sweep_blocks(sweep, args.per_type, "--choose-on")),
+        *([f"finding: {found}"] if found else [])]))
