@@ -23,22 +23,25 @@ scoring task holds one block of at most 4,096 sentences and the partial, so its 
 should not depend on the corpus. The driver holds only the merged partials. (The sampler
 reads every process of the machine: another session's Ray workers count too.)
 
-Last measured (``python -m benchmarks.bench_engines --tokens 2000000``: one pass on the
-lists against the engines reading Parquet; two cores shared with other sessions, load 6
-to 23):
+Last measured (``python -m benchmarks.bench_engines --tokens 10000000``, the default
+size: one pass on the lists against the engines reading Parquet; two cores, load under 1
+at the start):
 
-    corpus      tokens  one pass s  spark s  ratio   ray s  ratio  spark  ray  read  both  alone
-    whole    1,998,771        3.38    42.60  12.6x  137.90  40.8x    113  133   107   409    442
-    quarter    498,877        0.18     6.86  39.1x   26.45 150.6x    111  120   107   226    205
+    corpus       tokens  one pass s  spark s  ratio   ray s  ratio  spark  ray  read  both  alone
+    whole    10,003,631        2.78    10.92   3.9x   17.65   6.4x    112  136   109   794    788
+    quarter   2,498,345        0.72     2.72   3.8x    8.96  12.5x    118  135   107   516    516
 
 (MB: a Spark worker; Ray's that scored only, read only, did both; Ray Data reading alone.)
 
-Equal results. A Spark worker's peak stays flat while the corpus grows 4x (111 -> 113
-MB), and so does a Ray worker that only scores (120 -> 133 MB). The Ray process that
-reads the Parquet files and scores grows (226 -> 409 MB), as much as Ray Data's reading
-with no scoring at all does (205 -> 442 MB): the growth is Ray Data's reading in that
-process (one read task per file, what its allocators keep), not ``nerlens.ray``'s blocks
-or partials; scoring 12 passes of 20,000 sentences in one process keeps it at 86-90 MB.
+Equal results. A Spark worker's peak stays flat while the corpus grows 4x (118 -> 112
+MB), and so does a Ray worker that only scores (135 -> 136 MB) or only reads (107 -> 109
+MB). The Ray process that reads the Parquet files and scores grows (516 -> 794 MB), as
+much as Ray Data's reading with no scoring at all does (516 -> 788 MB): the growth is Ray
+Data's reading in that process (what its allocators keep), not ``nerlens.ray``'s blocks
+or partials. The run before (2M and 0.5M tokens, load 6 to 23) measured the same shape:
+Spark 111 -> 113 MB, Ray scoring 120 -> 133 MB, reading and scoring 226 -> 409 MB, Ray
+Data alone 205 -> 442 MB; scoring 12 passes of 20,000 sentences in one process keeps it
+at 86-90 MB.
 Earlier, at load 3 to 8 with a block per file, the same process grew 329 -> 594 MB for
 4x at 4,000,000 tokens, 152 -> 239 MB with the allocators returning memory
 (``ARROW_DEFAULT_MEMORY_POOL=system MALLOC_MMAP_THRESHOLD_=65536
