@@ -25,7 +25,7 @@ from nerlens.families import registered
 from nerspan.bootstrap import f1_or_nan_statistic
 from nerspan.errors import InvalidTagError
 from nerspan.partials import sentence_weights
-from attribute_buckets.partials import BucketsPartial
+from attribute_buckets.partials import BucketsPartial, _weighted
 
 from .test_partials import (EXAMPLES, LABELS, TRAIN, as_span_lists, corpora, merged_in,
                             one_pass, placed, shards, taken)
@@ -145,6 +145,17 @@ def test_sentence_weights_are_poisson_one_and_keyed_by_sentence_id():
     poisson = [math.exp(-1) / math.factorial(k) for k in range(4)]
     assert share == pytest.approx(poisson, abs=0.005)
     assert abs(np.corrcoef(weights[:, 0], weights[:, 1])[0, 1]) < 0.2
+
+
+
+@pytest.mark.parametrize("weight", [3.0, 2.0 ** 22 + 1])
+def test_weighted_units_are_exact_in_float32_and_beyond_its_integers(weight):
+    # five units of one value in one sentence: 5 * (2**22 + 1) needs 25 bits, past
+    # float32's exact integers, so the product must fall back to float64
+    by_sentence = np.full((2, 3), weight, dtype=np.float32)
+    weighted = _weighted(by_sentence, np.array([0] * 5 + [1]), np.array([1] * 5 + [0]), 2)
+    assert weighted.dtype == np.float64
+    assert weighted.tolist() == [[weight] * 3, [5 * weight] * 3]
 
 
 # -- the partial itself --------------------------------------------------------------------
