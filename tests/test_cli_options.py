@@ -16,7 +16,7 @@ from nerspan.records import FileOptions, Record, TypeOptions
 from nerspan.records import option as field_option
 from nerlens.cli import build_parser, main
 from nerlens.cli.common import UsageError
-from nerlens.cli.flags import add_flags, cli_words, dest, record_of
+from nerlens.cli.flags import add_flags, dest, record_of
 from nerlens.cli.options import check_values, given, inputs_of
 from nerlens.families import get_family
 
@@ -43,8 +43,8 @@ def test_every_option_of_a_family_s_record_is_a_flag_of_its_command(family):
         action = actions[option.flag]
         assert action.dest == dest(option), option.name
         # --compat: on every command (the others refuse it, naming buckets)
-        assert option.name == "compat" or action.help.startswith(
-            cli_words(option.doc, record)), option.name
+        assert option.name == "compat" or action.help.startswith(option.doc), \
+            option.name
         assert action.default == option.default, option.name
 
 
