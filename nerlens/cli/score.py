@@ -22,7 +22,7 @@ from .common import (UsageError, note, prediction_paths, print_confusion, print_
                      print_results)
 from .flags import THRESHOLD_FILES, Shared, add_flags
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, system_options
-from .options import given
+from .options import place_of
 from .scored_files import confidence
 
 
@@ -41,30 +41,6 @@ def add_arguments(parser) -> None:
     add_flags(parser, Shared, ("beta", "confusion", "workers"))
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
               parse={"threshold": confidence})
-
-
-# The ways of scoring (--threshold, --matching strings, else tags and spans): what each
-# scores, the flags it does not read (dest, the value refused; True: given) and what to
-# do instead ({}: it or them)
-NOT_READ = {
-    "threshold": ("scored predictions kept at --threshold", (
-        ("error_counts", True), ("confusion", True), ("matching", "strings")), "leave {} out"),
-    "strings": ("--matching strings, which compares sets of (text, type) strings, not spans",
-                (("demo", True), ("error_counts", True), ("confusion", True)), "leave {} out"),
-    "tags": ("tags and spans", (("script", "universalner"), ("word_overlap", True)),
-             "add --matching strings"),
-}
-
-
-def refuse_not_read(args, way: str) -> None:
-    """The flags ``way`` of scoring does not read (``NOT_READ``), given: a usage error."""
-    what, not_read, instead = NOT_READ[way]
-    refused = [f"--{dest.replace('_', '-')}{'' if value is True else ' ' + value}"
-               for dest, value in not_read if given(args, dest) == value]
-    if refused:
-        one = len(refused) == 1
-        raise UsageError(f"{' and '.join(refused)} do{'es' if one else ''} not apply to "
-                         f"{what}: {instead.format('it' if one else 'them')}")
 
 
 def score_alone(args, way: str) -> dict:
@@ -111,9 +87,9 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
 
 
 def run(args) -> int:
-    way = ("threshold" if args.threshold is not None else
-           "strings" if args.matching == "strings" else "tags")
-    refuse_not_read(args, way)
+    # the way of scoring (its flags were checked to apply: ``options.refuse_unread``)
+    way = {"score --threshold": "threshold", "score --matching strings": "strings"}.get(
+        place_of(args), "tags")
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place
         if way == "threshold":   # the demo's scored mentions
