@@ -4,6 +4,7 @@ strings: each of those files scored alone by ``nerspan.score``, as the API score
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import nerspan
 from nerspan import InputOptions
@@ -12,6 +13,7 @@ from nerspan.counts import error_counts
 from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.layers import refuse_layers
 from nerspan.reading.answers import read_generated_files, read_scored_files
+from nerspan.reading.systems import file_form
 from nerspan.records import Record, switch
 from nerspan.spans import reading_notes, types_note
 
@@ -74,6 +76,18 @@ def score_alone(args, way: str) -> dict:
     return results
 
 
+def refuse_generated_as_pred(args) -> None:
+    """A PRED file of generated output, which would be read as a column file and fail at
+    its first line's "tag": a usage error naming --generated, which reads it (with
+    --jsonl, the span files' reader tells them apart itself)."""
+    threshold = "" if args.threshold is None else f" --threshold {args.threshold:g}"
+    for path in [] if args.jsonl else prediction_paths(args):
+        if Path(path).is_file() and file_form(path, args.encoding) == "generated":
+            raise UsageError(f"{path} holds generated output (a \"response\" per line), not "
+                             f"tags: give it with --generated (nerlens score "
+                             f"{args.gold or 'GOLD'} --generated {path}{threshold})")
+
+
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
     """Each system's ``error_counts`` (``nerspan.counts.error_counts``): its mentions
     read as the scores read them (lenient: conlleval's repair; strict: ``discard``)."""
@@ -97,6 +111,7 @@ def run(args) -> int:
             args.predictions = [str(path) for path in demo_scored().values()]
         else:
             args.gold, args.predictions = str(next(iter(demo_systems().values()))), []
+    refuse_generated_as_pred(args)
     if way != "tags":
         print_results(score_alone(args, way), strings_text if way == "strings" else
                       conlleval_text, args.format == "json")
