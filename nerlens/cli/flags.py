@@ -109,14 +109,14 @@ def reader(opt, parse):
         try:
             return parse(text)
         except (ValueError, TypeError, UsageError) as error:   # the text may hold braces
-            raise argparse.ArgumentTypeError(NOT_READ[parse].format(text) if parse in NOT_READ
-                                             else str(error)) from None
+            raise argparse.ArgumentTypeError(NOT_A_NUMBER[parse].format(text)
+                                             if parse in NOT_A_NUMBER else str(error)) from None
     read.__name__ = opt.name   # argparse names it in "invalid ... value"
     return read
 
 
-# what a flag's text that Python's own readers refuse is not
-NOT_READ = {int: "expected a whole number, not {!r}", float: "expected a number, not {!r}"}
+# what a flag's text that Python's own number readers refuse is not
+NOT_A_NUMBER = {int: "expected a whole number, not {!r}", float: "expected a number, not {!r}"}
 
 
 def dest(opt) -> str:
