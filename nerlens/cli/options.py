@@ -17,50 +17,49 @@ from .common import UsageError, prediction_paths
 from .flags import flag_values
 
 
-# The commands of the families, which read the same flags of tags and spans
-FAMILY_COMMANDS = ("hardeval", "tough-mentions", "faireval", "buckets")
+# The places a flag's value is read (``place_of``), named as the errors name them: a
+# command, or one of nerlens score's ways of scoring (tags and spans: "nerlens score")
+SCORE_THRESHOLD = "scored predictions kept at --threshold"
+SCORE_STRINGS = "--matching strings, which compares sets of (text, type) strings, not spans"
+FAMILY_COMMANDS = ("nerlens hardeval", "nerlens tough-mentions", "nerlens faireval",
+                   "nerlens buckets")
 # Where a flag's value is read, refused elsewhere by ``refuse_unread``: (dest, value; True:
-# given) -> (the places that read it: a command, or a way of scoring of nerlens score
-# (``place_of``), and what to do instead: ``{gold}``, ``{pred}``, ``{generated}``,
-# ``{train}``: the user's files; ``{it}``: the flag or flags refused)
+# given) -> (the places that read it, and what to do instead: ``{gold}``, ``{pred}``,
+# ``{generated}``, ``{train}``: the user's files; ``{it}``: the flag or flags refused)
 READ_AT = {
-    ("matching", "strings"): (("score --matching strings",), "it scores generated output as "
-                              "sets of (text, type) strings, entity P/R/F1 only, which "
-                              "nerlens score gives: nerlens score {gold} --generated "
-                              "{generated} --matching strings"),
-    ("script", "universalner"): (("score --matching strings",), "it reproduces the "
-                                 "UniversalNER script's string matching of generated output: "
-                                 "nerlens score {gold} --generated {generated} --matching "
-                                 "strings --script universalner"),
-    ("word_overlap", True): (("score --matching strings",), "it counts word-overlap matches in "
-                             "the string matching of generated output: nerlens score {gold} "
-                             "--generated {generated} --matching strings --word-overlap"),
-    ("overlaps", "keep"): (("faireval",), "it keeps nested and overlapping grounded spans, "
-                           "which only faireval scores (the other commands read tags): "
+    ("matching", "strings"): ((SCORE_STRINGS,), "it scores generated output as sets of (text, "
+                              "type) strings, entity P/R/F1 only, which nerlens score "
+                              "gives: nerlens score {gold} --generated {generated} "
+                              "--matching strings"),
+    ("script", "universalner"): ((SCORE_STRINGS,), "it reproduces the UniversalNER script's "
+                                 "string matching of generated output: nerlens score {gold} "
+                                 "--generated {generated} --matching strings --script "
+                                 "universalner"),
+    ("word_overlap", True): ((SCORE_STRINGS,), "it counts word-overlap matches in the string "
+                             "matching of generated output: nerlens score {gold} --generated "
+                             "{generated} --matching strings --word-overlap"),
+    ("overlaps", "keep"): (("nerlens faireval",), "it keeps nested and overlapping grounded "
+                           "spans, which only faireval scores (the other commands read tags): "
                            "nerlens faireval {gold} --generated {generated} --overlaps keep"),
-    ("compat", "interpreteval"): (("buckets",), "it reproduces InterpretEval's attribute "
-                                  "buckets: nerlens buckets --train {train} {gold} {pred} "
-                                  "--compat interpreteval"),
+    ("compat", "interpreteval"): (("nerlens buckets",), "it reproduces InterpretEval's "
+                                  "attribute buckets: nerlens buckets --train {train} {gold} "
+                                  "{pred} --compat interpreteval"),
     # nerlens score's other ways score each file alone by ``nerspan.score``
-    ("error_counts", True): (("score",), "leave {it} out"),
-    ("confusion", True): (("score", *FAMILY_COMMANDS), "leave {it} out"),
-    ("demo", True): (("score", "score --threshold", "report", "sweep", *FAMILY_COMMANDS),
-                     "leave {it} out"),
+    ("error_counts", True): (("nerlens score",), "leave {it} out"),
+    ("confusion", True): (("nerlens score", *FAMILY_COMMANDS), "leave {it} out"),
+    ("demo", True): (("nerlens score", SCORE_THRESHOLD, "nerlens report", "nerlens sweep",
+                      *FAMILY_COMMANDS), "leave {it} out"),
 }
-# a place of ``READ_AT`` in its errors: nerlens score's ways of scoring by what they score
-PLACES = {"score --threshold": "scored predictions kept at --threshold",
-          "score --matching strings": "--matching strings, which compares sets of (text, "
-                                      "type) strings, not spans"}
 
 
 def place_of(args) -> str:
-    """Where the command line's flags are read: the command, or nerlens score's way of
-    scoring ("score --threshold", "score --matching strings", "score": tags and spans)."""
+    """Where the command line's flags are read (``READ_AT``): its command, or nerlens
+    score's way of scoring."""
     if args.command != "score":
-        return args.command
+        return f"nerlens {args.command}"
     if args.threshold is not None:
-        return "score --threshold"
-    return "score --matching strings" if args.matching == "strings" else "score"
+        return SCORE_THRESHOLD
+    return SCORE_STRINGS if args.matching == "strings" else "nerlens score"
 
 
 def refuse_unread(args) -> None:
@@ -75,7 +74,7 @@ def refuse_unread(args) -> None:
     flags = [flag for flag, instead in refused if instead == refused[0][1]]
     one = len(flags) == 1
     raise UsageError(f"{' and '.join(flags)} do{'es' if one else ''} not apply to "
-                     f"{PLACES.get(place, 'nerlens ' + place)}: "
+                     f"{place}: "
                      f"{refused[0][1].format(**user_files(args), it='it' if one else 'them')}")
 
 

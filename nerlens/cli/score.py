@@ -24,7 +24,7 @@ from .common import (UsageError, note, prediction_paths, print_confusion, print_
                      print_results)
 from .flags import THRESHOLD_FILES, Shared, add_flags
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, system_options
-from .options import place_of
+from .options import SCORE_STRINGS, SCORE_THRESHOLD, place_of
 from .scored_files import confidence
 
 
@@ -45,13 +45,13 @@ def add_arguments(parser) -> None:
               parse={"threshold": confidence})
 
 
-def score_alone(args, way: str) -> dict:
+def score_alone(args, strings: bool) -> dict:
     """Name -> the result dict (--beta) of each PRED and --generated file scored alone
     by ``nerspan.score``, as the API scores it (read by ``read_scored_files``, or with
     --matching strings ``read_generated_files``); a note of what each generated file
     held and of what the type flags did."""
     preds, generated = prediction_paths(args), args.generated or []
-    if way == "strings" and (not args.gold or not generated or preds):
+    if strings and (not args.gold or not generated or preds):
         raise UsageError("--matching strings scores generated output: give it with --generated "
                          f"FILE.jsonl, without PRED files (nerlens score {args.gold or 'GOLD'} "
                          "--generated FILE.jsonl --matching strings)")
@@ -60,7 +60,7 @@ def score_alone(args, way: str) -> dict:
                          "whose spans carry a \"score\" (nerlens score GOLD PRED.jsonl "
                          "--threshold 0.5), or --generated files whose entities carry one "
                          "(nerlens score GOLD --generated FILE.jsonl --threshold 0.5)")
-    if way == "strings":
+    if strings:
         files = read_generated_files(args.gold, generated, **system_options(args))
     else:
         files = read_scored_files(args.gold, preds + generated, **system_options(args, True))
@@ -71,7 +71,7 @@ def score_alone(args, way: str) -> dict:
         if generated_output:
             note(f"{one.name}: {generated_output['summary']}")
         print_notes(types_note(one.name if column == "pred" else column, repairs,
-                               "string" if way == "strings" else "mention")
+                               "string" if strings else "mention")
                     for column, repairs in result["repairs"].items())
     return results
 
@@ -101,19 +101,18 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
 
 
 def run(args) -> int:
-    # the way of scoring (its flags were checked to apply: ``options.refuse_unread``)
-    way = {"score --threshold": "threshold", "score --matching strings": "strings"}.get(
-        place_of(args), "tags")
+    place = place_of(args)   # its flags were checked to apply (``options.refuse_unread``)
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place
-        if way == "threshold":   # the demo's scored mentions
+        if place == SCORE_THRESHOLD:   # the demo's scored mentions
             args.gold = str(demo_gold())
             args.predictions = [str(path) for path in demo_scored().values()]
         else:
             args.gold, args.predictions = str(next(iter(demo_systems().values()))), []
     refuse_generated_as_pred(args)
-    if way != "tags":
-        print_results(score_alone(args, way), strings_text if way == "strings" else
+    if place != "nerlens score":   # each file scored alone
+        strings = place == SCORE_STRINGS
+        print_results(score_alone(args, strings), strings_text if strings else
                       conlleval_text, args.format == "json")
         return 0
     # no token is shown but in the error counts
