@@ -95,6 +95,11 @@ def test_generated_output_given_as_pred_names_generated(capsys, tmp_path):
                            f"{gold} --generated {answers})")
     code, out, _ = run(capsys, "score", str(gold), "--generated", str(answers))
     assert code == 0 and "FB1:  66.67" in out
+    # scored predictions: their reader takes generated output in PRED's place
+    answers.write_text('{"response": "[]"}\n{"response": "[{\\"text\\": \\"Paris\\", '
+                       '\\"type\\": \\"LOC\\", \\"score\\": 0.9}]"}\n', encoding="utf-8")
+    code, out, _ = run(capsys, "score", str(gold), str(answers), "--threshold", "0.5")
+    assert code == 0 and "FB1:  66.67" in out
 
 
 def test_several_systems(capsys, tmp_path):

@@ -77,15 +77,14 @@ def score_alone(args, strings: bool) -> dict:
 
 
 def refuse_generated_as_pred(args) -> None:
-    """A PRED file of generated output, which would be read as a column file and fail at
-    its first line's "tag": a usage error naming --generated, which reads it (with
-    --jsonl, the span files' reader tells them apart itself)."""
-    threshold = "" if args.threshold is None else f" --threshold {args.threshold:g}"
+    """A PRED file of generated output, which tags and spans would read as a column file,
+    failing at its first line's "tag": a usage error naming --generated, which reads it
+    (scored predictions and span files, --jsonl: their reader tells the forms apart)."""
     for path in [] if args.jsonl else prediction_paths(args):
         if Path(path).is_file() and file_form(path, args.encoding) == "generated":
             raise UsageError(f"{path} holds generated output (a \"response\" per line), not "
                              f"tags: give it with --generated (nerlens score "
-                             f"{args.gold or 'GOLD'} --generated {path}{threshold})")
+                             f"{args.gold or 'GOLD'} --generated {path})")
 
 
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
@@ -109,12 +108,12 @@ def run(args) -> int:
             args.predictions = [str(path) for path in demo_scored().values()]
         else:
             args.gold, args.predictions = str(next(iter(demo_systems().values()))), []
-    refuse_generated_as_pred(args)
     if place != "nerlens score":   # each file scored alone
         strings = place == SCORE_STRINGS
         print_results(score_alone(args, strings), strings_text if strings else
                       conlleval_text, args.format == "json")
         return 0
+    refuse_generated_as_pred(args)
     # no token is shown but in the error counts
     corpus, systems = load_systems(args, keep_tokens=args.error_counts)
     results = score_corpus(corpus, systems, args.scheme, args.mode, beta=args.beta,
