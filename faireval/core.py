@@ -80,7 +80,7 @@ class FairevalOptions(Record):
     weights: object = option(
         None, "a weight table for the weight_table_* scores: \"weighted\" (the paper's "
         "preset: BEs = 0.5 TP + 0.5 FN, BEl = 0.5 TP + 0.5 FP, BEo = 0.5 TP + 0.25 FP + "
-        "0.25 FN) or {error type: (TP, FP, FN) shares}; None adds none.", _weights,
+        "0.25 FN) or {error type: (TP, FP, FN) shares}; by default none.", _weights,
         parse=read_weights)
     focus: str = option(
         "target", "\"target\" counts LE and LBE under the target label per label, "
@@ -107,15 +107,15 @@ class FairevalOptions(Record):
         "(strict, exact, partial, ent_type; or a list of some) under semeval.",
         lambda name, value: check_schemas(value) or None, parse=comma_list)
     min_overlap: float = option(
-        MIN_OVERLAP, "with schemas: the least overlap of a prediction that may take a gold "
+        MIN_OVERLAP, "with SemEval schemas: the least overlap of a prediction that may take a gold "
         "span, a fraction of its tokens in (0, 1] (nervaluate's min_overlap_percentage / "
         "100).", lambda name, value: check_min_overlap(value), parse=float)
     pairing: str = option(
-        "greedy", "with schemas: how predictions take gold spans, \"greedy\" (nervaluate's, "
+        "greedy", "with SemEval schemas: how predictions take gold spans, \"greedy\" (nervaluate's, "
         "in list order) or \"optimal\" (a maximum-weight pairing that does not depend on "
         "the order of the input).", choices=PAIRINGS)
     return_instances: bool = switch(
-        False, "with schemas: add semeval_instances, per schema every span with its "
+        False, "with SemEval schemas: add semeval_instances, per schema every span with its "
         "outcome.")
 
     describes = "faireval"

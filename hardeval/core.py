@@ -66,7 +66,7 @@ class HardevalOptions(Record):
 
     strict_diff: bool = switch(
         False, "a token is diff only if its gold label never occurs with it in training "
-        "(the paper's strict variant; not mode='strict', which is about decoding).")
+        "(the paper's strict variant; not the strict decoding mode).")
     error_labels: str = option(
         "bilou", "the labels compared per token: \"bilou\" (the reference code), \"bio\" or "
         "\"io\".", lambda name, value: check_error_labels(value), choices=ERROR_LABELS)

@@ -309,15 +309,15 @@ class TypeOptions(Record):
 
     keep_types: object = option(
         None, "entity types to keep (a list; every other type's mentions are dropped), as "
-        "seqscore's process --keep-types, after type_map; counted in repairs "
-        "(types_removed). Not together with remove_types; a type that occurs in no tag is "
+        "seqscore's process --keep-types, after the type map; counted in repairs "
+        "(types_removed). Not together with types removed; a type that occurs in no tag is "
         "an error.", parse=comma_list, metavar="A,B")
     remove_types: object = option(
-        None, "entity types whose mentions are dropped (a list), after type_map, counted in "
+        None, "entity types whose mentions are dropped (a list), after the type map, counted in "
         "repairs (types_removed).", parse=comma_list, metavar="C,D")
     type_map: object = option(
-        None, "a dict from an entity type to the type it becomes ({'PERSON': 'PER'}), "
-        "applied to every mention before keep_types/remove_types, counted in repairs "
+        None, "each entity type mapped to the type it becomes (PERSON to PER), applied to "
+        "every mention before types are kept or removed, counted in repairs "
         "(types_mapped). Mentions, not tags, are retyped: B-PER I-PERSON stays two "
         "mentions.", parse=mapping, metavar="SRC=DST[,SRC=DST]")
 
@@ -354,7 +354,7 @@ class GeneratedOptions(Record):
         choices=OVERLAPS)
     fuzzy: float | None = option(
         None, "grounded: a similarity threshold in (0, 1) to also ground an entity text at "
-        "the most similar token window; None: exact, case-insensitive and normalised "
+        "the most similar token window; by default exact, case-insensitive and normalised "
         "matches only.", check_fraction, parse=float, metavar="THRESHOLD")
     script: str | None = option(
         None, "strings: \"universalner\" reproduces the UniversalNER evaluation script.",
@@ -432,14 +432,14 @@ class InputOptions(Record):
         "by default it is an error naming it.")
     offsets: str | None = option(
         None, "span input: what start and end count: \"tokens\", or \"chars\" of the "
-        "sentence text (spaCy, doccano, Label Studio, GLiNER). None: tokens, unless texts "
+        "sentence text (spaCy, doccano, Label Studio, GLiNER). By default tokens, unless texts "
         "are given and a span reaches past its sentence's words; an ambiguity is an "
         "error.", choices=(None,) + OFFSETS)
     threshold: float | None = option(
         None, "scored predictions (a confidence per mention: scored span lists, generated "
         "output whose entities carry a score, nerspan.scored.ScoredMentions): keep the "
         "mentions whose confidence is >= threshold, a number in [0, 1], and score them as "
-        "any prediction (METHODS §8). None: a score is ignored.",
+        "any prediction (METHODS §8). Not set: a score is ignored.",
         lambda name, value: None if value is None else check_confidence(value, name),
         parse=optional(float))
     suffix: bool = switch(
@@ -451,7 +451,7 @@ class InputOptions(Record):
         "for GermEval 2014's outer and inner columns): each decoded on its own, gold's "
         "mentions their union (they may nest; one identical in two layers counts once, "
         "the merges counted), entity scores over all of them plus per layer "
-        "(nerspan.layers). Not with gold_tag_column.", _layers, parse=int_list,
+        "(nerspan.layers). Not with a gold tag column.", _layers, parse=int_list,
         metavar="COL,COL")
     gold_column: str = option(GOLD, "the gold column of a Corpus given without "
                               "predictions.", _column, flag=None)

@@ -947,7 +947,9 @@ HINT_CASES = {
     "word_overlap_without_strings": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "score {gold} --generated {llm} --word-overlap",
-        r"--word-overlap does not apply to tags and spans: add --matching strings$",
+        r"--word-overlap does not apply to nerlens score: it counts word-overlap matches in "
+        r"the string matching of generated output: nerlens score \S*gold.txt --generated "
+        r"\S*llm.jsonl --matching strings --word-overlap$",
         "score {gold} --generated {llm} --word-overlap --matching strings",
         r"gold strings found"),
     "strings_with_pred": (

@@ -81,6 +81,27 @@ def test_missing_file(capsys):
     assert code == 2 and "/nonexistent/gold.txt" in err
 
 
+def test_generated_output_given_as_pred_names_generated(capsys, tmp_path):
+    """A JSON Lines file of generated output in PRED's place is not read as a column
+    file: the error names --generated, which reads it."""
+    gold, answers = tmp_path / "gold.txt", tmp_path / "answers.jsonl"
+    gold.write_text("John B-PER\nSmith I-PER\n\nParis B-LOC\n", encoding="utf-8")
+    answers.write_text('{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n',
+                       encoding="utf-8")
+    code, out, err = run(capsys, "score", str(gold), str(answers))
+    assert code == 2 and out == ""
+    assert err.strip() == (f"nerlens: error: {answers} holds generated output (a \"response\" "
+                           f"per line), not tags: give it with --generated (nerlens score "
+                           f"{gold} --generated {answers})")
+    code, out, _ = run(capsys, "score", str(gold), "--generated", str(answers))
+    assert code == 0 and "FB1:  66.67" in out
+    # scored predictions: their reader takes generated output in PRED's place
+    answers.write_text('{"response": "[]"}\n{"response": "[{\\"text\\": \\"Paris\\", '
+                       '\\"type\\": \\"LOC\\", \\"score\\": 0.9}]"}\n', encoding="utf-8")
+    code, out, _ = run(capsys, "score", str(gold), str(answers), "--threshold", "0.5")
+    assert code == 0 and "FB1:  66.67" in out
+
+
 def test_several_systems(capsys, tmp_path):
     gold = tmp_path / "gold.txt"
     gold.write_text("John B-PER\nSmith I-PER\n")

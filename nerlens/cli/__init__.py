@@ -17,7 +17,7 @@ from nerspan import __version__
 
 from .common import run_guarded
 from .flags import Shared, add_flags
-from .options import check_values, given
+from .options import given, refuse_unread
 
 
 @dataclass(frozen=True)
@@ -154,5 +154,5 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_command(args) -> int:
     """The subcommand, once its flags' values are checked to apply to it."""
-    check_values(args, args.command)
+    refuse_unread(args)
     return args.run(args)

@@ -17,10 +17,8 @@ or a value 0.2 renamed (``OLD_FLAGS``, ``MOVED_VALUES``) is a usage error naming
 from __future__ import annotations
 
 import argparse
-import re
 from dataclasses import dataclass
 
-from nerspan import InputOptions
 from nerspan.fbeta import check_beta
 from nerspan.options import PAIRINGS
 from nerspan.reading.training import TRAIN_FILES
@@ -61,7 +59,7 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
         if opt.flag is None or (only is not None and opt.name not in only):
             continue
         settings = dict(default=opt.default, help=" ".join(
-            filter(None, (cli_words(opt.doc, record), notes.get(opt.name)))))
+            filter(None, (opt.doc, notes.get(opt.name)))))
         if opt.parse is None:
             negatable = opt.default or record.describes in FAMILY_RECORDS
             settings["action"] = argparse.BooleanOptionalAction if negatable else "store_true"
@@ -77,33 +75,6 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
         for old, new in OLD_FLAGS.get(opt.name, {}).items():
             if old not in parser._option_string_actions:
                 add_alias(parser, old, new, dest(opt))
-
-
-def cli_words(doc: str, record) -> str:
-    """A field's doc in the command line's words: an option named in it as its flag (a
-    peer's keyword, ``seqeval's suffix=True``, stays), ``None`` as not given, ``{'A':
-    'B'}`` as ``A=B``.
-
-    >>> cli_words("after type_map; not mode='strict'; None: all.", Shared)
-    'after --type-map; not --mode strict; not given: all.'
-    """
-    flags = {o.name: o.flag for r in (record, InputOptions, Shared) for o in r.options()
-             if o.flag is not None}
-
-    def flag(match) -> str:
-        with_, name, value = match.groups()
-        if name not in flags or not (value or with_ or "_" in name):
-            return match.group(0)
-        value = (value or "True").strip("'\"")
-        word = {"True": flags[name], "False": "--no-" + flags[name][2:]}.get(
-            value, f"{flags[name]} {value}")
-        return (with_ or "") + word
-
-    doc = re.sub(r"(?<!'s )(with )?\b([a-z]+(?:_[a-z]+)*)\b(?:=('[^']*'|\"[^\"]*\"|\w+))?",
-                 flag, doc)
-    doc = re.sub(r"\{'([^']+)': '([^']+)'\}", r"\1=\2", doc)
-    doc = re.sub(r"(^|\. )None\b", r"\1Not given", doc)
-    return re.sub(r"\bNone\b", "not given", doc)
 
 
 # the kinds of records (``Record.describes``) of the families: their switches take --no-x
@@ -138,14 +109,14 @@ def reader(opt, parse):
         try:
             return parse(text)
         except (ValueError, TypeError, UsageError) as error:   # the text may hold braces
-            raise argparse.ArgumentTypeError(NOT_READ[parse].format(text) if parse in NOT_READ
-                                             else str(error)) from None
+            raise argparse.ArgumentTypeError(NOT_A_NUMBER[parse].format(text)
+                                             if parse in NOT_A_NUMBER else str(error)) from None
     read.__name__ = opt.name   # argparse names it in "invalid ... value"
     return read
 
 
-# what a flag's text that Python's own readers refuse is not
-NOT_READ = {int: "expected a whole number, not {!r}", float: "expected a number, not {!r}"}
+# what a flag's text that Python's own number readers refuse is not
+NOT_A_NUMBER = {int: "expected a whole number, not {!r}", float: "expected a number, not {!r}"}
 
 
 def dest(opt) -> str:

@@ -4,6 +4,7 @@ strings: each of those files scored alone by ``nerspan.score``, as the API score
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import nerspan
 from nerspan import InputOptions
@@ -12,6 +13,7 @@ from nerspan.counts import error_counts
 from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.layers import refuse_layers
 from nerspan.reading.answers import read_generated_files, read_scored_files
+from nerspan.reading.systems import file_form
 from nerspan.records import Record, switch
 from nerspan.spans import reading_notes, types_note
 
@@ -22,7 +24,7 @@ from .common import (UsageError, note, prediction_paths, print_confusion, print_
                      print_results)
 from .flags import THRESHOLD_FILES, Shared, add_flags
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, system_options
-from .options import given
+from .options import SCORE_STRINGS, SCORE_THRESHOLD, place_of
 from .scored_files import confidence
 
 
@@ -43,37 +45,13 @@ def add_arguments(parser) -> None:
               parse={"threshold": confidence})
 
 
-# The ways of scoring (--threshold, --matching strings, else tags and spans): what each
-# scores, the flags it does not read (dest, the value refused; True: given) and what to
-# do instead ({}: it or them)
-NOT_READ = {
-    "threshold": ("scored predictions kept at --threshold", (
-        ("error_counts", True), ("confusion", True), ("matching", "strings")), "leave {} out"),
-    "strings": ("--matching strings, which compares sets of (text, type) strings, not spans",
-                (("demo", True), ("error_counts", True), ("confusion", True)), "leave {} out"),
-    "tags": ("tags and spans", (("script", "universalner"), ("word_overlap", True)),
-             "add --matching strings"),
-}
-
-
-def refuse_not_read(args, way: str) -> None:
-    """The flags ``way`` of scoring does not read (``NOT_READ``), given: a usage error."""
-    what, not_read, instead = NOT_READ[way]
-    refused = [f"--{dest.replace('_', '-')}{'' if value is True else ' ' + value}"
-               for dest, value in not_read if given(args, dest) == value]
-    if refused:
-        one = len(refused) == 1
-        raise UsageError(f"{' and '.join(refused)} do{'es' if one else ''} not apply to "
-                         f"{what}: {instead.format('it' if one else 'them')}")
-
-
-def score_alone(args, way: str) -> dict:
+def score_alone(args, strings: bool) -> dict:
     """Name -> the result dict (--beta) of each PRED and --generated file scored alone
     by ``nerspan.score``, as the API scores it (read by ``read_scored_files``, or with
     --matching strings ``read_generated_files``); a note of what each generated file
     held and of what the type flags did."""
     preds, generated = prediction_paths(args), args.generated or []
-    if way == "strings" and (not args.gold or not generated or preds):
+    if strings and (not args.gold or not generated or preds):
         raise UsageError("--matching strings scores generated output: give it with --generated "
                          f"FILE.jsonl, without PRED files (nerlens score {args.gold or 'GOLD'} "
                          "--generated FILE.jsonl --matching strings)")
@@ -82,7 +60,7 @@ def score_alone(args, way: str) -> dict:
                          "whose spans carry a \"score\" (nerlens score GOLD PRED.jsonl "
                          "--threshold 0.5), or --generated files whose entities carry one "
                          "(nerlens score GOLD --generated FILE.jsonl --threshold 0.5)")
-    if way == "strings":
+    if strings:
         files = read_generated_files(args.gold, generated, **system_options(args))
     else:
         files = read_scored_files(args.gold, preds + generated, **system_options(args, True))
@@ -93,9 +71,20 @@ def score_alone(args, way: str) -> dict:
         if generated_output:
             note(f"{one.name}: {generated_output['summary']}")
         print_notes(types_note(one.name if column == "pred" else column, repairs,
-                               "string" if way == "strings" else "mention")
+                               "string" if strings else "mention")
                     for column, repairs in result["repairs"].items())
     return results
+
+
+def refuse_generated_as_pred(args) -> None:
+    """A PRED file of generated output, which tags and spans would read as a column file,
+    failing at its first line's "tag": a usage error naming --generated, which reads it
+    (scored predictions and span files, --jsonl: their reader tells the forms apart)."""
+    for path in [] if args.jsonl else prediction_paths(args):
+        if Path(path).is_file() and file_form(path, args.encoding) == "generated":
+            raise UsageError(f"{path} holds generated output (a \"response\" per line), not "
+                             f"tags: give it with --generated (nerlens score "
+                             f"{args.gold or 'GOLD'} --generated {path})")
 
 
 def add_error_counts(results: dict, corpus, systems: list, args) -> None:
@@ -111,20 +100,20 @@ def add_error_counts(results: dict, corpus, systems: list, args) -> None:
 
 
 def run(args) -> int:
-    way = ("threshold" if args.threshold is not None else
-           "strings" if args.matching == "strings" else "tags")
-    refuse_not_read(args, way)
+    place = place_of(args)   # its flags were checked to apply (``options.refuse_unread``)
     if args.demo:
         refuse_files_with_demo(args)  # before the demo's files take their place
-        if way == "threshold":   # the demo's scored mentions
+        if place == SCORE_THRESHOLD:   # the demo's scored mentions
             args.gold = str(demo_gold())
             args.predictions = [str(path) for path in demo_scored().values()]
         else:
             args.gold, args.predictions = str(next(iter(demo_systems().values()))), []
-    if way != "tags":
-        print_results(score_alone(args, way), strings_text if way == "strings" else
+    if place != "nerlens score":   # each file scored alone
+        strings = place == SCORE_STRINGS
+        print_results(score_alone(args, strings), strings_text if strings else
                       conlleval_text, args.format == "json")
         return 0
+    refuse_generated_as_pred(args)
     # no token is shown but in the error counts
     corpus, systems = load_systems(args, keep_tokens=args.error_counts)
     results = score_corpus(corpus, systems, args.scheme, args.mode, beta=args.beta,
