@@ -40,7 +40,7 @@ from nerspan.migration import moved_keyword_text
 from nerspan.options import PAIRINGS, check_bool
 from nerspan.reading.training import TRAIN_FORMS
 
-from .families import get_family
+from .families import get_family, scored_systems
 
 # A module's features: its family's options (the family's record), the input options
 # (``nerspan.InputOptions``, every module), the decoding, and what a module adds to the
@@ -157,7 +157,8 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
                   confusion: bool = False, as_given: bool = False, **data) -> dict:
     """A module's result: the family's ``score`` of one compute, as a dict with F-beta
     (``to_dict(beta=...)``), and with ``confusion`` the entity confusion matrix of the
-    evaluation (``nerspan.Evaluation.confusion``): the one place a module adds it.
+    evaluation (``nerspan.Evaluation.confusion``), added as the command line adds them
+    (``nerlens.families.scored_systems``).
 
     Both sides are read into one ``nerspan.Evaluation`` (gold decoded once, with the
     training index given: the load-time one, reused), scored by the family, unless
@@ -165,16 +166,16 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
     reads them as every family does. ``data``: per-example inputs (``pos``, ``subsets``).
     """
     if as_given:
-        result = score(references, predictions, scheme=scheme, mode=mode, inputs=inputs,
-                       options=family_options, **data)
+        out = score(references, predictions, scheme=scheme, mode=mode, inputs=inputs,
+                    options=family_options, **data).to_dict(beta=beta)
     evaluation = system = None
     if not as_given or confusion:
         evaluation, _, _, system = resolve(references, predictions, scheme=scheme, mode=mode,
                                            train=train, inputs=inputs)
     if not as_given:
-        result = score(evaluation, system, options=family_options, **data)
-    out = result.to_dict(beta=beta)
-    if confusion:
+        return scored_systems(score, evaluation, [system], family_options, beta=beta,
+                              confusion=confusion, **data)[system]
+    if confusion:   # the matrix of both sides read as every family reads them
         out.update(evaluation.confusion(system))
     return out
 
