@@ -31,7 +31,6 @@ import datasets
 from nerspan import InputOptions, InputTypeError, InvalidTagError, TrainIndex, as_train_index
 from nerspan.arrow_columns import is_arrow, list_column
 from nerspan.evaluation import resolve
-from nerspan.reading.span_lists import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
 from nerspan.fbeta import check_beta
