@@ -147,6 +147,13 @@ def test_span_lists_and_span_files_take_the_type_options(capsys, tmp_path):
     code, _, err = run(capsys, "faireval", "--spans", str(target), str(system),
                        "--keep-types", "ORG")
     assert code == 2 and "kept type 'ORG' occurs in no tag" in err
+    for path, sides in ((target, gold), (system, pred)):   # JSON Lines span files too
+        path.write_text("".join(json.dumps({"spans": [{"label": t, "start": a, "end": b}
+                                                       for t, a, b in spans]}) + "\n"
+                                for spans in sides))
+    code, out, _ = run(capsys, "faireval", "--jsonl", str(target), str(system),
+                       "--type-map", "PERSON=PER", "--format", "json")
+    assert code == 0 and json.loads(out)["counts"]["TP"] == 2
 
 
 def test_cli_labels_named_fp_and_fn_stay_apart_from_the_unmatched_spans(capsys, tmp_path):
