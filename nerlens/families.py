@@ -130,8 +130,8 @@ def check_families(families) -> tuple:
 
 
 # -- scoring with a family ---------------------------------------------------------------------
-def scored_systems(score, evaluation, systems, options=None, *, beta: float = 1.0,
-                   confusion: bool = False, **keywords) -> dict:
+def result_dicts(score, evaluation, systems, options=None, *, beta: float = 1.0,
+                 confusion: bool = False, **keywords) -> dict:
     """System -> result dict of each of ``systems`` scored on ``evaluation`` (a
     ``nerspan.Evaluation``) by a family's ``score`` (``options``: its record; ``keywords``:
     what else it takes), with F-beta beside every F1 (``beta``) and, with ``confusion``,

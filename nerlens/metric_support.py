@@ -39,7 +39,7 @@ from nerspan.migration import moved_keyword_text
 from nerspan.options import PAIRINGS, check_bool
 from nerspan.reading.training import TRAIN_FORMS
 
-from .families import get_family, scored_systems
+from .families import get_family, result_dicts
 
 # A module's features: its family's options (the family's record), the input options
 # (``nerspan.InputOptions``, every module), the decoding, and what a module adds to the
@@ -157,7 +157,7 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
     """A module's result: the family's ``score`` of one compute, as a dict with F-beta
     (``to_dict(beta=...)``), and with ``confusion`` the entity confusion matrix of the
     evaluation (``nerspan.Evaluation.confusion``), added as the command line adds them
-    (``nerlens.families.scored_systems``).
+    (``nerlens.families.result_dicts``).
 
     Both sides are read into one ``nerspan.Evaluation`` (gold decoded once, with the
     training index given: the load-time one, reused), scored by the family, unless
@@ -172,8 +172,8 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
         evaluation, _, _, system = resolve(references, predictions, scheme=scheme, mode=mode,
                                            train=train, inputs=inputs)
     if not as_given:
-        return scored_systems(score, evaluation, [system], family_options, beta=beta,
-                              confusion=confusion, **data)[system]
+        return result_dicts(score, evaluation, [system], family_options, beta=beta,
+                            confusion=confusion, **data)[system]
     if confusion:   # the matrix of both sides read as every family reads them
         out.update(evaluation.confusion(system))
     return out

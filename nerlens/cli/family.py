@@ -10,7 +10,7 @@ from nerspan import Evaluation, InputOptions
 from nerspan.family import Family
 
 from nerlens.experiment.manifest import manifest_datasets as read_datasets
-from nerlens.families import get_family, scored_systems
+from nerlens.families import get_family, result_dicts
 from nerlens.report.blocks import section_text
 
 from .common import UsageError, print_confusion, print_results
@@ -84,11 +84,11 @@ def score_family(args, name: str, options=None, subsets=None,
 def score_systems(args, family: Family, corpus, systems, train, options,
                   **keywords) -> tuple[Evaluation, dict]:
     """The evaluation (gold decoded once) and system -> the family's result dict
-    (``scored_systems``: F-beta of --beta, the entity confusion matrix with --confusion);
+    (``result_dicts``: F-beta of --beta, the entity confusion matrix with --confusion);
     ``options``: the family's record; ``keywords``: what the command gives its ``score``."""
     evaluation = Evaluation(corpus, args.scheme, args.mode, train)
-    results = scored_systems(family.score, evaluation, systems, options,
-                             beta=given(args, "beta", 1.0), confusion=args.confusion, **keywords)
+    results = result_dicts(family.score, evaluation, systems, options,
+                           beta=given(args, "beta", 1.0), confusion=args.confusion, **keywords)
     threshold = given(args, "threshold")
     for result in results.values() if threshold is not None else ():
         # the systems were kept at it as they were read: named as the API names it
