@@ -30,7 +30,7 @@ from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.reading.span_lists import layout, read_spans
 from nerspan.spans import LabelTable, Repairs, Spans, column_spans
-from nerspan.type_processing import process_ungrounded
+from nerspan.type_processing import process_spans, process_ungrounded
 
 from .fragments import shape_ids
 from nerspan.reading.span_lists import LEVEL_SEPARATOR, check_within
@@ -261,10 +261,13 @@ def _spans_from_lists(references, predictions, inputs, keep_duplicates=False):
     if n_system != n_target:
         raise SentenceCountError(f"predictions hold {counted(n_system, 'sentence')}, "
                                  f"references {n_target}")
+    (target, target_changed), (system, system_changed) = _types_processed(
+        (target, system), inputs.types.processing)
     names = tuple(sorted(set(target.types) | set(system.types)))
     offsets = layout(n_target, *((spans.sentence, spans.end - spans.base)
                                  for spans in (target, system)))
     read = {GOLD: (target, target_snapped), PRED: (system, system_snapped)}
+    changed = {GOLD: target_changed, PRED: system_changed}
     (target, target_copies), (system, system_copies) = _deduplicated(
         *(replace(spans.with_types(names).on(offsets), repairs=None)
           for spans, _ in read.values()), keep=keep_duplicates)
@@ -272,11 +275,31 @@ def _spans_from_lists(references, predictions, inputs, keep_duplicates=False):
     # mentions listed twice
     repairs = {}
     for (column, (spans, snapped)), copies in zip(read.items(), (target_copies, system_copies)):
-        if len(snapped) or spans.repairs.invalid_transitions or len(copies):
-            repaired = set(snapped.tolist()) | set(copies.tolist())
+        mapped, removed = changed[column]
+        if len(snapped) or spans.repairs.invalid_transitions or len(copies) or mapped or removed:
+            repaired = set(snapped.tolist()) | set(copies.tolist()) | set(mapped + removed)
             repairs[column] = replace(spans.repairs, sentences=tuple(sorted(repaired))[:20],
-                                      duplicates=len(copies))
+                                      duplicates=len(copies), types_mapped=len(mapped),
+                                      types_removed=len(removed))
     return target, system, names, n_target, repairs
+
+
+def _types_processed(sides: tuple, processing) -> list:
+    """Per side (span lists read, ``Spans``), ``(its mentions processed by the type options,
+    (sentences of the mentions retyped, of those dropped))``, as ``nerspan`` processes a
+    tag column's (``processing``: the ``TypeProcessing``; None: as they are). A type
+    named in the options that neither side has is an error."""
+    if processing is None:
+        return [(spans, ((), ())) for spans in sides]
+    processing.check_types(set().union(*(spans.types for spans in sides)))
+    out = []
+    for spans in sides:
+        processed, changed = process_spans(spans, processing)
+        gone = np.array([processing.target(t) is None for t in spans.types], dtype=bool)
+        dropped = gone[spans.type.astype(np.int64)]
+        out.append((processed, (tuple(spans.sentence[changed & ~dropped].tolist()),
+                                tuple(spans.sentence[dropped].tolist()))))
+    return out
 
 
 def _deduplicated(*tables: Spans, keep: bool = False) -> list:

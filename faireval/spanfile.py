@@ -50,7 +50,8 @@ def read_span_files(target, systems, *, scheme: str = "IOB2", mode: str = "lenie
                              f"one system file, not {counted(len(systems), 'system file')}")
     [(name, path)] = systems.items()
     return [Answers(name, read_span_file(target, inputs.files.encoding),
-                    read_span_file(path, inputs.files.encoding), scheme, mode, InputOptions())]
+                    read_span_file(path, inputs.files.encoding), scheme, mode,
+                    InputOptions.of(None, types=inputs.types))]   # the type options apply
 
 
 def _read_spans(path: str, encoding: str) -> list[list[tuple]]:

@@ -129,6 +129,23 @@ def check_families(families) -> tuple:
     return families
 
 
+# -- scoring with a family ---------------------------------------------------------------------
+def result_dicts(score, evaluation, systems, options=None, *, beta: float = 1.0,
+                 confusion: bool = False, **keywords) -> dict:
+    """System -> result dict of each of ``systems`` scored on ``evaluation`` (a
+    ``nerspan.Evaluation``) by a family's ``score`` (``options``: its record; ``keywords``:
+    what else it takes), with F-beta beside every F1 (``beta``) and, with ``confusion``,
+    the evaluation's entity confusion matrix (``nerspan.Evaluation.confusion``): what the
+    command line and the evaluate modules add to a family's result, in one place."""
+    results = {}
+    for system in systems:
+        results[system] = score(evaluation, system, options=options,
+                                **keywords).to_dict(beta=beta)
+        if confusion:
+            results[system].update(evaluation.confusion(system))
+    return results
+
+
 # -- entry points ----------------------------------------------------------------------------
 def _load() -> None:
     """Read the entry points once: every installed distribution's, and, when the

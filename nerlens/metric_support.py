@@ -31,7 +31,6 @@ import datasets
 from nerspan import InputOptions, InputTypeError, InvalidTagError, TrainIndex, as_train_index
 from nerspan.arrow_columns import is_arrow, list_column
 from nerspan.evaluation import resolve
-from nerspan.reading.span_lists import is_span_input
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
 from nerspan.fbeta import check_beta
@@ -40,7 +39,7 @@ from nerspan.migration import moved_keyword_text
 from nerspan.options import PAIRINGS, check_bool
 from nerspan.reading.training import TRAIN_FORMS
 
-from .families import get_family
+from .families import get_family, result_dicts
 
 # A module's features: its family's options (the family's record), the input options
 # (``nerspan.InputOptions``, every module), the decoding, and what a module adds to the
@@ -157,7 +156,8 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
                   confusion: bool = False, as_given: bool = False, **data) -> dict:
     """A module's result: the family's ``score`` of one compute, as a dict with F-beta
     (``to_dict(beta=...)``), and with ``confusion`` the entity confusion matrix of the
-    evaluation (``nerspan.Evaluation.confusion``): the one place a module adds it.
+    evaluation (``nerspan.Evaluation.confusion``), added as the command line adds them
+    (``nerlens.families.result_dicts``).
 
     Both sides are read into one ``nerspan.Evaluation`` (gold decoded once, with the
     training index given: the load-time one, reused), scored by the family, unless
@@ -165,16 +165,16 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
     reads them as every family does. ``data``: per-example inputs (``pos``, ``subsets``).
     """
     if as_given:
-        result = score(references, predictions, scheme=scheme, mode=mode, inputs=inputs,
-                       options=family_options, **data)
+        out = score(references, predictions, scheme=scheme, mode=mode, inputs=inputs,
+                    options=family_options, **data).to_dict(beta=beta)
     evaluation = system = None
     if not as_given or confusion:
         evaluation, _, _, system = resolve(references, predictions, scheme=scheme, mode=mode,
                                            train=train, inputs=inputs)
     if not as_given:
-        result = score(evaluation, system, options=family_options, **data)
-    out = result.to_dict(beta=beta)
-    if confusion:
+        return result_dicts(score, evaluation, [system], family_options, beta=beta,
+                            confusion=confusion, **data)[system]
+    if confusion:   # the matrix of both sides read as every family reads them
         out.update(evaluation.confusion(system))
     return out
 

@@ -128,6 +128,34 @@ def test_cli_span_files(capsys, tmp_path):
                                          "BEs": 1, "BEl": 0, "BEo": 0, "LBE": 0}
 
 
+def test_span_lists_and_span_files_take_the_type_options(capsys, tmp_path):
+    """The type options apply to span lists scored as they are (the API, --spans), as
+    they do to tags: mapped and dropped mentions counted in repairs, a type named that
+    no span has refused."""
+    gold, pred = [[("PER", 0, 2)], [("LOC", 0, 1)]], [[("PERSON", 0, 2)], [("LOC", 0, 1)]]
+    assert faireval.score(gold, pred).to_dict()["counts"]["LE"] == 1
+    mapped = faireval.score(gold, pred, inputs={"type_map": {"PERSON": "PER"}}).to_dict()
+    assert mapped["counts"]["TP"] == 2 and mapped["repairs"]["pred"]["types_mapped"] == 1
+    kept = faireval.score(gold, pred, inputs={"keep_types": ["LOC"]}).to_dict()
+    assert kept["counts"]["TP"] == 1 and kept["repairs"]["gold"]["types_removed"] == 1
+    target, system = tmp_path / "target.csv", tmp_path / "system.csv"
+    target.write_text("PER\t1\t2\t1, 2\n\nLOC\t1\t1\t1\n\n")
+    system.write_text("PERSON\t1\t2\t1, 2\n\nLOC\t1\t1\t1\n\n")
+    code, out, _ = run(capsys, "faireval", "--spans", str(target), str(system),
+                       "--type-map", "PERSON=PER", "--format", "json")
+    assert code == 0 and json.loads(out)["counts"]["TP"] == 2
+    code, _, err = run(capsys, "faireval", "--spans", str(target), str(system),
+                       "--keep-types", "ORG")
+    assert code == 2 and "kept type 'ORG' occurs in no tag" in err
+    for path, sides in ((target, gold), (system, pred)):   # JSON Lines span files too
+        path.write_text("".join(json.dumps({"spans": [{"label": t, "start": a, "end": b}
+                                                       for t, a, b in spans]}) + "\n"
+                                for spans in sides))
+    code, out, _ = run(capsys, "faireval", "--jsonl", str(target), str(system),
+                       "--type-map", "PERSON=PER", "--format", "json")
+    assert code == 0 and json.loads(out)["counts"]["TP"] == 2
+
+
 def test_cli_labels_named_fp_and_fn_stay_apart_from_the_unmatched_spans(capsys, tmp_path):
     target, system = tmp_path / "target.csv", tmp_path / "system.csv"
     target.write_text("FP\t1\t1\t1\nFN\t2\t2\t2\n\n")   # FP labelled FN: an LE

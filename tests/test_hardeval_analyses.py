@@ -7,6 +7,7 @@ ranking is checked against the tokens the paper names in its section 3.2.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -209,6 +210,30 @@ def test_cli_domains_manifest(files, capsys):
     manifest.write_text("{not json")
     code, _, err = run(capsys, "hardeval", "--manifest", manifest)
     assert code == 2 and "not JSON" in err
+
+
+def test_cli_domains_manifest_names_it_and_reads_the_training_columns(files, capsys):
+    """A dataset lacking a system of the first is an error naming the manifest; each
+    dataset's "train" is read with --train-tag-column, as --train is."""
+    folder, train, gold, bad = files
+    (folder / "train3.txt").write_text("".join(   # the tag in column 1, an "x" last
+        f"{line} x\n" if line else "\n" for line in Path(train).read_text().splitlines()))
+    manifest = folder / "domains.json"
+    manifest.write_text(json.dumps({
+        "news": {"train": "train3.txt", "gold": "gold.txt",
+                 "predictions": {"a": "gold.txt", "b": "bad.txt"}},
+        "web": {"train": "train3.txt", "gold": "gold.txt", "predictions": {"a": "bad.txt"}}}))
+    code, _, err = run(capsys, "hardeval", "--manifest", manifest, "--train-tag-column", "1")
+    assert code == 2 and f"{manifest}: dataset 'web' lacks the system 'b'" in err
+    manifest.write_text(json.dumps({
+        name: {"train": "train3.txt", "gold": "gold.txt", "predictions": {"a": "bad.txt"}}
+        for name in ("news", "web")}))
+    code, _, err = run(capsys, "hardeval", "--manifest", manifest)
+    assert code == 2 and "training tag 'x' is not a tag" in err
+    code, out, _ = run(capsys, "hardeval", "--manifest", manifest, "--train-tag-column", "1",
+                       "--format", "json")
+    with_train = run(capsys, "hardeval", "--train", train, gold, bad, "--format", "json")[1]
+    assert code == 0 and json.loads(out)["hardeval"] == json.loads(with_train)["hardeval"]
 
 
 def test_cli_corpus_stats(files, capsys):

@@ -7,13 +7,13 @@ from attribute_buckets import FAMILY, analysis, plots
 from attribute_buckets.report import (datasets_blocks, diagnosis_blocks, over_datasets,
                                       significance_blocks)
 from nerlens.experiment.runs import naming
-from nerlens.report import blocks
+from nerlens.report.blocks import text
 from nerspan.records import Record, switch
 
 from .common import UsageError, print_json, show_result
 from .flags import Shared, add_flags, record_of, whole_number
-from .family import (add_family_arguments, manifest_flag_datasets, print_scores,
-                     save_plots, score_datasets, score_family)
+from .family import (add_family_arguments, manifest_flag_datasets, save_plots,
+                     score_datasets, score_family, show_scores)
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,11 @@ def run(args) -> int:
         raise UsageError("--runs needs at least two PRED files (runs of one system)")
     significance = analysis.significance_datasets(
         {name: {"system": d} for name, d in dicts.items()}) if args.runs else None
-    if args.format == "json" and args.runs:
+    if args.format == "json" and args.runs:   # the runs beside their tests
         print_json({"runs": dicts, "significance": significance})
-    else:
-        more = diagnosis_blocks(dicts) + (significance_blocks(significance) if args.runs else ())
-        print_scores(args, dicts, blocks.section_text(FAMILY, dicts, tail=more))
-    return save_plots(args, plots.save_all, dicts)
+        return save_plots(args, plots.save_all, dicts)
+    return show_scores(args, FAMILY, dicts, plot=plots.save_all, tail=diagnosis_blocks(
+        dicts) + (significance_blocks(significance) if args.runs else ()))
 
 
 def _run_datasets(args) -> int:
@@ -71,5 +70,5 @@ def _run_datasets(args) -> int:
     # the views and charts read each system's bucket F1 averaged over its runs
     out, averaged = over_datasets({name: results for name, (_, results) in scored.items()},
                                   runs, baseline)
-    show_result(args, out, lambda out: blocks.text(datasets_blocks(out, averaged)))
+    show_result(args, out, lambda out: text(datasets_blocks(out, averaged)))
     return save_plots(args, plots.save_datasets, averaged, baseline=baseline)

@@ -8,7 +8,6 @@ import faireval
 from faireval import plots
 from faireval.report import countings_blocks
 from faireval.semeval import check_min_overlap
-from nerlens.report.blocks import section_text
 from nerspan import PRED, Evaluation
 from nerspan.reading.answers import read_span_answers
 from nerspan.reading.columns import column_values
@@ -16,7 +15,7 @@ from nerspan.reading.systems import read_systems
 from nerspan.records import Record, option, switch
 
 from .common import UsageError, prediction_paths, with_confusion
-from .family import add_family_arguments, print_scores, save_plots, score_family, score_systems
+from .family import add_family_arguments, score_family, score_systems, show_scores
 from .flags import Shared, add_flags, number_flag, record_of
 from .inputs import score_generated, system_options
 from .options import given, inputs_of
@@ -47,24 +46,18 @@ def add_arguments(parser) -> None:
     add_flags(parser, Flags)
 
 
-def options(args):
-    """faireval's options of the flags (``faireval.FairevalOptions``, which reads --weights
-    and refuses the SemEval ones without --schemas); --csv lists the SemEval-2013 schemas'
-    instances."""
-    if args.csv and not args.schemas:
-        raise UsageError("--csv lists the instances of the SemEval-2013 schemas: add "
-                         f"--schemas semeval (or some of {', '.join(faireval.SCHEMAS)})")
-    return record_of(args, faireval.FairevalOptions,
-                     return_instances=bool(args.return_instances or args.csv))
-
-
 def compute(args) -> dict:
     """System name -> result dict: GOLD and PRED read as every family reads them (with
     --ignore-punct, GOLD's POS tags), or span files (--spans, --jsonl) and, with
-    --overlaps keep, --generated output scored as they are (nested spans too)."""
-    kwargs = options(args)
-    keep = refuse_unread(args)
-    if keep:   # the PRED files as usual (faireval reads no training set)
+    --overlaps keep, --generated output scored as they are (nested spans too). The
+    options are ``faireval.FairevalOptions``, which reads --weights and refuses the
+    SemEval ones without --schemas; --csv lists the SemEval-2013 schemas' instances."""
+    if args.csv and not args.schemas:
+        raise UsageError("--csv lists the instances of the SemEval-2013 schemas: add "
+                         f"--schemas semeval (or some of {', '.join(faireval.SCHEMAS)})")
+    kwargs = record_of(args, faireval.FairevalOptions,
+                       return_instances=bool(args.return_instances or args.csv))
+    if refuse_unread(args):   # --overlaps keep: the PRED files as usual (no training set)
         results = score_systems(args, faireval.FAMILY, *read_systems(
             args.gold, prediction_paths(args), **system_options(args)), None,
             kwargs)[1] if args.predictions else {}
@@ -111,6 +104,5 @@ def run(args) -> int:
         if not args.return_instances:  # asked for the file, not for the listing in the output
             for result in results.values():
                 result.pop("semeval_instances", None)
-    print_scores(args, results, section_text(faireval.FAMILY, results,
-                                             head=countings_blocks(results)))
-    return save_plots(args, plots.save_all, results, what="figures")
+    return show_scores(args, faireval.FAMILY, results, head=countings_blocks(results),
+                       plot=plots.save_all, what="figures")

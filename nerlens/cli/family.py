@@ -10,9 +10,10 @@ from nerspan import Evaluation, InputOptions
 from nerspan.family import Family
 
 from nerlens.experiment.manifest import manifest_datasets as read_datasets
-from nerlens.families import get_family
+from nerlens.families import get_family, result_dicts
+from nerlens.report.blocks import section_text
 
-from .common import UsageError, print_confusion, print_results, with_confusion
+from .common import UsageError, print_confusion, print_results
 from .flags import THRESHOLD_FILES, Shared, add_flags, number_flag, record_of
 from .scored_files import confidence
 from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
@@ -82,15 +83,13 @@ def score_family(args, name: str, options=None, subsets=None,
 
 def score_systems(args, family: Family, corpus, systems, train, options,
                   **keywords) -> tuple[Evaluation, dict]:
-    """The evaluation (gold decoded once) and system -> the family's result dict (F-beta
-    of --beta, the entity confusion matrix with --confusion); ``options``: the family's
-    record; ``keywords``: what the command gives its ``score``."""
+    """The evaluation (gold decoded once) and system -> the family's result dict
+    (``result_dicts``: F-beta of --beta, the entity confusion matrix with --confusion);
+    ``options``: the family's record; ``keywords``: what the command gives its ``score``."""
     evaluation = Evaluation(corpus, args.scheme, args.mode, train)
-    beta = given(args, "beta", 1.0)
+    results = result_dicts(family.score, evaluation, systems, options,
+                           beta=given(args, "beta", 1.0), confusion=args.confusion, **keywords)
     threshold = given(args, "threshold")
-    results = {name: with_confusion(
-        family.score(evaluation, name, options=options, **keywords).to_dict(beta=beta),
-        evaluation, name, args.confusion) for name in systems}
     for result in results.values() if threshold is not None else ():
         # the systems were kept at it as they were read: named as the API names it
         result["options"]["threshold"] = threshold
@@ -107,12 +106,15 @@ def save_plots(args, save, *data, what: str = "charts", **keywords) -> int:
     return 0
 
 
-def print_scores(args, results: dict, text: str, extra: dict | None = None) -> int:
+def show_scores(args, family: Family, results: dict, extra: dict | None = None,
+                text: str | None = None, plot=None, what: str = "charts", **blocks) -> int:
     """--format json: one system's result dict (several: by name; ``extra``: beside them
-    under ``results``); else ``text`` and the --confusion matrices."""
+    under ``results``); else ``text``, by default the family's section (``section_text``
+    with ``blocks``: its analyses, head and tail), and the --confusion matrices; then
+    with --plot, ``plot``'s figures of the results (``save_plots``)."""
     if args.format == "json":
         print_results(results, None, True, extra)
-        return 0
-    print(text)
-    print_confusion(results)
-    return 0
+    else:
+        print(text or section_text(family, results, **blocks))
+        print_confusion(results)
+    return save_plots(args, plot, results, what=what) if plot else 0

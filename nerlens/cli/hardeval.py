@@ -13,10 +13,12 @@ from nerlens.report import blocks
 from nerspan.layers import is_layered
 from nerspan.records import Record, option, switch
 
+from nerlens.experiment.runs import naming
+
 from .common import UsageError, print_confusion, print_results, show_result
 from .flags import Shared, add_flags, at_least_one, record_of
-from .family import (add_family_arguments, manifest_flag_datasets, print_scores,
-                     score_datasets, score_family)
+from .family import (add_family_arguments, manifest_flag_datasets, score_datasets,
+                     score_family, show_scores)
 from .inputs import load_training, read_gold
 
 
@@ -84,7 +86,7 @@ def run(args) -> int:
         extra["hard_tokens"] = analysis.systems_hard_tokens(evaluation, results, codes,
                                                             args.top, args.error_labels)
         text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
-    return print_scores(args, results, "\n\n".join(text), extra)
+    return show_scores(args, family, results, extra, "\n\n".join(text))
 
 
 def _options(args):
@@ -98,8 +100,9 @@ def _run_domains(args) -> int:
         raise UsageError("--hard-tokens ranks the tokens of one GOLD; with --manifest score "
                          "each domain's GOLD on its own to rank its hard tokens")
     datasets = manifest_flag_datasets(args, "--kfold", args.kfold is not None)
-    out = hardeval.systems_over_domains(
-        score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, _options(args)))
+    scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, _options(args))
+    with naming(args.manifest):   # a dataset lacking a system: its error names the manifest
+        out = hardeval.systems_over_domains(scored)
     print_results(out, lambda averaged: blocks.text(report.domains_blocks(averaged)),
                   args.format == "json")
     if args.format != "json":

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nerlens.report.blocks import section_text
 from nerspan.records import Record, switch
 
-from .family import add_family_arguments, print_scores, score_family
+from .family import add_family_arguments, score_family, show_scores
 from .flags import add_flags
 
 
@@ -31,4 +30,4 @@ def run(args) -> int:
     extra = {key: analyses[key] for key, asked in (
         ("min_share", settings["min_share"]), ("small_subsets", settings["min_share"]),
         ("recall_spread", args.spread and analyses["recall_spread"] is not None)) if asked}
-    return print_scores(args, results, section_text(family, results, analyses), extra)
+    return show_scores(args, family, results, extra, analyses=analyses)
