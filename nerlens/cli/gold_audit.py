@@ -1,10 +1,8 @@
 """The gold audit on the command line (``nerspan.audit``): ``diff GOLD_A GOLD_B`` (the tags
-that differ and every mention by kind of change), ``agreement A B`` (mention F1 with A as
-the reference and Cohen's kappa over the tokens' tags, overall and per type: its own
-command, not a flag of ``diff``, as the API has them apart and their results are
-different documents) and ``suspects GOLD PRED... [--train FILE]`` (the gold mentions,
-and the mentions gold lacks, that look wrong, ranked with their evidence). Their text
-views are the library's (``diff_parts``, ``agreement_parts``, ``suspects_parts``).
+that differ and every mention by kind of change), ``agreement A B`` (mention F1 and Cohen's
+kappa, overall and per type: its own command, as the API has them apart) and ``suspects
+GOLD PRED... [--train FILE]`` (the gold mentions, and the mentions gold lacks, that look
+wrong, ranked with their evidence). Their text views are the library's (``*_parts``).
 ``COMMANDS``: each one's flags and run."""
 from __future__ import annotations
 
@@ -20,7 +18,7 @@ from nerspan.records import Record, option
 from nerlens.report.blocks import parts_text
 
 from .common import UsageError, show_result
-from .flags import add_flags, at_least_one, whole_number
+from .flags import add_flags, at_least_one, flag_values, whole_number
 from .inputs import (TwoAnnotations, add_input_arguments, add_train_arguments, load_training,
                      run_two)
 from .options import inputs_of
@@ -62,7 +60,7 @@ def run_suspects(args) -> int:
     found = suspects(context.gold, spans, corpus=corpus, train=train,
                      documents=sentence_documents(args.gold, corpus, inputs_of(args)),
                      confidences={name: m.confidence for name, m in scored.items()},
-                     min_systems=args.min_systems, listed=args.listed, evidence=args.evidence)
+                     **flag_values(args, Flags))
     return show_result(args, found.to_dict(),
                        lambda result: parts_text(suspects_parts(result, corpus.sentence_tokens)))
 
