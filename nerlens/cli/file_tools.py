@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from nerspan.counts import count, count_text, summarize, summary_blocks
 from nerspan.encodings import REPAIR_METHODS, convert, repair
+from nerspan.errors import counted
 from nerspan.records import FileOptions, Record, TypeOptions, option, switch
 from nerspan.schemes import SCHEMES, Scheme, get_scheme
 from nerspan.type_processing import process_retagged
@@ -16,7 +17,7 @@ from nerspan.validation import validate
 
 from nerlens.report import blocks
 
-from .common import print_json, show_result
+from .common import note, print_json, show_result
 from .flags import Shared, add_flags, flag_values
 from .options import type_processing
 
@@ -69,15 +70,20 @@ def run_validate(args) -> int:
 
 def rewrite(args, retagged) -> int:
     """``retagged`` (IN repaired or converted) with its types processed, written to OUT;
-    its changes listed (the text view: one a line, then what was written, on stderr)."""
+    its changes listed (the text view: one a line, then what was written, on stderr), the
+    pairs --lossy merged noted."""
     fixed = process_retagged(retagged, type_processing(args))
     fixed.write(args.output)
     if args.format == "json":   # the whole ``Retagged.to_dict()`` and the file written
         print_json({**fixed.to_dict(), "output": args.output})
-        return 0
-    for change in fixed.changes:
-        print(change.message())
-    print(f"wrote {args.output} ({fixed.counts_text()})", file=sys.stderr)
+    else:
+        for change in fixed.changes:
+            print(change.message())
+        print(f"wrote {args.output} ({fixed.counts_text()})", file=sys.stderr)
+    merged = fixed.counts.get("merged_pairs")
+    if merged:
+        note(f"{counted(merged, 'pair')} of adjacent mentions of one type merged "
+             f"({fixed.scheme} writes each pair as one mention; --lossy)")
     return 0
 
 
