@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nerspan import GOLD, PRED, Corpus, Evaluation, InputTypeError
-from nerspan.errors import shown
+from nerspan.errors import load_json, shown
 from nerspan.evaluation import resolve
 from nerspan.layers import paired_layers
 from nerspan.options import PAIRINGS
@@ -57,19 +57,10 @@ def read_weights(text: str | None):
         return text
     table = Path(text).read_text(encoding="utf-8") if os.path.exists(text) else text
     try:
-        return json.loads(table, object_pairs_hook=_distinct)
+        return load_json(table)
     except json.JSONDecodeError:
         raise ValueError(f"weights must be a preset ({', '.join(WEIGHT_NAMES)}), a JSON "
                          f"weight table or a JSON file, not {text!r}") from None
-
-
-def _distinct(pairs: list) -> dict:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise ValueError(f"{key!r} is given twice in one object (the second would "
-                             "replace the first)")
-    return dict(pairs)
 
 
 @dataclass(frozen=True)

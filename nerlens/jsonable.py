@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import math
 
-from nerspan import FormatError
-
 
 def json_ready(value):
     """Replace NaN/inf (not JSON) by None, numpy scalars by Python numbers, tuples by
@@ -61,17 +59,3 @@ def _scalar(value):
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):
         return value.item()
     raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def load_json(text: str, where: str):
-    """``json.loads(text)``, a key given twice in one object (two datasets or systems of
-    one name) an error naming ``where``: JSON keeps the last one silently."""
-    def distinct(pairs: list) -> dict:
-        keys = [key for key, _ in pairs]
-        for key in keys:
-            if keys.count(key) > 1:
-                raise FormatError(f"{key!r} is given twice in one object (the second would "
-                                  "replace the first)", path=where)
-        return dict(pairs)
-
-    return json.loads(text, object_pairs_hook=distinct)

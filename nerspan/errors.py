@@ -9,6 +9,7 @@ All of them derive from ``NerspanError``, itself a ``ValueError``.
 from __future__ import annotations
 
 import difflib
+import json
 import reprlib
 
 MAX_SHOWN = 80
@@ -76,6 +77,27 @@ def unknown_key(item, allowed, what: str = "a line's keys") -> str | None:
         return None
     return (f"unknown key {shown(unknown[0])}{did_you_mean(str(unknown[0]), allowed)}; "
             f"{what} are {', '.join(allowed)}")
+
+
+def load_json(text: str, where: str | None = None):
+    """``json.loads(text)``, a key given twice in one object (two datasets, systems or
+    error types of one name) a ``FormatError`` naming ``where`` (a file; None: none):
+    JSON keeps the last one silently. The one such check (a manifest, a weight table).
+
+    >>> load_json('{"a": 1, "a": 2}', "m.json")
+    Traceback (most recent call last):
+    ...
+    nerspan.errors.FormatError: m.json: 'a' is given twice in one object (the second would replace the first)
+    """
+    def distinct(pairs: list) -> dict:
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise FormatError(f"{key!r} is given twice in one object (the second would "
+                                  "replace the first)", path=where)
+        return dict(pairs)
+
+    return json.loads(text, object_pairs_hook=distinct)
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -177,11 +177,12 @@ BAD = {
     "bad_tag": (["diff", "{a}", "{badtag}"],
                 r"badtag.txt:1, sentence 0: prediction tag 'PER' is not a tag"),
     "evidence": (["suspects", "{a}", "{one}", "--evidence", "systems,luck"],
-                 r"evidence: parts among systems, surface, document, comma-separated "
-                 r"\(--evidence\), at least one; got 'systems,luck'"),
+                 r"error: --evidence: must be parts among systems, surface, document, "
+                 r"comma-separated, at least one; not 'systems,luck'$"),
     "min_systems": (["suspects", "{a}", "{one}", "--min-systems", "0"],
-                    r"argument --min-systems: must be 1 or more, not 0"),
-    "listed": (["suspects", "{a}", "{one}", "--listed", "-1"], r"argument --listed: must be 0 or more, not -1"),
+                    r"error: --min-systems: must be at least 1, not 0$"),
+    "listed": (["suspects", "{a}", "{one}", "--listed", "-1"],
+               r"error: --listed: must be at least 0, not -1$"),
 }
 
 

@@ -82,7 +82,7 @@ def test_training_data_and_confidences_add_their_evidence():
 def test_the_score_sums_the_evidence_asked_for():
     alone = example(evidence=("systems",)).to_dict()["suspects"]
     assert [(r["sentence"], r["score"]) for r in alone] == [(0, 1.0), (3, 2 / 3)]
-    with pytest.raises(ValueError, match="evidence: parts among systems, surface, document"):
+    with pytest.raises(ValueError, match="evidence must be parts among systems, surface, document"):
         example(evidence=("votes",))
 
 

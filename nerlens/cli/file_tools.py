@@ -1,10 +1,6 @@
-"""The file tools, as seqscore's: ``validate`` (every invalid transition of a tag file),
-``repair`` (the invalid transitions repaired, ``conlleval`` or ``discard``; the changes
-listed), ``convert`` (the mentions written in another scheme; a clear error where the
-target cannot keep them apart, IO, unless ``--lossy``: then merged as seqscore merges
-them, and counted), ``count`` (mentions by type and text) and ``summarize`` (documents,
-sentences, tokens and mentions per type). The work, its views and its errors are
-``nerspan``'s (``validation``, ``encodings``, ``counts``); here, one row per tool
+"""The file tools, as seqscore's: ``validate``, ``repair``, ``convert``, ``count`` and
+``summarize`` (``nerlens --help`` says what each does). The work, its views and its errors
+are ``nerspan``'s (``validation``, ``encodings``, ``counts``); here, one row per tool
 (``COMMANDS``: its arguments and flags, and its run)."""
 from __future__ import annotations
 
@@ -63,22 +59,20 @@ def reading(args) -> dict:
 
 
 def run_validate(args) -> int:
-    results = [validate(path, args.scheme, types=type_processing(args),
-                        **reading(args)) for path in args.files]
-    valid = all(found.valid for found in results)
-    if args.format == "json":
-        dicts = [found.to_dict() for found in results]
-        print_json(dicts[0] if len(dicts) == 1 else {"valid": valid, "files": dicts})
-    else:
-        print("\n".join(found.text() for found in results))
+    found = [validate(path, args.scheme, types=type_processing(args), **reading(args))
+             for path in args.files]
+    valid = all(one.valid for one in found)
+    dicts = [one.to_dict() for one in found]
+    show_result(args, dicts[0] if len(dicts) == 1 else {"valid": valid, "files": dicts},
+                lambda _: "\n".join(one.text() for one in found))
     return 0 if valid else 1
 
 
-def rewrite(args, retag) -> int:
-    """IN rewritten by ``retag(IN, **reading options)`` (``repair`` or ``convert``), its
-    types processed, written to OUT, its changes printed."""
-    fixed = process_retagged(retag(args.input, **reading(args)),
-                             type_processing(args))
+def rewrite(args, retagged) -> int:
+    """``retagged`` (IN repaired or converted) with its types processed, written to OUT;
+    its changes listed (the text view: one a line, then what was written, on stderr), the
+    pairs --lossy merged noted."""
+    fixed = process_retagged(retagged, type_processing(args))
     fixed.write(args.output)
     if args.format == "json":   # the whole ``Retagged.to_dict()`` and the file written
         print_json({**fixed.to_dict(), "output": args.output})
@@ -93,13 +87,10 @@ def rewrite(args, retag) -> int:
     return 0
 
 
-def run_tool(args, tool, text) -> int:
-    """``tool`` (``count`` or ``summarize``) of FILE..., shown (``text``: its text view
-    of the result and the files)."""
-    files = args.files if len(args.files) > 1 else args.files[0]
-    result = tool(files, args.scheme, repair=args.repair, types=type_processing(args),
-                  **reading(args))
-    return show_result(args, result, lambda result: text(result, ", ".join(args.files)))
+def of_files(args, tool):
+    """``tool`` (``count`` or ``summarize``) of FILE... (several: added up)."""
+    return tool(args.files, args.scheme, repair=args.repair, types=type_processing(args),
+                **reading(args))
 
 
 def tool(arguments: tuple, run) -> tuple:
@@ -117,13 +108,14 @@ def tool(arguments: tuple, run) -> tuple:
 COMMANDS = {
     "validate": tool(("files", "scheme"), run_validate),
     "repair": tool(("input", "output", "scheme", "method"), lambda args: rewrite(
-        args, lambda path, **files: repair(path, args.scheme, args.method, **files))),
+        args, repair(args.input, args.scheme, args.method, **reading(args)))),
     "convert": tool(("input", "output", "source_scheme", "target_scheme", "repair", "lossy"),
-                    lambda args: rewrite(args, lambda path, **files: convert(
-                        path, vars(args)["from"], vars(args)["to"], repair=args.repair,
-                        lossy=args.lossy, **files))),   # --from, --to
-    "count": tool(("files", "scheme", "repair"), lambda args: run_tool(
-        args, count, lambda rows, _: count_text(rows))),
-    "summarize": tool(("files", "scheme", "repair"), lambda args: run_tool(
-        args, summarize, lambda summary, files: blocks.text(summary_blocks(summary, files)))),
+                    lambda args: rewrite(args, convert(   # --from, --to
+                        args.input, vars(args)["from"], vars(args)["to"], repair=args.repair,
+                        lossy=args.lossy, **reading(args)))),
+    "count": tool(("files", "scheme", "repair"), lambda args: show_result(
+        args, of_files(args, count), count_text)),
+    "summarize": tool(("files", "scheme", "repair"), lambda args: show_result(
+        args, of_files(args, summarize),
+        lambda summary: blocks.text(summary_blocks(summary, ", ".join(args.files))))),
 }

@@ -1,43 +1,26 @@
 """The gold audit on the command line (``nerspan.audit``): ``diff GOLD_A GOLD_B`` (the tags
-that differ and every mention by kind of change), ``agreement A B`` (mention F1 with A as
-the reference and Cohen's kappa over the tokens' tags, overall and per type: its own
-command, not a flag of ``diff``, as the API has them apart and their results are
-different documents) and ``suspects GOLD PRED... [--train FILE]`` (the gold mentions,
-and the mentions gold lacks, that look wrong, ranked with their evidence). Their text
-views are the library's (``diff_parts``, ``agreement_parts``, ``suspects_parts``).
+that differ and every mention by kind of change), ``agreement A B`` (mention F1 and Cohen's
+kappa, overall and per type: its own command, as the API has them apart) and ``suspects
+GOLD PRED... [--train FILE]`` (the gold mentions, and the mentions gold lacks, that look
+wrong, ranked with their evidence). Their text views are the library's (``*_parts``).
 ``COMMANDS``: each one's flags and run."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 
 from nerspan import Evaluation
-from nerspan.audit import (EVIDENCE, agreement, agreement_parts, diff, diff_parts, suspects,
-                           suspects_parts)
+from nerspan.audit import (SuspectOptions, agreement, agreement_parts, diff, diff_parts,
+                           suspects, suspects_parts)
 from nerspan.reading.systems import sentence_documents
-from nerspan.records import Record, option
 
 from nerlens.report.blocks import parts_text
 
 from .common import UsageError, show_result
-from .flags import add_flags, at_least_one, whole_number
+from .flags import add_flags, record_of
 from .inputs import (TwoAnnotations, add_input_arguments, add_train_arguments, load_training,
                      run_two)
 from .options import inputs_of
 from .scored_files import add_scored_argument, load_with_scored
-
-
-@dataclass(frozen=True)
-class Flags(Record):
-    """The command's own flags: ``nerspan.audit.suspects``' options."""
-
-    min_systems: int = option(2, "systems that must predict a span gold lacks for it to be a "
-                              "candidate (default 2; at most the number of systems)",
-                              parse=at_least_one, metavar="N")
-    listed: int = option(100, "suspects listed (default 100; those with a score above 0)",
-                         parse=whole_number, metavar="N")
-    evidence: str = option(",".join(EVIDENCE), "the parts of the evidence the score sums: "
-                           f"{', '.join(EVIDENCE)} (default: all)", metavar="PART,...")
 
 
 def add_suspects_arguments(parser) -> None:
@@ -46,10 +29,11 @@ def add_suspects_arguments(parser) -> None:
                         "disagreements with gold rank first")
     add_train_arguments(parser, required=False,
                         note="(its labels of the same texts are evidence too)")
-    add_flags(parser, Flags)
+    add_flags(parser, SuspectOptions)
 
 
 def run_suspects(args) -> int:
+    options = record_of(args, SuspectOptions)   # a value refused before any reading
     corpus, systems, scored = load_with_scored(args)
     if corpus.tokens is None:
         raise UsageError(f"{args.gold}: no token column (the suspects are shown in their "
@@ -62,7 +46,7 @@ def run_suspects(args) -> int:
     found = suspects(context.gold, spans, corpus=corpus, train=train,
                      documents=sentence_documents(args.gold, corpus, inputs_of(args)),
                      confidences={name: m.confidence for name, m in scored.items()},
-                     min_systems=args.min_systems, listed=args.listed, evidence=args.evidence)
+                     **options.to_dict())
     return show_result(args, found.to_dict(),
                        lambda result: parts_text(suspects_parts(result, corpus.sentence_tokens)))
 

@@ -33,12 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nerspan import GOLD, Corpus, FormatError, InputOptions, NameTakenError
+from nerspan.errors import load_json
 from nerspan.reading.columns import read_text_file
 from nerspan.reading.forms import as_written, finished
 from nerspan.reading.systems import add_systems, named_files, read_runs, read_systems
 from nerspan.reading.training import read_training_file
-
-from nerlens.jsonable import load_json
 
 from .generated import ground_runs
 from .runs import check_run_system, existing, naming, run_name

@@ -22,11 +22,11 @@ from __future__ import annotations
 from .annotator_agreement import Agreement, agreement, agreement_parts, cohen_kappa
 from .gold_versions import GoldComparison, compare_golds, error_changes, score_golds
 from .mention_diff import DIFF_KINDS, Diff, diff, diff_parts, diff_spans, mention_kinds
-from .suspect_gold import (EVIDENCE, Suspects, corrections_found, evidence_text, expected_at_random,
-                           in_sentence, suspects, suspects_parts)
+from .suspect_gold import (EVIDENCE, SuspectOptions, Suspects, corrections_found, evidence_text,
+                           expected_at_random, in_sentence, suspects, suspects_parts)
 
 __all__ = ["DIFF_KINDS", "Diff", "diff", "diff_spans", "mention_kinds", "Agreement",
            "agreement", "cohen_kappa", "GoldComparison", "compare_golds", "error_changes",
-           "score_golds", "EVIDENCE", "Suspects", "suspects", "evidence_text", "in_sentence",
-           "corrections_found", "expected_at_random", "diff_parts", "agreement_parts",
+           "score_golds", "EVIDENCE", "SuspectOptions", "Suspects", "suspects", "evidence_text",
+           "in_sentence", "corrections_found", "expected_at_random", "diff_parts", "agreement_parts",
            "suspects_parts"]

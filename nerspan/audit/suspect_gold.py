@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 from typing import Mapping
 
 import numpy as np
@@ -39,6 +40,7 @@ from ..blocks import Heading
 from ..corpus import Corpus
 from ..errors import counted, shown
 from ..options import check_int
+from ..records import Record, option
 from ..scores import match
 from ..spans import Spans
 from ..train_index import TrainIndex
@@ -397,6 +399,34 @@ def suspects_parts(result: dict, sentence_tokens) -> list[tuple]:
     return [tuple(map(Heading, lines))]
 
 
+def _checked_evidence(name: str, evidence) -> tuple:
+    """``evidence`` (parts, or one string of them comma-separated, as ``--evidence``
+    takes them) as a tuple of parts in ``EVIDENCE``'s order; an unknown part or none at
+    all is an error."""
+    parts = [part.strip() for part in evidence.split(",")] if isinstance(evidence, str) \
+        else list(evidence)
+    if not parts or set(parts) - set(EVIDENCE):
+        raise ValueError(f"{name} must be parts among {', '.join(EVIDENCE)}, comma-separated, "
+                         f"at least one; not {shown(evidence)}")
+    return tuple(part for part in EVIDENCE if part in parts)
+
+
+@dataclass(frozen=True)
+class SuspectOptions(Record):
+    """``suspects``' own options (the command line's flags are made of these fields)."""
+
+    min_systems: int = option(2, "systems that must predict a span gold lacks for it to be a "
+                              "candidate (default 2; at most the number of systems)",
+                              partial(check_int, minimum=1), parse=int, metavar="N")
+    listed: int = option(100, "suspects listed (default 100; those with a score above 0)",
+                         partial(check_int, minimum=0), parse=int, metavar="N")
+    evidence: tuple = option(EVIDENCE, "the parts of the evidence the score sums: "
+                             f"{', '.join(EVIDENCE)} (default: all)", _checked_evidence,
+                             metavar="PART,...")
+
+    describes = "suspects"
+
+
 def suspects(gold: Spans, systems: Mapping[str, Spans] | None = None, *, corpus: Corpus,
              train: TrainIndex | None = None, documents=None,
              confidences: Mapping[str, np.ndarray] | None = None, min_systems: int = 2,
@@ -423,9 +453,8 @@ def suspects(gold: Spans, systems: Mapping[str, Spans] | None = None, *, corpus:
             each part finds.
     """
     systems = dict(systems or {})
-    min_systems = check_int("min_systems", min_systems, minimum=1)
-    listed = check_int("listed", listed, minimum=0)
-    evidence = _checked_evidence(evidence)
+    options = SuspectOptions(min_systems=min_systems, listed=listed, evidence=evidence)
+    min_systems, listed, evidence = options.min_systems, options.listed, options.evidence
     _check_inputs(gold, systems, corpus, documents)
     shared = on_shared_types(gold, *systems.values())
     gold, predicted = shared[0], shared[1:]
@@ -454,18 +483,6 @@ def suspects(gold: Spans, systems: Mapping[str, Spans] | None = None, *, corpus:
                      "mode": gold.mode, "train": train is not None,
                      "documents": documents is not None,
                      "confidences": sorted(confidences or {}), "evidence": list(evidence)})
-
-
-def _checked_evidence(evidence) -> tuple:
-    """``evidence`` (parts, or one string of them comma-separated, as ``--evidence``
-    takes them) as a tuple of parts in ``EVIDENCE``'s order; an unknown part or none at
-    all is an error."""
-    parts = [part.strip() for part in evidence.split(",")] if isinstance(evidence, str) \
-        else list(evidence)
-    if not parts or set(parts) - set(EVIDENCE):
-        raise ValueError(f"evidence: parts among {', '.join(EVIDENCE)}, comma-separated "
-                         f"(--evidence), at least one; got {shown(evidence)}")
-    return tuple(part for part in EVIDENCE if part in parts)
 
 
 def _check_inputs(gold: Spans, systems: dict, corpus: Corpus, documents) -> None:
