@@ -693,7 +693,7 @@ def repaired_lines_text(corpus: Corpus, option: str = "missing_tag") -> str | No
 
 def warn_repairs(corpus: Corpus) -> None:
     """The default ``on_repairs``: one warning for the rows ``missing_tag`` filled."""
-    text = repaired_lines_text(corpus)
+    text = repaired_lines_text(corpus, "missing_tag / --missing-tag")
     if text:
         warnings.warn(f"{corpus.source.path}: {text}", stacklevel=4)
 
