@@ -175,12 +175,6 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     return read_training_index(path or args.train, **system_options(args))
 
 
-def add_gold_versions(args, corpus) -> tuple:
-    """``(corpus, name -> file)``: ``corpus`` with a column per --gold-alt file."""
-    return library.add_gold_versions(corpus, args.gold, given(args, "gold_alt") or (),
-                                     **system_options(args, outside_scheme_is_error=True))
-
-
 # -- two annotations (diff, agreement) --------------------------------------------------
 def run_two(args, compare, render) -> int:
     """GOLD_A and GOLD_B (or GOLD_A holding both) compared (``nerspan.audit.diff`` or

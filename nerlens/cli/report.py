@@ -167,16 +167,13 @@ def is_experiment(args) -> bool:
 
 
 def refuse_one_dataset_flags(args) -> None:
-    """The flags of one dataset's report, which an experiment does not read."""
-    if args.scored:
-        raise UsageError("--scored adds a system to one dataset's report, not to an "
-                         "experiment's datasets")
-    if args.workers != 1:
-        raise UsageError("--workers scores one dataset's report; an experiment's datasets "
-                         "are scored in one process")
+    """The flags of one dataset's report, which an experiment does not read (its files
+    are declared with --data and --pred; its datasets scored in one process)."""
     mixed = [flag for flag, value in (
         ("GOLD/PRED", args.predictions or args.gold), ("--demo", args.demo),
-        ("--generated (give --pred-generated)", args.generated), ("--jsonl", args.jsonl))
+        ("--generated (give --pred-generated)", args.generated), ("--jsonl", args.jsonl),
+        ("--scored (give --pred-scored)", args.scored),
+        ("--workers (an experiment's datasets are scored in one process)", args.workers != 1))
         if value]
     if mixed:
         raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "

@@ -35,7 +35,7 @@ from pathlib import Path
 from nerspan import GOLD, Corpus, FormatError, InputOptions, NameTakenError
 from nerspan.reading.columns import read_text_file
 from nerspan.reading.forms import as_written, finished
-from nerspan.reading.systems import add_systems, named_files, read_runs, read_systems
+from nerspan.reading.systems import add_systems, named_files, read_systems
 from nerspan.reading.training import read_training_file
 
 from nerlens.jsonable import load_json
@@ -321,7 +321,7 @@ def run_columns(predictions: dict, generated: dict) -> tuple[dict, dict, dict]:
 
 def _read_runs(name: str, gold: str, files: dict, generated: dict, options: dict) -> Corpus:
     """The corpus of one dataset: its gold file and one column per run file (column ->
-    file), read one by one (``read_runs``, as a report given files reads them); then the
+    file), read one by one (``read_systems``, as a report given files reads them); then the
     runs of generated output (column -> JSON Lines file), grounded in gold's sentences
     together (``ground_runs``: they answer the same sentences)."""
     inputs = options["inputs"]
@@ -334,8 +334,7 @@ def _read_runs(name: str, gold: str, files: dict, generated: dict, options: dict
     for column, file in {**files, **generated}.items():
         existing(file, f"dataset {name!r}, system {column!r}")
     with naming(f"dataset {name!r}"):   # read as every input is (suffix, the type options)
-        corpus, _ = read_runs(gold, files, **options)
-        corpus = finished(corpus, [GOLD, *files], inputs, options["scheme"], options["mode"])
+        corpus, _ = read_systems(gold, files, **options)
         return ground_runs(corpus, generated, inputs)
 
 

@@ -45,8 +45,7 @@ from nerlens.families import check_families, family_names, get_family, in_report
 from nerlens.jsonable import json_text
 from nerspan.reading.answers import scored_mentions
 from nerspan.reading.systems import (PathLike, add_gold_versions, check_system_names,
-                                     named_files, read_gold, read_systems,
-                                     sentence_documents)
+                                     named_files, read_systems, sentence_documents)
 
 from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
@@ -275,17 +274,15 @@ def _read_corpus(gold, systems, generated, scored, gold_alt, inputs: InputOption
     (``add_gold_versions``) and the scored files (``scored_mentions``) read against it.
     With scored systems alone, gold is read alone."""
     reading = dict(scheme=scheme, mode=mode, inputs=inputs, outside_scheme_is_error=True)
-    if scored and not systems and not generated:
-        if inputs.files.jsonl:
-            raise InputTypeError("scored files (--scored) are read against GOLD as a column "
-                                 "file or a saved split: leave jsonl (--jsonl) out")
-        corpus, names = read_gold(gold, check=isinstance(gold, PathLike), **reading), []
-        corpus, files = finished(corpus, [GOLD], inputs, scheme, mode, check=False), {}
-    else:
-        corpus, names = read_systems(gold, systems or None, generated=generated,
-                                     check=isinstance(gold, PathLike), **reading)
-        files = {**(named_files(systems) if systems else dict.fromkeys(names, gold)),
-                 **named_files(generated)}
+    gold_alone = bool(scored) and not systems and not generated
+    if gold_alone and inputs.files.jsonl:
+        raise InputTypeError("scored files (--scored) are read against GOLD as a column file "
+                             "or a saved split: leave jsonl (--jsonl) out")
+    corpus, names = read_systems(gold, {} if gold_alone else systems or None,
+                                 generated=generated, check=isinstance(gold, PathLike),
+                                 **reading)
+    files = {**(named_files(systems) if systems or gold_alone else
+                dict.fromkeys(names, gold)), **named_files(generated)}
     given = gold_alt.items() if isinstance(gold_alt, Mapping) else gold_alt or ()
     corpus, versions = add_gold_versions(corpus, gold, given, **reading)
     if scored is not None and not isinstance(scored, Mapping):   # files, named after them

@@ -73,7 +73,9 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
         systems: name -> a column file (tag at ``pred_tag_column``, default last) or tag
             lists; or a list of files, named after the files (made unique); or None: the
             ``gold`` file holds both (gold second-to-last, prediction last, unless
-            ``gold_tag_column``/``pred_tag_column`` say otherwise), named after the file.
+            ``gold_tag_column``/``pred_tag_column`` say otherwise), named after the file;
+            an empty mapping: gold alone (the systems are added apart: generated output
+            grounded together, scored files).
         generated: name -> a JSON Lines file of generated output (an LLM's responses,
             ``nerspan.reading.generated``), or a list of such files: each grounded in
             gold's sentences (``add_generated``) as one more system.
@@ -99,7 +101,7 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
     if gold is None:
         raise InputTypeError("no gold given (GOLD): the annotation the systems are scored "
                              "against")
-    none = systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems)
+    none = systems is None or (isinstance(systems, (list, tuple)) and not systems)
     if inputs.layers is not None and (inputs.files.jsonl or none):
         raise InputTypeError("layers reads gold's tag columns of a GOLD column file: give "
                              "the predictions apart (PRED files, systems=), not "
@@ -311,17 +313,21 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
     for name, prediction in _named_systems(systems).items():
         check_system_name(name, "systems", corpus.columns)
         if isinstance(prediction, PathLike) and inputs.threshold is not None:
-            corpus = corpus.with_columns(kept_file(prediction, corpus, inputs), {PRED: name})
+            with _file_of_system(name, prediction, what):
+                corpus = corpus.with_columns(kept_file(prediction, corpus, inputs),
+                                             {PRED: name})
         elif isinstance(prediction, PathLike):
-            other = read_columns(prediction, {PRED: files.pred_tag_column},
-                                 comment_prefix=files.comment_prefix, encoding=files.encoding,
-                                 missing_tag=files.missing_tag, reference=corpus)
-            (on_repairs or warn_repairs)(other)
-            if check:
-                check_tags(other, PRED, what="prediction" if what is None else f"{what} {name!r}",
-                           **checking)
-            corpus = corpus.with_columns(other, {PRED: name})
-            check_tokens(corpus, other, files.allow_token_mismatch)
+            with _file_of_system(name, prediction, what):
+                other = read_columns(prediction, {PRED: files.pred_tag_column},
+                                     comment_prefix=files.comment_prefix,
+                                     encoding=files.encoding, missing_tag=files.missing_tag,
+                                     reference=corpus)
+                (on_repairs or warn_repairs)(other)
+                if check:
+                    check_tags(other, PRED, what="prediction" if what is None else
+                               f"{what} {name!r}", **checking)
+                corpus = corpus.with_columns(other, {PRED: name})
+                check_tokens(corpus, other, files.allow_token_mismatch)
         else:
             other = _system_tags(name, prediction, corpus)
             if check:
@@ -330,6 +336,21 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
         other = None  # before the next file is read: its tokens and tags are in corpus now
         names.append(name)
     return corpus, names
+
+
+@contextmanager
+def _file_of_system(name: str, path, what: str | None):
+    """An error in the file of a system its file does not name (an experiment's run
+    ``flair#2``, a system named in a mapping) names the system too (``system 'name'``,
+    before the sentence); a gold version's errors name it already (``what``)."""
+    try:
+        yield
+    except NerspanError as error:
+        if what is not None or name == system_name(path):
+            raise
+        where = f"system {name!r}"
+        raise error.on_side(where if error.side is None else f"{where}, {error.side}"
+                            ) from None
 
 
 def add_finished(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "lenient",
@@ -378,34 +399,6 @@ def sentence_documents(path, corpus: Corpus, inputs=None):
         return None
     documents = TagFile(path, encoding=inputs.files.encoding).sentence_documents(corpus)
     return documents if len(documents) and documents.max() > documents.min() else None
-
-
-def read_runs(gold, systems, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
-              outside_scheme_is_error: bool = True,
-              on_repairs: Callable[[Corpus], None] | None = None) -> tuple[Corpus, list[str]]:
-    """``(corpus, names)``: gold and one column per system (``add_systems``' forms: name
-    -> a column file or tag lists, or files), read one by one as every file of an
-    experiment or a report is: each file's tags checked as it is read, so that an error
-    names the file and line, the system (``system 'name'``, before the sentence) and
-    the tag; a tag outside ``scheme`` refused (``outside_scheme_is_error``, as the
-    command line refuses it). Tag lists are read as given: the caller checks them where
-    it names the position."""
-    options = dict(scheme=scheme, mode=mode, inputs=InputOptions.of(inputs),
-                   outside_scheme_is_error=outside_scheme_is_error, on_repairs=on_repairs)
-    corpus = read_gold(gold, check=isinstance(gold, PathLike), **options)
-    names = []
-    for name, prediction in _named_systems(systems).items():
-        is_file = isinstance(prediction, PathLike)
-        try:
-            corpus, added = add_systems(corpus, {name: prediction}, check=is_file, **options)
-        except NerspanError as error:
-            if not is_file:   # a tag list's error names the system already
-                raise
-            where = f"system {name!r}"
-            raise error.on_side(where if error.side is None else f"{where}, {error.side}"
-                                ) from None
-        names += added
-    return corpus, names
 
 
 def kept_file(path, gold: Corpus, inputs: InputOptions) -> Corpus:
@@ -750,7 +743,7 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
 
 
 __all__ = ["read_systems", "read_gold", "add_systems", "add_finished", "add_gold_versions",
-           "sentence_documents", "read_runs", "add_generated",
+           "sentence_documents", "add_generated",
            "read_answers",
            "answers_located", "read_span_systems", "read_span_files", "check_span_input", "check_jsonl",
            "span_files", "kept_file",
