@@ -218,13 +218,9 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
     inputs = _input_options(inputs, tokens)
     if corpus is None:
-        corpus, system_names, versions, scored, files = _read_corpus(
-            gold, systems, generated, scored, gold_alt, inputs, scheme, mode)
-        if documents is None and versions and isinstance(gold, PathLike):
-            documents = sentence_documents(gold, corpus, inputs)
-        sources = input_names(gold, files, train, versions, inputs.files.split) \
-            if sources is None else sources
-        alternatives = list(versions)
+        corpus, system_names, alternatives, scored, documents, sources = _read_corpus(
+            gold, systems, generated, scored, gold_alt, train, documents, sources, inputs,
+            scheme, mode)
     else:
         corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names,
                                                         scheme=scheme, mode=mode, inputs=inputs)
@@ -264,15 +260,17 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     return result
 
 
-def _read_corpus(gold, systems, generated, scored, gold_alt, inputs: InputOptions,
-                 scheme: str, mode: str) -> tuple[Corpus, list, dict, dict, dict]:
-    """``(corpus, system names, gold version -> file, scored, name -> file)`` of
+def _read_corpus(gold, systems, generated, scored, gold_alt, train, documents, sources,
+                 inputs: InputOptions, scheme: str, mode: str) -> tuple:
+    """``(corpus, system names, gold version names, scored, documents, sources)`` of
     ``build_report``'s files or tag lists, read by ``read_systems`` as the command line
     reads them (a file's tags checked as it is read, so that an error names its file and
     line, a tag outside ``scheme`` refused; tag lists, and gold given so, checked by
     ``build_report``, which names the position); the other gold versions
     (``add_gold_versions``) and the scored files (``scored_mentions``) read against it.
-    With scored systems alone, gold is read alone."""
+    With scored systems alone, gold is read alone. ``documents`` None, with other gold
+    versions: those of a GOLD column file's sentences (``sentence_documents``);
+    ``sources`` None: the files read (``input_names``)."""
     reading = dict(scheme=scheme, mode=mode, inputs=inputs, outside_scheme_is_error=True)
     gold_alone = bool(scored) and not systems and not generated
     if gold_alone and inputs.files.jsonl:
@@ -290,7 +288,11 @@ def _read_corpus(gold, systems, generated, scored, gold_alt, inputs: InputOption
     paths = {name: path for name, path in (scored or {}).items() if isinstance(path, PathLike)}
     read = scored_mentions(corpus, paths, gold_name=gold, inputs=inputs)
     scored = {name: read.get(name, given) for name, given in (scored or {}).items()}
-    return corpus, names, versions, scored, {**files, **paths}
+    if documents is None and versions and isinstance(gold, PathLike):
+        documents = sentence_documents(gold, corpus, inputs)
+    if sources is None:
+        sources = input_names(gold, {**files, **paths}, train, versions, inputs.files.split)
+    return corpus, names, list(versions), scored, documents, sources
 
 
 def _input_options(inputs, tokens) -> InputOptions:
