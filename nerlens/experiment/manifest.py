@@ -34,8 +34,7 @@ from pathlib import Path
 
 from nerspan import GOLD, Corpus, FormatError, InputOptions, NameTakenError
 from nerspan.reading.columns import read_text_file
-from nerspan.reading.forms import as_written, finished
-from nerspan.reading.systems import add_systems, named_files, read_systems
+from nerspan.reading.systems import add_gold_versions, named_files, read_systems
 from nerspan.reading.training import read_training_file
 
 from nerlens.jsonable import load_json
@@ -282,12 +281,9 @@ def read_dataset(name: str, entry: dict, *, scheme: str = "IOB2", mode: str = "l
     scored = run_columns(entry["scored"], {})[1]   # column -> scored span file
     for column, file in scored.items():
         existing(file, f"dataset {name!r}, system {column!r}")
-    for version, file in entry["gold_alt"].items():
-        with naming(f"dataset {name!r}"):
-            corpus, columns = add_systems(as_written(corpus, options["inputs"]),
-                                          {version: existing(file)}, what="gold version",
-                                          **options)
-            corpus = finished(corpus, columns, options["inputs"], scheme, mode)
+    with naming(f"dataset {name!r}"):
+        corpus, _ = add_gold_versions(corpus, entry["gold"], [
+            (version, existing(file)) for version, file in entry["gold_alt"].items()], **options)
     return Dataset(name, corpus, systems, entry["train"], runs, entry["gold_alt"],
                    {**files, **scored})
 
