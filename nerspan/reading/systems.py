@@ -130,8 +130,9 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
         names = names + more
     if not keep_tokens:
         corpus = corpus.without_tokens()
-    return finished(corpus, [*layer_columns(corpus), *names], inputs, "IOB2" if inputs.files.jsonl else scheme,
-                    mode), names
+    # gold alone (its systems added apart): a type named need not occur in gold
+    return finished(corpus, [*layer_columns(corpus), *names], inputs,
+                    "IOB2" if inputs.files.jsonl else scheme, mode, check=bool(names)), names
 
 
 @migrated
