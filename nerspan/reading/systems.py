@@ -303,9 +303,10 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
                 on_repairs: Callable[[Corpus], None] | None = None, what: str | None = None
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
-    each read and checked on its own, so that an error names that file and line: tags,
-    sentences, lengths, tokens. ``what`` the columns are, for those errors (default: a
-    prediction file's, a system's; ``"gold version"`` names each by its name)."""
+    each read and checked on its own, so that an error names that file and line (and the
+    system, when its file does not name it): tags, sentences, lengths, tokens. ``what``
+    the columns are, for those errors (default: a prediction file's, a system's; ``"gold
+    version"`` names each by its name)."""
     inputs = InputOptions.of(inputs)
     files = inputs.files
     checking = dict(scheme=scheme, mode=mode, outside_scheme_is_error=outside_scheme_is_error,
@@ -354,16 +355,6 @@ def _file_of_system(name: str, path, what: str | None):
                             ) from None
 
 
-def add_finished(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "lenient",
-                 inputs=None, **reading) -> tuple[Corpus, list[str]]:
-    """``add_systems`` on a corpus ``finished`` already: its tags back as written, the
-    systems' columns added (``reading``: ``add_systems``' other keywords) and finished."""
-    inputs = InputOptions.of(inputs)
-    corpus, names = add_systems(as_written(corpus, inputs), systems, scheme=scheme, mode=mode,
-                                inputs=inputs, **reading)
-    return finished(corpus, names, inputs, scheme, mode), names
-
-
 def add_gold_versions(corpus: Corpus, gold, versions, *, scheme: str = "IOB2",
                       mode: str = "lenient", inputs=None, outside_scheme_is_error: bool = True,
                       on_repairs=None) -> tuple:
@@ -385,10 +376,11 @@ def add_gold_versions(corpus: Corpus, gold, versions, *, scheme: str = "IOB2",
     if inputs.files.jsonl:   # span files, read against GOLD as systems' span files are
         read, names = read_systems(gold, named, scheme=scheme, inputs=inputs)
         return corpus.with_columns(read.select(names), what="gold version"), named
-    corpus, names = add_finished(corpus, named, scheme=scheme, mode=mode, inputs=inputs,
-                                 outside_scheme_is_error=outside_scheme_is_error,
-                                 on_repairs=on_repairs, what="gold version")
-    return corpus, dict(zip(names, named.values()))
+    # the finished corpus's tags back as written, the versions' joined, all finished
+    corpus, names = add_systems(as_written(corpus, inputs), named, scheme=scheme, mode=mode,
+                                inputs=inputs, outside_scheme_is_error=outside_scheme_is_error,
+                                on_repairs=on_repairs, what="gold version")
+    return finished(corpus, names, inputs, scheme, mode), dict(zip(names, named.values()))
 
 
 def sentence_documents(path, corpus: Corpus, inputs=None):
@@ -743,7 +735,7 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "add_finished", "add_gold_versions",
+__all__ = ["read_systems", "read_gold", "add_systems", "add_gold_versions",
            "sentence_documents", "add_generated",
            "read_answers",
            "answers_located", "read_span_systems", "read_span_files", "check_span_input", "check_jsonl",
