@@ -22,8 +22,8 @@ from nerlens.report.build import build_report
 
 from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
-from .inputs import (VERSION_KIND, Inputs, add_input_arguments, add_train_arguments,
-                     refuse_files_with_demo, system_options)
+from .inputs import (UNGROUNDED, VERSION_KIND, Inputs, add_input_arguments,
+                     add_train_arguments, refuse_files_with_demo, system_options)
 from .options import inputs_of
 from .scored_files import add_scored_argument
 
@@ -115,7 +115,7 @@ def run(args) -> int:
     for name, results in result.results.items():   # what reading generated output did
         generative = results["entity"]["repairs"]["pred"].get("generative")
         if generative:
-            note(f"{name}: {generative['summary']}")
+            note(f"{name}: {generative['summary']}; {UNGROUNDED}")
     write_outputs(result, args, "report")
     return 0
 
