@@ -191,6 +191,8 @@ def _expected(case: str, entry: str):
             message = r"system 'tagger', sentence 1: the sentence is a string"
         if case == "predictions=None":
             message = r"predictions is None|system 'tagger'.*None"
+    if case == "references=None" and (entry == "nerlens.report" or entry in EXPERIMENT_ENTRIES):
+        message = r"no gold given \(GOLD\): the annotation the systems are scored against"
     if entry.startswith("metrics/") and case in MODULE_MESSAGES:
         error, message = MODULE_MESSAGES[case]
     if entry in EXPERIMENT_ENTRIES:
@@ -705,7 +707,7 @@ EXPERIMENT_CASES = {
                                r"a prebuilt \"corpus\", one of the two"),
     "gold and a corpus": (_declared(corpus=CORPUS), ValueError,
                           r"dataset 'd1': give \"gold\" .* one of the two"),
-    "gold None": (_declared(gold=None), InputTypeError, r"dataset 'd1': references is None"),
+    "gold None": (_declared(gold=None), InputTypeError, r"dataset 'd1': no gold given \(GOLD\)"),
     "no tokens": (_declared(tokens=...), ValueError,
                   r"dataset 'd1': the report needs the tokens of the evaluation sentences"),
     "a missing gold file": (_declared(gold="nope_gold.txt", tokens=...), FileNotFoundError,

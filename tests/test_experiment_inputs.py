@@ -1,5 +1,5 @@
 """File paths given to the API are read by the one reader the manifest uses
-(``nerlens.experiment.manifest.read_dataset``, ``nerspan.reading.systems.read_runs``):
+(``nerlens.experiment.manifest.read_dataset``, ``nerspan.reading.systems.read_systems``):
 a dict experiment whose entries are files, a dict experiment's tag runs beside generated
 output, and ``nerlens.build_report`` given files raise the manifest's message (the file
 and line, the dataset, the system's run) and give its numbers; in-memory entries are read

@@ -150,7 +150,8 @@ def test_workers_are_checked_and_refused_for_an_experiment(tmp_path, capsys):
     manifest = tmp_path / "manifest.json"
     manifest.write_text("{}")
     assert main(["report", "--manifest", str(manifest), "--workers", "2"]) == 2
-    assert "--workers scores one dataset's report" in capsys.readouterr().err
+    assert "leave out --workers (an experiment's datasets are scored in one process)" in \
+        capsys.readouterr().err
 
 
 # -- gold with layers ------------------------------------------------------------------------

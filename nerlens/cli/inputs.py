@@ -23,6 +23,9 @@ READING = ("token_column", "gold_tag_column", "pred_tag_column", "comment_prefix
 TRAINING = ("train_tag_column", "train_token_column")
 SPAN_FILES = ("jsonl",) + library.SPAN_OPTIONS
 VERSION_KIND = "gold_alt"   # a --gold-alt in ``declared``, the order of an experiment's flags
+# after what reading generated output did: how its entities found nowhere are counted
+UNGROUNDED = ("an entity not found in its sentence is a wrong prediction in every precision "
+              "(hardeval's token error rates have no token for it: it is counted beside them)")
 
 
 class GoldVersion(argparse.Action):
@@ -130,9 +133,7 @@ def load_systems(args, outside_scheme_is_error: bool = False,
         args.gold, prediction_paths(args) or None, generated=args.generated or [],
         keep_tokens=keep_tokens, **system_options(args, outside_scheme_is_error))
     for name, record in corpus.source.generated.items():
-        note(f"{name}: {record.summary()}; an entity not found in its sentence is a "
-             "wrong prediction in every precision (hardeval's token error rates have no "
-             "token for it: it is counted beside them)")
+        note(f"{name}: {record.summary()}; {UNGROUNDED}")
     return corpus, systems
 
 
@@ -173,12 +174,6 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     if not (path or given(args, "train")):
         raise UsageError(f"give --train FILE ({why})")
     return read_training_index(path or args.train, **system_options(args))
-
-
-def add_gold_versions(args, corpus) -> tuple:
-    """``(corpus, name -> file)``: ``corpus`` with a column per --gold-alt file."""
-    return library.add_gold_versions(corpus, args.gold, given(args, "gold_alt") or (),
-                                     **system_options(args, outside_scheme_is_error=True))
 
 
 # -- two annotations (diff, agreement) --------------------------------------------------

@@ -12,8 +12,6 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan.reading.systems import sentence_documents
-from nerspan.reading.training import read_training_file
 from nerspan.records import FileOptions, Record, option
 
 from nerlens.demo import DEMOS, demo_inputs
@@ -24,10 +22,10 @@ from nerlens.report.build import build_report
 
 from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
-from .inputs import (VERSION_KIND, Inputs, add_gold_versions, add_input_arguments,
+from .inputs import (UNGROUNDED, VERSION_KIND, Inputs, add_input_arguments,
                      add_train_arguments, refuse_files_with_demo, system_options)
 from .options import inputs_of
-from .scored_files import add_scored_argument, load_with_scored
+from .scored_files import add_scored_argument
 
 
 def add_arguments(parser) -> None:
@@ -92,44 +90,32 @@ def _demo_name(args) -> None:
     args.gold, args.demo = args.demo, DEMOS[0]
 
 
-def _demo_inputs(args) -> dict:
-    """The ``build_report`` inputs of the --demo named."""
-    refuse_files_with_demo(args)
-    return demo_inputs(args.demo, args.scheme, args.mode)
-
-
-def _file_inputs(args) -> dict:
-    """The ``build_report`` inputs of GOLD, the PRED, --generated and --scored files,
-    --gold-alt and --train; with gold versions, the document of each sentence of GOLD
-    (its -DOCSTART- rows: the suspects' type consistency within a document)."""
+def _inputs(args) -> dict:
+    """The ``build_report`` inputs: the --demo named, or the files as given (the library
+    reads them, as it reads them for the API)."""
+    if args.demo:
+        refuse_files_with_demo(args)
+        return demo_inputs(args.demo, args.scheme, args.mode)
     if not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
                          "file(s) (or --demo)")
-    if not args.predictions and not args.generated and not args.scored:
-        raise UsageError("give at least one prediction file (or --generated FILE.jsonl)")
-    corpus, names, scored = load_with_scored(args, outside_scheme_is_error=True)
-    corpus, versions = add_gold_versions(args, corpus)
-    split = f" (split {args.split or 'test'})" if Path(args.gold).is_dir() else ""
-    files = [*args.predictions, *(args.generated or ()), *(args.scored or ())]
-    sources = {"gold": args.gold + split, "train": args.train,
-               "systems": dict(zip([*names, *scored], files)),
-               **({"gold_alt": versions} if versions else {})}
-    # build_report refuses no --train when a family of --families needs it
-    train = read_training_file(args.train, **system_options(args, True)) if args.train else None
-    return dict(corpus=corpus, system_names=names, train=train, sources=sources,
-                scored=scored, gold_alt_names=list(versions), documents=sentence_documents(
-                    args.gold, corpus, inputs_of(args)) if versions else None)
+    return dict(gold=args.gold, systems=args.predictions, generated=args.generated,
+                scored=args.scored, gold_alt=args.gold_alt, train=args.train)
 
 
 def run(args) -> int:
     if is_experiment(args):
         return run_experiment(args)
     _demo_name(args)
-    result = build_report(None, **(_demo_inputs(args) if args.demo else _file_inputs(args)),
-                          scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
-                          bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
-                          min_share=args.min_share, families=args.families,
-                          progress=show_progress(args), beta=args.beta, workers=args.workers)
+    result = build_report(**_inputs(args), scheme=args.scheme, mode=args.mode,
+                          inputs=inputs_of(args), bootstrap=args.bootstrap, seed=args.seed,
+                          baseline=args.baseline, min_share=args.min_share,
+                          families=args.families, progress=show_progress(args),
+                          beta=args.beta, workers=args.workers)
+    for name, results in result.results.items():   # what reading generated output did
+        generative = results["entity"]["repairs"]["pred"].get("generative")
+        if generative:
+            note(f"{name}: {generative['summary']}; {UNGROUNDED}")
     write_outputs(result, args, "report")
     return 0
 
@@ -181,16 +167,13 @@ def is_experiment(args) -> bool:
 
 
 def refuse_one_dataset_flags(args) -> None:
-    """The flags of one dataset's report, which an experiment does not read."""
-    if args.scored:
-        raise UsageError("--scored adds a system to one dataset's report, not to an "
-                         "experiment's datasets")
-    if args.workers != 1:
-        raise UsageError("--workers scores one dataset's report; an experiment's datasets "
-                         "are scored in one process")
+    """The flags of one dataset's report, which an experiment does not read (its files
+    are declared with --data and --pred; its datasets scored in one process)."""
     mixed = [flag for flag, value in (
         ("GOLD/PRED", args.predictions or args.gold), ("--demo", args.demo),
-        ("--generated (give --pred-generated)", args.generated), ("--jsonl", args.jsonl))
+        ("--generated (give --pred-generated)", args.generated), ("--jsonl", args.jsonl),
+        ("--scored (give --pred-scored)", args.scored),
+        ("--workers (an experiment's datasets are scored in one process)", args.workers != 1))
         if value]
     if mixed:
         raise UsageError(f"an experiment (--data/--pred or --manifest) reads every file from "

@@ -43,8 +43,7 @@ from nerspan.fbeta import check_beta
 from nerspan.migration import migrated
 from nerspan.options import check_bool, check_fraction
 from nerspan.errors import shown
-from nerspan.reading.forms import finished
-from nerspan.reading.systems import read_runs
+from nerspan.reading.systems import read_systems
 
 from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
@@ -259,11 +258,10 @@ def _report(name, entry: Mapping, runs: dict, predictions: dict, grounded: dict,
             corpus = entry.get("corpus")
             if corpus is None:
                 # read as the report reads them: a file's tags checked, naming its line
-                corpus, _ = read_runs(entry["gold"], predictions, scheme=options["scheme"],
-                                      mode=options["mode"],
-                                      inputs=inputs.replace(tokens=entry.get("tokens")))
-                corpus = finished(corpus, list(corpus.columns), inputs, options["scheme"],
-                                  options["mode"])
+                corpus, _ = read_systems(entry["gold"], predictions, scheme=options["scheme"],
+                                         mode=options["mode"], outside_scheme_is_error=True,
+                                         check=isinstance(entry["gold"], (str, os.PathLike)),
+                                         inputs=inputs.replace(tokens=entry.get("tokens")))
             corpus = generated.ground_runs(corpus, grounded, inputs)
             columns = [c for cs in runs.values() for c in cs if c not in options["scored"]]
             if sources is None:   # the files, named as build_report() names what it reads

@@ -35,8 +35,7 @@ from pathlib import Path
 from nerspan import GOLD, Corpus, FormatError, InputOptions, NameTakenError
 from nerspan.errors import load_json
 from nerspan.reading.columns import read_text_file
-from nerspan.reading.forms import as_written, finished
-from nerspan.reading.systems import add_systems, named_files, read_runs, read_systems
+from nerspan.reading.systems import add_gold_versions, named_files, read_systems
 from nerspan.reading.training import read_training_file
 
 from .generated import ground_runs
@@ -281,12 +280,9 @@ def read_dataset(name: str, entry: dict, *, scheme: str = "IOB2", mode: str = "l
     scored = run_columns(entry["scored"], {})[1]   # column -> scored span file
     for column, file in scored.items():
         existing(file, f"dataset {name!r}, system {column!r}")
-    for version, file in entry["gold_alt"].items():
-        with naming(f"dataset {name!r}"):
-            corpus, columns = add_systems(as_written(corpus, options["inputs"]),
-                                          {version: existing(file)}, what="gold version",
-                                          **options)
-            corpus = finished(corpus, columns, options["inputs"], scheme, mode)
+    with naming(f"dataset {name!r}"):
+        corpus, _ = add_gold_versions(corpus, entry["gold"], [
+            (version, existing(file)) for version, file in entry["gold_alt"].items()], **options)
     return Dataset(name, corpus, systems, entry["train"], runs, entry["gold_alt"],
                    {**files, **scored})
 
@@ -320,7 +316,7 @@ def run_columns(predictions: dict, generated: dict) -> tuple[dict, dict, dict]:
 
 def _read_runs(name: str, gold: str, files: dict, generated: dict, options: dict) -> Corpus:
     """The corpus of one dataset: its gold file and one column per run file (column ->
-    file), read one by one (``read_runs``, as a report given files reads them); then the
+    file), read one by one (``read_systems``, as a report given files reads them); then the
     runs of generated output (column -> JSON Lines file), grounded in gold's sentences
     together (``ground_runs``: they answer the same sentences)."""
     inputs = options["inputs"]
@@ -333,8 +329,7 @@ def _read_runs(name: str, gold: str, files: dict, generated: dict, options: dict
     for column, file in {**files, **generated}.items():
         existing(file, f"dataset {name!r}, system {column!r}")
     with naming(f"dataset {name!r}"):   # read as every input is (suffix, the type options)
-        corpus, _ = read_runs(gold, files, **options)
-        corpus = finished(corpus, [GOLD, *files], inputs, options["scheme"], options["mode"])
+        corpus, _ = read_systems(gold, files, **options)
         return ground_runs(corpus, generated, inputs)
 
 

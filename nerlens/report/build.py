@@ -37,13 +37,15 @@ from nerspan.layers import layer_columns
 from nerspan.migration import migrated
 from nerspan.partials import sentence_weights
 from nerspan.reading.forms import finished
-from nerspan.reading.training import read_training_file
+from nerspan.reading.training import read_training_index
 from nerspan.span_table import SpanShapeError
 from nerspan.spans import check_tags
 
 from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_text
-from nerspan.reading.systems import PathLike, check_system_names, read_runs
+from nerspan.reading.answers import scored_mentions
+from nerspan.reading.systems import (PathLike, add_gold_versions, check_system_names,
+                                     named_files, read_systems, sentence_documents)
 
 from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
@@ -113,15 +115,19 @@ def provenance(sources: Mapping | None, options: dict) -> dict:
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
-def input_names(gold, systems: Mapping | None, train) -> dict:
-    """File paths as given; anything else by its kind."""
+def input_names(gold, systems: Mapping | None, train, gold_alt: Mapping | None = None,
+                split: str | None = None) -> dict:
+    """File paths as given (a saved datasets folder with its ``split``); anything else by
+    its kind; ``gold_alt``: the other gold versions, when there are any."""
     def name(value):
         if value is None:
             return None
         return str(value) if isinstance(value, (str, Path)) else type(value).__name__
 
-    return {"gold": name(gold), "systems": {s: name(v) for s, v in (systems or {}).items()},
-            "train": name(train)}
+    folder = isinstance(gold, PathLike) and Path(gold).is_dir()
+    return {"gold": f"{gold} (split {split or 'test'})" if folder else name(gold),
+            "train": name(train), "systems": {s: name(v) for s, v in (systems or {}).items()},
+            **({"gold_alt": {v: name(f) for v, f in gold_alt.items()}} if gold_alt else {})}
 
 
 def _progress(total: int, enabled: bool, description: str):
@@ -152,7 +158,7 @@ def _check_system_tags(corpus: Corpus, system_names: list, scheme: str, mode: st
 @migrated(datasets="nerlens.run_experiment(datasets, ...) (a whole experiment's report)")
 def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                  corpus: Corpus | None = None, system_names: Sequence[str] | None = None,
-                 tokens=None, scheme: str = "IOB2", mode: str = "lenient",
+                 tokens=None, generated=None, scheme: str = "IOB2", mode: str = "lenient",
                  inputs=None, bootstrap: int = 1000, seed: int = 0,
                  confidence: float = 0.95, baseline: str | None = None,
                  families: Sequence[str] | None = None, options: Mapping | None = None,
@@ -178,17 +184,22 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     (default) adds nothing. ``min_share`` leaves the tough-mention subsets holding less
     than that share of the gold mentions out of the recall table (a family reads such
     report options through its ``settings``). ``sources`` names the input files for the
-    provenance (default: the paths given as ``gold``, ``systems`` and ``train``);
+    provenance (default: the paths given as ``gold``, ``systems``, ``generated``,
+    ``scored``, ``gold_alt`` and ``train``); ``generated``: name -> a JSON Lines file of
+    generated output (or a list of files, named after them), grounded in gold's sentences
+    as one more system each (``read_systems``);
     ``notes`` are sentences the page and the terminal show first.
     ``scored``: name -> a system's mentions with a confidence each
-    (``nerspan.scored.ScoredMentions``, or scored span lists over gold's sentences), each
+    (``nerspan.scored.ScoredMentions``, scored span lists over gold's sentences, or a
+    scored JSON Lines file, ``scored_mentions``; a list of files: named after them), each
     added as a system (its every mention) and turned on the dial in the confidence
     section (``nerlens.report.confidence``). ``gold_alt``: name -> another version of the
     gold (a column file or tag lists, read as a system is), or ``gold_alt_names``: columns
     of ``corpus`` holding them: every system is scored under each too, with the suspect
     gold mentions (``gold_audit``; ``Report.audit``, two sections and a finding);
     ``documents``: the document of every gold sentence (integers), for the suspects' type
-    consistency within a document (None: not known, which the suspects section says).
+    consistency within a document (None: those of a GOLD column file's -DOCSTART- rows,
+    else not known, which the suspects section says).
     ``workers``: score the families in that many local processes, from partials merged
     exactly (the same report; ``score_systems``).
 
@@ -207,8 +218,9 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
     inputs = _input_options(inputs, tokens)
     if corpus is None:
-        corpus, system_names, alternatives = _read_corpus(gold, systems, gold_alt,
-                                                          gold_alt_names, inputs, scheme, mode)
+        corpus, system_names, alternatives, scored, documents, sources = _read_corpus(
+            gold, systems, generated, scored, gold_alt, train, documents, sources, inputs,
+            scheme, mode)
     else:
         corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names,
                                                         scheme=scheme, mode=mode, inputs=inputs)
@@ -238,7 +250,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     if beta != 1:   # stated when it adds numbers, as a result's options state it
         info["beta"] = beta
     info["provenance"] = provenance(
-        sources if sources is not None else input_names(gold, systems, train),
+        sources if sources is not None else input_names(None, None, train),
         {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                               "families", "min_share", "beta") if k in info})
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
@@ -248,19 +260,39 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     return result
 
 
-def _read_corpus(gold, systems, gold_alt, gold_alt_names, inputs: InputOptions, scheme: str,
-                 mode: str) -> tuple[Corpus, list, list]:
-    """``(corpus, system names, gold version names)`` of ``build_report``'s files or tag
-    lists: gold and the systems, read as an experiment's files are (``read_runs``: a
-    file's tags checked as it is read, so that an error names its file, line and system,
-    a tag outside ``scheme`` refused; tag lists, and gold given so, checked by
-    ``build_report``, which names the position), the other gold versions, finished."""
-    corpus, names = read_runs(gold, {} if systems is None else systems, scheme=scheme,
-                              mode=mode, inputs=inputs)
-    corpus, alternatives = gold_audit.with_versions(corpus, gold_alt, gold_alt_names,
-                                                    scheme=scheme, mode=mode, inputs=inputs)
-    return (finished(corpus, [GOLD, *names, *alternatives], inputs, scheme, mode), names,
-            alternatives)
+def _read_corpus(gold, systems, generated, scored, gold_alt, train, documents, sources,
+                 inputs: InputOptions, scheme: str, mode: str) -> tuple:
+    """``(corpus, system names, gold version names, scored, documents, sources)`` of
+    ``build_report``'s files or tag lists, read by ``read_systems`` as the command line
+    reads them (a file's tags checked as it is read, so that an error names its file and
+    line, a tag outside ``scheme`` refused; tag lists, and gold given so, checked by
+    ``build_report``, which names the position); the other gold versions
+    (``add_gold_versions``) and the scored files (``scored_mentions``) read against it.
+    With scored systems alone, gold is read alone. ``documents`` None, with other gold
+    versions: those of a GOLD column file's sentences (``sentence_documents``);
+    ``sources`` None: the files read (``input_names``)."""
+    reading = dict(scheme=scheme, mode=mode, inputs=inputs, outside_scheme_is_error=True)
+    gold_alone = bool(scored) and not systems and not generated
+    if gold_alone and inputs.files.jsonl:
+        raise InputTypeError("scored files (--scored) are read against GOLD as a column file "
+                             "or a saved split: leave jsonl (--jsonl) out")
+    corpus, names = read_systems(gold, {} if gold_alone else systems or None,
+                                 generated=generated, check=isinstance(gold, PathLike),
+                                 **reading)
+    files = {**(named_files(systems) if systems or gold_alone else
+                dict.fromkeys(names, gold)), **named_files(generated)}
+    given = gold_alt.items() if isinstance(gold_alt, Mapping) else gold_alt or ()
+    corpus, versions = add_gold_versions(corpus, gold, given, **reading)
+    if scored is not None and not isinstance(scored, Mapping):   # files, named after them
+        scored = named_files(scored, taken=names)
+    paths = {name: path for name, path in (scored or {}).items() if isinstance(path, PathLike)}
+    read = scored_mentions(corpus, paths, gold_name=gold, inputs=inputs)
+    scored = {name: read.get(name, given) for name, given in (scored or {}).items()}
+    if documents is None and versions and isinstance(gold, PathLike):
+        documents = sentence_documents(gold, corpus, inputs)
+    if sources is None:
+        sources = input_names(gold, {**files, **paths}, train, versions, inputs.files.split)
+    return corpus, names, list(versions), scored, documents, sources
 
 
 def _input_options(inputs, tokens) -> InputOptions:
@@ -283,9 +315,10 @@ def _evaluation(corpus: Corpus, system_names, alternatives, train, scheme: str, 
         raise ValueError("the report needs the tokens of the evaluation sentences")
     _check_system_tags(corpus, system_names, scheme, mode)
     if isinstance(train, PathLike):   # read as an experiment's is: its errors name the line
-        train = read_training_file(train, scheme=scheme, mode=mode, inputs=inputs,
-                                   outside_scheme_is_error=True)
-    index = as_train_index(train, scheme, mode, inputs=inputs) if train is not None else None
+        index = read_training_index(train, scheme=scheme, mode=mode, inputs=inputs,
+                                    outside_scheme_is_error=True)
+    else:
+        index = as_train_index(train, scheme, mode, inputs=inputs) if train is not None else None
     needs = [name for name in families if get_family(name).needs_train]
     if index is None and needs:
         raise ValueError(f"{_listed(needs)} need{'s' if len(needs) == 1 else ''} train=... "

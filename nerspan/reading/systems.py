@@ -73,7 +73,9 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
         systems: name -> a column file (tag at ``pred_tag_column``, default last) or tag
             lists; or a list of files, named after the files (made unique); or None: the
             ``gold`` file holds both (gold second-to-last, prediction last, unless
-            ``gold_tag_column``/``pred_tag_column`` say otherwise), named after the file.
+            ``gold_tag_column``/``pred_tag_column`` say otherwise), named after the file;
+            an empty mapping: gold alone (the systems are added apart: generated output
+            grounded together, scored files).
         generated: name -> a JSON Lines file of generated output (an LLM's responses,
             ``nerspan.reading.generated``), or a list of such files: each grounded in
             gold's sentences (``add_generated``) as one more system.
@@ -99,7 +101,7 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
     if gold is None:
         raise InputTypeError("no gold given (GOLD): the annotation the systems are scored "
                              "against")
-    none = systems is None or (isinstance(systems, (list, tuple, Mapping)) and not systems)
+    none = systems is None or (isinstance(systems, (list, tuple)) and not systems)
     if inputs.layers is not None and (inputs.files.jsonl or none):
         raise InputTypeError("layers reads gold's tag columns of a GOLD column file: give "
                              "the predictions apart (PRED files, systems=), not "
@@ -128,8 +130,9 @@ def read_systems(gold, systems=None, *, generated=None, scheme: str = "IOB2",
         names = names + more
     if not keep_tokens:
         corpus = corpus.without_tokens()
-    return finished(corpus, [*layer_columns(corpus), *names], inputs, "IOB2" if inputs.files.jsonl else scheme,
-                    mode), names
+    # gold alone (its systems added apart): a type named need not occur in gold
+    return finished(corpus, [*layer_columns(corpus), *names], inputs,
+                    "IOB2" if inputs.files.jsonl else scheme, mode, check=bool(names)), names
 
 
 @migrated
@@ -300,9 +303,10 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
                 on_repairs: Callable[[Corpus], None] | None = None, what: str | None = None
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
-    each read and checked on its own, so that an error names that file and line: tags,
-    sentences, lengths, tokens. ``what`` the columns are, for those errors (default: a
-    prediction file's, a system's; ``"gold version"`` names each by its name)."""
+    each read and checked on its own, so that an error names that file and line (and the
+    system, when its file does not name it): tags, sentences, lengths, tokens. ``what``
+    the columns are, for those errors (default: a prediction file's, a system's; ``"gold
+    version"`` names each by its name)."""
     inputs = InputOptions.of(inputs)
     files = inputs.files
     checking = dict(scheme=scheme, mode=mode, outside_scheme_is_error=outside_scheme_is_error,
@@ -311,17 +315,21 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
     for name, prediction in _named_systems(systems).items():
         check_system_name(name, "systems", corpus.columns)
         if isinstance(prediction, PathLike) and inputs.threshold is not None:
-            corpus = corpus.with_columns(kept_file(prediction, corpus, inputs), {PRED: name})
+            with _file_of_system(name, prediction, what):
+                corpus = corpus.with_columns(kept_file(prediction, corpus, inputs),
+                                             {PRED: name})
         elif isinstance(prediction, PathLike):
-            other = read_columns(prediction, {PRED: files.pred_tag_column},
-                                 comment_prefix=files.comment_prefix, encoding=files.encoding,
-                                 missing_tag=files.missing_tag, reference=corpus)
-            (on_repairs or warn_repairs)(other)
-            if check:
-                check_tags(other, PRED, what="prediction" if what is None else f"{what} {name!r}",
-                           **checking)
-            corpus = corpus.with_columns(other, {PRED: name})
-            check_tokens(corpus, other, files.allow_token_mismatch)
+            with _file_of_system(name, prediction, what):
+                other = read_columns(prediction, {PRED: files.pred_tag_column},
+                                     comment_prefix=files.comment_prefix,
+                                     encoding=files.encoding, missing_tag=files.missing_tag,
+                                     reference=corpus)
+                (on_repairs or warn_repairs)(other)
+                if check:
+                    check_tags(other, PRED, what="prediction" if what is None else
+                               f"{what} {name!r}", **checking)
+                corpus = corpus.with_columns(other, {PRED: name})
+                check_tokens(corpus, other, files.allow_token_mismatch)
         else:
             other = _system_tags(name, prediction, corpus)
             if check:
@@ -332,14 +340,19 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
     return corpus, names
 
 
-def add_finished(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "lenient",
-                 inputs=None, **reading) -> tuple[Corpus, list[str]]:
-    """``add_systems`` on a corpus ``finished`` already: its tags back as written, the
-    systems' columns added (``reading``: ``add_systems``' other keywords) and finished."""
-    inputs = InputOptions.of(inputs)
-    corpus, names = add_systems(as_written(corpus, inputs), systems, scheme=scheme, mode=mode,
-                                inputs=inputs, **reading)
-    return finished(corpus, names, inputs, scheme, mode), names
+@contextmanager
+def _file_of_system(name: str, path, what: str | None):
+    """An error in the file of a system its file does not name (an experiment's run
+    ``flair#2``, a system named in a mapping) names the system too (``system 'name'``,
+    before the sentence); a gold version's errors name it already (``what``)."""
+    try:
+        yield
+    except NerspanError as error:
+        if what is not None or name == system_name(path):
+            raise
+        where = f"system {name!r}"
+        raise error.on_side(where if error.side is None else f"{where}, {error.side}"
+                            ) from None
 
 
 def add_gold_versions(corpus: Corpus, gold, versions, *, scheme: str = "IOB2",
@@ -363,10 +376,11 @@ def add_gold_versions(corpus: Corpus, gold, versions, *, scheme: str = "IOB2",
     if inputs.files.jsonl:   # span files, read against GOLD as systems' span files are
         read, names = read_systems(gold, named, scheme=scheme, inputs=inputs)
         return corpus.with_columns(read.select(names), what="gold version"), named
-    corpus, names = add_finished(corpus, named, scheme=scheme, mode=mode, inputs=inputs,
-                                 outside_scheme_is_error=outside_scheme_is_error,
-                                 on_repairs=on_repairs, what="gold version")
-    return corpus, dict(zip(names, named.values()))
+    # the finished corpus's tags back as written, the versions' joined, all finished
+    corpus, names = add_systems(as_written(corpus, inputs), named, scheme=scheme, mode=mode,
+                                inputs=inputs, outside_scheme_is_error=outside_scheme_is_error,
+                                on_repairs=on_repairs, what="gold version")
+    return finished(corpus, names, inputs, scheme, mode), dict(zip(names, named.values()))
 
 
 def sentence_documents(path, corpus: Corpus, inputs=None):
@@ -378,34 +392,6 @@ def sentence_documents(path, corpus: Corpus, inputs=None):
         return None
     documents = TagFile(path, encoding=inputs.files.encoding).sentence_documents(corpus)
     return documents if len(documents) and documents.max() > documents.min() else None
-
-
-def read_runs(gold, systems, *, scheme: str = "IOB2", mode: str = "lenient", inputs=None,
-              outside_scheme_is_error: bool = True,
-              on_repairs: Callable[[Corpus], None] | None = None) -> tuple[Corpus, list[str]]:
-    """``(corpus, names)``: gold and one column per system (``add_systems``' forms: name
-    -> a column file or tag lists, or files), read one by one as every file of an
-    experiment or a report is: each file's tags checked as it is read, so that an error
-    names the file and line, the system (``system 'name'``, before the sentence) and
-    the tag; a tag outside ``scheme`` refused (``outside_scheme_is_error``, as the
-    command line refuses it). Tag lists are read as given: the caller checks them where
-    it names the position."""
-    options = dict(scheme=scheme, mode=mode, inputs=InputOptions.of(inputs),
-                   outside_scheme_is_error=outside_scheme_is_error, on_repairs=on_repairs)
-    corpus = read_gold(gold, check=isinstance(gold, PathLike), **options)
-    names = []
-    for name, prediction in _named_systems(systems).items():
-        is_file = isinstance(prediction, PathLike)
-        try:
-            corpus, added = add_systems(corpus, {name: prediction}, check=is_file, **options)
-        except NerspanError as error:
-            if not is_file:   # a tag list's error names the system already
-                raise
-            where = f"system {name!r}"
-            raise error.on_side(where if error.side is None else f"{where}, {error.side}"
-                                ) from None
-        names += added
-    return corpus, names
 
 
 def kept_file(path, gold: Corpus, inputs: InputOptions) -> Corpus:
@@ -693,7 +679,7 @@ def repaired_lines_text(corpus: Corpus, option: str = "missing_tag") -> str | No
 
 def warn_repairs(corpus: Corpus) -> None:
     """The default ``on_repairs``: one warning for the rows ``missing_tag`` filled."""
-    text = repaired_lines_text(corpus)
+    text = repaired_lines_text(corpus, "missing_tag / --missing-tag")
     if text:
         warnings.warn(f"{corpus.source.path}: {text}", stacklevel=4)
 
@@ -749,8 +735,8 @@ def _system_tags(name: str, prediction, gold: Corpus) -> Corpus:
         raise error.on_side(f"system {name!r}") from None
 
 
-__all__ = ["read_systems", "read_gold", "add_systems", "add_finished", "add_gold_versions",
-           "sentence_documents", "read_runs", "add_generated",
+__all__ = ["read_systems", "read_gold", "add_systems", "add_gold_versions",
+           "sentence_documents", "add_generated",
            "read_answers",
            "answers_located", "read_span_systems", "read_span_files", "check_span_input", "check_jsonl",
            "span_files", "kept_file",
