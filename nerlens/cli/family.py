@@ -14,8 +14,7 @@ from nerlens.families import get_family, result_dicts
 from nerlens.report.blocks import section_text
 
 from .common import UsageError, print_confusion, print_results
-from .flags import THRESHOLD_FILES, Shared, add_flags, number_flag, record_of
-from .scored_files import confidence
+from .flags import THRESHOLD_FILES, Shared, add_flags, confidence, number_flag, record_of
 from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
                      system_options)
 from .options import given

@@ -23,9 +23,9 @@ from nerlens.report.build import build_report
 from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
 from .inputs import (UNGROUNDED, VERSION_KIND, Inputs, add_input_arguments,
-                     add_train_arguments, refuse_files_with_demo, system_options)
+                     add_scored_argument, add_train_arguments, refuse_files_with_demo,
+                     system_options)
 from .options import inputs_of
-from .scored_files import add_scored_argument
 
 
 def add_arguments(parser) -> None:

@@ -22,10 +22,9 @@ from nerlens.engines import score_corpus
 
 from .common import (UsageError, note, prediction_paths, print_confusion, print_notes,
                      print_results)
-from .flags import THRESHOLD_FILES, Shared, add_flags
+from .flags import THRESHOLD_FILES, Shared, add_flags, confidence
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, system_options
 from .options import SCORE_STRINGS, SCORE_THRESHOLD, place_of
-from .scored_files import confidence
 
 
 @dataclass(frozen=True)
