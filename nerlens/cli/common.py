@@ -21,15 +21,6 @@ class UsageError(Exception):
     """A problem with the command line or the input files: exit code 2, one line."""
 
 
-def with_confusion(result: dict, evaluation, system: str, asked: bool) -> dict:
-    """``--confusion``: a system's result dict with its entity confusion matrix, the
-    evaluation's (``nerspan.Evaluation.confusion``: ``confusion``, ``boundary_errors``),
-    the one place the command line adds it."""
-    if asked:
-        result.update(evaluation.confusion(system))
-    return result
-
-
 def print_confusion(results: dict) -> None:
     """``--confusion`` in the text view: every system's entity confusion matrix (system
     -> result dict), drawn as the report's terminal view draws it, after a blank line

@@ -14,7 +14,7 @@ from nerspan.reading.columns import column_values
 from nerspan.reading.systems import read_systems
 from nerspan.records import Record, option, switch
 
-from .common import UsageError, prediction_paths, with_confusion
+from .common import UsageError, prediction_paths
 from .family import add_family_arguments, score_family, score_systems, show_scores
 from .flags import Shared, add_flags, number_flag, record_of
 from .inputs import score_generated, system_options
@@ -65,11 +65,14 @@ def compute(args) -> dict:
     if not (args.spans or args.jsonl):
         return score_family(args, "faireval", options=kwargs, pos=pos_tags(args))[2]
     read = faireval.read_span_files if args.spans else read_span_answers
-    return {one.name: with_confusion(   # the matrix of both sides read as tags are
-        one.call(faireval.score, options=kwargs).to_dict(beta=args.beta),
-        one.call(Evaluation.build) if args.confusion else None, PRED, args.confusion)
-        for one in read(args.gold, prediction_paths(args), scheme=args.scheme,
-                        mode=args.mode, inputs=inputs_of(args))}
+    results = {}
+    for one in read(args.gold, prediction_paths(args), scheme=args.scheme, mode=args.mode,
+                    inputs=inputs_of(args)):
+        results[one.name] = result = one.call(faireval.score, options=kwargs).to_dict(
+            beta=args.beta)
+        if args.confusion:   # the matrix of both sides read as tags are
+            result.update(one.call(Evaluation.build).confusion(PRED))
+    return results
 
 
 def refuse_unread(args) -> bool:
