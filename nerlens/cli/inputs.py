@@ -15,7 +15,7 @@ from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, 
 
 from .common import UsageError, note, prediction_paths, show_result
 from .flags import DECODING, Shared, add_flags, number_flag
-from .options import given, inputs_of, type_processing
+from .options import given, inputs_of
 
 # the FileOptions flags of every command that reads column files, of --train, of --jsonl
 READING = ("token_column", "gold_tag_column", "pred_tag_column", "comment_prefix", "encoding",
@@ -133,7 +133,6 @@ def load_systems(args, outside_scheme_is_error: bool = False,
                  keep_tokens: bool = True) -> tuple[Corpus, list[str]]:
     """GOLD [PRED ...] and --generated as one corpus (``read_systems``); ``keep_tokens=
     False``: no tokens, for commands not showing them."""
-    type_processing(args)  # flag errors before any reading
     corpus, systems = library.read_systems(
         args.gold, prediction_paths(args) or None, generated=args.generated or [],
         keep_tokens=keep_tokens, **system_options(args, outside_scheme_is_error))
