@@ -20,7 +20,7 @@ import argparse
 from dataclasses import dataclass
 
 from nerspan.fbeta import check_beta
-from nerspan.options import PAIRINGS, check_confidence
+from nerspan.options import PAIRINGS
 from nerspan.reading.training import TRAIN_FILES
 from nerspan.records import Record, option, switch
 
@@ -171,10 +171,9 @@ def at_least(minimum: int):
 # --beta: a number > 0 within ``nerspan.fbeta.BETA_RANGE``; --bootstrap -5 is refused
 positive_beta = number_flag(float, "beta must be a number > 0, not {text!r}", check=check_beta)
 whole_number, at_least_one = at_least(0), at_least(1)
-# --threshold: a number in [0, 1], refused as the flag is read
+# --threshold: a number in [0, 1] (not NaN), refused as the flag is read
 confidence = number_flag(float, "expected a confidence, a number in [0, 1], not {text!r}",
-                         lambda value: 0 <= value <= 1,
-                         check=lambda value: check_confidence(value, "--threshold"))
+                         lambda value: 0 <= value <= 1)
 
 
 @dataclass(frozen=True)
