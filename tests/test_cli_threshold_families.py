@@ -81,7 +81,9 @@ def test_the_text_view_at_a_threshold(paths, capsys, command):
 
 @pytest.mark.parametrize("case, message", [
     ("jsonl", r"without jsonl or generated files"),
-    ("tags", r"gold: not a JSON Lines span file whose spans carry a \"score\""),
+    # GOLD given as PRED too: its system is named gold' (gold's name is taken), as said
+    ("tags", r"gold, system \"gold'\": not a JSON Lines span file whose spans carry a "
+             r"\"score\""),
     ("short", r"pred\.jsonl: 2 lines of spans, but gold holds 3 sentences"),
 ])
 def test_what_a_threshold_cannot_read_is_one_clear_error(paths, capsys, case, message):
