@@ -140,6 +140,19 @@ merging and the result 0.02 s; 188 KB pickled); with a bootstrap of 200 replicat
 value per replicate, which grow with the values and the replicates, not the tokens).
 A busier run (load 11 on 2 cores; nerspan 1.45x in it): 1.04x, and 1.09x with the
 bootstrap.
+
+2026-11-30 (load about 1 on 2 cores; ``--cpu --repeat 5``, every row, three runs; medians in
+brackets): nerspan 0.82x to 0.89x (0.82x), tough_mentions 0.98x to 1.21x (0.99x), faireval
+0.93x to 0.98x (0.94x), hardeval 0.96x to 0.99x (0.98x), hardeval-kfold 0.71x to 0.83x
+(0.76x), attribute_buckets 1.01x to 1.12x (1.08x), with the bootstrap 0.82x to 1.06x
+(1.06x). The bootstrap row had drifted to 1.31x and 1.58x (2026-11-29, quiet machine):
+a shard's weights were the transpose of ``sentence_weights``' array, Fortran-ordered, and
+scipy copied them to C order for each of the ~200 sparse products of a run (a third of the
+partials' time); they are kept in C order now, and the products are summed in float32 while
+every sum is an exact float32 integer (a value's units times the largest weight below
+2**24; float64 beyond): a quarter of float64's time per product (0.07 against 0.17 to
+0.23 s per shard, CPU time). The code before and after in turn at load 1 (three runs):
+1.35x to 1.66x before, 0.80x to 1.02x after.
 """
 from __future__ import annotations
 
