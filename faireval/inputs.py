@@ -30,7 +30,7 @@ from nerspan.reading.forms import SPAN_PAIRS, SPANS, input_form, read_input
 from nerspan.schemes import get_scheme
 from nerspan.reading.span_lists import layout, read_spans
 from nerspan.spans import LabelTable, Repairs, Spans, column_spans
-from nerspan.type_processing import process_spans, process_ungrounded
+from nerspan.type_processing import changed_sentences, process_spans, process_ungrounded
 
 from .fragments import shape_ids
 from nerspan.reading.span_lists import LEVEL_SEPARATOR, check_within
@@ -295,10 +295,7 @@ def _types_processed(sides: tuple, processing) -> list:
     out = []
     for spans in sides:
         processed, changed = process_spans(spans, processing)
-        gone = np.array([processing.target(t) is None for t in spans.types], dtype=bool)
-        dropped = gone[spans.type.astype(np.int64)]
-        out.append((processed, (tuple(spans.sentence[changed & ~dropped].tolist()),
-                                tuple(spans.sentence[dropped].tolist()))))
+        out.append((processed, changed_sentences(spans, processing, changed)))
     return out
 
 

@@ -215,6 +215,19 @@ def process_spans(spans: Spans, processing: TypeProcessing) -> tuple[Spans, np.n
     return processed, changed
 
 
+def changed_sentences(spans: Spans, processing: TypeProcessing,
+                      changed: np.ndarray) -> tuple[tuple, tuple]:
+    """``(retyped, dropped)``: the sentences of the mentions of ``spans`` that
+    ``process_spans`` retyped (``changed``, its second result, and kept) and of those it
+    dropped, as a repair record counts them."""
+    if not len(spans):
+        return (), ()
+    gone = np.array([processing.target(t) is None for t in spans.types], dtype=bool)
+    dropped = gone[spans.type.astype(np.int64)]
+    return (tuple(spans.sentence[changed & ~dropped].tolist()),
+            tuple(spans.sentence[dropped].tolist()))
+
+
 def process_ungrounded(record, processing: TypeProcessing):
     """``(record, retyped, dropped)``: a generated system's record
     (``nerspan.generative.GenerativeRepairs``) whose ungrounded entities, each a wrong
@@ -273,12 +286,7 @@ def process_corpus(corpus: Corpus, columns, scheme: str | Scheme, mode: str,
             warnings.simplefilter("ignore", DecodingWarning)
             spans = decode(corpus, column, scheme, mode, table)
         processed, changed = process_spans(spans, processing)
-        dropped = np.zeros(len(spans), dtype=bool)
-        if len(spans):
-            gone = np.array([processing.target(t) is None for t in spans.types])
-            dropped = gone[spans.type]
-        mapped[column] = tuple(spans.sentence[changed & ~dropped].tolist())
-        removed[column] = tuple(spans.sentence[dropped].tolist())
+        mapped[column], removed[column] = changed_sentences(spans, processing, changed)
         if column in generated:   # its ungrounded entities are mentions too (no span)
             generated[column], retyped, gone = process_ungrounded(generated[column],
                                                                   processing)
@@ -418,5 +426,5 @@ def process_retagged(retagged, processing: TypeProcessing | None):
                                counts=counts)
 
 
-__all__ = ["process_retagged", "relabel_tags", "TypeProcessing", "TypeNotFoundError", "process_corpus", "process_spans",
+__all__ = ["process_retagged", "relabel_tags", "TypeProcessing", "TypeNotFoundError", "process_corpus", "process_spans", "changed_sentences",
            "label_types", "TYPE_OPTIONS"]
