@@ -164,11 +164,12 @@ def test_in_sentence_brackets_the_suspect():
 
 
 BAD = {
-    "generated": (["diff", "{a}", "--generated", "{a}"],
-                  r"--generated: nerlens diff compares annotations of the same tokens; "
-                  r"generated output .* never a gold side"),
-    "generated_agreement": (["agreement", "{a}", "{b}", "--generated", "{a}"],
-                            r"--generated: nerlens agreement compares annotations"),
+    "generated": (["diff", "{a}", "--generated", "{llm}"],
+                  r"column 'llm' holds generated output .* never generated output as a gold "
+                  r"side; .*nerlens score GOLD --generated FILE.jsonl\)$"),
+    "generated_agreement": (["agreement", "{a}", "{b}", "--generated", "{llm}"],
+                            r"a diff or an agreement compares two annotations, A and B: give "
+                            r"two columns, not 3 \(gold, \S+, llm\)$"),
     "three": (["diff", "{a}", "{b}", "{one}"], r"unrecognized arguments: \S*one.txt"),
     "missing": (["agreement", "{a}", "{a}x"], r"\S*a.txtx: no such file$"),
     "token_mismatch": (["diff", "{a}", "{shifted}"],
@@ -190,7 +191,9 @@ BAD = {
 def test_bad_input_is_one_line_naming_its_source(case, files, capsys, tmp_path):
     files = {**files, "shifted": write(tmp_path / "shifted.txt", B,
                                        [["Eva"] + WORDS[0][1:]] + WORDS[1:]),
-             "badtag": write(tmp_path / "badtag.txt", [["PER"] + B[0][1:]] + B[1:])}
+             "badtag": write(tmp_path / "badtag.txt", [["PER"] + B[0][1:]] + B[1:]),
+             "llm": tmp_path / "llm.jsonl"}
+    files["llm"].write_text('{"response": "<PER>Ana</PER>"}\n' * len(WORDS), encoding="utf-8")
     argv, pattern = BAD[case]
     code, out, err = run(capsys, [arg.format(**files) for arg in argv])
     assert code == 2 and out == ""

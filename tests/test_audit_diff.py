@@ -172,6 +172,8 @@ def test_a_corpus_names_its_two_columns_and_the_diff_reads_them():
         diff(corpus, columns=("gold", "v3"))
     with pytest.raises(InputTypeError, match="leave annotation B out"):
         diff(corpus, [["O", "O"]])
+    with pytest.raises(InputTypeError, match=r"give two columns, not 3 \(gold, v2, v2\)$"):
+        agreement(corpus, columns=("gold", "v2", "v2"))
 
 
 @pytest.mark.parametrize("generated", [

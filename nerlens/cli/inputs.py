@@ -183,17 +183,11 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
 # -- two annotations (diff, agreement) --------------------------------------------------
 def run_two(args, compare, render) -> int:
     """GOLD_A and GOLD_B (or GOLD_A holding both) compared (``nerspan.audit.diff`` or
-    ``agreement``) and printed: JSON, or ``render``'s text."""
-    if given(args, "generated"):
-        raise UsageError(f"--generated: nerlens {args.command} compares annotations of the "
-                         "same tokens; generated output (entity strings without offsets) "
-                         "is a model's answer, never a gold side: score it with nerlens "
-                         f"score {args.gold or 'GOLD'} --generated FILE.jsonl")
-    corpus, columns = load_systems(args)
-    if len(columns) != 1:
-        raise UsageError(f"nerlens {args.command} compares two annotations: give GOLD_A and "
-                         f"GOLD_B (or one file holding both), got {len(columns)} besides "
-                         "GOLD_A")
-    second = (prediction_paths(args) or [f"{args.gold} (last column)"])[0]
-    return show_result(args, compare(corpus, columns=(GOLD, columns[0]), names=(
-        str(args.gold), str(second)), scheme=args.scheme, mode=args.mode).to_dict(), render)
+    ``agreement``, which refuse generated output and a third column) and printed: JSON,
+    or ``render``'s text (generated output read without its note: it is refused)."""
+    corpus, columns = library.read_systems(args.gold, prediction_paths(args) or None,
+                                           generated=args.generated or [],
+                                           **system_options(args))
+    second = prediction_paths(args) or [f"{args.gold} (last column)"]
+    return show_result(args, compare(corpus, columns=(GOLD, *columns), names=(
+        str(args.gold), *second), scheme=args.scheme, mode=args.mode).to_dict(), render)

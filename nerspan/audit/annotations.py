@@ -88,10 +88,15 @@ def read_two(annotation_a, annotation_b=None, *, columns: tuple = (GOLD, PRED),
 
 
 def _refuse_grounded(corpus: Corpus, columns: tuple) -> None:
-    """A column that holds grounded generated output is no annotation to compare."""
+    """Two columns, neither holding grounded generated output: no annotation to compare."""
+    if len(columns) != 2:
+        raise InputTypeError(f"a diff or an agreement compares two annotations, A and B: "
+                             f"give two columns, not {len(columns)} ({', '.join(columns)})")
     for column in columns:
         corpus.column(column)  # a missing column: the corpus names the ones it has
         if column in corpus.source.generated:
             raise InputTypeError(f"column {column!r} holds generated output grounded in the "
-                                 "text: compare annotations, never generated output as a "
-                                 "gold side", side=column)
+                                 "text: a diff or an agreement compares annotations of the "
+                                 "same tokens, never generated output as a gold side; score "
+                                 "it as a system's predictions (nerspan.score; nerlens score "
+                                 "GOLD --generated FILE.jsonl)", side=column)
