@@ -1004,7 +1004,8 @@ HINT_CASES = {
         "sweep {gold} --generated {llm}", r"average precision 100.00"),
     "suspects_scored_with_jsonl": (
         {"scored.jsonl": SCORED}, "suspects {gold} --scored {scored} --jsonl",
-        r"--scored reads GOLD as a column file: leave --jsonl out$",
+        r"scored files \(--scored\) are read against GOLD as a column file or a saved "
+        r"split: leave jsonl \(--jsonl\) out$",
         "suspects {gold} --scored {scored} --min-systems 1", r"candidates"),
     "threshold_on_a_tag_file": (
         {}, "score {gold} {pred} --threshold 0.5",

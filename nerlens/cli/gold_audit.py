@@ -11,7 +11,7 @@ from functools import partial
 from nerspan import Evaluation
 from nerspan.audit import (SuspectOptions, agreement, agreement_parts, diff, diff_parts,
                            suspects, suspects_parts)
-from nerspan.reading.answers import scored_mentions
+from nerspan.reading import answers as library
 from nerspan.reading.systems import named_files, sentence_documents
 
 from nerlens.report.blocks import parts_text
@@ -19,8 +19,9 @@ from nerlens.report.blocks import parts_text
 from .common import UsageError, prediction_paths, show_result
 from .flags import add_flags, record_of
 from .inputs import (TwoAnnotations, add_input_arguments, add_scored_argument,
-                     add_train_arguments, load_systems, load_training, read_gold, run_two)
-from .options import given, inputs_of
+                     add_train_arguments, load_training, note_generated, run_two,
+                     system_options)
+from .options import inputs_of
 
 
 def add_suspects_arguments(parser) -> None:
@@ -32,25 +33,16 @@ def add_suspects_arguments(parser) -> None:
     add_flags(parser, SuspectOptions)
 
 
-def load_with_scored(args) -> tuple:
-    """``(corpus, systems, scored)``: GOLD with the PRED and --generated systems
-    (``load_systems``, which refuses no GOLD; GOLD alone with only --scored files) and
-    name -> the scored mentions of each --scored file, named apart from the systems."""
-    if args.scored and args.gold and not (prediction_paths(args) or given(args, "generated")):
-        if given(args, "jsonl"):
-            raise UsageError("--scored reads GOLD as a column file: leave --jsonl out")
-        corpus, systems = read_gold(args, args.gold, outside_scheme_is_error=True), []
-    else:
-        corpus, systems = load_systems(args)
-    return corpus, systems, scored_mentions(
-        corpus, named_files(args.scored or [], taken=systems), gold_name=args.gold,
-        inputs=inputs_of(args), needed_by=f"nerlens {args.command}",
-        tag_file=f"score its tags (nerlens {args.command} {{gold}} {{path}})")
-
-
 def run_suspects(args) -> int:
     options = record_of(args, SuspectOptions)   # a value refused before any reading
-    corpus, systems, scored = load_with_scored(args)
+    corpus, systems = library.read_scored_systems(
+        args.gold, prediction_paths(args), args.scored, generated=args.generated or [],
+        **system_options(args))
+    note_generated(corpus)
+    scored = library.scored_mentions(
+        corpus, named_files(args.scored or [], taken=systems), gold_name=args.gold,
+        inputs=inputs_of(args), needed_by="nerlens suspects",
+        tag_file="score its tags (nerlens suspects {gold} {path})")
     if corpus.tokens is None:
         raise UsageError(f"{args.gold}: no token column (the suspects are shown in their "
                          "sentences)")

@@ -136,9 +136,14 @@ def load_systems(args, outside_scheme_is_error: bool = False,
     corpus, systems = library.read_systems(
         args.gold, prediction_paths(args) or None, generated=args.generated or [],
         keep_tokens=keep_tokens, **system_options(args, outside_scheme_is_error))
+    note_generated(corpus)
+    return corpus, systems
+
+
+def note_generated(corpus: Corpus) -> None:
+    """A note on stderr of what each generated output grounded in ``corpus`` held."""
     for name, record in corpus.source.generated.items():
         note(f"{name}: {record.summary()}; {UNGROUNDED}")
-    return corpus, systems
 
 
 def score_generated(args, score, **options) -> dict:
@@ -153,10 +158,10 @@ def score_generated(args, score, **options) -> dict:
     return results
 
 
-def read_gold(args, path: str, outside_scheme_is_error: bool = False) -> Corpus:
+def read_gold(args, path: str) -> Corpus:
     """The GOLD file alone, its tags checked and finished (its types are checked beside
     the predictions)."""
-    options = system_options(args, outside_scheme_is_error)
+    options = system_options(args)
     corpus = library.read_gold(path, **options)
     return finished(corpus, [GOLD], options["inputs"], args.scheme, args.mode, check=False)
 

@@ -5,7 +5,7 @@ sentence of gold, or generated output with a ``score`` per entity, which of the 
 ``file_form`` says), and JSON Lines span files with their spans as they are
 (``read_span_answers``). ``Answers.call`` scores one (``nerspan.score``, ``nerspan.sweep``,
 ``faireval.score``); ``scored_mentions`` gives each scored file's mentions over every
-gold sentence. An error in a file names it, its line and its side.
+gold sentence, read against the corpus of ``read_scored_systems``. An error in a file names it, its line and its side.
 """
 from __future__ import annotations
 
@@ -15,14 +15,15 @@ from functools import partial
 from typing import Callable
 
 from ..corpus import Corpus
-from ..errors import SentenceCountError, counted
+from ..errors import InputTypeError, SentenceCountError, counted
 from ..flat import GOLD
 from ..records import InputOptions
 from ..scored import check_fits
 from ..threshold_form import scored_of
 from .forms import finished
 from .systems import (answers_located, check_jsonl, file_form, named_files, read_answers,
-                      read_gold, read_scored_spans, read_span_files, span_errors_located)
+                      read_gold, read_scored_spans, read_span_files, read_systems,
+                      span_errors_located)
 
 # what to do with a tag file given as scored predictions ({gold}, {path}: the files)
 TAG_FILE = "score its tags (nerlens score {gold} {path})"
@@ -135,6 +136,23 @@ def _generated(corpus: Corpus, name: str, path, side: str, scheme: str, mode: st
                    partial(answers_located, side, answered, read), read)
 
 
+def read_scored_systems(gold, systems, scored, *, generated=None, inputs=None,
+                        **reading) -> tuple[Corpus, list[str]]:
+    """``read_systems``' corpus and system names, when ``scored`` files are read against
+    it too (``scored_mentions``): with scored files alone, gold alone (no system in its
+    last column), a column file or a saved split, never a span file (``jsonl``), its
+    tags outside ``scheme`` refused as ``read_scored_files`` refuses them."""
+    inputs = InputOptions.of(inputs)
+    alone = bool(scored) and not systems and not generated
+    if alone and inputs.files.jsonl:
+        raise InputTypeError("scored files (--scored) are read against GOLD as a column file "
+                             "or a saved split: leave jsonl (--jsonl) out")
+    if alone:
+        reading["outside_scheme_is_error"] = True
+    return read_systems(gold, {} if alone else systems or None, generated=generated,
+                        inputs=inputs, **reading)
+
+
 def scored_mentions(corpus: Corpus, files: dict, *, gold_name, inputs=None,
                     tag_file: str = TAG_FILE,
                     needed_by: str = "a system with a confidence per mention") -> dict:
@@ -160,4 +178,4 @@ def scored_mentions(corpus: Corpus, files: dict, *, gold_name, inputs=None,
 
 
 __all__ = ["Answers", "TAG_FILE", "read_generated_files", "read_scored_files",
-           "read_span_answers", "scored_file", "scored_mentions"]
+           "read_scored_systems", "read_span_answers", "scored_file", "scored_mentions"]
