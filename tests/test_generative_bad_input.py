@@ -21,6 +21,7 @@ import nerspan
 import tough_mentions
 from nerspan import EmptyInputError, InputTypeError, NerspanError, SentenceCountError
 from nerspan.generative import ground, read_generated, read_generated_jsonl, score_strings
+from nerspan.reading.answers import read_generated_files, read_scored_systems
 from tests.conftest import REPO
 
 TOKENS = [["Ada", "Lovelace", "wrote"], ["in", "Paris"]]
@@ -287,3 +288,14 @@ def test_a_bad_response_through_an_evaluate_module():
                                 references=GOLD_TAGS)
         assert result["traditional_counts"]["TP"] == 1
         assert result["repairs"]["pred"]["generative"]["usable"] == 1
+
+
+def test_the_readers_of_answering_files_name_a_missing_gold(tmp_path):
+    answers = tmp_path / "llm.jsonl"
+    answers.write_text('{"response": "[]"}\n', encoding="utf-8")
+    with pytest.raises(InputTypeError, match=r"^no gold given \(GOLD\): the annotation "
+                                             r"generated output answers$"):
+        read_generated_files(None, [answers])
+    with pytest.raises(InputTypeError, match=r"scored files \(--scored\) are read against "
+                                             r"GOLD as a column file or a saved split"):
+        read_scored_systems(None, [], [answers], inputs={"jsonl": True})

@@ -149,8 +149,6 @@ def note_generated(corpus: Corpus) -> None:
 def score_generated(args, score, **options) -> dict:
     """Name -> the result dict (--beta) of ``score`` on each --generated file against the
     gold sentences it answers (``read_generated_files``); a note of what each held."""
-    if not args.gold:
-        raise UsageError("no GOLD file given")
     results = {}
     for one in read_generated_files(args.gold, args.generated or [], **system_options(args)):
         results[one.name] = one.call(score, **options).to_dict(beta=args.beta)

@@ -63,6 +63,8 @@ def read_generated_files(gold, files, *, scheme: str = "IOB2", mode: str = "leni
     ``suffix``; the type options are left to the scoring function."""
     inputs = InputOptions.of(inputs)
     check_jsonl(inputs, generated=True)
+    if gold is None:
+        raise InputTypeError("no gold given (GOLD): the annotation generated output answers")
     corpus = finished(read_gold(gold, scheme=scheme, mode=mode, inputs=inputs,
                                 outside_scheme_is_error=outside_scheme_is_error,
                                 on_repairs=on_repairs), [GOLD],
