@@ -168,8 +168,8 @@ BAD = {
                   r"column 'llm' holds generated output .* never generated output as a gold "
                   r"side; .*nerlens score GOLD --generated FILE.jsonl\)$"),
     "generated_agreement": (["agreement", "{a}", "{b}", "--generated", "{llm}"],
-                            r"a diff or an agreement compares two annotations, A and B: give "
-                            r"two columns, not 3 \(gold, \S+, llm\)$"),
+                            r"column 'llm' holds generated output grounded in the text: a "
+                            r"diff or an agreement compares annotations of the same tokens"),
     "three": (["diff", "{a}", "{b}", "{one}"], r"unrecognized arguments: \S*one.txt"),
     "missing": (["agreement", "{a}", "{a}x"], r"\S*a.txtx: no such file$"),
     "token_mismatch": (["diff", "{a}", "{shifted}"],

@@ -72,7 +72,7 @@ def read_two(annotation_a, annotation_b=None, *, columns: tuple = (GOLD, PRED),
             raise InputTypeError("with a Corpus as annotation A, name its two columns by "
                                  "columns=(a, b) and leave annotation B out")
         corpus = annotation_a
-        _refuse_grounded(corpus, columns)
+        _check_columns(corpus, columns)
         names = names or columns
     else:
         if annotation_b is None:
@@ -87,11 +87,8 @@ def read_two(annotation_a, annotation_b=None, *, columns: tuple = (GOLD, PRED),
     return TwoAnnotations(corpus, tuple(columns), a, b, tuple(names))
 
 
-def _refuse_grounded(corpus: Corpus, columns: tuple) -> None:
+def _check_columns(corpus: Corpus, columns: tuple) -> None:
     """Two columns, neither holding grounded generated output: no annotation to compare."""
-    if len(columns) != 2:
-        raise InputTypeError(f"a diff or an agreement compares two annotations, A and B: "
-                             f"give two columns, not {len(columns)} ({', '.join(columns)})")
     for column in columns:
         corpus.column(column)  # a missing column: the corpus names the ones it has
         if column in corpus.source.generated:
@@ -100,3 +97,6 @@ def _refuse_grounded(corpus: Corpus, columns: tuple) -> None:
                                  "same tokens, never generated output as a gold side; score "
                                  "it as a system's predictions (nerspan.score; nerlens score "
                                  "GOLD --generated FILE.jsonl)", side=column)
+    if len(columns) != 2:
+        raise InputTypeError(f"a diff or an agreement compares two annotations, A and B: "
+                             f"give two columns, not {len(columns)} ({', '.join(columns)})")
