@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from .corpus import Corpus
 from .evaluation import Evaluation
-from .generative.form import is_generated
+from .generative.form import is_generated, words_of
 from .generative.scored_output import scored_generated
 from .records import InputOptions
 from .operating_points import operating_point
@@ -90,17 +89,10 @@ def _swept(references, predictions, side: str, *, scheme: str, mode: str,
         predictions = scored_generated(predictions, context.corpus, inputs, side)
     if not isinstance(predictions, ScoredMentions):
         if inputs.tokens is None and inputs.texts is None:
-            inputs = inputs.replace(tokens=_words(context.corpus))
+            inputs = inputs.replace(tokens=words_of(context.corpus))  # to read offsets
         predictions = scored_spans(predictions, side, aggregate=aggregate, inputs=inputs)
     predictions = predictions.processed(inputs.types.processing)
     return sweep_spans(context.gold, predictions, zero_division=zero_division)
-
-
-def _words(corpus: Corpus) -> list | None:
-    """Gold's words per sentence (to read character offsets), None without tokens."""
-    if corpus.tokens is None:
-        return None
-    return [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
 
 
 __all__ = ["sweep"]
