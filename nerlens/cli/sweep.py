@@ -23,9 +23,8 @@ from .inputs import SPAN_FILES, Inputs, fraction, refuse_files_with_demo, system
 
 def add_arguments(parser) -> None:
     add_flags(parser, Inputs, ("gold",), notes={"gold": "or with --jsonl a JSON Lines span file"})
-    add_flags(parser, Flags, ("predictions",))
+    add_flags(parser, Flags)
     add_flags(parser, SweepOptions)
-    add_flags(parser, Flags, ("demo",))
     add_flags(parser, Inputs, ("generated",), notes={"generated": (
         "- in a sweep, one file instead of PRED, each entity with a \"score\" in [0, 1]; "
         "grounded in GOLD's words (--occurrences, --fuzzy); with --choose-on, DEV_PRED is "
