@@ -11,7 +11,7 @@ import pytest
 import nerspan
 from nerspan import read_columns, read_span_jsonl
 from nerspan.operating_points import operating_point
-from nerspan.sweep_files import SweepOptions, sweep_files
+from nerspan.dial import SweepOptions, sweep_files
 from nerspan.sweep_view import DEFAULT_THRESHOLD, inflation_finding, sweep_blocks
 from nerlens.report import confidence
 from nerlens.cli import main
@@ -120,7 +120,7 @@ def test_the_view_is_nerspan_s_and_names_the_dev_split_as_told():
 
 
 def test_sweep_files_is_the_command_s_reading(tmp_path, capsys):
-    """``nerspan.sweep_files``: the API's sweep of files, as the command sweeps them (its
+    """``nerspan.dial.sweep_files``: the API's sweep of files, as the command sweeps them (its
     options a dict or ``SweepOptions``); a dev file with nothing scored is refused."""
     (tmp_path / "gold.txt").write_text(GOLD, encoding="utf-8")
     gold, test, dev = str(tmp_path / "gold.txt"), write(tmp_path, "test.jsonl", TEST), \

@@ -125,7 +125,7 @@ def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, c
 # without common.with_confusion, its one call, to 1,932; load_systems' early type-flag
 # check, which building the input options already makes, to 1,931; --threshold's parser
 # without a second range check (the input option's own) to 1,930; sweep's reading of its
-# files and dev pair, and its options' record, the library's (nerspan.sweep_files) to
+# files and dev pair, and its options' record, the library's (nerspan.dial.sweep_files) to
 # 1,914; a ratchet, not the goal.
 CLI_ADD_ARGUMENT_CALLS = 5
 CLI_LINES = 1914

@@ -1,5 +1,5 @@
 """``nerlens sweep GOLD PRED``: scored predictions at every threshold (METHODS §8):
-``nerspan.sweep_files`` of GOLD and PRED, a span file whose spans carry a ``score`` or
+``nerspan.dial.sweep_files`` of GOLD and PRED, a span file whose spans carry a ``score`` or
 --generated output with a score per entity, with ``SweepOptions``' flags (--choose-on,
 --per-type), drawn by ``nerspan.sweep_view``; the finding says by how much choosing the
 thresholds on the split that is scored inflates its F1.
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from nerspan import InputOptions
 from nerspan.records import FileOptions, GeneratedOptions, Record, option, switch
-from nerspan.sweep_files import SweepOptions, sweep_files
+from nerspan.dial import SweepOptions, sweep_files
 from nerspan.sweep_view import inflation_finding, sweep_blocks
 
 from nerlens.demo import demo_gold, demo_scored
