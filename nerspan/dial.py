@@ -122,8 +122,7 @@ def sweep_files(gold, scored, options=None, **reading) -> Sweep:
     options, dev = SweepOptions.of(options), None
     if options.choose_on:
         dev_gold, dev_scored = options.choose_on
-        [dev_split] = read_scored_files(dev_gold, [dev_scored], **reading)
-        dev = dev_split.call(sweep)
+        dev = read_scored_files(dev_gold, [dev_scored], **reading)[0].call(sweep)
         if not len(dev.confidence):
             raise ValueError(f"{SweepOptions.spelled('choose_on')}: {dev_scored} holds no "
                              "scored mention to choose a threshold on")
