@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nerspan import InputOptions
-from nerspan.records import FileOptions, GeneratedOptions, Record, option, switch
 from nerspan.dial import SweepOptions, sweep_files
+from nerspan.records import FileOptions, GeneratedOptions, Record, option, switch
 from nerspan.sweep_view import inflation_finding, sweep_blocks
 
 from nerlens.demo import demo_gold, demo_scored
