@@ -12,7 +12,8 @@ logits). ``choose_on``: a dev split's ``(references, predictions)`` (or
 its ``Sweep``), on which the thresholds of the highest F1 are chosen and applied to
 these predictions; without it they are chosen on the split that is scored, and the
 operating point says so and estimates what that inflates
-(``nerspan.operating_points``).
+(``nerspan.operating_points``). ``sweep_files``: the same of files, gold and one scored
+file (a dev pair of them to choose on: ``SweepOptions``), as ``nerlens sweep`` reads them.
 
 >>> s = sweep([["B-PER", "O", "B-LOC", "O"]],
 ...           [[(0, 1, "PER", 0.9), (2, 3, "ORG", 0.6), (3, 4, "LOC", 0.3)]])
@@ -25,11 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from .corpus import Corpus
 from .evaluation import Evaluation
-from .generative.form import is_generated
+from .generative.form import is_generated, words_of
 from .generative.scored_output import scored_generated
-from .records import InputOptions
+from .reading.answers import read_scored_files
+from .records import InputOptions, Record, option, switch
 from .operating_points import operating_point
 from .options import check_bool
 from .scored import AGGREGATES, ScoredMentions, scored_spans
@@ -90,17 +91,43 @@ def _swept(references, predictions, side: str, *, scheme: str, mode: str,
         predictions = scored_generated(predictions, context.corpus, inputs, side)
     if not isinstance(predictions, ScoredMentions):
         if inputs.tokens is None and inputs.texts is None:
-            inputs = inputs.replace(tokens=_words(context.corpus))
+            inputs = inputs.replace(tokens=words_of(context.corpus))  # to read offsets
         predictions = scored_spans(predictions, side, aggregate=aggregate, inputs=inputs)
     predictions = predictions.processed(inputs.types.processing)
     return sweep_spans(context.gold, predictions, zero_division=zero_division)
 
 
-def _words(corpus: Corpus) -> list | None:
-    """Gold's words per sentence (to read character offsets), None without tokens."""
-    if corpus.tokens is None:
-        return None
-    return [corpus.sentence_tokens(i) for i in range(corpus.n_sentences)]
+@dataclasses.dataclass(frozen=True)
+class SweepOptions(Record):
+    """How a sweep of files chooses its thresholds."""
+
+    choose_on: list | None = option(
+        None, "choose the thresholds on this dev split (gold and scored predictions, read "
+        "as GOLD and PRED) and apply them to GOLD PRED; default: chosen on GOLD PRED "
+        "itself, which inflates its F1 (the output says by how much)", nargs=2,
+        metavar=("DEV_GOLD", "DEV_PRED"))
+    per_type: bool = switch(False, "one threshold per entity type (chosen where that type's "
+                            "F1 is highest), and the per-type curve summary in the text "
+                            "view")
+
+    describes = "sweep"
 
 
-__all__ = ["sweep"]
+def sweep_files(gold, scored, options=None, **reading) -> Sweep:
+    """The sweep of the ``scored`` file (a JSON Lines span file whose spans carry a
+    ``score``, or generated output with a score per entity) against ``gold``, with
+    ``options`` (``SweepOptions``, or a dict of them): both read by ``read_scored_files``
+    with ``reading`` (its keywords), the dev pair too; a dev file with no scored mention
+    to choose on is refused (``sweep`` would choose nothing)."""
+    options, dev = SweepOptions.of(options), None
+    if options.choose_on:
+        dev_gold, dev_scored = options.choose_on
+        dev = read_scored_files(dev_gold, [dev_scored], **reading)[0].call(sweep)
+        if not len(dev.confidence):
+            raise ValueError(f"{SweepOptions.spelled('choose_on')}: {dev_scored} holds no "
+                             "scored mention to choose a threshold on")
+    [split] = read_scored_files(gold, [scored], **reading)
+    return split.call(sweep, choose_on=dev, per_type=options.per_type)
+
+
+__all__ = ["sweep", "sweep_files", "SweepOptions"]

@@ -1479,8 +1479,8 @@ SWEEP_CASES = {  # case -> (PRED's content, extra flags, message pattern)
                       r"bad.jsonl:2, predictions, sentence 1: span 0 \(0, 1, 'LOC', -0.1\): "
                       r"-0.1 is not a confidence"),
     "empty_dev_split": (SCORED, ["--choose-on", "GOLD", "EMPTY"],
-                        r"--choose-on: \S*empty.jsonl holds no scored mention to choose a "
-                        r"threshold on$"),
+                        r"choose_on \(--choose-on\): \S*empty.jsonl holds no scored mention to "
+                        r"choose a threshold on$"),
     "demo_with_files": (SCORED, ["--demo"], r"--demo scores the embedded demo; GOLD, PRED "
                                             r"would be ignored"),
     "jsonl_with_a_scheme": (SCORED, ["--jsonl", "--scheme", "IOBES"],

@@ -11,6 +11,7 @@ import pytest
 import nerspan
 from nerspan import read_columns, read_span_jsonl
 from nerspan.operating_points import operating_point
+from nerspan.dial import SweepOptions, sweep_files
 from nerspan.sweep_view import DEFAULT_THRESHOLD, inflation_finding, sweep_blocks
 from nerlens.report import confidence
 from nerlens.cli import main
@@ -116,3 +117,22 @@ def test_the_view_is_nerspan_s_and_names_the_dev_split_as_told():
     assert sweep_blocks(sweep, dev="--choose-on")[0][1].rows[-1][0] == "chosen on --choose-on"
     assert inflation_finding(sweep) is None      # chosen on a dev split: nothing inflated
     assert confidence.DEFAULT_THRESHOLD == DEFAULT_THRESHOLD == 0.5
+
+
+def test_sweep_files_is_the_command_s_reading(tmp_path, capsys):
+    """``nerspan.dial.sweep_files``: the API's sweep of files, as the command sweeps them (its
+    options a dict or ``SweepOptions``); a dev file with nothing scored is refused."""
+    (tmp_path / "gold.txt").write_text(GOLD, encoding="utf-8")
+    gold, test, dev = str(tmp_path / "gold.txt"), write(tmp_path, "test.jsonl", TEST), \
+        write(tmp_path, "dev.jsonl", DEV)
+    swept = sweep_files(gold, test, {"choose_on": [gold, dev], "per_type": True})
+    expected = nerspan.sweep(GOLD_TAGS, TEST, choose_on=(GOLD_TAGS, DEV), per_type=True)
+    assert plain(swept.to_dict()) == plain(expected.to_dict())
+    assert run(capsys, [gold, test, "--choose-on", gold, dev, "--per-type", "--format",
+                        "json"])[1] == json.dumps(plain(swept.to_dict()), indent=2) + "\n"
+    with pytest.raises(ValueError, match=r"choose_on \(--choose-on\): \S*empty.jsonl holds "
+                                         "no scored mention"):
+        sweep_files(gold, test, SweepOptions(choose_on=[gold, write(
+            tmp_path, "empty.jsonl", [[], [], []])]))
+    with pytest.raises(Exception, match="unknown sweep option 'per_typ'"):
+        sweep_files(gold, test, {"per_typ": True})

@@ -1,16 +1,15 @@
 """``nerlens sweep GOLD PRED``: scored predictions at every threshold (METHODS §8):
-``nerspan.sweep`` of GOLD and PRED, a span file whose spans carry a ``score`` or
---generated output with a score per entity (``read_scored_files`` reads both), drawn by
-``nerspan.sweep_view``; the thresholds are chosen on --choose-on's dev split, else on the
-split that is scored, and the finding says by how much that inflates its F1.
+``nerspan.dial.sweep_files`` of GOLD and PRED, a span file whose spans carry a ``score`` or
+--generated output with a score per entity, with ``SweepOptions``' flags (--choose-on,
+--per-type), drawn by ``nerspan.sweep_view``; the finding says by how much choosing the
+thresholds on the split that is scored inflates its F1.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import nerspan
 from nerspan import InputOptions
-from nerspan.reading.answers import read_scored_files
+from nerspan.dial import SweepOptions, sweep_files
 from nerspan.records import FileOptions, GeneratedOptions, Record, option, switch
 from nerspan.sweep_view import inflation_finding, sweep_blocks
 
@@ -18,13 +17,14 @@ from nerlens.demo import demo_gold, demo_scored
 from nerlens.report import blocks
 
 from .common import UsageError, note, show_result
-from .flags import DECODING, Shared, add_flags
+from .flags import DECODING, Shared, add_flags, record_of
 from .inputs import SPAN_FILES, Inputs, fraction, refuse_files_with_demo, system_options
 
 
 def add_arguments(parser) -> None:
     add_flags(parser, Inputs, ("gold",), notes={"gold": "or with --jsonl a JSON Lines span file"})
     add_flags(parser, Flags)
+    add_flags(parser, SweepOptions)
     add_flags(parser, Inputs, ("generated",), notes={"generated": (
         "- in a sweep, one file instead of PRED, each entity with a \"score\" in [0, 1]; "
         "grounded in GOLD's words (--occurrences, --fuzzy); with --choose-on, DEV_PRED is "
@@ -43,14 +43,6 @@ class Flags(Record):
     predictions: str | None = option(
         None, "scored predictions: a JSON Lines span file, one line per sentence of GOLD, "
         "each span with a \"score\" in [0, 1]", flag="predictions", nargs="?")
-    choose_on: list | None = option(
-        None, "choose the thresholds on this dev split (gold and scored predictions, read "
-        "as GOLD and PRED) and apply them to GOLD PRED; default: chosen on GOLD PRED "
-        "itself, which inflates its F1 (the output says by how much)", nargs=2,
-        metavar=("DEV_GOLD", "DEV_PRED"))
-    per_type: bool = switch(False, "one threshold per entity type (chosen where that type's "
-                            "F1 is highest), and the per-type curve summary in the text "
-                            "view")
     demo: bool = switch(False, "sweep the embedded demo: a CRF's scored mentions on the "
                         "WNUT-17 test split")
 
@@ -76,16 +68,8 @@ def files(args) -> tuple[str, str]:
 
 
 def run(args) -> int:
-    gold, pred = files(args)
-    reading, dev = system_options(args, outside_scheme_is_error=True), None
-    if args.choose_on:
-        [dev_split] = read_scored_files(args.choose_on[0], args.choose_on[1:], **reading)
-        dev = dev_split.call(nerspan.sweep)
-        if not len(dev.confidence):
-            raise UsageError(f"--choose-on: {args.choose_on[1]} holds no scored mention to "
-                             "choose a threshold on")
-    [scored] = read_scored_files(gold, [pred], **reading)
-    sweep = scored.call(nerspan.sweep, choose_on=dev, per_type=args.per_type)
+    sweep = sweep_files(*files(args), record_of(args, SweepOptions),
+                        **system_options(args, outside_scheme_is_error=True))
     found = inflation_finding(sweep)
     found = found and f"{found}; choose on a dev split: --choose-on DEV_GOLD DEV_PRED"
     if found and args.format == "json":   # the text view says it below the tables
