@@ -84,8 +84,6 @@ def score(references, predictions=None, *, tokens=None, scheme: str = "IOB2",
     if generated.matching == "strings":  # generated output as strings: no spans to decode
         _refuse_unread(generated, zero_division != 0)
         return score_strings(references, predictions, scheme=scheme, mode=mode, inputs=inputs)
-    if generated.script is not None or generated.word_overlap:
-        raise ValueError('script and word_overlap apply to matching="strings" only')
     if _layered_gold(references, inputs):
         return _score_layers(references, predictions, inputs, scheme, mode, zero_division)
     # entity scores need no words: a split's token column is not read

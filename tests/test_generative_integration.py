@@ -151,6 +151,19 @@ def test_matching_strings_is_nerspans_own():
         nerspan.score(GOLD, generated, tokens=TOKENS, inputs={'script': "universalner"})
 
 
+@pytest.mark.parametrize("family", [nerspan, faireval, hardeval, attribute_buckets,
+                                    tough_mentions], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("option", [{"script": "universalner"}, {"word_overlap": True}])
+def test_string_matching_s_options_are_refused_where_nothing_reads_them(family, option):
+    """``script`` and ``word_overlap`` are read by string matching alone: with tags or
+    grounded output every family refuses them (they were ignored, silently, by the
+    families), as nerspan.score does."""
+    train = {} if family is nerspan else {"train": nerspan.as_train_index((TOKENS, GOLD))}
+    for predictions in (GOLD, [[["Ada Lovelace", "PER"]], []]):
+        with pytest.raises(ValueError, match='apply to matching="strings" only'):
+            family.score(GOLD, predictions, tokens=TOKENS, inputs=option, **train)
+
+
 def test_grounding_options_reach_every_family():
     generated = [[["Washington", "PER"], ["Washington", "LOC"]]]
     tokens = [["Washington", "was", "born", "in", "Washington"]]

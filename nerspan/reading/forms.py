@@ -98,6 +98,11 @@ def read_input(references, predictions=None, *, inputs: InputOptions | None = No
     evaluation's gold), read with predictions written type first too.
     """
     inputs = inputs or InputOptions()
+    generated = inputs.generated
+    if generated.matching != "strings" and (generated.script or generated.word_overlap):
+        # string matching's options, which every other reading would ignore
+        raise ValueError('script and word_overlap apply to matching="strings" only '
+                         '(nerspan.score of generated output as sets of strings)')
     if turned:   # back as written, to be turned round with the predictions
         references = as_written(references, inputs)
     form = form or input_form(references, predictions, inputs)
