@@ -96,12 +96,19 @@ GENERATIVE_NOTES = (
 )
 
 
-def demo_inputs(name: str, scheme: str = "IOB2", mode: str = "lenient") -> dict:
-    """The ``build_report`` keywords (``corpus``, ``system_names``, ``train``, ``notes``,
-    ``sources``, ``scored``) of the demo report ``name`` (``nerlens report --demo NAME``):
-    ``spacy``, spaCy's output and a memorisation baseline; ``generative``, the LLM-style
-    responses beside spaCy's output; ``confidence``, the CRF's scored mentions beside
-    spaCy's output."""
+def demo_inputs(name: str, scheme: str = "IOB2", mode: str = "lenient", **ignored) -> tuple:
+    """``build_report``'s ``(corpus, system_names, train, notes, sources, scored)`` of the
+    demo report ``name`` (``build_report(demo=NAME)``,
+    ``nerlens report --demo NAME``): ``spacy``, spaCy's output and a memorisation
+    baseline; ``generative``, the LLM-style responses beside spaCy's output;
+    ``confidence``, the CRF's scored mentions beside spaCy's output. ``ignored``: the
+    inputs given beside it (keyword -> value, None: not given), refused."""
+    given = [keyword for keyword, value in ignored.items() if value is not None]
+    if given:
+        raise ValueError(f"demo={name!r} scores the embedded demo; {', '.join(given)} would "
+                         "be ignored: give either the demo or the inputs")
+    if name not in DEMOS:
+        raise ValueError(f"demo {name!r} (--demo {name}): the demos are {', '.join(DEMOS)}")
     train = as_train_index(read_columns(demo_train(), {GOLD: -1}), scheme, mode)
     sources = {"gold": "demo: WNUT-17 test", "train": "demo: WNUT-17 train",
                "systems": {"spacy_sm": "demo: spaCy en_core_web_sm 3.8.0"}}
@@ -124,5 +131,4 @@ def demo_inputs(name: str, scheme: str = "IOB2", mode: str = "lenient") -> dict:
             *names, "memorisation"]
         systems["memorisation"] = "the memorisation baseline"
         notes = (*DEMO_NOTES, MEMORISATION_NOTE)
-    return dict(corpus=corpus, system_names=names, train=train, notes=list(notes),
-                sources=sources, scored=scored)
+    return corpus, names, train, list(notes), sources, scored

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import nerlens
 from nerlens.cli import main
-from nerlens.experiment.manifest import declared_datasets, read_dataset, read_manifest
+from nerlens.experiment.manifest import (Declaration, declared_datasets, read_dataset,
+                                         read_manifest)
 from nerlens.demo import demo_gold, demo_systems, demo_train
 from nerlens.report.page_kit import header_html
 from nerspan import GOLD, read_columns
@@ -206,6 +207,18 @@ def test_cli_declaration(files, tmp_path, capsys):
     assert inputs["systems"]["oracle#3"].endswith("a_oracle_2.txt")
     assert inputs["systems"]["spacy#1"].endswith("a_spacy_0.txt")
     assert (tmp_path / "experiment.html").exists() and (tmp_path / "experiment.json").exists()
+    # the API takes the command line's declaration (its flags in order): the same numbers
+    declared = [(kind, values) for kind, *values in (
+        ("data", "a", str(f / "a_gold.txt")),
+        ("pred", f"spacy={f}/a_spacy_*.txt", f"oracle={f / 'a_oracle_0.txt'}",
+         f"oracle={f / 'a_oracle_1.txt'}"),
+        ("data", "b", str(f / "b_gold.txt"), str(f / "train.txt")),
+        ("pred", f"spacy={f / 'b_spacy_0.txt'}", f"a:oracle={f / 'a_oracle_2.txt'}",
+         f"oracle={f / 'b_oracle_0.txt'}"))]
+    api = nerlens.run_experiment(Declaration(declared, train=str(f / "train.txt")),
+                                 bootstrap=0, figures=False)
+    assert json.loads(api.to_json())["aggregate"] == data["aggregate"]
+    assert not Declaration([("gold_alt", [("v", "v.txt")])])   # a version of one dataset
     # the runs scored as the one-dataset report scores them
     assert main(["report", "--no-progress", "--bootstrap", "0", "--output", str(tmp_path),
                  "--format", "json", str(f / "a_gold.txt"), "--train",

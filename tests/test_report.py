@@ -46,6 +46,20 @@ def test_demo_writes_json_and_html(demo_report, capsys):
                 assert interval["low"] - 1e-12 <= value <= interval["high"] + 1e-12, name
 
 
+def test_the_demo_is_an_input_of_the_api(demo_report):
+    """``build_report(demo=NAME)`` is ``nerlens report --demo NAME``: the same numbers;
+    inputs given beside it, or a name of no demo, are refused."""
+    api = nerlens.build_report(demo="spacy", bootstrap=200, figures=False)
+    data = json.loads((demo_report / "report.json").read_text())
+    assert json.loads(api.to_json())["estimates"] == data["estimates"]
+    with pytest.raises(ValueError, match=r"^demo='spacy' scores the embedded demo; gold, "
+                                         r"train would be ignored"):
+        nerlens.build_report("gold.txt", train="train.txt", demo="spacy")
+    with pytest.raises(ValueError, match=r"demo 'nope' \(--demo nope\): the demos are spacy, "
+                                         r"generative, confidence"):
+        nerlens.build_report(demo="nope")
+
+
 def test_report_numbers_equal_the_modules_called_separately():
     import attribute_buckets
     import faireval

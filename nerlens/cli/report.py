@@ -1,11 +1,9 @@
 """``nerlens report``: every registered family (or those of ``--families``), several
-systems, intervals, JSON and HTML. An experiment (several datasets, several runs per
-system): ``--manifest FILE`` (read by ``nerlens.experiment.manifest``, as ``buckets`` and
-``hardeval --manifest`` read it), or the same datasets declared in order (the flags' help):
-``--data NAME GOLD [TRAIN]``, then its runs ``--pred [NAME:]SYSTEM=FILE`` (and
-``--pred-generated``, ``--pred-scored``, ``--gold-alt [NAME:]VERSION=FILE``), scored by
-``nerlens.run_experiment``: experiment.json and experiment.html. The reading is the
-library's; here, the flags and the errors in their terms."""
+systems, intervals, JSON and HTML (``nerlens.build_report``). An experiment (several
+datasets, several runs per system), declared by ``--manifest FILE`` or by ``--data`` and
+its runs ``--pred`` in order (``nerlens.experiment.manifest.Declaration``), is scored by
+``nerlens.run_experiment``. The reading is the library's; here, the flags and the errors
+in their terms."""
 from __future__ import annotations
 
 import argparse
@@ -14,22 +12,22 @@ from pathlib import Path
 
 from nerspan.records import FileOptions, Record, option
 
-from nerlens.demo import DEMOS, demo_inputs
+from nerlens.demo import DEMOS
 from nerlens.experiment.build import run_experiment as experiment
-from nerlens.experiment.manifest import declared_datasets, experiment_datasets
+from nerlens.experiment.manifest import Declaration
 from nerlens.families import check_families, family_names
 from nerlens.report.build import build_report
+from nerlens.report.generated import records as generated_records
 
 from .common import UsageError, note, show_progress, write_outputs
 from .flags import Shared, add_alias, add_flags
-from .inputs import (UNGROUNDED, VERSION_KIND, Inputs, add_input_arguments,
-                     add_scored_argument, add_train_arguments, refuse_files_with_demo,
-                     system_options)
+from .inputs import (UNGROUNDED, Inputs, add_input_arguments, add_scored_argument,
+                     add_train_arguments, refuse_files_with_demo)
 from .options import inputs_of
 
 
 def add_arguments(parser) -> None:
-    add_input_arguments(parser, Flags, decoding=("scheme", "mode"))
+    add_input_arguments(parser, Flags)
     add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
     add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
     add_train_arguments(parser, required=False)
@@ -38,8 +36,17 @@ def add_arguments(parser) -> None:
     add_flags(parser, Flags, ("families", "demo"))
     add_scored_argument(parser, "adds the confidence section")
     add_flags(parser, Inputs, ("gold_alt",))
-    add_flags(parser, Flags, ("progress", "output", "format"))
-    add_experiment_arguments(parser)
+    add_flags(parser, Flags, ("progress", "output"))
+    group = parser.add_argument_group(
+        "experiments (several datasets, several runs per system)",
+        "Either --manifest FILE, or --data and --pred in order (e.g. --data conll03 test.txt "
+        "train.txt --pred flair=s1.txt flair=s2.txt bert=b.txt --data wnut16 ...). Writes "
+        "experiment.json and experiment.html: per-dataset sections, mean +- std over runs, "
+        "Wilcoxon tests with Holm's correction.")
+    add_flags(group, Flags, ("data", "pred", "pred_generated", "pred_scored"))
+    add_flags(group, Shared, ("manifest",), notes={"manifest": "and generated output (a "
+                                                   "list of files: a system's runs)"})
+    parser.set_defaults(declared=[])
 
 
 def family_list(text: str) -> tuple:
@@ -52,6 +59,19 @@ class DemoName(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         setattr(namespace, self.dest, values or DEMOS[0])
+
+
+class Declare(argparse.Action):
+    """Keeps an experiment's --data and --pred in the order given (a --pred belongs to the
+    last --data): ``(flag, values)`` in ``declared``, the entries of a ``Declaration``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.declared = [*namespace.declared, (self.dest, list(values))]
+
+
+# what each flag that adds a run of an experiment takes
+RUN = ("on the last --data (or on dataset NAME); a repeated SYSTEM is another run; a quoted "
+       "FILE pattern (* ?) adds every matching file as a run")
 
 
 @dataclass(frozen=True)
@@ -74,96 +94,34 @@ class Flags(Record):
     progress: bool | None = option(None, "a progress bar on stderr (default: when stderr is a "
                                    "terminal)", parse=None, action=argparse.BooleanOptionalAction)
     output: str = option(".", "folder for report.json and report.html")
-    format: str = option("table", "what to print: the summary table or the JSON",
-                         choices=("table", "json"))
+    data: list | None = option(None, "a dataset: its name, gold column file and training file "
+                               "(default --train); repeat for each dataset", action=Declare,
+                               nargs="+", metavar=("NAME GOLD", "TRAIN"))
+    pred: list | None = option(None, f"a run of SYSTEM {RUN}", action=Declare, nargs="+",
+                               metavar="[NAME:]SYSTEM=FILE")
+    pred_generated: list | None = option(
+        None, "a run of SYSTEM given as generated output (an LLM's responses, JSON Lines as "
+        f"--generated reads them; grounded in its gold sentences) {RUN}", action=Declare,
+        nargs="+", metavar="[NAME:]SYSTEM=FILE")
+    pred_scored: list | None = option(
+        None, "a run of SYSTEM given as scored spans (JSON Lines, {\"spans\": [[start, end, "
+        "label, score], ...]} per sentence; its average precision over runs) " + RUN,
+        action=Declare, nargs="+", metavar="[NAME:]SYSTEM=FILE")
 
 
-def _demo_name(args) -> None:
+def _demo_or_files(args) -> None:
     """--demo takes an optional NAME, so argparse reads ``--demo GOLD`` as a name: an
-    existing file there is GOLD (which --demo refuses, naming it); else the name must be
-    one of ``DEMOS``."""
-    if args.demo in (None, *DEMOS):
-        return
-    if not Path(args.demo).exists():
-        raise UsageError(f"--demo {args.demo!r}: the demos are {', '.join(DEMOS)}")
-    args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
-    args.gold, args.demo = args.demo, DEMOS[0]
-
-
-def _inputs(args) -> dict:
-    """The ``build_report`` inputs: the --demo named, or the files as given (the library
-    reads them, as it reads them for the API)."""
+    existing file there is GOLD (which --demo refuses, naming it; ``build_report`` refuses
+    a name of no demo). Files given with --demo are refused naming their flags, as is no
+    GOLD without it."""
+    if args.demo not in (None, *DEMOS) and Path(args.demo).exists():
+        args.predictions = ([args.gold] if args.gold else []) + list(args.predictions)
+        args.gold, args.demo = args.demo, DEMOS[0]
     if args.demo:
         refuse_files_with_demo(args)
-        return demo_inputs(args.demo, args.scheme, args.mode)
-    if not args.gold:
+    elif not args.gold:
         raise UsageError("give GOLD (a column file or a saved datasets folder) and PRED "
                          "file(s) (or --demo)")
-    return dict(gold=args.gold, systems=args.predictions, generated=args.generated,
-                scored=args.scored, gold_alt=args.gold_alt, train=args.train)
-
-
-def run(args) -> int:
-    if is_experiment(args):
-        return run_experiment(args)
-    _demo_name(args)
-    result = build_report(**_inputs(args), scheme=args.scheme, mode=args.mode,
-                          inputs=inputs_of(args), bootstrap=args.bootstrap, seed=args.seed,
-                          baseline=args.baseline, min_share=args.min_share,
-                          families=args.families, progress=show_progress(args),
-                          beta=args.beta, workers=args.workers)
-    for name, results in result.results.items():   # what reading generated output did
-        generative = results["entity"]["repairs"]["pred"].get("generative")
-        if generative:
-            note(f"{name}: {generative['summary']}; {UNGROUNDED}")
-    write_outputs(result, args, "report")
-    return 0
-
-
-# -- experiments --------------------------------------------------------------------------
-# what each flag that adds a run adds (the flag's help): its kind in ``declared``, as
-# ``nerlens.experiment.manifest.declared_datasets`` reads it
-RUN_FLAGS = {"pred": "",
-             "pred_generated": " given as generated output (an LLM's responses, JSON Lines "
-                               "as --generated reads them; grounded in its gold sentences)",
-             "pred_scored": " given as scored spans (JSON Lines, {\"spans\": [[start, end, "
-                            "label, score], ...]} per sentence; its average precision over "
-                            "runs)"}
-
-
-class _Declare(argparse.Action):
-    """Keeps --data and --pred in the order given (a --pred belongs to the last --data)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        namespace.declared = [*(getattr(namespace, "declared", None) or []),
-                              (self.dest, list(values))]
-
-
-def add_experiment_arguments(parser) -> None:
-    group = parser.add_argument_group(
-        "experiments (several datasets, several runs per system)",
-        "Either --manifest FILE, or --data and --pred in order (e.g. --data conll03 test.txt "
-        "train.txt --pred flair=s1.txt flair=s2.txt bert=b.txt --data wnut16 ...). Writes "
-        "experiment.json and experiment.html: per-dataset sections, mean +- std over runs, "
-        "Wilcoxon tests with Holm's correction.")
-    group.add_argument("--data", nargs="+", action=_Declare, metavar=("NAME GOLD", "TRAIN"),
-                       help="a dataset: its name, gold column file and training file "
-                            "(default --train); repeat for each dataset")
-    for kind, what in RUN_FLAGS.items():   # a run on the last --data, or on dataset NAME
-        group.add_argument("--" + kind.replace("_", "-"), nargs="+", action=_Declare,
-                           metavar="[NAME:]SYSTEM=FILE",
-                           help=f"a run of SYSTEM{what} on the last --data (or on dataset "
-                                "NAME); a repeated SYSTEM is another run; a quoted FILE "
-                                "pattern (* ?) adds every matching file as a run")
-    add_flags(group, Shared, ("manifest",), notes={"manifest": "and generated output (a "
-                                                   "list of files: a system's runs)"})
-    parser.set_defaults(declared=[])
-
-
-def is_experiment(args) -> bool:
-    """--data/--pred or --manifest (a --gold-alt alone is in ``declared`` too: a version
-    of the one-dataset report)."""
-    return any(kind != VERSION_KIND for kind, _ in args.declared) or bool(args.manifest)
 
 
 def refuse_one_dataset_flags(args) -> None:
@@ -180,18 +138,26 @@ def refuse_one_dataset_flags(args) -> None:
                          f"its declaration: leave out {', '.join(mixed)}")
 
 
-def run_experiment(args) -> int:
-    """``nerlens.run_experiment`` of --manifest or of --data/--pred, read with the reading
-    flags; experiment.json and experiment.html into --output."""
-    refuse_one_dataset_flags(args)
-    declared = declared_datasets(args.declared, args.train, manifest=args.manifest)
-    datasets, sources = experiment_datasets(declared, **system_options(args, True))
-    for name, dataset in datasets.items():   # as the one-dataset report notes each file
-        for column, record in dataset["corpus"].source.generated.items():
-            note(f"dataset {name!r}, {column}: {record.summary()}")
-    result = experiment(datasets, baseline=args.baseline, scheme=args.scheme, mode=args.mode,
-                        inputs=inputs_of(args), bootstrap=args.bootstrap, seed=args.seed,
-                        min_share=args.min_share, families=args.families,
-                        progress=show_progress(args), sources=sources, beta=args.beta)
-    write_outputs(result, args, "experiment")
+def run(args) -> int:
+    """The report of GOLD [PRED ...] or of --demo, or an experiment's of its declaration
+    (--manifest, or --data and --pred): STEM.json and STEM.html into --output."""
+    declaration = Declaration(args.declared, args.manifest, args.train)
+    options = dict(scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
+                   bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
+                   min_share=args.min_share, families=args.families,
+                   progress=show_progress(args), beta=args.beta)
+    if declaration:   # a --gold-alt alone is another version of the one dataset's gold
+        refuse_one_dataset_flags(args)
+        result = experiment(declaration, **options)
+    else:
+        _demo_or_files(args)
+        result = build_report(args.gold, args.predictions or None, args.train,
+                              generated=args.generated, scored=args.scored,
+                              gold_alt=args.gold_alt, demo=args.demo, workers=args.workers,
+                              **options)
+    for name, report in (result.reports if declaration else {None: result}).items():
+        for system, record in generated_records(report.results).items():   # as load_systems
+            where = "" if name is None else f"dataset {name!r}, "
+            note(f"{where}{system}: {record['summary']}; {UNGROUNDED}")
+    write_outputs(result, args, "experiment" if declaration else "report")
     return 0

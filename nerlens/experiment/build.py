@@ -51,7 +51,7 @@ from nerlens.report.analyses import figure_pngs
 from nerlens.report.build import Report, build_report, input_names
 
 from . import dataset_page, findings, generated, html, text
-from .manifest import experiment_datasets, read_manifest
+from .manifest import Declaration
 from .over_runs import aggregate, dial_higher, experiment_view, family_parts, wilcoxon_tests
 from .runs import check_entry, check_pairs, naming, run_columns, scored_columns
 
@@ -127,17 +127,18 @@ class Experiment:
 
 
 @migrated
-def run_experiment(datasets: Mapping | str | os.PathLike, *, baseline: str | None = None,
-                   scheme: str = "IOB2", mode: str = "lenient", inputs=None,
-                   bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95,
-                   families=None, figures: bool = True,
+def run_experiment(datasets: Mapping | str | os.PathLike | Declaration, *,
+                   baseline: str | None = None, scheme: str = "IOB2", mode: str = "lenient",
+                   inputs=None, bootstrap: int = 1000, seed: int = 0,
+                   confidence: float = 0.95, families=None, figures: bool = True,
                    min_share: float = 0.0, alpha: float = ALPHA, progress: bool = False,
                    sources: Mapping | None = None, beta: float = 1.0) -> Experiment:
     """Score every dataset with ``nerlens.build_report`` and aggregate over runs and
     datasets.
 
     ``datasets`` is a JSON manifest's path (``nerlens.experiment.manifest``: read and
-    checked as ``nerlens report --manifest`` reads it), or maps a dataset name to
+    checked as ``nerlens report --manifest`` reads it), the command line's declaration
+    (``nerlens.experiment.manifest.Declaration``: --data, --pred, ... in order), or maps a dataset name to
     ``{"gold": column file or tag lists, "train": training data (anything ``report``
     takes), "systems": {system: prediction or [run, run, ...]}}`` (``"tokens"`` with tag
     lists; ``"gold_tag_column"``, a column file's gold column, and ``"gold_alt"``, other
@@ -176,8 +177,9 @@ def run_experiment(datasets: Mapping | str | os.PathLike, *, baseline: str | Non
     systems, shown as "entity F2" beside "entity F1".
     """
     if isinstance(datasets, (str, os.PathLike)):   # a manifest, read as the CLI reads it
-        datasets, read = experiment_datasets(read_manifest(datasets, needs_train=True),
-                                             scheme=scheme, mode=mode, inputs=inputs)
+        datasets = Declaration(manifest=datasets)
+    if isinstance(datasets, Declaration):
+        datasets, read = datasets.read(scheme=scheme, mode=mode, inputs=inputs)
         sources = read if sources is None else sources
     if not isinstance(datasets, Mapping) or not datasets:
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "

@@ -22,7 +22,8 @@ into declared datasets, the form ``declared_datasets`` makes of the command line
 ``--data``/``--pred`` too (``"systems"`` None: the gold file holds both columns);
 ``read_dataset`` reads one, each run on its own so that an error names the dataset and
 the run (``manifest_datasets``: every one of a manifest); ``experiment_datasets`` reads
-them all for ``run_experiment``, which takes a manifest's path as its datasets.
+them all for ``run_experiment``, which takes a manifest's path or a ``Declaration`` (the
+command line's) as its datasets.
 """
 from __future__ import annotations
 
@@ -152,6 +153,28 @@ def check_version(dataset: dict, version: str, where: str, apart: str = "") -> s
 
 
 # -- the same datasets declared in order on the command line ------------------------------
+@dataclass
+class Declaration:
+    """An experiment as the command line declares it: ``entries``, the ``(flag, values)``
+    of --data, --pred, --pred-generated, --pred-scored and --gold-alt in the order given
+    (``declared_datasets``), or a ``manifest``; ``train``: the training file of a dataset
+    declared without one."""
+
+    entries: list = field(default_factory=list)
+    manifest: str | os.PathLike | None = None
+    train: str | None = None
+
+    def __bool__(self) -> bool:
+        """Whether it declares datasets (a --gold-alt alone is another version of one
+        dataset's gold, for the one-dataset report)."""
+        return bool(self.manifest) or any(kind != "gold_alt" for kind, _ in self.entries)
+
+    def read(self, **options) -> tuple[dict, dict]:
+        """``experiment_datasets`` (``options``: its keywords) of the datasets declared."""
+        return experiment_datasets(declared_datasets(self.entries, self.train,
+                                                     manifest=self.manifest), **options)
+
+
 # each flag that declares an experiment's datasets after ``--data NAME GOLD [TRAIN]`` (its
 # kind in the declaration: the flag's dest) -> the key of the declared dataset it fills
 DECLARED_KEYS = {"pred": "systems", "pred_generated": "generated", "pred_scored": "scored",

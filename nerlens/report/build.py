@@ -41,6 +41,7 @@ from nerspan.reading.training import read_training_index
 from nerspan.span_table import SpanShapeError
 from nerspan.spans import check_tags
 
+from nerlens.demo import demo_inputs
 from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_text
 from nerspan.reading.answers import scored_mentions
@@ -166,7 +167,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                  progress: bool = False, sources: Mapping | None = None,
                  notes: Sequence[str] = (), scored: Mapping | None = None,
                  gold_alt: Mapping | None = None, gold_alt_names: Sequence[str] = (),
-                 documents=None, workers: int = 1) -> Report:
+                 documents=None, workers: int = 1, demo: str | None = None) -> Report:
     """Run every family on every system; bootstrap intervals and paired comparisons.
 
     Give ``gold`` (a column file or tag lists, with ``tokens``) and ``systems`` (name ->
@@ -201,7 +202,9 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     consistency within a document (None: those of a GOLD column file's -DOCSTART- rows,
     else not known, which the suspects section says).
     ``workers``: score the families in that many local processes, from partials merged
-    exactly (the same report; ``score_systems``).
+    exactly (the same report; ``score_systems``). ``demo``: instead of the inputs, the
+    embedded WNUT-17 demo report of that name (``nerlens.demo.demo_inputs``: "spacy",
+    "generative", "confidence"; ``nerlens report --demo NAME``).
 
     Gold is decoded once, and classified once per family, in one ``nerspan.Evaluation``
     against which every system and family is scored; each system is decoded once there
@@ -217,6 +220,10 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     figures, progress = check_bool("figures", figures), check_bool("progress", progress)
     beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
     inputs = _input_options(inputs, tokens)
+    if demo is not None:   # its corpus, systems, training data, notes and sources
+        corpus, system_names, train, notes, sources, scored = demo_inputs(
+            demo, scheme, mode, gold=gold, systems=systems, train=train, corpus=corpus,
+            generated=generated, scored=scored, gold_alt=gold_alt)
     if corpus is None:
         corpus, system_names, alternatives, scored, documents, sources = _read_corpus(
             gold, systems, generated, scored, gold_alt, train, documents, sources, inputs,
@@ -246,13 +253,8 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
         bar.close()
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
     info = _report_info(evaluation, bootstrap, seed, confidence, baseline or system_names[0],
-                        families, settings["min_share"], notes)
-    if beta != 1:   # stated when it adds numbers, as a result's options state it
-        info["beta"] = beta
-    info["provenance"] = provenance(
-        sources if sources is not None else input_names(None, None, train),
-        {k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
-                              "families", "min_share", "beta") if k in info})
+                        families, settings["min_share"], notes, beta,
+                        sources if sources is not None else input_names(None, None, train))
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
                     audit=audit)
     result.confidence = confidence_section.collect(evaluation, scored, families, options)
@@ -448,18 +450,23 @@ NO_GOLD_NOTE = ("Gold holds no mention: recall is undefined for every system. En
 
 
 def _report_info(context: Evaluation, bootstrap, seed, confidence, baseline, families,
-                 min_share, notes) -> dict:
-    """Corpus sizes and options (``Report.info``; the provenance is added after)."""
+                 min_share, notes, beta, sources: Mapping) -> dict:
+    """Corpus sizes and options (``Report.info``; ``beta`` stated when it adds numbers,
+    as a result's options state it) and the provenance of ``sources``."""
     corpus, index = context.corpus, context.train
     mentions = len(context.gold)
     if not mentions:   # said first, on the page and in the terminal
         notes = [*notes, NO_GOLD_NOTE]
-    return {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens, "mentions": mentions,
+    info = {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens, "mentions": mentions,
             "train_sentences": index.corpus.n_sentences if index is not None else None,
             "scheme": context.scheme, "mode": context.mode, "bootstrap": bootstrap,
             "seed": seed, "confidence": confidence, "baseline": baseline,
             "families": list(families), "min_support": MIN_SUPPORT, "min_share": min_share,
-            "notes": list(notes)}
+            "notes": list(notes), **({"beta": beta} if beta != 1 else {})}
+    info["provenance"] = provenance(sources, {
+        k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
+                             "families", "min_share", "beta") if k in info})
+    return info
 
 
 def _add_analyses(result: Report, context: Evaluation, families, figures: bool,
