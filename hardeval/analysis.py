@@ -4,7 +4,6 @@
   section 3.2 lists them: e.g. United, Santa, New for diff-E on the CoNLL-2003 test set),
   with each system's errors on them (``systems_hard_tokens``: those of an evaluation's
   systems).
-- ``kfold_analysis``: the subsets of ``kfold_subsets`` and their folds and sizes.
 - ``corpus_statistics``: the statistics of the paper's Tables 1-2 (ambiguous tokens and
   mentions in training; unique and unseen-unique mentions of each evaluation set) and the
   share of evaluation tokens per subset (its Table 4).
@@ -30,8 +29,7 @@ from nerspan.train_index import mention_texts
 
 from .core import _compared_labels   # the one definition of an error
 from .labels import check_error_labels
-from .subsets import (GROUPS, LEAF_NAMES, classify_tokens, gold_io, kfold_folds,
-                      kfold_subsets, subset_name)
+from .subsets import GROUPS, LEAF_NAMES, classify_tokens, gold_io, subset_name
 
 
 def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarray] | None = None,
@@ -111,18 +109,6 @@ def subset_shares(codes: np.ndarray) -> dict:
     total = int(leaf.sum())
     return {name: _count_share(int(leaf[list(leaves)].sum()), total)
             for name, leaves in GROUPS.items()}
-
-
-def kfold_analysis(corpus: Corpus, k: int, seed: int = 0, scheme: str = "IOB2",
-                   mode: str = "lenient", strict_diff: bool = False) -> tuple:
-    """``(codes, summary)``: ``kfold_subsets`` of ``corpus`` and what they are, k, the
-    seed, the sentences of each fold (``kfold_folds``) and the tokens of each subset
-    (``subset_shares`` of the codes)."""
-    codes = kfold_subsets(corpus, k, seed, scheme, mode, strict_diff)
-    folds = kfold_folds(corpus.n_sentences, k, seed)
-    return codes, {"k": k, "seed": seed,
-                   "fold_sentences": np.bincount(folds, minlength=k).tolist(),
-                   "subsets": subset_shares(codes)}
 
 
 def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None = None,

@@ -204,9 +204,17 @@ def train_cell_codes(train: TrainIndex, strict_diff: bool = False) -> np.ndarray
 ONE_LAYER = "hardeval (its token error rates are defined on one tag per token)"
 
 
-def gold_token_classes(context: Evaluation, strict_diff: bool = False) -> np.ndarray:
+def gold_token_classes(context: Evaluation, strict_diff: bool = False,
+                       folds: tuple | None = None) -> np.ndarray:
     """The leaf subset code of every token of the context's corpus, classified once per
-    context and ``strict_diff`` setting against the context's training index."""
+    context and ``strict_diff`` setting against the context's training index, or with
+    ``folds`` (``(k, seed)``) by k-fold cross-validation over its gold
+    (``kfold_subsets``)."""
+    if folds is not None:
+        return context.derived(
+            ("hardeval.kfold_classes", folds, bool(strict_diff)),
+            lambda: kfold_subsets(context.corpus, *folds, context.scheme, context.mode,
+                                  strict_diff, context.gold_column))
     refuse_layers(context.corpus, context.gold_column, ONE_LAYER)
     if context.corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
@@ -250,9 +258,9 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     if is_layered(corpus, column):
         raise InputTypeError(
             f"gold has {len(layer_columns(corpus, column))} layers, and kfold_subsets gives "
-            "one code per token: hardeval.partial(corpus, kfold=k, fold_seed=seed)"
-            ".result() scores each layer by k-fold over that layer (its shards merge), or "
-            "read one layer (gold_tag_column / --gold-tag-column)")
+            "one code per token: hardeval.score(corpus, options={'kfold': k}) scores "
+            "each layer by k-fold over that layer (hardeval.partial(..., kfold=k) too, its "
+            "shards merged), or read one layer (gold_tag_column / --gold-tag-column)")
     io, _, _ = gold_io(corpus, column, scheme, mode)
     fold_of_token = kfold_folds(corpus.n_sentences, k, seed)[corpus.sentence_of_position]
     return fold_classes(corpus.tokens.astype(np.int64), io, fold_of_token, k, strict_diff)
