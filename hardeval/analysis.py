@@ -29,7 +29,8 @@ from nerspan.train_index import mention_texts
 
 from .core import _compared_labels   # the one definition of an error
 from .labels import check_error_labels
-from .subsets import GROUPS, LEAF_NAMES, classify_tokens, gold_io, subset_name
+from .subsets import (GROUPS, classify_tokens, count_share, gold_io, subset_name,
+                      subset_shares)
 
 
 def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarray] | None = None,
@@ -99,18 +100,6 @@ def token_errors(corpus: Corpus, pred_column: str, gold_column: str = GOLD,
     return gold != pred
 
 
-def subset_shares(codes: np.ndarray) -> dict:
-    """Subset -> ``{"count": tokens, "share": of all tokens}`` (the paper's Table 4 sizes).
-
-    >>> subset_shares(np.array([0, 0, 1, 5]))["diff"]
-    {'count': 1, 'share': 0.25}
-    """
-    leaf = np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(LEAF_NAMES))
-    total = int(leaf.sum())
-    return {name: _count_share(int(leaf[list(leaves)].sum()), total)
-            for name, leaves in GROUPS.items()}
-
-
 def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None = None,
                       scheme: str = "IOB2", mode: str = "lenient",
                       codes: Mapping[str, np.ndarray] | None = None) -> dict:
@@ -143,8 +132,8 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
         texts = mention_texts(corpus, spans)
         unseen = [t not in known for t in texts]
         unique_unseen = {t for t, u in zip(texts, unseen) if u}
-        row.update(unseen_mentions=_count_share(sum(unseen), len(texts)),
-                   unseen_unique_mentions=_count_share(len(unique_unseen), len(set(texts))))
+        row.update(unseen_mentions=count_share(sum(unseen), len(texts)),
+                   unseen_unique_mentions=count_share(len(unique_unseen), len(set(texts))))
         leaf_codes = (codes or {}).get(name)
         if leaf_codes is None:
             leaf_codes = classify_tokens(corpus, train, scheme, mode, spans=spans)
@@ -172,12 +161,9 @@ def _one_corpus(corpus: Corpus, spans, scheme: str, mode: str, table=None,
     return {
         "sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
         "mentions": len(texts), "unique_mentions": len(types_of),
-        "ambiguous_tokens": _count_share(int(ambiguous[tokens].sum()), corpus.n_tokens),
-        "ambiguous_unique_tokens": _count_share(int(ambiguous.sum()), int(present.sum())),
-        "ambiguous_mentions": _count_share(sum(t in ambiguous_texts for t in texts), len(texts)),
-        "ambiguous_unique_mentions": _count_share(len(ambiguous_texts), len(types_of)),
+        "ambiguous_tokens": count_share(int(ambiguous[tokens].sum()), corpus.n_tokens),
+        "ambiguous_unique_tokens": count_share(int(ambiguous.sum()), int(present.sum())),
+        "ambiguous_mentions": count_share(sum(t in ambiguous_texts for t in texts), len(texts)),
+        "ambiguous_unique_mentions": count_share(len(ambiguous_texts), len(types_of)),
     }
 
-
-def _count_share(count: int, total: int) -> dict:
-    return {"count": int(count), "share": count / total if total else None}

@@ -27,7 +27,7 @@ from nerspan.result import Result, undefined_keys
 from .labels import (ERROR_LABELS, check_error_labels, compared_codes, label_names,
                      reads_spans, reference_codes)
 from .subsets import (GROUPS, LEAF_NAMES, ONE_LAYER, Subsets, gold_token_classes,
-                      kfold_folds, subset_name)
+                      kfold_summary, subset_name)
 
 HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
             "ter_diff_i", "ter_diff_o", "ter_diff_e", "ter_other")
@@ -75,9 +75,8 @@ class HardevalOptions(Record):
         False, "also list the tokens of each subset with their compared labels "
         "(hard_tokens).", flag="--hard-tokens")
     kfold: int | None = option(
-        None, "identify the subsets by K-fold cross-validation over the references "
-        "(GOLD): each fold classified against the other K-1 folds, no training data; the "
-        "result's kfold says how (kfold_subsets).",
+        None, "identify the subsets by K-fold cross-validation over the references (GOLD), "
+        "each fold against the other K-1 folds: no training data (kfold_subsets).",
         lambda name, value: check_int(name, value, minimum=2), parse=int, metavar="K")
     fold_seed: int = option(
         0, "the seed of kfold's fold of each sentence, drawn from it and the sentence's "
@@ -413,19 +412,6 @@ def folds_of(options: HardevalOptions) -> tuple | None:
     return None if options.kfold is None else (options.kfold, options.fold_seed)
 
 
-def kfold_summary(folds: tuple, n_sentences: int, stats: Subsets) -> dict:
-    """What k-fold subsets are (a result's ``kfold``): k, the seed, the sentences of
-    each fold (``kfold_folds``) and each subset's tokens and share of all tokens
-    (``analysis.subset_shares``), of ``stats`` (``subset_stats``)."""
-    k, seed = folds
-    total = stats["all"].tokens
-    return {"k": k, "seed": seed,
-            "fold_sentences": np.bincount(kfold_folds(n_sentences, k, seed),
-                                          minlength=k).tolist(),
-            "subsets": {name: {"count": s.tokens, "share": s.tokens / total if total else None}
-                        for name, s in stats.items()}}
-
-
 @migrated
 def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                 pred_column: str = PRED, scheme: str = "IOB2", mode: str = "lenient",
@@ -455,7 +441,7 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                           _type_counts(corpus, codes, gold, wrong, error_labels, types,
                                        scheme),
                           None if folds is None else kfold_summary(folds, corpus.n_sentences,
-                                                                   stats))
+                                                                   codes))
 
 
 def subset_stats(leaf_tokens: np.ndarray, leaf_errors: np.ndarray,

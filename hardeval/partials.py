@@ -85,12 +85,11 @@ from nerspan.partials import Mergeable, SentenceRows, Shard, kept_numbers, numbe
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, LayeredHardevalResult,
-                   _compared_labels, check_kfold, folds_of, gold_types, kfold_summary,
-                   layer_pair, layer_pairs, leaf_codes, refuse_layered_subsets, subset_stats,
-                   token_rows, word_leaves)
-from .labels import check_error_labels
+                   _compared_labels, check_kfold, folds_of, gold_types, layer_pair,
+                   layer_pairs, leaf_codes, refuse_layered_subsets, subset_stats, token_rows,
+                   word_leaves)
 from .subsets import (GROUPS, LEAF_NAMES, check_folds, fold_classes, gold_io,
-                      gold_word_rows, sentence_folds)
+                      gold_word_rows, kfold_summary, sentence_folds)
 
 # the leaves of words seen in training (the others are GROUPS["unseen"])
 SEEN_LEAVES = frozenset(GROUPS["all"]) - frozenset(GROUPS["unseen"])
@@ -231,8 +230,8 @@ class HardevalPartial(Mergeable):
                               {"scheme": options["scheme"], "mode": options["mode"]},
                               _type_counts(self.cells[:, -1], self.vocabularies[-1], leaf,
                                            self.tokens, self.errors),
-                              kfold_summary(options["kfold"], self.n_sentences, stats)
-                              if kfold else None)
+                              kfold_summary(options["kfold"], self.n_sentences, leaf,
+                                            self.tokens) if kfold else None)
 
     def _sentence_counts(self, leaf: np.ndarray) -> np.ndarray | None:
         """sentences x leaves x (tokens, errors), as one pass's ``sentence_counts``, of
@@ -292,7 +291,6 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     options = HardevalOptions.of(options).with_keywords(
         strict_diff=strict_diff, error_labels=error_labels,
         return_hard_tokens=return_hard_tokens, kfold=kfold, fold_seed=fold_seed)
-    check_error_labels(options.error_labels)
     bound = None if listed is None else check_int("listed", listed, minimum=1)
     check_kfold(options, train, subsets)
     folds = folds_of(options)
@@ -333,7 +331,7 @@ def _partial_of(context, corpus: Corpus, gold_column: str, pred_column: str, tra
                 subsets, folds, options: HardevalOptions, shard: Shard, bound,
                 per_sentence: bool) -> "HardevalPartial":
     """``partial`` of a shard read: ``context`` its evaluation, one gold column."""
-    error_labels = check_error_labels(options.error_labels)
+    error_labels = options.error_labels   # checked by the record
     with shard.named():
         if folds is None:
             codes, strict = leaf_codes(context, corpus, train, subsets, options)

@@ -79,14 +79,12 @@ def analyses(context, results: dict, settings: dict) -> dict:
     kfold, options = first.get("kfold"), first["options"]
     codes = gold_token_classes(context, options["strict_diff"],
                                kfold and (kfold["k"], kfold["seed"]))
-    tokens = systems_hard_tokens(context, results, codes,
-                                 settings.get("top", HARD_TOKENS_SHOWN), options["error_labels"])
-    if context.train is None:   # k-fold: no training data to describe
-        return {"tokens": tokens}
-    return {"corpus_statistics": corpus_statistics(context.train, {"test": context},
-                                                   context.scheme, context.mode,
-                                                   {"test": codes}),
-            "tokens": tokens}
+    statistics = {} if context.train is None else {   # k-fold: no training data to describe
+        "corpus_statistics": corpus_statistics(context.train, {"test": context},
+                                               context.scheme, context.mode, {"test": codes})}
+    return {**statistics, "tokens": systems_hard_tokens(
+        context, results, codes, settings.get("top", HARD_TOKENS_SHOWN),
+        options["error_labels"])}
 
 
 # -- the report's section ----------------------------------------------------------------

@@ -305,6 +305,36 @@ def kfold_folds(n_sentences: int, k: int = 10, seed: int = 0) -> np.ndarray:
     return sentence_folds(np.arange(n_sentences), k, seed)
 
 
+def kfold_summary(folds: tuple, n_sentences: int, codes: np.ndarray,
+                  weights: np.ndarray | None = None) -> dict:
+    """What k-fold subsets are (a result's ``kfold``): k, the seed (``folds``), the
+    sentences of each fold (``kfold_folds``) and the tokens of each subset
+    (``subset_shares`` of the ``codes``)."""
+    k, seed = folds
+    return {"k": k, "seed": seed,
+            "fold_sentences": np.bincount(kfold_folds(n_sentences, k, seed),
+                                          minlength=k).tolist(),
+            "subsets": subset_shares(codes, weights)}
+
+
+def subset_shares(codes: np.ndarray, weights: np.ndarray | None = None) -> dict:
+    """Subset -> ``{"count": tokens, "share": of all tokens}`` (the paper's Table 4 sizes)
+    of the leaf ``codes`` of tokens (``weights``: of groups of that many tokens).
+
+    >>> subset_shares(np.array([0, 0, 1, 5]))["diff"]
+    {'count': 1, 'share': 0.25}
+    """
+    leaf = np.bincount(np.asarray(codes, dtype=np.int64), weights=weights,
+                       minlength=len(LEAF_NAMES))
+    total = int(leaf.sum())
+    return {name: count_share(int(leaf[list(leaves)].sum()), total)
+            for name, leaves in GROUPS.items()}
+
+
+def count_share(count: int, total: int) -> dict:
+    return {"count": int(count), "share": count / total if total else None}
+
+
 def check_folds(n_sentences: int, k: int) -> None:
     if not 2 <= k <= n_sentences:
         raise NerspanError(f"k must be between 2 and the number of sentences "
