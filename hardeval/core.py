@@ -80,8 +80,7 @@ class HardevalOptions(Record):
         lambda name, value: check_int(name, value, minimum=2), parse=int, metavar="K")
     fold_seed: int = option(
         0, "the seed of kfold's fold of each sentence, drawn from it and the sentence's "
-        "place (default 0).", lambda name, value: check_int(name, value, minimum=0),
-        parse=int)
+        "place (default 0).", lambda name, value: check_int(name, value, minimum=0), parse=int)
 
     describes = "hardeval"
 
@@ -394,7 +393,7 @@ def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,
         return _check_subsets(corpus, subsets), None
     if options.kfold is None and context.index(train) is None:
         raise ValueError(f"hardeval needs training data: pass train=... ({TRAIN_FORMS}), "
-                         "precomputed subsets=..., or options={'kfold': k}")
+                         "precomputed subsets=... or options={'kfold': k}")
     return gold_token_classes(context, options.strict_diff, folds_of(options)), \
         options.strict_diff
 
