@@ -4,7 +4,6 @@
   section 3.2 lists them: e.g. United, Santa, New for diff-E on the CoNLL-2003 test set),
   with each system's errors on them (``systems_hard_tokens``: those of an evaluation's
   systems).
-- ``kfold_analysis``: the subsets of ``kfold_subsets`` and their folds and sizes.
 - ``corpus_statistics``: the statistics of the paper's Tables 1-2 (ambiguous tokens and
   mentions in training; unique and unseen-unique mentions of each evaluation set) and the
   share of evaluation tokens per subset (its Table 4).
@@ -30,8 +29,8 @@ from nerspan.train_index import mention_texts
 
 from .core import _compared_labels   # the one definition of an error
 from .labels import check_error_labels
-from .subsets import (GROUPS, LEAF_NAMES, classify_tokens, gold_io, kfold_folds,
-                      kfold_subsets, subset_name)
+from .subsets import (GROUPS, classify_tokens, count_share, gold_io, subset_name,
+                      subset_shares)
 
 
 def hard_tokens(corpus: Corpus, codes: np.ndarray, wrong: Mapping[str, np.ndarray] | None = None,
@@ -101,30 +100,6 @@ def token_errors(corpus: Corpus, pred_column: str, gold_column: str = GOLD,
     return gold != pred
 
 
-def subset_shares(codes: np.ndarray) -> dict:
-    """Subset -> ``{"count": tokens, "share": of all tokens}`` (the paper's Table 4 sizes).
-
-    >>> subset_shares(np.array([0, 0, 1, 5]))["diff"]
-    {'count': 1, 'share': 0.25}
-    """
-    leaf = np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(LEAF_NAMES))
-    total = int(leaf.sum())
-    return {name: _count_share(int(leaf[list(leaves)].sum()), total)
-            for name, leaves in GROUPS.items()}
-
-
-def kfold_analysis(corpus: Corpus, k: int, seed: int = 0, scheme: str = "IOB2",
-                   mode: str = "lenient", strict_diff: bool = False) -> tuple:
-    """``(codes, summary)``: ``kfold_subsets`` of ``corpus`` and what they are, k, the
-    seed, the sentences of each fold (``kfold_folds``) and the tokens of each subset
-    (``subset_shares`` of the codes)."""
-    codes = kfold_subsets(corpus, k, seed, scheme, mode, strict_diff)
-    folds = kfold_folds(corpus.n_sentences, k, seed)
-    return codes, {"k": k, "seed": seed,
-                   "fold_sentences": np.bincount(folds, minlength=k).tolist(),
-                   "subsets": subset_shares(codes)}
-
-
 def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None = None,
                       scheme: str = "IOB2", mode: str = "lenient",
                       codes: Mapping[str, np.ndarray] | None = None) -> dict:
@@ -157,8 +132,8 @@ def corpus_statistics(train: TrainIndex, evaluation: Mapping[str, Corpus] | None
         texts = mention_texts(corpus, spans)
         unseen = [t not in known for t in texts]
         unique_unseen = {t for t, u in zip(texts, unseen) if u}
-        row.update(unseen_mentions=_count_share(sum(unseen), len(texts)),
-                   unseen_unique_mentions=_count_share(len(unique_unseen), len(set(texts))))
+        row.update(unseen_mentions=count_share(sum(unseen), len(texts)),
+                   unseen_unique_mentions=count_share(len(unique_unseen), len(set(texts))))
         leaf_codes = (codes or {}).get(name)
         if leaf_codes is None:
             leaf_codes = classify_tokens(corpus, train, scheme, mode, spans=spans)
@@ -186,12 +161,9 @@ def _one_corpus(corpus: Corpus, spans, scheme: str, mode: str, table=None,
     return {
         "sentences": corpus.n_sentences, "tokens": corpus.n_tokens,
         "mentions": len(texts), "unique_mentions": len(types_of),
-        "ambiguous_tokens": _count_share(int(ambiguous[tokens].sum()), corpus.n_tokens),
-        "ambiguous_unique_tokens": _count_share(int(ambiguous.sum()), int(present.sum())),
-        "ambiguous_mentions": _count_share(sum(t in ambiguous_texts for t in texts), len(texts)),
-        "ambiguous_unique_mentions": _count_share(len(ambiguous_texts), len(types_of)),
+        "ambiguous_tokens": count_share(int(ambiguous[tokens].sum()), corpus.n_tokens),
+        "ambiguous_unique_tokens": count_share(int(ambiguous.sum()), int(present.sum())),
+        "ambiguous_mentions": count_share(sum(t in ambiguous_texts for t in texts), len(texts)),
+        "ambiguous_unique_mentions": count_share(len(ambiguous_texts), len(types_of)),
     }
 
-
-def _count_share(count: int, total: int) -> dict:
-    return {"count": int(count), "share": count / total if total else None}

@@ -21,12 +21,13 @@ from nerspan.threshold_form import stating_threshold
 from nerspan.bootstrap import Statistic, ratio_statistic
 from nerspan.corpus import as_sentences, first_outside
 from nerspan.errors import counted, shown
+from nerspan.options import check_int
 from nerspan.result import Result, undefined_keys
 
 from .labels import (ERROR_LABELS, check_error_labels, compared_codes, label_names,
                      reads_spans, reference_codes)
 from .subsets import (GROUPS, LEAF_NAMES, ONE_LAYER, Subsets, gold_token_classes,
-                      subset_name)
+                      kfold_summary, subset_name)
 
 HEADLINE = ("hardeval", "ter", "ter_unseen", "ter_unseen_i", "ter_unseen_o", "ter_diff",
             "ter_diff_i", "ter_diff_o", "ter_diff_e", "ter_other")
@@ -73,6 +74,13 @@ class HardevalOptions(Record):
     return_hard_tokens: bool = switch(
         False, "also list the tokens of each subset with their compared labels "
         "(hard_tokens).", flag="--hard-tokens")
+    kfold: int | None = option(
+        None, "identify the subsets by K-fold cross-validation over the references (GOLD), "
+        "each fold against the other K-1 folds: no training data (kfold_subsets).",
+        lambda name, value: check_int(name, value, minimum=2), parse=int, metavar="K")
+    fold_seed: int = option(
+        0, "the seed of kfold's fold of each sentence, drawn from it and the sentence's "
+        "place (default 0).", lambda name, value: check_int(name, value, minimum=0), parse=int)
 
     describes = "hardeval"
 
@@ -97,6 +105,7 @@ class HardevalResult(Result):
     options: dict = field(default_factory=dict)   # scheme, mode
     # type -> leaves x (tokens, errors) over the tokens whose gold label has that type
     type_counts: dict = field(default_factory=dict, repr=False, compare=False)
+    kfold: dict | None = None     # with the option kfold: ``kfold_summary``
 
     def ter(self, name: str = "all") -> float | None:
         """The TER of subset ``name`` (a key of ``GROUPS``)."""
@@ -143,6 +152,8 @@ class HardevalResult(Result):
         out["repairs"] = self.repairs
         if self.hard_tokens is not None:
             out["hard_tokens"] = self.hard_tokens
+        if self.kfold is not None:
+            out["kfold"] = self.kfold
         return out
 
     def statistics(self) -> list[Statistic]:
@@ -166,7 +177,7 @@ class HardevalResult(Result):
         return out
 
 
-@migrated
+@migrated(record=HardevalOptions)
 def score(references, predictions=None, *, tokens=None, train=None, scheme: str | None = None,
           mode: str | None = None, label_list=None, inputs=None, subsets=None,
           strict_diff: bool = False, error_labels: str = "bilou",
@@ -191,7 +202,10 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
             sentence), e.g. from ``kfold_subsets``; then no training data is needed.
         strict_diff, error_labels, return_hard_tokens: the options of
             ``HardevalOptions``; ``options``: that record (or a dict), the keywords given
-            put over it.
+            put over it. Its ``kfold`` (and ``fold_seed``) classify the tokens by k-fold
+            cross-validation over the references instead of ``train`` or ``subsets``
+            (``kfold_subsets``); the result's ``kfold`` then says how
+            (``kfold_summary``).
 
     Gold with layers (``nerspan.layers``, the input option ``layers``): each layer is
     scored on its own, as the only gold column (``LayeredHardevalResult``: no number for
@@ -212,6 +226,7 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
     options = HardevalOptions.of(options).with_keywords(
         strict_diff=strict_diff, error_labels=error_labels,
         return_hard_tokens=return_hard_tokens)
+    check_kfold(options, train, subsets)
     context, corpus, gold_column, pred_column = resolve(   # layers: scored one by one
         references, predictions, scheme=scheme, mode=mode, train=train,
         inputs=InputOptions.of(inputs, tokens=tokens, label_list=label_list), layered=True,
@@ -223,12 +238,11 @@ def score(references, predictions=None, *, tokens=None, train=None, scheme: str 
         corpus, train = layered, None
     if is_layered(context.corpus, context.gold_column):
         return score_layers(context, corpus, pred_column, train, subsets, options)
-    codes, strict_diff_used = leaf_codes(context, corpus, train, subsets,
-                                         options.strict_diff)
+    codes, strict_diff_used = leaf_codes(context, corpus, train, subsets, options)
     return stating_threshold(
         score_codes(corpus, codes, gold_column, pred_column, context.scheme, context.mode,
                     options.error_labels, options.return_hard_tokens, strict_diff_used,
-                    context), predictions, inputs)
+                    context, folds_of(options)), predictions, inputs)
 
 
 @dataclass(frozen=True)
@@ -277,10 +291,10 @@ def score_layers(context: Evaluation, corpus: Corpus, pred_column: str, train, s
         if corpus is context.corpus and subsets is None else \
         ((*pair, PRED) for pair in layer_pairs(context, corpus, pred_column, None, subsets))
     for name, own, alone, pair, pred in pairs:
-        codes, strict_diff = leaf_codes(own, alone, None, None, options.strict_diff)
+        codes, strict_diff = leaf_codes(own, alone, None, None, options)
         layers[name] = score_codes(alone, codes, GOLD, pred, own.scheme, own.mode,
                                    options.error_labels, options.return_hard_tokens,
-                                   strict_diff, own)
+                                   strict_diff, own, folds_of(options))
         columns[name] = pair
     first = layers["1"].to_dict()["options"]
     return LayeredHardevalResult(layers, columns, {**first, "layers": len(layers)})
@@ -371,26 +385,42 @@ def layer_evaluations(context: Evaluation) -> dict:
 
 
 def leaf_codes(context: Evaluation, corpus: Corpus, train, subsets,
-               strict_diff: bool) -> tuple:
+               options: HardevalOptions) -> tuple:
     """``(codes, strict_diff)``: the leaf code of every token, precomputed ``subsets``
-    checked (``strict_diff`` then None: not known) or classified against training."""
+    checked (``strict_diff`` then None: not known) or classified against training, or
+    by k-fold over the gold of ``context`` (``options.kfold``)."""
     if subsets is not None:
         return _check_subsets(corpus, subsets), None
-    if context.index(train) is None:
+    if options.kfold is None and context.index(train) is None:
         raise ValueError(f"hardeval needs training data: pass train=... ({TRAIN_FORMS}), "
-                         "or precomputed subsets=...")
-    return gold_token_classes(context, strict_diff), strict_diff
+                         "precomputed subsets=... or options={'kfold': k}")
+    return gold_token_classes(context, options.strict_diff, folds_of(options)), \
+        options.strict_diff
+
+
+def check_kfold(options: HardevalOptions, train, subsets) -> None:
+    """Refuse ``train`` and ``subsets`` beside the option ``kfold``: the subsets come
+    from the references alone."""
+    if options.kfold is not None and (train is not None or subsets is not None):
+        raise ValueError("kfold classifies the tokens by cross-validation over the "
+                         "references alone: drop train= and subsets=")
+
+
+def folds_of(options: HardevalOptions) -> tuple | None:
+    """``(k, seed)`` of the option ``kfold``; None without it."""
+    return None if options.kfold is None else (options.kfold, options.fold_seed)
 
 
 @migrated
 def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                 pred_column: str = PRED, scheme: str = "IOB2", mode: str = "lenient",
                 error_labels: str = "bilou", return_hard_tokens: bool = False,
-                strict_diff: bool | None = None, context: Evaluation | None = None
-                ) -> HardevalResult:
+                strict_diff: bool | None = None, context: Evaluation | None = None,
+                folds: tuple | None = None) -> HardevalResult:
     """Score one prediction column against leaf subset ``codes`` (classification done);
-    ``strict_diff`` only says in ``options`` how the codes were made; with the
-    ``context`` (an ``Evaluation``) of ``corpus``'s gold, its decoded gold is used."""
+    ``strict_diff`` only says in ``options`` how the codes were made, ``folds`` (k-fold's
+    ``(k, seed)``) in ``kfold``; with the ``context`` (an ``Evaluation``) of ``corpus``'s
+    gold, its decoded gold is used."""
     refuse_layers(corpus, gold_column, ONE_LAYER)
     error_labels = check_error_labels(error_labels)
     gold, pred, repairs, types = _compared_labels(
@@ -408,7 +438,9 @@ def score_codes(corpus: Corpus, codes: np.ndarray, gold_column: str = GOLD,
                           _sentence_counts(corpus, codes, wrong),
                           {"scheme": get_scheme(scheme).name, "mode": mode},
                           _type_counts(corpus, codes, gold, wrong, error_labels, types,
-                                       scheme))
+                                       scheme),
+                          None if folds is None else kfold_summary(folds, corpus.n_sentences,
+                                                                   codes))
 
 
 def subset_stats(leaf_tokens: np.ndarray, leaf_errors: np.ndarray,

@@ -85,11 +85,11 @@ from nerspan.partials import Mergeable, SentenceRows, Shard, kept_numbers, numbe
 from nerspan.schemes import get_scheme
 
 from .core import (TOKEN_ROW, HardevalOptions, HardevalResult, LayeredHardevalResult,
-                   _compared_labels, gold_types, layer_pair, layer_pairs, leaf_codes,
-                   refuse_layered_subsets, subset_stats, token_rows, word_leaves)
-from .labels import check_error_labels
+                   _compared_labels, check_kfold, folds_of, gold_types, layer_pair,
+                   layer_pairs, leaf_codes, refuse_layered_subsets, subset_stats, token_rows,
+                   word_leaves)
 from .subsets import (GROUPS, LEAF_NAMES, check_folds, fold_classes, gold_io,
-                      gold_word_rows, sentence_folds)
+                      gold_word_rows, kfold_summary, sentence_folds)
 
 # the leaves of words seen in training (the others are GROUPS["unseen"])
 SEEN_LEAVES = frozenset(GROUPS["all"]) - frozenset(GROUPS["unseen"])
@@ -222,14 +222,16 @@ class HardevalPartial(Mergeable):
         listing = None
         if options["return_hard_tokens"]:
             listing = _listing(leaf, self.rows, options["listed"])
-        strict_diff = options["strict_diff"] if options["classified"] == "train" else None
+        strict_diff = None if options["classified"] == "subsets" else options["strict_diff"]
         return HardevalResult(stats, options["error_labels"], strict_diff,
                               {side: _side_dict(items) for side, items in
                                zip(("gold", "pred"), self.repairs)}, listing,
                               self._sentence_counts(leaf),
                               {"scheme": options["scheme"], "mode": options["mode"]},
                               _type_counts(self.cells[:, -1], self.vocabularies[-1], leaf,
-                                           self.tokens, self.errors))
+                                           self.tokens, self.errors),
+                              kfold_summary(options["kfold"], self.n_sentences, leaf,
+                                            self.tokens) if kfold else None)
 
     def _sentence_counts(self, leaf: np.ndarray) -> np.ndarray | None:
         """sentences x leaves x (tokens, errors), as one pass's ``sentence_counts``, of
@@ -271,9 +273,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
             sentences (``subsets``: the codes of the shard's tokens); ``train``: the
             whole training data, best a prebuilt ``nerspan.TrainIndex`` (indexed once,
             shipped to every worker).
-        kfold, fold_seed: classify the tokens by k-fold cross-validation over the
-            references (instead of ``train`` or ``subsets``): the merged result is
-            ``score(..., subsets=kfold_subsets(whole, kfold, fold_seed, ...))``.
+        kfold, fold_seed: the options of ``HardevalOptions`` (as keywords too): classify
+            the tokens by k-fold cross-validation over the references (instead of
+            ``train`` or ``subsets``), as ``score`` does on the whole.
         listed: with ``return_hard_tokens``, list at most this many tokens per subset
             (the first by global sentence id and position); None: all.
         first_sentence, sentence_ids: where the shard's sentences sit in the whole
@@ -288,10 +290,10 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     """
     options = HardevalOptions.of(options).with_keywords(
         strict_diff=strict_diff, error_labels=error_labels,
-        return_hard_tokens=return_hard_tokens)
-    check_error_labels(options.error_labels)
+        return_hard_tokens=return_hard_tokens, kfold=kfold, fold_seed=fold_seed)
     bound = None if listed is None else check_int("listed", listed, minimum=1)
-    folds = _fold_option(kfold, fold_seed, train, subsets)
+    check_kfold(options, train, subsets)
+    folds = folds_of(options)
     shard = Shard(first_sentence, sentence_ids)
     inputs = InputOptions.of(inputs, tokens=tokens, label_list=label_list)
     with shard.named():
@@ -329,10 +331,10 @@ def _partial_of(context, corpus: Corpus, gold_column: str, pred_column: str, tra
                 subsets, folds, options: HardevalOptions, shard: Shard, bound,
                 per_sentence: bool) -> "HardevalPartial":
     """``partial`` of a shard read: ``context`` its evaluation, one gold column."""
-    error_labels = check_error_labels(options.error_labels)
+    error_labels = options.error_labels   # checked by the record
     with shard.named():
         if folds is None:
-            codes, strict = leaf_codes(context, corpus, train, subsets, options.strict_diff)
+            codes, strict = leaf_codes(context, corpus, train, subsets, options)
         else:
             codes, strict = _fold_codes(context, corpus, folds, shard), options.strict_diff
         compared = _compared_labels(corpus, gold_column, pred_column, context.scheme,
@@ -506,17 +508,6 @@ def _deepened(mine: tuple, theirs: tuple, n: int) -> tuple:
     def extended(parts: tuple) -> tuple:
         return parts + parts[-1:] * (n - len(parts))
     return tuple(a.merge(b) for a, b in zip(extended(mine), extended(theirs)))
-
-
-def _fold_option(kfold, fold_seed, train, subsets) -> tuple | None:
-    """``(k, seed)`` of ``kfold=``, checked; None without it."""
-    if kfold is None:
-        return None
-    if train is not None or subsets is not None:
-        raise ValueError("kfold= classifies the tokens by cross-validation over the "
-                         "references alone: drop train= and subsets=")
-    k = check_int("kfold", kfold, minimum=2)
-    return k, check_int("fold_seed", fold_seed, minimum=0)
 
 
 def _fold_codes(context, corpus: Corpus, folds: tuple, shard: Shard) -> tuple:

@@ -64,19 +64,27 @@ def per_layer(result: dict) -> bool:
 
 
 def analyses(context, results: dict, settings: dict) -> dict:
-    """The corpus statistics and the hard tokens of the report's gold ``context`` (a
-    ``nerspan.Evaluation`` with the training index), with the errors of every system;
-    against gold with layers, each layer's (``layers``: number -> its analyses)."""
+    """The corpus statistics (with a training index) and the hard tokens of the gold
+    ``context`` (a ``nerspan.Evaluation``), the ``settings``' ``top`` most frequent per
+    subset (default ``HARD_TOKENS_SHOWN``; the command line's --top), with the errors of
+    every system, its subsets made and its errors counted as the results' options say
+    (``strict_diff``, ``kfold``, ``error_labels``); against gold with layers, each
+    layer's (``layers``: number -> its analyses)."""
     if results and per_layer(next(iter(results.values()))):
         return {"layers": {name: analyses(own, {system: result["layers"][name]
                                                 for system, result in results.items()},
                                           settings)
                            for name, own in layer_evaluations(context).items()}}
-    codes = gold_token_classes(context)
-    return {"corpus_statistics": corpus_statistics(context.train, {"test": context},
-                                                   context.scheme, context.mode,
-                                                   {"test": codes}),
-            "tokens": systems_hard_tokens(context, results, codes, HARD_TOKENS_SHOWN)}
+    first = next(iter(results.values()))
+    kfold, options = first.get("kfold"), first["options"]
+    codes = gold_token_classes(context, options["strict_diff"],
+                               kfold and (kfold["k"], kfold["seed"]))
+    statistics = {} if context.train is None else {   # k-fold: no training data to describe
+        "corpus_statistics": corpus_statistics(context.train, {"test": context},
+                                               context.scheme, context.mode, {"test": codes})}
+    return {**statistics, "tokens": systems_hard_tokens(
+        context, results, codes, settings.get("top", HARD_TOKENS_SHOWN),
+        options["error_labels"])}
 
 
 # -- the report's section ----------------------------------------------------------------
@@ -151,8 +159,8 @@ def analyses_blocks(view) -> tuple:
     extra = view.analyses
     if not extra:
         return ()
-    return (*statistics_blocks(extra["corpus_statistics"]),
-            *hard_tokens_blocks(extra["tokens"], view.systems))
+    return (*(statistics_blocks(extra["corpus_statistics"]) if "corpus_statistics" in extra
+              else ()), *hard_tokens_blocks(extra["tokens"], view.systems))
 
 
 def statistics_blocks(stats: dict, per_subset: bool = False) -> tuple:

@@ -204,9 +204,17 @@ def train_cell_codes(train: TrainIndex, strict_diff: bool = False) -> np.ndarray
 ONE_LAYER = "hardeval (its token error rates are defined on one tag per token)"
 
 
-def gold_token_classes(context: Evaluation, strict_diff: bool = False) -> np.ndarray:
+def gold_token_classes(context: Evaluation, strict_diff: bool = False,
+                       folds: tuple | None = None) -> np.ndarray:
     """The leaf subset code of every token of the context's corpus, classified once per
-    context and ``strict_diff`` setting against the context's training index."""
+    context and ``strict_diff`` setting against the context's training index, or with
+    ``folds`` (``(k, seed)``) by k-fold cross-validation over its gold
+    (``kfold_subsets``)."""
+    if folds is not None:
+        return context.derived(
+            ("hardeval.kfold_classes", folds, bool(strict_diff)),
+            lambda: kfold_subsets(context.corpus, *folds, context.scheme, context.mode,
+                                  strict_diff, context.gold_column))
     refuse_layers(context.corpus, context.gold_column, ONE_LAYER)
     if context.corpus.tokens is None:
         raise ValueError("hardeval needs the test tokens: pass tokens=... (one list of "
@@ -250,9 +258,9 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
     if is_layered(corpus, column):
         raise InputTypeError(
             f"gold has {len(layer_columns(corpus, column))} layers, and kfold_subsets gives "
-            "one code per token: hardeval.partial(corpus, kfold=k, fold_seed=seed)"
-            ".result() scores each layer by k-fold over that layer (its shards merge), or "
-            "read one layer (gold_tag_column / --gold-tag-column)")
+            "one code per token: hardeval.score(corpus, options={'kfold': k}) scores "
+            "each layer by k-fold over that layer (hardeval.partial(..., kfold=k) too, its "
+            "shards merged), or read one layer (gold_tag_column / --gold-tag-column)")
     io, _, _ = gold_io(corpus, column, scheme, mode)
     fold_of_token = kfold_folds(corpus.n_sentences, k, seed)[corpus.sentence_of_position]
     return fold_classes(corpus.tokens.astype(np.int64), io, fold_of_token, k, strict_diff)
@@ -295,6 +303,36 @@ def kfold_folds(n_sentences: int, k: int = 10, seed: int = 0) -> np.ndarray:
     """
     check_folds(n_sentences, k)
     return sentence_folds(np.arange(n_sentences), k, seed)
+
+
+def kfold_summary(folds: tuple, n_sentences: int, codes: np.ndarray,
+                  weights: np.ndarray | None = None) -> dict:
+    """What k-fold subsets are (a result's ``kfold``): k, the seed (``folds``), the
+    sentences of each fold (``kfold_folds``) and the tokens of each subset
+    (``subset_shares`` of the ``codes``)."""
+    k, seed = folds
+    return {"k": k, "seed": seed,
+            "fold_sentences": np.bincount(kfold_folds(n_sentences, k, seed),
+                                          minlength=k).tolist(),
+            "subsets": subset_shares(codes, weights)}
+
+
+def subset_shares(codes: np.ndarray, weights: np.ndarray | None = None) -> dict:
+    """Subset -> ``{"count": tokens, "share": of all tokens}`` (the paper's Table 4 sizes)
+    of the leaf ``codes`` of tokens (``weights``: of groups of that many tokens).
+
+    >>> subset_shares(np.array([0, 0, 1, 5]))["diff"]
+    {'count': 1, 'share': 0.25}
+    """
+    leaf = np.bincount(np.asarray(codes, dtype=np.int64), weights=weights,
+                       minlength=len(LEAF_NAMES))
+    total = int(leaf.sum())
+    return {name: count_share(int(leaf[list(leaves)].sum()), total)
+            for name, leaves in GROUPS.items()}
+
+
+def count_share(count: int, total: int) -> dict:
+    return {"count": int(count), "share": count / total if total else None}
 
 
 def check_folds(n_sentences: int, k: int) -> None:

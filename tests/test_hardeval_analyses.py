@@ -95,11 +95,14 @@ def test_systems_hard_tokens_are_hard_tokens_with_each_systems_errors():
         == hardeval.hard_tokens(corpus, codes, wrong, top=2)
 
 
-def test_kfold_analysis_gives_the_codes_and_counts_the_folds_and_subsets():
+def test_kfold_option_scores_the_kfold_subsets_and_counts_the_folds_and_subsets():
     corpus = Corpus.from_tags([["B-PER"], ["B-PER"], ["O"], ["O"]],
                               tokens=[["Kim"], ["Kim"], ["Kim"], ["Lee"]])
-    codes, summary = hardeval.analysis.kfold_analysis(corpus, 2, 5)
-    assert np.array_equal(codes, hardeval.kfold_subsets(corpus, k=2, seed=5))
+    codes = hardeval.kfold_subsets(corpus, k=2, seed=5)
+    result = hardeval.score(corpus, corpus, options={"kfold": 2, "fold_seed": 5}).to_dict()
+    summary = result.pop("kfold")
+    given = hardeval.score(corpus, corpus, subsets=codes).to_dict()
+    assert result == {**given, "options": {**given["options"], "strict_diff": False}}
     assert (summary["k"], summary["seed"]) == (2, 5)
     assert sum(summary["fold_sentences"]) == 4 and len(summary["fold_sentences"]) == 2
     assert summary["subsets"] == hardeval.subset_shares(codes)
@@ -176,7 +179,7 @@ def test_cli_kfold_is_deterministic_from_the_seed(files, capsys):
     assert data["kfold"]["subsets"] == hardeval.subset_shares(codes)
     expected = hardeval.score(corpus.with_columns(read_columns(bad), {"gold": "pred"}),
                               subsets=codes).to_dict()
-    assert data["results"]["bad"]["subsets"] == expected["subsets"]
+    assert data["subsets"] == expected["subsets"]   # one system: its result, with kfold
     # Each sentence is classified against the other: "ran" is seen, the names are unseen.
     assert data["kfold"]["subsets"]["unseen"]["count"] == 2
     code, _, err = run(capsys, "hardeval", gold, bad, "--kfold", "9")

@@ -109,8 +109,8 @@ def test_what_cannot_be_scored_per_layer_is_refused_naming_why():
     with pytest.raises(InputTypeError, match="precomputed subsets give one code per token"):
         hardeval.score(corpus, subsets=[[0] * len(s) for s in OUTER])
     with pytest.raises(InputTypeError, match=r"gold has 2 layers, and kfold_subsets gives one "
-                                             r"code per token: hardeval.partial\(corpus, "
-                                             r"kfold=k"):
+                                             r"code per token: hardeval.score\(corpus, "
+                                             r"options=\{'kfold': k\}\)"):
         hardeval.kfold_subsets(corpus, k=2)
     three = Corpus.from_tags(OUTER, tokens=WORDS, columns={
         layer_column("gold", 2): INNER, layer_column("gold", 3): INNER, "pred": PRED,
@@ -152,9 +152,11 @@ def test_the_command_line_refuses_what_reads_one_gold_column_of_layers(tmp_path,
     assert main(["hardeval", str(gold), str(pred), "--train", str(train), *flags,
                  "--hard-tokens"]) == 2
     assert "--hard-tokens ranks the tokens of one gold column" in capsys.readouterr().err
-    assert main(["hardeval", str(gold), str(pred), "--kfold", "2", *flags]) == 2
-    err = capsys.readouterr().err
-    assert "gold has 2 layers" in err and "Traceback" not in err
+    # k-fold classifies each layer by k-fold over its own tags (as hardeval.score does)
+    assert main(["hardeval", str(gold), str(pred), "--kfold", "2", *flags,
+                 "--format", "json"]) == 0
+    layers = json.loads(capsys.readouterr().out)["layers"]
+    assert [layers[name]["kfold"]["k"] for name in ("1", "2")] == [2, 2]
 
 
 def test_germeval_test_scores_both_layers_each_as_its_own_column(capsys):
@@ -200,8 +202,9 @@ def test_partials_of_layered_gold_merge_to_one_pass_per_layer(data, layers, kfol
     for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
         result = merged.result()
         assert isinstance(result, hardeval.LayeredHardevalResult)
+        assert result.to_dict() == hardeval.score(
+            corpus, **({"options": options} if kfold else options)).to_dict()
         if not kfold:
-            assert result.to_dict() == hardeval.score(corpus, **options).to_dict()
             continue
         for name, gold in (("1", outer), ("2", inner)):
             alone = Corpus.from_tags(gold, tokens=words, columns={

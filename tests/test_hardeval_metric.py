@@ -43,6 +43,15 @@ def test_compute_equals_score_with_training_data_at_load_or_compute(evaluate_mod
         plain.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS)
 
 
+def test_kfold_is_a_module_option_that_needs_no_training_data(evaluate_module):
+    expected = hardeval.score(REFERENCES, PREDICTIONS, tokens=TOKENS,
+                              options={"kfold": 2, "fold_seed": 1}).to_dict()
+    metric = evaluate_module.load("metrics/hardeval", kfold=2)
+    got = metric.compute(references=REFERENCES, predictions=PREDICTIONS, tokens=TOKENS,
+                         fold_seed=1)
+    assert got == expected and got["kfold"]["fold_sentences"] == [1, 1]
+
+
 def test_docstring_examples_run(evaluate_module):
     module = evaluate_module.load("metrics/hardeval")
     test = doctest.DocTestParser().get_doctest(module.info.inputs_description, {}, "hardeval",

@@ -105,14 +105,20 @@ def test_hardeval_partials_of_given_subsets_merge_to_one_pass(data, corpus, with
        mode=st.sampled_from(["lenient", "strict"]))
 def test_hardeval_kfold_partials_merge_to_one_pass(data, corpus, k, seed, strict_diff,
                                                    mode):
-    """The merged k-fold result is ``score(subsets=kfold_subsets(whole))``: each
-    token classified against the other folds of the whole corpus, not of its shard."""
+    """The merged k-fold result is ``score``'s with the same options, its subsets
+    ``kfold_subsets(whole)``: each token classified against the other folds of the whole
+    corpus, not of its shard."""
     gold, pred, words = corpus
     k = min(k, len(gold))
     codes = one_pass(hardeval.kfold_subsets, Corpus.from_tags(gold, tokens=words), k,
                      seed, mode=mode, strict_diff=strict_diff)
-    whole = one_pass(hardeval.score, gold, pred, tokens=words, subsets=codes, mode=mode,
-                     return_hard_tokens=True)
+    whole = one_pass(hardeval.score, gold, pred, tokens=words, mode=mode,
+                     return_hard_tokens=True, strict_diff=strict_diff,
+                     options={"kfold": k, "fold_seed": seed})
+    given = one_pass(hardeval.score, gold, pred, tokens=words, subsets=codes, mode=mode,
+                     return_hard_tokens=True).to_dict()
+    assert {**given, "options": {**given["options"], "strict_diff": strict_diff}} == \
+        {key: value for key, value in whole.to_dict().items() if key != "kfold"}
     parts = partials(gold, pred, words, data.draw(shards(len(gold))), kfold=k,
                      fold_seed=seed, strict_diff=strict_diff, mode=mode,
                      return_hard_tokens=True)
@@ -129,10 +135,8 @@ def test_hardeval_listings_are_bounded_and_do_not_depend_on_the_cut(data, corpus
     if kfold and len(gold) < 2:
         return
     how = {"kfold": 2} if kfold else {"train": TRAIN}
-    codes = hardeval.kfold_subsets(Corpus.from_tags(gold, tokens=words), 2) if kfold \
-        else None
     whole = one_pass(hardeval.score, gold, pred, tokens=words, return_hard_tokens=True,
-                     **({"subsets": codes} if kfold else how)).to_dict()
+                     **({"options": how} if kfold else how)).to_dict()
     parts = partials(gold, pred, words, data.draw(shards(len(gold))), listed=listed,
                      return_hard_tokens=True, **how)
     merged = reduce(lambda a, b: a + b, parts)
@@ -154,10 +158,8 @@ def test_hardeval_per_sentence_partials_give_one_passs_statistics(data, corpus, 
     partials still merge by the laws; without it there is none."""
     gold, pred, words = corpus
     how = {"kfold": 2} if kfold else {"train": TRAIN}
-    codes = hardeval.kfold_subsets(Corpus.from_tags(gold, tokens=words), 2) if kfold \
-        else None
     whole = one_pass(hardeval.score, gold, pred, tokens=words, error_labels=error_labels,
-                     **({"subsets": codes} if kfold else how))
+                     **({"options": how} if kfold else how))
     cut = data.draw(shards(len(gold)))
     parts = partials(gold, pred, words, cut, per_sentence=True,
                      error_labels=error_labels, **how)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hardeval
-from nerspan import Evaluation, InputTypeError
+from nerspan import InputTypeError
 
 from .test_hardeval_nested import words_for
 from .test_partials import assert_merging_laws, merged_in, placed, shards, taken
@@ -52,9 +52,8 @@ def test_partials_of_span_lists_merge_to_one_pass_for_any_cut(data, case, pred_f
                                                               kfold, error_labels, listed):
     """Merged in any order and tree, the partials of any partition (empty and
     one-sentence shards too) are ``score``'s on the whole: flat when no side nests in
-    the whole, else one result per layer; with ``kfold``, one partial of the whole (no
-    ``score`` takes k-fold on layers), and ``score(subsets=kfold_subsets(...))`` when
-    flat."""
+    the whole, else one result per layer; with ``kfold``, one partial of the whole, and
+    ``score``'s with the option ``kfold``."""
     gold, pred = case
     pred = pred if pred_form == "spans" else flat_tags(pred)
     words = words_for(gold, data.draw)
@@ -68,12 +67,8 @@ def test_partials_of_span_lists_merge_to_one_pass_for_any_cut(data, case, pred_f
     layered = nests(gold) or (pred_form == "spans" and nests(pred))
     if kfold:
         expected = hardeval.partial(gold, pred, tokens=words, **options).result().to_dict()
-        # k-fold subsets are made of gold's tags: gold that nests or repeats a mention
-        # (a span table, no tags) has none
-        if not layered and all(len(set(spans)) == len(spans) for spans in gold):
-            codes = hardeval.kfold_subsets(Evaluation.build(gold, tokens=words).corpus, 2)
-            assert expected == hardeval.score(gold, pred, tokens=words, subsets=codes,
-                                              error_labels=error_labels).to_dict() or listed
+        assert expected == hardeval.score(gold, pred, tokens=words, error_labels=error_labels,
+                                          options=how).to_dict() or listed
     else:
         del options["listed"]
         options["return_hard_tokens"] = False

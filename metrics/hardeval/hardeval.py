@@ -63,6 +63,9 @@ Args:
         then no training data is needed. Load the module with subsets=True to make them
         an input given with each batch like the tags (aligned in batched and distributed
         runs); as a compute option they are deprecated.
+    kfold, fold_seed: identify the subsets by k-fold cross-validation over the references
+        (each fold against the other k-1; no training data): the result's "kfold" gives
+        k, the seed, the sentences per fold and the tokens per subset.
     strict_diff: a token is diff only if its gold label never occurs with it in training
         (the paper's strict variant; mode="strict" is about decoding).
     error_labels: "bilou" (default, the reference code), "bio" (raw tags) or "io".
@@ -127,8 +130,8 @@ class Hardeval(TrainingDataMixin, evaluate.Metric):
                                              self._tokens_for(tokens))
         per_example_option("hardeval", "subsets", kwargs.get("subsets"),
                            "subsets" in self._per_token(), "subsets=True")
-        index = None
-        if settings.get("subsets") is None:
+        index = None   # precomputed subsets, or k-fold over the references: no training
+        if settings.get("subsets") is None and settings["family_options"].kfold is None:
             index = self._require_train(self._index_for(train, settings), "hardeval")
         return module_result(hardeval.score, references, predictions, train=index,
                              **settings)

@@ -61,21 +61,19 @@ def score_datasets(args, family: Family, datasets, why: str, options) -> dict:
             for data in datasets}
 
 
-def score_family(args, name: str, options=None, subsets=None,
-                 why: str = "the training set the subsets are made of", **keywords):
+def score_family(args, name: str, options=None,
+                 why: str = "the training set the subsets are made of", *,
+                 needs_train: bool = True, **keywords):
     """The family ``name``, the evaluation, system -> result dict (``score_systems``) and
     the report settings it reads (``Family.settings``, checked when read), its options
     checked before a file is read; the training index --train's when the family needs it
-    (``why``), but with ``subsets``: a function of the gold corpus giving the subset of
-    each token (hardeval's k-fold)."""
+    (``why``) and its options do (``needs_train``: hardeval's --kfold does not)."""
     family = get_family(name)
     options = record_of(args, family.options) if options is None else options
-    train = load_training(args, why=why) if family.needs_train and not subsets else None
+    train = load_training(args, why=why) if family.needs_train and needs_train else None
     corpus, systems = load_systems(args)
     if family.needs_tokens and corpus.tokens is None:
         raise UsageError(f"{args.gold}: no token column")
-    if subsets:
-        keywords["subsets"] = subsets(corpus)
     return (family, *score_systems(args, family, corpus, systems, train, options, **keywords),
             {setting: given(args, setting) for setting in family.settings})
 

@@ -1,7 +1,8 @@
 """``nerlens hardeval``: token error rates on unseen and label-shifted tokens, and the
-paper's other analyses (the flags of ``Flags``: k-fold subsets, domains of a manifest,
-hard tokens, corpus statistics). With ``--layers``, each gold layer is scored on its own
-(a section per layer; JSON: ``layers``); ``--hard-tokens`` and ``--kfold`` refuse them.
+paper's other analyses (the flags of ``Flags``: domains of a manifest, hard tokens,
+corpus statistics; k-fold subsets are hardeval's option --kfold). With ``--layers``,
+each gold layer is scored on its own (a section per layer; JSON: ``layers``);
+``--hard-tokens`` refuses them.
 """
 from __future__ import annotations
 
@@ -26,11 +27,6 @@ from .inputs import load_training, read_gold
 class Flags(Record):
     """The command's own flags: the paper's other analyses."""
 
-    kfold: int | None = option(None, "identify the subsets by K-fold cross-validation over "
-                               "GOLD (each fold against the other K-1 folds; no --train)",
-                               parse=int, metavar="K")
-    fold_seed: int = option(0, "seed of the --kfold fold of each sentence, drawn from it and "
-                            "the sentence id (default 0)", parse=int)
     top: int = option(10, "tokens per subset with --hard-tokens (default 10)",
                       parse=at_least_one, metavar="N")
     corpus_stats: bool = switch(
@@ -55,52 +51,37 @@ NO_TRAIN = "or --kfold K, or --manifest FILE"
 
 
 def run(args) -> int:
+    # --hard-tokens ranks the tokens of every system at once (below), not in each
+    # system's result (and not over domains)
+    options = record_of(args, hardeval.FAMILY.options, return_hard_tokens=False)
     if args.manifest:
-        return _run_domains(args)
+        return _run_domains(args, options)
     if args.corpus_stats:
         return _run_corpus_stats(args)
-    if args.kfold is not None and args.train:
+    if options.kfold is not None and args.train:
         raise UsageError("--kfold identifies the subsets from GOLD alone: drop --train")
-    folds = {}   # --kfold: the codes and summary of the folds of GOLD, once it is read
-
-    def kfold_subsets(corpus):
-        folds["codes"], folds["summary"] = analysis.kfold_analysis(
-            corpus, args.kfold, args.fold_seed, args.scheme, args.mode, args.strict_diff)
-        return folds["codes"]
-    family, evaluation, results, _ = score_family(
-        args, "hardeval", _options(args), kfold_subsets if args.kfold is not None else None,
-        why=NO_TRAIN)
+    family, evaluation, results, _ = score_family(args, "hardeval", options, why=NO_TRAIN,
+                                                  needs_train=options.kfold is None)
     if args.hard_tokens and is_layered(evaluation.corpus):
         raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
                          "gold has layers (--layers): read one layer (--gold-tag-column)")
     extra, text = {}, [blocks.section_text(family, results)]   # layers: a section each
-    if folds:
-        extra["kfold"] = kfold = folds["summary"]
-        text.insert(0, f"Subsets by {args.kfold}-fold cross-validation over GOLD (seed "
-                    f"{args.fold_seed}; sentences per fold {kfold['fold_sentences']})")
-        for result in results.values():   # the folds' codes were classified with
-            result["options"]["strict_diff"] = args.strict_diff   # --strict-diff's value
+    kfold = next(iter(results.values())).get("kfold")
+    if kfold:
+        text.insert(0, f"Subsets by {kfold['k']}-fold cross-validation over GOLD (seed "
+                    f"{kfold['seed']}; sentences per fold {kfold['fold_sentences']})")
     if args.hard_tokens:
-        codes = folds["codes"] if folds else hardeval.gold_token_classes(evaluation,
-                                                                          args.strict_diff)
-        extra["hard_tokens"] = analysis.systems_hard_tokens(evaluation, results, codes,
-                                                            args.top, args.error_labels)
+        extra["hard_tokens"] = family.analyses(evaluation, results, {"top": args.top})["tokens"]
         text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
     return show_scores(args, family, results, extra, "\n\n".join(text))
 
 
-def _options(args):
-    """hardeval's options of the flags; --hard-tokens ranks the tokens of every system at
-    once (``run``), not in each system's result (and not over domains)."""
-    return record_of(args, hardeval.FAMILY.options, return_hard_tokens=False)
-
-
-def _run_domains(args) -> int:
+def _run_domains(args, options) -> int:
     if args.hard_tokens:   # the domains' JSON and table hold no hard tokens: say so
         raise UsageError("--hard-tokens ranks the tokens of one GOLD; with --manifest score "
                          "each domain's GOLD on its own to rank its hard tokens")
-    datasets = manifest_flag_datasets(args, "--kfold", args.kfold is not None)
-    scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, _options(args))
+    datasets = manifest_flag_datasets(args, "--kfold", options.kfold is not None)
+    scored = score_datasets(args, hardeval.FAMILY, datasets, NO_TRAIN, options)
     with naming(args.manifest):   # a dataset lacking a system: its error names the manifest
         out = hardeval.systems_over_domains(scored)
     print_results(out, lambda averaged: blocks.text(report.domains_blocks(averaged)),
