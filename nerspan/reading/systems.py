@@ -320,6 +320,12 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
                                              {PRED: name})
         elif isinstance(prediction, PathLike):
             with _file_of_system(name, prediction, what):
+                if file_form(prediction, files.encoding) == "generated":  # no "tag" to read
+                    gold = corpus.source.path or "GOLD"
+                    raise FormatError("holds generated output (a \"response\" per line), "
+                                      "not tags: give it with generated= / --generated "
+                                      f"(nerlens score {gold} --generated {prediction})",
+                                      path=os.fspath(prediction))
                 other = read_columns(prediction, {PRED: files.pred_tag_column},
                                      comment_prefix=files.comment_prefix,
                                      encoding=files.encoding, missing_tag=files.missing_tag,
