@@ -21,7 +21,9 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
   scores several families of several systems so (``SystemsScoring``, shipped once to
   each process; each process scores whole blocks of sentences for every system and
   family), as ``nerlens report --workers N`` does; ``score_corpus`` chooses among them
-  (and the evaluation, for spans tags cannot hold) the way ``nerlens score`` scores.
+  (and the evaluation, for spans tags cannot hold) the way ``nerlens score`` scores;
+  ``score_files`` scores files alone as ``nerlens score --threshold`` / ``--matching
+  strings`` does.
 
 >>> scoring = Scoring.of("nerspan", {"mode": "strict"})
 >>> rows = [(0, ["B-PER", "O"], ["B-PER", "O"], None), (1, ["B-LOC"], ["O"], None)]
@@ -305,6 +307,7 @@ def score_corpus(corpus, systems, scheme: str = "IOB2", mode: str = "lenient", *
     else:
         scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
             score_corpus_locally(corpus, systems, scheme, mode, workers)
+    # scored already: result_dicts adds F-beta and the matrix, as for the family commands
     results = result_dicts(lambda _, name, options: scored[name], evaluation, scored,
                            beta=beta, confusion=confusion)
     if error_counts:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nerspan import InputOptions
-from nerspan.flat import GOLD
 from nerspan.conlleval import conlleval_text, strings_text
 from nerspan.records import Record, switch
 from nerspan.spans import reading_notes, types_note
@@ -85,7 +84,7 @@ def run(args) -> int:
         return 0
     for name, result in results.items():
         for column, repairs in result.get("repairs", {}).items():
-            print_notes(reading_notes(corpus, GOLD if column == "gold" else name, column,
+            print_notes(reading_notes(corpus, name if column == "pred" else column, column,
                                       repairs, args.scheme))
     print_confusion(results)
     return 0

@@ -304,9 +304,10 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
     each read and checked on its own, so that an error names that file and line (and the
-    system, when its file does not name it): tags, sentences, lengths, tokens. ``what``
-    the columns are, for those errors (default: a prediction file's, a system's; ``"gold
-    version"`` names each by its name)."""
+    system, when its file does not name it): tags, sentences, lengths, tokens (a file of
+    generated output is refused: ``generated=`` reads it). ``what`` the columns are, for
+    those errors (default: a prediction file's, a system's; ``"gold version"`` names each
+    by its name)."""
     inputs = InputOptions.of(inputs)
     files = inputs.files
     checking = dict(scheme=scheme, mode=mode, outside_scheme_is_error=outside_scheme_is_error,
