@@ -21,7 +21,9 @@ merged result is ``score``'s on the whole. Nothing here imports an engine, so
   scores several families of several systems so (``SystemsScoring``, shipped once to
   each process; each process scores whole blocks of sentences for every system and
   family), as ``nerlens report --workers N`` does; ``score_corpus`` chooses among them
-  (and the evaluation, for spans tags cannot hold) the way ``nerlens score`` scores.
+  (and the evaluation, for spans tags cannot hold) the way ``nerlens score`` scores;
+  ``score_files`` scores files alone as ``nerlens score --threshold`` / ``--matching
+  strings`` does.
 
 >>> scoring = Scoring.of("nerspan", {"mode": "strict"})
 >>> rows = [(0, ["B-PER", "O"], ["B-PER", "O"], None), (1, ["B-LOC"], ["O"], None)]
@@ -41,15 +43,17 @@ import numpy as np
 
 import nerspan
 from nerspan import Evaluation
+from nerspan.counts import system_error_counts
 from nerspan.errors import InputTypeError, NerspanError, shown
 from nerspan.flat import GOLD
 from nerspan.layers import is_layered
 from nerspan.options import check_int
+from nerspan.reading.answers import read_generated_files, read_scored_files
 from nerspan.reading.training import as_train_index
 from nerspan.streaming import (SCORE_BLOCK, layered_in_blocks, score_in_blocks, sentence_blocks,
                                token_scores)
 
-from .families import get_family, registered
+from .families import get_family, registered, result_dicts
 
 # nerspan's entity scores are no registered family (they are every family's ground): the
 # engines take them under nerspan's name
@@ -285,14 +289,17 @@ def score_corpus_locally(corpus, systems, scheme: str = "IOB2", mode: str = "len
 
 
 def score_corpus(corpus, systems, scheme: str = "IOB2", mode: str = "lenient", *,
-                 beta: float = 1.0, confusion: bool = False, workers: int = 1) -> dict:
+                 beta: float = 1.0, confusion: bool = False, error_counts: bool = False,
+                 workers: int = 1) -> dict:
     """Entity scores of every system column of ``corpus``: name -> result dict
     (``to_dict(beta=beta)``, with token accuracy), scored in blocks of whole sentences
     (``score_in_blocks``; ``workers`` > 1: in that many local processes,
     ``score_corpus_locally``, the same numbers). Span columns whose mentions nest, overlap
     or have fragments (tags cannot hold them): the evaluation's entity scores, in one
     process, without token accuracy (no tags). ``confusion``: each with its entity
-    confusion matrix, of the one evaluation the spans are scored by (gold decoded once)."""
+    confusion matrix, of the one evaluation the spans are scored by (gold decoded once),
+    added where the family commands add it (``result_dicts``); ``error_counts``: each
+    with seqscore's error-count table (``nerspan.counts.system_error_counts``)."""
     spans = any(corpus.mentions(column) is not None for column in [GOLD, *systems])
     evaluation = Evaluation(corpus, scheme, mode) if confusion or spans else None
     if spans:
@@ -300,11 +307,25 @@ def score_corpus(corpus, systems, scheme: str = "IOB2", mode: str = "lenient", *
     else:
         scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
             score_corpus_locally(corpus, systems, scheme, mode, workers)
-    return {name: {**result.to_dict(beta=beta), **(evaluation.confusion(name) if confusion
-                                                   else {})}
-            for name, result in scored.items()}
+    # scored already: result_dicts adds F-beta and the matrix, as for the family commands
+    results = result_dicts(lambda _, name, options: scored[name], evaluation, scored,
+                           beta=beta, confusion=confusion)
+    if error_counts:
+        for name, rows in system_error_counts(corpus, scored, scheme, mode).items():
+            results[name]["error_counts"] = rows
+    return results
+
+
+def score_files(gold, files, *, strings: bool = False, beta: float = 1.0, **reading) -> dict:
+    """Name -> the result dict (``to_dict(beta=beta)``) of each file of ``files`` (name ->
+    file, or files named after them) scored alone against ``gold`` by ``nerspan.score``,
+    as the API scores it: scored predictions or generated output (``read_scored_files``),
+    or with ``strings`` generated output matched as strings (``read_generated_files``);
+    ``reading``: the reader's keywords."""
+    read = (read_generated_files if strings else read_scored_files)(gold, files, **reading)
+    return {one.name: one.call(nerspan.score).to_dict(beta=beta) for one in read}
 
 
 __all__ = ["ENTITY_SCORES", "merging_families", "partial_function", "Scoring", "Outcome",
            "table_outcome", "merged_outcomes", "local_outcome", "SystemsScoring",
-           "local_results", "score_corpus_locally", "score_corpus"]
+           "local_results", "score_corpus_locally", "score_corpus", "score_files"]

@@ -25,6 +25,7 @@ from .blocks import Heading, Table
 from .corpus import GOLD, PRED, Corpus
 from .encodings import mentions
 from .errors import InputTypeError
+from .layers import refuse_layers
 from .reading.columns import check_gold_column, read_predictions
 from .schemes import Scheme
 from .spans import Spans
@@ -165,6 +166,18 @@ def error_counts(references, predictions=None, scheme: str | Scheme = "IOB2", *,
     rows = sorted(combined.items(), key=lambda item: (-item[1], item[0][2]))
     return [{"count": n, "error": error, "type": kind, "text": text}
             for (error, kind, text), n in rows]
+
+
+def system_error_counts(corpus: Corpus, systems, scheme: str | Scheme = "IOB2",
+                        mode: str = "lenient") -> dict:
+    """System -> ``error_counts`` of each of ``systems`` (columns of ``corpus``) against
+    gold, its mentions read as the entity scores of ``mode`` read them (lenient:
+    conlleval's repair; strict: ``discard``); gold with layers refused."""
+    refuse_layers(corpus, what="error_counts / --error-counts (seqscore's table pairs one "
+                  "gold column)")
+    repair = "conlleval" if mode == "lenient" else "discard"
+    return {name: error_counts(corpus.paired(GOLD, name), None, scheme, repair=repair)
+            for name in systems}
 
 
 def _two_columns(references, predictions, tokens, file_options) -> tuple[Corpus, str, str]:

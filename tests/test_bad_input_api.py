@@ -1669,3 +1669,21 @@ def test_a_bad_tag_in_a_system_file_names_that_file(tmp_path):
     with pytest.raises(InvalidTagError, match=r"^" + str(run).replace("\\", "\\\\")
                        + r":4, system 'x', sentence 1: prediction tag 'FOO' is not a tag"):
         nerlens.build_report(str(gold), {"x": str(run)}, bootstrap=0, families=[])
+
+
+# -- generated output given as a system's column file (the one reader refuses it) ----------
+def test_generated_output_as_a_system_file_names_generated(tmp_path):
+    """read_systems, and build_report through it, refuse a system file of generated output
+    (a "response" per line) naming the keyword that reads it, not its first line as a tag."""
+    gold, answers = tmp_path / "gold.txt", tmp_path / "answers.jsonl"
+    gold.write_text("John B-PER\nSmith I-PER\n\nParis B-LOC\n", encoding="utf-8")
+    answers.write_text('{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n',
+                       encoding="utf-8")
+    problem = (r"holds generated output \(a \"response\" per line\), not tags: give it with "
+               r"generated= / --generated")
+    with pytest.raises(nerspan.FormatError, match=f"^{answers}, system 'llm': {problem}"):
+        read_systems(str(gold), {"llm": str(answers)})
+    with pytest.raises(nerspan.FormatError, match=f"^{answers}: {problem}"):
+        nerlens.build_report(str(gold), [str(answers)], bootstrap=0)
+    corpus, names = read_systems(str(gold), generated={"llm": str(answers)})
+    assert names == ["llm"]

@@ -81,18 +81,32 @@ def test_missing_file(capsys):
     assert code == 2 and "/nonexistent/gold.txt" in err
 
 
-def test_generated_output_given_as_pred_names_generated(capsys, tmp_path):
-    """A JSON Lines file of generated output in PRED's place is not read as a column
-    file: the error names --generated, which reads it."""
+def generated_as_pred(tmp_path):
+    """A gold file and a file of generated output (one "response" per sentence)."""
     gold, answers = tmp_path / "gold.txt", tmp_path / "answers.jsonl"
     gold.write_text("John B-PER\nSmith I-PER\n\nParis B-LOC\n", encoding="utf-8")
     answers.write_text('{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n',
                        encoding="utf-8")
-    code, out, err = run(capsys, "score", str(gold), str(answers))
+    return gold, answers
+
+
+@pytest.mark.parametrize("command", ["score", "report", "faireval"])
+def test_generated_output_given_as_pred_names_generated(capsys, tmp_path, command):
+    """A JSON Lines file of generated output in PRED's place is not read as a column
+    file, by any command (the reader refuses it): the error names --generated, which
+    reads it."""
+    gold, answers = generated_as_pred(tmp_path)
+    code, out, err = run(capsys, command, str(gold), str(answers))
     assert code == 2 and out == ""
-    assert err.strip() == (f"nerlens: error: {answers} holds generated output (a \"response\" "
-                           f"per line), not tags: give it with --generated (nerlens score "
-                           f"{gold} --generated {answers})")
+    assert err.strip() == (f"nerlens: error: {answers}: holds generated output (a \"response\" "
+                           f"per line), not tags: give it with generated= / --generated "
+                           f"(nerlens score {gold} --generated {answers})")
+
+
+def test_generated_output_given_as_pred_scored_with_generated(capsys, tmp_path):
+    """The command the error names scores the file; as a scored file (--threshold) its
+    reader takes generated output in PRED's place."""
+    gold, answers = generated_as_pred(tmp_path)
     code, out, _ = run(capsys, "score", str(gold), "--generated", str(answers))
     assert code == 0 and "FB1:  66.67" in out
     # scored predictions: their reader takes generated output in PRED's place

@@ -304,9 +304,10 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
                 ) -> tuple[Corpus, list[str]]:
     """``corpus`` plus one column per system (the forms of ``read_systems``' ``systems``),
     each read and checked on its own, so that an error names that file and line (and the
-    system, when its file does not name it): tags, sentences, lengths, tokens. ``what``
-    the columns are, for those errors (default: a prediction file's, a system's; ``"gold
-    version"`` names each by its name)."""
+    system, when its file does not name it): tags, sentences, lengths, tokens (a file of
+    generated output is refused: ``generated=`` reads it). ``what`` the columns are, for
+    those errors (default: a prediction file's, a system's; ``"gold version"`` names each
+    by its name)."""
     inputs = InputOptions.of(inputs)
     files = inputs.files
     checking = dict(scheme=scheme, mode=mode, outside_scheme_is_error=outside_scheme_is_error,
@@ -320,6 +321,12 @@ def add_systems(corpus: Corpus, systems, *, scheme: str = "IOB2", mode: str = "l
                                              {PRED: name})
         elif isinstance(prediction, PathLike):
             with _file_of_system(name, prediction, what):
+                if file_form(prediction, files.encoding) == "generated":  # no "tag" to read
+                    gold = corpus.source.path or "GOLD"
+                    raise FormatError("holds generated output (a \"response\" per line), "
+                                      "not tags: give it with generated= / --generated "
+                                      f"(nerlens score {gold} --generated {prediction})",
+                                      path=os.fspath(prediction))
                 other = read_columns(prediction, {PRED: files.pred_tag_column},
                                      comment_prefix=files.comment_prefix,
                                      encoding=files.encoding, missing_tag=files.missing_tag,
