@@ -37,56 +37,44 @@ class ReadOptions(Record):
 class Files:
     """What ``read_files`` found to score: ``corpus`` and its ``systems``, read as every
     family reads them (none: ``systems`` empty); ``answers``, the files scored as they
-    are, each with the evaluation of its sides read as tags are (``evaluations``, name ->
-    evaluation: the entity confusion matrix, when asked); ``pos``, gold's POS tags per
-    sentence (``ignore_punct``; None: not read)."""
+    are (``as_given``); ``pos``, gold's POS tags per sentence (``ignore_punct``; None: not
+    read)."""
 
     corpus: Corpus | None
     systems: list
     answers: list
-    evaluations: dict
     pos: list | None
 
 
 def read_files(gold, predictions=(), generated=None, *, reading=None, options=None,
-               confusion: bool = False,
-               scheme: str = "IOB2", mode: str = "lenient", inputs=None,
-               outside_scheme_is_error: bool = False, on_repairs=None) -> Files:
+               confusion: bool = False, scheme: str = "IOB2", mode: str = "lenient",
+               inputs=None, outside_scheme_is_error: bool = False, on_repairs=None) -> Files:
     """The files of ``gold``, ``predictions`` (files, or name -> file) and ``generated``
     output, read for faireval's ``score``: FairEval span files (``reading``'s
     ``span_files``, a ``ReadOptions`` or a dict: a target and one system file), JSON Lines
     span files (the input option ``jsonl``) and, with ``overlaps="keep"``, the generated
     output as they are (``Files.answers``); else, and the predictions beside kept
     generated output, as every family reads them. With the ``options``' ``ignore_punct``
-    (a ``FairevalOptions``), gold's POS tags are read from its column ``pos_column``;
-    ``confusion``: the entity confusion matrix will be asked for. Raises ``ValueError``
-    for what these files cannot give."""
+    (a ``FairevalOptions``), gold's POS tags are read from its column ``pos_column``.
+    Raises ``ValueError`` for what these files cannot give (``confusion``: the entity
+    confusion matrix is asked for)."""
     reading, inputs = ReadOptions.of(reading), InputOptions.of(inputs)
     options, keep = FairevalOptions.of(options), inputs.generated.overlaps == "keep"
     refuse_unread(gold, inputs, options, keep, reading.span_files, generated, confusion)
     sides = dict(scheme=scheme, mode=mode, inputs=inputs)
     if reading.span_files or inputs.files.jsonl:
         read = read_span_files if reading.span_files else read_span_answers
-        return _files(None, [], list(read(gold, predictions, **sides)), confusion, None)
-    checks = dict(outside_scheme_is_error=outside_scheme_is_error, on_repairs=on_repairs)
+        return Files(None, [], list(read(gold, predictions, **sides)), None)
+    sides.update(outside_scheme_is_error=outside_scheme_is_error, on_repairs=on_repairs)
     files = inputs.files
     pos = column_values(gold, reading.pos_column, token_column=files.token_column,
                         comment_prefix=files.comment_prefix, encoding=files.encoding,
                         missing_tag=files.missing_tag) if options.ignore_punct else None
-    if not keep:
-        return _files(*read_systems(gold, predictions or None, generated=generated or [],
-                                    **sides, **checks), [], confusion, pos)
-    corpus, systems = read_systems(gold, predictions, **sides, **checks) if predictions \
-        else (None, [])
-    return _files(corpus, systems, read_generated_files(gold, generated, **sides, **checks),
-                  confusion, pos)
-
-
-def _files(corpus, systems, answers, confusion, pos) -> Files:
-    """The ``Files``; with ``confusion``, each of ``answers``' sides read as tags are."""
-    evaluations = {one.name: one.call(Evaluation.build) for one in answers} if confusion \
-        else {}
-    return Files(corpus, systems, answers, evaluations, pos)
+    # kept generated output is scored as it is, the predictions beside it as usual
+    corpus, systems = read_systems(gold, predictions or None, generated=[] if keep else (
+        generated or []), **sides) if predictions or not keep else (None, [])
+    answers = read_generated_files(gold, generated, **sides) if keep else []
+    return Files(corpus, systems, answers, pos)
 
 
 def refuse_unread(gold, inputs: InputOptions, options: FairevalOptions, keep: bool,
@@ -97,26 +85,26 @@ def refuse_unread(gold, inputs: InputOptions, options: FairevalOptions, keep: bo
     if keep and not generated:
         shown = gold if isinstance(gold, (str, os.PathLike)) else "GOLD"
         raise ValueError("overlaps='keep' (--overlaps keep) applies to generated output: give "
-                         "generated=[FILE.jsonl] (nerlens faireval "
-                         f"{shown} --generated FILE.jsonl --overlaps keep)")
+                         f"generated=[FILE.jsonl] (nerlens faireval {shown} --generated "
+                         "FILE.jsonl --overlaps keep)")
     if options.ignore_punct and (span_files or inputs.files.jsonl):
         raise ValueError("ignore_punct (--ignore-punct) reads the POS tags of gold's column "
-                         "file (pos_column, --pos-column): span files (--spans, jsonl / "
-                         "--jsonl) hold none")
+                         "file: span files (--spans, jsonl / --jsonl) hold none")
     if confusion and keep:   # the entity matrix pairs flat mentions
         raise ValueError("confusion (--confusion) counts flat mentions, overlaps='keep' "
                          "(--overlaps keep) keeps nested and overlapping spans: give one of "
                          "them")
 
 
-def as_given(score, answers: Answers):
-    """``score`` (faireval's) of ``answers``' two sides as they are (nested spans too),
-    called as ``nerlens.families.result_dicts`` calls a family's ``score`` on an evaluation
-    and a system: that evaluation, of the sides read as tags are, gives only the entity
-    confusion matrix."""
-    def scored(evaluation, system, **options):
+def as_given(score, answers: Answers, confusion: bool = False) -> tuple:
+    """``(scoring, evaluation, systems)``, the first arguments of
+    ``nerlens.families.result_dicts``: ``score`` (faireval's) of ``answers``' two sides
+    as they are (nested spans too), called as result_dicts calls a family's ``score`` on
+    an evaluation and a system; with ``confusion``, the evaluation of the sides read as
+    tags are, which gives only the entity confusion matrix (else None); ``[answers.name]``."""
+    def scoring(evaluation, system, **options):
         return answers.call(score, **options)
-    return scored
+    return scoring, answers.call(Evaluation.build) if confusion else None, [answers.name]
 
 
 __all__ = ["Files", "ReadOptions", "read_files", "as_given"]

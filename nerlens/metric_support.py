@@ -164,7 +164,7 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
     Both sides are read into one ``nerspan.Evaluation`` (gold decoded once, with the
     training index given: the load-time one, reused), scored by the family, unless
     ``as_given`` (``faireval.as_given``) makes a score of both sides as they are (nested
-    spans); the matrix then reads them as every family does. ``data``: per-example
+    spans); the matrix then reads them as every family does (``resolve``). ``data``: per-example
     inputs (``pos``, ``subsets``).
     """
     evaluation, system = None, PRED
@@ -172,7 +172,8 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
         evaluation, _, _, system = resolve(references, predictions, scheme=scheme, mode=mode,
                                            train=train, inputs=inputs)
     if as_given:
-        score = as_given(score, Answers(system, references, predictions, scheme, mode, inputs))
+        score = as_given(score, Answers(system, references, predictions, scheme, mode,
+                                        inputs))[0]
     return result_dicts(score, evaluation, [system], family_options, beta=beta,
                         confusion=confusion, **data)[system]
 

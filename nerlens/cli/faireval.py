@@ -5,9 +5,8 @@ import sys
 from dataclasses import dataclass
 
 import faireval
-from faireval import plots
-from faireval.report import countings_blocks
-from nerspan.records import Record, option
+from faireval import plots, report
+from nerspan.records import option
 
 from nerlens.families import result_dicts
 
@@ -18,8 +17,8 @@ from .inputs import UNGROUNDED, system_options
 
 
 @dataclass(frozen=True)
-class Flags(Record):
-    """The command's own flag: the CSV listing of the SemEval-2013 schemas' instances."""
+class Flags(faireval.ReadOptions):
+    """The command's flags: faireval's reading options, the CSV listing of instances."""
 
     csv: str | None = option(None, "with --schemas: write the per-instance listing as CSV to "
                              "FILE (FILE-SYSTEM.csv per system when there are several)",
@@ -31,7 +30,6 @@ def add_arguments(parser) -> None:
     add_flags(parser, Shared, ("plot", "plot_format"),
               notes={"plot": "(the paper's figures: error types, traditional vs fair "
                      "counting, and each system's confusion matrix as a heat map)"})
-    add_flags(parser, faireval.ReadOptions)
     add_flags(parser, Flags)
 
 
@@ -48,17 +46,15 @@ def run(args) -> int:
     results = score_systems(args, faireval.FAMILY, read.corpus, read.systems, None, options,
                             pos=read.pos)[1] if read.systems else {}
     for one in read.answers:   # scored as they are (nested spans too)
-        results.update(result_dicts(faireval.as_given(faireval.score, one),
-                                    read.evaluations.get(one.name), [one.name], options,
-                                    beta=args.beta, confusion=args.confusion, pos=read.pos))
+        results.update(result_dicts(
+            *faireval.as_given(faireval.score, one, args.confusion), options, beta=args.beta,
+            confusion=args.confusion, pos=read.pos))
     for name, result in results.items():   # what each generated output held
         if "generative" in result["repairs"].get("pred", {}):
             note(f"{name}: {result['repairs']['pred']['generative']['summary']}; {UNGROUNDED}")
-    if args.csv:
-        for path in faireval.write_systems_csv(results, args.csv):
-            print(f"nerlens: wrote {path}", file=sys.stderr)
-        if not args.return_instances:  # asked for the file, not for the listing in the output
-            for result in results.values():
-                result.pop("semeval_instances", None)
-    return show_scores(args, faireval.FAMILY, results, head=countings_blocks(results),
+    for path in faireval.write_systems_csv(results, args.csv) if args.csv else ():
+        print(f"nerlens: wrote {path}", file=sys.stderr)
+    for result in results.values() if args.csv and not args.return_instances else ():
+        result.pop("semeval_instances", None)   # asked for the file, not for the listing
+    return show_scores(args, faireval.FAMILY, results, head=report.countings_blocks(results),
                        plot=plots.save_all, what="figures")
