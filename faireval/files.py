@@ -56,11 +56,23 @@ def read_files(gold, predictions=(), generated=None, *, reading=None, options=No
     output as they are (``Files.answers``); else, and the predictions beside kept
     generated output, as every family reads them. With the ``options``' ``ignore_punct``
     (a ``FairevalOptions``), gold's POS tags are read from its column ``pos_column``.
-    Raises ``ValueError`` for what these files cannot give (``confusion``: the entity
-    confusion matrix is asked for)."""
+    Raises ``ValueError`` for what these files cannot give: ``overlaps="keep"`` without
+    generated output, or with the entity confusion matrix (``confusion``: asked for; it
+    pairs flat mentions), ``ignore_punct`` without a gold column file holding POS tags."""
     reading, inputs = ReadOptions.of(reading), InputOptions.of(inputs)
     options, keep = FairevalOptions.of(options), inputs.generated.overlaps == "keep"
-    refuse_unread(gold, inputs, options, keep, reading.span_files, generated, confusion)
+    if keep and not generated:
+        shown = gold if isinstance(gold, (str, os.PathLike)) else "GOLD"
+        raise ValueError("overlaps='keep' (--overlaps keep) applies to generated output: give "
+                         f"generated=[FILE.jsonl] (nerlens faireval {shown} --generated "
+                         "FILE.jsonl --overlaps keep)")
+    if options.ignore_punct and (reading.span_files or inputs.files.jsonl):
+        raise ValueError("ignore_punct (--ignore-punct) reads the POS tags of gold's column "
+                         "file: span files (--spans, jsonl / --jsonl) hold none")
+    if confusion and keep:   # the entity matrix pairs flat mentions
+        raise ValueError("confusion (--confusion) counts flat mentions, overlaps='keep' "
+                         "(--overlaps keep) keeps nested and overlapping spans: give one of "
+                         "them")
     sides = dict(scheme=scheme, mode=mode, inputs=inputs)
     if reading.span_files or inputs.files.jsonl:
         read = read_span_files if reading.span_files else read_span_answers
@@ -75,25 +87,6 @@ def read_files(gold, predictions=(), generated=None, *, reading=None, options=No
         generated or []), **sides) if predictions or not keep else (None, [])
     answers = read_generated_files(gold, generated, **sides) if keep else []
     return Files(corpus, systems, answers, pos)
-
-
-def refuse_unread(gold, inputs: InputOptions, options: FairevalOptions, keep: bool,
-                  span_files: bool, generated, confusion: bool) -> None:
-    """What these files would not read: ``overlaps="keep"`` without generated output, or
-    with the entity confusion matrix (of flat mentions); ``ignore_punct`` without a gold
-    column file holding POS tags."""
-    if keep and not generated:
-        shown = gold if isinstance(gold, (str, os.PathLike)) else "GOLD"
-        raise ValueError("overlaps='keep' (--overlaps keep) applies to generated output: give "
-                         f"generated=[FILE.jsonl] (nerlens faireval {shown} --generated "
-                         "FILE.jsonl --overlaps keep)")
-    if options.ignore_punct and (span_files or inputs.files.jsonl):
-        raise ValueError("ignore_punct (--ignore-punct) reads the POS tags of gold's column "
-                         "file: span files (--spans, jsonl / --jsonl) hold none")
-    if confusion and keep:   # the entity matrix pairs flat mentions
-        raise ValueError("confusion (--confusion) counts flat mentions, overlaps='keep' "
-                         "(--overlaps keep) keeps nested and overlapping spans: give one of "
-                         "them")
 
 
 def as_given(score, answers: Answers, confusion: bool = False) -> tuple:
