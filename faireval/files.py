@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from nerspan import Corpus, Evaluation, InputOptions
+from nerspan import PRED, Corpus, Evaluation, InputOptions
 from nerspan.reading.answers import Answers, read_generated_files, read_span_answers
 from nerspan.reading.columns import column_values
 from nerspan.reading.systems import read_systems
@@ -94,10 +94,11 @@ def as_given(score, answers: Answers, confusion: bool = False) -> tuple:
     ``nerlens.families.result_dicts``: ``score`` (faireval's) of ``answers``' two sides
     as they are (nested spans too), called as result_dicts calls a family's ``score`` on
     an evaluation and a system; with ``confusion``, the evaluation of the sides read as
-    tags are, which gives only the entity confusion matrix (else None); ``[answers.name]``."""
+    tags are, which gives only the entity confusion matrix (else None); ``[PRED]``, the
+    column of the predictions there."""
     def scoring(evaluation, system, **options):
         return answers.call(score, **options)
-    return scoring, answers.call(Evaluation.build) if confusion else None, [answers.name]
+    return scoring, answers.call(Evaluation.build) if confusion else None, [PRED]
 
 
 __all__ = ["Files", "ReadOptions", "read_files", "as_given"]

@@ -39,10 +39,10 @@ def test_kept_generated_output_is_read_as_it_is_with_gold_s_pos_tags(tmp_path, c
                                options=options)
     assert read.corpus is None and read.systems == [] and read.pos == POS
     [one] = read.answers
-    got = result_dicts(*faireval.as_given(faireval.score, one), options, pos=read.pos)
+    got = result_dicts(*faireval.as_given(faireval.score, one), options, pos=read.pos)["pred"]
     api = faireval.score([["B-PER", "I-PER", "O", "O", "B-LOC"]], KEPT, tokens=TOKENS,
                          inputs={"overlaps": "keep"}, pos=POS, ignore_punct=True).to_dict()
-    assert got["llm"]["counts"] == api["counts"] and got["llm"]["f1"] == api["f1"]
+    assert got["counts"] == api["counts"] and got["f1"] == api["f1"]
     # --ignore-punct with --overlaps keep: the POS column read, as the API's pos=
     code, out, err = run(capsys, ["faireval", gold, "--generated", llm, "--overlaps", "keep",
                                   "--ignore-punct", "--gold-tag-column", "2", "--format",
@@ -65,3 +65,15 @@ def test_what_the_files_cannot_give_is_refused_naming_keyword_and_flag(
     gold, _ = write(tmp_path)
     with pytest.raises(ValueError, match=message):
         faireval.read_files(gold, [gold], reading=reading, inputs=inputs, **keywords)
+
+
+def test_span_files_with_confusion_name_the_system_after_its_file(tmp_path, capsys):
+    # the matrix's evaluation holds the predictions as its "pred" column; the result is
+    # still the file's (it failed: no system 's')
+    (tmp_path / "t.spans").write_text("PER\t1\t2\t1, 2\nLOC\t4\t4\t4\n\n", encoding="utf-8")
+    (tmp_path / "s.spans").write_text("PER\t1\t1\t1\nLOC\t4\t4\t4\n\n", encoding="utf-8")
+    code, out, err = run(capsys, ["faireval", "--spans", tmp_path / "t.spans",
+                                  tmp_path / "s.spans", "--confusion", "--format", "json"])
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["counts"]["BEs"] == 1 and result["confusion"] == {"LOC": {"LOC": 1}}

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import faireval
 from faireval import plots, report
+from nerspan import PRED
 from nerspan.records import option
 
 from nerlens.families import result_dicts
@@ -46,9 +47,9 @@ def run(args) -> int:
     results = score_systems(args, faireval.FAMILY, read.corpus, read.systems, None, options,
                             pos=read.pos)[1] if read.systems else {}
     for one in read.answers:   # scored as they are (nested spans too)
-        results.update(result_dicts(
-            *faireval.as_given(faireval.score, one, args.confusion), options, beta=args.beta,
-            confusion=args.confusion, pos=read.pos))
+        results[one.name] = result_dicts(*faireval.as_given(faireval.score, one, args.confusion),
+                                         options, beta=args.beta, confusion=args.confusion,
+                                         pos=read.pos)[PRED]
     for name, result in results.items():   # what each generated output held
         if "generative" in result["repairs"].get("pred", {}):
             note(f"{name}: {result['repairs']['pred']['generative']['summary']}; {UNGROUNDED}")
