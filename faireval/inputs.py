@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from nerspan.corpus import PER_COLUMN, Corpus
-from nerspan.flat import GOLD, PRED, Interner, side_name
+from nerspan.flat import GOLD, PRED, Interner, as_sentences, side_name
 from nerspan.evaluation import in_table
 from nerspan.layers import decode_layers, layer_column, layer_columns
 from nerspan.generative.form import GENERATED, ground_predictions, words_of
@@ -126,7 +126,7 @@ def prepare(references, predictions=None, *, scheme: str = "IOB2", mode: str = "
                                  "references: give POS tags per sentence (lists of tags)")
         pos = [references.tags(pos, i) for i in range(references.n_sentences)]
     if pos is not None:
-        pos = _as_sentences(pos, "pos")
+        pos = as_sentences(pos, "pos")
         lengths = _pos_lengths(pos, n_sentences, lengths)
     if lengths is not None:
         for name, table in (("references", target), ("predictions", spans)):
@@ -315,12 +315,6 @@ def _deduplicated(*tables: Spans, keep: bool = False) -> list:
         out.append((table.take(np.flatnonzero(kept)) if len(first) < len(table) else table,
                     table.sentence[~kept].astype(np.int64)))
     return out
-
-def _as_sentences(seqs, name: str):
-    if isinstance(seqs, (str, bytes)) or not hasattr(seqs, "__iter__"):
-        raise InputTypeError(f"{name} must be a list per sentence, not {shown(seqs)}")
-    return seqs if isinstance(seqs, (list, tuple)) else list(seqs)
-
 
 # -- tags --------------------------------------------------------------------------------
 def _spans_from_tags(corpus: Corpus, scheme: str, mode: str, context=None,

@@ -28,7 +28,8 @@ from contextlib import contextmanager
 
 import datasets
 
-from nerspan import InputOptions, InputTypeError, InvalidTagError, TrainIndex, as_train_index
+from nerspan import (PRED, InputOptions, InputTypeError, InvalidTagError, TrainIndex,
+                     as_train_index)
 from nerspan.arrow_columns import is_arrow, list_column
 from nerspan.evaluation import resolve
 from nerspan.corpus import as_sentences
@@ -37,6 +38,7 @@ from nerspan.fbeta import check_beta
 from nerspan.generative.form import is_generated
 from nerspan.migration import moved_keyword_text
 from nerspan.options import PAIRINGS, check_bool
+from nerspan.reading.answers import Answers
 from nerspan.reading.training import TRAIN_FORMS
 
 from .families import get_family, result_dicts
@@ -153,7 +155,7 @@ def collector_paused():
 
 def module_result(score, references, predictions, *, family_options, inputs: InputOptions,
                   scheme: str = "IOB2", mode: str = "lenient", train=None, beta: float = 1.0,
-                  confusion: bool = False, as_given: bool = False, **data) -> dict:
+                  confusion: bool = False, as_given=None, **data) -> dict:
     """A module's result: the family's ``score`` of one compute, as a dict with F-beta
     (``to_dict(beta=...)``), and with ``confusion`` the entity confusion matrix of the
     evaluation (``nerspan.Evaluation.confusion``), added as the command line adds them
@@ -161,22 +163,19 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
 
     Both sides are read into one ``nerspan.Evaluation`` (gold decoded once, with the
     training index given: the load-time one, reused), scored by the family, unless
-    ``as_given``: faireval reads span lists as they are (nested spans); the matrix then
-    reads them as every family does. ``data``: per-example inputs (``pos``, ``subsets``).
+    ``as_given`` (``faireval.as_given``) makes a score of both sides as they are (nested
+    spans); the matrix then reads them as every family does (``resolve``). ``data``: per-example
+    inputs (``pos``, ``subsets``).
     """
-    if as_given:
-        out = score(references, predictions, scheme=scheme, mode=mode, inputs=inputs,
-                    options=family_options, **data).to_dict(beta=beta)
-    evaluation = system = None
+    evaluation, system = None, PRED
     if not as_given or confusion:
         evaluation, _, _, system = resolve(references, predictions, scheme=scheme, mode=mode,
                                            train=train, inputs=inputs)
-    if not as_given:
-        return result_dicts(score, evaluation, [system], family_options, beta=beta,
-                            confusion=confusion, **data)[system]
-    if confusion:   # the matrix of both sides read as every family reads them
-        out.update(evaluation.confusion(system))
-    return out
+    if as_given:
+        score = as_given(score, Answers(system, references, predictions, scheme, mode,
+                                        inputs))[0]
+    return result_dicts(score, evaluation, [system], family_options, beta=beta,
+                        confusion=confusion, **data)[system]
 
 
 def refuse_moved(module: str, given: Mapping) -> None:

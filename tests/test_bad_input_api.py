@@ -1186,7 +1186,7 @@ def test_faireval_names_the_argument_of_the_wrong_type():
             (lambda: faireval.score(GOLD, PRED, pos="NN", ignore_punct=True),
              r"^pos='NN' names a column, which needs a Corpus as references"),
             (lambda: faireval.score(GOLD, PRED, pos=5, ignore_punct=True),
-             r"^pos must be a list per sentence, not 5"),
+             r"^pos must be a list of sentences \(lists of tags\), not an int"),
             (lambda: faireval.score(GOLD, [[{"entity_group": "PER", "start": 0, "end": 3}],
                                            []], tokens=[["Ana", 5, "sings"], ["in", "Rio"]]),
              r"^tokens, sentence 0, position 1: 5 \(an int\) is not a word")]:

@@ -136,12 +136,6 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
                   r"error: argument --beta: beta must be at least 1e-150 \(F-beta squares it, "
                   r"and the square of a smaller beta is 0 in a float: F-beta would be the "
                   r"precision\), not 1e-200"),
-    "min_overlap_zero": (("faireval",), ["--schemas", "semeval", "--min-overlap", "0"],
-                         r"error: argument --min-overlap: min_overlap must be a fraction of "
-                         r"the gold span's tokens in \(0, 1\] .*not 0\.0"),
-    "min_overlap_percent": (("faireval",), ["--schemas", "semeval", "--min-overlap", "50"],
-                            r"error: argument --min-overlap: min_overlap must be a fraction "
-                            r".*not 50\.0"),
     # --weights is read as the flag is (faireval.read_weights): a preset, JSON or a file
     "weights_unknown": (("faireval",), ["--weights", "fairest"],
                         r"error: argument --weights: weights must be a preset \(weighted\), a "
@@ -151,8 +145,8 @@ FLAG_CASES = {   # argparse-level: SystemExit(2), one line
                           r"error: argument --weights: 'BEs' is given twice in one object "
                           r"\(the second would replace the first\)"),
     "min_overlap_not_a_number": (("faireval",), ["--min-overlap", "half"],
-                                 r"error: argument --min-overlap: must be a fraction in "
-                                 r"\(0, 1\], not 'half'"),
+                                 r"error: argument --min-overlap: expected a number, not "
+                                 r"'half'"),
     "unknown_matching": (("faireval",), ["--schemas", "semeval", "--matching", "best"],
                          r"error: argument --matching: invalid choice: 'best' \(choose from "
                          r"'grounded', 'strings'\)"),
@@ -889,8 +883,8 @@ HINT_CASES = {
     "confusion_with_overlaps_kept": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "faireval {gold} --generated {llm} --overlaps keep --confusion",
-        r"--confusion counts flat mentions, --overlaps keep keeps nested and overlapping "
-        r"spans: give one of them$",
+        r"confusion \(--confusion\) counts flat mentions, overlaps='keep' \(--overlaps keep\) "
+        r"keeps nested and overlapping spans: give one of them$",
         "faireval {gold} --generated {llm} --confusion", r"gold \\ pred"),
     "n_buckets_one": (
         {}, "buckets {gold} {pred} --train {train} --n-buckets 1",
@@ -924,8 +918,9 @@ HINT_CASES = {
     "overlaps_keep_without_generated": (   # FILE.jsonl: the user's, here llm.jsonl
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
         "faireval {gold} {pred} --overlaps keep",
-        r"--overlaps keep applies to --generated output: nerlens faireval \S*gold.txt "
-        r"--generated FILE.jsonl --overlaps keep$",
+        r"overlaps='keep' \(--overlaps keep\) applies to generated output: give generated="
+        r"\[FILE.jsonl\] \(nerlens faireval \S*gold.txt --generated FILE.jsonl --overlaps "
+        r"keep\)$",
         "faireval {gold} --generated {llm} --overlaps keep", r"FairEval scores"),
     "script_universalner_on_buckets": (
         {"llm.jsonl": '{"response": "[]"}\n{"response": "<LOC>Paris</LOC>"}\n'},
@@ -1278,6 +1273,18 @@ def test_semeval_flags_without_schemas_are_refused(tmp_path, capsys, flags, name
                                       paths["train"], flags))
     check_one_line(code, err, re.escape(named) + r" (to )?the SemEval-2013 schemas: (give "
                                                  r"schemas='semeval' \(|add )--schemas semeval")
+    assert out == ""
+
+
+@pytest.mark.parametrize("value", ["0", "50"])
+def test_min_overlap_outside_a_fraction_is_refused_naming_the_flag(tmp_path, capsys, value):
+    # the record's check (faireval.semeval.check_min_overlap), named by its flag
+    paths = files(tmp_path)
+    code, out, err = run(capsys, argv("faireval", tmp_path, paths["gold"], paths["pred"],
+                                      paths["train"], ["--schemas", "semeval",
+                                                       "--min-overlap", value]))
+    check_one_line(code, err, r"error: --min-overlap: must be a fraction of the gold span's "
+                              rf"tokens in \(0, 1\] .*not {value}\.0$")
     assert out == ""
 
 

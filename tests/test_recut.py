@@ -130,7 +130,7 @@ def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, c
 # library's, the generated files' missing GOLD read_generated_files' to 1,919; a ratchet,
 # not the goal.
 CLI_ADD_ARGUMENT_CALLS = 3
-CLI_LINES = 1808
+CLI_LINES = 1758
 
 
 def test_the_command_line_s_flags_are_made_of_the_records():

@@ -156,5 +156,5 @@ class Faireval(OptionsMixin, evaluate.Metric):
         per_example_option("faireval", "pos", kwargs.get("pos"), "pos" in self._per_token(),
                            "ignore_punct=True")
         # spans go to faireval as they are: it scores nested and overlapping spans
-        return module_result(faireval.score, references, predictions, as_given=True,
-                             **settings)
+        return module_result(faireval.score, references, predictions,
+                             as_given=faireval.as_given, **settings)
