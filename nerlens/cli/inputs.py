@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from nerspan import GOLD, Corpus, InputOptions, TrainIndex
 from nerspan.reading import systems as library
-from nerspan.reading.answers import read_generated_files
 from nerspan.reading.forms import finished
 from nerspan.reading.training import read_training_index
 from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
@@ -144,16 +143,6 @@ def note_generated(corpus: Corpus) -> None:
     """A note on stderr of what each generated output grounded in ``corpus`` held."""
     for name, record in corpus.source.generated.items():
         note(f"{name}: {record.summary()}; {UNGROUNDED}")
-
-
-def score_generated(args, score, **options) -> dict:
-    """Name -> the result dict (--beta) of ``score`` on each --generated file against the
-    gold sentences it answers (``read_generated_files``); a note of what each held."""
-    results = {}
-    for one in read_generated_files(args.gold, args.generated or [], **system_options(args)):
-        results[one.name] = one.call(score, **options).to_dict(beta=args.beta)
-        note(f"{one.name}: {results[one.name]['repairs']['pred']['generative']['summary']}")
-    return results
 
 
 def read_gold(args, path: str) -> Corpus:

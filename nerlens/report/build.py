@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from nerspan import (GOLD, Corpus, Evaluation, InputOptions, LabelTable, __version__,
+from nerspan import (Corpus, Evaluation, InputOptions, LabelTable, __version__,
                      as_train_index, get_scheme)
 from nerspan.options import check_bool, check_fraction, check_int
 from nerspan.fbeta import check_beta
@@ -36,7 +36,6 @@ from nerspan.errors import InputTypeError
 from nerspan.layers import layer_columns
 from nerspan.migration import migrated
 from nerspan.partials import sentence_weights
-from nerspan.reading.forms import finished
 from nerspan.reading.training import read_training_index
 from nerspan.span_table import SpanShapeError
 from nerspan.spans import check_tags
@@ -44,9 +43,9 @@ from nerspan.spans import check_tags
 from nerlens.demo import demo_inputs
 from nerlens.families import check_families, family_names, get_family, in_report_order
 from nerlens.jsonable import json_text
-from nerspan.reading.answers import scored_mentions
+from nerspan.reading.answers import read_scored_systems, scored_mentions
 from nerspan.reading.systems import (PathLike, add_gold_versions, check_system_names,
-                                     named_files, read_systems, sentence_documents)
+                                     named_files, sentence_documents)
 
 from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
@@ -265,7 +264,7 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
 def _read_corpus(gold, systems, generated, scored, gold_alt, train, documents, sources,
                  inputs: InputOptions, scheme: str, mode: str) -> tuple:
     """``(corpus, system names, gold version names, scored, documents, sources)`` of
-    ``build_report``'s files or tag lists, read by ``read_systems`` as the command line
+    ``build_report``'s files or tag lists, read by ``read_scored_systems`` as the command line
     reads them (a file's tags checked as it is read, so that an error names its file and
     line, a tag outside ``scheme`` refused; tag lists, and gold given so, checked by
     ``build_report``, which names the position); the other gold versions
@@ -274,15 +273,10 @@ def _read_corpus(gold, systems, generated, scored, gold_alt, train, documents, s
     versions: those of a GOLD column file's sentences (``sentence_documents``);
     ``sources`` None: the files read (``input_names``)."""
     reading = dict(scheme=scheme, mode=mode, inputs=inputs, outside_scheme_is_error=True)
-    gold_alone = bool(scored) and not systems and not generated
-    if gold_alone and inputs.files.jsonl:
-        raise InputTypeError("scored files (--scored) are read against GOLD as a column file "
-                             "or a saved split: leave jsonl (--jsonl) out")
-    corpus, names = read_systems(gold, {} if gold_alone else systems or None,
-                                 generated=generated, check=isinstance(gold, PathLike),
-                                 **reading)
-    files = {**(named_files(systems) if systems or gold_alone else
-                dict.fromkeys(names, gold)), **named_files(generated)}
+    corpus, names = read_scored_systems(gold, systems, scored, generated=generated,
+                                        check=isinstance(gold, PathLike), **reading)
+    files = {**(named_files(systems) if systems else dict.fromkeys(names, gold)),
+             **named_files(generated)}
     given = gold_alt.items() if isinstance(gold_alt, Mapping) else gold_alt or ()
     corpus, versions = add_gold_versions(corpus, gold, given, **reading)
     if scored is not None and not isinstance(scored, Mapping):   # files, named after them
