@@ -196,10 +196,9 @@ def family_runs(tokens, gold, pred, index) -> dict:
             lambda a, b: hardeval.partial(gold[a:b], pred[a:b], tokens=tokens[a:b],
                                           train=index, first_sentence=a)),
         # k-fold subsets (5 folds) over the references: one pass classifies the whole
-        # corpus first (kfold_subsets), a partial counts (word, label, fold) cells
+        # corpus first (the option kfold), a partial counts (word, label, fold) cells
         "hardeval-kfold": (
-            lambda: hardeval.score(gold, pred, tokens=tokens, subsets=hardeval.kfold_subsets(
-                nerspan.Corpus.from_tags(gold, tokens=tokens), 5)),
+            lambda: hardeval.score(gold, pred, tokens=tokens, options={"kfold": 5}),
             lambda a, b: hardeval.partial(gold[a:b], pred[a:b], tokens=tokens[a:b],
                                           kfold=5, first_sentence=a)),
         # all nine attributes, with and without a bootstrap of 200 replicates
