@@ -18,8 +18,7 @@ from nerspan.validation import validate
 from nerlens.report import blocks
 
 from .common import note, print_json, show_result
-from .flags import Shared, add_flags, flag_values
-from .options import type_processing
+from .flags import Shared, add_flags, flag_values, record_of
 
 NAMES = ", ".join(SCHEMES)   # the schemes --help lists
 
@@ -58,8 +57,13 @@ def reading(args) -> dict:
     return {**flag_values(args, FileOptions), "tag_column": args.tag_column}
 
 
+def types(args):
+    """The ``nerspan.type_processing.TypeProcessing`` of the type flags (None: none)."""
+    return record_of(args, TypeOptions).processing
+
+
 def run_validate(args) -> int:
-    found = [validate(path, args.scheme, types=type_processing(args), **reading(args))
+    found = [validate(path, args.scheme, types=types(args), **reading(args))
              for path in args.files]
     valid = all(one.valid for one in found)
     dicts = [one.to_dict() for one in found]
@@ -72,7 +76,7 @@ def rewrite(args, retagged) -> int:
     """``retagged`` (IN repaired or converted) with its types processed, written to OUT;
     its changes listed (the text view: one a line, then what was written, on stderr), the
     pairs --lossy merged noted."""
-    fixed = process_retagged(retagged, type_processing(args))
+    fixed = process_retagged(retagged, types(args))
     fixed.write(args.output)
     if args.format == "json":   # the whole ``Retagged.to_dict()`` and the file written
         print_json({**fixed.to_dict(), "output": args.output})
@@ -89,7 +93,7 @@ def rewrite(args, retagged) -> int:
 
 def of_files(args, tool):
     """``tool`` (``count`` or ``summarize``) of FILE... (several: added up)."""
-    return tool(args.files, args.scheme, repair=args.repair, types=type_processing(args),
+    return tool(args.files, args.scheme, repair=args.repair, types=types(args),
                 **reading(args))
 
 

@@ -87,11 +87,6 @@ def user_files(args) -> dict:
                 pred=preds or (f"--generated {generated[0]}" if generated else "PRED"))
 
 
-def type_processing(args):
-    """The ``nerspan.type_processing.TypeProcessing`` of the type flags (None: none)."""
-    return inputs_of(args).types.processing
-
-
 def inputs_of(args, **fixed) -> InputOptions:
     """The ``nerspan.InputOptions`` of the flags the command has, plus ``fixed``."""
     values = {**flag_values(args, InputOptions), **fixed}
