@@ -51,8 +51,7 @@ class Command:
 # the groups of ``nerlens --help``, in its order
 SCORING, REPORTING, AUDIT, TAG_FILES = ("scoring", "report and experiments", "gold audit",
                                         "tag-file tools")
-# the subcommands (name, group, help, example), in the order of ``nerlens --help`` within
-# their group; the file tools of issue 30, the gold audit of issue 42
+# the subcommands (name, group, help, example), in ``nerlens --help``'s order in a group
 COMMANDS = tuple(Command(*row) for row in (
     ("score", SCORING, "entity-level precision, recall, F1 (conlleval-style)",
      "nerlens score gold.txt pred.txt"),

@@ -1,26 +1,22 @@
-"""The gold audit on the command line (``nerspan.audit``): ``diff GOLD_A GOLD_B`` (the tags
-that differ and every mention by kind of change), ``agreement A B`` (mention F1 and Cohen's
-kappa, overall and per type: its own command, as the API has them apart) and ``suspects
-GOLD PRED... [--train FILE]`` (the gold mentions, and the mentions gold lacks, that look
-wrong, ranked with their evidence). Their text views are the library's (``*_parts``).
-``COMMANDS``: each one's flags and run."""
+"""The gold audit on the command line: ``diff``, ``agreement`` and ``suspects`` (``nerlens
+--help`` says what each does), the work and the text views ``nerspan.audit``'s; ``COMMANDS``:
+each one's flags and run."""
 from __future__ import annotations
 
 from functools import partial
 
-from nerspan import Evaluation
+from nerspan import GOLD, Evaluation
 from nerspan.audit import (SuspectOptions, agreement, agreement_parts, diff, diff_parts,
                            suspects, suspects_parts)
 from nerspan.reading import answers as library
-from nerspan.reading.systems import named_files, sentence_documents
+from nerspan.reading.systems import named_files, read_systems, sentence_documents
 
 from nerlens.report.blocks import parts_text
 
 from .common import UsageError, prediction_paths, show_result
 from .flags import add_flags, record_of
 from .inputs import (TwoAnnotations, add_input_arguments, add_scored_argument,
-                     add_train_arguments, load_training, note_generated, run_two,
-                     system_options)
+                     add_train_arguments, load_training, note_generated, system_options)
 from .options import inputs_of
 
 
@@ -57,6 +53,16 @@ def run_suspects(args) -> int:
                      **options.to_dict())
     return show_result(args, found.to_dict(),
                        lambda result: parts_text(suspects_parts(result, corpus.sentence_tokens)))
+
+
+def run_two(args, compare, render) -> int:
+    """GOLD_A and GOLD_B (or GOLD_A holding both) compared (``diff`` or ``agreement``, which
+    refuse generated output and a third column) and printed: JSON, or ``render``'s text."""
+    corpus, columns = read_systems(args.gold, prediction_paths(args) or None,
+                                   generated=args.generated or [], **system_options(args))
+    second = prediction_paths(args) or [f"{args.gold} (last column)"]
+    return show_result(args, compare(corpus, columns=(GOLD, *columns), names=(
+        str(args.gold), *second), scheme=args.scheme, mode=args.mode).to_dict(), render)
 
 
 # diff's and agreement's arguments: GOLD_A [GOLD_B] and the reading flags

@@ -12,7 +12,7 @@ from nerspan.reading.forms import finished
 from nerspan.reading.training import read_training_index
 from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
 
-from .common import UsageError, note, prediction_paths, show_result
+from .common import UsageError, note, prediction_paths
 from .flags import DECODING, Shared, add_flags, number_flag
 from .options import given, inputs_of
 
@@ -170,16 +170,3 @@ def load_training(args, path: str | None = None, why: str = "the training set") 
     if not (path or given(args, "train")):
         raise UsageError(f"give --train FILE ({why})")
     return read_training_index(path or args.train, **system_options(args))
-
-
-# -- two annotations (diff, agreement) --------------------------------------------------
-def run_two(args, compare, render) -> int:
-    """GOLD_A and GOLD_B (or GOLD_A holding both) compared (``nerspan.audit.diff`` or
-    ``agreement``, which refuse generated output and a third column) and printed: JSON,
-    or ``render``'s text (generated output read without its note: it is refused)."""
-    corpus, columns = library.read_systems(args.gold, prediction_paths(args) or None,
-                                           generated=args.generated or [],
-                                           **system_options(args))
-    second = prediction_paths(args) or [f"{args.gold} (last column)"]
-    return show_result(args, compare(corpus, columns=(GOLD, *columns), names=(
-        str(args.gold), *second), scheme=args.scheme, mode=args.mode).to_dict(), render)
