@@ -37,9 +37,10 @@ from nerspan.errors import shown
 from nerspan.fbeta import check_beta
 from nerspan.generative.form import is_generated
 from nerspan.migration import moved_keyword_text
-from nerspan.options import PAIRINGS, check_bool
+from nerspan.options import check_bool
 from nerspan.reading.answers import Answers
 from nerspan.reading.training import TRAIN_FORMS
+from nerspan.records import OLD_SPELLINGS
 
 from .families import get_family, result_dicts
 
@@ -49,13 +50,6 @@ from .families import get_family, result_dicts
 # the evaluation (``confusion=True``: ``confusion`` and ``boundary_errors``).
 DECODING = ("scheme", "mode")
 MODULE_OPTIONS = ("beta", "confusion")
-# Keywords of 0.1 a module is given (old name -> when the value meant it): an error naming
-# the new spelling. Any other keyword is ignored, as ``evaluate.combine`` passes every
-# keyword to every module.
-MOVED = {"train_tokens": None, "train_tags": None, "strict": None, "return_tokens": None,
-         "partial": lambda value: value is True,
-         "compat": lambda value: value == "universalner",
-         "matching": lambda value: value in PAIRINGS}
 # generated output scored as strings: nerspan.score's, no family's
 STRING_MATCHING = ("script", "word_overlap")
 # The span dict layouts of nerspan.reading.span_lists: nervaluate's, and a token-classification
@@ -179,10 +173,12 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
 
 
 def refuse_moved(module: str, given: Mapping) -> None:
-    """A keyword of 0.1 (``MOVED``) or string matching's (``STRING_MATCHING``) given to a
-    module: an error naming what to write instead."""
+    """A keyword of 0.1 (``nerspan.records.OLD_SPELLINGS``: a keyword, or one with the value
+    that meant what another option is now) or string matching's (``STRING_MATCHING``) given
+    to a module: an error naming what to write instead. Any other keyword is ignored, as
+    ``evaluate.combine`` passes every keyword to every module."""
     for name, value in given.items():
-        if name in MOVED and (MOVED[name] is None or MOVED[name](value)):
+        if name in OLD_SPELLINGS or f"{name} {value}" in OLD_SPELLINGS:
             raise TypeError(moved_keyword_text(f"the {module} module", name, value))
         if name in STRING_MATCHING and value not in (None, False):
             raise InputTypeError(

@@ -34,8 +34,8 @@ from typing import Callable
 
 from .errors import InputTypeError, shown
 from .flat import GOLD, PRED, _a, as_label_list, first_outside
-from .options import (MATCHING, OCCURRENCES, OFFSETS, OVERLAPS, check_bool, check_choice,
-                      check_confidence, check_fraction, check_int)
+from .options import (MATCHING, OCCURRENCES, OFFSETS, OVERLAPS, PAIRINGS, check_bool,
+                      check_choice, check_confidence, check_fraction, check_int)
 from .type_processing import TypeProcessing
 
 
@@ -114,8 +114,41 @@ def mapping(text: str) -> dict:
 
 
 def optional(parse: Callable) -> Callable:
-    """``parse``, with "none" read as None."""
-    return lambda text: None if text.lower() == "none" else parse(text)
+    """``parse``, with "none" read as None (``reads``: ``parse``, whose refusal a command
+    line words)."""
+    def read(text: str):
+        return None if text.lower() == "none" else parse(text)
+    read.reads = parse
+    return read
+
+
+# What 0.2 renamed, by the option that took it over: each 0.1 spelling -> the new one,
+# refused naming it. A flag ("--strict"): a usage error of the command line
+# (``nerlens.cli.flags.add_flags``); an option and a value ("matching greedy"): that value,
+# of its flag and of the evaluate modules' keyword; a keyword ("strict"): an evaluate
+# module's (``nerlens.metric_support.refuse_moved``, naming ``nerspan.migration``'s
+# spelling).
+RENAMED = {
+    "type_map": {"--map-types": "--type-map"},
+    "gold_tag_column": {"--gold-column": "--gold-tag-column"},
+    "pred_tag_column": {"--pred-column": "--pred-tag-column"},
+    "word_overlap": {"--partial": "--word-overlap", "partial": "word_overlap"},
+    "case_sensitive": {"--case-insensitive": "--no-case-sensitive"},
+    # buckets' --case-sensitive (default off) is its opposite, --no-lowercase
+    "lowercase": {"--case-sensitive": "--no-lowercase", "--no-case-sensitive": "--lowercase"},
+    "return_mentions": {"--mentions": "--return-mentions"},
+    "strict_diff": {"--strict": "--strict-diff", "strict": "strict_diff"},
+    "return_hard_tokens": {"--tokens": "--hard-tokens", "return_tokens": "return_hard_tokens"},
+    "n_buckets": {"--buckets": "--n-buckets"},
+    "fold_seed": {"--seed": "--fold-seed"},
+    "manifest": dict.fromkeys(("--domains", "--datasets"), "--manifest"),
+    "gold": dict.fromkeys(("--gold", "--dataset"), "GOLD (the first argument)"),
+    "pairing": {f"matching {value}": f"--pairing {value}" for value in PAIRINGS},
+    "script": {"compat universalner": "--script universalner"},
+    "train": dict.fromkeys(("train_tokens", "train_tags"), "train"),
+}
+# every 0.1 spelling -> its new one
+OLD_SPELLINGS = {old: new for spellings in RENAMED.values() for old, new in spellings.items()}
 
 
 @dataclass(frozen=True)
@@ -517,4 +550,5 @@ assert len(set(InputOptions.all_names())) == len(InputOptions.all_names())
 
 
 __all__ = ["Option", "Record", "option", "switch", "comma_list", "int_list", "mapping",
-           "optional", "unknown_text", "InputOptions", "TypeOptions", "GeneratedOptions", "FileOptions"]
+           "optional", "unknown_text", "RENAMED", "OLD_SPELLINGS", "InputOptions", "TypeOptions",
+           "GeneratedOptions", "FileOptions"]

@@ -89,15 +89,18 @@ def test_one_flag_one_meaning_per_value(capsys):
     refuse_unread(parse(["hardeval", "g.txt", "--matching", "grounded"]))
 
 
-def test_a_value_a_field_s_check_refuses_is_a_usage_error_naming_its_flag():
-    """record_of: the field's flag, not its API name, so that no command wraps the check;
-    a check across fields (faireval's SemEval options without --schemas) is raised as is."""
+def test_a_value_a_field_s_check_refuses_is_a_usage_error_naming_its_flag(capsys):
+    """The field's own check refuses a flag's value as it is read, one usage line naming
+    the flag, so that no command wraps the check; a check across fields (faireval's
+    SemEval options without --schemas) is record_of's, raised as is."""
     record = get_family("faireval").options
+    with pytest.raises(SystemExit) as stop:
+        main(["faireval", "g.txt", "--min-overlap", "2", "--schemas", "semeval"])
+    assert stop.value.code == 2
+    assert re.search(r"^nerlens faireval: error: argument --min-overlap: min_overlap must be "
+                     r"a fraction .*not 2\.0 \(see", capsys.readouterr().err)
     parser = argparse.ArgumentParser()
     add_flags(parser, record, ("min_overlap", "schemas"))
-    args = parser.parse_args(["--min-overlap", "2", "--schemas", "semeval"])
-    with pytest.raises(UsageError, match=r"^--min-overlap: must be a fraction .*not 2\.0$"):
-        record_of(args, record)
     with pytest.raises(ValueError) as raised:
         record_of(parser.parse_args(["--min-overlap", "0.5"]), record)
     assert not isinstance(raised.value, UsageError)
@@ -130,6 +133,10 @@ def test_a_record_is_read_from_the_flags_a_command_has():
     (["score", "g.txt", "--type-map", "PER"], "expected SRC=DST"),
     (["score", "g.txt", "--type-map", "{PER}"], "expected SRC=DST"),   # braces kept as given
     (["score", "g.txt", "--workers", "{x}"], "expected a whole number, not '{x}'"),
+    # a value the field's check refuses: the check's words, as the API says them
+    (["buckets", "g.txt", "--attributes", "eLen,eLn", "--train", "t.txt"], "eLn"),
+    (["buckets", "g.txt", "--n-buckets", "1", "--train", "t.txt"],
+     "argument --n-buckets: n_buckets must be at least 2, not 1 (see"),
 ])
 def test_a_text_its_option_cannot_read_is_a_usage_error_naming_the_flag(line, message, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -137,19 +144,6 @@ def test_a_text_its_option_cannot_read_is_a_usage_error_naming_the_flag(line, me
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert f"argument {line[2]}:" in err and message in err and "Traceback" not in err
-
-
-@pytest.mark.parametrize("line, message", [
-    (["buckets", "g.txt", "--train", "t.txt", "--attributes", "eLen,eLn"], "eLn"),
-    (["buckets", "g.txt", "--train", "t.txt", "--n-buckets", "1"],
-     "error: --n-buckets: must be at least 2, not 1"),
-])
-def test_a_value_its_record_refuses_is_the_record_s_error(line, message, capsys):
-    """Read, a value is checked where the API checks it: the record's check, one line
-    naming the flag."""
-    assert main(line) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("nerlens: error: ") and message in err and "Traceback" not in err
 
 
 def test_given_reads_a_flag_a_command_may_lack():

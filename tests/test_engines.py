@@ -141,7 +141,7 @@ def test_nerlens_score_with_workers_prints_one_processs_json(tmp_path, capsys):
     assert errors[0] == errors[1] and "X-PER" in errors[0]
     with pytest.raises(SystemExit):   # a usage error
         main([*argv, "--workers", "0"])
-    assert "--workers: must be 1 or more" in capsys.readouterr().err
+    assert "--workers: workers must be at least 1, not 0" in capsys.readouterr().err
 
 
 def _germeval_like(path, words, outer, inner) -> None:

@@ -103,7 +103,7 @@ def test_generated_beside_a_prediction_file_and_grounding_flags(files, capsys):
     assert code == 0, err
     both = json.loads(out)
     assert set(both) == {"pred", "llm"} and both["pred"]["f1"] == 1.0
-    for flag, message in ((["--fuzzy", "2"], "expected a number between 0 and 1, not '2'"),
+    for flag, message in ((["--fuzzy", "2"], "fuzzy must be between 0 and 1 (exclusive), not 2.0"),
                           (["--occurrences", "first"], "invalid choice: 'first'")):
         with pytest.raises(SystemExit) as stop:   # argparse's usage error
             run(capsys, ["score", files / "gold.txt", "--generated", files / "llm.jsonl",

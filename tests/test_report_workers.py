@@ -146,7 +146,7 @@ def test_workers_are_checked_and_refused_for_an_experiment(tmp_path, capsys):
         nerlens.build_report(gold, systems, TRAIN, tokens=words, workers=0)
     with pytest.raises(SystemExit):
         main(["report", "--demo", "--workers", "0"])
-    assert "--workers: must be 1 or more" in capsys.readouterr().err
+    assert "--workers: workers must be at least 1, not 0" in capsys.readouterr().err
     manifest = tmp_path / "manifest.json"
     manifest.write_text("{}")
     assert main(["report", "--manifest", str(manifest), "--workers", "2"]) == 2

@@ -11,7 +11,7 @@ from nerlens.report.blocks import text
 from nerspan.records import Record, switch
 
 from .common import UsageError, print_json, show_result
-from .flags import Shared, add_flags, record_of, whole_number
+from .flags import Shared, add_flags, record_of
 from .family import (add_family_arguments, manifest_flag_datasets, save_plots,
                      score_datasets, score_family, show_scores)
 
@@ -27,7 +27,6 @@ class Flags(Record):
 def add_arguments(parser) -> None:
     add_family_arguments(parser, "attribute_buckets", train_required=False,
                          train_note="(with --manifest each dataset names its own)",
-                         parse={"bootstrap": whole_number, "seed": whole_number},
                          skip=("compat",))   # --compat: every command's (generated_files)
     add_flags(parser, Shared, ("plot", "plot_format", "manifest", "baseline"),
               notes={"plot": "(bar chart per attribute, heat map, comparison of the first two "

@@ -14,15 +14,14 @@ from nerlens.families import get_family, result_dicts
 from nerlens.report.blocks import section_text
 
 from .common import UsageError, print_confusion, print_results
-from .flags import THRESHOLD_FILES, Shared, add_flags, confidence, number_flag, record_of
+from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
 from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
                      system_options)
 from .options import given
 
 
 def add_family_arguments(parser, name: str, *, train_required: bool = True,
-                         train_note: str | None = None, parse: dict | None = None,
-                         skip: tuple = ()) -> None:
+                         train_note: str | None = None, skip: tuple = ()) -> None:
     """GOLD [PRED ...] and how they are read, --train (a family that needs it), the
     family's options (its record's fields but ``skip``), the report settings it reads
     (``Family.settings``, each refused when read by the family's check), --confusion and,
@@ -31,15 +30,11 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     add_input_arguments(parser)
     if family.needs_train:
         add_train_arguments(parser, required=train_required, note=train_note)
-    add_flags(parser, family.options, tuple(n for n in family.options.names() if n not in skip),
-              parse=parse)
+    add_flags(parser, family.options, tuple(n for n in family.options.names() if n not in skip))
     shared = ("beta",) if family.same_as_entity else ()
-    add_flags(parser, Shared, shared + ("confusion",) + tuple(family.settings), parse={
-        # the report's settings are numbers (tough-mentions' --min-share)
-        setting: number_flag(float, "expected a number, not {text!r}", check=check)
-        for setting, check in family.settings.items()})
-    add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
-              parse={"threshold": confidence})
+    add_flags(parser, Shared, shared + ("confusion",) + tuple(family.settings),
+              checks=family.settings)
+    add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES})
 
 
 def manifest_flag_datasets(args, refused: str, given_too: bool) -> list:

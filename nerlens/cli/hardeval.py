@@ -12,12 +12,13 @@ import hardeval
 from hardeval import analysis, report
 from nerlens.report import blocks
 from nerspan.layers import is_layered
+from nerspan.options import check_int
 from nerspan.records import Record, option, switch
 
 from nerlens.experiment.runs import naming
 
 from .common import UsageError, print_confusion, print_results, show_result
-from .flags import Shared, add_flags, at_least_one, record_of
+from .flags import Shared, add_flags, record_of
 from .family import (add_family_arguments, manifest_flag_datasets, score_datasets,
                      score_family, show_scores)
 from .inputs import load_training, read_gold
@@ -28,7 +29,8 @@ class Flags(Record):
     """The command's own flags: the paper's other analyses."""
 
     top: int = option(10, "tokens per subset with --hard-tokens (default 10)",
-                      parse=at_least_one, metavar="N")
+                      lambda name, value: check_int(name, value, minimum=1), parse=int,
+                      metavar="N")
     corpus_stats: bool = switch(
         False, "corpus statistics of --train, --dev and GOLD (the paper's Tables 1-2: "
         "ambiguous tokens and mentions, unique and unseen mentions) and the share of tokens "

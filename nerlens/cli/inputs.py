@@ -13,7 +13,7 @@ from nerspan.reading.training import read_training_index
 from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
 
 from .common import UsageError, note, prediction_paths
-from .flags import DECODING, Shared, add_flags, number_flag
+from .flags import DECODING, Shared, add_flags
 from .options import given, inputs_of
 
 # the FileOptions flags of every command that reads column files, of --train, of --jsonl
@@ -79,7 +79,7 @@ def add_input_arguments(parser, files=Inputs, decoding: tuple = DECODING) -> Non
     add_flags(parser, TypeOptions)
     add_flags(parser, InputOptions, ("suffix",) + SPAN_FILES)
     add_flags(parser, Inputs, ("generated",))
-    add_flags(parser, GeneratedOptions, parse={"fuzzy": fraction})
+    add_flags(parser, GeneratedOptions)
     add_flags(parser, Shared, ("compat",))
 
 
@@ -107,11 +107,6 @@ class TwoAnnotations(Record):
                                      "column)", flag="predictions", nargs="?", metavar="GOLD_B")
 
     describes = "command-line"
-
-
-# --fuzzy: a number strictly between 0 and 1, refused as the flag is read
-fraction = number_flag(float, "expected a number between 0 and 1, not {text!r}",
-                       lambda value: 0 < value < 1)
 
 
 # -- reading, by ``nerspan.reading`` ----------------------------------------------------------

@@ -20,7 +20,7 @@ from nerlens.report.build import build_report
 from nerlens.report.generated import records as generated_records
 
 from .common import UsageError, note, show_progress, write_outputs
-from .flags import Shared, add_alias, add_flags
+from .flags import Shared, add_flags
 from .inputs import (UNGROUNDED, Inputs, add_input_arguments, add_scored_argument,
                      add_train_arguments, refuse_files_with_demo)
 from .options import inputs_of
@@ -28,8 +28,6 @@ from .options import inputs_of
 
 def add_arguments(parser) -> None:
     add_input_arguments(parser, Flags)
-    add_alias(parser, "--gold", "GOLD (the first argument)", "gold_option")
-    add_alias(parser, "--dataset", "GOLD (the first argument)", "dataset_option")
     add_train_arguments(parser, required=False)
     add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
     add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "beta", "workers"))

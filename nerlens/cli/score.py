@@ -15,7 +15,7 @@ from nerlens.engines import score_corpus, score_files
 
 from .common import (UsageError, note, prediction_paths, print_confusion, print_notes,
                      print_results)
-from .flags import THRESHOLD_FILES, Shared, add_flags, confidence
+from .flags import THRESHOLD_FILES, Shared, add_flags
 from .inputs import add_input_arguments, load_systems, refuse_files_with_demo, system_options
 from .options import SCORE_STRINGS, SCORE_THRESHOLD, place_of
 
@@ -33,8 +33,7 @@ def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_flags(parser, Flags)
     add_flags(parser, Shared, ("beta", "confusion", "workers"))
-    add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES},
-              parse={"threshold": confidence})
+    add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES})
 
 
 def score_alone(args, strings: bool) -> dict:

@@ -18,7 +18,7 @@ from nerlens.report import blocks
 
 from .common import UsageError, note, show_result
 from .flags import DECODING, Shared, add_flags, record_of
-from .inputs import SPAN_FILES, Inputs, fraction, refuse_files_with_demo, system_options
+from .inputs import SPAN_FILES, Inputs, refuse_files_with_demo, system_options
 
 
 def add_arguments(parser) -> None:
@@ -33,7 +33,7 @@ def add_arguments(parser) -> None:
     add_flags(parser, FileOptions, ("gold_tag_column", "token_column", "comment_prefix",
                                     "encoding", "missing_tag"))
     add_flags(parser, InputOptions, SPAN_FILES)
-    add_flags(parser, GeneratedOptions, ("occurrences", "fuzzy"), parse={"fuzzy": fraction})
+    add_flags(parser, GeneratedOptions, ("occurrences", "fuzzy"))
 
 
 @dataclass(frozen=True)
