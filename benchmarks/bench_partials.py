@@ -200,7 +200,7 @@ def family_runs(tokens, gold, pred, index) -> dict:
         "hardeval-kfold": (
             lambda: hardeval.score(gold, pred, tokens=tokens, options={"kfold": 5}),
             lambda a, b: hardeval.partial(gold[a:b], pred[a:b], tokens=tokens[a:b],
-                                          kfold=5, first_sentence=a)),
+                                          options={"kfold": 5}, first_sentence=a)),
         # all nine attributes, with and without a bootstrap of 200 replicates
         **{name: (lambda options=options: attribute_buckets.score(
                       gold, pred, tokens=tokens, train=index, options=options),

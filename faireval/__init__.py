@@ -38,7 +38,7 @@ from nerspan.threshold_form import stating_threshold
 from .core import (HEADLINE_WEIGHTS, MOVED, FairevalOptions, headline_weights_error,
                    read_sides, read_weights, scored)
 from .family import describe
-from .files import Files, ReadOptions, as_given, read_files
+from .files import Files, ReadOptions, read_files
 from .inputs import PUNCT_TAGS, Prepared, prepare
 from .matching import Events, find_errors
 from .partials import FairevalPartial, partial
@@ -121,8 +121,7 @@ __all__ = ["score", "FAMILY", "FairevalOptions", "FairEvalResult", "HEADLINE_WEI
            "read_span_files", "write_span_file", "spans_to_tags", "resolve_weights",
            "read_weights", "PRESETS", "WEIGHT_NAMES", "ERROR_TYPES", "COUNT_NAMES",
            "PUNCT_TAGS", "Prepared", "Events", "prepare", "find_errors", "partial",
-           "FairevalPartial", "read_files", "ReadOptions", "Files",
-           "as_given"]
+           "FairevalPartial", "read_files", "ReadOptions", "Files"]
 
 
 # The package's descriptor for nerlens (``nerspan.family.Family``).

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from nerspan import PRED, Corpus, Evaluation, InputOptions
-from nerspan.reading.answers import Answers, read_generated_files, read_span_answers
+from nerspan import Corpus, InputOptions
+from nerspan.reading.answers import read_generated_files, read_span_answers
 from nerspan.reading.columns import column_values
 from nerspan.reading.systems import read_systems
 from nerspan.records import Record, option, switch
@@ -37,7 +37,7 @@ class ReadOptions(Record):
 class Files:
     """What ``read_files`` found to score: ``corpus`` and its ``systems``, read as every
     family reads them (none: ``systems`` empty); ``answers``, the files scored as they
-    are (``as_given``); ``pos``, gold's POS tags per sentence (``ignore_punct``; None: not
+    are (``Answers.call``); ``pos``, gold's POS tags per sentence (``ignore_punct``; None: not
     read)."""
 
     corpus: Corpus | None
@@ -89,16 +89,4 @@ def read_files(gold, predictions=(), generated=None, *, reading=None, options=No
     return Files(corpus, systems, answers, pos)
 
 
-def as_given(score, answers: Answers, confusion: bool = False) -> tuple:
-    """``(scoring, evaluation, systems)``, the first arguments of
-    ``nerlens.families.result_dicts``: ``score`` (faireval's) of ``answers``' two sides
-    as they are (nested spans too), called as result_dicts calls a family's ``score`` on
-    an evaluation and a system; with ``confusion``, the evaluation of the sides read as
-    tags are, which gives only the entity confusion matrix (else None); ``[PRED]``, the
-    column of the predictions there."""
-    def scoring(evaluation, system, **options):
-        return answers.call(score, **options)
-    return scoring, answers.call(Evaluation.build) if confusion else None, [PRED]
-
-
-__all__ = ["Files", "ReadOptions", "read_files", "as_given"]
+__all__ = ["Files", "ReadOptions", "read_files"]

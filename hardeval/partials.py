@@ -18,12 +18,12 @@ How it merges:
   (and the types), not with the tokens. Classified against training, a leaf of seen
   words keeps them as their rows in the training index (which every shard shares):
   sorted integers, united by one array operation; only unseen words are strings.
-- With ``kfold=k`` the subsets come from k-fold cross-validation over the references
-  themselves (``kfold_subsets``). A sentence's fold is drawn from ``fold_seed`` and its
-  global id (``subsets.sentence_folds``), so no shard needs the others; but a token's
-  leaf depends on its word's counts in the other folds of the whole corpus, which no
-  shard knows: the partial counts cells (word, gold IO label, fold, gold type) and
-  ``result()`` classifies them from the merged counts. It grows with the distinct
+- With ``options={"kfold": k}`` the subsets come from k-fold cross-validation over the
+  references themselves (``kfold_subsets``). A sentence's fold is drawn from
+  ``fold_seed`` and its global id (``subsets.sentence_folds``), so no shard needs the
+  others; but a token's leaf depends on its word's counts in the other folds of the
+  whole corpus, which no shard knows: the partial counts cells (word, gold IO label,
+  fold, gold type) and ``result()`` classifies them from the merged counts. It grows with the distinct
   (word, label) pairs times the folds.
 - A cell is a row of integer codes (``cells``), its words, IO labels and types codes
   into the partial's own vocabularies: a merge looks each value of the other
@@ -258,13 +258,12 @@ class HardevalPartial(Mergeable):
                             weights=self.tokens).astype(np.int64)
 
 
-@migrated
+@migrated(record=HardevalOptions)
 def partial(references, predictions=None, *, tokens=None, train=None,
             scheme: str | None = None, mode: str | None = None, label_list=None,
             inputs=None, subsets=None, strict_diff: bool = False,
             error_labels: str = "bilou", return_hard_tokens: bool = False, options=None,
-            kfold: int | None = None, fold_seed: int = 0, listed: int | None = None,
-            first_sentence: int = 0, sentence_ids=None, types=None,
+            listed: int | None = None, first_sentence: int = 0, sentence_ids=None, types=None,
             per_sentence: bool = False) -> HardevalPartial:
     """The partial hardeval of one shard of the test sentences.
 
@@ -272,10 +271,9 @@ def partial(references, predictions=None, *, tokens=None, train=None,
         references, ..., options: as ``hardeval.score`` takes them, for the shard's
             sentences (``subsets``: the codes of the shard's tokens); ``train``: the
             whole training data, best a prebuilt ``nerspan.TrainIndex`` (indexed once,
-            shipped to every worker).
-        kfold, fold_seed: the options of ``HardevalOptions`` (as keywords too): classify
-            the tokens by k-fold cross-validation over the references (instead of
-            ``train`` or ``subsets``), as ``score`` does on the whole.
+            shipped to every worker). The options' ``kfold`` (and ``fold_seed``)
+            classify the tokens by k-fold cross-validation over the references (instead
+            of ``train`` or ``subsets``), as ``score`` does on the whole.
         listed: with ``return_hard_tokens``, list at most this many tokens per subset
             (the first by global sentence id and position); None: all.
         first_sentence, sentence_ids: where the shard's sentences sit in the whole
@@ -290,7 +288,7 @@ def partial(references, predictions=None, *, tokens=None, train=None,
     """
     options = HardevalOptions.of(options).with_keywords(
         strict_diff=strict_diff, error_labels=error_labels,
-        return_hard_tokens=return_hard_tokens, kfold=kfold, fold_seed=fold_seed)
+        return_hard_tokens=return_hard_tokens)
     bound = None if listed is None else check_int("listed", listed, minimum=1)
     check_kfold(options, train, subsets)
     folds = folds_of(options)

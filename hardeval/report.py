@@ -64,27 +64,45 @@ def per_layer(result: dict) -> bool:
 
 
 def analyses(context, results: dict, settings: dict) -> dict:
-    """The corpus statistics (with a training index) and the hard tokens of the gold
-    ``context`` (a ``nerspan.Evaluation``), the ``settings``' ``top`` most frequent per
-    subset (default ``HARD_TOKENS_SHOWN``; the command line's --top), with the errors of
-    every system, its subsets made and its errors counted as the results' options say
-    (``strict_diff``, ``kfold``, ``error_labels``); against gold with layers, each
-    layer's (``layers``: number -> its analyses)."""
+    """The corpus statistics (with a training index) and the hard tokens (``hard_tokens_of``,
+    the ``settings``' ``top`` most frequent per subset, default ``HARD_TOKENS_SHOWN``; the
+    command line's --top) of the gold ``context`` (a ``nerspan.Evaluation``), its subsets
+    made as the results' options say; against gold with layers, each layer's (``layers``:
+    number -> its analyses)."""
     if results and per_layer(next(iter(results.values()))):
         return {"layers": {name: analyses(own, {system: result["layers"][name]
                                                 for system, result in results.items()},
                                           settings)
                            for name, own in layer_evaluations(context).items()}}
-    first = next(iter(results.values()))
-    kfold, options = first.get("kfold"), first["options"]
-    codes = gold_token_classes(context, options["strict_diff"],
-                               kfold and (kfold["k"], kfold["seed"]))
+    codes = subset_codes(context, next(iter(results.values())))
     statistics = {} if context.train is None else {   # k-fold: no training data to describe
         "corpus_statistics": corpus_statistics(context.train, {"test": context},
                                                context.scheme, context.mode, {"test": codes})}
-    return {**statistics, "tokens": systems_hard_tokens(
-        context, results, codes, settings.get("top", HARD_TOKENS_SHOWN),
-        options["error_labels"])}
+    return {**statistics, "tokens": hard_tokens_of(
+        context, results, settings.get("top", HARD_TOKENS_SHOWN), codes)}
+
+
+def hard_tokens_of(context, results: dict, top: int = HARD_TOKENS_SHOWN, codes=None) -> dict:
+    """The analyses' ``tokens`` alone (the command line's --hard-tokens): the ``top`` most
+    frequent tokens of each subset of the gold ``context`` with the errors of every system
+    of ``results`` (one gold column's), its subsets made (``codes``: made already) and its
+    errors counted as the results' options say (``strict_diff``, ``kfold``,
+    ``error_labels``)."""
+    first = next(iter(results.values()))
+    if per_layer(first):
+        raise ValueError("hard tokens (--hard-tokens) rank the tokens of one gold column's "
+                         "subsets, and gold has layers (--layers): read one layer "
+                         "(--gold-tag-column), or take each layer's from analyses")
+    codes = subset_codes(context, first) if codes is None else codes
+    return systems_hard_tokens(context, results, codes, top, first["options"]["error_labels"])
+
+
+def subset_codes(context, result: dict):
+    """The leaf code of every gold token of ``context`` as ``result`` (a result dict)
+    classified them: its ``strict_diff``, or by its ``kfold``."""
+    kfold = result.get("kfold")
+    return gold_token_classes(context, result["options"]["strict_diff"],
+                              kfold and (kfold["k"], kfold["seed"]))
 
 
 # -- the report's section ----------------------------------------------------------------
@@ -94,12 +112,17 @@ NO_GOLD = ("no test token lies inside one, so the subsets of such tokens (unseen
 
 
 def section(view) -> tuple:
-    """The error rate of every subset per system (with the subsets' sizes), the share of
-    the errors in each subset, the corpus statistics and the hard tokens; against gold
-    with layers, all of them per layer (``layer_sections``)."""
+    """How the subsets were made by k-fold, the error rate of every subset per system
+    (with the subsets' sizes), the share of the errors in each subset, the corpus
+    statistics and the hard tokens; against gold with layers, all of them per layer
+    (``layer_sections``)."""
     if per_layer(view.first()):
         return layer_sections(view)
     first = view.first()
+    kfold = first.get("kfold")
+    folds = (Note(f"Subsets by {kfold['k']}-fold cross-validation over the gold (seed "
+                  f"{kfold['seed']}; sentences per fold {kfold['fold_sentences']})"),) \
+        if kfold else ()
     names = list(first["subsets"])
     # no hardeval score for the sizes' rows: an empty cell, not the mark of undefined
     sizes = [["tokens", ""] + [first["subsets"][n]["tokens"] for n in names],
@@ -110,7 +133,7 @@ def section(view) -> tuple:
             for system, r in view.results.items()]
     breakdown = [[system] + [r["error_breakdown"][k] for k in ("unseen", "diff", "other")]
                  for system, r in view.results.items()]
-    return (*no_gold_note(view, NO_GOLD),
+    return (*folds, *no_gold_note(view, NO_GOLD),
             Table(["system", "hardeval score"] + [HEADERS.get(n, n) for n in names],
                   sizes + rows,
                   note="Token error rate (%) per subset; lower is better. TER on diff-O and "

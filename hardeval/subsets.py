@@ -243,7 +243,7 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
 
     A sentence's fold comes from the seed and its place in the corpus (``kfold_folds``),
     so the folds are deterministic for a seed and do not depend on how the corpus is cut
-    into shards (``hardeval.partial(..., kfold=k)``). Pass the result as
+    into shards (``hardeval.partial(..., options={"kfold": k})``). Pass the result as
     ``score(..., subsets=codes)`` to score predictions of a k-fold experiment without
     leaking the test fold into its own subsets.
 
@@ -259,8 +259,8 @@ def kfold_subsets(corpus: Corpus, k: int = 10, seed: int = 0, scheme: str = "IOB
         raise InputTypeError(
             f"gold has {len(layer_columns(corpus, column))} layers, and kfold_subsets gives "
             "one code per token: hardeval.score(corpus, options={'kfold': k}) scores "
-            "each layer by k-fold over that layer (hardeval.partial(..., kfold=k) too, its "
-            "shards merged), or read one layer (gold_tag_column / --gold-tag-column)")
+            "each layer by k-fold over that layer (hardeval.partial too, its shards "
+            "merged), or read one layer (gold_tag_column / --gold-tag-column)")
     io, _, _ = gold_io(corpus, column, scheme, mode)
     fold_of_token = kfold_folds(corpus.n_sentences, k, seed)[corpus.sentence_of_position]
     return fold_classes(corpus.tokens.astype(np.int64), io, fold_of_token, k, strict_diff)

@@ -53,7 +53,7 @@ from nerspan.reading.training import as_train_index
 from nerspan.streaming import (SCORE_BLOCK, layered_in_blocks, score_in_blocks, sentence_blocks,
                                token_scores)
 
-from .families import get_family, registered, result_dicts
+from .families import get_family, registered, result_dict
 
 # nerspan's entity scores are no registered family (they are every family's ground): the
 # engines take them under nerspan's name
@@ -298,7 +298,7 @@ def score_corpus(corpus, systems, scheme: str = "IOB2", mode: str = "lenient", *
     or have fragments (tags cannot hold them): the evaluation's entity scores, in one
     process, without token accuracy (no tags). ``confusion``: each with its entity
     confusion matrix, of the one evaluation the spans are scored by (gold decoded once),
-    added where the family commands add it (``result_dicts``); ``error_counts``: each
+    added where the family commands add it (``result_dict``); ``error_counts``: each
     with seqscore's error-count table (``nerspan.counts.system_error_counts``)."""
     spans = any(corpus.mentions(column) is not None for column in [GOLD, *systems])
     evaluation = Evaluation(corpus, scheme, mode) if confusion or spans else None
@@ -307,9 +307,9 @@ def score_corpus(corpus, systems, scheme: str = "IOB2", mode: str = "lenient", *
     else:
         scored = score_in_blocks(corpus, systems, scheme, mode) if workers == 1 else \
             score_corpus_locally(corpus, systems, scheme, mode, workers)
-    # scored already: result_dicts adds F-beta and the matrix, as for the family commands
-    results = result_dicts(lambda _, name, options: scored[name], evaluation, scored,
-                           beta=beta, confusion=confusion)
+    # scored already: F-beta and the matrix added as for the family commands
+    results = {name: result_dict(result, beta, evaluation if confusion else None, name)
+               for name, result in scored.items()}
     if error_counts:
         for name, rows in system_error_counts(corpus, scored, scheme, mode).items():
             results[name]["error_counts"] = rows

@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from nerspan import PRED
 from nerspan.errors import InputTypeError, shown
 from nerspan.family import Family
 
@@ -134,16 +135,23 @@ def result_dicts(score, evaluation, systems, options=None, *, beta: float = 1.0,
                  confusion: bool = False, **keywords) -> dict:
     """System -> result dict of each of ``systems`` scored on ``evaluation`` (a
     ``nerspan.Evaluation``) by a family's ``score`` (``options``: its record; ``keywords``:
-    what else it takes), with F-beta beside every F1 (``beta``) and, with ``confusion``,
-    the evaluation's entity confusion matrix (``nerspan.Evaluation.confusion``): what the
-    command line and the evaluate modules add to a family's result, in one place."""
-    results = {}
-    for system in systems:
-        results[system] = score(evaluation, system, options=options,
-                                **keywords).to_dict(beta=beta)
-        if confusion:
-            results[system].update(evaluation.confusion(system))
-    return results
+    what else it takes), with F-beta (``beta``) and, with ``confusion``, the entity
+    confusion matrix added by ``result_dict``."""
+    return {system: result_dict(score(evaluation, system, options=options, **keywords), beta,
+                                evaluation if confusion else None, system)
+            for system in systems}
+
+
+def result_dict(result, beta: float = 1.0, matrix_of=None, system: str = PRED) -> dict:
+    """A family's ``result``, scored already, as a dict with F-beta beside every F1
+    (``beta``) and, given ``matrix_of`` (a ``nerspan.Evaluation`` holding the system as the
+    column ``system``), its entity confusion matrix (``nerspan.Evaluation.confusion``):
+    what the command line and the evaluate modules add to a family's result, in one
+    place."""
+    out = result.to_dict(beta=beta)
+    if matrix_of is not None:
+        out.update(matrix_of.confusion(system))
+    return out
 
 
 # -- entry points ----------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from nerspan.reading.answers import Answers
 from nerspan.reading.training import TRAIN_FORMS
 from nerspan.records import OLD_SPELLINGS
 
-from .families import get_family, result_dicts
+from .families import get_family, result_dict, result_dicts
 
 # A module's features: its family's options (the family's record), the input options
 # (``nerspan.InputOptions``, every module), the decoding, and what a module adds to the
@@ -149,15 +149,15 @@ def collector_paused():
 
 def module_result(score, references, predictions, *, family_options, inputs: InputOptions,
                   scheme: str = "IOB2", mode: str = "lenient", train=None, beta: float = 1.0,
-                  confusion: bool = False, as_given=None, **data) -> dict:
+                  confusion: bool = False, as_given: bool = False, **data) -> dict:
     """A module's result: the family's ``score`` of one compute, as a dict with F-beta
     (``to_dict(beta=...)``), and with ``confusion`` the entity confusion matrix of the
     evaluation (``nerspan.Evaluation.confusion``), added as the command line adds them
-    (``nerlens.families.result_dicts``).
+    (``nerlens.families.result_dicts``, ``result_dict``).
 
     Both sides are read into one ``nerspan.Evaluation`` (gold decoded once, with the
     training index given: the load-time one, reused), scored by the family, unless
-    ``as_given`` (``faireval.as_given``) makes a score of both sides as they are (nested
+    ``as_given`` (faireval's module): ``score`` then scores both sides as they are (nested
     spans); the matrix then reads them as every family does (``resolve``). ``data``: per-example
     inputs (``pos``, ``subsets``).
     """
@@ -166,8 +166,9 @@ def module_result(score, references, predictions, *, family_options, inputs: Inp
         evaluation, _, _, system = resolve(references, predictions, scheme=scheme, mode=mode,
                                            train=train, inputs=inputs)
     if as_given:
-        score = as_given(score, Answers(system, references, predictions, scheme, mode,
-                                        inputs))[0]
+        given = Answers(system, references, predictions, scheme, mode, inputs)
+        return result_dict(given.call(score, options=family_options, **data), beta,
+                           evaluation if confusion else None, system)
     return result_dicts(score, evaluation, [system], family_options, beta=beta,
                         confusion=confusion, **data)[system]
 

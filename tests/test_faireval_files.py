@@ -9,7 +9,6 @@ import pytest
 
 import faireval
 from nerlens.cli import main
-from nerlens.families import result_dicts
 
 GOLD = "John NNP B-PER\nSmith NNP I-PER\n, $, O\nsaw VBD O\nParis NNP B-LOC\n\n"
 TOKENS = [["John", "Smith", ",", "saw", "Paris"]]
@@ -39,7 +38,7 @@ def test_kept_generated_output_is_read_as_it_is_with_gold_s_pos_tags(tmp_path, c
                                options=options)
     assert read.corpus is None and read.systems == [] and read.pos == POS
     [one] = read.answers
-    got = result_dicts(*faireval.as_given(faireval.score, one), options, pos=read.pos)["pred"]
+    got = one.call(faireval.score, options=options, pos=read.pos).to_dict()
     api = faireval.score([["B-PER", "I-PER", "O", "O", "B-LOC"]], KEPT, tokens=TOKENS,
                          inputs={"overlaps": "keep"}, pos=POS, ignore_punct=True).to_dict()
     assert got["counts"] == api["counts"] and got["f1"] == api["f1"]

@@ -151,7 +151,8 @@ def test_the_command_line_refuses_what_reads_one_gold_column_of_layers(tmp_path,
     flags = ["--token-column", "1", "--comment-prefix", "#", "--layers", "2,3"]
     assert main(["hardeval", str(gold), str(pred), "--train", str(train), *flags,
                  "--hard-tokens"]) == 2
-    assert "--hard-tokens ranks the tokens of one gold column" in capsys.readouterr().err
+    assert "hard tokens (--hard-tokens) rank the tokens of one gold column" in \
+        capsys.readouterr().err
     # k-fold classifies each layer by k-fold over its own tags (as hardeval.score does)
     assert main(["hardeval", str(gold), str(pred), "--kfold", "2", *flags,
                  "--format", "json"]) == 0
@@ -195,15 +196,14 @@ def test_partials_of_layered_gold_merge_to_one_pass_per_layer(data, layers, kfol
         columns[layer_column("pred", 2)] = outer
     corpus = Corpus.from_tags(outer, tokens=words, columns=columns)
     kfold = kfold and len(outer) >= 3
-    options = {"kfold": 3} if kfold else {"train": (words, inner)}
+    options = {"options": {"kfold": 3}} if kfold else {"train": (words, inner)}
     cut = data.draw(shards(len(outer)))
     parts = [hardeval.partial(corpus.subset(np.array(ids, dtype=np.int64)), **options,
                               **placed(ids)) for ids in cut]
     for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
         result = merged.result()
         assert isinstance(result, hardeval.LayeredHardevalResult)
-        assert result.to_dict() == hardeval.score(
-            corpus, **({"options": options} if kfold else options)).to_dict()
+        assert result.to_dict() == hardeval.score(corpus, **options).to_dict()
         if not kfold:
             continue
         for name, gold in (("1", outer), ("2", inner)):

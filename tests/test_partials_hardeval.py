@@ -119,9 +119,9 @@ def test_hardeval_kfold_partials_merge_to_one_pass(data, corpus, k, seed, strict
                      return_hard_tokens=True).to_dict()
     assert {**given, "options": {**given["options"], "strict_diff": strict_diff}} == \
         {key: value for key, value in whole.to_dict().items() if key != "kfold"}
-    parts = partials(gold, pred, words, data.draw(shards(len(gold))), kfold=k,
-                     fold_seed=seed, strict_diff=strict_diff, mode=mode,
-                     return_hard_tokens=True)
+    parts = partials(gold, pred, words, data.draw(shards(len(gold))),
+                     options={"kfold": k, "fold_seed": seed}, strict_diff=strict_diff,
+                     mode=mode, return_hard_tokens=True)
     for merged in merged_in(data.draw(st.permutations(range(len(parts)))), parts):
         assert_same(merged, whole)
 
@@ -134,9 +134,9 @@ def test_hardeval_listings_are_bounded_and_do_not_depend_on_the_cut(data, corpus
     gold, pred, words = corpus
     if kfold and len(gold) < 2:
         return
-    how = {"kfold": 2} if kfold else {"train": TRAIN}
+    how = {"options": {"kfold": 2}} if kfold else {"train": TRAIN}
     whole = one_pass(hardeval.score, gold, pred, tokens=words, return_hard_tokens=True,
-                     **({"options": how} if kfold else how)).to_dict()
+                     **how).to_dict()
     parts = partials(gold, pred, words, data.draw(shards(len(gold))), listed=listed,
                      return_hard_tokens=True, **how)
     merged = reduce(lambda a, b: a + b, parts)
@@ -157,9 +157,9 @@ def test_hardeval_per_sentence_partials_give_one_passs_statistics(data, corpus, 
     bootstrap) is one pass's, k-fold's too (a cell's leaf decided once merged); the
     partials still merge by the laws; without it there is none."""
     gold, pred, words = corpus
-    how = {"kfold": 2} if kfold else {"train": TRAIN}
+    how = {"options": {"kfold": 2}} if kfold else {"train": TRAIN}
     whole = one_pass(hardeval.score, gold, pred, tokens=words, error_labels=error_labels,
-                     **({"options": how} if kfold else how))
+                     **how)
     cut = data.draw(shards(len(gold)))
     parts = partials(gold, pred, words, cut, per_sentence=True,
                      error_labels=error_labels, **how)
@@ -194,7 +194,7 @@ def test_a_corpus_and_an_evaluation_merge_as_the_whole_does():
        kfold=st.booleans())
 def test_hardeval_partials_merge_associatively_and_pickle(data, corpus, kfold):
     gold, pred, words = corpus
-    how = {"kfold": 2} if kfold else {"train": TRAIN}
+    how = {"options": {"kfold": 2}} if kfold else {"train": TRAIN}
     cut = data.draw(shards(len(gold)))
     assert_merging_laws(partials(gold, pred, words, cut, return_hard_tokens=True, **how),
                         HardevalPartial())
@@ -206,7 +206,8 @@ def test_merged_kfold_cells_hold_each_word_once_and_count_its_tokens(data, corpu
     """Shards number their words each its own way; merged, each value is one code (no
     cell twice) and the cells of a word count its tokens in the whole."""
     gold, pred, words = corpus
-    parts = partials(gold, pred, words, data.draw(shards(len(gold))), kfold=2)
+    parts = partials(gold, pred, words, data.draw(shards(len(gold))),
+                     options={"kfold": 2})
     merged = sum(data.draw(st.permutations(parts)))
     assert len(set(merged.keys)) == len(merged.cells)
     assert all(len(set(values)) == len(values)
@@ -235,7 +236,8 @@ def test_partials_of_different_options_do_not_merge():
             base + hardeval.partial(gold, pred, tokens=words, train=TRAIN,
                                     first_sentence=1, **other)
     with pytest.raises(ValueError, match="different options do not merge"):
-        base + hardeval.partial(gold, pred, tokens=words, kfold=2, first_sentence=1)
+        base + hardeval.partial(gold, pred, tokens=words, options={"kfold": 2},
+                                first_sentence=1)
     with pytest.raises(TypeError, match="merges with its kind"):
         base + TRAIN
 
@@ -285,15 +287,20 @@ def test_kfold_folds_are_balanced_and_do_not_depend_on_the_corpus_size(n, more, 
 
 
 def test_kfold_needs_as_many_sentences_as_folds_in_the_whole():
-    one = hardeval.partial([["O"]], [["O"]], tokens=[["the"]], kfold=3)
+    three = {"kfold": 3}
+    one = hardeval.partial([["O"]], [["O"]], tokens=[["the"]], options=three)
     two = hardeval.partial([["O"], ["B-PER"]], [["O"], ["O"]], tokens=[["a"], ["Ana"]],
-                           kfold=3, first_sentence=1)
+                           options=three, first_sentence=1)
     with pytest.raises(NerspanError, match=r"k must be between 2 and the number of "
                                            r"sentences \(1\), not 3"):
         one.result()
     assert (one + two).result().subsets["all"].tokens == 3
     with pytest.raises(ValueError, match="drop train= and subsets="):
-        hardeval.partial([["O"]], [["O"]], tokens=[["the"]], kfold=3, train=TRAIN)
+        hardeval.partial([["O"]], [["O"]], tokens=[["the"]], options=three, train=TRAIN)
+    # the options' one spelling: score's (the keywords of 0.1 name it)
+    with pytest.raises(TypeError, match=r"partial\(\) takes kfold in its options: "
+                                        r"options=\{'kfold': 3\}"):
+        hardeval.partial([["O"]], [["O"]], tokens=[["the"]], kfold=3)
 
 
 # -- bad input ---------------------------------------------------------------------------------

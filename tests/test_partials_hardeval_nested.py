@@ -58,8 +58,8 @@ def test_partials_of_span_lists_merge_to_one_pass_for_any_cut(data, case, pred_f
     pred = pred if pred_form == "spans" else flat_tags(pred)
     words = words_for(gold, data.draw)
     kfold = kfold and len(gold) >= 2
-    how = {"kfold": 2} if kfold else {"train": (words, flat_tags(pred if pred_form ==
-                                                                "spans" else gold))}
+    how = {"options": {"kfold": 2}} if kfold else {
+        "train": (words, flat_tags(pred if pred_form == "spans" else gold))}
     options = {"error_labels": error_labels, "return_hard_tokens": listed is not None,
                "listed": listed, **how}
     cut = data.draw(shards(len(gold)))
@@ -68,7 +68,7 @@ def test_partials_of_span_lists_merge_to_one_pass_for_any_cut(data, case, pred_f
     if kfold:
         expected = hardeval.partial(gold, pred, tokens=words, **options).result().to_dict()
         assert expected == hardeval.score(gold, pred, tokens=words, error_labels=error_labels,
-                                          options=how).to_dict() or listed
+                                          **how).to_dict() or listed
     else:
         del options["listed"]
         options["return_hard_tokens"] = False
@@ -103,7 +103,8 @@ def test_listed_hard_tokens_of_span_list_partials_are_one_passs(data, case, list
 def test_span_list_partials_obey_the_merging_laws(data, case, kfold):
     gold, pred = case
     words = words_for(gold, data.draw)
-    how = {"kfold": 2} if kfold and len(gold) >= 2 else {"train": (words, flat_tags(gold))}
+    how = {"options": {"kfold": 2}} if kfold and len(gold) >= 2 else {
+        "train": (words, flat_tags(gold))}
     parts = partials_of(gold, pred, words, data.draw(shards(len(gold))), **how)
     assert_merging_laws([p for p in parts if not p.empty], hardeval.HardevalPartial())
 

@@ -157,4 +157,4 @@ class Faireval(OptionsMixin, evaluate.Metric):
                            "ignore_punct=True")
         # spans go to faireval as they are: it scores nested and overlapping spans
         return module_result(faireval.score, references, predictions,
-                             as_given=faireval.as_given, **settings)
+                             as_given=True, **settings)

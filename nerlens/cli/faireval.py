@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import faireval
 from faireval import plots, report
-from nerspan import PRED
+from nerspan import Evaluation
 from nerspan.records import option
 
-from nerlens.families import result_dicts
+from nerlens.families import result_dict
 
 from .common import UsageError, note, prediction_paths
 from .family import add_family_arguments, score_systems, show_scores
@@ -46,10 +46,10 @@ def run(args) -> int:
                                confusion=args.confusion, **system_options(args))
     results = score_systems(args, faireval.FAMILY, read.corpus, read.systems, None, options,
                             pos=read.pos)[1] if read.systems else {}
-    for one in read.answers:   # scored as they are (nested spans too)
-        results[one.name] = result_dicts(*faireval.as_given(faireval.score, one, args.confusion),
-                                         options, beta=args.beta, confusion=args.confusion,
-                                         pos=read.pos)[PRED]
+    for one in read.answers:   # scored as they are (nested spans too), the matrix read as tags
+        matrix_of = one.call(Evaluation.build) if args.confusion else None
+        results[one.name] = result_dict(one.call(faireval.score, options=options, pos=read.pos),
+                                        args.beta, matrix_of)
     for name, result in results.items():   # what each generated output held
         if "generative" in result["repairs"].get("pred", {}):
             note(f"{name}: {result['repairs']['pred']['generative']['summary']}; {UNGROUNDED}")

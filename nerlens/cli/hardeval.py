@@ -10,12 +10,10 @@ from dataclasses import dataclass
 
 import hardeval
 from hardeval import analysis, report
-from nerlens.report import blocks
-from nerspan.layers import is_layered
 from nerspan.options import check_int
-from nerspan.records import Record, option, switch
-
 from nerlens.experiment.runs import naming
+from nerlens.report import blocks
+from nerspan.records import Record, option, switch
 
 from .common import UsageError, print_confusion, print_results, show_result
 from .flags import Shared, add_flags, record_of
@@ -64,18 +62,11 @@ def run(args) -> int:
         raise UsageError("--kfold identifies the subsets from GOLD alone: drop --train")
     family, evaluation, results, _ = score_family(args, "hardeval", options, why=NO_TRAIN,
                                                   needs_train=options.kfold is None)
-    if args.hard_tokens and is_layered(evaluation.corpus):
-        raise UsageError("--hard-tokens ranks the tokens of one gold column's subsets, and "
-                         "gold has layers (--layers): read one layer (--gold-tag-column)")
-    extra, text = {}, [blocks.section_text(family, results)]   # layers: a section each
-    kfold = next(iter(results.values())).get("kfold")
-    if kfold:
-        text.insert(0, f"Subsets by {kfold['k']}-fold cross-validation over GOLD (seed "
-                    f"{kfold['seed']}; sentences per fold {kfold['fold_sentences']})")
-    if args.hard_tokens:
-        extra["hard_tokens"] = family.analyses(evaluation, results, {"top": args.top})["tokens"]
-        text.append(blocks.text(report.hard_tokens_blocks(extra["hard_tokens"], results)))
-    return show_scores(args, family, results, extra, "\n\n".join(text))
+    if not args.hard_tokens:
+        return show_scores(args, family, results)
+    tokens = report.hard_tokens_of(evaluation, results, args.top)
+    return show_scores(args, family, results, {"hard_tokens": tokens},
+                       analyses={"tokens": tokens})   # drawn as the report draws them
 
 
 def _run_domains(args, options) -> int:
