@@ -47,8 +47,8 @@ READ_AT = {
     # nerlens score's other ways score each file alone by ``nerspan.score``
     ("error_counts", True): (("nerlens score",), "leave {it} out"),
     ("confusion", True): (("nerlens score", *FAMILY_COMMANDS), "leave {it} out"),
-    ("demo", True): (("nerlens score", SCORE_THRESHOLD, "nerlens report", "nerlens sweep",
-                      *FAMILY_COMMANDS), "leave {it} out"),
+    # report's --demo takes a name: it is never True
+    ("demo", True): (("nerlens score", SCORE_THRESHOLD, "nerlens sweep"), "leave {it} out"),
 }
 
 
