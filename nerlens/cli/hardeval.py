@@ -1,8 +1,6 @@
-"""``nerlens hardeval``: token error rates on unseen and label-shifted tokens, and the
-paper's other analyses (the flags of ``Flags``: domains of a manifest, hard tokens,
-corpus statistics; k-fold subsets are hardeval's option --kfold). With ``--layers``,
-each gold layer is scored on its own (a section per layer; JSON: ``layers``);
-``--hard-tokens`` refuses them.
+"""``nerlens hardeval``: token error rates on unseen and label-shifted tokens (k-fold
+subsets: hardeval's --kfold), and the paper's other analyses (``Flags``): domains of a
+manifest, hard tokens, corpus statistics. With ``--layers``, each gold layer is scored alone.
 """
 from __future__ import annotations
 

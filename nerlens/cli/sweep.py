@@ -1,8 +1,6 @@
-"""``nerlens sweep GOLD PRED``: scored predictions at every threshold (METHODS §8):
-``nerspan.dial.sweep_files`` of GOLD and PRED, a span file whose spans carry a ``score`` or
---generated output with a score per entity, with ``SweepOptions``' flags (--choose-on,
---per-type), drawn by ``nerspan.sweep_view``; the finding says by how much choosing the
-thresholds on the split that is scored inflates its F1.
+"""``nerlens sweep GOLD PRED``: scored predictions at every threshold (METHODS §8), by
+``nerspan.dial.sweep_files`` with ``SweepOptions``' flags, drawn by ``nerspan.sweep_view``;
+the finding says how much choosing the thresholds on the scored split inflates its F1.
 """
 from __future__ import annotations
 
