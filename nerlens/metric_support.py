@@ -34,22 +34,14 @@ from nerspan.arrow_columns import is_arrow, list_column
 from nerspan.evaluation import resolve
 from nerspan.corpus import as_sentences
 from nerspan.errors import shown
-from nerspan.fbeta import check_beta
 from nerspan.generative.form import is_generated
 from nerspan.migration import moved_keyword_text
-from nerspan.options import check_bool
 from nerspan.reading.answers import Answers
 from nerspan.reading.training import TRAIN_FORMS
-from nerspan.records import OLD_SPELLINGS
+from nerspan.records import OLD_SPELLINGS, ScoringOptions
 
 from .families import get_family, result_dict, result_dicts
 
-# A module's features: its family's options (the family's record), the input options
-# (``nerspan.InputOptions``, every module), the decoding, and what a module adds to the
-# family's result: F-beta beside every F1 (``beta``) and the entity confusion matrix of
-# the evaluation (``confusion=True``: ``confusion`` and ``boundary_errors``).
-DECODING = ("scheme", "mode")
-MODULE_OPTIONS = ("beta", "confusion")
 # generated output scored as strings: nerspan.score's, no family's
 STRING_MATCHING = ("script", "word_overlap")
 # The span dict layouts of nerspan.reading.span_lists: nervaluate's, and a token-classification
@@ -277,9 +269,10 @@ class OptionsMixin:
 
     @classmethod
     def accepted(cls) -> tuple:
-        """Every keyword the module takes."""
-        return (cls.options() + cls.DATA + DECODING + MODULE_OPTIONS
-                + InputOptions.all_names())
+        """Every keyword the module takes: its family's options, its per-example data,
+        ``ScoringOptions`` (the decoding, F-beta, the entity confusion matrix) and the input
+        options."""
+        return cls.options() + cls.DATA + ScoringOptions.names() + InputOptions.all_names()
 
     def _settings(self, given: dict) -> dict:
         """The keywords of one compute (load-time ones updated by ``given``; a per-example
@@ -294,10 +287,8 @@ class OptionsMixin:
                                   if k in InputOptions.all_names()})
         return {"family_options": record.of({k: v for k, v in merged.items()
                                              if k in record.names()}),
-                "inputs": inputs, "scheme": merged.get("scheme", "IOB2"),
-                "mode": merged.get("mode", "lenient"),
-                "beta": check_beta(merged.get("beta", 1.0)),
-                "confusion": check_bool("confusion", merged.get("confusion", False)),
+                "inputs": inputs, **ScoringOptions.of({k: v for k, v in merged.items()
+                                                       if k in ScoringOptions.names()}).to_dict(),
                 **{k: merged[k] for k in self.DATA if merged.get(k) is not None}}
 
     # Tag strings are checked before evaluate encodes the batch, whose own error on label

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import InputTypeError, shown
+from .fbeta import check_beta
 from .flat import GOLD, PRED, _a, as_label_list, first_outside
 from .options import (MATCHING, OCCURRENCES, OFFSETS, OVERLAPS, PAIRINGS, check_bool,
                       check_choice, check_confidence, check_fraction, check_int)
@@ -439,6 +440,28 @@ class FileOptions(Record):
 
 
 @dataclass(frozen=True)
+class ScoringOptions(Record):
+    """How tags are decoded into mentions (``scheme``, ``mode``) and what a result adds
+    (F-beta, the entity confusion matrix): the options of every entry point beside the
+    input options and a family's own (an evaluate module's features, the flags)."""
+
+    scheme: str = option("IOB2", "tag scheme: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, "
+                         "BILOU, IO (default IOB2)")
+    mode: str = option("lenient", "lenient = conlleval.pl's chunk rules (default); strict = "
+                       "seqeval's strict mode", choices=("lenient", "strict"))
+    beta: float = option(1.0, "also report F-beta beside every F1, as seqeval's beta (a "
+                         "number between 1e-150 and 1e150; keys f2, f0.5, ...; default 1 "
+                         "adds nothing)", lambda name, value: check_beta(value), parse=float,
+                         metavar="B")
+    confusion: bool = switch(False, "add the entity confusion matrix (gold type x predicted "
+                             "type over identical spans; O: missed, spurious) and the "
+                             "boundary errors per type apart (JSON: confusion, "
+                             "boundary_errors)")
+
+    describes = "scoring"
+
+
+@dataclass(frozen=True)
 class InputOptions(Record):
     """How the input is read, whatever its form: one record for nerspan and every
     family. Its parts ``types``, ``generated`` and ``files`` are records of their own;
@@ -550,5 +573,5 @@ assert len(set(InputOptions.all_names())) == len(InputOptions.all_names())
 
 
 __all__ = ["Option", "Record", "option", "switch", "comma_list", "int_list", "mapping",
-           "optional", "unknown_text", "RENAMED", "OLD_SPELLINGS", "InputOptions", "TypeOptions",
+           "optional", "unknown_text", "RENAMED", "OLD_SPELLINGS", "ScoringOptions", "InputOptions", "TypeOptions",
            "GeneratedOptions", "FileOptions"]

@@ -7,6 +7,7 @@ statistics, buckets over datasets, faireval's span files, plots, CSV) are its mo
 from __future__ import annotations
 
 from nerspan import Evaluation, InputOptions
+from nerspan.records import ScoringOptions
 from nerspan.family import Family
 
 from nerlens.experiment.manifest import manifest_datasets as read_datasets
@@ -31,9 +32,9 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     if family.needs_train:
         add_train_arguments(parser, required=train_required, note=train_note)
     add_flags(parser, family.options, tuple(n for n in family.options.names() if n not in skip))
-    shared = ("beta",) if family.same_as_entity else ()
-    add_flags(parser, Shared, shared + ("confusion",) + tuple(family.settings),
-              checks=family.settings)
+    add_flags(parser, ScoringOptions, ("beta", "confusion") if family.same_as_entity
+              else ("confusion",))
+    add_flags(parser, Shared, tuple(family.settings), checks=family.settings)
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES})
 
 

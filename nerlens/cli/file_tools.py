@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from nerspan.counts import count, count_text, summarize, summary_blocks
 from nerspan.encodings import REPAIR_METHODS, convert, repair
 from nerspan.errors import counted
-from nerspan.records import FileOptions, Record, TypeOptions, option, switch
+from nerspan.records import FileOptions, Record, ScoringOptions, TypeOptions, option, switch
 from nerspan.schemes import SCHEMES, Scheme, get_scheme
 from nerspan.type_processing import process_retagged
 from nerspan.validation import validate
@@ -26,7 +26,7 @@ NAMES = ", ".join(SCHEMES)   # the schemes --help lists
 @dataclass(frozen=True)
 class Flags(Record):
     """The file tools' own arguments and flags (each tool takes those its row names, and
-    ``Shared``'s --format and --scheme); a scheme is read as ``nerspan.schemes.Scheme``."""
+    --format and ``ScoringOptions``' --scheme); a scheme is read as ``nerspan.schemes.Scheme``."""
 
     files: list = option(None, "column file(s), token first and tag last", flag="files",
                          nargs="+", metavar="FILE")
@@ -102,7 +102,8 @@ def tool(arguments: tuple, run) -> tuple:
     ``Flags``; every tool reads files and types alike) and its run."""
     def add_arguments(parser) -> None:
         add_flags(parser, Flags, ("tag_column",) + arguments, required=("target_scheme",))
-        add_flags(parser, Shared, ("format",) + arguments, parse={"scheme": get_scheme})
+        add_flags(parser, ScoringOptions, arguments, parse={"scheme": get_scheme})
+        add_flags(parser, Shared, ("format",))
         add_flags(parser, FileOptions, ("token_column", "comment_prefix", "encoding"))
         add_flags(parser, TypeOptions)
     return add_arguments, run

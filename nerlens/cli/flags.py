@@ -20,7 +20,6 @@ import argparse
 from dataclasses import dataclass
 from functools import partial
 
-from nerspan.fbeta import check_beta
 from nerspan.options import check_int
 from nerspan.reading.training import TRAIN_FILES
 from nerspan.records import OLD_SPELLINGS, RENAMED, Record, option, switch
@@ -126,21 +125,9 @@ def record_of(args, record, **fixed):
 class Shared(Record):
     """The flags several commands read for themselves (no library record holds them)."""
 
-    scheme: str = option("IOB2", "tag scheme: IOB1, IOB2/BIO, IOE1, IOE2, IOBES/BIOES, BMES, "
-                         "BILOU, IO (default IOB2)")
-    mode: str = option("lenient", "lenient = conlleval.pl's chunk rules (default); strict = "
-                       "seqeval's strict mode", choices=("lenient", "strict"))
     format: str = option("table", "table (default): text for the terminal; json: the whole "
                          "result as JSON", choices=("table", "json"))
     train: str | None = option(None, f"training data: {TRAIN_FILES}", metavar="FILE")
-    beta: float = option(1.0, "also report F-beta beside every F1, as seqeval's beta (a "
-                         "number between 1e-150 and 1e150; keys f2, f0.5, ...; default 1 "
-                         "adds nothing)", lambda name, value: check_beta(value), parse=float,
-                         metavar="B")
-    confusion: bool = switch(False, "add the entity confusion matrix (gold type x predicted "
-                             "type over identical spans; O: missed, spurious) and the "
-                             "boundary errors per type apart (JSON: confusion, "
-                             "boundary_errors)")
     manifest: str | None = option(None, "a JSON manifest of datasets (name -> train, gold, "
                                   "predictions)", metavar="FILE")
     baseline: str | None = option(None, "the system the others are compared with (default: "
@@ -175,6 +162,3 @@ THRESHOLD_FILES = ("Here PRED files are JSON Lines span files whose spans carry 
                    "score also reads GOLD as a span file with --jsonl, --generated files whose "
                    "entities carry one and, with --demo, the demo's CRF scored mentions (the "
                    "family commands refuse --jsonl and --generated with it).")
-
-# the flags of every command that reads GOLD [PRED ...]
-DECODING = ("scheme", "mode", "format")

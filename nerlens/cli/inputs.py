@@ -10,10 +10,11 @@ from nerspan import GOLD, Corpus, InputOptions, TrainIndex
 from nerspan.reading import systems as library
 from nerspan.reading.forms import finished
 from nerspan.reading.training import read_training_index
-from nerspan.records import FileOptions, GeneratedOptions, Record, TypeOptions, option
+from nerspan.records import (FileOptions, GeneratedOptions, Record, ScoringOptions,
+                             TypeOptions, option)
 
 from .common import UsageError, note, prediction_paths
-from .flags import DECODING, Shared, add_flags
+from .flags import Shared, add_flags
 from .options import given, inputs_of
 
 # the FileOptions flags of every command that reads column files, of --train, of --jsonl
@@ -68,12 +69,13 @@ class Inputs(Record):
     describes = "command-line"
 
 
-def add_input_arguments(parser, files=Inputs, decoding: tuple = DECODING) -> None:
+def add_input_arguments(parser, files=Inputs) -> None:
     """GOLD [PRED ...] (``files``' positionals), ``decoding``'s flags (--scheme, --mode,
     --format) and how every input is read: the same flags in every command (column files,
     the types, span files, --generated and how it is read, --compat)."""
     add_flags(parser, files, ("gold", "predictions"))
-    add_flags(parser, Shared, decoding)
+    add_flags(parser, ScoringOptions, ("scheme", "mode"))
+    add_flags(parser, Shared, ("format",))
     add_flags(parser, FileOptions, READING)
     add_flags(parser, InputOptions, ("layers",))
     add_flags(parser, TypeOptions)

@@ -10,7 +10,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan.records import FileOptions, Record, option
+from nerspan.records import FileOptions, Record, ScoringOptions, option
 
 from nerlens.demo import DEMOS
 from nerlens.experiment.build import run_experiment as experiment
@@ -30,7 +30,8 @@ def add_arguments(parser) -> None:
     add_input_arguments(parser, Flags)
     add_train_arguments(parser, required=False)
     add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
-    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "beta", "workers"))
+    add_flags(parser, ScoringOptions, ("beta",))
+    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "workers"))
     add_flags(parser, Flags, ("families", "demo"))
     add_scored_argument(parser, "adds the confidence section")
     add_flags(parser, Inputs, ("gold_alt",))

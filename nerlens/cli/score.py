@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from nerspan import InputOptions
 from nerspan.conlleval import conlleval_text, strings_text
-from nerspan.records import Record, switch
+from nerspan.records import Record, ScoringOptions, switch
 from nerspan.spans import reading_notes, types_note
 
 from nerlens.demo import demo_gold, demo_scored, demo_systems
@@ -32,7 +32,8 @@ class Flags(Record):
 def add_arguments(parser) -> None:
     add_input_arguments(parser)
     add_flags(parser, Flags)
-    add_flags(parser, Shared, ("beta", "confusion", "workers"))
+    add_flags(parser, ScoringOptions, ("beta", "confusion"))
+    add_flags(parser, Shared, ("workers",))
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES})
 
 

@@ -8,14 +8,15 @@ from dataclasses import dataclass
 
 from nerspan import InputOptions
 from nerspan.dial import SweepOptions, sweep_files
-from nerspan.records import FileOptions, GeneratedOptions, Record, option, switch
+from nerspan.records import (FileOptions, GeneratedOptions, Record, ScoringOptions, option,
+                             switch)
 from nerspan.sweep_view import inflation_finding, sweep_blocks
 
 from nerlens.demo import demo_gold, demo_scored
 from nerlens.report import blocks
 
 from .common import UsageError, note, show_result
-from .flags import DECODING, Shared, add_flags, record_of
+from .flags import Shared, add_flags, record_of
 from .inputs import SPAN_FILES, Inputs, refuse_files_with_demo, system_options
 
 
@@ -27,7 +28,8 @@ def add_arguments(parser) -> None:
         "- in a sweep, one file instead of PRED, each entity with a \"score\" in [0, 1]; "
         "grounded in GOLD's words (--occurrences, --fuzzy); with --choose-on, DEV_PRED is "
         "such a file too")})
-    add_flags(parser, Shared, DECODING)
+    add_flags(parser, ScoringOptions, ("scheme", "mode"))
+    add_flags(parser, Shared, ("format",))
     add_flags(parser, FileOptions, ("gold_tag_column", "token_column", "comment_prefix",
                                     "encoding", "missing_tag"))
     add_flags(parser, InputOptions, SPAN_FILES)
