@@ -12,6 +12,7 @@ from nerspan.family import Family
 from nerlens.experiment.manifest import manifest_datasets as read_datasets
 from nerlens.families import get_family, result_dicts
 from nerlens.report.blocks import section_text
+from nerlens.report.options import ReportOptions
 
 from .common import UsageError, print_confusion, print_results
 from .flags import THRESHOLD_FILES, Shared, add_flags, confidence, number_flag, record_of
@@ -34,7 +35,8 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     add_flags(parser, family.options, tuple(n for n in family.options.names() if n not in skip),
               parse=parse)
     shared = ("beta",) if family.same_as_entity else ()
-    add_flags(parser, Shared, shared + ("confusion",) + tuple(family.settings), parse={
+    add_flags(parser, Shared, shared + ("confusion",))
+    add_flags(parser, ReportOptions, tuple(family.settings), parse={
         # the report's settings are numbers (tough-mentions' --min-share)
         setting: number_flag(float, "expected a number, not {text!r}", check=check)
         for setting, check in family.settings.items()})

@@ -28,8 +28,7 @@ from typing import Mapping, Sequence
 
 from nerspan import (Corpus, Evaluation, InputOptions, LabelTable, __version__,
                      as_train_index, get_scheme)
-from nerspan.options import check_bool, check_fraction, check_int
-from nerspan.fbeta import check_beta
+from nerspan.options import check_int
 from nerspan.bootstrap import MIN_SUPPORT, percentile_interval, probability_better, resample
 from nerspan.corpus import side_name
 from nerspan.errors import InputTypeError
@@ -41,7 +40,7 @@ from nerspan.span_table import SpanShapeError
 from nerspan.spans import check_tags
 
 from nerlens.demo import demo_inputs
-from nerlens.families import check_families, family_names, get_family, in_report_order
+from nerlens.families import get_family, in_report_order
 from nerlens.jsonable import json_text
 from nerspan.reading.answers import read_scored_systems, scored_mentions
 from nerspan.reading.systems import (PathLike, add_gold_versions, check_system_names,
@@ -50,9 +49,9 @@ from nerspan.reading.systems import (PathLike, add_gold_versions, check_system_n
 from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
+from .options import ReportOptions
 from .repairs import decoding_repairs
 from .statistics import entity_statistics, family_statistics, merged_results, score_family
-from .views import every_family
 
 
 @dataclass
@@ -130,7 +129,8 @@ def input_names(gold, systems: Mapping | None, train, gold_alt: Mapping | None =
             **({"gold_alt": {v: name(f) for v, f in gold_alt.items()}} if gold_alt else {})}
 
 
-def _progress(total: int, enabled: bool, description: str):
+def _progress(total: int, enabled: bool | None, description: str):
+    """A bar on stderr (``enabled`` None: when stderr is a terminal, as tqdm decides)."""
     try:
         from tqdm.auto import tqdm
     except ImportError:  # tqdm comes with datasets; without it, no bar
@@ -141,7 +141,8 @@ def _progress(total: int, enabled: bool, description: str):
         # only in a process of one thread (analyses.figure_pngs)
         monitor_interval = 0
 
-    return Bar(total=total, desc=description, disable=not enabled, file=sys.stderr,
+    return Bar(total=total, desc=description, file=sys.stderr,
+               disable=None if enabled is None else not enabled,
                leave=False)
 
 
@@ -209,15 +210,19 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     against which every system and family is scored; each system is decoded once there
     for every family, and the training data read once.
 
+    The settings ``bootstrap``, ``seed``, ``confidence``, ``baseline``, ``families``,
+    ``min_share``, ``beta``, ``figures`` and ``progress`` (a bar on stderr; None: when
+    stderr is a terminal) are checked as ``nerlens.report.options.ReportOptions``, of
+    which ``nerlens report`` makes its flags.
+
     One dataset; ``nerlens.run_experiment`` runs a whole experiment.
     """
-    settings = checked_settings({"min_share": min_share})
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
-    seed = check_int("seed", seed)   # keys each sentence's bootstrap weights
-    confidence = check_fraction("confidence", confidence)
-    families = check_families(family_names() if families is None else families)
-    figures, progress = check_bool("figures", figures), check_bool("progress", progress)
-    beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
+    settings = ReportOptions(bootstrap=bootstrap, seed=seed, confidence=confidence,
+                             baseline=baseline, families=families, min_share=min_share,
+                             beta=beta, figures=figures, progress=progress)
+    bootstrap, seed, confidence, beta = (settings.bootstrap, settings.seed,
+                                         settings.confidence, settings.beta)
+    families, workers = settings.run_families(), check_int("workers", workers, minimum=1)
     inputs = _input_options(inputs, tokens)
     if demo is not None:   # its corpus, systems, training data, notes and sources
         corpus, system_names, train, notes, sources, scored = demo_inputs(
@@ -238,8 +243,8 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                                                           options)
     audit = gold_audit.collect(evaluation, system_names, alternatives, bootstrap, seed,
                                confidence, documents)
-    bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
-                    "nerlens report")
+    bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0),
+                    settings.progress, "nerlens report")
     refused = None if left_out is None else left_out["skipped"]   # gold nests
     results, statistics = score_systems(evaluation, system_names, families, bar, options, beta,
                                         workers, refused)
@@ -252,12 +257,12 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
         bar.close()
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
     info = _report_info(evaluation, bootstrap, seed, confidence, baseline or system_names[0],
-                        families, settings["min_share"], notes, beta,
+                        families, settings.min_share, notes, beta,
                         sources if sources is not None else input_names(None, None, train))
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
                     audit=audit)
     result.confidence = confidence_section.collect(evaluation, scored, families, options)
-    _add_analyses(result, evaluation, families, figures, settings, left_out)
+    _add_analyses(result, evaluation, families, settings.figures, settings.to_dict(), left_out)
     return result
 
 
@@ -336,17 +341,6 @@ def _to_score(evaluation: Evaluation, alternatives, families, options
     kept, skipped = nesting.declared(families)
     options, applied = nesting.with_nested_options(kept, options)
     return system_names, kept, options, {"skipped": skipped, "applied": applied}
-
-
-def checked_settings(given: dict) -> dict:
-    """The report options families read (``Family.settings``), each checked by every
-    registered family that reads it."""
-    out = dict(given)
-    for family in every_family():
-        for name, check in family.settings.items():
-            if name in out:
-                out[name] = check(out[name])
-    return out
 
 
 def _listed(names: list) -> str:
