@@ -220,8 +220,6 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     settings = ReportOptions(bootstrap=bootstrap, seed=seed, confidence=confidence,
                              baseline=baseline, families=families, min_share=min_share,
                              beta=beta, figures=figures, progress=progress)
-    bootstrap, seed, confidence, beta = (settings.bootstrap, settings.seed,
-                                         settings.confidence, settings.beta)
     families, workers = settings.run_families(), check_int("workers", workers, minimum=1)
     inputs = _input_options(inputs, tokens)
     if demo is not None:   # its corpus, systems, training data, notes and sources
@@ -241,23 +239,22 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                              families, inputs)
     system_names, families, options, left_out = _to_score(evaluation, alternatives, families,
                                                           options)
-    audit = gold_audit.collect(evaluation, system_names, alternatives, bootstrap, seed,
-                               confidence, documents)
-    bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0),
+    audit = gold_audit.collect(evaluation, system_names, alternatives, settings.bootstrap,
+                               settings.seed, settings.confidence, documents)
+    bar = _progress(len(system_names) * len(families) + (1 if settings.bootstrap else 0),
                     settings.progress, "nerlens report")
     refused = None if left_out is None else left_out["skipped"]   # gold nests
-    results, statistics = score_systems(evaluation, system_names, families, bar, options, beta,
-                                        workers, refused)
+    results, statistics = score_systems(evaluation, system_names, families, bar, options,
+                                        settings.beta, workers, refused)
     families = [name for name in families if name not in (refused or {})]
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
-    intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
-                                        seed, confidence, baseline, corpus.n_sentences, bar)
+    intervals, comparisons = _bootstrap(statistics, estimates, system_names, settings,
+                                        corpus.n_sentences, bar)
     if bar is not None:
         bar.close()
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
-    info = _report_info(evaluation, bootstrap, seed, confidence, baseline or system_names[0],
-                        families, settings.min_share, notes, beta,
+    info = _report_info(evaluation, settings, baseline or system_names[0], families, notes,
                         sources if sources is not None else input_names(None, None, train))
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
                     audit=audit)
@@ -395,28 +392,28 @@ def family_results(evaluation: Evaluation, system_names, family, merged: dict,
     return out
 
 
-def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap: int,
-               seed: int, confidence: float, baseline, n_sentences: int,
-               bar=None) -> tuple[dict, dict]:
-    """``(intervals, comparisons)`` from one matrix of sentence weights for all systems."""
+def _bootstrap(statistics: dict, estimates: dict, system_names: list,
+               settings: ReportOptions, n_sentences: int, bar=None) -> tuple[dict, dict]:
+    """``(intervals, comparisons)`` from one matrix of sentence weights for all systems
+    (``settings``: the bootstrap samples, seed and confidence, the baseline)."""
     intervals: dict = {system: {} for system in system_names}
     comparisons: dict = {}
-    if not bootstrap:
+    if not settings.bootstrap:
         return intervals, comparisons
     names = [s.name for s in statistics[system_names[0]]]
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
     # Poisson(1) weights keyed by (seed, replicate, sentence id), as the partials draw
     # them: the intervals do not depend on how the corpus is cut
-    weights = sentence_weights(range(n_sentences), bootstrap, seed)
+    weights = sentence_weights(range(n_sentences), settings.bootstrap, settings.seed)
     samples = {system: resample(statistics[system], weights) for system in system_names}
     for system in system_names:
         for column, stat in enumerate(statistics[system]):
             ci = percentile_interval(samples[system][:, column], estimates[system][stat.name],
-                                     confidence)
+                                     settings.confidence)
             intervals[system][stat.name] = {
                 "low": ci.low, "high": ci.high, "support": stat.support,
                 "too_small": stat.too_small}
-    reference = baseline or system_names[0]
+    reference = settings.baseline or system_names[0]
     if reference not in samples:
         raise ValueError(f"baseline {reference!r} is not one of the systems {system_names}")
     for system in system_names:
@@ -437,20 +434,22 @@ NO_GOLD_NOTE = ("Gold holds no mention: recall is undefined for every system. En
                 "zero_division's 0. Each method's section says what else is undefined.")
 
 
-def _report_info(context: Evaluation, bootstrap, seed, confidence, baseline, families,
-                 min_share, notes, beta, sources: Mapping) -> dict:
-    """Corpus sizes and options (``Report.info``; ``beta`` stated when it adds numbers,
-    as a result's options state it) and the provenance of ``sources``."""
+def _report_info(context: Evaluation, settings: ReportOptions, baseline, families, notes,
+                 sources: Mapping) -> dict:
+    """Corpus sizes and options (``Report.info``: ``settings``, the ``baseline`` and
+    ``families`` run; ``beta`` stated when it adds numbers, as a result's options state
+    it) and the provenance of ``sources``."""
     corpus, index = context.corpus, context.train
     mentions = len(context.gold)
     if not mentions:   # said first, on the page and in the terminal
         notes = [*notes, NO_GOLD_NOTE]
     info = {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens, "mentions": mentions,
             "train_sentences": index.corpus.n_sentences if index is not None else None,
-            "scheme": context.scheme, "mode": context.mode, "bootstrap": bootstrap,
-            "seed": seed, "confidence": confidence, "baseline": baseline,
-            "families": list(families), "min_support": MIN_SUPPORT, "min_share": min_share,
-            "notes": list(notes), **({"beta": beta} if beta != 1 else {})}
+            "scheme": context.scheme, "mode": context.mode, "bootstrap": settings.bootstrap,
+            "seed": settings.seed, "confidence": settings.confidence, "baseline": baseline,
+            "families": list(families), "min_support": MIN_SUPPORT,
+            "min_share": settings.min_share, "notes": list(notes),
+            **({"beta": settings.beta} if settings.beta != 1 else {})}
     info["provenance"] = provenance(sources, {
         k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                              "families", "min_share", "beta") if k in info})

@@ -30,8 +30,7 @@ class ReportOptions(Record):
     bootstrap: int = option(1000, "bootstrap samples for the intervals (0 = none; default "
                             "1000)", lambda name, value: check_int(name, value, minimum=0),
                             parse=int, metavar="N")
-    seed: int = option(0, "seed of the bootstrap resampling (default 0)", check_int,
-                       parse=int)
+    seed: int = option(0, "seed of the bootstrap resampling (default 0)", check_int, parse=int)
     confidence: float = option(0.95, "the level of the bootstrap intervals", check_fraction,
                                flag=None)
     baseline: str | None = option(None, "the system the others are compared with (default: "
@@ -49,8 +48,6 @@ class ReportOptions(Record):
     figures: bool = switch(True, "draw the figures", flag=None)
     progress: bool | None = option(None, "a progress bar on stderr (default: when stderr is "
                                    "a terminal)", check_bool, parse=None)
-
-    describes = "report"
 
     def run_families(self) -> tuple:
         """The families to run: those given, else every registered one."""
