@@ -46,9 +46,8 @@ class GoldVersion(argparse.Action):
 class Inputs(Record):
     """The files the command line reads, as flags (the library takes what they hold)."""
 
-    gold: str | None = option(None, "gold column file (token first), or a datasets split or "
-                              "DatasetDict saved with save_to_disk (see --split)", flag="gold",
-                              nargs="?")
+    gold: str | None = option(None, "gold column file (token first), or a saved datasets "
+                              "split or DatasetDict (see --split)", flag="gold", nargs="?")
     predictions: list | None = option(
         None, "prediction file(s), token first and tag last; omitted: GOLD holds both gold "
         "and prediction columns (second-to-last and last)", flag="predictions", nargs="*")
