@@ -38,7 +38,8 @@ class ReportOptions(Record):
     families: tuple | None = option(None, "the metric families to run, comma-separated; "
                                     "default: every registered one",
                                     lambda name, value: check_families(value),
-                                    parse=comma_list, metavar="NAME,...")
+                                    parse=lambda text: check_families(comma_list(text)),
+                                    metavar="NAME,...")
     min_share: float = option(0.0, "leave tough-mention subsets holding less than this share "
                               "of the gold mentions out of the recall table (the paper: "
                               "0.01); JSON keeps every number", family_setting, parse=float,
