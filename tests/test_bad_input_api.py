@@ -537,7 +537,7 @@ OPTION_CASES = [
     ("nerlens.report", {"families": "faireval"}, InputTypeError,
      r"families must be a list of family names, not 'faireval' \(a str\)"),
     ("nerlens.experiment", {"bootstrap": -5}, ValueError,
-     r"dataset 'd1': bootstrap must be at least 0"),
+     r"^bootstrap must be at least 0"),   # checked once, before any dataset is read
     ("nerlens.experiment", {"figures": "no"}, InputTypeError,
      r"^figures must be True or False"),   # the experiment draws the figures
     ("nerlens.experiment", {"mode": "loose"}, ValueError,

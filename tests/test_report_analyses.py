@@ -77,7 +77,7 @@ def test_cli_report_min_share(tmp_path, capsys):
     assert "seen" in data["analyses"]["tough_mentions"]["small_subsets"]["overall"]
     assert main(["report", "--demo", "--output", str(tmp_path), "--bootstrap", "0",
                  "--no-progress", "--min-share", "2"]) == 2
-    assert "min_share" in capsys.readouterr().err
+    assert "--min-share: is a fraction of the gold mentions" in capsys.readouterr().err
 
 
 def test_figures_in_the_page(report, tmp_path, browser):

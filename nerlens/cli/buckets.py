@@ -8,6 +8,7 @@ from attribute_buckets.report import (datasets_blocks, diagnosis_blocks, over_da
                                       significance_blocks)
 from nerlens.experiment.runs import naming
 from nerlens.report.blocks import text
+from nerlens.report.options import ReportOptions
 from nerspan.records import Record, switch
 
 from .common import UsageError, print_json, show_result
@@ -28,11 +29,11 @@ def add_arguments(parser) -> None:
     add_family_arguments(parser, "attribute_buckets", train_required=False,
                          train_note="(with --manifest each dataset names its own)",
                          skip=("compat",))   # --compat: every command's (generated_files)
-    add_flags(parser, Shared, ("plot", "plot_format", "manifest", "baseline"),
+    add_flags(parser, Shared, ("plot", "plot_format", "manifest"),
               notes={"plot": "(bar chart per attribute, heat map, comparison of the first two "
                      "systems)", "manifest": "(the same systems in each): zeta/rho per "
-                     "dataset, Friedman and Wilcoxon over datasets, radar chart and heat map",
-                     "baseline": "with --manifest"})
+                     "dataset, Friedman and Wilcoxon over datasets, radar chart and heat map"})
+    add_flags(parser, ReportOptions, ("baseline",), notes={"baseline": "with --manifest"})
     add_flags(parser, Flags)
 
 

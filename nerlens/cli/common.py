@@ -132,11 +132,6 @@ def _discard_stdout() -> None:
         pass  # stdout is no real file (a test's capture)
 
 
-def show_progress(args) -> bool:
-    """--progress/--no-progress; neither: a bar when stderr is a terminal."""
-    return sys.stderr.isatty() if args.progress is None else args.progress
-
-
 def write_outputs(result, args, stem: str) -> None:
     """``STEM.json`` and ``STEM.html`` of a report or experiment into --output; prints
     the JSON (--format json) or the terminal summary."""

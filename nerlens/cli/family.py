@@ -13,9 +13,10 @@ from nerspan.family import Family
 from nerlens.experiment.manifest import manifest_datasets as read_datasets
 from nerlens.families import get_family, result_dicts
 from nerlens.report.blocks import section_text
+from nerlens.report.options import ReportOptions
 
 from .common import UsageError, print_confusion, print_results
-from .flags import THRESHOLD_FILES, Shared, add_flags, record_of
+from .flags import THRESHOLD_FILES, add_flags, record_of
 from .inputs import (add_input_arguments, add_train_arguments, load_systems, load_training,
                      system_options)
 from .options import given
@@ -34,7 +35,7 @@ def add_family_arguments(parser, name: str, *, train_required: bool = True,
     add_flags(parser, family.options, tuple(n for n in family.options.names() if n not in skip))
     add_flags(parser, ScoringOptions, ("beta", "confusion") if family.same_as_entity
               else ("confusion",))
-    add_flags(parser, Shared, tuple(family.settings), checks=family.settings)
+    add_flags(parser, ReportOptions, tuple(family.settings), checks=family.settings)
     add_flags(parser, InputOptions, ("threshold",), notes={"threshold": THRESHOLD_FILES})
 
 

@@ -30,7 +30,7 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
     """The fields of ``record`` that have a flag (``only`` those named) as ``parser``'s
     flags: its doc as help (plus ``notes``' words), its text read by its ``parse`` (or
     ``parse``'s) and refused by its check (or ``checks``': ``check(value)``); a bool is a
-    switch (``--no-x`` too when on by default or a family's); a field's ``action`` and
+    switch (``--no-x`` too unless off by default, or a family's); a field's ``action`` and
     ``nargs`` as argparse's; a flag without ``--``, a positional; its 0.1 flags
     (``RENAMED``), hidden, a usage error naming it. ``required``: the names the command
     needs."""
@@ -41,7 +41,7 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
         settings = dict(default=opt.default, help=" ".join(
             filter(None, (opt.doc, notes.get(opt.name)))))
         if opt.parse is None:
-            negatable = opt.default or record.describes in FAMILY_RECORDS
+            negatable = opt.default is not False or record.describes in FAMILY_RECORDS
             settings["action"] = argparse.BooleanOptionalAction if negatable else "store_true"
         else:
             choices = [c for c in opt.choices if c is not None]
@@ -130,18 +130,9 @@ class Shared(Record):
     train: str | None = option(None, f"training data: {TRAIN_FILES}", metavar="FILE")
     manifest: str | None = option(None, "a JSON manifest of datasets (name -> train, gold, "
                                   "predictions)", metavar="FILE")
-    baseline: str | None = option(None, "the system the others are compared with (default: "
-                                  "the first)")
-    min_share: float = option(0.0, "leave tough-mention subsets holding less than this share "
-                              "of the gold mentions out of the recall table (the paper: "
-                              "0.01); JSON keeps every number", parse=float,
-                              metavar="FRACTION")
     plot: str | None = option(None, "write the charts to DIR", metavar="DIR")
     plot_format: str = option("png", "image format of the --plot charts (default png)",
                               choices=("png", "svg"))
-    bootstrap: int = option(1000, "bootstrap samples for the intervals (0 = none; default "
-                            "1000)", partial(check_int, minimum=0), parse=int, metavar="N")
-    seed: int = option(0, "seed of the bootstrap resampling (default 0)", check_int, parse=int)
     workers: int = option(1, "score in N local processes, from partial counts merged "
                           "exactly: the same numbers as one process (default 1)",
                           partial(check_int, minimum=1), parse=int, metavar="N")

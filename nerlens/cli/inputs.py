@@ -17,9 +17,9 @@ from .common import UsageError, note, prediction_paths
 from .flags import Shared, add_flags
 from .options import given, inputs_of
 
-# the FileOptions flags of every command that reads column files, of --train, of --jsonl
+# the FileOptions flags of every command that reads GOLD, of --train, of --jsonl
 READING = ("token_column", "gold_tag_column", "pred_tag_column", "comment_prefix", "encoding",
-           "missing_tag", "allow_token_mismatch")
+           "missing_tag", "allow_token_mismatch", "split", "tokens_column", "tags_column")
 TRAINING = ("train_tag_column", "train_token_column")
 SPAN_FILES = ("jsonl",) + library.SPAN_OPTIONS
 VERSION_KIND = "gold_alt"   # a --gold-alt in ``declared``, the order of an experiment's flags
@@ -47,7 +47,8 @@ class GoldVersion(argparse.Action):
 class Inputs(Record):
     """The files the command line reads, as flags (the library takes what they hold)."""
 
-    gold: str | None = option(None, "gold column file (token first)", flag="gold", nargs="?")
+    gold: str | None = option(None, "gold column file (token first), or a saved datasets "
+                              "split or DatasetDict (see --split)", flag="gold", nargs="?")
     predictions: list | None = option(
         None, "prediction file(s), token first and tag last; omitted: GOLD holds both gold "
         "and prediction columns (second-to-last and last)", flag="predictions", nargs="*")

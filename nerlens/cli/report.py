@@ -10,32 +10,33 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerspan.records import FileOptions, Record, ScoringOptions, option
+from nerspan.records import Record, ScoringOptions, option
 
 from nerlens.demo import DEMOS
 from nerlens.experiment.build import run_experiment as experiment
 from nerlens.experiment.manifest import Declaration
-from nerlens.families import check_families, family_names
+from nerlens.families import family_names
 from nerlens.report.build import build_report
 from nerlens.report.generated import records as generated_records
+from nerlens.report.options import ReportOptions
 
-from .common import UsageError, note, show_progress, write_outputs
-from .flags import Shared, add_flags
+from .common import UsageError, note, write_outputs
+from .flags import Shared, add_flags, record_of
 from .inputs import (UNGROUNDED, Inputs, add_input_arguments, add_scored_argument,
                      add_train_arguments, refuse_files_with_demo)
 from .options import inputs_of
 
 
 def add_arguments(parser) -> None:
-    add_input_arguments(parser, Flags)
+    add_input_arguments(parser)
     add_train_arguments(parser, required=False)
-    add_flags(parser, FileOptions, ("split", "tokens_column", "tags_column"))
+    add_flags(parser, ReportOptions, notes={"families": f"({', '.join(family_names())})"})
     add_flags(parser, ScoringOptions, ("beta",))
-    add_flags(parser, Shared, ("bootstrap", "seed", "baseline", "min_share", "workers"))
-    add_flags(parser, Flags, ("families", "demo"))
+    add_flags(parser, Shared, ("workers",))
+    add_flags(parser, Flags, ("demo",))
     add_scored_argument(parser, "adds the confidence section")
     add_flags(parser, Inputs, ("gold_alt",))
-    add_flags(parser, Flags, ("progress", "output"))
+    add_flags(parser, Flags, ("output",))
     group = parser.add_argument_group(
         "experiments (several datasets, several runs per system)",
         "Either --manifest FILE, or --data and --pred in order (e.g. --data conll03 test.txt "
@@ -46,11 +47,6 @@ def add_arguments(parser) -> None:
     add_flags(group, Shared, ("manifest",), notes={"manifest": "and generated output (a "
                                                    "list of files: a system's runs)"})
     parser.set_defaults(declared=[])
-
-
-def family_list(text: str) -> tuple:
-    """--families: comma-separated names of registered families."""
-    return check_families([name.strip() for name in text.split(",") if name.strip()])
 
 
 class DemoName(argparse.Action):
@@ -77,21 +73,11 @@ RUN = ("on the last --data (or on dataset NAME); a repeated SYSTEM is another ru
 class Flags(Record):
     """The command's own flags."""
 
-    gold: str | None = option(None, "gold column file (token first, tag last), or a datasets "
-                              "split or DatasetDict saved with save_to_disk (see --split)",
-                              flag="gold", nargs="?")
-    predictions: list | None = option(None, "prediction column file(s), tag last",
-                                      flag="predictions", nargs="*")
-    families: tuple | None = option(
-        None, "the metric families to run, comma-separated (default: every registered one: "
-        + ", ".join(family_names()) + ")", parse=family_list, metavar="NAME,...")
     demo: str | None = option(
         None, "the embedded WNUT-17 demo: spaCy's output and a memorisation baseline; --demo "
         "generative: LLM-style responses to 24 of its sentences beside spaCy's output; --demo "
         "confidence: a CRF's scored mentions beside spaCy's output (the confidence section)",
         action=DemoName, nargs="?", metavar="NAME")
-    progress: bool | None = option(None, "a progress bar on stderr (default: when stderr is a "
-                                   "terminal)", parse=None, action=argparse.BooleanOptionalAction)
     output: str = option(".", "folder for report.json and report.html")
     data: list | None = option(None, "a dataset: its name, gold column file and training file "
                                "(default --train); repeat for each dataset", action=Declare,
@@ -141,10 +127,9 @@ def run(args) -> int:
     """The report of GOLD [PRED ...] or of --demo, or an experiment's of its declaration
     (--manifest, or --data and --pred): STEM.json and STEM.html into --output."""
     declaration = Declaration(args.declared, args.manifest, args.train)
+    settings = record_of(args, ReportOptions, beta=args.beta)
     options = dict(scheme=args.scheme, mode=args.mode, inputs=inputs_of(args),
-                   bootstrap=args.bootstrap, seed=args.seed, baseline=args.baseline,
-                   min_share=args.min_share, families=args.families,
-                   progress=show_progress(args), beta=args.beta)
+                   **settings.to_dict())
     if declaration:   # a --gold-alt alone is another version of the one dataset's gold
         refuse_one_dataset_flags(args)
         result = experiment(declaration, **options)

@@ -39,16 +39,15 @@ from pathlib import Path
 from typing import Mapping
 
 from nerspan import InputOptions, InputTypeError
-from nerspan.fbeta import check_beta
 from nerspan.migration import migrated
-from nerspan.options import check_bool, check_fraction
+from nerspan.options import check_fraction
 from nerspan.errors import shown
 from nerspan.reading.systems import read_systems
 
-from nerlens.families import check_families, family_names
 from nerlens.jsonable import json_ready
 from nerlens.report.analyses import figure_pngs
 from nerlens.report.build import Report, build_report, input_names
+from nerlens.report.options import ReportOptions
 
 from . import dataset_page, findings, generated, html, text
 from .manifest import Declaration
@@ -185,9 +184,9 @@ def run_experiment(datasets: Mapping | str | os.PathLike | Declaration, *,
         raise InputTypeError("datasets must map each dataset's name to {\"gold\": ..., "
                              "\"train\": ..., \"systems\": {...}}")
     alpha = check_fraction("alpha", alpha)
-    beta = check_beta(beta)
-    figures = check_bool("figures", figures)   # the reports draw none: checked here
-    families = check_families(family_names() if families is None else families)
+    settings = ReportOptions(bootstrap=bootstrap, seed=seed, confidence=confidence,
+                             baseline=baseline, families=families, min_share=min_share,
+                             beta=beta, figures=figures, progress=progress)
     inputs = InputOptions.of(inputs)
     if sources is not None and not isinstance(sources, Mapping):
         raise InputTypeError(f"sources must map each dataset's name to its input files, not "
@@ -207,9 +206,8 @@ def run_experiment(datasets: Mapping | str | os.PathLike | Declaration, *,
                              "choose a baseline every dataset has")
 
     # the reports draw no figure: their columns are runs; the page draws per system
-    options = dict(scheme=scheme, mode=mode, bootstrap=bootstrap, seed=seed,
-                   confidence=confidence, families=families, figures=False,
-                   min_share=min_share, progress=progress, beta=beta)
+    options = {**settings.to_dict(), "families": settings.run_families(), "figures": False,
+               "scheme": scheme, "mode": mode}
     reports = {name: _report(name, entry, runs[name], predictions[name], grounded[name],
                              inputs, baseline, (sources or {}).get(name),
                              {**options, "scored": scored[name]})
@@ -220,13 +218,13 @@ def run_experiment(datasets: Mapping | str | os.PathLike | Declaration, *,
     higher.update(dial_higher(reports))
     result = Experiment(
         reports, runs, systems, aggregate(reports, runs),
-        wilcoxon_tests(reports, runs, systems, higher, alpha, beta), higher,
+        wilcoxon_tests(reports, runs, systems, higher, alpha, settings.beta), higher,
         {"baseline": baseline, "alpha": alpha, **_info(options, runs)})
     for family, part in family_parts():
         view = experiment_view(result, family)
         result.views.update(part.compute(view) if view.ran else {k: {} for k in part.keys})
-    if figures:
-        _draw(result, families, baseline)
+    if settings.figures:
+        _draw(result, options["families"], baseline)
     result.generated = generated.records(reports, runs)
     result.findings = findings.findings(result)
     return result

@@ -28,8 +28,7 @@ from typing import Mapping, Sequence
 
 from nerspan import (Corpus, Evaluation, InputOptions, LabelTable, __version__,
                      as_train_index, get_scheme)
-from nerspan.options import check_bool, check_fraction, check_int
-from nerspan.fbeta import check_beta
+from nerspan.options import check_int
 from nerspan.bootstrap import MIN_SUPPORT, percentile_interval, probability_better, resample
 from nerspan.corpus import side_name
 from nerspan.errors import InputTypeError
@@ -41,7 +40,7 @@ from nerspan.span_table import SpanShapeError
 from nerspan.spans import check_tags
 
 from nerlens.demo import demo_inputs
-from nerlens.families import check_families, family_names, get_family, in_report_order
+from nerlens.families import get_family, in_report_order
 from nerlens.jsonable import json_text
 from nerspan.reading.answers import read_scored_systems, scored_mentions
 from nerspan.reading.systems import (PathLike, add_gold_versions, check_system_names,
@@ -50,9 +49,9 @@ from nerspan.reading.systems import (PathLike, add_gold_versions, check_system_n
 from . import analyses, blocks, confusion, examples, findings, gold_audit, html, nesting, text
 from . import confidence as confidence_section   # report() has a confidence= option
 from .names import pair_key
+from .options import ReportOptions
 from .repairs import decoding_repairs
 from .statistics import entity_statistics, family_statistics, merged_results, score_family
-from .views import every_family
 
 
 @dataclass
@@ -130,7 +129,8 @@ def input_names(gold, systems: Mapping | None, train, gold_alt: Mapping | None =
             **({"gold_alt": {v: name(f) for v, f in gold_alt.items()}} if gold_alt else {})}
 
 
-def _progress(total: int, enabled: bool, description: str):
+def _progress(total: int, enabled: bool | None, description: str):
+    """A bar on stderr (``enabled`` None: when stderr is a terminal, as tqdm decides)."""
     try:
         from tqdm.auto import tqdm
     except ImportError:  # tqdm comes with datasets; without it, no bar
@@ -141,7 +141,8 @@ def _progress(total: int, enabled: bool, description: str):
         # only in a process of one thread (analyses.figure_pngs)
         monitor_interval = 0
 
-    return Bar(total=total, desc=description, disable=not enabled, file=sys.stderr,
+    return Bar(total=total, desc=description, file=sys.stderr,
+               disable=None if enabled is None else not enabled,
                leave=False)
 
 
@@ -209,15 +210,17 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
     against which every system and family is scored; each system is decoded once there
     for every family, and the training data read once.
 
+    The settings ``bootstrap``, ``seed``, ``confidence``, ``baseline``, ``families``,
+    ``min_share``, ``beta``, ``figures`` and ``progress`` (a bar on stderr; None: when
+    stderr is a terminal) are checked as ``nerlens.report.options.ReportOptions``, of
+    which ``nerlens report`` makes its flags.
+
     One dataset; ``nerlens.run_experiment`` runs a whole experiment.
     """
-    settings = checked_settings({"min_share": min_share})
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
-    seed = check_int("seed", seed)   # keys each sentence's bootstrap weights
-    confidence = check_fraction("confidence", confidence)
-    families = check_families(family_names() if families is None else families)
-    figures, progress = check_bool("figures", figures), check_bool("progress", progress)
-    beta, workers = check_beta(beta), check_int("workers", workers, minimum=1)
+    settings = ReportOptions(bootstrap=bootstrap, seed=seed, confidence=confidence,
+                             baseline=baseline, families=families, min_share=min_share,
+                             beta=beta, figures=figures, progress=progress)
+    families, workers = settings.run_families(), check_int("workers", workers, minimum=1)
     inputs = _input_options(inputs, tokens)
     if demo is not None:   # its corpus, systems, training data, notes and sources
         corpus, system_names, train, notes, sources, scored = demo_inputs(
@@ -236,28 +239,27 @@ def build_report(gold=None, systems: Mapping | None = None, train=None, *,
                              families, inputs)
     system_names, families, options, left_out = _to_score(evaluation, alternatives, families,
                                                           options)
-    audit = gold_audit.collect(evaluation, system_names, alternatives, bootstrap, seed,
-                               confidence, documents)
-    bar = _progress(len(system_names) * len(families) + (1 if bootstrap else 0), progress,
-                    "nerlens report")
+    audit = gold_audit.collect(evaluation, system_names, alternatives, settings.bootstrap,
+                               settings.seed, settings.confidence, documents)
+    bar = _progress(len(system_names) * len(families) + (1 if settings.bootstrap else 0),
+                    settings.progress, "nerlens report")
     refused = None if left_out is None else left_out["skipped"]   # gold nests
-    results, statistics = score_systems(evaluation, system_names, families, bar, options, beta,
-                                        workers, refused)
+    results, statistics = score_systems(evaluation, system_names, families, bar, options,
+                                        settings.beta, workers, refused)
     families = [name for name in families if name not in (refused or {})]
     estimates = {system: {s.name: s.estimate() for s in statistics[system]}
                  for system in system_names}
-    intervals, comparisons = _bootstrap(statistics, estimates, system_names, bootstrap,
-                                        seed, confidence, baseline, corpus.n_sentences, bar)
+    intervals, comparisons = _bootstrap(statistics, estimates, system_names, settings,
+                                        corpus.n_sentences, bar)
     if bar is not None:
         bar.close()
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
-    info = _report_info(evaluation, bootstrap, seed, confidence, baseline or system_names[0],
-                        families, settings["min_share"], notes, beta,
+    info = _report_info(evaluation, settings, baseline or system_names[0], families, notes,
                         sources if sources is not None else input_names(None, None, train))
     result = Report(system_names, results, estimates, intervals, comparisons, higher, info,
                     audit=audit)
     result.confidence = confidence_section.collect(evaluation, scored, families, options)
-    _add_analyses(result, evaluation, families, figures, settings, left_out)
+    _add_analyses(result, evaluation, families, settings.figures, settings.to_dict(), left_out)
     return result
 
 
@@ -338,17 +340,6 @@ def _to_score(evaluation: Evaluation, alternatives, families, options
     return system_names, kept, options, {"skipped": skipped, "applied": applied}
 
 
-def checked_settings(given: dict) -> dict:
-    """The report options families read (``Family.settings``), each checked by every
-    registered family that reads it."""
-    out = dict(given)
-    for family in every_family():
-        for name, check in family.settings.items():
-            if name in out:
-                out[name] = check(out[name])
-    return out
-
-
 def _listed(names: list) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -401,28 +392,28 @@ def family_results(evaluation: Evaluation, system_names, family, merged: dict,
     return out
 
 
-def _bootstrap(statistics: dict, estimates: dict, system_names: list, bootstrap: int,
-               seed: int, confidence: float, baseline, n_sentences: int,
-               bar=None) -> tuple[dict, dict]:
-    """``(intervals, comparisons)`` from one matrix of sentence weights for all systems."""
+def _bootstrap(statistics: dict, estimates: dict, system_names: list,
+               settings: ReportOptions, n_sentences: int, bar=None) -> tuple[dict, dict]:
+    """``(intervals, comparisons)`` from one matrix of sentence weights for all systems
+    (``settings``: the bootstrap samples, seed and confidence, the baseline)."""
     intervals: dict = {system: {} for system in system_names}
     comparisons: dict = {}
-    if not bootstrap:
+    if not settings.bootstrap:
         return intervals, comparisons
     names = [s.name for s in statistics[system_names[0]]]
     higher = {s.name: s.higher_is_better for s in statistics[system_names[0]]}
     # Poisson(1) weights keyed by (seed, replicate, sentence id), as the partials draw
     # them: the intervals do not depend on how the corpus is cut
-    weights = sentence_weights(range(n_sentences), bootstrap, seed)
+    weights = sentence_weights(range(n_sentences), settings.bootstrap, settings.seed)
     samples = {system: resample(statistics[system], weights) for system in system_names}
     for system in system_names:
         for column, stat in enumerate(statistics[system]):
             ci = percentile_interval(samples[system][:, column], estimates[system][stat.name],
-                                     confidence)
+                                     settings.confidence)
             intervals[system][stat.name] = {
                 "low": ci.low, "high": ci.high, "support": stat.support,
                 "too_small": stat.too_small}
-    reference = baseline or system_names[0]
+    reference = settings.baseline or system_names[0]
     if reference not in samples:
         raise ValueError(f"baseline {reference!r} is not one of the systems {system_names}")
     for system in system_names:
@@ -443,20 +434,22 @@ NO_GOLD_NOTE = ("Gold holds no mention: recall is undefined for every system. En
                 "zero_division's 0. Each method's section says what else is undefined.")
 
 
-def _report_info(context: Evaluation, bootstrap, seed, confidence, baseline, families,
-                 min_share, notes, beta, sources: Mapping) -> dict:
-    """Corpus sizes and options (``Report.info``; ``beta`` stated when it adds numbers,
-    as a result's options state it) and the provenance of ``sources``."""
+def _report_info(context: Evaluation, settings: ReportOptions, baseline, families, notes,
+                 sources: Mapping) -> dict:
+    """Corpus sizes and options (``Report.info``: ``settings``, the ``baseline`` and
+    ``families`` run; ``beta`` stated when it adds numbers, as a result's options state
+    it) and the provenance of ``sources``."""
     corpus, index = context.corpus, context.train
     mentions = len(context.gold)
     if not mentions:   # said first, on the page and in the terminal
         notes = [*notes, NO_GOLD_NOTE]
     info = {"sentences": corpus.n_sentences, "tokens": corpus.n_tokens, "mentions": mentions,
             "train_sentences": index.corpus.n_sentences if index is not None else None,
-            "scheme": context.scheme, "mode": context.mode, "bootstrap": bootstrap,
-            "seed": seed, "confidence": confidence, "baseline": baseline,
-            "families": list(families), "min_support": MIN_SUPPORT, "min_share": min_share,
-            "notes": list(notes), **({"beta": beta} if beta != 1 else {})}
+            "scheme": context.scheme, "mode": context.mode, "bootstrap": settings.bootstrap,
+            "seed": settings.seed, "confidence": settings.confidence, "baseline": baseline,
+            "families": list(families), "min_support": MIN_SUPPORT,
+            "min_share": settings.min_share, "notes": list(notes),
+            **({"beta": settings.beta} if settings.beta != 1 else {})}
     info["provenance"] = provenance(sources, {
         k: info[k] for k in ("scheme", "mode", "bootstrap", "seed", "confidence", "baseline",
                              "families", "min_share", "beta") if k in info})
