@@ -75,9 +75,11 @@ def test_cli_report_min_share(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     # WNUT-17's test set has no seen mentions by design: the seen subset is left out
     assert "seen" in data["analyses"]["tough_mentions"]["small_subsets"]["overall"]
-    assert main(["report", "--demo", "--output", str(tmp_path), "--bootstrap", "0",
-                 "--no-progress", "--min-share", "2"]) == 2
-    assert "--min-share: is a fraction of the gold mentions" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:   # refused as the flag is read
+        main(["report", "--demo", "--output", str(tmp_path), "--min-share", "2"])
+    assert stop.value.code == 2
+    assert ("argument --min-share: min_share is a fraction of the gold mentions"
+            in capsys.readouterr().err)
 
 
 def test_figures_in_the_page(report, tmp_path, browser):
