@@ -22,25 +22,28 @@ READING = ("token_column", "gold_tag_column", "pred_tag_column", "comment_prefix
            "missing_tag", "allow_token_mismatch", "split", "tokens_column", "tags_column")
 TRAINING = ("train_tag_column", "train_token_column")
 SPAN_FILES = ("jsonl",) + library.SPAN_OPTIONS
-VERSION_KIND = "gold_alt"   # a --gold-alt in ``declared``, the order of an experiment's flags
 # after what reading generated output did: how its entities found nowhere are counted
 UNGROUNDED = ("an entity not found in its sentence is a wrong prediction in every precision "
               "(hardeval's token error rates have no token for it: it is counted beside them)")
 
 
-class GoldVersion(argparse.Action):
-    """--gold-alt NAME=FILE, appended as ``(name, file)``, and kept in order among an
-    experiment's --data and --pred (``declared``, as ``report._Declare`` keeps them)."""
+class Declare(argparse.Action):
+    """Keeps an experiment's --data, --pred and --gold-alt in the order given (a --pred or
+    a --gold-alt belongs to the last --data): ``(flag, values)`` in ``declared``, the
+    entries of a ``Declaration``; the values in the flag's own list too."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        name, equals, path = (part.strip() for part in values.partition("="))
-        if not equals or not name or not path:
-            raise argparse.ArgumentError(self, "expected NAME=FILE (e.g. conllpp=conllpp_test"
-                                         f".txt), not {values!r}")
-        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []),
-                                       (name, path)])
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
         namespace.declared = [*(getattr(namespace, "declared", None) or []),
-                              (VERSION_KIND, [(name, path)])]
+                              (self.dest, values if isinstance(values, list) else [values])]
+
+
+def name_and_file(text: str) -> tuple:
+    """--gold-alt's NAME=FILE as ``(name, file)``."""
+    name, equals, path = (part.strip() for part in text.partition("="))
+    if not equals or not name or not path:
+        raise ValueError(f"expected NAME=FILE (e.g. conllpp=conllpp_test.txt), not {text!r}")
+    return name, path
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,8 @@ class Inputs(Record):
         None, "another version of the gold (token first, tag last; repeatable): every "
         "system is scored under it too, with the flips of the ranking and the suspect gold "
         "mentions; in an experiment, a version of the last --data before it (or "
-        "DATASET:NAME=FILE: of dataset DATASET)", action=GoldVersion, metavar="NAME=FILE")
+        "DATASET:NAME=FILE: of dataset DATASET)", parse=name_and_file, action=Declare,
+        metavar="NAME=FILE")
     scored: list | None = option(
         None, "a system with a confidence per mention: a JSON Lines span file, one line per "
         "sentence of GOLD, each span with a \"score\"; or generated output, one \"response\" "

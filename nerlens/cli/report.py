@@ -22,8 +22,8 @@ from nerlens.report.options import ReportOptions
 
 from .common import UsageError, note, write_outputs
 from .flags import Shared, add_flags, record_of
-from .inputs import (UNGROUNDED, Inputs, add_input_arguments, add_scored_argument,
-                     add_train_arguments, refuse_files_with_demo)
+from .inputs import (UNGROUNDED, Declare, Inputs, add_input_arguments,
+                     add_scored_argument, add_train_arguments, refuse_files_with_demo)
 from .options import inputs_of
 
 
@@ -54,14 +54,6 @@ class DemoName(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         setattr(namespace, self.dest, values or DEMOS[0])
-
-
-class Declare(argparse.Action):
-    """Keeps an experiment's --data and --pred in the order given (a --pred belongs to the
-    last --data): ``(flag, values)`` in ``declared``, the entries of a ``Declaration``."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        namespace.declared = [*namespace.declared, (self.dest, list(values))]
 
 
 # what each flag that adds a run of an experiment takes
