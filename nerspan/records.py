@@ -138,6 +138,7 @@ RENAMED = {
     # buckets' --case-sensitive (default off) is its opposite, --no-lowercase
     "lowercase": {"--case-sensitive": "--no-lowercase", "--no-case-sensitive": "--lowercase"},
     "return_mentions": {"--mentions": "--return-mentions"},
+    "analyses": {"--spread": "--analyses"},
     "strict_diff": {"--strict": "--strict-diff", "strict": "strict_diff"},
     "return_hard_tokens": {"--tokens": "--hard-tokens", "return_tokens": "return_hard_tokens"},
     "n_buckets": {"--buckets": "--n-buckets"},

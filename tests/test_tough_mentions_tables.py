@@ -72,10 +72,12 @@ def files(tmp_path):
             "perfect": write_columns(tmp_path / "perfect.txt", list(zip(TOKENS, GOLD)))}
 
 
-def test_cli_min_share_and_spread(files, capsys):
+def test_cli_min_share_and_analyses(files, capsys):
     args = ["tough-mentions", "--train", files["train"], files["gold"], files["a"],
             files["perfect"]]
-    assert main(args + ["--min-share", "0.25", "--spread", "--format", "json"]) == 0
+    assert main(args + ["--min-share", "0.25", "--format", "json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)) == {"a", "perfect"}   # results alone
+    assert main(args + ["--min-share", "0.25", "--analyses", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"results", "min_share", "small_subsets", "recall_spread"}
     assert out["small_subsets"] == tough_mentions.small_subsets(result(PRED), 0.25)
@@ -98,3 +100,11 @@ def test_cli_min_share_and_spread(files, capsys):
     assert refused.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--min-share" in err
+
+
+def test_spread_is_named_analyses_since_0_2(files, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["tough-mentions", "--train", files["train"], files["gold"], files["a"],
+              "--spread"])
+    assert stop.value.code == 2
+    assert "--spread is --analyses since nerlens 0.2" in capsys.readouterr().err

@@ -32,8 +32,11 @@ class Command:
 
     @property
     def module(self) -> str:
-        """Its module: its own, but the file tools share one and the gold audit one (their
-        ``COMMANDS``: name -> (add_arguments, run))."""
+        """Its module: its own, but the file tools share one, the gold audit one and the
+        families without extras the family command's (their ``COMMANDS``: name ->
+        (add_arguments, run))."""
+        if self.name in WITHOUT_EXTRAS:
+            return "nerlens.cli.family"
         return "nerlens.cli." + {TAG_FILES: "file_tools", AUDIT: "gold_audit"}.get(
             self.group, self.name.replace("-", "_"))
 
@@ -48,6 +51,8 @@ class Command:
         parser.set_defaults(run=run)
 
 
+# the family commands without extras of their own (``nerlens.cli.family.COMMANDS``)
+WITHOUT_EXTRAS = ("tough-mentions",)
 # the groups of ``nerlens --help``, in its order
 SCORING, REPORTING, AUDIT, TAG_FILES = ("scoring", "report and experiments", "gold audit",
                                         "tag-file tools")

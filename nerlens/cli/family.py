@@ -1,14 +1,18 @@
 """One command for every metric family, ``nerlens FAMILY GOLD [PRED ...]``: its flags are
 the family's option record and the reading flags, each system is scored on one
 ``nerspan.Evaluation``, and the text view is the family's section of the report
-(``Family.section``). A command's extras (hardeval's k-fold, domains and corpus
-statistics, buckets over datasets, faireval's span files, plots, CSV) are its module's.
+(``Family.section``). A family without extras is this module's command (``COMMANDS``);
+the extras (hardeval's domains and corpus statistics, buckets over datasets, faireval's
+span files, plots, CSV) are their command module's.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
+
 from nerspan import Evaluation, InputOptions
-from nerspan.records import ScoringOptions
 from nerspan.family import Family
+from nerspan.records import Record, ScoringOptions, switch
 
 from nerlens.experiment.manifest import manifest_datasets as read_datasets
 from nerlens.families import get_family, result_dicts
@@ -112,3 +116,33 @@ def show_scores(args, family: Family, results: dict, extra: dict | None = None,
         print(text or section_text(family, results, **blocks))
         print_confusion(results)
     return save_plots(args, plot, results, what=what) if plot else 0
+
+
+@dataclass(frozen=True)
+class Flags(Record):
+    """The flags of a family command without extras."""
+
+    analyses: bool = switch(False, "with --format json: add the family's analyses beside "
+                            "the results, as the report does (tough-mentions: the subsets "
+                            "under --min-share, each subset's recall spread across systems)")
+
+
+def run(args, name: str) -> int:
+    """The family ``name``'s section of GOLD and PRED (the analyses drawn in it; JSON:
+    beside the results with --analyses)."""
+    family, evaluation, results, settings = score_family(args, name)
+    analyses = family.analyses(evaluation, results, settings) if family.analyses else {}
+    return show_scores(args, family, results, analyses if args.analyses else None,
+                       analyses=analyses)
+
+
+def command(name: str) -> tuple:
+    """The row of ``COMMANDS`` of the family ``name``: its flags and its run."""
+    def add_arguments(parser) -> None:
+        add_family_arguments(parser, name)
+        add_flags(parser, Flags)
+    return add_arguments, partial(run, name=name)
+
+
+# each command's name -> (its add_arguments(parser), its run(args))
+COMMANDS = {"tough-mentions": command("tough_mentions")}
