@@ -118,6 +118,7 @@ def show_scores(args, family: Family, results: dict, extra: dict | None = None,
     return save_plots(args, plot, results, what=what) if plot else 0
 
 
+
 @dataclass(frozen=True)
 class Flags(Record):
     """The flags of a family command without extras."""
@@ -127,22 +128,20 @@ class Flags(Record):
                             "under --min-share, each subset's recall spread across systems)")
 
 
+def add_arguments(parser, name: str) -> None:
+    add_family_arguments(parser, name)
+    add_flags(parser, Flags)
+
+
 def run(args, name: str) -> int:
-    """The family ``name``'s section of GOLD and PRED (the analyses drawn in it; JSON:
-    beside the results with --analyses)."""
+    """The family ``name``'s section (its analyses drawn in it; JSON: beside the results
+    with --analyses)."""
     family, evaluation, results, settings = score_family(args, name)
     analyses = family.analyses(evaluation, results, settings) if family.analyses else {}
     return show_scores(args, family, results, analyses if args.analyses else None,
                        analyses=analyses)
 
 
-def command(name: str) -> tuple:
-    """The row of ``COMMANDS`` of the family ``name``: its flags and its run."""
-    def add_arguments(parser) -> None:
-        add_family_arguments(parser, name)
-        add_flags(parser, Flags)
-    return add_arguments, partial(run, name=name)
-
-
 # each command's name -> (its add_arguments(parser), its run(args))
-COMMANDS = {"tough-mentions": command("tough_mentions")}
+COMMANDS = {command: (partial(add_arguments, name=name), partial(run, name=name))
+            for command, name in (("tough-mentions", "tough_mentions"),)}
