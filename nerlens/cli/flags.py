@@ -1,10 +1,7 @@
-"""Flags made of option records: ``add_flags(parser, Record)`` adds a record's fields
-(``nerspan.records``: doc, parse, check, flag) as flags, so that an option is declared
-once, as a field: the library's records (``InputOptions`` and its parts, each family's
-``Family.options``) and the command line's own (``Shared``, one per command beside its
-``run``). A flag's text is read by its field's parse and refused by its check, a usage
-error naming the flag; ``record_of(args, Record)`` gives the record parsed; a flag or a
-value 0.2 renamed (``nerspan.records.RENAMED``) is a usage error naming the new one.
+"""Flags made of option records (``nerspan.records``), so that an option is declared once,
+as a field: ``add_flags(parser, Record)`` adds a record's fields as flags (the library's
+records, and the command line's own: ``Shared``, one per command beside its ``run``), and
+``record_of(args, Record)`` gives the record parsed.
 
 >>> import argparse
 >>> from nerspan.records import TypeOptions

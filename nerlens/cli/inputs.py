@@ -75,9 +75,9 @@ class Inputs(Record):
 
 
 def add_input_arguments(parser, files=Inputs) -> None:
-    """GOLD [PRED ...] (``files``' positionals), ``decoding``'s flags (--scheme, --mode,
-    --format) and how every input is read: the same flags in every command (column files,
-    the types, span files, --generated and how it is read, --compat)."""
+    """GOLD [PRED ...] (``files``' positionals), --scheme, --mode, --format and how every
+    input is read: the same flags in every command (column files, the types, span files,
+    --generated and how it is read, --compat)."""
     add_flags(parser, files, ("gold", "predictions"))
     add_flags(parser, ScoringOptions, ("scheme", "mode"))
     add_flags(parser, Shared, ("format",))
