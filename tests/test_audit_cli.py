@@ -178,12 +178,12 @@ BAD = {
     "bad_tag": (["diff", "{a}", "{badtag}"],
                 r"badtag.txt:1, sentence 0: prediction tag 'PER' is not a tag"),
     "evidence": (["suspects", "{a}", "{one}", "--evidence", "systems,luck"],
-                 r"error: --evidence: must be parts among systems, surface, document, "
-                 r"comma-separated, at least one; not 'systems,luck'$"),
+                 r"error: argument --evidence: evidence must be parts among systems, surface, "
+                 r"document, comma-separated, at least one; not 'systems,luck' \(see"),
     "min_systems": (["suspects", "{a}", "{one}", "--min-systems", "0"],
-                    r"error: --min-systems: must be at least 1, not 0$"),
+                    r"error: argument --min-systems: min_systems must be at least 1, not 0 \(see"),
     "listed": (["suspects", "{a}", "{one}", "--listed", "-1"],
-               r"error: --listed: must be at least 0, not -1$"),
+               r"error: argument --listed: listed must be at least 0, not -1 \(see"),
 }
 
 

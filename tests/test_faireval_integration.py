@@ -198,9 +198,11 @@ def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
         run(capsys, "faireval", "--spans", str(good), str(good), "--weights", "odd")
     err = capsys.readouterr().err
     assert exited.value.code == 2 and "argument --weights: weights must be a preset" in err
-    code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
-                       '{"LE": [0, -1, 1]}')
-    assert code == 2 and "negative" in err
+    with pytest.raises(SystemExit) as exited:   # refused by the field's check as read
+        run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
+            '{"LE": [0, -1, 1]}')
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "argument --weights: " in err and "negative" in err
     code, _, err = run(capsys, "faireval", "--spans", str(good), str(good), "--weights",
                        '{"TP": [1e308, 1e308, 0]}')
     assert code == 2 and "weights: the weighted TP + FP + FN" in err and "too large" in err
@@ -210,10 +212,11 @@ def test_cli_errors_exit_2_with_one_line(capsys, tmp_path):
 @pytest.mark.parametrize("old", ["fair", "traditional"])
 def test_cli_weights_that_chose_the_headline_are_refused(capsys, column_file, old):
     # deprecated in 0.1, refused in 0.2 with one line saying to leave --weights out
-    code, out, err = run(capsys, "faireval", str(column_file), "--format", "json",
-                         "--weights", old)
-    assert code == 2 and out == "" and err.startswith(f"nerlens: error: --weights: "
-                                                      f"weights={old!r} chose the headline")
+    with pytest.raises(SystemExit) as exited:   # refused by the field's check as read
+        run(capsys, "faireval", str(column_file), "--format", "json", "--weights", old)
+    out, err = capsys.readouterr()
+    assert exited.value.code == 2 and out == "" and err.startswith(
+        f"nerlens faireval: error: argument --weights: weights={old!r} chose the headline")
     assert len(err.strip().splitlines()) == 1 and "leave weights out" in err
     code, plain, _ = run(capsys, "faireval", str(column_file), "--format", "json")
     assert code == 0 and json.loads(plain)["options"]["weights"] is None

@@ -27,7 +27,7 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
     """The fields of ``record`` that have a flag (``only`` those named) as ``parser``'s
     flags: its doc as help (plus ``notes``' words), its text read by its ``parse`` (or
     ``parse``'s) and refused by its check (or ``checks``': ``check(value)``); a bool is a
-    switch (``--no-x`` too unless off by default, or a family's); a field's ``action`` and
+    switch (``--no-x`` too unless off by default); a field's ``action`` and
     ``nargs`` as argparse's; a flag without ``--``, a positional; its 0.1 flags
     (``RENAMED``), hidden, a usage error naming it. ``required``: the names the command
     needs."""
@@ -38,8 +38,8 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
         settings = dict(default=opt.default, help=" ".join(
             filter(None, (opt.doc, notes.get(opt.name)))))
         if opt.parse is None:
-            negatable = opt.default is not False or record.describes in FAMILY_RECORDS
-            settings["action"] = argparse.BooleanOptionalAction if negatable else "store_true"
+            settings["action"] = ("store_true" if opt.default is False
+                                  else argparse.BooleanOptionalAction)
         else:
             choices = [c for c in opt.choices if c is not None]
             settings.update(type=reader(opt, parse.get(opt.name, opt.parse), checks.get(opt.name)),
@@ -53,10 +53,6 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
             if old.startswith("--") and old not in parser._option_string_actions:
                 parser.add_argument(old, dest=dest(opt), action=MovedFlag, const=new, nargs="?",
                                     default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-
-
-# the kinds of records (``Record.describes``) of the families: their switches take --no-x
-FAMILY_RECORDS = ("tough_mentions", "hardeval", "faireval", "attribute_buckets")
 
 
 class MovedFlag(argparse.Action):

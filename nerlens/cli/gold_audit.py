@@ -15,15 +15,16 @@ from nerlens.report.blocks import parts_text
 
 from .common import UsageError, prediction_paths, show_result
 from .flags import add_flags, record_of
-from .inputs import (TwoAnnotations, add_input_arguments, add_scored_argument,
-                     add_train_arguments, load_training, note_generated, system_options)
+from .inputs import (Inputs, TwoAnnotations, add_input_arguments, add_train_arguments,
+                     load_training, note_generated, system_options)
 from .options import inputs_of
 
 
 def add_suspects_arguments(parser) -> None:
     add_input_arguments(parser)
-    add_scored_argument(parser, "its vote weighs its confidence, so confident "
-                        "disagreements with gold rank first")
+    add_flags(parser, Inputs, ("scored",), notes={"scored": "its vote weighs its confidence, "
+                                                  "so confident disagreements with gold "
+                                                  "rank first"})
     add_train_arguments(parser, required=False,
                         note="(its labels of the same texts are evidence too)")
     add_flags(parser, SuspectOptions)

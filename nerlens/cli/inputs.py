@@ -97,11 +97,6 @@ def add_train_arguments(parser, required: bool = True, note: str | None = None):
     add_flags(parser, FileOptions, TRAINING)
 
 
-def add_scored_argument(parser, effect: str) -> None:
-    """--scored FILE.jsonl (repeatable); ``effect``: what the command does with it."""
-    add_flags(parser, Inputs, ("scored",), notes={"scored": effect})
-
-
 @dataclass(frozen=True)
 class TwoAnnotations(Record):
     """GOLD_A [GOLD_B] of ``diff`` and ``agreement``: read as GOLD and one PRED."""

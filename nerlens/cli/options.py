@@ -26,18 +26,16 @@ FAMILY_COMMANDS = ("nerlens hardeval", "nerlens tough-mentions", "nerlens fairev
 # Where a flag's value is read, refused elsewhere by ``refuse_unread``: (dest, value; True:
 # given) -> (the places that read it, and what to do instead: ``{gold}``, ``{pred}``,
 # ``{generated}``, ``{train}``: the user's files; ``{it}``: the flag or flags refused)
+# the command that scores generated output as strings
+STRINGS = "nerlens score {gold} --generated {generated} --matching strings"
 READ_AT = {
     ("matching", "strings"): ((SCORE_STRINGS,), "it scores generated output as sets of (text, "
-                              "type) strings, entity P/R/F1 only, which nerlens score "
-                              "gives: nerlens score {gold} --generated {generated} "
-                              "--matching strings"),
+                              f"type) strings, entity P/R/F1 only: {STRINGS}"),
     ("script", "universalner"): ((SCORE_STRINGS,), "it reproduces the UniversalNER script's "
-                                 "string matching of generated output: nerlens score {gold} "
-                                 "--generated {generated} --matching strings --script "
+                                 f"string matching of generated output: {STRINGS} --script "
                                  "universalner"),
     ("word_overlap", True): ((SCORE_STRINGS,), "it counts word-overlap matches in the string "
-                             "matching of generated output: nerlens score {gold} --generated "
-                             "{generated} --matching strings --word-overlap"),
+                             f"matching of generated output: {STRINGS} --word-overlap"),
     ("overlaps", "keep"): (("nerlens faireval",), "it keeps nested and overlapping grounded "
                            "spans, which only faireval scores (the other commands read tags): "
                            "nerlens faireval {gold} --generated {generated} --overlaps keep"),

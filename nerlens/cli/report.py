@@ -23,7 +23,7 @@ from nerlens.report.options import ReportOptions
 from .common import UsageError, note, write_outputs
 from .flags import Shared, add_flags, record_of
 from .inputs import (UNGROUNDED, Declare, Inputs, add_input_arguments,
-                     add_scored_argument, add_train_arguments, refuse_files_with_demo)
+                     add_train_arguments, refuse_files_with_demo)
 from .options import inputs_of
 
 
@@ -34,7 +34,7 @@ def add_arguments(parser) -> None:
     add_flags(parser, ScoringOptions, ("beta",))
     add_flags(parser, Shared, ("workers",))
     add_flags(parser, Flags, ("demo",))
-    add_scored_argument(parser, "adds the confidence section")
+    add_flags(parser, Inputs, ("scored",), notes={"scored": "adds the confidence section"})
     add_flags(parser, Inputs, ("gold_alt",))
     add_flags(parser, Flags, ("output",))
     group = parser.add_argument_group(
