@@ -48,7 +48,8 @@ class Option:
     ``flag`` (None: no flag, the value is data such as words; without ``--``: a
     positional argument), ``choices``, the record it belongs to (``group``), the name of
     a flag's value (``metavar``) and how a command line takes it: ``action`` (argparse's,
-    e.g. "append" for a repeatable flag) and ``nargs`` (e.g. "*" for several values)."""
+    e.g. "append" for a repeatable flag), ``nargs`` (e.g. "*" for several values) and
+    ``const`` (the value of a flag given without its optional value)."""
 
     name: str
     default: object
@@ -61,22 +62,23 @@ class Option:
     metavar: str | None = None
     action: object = None
     nargs: object = None
+    const: object = None
 
 
 def option(default, doc: str, check: Callable | None = None, *, parse: Callable | None = str,
            flag: str | None = "", choices: tuple = (), metavar: str | None = None,
-           action: object = None, nargs: object = None):
+           action: object = None, nargs: object = None, const: object = None):
     """A record's field. ``flag`` "" (default): ``--name-with-hyphens``; None: none; a
     name without ``--``: a positional argument. ``choices``: the values allowed (checked,
     and listed by ``--help``); ``metavar``: what ``--help`` calls the flag's value;
-    ``action``, ``nargs``: argparse's, for a flag that is repeated or takes several
-    values (the field's value is then a list)."""
+    ``action``, ``nargs``, ``const``: argparse's, for a flag that is repeated or takes
+    several values (the field's value is then a list) or an optional one."""
     if choices and check is None:
         check = lambda name, value: check_choice(name, value, choices)  # noqa: E731
     return field(default=default, metadata={"doc": doc, "check": check, "parse": parse,
                                             "flag": flag, "choices": choices,
                                             "metavar": metavar, "action": action,
-                                            "nargs": nargs})
+                                            "nargs": nargs, "const": const})
 
 
 def switch(default: bool, doc: str, *, flag: str | None = ""):
@@ -188,8 +190,8 @@ class Record:
         """Its options as ``Option``s, in declaration order."""
         return tuple(Option(f.name, f.default, f.metadata["doc"], f.metadata["check"],
                             f.metadata["parse"], _flag(f), f.metadata["choices"],
-                            cls.__name__, f.metadata["metavar"], f.metadata["action"],
-                            f.metadata["nargs"]) for f in cls._fields())
+                            cls.__name__, *(f.metadata[key] for key in (
+                                "metavar", "action", "nargs", "const"))) for f in cls._fields())
 
     @classmethod
     def spelled(cls, name: str) -> str:

@@ -27,8 +27,8 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
     """The fields of ``record`` that have a flag (``only`` those named) as ``parser``'s
     flags: its doc as help (plus ``notes``' words), its text read by its ``parse`` (or
     ``parse``'s) and refused by its check (or ``checks``': ``check(value)``); a bool is a
-    switch (``--no-x`` too unless off by default); a field's ``action`` and
-    ``nargs`` as argparse's; a flag without ``--``, a positional; its 0.1 flags
+    switch (``--no-x`` too unless off by default); a field's ``action``,
+    ``nargs`` and ``const`` as argparse's; a flag without ``--``, a positional; its 0.1 flags
     (``RENAMED``), hidden, a usage error naming it. ``required``: the names the command
     needs."""
     notes, parse, checks = notes or {}, parse or {}, checks or {}
@@ -44,8 +44,8 @@ def add_flags(parser, record, only: tuple | None = None, *, notes: dict | None =
             choices = [c for c in opt.choices if c is not None]
             settings.update(type=reader(opt, parse.get(opt.name, opt.parse), checks.get(opt.name)),
                             choices=choices or None, metavar=opt.metavar)
-        settings.update((key, value) for key, value in (("action", opt.action),
-                                                        ("nargs", opt.nargs)) if value)
+        settings.update((key, value) for key, value in (
+            ("action", opt.action), ("nargs", opt.nargs), ("const", opt.const)) if value)
         if opt.flag.startswith("-"):   # argparse names a positional's dest itself
             settings.update(dest=dest(opt), required=opt.name in required)
         parser.add_argument(opt.flag, **settings)

@@ -6,7 +6,6 @@ its runs ``--pred`` in order (``nerlens.experiment.manifest.Declaration``), is s
 in their terms."""
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,13 +48,6 @@ def add_arguments(parser) -> None:
     parser.set_defaults(declared=[])
 
 
-class DemoName(argparse.Action):
-    """--demo [NAME]: without NAME, spaCy's demo."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, values or DEMOS[0])
-
-
 # what each flag that adds a run of an experiment takes
 RUN = ("on the last --data (or on dataset NAME); a repeated SYSTEM is another run; a quoted "
        "FILE pattern (* ?) adds every matching file as a run")
@@ -69,7 +61,7 @@ class Flags(Record):
         None, "the embedded WNUT-17 demo: spaCy's output and a memorisation baseline; --demo "
         "generative: LLM-style responses to 24 of its sentences beside spaCy's output; --demo "
         "confidence: a CRF's scored mentions beside spaCy's output (the confidence section)",
-        action=DemoName, nargs="?", metavar="NAME")
+        nargs="?", const=DEMOS[0], metavar="NAME")
     output: str = option(".", "folder for report.json and report.html")
     data: list | None = option(None, "a dataset: its name, gold column file and training file "
                                "(default --train); repeat for each dataset", action=Declare,
