@@ -152,9 +152,12 @@ def test_cli_bad_input_exit_code_2_one_line(tmp_path, capsys):
     assert len(err.splitlines()) == 1 and "sentence 0" in err
     assert main(["buckets", "--train", str(tmp_path / "missing.txt"), str(gold), str(good)]) == 2
     assert "no such file" in capsys.readouterr().err
-    assert main(["buckets", "--train", str(train), str(gold), str(good),
-                 "--attributes", "eLen,size"]) == 2
-    assert "unknown attribute" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:   # refused by the field's check as read
+        main(["buckets", "--train", str(train), str(gold), str(good), "--attributes",
+              "eLen,size"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "argument --attributes: " in err
+    assert "unknown attribute" in err and len(err.strip().splitlines()) == 1
 
 
 def test_datasets_split_as_training_data(evaluate_module):

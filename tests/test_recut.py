@@ -138,9 +138,10 @@ def test_a_manifest_is_read_by_one_flag_and_the_old_ones_name_it(command, old, c
 # hardeval's hard tokens alone and their text the family section's to 1,664; the report's
 # settings one library record (ReportOptions), the saved-split flags every command's, the
 # decoding and result views one record (ScoringOptions), one Declare action, tough-mentions
-# the generic family command to 1,624; a ratchet, not the goal.
+# the generic family command to 1,624; one --scored flag declaration, --no-x only where it
+# undoes something, a field's const for --demo [NAME] to 1,600; a ratchet, not the goal.
 CLI_ADD_ARGUMENT_CALLS = 3
-CLI_LINES = 1624
+CLI_LINES = 1600
 
 
 def test_the_command_line_s_flags_are_made_of_the_records():

@@ -136,8 +136,6 @@ class Shared(Record):
     # every command's (``nerlens.cli.Command.fill``), read by ``common.run_guarded``
     debug: bool = switch(False, "on an error, show the Python traceback")
 
-    describes = "command-line"
-
 
 # --threshold's note in every command that has it (score and the family commands): what
 # the reader (``nerspan.reading.systems``) takes as scored predictions there

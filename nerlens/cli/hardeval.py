@@ -5,6 +5,7 @@ manifest, hard tokens, corpus statistics. With ``--layers``, each gold layer is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import hardeval
 from hardeval import analysis, report
@@ -25,8 +26,7 @@ class Flags(Record):
     """The command's own flags: the paper's other analyses."""
 
     top: int = option(10, "tokens per subset with --hard-tokens (default 10)",
-                      lambda name, value: check_int(name, value, minimum=1), parse=int,
-                      metavar="N")
+                      partial(check_int, minimum=1), parse=int, metavar="N")
     corpus_stats: bool = switch(
         False, "corpus statistics of --train, --dev and GOLD (the paper's Tables 1-2: "
         "ambiguous tokens and mentions, unique and unseen mentions) and the share of tokens "

@@ -71,8 +71,6 @@ class Inputs(Record):
         "per sentence of GOLD, each entity with a \"score\" (named after its file; "
         "repeatable);", action="append", metavar="FILE.jsonl")
 
-    describes = "command-line"
-
 
 def add_input_arguments(parser, files=Inputs) -> None:
     """GOLD [PRED ...] (``files``' positionals), --scheme, --mode, --format and how every
@@ -107,8 +105,6 @@ class TwoAnnotations(Record):
     predictions: str | None = option(None, "the second annotation of the same tokens; "
                                      "omitted: GOLD_A holds both (second-to-last and last "
                                      "column)", flag="predictions", nargs="?", metavar="GOLD_B")
-
-    describes = "command-line"
 
 
 # -- reading, by ``nerspan.reading`` ----------------------------------------------------------
